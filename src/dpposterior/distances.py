@@ -1,0 +1,144 @@
+"""Hellinger distance between Dirichlet (and Beta) distributions, in log space (SPEC §2).
+
+``H(Dir(p), Dir(q)) = sqrt(1 - BC)`` with
+``ln BC = lnB((p+q)/2) - (lnB(p) + lnB(q))/2`` and ``lnB(v) = sum lnGamma(v_i) - lnGamma(sum v)``.
+
+Numerics
+--------
+Written per coordinate, ``ln BC = sum_i J(p_i, q_i) - J(P, Q)`` with totals ``P = sum p``,
+``Q = sum q`` and the *Jensen gap of lnGamma*
+
+    J(x, y) = lnGamma((x+y)/2) - (lnGamma(x) + lnGamma(y)) / 2  <= 0.
+
+Every ``J(p_i, q_i)`` has the same sign, so the sum has no cancellation; for two
+posteriors of the same n (every candidate in R(n)), ``P = Q`` and ``J(P, Q) = 0``.
+Evaluating ``J`` as a difference of ``gammaln`` values loses ``~1e-16 * x ln x`` in
+absolute terms, which is everything when ``x ~ 1e9`` and ``J ~ 1e-10``.  When
+``t = |x - y| / (x + y) <= 0.1`` we therefore use the even Taylor series around
+the midpoint ``mu = (x+y)/2`` with half-gap ``h = (y-x)/2``:
+
+    J = - sum_{j >= 1} h^(2j) / (2j)! * psi^(2j-1)(mu),
+
+truncated after 8 terms (remainder below ``t^16`` of the first term).  Elsewhere the
+direct difference is accurate to ``~4e-16 ln(mu) / t^2`` relative.  Finally
+``H = sqrt(-expm1(ln BC))`` keeps the digits of tiny distances.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import gammaln, polygamma
+
+#: Relative half-gap below which J uses the midpoint series.
+SERIES_THRESHOLD = 0.1
+#: Terms of the midpoint series (remainder < SERIES_THRESHOLD ** 16).
+SERIES_TERMS = 8
+_SERIES_COEF = np.array([1.0 / math.factorial(2 * j) for j in range(1, SERIES_TERMS + 1)])
+
+
+def log_beta(v: ArrayLike) -> NDArray[np.float64]:
+    """Multivariate log-Beta ``lnB(v) = sum_i lnGamma(v_i) - lnGamma(sum_i v_i)`` over the last axis (SPEC §2)."""
+    v = np.asarray(v, dtype=np.float64)
+    return gammaln(v).sum(axis=-1) - gammaln(v.sum(axis=-1))
+
+
+def _series(h: NDArray[np.float64], mu: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``-sum_j h^(2j)/(2j)! psi^(2j-1)(mu)`` (see module docstring)."""
+    h2 = h * h
+    power = np.ones_like(h)
+    out = np.zeros_like(h)
+    for j in range(1, SERIES_TERMS + 1):
+        power = power * h2
+        out -= _SERIES_COEF[j - 1] * power * polygamma(2 * j - 1, mu)
+    return out
+
+
+def lgamma_jensen_gap(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
+    """``J(x, y) = lnGamma((x+y)/2) - (lnGamma(x)+lnGamma(y))/2`` for x, y > 0, accurately (SPEC §2).
+
+    Broadcasts.  ``J <= 0`` with equality iff ``x == y``.
+    """
+    x, y = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+    mu = 0.5 * (x + y)
+    h = 0.5 * (y - x)
+    out = np.empty(mu.shape)
+    near = np.abs(h) <= SERIES_THRESHOLD * mu
+    far = ~near
+    out[far] = gammaln(mu[far]) - 0.5 * (gammaln(x[far]) + gammaln(y[far]))
+    out[near] = _series(h[near], mu[near])
+    return np.minimum(out, 0.0)
+
+
+def log_bhattacharyya(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
+    """``ln BC(Dir(p), Dir(q))`` over the last axis, broadcasting leading axes (SPEC §2). Always <= 0."""
+    p, q = np.broadcast_arrays(np.asarray(p, dtype=np.float64), np.asarray(q, dtype=np.float64))
+    out = lgamma_jensen_gap(p, q).sum(axis=-1) - lgamma_jensen_gap(p.sum(axis=-1), q.sum(axis=-1))
+    return np.minimum(out, 0.0)
+
+
+def hellinger_from_log_bc(log_bc: ArrayLike) -> NDArray[np.float64]:
+    """``H = sqrt(1 - BC) = sqrt(-expm1(ln BC))``, in [0, 1]."""
+    return np.sqrt(-np.expm1(np.minimum(np.asarray(log_bc, dtype=np.float64), 0.0)))
+
+
+def hellinger(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
+    """Hellinger distance ``H(Dir(p), Dir(q))`` over the last axis (SPEC §2; Beta when k = 2).
+
+    Accurate to ~1e-12 relative for distances down to 1e-6 and finite for parameters
+    up to 1e9 and beyond (see the module docstring).
+
+    >>> float(hellinger([2.0, 1.0], [1.0, 2.0])) ** 2  # 1 - pi/4
+    0.21460183660255...
+    """
+    return hellinger_from_log_bc(log_bhattacharyya(p, q))
+
+
+class HellingerGrid:
+    """Fast ``ln BC(BI(c), Dir(a + m))`` for many data sets ``c`` and candidates ``m`` of one size n.
+
+    For a fixed prior and n, ``J(a_i + c_i, a_i + m_i)`` depends on the integers
+    ``c_i + m_i`` and ``c_i - m_i`` only, so lnGamma and the polygammas of the series
+    are tabulated once on the half-integer grid ``a_i + s/2, s = 0..2n`` and every
+    evaluation becomes table look-ups.  Agrees with :func:`log_bhattacharyya` to
+    rounding (tested).  Memory: ``(2n+1) * k * (1 + SERIES_TERMS) * 8`` bytes.
+    """
+
+    def __init__(self, prior: ArrayLike, n: int):
+        self.prior = np.asarray(prior, dtype=np.float64)
+        self.n = int(n)
+        grid = self.prior[:, None] + 0.5 * np.arange(2 * self.n + 1)[None, :]  # (k, 2n+1)
+        self.lgamma = gammaln(grid)
+        self.mid = grid
+        # psi^(2j-1)(a_i + s/2) * coefficient, shape (terms, k, 2n+1)
+        self.psi = np.stack([_SERIES_COEF[j - 1] * polygamma(2 * j - 1, grid) for j in range(1, SERIES_TERMS + 1)])
+
+    def log_bc(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
+        """``ln BC`` for every pair: counts ``(B, k)`` x candidates ``(N, k)`` -> ``(B, N)``."""
+        c = np.asarray(counts, dtype=np.int64)[:, None, :]
+        m = np.asarray(cands, dtype=np.int64)[None, :, :]
+        out = np.zeros((c.shape[0], m.shape[1]))
+        for i in range(self.prior.size):
+            ci, mi = c[..., i], m[..., i]
+            s = ci + mi
+            lg = self.lgamma[i]
+            j = lg[s] - 0.5 * (lg[2 * ci] + lg[2 * mi])
+            h = 0.5 * (mi - ci).astype(np.float64)
+            near = np.abs(h) <= SERIES_THRESHOLD * self.mid[i][s]
+            if near.any():
+                hn, sn = h[near], s[near]
+                h2 = hn * hn
+                power = np.ones_like(hn)
+                acc = np.zeros_like(hn)
+                for t in range(SERIES_TERMS):
+                    power = power * h2
+                    acc -= power * self.psi[t, i][sn]
+                j[near] = acc
+            out += np.minimum(j, 0.0)
+        return np.minimum(out, 0.0)
+
+    def hellinger(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
+        """``H(BI(c), Dir(a + m))`` for every pair, ``(B, N)``."""
+        return hellinger_from_log_bc(self.log_bc(counts, cands))

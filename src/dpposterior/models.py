@@ -1,0 +1,200 @@
+"""Beta-Binomial and Dirichlet-Multinomial models (SPEC §1).
+
+A data set of ``n`` records over ``k >= 2`` categories enters every mechanism only
+through its count vector ``c`` (``sum(c) = n``).  With prior ``Dir(a)`` the
+posterior is ``BI(c) = Dir(a + c)``; a release is an element ``Dir(a + m)`` of the
+candidate set ``R(n) = {Dir(a + m): m in N^k, sum(m) = n}``.
+
+Conventions used throughout the package
+---------------------------------------
+* A candidate is identified by its count vector ``m``; ``candidates(n, k)`` lists
+  R(n) in **lexicographic order of m** (``m_1`` slowest, ascending).  For k = 2
+  this is ``(0, n), (1, n-1), ..., (n, 0)``.  ``candidate_rank`` inverts it.
+* The set of count vectors of size n *is* the same lattice, so arrays "over all
+  data sets of size n" use the same order.
+* Adjacency is substitution of one record (n fixed): ``c' = c - e_i + e_j``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from numbers import Integral, Real
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .errors import InputError, SizeError
+
+#: Bytes an exact computation may allocate at once (default 4 GiB).  Override with
+#: the environment variable ``DPPOSTERIOR_MEMORY_GB``.
+MEMORY_BUDGET = int(float(os.environ.get("DPPOSTERIOR_MEMORY_GB", "4")) * 2**30)
+
+
+def as_counts(counts: ArrayLike, name: str = "counts") -> NDArray[np.int64]:
+    """Validate a count vector (SPEC §1): k >= 2 non-negative integers with sum >= 1.
+
+    Accepts any sequence of integers (floats are accepted only when integral, so a
+    count read from a CSV as ``4.0`` is fine but ``4.5`` is rejected).
+    """
+    if isinstance(counts, str):
+        raise InputError(f"{name} must be a list of integers, got the string {counts!r}")
+    try:
+        arr = np.asarray(counts)
+    except Exception:  # ragged input and the like
+        raise InputError(f"{name} must be a flat list of integers") from None
+    if arr.ndim != 1:
+        raise InputError(f"{name} must be a flat list of integers, got shape {arr.shape}")
+    if arr.size < 2:
+        raise InputError(f"{name} needs at least 2 categories, got {arr.size}")
+    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        raise InputError(f"{name} must be integers, got {list(arr)!r}")
+    if np.issubdtype(arr.dtype, np.floating):
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            bad = arr[~np.isfinite(arr) | (arr != np.round(arr))][0]
+            raise InputError(f"{name} must be integers, got {bad!r}")
+        if np.any(np.abs(arr) > 2**62):
+            raise InputError(f"{name} are too large")
+    arr = arr.astype(np.int64)
+    if np.any(arr < 0):
+        raise InputError(f"{name} must be non-negative, got {int(arr[arr < 0][0])}")
+    if arr.sum() < 1:
+        raise InputError(f"{name} must contain at least one record (sum >= 1)")
+    return arr
+
+
+def as_prior(prior: ArrayLike, k: int | None = None) -> NDArray[np.float64]:
+    """Validate a Dirichlet prior ``a`` (SPEC §1): finite, every ``a_i > 0``, length k."""
+    if isinstance(prior, str):
+        raise InputError(f"prior must be a list of positive numbers, got the string {prior!r}")
+    try:
+        arr = np.asarray(prior, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"prior must be a list of positive numbers, got {prior!r}") from None
+    if arr.ndim != 1 or arr.size < 2:
+        raise InputError(f"prior must be a list of at least 2 positive numbers, got {prior!r}")
+    if not np.all(np.isfinite(arr)):
+        raise InputError(f"prior must be finite, got {list(map(float, arr))}")
+    if np.any(arr <= 0):
+        raise InputError(f"prior must be > 0 in every category, got {float(arr[arr <= 0][0])!r}")
+    if k is not None and arr.size != k:
+        raise InputError(f"prior has {arr.size} entries but the counts have {k} categories")
+    return arr
+
+
+def as_size(n: object, name: str = "n") -> int:
+    """Validate a data-set size n >= 1."""
+    if isinstance(n, bool) or not isinstance(n, (Integral, Real)) or (isinstance(n, Real) and not float(n).is_integer()):
+        raise InputError(f"{name} must be a positive integer, got {n!r}")
+    n = int(n)
+    if n < 1:
+        raise InputError(f"{name} must be a positive integer, got {n}")
+    return n
+
+
+def posterior(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
+    """Posterior parameters ``a + c`` of ``BI(c) = Dir(a + c)`` (SPEC §1). Broadcasts over leading axes."""
+    return np.asarray(prior, dtype=np.float64) + np.asarray(counts, dtype=np.float64)
+
+
+def n_candidates(n: int, k: int) -> int:
+    """``|R(n)| = C(n + k - 1, k - 1)`` (SPEC §1), as an exact Python int."""
+    return math.comb(n + k - 1, k - 1)
+
+
+def check_size(n_items: int, bytes_per_item: float, what: str) -> None:
+    """Raise :class:`SizeError` when ``n_items * bytes_per_item`` exceeds :data:`MEMORY_BUDGET`."""
+    need = n_items * bytes_per_item
+    if need > MEMORY_BUDGET:
+        raise SizeError(
+            f"{what} needs {n_items:,} entries (~{need / 2**30:.1f} GiB), over the "
+            f"{MEMORY_BUDGET / 2**30:.1f} GiB budget of an exact computation "
+            "(set DPPOSTERIOR_MEMORY_GB to raise it)"
+        )
+
+
+def candidates(n: int, k: int) -> NDArray[np.int64]:
+    """All count vectors ``m`` with ``sum(m) = n``, k parts: R(n) of SPEC §1.
+
+    Returned as an ``(C(n+k-1, k-1), k)`` int64 array in lexicographic order of ``m``
+    (see the module docstring); the same array lists every data set of size n.
+    """
+    size = n_candidates(n, k)
+    check_size(size, 8 * k, f"R(n) for k={k}, n={n}")
+    # level[r] = all compositions of r into j parts, lexicographic; grow j from 1 to k.
+    level = [np.array([[r]], dtype=np.int64) for r in range(n + 1)]
+    for _ in range(k - 1):
+        new = []
+        for r in range(n + 1):
+            blocks = [np.column_stack([np.full(len(level[r - first]), first, np.int64), level[r - first]])
+                      for first in range(r + 1)]
+            new.append(np.concatenate(blocks))
+        level = new
+    return level[n]
+
+
+def _comb_int(x: NDArray[np.int64], p: int) -> NDArray[np.int64]:
+    """Exact ``C(x + p, p)`` elementwise for small p (int64; x >= 0)."""
+    out = np.ones_like(x)
+    for j in range(1, p + 1):
+        out = out * (x + j) // j
+    return out
+
+
+def candidate_rank(m: ArrayLike) -> NDArray[np.int64]:
+    """Index of each count vector ``m`` (last axis) in the order of :func:`candidates`."""
+    m = np.asarray(m, dtype=np.int64)
+    k = m.shape[-1]
+    remaining = m.sum(axis=-1)
+    rank = np.zeros(m.shape[:-1], dtype=np.int64)
+    for i in range(k - 1):
+        p = k - 1 - i  # parts after position i
+        # compositions of `remaining` whose part i is smaller than m_i
+        rank += _comb_int(remaining, p) - _comb_int(remaining - m[..., i], p)
+        remaining = remaining - m[..., i]
+    return rank
+
+
+def directions(k: int) -> NDArray[np.int64]:
+    """The k(k-1) substitutions ``(i, j)``, i != j, in a fixed order (i slowest)."""
+    return np.array([(i, j) for i in range(k) for j in range(k) if i != j], dtype=np.int64)
+
+
+def neighbours(counts: ArrayLike) -> NDArray[np.int64]:
+    """Every ``c' = c - e_i + e_j`` with ``c_i >= 1`` (SPEC §1 adjacency), in :func:`directions` order."""
+    c = np.asarray(counts, dtype=np.int64)
+    k = c.shape[-1]
+    out = []
+    for i, j in directions(k):
+        if c[i] >= 1:
+            d = c.copy()
+            d[i] -= 1
+            d[j] += 1
+            out.append(d)
+    return np.array(out, dtype=np.int64).reshape(-1, k)
+
+
+def steps(counts: ArrayLike, m: ArrayLike) -> NDArray[np.int64]:
+    """Substitution distance ``d(c, m) = |c - m|_1 / 2`` (SPEC §1, the "steps" of 000 Tables 1-2)."""
+    diff = np.abs(np.asarray(counts, dtype=np.int64) - np.asarray(m, dtype=np.int64))
+    return diff.sum(axis=-1) // 2
+
+
+def balanced_counts(n: int, k: int) -> NDArray[np.int64]:
+    """The most balanced count vector of size n: ``n // k`` each, remainder to the first categories."""
+    c = np.full(k, n // k, dtype=np.int64)
+    c[: n % k] += 1
+    return c
+
+
+def counts_from_proportions(n: int, proportions: Sequence[float]) -> NDArray[np.int64]:
+    """Count vector of size n closest to the given proportions (largest-remainder rounding)."""
+    p = np.asarray(proportions, dtype=np.float64)
+    if p.ndim != 1 or p.size < 2 or np.any(p < 0) or not np.isclose(p.sum(), 1.0):
+        raise InputError(f"proportions must be >= 0 and sum to 1, got {list(p)}")
+    raw = n * p
+    c = np.floor(raw).astype(np.int64)
+    short = n - c.sum()
+    c[np.argsort(-(raw - c), kind="stable")[:short]] += 1
+    return c
