@@ -1,0 +1,48 @@
+"""Shared hypothesis strategies and fixtures for the core-library tests.
+
+Sizes stay tiny (n <= 8, k in 2..4) so the brute-force references in ``reference.py``
+run in milliseconds; priors are drawn from [0.1, 5], which includes the priors below 1
+where the paper's constants break.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))  # make `import reference` work under xdist
+
+MECHANISM_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist")
+EXPONENTIAL_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta")
+LAPLACE_IDS = ("lszhang", "lsdim", "lshist")
+
+# Rounded to 3 decimals so the brute-force cache in reference.brute gets hits.
+prior_value = st.floats(min_value=0.1, max_value=5.0, allow_nan=False).map(lambda x: round(x, 3))
+# half the draws below 1
+prior_value_low = st.one_of(st.floats(min_value=0.1, max_value=1.0).map(lambda x: round(x, 3)), prior_value)
+
+
+@st.composite
+def setting(draw, k_min=2, k_max=4, n_max=8, n_max_k4=6):
+    """(prior tuple, counts tuple) with k in [k_min, k_max], 1 <= n <= n_max (n_max_k4 when k = 4)."""
+    k = draw(st.integers(k_min, k_max))
+    n = draw(st.integers(1, n_max_k4 if k == 4 else n_max))
+    prior = tuple(draw(prior_value_low) for _ in range(k))
+    cuts = sorted(draw(st.lists(st.integers(0, n), min_size=k - 1, max_size=k - 1)))
+    bounds = [0, *cuts, n]
+    counts = tuple(bounds[i + 1] - bounds[i] for i in range(k))
+    return prior, counts
+
+
+epsilons = st.sampled_from([0.3, 0.5, 1.0, 2.0, 3.0])
+gammas = st.sampled_from([0.25, 0.5, 1.0, 2.0])
+deltas = st.sampled_from([1e-8, 1e-4, 5e-4, 0.05])
+
+
+@pytest.fixture
+def table1_setting():
+    """Seed 000 Table 1: prior Beta(1, 1), data (4, 4), eps = 0.8."""
+    return (1.0, 1.0), (4, 4), 0.8

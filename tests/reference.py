@@ -1,0 +1,224 @@
+"""Brute-force transcriptions of the SPEC definitions, for testing the fast library code.
+
+Written naively on purpose: plain Python loops, ``math.lgamma``, ``mpmath`` and
+``scipy.stats.laplace.cdf``, each function a literal reading of one SPEC line.  Nothing
+here imports :mod:`dpposterior`, so an error in the library cannot hide in the reference.
+Only usable for tiny n and k (everything is O(|R(n)|^2) or worse).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import lru_cache
+
+import mpmath
+from scipy.stats import laplace
+
+
+# --- SPEC §1: models -------------------------------------------------------------------------
+
+def compositions(n: int, k: int) -> list[tuple[int, ...]]:
+    """R(n) as count vectors: every m in N^k with sum n, in lexicographic order."""
+    return sorted(m for m in itertools.product(range(n + 1), repeat=k) if sum(m) == n)
+
+
+def neighbours(c) -> list[tuple[int, ...]]:
+    """Every c' = c - e_i + e_j, i != j, c_i >= 1 (substitution of one record)."""
+    out = []
+    for i in range(len(c)):
+        for j in range(len(c)):
+            if i != j and c[i] >= 1:
+                d = list(c)
+                d[i] -= 1
+                d[j] += 1
+                out.append(tuple(d))
+    return out
+
+
+def dist(c, d) -> int:
+    """d(c, c'') = |c - c''|_1 / 2."""
+    return sum(abs(x - y) for x, y in zip(c, d)) // 2
+
+
+# --- SPEC §2: Hellinger distance ------------------------------------------------------------
+
+def log_beta(v) -> float:
+    return sum(math.lgamma(x) for x in v) - math.lgamma(sum(v))
+
+
+def hellinger(p, q) -> float:
+    """H = sqrt(1 - BC), ln BC = lnB((p+q)/2) - (lnB(p) + lnB(q))/2, in plain double precision."""
+    mid = [(x + y) / 2 for x, y in zip(p, q)]
+    log_bc = log_beta(mid) - (log_beta(p) + log_beta(q)) / 2
+    return math.sqrt(max(0.0, 1.0 - math.exp(log_bc)))
+
+
+def hellinger_mp(p, q, dps: int = 50):
+    """The same formula in mpmath at ``dps`` digits (an mpf); parameters are taken as exact."""
+    with mpmath.workdps(dps):
+        p = [mpmath.mpf(x) for x in p]
+        q = [mpmath.mpf(x) for x in q]
+
+        def lb(v):
+            return mpmath.fsum(mpmath.loggamma(x) for x in v) - mpmath.loggamma(mpmath.fsum(v))
+
+        mid = [(x + y) / 2 for x, y in zip(p, q)]
+        log_bc = lb(mid) - (lb(p) + lb(q)) / 2
+        return +mpmath.sqrt(-mpmath.expm1(log_bc))
+
+
+def hellinger_defective(p, q) -> float:
+    """The authors' original code (SPEC §2 'known defect'): every log-Beta divided by log(sum of its argument)."""
+    def lb(v):
+        return log_beta(v) / math.log(sum(v))
+
+    mid = [(x + y) / 2 for x, y in zip(p, q)]
+    log_bc = lb(mid) - (lb(p) + lb(q)) / 2
+    return math.sqrt(max(0.0, -math.expm1(log_bc)))
+
+
+# --- SPEC §3-§5 for one prior and n: everything by enumeration ------------------------------
+
+def smoothing_b(eps: float, delta: float, n: int) -> float:
+    """b = ln(1 - eps / (2 ln(delta / (2 (n+1)))))  (SPEC §3)."""
+    return math.log(1.0 - eps / (2.0 * math.log(delta / (2.0 * (n + 1)))))
+
+
+LAPLACE_SCALE = {  # SPEC §4 Laplace table: scale s as a function of (k, eps)
+    "lszhang": lambda k, eps: 2.0 / eps,
+    "lsdim": lambda k, eps: (2.0 if k == 2 else k) / eps,
+    "lshist": lambda k, eps: (1.0 if k == 2 else 2.0) / eps,
+}
+EXPONENTIAL = ("ehd", "ehdl", "ehds", "mh", "mh-delta")
+LAPLACE = tuple(LAPLACE_SCALE)
+
+
+@lru_cache(maxsize=None)
+def _cdf(y: float, scale: float) -> float:
+    return float(laplace.cdf(y, scale=scale))
+
+
+@lru_cache(maxsize=None)
+def _sf(y: float, scale: float) -> float:
+    return float(laplace.sf(y, scale=scale))
+
+
+def laplace_pmf(c, n: int, scale: float) -> dict[tuple[int, ...], float]:
+    """P(m | c) of the sequential clamp (SPEC §4), integrating scipy's Laplace cdf cell by cell.
+
+    m_i = clamp(floor(c_i + Y_i), 0, R_i) with R_i = n - m_1 - ... - m_{i-1}:
+    m_i = 0 < R_i  <=>  c_i + Y < 1;   0 < m_i < R_i  <=>  m_i <= c_i + Y < m_i + 1;
+    m_i = R_i > 0  <=>  c_i + Y >= R_i; R_i = 0 forces m_i = 0 with probability 1.
+    """
+    k = len(c)
+    out = {}
+    for m in compositions(n, k):
+        prob = 1.0
+        remaining = n
+        for i in range(k - 1):
+            y_lo, y_hi = m[i] - c[i], m[i] + 1 - c[i]  # Y in [y_lo, y_hi) for an interior cell
+            if remaining == 0:
+                cell = 1.0
+            elif m[i] == 0:
+                cell = _cdf(y_hi, scale)
+            elif m[i] == remaining:
+                cell = _sf(y_lo, scale)
+            else:
+                cell = _cdf(y_hi, scale) - _cdf(y_lo, scale)
+            prob *= cell
+            remaining -= m[i]
+        out[m] = prob
+    return out
+
+
+class Brute:
+    """All SPEC quantities for one prior and n, by enumeration over R(n) (tiny n only)."""
+
+    def __init__(self, prior, n: int):
+        self.a = tuple(float(x) for x in prior)
+        self.n = n
+        self.k = len(self.a)
+        self.cands = compositions(n, self.k)
+        self.index = {m: i for i, m in enumerate(self.cands)}
+        post = [tuple(ai + ci for ai, ci in zip(self.a, c)) for c in self.cands]
+        # H[c][r] = H(BI(c), Dir(a + r))
+        self.H = [[hellinger(p, q) for q in post] for p in post]
+        self.LS = [self.ls_definition(c) for c in self.cands]
+
+    def h(self, c, r) -> float:
+        return self.H[self.index[tuple(c)]][self.index[tuple(r)]]
+
+    def ls_definition(self, c) -> float:
+        """LS(c) = max over adjacent c' and r in R(n) of |H(BI(c), r) - H(BI(c'), r)| (SPEC §3, unreduced)."""
+        row = self.H[self.index[tuple(c)]]
+        return max(abs(row[r] - self.H[self.index[cp]][r])
+                   for cp in neighbours(c) for r in range(len(self.cands)))
+
+    def ls(self, c) -> float:
+        return self.LS[self.index[tuple(c)]]
+
+    def gs(self) -> float:
+        """GS = max over all c of LS(c)."""
+        return max(self.LS)
+
+    def smooth(self, c, gamma: float) -> float:
+        """S(c) = max over c'' of 1 / (1/LS(c'') + gamma d(c, c''))."""
+        return max(1.0 / (1.0 / ls + gamma * dist(c, cpp)) for cpp, ls in zip(self.cands, self.LS))
+
+    def beta_smooth(self, c, eps: float, delta: float) -> float:
+        """S_b(c) = max over c'' of LS(c'') exp(-b d(c, c''))."""
+        b = smoothing_b(eps, delta, self.n)
+        return max(ls * math.exp(-b * dist(c, cpp)) for cpp, ls in zip(self.cands, self.LS))
+
+    def weight(self, mech: str, c, eps: float, delta: float = 1e-8, gamma: float = 1.0, gs: str = "exact") -> float:
+        """w(c) of SPEC §4's table."""
+        if mech == "ehd":
+            return eps / (2.0 * (self.gs() if gs == "exact" else math.sqrt(1.0 - math.pi / 4.0)))
+        if mech == "ehdl":
+            return eps / (2.0 * self.ls(c))
+        if mech == "ehds":
+            return eps / (2.0 * (1.0 + gamma) * self.smooth(c, gamma))
+        if mech == "mh":
+            return eps / (2.0 * self.smooth(c, 1.0))
+        if mech == "mh-delta":
+            return eps / (2.0 * self.beta_smooth(c, eps, delta))
+        raise KeyError(mech)
+
+    def pmf(self, mech: str, c, eps: float, delta: float = 1e-8, gamma: float = 1.0, gs: str = "exact") -> list[float]:
+        """P(r | c) over R(n) in lexicographic order: exp(-w H)/Z with mpmath, or the Laplace cells."""
+        c = tuple(c)
+        if mech in LAPLACE_SCALE:
+            table = laplace_pmf(c, self.n, LAPLACE_SCALE[mech](self.k, eps))
+            return [table[m] for m in self.cands]
+        w = self.weight(mech, c, eps, delta, gamma, gs)
+        with mpmath.workdps(30):
+            terms = [mpmath.exp(-w * mpmath.mpf(h)) for h in self.H[self.index[c]]]
+            z = mpmath.fsum(terms)
+            return [float(t / z) for t in terms]
+
+    def log_pmf(self, mech, c, eps, delta=1e-8, gamma=1.0, gs="exact") -> list[float]:
+        return [math.log(p) for p in self.pmf(mech, c, eps, delta, gamma, gs)]
+
+    def concrete_epsilon(self, mech, eps, delta=1e-8, gamma=1.0, gs="exact", at=None) -> float:
+        """max over adjacent (c, c') and r of |ln p_c(r) - ln p_c'(r)| (SPEC §5); at=c: local."""
+        rows = {c: self.log_pmf(mech, c, eps, delta, gamma, gs) for c in self.cands}
+        sources = self.cands if at is None else [tuple(at)]
+        return max(abs(x - y) for c in sources for cp in neighbours(c) for x, y in zip(rows[c], rows[cp]))
+
+    def delta_at(self, mech, eps_prime, eps, delta=1e-8, gamma=1.0, gs="exact", at=None) -> float:
+        """max over ordered adjacent pairs of sum_r max(0, p_c(r) - e^eps' p_c'(r)) (SPEC §5)."""
+        rows = {c: self.pmf(mech, c, eps, delta, gamma, gs) for c in self.cands}
+        best = 0.0
+        sources = self.cands if at is None else [tuple(at)]
+        for c in sources:
+            for cp in neighbours(c):
+                for p, q in ((rows[c], rows[cp]), (rows[cp], rows[c])):
+                    best = max(best, sum(max(0.0, x - math.exp(eps_prime) * y) for x, y in zip(p, q)))
+        return best
+
+
+@lru_cache(maxsize=256)
+def brute(prior: tuple[float, ...], n: int) -> Brute:
+    """Cached :class:`Brute` (hypothesis revisits the same settings)."""
+    return Brute(prior, n)
