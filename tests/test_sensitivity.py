@@ -1,0 +1,160 @@
+"""SPEC §3: local, global, gamma-smooth and beta-smooth sensitivities vs their definitions."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import reference as ref
+from conftest import deltas, epsilons, gammas, setting
+from dpposterior import InputError
+from dpposterior.models import candidates
+from dpposterior.sensitivity import (
+    PAPER_GLOBAL_SENSITIVITY,
+    beta_smooth_sensitivity,
+    beta_smooth_sensitivity_all,
+    global_sensitivity,
+    local_sensitivity,
+    smooth_sensitivity,
+    smooth_sensitivity_all,
+    smoothing_beta,
+)
+
+# The reference H is plain double precision (math.lgamma): absolute error ~1e-13 at these sizes.
+ATOL = 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(setting())
+def test_local_sensitivity_reduced_form_equals_definition(s):
+    """LS via the k(k-1) adjacent posteriors == max over c' AND r in R(n) of |H(BI(c),r) - H(BI(c'),r)|."""
+    prior, c = s
+    b = ref.brute(prior, sum(c))
+    assert local_sensitivity(prior, c) == pytest.approx(b.ls_definition(c), abs=ATOL)
+
+
+@settings(max_examples=30, deadline=None)
+@given(setting())
+def test_local_sensitivity_vectorised_over_all_counts(s):
+    prior, c = s
+    n, k = sum(c), len(c)
+    b = ref.brute(prior, n)
+    got = local_sensitivity(prior, candidates(n, k))
+    assert got.shape == (len(b.cands),)
+    np.testing.assert_allclose(got, b.LS, atol=ATOL)
+    # leading axes are preserved
+    assert local_sensitivity(prior, candidates(n, k)[None, :, :]).shape == (1, len(b.cands))
+
+
+@settings(max_examples=40, deadline=None)
+@given(setting())
+def test_global_sensitivity_exact_is_max_of_definitional_ls(s):
+    prior, c = s
+    b = ref.brute(prior, sum(c))
+    assert global_sensitivity(prior, sum(c), method="exact") == pytest.approx(b.gs(), abs=ATOL)
+
+
+def test_global_sensitivity_paper_constant():
+    assert PAPER_GLOBAL_SENSITIVITY == pytest.approx(math.sqrt(1 - math.pi / 4), rel=1e-15)
+    for prior, n in [((1.0, 1.0), 1), ((0.2, 0.3), 7), ((1.0, 2.0, 3.0), 4)]:
+        assert global_sensitivity(prior, n, method="paper") == PAPER_GLOBAL_SENSITIVITY
+    # = LS at n = 1 under Beta(1, 1), by the definition and by the library
+    b = ref.brute((1.0, 1.0), 1)
+    assert b.ls_definition((1, 0)) == pytest.approx(PAPER_GLOBAL_SENSITIVITY, rel=1e-12)
+    assert local_sensitivity((1.0, 1.0), (1, 0)) == pytest.approx(PAPER_GLOBAL_SENSITIVITY, rel=1e-12)
+    assert global_sensitivity((1.0, 1.0), 1) == pytest.approx(PAPER_GLOBAL_SENSITIVITY, rel=1e-12)
+
+
+@pytest.mark.parametrize("prior", [(0.5, 0.5), (0.2, 1.5), (0.3, 0.3, 0.3)])
+def test_paper_constant_understates_gs_for_priors_below_one(prior):
+    exact = global_sensitivity(prior, 5)
+    assert exact > PAPER_GLOBAL_SENSITIVITY * 1.02  # e.g. 0.4732 for (0.5, 0.5), 0.618 for (0.2, 1.5)
+    assert exact == pytest.approx(ref.brute(prior, 5).gs(), abs=ATOL)
+
+
+def test_global_sensitivity_bad_method():
+    with pytest.raises(InputError, match="exact, paper"):
+        global_sensitivity((1.0, 1.0), 3, method="guess")
+
+
+@settings(max_examples=40, deadline=None)
+@given(setting(), gammas)
+def test_smooth_sensitivity_vs_definition(s, gamma):
+    prior, c = s
+    n, k = sum(c), len(c)
+    b = ref.brute(prior, n)
+    assert smooth_sensitivity(prior, c, gamma) == pytest.approx(b.smooth(c, gamma), abs=ATOL)
+    all_ = smooth_sensitivity_all(prior, n, gamma)
+    np.testing.assert_allclose(all_, [b.smooth(cc, gamma) for cc in b.cands], atol=ATOL)
+
+
+@settings(max_examples=40, deadline=None)
+@given(setting(), gammas)
+def test_smooth_sensitivity_properties(s, gamma):
+    """S >= LS and 1/S(c) - 1/S(c') <= gamma for every adjacent pair (SPEC §3)."""
+    prior, c = s
+    n, k = sum(c), len(c)
+    cands = candidates(n, k)
+    S = smooth_sensitivity_all(prior, n, gamma)
+    LS = local_sensitivity(prior, cands)
+    assert np.all(S >= LS * (1 - 1e-12))
+    index = {tuple(m): i for i, m in enumerate(cands.tolist())}
+    for i, m in enumerate(cands.tolist()):
+        for mp in ref.neighbours(m):
+            assert 1 / S[i] - 1 / S[index[mp]] <= gamma * (1 + 1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(setting(), epsilons, deltas)
+def test_beta_smooth_sensitivity_vs_definition(s, eps, delta):
+    prior, c = s
+    n, k = sum(c), len(c)
+    b = ref.brute(prior, n)
+    assert smoothing_beta(eps, delta, n) == pytest.approx(ref.smoothing_b(eps, delta, n), rel=1e-12)
+    assert beta_smooth_sensitivity(prior, c, eps, delta) == pytest.approx(b.beta_smooth(c, eps, delta), abs=ATOL)
+    all_ = beta_smooth_sensitivity_all(prior, n, eps, delta)
+    np.testing.assert_allclose(all_, [b.beta_smooth(cc, eps, delta) for cc in b.cands], atol=ATOL)
+
+
+@settings(max_examples=30, deadline=None)
+@given(setting(), epsilons, deltas)
+def test_beta_smooth_sensitivity_properties(s, eps, delta):
+    """S_b >= LS and S_b(c) <= e^b S_b(c') for adjacent c, c' (the beta-smoothness)."""
+    prior, c = s
+    n, k = sum(c), len(c)
+    cands = candidates(n, k)
+    b = smoothing_beta(eps, delta, n)
+    S = beta_smooth_sensitivity_all(prior, n, eps, delta)
+    assert np.all(S >= local_sensitivity(prior, cands) * (1 - 1e-12))
+    index = {tuple(m): i for i, m in enumerate(cands.tolist())}
+    for i, m in enumerate(cands.tolist()):
+        for mp in ref.neighbours(m):
+            assert S[i] <= math.exp(b) * S[index[mp]] * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("prior, c, gamma", [
+    ((1.0, 1.0), (50, 50), 1.0), ((0.3, 2.0), (3, 120), 0.5), ((0.5, 1.0, 2.0), (10, 0, 25), 1.0),
+    ((1.0, 1.0, 1.0, 1.0), (5, 5, 5, 5), 2.0),
+])
+def test_smooth_search_per_point_matches_all_at_once_larger_n(prior, c, gamma):
+    """The bounded per-point search and the lattice distance transform agree beyond brute-force sizes."""
+    n, k = sum(c), len(c)
+    cands = candidates(n, k)
+    i = int(np.flatnonzero((cands == np.array(c)).all(axis=1))[0])
+    assert smooth_sensitivity(prior, c, gamma) == pytest.approx(smooth_sensitivity_all(prior, n, gamma)[i], rel=1e-12)
+    assert beta_smooth_sensitivity(prior, c, 1.0, 1e-8) == pytest.approx(
+        beta_smooth_sensitivity_all(prior, n, 1.0, 1e-8)[i], rel=1e-12)
+
+
+def test_table1_local_sensitivity_printed_value():
+    """Seed 000 Table 1 prints H = 0.233629480709 for one step from (4, 4) under Beta(1, 1): that is LS(c)."""
+    assert round(local_sensitivity((1.0, 1.0), (4, 4)), 12) == 0.233629480709
+
+
+@pytest.mark.parametrize("gamma", [0.0, -1.0, float("nan"), float("inf"), "x"])
+def test_bad_gamma(gamma):
+    with pytest.raises(InputError, match="gamma must be a positive number"):
+        smooth_sensitivity((1.0, 1.0), (2, 3), gamma)
