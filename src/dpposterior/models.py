@@ -122,16 +122,20 @@ def candidates(n: int, k: int) -> NDArray[np.int64]:
     """
     size = n_candidates(n, k)
     check_size(size, 8 * k, f"R(n) for k={k}, n={n}")
-    # level[r] = all compositions of r into j parts, lexicographic; grow j from 1 to k.
-    level = [np.array([[r]], dtype=np.int64) for r in range(n + 1)]
-    for _ in range(k - 1):
-        new = []
-        for r in range(n + 1):
-            blocks = [np.column_stack([np.full(len(level[r - first]), first, np.int64), level[r - first]])
-                      for first in range(r + 1)]
-            new.append(np.concatenate(blocks))
-        level = new
-    return level[n]
+    # T = compositions of n into p parts (lexicographic).  Its rows with first part >= f are its
+    # last C(n-f+p-1, p-1) rows and, with f taken off the first part, the compositions of n - f.
+    # So the p+1-part table is [f, tail_f(T) - f e_1] for f = 0..n: O(output) work, vectorised.
+    T = np.array([[n]], dtype=np.int64)
+    for p in range(1, k):
+        first = np.arange(n + 1, dtype=np.int64)
+        sizes = _comb_int(n - first, p - 1)
+        lead = np.repeat(first, sizes)
+        starts = np.cumsum(sizes) - sizes
+        rows = len(T) - np.repeat(sizes, sizes) + (np.arange(len(lead)) - np.repeat(starts, sizes))
+        tail = T[rows]
+        tail[:, 0] -= lead
+        T = np.column_stack([lead, tail])
+    return T
 
 
 def _comb_int(x: NDArray[np.int64], p: int) -> NDArray[np.int64]:
