@@ -24,7 +24,7 @@ from scipy.special import logsumexp
 
 from .distances import hellinger
 from .errors import InputError
-from .models import as_counts, as_prior, candidates, check_size
+from .models import as_counts, as_prior, candidates, check_size, n_candidates
 from .sensitivity import (
     GLOBAL_SENSITIVITY_METHODS,
     beta_smooth_sensitivity,
@@ -219,9 +219,8 @@ def log_pmf(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, d
     mech, a, c, epsilon, delta, gamma, gsm = _setup(mechanism, prior, counts, epsilon, delta, gamma,
                                                     global_sensitivity_method)
     n, k = int(c.sum()), c.size
-    from .models import n_candidates
-
-    check_size(n_candidates(n, k), 8 * (k + 6), f"the exact output distribution over R(n) for k={k}, n={n}")
+    # candidates, their parameters and lnGamma temporaries: ~ (6k + 10) doubles per candidate
+    check_size(n_candidates(n, k), 8 * (6 * k + 10), f"the exact output distribution over R(n) for k={k}, n={n}")
     cands = candidates(n, k)
     if mech.family == "laplace":
         return laplace_log_pmf_rows(laplace_scale(mech, k, epsilon), c[None, :], cands)[0]

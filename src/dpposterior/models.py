@@ -53,7 +53,7 @@ def as_counts(counts: ArrayLike, name: str = "counts") -> NDArray[np.int64]:
     if np.issubdtype(arr.dtype, np.floating):
         if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
             bad = arr[~np.isfinite(arr) | (arr != np.round(arr))][0]
-            raise InputError(f"{name} must be integers, got {bad!r}")
+            raise InputError(f"{name} must be integers, got {float(bad):g}")
         if np.any(np.abs(arr) > 2**62):
             raise InputError(f"{name} are too large")
     arr = arr.astype(np.int64)

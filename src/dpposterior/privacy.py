@@ -15,6 +15,7 @@ Memory stays under ``WORK_BYTES`` whatever n.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,7 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 from tqdm.auto import tqdm
 
 from .distances import HellingerGrid
-from .errors import InputError
+from .errors import InputError, SizeError
 from .mechanisms import (
     DEFAULT_DELTA,
     DEFAULT_GAMMA,
@@ -42,6 +43,9 @@ from .sensitivity import (
 
 #: Working memory of one chunk of the worst-case scan.
 WORK_BYTES = 512 * 2**20
+#: Largest number of (data set, output) log-pmf entries a worst-case scan may evaluate,
+#: ``|R(n)|^2`` (~1e8 per second here).  Override with ``DPPOSTERIOR_MAX_PAIRS``.
+MAX_PAIR_WORK = int(float(os.environ.get("DPPOSTERIOR_MAX_PAIRS", "2e10")))
 
 
 @dataclass(frozen=True)
@@ -110,12 +114,18 @@ def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:
     return np.maximum(0.0, np.exp(lp) - np.exp(eps_prime + lq)).sum(axis=-1)
 
 
-def _validate(mechanism, prior, n, epsilon, delta, gamma, gsm):
+def _validate(mechanism, prior, n, epsilon, delta, gamma, gsm, worst_case):
     mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, gsm)
     a = as_prior(prior)
     n = as_size(n)
-    check_size(n_candidates(n, a.size), 8 * (a.size + 12),
-               f"the exact privacy loss over R(n) for k={a.size}, n={n}")
+    size = n_candidates(n, a.size)
+    check_size(size, 8 * (a.size + 12), f"the exact privacy loss over R(n) for k={a.size}, n={n}")
+    if worst_case and size * size > MAX_PAIR_WORK:
+        raise SizeError(
+            f"the worst-case privacy loss for k={a.size}, n={n} needs |R(n)|^2 = {size * size:.2e} log-pmf "
+            f"evaluations, over the limit of {MAX_PAIR_WORK:.0e} (use --at for the local loss, or set "
+            "DPPOSTERIOR_MAX_PAIRS)"
+        )
     return mech, a, n, epsilon, delta, gamma, gsm
 
 
@@ -128,7 +138,7 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
     With ``delta_at=eps'`` also returns the privacy profile ``delta(eps')`` over the same pairs.
     """
     mech, a, n, epsilon, delta, gamma, gsm = _validate(mechanism, prior, n, epsilon, delta, gamma,
-                                                       global_sensitivity_method)
+                                                       global_sensitivity_method, worst_case=at is None)
     if delta_at is not None:
         delta_at = float(delta_at)
         if not math.isfinite(delta_at) or delta_at < 0:
