@@ -81,7 +81,7 @@ def log_bhattacharyya(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
 
 def hellinger_from_log_bc(log_bc: ArrayLike) -> NDArray[np.float64]:
     """``H = sqrt(1 - BC) = sqrt(-expm1(ln BC))``, in [0, 1]."""
-    return np.sqrt(-np.expm1(np.minimum(np.asarray(log_bc, dtype=np.float64), 0.0)))
+    return np.sqrt(-np.expm1(np.minimum(np.asarray(log_bc, dtype=np.float64), 0.0))) + 0.0  # + 0.0: no -0.0 at H = 0
 
 
 def hellinger(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
