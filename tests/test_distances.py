@@ -120,6 +120,7 @@ def test_hellinger_broadcasts_and_no_nan_at_1e9():
     assert h.shape == (5, 5)
     assert np.all(np.isfinite(h)) and np.all((h >= 0) & (h <= 1))
     np.testing.assert_array_equal(np.diag(h), 0.0)
+    assert not np.any(np.signbit(h))  # H(p, p) is +0.0, never -0.0 (it is printed in tables)
     np.testing.assert_allclose(h, h.T, rtol=1e-12)
 
 
