@@ -1,0 +1,135 @@
+"""Accuracy of a release: error ``H(BI(c), release)`` (SPEC §6).
+
+* Exact: from a mechanism's output distribution over R(n) (``mechanisms.log_pmf``), the
+  error is a discrete random variable; its mean, quantiles, the probability of releasing
+  the exact posterior and the mass per number of substitution steps follow exactly.
+* Monte Carlo: summaries of sampled errors as the drafts plot them (mean over runs,
+  quartiles and notched median of a box plot, 004 §7.2.2 / 001 §5).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .distances import hellinger
+from .errors import InputError
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, log_pmf
+from .models import as_counts, as_prior, candidates, steps
+
+#: Quantiles reported by the exact and Monte Carlo summaries (box-plot quartiles).
+QUANTILES = (0.25, 0.5, 0.75)
+
+
+def release_error(prior: ArrayLike, counts: ArrayLike, released: ArrayLike) -> NDArray[np.float64]:
+    """``H(BI(c), Dir(a + m))`` for each released count vector m (rows of ``released``), SPEC §6."""
+    c = as_counts(counts)
+    a = as_prior(prior, c.size)
+    m = np.asarray(released, dtype=np.int64)
+    if m.ndim != 2 or m.shape[1] != c.size:
+        raise InputError(f"released counts must be an (R, {c.size}) array, got shape {m.shape}")
+    if np.any(m < 0) or np.any(m.sum(axis=1) != c.sum()):
+        raise InputError(f"released counts must be >= 0 and sum to n = {int(c.sum())}")
+    return hellinger(a + c, a + m)
+
+
+def weighted_quantile(values: ArrayLike, probs: ArrayLike, q: float) -> float:
+    """Smallest ``x`` with ``P(X <= x) >= q`` for a discrete law (values need not be sorted)."""
+    v = np.asarray(values, dtype=np.float64)
+    p = np.asarray(probs, dtype=np.float64)
+    if v.shape != p.shape or v.ndim != 1 or v.size == 0:
+        raise InputError("values and probabilities must be non-empty 1-d arrays of the same length")
+    if not 0.0 <= q <= 1.0:
+        raise InputError(f"quantile must be in [0, 1], got {q!r}")
+    order = np.argsort(v, kind="stable")
+    cdf = np.cumsum(p[order])
+    cdf /= cdf[-1]
+    i = int(np.searchsorted(cdf, q - 1e-12, side="left"))
+    return float(v[order][min(i, v.size - 1)])
+
+
+@dataclass(frozen=True)
+class ExactAccuracy:
+    """Exact law of the error of one mechanism at one (prior, c): SPEC §6."""
+
+    mean: float
+    q25: float
+    median: float
+    q75: float
+    p_exact: float  # probability of releasing BI(c) itself
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+def error_law(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Errors ``H(BI(c), r)`` over ``candidates(n, k)`` and their probabilities ``exp(logp)``."""
+    c = as_counts(counts)
+    a = as_prior(prior, c.size)
+    lp = np.asarray(logp, dtype=np.float64)
+    cands = candidates(int(c.sum()), c.size)
+    if lp.shape != (len(cands),):
+        raise InputError(f"log-pmf must have one entry per candidate ({len(cands)}), got shape {lp.shape}")
+    return hellinger(a + c, a + cands), np.exp(lp)
+
+
+def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike) -> ExactAccuracy:
+    """Mean, quartiles and P(exact) of the error, from a log-pmf aligned with ``candidates(n, k)``."""
+    h, p = error_law(logp, prior, counts)
+    c = as_counts(counts)
+    from .models import candidate_rank
+
+    exact = float(p[int(candidate_rank(c))])
+    return ExactAccuracy(
+        mean=float(np.dot(p, h) / p.sum()),
+        q25=weighted_quantile(h, p, 0.25),
+        median=weighted_quantile(h, p, 0.5),
+        q75=weighted_quantile(h, p, 0.75),
+        p_exact=exact,
+    )
+
+
+def exact_accuracy(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: float,
+                   delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
+                   global_sensitivity_method: str = "exact") -> ExactAccuracy:
+    """:func:`exact_accuracy_from_pmf` of ``mechanisms.log_pmf`` (SPEC §6: exact expected error and quantiles)."""
+    lp = log_pmf(mechanism, prior, counts, epsilon=epsilon, delta=delta, gamma=gamma,
+                 global_sensitivity_method=global_sensitivity_method)
+    return exact_accuracy_from_pmf(lp, prior, counts)
+
+
+def step_probabilities(logp: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
+    """Total probability of the candidates ``s`` substitution steps from c, s = 0..n (000 Tables 1-2)."""
+    c = as_counts(counts)
+    lp = np.asarray(logp, dtype=np.float64)
+    cands = candidates(int(c.sum()), c.size)
+    if lp.shape != (len(cands),):
+        raise InputError(f"log-pmf must have one entry per candidate ({len(cands)}), got shape {lp.shape}")
+    return np.bincount(steps(c, cands), weights=np.exp(lp), minlength=int(c.sum()) + 1)
+
+
+def mc_summary(errors: ArrayLike, level: float = 0.95) -> dict[str, float]:
+    """Monte Carlo summary of sampled errors: mean with a normal CI, quartiles and the box-plot notch.
+
+    The notch is ``median +- 1.57 IQR / sqrt(runs)`` (McGill et al. 1978, matplotlib's default).
+    """
+    e = np.asarray(errors, dtype=np.float64).ravel()
+    if e.size == 0:
+        raise InputError("need at least one error value")
+    if not 0.0 < level < 1.0:
+        raise InputError(f"level must be in (0, 1), got {level!r}")
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + level / 2))
+    mean = float(e.mean())
+    sem = float(e.std(ddof=1) / math.sqrt(e.size)) if e.size > 1 else float("nan")
+    q25, med, q75 = (float(x) for x in np.quantile(e, QUANTILES))
+    notch = 1.57 * (q75 - q25) / math.sqrt(e.size)
+    return {
+        "runs": int(e.size), "mean": mean, "sem": sem, "ci_low": mean - z * sem, "ci_high": mean + z * sem,
+        "q25": q25, "median": med, "q75": q75, "notch_low": med - notch, "notch_high": med + notch,
+        "min": float(e.min()), "max": float(e.max()),
+    }
