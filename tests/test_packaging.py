@@ -28,7 +28,8 @@ def _pyproject() -> dict[str, str]:
 
 def _conda() -> dict[str, str]:
     out = {}
-    for line in (ROOT / "environment.yml").read_text().splitlines():
+    text = (ROOT / "environment.yml").read_text()
+    for line in text[text.index("dependencies:"):].splitlines():
         m = re.match(r"^  - ([A-Za-z0-9_.\-]+)(.*)$", line)  # top-level dependencies only
         if m and m.group(1) not in {"python", "pip"}:
             out[_norm(m.group(1))] = m.group(2).strip()
