@@ -158,3 +158,15 @@ def test_table1_local_sensitivity_printed_value():
 def test_bad_gamma(gamma):
     with pytest.raises(InputError, match="gamma must be a positive number"):
         smooth_sensitivity((1.0, 1.0), (2, 3), gamma)
+
+
+@settings(max_examples=40, deadline=None)
+@given(setting(k_max=3, n_max=40, n_max_k4=10), gammas, epsilons, deltas)
+def test_smooth_per_point_search_vs_all_at_once_random(s, gamma, eps, delta):
+    """The per-point search stops at a certified distance; the distance transform does not: they agree."""
+    prior, c = s
+    n, k = sum(c), len(c)
+    i = int(np.flatnonzero((candidates(n, k) == np.array(c)).all(axis=1))[0])
+    assert smooth_sensitivity(prior, c, gamma) == pytest.approx(smooth_sensitivity_all(prior, n, gamma)[i], rel=1e-12)
+    assert beta_smooth_sensitivity(prior, c, eps, delta) == pytest.approx(
+        beta_smooth_sensitivity_all(prior, n, eps, delta)[i], rel=1e-12)
