@@ -24,6 +24,7 @@ from scipy.special import logsumexp
 
 from .distances import hellinger
 from .errors import InputError
+from .sampling import ENUMERATE_UP_TO, sample_exponential
 from .models import as_counts, as_prior, candidates, check_size, n_candidates
 from .sensitivity import (
     GLOBAL_SENSITIVITY_METHODS,
@@ -242,7 +243,8 @@ def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, de
     """Draw ``size`` releases ``m`` (rows of an ``(size, k)`` array; the release is ``Dir(a + m)``).
 
     Draws from exactly the distribution :func:`log_pmf` computes: Laplace mechanisms by
-    their definition, exponential mechanisms by inverse-cdf sampling of the exact pmf.
+    their definition, exponential mechanisms by inverse-cdf sampling of the exact pmf when
+    ``|R(n)| <= ENUMERATE_UP_TO``, else by the exact rejection sampler of :mod:`dpposterior.sampling`.
     ``rng``: a ``numpy.random.Generator`` or a seed (``None``: OS entropy).
     """
     mech, a, c, epsilon, delta, gamma, gsm = _setup(mechanism, prior, counts, epsilon, delta, gamma,
@@ -262,6 +264,9 @@ def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, de
             remaining -= out[:, i]
         out[:, k - 1] = remaining
         return out
+    if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
+        w = weight(mech, a, c, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
+        return sample_exponential(a, c, w, size, rng)
     logp = log_pmf(mech, a, c, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
     cdf = np.cumsum(np.exp(logp - logp.max()))
     idx = np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right")
