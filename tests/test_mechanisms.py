@@ -39,7 +39,7 @@ def test_laplace_scales(mech, k, eps, scale):
     assert laplace_scale(mech, k, eps) == pytest.approx(scale, rel=1e-15)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(setting(), st.sampled_from(MECHANISM_IDS), epsilons, deltas, gammas)
 def test_pmf_matches_naive_transcription(s, mech, eps, delta, gamma):
     """exp(-w H)/Z with mpmath (exponential family) or the cell-by-cell scipy cdf (Laplace family)."""
@@ -58,7 +58,7 @@ def test_pmf_matches_naive_transcription(s, mech, eps, delta, gamma):
             b.weight(mech, c, eps, delta, gamma), rel=1e-9)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(setting(n_max=30, n_max_k4=12), st.sampled_from(MECHANISM_IDS), epsilons, deltas)
 def test_pmf_normalised_and_positive(s, mech, eps, delta):
     prior, c = s

@@ -29,7 +29,7 @@ def check_worst_pair(res, mech, prior, n, **kw):
     assert attained == pytest.approx(res.concrete_epsilon, rel=1e-9, abs=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(setting(k_max=3, n_max=6), st.sampled_from(MECHANISM_IDS), epsilons)
 def test_worst_case_and_local_concrete_epsilon_vs_brute_force(s, mech, eps):
     prior, c = s

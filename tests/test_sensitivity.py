@@ -27,7 +27,7 @@ from dpposterior.sensitivity import (
 ATOL = 1e-9
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(setting())
 def test_local_sensitivity_reduced_form_equals_definition(s):
     """LS via the k(k-1) adjacent posteriors == max over c' AND r in R(n) of |H(BI(c),r) - H(BI(c'),r)|."""
@@ -36,7 +36,7 @@ def test_local_sensitivity_reduced_form_equals_definition(s):
     assert local_sensitivity(prior, c) == pytest.approx(b.ls_definition(c), abs=ATOL)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(setting())
 def test_local_sensitivity_vectorised_over_all_counts(s):
     prior, c = s
@@ -49,7 +49,7 @@ def test_local_sensitivity_vectorised_over_all_counts(s):
     assert local_sensitivity(prior, candidates(n, k)[None, :, :]).shape == (1, len(b.cands))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(setting())
 def test_global_sensitivity_exact_is_max_of_definitional_ls(s):
     prior, c = s
@@ -80,7 +80,7 @@ def test_global_sensitivity_bad_method():
         global_sensitivity((1.0, 1.0), 3, method="guess")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(setting(), gammas)
 def test_smooth_sensitivity_vs_definition(s, gamma):
     prior, c = s
@@ -91,7 +91,7 @@ def test_smooth_sensitivity_vs_definition(s, gamma):
     np.testing.assert_allclose(all_, [b.smooth(cc, gamma) for cc in b.cands], atol=ATOL)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(setting(), gammas)
 def test_smooth_sensitivity_properties(s, gamma):
     """S >= LS and 1/S(c) - 1/S(c') <= gamma for every adjacent pair (SPEC §3)."""
@@ -107,7 +107,7 @@ def test_smooth_sensitivity_properties(s, gamma):
             assert 1 / S[i] - 1 / S[index[mp]] <= gamma * (1 + 1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(setting(), epsilons, deltas)
 def test_beta_smooth_sensitivity_vs_definition(s, eps, delta):
     prior, c = s
@@ -119,7 +119,7 @@ def test_beta_smooth_sensitivity_vs_definition(s, eps, delta):
     np.testing.assert_allclose(all_, [b.beta_smooth(cc, eps, delta) for cc in b.cands], atol=ATOL)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(setting(), epsilons, deltas)
 def test_beta_smooth_sensitivity_properties(s, eps, delta):
     """S_b >= LS and S_b(c) <= e^b S_b(c') for adjacent c, c' (the beta-smoothness)."""
