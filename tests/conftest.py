@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))  # make `import reference` work under xdist
@@ -40,9 +39,3 @@ def setting(draw, k_min=2, k_max=4, n_max=8, n_max_k4=6):
 epsilons = st.sampled_from([0.3, 0.5, 1.0, 2.0, 3.0])
 gammas = st.sampled_from([0.25, 0.5, 1.0, 2.0])
 deltas = st.sampled_from([1e-8, 1e-4, 5e-4, 0.05])
-
-
-@pytest.fixture
-def table1_setting():
-    """Seed 000 Table 1: prior Beta(1, 1), data (4, 4), eps = 0.8."""
-    return (1.0, 1.0), (4, 4), 0.8
