@@ -1,0 +1,746 @@
+"""Empirical (black-box) privacy-loss estimation from samples alone (SPEC §5, "Empirical").
+
+The auditor sees only a sampler ``sampler(dataset, size, rng) -> (size, k) array`` and two
+adjacent data sets ``c``, ``c'``.  It draws ``m`` outputs on each side and returns
+
+* a lower confidence bound on the privacy loss of the pair, valid at level ``1 - beta``
+  by construction (the construction of DP-Sniper / DP-Auditorium, made exact for finite
+  samples):
+
+  1. split each side's samples into a *selection* half and an *evaluation* half;
+  2. on the selection half only, rank candidate output events ``E`` (prefixes of the
+     outputs sorted by their estimated log ratio, and coordinate tails ``{x_i >= t}``,
+     ``{x_i <= t}``, in both directions) by the bound they would give (cross-fitted: one
+     quarter orders, the other scores), and keep the best ``K`` distinct ones;
+  3. on the evaluation half, for each kept event take the Clopper-Pearson lower bound of
+     ``P_c(E)`` and upper bound of ``P_c'(E)``, each at one-sided level ``beta / (2K)``;
+     ``eps_lb = max_E ln(lower P_c(E) / upper P_c'(E))`` (floored at 0).
+
+  Since the kept events depend on the selection half only, they are fixed given it, and
+  the union bound over the ``2K`` intervals gives ``P(eps_lb > ln P_c(E*)/P_c'(E*)) <= beta``
+  for the maximising kept event ``E*``; and ``ln P_c(E)/P_c'(E) <= max_r |ln p_c(r)/p_c'(r)|``,
+  the pair's concrete epsilon (SPEC §5).  Nothing about the mechanism is assumed except that
+  the sampler's rows are independent draws.
+* a point estimate: the held-out plug-in ``ln((x_c + 1/2) / (x_c' + 1/2))`` of that event;
+* with ``delta_at = eps'``, an estimate and lower bound of the hockey-stick divergence
+  ``delta(eps') >= max_E P_c(E) - e^eps' P_c'(E)`` (events chosen the same way, own
+  ``beta``: each of the two bounds holds at ``1 - beta`` on its own).
+
+Search mode (:func:`candidate_pairs`, :func:`audit_search`) audits several adjacent pairs with
+a Bonferroni split of ``beta`` over the pairs, so the maximum over pairs is a valid lower bound
+on the worst-case concrete epsilon.  :func:`samples_needed` and :func:`plan_mechanism` give the
+number of samples a target lower bound needs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.stats import beta as beta_dist
+from tqdm.auto import tqdm
+
+from .errors import InputError, SizeError
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, log_pmf, sample
+from .models import as_counts, as_prior, as_size, balanced_counts, candidates, neighbours
+
+#: A black-box mechanism: ``sampler(dataset, size, rng)`` returns ``size`` independent outputs as rows.
+Sampler = Callable[[object, int, np.random.Generator], ArrayLike]
+
+DEFAULT_SAMPLES = 200_000
+MIN_SAMPLES = 100
+DEFAULT_EVENTS = 4
+DEFAULT_CONFIDENCE = 0.95
+SEARCH_STRATEGIES = ("worst", "boundary", "balanced", "random")
+_CHUNK = 1 << 18
+_SHOWN_OUTPUTS = 20
+
+
+# ---------------------------------------------------------------------------------------------
+# Clopper-Pearson
+
+
+def cp_lower(x: ArrayLike, m: int, alpha: float) -> NDArray[np.float64]:
+    """One-sided Clopper-Pearson lower bound at level ``alpha``: ``P(p < bound) <= alpha``."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        out = beta_dist.ppf(alpha, np.maximum(x, 1e-300), m - x + 1.0)
+    return np.where(x <= 0, 0.0, out)
+
+
+def cp_upper(x: ArrayLike, m: int, alpha: float) -> NDArray[np.float64]:
+    """One-sided Clopper-Pearson upper bound at level ``alpha``: ``P(p > bound) <= alpha``."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        out = beta_dist.ppf(1.0 - alpha, x + 1.0, np.maximum(m - x, 1e-300))
+    return np.where(x >= m, 1.0, out)
+
+
+def _log(x):
+    with np.errstate(divide="ignore"):
+        return np.log(x)
+
+
+# ---------------------------------------------------------------------------------------------
+# validation
+
+
+def check_confidence(confidence: float) -> float:
+    """Validate a confidence level in (0, 1)."""
+    try:
+        c = float(confidence)
+    except (TypeError, ValueError):
+        raise InputError(f"confidence must be a number in (0, 1), got {confidence!r}") from None
+    if not (0.0 < c < 1.0):
+        raise InputError(f"confidence must be in (0, 1), got {confidence!r}")
+    return c
+
+
+def check_samples(samples: object) -> int:
+    """Validate the number of samples per side (at least :data:`MIN_SAMPLES`)."""
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer, float)) \
+            or not float(samples).is_integer():
+        raise InputError(f"samples must be an integer >= {MIN_SAMPLES}, got {samples!r}")
+    s = int(samples)
+    if s < MIN_SAMPLES:
+        raise InputError(f"samples must be >= {MIN_SAMPLES} per side (half select events, half evaluate them), got {s}")
+    return s
+
+
+def check_events(n_events: object) -> int:
+    """Validate the number K of events carried to the evaluation half."""
+    if isinstance(n_events, bool) or not isinstance(n_events, (int, np.integer)) or n_events < 1:
+        raise InputError(f"n_events must be a positive integer, got {n_events!r}")
+    return int(n_events)
+
+
+def _check_delta_at(delta_at):
+    if delta_at is None:
+        return None
+    try:
+        e = float(delta_at)
+    except (TypeError, ValueError):
+        raise InputError(f"delta_at must be a number >= 0, got {delta_at!r}") from None
+    if not math.isfinite(e) or e < 0:
+        raise InputError(f"delta_at must be a number >= 0, got {delta_at!r}")
+    return e
+
+
+def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Validate an adjacent pair of count vectors of size n with the prior's k categories (SPEC §1)."""
+    try:
+        c, d = pair
+    except (TypeError, ValueError):
+        raise InputError("pair must be two count vectors, e.g. 50,50:49,51") from None
+    c, d = as_counts(c, "pair counts"), as_counts(d, "pair counts")
+    k = np.asarray(prior).size
+    for x in (c, d):
+        if x.size != k or int(x.sum()) != n:
+            raise InputError(f"pair counts must have {k} categories summing to n={n}, got {x.tolist()}")
+    if int(np.abs(c - d).sum()) != 2:
+        raise InputError(f"pair {c.tolist()}:{d.tolist()} is not adjacent (one record substituted: |c - c'|_1 = 2)")
+    return c, d
+
+
+def _draw(sampler: Sampler, dataset, size: int, rng: np.random.Generator, bar) -> NDArray:
+    parts, done = [], 0
+    while done < size:
+        step = min(_CHUNK, size - done)
+        x = np.asarray(sampler(dataset, step, rng))
+        if x.ndim == 1:
+            x = x[:, None]
+        if x.ndim != 2 or x.shape[0] != step:
+            raise InputError(f"the sampler must return an array of {step} rows, got shape {x.shape}")
+        if not (np.issubdtype(x.dtype, np.integer) or np.issubdtype(x.dtype, np.floating)) \
+                or (np.issubdtype(x.dtype, np.floating) and not np.all(np.isfinite(x))):
+            raise InputError("the sampler must return finite numbers")
+        parts.append(x)
+        done += step
+        bar.update(step)
+    return np.concatenate(parts)
+
+
+def _encode(x: NDArray) -> tuple[NDArray, NDArray[np.int64]]:
+    """Distinct rows (sorted lexicographically) and each row's index among them."""
+    if np.issubdtype(x.dtype, np.integer) and x.size:
+        lo = x.min(axis=0).astype(np.int64)
+        span = x.max(axis=0).astype(np.int64) - lo + 1
+        if float(np.prod(span.astype(np.float64))) < 2.0**62:  # one int64 key per row, same order
+            radix = np.concatenate([np.cumprod(span[::-1])[::-1][1:], [1]])
+            keys, inv = np.unique((x - lo) @ radix, return_inverse=True)
+            uniq = lo + (keys[:, None] // radix) % span
+            return uniq, inv.reshape(-1)
+    uniq, inv = np.unique(x, axis=0, return_inverse=True)
+    return uniq, inv.reshape(-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# events
+
+
+@dataclass(frozen=True)
+class _Event:
+    """An output event chosen on the selection half: ``mask`` over the unique outputs."""
+
+    direction: int  # 0: ln P_c(E) / P_c'(E); 1: ln P_c'(E) / P_c(E)
+    kind: str  # "set", "at-least", "at-most"
+    mask: NDArray[np.bool_] = field(compare=False)
+    coordinate: int | None = None
+    threshold: float | None = None
+
+
+#: Candidate events per direction: every prefix up to this length, then a geometric grid;
+#: tail thresholds per coordinate are thinned to this many selection quantiles.
+_MAX_PREFIX, _MAX_THRESHOLDS = 256, 512
+
+
+def _prefix_lengths(size: int) -> NDArray[np.int64]:
+    head = np.arange(1, min(size, _MAX_PREFIX) + 1)
+    if size <= _MAX_PREFIX:
+        return head
+    tail = np.unique(np.geomspace(_MAX_PREFIX, size, 256).astype(np.int64))
+    return np.unique(np.concatenate([head, tail]))
+
+
+def _candidate_events(uniq, rank_a, rank_b, score_a, score_b):
+    """Candidate events of one direction (``a / b``) and their scoring counts ``(A, B)``.
+
+    Cross-fitted inside the selection half: the first quarter of each side (``rank_*``)
+    orders the outputs by estimated log ratio and supplies the tail thresholds; the second
+    quarter (``score_*``) counts each event, so an event that only fits noise (e.g. a set of
+    continuous outputs seen once) scores as it will on the evaluation half.  Every event is
+    a function of the selection half only.
+    """
+    kinds, payloads, A_parts, B_parts = [], [], [], []
+    seen = np.flatnonzero((rank_a + rank_b) > 0)
+    ratio = np.log(rank_a[seen] + 0.5) - np.log(rank_b[seen] + 0.5)
+    order = seen[np.argsort(-ratio, kind="stable")]
+    lengths = _prefix_lengths(order.size)
+    A_parts.append(np.cumsum(score_a[order])[lengths - 1])
+    B_parts.append(np.cumsum(score_b[order])[lengths - 1])
+    kinds += ["set"] * lengths.size
+    payloads += [(order, int(j)) for j in lengths]
+    for i in range(uniq.shape[1]):
+        ts = np.unique(uniq[seen, i])
+        if ts.size > _MAX_THRESHOLDS:
+            ts = ts[np.unique(np.linspace(0, ts.size - 1, _MAX_THRESHOLDS).astype(np.int64))]
+        v = uniq[:, i]
+        srt = np.argsort(v, kind="stable")
+        ca = np.concatenate([[0], np.cumsum(score_a[srt])])
+        cb = np.concatenate([[0], np.cumsum(score_b[srt])])
+        lo = np.searchsorted(v[srt], ts, side="left")  # {x_i >= t} = sorted positions lo..
+        hi = np.searchsorted(v[srt], ts, side="right")  # {x_i <= t} = sorted positions ..hi-1
+        A_parts += [ca[-1] - ca[lo], ca[hi]]
+        B_parts += [cb[-1] - cb[lo], cb[hi]]
+        kinds += ["at-least"] * ts.size + ["at-most"] * ts.size
+        payloads += [(i, t) for t in ts] * 2
+    return kinds, payloads, np.concatenate(A_parts), np.concatenate(B_parts)
+
+
+def _materialise(kind, payload, uniq, direction) -> _Event:
+    if kind == "set":
+        order, j = payload
+        mask = np.zeros(uniq.shape[0], dtype=bool)
+        mask[order[:j]] = True
+        return _Event(direction, "set", mask)
+    i, t = payload
+    mask = uniq[:, i] >= t if kind == "at-least" else uniq[:, i] <= t
+    return _Event(direction, kind, mask, int(i), float(t))
+
+
+def _select(uniq, sel0, sel1, alpha, n_events, score_fn):
+    """The ``n_events`` distinct events with the best cross-fitted selection score (both directions).
+
+    ``sel0``, ``sel1``: the selection-half codes of each side.  Events are told apart by
+    their outputs among those seen in the selection half, so the choice never depends on
+    the evaluation half.
+    """
+    h = min(sel0.size, sel1.size) // 2
+    U = uniq.shape[0]
+    r0, r1 = np.bincount(sel0[:h], minlength=U), np.bincount(sel1[:h], minlength=U)
+    s0, s1 = np.bincount(sel0[h:], minlength=U), np.bincount(sel1[h:], minlength=U)
+    m_score = sel0.size - h
+    seen = (r0 + r1 + s0 + s1) > 0
+    cands, scores = [], []
+    for direction, (ra, rb, sa, sb) in enumerate(((r0, r1, s0, s1), (r1, r0, s1, s0))):
+        kinds, payloads, A, B = _candidate_events(uniq, ra, rb, sa, sb)
+        cands += [(direction, kd, pl) for kd, pl in zip(kinds, payloads)]
+        scores.append(score_fn(A, B, m_score, alpha))
+    scores = np.concatenate(scores)
+    chosen, keys = [], set()
+    for idx in np.argsort(-scores, kind="stable"):
+        direction, kind, payload = cands[idx]
+        e = _materialise(kind, payload, uniq, direction)
+        key = (direction, e.mask[seen].tobytes())
+        if key in keys or not e.mask[seen].any():
+            continue
+        keys.add(key)
+        chosen.append(e)
+        if len(chosen) == n_events:
+            break
+    return chosen
+
+
+def _eps_score(A, B, m, alpha):
+    return _log(cp_lower(A, m, alpha)) - _log(cp_upper(B, m, alpha))
+
+
+def _delta_score_fn(eps_prime):
+    def score(A, B, m, alpha):
+        return cp_lower(A, m, alpha) - math.exp(eps_prime) * cp_upper(B, m, alpha)
+    return score
+
+
+def _describe(e: _Event, uniq, xa, xb, m_eval, alpha) -> dict:
+    sides = ("c", "c'") if e.direction == 0 else ("c'", "c")
+    d = {"direction": f"P_{sides[0]}(E) / P_{sides[1]}(E)", "kind": e.kind,
+         "count_numerator": int(xa), "count_denominator": int(xb), "evaluation_samples": int(m_eval),
+         "numerator_lower": float(cp_lower(xa, m_eval, alpha)),
+         "denominator_upper": float(cp_upper(xb, m_eval, alpha))}
+    if e.kind == "set":
+        outs = uniq[e.mask]
+        d["size"] = int(outs.shape[0])
+        d["outputs"] = _plain(outs[:_SHOWN_OUTPUTS])
+        d["outputs_truncated"] = bool(outs.shape[0] > _SHOWN_OUTPUTS)
+    else:
+        d["coordinate"] = e.coordinate
+        d["threshold"] = _plain(e.threshold)
+        d["rule"] = f"x[{e.coordinate}] {'>=' if e.kind == 'at-least' else '<='} {_plain(e.threshold)}"
+    return d
+
+
+def _plain(x):
+    a = np.asarray(x)
+    if a.ndim == 0:
+        v = a.item()
+        return int(v) if float(v).is_integer() else float(v)
+    if np.issubdtype(a.dtype, np.floating) and np.all(a == np.round(a)):
+        a = a.astype(np.int64)
+    return a.tolist()
+
+
+# ---------------------------------------------------------------------------------------------
+# the audit
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Result of :func:`audit` (JSON-ready through :meth:`to_dict`)."""
+
+    epsilon_lower_bound: float
+    estimate: float
+    event_upper_bound: float  # upper bound on ln P_c(E*)/P_c'(E*) at the same level (E* fixed)
+    confidence: float
+    samples: int  # per side
+    pair: list | None
+    event: dict
+    n_events: int
+    delta: dict | None = None
+    exact_concrete_epsilon: float | None = None
+    claimed_epsilon: float | None = None
+    pairs_tested: int = 1
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def audit_samples(x0: ArrayLike, x1: ArrayLike, *, confidence: float = DEFAULT_CONFIDENCE,
+                  n_events: int = DEFAULT_EVENTS, delta_at: float | None = None,
+                  pair: Sequence | None = None) -> AuditResult:
+    """Audit from given samples ``x0`` of M(c) and ``x1`` of M(c') (equal numbers of iid rows).
+
+    See the module docstring for the construction; ``1 - confidence`` is split over the
+    ``2 n_events`` Clopper-Pearson intervals.
+    """
+    confidence, n_events = check_confidence(confidence), check_events(n_events)
+    delta_at = _check_delta_at(delta_at)
+    x0, x1 = np.asarray(x0), np.asarray(x1)
+    x0 = x0[:, None] if x0.ndim == 1 else x0
+    x1 = x1[:, None] if x1.ndim == 1 else x1
+    if x0.ndim != 2 or x0.shape != x1.shape:
+        raise InputError(f"both sides need the same number of samples of the same shape, got {x0.shape} and {x1.shape}")
+    m = check_samples(x0.shape[0])
+    m_sel = m // 2
+    m_eval = m - m_sel
+    uniq, inv = _encode(np.concatenate([x0, x1]))
+    U = uniq.shape[0]
+    c0, c1 = inv[:m], inv[m:]
+    n0e, n1e = np.bincount(c0[m_sel:], minlength=U), np.bincount(c1[m_sel:], minlength=U)
+    alpha = (1.0 - confidence) / (2 * n_events)
+
+    def evaluate(events):
+        xa = np.array([(n0e if e.direction == 0 else n1e)[e.mask].sum() for e in events])
+        xb = np.array([(n1e if e.direction == 0 else n0e)[e.mask].sum() for e in events])
+        return xa, xb
+
+    events = _select(uniq, c0[:m_sel], c1[:m_sel], alpha, n_events, _eps_score)
+    xa, xb = evaluate(events)
+    lbs = _log(cp_lower(xa, m_eval, alpha)) - _log(cp_upper(xb, m_eval, alpha))
+    best = int(np.argmax(lbs))
+    ub = float(_log(cp_upper(xa[best], m_eval, alpha)) - _log(cp_lower(xb[best], m_eval, alpha)))
+    estimate = float(math.log((xa[best] + 0.5) / (xb[best] + 0.5)))
+    delta = None
+    if delta_at is not None:
+        dev = _select(uniq, c0[:m_sel], c1[:m_sel], alpha, n_events, _delta_score_fn(delta_at))
+        da, db = evaluate(dev)
+        dl = cp_lower(da, m_eval, alpha) - math.exp(delta_at) * cp_upper(db, m_eval, alpha)
+        j = int(np.argmax(dl))
+        delta = {"epsilon": delta_at, "lower_bound": max(0.0, float(dl[j])),
+                 "estimate": max(0.0, float((da[j] - math.exp(delta_at) * db[j]) / m_eval)),
+                 "event": _describe(dev[j], uniq, da[j], db[j], m_eval, alpha)}
+    return AuditResult(
+        epsilon_lower_bound=max(0.0, float(lbs[best])), estimate=estimate, event_upper_bound=ub,
+        confidence=confidence, samples=m, pair=None if pair is None else [_plain(p) for p in pair],
+        event=_describe(events[best], uniq, xa[best], xb[best], m_eval, alpha), n_events=n_events, delta=delta,
+    )
+
+
+def audit(sampler: Sampler, dataset, neighbour, *, samples: int = DEFAULT_SAMPLES,
+          confidence: float = DEFAULT_CONFIDENCE, seed: int | np.random.Generator | None = None,
+          n_events: int = DEFAULT_EVENTS, delta_at: float | None = None, progress: bool = False) -> AuditResult:
+    """Black-box audit of one pair: draw ``samples`` outputs of ``sampler`` on each side (SPEC §5).
+
+    ``sampler(dataset, size, rng)`` must return ``size`` independent outputs as rows of an
+    array (``(size, k)``, or ``(size,)`` for scalar outputs); ``rng`` is a numpy Generator
+    made from ``seed``.  Returns an :class:`AuditResult`; its ``epsilon_lower_bound`` is below
+    the pair's true privacy loss with probability at least ``confidence``.
+    """
+    samples, confidence = check_samples(samples), check_confidence(confidence)
+    check_events(n_events)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    with tqdm(total=2 * samples, desc="audit samples", unit="draw", disable=not progress, mininterval=1.0) as bar:
+        x0 = _draw(sampler, dataset, samples, rng, bar)
+        x1 = _draw(sampler, neighbour, samples, rng, bar)
+    return audit_samples(x0, x1, confidence=confidence, n_events=n_events, delta_at=delta_at,
+                         pair=(dataset, neighbour))
+
+
+def audit_search(sampler: Sampler, pairs: Sequence, *, samples: int = DEFAULT_SAMPLES,
+                 confidence: float = DEFAULT_CONFIDENCE, seed: int | None = None, n_events: int = DEFAULT_EVENTS,
+                 delta_at: float | None = None, progress: bool = False) -> tuple[AuditResult, list[AuditResult]]:
+    """Audit every pair at level ``1 - beta / len(pairs)``; the best bound is valid at ``1 - beta``
+    as a lower bound on the worst-case loss (union bound).  Returns ``(best, all results)``."""
+    confidence = check_confidence(confidence)
+    pairs = list(pairs)
+    if not pairs:
+        raise InputError("search found no adjacent pairs to test")
+    per_pair = 1.0 - (1.0 - confidence) / len(pairs)
+    rngs = np.random.default_rng(seed).spawn(len(pairs))
+    results = [audit(sampler, c, d, samples=samples, confidence=per_pair, seed=r, n_events=n_events,
+                     delta_at=delta_at, progress=progress) for (c, d), r in zip(pairs, rngs)]
+    best = max(results, key=lambda r: r.epsilon_lower_bound)
+    fields = best.to_dict() | {"confidence": confidence, "pairs_tested": len(pairs)}
+    return AuditResult(**fields), results
+
+
+# ---------------------------------------------------------------------------------------------
+# the library's mechanisms
+
+
+def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                      gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> Sampler:
+    """A black-box sampler for one of the library's mechanisms (via :func:`mechanisms.sample`)."""
+    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+    a = as_prior(prior)
+
+    def sampler(dataset, size, rng):
+        return sample(mech.id, a, dataset, epsilon=epsilon, delta=delta, gamma=gamma,
+                      global_sensitivity_method=gsm, size=size, rng=rng)
+
+    return sampler
+
+
+def exact_pair_epsilon(mechanism, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                       gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
+                       delta_at: float | None = None) -> tuple[float, float | None]:
+    """Exact loss ``max_r |ln p_c(r) - ln p_c'(r)|`` of one pair (and ``delta(eps')`` both ways)."""
+    c, d = (as_counts(x) for x in pair)
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
+    lp, lq = log_pmf(mechanism, prior, c, **kw), log_pmf(mechanism, prior, d, **kw)
+    loss = float(np.max(np.abs(lp - lq)))
+    if delta_at is None:
+        return loss, None
+    p, q, f = np.exp(lp), np.exp(lq), math.exp(delta_at)
+    return loss, float(max(np.maximum(0, p - f * q).sum(), np.maximum(0, q - f * p).sum()))
+
+
+def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mechanism=None,
+                    epsilon: float | None = None, delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
+                    global_sensitivity_method: str = "exact", count: int = 4,
+                    rng: np.random.Generator | int | None = None) -> list[tuple[list[int], list[int]]]:
+    """Adjacent pairs to audit (issue 4, search mode).
+
+    ``boundary``: every pair touching a vertex ``n e_i`` or a count vector one substitution
+    from a vertex (where the exact worst pairs of the exponential mechanisms sit); ``balanced``: the balanced count vector and its neighbours;
+    ``random``: ``count`` uniform count vectors, each with a uniform neighbour;
+    ``worst``: the exact worst pair of :func:`privacy.concrete_epsilon` (a white-box hint;
+    needs the pmf and ``mechanism``).
+    """
+    a = as_prior(prior)
+    n, k = as_size(n), a.size
+    if strategy not in SEARCH_STRATEGIES:
+        raise InputError(f"search must be one of {', '.join(SEARCH_STRATEGIES)}, got {strategy!r}")
+    if strategy == "worst":
+        if mechanism is None or epsilon is None:
+            raise InputError("search 'worst' needs the mechanism and epsilon (it uses the exact pmf)")
+        from .privacy import concrete_epsilon
+
+        res = concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
+                               global_sensitivity_method=global_sensitivity_method)
+        return [tuple(res.worst_pair)]
+    starts = []
+    if strategy == "boundary":
+        for i in range(k):
+            v = np.zeros(k, dtype=np.int64)
+            v[i] = n
+            starts.append(v)
+            if n >= 2:
+                for j in range(k):
+                    if j != i:
+                        w = v.copy()
+                        w[i] -= 1
+                        w[j] += 1
+                        starts.append(w)
+    elif strategy == "balanced":
+        starts = [balanced_counts(n, k)]
+    out, seen = [], set()
+    if strategy == "random":
+        gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        for _ in range(int(count)):
+            cuts = np.sort(gen.choice(n + k - 1, size=k - 1, replace=False))  # stars and bars
+            c = np.diff(np.concatenate([[-1], cuts, [n + k - 1]])) - 1
+            nb = neighbours(c)
+            out.append((c.tolist(), nb[gen.integers(len(nb))].tolist()))
+        return out
+    for c in starts:
+        for d in neighbours(c):
+            key = tuple(sorted((tuple(c.tolist()), tuple(d.tolist()))))
+            if key not in seen:
+                seen.add(key)
+                out.append((c.tolist(), d.tolist()))
+    return out
+
+
+def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                    gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", pair=None,
+                    search: str = "worst", samples: int = DEFAULT_SAMPLES, confidence: float = DEFAULT_CONFIDENCE,
+                    seed: int | None = None, n_events: int = DEFAULT_EVENTS, delta_at: float | None = None,
+                    exact: bool = True, progress: bool = False) -> AuditResult:
+    """Audit one of the library's mechanisms at one pair (``pair``) or at the pairs ``search`` picks.
+
+    The auditor only samples; with ``exact=True`` the exact loss of the reported pair is added
+    for comparison (``None`` when R(n) is too large for the pmf).  ``search='worst'`` falls back
+    to ``'boundary'`` when the exact worst case does not fit the memory budget.
+    """
+    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+    a = as_prior(prior)
+    n = as_size(n)
+    samples, confidence = check_samples(samples), check_confidence(confidence)
+    check_events(n_events)
+    delta_at = _check_delta_at(delta_at)
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
+    sampler = mechanism_sampler(mech.id, a, **kw)
+    if pair is not None:
+        c, d = check_pair(pair, a, n)
+        res = audit(sampler, c, d, samples=samples, confidence=confidence, seed=seed, n_events=n_events,
+                    delta_at=delta_at, progress=progress)
+    else:
+        try:
+            pairs = candidate_pairs(a, n, search, mechanism=mech.id, **kw)
+        except SizeError:
+            pairs = candidate_pairs(a, n, "boundary")
+        res, _ = audit_search(sampler, pairs, samples=samples, confidence=confidence, seed=seed,
+                              n_events=n_events, delta_at=delta_at, progress=progress)
+    exact_eps = None
+    if exact:
+        try:
+            exact_eps, _ = exact_pair_epsilon(mech.id, a, res.pair, **kw)
+        except SizeError:
+            exact_eps = None
+    fields = res.to_dict() | {"exact_concrete_epsilon": exact_eps, "claimed_epsilon": mech.claimed(epsilon, delta)[0]}
+    return AuditResult(**fields)
+
+
+# ---------------------------------------------------------------------------------------------
+# planning
+
+
+def _expected_lb(p, q, m, confidence, n_events):
+    """Lower bound the audit gives when the evaluation counts hit their expectations."""
+    m_eval = m - m // 2
+    alpha = (1.0 - confidence) / (2 * n_events)
+    return _log(cp_lower(np.round(p * m_eval), m_eval, alpha)) - _log(cp_upper(np.round(q * m_eval), m_eval, alpha))
+
+
+def samples_needed(p: float, q: float, target: float, *, confidence: float = DEFAULT_CONFIDENCE,
+                   n_events: int = DEFAULT_EVENTS, max_samples: int = 10**10) -> int | None:
+    """Samples per side for the audit to certify ``eps_lb >= target`` on an event with
+    ``P_c(E) = p``, ``P_c'(E) = q`` (counts at their expectations; half the samples select).
+
+    ``None`` when no sample size up to ``max_samples`` reaches it (e.g. ``target >= ln(p/q)``).
+    """
+    confidence, n_events = check_confidence(confidence), check_events(n_events)
+    if not (0 < p <= 1 and 0 <= q <= 1):
+        raise InputError(f"event probabilities must be in (0, 1], got p={p!r}, q={q!r}")
+    if q > 0 and target >= math.log(p / q):
+        return None
+    lo, hi = MIN_SAMPLES, MIN_SAMPLES
+    while _expected_lb(p, q, hi, confidence, n_events) < target:
+        lo, hi = hi, hi * 2
+        if hi > max_samples:
+            return None
+    while hi - lo > max(1, lo // 200):  # to 0.5 %: the count rounding makes it only near-monotone
+        mid = (lo + hi) // 2
+        if _expected_lb(p, q, mid, confidence, n_events) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return int(hi)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Result of :func:`plan_mechanism`."""
+
+    samples: int | None
+    target: float
+    exact_pair_epsilon: float
+    event_probabilities: tuple[float, float] | None
+    event_outputs: list | None
+
+
+def plan_mechanism(mechanism, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                   gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
+                   target: float | None = None, fraction: float = 0.9, confidence: float = DEFAULT_CONFIDENCE,
+                   n_events: int = DEFAULT_EVENTS) -> Plan:
+    """Samples per side to certify ``target`` (default ``fraction`` x the pair's exact loss).
+
+    Uses the exact pmf to find the easiest event (prefixes of the outputs sorted by the exact
+    log ratio, both directions): a white-box planner for a black-box audit.
+    """
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
+    a = as_prior(prior)
+    c, d = check_pair(pair, a, int(np.sum(pair[0])))
+    lp, lq = log_pmf(mechanism, a, c, **kw), log_pmf(mechanism, a, d, **kw)
+    loss = float(np.max(np.abs(lp - lq)))
+    if target is None:
+        if not (0 < fraction <= 1):
+            raise InputError(f"fraction must be in (0, 1], got {fraction!r}")
+        target = fraction * loss
+    cands = candidates(int(c.sum()), c.size)
+    best = (None, None, None)
+    for x, y in ((lp, lq), (lq, lp)):
+        order = np.argsort(-(x - y), kind="stable")
+        P, Q = np.cumsum(np.exp(x[order])), np.cumsum(np.exp(y[order]))
+        ok = np.flatnonzero(np.log(P) - np.log(np.maximum(Q, 1e-300)) > target)
+        for j in ok[:200]:  # the best events sit at the top of the ranking
+            s = samples_needed(min(1.0, P[j]), min(1.0, Q[j]), target, confidence=confidence, n_events=n_events)
+            if s is not None and (best[0] is None or s < best[0]):
+                best = (s, (float(P[j]), float(Q[j])), cands[order[: j + 1]].tolist())
+    return Plan(best[0], float(target), loss, best[1], best[2])
+
+
+def plan_from_audit(result: AuditResult, target: float, *, confidence: float | None = None) -> int | None:
+    """Samples per side to certify ``target`` on the event a (pilot) audit chose, from its held-out rates."""
+    ev = result.event
+    p = (ev["count_numerator"] + 0.5) / (ev["evaluation_samples"] + 1)
+    q = ev["count_denominator"] / ev["evaluation_samples"]
+    return samples_needed(p, q, target, confidence=confidence or result.confidence, n_events=result.n_events)
+
+
+# ---------------------------------------------------------------------------------------------
+# command line: ``dpposterior audit`` (registered by cli.build_parser)
+
+
+def register_cli(sub, common) -> None:
+    """Add the ``audit`` sub-command to the ``dpposterior`` parser (cli.py calls this)."""
+    p = sub.add_parser("audit", help="black-box lower confidence bound on the privacy loss, from samples")
+    common(p, counts=False)
+    p.add_argument("--n", required=True, help="data-set size n")
+    p.add_argument("--pair", help="adjacent pair c:c' to test, e.g. 50,50:49,51 (default: --search)")
+    p.add_argument("--search", default="worst",
+                   help="pairs to test without --pair: worst (exact worst pair, white-box hint; default), "
+                        "boundary, balanced, random")
+    p.add_argument("--samples", default=str(DEFAULT_SAMPLES), help=f"samples per side (default {DEFAULT_SAMPLES})")
+    p.add_argument("--confidence", default=str(DEFAULT_CONFIDENCE), help="confidence level in (0, 1) (default 0.95)")
+    p.add_argument("--events", default=str(DEFAULT_EVENTS),
+                   help=f"events carried to the held-out half (Bonferroni, default {DEFAULT_EVENTS})")
+    p.add_argument("--delta-at", help="also bound delta(eps') (hockey-stick divergence) at this eps'")
+    p.add_argument("--seed", help="integer seed (default: operating-system entropy, reported)")
+    p.set_defaults(handler=cmd_audit)
+
+
+def _parse_pair(text: str) -> tuple[list[float], list[float]]:
+    from .cli import _number_list
+
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise InputError(f"--pair must be two count vectors separated by ':', e.g. 50,50:49,51; got {text!r}")
+    return _number_list(parts[0], "--pair"), _number_list(parts[1], "--pair")
+
+
+def cmd_audit(args) -> None:
+    """``dpposterior audit``: JSON keys epsilon_lower_bound, estimate, confidence, samples, pair, event,
+    exact_concrete_epsilon (a public contract), plus extras."""
+    import json
+    import sys
+
+    from .cli import _int, _number_list, _params
+
+    params = _params(args)
+    n = _int(args.n, "n")
+    a = as_prior(_number_list(args.prior, "prior"))
+    samples = _int(args.samples, "--samples")
+    try:
+        confidence = float(args.confidence)
+    except ValueError:
+        raise InputError(f"--confidence must be a number in (0, 1), got {args.confidence!r}") from None
+    n_events = _int(args.events, "--events")
+    if n_events < 1:
+        raise InputError(f"--events must be a positive integer, got {args.events!r}")
+    delta_at = None if args.delta_at is None else _check_delta_at(args.delta_at)
+    if args.seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
+    else:
+        seed = _int(args.seed, "seed")
+        if seed < 0:
+            raise InputError(f"seed must be a non-negative integer, got {args.seed!r}")
+    pair = None if args.pair is None else _parse_pair(args.pair)
+    res = audit_mechanism(prior=a, n=n, pair=pair, search=args.search, samples=samples, confidence=confidence,
+                          seed=seed, n_events=n_events, delta_at=delta_at, progress=sys.stderr.isatty(), **params)
+    out = {
+        "epsilon_lower_bound": res.epsilon_lower_bound, "estimate": res.estimate, "confidence": res.confidence,
+        "samples": res.samples, "pair": res.pair, "event": res.event,
+        "exact_concrete_epsilon": res.exact_concrete_epsilon,
+        "claimed": dict(zip(("epsilon", "delta"), _claim(params))),
+        "event_upper_bound": res.event_upper_bound, "pairs_tested": res.pairs_tested, "n_events": res.n_events,
+        "mechanism": params["mechanism"], "seed": seed,
+    }
+    if res.delta is not None:
+        out["delta_at"] = res.delta
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    claim = out["claimed"]
+    claim_text = "no claim" if claim["epsilon"] is None else f"claimed ({claim['epsilon']:g}, {claim['delta']:g})-DP"
+    exceeds = claim["epsilon"] is not None and claim["delta"] == 0 and res.epsilon_lower_bound > claim["epsilon"]
+    print(f"empirical privacy loss of {params['mechanism']} (prior {a.tolist()}, n {n}) at pair "
+          f"{res.pair[0]} vs {res.pair[1]}, {res.samples} samples per side, seed {seed}:")
+    print(f"  lower bound {res.epsilon_lower_bound:.4f} at confidence {res.confidence:g}  [{claim_text}]"
+          + ("  EXCEEDS THE CLAIM" if exceeds else ""))
+    print(f"  estimate {res.estimate:.4f} on the held-out event ({res.event['kind']}, "
+          f"{res.event.get('rule') or str(res.event['size']) + ' outputs'}); pairs tested {res.pairs_tested}")
+    if res.exact_concrete_epsilon is not None:
+        print(f"  exact concrete epsilon of this pair {res.exact_concrete_epsilon:.4f}")
+    if res.delta is not None:
+        print(f"  delta({res.delta['epsilon']:g}): lower bound {res.delta['lower_bound']:.4g}, "
+              f"estimate {res.delta['estimate']:.4g}")
+
+
+def _claim(params) -> tuple:
+    from .mechanisms import MECHANISMS
+
+    return MECHANISMS[params["mechanism"]].claimed(params["epsilon"], params["delta"])
