@@ -13,8 +13,10 @@ is largest where the counts involved are smallest.  Hence:
 
 * ``LS(c) = max_{i != j, c_i >= 1} H_ij(c)`` in O(k^2) per count vector (SPEC §3 reduced
   form; tests check it against the max over neighbours *and* candidates).
-* ``GS`` for a prior and n: for k >= 3 the maximum sits at ``c_i = 1, c_j = 0``; for k = 2
-  (where ``c_2 = n - c_1``) it is the maximum of LS over the n + 1 data sets.
+* ``GS`` for a prior and n: for k >= 3 the maximum sits at ``c_i = 1, c_j = 0``.  For k = 2
+  (where ``c_2 = n - c_1``) ``g`` is also concave (``g'' = -`` the Jensen gap of the convex
+  trigamma), so along either direction ``ln BC`` is concave in ``c_1`` and ``H`` peaks at an
+  end of its range: GS is the largest LS over ``c_1 in {0, 1, n-1, n}``.
 * Smooth sensitivities ``max_{c''} phi(LS(c''), d(c, c''))`` only need, per ordered pair
   (i, j), the two coordinates ``x_i = c''_i, x_j = c''_j``: for k >= 3 the others absorb
   the rest at distance ``max(|u|, |v|, |u + v|)`` (``u = c_i - x_i, v = c_j - x_j``), and
@@ -91,7 +93,7 @@ def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact") -> float
     n = as_size(n)
     k = a.size
     if k == 2:
-        t = np.arange(n + 1)
+        t = np.unique(np.clip([0, 1, n - 1, n], 0, n))
         return float(local_sensitivity(a, np.column_stack([t, n - t])).max())
     # c_i = 1, c_j = 0 for the pair (i, j); the remaining n - 1 records sit elsewhere.
     lbc = _g(a + 1.0)[:, None] + _g(a + 1.0)[None, :]
