@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import reference as ref
 from conftest import deltas, epsilons, gammas, setting
@@ -181,3 +182,12 @@ def test_local_sensitivity_large_n_vs_mpmath(n, prior):
     for c in (np.array([n // k] * (k - 1) + [n - (k - 1) * (n // k)]), np.array([1] + [0] * (k - 2) + [n - 1])):
         want = max(float(ref.hellinger_mp(a + c, a + np.array(d))) for d in ref.neighbours(tuple(c)))
         assert local_sensitivity(a, c) == pytest.approx(want, rel=1e-10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a1=st.floats(0.01, 5), a2=st.floats(0.01, 5), n=st.integers(1, 3000))
+def test_global_sensitivity_k2_endpoints_equal_the_full_scan(a1, a2, n):
+    """GS for k = 2 uses only c_1 in {0, 1, n-1, n} (concavity); the scan over all n + 1 data sets agrees."""
+    t = np.arange(n + 1)
+    full = local_sensitivity([a1, a2], np.column_stack([t, n - t])).max()
+    assert global_sensitivity([a1, a2], n) == pytest.approx(full, rel=1e-14)
