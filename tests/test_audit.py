@@ -339,3 +339,11 @@ def test_cli_errors_exit_2_one_line(capsys, extra, match):
     rc = main(["audit", "--prior", "1,1", "--n", "100", "--mechanism", "ehds", "--epsilon", "1", *extra])
     err = capsys.readouterr().err
     assert rc == 2 and match in err and err.count("\n") == 1 and err.startswith("dpposterior: error:")
+
+
+def test_random_search_is_reproducible_and_valid():
+    kw = dict(epsilon=1.0, search="random", samples=2000, seed=11)
+    r1, r2 = (A.audit_mechanism("lshist", (1, 1, 1), 6, **kw) for _ in range(2))
+    assert r1 == r2 and r1.pairs_tested == 4
+    A.check_pair(r1.pair, np.ones(3), 6)
+    assert r1.epsilon_lower_bound <= r1.exact_concrete_epsilon

@@ -21,7 +21,9 @@ adjacent data sets ``c``, ``c'``.  It draws ``m`` outputs on each side and retur
   for the maximising kept event ``E*``; and ``ln P_c(E)/P_c'(E) <= max_r |ln p_c(r)/p_c'(r)|``,
   the pair's concrete epsilon (SPEC §5).  Nothing about the mechanism is assumed except that
   the sampler's rows are independent draws.
-* a point estimate: the held-out plug-in ``ln((x_c + 1/2) / (x_c' + 1/2))`` of that event;
+* a point estimate: the held-out plug-in ``ln((x_c + 1/2) / (x_c' + 1/2))`` of that event, and
+  an upper bound on that event's loss (the reverse Clopper-Pearson bounds at the same level;
+  lower and upper bound together hold at ``1 - 2 beta``, as all ``4K`` one-sided intervals hold);
 * with ``delta_at = eps'``, an estimate and lower bound of the hockey-stick divergence
   ``delta(eps') >= max_E P_c(E) - e^eps' P_c'(E)`` (events chosen the same way, own
   ``beta``: each of the two bounds holds at ``1 - beta`` on its own).
@@ -332,7 +334,7 @@ class AuditResult:
 
     epsilon_lower_bound: float
     estimate: float
-    event_upper_bound: float  # upper bound on ln P_c(E*)/P_c'(E*) at the same level (E* fixed)
+    event_upper_bound: float  # with the lower bound: an interval for ln P_c(E*)/P_c'(E*) at 1 - 2 beta
     confidence: float
     samples: int  # per side
     pair: list | None
@@ -548,11 +550,13 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
         res = audit(sampler, c, d, samples=samples, confidence=confidence, seed=seed, n_events=n_events,
                     delta_at=delta_at, progress=progress)
     else:
+        base = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        pair_rng, sample_rng = base.spawn(2)  # random pairs drawn independently of the samples
         try:
-            pairs = candidate_pairs(a, n, search, mechanism=mech.id, **kw)
+            pairs = candidate_pairs(a, n, search, mechanism=mech.id, rng=pair_rng, **kw)
         except SizeError:
             pairs = candidate_pairs(a, n, "boundary")
-        res, _ = audit_search(sampler, pairs, samples=samples, confidence=confidence, seed=seed,
+        res, _ = audit_search(sampler, pairs, samples=samples, confidence=confidence, seed=sample_rng,
                               n_events=n_events, delta_at=delta_at, progress=progress)
     exact_eps = None
     if exact:

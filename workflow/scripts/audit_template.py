@@ -34,7 +34,7 @@ cap = (f"{title}. Prior Beta({','.join(f'{v:g}' for v in prior)}); eps = {eps:g}
        f"(eps, delta), so its line is not a pure-eps bound; ehdl claims nothing). Triangles: black-box {conf:.0%} "
        f"lower confidence bound from {samples:,} samples per side (held-out Clopper-Pearson events, Bonferroni over "
        "events), at the exact worst pair (filled) and the local worst pair (open); bars run up to the upper "
-       "confidence bound of the chosen event's loss. A lower bound above the claimed line would certify a violation.")
+       f"confidence bound of the chosen event's loss (bar as a whole: {1 - 2 * (1 - conf):.0%}). A lower bound above the claimed line would certify a violation.")
 T.show_markdown("**Caption.** " + cap)""",
 """import textwrap
 cols, width = 4, 140
