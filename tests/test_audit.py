@@ -347,3 +347,10 @@ def test_random_search_is_reproducible_and_valid():
     assert r1 == r2 and r1.pairs_tested == 4
     A.check_pair(r1.pair, np.ones(3), 6)
     assert r1.epsilon_lower_bound <= r1.exact_concrete_epsilon
+
+
+def test_cli_flags_ehdl_above_its_nominal_epsilon(capsys):
+    assert main(["audit", "--prior", "0.01,0.01", "--n", "1000", "--mechanism", "ehdl", "--epsilon", "3",
+                 "--search", "boundary", "--samples", "400000", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "ABOVE THE NOMINAL EPS 3" in out and "pairs tested 4" in out

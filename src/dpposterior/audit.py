@@ -722,6 +722,7 @@ def cmd_audit(args) -> None:
         "claimed": dict(zip(("epsilon", "delta"), _claim(params))),
         "event_upper_bound": res.event_upper_bound, "pairs_tested": res.pairs_tested, "n_events": res.n_events,
         "mechanism": params["mechanism"], "seed": seed,
+        "above_nominal_epsilon": res.epsilon_lower_bound > params["epsilon"],
     }
     if res.delta is not None:
         out["delta_at"] = res.delta
@@ -733,8 +734,10 @@ def cmd_audit(args) -> None:
     exceeds = claim["epsilon"] is not None and claim["delta"] == 0 and res.epsilon_lower_bound > claim["epsilon"]
     print(f"empirical privacy loss of {params['mechanism']} (prior {a.tolist()}, n {n}) at pair "
           f"{res.pair[0]} vs {res.pair[1]}, {res.samples} samples per side, seed {seed}:")
+    nominal = (f"  ABOVE THE NOMINAL EPS {params['epsilon']:g}" if claim["epsilon"] is None
+               and out["above_nominal_epsilon"] else "")
     print(f"  lower bound {res.epsilon_lower_bound:.4f} at confidence {res.confidence:g}  [{claim_text}]"
-          + ("  EXCEEDS THE CLAIM" if exceeds else ""))
+          + ("  EXCEEDS THE CLAIM" if exceeds else "") + nominal)
     print(f"  estimate {res.estimate:.4f} on the held-out event ({res.event['kind']}, "
           f"{res.event.get('rule') or str(res.event['size']) + ' outputs'}); pairs tested {res.pairs_tested}")
     if res.exact_concrete_epsilon is not None:
