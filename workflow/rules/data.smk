@@ -1,0 +1,11 @@
+rule make_data:
+    """Data generation: the count vectors (and priors) of one accuracy experiment."""
+    output:
+        "results/data/{experiment}.parquet",
+    params:
+        spec=lambda wc: spec_json("accuracy", wc.experiment),
+    log:
+        "logs/data/{experiment}.log",
+    shell:
+        "{PY} workflow/scripts/make_data.py --experiment {wildcards.experiment:q} --spec {params.spec:q} "
+        "--out {output:q} > {log:q} 2>&1"
