@@ -334,6 +334,8 @@ def test_cli_search_default_and_text(capsys):
     (["--confidence", "x"], "--confidence must be a number"),
     (["--seed", "-3"], "seed must be a non-negative integer"),
     (["--events", "0"], "--events must be a positive integer"),
+    (["--delta-at", "-1"], "--delta-at must be a number >= 0"),
+    (["--search", "all"], "search must be one of"),
 ])
 def test_cli_errors_exit_2_one_line(capsys, extra, match):
     rc = main(["audit", "--prior", "1,1", "--n", "100", "--mechanism", "ehds", "--epsilon", "1", *extra])

@@ -119,15 +119,15 @@ def check_events(n_events: object) -> int:
     return int(n_events)
 
 
-def _check_delta_at(delta_at):
+def _check_delta_at(delta_at, name: str = "delta_at"):
     if delta_at is None:
         return None
     try:
         e = float(delta_at)
     except (TypeError, ValueError):
-        raise InputError(f"delta_at must be a number >= 0, got {delta_at!r}") from None
+        raise InputError(f"{name} must be a number >= 0, got {delta_at!r}") from None
     if not math.isfinite(e) or e < 0:
-        raise InputError(f"delta_at must be a number >= 0, got {delta_at!r}")
+        raise InputError(f"{name} must be a number >= 0, got {delta_at!r}")
     return e
 
 
@@ -705,7 +705,7 @@ def cmd_audit(args) -> None:
     n_events = _int(args.events, "--events")
     if n_events < 1:
         raise InputError(f"--events must be a positive integer, got {args.events!r}")
-    delta_at = None if args.delta_at is None else _check_delta_at(args.delta_at)
+    delta_at = _check_delta_at(args.delta_at, "--delta-at")
     if args.seed is None:
         seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
     else:
