@@ -125,21 +125,32 @@ class HellingerGrid:
         """
         ci = np.asarray(ci, dtype=np.int64).reshape(-1)
         lg = self.lgamma[i]
-        x = np.arange(self.n + 1)
-        j = np.lib.stride_tricks.sliding_window_view(lg, self.n + 1)[ci]  # lg[c + x]
+        n, a = self.n, float(self.prior[i])
+        j = np.lib.stride_tricks.sliding_window_view(lg, n + 1)[ci]  # lg[c + x], a copy
         j -= 0.5 * (lg[2 * ci][:, None] + lg[0::2][None, :])
-        h = 0.5 * (x[None, :] - ci[:, None]).astype(np.float64)
-        near = np.abs(h) <= SERIES_THRESHOLD * np.lib.stride_tricks.sliding_window_view(self.mid[i], self.n + 1)[ci]
+        # |h| <= THRESHOLD * mid is an interval of x per row (linear inequalities): evaluate the
+        # series on a window one wider than it, with the exact test deciding inside.
+        t = SERIES_THRESHOLD
+        lo = np.clip(np.floor(((1 - t) * ci - 2 * t * a) / (1 + t)).astype(np.int64) - 1, 0, n)
+        hi = np.clip(np.ceil(((1 + t) * ci + 2 * t * a) / (1 - t)).astype(np.int64) + 1, 0, n)
+        width = int((hi - lo).max()) + 1
+        xw = lo[:, None] + np.arange(width)[None, :]
+        inside = xw <= hi[:, None]
+        xw = np.minimum(xw, n)
+        sw = ci[:, None] + xw
+        h = 0.5 * (xw - ci[:, None])
+        near = inside & (np.abs(h) <= t * self.mid[i][sw])
         if near.any():
             hn = h[near]
-            sn = (ci[:, None] + x[None, :])[near]
+            sn = sw[near]
             h2 = hn * hn
             power = np.ones_like(hn)
             acc = np.zeros_like(hn)
-            for t in range(SERIES_TERMS):
+            for term in range(SERIES_TERMS):
                 power = power * h2
-                acc -= power * self.psi[t, i][sn]
-            j[near] = acc
+                acc -= power * self.psi[term, i][sn]
+            rows = np.broadcast_to(np.arange(ci.size)[:, None], near.shape)[near]
+            j[rows, xw[near]] = acc
         return np.minimum(j, 0.0)
 
     def log_bc(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
