@@ -25,6 +25,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/runs.smk"
 include: "workflow/rules/pmf.smk"
 include: "workflow/rules/privacy.smk"
+include: "workflow/rules/audit.smk"
 include: "workflow/rules/sensitivity.smk"
 include: "workflow/rules/render.smk"
 

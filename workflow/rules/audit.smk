@@ -14,13 +14,16 @@ rule privacy_audit:
     output:
         "results/audit/{experiment}/{mechanism}.parquet",
     params:
+        py=PY,
         spec=lambda wc: audit_spec_json(wc.experiment),
         seed=config["seed"],
         progress=PROGRESS,
+    conda:
+        "../envs/dpposterior.yaml"
     log:
         "logs/audit/{experiment}/{mechanism}.log",
     benchmark:
         "results/benchmarks/audit/{experiment}/{mechanism}.tsv"
     shell:
-        "{PY} workflow/scripts/audit_privacy.py --experiment {wildcards.experiment:q} --mechanism {wildcards.mechanism:q} "
+        "{params.py} workflow/scripts/audit_privacy.py --experiment {wildcards.experiment:q} --mechanism {wildcards.mechanism:q} "
         "--spec {params.spec:q} --seed {params.seed} {params.progress} --out {output:q} > {log:q} 2>&1"

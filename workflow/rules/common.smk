@@ -7,9 +7,10 @@ from dpposterior.mechanisms import MECHANISM_IDS
 
 PY = sys.executable
 TEMPLATES = ["error_curve", "error_boxes", "candidate_pmf", "privacy_loss", "step_table", "sensitivity",
-             "score_change"]
+             "score_change", "privacy_audit"]
 SOURCES = {"error_curve": "accuracy", "error_boxes": "accuracy", "candidate_pmf": "pmf", "step_table": "pmf",
-           "privacy_loss": "privacy", "sensitivity": "sensitivity", "score_change": "sensitivity"}
+           "privacy_loss": "privacy", "sensitivity": "sensitivity", "score_change": "sensitivity",
+           "privacy_audit": "audit"}
 TABLE_TEMPLATES = {"step_table"}
 
 
@@ -19,11 +20,14 @@ def config_error(key, msg):
 
 def check_config(cfg):
     """Cross-references the schema cannot express; every message names the key."""
-    for section in ("accuracy", "privacy", "pmf"):
-        for exp, spec in cfg[section].items():
+    for section in ("accuracy", "privacy", "pmf", "audit"):
+        for exp, spec in cfg.get(section, {}).items():
             for m in spec["mechanisms"]:
                 if m not in MECHANISM_IDS:
                     config_error(f"{section}.{exp}.mechanisms", f"unknown mechanism {m!r}; choose from {', '.join(MECHANISM_IDS)}")
+    for exp, spec in cfg.get("audit", {}).items():
+        if spec["privacy"] not in cfg["privacy"]:
+            config_error(f"audit.{exp}.privacy", f"{spec['privacy']!r} is not an entry of 'privacy:'")
     for exp, spec in cfg["accuracy"].items():
         kind = spec["kind"]
         need = {"n-series": ["prior", "n"], "prior-series": ["counts", "a"], "counts-series": ["prior_value", "counts"]}[kind]
@@ -81,6 +85,8 @@ def item_inputs(wildcards):
         return [f"results/privacy/{src}/{m}.parquet" for m in config["privacy"][src]["mechanisms"]]
     if section == "pmf":
         return [f"results/pmf/{src}.parquet", f"results/pmf/{src}-tails.parquet"]
+    if section == "audit":
+        return [f"results/audit/{src}/{m}.parquet" for m in config["audit"][src]["mechanisms"]]
     return [f"results/sensitivity/{src}.parquet"]
 
 
@@ -91,7 +97,7 @@ def item_parameters(wildcards):
     section = SOURCES[template]
     params = {"item": wildcards.item, "title": spec.pop("title")}
     src = spec.pop("source")
-    if section in ("accuracy", "privacy"):
+    if section in ("accuracy", "privacy", "audit"):
         params["experiment"] = src
         params["mechanisms"] = config[section][src]["mechanisms"]
     else:
