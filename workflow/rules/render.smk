@@ -15,11 +15,14 @@ rule render_figure:
     wildcard_constraints:
         item=FIGURE_REGEX,
     params:
+        py=PY,
         parameters=item_parameters,
+    conda:
+        "../envs/dpposterior.yaml"
     log:
         "logs/render/{item}.log",
     shell:
-        "{PY} workflow/scripts/render.py --template {input.template:q} --parameters {params.parameters:q} "
+        "{params.py} workflow/scripts/render.py --template {input.template:q} --parameters {params.parameters:q} "
         "--notebook {output.notebook:q} --html {output.html:q} > {log:q} 2>&1"
 
 
@@ -37,9 +40,12 @@ rule render_table:
     wildcard_constraints:
         item=TABLE_REGEX,
     params:
+        py=PY,
         parameters=item_parameters,
+    conda:
+        "../envs/dpposterior.yaml"
     log:
         "logs/render/{item}.log",
     shell:
-        "{PY} workflow/scripts/render.py --template {input.template:q} --parameters {params.parameters:q} "
+        "{params.py} workflow/scripts/render.py --template {input.template:q} --parameters {params.parameters:q} "
         "--notebook {output.notebook:q} --html {output.html:q} > {log:q} 2>&1"

@@ -5,9 +5,12 @@ rule sensitivity:
     wildcard_constraints:
         name="fig1|fig2",
     params:
+        py=PY,
         spec=lambda wc: spec_json("sensitivity", wc.name),
+    conda:
+        "../envs/dpposterior.yaml"
     log:
         "logs/sensitivity/{name}.log",
     shell:
-        "{PY} workflow/scripts/sensitivity_curves.py --item {wildcards.name:q} --spec {params.spec:q} "
+        "{params.py} workflow/scripts/sensitivity_curves.py --item {wildcards.name:q} --spec {params.spec:q} "
         "--out {output:q} > {log:q} 2>&1"
