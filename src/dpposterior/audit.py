@@ -4,8 +4,8 @@ The auditor sees only a sampler ``sampler(dataset, size, rng) -> (size, k) array
 adjacent data sets ``c``, ``c'``.  It draws ``m`` outputs on each side and returns
 
 * a lower confidence bound on the privacy loss of the pair, valid at level ``1 - beta``
-  by construction (the construction of DP-Sniper / DP-Auditorium, made exact for finite
-  samples):
+  by construction (event-based, in the style of DP-Sniper and DP-Auditorium, with exact
+  finite-sample intervals):
 
   1. split each side's samples into a *selection* half and an *evaluation* half;
   2. on the selection half only, rank candidate output events ``E`` (prefixes of the
@@ -17,9 +17,9 @@ adjacent data sets ``c``, ``c'``.  It draws ``m`` outputs on each side and retur
      ``eps_lb = max_E ln(lower P_c(E) / upper P_c'(E))`` (floored at 0).
 
   Since the kept events depend on the selection half only, they are fixed given it, and
-  the union bound over the ``2K`` intervals gives ``P(eps_lb > ln P_c(E*)/P_c'(E*)) <= beta``
-  for the maximising kept event ``E*``; and ``ln P_c(E)/P_c'(E) <= max_r |ln p_c(r)/p_c'(r)|``,
-  the pair's concrete epsilon (SPEC §5).  Nothing about the mechanism is assumed except that
+  the union bound over the ``2K`` intervals makes every kept event's bound hold at once
+  with probability ``>= 1 - beta``; and ``ln P_c(E)/P_c'(E) <= max_r |ln p_c(r)/p_c'(r)|``,
+  the pair's concrete epsilon (SPEC §5), for every event E.  Nothing about the mechanism is assumed except that
   the sampler's rows are independent draws.
 * a point estimate: the held-out plug-in ``ln((x_c + 1/2) / (x_c' + 1/2))`` of that event, and
   an upper bound on that event's loss (the reverse Clopper-Pearson bounds at the same level;
