@@ -39,12 +39,16 @@ CASES = [  # mechanism, prior, counts, epsilon
     ("ehdl", (1, 1, 1), (10, 10, 10), 5.0),  # concentrated: many bands
     ("mh-delta", (0.3, 2, 1), (0, 0, 25), 1.0),  # at a vertex of the simplex
     ("ehds", (1, 1, 1, 1), (6, 6, 6, 6), 8.0),
+    ("ehd", (1, 1, 1, 1), (3, 2, 0, 1), 0.3),  # weight < TAU: one flat band, uniform proposals
+    ("ehd", (1,) * 6, (1, 0, 0, 0, 0, 1), 0.3),  # stars and bars with many collisions (n = 2, k = 6)
 ]
 
 
 @pytest.mark.parametrize("mech, prior, c, eps", CASES)
 def test_sampler_matches_exact_pmf_on_every_candidate(mech, prior, c, eps):
     w = M.weight(mech, prior, c, epsilon=eps)
+    if eps == 0.3:
+        assert ExponentialSampler(prior, c, w).J == 1
     lp = M.log_pmf(mech, prior, c, epsilon=eps)
     draws = ExponentialSampler(prior, c, w).sample(60_000, np.random.default_rng(11))
     hist = np.bincount(candidate_rank(draws), minlength=lp.size)

@@ -265,12 +265,16 @@ class ExponentialSampler:
         return x, vf[x - of] * vg[r - x - og]
 
     def _exact_log_mass(self, j: int) -> float:
+        if self.beta[j] == 0.0:  # flat band: |R(n)| compositions
+            return -self.w * self.alpha[j] + self._log_R
         f, g = self._band(j)
         _, v = self._pair(f[0], g[1], self.n)
         return -self.w * self.alpha[j] + float(np.log(v.sum()))
 
     def _draw_band(self, j: int, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
         """``size`` exact draws from the product measure ``mu_j`` restricted to ``sum m = n``."""
+        if self.beta[j] == 0.0:
+            return self._uniform(size, rng)
         f, g = self._band(j)
         m = np.empty((size, self.k), dtype=np.int64)
         r = np.full(size, self.n, dtype=np.int64)
@@ -285,6 +289,16 @@ class ExponentialSampler:
             r = r - m[:, i]
         m[:, self.k - 1] = r
         return m
+
+    def _uniform(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        """Uniform compositions of n into k parts (stars and bars: k-1 distinct bars among n+k-1 places)."""
+        bars = np.empty((0, self.k - 1), dtype=np.int64)
+        while bars.shape[0] < size:
+            b = np.sort(rng.integers(0, self.n + self.k - 1, size=(2 * (size - bars.shape[0]) + 8, self.k - 1)), axis=1)
+            bars = np.concatenate([bars, b[np.all(np.diff(b, axis=1) > 0, axis=1)]])
+        bars = bars[:size]
+        edges = np.concatenate([np.full((size, 1), -1), bars, np.full((size, 1), self.n + self.k - 1)], axis=1)
+        return np.diff(edges, axis=1) - 1
 
     def T(self, m: NDArray[np.int64]) -> NDArray[np.float64]:
         """``T(m) = -ln BC(BI(c), Dir(a + m))`` for rows m (the Jensen gaps of ``distances``)."""
