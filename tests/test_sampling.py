@@ -142,3 +142,20 @@ def test_runs_where_r_n_cannot_be_listed():
     c = balanced_counts(10_000, 6)
     draws = M.sample("ehds", np.ones(6), c, epsilon=1.0, size=200, rng=2)
     assert draws.shape == (200, 6) and np.all(draws.sum(axis=1) == 10_000) and np.all(draws >= 0)
+
+
+@pytest.mark.parametrize("direct", [0, 10**12])
+def test_fft_and_direct_convolutions_agree(monkeypatch, direct):
+    """Both convolution paths give the same band masses and an exact sampler."""
+    import dpposterior.sampling as S
+
+    prior, c, eps = (1, 1, 1, 1), (9, 3, 0, 6), 2.0
+    w = M.weight("ehds", prior, c, epsilon=eps)
+    monkeypatch.setattr(S, "DIRECT_CONV", direct)
+    smp = S.ExponentialSampler(prior, c, w)
+    monkeypatch.setattr(S, "DIRECT_CONV", 10**12)
+    ref = S.ExponentialSampler(prior, c, w)
+    np.testing.assert_allclose(smp.log_mass, ref.log_mass, rtol=0, atol=1e-12)
+    lp = M.log_pmf("ehds", prior, c, epsilon=eps)
+    draws = smp.sample(40_000, np.random.default_rng(4))
+    assert pooled_chisquare(np.bincount(candidate_rank(draws), minlength=lp.size), np.exp(lp)) > 1e-3

@@ -56,7 +56,6 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.signal import fftconvolve
 
 from .distances import lgamma_jensen_gap
 from .errors import InputError
@@ -137,7 +136,9 @@ def _conv(x: tuple[int, NDArray], y: tuple[int, NDArray], n: int) -> tuple[int, 
     if vx.size * vy.size <= DIRECT_CONV:
         v = np.convolve(vx, vy)
     else:
-        v = np.maximum(fftconvolve(vx, vy), 0.0)
+        size = vx.size + vy.size - 1
+        nfft = 1 << (size - 1).bit_length()
+        v = np.maximum(np.fft.irfft(np.fft.rfft(vx, nfft) * np.fft.rfft(vy, nfft), nfft)[:size], 0.0)
     off = ox + oy
     return off, v[: max(0, n - off + 1)]
 
