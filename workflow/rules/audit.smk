@@ -2,13 +2,6 @@
 samples at the settings (prior, n grid, eps, delta) of the privacy experiment it names."""
 
 
-def audit_spec_json(experiment):
-    spec = dict(config["audit"][experiment])
-    base = {k: v for k, v in config["privacy"][spec.pop("privacy")].items() if k != "mechanisms"}
-    spec.pop("mechanisms")
-    return json.dumps(base | spec, sort_keys=True)
-
-
 rule privacy_audit:
     """Lower confidence bounds from samples only (dpposterior.audit) at the exact worst and local pairs, per n."""
     output:

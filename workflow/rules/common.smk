@@ -115,3 +115,11 @@ def template_of(wildcards):
 FIGURE_ITEMS = [i for i, s in config["items"].items() if s["template"] not in TABLE_TEMPLATES]
 TABLE_ITEMS = [i for i, s in config["items"].items() if s["template"] in TABLE_TEMPLATES]
 PROGRESS = "--progress" if config.get("progress", True) else ""
+
+
+def audit_spec_json(experiment):
+    """Settings of one `audit:` entry merged over the privacy experiment it names."""
+    spec = dict(config["audit"][experiment])
+    base = {k: v for k, v in config["privacy"][spec.pop("privacy")].items() if k != "mechanisms"}
+    spec.pop("mechanisms")
+    return json.dumps(base | spec, sort_keys=True)
