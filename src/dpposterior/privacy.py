@@ -216,7 +216,9 @@ def _worst_case(rows: _Rows, delta_at, progress):
             other = np.empty((src.size, N))
             other[inside] = lp_in[dst[inside] - lo]
             other[~inside] = lp_out[np.searchsorted(outside, dst[~inside])]
-            diff = np.abs(lp_in[src] - other)
+            diff = lp_in[src]  # a copy (fancy index): subtract in place
+            diff -= other
+            np.abs(diff, out=diff)
             flat = int(np.argmax(diff))
             row, r = divmod(flat, N)
             if diff[row, r] > best[0]:
