@@ -114,6 +114,7 @@ def _binned_check(mech, prior, c, eps, size, seed):
     ("ehds", (1, 1, 1), tuple(balanced_counts(1200, 3)), 1.0),  # |R| = 7e5, mass at the truth
     ("ehd", (1, 1, 1), (100, 300, 800), 0.5),  # most mass far from the truth
     ("mh", (1, 1), (300_000, 700_000), 1.0),  # k = 2, n = 1e6: many bands, bounded far bands
+    ("mh-delta", (0.5, 2.0, 0.2), (0, 40, 900), 1.0),  # small priors, counts at the boundary
 ])
 def test_sampler_matches_exact_pmf_at_large_n(mech, prior, c, eps):
     assert n_candidates(sum(c), len(c)) > ENUMERATE_UP_TO  # mechanisms.sample dispatches to the sampler
