@@ -315,8 +315,8 @@ class ExponentialSampler:
         """Unnormalised log-pmf ``-w H(BI(c), Dir(a + m))``."""
         return -self.w * _phi(self.T(m))
 
-    def acceptance(self) -> float:
-        """Expected acceptance ratio is ``Z / sum_j Z_j``; this returns ``sum_j Z_j`` in log (diagnostic)."""
+    def log_proposal_mass(self) -> float:
+        """``ln sum_j Z_j`` (bounds included): a round is accepted with probability ``Z / sum_j Z_j``."""
         return float(np.logaddexp.reduce(self.log_mass))
 
     def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
