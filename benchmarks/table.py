@@ -1,4 +1,7 @@
-"""Markdown table of the JSON lines of ``benchmarks/run.py``: ``python benchmarks/run.py | python benchmarks/table.py``."""
+"""Markdown table of the JSON lines of ``benchmarks/run.py``.
+
+    python benchmarks/run.py | python benchmarks/table.py
+"""
 
 from __future__ import annotations
 
