@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import beta as beta_dist
+from scipy.special import betaincinv  # = scipy.stats.beta.ppf, without importing scipy.stats (CLI start-up)
 from tqdm.auto import tqdm
 
 from .errors import InputError, SizeError
@@ -69,7 +69,7 @@ def cp_lower(x: ArrayLike, m: int, alpha: float) -> NDArray[np.float64]:
     """One-sided Clopper-Pearson lower bound at level ``alpha``: ``P(p < bound) <= alpha``."""
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        out = beta_dist.ppf(alpha, np.maximum(x, 1e-300), m - x + 1.0)
+        out = betaincinv(np.maximum(x, 1e-300), m - x + 1.0, alpha)
     return np.where(x <= 0, 0.0, out)
 
 
@@ -77,7 +77,7 @@ def cp_upper(x: ArrayLike, m: int, alpha: float) -> NDArray[np.float64]:
     """One-sided Clopper-Pearson upper bound at level ``alpha``: ``P(p > bound) <= alpha``."""
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        out = beta_dist.ppf(1.0 - alpha, x + 1.0, np.maximum(m - x, 1e-300))
+        out = betaincinv(x + 1.0, np.maximum(m - x, 1e-300), 1.0 - alpha)
     return np.where(x >= m, 1.0, out)
 
 
