@@ -68,7 +68,8 @@ for m in mechanisms:
 ax2.axhline(1.0, color=COLOURS[mechanisms[0]], lw=1, ls="--", label=f"{mechanisms[0]} (= 1)")
 ax.plot([], [], ls="none", marker="o", mfc="none", mec="k", ms=6, mew=0.7, label="exact expectation")
 for a_ in (ax, ax2):
-    a_.set_xscale("log")
+    if max(ns) / min(ns) > 10:
+        a_.set_xscale("log")
     a_.set_xlabel("data size n")
 ax.set_yscale("log")
 ax.set_ylabel("mean Hellinger error")
@@ -336,6 +337,7 @@ printed = {"H": [0.0, 0.233629480709, 0.457635865026, 0.662174391701, 0.83737258
            "exp": [0.37924298484, 0.340809715054, 0.158265808563, 0.0785621424847, 0.0431193490585],
            "laplace": [0.329679953964, 0.220991081918, 0.148134752205, 0.0992976939175, 0.066561234758]}
 claim = "000 L288: exponential higher at steps 0-2, lower at steps 3-4"
+note = ""
 """, [
 """pmf = pd.read_parquet(f"results/pmf/{source}.parquet")
 prior, counts, eps = pmf.prior.iloc[0], pmf.counts.iloc[0], pmf.epsilon.iloc[0]
@@ -357,6 +359,8 @@ cap = (f"{title}. Prior Beta({prior[0]:g},{prior[1]:g}), data c = ({counts[0]},{
        "(s = |c - m|_1 / 2 substitutions) from the true posterior, s = 0..4. Printed: the draft's values. Formula: "
        "exp weights exp(-eps H / LS(c)) (000 §5.4.1, no factor 2) and Laplace P(|Y| in [s, s+1)), Y ~ Lap(2/eps), "
        "clamped tails left out (000 §5.1). As defined: the project's mechanisms (SPEC §4), exact pmf.")
+if note:
+    cap += f" {note} (The farthest candidate has H = {pmf.H.max():.6f}.)"
 T.show_markdown("**Caption.** " + cap)
 T.show_markdown(tab.to_markdown(index=False, floatfmt=".6g"))
 T.write_table(tab, item, cap)""",

@@ -159,8 +159,9 @@ def write_table(df: pd.DataFrame, item: str, caption_text: str, outdir: str = "f
     """figures/<item>.csv, .md and .tex (LaTeX table with the caption)."""
     Path(outdir).mkdir(parents=True, exist_ok=True)
     df.to_csv(f"{outdir}/{item}.csv", index=False, float_format="%.12g")
-    Path(f"{outdir}/{item}.md").write_text(df.to_markdown(index=False, floatfmt=floatfmt) + "\n\n" + caption_text + "\n")
-    tex = df.to_latex(index=False, float_format=lambda v: f"{v:{floatfmt}}", escape=True)
+    md = df.to_markdown(index=False, floatfmt=floatfmt).replace(" nan ", " --  ")
+    Path(f"{outdir}/{item}.md").write_text(md + "\n\n" + caption_text + "\n")
+    tex = df.to_latex(index=False, float_format=lambda v: f"{v:{floatfmt}}", escape=True, na_rep="--")
     cap = caption_text.replace("_", r"\_").replace("%", r"\%")
     Path(f"{outdir}/{item}.tex").write_text("\\begin{table}[t]\n\\centering\n\\small\n" + tex +
                                             f"\\caption{{{cap}}}\n\\label{{tab:{item}}}\n\\end{{table}}\n")
