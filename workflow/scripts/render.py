@@ -16,8 +16,8 @@ from nbconvert import HTMLExporter
 
 def strip(nb: nbformat.NotebookNode) -> None:
     nb.metadata.pop("papermill", None)
-    nb.metadata.get("widgets", None)
-    for cell in nb.cells:
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i}"  # papermill gives the injected cell a random id
         cell.metadata.pop("execution", None)
         cell.metadata.pop("papermill", None)
         if cell.cell_type == "code":
