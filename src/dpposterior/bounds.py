@@ -23,18 +23,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .distances import hellinger
 from .errors import InputError
-from .models import as_counts, as_prior, candidates, n_candidates
+from .models import as_counts, as_positive, as_prior, candidates, n_candidates
 from .sensitivity import PAPER_GLOBAL_SENSITIVITY, local_sensitivity, smooth_sensitivity
-
-
-def _positive(x: float, name: str) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a positive number, got {x!r}") from None
-    if not math.isfinite(v) or v <= 0:
-        raise InputError(f"{name} must be a positive number, got {x!r}")
-    return v
 
 
 def exponential_tail_bound(size: int, weight: float, t: ArrayLike) -> NDArray[np.float64]:
@@ -44,7 +34,7 @@ def exponential_tail_bound(size: int, weight: float, t: ArrayLike) -> NDArray[np
     """
     if int(size) < 1:
         raise InputError(f"candidate-set size must be >= 1, got {size!r}")
-    w = _positive(weight, "weight")
+    w = as_positive(weight, "weight")
     return np.minimum(1.0, int(size) * np.exp(-w * np.asarray(t, dtype=np.float64)))
 
 
@@ -52,7 +42,7 @@ def mh_tail_bound(prior: ArrayLike, counts: ArrayLike, epsilon: float, t: ArrayL
     """004 §6.2 (L795-799) for M_H (Def. 6, gamma = 1): ``Pr[H >= t] <= |R| exp(-eps t / (2 S(c)))``."""
     c = as_counts(counts)
     a = as_prior(prior, c.size)
-    w = _positive(epsilon, "epsilon") / (2.0 * smooth_sensitivity(a, c, 1.0))
+    w = as_positive(epsilon, "epsilon") / (2.0 * smooth_sensitivity(a, c, 1.0))
     return exponential_tail_bound(n_candidates(int(c.sum()), c.size), w, t)
 
 
@@ -65,7 +55,7 @@ def mh_draft_tail_bounds(prior: ArrayLike, counts: ArrayLike, epsilon: float, t:
     """
     c = as_counts(counts)
     a = as_prior(prior, c.size)
-    w = _positive(epsilon, "epsilon") / (_positive(factor, "factor") * smooth_sensitivity(a, c, 1.0))
+    w = as_positive(epsilon, "epsilon") / (as_positive(factor, "factor") * smooth_sensitivity(a, c, 1.0))
     h = hellinger(a + c, a + candidates(int(c.sum()), c.size))
     logw = -w * h
     top = logw.max()
@@ -81,7 +71,7 @@ def mh_draft_tail_bounds(prior: ArrayLike, counts: ArrayLike, epsilon: float, t:
 
 def laplace_tail(t: ArrayLike, scale: float) -> NDArray[np.float64]:
     """``Pr[|Y| >= t] = e^{-t/b}`` for ``Y ~ Lap(b)``, t >= 0 (004 §6.1.2 L763, 000 §5.1 L231)."""
-    b = _positive(scale, "scale")
+    b = as_positive(scale, "scale")
     return np.exp(-np.maximum(np.asarray(t, dtype=np.float64), 0.0) / b)
 
 
@@ -92,7 +82,7 @@ def discretised_laplace_pmf(t: ArrayLike, scale: float, form: str = "corrected")
     is the law of ceil(Y) for t >= 1 and is wrong for t <= 0). ``form="corrected"``: the mass of
     [t, t+1): ``1/2 (e^{-t/b} - e^{-(t+1)/b})`` for t >= 0, ``1/2 (e^{(t+1)/b} - e^{t/b})`` for t <= -1.
     """
-    b = _positive(scale, "scale")
+    b = as_positive(scale, "scale")
     t = np.asarray(t, dtype=np.float64)
     if form == "printed":
         return 0.5 * (np.exp(-(t - 1.0) / b) - np.exp(-t / b))
@@ -109,7 +99,7 @@ def abs_discretised_laplace_pmf(s: ArrayLike, scale: float, form: str = "floor")
     ``1/2 (e^{-(s-1)/b} - e^{-(s+1)/b})`` for s >= 1. ``form="toward-zero"``: ``floor(|Y|)``, i.e.
     ``e^{-s/b} - e^{-(s+1)/b}`` (000 §5.1 L233, the Laplace column of 000 Table 1).
     """
-    b = _positive(scale, "scale")
+    b = as_positive(scale, "scale")
     s = np.asarray(s, dtype=np.float64)
     if form == "toward-zero":
         return np.exp(-s / b) - np.exp(-(s + 1.0) / b)
@@ -155,8 +145,8 @@ def thm45(prior: ArrayLike, counts: ArrayLike, t: float, epsilon: float,
     ``(2k e^{-w t} + 1)/(n+1) <= P <= N_t / ((n+1) e^{-w})``, N_t = #{r: H < t}.
     Laplace values ignore clamping (as the proof does): they are exact in the lattice interior.
     """
-    eps = _positive(epsilon, "epsilon")
-    t = _positive(t, "t")
+    eps = as_positive(epsilon, "epsilon")
+    t = as_positive(t, "t")
     c = as_counts(counts)
     a = as_prior(prior, c.size)
     k = thm45_steps(a, c, t)
@@ -178,7 +168,7 @@ def thm45(prior: ArrayLike, counts: ArrayLike, t: float, epsilon: float,
                       "lshist": 1.0 - 0.5 * (math.exp(-k * eps) + math.exp(-(k + 1) * eps))},
         "k": {"steps": k, "n_within": n_t},
     }
-    for name, w in (("ehd", eps / (2 * _positive(gs, "gs"))), ("ehdl", eps / (2 * ls))):
+    for name, w in (("ehd", eps / (2 * as_positive(gs, "gs"))), ("ehdl", eps / (2 * ls))):
         out["corrected"][f"{name}_low"] = (2 * k * math.exp(-w * t) + 1) / (n + 1)
         out["corrected"][f"{name}_high"] = min(1.0, n_t / ((n + 1) * math.exp(-w)))
     return out

@@ -245,22 +245,23 @@ def cmd_release(args) -> None:
 COMMANDS = {"pmf": cmd_pmf, "privacy": cmd_privacy, "release": cmd_release}
 
 
+_VALUE_FLAGS = _LIST_FLAGS | {"--epsilon", "--delta", "--gamma", "--n", "--seed", "--delta-at", "--samples",
+                             "--confidence"}
+
+
 def _join_negative_lists(argv: list[str]) -> list[str]:
     """Let ``--counts -1,2`` reach our validation (argparse would take ``-1,2`` for a flag)."""
     out: list[str] = []
-    it = iter(range(len(argv)))
     i = 0
     while i < len(argv):
         tok = argv[i]
-        if tok in _LIST_FLAGS | {"--epsilon", "--delta", "--gamma", "--n", "--seed", "--delta-at", "--samples",
-                                 "--confidence"} \
-                and i + 1 < len(argv) and argv[i + 1][:1] == "-" and argv[i + 1][1:2].isdigit() | (argv[i + 1][1:2] == "."):
-            out.append(f"{tok}={argv[i + 1]}")
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        if tok in _VALUE_FLAGS and nxt[:1] == "-" and (nxt[1:2].isdigit() or nxt[1:2] == "."):
+            out.append(f"{tok}={nxt}")
             i += 2
-            continue
-        out.append(tok)
-        i += 1
-    del it
+        else:
+            out.append(tok)
+            i += 1
     return out
 
 

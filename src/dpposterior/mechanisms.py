@@ -25,7 +25,7 @@ from scipy.special import logsumexp
 from .distances import hellinger
 from .errors import InputError
 from .sampling import ENUMERATE_UP_TO, sample_exponential
-from .models import as_counts, as_prior, candidates, check_size, n_candidates
+from .models import as_counts, as_positive, as_prior, candidates, check_size, n_candidates
 from .sensitivity import (
     GLOBAL_SENSITIVITY_METHODS,
     beta_smooth_sensitivity,
@@ -98,13 +98,7 @@ def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
 
 def check_epsilon(epsilon: float) -> float:
     """Validate eps > 0 (finite)."""
-    try:
-        e = float(epsilon)
-    except (TypeError, ValueError):
-        raise InputError(f"epsilon must be a positive number, got {epsilon!r}") from None
-    if not math.isfinite(e) or e <= 0:
-        raise InputError(f"epsilon must be a positive number, got {epsilon!r}")
-    return e
+    return as_positive(epsilon, "epsilon")
 
 
 def check_delta(delta: float) -> float:

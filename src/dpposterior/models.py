@@ -83,6 +83,17 @@ def as_prior(prior: ArrayLike, k: int | None = None) -> NDArray[np.float64]:
     return arr
 
 
+def as_positive(value: object, name: str) -> float:
+    """Validate a finite number > 0 (epsilon, gamma, a scale, ...)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a positive number, got {value!r}") from None
+    if not math.isfinite(v) or v <= 0:
+        raise InputError(f"{name} must be a positive number, got {value!r}")
+    return v
+
+
 def as_size(n: object, name: str = "n") -> int:
     """Validate a data-set size n >= 1."""
     if isinstance(n, bool) or not isinstance(n, (Integral, Real)) or (isinstance(n, Real) and not float(n).is_integer()):

@@ -34,7 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .distances import hellinger_from_log_bc, lgamma_jensen_gap
 from .errors import InputError
-from .models import as_counts, as_prior, as_size, candidate_rank, candidates, directions
+from .models import as_counts, as_positive, as_prior, as_size, candidate_rank, candidates, directions
 
 #: The drafts' constant global sensitivity ``sqrt(1 - pi/4)``: LS at n = 1 under Beta(1, 1).
 PAPER_GLOBAL_SENSITIVITY = math.sqrt(1.0 - math.pi / 4.0)
@@ -214,10 +214,4 @@ def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta:
 
 def check_gamma(gamma: float) -> float:
     """Validate the smoothing parameter gamma > 0."""
-    try:
-        g = float(gamma)
-    except (TypeError, ValueError):
-        raise InputError(f"gamma must be a positive number, got {gamma!r}") from None
-    if not math.isfinite(g) or g <= 0:
-        raise InputError(f"gamma must be a positive number, got {gamma!r}")
-    return g
+    return as_positive(gamma, "gamma")
