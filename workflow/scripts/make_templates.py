@@ -191,12 +191,12 @@ cap = (f"{title}. Prior {'Beta' if k == 2 else 'Dir'}({','.join(f'{v:g}' for v i
        "distance H(BI(c), r). Right: tail P(H >= t); dashed: 004 §6.2 bound |R| exp(-eps t / (2 S(c))) for mh.")
 pmf["Hr"] = pmf.H.round(12)
 binned = pmf.Hr.nunique() > 150
-if binned:  # many distinct distances (k >= 3): total mass per bin of width 1/80, at the bin centre
-    edges = np.linspace(0, 1, 81)
-    pmf["Hb"] = (edges[:-1] + 0.5 / 80)[np.clip(np.digitize(pmf.H, edges) - 1, 0, 79)]
+if binned:  # many distinct distances (k >= 3): total mass per bin of width 1/40, at the bin centre
+    edges = np.linspace(0, 1, 41)
+    pmf["Hb"] = (edges[:-1] + 0.5 / 40)[np.clip(np.digitize(pmf.H, edges) - 1, 0, 39)]
     pmf.loc[pmf.is_truth, "Hb"] = 0.0  # the true posterior keeps its own point at H = 0
     mass = pmf.groupby(["mechanism", "Hb"]).prob.sum().reset_index().rename(columns={"Hb": "Hr"})
-    cap = cap.replace("at each distinct distance H(BI(c), r)", "in bins of width 1/80 of H(BI(c), r) (H = 0: the truth alone)")
+    cap = cap.replace("at each distinct distance H(BI(c), r)", "in bins of width 1/40 of H(BI(c), r) (H = 0: the truth alone)")
 else:
     mass = pmf.groupby(["mechanism", "Hr"]).prob.sum().reset_index()
 T.show_markdown("**Caption.** " + cap)""",
