@@ -75,7 +75,7 @@ for a_ in (ax, ax2):
 ax.set_yscale("log")
 ax.set_ylabel("mean Hellinger error")
 ax2.set_ylabel(f"error relative to {mechanisms[0]} ({rel_kind})")
-ax.legend(loc="lower left")
+ax.legend(loc="best")
 ax2.legend(loc="best")
 ax.set_title("Mean error")
 ax2.set_title("Error ratio (crossover at 1)")
