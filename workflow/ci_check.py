@@ -56,6 +56,8 @@ def verdicts(item: str) -> list[str]:
             text = "".join(md) if isinstance(md, list) else (md or "")
             if "| verdict" in text.replace("|   verdict", "| verdict") or "verdict |" in text:
                 out.append(text)
+            elif text.startswith(("Claims judged", "Same claims")):  # which error (exact or MC) a table judges
+                out.append(text)
     return out
 
 
