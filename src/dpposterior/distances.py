@@ -79,9 +79,17 @@ def log_bhattacharyya(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     return np.minimum(out, 0.0)
 
 
-def hellinger_from_log_bc(log_bc: ArrayLike) -> NDArray[np.float64]:
-    """``H = sqrt(1 - BC) = sqrt(-expm1(ln BC))``, in [0, 1]."""
-    return np.sqrt(-np.expm1(np.minimum(np.asarray(log_bc, dtype=np.float64), 0.0))) + 0.0  # + 0.0: no -0.0 at H = 0
+def hellinger_from_log_bc(log_bc: ArrayLike, out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+    """``H = sqrt(1 - BC) = sqrt(-expm1(ln BC))``, in [0, 1].
+
+    ``out``: write into this float64 array (may be ``log_bc`` itself) instead of allocating.
+    """
+    x = np.minimum(np.asarray(log_bc, dtype=np.float64), 0.0, out=out)
+    np.expm1(x, out=x)
+    np.negative(x, out=x)
+    np.sqrt(x, out=x)
+    x += 0.0  # no -0.0 at H = 0
+    return x
 
 
 def hellinger(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:

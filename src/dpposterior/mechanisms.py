@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp
 
 from .distances import hellinger
 from .errors import InputError
@@ -158,8 +157,10 @@ def laplace_scale(mechanism, k: int, epsilon: float) -> float:
 
 def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[np.float64]:
     """``ln P(r) = -w H(r) - logsumexp(-w H)`` row by row: weights ``(B,)``, scores ``(B, N)``."""
-    logits = -np.asarray(weights, dtype=np.float64)[:, None] * np.asarray(scores, dtype=np.float64)
-    return logits - logsumexp(logits, axis=1, keepdims=True)
+    x = np.multiply(-np.asarray(weights, dtype=np.float64)[:, None], np.asarray(scores, dtype=np.float64))
+    top = x.max(axis=1, keepdims=True)  # log-sum-exp, in place: this is the hot loop of privacy.py
+    x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
+    return x
 
 
 def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:

@@ -22,13 +22,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm.auto import tqdm
 
-from .distances import HellingerGrid
+from .distances import HellingerGrid, hellinger_from_log_bc
 from .errors import InputError, SizeError
 from .mechanisms import (
     DEFAULT_DELTA,
     DEFAULT_GAMMA,
     Mechanism,
     check_params,
+    exponential_log_pmf_rows,
     laplace_log_pmf_rows,
     laplace_scale,
 )
@@ -105,20 +106,8 @@ class _Rows:
         counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
         if self.mech.family == "laplace":
             return laplace_log_pmf_rows(self.scale, counts, self.cands)
-        return _exponential_rows(self.weights(counts), self.grid.log_bc(counts, self.cands))
-
-
-def _exponential_rows(weights: NDArray, log_bc: NDArray) -> NDArray:
-    """:func:`~dpposterior.mechanisms.exponential_log_pmf_rows` of ``H = sqrt(-expm1(ln BC))``, in place (speed)."""
-    x = np.minimum(log_bc, 0.0, out=log_bc)
-    np.expm1(x, out=x)
-    np.negative(x, out=x)
-    np.sqrt(x, out=x)  # H
-    x *= -np.asarray(weights, dtype=np.float64)[:, None]  # logits
-    top = x.max(axis=1, keepdims=True)
-    lse = top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
-    x -= lse
-    return x
+        lbc = self.grid.log_bc(counts, self.cands)
+        return exponential_log_pmf_rows(self.weights(counts), hellinger_from_log_bc(lbc, out=lbc))
 
 
 def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:
