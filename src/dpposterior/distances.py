@@ -84,12 +84,14 @@ def hellinger_from_log_bc(log_bc: ArrayLike, out: NDArray[np.float64] | None = N
 
     ``out``: write into this float64 array (may be ``log_bc`` itself) instead of allocating.
     """
-    x = np.minimum(np.asarray(log_bc, dtype=np.float64), 0.0, out=out)
-    np.expm1(x, out=x)
-    np.negative(x, out=x)
-    np.sqrt(x, out=x)
-    x += 0.0  # no -0.0 at H = 0
-    return x
+    if out is None:
+        return np.sqrt(-np.expm1(np.minimum(np.asarray(log_bc, dtype=np.float64), 0.0))) + 0.0  # + 0.0: no -0.0
+    np.minimum(log_bc, 0.0, out=out)
+    np.expm1(out, out=out)
+    np.negative(out, out=out)
+    np.sqrt(out, out=out)
+    out += 0.0
+    return out
 
 
 def hellinger(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
