@@ -45,15 +45,20 @@ def log_beta(v: ArrayLike) -> NDArray[np.float64]:
     return gammaln(v).sum(axis=-1) - gammaln(v.sum(axis=-1))
 
 
-def _series(h: NDArray[np.float64], mu: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``-sum_j h^(2j)/(2j)! psi^(2j-1)(mu)`` (see module docstring)."""
+def _even_series(h: NDArray[np.float64], coefs) -> NDArray[np.float64]:
+    """``-sum_j h^(2j) coef_j`` for ``coef_j = psi^(2j-1)(mu) / (2j)!``, j = 1..SERIES_TERMS (module docstring)."""
     h2 = h * h
     power = np.ones_like(h)
     out = np.zeros_like(h)
-    for j in range(1, SERIES_TERMS + 1):
+    for coef in coefs:
         power = power * h2
-        out -= _SERIES_COEF[j - 1] * power * polygamma(2 * j - 1, mu)
+        out -= power * coef
     return out
+
+
+def _series(h: NDArray[np.float64], mu: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``J`` by the midpoint series, with the polygammas evaluated at ``mu``."""
+    return _even_series(h, (_SERIES_COEF[j - 1] * polygamma(2 * j - 1, mu) for j in range(1, SERIES_TERMS + 1)))
 
 
 def lgamma_jensen_gap(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
@@ -151,14 +156,8 @@ class HellingerGrid:
         h = 0.5 * (xw - ci[:, None])
         near = inside & (np.abs(h) <= t * self.mid[i][sw])
         if near.any():
-            hn = h[near]
             sn = sw[near]
-            h2 = hn * hn
-            power = np.ones_like(hn)
-            acc = np.zeros_like(hn)
-            for term in range(SERIES_TERMS):
-                power = power * h2
-                acc -= power * self.psi[term, i][sn]
+            acc = _even_series(h[near], (self.psi[term, i][sn] for term in range(SERIES_TERMS)))
             rows = np.broadcast_to(np.arange(ci.size)[:, None], near.shape)[near]
             j[rows, xw[near]] = acc
         return np.minimum(j, 0.0)
