@@ -47,7 +47,7 @@ from tqdm.auto import tqdm
 
 from .errors import InputError, SizeError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, log_pmf, sample
-from .models import as_counts, as_prior, as_size, balanced_counts, candidates, neighbours
+from .models import as_counts, as_open_unit, as_prior, as_size, balanced_counts, candidates, neighbours
 
 #: A black-box mechanism: ``sampler(dataset, size, rng)`` returns ``size`` independent outputs as rows.
 Sampler = Callable[[object, int, np.random.Generator], ArrayLike]
@@ -92,13 +92,7 @@ def _log(x):
 
 def check_confidence(confidence: float) -> float:
     """Validate a confidence level in (0, 1)."""
-    try:
-        c = float(confidence)
-    except (TypeError, ValueError):
-        raise InputError(f"confidence must be a number in (0, 1), got {confidence!r}") from None
-    if not (0.0 < c < 1.0):
-        raise InputError(f"confidence must be in (0, 1), got {confidence!r}")
-    return c
+    return as_open_unit(confidence, "confidence")
 
 
 def check_samples(samples: object) -> int:

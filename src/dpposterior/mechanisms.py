@@ -24,7 +24,7 @@ from numpy.typing import ArrayLike, NDArray
 from .distances import hellinger
 from .errors import InputError
 from .sampling import ENUMERATE_UP_TO, sample_exponential
-from .models import as_counts, as_positive, as_prior, candidates, check_size, n_candidates
+from .models import as_counts, as_open_unit, as_positive, as_prior, candidates, check_size, n_candidates
 from .sensitivity import (
     GLOBAL_SENSITIVITY_METHODS,
     beta_smooth_sensitivity,
@@ -102,13 +102,7 @@ def check_epsilon(epsilon: float) -> float:
 
 def check_delta(delta: float) -> float:
     """Validate 0 < delta < 1."""
-    try:
-        d = float(delta)
-    except (TypeError, ValueError):
-        raise InputError(f"delta must be a number in (0, 1), got {delta!r}") from None
-    if not (0.0 < d < 1.0):
-        raise InputError(f"delta must be in (0, 1), got {delta!r}")
-    return d
+    return as_open_unit(delta, "delta")
 
 
 def check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method) -> tuple[Mechanism, float, float, float, str]:

@@ -94,6 +94,17 @@ def as_positive(value: object, name: str) -> float:
     return v
 
 
+def as_open_unit(value: object, name: str) -> float:
+    """Validate a number strictly between 0 and 1 (delta, a confidence level, ...)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number in (0, 1), got {value!r}") from None
+    if not (0.0 < v < 1.0):
+        raise InputError(f"{name} must be in (0, 1), got {value!r}")
+    return v
+
+
 def as_size(n: object, name: str = "n") -> int:
     """Validate a data-set size n >= 1."""
     if isinstance(n, bool) or not isinstance(n, (Integral, Real)) or (isinstance(n, Real) and not float(n).is_integer()):
