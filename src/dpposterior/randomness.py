@@ -1,0 +1,264 @@
+"""Exact random variates from random integers: no floating point between the bits and a release.
+
+Why: a float sampler is not the distribution its pmf describes.  ``Generator.laplace`` is
+the inverse cdf of one 53-bit uniform, so every cell's probability is a multiple of 2^-53 and
+the noise is bounded (|Y| <= 36.04 s); some outputs then have probability 2^-53 under one data
+set and 0 under its neighbour, and pure eps-DP fails.  Every sampler here draws *exactly* from
+its stated law, using only uniform integers and exact rational arithmetic.
+
+Bit sources
+-----------
+A :class:`BitSource` yields exact uniform integers:
+
+* :class:`GeneratorBits` wraps a ``numpy.random.Generator``: seeded, so experiments reproduce.
+  A release whose seed is known is not private; seeds are for experiments only.
+* :class:`SystemBits` reads the operating system's CSPRNG (``os.urandom``): the default for a
+  release (``bit_source(None)``).
+
+Samplers (Canonne, Kamath and Steinke 2020, "The discrete Gaussian for differential privacy",
+Algorithms 1 and 2)
+-----------------------------------------------------------------------------------------
+* :func:`bernoulli_exp`: ``P(True) = exp(-x)`` for a rational ``x >= 0``.
+* :func:`geometric`: ``P(G = g) = (1 - e^-x) e^(-x g)``, g = 0, 1, ...
+* :func:`floor_laplace`: the law of ``floor(Y)``, ``Y ~ Laplace(0, 1/x)``: ``G`` or ``-1 - G``
+  with probability 1/2 each, G as above (``P(floor Y = d) = (1 - e^-x)/2 e^(-x d)`` for d >= 0,
+  ``(1 - e^-x)/2 e^(-x(-1-d))`` for d < 0, exactly the floor cells of the continuous law).
+* :func:`discrete_laplace`: ``P(D = d) = (1 - e^-x)/(1 + e^-x) e^(-x|d|)``, d in Z.
+
+Rates are :class:`fractions.Fraction`; :func:`as_rate` turns a float into the *exact* rational
+it stores (``Fraction(0.3)`` is the double nearest 0.3, the same number the pmf code uses).
+The vectorised path handles numerators and denominators below 2^62; larger ones (extreme eps)
+take an exact scalar path on Python integers.  Every loop is a rejection loop whose rounds
+each succeed with probability >= 1 - e^-1, so its length is geometric with a bounded mean.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from fractions import Fraction
+from numbers import Integral, Real
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .errors import InputError
+
+_VECTOR_LIMIT = 2**62
+
+
+class BitSource:
+    """Exact uniform integers.  Subclasses implement :meth:`integers` and :meth:`randbelow`."""
+
+    def integers(self, high: int | NDArray[np.int64], size: int) -> NDArray[np.int64]:
+        """``size`` independent uniform integers on ``{0, ..., high - 1}`` (``1 <= high < 2^62``;
+        ``high`` a scalar or an array of length ``size``)."""
+        raise NotImplementedError
+
+    def randbelow(self, high: int) -> int:
+        """One uniform integer on ``{0, ..., high - 1}`` for any Python int ``high >= 1``."""
+        raise NotImplementedError
+
+
+class GeneratorBits(BitSource):
+    """Uniform integers from a ``numpy.random.Generator`` (reproducible experiments)."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+
+    def integers(self, high, size):  # noqa: D102
+        return self.rng.integers(0, high, size=size, dtype=np.int64)
+
+    def randbelow(self, high):  # noqa: D102
+        if high < _VECTOR_LIMIT:
+            return int(self.rng.integers(0, high))
+        nbits = int(high - 1).bit_length()
+        while True:  # rejection from nbits uniform bits: accepted with probability > 1/2
+            v = int.from_bytes(self.rng.bytes((nbits + 7) // 8), "little") >> ((-nbits) % 8)
+            if v < high:
+                return v
+
+
+class SystemBits(BitSource):
+    """Uniform integers from the operating system's CSPRNG (``os.urandom`` / ``secrets``)."""
+
+    def integers(self, high, size):  # noqa: D102
+        high = np.broadcast_to(np.asarray(high, dtype=np.uint64), (size,))
+        # 2^64 mod high, computed in uint64 as (2^64 - high) mod high; accept below 2^64 - that
+        with np.errstate(over="ignore"):
+            rem = (np.uint64(0) - high) % high
+        out = np.empty(size, dtype=np.uint64)
+        todo = np.arange(size)
+        while todo.size:
+            raw = np.frombuffer(os.urandom(8 * todo.size), dtype=np.uint64)
+            ok = raw <= np.uint64(2**64 - 1) - rem[todo]  # values below 2^64 - rem: an exact multiple
+            out[todo[ok]] = raw[ok] % high[todo[ok]]
+            todo = todo[~ok]
+        return out.astype(np.int64)
+
+    def randbelow(self, high):  # noqa: D102
+        return secrets.randbelow(high)
+
+
+def bit_source(rng: BitSource | np.random.Generator | int | None) -> BitSource:
+    """The bit source of a release: ``None`` -> the OS CSPRNG; a seed or a Generator -> reproducible."""
+    if rng is None:
+        return SystemBits()
+    if isinstance(rng, BitSource):
+        return rng
+    if isinstance(rng, np.random.Generator):
+        return GeneratorBits(rng)
+    if isinstance(rng, (Integral, np.integer)) and not isinstance(rng, bool) and int(rng) >= 0:
+        return GeneratorBits(np.random.default_rng(int(rng)))
+    raise InputError(f"rng must be a non-negative integer seed, a numpy Generator or None, got {rng!r}")
+
+
+def as_rate(x: Real | Fraction) -> Fraction:
+    """The exact rational value of a finite rate ``x > 0`` (a float converts without rounding)."""
+    if isinstance(x, bool) or not isinstance(x, (Real, Fraction)):
+        raise InputError(f"a rate must be a positive number, got {x!r}")
+    try:
+        f = Fraction(x)
+    except (OverflowError, ValueError):
+        raise InputError(f"a rate must be a finite positive number, got {x!r}") from None
+    if f <= 0:
+        raise InputError(f"a rate must be a finite positive number, got {x!r}")
+    return f
+
+
+# --------------------------------------------------------------------------------------------
+# Bernoulli(exp(-x))
+
+
+def _bernoulli_exp_unit(u: NDArray[np.int64], t: int, bits: BitSource) -> NDArray[np.bool_]:
+    """Vectorised Bernoulli(exp(-u/t)) for integers ``0 <= u <= t < 2^62`` (CKS Alg. 1, gamma <= 1).
+
+    ``K = 1``; while ``Bernoulli(gamma / K)``: ``K += 1``; return ``K`` odd.  Here
+    ``Bernoulli(u / (t K))`` is ``q K + r < u`` with ``q ~ U{0..t-1}``, ``r ~ U{0..K-1}``,
+    i.e. ``(q, r) < (u // K, u % K)`` lexicographically (no product, no overflow).
+    """
+    u = np.asarray(u, dtype=np.int64)
+    K = np.ones(u.size, dtype=np.int64)
+    active = np.arange(u.size)
+    while active.size:
+        k = K[active]
+        q = bits.integers(t, active.size)
+        r = bits.integers(k, active.size)
+        hi, lo = u[active] // k, u[active] % k
+        success = (q < hi) | ((q == hi) & (r < lo))
+        K[active[success]] += 1
+        active = active[success]
+    return (K % 2) == 1
+
+
+def _bernoulli_exp_unit_scalar(u: int, t: int, bits: BitSource) -> bool:
+    """Scalar Bernoulli(exp(-u/t)) on Python integers, ``0 <= u <= t`` (any size)."""
+    K = 1
+    while bits.randbelow(t * K) < u:
+        K += 1
+    return K % 2 == 1
+
+
+def bernoulli_exp(x: Real | Fraction, bits: BitSource) -> bool:
+    """One exact draw of ``Bernoulli(exp(-x))`` for rational ``x >= 0`` (CKS 2020, Alg. 1)."""
+    x = Fraction(x)
+    if x < 0:
+        raise InputError(f"bernoulli_exp needs x >= 0, got {x}")
+    whole = x.numerator // x.denominator
+    for _ in range(whole):
+        if not _bernoulli_exp_unit_scalar(1, 1, bits):
+            return False
+    frac = x - whole
+    return _bernoulli_exp_unit_scalar(frac.numerator, frac.denominator, bits)
+
+
+# --------------------------------------------------------------------------------------------
+# Geometric, floor-Laplace, discrete Laplace
+
+
+def _count_bernoulli_exp1(m: int, bits: BitSource) -> NDArray[np.int64]:
+    """``V`` = number of successes of Bernoulli(exp(-1)) before the first failure, ``m`` times."""
+    V = np.zeros(m, dtype=np.int64)
+    active = np.arange(m)
+    ones = np.ones(m, dtype=np.int64)
+    while active.size:
+        a = _bernoulli_exp_unit(ones[: active.size], 1, bits)
+        V[active[a]] += 1
+        active = active[a]
+    return V
+
+
+def _geometric_scalar(s: int, t: int, bits: BitSource) -> int:
+    """One draw of ``P(G = g) ∝ exp(-g s/t)`` on Python integers (CKS Alg. 2, steps 1-4)."""
+    while True:
+        U = bits.randbelow(t)
+        if _bernoulli_exp_unit_scalar(U, t, bits):
+            break
+    V = 0
+    while _bernoulli_exp_unit_scalar(1, 1, bits):
+        V += 1
+    return (U + t * V) // s
+
+
+def geometric(x: Real | Fraction, size: int, bits: BitSource) -> NDArray[np.int64] | list[int]:
+    """``size`` exact draws of ``P(G = g) = (1 - e^-x) e^(-x g)``, g >= 0 (CKS 2020, Alg. 2).
+
+    With ``x = s/t``: ``U ~ U{0..t-1}`` kept with probability ``exp(-U/t)`` (so ``U ∝ e^(-U/t)``),
+    ``V`` = successes of Bernoulli(e^-1) before a failure; ``X = U + t V`` is geometric with
+    ratio ``e^(-1/t)`` and ``floor(X / s)`` is geometric with ratio ``e^(-s/t) = e^-x``.
+
+    Returns an int64 array; when ``x``'s numerator or denominator reaches 2^62 (eps far outside
+    the documented range) a list of Python ints from the exact scalar path.
+    """
+    x = as_rate(x)
+    s, t = x.numerator, x.denominator
+    if s >= _VECTOR_LIMIT or t >= _VECTOR_LIMIT:
+        return [_geometric_scalar(s, t, bits) for _ in range(size)]
+    out = np.empty(size, dtype=np.int64)
+    todo = np.arange(size)
+    while todo.size:
+        U = bits.integers(t, todo.size)
+        keep = _bernoulli_exp_unit(U, t, bits)
+        U, slots = U[keep], todo[keep]
+        V = _count_bernoulli_exp1(U.size, bits)
+        if V.size and int(V.max()) >= (_VECTOR_LIMIT - t) // t:  # X would pass 2^62: exact Python ints
+            out[slots] = [(int(u) + t * int(v)) // s for u, v in zip(U, V)]
+        else:
+            out[slots] = (U + t * V) // s
+        todo = todo[~keep]
+    return out
+
+
+def floor_laplace(x: Real | Fraction, size: int, bits: BitSource) -> NDArray[np.int64] | list[int]:
+    """``size`` exact draws of ``floor(Y)``, ``Y ~ Laplace(0, 1/x)``: ``G`` or ``-1 - G`` with prob. 1/2."""
+    G = geometric(x, size, bits)
+    sign = bits.integers(2, size)
+    if isinstance(G, list):
+        return [g if b else -1 - g for g, b in zip(G, sign)]
+    return np.where(sign == 1, G, -1 - G)
+
+
+def discrete_laplace(x: Real | Fraction, size: int, bits: BitSource) -> NDArray[np.int64] | list[int]:
+    """``size`` exact draws of ``P(D = d) ∝ exp(-x |d|)``, d in Z (CKS 2020, Alg. 2).
+
+    ``G`` geometric, a fair sign bit ``B``; ``(B = 1, G = 0)`` is rejected (so 0 is not counted
+    twice), else ``D = (1 - 2B) G``.
+    """
+    out: list[int] = []
+    arr = np.empty(size, dtype=np.int64)
+    filled = 0
+    scalar = False
+    while filled < size:
+        need = size - filled
+        G = geometric(x, need, bits)
+        B = bits.integers(2, need)
+        if isinstance(G, list):
+            scalar = True
+            out += [(1 - 2 * int(b)) * g for g, b in zip(G, B) if not (b == 1 and g == 0)]
+            filled = len(out)
+            continue
+        ok = ~((B == 1) & (G == 0))
+        got = ((1 - 2 * B) * G)[ok]
+        arr[filled: filled + got.size] = got
+        filled += got.size
+    return out if scalar else arr

@@ -1,0 +1,124 @@
+"""Exact samplers of dpposterior.randomness against their exact pmfs (chi-square at fixed seeds)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dpposterior.errors import InputError
+from dpposterior.randomness import (
+    GeneratorBits,
+    SystemBits,
+    as_rate,
+    bernoulli_exp,
+    bit_source,
+    discrete_laplace,
+    floor_laplace,
+    geometric,
+)
+
+ALPHA = 1e-3  # each goodness-of-fit test rejects a correct sampler with probability 1e-3
+
+
+def _chisq_p(draws, support, pmf) -> float:
+    """Pearson chi-square p-value of integer draws against an exact pmf on ``support`` (tail pooled)."""
+    draws = np.asarray(draws, dtype=np.int64)
+    expected = np.asarray([pmf(v) for v in support]) * draws.size
+    observed = np.array([(draws == v).sum() for v in support], dtype=float)
+    tail_exp = draws.size - expected.sum()
+    tail_obs = draws.size - observed.sum()
+    exp = np.append(expected, tail_exp)
+    obs = np.append(observed, tail_obs)
+    keep = exp > 5
+    pooled_e = np.append(exp[keep], exp[~keep].sum())
+    pooled_o = np.append(obs[keep], obs[~keep].sum())
+    if pooled_e[-1] < 5:  # fold a small remainder into the last kept cell
+        pooled_e[-2] += pooled_e[-1]
+        pooled_o[-2] += pooled_o[-1]
+        pooled_e, pooled_o = pooled_e[:-1], pooled_o[:-1]
+    return float(stats.chisquare(pooled_o, pooled_e).pvalue)
+
+
+def _geom_pmf(x):
+    q = math.exp(-float(x))
+    return lambda g: (1 - q) * q**g
+
+
+@pytest.mark.parametrize("x", [Fraction(1, 2), Fraction(0.3) / 2, Fraction(5, 1), Fraction(1, 20), Fraction(3, 7)])
+def test_geometric_matches_pmf(x):
+    g = geometric(x, 40_000, bit_source(1))
+    assert np.all(np.asarray(g) >= 0)
+    assert _chisq_p(g, range(0, 400), _geom_pmf(x)) > ALPHA
+
+
+def test_geometric_power_rejects_a_wrong_rate():
+    g = geometric(Fraction(1, 2), 40_000, bit_source(2))
+    assert _chisq_p(g, range(0, 200), _geom_pmf(0.55)) < ALPHA
+
+
+def test_floor_laplace_is_the_floor_of_laplace():
+    x = Fraction(1, 2)  # Laplace scale 2: lszhang at eps = 1
+    d = floor_laplace(x, 40_000, bit_source(3))
+    s = 1 / float(x)
+    pmf = lambda v: stats.laplace.cdf(v + 1, scale=s) - stats.laplace.cdf(v, scale=s)  # noqa: E731
+    assert _chisq_p(d, range(-60, 60), pmf) > ALPHA
+    assert abs(np.mean(d) + 0.5) < 0.05  # floor cells are symmetric around -1/2
+
+
+def test_discrete_laplace_matches_pmf():
+    x = Fraction(1, 3)
+    d = discrete_laplace(x, 40_000, bit_source(4))
+    q = math.exp(-1 / 3)
+    pmf = lambda v: (1 - q) / (1 + q) * q ** abs(v)  # noqa: E731
+    assert _chisq_p(d, range(-80, 80), pmf) > ALPHA
+
+
+@pytest.mark.parametrize("x", [Fraction(0), Fraction(1, 3), Fraction(1), Fraction(5, 2)])
+def test_bernoulli_exp_frequency(x):
+    bits = bit_source(5)
+    n = 20_000
+    hits = sum(bernoulli_exp(x, bits) for _ in range(n))
+    p = math.exp(-float(x))
+    assert stats.binomtest(hits, n, p).pvalue > ALPHA
+
+
+def test_seeded_draws_reproduce_and_system_bits_vary():
+    a = geometric(Fraction(1, 4), 1000, bit_source(7))
+    b = geometric(Fraction(1, 4), 1000, bit_source(np.random.default_rng(7)))
+    assert np.array_equal(a, b)
+    c = geometric(Fraction(1, 4), 1000, SystemBits())
+    d = geometric(Fraction(1, 4), 1000, SystemBits())
+    assert not np.array_equal(c, d)
+    assert _chisq_p(np.concatenate([c, d]), range(0, 60), _geom_pmf(0.25)) > ALPHA
+
+
+def test_system_bits_integers_uniform_and_in_range():
+    bits = SystemBits()
+    v = bits.integers(6, 60_000)
+    assert v.min() >= 0 and v.max() <= 5
+    assert stats.chisquare(np.bincount(v, minlength=6)).pvalue > ALPHA
+    big = bits.integers(np.full(1000, 2**61 + 3), 1000)
+    assert big.min() >= 0 and big.max() < 2**61 + 3
+    assert 0 <= bits.randbelow(10**30) < 10**30
+
+
+def test_huge_denominator_takes_the_exact_scalar_path():
+    x = Fraction(1, 2**70)  # a rate far below any accepted epsilon: exact, as Python ints
+    g = geometric(x, 3, GeneratorBits(np.random.default_rng(0)))
+    assert isinstance(g, list) and all(isinstance(v, int) and v >= 0 for v in g)
+    # the mean of this geometric is ~2^70: far beyond float53 resolution, still exact integers
+    assert max(g) > 2**53
+
+
+def test_rates_and_sources_are_validated():
+    assert as_rate(0.3) == Fraction(0.3)
+    for bad in (0, -1.0, float("inf"), float("nan"), True, "1"):
+        with pytest.raises(InputError):
+            as_rate(bad)
+    for bad in (-1, 1.5, "seed", True):
+        with pytest.raises(InputError):
+            bit_source(bad)
