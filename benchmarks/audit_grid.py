@@ -15,7 +15,7 @@ import argparse
 import time
 
 from dpposterior import MECHANISM_IDS, concrete_epsilon
-from dpposterior.audit import audit_mechanism
+from dpposterior.mechanism_audit import audit_mechanism
 
 
 def row(mech, prior, n, eps, delta, samples, seed, search):
@@ -34,7 +34,8 @@ def row(mech, prior, n, eps, delta, samples, seed, search):
 def settings_search(samples, seed):
     """ehdl from samples alone over a grid of settings: boundary pairs of every (prior, eps, n), with
     beta split over all pairs of all settings (Bonferroni), then the exact loss of the flagged pairs."""
-    from dpposterior.audit import audit, candidate_pairs, exact_pair_epsilon, mechanism_sampler
+    from dpposterior.audit import audit, candidate_pairs
+    from dpposterior.mechanism_audit import exact_pair_epsilon, mechanism_sampler
 
     grid = [(prior, eps, n) for prior in ((1.0, 1.0), (0.01, 0.01)) for eps in (1.0, 3.0) for n in (100, 1000)]
     jobs = [(prior, eps, n, pair) for prior, eps, n in grid for pair in candidate_pairs(prior, n, "boundary")]

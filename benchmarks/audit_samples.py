@@ -16,7 +16,8 @@ import time
 
 import numpy as np
 
-from dpposterior.audit import audit, mechanism_sampler, plan_mechanism
+from dpposterior.audit import audit
+from dpposterior.mechanism_audit import mechanism_sampler, plan_mechanism
 
 SETTINGS = [
     ("lshist", (1.0, 1.0), ((50, 50), (49, 51)), 1.0),

@@ -16,6 +16,7 @@ import pytest
 from scipy.stats import binom, binomtest
 
 from dpposterior import audit as A
+from dpposterior import mechanism_audit as M
 from dpposterior.cli import main
 from dpposterior.distances import hellinger
 from dpposterior.errors import InputError
@@ -65,7 +66,7 @@ def test_encode_matches_numpy_unique():
 # ------------------------------------------------------------------------------ soundness
 
 def _pair_loss(mech, prior, pair, eps, delta_at=None):
-    return A.exact_pair_epsilon(mech, prior, pair, epsilon=eps, delta_at=delta_at)
+    return M.exact_pair_epsilon(mech, prior, pair, epsilon=eps, delta_at=delta_at)
 
 
 SOUND_SETTINGS = [
@@ -81,7 +82,7 @@ SOUND_SETTINGS = [
 @pytest.mark.parametrize("mech,prior,pair,eps", SOUND_SETTINGS)
 def test_soundness_lower_bound_rarely_exceeds_exact_loss(mech, prior, pair, eps):
     exact, _ = _pair_loss(mech, prior, pair, eps)
-    sampler = A.mechanism_sampler(mech, prior, epsilon=eps)
+    sampler = M.mechanism_sampler(mech, prior, epsilon=eps)
     lbs = np.array([A.audit(sampler, pair[0], pair[1], samples=2000, confidence=1 - BETA, seed=s).epsilon_lower_bound
                     for s in range(RUNS)])
     assert np.sum(lbs > exact + 1e-12) <= allowance(RUNS, BETA)
@@ -93,7 +94,7 @@ def test_soundness_harness_rejects_the_in_sample_plug_in():
     # max over outputs of |ln(x_c / x_c')| on all samples overshoots the exact loss most of the time
     mech, prior, pair, eps = SOUND_SETTINGS[0]
     exact, _ = _pair_loss(mech, prior, pair, eps)
-    sampler = A.mechanism_sampler(mech, prior, epsilon=eps)
+    sampler = M.mechanism_sampler(mech, prior, epsilon=eps)
     over = 0
     for s in range(RUNS):
         rng = np.random.default_rng(s)
@@ -119,7 +120,7 @@ def test_delta_lower_bound_is_sound():
     eps_prime = 0.5
     _, exact_delta = _pair_loss(mech, prior, pair, eps, delta_at=eps_prime)
     assert exact_delta > 0.05
-    sampler = A.mechanism_sampler(mech, prior, epsilon=eps)
+    sampler = M.mechanism_sampler(mech, prior, epsilon=eps)
     res = [A.audit(sampler, pair[0], pair[1], samples=2000, confidence=1 - BETA, seed=s, delta_at=eps_prime).delta
            for s in range(RUNS)]
     lbs = np.array([r["lower_bound"] for r in res])
@@ -129,7 +130,7 @@ def test_delta_lower_bound_is_sound():
 
 
 def test_events_are_chosen_on_the_selection_half_only():
-    sampler = A.mechanism_sampler("lshist", (1, 1), epsilon=1.0)
+    sampler = M.mechanism_sampler("lshist", (1, 1), epsilon=1.0)
     rng = np.random.default_rng(5)
     x0, x1 = sampler((3, 3), 4000, rng), sampler((2, 4), 4000, rng)
     r1 = A.audit_samples(x0, x1)
@@ -160,7 +161,7 @@ def test_power_laplace_at_half_the_scale():
     lbs = [A.audit(_laplace_half_scale, *pair, samples=20000, seed=s).epsilon_lower_bound for s in range(5)]
     assert all(1.0 < lb <= exact for lb in lbs)
     # the correct mechanism (scale 1) is never flagged at the same budget
-    good = A.mechanism_sampler("lshist", (1, 1), epsilon=1.0)
+    good = M.mechanism_sampler("lshist", (1, 1), epsilon=1.0)
     assert all(A.audit(good, *pair, samples=20000, seed=s).epsilon_lower_bound <= 1.0 for s in range(5))
 
 
@@ -184,14 +185,14 @@ def test_power_exponential_mechanism_missing_the_factor_two():
     lbs = [A.audit(sampler, *pair, samples=40000, seed=s).epsilon_lower_bound for s in range(5)]
     assert all(eps < lb <= exact for lb in lbs)
     # the correct ehd at the same budget stays below its claim
-    good = A.mechanism_sampler("ehd", prior, epsilon=eps)
+    good = M.mechanism_sampler("ehd", prior, epsilon=eps)
     assert all(A.audit(good, *pair, samples=40000, seed=s).epsilon_lower_bound <= eps for s in range(5))
 
 
 def test_ehdl_exceeds_its_nominal_epsilon_found_from_samples():
     # boundary search, samples only; the exact computation then confirms the finding
     prior, n, eps = (0.01, 0.01), 1000, 3.0
-    res = A.audit_mechanism("ehdl", prior, n, epsilon=eps, search="boundary", samples=400_000, seed=3)
+    res = M.audit_mechanism("ehdl", prior, n, epsilon=eps, search="boundary", samples=400_000, seed=3)
     assert res.pairs_tested == 4 and res.confidence == 0.95
     assert res.epsilon_lower_bound > eps
     assert res.exact_concrete_epsilon >= res.epsilon_lower_bound
@@ -220,12 +221,12 @@ def test_candidate_pairs_are_adjacent_and_of_size_n():
                 A.check_pair((c, d), np.asarray(prior, float), n)
     assert A.candidate_pairs((1, 1), 5, "boundary") == [([5, 0], [4, 1]), ([4, 1], [3, 2]), ([0, 5], [1, 4]),
                                                           ([1, 4], [2, 3])]
-    worst = A.candidate_pairs((1, 1), 20, "worst", mechanism="ehds", epsilon=1.0)
+    worst = M.candidate_pairs((1, 1), 20, "worst", mechanism="ehds", epsilon=1.0)
     assert worst == [tuple(concrete_epsilon("ehds", (1, 1), 20, epsilon=1.0).worst_pair)]
 
 
 def test_search_splits_beta_over_pairs():
-    sampler = A.mechanism_sampler("lshist", (1, 1), epsilon=1.0)
+    sampler = M.mechanism_sampler("lshist", (1, 1), epsilon=1.0)
     pairs = A.candidate_pairs((1, 1), 3, "boundary")
     best, results = A.audit_search(sampler, pairs, samples=1000, confidence=0.9, seed=0)
     assert all(r.confidence == pytest.approx(1 - 0.1 / len(pairs)) for r in results)
@@ -249,7 +250,7 @@ def test_samples_needed_is_what_the_audit_needs():
 
 
 def test_plan_mechanism_finds_a_reachable_event():
-    plan = A.plan_mechanism("lshist", (1, 1), ((2, 2), (1, 3)), epsilon=1.0, fraction=0.8)
+    plan = M.plan_mechanism("lshist", (1, 1), ((2, 2), (1, 3)), epsilon=1.0, fraction=0.8)
     assert plan.exact_pair_epsilon == pytest.approx(1.0)
     assert plan.target == pytest.approx(0.8) and plan.samples is not None
     p, q = plan.event_probabilities
@@ -258,7 +259,7 @@ def test_plan_mechanism_finds_a_reachable_event():
 
 
 def test_plan_from_a_pilot_audit():
-    sampler = A.mechanism_sampler("lshist", (1, 1), epsilon=1.0)
+    sampler = M.mechanism_sampler("lshist", (1, 1), epsilon=1.0)
     pilot = A.audit(sampler, (2, 2), (1, 3), samples=4000, seed=0)
     ev = pilot.event
     assert 0.5 < pilot.epsilon_lower_bound < 0.95
@@ -287,7 +288,7 @@ def test_plan_from_a_pilot_audit():
 def test_bad_input_is_one_line_input_error(kwargs, match):
     args = dict(epsilon=1.0, samples=1000, seed=0) | kwargs
     with pytest.raises(InputError, match=match) as err:
-        A.audit_mechanism("ehds", (1, 1), 10, **args)
+        M.audit_mechanism("ehds", (1, 1), 10, **args)
     assert "\n" not in str(err.value)
 
 
@@ -310,7 +311,7 @@ def test_cli_json_contract(capsys):
     for key in ("epsilon_lower_bound", "estimate", "confidence", "samples", "pair", "event", "exact_concrete_epsilon"):
         assert key in out
     assert out["pair"] == [[50, 50], [49, 51]] and out["samples"] == 20000 and out["confidence"] == 0.95
-    exact, _ = A.exact_pair_epsilon("ehds", (1, 1), ((50, 50), (49, 51)), epsilon=1.0)
+    exact, _ = M.exact_pair_epsilon("ehds", (1, 1), ((50, 50), (49, 51)), epsilon=1.0)
     assert out["exact_concrete_epsilon"] == pytest.approx(exact, rel=1e-12)
     assert 0 <= out["epsilon_lower_bound"] <= exact
     # same seed, same answer
@@ -345,7 +346,7 @@ def test_cli_errors_exit_2_one_line(capsys, extra, match):
 
 def test_random_search_is_reproducible_and_valid():
     kw = dict(epsilon=1.0, search="random", samples=2000, seed=11)
-    r1, r2 = (A.audit_mechanism("lshist", (1, 1, 1), 6, **kw) for _ in range(2))
+    r1, r2 = (M.audit_mechanism("lshist", (1, 1, 1), 6, **kw) for _ in range(2))
     assert r1 == r2 and r1.pairs_tested == 4
     A.check_pair(r1.pair, np.ones(3), 6)
     assert r1.epsilon_lower_bound <= r1.exact_concrete_epsilon

@@ -163,7 +163,7 @@ def test_release_from_csv_records(capsys, tmp_path):
         (["privacy", "--prior", "1,1", "--n", "0", "--mechanism", "ehds", "--epsilon", "1"], "n must be"),
         (["privacy", "--prior", "1,1", "--n", "2.5", "--mechanism", "ehds", "--epsilon", "1"], "n must be"),
         (["privacy", "--prior", "1,1", "--n", "10", "--mechanism", "ehds", "--epsilon", "1", "--at", "3,3"], "summing"),
-        (["release", "--prior", "1,1", "--mechanism", "ehds", "--epsilon", "1"], "exactly one of"),
+        (["release", "--prior", "1,1", "--mechanism", "ehds", "--epsilon", "1"], "one of the arguments --counts --data is required"),
         (["release", "--prior", "1,1", "--counts", "1,2", "--mechanism", "ehds", "--epsilon", "1", "--seed", "x"], "seed"),
         (["release", "--prior", "1,1", "--data", "/no/such.csv", "--column", "x", "--mechanism", "ehds",
           "--epsilon", "1"], "no such file"),

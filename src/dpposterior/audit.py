@@ -45,9 +45,9 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import betaincinv  # = scipy.stats.beta.ppf, without importing scipy.stats (CLI start-up)
 from tqdm.auto import tqdm
 
-from .errors import InputError, SizeError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, log_pmf, sample
-from .models import as_counts, as_open_unit, as_prior, as_size, balanced_counts, candidates, neighbours
+from . import validate
+from .errors import InputError
+from .models import balanced_counts, neighbours
 
 #: A black-box mechanism: ``sampler(dataset, size, rng)`` returns ``size`` independent outputs as rows.
 Sampler = Callable[[object, int, np.random.Generator], ArrayLike]
@@ -57,6 +57,7 @@ MIN_SAMPLES = 100
 DEFAULT_EVENTS = 4
 DEFAULT_CONFIDENCE = 0.95
 SEARCH_STRATEGIES = ("worst", "boundary", "balanced", "random")
+BLACK_BOX_STRATEGIES = ("boundary", "balanced", "random")
 _CHUNK = 1 << 18
 _SHOWN_OUTPUTS = 20
 
@@ -92,37 +93,30 @@ def _log(x):
 
 def check_confidence(confidence: float) -> float:
     """Validate a confidence level in (0, 1)."""
-    return as_open_unit(confidence, "confidence")
+    return validate.level(confidence, "confidence")
 
 
-def check_samples(samples: object) -> int:
-    """Validate the number of samples per side (at least :data:`MIN_SAMPLES`)."""
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer, float)) \
-            or not float(samples).is_integer():
-        raise InputError(f"samples must be an integer >= {MIN_SAMPLES}, got {samples!r}")
-    s = int(samples)
+def check_samples(samples: object, name: str = "samples") -> int:
+    """Validate the number of samples per side, from :data:`MIN_SAMPLES` to ``validate.MAX_SAMPLES``."""
+    s = validate.integer(samples, name)  # type and integrality first ("must be an integer ...")
     if s < MIN_SAMPLES:
-        raise InputError(f"samples must be >= {MIN_SAMPLES} per side (half select events, half evaluate them), got {s}")
-    return s
+        raise InputError(f"{name} must be >= {MIN_SAMPLES} per side (half select events, half evaluate them), "
+                         f"got {s}")
+    return validate.sample_count(s, name, MIN_SAMPLES, validate.MAX_SAMPLES)
 
 
-def check_events(n_events: object) -> int:
-    """Validate the number K of events carried to the evaluation half."""
-    if isinstance(n_events, bool) or not isinstance(n_events, (int, np.integer)) or n_events < 1:
-        raise InputError(f"n_events must be a positive integer, got {n_events!r}")
+def check_events(n_events: object, name: str = "n_events") -> int:
+    """Validate the number K of events carried to the evaluation half (1 to ``validate.MAX_EVENTS``)."""
+    if not isinstance(n_events, (int, np.integer)) or isinstance(n_events, bool) \
+            or not 1 <= n_events <= validate.MAX_EVENTS:
+        raise InputError(f"{name} must be a positive integer at most {validate.MAX_EVENTS}, got {n_events!r}")
     return int(n_events)
 
 
 def _check_delta_at(delta_at, name: str = "delta_at"):
     if delta_at is None:
         return None
-    try:
-        e = float(delta_at)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a number >= 0, got {delta_at!r}") from None
-    if not math.isfinite(e) or e < 0:
-        raise InputError(f"{name} must be a number >= 0, got {delta_at!r}")
-    return e
+    return validate.number(delta_at, name, 0.0, validate.MAX_EPS_PRIME, desc="a number >= 0")
 
 
 def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -131,7 +125,7 @@ def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64
         c, d = pair
     except (TypeError, ValueError):
         raise InputError("pair must be two count vectors, e.g. 50,50:49,51") from None
-    c, d = as_counts(c, "pair counts"), as_counts(d, "pair counts")
+    c, d = validate.counts(c, "pair counts"), validate.counts(d, "pair counts")
     k = np.asarray(prior).size
     for x in (c, d):
         if x.size != k or int(x.sum()) != n:
@@ -433,60 +427,24 @@ def audit_search(sampler: Sampler, pairs: Sequence, *, samples: int = DEFAULT_SA
 
 
 # ---------------------------------------------------------------------------------------------
-# the library's mechanisms
+# search mode: which pairs (black box: only n and k are used)
 
 
-def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                      gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> Sampler:
-    """A black-box sampler for one of the library's mechanisms (via :func:`mechanisms.sample`)."""
-    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
-    a = as_prior(prior)
-
-    def sampler(dataset, size, rng):
-        return sample(mech.id, a, dataset, epsilon=epsilon, delta=delta, gamma=gamma,
-                      global_sensitivity_method=gsm, size=size, rng=rng)
-
-    return sampler
-
-
-def exact_pair_epsilon(mechanism, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                       gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                       delta_at: float | None = None) -> tuple[float, float | None]:
-    """Exact loss ``max_r |ln p_c(r) - ln p_c'(r)|`` of one pair (and ``delta(eps')`` both ways)."""
-    c, d = (as_counts(x) for x in pair)
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
-    lp, lq = log_pmf(mechanism, prior, c, **kw), log_pmf(mechanism, prior, d, **kw)
-    loss = float(np.max(np.abs(lp - lq)))
-    if delta_at is None:
-        return loss, None
-    p, q, f = np.exp(lp), np.exp(lq), math.exp(delta_at)
-    return loss, float(max(np.maximum(0, p - f * q).sum(), np.maximum(0, q - f * p).sum()))
-
-
-def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mechanism=None,
-                    epsilon: float | None = None, delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
-                    global_sensitivity_method: str = "exact", count: int = 4,
+def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, count: int = 4,
                     rng: np.random.Generator | int | None = None) -> list[tuple[list[int], list[int]]]:
     """Adjacent pairs to audit (issue 4, search mode).
 
     ``boundary``: every pair touching a vertex ``n e_i`` or a count vector one substitution
     from a vertex (where the exact worst pairs of the exponential mechanisms sit); ``balanced``: the balanced count vector and its neighbours;
     ``random``: ``count`` uniform count vectors, each with a uniform neighbour;
-    ``worst``: the exact worst pair of :func:`privacy.concrete_epsilon` (a white-box hint;
-    needs the pmf and ``mechanism``).
+    (``worst``, the exact worst pair, needs the mechanism: :func:`dpposterior.mechanism_audit.candidate_pairs`.)
     """
-    a = as_prior(prior)
-    n, k = as_size(n), a.size
+    a = validate.prior(prior)
+    n, k = validate.size(n), a.size
     if strategy not in SEARCH_STRATEGIES:
         raise InputError(f"search must be one of {', '.join(SEARCH_STRATEGIES)}, got {strategy!r}")
-    if strategy == "worst":
-        if mechanism is None or epsilon is None:
-            raise InputError("search 'worst' needs the mechanism and epsilon (it uses the exact pmf)")
-        from .privacy import concrete_epsilon
-
-        res = concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
-                               global_sensitivity_method=global_sensitivity_method)
-        return [tuple(res.worst_pair)]
+    if strategy not in BLACK_BOX_STRATEGIES:
+        raise InputError(f"search {strategy!r} needs the mechanism (dpposterior.mechanism_audit.candidate_pairs)")
     starts = []
     if strategy == "boundary":
         for i in range(k):
@@ -518,48 +476,6 @@ def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mec
                 seen.add(key)
                 out.append((c.tolist(), d.tolist()))
     return out
-
-
-def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                    gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", pair=None,
-                    search: str = "worst", samples: int = DEFAULT_SAMPLES, confidence: float = DEFAULT_CONFIDENCE,
-                    seed: int | None = None, n_events: int = DEFAULT_EVENTS, delta_at: float | None = None,
-                    exact: bool = True, progress: bool = False) -> AuditResult:
-    """Audit one of the library's mechanisms at one pair (``pair``) or at the pairs ``search`` picks.
-
-    The auditor only samples; with ``exact=True`` the exact loss of the reported pair is added
-    for comparison (``None`` when R(n) is too large for the pmf).  ``search='worst'`` falls back
-    to ``'boundary'`` when the exact worst case does not fit the memory budget.
-    """
-    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
-    a = as_prior(prior)
-    n = as_size(n)
-    samples, confidence = check_samples(samples), check_confidence(confidence)
-    check_events(n_events)
-    delta_at = _check_delta_at(delta_at)
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
-    sampler = mechanism_sampler(mech.id, a, **kw)
-    if pair is not None:
-        c, d = check_pair(pair, a, n)
-        res = audit(sampler, c, d, samples=samples, confidence=confidence, seed=seed, n_events=n_events,
-                    delta_at=delta_at, progress=progress)
-    else:
-        base = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        pair_rng, sample_rng = base.spawn(2)  # random pairs drawn independently of the samples
-        try:
-            pairs = candidate_pairs(a, n, search, mechanism=mech.id, rng=pair_rng, **kw)
-        except SizeError:
-            pairs = candidate_pairs(a, n, "boundary")
-        res, _ = audit_search(sampler, pairs, samples=samples, confidence=confidence, seed=sample_rng,
-                              n_events=n_events, delta_at=delta_at, progress=progress)
-    exact_eps = None
-    if exact:
-        try:
-            exact_eps, _ = exact_pair_epsilon(mech.id, a, res.pair, **kw)
-        except SizeError:
-            exact_eps = None
-    fields = res.to_dict() | {"exact_concrete_epsilon": exact_eps, "claimed_epsilon": mech.claimed(epsilon, delta)[0]}
-    return AuditResult(**fields)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -599,48 +515,6 @@ def samples_needed(p: float, q: float, target: float, *, confidence: float = DEF
     return int(hi)
 
 
-@dataclass(frozen=True)
-class Plan:
-    """Result of :func:`plan_mechanism`."""
-
-    samples: int | None
-    target: float
-    exact_pair_epsilon: float
-    event_probabilities: tuple[float, float] | None
-    event_outputs: list | None
-
-
-def plan_mechanism(mechanism, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                   gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                   target: float | None = None, fraction: float = 0.9, confidence: float = DEFAULT_CONFIDENCE,
-                   n_events: int = DEFAULT_EVENTS) -> Plan:
-    """Samples per side to certify ``target`` (default ``fraction`` x the pair's exact loss).
-
-    Uses the exact pmf to find the easiest event (prefixes of the outputs sorted by the exact
-    log ratio, both directions): a white-box planner for a black-box audit.
-    """
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
-    a = as_prior(prior)
-    c, d = check_pair(pair, a, int(np.sum(pair[0])))
-    lp, lq = log_pmf(mechanism, a, c, **kw), log_pmf(mechanism, a, d, **kw)
-    loss = float(np.max(np.abs(lp - lq)))
-    if target is None:
-        if not (0 < fraction <= 1):
-            raise InputError(f"fraction must be in (0, 1], got {fraction!r}")
-        target = fraction * loss
-    cands = candidates(int(c.sum()), c.size)
-    best = (None, None, None)
-    for x, y in ((lp, lq), (lq, lp)):
-        order = np.argsort(-(x - y), kind="stable")
-        P, Q = np.cumsum(np.exp(x[order])), np.cumsum(np.exp(y[order]))
-        ok = np.flatnonzero(np.log(P) - np.log(np.maximum(Q, 1e-300)) > target)
-        for j in ok[:200]:  # the best events sit at the top of the ranking
-            s = samples_needed(min(1.0, P[j]), min(1.0, Q[j]), target, confidence=confidence, n_events=n_events)
-            if s is not None and (best[0] is None or s < best[0]):
-                best = (s, (float(P[j]), float(Q[j])), cands[order[: j + 1]].tolist())
-    return Plan(best[0], float(target), loss, best[1], best[2])
-
-
 def plan_from_audit(result: AuditResult, target: float, *, confidence: float | None = None) -> int | None:
     """Samples per side to certify ``target`` on the event a (pilot) audit chose, from its held-out rates."""
     ev = result.event
@@ -649,99 +523,16 @@ def plan_from_audit(result: AuditResult, target: float, *, confidence: float | N
     return samples_needed(p, q, target, confidence=confidence or result.confidence, n_events=result.n_events)
 
 
-# ---------------------------------------------------------------------------------------------
-# command line: ``dpposterior audit`` (registered by cli.build_parser)
 
 
-def register_cli(sub, common) -> None:
-    """Add the ``audit`` sub-command to the ``dpposterior`` parser (cli.py calls this)."""
-    p = sub.add_parser("audit", help="black-box lower confidence bound on the privacy loss, from samples")
-    common(p, counts=False)
-    p.add_argument("--n", required=True, help="data-set size n")
-    p.add_argument("--pair", help="adjacent pair c:c' to test, e.g. 50,50:49,51 (default: --search)")
-    p.add_argument("--search", default="worst",
-                   help="pairs to test without --pair: worst (exact worst pair, white-box hint; default), "
-                        "boundary, balanced, random")
-    p.add_argument("--samples", default=str(DEFAULT_SAMPLES), help=f"samples per side (default {DEFAULT_SAMPLES})")
-    p.add_argument("--confidence", default=str(DEFAULT_CONFIDENCE), help="confidence level in (0, 1) (default 0.95)")
-    p.add_argument("--events", default=str(DEFAULT_EVENTS),
-                   help=f"events carried to the held-out half (Bonferroni, default {DEFAULT_EVENTS})")
-    p.add_argument("--delta-at", help="also bound delta(eps') (hockey-stick divergence) at this eps'")
-    p.add_argument("--seed", help="integer seed (default: operating-system entropy, reported)")
-    p.set_defaults(handler=cmd_audit)
+# Names that moved to :mod:`dpposterior.mechanism_audit` (they need the library's mechanisms,
+# which this black-box module never imports); kept reachable for existing callers.
+_MOVED = {"mechanism_sampler", "exact_pair_epsilon", "audit_mechanism", "plan_mechanism", "Plan"}
 
 
-def _parse_pair(text: str) -> tuple[list[float], list[float]]:
-    from .cli import _number_list
+def __getattr__(name: str):
+    if name in _MOVED:
+        from . import mechanism_audit
 
-    parts = text.split(":")
-    if len(parts) != 2:
-        raise InputError(f"--pair must be two count vectors separated by ':', e.g. 50,50:49,51; got {text!r}")
-    return _number_list(parts[0], "--pair"), _number_list(parts[1], "--pair")
-
-
-def cmd_audit(args) -> None:
-    """``dpposterior audit``: JSON keys epsilon_lower_bound, estimate, confidence, samples, pair, event,
-    exact_concrete_epsilon (a public contract), plus extras."""
-    import json
-    import sys
-
-    from .cli import _int, _number_list, _params
-
-    params = _params(args)
-    n = _int(args.n, "n")
-    a = as_prior(_number_list(args.prior, "prior"))
-    samples = _int(args.samples, "--samples")
-    try:
-        confidence = float(args.confidence)
-    except ValueError:
-        raise InputError(f"--confidence must be a number in (0, 1), got {args.confidence!r}") from None
-    n_events = _int(args.events, "--events")
-    if n_events < 1:
-        raise InputError(f"--events must be a positive integer, got {args.events!r}")
-    delta_at = _check_delta_at(args.delta_at, "--delta-at")
-    if args.seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
-    else:
-        seed = _int(args.seed, "seed")
-        if seed < 0:
-            raise InputError(f"seed must be a non-negative integer, got {args.seed!r}")
-    pair = None if args.pair is None else _parse_pair(args.pair)
-    res = audit_mechanism(prior=a, n=n, pair=pair, search=args.search, samples=samples, confidence=confidence,
-                          seed=seed, n_events=n_events, delta_at=delta_at, progress=sys.stderr.isatty(), **params)
-    out = {
-        "epsilon_lower_bound": res.epsilon_lower_bound, "estimate": res.estimate, "confidence": res.confidence,
-        "samples": res.samples, "pair": res.pair, "event": res.event,
-        "exact_concrete_epsilon": res.exact_concrete_epsilon,
-        "claimed": dict(zip(("epsilon", "delta"), _claim(params))),
-        "event_upper_bound": res.event_upper_bound, "pairs_tested": res.pairs_tested, "n_events": res.n_events,
-        "mechanism": params["mechanism"], "seed": seed,
-        "above_nominal_epsilon": res.epsilon_lower_bound > params["epsilon"],
-    }
-    if res.delta is not None:
-        out["delta_at"] = res.delta
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return
-    claim = out["claimed"]
-    claim_text = "no claim" if claim["epsilon"] is None else f"claimed ({claim['epsilon']:g}, {claim['delta']:g})-DP"
-    exceeds = claim["epsilon"] is not None and claim["delta"] == 0 and res.epsilon_lower_bound > claim["epsilon"]
-    print(f"empirical privacy loss of {params['mechanism']} (prior {a.tolist()}, n {n}) at pair "
-          f"{res.pair[0]} vs {res.pair[1]}, {res.samples} samples per side, seed {seed}:")
-    nominal = (f"  ABOVE THE NOMINAL EPS {params['epsilon']:g}" if claim["epsilon"] is None
-               and out["above_nominal_epsilon"] else "")
-    print(f"  lower bound {res.epsilon_lower_bound:.4f} at confidence {res.confidence:g}  [{claim_text}]"
-          + ("  EXCEEDS THE CLAIM" if exceeds else "") + nominal)
-    print(f"  estimate {res.estimate:.4f} on the held-out event ({res.event['kind']}, "
-          f"{res.event.get('rule') or str(res.event['size']) + ' outputs'}); pairs tested {res.pairs_tested}")
-    if res.exact_concrete_epsilon is not None:
-        print(f"  exact concrete epsilon of this pair {res.exact_concrete_epsilon:.4f}")
-    if res.delta is not None:
-        print(f"  delta({res.delta['epsilon']:g}): lower bound {res.delta['lower_bound']:.4g}, "
-              f"estimate {res.delta['estimate']:.4g}")
-
-
-def _claim(params) -> tuple:
-    from .mechanisms import MECHANISMS
-
-    return MECHANISMS[params["mechanism"]].claimed(params["epsilon"], params["delta"])
+        return getattr(mechanism_audit, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

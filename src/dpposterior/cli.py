@@ -1,11 +1,17 @@
 """The ``dpposterior`` command line (a public contract: flags and JSON keys are stable).
 
-    dpposterior pmf      --prior 1,1 --counts 4,4 --mechanism ehds --epsilon 1 [--json]
-    dpposterior privacy  --prior 1,1 --n 100 --mechanism ehdl --epsilon 1 [--at 50,50] [--delta-at EPS] [--json]
-    dpposterior release  --prior 1,1 --counts 40,60 --mechanism ehds --epsilon 1 [--seed S] [--json]
-    dpposterior release  --prior 1,1 --data records.csv --column answer [--categories no,yes] ...
+    dpposterior pmf      --prior 1,1 --counts 4,4 --mechanism ehds --epsilon 1
+    dpposterior privacy  --prior 1,1 --n 100 --mechanism ehdl --epsilon 1
+    dpposterior release  --prior 1,1 --counts 40,60 --mechanism ehds --epsilon 1
+    dpposterior release  --prior 1,1 --data records.csv --column answer --categories no,yes --mechanism ehds --epsilon 1
+    dpposterior audit    --prior 1,1 --n 100 --mechanism ehds --epsilon 1 --pair 50,50:49,51
 
-Bad input exits with status 2 and one line ``dpposterior: error: ...`` on stderr.
+Every sub-command is one entry of :data:`COMMANDS`: a function that adds its arguments to
+its parser, and a handler that receives the parsed arguments.  To add a sub-command, write
+those two functions and add one entry.
+
+Bad input exits with status 2 and one line ``dpposterior: error: ...`` on stderr; Ctrl-C
+exits with status 130 and one line.  JSON output never contains NaN or Infinity (``null``).
 
 A release prints only the private output (never the error against the data, nor an
 entropy-drawn seed: either would reveal the data).  ``--seed`` is for reproducing
@@ -18,17 +24,16 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from decimal import Decimal
 
 import numpy as np
 
-from . import __version__
+from . import __version__, validate
 from .errors import InputError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, MECHANISM_IDS, MECHANISMS, check_params, log_pmf, sample
-from .models import as_counts, as_prior, candidates, steps
+from .models import candidates, steps
 from .distances import hellinger
-
-_LIST_FLAGS = {"--prior", "--counts", "--at", "--pair", "--categories"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,64 +43,59 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(message)
 
 
-def _number_list(text: str, what: str, cast=float) -> list:
-    try:
-        return [cast(x) for x in text.split(",")]
-    except ValueError:
-        raise InputError(f"{what} must be comma-separated numbers, got {text!r}") from None
+# ---------------------------------------------------------------------------------------------
+# shared helpers
+
+
+def _number_list(text: str, what: str) -> list:
+    return validate.parse_list(text, what)
 
 
 def _counts_arg(text: str, what: str = "counts") -> np.ndarray:
-    return as_counts(_number_list(text, what), what)
+    return validate.counts(_number_list(text, what), what)
 
 
-def _common(p: argparse.ArgumentParser, *, counts: bool) -> None:
-    p.add_argument("--prior", required=True, help="Dirichlet prior a, comma-separated (Beta when k = 2), e.g. 1,1")
-    if counts:
-        p.add_argument("--counts", help="count vector c, comma-separated, e.g. 4,4")
-    p.add_argument("--mechanism", required=True, help=f"one of: {', '.join(MECHANISM_IDS)}")
-    p.add_argument("--epsilon", required=True, help="privacy parameter eps > 0")
-    p.add_argument("--delta", default=str(DEFAULT_DELTA), help="delta in (0, 1), for mh-delta (default 1e-8)")
-    p.add_argument("--gamma", default=str(DEFAULT_GAMMA), help="smoothing gamma > 0 for ehds (default 1)")
-    p.add_argument("--global-sensitivity", default="exact", help="ehd only: exact (default) or paper")
+def _prior_arg(text: str, k: int | None = None) -> np.ndarray:
+    return validate.prior(_number_list(text, "prior"), k)
+
+
+def _float(text: str, what: str) -> object:
+    return validate.parse_number(text, what)
+
+
+def _int(text: str, what: str) -> int:
+    value = validate.parse_number(text, what)
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        raise InputError(f"{what} must be an integer, got {text!r}")
+    return validate.integer(value, what)
+
+
+def _seed(text: str | None) -> int | None:
+    if text is None:
+        return None
+    value = validate.parse_number(text, "seed")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or not 0 <= value <= validate.MAX_SEED:
+        raise InputError(f"seed must be a non-negative integer below 2^128, got {text!r}")
+    return value
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    """The flags every mechanism command shares."""
+    p.add_argument("--prior", required=True, metavar="A1,A2,...",
+                   help=f"Dirichlet prior a, comma-separated (Beta when k = 2), each in "
+                        f"[{validate.MIN_PRIOR:g}, {validate.MAX_PRIOR:g}], e.g. 1,1")
+    p.add_argument("--mechanism", required=True, metavar="ID", help=f"one of: {', '.join(MECHANISM_IDS)}")
+    p.add_argument("--epsilon", required=True, metavar="EPS",
+                   help=f"privacy parameter eps in [{validate.MIN_EPSILON:g}, {validate.MAX_EPSILON:g}]")
+    p.add_argument("--delta", default=str(DEFAULT_DELTA), metavar="D",
+                   help="delta in (0, 1), for mh-delta (default 1e-8)")
+    p.add_argument("--gamma", default=str(DEFAULT_GAMMA), metavar="G",
+                   help=f"smoothing gamma in [{validate.MIN_GAMMA:g}, {validate.MAX_GAMMA:g}] for ehds (default 1)")
+    p.add_argument("--global-sensitivity", default="exact", metavar="METHOD",
+                   help="ehd only: exact (default) or paper")
     p.add_argument("--json", action="store_true", help="print JSON")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (exposed for documentation and tests)."""
-    parser = _Parser(prog="dpposterior", description="Differentially private posteriors tailored to the Hellinger distance.")
-    parser.add_argument("--version", action="version", version=f"dpposterior {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-
-    p = sub.add_parser("pmf", help="print a mechanism's exact output distribution over R(n)")
-    _common(p, counts=True)
-
-    p = sub.add_parser("privacy", help="print the exact concrete epsilon (worst case, or local with --at)")
-    _common(p, counts=False)
-    p.add_argument("--n", required=True, help="data-set size n")
-    p.add_argument("--at", help="local concrete epsilon at this count vector")
-    p.add_argument("--delta-at", help="also print the privacy profile delta(eps') at this eps'")
-
-    p = sub.add_parser("release", help="release one private posterior")
-    _common(p, counts=True)
-    p.add_argument("--data", help="CSV file of records (instead of --counts)")
-    p.add_argument("--column", help="column of --data holding each record's category")
-    p.add_argument("--categories", help="the categories, comma-separated, in order (default: sorted values of the data)")
-    p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
-
-    _register_extensions(sub)
-    return parser
-
-
-def _register_extensions(sub) -> None:
-    """Sub-commands defined in other modules (the auditor)."""
-    try:
-        from . import audit
-    except ImportError:
-        return
-    register = getattr(audit, "register_cli", None)
-    if register is not None:
-        register(sub, _common)
 
 
 def _params(args) -> dict:
@@ -105,33 +105,55 @@ def _params(args) -> dict:
     return dict(mechanism=mech.id, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
 
 
-def _float(text: str, what: str) -> float:
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        raise InputError(f"{what} must be a number, got {text!r}") from None
+def _claim(params) -> tuple:
+    return MECHANISMS[params["mechanism"]].claimed(params["epsilon"], params["delta"])
 
 
-def _int(text: str, what: str) -> int:
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        raise InputError(f"{what} must be an integer, got {text!r}") from None
-    if not math.isfinite(value) or not value.is_integer():
-        raise InputError(f"{what} must be an integer, got {text!r}")
-    return int(value)
+def json_safe(obj):
+    """``obj`` with numpy scalars made plain and every NaN or infinity replaced by ``None``."""
+    if isinstance(obj, dict):
+        return {str(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return json_safe(obj.tolist())
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        v = float(obj)
+        return v if math.isfinite(v) else None
+    return obj
 
 
 def _dump(obj) -> None:
-    print(json.dumps(obj, indent=2))
+    """Print strict JSON (``allow_nan=False`` guards against any NaN left behind)."""
+    print(json.dumps(json_safe(obj), indent=2, allow_nan=False))
+
+
+def exact_sum(a: float, m: int) -> str:
+    """``a + m`` written exactly in decimal (the prior as given plus an integer count), e.g. ``5000001``."""
+    s = Decimal(repr(float(a))) + int(m)
+    if s == s.to_integral_value():
+        return str(int(s))
+    return format(s.normalize(), "f")
+
+
+# ---------------------------------------------------------------------------------------------
+# pmf
+
+
+def add_pmf(p: argparse.ArgumentParser) -> None:
+    """print a mechanism's exact output distribution over R(n)"""
+    _common(p)
+    p.add_argument("--counts", required=True, metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 4,4")
 
 
 def cmd_pmf(args) -> None:
     params = _params(args)
-    if args.counts is None:
-        raise InputError("--counts is required")
     c = _counts_arg(args.counts)
-    a = as_prior(_number_list(args.prior, "prior"), c.size)
+    a = _prior_arg(args.prior, c.size)
     logp = log_pmf(prior=a, counts=c, **params)
     cands = candidates(int(c.sum()), c.size)
     prob = np.exp(logp)
@@ -154,14 +176,27 @@ def cmd_pmf(args) -> None:
         print(f"{str(m.tolist()):>20} {str((a + m).tolist()):>24} {p:14.6e} {h:12.6f} {int(s):5d}")
 
 
+# ---------------------------------------------------------------------------------------------
+# privacy
+
+
+def add_privacy(p: argparse.ArgumentParser) -> None:
+    """print the exact concrete epsilon (worst case, or local with --at)"""
+    _common(p)
+    p.add_argument("--n", required=True, help="data-set size n")
+    p.add_argument("--at", metavar="C1,C2,...", help="local concrete epsilon at this count vector")
+    p.add_argument("--delta-at", metavar="EPS", help="also print the privacy profile delta(eps') at this eps'")
+
+
 def cmd_privacy(args) -> None:
     from .privacy import concrete_epsilon
 
     params = _params(args)
-    n = _int(args.n, "n")
-    a = as_prior(_number_list(args.prior, "prior"))
+    n = validate.size(validate.parse_number(args.n, "n"))
+    a = _prior_arg(args.prior)
     at = None if args.at is None else _counts_arg(args.at, "--at counts")
-    delta_at = None if args.delta_at is None else _float(args.delta_at, "--delta-at")
+    delta_at = None if args.delta_at is None else validate.eps_prime(_float(args.delta_at, "--delta-at"),
+                                                                     "--delta-at")
     res = concrete_epsilon(prior=a, n=n, at=at, delta_at=delta_at, progress=sys.stderr.isatty(), **params)
     out = {
         "concrete_epsilon": res.concrete_epsilon,
@@ -182,6 +217,22 @@ def cmd_privacy(args) -> None:
     print(f"worst pair: {res.worst_pair[0]} vs {res.worst_pair[1]}, at output {res.worst_output}")
     if res.delta_at is not None:
         print(f"delta({res.delta_at['epsilon']:g}) = {res.delta_at['delta']:.6g}")
+
+
+# ---------------------------------------------------------------------------------------------
+# release
+
+
+def add_release(p: argparse.ArgumentParser) -> None:
+    """release one private posterior"""
+    _common(p)
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--counts", metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 40,60")
+    source.add_argument("--data", metavar="CSV", help="CSV file of records (instead of --counts); needs --column")
+    p.add_argument("--column", metavar="NAME", help="column of --data holding each record's category")
+    p.add_argument("--categories", metavar="X,Y,...",
+                   help="the categories, comma-separated, in order (default: sorted values of the data)")
+    p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
 
 
 def _counts_from_csv(path: str, column: str | None, categories: str | None) -> tuple[np.ndarray, list[str]]:
@@ -212,24 +263,20 @@ def _counts_from_csv(path: str, column: str | None, categories: str | None) -> t
         if unknown:
             raise InputError(f"column {column!r} has values not in --categories: {', '.join(unknown[:5])}")
     counts = values.value_counts().reindex(cats, fill_value=0).to_numpy()
-    return as_counts(counts, f"counts of {column!r}"), cats
+    return validate.counts(counts.tolist(), f"counts of {column!r}"), cats
 
 
 def cmd_release(args) -> None:
     params = _params(args)
-    if (args.counts is None) == (args.data is None):
-        raise InputError("give exactly one of --counts or --data")
     cats = None
     if args.data is not None:
         c, cats = _counts_from_csv(args.data, args.column, args.categories)
     else:
         c = _counts_arg(args.counts)
-    a = as_prior(_number_list(args.prior, "prior"), c.size)
-    seed = None if args.seed is None else _int(args.seed, "seed")
-    if seed is not None and seed < 0:
-        raise InputError(f"seed must be a non-negative integer, got {args.seed!r}")
+    a = _prior_arg(args.prior, c.size)
+    seed = _seed(args.seed)
     m = sample(prior=a, counts=c, size=1, rng=np.random.default_rng(seed), **params)[0]
-    claim = MECHANISMS[params["mechanism"]].claimed(params["epsilon"], params["delta"])
+    claim = _claim(params)
     if args.json:
         out = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
                "claimed": {"epsilon": claim[0], "delta": claim[1]}, "n": int(c.sum()), "prior": a.tolist(),
@@ -239,14 +286,117 @@ def cmd_release(args) -> None:
         _dump(out)
         return
     label = "Beta" if c.size == 2 else "Dir"
-    print(f"{label}({', '.join(f'{x:g}' for x in a + m)})")
+    print(f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m))})")
 
 
-COMMANDS = {"pmf": cmd_pmf, "privacy": cmd_privacy, "release": cmd_release}
+# ---------------------------------------------------------------------------------------------
+# audit
 
 
-_VALUE_FLAGS = _LIST_FLAGS | {"--epsilon", "--delta", "--gamma", "--n", "--seed", "--delta-at", "--samples",
-                             "--confidence"}
+def add_audit(p: argparse.ArgumentParser) -> None:
+    """black-box lower confidence bound on the privacy loss, from samples"""
+    from .audit import DEFAULT_CONFIDENCE, DEFAULT_EVENTS, DEFAULT_SAMPLES
+
+    _common(p)
+    p.add_argument("--n", required=True, help="data-set size n")
+    p.add_argument("--pair", metavar="C:C'", help="adjacent pair c:c' to test, e.g. 50,50:49,51 (default: --search)")
+    p.add_argument("--search", default="worst",
+                   help="pairs to test without --pair: worst (exact worst pair, white-box hint; default), "
+                        "boundary, balanced, random")
+    p.add_argument("--samples", default=str(DEFAULT_SAMPLES), help=f"samples per side (default {DEFAULT_SAMPLES})")
+    p.add_argument("--confidence", default=str(DEFAULT_CONFIDENCE), help="confidence level in (0, 1) (default 0.95)")
+    p.add_argument("--events", default=str(DEFAULT_EVENTS),
+                   help=f"events carried to the held-out half (Bonferroni, default {DEFAULT_EVENTS})")
+    p.add_argument("--delta-at", metavar="EPS", help="also bound delta(eps') (hockey-stick divergence) at this eps'")
+    p.add_argument("--seed", help="integer seed (default: operating-system entropy, reported)")
+
+
+def _parse_pair(text: str) -> tuple[list, list]:
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise InputError(f"--pair must be two count vectors separated by ':', e.g. 50,50:49,51; got {text!r}")
+    return _number_list(parts[0], "--pair"), _number_list(parts[1], "--pair")
+
+
+def cmd_audit(args) -> None:
+    """``dpposterior audit``: JSON keys epsilon_lower_bound, estimate, confidence, samples, pair, event,
+    exact_concrete_epsilon (a public contract), plus extras."""
+    from .audit import _check_delta_at, check_confidence, check_events, check_samples
+    from .mechanism_audit import audit_mechanism
+
+    params = _params(args)
+    n = validate.size(validate.parse_number(args.n, "n"))
+    a = _prior_arg(args.prior)
+    samples = check_samples(_int(args.samples, "--samples"), "samples")
+    confidence = check_confidence(_float(args.confidence, "--confidence"))
+    n_events = check_events(_int(args.events, "--events"), "--events")
+    delta_at = _check_delta_at(None if args.delta_at is None else _float(args.delta_at, "--delta-at"), "--delta-at")
+    seed = _seed(args.seed)
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
+    pair = None if args.pair is None else _parse_pair(args.pair)
+    res = audit_mechanism(prior=a, n=n, pair=pair, search=args.search, samples=samples, confidence=confidence,
+                          seed=seed, n_events=n_events, delta_at=delta_at, progress=sys.stderr.isatty(), **params)
+    out = {
+        "epsilon_lower_bound": res.epsilon_lower_bound, "estimate": res.estimate, "confidence": res.confidence,
+        "samples": res.samples, "pair": res.pair, "event": res.event,
+        "exact_concrete_epsilon": res.exact_concrete_epsilon,
+        "claimed": dict(zip(("epsilon", "delta"), _claim(params))),
+        "event_upper_bound": res.event_upper_bound, "pairs_tested": res.pairs_tested, "n_events": res.n_events,
+        "mechanism": params["mechanism"], "seed": seed,
+        "above_nominal_epsilon": res.epsilon_lower_bound > params["epsilon"],
+    }
+    if res.delta is not None:
+        out["delta_at"] = res.delta
+    if args.json:
+        _dump(out)
+        return
+    claim = out["claimed"]
+    claim_text = "no claim" if claim["epsilon"] is None else f"claimed ({claim['epsilon']:g}, {claim['delta']:g})-DP"
+    exceeds = claim["epsilon"] is not None and claim["delta"] == 0 and res.epsilon_lower_bound > claim["epsilon"]
+    print(f"empirical privacy loss of {params['mechanism']} (prior {a.tolist()}, n {n}) at pair "
+          f"{res.pair[0]} vs {res.pair[1]}, {res.samples} samples per side, seed {seed}:")
+    nominal = (f"  ABOVE THE NOMINAL EPS {params['epsilon']:g}" if claim["epsilon"] is None
+               and out["above_nominal_epsilon"] else "")
+    print(f"  lower bound {res.epsilon_lower_bound:.4f} at confidence {res.confidence:g}  [{claim_text}]"
+          + ("  EXCEEDS THE CLAIM" if exceeds else "") + nominal)
+    print(f"  estimate {res.estimate:.4f} on the held-out event ({res.event['kind']}, "
+          f"{res.event.get('rule') or str(res.event['size']) + ' outputs'}); pairs tested {res.pairs_tested}")
+    if res.exact_concrete_epsilon is not None:
+        print(f"  exact concrete epsilon of this pair {res.exact_concrete_epsilon:.4f}")
+    if res.delta is not None:
+        print(f"  delta({res.delta['epsilon']:g}): lower bound {res.delta['lower_bound']:.4g}, "
+              f"estimate {res.delta['estimate']:.4g}")
+
+
+# ---------------------------------------------------------------------------------------------
+# the dispatch table
+
+#: Every sub-command: name -> (function adding its arguments; its first docstring line is the
+#: help text, handler receiving the parsed arguments).
+COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], None]]] = {
+    "pmf": (add_pmf, cmd_pmf),
+    "privacy": (add_privacy, cmd_privacy),
+    "release": (add_release, cmd_release),
+    "audit": (add_audit, cmd_audit),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for documentation and tests)."""
+    parser = _Parser(prog="dpposterior", description="Differentially private posteriors tailored to the Hellinger distance.")
+    parser.add_argument("--version", action="version", version=f"dpposterior {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    for name, (add_arguments, handler) in COMMANDS.items():
+        about = (add_arguments.__doc__ or "").strip().splitlines()[0] if add_arguments.__doc__ else None
+        p = sub.add_parser(name, help=about, description=about)
+        add_arguments(p)
+        p.set_defaults(handler=handler)
+    return parser
+
+
+_VALUE_FLAGS = {"--prior", "--counts", "--at", "--pair", "--categories", "--epsilon", "--delta", "--gamma", "--n",
+                "--seed", "--delta-at", "--samples", "--confidence", "--events", "--top"}
 
 
 def _join_negative_lists(argv: list[str]) -> list[str]:
@@ -271,26 +421,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(_join_negative_lists(argv))
         if args.command is None:
-            raise InputError("a command is required: " + ", ".join(COMMANDS) + (", audit" if _has_audit() else ""))
-        handler = COMMANDS.get(args.command) or getattr(args, "handler", None)
-        handler(args)
+            raise InputError("a command is required: " + ", ".join(COMMANDS))
+        args.handler(args)
     except InputError as exc:
-        print(f"dpposterior: error: {exc}", file=sys.stderr)
+        print(f"dpposterior: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     except MemoryError:
         print("dpposterior: error: out of memory; the exact computation is too large for this machine", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("dpposterior: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
     return 0
-
-
-def _has_audit() -> bool:
-    try:
-        from . import audit  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 if __name__ == "__main__":

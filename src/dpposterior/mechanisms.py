@@ -22,9 +22,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .distances import hellinger
+from . import validate
 from .errors import InputError
 from .sampling import ENUMERATE_UP_TO, sample_exponential
-from .models import as_counts, as_open_unit, as_positive, as_prior, candidates, check_size, n_candidates
+from .models import as_counts, as_prior, candidates, check_size, n_candidates
 from .sensitivity import (
     GLOBAL_SENSITIVITY_METHODS,
     beta_smooth_sensitivity,
@@ -95,14 +96,9 @@ def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
         raise InputError(f"unknown mechanism {mechanism!r}; choose one of {', '.join(MECHANISM_IDS)}") from None
 
 
-def check_epsilon(epsilon: float) -> float:
-    """Validate eps > 0 (finite)."""
-    return as_positive(epsilon, "epsilon")
-
-
-def check_delta(delta: float) -> float:
-    """Validate 0 < delta < 1."""
-    return as_open_unit(delta, "delta")
+# The validators live in :mod:`dpposterior.validate`; these names are kept for existing imports.
+check_epsilon = validate.epsilon
+check_delta = validate.delta
 
 
 def check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method) -> tuple[Mechanism, float, float, float, str]:
@@ -219,8 +215,8 @@ def log_pmf(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, d
 
 
 def _as_rng(rng) -> np.random.Generator:
-    if rng is None or isinstance(rng, (int, np.integer)):
-        return np.random.default_rng(rng)
+    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
+        return np.random.default_rng(None if rng is None else validate.seed(rng, "rng seed"))
     if isinstance(rng, np.random.Generator):
         return rng
     raise InputError(f"rng must be a seed or a numpy Generator, got {type(rng).__name__}")
@@ -239,9 +235,7 @@ def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, de
     mech, a, c, epsilon, delta, gamma, gsm = _setup(mechanism, prior, counts, epsilon, delta, gamma,
                                                     global_sensitivity_method)
     rng = _as_rng(rng)
-    size = int(size)
-    if size < 0:
-        raise InputError(f"size must be >= 0, got {size}")
+    size = validate.sample_count(size, "size")
     n, k = int(c.sum()), c.size
     if mech.family == "laplace":
         s = laplace_scale(mech, k, epsilon)

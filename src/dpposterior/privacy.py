@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm.auto import tqdm
 
+from . import validate
 from .distances import HellingerGrid, hellinger_from_log_bc
 from .errors import InputError, SizeError
 from .mechanisms import (
@@ -32,6 +33,7 @@ from .mechanisms import (
     exponential_log_pmf_rows,
     laplace_log_pmf_rows,
     laplace_scale,
+    log_pmf,
 )
 from .models import as_counts, as_prior, as_size, candidate_rank, candidates, check_size, n_candidates, neighbours
 from .sensitivity import (
@@ -230,3 +232,27 @@ def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLik
                          global_sensitivity_method=global_sensitivity_method, at=at, delta_at=e).delta_at["delta"]
         for e in np.atleast_1d(np.asarray(eps_grid, dtype=np.float64))
     ])
+
+
+def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                 gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
+                 delta_at: float | None = None) -> tuple[float, float | None]:
+    """Exact loss of one pair ``max_r |ln p_c(r) - ln p_c'(r)|`` (SPEC §5), and ``delta(eps')`` both ways.
+
+    ``pair = (c, c')``: two count vectors of the same size (the auditor compares its bound with this).
+    """
+    try:
+        c, d = pair
+    except (TypeError, ValueError):
+        raise InputError("pair must be two count vectors") from None
+    c = validate.counts(c, "pair counts")
+    d = validate.counts(d, "pair counts", k=c.size, n=int(c.sum()))
+    if delta_at is not None:
+        delta_at = validate.eps_prime(delta_at)
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
+    lp, lq = log_pmf(mechanism, prior, c, **kw), log_pmf(mechanism, prior, d, **kw)
+    loss = float(np.max(np.abs(lp - lq)))
+    if delta_at is None:
+        return loss, None
+    p, q, f = np.exp(lp), np.exp(lq), math.exp(delta_at)
+    return loss, float(max(np.maximum(0, p - f * q).sum(), np.maximum(0, q - f * p).sum()))

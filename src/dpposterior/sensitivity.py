@@ -33,8 +33,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .distances import hellinger_from_log_bc, lgamma_jensen_gap
+from . import validate
 from .errors import InputError
-from .models import as_counts, as_positive, as_prior, as_size, candidate_rank, candidates, directions
+from .models import as_counts, as_prior, as_size, candidate_rank, candidates, directions
 
 #: The drafts' constant global sensitivity ``sqrt(1 - pi/4)``: LS at n = 1 under Beta(1, 1).
 PAPER_GLOBAL_SENSITIVITY = math.sqrt(1.0 - math.pi / 4.0)
@@ -212,6 +213,5 @@ def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta:
     return np.exp(-distance_transform(-np.log(ls), n, a.size, smoothing_beta(epsilon, delta, n)))
 
 
-def check_gamma(gamma: float) -> float:
-    """Validate the smoothing parameter gamma > 0."""
-    return as_positive(gamma, "gamma")
+# The validator lives in :mod:`dpposterior.validate`; the name is kept for existing imports.
+check_gamma = validate.gamma

@@ -1,0 +1,155 @@
+"""Auditing the library's own mechanisms with the black-box auditor (SPEC §5, "Empirical").
+
+:mod:`dpposterior.audit` sees only a sampler; this module wraps each mechanism of
+:mod:`dpposterior.mechanisms` as such a sampler (:func:`mechanism_sampler`), picks pairs with
+the white-box hint ``worst`` (the exact worst pair of :func:`dpposterior.privacy.concrete_epsilon`),
+adds the exact loss of the reported pair for comparison (:func:`dpposterior.privacy.pair_epsilon`),
+and plans sample sizes from the exact pmf (:func:`plan_mechanism`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import audit as _audit
+from .audit import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_EVENTS,
+    DEFAULT_SAMPLES,
+    AuditResult,
+    Sampler,
+    audit,
+    audit_search,
+    check_confidence,
+    check_events,
+    check_pair,
+    check_samples,
+    samples_needed,
+)
+from .errors import InputError, SizeError
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, log_pmf, sample
+from .models import as_prior, as_size, candidates
+from .privacy import concrete_epsilon, pair_epsilon
+
+#: The exact loss of one pair now lives in :mod:`dpposterior.privacy` (kept under its old name).
+exact_pair_epsilon = pair_epsilon
+
+
+def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                      gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> Sampler:
+    """A black-box sampler for one of the library's mechanisms (via :func:`mechanisms.sample`)."""
+    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+    a = as_prior(prior)
+
+    def sampler(dataset, size, rng):
+        return sample(mech.id, a, dataset, epsilon=epsilon, delta=delta, gamma=gamma,
+                      global_sensitivity_method=gsm, size=size, rng=rng)
+
+    return sampler
+
+
+def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mechanism=None,
+                    epsilon: float | None = None, delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
+                    global_sensitivity_method: str = "exact", count: int = 4,
+                    rng: np.random.Generator | int | None = None) -> list[tuple[list[int], list[int]]]:
+    """Adjacent pairs to audit: the black-box strategies of :func:`dpposterior.audit.candidate_pairs`,
+    plus ``worst``, the exact worst pair of :func:`~dpposterior.privacy.concrete_epsilon` (a white-box
+    hint; needs ``mechanism`` and ``epsilon``)."""
+    if strategy != "worst":
+        return _audit.candidate_pairs(prior, n, strategy, count=count, rng=rng)
+    a = as_prior(prior)
+    n = as_size(n)
+    if mechanism is None or epsilon is None:
+        raise InputError("search 'worst' needs the mechanism and epsilon (it uses the exact pmf)")
+    res = concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
+                           global_sensitivity_method=global_sensitivity_method)
+    return [tuple(res.worst_pair)]
+
+
+def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                    gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", pair=None,
+                    search: str = "worst", samples: int = DEFAULT_SAMPLES, confidence: float = DEFAULT_CONFIDENCE,
+                    seed: int | None = None, n_events: int = DEFAULT_EVENTS, delta_at: float | None = None,
+                    exact: bool = True, progress: bool = False) -> AuditResult:
+    """Audit one of the library's mechanisms at one pair (``pair``) or at the pairs ``search`` picks.
+
+    The auditor only samples; with ``exact=True`` the exact loss of the reported pair is added
+    for comparison (``None`` when R(n) is too large for the pmf).  ``search='worst'`` falls back
+    to ``'boundary'`` when the exact worst case does not fit the memory budget.
+    """
+    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+    a = as_prior(prior)
+    n = as_size(n)
+    samples, confidence = check_samples(samples), check_confidence(confidence)
+    check_events(n_events)
+    delta_at = _audit._check_delta_at(delta_at)
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
+    sampler = mechanism_sampler(mech.id, a, **kw)
+    if pair is not None:
+        c, d = check_pair(pair, a, n)
+        res = audit(sampler, c, d, samples=samples, confidence=confidence, seed=seed, n_events=n_events,
+                    delta_at=delta_at, progress=progress)
+    else:
+        base = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        pair_rng, sample_rng = base.spawn(2)  # random pairs drawn independently of the samples
+        try:
+            pairs = candidate_pairs(a, n, search, mechanism=mech.id, rng=pair_rng, **kw)
+        except SizeError:
+            pairs = candidate_pairs(a, n, "boundary")
+        res, _ = audit_search(sampler, pairs, samples=samples, confidence=confidence, seed=sample_rng,
+                              n_events=n_events, delta_at=delta_at, progress=progress)
+    exact_eps = None
+    if exact:
+        try:
+            exact_eps, _ = exact_pair_epsilon(mech.id, a, res.pair, **kw)
+        except SizeError:
+            exact_eps = None
+    fields = res.to_dict() | {"exact_concrete_epsilon": exact_eps, "claimed_epsilon": mech.claimed(epsilon, delta)[0]}
+    return AuditResult(**fields)
+
+
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Result of :func:`plan_mechanism`."""
+
+    samples: int | None
+    target: float
+    exact_pair_epsilon: float
+    event_probabilities: tuple[float, float] | None
+    event_outputs: list | None
+
+
+def plan_mechanism(mechanism, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                   gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
+                   target: float | None = None, fraction: float = 0.9, confidence: float = DEFAULT_CONFIDENCE,
+                   n_events: int = DEFAULT_EVENTS) -> Plan:
+    """Samples per side to certify ``target`` (default ``fraction`` x the pair's exact loss).
+
+    Uses the exact pmf to find the easiest event (prefixes of the outputs sorted by the exact
+    log ratio, both directions): a white-box planner for a black-box audit.
+    """
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
+    a = as_prior(prior)
+    c, d = check_pair(pair, a, int(np.sum(pair[0])))
+    lp, lq = log_pmf(mechanism, a, c, **kw), log_pmf(mechanism, a, d, **kw)
+    loss = float(np.max(np.abs(lp - lq)))
+    if target is None:
+        if not (0 < fraction <= 1):
+            raise InputError(f"fraction must be in (0, 1], got {fraction!r}")
+        target = fraction * loss
+    cands = candidates(int(c.sum()), c.size)
+    best = (None, None, None)
+    for x, y in ((lp, lq), (lq, lp)):
+        order = np.argsort(-(x - y), kind="stable")
+        P, Q = np.cumsum(np.exp(x[order])), np.cumsum(np.exp(y[order]))
+        ok = np.flatnonzero(np.log(P) - np.log(np.maximum(Q, 1e-300)) > target)
+        for j in ok[:200]:  # the best events sit at the top of the ranking
+            s = samples_needed(min(1.0, P[j]), min(1.0, Q[j]), target, confidence=confidence, n_events=n_events)
+            if s is not None and (best[0] is None or s < best[0]):
+                best = (s, (float(P[j]), float(Q[j])), cands[order[: j + 1]].tolist())
+    return Plan(best[0], float(target), loss, best[1], best[2])

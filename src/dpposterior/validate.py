@@ -1,0 +1,312 @@
+"""The one validation layer: every argument a user gives is checked here (SPEC §1 ranges).
+
+Each validator takes a Python value (the API) and returns it in canonical form, or raises
+:class:`~dpposterior.errors.InputError` with **one line** naming the argument, the value
+and the accepted range.  The command line parses its text with :func:`parse_number`,
+:func:`parse_int` and :func:`parse_list` and then calls the same validators, so the CLI,
+the config check and the API accept exactly the same inputs.
+
+Types are strict: a ``bool`` is never a number, a float is an integer only when it is
+integral (``4.0``, not ``4.5``), strings are never numbers (outside the ``parse_*`` helpers),
+and every number must be finite.
+
+Documented ranges (module constants)
+------------------------------------
+``MAX_TOTAL = 2**53 - 1``
+    Largest data-set size n (sum of the counts).  Every count, every ``n + 1`` and every
+    candidate count is then an exact float64 integer, so sensitivities and distances never
+    see a rounded count (above 2^53, ``c + 1 == c`` and the local sensitivity rounds to 0).
+    Sums are taken over Python ints, never int64, so oversized input is reported, not wrapped.
+``MIN_PRIOR = 1e-12``, ``MAX_PRIOR = 1e9``
+    Dirichlet parameters.  Down to 1e-12 every lnGamma difference the package takes is
+    written without the cancellation ``(a + 1) - 1`` (see :mod:`dpposterior.sensitivity`),
+    so every mechanism is finite and NaN-free with zero counts (tested at 1e-12 and 1e6).
+    Below 1e-16, ``a + 1 == 1`` in float64 and the posterior of an empty category would
+    no longer differ from the prior, hence the margin.  Up to 1e9 the Hellinger distance
+    keeps its accuracy (the midpoint series of :mod:`dpposterior.distances`).
+``MIN_EPSILON = 1e-6``, ``MAX_EPSILON = 1e3``
+    Beyond e^1000 every output but the mode has probability below 1e-300 (no privacy
+    left to speak of); below 1e-6 the output is uniform to within 1e-6 (no utility), and
+    the samplers' bands and Laplace scales stay far from overflow at both ends.
+``MIN_DELTA = 1e-300 < delta < 1``; ``MIN_GAMMA = 1e-6 <= gamma <= MAX_GAMMA = 1e6``;
+``0 < level < 1``; seeds ``0 <= seed < 2**128``; ``MAX_EPS_PRIME = 700`` (``exp`` stays finite).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from numbers import Integral, Real
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .errors import InputError
+
+MAX_TOTAL = 2**53 - 1
+MIN_PRIOR = 1e-12
+MAX_PRIOR = 1e9
+MIN_EPSILON = 1e-6
+MAX_EPSILON = 1e3
+MIN_DELTA = 1e-300
+MIN_GAMMA = 1e-6
+MAX_GAMMA = 1e6
+MAX_EPS_PRIME = 700.0
+MAX_SEED = 2**128 - 1
+MIN_SAMPLES = 100
+MAX_SAMPLES = 10**12
+MAX_EVENTS = 10_000
+MAX_CATEGORIES = 100_000
+
+
+def _show(value: object) -> str:
+    """A short one-line rendering of a bad value for an error message."""
+    text = repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (Real, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+# ---------------------------------------------------------------------------------------------
+# scalars
+
+
+def number(value: object, name: str, lo: float | None = None, hi: float | None = None, *,
+           lo_open: bool = False, hi_open: bool = False, desc: str = "a number", span: str | None = None) -> float:
+    """A finite real number (not a bool, not a string) in ``[lo, hi]`` (``(lo`` / ``hi)`` when open).
+
+    Messages read ``<name> must be <desc> in <span>, got <value>``.
+    """
+    if span is None:
+        left = "(" if lo_open else "["
+        right = ")" if hi_open else "]"
+        span = f"{left}{'-inf' if lo is None else f'{lo:g}'}, {'inf' if hi is None else f'{hi:g}'}{right}"
+    where = f"{name} must be {desc + ' ' if desc else ''}in {span}"
+    if not _is_number(value):
+        raise InputError(f"{name} must be {desc or 'a number'} in {span}, got {_show(value)}")
+    try:
+        v = float(value)
+    except OverflowError:
+        raise InputError(f"{where}, got {_show(value)}") from None
+    if not math.isfinite(v):
+        raise InputError(f"{where} (finite), got {_show(value)}")
+    if lo is not None and (v < lo or (lo_open and v == lo)):
+        raise InputError(f"{where}, got {v:g}")
+    if hi is not None and (v > hi or (hi_open and v == hi)):
+        raise InputError(f"{where}, got {v:g}")
+    return v
+
+
+def integer(value: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer in ``[lo, hi]``: an int, a numpy integer, or an integral finite float (never a bool)."""
+    span = f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else _big(hi)}]"
+    if not _is_number(value):
+        raise InputError(f"{name} must be an integer in {span}, got {_show(value)}")
+    if isinstance(value, (Integral, np.integer)):
+        v = int(value)
+    else:
+        f = float(value)
+        if not math.isfinite(f) or not f.is_integer():
+            raise InputError(f"{name} must be an integer in {span}, got {_show(value)}")
+        v = int(f)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise InputError(f"{name} must be an integer in {span}, got {_big(v)}")
+    return v
+
+
+def _big(v: int) -> str:
+    return str(v) if abs(v) < 10**7 else f"{v:.3g}"
+
+
+def positive(value: object, name: str) -> float:
+    """A finite number > 0 (a weight, a scale, a bound's parameter, ...)."""
+    return number(value, name, 0.0, None, lo_open=True, desc="a positive number", span="(0, inf)")
+
+
+def open_unit(value: object, name: str) -> float:
+    """A number strictly between 0 and 1."""
+    return number(value, name, 0.0, 1.0, lo_open=True, hi_open=True, desc="", span="(0, 1)")
+
+
+def epsilon(value: object, name: str = "epsilon") -> float:
+    """The privacy parameter, in ``[MIN_EPSILON, MAX_EPSILON]`` (module docstring)."""
+    return number(value, name, MIN_EPSILON, MAX_EPSILON, desc="a positive number")
+
+
+def delta(value: object, name: str = "delta") -> float:
+    """delta of (eps, delta)-DP, in ``[MIN_DELTA, 1)``."""
+    return number(value, name, MIN_DELTA, 1.0, hi_open=True, desc="",
+                  span=f"(0, 1) (at least {MIN_DELTA:g})")
+
+
+def gamma(value: object, name: str = "gamma") -> float:
+    """The smoothing parameter gamma, in ``[MIN_GAMMA, MAX_GAMMA]``."""
+    return number(value, name, MIN_GAMMA, MAX_GAMMA, desc="a positive number")
+
+
+def eps_prime(value: object, name: str = "delta_at") -> float:
+    """The eps' of a privacy profile ``delta(eps')``, in ``[0, MAX_EPS_PRIME]``."""
+    return number(value, name, 0.0, MAX_EPS_PRIME)
+
+
+def level(value: object, name: str = "confidence") -> float:
+    """A confidence level in (0, 1)."""
+    return open_unit(value, name)
+
+
+def size(value: object, name: str = "n") -> int:
+    """A data-set size ``1 <= n <= MAX_TOTAL``."""
+    try:
+        return integer(value, name, 1, MAX_TOTAL)
+    except InputError:
+        raise InputError(f"{name} must be a positive integer at most 2^53 - 1 = {MAX_TOTAL}, "
+                         f"got {_show(value)}") from None
+
+
+def sample_count(value: object, name: str = "size", lo: int = 0, hi: int = MAX_SAMPLES) -> int:
+    """A number of draws ``lo <= size <= hi`` (an integer: ``1.5`` draws is an error, not one draw)."""
+    try:
+        return integer(value, name, lo, hi)
+    except InputError:
+        raise InputError(f"{name} must be >= {lo}, an integer at most {_big(hi)}; got {_show(value)}") from None
+
+
+def seed(value: object, name: str = "seed") -> int:
+    """A seed ``0 <= seed <= MAX_SEED``."""
+    try:
+        return integer(value, name, 0, MAX_SEED)
+    except InputError:
+        raise InputError(f"{name} must be a non-negative integer below 2^128, got {_show(value)}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# vectors
+
+
+def _flat(value: object, name: str, what: str) -> list:
+    if isinstance(value, (str, bytes)):
+        raise InputError(f"{name} must be a list of {what}, got the string {_show(value)}")
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1:
+            raise InputError(f"{name} must be a flat list of {what}, got shape {value.shape}")
+        return value.tolist()
+    if not isinstance(value, (Sequence, np.ndarray)) and not hasattr(value, "__array__") \
+            and not hasattr(value, "__iter__"):
+        raise InputError(f"{name} must be a list of {what}, got {_show(value)}")
+    try:
+        items = list(value)
+    except TypeError:
+        raise InputError(f"{name} must be a list of {what}, got {_show(value)}") from None
+    for x in items:
+        if isinstance(x, (list, tuple, np.ndarray)):
+            raise InputError(f"{name} must be a flat list of {what}")
+    return items
+
+
+def counts(value: ArrayLike, name: str = "counts", k: int | None = None, n: int | None = None) -> NDArray[np.int64]:
+    """A count vector (SPEC §1): ``k >= 2`` non-negative integers with ``1 <= sum <= MAX_TOTAL``.
+
+    Integral floats are accepted (a count read as ``4.0``), ``4.5``, NaN and bools are not.  The
+    sum is a Python int (no int64 wrap-around).  Messages name the position, never a count
+    (counts are data).  ``k``/``n``: required number of categories / total.
+    """
+    items = _flat(value, name, "integers")
+    if len(items) < 2:
+        raise InputError(f"{name} needs at least 2 categories, got {len(items)}")
+    if len(items) > MAX_CATEGORIES:
+        raise InputError(f"{name} has {len(items)} categories, more than the {MAX_CATEGORIES} accepted")
+    out = []
+    for i, x in enumerate(items):
+        if not _is_number(x):
+            raise InputError(f"{name} must be integers (entry {i + 1} is not a number)")
+        if isinstance(x, (Integral, np.integer)):
+            v = int(x)
+        else:
+            f = float(x)
+            if not math.isfinite(f) or not f.is_integer():
+                raise InputError(f"{name} must be integers (entry {i + 1} is not an integer)")
+            v = int(f)
+        if v < 0:
+            raise InputError(f"{name} must be non-negative integers (entry {i + 1} is negative)")
+        if v > MAX_TOTAL:
+            raise InputError(f"{name} must sum to at most 2^53 - 1 = {MAX_TOTAL} (entry {i + 1} is larger)")
+        out.append(v)
+    total = sum(out)
+    if total < 1:
+        raise InputError(f"{name} must contain at least one record (sum >= 1)")
+    if total > MAX_TOTAL:
+        raise InputError(f"{name} must sum to at most 2^53 - 1 = {MAX_TOTAL} (exact float64 integers)")
+    if k is not None and len(out) != k:
+        raise InputError(f"{name} must have {k} categories, got {len(out)}")
+    if n is not None and total != n:
+        raise InputError(f"{name} must sum to n = {n}")
+    return np.array(out, dtype=np.int64)
+
+
+def prior(value: ArrayLike, k: int | None = None, name: str = "prior") -> NDArray[np.float64]:
+    """A Dirichlet prior ``a`` (SPEC §1): at least 2 finite numbers in ``[MIN_PRIOR, MAX_PRIOR]``; length k if given."""
+    items = _flat(value, name, "positive numbers")
+    if len(items) < 2:
+        raise InputError(f"{name} must be a list of at least 2 positive numbers, got {len(items)}")
+    if len(items) > MAX_CATEGORIES:
+        raise InputError(f"{name} has {len(items)} entries, more than the {MAX_CATEGORIES} accepted")
+    out = []
+    for i, x in enumerate(items):
+        if not _is_number(x):
+            raise InputError(f"{name} must be positive numbers (entry {i + 1} is {_show(x)})")
+        v = float(x)
+        if not math.isfinite(v):
+            raise InputError(f"{name} must be finite (entry {i + 1} is {v!r})")
+        if v <= 0:
+            raise InputError(f"{name} must be > 0 in every category (entry {i + 1} is {v!r}); "
+                             f"accepted: [{MIN_PRIOR:g}, {MAX_PRIOR:g}]")
+        if not (MIN_PRIOR <= v <= MAX_PRIOR):
+            raise InputError(f"{name} entries must be in [{MIN_PRIOR:g}, {MAX_PRIOR:g}] (entry {i + 1} is {v:g})")
+        out.append(v)
+    if k is not None and len(out) != k:
+        raise InputError(f"{name} has {len(out)} entries but the counts have {k} categories")
+    return np.array(out, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# text from the command line and the config
+
+
+def parse_number(text: object, name: str) -> object:
+    """A number written as text (``'1e-3'``), returned as int when it is written as an integer.
+
+    Anything else is returned unchanged (so the validators report it); a non-numeric string
+    raises :class:`InputError`.
+    """
+    if not isinstance(text, str):
+        return text
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        return float(t)
+    except ValueError:
+        raise InputError(f"{name} must be a number, got {_show(text)}") from None
+
+
+def parse_int(text: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer written as text: ``'12'``, or ``'1e6'`` when that is an exact integer."""
+    return integer(parse_number(text, name), name, lo, hi)
+
+
+def parse_list(text: str, name: str) -> list:
+    """Comma-separated numbers (``'1,1'``, ``'0.5, 2'``), each parsed by :func:`parse_number`."""
+    if not isinstance(text, str):
+        raise InputError(f"{name} must be comma-separated numbers, got {_show(text)}")
+    parts = [p.strip() for p in text.split(",")]
+    if any(p == "" for p in parts):
+        raise InputError(f"{name} must be comma-separated numbers with no empty entry, got {_show(text)}")
+    try:
+        return [parse_number(p, name) for p in parts]
+    except InputError:
+        raise InputError(f"{name} must be comma-separated numbers, got {_show(text)}") from None

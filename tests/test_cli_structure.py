@@ -1,0 +1,139 @@
+"""The CLI's structure: one dispatch table, no import circle, the auditor's core imports no mechanism,
+required flags shown as required, Ctrl-C, strict JSON."""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+import dpposterior
+from dpposterior import cli
+
+SRC = Path(dpposterior.__file__).parent
+
+
+def imports_of(module: str) -> set[str]:
+    """Relative modules of the package that ``module`` imports anywhere (top level or in functions)."""
+    tree = ast.parse((SRC / f"{module}.py").read_text())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                out.add(node.module.split(".")[0])
+            else:
+                out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dpposterior"):
+            parts = node.module.split(".")
+            out.update([parts[1]] if len(parts) > 1 else [a.name for a in node.names])
+    return out
+
+
+def test_black_box_audit_imports_no_mechanism():
+    assert imports_of("audit") <= {"errors", "validate", "models", "mechanism_audit"}
+    # mechanism_audit is reached only lazily, for old names (module __getattr__), never at import
+    tree = ast.parse((SRC / "audit.py").read_text())
+    top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 1}
+    assert top <= {"errors", "validate", "models", None}
+
+
+def test_no_library_module_imports_the_cli():
+    for path in SRC.glob("*.py"):
+        if path.stem not in ("cli", "__main__"):
+            assert "cli" not in imports_of(path.stem), path.name
+
+
+def test_pair_loss_lives_in_privacy():
+    from dpposterior.mechanism_audit import exact_pair_epsilon
+    from dpposterior.privacy import pair_epsilon
+
+    assert exact_pair_epsilon is pair_epsilon
+    loss, dlt = pair_epsilon("lshist", [1, 1], ([5, 5], [4, 6]), epsilon=1.0, delta_at=0.5)
+    assert loss == pytest.approx(1.0, rel=1e-9) and 0 < dlt < 1
+
+
+def test_every_subcommand_is_one_table_entry():
+    sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
+    assert list(sub.choices) == list(cli.COMMANDS) and {"pmf", "privacy", "release", "audit"} <= set(cli.COMMANDS)
+
+
+def test_a_new_subcommand_is_one_parser_one_handler_one_entry(monkeypatch, capsys):
+    def add_hello(p):
+        """say hello"""
+        p.add_argument("--name", required=True)
+
+    def cmd_hello(args):
+        print(f"hello {args.name}")
+
+    monkeypatch.setitem(cli.COMMANDS, "hello", (add_hello, cmd_hello))
+    assert cli.main(["hello", "--name", "x"]) == 0
+    assert capsys.readouterr().out == "hello x\n"
+    assert cli.main(["hello"]) == 2
+    assert "--name" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command, required", [
+    ("pmf", ["--prior A1,A2,...", "--mechanism ID", "--epsilon EPS", "--counts C1,C2,..."]),
+    ("privacy", ["--prior A1,A2,...", "--mechanism ID", "--epsilon EPS", "--n N"]),
+    ("release", ["--prior A1,A2,...", "--mechanism ID", "--epsilon EPS", "(--counts C1,C2,... | --data CSV)"]),
+    ("audit", ["--prior A1,A2,...", "--mechanism ID", "--epsilon EPS", "--n N"]),
+])
+def test_usage_shows_required_flags_as_required(command, required):
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
+    usage = " ".join(sub.format_usage().split())
+    for flag in required:
+        assert f" {flag}" in usage and f"[{flag}" not in usage, (flag, usage)
+    assert "[--json]" in usage  # optional flags stay in brackets
+
+
+def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli.COMMANDS, "pmf", (cli.add_pmf, interrupted))
+    rc = cli.main(["pmf", "--prior", "1,1", "--counts", "1,1", "--mechanism", "ehds", "--epsilon", "1"])
+    err = capsys.readouterr().err
+    assert rc == 130 and err == "dpposterior: interrupted\n"
+
+
+def strict_loads(text: str):
+    def refuse(name):
+        raise ValueError(f"non-standard JSON constant {name}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_safe_replaces_non_finite_numbers():
+    import numpy as np
+
+    out = cli.json_safe({"a": math.inf, "b": [np.float64("nan"), np.int64(3), 1.5], "c": np.bool_(True)})
+    assert out == {"a": None, "b": [None, 3, 1.5], "c": True}
+    assert strict_loads(json.dumps(out, allow_nan=False)) == out
+
+
+def test_audit_json_has_no_infinity(capsys):
+    """The event's upper bound is +inf when the denominator count is 0: printed as null."""
+    rc = cli.main(["audit", "--prior", "1,1", "--n", "10", "--mechanism", "lshist", "--epsilon", "10",
+                   "--pair", "10,0:9,1", "--samples", "1000", "--seed", "1", "--json"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    data = strict_loads(out)
+    assert data["event_upper_bound"] is None and data["epsilon_lower_bound"] > 0
+
+
+def test_release_prints_exact_integers(capsys):
+    rc = cli.main(["release", "--prior", "1,1", "--counts", "5000000,5000000", "--mechanism", "lshist",
+                   "--epsilon", "1", "--seed", "0"])
+    out = capsys.readouterr().out.strip()
+    assert rc == 0 and out.startswith("Beta(") and "e+" not in out
+    a, b = (int(x) for x in out[5:-1].split(", "))
+    assert a + b == 10_000_002
+
+
+@pytest.mark.parametrize("a, m, text", [(1.0, 5_000_000, "5000001"), (0.5, 3, "3.5"), (1e-12, 0, "0.000000000001"),
+                                        (0.1, 2**52, "4503599627370496.1"), (1e9, 0, "1000000000")])
+def test_exact_sum(a, m, text):
+    assert cli.exact_sum(a, m) == text
