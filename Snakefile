@@ -1,8 +1,9 @@
-"""dpposterior: regenerate every figure and table of the paper (SPEC §7) from one target.
+"""dpposterior: regenerate every figure and table of the paper drafts from one target.
 
-    snakemake --cores 2                                   # default config, every catalogue item
-    snakemake --cores 2 --configfile workflow/quick.yaml  # the whole DAG at small sizes
-    snakemake --cores 2 figures/fig4.pdf                  # one item
+    snakemake --cores 2                                   # default config, every item, figures/verdicts.md
+    snakemake --cores 2 --configfile workflow/quick.yaml  # the whole DAG at small sizes, into */quick/
+    snakemake --cores 2 figures/fig4.png                  # one item
+    snakemake --report report.zip                         # verdicts, captions, figures, notebooks
 """
 
 import os
@@ -21,6 +22,11 @@ os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
 
 
 include: "workflow/rules/common.smk"
+
+
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/data.smk"
 include: "workflow/rules/runs.smk"
 include: "workflow/rules/pmf.smk"
@@ -33,4 +39,4 @@ include: "workflow/rules/render.smk"
 rule all:
     default_target: True
     input:
-        all_items(),
+        all_outputs(),

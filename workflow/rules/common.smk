@@ -1,125 +1,118 @@
-"""Config checks beyond the schema, and the helpers the rules share."""
+"""Helpers the rules share: output folders, the settings each job uses, each item's inputs and
+notebook parameters. Config checks beyond the schema are in dpposterior.paper.config."""
 
 import json
-import sys
+from pathlib import Path
 
-from dpposterior.mechanisms import MECHANISM_IDS
-
-PY = sys.executable
-TEMPLATES = ["error_curve", "error_boxes", "candidate_pmf", "privacy_loss", "step_table", "sensitivity",
-             "score_change", "privacy_audit"]
-SOURCES = {"error_curve": "accuracy", "error_boxes": "accuracy", "candidate_pmf": "pmf", "step_table": "pmf",
-           "privacy_loss": "privacy", "sensitivity": "sensitivity", "score_change": "sensitivity",
-           "privacy_audit": "audit"}
-TABLE_TEMPLATES = {"step_table"}
-
-
-def config_error(key, msg):
-    raise ValueError(f"config error at '{key}': {msg}")
-
-
-def check_config(cfg):
-    """Cross-references the schema cannot express; every message names the key."""
-    for section in ("accuracy", "privacy", "pmf", "audit"):
-        for exp, spec in cfg.get(section, {}).items():
-            for m in spec["mechanisms"]:
-                if m not in MECHANISM_IDS:
-                    config_error(f"{section}.{exp}.mechanisms", f"unknown mechanism {m!r}; choose from {', '.join(MECHANISM_IDS)}")
-    for exp, spec in cfg.get("audit", {}).items():
-        if spec["privacy"] not in cfg["privacy"]:
-            config_error(f"audit.{exp}.privacy", f"{spec['privacy']!r} is not an entry of 'privacy:'")
-    for exp, spec in cfg["accuracy"].items():
-        kind = spec["kind"]
-        need = {"n-series": ["prior", "n"], "prior-series": ["counts", "a"], "counts-series": ["prior_value", "counts"]}[kind]
-        for key in need:
-            if key not in spec:
-                config_error(f"accuracy.{exp}.{key}", f"required for kind {kind!r}")
-        if kind == "n-series" and "proportions" in spec and len(spec["proportions"]) != len(spec["prior"]):
-            config_error(f"accuracy.{exp}.proportions", "needs one entry per prior category")
-        if kind == "n-series" and "proportions" in spec and abs(sum(spec["proportions"]) - 1) > 1e-9:
-            config_error(f"accuracy.{exp}.proportions", "must sum to 1")
-        if kind == "n-series" and min(spec["n"]) < len(spec["prior"]) and "proportions" not in spec:
-            pass
-    for name, spec in cfg["pmf"].items():
-        if len(spec["prior"]) != len(spec["counts"]):
-            config_error(f"pmf.{name}.counts", "needs one entry per prior category")
-    for sid in cfg["sensitivity"]:
-        if sid not in ("fig1", "fig2"):
-            config_error(f"sensitivity.{sid}", "only 'fig1' (curves) and 'fig2' (score change) exist")
-    for item, spec in cfg["items"].items():
-        section = SOURCES[spec["template"]]
-        if spec["source"] not in cfg[section]:
-            config_error(f"items.{item}.source", f"{spec['source']!r} is not an entry of '{section}:'")
-        if spec["template"] == "step_table" and "printed" not in spec:
-            config_error(f"items.{item}.printed", "table items need the printed values")
-
+from dpposterior.paper.config import (AUDIT_KEYS, DATA_KEYS, FORMULA_TEMPLATES, PMF_KEYS, PRIVACY_KEYS, RUN_KEYS,
+                                      TEMPLATES, check_config, pick)
+from dpposterior.paper.experiments import FORMULAS
+from dpposterior.paper.report import caption_rst, verdicts_rst
 
 check_config(config)
 
-
-def spec_json(section, name):
-    return json.dumps(config[section][name], sort_keys=True)
-
-
-def item_outputs(item):
-    if config["items"][item]["template"] in TABLE_TEMPLATES:
-        return [f"figures/{item}.{ext}" for ext in ("csv", "md", "tex")]
-    return [f"figures/{item}.{ext}" for ext in ("pdf", "png")]
+#: output folders: the quick config writes to results/quick/ and figures/quick/
+R = config.get("results_dir", "results")
+F = config.get("figures_dir", "figures")
+PROGRESS = "--progress" if config.get("progress", True) else ""
+ITEMS = list(config["items"])
 
 
-def all_items():
-    out = []
-    for item in config["items"]:
-        out += item_outputs(item) + [f"results/notebooks/{item}.html"]
-    return out
+wildcard_constraints:
+    mechanism="[A-Za-z0-9-]+",
+    experiment="[A-Za-z0-9_-]+",
+    name="[A-Za-z0-9_-]+",
+    item="|".join(ITEMS),
+
+
+def as_json(d):
+    return json.dumps(d, sort_keys=True)
+
+
+def data_spec(experiment):
+    return as_json(pick(config["accuracy"][experiment], DATA_KEYS))
+
+
+def run_spec(experiment):
+    spec = pick(config["accuracy"][experiment], RUN_KEYS)
+    return as_json(spec | {"seed": config["seed"], "runs": config["runs"], "exact_max": config["exact_max_candidates"]})
+
+
+def pmf_spec(name):
+    return as_json(pick(config["pmf"][name], PMF_KEYS))
+
+
+def privacy_spec(experiment):
+    return as_json(pick(config["privacy"][experiment], PRIVACY_KEYS))
+
+
+def audit_spec(experiment):
+    spec = config["audit"][experiment]
+    base = pick(config["privacy"][spec["privacy"]], PRIVACY_KEYS)
+    return as_json(base | pick(spec, AUDIT_KEYS) | {"seed": config["seed"]})
+
+
+def pmf_mechanisms(name):
+    """Mechanisms of a pmf entry, plus the printed-formula pseudo-mechanisms if a table item shows it."""
+    extra = [f for f in FORMULAS if any(s["source"] == name and s["template"] in FORMULA_TEMPLATES
+                                        for s in config["items"].values())]
+    return list(config["pmf"][name]["mechanisms"]) + extra
+
+
+def item_inputs_dict(item):
+    """The inputs of one item, by role (passed to the notebook as its `inputs` parameter)."""
+    spec = config["items"][item]
+    src, section = spec["source"], TEMPLATES[spec["template"]]
+    if section == "accuracy":
+        mechs = config["accuracy"][src]["mechanisms"]
+        return {"data": f"{R}/data/{src}.parquet", "runs": [f"{R}/runs/{src}/{m}.parquet" for m in mechs],
+                "exact": [f"{R}/exact/{src}/{m}.parquet" for m in mechs]}
+    if section == "privacy":
+        return {"privacy": [f"{R}/privacy/{src}/{m}.parquet" for m in config["privacy"][src]["mechanisms"]]}
+    if section == "pmf":
+        mechs = pmf_mechanisms(src)
+        return {"pmf": [f"{R}/pmf/{src}/{m}.parquet" for m in mechs],
+                "tails": [f"{R}/pmf/{src}/tails/{m}.parquet" for m in mechs]}
+    if section == "audit":
+        return {"audit": [f"{R}/audit/{src}/{m}.parquet" for m in config["audit"][src]["mechanisms"]]}
+    return {"sensitivity": f"{R}/sensitivity/{src}.parquet"}
 
 
 def item_inputs(wildcards):
-    spec = config["items"][wildcards.item]
-    src, section = spec["source"], SOURCES[spec["template"]]
-    if section == "accuracy":
-        mechs = config["accuracy"][src]["mechanisms"]
-        return ([f"results/runs/{src}/{m}.parquet" for m in mechs] + [f"results/exact/{src}/{m}.parquet" for m in mechs]
-                + [f"results/data/{src}.parquet"])
-    if section == "privacy":
-        return [f"results/privacy/{src}/{m}.parquet" for m in config["privacy"][src]["mechanisms"]]
-    if section == "pmf":
-        return [f"results/pmf/{src}.parquet", f"results/pmf/{src}-tails.parquet"]
-    if section == "audit":
-        return [f"results/audit/{src}/{m}.parquet" for m in config["audit"][src]["mechanisms"]]
-    return [f"results/sensitivity/{src}.parquet"]
+    out = []
+    for v in item_inputs_dict(wildcards.item).values():
+        out += v if isinstance(v, list) else [v]
+    return out
+
+
+def item_outputs(item):
+    return {"png": f"{F}/{item}.png", "pdf": f"{F}/{item}.pdf", "csv": f"{F}/{item}.csv", "md": f"{F}/{item}.md",
+            "tex": f"{F}/{item}.tex", "verdicts": f"{R}/verdicts/{item}.csv", "caption": f"{R}/captions/{item}.txt"}
 
 
 def item_parameters(wildcards):
-    """The notebook parameters of one item (everything in its `items:` entry plus its source's mechanisms)."""
+    """Notebook parameters: the item's `items:` entry (minus template/source), its mechanisms, its paths."""
     spec = dict(config["items"][wildcards.item])
-    template = spec.pop("template")
-    section = SOURCES[template]
-    params = {"item": wildcards.item, "title": spec.pop("title")}
-    src = spec.pop("source")
+    template, src = spec.pop("template"), spec.pop("source")
+    section = TEMPLATES[template]
+    params = {"item": wildcards.item, **spec, "inputs": item_inputs_dict(wildcards.item),
+              "outputs": item_outputs(wildcards.item)}
     if section in ("accuracy", "privacy", "audit"):
-        params["experiment"] = src
         params["mechanisms"] = config[section][src]["mechanisms"]
-    else:
-        params["source"] = src
-    if template in ("error_curve", "error_boxes"):
-        params["claims"] = spec.pop("claims", [])
-    params.update(spec)
-    return json.dumps(params, sort_keys=True)
+    return as_json(params)
 
 
 def template_of(wildcards):
-    return f"notebooks/{config['items'][wildcards.item]['template']}.ipynb"
+    return f"notebooks/{config['items'][wildcards.item]['template']}.py"
 
 
-FIGURE_ITEMS = [i for i, s in config["items"].items() if s["template"] not in TABLE_TEMPLATES]
-TABLE_ITEMS = [i for i, s in config["items"].items() if s["template"] in TABLE_TEMPLATES]
-PROGRESS = "--progress" if config.get("progress", True) else ""
+def all_outputs():
+    out = [f"{F}/verdicts.md", f"{F}/verdicts.csv"]
+    for item in ITEMS:
+        out += list(item_outputs(item).values()) + [f"{R}/notebooks/{item}.html"]
+    return out
 
 
-def audit_spec_json(experiment):
-    """Settings of one `audit:` entry merged over the privacy experiment it names."""
-    spec = dict(config["audit"][experiment])
-    base = {k: v for k, v in config["privacy"][spec.pop("privacy")].items() if k != "mechanisms"}
-    spec.pop("mechanisms")
-    return json.dumps(base | spec, sort_keys=True)
+# the report (snakemake --report) reads each item's caption and the verdict table when they exist
+config["_report"] = {"captions": {i: caption_rst(Path(f"{R}/captions/{i}.txt")) for i in ITEMS},
+                     "verdicts": verdicts_rst(Path(f"{F}/verdicts.csv"))}

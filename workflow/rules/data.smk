@@ -1,14 +1,15 @@
 rule make_data:
     """Data generation: the count vectors (and priors) of one accuracy experiment."""
     output:
-        "results/data/{experiment}.parquet",
+        f"{R}/data/{{experiment}}.parquet",
     params:
-        py=PY,
-        spec=lambda wc: spec_json("accuracy", wc.experiment),
+        spec=lambda wc: data_spec(wc.experiment),
     conda:
         "../envs/dpposterior.yaml"
     log:
-        "logs/data/{experiment}.log",
+        f"{R}/logs/data/{{experiment}}.log",
+    benchmark:
+        f"{R}/benchmarks/data/{{experiment}}.tsv"
     shell:
-        "{params.py} workflow/scripts/make_data.py --experiment {wildcards.experiment:q} --spec {params.spec:q} "
+        "python -m dpposterior.paper data --experiment {wildcards.experiment:q} --spec {params.spec:q} "
         "--out {output:q} > {log:q} 2>&1"

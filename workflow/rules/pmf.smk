@@ -1,20 +1,16 @@
 rule exact_pmf:
-    """Exact output distributions of the mechanisms at one (prior, c) (004 Fig. 3, 000 Tables 1-2)."""
+    """Exact output distribution of one mechanism at one (prior, c) (arXiv draft Fig. 3, workshop draft Tables 1-2)."""
     output:
-        pmf="results/pmf/{name}.parquet",
-        tails="results/pmf/{name}-tails.parquet",
-    wildcard_constraints:
-        name="|".join(config["pmf"]) or "NONE",
+        pmf=f"{R}/pmf/{{name}}/{{mechanism}}.parquet",
+        tails=f"{R}/pmf/{{name}}/tails/{{mechanism}}.parquet",
     params:
-        py=PY,
-        spec=lambda wc: spec_json("pmf", wc.name),
-        table=lambda wc: "--table" if wc.name in [config["items"][i]["source"] for i in TABLE_ITEMS] else "",
+        spec=lambda wc: pmf_spec(wc.name),
     conda:
         "../envs/dpposterior.yaml"
     log:
-        "logs/pmf/{name}.log",
+        f"{R}/logs/pmf/{{name}}/{{mechanism}}.log",
     benchmark:
-        "results/benchmarks/pmf/{name}.tsv"
+        f"{R}/benchmarks/pmf/{{name}}/{{mechanism}}.tsv"
     shell:
-        "{params.py} workflow/scripts/exact_pmf.py --item {wildcards.name:q} --spec {params.spec:q} {params.table} "
-        "--out {output.pmf:q} --out-tails {output.tails:q} > {log:q} 2>&1"
+        "python -m dpposterior.paper pmf --name {wildcards.name:q} --mechanism {wildcards.mechanism:q} "
+        "--spec {params.spec:q} --out {output.pmf:q} --out-tails {output.tails:q} > {log:q} 2>&1"

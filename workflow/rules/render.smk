@@ -1,51 +1,51 @@
-FIGURE_REGEX = "|".join(FIGURE_ITEMS) or "NONE"
-TABLE_REGEX = "|".join(TABLE_ITEMS) or "NONE"
-
-
-rule render_figure:
-    """papermill runs the item's template (results only), nbconvert renders it; writes figures/<item>.pdf/.png."""
+rule render:
+    """One item: papermill runs its notebook template (notebooks/<template>.py) with the item's parameters and
+    paths; the notebook draws the figure inline and writes the figure, its table, its verdicts and its caption."""
     input:
         item_inputs,
         template=template_of,
     output:
-        pdf=report("figures/{item}.pdf", caption="../report/figure.rst", category="Figures"),
-        png=report("figures/{item}.png", caption="../report/figure.rst", category="Figures"),
-        notebook="results/notebooks/{item}.ipynb",
-        html="results/notebooks/{item}.html",
-    wildcard_constraints:
-        item=FIGURE_REGEX,
+        png=report(f"{F}/{{item}}.png", caption="../report/item.rst", category="Figures",
+                   labels={"item": "{item}", "file": "figure"}),
+        pdf=f"{F}/{{item}}.pdf",
+        csv=f"{F}/{{item}}.csv",
+        md=f"{F}/{{item}}.md",
+        tex=f"{F}/{{item}}.tex",
+        verdicts=f"{R}/verdicts/{{item}}.csv",
+        caption=f"{R}/captions/{{item}}.txt",
+        notebook=f"{R}/notebooks/{{item}}.ipynb",
+        html=report(f"{R}/notebooks/{{item}}.html", caption="../report/item.rst", category="Notebooks",
+                    labels={"item": "{item}", "file": "notebook"}),
     params:
-        py=PY,
         parameters=item_parameters,
     conda:
         "../envs/dpposterior.yaml"
     log:
-        "logs/render/{item}.log",
+        f"{R}/logs/render/{{item}}.log",
+    benchmark:
+        f"{R}/benchmarks/render/{{item}}.tsv"
     shell:
-        "{params.py} workflow/scripts/render.py --template {input.template:q} --parameters {params.parameters:q} "
+        "python -m dpposterior.paper render --template {input.template:q} --parameters {params.parameters:q} "
         "--notebook {output.notebook:q} --html {output.html:q} > {log:q} 2>&1"
 
 
-rule render_table:
-    """As render_figure for a table item: figures/<item>.csv, .md and .tex."""
+rule verdicts:
+    """Every claim of every item in one table: figures/verdicts.md and .csv, and the report's first page."""
     input:
-        item_inputs,
-        template=template_of,
+        verdicts=expand(f"{R}/verdicts/{{item}}.csv", item=ITEMS),
+        captions=expand(f"{R}/captions/{{item}}.txt", item=ITEMS),
     output:
-        csv=report("figures/{item}.csv", caption="../report/table.rst", category="Tables"),
-        md="figures/{item}.md",
-        tex="figures/{item}.tex",
-        notebook="results/notebooks/{item}.ipynb",
-        html="results/notebooks/{item}.html",
-    wildcard_constraints:
-        item=TABLE_REGEX,
-    params:
-        py=PY,
-        parameters=item_parameters,
+        csv=report(f"{F}/verdicts.csv", caption="../report/verdicts.rst", category="0. Verdicts",
+                   labels={"item": "all", "file": "table (CSV)"}),
+        md=f"{F}/verdicts.md",
+        html=report(f"{R}/report/verdicts.html", caption="../report/verdicts.rst", category="0. Verdicts",
+                    labels={"item": "all", "file": "table (HTML)"}),
     conda:
         "../envs/dpposterior.yaml"
     log:
-        "logs/render/{item}.log",
+        f"{R}/logs/verdicts.log",
+    benchmark:
+        f"{R}/benchmarks/verdicts.tsv"
     shell:
-        "{params.py} workflow/scripts/render.py --template {input.template:q} --parameters {params.parameters:q} "
-        "--notebook {output.notebook:q} --html {output.html:q} > {log:q} 2>&1"
+        "python -m dpposterior.paper verdicts --inputs {input.verdicts:q} --captions {input.captions:q} "
+        "--csv {output.csv:q} --md {output.md:q} --html {output.html:q} > {log:q} 2>&1"

@@ -1,16 +1,18 @@
 rule sensitivity:
-    """Sensitivity curves (004 Fig. 1) and per-candidate score changes (004 Fig. 2)."""
+    """Sensitivity curves (arXiv draft Fig. 1) and per-candidate score changes (arXiv draft Fig. 2)."""
     output:
-        "results/sensitivity/{name}.parquet",
+        f"{R}/sensitivity/{{name}}.parquet",
     wildcard_constraints:
         name="fig1|fig2",
     params:
-        py=PY,
-        spec=lambda wc: spec_json("sensitivity", wc.name),
+        spec=lambda wc: as_json(config["sensitivity"][wc.name]),
+        which=lambda wc: "curves" if wc.name == "fig1" else "score-change",
     conda:
         "../envs/dpposterior.yaml"
     log:
-        "logs/sensitivity/{name}.log",
+        f"{R}/logs/sensitivity/{{name}}.log",
+    benchmark:
+        f"{R}/benchmarks/sensitivity/{{name}}.tsv"
     shell:
-        "{params.py} workflow/scripts/sensitivity_curves.py --item {wildcards.name:q} --spec {params.spec:q} "
+        "python -m dpposterior.paper sensitivity --which {params.which} --spec {params.spec:q} "
         "--out {output:q} > {log:q} 2>&1"

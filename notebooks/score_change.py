@@ -1,0 +1,62 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Maximal score change per candidate (arXiv draft §7.1, Fig. 2)
+#
+# Template `score_change`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
+# every input and output path; the defaults render `fig2` of the default config.
+
+# %%
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from dpposterior.paper import claims as C
+from dpposterior.paper import items, style, tables
+
+style.apply()
+
+# %% tags=["parameters"]
+item = "fig2"
+title = "Score change per candidate is maximal at r = BI(c) (arXiv draft §7.1, Fig. 2)"
+inputs = {"sensitivity": "results/sensitivity/fig2.parquet"}
+outputs = items.default_outputs("fig2")
+
+# %%
+df = items.load(inputs["sensitivity"])
+sets = list(dict.fromkeys(df.data))
+caption = (f"{title}. Prior Beta(1,1); data c in {{{', '.join(sets)}}}, n = {int(df.n.iloc[0])}. For each candidate "
+           "r = Beta(1 + m, 1 + n - m): max over the adjacent data c' of |H(BI(c), r) - H(BI(c'), r)|. Dashed vertical: "
+           "r = BI(c); dotted horizontal: LS(c) = max_c' H(BI(c), BI(c')).")
+tables.show_text("**Caption.** " + caption)
+
+# %%
+fig, ax = plt.subplots(figsize=(6.0, 3.4))
+cols = ["#1f77b4", "#d62728", "#2ca02c"]
+for col, d in zip(cols, sets):
+    s = df[df.data == d]
+    ax.plot(s.r1, s.max_change, color=col, label=f"c = {d}")
+    ax.axvline(s.c1.iloc[0], color=col, ls="--", lw=0.8)
+    ax.axhline(s.LS.iloc[0], color=col, ls=":", lw=0.8)
+ax.set_xlabel("candidate r = Beta(1 + m, 1 + n - m), by m")
+ax.set_ylabel("max_c' |H(BI(c), r) - H(BI(c'), r)|")
+ax.set_ylim(bottom=0)
+ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=len(sets), frameon=False)
+fig.tight_layout()
+plt.show()
+
+# %%
+table = pd.DataFrame([{"data": d, "m at truth": int(s.c1.iloc[0]),
+                       "value at truth": float(s.max_change[s.r1 == s.c1.iloc[0]].iloc[0]),
+                       "max": float(s.max_change.max()), "LS(c)": float(s.LS.iloc[0])}
+                      for d, s in ((d, df[df.data == d]) for d in sets)])
+tables.show(table, floatfmt=".6g", heading="Maximal score change")
+rows = C.score_change(df)
+verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

@@ -1,0 +1,51 @@
+"""What every item's notebook does at its end: show and write the caption, the figure, the table
+and the verdict rows to the output paths the rule gave it (all paths are repository-root relative
+unless absolute, see :func:`.paths.here`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from . import style, tables
+from .paths import here
+from .verdicts import Verdict, as_frame, counts_line
+
+#: Output keys every item writes (the render rule passes one path for each).
+OUTPUT_KEYS = ("png", "pdf", "csv", "md", "tex", "verdicts", "caption")
+
+
+def default_outputs(item: str, figures: str = "figures", results: str = "results") -> dict[str, str]:
+    """The paths the default config's render rule gives ``item``."""
+    return {"png": f"{figures}/{item}.png", "pdf": f"{figures}/{item}.pdf", "csv": f"{figures}/{item}.csv",
+            "md": f"{figures}/{item}.md", "tex": f"{figures}/{item}.tex",
+            "verdicts": f"{results}/verdicts/{item}.csv", "caption": f"{results}/captions/{item}.txt"}
+
+
+def load(paths, **kw) -> pd.DataFrame:
+    """Read one parquet file or a list of them (concatenated)."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    return pd.concat([pd.read_parquet(here(p), **kw) for p in paths], ignore_index=True)
+
+
+def finish(item: str, outputs: dict, *, fig, table: pd.DataFrame, caption: str, rows: list[Verdict],
+           table_floatfmt: str = ".6g") -> pd.DataFrame:
+    """Save ``fig`` (PNG, PDF), ``table`` (CSV, Markdown, LaTeX), the verdict rows (CSV) and the caption
+    (text: title, settings, verdict counts); display the caption and the verdict table. Returns the
+    verdict rows as a DataFrame."""
+    out = {k: here(v) for k, v in outputs.items()}
+    verdicts = as_frame(rows, item)
+    full = caption + (" Verdicts: " + counts_line(verdicts) + "." if len(verdicts) else "")
+    style.save(fig, out["png"], out["pdf"])
+    tables.write_table(table, csv=out["csv"], md=out["md"], tex=out["tex"], caption=full, label=item,
+                       floatfmt=table_floatfmt)
+    out["verdicts"].parent.mkdir(parents=True, exist_ok=True)
+    verdicts.to_csv(out["verdicts"], index=False)
+    out["caption"].parent.mkdir(parents=True, exist_ok=True)
+    out["caption"].write_text(full + "\n", encoding="utf-8")
+    tables.show_text("**Caption.** " + full)
+    if len(verdicts):
+        tables.show(verdicts.drop(columns="item"), heading="Verdicts")
+    return verdicts

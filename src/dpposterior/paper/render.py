@@ -1,0 +1,56 @@
+"""Render one item: jupytext reads the percent-format template, papermill runs it with the item's
+parameters, nbconvert writes the HTML. The executed notebook is stripped of run-dependent metadata
+(timings, papermill's random cell ids, stderr) so a rerun gives byte-identical files."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+
+def strip(nb) -> None:
+    nb.metadata.pop("papermill", None)
+    nb.metadata.pop("jupytext", None)
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i}"
+        cell.metadata.pop("execution", None)
+        cell.metadata.pop("papermill", None)
+        if cell.cell_type == "code":
+            cell.outputs = [o for o in cell.outputs if o.get("name") != "stderr"]
+
+
+def render(template: str | Path, parameters: dict, notebook: str | Path, html: str | Path) -> None:
+    """Execute ``template`` with ``parameters`` (from the repository root) into ``notebook`` and ``html``."""
+    import jupytext
+    import nbformat
+    import papermill as pm
+    from nbconvert import HTMLExporter
+
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # figures inline in the notebook
+    out = Path(notebook)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    src = out.with_name(out.stem + ".template.ipynb")
+    tmp = out.with_name(out.stem + ".tmp.ipynb")
+    nb = jupytext.read(template)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, src)
+    try:
+        pm.execute_notebook(str(src), str(tmp), parameters=parameters, kernel_name="python3", cwd=os.getcwd(),
+                            progress_bar=False, log_output=False)
+    finally:
+        src.unlink(missing_ok=True)
+    nb = nbformat.read(tmp, as_version=4)
+    strip(nb)
+    nbformat.write(nb, tmp)
+    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
+    Path(html).parent.mkdir(parents=True, exist_ok=True)
+    Path(str(html) + ".tmp").write_text(body, encoding="utf-8")
+    os.replace(str(html) + ".tmp", html)
+    os.replace(tmp, out)
+
+
+def parameters_from_json(text: str) -> dict:
+    return json.loads(text)

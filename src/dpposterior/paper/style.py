@@ -1,0 +1,58 @@
+"""Figure style of the paper's items: colours, names and markers per mechanism, rcParams, and
+deterministic figure files (no dates or software tags, so reruns are byte-identical)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+#: Colours per mechanism; the arXiv draft's Fig. 3 uses M_H blue, baseline Laplace green, improved Laplace red.
+COLOURS = {"mh": "#1f77b4", "lsdim": "#2ca02c", "lshist": "#d62728", "mh-delta": "#9467bd",
+           "lszhang": "#e6a700", "ehds": "#8c564b", "ehd": "#7f7f7f", "ehdl": "#17becf",
+           "formula-exp": "#444444", "formula-laplace": "#bbbbbb"}
+#: Legend names: the project id and the draft's name for it.
+NAMES = {"mh": "mh (M_H, arXiv Def. 6)", "lsdim": "lsdim (Laplace)", "lshist": "lshist (improved Laplace)",
+         "mh-delta": "mh-delta (M_H, workshop Def. 4.1)", "lszhang": "lszhang (Laplace 2/eps)",
+         "ehds": "ehds", "ehd": "ehd", "ehdl": "ehdl",
+         "lshist=lszhang": "lshist = lszhang (both Lap(2/eps) at k >= 3)"}
+MARKERS = {"mh": "o", "lsdim": "s", "lshist": "^", "mh-delta": "D", "lszhang": "v", "ehds": "P", "ehd": "X",
+           "ehdl": "*"}
+
+RC = {"font.size": 9, "axes.titlesize": 9.5, "axes.labelsize": 9, "legend.fontsize": 7.5,
+      "xtick.labelsize": 8, "ytick.labelsize": 8, "figure.dpi": 110, "savefig.dpi": 200,
+      "axes.grid": True, "grid.alpha": 0.3, "lines.linewidth": 1.3, "lines.markersize": 4,
+      "pdf.fonttype": 42, "svg.hashsalt": "dpposterior", "savefig.bbox": "tight"}
+
+
+def colour(m: str) -> str:
+    return COLOURS.get(m, "#333333")
+
+
+def name(m: str) -> str:
+    return NAMES.get(m, m)
+
+
+def marker(m: str) -> str:
+    return MARKERS.get(m, "o")
+
+
+def apply() -> None:
+    """Set the paper's rcParams (the inline backend of a notebook is left as it is)."""
+    import matplotlib.pyplot as plt
+
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+    plt.rcParams.update(RC)
+
+
+def save(fig, *paths: str | Path) -> None:
+    """Write ``fig`` to each path (format from the suffix), deterministically, creating folders."""
+    for p in paths:
+        p = Path(p)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if p.suffix == ".pdf":
+            meta = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
+        elif p.suffix == ".png":
+            meta = {"Software": None}
+        else:
+            meta = {}
+        fig.savefig(p, metadata=meta)

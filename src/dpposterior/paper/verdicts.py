@@ -1,0 +1,419 @@
+"""Claim checks: each draft claim recomputed and judged by a stated rule (the paper's verdicts).
+
+Every check returns one :class:`Verdict` row: the claim (with its draft reference), the draft's
+value, the computed value, the rule and the tolerance applied, and the verdict. Verdicts are
+one of :data:`REPRODUCED`, :data:`PARTLY`, :data:`NOT_REPRODUCED` or :data:`WITHIN_NOISE`
+(a Monte Carlo difference the stated test cannot tell from zero); audit rows use
+:data:`CONSISTENT` / :data:`INCONSISTENT` where they judge the project's own auditor, and a
+privacy claim tested from samples only is :data:`NOT_REFUTED` unless a violation is certified
+(samples can refute a guarantee, never prove it).
+
+Inputs are per-point summaries: a value and its standard error (0 for an exact value, e.g. an
+expectation computed from the pmf). Two values are compared by a two-sided Welch z-test at
+level :data:`ALPHA` (the normal approximation is sound at the drafts' 1000 runs per point);
+two exact values are compared directly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+REPRODUCED = "REPRODUCED"
+PARTLY = "PARTLY"
+NOT_REPRODUCED = "NOT REPRODUCED"
+WITHIN_NOISE = "WITHIN NOISE"
+CONSISTENT = "CONSISTENT"
+INCONSISTENT = "INCONSISTENT"
+NOT_REFUTED = "NOT REFUTED"
+
+#: Significance level of every Monte Carlo comparison (two-sided, per point).
+ALPHA = 0.05
+#: Relative tolerance of a crossover location against the draft's value: |ln(x*/x_draft)| <= ln(1 + tol).
+CROSSOVER_TOL = 0.25
+#: Relative tolerance for "exact" comparisons of computed numbers (floating point only).
+EXACT_RTOL = 1e-9
+
+COLUMNS = ["item", "claim", "draft", "computed", "rule", "tolerance", "verdict"]
+
+
+@dataclass
+class Verdict:
+    """One row of the verdict table."""
+
+    claim: str
+    draft: str
+    computed: str
+    rule: str
+    tolerance: str
+    verdict: str
+    item: str = field(default="")
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in COLUMNS}
+
+
+# ------------------------------------------------------------------ per-point comparison
+def compare(a: ArrayLike, se_a: ArrayLike, b: ArrayLike, se_b: ArrayLike, alpha: float = ALPHA) -> np.ndarray:
+    """Per point: -1 if ``a < b`` significantly, +1 if ``a > b`` significantly, 0 if within noise.
+
+    Welch z-test, two-sided at level ``alpha``: ``z = (a - b) / sqrt(se_a^2 + se_b^2)``. Where both
+    standard errors are 0 (exact values) the sign of ``a - b`` decides, with ties (relative
+    difference <= :data:`EXACT_RTOL`) counted as 0.
+    """
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    se = np.hypot(np.asarray(se_a, float), np.asarray(se_b, float))
+    d = a - b
+    crit = stats.norm.ppf(1 - alpha / 2)
+    exact = se == 0
+    out = np.zeros(d.shape, dtype=int)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(exact, 0.0, d / np.where(exact, 1.0, se))
+    out[~exact & (z <= -crit)] = -1
+    out[~exact & (z >= crit)] = 1
+    tie = np.abs(d) <= EXACT_RTOL * np.maximum(np.abs(a), np.abs(b))
+    out[exact & ~tie] = np.sign(d[exact & ~tie]).astype(int)
+    return out
+
+
+def _fmt_x(v: float) -> str:
+    return f"{v:.4g}"
+
+
+def _test_rule(se_a, se_b, alpha=ALPHA) -> str:
+    if np.all(np.asarray(se_a) == 0) and np.all(np.asarray(se_b) == 0):
+        return "exact values compared directly"
+    return f"per point: two-sided Welch z-test at alpha = {alpha:g} on the Monte Carlo means (exact values where the pmf exists)"
+
+
+# ------------------------------------------------------------------ crossover
+def crossover_point(x: ArrayLike, better: ArrayLike, worse: ArrayLike) -> float | None:
+    """Smallest x from which ``better`` stays below ``worse`` at every later grid point.
+
+    Interpolated linearly in ln x between the last grid point where ``better >= worse`` and the
+    next one. None if ``better`` is not below at the last point; ``x[0]`` if below everywhere.
+    """
+    x = np.asarray(x, float)
+    d = np.asarray(better, float) - np.asarray(worse, float)
+    if d[-1] >= 0:
+        return None
+    i = len(d) - 1
+    while i > 0 and d[i - 1] < 0:
+        i -= 1
+    if i == 0:
+        return float(x[0])
+    lx0, lx1 = np.log(x[i - 1]), np.log(x[i])
+    f = d[i - 1] / (d[i - 1] - d[i])
+    return float(np.exp(lx0 + f * (lx1 - lx0)))
+
+
+def within_tolerance(value: float, target: float, tol: float = CROSSOVER_TOL) -> bool:
+    """``|ln(value / target)| <= ln(1 + tol)``, inclusive (a value exactly at the tolerance passes)."""
+    return abs(math.log(value / target)) <= math.log1p(tol) * (1 + 1e-12)
+
+
+def crossover(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike, worse: ArrayLike,
+              se_worse: ArrayLike, *, names: tuple[str, str], draft: float | None = None, xname: str = "n",
+              tol: float = CROSSOVER_TOL, alpha: float = ALPHA) -> Verdict:
+    """Claim "``better`` overtakes ``worse`` (near x = draft)".
+
+    Rule: x* = :func:`crossover_point` of the means; ``better`` must be significantly worse at some
+    grid point before x* (or x* lies inside the grid) and significantly better at the last point.
+    REPRODUCED: a crossover exists and, if the draft gives a location, x* is within ``tol``
+    (relative, on the log scale) of it. PARTLY: a crossover exists but away from the draft's
+    location. NOT REPRODUCED: no crossover on the grid. WITHIN NOISE: the sign at the largest x
+    is not significant. Several sign changes are reported (a non-monotone difference).
+    """
+    b_name, w_name = names
+    x = np.asarray(x, float)
+    sign = compare(better, se_better, worse, se_worse, alpha)
+    xs = crossover_point(x, better, worse)
+    d = np.asarray(better, float) - np.asarray(worse, float)
+    changes = int(np.sum(np.diff(np.sign(d)) != 0))
+    noise = [_fmt_x(v) for v, s in zip(x, sign) if s == 0]
+    noise_txt = f"; within noise at {xname} in {{{', '.join(noise)}}}" if noise else ""
+    draft_txt = f"{xname}* ~ {draft:g}" if draft is not None else "a crossover exists"
+    tol_txt = (f"|ln({xname}*/{draft:g})| <= ln(1 + {tol:g}) ({xname}* in [{draft / (1 + tol):.4g}, {draft * (1 + tol):.4g}])"
+               if draft is not None else "none on the location") + f"; alpha = {alpha:g}"
+    rule = ("x* = smallest grid x from which the better mechanism stays below (ln-x interpolation of the mean "
+            "difference); " + _test_rule(se_better, se_worse, alpha))
+    if xs is None:
+        comp = f"{b_name} not below {w_name} at the largest {xname} ({xname} = {x[-1]:g}){noise_txt}"
+        verdict = WITHIN_NOISE if sign[-1] == 0 else NOT_REPRODUCED
+    elif xs == x[0]:
+        comp = f"{b_name} below {w_name} at every {xname} of the grid ({xname} >= {x[0]:g}): no crossover{noise_txt}"
+        verdict = NOT_REPRODUCED
+    else:
+        comp = f"{xname}* = {xs:.4g} ({changes} sign change(s) on the grid){noise_txt}"
+        if sign[-1] != -1:
+            verdict = WITHIN_NOISE
+        elif not np.any(sign == 1):
+            comp += f"; {b_name} never significantly worse before {xname}*"
+            verdict = WITHIN_NOISE
+        elif draft is None or within_tolerance(xs, draft, tol):
+            verdict = REPRODUCED
+        else:
+            verdict = PARTLY
+    return Verdict(claim, draft_txt, comp, rule, tol_txt, verdict)
+
+
+def loses_from(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike, worse: ArrayLike,
+               se_worse: ArrayLike, *, names: tuple[str, str], draft: float, xname: str = "n",
+               tol: float = CROSSOVER_TOL, alpha: float = ALPHA) -> Verdict:
+    """Claim "``better`` wins below x = draft and loses from there on" (001 Fig. 1 reading).
+
+    Rule: x_loss = smallest grid x from which ``better`` is never significantly better again.
+    REPRODUCED: ``better`` wins significantly somewhere below x_loss and x_loss is within ``tol`` of
+    the draft; PARTLY: it wins below some x_loss away from the draft; NOT REPRODUCED: it never wins
+    significantly, or still wins at the largest x.
+    """
+    b_name, w_name = names
+    x = np.asarray(x, float)
+    sign = compare(better, se_better, worse, se_worse, alpha)
+    wins = [v for v, s in zip(x, sign) if s == -1]
+    noise = [_fmt_x(v) for v, s in zip(x, sign) if s == 0]
+    rule = ("x_loss = smallest grid x from which the first mechanism is never significantly better; "
+            + _test_rule(se_better, se_worse, alpha))
+    tol_txt = f"|ln(x_loss/{draft:g})| <= ln(1 + {tol:g}); alpha = {alpha:g}"
+    if not wins:
+        comp = f"{b_name} never significantly better than {w_name} on the grid"
+        if noise:
+            comp += f" (within noise at {xname} in {{{', '.join(noise)}}})"
+        return Verdict(claim, f"{xname}* = {draft:g}", comp, rule, tol_txt, NOT_REPRODUCED)
+    last_win = int(np.max(np.nonzero(sign == -1)[0]))
+    if last_win == len(x) - 1:
+        comp = f"{b_name} still significantly better at the largest {xname} = {x[-1]:g}"
+        return Verdict(claim, f"{xname}* = {draft:g}", comp, rule, tol_txt, NOT_REPRODUCED)
+    xl = float(x[last_win + 1])
+    comp = (f"{b_name} significantly better at {xname} in {{{', '.join(_fmt_x(v) for v in wins)}}}; "
+            f"never again from {xname} = {xl:g}")
+    if noise:
+        comp += f"; within noise at {xname} in {{{', '.join(noise)}}}"
+    verdict = REPRODUCED if within_tolerance(xl, draft, tol) else PARTLY
+    return Verdict(claim, f"{xname}* = {draft:g}", comp, rule, tol_txt, verdict)
+
+
+# ------------------------------------------------------------------ better than
+def better_everywhere(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike, worse: ArrayLike,
+                      se_worse: ArrayLike, *, names: tuple[str, str], xname: str = "n",
+                      alpha: float = ALPHA) -> Verdict:
+    """Claim "``better`` has lower error than ``worse`` at every point of the grid".
+
+    Rule: per point the stated test. REPRODUCED: significantly better at every point. PARTLY: better
+    at some points, never significantly worse elsewhere, or worse at some points only.
+    NOT REPRODUCED: significantly better nowhere. WITHIN NOISE: no point is significant either way.
+    """
+    b_name, w_name = names
+    x = np.asarray(x, float)
+    sign = compare(better, se_better, worse, se_worse, alpha)
+    good = [_fmt_x(v) for v, s in zip(x, sign) if s == -1]
+    bad = [_fmt_x(v) for v, s in zip(x, sign) if s == 1]
+    noise = [_fmt_x(v) for v, s in zip(x, sign) if s == 0]
+    parts = [f"{b_name} < {w_name} at {len(good)} of {len(x)} points"]
+    if bad:
+        parts.append(f"worse at {xname} in {{{', '.join(bad)}}}")
+    if noise:
+        parts.append(f"within noise at {xname} in {{{', '.join(noise)}}}")
+    if len(good) == len(x):
+        verdict = REPRODUCED
+    elif not good and not bad:
+        verdict = WITHIN_NOISE
+    elif not good:
+        verdict = NOT_REPRODUCED
+    else:
+        verdict = PARTLY
+    return Verdict(claim, f"{b_name} better at every {xname}", "; ".join(parts),
+                   "per point, " + _test_rule(se_better, se_worse, alpha), f"alpha = {alpha:g} per point", verdict)
+
+
+def approaches(claim: str, x: ArrayLike, a: ArrayLike, b: ArrayLike, *, names: tuple[str, str], xname: str = "n",
+               ratio_tol: float = 0.1) -> Verdict:
+    """Claim "``a`` approaches ``b`` as x grows" (errors of two mechanisms).
+
+    Rule: the absolute gap |a - b| at the largest x is below the gap at the smallest x, and the
+    ratio a/b at the largest x is within ``ratio_tol`` of 1. REPRODUCED: both; PARTLY: the gap
+    shrinks but the ratio does not tend to 1; NOT REPRODUCED: the gap does not shrink.
+    """
+    a, b, x = np.asarray(a, float), np.asarray(b, float), np.asarray(x, float)
+    ratio, diff = a / b, a - b
+    shrinks, to_one = abs(diff[-1]) < abs(diff[0]), abs(ratio[-1] - 1) <= ratio_tol
+    comp = (f"{names[0]} - {names[1]}: {diff[0]:.3g} -> {diff[-1]:.3g}; ratio {ratio[0]:.3g} -> {ratio[-1]:.3g} "
+            f"({xname} = {x[0]:g} -> {x[-1]:g})")
+    verdict = REPRODUCED if shrinks and to_one else PARTLY if shrinks else NOT_REPRODUCED
+    return Verdict(claim, "error ratio -> 1", comp, "gap |a - b| shrinks from the first to the last x, and a/b -> 1",
+                   f"|a/b - 1| <= {ratio_tol:g} at the largest {xname}", verdict)
+
+
+# ------------------------------------------------------------------ trend
+def trend(claim: str, x: ArrayLike, values: ArrayLike, se: ArrayLike, *, name: str, direction: str,
+          xname: str = "x", alpha: float = ALPHA) -> Verdict:
+    """Claim "``values`` go ``direction`` ('up' or 'down') along x", judged on every step, not the endpoints.
+
+    Rule: each consecutive step and the overall change (last vs first) are tested with the stated
+    test. REPRODUCED: the overall change is significant in the claimed direction and no step is
+    significant against it. PARTLY: the overall change goes the claimed way but some step goes
+    significantly against it (a non-monotone trend). WITHIN NOISE: the overall change is not
+    significant. NOT REPRODUCED: the overall change goes significantly the other way.
+    """
+    if direction not in ("up", "down"):
+        raise ValueError("direction must be 'up' or 'down'")
+    want = 1 if direction == "up" else -1
+    v, s, x = np.asarray(values, float), np.asarray(se, float), np.asarray(x, float)
+    steps = compare(v[1:], s[1:], v[:-1], s[:-1], alpha)
+    overall = int(compare(v[-1:], s[-1:], v[:1], s[:1], alpha)[0])
+    against = [f"{x[i]:g}->{x[i + 1]:g}" for i, st in enumerate(steps) if st == -want]
+    comp = f"{name}: " + " , ".join(f"{t:.4g}" for t in v)
+    if against:
+        comp += f"; steps against the trend: {', '.join(against)}"
+    if overall == want:
+        verdict = PARTLY if against else REPRODUCED
+    elif overall == 0:
+        verdict = WITHIN_NOISE
+    else:
+        verdict = NOT_REPRODUCED
+    return Verdict(claim, f"error goes {direction}", comp,
+                   "every consecutive step and last-vs-first tested; " + _test_rule(s, s, alpha),
+                   f"alpha = {alpha:g} per comparison", verdict)
+
+
+# ------------------------------------------------------------------ bounds and formulas
+def bound_holds(claim: str, values: ArrayLike, bound: ArrayLike, *, what: str, draft: str,
+                rtol: float = EXACT_RTOL) -> Verdict:
+    """Claim "``values`` <= ``bound``" at every point (exact values). Rule: ``v <= b (1 + rtol)`` everywhere."""
+    v, b = np.asarray(values, float), np.asarray(bound, float)
+    ok = v <= b * (1 + rtol)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.nanmax(v / b) if b.size else np.nan
+    comp = f"{what}: max value/bound = {r:.4g}; fails at {int((~ok).sum())} of {v.size} points"
+    verdict = REPRODUCED if ok.all() else PARTLY if ok.any() else NOT_REPRODUCED
+    return Verdict(claim, draft, comp, "value <= bound at every point (exact values)", f"relative {rtol:g}", verdict)
+
+
+def formula_matches(claim: str, printed: ArrayLike, computed: ArrayLike, *, what: str, digits: int | None = None,
+                    atol: float | None = None) -> Verdict:
+    """Claim "the printed numbers equal the formula's". Rule: ``max |printed - computed| <= atol``.
+
+    ``atol`` defaults to half a unit in the last printed digit when ``digits`` (significant
+    digits printed) is given, else 1e-9. Missing printed entries (NaN) are skipped.
+    """
+    p, c = np.asarray(printed, float), np.asarray(computed, float)
+    keep = ~np.isnan(p)
+    err = np.abs(p[keep] - c[keep])
+    if atol is None:
+        atol = 1e-9 if digits is None else float(np.max(0.5 * 10.0 ** (np.floor(np.log10(np.abs(p[keep]) + 1e-300)) - digits + 1)))
+    worst = float(err.max()) if err.size else 0.0
+    ok = worst <= atol
+    n_ok = int((err <= atol).sum())
+    verdict = REPRODUCED if ok else PARTLY if n_ok else NOT_REPRODUCED
+    return Verdict(claim, f"printed {what}", f"max |printed - computed| = {worst:.3g} ({n_ok} of {err.size} entries match)",
+                   "each printed entry against the formula", f"absolute {atol:.3g}", verdict)
+
+
+def value_matches(claim: str, draft_value: float, computed: float, *, what: str, atol: float) -> Verdict:
+    """A single number against the draft's: ``|computed - draft| <= atol``."""
+    ok = abs(computed - draft_value) <= atol
+    return Verdict(claim, f"{what} = {draft_value:g}", f"{what} = {computed:.4g}", "|computed - draft| <= tolerance",
+                   f"absolute {atol:g}", REPRODUCED if ok else NOT_REPRODUCED)
+
+
+def ordering(claim: str, labels: list[str], first: ArrayLike, second: ArrayLike, want: list[int], *, draft: str,
+             names: tuple[str, str]) -> Verdict:
+    """Claim about the sign of ``first - second`` at each label (``want`` entries -1/+1; exact values).
+
+    REPRODUCED: every sign as claimed; PARTLY: some; NOT REPRODUCED: none.
+    """
+    f, s = np.asarray(first, float), np.asarray(second, float)
+    got = np.sign(f - s).astype(int)
+    hits = got == np.asarray(want)
+    comp = "; ".join(f"{lab}: {a:.4g} {'<' if g < 0 else '>' if g > 0 else '='} {b:.4g}"
+                     for lab, a, b, g in zip(labels, f, s, got))
+    verdict = REPRODUCED if hits.all() else PARTLY if hits.any() else NOT_REPRODUCED
+    return Verdict(claim, draft, f"{names[0]} vs {names[1]}: {comp}", "sign of the difference at each entry (exact values)",
+                   "exact (no tolerance)", verdict)
+
+
+# ------------------------------------------------------------------ audits: multiplicity and soundness
+def bonferroni_level(confidence: float, m: int) -> float:
+    """Per-test confidence so that ``m`` one-sided bounds hold simultaneously with prob. >= ``confidence``."""
+    if m < 1:
+        raise ValueError("m must be >= 1")
+    return 1.0 - (1.0 - confidence) / m
+
+
+def holm_reject(p_values: ArrayLike, alpha: float) -> np.ndarray:
+    """Holm's step-down procedure: which hypotheses are rejected at family-wise level ``alpha``."""
+    p = np.asarray(p_values, float)
+    order = np.argsort(p, kind="stable")
+    m = p.size
+    reject = np.zeros(m, dtype=bool)
+    for rank, i in enumerate(order):
+        if p[i] <= alpha / (m - rank):
+            reject[i] = True
+        else:
+            break
+    return reject
+
+
+def violation(claim: str, lower_bounds: ArrayLike, claimed: float, *, family_confidence: float,
+              per_bound_confidence: float, what: str = "privacy loss") -> Verdict:
+    """Does any of a family of lower confidence bounds exceed the claimed value?
+
+    Rule: the violation is certified only if the bounds hold simultaneously at ``family_confidence``,
+    i.e. each bound was computed at level >= Bonferroni's ``1 - (1 - family_confidence) / m`` for the
+    ``m`` bounds of the family. Raises ValueError when ``per_bound_confidence`` is too low for that,
+    since the maximum of m individually valid bounds is not a valid bound.
+    Verdicts: NOT REPRODUCED (violation certified) or NOT REFUTED (no bound above the claim).
+    """
+    lb = np.asarray(lower_bounds, float)
+    need = bonferroni_level(family_confidence, lb.size)
+    if per_bound_confidence < need - 1e-12:
+        raise ValueError(f"{lb.size} bounds at {per_bound_confidence:g} each do not hold jointly at "
+                         f"{family_confidence:g}; compute each at >= {need:.6g} (Bonferroni)")
+    top = float(np.max(lb))
+    return Verdict(claim, f"{what} <= {claimed:g}", f"max of {lb.size} lower bounds = {top:.4g}" + (" (violation certified)" if top > claimed else ""),
+                   f"Bonferroni over the family: each bound at {per_bound_confidence:.6g}, jointly {family_confidence:g}",
+                   "none (a certified lower bound above the claim)", NOT_REPRODUCED if top > claimed else NOT_REFUTED)
+
+
+def audit_soundness(claim: str, lower_bounds: ArrayLike, exact: ArrayLike, per_bound_confidence: ArrayLike, *,
+                    alpha: float = 0.01) -> Verdict:
+    """Is the auditor sound: do its lower bounds exceed the exact loss no more often than their level allows?
+
+    Each bound i exceeds the exact loss with probability <= beta_i = 1 - confidence_i. Under
+    soundness the number X of exceedances is stochastically below a Poisson-binomial with these
+    beta_i; we use its upper bound Binomial(N, max beta_i). Rule: exact one-sided binomial test,
+    p = P(Binomial(N, max beta) >= X); INCONSISTENT (the auditor is broken) when p < ``alpha``.
+    A broken auditor that reports estimates instead of lower bounds (about half above the truth)
+    fails this test.
+    """
+    lb, ex = np.asarray(lower_bounds, float), np.asarray(exact, float)
+    beta = float(np.max(1 - np.asarray(per_bound_confidence, float)))
+    above = int(np.sum(lb > ex * (1 + EXACT_RTOL) + 1e-12))
+    n = lb.size
+    p = float(stats.binom.sf(above - 1, n, beta)) if above else 1.0
+    return Verdict(claim, f"exceedances ~ at most Binomial({n}, {beta:.3g})",
+                   f"{above} of {n} lower bounds above the exact loss; p = {p:.3g}",
+                   "exact one-sided binomial test of the exceedance count",
+                   f"alpha = {alpha:g}", CONSISTENT if p >= alpha else INCONSISTENT)
+
+
+def as_frame(rows: list[Verdict], item: str = ""):
+    """The rows as a DataFrame with :data:`COLUMNS` (the item filled in where empty)."""
+    import pandas as pd
+
+    out = []
+    for r in rows:
+        d = asdict(r)
+        d["item"] = d["item"] or item
+        out.append({k: d[k] for k in COLUMNS})
+    return pd.DataFrame(out, columns=COLUMNS)
+
+
+def counts_line(df) -> str:
+    """'2 REPRODUCED, 1 PARTLY' for a verdict DataFrame (order of first appearance)."""
+    c = df.verdict.value_counts(sort=False)
+    return ", ".join(f"{int(n)} {v}" for v, n in c.items())
