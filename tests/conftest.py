@@ -14,9 +14,12 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))  # make `import reference` work under xdist
 
-MECHANISM_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist")
+# every mechanism with a closed-form pmf (``optimal``, a linear program, has its own tests)
+MECHANISM_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric")
+ALL_IDS = MECHANISM_IDS
 EXPONENTIAL_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta")
 LAPLACE_IDS = ("lszhang", "lsdim", "lshist")
+GEOMETRIC_IDS = ("geometric",)
 
 # Rounded to 3 decimals so the brute-force cache in reference.brute gets hits.
 prior_value = st.floats(min_value=0.1, max_value=5.0, allow_nan=False).map(lambda x: round(x, 3))

@@ -92,6 +92,45 @@ LAPLACE_SCALE = {  # SPEC §4 Laplace table: scale s as a function of (k, eps)
 }
 EXPONENTIAL = ("ehd", "ehdl", "ehds", "mh", "mh-delta")
 LAPLACE = tuple(LAPLACE_SCALE)
+GEOMETRIC_SCALE = {"geometric": LAPLACE_SCALE["lshist"]}  # SPEC §9: same scale as lshist
+
+
+def discrete_laplace_prob(d: int, scale: float):
+    """P(D = d) = (1 - q)/(1 + q) q^|d|, q = exp(-1/s) (SPEC §9), in mpmath."""
+    q = mpmath.exp(-1 / mpmath.mpf(scale))
+    return (1 - q) / (1 + q) * q ** abs(d)
+
+
+def geometric_pmf(c, n: int, scale: float) -> dict[tuple[int, ...], float]:
+    """P(m | c) of the sequential clamp with discrete Laplace noise D: the tails summed term by term.
+
+    m_i = clamp(c_i + D, 0, R_i): m_i = 0 < R_i  <=>  D <= -c_i;  0 < m_i < R_i  <=>  D = m_i - c_i;
+    m_i = R_i > 0  <=>  D >= R_i - c_i.  Tail sums are cut where the terms are below 1e-40.
+    """
+    k = len(c)
+    with mpmath.workdps(40):
+        reach = int(mpmath.ceil(40 * mpmath.log(10) * scale)) + 2 * n + 2
+
+        def tail_ge(t):  # P(D >= t) by summing the definition
+            return mpmath.fsum(discrete_laplace_prob(d, scale) for d in range(t, t + reach))
+
+        out = {}
+        for m in compositions(n, k):
+            prob = mpmath.mpf(1)
+            remaining = n
+            for i in range(k - 1):
+                if remaining == 0:
+                    cell = mpmath.mpf(1)
+                elif m[i] == 0:
+                    cell = tail_ge(c[i])  # P(D <= -c_i) = P(D >= c_i) by symmetry
+                elif m[i] == remaining:
+                    cell = tail_ge(remaining - c[i])
+                else:
+                    cell = discrete_laplace_prob(m[i] - c[i], scale)
+                prob *= cell
+                remaining -= m[i]
+            out[m] = float(prob)
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -191,6 +230,9 @@ class Brute:
         if mech in LAPLACE_SCALE:
             table = laplace_pmf(c, self.n, LAPLACE_SCALE[mech](self.k, eps))
             return [table[m] for m in self.cands]
+        if mech in GEOMETRIC_SCALE:
+            table = _geometric_pmf_cached(c, self.n, GEOMETRIC_SCALE[mech](self.k, eps))
+            return [table[m] for m in self.cands]
         w = self.weight(mech, c, eps, delta, gamma, gs)
         with mpmath.workdps(30):
             terms = [mpmath.exp(-w * mpmath.mpf(h)) for h in self.H[self.index[c]]]
@@ -216,6 +258,11 @@ class Brute:
                 for p, q in ((rows[c], rows[cp]), (rows[cp], rows[c])):
                     best = max(best, sum(max(0.0, x - math.exp(eps_prime) * y) for x, y in zip(p, q)))
         return best
+
+
+@lru_cache(maxsize=4096)
+def _geometric_pmf_cached(c, n, scale):
+    return geometric_pmf(c, n, scale)
 
 
 @lru_cache(maxsize=256)

@@ -11,22 +11,23 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 import reference as ref
-from conftest import EXPONENTIAL_IDS, LAPLACE_IDS, MECHANISM_IDS, deltas, epsilons, gammas, setting
+from conftest import ALL_IDS, EXPONENTIAL_IDS, GEOMETRIC_IDS, LAPLACE_IDS, MECHANISM_IDS, deltas, epsilons, gammas, setting
 from dpposterior import MECHANISMS, InputError, SizeError, log_pmf, sample, weight
 from dpposterior.mechanisms import laplace_scale
 from dpposterior.models import candidate_rank, candidates
 
 
 def test_registry_ids_and_claims():
-    assert tuple(MECHANISMS) == MECHANISM_IDS
+    assert tuple(MECHANISMS) == ALL_IDS
     assert {m for m in MECHANISMS if MECHANISMS[m].family == "exponential"} == set(EXPONENTIAL_IDS)
     assert {m for m in MECHANISMS if MECHANISMS[m].family == "laplace"} == set(LAPLACE_IDS)
+    assert {m for m in MECHANISMS if MECHANISMS[m].family == "geometric"} == set(GEOMETRIC_IDS)
     eps, delta = 0.7, 1e-6
     claims = {m: MECHANISMS[m].claimed(eps, delta) for m in MECHANISMS}
     assert claims["ehdl"] == (None, None)
     assert claims["mh"] == (2 * eps, 0.0)
     assert claims["mh-delta"] == (eps, delta)
-    for m in ("ehd", "ehds", "lszhang", "lsdim", "lshist"):
+    for m in ("ehd", "ehds", "lszhang", "lsdim", "lshist", "geometric"):
         assert claims[m] == (eps, 0.0)
 
 
@@ -49,7 +50,7 @@ def test_pmf_matches_naive_transcription(s, mech, eps, delta, gamma):
     b = ref.brute(prior, sum(c))
     got = np.exp(log_pmf(mech, prior, c, epsilon=eps, delta=delta, gamma=gamma))
     want = np.array(b.pmf(mech, c, eps, delta, gamma))
-    if mech in LAPLACE_IDS:
+    if mech not in EXPONENTIAL_IDS:
         # the reference subtracts cdf values near 1 for far positive cells: ~1e-16 absolute
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-14)
     else:
@@ -172,7 +173,7 @@ BASE = dict(prior=(1.0, 1.0), counts=(3, 4))
     (dict(gamma=0.0), "gamma must be a positive number"),
     (dict(gamma=-2.0), "gamma must be a positive number"),
     (dict(mech="laplace"), "unknown mechanism 'laplace'; choose one of ehd, ehdl, ehds, mh, mh-delta, "
-                           "lszhang, lsdim, lshist"),
+                           "lszhang, lsdim, lshist, geometric"),
     (dict(mech="mh", gamma=0.5), "mechanism 'mh' is defined with gamma = 1"),
     (dict(global_sensitivity_method="approx"), "global sensitivity must be one of exact, paper"),
 ])

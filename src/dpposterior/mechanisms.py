@@ -1,148 +1,187 @@
-"""The eight release mechanisms of SPEC §4: exact output distributions and samplers.
+"""The release mechanisms (SPEC §4, §9): one registry entry per mechanism, carrying its behaviour.
 
 Every mechanism outputs a candidate ``Dir(a + m)`` of R(n), identified by ``m``; every
-log-pmf here is a vector aligned with ``models.candidates(n, k)``.  Each mechanism's
-*claimed* guarantee is stated next to it in :data:`MECHANISMS` (as the drafts claim it;
-whether it holds is measured by :mod:`dpposterior.privacy`).
+log-pmf here is a vector aligned with ``models.candidates(n, k)``.  A registry entry
+(:class:`Mechanism`) carries
+
+* its display name, family and the drafts' source (``seed_name``);
+* its *claimed* guarantee, as data next to its code (``epsilon_factor``, ``claims_delta``,
+  ``guarantee``): whether it holds is measured by :mod:`dpposterior.privacy`;
+* its weight ``w(c)`` or noise scale ``s``;
+* :meth:`Mechanism.rows`: exact log-pmf rows over R(n) for any batch of data sets of one size n;
+* :meth:`Mechanism.log_pmf` and :meth:`Mechanism.sample` for one data set.
+
+Nothing outside this module (and the modules that register a mechanism, e.g.
+:mod:`dpposterior.optimal`) branches on mechanism ids: adding a mechanism is one
+:func:`register` call plus one config entry.
 
 Exponential family (``ehd``, ``ehdl``, ``ehds``, ``mh``, ``mh-delta``)
-    ``P(r) proportional to exp(-w(c) H(BI(c), r))``, normalised with log-sum-exp.
+    ``P(r) proportional to exp(-w(c) H(BI(c), r))``, normalised with log-sum-exp.  With
+    ``calibrate=True`` the weight is ``kappa* w(c)`` (:mod:`dpposterior.calibration`), and the
+    claim becomes pure eps-DP, certified by exact computation.
 Laplace family (``lszhang``, ``lsdim``, ``lshist``)
     ``m_i = clamp(floor(c_i + Y_i), 0, n - m_1 - ... - m_{i-1})`` for i < k, ``Y_i ~ Laplace(0, s)``,
     ``m_k = n - sum``.  The exact pmf integrates the Laplace law over each floor cell,
     the clamped cells taking the tails.
+``geometric`` (SPEC §9)
+    the same sequential clamp with two-sided geometric (discrete Laplace) noise
+    ``P(D = d) = (1 - q)/(1 + q) q^|d|``, ``q = exp(-1/s)``, ``s`` as ``lshist``; sampled with
+    integer arithmetic only (:func:`dpposterior.randomness.discrete_laplace`).
+``optimal`` (SPEC §9)
+    the eps-DP table ``P(r | c)`` minimising the expected Hellinger error, registered by
+    :mod:`dpposterior.optimal`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .distances import hellinger
+from .distances import HellingerGrid, hellinger, hellinger_from_log_bc
 from . import validate
 from .errors import InputError
+from .models import (
+    as_counts,
+    as_open_unit,
+    as_positive,
+    as_prior,
+    as_size,
+    candidate_rank,
+    candidates,
+    check_size,
+    n_candidates,
+)
 from .sampling import ENUMERATE_UP_TO, sample_exponential
-from .models import as_counts, as_prior, candidates, check_size, n_candidates
 from .sensitivity import (
     GLOBAL_SENSITIVITY_METHODS,
     beta_smooth_sensitivity,
+    beta_smooth_sensitivity_all,
     check_gamma,
     global_sensitivity,
     local_sensitivity,
     smooth_sensitivity,
+    smooth_sensitivity_all,
 )
 
 DEFAULT_DELTA = 1e-8
 DEFAULT_GAMMA = 1.0
+#: ``optimal``'s objectives: the worst case over data sets of size n, or the prior-predictive average.
+OBJECTIVES = ("worst", "average")
 
 
 @dataclass(frozen=True)
+class Params:
+    """The validated settings every mechanism receives (each uses the ones it needs).
+
+    ``calibrate``: exponential mechanisms only, weight ``kappa* w(c)`` (SPEC §9, Calibration).
+    ``objective``: ``optimal`` only, ``"worst"`` or ``"average"`` (SPEC §9).
+    """
+
+    epsilon: float
+    delta: float = DEFAULT_DELTA
+    gamma: float = DEFAULT_GAMMA
+    global_sensitivity_method: str = "exact"
+    objective: str = "worst"
+    calibrate: bool = False
+
+    def as_kwargs(self) -> dict:
+        """The keyword arguments of the module-level functions."""
+        return dict(epsilon=self.epsilon, delta=self.delta, gamma=self.gamma,
+                    global_sensitivity_method=self.global_sensitivity_method, objective=self.objective,
+                    calibrate=self.calibrate)
+
+
+class Rows:
+    """Exact log-pmf rows ``ln P(. | c)`` over R(n) (``.cands``) for any batch of data sets c of size n.
+
+    ``rows(counts)`` with counts ``(B, k)`` returns ``(B, |R(n)|)``.
+    """
+
+    def __init__(self, a: NDArray[np.float64], n: int):
+        self.a, self.n, self.k = a, n, a.size
+        self.cands = candidates(n, self.k)
+
+    def __call__(self, counts: ArrayLike) -> NDArray[np.float64]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
 class Mechanism:
-    """A mechanism's public id, where it comes from, and the guarantee the drafts claim for it.
+    """A registry entry: identity, claimed guarantee (as data) and behaviour of one mechanism.
 
     ``epsilon_factor``: the claimed epsilon is ``epsilon_factor * epsilon`` (None: no claim).
     ``claims_delta``: the claim is (eps, delta)-DP rather than pure.
     """
 
-    id: str
-    family: str  # "exponential" or "laplace"
-    seed_name: str
-    weight_or_scale: str
-    epsilon_factor: float | None
-    claims_delta: bool
-    guarantee: str
+    family = "base"
+    calibratable = False  # accepts calibrate=True
 
-    def claimed(self, epsilon: float, delta: float) -> tuple[float | None, float | None]:
-        """The claimed ``(epsilon, delta)``: ``(None, None)`` when the mechanism claims no privacy."""
+    def __init__(self, id: str, name: str, seed_name: str, weight_or_scale: str, epsilon_factor: float | None,
+                 claims_delta: bool, guarantee: str):
+        self.id, self.name, self.seed_name, self.weight_or_scale = id, name, seed_name, weight_or_scale
+        self.epsilon_factor, self.claims_delta, self.guarantee = epsilon_factor, claims_delta, guarantee
+
+    def __repr__(self) -> str:
+        return f"<mechanism {self.id}: {self.name}>"
+
+    def claimed(self, epsilon: float, delta: float, calibrate: bool = False) -> tuple[float | None, float | None]:
+        """The claimed ``(epsilon, delta)``: ``(None, None)`` when the mechanism claims no privacy.
+
+        A calibrated mechanism claims pure ``epsilon``-DP (certified by exact computation).
+        """
+        if calibrate:
+            return epsilon, 0.0
         if self.epsilon_factor is None:
             return None, None
         return self.epsilon_factor * epsilon, (delta if self.claims_delta else 0.0)
 
+    def label(self, params: Params) -> str:
+        """Display label of this mechanism under ``params`` (e.g. ``"ehds (calibrated)"``)."""
+        return self.id + (" (calibrated)" if params.calibrate else "")
 
-MECHANISMS: dict[str, Mechanism] = {
-    m.id: m
-    for m in [
-        Mechanism("ehd", "exponential", "003 EHD, 004 4.1.1", "eps / (2 GS)", 1.0, False,
-                  "eps-DP: exponential mechanism with the global sensitivity of H (003 Thm 3.1)"),
-        Mechanism("ehdl", "exponential", "003 EHDL, 004 4.1.2", "eps / (2 LS(c))", None, False,
-                  "none: local sensitivity is data dependent, not DP (baseline)"),
-        Mechanism("ehds", "exponential", "003 EHDS", "eps / (2 (1+gamma) S(c))", 1.0, False,
-                  "eps-DP: gamma-smooth sensitivity (003 Thm 3.1)"),
-        Mechanism("mh", "exponential", "004 Def. 6 (M_H)", "eps / (2 S(c)), gamma = 1", 2.0, False,
-                  "2 eps-DP (004 Lemma 5.6)"),
-        Mechanism("mh-delta", "exponential", "000 Def. 4.1, 001/002", "eps / (2 S_b(c))", 1.0, True,
-                  "(eps, delta)-DP with beta-smooth sensitivity (000 Lemma 4.3)"),
-        Mechanism("lszhang", "laplace", "003 LSZhang (Zhang et al. 2016)", "2 / eps", 1.0, False,
-                  "eps-DP: Laplace on counts, L1 sensitivity 2"),
-        Mechanism("lsdim", "laplace", "003 LSDim, 004 Laplace mechanism", "2/eps (k=2), k/eps", 1.0, False,
-                  "eps-DP (003 Thm 3.1)"),
-        Mechanism("lshist", "laplace", "003 LSHist, 004 improved Laplace", "1/eps (k=2), 2/eps", 1.0, False,
-                  "eps-DP: histogram sensitivity (003 Thm 3.1)"),
-    ]
-}
-MECHANISM_IDS = tuple(MECHANISMS)
+    def check(self, params: Params) -> Params:
+        """Validate the settings this mechanism needs (raise :class:`InputError`)."""
+        if params.calibrate and not self.calibratable:
+            raise InputError(f"--calibrate applies to the exponential mechanisms only, not {self.id!r}")
+        return params
 
+    def check_size(self, n: int, k: int, what: str) -> None:
+        """Raise :class:`~dpposterior.errors.SizeError` when the exact rows over R(n) do not fit."""
+        check_size(n_candidates(n, k), 8 * (6 * k + 10), f"{what} over R(n) for k={k}, n={n}")
 
-def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
-    """Look a mechanism up by id; unknown ids get an error that lists the valid ones."""
-    if isinstance(mechanism, Mechanism):
-        return mechanism
-    try:
-        return MECHANISMS[mechanism]
-    except (KeyError, TypeError):
-        raise InputError(f"unknown mechanism {mechanism!r}; choose one of {', '.join(MECHANISM_IDS)}") from None
+    def rows(self, prior: NDArray[np.float64], n: int, params: Params) -> Rows:  # pragma: no cover
+        """Exact log-pmf rows over R(n) (see :class:`Rows`)."""
+        raise NotImplementedError
+
+    def log_pmf(self, prior: NDArray[np.float64], counts: NDArray[np.int64], params: Params) -> NDArray[np.float64]:
+        """Exact ``ln P(r | c)`` over ``candidates(n, k)`` for one data set."""
+        return self.rows(prior, int(counts.sum()), params)(counts[None, :])[0]
+
+    def sample(self, prior: NDArray[np.float64], counts: NDArray[np.int64], params: Params, size: int,
+               rng) -> NDArray[np.int64]:  # pragma: no cover - abstract
+        """``size`` draws of ``m`` (rows of ``(size, k)``) from exactly :meth:`log_pmf`."""
+        raise NotImplementedError
 
 
-# The validators live in :mod:`dpposterior.validate`; these names are kept for existing imports.
-check_epsilon = validate.epsilon
-check_delta = validate.delta
+def _inverse_cdf(logp: NDArray[np.float64], cands: NDArray[np.int64], size: int,
+                 rng: np.random.Generator) -> NDArray[np.int64]:
+    cdf = np.cumsum(np.exp(logp - logp.max()))
+    idx = np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right")
+    return cands[np.minimum(idx, cdf.size - 1)]
 
 
-def check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method) -> tuple[Mechanism, float, float, float, str]:
-    """Validate the shared mechanism parameters; ``mh`` is defined with gamma = 1 only."""
-    mech = get_mechanism(mechanism)
-    epsilon, delta, gamma = check_epsilon(epsilon), check_delta(delta), check_gamma(gamma)
-    if mech.id == "mh" and gamma != 1.0:
-        raise InputError("mechanism 'mh' is defined with gamma = 1 (004 Def. 6); use 'ehds' for another gamma")
-    if global_sensitivity_method not in GLOBAL_SENSITIVITY_METHODS:
-        raise InputError(f"global sensitivity must be one of {', '.join(GLOBAL_SENSITIVITY_METHODS)}, "
-                         f"got {global_sensitivity_method!r}")
-    return mech, epsilon, delta, gamma, global_sensitivity_method
+def _as_rng(rng) -> np.random.Generator:
+    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
+        return np.random.default_rng(None if rng is None else validate.seed(rng, "rng seed"))
+    if isinstance(rng, np.random.Generator):
+        return rng
+    raise InputError(f"rng must be a seed or a numpy Generator, got {type(rng).__name__}")
 
 
-def weight(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
-           gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> float:
-    """``w(c)`` of an exponential-family mechanism (SPEC §4 table): ``P(r) ~ exp(-w(c) H(BI(c), r))``."""
-    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
-    if mech.family != "exponential":
-        raise InputError(f"mechanism {mech.id!r} is not an exponential mechanism")
-    if mech.id == "ehd":
-        return epsilon / (2.0 * global_sensitivity(a, int(c.sum()), gsm))
-    if mech.id == "ehdl":
-        return epsilon / (2.0 * local_sensitivity(a, c))
-    if mech.id == "ehds":
-        return epsilon / (2.0 * (1.0 + gamma) * smooth_sensitivity(a, c, gamma))
-    if mech.id == "mh":
-        return epsilon / (2.0 * smooth_sensitivity(a, c, 1.0))
-    return epsilon / (2.0 * beta_smooth_sensitivity(a, c, epsilon, delta))  # mh-delta
-
-
-def laplace_scale(mechanism, k: int, epsilon: float) -> float:
-    """Scale ``s`` of the Laplace noise (SPEC §4 Laplace table)."""
-    mech = get_mechanism(mechanism)
-    epsilon = check_epsilon(epsilon)
-    if mech.id == "lszhang":
-        return 2.0 / epsilon
-    if mech.id == "lsdim":
-        return (2.0 if k == 2 else float(k)) / epsilon
-    if mech.id == "lshist":
-        return (1.0 if k == 2 else 2.0) / epsilon
-    raise InputError(f"mechanism {mech.id!r} is not a Laplace mechanism")
+# ---------------------------------------------------------------------------------------------
+# exponential family
 
 
 def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[np.float64]:
@@ -151,6 +190,102 @@ def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[n
     top = x.max(axis=1, keepdims=True)  # log-sum-exp, in place: this is the hot loop of privacy.py
     x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
     return x
+
+
+class ExponentialRows(Rows):
+    """Rows of an exponential mechanism: ``H(BI(c), r)`` from a :class:`HellingerGrid`, weights per c."""
+
+    def __init__(self, a, n, weights, factor: float = 1.0):
+        super().__init__(a, n)
+        self.grid = HellingerGrid(a, n)
+        self.weights_of = weights  # counts (B, k) -> w(c) (B,)
+        self.factor = float(factor)
+
+    def weights(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``kappa w(c)`` for each row of counts (kappa = 1 unless calibrated)."""
+        return self.factor * np.asarray(self.weights_of(counts), dtype=np.float64)
+
+    def hellinger(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``H(BI(c), r)`` over R(n), ``(B, N)``."""
+        lbc = self.grid.log_bc(counts, self.cands)
+        return hellinger_from_log_bc(lbc, out=lbc)
+
+    def __call__(self, counts):
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+        return exponential_log_pmf_rows(self.weights(counts), self.hellinger(counts))
+
+
+class ExponentialMechanism(Mechanism):
+    """``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` (SPEC §4).
+
+    ``weight(a, c, params)``: ``w(c)`` for one data set; ``weights_all(a, n, params)``: a function
+    of a ``(B, k)`` batch of data sets of size n giving their weights (precomputed over R(n)).
+    """
+
+    family = "exponential"
+    calibratable = True
+
+    def __init__(self, *args, weight, weights_all, check=None, **kw):
+        super().__init__(*args, **kw)
+        self._weight, self._weights_all, self._check = weight, weights_all, check
+
+    def check(self, params):
+        params = super().check(params)
+        return self._check(params) if self._check is not None else params
+
+    def factor(self, a, n: int, params: Params) -> float:
+        """The weight factor: ``kappa*`` of :func:`dpposterior.calibration.calibrate` if calibrated, else 1."""
+        if not params.calibrate:
+            return 1.0
+        from .calibration import calibrate  # calibration scans this module's rows
+
+        return calibrate(self, a, n, params).factor
+
+    def weight(self, a, c, params: Params) -> float:
+        """``kappa w(c)`` for one data set (kappa = 1 unless calibrated)."""
+        return self.factor(a, int(c.sum()), params) * self._weight(a, c, params)
+
+    def rows(self, prior, n, params):
+        return ExponentialRows(prior, n, self._weights_all(prior, n, params), self.factor(prior, n, params))
+
+    def log_pmf(self, prior, counts, params):
+        n, k = int(counts.sum()), counts.size
+        self.check_size(n, k, "the exact output distribution")
+        w = self.weight(prior, counts, params)
+        return exponential_log_pmf_rows([w], hellinger(prior + counts, prior + candidates(n, k))[None, :])[0]
+
+    def sample(self, prior, counts, params, size, rng):
+        rng = _as_rng(rng)
+        n, k = int(counts.sum()), counts.size
+        if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
+            return sample_exponential(prior, counts, self.weight(prior, counts, params), size, rng)
+        return _inverse_cdf(self.log_pmf(prior, counts, params), candidates(n, k), size, rng)
+
+
+def _check_mh(params: Params) -> Params:
+    if params.gamma != 1.0:
+        raise InputError("mechanism 'mh' is defined with gamma = 1 (004 Def. 6); use 'ehds' for another gamma")
+    return params
+
+
+def _const(fn):
+    """A batch weight function for a weight that does not depend on c."""
+    def weights_all(a, n, p):
+        w = fn(a, n, p)
+        return lambda counts: np.full(len(counts), w)
+    return weights_all
+
+
+def _by_rank(all_fn):
+    """A batch weight function from weights tabulated over R(n) (in ``candidates`` order)."""
+    def weights_all(a, n, p):
+        table = all_fn(a, n, p)
+        return lambda counts: table[candidate_rank(counts)]
+    return weights_all
+
+
+# ---------------------------------------------------------------------------------------------
+# sequentially clamped additive noise: Laplace (floor cells) and geometric (integer noise)
 
 
 def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
@@ -164,16 +299,46 @@ def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: f
         return np.where(hi <= 0, left, np.where(lo >= 0, right, both))
 
 
-def laplace_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
-    """Exact ``ln P(m | c)`` of the sequentially clamped Laplace release: counts ``(B, k)`` x candidates ``(N, k)``."""
+def laplace_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDArray]:
+    """Log-mass tables of ``floor(Y)``, ``Y ~ Laplace(0, s)``, on ``d = -n-1 .. n+1`` (offset n+1).
+
+    Returns ``(point, upper, lower)``: ``ln P(floor Y = d)``, ``ln P(floor Y >= d)``, ``ln P(floor Y <= -d)``.
+    """
+    d = np.arange(-n - 1, n + 2, dtype=np.float64)
+    return (_laplace_log_mass(d, d + 1.0, scale), _laplace_log_mass(d, np.inf, scale),
+            _laplace_log_mass(-np.inf, 1.0 - d, scale))
+
+
+def geometric_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDArray]:
+    """Log-mass tables of ``P(D = d) = (1-q)/(1+q) q^|d|``, ``q = exp(-1/s)`` (SPEC §9), on ``d = -n-1 .. n+1``.
+
+    ``P(D >= t) = q^t / (1 + q)`` for t >= 1 and ``1 - q^(1-t)/(1+q)`` for t <= 0 (symmetric for
+    ``P(D <= -t)``).  Returns ``(point, upper, lower)`` as :func:`laplace_noise_tables`.
+    """
+    x = 1.0 / scale  # -ln q
+    d = np.arange(-n - 1, n + 2, dtype=np.float64)
+    log1pq = math.log1p(math.exp(-x))
+    point = math.log(-math.expm1(-x)) - log1pq - x * np.abs(d)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # np.where evaluates both branches
+        upper = np.where(d >= 1, -x * d - log1pq, np.log1p(-np.exp(-x * (1.0 - d) - log1pq)))
+    return point, upper, upper.copy()  # P(D <= -t) = P(D >= t)
+
+
+def clamped_log_pmf_rows(tables: tuple[NDArray, NDArray, NDArray], counts: ArrayLike,
+                         cands: ArrayLike) -> NDArray[np.float64]:
+    """Exact ``ln P(m | c)`` of the sequential clamp ``m_i = clamp(c_i + D_i, 0, R_i)`` (SPEC §4).
+
+    ``tables``: ``(point, upper, lower)`` of the integer noise ``D`` on ``d = -n-1 .. n+1``
+    (:func:`laplace_noise_tables`: ``D = floor(Y)``; :func:`geometric_noise_tables`).  A cell
+    ``0 < m_i < R_i`` has ``P(D = m_i - c_i)``; ``m_i = 0 < R_i`` has ``P(D <= -c_i)``;
+    ``m_i = R_i > 0`` has ``P(D >= R_i - c_i)``; ``R_i = 0`` forces ``m_i = 0``.
+    Counts ``(B, k)`` x candidates ``(N, k)``.
+    """
+    point, upper, lower = tables
     c = np.asarray(counts, dtype=np.int64)
     m = np.asarray(cands, dtype=np.int64)
     n = int(m[0].sum())
     k = m.shape[1]
-    d = np.arange(-n - 1, n + 2, dtype=np.float64)  # m_i - c_i, R - c_i (offset n + 1)
-    interior = _laplace_log_mass(d, d + 1.0, scale)  # floor cell [d, d + 1)
-    upper = _laplace_log_mass(d, np.inf, scale)  # clamped at the top: [R - c, inf)
-    lower = _laplace_log_mass(-np.inf, 1.0 - d, scale)  # clamped at 0: (-inf, 1 - c), indexed by c
     out = np.zeros((c.shape[0], m.shape[0]))
     remaining = np.full(m.shape[0], n, dtype=np.int64)
     for i in range(k - 1):
@@ -182,75 +347,286 @@ def laplace_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) -> N
         R = remaining[None, :]
         cell = np.where(
             R == 0, 0.0,
-            np.where(mi == 0, lower[ci + n + 1], np.where(mi == R, upper[R - ci + n + 1], interior[mi - ci + n + 1])),
+            np.where(mi == 0, lower[ci + n + 1], np.where(mi == R, upper[R - ci + n + 1], point[mi - ci + n + 1])),
         )
         out += cell
         remaining = remaining - m[:, i]
     return out
 
 
-def _setup(mechanism, prior, counts, epsilon, delta, gamma, global_sensitivity_method):
-    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
-    return mech, a, c, epsilon, delta, gamma, gsm
+def laplace_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
+    """Exact ``ln P(m | c)`` of the sequentially clamped Laplace release: counts ``(B, k)`` x candidates ``(N, k)``."""
+    n = int(np.asarray(cands)[0].sum())
+    return clamped_log_pmf_rows(laplace_noise_tables(scale, n), counts, cands)
 
 
-def log_pmf(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
-            gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> NDArray[np.float64]:
-    """Exact log output distribution of a mechanism over ``candidates(n, k)`` (SPEC §4).
+def geometric_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
+    """Exact ``ln P(m | c)`` of the sequentially clamped geometric release (SPEC §9)."""
+    n = int(np.asarray(cands)[0].sum())
+    return clamped_log_pmf_rows(geometric_noise_tables(scale, n), counts, cands)
 
-    Raises :class:`~dpposterior.errors.SizeError` when R(n) does not fit the memory budget.
+
+class ClampedRows(Rows):
+    """Rows of a sequentially clamped additive-noise release (noise tables computed once per n)."""
+
+    def __init__(self, a, n, tables):
+        super().__init__(a, n)
+        self.tables = tables
+
+    def __call__(self, counts):
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+        return clamped_log_pmf_rows(self.tables, counts, self.cands)
+
+
+class ClampedNoiseMechanism(Mechanism):
+    """``m_i = clamp(c_i + D_i, 0, n - m_1 - ... - m_{i-1})``, i < k, ``m_k = n - sum`` (SPEC §4, §9).
+
+    ``scale(k, eps)``: the noise scale ``s``; subclasses give the noise law (tables and sampler).
     """
-    mech, a, c, epsilon, delta, gamma, gsm = _setup(mechanism, prior, counts, epsilon, delta, gamma,
-                                                    global_sensitivity_method)
-    n, k = int(c.sum()), c.size
-    # candidates, their parameters and lnGamma temporaries: ~ (6k + 10) doubles per candidate
-    check_size(n_candidates(n, k), 8 * (6 * k + 10), f"the exact output distribution over R(n) for k={k}, n={n}")
-    cands = candidates(n, k)
-    if mech.family == "laplace":
-        return laplace_log_pmf_rows(laplace_scale(mech, k, epsilon), c[None, :], cands)[0]
-    w = weight(mech, a, c, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
-    return exponential_log_pmf_rows([w], hellinger(a + c, a + cands)[None, :])[0]
 
+    def __init__(self, *args, scale, **kw):
+        super().__init__(*args, **kw)
+        self._scale = scale
 
-def _as_rng(rng) -> np.random.Generator:
-    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
-        return np.random.default_rng(None if rng is None else validate.seed(rng, "rng seed"))
-    if isinstance(rng, np.random.Generator):
-        return rng
-    raise InputError(f"rng must be a seed or a numpy Generator, got {type(rng).__name__}")
+    def scale(self, k: int, epsilon: float) -> float:
+        """The noise scale ``s`` (SPEC §4 Laplace table; SPEC §9 for ``geometric``)."""
+        return self._scale(k, check_epsilon(epsilon))
 
+    def noise_tables(self, scale: float, n: int):  # pragma: no cover - abstract
+        raise NotImplementedError
 
-def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
-           gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", size: int = 1,
-           rng: np.random.Generator | int | None = None) -> NDArray[np.int64]:
-    """Draw ``size`` releases ``m`` (rows of an ``(size, k)`` array; the release is ``Dir(a + m)``).
+    def noise(self, scale: float, size: tuple[int, int], rng) -> NDArray[np.int64]:  # pragma: no cover
+        """Integer noise ``D`` of shape ``size``."""
+        raise NotImplementedError
 
-    Draws from exactly the distribution :func:`log_pmf` computes: Laplace mechanisms by
-    their definition, exponential mechanisms by inverse-cdf sampling of the exact pmf when
-    ``|R(n)| <= ENUMERATE_UP_TO``, else by the exact rejection sampler of :mod:`dpposterior.sampling`.
-    ``rng``: a ``numpy.random.Generator`` or a seed (``None``: OS entropy).
-    """
-    mech, a, c, epsilon, delta, gamma, gsm = _setup(mechanism, prior, counts, epsilon, delta, gamma,
-                                                    global_sensitivity_method)
-    rng = _as_rng(rng)
-    size = validate.sample_count(size, "size")
-    n, k = int(c.sum()), c.size
-    if mech.family == "laplace":
-        s = laplace_scale(mech, k, epsilon)
-        noise = rng.laplace(0.0, s, size=(size, k - 1))
+    def rows(self, prior, n, params):
+        return ClampedRows(prior, n, self.noise_tables(self.scale(prior.size, params.epsilon), n))
+
+    def log_pmf(self, prior, counts, params):
+        n, k = int(counts.sum()), counts.size
+        self.check_size(n, k, "the exact output distribution")
+        return clamped_log_pmf_rows(self.noise_tables(self.scale(k, params.epsilon), n), counts[None, :],
+                                    candidates(n, k))[0]
+
+    def sample(self, prior, counts, params, size, rng):
+        n, k = int(counts.sum()), counts.size
+        d = self.noise(self.scale(k, params.epsilon), (size, k - 1), rng)
         out = np.empty((size, k), dtype=np.int64)
         remaining = np.full(size, n, dtype=np.int64)
         for i in range(k - 1):
-            out[:, i] = np.clip(np.floor(c[i] + noise[:, i]), 0, remaining).astype(np.int64)
+            out[:, i] = np.clip(counts[i] + d[:, i], 0, remaining)
             remaining -= out[:, i]
         out[:, k - 1] = remaining
         return out
-    if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
-        w = weight(mech, a, c, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
-        return sample_exponential(a, c, w, size, rng)
-    logp = log_pmf(mech, a, c, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
-    cdf = np.cumsum(np.exp(logp - logp.max()))
-    idx = np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right")
-    return candidates(n, k)[np.minimum(idx, cdf.size - 1)]
+
+
+class LaplaceMechanism(ClampedNoiseMechanism):
+    """Laplace noise ``Y ~ Laplace(0, s)``, released as ``floor(c_i + Y_i)`` (SPEC §4, 003 Alg. 1-3)."""
+
+    family = "laplace"
+
+    def noise_tables(self, scale, n):
+        return laplace_noise_tables(scale, n)
+
+    def noise(self, scale, size, rng):
+        y = _as_rng(rng).laplace(0.0, scale, size=size)
+        return np.clip(np.floor(y), -2**62, 2**62).astype(np.int64)
+
+
+class GeometricMechanism(ClampedNoiseMechanism):
+    """Two-sided geometric (discrete Laplace) noise, ``P(D = d) ∝ exp(-|d|/s)`` (SPEC §9).
+
+    The sampler uses integer arithmetic only (Canonne, Kamath and Steinke 2020): ``1/s`` is taken
+    as the exact rational value of the double ``1/s`` the pmf uses.
+    """
+
+    family = "geometric"
+
+    def noise_tables(self, scale, n):
+        return geometric_noise_tables(scale, n)
+
+    def noise(self, scale, size, rng):
+        from .randomness import bit_source, discrete_laplace
+
+        bits = bit_source(rng)
+        rate = 1.0 / scale
+        total = size[0] * size[1]
+        d = discrete_laplace(rate, total, bits)
+        if isinstance(d, list):  # extreme rates: exact Python ints
+            d = np.clip(np.array(d, dtype=object), -2**62, 2**62).astype(np.int64)
+        return np.asarray(d, dtype=np.int64).reshape(size)
+
+
+# ---------------------------------------------------------------------------------------------
+# the registry
+
+MECHANISMS: dict[str, Mechanism] = {}
+
+
+def register(mechanism: Mechanism) -> Mechanism:
+    """Add a mechanism to the registry (its id becomes a public name of the CLI and the pipeline)."""
+    if mechanism.id in MECHANISMS:
+        raise ValueError(f"mechanism {mechanism.id!r} registered twice")
+    MECHANISMS[mechanism.id] = mechanism
+    return mechanism
+
+
+for _m in [
+    ExponentialMechanism(
+        "ehd", "EHD (global sensitivity)", "003 EHD, 004 4.1.1", "eps / (2 GS)", 1.0, False,
+        "eps-DP: exponential mechanism with the global sensitivity of H (003 Thm 3.1)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * global_sensitivity(a, int(c.sum()), p.global_sensitivity_method)),
+        weights_all=_const(lambda a, n, p: p.epsilon / (2.0 * global_sensitivity(a, n, p.global_sensitivity_method)))),
+    ExponentialMechanism(
+        "ehdl", "EHDL (local sensitivity)", "003 EHDL, 004 4.1.2", "eps / (2 LS(c))", None, False,
+        "none: local sensitivity is data dependent, not DP (baseline)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * local_sensitivity(a, c)),
+        weights_all=lambda a, n, p: (lambda counts: p.epsilon / (2.0 * local_sensitivity(a, counts)))),
+    ExponentialMechanism(
+        "ehds", "EHDS (gamma-smooth sensitivity)", "003 EHDS", "eps / (2 (1+gamma) S(c))", 1.0, False,
+        "eps-DP: gamma-smooth sensitivity (003 Thm 3.1)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity(a, c, p.gamma)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity_all(a, n, p.gamma)))),
+    ExponentialMechanism(
+        "mh", "M_H (smooth sensitivity)", "004 Def. 6 (M_H)", "eps / (2 S(c)), gamma = 1", 2.0, False,
+        "2 eps-DP (004 Lemma 5.6)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * smooth_sensitivity(a, c, 1.0)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * smooth_sensitivity_all(a, n, 1.0))),
+        check=_check_mh),
+    ExponentialMechanism(
+        "mh-delta", "M_H (beta-smooth, delta)", "000 Def. 4.1, 001/002", "eps / (2 S_b(c))", 1.0, True,
+        "(eps, delta)-DP with beta-smooth sensitivity (000 Lemma 4.3)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * beta_smooth_sensitivity(a, c, p.epsilon, p.delta)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * beta_smooth_sensitivity_all(a, n, p.epsilon, p.delta)))),
+    LaplaceMechanism(
+        "lszhang", "Laplace (Zhang et al.)", "003 LSZhang (Zhang et al. 2016)", "2 / eps", 1.0, False,
+        "eps-DP: Laplace on counts, L1 sensitivity 2", scale=lambda k, eps: 2.0 / eps),
+    LaplaceMechanism(
+        "lsdim", "Laplace", "003 LSDim, 004 Laplace mechanism", "2/eps (k=2), k/eps", 1.0, False,
+        "eps-DP (003 Thm 3.1)", scale=lambda k, eps: (2.0 if k == 2 else float(k)) / eps),
+    LaplaceMechanism(
+        "lshist", "improved Laplace", "003 LSHist, 004 improved Laplace", "1/eps (k=2), 2/eps", 1.0, False,
+        "eps-DP: histogram sensitivity (003 Thm 3.1)", scale=lambda k, eps: (1.0 if k == 2 else 2.0) / eps),
+    GeometricMechanism(
+        "geometric", "geometric (discrete Laplace)", "beyond the drafts: lshist with discrete Laplace noise",
+        "1/eps (k=2), 2/eps", 1.0, False,
+        "eps-DP: discrete Laplace on counts, histogram sensitivity (Ghosh, Roughgarden and Sundararajan 2012)",
+        scale=lambda k, eps: (1.0 if k == 2 else 2.0) / eps),
+]:
+    register(_m)
+del _m
+
+
+MECHANISM_IDS = tuple(MECHANISMS)
+
+
+def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
+    """Look a mechanism up by id; unknown ids get an error that lists the valid ones."""
+    if isinstance(mechanism, Mechanism):
+        return mechanism
+    try:
+        return MECHANISMS[mechanism]
+    except (KeyError, TypeError):
+        raise InputError(f"unknown mechanism {mechanism!r}; choose one of {', '.join(MECHANISMS)}") from None
+
+
+# The validators live in :mod:`dpposterior.validate`; these names are kept for existing imports.
+check_epsilon = validate.epsilon
+
+
+check_delta = validate.delta
+
+
+def resolve(mechanism, epsilon, delta=DEFAULT_DELTA, gamma=DEFAULT_GAMMA, global_sensitivity_method="exact",
+            objective="worst", calibrate=False) -> tuple[Mechanism, Params]:
+    """Validate a mechanism and its settings: the registry entry and a :class:`Params`."""
+    mech = get_mechanism(mechanism)
+    if global_sensitivity_method not in GLOBAL_SENSITIVITY_METHODS:
+        raise InputError(f"global sensitivity must be one of {', '.join(GLOBAL_SENSITIVITY_METHODS)}, "
+                         f"got {global_sensitivity_method!r}")
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if not isinstance(calibrate, (bool, np.bool_)):
+        raise InputError(f"calibrate must be True or False, got {calibrate!r}")
+    params = Params(check_epsilon(epsilon), check_delta(delta), check_gamma(gamma), global_sensitivity_method,
+                    objective, bool(calibrate))
+    return mech, mech.check(params)
+
+
+def check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method) -> tuple[Mechanism, float, float, float, str]:
+    """Validate the shared mechanism parameters (the tuple form of :func:`resolve`)."""
+    mech, p = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+    return mech, p.epsilon, p.delta, p.gamma, p.global_sensitivity_method
+
+
+def _setup(mechanism, prior, counts, kw):
+    mech, params = resolve(mechanism, **kw)
+    c = as_counts(counts)
+    a = as_prior(prior, c.size)
+    return mech, params, a, c
+
+
+def weight(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
+           gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", calibrate: bool = False) -> float:
+    """``w(c)`` of an exponential-family mechanism (SPEC §4 table; ``kappa* w(c)`` when calibrated)."""
+    mech, params, a, c = _setup(mechanism, prior, counts, dict(
+        epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
+        calibrate=calibrate))
+    if not isinstance(mech, ExponentialMechanism):
+        raise InputError(f"mechanism {mech.id!r} is not an exponential mechanism")
+    return mech.weight(a, c, params)
+
+
+def laplace_scale(mechanism, k: int, epsilon: float) -> float:
+    """Scale ``s`` of the additive noise (SPEC §4 Laplace table; ``geometric`` as ``lshist``)."""
+    mech = get_mechanism(mechanism)
+    if not isinstance(mech, ClampedNoiseMechanism):
+        raise InputError(f"mechanism {mech.id!r} is not a Laplace mechanism")
+    return mech.scale(k, epsilon)
+
+
+def rows(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
+         gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", objective: str = "worst",
+         calibrate: bool = False) -> Rows:
+    """Exact log-pmf rows of a mechanism over R(n) for any batch of data sets of size n (see :class:`Rows`)."""
+    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
+    a = as_prior(prior)
+    n = as_size(n)
+    mech.check_size(n, a.size, "the exact log-pmf rows")
+    return mech.rows(a, n, params)
+
+
+def log_pmf(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
+            gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", objective: str = "worst",
+            calibrate: bool = False) -> NDArray[np.float64]:
+    """Exact log output distribution of a mechanism over ``candidates(n, k)`` (SPEC §4, §9).
+
+    Raises :class:`~dpposterior.errors.SizeError` when R(n) does not fit the memory budget.
+    """
+    mech, params, a, c = _setup(mechanism, prior, counts, dict(
+        epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
+        objective=objective, calibrate=calibrate))
+    mech.check_size(int(c.sum()), c.size, "the exact output distribution")
+    return mech.log_pmf(a, c, params)
+
+
+def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
+           gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", objective: str = "worst",
+           calibrate: bool = False, size: int = 1, rng: np.random.Generator | int | None = None) -> NDArray[np.int64]:
+    """Draw ``size`` releases ``m`` (rows of an ``(size, k)`` array; the release is ``Dir(a + m)``).
+
+    Draws from exactly the distribution :func:`log_pmf` computes, by each mechanism's own
+    sampler: Laplace mechanisms by their definition, ``geometric`` with integer arithmetic only,
+    exponential mechanisms by inverse-cdf sampling of the exact pmf when
+    ``|R(n)| <= ENUMERATE_UP_TO``, else by the exact rejection sampler of :mod:`dpposterior.sampling`,
+    ``optimal`` from its table.  ``rng``: a ``numpy.random.Generator`` or a seed (``None``: OS entropy).
+    """
+    mech, params, a, c = _setup(mechanism, prior, counts, dict(
+        epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
+        objective=objective, calibrate=calibrate))
+    if not (rng is None or isinstance(rng, (int, np.integer, np.random.Generator))) or isinstance(rng, bool):
+        raise InputError(f"rng must be a seed or a numpy Generator, got {type(rng).__name__}")
+    size = validate.sample_count(size, "size")
+    if size == 0:
+        return np.empty((0, c.size), dtype=np.int64)
+    return mech.sample(a, c, params, size, rng)

@@ -23,25 +23,9 @@ from numpy.typing import ArrayLike, NDArray
 from tqdm.auto import tqdm
 
 from . import validate
-from .distances import HellingerGrid, hellinger_from_log_bc
 from .errors import InputError, SizeError
-from .mechanisms import (
-    DEFAULT_DELTA,
-    DEFAULT_GAMMA,
-    Mechanism,
-    check_params,
-    exponential_log_pmf_rows,
-    laplace_log_pmf_rows,
-    laplace_scale,
-    log_pmf,
-)
-from .models import as_counts, as_prior, as_size, candidate_rank, candidates, check_size, n_candidates, neighbours
-from .sensitivity import (
-    beta_smooth_sensitivity_all,
-    global_sensitivity,
-    local_sensitivity,
-    smooth_sensitivity_all,
-)
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Mechanism, Params, Rows, resolve
+from .models import as_counts, as_prior, as_size, candidate_rank, check_size, n_candidates, neighbours
 
 #: Working memory of one chunk of the worst-case scan.
 WORK_BYTES = 512 * 2**20
@@ -71,83 +55,53 @@ class PrivacyLoss:
         return self.concrete_epsilon > self.claimed_epsilon * (1 + 1e-9)
 
 
-class _Rows:
-    """Log-pmf rows ``ln p_c(.)`` over R(n) for one mechanism, prior and n, any batch of c."""
-
-    def __init__(self, mech: Mechanism, a, n, epsilon, delta, gamma, gsm):
-        self.mech, self.a, self.n = mech, a, n
-        self.k = a.size
-        self.cands = candidates(n, self.k)
-        if mech.family == "laplace":
-            self.scale = laplace_scale(mech, self.k, epsilon)
-            return
-        self.grid = HellingerGrid(a, n)
-        if mech.id == "ehd":
-            self.w_const = epsilon / (2.0 * global_sensitivity(a, n, gsm))
-        elif mech.id == "ehdl":
-            self.w_const = None
-            self.epsilon = epsilon
-        else:
-            if mech.id in ("ehds", "mh"):
-                s = smooth_sensitivity_all(a, n, gamma)
-                factor = 2.0 * (1.0 + gamma) if mech.id == "ehds" else 2.0
-            else:
-                s = beta_smooth_sensitivity_all(a, n, epsilon, delta)
-                factor = 2.0
-            self.w_const = None
-            self.w_all = epsilon / (factor * s)
-
-    def weights(self, counts):
-        if self.w_const is not None:
-            return np.full(len(counts), self.w_const)
-        if self.mech.id == "ehdl":
-            return self.epsilon / (2.0 * local_sensitivity(self.a, counts))
-        return self.w_all[candidate_rank(counts)]
-
-    def __call__(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
-        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
-        if self.mech.family == "laplace":
-            return laplace_log_pmf_rows(self.scale, counts, self.cands)
-        lbc = self.grid.log_bc(counts, self.cands)
-        return exponential_log_pmf_rows(self.weights(counts), hellinger_from_log_bc(lbc, out=lbc))
-
-
 def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:
     """``sum_r max(0, p(r) - e^eps' q(r))`` per row."""
     return np.maximum(0.0, np.exp(lp) - np.exp(eps_prime + lq)).sum(axis=-1)
 
 
-def _validate(mechanism, prior, n, epsilon, delta, gamma, gsm, worst_case):
-    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, gsm)
+def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss") -> None:
+    """Raise :class:`SizeError` when a scan over all pairs of R(n) would exceed ``MAX_PAIR_WORK``."""
+    size = n_candidates(n, k)
+    check_size(size, 8 * (k + 12), f"{what} over R(n) for k={k}, n={n}")
+    if size * size > MAX_PAIR_WORK:
+        raise SizeError(
+            f"{what} for k={k}, n={n} needs |R(n)|^2 = {size * size:.2e} log-pmf "
+            f"evaluations, over the limit of {MAX_PAIR_WORK:.0e} (use --at for the local loss, or set "
+            "DPPOSTERIOR_MAX_PAIRS)"
+        )
+
+
+def _validate(mechanism, prior, n, kw, worst_case):
+    mech, params = resolve(mechanism, **kw)
     a = as_prior(prior)
     n = as_size(n)
     size = n_candidates(n, a.size)
     check_size(size, 8 * (a.size + 12), f"the exact privacy loss over R(n) for k={a.size}, n={n}")
-    if worst_case and size * size > MAX_PAIR_WORK:
-        raise SizeError(
-            f"the worst-case privacy loss for k={a.size}, n={n} needs |R(n)|^2 = {size * size:.2e} log-pmf "
-            f"evaluations, over the limit of {MAX_PAIR_WORK:.0e} (use --at for the local loss, or set "
-            "DPPOSTERIOR_MAX_PAIRS)"
-        )
-    return mech, a, n, epsilon, delta, gamma, gsm
+    if worst_case:
+        check_scan_size(a.size, n)
+    return mech, params, a, n
 
 
 def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
                      gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
+                     objective: str = "worst", calibrate: bool = False,
                      at: ArrayLike | None = None, delta_at: float | None = None,
                      progress: bool = False) -> PrivacyLoss:
     """Exact concrete epsilon of a mechanism (SPEC §5), worst case or local (``at=c``).
 
     With ``delta_at=eps'`` also returns the privacy profile ``delta(eps')`` over the same pairs.
+    The mechanism's log-pmf rows come from its registry entry (:meth:`Mechanism.rows`).
     """
-    mech, a, n, epsilon, delta, gamma, gsm = _validate(mechanism, prior, n, epsilon, delta, gamma,
-                                                       global_sensitivity_method, worst_case=at is None)
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
+              objective=objective, calibrate=calibrate)
+    mech, params, a, n = _validate(mechanism, prior, n, kw, worst_case=at is None)
     if delta_at is not None:
         delta_at = float(delta_at)
         if not math.isfinite(delta_at) or delta_at < 0:
             raise InputError(f"--delta-at must be a number >= 0, got {delta_at!r}")
-    rows = _Rows(mech, a, n, epsilon, delta, gamma, gsm)
-    claimed_eps, claimed_delta = mech.claimed(epsilon, delta)
+    rows = mech.rows(a, n, params)
+    claimed_eps, claimed_delta = mech.claimed(params.epsilon, params.delta, params.calibrate)
     if at is not None:
         c = as_counts(at, "--at counts")
         if c.size != a.size or c.sum() != n:
@@ -155,7 +109,7 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
         loss, pair, out, dlt = _local(rows, c, delta_at)
         scope = "local"
     else:
-        loss, pair, out, dlt = _worst_case(rows, delta_at, progress)
+        loss, pair, out, dlt = worst_case_scan(rows, delta_at, progress, desc=f"concrete eps {mech.id}")
         scope = "worst-case"
     return PrivacyLoss(
         mechanism=mech.id, concrete_epsilon=loss, worst_pair=pair, worst_output=out,
@@ -164,7 +118,7 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
     )
 
 
-def _local(rows: _Rows, c, delta_at):
+def _local(rows: Rows, c, delta_at):
     nb = neighbours(c)
     lp = rows(c[None, :])[0]
     lq = rows(nb)
@@ -177,14 +131,21 @@ def _local(rows: _Rows, c, delta_at):
     return float(diff[j, r]), (c.tolist(), nb[j].tolist()), rows.cands[r].tolist(), dlt
 
 
-def _worst_case(rows: _Rows, delta_at, progress):
+def adjacent_blocks(rows, progress: bool = False, desc: str = "pairs"):
+    """Walk every adjacent pair of data sets of size n in chunks, each row computed about once.
+
+    ``rows(counts (B, k)) -> (B, N)`` is any row function over R(n) with ``rows.cands`` and
+    ``rows.k`` (a :class:`~dpposterior.mechanisms.Rows`, or a derived score function).  A neighbour
+    ``c - e_i + e_j`` (i < j) precedes c in ``candidates`` order, so nearly every neighbour row is
+    already in the chunk and the few others are recomputed.  Yields, per chunk and direction
+    ``i < j``, ``(c, c', values_c, values_c')``: the count vectors of the pairs (``(P, k)`` each) and
+    their rows (``(P, N)`` each; ``values_c`` is a fresh copy).  Memory stays under ``WORK_BYTES``.
+    """
     cands, k = rows.cands, rows.k
     N = len(cands)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     chunk = max(1, min(N, WORK_BYTES // (8 * N * 4)))
-    best = (-1.0, None, None)
-    best_delta = 0.0
-    bar = tqdm(total=N, desc=f"concrete eps {rows.mech.id}", unit="c", disable=not progress, mininterval=2.0)
+    bar = tqdm(total=N, desc=desc, unit="c", disable=not progress, mininterval=2.0)
     for lo in range(0, N, chunk):
         hi = min(N, lo + chunk)
         block = cands[lo:hi]
@@ -207,29 +168,42 @@ def _worst_case(rows: _Rows, delta_at, progress):
             other = np.empty((src.size, N))
             other[inside] = lp_in[dst[inside] - lo]
             other[~inside] = lp_out[np.searchsorted(outside, dst[~inside])]
-            diff = lp_in[src]  # a copy (fancy index): subtract in place
-            diff -= other
-            np.abs(diff, out=diff)
-            flat = int(np.argmax(diff))
-            row, r = divmod(flat, N)
-            if diff[row, r] > best[0]:
-                best = (float(diff[row, r]), (block[src[row]].tolist(), cands[dst[row]].tolist()),
-                        cands[r].tolist())
-            if delta_at is not None:
-                best_delta = max(best_delta, float(_hockey_stick(lp_in[src], other, delta_at).max()),
-                                 float(_hockey_stick(other, lp_in[src], delta_at).max()))
+            yield block[src], cands[dst], lp_in[src], other
         bar.update(hi - lo)
     bar.close()
+
+
+def worst_case_scan(rows, delta_at: float | None = None, progress: bool = False, desc: str = "concrete eps"):
+    """``max over adjacent (c, c') and r of |rows(c)[r] - rows(c')[r]|`` with the maximising pair and output.
+
+    Returns ``(loss, (c, c'), r, delta(delta_at) or None)``.
+    """
+    cands, N = rows.cands, len(rows.cands)
+    best = (-1.0, None, None)
+    best_delta = 0.0
+    for c, cp, lp, lq in adjacent_blocks(rows, progress, desc):
+        diff = lp.copy() if delta_at is not None else lp
+        diff -= lq
+        np.abs(diff, out=diff)
+        flat = int(np.argmax(diff))
+        row, r = divmod(flat, N)
+        if diff[row, r] > best[0]:
+            best = (float(diff[row, r]), (c[row].tolist(), cp[row].tolist()), cands[r].tolist())
+        if delta_at is not None:
+            best_delta = max(best_delta, float(_hockey_stick(lp, lq, delta_at).max()),
+                             float(_hockey_stick(lq, lp, delta_at).max()))
     return best[0], best[1], best[2], (best_delta if delta_at is not None else None)
 
 
 def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLike, *, epsilon: float,
                     delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
-                    global_sensitivity_method: str = "exact", at: ArrayLike | None = None) -> NDArray[np.float64]:
+                    global_sensitivity_method: str = "exact", objective: str = "worst", calibrate: bool = False,
+                    at: ArrayLike | None = None) -> NDArray[np.float64]:
     """``delta(eps')`` for each eps' of ``eps_grid`` (SPEC §5), worst case or local (``at=c``)."""
     return np.array([
         concrete_epsilon(mechanism, prior, n, epsilon=epsilon, delta=delta, gamma=gamma,
-                         global_sensitivity_method=global_sensitivity_method, at=at, delta_at=e).delta_at["delta"]
+                         global_sensitivity_method=global_sensitivity_method, objective=objective,
+                         calibrate=calibrate, at=at, delta_at=e).delta_at["delta"]
         for e in np.atleast_1d(np.asarray(eps_grid, dtype=np.float64))
     ])
 
@@ -241,6 +215,8 @@ def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delt
 
     ``pair = (c, c')``: two count vectors of the same size (the auditor compares its bound with this).
     """
+    from .mechanisms import log_pmf
+
     try:
         c, d = pair
     except (TypeError, ValueError):
