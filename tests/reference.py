@@ -269,3 +269,30 @@ def _geometric_pmf_cached(c, n, scale):
 def brute(prior: tuple[float, ...], n: int) -> Brute:
     """Cached :class:`Brute` (hypothesis revisits the same settings)."""
     return Brute(prior, n)
+
+
+def noise_aware_posterior(prior, released, mech: str, eps: float, delta: float = 1e-8, gamma: float = 1.0):
+    """Bayes' rule term by term (docs/definitions.md, noise-aware posterior): ``{c: w_c}`` over all c of size n.
+
+    ``w_c = P(m | c) DirMult(c; n, a) / sum``, with P(m | c) from :meth:`Brute.pmf` and the
+    Dirichlet-multinomial written out with mpmath.
+    """
+    prior = tuple(float(x) for x in prior)
+    n = sum(released)
+    b = brute(prior, n)
+    r = b.index[tuple(released)]
+    with mpmath.workdps(30):
+        big_a = mpmath.fsum(prior)
+        out = {}
+        for c in b.cands:
+            pi = mpmath.factorial(n) * mpmath.gamma(big_a) / mpmath.gamma(n + big_a)
+            for ci, ai in zip(c, prior):
+                pi *= mpmath.gamma(ci + ai) / (mpmath.factorial(ci) * mpmath.gamma(ai))
+            out[c] = mpmath.mpf(b.pmf(mech, c, eps, delta, gamma)[r]) * pi
+        total = mpmath.fsum(out.values())
+        return {c: float(v / total) for c, v in out.items()}
+
+
+def beta_mixture_cdf(x: float, components) -> float:
+    """``sum_j w_j I_x(alpha_j, beta_j)`` with mpmath's regularised incomplete beta."""
+    return float(mpmath.fsum(w * mpmath.betainc(al, be, 0, x, regularized=True) for w, al, be in components))

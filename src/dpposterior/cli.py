@@ -290,6 +290,50 @@ def cmd_release(args) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# posterior
+
+
+def add_posterior(p: argparse.ArgumentParser) -> None:
+    """the exact noise-aware posterior of a released Dir(a + m)"""
+    _common(p)
+    p.add_argument("--released", required=True, metavar="M1,M2,...",
+                   help="the released counts m (the release is Dir(a + m)), comma-separated, e.g. 40,60")
+    p.add_argument("--level", default="0.9", metavar="L", help="credible level in (0, 1) (default 0.9)")
+
+
+def noise_aware_summary(post, naive: dict) -> dict:
+    """The JSON body shared by ``posterior`` and ``release --noise-aware``."""
+    return {"mean": post.mean.tolist(), "intervals": post.intervals.tolist(),
+            "dropped_mass_bound": post.dropped_mass_bound, "naive": naive}
+
+
+def _print_noise_aware(post, naive: dict, categories=None) -> None:
+    names = categories or [f"theta_{i + 1}" for i in range(len(naive["mean"]))]
+    width = max(len(str(x)) for x in names)
+    print(f"noise-aware posterior ({post.mechanism}, eps = {post.epsilon:g}), {post.level:g} equal-tailed intervals:")
+    for name, mean, (lo, hi), nmean, (nlo, nhi) in zip(names, post.mean, post.intervals, naive["mean"],
+                                                         naive["intervals"]):
+        print(f"  {str(name):<{width}}  mean {mean:.4f}  [{lo:.4f}, {hi:.4f}]   "
+              f"(naive Dir(a + m): {nmean:.4f} [{nlo:.4f}, {nhi:.4f}])")
+
+
+def cmd_posterior(args) -> None:
+    """``dpposterior posterior``: JSON keys mechanism, epsilon, level, mean, intervals, naive {mean, intervals}."""
+    from .posterior import naive_posterior, noise_aware_posterior
+
+    params = _params(args)
+    m = _counts_arg(args.released, "released counts")
+    a = _prior_arg(args.prior, m.size)
+    level = validate.open_unit(_float(args.level, "level"), "level")
+    post = noise_aware_posterior(prior=a, released=m, level=level, **params)
+    naive = naive_posterior(a, m, level)
+    if args.json:
+        _dump({"mechanism": post.mechanism, "epsilon": post.epsilon, "level": level} | noise_aware_summary(post, naive))
+        return
+    _print_noise_aware(post, naive)
+
+
+# ---------------------------------------------------------------------------------------------
 # audit
 
 
@@ -379,6 +423,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[a
     "privacy": (add_privacy, cmd_privacy),
     "release": (add_release, cmd_release),
     "audit": (add_audit, cmd_audit),
+    "posterior": (add_posterior, cmd_posterior),
 }
 
 

@@ -164,6 +164,27 @@ class Mechanism:
         """``size`` draws of ``m`` (rows of ``(size, k)``) from exactly :meth:`log_pmf`."""
         raise NotImplementedError
 
+    def log_likelihood(self, rows: Rows, released: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``ln P(m | c)`` of one released ``m`` for each data set ``c`` (rows of ``counts``), exactly.
+
+        The column of :meth:`rows` at ``m`` (the noise-aware posterior's likelihood, SPEC §9).  This
+        default computes whole rows; families with a cheaper column override it.
+        """
+        r = int(candidate_rank(np.asarray(released, dtype=np.int64)[None, :])[0])
+        return rows(counts)[:, r]
+
+    def log_likelihood_cost(self, rows: Rows) -> int:
+        """Work of :meth:`log_likelihood` per data set, in score evaluations (here a whole row)."""
+        return len(rows.cands)
+
+    def log_likelihood_bound(self, rows: Rows, released: NDArray[np.int64],
+                             counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        """A cheap upper bound on :meth:`log_likelihood` (the noise-aware posterior drops c below it).
+
+        The default is the trivial bound ``ln P <= 0``.
+        """
+        return np.zeros(len(counts))
+
 
 def _inverse_cdf(logp: NDArray[np.float64], cands: NDArray[np.int64], size: int,
                  rng: np.random.Generator) -> NDArray[np.int64]:
@@ -253,6 +274,12 @@ class ExponentialMechanism(Mechanism):
         self.check_size(n, k, "the exact output distribution")
         w = self.weight(prior, counts, params)
         return exponential_log_pmf_rows([w], hellinger(prior + counts, prior + candidates(n, k))[None, :])[0]
+
+    def log_likelihood_bound(self, rows, released, counts):
+        """``ln P(m | c) <= -w(c) H(BI(c), m)``: the normaliser is at least the term ``r = BI(c)``, which is 1."""
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, rows.k)
+        lbc = rows.grid.log_bc(np.asarray(released, dtype=np.int64)[None, :], counts)[0]  # H is symmetric
+        return -rows.weights(counts) * hellinger_from_log_bc(lbc, out=lbc)
 
     def sample(self, prior, counts, params, size, rng):
         rng = _as_rng(rng)
@@ -401,6 +428,18 @@ class ClampedNoiseMechanism(Mechanism):
 
     def rows(self, prior, n, params):
         return ClampedRows(prior, n, self.noise_tables(self.scale(prior.size, params.epsilon), n))
+
+    def log_likelihood(self, rows, released, counts):
+        """``ln P(m | c)`` for every c from the noise tables alone (one cell product per c)."""
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, rows.k)
+        return clamped_log_pmf_rows(rows.tables, counts, np.asarray(released, dtype=np.int64)[None, :])[:, 0]
+
+    def log_likelihood_cost(self, rows):
+        return rows.k
+
+    def log_likelihood_bound(self, rows, released, counts):
+        """Exact (the column is as cheap as any bound)."""
+        return self.log_likelihood(rows, released, counts)
 
     def log_pmf(self, prior, counts, params):
         n, k = int(counts.sum()), counts.size

@@ -1,0 +1,232 @@
+"""The noise-aware posterior of a private release (docs/definitions.md, "Noise-aware posterior").
+
+A release ``Dir(a + m)`` is not the posterior of the data that made it: ``m`` is noisy.  Bayes'
+rule over the mechanism's exact output distribution gives the posterior given what was
+released,
+
+    P(theta | m) = sum_c w_c Dir(theta; a + c),   w_c proportional to P(m | c) DirMult(c; n, a),
+
+a mixture over the count vectors c of size n.  It uses only ``m``, the public prior and the
+public mechanism, so it is post-processing and costs no privacy.  Bernstein and Sheldon (2018)
+approximate it by Gibbs sampling; here it is exact, because every mechanism's ``P(m | c)`` is
+(:meth:`dpposterior.mechanisms.Mechanism.log_likelihood`).
+
+Each marginal ``theta_i`` is a Beta mixture, ``sum_v W_i(v) Beta(a_i + v, A + n - a_i - v)``
+with ``W_i(v)`` the total weight of the c with ``c_i = v`` (``A = sum a``); its equal-tailed
+credible interval at level L solves ``F_i(x) = (1 - L)/2`` and ``(1 + L)/2`` by Brent's method
+on the exact mixture cdf (``scipy.special.betainc``).
+
+**Scale and the one approximation.**  Weights are computed exactly for every c that can
+matter.  A mechanism gives a cheap upper bound ``U(c) >= ln P(m | c)``
+(:meth:`~dpposterior.mechanisms.Mechanism.log_likelihood_bound`; for the exponential mechanisms
+``-w(c) H(BI(c), m)``, since their normaliser is at least 1).  A c is dropped when
+``U(c) + ln pi(c)`` is below ``ln w_ref - 40``, where ``w_ref`` is the exact weight of the
+c with the largest bound.  Every dropped weight is then certifiably below ``e^-40`` times the
+largest weight, so the dropped mass, relative to the kept mass, is at most
+``n_dropped * e^-40`` (:attr:`NoiseAwarePosterior.dropped_mass_bound`, at most ``4e-13`` at
+``|R(n)| = 1e5``).  The budget: |R(n)| up to ``MAX_CANDIDATES`` (k = 2 up to n = 1e6, k = 3
+up to n = 1400), and at most ``MAX_WORK`` score evaluations in the exact pass (the exponential
+mechanisms need a whole row of their pmf per kept c); beyond either a
+:class:`~dpposterior.errors.SizeError` gives the size.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import brentq
+from scipy.special import betainc, betaln, gammaln, xlog1py, xlogy
+
+from . import validate
+from .errors import SizeError
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, resolve
+from .models import as_counts, as_prior, candidates, n_candidates
+
+#: c whose weight is certifiably below e^-DROP_LOG of the largest are dropped.
+DROP_LOG = 40.0
+#: Largest |R(n)| handled (the bound pass touches every c once).
+MAX_CANDIDATES = 1_000_001
+#: Most score evaluations of the exact pass (about a minute on one core); ``DPPOSTERIOR_MAX_POSTERIOR_WORK``.
+MAX_WORK = float(os.environ.get("DPPOSTERIOR_MAX_POSTERIOR_WORK", "2.5e9"))
+#: Memory of one chunk of exact likelihood rows.
+WORK_BYTES = 256 * 2**20
+#: Absolute tolerance of the interval end points (Brent's method on the mixture cdf).
+XTOL = 1e-12
+
+
+def log_prior_predictive(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
+    """``ln DirMult(c; n, a)`` for each row of ``counts`` (the prior predictive pi(c), docs/definitions.md)."""
+    a = np.asarray(prior, dtype=np.float64)
+    c = np.asarray(counts, dtype=np.float64).reshape(-1, a.size)
+    n = c.sum(axis=1)
+    big_a = a.sum()
+    return (gammaln(n + 1) + gammaln(big_a) - gammaln(n + big_a)
+            + (gammaln(c + a) - gammaln(c + 1) - gammaln(a)).sum(axis=1))
+
+
+@dataclass(frozen=True)
+class Marginal:
+    """The marginal law of ``theta_i``: ``sum_v W(v) Beta(alpha(v), beta(v))``."""
+
+    alpha: NDArray[np.float64]
+    beta: NDArray[np.float64]
+    weights: NDArray[np.float64]
+
+    def cdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """``P(theta_i <= x)``."""
+        x = np.atleast_1d(np.asarray(x, dtype=np.float64))
+        return np.clip(betainc(self.alpha[None, :], self.beta[None, :], x[:, None]) @ self.weights, 0.0, 1.0)
+
+    def pdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Density of ``theta_i`` (log-space per component)."""
+        x = np.atleast_1d(np.asarray(x, dtype=np.float64))
+        xx = x[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logpdf = xlogy(self.alpha - 1, xx) + xlog1py(self.beta - 1, -xx) - betaln(self.alpha, self.beta)
+        inside = ((x >= 0) & (x <= 1))[:, None]
+        return np.where(inside, np.exp(logpdf), 0.0) @ self.weights
+
+    def mean(self) -> float:
+        """``E theta_i``."""
+        return float(self.weights @ (self.alpha / (self.alpha + self.beta)))
+
+    def quantile(self, q: float) -> float:
+        """Smallest ``x`` with ``cdf(x) = q`` (Brent's method, absolute tolerance :data:`XTOL`)."""
+        if q <= 0.0:
+            return 0.0
+        if q >= 1.0:
+            return 1.0
+        return float(brentq(lambda x: float(self.cdf(x)[0]) - q, 0.0, 1.0, xtol=XTOL, rtol=4 * np.finfo(float).eps))
+
+    def interval(self, level: float) -> tuple[float, float]:
+        """Equal-tailed credible interval at ``level``."""
+        return self.quantile((1.0 - level) / 2.0), self.quantile((1.0 + level) / 2.0)
+
+
+def marginals_of(prior: NDArray[np.float64], counts: NDArray[np.int64], weights: NDArray[np.float64]) -> list[Marginal]:
+    """The k marginal Beta mixtures of ``sum_c w_c Dir(a + c)`` (weights of equal ``c_i`` pooled)."""
+    n = int(counts[0].sum())
+    big_a = float(prior.sum())
+    out = []
+    for i in range(prior.size):
+        v, inv = np.unique(counts[:, i], return_inverse=True)
+        w = np.bincount(inv, weights=weights, minlength=v.size)
+        alpha = prior[i] + v
+        out.append(Marginal(alpha, big_a + n - alpha, w))
+    return out
+
+
+@dataclass(frozen=True)
+class NoiseAwarePosterior:
+    """``P(theta | m) = sum_c w_c Dir(theta; a + c)`` with its summaries (docs/definitions.md).
+
+    ``counts`` and ``weights``: the kept count vectors and their normalised weights.
+    ``dropped``: how many c were dropped; ``dropped_mass_bound``: their total weight relative to
+    the kept weight is at most this (``dropped * e^-40``).
+    ``mean``: ``E theta``; ``intervals``: equal-tailed credible intervals at ``level``, one row per category.
+    """
+
+    mechanism: str
+    epsilon: float
+    level: float
+    prior: NDArray[np.float64]
+    released: NDArray[np.int64]
+    counts: NDArray[np.int64]
+    weights: NDArray[np.float64]
+    dropped: int
+    dropped_mass_bound: float
+    marginals: list[Marginal] = field(repr=False)
+
+    @property
+    def mean(self) -> NDArray[np.float64]:
+        return np.array([mg.mean() for mg in self.marginals])
+
+    @property
+    def intervals(self) -> NDArray[np.float64]:
+        return self.credible_intervals(self.level)
+
+    def credible_intervals(self, level: float) -> NDArray[np.float64]:
+        """Equal-tailed intervals at ``level`` for every category, ``(k, 2)``."""
+        level = validate.open_unit(level, "level")
+        return np.array([mg.interval(level) for mg in self.marginals])
+
+    def marginal_cdf(self, i: int, x: ArrayLike) -> NDArray[np.float64]:
+        """``P(theta_i <= x | m)``."""
+        return self.marginals[i].cdf(x)
+
+    def marginal_pdf(self, i: int, x: ArrayLike) -> NDArray[np.float64]:
+        """Density of ``theta_i`` given m."""
+        return self.marginals[i].pdf(x)
+
+
+def naive_posterior(prior: ArrayLike, released: ArrayLike, level: float = 0.9) -> dict:
+    """``Dir(a + m)`` read as if it were the posterior: its mean and equal-tailed intervals per category."""
+    m = as_counts(released, "released counts")
+    a = as_prior(prior, m.size)
+    level = validate.open_unit(level, "level")
+    alpha = a + m
+    total = float(alpha.sum())
+    margs = [Marginal(np.array([alpha[i]]), np.array([total - alpha[i]]), np.array([1.0])) for i in range(m.size)]
+    return {"mean": (alpha / total).tolist(), "intervals": [list(mg.interval(level)) for mg in margs]}
+
+
+def _chunks(total: int, per_row_bytes: int):
+    step = max(1, min(total, WORK_BYTES // max(per_row_bytes, 1)))
+    for lo in range(0, total, step):
+        yield lo, min(total, lo + step)
+
+
+def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, epsilon: float,
+                          delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
+                          global_sensitivity_method: str = "exact", objective: str = "worst",
+                          calibrate: bool = False, level: float = 0.9) -> NoiseAwarePosterior:
+    """The exact noise-aware posterior of a release ``Dir(a + m)`` (module docstring).
+
+    Takes the mechanism's settings as :func:`dpposterior.mechanisms.log_pmf` does.  Raises
+    :class:`~dpposterior.errors.InputError` on bad input and :class:`SizeError` beyond
+    :data:`MAX_CANDIDATES`.
+    """
+    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
+    m = as_counts(released, "released counts")
+    a = as_prior(prior, m.size)
+    level = validate.open_unit(level, "level")
+    n, k = int(m.sum()), m.size
+    size = n_candidates(n, k)
+    if size > MAX_CANDIDATES:
+        raise SizeError(f"the noise-aware posterior for k={k}, n={n} sums over |R(n)| = {size:.3g} data sets, "
+                        f"over the limit of {MAX_CANDIDATES:,}")
+    mech.check_size(n, k, "the noise-aware posterior")
+    rows = mech.rows(a, n, params)
+    cands = rows.cands
+    log_pi = log_prior_predictive(a, cands)
+    # pass 1: an upper bound on every log weight (cheap), chunked
+    upper = np.empty(size)
+    for lo, hi in _chunks(size, 8 * (n + 1) * k):
+        upper[lo:hi] = mech.log_likelihood_bound(rows, m, cands[lo:hi]) + log_pi[lo:hi]
+    ref = int(np.argmax(upper))
+    ref_logw = float(mech.log_likelihood(rows, m, cands[ref:ref + 1])[0] + log_pi[ref])
+    keep = np.flatnonzero(upper >= ref_logw - DROP_LOG)
+    work = keep.size * mech.log_likelihood_cost(rows)
+    if work > MAX_WORK:
+        raise SizeError(f"the noise-aware posterior for k={k}, n={n} needs the exact likelihood of {keep.size:,} data "
+                        f"sets ({work:.2e} score evaluations), over the limit of {MAX_WORK:.1e} "
+                        "(set DPPOSTERIOR_MAX_POSTERIOR_WORK to raise it)")
+    # pass 2: the exact log weights of the kept c, chunked (a whole row each in the worst case)
+    logw = np.empty(keep.size)
+    for lo, hi in _chunks(keep.size, 8 * size * 2):
+        idx = keep[lo:hi]
+        logw[lo:hi] = mech.log_likelihood(rows, m, cands[idx]) + log_pi[idx]
+    finite = np.isfinite(logw)
+    keep, logw = keep[finite], logw[finite]
+    w = np.exp(logw - logw.max())
+    w /= w.sum()
+    dropped = size - keep.size
+    kept = cands[keep]
+    return NoiseAwarePosterior(
+        mechanism=mech.id, epsilon=params.epsilon, level=level, prior=a, released=m, counts=kept, weights=w,
+        dropped=int(dropped), dropped_mass_bound=float(dropped * math.exp(-DROP_LOG)),
+        marginals=marginals_of(a, kept, w))
