@@ -33,6 +33,7 @@ include: "workflow/rules/pmf.smk"
 include: "workflow/rules/privacy.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/sensitivity.smk"
+include: "workflow/rules/coverage.smk"
 include: "workflow/rules/render.smk"
 
 

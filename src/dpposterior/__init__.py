@@ -9,13 +9,14 @@ from .distances import hellinger
 from .errors import InputError, SizeError
 from .mechanisms import MECHANISM_IDS, MECHANISMS, get_mechanism, log_pmf, sample, weight
 from .models import candidates, posterior, steps
+from .posterior import NoiseAwarePosterior, noise_aware_posterior
 from .privacy import PrivacyLoss, concrete_epsilon, privacy_profile
 from .sensitivity import global_sensitivity, local_sensitivity, smooth_sensitivity, smooth_sensitivity_all
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "MECHANISMS", "MECHANISM_IDS", "InputError", "PrivacyLoss", "SizeError", "candidates", "concrete_epsilon",
+    "MECHANISMS", "MECHANISM_IDS", "InputError", "NoiseAwarePosterior", "noise_aware_posterior", "PrivacyLoss", "SizeError", "candidates", "concrete_epsilon",
     "get_mechanism", "global_sensitivity", "hellinger", "local_sensitivity", "log_pmf", "posterior",
     "privacy_profile", "sample", "smooth_sensitivity", "smooth_sensitivity_all", "steps", "weight",
 ]

@@ -4,7 +4,7 @@ notebook parameters. Config checks beyond the schema are in dpposterior.paper.co
 import json
 from pathlib import Path
 
-from dpposterior.paper.config import (AUDIT_KEYS, DATA_KEYS, FORMULA_TEMPLATES, PMF_KEYS, PRIVACY_KEYS, RUN_KEYS,
+from dpposterior.paper.config import (AUDIT_KEYS, COVERAGE_KEYS, DATA_KEYS, FORMULA_TEMPLATES, PMF_KEYS, PRIVACY_KEYS, RUN_KEYS,
                                       TEMPLATES, check_config, pick)
 from dpposterior.paper.experiments import FORMULAS
 from dpposterior.paper.report import caption_rst, verdicts_rst
@@ -52,6 +52,10 @@ def audit_spec(experiment):
     return as_json(base | pick(spec, AUDIT_KEYS) | {"seed": config["seed"]})
 
 
+def coverage_spec(experiment):
+    return as_json(pick(config["coverage"][experiment], COVERAGE_KEYS))
+
+
 def pmf_mechanisms(name):
     """Mechanisms of a pmf entry, plus the printed-formula pseudo-mechanisms if a table item shows it."""
     extra = [f for f in FORMULAS if any(s["source"] == name and s["template"] in FORMULA_TEMPLATES
@@ -75,6 +79,8 @@ def item_inputs_dict(item):
                 "tails": [f"{R}/pmf/{src}/tails/{m}.parquet" for m in mechs]}
     if section == "audit":
         return {"audit": [f"{R}/audit/{src}/{m}.parquet" for m in config["audit"][src]["mechanisms"]]}
+    if section == "coverage":
+        return {"coverage": [f"{R}/coverage/{src}/{m}.parquet" for m in config["coverage"][src]["mechanisms"]]}
     return {"sensitivity": f"{R}/sensitivity/{src}.parquet"}
 
 
@@ -97,7 +103,7 @@ def item_parameters(wildcards):
     section = TEMPLATES[template]
     params = {"item": wildcards.item, **spec, "inputs": item_inputs_dict(wildcards.item),
               "outputs": item_outputs(wildcards.item)}
-    if section in ("accuracy", "privacy", "audit"):
+    if section in ("accuracy", "privacy", "audit", "coverage"):
         params["mechanisms"] = config[section][src]["mechanisms"]
     return as_json(params)
 

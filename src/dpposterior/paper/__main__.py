@@ -46,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--spec", required=True)
     p.add_argument("--out", required=True)
 
+    p = sub.add_parser("coverage", help="exact coverage of naive and noise-aware intervals of one mechanism")
+    for a in ("--experiment", "--mechanism", "--spec", "--out"):
+        p.add_argument(a, required=True)
+
     p = sub.add_parser("render", help="run one item's notebook template")
     for a in ("--template", "--parameters", "--notebook", "--html"):
         p.add_argument(a, required=True)
@@ -92,6 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     elif args.stage == "audit":
         E.write_parquet(E.privacy_audit(args.experiment, args.mechanism, spec, int(spec["seed"]), args.progress, log),
                         args.out)
+    elif args.stage == "coverage":
+        from .coverage import coverage_table
+
+        df = coverage_table(args.mechanism, spec)
+        df.insert(0, "experiment", args.experiment)
+        E.write_parquet(df, args.out)
     elif args.stage == "sensitivity":
         df = E.sensitivity_curves(spec) if args.which == "curves" else E.score_changes(spec)
         E.write_parquet(df, args.out)

@@ -252,3 +252,40 @@ def score_change(df: pd.DataFrame) -> list[V.Verdict]:
                                f"m = {int(s.c1.iloc[0])} and LS", draft=f"max at m = {int(s.c1.iloc[0])}, max = LS(c)")
         rows.append(r)
     return rows
+
+
+#: Coverage verdicts: exact values, so the tolerance is numerical (interval solve, skipped mass).
+COVERAGE_ATOL = 1e-6
+#: A naive interval "under-covers" when its coverage is below the level by more than this.
+UNDERCOVER_MARGIN = 0.01
+
+
+def coverage(df: pd.DataFrame) -> list[V.Verdict]:
+    """Verdicts of the `coverage` item (docs/definitions.md, Coverage), one pair of rows per mechanism.
+
+    1. The noise-aware intervals cover at exactly the nominal level: ``|coverage - L| <= 1e-6 + skipped mass``
+       at every (n, eps) (REPRODUCED at every point, PARTLY at some, NOT REPRODUCED at none).
+    2. The naive ``Dir(a + m)`` read as the posterior under-covers: coverage below ``L - 0.01`` at every
+       point (REPRODUCED), at some (PARTLY), at none (NOT REPRODUCED); the row gives the worst point.
+    """
+    rows = []
+    for mech, s in df.groupby("mechanism", sort=False):
+        level = float(s.level.iloc[0])
+        err = (s.noise_aware_coverage - level).abs()
+        ok = err <= COVERAGE_ATOL + s.skipped_mass
+        verdict = V.REPRODUCED if ok.all() else V.PARTLY if ok.any() else V.NOT_REPRODUCED
+        rows.append(V.Verdict(
+            f"Noise-aware posterior of {mech}: its equal-tailed intervals have the nominal coverage (Bayesian calibration)",
+            f"coverage = {level:g}", f"max |coverage - {level:g}| = {err.max():.2e} over {len(s)} (n, eps) points",
+            "|coverage - level| <= tolerance at every point (exact values)",
+            f"absolute {COVERAGE_ATOL:g} + skipped release mass (max {s.skipped_mass.max():.1e})", verdict))
+        under = s.naive_coverage < level - UNDERCOVER_MARGIN
+        worst = s.loc[s.naive_coverage.idxmin()]
+        verdict = V.REPRODUCED if under.all() else V.PARTLY if under.any() else V.NOT_REPRODUCED
+        rows.append(V.Verdict(
+            f"Reading the release of {mech} as the posterior Dir(a + m) under-covers",
+            f"coverage < {level:g}",
+            f"naive coverage {s.naive_coverage.min():.3f} to {s.naive_coverage.max():.3f}; lowest at n = {int(worst.n)}, "
+            f"eps = {worst.epsilon:g}; below {level - UNDERCOVER_MARGIN:g} at {int(under.sum())} of {len(s)} points",
+            "coverage < level - margin at every point (exact values)", f"margin {UNDERCOVER_MARGIN:g}", verdict))
+    return rows

@@ -12,7 +12,7 @@ from ..mechanisms import MECHANISM_IDS
 #: template -> the config section its items' ``source`` refers to
 TEMPLATES = {"error_curve": "accuracy", "error_boxes": "accuracy", "candidate_pmf": "pmf", "step_table": "pmf",
              "privacy_loss": "privacy", "sensitivity": "sensitivity", "score_change": "sensitivity",
-             "privacy_audit": "audit"}
+             "privacy_audit": "audit", "coverage": "coverage"}
 #: templates whose items also need the printed-formula pseudo-mechanisms of the workshop draft's tables
 FORMULA_TEMPLATES = {"step_table"}
 
@@ -22,6 +22,7 @@ RUN_KEYS = ("epsilon", "delta")
 PMF_KEYS = ("prior", "counts", "epsilon", "delta")
 PRIVACY_KEYS = ("prior", "n", "epsilon", "delta")
 AUDIT_KEYS = ("samples", "confidence")
+COVERAGE_KEYS = ("prior", "n", "epsilon", "delta", "level")
 
 
 class ConfigError(ValueError):
@@ -34,7 +35,7 @@ def config_error(key: str, msg: str):
 
 def check_config(cfg: dict) -> None:
     """Cross-references the schema cannot express; every message names the key."""
-    for section in ("accuracy", "privacy", "pmf", "audit"):
+    for section in ("accuracy", "privacy", "pmf", "audit", "coverage"):
         for exp, spec in cfg.get(section, {}).items():
             for m in spec["mechanisms"]:
                 if m not in MECHANISM_IDS:
@@ -54,6 +55,9 @@ def check_config(cfg: dict) -> None:
                 config_error(f"accuracy.{exp}.proportions", "needs one entry per prior category")
             if abs(sum(spec["proportions"]) - 1) > 1e-9:
                 config_error(f"accuracy.{exp}.proportions", "must sum to 1")
+    for name, spec in cfg.get("coverage", {}).items():
+        if len(spec["prior"]) != 2:
+            config_error(f"coverage.{name}.prior", "the coverage experiment is exact for k = 2: give two prior values")
     for name, spec in cfg["pmf"].items():
         if len(spec["prior"]) != len(spec["counts"]):
             config_error(f"pmf.{name}.counts", "needs one entry per prior category")

@@ -1,0 +1,18 @@
+rule coverage:
+    """Exact coverage of the naive Dir(a + m) and of the noise-aware intervals, one mechanism over an (n, eps) grid."""
+    output:
+        f"{R}/coverage/{{experiment}}/{{mechanism}}.parquet",
+    params:
+        spec=lambda wc: coverage_spec(wc.experiment),
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    conda:
+        "../envs/dpposterior.yaml"
+    log:
+        f"{R}/logs/coverage/{{experiment}}/{{mechanism}}.log",
+    benchmark:
+        f"{R}/benchmarks/coverage/{{experiment}}/{{mechanism}}.tsv"
+    shell:
+        "python -m dpposterior.paper coverage --experiment {wildcards.experiment:q} --mechanism {wildcards.mechanism:q} "
+        "--spec {params.spec:q} --out {output:q} > {log:q} 2>&1"
