@@ -269,3 +269,30 @@ def _geometric_pmf_cached(c, n, scale):
 def brute(prior: tuple[float, ...], n: int) -> Brute:
     """Cached :class:`Brute` (hypothesis revisits the same settings)."""
     return Brute(prior, n)
+
+
+def scaled_concrete_epsilon(b: Brute, mech: str, eps: float, factor: float, gamma: float = 1.0) -> float:
+    """Worst-case concrete eps of an exponential mechanism with weight factor * w(c) (SPEC §9 calibration), mpmath."""
+    rows = {}
+    for c in b.cands:
+        w = factor * b.weight(mech, c, eps, gamma=gamma)
+        with mpmath.workdps(30):
+            terms = [mpmath.exp(-w * mpmath.mpf(h)) for h in b.H[b.index[c]]]
+            z = mpmath.fsum(terms)
+            rows[c] = [float(mpmath.log(t / z)) for t in terms]
+    return max(abs(x - y) for c in b.cands for cp in neighbours(c) for x, y in zip(rows[c], rows[cp]))
+
+
+def expected_error(b: Brute, mech: str, c, eps: float) -> float:
+    """E(c) = sum_r P(r | c) H(BI(c), r) (SPEC §9), by the definition."""
+    p = b.pmf(mech, c, eps)
+    return sum(pr * b.h(c, r) for pr, r in zip(p, b.cands))
+
+
+def dirichlet_multinomial(a, c) -> float:
+    """DirMult(c; n, a) = n!/prod c_i! * Gamma(A)/Gamma(n+A) * prod Gamma(c_i+a_i)/Gamma(a_i), with mpmath."""
+    n, A = sum(c), sum(a)
+    v = mpmath.factorial(n) * mpmath.gamma(A) / mpmath.gamma(n + A)
+    for ai, ci in zip(a, c):
+        v *= mpmath.gamma(ci + ai) / (mpmath.gamma(ai) * mpmath.factorial(ci))
+    return float(v)
