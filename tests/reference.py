@@ -296,3 +296,49 @@ def dirichlet_multinomial(a, c) -> float:
     for ai, ci in zip(a, c):
         v *= mpmath.gamma(ci + ai) / (mpmath.gamma(ai) * mpmath.factorial(ci))
     return float(v)
+
+
+def optimal_lp_value(b: Brute, eps: float, objective: str) -> float:
+    """Optimum of the LP of SPEC §9 (optimal mechanism), built densely by loops over R(n) (an independent transcription).
+
+    Variables x[c][r] (row-major) and, for the worst case, t last.
+    """
+    import numpy as np
+    from scipy.optimize import linprog
+
+    N = len(b.cands)
+    nv = N * N + (1 if objective == "worst" else 0)
+    A_ub, b_ub, A_eq, b_eq = [], [], [], []
+    for ci, c in enumerate(b.cands):
+        row = [0.0] * nv
+        for r in range(N):
+            row[ci * N + r] = 1.0
+        A_eq.append(row)
+        b_eq.append(1.0)
+        for cp in neighbours(c):
+            di = b.index[cp]
+            for r in range(N):
+                row = [0.0] * nv
+                row[ci * N + r] = 1.0
+                row[di * N + r] = -math.exp(eps)
+                A_ub.append(row)
+                b_ub.append(0.0)
+    cost = [0.0] * nv
+    if objective == "worst":
+        for ci in range(N):
+            row = [0.0] * nv
+            for r in range(N):
+                row[ci * N + r] = b.H[ci][r]
+            row[-1] = -1.0
+            A_ub.append(row)
+            b_ub.append(0.0)
+        cost[-1] = 1.0
+    else:
+        for ci, c in enumerate(b.cands):
+            pi = dirichlet_multinomial(b.a, c)
+            for r in range(N):
+                cost[ci * N + r] = pi * b.H[ci][r]
+    res = linprog(np.array(cost), A_ub=np.array(A_ub), b_ub=np.array(b_ub), A_eq=np.array(A_eq),
+                  b_eq=np.array(b_eq), bounds=[(0, None)] * nv, method="highs")
+    assert res.status == 0, res.message
+    return float(res.fun)

@@ -12,11 +12,13 @@ with weight ``kappa* w(c)`` is then pure eps-DP by exact computation, whatever i
 
 How kappa* is found (:func:`calibrate`):
 
-1. ``L(0) = 0`` (uniform output).  Starting from kappa = 1 the bracket is doubled (or halved)
-   until ``L(lo) <= eps < L(hi)``.
-2. Each pass evaluates ``L`` at a grid of ``GRID`` kappas in one walk over the adjacent pairs
-   (the Hellinger rows, the expensive part, are computed once per pass for all kappas), then
-   keeps the *largest* grid point with ``L <= eps`` and the next grid point above it as the new
+1. ``L(0) = 0`` (uniform output).  Starting from the grid ``1/8 .. 16`` the bracket is moved up
+   (or down) by factors ``2^8`` until ``L(lo) <= eps < L(hi)``.
+2. Each pass evaluates ``L`` at a few kappas in one walk over the adjacent pairs (the Hellinger
+   rows, the expensive part, are computed once per pass for all its kappas): the bracketing pass
+   on the doubling grid ``hi 2^-7 .. hi``, each refining pass at the linear-interpolation guess
+   ``g`` of the crossing, at ``g (1 +- RTOL/2)`` and at the bracket's thirds; every pass keeps the
+   *largest* evaluated kappa with ``L <= eps`` and the next evaluated kappa above it as the new
    bracket.  ``L`` need not be monotone in kappa, so this finds the last crossing of the
    sampled curve, not every sub-level interval; passes repeat until the bracket is narrower
    than ``RTOL`` relative (``hi / lo - 1 <= RTOL``).
@@ -106,32 +108,30 @@ def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> 
     base = ExponentialRows(a, n, mech._weights_all(a, n, params), 1.0)
     if n == 0:  # one data set: no adjacent pairs, every factor is eps-DP
         return Calibration(1.0, 0.0)
-    lo, hi = 0.0, 1.0
-    for _ in range(MAX_DOUBLINGS):  # bracket: L(lo) <= eps < L(hi)
+    hi = 16.0
+    for _ in range(MAX_DOUBLINGS):  # bracket: L(lo) <= eps < L(hi), on a doubling grid
         grid = hi * 2.0 ** np.arange(-GRID + 1, 1)
         vals = losses(base, grid)
-        ok = vals <= eps
-        if not ok[-1]:
-            below = np.flatnonzero(ok)
-            if below.size:
-                i = below[-1]
-                lo, hi = grid[i], grid[i + 1]
-            else:  # everything above eps: go lower
-                hi = grid[0]
-                continue
-            break
-        lo, hi = grid[-1], hi * 2.0 ** GRID
+        ok = np.flatnonzero(vals <= eps)
+        if ok.size == GRID:
+            hi *= 2.0 ** GRID
+            continue
+        if ok.size == 0:
+            hi = grid[0]
+            continue
+        i = ok[-1]
+        lo, llo, hi, lhi = grid[i], vals[i], grid[i + 1], vals[i + 1]
+        break
     else:
         raise InputError(f"calibration found no factor in [2^-60, 2^60] for mechanism {mech.id!r}")
-    while hi / lo - 1.0 > RTOL:
-        grid = np.linspace(lo, hi, GRID + 2)[1:-1]
+    while hi / lo - 1.0 > RTOL:  # refine: interpolation guess +- RTOL/2, plus the bracket's thirds
+        g = lo + (eps - llo) * (hi - lo) / (lhi - llo) if lhi > llo else 0.5 * (lo + hi)
+        grid = np.array(sorted({x for x in (g * (1 - RTOL / 2), g * (1 + RTOL / 2), lo + (hi - lo) / 3,
+                                            lo + 2 * (hi - lo) / 3) if lo < x < hi}))
         vals = losses(base, grid)
-        ok = np.flatnonzero(vals <= eps)
-        if ok.size:
-            i = ok[-1]
-            lo, hi = grid[i], (grid[i + 1] if i + 1 < grid.size else hi)
-        else:
-            hi = grid[0]
+        ks, ls = np.concatenate([[lo], grid, [hi]]), np.concatenate([[llo], vals, [lhi]])
+        i = np.flatnonzero(ls[:-1] <= eps)[-1]
+        lo, llo, hi, lhi = ks[i], ls[i], ks[i + 1], ls[i + 1]
     factor = float(lo)
     loss = _certify(mech, a, n, params, factor)
     while loss > eps:
