@@ -296,3 +296,74 @@ def noise_aware_posterior(prior, released, mech: str, eps: float, delta: float =
 def beta_mixture_cdf(x: float, components) -> float:
     """``sum_j w_j I_x(alpha_j, beta_j)`` with mpmath's regularised incomplete beta."""
     return float(mpmath.fsum(w * mpmath.betainc(al, be, 0, x, regularized=True) for w, al, be in components))
+def scaled_concrete_epsilon(b: Brute, mech: str, eps: float, factor: float, gamma: float = 1.0) -> float:
+    """Worst-case concrete eps of an exponential mechanism with weight factor * w(c) (SPEC §9 calibration), mpmath."""
+    rows = {}
+    for c in b.cands:
+        w = factor * b.weight(mech, c, eps, gamma=gamma)
+        with mpmath.workdps(30):
+            terms = [mpmath.exp(-w * mpmath.mpf(h)) for h in b.H[b.index[c]]]
+            z = mpmath.fsum(terms)
+            rows[c] = [float(mpmath.log(t / z)) for t in terms]
+    return max(abs(x - y) for c in b.cands for cp in neighbours(c) for x, y in zip(rows[c], rows[cp]))
+
+
+def expected_error(b: Brute, mech: str, c, eps: float) -> float:
+    """E(c) = sum_r P(r | c) H(BI(c), r) (SPEC §9), by the definition."""
+    p = b.pmf(mech, c, eps)
+    return sum(pr * b.h(c, r) for pr, r in zip(p, b.cands))
+
+
+def dirichlet_multinomial(a, c) -> float:
+    """DirMult(c; n, a) = n!/prod c_i! * Gamma(A)/Gamma(n+A) * prod Gamma(c_i+a_i)/Gamma(a_i), with mpmath."""
+    n, A = sum(c), sum(a)
+    v = mpmath.factorial(n) * mpmath.gamma(A) / mpmath.gamma(n + A)
+    for ai, ci in zip(a, c):
+        v *= mpmath.gamma(ci + ai) / (mpmath.gamma(ai) * mpmath.factorial(ci))
+    return float(v)
+
+
+def optimal_lp_value(b: Brute, eps: float, objective: str) -> float:
+    """Optimum of the LP of SPEC §9 (optimal mechanism), built densely by loops over R(n) (an independent transcription).
+
+    Variables x[c][r] (row-major) and, for the worst case, t last.
+    """
+    import numpy as np
+    from scipy.optimize import linprog
+
+    N = len(b.cands)
+    nv = N * N + (1 if objective == "worst" else 0)
+    A_ub, b_ub, A_eq, b_eq = [], [], [], []
+    for ci, c in enumerate(b.cands):
+        row = [0.0] * nv
+        for r in range(N):
+            row[ci * N + r] = 1.0
+        A_eq.append(row)
+        b_eq.append(1.0)
+        for cp in neighbours(c):
+            di = b.index[cp]
+            for r in range(N):
+                row = [0.0] * nv
+                row[ci * N + r] = 1.0
+                row[di * N + r] = -math.exp(eps)
+                A_ub.append(row)
+                b_ub.append(0.0)
+    cost = [0.0] * nv
+    if objective == "worst":
+        for ci in range(N):
+            row = [0.0] * nv
+            for r in range(N):
+                row[ci * N + r] = b.H[ci][r]
+            row[-1] = -1.0
+            A_ub.append(row)
+            b_ub.append(0.0)
+        cost[-1] = 1.0
+    else:
+        for ci, c in enumerate(b.cands):
+            pi = dirichlet_multinomial(b.a, c)
+            for r in range(N):
+                cost[ci * N + r] = pi * b.H[ci][r]
+    res = linprog(np.array(cost), A_ub=np.array(A_ub), b_ub=np.array(b_ub), A_eq=np.array(A_eq),
+                  b_eq=np.array(b_eq), bounds=[(0, None)] * nv, method="highs")
+    assert res.status == 0, res.message
+    return float(res.fun)

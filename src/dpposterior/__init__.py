@@ -8,6 +8,7 @@ The science lives in one module per concept of SPEC: :mod:`~dpposterior.models`,
 from .distances import hellinger
 from .errors import InputError, SizeError
 from .mechanisms import MECHANISM_IDS, MECHANISMS, get_mechanism, log_pmf, sample, weight
+from . import optimal  # noqa: F401  (registers the 'optimal' mechanism)
 from .models import candidates, posterior, steps
 from .posterior import NoiseAwarePosterior, noise_aware_posterior
 from .privacy import PrivacyLoss, concrete_epsilon, privacy_profile

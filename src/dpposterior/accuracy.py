@@ -133,3 +133,91 @@ def mc_summary(errors: ArrayLike, level: float = 0.95) -> dict[str, float]:
         "q25": q25, "median": med, "q75": q75, "notch_low": med - notch, "notch_high": med + notch,
         "min": float(e.min()), "max": float(e.max()),
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# expected error over every data set of size n (SPEC §9, expected error)
+
+
+@dataclass(frozen=True)
+class ExpectedErrors:
+    """Exact expected Hellinger error ``E(c) = sum_r P(r | c) H(BI(c), r)`` for every c of size n (SPEC §9).
+
+    ``counts``: R(n) in ``candidates`` order, ``(N, k)``; ``expected``: ``E(c)``, ``(N,)``;
+    ``predictive``: the prior predictive ``DirMult(c; n, a)``, ``(N,)``; ``worst = max_c E(c)`` at
+    ``worst_counts``; ``average = sum_c DirMult(c) E(c)``; ``calibration``: the
+    :class:`~dpposterior.calibration.Calibration` when calibrated, else None.
+    """
+
+    mechanism: str
+    epsilon: float
+    counts: NDArray[np.int64]
+    expected: NDArray[np.float64]
+    predictive: NDArray[np.float64]
+    worst: float
+    worst_counts: list[int]
+    average: float
+    calibration: object | None = None
+
+    def as_dict(self) -> dict:
+        """The JSON summary of the CLI's ``accuracy`` command."""
+        out = {"mechanism": self.mechanism, "epsilon": self.epsilon, "worst_expected_error": self.worst,
+               "worst_counts": self.worst_counts, "average_expected_error": self.average}
+        if self.calibration is not None:
+            out["calibration"] = self.calibration.as_dict()
+        return out
+
+
+def log_prior_predictive(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
+    """``ln DirMult(c; n, a)`` for each row c of ``counts`` (the prior predictive of SPEC §9)."""
+    from scipy.special import gammaln
+
+    a = np.asarray(prior, dtype=np.float64)
+    c = np.asarray(counts, dtype=np.float64).reshape(-1, a.size)
+    n = c.sum(axis=1)
+    return (gammaln(n + 1) - gammaln(c + 1).sum(axis=1) + gammaln(a.sum()) - gammaln(n + a.sum())
+            + (gammaln(c + a) - gammaln(a)).sum(axis=1))
+
+
+def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
+                    gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
+                    objective: str = "worst", calibrate: bool = False) -> ExpectedErrors:
+    """Exact expected error ``E(c)`` of a mechanism for every data set of size n, worst and average (SPEC §9).
+
+    Walks R(n) in chunks: each chunk's log-pmf rows (the registry entry's :meth:`Mechanism.rows`)
+    and Hellinger rows (:class:`~dpposterior.distances.HellingerGrid`) are ``(B, |R(n)|)`` with
+    ``B`` chosen so the chunk stays under ``privacy.WORK_BYTES``.
+    """
+    from .distances import HellingerGrid
+    from .mechanisms import resolve
+    from .models import as_size, n_candidates
+    from .privacy import WORK_BYTES, check_scan_size
+
+    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
+    a = as_prior(prior)
+    n = as_size(n)
+    check_scan_size(a.size, n, "the expected error of every data set")
+    cal = None
+    if params.calibrate:
+        from .calibration import calibrate as _cal
+
+        cal = _cal(mech, a, n, params)
+    rows = mech.rows(a, n, params)
+    grid = HellingerGrid(a, n)
+    cands = rows.cands
+    N = len(cands)
+    chunk = max(1, min(N, WORK_BYTES // (8 * N * 4)))
+    expected = np.empty(N)
+    for lo in range(0, N, chunk):
+        block = cands[lo:lo + chunk]
+        lp = rows(block)
+        np.exp(lp, out=lp)
+        h = grid.hellinger(block, cands)
+        expected[lo:lo + chunk] = np.einsum("ij,ij->i", lp, h) / lp.sum(axis=1)
+        del lp, h
+    pred = np.exp(log_prior_predictive(a, cands))
+    w = int(np.argmax(expected))
+    return ExpectedErrors(
+        mechanism=mech.label(params), epsilon=params.epsilon, counts=cands, expected=expected, predictive=pred,
+        worst=float(expected[w]), worst_counts=cands[w].tolist(), average=float(np.dot(pred, expected) / pred.sum()),
+        calibration=cal)

@@ -106,7 +106,36 @@ def _params(args) -> dict:
 
 
 def _claim(params) -> tuple:
-    return MECHANISMS[params["mechanism"]].claimed(params["epsilon"], params["delta"])
+    return MECHANISMS[params["mechanism"]].claimed(params["epsilon"], params["delta"], params.get("calibrate", False))
+
+
+def _beyond_flags(p: argparse.ArgumentParser) -> None:
+    """--calibrate and --objective (pmf, release, privacy, accuracy)."""
+    p.add_argument("--calibrate", action="store_true",
+                   help="exponential mechanisms only: scale the weight by the largest factor kappa keeping the "
+                        "exact worst-case concrete eps <= eps (pure eps-DP, certified)")
+    p.add_argument("--objective", default="worst", choices=("worst", "average"),
+                   help="optimal only: minimise the worst-case (default) or prior-average expected error")
+
+
+def _params_beyond(args) -> dict:
+    """:func:`_params` plus ``objective`` and ``calibrate``, validated by the mechanism's registry entry."""
+    from .mechanisms import resolve
+
+    params = _params(args)
+    resolve(params["mechanism"], params["epsilon"], params["delta"], params["gamma"],
+            params["global_sensitivity_method"], args.objective, args.calibrate)
+    return dict(params, objective=args.objective, calibrate=bool(args.calibrate))
+
+
+def _calibration_json(params, a, n) -> dict | None:
+    """``{"factor", "concrete_epsilon"}`` of a calibrated mechanism, else None."""
+    if not params.get("calibrate"):
+        return None
+    from .calibration import calibration
+
+    return calibration(params["mechanism"], a, n, epsilon=params["epsilon"], delta=params["delta"],
+                       gamma=params["gamma"], global_sensitivity_method=params["global_sensitivity_method"]).as_dict()
 
 
 def json_safe(obj):
@@ -148,10 +177,11 @@ def add_pmf(p: argparse.ArgumentParser) -> None:
     """print a mechanism's exact output distribution over R(n)"""
     _common(p)
     p.add_argument("--counts", required=True, metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 4,4")
+    _beyond_flags(p)
 
 
 def cmd_pmf(args) -> None:
-    params = _params(args)
+    params = _params_beyond(args)
     c = _counts_arg(args.counts)
     a = _prior_arg(args.prior, c.size)
     logp = log_pmf(prior=a, counts=c, **params)
@@ -160,8 +190,10 @@ def cmd_pmf(args) -> None:
     dist = hellinger(a + c, a + cands)
     st = steps(c, cands)
     if args.json:
+        cal = _calibration_json(params, a, int(c.sum()))
         _dump({
             "mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
+            **({"calibration": cal} if cal else {}),
             "outputs": [
                 {"counts": m.tolist(), "alpha": (a + m).tolist(), "probability": float(p), "hellinger": float(h),
                  "steps": int(s)}
@@ -186,12 +218,13 @@ def add_privacy(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n", required=True, help="data-set size n")
     p.add_argument("--at", metavar="C1,C2,...", help="local concrete epsilon at this count vector")
     p.add_argument("--delta-at", metavar="EPS", help="also print the privacy profile delta(eps') at this eps'")
+    _beyond_flags(p)
 
 
 def cmd_privacy(args) -> None:
     from .privacy import concrete_epsilon
 
-    params = _params(args)
+    params = _params_beyond(args)
     n = validate.size(validate.parse_number(args.n, "n"))
     a = _prior_arg(args.prior)
     at = None if args.at is None else _counts_arg(args.at, "--at counts")
@@ -206,6 +239,9 @@ def cmd_privacy(args) -> None:
     }
     if res.delta_at is not None:
         out["delta_at"] = res.delta_at
+    cal = _calibration_json(params, a, n)
+    if cal:
+        out["calibration"] = cal
     if args.json:
         _dump(out)
         return
@@ -233,6 +269,7 @@ def add_release(p: argparse.ArgumentParser) -> None:
     p.add_argument("--categories", metavar="X,Y,...",
                    help="the categories, comma-separated, in order (default: sorted values of the data)")
     p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
+    _beyond_flags(p)
 
 
 def _counts_from_csv(path: str, column: str | None, categories: str | None) -> tuple[np.ndarray, list[str]]:
@@ -267,7 +304,7 @@ def _counts_from_csv(path: str, column: str | None, categories: str | None) -> t
 
 
 def cmd_release(args) -> None:
-    params = _params(args)
+    params = _params_beyond(args)
     cats = None
     if args.data is not None:
         c, cats = _counts_from_csv(args.data, args.column, args.categories)
@@ -283,6 +320,9 @@ def cmd_release(args) -> None:
                "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed}
         if cats is not None:
             out["categories"] = cats
+        cal = _calibration_json(params, a, int(c.sum()))
+        if cal:
+            out["calibration"] = cal
         _dump(out)
         return
     label = "Beta" if c.size == 2 else "Dir"
@@ -299,6 +339,7 @@ def add_posterior(p: argparse.ArgumentParser) -> None:
     p.add_argument("--released", required=True, metavar="M1,M2,...",
                    help="the released counts m (the release is Dir(a + m)), comma-separated, e.g. 40,60")
     p.add_argument("--level", default="0.9", metavar="L", help="credible level in (0, 1) (default 0.9)")
+    _beyond_flags(p)
 
 
 def noise_aware_summary(post, naive: dict) -> dict:
@@ -321,7 +362,7 @@ def cmd_posterior(args) -> None:
     """``dpposterior posterior``: JSON keys mechanism, epsilon, level, mean, intervals, naive {mean, intervals}."""
     from .posterior import naive_posterior, noise_aware_posterior
 
-    params = _params(args)
+    params = _params_beyond(args)
     m = _counts_arg(args.released, "released counts")
     a = _prior_arg(args.prior, m.size)
     level = validate.open_unit(_float(args.level, "level"), "level")
@@ -414,6 +455,102 @@ def cmd_audit(args) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# accuracy and compare (expected error over every data set of size n)
+
+
+def add_accuracy(p: argparse.ArgumentParser) -> None:
+    """print the exact expected Hellinger error: worst case over data sets of size n and prior-predictive average"""
+    _common(p)
+    p.add_argument("--n", required=True, help="data-set size n")
+    _beyond_flags(p)
+
+
+def cmd_accuracy(args) -> None:
+    from .accuracy import expected_errors
+
+    params = _params_beyond(args)
+    n = validate.size(validate.parse_number(args.n, "n"))
+    a = _prior_arg(args.prior)
+    e = expected_errors(prior=a, n=n, **params)
+    out = e.as_dict()
+    if args.json:
+        _dump(out)
+        return
+    print(f"# exact expected Hellinger error of {out['mechanism']} (prior {a.tolist()}, n {n}, eps {params['epsilon']:g})")
+    print(f"worst case: {e.worst:.6f} at counts {e.worst_counts}")
+    print(f"average under the prior predictive: {e.average:.6f}")
+    if e.calibration is not None:
+        print(f"calibration: factor {e.calibration.factor:.6g}, certified concrete eps {e.calibration.concrete_epsilon:.10g}")
+
+
+def add_compare(p: argparse.ArgumentParser) -> None:
+    """rank every mechanism (calibrated and optimal included) by worst-case and average expected error"""
+    p.add_argument("--prior", required=True, metavar="A1,A2,...", help="Dirichlet prior a, e.g. 1,1")
+    p.add_argument("--n", required=True, help="data-set size n")
+    p.add_argument("--epsilon", required=True, metavar="EPS", help="privacy parameter eps")
+    p.add_argument("--delta", default=str(DEFAULT_DELTA), metavar="D", help="delta for mh-delta (default 1e-8)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def compare_rows(a, n: int, epsilon: float, delta: float) -> list[dict]:
+    """One row per release (each mechanism; calibrated exponential ones; optimal worst and average), ranked by worst case.
+
+    A release too large for exact work gets a row with ``"error"`` (its one-line size error) instead of numbers.
+    """
+    from .accuracy import expected_errors
+    from .errors import SizeError
+
+    variants = []
+    for mech in MECHANISMS.values():
+        if mech.family == "optimal":
+            variants += [(mech, dict(objective="worst")), (mech, dict(objective="average"))]
+            continue
+        variants.append((mech, {}))
+        if mech.calibratable:
+            variants.append((mech, dict(calibrate=True)))
+    out = []
+    for mech, extra in variants:
+        label = mech.id + (" (calibrated)" if extra.get("calibrate") else "") + (
+            f" ({extra['objective']})" if "objective" in extra else "")
+        ce, cd = mech.claimed(epsilon, delta, extra.get("calibrate", False))
+        claim = "none" if ce is None else (f"({ce:g}, {cd:g})-DP" if cd else f"{ce:g}-DP")
+        row = {"release": label, "claim": claim}
+        try:
+            e = expected_errors(mech.id, a, n, epsilon=epsilon, delta=delta, **extra)
+        except SizeError as exc:
+            row["error"] = " ".join(str(exc).split())
+        else:
+            row.update(worst_expected_error=e.worst, worst_counts=e.worst_counts, average_expected_error=e.average)
+            if e.calibration is not None:
+                row["calibration"] = e.calibration.as_dict()
+        out.append(row)
+    return sorted(out, key=lambda r: (r.get("worst_expected_error", math.inf), r["release"]))
+
+
+def cmd_compare(args) -> None:
+    n = validate.size(validate.parse_number(args.n, "n"))
+    a = _prior_arg(args.prior)
+    epsilon = validate.epsilon(_float(args.epsilon, "epsilon"))
+    delta = validate.delta(_float(args.delta, "delta"))
+    rows = compare_rows(a, n, epsilon, delta)
+    if args.json:
+        _dump({"prior": a.tolist(), "n": n, "epsilon": epsilon, "releases": rows})
+        return
+    avg_rank = {r["release"]: i + 1 for i, r in enumerate(
+        sorted((r for r in rows if "error" not in r), key=lambda r: r["average_expected_error"]))}
+    print(f"# expected Hellinger error of every release (prior {a.tolist()}, n {n}, eps {epsilon:g}), "
+          "ranked by worst case")
+    print(f"{'release':<26} {'claim':<16} {'worst':>9} {'rank':>4} {'average':>9} {'rank':>4}  worst data set")
+    for i, r in enumerate(rows):
+        if "error" in r:
+            print(f"{r['release']:<26} {r['claim']:<16} too large for exact work: {r['error']}")
+            continue
+        print(f"{r['release']:<26} {r['claim']:<16} {r['worst_expected_error']:9.4f} {i + 1:4d} "
+              f"{r['average_expected_error']:9.4f} {avg_rank[r['release']]:4d}  {r['worst_counts']}")
+    print("(ehdl claims no privacy; calibrated releases are pure eps-DP by exact computation)")
+
+
+# ---------------------------------------------------------------------------------------------
 # the dispatch table
 
 #: Every sub-command: name -> (function adding its arguments; its first docstring line is the
@@ -424,6 +561,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[a
     "release": (add_release, cmd_release),
     "audit": (add_audit, cmd_audit),
     "posterior": (add_posterior, cmd_posterior),
+    "accuracy": (add_accuracy, cmd_accuracy),
+    "compare": (add_compare, cmd_compare),
 }
 
 

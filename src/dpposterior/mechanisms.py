@@ -556,6 +556,8 @@ for _m in [
 del _m
 
 
+from . import optimal as _optimal  # noqa: E402,F401  registers 'optimal' (a Mechanism subclass)
+
 MECHANISM_IDS = tuple(MECHANISMS)
 
 
