@@ -19,7 +19,7 @@ ITEMS = list(config["items"])
 
 
 wildcard_constraints:
-    mechanism="[A-Za-z0-9-]+",
+    mechanism="[A-Za-z0-9~-]+",
     experiment="[A-Za-z0-9_-]+",
     name="[A-Za-z0-9_-]+",
     item="|".join(ITEMS),

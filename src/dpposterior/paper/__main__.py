@@ -50,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     for a in ("--experiment", "--mechanism", "--spec", "--out"):
         p.add_argument(a, required=True)
 
+    p = sub.add_parser("expected_error", help="exact worst-case and average expected error of one mechanism on a grid")
+    for a in ("--experiment", "--mechanism", "--spec", "--out"):
+        p.add_argument(a, required=True)
+
     p = sub.add_parser("render", help="run one item's notebook template")
     for a in ("--template", "--parameters", "--notebook", "--html"):
         p.add_argument(a, required=True)
@@ -100,6 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         from .coverage import coverage_table
 
         df = coverage_table(args.mechanism, spec)
+        df.insert(0, "experiment", args.experiment)
+        E.write_parquet(df, args.out)
+    elif args.stage == "expected_error":
+        from .beyond import expected_error_grid
+
+        df = expected_error_grid(args.mechanism, spec)
         df.insert(0, "experiment", args.experiment)
         E.write_parquet(df, args.out)
     elif args.stage == "sensitivity":

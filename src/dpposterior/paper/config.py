@@ -12,7 +12,8 @@ from ..mechanisms import MECHANISM_IDS
 #: template -> the config section its items' ``source`` refers to
 TEMPLATES = {"error_curve": "accuracy", "error_boxes": "accuracy", "candidate_pmf": "pmf", "step_table": "pmf",
              "privacy_loss": "privacy", "sensitivity": "sensitivity", "score_change": "sensitivity",
-             "privacy_audit": "audit", "coverage": "coverage"}
+             "privacy_audit": "audit", "coverage": "coverage", "frontier": "expected_error",
+             "which_to_use": "expected_error", "calibration": "expected_error"}
 #: templates whose items also need the printed-formula pseudo-mechanisms of the workshop draft's tables
 FORMULA_TEMPLATES = {"step_table"}
 
@@ -23,6 +24,7 @@ PMF_KEYS = ("prior", "counts", "epsilon", "delta")
 PRIVACY_KEYS = ("prior", "n", "epsilon", "delta")
 AUDIT_KEYS = ("samples", "confidence")
 COVERAGE_KEYS = ("prior", "n", "epsilon", "delta", "level")
+EXPECTED_ERROR_KEYS = ("priors", "n", "epsilon", "delta", "max_candidates")
 
 
 class ConfigError(ValueError):
@@ -35,12 +37,13 @@ def config_error(key: str, msg: str):
 
 def check_config(cfg: dict) -> None:
     """Cross-references the schema cannot express; every message names the key."""
-    for section in ("accuracy", "privacy", "pmf", "audit", "coverage"):
+    for section in ("accuracy", "privacy", "pmf", "audit", "coverage", "expected_error"):
         for exp, spec in cfg.get(section, {}).items():
             for m in spec["mechanisms"]:
-                if m not in MECHANISM_IDS:
-                    config_error(f"{section}.{exp}.mechanisms",
-                                 f"unknown mechanism {m!r}; choose from {', '.join(MECHANISM_IDS)}")
+                try:
+                    variant(m)
+                except ConfigError as exc:
+                    config_error(f"{section}.{exp}.mechanisms", str(exc))
     for exp, spec in cfg.get("audit", {}).items():
         if spec["privacy"] not in cfg["privacy"]:
             config_error(f"audit.{exp}.privacy", f"{spec['privacy']!r} is not an entry of 'privacy:'")
@@ -70,6 +73,21 @@ def check_config(cfg: dict) -> None:
             config_error(f"items.{item}.source", f"{spec['source']!r} is not an entry of '{section}:'")
         if spec["template"] == "step_table" and "printed" not in spec:
             config_error(f"items.{item}.printed", "table items need the printed values")
+
+
+#: options a config mechanism name may carry after "~": ``ehds~calibrated``, ``optimal~average``
+VARIANT_OPTIONS = {"calibrated": {"calibrate": True}, "worst": {"objective": "worst"},
+                   "average": {"objective": "average"}}
+
+
+def variant(name: str) -> tuple[str, dict]:
+    """A config mechanism name -> (registry id, keyword options): ``"ehds~calibrated"`` ->
+    ``("ehds", {"calibrate": True})``; a plain id has no options. The registry entry validates them."""
+    base, _, opt = name.partition("~")
+    if base not in MECHANISM_IDS or (opt and opt not in VARIANT_OPTIONS):
+        raise ConfigError(f"unknown mechanism {name!r}; use a registry id ({', '.join(MECHANISM_IDS)}), "
+                          f"optionally with ~{' / ~'.join(VARIANT_OPTIONS)}")
+    return base, dict(VARIANT_OPTIONS.get(opt, {}))
 
 
 def pick(spec: dict, keys) -> dict:

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
-from ..accuracy import exact_accuracy, release_error
+from ..accuracy import exact_accuracy, exact_accuracy_from_pmf, release_error
 from ..audit import audit_mechanism, exact_pair_epsilon
 from ..bounds import abs_discretised_laplace_pmf, mh_tail_bound
 from ..distances import hellinger
@@ -94,12 +94,15 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
     """
     from tqdm import tqdm
 
+    from .config import variant
+
+    base, options = variant(mechanism)
     out_runs, out_exact = [], []
     for row in tqdm(data.itertuples(index=False), total=len(data), disable=not progress,
                     desc=f"{experiment}/{mechanism}", mininterval=1.0):
         prior, counts = np.asarray(row.prior, float), np.asarray(row.counts, np.int64)
         rng, label = job_rng(seed, "accuracy", experiment, mechanism, int(row.point))
-        m = sample(mechanism, prior, counts, epsilon=epsilon, delta=delta, size=runs, rng=rng)
+        m = sample(base, prior, counts, epsilon=epsilon, delta=delta, size=runs, rng=rng, **options)
         err = release_error(prior, counts, m)
         out_runs.append(pd.DataFrame({
             "experiment": experiment, "mechanism": mechanism, "point": int(row.point), "x": row.x,
@@ -108,7 +111,8 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
             "run": np.arange(runs), "released": list(m), "error": err}))
         size = n_candidates(int(row.n), int(row.k))
         if size <= exact_max:
-            ex = exact_accuracy(mechanism, prior, counts, epsilon=epsilon, delta=delta).as_dict()
+            ex = exact_accuracy_from_pmf(log_pmf(base, prior, counts, epsilon=epsilon, delta=delta, **options),
+                                         prior, counts).as_dict()
         else:
             ex = dict.fromkeys(["mean", "q25", "median", "q75", "p_exact"], np.nan)
         out_exact.append({"experiment": experiment, "mechanism": mechanism, "point": int(row.point), "x": row.x,
