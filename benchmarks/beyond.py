@@ -27,7 +27,14 @@ def main() -> None:
     from dpposterior.privacy import MAX_PAIR_WORK
 
     quick = "--quick" in sys.argv
-    rows = []
+    print(f"{'what':<26} {'size':<9} {'target':>7} {'measured':>10}  where it stops", flush=True)
+
+    class _Rows(list):
+        def append(self, row):
+            what, size, target, sec, stops = row
+            print(f"{what:<26} {size:<9} {target:>7} {sec:9.2f}s  {stops}", flush=True)
+
+    rows = _Rows()
     n = 50 if quick else 200
     t = timed(lambda: expected_errors("optimal", [1, 1], n, epsilon=1.0))
     rows.append(("optimal (worst), k=2", f"n={n}", "60 s", t,
@@ -44,9 +51,6 @@ def main() -> None:
     sample("geometric", [1, 1], c, epsilon=1.0, size=1, rng=1)  # warm-up (imports)
     t = min(timed(lambda: sample("geometric", [1, 1], c, epsilon=1.0, size=1, rng=s)) for s in range(5))
     rows.append(("geometric release", "n=1e9", "0.1 s", t, "no size limit (integer sampler, R(n) never listed)"))
-    print(f"{'what':<26} {'size':<9} {'target':>7} {'measured':>10}  where it stops")
-    for what, size, target, sec, stops in rows:
-        print(f"{what:<26} {size:<9} {target:>7} {sec:9.2f}s  {stops}")
 
 
 if __name__ == "__main__":
