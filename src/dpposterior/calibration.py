@@ -12,14 +12,16 @@ with weight ``kappa* w(c)`` is then pure eps-DP by exact computation, whatever i
 
 How kappa* is found (:func:`calibrate`):
 
-1. ``L(0) = 0`` (uniform output).  Starting from the grid ``1/8 .. 16`` the bracket is moved up
-   (or down) by factors ``2^8`` until ``L(lo) <= eps < L(hi)``.
+1. ``L(0) = 0`` (uniform output).  Starting from the grid ``1/2 .. 4`` the bracket is moved up
+   (or down) by factors ``2^4`` until ``L(lo) <= eps < L(hi)``.
 2. Each pass evaluates ``L`` at a few kappas in one walk over the adjacent pairs (the Hellinger
    rows, the expensive part, are computed once per pass for all its kappas): the bracketing pass
-   on the doubling grid ``hi 2^-7 .. hi``, each refining pass at the linear-interpolation guess
+   on the doubling grid ``hi 2^-3 .. hi``, each refining pass at the linear-interpolation guess
    ``g`` of the crossing, at ``g (1 +- RTOL/2)`` and at the bracket's thirds; every pass keeps the
    *largest* evaluated kappa with ``L <= eps`` and the next evaluated kappa above it as the new
-   bracket.  ``L`` need not be monotone in kappa, so this finds the last crossing of the
+   bracket.  The bracketing pass records each pair's loss; the refining passes follow only the
+   pairs whose loss at either end of that bracket is at least ``KEEP * eps`` (the others are far
+   from binding; if one of them binds after all, the certificate below catches it).  ``L`` need not be monotone in kappa, so this finds the last crossing of the
    sampled curve, not every sub-level interval; passes repeat until the bracket is narrower
    than ``RTOL`` relative (``hi / lo - 1 <= RTOL``).
 3. Certificate: the returned factor ``lo`` is re-checked with the exact worst-case scan of
@@ -42,14 +44,17 @@ from numpy.typing import ArrayLike
 from .errors import InputError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, ExponentialMechanism, ExponentialRows, Params, resolve
 from .models import as_prior, as_size
-from .privacy import adjacent_blocks, check_scan_size, worst_case_scan
+from .privacy import WORK_BYTES, adjacent_blocks, check_scan_size, worst_case_scan
 
 #: Relative width of the final kappa bracket (the factor is maximal within this tolerance).
 RTOL = 1e-3
 #: kappas evaluated per pass over the adjacent pairs.
-GRID = 8
-#: Largest number of bracket doublings/halvings before giving up (kappa in [2^-60, 2^60]).
-MAX_DOUBLINGS = 60
+GRID = 4
+#: The refining passes follow only the pairs whose loss at either end of the first bracket is at
+#: least this fraction of eps (the certificate then scans every pair).
+KEEP = 0.5
+#: Largest number of bracket moves before giving up (a factor 2^GRID each: kappa within 2^-60 .. 2^60).
+MAX_DOUBLINGS = 15
 
 
 @dataclass(frozen=True)
@@ -81,19 +86,48 @@ def _lse_rows(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def losses(rows: ExponentialRows, kappas: ArrayLike) -> np.ndarray:
-    """``L(kappa)`` (module docstring) for each kappa, in one walk over the adjacent pairs."""
+def losses(rows: ExponentialRows, kappas: ArrayLike, per_pair: bool = False):
+    """``L(kappa)`` (module docstring) for each kappa, in one walk over the adjacent pairs.
+
+    ``per_pair=True`` also returns every pair ``(c, c')`` (two ``(P, k)`` arrays) with its own loss
+    at each kappa, ``(P, len(kappas))``.
+    """
     kappas = np.asarray(kappas, dtype=np.float64)
     out = np.zeros(kappas.size)
     h = _HellingerRows(rows)
-    w_of = rows.weights_of
+    cs, cps, per = [], [], []
     for c, cp, hc, hcp in adjacent_blocks(h):
-        wc = np.asarray(w_of(c), dtype=np.float64)[:, None]
-        wcp = np.asarray(w_of(cp), dtype=np.float64)[:, None]
-        for t, kap in enumerate(kappas):
-            lp = _lse_rows(-kap * wc * hc)
-            lp -= _lse_rows(-kap * wcp * hcp)
-            out[t] = max(out[t], float(np.abs(lp).max()))
+        loss = _pair_losses(rows, c, cp, hc, hcp, kappas)
+        out = np.maximum(out, loss.max(axis=0))
+        if per_pair:
+            cs.append(c)
+            cps.append(cp)
+            per.append(loss)
+    if per_pair:
+        return out, np.concatenate(cs), np.concatenate(cps), np.concatenate(per)
+    return out
+
+
+def _pair_losses(rows, c, cp, hc, hcp, kappas) -> np.ndarray:
+    wc = np.asarray(rows.weights_of(c), dtype=np.float64)[:, None]
+    wcp = np.asarray(rows.weights_of(cp), dtype=np.float64)[:, None]
+    loss = np.empty((len(c), kappas.size))
+    for t, kap in enumerate(kappas):
+        lp = _lse_rows(-kap * wc * hc)
+        lp -= _lse_rows(-kap * wcp * hcp)
+        loss[:, t] = np.abs(lp).max(axis=1)
+    return loss
+
+
+def subset_losses(rows: ExponentialRows, c, cp, kappas: ArrayLike) -> np.ndarray:
+    """``max over the given pairs (c, c')`` of their loss at each kappa (Hellinger rows in chunks)."""
+    kappas = np.asarray(kappas, dtype=np.float64)
+    out = np.zeros(kappas.size)
+    N = len(rows.cands)
+    chunk = max(1, WORK_BYTES // (8 * N * 6))
+    for lo in range(0, len(c), chunk):
+        a, b = c[lo:lo + chunk], cp[lo:lo + chunk]
+        out = np.maximum(out, _pair_losses(rows, a, b, rows.hellinger(a), rows.hellinger(b), kappas).max(axis=0))
     return out
 
 
@@ -108,10 +142,10 @@ def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> 
     base = ExponentialRows(a, n, mech._weights_all(a, n, params), 1.0)
     if n == 0:  # one data set: no adjacent pairs, every factor is eps-DP
         return Calibration(1.0, 0.0)
-    hi = 16.0
+    hi = 4.0
     for _ in range(MAX_DOUBLINGS):  # bracket: L(lo) <= eps < L(hi), on a doubling grid
         grid = hi * 2.0 ** np.arange(-GRID + 1, 1)
-        vals = losses(base, grid)
+        vals, pc, pcp, per = losses(base, grid, per_pair=True)
         ok = np.flatnonzero(vals <= eps)
         if ok.size == GRID:
             hi *= 2.0 ** GRID
@@ -121,6 +155,9 @@ def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> 
             continue
         i = ok[-1]
         lo, llo, hi, lhi = grid[i], vals[i], grid[i + 1], vals[i + 1]
+        keep = (per[:, i] >= KEEP * eps) | (per[:, i + 1] >= KEEP * eps)
+        pc, pcp = pc[keep], pcp[keep]
+        del per
         break
     else:
         raise InputError(f"calibration found no factor in [2^-60, 2^60] for mechanism {mech.id!r}")
@@ -128,7 +165,7 @@ def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> 
         g = lo + (eps - llo) * (hi - lo) / (lhi - llo) if lhi > llo else 0.5 * (lo + hi)
         grid = np.array(sorted({x for x in (g * (1 - RTOL / 2), g * (1 + RTOL / 2), lo + (hi - lo) / 3,
                                             lo + 2 * (hi - lo) / 3) if lo < x < hi}))
-        vals = losses(base, grid)
+        vals = subset_losses(base, pc, pcp, grid)
         ks, ls = np.concatenate([[lo], grid, [hi]]), np.concatenate([[llo], vals, [lhi]])
         i = np.flatnonzero(ls[:-1] <= eps)[-1]
         lo, llo, hi, lhi = ks[i], ls[i], ks[i + 1], ls[i + 1]
