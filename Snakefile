@@ -34,6 +34,7 @@ include: "workflow/rules/privacy.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/sensitivity.smk"
 include: "workflow/rules/coverage.smk"
+include: "workflow/rules/expected_error.smk"
 include: "workflow/rules/render.smk"
 
 

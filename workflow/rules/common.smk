@@ -4,7 +4,7 @@ notebook parameters. Config checks beyond the schema are in dpposterior.paper.co
 import json
 from pathlib import Path
 
-from dpposterior.paper.config import (AUDIT_KEYS, COVERAGE_KEYS, DATA_KEYS, FORMULA_TEMPLATES, PMF_KEYS, PRIVACY_KEYS, RUN_KEYS,
+from dpposterior.paper.config import (AUDIT_KEYS, COVERAGE_KEYS, DATA_KEYS, EXPECTED_ERROR_KEYS, FORMULA_TEMPLATES, PMF_KEYS, PRIVACY_KEYS, RUN_KEYS,
                                       TEMPLATES, check_config, pick)
 from dpposterior.paper.experiments import FORMULAS
 from dpposterior.paper.report import caption_rst, verdicts_rst
@@ -52,6 +52,10 @@ def audit_spec(experiment):
     return as_json(base | pick(spec, AUDIT_KEYS) | {"seed": config["seed"]})
 
 
+def expected_error_spec(experiment):
+    return as_json(pick(config["expected_error"][experiment], EXPECTED_ERROR_KEYS))
+
+
 def coverage_spec(experiment):
     return as_json(pick(config["coverage"][experiment], COVERAGE_KEYS))
 
@@ -79,6 +83,9 @@ def item_inputs_dict(item):
                 "tails": [f"{R}/pmf/{src}/tails/{m}.parquet" for m in mechs]}
     if section == "audit":
         return {"audit": [f"{R}/audit/{src}/{m}.parquet" for m in config["audit"][src]["mechanisms"]]}
+    if section == "expected_error":
+        return {"expected_error": [f"{R}/expected_error/{src}/{m}.parquet"
+                                   for m in config["expected_error"][src]["mechanisms"]]}
     if section == "coverage":
         return {"coverage": [f"{R}/coverage/{src}/{m}.parquet" for m in config["coverage"][src]["mechanisms"]]}
     return {"sensitivity": f"{R}/sensitivity/{src}.parquet"}
@@ -103,7 +110,7 @@ def item_parameters(wildcards):
     section = TEMPLATES[template]
     params = {"item": wildcards.item, **spec, "inputs": item_inputs_dict(wildcards.item),
               "outputs": item_outputs(wildcards.item)}
-    if section in ("accuracy", "privacy", "audit", "coverage"):
+    if section in ("accuracy", "privacy", "audit", "coverage", "expected_error"):
         params["mechanisms"] = config[section][src]["mechanisms"]
     return as_json(params)
 

@@ -1,0 +1,84 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # The frontier: expected error of every release, worst case and average, with the optimum
+#
+# Template `frontier` (beyond the drafts). For every data set c of size n the exact expected error
+# E(c) = sum_r P(r | c) H(BI(c), r); the worst case is max_c E(c), the average is over the prior predictive.
+# `optimal` is the linear program over the mechanism's table (the best any eps-DP release can do; it stops at
+# |R(n)| = 260); `~calibrated` is an exponential mechanism with its weight scaled by kappa* (certified eps-DP).
+# The defaults render `frontier` of the default config.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from dpposterior.paper import claims as C
+from dpposterior.paper import items, style, tables
+
+style.apply()
+
+# %% tags=["parameters"]
+item = "frontier"
+title = "Expected error of every release against n, worst case and average, with the optimum (beyond the drafts)"
+mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated",
+              "ehds~calibrated", "mh~calibrated", "mh-delta~calibrated", "optimal~worst", "optimal~average"]
+inputs = {"expected_error": [f"results/expected_error/frontier/{m}.parquet" for m in mechanisms]}
+outputs = items.default_outputs("frontier")
+
+# %%
+df = items.load(inputs["expected_error"])
+ok = df[df.status == "ok"]
+ks = sorted(ok.k.unique())
+eps = ok.epsilon.iloc[0]
+skipped = df[df.status != "ok"].groupby(["mechanism", "k"]).n.apply(lambda s: ", ".join(map(str, sorted(s))))
+skip_txt = ("; not computed (size limit): " + "; ".join(f"{m} k={k} at n = {v}" for (m, k), v in skipped.items())
+            if len(skipped) else "")
+caption = (f"{title}. Priors " + ", ".join(("Beta" if len(p) == 2 else "Dir") + "(" + ",".join(f"{x:g}" for x in p) + ")"
+                                            for p in sorted({tuple(p) for p in ok.prior}, key=len))
+           + f"; eps = {eps:g}; n in {{{', '.join(map(str, sorted(ok.n.unique())))}}}. Left: worst case over all data "
+           "sets of size n of the exact expected Hellinger error; right: its average under the prior predictive. "
+           "Black lines: the optimal eps-DP release for each objective (linear program)."
+           " ehds calibrated and mh calibrated coincide (same weight shape at gamma = 1), as do lsdim and lszhang at k = 2"
+           + skip_txt + ".")
+tables.show_text("**Caption.** " + caption)
+
+# %%
+fig, axes = plt.subplots(len(ks), 2, figsize=(8.6, 3.3 * len(ks)), squeeze=False)
+for i, k in enumerate(ks):
+    for j, objective in enumerate(("worst", "average")):
+        ax = axes[i, j]
+        for m in mechanisms:
+            s = ok[(ok.mechanism == m) & (ok.k == k)].sort_values("n")
+            if not len(s):
+                continue
+            dashed = m.endswith("~calibrated")
+            ax.plot(s.n, s[objective], color=style.colour(m), marker=style.marker(m), ms=4,
+                    ls="--" if dashed else "-", lw=2.2 if m.startswith("optimal") else 1.1)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("data size n")
+        ax.set_title(f"k = {k}: {'worst case over data sets' if objective == 'worst' else 'average over the prior predictive'}")
+    axes[i, 0].set_ylabel("expected Hellinger error")
+handles = [plt.Line2D([], [], color=style.colour(m), marker=style.marker(m), ls="--" if m.endswith("~calibrated") else "-",
+                      label=style.name(m)) for m in mechanisms]
+fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, frameon=False)
+fig.tight_layout()
+plt.show()
+
+# %%
+table = ok.pivot_table(index=["k", "n"], columns="mechanism", values=["worst", "average"])
+table.columns = [f"{m} {o}" for o, m in table.columns]
+table = table.reset_index()
+tables.show(table, heading="Exact expected errors (worst case and average)")
+rows = C.frontier(df)
+verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

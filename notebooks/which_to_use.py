@@ -1,0 +1,81 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Which release to use
+#
+# Template `which_to_use` (the arXiv draft's future work 1: when do the mechanisms beat the baselines?).
+# Over a grid of n, eps and prior strength Beta(a, a), each cell names the pure eps-DP release (claimed,
+# or certified by calibration) with the smallest exact expected error: on average under the prior
+# predictive, and in the worst case over data sets. `optimal` is not ranked: it wins its own objective by
+# construction (the frontier item shows how close the others come); `mh` (claims 2 eps) and `mh-delta`
+# (claims (eps, delta)) are not ranked either. The defaults render `which-to-use` of the default config.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.colors import ListedColormap
+
+from dpposterior.paper import beyond
+from dpposterior.paper import claims as C
+from dpposterior.paper import items, style, tables
+
+style.apply()
+
+# %% tags=["parameters"]
+item = "which-to-use"
+title = "Which release to use: the smallest expected error over n, eps and prior strength (arXiv draft future work 1)"
+mechanisms = ["ehd", "ehds", "mh", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated", "ehds~calibrated"]
+inputs = {"expected_error": [f"results/expected_error/which-to-use/{m}.parquet" for m in mechanisms]}
+outputs = items.default_outputs("which-to-use")
+
+# %%
+df = items.load(inputs["expected_error"])
+strengths = sorted(df.prior_strength.unique())
+ns, epss = sorted(df.n.unique()), sorted(df.epsilon.unique())
+wins = {o: beyond.winners(df, o) for o in ("average", "worst")}
+names = sorted(set(wins["average"].winner) | set(wins["worst"].winner))
+caption = (f"{title}. Beta(a, a) priors, a in {{{', '.join(f'{a:g}' for a in strengths)}}}; n in "
+           f"{{{', '.join(map(str, ns))}}}; eps in {{{', '.join(f'{e:g}' for e in epss)}}}. Each cell: the winner "
+           "(colour) and how much larger the runner-up's error is (number, as a ratio). Top row: average error under "
+           "the prior predictive; bottom row: worst case over data sets. Exact values.")
+tables.show_text("**Caption.** " + caption)
+
+# %%
+cmap = ListedColormap([style.colour(m) for m in names])
+fig, axes = plt.subplots(2, len(strengths), figsize=(3.1 * len(strengths) + 0.6, 6.4), squeeze=False)
+for i, objective in enumerate(("average", "worst")):
+    w = wins[objective]
+    for j, a in enumerate(strengths):
+        ax = axes[i, j]
+        s = w[w.prior_strength == a]
+        grid = np.full((len(ns), len(epss)), np.nan)
+        for r in s.itertuples():
+            grid[ns.index(r.n), epss.index(r.epsilon)] = names.index(r.winner)
+            ax.text(epss.index(r.epsilon), ns.index(r.n), f"{r.ratio:.2f}", ha="center", va="center", fontsize=6.5,
+                    color="white")
+        ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, origin="lower", aspect="auto")
+        ax.set_xticks(range(len(epss)), [f"{e:g}" for e in epss])
+        ax.set_yticks(range(len(ns)), [str(n) for n in ns])
+        ax.set_xlabel("epsilon")
+        ax.set_ylabel("n")
+        ax.grid(False)
+        ax.set_title(f"{objective} error, Beta({a:g},{a:g})")
+handles = [plt.Rectangle((0, 0), 1, 1, color=style.colour(m), label=style.name(m)) for m in names]
+fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, frameon=False)
+fig.tight_layout()
+plt.show()
+
+# %%
+table = wins["average"].merge(wins["worst"], on=["prior_strength", "n", "epsilon"], suffixes=(" (average)", " (worst)"))
+tables.show(table, heading="Winner and runner-up per cell")
+rows = C.which_to_use(df)
+verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)
