@@ -48,6 +48,14 @@ def privacy_spec(experiment, n=None):
     return as_json(spec if n is None else spec | {"n": [n]})
 
 
+def privacy_slices(wildcards):
+    """The one-n slices a split privacy entry (`split: true`) merges; none for an entry computed in one job."""
+    spec = config["privacy"][wildcards.experiment]
+    if not spec.get("split", False):
+        return []
+    return [f"{R}/privacy/{wildcards.experiment}/{wildcards.mechanism}/n{n}.parquet" for n in spec["n"]]
+
+
 def audit_spec(experiment):
     spec = config["audit"][experiment]
     base = pick(config["privacy"][spec["privacy"]], PRIVACY_KEYS)

@@ -1,11 +1,3 @@
-def privacy_slices(wildcards):
-    """The one-n slices a split privacy entry (`split: true`) merges; none for an entry computed in one job."""
-    spec = config["privacy"][wildcards.experiment]
-    if not spec.get("split", False):
-        return []
-    return [f"{R}/privacy/{wildcards.experiment}/{wildcards.mechanism}/n{n}.parquet" for n in spec["n"]]
-
-
 rule privacy_loss:
     """Exact concrete epsilon (local and worst case) of one mechanism over an n grid, against its claim;
     for a split entry, the merge of its one-n slices (rule privacy_slice)."""
