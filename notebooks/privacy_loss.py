@@ -38,10 +38,11 @@ df = items.load(inputs["privacy"])
 eps, delta = df.epsilon.iloc[0], df.delta.iloc[0]
 ns = sorted(df.n.unique())
 claims_eps = df.groupby("mechanism").claimed_epsilon.first().dropna()
-caption = (f"{title}. Prior Beta(1,1); eps = {eps:g}, delta = {delta:g} (used by mh-delta's smoothing rate); "
+k = len(df.counts.iloc[0])
+caption = (f"{title}. k = {k} categories; eps = {eps:g}, delta = {delta:g} (used by mh-delta's smoothing rate); "
            f"n in {{{', '.join(map(str, ns))}}}. Exact concrete eps = max |ln p_c(r) - ln p_c'(r)| over adjacent "
            "(c, c') and outputs r: solid = worst case over all data of size n, dashed = local at the balanced data "
-           "(c = (n/2, n/2)) and its neighbours. Dotted: each mechanism's claimed eps (mh: 2 eps, arXiv draft Lemma 5.6; "
+           f"(c = ({', '.join(['n/' + str(k)] * k)}), rounded) and its neighbours. Dotted: each mechanism's claimed eps (mh: 2 eps, arXiv draft Lemma 5.6; "
            "mh-delta claims (eps, delta), judged on its privacy profile).")
 tables.show_text("**Caption.** " + caption)
 

@@ -45,3 +45,23 @@ def test_exact_pmf_sums_to_one_and_formula_laplace_drops_the_tails():
     assert tails.tail_prob.iloc[0] == pytest.approx(1.0) and tails.bound.notna().all()
     lap, _ = E.exact_pmf("t", "formula-laplace", spec)
     assert lap.prob.sum() == pytest.approx(1 - np.exp(-2), abs=1e-9)  # the workshop draft's Table 1 column sum
+
+
+def test_privacy_split_into_one_n_slices_merges_to_the_same_table(tmp_path):
+    """A split privacy entry (one job per n, then a merge) writes the bytes one job over the grid writes."""
+    from dpposterior.errors import InputError
+
+    spec = {"prior": [1, 1, 1], "n": [6, 3, 9], "epsilon": 1.0, "delta": 5e-4}
+    whole = E.privacy_loss("x", "mh-delta", spec)
+    slices = [E.privacy_loss("x", "mh-delta", spec | {"n": [n]}) for n in (9, 6, 3)]  # any order
+    merged = E.merge_privacy_slices(spec, slices)
+    pd.testing.assert_frame_equal(merged, whole)
+    E.write_parquet(whole, tmp_path / "whole.parquet")
+    E.write_parquet(merged, tmp_path / "merged.parquet")
+    assert (tmp_path / "whole.parquet").read_bytes() == (tmp_path / "merged.parquet").read_bytes()
+    with pytest.raises(InputError, match="cover"):
+        E.merge_privacy_slices(spec, slices[:2])
+    with pytest.raises(InputError, match="each n once"):
+        E.merge_privacy_slices(spec, slices + slices[:1])
+    with pytest.raises(InputError, match="one n"):
+        E.merge_privacy_slices(spec, [whole])

@@ -6,6 +6,7 @@ rule privacy_audit:
     params:
         spec=lambda wc: audit_spec(wc.experiment),
         progress=PROGRESS,
+    threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:

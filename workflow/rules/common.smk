@@ -42,8 +42,18 @@ def pmf_spec(name):
     return as_json(pick(config["pmf"][name], PMF_KEYS))
 
 
-def privacy_spec(experiment):
-    return as_json(pick(config["privacy"][experiment], PRIVACY_KEYS))
+def privacy_spec(experiment, n=None):
+    """The settings of a privacy job: the whole n grid, or (a slice of a split entry) the one ``n``."""
+    spec = pick(config["privacy"][experiment], PRIVACY_KEYS)
+    return as_json(spec if n is None else spec | {"n": [n]})
+
+
+def privacy_slices(wildcards):
+    """The one-n slices a split privacy entry (`split: true`) merges; none for an entry computed in one job."""
+    spec = config["privacy"][wildcards.experiment]
+    if not spec.get("split", False):
+        return []
+    return [f"{R}/privacy/{wildcards.experiment}/{wildcards.mechanism}/n{n}.parquet" for n in spec["n"]]
 
 
 def audit_spec(experiment):

@@ -4,6 +4,7 @@ rule make_data:
         f"{R}/data/{{experiment}}.parquet",
     params:
         spec=lambda wc: data_spec(wc.experiment),
+    threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:

@@ -5,6 +5,7 @@ rule exact_pmf:
         tails=f"{R}/pmf/{{name}}/tails/{{mechanism}}.parquet",
     params:
         spec=lambda wc: pmf_spec(wc.name),
+    threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:

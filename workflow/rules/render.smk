@@ -18,6 +18,9 @@ rule render:
                     labels={"item": "{item}", "file": "notebook"}),
     params:
         parameters=item_parameters,
+    threads: 1  # papermill runs one kernel; runtime: profiles/default/config.yaml
+    resources:
+        mem_mb=1536,  # the kernel plus the notebook: up to 658 MB RSS in the quick config's render benchmarks, x2
     conda:
         "../envs/dpposterior.yaml"
     log:
@@ -40,6 +43,7 @@ rule verdicts:
         md=f"{F}/verdicts.md",
         html=report(f"{R}/report/verdicts.html", caption="../report/verdicts.rst", category="0. Verdicts",
                     labels={"item": "all", "file": "table (HTML)"}),
+    threads: 1  # mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:

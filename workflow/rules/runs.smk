@@ -8,6 +8,7 @@ rule run_mechanism:
     params:
         spec=lambda wc: run_spec(wc.experiment),
         progress=PROGRESS,
+    threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:

@@ -7,6 +7,7 @@ rule sensitivity:
     params:
         spec=lambda wc: as_json(config["sensitivity"][wc.name]),
         which=lambda wc: "curves" if wc.name == "fig1" else "score-change",
+    threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:

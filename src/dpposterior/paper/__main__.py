@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     for a in ("--experiment", "--mechanism", "--spec", "--out"):
         p.add_argument(a, required=True)
     p.add_argument("--progress", action="store_true")
+    p.add_argument("--merge", nargs="+", metavar="SLICE",
+                   help="merge these one-n slices (each a privacy output of one n of the grid) instead of computing")
 
     p = sub.add_parser("audit", help="black-box privacy-loss lower bounds of one mechanism over an n grid")
     for a in ("--experiment", "--mechanism", "--spec", "--out"):
@@ -96,7 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         E.write_parquet(pmf, args.out)
         E.write_parquet(tails, args.out_tails)
     elif args.stage == "privacy":
-        E.write_parquet(E.privacy_loss(args.experiment, args.mechanism, spec, args.progress), args.out)
+        if args.merge:
+            df = E.merge_privacy_slices(spec, [pd.read_parquet(p) for p in args.merge])
+        else:
+            df = E.privacy_loss(args.experiment, args.mechanism, spec, args.progress)
+        E.write_parquet(df, args.out)
     elif args.stage == "audit":
         E.write_parquet(E.privacy_audit(args.experiment, args.mechanism, spec, int(spec["seed"]), args.progress, log),
                         args.out)

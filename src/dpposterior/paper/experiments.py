@@ -19,6 +19,7 @@ from ..accuracy import exact_accuracy, exact_accuracy_from_pmf, release_error
 from ..audit import audit_mechanism, exact_pair_epsilon
 from ..bounds import abs_discretised_laplace_pmf, mh_tail_bound
 from ..distances import hellinger
+from ..errors import InputError
 from ..mechanisms import MECHANISMS, log_pmf, sample
 from ..models import (balanced_counts, candidate_rank, candidates, counts_from_proportions, n_candidates,
                       neighbours, steps)
@@ -204,6 +205,22 @@ def privacy_loss(experiment: str, mechanism: str, spec: dict, progress: bool = F
                          "claimed_delta": claimed_delta, "profile_delta": r.delta_at["delta"],
                          "worst_c": r.worst_pair[0], "worst_c_prime": r.worst_pair[1], "worst_output": r.worst_output})
     return pd.DataFrame(rows)
+
+
+def merge_privacy_slices(spec: dict, slices: list[pd.DataFrame]) -> pd.DataFrame:
+    """The :func:`privacy_loss` table of ``spec`` from its slices, one per n (each the table of ``spec`` with
+    ``n = [that n]``): concatenated in the order of ``spec["n"]``, the table one job over the whole grid
+    writes. Every n of the grid must come from exactly one slice."""
+    by_n = {}
+    for df in slices:
+        ns = sorted(set(int(v) for v in df["n"]))
+        if len(ns) != 1 or ns[0] in by_n:
+            raise InputError(f"privacy slices: each slice holds one n, each n once (got n = {ns})")
+        by_n[ns[0]] = df
+    want = [int(n) for n in spec["n"]]
+    if sorted(by_n) != sorted(want):
+        raise InputError(f"privacy slices cover n = {sorted(by_n)}, the grid is n = {want}")
+    return pd.concat([by_n[n] for n in want], ignore_index=True)
 
 
 def privacy_audit(experiment: str, mechanism: str, spec: dict, seed: int, progress: bool = False,
