@@ -4,8 +4,9 @@ rule coverage:
         f"{R}/coverage/{{experiment}}/{{mechanism}}.parquet",
     params:
         spec=lambda wc: coverage_spec(wc.experiment),
+    threads: 1
     resources:
-        mem_mb=2000,
+        mem_mb=2000,  # measured peak ~700 MB (quick and default runs), with margin
         runtime=30,
     conda:
         "../envs/dpposterior.yaml"
