@@ -256,7 +256,7 @@ def _counts_from_csv(path: str, column: str | None, categories: str | None) -> t
         if any(not x for x in cats):
             raise InputError("--categories has an empty category name")
         if len(set(cats)) != len(cats):
-            raise InputError("--categories has duplicate names")
+            raise InputError("--categories has duplicates")
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=True)
     except FileNotFoundError:
@@ -273,7 +273,7 @@ def _counts_from_csv(path: str, column: str | None, categories: str | None) -> t
               "category set itself private", file=sys.stderr)
         cats = sorted(values.unique())
     elif not values.isin(cats).all():
-        raise InputError(f"column {column!r} of {path} has values outside --categories")
+        raise InputError(f"column {column!r} of {path} has values not in --categories (not shown: they are data)")
     counts = values.value_counts().reindex(cats, fill_value=0).to_numpy()
     return validate.counts(counts.tolist(), f"counts of {column!r}"), cats
 
