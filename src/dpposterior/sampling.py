@@ -39,15 +39,28 @@ fraction of proposal mass landing in its own band.  Nothing depends on where the
 mass sits: with a small weight (``ehd``, small epsilon) it lies far from c and the flat
 bands carry it; with a large weight the first bands do.
 
-Floating point
---------------
-``f_i`` below ``exp(-745)`` underflow to 0 (mass lost < ``|R(n)| e^-745``).  Convolutions of
+Floating point and random bits
+------------------------------
+``f_i`` below ``exp(-745)`` underflow to 0 and are trimmed from band j's factors; the
+candidates of band j they would have proposed come from a *remainder band* instead (a uniform
+proposal with mass ``|R(n)| exp(-w alpha_j - 745)``, see :meth:`ExponentialSampler._remainder`),
+so every candidate stays reachable.  Convolutions of
 short supports are direct sums (every entry to relative rounding); long ones use the FFT,
 whose entries carry an absolute error ~1e-16 of the largest entry, so proposal
 probabilities far below 1e-15 of the peak are only approximately right (total variation
-~1e-15).  The acceptance test uses the accurate per-coordinate Jensen gaps of
+~1e-15: a heuristic figure, not a proven bound).  No draw uses a 53-bit uniform: the band,
+each coordinate and the thinning and acceptance tests use integer weights and random bits on
+demand (:mod:`dpposterior.randomness`: :func:`~dpposterior.randomness.choose`,
+:func:`~dpposterior.randomness.bernoulli_exp_float`), each within ``2^-61`` of the float
+probability it implements, and every stored coordinate value keeps a positive weight.  The
+acceptance test uses the accurate per-coordinate Jensen gaps of
 :func:`~dpposterior.distances.lgamma_jensen_gap`, the same numbers as
 :func:`~dpposterior.mechanisms.log_pmf`.
+
+Below ``ENUMERATE_UP_TO`` candidates :mod:`dpposterior.mechanisms` enumerates R(n) and draws by
+the inverse cdf over the exact log-pmf with integer weights instead: every candidate is
+reachable and the law is within :data:`ENUMERATING_TV` of the pmf in total variation (proof in
+:func:`dpposterior.randomness.exp_weights`).  :data:`EXPONENTIAL_SAMPLING_GUARANTEE` states both.
 """
 
 from __future__ import annotations
@@ -81,18 +94,19 @@ EXPONENTIAL_SAMPLING_GUARANTEE = (
     f"reachable, total variation <= 2^(2-L) + |R(n)| 2^-{WEIGHT_BITS} <= {ENUMERATING_TV:.2g} (L = "
     f"{LONGDOUBLE_BITS} long-double significand bits here), so a pure eps claim becomes (eps, (1 + e^eps) TV); "
     "above, the rejection sampler: band choice, thinning and acceptance with the same integer weights "
-    "(each within the same bound), proposal tables in float64 (direct sums to relative rounding; FFT "
-    "convolutions at k >= 3 to ~1e-16 of their peak, a heuristic, not a proof; factors below e^-745 are "
-    "trimmed, mass < |R(n)| e^-745)")
+    "(each within the same bound), every candidate reachable (remainder bands cover the trimmed factors), "
+    "proposal tables in float64: direct sums to relative rounding, FFT convolutions at k >= 3 to ~1e-16 of "
+    "their peak, so there the distance is ~1e-15, a heuristic figure, not a proven bound")
 
 
 def check_sampler_size(n: int, k: int) -> None:
     """Refuse (:class:`~dpposterior.errors.SizeError`) when the rejection sampler's tables do not fit.
 
-    From public inputs only: a ``(k, n + 1)`` table of ``t_i`` plus up to five cached bands of
-    ``k`` factors and ``k - 1`` suffix convolutions (FFT work arrays twice their length), 8 bytes each.
+    From public inputs only: a ``(k, n + 1)`` float64 table of ``t_i``, and about three more
+    arrays of that size for the widest band's factors, suffix convolutions and FFT work arrays
+    (the far bands are the wide ones; near bands are trimmed to a few hundred points).
     """
-    check_size(k * (n + 1), 8 * (1 + 5 * 4), f"the rejection sampler for k={k}, n={n}")
+    check_size(k * (n + 1), 8 * 4, f"the rejection sampler for k={k}, n={n}")
 
 
 def _phi(T):
@@ -328,6 +342,29 @@ class ExponentialSampler:
         edges = np.concatenate([np.full((size, 1), -1), bars, np.full((size, 1), self.n + self.k - 1)], axis=1)
         return np.diff(edges, axis=1) - 1
 
+    def _inside(self, j: int, T: NDArray[np.float64]) -> NDArray[np.bool_]:
+        return (T >= self.edges[j]) & ((T < self.edges[j + 1]) if j + 1 < self.edges.size else True)
+
+    def _remainder(self, j: int, size: int, bits: BitSource) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """Proposals for the m of band j that its trimmed factors miss, and which of them are accepted.
+
+        Such an m has some coordinate with ``w beta_j t_i(m_i) >= 745``, so
+        ``exp(-w phi(T(m))) <= mu_j(m) <= exp(-w alpha_j - 745)``: a uniform proposal over R(n)
+        with mass ``|R(n)| exp(-w alpha_j - 745)``, kept iff m is such a point of band j and with
+        probability ``exp(-w phi(T) + w alpha_j + 745)``, dominates them.  With these remainder
+        bands every candidate is reachable; they are picked with probability ~e^-745 or (through
+        the integer weights' floor of 1) ~2^-128.
+        """
+        m = self._uniform(size, bits)
+        f, _ = self._band(j)
+        trimmed = np.zeros(size, dtype=bool)
+        for i, (off, vals) in enumerate(f):
+            trimmed |= (m[:, i] < off) | (m[:, i] > off + vals.size - 1)
+        T = self.T(m)
+        ok = self._inside(j, T) & trimmed
+        log_ratio = np.where(ok, -self.w * _phi(T) + self.w * self.alpha[j] + _UNDERFLOW, -np.inf)
+        return m, ok & bernoulli_exp_float(log_ratio, bits)
+
     def T(self, m: NDArray[np.int64]) -> NDArray[np.float64]:
         """``T(m) = -ln BC(BI(c), Dir(a + m))`` for rows m (the Jensen gaps of ``distances``)."""
         m = np.asarray(m, dtype=np.int64)
@@ -356,12 +393,18 @@ class ExponentialSampler:
         bits = bit_source(rng)
         out = np.empty((0, self.k), dtype=np.int64)
         batch = max(16, int(size))
-        band_weights = exp_weights(self.log_mass)
+        # remainder bands J..2J-1: the m of band j that its trimmed factors cannot propose
+        trim_log = np.where(self.beta > 0, self._log_R - self.w * self.alpha - _UNDERFLOW, -np.inf)
+        band_weights = exp_weights(np.concatenate([self.log_mass, trim_log]))
         while out.shape[0] < size:
             bands = choose(band_weights, batch, bits)
             keep_rows = []
             for j in np.unique(bands):
                 rows = np.flatnonzero(bands == j)
+                if j >= self.J:
+                    m, ok = self._remainder(int(j) - self.J, rows.size, bits)
+                    keep_rows.append(np.column_stack([rows[ok], m[ok]]))
+                    continue
                 if not self.exact[j]:  # picked by its bound: thin to the exact mass
                     exact = self._exact_log_mass(j)
                     thin = bernoulli_exp_float(np.full(rows.size, exact - self.log_mass[j]), bits)
