@@ -19,7 +19,7 @@ from dpposterior.mechanisms import _inverse_cdf, laplace_noise_tables, resolve
 from dpposterior.models import candidates
 from dpposterior.randomness import (WEIGHT_BITS, BitSource, bernoulli_exp_float, bit_source, choose, exp_weights,
                                     float_weights, weights_tv_bound)
-from dpposterior.release import release
+from dpposterior.release import _DEADLINES, release
 
 
 class ScriptedBits(BitSource):
@@ -169,6 +169,7 @@ def test_release_time_does_not_depend_on_the_draw():
     for last in (0.05, 0.59):
         costs = iter([0.3, 0.1, last])
         clock.now = 0.0
+        _DEADLINES.clear()
         object.__setattr__(mech, "sample", slow_sample)
         try:
             m, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
@@ -177,9 +178,19 @@ def test_release_time_does_not_depend_on_the_draw():
         ends.append(clock.now)
         assert info.overrun_slots == 0 and info.deadline_seconds == pytest.approx(2 * 0.3 + 0.02)
     assert ends[0] == pytest.approx(ends[1]) == pytest.approx(0.4 + 0.62)
+    # later releases in the process reuse the deadline: they take exactly the deadline
+    costs = iter([0.2])
+    clock.now = 0.0
+    object.__setattr__(mech, "sample", slow_sample)
+    try:
+        _, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
+    finally:
+        del mech.sample
+    assert clock.now == pytest.approx(0.62)
     # an overrun waits for the next multiple of the deadline
     costs = iter([0.3, 0.1, 0.7])
     clock.now = 0.0
+    _DEADLINES.clear()
     object.__setattr__(mech, "sample", slow_sample)
     try:
         _, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
