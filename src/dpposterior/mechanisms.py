@@ -660,11 +660,14 @@ def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, de
            calibrate: bool = False, size: int = 1, rng: np.random.Generator | int | None = None) -> NDArray[np.int64]:
     """Draw ``size`` releases ``m`` (rows of an ``(size, k)`` array; the release is ``Dir(a + m)``).
 
-    Draws from exactly the distribution :func:`log_pmf` computes, by each mechanism's own
-    sampler: Laplace mechanisms by their definition, ``geometric`` with integer arithmetic only,
-    exponential mechanisms by inverse-cdf sampling of the exact pmf when
-    ``|R(n)| <= ENUMERATE_UP_TO``, else by the exact rejection sampler of :mod:`dpposterior.sampling`,
-    ``optimal`` from its table.  ``rng``: a ``numpy.random.Generator`` or a seed (``None``: OS entropy).
+    Draws from the distribution :func:`log_pmf` computes, by each mechanism's own sampler, with
+    no float noise: Laplace mechanisms and ``geometric`` with exact integer arithmetic,
+    exponential mechanisms by an integer-weight inverse cdf over the exact pmf when
+    ``|R(n)| <= ENUMERATE_UP_TO``, else by the rejection sampler of :mod:`dpposterior.sampling`,
+    ``optimal`` from its table; each mechanism's :meth:`Mechanism.stated_guarantee` gives the
+    sampler's distance to the pmf.  ``rng``: a ``numpy.random.Generator`` or a seed (experiments
+    only), ``None``: the operating system's CSPRNG.  This is the bare draw; a release
+    (:func:`dpposterior.release.release`) also pads its running time.
     """
     mech, params, a, c = _setup(mechanism, prior, counts, dict(
         epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
