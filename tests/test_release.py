@@ -158,7 +158,7 @@ class FakeClock:
 def test_release_time_does_not_depend_on_the_draw():
     mech, params = resolve("ehds", 1.0)
     clock = FakeClock()
-    costs = iter([0.3, 0.1, 0.05])  # reference draws (boundary, balanced), then the real draw
+    costs = iter([])  # reference draws (boundary, balanced, twice), then the real draw
     real_sample = mech.sample
 
     def slow_sample(*args, **kw):
@@ -166,8 +166,8 @@ def test_release_time_does_not_depend_on_the_draw():
         return real_sample(*args, **kw)
 
     ends = []
-    for last in (0.05, 0.59):
-        costs = iter([0.3, 0.1, last])
+    for last in (0.05, 0.89):
+        costs = iter([0.3, 0.1, 0.2, 0.1, last])
         clock.now = 0.0
         _DEADLINES.clear()
         object.__setattr__(mech, "sample", slow_sample)
@@ -176,8 +176,8 @@ def test_release_time_does_not_depend_on_the_draw():
         finally:
             del mech.sample
         ends.append(clock.now)
-        assert info.overrun_slots == 0 and info.deadline_seconds == pytest.approx(2 * 0.3 + 0.02)
-    assert ends[0] == pytest.approx(ends[1]) == pytest.approx(0.4 + 0.62)
+        assert info.overrun_slots == 0 and info.deadline_seconds == pytest.approx(3 * 0.3 + 0.02)
+    assert ends[0] == pytest.approx(ends[1]) == pytest.approx(0.7 + 0.92)
     # later releases in the process reuse the deadline: they take exactly the deadline
     costs = iter([0.2])
     clock.now = 0.0
@@ -186,9 +186,9 @@ def test_release_time_does_not_depend_on_the_draw():
         _, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
     finally:
         del mech.sample
-    assert clock.now == pytest.approx(0.62)
+    assert clock.now == pytest.approx(0.92)
     # an overrun waits for the next multiple of the deadline
-    costs = iter([0.3, 0.1, 0.7])
+    costs = iter([0.3, 0.1, 0.2, 0.1, 1.0])
     clock.now = 0.0
     _DEADLINES.clear()
     object.__setattr__(mech, "sample", slow_sample)
@@ -196,7 +196,7 @@ def test_release_time_does_not_depend_on_the_draw():
         _, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
     finally:
         del mech.sample
-    assert info.overrun_slots == 1 and clock.now == pytest.approx(0.4 + 2 * 0.62)
+    assert info.overrun_slots == 1 and clock.now == pytest.approx(0.7 + 2 * 0.92)
 
 
 def test_release_budget_refuses_from_public_inputs():

@@ -14,11 +14,12 @@ by *padding to a deadline computed from public inputs only*:
    the release; the deadline is ``PAD_FACTOR`` times the slowest of these runs plus
    ``PAD_SLACK`` seconds.  These runs see no data, so the deadline is a function of public
    inputs (and of the machine's speed and load, which the data does not change).  A process
+   draws ``REFERENCE_REPS`` times on each.  A process
    measures it once per set of public inputs and reuses it (:data:`_DEADLINES`), so repeated
    releases in one process take the same time; a command-line release measures it every time.
 3. **Draw and pad.**  The release draws from the real counts, then sleeps until the deadline.
    Its total time is ``reference runs (first release only) + deadline``, whatever the data.
-4. **Overrun.**  If the draw has not finished by the deadline (a data set slower than twice
+4. **Overrun.**  If the draw has not finished by the deadline (a data set slower than three times
    the slowest reference, or a rare long run of rejections), the release waits until the next
    multiple of the deadline (``2D, 3D, ...``).  The only thing an overrun shows is its slot.
    We can bound neither its probability under the data nor the delta it adds by a proof (the
@@ -43,9 +44,11 @@ from .models import n_candidates
 from .sampling import ENUMERATE_UP_TO, check_sampler_size
 
 #: The deadline is this many times the slowest reference draw ...
-PAD_FACTOR = 2.0
+PAD_FACTOR = 3.0
 #: ... plus this many seconds (absorbs scheduler jitter on fast draws).
 PAD_SLACK = 0.02
+#: Draws per reference data set (the samplers' own time varies from draw to draw).
+REFERENCE_REPS = 2
 #: Public seed of the reference draws in seeded (experimental) releases; their output is discarded.
 REFERENCE_SEED = 20201027
 #: Deadlines measured in this process, by public inputs (mechanism, n, k, settings, prior, entropy kind).
@@ -98,7 +101,7 @@ def release(mech: Mechanism, prior: NDArray[np.float64], counts: NDArray[np.int6
         if key not in _DEADLINES:
             ref_rng = None if rng is None else np.random.default_rng(REFERENCE_SEED)
             times = []
-            for ref in reference_counts(n, k):
+            for ref in reference_counts(n, k) * REFERENCE_REPS:
                 t0 = clock()
                 mech.sample(prior, ref, params, 1, ref_rng)
                 times.append(clock() - t0)
