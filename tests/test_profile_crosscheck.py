@@ -17,7 +17,6 @@ is about 1e-5, far above the 1e-12 slack).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from dpposterior.mechanisms import log_pmf

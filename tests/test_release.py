@@ -5,9 +5,6 @@ from __future__ import annotations
 import math
 
 import mpmath
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from scipy.stats import binomtest, chisquare
@@ -52,12 +49,6 @@ def test_exp_weights_reach_tiny_probabilities_and_respect_the_bound():
     cum = np.cumsum(np.array(W, dtype=object))
     assert choose(W, 1, ScriptedBits([int(cum[1])]))[0] == 2
     assert choose(W, 1, ScriptedBits([int(cum[4]) - 1]))[0] == 4  # even exp(-1e6)
-
-
-def logsumexp(x):
-    x = np.asarray(x, dtype=float)
-    top = x[np.isfinite(x)].max()
-    return top + math.log(np.exp(x - top).sum())
 
 
 def test_ehds_k2_n19999_every_candidate_reachable():
