@@ -20,17 +20,33 @@ from dpposterior.release import _DEADLINES, release
 
 
 class ScriptedBits(BitSource):
-    """A bit source that returns scripted values of ``randbelow`` (to force extreme paths)."""
+    """Scripted uniforms ``U`` (to force extreme paths) for :func:`choose` and :func:`bernoulli_exp_float`.
 
-    def __init__(self, values):
-        self.values = list(values)
+    Those draw ``U = u 2^shift + v``: ``integers`` returns the blocks ``u`` of the scripted values;
+    ``randbelow(2^shift)`` returns the low part ``v`` of the next one whose block is in
+    ``blocks`` (the rows where a bucket boundary falls in the block; None: every row).
+    """
+
+    def __init__(self, values, shift, blocks=None):
+        self.values, self.shift, self.blocks, self.pending = list(values), shift, blocks, []
+
+    def integers(self, high, size):
+        vals = [self.values.pop(0) for _ in range(size)]
+        self.pending += vals
+        return np.array([v >> self.shift for v in vals], dtype=np.int64)
 
     def randbelow(self, high):
-        v = self.values.pop(0)
-        return v(high) if callable(v) else v
+        assert high == 1 << self.shift
+        while True:
+            v = self.pending.pop(0)
+            if self.blocks is None or (v >> self.shift) in self.blocks:
+                return v & (high - 1)
 
-    def integers(self, high, size):  # pragma: no cover - not used by these paths
-        raise AssertionError("unexpected")
+
+def scripted_for(W, values):
+    cum = np.cumsum(np.array(W, dtype=object))
+    shift = max(0, int(cum[-1]).bit_length() - 62)
+    return ScriptedBits(values, shift, {int(c) >> shift for c in cum})
 
 
 # ------------------------------------------------------------------ integer weights, reachability
@@ -47,8 +63,8 @@ def test_exp_weights_reach_tiny_probabilities_and_respect_the_bound():
         assert 0 < tv <= weights_tv_bound(len(W))
     # a relative probability of 1e-20 is drawn when the bits say so
     cum = np.cumsum(np.array(W, dtype=object))
-    assert choose(W, 1, ScriptedBits([int(cum[1])]))[0] == 2
-    assert choose(W, 1, ScriptedBits([int(cum[4]) - 1]))[0] == 4  # even exp(-1e6)
+    assert choose(W, 1, scripted_for(W, [int(cum[1])]))[0] == 2
+    assert choose(W, 1, scripted_for(W, [int(cum[4]) - 1]))[0] == 4  # even exp(-1e6)
 
 
 def test_ehds_k2_n19999_every_candidate_reachable():
@@ -60,7 +76,7 @@ def test_ehds_k2_n19999_every_candidate_reachable():
     W = exp_weights(logp)
     cum = np.cumsum(np.array(W, dtype=object))
     starts = [0] + [int(x) for x in cum[:-1]]  # U = start of each candidate's interval
-    drawn = _inverse_cdf(logp, cands, len(starts), ScriptedBits(starts))
+    drawn = _inverse_cdf(logp, cands, len(starts), scripted_for(W, starts))
     assert len({tuple(m) for m in drawn}) == 20000 > 328
     assert logp.min() < -46  # some of them have probability below 1e-20
 
@@ -94,7 +110,8 @@ def test_bernoulli_exp_float_probability():
         assert binomtest(k, n, math.exp(x)).pvalue > 1e-3
     assert not bernoulli_exp_float([-np.inf], bits)[0]
     # exp(-100) is drawn when the bits are small enough
-    assert bernoulli_exp_float([-100.0], ScriptedBits([0]))[0]
+    assert bernoulli_exp_float([-100.0], ScriptedBits([0], WEIGHT_BITS - 62))[0]
+    assert not bernoulli_exp_float([-100.0], ScriptedBits([1], WEIGHT_BITS - 62))[0]
 
 
 def test_float_weights_exact_scaling():
@@ -245,13 +262,13 @@ def test_release_without_seed_uses_the_os_csprng(monkeypatch):
     from dpposterior import randomness
 
     calls = []
-    real = randomness.SystemBits.randbelow
+    real = randomness.SystemBits.integers
 
-    def spy(self, high):
+    def spy(self, high, size):
         calls.append(high)
-        return real(self, high)
+        return real(self, high, size)
 
-    monkeypatch.setattr(randomness.SystemBits, "randbelow", spy)
+    monkeypatch.setattr(randomness.SystemBits, "integers", spy)
     assert main(["release", "--prior", "1,1", "--counts", "3,4", "--mechanism", "ehds", "--epsilon", "1"]) == 0
     assert calls
 

@@ -340,14 +340,32 @@ def float_weights(v: ArrayLike) -> list[int]:
 def choose(weights: list[int], size: int, bits: BitSource) -> NDArray[np.int64]:
     """``size`` exact draws of an index ``i`` with probability ``weights[i] / sum(weights)``.
 
-    One uniform integer below the (Python-int) total per draw and a binary search of the
-    cumulative sums: the law is exactly the integer weights, with no float in between.
+    Draw ``U`` uniform on ``[0, sum W)`` and return the bucket of the cumulative sums holding it,
+    with no float in between.  Vectorised exactly: with ``2^s`` the block size that brings the
+    total below 2^62, ``U = u 2^s + v``; the block ``u`` is drawn first, and unless a bucket
+    boundary falls inside it (probability about ``N 2^-61``) it alone decides the bucket; else
+    ``v`` is drawn too and the comparison is made on Python integers (``U >= sum W`` is redrawn).
     """
     cum = list(accumulate(weights))
     total = cum[-1]
     if total <= 0:
         raise InputError("choose needs a positive total weight")
-    return np.array([bisect_right(cum, bits.randbelow(total)) for _ in range(size)], dtype=np.int64)
+    s = max(0, total.bit_length() - 62)
+    hi = np.array([c >> s for c in cum], dtype=np.int64)  # block of each bucket's upper boundary
+    out = np.empty(size, dtype=np.int64)
+    if s == 0:
+        out[:] = np.searchsorted(hi, bits.integers(total, size), side="right")
+        return out
+    u = bits.integers(int(hi[-1]) + 1, size)
+    pos = np.searchsorted(hi, u, side="left")
+    boundary = hi[np.minimum(pos, hi.size - 1)] == u
+    out[~boundary] = pos[~boundary]  # no boundary in the block: hi[pos] > u, so bucket pos
+    for r in np.flatnonzero(boundary):
+        U = (int(u[r]) << s) + bits.randbelow(1 << s)
+        while U >= total:  # outside [0, total): redraw the whole U
+            U = bits.randbelow(total)
+        out[r] = bisect_right(cum, U)
+    return out
 
 
 def bernoulli_exp_float(x: ArrayLike, bits: BitSource) -> NDArray[np.bool_]:
@@ -355,7 +373,7 @@ def bernoulli_exp_float(x: ArrayLike, bits: BitSource) -> NDArray[np.bool_]:
 
     ``P(True) = W_i / 2^B`` with ``W_i = max(1, round(2^B exp(x_i)))`` (long double exp, as
     :func:`exp_weights`): within ``2^(1-L) exp(x_i) + 2^-B`` of ``exp(x_i)``; positive whenever
-    ``x_i > -inf``.  ``B`` uniform bits are drawn per entry.
+    ``x_i > -inf``.  ``U`` uniform on ``[0, 2^B)`` is drawn 62 bits first, the rest on a tie only.
     """
     x = np.minimum(np.asarray(x, dtype=np.float64).ravel(), 0.0)
     finite = x > -np.inf
@@ -363,5 +381,11 @@ def bernoulli_exp_float(x: ArrayLike, bits: BitSource) -> NDArray[np.bool_]:
     mant, ex = np.frexp(e)
     mant = np.ldexp(mant, LONGDOUBLE_BITS).astype(np.uint64)
     W = _scaled_ints(mant, ex.astype(np.int64) + WEIGHT_BITS - LONGDOUBLE_BITS, finite)
-    scale = 1 << WEIGHT_BITS
-    return np.array([bits.randbelow(scale) < w for w in W], dtype=bool)
+    # U < W with U uniform on [0, 2^B): compare the top 62 bits first, the rest only on a tie
+    s = WEIGHT_BITS - 62
+    w_hi = np.array([min(w >> s, 2**62) for w in W], dtype=np.int64)
+    u = bits.integers(2**62, len(W))
+    out = u < w_hi
+    for r in np.flatnonzero(u == w_hi):
+        out[r] = (int(u[r]) << s) + bits.randbelow(1 << s) < W[r]
+    return out
