@@ -278,7 +278,7 @@ class ExponentialMechanism(Mechanism):
         return exponential_log_pmf_rows([w], hellinger(prior + counts, prior + candidates(n, k))[None, :])[0]
 
     def sample(self, prior, counts, params, size, rng):
-        """Draws with random bits on demand (guarantee: :data:`EXPONENTIAL_SAMPLER_GUARANTEE`)."""
+        """Draws with random bits on demand (guarantee: :data:`~dpposterior.sampling.EXPONENTIAL_SAMPLING_GUARANTEE`)."""
         rng = _bits(rng)
         n, k = int(counts.sum()), counts.size
         if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
