@@ -31,7 +31,8 @@ import numpy as np
 
 from . import __version__, validate
 from .errors import InputError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, MECHANISM_IDS, MECHANISMS, check_params, log_pmf, sample
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, MECHANISM_IDS, MECHANISMS, check_params, log_pmf, resolve
+from .release import release
 from .models import candidates, steps
 from .distances import hellinger
 
@@ -273,32 +274,43 @@ def add_release(p: argparse.ArgumentParser) -> None:
 
 
 def _counts_from_csv(path: str, column: str | None, categories: str | None) -> tuple[np.ndarray, list[str]]:
+    """Counts of ``column`` over the categories, from a CSV of records.
+
+    Nothing in a message depends on the records: errors name the problem (unreadable file,
+    missing column, empty value, value outside ``--categories``) but never echo a record's
+    value, a count or a line number.  Lines that are entirely blank are skipped (the CSV
+    convention); a record whose value in ``column`` is empty is an error, as is a value outside
+    ``--categories``.  A category of ``--categories`` that no record has is an ordinary zero count.
+    The warning about categories taken from the data depends on the flags only.
+    """
     import pandas as pd
 
     if not column:
         raise InputError("--data needs --column NAME")
+    cats = None
+    if categories is not None:
+        cats = [x.strip() for x in categories.split(",")]
+        if any(not x for x in cats):
+            raise InputError("--categories has an empty category name")
+        if len(set(cats)) != len(cats):
+            raise InputError("--categories has duplicates")
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=True)
     except FileNotFoundError:
         raise InputError(f"no such file: {path}") from None
-    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from None
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError):
+        raise InputError(f"cannot read {path} as a UTF-8 CSV file with a header row") from None
     if column not in frame.columns:
-        raise InputError(f"{path} has no column {column!r} (columns: {', '.join(map(str, frame.columns))})")
+        raise InputError(f"{path} has no column {column!r}")
     values = frame[column].str.strip()
     if (values == "").any():
-        raise InputError(f"column {column!r} of {path} has {(values == '').sum()} empty values")
-    if categories is None:
-        cats = sorted(values.unique())
+        raise InputError(f"column {column!r} of {path} has empty values; give every record a category")
+    if cats is None:
         print("dpposterior: warning: categories taken from the data; pass --categories to keep the "
               "category set itself private", file=sys.stderr)
-    else:
-        cats = [x.strip() for x in categories.split(",")]
-        if len(set(cats)) != len(cats):
-            raise InputError(f"--categories has duplicates: {categories!r}")
-        unknown = sorted(set(values) - set(cats))
-        if unknown:
-            raise InputError(f"column {column!r} has values not in --categories: {', '.join(unknown[:5])}")
+        cats = sorted(values.unique())
+    elif not values.isin(cats).all():
+        raise InputError(f"column {column!r} of {path} has values not in --categories (not shown: they are data)")
     counts = values.value_counts().reindex(cats, fill_value=0).to_numpy()
     return validate.counts(counts.tolist(), f"counts of {column!r}"), cats
 
@@ -312,7 +324,10 @@ def cmd_release(args) -> None:
         c = _counts_arg(args.counts)
     a = _prior_arg(args.prior, c.size)
     seed = _seed(args.seed)
-    m = sample(prior=a, counts=c, size=1, rng=np.random.default_rng(seed), **params)[0]
+    mech, p = resolve(params["mechanism"], params["epsilon"], params["delta"], params["gamma"],
+                      params["global_sensitivity_method"])
+    # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
+    m, _ = release(mech, a, c, p, seed)
     claim = _claim(params)
     if args.json:
         out = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],

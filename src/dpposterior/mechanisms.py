@@ -54,7 +54,7 @@ from .models import (
     check_size,
     n_candidates,
 )
-from .sampling import ENUMERATE_UP_TO, sample_exponential
+from .sampling import ENUMERATE_UP_TO, EXPONENTIAL_SAMPLING_GUARANTEE, check_sampler_size, sample_exponential
 from .sensitivity import (
     GLOBAL_SENSITIVITY_METHODS,
     beta_smooth_sensitivity,
@@ -117,6 +117,12 @@ class Mechanism:
 
     family = "base"
     calibratable = False  # accepts calibrate=True
+    #: How close the sampler's law is to :meth:`log_pmf` (total variation) and the delta it adds.
+    sampling_guarantee = ""
+
+    def stated_guarantee(self) -> str:
+        """The claimed guarantee followed by the sampler's distance to the exact pmf."""
+        return f"{self.guarantee}; sampling: {self.sampling_guarantee}" if self.sampling_guarantee else self.guarantee
 
     def __init__(self, id: str, name: str, seed_name: str, weight_or_scale: str, epsilon_factor: float | None,
                  claims_delta: bool, guarantee: str):
@@ -186,11 +192,17 @@ class Mechanism:
         return np.zeros(len(counts))
 
 
-def _inverse_cdf(logp: NDArray[np.float64], cands: NDArray[np.int64], size: int,
-                 rng: np.random.Generator) -> NDArray[np.int64]:
-    cdf = np.cumsum(np.exp(logp - logp.max()))
-    idx = np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right")
-    return cands[np.minimum(idx, cdf.size - 1)]
+def _inverse_cdf(logp: NDArray[np.float64], cands: NDArray[np.int64], size: int, rng) -> NDArray[np.int64]:
+    """Draws from the exact log-pmf over R(n) with integer weights and random bits on demand.
+
+    Weights ``W = max(1, round(2^128 exp(logp - max)))`` (:func:`dpposterior.randomness.exp_weights`):
+    every candidate is reachable, and the law is within
+    :func:`~dpposterior.randomness.weights_tv_bound` (``2^-62 + N 2^-128`` on x86-64) of ``exp(logp)``
+    in total variation.  The work (N weights, one search per draw) does not depend on the data.
+    """
+    from .randomness import bit_source, choose, exp_weights
+
+    return cands[choose(exp_weights(logp), size, bit_source(rng))]
 
 
 def _as_rng(rng) -> np.random.Generator:
@@ -199,6 +211,16 @@ def _as_rng(rng) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     raise InputError(f"rng must be a seed or a numpy Generator, got {type(rng).__name__}")
+
+
+def _bits(rng):
+    """A release's random bits: ``None`` -> the OS CSPRNG (:class:`~dpposterior.randomness.SystemBits`);
+    a seed or a Generator -> reproducible bits (experiments only: a release whose seed is known is not private)."""
+    from .randomness import bit_source
+
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        rng = validate.seed(rng, "rng seed")
+    return bit_source(rng)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,6 +267,7 @@ class ExponentialMechanism(Mechanism):
 
     family = "exponential"
     calibratable = True
+    sampling_guarantee = EXPONENTIAL_SAMPLING_GUARANTEE
 
     def __init__(self, *args, weight, weights_all, check=None, **kw):
         super().__init__(*args, **kw)
@@ -282,9 +305,11 @@ class ExponentialMechanism(Mechanism):
         return -rows.weights(counts) * hellinger_from_log_bc(lbc, out=lbc)
 
     def sample(self, prior, counts, params, size, rng):
-        rng = _as_rng(rng)
+        """Draws with random bits on demand (guarantee: :data:`~dpposterior.sampling.EXPONENTIAL_SAMPLING_GUARANTEE`)."""
+        rng = _bits(rng)
         n, k = int(counts.sum()), counts.size
         if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
+            check_sampler_size(n, k)
             return sample_exponential(prior, counts, self.weight(prior, counts, params), size, rng)
         return _inverse_cdf(self.log_pmf(prior, counts, params), candidates(n, k), size, rng)
 
@@ -448,6 +473,8 @@ class ClampedNoiseMechanism(Mechanism):
                                     candidates(n, k))[0]
 
     def sample(self, prior, counts, params, size, rng):
+        """The sequential clamp with exact integer noise; counts up to ``validate.MAX_TOTAL`` (< 2^53)
+        and noise clipped to ``+-2^62`` (probability below ``exp(-2^62 / s)``) keep int64 exact."""
         n, k = int(counts.sum()), counts.size
         d = self.noise(self.scale(k, params.epsilon), (size, k - 1), rng)
         out = np.empty((size, k), dtype=np.int64)
@@ -463,13 +490,29 @@ class LaplaceMechanism(ClampedNoiseMechanism):
     """Laplace noise ``Y ~ Laplace(0, s)``, released as ``floor(c_i + Y_i)`` (SPEC §4, 003 Alg. 1-3)."""
 
     family = "laplace"
+    sampling_guarantee = ("exact integer sampling of floor(c + Y) (CKS 2020) at the exact rational 1/s of the "
+                          "double s: total variation 0 from the pmf, no delta added")
 
     def noise_tables(self, scale, n):
         return laplace_noise_tables(scale, n)
 
     def noise(self, scale, size, rng):
-        y = _as_rng(rng).laplace(0.0, scale, size=size)
-        return np.clip(np.floor(y), -2**62, 2**62).astype(np.int64)
+        """``floor(Y)``, ``Y ~ Laplace(0, s)``, sampled exactly with integers (no float noise).
+
+        ``floor(Y) = G`` with probability 1/2 and ``-1 - G`` otherwise, ``G ~ Geometric(1 - e^(-1/s))``
+        (:func:`dpposterior.randomness.floor_laplace`, Canonne, Kamath and Steinke 2020).  The rate
+        ``1/s`` is the exact rational ``1 / Fraction(s)`` of the double ``s`` the pmf divides by, so
+        the sampler draws exactly the law whose floor cells :func:`laplace_noise_tables` evaluates
+        (total variation 0; the tables themselves carry only float rounding).
+        """
+        from fractions import Fraction
+
+        from .randomness import floor_laplace
+
+        d = floor_laplace(1 / Fraction(scale), size[0] * size[1], _bits(rng))
+        if isinstance(d, list):  # extreme rates: exact Python ints
+            d = np.clip(np.array(d, dtype=object), -2**62, 2**62).astype(np.int64)
+        return np.asarray(d, dtype=np.int64).reshape(size)
 
 
 class GeometricMechanism(ClampedNoiseMechanism):
@@ -480,14 +523,16 @@ class GeometricMechanism(ClampedNoiseMechanism):
     """
 
     family = "geometric"
+    sampling_guarantee = ("exact integer sampling (CKS 2020) at the exact rational value of the double 1/s "
+                          "the pmf uses: total variation 0, no delta added")
 
     def noise_tables(self, scale, n):
         return geometric_noise_tables(scale, n)
 
     def noise(self, scale, size, rng):
-        from .randomness import bit_source, discrete_laplace
+        from .randomness import discrete_laplace
 
-        bits = bit_source(rng)
+        bits = _bits(rng)
         rate = 1.0 / scale
         total = size[0] * size[1]
         d = discrete_laplace(rate, total, bits)
@@ -656,11 +701,14 @@ def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, de
            calibrate: bool = False, size: int = 1, rng: np.random.Generator | int | None = None) -> NDArray[np.int64]:
     """Draw ``size`` releases ``m`` (rows of an ``(size, k)`` array; the release is ``Dir(a + m)``).
 
-    Draws from exactly the distribution :func:`log_pmf` computes, by each mechanism's own
-    sampler: Laplace mechanisms by their definition, ``geometric`` with integer arithmetic only,
-    exponential mechanisms by inverse-cdf sampling of the exact pmf when
-    ``|R(n)| <= ENUMERATE_UP_TO``, else by the exact rejection sampler of :mod:`dpposterior.sampling`,
-    ``optimal`` from its table.  ``rng``: a ``numpy.random.Generator`` or a seed (``None``: OS entropy).
+    Draws from the distribution :func:`log_pmf` computes, by each mechanism's own sampler, with
+    no float noise: Laplace mechanisms and ``geometric`` with exact integer arithmetic,
+    exponential mechanisms by an integer-weight inverse cdf over the exact pmf when
+    ``|R(n)| <= ENUMERATE_UP_TO``, else by the rejection sampler of :mod:`dpposterior.sampling`,
+    ``optimal`` from its table; each mechanism's :meth:`Mechanism.stated_guarantee` gives the
+    sampler's distance to the pmf.  ``rng``: a ``numpy.random.Generator`` or a seed (experiments
+    only), ``None``: the operating system's CSPRNG.  This is the bare draw; a release
+    (:func:`dpposterior.release.release`) also pads its running time.
     """
     mech, params, a, c = _setup(mechanism, prior, counts, dict(
         epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,

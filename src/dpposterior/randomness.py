@@ -34,13 +34,16 @@ each succeed with probability >= 1 - e^-1, so its length is geometric with a bou
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
+from bisect import bisect_right
+from itertools import accumulate
 from fractions import Fraction
 from numbers import Integral, Real
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import InputError
 
@@ -262,3 +265,127 @@ def discrete_laplace(x: Real | Fraction, size: int, bits: BitSource) -> NDArray[
         arr[filled: filled + got.size] = got
         filled += got.size
     return out if scalar else arr
+
+
+# --------------------------------------------------------------------------------------------
+# Discrete laws given by (log-)weights: integer weights, random bits on demand
+
+
+#: Fraction bits of the integer weights of :func:`exp_weights` and :func:`float_weights`.
+WEIGHT_BITS = 128
+#: Significand bits of ``numpy.longdouble`` (64 on x86-64 Linux, 53 where it is a double).
+LONGDOUBLE_BITS = np.finfo(np.longdouble).nmant + 1
+
+
+def weights_tv_bound(n_outcomes: int) -> float:
+    """Upper bound on the total variation between :func:`choose` on :func:`exp_weights` and the
+    law ``p_i proportional to exp(x_i)`` the log-weights describe (proof in :func:`exp_weights`)."""
+    return 2.0 ** (2 - LONGDOUBLE_BITS) + n_outcomes * 2.0 ** -WEIGHT_BITS
+
+
+def _scaled_ints(mant: NDArray[np.uint64], shift: NDArray[np.int64], positive: NDArray[np.bool_]) -> list[int]:
+    """``max(1, round(mant * 2^shift))`` where positive, else 0, on Python ints (no overflow)."""
+    out = []
+    for v, s, pos in zip(mant.tolist(), shift.tolist(), positive.tolist()):
+        if not pos:
+            out.append(0)
+        elif s >= 0:
+            out.append(max(1, v << s))
+        else:
+            out.append(max(1, (v + (1 << (-s - 1))) >> -s))
+    return out
+
+
+def exp_weights(x: ArrayLike) -> list[int]:
+    """Integer weights ``W_i = max(1, round(2^B exp(x_i - max x)))`` (``W_i = 0`` where ``x_i = -inf``).
+
+    ``B =`` :data:`WEIGHT_BITS`; ``exp`` is evaluated in ``numpy.longdouble`` (relative error
+    below ``2^(1 - L)``, ``L =`` :data:`LONGDOUBLE_BITS`) and its significand converted to an
+    integer exactly.  Every outcome with a finite log-weight gets ``W_i >= 1``: it is reachable.
+
+    Bound: with ``P_i = exp(x_i - max x)`` (``max P = 1``, ``S = sum P >= 1``),
+    ``|W_i 2^-B - P_i| <= 2^(1-L) P_i + 2^-B`` (rounding the exp, rounding to an integer, the
+    floor at 1), so ``sum |W 2^-B - P| <= 2^(1-L) S + N 2^-B`` and, because
+    ``TV(a/|a|, b/|b|) <= |a - b|_1 / |b|_1``, ``TV(W/sum W, P/S) <= 2^(1-L) + N 2^-B``
+    (:func:`weights_tv_bound` adds a factor 2 of margin on the first term).
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    finite = x > -np.inf
+    if not finite.any():
+        raise InputError("every log-weight is -inf: no outcome has positive probability")
+    top = x[finite].max()
+    e = np.exp(np.where(finite, x - top, 0.0).astype(np.longdouble))
+    mant, ex = np.frexp(e)
+    mant = np.ldexp(mant, LONGDOUBLE_BITS).astype(np.uint64)  # exact: L significand bits
+    return _scaled_ints(mant, ex.astype(np.int64) + WEIGHT_BITS - LONGDOUBLE_BITS, finite)
+
+
+def float_weights(v: ArrayLike) -> list[int]:
+    """Integer weights ``W_i = max(1, round(v_i 2^(B - e)))`` of non-negative floats ``v`` (``2^(e-1) <= max v < 2^e``).
+
+    Scaling by a power of two is exact, so ``W_i 2^(e-B)`` differs from ``v_i`` by at most
+    ``2^(e-B)`` (rounding and the floor at 1): ``TV(W/sum W, v/sum v) <= N 2^-(B-1)``.
+    Every entry gets ``W_i >= 1`` (the callers pass only entries whose true value is positive).
+    """
+    v = np.asarray(v, dtype=np.float64).ravel()
+    top = float(v.max()) if v.size else 0.0
+    if not (top > 0 and math.isfinite(top)):
+        return [1] * v.size
+    e = math.frexp(top)[1]
+    mant, ex = np.frexp(v)
+    mant = np.ldexp(mant, 53).astype(np.uint64)
+    return _scaled_ints(mant, ex.astype(np.int64) + WEIGHT_BITS - e - 53, np.ones(v.size, dtype=bool))
+
+
+def choose(weights: list[int], size: int, bits: BitSource) -> NDArray[np.int64]:
+    """``size`` exact draws of an index ``i`` with probability ``weights[i] / sum(weights)``.
+
+    Draw ``U`` uniform on ``[0, sum W)`` and return the bucket of the cumulative sums holding it,
+    with no float in between.  Vectorised exactly: with ``2^s`` the block size that brings the
+    total below 2^62, ``U = u 2^s + v``; the block ``u`` is drawn first, and unless a bucket
+    boundary falls inside it (probability about ``N 2^-61``) it alone decides the bucket; else
+    ``v`` is drawn too and the comparison is made on Python integers (``U >= sum W`` is redrawn).
+    """
+    cum = list(accumulate(weights))
+    total = cum[-1]
+    if total <= 0:
+        raise InputError("choose needs a positive total weight")
+    s = max(0, total.bit_length() - 62)
+    hi = np.array([c >> s for c in cum], dtype=np.int64)  # block of each bucket's upper boundary
+    out = np.empty(size, dtype=np.int64)
+    if s == 0:
+        out[:] = np.searchsorted(hi, bits.integers(total, size), side="right")
+        return out
+    u = bits.integers(int(hi[-1]) + 1, size)
+    pos = np.searchsorted(hi, u, side="left")
+    boundary = hi[np.minimum(pos, hi.size - 1)] == u
+    out[~boundary] = pos[~boundary]  # no boundary in the block: hi[pos] > u, so bucket pos
+    for r in np.flatnonzero(boundary):
+        U = (int(u[r]) << s) + bits.randbelow(1 << s)
+        while U >= total:  # outside [0, total): redraw the whole U
+            U = bits.randbelow(total)
+        out[r] = bisect_right(cum, U)
+    return out
+
+
+def bernoulli_exp_float(x: ArrayLike, bits: BitSource) -> NDArray[np.bool_]:
+    """Draws of ``Bernoulli(exp(x_i))`` for ``x_i <= 0`` (values above 0 count as 0), one per entry.
+
+    ``P(True) = W_i / 2^B`` with ``W_i = max(1, round(2^B exp(x_i)))`` (long double exp, as
+    :func:`exp_weights`): within ``2^(1-L) exp(x_i) + 2^-B`` of ``exp(x_i)``; positive whenever
+    ``x_i > -inf``.  ``U`` uniform on ``[0, 2^B)`` is drawn 62 bits first, the rest on a tie only.
+    """
+    x = np.minimum(np.asarray(x, dtype=np.float64).ravel(), 0.0)
+    finite = x > -np.inf
+    e = np.exp(np.where(finite, x, 0.0).astype(np.longdouble))
+    mant, ex = np.frexp(e)
+    mant = np.ldexp(mant, LONGDOUBLE_BITS).astype(np.uint64)
+    W = _scaled_ints(mant, ex.astype(np.int64) + WEIGHT_BITS - LONGDOUBLE_BITS, finite)
+    # U < W with U uniform on [0, 2^B): compare the top 62 bits first, the rest only on a tie
+    s = WEIGHT_BITS - 62
+    w_hi = np.array([min(w >> s, 2**62) for w in W], dtype=np.int64)
+    u = bits.integers(2**62, len(W))
+    out = u < w_hi
+    for r in np.flatnonzero(u == w_hi):
+        out[r] = (int(u[r]) << s) + bits.randbelow(1 << s) < W[r]
+    return out

@@ -39,15 +39,28 @@ fraction of proposal mass landing in its own band.  Nothing depends on where the
 mass sits: with a small weight (``ehd``, small epsilon) it lies far from c and the flat
 bands carry it; with a large weight the first bands do.
 
-Floating point
---------------
-``f_i`` below ``exp(-745)`` underflow to 0 (mass lost < ``|R(n)| e^-745``).  Convolutions of
+Floating point and random bits
+------------------------------
+``f_i`` below ``exp(-745)`` underflow to 0 and are trimmed from band j's factors; the
+candidates of band j they would have proposed come from a *remainder band* instead (a uniform
+proposal with mass ``|R(n)| exp(-w alpha_j - 745)``, see :meth:`ExponentialSampler._remainder`),
+so every candidate stays reachable.  Convolutions of
 short supports are direct sums (every entry to relative rounding); long ones use the FFT,
 whose entries carry an absolute error ~1e-16 of the largest entry, so proposal
 probabilities far below 1e-15 of the peak are only approximately right (total variation
-~1e-15).  The acceptance test uses the accurate per-coordinate Jensen gaps of
+~1e-15: a heuristic figure, not a proven bound).  No draw uses a 53-bit uniform: the band,
+each coordinate and the thinning and acceptance tests use integer weights and random bits on
+demand (:mod:`dpposterior.randomness`: :func:`~dpposterior.randomness.choose`,
+:func:`~dpposterior.randomness.bernoulli_exp_float`), each within ``2^-61`` of the float
+probability it implements, and every stored coordinate value keeps a positive weight.  The
+acceptance test uses the accurate per-coordinate Jensen gaps of
 :func:`~dpposterior.distances.lgamma_jensen_gap`, the same numbers as
 :func:`~dpposterior.mechanisms.log_pmf`.
+
+Below ``ENUMERATE_UP_TO`` candidates :mod:`dpposterior.mechanisms` enumerates R(n) and draws by
+the inverse cdf over the exact log-pmf with integer weights instead: every candidate is
+reachable and the law is within :data:`ENUMERATING_TV` of the pmf in total variation (proof in
+:func:`dpposterior.randomness.exp_weights`).  :data:`EXPONENTIAL_SAMPLING_GUARANTEE` states both.
 """
 
 from __future__ import annotations
@@ -59,6 +72,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from .distances import lgamma_jensen_gap
 from .errors import InputError
+from .models import check_size
+from .randomness import (BitSource, LONGDOUBLE_BITS, WEIGHT_BITS, bernoulli_exp_float, bit_source, choose,
+                         exp_weights, float_weights, weights_tv_bound)
 
 #: ``mechanisms.sample`` enumerates R(n) up to this many candidates and uses this module above.
 ENUMERATE_UP_TO = 20_000
@@ -69,6 +85,28 @@ NEGLIGIBLE = 40.0
 #: Direct convolution when ``len(a) * len(b)`` is at most this (exact to rounding), else FFT.
 DIRECT_CONV = 2_000_000
 _UNDERFLOW = 745.0
+
+#: Total variation bound of the enumerating path (inverse cdf over the exact log-pmf, integer weights).
+ENUMERATING_TV = weights_tv_bound(ENUMERATE_UP_TO)
+
+EXPONENTIAL_SAMPLING_GUARANTEE = (
+    f"integer-weight inverse cdf over the exact log-pmf when |R(n)| <= {ENUMERATE_UP_TO}: every candidate "
+    f"reachable, total variation <= 2^(2-L) + |R(n)| 2^-{WEIGHT_BITS} <= {ENUMERATING_TV:.2g} (L = "
+    f"{LONGDOUBLE_BITS} long-double significand bits here), so a pure eps claim becomes (eps, (1 + e^eps) TV); "
+    "above, the rejection sampler: band choice, thinning and acceptance with the same integer weights "
+    "(each within the same bound), every candidate reachable (remainder bands cover the trimmed factors), "
+    "proposal tables in float64: direct sums to relative rounding, FFT convolutions at k >= 3 to ~1e-16 of "
+    "their peak, so there the distance is ~1e-15, a heuristic figure, not a proven bound")
+
+
+def check_sampler_size(n: int, k: int) -> None:
+    """Refuse (:class:`~dpposterior.errors.SizeError`) when the rejection sampler's tables do not fit.
+
+    From public inputs only: a ``(k, n + 1)`` float64 table of ``t_i``, and about three more
+    arrays of that size for the widest band's factors, suffix convolutions and FFT work arrays
+    (the far bands are the wide ones; near bands are trimmed to a few hundred points).
+    """
+    check_size(k * (n + 1), 8 * 4, f"the rejection sampler for k={k}, n={n}")
 
 
 def _phi(T):
@@ -92,7 +130,8 @@ def make_bands(w: float, t_max: float, tau: float = TAU):
 
     Band j is ``[edges[j], edges[j+1])``; the last band is ``[edges[J], inf)``.
     """
-    lo = max(min((1e-3 * tau / w) ** 2, 1e-3 * t_max), 1e-300)
+    q = 1e-3 * tau / w
+    lo = max(min(q * q if q < 1e150 else math.inf, 1e-3 * t_max), 1e-300)  # no OverflowError at tiny w
     grid = np.geomspace(lo, max(t_max, 2 * lo), 2000)
     edges, alphas, betas = [0.0], [], []
     a = 0.0
@@ -272,34 +311,59 @@ class ExponentialSampler:
         _, v = self._pair(f[0], g[1], self.n)
         return -self.w * self.alpha[j] + float(np.log(v.sum()))
 
-    def _draw_band(self, j: int, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        """``size`` exact draws from the product measure ``mu_j`` restricted to ``sum m = n``."""
+    def _draw_band(self, j: int, size: int, bits: BitSource) -> NDArray[np.int64]:
+        """``size`` draws from the product measure ``mu_j`` restricted to ``sum m = n``.
+
+        Each coordinate is drawn from the integer weights of its stored ``f_i(x) g_{i+1}(r - x)``
+        (:func:`~dpposterior.randomness.float_weights`: every stored x reachable).
+        """
         if self.beta[j] == 0.0:
-            return self._uniform(size, rng)
+            return self._uniform(size, bits)
         f, g = self._band(j)
         m = np.empty((size, self.k), dtype=np.int64)
         r = np.full(size, self.n, dtype=np.int64)
-        u = rng.random((size, self.k - 1))
         for i in range(self.k - 1):
             for R in np.unique(r):
                 rows = np.flatnonzero(r == R)
                 x, v = self._pair(f[i], g[i + 1], int(R))
-                cdf = np.cumsum(v)
-                idx = np.searchsorted(cdf, u[rows, i] * cdf[-1], side="right")
-                m[rows, i] = x[np.minimum(idx, x.size - 1)]
+                m[rows, i] = x[choose(float_weights(v), rows.size, bits)]
             r = r - m[:, i]
         m[:, self.k - 1] = r
         return m
 
-    def _uniform(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    def _uniform(self, size: int, bits: BitSource) -> NDArray[np.int64]:
         """Uniform compositions of n into k parts (stars and bars: k-1 distinct bars among n+k-1 places)."""
         bars = np.empty((0, self.k - 1), dtype=np.int64)
         while bars.shape[0] < size:
-            b = np.sort(rng.integers(0, self.n + self.k - 1, size=(2 * (size - bars.shape[0]) + 8, self.k - 1)), axis=1)
+            rows = 2 * (size - bars.shape[0]) + 8
+            b = np.sort(bits.integers(self.n + self.k - 1, rows * (self.k - 1)).reshape(rows, self.k - 1), axis=1)
             bars = np.concatenate([bars, b[np.all(np.diff(b, axis=1) > 0, axis=1)]])
         bars = bars[:size]
         edges = np.concatenate([np.full((size, 1), -1), bars, np.full((size, 1), self.n + self.k - 1)], axis=1)
         return np.diff(edges, axis=1) - 1
+
+    def _inside(self, j: int, T: NDArray[np.float64]) -> NDArray[np.bool_]:
+        return (T >= self.edges[j]) & ((T < self.edges[j + 1]) if j + 1 < self.edges.size else True)
+
+    def _remainder(self, j: int, size: int, bits: BitSource) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """Proposals for the m of band j that its trimmed factors miss, and which of them are accepted.
+
+        Such an m has some coordinate with ``w beta_j t_i(m_i) >= 745``, so
+        ``exp(-w phi(T(m))) <= mu_j(m) <= exp(-w alpha_j - 745)``: a uniform proposal over R(n)
+        with mass ``|R(n)| exp(-w alpha_j - 745)``, kept iff m is such a point of band j and with
+        probability ``exp(-w phi(T) + w alpha_j + 745)``, dominates them.  With these remainder
+        bands every candidate is reachable; they are picked with probability ~e^-745 or (through
+        the integer weights' floor of 1) ~2^-128.
+        """
+        m = self._uniform(size, bits)
+        f, _ = self._band(j)
+        trimmed = np.zeros(size, dtype=bool)
+        for i, (off, vals) in enumerate(f):
+            trimmed |= (m[:, i] < off) | (m[:, i] > off + vals.size - 1)
+        T = self.T(m)
+        ok = self._inside(j, T) & trimmed
+        log_ratio = np.where(ok, -self.w * _phi(T) + self.w * self.alpha[j] + _UNDERFLOW, -np.inf)
+        return m, ok & bernoulli_exp_float(log_ratio, bits)
 
     def T(self, m: NDArray[np.int64]) -> NDArray[np.float64]:
         """``T(m) = -ln BC(BI(c), Dir(a + m))`` for rows m (the Jensen gaps of ``distances``)."""
@@ -319,28 +383,39 @@ class ExponentialSampler:
         """``ln sum_j Z_j`` (bounds included): a round is accepted with probability ``Z / sum_j Z_j``."""
         return float(np.logaddexp.reduce(self.log_mass))
 
-    def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        """``size`` exact, independent draws (rows m; the release is ``Dir(a + m)``)."""
+    def sample(self, size: int, rng) -> NDArray[np.int64]:
+        """``size`` independent draws (rows m; the release is ``Dir(a + m)``).
+
+        ``rng``: a :class:`~dpposterior.randomness.BitSource`, a Generator or seed, or None (OS
+        CSPRNG).  Band choice, thinning and acceptance use integer weights and random bits on
+        demand (:mod:`dpposterior.randomness`), never one 53-bit uniform.
+        """
+        bits = bit_source(rng)
         out = np.empty((0, self.k), dtype=np.int64)
         batch = max(16, int(size))
+        # remainder bands J..2J-1: the m of band j that its trimmed factors cannot propose
+        trim_log = np.where(self.beta > 0, self._log_R - self.w * self.alpha - _UNDERFLOW, -np.inf)
+        band_weights = exp_weights(np.concatenate([self.log_mass, trim_log]))
         while out.shape[0] < size:
-            probs = np.exp(self.log_mass - self.log_mass.max())
-            probs /= probs.sum()
-            bands = rng.choice(self.J, size=batch, p=probs)
+            bands = choose(band_weights, batch, bits)
             keep_rows = []
             for j in np.unique(bands):
                 rows = np.flatnonzero(bands == j)
+                if j >= self.J:
+                    m, ok = self._remainder(int(j) - self.J, rows.size, bits)
+                    keep_rows.append(np.column_stack([rows[ok], m[ok]]))
+                    continue
                 if not self.exact[j]:  # picked by its bound: thin to the exact mass
                     exact = self._exact_log_mass(j)
-                    thin = rng.random(rows.size) < np.exp(exact - self.log_mass[j])
+                    thin = bernoulli_exp_float(np.full(rows.size, exact - self.log_mass[j]), bits)
                     rows = rows[thin]
                     if rows.size == 0:
                         continue
-                m = self._draw_band(j, rows.size, rng)
+                m = self._draw_band(j, rows.size, bits)
                 T = self.T(m)
                 inside = (T >= self.edges[j]) & ((T < self.edges[j + 1]) if j + 1 < self.edges.size else True)
                 log_ratio = -self.w * (_phi(T) - (self.alpha[j] + self.beta[j] * T))
-                ok = inside & (np.log(rng.random(rows.size)) < log_ratio)
+                ok = inside & bernoulli_exp_float(np.where(inside, log_ratio, -np.inf), bits)
                 keep_rows.append(np.column_stack([rows[ok], m[ok]]))
             if keep_rows:
                 got = np.concatenate(keep_rows)
@@ -350,8 +425,7 @@ class ExponentialSampler:
         return out[:size]
 
 
-def sample_exponential(prior: ArrayLike, counts: ArrayLike, w: float, size: int,
-                       rng: np.random.Generator) -> NDArray[np.int64]:
+def sample_exponential(prior: ArrayLike, counts: ArrayLike, w: float, size: int, rng) -> NDArray[np.int64]:
     """``size`` exact draws of ``m`` with ``P(m) ~ exp(-w H(BI(c), Dir(a + m)))`` (SPEC §4), no enumeration."""
     if size == 0:
         return np.empty((0, np.asarray(counts).size), dtype=np.int64)
