@@ -270,6 +270,8 @@ def add_release(p: argparse.ArgumentParser) -> None:
     p.add_argument("--categories", metavar="X,Y,...",
                    help="the categories, comma-separated, in order (default: sorted values of the data)")
     p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
+    p.add_argument("--noise-aware", action="store_true",
+                   help="also print the noise-aware posterior of the release (90%% intervals; post-processing, no privacy cost)")
     _beyond_flags(p)
 
 
@@ -325,7 +327,7 @@ def cmd_release(args) -> None:
     a = _prior_arg(args.prior, c.size)
     seed = _seed(args.seed)
     mech, p = resolve(params["mechanism"], params["epsilon"], params["delta"], params["gamma"],
-                      params["global_sensitivity_method"])
+                      params["global_sensitivity_method"], params["objective"], params["calibrate"])
     # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
     m, _ = release(mech, a, c, p, seed)
     claim = _claim(params)
@@ -338,10 +340,23 @@ def cmd_release(args) -> None:
         cal = _calibration_json(params, a, int(c.sum()))
         if cal:
             out["calibration"] = cal
+        if args.noise_aware:
+            post, naive = _noise_aware(params, a, m)
+            out["noise_aware"] = {"level": post.level} | noise_aware_summary(post, naive)
         _dump(out)
         return
     label = "Beta" if c.size == 2 else "Dir"
     print(f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m))})")
+    if args.noise_aware:
+        _print_noise_aware(*_noise_aware(params, a, m), categories=cats)
+
+
+def _noise_aware(params: dict, a, m):
+    """The noise-aware posterior of the release ``m`` (post-processing: a function of m and public settings)."""
+    from .posterior import naive_posterior, noise_aware_posterior
+
+    post = noise_aware_posterior(prior=a, released=m, **params)
+    return post, naive_posterior(a, m, post.level)
 
 
 # ---------------------------------------------------------------------------------------------
