@@ -39,9 +39,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
-from scipy.special import betainc, betaln, gammaln, xlog1py, xlogy
+from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import validate
+from .accuracy import log_prior_predictive
 from .errors import SizeError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, resolve
 from .models import as_counts, as_prior, candidates, n_candidates
@@ -56,16 +57,6 @@ MAX_WORK = float(os.environ.get("DPPOSTERIOR_MAX_POSTERIOR_WORK", "2.5e9"))
 WORK_BYTES = 256 * 2**20
 #: Absolute tolerance of the interval end points (Brent's method on the mixture cdf).
 XTOL = 1e-12
-
-
-def log_prior_predictive(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
-    """``ln DirMult(c; n, a)`` for each row of ``counts`` (the prior predictive pi(c), docs/definitions.md)."""
-    a = np.asarray(prior, dtype=np.float64)
-    c = np.asarray(counts, dtype=np.float64).reshape(-1, a.size)
-    n = c.sum(axis=1)
-    big_a = a.sum()
-    return (gammaln(n + 1) + gammaln(big_a) - gammaln(n + big_a)
-            + (gammaln(c + a) - gammaln(c + 1) - gammaln(a)).sum(axis=1))
 
 
 @dataclass(frozen=True)
