@@ -67,7 +67,7 @@ tables.show_text("**Caption.** " + caption)
 
 # %%
 P = len(labels)
-fig, ax = plt.subplots(figsize=(max(6.5, 0.55 * P * len(shown) + 1.5), 3.6))
+fig, ax = plt.subplots(figsize=(min(14.0, max(6.5, 0.55 * P * len(shown) + 1.5)), 3.6))
 wid = 0.8 / len(shown)
 for j, m in enumerate(shown):
     g = runs[runs.mechanism == m]
@@ -86,8 +86,8 @@ ax.set_xticklabels(labels, rotation=30 if kind == "counts-series" else 0)
 ax.set_xlabel(xlabel)
 ax.set_ylabel("Hellinger error")
 ax.set_ylim(bottom=0)
-ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2 if kind == "counts-series" else -0.15),
-          ncol=len(shown), frameon=False)
+ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.36 if kind == "counts-series" else -0.15),
+          ncol=min(len(shown), 5), frameon=False)
 fig.tight_layout()
 plt.show()
 
