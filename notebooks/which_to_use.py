@@ -45,13 +45,13 @@ wins = {o: beyond.winners(df, o) for o in ("average", "worst")}
 names = sorted(set(wins["average"].winner) | set(wins["worst"].winner))
 caption = (f"{title}. Beta(a, a) priors, a in {{{', '.join(f'{a:g}' for a in strengths)}}}; n in "
            f"{{{', '.join(map(str, ns))}}}; eps in {{{', '.join(f'{e:g}' for e in epss)}}}. Each cell: the winner "
-           "(colour), the runner-up and how much larger its error is (x ratio). Top row: average error under "
+           "(colour), the runner-up (cal.: calibrated) and how much larger its error is (x ratio). Top row: average error under "
            "the prior predictive; bottom row: worst case over data sets. Exact values.")
 tables.show_text("**Caption.** " + caption)
 
 # %%
 cmap = ListedColormap([style.colour(m) for m in names])
-fig, axes = plt.subplots(2, len(strengths), figsize=(3.1 * len(strengths) + 0.6, 6.4), squeeze=False)
+fig, axes = plt.subplots(2, len(strengths), figsize=(3.6 * len(strengths) + 0.6, 6.8), squeeze=False)
 for i, objective in enumerate(("average", "worst")):
     w = wins[objective]
     for j, a in enumerate(strengths):
@@ -60,8 +60,8 @@ for i, objective in enumerate(("average", "worst")):
         grid = np.full((len(ns), len(epss)), np.nan)
         for r in s.itertuples():
             grid[ns.index(r.n), epss.index(r.epsilon)] = names.index(r.winner)
-            ax.text(epss.index(r.epsilon), ns.index(r.n), f"{r.runner_up}\nx{r.ratio:.2f}", ha="center",
-                    va="center", fontsize=6, color="white")
+            ax.text(epss.index(r.epsilon), ns.index(r.n), f"{str(r.runner_up).replace('~calibrated', ' cal.')}\nx{r.ratio:.2f}",
+                    ha="center", va="center", fontsize=5.5, color="white")
         ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, origin="lower", aspect="auto")
         ax.set_xticks(range(len(epss)), [f"{e:g}" for e in epss])
         ax.set_yticks(range(len(ns)), [str(n) for n in ns])
