@@ -7,7 +7,7 @@ rule expected_error:
     threads: 1
     resources:
         mem_mb=2000,  # measured peak ~700 MB (quick and default runs), with margin
-        runtime=30,
+        runtime=120,  # the optimal LP jobs of the default frontier took 23-40 min on 2 shared cores
     conda:
         "../envs/dpposterior.yaml"
     log:
