@@ -447,9 +447,17 @@ class ClampedNoiseMechanism(Mechanism):
     def noise_tables(self, scale: float, n: int):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def noise(self, scale: float, size: tuple[int, int], rng) -> NDArray[np.int64]:  # pragma: no cover
-        """Integer noise ``D`` of shape ``size``."""
+    def draw(self, scale: float, count: int, bits):  # pragma: no cover - abstract
+        """``count`` exact integer draws of the noise ``D`` from a bit source (an int64 array, or a list of
+        Python ints at extreme rates)."""
         raise NotImplementedError
+
+    def noise(self, scale: float, size: tuple[int, int], rng) -> NDArray[np.int64]:
+        """Integer noise ``D`` of shape ``size``, drawn by :meth:`draw` (no float noise)."""
+        d = self.draw(scale, size[0] * size[1], _bits(rng))
+        if isinstance(d, list):  # extreme rates: exact Python ints
+            d = np.clip(np.array(d, dtype=object), -2**62, 2**62).astype(np.int64)
+        return np.asarray(d, dtype=np.int64).reshape(size)
 
     def rows(self, prior, n, params):
         return ClampedRows(prior, n, self.noise_tables(self.scale(prior.size, params.epsilon), n))
@@ -496,7 +504,7 @@ class LaplaceMechanism(ClampedNoiseMechanism):
     def noise_tables(self, scale, n):
         return laplace_noise_tables(scale, n)
 
-    def noise(self, scale, size, rng):
+    def draw(self, scale, count, bits):
         """``floor(Y)``, ``Y ~ Laplace(0, s)``, sampled exactly with integers (no float noise).
 
         ``floor(Y) = G`` with probability 1/2 and ``-1 - G`` otherwise, ``G ~ Geometric(1 - e^(-1/s))``
@@ -509,10 +517,7 @@ class LaplaceMechanism(ClampedNoiseMechanism):
 
         from .randomness import floor_laplace
 
-        d = floor_laplace(1 / Fraction(scale), size[0] * size[1], _bits(rng))
-        if isinstance(d, list):  # extreme rates: exact Python ints
-            d = np.clip(np.array(d, dtype=object), -2**62, 2**62).astype(np.int64)
-        return np.asarray(d, dtype=np.int64).reshape(size)
+        return floor_laplace(1 / Fraction(scale), count, bits)
 
 
 class GeometricMechanism(ClampedNoiseMechanism):
@@ -529,16 +534,10 @@ class GeometricMechanism(ClampedNoiseMechanism):
     def noise_tables(self, scale, n):
         return geometric_noise_tables(scale, n)
 
-    def noise(self, scale, size, rng):
+    def draw(self, scale, count, bits):
         from .randomness import discrete_laplace
 
-        bits = _bits(rng)
-        rate = 1.0 / scale
-        total = size[0] * size[1]
-        d = discrete_laplace(rate, total, bits)
-        if isinstance(d, list):  # extreme rates: exact Python ints
-            d = np.clip(np.array(d, dtype=object), -2**62, 2**62).astype(np.int64)
-        return np.asarray(d, dtype=np.int64).reshape(size)
+        return discrete_laplace(1.0 / scale, count, bits)
 
 
 # ---------------------------------------------------------------------------------------------
