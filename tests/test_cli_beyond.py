@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from dpposterior.accuracy import expected_errors
 from dpposterior.calibration import calibration
-from dpposterior.cli import main
 from dpposterior.privacy import concrete_epsilon
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+from test_cli import run, run_json
 
 
 def test_accuracy_json_matches_library(capsys):

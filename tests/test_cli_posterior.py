@@ -7,14 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from dpposterior.cli import main
 from dpposterior.posterior import naive_posterior, noise_aware_posterior
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from test_cli import run
 
 
 def test_json_contract_and_values(capsys):
