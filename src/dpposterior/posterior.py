@@ -194,10 +194,8 @@ def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, e
     rows = mech.rows(a, n, params)
     cands = rows.cands
     log_pi = log_prior_predictive(a, cands)
-    # pass 1: an upper bound on every log weight (cheap), chunked
-    upper = np.empty(size)
-    for lo, hi in _chunks(size, 8 * (n + 1) * k):
-        upper[lo:hi] = mech.log_likelihood_bound(rows, m, cands[lo:hi]) + log_pi[lo:hi]
+    # pass 1: an upper bound on every log weight (one score per c: O(|R(n)| k) memory, like log_pi)
+    upper = mech.log_likelihood_bound(rows, m, cands) + log_pi
     ref = int(np.argmax(upper))
     ref_logw = float(mech.log_likelihood(rows, m, cands[ref:ref + 1])[0] + log_pi[ref])
     keep = np.flatnonzero(upper >= ref_logw - DROP_LOG)
