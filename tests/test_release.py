@@ -283,7 +283,7 @@ def test_remainder_bands_dominate_the_trimmed_candidates():
     for j in range(s.J):
         if s.beta[j] == 0:
             continue
-        f, _ = s._band(j)
+        f = s._band(j)[0]
         trimmed = np.zeros(len(m), dtype=bool)
         for i, (off, vals) in enumerate(f):
             trimmed |= (m[:, i] < off) | (m[:, i] > off + vals.size - 1)

@@ -85,6 +85,8 @@ NEGLIGIBLE = 40.0
 #: Direct convolution when ``len(a) * len(b)`` is at most this (exact to rounding), else FFT.
 DIRECT_CONV = 2_000_000
 _UNDERFLOW = 745.0
+#: a suffix convolution above this is divided by a power of two (exact) and its log scale kept
+_RESCALE_ABOVE = 2.0**900
 
 #: Total variation bound of the enumerating path (inverse cdf over the exact log-pmf, integer weights).
 ENUMERATING_TV = weights_tv_bound(ENUMERATE_UP_TO)
@@ -285,11 +287,18 @@ class ExponentialSampler:
             f = self._factors(j)
             g = [None] * self.k
             g[self.k - 1] = f[self.k - 1]
+            log_scale = 0.0  # g_1 is stored divided by e^log_scale
             for i in range(self.k - 2, 0, -1):
-                g[i] = _conv(f[i], g[i + 1], self.n)
+                off, v = _conv(f[i], g[i + 1], self.n)
+                top = float(v.max()) if v.size else 0.0
+                if top > _RESCALE_ABOVE:  # many categories: |R(n)| past float64; divide by a power of 2
+                    e = math.frexp(top)[1]
+                    v = np.ldexp(v, -e)
+                    log_scale += e * math.log(2.0)
+                g[i] = (off, v)
             if len(self._cache) > 4:
                 self._cache.pop(next(iter(self._cache)))
-            self._cache[j] = (f, g)
+            self._cache[j] = (f, g, log_scale)
         return self._cache[j]
 
     @staticmethod
@@ -307,9 +316,9 @@ class ExponentialSampler:
     def _exact_log_mass(self, j: int) -> float:
         if self.beta[j] == 0.0:  # flat band: |R(n)| compositions
             return -self.w * self.alpha[j] + self._log_R
-        f, g = self._band(j)
+        f, g, log_scale = self._band(j)
         _, v = self._pair(f[0], g[1], self.n)
-        return -self.w * self.alpha[j] + float(np.log(v.sum()))
+        return -self.w * self.alpha[j] + float(np.log(v.sum())) + log_scale
 
     def _draw_band(self, j: int, size: int, bits: BitSource) -> NDArray[np.int64]:
         """``size`` draws from the product measure ``mu_j`` restricted to ``sum m = n``.
@@ -319,7 +328,7 @@ class ExponentialSampler:
         """
         if self.beta[j] == 0.0:
             return self._uniform(size, bits)
-        f, g = self._band(j)
+        f, g, _ = self._band(j)  # a common scale of g cancels in each conditional
         m = np.empty((size, self.k), dtype=np.int64)
         r = np.full(size, self.n, dtype=np.int64)
         for i in range(self.k - 1):
@@ -332,14 +341,22 @@ class ExponentialSampler:
         return m
 
     def _uniform(self, size: int, bits: BitSource) -> NDArray[np.int64]:
-        """Uniform compositions of n into k parts (stars and bars: k-1 distinct bars among n+k-1 places)."""
-        bars = np.empty((0, self.k - 1), dtype=np.int64)
-        while bars.shape[0] < size:
-            rows = 2 * (size - bars.shape[0]) + 8
-            b = np.sort(bits.integers(self.n + self.k - 1, rows * (self.k - 1)).reshape(rows, self.k - 1), axis=1)
-            bars = np.concatenate([bars, b[np.all(np.diff(b, axis=1) > 0, axis=1)]])
-        bars = bars[:size]
-        edges = np.concatenate([np.full((size, 1), -1), bars, np.full((size, 1), self.n + self.k - 1)], axis=1)
+        """Uniform compositions of n into k parts (stars and bars: k-1 distinct bars among n+k-1 places).
+
+        The bars are a uniform (k-1)-subset drawn by Floyd's algorithm: exactly k-1 uniform
+        integers per row and no rejection, so the cost is O(size k^2) whatever n and k (the
+        earlier draw-and-reject-ties loop needed ~exp(k^2 / 2n) rounds: it never ended at
+        k = 50, n = 50).
+        """
+        K, N = self.k - 1, self.n + self.k - 1
+        bars = np.empty((size, K), dtype=np.int64)
+        for i in range(K):
+            j = N - K + i  # Floyd: t uniform on {0..j}; if t is taken, take j (never taken before)
+            t = bits.integers(j + 1, size)
+            taken = (bars[:, :i] == t[:, None]).any(axis=1) if i else np.zeros(size, dtype=bool)
+            bars[:, i] = np.where(taken, j, t)
+        bars.sort(axis=1)
+        edges = np.concatenate([np.full((size, 1), -1), bars, np.full((size, 1), N)], axis=1)
         return np.diff(edges, axis=1) - 1
 
     def _inside(self, j: int, T: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -356,7 +373,7 @@ class ExponentialSampler:
         the integer weights' floor of 1) ~2^-128.
         """
         m = self._uniform(size, bits)
-        f, _ = self._band(j)
+        f = self._band(j)[0]
         trimmed = np.zeros(size, dtype=bool)
         for i, (off, vals) in enumerate(f):
             trimmed |= (m[:, i] < off) | (m[:, i] > off + vals.size - 1)

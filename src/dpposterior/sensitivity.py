@@ -34,7 +34,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .distances import hellinger_from_log_bc, lgamma_jensen_gap
 from . import validate
-from .errors import InputError
+from .budget import budget_setting
+from .errors import InputError, SizeError
 from .models import as_counts, as_prior, as_size, candidate_rank, candidates, directions
 
 #: The drafts' constant global sensitivity ``sqrt(1 - pi/4)``: LS at n = 1 under Beta(1, 1).
@@ -107,6 +108,40 @@ def smoothing_beta(epsilon: float, delta: float, n: int) -> float:
     return math.log1p(-epsilon / (2.0 * math.log(delta / (2.0 * (n + 1)))))
 
 
+#: Most entries (categories x distances, about one g evaluation each, ~1e6 per second here) one
+#: smooth-sensitivity search may cover; ``DPPOSTERIOR_MAX_SMOOTH_WORK``, read at each call.
+DEFAULT_MAX_SMOOTH_WORK = 3e7
+
+
+def public_ls_floor(a: NDArray[np.float64], n: int) -> float:
+    """A lower bound on ``LS(c)`` over every count vector of size n, from public inputs only.
+
+    Moving a record out of the largest category i into any j: ``ln BC = g(a_i + c_i) + g(a_j + c_j + 1)
+    <= 2 g(a_max + n)`` (g is increasing and ``c_i, c_j + 1 <= n``), so
+    ``LS(c) >= sqrt(1 - exp(2 g(a_max + n)))``.
+    """
+    return float(hellinger_from_log_bc(2.0 * _g(np.float64(a.max() + n))))
+
+
+def search_distance(a: NDArray[np.float64], n: int, reach) -> int:
+    """The distance the smooth search covers: ``min(n, reach(public_ls_floor) + 1)`` (public inputs only).
+
+    It bounds the data's own ``reach(LS(c))`` (``reach`` decreases and ``LS(c) >=`` the floor),
+    so searching this far is exact, and the work, hence the time, does not depend on the counts.
+    Beyond ``DPPOSTERIOR_MAX_SMOOTH_WORK`` entries, :class:`~dpposterior.errors.SizeError` with the estimate.
+    """
+    k = a.size
+    r = reach(public_ls_floor(a, n))
+    D = int(min(n, math.floor(r) + 1)) if math.isfinite(r) else n
+    work = (2 * D + 1) * 2 if k == 2 else k * (D + 2)
+    limit = budget_setting("DPPOSTERIOR_MAX_SMOOTH_WORK", DEFAULT_MAX_SMOOTH_WORK)
+    if work > limit:
+        raise SizeError(f"the smooth-sensitivity search for k={k}, n={n} covers distances up to {D:,} "
+                        f"({work:.3g} entries, ~{work / 1e6:.0f} s here), over the budget of {limit:.3g} "
+                        "(a larger gamma or epsilon shortens it; set DPPOSTERIOR_MAX_SMOOTH_WORK to raise it)")
+    return D
+
+
 def _smooth_search(a: NDArray[np.float64], c: NDArray[np.int64], objective, reach) -> float:
     """Maximise ``objective(LS-value, d)`` over count vectors c'' of size n (module docstring).
 
@@ -116,25 +151,117 @@ def _smooth_search(a: NDArray[np.float64], c: NDArray[np.int64], objective, reac
     n = int(c.sum())
     k = c.size
     best = float(objective(local_sensitivity(a, c), 0))
-    D = int(min(n, math.floor(reach(best))))
+    D = search_distance(a, n, reach)
     if D <= 0:
         return best
     if k == 2:
         x = np.arange(max(0, c[0] - D), min(n, c[0] + D) + 1)
         ls = local_sensitivity(a, np.column_stack([x, n - x]))
         return max(best, float(np.max(objective(ls, np.abs(x - c[0])))))
-    for i, j in directions(k):
-        xi = np.arange(max(1, c[i] - D), max(c[i], 1) + 1)[:, None]
-        xj = np.arange(max(0, c[j] - D), c[j] + 1)[None, :]
-        u, v = c[i] - xi, c[j] - xj
-        d = np.maximum(np.maximum(np.abs(u), np.abs(v)), np.abs(u + v))
-        ok = (d <= D) & (xi + xj <= n)
-        if not ok.any():
-            continue
-        lbc = _g(a[i] + xi) + _g(a[j] + xj + 1.0)
-        h = hellinger_from_log_bc(np.broadcast_to(lbc, ok.shape)[ok])
-        best = max(best, float(np.max(objective(h, d[ok]))))
-    return best
+    lbc = _best_log_bc_within(a, c, D)
+    h = hellinger_from_log_bc(lbc)
+    return max(best, float(np.max(objective(h, np.arange(D + 1)))))
+
+
+#: entries of a (categories x distances) block of :func:`_best_log_bc_within` (bounded memory at any k)
+_BLOCK = 1 << 20
+
+
+def _top2(values: NDArray[np.float64]) -> tuple[NDArray, NDArray, NDArray]:
+    """Per column of ``values`` (categories x distances): smallest value, its row, second smallest."""
+    if values.shape[0] == 1:
+        return values[0], np.zeros(values.shape[1], dtype=np.int64), np.full(values.shape[1], np.inf)
+    arg = np.argmin(values, axis=0)
+    cols = np.arange(values.shape[1])
+    first = values[arg, cols]
+    rest = values.copy()
+    rest[arg, cols] = np.inf
+    return first, arg, rest.min(axis=0)
+
+
+def _excluding(top, rows: NDArray[np.int64], cols) -> NDArray[np.float64]:
+    """``min over r != row`` of a category table, from its :func:`_top2` (broadcast over rows x cols)."""
+    first, arg, second = (t[cols] for t in top)
+    return np.where(arg == rows[:, None], second, first)
+
+
+def _best_log_bc_within(a: NDArray[np.float64], c: NDArray[np.int64], D: int) -> NDArray[np.float64]:
+    """``L(d) = min ln BC(BI(c''), BI(c'' - e_i + e_j))`` over c'' within substitution distance d of c, d = 0..D (k >= 3).
+
+    The module docstring's reduction: a leaving category i with ``c_i >= 1`` goes down by
+    ``u in [0, c_i - 1]`` (``A_i(u) = g(a_i + c_i - u)``), an entering j down by ``v in [0, c_j]``
+    (``B_j(v) = g(a_j + c_j - v + 1)``), at distance ``u + v``; a leaving i with ``c_i = 0`` is
+    raised to 1 at distance ``max(1, v)``.  ``g`` is increasing and concave on ``x > 1``, so
+    ``A_i(u) + B_j(v)`` is decreasing in both and concave: over ``{u + v <= d}`` its minimum
+    sits at a vertex, where one of the two categories takes the whole budget it can.  Hence
+    ``L(d) = min`` of (i first) ``A_i(min(d, U_i)) + min_{j != i} B_j(min(d - min(d, U_i), V_j))``,
+    (j first) the same with the roles swapped, and (``c_i = 0``) ``g(a_i + 1) + B_j(min(d, V_j))``;
+    each ``min_{j != i}`` comes from the two smallest entries of a table over r = 0..D.
+    O(k D) evaluations of g in blocks of :data:`_BLOCK` entries, instead of O(k^2 D^2) grids.
+    The minimum over "within d" gives the exact smooth sensitivity because the objective
+    decreases in d (a c'' at distance d' <= d is also scored at its own d').
+    """
+    k = c.size
+    d = np.arange(D + 1)
+    U = np.maximum(c - 1, 0)
+    step = max(1, _BLOCK // (D + 2))
+    blocks = [np.arange(s, min(k, s + step)) for s in range(0, k, step)]
+    keep = k * (D + 2) <= 8 * _BLOCK  # small enough to evaluate g once for both passes
+    cache: dict[int, NDArray[np.float64]] = {}
+
+    def G(b: int) -> NDArray[np.float64]:
+        """``G_r(t) = g(a_r + c_r + 1 - min(t, c_r))`` for the rows of block b, t = 0..D+1:
+        ``A_r(u) = G_r(u + 1)`` and ``B_r(v) = G_r(v)`` (each g evaluated once per pass)."""
+        if b in cache:
+            return cache[b]
+        r = blocks[b]
+        t = np.minimum(np.arange(D + 2)[None, :], c[r][:, None])
+        vals = _g(a[r][:, None] + (c[r][:, None] - t) + 1.0)
+        if keep:
+            cache[b] = vals
+        return vals
+
+    def merge(best, vals, r):
+        top = _top2(vals)
+        top = (top[0], r[top[1]], top[2])
+        if best is None:
+            return top
+        f1, a1, s1 = best
+        f2, a2, s2 = top
+        return (np.minimum(f1, f2), np.where(f1 <= f2, a1, a2),
+                np.minimum(np.maximum(f1, f2), np.minimum(s1, s2)))
+
+    # pass 1: TA(r) = top-2 over leaving i of A_i(min(r, U_i)); TB(r) over every j of B_j(min(r, c_j))
+    TA = TB = None
+    for b, r in enumerate(blocks):
+        g = G(b)
+        rows = np.arange(r.size)[:, None]
+        TB = merge(TB, g[rows, np.minimum(d[None, :], c[r][:, None])], r)
+        lv = c[r] >= 1
+        if lv.any():
+            TA = merge(TA, g[rows[lv], np.minimum(d[None, :], U[r][lv][:, None]) + 1], r[lv])
+    zero = np.flatnonzero(c == 0)
+    TZ = None
+    if zero.size:
+        TZ = _top2(_g(a[zero] + 1.0)[:, None])
+        TZ = (TZ[0][0], zero[TZ[1][0]], TZ[2][0])
+    # pass 2: the three vertex families of the docstring
+    out = np.full(D + 1, np.inf)
+    for b, r in enumerate(blocks):
+        g = G(b)
+        rows = np.arange(r.size)[:, None]
+        vj = np.minimum(d[None, :], c[r][:, None])
+        Bv = g[rows, vj]
+        if TA is not None:  # j first: j takes min(d, c_j), a leaving i the rest
+            out = np.minimum(out, (Bv + _excluding(TA, r, d[None, :] - vj)).min(axis=0))
+        if TZ is not None and D >= 1:  # c_i = 0 raised to 1: distance max(1, v)
+            other = np.where(TZ[1] == r, TZ[2], TZ[0])[:, None]
+            out[1:] = np.minimum(out[1:], (Bv[:, 1:] + other).min(axis=0))
+        lv = c[r] >= 1
+        if lv.any():  # i first: i takes min(d, U_i), j the rest
+            ui = np.minimum(d[None, :], U[r][lv][:, None])
+            out = np.minimum(out, (g[rows[lv], ui + 1] + _excluding(TB, r[lv], d[None, :] - ui)).min(axis=0))
+    return np.minimum.accumulate(out)
 
 
 def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0) -> float:
