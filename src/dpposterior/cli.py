@@ -21,8 +21,11 @@ experiments; a release whose seed is known is not private.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
+import os
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal
@@ -275,17 +278,66 @@ def add_release(p: argparse.ArgumentParser) -> None:
     _beyond_flags(p)
 
 
+#: ``--data`` files larger than this many MB are refused before parsing (``DPPOSTERIOR_MAX_DATA_MB``)
+DEFAULT_MAX_DATA_MB = 1024
+#: the header line must end within this many bytes (a file without newlines is not a CSV of records)
+MAX_HEADER_BYTES = 1 << 20
+
+
+class _DataTooLarge(Exception):
+    pass
+
+
+class _CappedFile:
+    """A binary file that refuses to deliver more than ``cap`` bytes (devices and pipes have no size).
+
+    It also counts the blank lines that pass (``\\n`` followed by an optional ``\\r`` and ``\\n``),
+    which the CSV parser skips.
+    """
+
+    def __init__(self, raw, cap: int):
+        self.raw, self.cap, self.seen = raw, cap, 0
+        self.blank_lines, self._tail = 0, b""
+
+    def read(self, size: int = -1) -> bytes:
+        want = self.cap + 1 - self.seen if size is None or size < 0 else min(size, self.cap + 1 - self.seen)
+        data = self.raw.read(max(want, 0))
+        self.seen += len(data)
+        if self.seen > self.cap:
+            raise _DataTooLarge
+        if data:
+            both = self._tail + data
+            self.blank_lines += (both.count(b"\n\n") + both.count(b"\n\r\n")
+                                 - self._tail.count(b"\n\n") - self._tail.count(b"\n\r\n"))
+            self._tail = both[-2:]
+        return data
+
+    def readable(self) -> bool:  # noqa: D102
+        return True
+
+    def __iter__(self):
+        return iter(lambda: self.read(1 << 16), b"")
+
+
 def _counts_from_csv(path: str, column: str | None, categories: str | None) -> tuple[np.ndarray, list[str]]:
-    """Counts of ``column`` over the categories, from a CSV of records.
+    """Counts of ``column`` over the categories, from a CSV of records, in bounded time and memory.
+
+    The file is read in chunks (pandas' C parser, one column kept) and only the counts per value
+    are kept, so memory does not grow with the number of records.  At most
+    ``DPPOSTERIOR_MAX_DATA_MB`` MB are read (default 1024, about 20 s here); a larger file, a
+    device such as ``/dev/zero``, a header line longer than 1 MB or a NUL byte in the header is
+    refused with one line (the refusal depends on the file's size and format, not on a record).
 
     Nothing in a message depends on the records: errors name the problem (unreadable file,
     missing column, empty value, value outside ``--categories``) but never echo a record's
-    value, a count or a line number.  Lines that are entirely blank are skipped (the CSV
-    convention); a record whose value in ``column`` is empty is an error, as is a value outside
-    ``--categories``.  A category of ``--categories`` that no record has is an ordinary zero count.
-    The warning about categories taken from the data depends on the flags only.
+    value, a count or a line number.  Blank lines are skipped with a warning giving their number
+    (a blank line is not a record); a record whose value in ``column`` is empty is an error, as
+    is a value outside ``--categories``.  A category of ``--categories`` that no record has is an
+    ordinary zero count.  The warning about categories taken from the data depends on the flags only.
     """
     import pandas as pd
+
+    from .budget import budget_setting
 
     if not column:
         raise InputError("--data needs --column NAME")
@@ -296,25 +348,100 @@ def _counts_from_csv(path: str, column: str | None, categories: str | None) -> t
             raise InputError("--categories has an empty category name")
         if len(set(cats)) != len(cats):
             raise InputError("--categories has duplicates")
+    limit_mb = budget_setting("DPPOSTERIOR_MAX_DATA_MB", DEFAULT_MAX_DATA_MB)
+    cap = int(limit_mb * 2**20)
+    too_large = (f"{path} is larger than the {limit_mb:g} MB read by --data "
+                 "(set DPPOSTERIOR_MAX_DATA_MB to raise it)")
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=True)
+        raw = open(path, "rb")
     except FileNotFoundError:
         raise InputError(f"no such file: {path}") from None
-    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError):
-        raise InputError(f"cannot read {path} as a UTF-8 CSV file with a header row") from None
-    if column not in frame.columns:
-        raise InputError(f"{path} has no column {column!r}")
-    values = frame[column].str.strip()
-    if (values == "").any():
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory, not a CSV file") from None
+    except OSError as exc:
+        raise InputError(f"cannot open {path}: {exc.strerror or 'unreadable'}") from None
+    unreadable = f"cannot read {path} as a UTF-8 CSV file with a header row"
+    with raw:
+
+        info = os.fstat(raw.fileno())
+        if stat.S_ISREG(info.st_mode) and info.st_size > cap:
+            raise InputError(too_large)
+        head = raw.read(MAX_HEADER_BYTES)
+        if b"\0" in head:
+            raise InputError(f"{unreadable} (it has NUL bytes: a binary file or a device)")
+        if b"\n" not in head and len(head) == MAX_HEADER_BYTES:
+            raise InputError(f"{unreadable} (no line ends within the first {MAX_HEADER_BYTES >> 20} MB)")
+        if raw.seekable():
+            raw.seek(0)
+            source = _CappedFile(raw, cap)
+        else:  # a pipe: put the bytes already read back in front
+            source = _CappedFile(io.BufferedReader(_Chain(head, raw)), cap)  # type: ignore[arg-type]
+        try:
+            header = pd.read_csv(io.BytesIO(head), dtype=str, nrows=0, encoding="utf-8").columns
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
+            raise InputError(unreadable) from None
+        if column not in header:
+            raise InputError(f"{path} has no column {column!r}")
+        totals: dict[str, int] = {}
+        empty = 0
+        try:  # blank lines are skipped by the parser and counted by the reader as the bytes pass
+            reader = pd.read_csv(source, dtype=str, keep_default_na=False, skip_blank_lines=True,
+                                 usecols=[column], chunksize=1 << 20, encoding="utf-8")
+            for chunk in reader:
+                values = chunk[column].str.strip()
+                empty += int((values == "").sum())
+                for value, count in values.value_counts().items():
+                    totals[value] = totals.get(value, 0) + int(count)
+        except _DataTooLarge:
+            raise InputError(too_large) from None
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError, OSError):
+            raise InputError(unreadable) from None
+        blank = source.blank_lines
+    if empty:
         raise InputError(f"column {column!r} of {path} has empty values; give every record a category")
+    if blank:
+        print(f"dpposterior: warning: {blank} blank line{'s' if blank != 1 else ''} of {path} skipped",
+              file=sys.stderr)
+    if not totals and cats is None:
+        raise InputError(f"{path} has no records")
     if cats is None:
         print("dpposterior: warning: categories taken from the data; pass --categories to keep the "
               "category set itself private", file=sys.stderr)
-        cats = sorted(values.unique())
-    elif not values.isin(cats).all():
+        cats = sorted(totals)
+    elif any(v not in cats for v in totals):
         raise InputError(f"column {column!r} of {path} has values not in --categories (not shown: they are data)")
-    counts = values.value_counts().reindex(cats, fill_value=0).to_numpy()
-    return validate.counts(counts.tolist(), f"counts of {column!r}"), cats
+    counts = [totals.get(x, 0) for x in cats]
+    return validate.counts(counts, f"counts of {column!r}"), cats
+
+
+class _Chain:
+    """Raw bytes ``head`` followed by the rest of a stream (for pipes, which cannot seek back)."""
+
+    def __init__(self, head: bytes, rest):
+        self.head, self.rest = head, rest
+
+    def readable(self) -> bool:  # noqa: D102
+        return True
+
+    def readinto(self, buf) -> int:  # noqa: D102
+        if self.head:
+            n = min(len(buf), len(self.head))
+            buf[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        data = self.rest.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
+    @property
+    def closed(self) -> bool:  # noqa: D102
+        return False
+
+    def close(self) -> None:  # noqa: D102
+        pass
+
+    def flush(self) -> None:  # noqa: D102
+        pass
 
 
 def cmd_release(args) -> None:
@@ -347,6 +474,8 @@ def cmd_release(args) -> None:
         return
     label = "Beta" if c.size == 2 else "Dir"
     print(f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m))})")
+    if cats is not None:
+        print(f"categories, in order: {', '.join(cats)}")
     if args.noise_aware:
         _print_noise_aware(*_noise_aware(params, a, m), categories=cats)
 
