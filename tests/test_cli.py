@@ -158,7 +158,7 @@ def test_release_from_csv_records(capsys, tmp_path):
         (["pmf", "--prior", "1,1", "--counts", "1,2", "--mechanism", "ehd", "--epsilon", "1",
           "--global-sensitivity", "guess"], "global sensitivity"),
         (["pmf", "--prior", "1,1,1", "--counts", "3000,3000,3000", "--mechanism", "ehds", "--epsilon", "1"],
-         "40,513,501 entries"),
+         "|R(n)| = 40,513,501 outputs"),
         (["privacy", "--prior", "1,1,1", "--n", "2000", "--mechanism", "ehds", "--epsilon", "1"], "|R(n)|^2"),
         (["privacy", "--prior", "1,1", "--n", "0", "--mechanism", "ehds", "--epsilon", "1"], "n must be"),
         (["privacy", "--prior", "1,1", "--n", "2.5", "--mechanism", "ehds", "--epsilon", "1"], "n must be"),

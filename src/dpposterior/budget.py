@@ -13,7 +13,8 @@ setting                          default     what it bounds
 ``DPPOSTERIOR_MAX_PAIRS``        2e10        worst-case privacy scan, ``|R(n)|^2`` evaluations
 ``DPPOSTERIOR_MAX_POSTERIOR_WORK`` 2.5e9     score evaluations of the noise-aware posterior
 ``DPPOSTERIOR_MAX_SMOOTH_WORK``  3e7         entries of one smooth-sensitivity search (k x distance)
-``DPPOSTERIOR_MAX_PMF_ROWS``     1e6         rows ``pmf`` prints (or, with ``--top``, ranks)
+``DPPOSTERIOR_MAX_PMF_WORK``     4e6         outputs ``pmf`` computes, ``|R(n)|`` (~3 us each)
+``DPPOSTERIOR_MAX_PMF_ROWS``     1e6         rows ``pmf`` prints (all of R(n), or ``--top N``)
 ``DPPOSTERIOR_MAX_DATA_MB``      1024        bytes of a ``--data`` CSV file read by ``release``
 ===============================  ==========  ===================================================
 

@@ -177,39 +177,98 @@ def exact_sum(a: float, m: int) -> str:
 # pmf
 
 
+#: rows ``pmf`` may print (all of R(n), or ``--top N``): ``DPPOSTERIOR_MAX_PMF_ROWS``
+DEFAULT_MAX_PMF_ROWS = 1e6
+#: outputs ``pmf`` may compute, |R(n)| (about 3 us each here): ``DPPOSTERIOR_MAX_PMF_WORK``
+DEFAULT_MAX_PMF_WORK = 4e6
+
+
 def add_pmf(p: argparse.ArgumentParser) -> None:
     """print a mechanism's exact output distribution over R(n)"""
     _common(p)
     p.add_argument("--counts", required=True, metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 4,4")
+    p.add_argument("--top", metavar="N", help="print only the N most probable outputs (sorted by probability)")
+    p.add_argument("--sort", choices=("counts", "probability"), default=None,
+                   help="row order: counts (lexicographic, the default) or probability (most probable first; "
+                        "the default with --top)")
     _beyond_flags(p)
 
 
+def _pmf_rows(args, size: int) -> int:
+    """The number of rows ``pmf`` prints, checked against ``DPPOSTERIOR_MAX_PMF_ROWS`` before any work."""
+    from .budget import budget_setting
+    from .errors import SizeError
+
+    limit = int(budget_setting("DPPOSTERIOR_MAX_PMF_ROWS", DEFAULT_MAX_PMF_ROWS))
+    work = int(budget_setting("DPPOSTERIOR_MAX_PMF_WORK", DEFAULT_MAX_PMF_WORK))
+    top = None if args.top is None else validate.integer(validate.parse_number(args.top, "--top"), "--top", 1, None)
+    if size > work:
+        raise SizeError(f"the exact pmf over |R(n)| = {size:,} outputs would take ~{size * 4e-6:.0f} s here, over the "
+                        f"budget of {work:,} outputs (set DPPOSTERIOR_MAX_PMF_WORK to raise it)")
+    rows = size if top is None else min(top, size)
+    if rows > limit:
+        raise SizeError(f"pmf would print {rows:,} rows (|R(n)| = {size:,}), over the budget of {limit:,} "
+                        f"(~{rows * (60 if args.json else 45) / 2**20:.0f} MB of output); use --top N, or set "
+                        "DPPOSTERIOR_MAX_PMF_ROWS to raise it")
+    return rows
+
+
 def cmd_pmf(args) -> None:
+    """``dpposterior pmf``: JSON keys mechanism, epsilon, delta, outputs [{counts, alpha, probability, hellinger,
+    steps}] (a public contract), written row by row."""
+    from .models import n_candidates
+
     params = _params_beyond(args)
     c = _counts_arg(args.counts)
     a = _prior_arg(args.prior, c.size)
+    rows = _pmf_rows(args, n_candidates(int(c.sum()), c.size))
     logp = log_pmf(prior=a, counts=c, **params)
     cands = candidates(int(c.sum()), c.size)
+    sort = args.sort or ("probability" if args.top is not None else "counts")
+    if sort == "probability" or rows < cands.shape[0]:
+        order = np.argsort(-logp, kind="stable")[:rows]  # ties keep the lexicographic order
+        if sort == "counts":
+            order = np.sort(order)
+        cands, logp = cands[order], logp[order]
     prob = np.exp(logp)
     dist = hellinger(a + c, a + cands)
     st = steps(c, cands)
     if args.json:
         cal = _calibration_json(params, a, int(c.sum()))
-        _dump({
-            "mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
-            **({"calibration": cal} if cal else {}),
-            "outputs": [
-                {"counts": m.tolist(), "alpha": (a + m).tolist(), "probability": float(p), "hellinger": float(h),
-                 "steps": int(s)}
-                for m, p, h, s in zip(cands, prob, dist, st)
-            ],
-        })
+        head = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
+                **({"calibration": cal} if cal else {})}
+        write = sys.stdout.write
+        text = json.dumps(json_safe(head), indent=2, allow_nan=False)
+        write(text[:-2] + ',\n  "outputs": [')
+        if not (np.isfinite(prob).all() and np.isfinite(dist).all()):  # never NaN or Infinity in JSON
+            raise InputError("the exact pmf is not finite here; please report this input")
+        av = a.tolist()
+        sep = "\n    "
+        lines = []
+        for m, p_, h, s_ in zip(cands.tolist(), prob.tolist(), dist.tolist(), st.tolist()):
+            lines.append(f'{{"counts": [{", ".join(map(str, m))}], "alpha": [{", ".join(repr(x + y) for x, y in zip(av, m))}], '
+                         f'"probability": {p_!r}, "hellinger": {h!r}, "steps": {s_}}}')
+            if len(lines) >= 4096:
+                write(sep + (",\n    ").join(lines))
+                sep = ",\n    "
+                lines.clear()
+        if lines:
+            write(sep + (",\n    ").join(lines))
+        write("\n  ]\n}\n")
         return
     print(f"# exact output distribution of {params['mechanism']} at counts {c.tolist()}, prior {a.tolist()}, "
-          f"eps {params['epsilon']:g}")
+          f"eps {params['epsilon']:g}" + (f"; the {rows:,} most probable of {n_candidates(int(c.sum()), c.size):,}"
+                                           if args.top is not None else ""))
     print(f"{'counts':>20} {'alpha':>24} {'probability':>14} {'hellinger':>12} {'steps':>5}")
-    for m, p, h, s in zip(cands, prob, dist, st):
-        print(f"{str(m.tolist()):>20} {str((a + m).tolist()):>24} {p:14.6e} {h:12.6f} {int(s):5d}")
+    out = []
+    for m, p_, h, s_ in zip(cands.tolist(), prob.tolist(), dist.tolist(), st.tolist()):
+        alpha = [float(x) + y for x, y in zip(a.tolist(), m)]
+        out.append(f"{str(m):>20} {str(alpha):>24} {p_:14.6e} {h:12.6f} {int(s_):5d}")
+        if len(out) >= 4096:
+            print("\n".join(out))
+            out.clear()
+    if out:
+        print("\n".join(out))
 
 
 # ---------------------------------------------------------------------------------------------
