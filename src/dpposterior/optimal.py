@@ -31,12 +31,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .distances import HellingerGrid
-from .errors import SizeError
+from .errors import InputError, SizeError
 from .mechanisms import Mechanism, Params, Rows, _as_rng, _inverse_cdf, register
 from .models import candidate_rank, candidates, n_candidates
 
 #: Largest |R(n)| the LP is attempted for (|R(n)|^2 variables; k = 2, n = 200 is |R(n)| = 201).
 MAX_OUTPUTS = 260
+#: Largest eps the LP is solved for: its constraints carry e^eps, and HiGHS reports a model error
+#: once that passes ~1e20 (eps ~ 46); at eps = 30 the optimal table already puts all but ~1e-13
+#: of its mass on the truth, so larger eps is refused rather than silently solved at a smaller one.
+MAX_EPSILON = 30.0
+#: HiGHS methods tried in turn (a badly scaled table can stop one and not another)
+SOLVERS = ("highs", "highs-ds", "highs-ipm")
+
+
+class SolverError(InputError):
+    """The LP solver failed on these (valid) settings: one line, exit status 2 at the command line."""
+
+
 #: Smallest uniform mixing weight of the repair (keeps every entry > 0, costs < 1e-9 in error).
 MIN_MIX = 1e-10
 
@@ -79,6 +91,8 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str) 
     cands = candidates(n, a.size)
     N = len(cands)
     H = HellingerGrid(a, n).hellinger(cands, cands)
+    scale = float(H.max()) or 1.0  # the LP sees H / max H (same minimiser; HiGHS needs it at tiny H, e.g. a = 1e9)
+    H = H / scale
     nv = N * N + (objective == "worst")
     pairs = _adjacent_pairs(cands)
     P = len(pairs)
@@ -103,10 +117,14 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str) 
         A_ub = dp.tocsr()
         pi = np.exp(log_prior_predictive(a, cands))
         cost = (pi[:, None] * H).ravel()
-    res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=eq.tocsr(), b_eq=np.ones(N),
-                  bounds=(0, None), method="highs")
-    if res.status != 0:
-        raise RuntimeError(f"the optimal-mechanism LP did not solve: {res.message}")
+    for method in SOLVERS:  # HiGHS' automatic choice, then its dual simplex, then its interior point
+        res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=eq.tocsr(), b_eq=np.ones(N),
+                      bounds=(0, None), method=method)
+        if res.status == 0:
+            break
+    else:
+        raise SolverError(f"the optimal mechanism's linear program for k={a.size}, n={n}, epsilon={epsilon:g} "
+                          f"was not solved by HiGHS ({', '.join(SOLVERS)}): {' '.join(str(res.message).split())[:120]}")
     T = np.clip(res.x[:N * N].reshape(N, N), 0.0, None)
     T /= T.sum(axis=1, keepdims=True)
     # repair: smallest uniform mixing weight that makes every DP constraint hold exactly
@@ -114,7 +132,7 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str) 
     v = T[pairs[:, 0]] - np.exp(epsilon) * T[pairs[:, 1]]
     v = v[v > 0]
     lam = float(np.max(v / (v + u * np.expm1(epsilon)))) if v.size else 0.0
-    return T, max(lam, MIN_MIX), float(res.fun)
+    return T, max(lam, MIN_MIX), float(res.fun) * scale
 
 
 @lru_cache(maxsize=16)
@@ -138,6 +156,14 @@ class OptimalMechanism(Mechanism):
     """The eps-DP table minimising the expected Hellinger error (SPEC §9; module docstring)."""
 
     family = "optimal"
+
+    def check(self, params: Params) -> Params:
+        """Refuse eps above :data:`MAX_EPSILON` (one line; see its comment)."""
+        params = super().check(params)
+        if params.epsilon > MAX_EPSILON:
+            raise InputError(f"the optimal mechanism's linear program is solved for epsilon <= {MAX_EPSILON:g}, "
+                             f"got {params.epsilon:g} (e^eps coefficients past ~1e13 defeat the solver)")
+        return params
 
     def check_size(self, n: int, k: int, what: str) -> None:
         size = n_candidates(n, k)
