@@ -194,6 +194,14 @@ def add_pmf(p: argparse.ArgumentParser) -> None:
     _beyond_flags(p)
 
 
+def _count(x: int) -> str:
+    """An int for a message: ``12,507,501``, or ``~1.2e+600`` past 15 digits (no float overflow)."""
+    if x < 10**15:
+        return f"{x:,}"
+    digits = str(x)
+    return f"~{digits[0]}.{digits[1]}e+{len(digits) - 1}"
+
+
 def _pmf_rows(args, size: int) -> int:
     """The number of rows ``pmf`` prints, checked against ``DPPOSTERIOR_MAX_PMF_ROWS`` before any work."""
     from .budget import budget_setting
@@ -203,8 +211,8 @@ def _pmf_rows(args, size: int) -> int:
     work = int(budget_setting("DPPOSTERIOR_MAX_PMF_WORK", DEFAULT_MAX_PMF_WORK))
     top = None if args.top is None else validate.integer(validate.parse_number(args.top, "--top"), "--top", 1, None)
     if size > work:
-        raise SizeError(f"the exact pmf over |R(n)| = {size:,} outputs would take ~{size * 4e-6:.0f} s here, over the "
-                        f"budget of {work:,} outputs (set DPPOSTERIOR_MAX_PMF_WORK to raise it)")
+        raise SizeError(f"the exact pmf over |R(n)| = {_count(size)} outputs would take {_count(size * 4 // 10**6)} s "
+                        f"here, over the budget of {work:,} outputs (set DPPOSTERIOR_MAX_PMF_WORK to raise it)")
     rows = size if top is None else min(top, size)
     if rows > limit:
         raise SizeError(f"pmf would print {rows:,} rows (|R(n)| = {size:,}), over the budget of {limit:,} "

@@ -32,6 +32,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import gammaln, polygamma
 
+from .validate import parameter_array
+
 #: Relative half-gap below which J uses the midpoint series.
 SERIES_THRESHOLD = 0.1
 #: Terms of the midpoint series (remainder < SERIES_THRESHOLD ** 16).
@@ -110,6 +112,7 @@ def hellinger(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     >>> float(hellinger([2.0, 1.0], [1.0, 2.0])) ** 2  # 1 - pi/4
     0.21460183660255...
     """
+    p, q = parameter_array(p, "p"), parameter_array(q, "q")
     return hellinger_from_log_bc(log_bhattacharyya(p, q))
 
 

@@ -43,7 +43,8 @@ as_size = _validate.size
 
 def posterior(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
     """Posterior parameters ``a + c`` of ``BI(c) = Dir(a + c)`` (SPEC §1). Broadcasts over leading axes."""
-    return np.asarray(prior, dtype=np.float64) + np.asarray(counts, dtype=np.float64)
+    c = _validate.count_array(counts)
+    return _validate.prior(prior, c.shape[-1]) + c.astype(np.float64)
 
 
 def n_candidates(n: int, k: int) -> int:
@@ -129,7 +130,7 @@ def neighbours(counts: ArrayLike) -> NDArray[np.int64]:
 
 def steps(counts: ArrayLike, m: ArrayLike) -> NDArray[np.int64]:
     """Substitution distance ``d(c, m) = |c - m|_1 / 2`` (SPEC §1, the "steps" of 000 Tables 1-2)."""
-    diff = np.abs(np.asarray(counts, dtype=np.int64) - np.asarray(m, dtype=np.int64))
+    diff = np.abs(_validate.count_array(counts) - _validate.count_array(m, "m"))
     return diff.sum(axis=-1) // 2
 
 

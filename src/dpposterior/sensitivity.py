@@ -74,7 +74,9 @@ def local_sensitivity(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64
     for a single count vector.  Equals the definition's maximum over neighbours and
     candidates r in R(n) by the triangle inequality (attained at r = BI(c')).
     """
-    lbc = adjacent_log_bc(prior, counts)
+    c = validate.count_array(counts)
+    validate.prior(prior, c.shape[-1])
+    lbc = adjacent_log_bc(prior, c)
     best = lbc.reshape(*lbc.shape[:-2], -1).min(axis=-1)
     ls = hellinger_from_log_bc(best)
     return float(ls) if np.ndim(ls) == 0 else ls

@@ -310,3 +310,53 @@ def parse_list(text: str, name: str) -> list:
         return [parse_number(p, name) for p in parts]
     except InputError:
         raise InputError(f"{name} must be comma-separated numbers, got {_show(text)}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# arrays (the vectorised functions: one count vector or many, over the last axis)
+
+
+def count_array(value: ArrayLike, name: str = "counts") -> NDArray[np.int64]:
+    """Count vectors over the last axis (one, or many stacked): non-negative integers, ``k >= 2``,
+    every total at most ``MAX_TOTAL`` (checked without int64 wrap-around).  Integral floats pass.
+
+    A single vector goes through :func:`counts` (exact Python-int checks); stacked arrays are
+    checked elementwise and their totals in float64 against ``MAX_TOTAL`` (each entry is at most
+    ``MAX_TOTAL`` first, so no sum wraps).
+    """
+    if not isinstance(value, np.ndarray) or value.ndim <= 1:
+        if isinstance(value, np.ndarray) or not (isinstance(value, (list, tuple))
+                                                 and value and isinstance(value[0], (list, tuple, np.ndarray))):
+            return counts(value, name)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError):
+        raise InputError(f"{name} must be an array of count vectors of one length") from None
+    if arr.dtype == object or arr.dtype.kind not in "iuf" or arr.ndim < 1 or arr.shape[-1] < 2:
+        raise InputError(f"{name} must be count vectors of at least 2 integers (last axis), got shape {arr.shape} "
+                         f"of {arr.dtype}")
+    if arr.dtype.kind == "f":
+        if not np.isfinite(arr).all() or (arr != np.floor(arr)).any():
+            raise InputError(f"{name} must be integers")
+    if (arr < 0).any():
+        raise InputError(f"{name} must be non-negative integers")
+    if (arr > MAX_TOTAL).any() or (arr.sum(axis=-1, dtype=np.float64) > MAX_TOTAL).any():
+        raise InputError(f"{name} must sum to at most 2^53 - 1 = {MAX_TOTAL} (exact float64 integers)")
+    return arr.astype(np.int64, copy=False)
+
+
+def parameter_array(value: ArrayLike, name: str) -> NDArray[np.float64]:
+    """Dirichlet parameters over the last axis (one vector or many): finite and > 0, at least 2 per vector."""
+    if isinstance(value, (str, bytes)) or isinstance(value, (bool, np.bool_)):
+        raise InputError(f"{name} must be Dirichlet parameters (positive numbers), got {_show(value)}")
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError):
+        raise InputError(f"{name} must be an array of Dirichlet parameters of one length") from None
+    if arr.dtype == object or arr.dtype.kind not in "iuf" or arr.ndim < 1 or arr.shape[-1] < 2:
+        raise InputError(f"{name} must be Dirichlet parameters: at least 2 positive numbers (last axis), "
+                         f"got {_show(value)}")
+    arr = arr.astype(np.float64, copy=False)
+    if not np.isfinite(arr).all() or (arr <= 0).any():
+        raise InputError(f"{name} must be finite positive numbers (Dirichlet parameters)")
+    return arr
