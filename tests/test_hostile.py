@@ -105,7 +105,7 @@ CATALOGUE = [
     ("gamma-0.01-k3-n2e4", ["release", "--prior", "1,1,1", "--counts", "7000,7000,6000", "--mechanism", "ehds",
                             "--epsilon", "1", "--gamma", "0.01", "--seed", "1"],
      ("ok", lambda out: out.startswith("Dir("))),
-    ("gamma-1e-6-huge-n", ["release", "--prior", "1,1,1", "--counts", "10000000,10000000,10000000", "--mechanism",
+    ("gamma-1e-6-large-n", ["release", "--prior", "1,1,1", "--counts", "1000000,1000000,1000000", "--mechanism",
                            "ehds", "--epsilon", "1", "--gamma", "1e-6", "--seed", "1"],
      ("refused", "DPPOSTERIOR_MAX_SMOOTH_WORK")),
     ("privacy-too-large", ["privacy", "--prior", "1,1,1", "--n", "3000", "--mechanism", "ehds", "--epsilon", "1"],

@@ -12,9 +12,10 @@ setting                          default     what it bounds
 ``DPPOSTERIOR_MEMORY_GB``        4           bytes of any exact table (``models.check_size``)
 ``DPPOSTERIOR_MAX_PAIRS``        2e10        worst-case privacy scan, ``|R(n)|^2`` evaluations
 ``DPPOSTERIOR_MAX_POSTERIOR_WORK`` 2.5e9     score evaluations of the noise-aware posterior
-``DPPOSTERIOR_MAX_SMOOTH_WORK``  3e7         entries of one smooth-sensitivity search (k x distance)
+``DPPOSTERIOR_MAX_SMOOTH_WORK``  3e6         entries of one smooth-sensitivity search (k x distance)
 ``DPPOSTERIOR_MAX_PMF_WORK``     4e6         outputs ``pmf`` computes, ``|R(n)|`` (~3 us each)
 ``DPPOSTERIOR_MAX_PMF_ROWS``     1e6         rows ``pmf`` prints (all of R(n), or ``--top N``)
+``DPPOSTERIOR_MAX_RELEASE_WORK`` 1e7        sampler table entries ``k (n + 1)`` of a padded release
 ``DPPOSTERIOR_MAX_DATA_MB``      1024        bytes of a ``--data`` CSV file read by ``release``
 ===============================  ==========  ===================================================
 

@@ -74,11 +74,35 @@ def reference_counts(n: int, k: int) -> list[NDArray[np.int64]]:
     return [boundary, balanced]
 
 
+#: Sampler table entries ``k (n + 1)`` a padded release may cover (``DPPOSTERIOR_MAX_RELEASE_WORK``).
+DEFAULT_MAX_RELEASE_WORK = 1e7
+#: Seconds per table entry of the slowest draw measured (ehd, k = 2, n = 2e6: 0.58 us; ehds and
+#: mh-delta 0.07-0.2 us), times the draws of a padded release (2 x REFERENCE_REPS reference
+#: draws, the draw itself and up to PAD_FACTOR of padding): the release's time estimate.
+SECONDS_PER_ENTRY = 0.6e-6 * (2 * REFERENCE_REPS + 1 + PAD_FACTOR)
+
+
 def check_budget(mech: Mechanism, n: int, k: int) -> None:
-    """Refuse, from public inputs only, a release whose draw would not fit the memory budget."""
+    """Refuse, from public inputs only, a release that would not fit the memory or the time budget.
+
+    Memory: the rejection sampler's tables (or the enumerated pmf).  Time: a padded draw of an
+    exponential mechanism through the rejection sampler costs up to :data:`SECONDS_PER_ENTRY`
+    per entry of its ``k (n + 1)`` tables (the widest factors, at the public reference data
+    sets); beyond ``DPPOSTERIOR_MAX_RELEASE_WORK`` entries (default 1e7, ~48 s) one line gives
+    the estimate.  The Laplace and geometric releases cost O(k) and have no time budget.
+    """
+    from .budget import budget_setting
+    from .errors import SizeError
+
     if isinstance(mech, ExponentialMechanism):
         if n_candidates(n, k) > ENUMERATE_UP_TO:
             check_sampler_size(n, k)
+            entries = k * (n + 1)
+            limit = budget_setting("DPPOSTERIOR_MAX_RELEASE_WORK", DEFAULT_MAX_RELEASE_WORK)
+            if entries > limit:
+                raise SizeError(f"a padded release of {mech.id} for k={k}, n={n} covers sampler tables of "
+                                f"{entries:.3g} entries (up to ~{entries * SECONDS_PER_ENTRY:.0f} s here), over the "
+                                f"budget of {limit:.3g} (set DPPOSTERIOR_MAX_RELEASE_WORK to raise it)")
         else:
             mech.check_size(n, k, "the exact output distribution")
 

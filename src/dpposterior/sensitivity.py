@@ -110,9 +110,10 @@ def smoothing_beta(epsilon: float, delta: float, n: int) -> float:
     return math.log1p(-epsilon / (2.0 * math.log(delta / (2.0 * (n + 1)))))
 
 
-#: Most entries (categories x distances, about one g evaluation each, ~1e6 per second here) one
+#: Most entries (categories x distances, about one g evaluation each, ~1.2e6 per second here; a release
+#: searches 5 times: 4 reference draws and its own) one
 #: smooth-sensitivity search may cover; ``DPPOSTERIOR_MAX_SMOOTH_WORK``, read at each call.
-DEFAULT_MAX_SMOOTH_WORK = 3e7
+DEFAULT_MAX_SMOOTH_WORK = 3e6
 
 
 def public_ls_floor(a: NDArray[np.float64], n: int) -> float:
@@ -139,7 +140,7 @@ def search_distance(a: NDArray[np.float64], n: int, reach) -> int:
     limit = budget_setting("DPPOSTERIOR_MAX_SMOOTH_WORK", DEFAULT_MAX_SMOOTH_WORK)
     if work > limit:
         raise SizeError(f"the smooth-sensitivity search for k={k}, n={n} covers distances up to {D:,} "
-                        f"({work:.3g} entries, ~{work / 1e6:.0f} s here), over the budget of {limit:.3g} "
+                        f"({work:.3g} entries, ~{work / 1.2e6:.0f} s here), over the budget of {limit:.3g} "
                         "(a larger gamma or epsilon shortens it; set DPPOSTERIOR_MAX_SMOOTH_WORK to raise it)")
     return D
 
