@@ -169,7 +169,7 @@ def test_catalogue_case_through_the_api(case):
 
 
 def test_ctrl_c_exits_130_with_one_line():
-    proc = subprocess.Popen([sys.executable, "-m", "dpposterior.cli", "privacy", "--prior", "1,1", "--n", "20000",
+    proc = subprocess.Popen([sys.executable, "-m", "dpposterior.cli", "privacy", "--prior", "1,1", "--n", "15000",
                              "--mechanism", "ehds", "--epsilon", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=ROOT)
     time.sleep(4.0)  # past the imports, inside the scan

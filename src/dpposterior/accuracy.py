@@ -196,7 +196,7 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
     a = as_prior(prior)
     n = as_size(n)
-    check_scan_size(a.size, n, "the expected error of every data set")
+    check_scan_size(a.size, n, "the expected error of every data set", passes=2)
     cal = None
     if params.calibrate:
         from .calibration import calibrate as _cal

@@ -10,7 +10,7 @@ line, exit status 2 at the command line) giving the estimate and the setting tha
 setting                          default     what it bounds
 ===============================  ==========  ===================================================
 ``DPPOSTERIOR_MEMORY_GB``        4           bytes of any exact table (``models.check_size``)
-``DPPOSTERIOR_MAX_PAIRS``        2e10        worst-case privacy scan, ``|R(n)|^2`` evaluations
+``DPPOSTERIOR_MAX_PAIRS``        4e8         worst-case scans, passes x ``|R(n)|^2`` evaluations
 ``DPPOSTERIOR_MAX_POSTERIOR_WORK`` 2.5e9     score evaluations of the noise-aware posterior
 ``DPPOSTERIOR_MAX_SMOOTH_WORK``  3e6         entries of one smooth-sensitivity search (k x distance)
 ``DPPOSTERIOR_MAX_PMF_WORK``     4e6         outputs ``pmf`` computes, ``|R(n)|`` (~3 us each)

@@ -29,9 +29,12 @@ from .models import as_counts, as_prior, as_size, candidate_rank, check_size, n_
 
 #: Working memory of one chunk of the worst-case scan.
 WORK_BYTES = 512 * 2**20
-#: Largest number of (data set, output) log-pmf entries a worst-case scan may evaluate,
-#: ``|R(n)|^2`` (~1e8 per second here).  Override with ``DPPOSTERIOR_MAX_PAIRS``.
-MAX_PAIR_WORK = int(float(os.environ.get("DPPOSTERIOR_MAX_PAIRS", "2e10")))
+#: Largest number of (data set, output) log-pmf entries an interactive scan may evaluate, summed
+#: over its passes: ``passes x |R(n)|^2`` (~1e7 per second here, so ~40 s).  Read at each call
+#: from ``DPPOSTERIOR_MAX_PAIRS``; the pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
+DEFAULT_MAX_PAIR_WORK = 4e8
+#: the rate behind the time estimate of a refusal
+PAIRS_PER_SECOND = 1e7
 
 
 @dataclass(frozen=True)
@@ -60,15 +63,24 @@ def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:
     return np.maximum(0.0, np.exp(lp) - np.exp(eps_prime + lq)).sum(axis=-1)
 
 
-def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss") -> None:
-    """Raise :class:`SizeError` when a scan over all pairs of R(n) would exceed ``MAX_PAIR_WORK``."""
+def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", passes: float = 1.0) -> None:
+    """Raise :class:`SizeError` when ``passes`` scans over all pairs of R(n) would exceed the pair budget.
+
+    The budget is ``DPPOSTERIOR_MAX_PAIRS`` (default :data:`DEFAULT_MAX_PAIR_WORK`), read at each
+    call; ``passes`` is how many full scans the caller makes (the expected error ~2, a calibration
+    ~10: its bisection and its certificate).
+    """
+    from .budget import budget_setting
+
     size = n_candidates(n, k)
     check_size(size, 8 * (k + 12), f"{what} over R(n) for k={k}, n={n}")
-    if size * size > MAX_PAIR_WORK:
+    limit = budget_setting("DPPOSTERIOR_MAX_PAIRS", DEFAULT_MAX_PAIR_WORK)
+    work = passes * size * size
+    if work > limit:
         raise SizeError(
-            f"{what} for k={k}, n={n} needs |R(n)|^2 = {size * size:.2e} log-pmf "
-            f"evaluations, over the limit of {MAX_PAIR_WORK:.0e} (use --at for the local loss, or set "
-            "DPPOSTERIOR_MAX_PAIRS)"
+            f"{what} for k={k}, n={n} needs {passes:g} x |R(n)|^2 = {work:.2e} log-pmf evaluations "
+            f"(~{work / PAIRS_PER_SECOND:.0f} s here), over the budget of {limit:.0e} (use --at for the local "
+            "loss, or set DPPOSTERIOR_MAX_PAIRS to raise it)"
         )
 
 

@@ -14,6 +14,9 @@ import pandas as pd
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .budgets import apply
+
+    apply()  # batch jobs: the pipeline's budgets (their runtime is declared in the rules' resources)
     ap = argparse.ArgumentParser(prog="python -m dpposterior.paper", description=__doc__)
     sub = ap.add_subparsers(dest="stage", required=True)
 
