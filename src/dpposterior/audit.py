@@ -105,6 +105,26 @@ def check_samples(samples: object, name: str = "samples") -> int:
     return validate.sample_count(s, name, MIN_SAMPLES, validate.MAX_SAMPLES)
 
 
+#: Draws per side, summed over the pairs tested, an audit may make (``DPPOSTERIOR_MAX_AUDIT_SAMPLES``,
+#: read at each call): about 1e6 draws per second here (counted as they come, never kept), so the
+#: default 2.5e7 is ~50 s.  The pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
+DEFAULT_MAX_AUDIT_SAMPLES = 2.5e7
+DRAWS_PER_SECOND = 1e6
+
+
+def check_draw_budget(samples: int, pairs: int = 1) -> None:
+    """Refuse, before drawing, an audit of ``pairs x samples`` draws per side past the budget (one line)."""
+    from .budget import budget_setting
+    from .errors import SizeError
+
+    limit = budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES", DEFAULT_MAX_AUDIT_SAMPLES)
+    total = samples * pairs
+    if total > limit:
+        raise SizeError(f"the audit would draw {total:.3g} samples per side ({pairs} pair{'s' if pairs > 1 else ''} x "
+                        f"{samples:.3g}; ~{2 * total / DRAWS_PER_SECOND:.0f} s here), over the budget of {limit:.3g} "
+                        "(set DPPOSTERIOR_MAX_AUDIT_SAMPLES to raise it)")
+
+
 def check_events(n_events: object, name: str = "n_events") -> int:
     """Validate the number K of events carried to the evaluation half (1 to ``validate.MAX_EVENTS``)."""
     if not isinstance(n_events, (int, np.integer)) or isinstance(n_events, bool) \
@@ -135,8 +155,9 @@ def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64
     return c, d
 
 
-def _draw(sampler: Sampler, dataset, size: int, rng: np.random.Generator, bar) -> NDArray:
-    parts, done = [], 0
+def _batches(sampler: Sampler, dataset, size: int, rng: np.random.Generator, bar):
+    """``size`` draws of ``sampler`` on ``dataset`` as checked batches of at most ``_CHUNK`` rows (never all kept)."""
+    done = 0
     while done < size:
         step = min(_CHUNK, size - done)
         x = np.asarray(sampler(dataset, step, rng))
@@ -147,10 +168,48 @@ def _draw(sampler: Sampler, dataset, size: int, rng: np.random.Generator, bar) -
         if not (np.issubdtype(x.dtype, np.integer) or np.issubdtype(x.dtype, np.floating)) \
                 or (np.issubdtype(x.dtype, np.floating) and not np.all(np.isfinite(x))):
             raise InputError("the sampler must return finite numbers")
-        parts.append(x)
+        yield done, x
         done += step
         bar.update(step)
-    return np.concatenate(parts)
+
+
+class _Histogram:
+    """Counts of the distinct output rows, per side (0: c, 1: c') and part of the sample.
+
+    Part 0 ranks outputs (the first quarter of a side's draws), part 1 scores candidate events
+    (the second quarter), part 2 evaluates the chosen events (the second half): the split of the
+    module docstring, made by the position of each draw, so draws can be counted as they come and
+    dropped.  Memory is O(distinct outputs + one batch), whatever the number of samples.  The
+    distinct rows stay in the lexicographic order of :func:`_encode`.
+    """
+
+    def __init__(self, samples: int):
+        m_sel = samples // 2
+        self.bounds = ((0, m_sel // 2), (m_sel // 2, m_sel), (m_sel, samples))
+        self.uniq: NDArray | None = None
+        self.counts = np.zeros((0, 2, 3), dtype=np.int64)
+
+    def add(self, side: int, start: int, x: NDArray) -> None:
+        """Count the rows ``x`` of ``side``, draws ``start .. start + len(x) - 1``."""
+        for part, (lo, hi) in enumerate(self.bounds):
+            a, b = max(lo, start), min(hi, start + x.shape[0])
+            if a < b:
+                self._merge(side, part, x[a - start:b - start])
+
+    def _merge(self, side: int, part: int, rows: NDArray) -> None:
+        u, inv = _encode(rows)
+        c = np.bincount(inv, minlength=u.shape[0])
+        if self.uniq is None:
+            self.uniq = u
+            self.counts = np.zeros((u.shape[0], 2, 3), dtype=np.int64)
+            self.counts[:, side, part] = c
+            return
+        both, where = _encode(np.concatenate([self.uniq, u]))
+        old = self.uniq.shape[0]
+        counts = np.zeros((both.shape[0], 2, 3), dtype=np.int64)
+        counts[where[:old]] = self.counts  # the old rows are distinct: plain assignment
+        np.add.at(counts[:, side, part], where[old:], c)
+        self.uniq, self.counts = both, counts
 
 
 def _encode(x: NDArray) -> tuple[NDArray, NDArray[np.int64]]:
@@ -241,18 +300,13 @@ def _materialise(kind, payload, uniq, direction) -> _Event:
     return _Event(direction, kind, mask, int(i), float(t))
 
 
-def _select(uniq, sel0, sel1, alpha, n_events, score_fn):
+def _select(uniq, r0, r1, s0, s1, m_score, alpha, n_events, score_fn):
     """The ``n_events`` distinct events with the best cross-fitted selection score (both directions).
 
-    ``sel0``, ``sel1``: the selection-half codes of each side.  Events are told apart by
-    their outputs among those seen in the selection half, so the choice never depends on
-    the evaluation half.
+    ``r0, r1``: counts per distinct output of each side's ranking quarter; ``s0, s1``: of its
+    scoring quarter (``m_score`` draws each).  Events are told apart by their outputs among those
+    seen in the selection half, so the choice never depends on the evaluation half.
     """
-    h = min(sel0.size, sel1.size) // 2
-    U = uniq.shape[0]
-    r0, r1 = np.bincount(sel0[:h], minlength=U), np.bincount(sel1[:h], minlength=U)
-    s0, s1 = np.bincount(sel0[h:], minlength=U), np.bincount(sel1[h:], minlength=U)
-    m_score = sel0.size - h
     seen = (r0 + r1 + s0 + s1) > 0
     cands, scores = [], []
     for direction, (ra, rb, sa, sb) in enumerate(((r0, r1, s0, s1), (r1, r0, s1, s0))):
@@ -353,20 +407,27 @@ def audit_samples(x0: ArrayLike, x1: ArrayLike, *, confidence: float = DEFAULT_C
     if x0.ndim != 2 or x0.shape != x1.shape:
         raise InputError(f"both sides need the same number of samples of the same shape, got {x0.shape} and {x1.shape}")
     m = check_samples(x0.shape[0])
+    hist = _Histogram(m)
+    hist.add(0, 0, x0)
+    hist.add(1, 0, x1)
+    return _audit_histogram(hist, m, confidence, n_events, delta_at, pair)
+
+
+def _audit_histogram(hist: _Histogram, m: int, confidence: float, n_events: int, delta_at, pair) -> AuditResult:
+    """The audit of the module docstring from the counts of :class:`_Histogram` (``m`` draws per side)."""
     m_sel = m // 2
     m_eval = m - m_sel
-    uniq, inv = _encode(np.concatenate([x0, x1]))
-    U = uniq.shape[0]
-    c0, c1 = inv[:m], inv[m:]
-    n0e, n1e = np.bincount(c0[m_sel:], minlength=U), np.bincount(c1[m_sel:], minlength=U)
+    uniq, cnt = hist.uniq, hist.counts
+    n0e, n1e = cnt[:, 0, 2], cnt[:, 1, 2]
     alpha = (1.0 - confidence) / (2 * n_events)
+    ranks_scores = (cnt[:, 0, 0], cnt[:, 1, 0], cnt[:, 0, 1], cnt[:, 1, 1], m_sel - m_sel // 2)
 
     def evaluate(events):
         xa = np.array([(n0e if e.direction == 0 else n1e)[e.mask].sum() for e in events])
         xb = np.array([(n1e if e.direction == 0 else n0e)[e.mask].sum() for e in events])
         return xa, xb
 
-    events = _select(uniq, c0[:m_sel], c1[:m_sel], alpha, n_events, _eps_score)
+    events = _select(uniq, *ranks_scores, alpha, n_events, _eps_score)
     xa, xb = evaluate(events)
     lbs = _log(cp_lower(xa, m_eval, alpha)) - _log(cp_upper(xb, m_eval, alpha))
     best = int(np.argmax(lbs))
@@ -374,7 +435,7 @@ def audit_samples(x0: ArrayLike, x1: ArrayLike, *, confidence: float = DEFAULT_C
     estimate = float(math.log((xa[best] + 0.5) / (xb[best] + 0.5)))
     delta = None
     if delta_at is not None:
-        dev = _select(uniq, c0[:m_sel], c1[:m_sel], alpha, n_events, _delta_score_fn(delta_at))
+        dev = _select(uniq, *ranks_scores, alpha, n_events, _delta_score_fn(delta_at))
         da, db = evaluate(dev)
         dl = cp_lower(da, m_eval, alpha) - math.exp(delta_at) * cp_upper(db, m_eval, alpha)
         j = int(np.argmax(dl))
@@ -399,13 +460,15 @@ def audit(sampler: Sampler, dataset, neighbour, *, samples: int = DEFAULT_SAMPLE
     the pair's true privacy loss with probability at least ``confidence``.
     """
     samples, confidence = check_samples(samples), check_confidence(confidence)
-    check_events(n_events)
+    n_events, delta_at = check_events(n_events), _check_delta_at(delta_at)
+    check_draw_budget(samples)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    hist = _Histogram(samples)
     with tqdm(total=2 * samples, desc="audit samples", unit="draw", disable=not progress, mininterval=1.0) as bar:
-        x0 = _draw(sampler, dataset, samples, rng, bar)
-        x1 = _draw(sampler, neighbour, samples, rng, bar)
-    return audit_samples(x0, x1, confidence=confidence, n_events=n_events, delta_at=delta_at,
-                         pair=(dataset, neighbour))
+        for side, data in enumerate((dataset, neighbour)):
+            for start, x in _batches(sampler, data, samples, rng, bar):
+                hist.add(side, start, x)
+    return _audit_histogram(hist, samples, confidence, n_events, delta_at, (dataset, neighbour))
 
 
 def audit_search(sampler: Sampler, pairs: Sequence, *, samples: int = DEFAULT_SAMPLES,
@@ -417,6 +480,7 @@ def audit_search(sampler: Sampler, pairs: Sequence, *, samples: int = DEFAULT_SA
     pairs = list(pairs)
     if not pairs:
         raise InputError("search found no adjacent pairs to test")
+    check_draw_budget(check_samples(samples), len(pairs))
     per_pair = 1.0 - (1.0 - confidence) / len(pairs)
     rngs = np.random.default_rng(seed).spawn(len(pairs))
     results = [audit(sampler, c, d, samples=samples, confidence=per_pair, seed=r, n_events=n_events,
@@ -521,18 +585,3 @@ def plan_from_audit(result: AuditResult, target: float, *, confidence: float | N
     p = (ev["count_numerator"] + 0.5) / (ev["evaluation_samples"] + 1)
     q = ev["count_denominator"] / ev["evaluation_samples"]
     return samples_needed(p, q, target, confidence=confidence or result.confidence, n_events=result.n_events)
-
-
-
-
-# Names that moved to :mod:`dpposterior.mechanism_audit` (they need the library's mechanisms,
-# which this black-box module never imports); kept reachable for existing callers.
-_MOVED = {"mechanism_sampler", "exact_pair_epsilon", "audit_mechanism", "plan_mechanism", "Plan"}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        from . import mechanism_audit
-
-        return getattr(mechanism_audit, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

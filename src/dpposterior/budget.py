@@ -16,6 +16,7 @@ setting                          default     what it bounds
 ``DPPOSTERIOR_MAX_PMF_WORK``     4e6         outputs ``pmf`` computes, ``|R(n)|`` (~3 us each)
 ``DPPOSTERIOR_MAX_PMF_ROWS``     1e6         rows ``pmf`` prints (all of R(n), or ``--top N``)
 ``DPPOSTERIOR_MAX_RELEASE_WORK`` 1e7        sampler table entries ``k (n + 1)`` of a padded release
+``DPPOSTERIOR_MAX_AUDIT_SAMPLES`` 2.5e7      draws per side of one audit (all pairs tested)
 ``DPPOSTERIOR_MAX_DATA_MB``      1024        bytes of a ``--data`` CSV file read by ``release``
 ===============================  ==========  ===================================================
 

@@ -16,7 +16,7 @@ import pandas as pd
 from scipy.special import logsumexp
 
 from ..accuracy import exact_accuracy, exact_accuracy_from_pmf, release_error
-from ..audit import audit_mechanism, exact_pair_epsilon
+from ..mechanism_audit import audit_mechanism, exact_pair_epsilon
 from ..bounds import abs_discretised_laplace_pmf, mh_tail_bound
 from ..distances import hellinger
 from ..errors import InputError
