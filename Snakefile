@@ -13,10 +13,31 @@ from snakemake.utils import min_version, validate
 min_version("8.0")
 
 
+# Every config error is named at dry run, in one line, before any job (dpposterior.paper.config):
+# strict YAML (duplicate keys, line numbers), the schema, cross-references, values and exact sizes
+# under the pipeline's budgets (dpposterior.paper.budgets, applied here as in every job).  The files
+# are read strictly before `configfile:` so a YAML error in config.yaml gives its line; Snakemake
+# itself reads a --configfile before this file runs, so a YAML syntax error there gets Snakemake's
+# own message (no line number), while its duplicate keys are still caught here.
+from dpposterior.paper.budgets import apply as apply_pipeline_budgets
+from dpposterior.paper.config import ConfigError, check_all, check_files, exit_with
+
+apply_pipeline_budgets()
+try:
+    check_files(["config.yaml", *workflow.overwrite_configfiles])
+except ConfigError as exc:
+    exit_with(exc)
+
+
 configfile: "config.yaml"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+try:
+    check_all(config, "workflow/schemas/config.schema.yaml")
+except ConfigError as exc:
+    exit_with(exc)
+
+validate(config, "workflow/schemas/config.schema.yaml")  # sets the schema's defaults
 
 os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
 

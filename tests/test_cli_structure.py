@@ -33,8 +33,7 @@ def imports_of(module: str) -> set[str]:
 
 
 def test_black_box_audit_imports_no_mechanism():
-    assert imports_of("audit") <= {"errors", "validate", "models", "mechanism_audit"}
-    # mechanism_audit is reached only lazily, for old names (module __getattr__), never at import
+    assert imports_of("audit") <= {"errors", "validate", "models", "budget"}  # no lazy door to mechanism_audit
     tree = ast.parse((SRC / "audit.py").read_text())
     top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 1}
     assert top <= {"errors", "validate", "models", None}

@@ -9,8 +9,6 @@ from dpposterior.paper.config import (AUDIT_KEYS, COVERAGE_KEYS, DATA_KEYS, EXPE
 from dpposterior.paper.experiments import FORMULAS
 from dpposterior.paper.report import caption_rst, verdicts_rst
 
-check_config(config)
-
 #: output folders: the quick config writes to results/quick/ and figures/quick/
 R = config.get("results_dir", "results")
 F = config.get("figures_dir", "figures")
