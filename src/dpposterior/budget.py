@@ -6,19 +6,19 @@ change it without re-importing), checked *before* the work starts from public in
 Past a budget the call raises :class:`~dpposterior.errors.SizeError` (an ``InputError``: one
 line, exit status 2 at the command line) giving the estimate and the setting that raises it.
 
-===============================  ==========  ===================================================
-setting                          default     what it bounds
-===============================  ==========  ===================================================
-``DPPOSTERIOR_MEMORY_GB``        4           bytes of any exact table (``models.check_size``)
-``DPPOSTERIOR_MAX_PAIRS``        4e8         worst-case scans, passes x ``|R(n)|^2`` evaluations
-``DPPOSTERIOR_MAX_POSTERIOR_WORK`` 2.5e9     score evaluations of the noise-aware posterior
-``DPPOSTERIOR_MAX_SMOOTH_WORK``  3e6         entries of one smooth-sensitivity search (k x distance)
-``DPPOSTERIOR_MAX_PMF_WORK``     4e6         outputs ``pmf`` computes, ``|R(n)|`` (~3 us each)
-``DPPOSTERIOR_MAX_PMF_ROWS``     1e6         rows ``pmf`` prints (all of R(n), or ``--top N``)
-``DPPOSTERIOR_MAX_RELEASE_WORK`` 1e7        sampler table entries ``k (n + 1)`` of a padded release
-``DPPOSTERIOR_MAX_AUDIT_SAMPLES`` 2.5e7      draws per side of one audit (all pairs tested)
-``DPPOSTERIOR_MAX_DATA_MB``      1024        bytes of a ``--data`` CSV file read by ``release``
-===============================  ==========  ===================================================
+Settings (default, what they bound):
+
+- ``DPPOSTERIOR_MEMORY_GB`` (4): bytes of any exact table (``models.check_size``);
+- ``DPPOSTERIOR_MAX_PAIRS`` (4e8): worst-case scans, passes x ``|R(n)|^2`` evaluations (``privacy``);
+- ``DPPOSTERIOR_MAX_POSTERIOR_WORK`` (2.5e9): score evaluations of the noise-aware posterior;
+- ``DPPOSTERIOR_MAX_SMOOTH_WORK`` (3e6): entries of one smooth-sensitivity search, k x distance;
+- ``DPPOSTERIOR_MAX_RELEASE_WORK`` (1e7): sampler table entries ``k (n + 1)`` of a padded release;
+- ``DPPOSTERIOR_MAX_PMF_WORK`` (4e6): outputs ``pmf`` computes, ``|R(n)|``;
+- ``DPPOSTERIOR_MAX_PMF_ROWS`` (1e6): rows ``pmf`` prints (all of R(n), or ``--top N``);
+- ``DPPOSTERIOR_MAX_AUDIT_SAMPLES`` (2.5e7): draws per side of one audit, over all pairs tested;
+- ``DPPOSTERIOR_MAX_DATA_MB`` (1024): megabytes of a ``--data`` CSV file read by ``release``.
+
+The pipeline's batch jobs run with larger values (:mod:`dpposterior.paper.budgets`).
 
 The defaults keep every command within about a minute and 4 GiB on a 2-core machine
 (``benchmarks/budgets.py`` prints the largest accepted cases and their cost).
