@@ -149,6 +149,10 @@ API = [
     ("api-nan-eps", "import dpposterior as d; d.log_pmf('ehds', [1, 1], [3, 3], epsilon=float('nan'))", "epsilon"),
     ("api-negative-hellinger", "import dpposterior as d; d.hellinger([-1, 2], [1, 2])", ""),
     ("api-eps-1e12", "import dpposterior as d; d.sample('ehds', [1, 1], [3, 3], epsilon=1e12, size=1)", "epsilon"),
+    ("api-fractional-n", "import dpposterior as d; d.candidates(1.5, 2)", "n must be an integer"),
+    ("api-one-category", "import dpposterior as d; d.candidates(3, 1)", "k must be an integer"),
+    ("api-steps-shapes", "import dpposterior as d; d.steps([1, 2], [1, 2, 3])", "same number of categories"),
+    ("api-posterior-is-the-function", "import dpposterior as d; d.posterior([1, 1, 1], [1, 2])", "prior has 3"),
     ("api-gamma-tiny-huge-n", "import dpposterior as d; d.smooth_sensitivity([1, 1, 1], [10**7]*3, gamma=1e-6)",
      "DPPOSTERIOR_MAX_SMOOTH_WORK"),
 ]

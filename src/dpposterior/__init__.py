@@ -9,8 +9,8 @@ from .distances import hellinger
 from .errors import InputError, SizeError
 from .mechanisms import MECHANISM_IDS, MECHANISMS, get_mechanism, log_pmf, sample, weight
 from . import optimal  # noqa: F401  (registers the 'optimal' mechanism)
-from .models import candidates, posterior, steps
 from .posterior import NoiseAwarePosterior, noise_aware_posterior
+from .models import candidates, posterior, steps  # after .posterior: the name is the function, not the module
 from .privacy import PrivacyLoss, concrete_epsilon, privacy_profile
 from .sensitivity import global_sensitivity, local_sensitivity, smooth_sensitivity, smooth_sensitivity_all
 

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import gammaln, polygamma
 
-from .validate import parameter_array
+from .validate import parameter_array, same_length
 
 #: Relative half-gap below which J uses the midpoint series.
 SERIES_THRESHOLD = 0.1
@@ -113,6 +113,7 @@ def hellinger(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     0.21460183660255...
     """
     p, q = parameter_array(p, "p"), parameter_array(q, "q")
+    same_length(p, q, "p", "q")
     return hellinger_from_log_bc(log_bhattacharyya(p, q))
 
 

@@ -69,6 +69,8 @@ def candidates(n: int, k: int) -> NDArray[np.int64]:
     Returned as an ``(C(n+k-1, k-1), k)`` int64 array in lexicographic order of ``m``
     (see the module docstring); the same array lists every data set of size n.
     """
+    n = _validate.integer(n, "n", 0, _validate.MAX_TOTAL)
+    k = _validate.integer(k, "k", 2, _validate.MAX_CATEGORIES)
     size = n_candidates(n, k)
     check_size(size, 8 * k, f"R(n) for k={k}, n={n}")
     # T = compositions of n into p parts (lexicographic).  Its rows with first part >= f are its
@@ -130,7 +132,9 @@ def neighbours(counts: ArrayLike) -> NDArray[np.int64]:
 
 def steps(counts: ArrayLike, m: ArrayLike) -> NDArray[np.int64]:
     """Substitution distance ``d(c, m) = |c - m|_1 / 2`` (SPEC §1, the "steps" of 000 Tables 1-2)."""
-    diff = np.abs(_validate.count_array(counts) - _validate.count_array(m, "m"))
+    c, m = _validate.count_array(counts), _validate.count_array(m, "m")
+    _validate.same_length(c, m, "counts", "m")
+    diff = np.abs(c - m)
     return diff.sum(axis=-1) // 2
 
 

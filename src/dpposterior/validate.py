@@ -360,3 +360,12 @@ def parameter_array(value: ArrayLike, name: str) -> NDArray[np.float64]:
     if not np.isfinite(arr).all() or (arr <= 0).any():
         raise InputError(f"{name} must be finite positive numbers (Dirichlet parameters)")
     return arr
+
+
+def same_length(x: NDArray, y: NDArray, xname: str, yname: str) -> None:
+    """Two stacks of vectors must have the same last axis and broadcastable leading axes."""
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        raise InputError(f"{xname} and {yname} must have the same number of categories (shapes {x.shape} and "
+                         f"{y.shape})") from None
