@@ -46,7 +46,7 @@ def main() -> None:
     n = 1000 if quick else 10_000
     t = timed(lambda: calibration("ehds", [1, 1], n, epsilon=1.0))
     rows.append(("--calibrate ehds, k=2", f"n={n}", "120 s", t,
-                 f"10 |R(n)|^2 <= {DEFAULT_MAX_PAIR_WORK:.0e} (k=2: n <= {int((DEFAULT_MAX_PAIR_WORK / 10) ** 0.5) - 1}), "
+                 f"20 |R(n)|^2 <= {DEFAULT_MAX_PAIR_WORK:.0e} (k=2: n <= {int((DEFAULT_MAX_PAIR_WORK / 20) ** 0.5) - 1}), "
                  "then SizeError (DPPOSTERIOR_MAX_PAIRS)"))
     n = 2000 if quick else 20_000
     t = timed(lambda: expected_errors("geometric", [1, 1], n, epsilon=1.0))

@@ -190,7 +190,7 @@ def calibrate(mechanism: ExponentialMechanism, a, n: int, params: Params) -> Cal
     Cached per (mechanism, prior, n, params) so that pmf, rows and sampling at one n don't recompute.
     ``params.calibrate`` is ignored (the unscaled weights are calibrated).
     """
-    check_scan_size(len(a), int(n), "calibration", passes=10)
+    check_scan_size(len(a), int(n), "calibration", passes=20)
     key = Params(params.epsilon, params.delta, params.gamma, params.global_sensitivity_method, "worst", False)
     return _cached(mechanism.id, tuple(float(x) for x in np.asarray(a, dtype=np.float64)), int(n), key)
 

@@ -67,8 +67,8 @@ def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", p
     """Raise :class:`SizeError` when ``passes`` scans over all pairs of R(n) would exceed the pair budget.
 
     The budget is ``DPPOSTERIOR_MAX_PAIRS`` (default :data:`DEFAULT_MAX_PAIR_WORK`), read at each
-    call; ``passes`` is how many full scans the caller makes (the expected error ~2, a calibration
-    ~10: its bisection and its certificate).
+    call; ``passes`` is how many full scans the caller makes (the expected error ~2, a calibration ~20:
+    its bisection and its certificate; measured ~14).
     """
     from .budget import budget_setting
 
