@@ -176,7 +176,13 @@ def test_ctrl_c_exits_130_with_one_line():
     proc = subprocess.Popen([sys.executable, "-m", "dpposterior.cli", "privacy", "--prior", "1,1", "--n", "15000",
                              "--mechanism", "ehds", "--epsilon", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=ROOT)
-    time.sleep(4.0)  # past the imports, inside the scan
+    # past the imports (~1 s of CPU), inside the scan: wait for 2.5 s of the child's own CPU time
+    ticks, deadline = os.sysconf("SC_CLK_TCK"), time.monotonic() + 60
+    while time.monotonic() < deadline:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / ticks > 2.5:
+            break
+        time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     lines = [ln for ln in err.decode().splitlines() if ln.strip()]
