@@ -18,18 +18,23 @@ Conventions used throughout the package
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import validate as _validate
+from .budget import budget_setting
 from .errors import InputError, SizeError
 
-#: Bytes an exact computation may allocate at once (default 4 GiB).  Override with
-#: the environment variable ``DPPOSTERIOR_MEMORY_GB``.
-MEMORY_BUDGET = int(float(os.environ.get("DPPOSTERIOR_MEMORY_GB", "4")) * 2**30)
+#: Gibibytes an exact computation may allocate at once unless ``DPPOSTERIOR_MEMORY_GB`` is set
+#: (read at call time by :func:`check_size`, like every budget of :mod:`dpposterior.budget`).
+DEFAULT_MEMORY_GB = 4.0
+
+
+def memory_budget() -> int:
+    """Bytes an exact computation may allocate at once (``DPPOSTERIOR_MEMORY_GB``, default 4 GiB)."""
+    return int(budget_setting("DPPOSTERIOR_MEMORY_GB", DEFAULT_MEMORY_GB) * 2**30)
 
 
 # The validators live in :mod:`dpposterior.validate` (the one validation layer); these names
@@ -53,12 +58,17 @@ def n_candidates(n: int, k: int) -> int:
 
 
 def check_size(n_items: int, bytes_per_item: float, what: str) -> None:
-    """Raise :class:`SizeError` when ``n_items * bytes_per_item`` exceeds :data:`MEMORY_BUDGET`."""
+    """Raise :class:`SizeError` when ``n_items * bytes_per_item`` exceeds :func:`memory_budget`.
+
+    ``n_items`` may be an exact Python int of any size (|R(n)| at k = 1000 is about 1e600).
+    """
     need = n_items * bytes_per_item
-    if need > MEMORY_BUDGET:
+    budget = memory_budget()
+    if need > budget:
+        gib = need / 2**30 if need < 2**1000 else need // 2**30  # an int past float range
         raise SizeError(
-            f"{what} needs {n_items:,} entries (~{need / 2**30:.1f} GiB), over the "
-            f"{MEMORY_BUDGET / 2**30:.1f} GiB budget of an exact computation "
+            f"{what} needs {f'{n_items:,}' if n_items < 10**30 else _validate.big_number(n_items)} entries (~{_validate.big_number(gib)} GiB), over the "
+            f"{budget / 2**30:.3g} GiB budget of an exact computation "
             "(set DPPOSTERIOR_MEMORY_GB to raise it)"
         )
 
@@ -120,14 +130,34 @@ def neighbours(counts: ArrayLike) -> NDArray[np.int64]:
     """Every ``c' = c - e_i + e_j`` with ``c_i >= 1`` (SPEC §1 adjacency), in :func:`directions` order."""
     c = np.asarray(counts, dtype=np.int64)
     k = c.shape[-1]
-    out = []
-    for i, j in directions(k):
-        if c[i] >= 1:
-            d = c.copy()
-            d[i] -= 1
-            d[j] += 1
-            out.append(d)
-    return np.array(out, dtype=np.int64).reshape(-1, k)
+    src = np.flatnonzero(c >= 1)  # i, in increasing order (i slowest)
+    i = np.repeat(src, k - 1)
+    r = np.tile(np.arange(k - 1, dtype=np.int64), src.size)
+    j = r + (r >= i)  # every j != i, increasing
+    out = np.repeat(c[None, :], i.size, axis=0)
+    rows = np.arange(i.size)
+    out[rows, i] -= 1
+    out[rows, j] += 1
+    return out
+
+
+def neighbour_count(counts: ArrayLike) -> int:
+    """``len(neighbours(counts))``, without listing them: ``(number of c_i >= 1) (k - 1)``."""
+    c = np.asarray(counts, dtype=np.int64)
+    return int(np.count_nonzero(c >= 1)) * (c.shape[-1] - 1)
+
+
+def neighbour_at(counts: ArrayLike, index: int) -> NDArray[np.int64]:
+    """``neighbours(counts)[index]``, without listing them (O(k))."""
+    c = np.array(counts, dtype=np.int64)
+    k = c.shape[-1]
+    src = np.flatnonzero(c >= 1)
+    i = int(src[index // (k - 1)])
+    r = index % (k - 1)
+    j = r if r < i else r + 1
+    c[i] -= 1
+    c[j] += 1
+    return c
 
 
 def steps(counts: ArrayLike, m: ArrayLike) -> NDArray[np.int64]:

@@ -117,8 +117,20 @@ def integer(value: object, name: str, lo: int | None = None, hi: int | None = No
     return v
 
 
-def _big(v: int) -> str:
-    return str(v) if abs(v) < 10**7 else f"{v:.3g}"
+def _big(v: int | float) -> str:
+    """``v`` for a message: exact below 10^7, else 3 significant digits, at any size (10^600 too)."""
+    if isinstance(v, float):
+        return f"{v:.3g}"
+    if abs(v) < 10**7:
+        return str(v)
+    if abs(v) < 10**300:
+        return f"{v:.3g}"
+    exponent = math.log10(abs(v))  # exact ints of any size (no float conversion)
+    whole = math.floor(exponent)
+    return f"{'-' if v < 0 else ''}{10 ** (exponent - whole):.2f}e+{whole}"
+
+
+big_number = _big
 
 
 def positive(value: object, name: str) -> float:
