@@ -42,7 +42,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .distances import HellingerGrid, hellinger, hellinger_from_log_bc
 from . import validate
-from .errors import InputError
+from .budget import budget_setting
+from .errors import InputError, SizeError
 from .models import (
     as_counts,
     as_open_unit,
@@ -156,6 +157,30 @@ class Mechanism:
     def check_size(self, n: int, k: int, what: str) -> None:
         """Raise :class:`~dpposterior.errors.SizeError` when the exact rows over R(n) do not fit."""
         check_size(n_candidates(n, k), 8 * (6 * k + 10), f"{what} over R(n) for k={k}, n={n}")
+
+    def check_setup(self, n: int, k: int, *, setups: float = 1.0, what: str = "a draw") -> None:
+        """Refuse (:class:`~dpposterior.errors.SizeError`), from public n and k only, a draw whose
+        set-up (tables, an enumerated pmf) would not fit the memory or the time budget.
+
+        ``setups``: how many times the set-up runs (a padded release: its reference draws, the draw
+        and its padding), for the time estimate.  Here: nothing to refuse (an O(k) draw).
+        """
+
+    def setup_seconds(self, n: int, k: int) -> float:
+        """Estimated seconds of one draw's set-up (tables), from public n and k: here none."""
+        return 0.0
+
+    def audit_entry_seconds(self, n: int, k: int) -> float:
+        """Estimated seconds per output entry (a draw is k entries) of drawing and counting inside an
+        audit, from public n and k.  Measured here (``benchmarks/budgets.py``): 0.25-0.76 us up to
+        k = 100 and 1.3 us at k = 1000 for the Laplace and geometric draws; this is an upper bound."""
+        return 0.8e-6 + 0.6e-9 * k
+
+    def check_draws(self, n: int, k: int, size: int) -> None:
+        """Refuse, from public inputs only, ``size`` draws of ``k`` counts summing to ``n``
+        (:func:`check_draw_entries`, then :meth:`check_setup`): the budget of :func:`sample`."""
+        check_draw_entries(size, k)
+        self.check_setup(n, k)
 
     def rows(self, prior: NDArray[np.float64], n: int, params: Params) -> Rows:  # pragma: no cover
         """Exact log-pmf rows over R(n) (see :class:`Rows`)."""
@@ -276,6 +301,35 @@ class ExponentialMechanism(Mechanism):
     def check(self, params):
         params = super().check(params)
         return self._check(params) if self._check is not None else params
+
+    #: Seconds per sampler-table entry of one draw: the slowest measured (ehd, k = 2, n = 2e6:
+    #: 0.58 us; ehds and mh-delta 0.07-0.2 us), for the time estimate of :meth:`check_setup`.
+    table_seconds = 0.6e-6
+
+    def setup_seconds(self, n, k):
+        """The rejection sampler's tables: ``k (n + 1)`` entries at :attr:`table_seconds` each."""
+        return 0.0 if n_candidates(n, k) <= ENUMERATE_UP_TO else k * (n + 1) * self.table_seconds
+
+    def audit_entry_seconds(self, n, k):
+        """Measured: 0.15-0.2 us per entry through the inverse cdf (|R(n)| <= ``ENUMERATE_UP_TO``),
+        0.4-1.6 us through the rejection sampler (k = 2 to 1000); upper bounds."""
+        return 0.3e-6 if n_candidates(n, k) <= ENUMERATE_UP_TO else 1.7e-6
+
+    def check_setup(self, n, k, *, setups=1.0, what="a draw"):
+        """The exact pmf over R(n) must fit in memory (|R(n)| <= ``ENUMERATE_UP_TO``: inverse cdf);
+        above, the rejection sampler's tables must fit in memory and their ``k (n + 1)`` entries
+        within ``DPPOSTERIOR_MAX_RELEASE_WORK`` (default :data:`DEFAULT_MAX_RELEASE_WORK`, about 6 s
+        for one bare draw and 48 s for a padded release in the worst case, ehd)."""
+        if n_candidates(n, k) <= ENUMERATE_UP_TO:
+            self.check_size(n, k, "the exact output distribution")
+            return
+        check_sampler_size(n, k)
+        entries = k * (n + 1)
+        limit = budget_setting("DPPOSTERIOR_MAX_RELEASE_WORK", DEFAULT_MAX_RELEASE_WORK)
+        if entries > limit:
+            raise SizeError(f"{what} of {self.id} for k={k}, n={n} covers sampler tables of {entries:.3g} entries "
+                            f"(up to ~{entries * setups * self.table_seconds:.0f} s here), over the budget of "
+                            f"{limit:.3g} (set DPPOSTERIOR_MAX_RELEASE_WORK to raise it)")
 
     def factor(self, a, n: int, params: Params) -> float:
         """The weight factor: ``kappa*`` of :func:`dpposterior.calibration.calibrate` if calibrated, else 1."""
@@ -541,6 +595,28 @@ class GeometricMechanism(ClampedNoiseMechanism):
 
 
 # ---------------------------------------------------------------------------------------------
+# the budgets of a draw (from public inputs only: n, k, size; never the counts)
+
+#: Sampler table entries ``k (n + 1)`` one draw may cover (``DPPOSTERIOR_MAX_RELEASE_WORK``).
+DEFAULT_MAX_RELEASE_WORK = 1e7
+#: Entries ``size * k`` one call of :func:`sample` may return (``DPPOSTERIOR_MAX_DRAW_ENTRIES``):
+#: about 1 us and 80 bytes each at their peak (measured: lshist k = 2, ehds k = 3), so ~20 s and ~1.6 GB.
+DEFAULT_MAX_DRAW_ENTRIES = 2e7
+
+
+def check_draw_entries(size: int, k: int) -> None:
+    """Refuse (:class:`~dpposterior.errors.SizeError`) ``size`` draws of ``k`` counts past
+    ``DPPOSTERIOR_MAX_DRAW_ENTRIES`` entries (default :data:`DEFAULT_MAX_DRAW_ENTRIES`); draw in
+    batches (as the auditor does) for more."""
+    entries = size * k
+    limit = budget_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES", DEFAULT_MAX_DRAW_ENTRIES)
+    if entries > limit:
+        raise SizeError(f"{validate.big_number(size)} draws of k={k} counts are {validate.big_number(entries)} "
+                        f"entries (~{entries * 1e-6:.0f} s, ~{entries * 80 / 2**30:.1f} GiB here), over the budget "
+                        f"of {limit:.3g} (draw in batches, or set DPPOSTERIOR_MAX_DRAW_ENTRIES to raise it)")
+
+
+# ---------------------------------------------------------------------------------------------
 # the registry
 
 MECHANISMS: dict[str, Mechanism] = {}
@@ -717,4 +793,5 @@ def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, de
     size = validate.sample_count(size, "size")
     if size == 0:
         return np.empty((0, c.size), dtype=np.int64)
+    mech.check_draws(int(c.sum()), c.size, size)
     return mech.sample(a, c, params, size, rng)

@@ -171,6 +171,14 @@ class OptimalMechanism(Mechanism):
             raise SizeError(f"the optimal mechanism's linear program for k={k}, n={n} has |R(n)| = {size} "
                             f"outputs, over the limit of {MAX_OUTPUTS} (|R(n)|^2 variables)")
 
+    def audit_entry_seconds(self, n, k):
+        """Draws through the inverse cdf of the solved table (as the enumerated exponential ones)."""
+        return 0.3e-6
+
+    def check_setup(self, n, k, *, setups=1.0, what="a draw"):
+        """The linear program over R(n) must be within :data:`MAX_OUTPUTS` outputs."""
+        self.check_size(n, k, what)
+
     def certificate(self, prior, n: int, params: Params) -> dict[str, float]:
         """``{"concrete_epsilon", "mix", "lp_optimum"}`` of the repaired, certified table."""
         self.check_size(n, len(prior), "the optimal table")

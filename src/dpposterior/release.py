@@ -5,9 +5,9 @@ tables and the smooth-sensitivity search are sized by where the counts sit), so 
 who can time a release could learn more than eps allows.  :func:`release` closes that channel
 by *padding to a deadline computed from public inputs only*:
 
-1. **Budget.**  From (n, k, mechanism) alone, the memory the draw needs is checked
-   (:meth:`Mechanism.check_size` when R(n) is listed, :func:`~dpposterior.sampling.check_sampler_size`
-   for the rejection sampler); too large -> one-line :class:`~dpposterior.errors.SizeError`.
+1. **Budget.**  From (n, k, mechanism) alone, the memory and the time the draw needs are checked
+   (:meth:`Mechanism.check_setup`: the exact pmf when R(n) is listed, the rejection sampler's
+   tables otherwise); too large -> one-line :class:`~dpposterior.errors.SizeError`.
 2. **Deadline.**  The same mechanism draws once on each *public reference data set* of the
    same n and k (:func:`reference_counts`: every record in the last category, and the
    balanced split: the slowest and the fastest cases measured), with randomness independent of
@@ -39,9 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .mechanisms import ExponentialMechanism, Mechanism, Params
-from .models import n_candidates
-from .sampling import ENUMERATE_UP_TO, check_sampler_size
+from .mechanisms import DEFAULT_MAX_RELEASE_WORK, Mechanism, Params  # noqa: F401  (re-exported)
 
 #: The deadline is this many times the slowest reference draw ...
 PAD_FACTOR = 3.0
@@ -74,37 +72,21 @@ def reference_counts(n: int, k: int) -> list[NDArray[np.int64]]:
     return [boundary, balanced]
 
 
-#: Sampler table entries ``k (n + 1)`` a padded release may cover (``DPPOSTERIOR_MAX_RELEASE_WORK``).
-DEFAULT_MAX_RELEASE_WORK = 1e7
-#: Seconds per table entry of the slowest draw measured (ehd, k = 2, n = 2e6: 0.58 us; ehds and
-#: mh-delta 0.07-0.2 us), times the draws of a padded release (2 x REFERENCE_REPS reference
-#: draws, the draw itself and up to PAD_FACTOR of padding): the release's time estimate.
-SECONDS_PER_ENTRY = 0.6e-6 * (2 * REFERENCE_REPS + 1 + PAD_FACTOR)
+#: Set-ups of a padded release, for its time estimate: 2 x REFERENCE_REPS reference draws, the draw
+#: itself and up to PAD_FACTOR draws' worth of padding.
+RELEASE_SETUPS = 2 * REFERENCE_REPS + 1 + PAD_FACTOR
 
 
 def check_budget(mech: Mechanism, n: int, k: int) -> None:
     """Refuse, from public inputs only, a release that would not fit the memory or the time budget.
 
-    Memory: the rejection sampler's tables (or the enumerated pmf).  Time: a padded draw of an
-    exponential mechanism through the rejection sampler costs up to :data:`SECONDS_PER_ENTRY`
-    per entry of its ``k (n + 1)`` tables (the widest factors, at the public reference data
-    sets); beyond ``DPPOSTERIOR_MAX_RELEASE_WORK`` entries (default 1e7, ~48 s) one line gives
-    the estimate.  The Laplace and geometric releases cost O(k) and have no time budget.
+    The mechanism's own :meth:`~dpposterior.mechanisms.Mechanism.check_setup`, for the
+    :data:`RELEASE_SETUPS` set-ups of a padded release: an exponential mechanism's exact pmf or
+    rejection-sampler tables (``k (n + 1)`` entries within ``DPPOSTERIOR_MAX_RELEASE_WORK``,
+    default 1e7, ~48 s in the worst case); the Laplace and geometric releases cost O(k) and have
+    no time budget.
     """
-    from .budget import budget_setting
-    from .errors import SizeError
-
-    if isinstance(mech, ExponentialMechanism):
-        if n_candidates(n, k) > ENUMERATE_UP_TO:
-            check_sampler_size(n, k)
-            entries = k * (n + 1)
-            limit = budget_setting("DPPOSTERIOR_MAX_RELEASE_WORK", DEFAULT_MAX_RELEASE_WORK)
-            if entries > limit:
-                raise SizeError(f"a padded release of {mech.id} for k={k}, n={n} covers sampler tables of "
-                                f"{entries:.3g} entries (up to ~{entries * SECONDS_PER_ENTRY:.0f} s here), over the "
-                                f"budget of {limit:.3g} (set DPPOSTERIOR_MAX_RELEASE_WORK to raise it)")
-        else:
-            mech.check_size(n, k, "the exact output distribution")
+    mech.check_setup(n, k, setups=RELEASE_SETUPS, what="a padded release")
 
 
 def release(mech: Mechanism, prior: NDArray[np.float64], counts: NDArray[np.int64], params: Params, rng=None, *,
