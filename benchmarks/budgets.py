@@ -1,4 +1,4 @@
-"""The largest case each command accepts under its default budget, timed side by side.
+"""The largest case each command (and ``dp.sample``) accepts under its default budget, timed side by side.
 
     python benchmarks/budgets.py            # every case (about 6 minutes)
     python benchmarks/budgets.py --quick    # the cheaper half
@@ -38,6 +38,16 @@ CASES = [  # (what, argv, quick)
     ("audit lshist 2.5e7 samples per side",
      ["audit", "--prior", "1,1", "--n", "100", "--mechanism", "lshist", "--epsilon", "1", "--samples", "2.5e7",
       "--pair", "50,50:49,51", "--seed", "1"], True),
+    ("audit ehd k=2 n=1e5 6.6e6 samples (rejection sampler; 45 s est.)",
+     ["audit", "--prior", "1,1", "--n", "100000", "--mechanism", "ehd", "--epsilon", "1", "--samples", "6.6e6",
+      "--pair", "50000,50000:49999,50001", "--seed", "1"], False),
+    ("audit lshist k=1000 --search random, 1000 samples",
+     ["audit", "--prior", ",".join(["1"] * 1000), "--n", "1000", "--mechanism", "lshist", "--epsilon", "1",
+      "--samples", "1000", "--search", "random", "--seed", "1"], True),
+    ("dp.sample lshist k=2, 1e7 draws (draw entries 2e7)",
+     ["-c", "import dpposterior as d; d.sample('lshist', [1, 1], [3, 4], epsilon=1, size=10**7)"], True),
+    ("dp.sample ehd k=2 n=4,999,998, one bare draw (tables 1e7)",
+     ["-c", "import dpposterior as d; d.sample('ehd', [1, 1], [2499999, 2499999], epsilon=1, size=1)"], True),
     ("past the budget: privacy k=2 n=20,000",
      ["privacy", "--prior", "1,1", "--n", "20000", "--mechanism", "ehds", "--epsilon", "1"], True),
 ]
@@ -51,7 +61,8 @@ _WRAP = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], std
 def run(argv):
     """(exit status, wall seconds, peak resident GiB of that one process, last stderr line)."""
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-c", _WRAP, sys.executable, "-m", "dpposterior.cli", *argv],
+    cmd = argv if argv[0] == "-c" else ["-m", "dpposterior.cli", *argv]  # "-c": a Python API call
+    proc = subprocess.run([sys.executable, "-c", _WRAP, sys.executable, *cmd],
                           capture_output=True, text=True)
     wall = time.monotonic() - start
     last = proc.stderr.strip().splitlines()[-1:] or [""]

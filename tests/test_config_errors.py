@@ -90,6 +90,20 @@ def test_values_a_job_would_refuse_are_refused_by_the_check(overlay, key, needle
     assert "\n" not in msg and f"'{key}'" in msg and needle in msg, msg
 
 
+def test_an_audit_past_its_time_budget_is_named(monkeypatch):
+    monkeypatch.setenv("DPPOSTERIOR_MAX_AUDIT_SECONDS", "10")
+    with pytest.raises(ConfigError) as err:
+        check_all(merged(audit={"fig6": {"samples": 10**7}}), SCHEMA)
+    msg = str(err.value)
+    assert "'audit.fig6.samples'" in msg and "DPPOSTERIOR_MAX_AUDIT_SECONDS" in msg and "\n" not in msg, msg
+
+
+def test_runs_past_the_draw_budget_are_named():
+    with pytest.raises(ConfigError, match=r"config error at 'accuracy\.[^']+\.(n|counts)\[\d+\]'.*"
+                                          r"DPPOSTERIOR_MAX_DRAW_ENTRIES"):
+        check_all(merged(runs=10**8), SCHEMA)
+
+
 def test_optimal_beyond_its_epsilon_is_named(tmp_path):
     cfg = merged()
     name = next(iter(cfg["expected_error"]))

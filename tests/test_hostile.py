@@ -115,6 +115,14 @@ CATALOGUE = [
      ("ok", lambda out: len(json.loads(out)["outputs"]) == 998_991)),
     ("pmf-one-over-the-rows", ["pmf", "--prior", "1,1,1", "--counts", "471,471,472", "--mechanism", "ehds",
                                "--epsilon", "1", "--json"], ("refused", "DPPOSTERIOR_MAX_PMF_ROWS")),
+    ("audit-k-1000-search", ["audit", "--prior", prior(1000), "--n", "1000", "--mechanism", "lshist", "--epsilon",
+                             "1", "--samples", "1000", "--seed", "1"], ("refused", "pairs")),
+    ("audit-k-1000-random", ["audit", "--prior", prior(1000), "--n", "1000", "--mechanism", "lshist", "--epsilon",
+                             "1", "--samples", "1000", "--search", "random", "--seed", "1", "--json"],
+     ("ok", lambda out: json.loads(out)["pairs_tested"] == 4)),
+    ("audit-rejection-sampler-time", ["audit", "--prior", "1,1", "--n", "100000", "--mechanism", "ehd", "--epsilon",
+                                      "1", "--samples", "2.5e7", "--pair", "50000,50000:49999,50001", "--seed", "1"],
+     ("refused", "DPPOSTERIOR_MAX_AUDIT_SECONDS")),
     ("bad-budget-setting", ["pmf", "--prior", "1,1", "--counts", "2,2", "--mechanism", "ehds", "--epsilon", "1"],
      ("refused", "DPPOSTERIOR_MAX_PMF_ROWS")),
 ]
@@ -153,6 +161,21 @@ API = [
     ("api-one-category", "import dpposterior as d; d.candidates(3, 1)", "k must be an integer"),
     ("api-steps-shapes", "import dpposterior as d; d.steps([1, 2], [1, 2, 3])", "same number of categories"),
     ("api-posterior-is-the-function", "import dpposterior as d; d.posterior([1, 1, 1], [1, 2])", "prior has 3"),
+    ("api-prior-1e-300", "import dpposterior as d; d.sample('ehds', [1e-300, 1e-300], [0, 5], epsilon=1, size=1)",
+     "prior entries must be in"),
+    ("api-eps-1e-300", "import dpposterior as d; d.sample('ehds', [1, 1], [3, 3], epsilon=1e-300, size=1)", "epsilon"),
+    ("api-huge-prior", "import dpposterior as d; m = d.sample('mh', [1e6]*3, [0, 0, 5], epsilon=1, size=3, rng=1); "
+                       "assert (m.sum(axis=1) == 5).all()", None),
+    ("api-k-1000-pmf", "import dpposterior as d; d.log_pmf('ehds', [1]*1000, [1]*1000, epsilon=1)",
+     "DPPOSTERIOR_MEMORY_GB"),
+    ("api-sample-size-1e12", "import dpposterior as d; d.sample('ehds', [1, 1], [2, 2], epsilon=1, size=10**12)",
+     "DPPOSTERIOR_MAX_DRAW_ENTRIES"),
+    ("api-sample-n-6.6e7", "import dpposterior as d; d.sample('ehd', [1, 1], [33*10**6]*2, epsilon=1, size=1)",
+     "DPPOSTERIOR_MAX_RELEASE_WORK"),
+    ("api-audit-samples-1e15", "from dpposterior.mechanism_audit import audit_mechanism as a; "
+                               "a('ehds', [1, 1], 10, epsilon=1, samples=10**15)", "samples"),
+    ("api-audit-k-1000", "from dpposterior.mechanism_audit import audit_mechanism as a; "
+                         "a('lshist', [1]*1000, 1000, epsilon=1, samples=1000, search='boundary')", "pairs"),
     ("api-gamma-tiny-huge-n", "import dpposterior as d; d.smooth_sensitivity([1, 1, 1], [10**7]*3, gamma=1e-6)",
      "DPPOSTERIOR_MAX_SMOOTH_WORK"),
 ]

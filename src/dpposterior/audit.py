@@ -46,8 +46,8 @@ from scipy.special import betaincinv  # = scipy.stats.beta.ppf, without importin
 from tqdm.auto import tqdm
 
 from . import validate
-from .errors import InputError
-from .models import balanced_counts, neighbours
+from .errors import InputError, SizeError
+from .models import balanced_counts, neighbour_at, neighbour_count, neighbours
 
 #: A black-box mechanism: ``sampler(dataset, size, rng)`` returns ``size`` independent outputs as rows.
 Sampler = Callable[[object, int, np.random.Generator], ArrayLike]
@@ -59,6 +59,8 @@ DEFAULT_CONFIDENCE = 0.95
 SEARCH_STRATEGIES = ("worst", "boundary", "balanced", "random")
 BLACK_BOX_STRATEGIES = ("boundary", "balanced", "random")
 _CHUNK = 1 << 18
+#: A batch holds at most this many output entries (rows x width): _CHUNK rows up to width 32.
+_CHUNK_ENTRIES = _CHUNK * 32
 _SHOWN_OUTPUTS = 20
 
 
@@ -125,6 +127,13 @@ def check_draw_budget(samples: int, pairs: int = 1) -> None:
                         "(set DPPOSTERIOR_MAX_AUDIT_SAMPLES to raise it)")
 
 
+def max_pairs_for(samples: int) -> int:
+    """Pairs an audit of ``samples`` draws per side and pair may test within the draw budget."""
+    from .budget import budget_setting
+
+    return int(budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES", DEFAULT_MAX_AUDIT_SAMPLES) // samples)
+
+
 def check_events(n_events: object, name: str = "n_events") -> int:
     """Validate the number K of events carried to the evaluation half (1 to ``validate.MAX_EVENTS``)."""
     if not isinstance(n_events, (int, np.integer)) or isinstance(n_events, bool) \
@@ -155,11 +164,17 @@ def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64
     return c, d
 
 
+def batch_rows(width: int) -> int:
+    """Rows of one batch of draws for data sets of ``width`` counts (at most ``_CHUNK_ENTRIES`` entries)."""
+    return max(1, min(_CHUNK, _CHUNK_ENTRIES // max(1, width)))
+
+
 def _batches(sampler: Sampler, dataset, size: int, rng: np.random.Generator, bar):
     """``size`` draws of ``sampler`` on ``dataset`` as checked batches of at most ``_CHUNK`` rows (never all kept)."""
     done = 0
+    rows = batch_rows(np.asarray(dataset).size)
     while done < size:
-        step = min(_CHUNK, size - done)
+        step = min(rows, size - done)
         x = np.asarray(sampler(dataset, step, rng))
         if x.ndim == 1:
             x = x[:, None]
@@ -217,7 +232,9 @@ def _encode(x: NDArray) -> tuple[NDArray, NDArray[np.int64]]:
     if np.issubdtype(x.dtype, np.integer) and x.size:
         lo = x.min(axis=0).astype(np.int64)
         span = x.max(axis=0).astype(np.int64) - lo + 1
-        if float(np.prod(span.astype(np.float64))) < 2.0**62:  # one int64 key per row, same order
+        with np.errstate(over="ignore"):  # inf at large k: then the general path below
+            fits = float(np.prod(span.astype(np.float64))) < 2.0**62
+        if fits:  # one int64 key per row, same order
             radix = np.concatenate([np.cumprod(span[::-1])[::-1][1:], [1]])
             keys, inv = np.unique((x - lo) @ radix, return_inverse=True)
             uniq = lo + (keys[:, None] // radix) % span
@@ -494,14 +511,25 @@ def audit_search(sampler: Sampler, pairs: Sequence, *, samples: int = DEFAULT_SA
 # search mode: which pairs (black box: only n and k are used)
 
 
+#: Count entries (2 k per pair) a search may list (``MAX_PAIR_ENTRIES``): ~0.5 GB of Python lists,
+#: so the boundary search (about 2 k^3 pairs) lists every pair up to k = 100 (k = 1000: 5000 pairs).
+MAX_PAIR_ENTRIES = 10_000_000
+
+
 def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, count: int = 4,
-                    rng: np.random.Generator | int | None = None) -> list[tuple[list[int], list[int]]]:
+                    rng: np.random.Generator | int | None = None,
+                    max_pairs: int | None = None) -> list[tuple[list[int], list[int]]]:
     """Adjacent pairs to audit (issue 4, search mode).
 
     ``boundary``: every pair touching a vertex ``n e_i`` or a count vector one substitution
     from a vertex (where the exact worst pairs of the exponential mechanisms sit); ``balanced``: the balanced count vector and its neighbours;
     ``random``: ``count`` uniform count vectors, each with a uniform neighbour;
     (``worst``, the exact worst pair, needs the mechanism: :func:`dpposterior.mechanism_audit.candidate_pairs`.)
+
+    Budget, from public inputs only: a search that would list more than ``max_pairs`` pairs (the
+    draw budget divided by the samples per pair, :func:`max_pairs_for`) or more than
+    :data:`MAX_PAIR_ENTRIES` / (2 k) raises one-line :class:`~dpposterior.errors.SizeError` before
+    listing them (each start's neighbours are counted before they are listed).
     """
     a = validate.prior(prior)
     n, k = validate.size(n), a.size
@@ -509,31 +537,43 @@ def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, cou
         raise InputError(f"search must be one of {', '.join(SEARCH_STRATEGIES)}, got {strategy!r}")
     if strategy not in BLACK_BOX_STRATEGIES:
         raise InputError(f"search {strategy!r} needs the mechanism (dpposterior.mechanism_audit.candidate_pairs)")
-    starts = []
-    if strategy == "boundary":
+    listed = MAX_PAIR_ENTRIES // (2 * k)
+    cap = listed if max_pairs is None else min(listed, validate.integer(max_pairs, "max_pairs", 0))
+
+    def over(more: int) -> None:
+        if more > cap:
+            why = (f"the audit's draw budget allows {cap} pair{'s' if cap != 1 else ''} at these samples "
+                   "(set DPPOSTERIOR_MAX_AUDIT_SAMPLES to raise it)" if cap < listed
+                   else f"a search lists at most {listed} pairs of k={k} counts")
+            raise SizeError(f"the {strategy} search for k={k}, n={n} lists more than {cap} pairs; {why}; "
+                            "audit one pair instead (--pair), or fewer categories")
+    def boundary():  # the k vertices and their k (k - 1) neighbours, one at a time (never k^2 x k kept)
         for i in range(k):
             v = np.zeros(k, dtype=np.int64)
             v[i] = n
-            starts.append(v)
+            yield v
             if n >= 2:
                 for j in range(k):
                     if j != i:
                         w = v.copy()
                         w[i] -= 1
                         w[j] += 1
-                        starts.append(w)
-    elif strategy == "balanced":
-        starts = [balanced_counts(n, k)]
+                        yield w
+
+    starts = boundary() if strategy == "boundary" else [balanced_counts(n, k)] if strategy == "balanced" else []
     out, seen = [], set()
     if strategy == "random":
+        count = validate.integer(count, "count", 1)
+        over(count)
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        for _ in range(int(count)):
+        for _ in range(count):
             cuts = np.sort(gen.choice(n + k - 1, size=k - 1, replace=False))  # stars and bars
             c = np.diff(np.concatenate([[-1], cuts, [n + k - 1]])) - 1
-            nb = neighbours(c)
-            out.append((c.tolist(), nb[gen.integers(len(nb))].tolist()))
+            # = neighbours(c)[gen.integers(len(neighbours(c)))], without listing them
+            out.append((c.tolist(), neighbour_at(c, int(gen.integers(neighbour_count(c)))).tolist()))
         return out
     for c in starts:
+        over(len(out) + neighbour_count(c))  # before listing this start's neighbours
         for d in neighbours(c):
             key = tuple(sorted((tuple(c.tolist()), tuple(d.tolist()))))
             if key not in seen:

@@ -12,10 +12,14 @@ Settings (default, what they bound):
 - ``DPPOSTERIOR_MAX_PAIRS`` (4e8): worst-case scans, passes x ``|R(n)|^2`` evaluations (``privacy``);
 - ``DPPOSTERIOR_MAX_POSTERIOR_WORK`` (2.5e9): score evaluations of the noise-aware posterior;
 - ``DPPOSTERIOR_MAX_SMOOTH_WORK`` (3e6): entries of one smooth-sensitivity search, k x distance;
-- ``DPPOSTERIOR_MAX_RELEASE_WORK`` (1e7): sampler table entries ``k (n + 1)`` of a padded release;
+- ``DPPOSTERIOR_MAX_RELEASE_WORK`` (1e7): sampler table entries ``k (n + 1)`` of one draw (a
+  padded release, :func:`dpposterior.sample`, each batch of an audit);
+- ``DPPOSTERIOR_MAX_DRAW_ENTRIES`` (2e7): entries ``size x k`` one :func:`dpposterior.sample` returns;
 - ``DPPOSTERIOR_MAX_PMF_WORK`` (4e6): outputs ``pmf`` computes, ``|R(n)|``;
 - ``DPPOSTERIOR_MAX_PMF_ROWS`` (1e6): rows ``pmf`` prints (all of R(n), or ``--top N``);
 - ``DPPOSTERIOR_MAX_AUDIT_SAMPLES`` (2.5e7): draws per side of one audit, over all pairs tested;
+- ``DPPOSTERIOR_MAX_AUDIT_SECONDS`` (45): estimated seconds of an audit of a library mechanism
+  (:func:`dpposterior.mechanism_audit.check_audit_time`);
 - ``DPPOSTERIOR_MAX_DATA_MB`` (1024): megabytes of a ``--data`` CSV file read by ``release``.
 
 The pipeline's batch jobs run with larger values (:mod:`dpposterior.paper.budgets`).

@@ -30,12 +30,40 @@ from .audit import (
     samples_needed,
 )
 from .errors import InputError, SizeError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, log_pmf, sample
+from .budget import budget_setting
+from .mechanisms import (DEFAULT_DELTA, DEFAULT_GAMMA, DEFAULT_MAX_DRAW_ENTRIES, check_params, get_mechanism, log_pmf,
+                         sample)
 from .models import as_prior, as_size, candidates
 from .privacy import concrete_epsilon, pair_epsilon
 
 #: The exact loss of one pair now lives in :mod:`dpposterior.privacy` (kept under its old name).
 exact_pair_epsilon = pair_epsilon
+
+
+#: Estimated seconds one audit of a library mechanism may take (``DPPOSTERIOR_MAX_AUDIT_SECONDS``).
+DEFAULT_MAX_AUDIT_SECONDS = 45.0
+
+
+def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) -> float:
+    """Refuse (:class:`SizeError`), from public inputs only, an audit of ``pairs`` pairs at ``samples``
+    draws per side whose estimated time exceeds ``DPPOSTERIOR_MAX_AUDIT_SECONDS`` (default 45 s).
+
+    The estimate, per side and pair: ``samples k`` entries at the mechanism's
+    :meth:`~dpposterior.mechanisms.Mechanism.audit_entry_seconds`, plus one set-up
+    (:meth:`~dpposterior.mechanisms.Mechanism.setup_seconds`) per batch of draws.  The black-box
+    auditor's own budget (``DPPOSTERIOR_MAX_AUDIT_SAMPLES``) counts draws and applies as well.
+    Returns the estimate.
+    """
+    mech = get_mechanism(mechanism)
+    mech.check_setup(n, k, what="a draw in the audit")
+    batches = -(-samples // _audit.batch_rows(k))
+    seconds = 2 * pairs * (samples * k * mech.audit_entry_seconds(n, k) + batches * mech.setup_seconds(n, k))
+    limit = budget_setting("DPPOSTERIOR_MAX_AUDIT_SECONDS", DEFAULT_MAX_AUDIT_SECONDS)
+    if seconds > limit:
+        raise SizeError(f"the audit of {mech.id} for k={k}, n={n} at {samples:.3g} samples per side"
+                        f"{f' over {pairs} pairs' if pairs > 1 else ''} would take ~{seconds:.0f} s here, over the "
+                        f"budget of {limit:.3g} s (set DPPOSTERIOR_MAX_AUDIT_SECONDS to raise it)")
+    return seconds
 
 
 def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
@@ -44,9 +72,16 @@ def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: flo
     mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
     a = as_prior(prior)
 
-    def sampler(dataset, size, rng):
+    def draw(dataset, size, rng):
         return sample(mech.id, a, dataset, epsilon=epsilon, delta=delta, gamma=gamma,
                       global_sensitivity_method=gsm, size=size, rng=rng)
+
+    def sampler(dataset, size, rng):
+        # in batches within sample()'s draw budget (the auditor's own budget counts the draws)
+        step = max(1, int(budget_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES", DEFAULT_MAX_DRAW_ENTRIES)) // a.size)
+        if size <= step:
+            return draw(dataset, size, rng)
+        return np.concatenate([draw(dataset, min(step, size - lo), rng) for lo in range(0, size, step)])
 
     return sampler
 
@@ -54,12 +89,13 @@ def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: flo
 def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mechanism=None,
                     epsilon: float | None = None, delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
                     global_sensitivity_method: str = "exact", count: int = 4,
-                    rng: np.random.Generator | int | None = None) -> list[tuple[list[int], list[int]]]:
+                    rng: np.random.Generator | int | None = None,
+                    max_pairs: int | None = None) -> list[tuple[list[int], list[int]]]:
     """Adjacent pairs to audit: the black-box strategies of :func:`dpposterior.audit.candidate_pairs`,
     plus ``worst``, the exact worst pair of :func:`~dpposterior.privacy.concrete_epsilon` (a white-box
     hint; needs ``mechanism`` and ``epsilon``)."""
     if strategy != "worst":
-        return _audit.candidate_pairs(prior, n, strategy, count=count, rng=rng)
+        return _audit.candidate_pairs(prior, n, strategy, count=count, rng=rng, max_pairs=max_pairs)
     a = as_prior(prior)
     n = as_size(n)
     if mechanism is None or epsilon is None:
@@ -90,15 +126,20 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     sampler = mechanism_sampler(mech.id, a, **kw)
     if pair is not None:
         c, d = check_pair(pair, a, n)
+        check_audit_time(mech, n, a.size, samples)
         res = audit(sampler, c, d, samples=samples, confidence=confidence, seed=seed, n_events=n_events,
                     delta_at=delta_at, progress=progress)
     else:
         base = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         pair_rng, sample_rng = base.spawn(2)  # random pairs drawn independently of the samples
+        cap = _audit.max_pairs_for(samples)  # refused before the pairs are listed, from public inputs
         try:
-            pairs = candidate_pairs(a, n, search, mechanism=mech.id, rng=pair_rng, **kw)
+            pairs = candidate_pairs(a, n, search, mechanism=mech.id, rng=pair_rng, max_pairs=cap, **kw)
         except SizeError:
-            pairs = candidate_pairs(a, n, "boundary")
+            if search != "worst":
+                raise
+            pairs = candidate_pairs(a, n, "boundary", max_pairs=cap)
+        check_audit_time(mech, n, a.size, samples, len(pairs))
         res, _ = audit_search(sampler, pairs, samples=samples, confidence=confidence, seed=sample_rng,
                               n_events=n_events, delta_at=delta_at, progress=progress)
     exact_eps = None

@@ -195,6 +195,7 @@ def check_values(cfg: dict) -> None:
     settings and exact sizes beyond the budgets (the pipeline's, :mod:`dpposterior.paper.budgets`)."""
     from .. import validate as V
     from ..audit import check_draw_budget, check_samples
+    from ..mechanism_audit import check_audit_time
     from ..mechanisms import MECHANISMS, resolve
     from ..models import n_candidates
     from ..privacy import check_scan_size
@@ -232,6 +233,9 @@ def check_values(cfg: dict) -> None:
         for where, n, kk in sizes:
             if kk is not None and n_candidates(n, kk) > ENUMERATE_UP_TO:
                 _library(where, check_sampler_size, n, kk)
+            if kk is not None:  # each job draws `runs` releases at once: dp.sample's budgets
+                for m in spec.get("mechanisms", []):
+                    _library(where, MECHANISMS[variant(m)[0]].check_draws, n, kk, cfg["runs"])
     for name, spec in cfg.get("privacy", {}).items():
         key = f"privacy.{name}"
         common("privacy", name, spec)
@@ -264,6 +268,11 @@ def check_values(cfg: dict) -> None:
         key = f"audit.{name}"
         samples = _library(f"{key}.samples", check_samples, spec["samples"])
         _library(f"{key}.samples", check_draw_budget, samples)
+        priv = cfg.get("privacy", {}).get(spec.get("privacy"), {})
+        if "prior" in priv and "n" in priv:  # each job audits one pair at a time, at each n
+            for m in spec.get("mechanisms", []):
+                for n in priv["n"]:
+                    _library(f"{key}.samples", check_audit_time, variant(m)[0], int(n), len(priv["prior"]), samples)
         _library(f"{key}.confidence", V.level, spec["confidence"], "confidence")
     sens = cfg.get("sensitivity", {})
     if "fig1" in sens:
