@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import reference as ref
 from dpposterior import hellinger
-from dpposterior.distances import HellingerGrid, lgamma_jensen_gap, log_beta
+from dpposterior.distances import HELLINGER_TOLERANCE, HellingerGrid, lgamma_jensen_gap, log_beta
+from dpposterior.errors import InputError
 from dpposterior.models import candidates
 
 RTOL = 1e-10
@@ -99,16 +100,20 @@ def test_hellinger_vs_mpmath_random(k, log10_n, data):
 def test_hellinger_properties(pq):
     """H in [0, 1], symmetric, finite, H(p, p) = 0, for arbitrary positive parameters up to 1e9."""
     p, q = np.array(pq[0]), np.array(pq[1])
-    h = float(hellinger(p, q))
-    assert math.isfinite(h) and 0.0 <= h <= 1.0
-    assert float(hellinger(q, p)) == pytest.approx(h, rel=1e-12, abs=1e-300)
     assert float(hellinger(p, p)) == 0.0
-    # Different totals (never the case inside R(n)): ln BC = sum_i J_i - J(P, Q) cancels, so the
-    # rounding of gammaln at the totals, ~eps_mach * lnGamma(total), bounds the error of ln BC.
     want = float(ref.hellinger_mp(p, q))
     scale = max(abs(math.lgamma(p.sum())), abs(math.lgamma(q.sum())), 1.0)
-    if want >= 1e-6:
-        assert abs(h - want) <= 1e-10 * want + 2e-15 * scale / want, (p, q, h, want)
+    try:
+        h = float(hellinger(p, q))
+    except InputError as exc:
+        # Different totals (never the case inside R(n)): ln BC = sum_i J_i - J(P, Q) cancels, and
+        # where the rounding of gammaln (~eps_mach * lnGamma(total)) moves H by more than
+        # HELLINGER_TOLERANCE the function refuses; that needs large totals.
+        assert "not accurate in float64" in str(exc) and scale > 1e4, (p, q, want)
+        return
+    assert math.isfinite(h) and 0.0 <= h <= 1.0
+    assert float(hellinger(q, p)) == pytest.approx(h, rel=1e-12, abs=1e-300)
+    assert abs(h - want) <= HELLINGER_TOLERANCE + 1e-10 * want, (p, q, h, want)
 
 
 def test_hellinger_broadcasts_and_no_nan_at_1e9():

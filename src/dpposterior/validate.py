@@ -35,7 +35,8 @@ Documented ranges (module constants)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from numbers import Integral, Real
 
 import numpy as np
@@ -201,6 +202,8 @@ def seed(value: object, name: str = "seed") -> int:
 def _flat(value: object, name: str, what: str) -> list:
     if isinstance(value, (str, bytes)):
         raise InputError(f"{name} must be a list of {what}, got the string {_show(value)}")
+    if isinstance(value, (Mapping, AbstractSet)):  # a dict's keys, a set's order: not a list of values
+        raise InputError(f"{name} must be a list of {what} in category order, got a {type(value).__name__}")
     if isinstance(value, np.ndarray):
         if value.ndim != 1:
             raise InputError(f"{name} must be a flat list of {what}, got shape {value.shape}")
@@ -340,6 +343,8 @@ def count_array(value: ArrayLike, name: str = "counts") -> NDArray[np.int64]:
         if isinstance(value, np.ndarray) or not (isinstance(value, (list, tuple))
                                                  and value and isinstance(value[0], (list, tuple, np.ndarray))):
             return counts(value, name)
+    if _has_bool(value):
+        raise InputError(f"{name} must be count vectors of integers, not bools")
     try:
         arr = np.asarray(value)
     except (ValueError, TypeError):
@@ -357,10 +362,19 @@ def count_array(value: ArrayLike, name: str = "counts") -> NDArray[np.int64]:
     return arr.astype(np.int64, copy=False)
 
 
+def _has_bool(value: object) -> bool:
+    """A bool anywhere in nested lists / tuples (numpy turns ``[True, 2]`` into integers silently)."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_has_bool(v) for v in value)
+    return False
+
+
 def parameter_array(value: ArrayLike, name: str) -> NDArray[np.float64]:
     """Dirichlet parameters over the last axis (one vector or many): finite and > 0, at least 2 per vector."""
-    if isinstance(value, (str, bytes)) or isinstance(value, (bool, np.bool_)):
-        raise InputError(f"{name} must be Dirichlet parameters (positive numbers), got {_show(value)}")
+    if isinstance(value, (str, bytes, dict, set)) or _has_bool(value):
+        raise InputError(f"{name} must be Dirichlet parameters (positive numbers, not bools), got {_show(value)}")
     try:
         arr = np.asarray(value)
     except (ValueError, TypeError):
