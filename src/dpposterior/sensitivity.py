@@ -74,12 +74,35 @@ def local_sensitivity(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64
     for a single count vector.  Equals the definition's maximum over neighbours and
     candidates r in R(n) by the triangle inequality (attained at r = BI(c')).
     """
+    a = validate.prior(prior, _categories(counts))  # the prior's length first: before a large array is copied
     c = validate.count_array(counts)
-    validate.prior(prior, c.shape[-1])
-    lbc = adjacent_log_bc(prior, c)
-    best = lbc.reshape(*lbc.shape[:-2], -1).min(axis=-1)
+    validate.prior(a, c.shape[-1])
+    p = a + c
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out_i = np.where(c >= 1, _g(np.where(c >= 1, p, 2.0)), np.inf)  # leaving i
+    best = _min_pair_sum(out_i, _g(p + 1.0))  # = min of adjacent_log_bc over (i, j), in O(k) memory
     ls = hellinger_from_log_bc(best)
     return float(ls) if np.ndim(ls) == 0 else ls
+
+
+def _categories(counts: ArrayLike) -> int | None:
+    """The length of the last axis of ``counts`` when it is an array (None: let the validator say)."""
+    shape = getattr(counts, "shape", None)
+    return int(shape[-1]) if shape else None
+
+
+def _min_pair_sum(out: NDArray[np.float64], into: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``min over i != j of out_i + into_j`` over the last axis, without the k x k table.
+
+    For each i the best j is the smallest ``into`` unless that is i itself, then the second
+    smallest; the same additions as the full table, so the same float result.
+    """
+    order = np.argsort(into, axis=-1, kind="stable")[..., :2]
+    first = np.take_along_axis(into, order[..., :1], axis=-1)
+    second = np.take_along_axis(into, order[..., 1:2], axis=-1)
+    cols = np.arange(out.shape[-1])
+    best_into = np.where(cols == order[..., :1], second, first)
+    return (out + best_into).min(axis=-1)
 
 
 def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact") -> float:
@@ -100,9 +123,8 @@ def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact") -> float
         t = np.unique(np.clip([0, 1, n - 1, n], 0, n))
         return float(local_sensitivity(a, np.column_stack([t, n - t])).max())
     # c_i = 1, c_j = 0 for the pair (i, j); the remaining n - 1 records sit elsewhere.
-    lbc = _g(a + 1.0)[:, None] + _g(a + 1.0)[None, :]
-    lbc[np.arange(k), np.arange(k)] = np.inf
-    return float(hellinger_from_log_bc(lbc.min()))
+    g = _g(a + 1.0)
+    return float(hellinger_from_log_bc(_min_pair_sum(g, g)))
 
 
 def smoothing_beta(epsilon: float, delta: float, n: int) -> float:
