@@ -222,8 +222,10 @@ def test_finding_ehd_paper_constant_exceeds_epsilon_for_tiny_priors(prior, n, lo
     (dict(at=(1, 1)), r"--at counts must have 2 categories summing to n=3"),
     (dict(at=(1, 1, 1)), r"--at counts must have 2 categories summing to n=3"),
     (dict(at=(4, -1)), "--at counts must be non-negative"),
-    (dict(delta_at=-0.5), "--delta-at must be a number >= 0"),
-    (dict(delta_at=float("nan")), "--delta-at must be a number >= 0"),
+    (dict(delta_at=-0.5), r"delta_at must be a number in \[0, 700\]"),
+    (dict(delta_at=float("nan")), r"delta_at must be a number in \[0, 700\]"),
+    (dict(delta_at=True), r"delta_at must be a number in \[0, 700\], got True"),
+    (dict(delta_at=1e300), r"delta_at must be a number in \[0, 700\]"),
 ])
 def test_bad_input(kwargs, pattern):
     args = dict(mechanism="ehds", prior=(1.0, 1.0), n=3, epsilon=1.0)

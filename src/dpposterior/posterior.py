@@ -188,7 +188,8 @@ def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, e
     n, k = int(m.sum()), m.size
     size = n_candidates(n, k)
     if size > MAX_CANDIDATES:
-        raise SizeError(f"the noise-aware posterior for k={k}, n={n} sums over |R(n)| = {size:.3g} data sets, "
+        raise SizeError(f"the noise-aware posterior for k={k}, n={n} "
+                        f"sums over |R(n)| = {validate.big_number(size)} data sets, "
                         f"over the limit of {MAX_CANDIDATES:,}")
     mech.check_size(n, k, "the noise-aware posterior")
     rows = mech.rows(a, n, params)

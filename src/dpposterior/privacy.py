@@ -109,9 +109,7 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
               objective=objective, calibrate=calibrate)
     mech, params, a, n = _validate(mechanism, prior, n, kw, worst_case=at is None)
     if delta_at is not None:
-        delta_at = float(delta_at)
-        if not math.isfinite(delta_at) or delta_at < 0:
-            raise InputError(f"--delta-at must be a number >= 0, got {delta_at!r}")
+        delta_at = validate.eps_prime(delta_at)
     rows = mech.rows(a, n, params)
     claimed_eps, claimed_delta = mech.claimed(params.epsilon, params.delta, params.calibrate)
     if at is not None:
@@ -211,13 +209,42 @@ def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLik
                     delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
                     global_sensitivity_method: str = "exact", objective: str = "worst", calibrate: bool = False,
                     at: ArrayLike | None = None) -> NDArray[np.float64]:
-    """``delta(eps')`` for each eps' of ``eps_grid`` (SPEC §5), worst case or local (``at=c``)."""
+    """``delta(eps')`` for each eps' of ``eps_grid`` (SPEC §5), worst case or local (``at=c``).
+
+    ``eps_grid``: a number or a flat list of at most :data:`MAX_PROFILE_POINTS` numbers in
+    ``[0, 700]``.  The worst case makes one scan per point, so the pair budget counts them all
+    (``DPPOSTERIOR_MAX_PAIRS``, checked before the first).
+    """
+    grid = profile_grid(eps_grid)
+    a, n = validate.prior(prior), validate.size(n)
+    if at is None:
+        check_scan_size(a.size, n, "the privacy profile", passes=len(grid))
     return np.array([
-        concrete_epsilon(mechanism, prior, n, epsilon=epsilon, delta=delta, gamma=gamma,
+        concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
                          global_sensitivity_method=global_sensitivity_method, objective=objective,
                          calibrate=calibrate, at=at, delta_at=e).delta_at["delta"]
-        for e in np.atleast_1d(np.asarray(eps_grid, dtype=np.float64))
+        for e in grid
     ])
+
+
+#: Points of one privacy profile (each is a full scan of the pairs, or of one data set's neighbours).
+MAX_PROFILE_POINTS = 10_000
+
+
+def profile_grid(eps_grid: ArrayLike, name: str = "eps_grid") -> list[float]:
+    """The eps' of a privacy profile: one number or a flat list, each by :func:`validate.eps_prime`."""
+    if isinstance(eps_grid, (str, bytes, dict, set)):
+        raise InputError(f"{name} must be a number or a list of numbers in [0, 700], got {type(eps_grid).__name__}")
+    try:
+        arr = np.asarray(eps_grid, dtype=object)
+    except (ValueError, TypeError):
+        raise InputError(f"{name} must be a flat list of numbers in [0, 700]") from None
+    if arr.ndim > 1:
+        raise InputError(f"{name} must be a flat list of numbers in [0, 700], got shape {arr.shape}")
+    items = arr.reshape(-1).tolist()
+    if not 1 <= len(items) <= MAX_PROFILE_POINTS:
+        raise InputError(f"{name} must have 1 to {MAX_PROFILE_POINTS} points, got {len(items)}")
+    return [validate.eps_prime(e, name) for e in items]
 
 
 def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
