@@ -61,6 +61,8 @@ BLACK_BOX_STRATEGIES = ("boundary", "balanced", "random")
 _CHUNK = 1 << 18
 #: A batch holds at most this many output entries (rows x width): _CHUNK rows up to width 32.
 _CHUNK_ENTRIES = _CHUNK * 32
+#: Entries per side :func:`audit_samples` accepts (its rows are counted at once, not in batches).
+MAX_GIVEN_ENTRIES = 5 * 10**7
 _SHOWN_OUTPUTS = 20
 
 
@@ -418,12 +420,25 @@ def audit_samples(x0: ArrayLike, x1: ArrayLike, *, confidence: float = DEFAULT_C
     """
     confidence, n_events = check_confidence(confidence), check_events(n_events)
     delta_at = _check_delta_at(delta_at)
-    x0, x1 = np.asarray(x0), np.asarray(x1)
+    try:
+        x0, x1 = np.asarray(x0), np.asarray(x1)
+    except (ValueError, TypeError):
+        raise InputError("samples must be arrays of numbers, one row per draw") from None
     x0 = x0[:, None] if x0.ndim == 1 else x0
     x1 = x1[:, None] if x1.ndim == 1 else x1
     if x0.ndim != 2 or x0.shape != x1.shape:
         raise InputError(f"both sides need the same number of samples of the same shape, got {x0.shape} and {x1.shape}")
+    for x in (x0, x1):
+        if x.dtype.kind not in "iuf":
+            raise InputError(f"samples must be numbers (integers or floats), got {x.dtype}")
     m = check_samples(x0.shape[0])
+    check_draw_budget(m)
+    if x0.size > MAX_GIVEN_ENTRIES:
+        raise SizeError(f"the samples hold {x0.size:.3g} entries per side, over the {MAX_GIVEN_ENTRIES:.0e} an audit "
+                        "counts at once; pass fewer or narrower rows")
+    for x in (x0, x1):
+        if x.dtype.kind == "f" and not np.isfinite(x).all():
+            raise InputError("samples must be finite numbers (no NaN or infinity)")
     hist = _Histogram(m)
     hist.add(0, 0, x0)
     hist.add(1, 0, x1)
@@ -466,6 +481,14 @@ def _audit_histogram(hist: _Histogram, m: int, confidence: float, n_events: int,
     )
 
 
+def as_rng(seed: object) -> np.random.Generator:
+    """A Generator from ``seed``: None (fresh entropy), a Generator, or a seed in ``[0, 2^128)`` (not a bool,
+    not a fractional or negative number)."""
+    if seed is None or isinstance(seed, np.random.Generator):
+        return seed if seed is not None else np.random.default_rng()
+    return np.random.default_rng(validate.seed(seed))
+
+
 def audit(sampler: Sampler, dataset, neighbour, *, samples: int = DEFAULT_SAMPLES,
           confidence: float = DEFAULT_CONFIDENCE, seed: int | np.random.Generator | None = None,
           n_events: int = DEFAULT_EVENTS, delta_at: float | None = None, progress: bool = False) -> AuditResult:
@@ -478,8 +501,10 @@ def audit(sampler: Sampler, dataset, neighbour, *, samples: int = DEFAULT_SAMPLE
     """
     samples, confidence = check_samples(samples), check_confidence(confidence)
     n_events, delta_at = check_events(n_events), _check_delta_at(delta_at)
+    if not callable(sampler):
+        raise InputError(f"sampler must be a function sampler(dataset, size, rng), got {type(sampler).__name__}")
     check_draw_budget(samples)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_rng(seed)
     hist = _Histogram(samples)
     with tqdm(total=2 * samples, desc="audit samples", unit="draw", disable=not progress, mininterval=1.0) as bar:
         for side, data in enumerate((dataset, neighbour)):
@@ -499,7 +524,7 @@ def audit_search(sampler: Sampler, pairs: Sequence, *, samples: int = DEFAULT_SA
         raise InputError("search found no adjacent pairs to test")
     check_draw_budget(check_samples(samples), len(pairs))
     per_pair = 1.0 - (1.0 - confidence) / len(pairs)
-    rngs = np.random.default_rng(seed).spawn(len(pairs))
+    rngs = as_rng(seed).spawn(len(pairs))
     results = [audit(sampler, c, d, samples=samples, confidence=per_pair, seed=r, n_events=n_events,
                      delta_at=delta_at, progress=progress) for (c, d), r in zip(pairs, rngs)]
     best = max(results, key=lambda r: r.epsilon_lower_bound)
@@ -601,8 +626,10 @@ def samples_needed(p: float, q: float, target: float, *, confidence: float = DEF
     ``None`` when no sample size up to ``max_samples`` reaches it (e.g. ``target >= ln(p/q)``).
     """
     confidence, n_events = check_confidence(confidence), check_events(n_events)
-    if not (0 < p <= 1 and 0 <= q <= 1):
-        raise InputError(f"event probabilities must be in (0, 1], got p={p!r}, q={q!r}")
+    p = validate.number(p, "p", 0.0, 1.0, lo_open=True, desc="an event probability")
+    q = validate.number(q, "q", 0.0, 1.0, desc="an event probability")
+    target = validate.number(target, "target", desc="a privacy loss")
+    max_samples = validate.integer(max_samples, "max_samples", MIN_SAMPLES)
     if q > 0 and target >= math.log(p / q):
         return None
     lo, hi = MIN_SAMPLES, MIN_SAMPLES

@@ -130,7 +130,7 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
         res = audit(sampler, c, d, samples=samples, confidence=confidence, seed=seed, n_events=n_events,
                     delta_at=delta_at, progress=progress)
     else:
-        base = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        base = _audit.as_rng(seed)
         pair_rng, sample_rng = base.spawn(2)  # random pairs drawn independently of the samples
         cap = _audit.max_pairs_for(samples)  # refused before the pairs are listed, from public inputs
         try:
