@@ -140,3 +140,16 @@ def test_a_good_dry_run_still_plans_every_job():
     proc = dry_run(ROOT / "workflow" / "quick.yaml")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "dry-run" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("overlay, key, needle", [
+    ({"coverage": {"coverage": {"n": [20, 1_000_000_000]}}}, "coverage.coverage.n[1]", "GiB"),
+    ({"sensitivity": {"fig1": {"n": 10**15}}}, "sensitivity.fig1.n", "GiB"),
+    ({"privacy": {"fig6": {"mechanisms": ["optimal"]}}}, "privacy.fig6.n[", "linear program"),
+    ({"seed": 2**200}, "seed", "below 2^128"),
+])
+def test_sizes_only_a_job_saw_are_refused_by_the_check(overlay, key, needle):
+    with pytest.raises(ConfigError) as err:
+        check_all(merged(**overlay), SCHEMA)
+    msg = str(err.value)
+    assert f"'{key}" in msg and needle in msg and "\n" not in msg, msg

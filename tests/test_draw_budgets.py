@@ -145,3 +145,109 @@ def test_memory_budget_is_read_at_call_time(monkeypatch):
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "lots")
     with pytest.raises(InputError, match="DPPOSTERIOR_MEMORY_GB must be a positive number"):
         check_size(10, 8, "a table")
+
+
+def _mp_hellinger(p, q):
+    import mpmath as mp
+
+    mp.mp.dps = 60
+    lb = lambda v: sum(mp.loggamma(mp.mpf(x)) for x in v) - mp.loggamma(sum(mp.mpf(x) for x in v))  # noqa: E731
+    m = [(mp.mpf(a) + mp.mpf(b)) / 2 for a, b in zip(p, q)]
+    return float(mp.sqrt(1 - mp.exp(lb(m) - (lb(p) + lb(q)) / 2)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 16), st.integers(1, 9)), min_size=2, max_size=3),
+       st.lists(st.tuples(st.integers(0, 16), st.integers(1, 9)), min_size=2, max_size=3))
+def test_hellinger_is_right_or_refuses(pe, qe):
+    """Against 60-digit mpmath: within HELLINGER_TOLERANCE (1e-6) absolute, or an InputError, never wrong."""
+    k = min(len(pe), len(qe))
+    p = [m * 10.0**e for e, m in pe[:k]]
+    q = [m * 10.0**e for e, m in qe[:k]]
+    try:
+        h = float(dp.hellinger(p, q))
+    except InputError as exc:
+        assert "not accurate in float64" in str(exc)
+        return
+    assert abs(h - _mp_hellinger(p, q)) <= 1e-6, (p, q, h)
+
+
+def test_hellinger_refuses_the_cancelling_case_it_got_wrong():
+    with pytest.raises(InputError, match="not accurate"):
+        dp.hellinger([1e15, 1e15], [1, 1])  # true value 0.99988; float64 gave 0.0
+    assert float(dp.hellinger([1e8, 1e8], [1, 1])) == pytest.approx(_mp_hellinger([1e8, 1e8], [1, 1]), abs=1e-9)
+    with pytest.raises(InputError, match="Dirichlet parameters"):
+        dp.hellinger([True, 2], [1, 2])
+    with pytest.raises(SizeError):
+        dp.hellinger(np.ones((10**5, 1, 2)), np.ones((1, 10**5, 2)))
+
+
+@pytest.mark.parametrize("grid, needle", [
+    ("abc", "eps_grid must be a number or a list"), ([[0.5, 1]], "flat list"), ([1e300], "[0, 700]"),
+    ([True], "got True"), ([], "1 to 10000 points"), (np.zeros(10_001), "1 to 10000 points"),
+])
+def test_privacy_profile_checks_its_grid(grid, needle):
+    with pytest.raises(InputError) as err:
+        dp.privacy_profile("ehds", [1, 1], 5, grid, epsilon=1)
+    assert needle in str(err.value)
+
+
+def test_privacy_profile_counts_every_scan_in_the_pair_budget(monkeypatch):
+    one = dp.privacy_profile("ehds", [1, 1], 5, [0.5, 1.0], epsilon=1)  # 2 x 6^2 = 72 evaluations
+    assert one.shape == (2,) and (one >= 0).all()
+    monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "71")
+    with pytest.raises(SizeError, match="2 x"):
+        dp.privacy_profile("ehds", [1, 1], 5, [0.5, 1.0], epsilon=1)
+
+
+def test_local_and_global_sensitivity_need_no_k_by_k_table():
+    # k = 100,000 took a 74.5 GiB k x k table; now O(k)
+    assert 0 < dp.local_sensitivity([1] * 100_000, [1] * 100_000) <= dp.global_sensitivity([1] * 100_000, 100_000)
+    with pytest.raises(InputError, match="prior has 2 entries but the counts have 10000"):
+        dp.local_sensitivity([1, 1], np.ones((10, 10_000), np.int8))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([1e-12, 0.3, 1.0, 5.0, 1e6]), min_size=2, max_size=6), st.data())
+def test_local_sensitivity_is_the_minimum_over_the_k_by_k_table(prior, data):
+    from dpposterior.distances import hellinger_from_log_bc
+    from dpposterior.sensitivity import adjacent_log_bc
+
+    k = len(prior)
+    c = np.array(data.draw(st.lists(st.lists(st.integers(0, 3), min_size=k, max_size=k), min_size=1, max_size=3)))
+    c = c[c.sum(axis=1) > 0]
+    if not len(c):
+        return
+    want = hellinger_from_log_bc(adjacent_log_bc(prior, c).reshape(len(c), -1).min(axis=-1))
+    assert (dp.local_sensitivity(prior, c) == want).all()  # the same additions: exactly equal
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "1", True, 2**200])
+def test_audit_seeds_are_validated(seed):
+    with pytest.raises(InputError, match="seed must be a non-negative integer"):
+        mechanism_audit.audit_mechanism("ehds", [1, 1], 10, epsilon=1, samples=1000, seed=seed)
+
+
+@pytest.mark.parametrize("call, needle", [
+    (lambda: audit.audit(None, [5, 5], [4, 6], samples=1000), "sampler must be a function"),
+    (lambda: audit.audit_samples(np.array(["a"] * 200), np.array(["a"] * 200)), "samples must be numbers"),
+    (lambda: audit.audit_samples(np.array([object()] * 200), np.array([object()] * 200)), "samples must be numbers"),
+    (lambda: audit.audit_samples(np.full(200, np.nan), np.ones(200)), "finite"),
+    (lambda: audit.audit_samples(np.ones((200, 300_000), np.int8), np.ones((200, 300_000), np.int8)), "entries"),
+    (lambda: audit.samples_needed(True, 0.5, 1.0), "p must be"),
+    (lambda: audit.candidate_pairs([1, 1], 10, "random", count=True), "count must be"),
+    (lambda: dp.posterior({1: 2, 3: 4}, [1, 2]), "category order"),
+    (lambda: dp.posterior({1.0, 2.0}, [1, 2]), "category order"),
+])
+def test_auditor_inputs_are_validated(call, needle):
+    with pytest.raises(InputError, match=needle):
+        call()
+
+
+def test_the_lgamma_bound_behind_hellingers_refusal_holds():
+    from scipy.special import gammaln
+
+    from dpposterior.distances import _lgamma_bound
+
+    v = np.concatenate([np.logspace(-12, 16, 100_000), np.linspace(0.01, 10, 100_000)])
+    assert (np.abs(gammaln(v)) <= _lgamma_bound(v)).all()

@@ -196,6 +196,8 @@ def check_values(cfg: dict) -> None:
     from .. import validate as V
     from ..audit import check_draw_budget, check_samples
     from ..mechanism_audit import check_audit_time
+    from .coverage import check_coverage_size
+    from .experiments import check_sensitivity_size
     from ..mechanisms import MECHANISMS, resolve
     from ..models import n_candidates
     from ..privacy import check_scan_size
@@ -236,12 +238,17 @@ def check_values(cfg: dict) -> None:
             if kk is not None:  # each job draws `runs` releases at once: dp.sample's budgets
                 for m in spec.get("mechanisms", []):
                     _library(where, MECHANISMS[variant(m)[0]].check_draws, n, kk, cfg["runs"])
+    if "seed" in cfg:
+        _library("seed", V.seed, cfg["seed"])
     for name, spec in cfg.get("privacy", {}).items():
         key = f"privacy.{name}"
         common("privacy", name, spec)
         k = _library(f"{key}.prior", V.prior, spec["prior"]).size
         for i, n in enumerate(spec["n"]):
             _library(f"{key}.n[{i}]", check_scan_size, k, _library(f"{key}.n[{i}]", V.size, n))
+            for m in spec.get("mechanisms", []):  # the mechanism's own limit (optimal: its LP size)
+                _library(f"{key}.n[{i}]", MECHANISMS[variant(m)[0]].check_size, int(n), k,
+                         f"the exact privacy loss of {m}")
     for name, spec in cfg.get("pmf", {}).items():
         key = f"pmf.{name}"
         common("pmf", name, spec)
@@ -256,7 +263,7 @@ def check_values(cfg: dict) -> None:
         _library(f"{key}.prior", V.prior, spec["prior"])
         _library(f"{key}.level", V.level, spec["level"], "level")
         for i, n in enumerate(spec["n"]):
-            _library(f"{key}.n[{i}]", V.size, n)
+            _library(f"{key}.n[{i}]", check_coverage_size, _library(f"{key}.n[{i}]", V.size, n))
     for name, spec in cfg.get("expected_error", {}).items():
         key = f"expected_error.{name}"
         common("expected_error", name, spec)
@@ -276,7 +283,7 @@ def check_values(cfg: dict) -> None:
         _library(f"{key}.confidence", V.level, spec["confidence"], "confidence")
     sens = cfg.get("sensitivity", {})
     if "fig1" in sens:
-        _library("sensitivity.fig1.n", V.size, sens["fig1"]["n"])
+        _library("sensitivity.fig1.n", check_sensitivity_size, _library("sensitivity.fig1.n", V.size, sens["fig1"]["n"]))
         _library("sensitivity.fig1.epsilon", V.epsilon, sens["fig1"]["epsilon"])
         _library("sensitivity.fig1.delta", V.delta, sens["fig1"]["delta"])
         for i, p in enumerate(sens["fig1"]["priors"]):

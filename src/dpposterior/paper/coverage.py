@@ -32,11 +32,23 @@ MIN_MASS = 1e-14
 COMPONENT_FLOOR = 1e-16
 
 
+def check_coverage_size(n: int) -> None:
+    """Refuse, before any work, a coverage point whose ``(n + 1)^2`` tables (``P(m | c)``, the joint,
+    two interval tables and their difference: ~6 float64 arrays) exceed the memory budget, or whose
+    ``|R(n)|^2`` evaluations exceed the pair budget (the dry run calls this too)."""
+    from ..models import check_size
+    from ..privacy import check_scan_size
+
+    check_size((n + 1) ** 2, 8 * 6, f"the coverage tables for n={n}")
+    check_scan_size(2, n, "the coverage table")
+
+
 def coverage_point(mechanism: str, prior, n: int, epsilon: float, *, level: float, delta: float) -> dict:
     """Exact coverage and mean width of the naive and the noise-aware intervals for ``theta_1`` (k = 2)."""
     a = np.asarray(prior, dtype=np.float64)
     if a.size != 2:
         raise ValueError("the coverage experiment is exact for k = 2 (Beta) only")
+    check_coverage_size(n)
     cands = candidates(n, 2)
     log_p = mechanism_rows(mechanism, a, n, epsilon=epsilon, delta=delta)(cands)  # (c, m)
     pi = np.exp(log_prior_predictive(a, cands))

@@ -270,10 +270,19 @@ def privacy_audit(experiment: str, mechanism: str, spec: dict, seed: int, progre
 
 
 # ------------------------------------------------------------------ sensitivity
+def check_sensitivity_size(n: int) -> None:
+    """Refuse, before any work, sensitivity curves over R(n) (k = 2) past the memory budget: about 16
+    float64 columns of n + 1 rows, and the smooth searches' tables (the dry run calls this too)."""
+    from ..models import check_size
+
+    check_size(n + 1, 8 * 16, f"the sensitivity curves over R(n) for n={n}")
+
+
 def sensitivity_curves(spec: dict) -> pd.DataFrame:
     """LS, gamma-smooth S (gamma = 1), beta-smooth S_b and GS of H for every c at one n, per Beta prior
     (arXiv draft Fig. 1)."""
     n = int(spec["n"])
+    check_sensitivity_size(n)
     out = []
     for prior in spec["priors"]:
         a = np.asarray(prior, float)
