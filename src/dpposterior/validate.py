@@ -67,6 +67,11 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _exact(v: float) -> str:
+    """A float as short as possible but never rounded to a value in range (1000.0000001 stays itself)."""
+    return f"{v:g}" if float(f"{v:g}") == v else repr(v)
+
+
 def _is_number(value: object) -> bool:
     return isinstance(value, (Real, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
@@ -95,9 +100,9 @@ def number(value: object, name: str, lo: float | None = None, hi: float | None =
     if not math.isfinite(v):
         raise InputError(f"{where} (finite), got {_show(value)}")
     if lo is not None and (v < lo or (lo_open and v == lo)):
-        raise InputError(f"{where}, got {v:g}")
+        raise InputError(f"{where}, got {_exact(v)}")
     if hi is not None and (v > hi or (hi_open and v == hi)):
-        raise InputError(f"{where}, got {v:g}")
+        raise InputError(f"{where}, got {_exact(v)}")
     return v
 
 
@@ -279,7 +284,7 @@ def prior(value: ArrayLike, k: int | None = None, name: str = "prior") -> NDArra
             raise InputError(f"{name} must be > 0 in every category (entry {i + 1} is {v!r}); "
                              f"accepted: [{MIN_PRIOR:g}, {MAX_PRIOR:g}]")
         if not (MIN_PRIOR <= v <= MAX_PRIOR):
-            raise InputError(f"{name} entries must be in [{MIN_PRIOR:g}, {MAX_PRIOR:g}] (entry {i + 1} is {v:g})")
+            raise InputError(f"{name} entries must be in [{MIN_PRIOR:g}, {MAX_PRIOR:g}] (entry {i + 1} is {_exact(v)})")
         out.append(v)
     if k is not None and len(out) != k:
         raise InputError(f"{name} has {len(out)} entries but the counts have {k} categories")
