@@ -25,7 +25,10 @@ import io
 import json
 import math
 import os
+import re
+import select
 import stat
+import time
 import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal
@@ -51,8 +54,51 @@ class _Parser(argparse.ArgumentParser):
 # shared helpers
 
 
+#: a number as the command line accepts it: ASCII digits, an optional sign, decimal point and exponent
+#: (``12``, ``-0.5``, ``.5``, ``1e-3``, ``2.5E7``); no ``_`` separators, no other scripts' digits,
+#: no ``inf`` / ``nan`` (Python's int() and float() accept all three)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_DIGITS = re.compile(r"[+-]?[0-9]+", re.ASCII)
+#: longest number text read (int() refuses more than 4300 digits; no valid input is near this)
+_MAX_NUMBER_CHARS = 4000
+#: an exponent form (``1e6``) is an integer only when exact and at most this (every such int is a float64)
+_MAX_EXPONENT_INT = 2**53
+
+
+def _show(text: str) -> str:
+    """``text`` for a message: its repr on one line, at most 60 characters."""
+    shown = " ".join(repr(text).split())
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def _plain(text: str, what: str) -> str:
+    """``text`` with surrounding spaces removed, if it is a plain ASCII decimal number; else one-line InputError."""
+    t = text.strip(" \t") if isinstance(text, str) else ""
+    if len(t) > _MAX_NUMBER_CHARS:
+        raise InputError(f"{what} must be a number of at most {_MAX_NUMBER_CHARS} characters, got {len(t)}")
+    if not t or not _DECIMAL.fullmatch(t):
+        raise InputError(f"{what} must be a number written in ASCII decimal (e.g. 12, 0.5, 1e-3), got {_show(text)}")
+    return t
+
+
+def _number(text: str, what: str) -> int | float:
+    """A plain decimal number: an int when written in digits only (``12``), else a float (``0.5``, ``1e3``)."""
+    t = _plain(text, what)
+    return int(t) if _DIGITS.fullmatch(t) else float(t)
+
+
 def _number_list(text: str, what: str) -> list:
-    return validate.parse_list(text, what)
+    """Comma-separated plain decimal numbers (``1,1``, ``0.5, 2``), each read by :func:`_number`."""
+    if not isinstance(text, str):
+        raise InputError(f"{what} must be comma-separated numbers, got {_show(text)}")
+    parts = text.split(",")
+    if any(p.strip(" \t") == "" for p in parts):
+        raise InputError(f"{what} must be comma-separated numbers with no empty entry, got {_show(text)}")
+    try:
+        return [_number(p, what) for p in parts]
+    except InputError:
+        raise InputError(f"{what} must be comma-separated numbers written in ASCII decimal (e.g. 1,0.5,2e3), "
+                         f"got {_show(text)}") from None
 
 
 def _counts_arg(text: str, what: str = "counts") -> np.ndarray:
@@ -64,24 +110,45 @@ def _prior_arg(text: str, k: int | None = None) -> np.ndarray:
 
 
 def _float(text: str, what: str) -> object:
-    return validate.parse_number(text, what)
+    """A real number flag (``--epsilon``, ``--delta``, ...), range-checked by the caller's validator."""
+    return _number(text, what)
+
+
+def _int_value(text: str, what: str) -> int:
+    """An integer flag's value, range-checked by the caller's validator.
+
+    Digits (``-12``, ``4000``) are read exactly; a decimal or exponent form (``4.0``, ``1e3``,
+    ``2.5e7``) only when it is an exact integer of at most 2^53 (``1e30`` is refused rather than
+    rounded to 1000000000000000019884624838656).
+    """
+    t = _plain(text, what)
+    if _DIGITS.fullmatch(t):
+        return int(t)
+    d = Decimal(t)
+    if abs(d) > _MAX_EXPONENT_INT or d != d.to_integral_value():
+        raise InputError(f"{what} must be an integer (written in digits, or an exact integer of at most 2^53 such as "
+                         f"1e6), got {_show(text)}")
+    return int(d)
 
 
 def _int(text: str, what: str) -> int:
-    value = validate.parse_number(text, what)
-    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
-        raise InputError(f"{what} must be an integer, got {text!r}")
-    return validate.integer(value, what)
+    return validate.integer(_int_value(text, what), what)
+
+
+def _size_arg(text: str, what: str = "n") -> int:
+    """The data-set size ``--n``."""
+    return validate.size(_int_value(text, what), what)
 
 
 def _seed(text: str | None) -> int | None:
     if text is None:
         return None
-    value = validate.parse_number(text, "seed")
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not isinstance(value, int) or not 0 <= value <= validate.MAX_SEED:
-        raise InputError(f"seed must be a non-negative integer below 2^128, got {text!r}")
+    try:
+        value = _int_value(text, "seed")
+    except InputError:
+        value = None
+    if value is None or not 0 <= value <= validate.MAX_SEED:
+        raise InputError(f"seed must be a non-negative integer below 2^128 (written in digits), got {_show(text)}")
     return value
 
 
@@ -160,9 +227,14 @@ def json_safe(obj):
     return obj
 
 
+def _json_text(obj) -> str:
+    """Strict JSON text (``allow_nan=False`` guards against any NaN left behind)."""
+    return json.dumps(json_safe(obj), indent=2, allow_nan=False)
+
+
 def _dump(obj) -> None:
-    """Print strict JSON (``allow_nan=False`` guards against any NaN left behind)."""
-    print(json.dumps(json_safe(obj), indent=2, allow_nan=False))
+    """Print strict JSON, all of it or (on an error while encoding) nothing."""
+    print(_json_text(obj))
 
 
 def exact_sum(a: float, m: int) -> str:
@@ -195,11 +267,19 @@ def add_pmf(p: argparse.ArgumentParser) -> None:
 
 
 def _count(x: int) -> str:
-    """An int for a message: ``12,507,501``, or ``~1.2e+600`` past 15 digits (no float overflow)."""
+    """A non-negative int for a message: ``12,507,501``, or ``~1.2e+600`` past 15 digits.
+
+    Works for ints of any size: the exponent comes from :func:`math.log10` of the int (exact
+    for ints past float range), never from ``str()``, which refuses ints of more than 4300 digits.
+    """
     if x < 10**15:
         return f"{x:,}"
-    digits = str(x)
-    return f"~{digits[0]}.{digits[1]}e+{len(digits) - 1}"
+    exponent = math.log10(x)
+    whole = math.floor(exponent)
+    mantissa = round(10 ** (exponent - whole), 1)
+    if mantissa >= 10:  # 9.96 rounds up to the next power of ten
+        mantissa, whole = mantissa / 10, whole + 1
+    return f"~{mantissa:.1f}e+{whole}"
 
 
 def _pmf_rows(args, size: int) -> int:
@@ -209,7 +289,7 @@ def _pmf_rows(args, size: int) -> int:
 
     limit = int(budget_setting("DPPOSTERIOR_MAX_PMF_ROWS", DEFAULT_MAX_PMF_ROWS))
     work = int(budget_setting("DPPOSTERIOR_MAX_PMF_WORK", DEFAULT_MAX_PMF_WORK))
-    top = None if args.top is None else validate.integer(validate.parse_number(args.top, "--top"), "--top", 1, None)
+    top = None if args.top is None else validate.integer(_int_value(args.top, "--top"), "--top", 1, None)
     if size > work:
         raise SizeError(f"the exact pmf over |R(n)| = {_count(size)} outputs would take {_count(size * 4 // 10**6)} s "
                         f"here, over the budget of {work:,} outputs (set DPPOSTERIOR_MAX_PMF_WORK to raise it)")
@@ -245,11 +325,11 @@ def cmd_pmf(args) -> None:
         cal = _calibration_json(params, a, int(c.sum()))
         head = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
                 **({"calibration": cal} if cal else {})}
+        if not (np.isfinite(prob).all() and np.isfinite(dist).all()):  # never NaN or Infinity in JSON
+            raise InputError("the exact pmf is not finite here; please report this input")
         write = sys.stdout.write
         text = json.dumps(json_safe(head), indent=2, allow_nan=False)
         write(text[:-2] + ',\n  "outputs": [')
-        if not (np.isfinite(prob).all() and np.isfinite(dist).all()):  # never NaN or Infinity in JSON
-            raise InputError("the exact pmf is not finite here; please report this input")
         av = a.tolist()
         sep = "\n    "
         lines = []
@@ -296,7 +376,7 @@ def cmd_privacy(args) -> None:
     from .privacy import concrete_epsilon
 
     params = _params_beyond(args)
-    n = validate.size(validate.parse_number(args.n, "n"))
+    n = _size_arg(args.n)
     a = _prior_arg(args.prior)
     at = None if args.at is None else _counts_arg(args.at, "--at counts")
     delta_at = None if args.delta_at is None else validate.eps_prime(_float(args.delta_at, "--delta-at"),
@@ -319,11 +399,12 @@ def cmd_privacy(args) -> None:
     claim = ("no claim" if res.claimed_epsilon is None
              else f"claimed ({res.claimed_epsilon:g}, {res.claimed_delta:g})-DP")
     verdict = " EXCEEDS THE CLAIM" if res.exceeds_claim else ""
-    print(f"{res.scope} concrete epsilon of {params['mechanism']} (prior {a.tolist()}, n {n}): "
-          f"{res.concrete_epsilon:.10g}  [{claim}]{verdict}")
-    print(f"worst pair: {res.worst_pair[0]} vs {res.worst_pair[1]}, at output {res.worst_output}")
+    lines = [f"{res.scope} concrete epsilon of {params['mechanism']} (prior {a.tolist()}, n {n}): "
+             f"{res.concrete_epsilon:.10g}  [{claim}]{verdict}",
+             f"worst pair: {res.worst_pair[0]} vs {res.worst_pair[1]}, at output {res.worst_output}"]
     if res.delta_at is not None:
-        print(f"delta({res.delta_at['epsilon']:g}) = {res.delta_at['delta']:.6g}")
+        lines.append(f"delta({res.delta_at['epsilon']:g}) = {res.delta_at['delta']:.6g}")
+    print("\n".join(lines))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -335,7 +416,10 @@ def add_release(p: argparse.ArgumentParser) -> None:
     _common(p)
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--counts", metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 40,60")
-    source.add_argument("--data", metavar="CSV", help="CSV file of records (instead of --counts); needs --column")
+    source.add_argument("--data", metavar="CSV",
+                        help="CSV file of records (instead of --counts); needs --column.  A pipe (e.g. /dev/stdin) "
+                             "or FIFO is read too, but must deliver all its data within DPPOSTERIOR_MAX_DATA_SECONDS "
+                             "(default 20) seconds")
     p.add_argument("--column", metavar="NAME", help="column of --data holding each record's category")
     p.add_argument("--categories", metavar="X,Y,...",
                    help="the categories, comma-separated, in order (default: sorted values of the data)")
@@ -386,21 +470,116 @@ class _CappedFile:
         return iter(lambda: self.read(1 << 16), b"")
 
 
-def _counts_from_csv(path: str, column: str | None, categories: str | None) -> tuple[np.ndarray, list[str]]:
+#: seconds a ``--data`` that is not a regular file (a pipe, ``/dev/stdin``, a FIFO, a terminal) may take to
+#: deliver its bytes (``DPPOSTERIOR_MAX_DATA_SECONDS``): a FIFO nobody writes to is refused, not waited on forever
+DEFAULT_MAX_DATA_SECONDS = 20
+
+
+class _DataTimeout(Exception):
+    pass
+
+
+class _PolledFile(io.RawIOBase):
+    """A non-blocking descriptor (pipe, FIFO, terminal, device) read under a deadline: each read waits in
+    ``poll`` for the time left, and past the deadline raises :class:`_DataTimeout` instead of blocking."""
+
+    def __init__(self, fd: int, deadline: float):
+        super().__init__()
+        self.fd, self.deadline = fd, deadline
+        self._poll = select.poll()
+        self._poll.register(fd, select.POLLIN | select.POLLPRI)
+
+    def readable(self) -> bool:  # noqa: D102
+        return True
+
+    def fileno(self) -> int:  # noqa: D102
+        return self.fd
+
+    def readinto(self, buf) -> int:  # noqa: D102
+        while True:
+            left = self.deadline - time.monotonic()
+            if left <= 0 or not self._poll.poll(max(1, math.ceil(left * 1000))):
+                raise _DataTimeout
+            try:
+                data = os.read(self.fd, len(buf))
+            except BlockingIOError:  # woken without data (another reader took it): wait again
+                continue
+            buf[:len(data)] = data
+            return len(data)
+
+    def close(self) -> None:  # noqa: D102
+        if not self.closed:
+            os.close(self.fd)
+        super().close()
+
+
+def _open_data(path: str, cap: int, too_large: str):
+    """``path`` opened for reading without ever blocking in ``open`` (a FIFO with no writer), as a binary file.
+
+    A regular file is read as usual (refused when larger than ``cap`` bytes); a directory is refused; any other
+    file (a pipe or FIFO, ``/dev/stdin``, a terminal, a device) is read through :class:`_PolledFile`, whose
+    reads wait at most until ``DPPOSTERIOR_MAX_DATA_SECONDS`` after the open.
+    """
+    from .budget import budget_setting
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory, not a CSV file") from None
+    except OSError as exc:
+        raise InputError(f"cannot open {path}: {exc.strerror or 'unreadable'}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{path} is a directory, not a CSV file")
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > cap:
+                raise InputError(too_large)
+            os.set_blocking(fd, True)
+            return os.fdopen(fd, "rb")
+        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS", DEFAULT_MAX_DATA_SECONDS)
+        return io.BufferedReader(_PolledFile(fd, time.monotonic() + seconds))
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _header_names(head: bytes) -> list[str]:
+    """The column names of the header line(s) in ``head`` as written (pandas would rename duplicates)."""
+    import pandas as pd
+
+    whole = head[:head.rindex(b"\n") + 1] if b"\n" in head else head  # whole lines: no cut UTF-8 character
+    first = pd.read_csv(io.BytesIO(whole), dtype=str, header=None, nrows=1, keep_default_na=False,
+                        encoding="utf-8")
+    return [str(x) for x in first.iloc[0].tolist()] if len(first) else []
+
+
+def _counts_from_csv(path: str, column: str | None, categories: str | None) -> tuple[np.ndarray, list[str], list[str]]:
     """Counts of ``column`` over the categories, from a CSV of records, in bounded time and memory.
+
+    Returns ``(counts, categories, warnings)``: the warnings are for the caller to print once the
+    whole command has succeeded (a refusal is then the only line on stderr).
 
     The file is read in chunks (pandas' C parser, one column kept) and only the counts per value
     are kept, so memory does not grow with the number of records.  At most
     ``DPPOSTERIOR_MAX_DATA_MB`` MB are read (default 1024, about 20 s here); a larger file, a
     device such as ``/dev/zero``, a header line longer than 1 MB or a NUL byte in the header is
     refused with one line (the refusal depends on the file's size and format, not on a record).
+    A file that is not a regular file (a pipe, ``/dev/stdin``, a FIFO) is read as it comes, but must
+    be complete within ``DPPOSTERIOR_MAX_DATA_SECONDS`` seconds (default 20) of the open: a FIFO
+    that nobody writes to is refused then, never waited on forever.  An unreadable file (an
+    I/O error while reading) is one line too.
 
     Nothing in a message depends on the records: errors name the problem (unreadable file,
-    missing column, empty value, value outside ``--categories``) but never echo a record's
-    value, a count or a line number.  Blank lines are skipped with a warning giving their number
-    (a blank line is not a record); a record whose value in ``column`` is empty is an error, as
-    is a value outside ``--categories``.  A category of ``--categories`` that no record has is an
-    ordinary zero count.  The warning about categories taken from the data depends on the flags only.
+    missing or duplicated column, empty value, value outside ``--categories``) but never echo a
+    record's value, a count or a line number.  Blank lines are skipped with a warning giving
+    their number (a blank line is not a record); a record whose value in ``column`` is empty is
+    an error, as is a value outside ``--categories``.  A category of ``--categories`` that no
+    record has is an ordinary zero count.  The warning about categories taken from the data
+    depends on the flags only.
     """
     import pandas as pd
 
@@ -419,66 +598,65 @@ def _counts_from_csv(path: str, column: str | None, categories: str | None) -> t
     cap = int(limit_mb * 2**20)
     too_large = (f"{path} is larger than the {limit_mb:g} MB read by --data "
                  "(set DPPOSTERIOR_MAX_DATA_MB to raise it)")
-    try:
-        raw = open(path, "rb")
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a directory, not a CSV file") from None
-    except OSError as exc:
-        raise InputError(f"cannot open {path}: {exc.strerror or 'unreadable'}") from None
     unreadable = f"cannot read {path} as a UTF-8 CSV file with a header row"
-    with raw:
-
-        info = os.fstat(raw.fileno())
-        if stat.S_ISREG(info.st_mode) and info.st_size > cap:
-            raise InputError(too_large)
-        head = raw.read(MAX_HEADER_BYTES)
-        if b"\0" in head:
-            raise InputError(f"{unreadable} (it has NUL bytes: a binary file or a device)")
-        if b"\n" not in head and len(head) == MAX_HEADER_BYTES:
-            raise InputError(f"{unreadable} (no line ends within the first {MAX_HEADER_BYTES >> 20} MB)")
-        if raw.seekable():
-            raw.seek(0)
-            source = _CappedFile(raw, cap)
-        else:  # a pipe: put the bytes already read back in front
-            source = _CappedFile(io.BufferedReader(_Chain(head, raw)), cap)  # type: ignore[arg-type]
-        try:
-            header = pd.read_csv(io.BytesIO(head), dtype=str, nrows=0, encoding="utf-8").columns
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
-            raise InputError(unreadable) from None
-        if column not in header:
-            raise InputError(f"{path} has no column {column!r}")
-        totals: dict[str, int] = {}
-        empty = 0
-        try:  # blank lines are skipped by the parser and counted by the reader as the bytes pass
-            reader = pd.read_csv(source, dtype=str, keep_default_na=False, skip_blank_lines=True,
-                                 usecols=[column], chunksize=1 << 20, encoding="utf-8")
-            for chunk in reader:
-                values = chunk[column].str.strip()
-                empty += int((values == "").sum())
-                for value, count in values.value_counts().items():
-                    totals[value] = totals.get(value, 0) + int(count)
-        except _DataTooLarge:
-            raise InputError(too_large) from None
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError, OSError):
-            raise InputError(unreadable) from None
-        blank = source.blank_lines
+    raw = _open_data(path, cap, too_large)
+    totals: dict[str, int] = {}
+    empty = 0
+    try:
+        with raw:
+            head = raw.read(MAX_HEADER_BYTES)
+            if b"\0" in head:
+                raise InputError(f"{unreadable} (it has NUL bytes: a binary file or a device)")
+            if b"\n" not in head and len(head) == MAX_HEADER_BYTES:
+                raise InputError(f"{unreadable} (no line ends within the first {MAX_HEADER_BYTES >> 20} MB)")
+            try:
+                names = _header_names(head)
+            except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
+                raise InputError(unreadable) from None
+            if column not in names:
+                raise InputError(f"{path} has no column {column!r}")
+            if names.count(column) > 1:
+                raise InputError(f"{path} has more than one column {column!r}")
+            if raw.seekable():
+                raw.seek(0)
+                source = _CappedFile(raw, cap)
+            else:  # a pipe: put the bytes already read back in front
+                source = _CappedFile(io.BufferedReader(_Chain(head, raw)), cap)  # type: ignore[arg-type]
+            try:  # blank lines are skipped by the parser and counted by the reader as the bytes pass
+                reader = pd.read_csv(source, dtype=str, keep_default_na=False, skip_blank_lines=True,
+                                     usecols=[names.index(column)], chunksize=1 << 20, encoding="utf-8")
+                for chunk in reader:
+                    values = chunk.iloc[:, 0].str.strip()
+                    empty += int((values == "").sum())
+                    for value, count in values.value_counts().items():
+                        totals[value] = totals.get(value, 0) + int(count)
+            except (_DataTooLarge, _DataTimeout, OSError):
+                raise
+            except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
+                raise InputError(unreadable) from None
+            blank = source.blank_lines
+    except _DataTooLarge:
+        raise InputError(too_large) from None
+    except _DataTimeout:
+        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS", DEFAULT_MAX_DATA_SECONDS)
+        raise InputError(f"{path} is not a regular file and did not deliver all its data within {seconds:g} s "
+                         "(set DPPOSTERIOR_MAX_DATA_SECONDS to wait longer)") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or 'read error'}") from None
     if empty:
         raise InputError(f"column {column!r} of {path} has empty values; give every record a category")
+    warnings = []
     if blank:
-        print(f"dpposterior: warning: {blank} blank line{'s' if blank != 1 else ''} of {path} skipped",
-              file=sys.stderr)
+        warnings.append(f"{blank} blank line{'s' if blank != 1 else ''} of {path} skipped")
     if not totals and cats is None:
         raise InputError(f"{path} has no records")
     if cats is None:
-        print("dpposterior: warning: categories taken from the data; pass --categories to keep the "
-              "category set itself private", file=sys.stderr)
+        warnings.append("categories taken from the data; pass --categories to keep the category set itself private")
         cats = sorted(totals)
     elif any(v not in cats for v in totals):
         raise InputError(f"column {column!r} of {path} has values not in --categories (not shown: they are data)")
     counts = [totals.get(x, 0) for x in cats]
-    return validate.counts(counts, f"counts of {column!r}"), cats
+    return validate.counts(counts, f"counts of {column!r}"), cats, warnings
 
 
 class _Chain:
@@ -512,10 +690,13 @@ class _Chain:
 
 
 def cmd_release(args) -> None:
+    """``dpposterior release``: everything that can fail (reading the data, the draw, the calibration, the
+    noise-aware posterior) is done before the first line is printed, so a refusal leaves stdout empty;
+    warnings about the data go to stderr only once the release has succeeded."""
     params = _params_beyond(args)
-    cats = None
+    cats, warnings = None, []
     if args.data is not None:
-        c, cats = _counts_from_csv(args.data, args.column, args.categories)
+        c, cats, warnings = _counts_from_csv(args.data, args.column, args.categories)
     else:
         c = _counts_arg(args.counts)
     a = _prior_arg(args.prior, c.size)
@@ -525,6 +706,7 @@ def cmd_release(args) -> None:
     # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
     m, _ = release(mech, a, c, p, seed)
     claim = _claim(params)
+    noise_aware = _noise_aware(params, a, m) if args.noise_aware else None
     if args.json:
         out = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
                "claimed": {"epsilon": claim[0], "delta": claim[1]}, "n": int(c.sum()), "prior": a.tolist(),
@@ -534,17 +716,21 @@ def cmd_release(args) -> None:
         cal = _calibration_json(params, a, int(c.sum()))
         if cal:
             out["calibration"] = cal
-        if args.noise_aware:
-            post, naive = _noise_aware(params, a, m)
+        if noise_aware is not None:
+            post, naive = noise_aware
             out["noise_aware"] = {"level": post.level} | noise_aware_summary(post, naive)
-        _dump(out)
-        return
-    label = "Beta" if c.size == 2 else "Dir"
-    print(f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m))})")
-    if cats is not None:
-        print(f"categories, in order: {', '.join(cats)}")
-    if args.noise_aware:
-        _print_noise_aware(*_noise_aware(params, a, m), categories=cats)
+        text = _json_text(out)
+    else:
+        label = "Beta" if c.size == 2 else "Dir"
+        lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m))})"]
+        if cats is not None:
+            lines.append(f"categories, in order: {', '.join(cats)}")
+        if noise_aware is not None:
+            lines += _noise_aware_lines(*noise_aware, categories=cats)
+        text = "\n".join(lines)
+    for warning in warnings:
+        print(f"dpposterior: warning: {warning}", file=sys.stderr)
+    print(text)
 
 
 def _noise_aware(params: dict, a, m):
@@ -574,14 +760,17 @@ def noise_aware_summary(post, naive: dict) -> dict:
             "dropped_mass_bound": post.dropped_mass_bound, "naive": naive}
 
 
-def _print_noise_aware(post, naive: dict, categories=None) -> None:
+def _noise_aware_lines(post, naive: dict, categories=None) -> list[str]:
+    """The text lines shared by ``posterior`` and ``release --noise-aware``."""
     names = categories or [f"theta_{i + 1}" for i in range(len(naive["mean"]))]
     width = max(len(str(x)) for x in names)
-    print(f"noise-aware posterior ({post.mechanism}, eps = {post.epsilon:g}), {post.level:g} equal-tailed intervals:")
+    lines = [f"noise-aware posterior ({post.mechanism}, eps = {post.epsilon:g}), {post.level:g} equal-tailed "
+             "intervals:"]
     for name, mean, (lo, hi), nmean, (nlo, nhi) in zip(names, post.mean, post.intervals, naive["mean"],
                                                          naive["intervals"]):
-        print(f"  {str(name):<{width}}  mean {mean:.4f}  [{lo:.4f}, {hi:.4f}]   "
-              f"(naive Dir(a + m): {nmean:.4f} [{nlo:.4f}, {nhi:.4f}])")
+        lines.append(f"  {str(name):<{width}}  mean {mean:.4f}  [{lo:.4f}, {hi:.4f}]   "
+                     f"(naive Dir(a + m): {nmean:.4f} [{nlo:.4f}, {nhi:.4f}])")
+    return lines
 
 
 def cmd_posterior(args) -> None:
@@ -597,7 +786,7 @@ def cmd_posterior(args) -> None:
     if args.json:
         _dump({"mechanism": post.mechanism, "epsilon": post.epsilon, "level": level} | noise_aware_summary(post, naive))
         return
-    _print_noise_aware(post, naive)
+    print("\n".join(_noise_aware_lines(post, naive)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -636,7 +825,7 @@ def cmd_audit(args) -> None:
     from .mechanism_audit import audit_mechanism
 
     params = _params(args)
-    n = validate.size(validate.parse_number(args.n, "n"))
+    n = _size_arg(args.n)
     a = _prior_arg(args.prior)
     samples = check_samples(_int(args.samples, "--samples"), "samples")
     confidence = check_confidence(_float(args.confidence, "--confidence"))
@@ -665,19 +854,20 @@ def cmd_audit(args) -> None:
     claim = out["claimed"]
     claim_text = "no claim" if claim["epsilon"] is None else f"claimed ({claim['epsilon']:g}, {claim['delta']:g})-DP"
     exceeds = claim["epsilon"] is not None and claim["delta"] == 0 and res.epsilon_lower_bound > claim["epsilon"]
-    print(f"empirical privacy loss of {params['mechanism']} (prior {a.tolist()}, n {n}) at pair "
-          f"{res.pair[0]} vs {res.pair[1]}, {res.samples} samples per side, seed {seed}:")
     nominal = (f"  ABOVE THE NOMINAL EPS {params['epsilon']:g}" if claim["epsilon"] is None
                and out["above_nominal_epsilon"] else "")
-    print(f"  lower bound {res.epsilon_lower_bound:.4f} at confidence {res.confidence:g}  [{claim_text}]"
-          + ("  EXCEEDS THE CLAIM" if exceeds else "") + nominal)
-    print(f"  estimate {res.estimate:.4f} on the held-out event ({res.event['kind']}, "
-          f"{res.event.get('rule') or str(res.event['size']) + ' outputs'}); pairs tested {res.pairs_tested}")
+    lines = [f"empirical privacy loss of {params['mechanism']} (prior {a.tolist()}, n {n}) at pair "
+             f"{res.pair[0]} vs {res.pair[1]}, {res.samples} samples per side, seed {seed}:",
+             f"  lower bound {res.epsilon_lower_bound:.4f} at confidence {res.confidence:g}  [{claim_text}]"
+             + ("  EXCEEDS THE CLAIM" if exceeds else "") + nominal,
+             f"  estimate {res.estimate:.4f} on the held-out event ({res.event['kind']}, "
+             f"{res.event.get('rule') or str(res.event['size']) + ' outputs'}); pairs tested {res.pairs_tested}"]
     if res.exact_concrete_epsilon is not None:
-        print(f"  exact concrete epsilon of this pair {res.exact_concrete_epsilon:.4f}")
+        lines.append(f"  exact concrete epsilon of this pair {res.exact_concrete_epsilon:.4f}")
     if res.delta is not None:
-        print(f"  delta({res.delta['epsilon']:g}): lower bound {res.delta['lower_bound']:.4g}, "
-              f"estimate {res.delta['estimate']:.4g}")
+        lines.append(f"  delta({res.delta['epsilon']:g}): lower bound {res.delta['lower_bound']:.4g}, "
+                     f"estimate {res.delta['estimate']:.4g}")
+    print("\n".join(lines))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -695,18 +885,21 @@ def cmd_accuracy(args) -> None:
     from .accuracy import expected_errors
 
     params = _params_beyond(args)
-    n = validate.size(validate.parse_number(args.n, "n"))
+    n = _size_arg(args.n)
     a = _prior_arg(args.prior)
     e = expected_errors(prior=a, n=n, **params)
     out = e.as_dict()
     if args.json:
         _dump(out)
         return
-    print(f"# exact expected Hellinger error of {out['mechanism']} (prior {a.tolist()}, n {n}, eps {params['epsilon']:g})")
-    print(f"worst case: {e.worst:.6f} at counts {e.worst_counts}")
-    print(f"average under the prior predictive: {e.average:.6f}")
+    lines = [f"# exact expected Hellinger error of {out['mechanism']} (prior {a.tolist()}, n {n}, "
+             f"eps {params['epsilon']:g})",
+             f"worst case: {e.worst:.6f} at counts {e.worst_counts}",
+             f"average under the prior predictive: {e.average:.6f}"]
     if e.calibration is not None:
-        print(f"calibration: factor {e.calibration.factor:.6g}, certified concrete eps {e.calibration.concrete_epsilon:.10g}")
+        lines.append(f"calibration: factor {e.calibration.factor:.6g}, certified concrete eps "
+                     f"{e.calibration.concrete_epsilon:.10g}")
+    print("\n".join(lines))
 
 
 def add_compare(p: argparse.ArgumentParser) -> None:
@@ -718,14 +911,8 @@ def add_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def compare_rows(a, n: int, epsilon: float, delta: float) -> list[dict]:
-    """One row per release (each mechanism; calibrated exponential ones; optimal worst and average), ranked by worst case.
-
-    A release too large for exact work gets a row with ``"error"`` (its one-line size error) instead of numbers.
-    """
-    from .accuracy import expected_errors
-    from .errors import SizeError
-
+def _compare_variants() -> list[tuple]:
+    """The releases ``compare`` ranks: ``(mechanism, extra keyword arguments, label)``, in registry order."""
     variants = []
     for mech in MECHANISMS.values():
         if mech.family == "optimal":
@@ -734,13 +921,113 @@ def compare_rows(a, n: int, epsilon: float, delta: float) -> list[dict]:
         variants.append((mech, {}))
         if mech.calibratable:
             variants.append((mech, dict(calibrate=True)))
+    return [(mech, extra, mech.id + (" (calibrated)" if extra.get("calibrate") else "")
+             + (f" ({extra['objective']})" if "objective" in extra else "")) for mech, extra in variants]
+
+
+#: full scans over the pairs of R(n) of one ``compare`` row, as the library counts them in its own budget
+#: checks (``privacy.check_scan_size``): the expected error 2, a calibration 20 more, and the optimal
+#: table's certificate 1 more
+COMPARE_PASSES = {"expected": 2, "calibrate": 20, "optimal": 1}
+#: seconds of one optimal linear program (either objective) per ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|``
+#: ordered adjacent pairs and ``N = |R(n)|`` outputs (its constraints are ``P N``).  Measured here (HiGHS,
+#: 2 busy cores): k = 2, n = 120: 2.5 s (worst), n = 200: 23 s, n = 259: 47 s; k = 3, n = 8: 1.2 s,
+#: n = 12: 22 s + 15 s (average); k = 4, n = 5: 5.5 s.  k = 2 is ~5x cheaper than k >= 3 at equal size.
+LP_SECONDS_PER_SIZE2 = {2: 3e-9}
+LP_SECONDS_PER_SIZE2_DEFAULT = 1.5e-8
+
+
+def compare_passes(k: int, n: int, optimal: bool = True) -> int:
+    """Full scans over the pairs of R(n) that :func:`compare_rows` makes for ``k`` categories and size ``n``.
+
+    Rows the library refuses from their own size limits (the optimal mechanism past
+    ``optimal.MAX_OUTPUTS`` outputs) cost nothing: they are listed as too large; so do the optimal
+    rows when ``optimal`` is false.
+    """
+    from .errors import SizeError
+
+    passes = 0
+    for mech, extra, label in _compare_variants():
+        if mech.family == "optimal" and not optimal:
+            continue
+        try:
+            mech.check_size(n, k, label)
+        except SizeError:
+            continue
+        passes += COMPARE_PASSES["expected"] + (COMPARE_PASSES["calibrate"] if extra.get("calibrate") else 0) + (
+            COMPARE_PASSES["optimal"] if mech.family == "optimal" else 0)
+    return passes
+
+
+def _optimal_lp_work(k: int, n: int) -> int:
+    """The two optimal linear programs of ``compare`` in log-pmf evaluations (their estimated seconds times
+    ``privacy.PAIRS_PER_SECOND``, the rate behind the pair budget), or 0 when the library refuses them."""
+    from .errors import SizeError
+    from .models import n_candidates
+    from .privacy import PAIRS_PER_SECOND
+
+    lp = [mech for mech, _, _ in _compare_variants() if mech.family == "optimal"]
+    try:
+        for mech in lp:
+            mech.check_size(n, k, "the optimal table")
+    except SizeError:
+        return 0
+    size = k * (k - 1) * n_candidates(n - 1, k) * n_candidates(n, k)
+    seconds = LP_SECONDS_PER_SIZE2.get(k, LP_SECONDS_PER_SIZE2_DEFAULT) * size * size
+    return len(lp) * math.ceil(seconds * PAIRS_PER_SECOND)
+
+
+def check_compare_size(k: int, n: int) -> dict[str, str]:
+    """The budget of ``compare``, from public k and n only, over the total of its rows.
+
+    Each row alone is within ``DPPOSTERIOR_MAX_PAIRS`` far past the point where all of them together take
+    minutes, so the budget applies to ``passes x |R(n)|^2`` summed over every row (:func:`compare_passes`)
+    plus the optimal rows' linear programs (:func:`_optimal_lp_work`).  Raises one-line :class:`SizeError`
+    when the rows without the optimal ones are over it; returns ``{label: reason}`` of the optimal rows
+    left out (listed as too large) when only they would take it over, else ``{}``.
+    """
+    from .budget import budget_setting
+    from .errors import SizeError
+    from .models import n_candidates
+    from .privacy import DEFAULT_MAX_PAIR_WORK, PAIRS_PER_SECOND
+
+    limit = budget_setting("DPPOSTERIOR_MAX_PAIRS", DEFAULT_MAX_PAIR_WORK)
+    size = n_candidates(n, k)
+    passes = compare_passes(k, n)
+    lp = _optimal_lp_work(k, n)
+    if passes * size * size + lp <= limit:  # exact ints at any size
+        return {}
+    passes = compare_passes(k, n, optimal=False)
+    work = passes * size * size
+    if work > limit:
+        raise SizeError(f"compare for k={k}, n={n} needs {passes} x |R(n)|^2 = {_count(work)} log-pmf evaluations "
+                        f"over all its releases (~{_count(work // int(PAIRS_PER_SECOND))} s here), over the budget "
+                        f"of {limit:.0e} (use accuracy for one mechanism, or set DPPOSTERIOR_MAX_PAIRS to raise it)")
+    reason = (f"the optimal mechanism's two linear programs for k={k}, n={n} (~{_count(lp // int(PAIRS_PER_SECOND))} s "
+              f"here) would take compare over the budget of {limit:.0e} log-pmf evaluations (set "
+              "DPPOSTERIOR_MAX_PAIRS to raise it)")
+    return {label: reason for mech, _, label in _compare_variants() if mech.family == "optimal"}
+
+
+def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, str] | None = None) -> list[dict]:
+    """One row per release (each mechanism; calibrated exponential ones; optimal worst and average), ranked by worst case.
+
+    A release too large for exact work gets a row with ``"error"`` (its one-line size error) instead of numbers,
+    as does each release of ``left_out`` (label -> reason; see :func:`check_compare_size`, which ``compare``
+    calls before this to bound the total).
+    """
+    from .accuracy import expected_errors
+    from .errors import SizeError
+
     out = []
-    for mech, extra in variants:
-        label = mech.id + (" (calibrated)" if extra.get("calibrate") else "") + (
-            f" ({extra['objective']})" if "objective" in extra else "")
+    for mech, extra, label in _compare_variants():
         ce, cd = mech.claimed(epsilon, delta, extra.get("calibrate", False))
         claim = "none" if ce is None else (f"({ce:g}, {cd:g})-DP" if cd else f"{ce:g}-DP")
         row = {"release": label, "claim": claim}
+        if label in (left_out or {}):
+            row["error"] = left_out[label]
+            out.append(row)
+            continue
         try:
             e = expected_errors(mech.id, a, n, epsilon=epsilon, delta=delta, **extra)
         except SizeError as exc:
@@ -754,26 +1041,28 @@ def compare_rows(a, n: int, epsilon: float, delta: float) -> list[dict]:
 
 
 def cmd_compare(args) -> None:
-    n = validate.size(validate.parse_number(args.n, "n"))
+    n = _size_arg(args.n)
     a = _prior_arg(args.prior)
     epsilon = validate.epsilon(_float(args.epsilon, "epsilon"))
     delta = validate.delta(_float(args.delta, "delta"))
-    rows = compare_rows(a, n, epsilon, delta)
+    left_out = check_compare_size(a.size, n)
+    rows = compare_rows(a, n, epsilon, delta, left_out)
     if args.json:
         _dump({"prior": a.tolist(), "n": n, "epsilon": epsilon, "releases": rows})
         return
     avg_rank = {r["release"]: i + 1 for i, r in enumerate(
         sorted((r for r in rows if "error" not in r), key=lambda r: r["average_expected_error"]))}
-    print(f"# expected Hellinger error of every release (prior {a.tolist()}, n {n}, eps {epsilon:g}), "
-          "ranked by worst case")
-    print(f"{'release':<26} {'claim':<16} {'worst':>9} {'rank':>4} {'average':>9} {'rank':>4}  worst data set")
+    lines = [f"# expected Hellinger error of every release (prior {a.tolist()}, n {n}, eps {epsilon:g}), "
+             "ranked by worst case",
+             f"{'release':<26} {'claim':<16} {'worst':>9} {'rank':>4} {'average':>9} {'rank':>4}  worst data set"]
     for i, r in enumerate(rows):
         if "error" in r:
-            print(f"{r['release']:<26} {r['claim']:<16} too large for exact work: {r['error']}")
+            lines.append(f"{r['release']:<26} {r['claim']:<16} too large for exact work: {r['error']}")
             continue
-        print(f"{r['release']:<26} {r['claim']:<16} {r['worst_expected_error']:9.4f} {i + 1:4d} "
-              f"{r['average_expected_error']:9.4f} {avg_rank[r['release']]:4d}  {r['worst_counts']}")
-    print("(ehdl claims no privacy; calibrated releases are pure eps-DP by exact computation)")
+        lines.append(f"{r['release']:<26} {r['claim']:<16} {r['worst_expected_error']:9.4f} {i + 1:4d} "
+                     f"{r['average_expected_error']:9.4f} {avg_rank[r['release']]:4d}  {r['worst_counts']}")
+    lines.append("(ehdl claims no privacy; calibrated releases are pure eps-DP by exact computation)")
+    print("\n".join(lines))
 
 
 # ---------------------------------------------------------------------------------------------
