@@ -20,7 +20,8 @@ Settings (default, what they bound):
 - ``DPPOSTERIOR_MAX_AUDIT_SAMPLES`` (2.5e7): draws per side of one audit, over all pairs tested;
 - ``DPPOSTERIOR_MAX_AUDIT_SECONDS`` (45): estimated seconds of an audit of a library mechanism
   (:func:`dpposterior.mechanism_audit.check_audit_time`);
-- ``DPPOSTERIOR_MAX_DATA_MB`` (1024): megabytes of a ``--data`` CSV file read by ``release``.
+- ``DPPOSTERIOR_MAX_DATA_MB`` (1024): megabytes of a ``--data`` CSV file read by ``release``;
+- ``DPPOSTERIOR_MAX_DATA_SECONDS`` (20): seconds ``release`` waits on a ``--data`` pipe or FIFO.
 
 The pipeline's batch jobs run with larger values (:mod:`dpposterior.paper.budgets`).
 
