@@ -65,10 +65,7 @@ _MAX_NUMBER_CHARS = 4000
 _MAX_EXPONENT_INT = 2**53
 
 
-def _show(text: str) -> str:
-    """``text`` for a message: its repr on one line, at most 60 characters."""
-    shown = " ".join(repr(text).split())
-    return shown if len(shown) <= 60 else shown[:57] + "..."
+_show = validate._show  # a bad value for a message: its repr on one line, at most 60 characters
 
 
 def _plain(text: str, what: str) -> str:
@@ -269,17 +266,9 @@ def add_pmf(p: argparse.ArgumentParser) -> None:
 def _count(x: int) -> str:
     """A non-negative int for a message: ``12,507,501``, or ``~1.2e+600`` past 15 digits.
 
-    Works for ints of any size: the exponent comes from :func:`math.log10` of the int (exact
-    for ints past float range), never from ``str()``, which refuses ints of more than 4300 digits.
+    Works for ints of any size (:func:`dpposterior.validate.scientific`).
     """
-    if x < 10**15:
-        return f"{x:,}"
-    exponent = math.log10(x)
-    whole = math.floor(exponent)
-    mantissa = round(10 ** (exponent - whole), 1)
-    if mantissa >= 10:  # 9.96 rounds up to the next power of ten
-        mantissa, whole = mantissa / 10, whole + 1
-    return f"~{mantissa:.1f}e+{whole}"
+    return f"{x:,}" if x < 10**15 else "~" + validate.scientific(x, 1)
 
 
 def _pmf_rows(args, size: int) -> int:

@@ -131,9 +131,22 @@ def _big(v: int | float) -> str:
         return str(v)
     if abs(v) < 10**300:
         return f"{v:.3g}"
-    exponent = math.log10(abs(v))  # exact ints of any size (no float conversion)
+    return ("-" if v < 0 else "") + scientific(abs(v), 2)
+
+
+def scientific(v: int, decimals: int) -> str:
+    """A positive int of any size as ``m.mme+X`` with ``decimals`` digits after the point.
+
+    The exponent comes from :func:`math.log10` of the exact int (never ``str()``, which refuses
+    more than 4300 digits, nor ``float()``, which overflows); a mantissa that rounds to 10 moves
+    to the next power (``999e4997`` -> ``1.0e+5000``).
+    """
+    exponent = math.log10(v)
     whole = math.floor(exponent)
-    return f"{'-' if v < 0 else ''}{10 ** (exponent - whole):.2f}e+{whole}"
+    mantissa = round(10 ** (exponent - whole), decimals)
+    if mantissa >= 10:
+        mantissa, whole = mantissa / 10, whole + 1
+    return f"{mantissa:.{decimals}f}e+{whole}"
 
 
 big_number = _big
