@@ -2,7 +2,7 @@
 
     python benchmarks/claims_grid.py            # markdown table, eps = 1, delta = 1e-8
 
-Exact values (SPEC §5, `dpposterior.privacy.concrete_epsilon`), not estimates.
+Exact values (docs/definitions.md §5, `dpposterior.privacy.concrete_epsilon`), not estimates.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
     python benchmarks/run.py --only release
 
 Fields: ``name``, ``size`` (k, n, ...), ``seconds`` (the library), ``baseline_seconds`` (a direct,
-vectorised transcription of the SPEC definitions, measured in the same run where it
+vectorised transcription of the definitions (docs/definitions.md), measured in the same run where it
 fits in memory and time; null otherwise), ``speedup``, ``target_seconds`` (issue 5) and
 case-specific checks (agreement with the baseline, goodness-of-fit p-values).
 Wall-clock times: on a shared machine they vary with the load (reported as ``load``).
@@ -34,10 +34,10 @@ from dpposterior.sensitivity import local_sensitivity, smooth_sensitivity
 BASELINE_MAX_CANDIDATES = 5_000_000  # R(n) the baseline enumerates (~1 GiB of temporaries)
 
 
-# --- baseline: the SPEC definitions, vectorised over R(n) -------------------------------------
+# --- baseline: the definitions (docs/definitions.md), vectorised over R(n) -------------------------------------
 
 def baseline_local_sensitivity(a, cs):
-    """SPEC §3 LS(c) for rows cs: max over the k(k-1) adjacent c' of H(BI(c), BI(c')).
+    """docs/definitions.md §3 LS(c) for rows cs: max over the k(k-1) adjacent c' of H(BI(c), BI(c')).
 
     Uses the library's closed form of H between adjacent posteriors (tested against the
     definition in tests/test_sensitivity.py); the general ``hellinger`` costs ~100x more.
@@ -46,7 +46,7 @@ def baseline_local_sensitivity(a, cs):
 
 
 def baseline_smooth(a, c, gamma, R=None):
-    """SPEC §3: S(c) = max over all c'' of 1 / (1/LS(c'') + gamma d(c, c''))."""
+    """docs/definitions.md §3: S(c) = max over all c'' of 1 / (1/LS(c'') + gamma d(c, c''))."""
     R = candidates(int(c.sum()), c.size) if R is None else R
     ls = baseline_local_sensitivity(a, R)
     d = np.abs(R - c).sum(axis=1) / 2
@@ -64,7 +64,7 @@ def baseline_release(a, c, epsilon, gamma, rng):
 
 
 def baseline_worst_case(a, n, epsilon, gamma):
-    """ehds concrete epsilon (SPEC §5): every c, every neighbour, every output, pmf rows by definition."""
+    """ehds concrete epsilon (docs/definitions.md §5): every c, every neighbour, every output, pmf rows by definition."""
     R = candidates(n, a.size)
     idx = {tuple(r): t for t, r in enumerate(R)}
     ls = baseline_local_sensitivity(a, R)

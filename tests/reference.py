@@ -1,7 +1,7 @@
-"""Brute-force transcriptions of the SPEC definitions, for testing the fast library code.
+"""Brute-force transcriptions of the definitions (docs/definitions.md), for testing the fast library code.
 
 Written naively on purpose: plain Python loops, ``math.lgamma``, ``mpmath`` and
-``scipy.stats.laplace.cdf``, each function a literal reading of one SPEC line.  Nothing
+``scipy.stats.laplace.cdf``, each function a literal reading of one line of docs/definitions.md.  Nothing
 here imports :mod:`dpposterior`, so an error in the library cannot hide in the reference.
 Only usable for tiny n and k (everything is O(|R(n)|^2) or worse).
 """
@@ -16,7 +16,7 @@ import mpmath
 from scipy.stats import laplace
 
 
-# --- SPEC §1: models -------------------------------------------------------------------------
+# --- docs/definitions.md §1: models -------------------------------------------------------------------------
 
 def compositions(n: int, k: int) -> list[tuple[int, ...]]:
     """R(n) as count vectors: every m in N^k with sum n, in lexicographic order."""
@@ -41,7 +41,7 @@ def dist(c, d) -> int:
     return sum(abs(x - y) for x, y in zip(c, d)) // 2
 
 
-# --- SPEC §2: Hellinger distance ------------------------------------------------------------
+# --- docs/definitions.md §2: Hellinger distance ------------------------------------------------------------
 
 def log_beta(v) -> float:
     return sum(math.lgamma(x) for x in v) - math.lgamma(sum(v))
@@ -69,7 +69,7 @@ def hellinger_mp(p, q, dps: int = 50):
 
 
 def hellinger_defective(p, q) -> float:
-    """The authors' original code (SPEC §2 'known defect'): every log-Beta divided by log(sum of its argument)."""
+    """The authors' original code (docs/definitions.md §2 'known defect'): every log-Beta divided by log(sum of its argument)."""
     def lb(v):
         return log_beta(v) / math.log(sum(v))
 
@@ -78,25 +78,25 @@ def hellinger_defective(p, q) -> float:
     return math.sqrt(max(0.0, -math.expm1(log_bc)))
 
 
-# --- SPEC §3-§5 for one prior and n: everything by enumeration ------------------------------
+# --- docs/definitions.md §3-§5 for one prior and n: everything by enumeration ------------------------------
 
 def smoothing_b(eps: float, delta: float, n: int) -> float:
-    """b = ln(1 - eps / (2 ln(delta / (2 (n+1)))))  (SPEC §3)."""
+    """b = ln(1 - eps / (2 ln(delta / (2 (n+1)))))  (docs/definitions.md §3)."""
     return math.log(1.0 - eps / (2.0 * math.log(delta / (2.0 * (n + 1)))))
 
 
-LAPLACE_SCALE = {  # SPEC §4 Laplace table: scale s as a function of (k, eps)
+LAPLACE_SCALE = {  # docs/definitions.md §4 Laplace table: scale s as a function of (k, eps)
     "lszhang": lambda k, eps: 2.0 / eps,
     "lsdim": lambda k, eps: (2.0 if k == 2 else k) / eps,
     "lshist": lambda k, eps: (1.0 if k == 2 else 2.0) / eps,
 }
 EXPONENTIAL = ("ehd", "ehdl", "ehds", "mh", "mh-delta")
 LAPLACE = tuple(LAPLACE_SCALE)
-GEOMETRIC_SCALE = {"geometric": LAPLACE_SCALE["lshist"]}  # SPEC §9: same scale as lshist
+GEOMETRIC_SCALE = {"geometric": LAPLACE_SCALE["lshist"]}  # docs/definitions.md §9: same scale as lshist
 
 
 def discrete_laplace_prob(d: int, scale: float):
-    """P(D = d) = (1 - q)/(1 + q) q^|d|, q = exp(-1/s) (SPEC §9), in mpmath."""
+    """P(D = d) = (1 - q)/(1 + q) q^|d|, q = exp(-1/s) (docs/definitions.md §9), in mpmath."""
     q = mpmath.exp(-1 / mpmath.mpf(scale))
     return (1 - q) / (1 + q) * q ** abs(d)
 
@@ -144,7 +144,7 @@ def _sf(y: float, scale: float) -> float:
 
 
 def laplace_pmf(c, n: int, scale: float) -> dict[tuple[int, ...], float]:
-    """P(m | c) of the sequential clamp (SPEC §4), integrating scipy's Laplace cdf cell by cell.
+    """P(m | c) of the sequential clamp (docs/definitions.md §4), integrating scipy's Laplace cdf cell by cell.
 
     m_i = clamp(floor(c_i + Y_i), 0, R_i) with R_i = n - m_1 - ... - m_{i-1}:
     m_i = 0 < R_i  <=>  c_i + Y < 1;   0 < m_i < R_i  <=>  m_i <= c_i + Y < m_i + 1;
@@ -172,7 +172,7 @@ def laplace_pmf(c, n: int, scale: float) -> dict[tuple[int, ...], float]:
 
 
 class Brute:
-    """All SPEC quantities for one prior and n, by enumeration over R(n) (tiny n only)."""
+    """All the defined quantities for one prior and n, by enumeration over R(n) (tiny n only)."""
 
     def __init__(self, prior, n: int):
         self.a = tuple(float(x) for x in prior)
@@ -189,7 +189,7 @@ class Brute:
         return self.H[self.index[tuple(c)]][self.index[tuple(r)]]
 
     def ls_definition(self, c) -> float:
-        """LS(c) = max over adjacent c' and r in R(n) of |H(BI(c), r) - H(BI(c'), r)| (SPEC §3, unreduced)."""
+        """LS(c) = max over adjacent c' and r in R(n) of |H(BI(c), r) - H(BI(c'), r)| (docs/definitions.md §3, unreduced)."""
         row = self.H[self.index[tuple(c)]]
         return max(abs(row[r] - self.H[self.index[cp]][r])
                    for cp in neighbours(c) for r in range(len(self.cands)))
@@ -211,7 +211,7 @@ class Brute:
         return max(ls * math.exp(-b * dist(c, cpp)) for cpp, ls in zip(self.cands, self.LS))
 
     def weight(self, mech: str, c, eps: float, delta: float = 1e-8, gamma: float = 1.0, gs: str = "exact") -> float:
-        """w(c) of SPEC §4's table."""
+        """w(c) of docs/definitions.md §4's table."""
         if mech == "ehd":
             return eps / (2.0 * (self.gs() if gs == "exact" else math.sqrt(1.0 - math.pi / 4.0)))
         if mech == "ehdl":
@@ -243,13 +243,13 @@ class Brute:
         return [math.log(p) for p in self.pmf(mech, c, eps, delta, gamma, gs)]
 
     def concrete_epsilon(self, mech, eps, delta=1e-8, gamma=1.0, gs="exact", at=None) -> float:
-        """max over adjacent (c, c') and r of |ln p_c(r) - ln p_c'(r)| (SPEC §5); at=c: local."""
+        """max over adjacent (c, c') and r of |ln p_c(r) - ln p_c'(r)| (docs/definitions.md §5); at=c: local."""
         rows = {c: self.log_pmf(mech, c, eps, delta, gamma, gs) for c in self.cands}
         sources = self.cands if at is None else [tuple(at)]
         return max(abs(x - y) for c in sources for cp in neighbours(c) for x, y in zip(rows[c], rows[cp]))
 
     def delta_at(self, mech, eps_prime, eps, delta=1e-8, gamma=1.0, gs="exact", at=None) -> float:
-        """max over ordered adjacent pairs of sum_r max(0, p_c(r) - e^eps' p_c'(r)) (SPEC §5)."""
+        """max over ordered adjacent pairs of sum_r max(0, p_c(r) - e^eps' p_c'(r)) (docs/definitions.md §5)."""
         rows = {c: self.pmf(mech, c, eps, delta, gamma, gs) for c in self.cands}
         best = 0.0
         sources = self.cands if at is None else [tuple(at)]
@@ -297,7 +297,7 @@ def beta_mixture_cdf(x: float, components) -> float:
     """``sum_j w_j I_x(alpha_j, beta_j)`` with mpmath's regularised incomplete beta."""
     return float(mpmath.fsum(w * mpmath.betainc(al, be, 0, x, regularized=True) for w, al, be in components))
 def scaled_concrete_epsilon(b: Brute, mech: str, eps: float, factor: float, gamma: float = 1.0) -> float:
-    """Worst-case concrete eps of an exponential mechanism with weight factor * w(c) (SPEC §9 calibration), mpmath."""
+    """Worst-case concrete eps of an exponential mechanism with weight factor * w(c) (docs/definitions.md §9 calibration), mpmath."""
     rows = {}
     for c in b.cands:
         w = factor * b.weight(mech, c, eps, gamma=gamma)
@@ -309,7 +309,7 @@ def scaled_concrete_epsilon(b: Brute, mech: str, eps: float, factor: float, gamm
 
 
 def expected_error(b: Brute, mech: str, c, eps: float) -> float:
-    """E(c) = sum_r P(r | c) H(BI(c), r) (SPEC §9), by the definition."""
+    """E(c) = sum_r P(r | c) H(BI(c), r) (docs/definitions.md §9), by the definition."""
     p = b.pmf(mech, c, eps)
     return sum(pr * b.h(c, r) for pr, r in zip(p, b.cands))
 
@@ -324,7 +324,7 @@ def dirichlet_multinomial(a, c) -> float:
 
 
 def optimal_lp_value(b: Brute, eps: float, objective: str) -> float:
-    """Optimum of the LP of SPEC §9 (optimal mechanism), built densely by loops over R(n) (an independent transcription).
+    """Optimum of the LP of docs/definitions.md §9 (optimal mechanism), built densely by loops over R(n) (an independent transcription).
 
     Variables x[c][r] (row-major) and, for the worst case, t last.
     """

@@ -1,4 +1,4 @@
-"""Tests of dpposterior.accuracy (SPEC §6): exact error law from the pmf, Monte Carlo summaries."""
+"""Tests of dpposterior.accuracy (docs/definitions.md §6): exact error law from the pmf, Monte Carlo summaries."""
 
 import math
 
@@ -53,7 +53,7 @@ def test_exact_accuracy_agrees_with_brute_force_and_sampling(mech):
 
 
 def test_mh_exact_probability_approaches_tanh_limit():
-    # large-n limit of P(exact) for mh at k = 2 is tanh(eps/4) (catalogue §4.5, SPEC §8: ~0.245)
+    # large-n limit of P(exact) for mh at k = 2 is tanh(eps/4) (catalogue §4.5, docs/definitions.md §8: ~0.245)
     ex = A.exact_accuracy("mh", [1, 1], [5000, 5000], epsilon=1.0)
     assert ex.p_exact == pytest.approx(math.tanh(0.25), abs=2e-3)
     ex = A.exact_accuracy("lshist", [1, 1], [5000, 5000], epsilon=1.0)
@@ -61,7 +61,7 @@ def test_mh_exact_probability_approaches_tanh_limit():
 
 
 def test_step_probabilities_table1_formula():
-    # 000 Table 1 exp column = exp(-eps H / LS(c)) weights, eps = 0.8, c = (4, 4) (SPEC §7)
+    # 000 Table 1 exp column = exp(-eps H / LS(c)) weights, eps = 0.8, c = (4, 4) (docs/definitions.md §7)
     from dpposterior.sensitivity import local_sensitivity
     c = np.array([4, 4])
     cands = candidates(8, 2)

@@ -1,4 +1,4 @@
-"""Tests of dpposterior.bounds (SPEC §6; 004 §6, 003 Thm 4.5): bounds hold against exact pmfs."""
+"""Tests of dpposterior.bounds (docs/definitions.md §6; 004 §6, 003 Thm 4.5): bounds hold against exact pmfs."""
 
 import math
 

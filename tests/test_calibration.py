@@ -1,4 +1,4 @@
-"""Calibrated exponential mechanisms (SPEC §9) against a brute-force transcription (tests/reference.py)."""
+"""Calibrated exponential mechanisms (docs/definitions.md §9) against a brute-force transcription (tests/reference.py)."""
 
 import numpy as np
 import pytest

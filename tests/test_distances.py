@@ -1,4 +1,4 @@
-"""SPEC §2: Hellinger distance between Dirichlet/Beta distributions, checked against mpmath."""
+"""docs/definitions.md §2: Hellinger distance between Dirichlet/Beta distributions, checked against mpmath."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def test_hellinger_grid_agrees_with_hellinger(prior, n):
 
 @pytest.mark.parametrize("n", [10**4, 2 * 10**4])
 def test_regression_authors_defect_divided_by_log_sum(n):
-    """SPEC §2: the authors' code divided lnB by ln(sum a), ~3x too small near n = 1e4. We must match mpmath."""
+    """docs/definitions.md §2: the authors' code divided lnB by ln(sum a), ~3x too small near n = 1e4. We must match mpmath."""
     a = np.array([1.0, 1.0])
     c = np.array([n // 2, n - n // 2])
     for shift in (1, 3):

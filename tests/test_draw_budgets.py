@@ -18,7 +18,7 @@ from dpposterior.validate import big_number
 
 
 def brute_neighbours(c):
-    """SPEC §1 adjacency, transcribed: c - e_i + e_j for every (i, j) of directions() with c_i >= 1."""
+    """docs/definitions.md §1 adjacency, transcribed: c - e_i + e_j for every (i, j) of directions() with c_i >= 1."""
     out = []
     for i, j in directions(len(c)):
         if c[i] >= 1:

@@ -1,4 +1,4 @@
-"""Exact expected error over R(n) (SPEC §9) against a brute-force transcription."""
+"""Exact expected error over R(n) (docs/definitions.md §9) against a brute-force transcription."""
 
 import numpy as np
 import pytest

@@ -1,8 +1,8 @@
-"""SPEC §9 ``geometric``: sequentially clamped discrete Laplace noise on the counts.
+"""docs/definitions.md §9 ``geometric``: sequentially clamped discrete Laplace noise on the counts.
 
 Checked against OpenDP's discrete Laplace (its sampler and its privacy map), against a
 term-by-term transcription of the definition (``reference.geometric_pmf``, via the shared
-naive-transcription test of test_mechanisms.py), and against SPEC's closed form
+naive-transcription test of test_mechanisms.py), and against the closed form of docs/definitions.md §9
 ``P(release = BI(c)) = tanh(eps/2)`` for k = 2 away from the boundary.
 """
 
@@ -24,7 +24,7 @@ dp.enable_features("contrib")
 
 
 def opendp_clamped_release(c, n, eps, size):
-    """The SPEC §9 release with OpenDP's discrete Laplace as the noise (one vector call)."""
+    """The docs/definitions.md §9 release with OpenDP's discrete Laplace as the noise (one vector call)."""
     k = len(c)
     scale = laplace_scale("geometric", k, eps)
     meas = dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=scale)

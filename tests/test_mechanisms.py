@@ -1,4 +1,4 @@
-"""SPEC §4: exact output distributions and samplers of the eight mechanisms, and parameter checks."""
+"""docs/definitions.md §4: exact output distributions and samplers of the eight mechanisms, and parameter checks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §1: candidate set R(n), its order and ranks, adjacency, steps, input validation."""
+"""docs/definitions.md §1: candidate set R(n), its order and ranks, adjacency, steps, input validation."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_balanced_and_proportional_counts():
         counts_from_proportions(10, [0.5, 0.6])
 
 
-# --- bad input (SPEC: one-line InputError naming the problem) --------------------------------
+# --- bad input (one-line InputError naming the problem) --------------------------------
 
 @pytest.mark.parametrize("counts, pattern", [
     ([3, -1], "non-negative"),

@@ -1,4 +1,4 @@
-"""The optimal mechanism (SPEC §9) against an independent dense LP (tests/reference.py)."""
+"""The optimal mechanism (docs/definitions.md §9) against an independent dense LP (tests/reference.py)."""
 
 import numpy as np
 import pytest

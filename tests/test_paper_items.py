@@ -136,7 +136,7 @@ def test_template_structure(path):
     imports = re.findall(r"^(?:from|import) ([\w.]+)", text, flags=re.M)
     assert all(m.split(".")[0] in {"matplotlib", "numpy", "pandas", "dpposterior"} for m in imports), imports
     assert "items.finish(" in text and "plt.show()" in text
-    assert not re.search(r"\b(00[0-4] L\d+|SPEC §|issue \d)", text)
+    assert not re.search(r"\b(00[0-4] L\d+|docs/definitions.md §|issue \d)", text)
 
 
 def test_markdown_table_renders_as_an_html_table():

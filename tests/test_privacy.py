@@ -1,4 +1,4 @@
-"""SPEC §5: exact privacy loss (concrete epsilon, privacy profile) and the claimed guarantees of SPEC §4."""
+"""docs/definitions.md §5: exact privacy loss (concrete epsilon, privacy profile) and the claimed guarantees of docs/definitions.md §4."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_delta_at_returned_with_concrete_epsilon():
     assert at_loss.delta_at["delta"] <= 1e-12
 
 
-# --- claimed guarantees (SPEC §4 tables) on a grid -------------------------------------------
+# --- claimed guarantees (docs/definitions.md §4 tables) on a grid -------------------------------------------
 
 GRID_PRIORS = {
     2: [(0.5, 0.5), (0.2, 1.5), (1.0, 1.0), (3.0, 0.7)],
@@ -158,7 +158,7 @@ def _ehdl_loss_naive(prior, c, cp, r, eps):
 
 
 def test_finding_ehdl_exceeds_epsilon():
-    """FINDING (SPEC §4: ehdl claims nothing): with local sensitivity the loss exceeds eps.
+    """FINDING (docs/definitions.md §4: ehdl claims nothing): with local sensitivity the loss exceeds eps.
 
     Prior Dir(0.1, 5, 5), n = 40, eps = 0.1: loss 0.11037 (= 1.104 eps) between (40,0,0) and (39,1,0) at
     output (40,0,0).  Also k = 2: Beta(0.1, 5), n = 100, eps = 0.1: 0.10123.  (Small n stays below eps on

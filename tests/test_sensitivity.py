@@ -1,4 +1,4 @@
-"""SPEC §3: local, global, gamma-smooth and beta-smooth sensitivities vs their definitions."""
+"""docs/definitions.md §3: local, global, gamma-smooth and beta-smooth sensitivities vs their definitions."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_smooth_sensitivity_vs_definition(s, gamma):
 @settings(max_examples=80, deadline=None)
 @given(setting(), gammas)
 def test_smooth_sensitivity_properties(s, gamma):
-    """S >= LS and 1/S(c) - 1/S(c') <= gamma for every adjacent pair (SPEC §3)."""
+    """S >= LS and 1/S(c) - 1/S(c') <= gamma for every adjacent pair (docs/definitions.md §3)."""
     prior, c = s
     n, k = sum(c), len(c)
     cands = candidates(n, k)

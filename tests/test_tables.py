@@ -1,4 +1,4 @@
-"""Seed 000 Table 1 (SPEC §7) reproduced to every printed digit from the library's primitives."""
+"""Seed 000 Table 1 (docs/definitions.md §7) reproduced to every printed digit from the library's primitives."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def table1():
     m = candidates(8, 2)
     h = hellinger(a + c, a + m)
     ls = local_sensitivity(a, c)
-    # SPEC §7: weights exp(-eps H / LS(c)) (000 §5.4.1, without Def. 4.1's factor 2); S(c) = LS(c) here
+    # docs/definitions.md §7: weights exp(-eps H / LS(c)) (000 §5.4.1, without Def. 4.1's factor 2); S(c) = LS(c) here
     p = np.exp(exponential_log_pmf_rows([EPS / ls], h[None, :])[0])
     st = steps(c, m)
     return m, h, ls, p, st
@@ -69,7 +69,7 @@ def test_printed_exponential_column_per_step_total(table1, t):
 
 @pytest.mark.parametrize("t", [0, 1, 2, 3, 4])
 def test_printed_laplace_column(t):
-    """P(|Y| in [t, t+1)), Y ~ Laplace(2/eps) (SPEC §7), the clamped tail left out."""
+    """P(|Y| in [t, t+1)), Y ~ Laplace(2/eps) (docs/definitions.md §7), the clamped tail left out."""
     s = 2.0 / EPS
     prob = math.exp(-t / s) - math.exp(-(t + 1) / s)  # P(|Y| >= t) - P(|Y| >= t+1), |Y| ~ Exp(1/s)
     assert_printed(prob, TABLE1_PRINTED[t][2])

@@ -1,6 +1,6 @@
 """dpposterior: differentially private Bayesian inference tailored to the Hellinger distance.
 
-The science lives in one module per concept of SPEC: :mod:`~dpposterior.models`,
+The science lives in one module per concept of docs/definitions.md: :mod:`~dpposterior.models`,
 :mod:`~dpposterior.distances`, :mod:`~dpposterior.sensitivity`,
 :mod:`~dpposterior.mechanisms`, :mod:`~dpposterior.privacy` (exact loss).
 """

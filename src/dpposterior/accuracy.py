@@ -1,4 +1,4 @@
-"""Accuracy of a release: error ``H(BI(c), release)`` (SPEC §6).
+"""Accuracy of a release: error ``H(BI(c), release)`` (docs/definitions.md §6).
 
 * Exact: from a mechanism's output distribution over R(n) (``mechanisms.log_pmf``), the
   error is a discrete random variable; its mean, quantiles, the probability of releasing
@@ -25,7 +25,7 @@ QUANTILES = (0.25, 0.5, 0.75)
 
 
 def release_error(prior: ArrayLike, counts: ArrayLike, released: ArrayLike) -> NDArray[np.float64]:
-    """``H(BI(c), Dir(a + m))`` for each released count vector m (rows of ``released``), SPEC §6."""
+    """``H(BI(c), Dir(a + m))`` for each released count vector m (rows of ``released``), docs/definitions.md §6."""
     c = as_counts(counts)
     a = as_prior(prior, c.size)
     m = np.asarray(released, dtype=np.int64)
@@ -53,7 +53,7 @@ def weighted_quantile(values: ArrayLike, probs: ArrayLike, q: float) -> float:
 
 @dataclass(frozen=True)
 class ExactAccuracy:
-    """Exact law of the error of one mechanism at one (prior, c): SPEC §6."""
+    """Exact law of the error of one mechanism at one (prior, c): docs/definitions.md §6."""
 
     mean: float
     q25: float
@@ -95,7 +95,7 @@ def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike
 def exact_accuracy(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: float,
                    delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
                    global_sensitivity_method: str = "exact") -> ExactAccuracy:
-    """:func:`exact_accuracy_from_pmf` of ``mechanisms.log_pmf`` (SPEC §6: exact expected error and quantiles)."""
+    """:func:`exact_accuracy_from_pmf` of ``mechanisms.log_pmf`` (docs/definitions.md §6: exact expected error and quantiles)."""
     lp = log_pmf(mechanism, prior, counts, epsilon=epsilon, delta=delta, gamma=gamma,
                  global_sensitivity_method=global_sensitivity_method)
     return exact_accuracy_from_pmf(lp, prior, counts)
@@ -136,12 +136,12 @@ def mc_summary(errors: ArrayLike, level: float = 0.95) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------------------------------
-# expected error over every data set of size n (SPEC §9, expected error)
+# expected error over every data set of size n (docs/definitions.md §9, expected error)
 
 
 @dataclass(frozen=True)
 class ExpectedErrors:
-    """Exact expected Hellinger error ``E(c) = sum_r P(r | c) H(BI(c), r)`` for every c of size n (SPEC §9).
+    """Exact expected Hellinger error ``E(c) = sum_r P(r | c) H(BI(c), r)`` for every c of size n (docs/definitions.md §9).
 
     ``counts``: R(n) in ``candidates`` order, ``(N, k)``; ``expected``: ``E(c)``, ``(N,)``;
     ``predictive``: the prior predictive ``DirMult(c; n, a)``, ``(N,)``; ``worst = max_c E(c)`` at
@@ -169,7 +169,7 @@ class ExpectedErrors:
 
 
 def log_prior_predictive(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
-    """``ln DirMult(c; n, a)`` for each row c of ``counts`` (the prior predictive of SPEC §9)."""
+    """``ln DirMult(c; n, a)`` for each row c of ``counts`` (the prior predictive of docs/definitions.md §9)."""
     from scipy.special import gammaln
 
     a = np.asarray(prior, dtype=np.float64)
@@ -182,7 +182,7 @@ def log_prior_predictive(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.floa
 def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
                     gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
                     objective: str = "worst", calibrate: bool = False) -> ExpectedErrors:
-    """Exact expected error ``E(c)`` of a mechanism for every data set of size n, worst and average (SPEC §9).
+    """Exact expected error ``E(c)`` of a mechanism for every data set of size n, worst and average (docs/definitions.md §9).
 
     Walks R(n) in chunks: each chunk's log-pmf rows (the registry entry's :meth:`Mechanism.rows`)
     and Hellinger rows (:class:`~dpposterior.distances.HellingerGrid`) are ``(B, |R(n)|)`` with

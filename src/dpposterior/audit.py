@@ -1,4 +1,4 @@
-"""Empirical (black-box) privacy-loss estimation from samples alone (SPEC §5, "Empirical").
+"""Empirical (black-box) privacy-loss estimation from samples alone (docs/definitions.md §5, "Empirical").
 
 The auditor sees only a sampler ``sampler(dataset, size, rng) -> (size, k) array`` and two
 adjacent data sets ``c``, ``c'``.  It draws ``m`` outputs on each side and returns
@@ -19,7 +19,7 @@ adjacent data sets ``c``, ``c'``.  It draws ``m`` outputs on each side and retur
   Since the kept events depend on the selection half only, they are fixed given it, and
   the union bound over the ``2K`` intervals makes every kept event's bound hold at once
   with probability ``>= 1 - beta``; and ``ln P_c(E)/P_c'(E) <= max_r |ln p_c(r)/p_c'(r)|``,
-  the pair's concrete epsilon (SPEC §5), for every event E.  Nothing about the mechanism is assumed except that
+  the pair's concrete epsilon (docs/definitions.md §5), for every event E.  Nothing about the mechanism is assumed except that
   the sampler's rows are independent draws.
 * a point estimate: the held-out plug-in ``ln((x_c + 1/2) / (x_c' + 1/2))`` of that event, and
   an upper bound on that event's loss (the reverse Clopper-Pearson bounds at the same level;
@@ -151,7 +151,7 @@ def _check_delta_at(delta_at, name: str = "delta_at"):
 
 
 def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Validate an adjacent pair of count vectors of size n with the prior's k categories (SPEC §1)."""
+    """Validate an adjacent pair of count vectors of size n with the prior's k categories (docs/definitions.md §1)."""
     try:
         c, d = pair
     except (TypeError, ValueError):
@@ -492,7 +492,7 @@ def as_rng(seed: object) -> np.random.Generator:
 def audit(sampler: Sampler, dataset, neighbour, *, samples: int = DEFAULT_SAMPLES,
           confidence: float = DEFAULT_CONFIDENCE, seed: int | np.random.Generator | None = None,
           n_events: int = DEFAULT_EVENTS, delta_at: float | None = None, progress: bool = False) -> AuditResult:
-    """Black-box audit of one pair: draw ``samples`` outputs of ``sampler`` on each side (SPEC §5).
+    """Black-box audit of one pair: draw ``samples`` outputs of ``sampler`` on each side (docs/definitions.md §5).
 
     ``sampler(dataset, size, rng)`` must return ``size`` independent outputs as rows of an
     array (``(size, k)``, or ``(size,)`` for scalar outputs); ``rng`` is a numpy Generator

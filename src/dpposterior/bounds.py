@@ -1,4 +1,4 @@
-"""Theoretical accuracy bounds of the drafts (SPEC §6), transcribed with their sources.
+"""Theoretical accuracy bounds of the drafts (docs/definitions.md §6), transcribed with their sources.
 
 Conventions: ``t`` is a Hellinger threshold, the error of a release is ``H = H(BI(c), r)``.
 Where a draft's printed formula is wrong, both the *printed* form and a *corrected* form
@@ -95,7 +95,7 @@ def discretised_laplace_pmf(t: ArrayLike, scale: float, form: str = "corrected")
 def abs_discretised_laplace_pmf(s: ArrayLike, scale: float, form: str = "floor") -> NDArray[np.float64]:
     """Law of the step count ``s >= 0`` of discretised Laplace noise.
 
-    ``form="floor"``: ``|floor(Y)|`` (the project's mechanisms, SPEC §4): ``1/2 (1 - e^{-1/b})`` at 0,
+    ``form="floor"``: ``|floor(Y)|`` (the project's mechanisms, docs/definitions.md §4): ``1/2 (1 - e^{-1/b})`` at 0,
     ``1/2 (e^{-(s-1)/b} - e^{-(s+1)/b})`` for s >= 1. ``form="toward-zero"``: ``floor(|Y|)``, i.e.
     ``e^{-s/b} - e^{-(s+1)/b}`` (000 §5.1 L233, the Laplace column of 000 Table 1).
     """
@@ -139,7 +139,7 @@ def thm45(prior: ArrayLike, counts: ArrayLike, t: float, epsilon: float,
 
     Printed (k = :func:`thm45_steps`): LSZhang ``(1 - (e^{-k eps/2} + e^{-(k+1) eps/2})/2)^2``;
     LSHist ``1 - (e^{-k eps} + e^{-(k+1) eps})/2``; EHD ``((2k e^{-eps} + 1)/n, (2k+1)/(n e^{-eps}))``;
-    EHDL the same with ``exp(-eps/(2 LS))``. Corrected: LSZhang with one noise (SPEC §4, as
+    EHDL the same with ``exp(-eps/(2 LS))``. Corrected: LSZhang with one noise (docs/definitions.md §4, as
     lszhang is defined for k = 2) drops the square; EHD/EHDL use |R| = n + 1 and the weight
     ``w = eps/(2 GS)`` (``gs``; default sqrt(1 - pi/4) as in the proof) or ``eps/(2 LS)``:
     ``(2k e^{-w t} + 1)/(n+1) <= P <= N_t / ((n+1) e^{-w})``, N_t = #{r: H < t}.

@@ -1,7 +1,7 @@
-"""Calibrated exponential mechanisms (SPEC §9, Calibration; the drafts' future work 2).
+"""Calibrated exponential mechanisms (docs/definitions.md §9, Calibration; the drafts' future work 2).
 
 An exponential mechanism ``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` whose weight is
-scaled by a factor ``kappa`` has the worst-case exact concrete epsilon (SPEC §5)
+scaled by a factor ``kappa`` has the worst-case exact concrete epsilon (docs/definitions.md §5)
 
     L(kappa) = max over adjacent (c, c') and r of
                | -kappa w(c) H(c, r) + kappa w(c') H(c', r) - lse(-kappa w(c) H(c, .)) + lse(-kappa w(c') H(c', .)) |
@@ -185,7 +185,7 @@ def _cached(mech_id: str, a: tuple, n: int, params: Params) -> Calibration:
 
 
 def calibrate(mechanism: ExponentialMechanism, a, n: int, params: Params) -> Calibration:
-    """``kappa*`` of an exponential mechanism at (prior ``a``, n, params) (SPEC §9; module docstring).
+    """``kappa*`` of an exponential mechanism at (prior ``a``, n, params) (docs/definitions.md §9; module docstring).
 
     Cached per (mechanism, prior, n, params) so that pmf, rows and sampling at one n don't recompute.
     ``params.calibrate`` is ignored (the unscaled weights are calibrated).
@@ -197,7 +197,7 @@ def calibrate(mechanism: ExponentialMechanism, a, n: int, params: Params) -> Cal
 
 def calibration(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
                 gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> Calibration:
-    """Validated :func:`calibrate`: the calibrated factor ``kappa*`` and certified concrete eps (SPEC §9)."""
+    """Validated :func:`calibrate`: the calibrated factor ``kappa*`` and certified concrete eps (docs/definitions.md §9)."""
     mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method)
     if not isinstance(mech, ExponentialMechanism):
         raise InputError(f"--calibrate applies to the exponential mechanisms only, not {mech.id!r}")

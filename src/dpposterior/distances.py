@@ -1,4 +1,4 @@
-"""Hellinger distance between Dirichlet (and Beta) distributions, in log space (SPEC §2).
+"""Hellinger distance between Dirichlet (and Beta) distributions, in log space (docs/definitions.md §2).
 
 ``H(Dir(p), Dir(q)) = sqrt(1 - BC)`` with
 ``ln BC = lnB((p+q)/2) - (lnB(p) + lnB(q))/2`` and ``lnB(v) = sum lnGamma(v_i) - lnGamma(sum v)``.
@@ -44,7 +44,7 @@ _SERIES_COEF = np.array([1.0 / math.factorial(2 * j) for j in range(1, SERIES_TE
 
 
 def log_beta(v: ArrayLike) -> NDArray[np.float64]:
-    """Multivariate log-Beta ``lnB(v) = sum_i lnGamma(v_i) - lnGamma(sum_i v_i)`` over the last axis (SPEC §2)."""
+    """Multivariate log-Beta ``lnB(v) = sum_i lnGamma(v_i) - lnGamma(sum_i v_i)`` over the last axis (docs/definitions.md §2)."""
     v = np.asarray(v, dtype=np.float64)
     return gammaln(v).sum(axis=-1) - gammaln(v.sum(axis=-1))
 
@@ -66,7 +66,7 @@ def _series(h: NDArray[np.float64], mu: NDArray[np.float64]) -> NDArray[np.float
 
 
 def lgamma_jensen_gap(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
-    """``J(x, y) = lnGamma((x+y)/2) - (lnGamma(x)+lnGamma(y))/2`` for x, y > 0, accurately (SPEC §2).
+    """``J(x, y) = lnGamma((x+y)/2) - (lnGamma(x)+lnGamma(y))/2`` for x, y > 0, accurately (docs/definitions.md §2).
 
     Broadcasts.  ``J <= 0`` with equality iff ``x == y``.
     """
@@ -82,7 +82,7 @@ def lgamma_jensen_gap(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
 
 
 def log_bhattacharyya(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
-    """``ln BC(Dir(p), Dir(q))`` over the last axis, broadcasting leading axes (SPEC §2). Always <= 0."""
+    """``ln BC(Dir(p), Dir(q))`` over the last axis, broadcasting leading axes (docs/definitions.md §2). Always <= 0."""
     p, q = np.broadcast_arrays(np.asarray(p, dtype=np.float64), np.asarray(q, dtype=np.float64))
     out = lgamma_jensen_gap(p, q).sum(axis=-1) - lgamma_jensen_gap(p.sum(axis=-1), q.sum(axis=-1))
     return np.minimum(out, 0.0)
@@ -104,7 +104,7 @@ def hellinger_from_log_bc(log_bc: ArrayLike, out: NDArray[np.float64] | None = N
 
 
 def hellinger(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
-    """Hellinger distance ``H(Dir(p), Dir(q))`` over the last axis (SPEC §2; Beta when k = 2).
+    """Hellinger distance ``H(Dir(p), Dir(q))`` over the last axis (docs/definitions.md §2; Beta when k = 2).
 
     When ``sum(p) == sum(q)`` (any two members of R(n), or a posterior and a candidate) it is
     accurate to ~1e-12 relative for distances down to 1e-6 and finite for parameters up to

@@ -1,4 +1,4 @@
-"""Auditing the library's own mechanisms with the black-box auditor (SPEC §5, "Empirical").
+"""Auditing the library's own mechanisms with the black-box auditor (docs/definitions.md §5, "Empirical").
 
 :mod:`dpposterior.audit` sees only a sampler; this module wraps each mechanism of
 :mod:`dpposterior.mechanisms` as such a sampler (:func:`mechanism_sampler`), picks pairs with

@@ -1,4 +1,4 @@
-"""The release mechanisms (SPEC §4, §9): one registry entry per mechanism, carrying its behaviour.
+"""The release mechanisms (docs/definitions.md §4, §9): one registry entry per mechanism, carrying its behaviour.
 
 Every mechanism outputs a candidate ``Dir(a + m)`` of R(n), identified by ``m``; every
 log-pmf here is a vector aligned with ``models.candidates(n, k)``.  A registry entry
@@ -23,11 +23,11 @@ Laplace family (``lszhang``, ``lsdim``, ``lshist``)
     ``m_i = clamp(floor(c_i + Y_i), 0, n - m_1 - ... - m_{i-1})`` for i < k, ``Y_i ~ Laplace(0, s)``,
     ``m_k = n - sum``.  The exact pmf integrates the Laplace law over each floor cell,
     the clamped cells taking the tails.
-``geometric`` (SPEC §9)
+``geometric`` (docs/definitions.md §9)
     the same sequential clamp with two-sided geometric (discrete Laplace) noise
     ``P(D = d) = (1 - q)/(1 + q) q^|d|``, ``q = exp(-1/s)``, ``s`` as ``lshist``; sampled with
     integer arithmetic only (:func:`dpposterior.randomness.discrete_laplace`).
-``optimal`` (SPEC §9)
+``optimal`` (docs/definitions.md §9)
     the eps-DP table ``P(r | c)`` minimising the expected Hellinger error, registered by
     :mod:`dpposterior.optimal`.
 """
@@ -77,8 +77,8 @@ OBJECTIVES = ("worst", "average")
 class Params:
     """The validated settings every mechanism receives (each uses the ones it needs).
 
-    ``calibrate``: exponential mechanisms only, weight ``kappa* w(c)`` (SPEC §9, Calibration).
-    ``objective``: ``optimal`` only, ``"worst"`` or ``"average"`` (SPEC §9).
+    ``calibrate``: exponential mechanisms only, weight ``kappa* w(c)`` (docs/definitions.md §9, Calibration).
+    ``objective``: ``optimal`` only, ``"worst"`` or ``"average"`` (docs/definitions.md §9).
     """
 
     epsilon: float
@@ -198,7 +198,7 @@ class Mechanism:
     def log_likelihood(self, rows: Rows, released: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.float64]:
         """``ln P(m | c)`` of one released ``m`` for each data set ``c`` (rows of ``counts``), exactly.
 
-        The column of :meth:`rows` at ``m`` (the noise-aware posterior's likelihood, SPEC §9).  This
+        The column of :meth:`rows` at ``m`` (the noise-aware posterior's likelihood, docs/definitions.md §9).  This
         default computes whole rows; families with a cheaper column override it.
         """
         r = int(candidate_rank(np.asarray(released, dtype=np.int64)[None, :])[0])
@@ -284,7 +284,7 @@ class ExponentialRows(Rows):
 
 
 class ExponentialMechanism(Mechanism):
-    """``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` (SPEC §4).
+    """``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` (docs/definitions.md §4).
 
     ``weight(a, c, params)``: ``w(c)`` for one data set; ``weights_all(a, n, params)``: a function
     of a ``(B, k)`` batch of data sets of size n giving their weights (precomputed over R(n)).
@@ -416,7 +416,7 @@ def laplace_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDArra
 
 
 def geometric_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDArray]:
-    """Log-mass tables of ``P(D = d) = (1-q)/(1+q) q^|d|``, ``q = exp(-1/s)`` (SPEC §9), on ``d = -n-1 .. n+1``.
+    """Log-mass tables of ``P(D = d) = (1-q)/(1+q) q^|d|``, ``q = exp(-1/s)`` (docs/definitions.md §9), on ``d = -n-1 .. n+1``.
 
     ``P(D >= t) = q^t / (1 + q)`` for t >= 1 and ``1 - q^(1-t)/(1+q)`` for t <= 0 (symmetric for
     ``P(D <= -t)``).  Returns ``(point, upper, lower)`` as :func:`laplace_noise_tables`.
@@ -432,7 +432,7 @@ def geometric_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDAr
 
 def clamped_log_pmf_rows(tables: tuple[NDArray, NDArray, NDArray], counts: ArrayLike,
                          cands: ArrayLike) -> NDArray[np.float64]:
-    """Exact ``ln P(m | c)`` of the sequential clamp ``m_i = clamp(c_i + D_i, 0, R_i)`` (SPEC §4).
+    """Exact ``ln P(m | c)`` of the sequential clamp ``m_i = clamp(c_i + D_i, 0, R_i)`` (docs/definitions.md §4).
 
     ``tables``: ``(point, upper, lower)`` of the integer noise ``D`` on ``d = -n-1 .. n+1``
     (:func:`laplace_noise_tables`: ``D = floor(Y)``; :func:`geometric_noise_tables`).  A cell
@@ -467,7 +467,7 @@ def laplace_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) -> N
 
 
 def geometric_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
-    """Exact ``ln P(m | c)`` of the sequentially clamped geometric release (SPEC §9)."""
+    """Exact ``ln P(m | c)`` of the sequentially clamped geometric release (docs/definitions.md §9)."""
     n = int(np.asarray(cands)[0].sum())
     return clamped_log_pmf_rows(geometric_noise_tables(scale, n), counts, cands)
 
@@ -485,7 +485,7 @@ class ClampedRows(Rows):
 
 
 class ClampedNoiseMechanism(Mechanism):
-    """``m_i = clamp(c_i + D_i, 0, n - m_1 - ... - m_{i-1})``, i < k, ``m_k = n - sum`` (SPEC §4, §9).
+    """``m_i = clamp(c_i + D_i, 0, n - m_1 - ... - m_{i-1})``, i < k, ``m_k = n - sum`` (docs/definitions.md §4, §9).
 
     ``scale(k, eps)``: the noise scale ``s``; subclasses give the noise law (tables and sampler).
     """
@@ -495,7 +495,7 @@ class ClampedNoiseMechanism(Mechanism):
         self._scale = scale
 
     def scale(self, k: int, epsilon: float) -> float:
-        """The noise scale ``s`` (SPEC §4 Laplace table; SPEC §9 for ``geometric``)."""
+        """The noise scale ``s`` (docs/definitions.md §4 Laplace table; docs/definitions.md §9 for ``geometric``)."""
         return self._scale(k, check_epsilon(epsilon))
 
     def noise_tables(self, scale: float, n: int):  # pragma: no cover - abstract
@@ -549,7 +549,7 @@ class ClampedNoiseMechanism(Mechanism):
 
 
 class LaplaceMechanism(ClampedNoiseMechanism):
-    """Laplace noise ``Y ~ Laplace(0, s)``, released as ``floor(c_i + Y_i)`` (SPEC §4, 003 Alg. 1-3)."""
+    """Laplace noise ``Y ~ Laplace(0, s)``, released as ``floor(c_i + Y_i)`` (docs/definitions.md §4, 003 Alg. 1-3)."""
 
     family = "laplace"
     sampling_guarantee = ("exact integer sampling of floor(c + Y) (CKS 2020) at the exact rational 1/s of the "
@@ -575,7 +575,7 @@ class LaplaceMechanism(ClampedNoiseMechanism):
 
 
 class GeometricMechanism(ClampedNoiseMechanism):
-    """Two-sided geometric (discrete Laplace) noise, ``P(D = d) ∝ exp(-|d|/s)`` (SPEC §9).
+    """Two-sided geometric (discrete Laplace) noise, ``P(D = d) ∝ exp(-|d|/s)`` (docs/definitions.md §9).
 
     The sampler uses integer arithmetic only (Canonne, Kamath and Steinke 2020): ``1/s`` is taken
     as the exact rational value of the double ``1/s`` the pmf uses.
@@ -729,7 +729,7 @@ def _setup(mechanism, prior, counts, kw):
 
 def weight(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
            gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", calibrate: bool = False) -> float:
-    """``w(c)`` of an exponential-family mechanism (SPEC §4 table; ``kappa* w(c)`` when calibrated)."""
+    """``w(c)`` of an exponential-family mechanism (docs/definitions.md §4 table; ``kappa* w(c)`` when calibrated)."""
     mech, params, a, c = _setup(mechanism, prior, counts, dict(
         epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
         calibrate=calibrate))
@@ -739,7 +739,7 @@ def weight(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, de
 
 
 def laplace_scale(mechanism, k: int, epsilon: float) -> float:
-    """Scale ``s`` of the additive noise (SPEC §4 Laplace table; ``geometric`` as ``lshist``)."""
+    """Scale ``s`` of the additive noise (docs/definitions.md §4 Laplace table; ``geometric`` as ``lshist``)."""
     mech = get_mechanism(mechanism)
     if not isinstance(mech, ClampedNoiseMechanism):
         raise InputError(f"mechanism {mech.id!r} is not a Laplace mechanism")
@@ -760,7 +760,7 @@ def rows(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = 
 def log_pmf(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
             gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", objective: str = "worst",
             calibrate: bool = False) -> NDArray[np.float64]:
-    """Exact log output distribution of a mechanism over ``candidates(n, k)`` (SPEC §4, §9).
+    """Exact log output distribution of a mechanism over ``candidates(n, k)`` (docs/definitions.md §4, §9).
 
     Raises :class:`~dpposterior.errors.SizeError` when R(n) does not fit the memory budget.
     """

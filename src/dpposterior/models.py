@@ -1,4 +1,4 @@
-"""Beta-Binomial and Dirichlet-Multinomial models (SPEC §1).
+"""Beta-Binomial and Dirichlet-Multinomial models (docs/definitions.md §1).
 
 A data set of ``n`` records over ``k >= 2`` categories enters every mechanism only
 through its count vector ``c`` (``sum(c) = n``).  With prior ``Dir(a)`` the
@@ -47,13 +47,13 @@ as_size = _validate.size
 
 
 def posterior(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
-    """Posterior parameters ``a + c`` of ``BI(c) = Dir(a + c)`` (SPEC §1). Broadcasts over leading axes."""
+    """Posterior parameters ``a + c`` of ``BI(c) = Dir(a + c)`` (docs/definitions.md §1). Broadcasts over leading axes."""
     c = _validate.count_array(counts)
     return _validate.prior(prior, c.shape[-1]) + c.astype(np.float64)
 
 
 def n_candidates(n: int, k: int) -> int:
-    """``|R(n)| = C(n + k - 1, k - 1)`` (SPEC §1), as an exact Python int."""
+    """``|R(n)| = C(n + k - 1, k - 1)`` (docs/definitions.md §1), as an exact Python int."""
     return math.comb(n + k - 1, k - 1)
 
 
@@ -74,7 +74,7 @@ def check_size(n_items: int, bytes_per_item: float, what: str) -> None:
 
 
 def candidates(n: int, k: int) -> NDArray[np.int64]:
-    """All count vectors ``m`` with ``sum(m) = n``, k parts: R(n) of SPEC §1.
+    """All count vectors ``m`` with ``sum(m) = n``, k parts: R(n) of docs/definitions.md §1.
 
     Returned as an ``(C(n+k-1, k-1), k)`` int64 array in lexicographic order of ``m``
     (see the module docstring); the same array lists every data set of size n.
@@ -127,7 +127,7 @@ def directions(k: int) -> NDArray[np.int64]:
 
 
 def neighbours(counts: ArrayLike) -> NDArray[np.int64]:
-    """Every ``c' = c - e_i + e_j`` with ``c_i >= 1`` (SPEC §1 adjacency), in :func:`directions` order."""
+    """Every ``c' = c - e_i + e_j`` with ``c_i >= 1`` (docs/definitions.md §1 adjacency), in :func:`directions` order."""
     c = np.asarray(counts, dtype=np.int64)
     k = c.shape[-1]
     src = np.flatnonzero(c >= 1)  # i, in increasing order (i slowest)
@@ -161,7 +161,7 @@ def neighbour_at(counts: ArrayLike, index: int) -> NDArray[np.int64]:
 
 
 def steps(counts: ArrayLike, m: ArrayLike) -> NDArray[np.int64]:
-    """Substitution distance ``d(c, m) = |c - m|_1 / 2`` (SPEC §1, the "steps" of 000 Tables 1-2)."""
+    """Substitution distance ``d(c, m) = |c - m|_1 / 2`` (docs/definitions.md §1, the "steps" of 000 Tables 1-2)."""
     c, m = _validate.count_array(counts), _validate.count_array(m, "m")
     _validate.same_length(c, m, "counts", "m")
     diff = np.abs(c - m)

@@ -1,4 +1,4 @@
-"""The optimal eps-DP release (SPEC §9, optimal): a linear program over the table ``P(r | c)``.
+"""The optimal eps-DP release (docs/definitions.md §9, optimal): a linear program over the table ``P(r | c)``.
 
 Variables ``P(r | c)`` for every data set c and output r of R(n) (``|R(n)|^2`` of them).
 Constraints: each row sums to 1, ``P >= 0`` and, for every ordered adjacent pair ``(c, c')`` and
@@ -153,7 +153,7 @@ def _solved(a: tuple, n: int, epsilon: float, objective: str) -> tuple[NDArray, 
 
 
 class OptimalMechanism(Mechanism):
-    """The eps-DP table minimising the expected Hellinger error (SPEC §9; module docstring)."""
+    """The eps-DP table minimising the expected Hellinger error (docs/definitions.md §9; module docstring)."""
 
     family = "optimal"
 

@@ -1,4 +1,4 @@
-"""Exact privacy loss of a mechanism from its output distributions (SPEC §5; 004 §7.3, 000 §6.3).
+"""Exact privacy loss of a mechanism from its output distributions (docs/definitions.md §5; 004 §7.3, 000 §6.3).
 
 * Concrete epsilon: ``max over adjacent (c, c') and r of |ln p_c(r) - ln p_c'(r)|``.
   *Worst case* ranges over every count vector of size n; *local* fixes c and ranges over
@@ -100,7 +100,7 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
                      objective: str = "worst", calibrate: bool = False,
                      at: ArrayLike | None = None, delta_at: float | None = None,
                      progress: bool = False) -> PrivacyLoss:
-    """Exact concrete epsilon of a mechanism (SPEC §5), worst case or local (``at=c``).
+    """Exact concrete epsilon of a mechanism (docs/definitions.md §5), worst case or local (``at=c``).
 
     With ``delta_at=eps'`` also returns the privacy profile ``delta(eps')`` over the same pairs.
     The mechanism's log-pmf rows come from its registry entry (:meth:`Mechanism.rows`).
@@ -209,7 +209,7 @@ def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLik
                     delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
                     global_sensitivity_method: str = "exact", objective: str = "worst", calibrate: bool = False,
                     at: ArrayLike | None = None) -> NDArray[np.float64]:
-    """``delta(eps')`` for each eps' of ``eps_grid`` (SPEC §5), worst case or local (``at=c``).
+    """``delta(eps')`` for each eps' of ``eps_grid`` (docs/definitions.md §5), worst case or local (``at=c``).
 
     ``eps_grid``: a number or a flat list of at most :data:`MAX_PROFILE_POINTS` numbers in
     ``[0, 700]``.  The worst case makes one scan per point, so the pair budget counts them all
@@ -250,7 +250,7 @@ def profile_grid(eps_grid: ArrayLike, name: str = "eps_grid") -> list[float]:
 def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
                  gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
                  delta_at: float | None = None) -> tuple[float, float | None]:
-    """Exact loss of one pair ``max_r |ln p_c(r) - ln p_c'(r)|`` (SPEC §5), and ``delta(eps')`` both ways.
+    """Exact loss of one pair ``max_r |ln p_c(r) - ln p_c'(r)|`` (docs/definitions.md §5), and ``delta(eps')`` both ways.
 
     ``pair = (c, c')``: two count vectors of the same size (the auditor compares its bound with this).
     """

@@ -1,4 +1,4 @@
-"""Exact sampling of the exponential mechanisms without enumerating R(n) (SPEC §4; issue 5).
+"""Exact sampling of the exponential mechanisms without enumerating R(n) (docs/definitions.md §4; issue 5).
 
 Target: ``P(m) proportional to exp(-w H(BI(c), Dir(a + m)))`` over the compositions m of n
 into k parts (``|R(n)| = C(n+k-1, k-1)``, 1.7e11 at k = 4, n = 1e4).
@@ -443,7 +443,7 @@ class ExponentialSampler:
 
 
 def sample_exponential(prior: ArrayLike, counts: ArrayLike, w: float, size: int, rng) -> NDArray[np.int64]:
-    """``size`` exact draws of ``m`` with ``P(m) ~ exp(-w H(BI(c), Dir(a + m)))`` (SPEC §4), no enumeration."""
+    """``size`` exact draws of ``m`` with ``P(m) ~ exp(-w H(BI(c), Dir(a + m)))`` (docs/definitions.md §4), no enumeration."""
     if size == 0:
         return np.empty((0, np.asarray(counts).size), dtype=np.int64)
     return ExponentialSampler(prior, counts, w).sample(size, rng)

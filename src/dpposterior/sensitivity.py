@@ -1,4 +1,4 @@
-"""Local, global and smooth sensitivities of the score ``u(c, r) = H(BI(c), r)`` (SPEC §3).
+"""Local, global and smooth sensitivities of the score ``u(c, r) = H(BI(c), r)`` (docs/definitions.md §3).
 
 The reduction everything here rests on
 --------------------------------------
@@ -11,7 +11,7 @@ where ``J`` is the Jensen gap of lnGamma.  ``g`` is increasing on ``x > 1`` (``g
 the Jensen gap of the concave digamma), so the distance between adjacent posteriors
 is largest where the counts involved are smallest.  Hence:
 
-* ``LS(c) = max_{i != j, c_i >= 1} H_ij(c)`` in O(k^2) per count vector (SPEC §3 reduced
+* ``LS(c) = max_{i != j, c_i >= 1} H_ij(c)`` in O(k^2) per count vector (docs/definitions.md §3 reduced
   form; tests check it against the max over neighbours *and* candidates).
 * ``GS`` for a prior and n: for k >= 3 the maximum sits at ``c_i = 1, c_j = 0``.  For k = 2
   (where ``c_2 = n - c_1``) ``g`` is also concave (``g'' = -`` the Jensen gap of the convex
@@ -68,7 +68,7 @@ def adjacent_log_bc(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
 
 
 def local_sensitivity(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64] | float:
-    """Local sensitivity ``LS(c) = max over adjacent c' of H(BI(c), BI(c'))`` (SPEC §3, reduced form).
+    """Local sensitivity ``LS(c) = max over adjacent c' of H(BI(c), BI(c'))`` (docs/definitions.md §3, reduced form).
 
     Vectorised over leading axes of ``counts`` (last axis = categories); returns a float
     for a single count vector.  Equals the definition's maximum over neighbours and
@@ -106,7 +106,7 @@ def _min_pair_sum(out: NDArray[np.float64], into: NDArray[np.float64]) -> NDArra
 
 
 def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact") -> float:
-    """Global sensitivity ``GS = max_c LS(c)`` over all count vectors of size n (SPEC §3).
+    """Global sensitivity ``GS = max_c LS(c)`` over all count vectors of size n (docs/definitions.md §3).
 
     ``method="exact"`` computes it for the given prior and n (module docstring);
     ``method="paper"`` returns the drafts' constant ``sqrt(1 - pi/4)``, which is exact
@@ -128,7 +128,7 @@ def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact") -> float
 
 
 def smoothing_beta(epsilon: float, delta: float, n: int) -> float:
-    """``b = ln(1 - eps / (2 ln(delta / (2 (n + 1)))))`` of the beta-smooth sensitivity (SPEC §3; 000 Def. 4.1)."""
+    """``b = ln(1 - eps / (2 ln(delta / (2 (n + 1)))))`` of the beta-smooth sensitivity (docs/definitions.md §3; 000 Def. 4.1)."""
     return math.log1p(-epsilon / (2.0 * math.log(delta / (2.0 * (n + 1)))))
 
 
@@ -290,7 +290,7 @@ def _best_log_bc_within(a: NDArray[np.float64], c: NDArray[np.int64], D: int) ->
 
 
 def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0) -> float:
-    """gamma-smooth sensitivity ``S(c) = max_{c''} 1 / (1/LS(c'') + gamma d(c, c''))`` (SPEC §3; 004 Thm 5.1, 003).
+    """gamma-smooth sensitivity ``S(c) = max_{c''} 1 / (1/LS(c'') + gamma d(c, c''))`` (docs/definitions.md §3; 004 Thm 5.1, 003).
 
     Exact, by the bounded search of the module docstring.  ``S >= LS`` and
     ``1/S(c) - 1/S(c') <= gamma`` for adjacent c, c'.
@@ -306,7 +306,7 @@ def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0) 
 
 
 def beta_smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, epsilon: float, delta: float) -> float:
-    """beta-smooth sensitivity ``S_b(c) = max_{c''} LS(c'') exp(-b d(c, c''))`` (SPEC §3; 000 Def. 4.1).
+    """beta-smooth sensitivity ``S_b(c) = max_{c''} LS(c'') exp(-b d(c, c''))`` (docs/definitions.md §3; 000 Def. 4.1).
 
     ``b = smoothing_beta(epsilon, delta, n)``.  Exact, by the bounded search of the module docstring.
     """
@@ -346,7 +346,7 @@ def distance_transform(values: ArrayLike, n: int, k: int, step: float) -> NDArra
 
 
 def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0) -> NDArray[np.float64]:
-    """gamma-smooth S(c) for every count vector of size n at once (SPEC §3), aligned with ``candidates(n, k)``.
+    """gamma-smooth S(c) for every count vector of size n at once (docs/definitions.md §3), aligned with ``candidates(n, k)``.
 
     ``1/S = distance_transform(1/LS, step=gamma)``.
     """
@@ -358,7 +358,7 @@ def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0) -> NDAr
 
 
 def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta: float) -> NDArray[np.float64]:
-    """beta-smooth S_b(c) for every count vector of size n (SPEC §3): ``-ln S_b = transform(-ln LS, step=b)``."""
+    """beta-smooth S_b(c) for every count vector of size n (docs/definitions.md §3): ``-ln S_b = transform(-ln LS, step=b)``."""
     a = as_prior(prior)
     n = as_size(n)
     ls = local_sensitivity(a, candidates(n, a.size))

@@ -1,4 +1,4 @@
-"""The one validation layer: every argument a user gives is checked here (SPEC §1 ranges).
+"""The one validation layer: every argument a user gives is checked here (docs/definitions.md §1 ranges).
 
 Each validator takes a Python value (the API) and returns it in canonical form, or raises
 :class:`~dpposterior.errors.InputError` with **one line** naming the argument, the value
@@ -240,7 +240,7 @@ def _flat(value: object, name: str, what: str) -> list:
 
 
 def counts(value: ArrayLike, name: str = "counts", k: int | None = None, n: int | None = None) -> NDArray[np.int64]:
-    """A count vector (SPEC §1): ``k >= 2`` non-negative integers with ``1 <= sum <= MAX_TOTAL``.
+    """A count vector (docs/definitions.md §1): ``k >= 2`` non-negative integers with ``1 <= sum <= MAX_TOTAL``.
 
     Integral floats are accepted (a count read as ``4.0``), ``4.5``, NaN and bools are not.  The
     sum is a Python int (no int64 wrap-around).  Messages name the position, never a count
@@ -280,7 +280,7 @@ def counts(value: ArrayLike, name: str = "counts", k: int | None = None, n: int 
 
 
 def prior(value: ArrayLike, k: int | None = None, name: str = "prior") -> NDArray[np.float64]:
-    """A Dirichlet prior ``a`` (SPEC §1): at least 2 finite numbers in ``[MIN_PRIOR, MAX_PRIOR]``; length k if given."""
+    """A Dirichlet prior ``a`` (docs/definitions.md §1): at least 2 finite numbers in ``[MIN_PRIOR, MAX_PRIOR]``; length k if given."""
     items = _flat(value, name, "positive numbers")
     if len(items) < 2:
         raise InputError(f"{name} must be a list of at least 2 positive numbers, got {len(items)}")
