@@ -243,7 +243,7 @@ def test_size_error():
 @pytest.mark.parametrize("prior, n", [((0.5, 2.0), 7), ((1.0, 0.3, 2.0), 5), ((0.4, 1.0, 1.0, 3.0), 3)])
 def test_worst_case_scan_in_small_chunks_agrees(monkeypatch, mech, prior, n):
     """Force the chunked scan (neighbour rows outside the chunk are recomputed) and compare with one chunk."""
-    import dpposterior.privacy as privacy
+    import dpposterior.mechanisms.scan as privacy
 
     whole = concrete_epsilon(mech, prior, n, epsilon=1.0, delta_at=0.3)
     n_cands = math.comb(n + len(prior) - 1, len(prior) - 1)

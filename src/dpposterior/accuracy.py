@@ -15,10 +15,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .distances import hellinger
+from . import validate
+from .distances import HellingerGrid, hellinger
 from .errors import InputError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, log_pmf
-from .models import as_counts, as_prior, candidates, steps
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, log_pmf, resolve, scan
+from .mechanisms.scan import check_scan_size
+from .models import candidate_rank, candidates, log_prior_predictive, steps  # noqa: F401  (log_prior_predictive re-exported)
 
 #: Quantiles reported by the exact and Monte Carlo summaries (box-plot quartiles).
 QUANTILES = (0.25, 0.5, 0.75)
@@ -26,8 +28,8 @@ QUANTILES = (0.25, 0.5, 0.75)
 
 def release_error(prior: ArrayLike, counts: ArrayLike, released: ArrayLike) -> NDArray[np.float64]:
     """``H(BI(c), Dir(a + m))`` for each released count vector m (rows of ``released``), docs/definitions.md §6."""
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
+    c = validate.counts(counts)
+    a = validate.prior(prior, c.size)
     m = np.asarray(released, dtype=np.int64)
     if m.ndim != 2 or m.shape[1] != c.size:
         raise InputError(f"released counts must be an (R, {c.size}) array, got shape {m.shape}")
@@ -67,8 +69,8 @@ class ExactAccuracy:
 
 def error_law(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Errors ``H(BI(c), r)`` over ``candidates(n, k)`` and their probabilities ``exp(logp)``."""
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
+    c = validate.counts(counts)
+    a = validate.prior(prior, c.size)
     lp = np.asarray(logp, dtype=np.float64)
     cands = candidates(int(c.sum()), c.size)
     if lp.shape != (len(cands),):
@@ -79,9 +81,7 @@ def error_law(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike) -> tuple[NDA
 def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike) -> ExactAccuracy:
     """Mean, quartiles and P(exact) of the error, from a log-pmf aligned with ``candidates(n, k)``."""
     h, p = error_law(logp, prior, counts)
-    c = as_counts(counts)
-    from .models import candidate_rank
-
+    c = validate.counts(counts)
     exact = float(p[int(candidate_rank(c))])
     return ExactAccuracy(
         mean=float(np.dot(p, h) / p.sum()),
@@ -103,7 +103,7 @@ def exact_accuracy(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsil
 
 def step_probabilities(logp: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
     """Total probability of the candidates ``s`` substitution steps from c, s = 0..n (000 Tables 1-2)."""
-    c = as_counts(counts)
+    c = validate.counts(counts)
     lp = np.asarray(logp, dtype=np.float64)
     cands = candidates(int(c.sum()), c.size)
     if lp.shape != (len(cands),):
@@ -121,7 +121,7 @@ def mc_summary(errors: ArrayLike, level: float = 0.95) -> dict[str, float]:
         raise InputError("need at least one error value")
     if not 0.0 < level < 1.0:
         raise InputError(f"level must be in (0, 1), got {level!r}")
-    from scipy.stats import norm
+    from scipy.stats import norm  # heavy (~0.5 s): loaded only here, not at CLI start-up
 
     z = float(norm.ppf(0.5 + level / 2))
     mean = float(e.mean())
@@ -168,17 +168,6 @@ class ExpectedErrors:
         return out
 
 
-def log_prior_predictive(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
-    """``ln DirMult(c; n, a)`` for each row c of ``counts`` (the prior predictive of docs/definitions.md §9)."""
-    from scipy.special import gammaln
-
-    a = np.asarray(prior, dtype=np.float64)
-    c = np.asarray(counts, dtype=np.float64).reshape(-1, a.size)
-    n = c.sum(axis=1)
-    return (gammaln(n + 1) - gammaln(c + 1).sum(axis=1) + gammaln(a.sum()) - gammaln(n + a.sum())
-            + (gammaln(c + a) - gammaln(a)).sum(axis=1))
-
-
 def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
                     gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
                     objective: str = "worst", calibrate: bool = False) -> ExpectedErrors:
@@ -186,27 +175,18 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
 
     Walks R(n) in chunks: each chunk's log-pmf rows (the registry entry's :meth:`Mechanism.rows`)
     and Hellinger rows (:class:`~dpposterior.distances.HellingerGrid`) are ``(B, |R(n)|)`` with
-    ``B`` chosen so the chunk stays under ``privacy.WORK_BYTES``.
+    ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES``.
     """
-    from .distances import HellingerGrid
-    from .mechanisms import resolve
-    from .models import as_size, n_candidates
-    from .privacy import WORK_BYTES, check_scan_size
-
     mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
-    a = as_prior(prior)
-    n = as_size(n)
+    a = validate.prior(prior)
+    n = validate.size(n)
     check_scan_size(a.size, n, "the expected error of every data set", passes=2)
-    cal = None
-    if params.calibrate:
-        from .calibration import calibrate as _cal
-
-        cal = _cal(mech, a, n, params)
+    cal = mech.calibration(a, n, params)
     rows = mech.rows(a, n, params)
     grid = HellingerGrid(a, n)
     cands = rows.cands
     N = len(cands)
-    chunk = max(1, min(N, WORK_BYTES // (8 * N * 4)))
+    chunk = max(1, min(N, scan.WORK_BYTES // (8 * N * 4)))
     expected = np.empty(N)
     for lo in range(0, N, chunk):
         block = cands[lo:lo + chunk]

@@ -22,8 +22,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .distances import hellinger
+from . import validate
 from .errors import InputError
-from .models import as_counts, as_positive, as_prior, candidates, n_candidates
+from .models import candidates, n_candidates
 from .sensitivity import PAPER_GLOBAL_SENSITIVITY, local_sensitivity, smooth_sensitivity
 
 
@@ -34,15 +35,15 @@ def exponential_tail_bound(size: int, weight: float, t: ArrayLike) -> NDArray[np
     """
     if int(size) < 1:
         raise InputError(f"candidate-set size must be >= 1, got {size!r}")
-    w = as_positive(weight, "weight")
+    w = validate.positive(weight, "weight")
     return np.minimum(1.0, int(size) * np.exp(-w * np.asarray(t, dtype=np.float64)))
 
 
 def mh_tail_bound(prior: ArrayLike, counts: ArrayLike, epsilon: float, t: ArrayLike) -> NDArray[np.float64]:
     """004 §6.2 (L795-799) for M_H (Def. 6, gamma = 1): ``Pr[H >= t] <= |R| exp(-eps t / (2 S(c)))``."""
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
-    w = as_positive(epsilon, "epsilon") / (2.0 * smooth_sensitivity(a, c, 1.0))
+    c = validate.counts(counts)
+    a = validate.prior(prior, c.size)
+    w = validate.positive(epsilon, "epsilon") / (2.0 * smooth_sensitivity(a, c, 1.0))
     return exponential_tail_bound(n_candidates(int(c.sum()), c.size), w, t)
 
 
@@ -53,9 +54,9 @@ def mh_draft_tail_bounds(prior: ArrayLike, counts: ArrayLike, epsilon: float, t:
     Printed with ``factor = 1`` (no 2); ``factor = 2`` is the as-defined ``mh``. Bound 1 is the
     exact tail ``sum_{H_r >= t} e^{-w H_r} / NL``; bound 2 is ``|R| e^{-w t} / NL``, NL = sum_r e^{-w H_r}.
     """
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
-    w = as_positive(epsilon, "epsilon") / (as_positive(factor, "factor") * smooth_sensitivity(a, c, 1.0))
+    c = validate.counts(counts)
+    a = validate.prior(prior, c.size)
+    w = validate.positive(epsilon, "epsilon") / (validate.positive(factor, "factor") * smooth_sensitivity(a, c, 1.0))
     h = hellinger(a + c, a + candidates(int(c.sum()), c.size))
     logw = -w * h
     top = logw.max()
@@ -71,7 +72,7 @@ def mh_draft_tail_bounds(prior: ArrayLike, counts: ArrayLike, epsilon: float, t:
 
 def laplace_tail(t: ArrayLike, scale: float) -> NDArray[np.float64]:
     """``Pr[|Y| >= t] = e^{-t/b}`` for ``Y ~ Lap(b)``, t >= 0 (004 §6.1.2 L763, 000 §5.1 L231)."""
-    b = as_positive(scale, "scale")
+    b = validate.positive(scale, "scale")
     return np.exp(-np.maximum(np.asarray(t, dtype=np.float64), 0.0) / b)
 
 
@@ -82,7 +83,7 @@ def discretised_laplace_pmf(t: ArrayLike, scale: float, form: str = "corrected")
     is the law of ceil(Y) for t >= 1 and is wrong for t <= 0). ``form="corrected"``: the mass of
     [t, t+1): ``1/2 (e^{-t/b} - e^{-(t+1)/b})`` for t >= 0, ``1/2 (e^{(t+1)/b} - e^{t/b})`` for t <= -1.
     """
-    b = as_positive(scale, "scale")
+    b = validate.positive(scale, "scale")
     t = np.asarray(t, dtype=np.float64)
     if form == "printed":
         return 0.5 * (np.exp(-(t - 1.0) / b) - np.exp(-t / b))
@@ -99,7 +100,7 @@ def abs_discretised_laplace_pmf(s: ArrayLike, scale: float, form: str = "floor")
     ``1/2 (e^{-(s-1)/b} - e^{-(s+1)/b})`` for s >= 1. ``form="toward-zero"``: ``floor(|Y|)``, i.e.
     ``e^{-s/b} - e^{-(s+1)/b}`` (000 §5.1 L233, the Laplace column of 000 Table 1).
     """
-    b = as_positive(scale, "scale")
+    b = validate.positive(scale, "scale")
     s = np.asarray(s, dtype=np.float64)
     if form == "toward-zero":
         return np.exp(-s / b) - np.exp(-(s + 1.0) / b)
@@ -114,10 +115,10 @@ def thm45_steps(prior: ArrayLike, counts: ArrayLike, t: float) -> int:
     A side that would leave the lattice counts as satisfied (no candidate there). Returns 0 when
     only BI(c) is within t (t > 0 assumed).
     """
-    c = as_counts(counts)
+    c = validate.counts(counts)
     if c.size != 2:
         raise InputError("003 Thm 4.5 is stated for the Beta-Binomial model (k = 2)")
-    a = as_prior(prior, 2)
+    a = validate.prior(prior, 2)
     n = int(c.sum())
     m1 = np.arange(n + 1)
     h = hellinger(a + c, a + np.column_stack([m1, n - m1]))
@@ -145,10 +146,10 @@ def thm45(prior: ArrayLike, counts: ArrayLike, t: float, epsilon: float,
     ``(2k e^{-w t} + 1)/(n+1) <= P <= N_t / ((n+1) e^{-w})``, N_t = #{r: H < t}.
     Laplace values ignore clamping (as the proof does): they are exact in the lattice interior.
     """
-    eps = as_positive(epsilon, "epsilon")
-    t = as_positive(t, "t")
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
+    eps = validate.positive(epsilon, "epsilon")
+    t = validate.positive(t, "t")
+    c = validate.counts(counts)
+    a = validate.prior(prior, c.size)
     k = thm45_steps(a, c, t)
     n = int(c.sum())
     m1 = np.arange(n + 1)
@@ -168,7 +169,7 @@ def thm45(prior: ArrayLike, counts: ArrayLike, t: float, epsilon: float,
                       "lshist": 1.0 - 0.5 * (math.exp(-k * eps) + math.exp(-(k + 1) * eps))},
         "k": {"steps": k, "n_within": n_t},
     }
-    for name, w in (("ehd", eps / (2 * as_positive(gs, "gs"))), ("ehdl", eps / (2 * ls))):
+    for name, w in (("ehd", eps / (2 * validate.positive(gs, "gs"))), ("ehdl", eps / (2 * ls))):
         out["corrected"][f"{name}_low"] = (2 * k * math.exp(-w * t) + 1) / (n + 1)
         out["corrected"][f"{name}_high"] = min(1.0, n_t / ((n + 1) * math.exp(-w)))
     return out

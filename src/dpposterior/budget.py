@@ -3,10 +3,12 @@
 Each budget is an environment setting read **at call time** (so a test, a job or a user can
 change it without re-importing), checked *before* the work starts from public inputs only
 (n, k, eps, gamma, samples; never the counts), so a refusal reveals nothing about the data.
-Past a budget the call raises :class:`~dpposterior.errors.SizeError` (an ``InputError``: one
+A value must be positive and at most the setting's finite upper bound (``DPPOSTERIOR_MEMORY_GB=1e300``
+is a one-line error). Past a budget the call raises :class:`~dpposterior.errors.SizeError` (an ``InputError``: one
 line, exit status 2 at the command line) giving the estimate and the setting that raises it.
 
-Settings (default, what they bound):
+Settings (default, what they bound), one registry entry each (:data:`BUDGETS`, a :class:`Budget`
+with its unit and bounds; the README lists the same, ``tests/test_packaging.py`` checks it):
 
 - ``DPPOSTERIOR_MEMORY_GB`` (4): bytes of any exact table (``models.check_size``);
 - ``DPPOSTERIOR_MAX_PAIRS`` (4e8): worst-case scans, passes x ``|R(n)|^2`` evaluations (``privacy``);
@@ -33,23 +35,80 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 
 from .errors import InputError
 
 
-def budget_setting(name: str, default: float) -> float:
-    """The value of the environment setting ``name`` (a positive number), else ``default``.
+@dataclass(frozen=True)
+class Budget:
+    """One environment setting: its ``name``, ``default``, ``unit``, accepted ``bounds`` and ``what`` it bounds.
 
-    A malformed value (not a number, not finite, not positive) raises one-line
-    :class:`~dpposterior.errors.InputError` naming the setting.
+    ``bounds = (lo, hi)``: a value must be above ``lo`` (exclusive; every budget is positive) and at
+    most ``hi`` (finite, so an absurd value is a one-line error, not an overflow later).
     """
+
+    name: str
+    default: float
+    unit: str
+    bounds: tuple[float, float]
+    what: str
+
+    def value(self) -> float:
+        """The setting's value now (read at call time), else :attr:`default`."""
+        return budget_setting(self.name)
+
+
+BUDGETS: dict[str, Budget] = {b.name: b for b in [
+    Budget("DPPOSTERIOR_MEMORY_GB", 4.0, "GiB", (0.0, 1e5), "bytes of any exact table (models.check_size)"),
+    Budget("DPPOSTERIOR_MAX_PAIRS", 4e8, "log-pmf evaluations", (0.0, 1e16),
+           "worst-case scans, passes x |R(n)|^2 evaluations (privacy, accuracy, calibration)"),
+    Budget("DPPOSTERIOR_MAX_POSTERIOR_WORK", 2.5e9, "score evaluations", (0.0, 1e16),
+           "score evaluations of the noise-aware posterior"),
+    Budget("DPPOSTERIOR_MAX_SMOOTH_WORK", 3e6, "entries", (0.0, 1e13),
+           "entries of one smooth-sensitivity search, k x distance"),
+    Budget("DPPOSTERIOR_MAX_RELEASE_WORK", 1e7, "table entries", (0.0, 1e13),
+           "sampler table entries k (n + 1) of one draw (a padded release, sample, each batch of an audit)"),
+    Budget("DPPOSTERIOR_MAX_DRAW_ENTRIES", 2e7, "entries", (0.0, 1e13),
+           "entries size x k one call of sample returns"),
+    Budget("DPPOSTERIOR_MAX_PMF_WORK", 4e6, "outputs", (0.0, 1e13), "outputs pmf computes, |R(n)|"),
+    Budget("DPPOSTERIOR_MAX_PMF_ROWS", 1e6, "rows", (0.0, 1e13), "rows pmf prints (all of R(n), or --top N)"),
+    Budget("DPPOSTERIOR_MAX_AUDIT_SAMPLES", 2.5e7, "draws", (0.0, 1e15),
+           "draws per side of one audit, over all pairs tested"),
+    Budget("DPPOSTERIOR_MAX_AUDIT_SECONDS", 45.0, "seconds", (0.0, 1e7),
+           "estimated seconds of an audit of a library mechanism"),
+    Budget("DPPOSTERIOR_MAX_DATA_MB", 1024.0, "MB", (0.0, 1e7), "megabytes of a --data CSV file read by release"),
+    Budget("DPPOSTERIOR_MAX_DATA_SECONDS", 20.0, "seconds", (0.0, 86400.0),
+           "seconds release waits on a --data pipe or FIFO"),
+]}
+
+
+def budget(name: str) -> Budget:
+    """The registry entry of a setting (a ``KeyError`` names an unknown one: a programming error)."""
+    try:
+        return BUDGETS[name]
+    except KeyError:
+        raise KeyError(f"unknown budget setting {name!r}; known: {', '.join(BUDGETS)}") from None
+
+
+def budget_setting(name: str, default: float | None = None) -> float:
+    """The value of the environment setting ``name`` (a positive number within its bounds), read now.
+
+    ``default``: the value when the setting is unset; ``None`` (the normal case) takes the registry's
+    :attr:`Budget.default`.  A malformed value (not a number, not finite, not positive, above the
+    setting's upper bound) raises one-line :class:`~dpposterior.errors.InputError` naming the setting.
+    """
+    entry = budget(name)
     text = os.environ.get(name)
     if text is None or text.strip() == "":
-        return float(default)
+        return float(entry.default if default is None else default)
     try:
         value = float(text)
     except ValueError:
         raise InputError(f"the environment setting {name} must be a positive number, got {text[:40]!r}") from None
-    if not math.isfinite(value) or value <= 0:
+    if not math.isfinite(value) or value <= entry.bounds[0]:
         raise InputError(f"the environment setting {name} must be a positive finite number, got {text[:40]!r}")
+    if value > entry.bounds[1]:
+        raise InputError(f"the environment setting {name} must be a positive number of {entry.unit} up to "
+                         f"{entry.bounds[1]:g}, got {text[:40]!r}")
     return value

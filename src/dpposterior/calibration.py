@@ -1,206 +1,38 @@
-"""Calibrated exponential mechanisms (docs/definitions.md §9, Calibration; the drafts' future work 2).
+"""Calibrated exponential mechanisms (docs/definitions.md §9, Calibration): the validated entry point.
 
-An exponential mechanism ``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` whose weight is
-scaled by a factor ``kappa`` has the worst-case exact concrete epsilon (docs/definitions.md §5)
-
-    L(kappa) = max over adjacent (c, c') and r of
-               | -kappa w(c) H(c, r) + kappa w(c') H(c', r) - lse(-kappa w(c) H(c, .)) + lse(-kappa w(c') H(c', .)) |
-
-a function of kappa computable from the *unscaled* Hellinger rows ``H(c, .)`` and weights
-``w(c)``.  The calibrated factor is ``kappa* = sup {kappa : L(kappa) <= eps}``; the mechanism
-with weight ``kappa* w(c)`` is then pure eps-DP by exact computation, whatever its own claim.
-
-How kappa* is found (:func:`calibrate`):
-
-1. ``L(0) = 0`` (uniform output).  Starting from the grid ``1/2 .. 4`` the bracket is moved up
-   (or down) by factors ``2^4`` until ``L(lo) <= eps < L(hi)``.
-2. Each pass evaluates ``L`` at a few kappas in one walk over the adjacent pairs (the Hellinger
-   rows, the expensive part, are computed once per pass for all its kappas): the bracketing pass
-   on the doubling grid ``hi 2^-3 .. hi``, each refining pass at the linear-interpolation guess
-   ``g`` of the crossing, at ``g (1 +- RTOL/2)`` and at the bracket's thirds; every pass keeps the
-   *largest* evaluated kappa with ``L <= eps`` and the next evaluated kappa above it as the new
-   bracket.  The bracketing pass records each pair's loss; the refining passes follow only the
-   pairs whose loss at either end of that bracket is at least ``KEEP * eps`` (the others are far
-   from binding; if one of them binds after all, the certificate below catches it).  ``L`` need not be monotone in kappa, so this finds the last crossing of the
-   sampled curve, not every sub-level interval; passes repeat until the bracket is narrower
-   than ``RTOL`` relative (``hi / lo - 1 <= RTOL``).
-3. Certificate: the returned factor ``lo`` is re-checked with the exact worst-case scan of
-   :func:`dpposterior.privacy.worst_case_scan` on the mechanism's own rows at that factor; if
-   that exceeds eps (floating rounding) the factor is stepped down by ``RTOL`` relative until
-   certified.  The returned ``concrete_epsilon`` is that certified scan's value, ``<= eps``.
-
-So the factor is maximal within ``RTOL`` (relative) among the kappas of the last bracket, and
-the release is certified eps-DP by the same exact computation the privacy module reports.
+The calibration itself (the factor ``kappa*``, its search and certificate) lives with the
+mechanisms, :mod:`dpposterior.mechanisms.calibrated`; this module validates a request and
+re-exports its names for existing imports.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-
-import numpy as np
 from numpy.typing import ArrayLike
 
 from .errors import InputError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, ExponentialMechanism, ExponentialRows, Params, resolve
-from .models import as_prior, as_size
-from .privacy import WORK_BYTES, adjacent_blocks, check_scan_size, worst_case_scan
-
-#: Relative width of the final kappa bracket (the factor is maximal within this tolerance).
-RTOL = 1e-3
-#: kappas evaluated per pass over the adjacent pairs.
-GRID = 4
-#: The refining passes follow only the pairs whose loss at either end of the first bracket is at
-#: least this fraction of eps (the certificate then scans every pair).
-KEEP = 0.5
-#: Largest number of bracket moves before giving up (a factor 2^GRID each: kappa within 2^-60 .. 2^60).
-MAX_DOUBLINGS = 15
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """Result of :func:`calibrate`: the factor ``kappa*`` and the certified worst-case concrete eps."""
-
-    factor: float
-    concrete_epsilon: float
-
-    def as_dict(self) -> dict[str, float]:
-        return {"factor": self.factor, "concrete_epsilon": self.concrete_epsilon}
-
-
-class _HellingerRows:
-    """Unscaled ``H(BI(c), r)`` rows over R(n) with the mechanism's weights (for :func:`adjacent_blocks`)."""
-
-    def __init__(self, rows: ExponentialRows):
-        self.base, self.cands, self.k = rows, rows.cands, rows.k
-
-    def __call__(self, counts):
-        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
-        return self.base.hellinger(counts)
-
-
-def _lse_rows(x: np.ndarray) -> np.ndarray:
-    """Row-wise ``x - logsumexp(x)`` in place."""
-    top = x.max(axis=1, keepdims=True)
-    x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
-    return x
-
-
-def losses(rows: ExponentialRows, kappas: ArrayLike, per_pair: bool = False):
-    """``L(kappa)`` (module docstring) for each kappa, in one walk over the adjacent pairs.
-
-    ``per_pair=True`` also returns every pair ``(c, c')`` (two ``(P, k)`` arrays) with its own loss
-    at each kappa, ``(P, len(kappas))``.
-    """
-    kappas = np.asarray(kappas, dtype=np.float64)
-    out = np.zeros(kappas.size)
-    h = _HellingerRows(rows)
-    cs, cps, per = [], [], []
-    for c, cp, hc, hcp in adjacent_blocks(h):
-        loss = _pair_losses(rows, c, cp, hc, hcp, kappas)
-        out = np.maximum(out, loss.max(axis=0))
-        if per_pair:
-            cs.append(c)
-            cps.append(cp)
-            per.append(loss)
-    if per_pair:
-        return out, np.concatenate(cs), np.concatenate(cps), np.concatenate(per)
-    return out
-
-
-def _pair_losses(rows, c, cp, hc, hcp, kappas) -> np.ndarray:
-    wc = np.asarray(rows.weights_of(c), dtype=np.float64)[:, None]
-    wcp = np.asarray(rows.weights_of(cp), dtype=np.float64)[:, None]
-    loss = np.empty((len(c), kappas.size))
-    for t, kap in enumerate(kappas):
-        lp = _lse_rows(-kap * wc * hc)
-        lp -= _lse_rows(-kap * wcp * hcp)
-        loss[:, t] = np.abs(lp).max(axis=1)
-    return loss
-
-
-def subset_losses(rows: ExponentialRows, c, cp, kappas: ArrayLike) -> np.ndarray:
-    """``max over the given pairs (c, c')`` of their loss at each kappa (Hellinger rows in chunks)."""
-    kappas = np.asarray(kappas, dtype=np.float64)
-    out = np.zeros(kappas.size)
-    N = len(rows.cands)
-    chunk = max(1, WORK_BYTES // (8 * N * 6))
-    for lo in range(0, len(c), chunk):
-        a, b = c[lo:lo + chunk], cp[lo:lo + chunk]
-        out = np.maximum(out, _pair_losses(rows, a, b, rows.hellinger(a), rows.hellinger(b), kappas).max(axis=0))
-    return out
-
-
-def _certify(mech: ExponentialMechanism, a, n: int, params: Params, factor: float) -> float:
-    rows = ExponentialRows(a, n, mech._weights_all(a, n, params), factor)
-    return worst_case_scan(rows)[0]
-
-
-def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> Calibration:
-    a = np.asarray(a, dtype=np.float64)
-    eps = params.epsilon
-    base = ExponentialRows(a, n, mech._weights_all(a, n, params), 1.0)
-    if n == 0:  # one data set: no adjacent pairs, every factor is eps-DP
-        return Calibration(1.0, 0.0)
-    hi = 4.0
-    for _ in range(MAX_DOUBLINGS):  # bracket: L(lo) <= eps < L(hi), on a doubling grid
-        grid = hi * 2.0 ** np.arange(-GRID + 1, 1)
-        vals, pc, pcp, per = losses(base, grid, per_pair=True)
-        ok = np.flatnonzero(vals <= eps)
-        if ok.size == GRID:
-            hi *= 2.0 ** GRID
-            continue
-        if ok.size == 0:
-            hi = grid[0]
-            continue
-        i = ok[-1]
-        lo, llo, hi, lhi = grid[i], vals[i], grid[i + 1], vals[i + 1]
-        keep = (per[:, i] >= KEEP * eps) | (per[:, i + 1] >= KEEP * eps)
-        pc, pcp = pc[keep], pcp[keep]
-        del per
-        break
-    else:
-        raise InputError(f"calibration found no factor in [2^-60, 2^60] for mechanism {mech.id!r}")
-    while hi / lo - 1.0 > RTOL:  # refine: interpolation guess +- RTOL/2, plus the bracket's thirds
-        g = lo + (eps - llo) * (hi - lo) / (lhi - llo) if lhi > llo else 0.5 * (lo + hi)
-        grid = np.array(sorted({x for x in (g * (1 - RTOL / 2), g * (1 + RTOL / 2), lo + (hi - lo) / 3,
-                                            lo + 2 * (hi - lo) / 3) if lo < x < hi}))
-        vals = subset_losses(base, pc, pcp, grid)
-        ks, ls = np.concatenate([[lo], grid, [hi]]), np.concatenate([[llo], vals, [lhi]])
-        i = np.flatnonzero(ls[:-1] <= eps)[-1]
-        lo, llo, hi, lhi = ks[i], ls[i], ks[i + 1], ls[i + 1]
-    factor = float(lo)
-    loss = _certify(mech, a, n, params, factor)
-    while loss > eps:
-        factor *= 1.0 - RTOL
-        loss = _certify(mech, a, n, params, factor)
-    return Calibration(factor, float(loss))
-
-
-@lru_cache(maxsize=64)
-def _cached(mech_id: str, a: tuple, n: int, params: Params) -> Calibration:
-    from .mechanisms import get_mechanism
-
-    return _calibrate(get_mechanism(mech_id), a, n, params)
-
-
-def calibrate(mechanism: ExponentialMechanism, a, n: int, params: Params) -> Calibration:
-    """``kappa*`` of an exponential mechanism at (prior ``a``, n, params) (docs/definitions.md §9; module docstring).
-
-    Cached per (mechanism, prior, n, params) so that pmf, rows and sampling at one n don't recompute.
-    ``params.calibrate`` is ignored (the unscaled weights are calibrated).
-    """
-    check_scan_size(len(a), int(n), "calibration", passes=20)
-    key = Params(params.epsilon, params.delta, params.gamma, params.global_sensitivity_method, "worst", False)
-    return _cached(mechanism.id, tuple(float(x) for x in np.asarray(a, dtype=np.float64)), int(n), key)
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, resolve
+from .mechanisms.calibrated import (  # noqa: F401  (re-exported: their home is mechanisms.calibrated)
+    GRID,
+    KEEP,
+    MAX_DOUBLINGS,
+    RTOL,
+    Calibration,
+    CalibratedMechanism,
+    calibrate,
+    calibrated,
+    losses,
+    subset_losses,
+)
+from .validate import prior as _prior
+from .validate import size as _size
 
 
 def calibration(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
                 gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> Calibration:
     """Validated :func:`calibrate`: the calibrated factor ``kappa*`` and certified concrete eps (docs/definitions.md §9)."""
     mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method)
-    if not isinstance(mech, ExponentialMechanism):
+    if not mech.calibratable:
         raise InputError(f"--calibrate applies to the exponential mechanisms only, not {mech.id!r}")
-    a = as_prior(prior)
-    n = as_size(n)
+    a = _prior(prior)
+    n = _size(n)
     return calibrate(mech, a, n, params)

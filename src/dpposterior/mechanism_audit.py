@@ -29,11 +29,11 @@ from .audit import (
     check_samples,
     samples_needed,
 )
+from .budget import BUDGETS, budget_setting
 from .errors import InputError, SizeError
-from .budget import budget_setting
-from .mechanisms import (DEFAULT_DELTA, DEFAULT_GAMMA, DEFAULT_MAX_DRAW_ENTRIES, check_params, get_mechanism, log_pmf,
-                         sample)
-from .models import as_prior, as_size, candidates
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, DEFAULT_MAX_DRAW_ENTRIES, check_params, get_mechanism, log_pmf, sample
+from . import validate
+from .models import candidates
 from .privacy import concrete_epsilon, pair_epsilon
 
 #: The exact loss of one pair now lives in :mod:`dpposterior.privacy` (kept under its old name).
@@ -41,7 +41,7 @@ exact_pair_epsilon = pair_epsilon
 
 
 #: Estimated seconds one audit of a library mechanism may take (``DPPOSTERIOR_MAX_AUDIT_SECONDS``).
-DEFAULT_MAX_AUDIT_SECONDS = 45.0
+DEFAULT_MAX_AUDIT_SECONDS = BUDGETS["DPPOSTERIOR_MAX_AUDIT_SECONDS"].default
 
 
 def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) -> float:
@@ -58,7 +58,7 @@ def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) ->
     mech.check_setup(n, k, what="a draw in the audit")
     batches = -(-samples // _audit.batch_rows(k))
     seconds = 2 * pairs * (samples * k * mech.audit_entry_seconds(n, k) + batches * mech.setup_seconds(n, k))
-    limit = budget_setting("DPPOSTERIOR_MAX_AUDIT_SECONDS", DEFAULT_MAX_AUDIT_SECONDS)
+    limit = budget_setting("DPPOSTERIOR_MAX_AUDIT_SECONDS")
     if seconds > limit:
         raise SizeError(f"the audit of {mech.id} for k={k}, n={n} at {samples:.3g} samples per side"
                         f"{f' over {pairs} pairs' if pairs > 1 else ''} would take ~{seconds:.0f} s here, over the "
@@ -70,7 +70,7 @@ def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: flo
                       gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> Sampler:
     """A black-box sampler for one of the library's mechanisms (via :func:`mechanisms.sample`)."""
     mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
-    a = as_prior(prior)
+    a = validate.prior(prior)
 
     def draw(dataset, size, rng):
         return sample(mech.id, a, dataset, epsilon=epsilon, delta=delta, gamma=gamma,
@@ -78,7 +78,7 @@ def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: flo
 
     def sampler(dataset, size, rng):
         # in batches within sample()'s draw budget (the auditor's own budget counts the draws)
-        step = max(1, int(budget_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES", DEFAULT_MAX_DRAW_ENTRIES)) // a.size)
+        step = max(1, int(budget_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES")) // a.size)
         if size <= step:
             return draw(dataset, size, rng)
         return np.concatenate([draw(dataset, min(step, size - lo), rng) for lo in range(0, size, step)])
@@ -96,8 +96,8 @@ def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mec
     hint; needs ``mechanism`` and ``epsilon``)."""
     if strategy != "worst":
         return _audit.candidate_pairs(prior, n, strategy, count=count, rng=rng, max_pairs=max_pairs)
-    a = as_prior(prior)
-    n = as_size(n)
+    a = validate.prior(prior)
+    n = validate.size(n)
     if mechanism is None or epsilon is None:
         raise InputError("search 'worst' needs the mechanism and epsilon (it uses the exact pmf)")
     res = concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
@@ -117,8 +117,8 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     to ``'boundary'`` when the exact worst case does not fit the memory budget.
     """
     mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
-    a = as_prior(prior)
-    n = as_size(n)
+    a = validate.prior(prior)
+    n = validate.size(n)
     samples, confidence = check_samples(samples), check_confidence(confidence)
     check_events(n_events)
     delta_at = _audit._check_delta_at(delta_at)
@@ -175,7 +175,7 @@ def plan_mechanism(mechanism, prior: ArrayLike, pair, *, epsilon: float, delta: 
     log ratio, both directions): a white-box planner for a black-box audit.
     """
     kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
-    a = as_prior(prior)
+    a = validate.prior(prior)
     c, d = check_pair(pair, a, int(np.sum(pair[0])))
     lp, lq = log_pmf(mechanism, a, c, **kw), log_pmf(mechanism, a, d, **kw)
     loss = float(np.max(np.abs(lp - lq)))

@@ -22,19 +22,20 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy.special import gammaln
 
 from . import validate as _validate
-from .budget import budget_setting
+from .budget import BUDGETS, budget_setting
 from .errors import InputError, SizeError
 
 #: Gibibytes an exact computation may allocate at once unless ``DPPOSTERIOR_MEMORY_GB`` is set
 #: (read at call time by :func:`check_size`, like every budget of :mod:`dpposterior.budget`).
-DEFAULT_MEMORY_GB = 4.0
+DEFAULT_MEMORY_GB = BUDGETS["DPPOSTERIOR_MEMORY_GB"].default
 
 
 def memory_budget() -> int:
     """Bytes an exact computation may allocate at once (``DPPOSTERIOR_MEMORY_GB``, default 4 GiB)."""
-    return int(budget_setting("DPPOSTERIOR_MEMORY_GB", DEFAULT_MEMORY_GB) * 2**30)
+    return int(budget_setting("DPPOSTERIOR_MEMORY_GB") * 2**30)
 
 
 # The validators live in :mod:`dpposterior.validate` (the one validation layer); these names
@@ -185,3 +186,12 @@ def counts_from_proportions(n: int, proportions: Sequence[float]) -> NDArray[np.
     short = n - c.sum()
     c[np.argsort(-(raw - c), kind="stable")[:short]] += 1
     return c
+
+
+def log_prior_predictive(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
+    """``ln DirMult(c; n, a)`` for each row c of ``counts`` (the prior predictive of docs/definitions.md §9)."""
+    a = np.asarray(prior, dtype=np.float64)
+    c = np.asarray(counts, dtype=np.float64).reshape(-1, a.size)
+    n = c.sum(axis=1)
+    return (gammaln(n + 1) - gammaln(c + 1).sum(axis=1) + gammaln(a.sum()) - gammaln(n + a.sum())
+            + (gammaln(c + a) - gammaln(a)).sum(axis=1))

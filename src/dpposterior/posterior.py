@@ -33,7 +33,6 @@ mechanisms need a whole row of their pmf per kept c); beyond either a
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,17 +41,18 @@ from scipy.optimize import brentq
 from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import validate
-from .accuracy import log_prior_predictive
+from .budget import BUDGETS, budget_setting
 from .errors import SizeError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, resolve
-from .models import as_counts, as_prior, candidates, n_candidates
+from .models import candidates, log_prior_predictive, n_candidates  # noqa: F401  (log_prior_predictive re-exported)
 
 #: c whose weight is certifiably below e^-DROP_LOG of the largest are dropped.
 DROP_LOG = 40.0
 #: Largest |R(n)| handled (the bound pass touches every c once).
 MAX_CANDIDATES = 1_000_001
-#: Most score evaluations of the exact pass (about a minute on one core); ``DPPOSTERIOR_MAX_POSTERIOR_WORK``.
-MAX_WORK = float(os.environ.get("DPPOSTERIOR_MAX_POSTERIOR_WORK", "2.5e9"))
+#: Most score evaluations of the exact pass by default (about a minute on one core); the limit is
+#: ``DPPOSTERIOR_MAX_POSTERIOR_WORK``, read at each call (:mod:`dpposterior.budget`).
+MAX_WORK = BUDGETS["DPPOSTERIOR_MAX_POSTERIOR_WORK"].default
 #: Memory of one chunk of exact likelihood rows.
 WORK_BYTES = 256 * 2**20
 #: Absolute tolerance of the interval end points (Brent's method on the mixture cdf).
@@ -156,8 +156,8 @@ class NoiseAwarePosterior:
 
 def naive_posterior(prior: ArrayLike, released: ArrayLike, level: float = 0.9) -> dict:
     """``Dir(a + m)`` read as if it were the posterior: its mean and equal-tailed intervals per category."""
-    m = as_counts(released, "released counts")
-    a = as_prior(prior, m.size)
+    m = validate.counts(released, "released counts")
+    a = validate.prior(prior, m.size)
     level = validate.open_unit(level, "level")
     alpha = a + m
     total = float(alpha.sum())
@@ -182,8 +182,8 @@ def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, e
     :data:`MAX_CANDIDATES`.
     """
     mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
-    m = as_counts(released, "released counts")
-    a = as_prior(prior, m.size)
+    m = validate.counts(released, "released counts")
+    a = validate.prior(prior, m.size)
     level = validate.open_unit(level, "level")
     n, k = int(m.sum()), m.size
     size = n_candidates(n, k)
@@ -201,9 +201,10 @@ def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, e
     ref_logw = float(mech.log_likelihood(rows, m, cands[ref:ref + 1])[0] + log_pi[ref])
     keep = np.flatnonzero(upper >= ref_logw - DROP_LOG)
     work = keep.size * mech.log_likelihood_cost(rows)
-    if work > MAX_WORK:
+    limit = budget_setting("DPPOSTERIOR_MAX_POSTERIOR_WORK")
+    if work > limit:
         raise SizeError(f"the noise-aware posterior for k={k}, n={n} needs the exact likelihood of {keep.size:,} data "
-                        f"sets ({work:.2e} score evaluations), over the limit of {MAX_WORK:.1e} "
+                        f"sets ({work:.2e} score evaluations), over the limit of {limit:.1e} "
                         "(set DPPOSTERIOR_MAX_POSTERIOR_WORK to raise it)")
     # pass 2: the exact log weights of the kept c, chunked (a whole row each in the worst case)
     logw = np.empty(keep.size)

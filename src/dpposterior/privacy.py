@@ -6,36 +6,31 @@
 * Privacy profile: ``delta(eps') = max over ordered adjacent pairs of
   sum_r max(0, p_c(r) - e^eps' p_c'(r))`` (the hockey-stick divergence).
 
-The worst case walks the count vectors in ``candidates`` order in chunks, computing each
-chunk's log-pmf rows once; a neighbour ``c - e_i + e_j`` (i < j) precedes c in that order,
-so nearly every neighbour row is already in the chunk and the few others are recomputed.
-Memory stays under ``WORK_BYTES`` whatever n.
+The worst case is the exact scan of :mod:`dpposterior.mechanisms.scan` (its chunked walk over
+the adjacent pairs, its size checks and budget); its names are re-exported here for existing imports.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from tqdm.auto import tqdm
 
 from . import validate
-from .errors import InputError, SizeError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Mechanism, Params, Rows, resolve
-from .models import as_counts, as_prior, as_size, candidate_rank, check_size, n_candidates, neighbours
-
-#: Working memory of one chunk of the worst-case scan.
-WORK_BYTES = 512 * 2**20
-#: Largest number of (data set, output) log-pmf entries an interactive scan may evaluate, summed
-#: over its passes: ``passes x |R(n)|^2`` (~1e7 per second here, so ~40 s).  Read at each call
-#: from ``DPPOSTERIOR_MAX_PAIRS``; the pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
-DEFAULT_MAX_PAIR_WORK = 4e8
-#: the rate behind the time estimate of a refusal
-PAIRS_PER_SECOND = 1e7
-
+from .errors import InputError
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Rows, log_pmf, resolve
+from .mechanisms.scan import (  # noqa: F401  (re-exported: their home is mechanisms.scan)
+    DEFAULT_MAX_PAIR_WORK,
+    PAIRS_PER_SECOND,
+    WORK_BYTES,
+    _hockey_stick,
+    adjacent_blocks,
+    check_scan_size,
+    worst_case_scan,
+)
+from .models import check_size, n_candidates, neighbours
 
 @dataclass(frozen=True)
 class PrivacyLoss:
@@ -58,36 +53,10 @@ class PrivacyLoss:
         return self.concrete_epsilon > self.claimed_epsilon * (1 + 1e-9)
 
 
-def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:
-    """``sum_r max(0, p(r) - e^eps' q(r))`` per row."""
-    return np.maximum(0.0, np.exp(lp) - np.exp(eps_prime + lq)).sum(axis=-1)
-
-
-def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", passes: float = 1.0) -> None:
-    """Raise :class:`SizeError` when ``passes`` scans over all pairs of R(n) would exceed the pair budget.
-
-    The budget is ``DPPOSTERIOR_MAX_PAIRS`` (default :data:`DEFAULT_MAX_PAIR_WORK`), read at each
-    call; ``passes`` is how many full scans the caller makes (the expected error ~2, a calibration ~20:
-    its bisection and its certificate; measured ~14).
-    """
-    from .budget import budget_setting
-
-    size = n_candidates(n, k)
-    check_size(size, 8 * (k + 12), f"{what} over R(n) for k={k}, n={n}")
-    limit = budget_setting("DPPOSTERIOR_MAX_PAIRS", DEFAULT_MAX_PAIR_WORK)
-    work = passes * size * size
-    if work > limit:
-        raise SizeError(
-            f"{what} for k={k}, n={n} needs {passes:g} x |R(n)|^2 = {work:.2e} log-pmf evaluations "
-            f"(~{work / PAIRS_PER_SECOND:.0f} s here), over the budget of {limit:.0e} (use --at for the local "
-            "loss, or set DPPOSTERIOR_MAX_PAIRS to raise it)"
-        )
-
-
 def _validate(mechanism, prior, n, kw, worst_case):
     mech, params = resolve(mechanism, **kw)
-    a = as_prior(prior)
-    n = as_size(n)
+    a = validate.prior(prior)
+    n = validate.size(n)
     size = n_candidates(n, a.size)
     check_size(size, 8 * (a.size + 12), f"the exact privacy loss over R(n) for k={a.size}, n={n}")
     if worst_case:
@@ -113,7 +82,7 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
     rows = mech.rows(a, n, params)
     claimed_eps, claimed_delta = mech.claimed(params.epsilon, params.delta, params.calibrate)
     if at is not None:
-        c = as_counts(at, "--at counts")
+        c = validate.counts(at, "--at counts")
         if c.size != a.size or c.sum() != n:
             raise InputError(f"--at counts must have {a.size} categories summing to n={n}, got {c.tolist()}")
         loss, pair, out, dlt = _local(rows, c, delta_at)
@@ -139,70 +108,6 @@ def _local(rows: Rows, c, delta_at):
     if delta_at is not None:
         dlt = float(max(_hockey_stick(lp[None, :], lq, delta_at).max(), _hockey_stick(lq, lp[None, :], delta_at).max()))
     return float(diff[j, r]), (c.tolist(), nb[j].tolist()), rows.cands[r].tolist(), dlt
-
-
-def adjacent_blocks(rows, progress: bool = False, desc: str = "pairs"):
-    """Walk every adjacent pair of data sets of size n in chunks, each row computed about once.
-
-    ``rows(counts (B, k)) -> (B, N)`` is any row function over R(n) with ``rows.cands`` and
-    ``rows.k`` (a :class:`~dpposterior.mechanisms.Rows`, or a derived score function).  A neighbour
-    ``c - e_i + e_j`` (i < j) precedes c in ``candidates`` order, so nearly every neighbour row is
-    already in the chunk and the few others are recomputed.  Yields, per chunk and direction
-    ``i < j``, ``(c, c', values_c, values_c')``: the count vectors of the pairs (``(P, k)`` each) and
-    their rows (``(P, N)`` each; ``values_c`` is a fresh copy).  Memory stays under ``WORK_BYTES``.
-    """
-    cands, k = rows.cands, rows.k
-    N = len(cands)
-    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
-    chunk = max(1, min(N, WORK_BYTES // (8 * N * 4)))
-    bar = tqdm(total=N, desc=desc, unit="c", disable=not progress, mininterval=2.0)
-    for lo in range(0, N, chunk):
-        hi = min(N, lo + chunk)
-        block = cands[lo:hi]
-        srcs, dsts = [], []
-        for i, j in pairs:
-            ok = np.flatnonzero(block[:, i] >= 1)
-            moved = block[ok].copy()
-            moved[:, i] -= 1
-            moved[:, j] += 1
-            srcs.append(ok)
-            dsts.append(candidate_rank(moved))
-        dst_all = np.concatenate(dsts)
-        outside = np.unique(dst_all[(dst_all < lo) | (dst_all >= hi)])
-        lp_in = rows(block)
-        lp_out = rows(cands[outside]) if outside.size else np.empty((0, N))
-        for src, dst in zip(srcs, dsts):
-            if src.size == 0:
-                continue
-            inside = (dst >= lo) & (dst < hi)
-            other = np.empty((src.size, N))
-            other[inside] = lp_in[dst[inside] - lo]
-            other[~inside] = lp_out[np.searchsorted(outside, dst[~inside])]
-            yield block[src], cands[dst], lp_in[src], other
-        bar.update(hi - lo)
-    bar.close()
-
-
-def worst_case_scan(rows, delta_at: float | None = None, progress: bool = False, desc: str = "concrete eps"):
-    """``max over adjacent (c, c') and r of |rows(c)[r] - rows(c')[r]|`` with the maximising pair and output.
-
-    Returns ``(loss, (c, c'), r, delta(delta_at) or None)``.
-    """
-    cands, N = rows.cands, len(rows.cands)
-    best = (-1.0, None, None)
-    best_delta = 0.0
-    for c, cp, lp, lq in adjacent_blocks(rows, progress, desc):
-        diff = lp.copy() if delta_at is not None else lp
-        diff -= lq
-        np.abs(diff, out=diff)
-        flat = int(np.argmax(diff))
-        row, r = divmod(flat, N)
-        if diff[row, r] > best[0]:
-            best = (float(diff[row, r]), (c[row].tolist(), cp[row].tolist()), cands[r].tolist())
-        if delta_at is not None:
-            best_delta = max(best_delta, float(_hockey_stick(lp, lq, delta_at).max()),
-                             float(_hockey_stick(lq, lp, delta_at).max()))
-    return best[0], best[1], best[2], (best_delta if delta_at is not None else None)
 
 
 def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLike, *, epsilon: float,
@@ -254,8 +159,6 @@ def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delt
 
     ``pair = (c, c')``: two count vectors of the same size (the auditor compares its bound with this).
     """
-    from .mechanisms import log_pmf
-
     try:
         c, d = pair
     except (TypeError, ValueError):

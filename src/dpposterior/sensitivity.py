@@ -34,9 +34,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from .distances import hellinger_from_log_bc, lgamma_jensen_gap
 from . import validate
-from .budget import budget_setting
+from .budget import BUDGETS, budget_setting
 from .errors import InputError, SizeError
-from .models import as_counts, as_prior, as_size, candidate_rank, candidates, directions
+from .models import candidate_rank, candidates, directions
 
 #: The drafts' constant global sensitivity ``sqrt(1 - pi/4)``: LS at n = 1 under Beta(1, 1).
 PAPER_GLOBAL_SENSITIVITY = math.sqrt(1.0 - math.pi / 4.0)
@@ -116,8 +116,8 @@ def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact") -> float
         return PAPER_GLOBAL_SENSITIVITY
     if method != "exact":
         raise InputError(f"global sensitivity must be one of {', '.join(GLOBAL_SENSITIVITY_METHODS)}, got {method!r}")
-    a = as_prior(prior)
-    n = as_size(n)
+    a = validate.prior(prior)
+    n = validate.size(n)
     k = a.size
     if k == 2:
         t = np.unique(np.clip([0, 1, n - 1, n], 0, n))
@@ -135,7 +135,7 @@ def smoothing_beta(epsilon: float, delta: float, n: int) -> float:
 #: Most entries (categories x distances, about one g evaluation each, ~1.2e6 per second here; a release
 #: searches 5 times: 4 reference draws and its own) one
 #: smooth-sensitivity search may cover; ``DPPOSTERIOR_MAX_SMOOTH_WORK``, read at each call.
-DEFAULT_MAX_SMOOTH_WORK = 3e6
+DEFAULT_MAX_SMOOTH_WORK = BUDGETS["DPPOSTERIOR_MAX_SMOOTH_WORK"].default
 
 
 def public_ls_floor(a: NDArray[np.float64], n: int) -> float:
@@ -159,7 +159,7 @@ def search_distance(a: NDArray[np.float64], n: int, reach) -> int:
     r = reach(public_ls_floor(a, n))
     D = int(min(n, math.floor(r) + 1)) if math.isfinite(r) else n
     work = (2 * D + 1) * 2 if k == 2 else k * (D + 2)
-    limit = budget_setting("DPPOSTERIOR_MAX_SMOOTH_WORK", DEFAULT_MAX_SMOOTH_WORK)
+    limit = budget_setting("DPPOSTERIOR_MAX_SMOOTH_WORK")
     if work > limit:
         raise SizeError(f"the smooth-sensitivity search for k={k}, n={n} covers distances up to {D:,} "
                         f"({work:.3g} entries, ~{work / 1.2e6:.0f} s here), over the budget of {limit:.3g} "
@@ -295,8 +295,8 @@ def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0) 
     Exact, by the bounded search of the module docstring.  ``S >= LS`` and
     ``1/S(c) - 1/S(c') <= gamma`` for adjacent c, c'.
     """
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
+    c = validate.counts(counts)
+    a = validate.prior(prior, c.size)
     gamma = check_gamma(gamma)
     return _smooth_search(
         a, c,
@@ -310,8 +310,8 @@ def beta_smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, epsilon: float,
 
     ``b = smoothing_beta(epsilon, delta, n)``.  Exact, by the bounded search of the module docstring.
     """
-    c = as_counts(counts)
-    a = as_prior(prior, c.size)
+    c = validate.counts(counts)
+    a = validate.prior(prior, c.size)
     b = smoothing_beta(epsilon, delta, int(c.sum()))
     return _smooth_search(
         a, c,
@@ -350,8 +350,8 @@ def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0) -> NDAr
 
     ``1/S = distance_transform(1/LS, step=gamma)``.
     """
-    a = as_prior(prior)
-    n = as_size(n)
+    a = validate.prior(prior)
+    n = validate.size(n)
     gamma = check_gamma(gamma)
     ls = local_sensitivity(a, candidates(n, a.size))
     return 1.0 / distance_transform(1.0 / ls, n, a.size, gamma)
@@ -359,8 +359,8 @@ def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0) -> NDAr
 
 def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta: float) -> NDArray[np.float64]:
     """beta-smooth S_b(c) for every count vector of size n (docs/definitions.md §3): ``-ln S_b = transform(-ln LS, step=b)``."""
-    a = as_prior(prior)
-    n = as_size(n)
+    a = validate.prior(prior)
+    n = validate.size(n)
     ls = local_sensitivity(a, candidates(n, a.size))
     return np.exp(-distance_transform(-np.log(ls), n, a.size, smoothing_beta(epsilon, delta, n)))
 

@@ -1,0 +1,234 @@
+"""Sequentially clamped additive noise (docs/definitions.md §4, §9): ``lszhang``, ``lsdim``, ``lshist``, ``geometric``.
+
+``m_i = clamp(floor(c_i + Y_i), 0, n - m_1 - ... - m_{i-1})`` for i < k, ``Y_i ~ Laplace(0, s)``,
+``m_k = n - sum``.  The exact pmf integrates the Laplace law over each floor cell, the clamped
+cells taking the tails.  ``geometric`` (docs/definitions.md §9) is the same sequential clamp with
+two-sided geometric (discrete Laplace) noise ``P(D = d) = (1 - q)/(1 + q) q^|d|``, ``q = exp(-1/s)``,
+``s`` as ``lshist``; every sampler here uses integer arithmetic only
+(:mod:`dpposterior.randomness`).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .. import validate
+from ..models import candidates
+from ..randomness import discrete_laplace, floor_laplace
+from .base import Mechanism, Rows, _bits
+
+def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
+    """``ln P(lo <= Y < hi)`` for ``Y ~ Laplace(0, scale)``, exact in log space (lo may be -inf, hi +inf)."""
+    lo, hi = np.broadcast_arrays(np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64))
+    with np.errstate(invalid="ignore", over="ignore"):
+        gap = np.log1p(-np.exp((lo - hi) / scale))
+        left = math.log(0.5) + hi / scale + gap  # cell inside (-inf, 0]
+        right = math.log(0.5) - lo / scale + gap  # cell inside [0, inf)
+        both = np.log1p(-0.5 * (np.exp(lo / scale) + np.exp(-hi / scale)))
+        return np.where(hi <= 0, left, np.where(lo >= 0, right, both))
+
+
+def laplace_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDArray]:
+    """Log-mass tables of ``floor(Y)``, ``Y ~ Laplace(0, s)``, on ``d = -n-1 .. n+1`` (offset n+1).
+
+    Returns ``(point, upper, lower)``: ``ln P(floor Y = d)``, ``ln P(floor Y >= d)``, ``ln P(floor Y <= -d)``.
+    """
+    d = np.arange(-n - 1, n + 2, dtype=np.float64)
+    return (_laplace_log_mass(d, d + 1.0, scale), _laplace_log_mass(d, np.inf, scale),
+            _laplace_log_mass(-np.inf, 1.0 - d, scale))
+
+
+def geometric_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDArray]:
+    """Log-mass tables of ``P(D = d) = (1-q)/(1+q) q^|d|``, ``q = exp(-1/s)`` (docs/definitions.md §9), on ``d = -n-1 .. n+1``.
+
+    ``P(D >= t) = q^t / (1 + q)`` for t >= 1 and ``1 - q^(1-t)/(1+q)`` for t <= 0 (symmetric for
+    ``P(D <= -t)``).  Returns ``(point, upper, lower)`` as :func:`laplace_noise_tables`.
+    """
+    x = 1.0 / scale  # -ln q
+    d = np.arange(-n - 1, n + 2, dtype=np.float64)
+    log1pq = math.log1p(math.exp(-x))
+    point = math.log(-math.expm1(-x)) - log1pq - x * np.abs(d)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # np.where evaluates both branches
+        upper = np.where(d >= 1, -x * d - log1pq, np.log1p(-np.exp(-x * (1.0 - d) - log1pq)))
+    return point, upper, upper.copy()  # P(D <= -t) = P(D >= t)
+
+
+def clamped_log_pmf_rows(tables: tuple[NDArray, NDArray, NDArray], counts: ArrayLike,
+                         cands: ArrayLike) -> NDArray[np.float64]:
+    """Exact ``ln P(m | c)`` of the sequential clamp ``m_i = clamp(c_i + D_i, 0, R_i)`` (docs/definitions.md §4).
+
+    ``tables``: ``(point, upper, lower)`` of the integer noise ``D`` on ``d = -n-1 .. n+1``
+    (:func:`laplace_noise_tables`: ``D = floor(Y)``; :func:`geometric_noise_tables`).  A cell
+    ``0 < m_i < R_i`` has ``P(D = m_i - c_i)``; ``m_i = 0 < R_i`` has ``P(D <= -c_i)``;
+    ``m_i = R_i > 0`` has ``P(D >= R_i - c_i)``; ``R_i = 0`` forces ``m_i = 0``.
+    Counts ``(B, k)`` x candidates ``(N, k)``.
+    """
+    point, upper, lower = tables
+    c = np.asarray(counts, dtype=np.int64)
+    m = np.asarray(cands, dtype=np.int64)
+    n = int(m[0].sum())
+    k = m.shape[1]
+    out = np.zeros((c.shape[0], m.shape[0]))
+    remaining = np.full(m.shape[0], n, dtype=np.int64)
+    for i in range(k - 1):
+        mi = m[None, :, i]
+        ci = c[:, i, None]
+        R = remaining[None, :]
+        cell = np.where(
+            R == 0, 0.0,
+            np.where(mi == 0, lower[ci + n + 1], np.where(mi == R, upper[R - ci + n + 1], point[mi - ci + n + 1])),
+        )
+        out += cell
+        remaining = remaining - m[:, i]
+    return out
+
+
+def laplace_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
+    """Exact ``ln P(m | c)`` of the sequentially clamped Laplace release: counts ``(B, k)`` x candidates ``(N, k)``."""
+    n = int(np.asarray(cands)[0].sum())
+    return clamped_log_pmf_rows(laplace_noise_tables(scale, n), counts, cands)
+
+
+def geometric_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
+    """Exact ``ln P(m | c)`` of the sequentially clamped geometric release (docs/definitions.md §9)."""
+    n = int(np.asarray(cands)[0].sum())
+    return clamped_log_pmf_rows(geometric_noise_tables(scale, n), counts, cands)
+
+
+class ClampedRows(Rows):
+    """Rows of a sequentially clamped additive-noise release (noise tables computed once per n)."""
+
+    def __init__(self, a, n, tables):
+        super().__init__(a, n)
+        self.tables = tables
+
+    def __call__(self, counts):
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+        return clamped_log_pmf_rows(self.tables, counts, self.cands)
+
+
+class ClampedNoiseMechanism(Mechanism):
+    """``m_i = clamp(c_i + D_i, 0, n - m_1 - ... - m_{i-1})``, i < k, ``m_k = n - sum`` (docs/definitions.md §4, §9).
+
+    ``scale(k, eps)``: the noise scale ``s``; subclasses give the noise law (tables and sampler).
+    """
+
+    def __init__(self, *args, scale, **kw):
+        super().__init__(*args, **kw)
+        self._scale = scale
+
+    def scale(self, k: int, epsilon: float) -> float:
+        """The noise scale ``s`` (docs/definitions.md §4 Laplace table; docs/definitions.md §9 for ``geometric``)."""
+        return self._scale(k, validate.epsilon(epsilon))
+
+    def noise_tables(self, scale: float, n: int):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def draw(self, scale: float, count: int, bits):  # pragma: no cover - abstract
+        """``count`` exact integer draws of the noise ``D`` from a bit source (an int64 array, or a list of
+        Python ints at extreme rates)."""
+        raise NotImplementedError
+
+    def noise(self, scale: float, size: tuple[int, int], rng) -> NDArray[np.int64]:
+        """Integer noise ``D`` of shape ``size``, drawn by :meth:`draw` (no float noise)."""
+        d = self.draw(scale, size[0] * size[1], _bits(rng))
+        if isinstance(d, list):  # extreme rates: exact Python ints
+            d = np.clip(np.array(d, dtype=object), -2**62, 2**62).astype(np.int64)
+        return np.asarray(d, dtype=np.int64).reshape(size)
+
+    def rows(self, prior, n, params):
+        return ClampedRows(prior, n, self.noise_tables(self.scale(prior.size, params.epsilon), n))
+
+    def log_likelihood(self, rows, released, counts):
+        """``ln P(m | c)`` for every c from the noise tables alone (one cell product per c)."""
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, rows.k)
+        return clamped_log_pmf_rows(rows.tables, counts, np.asarray(released, dtype=np.int64)[None, :])[:, 0]
+
+    def log_likelihood_cost(self, rows):
+        return rows.k
+
+    def log_likelihood_bound(self, rows, released, counts):
+        """Exact (the column is as cheap as any bound)."""
+        return self.log_likelihood(rows, released, counts)
+
+    def log_pmf(self, prior, counts, params):
+        n, k = int(counts.sum()), counts.size
+        self.check_size(n, k, "the exact output distribution")
+        return clamped_log_pmf_rows(self.noise_tables(self.scale(k, params.epsilon), n), counts[None, :],
+                                    candidates(n, k))[0]
+
+    def sample(self, prior, counts, params, size, rng):
+        """The sequential clamp with exact integer noise; counts up to ``validate.MAX_TOTAL`` (< 2^53)
+        and noise clipped to ``+-2^62`` (probability below ``exp(-2^62 / s)``) keep int64 exact."""
+        n, k = int(counts.sum()), counts.size
+        d = self.noise(self.scale(k, params.epsilon), (size, k - 1), rng)
+        out = np.empty((size, k), dtype=np.int64)
+        remaining = np.full(size, n, dtype=np.int64)
+        for i in range(k - 1):
+            out[:, i] = np.clip(counts[i] + d[:, i], 0, remaining)
+            remaining -= out[:, i]
+        out[:, k - 1] = remaining
+        return out
+
+
+class LaplaceMechanism(ClampedNoiseMechanism):
+    """Laplace noise ``Y ~ Laplace(0, s)``, released as ``floor(c_i + Y_i)`` (docs/definitions.md §4, 003 Alg. 1-3)."""
+
+    family = "laplace"
+    sampling_guarantee = ("exact integer sampling of floor(c + Y) (CKS 2020) at the exact rational 1/s of the "
+                          "double s: total variation 0 from the pmf, no delta added")
+
+    def noise_tables(self, scale, n):
+        return laplace_noise_tables(scale, n)
+
+    def draw(self, scale, count, bits):
+        """``floor(Y)``, ``Y ~ Laplace(0, s)``, sampled exactly with integers (no float noise).
+
+        ``floor(Y) = G`` with probability 1/2 and ``-1 - G`` otherwise, ``G ~ Geometric(1 - e^(-1/s))``
+        (:func:`dpposterior.randomness.floor_laplace`, Canonne, Kamath and Steinke 2020).  The rate
+        ``1/s`` is the exact rational ``1 / Fraction(s)`` of the double ``s`` the pmf divides by, so
+        the sampler draws exactly the law whose floor cells :func:`laplace_noise_tables` evaluates
+        (total variation 0; the tables themselves carry only float rounding).
+        """
+        return floor_laplace(1 / Fraction(scale), count, bits)
+
+
+class GeometricMechanism(ClampedNoiseMechanism):
+    """Two-sided geometric (discrete Laplace) noise, ``P(D = d) ∝ exp(-|d|/s)`` (docs/definitions.md §9).
+
+    The sampler uses integer arithmetic only (Canonne, Kamath and Steinke 2020): ``1/s`` is taken
+    as the exact rational value of the double ``1/s`` the pmf uses.
+    """
+
+    family = "geometric"
+    sampling_guarantee = ("exact integer sampling (CKS 2020) at the exact rational value of the double 1/s "
+                          "the pmf uses: total variation 0, no delta added")
+
+    def noise_tables(self, scale, n):
+        return geometric_noise_tables(scale, n)
+
+    def draw(self, scale, count, bits):
+        return discrete_laplace(1.0 / scale, count, bits)
+
+
+#: The clamped-noise family's registry entries, in registry order.
+CLAMPED_MECHANISMS = [
+    LaplaceMechanism(
+        "lszhang", "Laplace (Zhang et al.)", "003 LSZhang (Zhang et al. 2016)", "2 / eps", 1.0, False,
+        "eps-DP: Laplace on counts, L1 sensitivity 2", scale=lambda k, eps: 2.0 / eps),
+    LaplaceMechanism(
+        "lsdim", "Laplace", "003 LSDim, 004 Laplace mechanism", "2/eps (k=2), k/eps", 1.0, False,
+        "eps-DP (003 Thm 3.1)", scale=lambda k, eps: (2.0 if k == 2 else float(k)) / eps),
+    LaplaceMechanism(
+        "lshist", "improved Laplace", "003 LSHist, 004 improved Laplace", "1/eps (k=2), 2/eps", 1.0, False,
+        "eps-DP: histogram sensitivity (003 Thm 3.1)", scale=lambda k, eps: (1.0 if k == 2 else 2.0) / eps),
+    GeometricMechanism(
+        "geometric", "geometric (discrete Laplace)", "beyond the drafts: lshist with discrete Laplace noise",
+        "1/eps (k=2), 2/eps", 1.0, False,
+        "eps-DP: discrete Laplace on counts, histogram sensitivity (Ghosh, Roughgarden and Sundararajan 2012)",
+        scale=lambda k, eps: (1.0 if k == 2 else 2.0) / eps),
+]

@@ -1,0 +1,198 @@
+"""The exponential family (docs/definitions.md §4): ``ehd``, ``ehdl``, ``ehds``, ``mh``, ``mh-delta``.
+
+``P(r) proportional to exp(-w(c) H(BI(c), r))``, normalised with log-sum-exp.  Each entry carries
+its weight ``w(c)`` (one data set) and a batch weight function over R(n).  The calibrated variant
+(weight ``kappa* w(c)``, pure eps-DP certified by exact computation) is built on top of these
+entries by :mod:`.calibrated`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..budget import budget_setting
+from ..distances import HellingerGrid, hellinger, hellinger_from_log_bc
+from ..errors import InputError, SizeError
+from ..models import candidate_rank, candidates, n_candidates
+from ..sampling import ENUMERATE_UP_TO, EXPONENTIAL_SAMPLING_GUARANTEE, check_sampler_size, sample_exponential
+from ..sensitivity import (
+    beta_smooth_sensitivity,
+    beta_smooth_sensitivity_all,
+    global_sensitivity,
+    local_sensitivity,
+    smooth_sensitivity,
+    smooth_sensitivity_all,
+)
+from .base import Mechanism, Params, Rows, _bits, _inverse_cdf
+
+def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[np.float64]:
+    """``ln P(r) = -w H(r) - logsumexp(-w H)`` row by row: weights ``(B,)``, scores ``(B, N)``."""
+    x = np.multiply(-np.asarray(weights, dtype=np.float64)[:, None], np.asarray(scores, dtype=np.float64))
+    top = x.max(axis=1, keepdims=True)  # log-sum-exp, in place: this is the hot loop of privacy.py
+    x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
+    return x
+
+
+class ExponentialRows(Rows):
+    """Rows of an exponential mechanism: ``H(BI(c), r)`` from a :class:`HellingerGrid`, weights per c."""
+
+    def __init__(self, a, n, weights, factor: float = 1.0):
+        super().__init__(a, n)
+        self.grid = HellingerGrid(a, n)
+        self.weights_of = weights  # counts (B, k) -> w(c) (B,)
+        self.factor = float(factor)
+
+    def weights(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``kappa w(c)`` for each row of counts (kappa = 1 unless calibrated)."""
+        return self.factor * np.asarray(self.weights_of(counts), dtype=np.float64)
+
+    def hellinger(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``H(BI(c), r)`` over R(n), ``(B, N)``."""
+        lbc = self.grid.log_bc(counts, self.cands)
+        return hellinger_from_log_bc(lbc, out=lbc)
+
+    def __call__(self, counts):
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+        return exponential_log_pmf_rows(self.weights(counts), self.hellinger(counts))
+
+
+class ExponentialMechanism(Mechanism):
+    """``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` (docs/definitions.md §4).
+
+    ``weight(a, c, params)``: ``w(c)`` for one data set; ``weights_all(a, n, params)``: a function
+    of a ``(B, k)`` batch of data sets of size n giving their weights (precomputed over R(n)).
+    """
+
+    family = "exponential"
+    calibratable = True
+    sampling_guarantee = EXPONENTIAL_SAMPLING_GUARANTEE
+
+    def __init__(self, *args, weight, weights_all, check=None, **kw):
+        super().__init__(*args, **kw)
+        self._weight, self._weights_all, self._check = weight, weights_all, check
+
+    def check(self, params):
+        params = super().check(params)
+        return self._check(params) if self._check is not None else params
+
+    #: Seconds per sampler-table entry of one draw: the slowest measured (ehd, k = 2, n = 2e6:
+    #: 0.58 us; ehds and mh-delta 0.07-0.2 us), for the time estimate of :meth:`check_setup`.
+    table_seconds = 0.6e-6
+
+    def setup_seconds(self, n, k):
+        """The rejection sampler's tables: ``k (n + 1)`` entries at :attr:`table_seconds` each."""
+        return 0.0 if n_candidates(n, k) <= ENUMERATE_UP_TO else k * (n + 1) * self.table_seconds
+
+    def audit_entry_seconds(self, n, k):
+        """Measured: 0.15-0.2 us per entry through the inverse cdf (|R(n)| <= ``ENUMERATE_UP_TO``),
+        0.4-1.6 us through the rejection sampler (k = 2 to 1000); upper bounds."""
+        return 0.3e-6 if n_candidates(n, k) <= ENUMERATE_UP_TO else 1.7e-6
+
+    def check_setup(self, n, k, *, setups=1.0, what="a draw"):
+        """The exact pmf over R(n) must fit in memory (|R(n)| <= ``ENUMERATE_UP_TO``: inverse cdf);
+        above, the rejection sampler's tables must fit in memory and their ``k (n + 1)`` entries
+        within ``DPPOSTERIOR_MAX_RELEASE_WORK`` (default :data:`DEFAULT_MAX_RELEASE_WORK`, about 6 s
+        for one bare draw and 48 s for a padded release in the worst case, ehd)."""
+        if n_candidates(n, k) <= ENUMERATE_UP_TO:
+            self.check_size(n, k, "the exact output distribution")
+            return
+        check_sampler_size(n, k)
+        entries = k * (n + 1)
+        limit = budget_setting("DPPOSTERIOR_MAX_RELEASE_WORK")
+        if entries > limit:
+            raise SizeError(f"{what} of {self.id} for k={k}, n={n} covers sampler tables of {entries:.3g} entries "
+                            f"(up to ~{entries * setups * self.table_seconds:.0f} s here), over the budget of "
+                            f"{limit:.3g} (set DPPOSTERIOR_MAX_RELEASE_WORK to raise it)")
+
+    def factor(self, a, n: int, params: Params) -> float:
+        """The weight factor: 1 here; the calibrated mechanism (:mod:`.calibrated`) returns ``kappa*``.
+
+        Settings asking for calibration reach this entry only by mistake: the registry
+        (:func:`dpposterior.mechanisms.resolve`) hands them to the calibrated mechanism.
+        """
+        if params.calibrate:
+            raise InputError(f"{self.id} is the uncalibrated mechanism; build the calibrated one with "
+                             "dpposterior.mechanisms.resolve(..., calibrate=True)")
+        return 1.0
+
+    def weight(self, a, c, params: Params) -> float:  # type: ignore[override]
+        """``kappa w(c)`` for one data set (kappa = 1 unless calibrated)."""
+        return self.factor(a, int(c.sum()), params) * self._weight(a, c, params)
+
+    def rows(self, prior, n, params):
+        return ExponentialRows(prior, n, self._weights_all(prior, n, params), self.factor(prior, n, params))
+
+    def log_pmf(self, prior, counts, params):
+        n, k = int(counts.sum()), counts.size
+        self.check_size(n, k, "the exact output distribution")
+        w = self.weight(prior, counts, params)
+        return exponential_log_pmf_rows([w], hellinger(prior + counts, prior + candidates(n, k))[None, :])[0]
+
+    def log_likelihood_bound(self, rows, released, counts):
+        """``ln P(m | c) <= -w(c) H(BI(c), m)``: the normaliser is at least the term ``r = BI(c)``, which is 1."""
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, rows.k)
+        lbc = rows.grid.log_bc(np.asarray(released, dtype=np.int64)[None, :], counts)[0]  # H is symmetric
+        return -rows.weights(counts) * hellinger_from_log_bc(lbc, out=lbc)
+
+    def sample(self, prior, counts, params, size, rng):
+        """Draws with random bits on demand (guarantee: :data:`~dpposterior.sampling.EXPONENTIAL_SAMPLING_GUARANTEE`)."""
+        rng = _bits(rng)
+        n, k = int(counts.sum()), counts.size
+        if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
+            check_sampler_size(n, k)
+            return sample_exponential(prior, counts, self.weight(prior, counts, params), size, rng)
+        return _inverse_cdf(self.log_pmf(prior, counts, params), candidates(n, k), size, rng)
+
+
+def _check_mh(params: Params) -> Params:
+    if params.gamma != 1.0:
+        raise InputError("mechanism 'mh' is defined with gamma = 1 (004 Def. 6); use 'ehds' for another gamma")
+    return params
+
+
+def _const(fn):
+    """A batch weight function for a weight that does not depend on c."""
+    def weights_all(a, n, p):
+        w = fn(a, n, p)
+        return lambda counts: np.full(len(counts), w)
+    return weights_all
+
+
+def _by_rank(all_fn):
+    """A batch weight function from weights tabulated over R(n) (in ``candidates`` order)."""
+    def weights_all(a, n, p):
+        table = all_fn(a, n, p)
+        return lambda counts: table[candidate_rank(counts)]
+    return weights_all
+
+
+#: The exponential family's registry entries, in registry order.
+EXPONENTIAL_MECHANISMS = [
+    ExponentialMechanism(
+        "ehd", "EHD (global sensitivity)", "003 EHD, 004 4.1.1", "eps / (2 GS)", 1.0, False,
+        "eps-DP: exponential mechanism with the global sensitivity of H (003 Thm 3.1)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * global_sensitivity(a, int(c.sum()), p.global_sensitivity_method)),
+        weights_all=_const(lambda a, n, p: p.epsilon / (2.0 * global_sensitivity(a, n, p.global_sensitivity_method)))),
+    ExponentialMechanism(
+        "ehdl", "EHDL (local sensitivity)", "003 EHDL, 004 4.1.2", "eps / (2 LS(c))", None, False,
+        "none: local sensitivity is data dependent, not DP (baseline)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * local_sensitivity(a, c)),
+        weights_all=lambda a, n, p: (lambda counts: p.epsilon / (2.0 * local_sensitivity(a, counts)))),
+    ExponentialMechanism(
+        "ehds", "EHDS (gamma-smooth sensitivity)", "003 EHDS", "eps / (2 (1+gamma) S(c))", 1.0, False,
+        "eps-DP: gamma-smooth sensitivity (003 Thm 3.1)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity(a, c, p.gamma)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity_all(a, n, p.gamma)))),
+    ExponentialMechanism(
+        "mh", "M_H (smooth sensitivity)", "004 Def. 6 (M_H)", "eps / (2 S(c)), gamma = 1", 2.0, False,
+        "2 eps-DP (004 Lemma 5.6)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * smooth_sensitivity(a, c, 1.0)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * smooth_sensitivity_all(a, n, 1.0))),
+        check=_check_mh),
+    ExponentialMechanism(
+        "mh-delta", "M_H (beta-smooth, delta)", "000 Def. 4.1, 001/002", "eps / (2 S_b(c))", 1.0, True,
+        "(eps, delta)-DP with beta-smooth sensitivity (000 Lemma 4.3)",
+        weight=lambda a, c, p: p.epsilon / (2.0 * beta_smooth_sensitivity(a, c, p.epsilon, p.delta)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * beta_smooth_sensitivity_all(a, n, p.epsilon, p.delta)))),
+]
