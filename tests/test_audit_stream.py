@@ -3,8 +3,6 @@ arrays, memory bounded by one batch plus the distinct outputs, and a draw budget
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import numpy as np
 import pytest

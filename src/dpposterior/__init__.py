@@ -17,7 +17,8 @@ from .sensitivity import global_sensitivity, local_sensitivity, smooth_sensitivi
 __version__ = "0.1.0"
 
 __all__ = [
-    "MECHANISMS", "MECHANISM_IDS", "InputError", "NoiseAwarePosterior", "noise_aware_posterior", "PrivacyLoss", "SizeError", "candidates", "concrete_epsilon",
+    "MECHANISMS", "MECHANISM_IDS", "InputError", "NoiseAwarePosterior", "noise_aware_posterior", "PrivacyLoss",
+    "SizeError", "candidates", "concrete_epsilon",
     "get_mechanism", "global_sensitivity", "hellinger", "local_sensitivity", "log_pmf", "posterior",
     "privacy_profile", "sample", "smooth_sensitivity", "smooth_sensitivity_all", "steps", "weight",
 ]

@@ -95,7 +95,10 @@ def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike
 def exact_accuracy(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: float,
                    delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
                    global_sensitivity_method: str = "exact") -> ExactAccuracy:
-    """:func:`exact_accuracy_from_pmf` of ``mechanisms.log_pmf`` (docs/definitions.md §6: exact expected error and quantiles)."""
+    """:func:`exact_accuracy_from_pmf` of ``mechanisms.log_pmf``.
+
+    docs/definitions.md §6: the exact expected error and quantiles.
+    """
     lp = log_pmf(mechanism, prior, counts, epsilon=epsilon, delta=delta, gamma=gamma,
                  global_sensitivity_method=global_sensitivity_method)
     return exact_accuracy_from_pmf(lp, prior, counts)

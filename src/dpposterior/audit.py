@@ -19,7 +19,8 @@ adjacent data sets ``c``, ``c'``.  It draws ``m`` outputs on each side and retur
   Since the kept events depend on the selection half only, they are fixed given it, and
   the union bound over the ``2K`` intervals makes every kept event's bound hold at once
   with probability ``>= 1 - beta``; and ``ln P_c(E)/P_c'(E) <= max_r |ln p_c(r)/p_c'(r)|``,
-  the pair's concrete epsilon (docs/definitions.md §5), for every event E.  Nothing about the mechanism is assumed except that
+  the pair's concrete epsilon (docs/definitions.md §5), for every event E.  Nothing about the mechanism is assumed
+  except that
   the sampler's rows are independent draws.
 * a point estimate: the held-out plug-in ``ln((x_c + 1/2) / (x_c' + 1/2))`` of that event, and
   an upper bound on that event's loss (the reverse Clopper-Pearson bounds at the same level;
@@ -543,7 +544,8 @@ def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, cou
     """Adjacent pairs to audit (issue 4, search mode).
 
     ``boundary``: every pair touching a vertex ``n e_i`` or a count vector one substitution
-    from a vertex (where the exact worst pairs of the exponential mechanisms sit); ``balanced``: the balanced count vector and its neighbours;
+    from a vertex (where the exact worst pairs of the exponential mechanisms sit); ``balanced``: the balanced count
+    vector and its neighbours;
     ``random``: ``count`` uniform count vectors, each with a uniform neighbour;
     (``worst``, the exact worst pair, needs the mechanism: :func:`dpposterior.mechanism_audit.candidate_pairs`.)
 

@@ -31,7 +31,7 @@ from .audit import (
 )
 from .budget import BUDGETS, budget_setting
 from .errors import InputError, SizeError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, DEFAULT_MAX_DRAW_ENTRIES, check_params, get_mechanism, log_pmf, sample
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, get_mechanism, log_pmf, sample
 from . import validate
 from .models import candidates
 from .privacy import concrete_epsilon, pair_epsilon

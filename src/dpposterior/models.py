@@ -68,7 +68,8 @@ def check_size(n_items: int, bytes_per_item: float, what: str) -> None:
     if need > budget:
         gib = need / 2**30 if need < 2**1000 else need // 2**30  # an int past float range
         raise SizeError(
-            f"{what} needs {f'{n_items:,}' if n_items < 10**30 else _validate.big_number(n_items)} entries (~{_validate.big_number(gib)} GiB), over the "
+            f"{what} needs {f'{n_items:,}' if n_items < 10**30 else _validate.big_number(n_items)} entries "
+            f"(~{_validate.big_number(gib)} GiB), over the "
             f"{budget / 2**30:.3g} GiB budget of an exact computation "
             "(set DPPOSTERIOR_MEMORY_GB to raise it)"
         )

@@ -443,7 +443,10 @@ class ExponentialSampler:
 
 
 def sample_exponential(prior: ArrayLike, counts: ArrayLike, w: float, size: int, rng) -> NDArray[np.int64]:
-    """``size`` exact draws of ``m`` with ``P(m) ~ exp(-w H(BI(c), Dir(a + m)))`` (docs/definitions.md §4), no enumeration."""
+    """``size`` exact draws of ``m`` with ``P(m) ~ exp(-w H(BI(c), Dir(a + m)))``, no enumeration.
+
+    docs/definitions.md §4.
+    """
     if size == 0:
         return np.empty((0, np.asarray(counts).size), dtype=np.int64)
     return ExponentialSampler(prior, counts, w).sample(size, rng)

@@ -128,7 +128,10 @@ def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact") -> float
 
 
 def smoothing_beta(epsilon: float, delta: float, n: int) -> float:
-    """``b = ln(1 - eps / (2 ln(delta / (2 (n + 1)))))`` of the beta-smooth sensitivity (docs/definitions.md §3; 000 Def. 4.1)."""
+    """``b = ln(1 - eps / (2 ln(delta / (2 (n + 1)))))`` of the beta-smooth sensitivity.
+
+    docs/definitions.md §3; 000 Def. 4.1.
+    """
     return math.log1p(-epsilon / (2.0 * math.log(delta / (2.0 * (n + 1)))))
 
 
@@ -290,7 +293,9 @@ def _best_log_bc_within(a: NDArray[np.float64], c: NDArray[np.int64], D: int) ->
 
 
 def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0) -> float:
-    """gamma-smooth sensitivity ``S(c) = max_{c''} 1 / (1/LS(c'') + gamma d(c, c''))`` (docs/definitions.md §3; 004 Thm 5.1, 003).
+    """gamma-smooth sensitivity ``S(c) = max_{c''} 1 / (1/LS(c'') + gamma d(c, c''))``.
+
+    docs/definitions.md §3; 004 Thm 5.1, 003.
 
     Exact, by the bounded search of the module docstring.  ``S >= LS`` and
     ``1/S(c) - 1/S(c') <= gamma`` for adjacent c, c'.
@@ -346,7 +351,9 @@ def distance_transform(values: ArrayLike, n: int, k: int, step: float) -> NDArra
 
 
 def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0) -> NDArray[np.float64]:
-    """gamma-smooth S(c) for every count vector of size n at once (docs/definitions.md §3), aligned with ``candidates(n, k)``.
+    """gamma-smooth S(c) for every count vector of size n at once (docs/definitions.md §3).
+
+    Aligned with ``candidates(n, k)``.
 
     ``1/S = distance_transform(1/LS, step=gamma)``.
     """
@@ -358,7 +365,10 @@ def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0) -> NDAr
 
 
 def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta: float) -> NDArray[np.float64]:
-    """beta-smooth S_b(c) for every count vector of size n (docs/definitions.md §3): ``-ln S_b = transform(-ln LS, step=b)``."""
+    """beta-smooth S_b(c) for every count vector of size n (docs/definitions.md §3).
+
+    ``-ln S_b = transform(-ln LS, step=b)``.
+    """
     a = validate.prior(prior)
     n = validate.size(n)
     ls = local_sensitivity(a, candidates(n, a.size))

@@ -280,7 +280,10 @@ def counts(value: ArrayLike, name: str = "counts", k: int | None = None, n: int 
 
 
 def prior(value: ArrayLike, k: int | None = None, name: str = "prior") -> NDArray[np.float64]:
-    """A Dirichlet prior ``a`` (docs/definitions.md §1): at least 2 finite numbers in ``[MIN_PRIOR, MAX_PRIOR]``; length k if given."""
+    """A Dirichlet prior ``a`` (docs/definitions.md §1).
+
+    At least 2 finite numbers in ``[MIN_PRIOR, MAX_PRIOR]``; length k if given.
+    """
     items = _flat(value, name, "positive numbers")
     if len(items) < 2:
         raise InputError(f"{name} must be a list of at least 2 positive numbers, got {len(items)}")

@@ -172,7 +172,8 @@ class Variant:
         return cls(entry.id, calibrate, objective)
 
     def __str__(self) -> str:
-        return self.mechanism + (f"~{CALIBRATED}" if self.calibrate else "") + (f"~{self.objective}" if self.objective else "")
+        return (self.mechanism + (f"~{CALIBRATED}" if self.calibrate else "")
+                + (f"~{self.objective}" if self.objective else ""))
 
     @property
     def entry(self) -> Mechanism:
@@ -182,7 +183,8 @@ class Variant:
     @property
     def label(self) -> str:
         """Display label (``"ehds (calibrated)"``, ``"optimal (average)"``), as ``compare`` prints it."""
-        return self.mechanism + (" (calibrated)" if self.calibrate else "") + (f" ({self.objective})" if self.objective else "")
+        return (self.mechanism + (" (calibrated)" if self.calibrate else "")
+                + (f" ({self.objective})" if self.objective else ""))
 
     @property
     def options(self) -> dict:

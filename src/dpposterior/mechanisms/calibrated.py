@@ -26,7 +26,8 @@ How kappa* is found (:func:`calibrate`):
    *largest* evaluated kappa with ``L <= eps`` and the next evaluated kappa above it as the new
    bracket.  The bracketing pass records each pair's loss; the refining passes follow only the
    pairs whose loss at either end of that bracket is at least ``KEEP * eps`` (the others are far
-   from binding; if one of them binds after all, the certificate below catches it).  ``L`` need not be monotone in kappa, so this finds the last crossing of the
+   from binding; if one of them binds after all, the certificate below catches it).  ``L`` need not be
+   monotone in kappa, so this finds the last crossing of the
    sampled curve, not every sub-level interval; passes repeat until the bracket is narrower
    than ``RTOL`` relative (``hi / lo - 1 <= RTOL``).
 3. Certificate: the returned factor ``lo`` is re-checked with the exact worst-case scan of

@@ -43,7 +43,8 @@ def laplace_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDArra
 
 
 def geometric_noise_tables(scale: float, n: int) -> tuple[NDArray, NDArray, NDArray]:
-    """Log-mass tables of ``P(D = d) = (1-q)/(1+q) q^|d|``, ``q = exp(-1/s)`` (docs/definitions.md §9), on ``d = -n-1 .. n+1``.
+    """Log-mass tables of ``P(D = d) = (1-q)/(1+q) q^|d|``, ``q = exp(-1/s)`` (docs/definitions.md §9),
+    on ``d = -n-1 .. n+1``.
 
     ``P(D >= t) = q^t / (1 + q)`` for t >= 1 and ``1 - q^(1-t)/(1+q)`` for t <= 0 (symmetric for
     ``P(D <= -t)``).  Returns ``(point, upper, lower)`` as :func:`laplace_noise_tables`.
