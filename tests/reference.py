@@ -15,7 +15,6 @@ from functools import lru_cache
 import mpmath
 from scipy.stats import laplace
 
-
 # --- docs/definitions.md §1: models -------------------------------------------------------------------------
 
 def compositions(n: int, k: int) -> list[tuple[int, ...]]:

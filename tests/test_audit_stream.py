@@ -3,7 +3,6 @@ arrays, memory bounded by one batch plus the distinct outputs, and a draw budget
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 

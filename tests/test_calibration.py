@@ -30,7 +30,7 @@ def test_calibrated_release_matches_privacy_module():
 
 
 def test_losses_match_brute_at_several_factors():
-    from dpposterior.mechanisms import resolve, ExponentialRows
+    from dpposterior.mechanisms import ExponentialRows, resolve
 
     mech, params = resolve("mh", 1.0)
     a = np.array([1.0, 1.0])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from dpposterior.accuracy import expected_errors

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.special import logsumexp
 
 import reference as ref
 from conftest import LAPLACE_IDS, MECHANISM_IDS, epsilons, setting
 from dpposterior import InputError, SizeError, concrete_epsilon, log_pmf, privacy_profile
 from dpposterior.models import candidate_rank
-from scipy.special import logsumexp
 
 # Laplace references subtract scipy cdf values near 1: ~1e-9 relative on the smallest cells.
 TOL = {m: (1e-6 if m in LAPLACE_IDS else 1e-8) for m in MECHANISM_IDS}

@@ -14,8 +14,16 @@ from dpposterior.cli import main
 from dpposterior.errors import SizeError
 from dpposterior.mechanisms import _inverse_cdf, laplace_noise_tables, resolve
 from dpposterior.models import candidates
-from dpposterior.randomness import (WEIGHT_BITS, BitSource, bernoulli_exp_float, bit_source, choose, exp_weights,
-                                    float_weights, weights_tv_bound)
+from dpposterior.randomness import (
+    WEIGHT_BITS,
+    BitSource,
+    bernoulli_exp_float,
+    bit_source,
+    choose,
+    exp_weights,
+    float_weights,
+    weights_tv_bound,
+)
 from dpposterior.release import _DEADLINES, release
 
 

@@ -21,8 +21,8 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .distances import hellinger
 from . import validate
+from .distances import hellinger
 from .errors import InputError
 from .models import candidates, n_candidates
 from .sensitivity import PAPER_GLOBAL_SENSITIVITY, local_sensitivity, smooth_sensitivity

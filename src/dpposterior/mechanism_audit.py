@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import audit as _audit
+from . import validate
 from .audit import (
     DEFAULT_CONFIDENCE,
     DEFAULT_EVENTS,
@@ -32,7 +33,6 @@ from .audit import (
 from .budget import BUDGETS, budget_setting
 from .errors import InputError, SizeError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, get_mechanism, log_pmf, sample
-from . import validate
 from .models import candidates
 from .privacy import concrete_epsilon, pair_epsilon
 

@@ -32,6 +32,7 @@ from .mechanisms.scan import (  # noqa: F401  (re-exported: their home is mechan
 )
 from .models import check_size, n_candidates, neighbours
 
+
 @dataclass(frozen=True)
 class PrivacyLoss:
     """Result of :func:`concrete_epsilon`."""

@@ -38,8 +38,8 @@ import math
 import os
 import secrets
 from bisect import bisect_right
-from itertools import accumulate
 from fractions import Fraction
+from itertools import accumulate
 from numbers import Integral, Real
 
 import numpy as np

@@ -73,8 +73,17 @@ from numpy.typing import ArrayLike, NDArray
 from .distances import lgamma_jensen_gap
 from .errors import InputError
 from .models import check_size
-from .randomness import (BitSource, LONGDOUBLE_BITS, WEIGHT_BITS, bernoulli_exp_float, bit_source, choose,
-                         exp_weights, float_weights, weights_tv_bound)
+from .randomness import (
+    LONGDOUBLE_BITS,
+    WEIGHT_BITS,
+    BitSource,
+    bernoulli_exp_float,
+    bit_source,
+    choose,
+    exp_weights,
+    float_weights,
+    weights_tv_bound,
+)
 
 #: ``mechanisms.sample`` enumerates R(n) up to this many candidates and uses this module above.
 ENUMERATE_UP_TO = 20_000

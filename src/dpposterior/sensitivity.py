@@ -32,9 +32,9 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .distances import hellinger_from_log_bc, lgamma_jensen_gap
 from . import validate
 from .budget import BUDGETS, budget_setting
+from .distances import hellinger_from_log_bc, lgamma_jensen_gap
 from .errors import InputError, SizeError
 from .models import candidate_rank, candidates, directions
 

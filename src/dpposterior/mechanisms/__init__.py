@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import validate
+from ..errors import InputError
 from .base import (
     CALIBRATED,
     DEFAULT_DELTA,
@@ -63,7 +64,6 @@ from .clamped import (
 )
 from .exponential import EXPONENTIAL_MECHANISMS, ExponentialMechanism, ExponentialRows, exponential_log_pmf_rows
 from .optimal import OPTIMAL, OptimalMechanism
-from ..errors import InputError
 
 __all__ = [
     "CALIBRATED", "DEFAULT_DELTA", "DEFAULT_GAMMA", "DEFAULT_MAX_DRAW_ENTRIES", "DEFAULT_MAX_RELEASE_WORK",

@@ -21,6 +21,7 @@ from ..models import candidates
 from ..randomness import discrete_laplace, floor_laplace
 from .base import Mechanism, Rows, _bits
 
+
 def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
     """``ln P(lo <= Y < hi)`` for ``Y ~ Laplace(0, scale)``, exact in log space (lo may be -inf, hi +inf)."""
     lo, hi = np.broadcast_arrays(np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64))

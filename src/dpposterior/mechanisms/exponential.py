@@ -26,6 +26,7 @@ from ..sensitivity import (
 )
 from .base import Mechanism, Params, Rows, _bits, _inverse_cdf
 
+
 def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[np.float64]:
     """``ln P(r) = -w H(r) - logsumexp(-w H)`` row by row: weights ``(B,)``, scores ``(B, N)``."""
     x = np.multiply(-np.asarray(weights, dtype=np.float64)[:, None], np.asarray(scores, dtype=np.float64))
