@@ -83,6 +83,12 @@ BUDGETS: dict[str, Budget] = {b.name: b for b in [
 ]}
 
 
+def short(value: float) -> str:
+    """A bound as the README writes it: ``1e16``, ``86400``."""
+    text = f"{value:g}"
+    return text.replace("e+0", "e").replace("e+", "e")
+
+
 def budget(name: str) -> Budget:
     """The registry entry of a setting (a ``KeyError`` names an unknown one: a programming error)."""
     try:
@@ -110,5 +116,5 @@ def budget_setting(name: str, default: float | None = None) -> float:
         raise InputError(f"the environment setting {name} must be a positive finite number, got {text[:40]!r}")
     if value > entry.bounds[1]:
         raise InputError(f"the environment setting {name} must be a positive number of {entry.unit} up to "
-                         f"{entry.bounds[1]:g}, got {text[:40]!r}")
+                         f"{short(entry.bounds[1])}, got {text[:40]!r}")
     return value
