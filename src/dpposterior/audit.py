@@ -55,7 +55,7 @@ from .models import balanced_counts, neighbour_at, neighbour_count, neighbours
 Sampler = Callable[[object, int, np.random.Generator], ArrayLike]
 
 DEFAULT_SAMPLES = 200_000
-MIN_SAMPLES = 100
+MIN_SAMPLES = validate.MIN_SAMPLES
 DEFAULT_EVENTS = 4
 DEFAULT_CONFIDENCE = 0.95
 SEARCH_STRATEGIES = ("worst", "boundary", "balanced", "random")
@@ -97,18 +97,16 @@ def _log(x):
 # validation
 
 
+# The validators live in :mod:`dpposterior.validate` (the one validation layer); these names are
+# kept for existing imports.
+check_samples = validate.audit_samples
+check_events = validate.events
+_check_delta_at = validate.delta_at
+
+
 def check_confidence(confidence: float) -> float:
     """Validate a confidence level in (0, 1)."""
     return validate.level(confidence, "confidence")
-
-
-def check_samples(samples: object, name: str = "samples") -> int:
-    """Validate the number of samples per side, from :data:`MIN_SAMPLES` to ``validate.MAX_SAMPLES``."""
-    s = validate.integer(samples, name)  # type and integrality first ("must be an integer ...")
-    if s < MIN_SAMPLES:
-        raise InputError(f"{name} must be >= {MIN_SAMPLES} per side (half select events, half evaluate them), "
-                         f"got {s}")
-    return validate.sample_count(s, name, MIN_SAMPLES, validate.MAX_SAMPLES)
 
 
 #: Draws per side, summed over the pairs tested, an audit may make (``DPPOSTERIOR_MAX_AUDIT_SAMPLES``,
@@ -131,20 +129,6 @@ def check_draw_budget(samples: int, pairs: int = 1) -> None:
 def max_pairs_for(samples: int) -> int:
     """Pairs an audit of ``samples`` draws per side and pair may test within the draw budget."""
     return int(budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES") // samples)
-
-
-def check_events(n_events: object, name: str = "n_events") -> int:
-    """Validate the number K of events carried to the evaluation half (1 to ``validate.MAX_EVENTS``)."""
-    if not isinstance(n_events, (int, np.integer)) or isinstance(n_events, bool) \
-            or not 1 <= n_events <= validate.MAX_EVENTS:
-        raise InputError(f"{name} must be a positive integer at most {validate.MAX_EVENTS}, got {n_events!r}")
-    return int(n_events)
-
-
-def _check_delta_at(delta_at, name: str = "delta_at"):
-    if delta_at is None:
-        return None
-    return validate.number(delta_at, name, 0.0, validate.MAX_EPS_PRIME, desc="a number >= 0")
 
 
 def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:

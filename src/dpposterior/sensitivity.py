@@ -302,7 +302,7 @@ def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0) 
     """
     c = validate.counts(counts)
     a = validate.prior(prior, c.size)
-    gamma = check_gamma(gamma)
+    gamma = validate.gamma(gamma)
     return _smooth_search(
         a, c,
         objective=lambda h, d: 1.0 / (1.0 / h + gamma * d),
@@ -359,7 +359,7 @@ def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0) -> NDAr
     """
     a = validate.prior(prior)
     n = validate.size(n)
-    gamma = check_gamma(gamma)
+    gamma = validate.gamma(gamma)
     ls = local_sensitivity(a, candidates(n, a.size))
     return 1.0 / distance_transform(1.0 / ls, n, a.size, gamma)
 

@@ -183,6 +183,30 @@ def eps_prime(value: object, name: str = "delta_at") -> float:
     return number(value, name, 0.0, MAX_EPS_PRIME)
 
 
+def delta_at(value: object, name: str = "delta_at") -> float | None:
+    """An optional eps' at which an audit also bounds ``delta(eps')``: None, or a number in ``[0, MAX_EPS_PRIME]``."""
+    if value is None:
+        return None
+    return number(value, name, 0.0, MAX_EPS_PRIME, desc="a number >= 0")
+
+
+def audit_samples(value: object, name: str = "samples") -> int:
+    """Samples per side of an audit, from :data:`MIN_SAMPLES` to :data:`MAX_SAMPLES` (half select events,
+    half evaluate them)."""
+    s = integer(value, name)  # type and integrality first ("must be an integer ...")
+    if s < MIN_SAMPLES:
+        raise InputError(f"{name} must be >= {MIN_SAMPLES} per side (half select events, half evaluate them), "
+                         f"got {s}")
+    return sample_count(s, name, MIN_SAMPLES, MAX_SAMPLES)
+
+
+def events(value: object, name: str = "n_events") -> int:
+    """The number K of events an audit carries to its evaluation half (1 to :data:`MAX_EVENTS`)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not 1 <= value <= MAX_EVENTS:
+        raise InputError(f"{name} must be a positive integer at most {MAX_EVENTS}, got {value!r}")
+    return int(value)
+
+
 def level(value: object, name: str = "confidence") -> float:
     """A confidence level in (0, 1)."""
     return open_unit(value, name)
