@@ -25,7 +25,7 @@ def main() -> None:
     from dpposterior import optimal, sample
     from dpposterior.accuracy import expected_errors
     from dpposterior.calibration import calibration
-    from dpposterior.privacy import DEFAULT_MAX_PAIR_WORK
+    from dpposterior.mechanisms.scan import DEFAULT_MAX_PAIR_WORK
 
     # the benchmark times sizes past the interactive budget: lift it for this process only
     os.environ["DPPOSTERIOR_MAX_PAIRS"] = "1e13"
