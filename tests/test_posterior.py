@@ -14,7 +14,8 @@ from scipy.stats import binom
 import reference as ref
 from conftest import MECHANISM_IDS
 from dpposterior import InputError, SizeError, sample
-from dpposterior.posterior import log_prior_predictive, naive_posterior, noise_aware_posterior
+from dpposterior.models import log_prior_predictive
+from dpposterior.posterior import naive_posterior, noise_aware_posterior
 
 
 @settings(max_examples=25, deadline=None)

@@ -46,8 +46,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import betaincinv  # = scipy.stats.beta.ppf, without importing scipy.stats (CLI start-up)
 from tqdm.auto import tqdm
 
-from . import validate
-from .budget import BUDGETS, budget_setting
+from . import budget, validate
 from .errors import InputError, SizeError
 from .models import balanced_counts, neighbour_at, neighbour_count, neighbours
 
@@ -112,13 +111,13 @@ def check_confidence(confidence: float) -> float:
 #: Draws per side, summed over the pairs tested, an audit may make (``DPPOSTERIOR_MAX_AUDIT_SAMPLES``,
 #: read at each call): about 1e6 draws per second here (counted as they come, never kept), so the
 #: default 2.5e7 is ~50 s.  The pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
-DEFAULT_MAX_AUDIT_SAMPLES = BUDGETS["DPPOSTERIOR_MAX_AUDIT_SAMPLES"].default
+DEFAULT_MAX_AUDIT_SAMPLES = budget.BUDGETS["DPPOSTERIOR_MAX_AUDIT_SAMPLES"].default
 DRAWS_PER_SECOND = 1e6
 
 
 def check_draw_budget(samples: int, pairs: int = 1) -> None:
     """Refuse, before drawing, an audit of ``pairs x samples`` draws per side past the budget (one line)."""
-    limit = budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES")
+    limit = budget.budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES")
     total = samples * pairs
     if total > limit:
         raise SizeError(f"the audit would draw {total:.3g} samples per side ({pairs} pair{'s' if pairs > 1 else ''} x "
@@ -128,7 +127,7 @@ def check_draw_budget(samples: int, pairs: int = 1) -> None:
 
 def max_pairs_for(samples: int) -> int:
     """Pairs an audit of ``samples`` draws per side and pair may test within the draw budget."""
-    return int(budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES") // samples)
+    return int(budget.budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES") // samples)
 
 
 def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:

@@ -13,6 +13,7 @@ Conventions used throughout the package
 * The set of count vectors of size n *is* the same lattice, so arrays "over all
   data sets of size n" use the same order.
 * Adjacency is substitution of one record (n fixed): ``c' = c - e_i + e_j``.
+* The prior predictive ``DirMult(c; n, a)`` (docs/definitions.md §9) is :func:`log_prior_predictive`.
 """
 
 from __future__ import annotations
