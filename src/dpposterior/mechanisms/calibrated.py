@@ -43,13 +43,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InputError
 from . import scan
-from .base import Params
+from .base import Mechanism, Params
 from .exponential import ExponentialMechanism, ExponentialRows
 from .scan import adjacent_blocks, check_scan_size, worst_case_scan
 
@@ -189,17 +190,17 @@ def _cached(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> Cal
     return _calibrate(mech, a, n, params)
 
 
-def calibrate(mechanism: ExponentialMechanism, a, n: int, params: Params) -> Calibration:
+def calibrate(mechanism: Mechanism, a, n: int, params: Params) -> Calibration:
     """``kappa*`` of an exponential mechanism at (prior ``a``, n, params) (docs/definitions.md §9; module docstring).
 
     Cached per (mechanism, prior, n, params) so that pmf, rows and sampling at one n don't recompute.
     ``params.calibrate`` is ignored (the unscaled weights are calibrated); ``mechanism`` may be the
     registry entry or its :class:`CalibratedMechanism`.
     """
-    mechanism = getattr(mechanism, "base", mechanism)
+    base = cast(ExponentialMechanism, getattr(mechanism, "base", mechanism))
     check_scan_size(len(a), int(n), "calibration", passes=20)
     key = Params(params.epsilon, params.delta, params.gamma, params.global_sensitivity_method, "worst", False)
-    return _cached(mechanism, tuple(float(x) for x in np.asarray(a, dtype=np.float64)), int(n), key)
+    return _cached(base, tuple(float(x) for x in np.asarray(a, dtype=np.float64)), int(n), key)
 
 
 class CalibratedMechanism(ExponentialMechanism):
@@ -236,12 +237,12 @@ class CalibratedMechanism(ExponentialMechanism):
 _CALIBRATED: dict[str, CalibratedMechanism] = {}
 
 
-def calibrated(mechanism: ExponentialMechanism) -> CalibratedMechanism:
+def calibrated(mechanism: Mechanism) -> CalibratedMechanism:
     """The calibrated mechanism built on a calibratable registry entry (one object per entry)."""
     if isinstance(mechanism, CalibratedMechanism):
         return mechanism
     if not mechanism.calibratable:
         raise InputError(f"--calibrate applies to the exponential mechanisms only, not {mechanism.id!r}")
     if mechanism.id not in _CALIBRATED or _CALIBRATED[mechanism.id].base is not mechanism:
-        _CALIBRATED[mechanism.id] = CalibratedMechanism(mechanism)
+        _CALIBRATED[mechanism.id] = CalibratedMechanism(cast(ExponentialMechanism, mechanism))
     return _CALIBRATED[mechanism.id]

@@ -117,7 +117,7 @@ class ExponentialMechanism(Mechanism):
                              "dpposterior.mechanisms.resolve(..., calibrate=True)")
         return 1.0
 
-    def weight(self, a, c, params: Params) -> float:  # type: ignore[override]
+    def weight(self, a, c, params: Params) -> float:
         """``kappa w(c)`` for one data set (kappa = 1 unless calibrated)."""
         return self.factor(a, int(c.sum()), params) * self._weight(a, c, params)
 
