@@ -101,6 +101,7 @@ def variant_params(args: argparse.Namespace) -> dict:
 
 def claim_of(params: dict) -> tuple:
     """The ``(epsilon, delta)`` the mechanism of ``params`` claims (``(None, None)`` for no claim)."""
+    # integration: with the registry's Variant spec, the claim (and the calibration below) are asked of the spec
     return MECHANISMS[params["mechanism"]].claimed(params["epsilon"], params["delta"], params.get("calibrate", False))
 
 
