@@ -14,7 +14,7 @@ import sys
 
 def main() -> None:
     from dpposterior.calibration import calibration
-    from dpposterior.cli import compare_rows
+    from dpposterior.compare import compare_rows
     import numpy as np
 
     ns = [int(x) for x in sys.argv[1:]] or [50, 300]

@@ -67,7 +67,7 @@ def test_pmf_count_past_4300_digits_is_one_line():
 
 
 def test_count_formats_ints_of_any_size():
-    from dpposterior.cli import _count
+    from dpposterior.compare import count_text as _count
 
     assert _count(12_507_501) == "12,507,501"
     assert _count(10**15) == "~1.0e+15"
@@ -174,6 +174,25 @@ def test_every_command_prints_whole_outputs_only():
             assert len(prints) <= 1, (node.name, [p.lineno for p in prints])
 
 
+def test_every_command_module_prints_whole_outputs_only():
+    """The check above, over every module of ``dpposterior/cli/commands`` (one per command since issue 19)."""
+    import ast
+
+    from dpposterior.cli import commands
+
+    handlers = 0
+    for path in sorted(Path(commands.__file__).parent.glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("cmd_"):
+                handlers += 1
+                if node.name == "cmd_pmf":
+                    continue
+                prints = [c for c in ast.walk(node) if isinstance(c, ast.Call) and getattr(c.func, "id", "") == "print"
+                          and not any(k.arg == "file" for k in c.keywords)]
+                assert len(prints) <= 1, (path.name, node.name, [p.lineno for p in prints])
+    assert handlers == 7
+
+
 # ---------------------------------------------------------------------------------------------
 # 6. compare's total budget
 
@@ -185,7 +204,7 @@ def test_compare_total_over_the_pair_budget_is_refused_fast():
 
 
 def test_compare_budget_counts_every_row():
-    from dpposterior import cli
+    from dpposterior import compare as cli
 
     # 5 exponential rows, each also calibrated (2 + 20 passes), 4 other rows; both optimal rows up to 260 outputs
     assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2
@@ -263,7 +282,7 @@ def test_plain_forms_still_accepted(capsys):
     seed = str(2**128 - 1)
     assert main(["release", "--prior", "1,1", "--counts", "4,6", *REL[:-1], seed]) == 0
     capsys.readouterr()
-    from dpposterior.cli import _int_value
+    from dpposterior.validate import parse_int as _int_value
 
     assert _int_value("2.5e7", "--samples") == 25_000_000 and _int_value("1e3", "n") == 1000
     assert _int_value(str(2**53), "n") == 2**53 and _int_value("9007199254740992e0", "n") == 2**53

@@ -60,7 +60,7 @@ def test_release_noise_aware_summarises_the_released_counts(capsys):
 
 def test_release_calibrate_draws_from_the_calibrated_mechanism(monkeypatch, capsys):
     """--calibrate reaches the sampler (the registry settings carry calibrate=True)."""
-    import dpposterior.cli as cli
+    import dpposterior.cli.commands.release as cli
 
     seen = {}
     real = cli.release

@@ -136,3 +136,27 @@ def test_release_prints_exact_integers(capsys):
                                         (0.1, 2**52, "4503599627370496.1"), (1e9, 0, "1000000000")])
 def test_exact_sum(a, m, text):
     assert cli.exact_sum(a, m) == text
+
+
+def test_python_m_dpposterior_and_a_bare_command_print_the_help():
+    """``python -m dpposterior`` runs the CLI; with no arguments it prints the help on stdout, then the one-line
+    error on stderr, status 2 (``main([])`` called from Python keeps the one-line contract: see test_cli)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "dpposterior"], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout.startswith("usage: dpposterior")
+    assert all(name in proc.stdout for name in cli.COMMANDS)
+    assert proc.stderr == "dpposterior: error: a command is required: " + ", ".join(cli.COMMANDS) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "dpposterior", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout == f"dpposterior {dpposterior.__version__}\n"
+
+
+def test_the_cli_is_a_package_and_compare_a_library_module():
+    """One module per command; the ranking and its cost model live in dpposterior.compare, which imports no CLI."""
+    from dpposterior import compare
+
+    commands = sorted(p.stem for p in (SRC / "cli" / "commands").glob("*.py") if p.stem != "__init__")
+    assert commands == sorted(cli.COMMANDS)
+    assert not (SRC / "cli.py").exists()
+    assert "cli" not in imports_of("compare") and compare.compare_rows and compare.COMPARE_PASSES

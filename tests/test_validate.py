@@ -150,6 +150,27 @@ def test_parse_helpers():
         assert one_line_error(V.parse_list, bad, "prior").startswith("prior must be comma-separated numbers")
 
 
+
+@pytest.mark.parametrize("text", ["1_0", "\u0661", "\uff11", "inf", "nan", "0x10", "", " ", "1e", "9" * 4001])
+def test_parse_number_is_strict_ascii_decimal(text):
+    assert one_line_error(V.parse_number, text, "x").startswith("x must be a number")
+
+
+def test_parse_int_exact_forms_only():
+    assert V.parse_int(" +7\t", "x") == 7 and V.parse_int("2.5e7", "x") == 25_000_000
+    assert V.parse_int(str(2**53), "x") == 2**53 and V.parse_int("9007199254740992e0", "x") == 2**53
+    assert V.parse_int("9" * 100, "x") == int("9" * 100)  # digits: exact at any length
+    for bad in ("1e30", "2.5", "1_000", "\u0661"):
+        one_line_error(V.parse_int, bad, "x")
+    assert one_line_error(V.parse_int, "5", "x", 10, 20).startswith("x must be an integer in [10, 20]")
+    assert V.parse_int(4.0, "x") == 4  # not text: straight to integer()
+
+
+def test_parse_list_strict():
+    assert V.parse_list(" 1,\t0.5 ,2e3", "prior") == [1, 0.5, 2000.0]
+    for bad in ("1,\u0661", "5_0,5", "1,inf"):
+        assert "ASCII decimal" in one_line_error(V.parse_list, bad, "prior")
+
 # --------------------------------------------------------------------- the old names are the same layer
 
 def test_old_names_are_the_validate_functions():

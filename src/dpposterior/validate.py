@@ -35,8 +35,10 @@ Documented ranges (module constants)
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from decimal import Decimal
 from numbers import Integral, Real
 
 import numpy as np
@@ -335,41 +337,73 @@ def prior(value: ArrayLike, k: int | None = None, name: str = "prior") -> NDArra
 # text from the command line and the config
 
 
-def parse_number(text: object, name: str) -> object:
-    """A number written as text (``'1e-3'``), returned as int when it is written as an integer.
+#: a number as the command line accepts it: ASCII digits, an optional sign, decimal point and exponent
+#: (``12``, ``-0.5``, ``.5``, ``1e-3``, ``2.5E7``); no ``_`` separators, no other scripts' digits,
+#: no ``inf`` / ``nan`` (Python's int() and float() accept all three)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_DIGITS = re.compile(r"[+-]?[0-9]+", re.ASCII)
+#: longest number text read (int() refuses more than 4300 digits; no valid input is near this)
+MAX_NUMBER_CHARS = 4000
+#: an exponent form (``1e6``) is an integer only when exact and at most this (every such int is a float64)
+MAX_EXPONENT_INT = 2**53
 
-    Anything else is returned unchanged (so the validators report it); a non-numeric string
-    raises :class:`InputError`.
+
+def _plain(text: str, name: str) -> str:
+    """``text`` without surrounding spaces and tabs, if it is a plain ASCII decimal number; else InputError."""
+    t = text.strip(" \t")
+    if len(t) > MAX_NUMBER_CHARS:
+        raise InputError(f"{name} must be a number of at most {MAX_NUMBER_CHARS} characters, got {len(t)}")
+    if not t or not _DECIMAL.fullmatch(t):
+        raise InputError(f"{name} must be a number written in ASCII decimal (e.g. 12, 0.5, 1e-3), got {_show(text)}")
+    return t
+
+
+def parse_number(text: object, name: str) -> object:
+    """A number written as text in plain ASCII decimal: an int when written in digits only (``'12'``,
+    exact at any length), else a float (``'0.5'``, ``'1e-3'``).
+
+    Surrounding spaces and tabs are ignored; ``_`` separators, other scripts' digits, ``inf`` and
+    ``nan`` and texts over ``MAX_NUMBER_CHARS`` characters raise :class:`InputError` (one line).
+    A value that is not a string is returned unchanged, for the validators to report.
     """
     if not isinstance(text, str):
         return text
-    t = text.strip()
-    try:
-        return int(t)
-    except ValueError:
-        pass
-    try:
-        return float(t)
-    except ValueError:
-        raise InputError(f"{name} must be a number, got {_show(text)}") from None
+    t = _plain(text, name)
+    return int(t) if _DIGITS.fullmatch(t) else float(t)
 
 
 def parse_int(text: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An integer written as text: ``'12'``, or ``'1e6'`` when that is an exact integer."""
-    return integer(parse_number(text, name), name, lo, hi)
+    """An integer written as text, checked by :func:`integer` against ``[lo, hi]``.
+
+    Digits (``'-12'``, ``'4000'``) are read exactly; a decimal or exponent form (``'4.0'``, ``'1e3'``,
+    ``'2.5e7'``) only when it is an exact integer of at most 2^53 (``'1e30'`` is refused rather than
+    rounded to 1000000000000000019884624838656).  A value that is not a string goes to
+    :func:`integer` as it is.
+    """
+    if not isinstance(text, str):
+        return integer(text, name, lo, hi)
+    t = _plain(text, name)
+    if _DIGITS.fullmatch(t):
+        return integer(int(t), name, lo, hi)
+    d = Decimal(t)
+    if abs(d) > MAX_EXPONENT_INT or d != d.to_integral_value():
+        raise InputError(f"{name} must be an integer (written in digits, or an exact integer of at most 2^53 such as "
+                         f"1e6), got {_show(text)}")
+    return integer(int(d), name, lo, hi)
 
 
-def parse_list(text: str, name: str) -> list:
-    """Comma-separated numbers (``'1,1'``, ``'0.5, 2'``), each parsed by :func:`parse_number`."""
+def parse_list(text: object, name: str) -> list:
+    """Comma-separated numbers (``'1,1'``, ``'0.5, 2'``), each read by :func:`parse_number`."""
     if not isinstance(text, str):
         raise InputError(f"{name} must be comma-separated numbers, got {_show(text)}")
-    parts = [p.strip() for p in text.split(",")]
-    if any(p == "" for p in parts):
+    parts = text.split(",")
+    if any(p.strip(" \t") == "" for p in parts):
         raise InputError(f"{name} must be comma-separated numbers with no empty entry, got {_show(text)}")
     try:
         return [parse_number(p, name) for p in parts]
     except InputError:
-        raise InputError(f"{name} must be comma-separated numbers, got {_show(text)}") from None
+        raise InputError(f"{name} must be comma-separated numbers written in ASCII decimal (e.g. 1,0.5,2e3), "
+                         f"got {_show(text)}") from None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,101 @@
+"""``dpposterior pmf``: a mechanism's exact output distribution over R(n), row by row."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from ... import validate
+from ...budget import budget_setting
+from ...compare import count_text
+from ...distances import hellinger
+from ...errors import InputError, SizeError
+from ...mechanisms import log_pmf
+from ...models import candidates, n_candidates, steps
+from ..options import add_mechanism_options, add_variant_options, calibration_json, counts_arg, prior_arg, variant_params
+from ..output import print_chunked, stream_json
+
+# integration: DPPOSTERIOR_MAX_PMF_ROWS and DPPOSTERIOR_MAX_PMF_WORK become entries of the budget registry
+
+#: rows ``pmf`` may print (all of R(n), or ``--top N``): ``DPPOSTERIOR_MAX_PMF_ROWS``
+DEFAULT_MAX_PMF_ROWS = 1e6
+#: outputs ``pmf`` may compute, |R(n)| (about 3 us each here): ``DPPOSTERIOR_MAX_PMF_WORK``
+DEFAULT_MAX_PMF_WORK = 4e6
+
+
+def add_pmf(p: argparse.ArgumentParser) -> None:
+    """print a mechanism's exact output distribution over R(n)"""
+    add_mechanism_options(p)
+    p.add_argument("--counts", required=True, metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 4,4")
+    p.add_argument("--top", metavar="N", help="print only the N most probable outputs (sorted by probability)")
+    p.add_argument("--sort", choices=("counts", "probability"), default=None,
+                   help="row order: counts (lexicographic, the default) or probability (most probable first; "
+                        "the default with --top)")
+    add_variant_options(p)
+
+
+def _pmf_rows(args, size: int) -> int:
+    """The number of rows ``pmf`` prints, checked against ``DPPOSTERIOR_MAX_PMF_ROWS`` before any work."""
+    limit = int(budget_setting("DPPOSTERIOR_MAX_PMF_ROWS", DEFAULT_MAX_PMF_ROWS))
+    work = int(budget_setting("DPPOSTERIOR_MAX_PMF_WORK", DEFAULT_MAX_PMF_WORK))
+    top = None if args.top is None else validate.parse_int(args.top, "--top", 1, None)
+    if size > work:
+        raise SizeError(f"the exact pmf over |R(n)| = {count_text(size)} outputs would take "
+                        f"{count_text(size * 4 // 10**6)} s here, over the budget of {work:,} outputs "
+                        "(set DPPOSTERIOR_MAX_PMF_WORK to raise it)")
+    rows = size if top is None else min(top, size)
+    if rows > limit:
+        raise SizeError(f"pmf would print {rows:,} rows (|R(n)| = {size:,}), over the budget of {limit:,} "
+                        f"(~{rows * (60 if args.json else 45) / 2**20:.0f} MB of output); use --top N, or set "
+                        "DPPOSTERIOR_MAX_PMF_ROWS to raise it")
+    return rows
+
+
+def cmd_pmf(args) -> None:
+    """``dpposterior pmf``: JSON keys mechanism, epsilon, delta, outputs [{counts, alpha, probability, hellinger,
+    steps}] (a public contract), written row by row."""
+    params = variant_params(args)
+    c = counts_arg(args.counts)
+    a = prior_arg(args.prior, c.size)
+    rows = _pmf_rows(args, n_candidates(int(c.sum()), c.size))
+    logp = log_pmf(prior=a, counts=c, **params)
+    cands = candidates(int(c.sum()), c.size)
+    sort = args.sort or ("probability" if args.top is not None else "counts")
+    if sort == "probability" or rows < cands.shape[0]:
+        order = np.argsort(-logp, kind="stable")[:rows]  # ties keep the lexicographic order
+        if sort == "counts":
+            order = np.sort(order)
+        cands, logp = cands[order], logp[order]
+    prob = np.exp(logp)
+    dist = hellinger(a + c, a + cands)
+    st = steps(c, cands)
+    table = zip(cands.tolist(), prob.tolist(), dist.tolist(), st.tolist(), strict=True)
+    if args.json:
+        cal = calibration_json(params, a, int(c.sum()))
+        head = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
+                **({"calibration": cal} if cal else {})}
+        if not (np.isfinite(prob).all() and np.isfinite(dist).all()):  # never NaN or Infinity in JSON
+            raise InputError("the exact pmf is not finite here; please report this input")
+        av = a.tolist()
+        stream_json(head, "outputs", (_json_row(av, *row) for row in table))
+        return
+    print(f"# exact output distribution of {params['mechanism']} at counts {c.tolist()}, prior {a.tolist()}, "
+          f"eps {params['epsilon']:g}" + (f"; the {rows:,} most probable of {n_candidates(int(c.sum()), c.size):,}"
+                                           if args.top is not None else ""))
+    print(f"{'counts':>20} {'alpha':>24} {'probability':>14} {'hellinger':>12} {'steps':>5}")
+    av = a.tolist()
+    print_chunked(_text_row(av, *row) for row in table)
+
+
+def _json_row(av: list, m: list, p_: float, h: float, s_: int) -> str:
+    """One output of ``pmf --json``, encoded by hand (a million rows): counts, alpha, probability, hellinger, steps."""
+    alpha = ", ".join(repr(x + y) for x, y in zip(av, m, strict=True))
+    return (f'{{"counts": [{", ".join(map(str, m))}], "alpha": [{alpha}], '
+            f'"probability": {p_!r}, "hellinger": {h!r}, "steps": {s_}}}')
+
+
+def _text_row(av: list, m: list, p_: float, h: float, s_: int) -> str:
+    """One output of ``pmf`` as text, under the header line of :func:`cmd_pmf`."""
+    alpha = [float(x) + y for x, y in zip(av, m, strict=True)]
+    return f"{str(m):>20} {str(alpha):>24} {p_:14.6e} {h:12.6f} {int(s_):5d}"

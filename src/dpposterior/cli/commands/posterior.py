@@ -1,0 +1,33 @@
+"""``dpposterior posterior``: the exact noise-aware posterior of a released Dir(a + m)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ... import validate
+from ...posterior import naive_posterior, noise_aware_posterior
+from ..options import add_mechanism_options, add_variant_options, counts_arg, prior_arg, variant_params
+from ..output import dump, noise_aware_lines, noise_aware_summary
+
+
+def add_posterior(p: argparse.ArgumentParser) -> None:
+    """the exact noise-aware posterior of a released Dir(a + m)"""
+    add_mechanism_options(p)
+    p.add_argument("--released", required=True, metavar="M1,M2,...",
+                   help="the released counts m (the release is Dir(a + m)), comma-separated, e.g. 40,60")
+    p.add_argument("--level", default="0.9", metavar="L", help="credible level in (0, 1) (default 0.9)")
+    add_variant_options(p)
+
+
+def cmd_posterior(args) -> None:
+    """``dpposterior posterior``: JSON keys mechanism, epsilon, level, mean, intervals, naive {mean, intervals}."""
+    params = variant_params(args)
+    m = counts_arg(args.released, "released counts")
+    a = prior_arg(args.prior, m.size)
+    level = validate.open_unit(validate.parse_number(args.level, "level"), "level")
+    post = noise_aware_posterior(prior=a, released=m, level=level, **params)
+    naive = naive_posterior(a, m, level)
+    if args.json:
+        dump({"mechanism": post.mechanism, "epsilon": post.epsilon, "level": level} | noise_aware_summary(post, naive))
+        return
+    print("\n".join(noise_aware_lines(post, naive)))

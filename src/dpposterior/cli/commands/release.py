@@ -1,0 +1,97 @@
+"""``dpposterior release``: one private posterior, from --counts or from --data records.
+
+A release prints only the private output (never the error against the data, nor an entropy-drawn
+seed: either would reveal the data).  ``--seed`` is for reproducing experiments; a release whose
+seed is known is not private.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...mechanisms import resolve
+from ...posterior import naive_posterior, noise_aware_posterior
+from ...release import release
+from ..data import counts_from_csv
+from ..options import (
+    add_mechanism_options,
+    add_variant_options,
+    calibration_json,
+    claim_of,
+    counts_arg,
+    prior_arg,
+    seed_arg,
+    variant_params,
+)
+from ..output import exact_sum, json_text, noise_aware_lines, noise_aware_summary
+
+
+def add_release(p: argparse.ArgumentParser) -> None:
+    """release one private posterior"""
+    add_mechanism_options(p)
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--counts", metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 40,60")
+    source.add_argument("--data", metavar="CSV",
+                        help="CSV file of records (instead of --counts); needs --column.  A pipe (e.g. /dev/stdin) "
+                             "or FIFO is read too, but must deliver all its data within DPPOSTERIOR_MAX_DATA_SECONDS "
+                             "(default 20) seconds")
+    p.add_argument("--column", metavar="NAME", help="column of --data holding each record's category")
+    p.add_argument("--categories", metavar="X,Y,...",
+                   help="the categories, comma-separated, in order (default: sorted values of the data)")
+    p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
+    p.add_argument("--noise-aware", action="store_true",
+                   help="also print the noise-aware posterior of the release (90%% intervals; post-processing, "
+                        "no privacy cost)")
+    add_variant_options(p)
+
+
+def cmd_release(args) -> None:
+    """``dpposterior release``: everything that can fail (reading the data, the draw, the calibration, the
+    noise-aware posterior) is done before the first line is printed, so a refusal leaves stdout empty;
+    warnings about the data go to stderr only once the release has succeeded."""
+    params = variant_params(args)
+    cats, warnings = None, []
+    if args.data is not None:
+        c, cats, warnings = counts_from_csv(args.data, args.column, args.categories)
+    else:
+        c = counts_arg(args.counts)
+    a = prior_arg(args.prior, c.size)
+    seed = seed_arg(args.seed)
+    # integration: resolve() becomes the registry's parse of one Variant spec (already done in variant_params)
+    mech, p = resolve(params["mechanism"], params["epsilon"], params["delta"], params["gamma"],
+                      params["global_sensitivity_method"], params["objective"], params["calibrate"])
+    # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
+    m, _ = release(mech, a, c, p, seed)
+    claimed = claim_of(params)
+    noise_aware = _noise_aware(params, a, m) if args.noise_aware else None
+    if args.json:
+        out = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
+               "claimed": {"epsilon": claimed[0], "delta": claimed[1]}, "n": int(c.sum()), "prior": a.tolist(),
+               "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed}
+        if cats is not None:
+            out["categories"] = cats
+        cal = calibration_json(params, a, int(c.sum()))
+        if cal:
+            out["calibration"] = cal
+        if noise_aware is not None:
+            post, naive = noise_aware
+            out["noise_aware"] = {"level": post.level} | noise_aware_summary(post, naive)
+        text = json_text(out)
+    else:
+        label = "Beta" if c.size == 2 else "Dir"
+        lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m, strict=True))})"]
+        if cats is not None:
+            lines.append(f"categories, in order: {', '.join(cats)}")
+        if noise_aware is not None:
+            lines += noise_aware_lines(*noise_aware, categories=cats)
+        text = "\n".join(lines)
+    for warning in warnings:
+        print(f"dpposterior: warning: {warning}", file=sys.stderr)
+    print(text)
+
+
+def _noise_aware(params: dict, a, m):
+    """The noise-aware posterior of the release ``m`` (post-processing: a function of m and public settings)."""
+    post = noise_aware_posterior(prior=a, released=m, **params)
+    return post, naive_posterior(a, m, post.level)

@@ -1,0 +1,280 @@
+"""``--data``: the counts of one column of a CSV file of records, in bounded time and memory.
+
+The file may be a regular file, a pipe (``/dev/stdin``) or a FIFO; the work is bounded by three
+settings, each read when a file is opened: ``DPPOSTERIOR_MAX_DATA_MB`` (bytes read),
+``DPPOSTERIOR_MAX_DATA_SECONDS`` (how long a pipe may take to deliver) and the 1 MB header line.
+Nothing in a message depends on the records (see :func:`counts_from_csv`).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import select
+import stat
+import time
+
+import numpy as np
+
+from .. import validate
+from ..budget import budget_setting
+from ..errors import InputError
+
+# integration: DPPOSTERIOR_MAX_DATA_MB and DPPOSTERIOR_MAX_DATA_SECONDS (defaults below) become entries of the
+# budget registry (budget.py), read from there instead of budget_setting(name, default) here
+
+#: ``--data`` files larger than this many MB are refused before parsing (``DPPOSTERIOR_MAX_DATA_MB``)
+DEFAULT_MAX_DATA_MB = 1024
+#: the header line must end within this many bytes (a file without newlines is not a CSV of records)
+MAX_HEADER_BYTES = 1 << 20
+
+
+class _DataTooLarge(Exception):
+    pass
+
+
+class _CappedFile:
+    """A binary file that refuses to deliver more than ``cap`` bytes (devices and pipes have no size).
+
+    It also counts the blank lines that pass (``\\n`` followed by an optional ``\\r`` and ``\\n``),
+    which the CSV parser skips.
+    """
+
+    def __init__(self, raw, cap: int):
+        self.raw, self.cap, self.seen = raw, cap, 0
+        self.blank_lines, self._tail = 0, b""
+
+    def read(self, size: int = -1) -> bytes:
+        want = self.cap + 1 - self.seen if size is None or size < 0 else min(size, self.cap + 1 - self.seen)
+        data = self.raw.read(max(want, 0))
+        self.seen += len(data)
+        if self.seen > self.cap:
+            raise _DataTooLarge
+        if data:
+            both = self._tail + data
+            self.blank_lines += (both.count(b"\n\n") + both.count(b"\n\r\n")
+                                 - self._tail.count(b"\n\n") - self._tail.count(b"\n\r\n"))
+            self._tail = both[-2:]
+        return data
+
+    def readable(self) -> bool:  # noqa: D102
+        return True
+
+    def __iter__(self):
+        return iter(lambda: self.read(1 << 16), b"")
+
+
+#: seconds a ``--data`` that is not a regular file (a pipe, ``/dev/stdin``, a FIFO, a terminal) may take to
+#: deliver its bytes (``DPPOSTERIOR_MAX_DATA_SECONDS``): a FIFO nobody writes to is refused, not waited on forever
+DEFAULT_MAX_DATA_SECONDS = 20
+
+
+class _DataTimeout(Exception):
+    pass
+
+
+class _PolledFile(io.RawIOBase):
+    """A non-blocking descriptor (pipe, FIFO, terminal, device) read under a deadline: each read waits in
+    ``poll`` for the time left, and past the deadline raises :class:`_DataTimeout` instead of blocking."""
+
+    def __init__(self, fd: int, deadline: float):
+        super().__init__()
+        self.fd, self.deadline = fd, deadline
+        self._poll = select.poll()
+        self._poll.register(fd, select.POLLIN | select.POLLPRI)
+
+    def readable(self) -> bool:  # noqa: D102
+        return True
+
+    def fileno(self) -> int:  # noqa: D102
+        return self.fd
+
+    def readinto(self, buf) -> int:  # noqa: D102
+        while True:
+            left = self.deadline - time.monotonic()
+            if left <= 0 or not self._poll.poll(max(1, math.ceil(left * 1000))):
+                raise _DataTimeout
+            try:
+                data = os.read(self.fd, len(buf))
+            except BlockingIOError:  # woken without data (another reader took it): wait again
+                continue
+            buf[:len(data)] = data
+            return len(data)
+
+    def close(self) -> None:  # noqa: D102
+        if not self.closed:
+            os.close(self.fd)
+        super().close()
+
+
+def _open_data(path: str, cap: int, too_large: str):
+    """``path`` opened for reading without ever blocking in ``open`` (a FIFO with no writer), as a binary file.
+
+    A regular file is read as usual (refused when larger than ``cap`` bytes); a directory is refused; any other
+    file (a pipe or FIFO, ``/dev/stdin``, a terminal, a device) is read through :class:`_PolledFile`, whose
+    reads wait at most until ``DPPOSTERIOR_MAX_DATA_SECONDS`` after the open.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory, not a CSV file") from None
+    except OSError as exc:
+        raise InputError(f"cannot open {path}: {exc.strerror or 'unreadable'}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{path} is a directory, not a CSV file")
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > cap:
+                raise InputError(too_large)
+            os.set_blocking(fd, True)
+            return os.fdopen(fd, "rb")
+        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS", DEFAULT_MAX_DATA_SECONDS)
+        return io.BufferedReader(_PolledFile(fd, time.monotonic() + seconds))
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _header_names(head: bytes) -> list[str]:
+    """The column names of the header line(s) in ``head`` as written (pandas would rename duplicates)."""
+    import pandas as pd  # local: pandas takes ~0.5 s to import and only --data needs it
+
+    whole = head[:head.rindex(b"\n") + 1] if b"\n" in head else head  # whole lines: no cut UTF-8 character
+    first = pd.read_csv(io.BytesIO(whole), dtype=str, header=None, nrows=1, keep_default_na=False,
+                        encoding="utf-8")
+    return [str(x) for x in first.iloc[0].tolist()] if len(first) else []
+
+
+def counts_from_csv(path: str, column: str | None, categories: str | None) -> tuple[np.ndarray, list[str], list[str]]:
+    """Counts of ``column`` over the categories, from a CSV of records, in bounded time and memory.
+
+    Returns ``(counts, categories, warnings)``: the warnings are for the caller to print once the
+    whole command has succeeded (a refusal is then the only line on stderr).
+
+    The file is read in chunks (pandas' C parser, one column kept) and only the counts per value
+    are kept, so memory does not grow with the number of records.  At most
+    ``DPPOSTERIOR_MAX_DATA_MB`` MB are read (default 1024, about 20 s here); a larger file, a
+    device such as ``/dev/zero``, a header line longer than 1 MB or a NUL byte in the header is
+    refused with one line (the refusal depends on the file's size and format, not on a record).
+    A file that is not a regular file (a pipe, ``/dev/stdin``, a FIFO) is read as it comes, but must
+    be complete within ``DPPOSTERIOR_MAX_DATA_SECONDS`` seconds (default 20) of the open: a FIFO
+    that nobody writes to is refused then, never waited on forever.  An unreadable file (an
+    I/O error while reading) is one line too.
+
+    Nothing in a message depends on the records: errors name the problem (unreadable file,
+    missing or duplicated column, empty value, value outside ``--categories``) but never echo a
+    record's value, a count or a line number.  Blank lines are skipped with a warning giving
+    their number (a blank line is not a record); a record whose value in ``column`` is empty is
+    an error, as is a value outside ``--categories``.  A category of ``--categories`` that no
+    record has is an ordinary zero count.  The warning about categories taken from the data
+    depends on the flags only.
+    """
+    import pandas as pd  # local: pandas takes ~0.5 s to import and only --data needs it
+
+    if not column:
+        raise InputError("--data needs --column NAME")
+    cats = None
+    if categories is not None:
+        cats = [x.strip() for x in categories.split(",")]
+        if any(not x for x in cats):
+            raise InputError("--categories has an empty category name")
+        if len(set(cats)) != len(cats):
+            raise InputError("--categories has duplicates")
+    limit_mb = budget_setting("DPPOSTERIOR_MAX_DATA_MB", DEFAULT_MAX_DATA_MB)
+    cap = int(limit_mb * 2**20)
+    too_large = (f"{path} is larger than the {limit_mb:g} MB read by --data "
+                 "(set DPPOSTERIOR_MAX_DATA_MB to raise it)")
+    unreadable = f"cannot read {path} as a UTF-8 CSV file with a header row"
+    raw = _open_data(path, cap, too_large)
+    totals: dict[str, int] = {}
+    empty = 0
+    try:
+        with raw:
+            head = raw.read(MAX_HEADER_BYTES)
+            if b"\0" in head:
+                raise InputError(f"{unreadable} (it has NUL bytes: a binary file or a device)")
+            if b"\n" not in head and len(head) == MAX_HEADER_BYTES:
+                raise InputError(f"{unreadable} (no line ends within the first {MAX_HEADER_BYTES >> 20} MB)")
+            try:
+                names = _header_names(head)
+            except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
+                raise InputError(unreadable) from None
+            if column not in names:
+                raise InputError(f"{path} has no column {column!r}")
+            if names.count(column) > 1:
+                raise InputError(f"{path} has more than one column {column!r}")
+            if raw.seekable():
+                raw.seek(0)
+                source = _CappedFile(raw, cap)
+            else:  # a pipe: put the bytes already read back in front
+                source = _CappedFile(io.BufferedReader(_Chain(head, raw)), cap)  # type: ignore[arg-type]
+            try:  # blank lines are skipped by the parser and counted by the reader as the bytes pass
+                reader = pd.read_csv(source, dtype=str, keep_default_na=False, skip_blank_lines=True,
+                                     usecols=[names.index(column)], chunksize=1 << 20, encoding="utf-8")
+                for chunk in reader:
+                    values = chunk.iloc[:, 0].str.strip()
+                    empty += int((values == "").sum())
+                    for value, count in values.value_counts().items():
+                        totals[value] = totals.get(value, 0) + int(count)
+            except (_DataTooLarge, _DataTimeout, OSError):
+                raise
+            except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
+                raise InputError(unreadable) from None
+            blank = source.blank_lines
+    except _DataTooLarge:
+        raise InputError(too_large) from None
+    except _DataTimeout:
+        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS", DEFAULT_MAX_DATA_SECONDS)
+        raise InputError(f"{path} is not a regular file and did not deliver all its data within {seconds:g} s "
+                         "(set DPPOSTERIOR_MAX_DATA_SECONDS to wait longer)") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or 'read error'}") from None
+    if empty:
+        raise InputError(f"column {column!r} of {path} has empty values; give every record a category")
+    warnings = []
+    if blank:
+        warnings.append(f"{blank} blank line{'s' if blank != 1 else ''} of {path} skipped")
+    if not totals and cats is None:
+        raise InputError(f"{path} has no records")
+    if cats is None:
+        warnings.append("categories taken from the data; pass --categories to keep the category set itself private")
+        cats = sorted(totals)
+    elif any(v not in cats for v in totals):
+        raise InputError(f"column {column!r} of {path} has values not in --categories (not shown: they are data)")
+    counts = [totals.get(x, 0) for x in cats]
+    return validate.counts(counts, f"counts of {column!r}"), cats, warnings
+
+
+class _Chain:
+    """Raw bytes ``head`` followed by the rest of a stream (for pipes, which cannot seek back)."""
+
+    def __init__(self, head: bytes, rest):
+        self.head, self.rest = head, rest
+
+    def readable(self) -> bool:  # noqa: D102
+        return True
+
+    def readinto(self, buf) -> int:  # noqa: D102
+        if self.head:
+            n = min(len(buf), len(self.head))
+            buf[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        data = self.rest.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
+    @property
+    def closed(self) -> bool:  # noqa: D102
+        return False
+
+    def close(self) -> None:  # noqa: D102
+        pass
+
+    def flush(self) -> None:  # noqa: D102
+        pass
