@@ -10,7 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..mechanisms import MECHANISM_IDS, MECHANISMS
 from . import verdicts as V
+from .beyond import winners
+from .variants import base_id
 
 #: At k >= 3 these two are the same mechanism (Laplace noise of scale 2/eps on k - 1 counts).
 SAME_AT_K3 = ("lshist", "lszhang")
@@ -190,20 +193,22 @@ def step_table(tab: pd.DataFrame, *, claim: str, item: str, printed_digits: int 
     steps = [f"s={s}" for s in tab.steps]
     if item == "table1":
         want = [1, 1, 1, -1, -1][: len(tab)]
-        pairs = [("exp printed", "Laplace printed", "printed columns"), ("exp formula", "Laplace formula", "printed formulas")]
+        pairs = [("exp printed", "Laplace printed", "printed columns"),
+                 ("exp formula", "Laplace formula", "printed formulas")]
         pairs += [(f"{e} as defined", "lszhang as defined", f"{e} vs lszhang as defined") for e in ("mh", "mh-delta")
                   if f"{e} as defined" in tab]
-        for e, l, lab in pairs:
-            keep = tab[e].notna() & tab[l].notna()
-            rows.append(V.ordering(f"{claim} [{lab}]", [s for s, k in zip(steps, keep) if k], tab[e][keep], tab[l][keep],
-                                   [w for w, k in zip(want, keep) if k], draft="exp > Laplace at s = 0-2, < at s = 3-4",
-                                   names=("exp", "Laplace")))
+        for e, lap, lab in pairs:
+            keep = tab[e].notna() & tab[lap].notna()
+            rows.append(V.ordering(f"{claim} [{lab}]", [s for s, k in zip(steps, keep, strict=False) if k],
+                                   tab[e][keep], tab[lap][keep], [w for w, k in zip(want, keep, strict=False) if k],
+                                   draft="exp > Laplace at s = 0-2, < at s = 3-4", names=("exp", "Laplace")))
     else:
-        pairs = [("exp printed", "Laplace printed", "printed columns"), ("exp formula", "Laplace formula", "printed formulas")]
+        pairs = [("exp printed", "Laplace printed", "printed columns"),
+                 ("exp formula", "Laplace formula", "printed formulas")]
         pairs += [(f"{e} as defined", "lszhang as defined", f"{e} vs lszhang as defined") for e in ("mh", "mh-delta")
                   if f"{e} as defined" in tab]
-        for e, l, lab in pairs:
-            pe, pl = float(np.nansum(tab[e][:3])), float(np.nansum(tab[l][:3]))
+        for e, lap, lab in pairs:
+            pe, pl = float(np.nansum(tab[e][:3])), float(np.nansum(tab[lap][:3]))
             rows.append(V.ordering(f"{claim} [{lab}]", ["P(steps <= 2)"], [pl], [pe], [1],
                                    draft="Laplace > exponential at few steps", names=("Laplace", "exp")))
     rows.append(V.formula_matches("Workshop draft §5.4.1: the printed exponential column follows the printed formula",
@@ -273,7 +278,7 @@ def coverage(df: pd.DataFrame) -> list[V.Verdict]:
         level = float(s.level.iloc[0])
         err = (s.noise_aware_coverage - level).abs()
         ok = err <= COVERAGE_ATOL + s.skipped_mass
-        verdict = V.REPRODUCED if ok.all() else V.PARTLY if ok.any() else V.NOT_REPRODUCED
+        verdict = V.tally(ok)
         rows.append(V.Verdict(
             f"Noise-aware posterior of {mech}: its equal-tailed intervals have the nominal coverage (Bayesian calibration)",
             f"coverage = {level:g}", f"max |coverage - {level:g}| = {err.max():.2e} over {len(s)} (n, eps) points",
@@ -281,7 +286,7 @@ def coverage(df: pd.DataFrame) -> list[V.Verdict]:
             f"absolute {COVERAGE_ATOL:g} + skipped release mass (max {s.skipped_mass.max():.1e})", verdict))
         under = s.naive_coverage < level - UNDERCOVER_MARGIN
         worst = s.loc[s.naive_coverage.idxmin()]
-        verdict = V.REPRODUCED if under.all() else V.PARTLY if under.any() else V.NOT_REPRODUCED
+        verdict = V.tally(under)
         rows.append(V.Verdict(
             f"Reading the release of {mech} as the posterior Dir(a + m) under-covers",
             f"coverage < {level:g}",
@@ -295,7 +300,9 @@ def coverage(df: pd.DataFrame) -> list[V.Verdict]:
 LP_RTOL = 1e-4
 #: Reference value of the worst-case optimum, Beta(1,1), n = 50, eps = 1 (docs/definitions.md, `optimal`).
 OPTIMAL_WORST_REFERENCE = 0.1612
-EXPONENTIAL_BASES = ("ehd", "ehds", "mh", "mh-delta")
+#: The private exponential mechanisms of the registry (family "exponential", with a claimed guarantee: not ehdl).
+EXPONENTIAL_BASES = tuple(m for m in MECHANISM_IDS
+                          if MECHANISMS[m].family == "exponential" and MECHANISMS[m].claimed(1.0, 1e-8)[0] is not None)
 
 
 def frontier(df: pd.DataFrame) -> list[V.Verdict]:
@@ -320,7 +327,7 @@ def frontier(df: pd.DataFrame) -> list[V.Verdict]:
             f"(geometric - optimum) / optimum from {rel.min():.2e} to {rel.max():.2e} at {len(both)} (k, n, eps) points "
             "(negative: the repaired LP table is slightly worse than geometric)",
             "relative excess <= tolerance at every point (exact values)", f"relative {LP_RTOL:g}",
-            V.REPRODUCED if hit.all() else V.PARTLY if hit.any() else V.NOT_REPRODUCED))
+            V.tally(hit)))
     for m in EXPONENTIAL_BASES:
         s = ok[ok.mechanism == m]
         if not len(s):
@@ -330,7 +337,7 @@ def frontier(df: pd.DataFrame) -> list[V.Verdict]:
             f"{m}: its worst-case expected error is attained at data on the boundary (a zero count)",
             "worst data set has a zero count", f"boundary at {int(boundary.sum())} of {len(s)} points",
             "min(worst_counts) == 0 at every point (exact values)", "exact (no tolerance)",
-            V.REPRODUCED if boundary.all() else V.PARTLY if boundary.any() else V.NOT_REPRODUCED))
+            V.tally(boundary)))
     opt_w = ok[ok.mechanism == "optimal~worst"].set_index(["k", "n", "epsilon"]).worst
     for m in sorted(set(ok.mechanism) - {"optimal~worst", "optimal~average"}):
         s = ok[ok.mechanism == m].set_index(["k", "n", "epsilon"]).worst
@@ -344,7 +351,7 @@ def frontier(df: pd.DataFrame) -> list[V.Verdict]:
             "worst-case error >= the linear program's optimum",
             f"ratio to the optimum {ratio.min():.3f} to {ratio.max():.3f} over {len(idx)} points",
             "ratio >= 1 - tolerance at every point (exact values)", f"relative {LP_RTOL:g}",
-            V.REPRODUCED if hold.all() else V.PARTLY if hold.any() else V.NOT_REPRODUCED))
+            V.tally(hold)))
     return rows
 
 
@@ -354,7 +361,7 @@ def calibration(df: pd.DataFrame) -> list[V.Verdict]:
     rows = []
     cal = df[df.mechanism.str.endswith("~calibrated") & (df.status == "ok")]
     for m, s in cal.groupby("mechanism", sort=True):
-        base = m.split("~")[0]
+        base = base_id(m)
         rows.append(V.bound_holds(f"{base} calibrated: the exact worst-case concrete eps is at most eps (certificate)",
                                   s.certified_epsilon, s.epsilon, what="certified eps / eps",
                                   draft="concrete eps <= eps at every n", rtol=1e-9))
@@ -368,7 +375,7 @@ def calibration(df: pd.DataFrame) -> list[V.Verdict]:
             f"kappa from {c.kappa.min():.3f} to {c.kappa.max():.3f}; lower at {int(gain.sum())} of {len(idx)} points; "
             f"ratio {float((c.average[idx] / plain[idx]).min()):.3f} to {float((c.average[idx] / plain[idx]).max()):.3f}",
             "calibrated < uncalibrated at every point (exact values)", "exact (no tolerance)",
-            V.REPRODUCED if gain.all() else V.PARTLY if gain.any() else V.NOT_REPRODUCED))
+            V.tally(gain)))
     return rows
 
 
@@ -376,12 +383,10 @@ def which_to_use(df: pd.DataFrame) -> list[V.Verdict]:
     """Verdicts of the `which-to-use` map: the drafts' claim that M_H beats the plain Laplace mechanism at
     larger n (arXiv draft §7.2.2) and that an exponential mechanism can be the best release (its
     future-work question 1), judged cell by cell on exact errors."""
-    from .beyond import winners
-
     rows = []
     for objective in ("average", "worst"):
         w = winners(df, objective)
-        expo = w.winner.map(lambda m: m.split("~")[0] in EXPONENTIAL_BASES)
+        expo = w.winner.map(lambda m: base_id(m) in EXPONENTIAL_BASES)
         rows.append(V.Verdict(
             f"arXiv draft future work 1 ({objective} error): an exponential mechanism is the best private release somewhere",
             "some cell is won by an exponential mechanism",
@@ -399,5 +404,5 @@ def which_to_use(df: pd.DataFrame) -> list[V.Verdict]:
                 f"arXiv draft §7.2.2 ({objective} error): M_H beats the plain Laplace mechanism at the largest n",
                 "mh < lsdim at large n", f"mh < lsdim in {better} of {len(at_big)} cells at n = {big}",
                 "per cell at the largest n (exact values)", "exact (no tolerance)",
-                V.REPRODUCED if better == len(at_big) else V.PARTLY if better else V.NOT_REPRODUCED))
+                V.tally([mh[i] < lap[i] for i in at_big])))
     return rows
