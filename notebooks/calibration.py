@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -31,8 +31,8 @@ item = "calibration"
 title = "Calibrated exponential mechanisms: kappa* and the error it buys (arXiv draft future work 2)"
 mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated",
               "ehds~calibrated", "mh~calibrated", "mh-delta~calibrated", "optimal~worst", "optimal~average"]
-inputs = {"expected_error": [f"results/expected_error/frontier/{m}.parquet" for m in mechanisms]}
-outputs = items.default_outputs("calibration")
+inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "frontier", m) for m in mechanisms]}
+outputs = paths.item_outputs("calibration")
 
 # %%
 df = items.load(inputs["expected_error"])

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -28,9 +28,9 @@ style.apply()
 item = "fig3a"
 title = "Exact candidate probabilities, k = 2 (arXiv draft §7.2.1, Fig. 3a)"
 bin_width = 0.025
-inputs = {"pmf": [f"results/pmf/fig3a/{m}.parquet" for m in ["mh", "lsdim", "lshist", "mh-delta"]],
-          "tails": [f"results/pmf/fig3a/tails/{m}.parquet" for m in ["mh", "lsdim", "lshist", "mh-delta"]]}
-outputs = items.default_outputs("fig3a")
+inputs = {"pmf": [paths.result(paths.PMF, "fig3a", m) for m in ["mh", "lsdim", "lshist", "mh-delta"]],
+          "tails": [paths.result(paths.PMF_TAILS, "fig3a", m) for m in ["mh", "lsdim", "lshist", "mh-delta"]]}
+outputs = paths.item_outputs("fig3a")
 
 # %%
 pmf = items.load(inputs["pmf"])

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -32,8 +32,8 @@ item = "frontier"
 title = "Expected error of every release against n, worst case and average, with the optimum (beyond the drafts)"
 mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated",
               "ehds~calibrated", "mh~calibrated", "mh-delta~calibrated", "optimal~worst", "optimal~average"]
-inputs = {"expected_error": [f"results/expected_error/frontier/{m}.parquet" for m in mechanisms]}
-outputs = items.default_outputs("frontier")
+inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "frontier", m) for m in mechanisms]}
+outputs = paths.item_outputs("frontier")
 
 # %%
 df = items.load(inputs["expected_error"])

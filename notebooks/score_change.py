@@ -19,15 +19,15 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "fig2"
 title = "Score change per candidate is maximal at r = BI(c) (arXiv draft §7.1, Fig. 2)"
-inputs = {"sensitivity": "results/sensitivity/fig2.parquet"}
-outputs = items.default_outputs("fig2")
+inputs = {"sensitivity": paths.result(paths.SENSITIVITY, "fig2")}
+outputs = paths.item_outputs("fig2")
 
 # %%
 df = items.load(inputs["sensitivity"])

@@ -20,15 +20,15 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "fig1"
 title = "Sensitivity of H against the posterior (arXiv draft §3, Fig. 1)"
-inputs = {"sensitivity": "results/sensitivity/fig1.parquet"}
-outputs = items.default_outputs("fig1")
+inputs = {"sensitivity": paths.result(paths.SENSITIVITY, "fig1")}
+outputs = paths.item_outputs("fig1")
 
 # %%
 df = items.load(inputs["sensitivity"])
