@@ -28,6 +28,8 @@ style.apply()
 item = "fig3a"
 title = "Exact candidate probabilities, k = 2 (arXiv draft §7.2.1, Fig. 3a)"
 bin_width = 0.025
+claims = [{"kind": "more-mass-near-truth", "better": "mh", "worse": "lsdim",
+           "text": "arXiv draft §7.2.1 (Fig. 3): M_H puts more mass near the truth than baseline Laplace"}]
 inputs = {"pmf": [paths.result(paths.PMF, "fig3a", m) for m in ["mh", "lsdim", "lshist", "mh-delta"]],
           "tails": [paths.result(paths.PMF_TAILS, "fig3a", m) for m in ["mh", "lsdim", "lshist", "mh-delta"]]}
 outputs = paths.item_outputs("fig3a")
@@ -84,5 +86,5 @@ table = pd.DataFrame({"t": levels} | {f"P_{m}(H <= t)": [float(pmf[(pmf.mechanis
                                                          for t in levels] for m in mechs})
 table["note"] = ["truth" if i == 0 else "" for i in range(len(levels))]
 tables.show(table, heading="Probability of a release within distance t, at the 4 smallest distances")
-rows = C.pmf(pmf, tails)
+rows = C.pmf(pmf, tails, claims)
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

@@ -91,8 +91,19 @@ def accuracy(claims: list[dict], summary: pd.DataFrame, *, xname: str = "n", ali
     return rows
 
 
-def pmf(pmf_df: pd.DataFrame, tails: pd.DataFrame, *, levels: int = 4) -> list[V.Verdict]:
-    """Claims on the exact candidate probabilities (arXiv draft §7.2.1, Fig. 3; §6.2 bound)."""
+#: Large-n limits of P(release = BI(c)) at k = 2 that a recorded value is compared with (claim kind `recorded`).
+LIMITS = {"tanh(eps/4)": lambda eps: float(np.tanh(eps / 4)), "(1 - e^-eps)/2": lambda eps: float((1 - np.exp(-eps)) / 2)}
+
+
+def pmf(pmf_df: pd.DataFrame, tails: pd.DataFrame, claims: list[dict], *, levels: int = 4) -> list[V.Verdict]:
+    """Claims on the exact candidate probabilities (the items' ``claims`` in ``config.yaml``), each skipped
+    when a mechanism it names is not in the item.
+
+    Claim kinds: ``more-mass-near-truth`` (``better`` puts more mass than ``worse`` within H <= t at each
+    of the ``levels`` smallest t), ``tail-bound`` (the exact tail of ``mechanism`` is below its bound,
+    the arXiv draft's §6.2 bound for ``mh``) and ``recorded`` (a recorded ``value`` of P(release = BI(c))
+    against its large-n ``limit``, one of :data:`LIMITS`, at ``k`` categories, within ``atol``).
+    """
     mechs = list(dict.fromkeys(pmf_df.mechanism))
     eps = float(pmf_df.epsilon.iloc[0])
     k = len(pmf_df.counts.iloc[0])
@@ -104,32 +115,28 @@ def pmf(pmf_df: pd.DataFrame, tails: pd.DataFrame, *, levels: int = 4) -> list[V
 
     rows = []
     labels = [f"t={t:.3g}" for t in hs]
-    if "lsdim" in mechs and "mh" in mechs:
-        rows.append(V.ordering("arXiv draft §7.2.1 (Fig. 3): M_H outputs the candidates near the truth with larger "
-                               "probability than baseline Laplace", labels, [within("mh", t) for t in hs],
-                               [within("lsdim", t) for t in hs], [1] * len(hs),
-                               draft=f"P_mh(H<=t) > P_lsdim(H<=t) at the {len(hs)} smallest t", names=("mh", "lsdim")))
-    if "lshist" in mechs and "mh" in mechs:
-        rows.append(V.ordering("arXiv draft §7.2.1 (Fig. 3): improved Laplace produces good results with higher "
-                               "probability than M_H", labels, [within("lshist", t) for t in hs],
-                               [within("mh", t) for t in hs], [1] * len(hs),
-                               draft=f"P_lshist(H<=t) > P_mh(H<=t) at the {len(hs)} smallest t", names=("lshist", "mh")))
-    t = tails[tails.mechanism == "mh"]
-    if len(t):
-        r = V.bound_holds("arXiv draft §6.2: P(H >= t) <= |R| exp(-eps t / (2 S(c))) for M_H", t.tail_prob, t.bound,
-                          what="exact tail / bound", draft="bound holds at every t")
-        useful = t.t[t.bound < 1]
-        r.computed += (f"; the bound is below 1 only for t > {useful.min():.3g}" if len(useful)
-                       else "; the bound is >= 1 at every t (vacuous)")
-        rows.append(r)
-    if k == 2 and {"mh", "lshist"} <= set(mechs):
-        # recorded large-n values at eps = 1 against their limits tanh(eps/4) and (1 - e^-eps)/2
-        rows.append(V.value_matches("Authors' recorded P(release = BI(c)) for their smooth mechanism at eps = 1, "
-                                    "n >= 1e4, k = 2 (large-n limit tanh(eps/4))", 0.245, float(np.tanh(eps / 4)),
-                                    what="P(exact posterior), mh", atol=0.005))
-        rows.append(V.value_matches("Authors' recorded P(release = BI(c)) for LSHist at eps = 1, n >= 1e4, k = 2 "
-                                    "(large-n limit (1 - e^-eps)/2)", 0.316, float((1 - np.exp(-eps)) / 2),
-                                    what="P(exact posterior), lshist", atol=0.005))
+    for cl in claims or []:
+        kind, text = cl["kind"], cl["text"]
+        if kind == "more-mass-near-truth":
+            b, w = cl["better"], cl["worse"]
+            if b in mechs and w in mechs:
+                rows.append(V.ordering(text, labels, [within(b, t) for t in hs], [within(w, t) for t in hs],
+                                       [1] * len(hs), draft=f"P_{b}(H<=t) > P_{w}(H<=t) at the {len(hs)} smallest t",
+                                       names=(b, w)))
+        elif kind == "tail-bound":
+            t = tails[tails.mechanism == cl["mechanism"]]
+            if len(t):
+                r = V.bound_holds(text, t.tail_prob, t.bound, what="exact tail / bound", draft="bound holds at every t")
+                useful = t.t[t.bound < 1]
+                r.computed += (f"; the bound is below 1 only for t > {useful.min():.3g}" if len(useful)
+                               else "; the bound is >= 1 at every t (vacuous)")
+                rows.append(r)
+        elif kind == "recorded":
+            if k == cl["k"] and cl["mechanism"] in mechs:
+                rows.append(V.value_matches(text, float(cl["value"]), LIMITS[cl["limit"]](eps),
+                                            what=f"P(exact posterior), {cl['mechanism']}", atol=float(cl["atol"])))
+        else:
+            raise ValueError(f"unknown claim kind {kind!r}")
     return rows
 
 
