@@ -228,41 +228,49 @@ def step_table(tab: pd.DataFrame, *, claim: str, item: str, printed_digits: int 
     return rows
 
 
-def sensitivity(df: pd.DataFrame) -> list[V.Verdict]:
-    """ArXiv draft Fig. 1 (§3) and workshop draft §5.4.2: LS <= S <= GS; GS = sqrt(1 - pi/4); LS falls as
-    the Beta parameters get closer and larger."""
-    rows = [V.bound_holds("arXiv draft §3 (Fig. 1): the smooth bound lies between local and global sensitivity",
-                          np.concatenate([df.LS, df.S]), np.concatenate([df.S, df.GS]), what="LS/S and S/GS",
-                          draft="LS <= S <= GS", rtol=1e-12)]
-    gs = df.groupby("prior", sort=False).GS.first()
-    paper = float(df.GS_paper.iloc[0])
-    r = V.formula_matches("Drafts: GS = sqrt(1 - pi/4) (arXiv draft §4.1.1)", np.full(len(gs), paper), gs.to_numpy(),
-                          what="GS", atol=1e-3)
-    r.computed += " (" + ", ".join(f"{p}: {v:.4f}" for p, v in gs.items()) + ")"
-    rows.append(r)
-    n = int(df.n.iloc[0])
-    sym = [p for p in dict.fromkeys(df.prior) if p.split("(")[1].split(",")[0] == p.split(",")[1].rstrip(")")]
-    mid = [float(df[(df.prior == p) & (df.c1 == n // 2)].LS.iloc[0]) for p in sym]
-    rows.append(V.trend("Workshop draft §5.4.2: LS decreases as the Beta parameters get closer and larger",
-                        np.arange(len(sym), dtype=float), mid, np.zeros(len(sym)), name="LS at c = (n/2, n/2) over "
-                        + ", ".join(sym), direction="down", xname="prior"))
+def sensitivity(df: pd.DataFrame, claims: list[dict]) -> list[V.Verdict]:
+    """Claims on the sensitivity curves (the item's ``claims`` in ``config.yaml``; arXiv draft Fig. 1, §3, and
+    workshop draft §5.4.2). Kinds: ``smooth-between`` (LS <= S <= GS), ``gs-constant`` (GS = sqrt(1 - pi/4)
+    for every prior) and ``ls-falls`` (LS at the balanced data falls over the symmetric priors, in order)."""
+    rows = []
+    for cl in claims or []:
+        kind, text = cl["kind"], cl["text"]
+        if kind == "smooth-between":
+            rows.append(V.bound_holds(text, np.concatenate([df.LS, df.S]), np.concatenate([df.S, df.GS]),
+                                      what="LS/S and S/GS", draft="LS <= S <= GS", rtol=1e-12))
+        elif kind == "gs-constant":
+            gs = df.groupby("prior", sort=False).GS.first()
+            paper = float(df.GS_paper.iloc[0])
+            r = V.formula_matches(text, np.full(len(gs), paper), gs.to_numpy(), what="GS", atol=1e-3)
+            r.computed += " (" + ", ".join(f"{p}: {v:.4f}" for p, v in gs.items()) + ")"
+            rows.append(r)
+        elif kind == "ls-falls":
+            n = int(df.n.iloc[0])
+            sym = [p for p in dict.fromkeys(df.prior) if p.split("(")[1].split(",")[0] == p.split(",")[1].rstrip(")")]
+            mid = [float(df[(df.prior == p) & (df.c1 == n // 2)].LS.iloc[0]) for p in sym]
+            rows.append(V.trend(text, np.arange(len(sym), dtype=float), mid, np.zeros(len(sym)),
+                                name="LS at c = (n/2, n/2) over " + ", ".join(sym), direction="down", xname="prior"))
+        else:
+            raise ValueError(f"unknown claim kind {kind!r}")
     return rows
 
 
-def score_change(df: pd.DataFrame) -> list[V.Verdict]:
-    """ArXiv draft §7.1 (Fig. 2): the maximal score change over the candidates is taken at r = BI(c), and
-    equals LS(c)."""
+def score_change(df: pd.DataFrame, claims: list[dict]) -> list[V.Verdict]:
+    """Claims on the score changes (the item's ``claims``; arXiv draft §7.1, Fig. 2). Kind ``max-at-truth``: per
+    data set c, the maximal score change over the candidates is taken at r = BI(c) and equals LS(c)."""
     rows = []
-    for d in dict.fromkeys(df.data):
-        s = df[df.data == d].reset_index(drop=True)
-        top = float(s.max_change.max())
-        at_truth = float(s.max_change[s.r1 == s.c1.iloc[0]].iloc[0])
-        ties = [int(v) for v in s.r1[s.max_change >= top * (1 - 1e-9)]]
-        r = V.bound_holds(f"arXiv draft §7.1 (Fig. 2): the maximum is taken at r = BI(c), c = {d}",
-                          [top, top], [at_truth, float(s.LS.iloc[0])],
-                          what=f"max {top:.6f} (at m in {ties}; ties are r = BI(c') of a neighbour) vs value at "
-                               f"m = {int(s.c1.iloc[0])} and LS", draft=f"max at m = {int(s.c1.iloc[0])}, max = LS(c)")
-        rows.append(r)
+    for cl in claims or []:
+        if cl["kind"] != "max-at-truth":
+            raise ValueError(f"unknown claim kind {cl['kind']!r}")
+        for d in dict.fromkeys(df.data):
+            s = df[df.data == d].reset_index(drop=True)
+            top = float(s.max_change.max())
+            at_truth = float(s.max_change[s.r1 == s.c1.iloc[0]].iloc[0])
+            ties = [int(v) for v in s.r1[s.max_change >= top * (1 - 1e-9)]]
+            r = V.bound_holds(f"{cl['text']}, c = {d}", [top, top], [at_truth, float(s.LS.iloc[0])],
+                              what=f"max {top:.6f} (at m in {ties}; ties are r = BI(c') of a neighbour) vs value at "
+                                   f"m = {int(s.c1.iloc[0])} and LS", draft=f"max at m = {int(s.c1.iloc[0])}, max = LS(c)")
+            rows.append(r)
     return rows
 
 
