@@ -1,5 +1,5 @@
 """The experiments behind the paper's items: one function per pipeline stage, each returning a
-DataFrame (the stage CLIs in :mod:`dpposterior.paper.__main__` only parse settings and write it).
+DataFrame (the stage objects of :mod:`dpposterior.paper.stages` only pass settings and write it).
 
 Seeds: every job/point draws from ``SeedSequence([seed, crc32 of each key part])`` (:func:`job_rng`),
 never from execution order, so results do not depend on ``--cores`` or on where the clone lives.
