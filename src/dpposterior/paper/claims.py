@@ -13,7 +13,7 @@ import pandas as pd
 from ..mechanisms import MECHANISM_IDS, MECHANISMS
 from . import verdicts as V
 from .beyond import winners
-from .variants import base_id
+from .variants import base_id, is_calibrated
 
 #: At k >= 3 these two are the same mechanism (Laplace noise of scale 2/eps on k - 1 counts).
 SAME_AT_K3 = ("lshist", "lszhang")
@@ -374,7 +374,7 @@ def calibration(df: pd.DataFrame) -> list[V.Verdict]:
     """Verdicts of the `calibration` item: every calibrated mechanism is certified eps-DP, and calibration
     helps (kappa >= 1: the drafts' bounds leave slack) on average error."""
     rows = []
-    cal = df[df.mechanism.str.endswith("~calibrated") & (df.status == "ok")]
+    cal = df[df.mechanism.map(is_calibrated) & (df.status == "ok")]
     for m, s in cal.groupby("mechanism", sort=True):
         base = base_id(m)
         rows.append(V.bound_holds(f"{base} calibrated: the exact worst-case concrete eps is at most eps (certificate)",

@@ -25,3 +25,8 @@ def variant(name: str) -> tuple[str, dict]:
 def base_id(name: str) -> str:
     """The registry id of a config mechanism name (``ehds~calibrated`` -> ``ehds``)."""
     return variant(name)[0]
+
+
+def is_calibrated(name: str) -> bool:
+    """Whether a config mechanism name is a calibrated variant (``ehds~calibrated``)."""
+    return variant(name)[1].get("calibrate", False)
