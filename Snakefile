@@ -48,14 +48,12 @@ include: "workflow/rules/common.smk"
 report: "workflow/report/workflow.rst"
 
 
-include: "workflow/rules/data.smk"
-include: "workflow/rules/runs.smk"
-include: "workflow/rules/pmf.smk"
-include: "workflow/rules/privacy.smk"
-include: "workflow/rules/audit.smk"
-include: "workflow/rules/sensitivity.smk"
-include: "workflow/rules/coverage.smk"
-include: "workflow/rules/expected_error.smk"
+# one rule file per stage of dpposterior.paper.stages.STAGES, named after it
+for stage in STAGES:
+
+    include: f"workflow/rules/{stage}.smk"
+
+
 include: "workflow/rules/render.smk"
 
 

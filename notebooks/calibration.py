@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables, variants
 
 style.apply()
 
@@ -31,14 +31,14 @@ item = "calibration"
 title = "Calibrated exponential mechanisms: kappa* and the error it buys (arXiv draft future work 2)"
 mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated",
               "ehds~calibrated", "mh~calibrated", "mh-delta~calibrated", "optimal~worst", "optimal~average"]
-inputs = {"expected_error": [f"results/expected_error/frontier/{m}.parquet" for m in mechanisms]}
-outputs = items.default_outputs("calibration")
+inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "frontier", m) for m in mechanisms]}
+outputs = paths.item_outputs("calibration")
 
 # %%
 df = items.load(inputs["expected_error"])
 ok = df[df.status == "ok"]
-cal = ok[ok.mechanism.str.endswith("~calibrated")]
-bases = [m.split("~")[0] for m in sorted(cal.mechanism.unique())]
+cal = ok[ok.mechanism.map(variants.is_calibrated)]
+bases = [variants.base_id(m) for m in sorted(cal.mechanism.unique())]
 eps = ok.epsilon.iloc[0]
 caption = (f"{title}. eps = {eps:g}; priors as in the frontier item. Left: kappa* against n (the calibrated weight is "
            "kappa* w(c)). Right: average expected error of the calibrated mechanism relative to the uncalibrated one "

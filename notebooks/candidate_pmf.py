@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -28,9 +28,11 @@ style.apply()
 item = "fig3a"
 title = "Exact candidate probabilities, k = 2 (arXiv draft §7.2.1, Fig. 3a)"
 bin_width = 0.025
-inputs = {"pmf": [f"results/pmf/fig3a/{m}.parquet" for m in ["mh", "lsdim", "lshist", "mh-delta"]],
-          "tails": [f"results/pmf/fig3a/tails/{m}.parquet" for m in ["mh", "lsdim", "lshist", "mh-delta"]]}
-outputs = items.default_outputs("fig3a")
+claims = [{"kind": "more-mass-near-truth", "better": "mh", "worse": "lsdim",
+           "text": "arXiv draft §7.2.1 (Fig. 3): M_H puts more mass near the truth than baseline Laplace"}]
+inputs = {"pmf": [paths.result(paths.PMF, "fig3a", m) for m in ["mh", "lsdim", "lshist", "mh-delta"]],
+          "tails": [paths.result(paths.PMF_TAILS, "fig3a", m) for m in ["mh", "lsdim", "lshist", "mh-delta"]]}
+outputs = paths.item_outputs("fig3a")
 
 # %%
 pmf = items.load(inputs["pmf"])
@@ -84,5 +86,5 @@ table = pd.DataFrame({"t": levels} | {f"P_{m}(H <= t)": [float(pmf[(pmf.mechanis
                                                          for t in levels] for m in mechs})
 table["note"] = ["truth" if i == 0 else "" for i in range(len(levels))]
 tables.show(table, heading="Probability of a release within distance t, at the 4 smallest distances")
-rows = C.pmf(pmf, tails)
+rows = C.pmf(pmf, tails, claims)
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

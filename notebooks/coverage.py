@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -31,8 +31,8 @@ style.apply()
 item = "coverage"
 title = "Coverage of credible intervals from a private release: naive against noise-aware (beyond the drafts)"
 mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric"]
-inputs = {"coverage": [f"results/coverage/coverage/{m}.parquet" for m in mechanisms]}
-outputs = items.default_outputs("coverage")
+inputs = {"coverage": [paths.result(paths.COVERAGE, "coverage", m) for m in mechanisms]}
+outputs = paths.item_outputs("coverage")
 
 # %%
 df = items.load(inputs["coverage"])

@@ -21,7 +21,7 @@ import pandas as pd
 
 from dpposterior.paper import claims as C
 from dpposterior.paper import experiments as E
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -31,10 +31,10 @@ title = "Error vs balanced prior Beta(a,a), data (50,50) (arXiv draft §7.2.2, F
 mechanisms = ["mh", "lsdim", "lshist"]
 claims = [{"kind": "crossover", "better": "mh", "worse": "lsdim",
            "text": "arXiv draft §7.2.2 (Fig. 5): baseline Laplace better at first, outperformed by M_H after a while"}]
-inputs = {"data": "results/data/prior-50-50.parquet",
-          "runs": [f"results/runs/prior-50-50/{m}.parquet" for m in ["mh", "lsdim", "lshist"]],
-          "exact": [f"results/exact/prior-50-50/{m}.parquet" for m in ["mh", "lsdim", "lshist"]]}
-outputs = items.default_outputs("fig5-prior")
+inputs = {"data": paths.result(paths.DATA, "prior-50-50"),
+          "runs": [paths.result(paths.RUNS, "prior-50-50", m) for m in ["mh", "lsdim", "lshist"]],
+          "exact": [paths.result(paths.EXACT, "prior-50-50", m) for m in ["mh", "lsdim", "lshist"]]}
+outputs = paths.item_outputs("fig5-prior")
 
 # %%
 data = items.load(inputs["data"]).sort_values("point")

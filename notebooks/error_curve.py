@@ -22,7 +22,7 @@ import pandas as pd
 
 from dpposterior.paper import claims as C
 from dpposterior.paper import experiments as E
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -32,10 +32,10 @@ title = "Mean error vs n, Beta(1,1), balanced (arXiv draft §7.2.2, Fig. 4)"
 mechanisms = ["mh", "lsdim", "lshist"]
 claims = [{"kind": "crossover", "better": "mh", "worse": "lsdim", "draft": 300,
            "text": "arXiv draft §7.2.2 (Fig. 4): Laplace beats M_H below n ~ 300, M_H beats it above"}]
-inputs = {"data": "results/data/balanced-k2.parquet",
-          "runs": [f"results/runs/balanced-k2/{m}.parquet" for m in ["mh", "lsdim", "lshist"]],
-          "exact": [f"results/exact/balanced-k2/{m}.parquet" for m in ["mh", "lsdim", "lshist"]]}
-outputs = items.default_outputs("fig4")
+inputs = {"data": paths.result(paths.DATA, "balanced-k2"),
+          "runs": [paths.result(paths.RUNS, "balanced-k2", m) for m in ["mh", "lsdim", "lshist"]],
+          "exact": [paths.result(paths.EXACT, "balanced-k2", m) for m in ["mh", "lsdim", "lshist"]]}
+outputs = paths.item_outputs("fig4")
 
 # %%
 data = items.load(inputs["data"])

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables, variants
 
 style.apply()
 
@@ -32,8 +32,8 @@ item = "frontier"
 title = "Expected error of every release against n, worst case and average, with the optimum (beyond the drafts)"
 mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated",
               "ehds~calibrated", "mh~calibrated", "mh-delta~calibrated", "optimal~worst", "optimal~average"]
-inputs = {"expected_error": [f"results/expected_error/frontier/{m}.parquet" for m in mechanisms]}
-outputs = items.default_outputs("frontier")
+inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "frontier", m) for m in mechanisms]}
+outputs = paths.item_outputs("frontier")
 
 # %%
 df = items.load(inputs["expected_error"])
@@ -61,7 +61,7 @@ for i, k in enumerate(ks):
             s = ok[(ok.mechanism == m) & (ok.k == k)].sort_values("n")
             if not len(s):
                 continue
-            dashed = m.endswith("~calibrated")
+            dashed = variants.is_calibrated(m)
             ax.plot(s.n, s[objective], color=style.colour(m), marker=style.marker(m), ms=4,
                     ls="--" if dashed else "-", lw=2.2 if m.startswith("optimal") else 1.1)
         ax.set_xscale("log")
@@ -72,7 +72,7 @@ for i, k in enumerate(ks):
         ax.set_xlabel("data size n")
         ax.set_title(f"k = {k}: {'worst case over data sets' if objective == 'worst' else 'average over the prior predictive'}")
     axes[i, 0].set_ylabel("expected Hellinger error")
-handles = [plt.Line2D([], [], color=style.colour(m), marker=style.marker(m), ls="--" if m.endswith("~calibrated") else "-",
+handles = [plt.Line2D([], [], color=style.colour(m), marker=style.marker(m), ls="--" if variants.is_calibrated(m) else "-",
                       label=style.name(m)) for m in mechanisms]
 fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, frameon=False)
 fig.tight_layout()

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -30,8 +30,8 @@ title = "Empirical privacy-loss lower bounds vs n, Beta(1,1), eps = 1, delta = 5
 mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist"]
 claim_mechanism = "mh-delta"
 claim = "arXiv draft §7.3 (Fig. 6): the concrete eps values are smaller than the upper bound eps = 1"
-inputs = {"audit": [f"results/audit/fig6/{m}.parquet" for m in mechanisms]}
-outputs = items.default_outputs("fig6-audit")
+inputs = {"audit": [paths.result(paths.AUDIT, "fig6", m) for m in mechanisms]}
+outputs = paths.item_outputs("fig6-audit")
 
 # %%
 df = items.load(inputs["audit"])

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -30,8 +30,8 @@ title = "Concrete epsilon vs n, Beta(1,1), eps = 1, delta = 5e-4 (arXiv draft §
 mechanisms = ["mh", "mh-delta", "ehds", "lshist"]
 claim_mechanism = "mh-delta"
 claim = "arXiv draft §7.3 (Fig. 6): the concrete eps values are smaller than the upper bound eps = 1"
-inputs = {"privacy": [f"results/privacy/fig6/{m}.parquet" for m in ["mh", "mh-delta", "ehds", "lshist"]]}
-outputs = items.default_outputs("fig6")
+inputs = {"privacy": [paths.result(paths.PRIVACY, "fig6", m) for m in ["mh", "mh-delta", "ehds", "lshist"]]}
+outputs = paths.item_outputs("fig6")
 
 # %%
 df = items.load(inputs["privacy"])

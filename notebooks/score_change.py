@@ -19,15 +19,16 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "fig2"
 title = "Score change per candidate is maximal at r = BI(c) (arXiv draft §7.1, Fig. 2)"
-inputs = {"sensitivity": "results/sensitivity/fig2.parquet"}
-outputs = items.default_outputs("fig2")
+claims = [{"kind": "max-at-truth", "text": "arXiv draft §7.1 (Fig. 2): the maximum is taken at r = BI(c)"}]
+inputs = {"sensitivity": paths.result(paths.SENSITIVITY, "fig2")}
+outputs = paths.item_outputs("fig2")
 
 # %%
 df = items.load(inputs["sensitivity"])
@@ -58,5 +59,5 @@ table = pd.DataFrame([{"data": d, "m at truth": int(s.c1.iloc[0]),
                        "max": float(s.max_change.max()), "LS(c)": float(s.LS.iloc[0])}
                       for d, s in ((d, df[df.data == d]) for d in sets)])
 tables.show(table, floatfmt=".6g", heading="Maximal score change")
-rows = C.score_change(df)
+rows = C.score_change(df, claims)
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

@@ -20,15 +20,17 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "fig1"
 title = "Sensitivity of H against the posterior (arXiv draft §3, Fig. 1)"
-inputs = {"sensitivity": "results/sensitivity/fig1.parquet"}
-outputs = items.default_outputs("fig1")
+claims = [{"kind": "smooth-between",
+           "text": "arXiv draft §3 (Fig. 1): the smooth bound lies between local and global sensitivity"}]
+inputs = {"sensitivity": paths.result(paths.SENSITIVITY, "fig1")}
+outputs = paths.item_outputs("fig1")
 
 # %%
 df = items.load(inputs["sensitivity"])
@@ -65,5 +67,5 @@ table = (df.groupby("prior", sort=False)
                                      "max S_b": s.S_beta.max(), "sqrt(1 - pi/4)": s.GS_paper.iloc[0]}),
                 include_groups=False).reset_index())
 tables.show(table, heading="Summary per prior")
-rows = C.sensitivity(df)
+rows = C.sensitivity(df, claims)
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -34,9 +34,9 @@ claim = "Workshop draft §5.4.1 (Table 1): the exponential mechanism outputs ste
 note = ""
 max_steps = 4
 _m = ["mh", "mh-delta", "lszhang", "lshist", "formula-exp", "formula-laplace"]
-inputs = {"pmf": [f"results/pmf/table1/{m}.parquet" for m in _m],
-          "tails": [f"results/pmf/table1/tails/{m}.parquet" for m in _m]}
-outputs = items.default_outputs("table1")
+inputs = {"pmf": [paths.result(paths.PMF, "table1", m) for m in _m],
+          "tails": [paths.result(paths.PMF_TAILS, "table1", m) for m in _m]}
+outputs = paths.item_outputs("table1")
 
 # %%
 pmf = items.load(inputs["pmf"])

@@ -26,7 +26,7 @@ from matplotlib.colors import ListedColormap
 
 from dpposterior.paper import beyond
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, style, tables
+from dpposterior.paper import items, paths, style, tables
 
 style.apply()
 
@@ -34,8 +34,8 @@ style.apply()
 item = "which-to-use"
 title = "Which release to use: the smallest expected error over n, eps and prior strength (arXiv draft future work 1)"
 mechanisms = ["ehd", "ehds", "mh", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated", "ehds~calibrated"]
-inputs = {"expected_error": [f"results/expected_error/which-to-use/{m}.parquet" for m in mechanisms]}
-outputs = items.default_outputs("which-to-use")
+inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "which-to-use", m) for m in mechanisms]}
+outputs = paths.item_outputs("which-to-use")
 
 # %%
 df = items.load(inputs["expected_error"])

@@ -10,7 +10,8 @@ from dpposterior.accuracy import expected_errors
 from dpposterior.paper import beyond
 from dpposterior.paper import claims as C
 from dpposterior.paper import verdicts as V
-from dpposterior.paper.config import ConfigError, variant
+from dpposterior.paper.errors import ConfigError
+from dpposterior.paper.variants import variant
 
 
 def test_variant_names():

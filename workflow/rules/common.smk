@@ -1,17 +1,16 @@
-"""Helpers the rules share: output folders, the settings each job uses, each item's inputs and
-notebook parameters. Config checks beyond the schema are in dpposterior.paper.config."""
+"""What the rules share: the output folders, each stage's paths, settings and command (from its
+stage object, dpposterior.paper.stages), each item's inputs and notebook parameters. Every output
+pattern is in dpposterior.paper.paths; config checks beyond the schema are in dpposterior.paper.config."""
 
-import json
 from pathlib import Path
 
-from dpposterior.paper.config import (AUDIT_KEYS, COVERAGE_KEYS, DATA_KEYS, EXPECTED_ERROR_KEYS, FORMULA_TEMPLATES, PMF_KEYS, PRIVACY_KEYS, RUN_KEYS,
-                                      TEMPLATES, check_config, pick)
-from dpposterior.paper.experiments import FORMULAS
+from dpposterior.paper import paths
 from dpposterior.paper.report import caption_rst, verdicts_rst
+from dpposterior.paper.stages import STAGES, TEMPLATES, as_json, item_inputs, item_mechanisms
 
 #: output folders: the quick config writes to results/quick/ and figures/quick/
-R = config.get("results_dir", "results")
-F = config.get("figures_dir", "figures")
+R = config.get("results_dir", paths.RESULTS)
+F = config.get("figures_dir", paths.FIGURES)
 PROGRESS = "--progress" if config.get("progress", True) else ""
 ITEMS = list(config["items"])
 
@@ -19,87 +18,38 @@ ITEMS = list(config["items"])
 wildcard_constraints:
     mechanism="[A-Za-z0-9~-]+",
     experiment="[A-Za-z0-9_-]+",
-    name="[A-Za-z0-9_-]+",
     item="|".join(ITEMS),
 
 
-def as_json(d):
-    return json.dumps(d, sort_keys=True)
+def stage_outputs(stage):
+    """A stage's output patterns, by role (Snakemake wildcards kept)."""
+    return STAGES[stage].output_patterns(R)
 
 
-def data_spec(experiment):
-    return as_json(pick(config["accuracy"][experiment], DATA_KEYS))
+def stage_log(stage, job=None):
+    return paths.fill(paths.LOG, results=R, stage=stage, job=job or STAGES[stage].job)
 
 
-def run_spec(experiment):
-    spec = pick(config["accuracy"][experiment], RUN_KEYS)
-    return as_json(spec | {"seed": config["seed"], "runs": config["runs"], "exact_max": config["exact_max_candidates"]})
+def stage_benchmark(stage, job=None):
+    return paths.fill(paths.BENCHMARK, results=R, stage=stage, job=job or STAGES[stage].job)
 
 
-def pmf_spec(name):
-    return as_json(pick(config["pmf"][name], PMF_KEYS))
+def stage_spec(stage):
+    """The `spec` param of a stage's jobs: the settings of one entry that the job uses."""
+    return lambda wc: as_json(STAGES[stage].spec(config, wc.experiment))
 
 
-def privacy_spec(experiment, n=None):
-    """The settings of a privacy job: the whole n grid, or (a slice of a split entry) the one ``n``."""
-    spec = pick(config["privacy"][experiment], PRIVACY_KEYS)
-    return as_json(spec if n is None else spec | {"n": [n]})
-
-
-def privacy_slices(wildcards):
-    """The one-n slices a split privacy entry (`split: true`) merges; none for an entry computed in one job."""
-    spec = config["privacy"][wildcards.experiment]
-    if not spec.get("split", False):
-        return []
-    return [f"{R}/privacy/{wildcards.experiment}/{wildcards.mechanism}/n{n}.parquet" for n in spec["n"]]
-
-
-def audit_spec(experiment):
-    spec = config["audit"][experiment]
-    base = pick(config["privacy"][spec["privacy"]], PRIVACY_KEYS)
-    return as_json(base | pick(spec, AUDIT_KEYS) | {"seed": config["seed"]})
-
-
-def expected_error_spec(experiment):
-    return as_json(pick(config["expected_error"][experiment], EXPECTED_ERROR_KEYS))
-
-
-def coverage_spec(experiment):
-    return as_json(pick(config["coverage"][experiment], COVERAGE_KEYS))
-
-
-def pmf_mechanisms(name):
-    """Mechanisms of a pmf entry, plus the printed-formula pseudo-mechanisms if a table item shows it."""
-    extra = [f for f in FORMULAS if any(s["source"] == name and s["template"] in FORMULA_TEMPLATES
-                                        for s in config["items"].values())]
-    return list(config["pmf"][name]["mechanisms"]) + extra
+def stage_command(stage):
+    return STAGES[stage].command()
 
 
 def item_inputs_dict(item):
     """The inputs of one item, by role (passed to the notebook as its `inputs` parameter)."""
     spec = config["items"][item]
-    src, section = spec["source"], TEMPLATES[spec["template"]]
-    if section == "accuracy":
-        mechs = config["accuracy"][src]["mechanisms"]
-        return {"data": f"{R}/data/{src}.parquet", "runs": [f"{R}/runs/{src}/{m}.parquet" for m in mechs],
-                "exact": [f"{R}/exact/{src}/{m}.parquet" for m in mechs]}
-    if section == "privacy":
-        return {"privacy": [f"{R}/privacy/{src}/{m}.parquet" for m in config["privacy"][src]["mechanisms"]]}
-    if section == "pmf":
-        mechs = pmf_mechanisms(src)
-        return {"pmf": [f"{R}/pmf/{src}/{m}.parquet" for m in mechs],
-                "tails": [f"{R}/pmf/{src}/tails/{m}.parquet" for m in mechs]}
-    if section == "audit":
-        return {"audit": [f"{R}/audit/{src}/{m}.parquet" for m in config["audit"][src]["mechanisms"]]}
-    if section == "expected_error":
-        return {"expected_error": [f"{R}/expected_error/{src}/{m}.parquet"
-                                   for m in config["expected_error"][src]["mechanisms"]]}
-    if section == "coverage":
-        return {"coverage": [f"{R}/coverage/{src}/{m}.parquet" for m in config["coverage"][src]["mechanisms"]]}
-    return {"sensitivity": f"{R}/sensitivity/{src}.parquet"}
+    return item_inputs(config, spec["template"], spec["source"], R)
 
 
-def item_inputs(wildcards):
+def item_inputs_list(wildcards):
     out = []
     for v in item_inputs_dict(wildcards.item).values():
         out += v if isinstance(v, list) else [v]
@@ -107,33 +57,32 @@ def item_inputs(wildcards):
 
 
 def item_outputs(item):
-    return {"png": f"{F}/{item}.png", "pdf": f"{F}/{item}.pdf", "csv": f"{F}/{item}.csv", "md": f"{F}/{item}.md",
-            "tex": f"{F}/{item}.tex", "verdicts": f"{R}/verdicts/{item}.csv", "caption": f"{R}/captions/{item}.txt"}
+    return paths.item_outputs(item, F, R)
 
 
 def item_parameters(wildcards):
     """Notebook parameters: the item's `items:` entry (minus template/source), its mechanisms, its paths."""
     spec = dict(config["items"][wildcards.item])
     template, src = spec.pop("template"), spec.pop("source")
-    section = TEMPLATES[template]
     params = {"item": wildcards.item, **spec, "inputs": item_inputs_dict(wildcards.item),
               "outputs": item_outputs(wildcards.item)}
-    if section in ("accuracy", "privacy", "audit", "coverage", "expected_error"):
-        params["mechanisms"] = config[section][src]["mechanisms"]
+    mechanisms = item_mechanisms(config, template, src)
+    if mechanisms is not None:
+        params["mechanisms"] = mechanisms
     return as_json(params)
 
 
 def template_of(wildcards):
-    return f"notebooks/{config['items'][wildcards.item]['template']}.py"
+    return paths.fill(paths.TEMPLATE, template=config["items"][wildcards.item]["template"])
 
 
 def all_outputs():
-    out = [f"{F}/verdicts.md", f"{F}/verdicts.csv"]
+    out = [paths.fill(paths.VERDICTS_MD, figures=F), paths.fill(paths.VERDICTS_CSV, figures=F)]
     for item in ITEMS:
-        out += list(item_outputs(item).values()) + [f"{R}/notebooks/{item}.html"]
+        out += list(item_outputs(item).values()) + [paths.fill(paths.NOTEBOOK_HTML, results=R, item=item)]
     return out
 
 
 # the report (snakemake --report) reads each item's caption and the verdict table when they exist
-config["_report"] = {"captions": {i: caption_rst(Path(f"{R}/captions/{i}.txt")) for i in ITEMS},
-                     "verdicts": verdicts_rst(Path(f"{F}/verdicts.csv"))}
+config["_report"] = {"captions": {i: caption_rst(Path(item_outputs(i)["caption"])) for i in ITEMS},
+                     "verdicts": verdicts_rst(Path(paths.fill(paths.VERDICTS_CSV, figures=F)))}

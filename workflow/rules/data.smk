@@ -1,16 +1,15 @@
-rule make_data:
+rule data:
     """Data generation: the count vectors (and priors) of one accuracy experiment."""
     output:
-        f"{R}/data/{{experiment}}.parquet",
+        **stage_outputs("data"),
     params:
-        spec=lambda wc: data_spec(wc.experiment),
+        spec=stage_spec("data"),
     threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:
-        f"{R}/logs/data/{{experiment}}.log",
+        stage_log("data"),
     benchmark:
-        f"{R}/benchmarks/data/{{experiment}}.tsv"
+        stage_benchmark("data")
     shell:
-        "python -m dpposterior.paper data --experiment {wildcards.experiment:q} --spec {params.spec:q} "
-        "--out {output:q} > {log:q} 2>&1"
+        stage_command("data")

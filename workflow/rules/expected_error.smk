@@ -1,9 +1,9 @@
 rule expected_error:
     """Exact worst-case and average expected error of one mechanism (or variant, e.g. ehds~calibrated) on a grid."""
     output:
-        f"{R}/expected_error/{{experiment}}/{{mechanism}}.parquet",
+        **stage_outputs("expected_error"),
     params:
-        spec=lambda wc: expected_error_spec(wc.experiment),
+        spec=stage_spec("expected_error"),
     threads: 1
     resources:
         mem_mb=2000,  # measured peak ~700 MB (quick and default runs), with margin
@@ -11,9 +11,8 @@ rule expected_error:
     conda:
         "../envs/dpposterior.yaml"
     log:
-        f"{R}/logs/expected_error/{{experiment}}/{{mechanism}}.log",
+        stage_log("expected_error"),
     benchmark:
-        f"{R}/benchmarks/expected_error/{{experiment}}/{{mechanism}}.tsv"
+        stage_benchmark("expected_error")
     shell:
-        "python -m dpposterior.paper expected_error --experiment {wildcards.experiment:q} "
-        "--mechanism {wildcards.mechanism:q} --spec {params.spec:q} --out {output:q} > {log:q} 2>&1"
+        stage_command("expected_error")

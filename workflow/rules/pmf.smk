@@ -1,17 +1,15 @@
-rule exact_pmf:
+rule pmf:
     """Exact output distribution of one mechanism at one (prior, c) (arXiv draft Fig. 3, workshop draft Tables 1-2)."""
     output:
-        pmf=f"{R}/pmf/{{name}}/{{mechanism}}.parquet",
-        tails=f"{R}/pmf/{{name}}/tails/{{mechanism}}.parquet",
+        **stage_outputs("pmf"),
     params:
-        spec=lambda wc: pmf_spec(wc.name),
+        spec=stage_spec("pmf"),
     threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:
-        f"{R}/logs/pmf/{{name}}/{{mechanism}}.log",
+        stage_log("pmf"),
     benchmark:
-        f"{R}/benchmarks/pmf/{{name}}/{{mechanism}}.tsv"
+        stage_benchmark("pmf")
     shell:
-        "python -m dpposterior.paper pmf --name {wildcards.name:q} --mechanism {wildcards.mechanism:q} "
-        "--spec {params.spec:q} --out {output.pmf:q} --out-tails {output.tails:q} > {log:q} 2>&1"
+        stage_command("pmf")

@@ -1,35 +1,37 @@
-rule privacy_loss:
+PRIVACY = STAGES["privacy"]
+
+
+rule privacy:
     """Exact concrete epsilon (local and worst case) of one mechanism over an n grid, against its claim;
     for a split entry, the merge of its one-n slices (rule privacy_slice)."""
     input:
-        privacy_slices,
+        lambda wc: PRIVACY.slices(config, wc.experiment, wc.mechanism, R),
     output:
-        f"{R}/privacy/{{experiment}}/{{mechanism}}.parquet",
+        **stage_outputs("privacy"),
     params:
-        spec=lambda wc: privacy_spec(wc.experiment),
+        spec=stage_spec("privacy"),
         progress=PROGRESS,
         merge=lambda wc, input: "--merge" if input else "",
     threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:
-        f"{R}/logs/privacy/{{experiment}}/{{mechanism}}.log",
+        stage_log("privacy"),
     benchmark:
-        f"{R}/benchmarks/privacy/{{experiment}}/{{mechanism}}.tsv"
+        stage_benchmark("privacy")
     shell:
-        "python -m dpposterior.paper privacy --experiment {wildcards.experiment:q} --mechanism {wildcards.mechanism:q} "
-        "--spec {params.spec:q} {params.progress} {params.merge} {input:q} --out {output:q} > {log:q} 2>&1"
+        PRIVACY.command(merge=True)
 
 
 rule privacy_slice:
-    """One n of a split privacy entry: the same computation as privacy_loss on the grid [n] (large n grids
+    """One n of a split privacy entry: the same computation as rule privacy on the grid [n] (large n grids
     at k >= 3, where one n takes minutes, run as one job per n on a cluster)."""
     output:
-        f"{R}/privacy/{{experiment}}/{{mechanism}}/n{{n}}.parquet",
+        privacy=paths.fill(PRIVACY.slice_output, results=R),
     wildcard_constraints:
         n="[0-9]+",
     params:
-        spec=lambda wc: privacy_spec(wc.experiment, n=int(wc.n)),
+        spec=lambda wc: as_json(PRIVACY.slice_spec(config, wc.experiment, int(wc.n))),
         progress=PROGRESS,
     threads: 1
     resources:
@@ -42,9 +44,8 @@ rule privacy_slice:
     conda:
         "../envs/dpposterior.yaml"
     log:
-        f"{R}/logs/privacy/{{experiment}}/{{mechanism}}/n{{n}}.log",
+        stage_log("privacy", PRIVACY.slice_job),
     benchmark:
-        f"{R}/benchmarks/privacy/{{experiment}}/{{mechanism}}/n{{n}}.tsv"
+        stage_benchmark("privacy", PRIVACY.slice_job)
     shell:
-        "python -m dpposterior.paper privacy --experiment {wildcards.experiment:q} --mechanism {wildcards.mechanism:q} "
-        "--spec {params.spec:q} {params.progress} --out {output:q} > {log:q} 2>&1"
+        PRIVACY.command(merge=False)

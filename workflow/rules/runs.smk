@@ -1,21 +1,18 @@
-rule run_mechanism:
+rule runs:
     """Mechanism runs: `runs` releases per point of one (experiment, mechanism), plus the exact error law."""
     input:
-        data=f"{R}/data/{{experiment}}.parquet",
+        data=rules.data.output.data,
     output:
-        runs=f"{R}/runs/{{experiment}}/{{mechanism}}.parquet",
-        exact=f"{R}/exact/{{experiment}}/{{mechanism}}.parquet",
+        **stage_outputs("runs"),
     params:
-        spec=lambda wc: run_spec(wc.experiment),
+        spec=stage_spec("runs"),
         progress=PROGRESS,
     threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:
-        f"{R}/logs/runs/{{experiment}}/{{mechanism}}.log",
+        stage_log("runs"),
     benchmark:
-        f"{R}/benchmarks/runs/{{experiment}}/{{mechanism}}.tsv"
+        stage_benchmark("runs")
     shell:
-        "python -m dpposterior.paper runs --experiment {wildcards.experiment:q} --mechanism {wildcards.mechanism:q} "
-        "--spec {params.spec:q} --data {input.data:q} {params.progress} --out-runs {output.runs:q} "
-        "--out-exact {output.exact:q} > {log:q} 2>&1"
+        stage_command("runs")

@@ -1,19 +1,17 @@
 rule sensitivity:
     """Sensitivity curves (arXiv draft Fig. 1) and per-candidate score changes (arXiv draft Fig. 2)."""
     output:
-        f"{R}/sensitivity/{{name}}.parquet",
+        **stage_outputs("sensitivity"),
     wildcard_constraints:
-        name="fig1|fig2",
+        experiment="|".join(STAGES["sensitivity"].kinds),
     params:
-        spec=lambda wc: as_json(config["sensitivity"][wc.name]),
-        which=lambda wc: "curves" if wc.name == "fig1" else "score-change",
+        spec=stage_spec("sensitivity"),
     threads: 1  # single-process numpy; mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
     log:
-        f"{R}/logs/sensitivity/{{name}}.log",
+        stage_log("sensitivity"),
     benchmark:
-        f"{R}/benchmarks/sensitivity/{{name}}.tsv"
+        stage_benchmark("sensitivity")
     shell:
-        "python -m dpposterior.paper sensitivity --which {params.which} --spec {params.spec:q} "
-        "--out {output:q} > {log:q} 2>&1"
+        stage_command("sensitivity")

@@ -1,6 +1,8 @@
 """The paper's items: experiments, claim checks (verdicts), figure style and tables.
 
-The pipeline (``Snakefile``) runs :mod:`.experiments` through the stage CLI
-(``python -m dpposterior.paper <stage>``) and renders one notebook per item from ``notebooks/``;
-the notebooks call :mod:`.claims` / :mod:`.verdicts` and only plot.
+The pipeline (``Snakefile``) runs the stages of :mod:`.stages` (one object per job kind: its
+settings, command line, runner, dry-run checks and output paths, the paths named in :mod:`.paths`)
+through the stage CLI (``python -m dpposterior.paper <stage>``); the computations are in
+:mod:`.experiments`, :mod:`.coverage` and :mod:`.beyond`. It renders one notebook per item from
+``notebooks/``; the notebooks judge the items' claims with :mod:`.claims` / :mod:`.verdicts` and only plot.
 """

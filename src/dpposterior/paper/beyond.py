@@ -3,7 +3,7 @@ prior strength (items `frontier`, `which-to-use` and `calibration`; docs/definit
 error, Calibration, `optimal`).
 
 One job computes one mechanism (or variant, ``ehds~calibrated``, ``optimal~average``; see
-:func:`dpposterior.paper.config.variant`) at every point of one experiment with
+:func:`dpposterior.paper.variants.variant`) at every point of one experiment with
 :func:`dpposterior.accuracy.expected_errors`: the worst case over all data sets of size n and its
 data set, and the average under the prior predictive.  Points beyond ``max_candidates`` are
 skipped; a point the mechanism refuses for its size (e.g. the linear program of ``optimal``
@@ -19,7 +19,7 @@ from ..accuracy import expected_errors
 from ..errors import SizeError
 from ..mechanisms import MECHANISMS
 from ..models import n_candidates
-from .config import variant
+from .variants import variant
 
 #: ``which-to-use`` ranks only releases with a closed form: ``optimal`` wins its own objective by construction.
 NOT_RANKED = ("optimal",)

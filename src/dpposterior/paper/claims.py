@@ -10,7 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..mechanisms import MECHANISM_IDS, MECHANISMS
 from . import verdicts as V
+from .beyond import winners
+from .variants import base_id, is_calibrated
 
 #: At k >= 3 these two are the same mechanism (Laplace noise of scale 2/eps on k - 1 counts).
 SAME_AT_K3 = ("lshist", "lszhang")
@@ -88,8 +91,19 @@ def accuracy(claims: list[dict], summary: pd.DataFrame, *, xname: str = "n", ali
     return rows
 
 
-def pmf(pmf_df: pd.DataFrame, tails: pd.DataFrame, *, levels: int = 4) -> list[V.Verdict]:
-    """Claims on the exact candidate probabilities (arXiv draft §7.2.1, Fig. 3; §6.2 bound)."""
+#: Large-n limits of P(release = BI(c)) at k = 2 that a recorded value is compared with (claim kind `recorded`).
+LIMITS = {"tanh(eps/4)": lambda eps: float(np.tanh(eps / 4)), "(1 - e^-eps)/2": lambda eps: float((1 - np.exp(-eps)) / 2)}
+
+
+def pmf(pmf_df: pd.DataFrame, tails: pd.DataFrame, claims: list[dict], *, levels: int = 4) -> list[V.Verdict]:
+    """Claims on the exact candidate probabilities (the items' ``claims`` in ``config.yaml``), each skipped
+    when a mechanism it names is not in the item.
+
+    Claim kinds: ``more-mass-near-truth`` (``better`` puts more mass than ``worse`` within H <= t at each
+    of the ``levels`` smallest t), ``tail-bound`` (the exact tail of ``mechanism`` is below its bound,
+    the arXiv draft's §6.2 bound for ``mh``) and ``recorded`` (a recorded ``value`` of P(release = BI(c))
+    against its large-n ``limit``, one of :data:`LIMITS`, at ``k`` categories, within ``atol``).
+    """
     mechs = list(dict.fromkeys(pmf_df.mechanism))
     eps = float(pmf_df.epsilon.iloc[0])
     k = len(pmf_df.counts.iloc[0])
@@ -101,32 +115,28 @@ def pmf(pmf_df: pd.DataFrame, tails: pd.DataFrame, *, levels: int = 4) -> list[V
 
     rows = []
     labels = [f"t={t:.3g}" for t in hs]
-    if "lsdim" in mechs and "mh" in mechs:
-        rows.append(V.ordering("arXiv draft §7.2.1 (Fig. 3): M_H outputs the candidates near the truth with larger "
-                               "probability than baseline Laplace", labels, [within("mh", t) for t in hs],
-                               [within("lsdim", t) for t in hs], [1] * len(hs),
-                               draft=f"P_mh(H<=t) > P_lsdim(H<=t) at the {len(hs)} smallest t", names=("mh", "lsdim")))
-    if "lshist" in mechs and "mh" in mechs:
-        rows.append(V.ordering("arXiv draft §7.2.1 (Fig. 3): improved Laplace produces good results with higher "
-                               "probability than M_H", labels, [within("lshist", t) for t in hs],
-                               [within("mh", t) for t in hs], [1] * len(hs),
-                               draft=f"P_lshist(H<=t) > P_mh(H<=t) at the {len(hs)} smallest t", names=("lshist", "mh")))
-    t = tails[tails.mechanism == "mh"]
-    if len(t):
-        r = V.bound_holds("arXiv draft §6.2: P(H >= t) <= |R| exp(-eps t / (2 S(c))) for M_H", t.tail_prob, t.bound,
-                          what="exact tail / bound", draft="bound holds at every t")
-        useful = t.t[t.bound < 1]
-        r.computed += (f"; the bound is below 1 only for t > {useful.min():.3g}" if len(useful)
-                       else "; the bound is >= 1 at every t (vacuous)")
-        rows.append(r)
-    if k == 2 and {"mh", "lshist"} <= set(mechs):
-        # recorded large-n values at eps = 1 against their limits tanh(eps/4) and (1 - e^-eps)/2
-        rows.append(V.value_matches("Authors' recorded P(release = BI(c)) for their smooth mechanism at eps = 1, "
-                                    "n >= 1e4, k = 2 (large-n limit tanh(eps/4))", 0.245, float(np.tanh(eps / 4)),
-                                    what="P(exact posterior), mh", atol=0.005))
-        rows.append(V.value_matches("Authors' recorded P(release = BI(c)) for LSHist at eps = 1, n >= 1e4, k = 2 "
-                                    "(large-n limit (1 - e^-eps)/2)", 0.316, float((1 - np.exp(-eps)) / 2),
-                                    what="P(exact posterior), lshist", atol=0.005))
+    for cl in claims or []:
+        kind, text = cl["kind"], cl["text"]
+        if kind == "more-mass-near-truth":
+            b, w = cl["better"], cl["worse"]
+            if b in mechs and w in mechs:
+                rows.append(V.ordering(text, labels, [within(b, t) for t in hs], [within(w, t) for t in hs],
+                                       [1] * len(hs), draft=f"P_{b}(H<=t) > P_{w}(H<=t) at the {len(hs)} smallest t",
+                                       names=(b, w)))
+        elif kind == "tail-bound":
+            t = tails[tails.mechanism == cl["mechanism"]]
+            if len(t):
+                r = V.bound_holds(text, t.tail_prob, t.bound, what="exact tail / bound", draft="bound holds at every t")
+                useful = t.t[t.bound < 1]
+                r.computed += (f"; the bound is below 1 only for t > {useful.min():.3g}" if len(useful)
+                               else "; the bound is >= 1 at every t (vacuous)")
+                rows.append(r)
+        elif kind == "recorded":
+            if k == cl["k"] and cl["mechanism"] in mechs:
+                rows.append(V.value_matches(text, float(cl["value"]), LIMITS[cl["limit"]](eps),
+                                            what=f"P(exact posterior), {cl['mechanism']}", atol=float(cl["atol"])))
+        else:
+            raise ValueError(f"unknown claim kind {kind!r}")
     return rows
 
 
@@ -190,20 +200,22 @@ def step_table(tab: pd.DataFrame, *, claim: str, item: str, printed_digits: int 
     steps = [f"s={s}" for s in tab.steps]
     if item == "table1":
         want = [1, 1, 1, -1, -1][: len(tab)]
-        pairs = [("exp printed", "Laplace printed", "printed columns"), ("exp formula", "Laplace formula", "printed formulas")]
+        pairs = [("exp printed", "Laplace printed", "printed columns"),
+                 ("exp formula", "Laplace formula", "printed formulas")]
         pairs += [(f"{e} as defined", "lszhang as defined", f"{e} vs lszhang as defined") for e in ("mh", "mh-delta")
                   if f"{e} as defined" in tab]
-        for e, l, lab in pairs:
-            keep = tab[e].notna() & tab[l].notna()
-            rows.append(V.ordering(f"{claim} [{lab}]", [s for s, k in zip(steps, keep) if k], tab[e][keep], tab[l][keep],
-                                   [w for w, k in zip(want, keep) if k], draft="exp > Laplace at s = 0-2, < at s = 3-4",
-                                   names=("exp", "Laplace")))
+        for e, lap, lab in pairs:
+            keep = tab[e].notna() & tab[lap].notna()
+            rows.append(V.ordering(f"{claim} [{lab}]", [s for s, k in zip(steps, keep, strict=False) if k],
+                                   tab[e][keep], tab[lap][keep], [w for w, k in zip(want, keep, strict=False) if k],
+                                   draft="exp > Laplace at s = 0-2, < at s = 3-4", names=("exp", "Laplace")))
     else:
-        pairs = [("exp printed", "Laplace printed", "printed columns"), ("exp formula", "Laplace formula", "printed formulas")]
+        pairs = [("exp printed", "Laplace printed", "printed columns"),
+                 ("exp formula", "Laplace formula", "printed formulas")]
         pairs += [(f"{e} as defined", "lszhang as defined", f"{e} vs lszhang as defined") for e in ("mh", "mh-delta")
                   if f"{e} as defined" in tab]
-        for e, l, lab in pairs:
-            pe, pl = float(np.nansum(tab[e][:3])), float(np.nansum(tab[l][:3]))
+        for e, lap, lab in pairs:
+            pe, pl = float(np.nansum(tab[e][:3])), float(np.nansum(tab[lap][:3]))
             rows.append(V.ordering(f"{claim} [{lab}]", ["P(steps <= 2)"], [pl], [pe], [1],
                                    draft="Laplace > exponential at few steps", names=("Laplace", "exp")))
     rows.append(V.formula_matches("Workshop draft §5.4.1: the printed exponential column follows the printed formula",
@@ -216,41 +228,49 @@ def step_table(tab: pd.DataFrame, *, claim: str, item: str, printed_digits: int 
     return rows
 
 
-def sensitivity(df: pd.DataFrame) -> list[V.Verdict]:
-    """ArXiv draft Fig. 1 (§3) and workshop draft §5.4.2: LS <= S <= GS; GS = sqrt(1 - pi/4); LS falls as
-    the Beta parameters get closer and larger."""
-    rows = [V.bound_holds("arXiv draft §3 (Fig. 1): the smooth bound lies between local and global sensitivity",
-                          np.concatenate([df.LS, df.S]), np.concatenate([df.S, df.GS]), what="LS/S and S/GS",
-                          draft="LS <= S <= GS", rtol=1e-12)]
-    gs = df.groupby("prior", sort=False).GS.first()
-    paper = float(df.GS_paper.iloc[0])
-    r = V.formula_matches("Drafts: GS = sqrt(1 - pi/4) (arXiv draft §4.1.1)", np.full(len(gs), paper), gs.to_numpy(),
-                          what="GS", atol=1e-3)
-    r.computed += " (" + ", ".join(f"{p}: {v:.4f}" for p, v in gs.items()) + ")"
-    rows.append(r)
-    n = int(df.n.iloc[0])
-    sym = [p for p in dict.fromkeys(df.prior) if p.split("(")[1].split(",")[0] == p.split(",")[1].rstrip(")")]
-    mid = [float(df[(df.prior == p) & (df.c1 == n // 2)].LS.iloc[0]) for p in sym]
-    rows.append(V.trend("Workshop draft §5.4.2: LS decreases as the Beta parameters get closer and larger",
-                        np.arange(len(sym), dtype=float), mid, np.zeros(len(sym)), name="LS at c = (n/2, n/2) over "
-                        + ", ".join(sym), direction="down", xname="prior"))
+def sensitivity(df: pd.DataFrame, claims: list[dict]) -> list[V.Verdict]:
+    """Claims on the sensitivity curves (the item's ``claims`` in ``config.yaml``; arXiv draft Fig. 1, §3, and
+    workshop draft §5.4.2). Kinds: ``smooth-between`` (LS <= S <= GS), ``gs-constant`` (GS = sqrt(1 - pi/4)
+    for every prior) and ``ls-falls`` (LS at the balanced data falls over the symmetric priors, in order)."""
+    rows = []
+    for cl in claims or []:
+        kind, text = cl["kind"], cl["text"]
+        if kind == "smooth-between":
+            rows.append(V.bound_holds(text, np.concatenate([df.LS, df.S]), np.concatenate([df.S, df.GS]),
+                                      what="LS/S and S/GS", draft="LS <= S <= GS", rtol=1e-12))
+        elif kind == "gs-constant":
+            gs = df.groupby("prior", sort=False).GS.first()
+            paper = float(df.GS_paper.iloc[0])
+            r = V.formula_matches(text, np.full(len(gs), paper), gs.to_numpy(), what="GS", atol=1e-3)
+            r.computed += " (" + ", ".join(f"{p}: {v:.4f}" for p, v in gs.items()) + ")"
+            rows.append(r)
+        elif kind == "ls-falls":
+            n = int(df.n.iloc[0])
+            sym = [p for p in dict.fromkeys(df.prior) if p.split("(")[1].split(",")[0] == p.split(",")[1].rstrip(")")]
+            mid = [float(df[(df.prior == p) & (df.c1 == n // 2)].LS.iloc[0]) for p in sym]
+            rows.append(V.trend(text, np.arange(len(sym), dtype=float), mid, np.zeros(len(sym)),
+                                name="LS at c = (n/2, n/2) over " + ", ".join(sym), direction="down", xname="prior"))
+        else:
+            raise ValueError(f"unknown claim kind {kind!r}")
     return rows
 
 
-def score_change(df: pd.DataFrame) -> list[V.Verdict]:
-    """ArXiv draft §7.1 (Fig. 2): the maximal score change over the candidates is taken at r = BI(c), and
-    equals LS(c)."""
+def score_change(df: pd.DataFrame, claims: list[dict]) -> list[V.Verdict]:
+    """Claims on the score changes (the item's ``claims``; arXiv draft §7.1, Fig. 2). Kind ``max-at-truth``: per
+    data set c, the maximal score change over the candidates is taken at r = BI(c) and equals LS(c)."""
     rows = []
-    for d in dict.fromkeys(df.data):
-        s = df[df.data == d].reset_index(drop=True)
-        top = float(s.max_change.max())
-        at_truth = float(s.max_change[s.r1 == s.c1.iloc[0]].iloc[0])
-        ties = [int(v) for v in s.r1[s.max_change >= top * (1 - 1e-9)]]
-        r = V.bound_holds(f"arXiv draft §7.1 (Fig. 2): the maximum is taken at r = BI(c), c = {d}",
-                          [top, top], [at_truth, float(s.LS.iloc[0])],
-                          what=f"max {top:.6f} (at m in {ties}; ties are r = BI(c') of a neighbour) vs value at "
-                               f"m = {int(s.c1.iloc[0])} and LS", draft=f"max at m = {int(s.c1.iloc[0])}, max = LS(c)")
-        rows.append(r)
+    for cl in claims or []:
+        if cl["kind"] != "max-at-truth":
+            raise ValueError(f"unknown claim kind {cl['kind']!r}")
+        for d in dict.fromkeys(df.data):
+            s = df[df.data == d].reset_index(drop=True)
+            top = float(s.max_change.max())
+            at_truth = float(s.max_change[s.r1 == s.c1.iloc[0]].iloc[0])
+            ties = [int(v) for v in s.r1[s.max_change >= top * (1 - 1e-9)]]
+            r = V.bound_holds(f"{cl['text']}, c = {d}", [top, top], [at_truth, float(s.LS.iloc[0])],
+                              what=f"max {top:.6f} (at m in {ties}; ties are r = BI(c') of a neighbour) vs value at "
+                                   f"m = {int(s.c1.iloc[0])} and LS", draft=f"max at m = {int(s.c1.iloc[0])}, max = LS(c)")
+            rows.append(r)
     return rows
 
 
@@ -273,7 +293,7 @@ def coverage(df: pd.DataFrame) -> list[V.Verdict]:
         level = float(s.level.iloc[0])
         err = (s.noise_aware_coverage - level).abs()
         ok = err <= COVERAGE_ATOL + s.skipped_mass
-        verdict = V.REPRODUCED if ok.all() else V.PARTLY if ok.any() else V.NOT_REPRODUCED
+        verdict = V.tally(ok)
         rows.append(V.Verdict(
             f"Noise-aware posterior of {mech}: its equal-tailed intervals have the nominal coverage (Bayesian calibration)",
             f"coverage = {level:g}", f"max |coverage - {level:g}| = {err.max():.2e} over {len(s)} (n, eps) points",
@@ -281,7 +301,7 @@ def coverage(df: pd.DataFrame) -> list[V.Verdict]:
             f"absolute {COVERAGE_ATOL:g} + skipped release mass (max {s.skipped_mass.max():.1e})", verdict))
         under = s.naive_coverage < level - UNDERCOVER_MARGIN
         worst = s.loc[s.naive_coverage.idxmin()]
-        verdict = V.REPRODUCED if under.all() else V.PARTLY if under.any() else V.NOT_REPRODUCED
+        verdict = V.tally(under)
         rows.append(V.Verdict(
             f"Reading the release of {mech} as the posterior Dir(a + m) under-covers",
             f"coverage < {level:g}",
@@ -295,7 +315,9 @@ def coverage(df: pd.DataFrame) -> list[V.Verdict]:
 LP_RTOL = 1e-4
 #: Reference value of the worst-case optimum, Beta(1,1), n = 50, eps = 1 (docs/definitions.md, `optimal`).
 OPTIMAL_WORST_REFERENCE = 0.1612
-EXPONENTIAL_BASES = ("ehd", "ehds", "mh", "mh-delta")
+#: The private exponential mechanisms of the registry (family "exponential", with a claimed guarantee: not ehdl).
+EXPONENTIAL_BASES = tuple(m for m in MECHANISM_IDS
+                          if MECHANISMS[m].family == "exponential" and MECHANISMS[m].claimed(1.0, 1e-8)[0] is not None)
 
 
 def frontier(df: pd.DataFrame) -> list[V.Verdict]:
@@ -320,7 +342,7 @@ def frontier(df: pd.DataFrame) -> list[V.Verdict]:
             f"(geometric - optimum) / optimum from {rel.min():.2e} to {rel.max():.2e} at {len(both)} (k, n, eps) points "
             "(negative: the repaired LP table is slightly worse than geometric)",
             "relative excess <= tolerance at every point (exact values)", f"relative {LP_RTOL:g}",
-            V.REPRODUCED if hit.all() else V.PARTLY if hit.any() else V.NOT_REPRODUCED))
+            V.tally(hit)))
     for m in EXPONENTIAL_BASES:
         s = ok[ok.mechanism == m]
         if not len(s):
@@ -330,7 +352,7 @@ def frontier(df: pd.DataFrame) -> list[V.Verdict]:
             f"{m}: its worst-case expected error is attained at data on the boundary (a zero count)",
             "worst data set has a zero count", f"boundary at {int(boundary.sum())} of {len(s)} points",
             "min(worst_counts) == 0 at every point (exact values)", "exact (no tolerance)",
-            V.REPRODUCED if boundary.all() else V.PARTLY if boundary.any() else V.NOT_REPRODUCED))
+            V.tally(boundary)))
     opt_w = ok[ok.mechanism == "optimal~worst"].set_index(["k", "n", "epsilon"]).worst
     for m in sorted(set(ok.mechanism) - {"optimal~worst", "optimal~average"}):
         s = ok[ok.mechanism == m].set_index(["k", "n", "epsilon"]).worst
@@ -344,7 +366,7 @@ def frontier(df: pd.DataFrame) -> list[V.Verdict]:
             "worst-case error >= the linear program's optimum",
             f"ratio to the optimum {ratio.min():.3f} to {ratio.max():.3f} over {len(idx)} points",
             "ratio >= 1 - tolerance at every point (exact values)", f"relative {LP_RTOL:g}",
-            V.REPRODUCED if hold.all() else V.PARTLY if hold.any() else V.NOT_REPRODUCED))
+            V.tally(hold)))
     return rows
 
 
@@ -352,9 +374,9 @@ def calibration(df: pd.DataFrame) -> list[V.Verdict]:
     """Verdicts of the `calibration` item: every calibrated mechanism is certified eps-DP, and calibration
     helps (kappa >= 1: the drafts' bounds leave slack) on average error."""
     rows = []
-    cal = df[df.mechanism.str.endswith("~calibrated") & (df.status == "ok")]
+    cal = df[df.mechanism.map(is_calibrated) & (df.status == "ok")]
     for m, s in cal.groupby("mechanism", sort=True):
-        base = m.split("~")[0]
+        base = base_id(m)
         rows.append(V.bound_holds(f"{base} calibrated: the exact worst-case concrete eps is at most eps (certificate)",
                                   s.certified_epsilon, s.epsilon, what="certified eps / eps",
                                   draft="concrete eps <= eps at every n", rtol=1e-9))
@@ -368,7 +390,7 @@ def calibration(df: pd.DataFrame) -> list[V.Verdict]:
             f"kappa from {c.kappa.min():.3f} to {c.kappa.max():.3f}; lower at {int(gain.sum())} of {len(idx)} points; "
             f"ratio {float((c.average[idx] / plain[idx]).min()):.3f} to {float((c.average[idx] / plain[idx]).max()):.3f}",
             "calibrated < uncalibrated at every point (exact values)", "exact (no tolerance)",
-            V.REPRODUCED if gain.all() else V.PARTLY if gain.any() else V.NOT_REPRODUCED))
+            V.tally(gain)))
     return rows
 
 
@@ -376,12 +398,10 @@ def which_to_use(df: pd.DataFrame) -> list[V.Verdict]:
     """Verdicts of the `which-to-use` map: the drafts' claim that M_H beats the plain Laplace mechanism at
     larger n (arXiv draft §7.2.2) and that an exponential mechanism can be the best release (its
     future-work question 1), judged cell by cell on exact errors."""
-    from .beyond import winners
-
     rows = []
     for objective in ("average", "worst"):
         w = winners(df, objective)
-        expo = w.winner.map(lambda m: m.split("~")[0] in EXPONENTIAL_BASES)
+        expo = w.winner.map(lambda m: base_id(m) in EXPONENTIAL_BASES)
         rows.append(V.Verdict(
             f"arXiv draft future work 1 ({objective} error): an exponential mechanism is the best private release somewhere",
             "some cell is won by an exponential mechanism",
@@ -399,5 +419,5 @@ def which_to_use(df: pd.DataFrame) -> list[V.Verdict]:
                 f"arXiv draft §7.2.2 ({objective} error): M_H beats the plain Laplace mechanism at the largest n",
                 "mh < lsdim at large n", f"mh < lsdim in {better} of {len(at_big)} cells at n = {big}",
                 "per cell at the largest n (exact values)", "exact (no tolerance)",
-                V.REPRODUCED if better == len(at_big) else V.PARTLY if better else V.NOT_REPRODUCED))
+                V.tally([mh[i] < lap[i] for i in at_big])))
     return rows

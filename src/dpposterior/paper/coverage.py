@@ -23,8 +23,9 @@ from scipy.special import betainc
 from scipy.stats import beta as beta_dist
 
 from ..mechanisms import rows as mechanism_rows
-from ..models import candidates
+from ..models import candidates, check_size
 from ..posterior import Marginal, log_prior_predictive
+from ..privacy import check_scan_size
 
 #: releases whose marginal probability is below this are skipped (their mass is reported)
 MIN_MASS = 1e-14
@@ -36,9 +37,6 @@ def check_coverage_size(n: int) -> None:
     """Refuse, before any work, a coverage point whose ``(n + 1)^2`` tables (``P(m | c)``, the joint,
     two interval tables and their difference: ~6 float64 arrays) exceed the memory budget, or whose
     ``|R(n)|^2`` evaluations exceed the pair budget (the dry run calls this too)."""
-    from ..models import check_size
-    from ..privacy import check_scan_size
-
     check_size((n + 1) ** 2, 8 * 6, f"the coverage tables for n={n}")
     check_scan_size(2, n, "the coverage table")
 

@@ -1,5 +1,5 @@
 """The experiments behind the paper's items: one function per pipeline stage, each returning a
-DataFrame (the stage CLIs in :mod:`dpposterior.paper.__main__` only parse settings and write it).
+DataFrame (the stage objects of :mod:`dpposterior.paper.stages` only pass settings and write it).
 
 Seeds: every job/point draws from ``SeedSequence([seed, crc32 of each key part])`` (:func:`job_rng`),
 never from execution order, so results do not depend on ``--cores`` or on where the clone lives.
@@ -8,24 +8,40 @@ never from execution order, so results do not depend on ``--cores`` or on where 
 from __future__ import annotations
 
 import os
+import time
 import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
+from tqdm import tqdm
 
-from ..accuracy import exact_accuracy, exact_accuracy_from_pmf, release_error
-from ..mechanism_audit import audit_mechanism, exact_pair_epsilon
+from ..accuracy import exact_accuracy_from_pmf, release_error
 from ..bounds import abs_discretised_laplace_pmf, mh_tail_bound
 from ..distances import hellinger
 from ..errors import InputError
+from ..mechanism_audit import audit_mechanism, exact_pair_epsilon
 from ..mechanisms import MECHANISMS, log_pmf, sample
-from ..models import (balanced_counts, candidate_rank, candidates, counts_from_proportions, n_candidates,
-                      neighbours, steps)
+from ..models import (
+    balanced_counts,
+    candidate_rank,
+    candidates,
+    check_size,
+    counts_from_proportions,
+    n_candidates,
+    neighbours,
+    steps,
+)
 from ..privacy import concrete_epsilon
-from ..sensitivity import (PAPER_GLOBAL_SENSITIVITY, beta_smooth_sensitivity_all, global_sensitivity,
-                           local_sensitivity, smooth_sensitivity_all)
+from ..sensitivity import (
+    PAPER_GLOBAL_SENSITIVITY,
+    beta_smooth_sensitivity_all,
+    global_sensitivity,
+    local_sensitivity,
+    smooth_sensitivity_all,
+)
+from .variants import variant
 from .verdicts import bonferroni_level
 
 #: Pseudo-mechanisms of the workshop draft's Tables 1-2: the formulas printed beside the tables.
@@ -93,10 +109,6 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
 
     Point i draws from ``job_rng(seed, "accuracy", experiment, mechanism, i)``.
     """
-    from tqdm import tqdm
-
-    from .config import variant
-
     base, options = variant(mechanism)
     out_runs, out_exact = [], []
     for row in tqdm(data.itertuples(index=False), total=len(data), disable=not progress,
@@ -188,8 +200,6 @@ def privacy_loss(experiment: str, mechanism: str, spec: dict, progress: bool = F
     """Exact concrete epsilon of ``mechanism`` at each n of ``spec``: local at the balanced data and worst
     case over all data of size n, with the maximising pair and output, the claimed guarantee and the
     privacy profile delta(eps') at eps' = the claimed epsilon."""
-    from tqdm import tqdm
-
     a = np.asarray(spec["prior"], float)
     eps, delta = float(spec["epsilon"]), float(spec["delta"])
     claimed_eps, claimed_delta = MECHANISMS[mechanism].claimed(eps, delta)
@@ -232,10 +242,6 @@ def privacy_audit(experiment: str, mechanism: str, spec: dict, seed: int, progre
     ``1 - (1 - confidence) / (2 len(n))``, so all hold jointly with probability >= ``confidence`` and
     the largest of them is itself a valid lower bound (a violation it shows is certified).
     """
-    import time
-
-    from tqdm import tqdm
-
     a = np.asarray(spec["prior"], float)
     eps, delta = float(spec["epsilon"]), float(spec["delta"])
     samples, family = int(spec["samples"]), float(spec["confidence"])
@@ -273,8 +279,6 @@ def privacy_audit(experiment: str, mechanism: str, spec: dict, seed: int, progre
 def check_sensitivity_size(n: int) -> None:
     """Refuse, before any work, sensitivity curves over R(n) (k = 2) past the memory budget: about 16
     float64 columns of n + 1 rows, and the smooth searches' tables (the dry run calls this too)."""
-    from ..models import check_size
-
     check_size(n + 1, 8 * 16, f"the sensitivity curves over R(n) for n={n}")
 
 

@@ -1,6 +1,6 @@
 """What every item's notebook does at its end: show and write the caption, the figure, the table
 and the verdict rows to the output paths the rule gave it (all paths are repository-root relative
-unless absolute, see :func:`.paths.here`)."""
+unless absolute, see :func:`.paths.here`; the default paths are :func:`.paths.item_outputs`)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,6 @@ import pandas as pd
 from . import style, tables
 from .paths import here
 from .verdicts import Verdict, as_frame, counts_line
-
-#: Output keys every item writes (the render rule passes one path for each).
-OUTPUT_KEYS = ("png", "pdf", "csv", "md", "tex", "verdicts", "caption")
-
-
-def default_outputs(item: str, figures: str = "figures", results: str = "results") -> dict[str, str]:
-    """The paths the default config's render rule gives ``item``."""
-    return {"png": f"{figures}/{item}.png", "pdf": f"{figures}/{item}.pdf", "csv": f"{figures}/{item}.csv",
-            "md": f"{figures}/{item}.md", "tex": f"{figures}/{item}.tex",
-            "verdicts": f"{results}/verdicts/{item}.csv", "caption": f"{results}/captions/{item}.txt"}
 
 
 def load(paths, **kw) -> pd.DataFrame:

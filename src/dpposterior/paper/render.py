@@ -22,6 +22,7 @@ def strip(nb) -> None:
 
 def render(template: str | Path, parameters: dict, notebook: str | Path, html: str | Path) -> None:
     """Execute ``template`` with ``parameters`` (from the repository root) into ``notebook`` and ``html``."""
+    # optional heavy dependencies (the `pipeline` extra), imported only when a notebook is rendered
     import jupytext
     import nbformat
     import papermill as pm

@@ -4,6 +4,7 @@ deterministic figure files (no dates or software tags, so reruns are byte-identi
 from __future__ import annotations
 
 import os
+import zlib
 from pathlib import Path
 
 #: Colours per mechanism; the arXiv draft's Fig. 3 uses M_H blue, baseline Laplace green, improved Laplace red.
@@ -31,8 +32,19 @@ RC = {"font.size": 9, "axes.titlesize": 9.5, "axes.labelsize": 9, "legend.fontsi
       "pdf.fonttype": 42, "svg.hashsalt": "dpposterior", "savefig.bbox": "tight"}
 
 
+#: Colours and markers an id without an entry above gets (a new mechanism needs no style entry).
+DEFAULT_COLOURS = ("#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354",
+                   "#756bb1", "#636363")
+DEFAULT_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<", ">")
+
+
+def _pick(m: str, choices: tuple[str, ...]) -> str:
+    """A deterministic choice for ``m`` (crc32: Python's hash() is salted per process)."""
+    return choices[zlib.crc32(m.encode("utf-8")) % len(choices)]
+
+
 def colour(m: str) -> str:
-    return COLOURS.get(m, "#333333")
+    return COLOURS.get(m) or _pick(m, DEFAULT_COLOURS)
 
 
 def name(m: str) -> str:
@@ -40,12 +52,12 @@ def name(m: str) -> str:
 
 
 def marker(m: str) -> str:
-    return MARKERS.get(m, "o")
+    return MARKERS.get(m) or _pick(m, DEFAULT_MARKERS)
 
 
 def apply() -> None:
     """Set the paper's rcParams (the inline backend of a notebook is left as it is)."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional heavy dependency (the `pipeline` extra): imported when drawing
 
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     plt.rcParams.update(RC)

@@ -75,13 +75,13 @@ def write_table(df: pd.DataFrame, *, csv: str | Path, md: str | Path, tex: str |
 
 def show(df: pd.DataFrame, floatfmt: str = ".4g", index: bool = False, heading: str | None = None) -> None:
     """Display ``df`` in a notebook as a rendered Markdown table."""
-    from IPython.display import Markdown, display
+    from IPython.display import Markdown, display  # optional (a notebook's kernel): imported when shown
 
     text = to_markdown(df, floatfmt, index=index)
     display(Markdown((f"**{heading}**\n\n" if heading else "") + text))
 
 
 def show_text(text: str) -> None:
-    from IPython.display import Markdown, display
+    from IPython.display import Markdown, display  # optional (a notebook's kernel): imported when shown
 
     display(Markdown(text))

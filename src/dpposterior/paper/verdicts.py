@@ -20,6 +20,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats
 
@@ -57,6 +58,13 @@ class Verdict:
         return {k: getattr(self, k) for k in COLUMNS}
 
 
+def tally(ok: ArrayLike) -> str:
+    """The verdict of a claim judged point by point: REPRODUCED if it holds at every point, PARTLY if at
+    some, else NOT REPRODUCED (``ok``: one truth value per point)."""
+    ok = np.asarray(ok, dtype=bool)
+    return REPRODUCED if ok.all() else PARTLY if ok.any() else NOT_REPRODUCED
+
+
 # ------------------------------------------------------------------ per-point comparison
 def compare(a: ArrayLike, se_a: ArrayLike, b: ArrayLike, se_b: ArrayLike, alpha: float = ALPHA) -> np.ndarray:
     """Per point: -1 if ``a < b`` significantly, +1 if ``a > b`` significantly, 0 if within noise.
@@ -87,7 +95,8 @@ def _fmt_x(v: float) -> str:
 def _test_rule(se_a, se_b, alpha=ALPHA) -> str:
     if np.all(np.asarray(se_a) == 0) and np.all(np.asarray(se_b) == 0):
         return "exact values compared directly"
-    return f"per point: two-sided Welch z-test at alpha = {alpha:g} on the Monte Carlo means (exact values where the pmf exists)"
+    return (f"per point: two-sided Welch z-test at alpha = {alpha:g} on the Monte Carlo means "
+            "(exact values where the pmf exists)")
 
 
 # ------------------------------------------------------------------ crossover
@@ -134,10 +143,11 @@ def crossover(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike,
     xs = crossover_point(x, better, worse)
     d = np.asarray(better, float) - np.asarray(worse, float)
     changes = int(np.sum(np.diff(np.sign(d)) != 0))
-    noise = [_fmt_x(v) for v, s in zip(x, sign) if s == 0]
+    noise = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 0]
     noise_txt = f"; within noise at {xname} in {{{', '.join(noise)}}}" if noise else ""
     draft_txt = f"{xname}* ~ {draft:g}" if draft is not None else "a crossover exists"
-    tol_txt = (f"|ln({xname}*/{draft:g})| <= ln(1 + {tol:g}) ({xname}* in [{draft / (1 + tol):.4g}, {draft * (1 + tol):.4g}])"
+    tol_txt = (f"|ln({xname}*/{draft:g})| <= ln(1 + {tol:g}) "
+               f"({xname}* in [{draft / (1 + tol):.4g}, {draft * (1 + tol):.4g}])"
                if draft is not None else "none on the location") + f"; alpha = {alpha:g}"
     rule = ("x* = smallest grid x from which the better mechanism stays below (ln-x interpolation of the mean "
             "difference); " + _test_rule(se_better, se_worse, alpha))
@@ -174,8 +184,8 @@ def loses_from(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike
     b_name, w_name = names
     x = np.asarray(x, float)
     sign = compare(better, se_better, worse, se_worse, alpha)
-    wins = [v for v, s in zip(x, sign) if s == -1]
-    noise = [_fmt_x(v) for v, s in zip(x, sign) if s == 0]
+    wins = [v for v, s in zip(x, sign, strict=False) if s == -1]
+    noise = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 0]
     rule = ("x_loss = smallest grid x from which the first mechanism is never significantly better; "
             + _test_rule(se_better, se_worse, alpha))
     tol_txt = f"|ln(x_loss/{draft:g})| <= ln(1 + {tol:g}); alpha = {alpha:g}"
@@ -210,9 +220,9 @@ def better_everywhere(claim: str, x: ArrayLike, better: ArrayLike, se_better: Ar
     b_name, w_name = names
     x = np.asarray(x, float)
     sign = compare(better, se_better, worse, se_worse, alpha)
-    good = [_fmt_x(v) for v, s in zip(x, sign) if s == -1]
-    bad = [_fmt_x(v) for v, s in zip(x, sign) if s == 1]
-    noise = [_fmt_x(v) for v, s in zip(x, sign) if s == 0]
+    good = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == -1]
+    bad = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 1]
+    noise = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 0]
     parts = [f"{b_name} < {w_name} at {len(good)} of {len(x)} points"]
     if bad:
         parts.append(f"worse at {xname} in {{{', '.join(bad)}}}")
@@ -289,7 +299,7 @@ def bound_holds(claim: str, values: ArrayLike, bound: ArrayLike, *, what: str, d
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.nanmax(v / b) if b.size else np.nan
     comp = f"{what}: max value/bound = {r:.4g}; fails at {int((~ok).sum())} of {v.size} points"
-    verdict = REPRODUCED if ok.all() else PARTLY if ok.any() else NOT_REPRODUCED
+    verdict = tally(ok)
     return Verdict(claim, draft, comp, "value <= bound at every point (exact values)", f"relative {rtol:g}", verdict)
 
 
@@ -304,11 +314,11 @@ def formula_matches(claim: str, printed: ArrayLike, computed: ArrayLike, *, what
     keep = ~np.isnan(p)
     err = np.abs(p[keep] - c[keep])
     if atol is None:
-        atol = 1e-9 if digits is None else float(np.max(0.5 * 10.0 ** (np.floor(np.log10(np.abs(p[keep]) + 1e-300)) - digits + 1)))
+        atol = 1e-9 if digits is None else float(np.max(
+            0.5 * 10.0 ** (np.floor(np.log10(np.abs(p[keep]) + 1e-300)) - digits + 1)))
     worst = float(err.max()) if err.size else 0.0
-    ok = worst <= atol
     n_ok = int((err <= atol).sum())
-    verdict = REPRODUCED if ok else PARTLY if n_ok else NOT_REPRODUCED
+    verdict = tally(err <= atol)
     return Verdict(claim, f"printed {what}", f"max |printed - computed| = {worst:.3g} ({n_ok} of {err.size} entries match)",
                    "each printed entry against the formula", f"absolute {atol:.3g}", verdict)
 
@@ -330,8 +340,8 @@ def ordering(claim: str, labels: list[str], first: ArrayLike, second: ArrayLike,
     got = np.sign(f - s).astype(int)
     hits = got == np.asarray(want)
     comp = "; ".join(f"{lab}: {a:.4g} {'<' if g < 0 else '>' if g > 0 else '='} {b:.4g}"
-                     for lab, a, b, g in zip(labels, f, s, got))
-    verdict = REPRODUCED if hits.all() else PARTLY if hits.any() else NOT_REPRODUCED
+                     for lab, a, b, g in zip(labels, f, s, got, strict=False))
+    verdict = tally(hits)
     return Verdict(claim, draft, f"{names[0]} vs {names[1]}: {comp}", "sign of the difference at each entry (exact values)",
                    "exact (no tolerance)", verdict)
 
@@ -374,7 +384,8 @@ def violation(claim: str, lower_bounds: ArrayLike, claimed: float, *, family_con
         raise ValueError(f"{lb.size} bounds at {per_bound_confidence:g} each do not hold jointly at "
                          f"{family_confidence:g}; compute each at >= {need:.6g} (Bonferroni)")
     top = float(np.max(lb))
-    return Verdict(claim, f"{what} <= {claimed:g}", f"max of {lb.size} lower bounds = {top:.4g}" + (" (violation certified)" if top > claimed else ""),
+    return Verdict(claim, f"{what} <= {claimed:g}",
+                   f"max of {lb.size} lower bounds = {top:.4g}" + (" (violation certified)" if top > claimed else ""),
                    f"Bonferroni over the family: each bound at {per_bound_confidence:.6g}, jointly {family_confidence:g}",
                    "none (a certified lower bound above the claim)", NOT_REPRODUCED if top > claimed else NOT_REFUTED)
 
@@ -403,8 +414,6 @@ def audit_soundness(claim: str, lower_bounds: ArrayLike, exact: ArrayLike, per_b
 
 def as_frame(rows: list[Verdict], item: str = ""):
     """The rows as a DataFrame with :data:`COLUMNS` (the item filled in where empty)."""
-    import pandas as pd
-
     out = []
     for r in rows:
         d = asdict(r)

@@ -1,0 +1,35 @@
+"""The `expected_error:` section: exact worst-case and average expected errors of one mechanism on a grid."""
+
+from __future__ import annotations
+
+from ... import validate as V
+from .. import paths
+from ..beyond import expected_error_grid
+from ..experiments import write_parquet
+from .base import Stage, check_common, library
+
+
+class ExpectedError(Stage):
+    name = "expected_error"
+    section = "expected_error"
+    help = "exact worst-case and average expected error of one mechanism on a grid"
+    keys = ("priors", "n", "epsilon", "delta", "max_candidates")
+    outputs = {"expected_error": paths.EXPECTED_ERROR}
+    notebook_mechanisms = True
+
+    def run(self, args, spec):
+        df = expected_error_grid(args.mechanism, spec)
+        df.insert(0, "experiment", args.experiment)
+        write_parquet(df, args.out_expected_error)
+
+    def check_values(self, cfg):
+        for name, spec in cfg.get("expected_error", {}).items():
+            key = f"expected_error.{name}"
+            check_common("expected_error", name, spec)
+            for i, p in enumerate(spec["priors"]):
+                library(f"{key}.priors[{i}]", V.prior, p)
+            for i, n in enumerate(spec["n"]):
+                library(f"{key}.n[{i}]", V.size, n)
+
+
+EXPECTED_ERROR = ExpectedError()

@@ -1,0 +1,51 @@
+"""The `pmf:` section: exact output distributions of one mechanism at one (prior, counts)."""
+
+from __future__ import annotations
+
+from ... import validate as V
+from ...mechanisms import MECHANISMS
+from .. import paths
+from ..errors import config_error
+from ..experiments import FORMULAS, exact_pmf, write_parquet
+from ..variants import base_id
+from .base import Stage, check_common, library
+
+#: templates whose items also need the printed-formula pseudo-mechanisms of the workshop draft's tables
+FORMULA_TEMPLATES = {"step_table"}
+
+
+class Pmf(Stage):
+    name = "pmf"
+    section = "pmf"
+    help = "exact output distribution of one mechanism at one (prior, counts)"
+    keys = ("prior", "counts", "epsilon", "delta")
+    outputs = {"pmf": paths.PMF, "tails": paths.PMF_TAILS}
+
+    def mechanisms(self, config, experiment):
+        """The entry's mechanisms, plus the printed-formula pseudo-mechanisms if a table item shows it."""
+        extra = [f for f in FORMULAS if any(s["source"] == experiment and s["template"] in FORMULA_TEMPLATES
+                                            for s in config["items"].values())]
+        return super().mechanisms(config, experiment) + extra
+
+    def run(self, args, spec):
+        pmf, tails = exact_pmf(args.experiment, args.mechanism, spec)
+        write_parquet(pmf, args.out_pmf)
+        write_parquet(tails, args.out_tails)
+
+    def check_refs(self, cfg):
+        for name, spec in cfg["pmf"].items():
+            if len(spec["prior"]) != len(spec["counts"]):
+                config_error(f"pmf.{name}.counts", "needs one entry per prior category")
+
+    def check_values(self, cfg):
+        for name, spec in cfg.get("pmf", {}).items():
+            key = f"pmf.{name}"
+            check_common("pmf", name, spec)
+            c = library(f"{key}.counts", V.counts, spec["counts"])
+            library(f"{key}.prior", V.prior, spec["prior"], c.size)
+            for m in spec["mechanisms"]:
+                library(f"{key}.counts", MECHANISMS[base_id(m)].check_size, int(c.sum()), c.size,
+                        f"the exact pmf of {m}")
+
+
+PMF = Pmf()
