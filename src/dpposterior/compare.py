@@ -24,7 +24,7 @@ from .validate import count_text
 #: full scans over the pairs of R(n) of one ``compare`` row, as the library counts them in its own budget
 #: checks (``mechanisms.scan.check_scan_size``): the expected error 2, a calibration 20 more, and the
 #: certificate of a release solved by a linear program (one per objective of its entry) 1 more
-COMPARE_PASSES = {"expected": 2, "calibrate": 20, "optimal": 1}
+COMPARE_PASSES = {"expected": 2, "calibrate": 20, "certificate": 1}
 #: seconds of one optimal linear program (either objective) per ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|``
 #: ordered adjacent pairs and ``N = |R(n)|`` outputs (its constraints are ``P N``).  Measured here (HiGHS,
 #: 2 busy cores): k = 2, n = 120: 2.5 s (worst), n = 200: 23 s, n = 259: 47 s; k = 3, n = 8: 1.2 s,
@@ -62,7 +62,7 @@ def compare_passes(k: int, n: int, optimal: bool = True) -> int:
         except SizeError:
             continue
         passes += COMPARE_PASSES["expected"] + (COMPARE_PASSES["calibrate"] if v.calibrate else 0) + (
-            COMPARE_PASSES["optimal"] if lp else 0)
+            COMPARE_PASSES["certificate"] if lp else 0)
     return passes
 
 
