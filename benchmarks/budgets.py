@@ -10,7 +10,6 @@ the refusal.  The budgets are in ``dpposterior/budget.py``; this prints the numb
 
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 import time

@@ -13,9 +13,10 @@ import sys
 
 
 def main() -> None:
+    import numpy as np
+
     from dpposterior.calibration import calibration
     from dpposterior.compare import compare_rows
-    import numpy as np
 
     ns = [int(x) for x in sys.argv[1:]] or [50, 300]
     for n in ns:

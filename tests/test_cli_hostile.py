@@ -67,7 +67,7 @@ def test_pmf_count_past_4300_digits_is_one_line():
 
 
 def test_count_formats_ints_of_any_size():
-    from dpposterior.compare import count_text as _count
+    from dpposterior.validate import count_text as _count
 
     assert _count(12_507_501) == "12,507,501"
     assert _count(10**15) == "~1.0e+15"

@@ -160,3 +160,39 @@ def test_the_cli_is_a_package_and_compare_a_library_module():
     assert commands == sorted(cli.COMMANDS)
     assert not (SRC / "cli.py").exists()
     assert "cli" not in imports_of("compare") and compare.compare_rows and compare.COMPARE_PASSES
+
+
+def test_the_cli_and_compare_ask_the_registries():
+    """cli/ and compare.py branch on no mechanism id, family or class, resolve no mechanism themselves, and take
+    every budget's default from the budget registry (issue 19, "One house")."""
+    import re
+
+    from dpposterior.mechanisms import MECHANISM_IDS
+
+    resolved = 0
+    for path in [*(SRC / "cli").rglob("*.py"), SRC / "compare.py"]:
+        text = path.read_text()
+        assert "family" not in text and "calibratable" not in text, path
+        assert "DEFAULT_MAX_" not in text and not re.search(r'budget_setting\("\w+",', text), path
+        assert not re.search(r"(?<![.\w])resolve\(", text), path
+        resolved += text.count(".resolve(")
+        assert not any(f'"{mid}"' in text or f"'{mid}'" in text for mid in MECHANISM_IDS), path
+    assert resolved == 1  # the Variant spec of cli.options.mechanism_spec
+
+
+def test_the_mechanism_flags_are_one_variant_resolved_once():
+    from dpposterior.cli.options import calibration_json, claim_of, variant_params
+    from dpposterior.mechanisms import resolve
+
+    def spec(*flags):
+        args = cli.build_parser().parse_args(["pmf", "--prior", "1,1", "--counts", "4,4", "--epsilon", "1", *flags])
+        return variant_params(args)
+
+    s = spec("--mechanism", "ehds", "--calibrate", "--objective", "average")  # --objective ignored here, as before
+    assert str(s.variant) == "ehds~calibrated" and s.mechanism is resolve("ehds", 1.0, calibrate=True)[0]
+    assert claim_of(s) == (1.0, 0.0) and set(calibration_json(s, [1.0, 1.0], 8)) == {"factor", "concrete_epsilon"}
+    s = spec("--mechanism", "optimal", "--objective", "average")
+    assert str(s.variant) == "optimal~average" and s.kwargs["objective"] == "average"
+    assert calibration_json(s, [1.0, 1.0], 8) is None
+    s = spec("--mechanism", "mh", "--delta", "1e-5")
+    assert str(s.variant) == "mh" and claim_of(s) == (2.0, 0.0) and s.kwargs["calibrate"] is False

@@ -49,11 +49,12 @@ def test_variants_are_data_of_the_entries():
 
 
 def test_releases_are_what_compare_ranks():
-    from dpposterior.cli import _compare_variants
+    from dpposterior.compare import compare_variants
 
-    ours = [v.label for m in MECHANISMS for v in releases(m)]
-    assert ours == [label for _, _, label in _compare_variants()]
-    assert [v.options for m in MECHANISMS for v in releases(m)] == [extra for _, extra, _ in _compare_variants()]
+    ours = [v for m in MECHANISMS for v in releases(m)]
+    assert ours == compare_variants()
+    assert [v.label for v in ours][-2:] == ["optimal (worst)", "optimal (average)"]
+    assert [v.options for v in ours if v.mechanism == "ehds"] == [{}, {"calibrate": True}]
 
 
 def test_the_command_line_form_is_lenient_about_objectives():

@@ -151,6 +151,14 @@ def scientific(v: int, decimals: int) -> str:
     return f"{mantissa:.{decimals}f}e+{whole}"
 
 
+def count_text(x: int) -> str:
+    """A non-negative int for a message: ``12,507,501``, or ``~1.2e+600`` past 15 digits.
+
+    Works for ints of any size (:func:`scientific`).
+    """
+    return f"{x:,}" if x < 10**15 else "~" + scientific(x, 1)
+
+
 big_number = _big
 
 

@@ -21,11 +21,11 @@ from .. import validate
 from ..budget import budget_setting
 from ..errors import InputError
 
-# integration: DPPOSTERIOR_MAX_DATA_MB and DPPOSTERIOR_MAX_DATA_SECONDS (defaults below) become entries of the
-# budget registry (budget.py), read from there instead of budget_setting(name, default) here
+# ``--data`` files larger than ``DPPOSTERIOR_MAX_DATA_MB`` are refused before parsing, and a ``--data`` that is
+# not a regular file (a pipe, ``/dev/stdin``, a FIFO, a terminal) must deliver its bytes within
+# ``DPPOSTERIOR_MAX_DATA_SECONDS`` (a FIFO nobody writes to is refused, not waited on forever): both are
+# entries of the budget registry (:data:`dpposterior.budget.BUDGETS`), read at each call.
 
-#: ``--data`` files larger than this many MB are refused before parsing (``DPPOSTERIOR_MAX_DATA_MB``)
-DEFAULT_MAX_DATA_MB = 1024
 #: the header line must end within this many bytes (a file without newlines is not a CSV of records)
 MAX_HEADER_BYTES = 1 << 20
 
@@ -63,11 +63,6 @@ class _CappedFile:
 
     def __iter__(self):
         return iter(lambda: self.read(1 << 16), b"")
-
-
-#: seconds a ``--data`` that is not a regular file (a pipe, ``/dev/stdin``, a FIFO, a terminal) may take to
-#: deliver its bytes (``DPPOSTERIOR_MAX_DATA_SECONDS``): a FIFO nobody writes to is refused, not waited on forever
-DEFAULT_MAX_DATA_SECONDS = 20
 
 
 class _DataTimeout(Exception):
@@ -133,7 +128,7 @@ def _open_data(path: str, cap: int, too_large: str):
                 raise InputError(too_large)
             os.set_blocking(fd, True)
             return os.fdopen(fd, "rb")
-        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS", DEFAULT_MAX_DATA_SECONDS)
+        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
         return io.BufferedReader(_PolledFile(fd, time.monotonic() + seconds))
     except BaseException:
         os.close(fd)
@@ -185,7 +180,7 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
             raise InputError("--categories has an empty category name")
         if len(set(cats)) != len(cats):
             raise InputError("--categories has duplicates")
-    limit_mb = budget_setting("DPPOSTERIOR_MAX_DATA_MB", DEFAULT_MAX_DATA_MB)
+    limit_mb = budget_setting("DPPOSTERIOR_MAX_DATA_MB")
     cap = int(limit_mb * 2**20)
     too_large = (f"{path} is larger than the {limit_mb:g} MB read by --data "
                  "(set DPPOSTERIOR_MAX_DATA_MB to raise it)")
@@ -229,7 +224,7 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
     except _DataTooLarge:
         raise InputError(too_large) from None
     except _DataTimeout:
-        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS", DEFAULT_MAX_DATA_SECONDS)
+        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
         raise InputError(f"{path} is not a regular file and did not deliver all its data within {seconds:g} s "
                          "(set DPPOSTERIOR_MAX_DATA_SECONDS to wait longer)") from None
     except OSError as exc:

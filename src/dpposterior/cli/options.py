@@ -8,13 +8,13 @@ decimal) and then checked by the same validators as the API (docs/definitions.md
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 import numpy as np
 
 from .. import validate
-from ..calibration import calibration
 from ..errors import InputError
-from ..mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, MECHANISM_IDS, MECHANISMS, check_params, resolve
+from ..mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, MECHANISM_IDS, Mechanism, Params, Variant, check_params
 from ..validate import _show
 
 # ---------------------------------------------------------------------------------------------
@@ -90,24 +90,53 @@ def mechanism_params(args: argparse.Namespace) -> dict:
     return dict(mechanism=mech.id, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
 
 
-def variant_params(args: argparse.Namespace) -> dict:
-    """:func:`mechanism_params` plus ``objective`` and ``calibrate``, validated by the mechanism's registry entry."""
-    # integration: the registry's Variant spec, parsed once, replaces this dict and the resolve() check
-    params = mechanism_params(args)
-    resolve(params["mechanism"], params["epsilon"], params["delta"], params["gamma"],
-            params["global_sensitivity_method"], args.objective, args.calibrate)
-    return dict(params, objective=args.objective, calibrate=bool(args.calibrate))
+@dataclass(frozen=True)
+class MechanismSpec:
+    """The mechanism flags of one command, parsed once: the registry's :class:`~dpposterior.mechanisms.Variant`
+    spec, the mechanism it resolves to (the calibrated one for ``--calibrate``) and its validated :class:`Params`."""
+
+    variant: Variant
+    mechanism: Mechanism
+    params: Params
+
+    @property
+    def kwargs(self) -> dict:
+        """The keyword arguments of the library's functions: mechanism, epsilon, delta, gamma,
+        global_sensitivity_method, objective and calibrate."""
+        return dict(mechanism=self.variant.mechanism, **self.params.as_kwargs())
+
+    @property
+    def mechanism_kwargs(self) -> dict:
+        """:attr:`kwargs` without the variant's options (objective, calibrate): as :func:`mechanism_params`."""
+        p = self.params
+        return dict(mechanism=self.variant.mechanism, epsilon=p.epsilon, delta=p.delta, gamma=p.gamma,
+                    global_sensitivity_method=p.global_sensitivity_method)
 
 
-def claim_of(params: dict) -> tuple:
-    """The ``(epsilon, delta)`` the mechanism of ``params`` claims (``(None, None)`` for no claim)."""
-    # integration: with the registry's Variant spec, the claim (and the calibration below) are asked of the spec
-    return MECHANISMS[params["mechanism"]].claimed(params["epsilon"], params["delta"], params.get("calibrate", False))
+def mechanism_spec(args: argparse.Namespace, calibrate: bool = False, objective: str | None = None) -> MechanismSpec:
+    """The options of :func:`add_mechanism_options` (validated first, as :func:`mechanism_params`), with
+    ``calibrate`` and ``objective``, as one :class:`Variant` resolved once.
+
+    The command line's form is lenient (:meth:`Variant.of`): an objective the mechanism does not offer is
+    ignored, as ``--objective`` always was.
+    """
+    p = mechanism_params(args)
+    variant = Variant.of(p["mechanism"], calibrate, objective)
+    mech, params = variant.resolve(p["epsilon"], p["delta"], p["gamma"], p["global_sensitivity_method"])
+    return MechanismSpec(variant, mech, params)
 
 
-def calibration_json(params: dict, a, n: int) -> dict | None:
+def variant_params(args: argparse.Namespace) -> MechanismSpec:
+    """:func:`mechanism_spec` of the options of :func:`add_mechanism_options` and :func:`add_variant_options`."""
+    return mechanism_spec(args, bool(args.calibrate), args.objective)
+
+
+def claim_of(spec: MechanismSpec) -> tuple:
+    """The ``(epsilon, delta)`` the mechanism of ``spec`` claims (``(None, None)`` for no claim)."""
+    return spec.mechanism.claimed(spec.params.epsilon, spec.params.delta)
+
+
+def calibration_json(spec: MechanismSpec, a, n: int) -> dict | None:
     """``{"factor", "concrete_epsilon"}`` of a calibrated mechanism, else None."""
-    if not params.get("calibrate"):
-        return None
-    return calibration(params["mechanism"], a, n, epsilon=params["epsilon"], delta=params["delta"],
-                       gamma=params["gamma"], global_sensitivity_method=params["global_sensitivity_method"]).as_dict()
+    cal = spec.mechanism.calibration(a, n, spec.params)
+    return None if cal is None else cal.as_dict()

@@ -17,7 +17,8 @@ def add_accuracy(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_accuracy(args) -> None:
-    params = variant_params(args)
+    spec = variant_params(args)
+    params = spec.kwargs
     n = size_arg(args.n)
     a = prior_arg(args.prior)
     e = expected_errors(prior=a, n=n, **params)

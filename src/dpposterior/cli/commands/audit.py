@@ -7,19 +7,12 @@ import sys
 
 import numpy as np
 
-from ...audit import (
-    DEFAULT_CONFIDENCE,
-    DEFAULT_EVENTS,
-    DEFAULT_SAMPLES,
-    _check_delta_at,
-    check_confidence,
-    check_events,
-    check_samples,
-)
+from ... import validate
+from ...audit import DEFAULT_CONFIDENCE, DEFAULT_EVENTS, DEFAULT_SAMPLES
 from ...errors import InputError
 from ...mechanism_audit import audit_mechanism
 from ...validate import parse_int, parse_list, parse_number
-from ..options import add_mechanism_options, claim_of, mechanism_params, prior_arg, seed_arg, size_arg
+from ..options import add_mechanism_options, claim_of, mechanism_spec, prior_arg, seed_arg, size_arg
 from ..output import dump
 
 
@@ -49,13 +42,14 @@ def _parse_pair(text: str) -> tuple[list, list]:
 def cmd_audit(args) -> None:
     """``dpposterior audit``: JSON keys epsilon_lower_bound, estimate, confidence, samples, pair, event,
     exact_concrete_epsilon (a public contract), plus extras."""
-    params = mechanism_params(args)
+    spec = mechanism_spec(args)
+    params = spec.mechanism_kwargs
     n = size_arg(args.n)
     a = prior_arg(args.prior)
-    samples = check_samples(parse_int(args.samples, "--samples"), "samples")
-    confidence = check_confidence(parse_number(args.confidence, "--confidence"))
-    n_events = check_events(parse_int(args.events, "--events"), "--events")
-    delta_at = _check_delta_at(None if args.delta_at is None else parse_number(args.delta_at, "--delta-at"), "--delta-at")
+    samples = validate.audit_samples(parse_int(args.samples, "--samples"), "samples")
+    confidence = validate.level(parse_number(args.confidence, "--confidence"), "confidence")
+    n_events = validate.events(parse_int(args.events, "--events"), "--events")
+    delta_at = validate.delta_at(None if args.delta_at is None else parse_number(args.delta_at, "--delta-at"), "--delta-at")
     seed = seed_arg(args.seed)
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
@@ -66,7 +60,7 @@ def cmd_audit(args) -> None:
         "epsilon_lower_bound": res.epsilon_lower_bound, "estimate": res.estimate, "confidence": res.confidence,
         "samples": res.samples, "pair": res.pair, "event": res.event,
         "exact_concrete_epsilon": res.exact_concrete_epsilon,
-        "claimed": dict(zip(("epsilon", "delta"), claim_of(params), strict=True)),
+        "claimed": dict(zip(("epsilon", "delta"), claim_of(spec), strict=True)),
         "event_upper_bound": res.event_upper_bound, "pairs_tested": res.pairs_tested, "n_events": res.n_events,
         "mechanism": params["mechanism"], "seed": seed,
         "above_nominal_epsilon": res.epsilon_lower_bound > params["epsilon"],

@@ -8,20 +8,12 @@ import numpy as np
 
 from ... import validate
 from ...budget import budget_setting
-from ...compare import count_text
 from ...distances import hellinger
 from ...errors import InputError, SizeError
 from ...mechanisms import log_pmf
 from ...models import candidates, n_candidates, steps
 from ..options import add_mechanism_options, add_variant_options, calibration_json, counts_arg, prior_arg, variant_params
 from ..output import print_chunked, stream_json
-
-# integration: DPPOSTERIOR_MAX_PMF_ROWS and DPPOSTERIOR_MAX_PMF_WORK become entries of the budget registry
-
-#: rows ``pmf`` may print (all of R(n), or ``--top N``): ``DPPOSTERIOR_MAX_PMF_ROWS``
-DEFAULT_MAX_PMF_ROWS = 1e6
-#: outputs ``pmf`` may compute, |R(n)| (about 3 us each here): ``DPPOSTERIOR_MAX_PMF_WORK``
-DEFAULT_MAX_PMF_WORK = 4e6
 
 
 def add_pmf(p: argparse.ArgumentParser) -> None:
@@ -36,13 +28,15 @@ def add_pmf(p: argparse.ArgumentParser) -> None:
 
 
 def _pmf_rows(args, size: int) -> int:
-    """The number of rows ``pmf`` prints, checked against ``DPPOSTERIOR_MAX_PMF_ROWS`` before any work."""
-    limit = int(budget_setting("DPPOSTERIOR_MAX_PMF_ROWS", DEFAULT_MAX_PMF_ROWS))
-    work = int(budget_setting("DPPOSTERIOR_MAX_PMF_WORK", DEFAULT_MAX_PMF_WORK))
+    """The number of rows ``pmf`` prints, checked before any work against the budget registry's
+    ``DPPOSTERIOR_MAX_PMF_WORK`` (outputs computed, |R(n)|, about 3 us each here) and
+    ``DPPOSTERIOR_MAX_PMF_ROWS`` (rows printed: all of R(n), or ``--top N``)."""
+    limit = int(budget_setting("DPPOSTERIOR_MAX_PMF_ROWS"))
+    work = int(budget_setting("DPPOSTERIOR_MAX_PMF_WORK"))
     top = None if args.top is None else validate.parse_int(args.top, "--top", 1, None)
     if size > work:
-        raise SizeError(f"the exact pmf over |R(n)| = {count_text(size)} outputs would take "
-                        f"{count_text(size * 4 // 10**6)} s here, over the budget of {work:,} outputs "
+        raise SizeError(f"the exact pmf over |R(n)| = {validate.count_text(size)} outputs would take "
+                        f"{validate.count_text(size * 4 // 10**6)} s here, over the budget of {work:,} outputs "
                         "(set DPPOSTERIOR_MAX_PMF_WORK to raise it)")
     rows = size if top is None else min(top, size)
     if rows > limit:
@@ -55,7 +49,8 @@ def _pmf_rows(args, size: int) -> int:
 def cmd_pmf(args) -> None:
     """``dpposterior pmf``: JSON keys mechanism, epsilon, delta, outputs [{counts, alpha, probability, hellinger,
     steps}] (a public contract), written row by row."""
-    params = variant_params(args)
+    spec = variant_params(args)
+    params = spec.kwargs
     c = counts_arg(args.counts)
     a = prior_arg(args.prior, c.size)
     rows = _pmf_rows(args, n_candidates(int(c.sum()), c.size))
@@ -72,7 +67,7 @@ def cmd_pmf(args) -> None:
     st = steps(c, cands)
     table = zip(cands.tolist(), prob.tolist(), dist.tolist(), st.tolist(), strict=True)
     if args.json:
-        cal = calibration_json(params, a, int(c.sum()))
+        cal = calibration_json(spec, a, int(c.sum()))
         head = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
                 **({"calibration": cal} if cal else {})}
         if not (np.isfinite(prob).all() and np.isfinite(dist).all()):  # never NaN or Infinity in JSON

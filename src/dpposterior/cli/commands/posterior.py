@@ -21,7 +21,8 @@ def add_posterior(p: argparse.ArgumentParser) -> None:
 
 def cmd_posterior(args) -> None:
     """``dpposterior posterior``: JSON keys mechanism, epsilon, level, mean, intervals, naive {mean, intervals}."""
-    params = variant_params(args)
+    spec = variant_params(args)
+    params = spec.kwargs
     m = counts_arg(args.released, "released counts")
     a = prior_arg(args.prior, m.size)
     level = validate.open_unit(validate.parse_number(args.level, "level"), "level")

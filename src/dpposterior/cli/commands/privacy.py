@@ -29,7 +29,8 @@ def add_privacy(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_privacy(args) -> None:
-    params = variant_params(args)
+    spec = variant_params(args)
+    params = spec.kwargs
     n = size_arg(args.n)
     a = prior_arg(args.prior)
     at = None if args.at is None else counts_arg(args.at, "--at counts")
@@ -44,7 +45,7 @@ def cmd_privacy(args) -> None:
     }
     if res.delta_at is not None:
         out["delta_at"] = res.delta_at
-    cal = calibration_json(params, a, n)
+    cal = calibration_json(spec, a, n)
     if cal:
         out["calibration"] = cal
     if args.json:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ...mechanisms import resolve
 from ...posterior import naive_posterior, noise_aware_posterior
 from ...release import release
 from ..data import counts_from_csv
@@ -50,7 +49,8 @@ def cmd_release(args) -> None:
     """``dpposterior release``: everything that can fail (reading the data, the draw, the calibration, the
     noise-aware posterior) is done before the first line is printed, so a refusal leaves stdout empty;
     warnings about the data go to stderr only once the release has succeeded."""
-    params = variant_params(args)
+    spec = variant_params(args)
+    params = spec.kwargs
     cats, warnings = None, []
     if args.data is not None:
         c, cats, warnings = counts_from_csv(args.data, args.column, args.categories)
@@ -58,12 +58,9 @@ def cmd_release(args) -> None:
         c = counts_arg(args.counts)
     a = prior_arg(args.prior, c.size)
     seed = seed_arg(args.seed)
-    # integration: resolve() becomes the registry's parse of one Variant spec (already done in variant_params)
-    mech, p = resolve(params["mechanism"], params["epsilon"], params["delta"], params["gamma"],
-                      params["global_sensitivity_method"], params["objective"], params["calibrate"])
     # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
-    m, _ = release(mech, a, c, p, seed)
-    claimed = claim_of(params)
+    m, _ = release(spec.mechanism, a, c, spec.params, seed)
+    claimed = claim_of(spec)
     noise_aware = _noise_aware(params, a, m) if args.noise_aware else None
     if args.json:
         out = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
@@ -71,7 +68,7 @@ def cmd_release(args) -> None:
                "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed}
         if cats is not None:
             out["categories"] = cats
-        cal = calibration_json(params, a, int(c.sum()))
+        cal = calibration_json(spec, a, int(c.sum()))
         if cal:
             out["calibration"] = cal
         if noise_aware is not None:
