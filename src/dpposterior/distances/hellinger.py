@@ -32,9 +32,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import gammaln, polygamma
 
-from .errors import InputError
-from .models import check_size
-from .validate import parameter_array, same_length
+from ..errors import InputError
+from ..models import check_size
+from ..validate import parameter_array, same_length
 
 #: Relative half-gap below which J uses the midpoint series.
 SERIES_THRESHOLD = 0.1
