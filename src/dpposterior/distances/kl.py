@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import gammaln, polygamma, psi
 
+from ..errors import InputError
 from ..models import check_size
 from ..validate import parameter_array, same_length
 
@@ -75,11 +76,40 @@ def log_beta_diff(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     return lgamma_diff(p, q).sum(axis=-1) - lgamma_diff(p.sum(axis=-1), q.sum(axis=-1))
 
 
+#: Largest relative uncertainty of KL that :func:`kl` returns (else it refuses).
+KL_TOLERANCE = 1e-6
+_EPS = np.finfo(np.float64).eps
+
+
+def _bregman_rounding(x: NDArray[np.float64], y: NDArray[np.float64], k: NDArray[np.float64]) -> NDArray[np.float64]:
+    """A bound on the absolute rounding error of :func:`lgamma_bregman` (value ``k``): the direct difference
+    loses a few ulps of its largest term, the series ~1e-15 of K."""
+    h = y - x
+    far = np.abs(h) > KL_SERIES_THRESHOLD * x
+    with np.errstate(divide="ignore"):
+        size = np.abs(gammaln(y)) + np.abs(gammaln(x)) + np.abs(h * psi(x))
+    return np.where(far, 4 * _EPS * size, 0.0) + 1e-15 * k
+
+
 def kl_unchecked(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
     """:func:`kl` without the validation (float64 arrays of positive parameters, broadcastable)."""
     p, q = np.broadcast_arrays(p, q)
-    total = lgamma_bregman(p, q).sum(axis=-1) - lgamma_bregman(p.sum(axis=-1), q.sum(axis=-1))
-    return np.maximum(total, 0.0) + 0.0  # + 0.0: never -0.0
+    P, Q = p.sum(axis=-1), q.sum(axis=-1)
+    terms = lgamma_bregman(p, q)
+    whole = lgamma_bregman(P, Q)
+    total = np.maximum(terms.sum(axis=-1) - whole, 0.0)
+    # For different totals K(P, Q) is subtracted: refuse where rounding could move KL by > KL_TOLERANCE.
+    diff = P != Q
+    if diff.any():
+        err = _bregman_rounding(p, q, terms).sum(axis=-1) + _bregman_rounding(P, Q, whole)
+        bad = diff & (err > KL_TOLERANCE * total)
+        if bad.any():
+            i = int(np.flatnonzero(bad.reshape(-1))[0])
+            raise InputError(f"kl is not accurate in float64 here: KL = {total.reshape(-1)[i]:.9g} is only known to "
+                             f"+-{err.reshape(-1)[i]:.3g} (totals {float(np.broadcast_to(P, bad.shape).reshape(-1)[i]):.6g} "
+                             f"and {float(np.broadcast_to(Q, bad.shape).reshape(-1)[i]):.6g} differ and cancel); the "
+                             f"accepted relative error is {KL_TOLERANCE:g}")
+    return total + 0.0  # + 0.0: never -0.0
 
 
 def kl(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
@@ -92,7 +122,10 @@ def kl(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     R(n)) every term is >= 0 and the result is accurate to ~1e-13 relative for parameters up to
     1e9 (worst seen ~2e-14), e.g. neighbours at n = 1e6 (KL ~ 1e-7).  For different totals the
     term ``K(P, Q)`` is subtracted, so the absolute error is ~1e-16 (sum_i K_i + K(P, Q)): the
-    relative error grows by the ratio of that sum to KL (1e-9 for concentrations 2e6 vs 2e6 + 2).
+    relative error grows by the ratio of that sum to KL (1e-9 for concentrations 2e6 vs 2e6 + 2;
+    1e-8 for far Dirichlets with totals near 1e6), and where a bound on it exceeds
+    :data:`KL_TOLERANCE` (1e-6) of KL it raises :class:`~dpposterior.errors.InputError` instead of
+    returning a wrong value (totals of 1e9 and 1.6e9, say).
 
     >>> float(kl([2.0, 1.0], [1.0, 1.0]))  # ln 2 - 1/2
     0.1931471805599453
