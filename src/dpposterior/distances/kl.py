@@ -65,9 +65,12 @@ def lgamma_bregman(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
 
 
 def lgamma_diff(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
-    """``lnGamma(y) - lnGamma(x)`` without the cancellation of two large ``gammaln`` values: ``K(x, y) + (y - x) psi(x)``."""
+    """``lnGamma(y) - lnGamma(x)``; for y within 10% of x as ``K(x, y) + (y - x) psi(x)``, free of the cancellation of two large ``gammaln`` values."""
     x, y = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
-    return lgamma_bregman(x, y) + (y - x) * psi(x)
+    h = y - x
+    near = np.abs(h) <= KL_SERIES_THRESHOLD * x
+    # far apart the plain difference is as good as it gets (and K + h psi(x) would cancel when x -> 0)
+    return np.where(near, lgamma_bregman(x, y) + h * psi(x), gammaln(y) - gammaln(x))
 
 
 def log_beta_diff(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
