@@ -50,7 +50,7 @@ def assert_close(got, want, rtol=RTOL):
 
 
 def test_closed_form_and_hand_values():
-    assert float(kl([2.0, 1.0], [1.0, 1.0])) == pytest.approx(math.log(2) - 0.5, rel=1e-15)
+    assert float(kl([2.0, 1.0], [1.0, 1.0])) == pytest.approx(math.log(2) - 0.5, rel=1e-14)
     # KL(U(0,1) || Beta(2,1)) = int ln(1 / (2x)) dx = 1 - ln 2
     assert float(kl([1.0, 1.0], [2.0, 1.0])) == pytest.approx(1 - math.log(2), rel=1e-14)
 
@@ -65,7 +65,7 @@ def test_beta_vs_quadrature(p, q):
 @pytest.mark.parametrize("n", [10, 10**3, 10**6, 10**9])
 @pytest.mark.parametrize("prior", [(1.0, 1.0), (0.5, 0.5), (0.2, 3.0)])
 def test_adjacent_beta_posteriors_large_n(n, prior):
-    """Neighbours Dir(a + c) vs Dir(a + c'): 1e-12 relative (KL ~ 1e-6 at n = 1e6), both directions."""
+    """Neighbours Dir(a + c) vs Dir(a + c'): 1e-12 relative (KL ~ 2e-6 at n = 1e6), both directions."""
     a = np.array(prior)
     for c1 in sorted({0, 1, n // 10, n // 2, n - 1}):
         c = np.array([c1, n - c1])
@@ -74,7 +74,7 @@ def test_adjacent_beta_posteriors_large_n(n, prior):
         assert_close(float(kl(a + d, a + c)), kl_mp(a + d, a + c))
     if n == 10**6:
         c = np.array([n // 2, n - n // 2])
-        assert 1e-7 < float(kl(a + c, a + c + [1, -1])) < 1e-5
+        assert 1e-6 < float(kl(a + c, a + c + [1, -1])) < 1e-5
 
 
 def test_raw_log_beta_differences_fail_where_ours_holds():
@@ -116,22 +116,29 @@ def test_random_small_dirichlets_vs_mpmath(pq):
     assert abs(got - float(want)) <= 1e-11 * float(want) + 1e-15, (p, q, got, float(want))
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.integers(2, 4).flatmap(lambda k: st.tuples(st.lists(st.floats(0.05, 1e6), min_size=k, max_size=k),
-                                                    st.lists(st.floats(0.05, 1e6), min_size=k, max_size=k))))
-def test_properties_and_refusal(pq):
-    """KL >= 0, KL(p, p) = 0; where it answers it is within KL_TOLERANCE of mpmath, else it refuses in one line."""
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 4).flatmap(lambda k: st.tuples(
+    st.lists(st.floats(-3, 9).map(lambda e: 10.0 ** e), min_size=k, max_size=k),
+    st.lists(st.floats(-3, 9).map(lambda e: 10.0 ** e), min_size=k, max_size=k))))
+def test_properties_wide_range(pq):
+    """Parameters from 1e-3 to 1e9, totals far apart included (where K(P, Q) would cancel O(n) terms):
+    KL >= 0, KL(p, p) = 0, and 1e-9 relative to mpmath (the Stirling form subtracts nothing of size n)."""
     p, q = np.array(pq[0]), np.array(pq[1])
     assert float(kl(p, p)) == 0.0 and not np.signbit(kl(p, p))
     want = float(kl_mp(p, q))
-    try:
-        got = float(kl(p, q))
-    except InputError as exc:
-        assert "kl is not accurate in float64" in str(exc) and "\n" not in str(exc)
-        assert p.sum() != q.sum()
-        return
+    got = float(kl(p, q))
     assert got >= 0.0
-    assert abs(got - want) <= 1e-6 * want + 1e-15, (p, q, got, want)
+    assert abs(got - want) <= 1e-9 * want + 1e-300, (p, q, got, want)
+
+
+@pytest.mark.parametrize("n", [10**4, 10**6, 10**9])
+def test_different_totals_large_n(n):
+    """Posteriors of different n (and scaled ones): the raw sum_i K_i - K(P, Q) loses ~1e-16 n of absolute accuracy."""
+    a = np.array([0.5, 1.0, 2.0])
+    c = np.array([n // 2, n // 3, n - n // 2 - n // 3])
+    for q in (a + c + [1, 0, 0], a + c + [3, 2, 5], a + 2 * c, (a + c) * 1.5, a + c // 2, a + c[::-1]):
+        assert_close(float(kl(a + c, q)), kl_mp(a + c, q), 1e-11)
+        assert_close(float(kl(q, a + c)), kl_mp(q, a + c), 1e-11)
 
 
 def test_asymmetric():
