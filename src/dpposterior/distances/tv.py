@@ -28,8 +28,9 @@ Evaluation of ``D`` at a crossing.  Two posteriors of the same n whose first par
 an integer ``d <= STEP_SUM_MAX`` (1024; every near candidate in R(n)) use
 ``I_x(a, b) - I_x(a + 1, b - 1) = Gamma(a + b) / (Gamma(a + 1) Gamma(b)) x^a (1 - x)^(b - 1)``: ``D`` is
 a sum of ``d`` positive binomial-type densities, each evaluated in Loader's saddle-point form
-(Stirling errors and the deviance ``bd0``), so nothing cancels even at n = 1e9.  Otherwise scipy's ``betainc(a, b, x)`` forms ``1 - x`` internally, and for
-``x < 1/2`` that rounding is raised to the power ``b`` (``betainc(2, 1e6, 2e-6)`` is off by 4e-11).
+(Stirling errors and the deviance ``bd0``), so nothing cancels even at n = 1e9.  Otherwise scipy's
+``betainc(a, b, x)`` forms ``1 - x`` internally, and for ``x < 1/2`` that rounding is raised to the
+power ``b`` (``betainc(2, 1e6, 2e-6)`` is off by 4e-11).
 We therefore always pass the argument ``>= 1/2`` -- ``expit(|t|)``, swapping the parameters when
 ``t < 0`` -- whose complement is exact, and take the lower (``betainc``) or upper (``betaincc``)
 tail, whichever is the smaller, so that ``D`` is never a difference of two numbers near 1.
