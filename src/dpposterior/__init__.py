@@ -5,7 +5,7 @@ The science lives in one module per concept of docs/definitions.md: :mod:`~dppos
 :mod:`~dpposterior.mechanisms`, :mod:`~dpposterior.privacy` (exact loss).
 """
 
-from .distances import hellinger
+from .distances import distance, hellinger
 from .errors import InputError, SizeError
 from .mechanisms import MECHANISM_IDS, MECHANISMS, get_mechanism, log_pmf, sample, weight
 from . import optimal  # noqa: F401  (public submodule; the registry registers the mechanism)
@@ -19,6 +19,6 @@ __version__ = "0.1.0"
 __all__ = [
     "MECHANISMS", "MECHANISM_IDS", "InputError", "NoiseAwarePosterior", "noise_aware_posterior", "PrivacyLoss",
     "SizeError", "candidates", "concrete_epsilon",
-    "get_mechanism", "global_sensitivity", "hellinger", "local_sensitivity", "log_pmf", "posterior",
+    "distance", "get_mechanism", "global_sensitivity", "hellinger", "local_sensitivity", "log_pmf", "posterior",
     "privacy_profile", "sample", "smooth_sensitivity", "smooth_sensitivity_all", "steps", "weight",
 ]

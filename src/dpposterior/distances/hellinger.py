@@ -32,9 +32,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import gammaln, polygamma
 
-from .errors import InputError
-from .models import check_size
-from .validate import parameter_array, same_length
+from ..errors import InputError
+from ..models import check_size
+from ..validate import parameter_array, same_length
 
 #: Relative half-gap below which J uses the midpoint series.
 SERIES_THRESHOLD = 0.1
@@ -44,7 +44,9 @@ _SERIES_COEF = np.array([1.0 / math.factorial(2 * j) for j in range(1, SERIES_TE
 
 
 def log_beta(v: ArrayLike) -> NDArray[np.float64]:
-    """Multivariate log-Beta ``lnB(v) = sum_i lnGamma(v_i) - lnGamma(sum_i v_i)`` over the last axis (docs/definitions.md §2)."""
+    """Multivariate log-Beta ``lnB(v) = sum_i lnGamma(v_i) - lnGamma(sum_i v_i)`` over the last axis.
+
+    docs/definitions.md §2."""
     v = np.asarray(v, dtype=np.float64)
     return gammaln(v).sum(axis=-1) - gammaln(v.sum(axis=-1))
 

@@ -1,0 +1,91 @@
+"""docs/definitions.md §2: the distance registry and dpposterior.distance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dpposterior
+from dpposterior import distance, hellinger
+from dpposterior.distances import DEFAULT_DISTANCE, DISTANCES, Distance, get_distance, kl, tv
+from dpposterior.errors import InputError
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "definitions.md"
+
+
+def test_registry_entries():
+    assert list(DISTANCES) == ["hellinger", "tv", "kl"]
+    assert DEFAULT_DISTANCE == "hellinger" and DEFAULT_DISTANCE in DISTANCES
+    for name, d in DISTANCES.items():
+        assert isinstance(d, Distance) and d.name == name and get_distance(name) is d
+    assert [DISTANCES[n].is_metric for n in ("hellinger", "tv", "kl")] == [True, True, False]
+    assert DISTANCES["tv"].domain == "Beta only (k = 2)"
+    assert DISTANCES["kl"].domain == DISTANCES["hellinger"].domain == "Dirichlet, any k"
+    with pytest.raises(AttributeError):  # frozen
+        DISTANCES["tv"].name = "x"
+
+
+def test_formulas_are_the_documented_ones():
+    text = DOCS.read_text()
+    for d in DISTANCES.values():
+        assert d.formula in text, d.name
+
+
+def test_unknown_name_one_line_listing_names():
+    for bad in ("TV", "total variation", "", None, 3):
+        with pytest.raises(InputError) as exc:
+            get_distance(bad)
+        msg = str(exc.value)
+        assert "\n" not in msg and "unknown distance" in msg and "hellinger, tv, kl" in msg
+        with pytest.raises(InputError, match="unknown distance"):
+            distance(bad, [1.0, 2.0], [2.0, 1.0])
+
+
+def test_check_k():
+    for k in (2, 3, 10):
+        DISTANCES["hellinger"].check(k)
+        DISTANCES["kl"].check(k)
+    DISTANCES["tv"].check(2)
+    with pytest.raises(InputError, match=r"^tv is exact for Beta \(k = 2\) only, got k = 3$"):
+        DISTANCES["tv"].check(3)
+
+
+def test_distance_dispatches_exactly():
+    rng = np.random.default_rng(7)
+    p = 1.0 + rng.integers(0, 1000, (20, 2)).astype(float)
+    q = 1.0 + rng.integers(0, 1000, (20, 2)).astype(float)
+    np.testing.assert_array_equal(distance("hellinger", p, q), hellinger(p, q))
+    np.testing.assert_array_equal(distance("tv", p, q), tv(p, q))
+    np.testing.assert_array_equal(distance("kl", p, q), kl(p, q))
+    for name, d in DISTANCES.items():
+        np.testing.assert_array_equal(d.value(p, q), distance(name, p, q))
+    assert dpposterior.distance is distance and "distance" in dpposterior.__all__
+
+
+@pytest.mark.parametrize("name", list(DISTANCES))
+def test_bad_parameters_refused_as_hellinger_refuses(name):
+    for p, q in [([1, 0], [1, 1]), ([1, -2], [1, 1]), ([1, np.nan], [1, 1]), ([1, 2], [1, 2, 3]), ("ab", [1, 1]),
+                 ([True, 2], [1, 1]), ([1], [1])]:
+        with pytest.raises(InputError) as ours:
+            distance(name, p, q)
+        with pytest.raises(InputError) as theirs:
+            hellinger(p, q)
+        assert str(ours.value) == str(theirs.value) and "\n" not in str(ours.value)
+
+
+def test_old_names_still_importable():
+    from dpposterior.distances import (  # noqa: F401
+        HELLINGER_TOLERANCE,
+        SERIES_TERMS,
+        SERIES_THRESHOLD,
+        HellingerGrid,
+        _lgamma_bound,
+        hellinger,
+        hellinger_from_log_bc,
+        lgamma_jensen_gap,
+        log_beta,
+        log_bhattacharyya,
+    )
+    assert hellinger is dpposterior.hellinger
