@@ -10,11 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference as ref
-from dpposterior import InputError, SizeError
+from dpposterior import InputError, SizeError, validate
 from dpposterior.models import (
-    as_counts,
-    as_prior,
-    as_size,
     balanced_counts,
     candidate_rank,
     candidates,
@@ -110,12 +107,12 @@ def test_balanced_and_proportional_counts():
 ])
 def test_bad_counts(counts, pattern):
     with pytest.raises(InputError, match=pattern) as info:
-        as_counts(counts)
+        validate.counts(counts)
     assert "\n" not in str(info.value) and "counts" in str(info.value)
 
 
 def test_integral_float_counts_accepted():
-    assert as_counts([4.0, 2.0]).tolist() == [4, 2]
+    assert validate.counts([4.0, 2.0]).tolist() == [4, 2]
 
 
 @pytest.mark.parametrize("prior, k, pattern", [
@@ -129,14 +126,14 @@ def test_integral_float_counts_accepted():
 ])
 def test_bad_prior(prior, k, pattern):
     with pytest.raises(InputError, match=pattern) as info:
-        as_prior(prior, k)
+        validate.prior(prior, k)
     assert "prior" in str(info.value)
 
 
 @pytest.mark.parametrize("n", [0, -3, 2.5, "7", True])
 def test_bad_size(n):
     with pytest.raises(InputError, match="n must be a positive integer"):
-        as_size(n)
+        validate.size(n)
 
 
 def test_size_error_mentions_size():

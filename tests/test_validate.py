@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from dpposterior import validate as V
 from dpposterior.errors import InputError
 from dpposterior.mechanisms import check_params, log_pmf, sample
-from dpposterior.models import as_counts, as_prior, as_size
 
 
 def one_line_error(fn, *args, **kwargs) -> str:
@@ -170,12 +169,6 @@ def test_parse_list_strict():
     assert V.parse_list(" 1,\t0.5 ,2e3", "prior") == [1, 0.5, 2000.0]
     for bad in ("1,\u0661", "5_0,5", "1,inf"):
         assert "ASCII decimal" in one_line_error(V.parse_list, bad, "prior")
-
-# --------------------------------------------------------------------- the old names are the same layer
-
-def test_old_names_are_the_validate_functions():
-    assert as_counts is V.counts and as_prior is V.prior and as_size is V.size
-
 
 @pytest.mark.parametrize("kwargs, pattern", [
     (dict(epsilon=True), "epsilon"),
