@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -10,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import logsumexp
 
+import dpposterior as dp
 import reference as ref
-from conftest import LAPLACE_IDS, MECHANISM_IDS, epsilons, setting
-from dpposterior import InputError, SizeError, concrete_epsilon, log_pmf, privacy_profile
+from conftest import ALL_IDS, LAPLACE_IDS, MECHANISM_IDS, epsilons, setting
+from dpposterior import InputError, SizeError, concrete_epsilon, log_pmf, privacy_profile, validate
+from dpposterior.mechanisms import MECHANISMS
 from dpposterior.models import candidate_rank
 
 # Laplace references subtract scipy cdf values near 1: ~1e-9 relative on the smallest cells.
@@ -253,3 +256,76 @@ def test_worst_case_scan_in_small_chunks_agrees(monkeypatch, mech, prior, n):
         assert part.concrete_epsilon == pytest.approx(whole.concrete_epsilon, rel=1e-12)
         assert part.delta_at["delta"] == pytest.approx(whole.delta_at["delta"], rel=1e-12, abs=1e-15)
     assert whole.concrete_epsilon == pytest.approx(ref.brute(prior, n).concrete_epsilon(mech, 1.0), rel=TOL[mech])
+
+
+pld_lib = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
+
+
+N, PRIOR, EPS = 12, [1.0, 1.0], 1.0
+
+
+INTERVAL = 1e-4
+
+
+def pld_delta(mechanism: str, eps_prime: float) -> float:
+    """max over adjacent pairs and both orders of dp-accounting's delta(eps')."""
+    logs = [log_pmf(mechanism, PRIOR, [j, N - j], epsilon=EPS) for j in range(N + 1)]
+    best = 0.0
+    for j in range(N):
+        for lo, hi in ((logs[j], logs[j + 1]), (logs[j + 1], logs[j])):
+            pld = pld_lib.from_two_probability_mass_functions(
+                dict(enumerate(lo)), dict(enumerate(hi)), pessimistic_estimate=True,
+                value_discretization_interval=INTERVAL, symmetric=False)
+            best = max(best, pld.get_delta_for_epsilon(eps_prime))
+    return best
+
+
+@pytest.mark.parametrize("mechanism", ["lshist", "ehds", "geometric"])
+@pytest.mark.parametrize("eps_prime", [0.1, 0.25])
+def test_profile_agrees_with_dp_accounting(mechanism, eps_prime):
+    ours, ours_shifted = privacy_profile(mechanism, PRIOR, N, [eps_prime, eps_prime - INTERVAL], epsilon=EPS)
+    theirs = pld_delta(mechanism, eps_prime)
+    print(f"{mechanism} eps'={eps_prime}: dpposterior {ours:.10g}, dp-accounting {theirs:.10g}, "
+          f"dpposterior at eps'-Delta {ours_shifted:.10g}")
+    assert ours > 1e-4  # a non-trivial comparison
+    assert ours - 1e-12 <= theirs <= ours_shifted + 1e-12
+
+
+PRIORS = [(validate.MIN_PRIOR,) * 2, (1e6,) * 2, (validate.MIN_PRIOR,) * 3, (1e6,) * 3,
+          (validate.MIN_PRIOR, 1e6, 1.0)]
+
+
+def _eps_range(mech: str) -> list[float]:
+    top = validate.MAX_EPSILON if MECHANISMS[mech].family != "optimal" else 30.0
+    return [validate.MIN_EPSILON, 1.0, top]
+
+
+@pytest.mark.parametrize("mech", ALL_IDS)  # every registered mechanism
+@pytest.mark.parametrize("prior", PRIORS[:4], ids=lambda p: ",".join(f"{x:g}" for x in p))
+def test_edges_give_a_finite_concrete_epsilon_with_its_pair(mech, prior):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for eps in _eps_range(mech):
+            res = concrete_epsilon(mech, prior, 4, epsilon=eps)
+            assert np.isfinite(res.concrete_epsilon) and res.concrete_epsilon >= 0
+            assert res.worst_pair is not None and len(res.worst_pair) == 2
+            if res.claimed_epsilon is not None and res.claimed_delta == 0:  # pure claims hold at the edges too
+                assert res.concrete_epsilon <= res.claimed_epsilon + 1e-12  # log-pmf differences: ~1e-15 absolute
+
+
+@pytest.mark.parametrize("grid, needle", [
+    ("abc", "eps_grid must be a number or a list"), ([[0.5, 1]], "flat list"), ([1e300], "[0, 700]"),
+    ([True], "got True"), ([], "1 to 10000 points"), (np.zeros(10_001), "1 to 10000 points"),
+])
+def test_privacy_profile_checks_its_grid(grid, needle):
+    with pytest.raises(InputError) as err:
+        dp.privacy_profile("ehds", [1, 1], 5, grid, epsilon=1)
+    assert needle in str(err.value)
+
+
+def test_privacy_profile_counts_every_scan_in_the_pair_budget(monkeypatch):
+    one = dp.privacy_profile("ehds", [1, 1], 5, [0.5, 1.0], epsilon=1)  # 2 x 6^2 = 72 evaluations
+    assert one.shape == (2,) and (one >= 0).all()
+    monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "71")
+    with pytest.raises(SizeError, match="2 x"):
+        dp.privacy_profile("ehds", [1, 1], 5, [0.5, 1.0], epsilon=1)

@@ -15,7 +15,7 @@ from dpposterior.paper import report, tables
 from dpposterior.paper import verdicts as V
 from dpposterior.paper.paths import here, repo_root
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_markdown_escapes_pipes_and_shows_missing_as_dashes():

@@ -1,4 +1,4 @@
-"""``dpposterior posterior``: the JSON contract, agreement with the API, and one-line errors."""
+"""`dpposterior posterior`: the noise-aware posterior of released counts."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from dpposterior.posterior import naive_posterior, noise_aware_posterior
-from test_cli import run
+
+from .helpers import run
 
 
 def test_json_contract_and_values(capsys):
@@ -43,34 +44,3 @@ def test_bad_input_one_line_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("dpposterior: error:") and needle in err
-
-
-def test_release_noise_aware_summarises_the_released_counts(capsys):
-    code, out, err = run(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric",
-                         "--epsilon", "1", "--seed", "5", "--noise-aware", "--json")
-    assert code == 0, err
-    got = json.loads(out)
-    post = noise_aware_posterior("geometric", [1, 1], got["released_counts"], epsilon=1.0)
-    assert np.allclose(got["noise_aware"]["intervals"], post.intervals)
-    assert got["noise_aware"]["level"] == 0.9 and "naive" in got["noise_aware"]
-    code, out, _ = run(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric",
-                       "--epsilon", "1", "--seed", "5", "--noise-aware")
-    assert code == 0 and out.splitlines()[0].startswith("Beta(") and "noise-aware" in out
-
-
-def test_release_calibrate_draws_from_the_calibrated_mechanism(monkeypatch, capsys):
-    """--calibrate reaches the sampler (the registry settings carry calibrate=True)."""
-    import dpposterior.cli.commands.release as cli
-
-    seen = {}
-    real = cli.release
-
-    def spy(mech, a, c, params, seed):
-        seen["calibrate"] = params.calibrate
-        return real(mech, a, c, params, seed)
-
-    monkeypatch.setattr(cli, "release", spy)
-    code, _, err = run(capsys, "release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "ehds", "--epsilon", "1",
-                       "--calibrate", "--seed", "1")
-    assert code == 0, err and seen["calibrate"] is True
-    assert seen["calibrate"] is True

@@ -15,13 +15,15 @@ import numpy as np
 import pytest
 from scipy.stats import binom, binomtest
 
+import dpposterior as dp
+from dpposterior import audit, mechanism_audit
 from dpposterior import audit as A
 from dpposterior import mechanism_audit as M
 from dpposterior.cli import main
 from dpposterior.distances import hellinger
-from dpposterior.errors import InputError
+from dpposterior.errors import InputError, SizeError
 from dpposterior.mechanisms import exponential_log_pmf_rows, laplace_log_pmf_rows
-from dpposterior.models import candidates
+from dpposterior.models import candidates, directions
 from dpposterior.privacy import concrete_epsilon
 from dpposterior.sensitivity import global_sensitivity
 
@@ -357,3 +359,91 @@ def test_cli_flags_ehdl_above_its_nominal_epsilon(capsys):
                  "--search", "boundary", "--samples", "400000", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "ABOVE THE NOMINAL EPS 3" in out and "pairs tested 4" in out
+
+
+def brute_neighbours(c):
+    """docs/definitions.md §1 adjacency, transcribed: c - e_i + e_j for every (i, j) of directions() with c_i >= 1."""
+    out = []
+    for i, j in directions(len(c)):
+        if c[i] >= 1:
+            d = list(c)
+            d[i] -= 1
+            d[j] += 1
+            out.append(d)
+    return out
+
+
+def old_candidate_pairs(n, k, strategy, count=4, rng=None):
+    """The search as it was (every start listed first, every neighbour listed): the reference."""
+    starts = []
+    if strategy == "boundary":
+        for i in range(k):
+            v = [0] * k
+            v[i] = n
+            starts.append(v)
+            if n >= 2:
+                for j in range(k):
+                    if j != i:
+                        w = list(v)
+                        w[i] -= 1
+                        w[j] += 1
+                        starts.append(w)
+    elif strategy == "balanced":
+        starts = [dp.models.balanced_counts(n, k).tolist()]
+    out, seen = [], set()
+    if strategy == "random":
+        gen = np.random.default_rng(rng)
+        for _ in range(count):
+            cuts = np.sort(gen.choice(n + k - 1, size=k - 1, replace=False))
+            c = np.diff(np.concatenate([[-1], cuts, [n + k - 1]])) - 1
+            nb = brute_neighbours(c.tolist())
+            out.append((c.tolist(), nb[gen.integers(len(nb))]))
+        return out
+    for c in starts:
+        for d in brute_neighbours(c):
+            key = tuple(sorted((tuple(c), tuple(d))))
+            if key not in seen:
+                seen.add(key)
+                out.append((c, d))
+    return out
+
+
+@pytest.mark.parametrize("strategy", ["boundary", "balanced", "random"])
+@pytest.mark.parametrize("n, k", [(1, 2), (2, 2), (7, 3), (5, 4), (30, 5)])
+def test_search_lists_the_same_pairs_as_before(strategy, n, k):
+    got = audit.candidate_pairs([1.0] * k, n, strategy, rng=7)
+    assert got == old_candidate_pairs(n, k, strategy, rng=7)
+
+
+def test_search_refuses_before_listing_past_its_cap():
+    k, n = 6, 20
+    total = len(audit.candidate_pairs([1.0] * k, n, "boundary"))
+    assert len(audit.candidate_pairs([1.0] * k, n, "boundary", max_pairs=total + 2 * (k - 1))) == total
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_AUDIT_SAMPLES"):
+        audit.candidate_pairs([1.0] * k, n, "boundary", max_pairs=total // 2)
+    with pytest.raises(SizeError, match="lists more than 5000 pairs"):  # 1e7 / (2 k) at k = 1000
+        audit.candidate_pairs([1.0] * 1000, 1000, "balanced")
+    with pytest.raises(SizeError):
+        audit.candidate_pairs([1.0] * 3, 10, "random", count=10, max_pairs=9)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "1", True, 2**200])
+def test_audit_seeds_are_validated(seed):
+    with pytest.raises(InputError, match="seed must be a non-negative integer"):
+        mechanism_audit.audit_mechanism("ehds", [1, 1], 10, epsilon=1, samples=1000, seed=seed)
+
+
+@pytest.mark.parametrize("call, needle", [
+    (lambda: audit.audit(None, [5, 5], [4, 6], samples=1000), "sampler must be a function"),
+    (lambda: audit.audit_samples(np.array(["a"] * 200), np.array(["a"] * 200)), "samples must be numbers"),
+    (lambda: audit.audit_samples(np.array([object()] * 200), np.array([object()] * 200)), "samples must be numbers"),
+    (lambda: audit.audit_samples(np.full(200, np.nan), np.ones(200)), "finite"),
+    (lambda: audit.audit_samples(np.ones((200, 300_000), np.int8), np.ones((200, 300_000), np.int8)), "entries"),
+    (lambda: audit.samples_needed(True, 0.5, 1.0), "p must be"),
+    (lambda: audit.candidate_pairs([1, 1], 10, "random", count=True), "count must be"),
+    (lambda: dp.posterior({1: 2, 3: 4}, [1, 2]), "category order"),
+    (lambda: dp.posterior({1.0, 2.0}, [1, 2]), "category order"),
+])
+def test_auditor_inputs_are_validated(call, needle):
+    with pytest.raises(InputError, match=needle):
+        call()

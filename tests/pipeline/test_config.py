@@ -12,7 +12,7 @@ import yaml
 
 from dpposterior.paper.config import ConfigError, check_all, check_files
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -10,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
+import dpposterior as dp
 import reference as ref
 from conftest import ALL_IDS, EXPONENTIAL_IDS, GEOMETRIC_IDS, LAPLACE_IDS, MECHANISM_IDS, deltas, epsilons, gammas, setting
-from dpposterior import MECHANISMS, InputError, SizeError, log_pmf, sample, weight
+from dpposterior import MECHANISMS, InputError, SizeError, log_pmf, mechanism_audit, sample, validate, weight
 from dpposterior.mechanisms import laplace_scale
 from dpposterior.models import candidate_rank, candidates
+from dpposterior.validate import big_number
 
 
 def test_registry_ids_and_claims():
@@ -201,3 +204,60 @@ def test_weight_rejects_laplace_and_sample_rejects_bad_rng():
         sample("mh", (1.0, 1.0), (2, 2), epsilon=1.0, rng="seed")
     with pytest.raises(InputError, match="size must be >= 0"):
         sample("mh", (1.0, 1.0), (2, 2), epsilon=1.0, size=-1)
+
+
+PRIORS = [(validate.MIN_PRIOR,) * 2, (1e6,) * 2, (validate.MIN_PRIOR,) * 3, (1e6,) * 3,
+          (validate.MIN_PRIOR, 1e6, 1.0)]
+
+
+def _eps_range(mech: str) -> list[float]:
+    top = validate.MAX_EPSILON if MECHANISMS[mech].family != "optimal" else 30.0
+    return [validate.MIN_EPSILON, 1.0, top]
+
+
+@pytest.mark.parametrize("mech", ALL_IDS)  # every registered mechanism
+@pytest.mark.parametrize("prior", PRIORS, ids=lambda p: ",".join(f"{x:g}" for x in p))
+def test_edges_give_a_finite_pmf_and_valid_draws(mech, prior):
+    k = len(prior)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow or an invalid value is a failure here
+        for counts in ([0] * (k - 1) + [5], [0] * (k - 1) + [1], [1] + [0] * (k - 1)):
+            for eps in _eps_range(mech):
+                lp = log_pmf(mech, prior, counts, epsilon=eps)
+                assert not np.isnan(lp).any() and not np.isposinf(lp).any()
+                assert np.exp(lp).sum() == pytest.approx(1.0, abs=1e-9)
+                draws = sample(mech, prior, counts, epsilon=eps, size=20, rng=1)
+                assert draws.shape == (20, k) and (draws >= 0).all() and (draws.sum(axis=1) == sum(counts)).all()
+
+
+def test_optimal_refuses_epsilon_beyond_its_solver_range():
+    with pytest.raises(validate.InputError, match="epsilon <= 30"):
+        log_pmf("optimal", (1, 1), (2, 3), epsilon=31.0)
+
+
+def test_sample_has_a_draw_budget(monkeypatch):
+    monkeypatch.setenv("DPPOSTERIOR_MAX_DRAW_ENTRIES", "10")
+    assert dp.sample("lshist", [1, 1], [3, 4], epsilon=1, size=5, rng=1).shape == (5, 2)
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_DRAW_ENTRIES"):
+        dp.sample("lshist", [1, 1], [3, 4], epsilon=1, size=6, rng=1)
+    # the auditor's sampler draws in batches within it, so audits are not limited by it
+    draw = mechanism_audit.mechanism_sampler("ehds", [1, 1], epsilon=1)
+    x = draw(np.array([3, 4]), 23, np.random.default_rng(1))
+    assert x.shape == (23, 2) and (x.sum(axis=1) == 7).all()
+
+
+def test_sample_refuses_large_tables_from_public_inputs(monkeypatch):
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_RELEASE_WORK"):
+        dp.sample("ehd", [1, 1], [33_000_000, 33_000_000], epsilon=1, size=1)
+    monkeypatch.setenv("DPPOSTERIOR_MAX_RELEASE_WORK", "1e3")
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_RELEASE_WORK"):  # k (n + 1) = 2 * 20001 > 1e3
+        dp.sample("ehds", [1, 1], [10_000, 10_000], epsilon=1, size=1)
+    assert dp.sample("lshist", [1, 1], [10_000, 10_000], epsilon=1, size=1, rng=1).shape == (1, 2)  # O(k): no tables
+
+
+def test_numbers_past_float_range_are_printed():
+    assert big_number(10**600) == "1.00e+600"
+    assert big_number(-(3 * 10**400)) == "-3.00e+400"
+    assert big_number(12345678) == "1.23e+07" and big_number(42) == "42" and big_number(0.5) == "0.5"
+    with pytest.raises(SizeError, match=r"1\.02e\+600 entries"):
+        dp.log_pmf("ehds", [1] * 1000, [1] * 1000, epsilon=1)

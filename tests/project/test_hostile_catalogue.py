@@ -22,7 +22,7 @@ import pytest
 
 LIMIT_S = 60.0
 LIMIT_RSS = 4 * 2**30
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_case(argv: list[str], *, api: str | None = None, env: dict | None = None) -> tuple[int, str, str, float, int]:

@@ -1,4 +1,4 @@
-"""Beyond-the-drafts items: variant names, the expected-error grid, the winner map and the verdict rules."""
+"""Claims of the beyond-the-drafts items (dpposterior.paper.claims): the winner map, the frontier and the calibration rules."""
 
 from __future__ import annotations
 
@@ -6,38 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpposterior.accuracy import expected_errors
 from dpposterior.paper import beyond
 from dpposterior.paper import claims as C
 from dpposterior.paper import verdicts as V
-from dpposterior.paper.errors import ConfigError
-from dpposterior.paper.variants import variant
-
-
-def test_variant_names():
-    assert variant("ehds") == ("ehds", {})
-    assert variant("ehds~calibrated") == ("ehds", {"calibrate": True})
-    assert variant("optimal~average") == ("optimal", {"objective": "average"})
-    for bad in ("nope", "ehds~fast", "~calibrated"):
-        with pytest.raises(ConfigError, match="unknown mechanism"):
-            variant(bad)
-
-
-def test_grid_matches_expected_errors_and_skips_large_points():
-    spec = {"priors": [[1, 1], [1, 1, 1]], "n": [4, 30], "epsilon": [0.5, 1.0], "delta": 1e-8, "max_candidates": 100}
-    df = beyond.expected_error_grid("ehds~calibrated", spec)
-    assert set(zip(df.k, df.n)) == {(2, 4), (2, 30), (3, 4)}  # k = 3, n = 30 has 496 > 100 candidates
-    row = df[(df.k == 2) & (df.n == 30) & (df.epsilon == 0.5)].iloc[0]
-    e = expected_errors("ehds", [1, 1], 30, epsilon=0.5, calibrate=True)
-    assert row.worst == pytest.approx(e.worst, rel=1e-12) and row.average == pytest.approx(e.average, rel=1e-12)
-    assert row.kappa == pytest.approx(e.calibration.factor) and row.certified_epsilon <= 0.5
-    assert row.pure_dp and row.private
-
-
-def test_grid_keeps_a_size_refusal_as_a_row():
-    df = beyond.expected_error_grid("optimal~worst", {"priors": [[1, 1]], "n": [300], "epsilon": [1.0],
-                                                      "delta": 1e-8, "max_candidates": 1000})
-    assert len(df) == 1 and np.isnan(df.worst.iloc[0]) and "limit" in df.status.iloc[0]
 
 
 def grid(values: dict, objective="average"):
@@ -49,6 +20,15 @@ def grid(values: dict, objective="average"):
     return pd.DataFrame(rows)
 
 
+def frontier_frame(geo_avg, opt_avg, worst_counts=((0, 50),)):
+    base = {"status": "ok", "k": 2, "epsilon": 1.0, "prior": [1.0, 1.0], "n": 50}
+    rows = [dict(base, mechanism="geometric", average=geo_avg, worst=0.2, worst_counts=[25, 25]),
+            dict(base, mechanism="optimal~average", average=opt_avg, worst=0.2, worst_counts=[25, 25]),
+            dict(base, mechanism="optimal~worst", average=0.16, worst=0.1612, worst_counts=[25, 25])]
+    rows += [dict(base, mechanism="mh", average=0.4, worst=0.8, worst_counts=list(c)) for c in worst_counts]
+    return pd.DataFrame(rows)
+
+
 def test_winners_rank_pure_dp_closed_form_releases_only():
     df = grid({"geometric": {(1, 10, 1.0): 0.2, (1, 20, 1.0): 0.3}, "ehds": {(1, 10, 1.0): 0.25, (1, 20, 1.0): 0.1},
                "mh": {(1, 10, 1.0): 0.01, (1, 20, 1.0): 0.01}, "optimal~average": {(1, 10, 1.0): 0.001, (1, 20, 1.0): 0.001}})
@@ -57,15 +37,6 @@ def test_winners_rank_pure_dp_closed_form_releases_only():
     assert w.loc[10, "ratio"] == pytest.approx(1.25) and w.loc[20, "runner_up"] == "geometric"
     rows = C.which_to_use(df)
     assert rows[0].verdict == V.REPRODUCED  # an exponential mechanism wins somewhere
-
-
-def frontier_frame(geo_avg, opt_avg, worst_counts=((0, 50),)):
-    base = {"status": "ok", "k": 2, "epsilon": 1.0, "prior": [1.0, 1.0], "n": 50}
-    rows = [dict(base, mechanism="geometric", average=geo_avg, worst=0.2, worst_counts=[25, 25]),
-            dict(base, mechanism="optimal~average", average=opt_avg, worst=0.2, worst_counts=[25, 25]),
-            dict(base, mechanism="optimal~worst", average=0.16, worst=0.1612, worst_counts=[25, 25])]
-    rows += [dict(base, mechanism="mh", average=0.4, worst=0.8, worst_counts=list(c)) for c in worst_counts]
-    return pd.DataFrame(rows)
 
 
 def test_frontier_rules_and_edges():

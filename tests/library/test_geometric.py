@@ -17,7 +17,8 @@ import reference as ref
 from dpposterior import concrete_epsilon, log_pmf, sample
 from dpposterior.mechanisms import geometric_noise_tables, laplace_scale
 from dpposterior.models import candidate_rank, candidates
-from test_mechanisms import pooled_chisquare
+
+from .test_mechanisms import pooled_chisquare
 
 dp = pytest.importorskip("opendp.prelude")
 dp.enable_features("contrib")

@@ -16,7 +16,10 @@ from dpposterior.models import (
     candidate_rank,
     candidates,
     counts_from_proportions,
+    directions,
     n_candidates,
+    neighbour_at,
+    neighbour_count,
     neighbours,
     posterior,
     steps,
@@ -141,3 +144,25 @@ def test_size_error_mentions_size():
         candidates(100_000, 6)
     assert "GiB" in str(info.value)
     assert isinstance(info.value, InputError)
+
+
+def brute_neighbours(c):
+    """docs/definitions.md §1 adjacency, transcribed: c - e_i + e_j for every (i, j) of directions() with c_i >= 1."""
+    out = []
+    for i, j in directions(len(c)):
+        if c[i] >= 1:
+            d = list(c)
+            d[i] -= 1
+            d[j] += 1
+            out.append(d)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=2, max_size=6))
+def test_neighbours_match_the_definition_in_order(c):
+    want = brute_neighbours(c)
+    got = neighbours(c)
+    assert got.tolist() == want
+    assert neighbour_count(c) == len(want)
+    assert [neighbour_at(c, i).tolist() for i in range(len(want))] == want

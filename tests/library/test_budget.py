@@ -10,8 +10,9 @@ import pytest
 
 from dpposterior import InputError, SizeError
 from dpposterior.budget import BUDGETS, Budget, budget_setting
+from dpposterior.models import check_size
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _readme_settings() -> dict[str, tuple[float, float]]:
@@ -78,3 +79,13 @@ def test_posterior_work_budget_is_read_at_call_time(monkeypatch):
     monkeypatch.setenv("DPPOSTERIOR_MAX_POSTERIOR_WORK", "lots")
     with pytest.raises(InputError, match="DPPOSTERIOR_MAX_POSTERIOR_WORK must be a positive number"):
         noise_aware_posterior("lshist", [1, 1], [5, 5], epsilon=1.0)
+
+
+def test_memory_budget_is_read_at_call_time(monkeypatch):
+    check_size(10**6, 8, "a table")  # 8 MB under the default 4 GiB
+    monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "0.001")
+    with pytest.raises(SizeError, match="0.001 GiB budget"):
+        check_size(10**6, 8, "a table")
+    monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "lots")
+    with pytest.raises(InputError, match="DPPOSTERIOR_MEMORY_GB must be a positive number"):
+        check_size(10, 8, "a table")
