@@ -3,6 +3,8 @@
 Sizes stay tiny (n <= 8, k in 2..4) so the brute-force references in ``reference.py``
 run in milliseconds; priors are drawn from [0.1, 5], which includes the priors below 1
 where the paper's constants break.
+
+The tests are grouped by subject (library/, cli/, pipeline/, project/): see tests/README.md.
 """
 
 from __future__ import annotations
