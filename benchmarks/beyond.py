@@ -24,9 +24,11 @@ def timed(fn):
 def main() -> None:
     from dpposterior import sample
     from dpposterior.accuracy import expected_errors
+    from dpposterior.budget import BUDGETS
     from dpposterior.calibration import calibration
     from dpposterior.mechanisms import optimal
-    from dpposterior.mechanisms.scan import DEFAULT_MAX_PAIR_WORK
+
+    max_pairs = BUDGETS["DPPOSTERIOR_MAX_PAIRS"].default
 
     # the benchmark times sizes past the interactive budget: lift it for this process only
     os.environ["DPPOSTERIOR_MAX_PAIRS"] = "1e13"
@@ -47,12 +49,12 @@ def main() -> None:
     n = 1000 if quick else 10_000
     t = timed(lambda: calibration("ehds", [1, 1], n, epsilon=1.0))
     rows.append(("--calibrate ehds, k=2", f"n={n}", "120 s", t,
-                 f"20 |R(n)|^2 <= {DEFAULT_MAX_PAIR_WORK:.0e} (k=2: n <= {int((DEFAULT_MAX_PAIR_WORK / 20) ** 0.5) - 1}), "
+                 f"20 |R(n)|^2 <= {max_pairs:.0e} (k=2: n <= {int((max_pairs / 20) ** 0.5) - 1}), "
                  "then SizeError (DPPOSTERIOR_MAX_PAIRS)"))
     n = 2000 if quick else 20_000
     t = timed(lambda: expected_errors("geometric", [1, 1], n, epsilon=1.0))
     rows.append(("accuracy geometric, k=2", f"n={n}", "60 s", t,
-                 f"2 |R(n)|^2 <= {DEFAULT_MAX_PAIR_WORK:.0e} (k=2: n <= {int((DEFAULT_MAX_PAIR_WORK / 2) ** 0.5) - 1}), "
+                 f"2 |R(n)|^2 <= {max_pairs:.0e} (k=2: n <= {int((max_pairs / 2) ** 0.5) - 1}), "
                  "then SizeError (DPPOSTERIOR_MAX_PAIRS)"))
     c = np.array([400_000_000, 600_000_000])
     sample("geometric", [1, 1], c, epsilon=1.0, size=1, rng=1)  # warm-up (imports)

@@ -40,7 +40,7 @@ def baseline_local_sensitivity(a, cs):
     """docs/definitions.md §3 LS(c) for rows cs: max over the k(k-1) adjacent c' of H(BI(c), BI(c')).
 
     Uses the library's closed form of H between adjacent posteriors (tested against the
-    definition in tests/test_sensitivity.py); the general ``hellinger`` costs ~100x more.
+    definition in tests/library/test_sensitivity.py); the general ``hellinger`` costs ~100x more.
     """
     return local_sensitivity(a, cs)
 

@@ -3,6 +3,8 @@
 Sizes stay tiny (n <= 8, k in 2..4) so the brute-force references in ``reference.py``
 run in milliseconds; priors are drawn from [0.1, 5], which includes the priors below 1
 where the paper's constants break.
+
+The tests are grouped by subject (library/, cli/, pipeline/, project/): see tests/README.md.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # make `import reference` work u
 
 # every mechanism with a closed-form pmf (``optimal``, a linear program, has its own tests)
 MECHANISM_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric")
-ALL_IDS = MECHANISM_IDS + ("optimal",)  # registered by dpposterior.optimal
+ALL_IDS = MECHANISM_IDS + ("optimal",)  # registered by dpposterior.mechanisms.optimal
 EXPONENTIAL_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta")
 LAPLACE_IDS = ("lszhang", "lsdim", "lshist")
 GEOMETRIC_IDS = ("geometric",)

@@ -8,7 +8,6 @@ The science lives in one module per concept of docs/definitions.md: :mod:`~dppos
 from .distances import distance, hellinger
 from .errors import InputError, SizeError
 from .mechanisms import MECHANISM_IDS, MECHANISMS, get_mechanism, log_pmf, sample, weight
-from . import optimal  # noqa: F401  (public submodule; the registry registers the mechanism)
 from .posterior import NoiseAwarePosterior, noise_aware_posterior
 from .models import candidates, posterior, steps  # after .posterior: the name is the function, not the module
 from .privacy import PrivacyLoss, concrete_epsilon, privacy_profile

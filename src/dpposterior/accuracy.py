@@ -20,7 +20,7 @@ from .distances import HellingerGrid, hellinger
 from .errors import InputError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, log_pmf, resolve, scan
 from .mechanisms.scan import check_scan_size
-from .models import candidate_rank, candidates, log_prior_predictive, steps  # noqa: F401  (log_prior_predictive re-exported)
+from .models import candidate_rank, candidates, log_prior_predictive, steps
 
 #: Quantiles reported by the exact and Monte Carlo summaries (box-plot quartiles).
 QUANTILES = (0.25, 0.5, 0.75)
@@ -149,7 +149,7 @@ class ExpectedErrors:
     ``counts``: R(n) in ``candidates`` order, ``(N, k)``; ``expected``: ``E(c)``, ``(N,)``;
     ``predictive``: the prior predictive ``DirMult(c; n, a)``, ``(N,)``; ``worst = max_c E(c)`` at
     ``worst_counts``; ``average = sum_c DirMult(c) E(c)``; ``calibration``: the
-    :class:`~dpposterior.calibration.Calibration` when calibrated, else None.
+    :class:`~dpposterior.mechanisms.calibrated.Calibration` when calibrated, else None.
     """
 
     mechanism: str

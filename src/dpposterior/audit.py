@@ -96,11 +96,6 @@ def _log(x):
 # validation
 
 
-# The validators live in :mod:`dpposterior.validate` (the one validation layer); these names are
-# kept for existing imports.
-check_samples = validate.audit_samples
-check_events = validate.events
-_check_delta_at = validate.delta_at
 
 
 def check_confidence(confidence: float) -> float:
@@ -108,10 +103,9 @@ def check_confidence(confidence: float) -> float:
     return validate.level(confidence, "confidence")
 
 
-#: Draws per side, summed over the pairs tested, an audit may make (``DPPOSTERIOR_MAX_AUDIT_SAMPLES``,
-#: read at each call): about 1e6 draws per second here (counted as they come, never kept), so the
-#: default 2.5e7 is ~50 s.  The pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
-DEFAULT_MAX_AUDIT_SAMPLES = budget.BUDGETS["DPPOSTERIOR_MAX_AUDIT_SAMPLES"].default
+# Draws per side, summed over the pairs tested, an audit may make: ``DPPOSTERIOR_MAX_AUDIT_SAMPLES``
+# (``budget.BUDGETS``, read at each call): about 1e6 draws per second here (counted as they come, never
+# kept), so the default 2.5e7 is ~50 s.  The pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
 DRAWS_PER_SECOND = 1e6
 
 
@@ -398,8 +392,8 @@ def audit_samples(x0: ArrayLike, x1: ArrayLike, *, confidence: float = DEFAULT_C
     See the module docstring for the construction; ``1 - confidence`` is split over the
     ``2 n_events`` Clopper-Pearson intervals.
     """
-    confidence, n_events = check_confidence(confidence), check_events(n_events)
-    delta_at = _check_delta_at(delta_at)
+    confidence, n_events = check_confidence(confidence), validate.events(n_events)
+    delta_at = validate.delta_at(delta_at)
     try:
         x0, x1 = np.asarray(x0), np.asarray(x1)
     except (ValueError, TypeError):
@@ -411,7 +405,7 @@ def audit_samples(x0: ArrayLike, x1: ArrayLike, *, confidence: float = DEFAULT_C
     for x in (x0, x1):
         if x.dtype.kind not in "iuf":
             raise InputError(f"samples must be numbers (integers or floats), got {x.dtype}")
-    m = check_samples(x0.shape[0])
+    m = validate.audit_samples(x0.shape[0])
     check_draw_budget(m)
     if x0.size > MAX_GIVEN_ENTRIES:
         raise SizeError(f"the samples hold {x0.size:.3g} entries per side, over the {MAX_GIVEN_ENTRIES:.0e} an audit "
@@ -479,8 +473,8 @@ def audit(sampler: Sampler, dataset, neighbour, *, samples: int = DEFAULT_SAMPLE
     made from ``seed``.  Returns an :class:`AuditResult`; its ``epsilon_lower_bound`` is below
     the pair's true privacy loss with probability at least ``confidence``.
     """
-    samples, confidence = check_samples(samples), check_confidence(confidence)
-    n_events, delta_at = check_events(n_events), _check_delta_at(delta_at)
+    samples, confidence = validate.audit_samples(samples), check_confidence(confidence)
+    n_events, delta_at = validate.events(n_events), validate.delta_at(delta_at)
     if not callable(sampler):
         raise InputError(f"sampler must be a function sampler(dataset, size, rng), got {type(sampler).__name__}")
     check_draw_budget(samples)
@@ -502,7 +496,7 @@ def audit_search(sampler: Sampler, pairs: Sequence, *, samples: int = DEFAULT_SA
     pairs = list(pairs)
     if not pairs:
         raise InputError("search found no adjacent pairs to test")
-    check_draw_budget(check_samples(samples), len(pairs))
+    check_draw_budget(validate.audit_samples(samples), len(pairs))
     per_pair = 1.0 - (1.0 - confidence) / len(pairs)
     rngs = as_rng(seed).spawn(len(pairs))
     results = [audit(sampler, c, d, samples=samples, confidence=per_pair, seed=r, n_events=n_events,
@@ -606,7 +600,7 @@ def samples_needed(p: float, q: float, target: float, *, confidence: float = DEF
 
     ``None`` when no sample size up to ``max_samples`` reaches it (e.g. ``target >= ln(p/q)``).
     """
-    confidence, n_events = check_confidence(confidence), check_events(n_events)
+    confidence, n_events = check_confidence(confidence), validate.events(n_events)
     p = validate.number(p, "p", 0.0, 1.0, lo_open=True, desc="an event probability")
     q = validate.number(q, "q", 0.0, 1.0, desc="an event probability")
     target = validate.number(target, "target", desc="a privacy loss")

@@ -1,8 +1,7 @@
 """Calibrated exponential mechanisms (docs/definitions.md §9, Calibration): the validated entry point.
 
 The calibration itself (the factor ``kappa*``, its search and certificate) lives with the
-mechanisms, :mod:`dpposterior.mechanisms.calibrated`; this module validates a request and
-re-exports its names for existing imports.
+mechanisms, :mod:`dpposterior.mechanisms.calibrated`; this module validates a request.
 """
 
 from __future__ import annotations
@@ -11,18 +10,7 @@ from numpy.typing import ArrayLike
 
 from .errors import InputError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, resolve
-from .mechanisms.calibrated import (  # noqa: F401  (re-exported: their home is mechanisms.calibrated)
-    GRID,
-    KEEP,
-    MAX_DOUBLINGS,
-    RTOL,
-    CalibratedMechanism,
-    Calibration,
-    calibrate,
-    calibrated,
-    losses,
-    subset_losses,
-)
+from .mechanisms.calibrated import Calibration, calibrate
 from .validate import prior as _prior
 from .validate import size as _size
 

@@ -25,12 +25,10 @@ from .audit import (
     audit,
     audit_search,
     check_confidence,
-    check_events,
     check_pair,
-    check_samples,
     samples_needed,
 )
-from .budget import BUDGETS, budget_setting
+from .budget import budget_setting
 from .errors import InputError, SizeError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, get_mechanism, log_pmf, sample
 from .models import candidates
@@ -40,8 +38,7 @@ from .privacy import concrete_epsilon, pair_epsilon
 exact_pair_epsilon = pair_epsilon
 
 
-#: Estimated seconds one audit of a library mechanism may take (``DPPOSTERIOR_MAX_AUDIT_SECONDS``).
-DEFAULT_MAX_AUDIT_SECONDS = BUDGETS["DPPOSTERIOR_MAX_AUDIT_SECONDS"].default
+# Estimated seconds one audit of a library mechanism may take: ``DPPOSTERIOR_MAX_AUDIT_SECONDS`` (``budget.BUDGETS``).
 
 
 def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) -> float:
@@ -119,9 +116,9 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
     a = validate.prior(prior)
     n = validate.size(n)
-    samples, confidence = check_samples(samples), check_confidence(confidence)
-    check_events(n_events)
-    delta_at = _audit._check_delta_at(delta_at)
+    samples, confidence = validate.audit_samples(samples), check_confidence(confidence)
+    validate.events(n_events)
+    delta_at = validate.delta_at(delta_at)
     kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
     sampler = mechanism_sampler(mech.id, a, **kw)
     if pair is not None:

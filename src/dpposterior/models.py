@@ -39,13 +39,6 @@ def memory_budget() -> int:
     return int(budget_setting("DPPOSTERIOR_MEMORY_GB") * 2**30)
 
 
-# The validators live in :mod:`dpposterior.validate` (the one validation layer); these names
-# are kept so existing imports keep working.
-as_counts = _validate.counts
-as_prior = _validate.prior
-as_positive = _validate.positive
-as_open_unit = _validate.open_unit
-as_size = _validate.size
 
 
 def posterior(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:

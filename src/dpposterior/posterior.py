@@ -44,7 +44,7 @@ from . import validate
 from .budget import BUDGETS, budget_setting
 from .errors import SizeError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, resolve
-from .models import candidates, log_prior_predictive, n_candidates  # noqa: F401  (log_prior_predictive re-exported)
+from .models import log_prior_predictive, n_candidates
 
 #: c whose weight is certifiably below e^-DROP_LOG of the largest are dropped.
 DROP_LOG = 40.0

@@ -7,7 +7,7 @@
   sum_r max(0, p_c(r) - e^eps' p_c'(r))`` (the hockey-stick divergence).
 
 The worst case is the exact scan of :mod:`dpposterior.mechanisms.scan` (its chunked walk over
-the adjacent pairs, its size checks and budget); its names are re-exported here for existing imports.
+the adjacent pairs, its size checks and budget).
 """
 
 from __future__ import annotations
@@ -21,15 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import validate
 from .errors import InputError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Rows, log_pmf, resolve
-from .mechanisms.scan import (  # noqa: F401  (re-exported: their home is mechanisms.scan)
-    DEFAULT_MAX_PAIR_WORK,
-    PAIRS_PER_SECOND,
-    WORK_BYTES,
-    _hockey_stick,
-    adjacent_blocks,
-    check_scan_size,
-    worst_case_scan,
-)
+from .mechanisms.scan import _hockey_stick, check_scan_size, worst_case_scan
 from .models import check_size, n_candidates, neighbours
 
 

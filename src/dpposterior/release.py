@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .mechanisms import DEFAULT_MAX_RELEASE_WORK, Mechanism, Params  # noqa: F401  (re-exported)
+from .mechanisms import Mechanism, Params
 
 #: The deadline is this many times the slowest reference draw ...
 PAD_FACTOR = 3.0

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import validate
-from .budget import BUDGETS, budget_setting
+from .budget import budget_setting
 from .distances import hellinger_from_log_bc, lgamma_jensen_gap
 from .errors import InputError, SizeError
 from .models import candidate_rank, candidates, directions
@@ -135,10 +135,9 @@ def smoothing_beta(epsilon: float, delta: float, n: int) -> float:
     return math.log1p(-epsilon / (2.0 * math.log(delta / (2.0 * (n + 1)))))
 
 
-#: Most entries (categories x distances, about one g evaluation each, ~1.2e6 per second here; a release
-#: searches 5 times: 4 reference draws and its own) one
-#: smooth-sensitivity search may cover; ``DPPOSTERIOR_MAX_SMOOTH_WORK``, read at each call.
-DEFAULT_MAX_SMOOTH_WORK = BUDGETS["DPPOSTERIOR_MAX_SMOOTH_WORK"].default
+# Most entries (categories x distances, about one g evaluation each, ~1.2e6 per second here; a release
+# searches 5 times: 4 reference draws and its own) one
+# smooth-sensitivity search may cover: ``DPPOSTERIOR_MAX_SMOOTH_WORK`` (``budget.BUDGETS``), read at each call.
 
 
 def public_ls_floor(a: NDArray[np.float64], n: int) -> float:
@@ -375,5 +374,3 @@ def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta:
     return np.exp(-distance_transform(-np.log(ls), n, a.size, smoothing_beta(epsilon, delta, n)))
 
 
-# The validator lives in :mod:`dpposterior.validate`; the name is kept for existing imports.
-check_gamma = validate.gamma

@@ -36,7 +36,7 @@ rule privacy_slice:
     threads: 1
     resources:
         # The largest slice of workflow/large.yaml (k = 3, n = 400, mh-delta), measured with /usr/bin/time:
-        # peak RSS 1365 MB (the scan's chunks are bounded by privacy.WORK_BYTES), 1169 s CPU (461 s user,
+        # peak RSS 1365 MB (the scan's chunks are bounded by mechanisms.scan.WORK_BYTES), 1169 s CPU (461 s user,
         # 708 s system), 33 min wall on a shared 2-core machine. mem_mb: 2x, under the 4 GiB per job;
         # runtime (minutes): 3.5x that wall time.
         mem_mb=3072,

@@ -38,8 +38,6 @@ from .base import (
     CALIBRATED,
     DEFAULT_DELTA,
     DEFAULT_GAMMA,
-    DEFAULT_MAX_DRAW_ENTRIES,
-    DEFAULT_MAX_RELEASE_WORK,
     OBJECTIVES,
     Mechanism,
     Params,
@@ -66,11 +64,11 @@ from .exponential import EXPONENTIAL_MECHANISMS, ExponentialMechanism, Exponenti
 from .optimal import OPTIMAL, OptimalMechanism
 
 __all__ = [
-    "CALIBRATED", "DEFAULT_DELTA", "DEFAULT_GAMMA", "DEFAULT_MAX_DRAW_ENTRIES", "DEFAULT_MAX_RELEASE_WORK",
+    "CALIBRATED", "DEFAULT_DELTA", "DEFAULT_GAMMA",
     "MECHANISMS", "MECHANISM_IDS", "OBJECTIVES", "CalibratedMechanism", "ClampedNoiseMechanism", "ClampedRows",
     "ExponentialMechanism", "ExponentialRows", "GeometricMechanism", "LaplaceMechanism", "Mechanism",
-    "OptimalMechanism", "Params", "Rows", "Variant", "calibrated", "check_delta", "check_draw_entries",
-    "check_epsilon", "check_params", "clamped_log_pmf_rows", "exponential_log_pmf_rows", "geometric_log_pmf_rows",
+    "OptimalMechanism", "Params", "Rows", "Variant", "calibrated", "check_draw_entries",
+    "check_params", "clamped_log_pmf_rows", "exponential_log_pmf_rows", "geometric_log_pmf_rows",
     "geometric_noise_tables", "get_mechanism", "laplace_log_pmf_rows", "laplace_noise_tables", "laplace_scale",
     "log_pmf", "parse_variant", "register", "releases", "resolve", "rows", "sample", "variant_names", "weight",
     "_as_rng", "_bits", "_inverse_cdf",
@@ -107,9 +105,6 @@ def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
         raise InputError(f"unknown mechanism {mechanism!r}; choose one of {', '.join(MECHANISMS)}") from None
 
 
-# The validators live in :mod:`dpposterior.validate`; these names are kept for existing imports.
-check_epsilon = validate.epsilon
-check_delta = validate.delta
 
 
 def resolve(mechanism, epsilon, delta=DEFAULT_DELTA, gamma=DEFAULT_GAMMA, global_sensitivity_method="exact",

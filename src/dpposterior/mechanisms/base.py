@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import validate
-from ..budget import BUDGETS, budget_setting
+from ..budget import budget_setting
 from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, check_size, n_candidates
 from ..randomness import bit_source, choose, exp_weights
@@ -245,16 +245,14 @@ def _bits(rng):
 # ---------------------------------------------------------------------------------------------
 # the budgets of a draw (from public inputs only: n, k, size; never the counts)
 
-#: Sampler table entries ``k (n + 1)`` one draw may cover (``DPPOSTERIOR_MAX_RELEASE_WORK``).
-DEFAULT_MAX_RELEASE_WORK = BUDGETS["DPPOSTERIOR_MAX_RELEASE_WORK"].default
-#: Entries ``size * k`` one call of :func:`sample` may return (``DPPOSTERIOR_MAX_DRAW_ENTRIES``):
-#: about 1 us and 80 bytes each at their peak (measured: lshist k = 2, ehds k = 3), so ~20 s and ~1.6 GB.
-DEFAULT_MAX_DRAW_ENTRIES = BUDGETS["DPPOSTERIOR_MAX_DRAW_ENTRIES"].default
+# Sampler table entries ``k (n + 1)`` one draw may cover: ``budget.BUDGETS["DPPOSTERIOR_MAX_RELEASE_WORK"]``.
+# Entries ``size * k`` one call of :func:`sample` may return: ``budget.BUDGETS["DPPOSTERIOR_MAX_DRAW_ENTRIES"]``,
+# about 1 us and 80 bytes each at their peak (measured: lshist k = 2, ehds k = 3), so ~20 s and ~1.6 GB.
 
 
 def check_draw_entries(size: int, k: int) -> None:
     """Refuse (:class:`~dpposterior.errors.SizeError`) ``size`` draws of ``k`` counts past
-    ``DPPOSTERIOR_MAX_DRAW_ENTRIES`` entries (default :data:`DEFAULT_MAX_DRAW_ENTRIES`); draw in
+    ``DPPOSTERIOR_MAX_DRAW_ENTRIES`` entries (default ``budget.BUDGETS[...].default``); draw in
     batches (as the auditor does) for more."""
     entries = size * k
     limit = budget_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES")

@@ -93,7 +93,7 @@ class ExponentialMechanism(Mechanism):
     def check_setup(self, n, k, *, setups=1.0, what="a draw"):
         """The exact pmf over R(n) must fit in memory (|R(n)| <= ``ENUMERATE_UP_TO``: inverse cdf);
         above, the rejection sampler's tables must fit in memory and their ``k (n + 1)`` entries
-        within ``DPPOSTERIOR_MAX_RELEASE_WORK`` (default :data:`DEFAULT_MAX_RELEASE_WORK`, about 6 s
+        within ``DPPOSTERIOR_MAX_RELEASE_WORK`` (see :data:`dpposterior.budget.BUDGETS`; about 6 s
         for one bare draw and 48 s for a padded release in the worst case, ehd)."""
         if n_candidates(n, k) <= ENUMERATE_UP_TO:
             self.check_size(n, k, "the exact output distribution")

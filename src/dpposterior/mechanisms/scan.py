@@ -15,16 +15,15 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from ..budget import BUDGETS, budget_setting
+from ..budget import budget_setting
 from ..errors import SizeError
 from ..models import candidate_rank, check_size, n_candidates
 
 #: Working memory of one chunk of the worst-case scan.
 WORK_BYTES = 512 * 2**20
-#: Largest number of (data set, output) log-pmf entries an interactive scan may evaluate, summed
-#: over its passes: ``passes x |R(n)|^2`` (~1e7 per second here, so ~40 s).  Read at each call
-#: from ``DPPOSTERIOR_MAX_PAIRS``; the pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
-DEFAULT_MAX_PAIR_WORK = BUDGETS["DPPOSTERIOR_MAX_PAIRS"].default
+# The largest number of (data set, output) log-pmf entries an interactive scan may evaluate, summed
+# over its passes: ``passes x |R(n)|^2`` (~1e7 per second here, so ~40 s), is ``DPPOSTERIOR_MAX_PAIRS``
+# (``budget.BUDGETS``), read at each call; the pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
 #: the rate behind the time estimate of a refusal
 PAIRS_PER_SECOND = 1e7
 
@@ -37,7 +36,7 @@ def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:
 def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", passes: float = 1.0) -> None:
     """Raise :class:`SizeError` when ``passes`` scans over all pairs of R(n) would exceed the pair budget.
 
-    The budget is ``DPPOSTERIOR_MAX_PAIRS`` (default :data:`DEFAULT_MAX_PAIR_WORK`), read at each
+    The budget is ``DPPOSTERIOR_MAX_PAIRS`` (``budget.BUDGETS``), read at each
     call; ``passes`` is how many full scans the caller makes (the expected error ~2, a calibration ~20:
     its bisection and its certificate; measured ~14).
     """

@@ -12,14 +12,9 @@ import json
 import sys
 
 from .budgets import apply
-
-# Batch jobs run under the pipeline's budgets (their runtime is declared in the rules' resources). They are
-# applied before the library is imported: posterior.MAX_WORK reads its setting at import time.
-apply()
-
-from .render import render  # noqa: E402 (after apply(), see above)
-from .report import write_verdicts  # noqa: E402
-from .stages import STAGES  # noqa: E402
+from .render import render
+from .report import write_verdicts
+from .stages import STAGES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    apply()  # again, for a caller that changed the environment since the import
+    # Batch jobs run under the pipeline's budgets (their runtime is declared in the rules' resources);
+    # the library reads every budget at call time (dpposterior.budget), so setting them here is enough.
+    apply()
     args = build_parser().parse_args(argv)
     if args.stage == "render":
         render(args.template, json.loads(args.parameters), args.notebook, args.html)

@@ -23,9 +23,9 @@ from scipy.special import betainc
 from scipy.stats import beta as beta_dist
 
 from ..mechanisms import rows as mechanism_rows
-from ..models import candidates, check_size
-from ..posterior import Marginal, log_prior_predictive
-from ..privacy import check_scan_size
+from ..mechanisms.scan import check_scan_size
+from ..models import candidates, check_size, log_prior_predictive
+from ..posterior import Marginal
 
 #: releases whose marginal probability is below this are skipped (their mass is reported)
 MIN_MASS = 1e-14

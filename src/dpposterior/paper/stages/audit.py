@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import validate as V
-from ...audit import check_draw_budget, check_samples
+from ...audit import check_draw_budget
 from ...mechanism_audit import check_audit_time
 from .. import paths
 from ..errors import config_error
@@ -41,7 +41,7 @@ class Audit(Stage):
     def check_values(self, cfg):
         for name, spec in cfg.get("audit", {}).items():
             key = f"audit.{name}"
-            samples = library(f"{key}.samples", check_samples, spec["samples"])
+            samples = library(f"{key}.samples", V.audit_samples, spec["samples"])
             library(f"{key}.samples", check_draw_budget, samples)
             priv = cfg.get("privacy", {}).get(spec.get("privacy"), {})
             if "prior" in priv and "n" in priv:  # each job audits one pair at a time, at each n

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ... import validate as V
 from ...mechanisms import MECHANISMS
-from ...privacy import check_scan_size
+from ...mechanisms.scan import check_scan_size
 from .. import paths
 from ..experiments import merge_privacy_slices, privacy_loss, write_parquet
 from ..variants import base_id

@@ -1,0 +1,75 @@
+"""`dpposterior compare`: every release ranked, its pair budget."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .helpers import LIMIT_S, run, run_case, run_json
+
+
+def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
+    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2, err[-2000:]
+    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
+    assert "Traceback" not in err and needle in lines[0], lines[0]
+    assert out == "", out[-500:]
+
+
+def test_compare_total_over_the_pair_budget_is_refused_fast():
+    code, out, err, wall = run_case(["compare", "--prior", "1,1", "--n", "4400", "--epsilon", "1"])
+    assert_clean_refusal(code, out, err, "DPPOSTERIOR_MAX_PAIRS")
+    assert wall < 10
+
+
+def test_compare_budget_counts_every_row():
+    from dpposterior import compare as cli
+
+    # 5 exponential rows, each also calibrated (2 + 20 passes), 4 other rows; both optimal rows up to 260 outputs
+    assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2
+    assert cli.compare_passes(2, 12) == 5 * 2 + 5 * 22 + 4 * 2 + 2 * 3
+    with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
+        cli.check_compare_size(2, 1767)  # 128 x 1768^2 > 4e8
+    assert cli.check_compare_size(2, 1766) == {}
+    # the optimal rows' linear programs count too: past ~20 s each they are listed as too large
+    assert cli.check_compare_size(2, 200) == {} and cli.check_compare_size(3, 11) == {}
+    for k, n in ((2, 201), (3, 12), (3, 21)):
+        left = cli.check_compare_size(k, n)
+        assert set(left) == {"optimal (worst)", "optimal (average)"}
+        assert all("DPPOSTERIOR_MAX_PAIRS" in v for v in left.values())
+
+
+def test_compare_lists_optimal_rows_over_the_budget_as_too_large():
+    """k = 3, n = 21: within optimal.MAX_OUTPUTS, but its linear programs took over 12 min here."""
+    code, out, err, wall = run_case(["compare", "--prior", "1,1,1", "--n", "21", "--epsilon", "1", "--json"])
+    assert code == 0, err[-2000:]
+    rows = {r["release"]: r for r in json.loads(out)["releases"]}
+    assert "DPPOSTERIOR_MAX_PAIRS" in rows["optimal (worst)"]["error"] and "error" not in rows["ehds"]
+    assert wall < LIMIT_S
+
+
+def test_compare_refuses_from_the_budget_setting():
+    code, out, err, _ = run_case(["compare", "--prior", "1,1", "--n", "40", "--epsilon", "1"],
+                                 env={"DPPOSTERIOR_MAX_PAIRS": "1e5"})
+    assert_clean_refusal(code, out, err, "DPPOSTERIOR_MAX_PAIRS")
+
+
+def test_compare_ranks_every_release(capsys):
+    out = run_json(capsys, "compare", "--prior", "1,1", "--n", "12", "--epsilon", "1")
+    names = [r["release"] for r in out["releases"]]
+    assert "optimal (worst)" in names and "optimal (average)" in names and "ehds (calibrated)" in names
+    assert "geometric" in names and "lshist" in names
+    worst = [r["worst_expected_error"] for r in out["releases"]]
+    assert worst == sorted(worst)
+    assert out["releases"][0]["release"] == "optimal (worst)"
+    best_avg = min(out["releases"], key=lambda r: r["average_expected_error"])["average_expected_error"]
+    opt_avg = next(r for r in out["releases"] if r["release"] == "optimal (average)")["average_expected_error"]
+    assert opt_avg <= best_avg + 1e-4  # the repair's tolerance (tests/test_optimal.py)
+
+
+def test_compare_too_large_rows_not_crash(capsys):
+    code, out, err = run(capsys, "compare", "--prior", "1,1", "--n", "400", "--epsilon", "1")
+    assert code == 0, err
+    assert "optimal (worst)" in out and "too large for exact work" in out

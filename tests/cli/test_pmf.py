@@ -1,0 +1,73 @@
+"""`dpposterior pmf`: the exact pmf over R(n), as JSON and text."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpposterior.mechanisms import log_pmf
+from dpposterior.models import candidates
+from dpposterior.sensitivity import PAPER_GLOBAL_SENSITIVITY, global_sensitivity
+
+from .helpers import LIMIT_S, run, run_case, run_json
+
+
+def test_pmf_json_has_every_candidate_and_exact_values(capsys):
+    out = run_json(capsys, "pmf", "--prior", "1,1", "--counts", "4,4", "--mechanism", "ehds", "--epsilon", "1")
+    assert set(out) == {"mechanism", "epsilon", "delta", "outputs"}
+    assert (out["mechanism"], out["epsilon"], out["delta"]) == ("ehds", 1.0, 1e-8)
+    rows = out["outputs"]
+    assert [r["counts"] for r in rows] == candidates(8, 2).tolist()
+    assert set(rows[0]) == {"counts", "alpha", "probability", "hellinger", "steps"}
+    expected = np.exp(log_pmf("ehds", [1, 1], [4, 4], epsilon=1.0))
+    assert np.allclose([r["probability"] for r in rows], expected, rtol=1e-12)
+    assert [r["steps"] for r in rows] == [4, 3, 2, 1, 0, 1, 2, 3, 4]
+    assert rows[4]["hellinger"] == 0.0 and rows[4]["alpha"] == [5.0, 5.0]
+    # 000 Table 1 prints these distances for steps 4..1
+    assert [round(r["hellinger"], 11) for r in rows[:4]] == [0.83737258593, 0.6621743917, 0.45763586503, 0.23362948071]
+
+
+def test_pmf_options_change_the_distribution(capsys):
+    base = run_json(capsys, "pmf", "--prior", "1,1", "--counts", "4,4", "--mechanism", "ehd", "--epsilon", "1")
+    paper = run_json(capsys, "pmf", "--prior", "1,1", "--counts", "4,4", "--mechanism", "ehd", "--epsilon", "1",
+                     "--global-sensitivity", "paper")
+    g2 = run_json(capsys, "pmf", "--prior", "1,1", "--counts", "4,4", "--mechanism", "ehds", "--epsilon", "1",
+                  "--gamma", "2")
+    g1 = run_json(capsys, "pmf", "--prior", "1,1", "--counts", "4,4", "--mechanism", "ehds", "--epsilon", "1")
+    p = lambda o: np.array([r["probability"] for r in o["outputs"]])  # noqa: E731
+    # exact GS for Beta(1,1), n = 8 is below the paper constant sqrt(1 - pi/4) (attained only at n = 1),
+    # so the paper constant spreads the output more
+    assert global_sensitivity([1, 1], 8) < PAPER_GLOBAL_SENSITIVITY
+    assert p(paper)[4] < p(base)[4]
+    assert not np.allclose(p(g1), p(g2))
+    md = run_json(capsys, "pmf", "--prior", "1,1", "--counts", "4,4", "--mechanism", "mh-delta", "--epsilon", "1",
+                  "--delta", "1e-3")
+    assert md["delta"] == 1e-3
+    assert np.allclose(p(md), np.exp(log_pmf("mh-delta", [1, 1], [4, 4], epsilon=1.0, delta=1e-3)))
+
+
+def test_pmf_text_output_lists_candidates(capsys):
+    code, out, _ = run(capsys, "pmf", "--prior", "1,1,1", "--counts", "1,1,0", "--mechanism", "lshist", "--epsilon", "1")
+    assert code == 0
+    lines = [x for x in out.splitlines() if x.strip() and not x.startswith("#")]
+    assert len(lines) == 1 + 6  # header + |R(2)| for k = 3
+
+
+def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
+    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2, err[-2000:]
+    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
+    assert "Traceback" not in err and needle in lines[0], lines[0]
+    assert out == "", out[-500:]
+
+
+def ones(k: int) -> str:
+    return ",".join(["1"] * k)
+
+
+def test_pmf_count_past_4300_digits_is_one_line():
+    k = 60_000  # |R(n)| = C(2k - 1, k - 1) has ~36,000 digits
+    code, out, err, wall = run_case(["pmf", "--prior", ones(k), "--counts", ones(k), "--mechanism", "ehds",
+                                     "--epsilon", "1", "--top", "1"])
+    assert_clean_refusal(code, out, err, "DPPOSTERIOR_MAX_PMF_WORK")
+    assert "e+3612" in err and wall < LIMIT_S

@@ -1,0 +1,85 @@
+"""`dpposterior release`: seeded draws, the posterior of the released counts, --noise-aware, --calibrate."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from dpposterior.posterior import noise_aware_posterior
+
+from .helpers import REL, run, run_case, run_json
+
+
+def test_release_is_seeded_and_in_the_support(capsys):
+    a = run_json(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "ehds", "--epsilon", "1",
+                 "--seed", "7")
+    b = run_json(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "ehds", "--epsilon", "1",
+                 "--seed", "7")
+    assert a == b
+    assert sum(a["released_counts"]) == 100 and a["alpha"] == [1 + x for x in a["released_counts"]]
+    assert a["seed"] == 7 and a["claimed"] == {"epsilon": 1.0, "delta": 0.0}
+    assert "hellinger" not in a and "counts" not in a  # nothing about the private data besides the release
+    seen = {tuple(run_json(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "lshist",
+                           "--epsilon", "0.5", "--seed", str(s))["released_counts"]) for s in range(12)}
+    assert len(seen) > 1
+
+
+def test_release_text_is_the_posterior(capsys):
+    code, out, _ = run(capsys, "release", "--prior", "0.5,0.5,2", "--counts", "1,0,0", "--mechanism", "lsdim",
+                       "--epsilon", "1", "--seed", "1")
+    assert code == 0 and out.startswith("Dir(")
+    alpha = [float(x) for x in out.strip()[4:-1].split(",")]
+    assert math.isclose(sum(alpha), 4.0)
+
+
+def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
+    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2, err[-2000:]
+    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
+    assert "Traceback" not in err and needle in lines[0], lines[0]
+    assert out == "", out[-500:]
+
+
+def ones(k: int) -> str:
+    return ",".join(["1"] * k)
+
+
+def test_release_noise_aware_failure_prints_nothing():
+    """The draw succeeds at k = 1000, the noise-aware posterior cannot (|R(n)| ~ 1e600): no Dir(...) first."""
+    code, out, err, _ = run_case(["release", "--prior", ones(1000), "--counts", ones(1000), *REL, "--noise-aware"])
+    assert code != 0 and out == "", out[-300:]
+    assert_clean_refusal(code, out, err, "noise-aware posterior")
+
+
+def test_release_noise_aware_summarises_the_released_counts(capsys):
+    code, out, err = run(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric",
+                         "--epsilon", "1", "--seed", "5", "--noise-aware", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    post = noise_aware_posterior("geometric", [1, 1], got["released_counts"], epsilon=1.0)
+    assert np.allclose(got["noise_aware"]["intervals"], post.intervals)
+    assert got["noise_aware"]["level"] == 0.9 and "naive" in got["noise_aware"]
+    code, out, _ = run(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric",
+                       "--epsilon", "1", "--seed", "5", "--noise-aware")
+    assert code == 0 and out.splitlines()[0].startswith("Beta(") and "noise-aware" in out
+
+
+def test_release_calibrate_draws_from_the_calibrated_mechanism(monkeypatch, capsys):
+    """--calibrate reaches the sampler (the registry settings carry calibrate=True)."""
+    import dpposterior.cli.commands.release as cli
+
+    seen = {}
+    real = cli.release
+
+    def spy(mech, a, c, params, seed):
+        seen["calibrate"] = params.calibrate
+        return real(mech, a, c, params, seed)
+
+    monkeypatch.setattr(cli, "release", spy)
+    code, _, err = run(capsys, "release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "ehds", "--epsilon", "1",
+                       "--calibrate", "--seed", "1")
+    assert code == 0, err and seen["calibrate"] is True
+    assert seen["calibrate"] is True

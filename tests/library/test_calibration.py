@@ -1,0 +1,48 @@
+"""Calibrated exponential mechanisms (docs/definitions.md §9) against a brute-force transcription (tests/reference.py)."""
+
+import numpy as np
+import pytest
+
+import reference as ref
+from dpposterior import calibration as cal
+from dpposterior import privacy
+from dpposterior.errors import InputError
+from dpposterior.mechanisms.calibrated import RTOL, losses
+
+
+@pytest.mark.parametrize("mech,prior,n,eps", [("ehds", (1.0, 1.0), 4, 1.0), ("mh", (1.0, 1.0), 5, 0.5),
+                                              ("ehd", (2.0, 0.5), 4, 1.0), ("ehds", (1.0, 1.0, 1.0), 3, 1.0)])
+def test_calibrated_factor_is_certified_and_maximal(mech, prior, n, eps):
+    c = cal.calibration(mech, prior, n, epsilon=eps)
+    b = ref.brute(prior, n)
+    brute_eps = ref.scaled_concrete_epsilon(b, mech, eps, c.factor)
+    # certified: the brute-force loss at kappa* is <= eps (rounding of the two transcriptions: 1e-9)
+    assert brute_eps <= eps * (1 + 1e-9)
+    assert c.concrete_epsilon == pytest.approx(brute_eps, rel=1e-8)
+    # maximal within the stated tolerance: a factor RTOL (plus rounding) larger exceeds eps
+    assert ref.scaled_concrete_epsilon(b, mech, eps, c.factor * (1 + 3 * RTOL)) > eps
+
+
+def test_calibrated_release_matches_privacy_module():
+    c = cal.calibration("ehds", [1, 1], 20, epsilon=1.0)
+    loss = privacy.concrete_epsilon("ehds", [1, 1], 20, epsilon=1.0, calibrate=True)
+    assert loss.concrete_epsilon == pytest.approx(c.concrete_epsilon, rel=1e-12)
+    assert loss.claimed_epsilon == 1.0 and loss.claimed_delta == 0.0 and not loss.exceeds_claim
+
+
+def test_losses_match_brute_at_several_factors():
+    from dpposterior.mechanisms import ExponentialRows, resolve
+
+    mech, params = resolve("mh", 1.0)
+    a = np.array([1.0, 1.0])
+    rows = ExponentialRows(a, 5, mech._weights_all(a, 5, params), 1.0)
+    ks = [0.3, 1.0, 2.7]
+    got = losses(rows, ks)
+    b = ref.brute((1.0, 1.0), 5)
+    for k, g in zip(ks, got):
+        assert g == pytest.approx(ref.scaled_concrete_epsilon(b, "mh", 1.0, k), rel=1e-8)
+
+
+def test_only_exponential_mechanisms():
+    with pytest.raises(InputError):
+        cal.calibration("lshist", [1, 1], 5, epsilon=1.0)

@@ -1,0 +1,26 @@
+"""Beyond-the-drafts experiments (dpposterior.paper.beyond): the expected-error grid."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dpposterior.accuracy import expected_errors
+from dpposterior.paper import beyond
+
+
+def test_grid_matches_expected_errors_and_skips_large_points():
+    spec = {"priors": [[1, 1], [1, 1, 1]], "n": [4, 30], "epsilon": [0.5, 1.0], "delta": 1e-8, "max_candidates": 100}
+    df = beyond.expected_error_grid("ehds~calibrated", spec)
+    assert set(zip(df.k, df.n)) == {(2, 4), (2, 30), (3, 4)}  # k = 3, n = 30 has 496 > 100 candidates
+    row = df[(df.k == 2) & (df.n == 30) & (df.epsilon == 0.5)].iloc[0]
+    e = expected_errors("ehds", [1, 1], 30, epsilon=0.5, calibrate=True)
+    assert row.worst == pytest.approx(e.worst, rel=1e-12) and row.average == pytest.approx(e.average, rel=1e-12)
+    assert row.kappa == pytest.approx(e.calibration.factor) and row.certified_epsilon <= 0.5
+    assert row.pure_dp and row.private
+
+
+def test_grid_keeps_a_size_refusal_as_a_row():
+    df = beyond.expected_error_grid("optimal~worst", {"priors": [[1, 1]], "n": [300], "epsilon": [1.0],
+                                                      "delta": 1e-8, "max_candidates": 1000})
+    assert len(df) == 1 and np.isnan(df.worst.iloc[0]) and "limit" in df.status.iloc[0]

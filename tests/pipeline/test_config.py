@@ -1,0 +1,155 @@
+"""Config errors are named at dry run (issue 12): `snakemake -n` with a bad config ends with one line
+that names the key (or the file and line) and exit status 2, before any job; the shipped configs pass."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dpposterior.paper.config import ConfigError, check_all, check_files
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+
+@pytest.fixture(autouse=True)
+def pipeline_budgets(monkeypatch):
+    """The Snakefile checks under the pipeline's budgets (dpposterior.paper.budgets), as every job runs."""
+    from dpposterior.paper.budgets import PIPELINE_BUDGETS
+
+    for name, value in PIPELINE_BUDGETS.items():
+        monkeypatch.setenv(name, value)
+
+
+def dry_run(configfile: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*SNAKEMAKE, "-n", "--configfile", str(configfile)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+def our_line(proc: subprocess.CompletedProcess) -> str:
+    """The one config-error line, after asserting there is exactly one and nothing like a traceback or schema."""
+    ours = [ln for ln in proc.stderr.splitlines() if ln.startswith("dpposterior: config error")]
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert len(ours) == 1, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr and "$schema" not in proc.stderr and "additionalProperties" not in proc.stderr
+    assert len(proc.stderr.splitlines()) <= 4, proc.stderr  # Snakemake's two notes about the profile and config
+    return ours[0]
+
+
+def quick_with(tmp_path: Path, text: str) -> Path:
+    """workflow/quick.yaml with ``text`` appended (a YAML overlay over config.yaml)."""
+    p = tmp_path / "bad.yaml"
+    p.write_text((ROOT / "workflow" / "quick.yaml").read_text() + "\n" + text)
+    return p
+
+
+def merged(**changes) -> dict:
+    """config.yaml merged with ``changes`` (section -> entry -> {key: value}), as Snakemake merges."""
+    cfg = yaml.safe_load((ROOT / "config.yaml").read_text())
+    for section, entries in changes.items():
+        if not isinstance(entries, dict):
+            cfg[section] = entries
+            continue
+        for entry, values in entries.items():
+            cfg[section][entry] = cfg[section][entry] | values if isinstance(values, dict) else values
+    return cfg
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("seed: 1\nseed: 2\n", "duplicate key 'seed'"),
+    ("bogus_key: 3\n", "config error at '(top level)': Additional properties are not allowed ('bogus_key'"),
+    ("privacy:\n  fig6: {n: [10, 50], epsilon: .nan}\n", None),  # a duplicate 'privacy:' (quick.yaml has one)
+])
+def test_dry_run_names_the_error_in_one_line(tmp_path, text, needle):
+    line = our_line(dry_run(quick_with(tmp_path, text)))
+    assert needle is None or needle in line, line
+
+
+@pytest.mark.parametrize("overlay, key, needle", [
+    ({"privacy": {"fig6": {"epsilon": float("nan")}}}, "privacy.fig6.epsilon", "finite"),
+    ({"pmf": {"fig3a": {"epsilon": float("inf")}}}, "pmf.fig3a.epsilon", "finite"),
+    ({"privacy": {"fig6": {"n": [10, 100000000000]}}}, "privacy.fig6.n[1]", "DPPOSTERIOR_MEMORY_GB"),
+    ({"privacy": {"fig6": {"n": [10, 600000]}}}, "privacy.fig6.n[1]", "DPPOSTERIOR_MAX_PAIRS"),
+    ({"privacy": {"fig6": {"n": ["1e11"]}}}, "privacy.fig6.n[0]", "is not of type 'integer'"),
+    ({"pmf": {"fig3b": {"prior": [1, 1]}}}, "pmf.fig3b.counts", "one entry per prior category"),
+    ({"pmf": {"fig3c": {"counts": [3000, 3000, 3000, 3000]}}}, "pmf.fig3c.counts", "GiB"),
+    ({"privacy": {"fig6": {"delta": 1.5}}}, "privacy.fig6.delta", "maximum"),
+    ({"privacy": {"fig6": {"prior": [1e-300, 1]}}}, "privacy.fig6.prior", "prior entries must be in"),
+    ({"privacy": {"fig6": {"epsilon": 5000}}}, "privacy.fig6.epsilon", "[1e-06, 1000]"),
+    ({"audit": {"fig6": {"samples": 10**12}}}, "audit.fig6.samples", "DPPOSTERIOR_MAX_AUDIT_SAMPLES"),
+])
+def test_values_a_job_would_refuse_are_refused_by_the_check(overlay, key, needle):
+    with pytest.raises(ConfigError) as err:
+        check_all(merged(**overlay), SCHEMA)
+    msg = str(err.value)
+    assert "\n" not in msg and f"'{key}'" in msg and needle in msg, msg
+
+
+def test_an_audit_past_its_time_budget_is_named(monkeypatch):
+    monkeypatch.setenv("DPPOSTERIOR_MAX_AUDIT_SECONDS", "10")
+    with pytest.raises(ConfigError) as err:
+        check_all(merged(audit={"fig6": {"samples": 10**7}}), SCHEMA)
+    msg = str(err.value)
+    assert "'audit.fig6.samples'" in msg and "DPPOSTERIOR_MAX_AUDIT_SECONDS" in msg and "\n" not in msg, msg
+
+
+def test_runs_past_the_draw_budget_are_named():
+    with pytest.raises(ConfigError, match=r"config error at 'accuracy\.[^']+\.(n|counts)\[\d+\]'.*"
+                                          r"DPPOSTERIOR_MAX_DRAW_ENTRIES"):
+        check_all(merged(runs=10**8), SCHEMA)
+
+
+def test_optimal_beyond_its_epsilon_is_named(tmp_path):
+    cfg = merged()
+    name = next(iter(cfg["expected_error"]))
+    cfg["expected_error"][name]["epsilon"] = [1.0, 40.0]
+    with pytest.raises(ConfigError, match=rf"'expected_error\.{name}\.mechanisms'.*epsilon <= 30"):
+        check_all(cfg, SCHEMA)
+
+
+def test_yaml_syntax_error_gives_file_and_line(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text("seed: 1\nruns: [1, 2\nitems: {}\n")
+    with pytest.raises(ConfigError, match=r"c\.yaml, line \d+, column \d+"):
+        check_files([p])
+    q = tmp_path / "d.yaml"
+    q.write_text("a:\n  b: 1\n  c: 2\n  b: 3\n")
+    with pytest.raises(ConfigError, match=r"d\.yaml, line 4: duplicate key 'b' \(first at line 2\)"):
+        check_files([q])
+
+
+@pytest.mark.parametrize("configfile", ["config.yaml", "workflow/quick.yaml", "workflow/large.yaml"])
+def test_the_shipped_configs_pass(configfile):
+    check_files([ROOT / "config.yaml", ROOT / configfile])
+    cfg = yaml.safe_load((ROOT / "config.yaml").read_text())
+    if configfile != "config.yaml":  # Snakemake's deep merge of the overlay
+        def update(a, b):
+            for k, v in b.items():
+                a[k] = update(a.get(k, {}), v) if isinstance(v, dict) and isinstance(a.get(k), dict) else v
+            return a
+        cfg = update(cfg, yaml.safe_load((ROOT / configfile).read_text()))
+    check_all(cfg, SCHEMA)
+
+
+def test_a_good_dry_run_still_plans_every_job():
+    proc = dry_run(ROOT / "workflow" / "quick.yaml")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "dry-run" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("overlay, key, needle", [
+    ({"coverage": {"coverage": {"n": [20, 1_000_000_000]}}}, "coverage.coverage.n[1]", "GiB"),
+    ({"sensitivity": {"fig1": {"n": 10**15}}}, "sensitivity.fig1.n", "GiB"),
+    ({"privacy": {"fig6": {"mechanisms": ["optimal"]}}}, "privacy.fig6.n[", "linear program"),
+    ({"seed": 2**200}, "seed", "below 2^128"),
+])
+def test_sizes_only_a_job_saw_are_refused_by_the_check(overlay, key, needle):
+    with pytest.raises(ConfigError) as err:
+        check_all(merged(**overlay), SCHEMA)
+    msg = str(err.value)
+    assert f"'{key}" in msg and needle in msg and "\n" not in msg, msg
