@@ -12,7 +12,7 @@ from dpposterior import distance, hellinger
 from dpposterior.distances import DEFAULT_DISTANCE, DISTANCES, Distance, get_distance, kl, tv
 from dpposterior.errors import InputError
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "definitions.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "definitions.md"
 
 
 def test_registry_entries():
