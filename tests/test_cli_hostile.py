@@ -19,9 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from dpposterior.guarantee import SEEDED_WARNING
+
 LIMIT_S = 60.0
 ROOT = Path(__file__).resolve().parents[1]
 REL = ["--mechanism", "ehds", "--epsilon", "1", "--seed", "1"]
+SEEDED = "dpposterior: warning: " + SEEDED_WARNING
 
 
 def run_case(argv: list[str], *, env: dict | None = None, stdin: bytes | None = None,
@@ -99,8 +102,8 @@ def test_data_from_a_pipe_on_stdin_is_read():
     code, out, err, _ = run_case(["release", "--prior", "1,1", "--data", "/dev/stdin", "--column", "answer",
                                   "--categories", "no,yes", "--mechanism", "ehds", "--epsilon", "1000", "--seed", "1"],
                                  stdin=csv)
-    assert code == 0 and err == "", err
-    assert out.splitlines() == ["Beta(2, 3)", "categories, in order: no, yes"]
+    assert code == 0 and err.splitlines() == [SEEDED], err  # a seeded release says it is not private (issue 23)
+    assert out.splitlines() == ["Beta(2, 3)", "guarantee: 1000-DP (seeded: not private)", "categories, in order: no, yes"]
 
 
 def test_data_dev_zero_still_refused_for_nul_bytes():
@@ -144,7 +147,7 @@ def test_warnings_still_printed_after_a_successful_release(tmp_path):
     path = _write(tmp_path / "r.csv", "answer\nyes\n\nno\n")
     code, out, err, _ = run_case(["release", "--prior", "1,1", "--data", path, "--column", "answer", *REL])
     assert code == 0 and out.startswith("Beta("), err
-    assert err.splitlines() == [f"dpposterior: warning: 1 blank line of {path} skipped",
+    assert err.splitlines() == [SEEDED, f"dpposterior: warning: 1 blank line of {path} skipped",
                                 "dpposterior: warning: categories taken from the data; pass --categories to keep "
                                 "the category set itself private"]
 
@@ -204,7 +207,9 @@ def test_compare_total_over_the_pair_budget_is_refused_fast():
 
 
 def test_compare_budget_counts_every_row():
-    from dpposterior import compare as cli
+    import importlib
+
+    cli = importlib.import_module("dpposterior.compare")  # dpposterior.compare is the function (issue 23)
 
     # 5 exponential rows, each also calibrated (2 + 20 passes), 4 other rows; both optimal rows up to 260 outputs
     assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2
