@@ -97,12 +97,13 @@ def _as_vector(value: Any, name: str) -> Any:
 
 
 def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: Ledger | None = None, *,
-         sample: Callable[..., tuple] = padded_release) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+         sample: Callable[..., tuple] | None = None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Validate prior and counts, check the size budget, charge the ledger, then draw once (padded).
 
     Returns ``(prior, released_counts)``.  Nothing is drawn before every check has passed.  ``sample``: the
     padded release :func:`dpposterior.release.release` (the command line passes its own reference to it).
     """
+    sample = padded_release if sample is None else sample
     c = validate.counts(_as_vector(counts, "counts"))
     a = validate.prior(_as_vector(prior, "prior"), c.size)
     check_budget(prep.mech, int(c.sum()), c.size)
