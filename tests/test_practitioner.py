@@ -140,3 +140,8 @@ def test_python_m_and_a_bare_command():
     assert proc.returncode == 0 and "--ledger" in proc.stdout and "--budget" in proc.stdout
     proc = subprocess.run([sys.executable, "-m", "dpposterior"], capture_output=True, text=True)
     assert "usage: dpposterior" in proc.stdout + proc.stderr
+
+
+def test_the_repr_shows_large_counts_exactly():
+    r = quiet_release("lshist", [1, 1], [5_000_000, 5_000_001], epsilon=1.0, rng=0)
+    assert "e+" not in repr(r) and str(int(r.alpha[0])) in repr(r)

@@ -44,10 +44,10 @@ def setting_warnings(mech: Mechanism, params: Params, *, seeded: bool, delta_giv
     eps, delta = claim(mech, params)
     if eps is None:
         out.append(f"mechanism {mech.id!r} has no privacy guarantee (a baseline, not differentially private); "
-                   "use calibration (--calibrate) or another mechanism")
+                   "calibrate it (--calibrate, calibrate=True) or use another mechanism")
     elif eps > params.epsilon * (1 + 1e-12):
         out.append(f"mechanism {mech.id!r} guarantees only {eps:g}-DP at epsilon {params.epsilon:g}, "
-                   "weaker than the epsilon asked; use --calibrate for a certified epsilon")
+                   "weaker than the epsilon asked; calibrate (--calibrate, calibrate=True) for a certified epsilon")
     if delta_given and eps is not None and not delta:
         out.append(f"mechanism {mech.id!r} is pure epsilon-DP and ignores the delta given")
     return out

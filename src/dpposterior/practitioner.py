@@ -53,7 +53,7 @@ class Release:
 
     def __repr__(self) -> str:
         label = "Beta" if self.prior.size == 2 else "Dir"
-        alpha = ", ".join(f"{x:g}" for x in self.alpha)
+        alpha = ", ".join(f"{x:.15g}" for x in self.alpha)
         return (f"Release({label}({alpha}), released_counts={self.released_counts.tolist()}, "
                 f"mechanism={self.mechanism!r}, guarantee={self.guarantee!r}"
                 + (", seeded=True" if self.seeded else "") + ")")
