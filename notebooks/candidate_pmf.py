@@ -11,6 +11,9 @@
 # %% [markdown]
 # # Exact candidate probabilities against their Hellinger distance (arXiv draft §7.2.1, Fig. 3)
 #
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig3a.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+#
 # Template `candidate_pmf`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
 # every input and output path; the defaults render `fig3a` of the default config.
 
@@ -23,10 +26,12 @@ from dpposterior.paper import claims as C
 from dpposterior.paper import items, paths, style, tables
 
 style.apply()
+# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
+_title_default = "Exact candidate probabilities, k = 2 (arXiv draft §7.2.1, Fig. 3a)"
 
 # %% tags=["parameters"]
 item = "fig3a"
-title = "Exact candidate probabilities, k = 2 (arXiv draft §7.2.1, Fig. 3a)"
+title = _title_default
 bin_width = 0.025
 claims = [{"kind": "more-mass-near-truth", "better": "mh", "worse": "lsdim",
            "text": "arXiv draft §7.2.1 (Fig. 3): M_H puts more mass near the truth than baseline Laplace"}]

@@ -11,6 +11,9 @@
 # %% [markdown]
 # # Coverage of credible intervals from a private release: naive against noise-aware
 #
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/coverage.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+#
 # Template `coverage` (beyond the drafts). A release `Dir(a + m)` is often read as the posterior, but it
 # ignores the noise that made `m`. Its 90 % credible interval then covers the true `theta` less often than
 # 90 %. The noise-aware posterior (Bayes' rule over the mechanism's exact output distribution; post-processing,

@@ -11,6 +11,9 @@
 # %% [markdown]
 # # The frontier: expected error of every release, worst case and average, with the optimum
 #
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/frontier.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+#
 # Template `frontier` (beyond the drafts). For every data set c of size n the exact expected error
 # E(c) = sum_r P(r | c) H(BI(c), r); the worst case is max_c E(c), the average is over the prior predictive.
 # `optimal` is the linear program over the mechanism's table (the best any eps-DP release can do; it stops at

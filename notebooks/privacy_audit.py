@@ -11,6 +11,9 @@
 # %% [markdown]
 # # Empirical (black-box) privacy loss against the exact values and the claimed bound
 #
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig6-audit.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+#
 # Template `privacy_audit`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
 # every input and output path; the defaults render `fig6-audit` of the default config.
 
@@ -23,13 +26,16 @@ from dpposterior.paper import claims as C
 from dpposterior.paper import items, paths, style, tables
 
 style.apply()
+# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
+_title_default = "Empirical privacy-loss lower bounds vs n, Beta(1,1), eps = 1, delta = 5e-4 (arXiv draft §7.3 settings)"
+_claim_default = "arXiv draft §7.3 (Fig. 6): the concrete eps values are smaller than the upper bound eps = 1"
 
 # %% tags=["parameters"]
 item = "fig6-audit"
-title = "Empirical privacy-loss lower bounds vs n, Beta(1,1), eps = 1, delta = 5e-4 (arXiv draft §7.3 settings)"
+title = _title_default
 mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist"]
 claim_mechanism = "mh-delta"
-claim = "arXiv draft §7.3 (Fig. 6): the concrete eps values are smaller than the upper bound eps = 1"
+claim = _claim_default
 inputs = {"audit": [paths.result(paths.AUDIT, "fig6", m) for m in mechanisms]}
 outputs = paths.item_outputs("fig6-audit")
 

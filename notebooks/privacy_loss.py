@@ -11,6 +11,9 @@
 # %% [markdown]
 # # Exact concrete epsilon against the claimed bound (arXiv draft §7.3, Fig. 6; workshop draft §6.3, Fig. 6)
 #
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig6.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+#
 # Template `privacy_loss`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
 # every input and output path; the defaults render `fig6` of the default config.
 
@@ -23,13 +26,16 @@ from dpposterior.paper import claims as C
 from dpposterior.paper import items, paths, style, tables
 
 style.apply()
+# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
+_title_default = "Concrete epsilon vs n, Beta(1,1), eps = 1, delta = 5e-4 (arXiv draft §7.3, Fig. 6)"
+_claim_default = "arXiv draft §7.3 (Fig. 6): the concrete eps values are smaller than the upper bound eps = 1"
 
 # %% tags=["parameters"]
 item = "fig6"
-title = "Concrete epsilon vs n, Beta(1,1), eps = 1, delta = 5e-4 (arXiv draft §7.3, Fig. 6)"
+title = _title_default
 mechanisms = ["mh", "mh-delta", "ehds", "lshist"]
 claim_mechanism = "mh-delta"
-claim = "arXiv draft §7.3 (Fig. 6): the concrete eps values are smaller than the upper bound eps = 1"
+claim = _claim_default
 inputs = {"privacy": [paths.result(paths.PRIVACY, "fig6", m) for m in ["mh", "mh-delta", "ehds", "lshist"]]}
 outputs = paths.item_outputs("fig6")
 

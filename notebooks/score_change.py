@@ -11,6 +11,9 @@
 # %% [markdown]
 # # Maximal score change per candidate (arXiv draft §7.1, Fig. 2)
 #
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig2.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+#
 # Template `score_change`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
 # every input and output path; the defaults render `fig2` of the default config.
 
@@ -22,11 +25,14 @@ from dpposterior.paper import claims as C
 from dpposterior.paper import items, paths, style, tables
 
 style.apply()
+# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
+_title_default = "Score change per candidate is maximal at r = BI(c) (arXiv draft §7.1, Fig. 2)"
+_claims_default = [{"kind": "max-at-truth", "text": "arXiv draft §7.1 (Fig. 2): the maximum is taken at r = BI(c)"}]
 
 # %% tags=["parameters"]
 item = "fig2"
-title = "Score change per candidate is maximal at r = BI(c) (arXiv draft §7.1, Fig. 2)"
-claims = [{"kind": "max-at-truth", "text": "arXiv draft §7.1 (Fig. 2): the maximum is taken at r = BI(c)"}]
+title = _title_default
+claims = _claims_default
 inputs = {"sensitivity": paths.result(paths.SENSITIVITY, "fig2")}
 outputs = paths.item_outputs("fig2")
 

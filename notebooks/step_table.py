@@ -11,6 +11,9 @@
 # %% [markdown]
 # # Probability of each number of steps from the truth (workshop draft §5.4.1, Tables 1-2)
 #
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/table1.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+#
 # Template `step_table`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
 # every input and output path; the defaults render `table1` of the default config.
 
@@ -23,10 +26,12 @@ from dpposterior.paper import claims as C
 from dpposterior.paper import items, paths, style, tables
 
 style.apply()
+# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
+_title_default = "Step probabilities, Beta(1,1), c = (4,4), eps = 0.8 (workshop draft §5.4.1, Table 1)"
 
 # %% tags=["parameters"]
 item = "table1"
-title = "Step probabilities, Beta(1,1), c = (4,4), eps = 0.8 (workshop draft §5.4.1, Table 1)"
+title = _title_default
 printed = {"H": [0.0, 0.233629480709, 0.457635865026, 0.662174391701, 0.83737258593],
            "exp": [0.37924298484, 0.340809715054, 0.158265808563, 0.0785621424847, 0.0431193490585],
            "laplace": [0.329679953964, 0.220991081918, 0.148134752205, 0.0992976939175, 0.066561234758]}

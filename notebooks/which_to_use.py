@@ -11,6 +11,9 @@
 # %% [markdown]
 # # Which release to use
 #
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/which-to-use.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+#
 # Template `which_to_use` (the arXiv draft's future work 1: when do the mechanisms beat the baselines?).
 # Over a grid of n, eps and prior strength Beta(a, a), each cell names the pure eps-DP release (claimed,
 # or certified by calibration) with the smallest exact expected error: on average under the prior

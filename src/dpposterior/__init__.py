@@ -1,5 +1,10 @@
 """dpposterior: differentially private Bayesian inference tailored to the Hellinger distance.
 
+The way in (issue 23): :func:`release` draws one private posterior (padded, validated, with honest
+:class:`PrivacyWarning` s and an optional :class:`Ledger` across releases); :func:`compare` ranks the
+releases; :func:`expected_errors` gives one release's exact expected errors; :func:`noise_aware_posterior`
+reads a release honestly; :func:`audit_mechanism` estimates a privacy loss from samples.
+
 The science lives in one module per concept of docs/definitions.md: :mod:`~dpposterior.models`,
 :mod:`~dpposterior.distances`, :mod:`~dpposterior.sensitivity`,
 :mod:`~dpposterior.mechanisms`, :mod:`~dpposterior.privacy` (exact loss).
@@ -12,10 +17,18 @@ from .posterior import NoiseAwarePosterior, noise_aware_posterior
 from .models import candidates, posterior, steps  # after .posterior: the name is the function, not the module
 from .privacy import PrivacyLoss, concrete_epsilon, privacy_profile
 from .sensitivity import global_sensitivity, local_sensitivity, smooth_sensitivity, smooth_sensitivity_all
+from .accuracy import ExpectedErrors, expected_errors
+from .mechanism_audit import audit_mechanism
+from .guarantee import PrivacyWarning
+from .ledger import BudgetExceeded, Ledger, LedgerError
+# last: the names `release` and `compare` are the functions, not the modules of those names
+from .practitioner import Release, compare, release
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BudgetExceeded", "ExpectedErrors", "Ledger", "LedgerError", "PrivacyWarning", "Release",
+    "audit_mechanism", "compare", "expected_errors", "release",
     "MECHANISMS", "MECHANISM_IDS", "InputError", "NoiseAwarePosterior", "noise_aware_posterior", "PrivacyLoss",
     "SizeError", "candidates", "concrete_epsilon",
     "distance", "get_mechanism", "global_sensitivity", "hellinger", "local_sensitivity", "log_pmf", "posterior",

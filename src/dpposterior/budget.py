@@ -8,7 +8,7 @@ is a one-line error). Past a budget the call raises :class:`~dpposterior.errors.
 line, exit status 2 at the command line) giving the estimate and the setting that raises it.
 
 Settings (default, what they bound), one registry entry each (:data:`BUDGETS`, a :class:`Budget`
-with its unit and bounds; the README lists the same, ``tests/test_packaging.py`` checks it):
+with its unit and bounds; docs/budgets.md lists the same, ``tests/test_packaging.py`` checks it):
 
 - ``DPPOSTERIOR_MEMORY_GB`` (4): bytes of any exact table (``models.check_size``);
 - ``DPPOSTERIOR_MAX_PAIRS`` (4e8): worst-case scans, passes x ``|R(n)|^2`` evaluations (``privacy``);
@@ -84,7 +84,7 @@ BUDGETS: dict[str, Budget] = {b.name: b for b in [
 
 
 def short(value: float) -> str:
-    """A bound as the README writes it: ``1e16``, ``86400``."""
+    """A bound as docs/budgets.md writes it: ``1e16``, ``86400``."""
     text = f"{value:g}"
     return text.replace("e+0", "e").replace("e+", "e")
 

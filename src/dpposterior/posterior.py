@@ -132,6 +132,13 @@ class NoiseAwarePosterior:
     dropped_mass_bound: float
     marginals: list[Marginal] = field(repr=False)
 
+    def __repr__(self) -> str:
+        """A few lines: mechanism, the release, the posterior mean and intervals (not the weight table)."""
+        rows = ", ".join(f"{m:.4g} [{lo:.4g}, {hi:.4g}]" for m, (lo, hi) in zip(self.mean, self.intervals))
+        return (f"NoiseAwarePosterior(mechanism={self.mechanism!r}, epsilon={self.epsilon:g}, "
+                f"released={np.asarray(self.released).tolist()}, mean [{self.level:g} interval]: {rows}; "
+                f"{len(self.weights)} data sets kept, {self.dropped} dropped)")
+
     @property
     def mean(self) -> NDArray[np.float64]:
         return np.array([mg.mean() for mg in self.marginals])

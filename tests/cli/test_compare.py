@@ -25,7 +25,9 @@ def test_compare_total_over_the_pair_budget_is_refused_fast():
 
 
 def test_compare_budget_counts_every_row():
-    from dpposterior import compare as cli
+    import importlib
+
+    cli = importlib.import_module("dpposterior.compare")  # dpposterior.compare is the function (issue 23)
 
     # 5 exponential rows, each also calibrated (2 + 20 passes), 4 other rows; both optimal rows up to 260 outputs
     assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2

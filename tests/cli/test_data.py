@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from dpposterior.guarantee import SEEDED_WARNING
+
 from .helpers import LIMIT_S, REL, run, run_case, run_json
+
+SEEDED = "dpposterior: warning: " + SEEDED_WARNING
 
 
 def test_release_from_csv_records(capsys, tmp_path):
@@ -78,8 +82,8 @@ def test_data_from_a_pipe_on_stdin_is_read():
     code, out, err, _ = run_case(["release", "--prior", "1,1", "--data", "/dev/stdin", "--column", "answer",
                                   "--categories", "no,yes", "--mechanism", "ehds", "--epsilon", "1000", "--seed", "1"],
                                  stdin=csv)
-    assert code == 0 and err == "", err
-    assert out.splitlines() == ["Beta(2, 3)", "categories, in order: no, yes"]
+    assert code == 0 and err.splitlines() == [SEEDED], err  # a seeded release says it is not private (issue 23)
+    assert out.splitlines() == ["Beta(2, 3)", "guarantee: 1000-DP (seeded: not private)", "categories, in order: no, yes"]
 
 
 def test_data_dev_zero_still_refused_for_nul_bytes():
@@ -114,6 +118,6 @@ def test_warnings_still_printed_after_a_successful_release(tmp_path):
     path = _write(tmp_path / "r.csv", "answer\nyes\n\nno\n")
     code, out, err, _ = run_case(["release", "--prior", "1,1", "--data", path, "--column", "answer", *REL])
     assert code == 0 and out.startswith("Beta("), err
-    assert err.splitlines() == [f"dpposterior: warning: 1 blank line of {path} skipped",
+    assert err.splitlines() == [SEEDED, f"dpposterior: warning: 1 blank line of {path} skipped",
                                 "dpposterior: warning: categories taken from the data; pass --categories to keep "
                                 "the category set itself private"]

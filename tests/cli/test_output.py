@@ -81,7 +81,7 @@ def test_release_prints_exact_integers(capsys):
                    "--epsilon", "1", "--seed", "0"])
     out = capsys.readouterr().out.strip()
     assert rc == 0 and out.startswith("Beta(") and "e+" not in out
-    a, b = (int(x) for x in out[5:-1].split(", "))
+    a, b = (int(x) for x in out.splitlines()[0][5:-1].split(", "))
     assert a + b == 10_000_002
 
 

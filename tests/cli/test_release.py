@@ -30,7 +30,7 @@ def test_release_text_is_the_posterior(capsys):
     code, out, _ = run(capsys, "release", "--prior", "0.5,0.5,2", "--counts", "1,0,0", "--mechanism", "lsdim",
                        "--epsilon", "1", "--seed", "1")
     assert code == 0 and out.startswith("Dir(")
-    alpha = [float(x) for x in out.strip()[4:-1].split(",")]
+    alpha = [float(x) for x in out.splitlines()[0][4:-1].split(",")]
     assert math.isclose(sum(alpha), 4.0)
 
 

@@ -23,13 +23,14 @@ def readme_commands() -> list[str]:
 
 
 def test_the_readme_has_commands():
-    assert len(readme_commands()) >= 10
+    assert len(readme_commands()) >= 4  # the rest moved to docs/ (tests/test_docs_commands.py)
 
 
 @pytest.mark.parametrize("command", readme_commands())
-def test_readme_command_runs(command, capsys, monkeypatch):
+def test_readme_command_runs(command, capsys, monkeypatch, tmp_path):
     assert "[" not in command, "optional flags belong in prose, not in a command to paste"
     monkeypatch.chdir(ROOT)
+    command = re.sub(r"--ledger \S+", f"--ledger {tmp_path / 'ledger'}", command)  # no ledger left in the clone
     code = main(shlex.split(command)[1:])
     _, err = capsys.readouterr()
     assert code == 0, err

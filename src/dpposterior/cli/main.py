@@ -32,6 +32,7 @@ from .commands.pmf import add_pmf, cmd_pmf
 from .commands.posterior import add_posterior, cmd_posterior
 from .commands.privacy import add_privacy, cmd_privacy
 from .commands.release import add_release, cmd_release
+from .progress import progress
 
 
 class _Parser(argparse.ArgumentParser):
@@ -106,7 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if bare:
                 parser.print_help()
             raise InputError("a command is required: " + ", ".join(COMMANDS))
-        args.handler(args)
+        with progress(args.command):  # elapsed time on a terminal's stderr (slow commands only)
+            args.handler(args)
     except InputError as exc:
         print(f"dpposterior: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

@@ -2,7 +2,10 @@
 
 A release prints only the private output (never the error against the data, nor an entropy-drawn
 seed: either would reveal the data).  ``--seed`` is for reproducing experiments; a release whose
-seed is known is not private.
+seed is known is not private, and says so on stderr, as do a mechanism with no or a weaker guarantee and
+a ``--delta`` the mechanism ignores (:mod:`dpposterior.guarantee`: settings only, never data).
+``--ledger FILE --budget EPS[,DELTA]`` accounts for several releases of the same data
+(:mod:`dpposterior.ledger`): a release past the budget is refused before anything is drawn.
 """
 
 from __future__ import annotations
@@ -10,7 +13,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...errors import InputError
+from ...guarantee import guarantee_text, setting_warnings
+from ...ledger import Ledger, parse_budget
 from ...posterior import naive_posterior, noise_aware_posterior
+from ...practitioner import Prepared, draw
 from ...release import release
 from ..data import counts_from_csv
 from ..options import (
@@ -32,7 +39,8 @@ def add_release(p: argparse.ArgumentParser) -> None:
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--counts", metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 40,60")
     source.add_argument("--data", metavar="CSV",
-                        help="CSV file of records (instead of --counts); needs --column.  A pipe (e.g. /dev/stdin) "
+                        help="CSV file of records (instead of --counts), or - for standard input; needs --column.  "
+                             "A pipe (e.g. /dev/stdin) "
                              "or FIFO is read too, but must deliver all its data within DPPOSTERIOR_MAX_DATA_SECONDS "
                              "(default 20) seconds")
     p.add_argument("--column", metavar="NAME", help="column of --data holding each record's category")
@@ -42,7 +50,19 @@ def add_release(p: argparse.ArgumentParser) -> None:
     p.add_argument("--noise-aware", action="store_true",
                    help="also print the noise-aware posterior of the release (90%% intervals; post-processing, "
                         "no privacy cost)")
+    p.add_argument("--ledger", metavar="FILE",
+                   help="account for this release in FILE (created if missing), across releases of the same data; "
+                        "needs --budget")
+    p.add_argument("--budget", metavar="EPS[,DELTA]",
+                   help="total privacy budget of --ledger (basic composition); a release past it is refused "
+                        "before anything is drawn")
     add_variant_options(p)
+    # a --delta given explicitly (to a pure-eps mechanism) deserves a warning: mark the default
+    p.set_defaults(delta=_Default(p.get_default("delta")))
+
+
+class _Default(str):
+    """The default of ``--delta``, told apart from the same value given on the command line."""
 
 
 def cmd_release(args) -> None:
@@ -51,15 +71,21 @@ def cmd_release(args) -> None:
     warnings about the data go to stderr only once the release has succeeded."""
     spec = variant_params(args)
     params = spec.kwargs
+    if (args.ledger is None) != (args.budget is None):
+        raise InputError("--ledger and --budget go together: --ledger FILE --budget EPS[,DELTA]")
+    ledger = None if args.ledger is None else Ledger(args.ledger, parse_budget(args.budget))
     cats, warnings = None, []
     if args.data is not None:
-        c, cats, warnings = counts_from_csv(args.data, args.column, args.categories)
+        c, cats, warnings = counts_from_csv("/dev/stdin" if args.data == "-" else args.data, args.column,
+                                            args.categories)
     else:
         c = counts_arg(args.counts)
     a = prior_arg(args.prior, c.size)
     seed = seed_arg(args.seed)
+    # settings only: the warnings of dpposterior.guarantee, printed once the release has succeeded
+    prep = _prepared(spec, seeded=seed is not None, delta_given=not isinstance(args.delta, _Default))
     # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
-    m, _ = release(spec.mechanism, a, c, spec.params, seed)
+    _, m = draw(prep, a, c, seed, ledger, sample=release)
     claimed = claim_of(spec)
     noise_aware = _noise_aware(params, a, m) if args.noise_aware else None
     if args.json:
@@ -77,15 +103,24 @@ def cmd_release(args) -> None:
         text = json_text(out)
     else:
         label = "Beta" if c.size == 2 else "Dir"
-        lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m, strict=True))})"]
+        lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m, strict=True))})",
+                 f"guarantee: {guarantee_text(spec.mechanism, spec.params, seed is not None)}"]
         if cats is not None:
             lines.append(f"categories, in order: {', '.join(cats)}")
         if noise_aware is not None:
             lines += noise_aware_lines(*noise_aware, categories=cats)
         text = "\n".join(lines)
-    for warning in warnings:
+    for warning in [*prep.warnings, *warnings]:
         print(f"dpposterior: warning: {warning}", file=sys.stderr)
+    if ledger is not None:
+        print(f"dpposterior: {ledger.summary()}", file=sys.stderr)
     print(text)
+
+
+def _prepared(spec, *, seeded: bool, delta_given: bool) -> Prepared:
+    """The validated settings of :mod:`dpposterior.practitioner` from the command line's spec."""
+    notes = setting_warnings(spec.mechanism, spec.params, seeded=seeded, delta_given=delta_given)
+    return Prepared(spec.variant, spec.mechanism, spec.params, seeded, tuple(notes))
 
 
 def _noise_aware(params: dict, a, m):

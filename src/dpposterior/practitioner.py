@@ -1,0 +1,150 @@
+"""The practitioner's way in (issue 23): :func:`release`, the one public call that draws a release.
+
+``dp.release("geometric", [1, 1], [40, 60], epsilon=1.0)`` validates its settings as the command line
+does (the registry's :class:`~dpposterior.mechanisms.Variant` and :class:`~dpposterior.mechanisms.Params`),
+validates prior and counts (:mod:`dpposterior.validate`), refuses a size too large for its budget, warns
+honestly (:mod:`dpposterior.guarantee`), charges an optional :class:`~dpposterior.ledger.Ledger`, and
+draws once, padded to its public deadline (:func:`dpposterior.release.release`).  It returns a
+:class:`Release`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import compare as _compare
+from . import validate
+from .errors import InputError
+from .guarantee import PrivacyWarning, claim, guarantee_text, setting_warnings
+from .ledger import Ledger
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Mechanism, Params, Variant
+from .release import check_budget
+from .release import release as padded_release
+
+__all__ = ["Release", "compare", "prepare", "release"]
+
+
+@dataclass(frozen=True)
+class Release:
+    """One private release ``Dir(alpha)``, ``alpha = prior + released_counts``, with its guarantee.
+
+    ``guarantee``: the claimed guarantee in words (``"1-DP"``, ``"(1, 1e-08)-DP"``, ``"none"``);
+    ``seeded``: whether a seed or Generator was given (then the release is not private).
+    """
+
+    mechanism: str
+    epsilon: float
+    delta: float
+    prior: NDArray[np.float64]
+    released_counts: NDArray[np.int64]
+    guarantee: str
+    seeded: bool
+
+    @property
+    def alpha(self) -> NDArray[np.float64]:
+        """The released posterior's parameters ``prior + released_counts``."""
+        return self.prior + self.released_counts
+
+    def __repr__(self) -> str:
+        label = "Beta" if self.prior.size == 2 else "Dir"
+        alpha = ", ".join(f"{x:.15g}" for x in self.alpha)
+        return (f"Release({label}({alpha}), released_counts={self.released_counts.tolist()}, "
+                f"mechanism={self.mechanism!r}, guarantee={self.guarantee!r}"
+                + (", seeded=True" if self.seeded else "") + ")")
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Validated settings of one release (no data): the variant, the mechanism to run and its params."""
+
+    variant: Variant
+    mech: Mechanism
+    params: Params
+    seeded: bool
+    warnings: tuple[str, ...]
+
+
+def prepare(mechanism: str, *, epsilon: Any, delta: Any = None, gamma: Any = DEFAULT_GAMMA,
+            global_sensitivity_method: str = "exact", objective: str | None = None, calibrate: bool = False,
+            seeded: bool = False) -> Prepared:
+    """Validate the settings of a release (as the command line does) and list its warnings.
+
+    ``delta=None``: not given (the default ``1e-8``, no warning); a delta given to a pure-eps mechanism warns.
+    """
+    variant = Variant.of(mechanism, calibrate, objective)
+    mech, params = variant.resolve(epsilon, DEFAULT_DELTA if delta is None else delta, gamma,
+                                   global_sensitivity_method)
+    notes = setting_warnings(mech, params, seeded=seeded, delta_given=delta is not None)
+    return Prepared(variant, mech, params, seeded, tuple(notes))
+
+
+def _as_vector(value: Any, name: str) -> Any:
+    """Accept lists, tuples, numpy arrays and pandas Series; refuse a DataFrame with what to pass."""
+    kind = type(value).__name__
+    module = type(value).__module__
+    if module.startswith("pandas") and kind == "DataFrame":
+        raise InputError(f"{name} must be one vector, not a DataFrame: pass one column's counts, e.g. "
+                         f"df['answer'].value_counts().reindex(categories, fill_value=0)")
+    if module.startswith("pandas") and kind == "Series":
+        return value.to_numpy()
+    return value
+
+
+def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: Ledger | None = None, *,
+         sample: Callable[..., tuple] | None = None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Validate prior and counts, check the size budget, charge the ledger, then draw once (padded).
+
+    Returns ``(prior, released_counts)``.  Nothing is drawn before every check has passed.  ``sample``: the
+    padded release :func:`dpposterior.release.release` (the command line passes its own reference to it).
+    """
+    sample = padded_release if sample is None else sample
+    c = validate.counts(_as_vector(counts, "counts"))
+    a = validate.prior(_as_vector(prior, "prior"), c.size)
+    check_budget(prep.mech, int(c.sum()), c.size)
+    if ledger is None:
+        return a, sample(prep.mech, a, c, prep.params, rng)[0]
+    eps, delta = claim(prep.mech, prep.params)
+    with ledger.charge(str(prep.variant), eps, delta):
+        m = sample(prep.mech, a, c, prep.params, rng)[0]
+    return a, m
+
+
+def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float | None = None,
+            gamma: float = DEFAULT_GAMMA, objective: str | None = None, calibrate: bool = False, rng=None,
+            ledger: Ledger | None = None) -> Release:
+    """One private posterior ``Dir(prior + m)``, as ``dpposterior release`` draws it.
+
+    ``mechanism``: a registry id (``"geometric"``, ``"lshist"``, ``"optimal"``, ...; see ``dpposterior compare``).
+    ``prior``, ``counts``: lists, tuples, numpy arrays or pandas Series (one count per category).
+    ``delta``: for ``mh-delta`` (default 1e-8); ``gamma``: for ``ehds``; ``objective``: ``optimal`` only;
+    ``calibrate``: exponential mechanisms only.  ``rng``: None (operating-system entropy: every real release)
+    or a seed / Generator (experiments only: a seeded release is not private).  ``ledger``: a
+    :class:`~dpposterior.ledger.Ledger` charged with this release's guarantee (refused past its budget,
+    before anything is drawn).
+
+    Warns :class:`~dpposterior.guarantee.PrivacyWarning` for a seeded release, a mechanism with no or a weaker
+    guarantee, and a delta the mechanism ignores.  Raises :class:`~dpposterior.errors.InputError` on bad input.
+    """
+    prep = prepare(mechanism, epsilon=epsilon, delta=delta, gamma=gamma, objective=objective, calibrate=calibrate,
+                   seeded=rng is not None)
+    for note in prep.warnings:
+        warnings.warn(note, PrivacyWarning, stacklevel=2)
+    a, m = draw(prep, prior, counts, rng, ledger)
+    return Release(str(prep.variant), prep.params.epsilon, prep.params.delta, a, np.asarray(m, dtype=np.int64),
+                   guarantee_text(prep.mech, prep.params, prep.seeded), prep.seeded)
+
+
+def compare(prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA) -> list[dict]:
+    """Every release ranked by its exact expected Hellinger error at size ``n`` (as ``dpposterior compare``):
+    one dict per release, best worst case first (``release``, ``claim``, ``worst_expected_error``,
+    ``worst_counts``, ``average_expected_error``; or ``error`` for a release too large for exact work)."""
+    a = validate.prior(_as_vector(prior, "prior"))
+    n = validate.size(n)
+    eps, dlt = validate.epsilon(epsilon), validate.delta(delta)
+    return _compare.compare_rows(a, n, eps, dlt, _compare.check_compare_size(a.size, n))
