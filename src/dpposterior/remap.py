@@ -99,6 +99,7 @@ class GeometricKernel:
         self.p0 = math.tanh(self.eps / 2.0)
         self.log_p0 = math.log(self.p0) if self.p0 > 0 else -math.inf
         self.log_edge = -math.log1p(self.q)
+        self._sym = None
 
     @property
     def size(self) -> int:
@@ -128,7 +129,17 @@ class GeometricKernel:
     def rows(self, cs: ArrayLike) -> NDArray[np.float64]:
         """Dense rows ``G(. | c)`` for the counts ``cs``: shape ``(len(cs), n + 1)``."""
         cs = np.asarray(cs, dtype=np.int64).reshape(-1)
-        return self.pmf(np.arange(self.size)[None, :], cs[:, None])
+        if self.n == 0:
+            return np.ones((cs.size, 1))
+        if cs.size and (cs.min() < 0 or cs.max() > self.n):
+            raise InputError(f"counts must lie in 0..{self.n}")
+        n = self.n
+        if self._sym is None:  # p0 q^|d| for d = -n..n, one exp per d (Toeplitz rows are windows of it)
+            self._sym = np.exp(self.log_p0 - self.eps * np.abs(np.arange(-n, n + 1)).astype(np.float64))
+        out = np.lib.stride_tricks.sliding_window_view(self._sym, n + 1)[n - cs]
+        out[:, 0] = np.exp(self.log_edge - self.eps * cs)
+        out[:, n] = np.exp(self.log_edge - self.eps * (n - cs))
+        return out
 
     def dense(self) -> NDArray[np.float64]:
         """The whole table ``G[c, z]`` ((n+1)^2 entries: small n and tests only)."""
@@ -582,10 +593,12 @@ def _risk_terms(kernel: GeometricKernel, T: Remap, loss, cs: NDArray[np.int64]) 
     N = kernel.size
     Lrows = loss.block(cs, np.arange(N))
     if T.is_deterministic:
-        LT = Lrows[:, T.r_of_z()]
+        r = T.r_of_z()
+        LT = Lrows if np.array_equal(r, np.arange(N)) else Lrows[:, r]
     else:
         LT = (T.table @ Lrows.T).T
-    return kernel.rows(cs) * LT
+    LT *= kernel.rows(cs)
+    return LT
 
 
 def risk(kernel: GeometricKernel, remap, loss, cs: ArrayLike | None = None) -> NDArray[np.float64]:
