@@ -303,11 +303,12 @@ class HellingerLoss:
                 r = rs[ci]
                 h = 0.5 * (r - c).astype(np.float64)
                 total = 0.0
-                for i, (s, x) in enumerate(((c + r, None), (2 * n - c - r, None))):
+                # coordinate i's counts: (c, r) for i = 0, (n - c, n - r) for i = 1
+                for i, (ci_, ri_) in enumerate(((c, r), (n - c, n - r))):
+                    s = ci_ + ri_
                     mu = self.prior[i] + 0.5 * s
                     near = np.abs(h) <= 0.1 * mu
-                    direct = self._lg[i][s] - 0.5 * (self._lg[i][2 * (c if i == 0 else n - c)] + self._lg[i][2 * (r if i == 0 else n - r)])
-                    j = direct.copy()
+                    j = self._lg[i][s] - 0.5 * (self._lg[i][2 * ci_] + self._lg[i][2 * ri_])
                     if near.any():
                         hn = h[near]
                         h2 = hn * hn
@@ -721,20 +722,24 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
     Algorithm (restricted LP with constraint and column generation; the bounds are exact):
 
     1. Start from ``T0`` (identity, or ``start``) and compute ``E_T0(c)`` for every c exactly.
-    2. Active data sets ``C`` (those with ``E(c) >= 0.5 max E``; all when n < 64), active inputs
-       ``Z`` (within ``W = ln(1e18)/eps`` of C) and candidate outputs ``R_z`` (``|r - z| <= band``;
-       all r when n < 64).  Solve with HiGHS ``min t`` s.t. ``E_T(c) <= t`` for c in C, over
-       ``T(z, r)``, ``z in Z``, ``r in R_z``; rows outside Z are fixed (their contribution to
-       ``E(c)`` is an exact constant; coefficients below 1e-15, i.e. ``G(z|c) < 1e-15``, are dropped
-       from the search LP only).  ``lam`` = the LP's duals on C (they sum to 1).
+    2. Active inputs ``Z``: the z within ``ln(1e10)/eps`` of a c with ``E_T0(c) >= 0.5 max E``
+       (all z when n < 64); candidate outputs ``R_z`` (``|r - z| <= band``, default ``3/eps``;
+       all r when n < 64); constrained data sets ``C``: every c within ``W = ln(1e18)/eps`` of Z
+       (so no c outside C moves by more than ~1e-18).  Solve with HiGHS ``min t`` s.t.
+       ``E_T(c) <= t`` for c in C, over ``T(z, r)``, ``z in Z``, ``r in R_z``; rows outside Z are
+       fixed (their contribution to ``E(c)`` is an exact constant; coefficients below 1e-15 are
+       dropped from the search LP only).  ``lam`` = the LP's duals on C (they sum to 1).
     3. Certificate, exactly (no truncation): ``upper = max_c E_T(c)`` over ALL c and
        ``lower = B(lam) = sum_z min_{all r} S_lam(z, r)`` over ALL z and r.  By weak duality of the
        game, ``lower <= min_T max_c E_T(c) <= upper`` whatever the LP returned.
-    4. If ``(upper - lower)/upper > tol``, grow: c with ``E(c)`` near or above the LP's t join C;
+    4. If ``(upper - lower)/upper > tol``, grow: inputs near a c outside C with ``E(c)`` near or
+       above the LP's t join Z (and C grows with Z);
        the Bayes responses ``argmin_r S_lam(z, r)`` (and neighbours) join ``R_z``; inputs z outside
        Z whose fixed row loses to the Bayes response join Z.  The restricted LP's value minus
-       ``B(lam)`` is exactly the sum of those losses (LP duality), so each round removes what caused
-       the gap; with nothing left to add the LP is the full one and the gap is the LP tolerance.
+       ``B(lam)`` is the sum of those losses (LP duality, up to the dropped 1e-15 coefficients) and
+       ``upper - t`` comes from c outside C, so each round removes a cause of the gap; the sets only
+       grow and are finite, and when no cause remains ``lower = t = upper`` up to the LP tolerance
+       (1e-10).  Soundness never rests on the LP: both bounds are recomputed from T and lam.
 
     Returns :class:`MinimaxResult`.  If the gap is not reached: :class:`RemapGapError` when
     ``strict`` (else the result with its larger gap).  Guarantee of the release: eps-DP by
