@@ -387,3 +387,18 @@ def test_bad_inputs():
         bayes_remap(geometric_kernel(5, 1.0), np.ones(5), np.ones((6, 6)))
     with pytest.raises(InputError):
         risk(geometric_kernel(5, 1.0), np.arange(5), np.ones((6, 6)))
+    with pytest.raises(InputError):  # not row-stochastic
+        risk(geometric_kernel(2, 1.0), np.full((3, 3), 0.5), np.ones((3, 3)))
+
+
+def test_the_lp_comparison_can_fail_without_the_grs_premise():
+    """For a loss NOT nondecreasing in |r - c|, geometric + remap can lose to the LP: the
+    LP-vs-remap tests above would detect a failure of the theorem (found on 22 of 30 random
+    6 x 6 losses at eps = 1; this is one of them)."""
+    rng = np.random.default_rng(1)  # remap worst exceeds the LP by 0.012 here (seed 0: they tie)
+    n, eps = 5, 1.0
+    L = rng.random((n + 1, n + 1))
+    pi = rng.dirichlet(np.ones(n + 1))
+    assert monotonicity_violations(L, n) != []
+    k = geometric_kernel(n, eps)
+    assert minimax_remap(k, L, tol=1e-9).upper > lp_optimum(L, pi, eps, "worst") + 1e-2

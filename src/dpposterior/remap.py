@@ -380,8 +380,9 @@ class MatrixLoss:
 
 
 def as_loss(loss, n: int):
-    """A loss object with ``.block(cs, rs)`` for size n: a matrix, an object with ``block``, or a
-    Beta prior ``(a1, a2)`` (the Hellinger loss)."""
+    """The loss ``L(c, r)`` of docs/definitions.md §10 as an object with ``.block(cs, rs)``: from a
+    dense matrix (:class:`MatrixLoss`), an object that already has ``block``, or a Beta prior
+    ``(a1, a2)`` (:class:`HellingerLoss`)."""
     if hasattr(loss, "block"):
         obj = loss
     else:
@@ -464,6 +465,7 @@ class Remap:
         return self.table.indices[s:e].astype(np.int64), self.table.data[s:e].astype(np.float64)
 
     def dense(self) -> NDArray[np.float64]:
+        """The whole table ``T[z, r]`` (small n and tests)."""
         return self.table.toarray()
 
 
@@ -473,8 +475,12 @@ def _as_remap(remap, N: int) -> Remap:
     else:
         arr = np.asarray(remap)
         out = Remap.deterministic(arr) if arr.ndim == 1 else Remap(sparse.csr_array(np.asarray(arr, dtype=np.float64)))
-    if out.size != N:
-        raise InputError(f"the remap has {out.size} rows, the kernel {N}")
+    if out.size != N or out.table.shape != (N, N):
+        raise InputError(f"the remap must be {N} x {N}, got {out.table.shape}")
+    data = out.table.data
+    sums = np.asarray(out.table.sum(axis=1)).reshape(-1)
+    if not np.all(np.isfinite(data)) or np.any(data < 0) or np.any(np.abs(sums - 1.0) > 1e-9):
+        raise InputError("a remap must be row-stochastic: non-negative rows summing to 1")
     return out
 
 
@@ -620,13 +626,15 @@ def risk(kernel: GeometricKernel, remap, loss, cs: ArrayLike | None = None) -> N
 
 
 def average_risk(kernel: GeometricKernel, remap, loss, weights: ArrayLike) -> float:
-    """``sum_c w(c) E(c)`` (w normalised), exact as :func:`risk`."""
+    """Average error ``sum_c w(c) E(c)`` of the remapped release (w normalised; ``w = pi`` is the
+    average objective of docs/definitions.md §10).  Exact as :func:`risk` (all terms, float64)."""
     w = _weights(weights, kernel.size)
     return float(w @ risk(kernel, remap, loss))
 
 
 def worst_risk(kernel: GeometricKernel, remap, loss) -> tuple[float, int]:
-    """``(max_c E(c), the first maximising c)``, exact as :func:`risk`."""
+    """Worst-case error ``(max_c E(c), the first maximising c)`` of the remapped release
+    (docs/definitions.md §10); an upper bound on the minimax remap risk.  Exact as :func:`risk`."""
     E = risk(kernel, remap, loss)
     i = int(np.argmax(E))
     return float(E[i]), i
@@ -659,7 +667,8 @@ class MinimaxResult(NamedTuple):
     lam: NDArray[np.float64]
 
 
-def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap, W: int, drop: float):
+def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap, W: int, drop: float,
+                      methods=("highs", "highs-ds", "highs-ipm")):
     """min t s.t. E(c) <= t (c in C) over T(z, r), (z, r) in the listed pairs (z active), the
     other rows of T fixed at ``base``.  Returns (t, {z: (r, p)}, lam on C)."""
     N = kernel.size
@@ -691,7 +700,7 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
     obj[-1] = 1.0
     opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
     res = None
-    for method in ("highs", "highs-ds", "highs-ipm"):
+    for method in methods:
         res = linprog(obj, A_ub=A_ub, b_ub=-const, A_eq=A_eq, b_eq=np.ones(zs.size),
                       bounds=[(0, None)] * nv + [(None, None)], method=method, options=opts)
         if res.status == 0:
@@ -723,12 +732,12 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
 
     1. Start from ``T0`` (identity, or ``start``) and compute ``E_T0(c)`` for every c exactly.
     2. Active inputs ``Z``: the z within ``ln(1e10)/eps`` of a c with ``E_T0(c) >= 0.5 max E``
-       (all z when n < 64); candidate outputs ``R_z`` (``|r - z| <= band``, default ``3/eps``;
+       (all z when n < 64); candidate outputs ``R_z`` (``|r - z| <= band``, default ``1/eps + 1``;
        all r when n < 64); constrained data sets ``C``: every c within ``W = ln(1e18)/eps`` of Z
        (so no c outside C moves by more than ~1e-18).  Solve with HiGHS ``min t`` s.t.
        ``E_T(c) <= t`` for c in C, over ``T(z, r)``, ``z in Z``, ``r in R_z``; rows outside Z are
-       fixed (their contribution to ``E(c)`` is an exact constant; coefficients below 1e-15 are
-       dropped from the search LP only).  ``lam`` = the LP's duals on C (they sum to 1).
+       fixed (their contribution to ``E(c)`` is an exact constant; coefficients below 1e-13 are
+       dropped from the search LP only, and restored if the search stalls).  ``lam`` = the LP's duals on C (they sum to 1).
     3. Certificate, exactly (no truncation): ``upper = max_c E_T(c)`` over ALL c and
        ``lower = B(lam) = sum_z min_{all r} S_lam(z, r)`` over ALL z and r.  By weak duality of the
        game, ``lower <= min_T max_c E_T(c) <= upper`` whatever the LP returned.
@@ -736,7 +745,7 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
        above the LP's t join Z (and C grows with Z);
        the Bayes responses ``argmin_r S_lam(z, r)`` (and neighbours) join ``R_z``; inputs z outside
        Z whose fixed row loses to the Bayes response join Z.  The restricted LP's value minus
-       ``B(lam)`` is the sum of those losses (LP duality, up to the dropped 1e-15 coefficients) and
+       ``B(lam)`` is the sum of those losses (LP duality, up to the dropped 1e-13 coefficients) and
        ``upper - t`` comes from c outside C, so each round removes a cause of the gap; the sets only
        grow and are finite, and when no cause remains ``lower = t = upper`` up to the LP tolerance
        (1e-10).  Soundness never rests on the LP: both bounds are recomputed from T and lam.
@@ -749,7 +758,7 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
     n, N = kernel.n, kernel.size
     W = kernel.window(1e-18)    # a row z moves E(c) by < 1e-18 beyond this distance
     Wz = kernel.window(1e-10)   # rows activated around a data set of interest
-    K = band if band is not None else max(2, math.ceil(3.0 / kernel.eps))
+    K = band if band is not None else max(2, math.ceil(1.0 / kernel.eps) + 1)
     small = N < 64
     T = _as_remap(start, N) if start is not None else Remap.identity(n)
     E = risk(kernel, T, loss)
@@ -777,13 +786,14 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
     activate(np.flatnonzero(spread(core, Wz)))
     lower, upper, gap = 0.0, float(E.max()), math.inf
     lam = np.zeros(N)
-    drop = 1e-15
+    drop = 1e-13
+    Wc = min(W, kernel.window(drop))  # coefficients G(z|c) L(c,r) below `drop` leave the search LP
     for rnd in range(max_rounds):
         zs_sorted = np.flatnonzero(zact)
         pz = np.concatenate([np.full(len(Rz[z]), z, dtype=np.int64) for z in zs_sorted])
         pr = np.concatenate([np.fromiter(sorted(Rz[z]), dtype=np.int64) for z in zs_sorted])
         Cl = np.flatnonzero(cmask)
-        t_lp, rows, lam_c = _solve_restricted(kernel, loss, Cl, pz, pr, zact, T, W, drop)
+        t_lp, rows, lam_c = _solve_restricted(kernel, loss, Cl, pz, pr, zact, T, W if drop == 0 else Wc, drop)
         T = Remap.from_rows(rows, T)
         lam = np.zeros(N)
         lam[Cl] = lam_c
@@ -798,8 +808,12 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
         upper = float(E.max())
         gap = (upper - lower) / upper if upper > 0 else 0.0
         if verbose:
+            lost_ = s_at - smin
+            outside = sum(int(resp[z]) not in Rz[int(z)] for z in np.flatnonzero(zact))
             print(f"round {rnd}: |C|={int(cmask.sum())} |Z|={int(zact.sum())} pairs={pz.size} t_lp={t_lp:.9f} "
-                  f"lower={lower:.9f} upper={upper:.9f} gap={gap:.3g}")
+                  f"lower={lower:.9f} upper={upper:.9f} gap={gap:.3g}; loss on active rows "
+                  f"{lost_[zact].sum():.3g} (max at z={int(np.argmax(np.where(zact, lost_, -1)))}), inactive "
+                  f"{lost_[~zact].sum():.3g}; responses outside R_z: {outside}")
         if gap <= tol:
             E = risk(kernel, T, loss)  # the final certificate: every c, exactly
             upper = float(E.max())
