@@ -292,8 +292,11 @@ class HellingerLoss:
         if cs.size and rs.size:
             if _contiguous(cs):
                 # the band |r - c| <= D, built directly: rows c = r + d, d = -D..D
-                jj = np.repeat(np.arange(rs.size), 2 * D + 1)
-                ii = (rs[:, None] + np.arange(-D, D + 1)[None, :]).reshape(-1) - cs[0]
+                lo_d = max(-D, int(cs[0]) - int(rs.max()))
+                hi_d = min(D, int(cs[-1]) - int(rs.min()))
+                offs = np.arange(lo_d, hi_d + 1) if hi_d >= lo_d else np.zeros(0, dtype=np.int64)
+                jj = np.repeat(np.arange(rs.size), offs.size)
+                ii = (rs[:, None] + offs[None, :]).reshape(-1) - cs[0]
                 ok = (ii >= 0) & (ii < cs.size)
                 ri, ci = ii[ok], jj[ok]
             else:
