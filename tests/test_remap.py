@@ -402,3 +402,9 @@ def test_the_lp_comparison_can_fail_without_the_grs_premise():
     assert monotonicity_violations(L, n) != []
     k = geometric_kernel(n, eps)
     assert minimax_remap(k, L, tol=1e-9).upper > lp_optimum(L, pi, eps, "worst") + 1e-2
+
+
+def test_minimax_refuses_an_oversized_lp():
+    from dpposterior.errors import SizeError
+    with pytest.raises(SizeError):
+        minimax_remap(geometric_kernel(1000, 0.05), HellingerLoss((1, 1), 1000))

@@ -63,6 +63,10 @@ __all__ = [
 BLOCK_ENTRIES = 2_500_000
 
 
+#: Largest constraint matrix of the restricted minimax LP (each nonzero ~40 bytes inside HiGHS).
+MAX_LP_NONZEROS = 20_000_000
+
+
 class RemapGapError(InputError):
     """The minimax search stopped before its certified gap reached the requested tolerance."""
 
@@ -683,6 +687,11 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
     Lc = loss.block(C, np.arange(N))
     order = np.argsort(pairs_z, kind="stable")
     pz, pr = pairs_z[order], pairs_r[order]
+    nnz = int((np.searchsorted(pz, C + W, side="right") - np.searchsorted(pz, C - W, side="left")).sum())
+    if nnz > MAX_LP_NONZEROS:
+        raise SizeError(f"the restricted minimax LP would have {nnz:,} nonzeros (over {MAX_LP_NONZEROS:,}); "
+                        f"eps = {kernel.eps:g} spreads each count over ~{W} cells at n = {kernel.n}: "
+                        "use a smaller band or a larger eps")
     rows, cols, vals = [], [], []
     for i, c in enumerate(C):
         a = np.searchsorted(pz, c - W, side="left")
