@@ -50,11 +50,12 @@ from scipy.signal import lfilter
 from scipy.special import gammaln, polygamma
 
 from .errors import InputError, SizeError
+from .randomness import bit_source, choose, discrete_laplace, float_weights
 
 __all__ = [
     "GeometricKernel", "geometric_kernel", "HellingerLoss", "MatrixLoss", "as_loss", "prior_predictive",
     "Remap", "bayes_scores", "bayes_remap", "bayes_remap_at", "bayes_risk", "risk", "average_risk",
-    "worst_risk", "MinimaxResult", "minimax_remap", "pmf_row", "geometric_draw", "sample",
+    "worst_risk", "MinimaxResult", "minimax_remap", "pmf_row", "log_pmf_rows", "pair_scores", "geometric_draw", "sample",
     "monotonicity_violations", "RemapGapError",
 ]
 
@@ -675,9 +676,12 @@ class MinimaxResult(NamedTuple):
 
 
 def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap, W: int, drop: float,
-                      methods=("highs", "highs-ds", "highs-ipm")):
+                      methods=("highs", "highs-ds", "highs-ipm"), pair_cost=None, t_cap=None):
     """min t s.t. E(c) <= t (c in C) over T(z, r), (z, r) in the listed pairs (z active), the
-    other rows of T fixed at ``base``.  Returns (t, {z: (r, p)}, lam on C)."""
+    other rows of T fixed at ``base``.  Returns (t, {z: (r, p)}, lam on C).
+
+    Second stage (``pair_cost`` given): minimise ``sum pair_cost * T(z, r)`` instead, subject to
+    ``E(c) <= t <= t_cap`` on the same constraints."""
     N = kernel.size
     C = np.asarray(C, dtype=np.int64)
     nv = pairs_z.size
@@ -709,18 +713,21 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
     zs, zinv = np.unique(pairs_z, return_inverse=True)
     A_eq = sparse.csr_array((np.ones(nv), (zinv, np.arange(nv))), shape=(zs.size, nv + 1))
     obj = np.zeros(nv + 1)
-    obj[-1] = 1.0
+    if pair_cost is None:
+        obj[-1] = 1.0
+    else:
+        obj[:nv] = pair_cost
     opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
     res = None
     for method in methods:
         res = linprog(obj, A_ub=A_ub, b_ub=-const, A_eq=A_eq, b_eq=np.ones(zs.size),
-                      bounds=[(0, None)] * nv + [(None, None)], method=method, options=opts)
+                      bounds=[(0, None)] * nv + [(None, t_cap)], method=method, options=opts)
         if res.status == 0:
             break
     if res is None or res.status != 0:
         raise InputError(f"the restricted minimax LP failed: {getattr(res, 'message', '')}")
     x = np.maximum(res.x[:nv], 0.0)
-    lam = np.maximum(-res.ineqlin.marginals, 0.0)
+    lam = np.maximum(-res.ineqlin.marginals, 0.0) if pair_cost is None else np.zeros(C.size)
     # group pairs by z efficiently
     grp = np.argsort(zinv, kind="stable")
     bounds_ = np.searchsorted(zinv[grp], np.arange(zs.size + 1))
@@ -736,8 +743,34 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
     return float(res.x[-1]), out, lam
 
 
+def pair_scores(kernel: GeometricKernel, weights: ArrayLike, loss, pairs_z: ArrayLike, pairs_r: ArrayLike,
+                tail: float = 1e-18) -> NDArray[np.float64]:
+    """``S_w(z, r) = sum_c w(c) G(z | c) L(c, r)`` at listed pairs (docs/definitions.md §10), O(W) per pair.
+
+    The sum runs over ``|c - z| <= W`` with ``q^W <= tail`` (:meth:`GeometricKernel.window`), so it is
+    below the exact value by at most ``tail * max L`` (relative to ``sum_c w(c) = 1``): an objective for
+    the second stage of :func:`minimax_remap`, never a certificate.
+    """
+    loss = as_loss(loss, kernel.n)
+    w = _weights(weights, kernel.size)
+    pz = np.asarray(pairs_z, dtype=np.int64).reshape(-1)
+    pr = np.asarray(pairs_r, dtype=np.int64).reshape(-1)
+    W = kernel.window(tail)
+    out = np.empty(pz.size)
+    order = np.argsort(pz, kind="stable")
+    zs, first = np.unique(pz[order], return_index=True)
+    bounds_ = np.append(first, pz.size)
+    for i, z in enumerate(zs):
+        idx = order[bounds_[i]: bounds_[i + 1]]
+        cs = np.arange(max(0, int(z) - W), min(kernel.n, int(z) + W) + 1)
+        v = w[cs] * kernel.pmf(int(z), cs)
+        out[idx] = v @ loss.block(cs, pr[idx])
+    return out
+
+
 def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int | None = None,
-                  start=None, max_rounds: int = 40, strict: bool = True, verbose: bool = False) -> MinimaxResult:
+                  start=None, max_rounds: int = 40, strict: bool = True, verbose: bool = False,
+                  average_weights: ArrayLike | None = None) -> MinimaxResult:
     """The minimax remap ``argmin_T max_c E_T(c)`` with a certificate (docs/definitions.md §10).
 
     Algorithm (restricted LP with constraint and column generation; the bounds are exact):
@@ -761,6 +794,13 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
        ``upper - t`` comes from c outside C, so each round removes a cause of the gap; the sets only
        grow and are finite, and when no cause remains ``lower = t = upper`` up to the LP tolerance
        (1e-10).  Soundness never rests on the LP: both bounds are recomputed from T and lam.
+
+    5. Second stage (``average_weights`` given, e.g. the prior predictive): on the same restricted
+       LP, minimise the weighted average error of the active rows, ``sum T(z, r) S_w(z, r)``
+       (:func:`pair_scores`), subject to ``E(c) <= upper`` for every constrained c, so that among
+       minimax remaps the one released is also good on average (slack rows no longer arbitrary).
+       The certificate is recomputed exactly afterwards (``upper`` over all c, ``lower`` unchanged);
+       if its gap exceeds ``tol`` the first-stage remap is kept.
 
     Returns :class:`MinimaxResult`.  If the gap is not reached: :class:`RemapGapError` when
     ``strict`` (else the result with its larger gap).  Guarantee of the release: eps-DP by
@@ -851,6 +891,23 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
     if not gap <= tol and strict:
         raise RemapGapError(f"minimax remap: certified gap {gap:.3g} > tol {tol:g} after the search "
                             f"(lower {lower:.9g}, upper {upper:.9g})")
+    if average_weights is not None and gap <= tol:
+        zs_sorted = np.flatnonzero(zact)
+        pz = np.concatenate([np.full(len(Rz[z]), z, dtype=np.int64) for z in zs_sorted])
+        pr = np.concatenate([np.fromiter(sorted(Rz[z]), dtype=np.int64) for z in zs_sorted])
+        cost = pair_scores(kernel, average_weights, loss, pz, pr)
+        scale = float(cost.max()) or 1.0
+        try:
+            _, rows2, _ = _solve_restricted(kernel, loss, np.flatnonzero(cmask), pz, pr, zact, T, W, 0.0,
+                                            pair_cost=cost / scale, t_cap=upper)
+        except InputError:
+            rows2 = None
+        if rows2 is not None:
+            T2 = Remap.from_rows(rows2, T)
+            upper2 = float(risk(kernel, T2, loss).max())
+            gap2 = (upper2 - lower) / upper2 if upper2 > 0 else 0.0
+            if gap2 <= tol:
+                T, upper, gap = T2, upper2, gap2
     return MinimaxResult(T, lower, upper, gap, lam)
 
 
@@ -870,6 +927,40 @@ def pmf_row(kernel: GeometricKernel, remap, c: int) -> NDArray[np.float64]:
     return np.asarray(T.table.T @ g).reshape(-1)
 
 
+def log_pmf_rows(kernel: GeometricKernel, remap, cs: ArrayLike, never: float = -np.inf) -> NDArray[np.float64]:
+    """``ln P(r | c) = ln sum_z G(z | c) T(z, r)`` for counts ``cs``: ``(len(cs), n+1)`` (docs/definitions.md §10).
+
+    Exact in log space (a log-sum-exp per output over the z with ``T(z, r) > 0``, from
+    :meth:`GeometricKernel.log_pmf`), so nothing underflows at any n; O(len(cs) nnz(T)), in blocks of
+    :data:`BLOCK_ENTRIES`.  An output no z maps to has ``P(r | c) = 0`` for every c: ``never`` there.
+    """
+    T = _as_remap(remap, kernel.size)
+    N = kernel.size
+    csc = sparse.csc_array(T.table)
+    csc.eliminate_zeros()
+    csc.sort_indices()
+    z = csc.indices.astype(np.int64)
+    logt = np.log(csc.data)
+    counts = np.diff(csc.indptr)
+    used = np.flatnonzero(counts > 0)
+    st = csc.indptr[:-1][used]
+    seg = np.repeat(np.arange(used.size), counts[used])
+    cs = np.asarray(cs, dtype=np.int64).reshape(-1)
+    if cs.size and (cs.min() < 0 or cs.max() > kernel.n):
+        raise InputError(f"counts must lie in 0..{kernel.n}")
+    out = np.full((cs.size, N), float(never))
+    step = max(1, BLOCK_ENTRIES // max(z.size, 1))
+    for s in range(0, cs.size, step):
+        c = cs[s: s + step]
+        M = kernel.log_pmf(z[None, :], c[:, None])
+        M += logt[None, :]
+        mx = np.maximum.reduceat(M, st, axis=1)
+        M -= mx[:, seg]
+        np.exp(M, out=M)
+        out[s: s + step, used] = mx + np.log(np.add.reduceat(M, st, axis=1))
+    return out
+
+
 def geometric_draw(eps: float | Fraction, size: int, rng) -> NDArray[np.int64]:
     """``size`` exact draws of ``P(D = d) = (1-q)/(1+q) q^|d|``, ``q = exp(-eps)`` (docs/definitions.md §10).
 
@@ -877,8 +968,6 @@ def geometric_draw(eps: float | Fraction, size: int, rng) -> NDArray[np.int64]:
     uniform integers and exact rational arithmetic only, with the rate ``Fraction(eps)`` (the exact
     value of the float eps, so the law is the one :class:`GeometricKernel` describes).
     """
-    from .randomness import bit_source, discrete_laplace
-
     bits = bit_source(rng)
     out = discrete_laplace(Fraction(eps), int(size), bits)
     return np.asarray(out, dtype=object if isinstance(out, list) else np.int64)
@@ -897,8 +986,6 @@ def sample(kernel: GeometricKernel, remap, c: int, size: int = 1, rng=None) -> N
     the drawn z, so ``remap`` may also be a callable ``z -> (r's, probabilities)`` (e.g. built on
     :func:`bayes_remap_at` at n = 1e6).
     """
-    from .randomness import bit_source, choose, float_weights
-
     bits = bit_source(rng)
     n = kernel.n
     c = int(c)
