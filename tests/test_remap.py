@@ -13,18 +13,34 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy import sparse
 from scipy.optimize import linprog
 from scipy.special import betaln
 from scipy.stats import betabinom, chi2
 
-from dpposterior.remap import (
-    HellingerLoss, MatrixLoss, Remap, RemapGapError, average_risk, bayes_remap, bayes_remap_at, bayes_risk,
-    bayes_scores, geometric_draw, geometric_kernel, minimax_remap, monotonicity_violations, pmf_row,
-    prior_predictive, risk, sample, worst_risk,
-)
 from dpposterior.errors import InputError
+from dpposterior.remap import (
+    HellingerLoss,
+    MatrixLoss,
+    Remap,
+    RemapGapError,
+    average_risk,
+    bayes_remap,
+    bayes_remap_at,
+    bayes_risk,
+    bayes_scores,
+    geometric_draw,
+    geometric_kernel,
+    minimax_remap,
+    monotonicity_violations,
+    pmf_row,
+    prior_predictive,
+    risk,
+    sample,
+    worst_risk,
+)
 
 PRIORS = [(1.0, 1.0), (5.0, 5.0), (0.5, 0.5), (2.0, 7.0)]
 EPSILONS = [0.25, 0.5, 1.0, 2.0]
