@@ -10,7 +10,7 @@ sampling) and outputs ``r ~ T(z, .)`` (:mod:`dpposterior.remap`), so
   ``pi = BetaBinomial(n, a)``: ``T(z) = argmin_r sum_c pi(c) G(z | c) H(c, r)`` (:func:`~dpposterior.remap.bayes_remap`);
 * ``"worst"``: ``T`` is the minimax remap ``argmin_T max_c E_T(c)`` with its certificate
   ``lower <= min_T max_c E_T(c) <= upper`` (:func:`~dpposterior.remap.minimax_remap`); a certified
-  relative gap above :data:`MAX_GAP` is refused in one line.  A second stage on the same restricted LP
+  relative gap above :data:`MAX_GAP` (and absolute gap above :data:`ABS_GAP`) is refused in one line.  A second stage on the same restricted LP
   picks, among remaps with ``E(c) <= upper``, one with the least prior-predictive average error.
 
 That geometric + remap attains the optimum of the LP over all eps-DP tables is Ghosh, Roughgarden and
@@ -91,6 +91,9 @@ MAX_EPSILON = 30.0
 SOLVERS = ("highs", "highs-ds", "highs-ipm")
 #: Largest certified relative gap ``(upper - lower) / upper`` of the worst-case remap (k = 2).
 MAX_GAP = 1e-4
+#: ... or an absolute gap ``upper - lower`` at most this (at large eps every error is ~1e-13 and the
+#: lower bound underflows to 0: no relative certificate is meaningful there, an absolute one is).
+ABS_GAP = 1e-12
 #: A solved LP table may be worse than the geometric release by at most this (relative) plus its repair's cost.
 GEOMETRIC_SLACK = 1e-9
 #: ``ln P(r | c)`` reported for an output the remap never produces (``P = 0`` for every c): finite, so
@@ -278,7 +281,7 @@ def _remap_solved(a: tuple, n: int, epsilon: float, objective: str) -> RemapSolu
         smin, r = rm.bayes_scores(kernel, pi, loss)
         return RemapSolution(kernel, rm.Remap.deterministic(r), objective, float(smin.sum()))
     res = rm.minimax_remap(kernel, loss, tol=1e-8 if n < 500 else MAX_GAP, strict=False, average_weights=pi)
-    if not res.gap <= MAX_GAP:
+    if not (res.gap <= MAX_GAP or res.upper - res.lower <= ABS_GAP):
         raise SizeError(f"the minimax remap for n={n}, eps={epsilon:g} reached a certified gap of {res.gap:.2g} "
                         f"(over {MAX_GAP:g}; lower {res.lower:.6g}, upper {res.upper:.6g}): use --objective average")
     return RemapSolution(kernel, res.remap, objective, res.upper, res.lower, res.upper, res.gap)
@@ -360,6 +363,15 @@ class OptimalMechanism(Mechanism):
     sampling_guarantee = ("k = 2: exact integer geometric draw, then the remap (integer weights for a randomised "
                           "row, total variation <= m 2^-127); k >= 3: integer-weight inverse cdf of the table")
 
+    def check(self, params: Params) -> Params:
+        """Refuse eps above :data:`MAX_EPSILON` (one line): the LP's limit (k >= 3), kept at k = 2, where
+        every expected error is already below ~1e-12 and no relative certificate is meaningful."""
+        params = super().check(params)
+        if params.epsilon > MAX_EPSILON:
+            raise InputError(f"the optimal mechanism is solved for epsilon <= {MAX_EPSILON:g}, got {params.epsilon:g} "
+                             "(e^eps coefficients past ~1e13 defeat the solver)")
+        return params
+
     # -- cost estimates (public n, k, objective only) ------------------------------------------
 
     def solve_seconds(self, n: int, k: int, objective: str = "worst") -> float:
@@ -381,9 +393,6 @@ class OptimalMechanism(Mechanism):
         """Refuse, before solving and from public inputs only, a table over the size, eps or time budget."""
         if k >= 3:
             self.check_size(n, k, what)
-            if params.epsilon > MAX_EPSILON:
-                raise InputError(f"the optimal mechanism's linear program is solved for epsilon <= {MAX_EPSILON:g}, "
-                                 f"got {params.epsilon:g} (e^eps coefficients past ~1e13 defeat the solver)")
         sec = self.draw_solve_seconds(n, k, params.objective) if draw else self.solve_seconds(n, k, params.objective)
         kind = "linear program" if k >= 3 else f"{params.objective} remap"
         _solve_budget(sec, f"the optimal mechanism's {kind} for k={k}, n={n}")
