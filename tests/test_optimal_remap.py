@@ -175,3 +175,18 @@ def test_remapped_geometric_k3_sampler():
 
 def test_params_objective_unchanged():
     assert Params(1.0).objective == "worst"
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 40])
+@pytest.mark.parametrize("eps", [0.3, 2.0])
+def test_log_pmf_rows_match_pmf_row(n, eps):
+    k = rm.geometric_kernel(n, eps)
+    T = rm.Remap.identity(n)
+    if n >= 5:  # randomised, many-to-one and never-reached outputs
+        T = rm.Remap.from_rows({2: (np.array([1, 3]), np.array([0.3, 0.7])), 4: (np.array([4]), np.array([1.0]))},
+                               rm.Remap.deterministic(np.minimum(np.arange(n + 1) + 1, n)))
+    cs = np.arange(n + 1)
+    got = rm.log_pmf_rows(k, T, cs)
+    want = np.stack([rm.pmf_row(k, T, c) for c in cs])
+    assert np.array_equal(np.isfinite(got), want > 0)
+    assert np.allclose(np.exp(got), want, rtol=1e-12, atol=0)

@@ -944,20 +944,42 @@ def log_pmf_rows(kernel: GeometricKernel, remap, cs: ArrayLike, never: float = -
     counts = np.diff(csc.indptr)
     used = np.flatnonzero(counts > 0)
     st = csc.indptr[:-1][used]
-    seg = np.repeat(np.arange(used.size), counts[used])
     cs = np.asarray(cs, dtype=np.int64).reshape(-1)
     if cs.size and (cs.min() < 0 or cs.max() > kernel.n):
         raise InputError(f"counts must lie in 0..{kernel.n}")
+    # outputs reached from exactly one z with probability 1 (most of a Bayes remap): a copy of ln G
+    single = (counts[used] == 1) & (csc.data[st] == 1.0)
+    r_one, z_one = used[single], z[st[single]]
+    multi = used[~single]
+    mask = np.zeros(z.size, dtype=bool)
+    mask[np.repeat(~single, counts[used])] = True
+    zm, logtm = z[mask], logt[mask]
+    stm = np.concatenate([[0], np.cumsum(counts[multi])[:-1]]).astype(np.int64) if multi.size else np.zeros(0, np.int64)
+    segm = np.repeat(np.arange(multi.size), counts[multi])
     out = np.full((cs.size, N), float(never))
-    step = max(1, BLOCK_ENTRIES // max(z.size, 1))
+    step = max(1, BLOCK_ENTRIES // N)
+    zf = np.arange(N, dtype=np.float64)
     for s in range(0, cs.size, step):
         c = cs[s: s + step]
-        M = kernel.log_pmf(z[None, :], c[:, None])
-        M += logt[None, :]
-        mx = np.maximum.reduceat(M, st, axis=1)
-        M -= mx[:, seg]
-        np.exp(M, out=M)
-        out[s: s + step, used] = mx + np.log(np.add.reduceat(M, st, axis=1))
+        if kernel.n == 0:
+            out[s: s + step, :] = 0.0
+            continue
+        # ln G(z | c) for every z: ln p0 - eps |z - c|, the two end cells replaced
+        LG = np.subtract.outer(c.astype(np.float64), zf)
+        np.abs(LG, out=LG)
+        LG *= -kernel.eps
+        LG += kernel.log_p0
+        LG[:, 0] = kernel.log_edge - kernel.eps * c
+        LG[:, kernel.n] = kernel.log_edge - kernel.eps * (kernel.n - c)
+        if r_one.size:
+            out[s: s + step, r_one] = LG[:, z_one]
+        if multi.size:
+            M = LG[:, zm]
+            M += logtm[None, :]
+            mx = np.maximum.reduceat(M, stm, axis=1)
+            M -= mx[:, segm]
+            np.exp(M, out=M)
+            out[s: s + step, multi] = mx + np.log(np.add.reduceat(M, stm, axis=1))
     return out
 
 

@@ -10,7 +10,8 @@ sampling) and outputs ``r ~ T(z, .)`` (:mod:`dpposterior.remap`), so
   ``pi = BetaBinomial(n, a)``: ``T(z) = argmin_r sum_c pi(c) G(z | c) H(c, r)`` (:func:`~dpposterior.remap.bayes_remap`);
 * ``"worst"``: ``T`` is the minimax remap ``argmin_T max_c E_T(c)`` with its certificate
   ``lower <= min_T max_c E_T(c) <= upper`` (:func:`~dpposterior.remap.minimax_remap`); a certified
-  relative gap above :data:`MAX_GAP` (and absolute gap above :data:`ABS_GAP`) is refused in one line.  A second stage on the same restricted LP
+  relative gap above :data:`MAX_GAP` (and absolute gap above :data:`ABS_GAP`) is refused in one line.
+  A second stage on the same restricted LP
   picks, among remaps with ``E(c) <= upper``, one with the least prior-predictive average error.
 
 That geometric + remap attains the optimum of the LP over all eps-DP tables is Ghosh, Roughgarden and
