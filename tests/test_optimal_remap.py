@@ -190,3 +190,18 @@ def test_log_pmf_rows_match_pmf_row(n, eps):
     want = np.stack([rm.pmf_row(k, T, c) for c in cs])
     assert np.array_equal(np.isfinite(got), want > 0)
     assert np.allclose(np.exp(got), want, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("objective", ["worst", "average"])
+def test_log_likelihood_column_and_posterior(objective):
+    from dpposterior import noise_aware_posterior
+    n = 40
+    _, p = resolve("optimal", 1.0, objective=objective)
+    mech = MECHANISMS["optimal"]
+    rows = mech.rows(np.array([1.0, 1.0]), n, p)
+    full = rows(rows.cands)
+    for r in (0, 1, 17, 39, 40):
+        col = mech.log_likelihood(rows, np.array([r, n - r]), rows.cands)
+        assert np.allclose(col, full[:, r], rtol=1e-12, atol=0)
+    post = noise_aware_posterior("optimal", [1, 1], [17, 23], epsilon=1.0, objective=objective)
+    assert post is not None
