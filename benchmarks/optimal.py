@@ -49,7 +49,7 @@ def run(cmd: list[str]) -> tuple[float, float, float, str, int]:
     wall = time.perf_counter() - t
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    err = [x for x in p.stderr.splitlines() if not x.startswith("PEAK_KB")]
+    err = [x for x in p.stderr.splitlines() if not x.startswith(("PEAK_KB", "Command exited"))]
     peaks = [int(x.split()[1]) for x in p.stderr.splitlines() if x.startswith("PEAK_KB")]
     peak = peaks[-1] / 1024 if peaks else r1.ru_maxrss / 1024
     lines = p.stdout.strip().splitlines() or err or [""]
