@@ -22,6 +22,8 @@ with its unit and bounds; docs/budgets.md lists the same, ``tests/test_packaging
 - ``DPPOSTERIOR_MAX_AUDIT_SAMPLES`` (2.5e7): draws per side of one audit, over all pairs tested;
 - ``DPPOSTERIOR_MAX_AUDIT_SECONDS`` (45): estimated seconds of an audit of a library mechanism
   (:func:`dpposterior.mechanism_audit.check_audit_time`);
+- ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` (45): estimated seconds of the optimal mechanism's solve (the remap at
+  k = 2, the linear program at k >= 3; :meth:`dpposterior.mechanisms.optimal.OptimalMechanism.solve_seconds`);
 - ``DPPOSTERIOR_MAX_DATA_MB`` (1024): megabytes of a ``--data`` CSV file read by ``release``;
 - ``DPPOSTERIOR_MAX_DATA_SECONDS`` (20): seconds ``release`` waits on a ``--data`` pipe or FIFO.
 
@@ -77,6 +79,8 @@ BUDGETS: dict[str, Budget] = {b.name: b for b in [
            "draws per side of one audit, over all pairs tested"),
     Budget("DPPOSTERIOR_MAX_AUDIT_SECONDS", 45.0, "seconds", (0.0, 1e7),
            "estimated seconds of an audit of a library mechanism"),
+    Budget("DPPOSTERIOR_MAX_SOLVE_SECONDS", 45.0, "seconds", (0.0, 1e7),
+           "estimated seconds of the optimal mechanism's solve (remap at k = 2, linear program at k >= 3)"),
     Budget("DPPOSTERIOR_MAX_DATA_MB", 1024.0, "MB", (0.0, 1e7), "megabytes of a --data CSV file read by release"),
     Budget("DPPOSTERIOR_MAX_DATA_SECONDS", 20.0, "seconds", (0.0, 86400.0),
            "seconds release waits on a --data pipe or FIFO"),

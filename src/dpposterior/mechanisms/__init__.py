@@ -19,7 +19,8 @@ entry in its family module plus one config entry.  The package, lowest first:
 * :mod:`.base`: :class:`Params` (validated when built), :class:`Rows`, :class:`Mechanism`, the defaults;
 * :mod:`.scan`: the exact worst-case scans over adjacent data sets and their size checks;
 * :mod:`.exponential` (``ehd``, ``ehdl``, ``ehds``, ``mh``, ``mh-delta``), :mod:`.clamped`
-  (``lszhang``, ``lsdim``, ``lshist``, ``geometric``), :mod:`.optimal` (the LP);
+  (``lszhang``, ``lsdim``, ``lshist``, ``geometric``), :mod:`.optimal` (geometric + remap at k = 2, the
+  LP at k >= 3; ``remapped-geometric``);
 * :mod:`.calibrated`: the calibrated variant of an exponential entry, built as a wrapper;
 * this module: the registry, :class:`Variant` (a mechanism name such as ``ehds~calibrated`` or
   ``optimal~average``, parsed once here) and the module-level functions.
@@ -61,13 +62,13 @@ from .clamped import (
     laplace_noise_tables,
 )
 from .exponential import EXPONENTIAL_MECHANISMS, ExponentialMechanism, ExponentialRows, exponential_log_pmf_rows
-from .optimal import OPTIMAL, OptimalMechanism
+from .optimal import OPTIMAL, REMAPPED_GEOMETRIC, OptimalMechanism, RemappedGeometricMechanism
 
 __all__ = [
     "CALIBRATED", "DEFAULT_DELTA", "DEFAULT_GAMMA",
     "MECHANISMS", "MECHANISM_IDS", "OBJECTIVES", "CalibratedMechanism", "ClampedNoiseMechanism", "ClampedRows",
     "ExponentialMechanism", "ExponentialRows", "GeometricMechanism", "LaplaceMechanism", "Mechanism",
-    "OptimalMechanism", "Params", "Rows", "Variant", "calibrated", "check_draw_entries",
+    "OptimalMechanism", "Params", "RemappedGeometricMechanism", "Rows", "Variant", "calibrated", "check_draw_entries",
     "check_params", "clamped_log_pmf_rows", "exponential_log_pmf_rows", "geometric_log_pmf_rows",
     "geometric_noise_tables", "get_mechanism", "laplace_log_pmf_rows", "laplace_noise_tables", "laplace_scale",
     "log_pmf", "parse_variant", "register", "releases", "resolve", "rows", "sample", "variant_names", "weight",
@@ -88,7 +89,7 @@ def register(mechanism: Mechanism) -> Mechanism:
     return mechanism
 
 
-for _m in [*EXPONENTIAL_MECHANISMS, *CLAMPED_MECHANISMS, OPTIMAL]:
+for _m in [*EXPONENTIAL_MECHANISMS, *CLAMPED_MECHANISMS, OPTIMAL, REMAPPED_GEOMETRIC]:
     register(_m)
 del _m
 

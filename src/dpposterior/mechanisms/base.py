@@ -168,6 +168,11 @@ class Mechanism:
         """Estimated seconds of one draw's set-up (tables), from public n and k: here none."""
         return 0.0
 
+    def solve_seconds(self, n: int, k: int, objective: str | None = None) -> float:
+        """Estimated seconds of the solve behind the mechanism's table (a linear program or a remap), from
+        public n and k; 0 for a closed-form mechanism, which solves nothing."""
+        return 0.0
+
     def audit_entry_seconds(self, n: int, k: int) -> float:
         """Estimated seconds per output entry (a draw is k entries) of drawing and counting inside an
         audit, from public n and k.  Measured here (``benchmarks/budgets.py``): 0.25-0.76 us up to

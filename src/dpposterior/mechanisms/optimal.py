@@ -1,15 +1,44 @@
-"""The optimal eps-DP release (docs/definitions.md §9, optimal): a linear program over the table ``P(r | c)``.
+"""The optimal eps-DP release (docs/definitions.md §9 optimal, §10 geometric + remap).
 
+k = 2: geometric noise followed by a remap tailored to the loss, at any n
+--------------------------------------------------------------------------
+The release draws ``z = clamp(c + D, 0, n)`` with ``P(D = d) ∝ e^(-eps |d|)`` (exact integer
+sampling) and outputs ``r ~ T(z, .)`` (:mod:`dpposterior.remap`), so
+``P(r | c) = sum_z G(z | c) T(z, r)``.  ``params.objective``:
+
+* ``"average"``: ``T`` is the deterministic Bayes remap under the prior predictive
+  ``pi = BetaBinomial(n, a)``: ``T(z) = argmin_r sum_c pi(c) G(z | c) H(c, r)`` (:func:`~dpposterior.remap.bayes_remap`);
+* ``"worst"``: ``T`` is the minimax remap ``argmin_T max_c E_T(c)`` with its certificate
+  ``lower <= min_T max_c E_T(c) <= upper`` (:func:`~dpposterior.remap.minimax_remap`); a certified
+  relative gap above :data:`MAX_GAP` (and absolute gap above :data:`ABS_GAP`) is refused in one line.
+  A second stage on the same restricted LP
+  picks, among remaps with ``E(c) <= upper``, one with the least prior-predictive average error.
+
+That geometric + remap attains the optimum of the LP over all eps-DP tables is Ghosh, Roughgarden and
+Sundararajan (2012) / Gupte and Sundararajan (2010) for losses nondecreasing in ``|r - c|``; the tests
+check it against the LP (:func:`solve_table`) rather than assume it.
+
+Privacy (proof, next to the code).  ``G`` is eps-DP cell by cell: for ``0 < z < n``,
+``G(z | c) / G(z | c') = e^(-eps (|z - c| - |z - c'|)) <= e^eps`` for ``|c - c'| = 1``; at the ends
+``G(0 | c) = q^c / (1 + q)`` and ``G(n | c) = q^(n - c) / (1 + q)`` change by the factor ``q^(+-1)``.
+For any row-stochastic ``T`` that does not look at c,
+``P(r | c) = sum_z G(z | c) T(z, r) <= sum_z e^eps G(z | c') T(z, r) = e^eps P(r | c')``.
+So the release is eps-DP whatever T is: computed from the prior, from floats, rounded, or only partly
+optimal.  Adjacent data sets at k = 2 are ``c' = c +- 1`` (one record changes category).  The
+sampler's only inexactness is the integer weights of a randomised row (total variation
+``<= m 2^-127`` for an m-entry row, :func:`dpposterior.remap.sample`), which is again a remap.
+``certificate(...)["concrete_epsilon"]`` is the exact worst-case scan of the rows when the scan
+budget (``DPPOSTERIOR_MAX_PAIRS``) allows it, else eps (by the argument above; ``"scanned": False``).
+
+k >= 3: the linear program
+--------------------------
 Variables ``P(r | c)`` for every data set c and output r of R(n) (``|R(n)|^2`` of them).
 Constraints: each row sums to 1, ``P >= 0`` and, for every ordered adjacent pair ``(c, c')`` and
-every r, ``P(r | c) <= e^eps P(r | c')`` (pure eps-DP).  Objective, ``params.objective``:
-
-* ``"worst"``: minimise ``t`` subject to ``sum_r P(r | c) H(BI(c), r) <= t`` for every c
-  (the worst-case expected error);
-* ``"average"``: minimise ``sum_c DirMult(c; n, a) sum_r P(r | c) H(BI(c), r)`` (the
-  prior-predictive average).
-
-Solved with ``scipy.optimize.linprog(method="highs")`` on sparse (``scipy.sparse``) constraints.
+every r, ``P(r | c) <= e^eps P(r | c')`` (pure eps-DP).  Objective: ``"worst"`` minimises ``t``
+subject to ``sum_r P(r | c) H(BI(c), r) <= t``; ``"average"`` the prior-predictive average.
+Solved with ``scipy.optimize.linprog(method="highs")`` on sparse constraints, within
+:data:`MAX_OUTPUTS` outputs and the time budget ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` (estimated before
+solving from public n, k: :meth:`OptimalMechanism.solve_seconds`).
 
 Repair and certificate.  A solver returns the table up to its feasibility tolerance, so after
 the solve negatives are clipped to 0 and rows renormalised; then the table is mixed with the
@@ -19,12 +48,25 @@ satisfies the constraint as soon as ``lam >= v / (v + u (e^eps - 1))`` (``u = 1/
 largest such lam over all pairs (at least ``MIN_MIX``, which also makes every entry positive) is
 used.  The repaired log table is then certified by the exact worst-case scan
 (:func:`.scan.worst_case_scan` on its rows); if the scan (in floating point)
-exceeds eps, lam is doubled and the scan repeated.  ``certificate(...)`` returns the certified
-concrete epsilon and lam.
+exceeds eps, lam is doubled and the scan repeated.  Finally the repaired table's exact objective value
+is compared with the geometric release's (same objective): worse by more than a relative
+:data:`GEOMETRIC_SLACK` (plus the repair's own cost ``lam max H``) means the solver did not reach
+the optimum (it happens at large eps, whose ``e^eps`` coefficients defeat HiGHS' tolerances) and the
+call is refused in one line; a table worse than the geometric release is never returned.
+
+Remapped geometric (any k)
+--------------------------
+``remapped-geometric``: the library's ``geometric`` release (the sequential clamp,
+:mod:`.clamped`) followed by the Bayes remap over R(n) under the prior predictive (Dirichlet-multinomial),
+``T(z) = argmin_r sum_c pi(c) G(z | c) H(c, r)``.  eps-DP by post-processing (as above, with the
+geometric release's own eps-DP); not proven optimal for k >= 3 (the tests measure its gap to the LP).
+At k = 2 it is ``optimal~average``.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -32,20 +74,42 @@ from numpy.typing import NDArray
 from scipy import sparse
 from scipy.optimize import linprog
 
+from .. import remap as rm
+from ..budget import budget_setting
 from ..distances import HellingerGrid
 from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, log_prior_predictive, n_candidates
-from .base import OBJECTIVES, Mechanism, Params, Rows, _as_rng, _inverse_cdf
+from .base import OBJECTIVES, Mechanism, Params, Rows, _as_rng, _bits, _inverse_cdf
+from .clamped import CLAMPED_MECHANISMS, clamped_log_pmf_rows, geometric_noise_tables
 from .scan import worst_case_scan
 
-#: Largest |R(n)| the LP is attempted for (|R(n)|^2 variables; k = 2, n = 200 is |R(n)| = 201).
+#: Largest |R(n)| the LP is attempted for, k >= 3 (|R(n)|^2 variables).
 MAX_OUTPUTS = 260
-#: Largest eps the LP is solved for: its constraints carry e^eps, and HiGHS reports a model error
-#: once that passes ~1e20 (eps ~ 46); at eps = 30 the optimal table already puts all but ~1e-13
-#: of its mass on the truth, so larger eps is refused rather than silently solved at a smaller one.
+#: Largest eps the LP is solved for (k >= 3): its constraints carry e^eps, and HiGHS reports a model error
+#: once that passes ~1e20 (eps ~ 46).  Below it, a table worse than the geometric release is refused.
 MAX_EPSILON = 30.0
 #: HiGHS methods tried in turn (a badly scaled table can stop one and not another)
 SOLVERS = ("highs", "highs-ds", "highs-ipm")
+#: Largest certified relative gap ``(upper - lower) / upper`` of the worst-case remap (k = 2).
+MAX_GAP = 1e-4
+#: ... or an absolute gap ``upper - lower`` at most this (at large eps every error is ~1e-13 and the
+#: lower bound underflows to 0: no relative certificate is meaningful there, an absolute one is).
+ABS_GAP = 1e-12
+#: A solved LP table may be worse than the geometric release by at most this (relative) plus its repair's cost.
+GEOMETRIC_SLACK = 1e-9
+#: ``ln P(r | c)`` reported for an output the remap never produces (``P = 0`` for every c): finite, so
+#: that the scans' differences between adjacent rows are 0 there, never ``-inf - -inf``; ``exp`` of it is 0.
+NEVER = -1e300
+#: From this n on (k = 2, ``average``) a draw computes ``T(z)`` for the drawn z only
+#: (:func:`~dpposterior.remap.bayes_remap_at`).
+PER_Z_FROM = 20_000
+#: Seconds per ``(n + 1)^2`` of the k = 2 solves (measured at n = 1e4 on 2 shared cores, with margin):
+#: the Bayes remap (``bayes_scores``), and the minimax remap with its second stage and exact certificate.
+REMAP_SECONDS_PER_N2 = {"average": 6e-8, "worst": 2e-7}
+#: Seconds of one k >= 3 linear program per ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|`` (moved from compare).
+LP_SECONDS_PER_SIZE2 = 1.5e-8
+#: Seconds per ``|R(n)|^3`` of the remapped geometric release's dense Bayes remap (k >= 3).
+DENSE_SECONDS_PER_N3 = 2e-9
 
 
 class SolverError(InputError):
@@ -145,56 +209,397 @@ def _solved(a: tuple, n: int, epsilon: float, objective: str) -> tuple[NDArray, 
             break
         lam = min(1.0, 2.0 * lam)
     log_table.setflags(write=False)
+    _check_against_geometric(arr, n, epsilon, objective, log_table, lam)
     return log_table, lam, float(loss), opt
 
 
+def _exact_values(a: NDArray[np.float64], n: int, log_table: NDArray[np.float64]) -> tuple[float, float]:
+    """``(max_c E(c), sum_c pi(c) E(c))`` of a log table over R(n) x R(n), exactly (dense, small |R(n)|)."""
+    cands = candidates(n, a.size)
+    H = HellingerGrid(a, n).hellinger(cands, cands)
+    P = np.exp(log_table)
+    E = (P * H).sum(axis=1) / P.sum(axis=1)
+    pi = np.exp(log_prior_predictive(a, cands))
+    return float(E.max()), float(pi @ E / pi.sum())
+
+
+def geometric_values(a: NDArray[np.float64], n: int, epsilon: float) -> tuple[float, float]:
+    """``(worst, average)`` expected error of the library's ``geometric`` release (sequential clamp), exactly."""
+    k = a.size
+    cands = candidates(n, k)
+    scale = (1.0 if k == 2 else 2.0) / epsilon
+    return _exact_values(a, n, clamped_log_pmf_rows(geometric_noise_tables(scale, n), cands, cands))
+
+
+def _check_against_geometric(a, n, epsilon, objective, log_table, lam) -> None:
+    """Refuse (one line) a solved table worse than the geometric release on its own objective (module docstring)."""
+    got = _exact_values(a, n, log_table)[objective == "average"]
+    geo = geometric_values(a, n, epsilon)[objective == "average"]
+    if got > geo * (1.0 + GEOMETRIC_SLACK) + lam:
+        raise SolverError(f"the LP solver did not reach the optimum at eps = {epsilon:g} (k={a.size}, n={n}: "
+                          f"its table's {objective} error {got:.4g} > the geometric release's {geo:.4g}); use geometric")
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# k = 2: geometric + remap
+
+
+@dataclass(frozen=True)
+class RemapSolution:
+    """A solved k = 2 remap: ``remap`` (:class:`~dpposterior.remap.Remap`), the certified bounds (``worst``:
+    ``lower <= min_T max_c E_T(c) <= upper``, ``gap``) or the exact Bayes risk ``average``."""
+
+    kernel: rm.GeometricKernel
+    remap: rm.Remap
+    objective: str
+    value: float
+    lower: float = math.nan
+    upper: float = math.nan
+    gap: float = math.nan
+
+
+@lru_cache(maxsize=4)
+def _loss(a: tuple, n: int) -> rm.HellingerLoss:
+    return rm.HellingerLoss(a, n)
+
+
+@lru_cache(maxsize=4)
+def _log_pi(a: tuple, n: int) -> NDArray[np.float64]:
+    out = rm.prior_predictive(a, n, log=True)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _remap_solved(a: tuple, n: int, epsilon: float, objective: str) -> RemapSolution:
+    """The k = 2 remap for ``objective`` (module docstring), cached per (prior, n, eps, objective)."""
+    kernel = rm.geometric_kernel(n, epsilon)
+    loss = _loss(a, n)
+    pi = np.exp(_log_pi(a, n))
+    if objective == "average":
+        smin, r = rm.bayes_scores(kernel, pi, loss)
+        return RemapSolution(kernel, rm.Remap.deterministic(r), objective, float(smin.sum()))
+    res = rm.minimax_remap(kernel, loss, tol=1e-8 if n < 500 else MAX_GAP, strict=False, average_weights=pi)
+    if not (res.gap <= MAX_GAP or res.upper - res.lower <= ABS_GAP):
+        raise SizeError(f"the minimax remap for n={n}, eps={epsilon:g} reached a certified gap of {res.gap:.2g} "
+                        f"(over {MAX_GAP:g}; lower {res.lower:.6g}, upper {res.upper:.6g}): use --objective average")
+    return RemapSolution(kernel, res.remap, objective, res.upper, res.lower, res.upper, res.gap)
+
+
+class _BayesAt:
+    """``z -> T(z)`` of the Bayes remap for one z at a time (:func:`~dpposterior.remap.bayes_remap_at`), memoised.
+
+    ``bayes_remap_at`` keeps the c whose weight ``pi(c) G(z | c)`` is at least ``1e-18 / (n+1)`` of the
+    total (the rest carries < 1e-18 of it) and returns the argmin over that window; for a loss
+    nondecreasing in ``|r - c|`` with ``H <= 1`` the chosen r's score exceeds the exact minimum
+    ``min_r S_pi(z, r)`` by at most ``1e-18 sum_c pi(c) G(z | c)`` (a relative ``slack`` it reports,
+    ~1e-15 here).  So it is the full Bayes remap's ``T(z)`` unless two outputs' scores are within that
+    slack (the tests compare both wherever the full remap runs).
+    """
+
+    def __init__(self, a: tuple, n: int, epsilon: float):
+        self.kernel = rm.geometric_kernel(n, epsilon)
+        self.loss, self.log_pi = _loss(a, n), _log_pi(a, n)
+        self.memo: dict[int, int] = {}
+
+    def __call__(self, z: int):
+        if z not in self.memo:
+            self.memo[z] = rm.bayes_remap_at(self.kernel, self.log_pi, self.loss, int(z))[0]
+        return np.array([self.memo[z]], dtype=np.int64), np.ones(1)
+
+
+@lru_cache(maxsize=4)
+def _bayes_at(a: tuple, n: int, epsilon: float) -> _BayesAt:
+    return _BayesAt(a, n, epsilon)
+
+
+class RemapRows(Rows):
+    """Rows ``ln P(. | c)`` of geometric + remap at k = 2, exact in log space (:func:`~dpposterior.remap.log_pmf_rows`)."""
+
+    def __init__(self, a, n, solution: RemapSolution):
+        super().__init__(a, n)
+        self.solution = solution
+        csc = sparse.csc_array(solution.remap.table)
+        csc.eliminate_zeros()
+        csc.sort_indices()
+        self._csc = csc
+
+    def __call__(self, counts):
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+        return rm.log_pmf_rows(self.solution.kernel, self.solution.remap, counts[:, 0], never=NEVER)
+
+    def column(self, r: int, cs: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``ln P(r | c)`` for the counts ``cs`` (first coordinates), O(len(cs) x |T^-1(r)|)."""
+        s, e = self._csc.indptr[r], self._csc.indptr[r + 1]
+        if e == s:
+            return np.full(cs.size, NEVER)
+        M = self.solution.kernel.log_pmf(self._csc.indices[s:e][None, :], cs[:, None]) + np.log(self._csc.data[s:e])
+        mx = M.max(axis=1)
+        return mx + np.log(np.exp(M - mx[:, None]).sum(axis=1))
+
+
+def _solve_budget(seconds: float, what: str) -> None:
+    limit = budget_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+    if seconds > limit:
+        raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {limit:g} s "
+                        "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
+
+
+def _scan_certificate(rows: Rows, n: int, epsilon: float) -> tuple[float, bool]:
+    """The exact worst-case scan of ``rows`` when ``DPPOSTERIOR_MAX_PAIRS`` allows it, else eps (post-processing)."""
+    if n == 0:
+        return 0.0, True
+    if len(rows.cands) ** 2 > budget_setting("DPPOSTERIOR_MAX_PAIRS"):
+        return float(epsilon), False
+    return float(worst_case_scan(rows)[0]), True
+
+
 class OptimalMechanism(Mechanism):
-    """The eps-DP table minimising the expected Hellinger error (docs/definitions.md §9; module docstring)."""
+    """The eps-DP release minimising the expected Hellinger error (docs/definitions.md §9, §10; module docstring)."""
 
     family = "optimal"
     objectives = OBJECTIVES
+    sampling_guarantee = ("k = 2: exact integer geometric draw, then the remap (integer weights for a randomised "
+                          "row, total variation <= m 2^-127); k >= 3: integer-weight inverse cdf of the table")
 
     def check(self, params: Params) -> Params:
-        """Refuse eps above :data:`MAX_EPSILON` (one line; see its comment)."""
+        """Refuse eps above :data:`MAX_EPSILON` (one line): the LP's limit (k >= 3), kept at k = 2, where
+        every expected error is already below ~1e-12 and no relative certificate is meaningful."""
         params = super().check(params)
         if params.epsilon > MAX_EPSILON:
-            raise InputError(f"the optimal mechanism's linear program is solved for epsilon <= {MAX_EPSILON:g}, "
-                             f"got {params.epsilon:g} (e^eps coefficients past ~1e13 defeat the solver)")
+            raise InputError(f"the optimal mechanism is solved for epsilon <= {MAX_EPSILON:g}, got {params.epsilon:g} "
+                             "(e^eps coefficients past ~1e13 defeat the solver)")
         return params
 
+    # -- cost estimates (public n, k, objective only) ------------------------------------------
+
+    def solve_seconds(self, n: int, k: int, objective: str | None = "worst") -> float:
+        """Estimated seconds of the solve behind the table: k = 2 the remap (``REMAP_SECONDS_PER_N2``
+        times ``(n+1)^2``; ``average`` draws at ``n >= PER_Z_FROM`` need none, see :meth:`draw_solve_seconds`),
+        k >= 3 the LP (``LP_SECONDS_PER_SIZE2`` times ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|``)."""
+        if k == 2:
+            return REMAP_SECONDS_PER_N2[objective or "worst"] * float(n + 1) ** 2
+        size = k * (k - 1) * n_candidates(n - 1, k) * n_candidates(n, k) if n > 0 else 0
+        return LP_SECONDS_PER_SIZE2 * float(size) ** 2
+
+    def draw_solve_seconds(self, n: int, k: int, objective: str) -> float:
+        """Seconds of the set-up a draw needs (the solve; none for k = 2 ``average`` from ``PER_Z_FROM`` on)."""
+        if k == 2 and objective == "average" and n >= PER_Z_FROM:
+            return 0.0
+        return self.solve_seconds(n, k, objective)
+
+    def check_solve(self, n: int, k: int, params: Params, what: str = "the optimal table", draw: bool = False) -> None:
+        """Refuse, before solving and from public inputs only, a table over the size, eps or time budget."""
+        if k >= 3:
+            self.check_size(n, k, what)
+        sec = self.draw_solve_seconds(n, k, params.objective) if draw else self.solve_seconds(n, k, params.objective)
+        kind = "linear program" if k >= 3 else f"{params.objective} remap"
+        _solve_budget(sec, f"the optimal mechanism's {kind} for k={k}, n={n}")
+
     def check_size(self, n: int, k: int, what: str) -> None:
-        size = n_candidates(n, k)
-        if size > MAX_OUTPUTS:
-            raise SizeError(f"the optimal mechanism's linear program for k={k}, n={n} has |R(n)| = {size} "
-                            f"outputs, over the limit of {MAX_OUTPUTS} (|R(n)|^2 variables)")
+        if k >= 3:
+            size = n_candidates(n, k)
+            if size > MAX_OUTPUTS:
+                raise SizeError(f"the optimal mechanism's linear program for k={k}, n={n} has |R(n)| = {size} "
+                                f"outputs, over the limit of {MAX_OUTPUTS} (|R(n)|^2 variables)")
+        super().check_size(n, k, what)
 
     def audit_entry_seconds(self, n, k):
-        """Draws through the inverse cdf of the solved table (as the enumerated exponential ones)."""
-        return 0.3e-6
+        """k = 2: the geometric draw and a remap look-up (``T(z)`` on demand past ``PER_Z_FROM``: O(n) per new z);
+        k >= 3: the inverse cdf of the solved table."""
+        if k == 2:
+            return 1e-6 + (3e-8 * n if n >= PER_Z_FROM else 0.0)
+        return 0.3e-6 * n_candidates(n, k)
+
+    def setup_seconds(self, n, k):
+        """The solve is cached per (prior, n, eps, objective), so a batch's set-up is a look-up."""
+        return 1e-4
 
     def check_setup(self, n, k, *, setups=1.0, what="a draw"):
-        """The linear program over R(n) must be within :data:`MAX_OUTPUTS` outputs."""
+        """k >= 3: the LP's size and time budgets (its objective is not known here: the worst of the two);
+        k = 2: the draw itself is O(1) once solved, and :meth:`sample` checks the objective's solve."""
         self.check_size(n, k, what)
+        if k >= 3:
+            _solve_budget(self.solve_seconds(n, k), f"the optimal mechanism's linear program for k={k}, n={n}")
+
+    # -- the table -----------------------------------------------------------------------------
+
+    def _solution(self, prior, n, params, draw=False) -> RemapSolution:
+        self.check_solve(n, 2, params, draw=draw)
+        return _remap_solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective)
 
     def certificate(self, prior, n: int, params: Params) -> dict[str, float]:
-        """``{"concrete_epsilon", "mix", "lp_optimum"}`` of the repaired, certified table."""
-        self.check_size(n, len(prior), "the optimal table")
+        """k >= 3: ``{"concrete_epsilon", "mix", "lp_optimum"}`` of the repaired, certified LP table.
+        k = 2: ``concrete_epsilon`` (the exact scan when the pair budget allows, ``scanned``), ``mix`` 0,
+        ``lp_optimum`` (the certified optimum: ``upper`` or the Bayes risk) and, for ``worst``,
+        ``lower``, ``upper``, ``gap``."""
+        k = len(prior)
+        if k == 2:
+            sol = self._solution(prior, n, params)
+            eps_c, scanned = _scan_certificate(RemapRows(np.asarray(prior, dtype=np.float64), int(n), sol),
+                                               int(n), params.epsilon)
+            out = {"concrete_epsilon": eps_c, "scanned": scanned, "mix": 0.0, "lp_optimum": sol.value}
+            if params.objective == "worst":
+                out |= {"lower": sol.lower, "upper": sol.upper, "gap": sol.gap}
+            return out
+        self.check_solve(n, k, params)
         _, lam, loss, opt = _solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective)
         return {"concrete_epsilon": loss, "mix": lam, "lp_optimum": opt}
 
     def rows(self, prior, n, params):
-        self.check_size(n, len(prior), "the optimal table")
+        a = np.asarray(prior, dtype=np.float64)
+        if a.size == 2:
+            return RemapRows(a, int(n), self._solution(prior, n, params))
+        self.check_solve(n, a.size, params)
         table = _solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective)[0]
-        return OptimalRows(np.asarray(prior, dtype=np.float64), n, table)
+        return OptimalRows(a, n, table)
+
+    def log_likelihood(self, rows, released, counts):
+        if isinstance(rows, RemapRows):
+            return rows.column(int(np.asarray(released).reshape(-1)[0]), np.asarray(counts, dtype=np.int64)[:, 0])
+        return super().log_likelihood(rows, released, counts)
+
+    def log_likelihood_cost(self, rows):
+        if isinstance(rows, RemapRows):
+            return 8
+        return super().log_likelihood_cost(rows)
+
+    def remap_for_draws(self, prior, n: int, params: Params):
+        """The k = 2 remap a draw uses: the cached solution, or ``T(z)`` on demand (``average``, n >= PER_Z_FROM)."""
+        a = tuple(float(x) for x in prior)
+        if params.objective == "average" and n >= PER_Z_FROM:
+            return _bayes_at(a, int(n), params.epsilon)
+        return self._solution(prior, n, params, draw=True).remap
 
     def sample(self, prior, counts, params, size, rng):
-        rng = _as_rng(rng)
         n, k = int(counts.sum()), counts.size
+        if k == 2:
+            T = self.remap_for_draws(prior, n, params)
+            r = rm.sample(rm.geometric_kernel(n, params.epsilon), T, int(counts[0]), size, _bits(rng))
+            return np.stack([r, n - r], axis=1)
+        rng = _as_rng(rng)
         return _inverse_cdf(self.log_pmf(prior, counts, params), candidates(n, k), size, rng)
 
 
-#: The registry entry (registered by :mod:`dpposterior.mechanisms`).
+# ---------------------------------------------------------------------------------------------
+# remapped geometric, any k
+
+
+@lru_cache(maxsize=8)
+def _dense_remap(a: tuple, n: int, epsilon: float) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """k >= 3: ``(T as output ranks per input rank, ln G (c rows, z columns))`` of the remapped geometric release."""
+    arr = np.asarray(a, dtype=np.float64)
+    cands = candidates(n, arr.size)
+    logG = clamped_log_pmf_rows(geometric_noise_tables(2.0 / epsilon, n), cands, cands)
+    pi = np.exp(log_prior_predictive(arr, cands))
+    H = HellingerGrid(arr, n).hellinger(cands, cands)
+    S = (pi[:, None] * np.exp(logG)).T @ H  # S[z, r] = sum_c pi(c) G(z | c) H(c, r)
+    T = np.argmin(S, axis=1).astype(np.int64)
+    logG.setflags(write=False)
+    T.setflags(write=False)
+    return T, logG
+
+
+class DenseRemapRows(Rows):
+    """Rows ``ln P(r | c) = ln sum_{z: T(z) = r} G(z | c)`` over R(n) (k >= 3), exact in log space."""
+
+    def __init__(self, a, n, T, logG):
+        super().__init__(a, n)
+        self.T, self.logG = T, logG
+        self.order = np.argsort(T, kind="stable")
+        self.used, self.starts = np.unique(T[self.order], return_index=True)
+
+    def __call__(self, counts):
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+        M = self.logG[candidate_rank(counts)][:, self.order]
+        mx = np.maximum.reduceat(M, self.starts, axis=1)
+        seg = np.repeat(np.arange(self.used.size), np.diff(np.append(self.starts, M.shape[1])))
+        M -= mx[:, seg]
+        out = np.full((counts.shape[0], len(self.cands)), NEVER)
+        out[:, self.used] = mx + np.log(np.add.reduceat(np.exp(M), self.starts, axis=1))
+        return out
+
+
+class RemappedGeometricMechanism(Mechanism):
+    """``geometric`` followed by the Bayes remap over R(n) under the prior predictive (module docstring)."""
+
+    family = "remapped-geometric"
+    sampling_guarantee = "the geometric release's exact integer draw, then a deterministic look-up: total variation 0"
+
+    def solve_seconds(self, n: int, k: int, objective: str | None = None) -> float:
+        """k = 2: ``optimal~average``'s Bayes remap; k >= 3: the dense ``|R(n)|^3`` product."""
+        if k == 2:
+            return OPTIMAL.solve_seconds(n, 2, "average")
+        return DENSE_SECONDS_PER_N3 * float(n_candidates(n, k)) ** 3
+
+    def check_size(self, n, k, what):
+        if k >= 3:  # four |R(n)|^2 tables (ln G, G, H, S)
+            from ..models import check_size
+            size = n_candidates(n, k)
+            check_size(size * size, 4 * 8, f"{what}: the remapped geometric tables over R(n)^2 for k={k}, n={n}")
+        super().check_size(n, k, what)
+
+    def _check(self, n, k, what="the remapped geometric release", draw=False):
+        self.check_size(n, k, what)
+        if not (draw and k == 2 and n >= PER_Z_FROM):
+            _solve_budget(self.solve_seconds(n, k), f"the remapped geometric release's Bayes remap for k={k}, n={n}")
+
+    def check_setup(self, n, k, *, setups=1.0, what="a draw"):
+        self._check(n, k, what, draw=True)
+
+    def audit_entry_seconds(self, n, k):
+        return OPTIMAL.audit_entry_seconds(n, 2) if k == 2 else 2e-6
+
+    def setup_seconds(self, n, k):
+        return 1e-4
+
+    @staticmethod
+    def _average(params: Params) -> Params:
+        return Params(params.epsilon, params.delta, params.gamma, params.global_sensitivity_method, "average")
+
+    def certificate(self, prior, n: int, params: Params) -> dict[str, float]:
+        """``{"concrete_epsilon", "scanned"}``: the exact scan where the pair budget allows, else eps."""
+        rows = self.rows(np.asarray(prior, dtype=np.float64), int(n), params)
+        eps_c, scanned = _scan_certificate(rows, int(n), params.epsilon)
+        return {"concrete_epsilon": eps_c, "scanned": scanned}
+
+    def rows(self, prior, n, params):
+        a = np.asarray(prior, dtype=np.float64)
+        if a.size == 2:
+            return OPTIMAL.rows(a, n, self._average(params))
+        self._check(n, a.size)
+        T, logG = _dense_remap(tuple(a.tolist()), int(n), params.epsilon)
+        return DenseRemapRows(a, int(n), T, logG)
+
+    def log_likelihood(self, rows, released, counts):
+        return OPTIMAL.log_likelihood(rows, released, counts)
+
+    def log_likelihood_cost(self, rows):
+        return OPTIMAL.log_likelihood_cost(rows)
+
+    def sample(self, prior, counts, params, size, rng):
+        n, k = int(counts.sum()), counts.size
+        if k == 2:
+            return OPTIMAL.sample(prior, counts, self._average(params), size, rng)
+        self._check(n, k, draw=True)
+        T, _ = _dense_remap(tuple(float(x) for x in prior), n, params.epsilon)
+        z = _GEOMETRIC.sample(prior, counts, params, size, rng)
+        return candidates(n, k)[T[candidate_rank(z)]]
+
+
+_GEOMETRIC = next(m for m in CLAMPED_MECHANISMS if m.id == "geometric")
+
+#: The registry entries (registered by :mod:`dpposterior.mechanisms`).
 OPTIMAL = OptimalMechanism(
-    "optimal", "optimal (linear program)", "beyond the drafts: the LP over P(r | c)",
-    "table P(r | c) from an LP", 1.0, False,
-    "eps-DP: LP constraints over adjacent pairs, repaired and certified by the exact concrete eps")
+    "optimal", "optimal (geometric + remap at k = 2, LP at k >= 3)",
+    "beyond the drafts: geometric + remap (k = 2), the LP over P(r | c) (k >= 3)",
+    "k = 2: remap of geometric noise; k >= 3: table P(r | c) from an LP", 1.0, False,
+    "eps-DP: k = 2 post-processing of the geometric release (certified by the exact concrete eps where the scan "
+    "budget allows); k >= 3 LP constraints over adjacent pairs, repaired and certified by the exact concrete eps")
+REMAPPED_GEOMETRIC = RemappedGeometricMechanism(
+    "remapped-geometric", "remapped geometric (Bayes remap under the prior predictive)",
+    "beyond the drafts: geometric followed by the Bayes remap over R(n)",
+    "1/eps (k=2), 2/eps, then a remap", 1.0, False,
+    "eps-DP by post-processing of the geometric release; optimal on average at k = 2, not proven optimal for k >= 3")

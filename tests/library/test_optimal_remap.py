@@ -1,0 +1,207 @@
+"""``optimal`` at k = 2 is geometric + remap (docs/definitions.md §9-§10); the LP at k >= 3 and its budgets;
+``remapped-geometric``.  The LP (:func:`solve_table`) is the oracle at k = 2."""
+
+import time
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+import dpposterior.mechanisms.optimal as opt
+from dpposterior import log_pmf, sample
+from dpposterior import remap as rm
+from dpposterior.accuracy import expected_errors
+from dpposterior.errors import InputError, SizeError
+from dpposterior.mechanisms import MECHANISMS, Params, resolve
+
+PRIORS = [(1.0, 1.0), (5.0, 5.0), (0.5, 0.5), (2.0, 7.0)]
+
+
+def _cert(prior, n, eps, objective):
+    _, p = resolve("optimal", eps, objective=objective)
+    return MECHANISMS["optimal"].certificate(prior, n, p)
+
+
+@pytest.mark.parametrize("prior", PRIORS)
+@pytest.mark.parametrize("eps", [0.25, 0.5, 1.0, 2.0])
+@pytest.mark.parametrize("objective", ["worst", "average"])
+def test_remap_matches_lp_at_k2(prior, eps, objective):
+    n = 8
+    _, _, lp = opt.solve_table(np.asarray(prior), n, eps, objective)
+    cert = _cert(prior, n, eps, objective)
+    assert cert["lp_optimum"] == pytest.approx(lp, abs=1e-5)
+    e = expected_errors("optimal", prior, n, epsilon=eps, objective=objective)
+    got = e.worst if objective == "worst" else e.average
+    assert got == pytest.approx(lp, abs=1e-5)
+    if objective == "worst":
+        assert cert["lower"] <= lp + 1e-9 and cert["upper"] >= lp - 1e-9 and cert["gap"] <= opt.MAX_GAP
+
+
+@pytest.mark.parametrize("prior,n,eps,worst,average", [
+    ((1, 1), 50, 1.0, 0.16125, 0.10800), ((5, 5), 10, 0.25, 0.33651, 0.24313), ((5, 5), 50, 1.0, 0.10532, 0.08077),
+    ((0.5, 0.5), 50, 1.0, 0.19003, 0.12986), ((1, 1), 100, 1.0, 0.15947, 0.08171)])
+def test_spec_reference_table(prior, n, eps, worst, average):
+    w = _cert(prior, n, eps, "worst")
+    a = _cert(prior, n, eps, "average")
+    assert w["upper"] == pytest.approx(worst, abs=6e-6) and w["lower"] == pytest.approx(worst, abs=6e-6)
+    assert w["gap"] <= opt.MAX_GAP
+    assert a["lp_optimum"] == pytest.approx(average, abs=6e-6)
+    assert w["concrete_epsilon"] <= eps * (1 + 1e-12) and w["scanned"]
+    assert a["concrete_epsilon"] <= eps * (1 + 1e-12) and a["scanned"]
+
+
+@pytest.mark.parametrize("objective", ["worst", "average"])
+def test_sampler_matches_exact_pmf(objective):
+    c = np.array([11, 1])
+    p = np.exp(log_pmf("optimal", [1, 1], c, epsilon=0.5, objective=objective))
+    assert p.sum() == pytest.approx(1.0, abs=1e-12)
+    draws = sample("optimal", [1, 1], c, epsilon=0.5, objective=objective, size=20000, rng=3)
+    obs = np.bincount(draws[:, 0], minlength=p.size)
+    keep = p > 0
+    assert obs[~keep].sum() == 0
+    assert chisquare(obs[keep], p[keep] * obs.sum()).pvalue > 1e-4
+    wrong = np.exp(log_pmf("geometric", [1, 1], c, epsilon=0.5))
+    if objective == "worst":  # the minimax remap moves mass away from the geometric release's
+        assert chisquare(obs, wrong / wrong.sum() * obs.sum()).pvalue < 1e-4
+
+
+def test_second_stage_is_good_on_average():
+    n, eps, prior = 12, 1.0, (1.0, 1.0)
+    k, L, pi = rm.geometric_kernel(n, eps), rm.HellingerLoss(prior, n), rm.prior_predictive(prior, n)
+    first = rm.minimax_remap(k, L, tol=1e-9)
+    second = rm.minimax_remap(k, L, tol=1e-9, average_weights=pi)
+    assert second.upper <= first.upper * (1 + 1e-7)
+    assert rm.worst_risk(k, second.remap, L)[0] == pytest.approx(second.upper, rel=1e-12)
+    assert rm.average_risk(k, second.remap, L, pi) <= rm.average_risk(k, first.remap, L, pi) + 1e-9
+    # no slack row sends z far from where the data put it (the odd z = 50 -> 45 of the brief)
+    T = second.remap.dense()
+    z = np.arange(n + 1)
+    assert np.all(np.abs(T.argmax(axis=1) - z) <= 3)
+
+
+def test_per_z_bayes_equals_full_remap():
+    prior, n, eps = (2.0, 7.0), 3000, 0.5
+    full = opt._remap_solved(prior, n, eps, "average").remap.r_of_z()
+    at = opt._BayesAt(prior, n, eps)
+    for z in range(n + 1):
+        assert at(z)[0][0] == full[z], z
+
+
+def test_large_n_release_draws_one_row(monkeypatch):
+    def boom(*a, **k):
+        raise AssertionError("the whole table was built")
+    monkeypatch.setattr(rm, "bayes_scores", boom)
+    monkeypatch.setattr(rm, "minimax_remap", boom)
+    opt._remap_solved.cache_clear()
+    t = time.perf_counter()
+    m = sample("optimal", [1, 1], [500000, 500000], epsilon=1.0, objective="average", size=3, rng=1)
+    assert time.perf_counter() - t < 5
+    assert m.shape == (3, 2) and np.all(m.sum(axis=1) == 1_000_000) and np.all(np.abs(m[:, 0] - 500000) < 100)
+    m = sample("remapped-geometric", [1, 1], [10, 999990], epsilon=1.0, size=2, rng=1)
+    assert np.all(m.sum(axis=1) == 1_000_000)
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_SOLVE_SECONDS"):  # worst: refused before any solve
+        sample("optimal", [1, 1], [500000, 500000], epsilon=1.0, objective="worst", size=1, rng=1)
+
+
+def test_accuracy_at_n_1e4_is_within_the_default_budgets():
+    for objective in ("worst", "average"):
+        _, p = resolve("optimal", 1.0, objective=objective)
+        MECHANISMS["optimal"].check_solve(10_000, 2, p)
+
+
+def test_lp_time_budget_refuses_fast():
+    t = time.perf_counter()
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_SOLVE_SECONDS") as e:
+        log_pmf("optimal", [1, 1, 1], [7, 7, 7], epsilon=1.0)
+    assert time.perf_counter() - t < 1.0 and "\n" not in str(e.value) and "estimated" in str(e.value)
+    assert MECHANISMS["optimal"].solve_seconds(21, 3) > 60
+
+
+def test_lp_time_budget_setting(monkeypatch):
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e-6")
+    with pytest.raises(SizeError):
+        log_pmf("optimal", [1, 1, 1], [1, 1, 1], epsilon=1.0)
+    with pytest.raises(SizeError):
+        log_pmf("optimal", [1, 1], [100, 100], epsilon=1.0)
+
+
+def test_large_eps_lp_refuses_rather_than_worse_than_geometric():
+    # k = 2, n = 20, eps = 25: HiGHS returns a table with worst error ~0.15 (geometric ~1e-11)
+    with pytest.raises(InputError, match="use geometric"):
+        opt._solved((1.0, 1.0), 20, 25.0, "worst")
+    # k = 3: either right (no worse than geometric) or refused
+    a = np.array([1.0, 1.0, 1.0])
+    for eps in (25.0, 30.0):
+        try:
+            table = opt._solved(tuple(a), 4, eps, "worst")[0]
+        except InputError as err:
+            assert "use geometric" in str(err) and "\n" not in str(err)
+            continue
+        assert opt._exact_values(a, 4, table)[0] <= opt.geometric_values(a, 4, eps)[0] * (1 + 1e-9) + 1e-9
+
+
+def test_remapped_geometric_is_optimal_average_at_k2():
+    for prior, n, eps in [((1, 1), 30, 1.0), ((2, 7), 25, 0.5)]:
+        a = log_pmf("remapped-geometric", prior, [n // 3, n - n // 3], epsilon=eps)
+        b = log_pmf("optimal", prior, [n // 3, n - n // 3], epsilon=eps, objective="average")
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("prior,n,eps", [((1, 1, 1), 3, 1.0), ((1, 1, 1), 5, 1.0), ((1, 1, 1), 5, 0.5),
+                                         ((2, 1, 1), 4, 1.0)])
+def test_remapped_geometric_k3_against_lp(prior, n, eps):
+    rg = expected_errors("remapped-geometric", prior, n, epsilon=eps)
+    lp_avg = expected_errors("optimal", prior, n, epsilon=eps, objective="average").average
+    lp_worst = expected_errors("optimal", prior, n, epsilon=eps, objective="worst").worst
+    geo = expected_errors("geometric", prior, n, epsilon=eps)
+    assert rg.average >= lp_avg - 1e-7          # the LP is the optimum over all eps-DP tables
+    assert rg.average <= geo.average + 1e-12    # the Bayes remap is the best remap, the identity among them
+    assert rg.worst >= lp_worst - 1e-7
+    _, p = resolve("remapped-geometric", eps)
+    cert = MECHANISMS["remapped-geometric"].certificate(prior, n, p)
+    assert cert["concrete_epsilon"] <= eps * (1 + 1e-12)
+
+
+def test_remapped_geometric_k3_sampler():
+    c = np.array([2, 1, 1])
+    from dpposterior.models import candidate_rank
+    p = np.exp(log_pmf("remapped-geometric", [1, 1, 1], c, epsilon=1.0))
+    draws = sample("remapped-geometric", [1, 1, 1], c, epsilon=1.0, size=20000, rng=5)
+    obs = np.bincount(candidate_rank(draws), minlength=p.size)
+    keep = p > 0
+    assert obs[~keep].sum() == 0
+    assert chisquare(obs[keep], p[keep] * obs.sum()).pvalue > 1e-4
+
+
+def test_params_objective_unchanged():
+    assert Params(1.0).objective == "worst"
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 40])
+@pytest.mark.parametrize("eps", [0.3, 2.0])
+def test_log_pmf_rows_match_pmf_row(n, eps):
+    k = rm.geometric_kernel(n, eps)
+    T = rm.Remap.identity(n)
+    if n >= 5:  # randomised, many-to-one and never-reached outputs
+        T = rm.Remap.from_rows({2: (np.array([1, 3]), np.array([0.3, 0.7])), 4: (np.array([4]), np.array([1.0]))},
+                               rm.Remap.deterministic(np.minimum(np.arange(n + 1) + 1, n)))
+    cs = np.arange(n + 1)
+    got = rm.log_pmf_rows(k, T, cs)
+    want = np.stack([rm.pmf_row(k, T, c) for c in cs])
+    assert np.array_equal(np.isfinite(got), want > 0)
+    assert np.allclose(np.exp(got), want, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("objective", ["worst", "average"])
+def test_log_likelihood_column_and_posterior(objective):
+    from dpposterior import noise_aware_posterior
+    n = 40
+    _, p = resolve("optimal", 1.0, objective=objective)
+    mech = MECHANISMS["optimal"]
+    rows = mech.rows(np.array([1.0, 1.0]), n, p)
+    full = rows(rows.cands)
+    for r in (0, 1, 17, 39, 40):
+        col = mech.log_likelihood(rows, np.array([r, n - r]), rows.cands)
+        assert np.allclose(col, full[:, r], rtol=1e-12, atol=0)
+    post = noise_aware_posterior("optimal", [1, 1], [17, 23], epsilon=1.0, objective=objective)
+    assert post is not None
