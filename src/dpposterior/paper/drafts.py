@@ -176,15 +176,25 @@ def cor45_table(eps: float, k: int = 1, n_max: int = 60) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def crossover_n(df: pd.DataFrame) -> str:
+    """The smallest n (proper events only) from which LSHist is more accurate than EHD at every larger n of the grid."""
+    d = df[df.proper].sort_values("n")
+    better = (d.P_lshist > d.P_ehd).to_numpy()
+    if not len(d) or not better[-1]:
+        return "LSHist not more accurate at the largest n"
+    i = len(better) - 1
+    while i > 0 and better[i - 1]:
+        i -= 1
+    return f"LSHist more accurate than EHD from n = {int(d.n.iloc[i])} on (EHD at least as accurate below)"
+
+
 def cor45(df: pd.DataFrame, *, name: str, threshold: float, side: str) -> V.Verdict:
     """Cor. 4.5.1/4.5.3 (``side`` '>': LSHist more accurate for n > threshold) or 4.5.2 ('<': EHD more accurate for
     n < threshold). Judged on the rows on the claimed side whose event is a proper subset of R: REPRODUCED if
     it holds at all of them, NOT REPRODUCED if it fails at some, VACUOUS if there are none."""
     rows = df[(df.n > threshold) if side == ">" else (df.n < threshold)]
     rows = rows[rows.proper]
-    diff = df.P_lshist - df.P_ehd
-    star = df.n[diff > 0]
-    cross = f"exact: LSHist > EHD from n = {int(star.min())}" if len(star) else "exact: LSHist never > EHD on the grid"
+    cross = f"exact crossover: {crossover_n(df)}"
     eps = float(df.eps.iloc[0])
     head = (f"algorithm note Cor. {name} (eps = {eps:g}, k = {int(df.k.iloc[0])}): "
             + ("LSHist more accurate than EHD" if side == ">" else "EHD more accurate than LSHist")
@@ -268,16 +278,17 @@ def runtime_limit(df: pd.DataFrame, limit: float = RUNTIME_LIMIT) -> V.Verdict:
 
 # ------------------------------------------------------------------ |R_post|
 def r_count_table(points=((2, 5), (2, 100), (3, 5), (3, 100), (4, 5), (4, 100))) -> pd.DataFrame:
-    return pd.DataFrame([{"m": m, "n": n, "printed": comb(n + 1, m - 1), "count": n_candidates(n, m)} for m, n in points])
+    return pd.DataFrame([{"m": m, "n": n, "printed": comb(n + 1, m - 1), "candidates": n_candidates(n, m)}
+                         for m, n in points])
 
 
 def r_count(df: pd.DataFrame) -> V.Verdict:
     """arXiv draft §4.2 / workshop draft §4: |R_post| = C(n+1, m-1); exact integer equality per (m, n)."""
-    ok = df.printed == df.count
+    ok = df.printed == df.candidates
     return V.Verdict(
         "arXiv draft §4.2, workshop draft §4: R_post has C(n+1, m-1) elements",
         "C(n+1, m-1)", "; ".join(f"m = {int(r.m)}, n = {int(r.n)}: C(n+1, m-1) = {int(r.printed)}, candidates "
-                                 f"C(n+m-1, m-1) = {int(r.count)}" for r in df.itertuples(index=False)),
+                                 f"C(n+m-1, m-1) = {int(r.candidates)}" for r in df.itertuples(index=False)),
         "the printed count against the number of candidates (compositions of n into m parts); a formula must hold at "
         "every (m, n)", "exact (integers)", V.REPRODUCED if ok.all() else V.NOT_REPRODUCED)
 
