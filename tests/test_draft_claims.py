@@ -103,3 +103,10 @@ def test_all_checks_run_fast_and_every_row_states_its_tolerance():
     rows, tabs = D.checks()
     assert len(rows) >= 20 and all(r.tolerance and r.rule for r in rows)
     assert {r.verdict for r in rows} >= {V.REPRODUCED, V.NOT_REPRODUCED, V.VACUOUS, V.BY_CONSTRUCTION}
+
+
+def test_smooth_gain_fails_at_a_strong_prior():
+    t = D.smooth_gain_table(priors=((1, 1), (20, 20)))
+    assert D.smooth_gain(t).verdict == V.PARTLY  # Beta(20,20): the (1 + gamma) factor outweighs the gap
+    assert D.smooth_gain(t.iloc[:1]).verdict == V.REPRODUCED
+    assert D.smooth_gain(t.iloc[1:]).verdict == V.NOT_REPRODUCED
