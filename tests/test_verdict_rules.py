@@ -170,3 +170,13 @@ def test_no_new_word_counts_as_reproduced():
                                      ([False, False], V.NOT_REPRODUCED)])
 def test_tally(ok, want):
     assert V.tally(ok) == want
+
+
+def test_monte_carlo_rules_hold_jointly_over_their_points():
+    x = np.arange(1.0, 11.0)
+    z = 2.2  # significant at 0.05 per point (1.96), not at 0.05 / 10 (2.81)
+    b, w = np.zeros(10), np.full(10, z)
+    se = np.full(10, 1 / np.sqrt(2))
+    r = V.better_everywhere("c", x, b, se, w, se, names=("b", "w"))
+    assert r.verdict == V.WITHIN_NOISE and "Bonferroni" in r.rule and "jointly" in r.tolerance
+    assert V.better_everywhere("c", x, b, se, w + 1.0, se, names=("b", "w")).verdict == V.REPRODUCED

@@ -101,11 +101,16 @@ def _fmt_x(v: float) -> str:
     return f"{v:.4g}"
 
 
-def _test_rule(se_a, se_b, alpha=ALPHA) -> str:
+def _test_rule(se_a, se_b, alpha=ALPHA, m: int = 1) -> str:
     if np.all(np.asarray(se_a) == 0) and np.all(np.asarray(se_b) == 0):
         return "exact values compared directly"
-    return (f"per point: two-sided Welch z-test at alpha = {alpha:g} on the Monte Carlo means "
-            "(exact values where the pmf exists)")
+    return (f"per point: two-sided Welch z-test at alpha/{m} = {alpha / m:.3g} (Bonferroni over the {m} comparisons, "
+            f"jointly alpha = {alpha:g}) on the Monte Carlo means (exact values where the pmf exists)")
+
+
+def joint(alpha: float, m: int) -> float:
+    """Per-comparison level so that ``m`` comparisons hold jointly at ``alpha`` (Bonferroni)."""
+    return alpha / max(int(m), 1)
 
 
 # ------------------------------------------------------------------ crossover
@@ -150,7 +155,7 @@ def crossover(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike,
     """
     b_name, w_name = names
     x = np.asarray(x, float)
-    sign = compare(better, se_better, worse, se_worse, alpha)
+    sign = compare(better, se_better, worse, se_worse, joint(alpha, x.size))
     xs = crossover_point(x, better, worse)
     d = np.asarray(better, float) - np.asarray(worse, float)
     changes = int(np.sum(np.diff(np.sign(d)) != 0))
@@ -160,9 +165,10 @@ def crossover(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike,
                  else "worse at first, better after a while (the draft gives no location)")
     tol_txt = (f"|ln({xname}*/{draft:g})| <= ln(1 + {tol:g}) "
                f"({xname}* in [{draft / (1 + tol):.4g}, {draft * (1 + tol):.4g}])"
-               if draft is not None else "none on the location") + f"; one significant sign change; alpha = {alpha:g}"
+               if draft is not None else "none on the location")
+    tol_txt += f"; one significant sign change; alpha = {alpha:g} jointly"
     rule = ("x* = smallest grid x from which the better mechanism stays below (ln-x interpolation of the mean "
-            "difference); " + _test_rule(se_better, se_worse, alpha))
+            "difference); " + _test_rule(se_better, se_worse, alpha, x.size))
     if xs is None:
         comp = f"{b_name} not below {w_name} at the largest {xname} ({xname} = {x[-1]:g}){noise_txt}"
         verdict = WITHIN_NOISE if sign[-1] == 0 else NOT_REPRODUCED
@@ -211,12 +217,12 @@ def loses_from(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike
     """
     b_name, w_name = names
     x = np.asarray(x, float)
-    sign = compare(better, se_better, worse, se_worse, alpha)
+    sign = compare(better, se_better, worse, se_worse, joint(alpha, x.size))
     wins = [v for v, s in zip(x, sign, strict=False) if s == -1]
     noise = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 0]
     rule = ("x_loss = smallest grid x from which the first mechanism is never significantly better; "
-            + _test_rule(se_better, se_worse, alpha))
-    tol_txt = f"|ln(x_loss/{draft:g})| <= ln(1 + {tol:g}); alpha = {alpha:g}"
+            + _test_rule(se_better, se_worse, alpha, x.size))
+    tol_txt = f"|ln(x_loss/{draft:g})| <= ln(1 + {tol:g}); alpha = {alpha:g} jointly"
     if not wins:
         comp = f"{b_name} never significantly better than {w_name} on the grid"
         if noise:
@@ -247,7 +253,7 @@ def better_everywhere(claim: str, x: ArrayLike, better: ArrayLike, se_better: Ar
     """
     b_name, w_name = names
     x = np.asarray(x, float)
-    sign = compare(better, se_better, worse, se_worse, alpha)
+    sign = compare(better, se_better, worse, se_worse, joint(alpha, x.size))
     good = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == -1]
     bad = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 1]
     noise = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 0]
@@ -265,7 +271,8 @@ def better_everywhere(claim: str, x: ArrayLike, better: ArrayLike, se_better: Ar
     else:
         verdict = PARTLY
     return Verdict(claim, f"{b_name} better at every {xname}", "; ".join(parts),
-                   "per point, " + _test_rule(se_better, se_worse, alpha), f"alpha = {alpha:g} per point", verdict)
+                   "per point, " + _test_rule(se_better, se_worse, alpha, x.size),
+                   f"alpha = {alpha:g} jointly over the {x.size} points", verdict)
 
 
 def approaches(claim: str, x: ArrayLike, a: ArrayLike, b: ArrayLike, *, names: tuple[str, str], xname: str = "n",
@@ -308,8 +315,9 @@ def trend(claim: str, x: ArrayLike, values: ArrayLike, se: ArrayLike, *, name: s
         raise ValueError("direction must be 'up' or 'down'")
     want = 1 if direction == "up" else -1
     v, s, x = np.asarray(values, float), np.asarray(se, float), np.asarray(x, float)
-    steps = compare(v[1:], s[1:], v[:-1], s[:-1], alpha)
-    overall = int(compare(v[-1:], s[-1:], v[:1], s[:1], alpha)[0])
+    a_pt = joint(alpha, v.size)  # the v.size - 1 steps and the overall change
+    steps = compare(v[1:], s[1:], v[:-1], s[:-1], a_pt)
+    overall = int(compare(v[-1:], s[-1:], v[:1], s[:1], a_pt)[0])
     against = [f"{x[i]:g}->{x[i + 1]:g}" for i, st in enumerate(steps) if st == -want]
     comp = f"{name}: " + " , ".join(f"{t:.4g}" for t in v)
     if against:
@@ -321,8 +329,8 @@ def trend(claim: str, x: ArrayLike, values: ArrayLike, se: ArrayLike, *, name: s
     else:
         verdict = NOT_REPRODUCED
     return Verdict(claim, f"error goes {direction}", comp,
-                   "every consecutive step and last-vs-first tested; " + _test_rule(s, s, alpha),
-                   f"alpha = {alpha:g} per comparison", verdict)
+                   "every consecutive step and last-vs-first tested; " + _test_rule(s, s, alpha, v.size),
+                   f"alpha = {alpha:g} jointly over the {v.size} comparisons", verdict)
 
 
 # ------------------------------------------------------------------ bounds and formulas
