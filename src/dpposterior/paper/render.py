@@ -20,6 +20,26 @@ def strip(nb) -> None:
             cell.outputs = [o for o in cell.outputs if o.get("name") != "stderr"]
 
 
+def verdict_summary(parameters: dict) -> str:
+    """One line on the item's verdicts (the notebook's first cell), from the verdict CSV it wrote; '' if none."""
+    import pandas as pd
+
+    from .paths import here
+    from .report import counts
+
+    path = (parameters.get("outputs") or {}).get("verdicts")
+    if not path or not here(path).is_file() or here(path).stat().st_size == 0:
+        return ""
+    try:
+        df = pd.read_csv(here(path), keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        return ""
+    if not len(df):
+        return f"**Item {parameters.get('item', '')}: no verdict rows.**"
+    c = ", ".join(f"{n} {v}" for v, n in counts(df).items())
+    return f"**Item {parameters.get('item', '')}: {len(df)} verdict rows: {c}.** (The rows are at the end of the notebook.)"
+
+
 def render(template: str | Path, parameters: dict, notebook: str | Path, html: str | Path) -> None:
     """Execute ``template`` with ``parameters`` (from the repository root) into ``notebook`` and ``html``."""
     # optional heavy dependencies (the `pipeline` extra), imported only when a notebook is rendered
@@ -45,6 +65,10 @@ def render(template: str | Path, parameters: dict, notebook: str | Path, html: s
         src.unlink(missing_ok=True)
     nb = nbformat.read(tmp, as_version=4)
     strip(nb)
+    summary = verdict_summary(parameters)
+    if summary:
+        nb.cells.insert(0, nbformat.v4.new_markdown_cell(summary))
+        strip(nb)
     nbformat.write(nb, tmp)
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     Path(html).parent.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,8 @@ import pandas as pd
 from . import verdicts as V
 from .tables import to_markdown
 
-ORDER = [V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.WITHIN_NOISE, V.NOT_REFUTED, V.CONSISTENT, V.INCONSISTENT]
+ORDER = [V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.WITHIN_NOISE, V.NOT_REFUTED, V.BY_CONSTRUCTION, V.VACUOUS,
+         V.CANNOT_CHECK, V.CONSISTENT, V.INCONSISTENT]
 
 HOW_TO_READ = (
     "Each row is one claim of a paper draft (or a check of the project's own machinery), recomputed "
@@ -22,7 +23,10 @@ HOW_TO_READ = (
     "holds), **PARTLY** (it holds at some points or only qualitatively, e.g. a crossover away from the "
     "draft's location), **NOT REPRODUCED**, **WITHIN NOISE** (a Monte Carlo difference the stated test "
     "cannot tell from zero), **NOT REFUTED** (a privacy claim tested from samples: samples can refute a "
-    "guarantee, never prove it), **CONSISTENT/INCONSISTENT** (the auditor's own soundness check). "
+    "guarantee, never prove it), **BY CONSTRUCTION** (the check cannot fail for a correct implementation: "
+    "it restates a definition or an identity), **VACUOUS** (the bound holds but says nothing at the settings used), "
+    "**CANNOT CHECK** (the row says why), **CONSISTENT/INCONSISTENT** (the auditor's own soundness check). "
+    "Only REPRODUCED counts as reproduced. Where the findings are explained: docs/findings.md. "
     "Errors are judged on the exact expectation where the pmf exists and on the Monte Carlo mean (Welch "
     "z-test, two-sided, alpha = 0.05 per point) elsewhere.")
 
@@ -32,6 +36,11 @@ def counts(df: pd.DataFrame) -> dict[str, int]:
     c = df.verdict.value_counts()
     return {v: int(c.get(v, 0)) for v in ORDER if c.get(v, 0)} | {
         v: int(n) for v, n in c.items() if v not in ORDER}
+
+
+def counts_table(cnt: dict[str, int]) -> str:
+    """The count per verdict word as a two-column Markdown table (the first thing a reader sees)."""
+    return "\n".join(["| verdict | rows |", "|---|---|"] + [f"| {v} | {n} |" for v, n in cnt.items()])
 
 
 def _atomic(path, text):
@@ -50,16 +59,16 @@ def write_verdicts(inputs: list[str], captions: list[str], *, csv: str, md: str,
     df.to_csv(csv, index=False)
     cnt = counts(df)
     summary = ", ".join(f"{n} {v}" for v, n in cnt.items())
-    text = ["# Verdicts: every claim of every item", "", HOW_TO_READ, "", f"**{len(df)} rows:** {summary}.", "",
-            to_markdown(df), ""]
+    text = ["# Verdicts: every claim of every item", "", f"**{len(df)} rows:** {summary}.", "",
+            counts_table(cnt), "", HOW_TO_READ, "", to_markdown(df), ""]
     _atomic(md, "\n".join(text))
     caps = {Path(p).stem: Path(p).read_text(encoding="utf-8") for p in captions}
     parts = ["<!doctype html><html><head><meta charset='utf-8'><title>Verdicts</title><style>"
              "body{font-family:sans-serif;max-width:75em;margin:1em auto;font-size:14px}"
              "table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #bbb;padding:3px 6px;"
              "vertical-align:top}th{background:#eee}.v{font-weight:bold;white-space:nowrap}</style></head><body>",
-             "<h1>Verdicts: every claim of every item</h1>", f"<p>{H.escape(HOW_TO_READ).replace('**', '')}</p>",
-             f"<p><b>{len(df)} rows:</b> {H.escape(summary)}.</p>"]
+             "<h1>Verdicts: every claim of every item</h1>", f"<p><b>{len(df)} rows:</b> {H.escape(summary)}.</p>",
+             f"<p>{H.escape(HOW_TO_READ).replace('**', '')}</p>"]
     for item, g in df.groupby("item", sort=False):
         parts.append(f"<h2 id='{H.escape(item)}'>{H.escape(item)}</h2>")
         if item in caps:
@@ -96,8 +105,8 @@ def verdicts_rst(path: Path) -> str:
         return "(The verdict table does not exist yet: run the pipeline first.)"
     df = pd.read_csv(p, keep_default_na=False)
     summary = ", ".join(f"{n} {v}" for v, n in counts(df).items())
-    lines = [rst_escape(HOW_TO_READ.replace("**", "").replace("*", "")), "",
-             f"{len(df)} rows: {rst_escape(summary)}.", "", ".. list-table::", "   :header-rows: 1",
+    lines = [f"{len(df)} rows: {rst_escape(summary)}.", "", rst_escape(HOW_TO_READ.replace("**", "").replace("*", "")),
+             "", ".. list-table::", "   :header-rows: 1",
              "   :widths: 8 30 12 25 25 12 10", ""]
     lines.append("   * - " + "\n     - ".join(V.COLUMNS))
     for r in df.itertuples(index=False):

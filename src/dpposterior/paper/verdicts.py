@@ -6,7 +6,9 @@ one of :data:`REPRODUCED`, :data:`PARTLY`, :data:`NOT_REPRODUCED` or :data:`WITH
 (a Monte Carlo difference the stated test cannot tell from zero); audit rows use
 :data:`CONSISTENT` / :data:`INCONSISTENT` where they judge the project's own auditor, and a
 privacy claim tested from samples only is :data:`NOT_REFUTED` unless a violation is certified
-(samples can refute a guarantee, never prove it).
+(samples can refute a guarantee, never prove it). A check that cannot fail is :data:`BY_CONSTRUCTION`, a
+bound that holds but says nothing at the settings used is :data:`VACUOUS`, and a claim that cannot be
+checked is :data:`CANNOT_CHECK` (with the reason); none of the three counts as REPRODUCED.
 
 Inputs are per-point summaries: a value and its standard error (0 for an exact value, e.g. an
 expectation computed from the pmf). Two values are compared by a two-sided Welch z-test at
@@ -31,6 +33,13 @@ WITHIN_NOISE = "WITHIN NOISE"
 CONSISTENT = "CONSISTENT"
 INCONSISTENT = "INCONSISTENT"
 NOT_REFUTED = "NOT REFUTED"
+#: The check cannot fail for a correct implementation (it restates a definition or an identity); never counted
+#: as REPRODUCED.
+BY_CONSTRUCTION = "BY CONSTRUCTION"
+#: The stated bound holds but says nothing where it is evaluated (e.g. a probability bound >= 1).
+VACUOUS = "VACUOUS"
+#: The claim cannot be checked (the row says why).
+CANNOT_CHECK = "CANNOT CHECK"
 
 #: Significance level of every Monte Carlo comparison (two-sided, per point).
 ALPHA = 0.05
@@ -92,11 +101,16 @@ def _fmt_x(v: float) -> str:
     return f"{v:.4g}"
 
 
-def _test_rule(se_a, se_b, alpha=ALPHA) -> str:
+def _test_rule(se_a, se_b, alpha=ALPHA, m: int = 1) -> str:
     if np.all(np.asarray(se_a) == 0) and np.all(np.asarray(se_b) == 0):
         return "exact values compared directly"
-    return (f"per point: two-sided Welch z-test at alpha = {alpha:g} on the Monte Carlo means "
-            "(exact values where the pmf exists)")
+    return (f"per point: two-sided Welch z-test at alpha/{m} = {alpha / m:.3g} (Bonferroni over the {m} comparisons, "
+            f"jointly alpha = {alpha:g}) on the Monte Carlo means (exact values where the pmf exists)")
+
+
+def joint(alpha: float, m: int) -> float:
+    """Per-comparison level so that ``m`` comparisons hold jointly at ``alpha`` (Bonferroni)."""
+    return alpha / max(int(m), 1)
 
 
 # ------------------------------------------------------------------ crossover
@@ -132,25 +146,29 @@ def crossover(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike,
 
     Rule: x* = :func:`crossover_point` of the means; ``better`` must be significantly worse at some
     grid point before x* (or x* lies inside the grid) and significantly better at the last point.
-    REPRODUCED: a crossover exists and, if the draft gives a location, x* is within ``tol``
-    (relative, on the log scale) of it. PARTLY: a crossover exists but away from the draft's
-    location. NOT REPRODUCED: no crossover on the grid. WITHIN NOISE: the sign at the largest x
-    is not significant. Several sign changes are reported (a non-monotone difference).
+    REPRODUCED: exactly one significant sign change and, if the draft gives a location, x* is within
+    ``tol`` (relative, on the log scale) of it; without a location ``better`` must also be significantly
+    worse at the first grid point ("worse at first, better after a while"). PARTLY: a crossover exists
+    but away from the draft's location, or with more than one significant sign change (listed), or
+    (no location) not worse at the first point. NOT REPRODUCED: no crossover on the grid. WITHIN
+    NOISE: the sign at the largest x is not significant.
     """
     b_name, w_name = names
     x = np.asarray(x, float)
-    sign = compare(better, se_better, worse, se_worse, alpha)
+    sign = compare(better, se_better, worse, se_worse, joint(alpha, x.size))
     xs = crossover_point(x, better, worse)
     d = np.asarray(better, float) - np.asarray(worse, float)
     changes = int(np.sum(np.diff(np.sign(d)) != 0))
     noise = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 0]
     noise_txt = f"; within noise at {xname} in {{{', '.join(noise)}}}" if noise else ""
-    draft_txt = f"{xname}* ~ {draft:g}" if draft is not None else "a crossover exists"
+    draft_txt = (f"{xname}* ~ {draft:g}" if draft is not None
+                 else "worse at first, better after a while (the draft gives no location)")
     tol_txt = (f"|ln({xname}*/{draft:g})| <= ln(1 + {tol:g}) "
                f"({xname}* in [{draft / (1 + tol):.4g}, {draft * (1 + tol):.4g}])"
-               if draft is not None else "none on the location") + f"; alpha = {alpha:g}"
+               if draft is not None else "none on the location")
+    tol_txt += f"; one significant sign change; alpha = {alpha:g} jointly"
     rule = ("x* = smallest grid x from which the better mechanism stays below (ln-x interpolation of the mean "
-            "difference); " + _test_rule(se_better, se_worse, alpha))
+            "difference); " + _test_rule(se_better, se_worse, alpha, x.size))
     if xs is None:
         comp = f"{b_name} not below {w_name} at the largest {xname} ({xname} = {x[-1]:g}){noise_txt}"
         verdict = WITHIN_NOISE if sign[-1] == 0 else NOT_REPRODUCED
@@ -158,17 +176,33 @@ def crossover(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike,
         comp = f"{b_name} below {w_name} at every {xname} of the grid ({xname} >= {x[0]:g}): no crossover{noise_txt}"
         verdict = NOT_REPRODUCED
     else:
+        flips = sign_changes(x, sign)
         comp = f"{xname}* = {xs:.4g} ({changes} sign change(s) on the grid){noise_txt}"
+        if len(flips) > 1:
+            comp += (f"; significant sign changes near {xname} = {', '.join(_fmt_x(v) for v in flips)} "
+                     f"({b_name} also better before {xname}*)")
         if sign[-1] != -1:
             verdict = WITHIN_NOISE
         elif not np.any(sign == 1):
             comp += f"; {b_name} never significantly worse before {xname}*"
             verdict = WITHIN_NOISE
+        elif len(flips) > 1:
+            verdict = PARTLY
+        elif draft is None and sign[0] != 1:
+            comp += f"; {b_name} not significantly worse at the first {xname} = {x[0]:g}"
+            verdict = PARTLY
         elif draft is None or within_tolerance(xs, draft, tol):
             verdict = REPRODUCED
         else:
             verdict = PARTLY
     return Verdict(claim, draft_txt, comp, rule, tol_txt, verdict)
+
+
+def sign_changes(x: ArrayLike, sign: ArrayLike) -> list[float]:
+    """Where the significant sign (+1/-1, zeros skipped) changes: the geometric midpoint of the two grid x."""
+    x, sign = np.asarray(x, float), np.asarray(sign, int)
+    keep = np.nonzero(sign != 0)[0]
+    return [float(np.sqrt(x[i] * x[j])) for i, j in zip(keep[:-1], keep[1:], strict=False) if sign[i] != sign[j]]
 
 
 def loses_from(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike, worse: ArrayLike,
@@ -183,12 +217,12 @@ def loses_from(claim: str, x: ArrayLike, better: ArrayLike, se_better: ArrayLike
     """
     b_name, w_name = names
     x = np.asarray(x, float)
-    sign = compare(better, se_better, worse, se_worse, alpha)
+    sign = compare(better, se_better, worse, se_worse, joint(alpha, x.size))
     wins = [v for v, s in zip(x, sign, strict=False) if s == -1]
     noise = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 0]
     rule = ("x_loss = smallest grid x from which the first mechanism is never significantly better; "
-            + _test_rule(se_better, se_worse, alpha))
-    tol_txt = f"|ln(x_loss/{draft:g})| <= ln(1 + {tol:g}); alpha = {alpha:g}"
+            + _test_rule(se_better, se_worse, alpha, x.size))
+    tol_txt = f"|ln(x_loss/{draft:g})| <= ln(1 + {tol:g}); alpha = {alpha:g} jointly"
     if not wins:
         comp = f"{b_name} never significantly better than {w_name} on the grid"
         if noise:
@@ -219,7 +253,7 @@ def better_everywhere(claim: str, x: ArrayLike, better: ArrayLike, se_better: Ar
     """
     b_name, w_name = names
     x = np.asarray(x, float)
-    sign = compare(better, se_better, worse, se_worse, alpha)
+    sign = compare(better, se_better, worse, se_worse, joint(alpha, x.size))
     good = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == -1]
     bad = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 1]
     noise = [_fmt_x(v) for v, s in zip(x, sign, strict=False) if s == 0]
@@ -237,24 +271,32 @@ def better_everywhere(claim: str, x: ArrayLike, better: ArrayLike, se_better: Ar
     else:
         verdict = PARTLY
     return Verdict(claim, f"{b_name} better at every {xname}", "; ".join(parts),
-                   "per point, " + _test_rule(se_better, se_worse, alpha), f"alpha = {alpha:g} per point", verdict)
+                   "per point, " + _test_rule(se_better, se_worse, alpha, x.size),
+                   f"alpha = {alpha:g} jointly over the {x.size} points", verdict)
 
 
 def approaches(claim: str, x: ArrayLike, a: ArrayLike, b: ArrayLike, *, names: tuple[str, str], xname: str = "n",
                ratio_tol: float = 0.1) -> Verdict:
-    """Claim "``a`` approaches ``b`` as x grows" (errors of two mechanisms).
+    """Claim "``a`` approaches ``b`` as x grows" (errors of two mechanisms), judged on the ratio a/b only
+    (both errors go to 0, so the absolute gap always shrinks and says nothing).
 
-    Rule: the absolute gap |a - b| at the largest x is below the gap at the smallest x, and the
-    ratio a/b at the largest x is within ``ratio_tol`` of 1. REPRODUCED: both; PARTLY: the gap
-    shrinks but the ratio does not tend to 1; NOT REPRODUCED: the gap does not shrink.
+    Rule: REPRODUCED if |a/b - 1| <= ``ratio_tol`` at the largest x. PARTLY if the ratio is nearer 1 at the
+    largest x than at the smallest and still moving towards 1 over the last decade of x
+    (|r(x_last) - 1| < 0.9 |r(x_ref) - 1|, x_ref the largest grid x <= x_last / 10, else the first x).
+    NOT REPRODUCED otherwise (the ratio moves away from 1 or stalls away from it).
     """
     a, b, x = np.asarray(a, float), np.asarray(b, float), np.asarray(x, float)
-    ratio, diff = a / b, a - b
-    shrinks, to_one = abs(diff[-1]) < abs(diff[0]), abs(ratio[-1] - 1) <= ratio_tol
-    comp = (f"{names[0]} - {names[1]}: {diff[0]:.3g} -> {diff[-1]:.3g}; ratio {ratio[0]:.3g} -> {ratio[-1]:.3g} "
-            f"({xname} = {x[0]:g} -> {x[-1]:g})")
-    verdict = REPRODUCED if shrinks and to_one else PARTLY if shrinks else NOT_REPRODUCED
-    return Verdict(claim, "error ratio -> 1", comp, "gap |a - b| shrinks from the first to the last x, and a/b -> 1",
+    ratio = a / b
+    dev = np.abs(ratio - 1)
+    ref = int(np.max(np.nonzero(x <= x[-1] / 10)[0])) if np.any(x <= x[-1] / 10) else 0
+    to_one = dev[-1] <= ratio_tol
+    moving = dev[-1] < dev[0] and dev[-1] < 0.9 * dev[ref]
+    comp = (f"ratio {names[0]}/{names[1]}: {ratio[0]:.3g} ({xname} = {x[0]:g}) -> {ratio[ref]:.3g} ({xname} = {x[ref]:g})"
+            f" -> {ratio[-1]:.3g} ({xname} = {x[-1]:g}); max {ratio.max():.3g}")
+    verdict = REPRODUCED if to_one else PARTLY if moving else NOT_REPRODUCED
+    return Verdict(claim, "error ratio -> 1", comp,
+                   "ratio a/b within tolerance of 1 at the largest x; else PARTLY if nearer 1 than at the first x and "
+                   "still moving towards 1 over the last decade of x (exact values where the pmf exists)",
                    f"|a/b - 1| <= {ratio_tol:g} at the largest {xname}", verdict)
 
 
@@ -273,8 +315,9 @@ def trend(claim: str, x: ArrayLike, values: ArrayLike, se: ArrayLike, *, name: s
         raise ValueError("direction must be 'up' or 'down'")
     want = 1 if direction == "up" else -1
     v, s, x = np.asarray(values, float), np.asarray(se, float), np.asarray(x, float)
-    steps = compare(v[1:], s[1:], v[:-1], s[:-1], alpha)
-    overall = int(compare(v[-1:], s[-1:], v[:1], s[:1], alpha)[0])
+    a_pt = joint(alpha, v.size)  # the v.size - 1 steps and the overall change
+    steps = compare(v[1:], s[1:], v[:-1], s[:-1], a_pt)
+    overall = int(compare(v[-1:], s[-1:], v[:1], s[:1], a_pt)[0])
     against = [f"{x[i]:g}->{x[i + 1]:g}" for i, st in enumerate(steps) if st == -want]
     comp = f"{name}: " + " , ".join(f"{t:.4g}" for t in v)
     if against:
@@ -286,8 +329,8 @@ def trend(claim: str, x: ArrayLike, values: ArrayLike, se: ArrayLike, *, name: s
     else:
         verdict = NOT_REPRODUCED
     return Verdict(claim, f"error goes {direction}", comp,
-                   "every consecutive step and last-vs-first tested; " + _test_rule(s, s, alpha),
-                   f"alpha = {alpha:g} per comparison", verdict)
+                   "every consecutive step and last-vs-first tested; " + _test_rule(s, s, alpha, v.size),
+                   f"alpha = {alpha:g} jointly over the {v.size} comparisons", verdict)
 
 
 # ------------------------------------------------------------------ bounds and formulas
