@@ -33,6 +33,10 @@ from .mechanisms.scan import (  # noqa: F401  (re-exported: their home is mechan
 from .models import check_size, n_candidates, neighbours
 
 
+#: The alternative a worst-case scan over the budget suggests (``privacy`` is the command with ``--at``).
+AT_ADVICE = "use --at (at=) for the local loss"
+
+
 @dataclass(frozen=True)
 class PrivacyLoss:
     """Result of :func:`concrete_epsilon`."""
@@ -61,7 +65,7 @@ def _validate(mechanism, prior, n, kw, worst_case):
     size = n_candidates(n, a.size)
     check_size(size, 8 * (a.size + 12), f"the exact privacy loss over R(n) for k={a.size}, n={n}")
     if worst_case:
-        check_scan_size(a.size, n)
+        check_scan_size(a.size, n, advice=AT_ADVICE)
     return mech, params, a, n
 
 
@@ -124,7 +128,7 @@ def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLik
     grid = profile_grid(eps_grid)
     a, n = validate.prior(prior), validate.size(n)
     if at is None:
-        check_scan_size(a.size, n, "the privacy profile", passes=len(grid))
+        check_scan_size(a.size, n, "the privacy profile", passes=len(grid), advice=AT_ADVICE)
     return np.array([
         concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
                          global_sensitivity_method=global_sensitivity_method, objective=objective,
