@@ -32,7 +32,6 @@ from .mechanisms.scan import (  # noqa: F401  (re-exported: their home is mechan
 )
 from .models import check_size, n_candidates, neighbours
 
-
 #: The alternative a worst-case scan over the budget suggests (``privacy`` is the command with ``--at``).
 AT_ADVICE = "use --at (at=) for the local loss"
 
