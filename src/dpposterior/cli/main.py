@@ -11,10 +11,16 @@ This module is the parser, the exit codes and :func:`main`.  Every sub-command i
 the parsed arguments, both in ``dpposterior/cli/commands/<name>.py``.  To add a sub-command, write
 that module and add one entry.
 
-Exit status: 0 on success (and when stdout is closed early, e.g. by ``| head``); 2 on bad input, with
+Exit status: 0 on success (and when the reader closes the pipe early, e.g. ``| head``); 2 on bad input, with
 one line ``dpposterior: error: ...`` on stderr (a bare ``dpposterior`` from a shell prints the help on
-stdout first, then that line, status 2); 130 on Ctrl-C, with one line.  JSON output never contains NaN
-or Infinity (``null``).
+stdout first, then that line, status 2); 2 as well when stdout cannot be written (a full disk: ``cannot write
+the output``; stdout closed from the start: refused before any work); 130 on Ctrl-C, with one line.  Every
+message is one line of at most :data:`MAX_MESSAGE_CHARS` characters (:func:`one_line`).  JSON output never
+contains NaN or Infinity (``null``).
+
+Settings a mechanism does not read (``--objective`` but for optimal, ``--gamma`` but for ehds,
+``--global-sensitivity`` but for ehd, ``--delta`` but for mh-delta) are refused when given, never ignored;
+not given, the library's default applies (``compare`` passes ``--delta`` to mh-delta only).
 """
 
 from __future__ import annotations
