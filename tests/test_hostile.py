@@ -195,12 +195,12 @@ def test_catalogue_case_through_the_api(case):
 
 
 def test_ctrl_c_exits_130_with_one_line(tmp_path):
-    """Deterministic: the signal is sent once main() reports its handler installed (DPPOSTERIOR_READY_FILE),
+    """Deterministic: the signal is sent once main() reports its handler installed (_DPPOSTERIOR_READY_FILE),
     never guessed from CPU time; from then on only status 130 with exactly one line is accepted."""
     ready = tmp_path / "ready"
     proc = subprocess.Popen([sys.executable, "-m", "dpposterior.cli", "privacy", "--prior", "1,1", "--n", "15000",
                              "--mechanism", "ehds", "--epsilon", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=ROOT, env={**os.environ, "DPPOSTERIOR_READY_FILE": str(ready)})
+                            cwd=ROOT, env={**os.environ, "_DPPOSTERIOR_READY_FILE": str(ready)})
     deadline = time.monotonic() + 120
     while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

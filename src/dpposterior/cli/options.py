@@ -107,13 +107,13 @@ def mechanism_params(args: argparse.Namespace) -> dict:
     instead of silently ignored; not given, the library's default applies.
     """
     mech = get_mechanism(args.mechanism)
-    check_unused(mech, {"delta": args.delta is not None, "gamma": args.gamma is not None,
-                        "global_sensitivity_method": args.global_sensitivity is not None}, FLAG_NAMES)
-    mech, epsilon, delta, gamma, gsm = check_params(
+    mech, epsilon, delta, gamma, gsm = check_params(  # values first (mh's own gamma = 1 rule), then given-ness
         mech, validate.parse_number(args.epsilon, "epsilon"),
         DEFAULT_DELTA if args.delta is None else validate.parse_number(args.delta, "delta"),
         DEFAULT_GAMMA if args.gamma is None else validate.parse_number(args.gamma, "gamma"),
-        "exact" if args.global_sensitivity is None else args.global_sensitivity)
+        "exact" if args.global_sensitivity is None else args.global_sensitivity, FLAG_NAMES)
+    check_unused(mech, {"delta": args.delta is not None, "gamma": args.gamma is not None,
+                        "global_sensitivity_method": args.global_sensitivity is not None}, FLAG_NAMES)
     return dict(mechanism=mech.id, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
 
 

@@ -113,15 +113,16 @@ check_delta = validate.delta
 
 
 def resolve(mechanism, epsilon, delta=DEFAULT_DELTA, gamma=DEFAULT_GAMMA, global_sensitivity_method="exact",
-            objective="worst", calibrate=False) -> tuple[Mechanism, Params]:
+            objective="worst", calibrate=False, names: dict[str, str] | None = None) -> tuple[Mechanism, Params]:
     """Validate a mechanism and its settings: the mechanism to run and a validated :class:`Params`.
 
     With ``calibrate=True`` the mechanism returned is the calibrated one built on the entry
-    (:func:`~.calibrated.calibrated`), so no entry ever resolves calibration itself.
+    (:func:`~.calibrated.calibrated`), so no entry ever resolves calibration itself.  A non-default setting the
+    mechanism does not read is refused (:data:`SETTING_DEFAULTS`); ``names`` spells the settings in its message.
     """
     mech = get_mechanism(mechanism)
     params = mech.check(Params(epsilon, delta, gamma, global_sensitivity_method, objective, calibrate))
-    check_unused(mech, {name: getattr(params, name) != default for name, default in SETTING_DEFAULTS.items()})
+    check_unused(mech, {name: getattr(params, name) != default for name, default in SETTING_DEFAULTS.items()}, names)
     return (calibrated(mech) if params.calibrate else mech), params
 
 
@@ -263,9 +264,10 @@ def variant_names() -> tuple[str, ...]:
 # the module-level functions
 
 
-def check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method) -> tuple[Mechanism, float, float, float, str]:
+def check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method,
+                 names: dict[str, str] | None = None) -> tuple[Mechanism, float, float, float, str]:
     """Validate the shared mechanism parameters (the tuple form of :func:`resolve`)."""
-    mech, p = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+    mech, p = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, names=names)
     return mech, p.epsilon, p.delta, p.gamma, p.global_sensitivity_method
 
 

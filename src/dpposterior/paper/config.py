@@ -19,8 +19,8 @@ from .errors import ConfigError, config_error
 from .stages import SECTIONS, STAGES, TEMPLATES
 from .variants import variant
 
-__all__ = ["ConfigError", "TEMPLATES", "check_all", "check_config", "check_files", "check_schema", "check_values",
-           "exit_with", "variant"]
+__all__ = ["ConfigError", "TEMPLATES", "check_all", "check_claims", "check_config", "check_files", "check_schema",
+           "check_values", "exit_with", "variant"]
 
 
 #: A name that becomes part of a file path (an experiment, an item): the wildcard constraint of
@@ -55,6 +55,13 @@ def _check_claim_mechanisms(cfg: dict, item: str, spec: dict, section: str) -> N
             config_error(key, f"{str(m)[:60]!r} is not run by {where} ({', '.join(map(str, runs))})")
 
 
+def check_claims(cfg: dict) -> None:
+    """Every mechanism an item's claims name is run by its source experiment (else render would crash on an
+    empty series); run last by :func:`check_all`, after the values, so a size error of the experiment comes first."""
+    for item, spec in cfg["items"].items():
+        _check_claim_mechanisms(cfg, item, spec, TEMPLATES[spec["template"]])
+
+
 def check_config(cfg: dict) -> None:
     """Cross-references the schema cannot express; every message names the key."""
     _check_names(cfg)
@@ -73,7 +80,6 @@ def check_config(cfg: dict) -> None:
             config_error(f"items.{item}.source", f"{spec['source']!r} is not an entry of '{section}:'")
         if spec["template"] == "step_table" and "printed" not in spec:
             config_error(f"items.{item}.printed", "table items need the printed values")
-        _check_claim_mechanisms(cfg, item, spec, section)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -156,11 +162,12 @@ def check_values(cfg: dict) -> None:
 
 
 def check_all(cfg: dict, schema_path) -> None:
-    """The dry-run checks of the merged config, in order: the schema, the cross-references, the values
-    (the files themselves go through :func:`check_files` first)."""
+    """The dry-run checks of the merged config, in order: the schema, the cross-references, the values, the
+    claims' mechanisms (the files themselves go through :func:`check_files` first)."""
     check_schema(cfg, schema_path)
     check_config(cfg)
     check_values(cfg)
+    check_claims(cfg)
 
 
 def exit_with(exc: ConfigError) -> None:
