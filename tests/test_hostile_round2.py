@@ -486,3 +486,15 @@ def test_main_restores_the_previous_sigint_handler(capsys):
     main(["pmf", "--prior", "1,1", "--counts", "3,4", *EHDS])
     capsys.readouterr()
     assert signal.getsignal(signal.SIGINT) is before
+
+
+@pytest.mark.parametrize("name, value", [("DPPOSTERIOR_MEMORY_GB", "1e300"), ("DPPOSTERIOR_MAX_PAIRS", "1e300"),
+                                         ("DPPOSTERIOR_MAX_RELEASE_WORK", "1e300")])
+def test_dry_run_absurd_setting_is_one_config_line(monkeypatch, name, value):
+    """What ``snakemake -n`` runs (the Snakefile prints a ConfigError as one line, status 2)."""
+    from dpposterior.paper.config import ConfigError, check_all
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError, match=f"{name} must be a positive number of") as err:
+        check_all(_config(), ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    assert "\n" not in str(err.value)
