@@ -183,7 +183,7 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
     a = validate.prior(prior)
     n = validate.size(n)
-    check_scan_size(a.size, n, "the expected error of every data set", passes=2)
+    check_scan_size(a.size, n, "the expected error of every data set", passes=2, advice="use a smaller n")
     cal = mech.calibration(a, n, params)
     rows = mech.rows(a, n, params)
     grid = HellingerGrid(a, n)

@@ -533,8 +533,7 @@ def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, cou
     """
     a = validate.prior(prior)
     n, k = validate.size(n), a.size
-    if strategy not in SEARCH_STRATEGIES:
-        raise InputError(f"search must be one of {', '.join(SEARCH_STRATEGIES)}, got {strategy!r}")
+    strategy = validate.choice(strategy, SEARCH_STRATEGIES, "search")
     if strategy not in BLACK_BOX_STRATEGIES:
         raise InputError(f"search {strategy!r} needs the mechanism (dpposterior.mechanism_audit.candidate_pairs)")
     listed = MAX_PAIR_ENTRIES // (2 * k)

@@ -15,7 +15,7 @@ import math
 
 from .accuracy import expected_errors
 from .budget import budget_setting
-from .errors import SizeError
+from .errors import InputError, SizeError
 from .mechanisms import MECHANISMS, Variant, releases
 from .mechanisms.scan import PAIRS_PER_SECOND
 from .models import n_candidates
@@ -104,7 +104,9 @@ def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, st
     """One row per release (each mechanism; calibrated exponential ones; optimal worst and average), ranked by
     worst case.
 
-    A release too large for exact work gets a row with ``"error"`` (its one-line size error) instead of numbers,
+    A release that cannot be computed (too large for exact work, or a setting past that mechanism's limit, e.g.
+    optimal's eps <= 30) gets a row with ``"error"`` (its one-line reason) instead of numbers; the others are computed.
+    ``delta`` goes to the mechanisms that read it only.
     as does each release of ``left_out`` (label -> reason; see :func:`check_compare_size`, which ``compare``
     calls before this to bound the total).
     """
@@ -118,9 +120,10 @@ def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, st
             row["error"] = left_out[label]
             out.append(row)
             continue
+        settings = {"delta": delta} if "delta" in v.entry.settings_used else {}
         try:
-            e = expected_errors(v.mechanism, a, n, epsilon=epsilon, delta=delta, **v.options)
-        except SizeError as exc:
+            e = expected_errors(v.mechanism, a, n, epsilon=epsilon, **settings, **v.options)
+        except InputError as exc:  # a size budget, or a limit of this mechanism (optimal's eps <= 30): that row only
             row["error"] = " ".join(str(exc).split())
         else:
             row.update(worst_expected_error=e.worst, worst_counts=e.worst_counts, average_expected_error=e.average)

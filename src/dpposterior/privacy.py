@@ -24,6 +24,9 @@ from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Rows, log_pmf, resolve
 from .mechanisms.scan import _hockey_stick, check_scan_size, worst_case_scan
 from .models import check_size, n_candidates, neighbours
 
+#: The alternative a worst-case scan over the budget suggests (``privacy`` is the command with ``--at``).
+AT_ADVICE = "use --at (at=) for the local loss"
+
 
 @dataclass(frozen=True)
 class PrivacyLoss:
@@ -37,13 +40,38 @@ class PrivacyLoss:
     claimed_delta: float | None
     scope: str  # "worst-case" or "local"
     delta_at: dict[str, float] | None = field(default=None)
+    #: The largest ``|ln p|`` of the two log-probabilities whose difference is the loss (for :attr:`tolerance`).
+    log_p_magnitude: float = 0.0
+
+    @property
+    def tolerance(self) -> float:
+        """How far above the claim the computed loss may be by rounding alone (:func:`claim_tolerance`)."""
+        return claim_tolerance(self.claimed_epsilon or 0.0, self.log_p_magnitude)
 
     @property
     def exceeds_claim(self) -> bool:
-        """True when the exact loss is above the claimed pure epsilon (a finding; None-claims never 'exceed')."""
+        """True when the exact loss is above the claimed pure epsilon by more than :attr:`tolerance` (a finding;
+        None-claims never 'exceed')."""
         if self.claimed_epsilon is None or (self.claimed_delta or 0.0) > 0.0:
             return False
-        return self.concrete_epsilon > self.claimed_epsilon * (1 + 1e-9)
+        return self.concrete_epsilon > self.claimed_epsilon + self.tolerance
+
+
+#: Relative part of :func:`claim_tolerance` (of eps) and its absolute part, in units of 2^-52 per unit of |ln p|.
+CLAIM_RTOL = 1e-9
+CLAIM_ULPS = 64
+
+
+def claim_tolerance(epsilon: float, log_p_magnitude: float = 0.0) -> float:
+    """The margin by which a computed loss may exceed a claimed ``epsilon`` before it is a finding (issue 24, 3).
+
+    A loss is a difference ``|ln p_c(r) - ln p_c'(r)|`` of log-probabilities, so its rounding error scales
+    with their size, not with eps: ``CLAIM_RTOL * eps + CLAIM_ULPS * 2^-52 * max(1, |ln p|)``.  At eps 1e-6 a
+    loss of 1.000000005e-6 is within it (rounding), at eps 1 the margin is about 1e-9.  Every comparison of
+    a computed loss with a claim calls this function (the ``privacy`` output and JSON print it as
+    ``tolerance``); a certificate (calibration's) stays on the safe side and needs no margin.
+    """
+    return CLAIM_RTOL * abs(float(epsilon)) + CLAIM_ULPS * 2.0**-52 * max(1.0, float(log_p_magnitude))
 
 
 def _validate(mechanism, prior, n, kw, worst_case):
@@ -53,7 +81,7 @@ def _validate(mechanism, prior, n, kw, worst_case):
     size = n_candidates(n, a.size)
     check_size(size, 8 * (a.size + 12), f"the exact privacy loss over R(n) for k={a.size}, n={n}")
     if worst_case:
-        check_scan_size(a.size, n)
+        check_scan_size(a.size, n, advice=AT_ADVICE)
     return mech, params, a, n
 
 
@@ -87,7 +115,19 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
         mechanism=mech.id, concrete_epsilon=loss, worst_pair=pair, worst_output=out,
         claimed_epsilon=claimed_eps, claimed_delta=claimed_delta, scope=scope,
         delta_at=None if delta_at is None else {"epsilon": delta_at, "delta": dlt},
+        log_p_magnitude=_magnitude(rows, pair, out),
     )
+
+
+def _magnitude(rows: Rows, pair, out) -> float:
+    """``max |ln p|`` of the two log-probabilities at the maximising pair and output (two rows recomputed)."""
+    if pair is None or pair[0] is None or out is None:
+        return 0.0
+    both = rows(np.array([pair[0], pair[1]], dtype=np.int64))
+    r = int(np.flatnonzero((rows.cands == np.asarray(out)).all(axis=1))[0])
+    v = np.abs(both[:, r])
+    v = v[np.isfinite(v)]
+    return float(v.max()) if v.size else 0.0
 
 
 def _local(rows: Rows, c, delta_at):
@@ -116,7 +156,7 @@ def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLik
     grid = profile_grid(eps_grid)
     a, n = validate.prior(prior), validate.size(n)
     if at is None:
-        check_scan_size(a.size, n, "the privacy profile", passes=len(grid))
+        check_scan_size(a.size, n, "the privacy profile", passes=len(grid), advice=AT_ADVICE)
     return np.array([
         concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
                          global_sensitivity_method=global_sensitivity_method, objective=objective,

@@ -64,7 +64,10 @@ MAX_CATEGORIES = 100_000
 
 def _show(value: object) -> str:
     """A short one-line rendering of a bad value for an error message."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4300-digit str limit
+        text = f"<a {type(value).__name__} too long to show>"
     text = " ".join(text.split())
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -76,6 +79,30 @@ def _exact(v: float) -> str:
 
 def _is_number(value: object) -> bool:
     return isinstance(value, (Real, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _real(value: object) -> float:
+    """``float(value)`` of a number (:func:`_is_number`); a value too large for a float becomes ``inf`` (so the
+    caller's range check refuses it in one line) instead of an ``OverflowError`` (a 400-digit int, a Fraction)."""
+    try:
+        return float(value)
+    except OverflowError:
+        try:
+            return -math.inf if value < 0 else math.inf
+        except Exception:  # noqa: BLE001 - a number that cannot be compared: no sign, still refused
+            return math.inf
+    except (TypeError, ValueError, ArithmeticError):
+        return math.nan
+
+
+def choice(value: object, options, name: str) -> str:
+    """One of ``options`` (strings): a str (numpy ``str_`` is one) equal to an option, else one-line InputError.
+
+    Membership is tested only on a str, so a numpy array (whose ``==`` broadcasts) never reaches it.
+    """
+    if not isinstance(value, str) or value not in options:
+        raise InputError(f"{name} must be one of {', '.join(options)}, got {_show(value)}")
+    return str(value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,7 +143,7 @@ def integer(value: object, name: str, lo: int | None = None, hi: int | None = No
     if isinstance(value, (Integral, np.integer)):
         v = int(value)
     else:
-        f = float(value)
+        f = _real(value)
         if not math.isfinite(f) or not f.is_integer():
             raise InputError(f"{name} must be an integer in {span}, got {_show(value)}")
         v = int(f)
@@ -256,6 +283,17 @@ def _flat(value: object, name: str, what: str) -> list:
         raise InputError(f"{name} must be a list of {what}, got the string {_show(value)}")
     if isinstance(value, (Mapping, AbstractSet)):  # a dict's keys, a set's order: not a list of values
         raise InputError(f"{name} must be a list of {what} in category order, got a {type(value).__name__}")
+    if type(value).__name__ == "DataFrame" or (hasattr(value, "columns") and hasattr(value, "iloc")):
+        # iterating a DataFrame gives its column labels, not its values (issue 24, family 2b)
+        raise InputError(f"{name} must be a flat list of {what} (a list, tuple, numpy array or pandas Series), "
+                         f"got a DataFrame; pass one row or column, e.g. df.iloc[0] or df['column']")
+    if np.ma.isMaskedArray(value):
+        raise InputError(f"{name} must be a flat list of {what}, got a masked array (fill or drop the masked entries)")
+    if not isinstance(value, (list, tuple, np.ndarray)) and hasattr(value, "__array__"):
+        try:  # a pandas Series or Index, an xarray: its values, by the ndarray rule below
+            value = np.asarray(value)
+        except (TypeError, ValueError):
+            raise InputError(f"{name} must be a flat list of {what}, got {_show(type(value).__name__)}") from None
     if isinstance(value, np.ndarray):
         if value.ndim != 1:
             raise InputError(f"{name} must be a flat list of {what}, got shape {value.shape}")
@@ -292,7 +330,7 @@ def counts(value: ArrayLike, name: str = "counts", k: int | None = None, n: int 
         if isinstance(x, (Integral, np.integer)):
             v = int(x)
         else:
-            f = float(x)
+            f = _real(x)
             if not math.isfinite(f) or not f.is_integer():
                 raise InputError(f"{name} must be integers (entry {i + 1} is not an integer)")
             v = int(f)
@@ -327,9 +365,10 @@ def prior(value: ArrayLike, k: int | None = None, name: str = "prior") -> NDArra
     for i, x in enumerate(items):
         if not _is_number(x):
             raise InputError(f"{name} must be positive numbers (entry {i + 1} is {_show(x)})")
-        v = float(x)
+        v = _real(x)
         if not math.isfinite(v):
-            raise InputError(f"{name} must be finite (entry {i + 1} is {v!r})")
+            raise InputError(f"{name} must be finite numbers in [{MIN_PRIOR:g}, {MAX_PRIOR:g}] "
+                             f"(entry {i + 1} is {_show(x)})")
         if v <= 0:
             raise InputError(f"{name} must be > 0 in every category (entry {i + 1} is {v!r}); "
                              f"accepted: [{MIN_PRIOR:g}, {MAX_PRIOR:g}]")

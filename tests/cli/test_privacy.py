@@ -12,7 +12,7 @@ from .helpers import run, run_json
 
 def test_privacy_worst_case_and_local_match_library(capsys):
     out = run_json(capsys, "privacy", "--prior", "1,1", "--n", "20", "--mechanism", "ehdl", "--epsilon", "1")
-    assert set(out) == {"concrete_epsilon", "claimed", "worst_pair", "worst_output"}
+    assert set(out) == {"concrete_epsilon", "claimed", "worst_pair", "worst_output", "tolerance"}
     ref = concrete_epsilon("ehdl", [1, 1], 20, epsilon=1.0)
     assert out["concrete_epsilon"] == pytest.approx(ref.concrete_epsilon, rel=1e-12)
     assert out["claimed"] == {"epsilon": None, "delta": None}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import dpposterior
-from dpposterior import cli
+from dpposterior import InputError, cli
 
 SRC = Path(dpposterior.__file__).parent
 
@@ -122,11 +122,15 @@ def test_the_mechanism_flags_are_one_variant_resolved_once():
         args = cli.build_parser().parse_args(["pmf", "--prior", "1,1", "--counts", "4,4", "--epsilon", "1", *flags])
         return variant_params(args)
 
-    s = spec("--mechanism", "ehds", "--calibrate", "--objective", "average")  # --objective ignored here, as before
+    with pytest.raises(InputError, match="--objective applies to optimal only"):  # refused, no longer ignored
+        spec("--mechanism", "ehds", "--calibrate", "--objective", "average")
+    s = spec("--mechanism", "ehds", "--calibrate")
     assert str(s.variant) == "ehds~calibrated" and s.mechanism is resolve("ehds", 1.0, calibrate=True)[0]
     assert claim_of(s) == (1.0, 0.0) and set(calibration_json(s, [1.0, 1.0], 8)) == {"factor", "concrete_epsilon"}
     s = spec("--mechanism", "optimal", "--objective", "average")
     assert str(s.variant) == "optimal~average" and s.kwargs["objective"] == "average"
     assert calibration_json(s, [1.0, 1.0], 8) is None
-    s = spec("--mechanism", "mh", "--delta", "1e-5")
+    with pytest.raises(InputError, match="--delta applies to mh-delta only"):
+        spec("--mechanism", "mh", "--delta", "1e-5")
+    s = spec("--mechanism", "mh")
     assert str(s.variant) == "mh" and claim_of(s) == (2.0, 0.0) and s.kwargs["calibrate"] is False

@@ -57,8 +57,9 @@ def test_releases_are_what_compare_ranks():
     assert [v.options for v in ours if v.mechanism == "ehds"] == [{}, {"calibrate": True}]
 
 
-def test_the_command_line_form_is_lenient_about_objectives():
-    assert str(Variant.of("ehds", objective="worst")) == "ehds"
+def test_the_command_line_form_is_strict_about_objectives():
+    with pytest.raises(InputError, match="--objective applies to optimal only, not 'ehds'"):
+        Variant.of("ehds", objective="worst")  # given to a mechanism without objectives: refused, never dropped
     assert str(Variant.of("optimal", objective="average")) == "optimal~average"
     with pytest.raises(InputError, match="objective must be one of worst, average"):
         Variant.of("ehds", objective="best")

@@ -37,13 +37,12 @@ class _DataTooLarge(Exception):
 class _CappedFile:
     """A binary file that refuses to deliver more than ``cap`` bytes (devices and pipes have no size).
 
-    It also counts the blank lines that pass (``\\n`` followed by an optional ``\\r`` and ``\\n``),
-    which the CSV parser skips.
+    It counts nothing in the bytes: a count taken from the raw bytes would know nothing of CSV
+    quoting, and any number a release prints must depend on its settings only (issue 24, item 7).
     """
 
     def __init__(self, raw, cap: int):
         self.raw, self.cap, self.seen = raw, cap, 0
-        self.blank_lines, self._tail = 0, b""
 
     def read(self, size: int = -1) -> bytes:
         want = self.cap + 1 - self.seen if size is None or size < 0 else min(size, self.cap + 1 - self.seen)
@@ -51,11 +50,6 @@ class _CappedFile:
         self.seen += len(data)
         if self.seen > self.cap:
             raise _DataTooLarge
-        if data:
-            both = self._tail + data
-            self.blank_lines += (both.count(b"\n\n") + both.count(b"\n\r\n")
-                                 - self._tail.count(b"\n\n") - self._tail.count(b"\n\r\n"))
-            self._tail = both[-2:]
         return data
 
     def readable(self) -> bool:  # noqa: D102
@@ -163,8 +157,8 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
 
     Nothing in a message depends on the records: errors name the problem (unreadable file,
     missing or duplicated column, empty value, value outside ``--categories``) but never echo a
-    record's value, a count or a line number.  Blank lines are skipped with a warning giving
-    their number (a blank line is not a record); a record whose value in ``column`` is empty is
+    record's value, a count or a line number.  Blank lines are skipped silently (a blank line
+    is not a record; no message counts them, as their number is data); a record whose value in ``column`` is empty is
     an error, as is a value outside ``--categories``.  A category of ``--categories`` that no
     record has is an ordinary zero count.  The warning about categories taken from the data
     depends on the flags only.
@@ -208,7 +202,7 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
                 source = _CappedFile(raw, cap)
             else:  # a pipe: put the bytes already read back in front
                 source = _CappedFile(io.BufferedReader(_Chain(head, raw)), cap)  # type: ignore[arg-type]
-            try:  # blank lines are skipped by the parser and counted by the reader as the bytes pass
+            try:  # blank lines are skipped by the parser, and counted nowhere
                 reader = pd.read_csv(source, dtype=str, keep_default_na=False, skip_blank_lines=True,
                                      usecols=[names.index(column)], chunksize=1 << 20, encoding="utf-8")
                 for chunk in reader:
@@ -220,7 +214,6 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
                 raise
             except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
                 raise InputError(unreadable) from None
-            blank = source.blank_lines
     except _DataTooLarge:
         raise InputError(too_large) from None
     except _DataTimeout:
@@ -232,8 +225,6 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
     if empty:
         raise InputError(f"column {column!r} of {path} has empty values; give every record a category")
     warnings = []
-    if blank:
-        warnings.append(f"{blank} blank line{'s' if blank != 1 else ''} of {path} skipped")
     if not totals and cats is None:
         raise InputError(f"{path} has no records")
     if cats is None:

@@ -11,15 +11,23 @@ This module is the parser, the exit codes and :func:`main`.  Every sub-command i
 the parsed arguments, both in ``dpposterior/cli/commands/<name>.py``.  To add a sub-command, write
 that module and add one entry.
 
-Exit status: 0 on success (and when stdout is closed early, e.g. by ``| head``); 2 on bad input, with
+Exit status: 0 on success (and when the reader closes the pipe early, e.g. ``| head``); 2 on bad input, with
 one line ``dpposterior: error: ...`` on stderr (a bare ``dpposterior`` from a shell prints the help on
-stdout first, then that line, status 2); 130 on Ctrl-C, with one line.  JSON output never contains NaN
-or Infinity (``null``).
+stdout first, then that line, status 2); 2 as well when stdout cannot be written (a full disk: ``cannot write
+the output``; stdout closed from the start: refused before any work); 130 on Ctrl-C, with one line.  Every
+message is one line of at most :data:`MAX_MESSAGE_CHARS` characters (:func:`one_line`).  JSON output never
+contains NaN or Infinity (``null``).
+
+Settings a mechanism does not read (``--objective`` but for optimal, ``--gamma`` but for ehds,
+``--global-sensitivity`` but for ehd, ``--delta`` but for mh-delta) are refused when given, never ignored;
+not given, the library's default applies (``compare`` passes ``--delta`` to mh-delta only).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 
@@ -40,6 +48,14 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # noqa: D102
         raise InputError(message)
+
+    def _print_message(self, message, file=None):  # argparse drops write errors (--help > /dev/full)
+        if message:
+            file = sys.stdout if file is None else file
+            if file is None:
+                raise InputError("standard output is closed")
+            file.write(message)
+            file.flush()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -71,18 +87,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_VALUE_FLAGS = {"--prior", "--counts", "--at", "--pair", "--categories", "--epsilon", "--delta", "--gamma", "--n",
-                "--seed", "--delta-at", "--samples", "--confidence", "--events", "--top"}
+#: The longest run of non-blank characters a message echoes whole (a long file path still fits), and the
+#: longest message (issue 24, 6a: a 120,000-character argument is not echoed back).
+MAX_TOKEN_CHARS = 240
+MAX_MESSAGE_CHARS = 500
 
 
-def _join_negative_lists(argv: list[str]) -> list[str]:
-    """Let ``--counts -1,2`` reach our validation (argparse would take ``-1,2`` for a flag)."""
+def one_line(message: str) -> str:
+    """``message`` as one line of at most :data:`MAX_MESSAGE_CHARS` characters, each word (an echoed value,
+    quoted or not) cut to :data:`MAX_TOKEN_CHARS`: the one place every refusal passes through."""
+    words = [w if len(w) <= MAX_TOKEN_CHARS else w[:MAX_TOKEN_CHARS - 3] + "..." for w in str(message).split()]
+    text = " ".join(words)
+    return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS - 3] + "..."
+
+
+def _flags(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
+    """``(value_flags, all_flags)`` of the parser and its sub-parsers: the flags that take one value, and
+    every option string (built from the parser, so a new flag is covered without a hand-kept list)."""
+    value, every = set(), set()
+    parsers = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            parsers += list(action.choices.values())
+    for p in parsers:
+        for action in p._actions:
+            every.update(action.option_strings)
+            if action.option_strings and action.nargs is None:
+                value.update(action.option_strings)
+    return value, every
+
+
+def _join_negative_lists(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """Let ``--counts -1,2``, ``--released -1,5`` or ``--column -answer`` reach our validation (argparse would
+    take the value for a flag): the value of any flag taking one value is joined to it (``--counts=-1,2``)
+    unless it is itself one of the parser's flags; the same on every such flag."""
+    value_flags, every = _flags(parser)
     out: list[str] = []
     i = 0
     while i < len(argv):
         tok = argv[i]
-        nxt = argv[i + 1] if i + 1 < len(argv) else ""
-        if tok in _VALUE_FLAGS and nxt[:1] == "-" and (nxt[1:2].isdigit() or nxt[1:2] == "."):
+        if tok == "--":
+            out += argv[i:]
+            break
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if tok in value_flags and nxt is not None and nxt[:1] == "-" and nxt not in every \
+                and nxt.split("=", 1)[0] not in every:
             out.append(f"{tok}={nxt}")
             i += 2
         else:
@@ -91,34 +140,115 @@ def _join_negative_lists(argv: list[str]) -> list[str]:
     return out
 
 
+def _say(line: str) -> None:
+    """Write one line to stderr, best effort: a stderr that cannot be written (``2> /dev/full``, closed) must not
+    change the exit status, nor make the interpreter's final flush fail later."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        _silence("stderr")
+
+
+def _silence(name: str) -> None:
+    """Point ``sys.<name>`` at /dev/null, so the interpreter's final flush has nothing left to fail on."""
+    try:
+        setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115 - lives until the process exits
+    except OSError:
+        pass
+
+
+def _on_sigint(signum, frame) -> None:  # noqa: ARG001
+    """Ctrl-C at the command line: one line, status 130, at once (issue 24, item 10).
+
+    It never raises, so no ``__del__`` or weakref callback (where a ``KeyboardInterrupt`` would be printed as
+    "Exception ignored" and dropped) can swallow it; ``os._exit`` leaves whatever stdout still buffers unwritten
+    (nothing half-written is flushed)."""
+    try:
+        os.write(2, b"dpposterior: interrupted\n")
+    finally:
+        os._exit(130)
+
+
+#: Test hook (not a budget, hence the leading underscore): when set, :func:`main` creates this file once its
+#: Ctrl-C handler is installed (a test waits for it
+#: instead of guessing from CPU time when a signal will be handled).
+READY_FILE_SETTING = "_DPPOSTERIOR_READY_FILE"
+
+
+def _install_sigint():
+    """Install :func:`_on_sigint`; returns the previous handler (None when not in the main thread)."""
+    try:
+        previous = signal.signal(signal.SIGINT, _on_sigint)
+    except ValueError:  # not the main thread (main() called from a library's worker): keep the default
+        return None
+    ready = os.environ.get(READY_FILE_SETTING)
+    if ready:
+        try:
+            with open(ready, "w"):
+                pass
+        except OSError:
+            pass
+    return previous
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dpposterior`` console script; returns the exit status.
 
     ``argv`` None reads the process's arguments; when there are none (a bare ``dpposterior`` typed in a
     shell) the help is printed on stdout before the usual one-line error and status 2.  An explicit
     ``main([])`` keeps the one-line contract of every refusal (nothing on stdout).
+
+    Ctrl-C: a handler installed first prints one line and exits 130 at once (restored on return, for
+    in-process callers).  Output: stdout is flushed before returning, and any write error (a full disk,
+    a closed stdout) is one line ``cannot write the output`` with status 2; ``--help`` and ``--version``
+    too.  A closed stdout is refused before any work (a release must not draw what it cannot print).
     """
+    previous = _install_sigint()
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:
+            try:
+                signal.signal(signal.SIGINT, previous)
+            except ValueError:
+                pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
     bare = argv is None and not sys.argv[1:]
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if sys.stdout is None or getattr(sys.stdout, "closed", False):
+            raise InputError("standard output is closed; nothing was computed")
         parser = build_parser()
-        args = parser.parse_args(_join_negative_lists(argv))
+        try:
+            args = parser.parse_args(_join_negative_lists(argv, parser))
+        except SystemExit as exc:  # --help, --version: argparse drops write errors, so flush here
+            sys.stdout.flush()
+            return exc.code if isinstance(exc.code, int) else 0
         if args.command is None:
             if bare:
                 parser.print_help()
+                sys.stdout.flush()
             raise InputError("a command is required: " + ", ".join(COMMANDS))
         with progress(args.command):  # elapsed time on a terminal's stderr (slow commands only)
             args.handler(args)
+        sys.stdout.flush()
     except InputError as exc:
-        print(f"dpposterior: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        _say(f"dpposterior: error: {one_line(str(exc))}")
         return 2
     except MemoryError:
-        print("dpposterior: error: out of memory; the exact computation is too large for this machine", file=sys.stderr)
+        _say("dpposterior: error: out of memory; the exact computation is too large for this machine")
         return 2
     except KeyboardInterrupt:
-        print("dpposterior: interrupted", file=sys.stderr)
+        _say("dpposterior: interrupted")
         return 130
     except BrokenPipeError:
+        _silence("stdout")
         return 0
+    except OSError as exc:  # a write error on stdout (a full disk): the reading errors are InputErrors
+        _silence("stdout")
+        _say(f"dpposterior: error: cannot write the output: {exc.strerror or 'write error'}")
+        return 2
     return 0
-

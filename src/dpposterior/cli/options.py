@@ -14,7 +14,17 @@ import numpy as np
 
 from .. import validate
 from ..errors import InputError
-from ..mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, MECHANISM_IDS, Mechanism, Params, Variant, check_params
+from ..mechanisms import (
+    DEFAULT_DELTA,
+    DEFAULT_GAMMA,
+    MECHANISM_IDS,
+    Mechanism,
+    Params,
+    Variant,
+    check_params,
+    check_unused,
+    get_mechanism,
+)
 from ..validate import _show
 
 # ---------------------------------------------------------------------------------------------
@@ -62,12 +72,14 @@ def add_mechanism_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mechanism", required=True, metavar="ID", help=f"one of: {', '.join(MECHANISM_IDS)}")
     p.add_argument("--epsilon", required=True, metavar="EPS",
                    help=f"privacy parameter eps in [{validate.MIN_EPSILON:g}, {validate.MAX_EPSILON:g}]")
-    p.add_argument("--delta", default=str(DEFAULT_DELTA), metavar="D",
-                   help="delta in (0, 1), for mh-delta (default 1e-8)")
-    p.add_argument("--gamma", default=str(DEFAULT_GAMMA), metavar="G",
-                   help=f"smoothing gamma in [{validate.MIN_GAMMA:g}, {validate.MAX_GAMMA:g}] for ehds (default 1)")
-    p.add_argument("--global-sensitivity", default="exact", metavar="METHOD",
-                   help="ehd only: exact (default) or paper")
+    p.add_argument("--delta", default=None, metavar="D",
+                   help="mh-delta only: delta in (0, 1) (default 1e-8; refused with another mechanism, which would "
+                        "ignore it)")
+    p.add_argument("--gamma", default=None, metavar="G",
+                   help=f"ehds only: smoothing gamma in [{validate.MIN_GAMMA:g}, {validate.MAX_GAMMA:g}] (default 1; "
+                        "refused with another mechanism, which would ignore it)")
+    p.add_argument("--global-sensitivity", default=None, metavar="METHOD",
+                   help="ehd only: exact (default) or paper (refused with another mechanism)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -76,17 +88,32 @@ def add_variant_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibrate", action="store_true",
                    help="exponential mechanisms only: scale the weight by the largest factor kappa keeping the "
                         "exact worst-case concrete eps <= eps (pure eps-DP, certified)")
-    p.add_argument("--objective", default="worst", choices=("worst", "average"),
-                   help="optimal only: minimise the worst-case (default) or prior-average expected error")
+    p.add_argument("--objective", default=None, metavar="{worst,average}",
+                   help="optimal only: minimise the worst-case (default) or prior-average expected error "
+                        "(refused with another mechanism, which would ignore it)")
+
+
+#: How the command line spells the settings of :class:`~dpposterior.mechanisms.Params`.
+FLAG_NAMES = {"delta": "--delta", "gamma": "--gamma", "global_sensitivity_method": "--global-sensitivity",
+              "objective": "--objective"}
 
 
 def mechanism_params(args: argparse.Namespace) -> dict:
     """The options of :func:`add_mechanism_options`, validated: mechanism, epsilon, delta, gamma,
-    global_sensitivity_method."""
-    mech, epsilon, delta, gamma, gsm = check_params(args.mechanism, validate.parse_number(args.epsilon, "epsilon"),
-                                                    validate.parse_number(args.delta, "delta"),
-                                                    validate.parse_number(args.gamma, "gamma"),
-                                                    args.global_sensitivity)
+    global_sensitivity_method.
+
+    ``--delta``, ``--gamma`` and ``--global-sensitivity`` default to None (not given) so that one given
+    to a mechanism that does not read it is refused (:func:`~dpposterior.mechanisms.check_unused`)
+    instead of silently ignored; not given, the library's default applies.
+    """
+    mech = get_mechanism(args.mechanism)
+    mech, epsilon, delta, gamma, gsm = check_params(  # values first (mh's own gamma = 1 rule), then given-ness
+        mech, validate.parse_number(args.epsilon, "epsilon"),
+        DEFAULT_DELTA if args.delta is None else validate.parse_number(args.delta, "delta"),
+        DEFAULT_GAMMA if args.gamma is None else validate.parse_number(args.gamma, "gamma"),
+        "exact" if args.global_sensitivity is None else args.global_sensitivity, FLAG_NAMES)
+    check_unused(mech, {"delta": args.delta is not None, "gamma": args.gamma is not None,
+                        "global_sensitivity_method": args.global_sensitivity is not None}, FLAG_NAMES)
     return dict(mechanism=mech.id, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
 
 
@@ -117,8 +144,9 @@ def mechanism_spec(args: argparse.Namespace, calibrate: bool = False, objective:
     """The options of :func:`add_mechanism_options` (validated first, as :func:`mechanism_params`), with
     ``calibrate`` and ``objective``, as one :class:`Variant` resolved once.
 
-    The command line's form is lenient (:meth:`Variant.of`): an objective the mechanism does not offer is
-    ignored, as ``--objective`` always was.
+    The command line's form is strict (:meth:`Variant.of`): ``--objective`` on a mechanism without
+    objectives is refused, as are ``--delta``, ``--gamma`` and ``--global-sensitivity`` on a mechanism
+    that does not read them (:func:`mechanism_params`).
     """
     p = mechanism_params(args)
     variant = Variant.of(p["mechanism"], calibrate, objective)

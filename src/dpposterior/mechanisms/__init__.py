@@ -103,21 +103,45 @@ def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
     try:
         return MECHANISMS[mechanism]
     except (KeyError, TypeError):
-        raise InputError(f"unknown mechanism {mechanism!r}; choose one of {', '.join(MECHANISMS)}") from None
+        raise InputError(f"unknown mechanism {validate._show(mechanism)}; choose one of {', '.join(MECHANISMS)}") from None
 
 
 
 
 def resolve(mechanism, epsilon, delta=DEFAULT_DELTA, gamma=DEFAULT_GAMMA, global_sensitivity_method="exact",
-            objective="worst", calibrate=False) -> tuple[Mechanism, Params]:
+            objective="worst", calibrate=False, names: dict[str, str] | None = None) -> tuple[Mechanism, Params]:
     """Validate a mechanism and its settings: the mechanism to run and a validated :class:`Params`.
 
     With ``calibrate=True`` the mechanism returned is the calibrated one built on the entry
-    (:func:`~.calibrated.calibrated`), so no entry ever resolves calibration itself.
+    (:func:`~.calibrated.calibrated`), so no entry ever resolves calibration itself.  A non-default setting the
+    mechanism does not read is refused (:data:`SETTING_DEFAULTS`); ``names`` spells the settings in its message.
     """
     mech = get_mechanism(mechanism)
     params = mech.check(Params(epsilon, delta, gamma, global_sensitivity_method, objective, calibrate))
+    check_unused(mech, {name: getattr(params, name) != default for name, default in SETTING_DEFAULTS.items()}, names)
     return (calibrated(mech) if params.calibrate else mech), params
+
+
+#: The settings a mechanism may not read, with their defaults: a non-default value given to a mechanism that
+#: does not read it is refused rather than ignored (issue 24, family 2c).  ``delta`` is not among them in the
+#: library: it is an experiment-wide target (the pipeline and ``compare`` pass one delta to every mechanism,
+#: and ``audit``/``privacy`` report it); the command line refuses an explicit ``--delta`` on a mechanism
+#: other than mh-delta (:func:`dpposterior.cli.options.mechanism_params`).
+SETTING_DEFAULTS = {"objective": "worst", "gamma": DEFAULT_GAMMA, "global_sensitivity_method": "exact"}
+
+
+def check_unused(mechanism, given: dict[str, bool], names: dict[str, str] | None = None) -> None:
+    """Refuse a setting that was given (``given[name]`` true) to a mechanism that does not read it.
+
+    ``names`` maps a setting to how the caller spells it (the command line's ``--gamma``); the message
+    names the mechanisms that read the setting: ``--objective applies to optimal only, not 'ehds'``.
+    """
+    mech = get_mechanism(mechanism)
+    for name, was_given in given.items():
+        if was_given and name not in mech.settings_used:
+            readers = [m.id for m in MECHANISMS.values() if name in m.settings_used]
+            raise InputError(f"{(names or {}).get(name, name)} applies to {' and '.join(readers) or 'no mechanism'} "
+                             f"only, not {mech.id!r} (which would ignore it)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,9 +155,8 @@ class Variant:
     ``str(v)`` is the canonical name (``"ehds"``, ``"ehds~calibrated"``, ``"optimal~average"``),
     which :func:`parse_variant` reads back.  Built directly, it is validated against the registry
     entry: ``calibrate`` only where the entry offers ``calibrated``, an ``objective`` only where
-    it offers objectives (``None``: the mechanism's default).  :meth:`of` is the lenient form of
-    the command line (an objective the mechanism does not offer is dropped, as ``--objective`` is
-    ignored there).
+    it offers objectives (``None``: the mechanism's default).  :meth:`of` is the command line's form:
+    as strict (``--objective`` on a mechanism without objectives is refused, never dropped).
     """
 
     mechanism: str
@@ -149,22 +172,19 @@ class Variant:
         if self.calibrate and CALIBRATED not in entry.variants:
             raise InputError(f"--calibrate applies to the exponential mechanisms only, not {entry.id!r}")
         if self.objective is not None:
-            if not isinstance(self.objective, str) or self.objective not in OBJECTIVES:
-                raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
+            validate.choice(self.objective, OBJECTIVES, "objective")
             if self.objective not in entry.variants:
                 raise InputError(f"mechanism {entry.id!r} has no objective {self.objective!r} "
                                  f"(variants: {', '.join(entry.variants) or 'none'})")
 
     @classmethod
     def of(cls, mechanism: str | Mechanism, calibrate: bool = False, objective: str | None = None) -> Variant:
-        """The command line's form: ``--mechanism``, ``--calibrate`` and ``--objective`` (validated as
-        :func:`resolve` does; an objective the mechanism does not offer is dropped, not refused)."""
+        """The command line's form: ``--mechanism``, ``--calibrate`` and ``--objective`` (``None``: not given).
+        An objective the mechanism does not offer is refused in one line naming the mechanisms that have one."""
         entry = get_mechanism(mechanism)
         if objective is not None:
-            if not isinstance(objective, str) or objective not in OBJECTIVES:
-                raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-            if objective not in entry.variants:
-                objective = None
+            objective = validate.choice(objective, OBJECTIVES, "objective")
+            check_unused(entry, {"objective": True}, {"objective": "--objective"})
         return cls(entry.id, calibrate, objective)
 
     def __str__(self) -> str:
@@ -240,9 +260,10 @@ def variant_names() -> tuple[str, ...]:
 # the module-level functions
 
 
-def check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method) -> tuple[Mechanism, float, float, float, str]:
+def check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method,
+                 names: dict[str, str] | None = None) -> tuple[Mechanism, float, float, float, str]:
     """Validate the shared mechanism parameters (the tuple form of :func:`resolve`)."""
-    mech, p = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+    mech, p = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, names=names)
     return mech, p.epsilon, p.delta, p.gamma, p.global_sensitivity_method
 
 

@@ -55,10 +55,10 @@ class Params:
 
     def __post_init__(self) -> None:
         gsm, objective, calibrate = self.global_sensitivity_method, self.objective, self.calibrate
-        if not isinstance(gsm, str) or gsm not in GLOBAL_SENSITIVITY_METHODS:
-            raise InputError(f"global sensitivity must be one of {', '.join(GLOBAL_SENSITIVITY_METHODS)}, got {gsm!r}")
-        if not isinstance(objective, str) or objective not in OBJECTIVES:
-            raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        gsm = validate.choice(gsm, GLOBAL_SENSITIVITY_METHODS, "global sensitivity")
+        objective = validate.choice(objective, OBJECTIVES, "objective")
+        object.__setattr__(self, "global_sensitivity_method", gsm)
+        object.__setattr__(self, "objective", objective)
         if not isinstance(calibrate, (bool, np.bool_)):
             raise InputError(f"calibrate must be True or False, got {calibrate!r}")
         object.__setattr__(self, "calibrate", bool(calibrate))
@@ -98,6 +98,10 @@ class Mechanism:
     calibratable = False  # accepts calibrate=True: offers the variant ``~calibrated``
     #: The objectives the mechanism offers as variants (``optimal~average``); () for none.
     objectives: tuple[str, ...] = ()
+    #: The settings of :class:`Params` the mechanism reads besides epsilon (``"gamma"``, ``"delta"``,
+    #: ``"global_sensitivity_method"``); ``"objective"`` is read by a mechanism with :attr:`objectives`
+    #: (:attr:`settings_used`).  Any other setting given a non-default value is refused (issue 24, family 2c).
+    uses: frozenset[str] = frozenset()
     #: How close the sampler's law is to :meth:`log_pmf` (total variation) and the delta it adds.
     sampling_guarantee = ""
 
@@ -123,6 +127,11 @@ class Mechanism:
         if self.epsilon_factor is None:
             return None, None
         return self.epsilon_factor * epsilon, (delta if self.claims_delta else 0.0)
+
+    @property
+    def settings_used(self) -> frozenset[str]:
+        """:attr:`uses`, plus ``"objective"`` when the mechanism offers objectives."""
+        return frozenset(self.uses) | (frozenset({"objective"}) if self.objectives else frozenset())
 
     @property
     def variants(self) -> tuple[str, ...]:

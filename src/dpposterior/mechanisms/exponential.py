@@ -197,3 +197,8 @@ EXPONENTIAL_MECHANISMS = [
         weight=lambda a, c, p: p.epsilon / (2.0 * beta_smooth_sensitivity(a, c, p.epsilon, p.delta)),
         weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * beta_smooth_sensitivity_all(a, n, p.epsilon, p.delta)))),
 ]
+
+#: The settings each exponential mechanism reads besides epsilon (:attr:`Mechanism.uses`).
+for _entry, _uses in zip(EXPONENTIAL_MECHANISMS, [{"global_sensitivity_method"}, set(), {"gamma"}, set(), {"delta"}],
+                         strict=True):
+    _entry.uses = frozenset(_uses)

@@ -33,12 +33,15 @@ def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:
     return np.maximum(0.0, np.exp(lp) - np.exp(eps_prime + lq)).sum(axis=-1)
 
 
-def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", passes: float = 1.0) -> None:
+def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", passes: float = 1.0,
+                    advice: str = "") -> None:
     """Raise :class:`SizeError` when ``passes`` scans over all pairs of R(n) would exceed the pair budget.
 
     The budget is ``DPPOSTERIOR_MAX_PAIRS`` (``budget.BUDGETS``), read at each
     call; ``passes`` is how many full scans the caller makes (the expected error ~2, a calibration ~20:
-    its bisection and its certificate; measured ~14).
+    its bisection and its certificate; measured ~14).  ``advice``: what the caller can do instead
+    (``"use --at for the local loss"``), put before the setting in the message; the default names only the
+    setting, so no command is told of a flag it lacks.
     """
     size = n_candidates(n, k)
     check_size(size, 8 * (k + 12), f"{what} over R(n) for k={k}, n={n}")
@@ -47,8 +50,8 @@ def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", p
     if work > limit:
         raise SizeError(
             f"{what} for k={k}, n={n} needs {passes:g} x |R(n)|^2 = {work:.2e} log-pmf evaluations "
-            f"(~{work / PAIRS_PER_SECOND:.0f} s here), over the budget of {limit:.0e} (use --at for the local "
-            "loss, or set DPPOSTERIOR_MAX_PAIRS to raise it)"
+            f"(~{work / PAIRS_PER_SECOND:.0f} s here), over the budget of {limit:.0e} "
+            f"({advice + ', or ' if advice else ''}set DPPOSTERIOR_MAX_PAIRS to raise it)"
         )
 
 

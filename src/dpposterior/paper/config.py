@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -18,12 +19,52 @@ from .errors import ConfigError, config_error
 from .stages import SECTIONS, STAGES, TEMPLATES
 from .variants import variant
 
-__all__ = ["ConfigError", "TEMPLATES", "check_all", "check_config", "check_files", "check_schema", "check_values",
-           "exit_with", "variant"]
+__all__ = ["ConfigError", "TEMPLATES", "check_all", "check_claims", "check_config", "check_files", "check_schema",
+           "check_values", "exit_with", "variant"]
+
+
+#: A name that becomes part of a file path (an experiment, an item): the wildcard constraint of
+#: ``workflow/rules/common.smk`` (``experiment="[A-Za-z0-9_-]+"``), checked here so a space is one line at dry run.
+PATH_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+#: The keys of an item's claims (and of the item itself) that name a mechanism of its source experiment.
+CLAIM_MECHANISM_KEYS = ("better", "worse", "a", "b", "mechanism")
+
+
+def _check_names(cfg: dict) -> None:
+    for section in [*SECTIONS, "items"]:
+        for name in cfg.get(section) or {}:
+            if not isinstance(name, str) or not PATH_NAME.fullmatch(name):
+                config_error(f"{section}.{str(name)[:60]}", "names become file names and may use only letters, digits, "
+                             "'_' and '-' (the pipeline's wildcard [A-Za-z0-9_-]+)")
+
+
+def _check_claim_mechanisms(cfg: dict, item: str, spec: dict, section: str) -> None:
+    """Every mechanism a claim names (or the item's ``claim_mechanism``) is run by the item's source."""
+    source = cfg.get(section, {}).get(spec["source"], {})
+    runs = source.get("mechanisms") if isinstance(source, dict) else None
+    if runs is None:
+        return
+    where = f"{section}.{spec['source']}"
+    named = [(f"items.{item}.claim_mechanism", spec["claim_mechanism"])] if "claim_mechanism" in spec else []
+    for i, claim in enumerate(spec.get("claims") or []):
+        if isinstance(claim, dict):
+            named += [(f"items.{item}.claims[{i}].{key}", claim[key]) for key in CLAIM_MECHANISM_KEYS if key in claim]
+    for key, m in named:
+        if m not in runs:
+            config_error(key, f"{str(m)[:60]!r} is not run by {where} ({', '.join(map(str, runs))})")
+
+
+def check_claims(cfg: dict) -> None:
+    """Every mechanism an item's claims name is run by its source experiment (else render would crash on an
+    empty series); run last by :func:`check_all`, after the values, so a size error of the experiment comes first."""
+    for item, spec in cfg["items"].items():
+        _check_claim_mechanisms(cfg, item, spec, TEMPLATES[spec["template"]])
 
 
 def check_config(cfg: dict) -> None:
     """Cross-references the schema cannot express; every message names the key."""
+    _check_names(cfg)
     for section in SECTIONS:
         for exp, spec in cfg.get(section, {}).items():
             for m in spec.get("mechanisms", []):
@@ -121,11 +162,12 @@ def check_values(cfg: dict) -> None:
 
 
 def check_all(cfg: dict, schema_path) -> None:
-    """The dry-run checks of the merged config, in order: the schema, the cross-references, the values
-    (the files themselves go through :func:`check_files` first)."""
+    """The dry-run checks of the merged config, in order: the schema, the cross-references, the values, the
+    claims' mechanisms (the files themselves go through :func:`check_files` first)."""
     check_schema(cfg, schema_path)
     check_config(cfg)
     check_values(cfg)
+    check_claims(cfg)
 
 
 def exit_with(exc: ConfigError) -> None:

@@ -37,7 +37,7 @@ def cmd_compare(args) -> None:
              f"{'release':<26} {'claim':<16} {'worst':>9} {'rank':>4} {'average':>9} {'rank':>4}  worst data set"]
     for i, r in enumerate(rows):
         if "error" in r:
-            lines.append(f"{r['release']:<26} {r['claim']:<16} too large for exact work: {r['error']}")
+            lines.append(f"{r['release']:<26} {r['claim']:<16} not computed: {r['error']}")
             continue
         lines.append(f"{r['release']:<26} {r['claim']:<16} {r['worst_expected_error']:9.4f} {i + 1:4d} "
                      f"{r['average_expected_error']:9.4f} {avg_rank[r['release']]:4d}  {r['worst_counts']}")

@@ -42,6 +42,7 @@ def cmd_privacy(args) -> None:
         "claimed": {"epsilon": res.claimed_epsilon, "delta": res.claimed_delta},
         "worst_pair": [res.worst_pair[0], res.worst_pair[1]],
         "worst_output": res.worst_output,
+        "tolerance": res.tolerance if res.claimed_epsilon is not None else None,
     }
     if res.delta_at is not None:
         out["delta_at"] = res.delta_at
@@ -52,7 +53,7 @@ def cmd_privacy(args) -> None:
         dump(out)
         return
     claim = ("no claim" if res.claimed_epsilon is None
-             else f"claimed ({res.claimed_epsilon:g}, {res.claimed_delta:g})-DP")
+             else f"claimed ({res.claimed_epsilon:g}, {res.claimed_delta:g})-DP; tolerance {res.tolerance:.1e}")
     verdict = " EXCEEDS THE CLAIM" if res.exceeds_claim else ""
     lines = [f"{res.scope} concrete epsilon of {params['mechanism']} (prior {a.tolist()}, n {n}): "
              f"{res.concrete_epsilon:.10g}  [{claim}]{verdict}",
