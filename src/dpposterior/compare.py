@@ -94,8 +94,8 @@ def check_compare_size(k: int, n: int) -> dict[str, str]:
         raise SizeError(f"compare for k={k}, n={n} needs {passes} x |R(n)|^2 = {count_text(work)} log-pmf evaluations "
                         f"over all its releases (~{count_text(work // int(PAIRS_PER_SECOND))} s here), over the budget "
                         f"of {limit:.0e} (use accuracy for one mechanism, or set DPPOSTERIOR_MAX_PAIRS to raise it)")
-    reason = (f"the solved releases for k={k}, n={n} "
-              f"(~{count_text(lp // int(PAIRS_PER_SECOND))} s here) would take compare over the budget of "
+    reason = (f"the solved releases for k={k}, n={n} (their solves, ~{count_text(lp // int(PAIRS_PER_SECOND))} s "
+              f"here, and certificate scans) would take compare over the budget of "
               f"{limit:.0e} log-pmf evaluations (set DPPOSTERIOR_MAX_PAIRS to raise it)")
     return {v.label: reason for v in compare_variants() if solves(v, k, n)}
 

@@ -29,17 +29,18 @@ def test_compare_budget_counts_every_row():
 
     cli = importlib.import_module("dpposterior.compare")  # dpposterior.compare is the function (issue 23)
 
-    # 5 exponential rows, each also calibrated (2 + 20 passes), 4 other rows; both optimal rows up to 260 outputs
-    assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2
-    assert cli.compare_passes(2, 12) == 5 * 2 + 5 * 22 + 4 * 2 + 2 * 3
+    # 5 exponential rows, each also calibrated (2 + 20 passes), 4 closed-form rows (2), and 3 solved rows (the two
+    # optimal objectives and remapped-geometric: 2 + a certificate scan), at any n at k = 2 (issue 20)
+    assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2 + 3 * 3
+    assert cli.compare_passes(2, 12) == 5 * 2 + 5 * 22 + 4 * 2 + 3 * 3
     with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
-        cli.check_compare_size(2, 1767)  # 128 x 1768^2 > 4e8
-    assert cli.check_compare_size(2, 1766) == {}
-    # the optimal rows' linear programs count too: past ~20 s each they are listed as too large
+        cli.check_compare_size(2, 1767)  # 128 x 1768^2 > 4e8 without the solved rows
+    assert cli.check_compare_size(2, 1688) == {}  # 137 x 1689^2 plus the solves is within 4e8
+    # the solves count too: past the budget the solved rows are listed as too large, the rest computed
     assert cli.check_compare_size(2, 200) == {} and cli.check_compare_size(3, 11) == {}
-    for k, n in ((2, 201), (3, 12), (3, 21)):
+    for k, n in ((2, 1689), (2, 1766), (3, 12), (3, 21)):
         left = cli.check_compare_size(k, n)
-        assert set(left) == {"optimal (worst)", "optimal (average)"}
+        assert set(left) == {"optimal (worst)", "optimal (average)", "remapped-geometric"}
         assert all("DPPOSTERIOR_MAX_PAIRS" in v for v in left.values())
 
 
@@ -72,6 +73,7 @@ def test_compare_ranks_every_release(capsys):
 
 
 def test_compare_too_large_rows_not_crash(capsys):
-    code, out, err = run(capsys, "compare", "--prior", "1,1", "--n", "400", "--epsilon", "1")
+    # k = 2 is exact at any n since the optimum became geometric + remap (issue 20); the k = 3 LP has a size limit
+    code, out, err = run(capsys, "compare", "--prior", "1,1,1", "--n", "30", "--epsilon", "1")
     assert code == 0, err
     assert "optimal (worst)" in out and "not computed" in out

@@ -53,7 +53,7 @@ def test_releases_are_what_compare_ranks():
 
     ours = [v for m in MECHANISMS for v in releases(m)]
     assert ours == compare_variants()
-    assert [v.label for v in ours][-2:] == ["optimal (worst)", "optimal (average)"]
+    assert [v.label for v in ours][-3:] == ["optimal (worst)", "optimal (average)", "remapped-geometric"]
     assert [v.options for v in ours if v.mechanism == "ehds"] == [{}, {"calibrate": True}]
 
 

@@ -21,6 +21,7 @@ def test_grid_matches_expected_errors_and_skips_large_points():
 
 
 def test_grid_keeps_a_size_refusal_as_a_row():
-    df = beyond.expected_error_grid("optimal~worst", {"priors": [[1, 1]], "n": [300], "epsilon": [1.0],
+    # k = 2 runs at any n since issue 20 (geometric + remap); the k = 3 linear program keeps its size limit
+    df = beyond.expected_error_grid("optimal~worst", {"priors": [[1, 1, 1]], "n": [30], "epsilon": [1.0],
                                                       "delta": 1e-8, "max_candidates": 1000})
     assert len(df) == 1 and np.isnan(df.worst.iloc[0]) and "limit" in df.status.iloc[0]
