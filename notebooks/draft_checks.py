@@ -17,6 +17,9 @@
 # `dpposterior.paper.drafts` and judged by its rule. It also compares the authors' recorded P(release = BI(c))
 # (from their code, not in the drafts) with the exact pmf of the item's `source` (n = 1e4). The findings in plain
 # words: docs/findings.md.
+#
+# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/draft-claims.png`
+# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
 
 # %%
 import matplotlib.pyplot as plt

@@ -23,6 +23,12 @@ CASES = [  # (mechanism, options, rng, the warnings' distinctive words)
 ]
 
 
+def cli_refuses(mechanism, options) -> bool:
+    """The command line refuses an explicit --delta on a mechanism that ignores it (issue 24: a setting silently
+    ignored looks applied); the API accepts it and warns (issue 23)."""
+    return "delta" in options and "delta" not in dp.MECHANISMS[mechanism].settings_used
+
+
 def release_warnings(mechanism, options, rng, counts=(40, 60)) -> list[str]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -47,6 +53,11 @@ def test_each_warning_on_the_command_line(mechanism, options, rng, words, capsys
     argv += ["--calibrate"] if options.get("calibrate") else []
     argv += ["--delta", str(options["delta"])] if "delta" in options else []
     argv += ["--seed", str(rng)] if rng is not None else []
+    if cli_refuses(mechanism, options):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1 and "--delta" in err, err
+        return
     assert main(argv) == 0
     out, err = capsys.readouterr()
     lines = err.splitlines()
@@ -59,8 +70,8 @@ def test_the_default_delta_is_not_a_delta_given(capsys):
     assert main(["release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "lshist", "--epsilon", "1"]) == 0
     assert capsys.readouterr().err == ""
     assert main(["release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "lshist", "--epsilon", "1",
-                 "--delta", "1e-8"]) == 0
-    assert "ignores the delta" in capsys.readouterr().err
+                 "--delta", "1e-8"]) == 2  # given explicitly to a pure-eps mechanism: refused (issue 24)
+    assert "--delta" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("mechanism, options, rng, words", CASES)
@@ -76,7 +87,7 @@ def test_warnings_depend_on_settings_only(mechanism, options, rng, words, capsys
         argv += ["--calibrate"] if options.get("calibrate") else []
         argv += ["--delta", str(options["delta"])] if "delta" in options else []
         argv += ["--seed", str(rng)] if rng is not None else []
-        assert main(argv) == 0
+        assert main(argv) == (2 if cli_refuses(mechanism, options) else 0)
         cli.add(capsys.readouterr().err)
     assert len(cli) == 1
 

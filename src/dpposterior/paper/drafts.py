@@ -29,9 +29,15 @@ from . import verdicts as V
 ONES2 = np.array([1.0, 1.0])
 
 
+def _gs(mech: str, gs_method: str = "paper") -> dict:
+    """The drafts' constant GS for the mechanisms that read a global sensitivity (the registry says which)."""
+    used = "global_sensitivity_method" in M.MECHANISMS[mech].settings_used
+    return {"global_sensitivity_method": gs_method} if used else {}
+
+
 def _law(mech: str, n: int, c1: int, eps: float, prior=ONES2, gs_method: str = "paper"):
     a, c = np.asarray(prior, float), np.array([c1, n - c1])
-    lp = M.log_pmf(mech, a, c, epsilon=eps, global_sensitivity_method=gs_method)
+    lp = M.log_pmf(mech, a, c, epsilon=eps, **_gs(mech, gs_method))
     h, p = error_law(lp, a, c)
     return h, p, float(local_sensitivity(a, c))
 
@@ -170,8 +176,8 @@ def cor45_table(eps: float, k: int = 1, n_max: int = 60) -> pd.DataFrame:
     out = []
     for n in range(2, n_max + 1, 2):
         sel = np.abs(np.arange(n + 1) - n // 2) <= k
-        p = {m: float(np.exp(M.log_pmf(m, ONES2, np.array([n // 2, n // 2]), epsilon=eps,
-                                       global_sensitivity_method="paper"))[sel].sum()) for m in ("lshist", "ehd")}
+        p = {m: float(np.exp(M.log_pmf(m, ONES2, np.array([n // 2, n // 2]), epsilon=eps, **_gs(m)))[sel].sum())
+             for m in ("lshist", "ehd")}
         out.append({"eps": eps, "k": k, "n": n, "P_lshist": p["lshist"], "P_ehd": p["ehd"], "proper": 2 * k + 1 < n + 1})
     return pd.DataFrame(out)
 

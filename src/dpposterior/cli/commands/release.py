@@ -57,12 +57,6 @@ def add_release(p: argparse.ArgumentParser) -> None:
                    help="total privacy budget of --ledger (basic composition); a release past it is refused "
                         "before anything is drawn")
     add_variant_options(p)
-    # a --delta given explicitly (to a pure-eps mechanism) deserves a warning: mark the default
-    p.set_defaults(delta=_Default(p.get_default("delta")))
-
-
-class _Default(str):
-    """The default of ``--delta``, told apart from the same value given on the command line."""
 
 
 def cmd_release(args) -> None:
@@ -83,7 +77,7 @@ def cmd_release(args) -> None:
     a = prior_arg(args.prior, c.size)
     seed = seed_arg(args.seed)
     # settings only: the warnings of dpposterior.guarantee, printed once the release has succeeded
-    prep = _prepared(spec, seeded=seed is not None, delta_given=not isinstance(args.delta, _Default))
+    prep = _prepared(spec, seeded=seed is not None, delta_given=args.delta is not None)
     # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
     _, m = draw(prep, a, c, seed, ledger, sample=release)
     claimed = claim_of(spec)
