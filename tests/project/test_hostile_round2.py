@@ -57,6 +57,42 @@ def process(argv, *, env=None, shell_tail: str = "", timeout: float = 120):
 
 
 # ---------------------------------------------------------------------------------------------
+# 1. a solve with no time budget: every command that reaches the optimal LP estimates it first
+
+
+@pytest.mark.parametrize("argv", [
+    ["release", "--prior", "1,1,1", "--counts", "7,7,7", "--mechanism", "optimal", "--epsilon", "1"],
+    ["pmf", "--prior", "1,1,1", "--counts", "7,7,7", "--mechanism", "optimal", "--epsilon", "1"],
+    ["accuracy", "--prior", "1,1,1", "--n", "21", "--mechanism", "optimal", "--epsilon", "1"],
+    ["posterior", "--prior", "1,1,1", "--released", "7,7,7", "--mechanism", "optimal", "--epsilon", "1"],
+    ["privacy", "--prior", "1,1,1", "--n", "21", "--mechanism", "optimal", "--epsilon", "1"],
+    ["pmf", "--prior", "1,1,1,1", "--counts", "3,2,2,2", "--mechanism", "optimal", "--epsilon", "1"],
+])
+def test_a_long_solve_is_refused_before_it_starts(argv):
+    """|R| = 253 is inside the LP's size limit, but its solve ran past 60 s: refused from public n, k."""
+    code, out, err = process(argv, timeout=60)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err[-2000:]
+    assert "DPPOSTERIOR_MAX_SOLVE_SECONDS" in err, err
+
+
+# ---------------------------------------------------------------------------------------------
+# 2a. the LP at large eps: right or refused, never a table worse than geometric
+
+
+@pytest.mark.parametrize("eps", [25.0, 30.0])
+def test_the_lp_at_large_eps_is_right_or_refused(eps):
+    from dpposterior.mechanisms.optimal import SolverError
+
+    try:
+        opt = dp.expected_errors("optimal", [1, 1, 1], 5, epsilon=eps)
+    except SolverError as exc:
+        assert "use geometric" in str(exc)
+        return
+    geo = dp.expected_errors("geometric", [1, 1, 1], 5, epsilon=eps)
+    assert opt.worst <= geo.worst * (1 + 1e-9) + 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
 # 2b. a DataFrame's labels read as data
 
 
