@@ -20,7 +20,8 @@ NAMES = {"mh": "mh (M_H, arXiv Def. 6)", "lsdim": "lsdim (Laplace)", "lshist": "
          "lshist=lszhang": "lshist = lszhang (both Lap(2/eps) at k >= 3)",
          "geometric": "geometric (discrete Laplace)", "ehd~calibrated": "ehd calibrated",
          "ehds~calibrated": "ehds calibrated", "mh~calibrated": "mh calibrated",
-         "mh-delta~calibrated": "mh-delta calibrated", "optimal~worst": "optimal (worst case; k = 2: geometric + remap, k >= 3: LP)",
+         "mh-delta~calibrated": "mh-delta calibrated",
+         "optimal~worst": "optimal (worst case; k = 2: geometric + remap, k >= 3: LP)",
          "optimal~average": "optimal (average; k = 2: geometric + remap, k >= 3: LP)"}
 MARKERS = {"mh": "o", "lsdim": "s", "lshist": "^", "mh-delta": "D", "lszhang": "v", "ehds": "P", "ehd": "X",
            "ehdl": "*", "geometric": "h", "ehd~calibrated": "x", "ehds~calibrated": "p", "mh~calibrated": "8",
