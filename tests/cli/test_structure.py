@@ -3,7 +3,6 @@ required flags shown as required, Ctrl-C, strict JSON."""
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 
@@ -13,22 +12,6 @@ import dpposterior
 from dpposterior import InputError, cli
 
 SRC = Path(dpposterior.__file__).parent
-
-
-def imports_of(module: str) -> set[str]:
-    """Relative modules of the package that ``module`` imports anywhere (top level or in functions)."""
-    tree = ast.parse((SRC / f"{module}.py").read_text())
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                out.add(node.module.split(".")[0])
-            else:
-                out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dpposterior"):
-            parts = node.module.split(".")
-            out.update([parts[1]] if len(parts) > 1 else [a.name for a in node.names])
-    return out
 
 
 def test_every_subcommand_is_one_table_entry():

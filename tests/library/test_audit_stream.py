@@ -64,29 +64,3 @@ def test_malformed_budget_setting_is_one_line(monkeypatch, value):
     monkeypatch.setenv("DPPOSTERIOR_MAX_AUDIT_SAMPLES", value)
     with pytest.raises(InputError, match="DPPOSTERIOR_MAX_AUDIT_SAMPLES must be a positive"):
         A.audit(_sampler, 0, 1, samples=1000, seed=1)
-
-
-def _source(root, name: str):
-    """The source of a top-level module of the package: ``name.py``, or ``name/__init__.py`` for a package."""
-    return root / f"{name}.py" if (root / f"{name}.py").exists() else root / name / "__init__.py"
-
-
-def _package_imports(module: str) -> set[str]:
-    """The dpposterior modules ``module`` imports, transitively, read from the source (any depth, any place)."""
-    import ast
-    from pathlib import Path
-
-    root = Path(A.__file__).parent
-    seen, todo = set(), [module]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        for node in ast.walk(ast.parse(_source(root, name).read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                targets = [node.module] if node.module else [a.name for a in node.names]
-                todo += [t.split(".")[0] for t in targets if _source(root, t.split(".")[0]).exists()]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("dpposterior."):
-                todo.append(node.module.split(".")[1])
-    return seen - {module}
