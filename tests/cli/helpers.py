@@ -48,3 +48,17 @@ def run_case(argv: list[str], *, env: dict | None = None, stdin: bytes | None = 
         proc.communicate()
         pytest.fail(f"{argv[:3]}... did not end within {timeout:.0f} s")
     return proc.returncode, out.decode(), err.decode(), time.monotonic() - start
+
+
+def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
+    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2, err[-2000:]
+    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
+    assert "Traceback" not in err and needle in lines[0], lines[0]
+    assert out == "", out[-500:]
+
+
+def ones(k: int) -> str:
+    """``1,1,...,1`` (k ones): a prior or counts of k categories."""
+    return ",".join(["1"] * k)

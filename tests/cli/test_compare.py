@@ -6,16 +6,7 @@ import json
 
 import pytest
 
-from .helpers import LIMIT_S, run, run_case, run_json
-
-
-def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
-    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2, err[-2000:]
-    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
-    assert "Traceback" not in err and needle in lines[0], lines[0]
-    assert out == "", out[-500:]
+from .helpers import LIMIT_S, assert_clean_refusal, run, run_case, run_json
 
 
 def test_compare_total_over_the_pair_budget_is_refused_fast():

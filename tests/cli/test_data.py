@@ -9,7 +9,7 @@ import pytest
 
 from dpposterior.guarantee import SEEDED_WARNING
 
-from .helpers import LIMIT_S, REL, run, run_case, run_json
+from .helpers import LIMIT_S, REL, assert_clean_refusal, run, run_case, run_json
 
 SEEDED = "dpposterior: warning: " + SEEDED_WARNING
 
@@ -46,15 +46,6 @@ def test_csv_errors(capsys, tmp_path):
     for extra, message in cases:
         code, _, err = run(capsys, "release", "--prior", "1,1", "--mechanism", "ehds", "--epsilon", "1", *extra)
         assert code == 2 and message in err and err.count("\n") == 1, (extra, err)
-
-
-def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
-    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2, err[-2000:]
-    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
-    assert "Traceback" not in err and needle in lines[0], lines[0]
-    assert out == "", out[-500:]
 
 
 def _write(path: Path, text: str) -> str:

@@ -9,16 +9,7 @@ import pytest
 from dpposterior.calibration import calibration
 from dpposterior.privacy import concrete_epsilon
 
-from .helpers import REL, run, run_case, run_json
-
-
-def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
-    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2, err[-2000:]
-    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
-    assert "Traceback" not in err and needle in lines[0], lines[0]
-    assert out == "", out[-500:]
+from .helpers import REL, assert_clean_refusal, run, run_case, run_json
 
 
 @pytest.mark.parametrize("flag, value, needle", [

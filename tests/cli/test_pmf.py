@@ -8,7 +8,7 @@ from dpposterior.mechanisms import log_pmf
 from dpposterior.models import candidates
 from dpposterior.sensitivity import PAPER_GLOBAL_SENSITIVITY, global_sensitivity
 
-from .helpers import LIMIT_S, run, run_case, run_json
+from .helpers import LIMIT_S, assert_clean_refusal, ones, run, run_case, run_json
 
 
 def test_pmf_json_has_every_candidate_and_exact_values(capsys):
@@ -50,19 +50,6 @@ def test_pmf_text_output_lists_candidates(capsys):
     assert code == 0
     lines = [x for x in out.splitlines() if x.strip() and not x.startswith("#")]
     assert len(lines) == 1 + 6  # header + |R(2)| for k = 3
-
-
-def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
-    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2, err[-2000:]
-    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
-    assert "Traceback" not in err and needle in lines[0], lines[0]
-    assert out == "", out[-500:]
-
-
-def ones(k: int) -> str:
-    return ",".join(["1"] * k)
 
 
 def test_pmf_count_past_4300_digits_is_one_line():

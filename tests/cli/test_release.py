@@ -9,7 +9,7 @@ import numpy as np
 
 from dpposterior.posterior import noise_aware_posterior
 
-from .helpers import REL, run, run_case, run_json
+from .helpers import REL, assert_clean_refusal, ones, run, run_case, run_json
 
 
 def test_release_is_seeded_and_in_the_support(capsys):
@@ -32,19 +32,6 @@ def test_release_text_is_the_posterior(capsys):
     assert code == 0 and out.startswith("Dir(")
     alpha = [float(x) for x in out.splitlines()[0][4:-1].split(",")]
     assert math.isclose(sum(alpha), 4.0)
-
-
-def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
-    """Exit 2, one stderr line ``dpposterior: error: ...`` containing ``needle``, and an empty stdout."""
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2, err[-2000:]
-    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[-2000:]
-    assert "Traceback" not in err and needle in lines[0], lines[0]
-    assert out == "", out[-500:]
-
-
-def ones(k: int) -> str:
-    return ",".join(["1"] * k)
 
 
 def test_release_noise_aware_failure_prints_nothing():

@@ -23,9 +23,11 @@ from dpposterior.cli import main
 from dpposterior.distances import hellinger
 from dpposterior.errors import InputError, SizeError
 from dpposterior.mechanisms import exponential_log_pmf_rows, laplace_log_pmf_rows
-from dpposterior.models import candidates, directions
+from dpposterior.models import candidates
 from dpposterior.privacy import concrete_epsilon
 from dpposterior.sensitivity import global_sensitivity
+
+from .test_models import brute_neighbours  # the transcription of docs/definitions.md §1 adjacency
 
 RUNS = 120
 BETA = 0.1
@@ -359,18 +361,6 @@ def test_cli_flags_ehdl_above_its_nominal_epsilon(capsys):
                  "--search", "boundary", "--samples", "400000", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "ABOVE THE NOMINAL EPS 3" in out and "pairs tested 4" in out
-
-
-def brute_neighbours(c):
-    """docs/definitions.md §1 adjacency, transcribed: c - e_i + e_j for every (i, j) of directions() with c_i >= 1."""
-    out = []
-    for i, j in directions(len(c)):
-        if c[i] >= 1:
-            d = list(c)
-            d[i] -= 1
-            d[j] += 1
-            out.append(d)
-    return out
 
 
 def old_candidate_pairs(n, k, strategy, count=4, rng=None):
