@@ -17,9 +17,10 @@
 # Template `which_to_use` (the arXiv draft's future work 1: when do the mechanisms beat the baselines?).
 # Over a grid of n, eps and prior strength Beta(a, a), each cell names the pure eps-DP release (claimed,
 # or certified by calibration) with the smallest exact expected error: on average under the prior
-# predictive, and in the worst case over data sets. `optimal` is not ranked: it wins its own objective by
-# construction (the frontier item shows how close the others come); `mh` (claims 2 eps) and `mh-delta`
-# (claims (eps, delta)) are not ranked either. The defaults render `which-to-use` of the default config.
+# predictive, and in the worst case over data sets. `optimal` (geometric + remap, k = 2) is not ranked: it is
+# the best possible by construction, so each cell says how far the winner is from it ("x1.05 of opt."), and
+# the bottom rows show every release's error over the optimum's at eps = 1. `mh` (claims 2 eps) and
+# `mh-delta` (claims (eps, delta)) are not ranked. The defaults render `which-to-use` of the default config.
 
 # %%
 import matplotlib.pyplot as plt
@@ -36,7 +37,8 @@ style.apply()
 # %% tags=["parameters"]
 item = "which-to-use"
 title = "Which release to use: the smallest expected error over n, eps and prior strength (arXiv draft future work 1)"
-mechanisms = ["ehd", "ehds", "mh", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated", "ehds~calibrated"]
+mechanisms = ["ehd", "ehds", "mh", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated", "ehds~calibrated",
+              "optimal~worst", "optimal~average"]
 inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "which-to-use", m) for m in mechanisms]}
 outputs = paths.item_outputs("which-to-use")
 
@@ -45,16 +47,20 @@ df = items.load(inputs["expected_error"])
 strengths = sorted(df.prior_strength.unique())
 ns, epss = sorted(df.n.unique()), sorted(df.epsilon.unique())
 wins = {o: beyond.winners(df, o) for o in ("average", "worst")}
+ratio = beyond.ratios(df)
 names = sorted(set(wins["average"].winner) | set(wins["worst"].winner))
+eps_line = min(epss, key=lambda e: abs(e - 1.0))
 caption = (f"{title}. Beta(a, a) priors, a in {{{', '.join(f'{a:g}' for a in strengths)}}}; n in "
-           f"{{{', '.join(map(str, ns))}}}; eps in {{{', '.join(f'{e:g}' for e in epss)}}}. Each cell: the winner "
-           "(colour), the runner-up (cal.: calibrated) and how much larger its error is (x ratio). Top row: average error under "
-           "the prior predictive; bottom row: worst case over data sets. Exact values.")
+           f"{{{', '.join(map(str, ns))}}}; eps in {{{', '.join(f'{e:g}' for e in epss)}}}. Top two rows, each cell: the "
+           "winner (colour), its error over the optimum's (x of opt.; 1 = the best possible, geometric + remap), and the "
+           "runner-up (cal.: calibrated) with how much larger its error is. First row: average error under the prior "
+           "predictive; second row: worst case over data sets. Bottom two rows: every release's error over the "
+           f"optimum's against n at eps = {eps_line:g} (average, then worst case; log scale). Exact values.")
 tables.show_text("**Caption.** " + caption)
 
 # %%
 cmap = ListedColormap([style.colour(m) for m in names])
-fig, axes = plt.subplots(2, len(strengths), figsize=(3.6 * len(strengths) + 0.6, 6.8), squeeze=False)
+fig, axes = plt.subplots(4, len(strengths), figsize=(3.6 * len(strengths) + 0.6, 13.2), squeeze=False)
 for i, objective in enumerate(("average", "worst")):
     w = wins[objective]
     for j, a in enumerate(strengths):
@@ -63,7 +69,8 @@ for i, objective in enumerate(("average", "worst")):
         grid = np.full((len(ns), len(epss)), np.nan)
         for r in s.itertuples():
             grid[ns.index(r.n), epss.index(r.epsilon)] = names.index(r.winner)
-            ax.text(epss.index(r.epsilon), ns.index(r.n), f"{str(r.runner_up).replace('~calibrated', ' cal.')}\nx{r.ratio:.2f}",
+            ax.text(epss.index(r.epsilon), ns.index(r.n),
+                    f"x{r.to_optimum:.2f} of opt.\n{str(r.runner_up).replace('~calibrated', ' cal.')} x{r.ratio:.2f}",
                     ha="center", va="center", fontsize=5.5, color="white")
         ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, origin="lower", aspect="auto")
         ax.set_xticks(range(len(epss)), [f"{e:g}" for e in epss])
@@ -72,13 +79,36 @@ for i, objective in enumerate(("average", "worst")):
         ax.set_ylabel("n")
         ax.grid(False)
         ax.set_title(f"{objective} error, Beta({a:g},{a:g})")
-handles = [plt.Rectangle((0, 0), 1, 1, color=style.colour(m), label=style.name(m)) for m in names]
+ranked = [m for m in mechanisms if m in set(ratio[ratio.pure_dp].mechanism)]  # pure eps-DP releases only
+for i, objective in enumerate(("average", "worst")):
+    for j, a in enumerate(strengths):
+        ax = axes[2 + i, j]
+        for m in ranked:
+            s = ratio[(ratio.mechanism == m) & (ratio.objective == objective) & (ratio.prior_strength == a)
+                      & (ratio.epsilon == eps_line)].sort_values("n")
+            if len(s):
+                ax.plot(s.n, s.ratio, color=style.colour(m), marker=style.marker(m), ms=4,
+                        ls="--" if "~calibrated" in m else "-", lw=1.1)
+        ax.axhline(1.0, color="black", lw=2.2)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xticks(ns, [str(v) for v in ns])
+        ax.xaxis.set_minor_locator(plt.NullLocator())
+        ax.set_xlabel("n")
+        ax.set_ylabel("error / optimum")
+        ax.set_title(f"{objective} error over the optimum's, Beta({a:g},{a:g}), eps = {eps_line:g}", fontsize=8)
+shown = sorted(set(names) | set(ranked), key=lambda m: (m not in names, m))
+handles = [plt.Rectangle((0, 0), 1, 1, color=style.colour(m), label=style.name(m)) for m in shown]
+handles.append(plt.Line2D([], [], color="black", lw=2.2, label="the optimum (geometric + remap)"))
 fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, frameon=False)
 fig.tight_layout()
 plt.show()
 
 # %%
 table = wins["average"].merge(wins["worst"], on=["prior_strength", "n", "epsilon"], suffixes=(" (average)", " (worst)"))
-tables.show(table, heading="Winner and runner-up per cell")
+tables.show(table, heading="Winner and runner-up per cell, and the winner's error over the optimum's")
+tables.show(ratio.pivot_table(index=["prior_strength", "n", "epsilon", "objective"], columns="mechanism",
+                              values="ratio").reset_index(),
+            heading="Every release's error over the optimum's, per cell and objective (1 = the best possible)")
 rows = C.which_to_use(df)
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

@@ -25,3 +25,20 @@ def test_grid_keeps_a_size_refusal_as_a_row():
     df = beyond.expected_error_grid("optimal~worst", {"priors": [[1, 1, 1]], "n": [30], "epsilon": [1.0],
                                                       "delta": 1e-8, "max_candidates": 1000})
     assert len(df) == 1 and np.isnan(df.worst.iloc[0]) and "limit" in df.status.iloc[0]
+
+
+def test_lp_oracle_is_recorded_where_the_lp_runs_and_matches_geometric_plus_remap():
+    spec = {"priors": [[1, 1], [1, 1, 1]], "n": [10, 300], "epsilon": [1.0], "delta": 1e-8, "max_candidates": 400,
+            "lp_oracle": True}
+    for name, objective in (("optimal~worst", "worst"), ("optimal~average", "average")):
+        df = beyond.expected_error_grid(name, spec).set_index(["k", "n"])
+        row = df.loc[(2, 10)]
+        assert row.oracle_objective == objective
+        assert row.oracle == pytest.approx(row[objective], rel=1e-6)
+        assert np.isnan(df.loc[(2, 300)].oracle)  # past the LP's limit (n + 1 > 260): no oracle, still a value
+        assert np.isfinite(df.loc[(2, 300)][objective])
+        assert np.isnan(df.loc[(3, 10)].oracle)  # k = 3 is the LP itself
+    # without the key (or for a mechanism without an oracle) nothing is solved
+    plain = beyond.expected_error_grid("optimal~worst", {**spec, "lp_oracle": False})
+    assert plain.oracle.isna().all()
+    assert beyond.expected_error_grid("geometric", spec).oracle.isna().all()

@@ -20,12 +20,16 @@ def grid(values: dict, objective="average"):
     return pd.DataFrame(rows)
 
 
-def frontier_frame(geo_avg, opt_avg, worst_counts=((0, 50),)):
-    base = {"status": "ok", "k": 2, "epsilon": 1.0, "prior": [1.0, 1.0], "n": 50}
+def frontier_frame(geo_avg, opt_avg, worst_counts=((0, 50),), ehds_worst=0.8, oracle=(np.nan, np.nan)):
+    base = {"status": "ok", "k": 2, "epsilon": 1.0, "prior": [1.0, 1.0], "prior_strength": 1.0, "n": 50,
+            "pure_dp": True, "oracle": np.nan, "oracle_objective": None}
     rows = [dict(base, mechanism="geometric", average=geo_avg, worst=0.2, worst_counts=[25, 25]),
-            dict(base, mechanism="optimal~average", average=opt_avg, worst=0.2, worst_counts=[25, 25]),
-            dict(base, mechanism="optimal~worst", average=0.16, worst=0.1612, worst_counts=[25, 25])]
-    rows += [dict(base, mechanism="mh", average=0.4, worst=0.8, worst_counts=list(c)) for c in worst_counts]
+            dict(base, mechanism="optimal~average", average=opt_avg, worst=0.2, worst_counts=[25, 25],
+                 oracle=oracle[1], oracle_objective="average"),
+            dict(base, mechanism="optimal~worst", average=0.16, worst=0.1612, worst_counts=[25, 25],
+                 oracle=oracle[0], oracle_objective="worst")]
+    rows += [dict(base, mechanism="mh", pure_dp=False, average=0.4, worst=0.8, worst_counts=list(c)) for c in worst_counts]
+    rows += [dict(base, mechanism="ehds", average=0.4, worst=ehds_worst, worst_counts=[0, 50])]
     return pd.DataFrame(rows)
 
 
@@ -46,10 +50,50 @@ def test_frontier_rules_and_edges():
     assert geo.verdict == V.REPRODUCED  # within the relative tolerance 1e-4
     geo = next(r for r in C.frontier(frontier_frame(0.108, 0.108 * (1 - 2e-4))) if "geometric release" in r.claim)
     assert geo.verdict == V.NOT_REPRODUCED  # just past it
-    boundary = next(r for r in C.frontier(frontier_frame(0.1, 0.1, ((3, 47),))) if "boundary" in r.claim)
+    boundary = next(r for r in C.frontier(frontier_frame(0.1, 0.1, ((3, 47),))) if r.claim.startswith("mh: its worst"))
     assert boundary.verdict == V.NOT_REPRODUCED
-    beats = next(r for r in C.frontier(frontier_frame(0.1, 0.1)) if r.claim.endswith(": mh"))
+    beats = next(r for r in C.frontier(frontier_frame(0.1, 0.1)) if r.claim.endswith("worst-error optimum: ehds"))
     assert beats.verdict == V.REPRODUCED
+    beats = next(r for r in C.frontier(frontier_frame(0.1, 0.1, ehds_worst=0.1612 * (1 - 2e-4)))
+                 if r.claim.endswith("worst-error optimum: ehds"))
+    assert beats.verdict == V.NOT_REPRODUCED  # a pure eps-DP release below the optimum would refute it
+    # mh claims 2 eps: it is shown among the ratios but never judged against the eps optimum
+    assert not any(r.claim.endswith(": mh") for r in C.frontier(frontier_frame(0.1, 0.1)))
+
+
+def oracle_row(frame, objective):
+    return next(r for r in C.frontier(frame) if r.claim.startswith(f"SPEC §10 ({objective}"))
+
+
+def test_oracle_rows_match_and_fail_at_their_tolerance():
+    near, far = 0.1612 * (1 + 0.5e-6), 0.1612 * (1 + 2e-6)
+    assert oracle_row(frontier_frame(0.1, 0.1, oracle=(near, 0.1)), "worst").verdict == V.REPRODUCED
+    assert oracle_row(frontier_frame(0.1, 0.1, oracle=(far, 0.1)), "worst").verdict == V.NOT_REPRODUCED
+    assert oracle_row(frontier_frame(0.1, 0.1, oracle=(near, 0.1 * (1 - 2e-6))), "average").verdict == V.NOT_REPRODUCED
+    two = pd.concat([frontier_frame(0.1, 0.1, oracle=(near, 0.1)),
+                     frontier_frame(0.1, 0.1, oracle=(far, 0.1)).assign(n=60)], ignore_index=True)
+    row = oracle_row(two, "worst")
+    assert row.verdict == V.PARTLY and "over 2 points (n = 50 to 60" in row.computed
+    # no oracle values (the LP did not run anywhere): no row, rather than a vacuous one
+    assert not any(r.claim.startswith("SPEC §10") for r in C.frontier(frontier_frame(0.1, 0.1)))
+
+
+def test_ratios_put_every_release_over_the_optimum_of_its_objective():
+    df = frontier_frame(0.2, 0.1)
+    r = beyond.ratios(df).set_index(["mechanism", "objective"])
+    assert r.loc[("geometric", "average"), "ratio"] == pytest.approx(2.0)
+    assert r.loc[("ehds", "worst"), "ratio"] == pytest.approx(0.8 / 0.1612)
+    assert r.loc[("mh", "worst"), "pure_dp"] == False  # noqa: E712 - shown, flagged
+    assert not {"optimal~worst", "optimal~average"} & set(r.index.get_level_values(0))
+    # a point without the optimum has no ratio
+    assert beyond.ratios(df.assign(n=[50, 50, 50, 70, 70])).n.unique().tolist() == [50]
+
+
+def test_winners_report_the_winners_distance_to_the_optimum():
+    df = grid({"geometric": {(1, 10, 1.0): 0.2}, "ehds": {(1, 10, 1.0): 0.25}, "optimal~average": {(1, 10, 1.0): 0.1}})
+    w = beyond.winners(df, "average").iloc[0]
+    assert w.winner == "geometric" and w.optimum == pytest.approx(0.1) and w.to_optimum == pytest.approx(2.0)
+    assert np.isnan(beyond.winners(grid({"geometric": {(1, 10, 1.0): 0.2}}), "average").iloc[0].to_optimum)
 
 
 def test_calibration_rules():
@@ -60,3 +104,13 @@ def test_calibration_rules():
                        dict(base, mechanism="ehds~calibrated", n=20, average=0.6, kappa=0.9, certified_epsilon=1.01)])
     cert, slack, gain = C.calibration(df)  # issue 21: the slack row (kappa* > 1) judges the claim
     assert cert.verdict == V.PARTLY and slack.verdict == V.PARTLY and gain.verdict == V.PARTLY
+
+
+def test_which_to_use_judges_the_winner_against_the_optimum():
+    ok = grid({"geometric": {(1, 10, 1.0): 0.2, (1, 20, 1.0): 0.3}, "optimal~average": {(1, 10, 1.0): 0.1, (1, 20, 1.0): 0.3},
+               "optimal~worst": {(1, 10, 1.0): 0.1, (1, 20, 1.0): 0.3}})
+    row = next(r for r in C.which_to_use(ok) if r.claim.startswith("Beyond the drafts (average"))
+    assert row.verdict == V.REPRODUCED and "within 1 % of it in 1" in row.computed
+    bad = grid({"geometric": {(1, 10, 1.0): 0.2}, "optimal~average": {(1, 10, 1.0): 0.3}, "optimal~worst": {(1, 10, 1.0): 0.3}})
+    row = next(r for r in C.which_to_use(bad) if r.claim.startswith("Beyond the drafts (worst"))
+    assert row.verdict == V.NOT_REPRODUCED

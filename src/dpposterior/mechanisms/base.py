@@ -182,6 +182,12 @@ class Mechanism:
         public n and k; 0 for a closed-form mechanism, which solves nothing."""
         return 0.0
 
+    def oracle_value(self, prior, n: int, params: Params) -> dict | None:
+        """An independent solver's value of the mechanism's own objective at (prior, n, params), kept as a check
+        on the mechanism (``{"objective", "value", "solver"}``), or None when it has no such oracle or the
+        oracle does not run at this size.  Here: none (a closed-form mechanism optimises nothing)."""
+        return None
+
     def audit_entry_seconds(self, n: int, k: int) -> float:
         """Estimated seconds per output entry (a draw is k entries) of drawing and counting inside an
         audit, from public n and k.  Measured here (``benchmarks/budgets.py``): 0.25-0.76 us up to

@@ -424,6 +424,17 @@ class OptimalMechanism(Mechanism):
         if k >= 3:
             _solve_budget(self.solve_seconds(n, k), f"the optimal mechanism's linear program for k={k}, n={n}")
 
+    def oracle_value(self, prior, n, params):
+        """k = 2 and ``n + 1 <= MAX_OUTPUTS``: the full linear program's optimum for ``params.objective``
+        (:func:`solve_table`, HiGHS, before the repair's mixing): the oracle that the geometric + remap
+        release (the module docstring's theorem) must match.  None elsewhere (k >= 3 *is* the LP; larger n
+        is past the LP's limit)."""
+        a = np.asarray(prior, dtype=np.float64)
+        if a.size != 2 or int(n) + 1 > MAX_OUTPUTS or int(n) < 1:
+            return None
+        value = solve_table(a, int(n), params.epsilon, params.objective)[2]
+        return {"objective": params.objective, "value": float(value), "solver": "linear program (HiGHS)"}
+
     # -- the table -----------------------------------------------------------------------------
 
     def _solution(self, prior, n, params, draw=False) -> RemapSolution:

@@ -7,7 +7,13 @@ One job computes one mechanism (or variant, ``ehds~calibrated``, ``optimal~avera
 :func:`dpposterior.accuracy.expected_errors`: the worst case over all data sets of size n and its
 data set, and the average under the prior predictive.  Points beyond ``max_candidates`` are
 skipped; a point the mechanism refuses for its size (e.g. the linear program of ``optimal``
-beyond 260 outputs) is kept as a row with its ``status`` and no values.
+beyond 260 outputs) is kept as a row with its ``status`` and no values.  With ``lp_oracle: true`` a
+mechanism that has an independent oracle (:meth:`~dpposterior.mechanisms.Mechanism.oracle_value`: ``optimal``
+at k = 2, the full linear program, wherever it runs) also records the oracle's value of its objective
+(columns ``oracle``, ``oracle_objective``), so the item can check the geometric + remap release against it.
+
+:func:`ratios` puts every release's error over the optimum's (``optimal~worst`` for the worst case,
+``optimal~average`` for the average): how far each release is from the best possible.
 """
 
 from __future__ import annotations
@@ -17,16 +23,19 @@ import pandas as pd
 
 from ..accuracy import expected_errors
 from ..errors import SizeError
-from ..mechanisms import MECHANISMS
+from ..mechanisms import MECHANISMS, resolve
 from ..models import n_candidates
 from .variants import variant
 
 #: ``which-to-use`` ranks only releases with a closed form: ``optimal`` wins its own objective by construction.
 NOT_RANKED = ("optimal",)
+#: The optimum of each objective, as the config names it.
+OPTIMUM = {"worst": "optimal~worst", "average": "optimal~average"}
 
 
 def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
-    """Rows per (prior, n, eps): worst, worst_counts, average, kappa, certified eps, status."""
+    """Rows per (prior, n, eps): worst, worst_counts, average, kappa, certified eps, status; with
+    ``spec["lp_oracle"]``, the oracle's value of the mechanism's objective where it has one (module docstring)."""
     base, options = variant(name)
     mech = MECHANISMS[base]
     claimed = mech.claimed
@@ -43,7 +52,7 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
                        "pure_dp": claim == (float(eps), 0.0),
                        "prior": prior, "prior_strength": prior[0], "k": k, "n": int(n), "epsilon": float(eps),
                        "worst": np.nan, "worst_counts": None, "average": np.nan, "kappa": np.nan,
-                       "certified_epsilon": np.nan, "status": "ok"}
+                       "certified_epsilon": np.nan, "oracle": np.nan, "oracle_objective": None, "status": "ok"}
                 try:
                     e = expected_errors(base, prior, int(n), epsilon=float(eps), delta=float(spec["delta"]), **options)
                 except SizeError as exc:
@@ -52,6 +61,11 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
                     row.update(worst=e.worst, worst_counts=list(e.worst_counts), average=e.average)
                     if e.calibration is not None:
                         row.update(kappa=e.calibration.factor, certified_epsilon=e.calibration.concrete_epsilon)
+                    if spec.get("lp_oracle", False):
+                        entry, params = resolve(base, float(eps), float(spec["delta"]), **options)
+                        got = entry.oracle_value(prior, int(n), params)
+                        if got is not None:
+                            row.update(oracle=got["value"], oracle_objective=got["objective"])
                 rows.append(row)
     return pd.DataFrame(rows)
 
@@ -59,12 +73,42 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
 def winners(df: pd.DataFrame, objective: str) -> pd.DataFrame:
     """Per (prior strength, n, eps): the pure eps-DP release (claimed or certified; ``mh`` claims only 2 eps and
     ``mh-delta`` (eps, delta), so neither is ranked) with the smallest ``objective`` error
-    (``worst`` or ``average``), the runner-up, and their ratio."""
+    (``worst`` or ``average``), the runner-up, and their ratio; ``optimum`` (the optimum's error when the grid has
+    it, else NaN) and ``to_optimum``, the winner's error over it."""
     d = df[df.pure_dp & ~df.base.isin(NOT_RANKED) & df[objective].notna()]
+    best = df[(df.mechanism == OPTIMUM[objective]) & df[objective].notna()]
+    best = best.groupby(["prior_strength", "n", "epsilon"])[objective].first()
     out = []
     for (a, n, eps), g in d.groupby(["prior_strength", "n", "epsilon"], sort=True):
         g = g.sort_values(objective)
+        optimum = float(best.get((a, n, eps), np.nan))
         out.append({"prior_strength": a, "n": n, "epsilon": eps, "winner": g.mechanism.iloc[0],
                     "error": g[objective].iloc[0], "runner_up": g.mechanism.iloc[1] if len(g) > 1 else None,
-                    "ratio": g[objective].iloc[1] / g[objective].iloc[0] if len(g) > 1 else np.nan})
+                    "ratio": g[objective].iloc[1] / g[objective].iloc[0] if len(g) > 1 else np.nan,
+                    "optimum": optimum, "to_optimum": g[objective].iloc[0] / optimum if optimum > 0 else np.nan})
     return pd.DataFrame(out)
+
+
+
+def ratios(df: pd.DataFrame) -> pd.DataFrame:
+    """Every release's exact expected error over the optimum's, per (k, prior strength, n, eps) and objective:
+    long rows ``mechanism, pure_dp, objective, error, optimum, ratio`` (for a pure eps-DP release, ratio >= 1 up
+    to the optimum's certificate; ``mh`` (2 eps), ``mh-delta`` and the non-private ``ehdl`` may go below;
+    docs/definitions.md §9-§10).  Points where the optimum was not computed (e.g. the k >= 3 linear program past
+    its size limit) have no row; the optima themselves are left out."""
+    ok = df[df.status == "ok"]
+    keys = ["k", "prior_strength", "n", "epsilon"]
+    out = []
+    for objective, name in OPTIMUM.items():
+        opt = ok[ok.mechanism == name].set_index(keys)[objective]
+        others = ok[~ok.mechanism.isin(OPTIMUM.values()) & ok[objective].notna()]
+        if not len(opt) or not len(others):
+            continue
+        m = others.join(opt.rename("optimum"), on=keys, how="inner")
+        m = m[m.optimum > 0]
+        out.append(pd.DataFrame({"mechanism": m.mechanism, "pure_dp": m.pure_dp, "k": m.k,
+                                 "prior_strength": m.prior_strength, "n": m.n,
+                                 "epsilon": m.epsilon, "objective": objective, "error": m[objective],
+                                 "optimum": m.optimum, "ratio": m[objective] / m.optimum}))
+    cols = ["mechanism", "pure_dp", "k", "prior_strength", "n", "epsilon", "objective", "error", "optimum", "ratio"]
+    return (pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=cols))[cols]

@@ -13,7 +13,7 @@ class ExpectedError(Stage):
     name = "expected_error"
     section = "expected_error"
     help = "exact worst-case and average expected error of one mechanism on a grid"
-    keys = ("priors", "n", "epsilon", "delta", "max_candidates")
+    keys = ("priors", "n", "epsilon", "delta", "max_candidates", "lp_oracle")
     outputs = {"expected_error": paths.EXPECTED_ERROR}
     notebook_mechanisms = True
 
