@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..accuracy import expected_errors
+from ..distances import DEFAULT_DISTANCE
 from ..errors import SizeError
 from ..mechanisms import MECHANISMS, resolve
 from ..models import n_candidates
@@ -33,9 +34,21 @@ NOT_RANKED = ("optimal",)
 OPTIMUM = {"worst": "optimal~worst", "average": "optimal~average"}
 
 
+def tailorings(mech, spec: dict) -> list[tuple[str | None, str]]:
+    """The ``(distance, measure)`` pairs one job computes: every accuracy ``measures`` entry (default Hellinger)
+    for each ``distances`` entry the mechanism is tailored to (its score, or ``optimal``'s loss; only when the
+    registry entry reads the setting, else one pass with ``distance`` None)."""
+    measures = list(spec.get("measures", [DEFAULT_DISTANCE]))
+    reads = "distance" in mech.settings_used
+    distances = list(spec.get("distances", [DEFAULT_DISTANCE])) if reads else [None]
+    return [(d, m) for d in distances for m in measures]
+
+
 def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
-    """Rows per (prior, n, eps): worst, worst_counts, average, kappa, certified eps, status; with
-    ``spec["lp_oracle"]``, the oracle's value of the mechanism's objective where it has one (module docstring)."""
+    """Rows per (prior, n, eps, distance, measure): worst, worst_counts, average, kappa, certified eps, status;
+    with ``spec["lp_oracle"]``, the oracle's value of the mechanism's objective where it has one (module
+    docstring).  ``distance``: the distance the mechanism is tailored to (None for one that reads none);
+    ``measure``: the distance the error is measured by (:func:`tailorings`)."""
     base, options = variant(name)
     mech = MECHANISMS[base]
     claimed = mech.claimed
@@ -48,26 +61,38 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
                 continue
             for eps in spec["epsilon"]:
                 claim = claimed(float(eps), float(spec["delta"]), options.get("calibrate", False))
-                row = {"mechanism": name, "base": base, "family": mech.family, "private": claim[0] is not None,
-                       "pure_dp": claim == (float(eps), 0.0),
-                       "prior": prior, "prior_strength": prior[0], "k": k, "n": int(n), "epsilon": float(eps),
-                       "worst": np.nan, "worst_counts": None, "average": np.nan, "kappa": np.nan,
-                       "certified_epsilon": np.nan, "oracle": np.nan, "oracle_objective": None, "status": "ok"}
-                try:
-                    e = expected_errors(base, prior, int(n), epsilon=float(eps), delta=float(spec["delta"]), **options)
-                except SizeError as exc:
-                    row["status"] = str(exc)
-                else:
-                    row.update(worst=e.worst, worst_counts=list(e.worst_counts), average=e.average)
-                    if e.calibration is not None:
-                        row.update(kappa=e.calibration.factor, certified_epsilon=e.calibration.concrete_epsilon)
-                    if spec.get("lp_oracle", False):
-                        entry, params = resolve(base, float(eps), float(spec["delta"]), **options)
-                        got = entry.oracle_value(prior, int(n), params)
-                        if got is not None:
-                            row.update(oracle=got["value"], oracle_objective=got["objective"])
-                rows.append(row)
+                for dist, measure in tailorings(mech, spec):
+                    extra = dict(options)
+                    if dist not in (None, DEFAULT_DISTANCE):
+                        extra["distance"] = dist
+                    if measure != DEFAULT_DISTANCE:
+                        extra["measure"] = measure
+                    rows.append(_grid_row(name, base, mech, claim, spec, prior, int(n), float(eps), dist, measure,
+                                          options, extra))
     return pd.DataFrame(rows)
+
+
+def _grid_row(name, base, mech, claim, spec, prior, n, eps, dist, measure, options, extra) -> dict:
+    """One row of :func:`expected_error_grid`."""
+    row = {"mechanism": name, "base": base, "family": mech.family, "private": claim[0] is not None,
+           "pure_dp": claim == (eps, 0.0), "prior": prior, "prior_strength": prior[0], "k": len(prior), "n": n,
+           "epsilon": eps, "distance": dist, "measure": measure,
+           "worst": np.nan, "worst_counts": None, "average": np.nan, "kappa": np.nan,
+           "certified_epsilon": np.nan, "oracle": np.nan, "oracle_objective": None, "status": "ok"}
+    try:
+        e = expected_errors(base, prior, n, epsilon=eps, delta=float(spec["delta"]), **extra)
+    except SizeError as exc:
+        row["status"] = str(exc)
+        return row
+    row.update(worst=e.worst, worst_counts=list(e.worst_counts), average=e.average)
+    if e.calibration is not None:
+        row.update(kappa=e.calibration.factor, certified_epsilon=e.calibration.concrete_epsilon)
+    if spec.get("lp_oracle", False) and dist in (None, DEFAULT_DISTANCE) and measure == DEFAULT_DISTANCE:
+        entry, params = resolve(base, eps, float(spec["delta"]), **options)
+        got = entry.oracle_value(prior, n, params)
+        if got is not None:
+            row.update(oracle=got["value"], oracle_objective=got["objective"])
+    return row
 
 
 def winners(df: pd.DataFrame, objective: str) -> pd.DataFrame:
