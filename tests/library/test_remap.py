@@ -424,3 +424,55 @@ def test_minimax_refuses_an_oversized_lp():
     from dpposterior.errors import SizeError
     with pytest.raises(SizeError):
         minimax_remap(geometric_kernel(1000, 0.05), HellingerLoss((1, 1), 1000))
+
+
+# ------------------------------------------------------------------------------------------
+# the windowed risk (O(n W)) against the whole-table oracle
+
+
+def _random_remap(rng, n: int, randomised: bool) -> np.ndarray:
+    N = n + 1
+    if not randomised:
+        T = np.zeros((N, N))
+        T[np.arange(N), rng.integers(0, N, N)] = 1.0
+        return T
+    T = rng.random((N, N)) * (rng.random((N, N)) < 0.3)
+    T[np.arange(N), rng.integers(0, N, N)] += 1.0
+    return T / T.sum(axis=1, keepdims=True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(0, 30), eps=st.sampled_from([0.05, 0.3, 1.0, 4.0, 25.0]), prior=st.sampled_from(PRIORS),
+       seed=st.integers(0, 10_000), randomised=st.booleans())
+def test_windowed_risk_matches_the_oracle(n, eps, prior, seed, randomised):
+    T = _random_remap(np.random.default_rng(seed), n, randomised)
+    k = geometric_kernel(n, eps)
+    E = risk(k, T, HellingerLoss(prior, n))
+    direct = ((oracle_G(n, eps) @ T) * oracle_L(prior, n)).sum(axis=1)
+    assert np.allclose(E, direct, rtol=1e-12, atol=0)
+    identity = risk(k, Remap.identity(n), HellingerLoss(prior, n))
+    assert np.allclose(identity, (oracle_G(n, eps) * oracle_L(prior, n)).sum(axis=1), rtol=1e-12, atol=0)
+
+
+def test_windowed_risk_grows_its_window_where_the_near_terms_vanish():
+    # L = 0 within 30 of c: the first window (24 at eps = 2) sees nothing, the tail bound then forces the whole row
+    n, eps = 120, 2.0
+    c = np.arange(n + 1)
+    L = (np.abs(c[:, None] - c[None, :]) > 30).astype(float)
+    E = risk(geometric_kernel(n, eps), Remap.identity(n), MatrixLoss(L))
+    direct = (oracle_G(n, eps) * L).sum(axis=1)
+    assert np.all(direct > 0)
+    assert np.allclose(E, direct, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("prior,n", [((1.0, 1.0), 3000), ((0.5, 0.5), 40), ((2.0, 7.0), 500)])
+def test_hellinger_pairs_equal_the_block_bit_for_bit(prior, n):
+    L = HellingerLoss(prior, n)
+    rng = np.random.default_rng(n)
+    c = rng.integers(0, n + 1, 4000)
+    r = np.clip(c + rng.integers(-60, 61, c.size), 0, n)
+    r[::3] = rng.integers(0, n + 1, r[::3].size)  # some far pairs too
+    B = L.block(np.arange(n + 1), np.arange(n + 1)) if n <= 500 else None
+    got = L.pairs(c, r)
+    want = B[c, r] if B is not None else np.array([L.block([ci], [ri])[0, 0] for ci, ri in zip(c, r)])
+    assert np.array_equal(got, want)
