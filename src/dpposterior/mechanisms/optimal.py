@@ -456,6 +456,16 @@ class OptimalMechanism(Mechanism):
         table = _solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective)[0]
         return OptimalRows(a, n, table)
 
+    def exact_expected_errors(self, prior, n, params):
+        """k = 2: ``E(c)`` of geometric + the solved remap, :func:`~dpposterior.remap.risk` with the Hellinger
+        loss the remap was solved for (O(n W); its maximum is the certificate's ``upper``), docs/definitions.md
+        §9-§10; k >= 3: None (the LP table's rows)."""
+        a = tuple(float(x) for x in prior)
+        if len(a) != 2:
+            return None
+        sol = self._solution(prior, n, params)
+        return rm.risk(sol.kernel, sol.remap, _loss(a, int(n)))
+
     def log_likelihood(self, rows, released, counts):
         if isinstance(rows, RemapRows):
             return rows.column(int(np.asarray(released).reshape(-1)[0]), np.asarray(counts, dtype=np.int64)[:, 0])
@@ -572,6 +582,12 @@ class RemappedGeometricMechanism(Mechanism):
         self._check(n, a.size)
         T, logG = _dense_remap(tuple(a.tolist()), int(n), params.epsilon)
         return DenseRemapRows(a, int(n), T, logG)
+
+    def exact_expected_errors(self, prior, n, params):
+        """k = 2: ``optimal~average``'s (the same release); k >= 3: None (whole rows)."""
+        if len(prior) != 2:
+            return None
+        return OPTIMAL.exact_expected_errors(prior, n, self._average(params))
 
     def log_likelihood(self, rows, released, counts):
         return OPTIMAL.log_likelihood(rows, released, counts)
