@@ -225,7 +225,7 @@ def _expected(mech_id, prior, n, eps, objective, generic=False):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(prior=st.sampled_from(PRIORS), n=st.integers(1, 40), eps=st.sampled_from([0.25, 1.0, 3.0]),
+@given(prior=st.sampled_from(PRIORS), n=st.integers(1, 40), eps=st.sampled_from([0.25, 1.0, 3.0, 25.0]),
        case=st.sampled_from(FAST_CASES))
 def test_fast_expected_errors_equal_the_generic_path(prior, n, eps, case):
     mech_id, objective = case
@@ -253,3 +253,23 @@ def test_the_hook_is_none_where_it_does_not_apply():
     assert MECHANISMS["lshist"].exact_expected_errors(np.ones(2), 4, p) is None  # Laplace cells: not the kernel
     _, p = resolve("optimal", 1.0)
     assert MECHANISMS["optimal"].exact_expected_errors(np.ones(3), 3, p) is None
+
+
+def test_worst_at_large_eps_is_accepted_on_its_absolute_gap():
+    # k = 2, n = 20, eps = 25: every error ~1e-11, the least favourable prior a point mass (Bayes risk 0)
+    cert = _cert((1.0, 1.0), 20, 25.0, "worst")
+    assert cert["lower"] == 0.0 and 0.0 < cert["upper"] <= opt.ABS_GAP and cert["gap"] > opt.MAX_GAP
+    geo = expected_errors("geometric", [1, 1], 20, epsilon=25.0)
+    assert cert["upper"] <= geo.worst * (1 + 1e-9)
+    assert expected_errors("optimal", [1, 1], 20, epsilon=25.0).worst == pytest.approx(cert["upper"], rel=1e-12)
+
+
+def test_worst_gap_refusal_is_one_line(monkeypatch):
+    monkeypatch.setattr(opt, "ABS_GAP", 0.0)
+    opt._remap_solved.cache_clear()
+    try:
+        with pytest.raises(SizeError, match="certified gap") as err:
+            opt._remap_solved((1.0, 1.0), 20, 25.0, "worst")
+        assert "\n" not in str(err.value)
+    finally:
+        opt._remap_solved.cache_clear()
