@@ -106,9 +106,10 @@ NEVER = -1e300
 #: From this n on (k = 2, ``average``) a draw computes ``T(z)`` for the drawn z only
 #: (:func:`~dpposterior.remap.bayes_remap_at`).
 PER_Z_FROM = 20_000
-#: Seconds per ``(n + 1)^2`` of the k = 2 solves (measured at n = 1e4 on 2 shared cores, with margin):
-#: the Bayes remap (``bayes_scores``), and the minimax remap with its second stage and exact certificate.
-REMAP_SECONDS_PER_N2 = {"average": 6e-8, "worst": 2e-7}
+#: Seconds per ``(n + 1)^2`` of the k = 2 solves (measured on 2 shared cores, with margin ~2-3x): the Bayes
+#: remap (``bayes_scores``: 2.9 s at n = 1e4), and the minimax remap with its second stage and exact
+#: certificate (windowed :func:`~dpposterior.remap.risk`: 2.5 s at n = 1e4, 7.9 s at n = 2e4).
+REMAP_SECONDS_PER_N2 = {"average": 6e-8, "worst": 6e-8}
 #: Seconds of one k >= 3 linear program per ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|`` (moved from compare).
 LP_SECONDS_PER_SIZE2 = 1.5e-8
 #: Seconds per ``|R(n)|^3`` of the remapped geometric release's dense Bayes remap (k >= 3).
