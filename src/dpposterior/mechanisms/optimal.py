@@ -10,9 +10,43 @@ sampling) and outputs ``r ~ T(z, .)`` (:mod:`dpposterior.remap`), so
   ``pi = BetaBinomial(n, a)``: ``T(z) = argmin_r sum_c pi(c) G(z | c) H(c, r)`` (:func:`~dpposterior.remap.bayes_remap`);
 * ``"worst"``: ``T`` is the minimax remap ``argmin_T max_c E_T(c)`` with its certificate
   ``lower <= min_T max_c E_T(c) <= upper`` (:func:`~dpposterior.remap.minimax_remap`); a certified
-  relative gap above :data:`MAX_GAP` (and absolute gap above :data:`ABS_GAP`) is refused in one line.
+  relative gap above :data:`MAX_GAP` and absolute gap above :data:`ABS_GAP` is refused in one line.
   A second stage on the same restricted LP
   picks, among remaps with ``E(c) <= upper``, one with the least prior-predictive average error.
+
+Expected errors (``dpposterior accuracy``): :meth:`OptimalMechanism.exact_expected_errors` gives
+``E(c)`` of the solved remap by :func:`dpposterior.remap.risk` (a window of z around each c, the rest
+bounded rigorously below ``1e-17 E(c)``), O(n W) instead of the O(n^2) walk over whole rows; at k = 2,
+n = 1e4, eps = 1 the solve dominates (average ~3 s, worst ~2.5 s with its certificate).
+
+The worst objective at large n: refused, and why (issue 20)
+-----------------------------------------------------------
+``release --mechanism optimal`` (default ``worst``) at n = 1e6 is refused in one line from the solve-time
+estimate (:meth:`OptimalMechanism.solve_seconds`, ``6e-8 (n+1)^2`` s: ~6e4 s), as before this issue.
+The construction evaluated instead: non-identity rows only in two end windows ``z < A`` and ``z > n - A``,
+grown until the certificate closes, the release at an interior z being the identity.  Which parts of its
+certificate are rigorous and local, and which are not yet built:
+
+* lower bound, local and rigorous: for lam supported on the left window, ``B(lam) = sum_z min_r S_lam(z, r)``
+  may drop any z (every term is >= 0), and ``min_r`` over ALL r is attained at ``r <= max supp lam``:
+  along the outputs ``r -> Beta(a1 + r, a2 + n - r)`` (a line in the natural parameters of the Beta family,
+  log-partition ``A`` convex), ``ln BC(s, t) = A((s+t)/2) - (A(s) + A(t))/2`` has t-derivative
+  ``(A'((s+t)/2) - A'(t))/2 <= 0`` for ``t >= s``, so ``L(c, r)`` is nondecreasing in ``r >= c``; same at the
+  right end, and the two ends' lower bounds are each valid (take the larger);
+* upper bound in the window: :func:`~dpposterior.remap.risk` at the window's c (rigorous tail, O(A W));
+* upper bound in the interior, rigorous and O(n) without a Hellinger table: by the triangle inequality
+  ``H(c, c + d) <= sum of the |d| unit steps``, and by Wendel's inequality
+  ``Gamma(x + 1/2) >= Gamma(x) x / sqrt(x + 1/2)`` a unit step costs
+  ``H(x, x+1)^2 <= -ln BC <= 1/(4 (a1 + x)) + 1/(4 (a2 + n - x - 1))``; with the tails
+  ``P(D > j) = q^(j+1)/(1+q)`` this bounds ``E_id(c)`` for every c by two first-order recurrences.
+
+What is missing is the solver around them: a restricted LP whose constants, duals and second stage (the
+average among minimax remaps, which must stay inside the windows so that the cached whole table and the
+local solution are one object) never touch an O(n) row, the windows' growth rule, the release's padded
+deadline from a public estimate of that solve, and tests against the LP oracle where the windows cover
+everything.  :func:`~dpposterior.remap.minimax_remap` today computes ``lower`` from every (z, r) and
+``upper`` from every c, O(n^2) and O(n W).  Not built in issue 20's time, so nothing unproven ships:
+``--objective average`` is the large-n release (``T(z)`` per drawn z, :func:`~dpposterior.remap.bayes_remap_at`).
 
 That geometric + remap attains the optimum of the LP over all eps-DP tables is Ghosh, Roughgarden and
 Sundararajan (2012) / Gupte and Sundararajan (2010) for losses nondecreasing in ``|r - c|``; the tests
