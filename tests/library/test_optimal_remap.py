@@ -102,8 +102,11 @@ def test_large_n_release_draws_one_row(monkeypatch):
     assert m.shape == (3, 2) and np.all(m.sum(axis=1) == 1_000_000) and np.all(np.abs(m[:, 0] - 500000) < 100)
     m = sample("remapped-geometric", [1, 1], [10, 999990], epsilon=1.0, size=2, rng=1)
     assert np.all(m.sum(axis=1) == 1_000_000)
-    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_SOLVE_SECONDS"):  # worst: refused before any solve
-        sample("optimal", [1, 1], [500000, 500000], epsilon=1.0, objective="worst", size=1, rng=1)
+    # worst: the end-window remap (no whole-range search: minimax_remap would raise above)
+    m = sample("optimal", [1, 1], [3, 999997], epsilon=1.0, objective="worst", size=3, rng=1)
+    assert np.all(m.sum(axis=1) == 1_000_000) and np.all(m[:, 0] < 100)
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_SOLVE_SECONDS"):  # small eps: refused before any solve
+        sample("optimal", [1, 1], [500000, 500000], epsilon=0.1, objective="worst", size=1, rng=1)
 
 
 def test_accuracy_at_n_1e4_is_within_the_default_budgets():

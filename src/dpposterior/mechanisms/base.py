@@ -173,6 +173,11 @@ class Mechanism:
         and its padding), for the time estimate.  Here: nothing to refuse (an O(k) draw).
         """
 
+    def prepare(self, prior: NDArray[np.float64], n: int, params: Params) -> None:
+        """Build, from public inputs only (prior, n, settings; never the counts), what every draw of size n
+        needs (a solved table), so that a padded release's timed reference draws measure draws only.  Here
+        nothing."""
+
     def setup_seconds(self, n: int, k: int) -> float:
         """Estimated seconds of one draw's set-up (tables), from public n and k: here none."""
         return 0.0

@@ -140,6 +140,16 @@ NEVER = -1e300
 #: From this n on (k = 2, ``average``) a draw computes ``T(z)`` for the drawn z only
 #: (:func:`~dpposterior.remap.bayes_remap_at`).
 PER_Z_FROM = 20_000
+#: From this n on (k = 2, ``worst``) the minimax remap is the end-window one (:func:`~dpposterior.remap.minimax_ends`):
+#: non-identity rows near c = 0 and c = n only, certified locally in O(n); below it, the whole-range search.
+ENDS_FROM = 20_000
+#: Seconds of the end-window solve (measured on 2 shared cores, Beta(1,1), n = 1e6: 0.9 s at eps = 1, 0.5 s at
+#: eps = 2, 6.6 s at eps = 0.5, 88 s at eps = 0.25), with margin ~2x: ``2 (0.3 + 3e-7 n + 0.7 eps^-3.8)``.
+def ends_seconds(n: int, epsilon: float) -> float:
+    """Estimated seconds of :func:`~dpposterior.remap.minimax_ends` from public n and eps (see :data:`ENDS_FROM`)."""
+    return 2.0 * (0.3 + 3e-7 * n + 0.7 * float(epsilon) ** -3.8)
+
+
 #: Seconds per ``(n + 1)^2`` of the k = 2 solves (measured on 2 shared cores, with margin ~2-3x): the Bayes
 #: remap (``bayes_scores``: 2.9 s at n = 1e4), and the minimax remap with its second stage and exact
 #: certificate (windowed :func:`~dpposterior.remap.risk`: 2.5 s at n = 1e4, 7.9 s at n = 2e4).
@@ -319,7 +329,16 @@ def _remap_solved(a: tuple, n: int, epsilon: float, objective: str) -> RemapSolu
     if objective == "average":
         smin, r = rm.bayes_scores(kernel, pi, loss)
         return RemapSolution(kernel, rm.Remap.deterministic(r), objective, float(smin.sum()))
-    res = rm.minimax_remap(kernel, loss, tol=1e-8 if n < 500 else MAX_GAP, strict=False, average_weights=pi)
+    res = None
+    if n >= ENDS_FROM:
+        try:
+            res = rm.minimax_ends(kernel, loss, tol=MAX_GAP, strict=False, average_weights=pi)
+        except rm.RemapGapError:  # pragma: no cover - strict=False never raises it
+            res = None
+        except InputError:  # the windows would cover the range (tiny eps): the whole-range search
+            res = None
+    if res is None:
+        res = rm.minimax_remap(kernel, loss, tol=1e-8 if n < 500 else MAX_GAP, strict=False, average_weights=pi)
     if not (res.gap <= MAX_GAP or res.upper - res.lower <= ABS_GAP):
         raise SizeError(f"the minimax remap for n={n}, eps={epsilon:g} reached a certified gap of {res.gap:.2g} "
                         f"(over {MAX_GAP:g}; lower {res.lower:.6g}, upper {res.upper:.6g}): use --objective average")
@@ -413,26 +432,31 @@ class OptimalMechanism(Mechanism):
 
     # -- cost estimates (public n, k, objective only) ------------------------------------------
 
-    def solve_seconds(self, n: int, k: int, objective: str | None = "worst") -> float:
+    def solve_seconds(self, n: int, k: int, objective: str | None = "worst", epsilon: float | None = None) -> float:
         """Estimated seconds of the solve behind the table: k = 2 the remap (``REMAP_SECONDS_PER_N2``
-        times ``(n+1)^2``; ``average`` draws at ``n >= PER_Z_FROM`` need none, see :meth:`draw_solve_seconds`),
-        k >= 3 the LP (``LP_SECONDS_PER_SIZE2`` times ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|``)."""
+        times ``(n+1)^2``; ``worst`` from ``ENDS_FROM`` on, given eps, :func:`ends_seconds`; ``average`` draws
+        at ``n >= PER_Z_FROM`` need none, see :meth:`draw_solve_seconds`), k >= 3 the LP
+        (``LP_SECONDS_PER_SIZE2`` times ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|``)."""
         if k == 2:
-            return REMAP_SECONDS_PER_N2[objective or "worst"] * float(n + 1) ** 2
+            whole = REMAP_SECONDS_PER_N2[objective or "worst"] * float(n + 1) ** 2
+            if (objective or "worst") == "worst" and n >= ENDS_FROM and epsilon is not None:
+                return min(whole, ends_seconds(n, epsilon))
+            return whole
         size = k * (k - 1) * n_candidates(n - 1, k) * n_candidates(n, k) if n > 0 else 0
         return LP_SECONDS_PER_SIZE2 * float(size) ** 2
 
-    def draw_solve_seconds(self, n: int, k: int, objective: str) -> float:
+    def draw_solve_seconds(self, n: int, k: int, objective: str, epsilon: float | None = None) -> float:
         """Seconds of the set-up a draw needs (the solve; none for k = 2 ``average`` from ``PER_Z_FROM`` on)."""
         if k == 2 and objective == "average" and n >= PER_Z_FROM:
             return 0.0
-        return self.solve_seconds(n, k, objective)
+        return self.solve_seconds(n, k, objective, epsilon)
 
     def check_solve(self, n: int, k: int, params: Params, what: str = "the optimal table", draw: bool = False) -> None:
         """Refuse, before solving and from public inputs only, a table over the size, eps or time budget."""
         if k >= 3:
             self.check_size(n, k, what)
-        sec = self.draw_solve_seconds(n, k, params.objective) if draw else self.solve_seconds(n, k, params.objective)
+        sec = (self.draw_solve_seconds(n, k, params.objective, params.epsilon) if draw
+               else self.solve_seconds(n, k, params.objective, params.epsilon))
         kind = "linear program" if k >= 3 else f"{params.objective} remap"
         _solve_budget(sec, f"the optimal mechanism's {kind} for k={k}, n={n}")
 
@@ -513,6 +537,12 @@ class OptimalMechanism(Mechanism):
         if isinstance(rows, RemapRows):
             return 8
         return super().log_likelihood_cost(rows)
+
+    def prepare(self, prior, n: int, params: Params) -> None:
+        """k = 2: solve (and cache) the remap a draw needs, from public inputs only, before a padded release
+        times its reference draws; k >= 3: nothing (the LP is solved by the first draw)."""
+        if len(prior) == 2:
+            self.remap_for_draws(prior, n, params)
 
     def remap_for_draws(self, prior, n: int, params: Params):
         """The k = 2 remap a draw uses: the cached solution, or ``T(z)`` on demand (``average``, n >= PER_Z_FROM)."""
