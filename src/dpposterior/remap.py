@@ -1133,7 +1133,7 @@ def minimax_ends(kernel: GeometricKernel, loss: "HellingerLoss", *, tol: float =
     * lower: ``max`` over the two ends of ``B(lam_end)`` (lam = the LP's duals restricted to one end and
       normalised; each is a distribution, so each Bayes risk is a lower bound).  Along the outputs
       ``r -> Beta(a1 + r, a2 + n - r)`` (a line in the Beta family's natural parameters, log-partition
-      ``A`` convex) ``ln BC(s, t) = A((s+t)/2) - (A(s) + A(t))/2`` has ``d/dt = (A'((s+t)/2) - A'(t))/2 <= 0``
+      ``K`` convex) ``ln BC(s, t) = K((s+t)/2) - (K(s) + K(t))/2`` has ``d/dt = (K'((s+t)/2) - K'(t))/2 <= 0``
       for ``t >= s``: ``L(c, r)`` is nondecreasing in ``r >= c`` (and in ``r <= c`` downwards), so for lam
       on c <= m the minimum over all r is attained at ``r <= m`` (:func:`_side_lower`);
     * upper: ``E_T(c)`` by :func:`risk` on the constrained c; for every other c the free rows are farther

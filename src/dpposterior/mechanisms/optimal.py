@@ -10,7 +10,8 @@ sampling) and outputs ``r ~ T(z, .)`` (:mod:`dpposterior.remap`), so
   ``pi = BetaBinomial(n, a)``: ``T(z) = argmin_r sum_c pi(c) G(z | c) H(c, r)`` (:func:`~dpposterior.remap.bayes_remap`);
 * ``"worst"``: ``T`` is the minimax remap ``argmin_T max_c E_T(c)`` with its certificate
   ``lower <= min_T max_c E_T(c) <= upper`` (:func:`~dpposterior.remap.minimax_remap`); a certified
-  relative gap above :data:`MAX_GAP` and absolute gap above :data:`ABS_GAP` is refused in one line.
+  relative gap above :data:`MAX_GAP` and absolute gap above :data:`ABS_GAP` is refused in one line;
+  from ``ENDS_FROM`` on the remap is the end-window one (section below).
   A second stage on the same restricted LP
   picks, among remaps with ``E(c) <= upper``, one with the least prior-predictive average error.
 
@@ -19,34 +20,32 @@ Expected errors (``dpposterior accuracy``): :meth:`OptimalMechanism.exact_expect
 bounded rigorously below ``1e-17 E(c)``), O(n W) instead of the O(n^2) walk over whole rows; at k = 2,
 n = 1e4, eps = 1 the solve dominates (average ~3 s, worst ~2.5 s with its certificate).
 
-The worst objective at large n: refused, and why (issue 20)
------------------------------------------------------------
-``release --mechanism optimal`` (default ``worst``) at n = 1e6 is refused in one line from the solve-time
-estimate (:meth:`OptimalMechanism.solve_seconds`, ``6e-8 (n+1)^2`` s: ~6e4 s), as before this issue.
-The construction evaluated instead: non-identity rows only in two end windows ``z < A`` and ``z > n - A``,
-grown until the certificate closes, the release at an interior z being the identity.  Which parts of its
-certificate are rigorous and local, and which are not yet built:
+The worst objective at large n: end windows (issue 20)
+-----------------------------------------------------
+From :data:`ENDS_FROM` on, ``worst`` is :func:`~dpposterior.remap.minimax_ends`: the minimax remap whose
+non-identity rows are confined to two end windows ``z < A`` and ``z > n - A`` (A grown until the
+certificate closes), the identity elsewhere.  Why the ends: near c = 0 the posterior
+``Beta(a1 + c, a2 + n - c)`` is asymptotically n-free and its Hellinger steps are largest, while in the
+interior the identity's risk is far below the worst case (Beta(1,1), eps = 1, n = 1e6: its bound below is
+~0.04 at c = 100, against a worst case of 0.158).  The certificate is rigorous and local (proofs in
+:func:`~dpposterior.remap.minimax_ends` and :func:`~dpposterior.remap.identity_risk_bound`):
 
-* lower bound, local and rigorous: for lam supported on the left window, ``B(lam) = sum_z min_r S_lam(z, r)``
-  may drop any z (every term is >= 0), and ``min_r`` over ALL r is attained at ``r <= max supp lam``:
-  along the outputs ``r -> Beta(a1 + r, a2 + n - r)`` (a line in the natural parameters of the Beta family,
-  log-partition ``A`` convex), ``ln BC(s, t) = A((s+t)/2) - (A(s) + A(t))/2`` has t-derivative
-  ``(A'((s+t)/2) - A'(t))/2 <= 0`` for ``t >= s``, so ``L(c, r)`` is nondecreasing in ``r >= c``; same at the
-  right end, and the two ends' lower bounds are each valid (take the larger);
-* upper bound in the window: :func:`~dpposterior.remap.risk` at the window's c (rigorous tail, O(A W));
-* upper bound in the interior, rigorous and O(n) without a Hellinger table: by the triangle inequality
-  ``H(c, c + d) <= sum of the |d| unit steps``, and by Wendel's inequality
-  ``Gamma(x + 1/2) >= Gamma(x) x / sqrt(x + 1/2)`` a unit step costs
-  ``H(x, x+1)^2 <= -ln BC <= 1/(4 (a1 + x)) + 1/(4 (a2 + n - x - 1))``; with the tails
-  ``P(D > j) = q^(j+1)/(1+q)`` this bounds ``E_id(c)`` for every c by two first-order recurrences.
+* lower: the Bayes risk of the LP's duals on one end; z far from that end are dropped (terms >= 0) and the
+  minimum over every r lies within the end, because ``L(c, r)`` is nondecreasing as r moves away from c
+  (the outputs form a line in the Beta family's natural parameters, whose log-partition is convex);
+* upper: the exact windowed :func:`~dpposterior.remap.risk` on every c within ``W = ln(1e18)/eps`` of a
+  free row, and for every other c the identity's risk bounded in O(n) without a Hellinger table: unit steps
+  ``H(x, x+1)^2 <= 1/(4 (a1 + x)) + 1/(4 (a2 + n - x - 1))`` (Wendel's inequality), the triangle
+  inequality, and the geometric tails; plus the free rows' mass ``2 q^(W+1)/(1+q)``.
 
-What is missing is the solver around them: a restricted LP whose constants, duals and second stage (the
-average among minimax remaps, which must stay inside the windows so that the cached whole table and the
-local solution are one object) never touch an O(n) row, the windows' growth rule, the release's padded
-deadline from a public estimate of that solve, and tests against the LP oracle where the windows cover
-everything.  :func:`~dpposterior.remap.minimax_remap` today computes ``lower`` from every (z, r) and
-``upper`` from every c, O(n^2) and O(n W).  Not built in issue 20's time, so nothing unproven ships:
-``--objective average`` is the large-n release (``T(z)`` per drawn z, :func:`~dpposterior.remap.bayes_remap_at`).
+A relative gap above :data:`MAX_GAP` is refused as for the whole-range search.  The second stage (least
+average among minimax remaps) moves only the free rows, so the remap cached for (prior, n, eps) is one
+object: the release at a drawn z reads ``T(z)`` from it (the identity in the interior) and its pmf,
+``accuracy`` and the certificate describe the same release.  The solve sees public inputs only and is done
+by :meth:`OptimalMechanism.prepare` before a padded release times its reference draws.  Below
+``ENDS_FROM`` the whole-range :func:`~dpposterior.remap.minimax_remap` runs (tested against the LP); the
+tests compare the two where both run (n = 300-2000), and the end windows at n = 1e6.  Cost at n = 1e6,
+eps = 1: ~0.5 s (estimate :func:`ends_seconds`, growing like ``eps^-3.8``: eps = 0.25 takes ~90 s).
 
 That geometric + remap attains the optimum of the LP over all eps-DP tables is Ghosh, Roughgarden and
 Sundararajan (2012) / Gupte and Sundararajan (2010) for losses nondecreasing in ``|r - c|``; the tests
@@ -335,7 +334,9 @@ def _remap_solved(a: tuple, n: int, epsilon: float, objective: str) -> RemapSolu
             res = rm.minimax_ends(kernel, loss, tol=MAX_GAP, strict=False, average_weights=pi)
         except rm.RemapGapError:  # pragma: no cover - strict=False never raises it
             res = None
-        except InputError:  # the windows would cover the range (tiny eps): the whole-range search
+        except InputError:  # the windows would cover the range (tiny eps): the whole-range search, if in budget
+            _solve_budget(REMAP_SECONDS_PER_N2["worst"] * float(n + 1) ** 2,
+                          f"the optimal mechanism's worst remap for k=2, n={n} (its end windows cover the range)")
             res = None
     if res is None:
         res = rm.minimax_remap(kernel, loss, tol=1e-8 if n < 500 else MAX_GAP, strict=False, average_weights=pi)
