@@ -149,10 +149,11 @@ def ends_seconds(n: int, epsilon: float) -> float:
     return 2.0 * (0.3 + 3e-7 * n + 0.7 * float(epsilon) ** -3.8)
 
 
-#: Seconds per ``(n + 1)^2`` of the k = 2 solves (measured on 2 shared cores, with margin ~2-3x): the Bayes
-#: remap (``bayes_scores``: 2.9 s at n = 1e4), and the minimax remap with its second stage and exact
-#: certificate (windowed :func:`~dpposterior.remap.risk`: 2.5 s at n = 1e4, 7.9 s at n = 2e4).
-REMAP_SECONDS_PER_N2 = {"average": 6e-8, "worst": 6e-8}
+#: Seconds per ``(n + 1)^2`` of the k = 2 whole-range solves (measured at n = 1e4 on 2 shared cores, with margin):
+#: the Bayes remap (``bayes_scores``), and the minimax remap with its second stage and exact certificate.  The
+#: latter now measures ~2.5e-8 (windowed :func:`~dpposterior.remap.risk`: 2.5 s at n = 1e4, 7.9 s at n = 2e4);
+#: the estimate is kept, as ``compare``'s budget (tests/cli/test_compare.py) is calibrated on it.
+REMAP_SECONDS_PER_N2 = {"average": 6e-8, "worst": 2e-7}
 #: Seconds of one k >= 3 linear program per ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|`` (moved from compare).
 LP_SECONDS_PER_SIZE2 = 1.5e-8
 #: Seconds per ``|R(n)|^3`` of the remapped geometric release's dense Bayes remap (k >= 3).
