@@ -1204,6 +1204,8 @@ def minimax_ends(kernel: GeometricKernel, loss: "HellingerLoss", *, tol: float =
         if grow_A:
             A *= 2
             free, C, inner = windows(A)
+        elif sum(len(v) for v in Rz.values()) == pz.size:
+            break  # nothing left to grow: the gap stands (refused by the caller, or RemapGapError)
     if not gap <= tol and strict:
         raise RemapGapError(f"minimax remap (end windows): certified gap {gap:.3g} > tol {tol:g} after the search "
                             f"(lower {lower:.9g}, upper {upper:.9g})")
