@@ -145,7 +145,7 @@ ENDS_FROM = 20_000
 #: Seconds of the end-window solve (measured on 2 shared cores, Beta(1,1), n = 1e6: 0.9 s at eps = 1, 0.5 s at
 #: eps = 2, 6.6 s at eps = 0.5, 88 s at eps = 0.25), with margin ~2x: ``2 (0.3 + 3e-7 n + 0.7 eps^-3.8)``.
 def ends_seconds(n: int, epsilon: float) -> float:
-    """Estimated seconds of :func:`~dpposterior.remap.minimax_ends` from public n and eps (see :data:`ENDS_FROM`)."""
+    """Estimated seconds of :func:`~dpposterior.remap.minimax_ends` from public n and eps (docs/definitions.md §10)."""
     return 2.0 * (0.3 + 3e-7 * n + 0.7 * float(epsilon) ** -3.8)
 
 
