@@ -178,20 +178,23 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
 
     Walks R(n) in chunks: each chunk's log-pmf rows (the registry entry's :meth:`Mechanism.rows`)
     and Hellinger rows (:class:`~dpposterior.distances.HellingerGrid`) are ``(B, |R(n)|)`` with
-    ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES``.
+    ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES``; an entry whose
+    :meth:`Mechanism.exact_expected_errors` is not None (k = 2 geometric + remap, O(n W)) gives ``E``
+    directly and nothing is walked.
     """
     mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
     a = validate.prior(prior)
     n = validate.size(n)
     check_scan_size(a.size, n, "the expected error of every data set", passes=2, advice="use a smaller n")
     cal = mech.calibration(a, n, params)
+    fast = mech.exact_expected_errors(a, n, params)  # k = 2 geometric + remap: O(n W), docs/definitions.md §10
     rows = mech.rows(a, n, params)
     grid = HellingerGrid(a, n)
     cands = rows.cands
     N = len(cands)
     chunk = max(1, min(N, scan.WORK_BYTES // (8 * N * 4)))
-    expected = np.empty(N)
-    for lo in range(0, N, chunk):
+    expected = np.empty(N) if fast is None else fast
+    for lo in range(0, N if fast is None else 0, chunk):
         block = cands[lo:lo + chunk]
         lp = rows(block)
         np.exp(lp, out=lp)

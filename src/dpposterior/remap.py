@@ -45,8 +45,6 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
-from scipy.optimize import linprog
-from scipy.signal import lfilter
 from scipy.special import gammaln, polygamma
 
 from .errors import InputError, SizeError
@@ -55,7 +53,8 @@ from .randomness import bit_source, choose, discrete_laplace, float_weights
 __all__ = [
     "GeometricKernel", "geometric_kernel", "HellingerLoss", "MatrixLoss", "as_loss", "prior_predictive",
     "Remap", "bayes_scores", "bayes_remap", "bayes_remap_at", "bayes_risk", "risk", "average_risk",
-    "worst_risk", "MinimaxResult", "minimax_remap", "pmf_row", "log_pmf_rows", "pair_scores", "geometric_draw", "sample",
+    "worst_risk", "MinimaxResult", "minimax_remap", "minimax_ends", "identity_risk_bound", "pmf_row",
+    "log_pmf_rows", "pair_scores", "geometric_draw", "sample",
     "monotonicity_violations", "RemapGapError",
 ]
 
@@ -152,6 +151,8 @@ class GeometricKernel:
 
     def _filters(self, v: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
         """Forward ``f(z) = sum_{c<=z} q^(z-c) v(c)`` and backward ``b(z) = sum_{c>=z} q^(c-z) v(c)`` along axis 0."""
+        from scipy.signal import lfilter  # ~0.4 s to import: only where a recurrence runs (not in a draw)
+
         a = [1.0, -self.q]
         f = lfilter([1.0], a, v, axis=0)
         b = lfilter([1.0], a, v[::-1], axis=0)[::-1]
@@ -184,6 +185,8 @@ class GeometricKernel:
             raise InputError(f"apply_t_last needs {self.size} columns, got {vt.shape[-1]}")
         if self.n == 0:
             return vt.copy()
+        from scipy.signal import lfilter
+
         a = [1.0, -self.q]
         f = lfilter([1.0], a, vt, axis=-1)
         b = lfilter([1.0], a, vt[:, ::-1], axis=-1)[:, ::-1]
@@ -263,6 +266,7 @@ class HellingerLoss:
         M = float(a.max()) + self.n
         self.band = int(min(self.n, math.ceil(4e-3 * M * math.sqrt(math.log(M + 2.0))) + 2))
         self._psi: list | None = None
+        self._psi_at: list[dict[int, NDArray[np.float64]]] = [{}, {}]
 
     @property
     def size(self) -> int:
@@ -276,8 +280,14 @@ class HellingerLoss:
                 self._psi = [[_SERIES_COEF[j] * polygamma(2 * j + 1, g) for j in range(_SERIES_TERMS)] for g in grid]
             return [tab[s] for tab in self._psi[i]]
         u, inv = np.unique(s, return_inverse=True)
-        x = self.prior[i] + 0.5 * u
-        return [(_SERIES_COEF[j] * polygamma(2 * j + 1, x))[inv] for j in range(_SERIES_TERMS)]
+        cache = self._psi_at[i]  # s -> the 8 coefficients, computed once per half-integer touched
+        missing = [v for v in u.tolist() if v not in cache]
+        if missing:
+            x = self.prior[i] + 0.5 * np.asarray(missing, dtype=np.float64)
+            vals = np.stack([_SERIES_COEF[j] * polygamma(2 * j + 1, x) for j in range(_SERIES_TERMS)], axis=1)
+            cache.update(zip(missing, vals))
+        M = np.stack([cache[v] for v in u.tolist()], axis=1)
+        return [M[j][inv] for j in range(_SERIES_TERMS)]
 
     def log_bc(self, cs: ArrayLike, rs: ArrayLike) -> NDArray[np.float64]:
         """``ln BC`` for every pair of counts ``cs`` x outputs ``rs``: shape ``(len(cs), len(rs))``."""
@@ -331,6 +341,53 @@ class HellingerLoss:
         np.minimum(out, 0.0, out=out)
         return out
 
+    def log_bc_pairs(self, c: ArrayLike, r: ArrayLike) -> NDArray[np.float64]:
+        """``ln BC`` at the pairs ``(c[i], r[i])`` (elementwise): the same formulas, in the same order of
+        operations, as :meth:`log_bc` (direct differences, the midpoint series within the band), so each
+        value equals the corresponding entry of a block bit for bit; O(1) per pair."""
+        c = np.asarray(c, dtype=np.int64).reshape(-1)
+        r = np.asarray(r, dtype=np.int64).reshape(-1)
+        n = self.n
+        if c.shape != r.shape:
+            raise InputError("log_bc_pairs needs as many counts as outputs")
+        if c.size and (min(c.min(), r.min()) < 0 or max(c.max(), r.max()) > n):
+            raise InputError(f"counts and outputs must lie in 0..{n}")
+        out = self._F[c + r]
+        out -= self._g[c]
+        out -= self._g[r]
+        band = np.flatnonzero(np.abs(r - c) <= self.band)
+        if band.size:
+            cb, rb = c[band], r[band]
+            h = 0.5 * (rb - cb).astype(np.float64)
+            total = 0.0
+            for i, (ci_, ri_) in enumerate(((cb, rb), (n - cb, n - rb))):
+                s = ci_ + ri_
+                mu = self.prior[i] + 0.5 * s
+                near = np.abs(h) <= 0.1 * mu
+                j = self._lg[i][s] - 0.5 * (self._lg[i][2 * ci_] + self._lg[i][2 * ri_])
+                if near.any():
+                    hn = h[near]
+                    h2 = hn * hn
+                    power = np.ones_like(hn)
+                    acc = np.zeros_like(hn)
+                    for coef in self._coefs(i, s[near]):
+                        power = power * h2
+                        acc -= power * coef
+                    j[near] = acc
+                total = total + np.minimum(j, 0.0)
+            out[band] = total
+        np.minimum(out, 0.0, out=out)
+        return out
+
+    def pairs(self, c: ArrayLike, r: ArrayLike) -> NDArray[np.float64]:
+        """``L(c[i], r[i])`` elementwise (Hellinger distance), equal to :meth:`block`'s entries bit for bit."""
+        out = self.log_bc_pairs(c, r)
+        np.expm1(out, out=out)
+        np.negative(out, out=out)
+        np.sqrt(out, out=out)
+        out += 0.0
+        return out
+
     def block(self, cs: ArrayLike, rs: ArrayLike) -> NDArray[np.float64]:
         """``L(c, r)`` for counts ``cs`` x outputs ``rs`` (Hellinger distance)."""
         out = self.log_bc(cs, rs)
@@ -382,6 +439,10 @@ class MatrixLoss:
         cs = np.asarray(cs, dtype=np.int64).reshape(-1)
         rs = np.asarray(rs, dtype=np.int64).reshape(-1)
         return self.matrix[np.ix_(cs, rs)]
+
+    def pairs(self, c: ArrayLike, r: ArrayLike) -> NDArray[np.float64]:
+        """``L(c[i], r[i])`` elementwise."""
+        return self.matrix[np.asarray(c, dtype=np.int64), np.asarray(r, dtype=np.int64)]
 
     def dense(self) -> NDArray[np.float64]:
         return self.matrix.copy()
@@ -453,6 +514,29 @@ class Remap:
             T.data[z] = list((p / p.sum()).tolist())
         return cls(sparse.csr_array(T))
 
+    @classmethod
+    def identity_with_rows(cls, n: int, rows: dict[int, tuple[NDArray, NDArray]]) -> "Remap":
+        """The identity on 0..n with the rows ``z -> (r's, probabilities)`` replaced (renormalised), built
+        directly in CSR form: O(n + entries), for large n with a few replaced rows."""
+        N = n + 1
+        zs = np.array(sorted(rows), dtype=np.int64)
+        cnt = np.ones(N, dtype=np.int64)
+        if zs.size:
+            cnt[zs] = [len(rows[int(z)][0]) for z in zs]
+        indptr = np.concatenate([[0], np.cumsum(cnt)])
+        indices = np.empty(int(indptr[-1]), dtype=np.int64)
+        data = np.ones(int(indptr[-1]))
+        keep = np.ones(N, dtype=bool)
+        keep[zs] = False
+        indices[indptr[:-1][keep]] = np.flatnonzero(keep)
+        for z in zs.tolist():
+            r, p = (np.asarray(v) for v in rows[z])
+            o = np.argsort(r, kind="stable")
+            a = indptr[z]
+            indices[a: a + r.size] = r[o]
+            data[a: a + r.size] = p[o] / p.sum()
+        return cls(sparse.csr_array((data, indices, indptr), shape=(N, N)))
+
     @property
     def size(self) -> int:
         return self.table.shape[0]
@@ -486,7 +570,9 @@ def _as_remap(remap, N: int) -> Remap:
     if out.size != N or out.table.shape != (N, N):
         raise InputError(f"the remap must be {N} x {N}, got {out.table.shape}")
     data = out.table.data
-    sums = np.asarray(out.table.sum(axis=1)).reshape(-1)
+    indptr = out.table.indptr
+    filled = bool(np.all(np.diff(indptr) > 0))
+    sums = np.add.reduceat(data, indptr[:-1]) if filled and data.size else np.zeros(N)
     if not np.all(np.isfinite(data)) or np.any(data < 0) or np.any(np.abs(sums - 1.0) > 1e-9):
         raise InputError("a remap must be row-stochastic: non-negative rows summing to 1")
     return out
@@ -616,20 +702,90 @@ def _risk_terms(kernel: GeometricKernel, T: Remap, loss, cs: NDArray[np.int64]) 
     return LT
 
 
+#: Largest share of ``E(c)`` the windowed :func:`risk` may leave out (a rigorous bound, below float64 rounding).
+RISK_TAIL = 1e-17
+
+
+def _window_sums(kernel: GeometricKernel, T: Remap, loss, cs: NDArray[np.int64], W: int,
+                 skip: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
+    """``sum_{|z - c| <= W} G(z | c) sum_r T(z, r) L(c, r)`` for the counts ``cs``, O(len(cs) W nnz-per-row)
+    (the z with ``skip[z]`` left out)."""
+    n = kernel.n
+    indptr = T.table.indptr.astype(np.int64)
+    indices = T.table.indices.astype(np.int64)
+    data = T.table.data
+    det = T.is_deterministic
+    nnz_max = 1 if det else int(np.diff(indptr).max())
+    d = np.arange(-W, W + 1)
+    step = max(1, BLOCK_ENTRIES // (d.size * nnz_max))
+    out = np.empty(cs.size)
+    for s in range(0, cs.size, step):
+        c = cs[s: s + step]
+        Z = c[:, None] + d[None, :]
+        ok = (Z >= 0) & (Z <= n)
+        if skip is not None:
+            ok &= ~skip[np.clip(Z, 0, n)]
+        row = np.nonzero(ok)[0]
+        z = Z[ok]
+        cc = c[row]
+        g = kernel.pmf(z, cc)
+        if det:
+            pos = indptr[z]
+        else:
+            cnt = indptr[z + 1] - indptr[z]
+            pos = np.repeat(indptr[z] - (np.cumsum(cnt) - cnt), cnt) + np.arange(int(cnt.sum()))
+            row, cc, g = np.repeat(row, cnt), np.repeat(cc, cnt), np.repeat(g, cnt)
+        v = g * data[pos]
+        v *= loss.pairs(cc, indices[pos])
+        out[s: s + step] = np.bincount(row, weights=v, minlength=c.size)
+    return out
+
+
+def _risk_dense(kernel: GeometricKernel, T: Remap, loss, cs: NDArray[np.int64]) -> NDArray[np.float64]:
+    """``E(c)`` from whole rows (every z and r), O(n (n + nnz T)): losses without ``pairs``."""
+    out = np.empty(cs.size)
+    width = _block_width(kernel.size)
+    for s in range(0, cs.size, width):
+        out[s: s + width] = _risk_terms(kernel, T, loss, cs[s: s + width]).sum(axis=1)
+    return out
+
+
 def risk(kernel: GeometricKernel, remap, loss, cs: ArrayLike | None = None) -> NDArray[np.float64]:
     """``E(c) = sum_z G(z | c) sum_r T(z, r) L(c, r)`` for the counts ``cs`` (default all) (docs/definitions.md §10).
 
-    Exact: every z and r enters (no truncation), float64 rounding of non-negative sums only.
-    O(n) memory per row block and O(n (n + nnz T)) time for all c.
+    Windowed, O(n W nnz-per-row) for all c instead of O(n^2): the sum runs over ``|z - c| <= W``, and
+    what it leaves out is bounded rigorously.  The z outside the window carry
+    ``P(|z - c| > W) = s(c) q^(W+1) / (1 + q)`` (``s(c)`` = the number of sides, 0 to 2, where the
+    window stops before 0 or n; the clamped end cells are inside that mass), each with a loss at most
+    ``max L`` (1 for Hellinger), so the left-out part is at most ``s(c) q^(W+1) max L / (1 + q)``.
+    ``W`` starts at :meth:`GeometricKernel.window` ``(1e-20)`` and, for every c where that bound exceeds
+    :data:`RISK_TAIL` times the windowed sum, grows to the smallest W making it hold (at most n: the
+    whole row, nothing left out).  So the result is below the exact ``E(c)`` by at most
+    ``1e-17 E(c)``, under float64 rounding of its non-negative sums (~1e-16 relative): exact in the
+    sense of the module docstring, and ``E(c) (1 + 1e-17)`` is a rigorous upper bound where one is
+    needed (the certificates' tolerances are >= 1e-12).  Losses without ``pairs`` use whole rows.
     """
     loss = as_loss(loss, kernel.n)
     T = _as_remap(remap, kernel.size)
-    N = kernel.size
-    cs = np.arange(N) if cs is None else np.asarray(cs, dtype=np.int64).reshape(-1)
-    out = np.empty(cs.size)
-    width = _block_width(N)
-    for s in range(0, cs.size, width):
-        out[s: s + width] = _risk_terms(kernel, T, loss, cs[s: s + width]).sum(axis=1)
+    n = kernel.n
+    cs = np.arange(kernel.size) if cs is None else np.asarray(cs, dtype=np.int64).reshape(-1)
+    if cs.size and (cs.min() < 0 or cs.max() > n):
+        raise InputError(f"counts must lie in 0..{n}")
+    lmax = float(getattr(loss, "max_loss", math.nan))
+    if not hasattr(loss, "pairs") or not (math.isfinite(lmax) and lmax >= 0):
+        return _risk_dense(kernel, T, loss, cs)
+    W = min(n, kernel.window(1e-20))
+    out = _window_sums(kernel, T, loss, cs, W)
+    if W < n and lmax > 0:
+        sides = (cs > W).astype(np.float64) + (cs + W < n)
+        log_gap = math.log(RISK_TAIL / lmax) - math.log1p(kernel.q)
+        with np.errstate(divide="ignore"):
+            need = np.log(sides) - np.log(out) - log_gap  # (W' + 1) eps >= need keeps the tail <= RISK_TAIL E
+        bad = need > (W + 1) * kernel.eps
+        if bad.any():
+            top = float(np.max(need[bad]))
+            W2 = n if not math.isfinite(top) else min(n, max(W + 1, math.ceil(top / kernel.eps) - 1))
+            out[bad] = _window_sums(kernel, T, loss, cs[bad], W2)
     return out
 
 
@@ -685,10 +841,14 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
     N = kernel.size
     C = np.asarray(C, dtype=np.int64)
     nv = pairs_z.size
-    # exact constant part of E(c): rows z that are not active
-    terms = _risk_terms(kernel, base, loss, C)
-    const = (terms * (~zact_mask)[None, :]).sum(axis=1)
-    Lc = loss.block(C, np.arange(N))
+    # constant part of E(c): rows z that are not active, within q^W <= 1e-18 of c (O(|C| W); a search LP
+    # only: every certificate is recomputed from T)
+    if hasattr(loss, "pairs"):
+        const = _window_sums(kernel, base, loss, C, min(kernel.n, kernel.window(1e-18)), skip=zact_mask)
+        Lc = None
+    else:
+        const = (_risk_terms(kernel, base, loss, C) * (~zact_mask)[None, :]).sum(axis=1)
+        Lc = loss.block(C, np.arange(N))
     order = np.argsort(pairs_z, kind="stable")
     pz, pr = pairs_z[order], pairs_r[order]
     nnz = int((np.searchsorted(pz, C + W, side="right") - np.searchsorted(pz, C - W, side="left")).sum())
@@ -696,16 +856,16 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
         raise SizeError(f"the restricted minimax LP would have {nnz:,} nonzeros (over {MAX_LP_NONZEROS:,}); "
                         f"eps = {kernel.eps:g} spreads each count over ~{W} cells at n = {kernel.n}: "
                         "use a smaller band or a larger eps")
-    rows, cols, vals = [], [], []
-    for i, c in enumerate(C):
-        a = np.searchsorted(pz, c - W, side="left")
-        b = np.searchsorted(pz, c + W, side="right")
-        z = pz[a:b]
-        v = kernel.pmf(z, c) * Lc[i, pr[a:b]]
-        ok = v > drop
-        cols.append(order[a:b][ok])
-        vals.append(v[ok])
-        rows.append(np.full(int(ok.sum()), i))
+    # every (c, pair) with |z - c| <= W, gathered at once: c's pairs are pz[lo[c]:hi[c]]
+    lo = np.searchsorted(pz, C - W, side="left")
+    hi = np.searchsorted(pz, C + W, side="right")
+    lens = hi - lo
+    idx = np.repeat(lo - (np.cumsum(lens) - lens), lens) + np.arange(int(lens.sum()))
+    ii = np.repeat(np.arange(C.size), lens)
+    cc = C[ii]
+    v = kernel.pmf(pz[idx], cc) * (Lc[ii, pr[idx]] if Lc is not None else loss.pairs(cc, pr[idx]))
+    ok = v > drop
+    rows, cols, vals = [ii[ok]], [order[idx][ok]], [v[ok]]
     rows.append(np.arange(C.size))
     cols.append(np.full(C.size, nv))
     vals.append(-np.ones(C.size))
@@ -717,6 +877,8 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
         obj[-1] = 1.0
     else:
         obj[:nv] = pair_cost
+    from scipy.optimize import linprog  # imported where an LP is solved
+
     opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
     res = None
     for method in methods:
@@ -908,6 +1070,176 @@ def minimax_remap(kernel: GeometricKernel, loss, *, tol: float = 1e-4, band: int
             gap2 = (upper2 - lower) / upper2 if upper2 > 0 else 0.0
             if gap2 <= tol:
                 T, upper, gap = T2, upper2, gap2
+    return MinimaxResult(T, lower, upper, gap, lam)
+
+
+# --------------------------------------------------------------------------------------------
+# Minimax remap at large n: non-identity rows in two end windows, a local certificate
+
+
+def identity_risk_bound(kernel: GeometricKernel, prior: ArrayLike) -> NDArray[np.float64]:
+    """A rigorous upper bound ``U(c) >= E_id(c) = sum_z G(z | c) H(c, z)`` for every c, O(n) (docs/definitions.md §10).
+
+    Proof.  (i) Unit steps: both posteriors have the same total, so ``ln BC`` of ``c = x`` and ``x + 1`` is
+    ``J(a1 + x) + J(a2 + n - x - 1)`` with ``-J(y) = (lnG(y) + lnG(y + 1))/2 - lnG(y + 1/2)
+    = (1/2) ln(y G(y)^2 / G(y + 1/2)^2)``; Wendel's inequality ``G(y + 1/2) >= G(y) y / sqrt(y + 1/2)``
+    gives ``-J(y) <= (1/2) ln(1 + 1/(2y)) <= 1/(4y)``, and ``H^2 = 1 - BC <= -ln BC``, so
+    ``H(x, x + 1) <= phi(x) = sqrt(1/(4 (a1 + x)) + 1/(4 (a2 + n - x - 1)))``.  (ii) H is a metric, so
+    ``H(c, z) <= sum of phi over the |z - c| steps between them``.  (iii) ``z = clamp(c + D)`` is between c
+    and ``c + D``, so ``E_id(c) <= sum_{j >= 0} phi(c + j) P(D > j) + sum_{j >= 0} phi(c - 1 - j) P(D < -j)``
+    with ``P(D > j) = P(D < -j) = q^(j+1)/(1+q)``: two sums ``sum_j q^j phi(.)``, computed as convolutions with
+    ``q^j``, ``j <= J`` (``q^J <= 1e-20``), plus the rest's bound ``q^(J+1)/(1-q) max phi``; a factor
+    ``1 + 1e-12`` covers float64 rounding.  O(n J); past ``n J = 5e7`` the exact recurrences (lfilter).
+    """
+    a = np.asarray(prior, dtype=np.float64).reshape(-1)
+    n, q = kernel.n, kernel.q
+    if n == 0:
+        return np.zeros(1)
+    x = np.arange(n, dtype=np.float64)
+    phi = np.sqrt(0.25 / (a[0] + x) + 0.25 / (a[1] + n - x - 1.0))
+    right = np.zeros(n + 1)
+    left = np.zeros(n + 1)
+    J = kernel.window(1e-20)
+    if n * J <= 50_000_000:
+        kern = np.exp(-kernel.eps * np.arange(J + 1))
+        rest = math.exp(-kernel.eps * (J + 1)) / -math.expm1(-kernel.eps) * float(phi.max())
+        right[:n] = np.correlate(np.concatenate([phi, np.zeros(J)]), kern, mode="valid") + rest  # sum_j q^j phi(c + j)
+        left[1:] = np.convolve(phi, kern)[:n] + rest                                            # sum_j q^j phi(c - 1 - j)
+    else:
+        from scipy.signal import lfilter
+
+        right[:n] = lfilter([1.0], [1.0, -q], phi[::-1])[::-1]
+        left[1:] = lfilter([1.0], [1.0, -q], phi)
+    return (q / (1.0 + q)) * (right + left) * (1.0 + 1e-12)
+
+
+def _side_lower(kernel: GeometricKernel, loss, C: NDArray[np.int64], lam: NDArray[np.float64], left: bool):
+    """``B(lam)`` for lam on one end (normalised), with the Bayes response and ``S(z, z)`` on that end's z.
+
+    Exact as a lower bound: the z outside ``[0, max supp + W]`` (left end) are dropped (terms >= 0), and
+    ``min_r`` over every r is attained at ``r <= max supp lam`` (``L(c, r)`` nondecreasing in ``r >= c``:
+    :func:`minimax_ends`), which the range of r covers; mirror image at the right end."""
+    n, W = kernel.n, kernel.window(1e-18)
+    keep = lam > 0
+    supp, w = C[keep], lam[keep] / lam[keep].sum()
+    if left:
+        grid = np.arange(0, min(n, int(supp.max()) + W) + 1)
+    else:
+        grid = np.arange(max(0, int(supp.min()) - W), n + 1)
+    G = kernel.pmf(grid[:, None], supp[None, :]) * w[None, :]
+    S = G @ loss.block(supp, grid)  # S[z, r], z and r both over the grid
+    j = np.argmin(S, axis=1)
+    smin = S[np.arange(grid.size), j]
+    return float(smin.sum()), grid, grid[j], smin, np.diagonal(S).copy()
+
+
+def minimax_ends(kernel: GeometricKernel, loss: "HellingerLoss", *, tol: float = 1e-4, A: int | None = None,
+                 band: int | None = None, average_weights: ArrayLike | None = None,
+                 max_rounds: int = 30, strict: bool = True) -> MinimaxResult:
+    """A minimax remap whose non-identity rows lie in two end windows, with a certificate computed locally
+    (docs/definitions.md §10).  For large n: every step costs O(n) at most, none O(n^2).
+
+    The remap: ``T(z) = z`` except for the free rows ``z < A`` and ``z > n - A``; those rows solve the
+    restricted LP ``min t`` s.t. ``E_T(c) <= t`` for the constrained c (every c within ``W = ln(1e18)/eps``
+    of a free row), outputs ``|r - z| <= band`` grown by Bayes responses, as :func:`minimax_remap`.
+    Certificate, rigorous for every remap and every n (nothing is truncated without a bound):
+
+    * lower: ``max`` over the two ends of ``B(lam_end)`` (lam = the LP's duals restricted to one end and
+      normalised; each is a distribution, so each Bayes risk is a lower bound).  Along the outputs
+      ``r -> Beta(a1 + r, a2 + n - r)`` (a line in the Beta family's natural parameters, log-partition
+      ``K`` convex) ``ln BC(s, t) = K((s+t)/2) - (K(s) + K(t))/2`` has ``d/dt = (K'((s+t)/2) - K'(t))/2 <= 0``
+      for ``t >= s``: ``L(c, r)`` is nondecreasing in ``r >= c`` (and in ``r <= c`` downwards), so for lam
+      on c <= m the minimum over all r is attained at ``r <= m`` (:func:`_side_lower`);
+    * upper: ``E_T(c)`` by :func:`risk` on the constrained c; for every other c the free rows are farther
+      than W (mass ``<= 2 q^(W+1)/(1+q)``, loss <= 1) and the identity rows give at most
+      :func:`identity_risk_bound` ``U(c)``, so ``upper = max(max_C E_T, max_(c not in C) U(c) + 2 q^(W+1)/(1+q))``.
+
+    If the gap exceeds ``tol``: Bayes responses join the free rows' outputs; a non-free z whose identity
+    row loses to its Bayes response, or an interior bound above the LP's t, doubles A.  Second stage
+    (``average_weights``): among the free rows only (interior rows stay the identity, so this remap and its
+    local solution are one object), minimise the weighted average subject to ``E(c) <= upper`` on C; kept
+    if its certificate (recomputed) still meets ``tol``.  Raises :class:`InputError` when the windows
+    would cover the range (use :func:`minimax_remap`), :class:`RemapGapError` (``strict``) when the gap is
+    not reached.
+    """
+    loss = as_loss(loss, kernel.n)
+    if not isinstance(loss, HellingerLoss):
+        raise InputError("minimax_ends needs the Hellinger loss (its interior bound is for Hellinger)")
+    n, N = kernel.n, kernel.size
+    W = kernel.window(1e-18)
+    K = band if band is not None else max(2, math.ceil(1.0 / kernel.eps) + 1)
+    A = int(A) if A is not None else 4 * W
+    tail = 2.0 * math.exp(-(W + 1) * kernel.eps) / (1.0 + kernel.q)
+    U = identity_risk_bound(kernel, loss.prior)
+    identity = Remap.identity(n)
+    Rz: dict[int, set[int]] = {}
+
+    def windows(A):
+        if 2 * (A + 2 * W) + 2 > n:
+            raise InputError(f"the end windows (A = {A}, W = {W}) cover 0..{n}: use minimax_remap")
+        free = np.zeros(N, dtype=bool)
+        free[:A] = True
+        free[n - A + 1:] = True
+        cm = np.zeros(N, dtype=bool)
+        cm[: A + W] = True
+        cm[n - A - W + 1:] = True
+        for z in np.flatnonzero(free).tolist():
+            Rz.setdefault(z, set(range(max(0, z - K), min(n, z + K) + 1)))
+        return free, np.flatnonzero(cm), float(U[~cm].max()) + tail if (~cm).any() else 0.0
+
+    free, C, inner = windows(A)
+    lower, upper, gap, T, lam_c = 0.0, math.inf, math.inf, identity, np.zeros(0)
+    pz = pr = np.zeros(0, dtype=np.int64)
+    for _ in range(max_rounds):
+        zs = np.flatnonzero(free)
+        pz = np.concatenate([np.full(len(Rz[z]), z, dtype=np.int64) for z in zs.tolist()])
+        pr = np.concatenate([np.fromiter(sorted(Rz[z]), dtype=np.int64) for z in zs.tolist()])
+        t_lp, rows, lam_c = _solve_restricted(kernel, loss, C, pz, pr, free, identity, W, 0.0)
+        T = Remap.identity_with_rows(n, rows)
+        E_C = risk(kernel, T, loss, C)
+        upper = max(float(E_C.max()), inner)
+        if lam_c.sum() <= 0:
+            lam_c = (E_C == E_C.max()).astype(np.float64)
+        lower, grow_A = 0.0, inner > t_lp * (1.0 - 1e-3)
+        for left in (True, False):
+            lam = lam_c * ((C <= n // 2) if left else (C > n // 2))
+            if lam.sum() <= 0:
+                continue
+            b, grid, resp, smin, s_diag = _side_lower(kernel, loss, C, lam, left)
+            lower = max(lower, b)
+            for z, r in zip(grid.tolist(), resp.tolist()):
+                if free[z]:
+                    Rz[z].update(x for x in (r - 1, r, r + 1) if 0 <= x <= n)
+            lost = s_diag - smin
+            grow_A |= bool(np.any((~free[grid]) & (lost > tol * upper / (8.0 * grid.size))))
+        gap = (upper - lower) / upper if upper > 0 else 0.0
+        if gap <= tol or upper - lower <= 0.0:
+            break
+        if grow_A:
+            A *= 2
+            free, C, inner = windows(A)
+        elif sum(len(v) for v in Rz.values()) == pz.size:
+            break  # nothing left to grow: the gap stands (refused by the caller, or RemapGapError)
+    if not gap <= tol and strict:
+        raise RemapGapError(f"minimax remap (end windows): certified gap {gap:.3g} > tol {tol:g} after the search "
+                            f"(lower {lower:.9g}, upper {upper:.9g})")
+    if average_weights is not None and gap <= tol:
+        cost = pair_scores(kernel, average_weights, loss, pz, pr)
+        scale = float(cost.max()) or 1.0
+        try:
+            _, rows2, _ = _solve_restricted(kernel, loss, C, pz, pr, free, identity, W, 0.0,
+                                            pair_cost=cost / scale, t_cap=upper)
+        except InputError:
+            rows2 = None
+        if rows2 is not None:
+            T2 = Remap.identity_with_rows(n, rows2)
+            upper2 = max(float(risk(kernel, T2, loss, C).max()), inner)
+            gap2 = (upper2 - lower) / upper2 if upper2 > 0 else 0.0
+            if gap2 <= tol:
+                T, upper, gap = T2, upper2, gap2
+    lam = np.zeros(N)
+    if lam_c.size:
+        lam[C] = lam_c / lam_c.sum()
     return MinimaxResult(T, lower, upper, gap, lam)
 
 

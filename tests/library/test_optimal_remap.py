@@ -5,9 +5,12 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 import dpposterior.mechanisms.optimal as opt
+import reference
 from dpposterior import log_pmf, sample
 from dpposterior import remap as rm
 from dpposterior.accuracy import expected_errors
@@ -99,8 +102,11 @@ def test_large_n_release_draws_one_row(monkeypatch):
     assert m.shape == (3, 2) and np.all(m.sum(axis=1) == 1_000_000) and np.all(np.abs(m[:, 0] - 500000) < 100)
     m = sample("remapped-geometric", [1, 1], [10, 999990], epsilon=1.0, size=2, rng=1)
     assert np.all(m.sum(axis=1) == 1_000_000)
-    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_SOLVE_SECONDS"):  # worst: refused before any solve
-        sample("optimal", [1, 1], [500000, 500000], epsilon=1.0, objective="worst", size=1, rng=1)
+    # worst: the end-window remap (no whole-range search: minimax_remap would raise above)
+    m = sample("optimal", [1, 1], [3, 999997], epsilon=1.0, objective="worst", size=3, rng=1)
+    assert np.all(m.sum(axis=1) == 1_000_000) and np.all(m[:, 0] < 100)
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_SOLVE_SECONDS"):  # small eps: refused before any solve
+        sample("optimal", [1, 1], [500000, 500000], epsilon=0.1, objective="worst", size=1, rng=1)
 
 
 def test_accuracy_at_n_1e4_is_within_the_default_budgets():
@@ -205,3 +211,68 @@ def test_log_likelihood_column_and_posterior(objective):
         assert np.allclose(col, full[:, r], rtol=1e-12, atol=0)
     post = noise_aware_posterior("optimal", [1, 1], [17, 23], epsilon=1.0, objective=objective)
     assert post is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# expected errors at k = 2 through the mechanisms' O(n W) hook, against the generic whole-row path
+
+FAST_CASES = [("optimal", "worst"), ("optimal", "average"), ("remapped-geometric", None), ("geometric", None)]
+
+
+def _expected(mech_id, prior, n, eps, objective, generic=False):
+    kw = {} if objective is None else {"objective": objective}
+    with pytest.MonkeyPatch.context() as mp:
+        if generic:  # the walk over whole log-pmf rows x HellingerGrid rows
+            mp.setattr(type(MECHANISMS[mech_id]), "exact_expected_errors", lambda self, *a: None)
+        return expected_errors(mech_id, prior, n, epsilon=eps, **kw)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prior=st.sampled_from(PRIORS), n=st.integers(1, 40), eps=st.sampled_from([0.25, 1.0, 3.0, 25.0]),
+       case=st.sampled_from(FAST_CASES))
+def test_fast_expected_errors_equal_the_generic_path(prior, n, eps, case):
+    mech_id, objective = case
+    _, params = resolve(mech_id, eps, **({} if objective is None else {"objective": objective}))
+    assert MECHANISMS[mech_id].exact_expected_errors(np.asarray(prior), n, params) is not None  # the hook is taken
+    fast = _expected(mech_id, prior, n, eps, objective)
+    slow = _expected(mech_id, prior, n, eps, objective, generic=True)
+    assert np.allclose(fast.expected, slow.expected, rtol=1e-12, atol=0)
+    assert fast.worst == pytest.approx(slow.worst, rel=1e-12)
+    assert fast.expected[slow.worst_counts[0]] == pytest.approx(fast.worst, rel=1e-12)  # (ties: symmetric priors)
+    assert fast.average == pytest.approx(slow.average, rel=1e-12)
+
+
+@pytest.mark.parametrize("prior,n,eps", [((1.0, 1.0), 4, 1.0), ((0.5, 0.5), 5, 0.3), ((2.0, 7.0), 6, 2.0)])
+def test_geometric_expected_errors_match_the_brute_force_definition(prior, n, eps):
+    b = reference.brute(prior, n)
+    e = expected_errors("geometric", prior, n, epsilon=eps)
+    want = [reference.expected_error(b, "geometric", (c, n - c), eps) for c in range(n + 1)]
+    assert np.allclose(e.expected, want, rtol=1e-12, atol=0)
+
+
+def test_the_hook_is_none_where_it_does_not_apply():
+    _, p = resolve("geometric", 1.0)
+    assert MECHANISMS["geometric"].exact_expected_errors(np.ones(3), 4, p) is None
+    assert MECHANISMS["lshist"].exact_expected_errors(np.ones(2), 4, p) is None  # Laplace cells: not the kernel
+    _, p = resolve("optimal", 1.0)
+    assert MECHANISMS["optimal"].exact_expected_errors(np.ones(3), 3, p) is None
+
+
+def test_worst_at_large_eps_is_accepted_on_its_absolute_gap():
+    # k = 2, n = 20, eps = 25: every error ~1e-11, the least favourable prior a point mass (Bayes risk 0)
+    cert = _cert((1.0, 1.0), 20, 25.0, "worst")
+    assert cert["lower"] == 0.0 and 0.0 < cert["upper"] <= opt.ABS_GAP and cert["gap"] > opt.MAX_GAP
+    geo = expected_errors("geometric", [1, 1], 20, epsilon=25.0)
+    assert cert["upper"] <= geo.worst * (1 + 1e-9)
+    assert expected_errors("optimal", [1, 1], 20, epsilon=25.0).worst == pytest.approx(cert["upper"], rel=1e-12)
+
+
+def test_worst_gap_refusal_is_one_line(monkeypatch):
+    monkeypatch.setattr(opt, "ABS_GAP", 0.0)
+    opt._remap_solved.cache_clear()
+    try:
+        with pytest.raises(SizeError, match="certified gap") as err:
+            opt._remap_solved((1.0, 1.0), 20, 25.0, "worst")
+        assert "\n" not in str(err.value)
+    finally:
+        opt._remap_solved.cache_clear()

@@ -218,6 +218,35 @@ def test_release_time_does_not_depend_on_the_draw():
     assert info.overrun_slots == 1 and clock.now == pytest.approx(0.7 + 2 * 0.92)
 
 
+def test_prepare_runs_before_the_timed_reference_draws():
+    """A public set-up (optimal's solved remap) is built by Mechanism.prepare, outside the deadline."""
+    mech, params = resolve("optimal", 1.0, objective="worst")
+    clock = FakeClock()
+    calls = []
+    real_sample, real_prepare = mech.sample, mech.prepare
+
+    def prepare(*args, **kw):
+        calls.append("prepare")
+        clock.now += 5.0  # a slow solve: it must not enter the deadline
+        return real_prepare(*args, **kw)
+
+    def sample(*args, **kw):
+        calls.append("sample")
+        clock.now += 0.1
+        return real_sample(*args, **kw)
+
+    _DEADLINES.clear()
+    object.__setattr__(mech, "prepare", prepare)
+    object.__setattr__(mech, "sample", sample)
+    try:
+        _, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
+    finally:
+        del mech.prepare, mech.sample
+        _DEADLINES.clear()
+    assert calls == ["prepare"] + ["sample"] * 5
+    assert info.deadline_seconds == pytest.approx(3 * 0.1 + 0.02)
+
+
 def test_release_budget_refuses_from_public_inputs():
     mech, params = resolve("ehds", 1.0)
     with pytest.raises(SizeError, match="rejection sampler"):

@@ -33,6 +33,8 @@ from dpposterior.remap import (
     bayes_scores,
     geometric_draw,
     geometric_kernel,
+    identity_risk_bound,
+    minimax_ends,
     minimax_remap,
     monotonicity_violations,
     pmf_row,
@@ -424,3 +426,121 @@ def test_minimax_refuses_an_oversized_lp():
     from dpposterior.errors import SizeError
     with pytest.raises(SizeError):
         minimax_remap(geometric_kernel(1000, 0.05), HellingerLoss((1, 1), 1000))
+
+
+# ------------------------------------------------------------------------------------------
+# the windowed risk (O(n W)) against the whole-table oracle
+
+
+def _random_remap(rng, n: int, randomised: bool) -> np.ndarray:
+    N = n + 1
+    if not randomised:
+        T = np.zeros((N, N))
+        T[np.arange(N), rng.integers(0, N, N)] = 1.0
+        return T
+    T = rng.random((N, N)) * (rng.random((N, N)) < 0.3)
+    T[np.arange(N), rng.integers(0, N, N)] += 1.0
+    return T / T.sum(axis=1, keepdims=True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(0, 30), eps=st.sampled_from([0.05, 0.3, 1.0, 4.0, 25.0]), prior=st.sampled_from(PRIORS),
+       seed=st.integers(0, 10_000), randomised=st.booleans())
+def test_windowed_risk_matches_the_oracle(n, eps, prior, seed, randomised):
+    T = _random_remap(np.random.default_rng(seed), n, randomised)
+    k = geometric_kernel(n, eps)
+    E = risk(k, T, HellingerLoss(prior, n))
+    direct = ((oracle_G(n, eps) @ T) * oracle_L(prior, n)).sum(axis=1)
+    assert np.allclose(E, direct, rtol=1e-12, atol=0)
+    identity = risk(k, Remap.identity(n), HellingerLoss(prior, n))
+    assert np.allclose(identity, (oracle_G(n, eps) * oracle_L(prior, n)).sum(axis=1), rtol=1e-12, atol=0)
+
+
+def test_windowed_risk_grows_its_window_where_the_near_terms_vanish():
+    # L = 0 within 30 of c: the first window (24 at eps = 2) sees nothing, the tail bound then forces the whole row
+    n, eps = 120, 2.0
+    c = np.arange(n + 1)
+    L = (np.abs(c[:, None] - c[None, :]) > 30).astype(float)
+    E = risk(geometric_kernel(n, eps), Remap.identity(n), MatrixLoss(L))
+    direct = (oracle_G(n, eps) * L).sum(axis=1)
+    assert np.all(direct > 0)
+    assert np.allclose(E, direct, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("prior,n", [((1.0, 1.0), 3000), ((0.5, 0.5), 40), ((2.0, 7.0), 500)])
+def test_hellinger_pairs_equal_the_block_bit_for_bit(prior, n):
+    L = HellingerLoss(prior, n)
+    rng = np.random.default_rng(n)
+    c = rng.integers(0, n + 1, 4000)
+    r = np.clip(c + rng.integers(-60, 61, c.size), 0, n)
+    r[::3] = rng.integers(0, n + 1, r[::3].size)  # some far pairs too
+    B = L.block(np.arange(n + 1), np.arange(n + 1)) if n <= 500 else None
+    got = L.pairs(c, r)
+    want = B[c, r] if B is not None else np.array([L.block([ci], [ri])[0, 0] for ci, ri in zip(c, r)])
+    assert np.array_equal(got, want)
+
+
+# ------------------------------------------------------------------------------------------
+# large n: the end-window minimax remap and its local certificate
+
+
+@pytest.mark.parametrize("prior", PRIORS)
+@pytest.mark.parametrize("n,eps", [(1, 1.0), (30, 0.5), (60, 2.0), (40, 25.0)])
+def test_identity_risk_bound_dominates_the_oracle(prior, n, eps):
+    E = (oracle_G(n, eps) * oracle_L(prior, n)).sum(axis=1)
+    U = identity_risk_bound(geometric_kernel(n, eps), prior)
+    assert np.all(U >= E)
+    assert np.all(U <= 2.0 * E + 1e-300)  # and it is a bound, not a blanket (~sqrt 2 above)
+
+
+def test_identity_risk_bound_at_large_n():
+    n = 3000
+    for prior in PRIORS:
+        k = geometric_kernel(n, 1.0)
+        E = risk(k, Remap.identity(n), HellingerLoss(prior, n))
+        assert np.all(identity_risk_bound(k, prior) >= E)
+
+
+def test_remap_identity_with_rows_equals_from_rows():
+    n = 50
+    rows = {0: (np.array([3, 1]), np.array([0.25, 0.75])), 7: (np.array([7]), np.array([2.0])), 50: (np.array([48]), np.ones(1))}
+    a = Remap.identity_with_rows(n, rows).dense()
+    b = Remap.from_rows(rows, Remap.identity(n)).dense()
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("prior,n,eps", [((1.0, 1.0), 2000, 1.0), ((0.5, 0.5), 2000, 1.0), ((2.0, 7.0), 1500, 2.0),
+                                         ((5.0, 5.0), 300, 2.0)])
+def test_minimax_ends_agrees_with_the_whole_range_search(prior, n, eps):
+    k, L, pi = geometric_kernel(n, eps), HellingerLoss(prior, n), prior_predictive(prior, n)
+    ends = minimax_ends(k, L, tol=1e-4, average_weights=pi, A=10 if n <= 300 else None)
+    whole = minimax_remap(k, L, tol=1e-6)
+    # each certificate brackets the other's (both bound the same minimax value)
+    assert ends.lower <= whole.upper * (1 + 1e-9) and whole.lower <= ends.upper * (1 + 1e-9)
+    assert ends.gap <= 1e-4
+    # upper is an upper bound on the exact worst case of the released remap, over every c
+    E = risk(k, ends.remap, L)
+    assert E.max() <= ends.upper * (1 + 1e-12)
+    # its rows are the identity away from the two ends
+    T = ends.remap.table
+    r = np.arange(n + 1)
+    one = np.diff(T.indptr) == 1
+    ident = one & (T.indices[T.indptr[:-1]] == r)
+    changed = np.flatnonzero(~ident)
+    assert changed.size and np.all((changed < n // 4) | (changed > n - n // 4))
+
+
+def test_minimax_ends_refuses_windows_that_cover_the_range():
+    with pytest.raises(InputError, match="cover"):
+        minimax_ends(geometric_kernel(60, 1.0), HellingerLoss((1, 1), 60))
+    with pytest.raises(InputError, match="Hellinger"):
+        minimax_ends(geometric_kernel(600, 1.0), np.ones((601, 601)))
+
+
+def test_minimax_ends_at_n_1e6():
+    n = 1_000_000
+    k, L = geometric_kernel(n, 1.0), HellingerLoss((1.0, 1.0), n)
+    res = minimax_ends(k, L, tol=1e-4)
+    assert res.gap <= 1e-4 and 0.15 < res.lower <= res.upper < 0.16
+    near = np.r_[0:300, n - 300: n + 1]
+    assert risk(k, res.remap, L, near).max() <= res.upper * (1 + 1e-12)

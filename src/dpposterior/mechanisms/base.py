@@ -173,6 +173,11 @@ class Mechanism:
         and its padding), for the time estimate.  Here: nothing to refuse (an O(k) draw).
         """
 
+    def prepare(self, prior: NDArray[np.float64], n: int, params: Params) -> None:
+        """Build, from public inputs only (prior, n, settings; never the counts), what every draw of size n
+        needs (a solved table), so that a padded release's timed reference draws measure draws only.  Here
+        nothing."""
+
     def setup_seconds(self, n: int, k: int) -> float:
         """Estimated seconds of one draw's set-up (tables), from public n and k: here none."""
         return 0.0
@@ -203,6 +208,13 @@ class Mechanism:
     def rows(self, prior: NDArray[np.float64], n: int, params: Params) -> Rows:  # pragma: no cover
         """Exact log-pmf rows over R(n) (see :class:`Rows`)."""
         raise NotImplementedError
+
+    def exact_expected_errors(self, prior: NDArray[np.float64], n: int, params: Params) -> NDArray[np.float64] | None:
+        """``E(c) = sum_r P(r | c) H(BI(c), r)`` for every c of ``candidates(n, k)`` (docs/definitions.md §9,
+        expected error) by a route faster than whole rows, or None: the caller
+        (:func:`dpposterior.accuracy.expected_errors`) then walks :meth:`rows`.  Here None; the k = 2
+        geometric + remap entries override it (:func:`dpposterior.remap.risk`, O(n W))."""
+        return None
 
     def log_pmf(self, prior: NDArray[np.float64], counts: NDArray[np.int64], params: Params) -> NDArray[np.float64]:
         """Exact ``ln P(r | c)`` over ``candidates(n, k)`` for one data set."""
