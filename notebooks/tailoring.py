@@ -16,7 +16,7 @@
 #
 # Template `tailoring` (the arXiv draft's future work 3: distances other than Hellinger). The drafts score their
 # exponential mechanisms with the distance that measures accuracy. Here each release's exact expected error is
-# measured in turn by the Hellinger distance, total variation and KL(BI(c) || release) (docs/definitions.md §10),
+# measured in turn by the Hellinger distance, total variation and KL(BI(c) || release),
 # for the exponential mechanisms scored by each distance, the optimum under each distance's loss (geometric +
 # remap, k = 2), and the Laplace and geometric releases, which read no distance. Every error is divided by the
 # optimum *for the measure in use*, so 1 is the best possible, and an optimum built for another distance shows

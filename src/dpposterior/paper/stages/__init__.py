@@ -28,7 +28,7 @@ for _s in STAGES.values():
 TEMPLATES = {"error_curve": "accuracy", "error_boxes": "accuracy", "candidate_pmf": "pmf", "step_table": "pmf",
              "privacy_loss": "privacy", "sensitivity": "sensitivity", "score_change": "sensitivity",
              "privacy_audit": "audit", "coverage": "coverage", "frontier": "expected_error",
-             "which_to_use": "expected_error", "calibration": "expected_error",
+             "which_to_use": "expected_error", "calibration": "expected_error", "tailoring": "expected_error",
              "draft_checks": "pmf"}
 
 
