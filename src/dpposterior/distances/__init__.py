@@ -136,8 +136,29 @@ def distance(name: str, p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     return d.value(p, q)
 
 
+class DistanceGrid:
+    """Rows ``D(Dir(a + c), Dir(a + r))`` for batches of count vectors of one size n (docs/definitions.md §2, §6).
+
+    Hellinger goes through :class:`HellingerGrid` (today's numbers, bit for bit); another distance through
+    its registry entry's ``value``, refused in one line where it has no exact method at k (``tv``, k >= 3).
+    """
+
+    def __init__(self, prior: ArrayLike, n: int, name: str = DEFAULT_DISTANCE):
+        self.distance = get_distance(name)
+        self.a = np.asarray(prior, dtype=np.float64)
+        self.distance.check(self.a.size)
+        self.grid = HellingerGrid(self.a, n) if self.distance.name == DEFAULT_DISTANCE else None
+
+    def values(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
+        """``D(BI(c), Dir(a + r))``, shape ``(len(counts), len(cands))``."""
+        if self.grid is not None:
+            return self.grid.hellinger(counts, cands)
+        c, r = np.asarray(counts, dtype=np.float64), np.asarray(cands, dtype=np.float64)
+        return self.distance.value((self.a + c)[:, None, :], (self.a + r)[None, :, :])
+
+
 __all__ = [
-    "DEFAULT_DISTANCE", "DISTANCES", "Distance", "HELLINGER_TOLERANCE", "HellingerGrid", "distance",
+    "DEFAULT_DISTANCE", "DISTANCES", "Distance", "DistanceGrid", "HELLINGER_TOLERANCE", "HellingerGrid", "distance",
     "get_distance", "hellinger", "hellinger_from_log_bc", "kl", "lgamma_bregman", "lgamma_diff",
     "lgamma_jensen_gap", "log_beta", "log_beta_diff", "log_bhattacharyya", "tv",
 ]
