@@ -143,3 +143,14 @@ def test_release_api_takes_the_distance():
     rows = dp.compare([1, 1], 3, epsilon=1.0, distance="tv")
     assert {r["release"] for r in rows if "error" in r} == {"optimal (worst)", "optimal (average)",
                                                              "remapped-geometric"}
+
+
+def test_remembered_distance_values_are_copies_and_exact():
+    from dpposterior.distances import DISTANCES, tv_unchecked
+    from dpposterior.models import candidates
+
+    p, q = np.array([3.0, 4.0]), 1.0 + candidates(20_000, 2).astype(np.float64)
+    first = DISTANCES["tv"].value(p, q)
+    first[:] = -1.0
+    again = DISTANCES["tv"].value(p, q)
+    assert np.array_equal(again, tv_unchecked(np.broadcast_to(p, q.shape), q)) and again.min() >= 0.0
