@@ -53,6 +53,53 @@ def hellinger(p, q) -> float:
     return math.sqrt(max(0.0, 1.0 - math.exp(log_bc)))
 
 
+def kl(p, q) -> float:
+    """KL(Dir(p) || Dir(q)) = lnB(q) - lnB(p) + sum_i (p_i - q_i) (psi(p_i) - psi(sum p)) (docs/definitions.md §2)."""
+    P = sum(p)
+    return (log_beta(q) - log_beta(p)
+            + sum((x - y) * float(mpmath.digamma(x) - mpmath.digamma(P)) for x, y in zip(p, q)))
+
+
+def tv(p, q) -> float:
+    """TV(Beta(p), Beta(q)) = 1/2 int |f_p - f_q| = sum over {f_p > f_q} of (P - Q), k = 2 only.
+
+    The set {f_p > f_q} is bounded by the sign changes of ln f_p - ln f_q on a grid of 1000 points
+    (refined by bisection in mpmath); each interval's mass is mpmath's regularised incomplete beta.
+    """
+    if tuple(p) == tuple(q):
+        return 0.0
+    with mpmath.workdps(30):
+        (p1, p2), (q1, q2) = ([mpmath.mpf(x) for x in v] for v in (p, q))
+        lbp = mpmath.loggamma(p1) + mpmath.loggamma(p2) - mpmath.loggamma(p1 + p2)
+        lbq = mpmath.loggamma(q1) + mpmath.loggamma(q2) - mpmath.loggamma(q1 + q2)
+
+        def g(x):
+            return (p1 - q1) * mpmath.log(x) + (p2 - q2) * mpmath.log1p(-x) - lbp + lbq
+
+        grid = [mpmath.mpf(i) / 1000 for i in range(1, 1000)]
+        cuts = [mpmath.mpf(0)]
+        for x0, x1 in zip(grid, grid[1:]):
+            if (g(x0) > 0) != (g(x1) > 0):
+                lo, hi = x0, x1
+                for _ in range(80):
+                    mid = (lo + hi) / 2
+                    if (g(mid) > 0) == (g(lo) > 0):
+                        lo = mid
+                    else:
+                        hi = mid
+                cuts.append((lo + hi) / 2)
+        cuts.append(mpmath.mpf(1))
+        total = mpmath.mpf(0)
+        for x0, x1 in zip(cuts, cuts[1:]):
+            mass = (mpmath.betainc(p1, p2, x0, x1, regularized=True)
+                    - mpmath.betainc(q1, q2, x0, x1, regularized=True))
+            total += max(mass, 0)
+        return float(total)
+
+
+DISTANCES = {"hellinger": hellinger, "kl": kl, "tv": tv}
+
+
 def hellinger_mp(p, q, dps: int = 50):
     """The same formula in mpmath at ``dps`` digits (an mpf); parameters are taken as exact."""
     with mpmath.workdps(dps):
@@ -173,15 +220,17 @@ def laplace_pmf(c, n: int, scale: float) -> dict[tuple[int, ...], float]:
 class Brute:
     """All the defined quantities for one prior and n, by enumeration over R(n) (tiny n only)."""
 
-    def __init__(self, prior, n: int):
+    def __init__(self, prior, n: int, distance: str = "hellinger"):
+        self.distance = distance
         self.a = tuple(float(x) for x in prior)
         self.n = n
         self.k = len(self.a)
         self.cands = compositions(n, self.k)
         self.index = {m: i for i, m in enumerate(self.cands)}
         post = [tuple(ai + ci for ai, ci in zip(self.a, c)) for c in self.cands]
-        # H[c][r] = H(BI(c), Dir(a + r))
-        self.H = [[hellinger(p, q) for q in post] for p in post]
+        # H[c][r] = D(BI(c), Dir(a + r)), D = H unless another distance is named
+        d = DISTANCES[distance]
+        self.H = [[d(p, q) for q in post] for p in post]
         self.LS = [self.ls_definition(c) for c in self.cands]
 
     def h(self, c, r) -> float:
@@ -265,9 +314,9 @@ def _geometric_pmf_cached(c, n, scale):
 
 
 @lru_cache(maxsize=256)
-def brute(prior: tuple[float, ...], n: int) -> Brute:
+def brute(prior: tuple[float, ...], n: int, distance: str = "hellinger") -> Brute:
     """Cached :class:`Brute` (hypothesis revisits the same settings)."""
-    return Brute(prior, n)
+    return Brute(prior, n, distance)
 
 
 def noise_aware_posterior(prior, released, mech: str, eps: float, delta: float = 1e-8, gamma: float = 1.0):

@@ -1,4 +1,5 @@
-"""Accuracy of a release: error ``H(BI(c), release)`` (docs/definitions.md §6).
+"""Accuracy of a release: error ``H(BI(c), release)`` (docs/definitions.md §6), or ``D(BI(c), release)``
+for another distance of :data:`dpposterior.distances.DISTANCES` (``distance=``).
 
 * Exact: from a mechanism's output distribution over R(n) (``mechanisms.log_pmf``), the
   error is a discrete random variable; its mean, quantiles, the probability of releasing
@@ -16,7 +17,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import validate
-from .distances import HellingerGrid, hellinger
+from .distances import DEFAULT_DISTANCE, DistanceGrid
+from .distances import distance as distance_value
 from .errors import InputError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, log_pmf, resolve, scan
 from .mechanisms.scan import check_scan_size
@@ -26,8 +28,10 @@ from .models import candidate_rank, candidates, log_prior_predictive, steps
 QUANTILES = (0.25, 0.5, 0.75)
 
 
-def release_error(prior: ArrayLike, counts: ArrayLike, released: ArrayLike) -> NDArray[np.float64]:
-    """``H(BI(c), Dir(a + m))`` for each released count vector m (rows of ``released``), docs/definitions.md §6."""
+def release_error(prior: ArrayLike, counts: ArrayLike, released: ArrayLike,
+                  distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64]:
+    """``H(BI(c), Dir(a + m))`` (or ``D`` for another ``distance``) for each released count vector m (rows of
+    ``released``), docs/definitions.md §6."""
     c = validate.counts(counts)
     a = validate.prior(prior, c.size)
     m = np.asarray(released, dtype=np.int64)
@@ -35,7 +39,7 @@ def release_error(prior: ArrayLike, counts: ArrayLike, released: ArrayLike) -> N
         raise InputError(f"released counts must be an (R, {c.size}) array, got shape {m.shape}")
     if np.any(m < 0) or np.any(m.sum(axis=1) != c.sum()):
         raise InputError(f"released counts must be >= 0 and sum to n = {int(c.sum())}")
-    return hellinger(a + c, a + m)
+    return distance_value(distance, a + c, a + m)
 
 
 def weighted_quantile(values: ArrayLike, probs: ArrayLike, q: float) -> float:
@@ -67,20 +71,24 @@ class ExactAccuracy:
         return asdict(self)
 
 
-def error_law(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Errors ``H(BI(c), r)`` over ``candidates(n, k)`` and their probabilities ``exp(logp)``."""
+def error_law(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike,
+              distance: str = DEFAULT_DISTANCE) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Errors ``H(BI(c), r)`` (``D`` for another ``distance``) over ``candidates(n, k)`` and their
+    probabilities ``exp(logp)`` (docs/definitions.md §6)."""
     c = validate.counts(counts)
     a = validate.prior(prior, c.size)
     lp = np.asarray(logp, dtype=np.float64)
     cands = candidates(int(c.sum()), c.size)
     if lp.shape != (len(cands),):
         raise InputError(f"log-pmf must have one entry per candidate ({len(cands)}), got shape {lp.shape}")
-    return hellinger(a + c, a + cands), np.exp(lp)
+    return distance_value(distance, a + c, a + cands), np.exp(lp)
 
 
-def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike) -> ExactAccuracy:
-    """Mean, quartiles and P(exact) of the error, from a log-pmf aligned with ``candidates(n, k)``."""
-    h, p = error_law(logp, prior, counts)
+def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike,
+                            distance: str = DEFAULT_DISTANCE) -> ExactAccuracy:
+    """Mean, quartiles and P(exact) of the error (docs/definitions.md §6), from a log-pmf aligned with
+    ``candidates(n, k)``; the error is measured by ``distance``."""
+    h, p = error_law(logp, prior, counts, distance)
     c = validate.counts(counts)
     exact = float(p[int(candidate_rank(c))])
     return ExactAccuracy(
@@ -94,14 +102,15 @@ def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike
 
 def exact_accuracy(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: float,
                    delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
-                   global_sensitivity_method: str = "exact") -> ExactAccuracy:
+                   global_sensitivity_method: str = "exact", distance: str = DEFAULT_DISTANCE) -> ExactAccuracy:
     """:func:`exact_accuracy_from_pmf` of ``mechanisms.log_pmf``.
 
-    docs/definitions.md §6: the exact expected error and quantiles.
+    docs/definitions.md §6: the exact expected error and quantiles; ``distance`` is both the score of an
+    exponential mechanism and the error measure.
     """
     lp = log_pmf(mechanism, prior, counts, epsilon=epsilon, delta=delta, gamma=gamma,
-                 global_sensitivity_method=global_sensitivity_method)
-    return exact_accuracy_from_pmf(lp, prior, counts)
+                 global_sensitivity_method=global_sensitivity_method, distance=distance)
+    return exact_accuracy_from_pmf(lp, prior, counts, distance)
 
 
 def step_probabilities(logp: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
@@ -161,11 +170,14 @@ class ExpectedErrors:
     worst_counts: list[int]
     average: float
     calibration: object | None = None
+    distance: str = DEFAULT_DISTANCE
 
     def as_dict(self) -> dict:
-        """The JSON summary of the CLI's ``accuracy`` command."""
+        """The JSON summary of the CLI's ``accuracy`` command (``"distance"`` when it is not Hellinger)."""
         out = {"mechanism": self.mechanism, "epsilon": self.epsilon, "worst_expected_error": self.worst,
                "worst_counts": self.worst_counts, "average_expected_error": self.average}
+        if self.distance != DEFAULT_DISTANCE:
+            out["distance"] = self.distance
         if self.calibration is not None:
             out["calibration"] = self.calibration.as_dict()
         return out
@@ -173,23 +185,28 @@ class ExpectedErrors:
 
 def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
                     gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                    objective: str = "worst", calibrate: bool = False) -> ExpectedErrors:
+                    objective: str = "worst", calibrate: bool = False,
+                    distance: str = DEFAULT_DISTANCE) -> ExpectedErrors:
     """Exact expected error ``E(c)`` of a mechanism for every data set of size n, worst and average (docs/definitions.md §9).
 
     Walks R(n) in chunks: each chunk's log-pmf rows (the registry entry's :meth:`Mechanism.rows`)
-    and Hellinger rows (:class:`~dpposterior.distances.HellingerGrid`) are ``(B, |R(n)|)`` with
+    and error rows (:class:`~dpposterior.distances.DistanceGrid` of the ``measure``) are ``(B, |R(n)|)`` with
     ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES``; an entry whose
     :meth:`Mechanism.exact_expected_errors` is not None (k = 2 geometric + remap, O(n W)) gives ``E``
     directly and nothing is walked.
+
+    ``distance``: the distance the mechanism is tailored to (the exponential mechanisms' score, ``optimal``'s
+    loss); ``measure``: the distance the error is measured by, ``distance`` by default (docs/definitions.md §10).
     """
-    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
+    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate,
+                           distance=distance)
     a = validate.prior(prior)
     n = validate.size(n)
     check_scan_size(a.size, n, "the expected error of every data set", passes=2, advice="use a smaller n")
     cal = mech.calibration(a, n, params)
-    fast = mech.exact_expected_errors(a, n, params)  # k = 2 geometric + remap: O(n W), docs/definitions.md §10
+    fast = mech.exact_expected_errors(a, n, params) if params.distance == DEFAULT_DISTANCE else None  # k = 2: O(n W)
     rows = mech.rows(a, n, params)
-    grid = HellingerGrid(a, n)
+    grid = DistanceGrid(a, n, params.distance)
     cands = rows.cands
     N = len(cands)
     chunk = max(1, min(N, scan.WORK_BYTES // (8 * N * 4)))
@@ -198,7 +215,7 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
         block = cands[lo:lo + chunk]
         lp = rows(block)
         np.exp(lp, out=lp)
-        h = grid.hellinger(block, cands)
+        h = grid.values(block, cands)
         expected[lo:lo + chunk] = np.einsum("ij,ij->i", lp, h) / lp.sum(axis=1)
         del lp, h
     pred = np.exp(log_prior_predictive(a, cands))
@@ -206,4 +223,4 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     return ExpectedErrors(
         mechanism=mech.label(params), epsilon=params.epsilon, counts=cands, expected=expected, predictive=pred,
         worst=float(expected[w]), worst_counts=cands[w].tolist(), average=float(np.dot(pred, expected) / pred.sum()),
-        calibration=cal)
+        calibration=cal, distance=params.distance)

@@ -15,6 +15,7 @@ import math
 
 from .accuracy import expected_errors
 from .budget import budget_setting
+from .distances import DEFAULT_DISTANCE
 from .errors import InputError, SizeError
 from .mechanisms import MECHANISMS, Variant, releases
 from .mechanisms.scan import PAIRS_PER_SECOND
@@ -100,7 +101,8 @@ def check_compare_size(k: int, n: int) -> dict[str, str]:
     return {v.label: reason for v in compare_variants() if solves(v, k, n)}
 
 
-def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, str] | None = None) -> list[dict]:
+def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, str] | None = None,
+                 distance: str = DEFAULT_DISTANCE) -> list[dict]:
     """One row per release (each mechanism; calibrated exponential ones; optimal worst and average), ranked by
     worst case.
 
@@ -108,7 +110,8 @@ def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, st
     optimal's eps <= 30) gets a row with ``"error"`` (its one-line reason) instead of numbers; the others are computed.
     ``delta`` goes to the mechanisms that read it only.
     as does each release of ``left_out`` (label -> reason; see :func:`check_compare_size`, which ``compare``
-    calls before this to bound the total).
+    calls before this to bound the total).  ``distance``: the score and error measure of every row (a release
+    not built for it, e.g. optimal under kl, gets its one-line refusal as ``"error"``).
     """
     out = []
     for v in compare_variants():
@@ -122,7 +125,7 @@ def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, st
             continue
         settings = {"delta": delta} if "delta" in v.entry.settings_used else {}
         try:
-            e = expected_errors(v.mechanism, a, n, epsilon=epsilon, **settings, **v.options)
+            e = expected_errors(v.mechanism, a, n, epsilon=epsilon, **settings, **v.options, distance=distance)
         except InputError as exc:  # a size budget, or a limit of this mechanism (optimal's eps <= 30): that row only
             row["error"] = " ".join(str(exc).split())
         else:

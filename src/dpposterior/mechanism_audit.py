@@ -29,8 +29,9 @@ from .audit import (
     samples_needed,
 )
 from .budget import budget_setting
+from .distances import DEFAULT_DISTANCE
 from .errors import InputError, SizeError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, check_params, get_mechanism, log_pmf, sample
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Params, check_params, get_mechanism, log_pmf, sample
 from .models import candidates
 from .privacy import concrete_epsilon, pair_epsilon
 
@@ -64,14 +65,15 @@ def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) ->
 
 
 def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                      gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact") -> Sampler:
-    """A black-box sampler for one of the library's mechanisms (via :func:`mechanisms.sample`)."""
+                      gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
+                      distance: str = DEFAULT_DISTANCE) -> Sampler:
+    """A black-box sampler for one of the library's mechanisms (via :func:`mechanisms.sample`), under ``distance``."""
     mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
     a = validate.prior(prior)
 
     def draw(dataset, size, rng):
         return sample(mech.id, a, dataset, epsilon=epsilon, delta=delta, gamma=gamma,
-                      global_sensitivity_method=gsm, size=size, rng=rng)
+                      global_sensitivity_method=gsm, size=size, rng=rng, distance=distance)
 
     def sampler(dataset, size, rng):
         # in batches within sample()'s draw budget (the auditor's own budget counts the draws)
@@ -87,7 +89,8 @@ def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mec
                     epsilon: float | None = None, delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
                     global_sensitivity_method: str = "exact", count: int = 4,
                     rng: np.random.Generator | int | None = None,
-                    max_pairs: int | None = None) -> list[tuple[list[int], list[int]]]:
+                    max_pairs: int | None = None,
+                    distance: str = DEFAULT_DISTANCE) -> list[tuple[list[int], list[int]]]:
     """Adjacent pairs to audit: the black-box strategies of :func:`dpposterior.audit.candidate_pairs`,
     plus ``worst``, the exact worst pair of :func:`~dpposterior.privacy.concrete_epsilon` (a white-box
     hint; needs ``mechanism`` and ``epsilon``)."""
@@ -98,7 +101,7 @@ def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mec
     if mechanism is None or epsilon is None:
         raise InputError("search 'worst' needs the mechanism and epsilon (it uses the exact pmf)")
     res = concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
-                           global_sensitivity_method=global_sensitivity_method)
+                           global_sensitivity_method=global_sensitivity_method, distance=distance)
     return [tuple(res.worst_pair)]
 
 
@@ -106,7 +109,7 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
                     gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", pair=None,
                     search: str = "worst", samples: int = DEFAULT_SAMPLES, confidence: float = DEFAULT_CONFIDENCE,
                     seed: int | None = None, n_events: int = DEFAULT_EVENTS, delta_at: float | None = None,
-                    exact: bool = True, progress: bool = False) -> AuditResult:
+                    exact: bool = True, progress: bool = False, distance: str = DEFAULT_DISTANCE) -> AuditResult:
     """Audit one of the library's mechanisms at one pair (``pair``) or at the pairs ``search`` picks.
 
     The auditor only samples; with ``exact=True`` the exact loss of the reported pair is added
@@ -119,7 +122,9 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     samples, confidence = validate.audit_samples(samples), check_confidence(confidence)
     validate.events(n_events)
     delta_at = validate.delta_at(delta_at)
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm, distance=distance)
+    mech.check(Params(epsilon, delta, gamma, gsm, distance=distance))
+    mech.check_distance(Params(epsilon, delta, gamma, gsm, distance=distance), a.size)
     sampler = mechanism_sampler(mech.id, a, **kw)
     if pair is not None:
         c, d = check_pair(pair, a, n)

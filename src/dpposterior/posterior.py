@@ -42,6 +42,7 @@ from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import validate
 from .budget import BUDGETS, budget_setting
+from .distances import DEFAULT_DISTANCE
 from .errors import SizeError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, resolve
 from .models import log_prior_predictive, n_candidates
@@ -181,16 +182,19 @@ def _chunks(total: int, per_row_bytes: int):
 def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, epsilon: float,
                           delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
                           global_sensitivity_method: str = "exact", objective: str = "worst",
-                          calibrate: bool = False, level: float = 0.9) -> NoiseAwarePosterior:
+                          calibrate: bool = False, level: float = 0.9,
+                          distance: str = DEFAULT_DISTANCE) -> NoiseAwarePosterior:
     """The exact noise-aware posterior of a release ``Dir(a + m)`` (module docstring).
 
     Takes the mechanism's settings as :func:`dpposterior.mechanisms.log_pmf` does.  Raises
     :class:`~dpposterior.errors.InputError` on bad input and :class:`SizeError` beyond
     :data:`MAX_CANDIDATES`.
     """
-    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
+    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate,
+                           distance=distance)
     m = validate.counts(released, "released counts")
     a = validate.prior(prior, m.size)
+    mech.check_distance(params, m.size)
     level = validate.open_unit(level, "level")
     n, k = int(m.sum()), m.size
     size = n_candidates(n, k)

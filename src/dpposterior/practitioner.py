@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import compare as _compare
 from . import validate
+from .distances import DEFAULT_DISTANCE
 from .errors import InputError
 from .guarantee import PrivacyWarning, claim, guarantee_text, setting_warnings
 from .ledger import Ledger
@@ -72,14 +73,14 @@ class Prepared:
 
 def prepare(mechanism: str, *, epsilon: Any, delta: Any = None, gamma: Any = DEFAULT_GAMMA,
             global_sensitivity_method: str = "exact", objective: str | None = None, calibrate: bool = False,
-            seeded: bool = False) -> Prepared:
+            seeded: bool = False, distance: str = DEFAULT_DISTANCE) -> Prepared:
     """Validate the settings of a release (as the command line does) and list its warnings.
 
     ``delta=None``: not given (the default ``1e-8``, no warning); a delta given to a pure-eps mechanism warns.
     """
     variant = Variant.of(mechanism, calibrate, objective)
     mech, params = variant.resolve(epsilon, DEFAULT_DELTA if delta is None else delta, gamma,
-                                   global_sensitivity_method)
+                                   global_sensitivity_method, distance=distance)
     notes = setting_warnings(mech, params, seeded=seeded, delta_given=delta is not None)
     return Prepared(variant, mech, params, seeded, tuple(notes))
 
@@ -117,7 +118,7 @@ def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: 
 
 def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float | None = None,
             gamma: float = DEFAULT_GAMMA, objective: str | None = None, calibrate: bool = False, rng=None,
-            ledger: Ledger | None = None) -> Release:
+            ledger: Ledger | None = None, distance: str = DEFAULT_DISTANCE) -> Release:
     """One private posterior ``Dir(prior + m)``, as ``dpposterior release`` draws it.
 
     ``mechanism``: a registry id (``"geometric"``, ``"lshist"``, ``"optimal"``, ...; see ``dpposterior compare``).
@@ -126,13 +127,14 @@ def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: flo
     ``calibrate``: exponential mechanisms only.  ``rng``: None (operating-system entropy: every real release)
     or a seed / Generator (experiments only: a seeded release is not private).  ``ledger``: a
     :class:`~dpposterior.ledger.Ledger` charged with this release's guarantee (refused past its budget,
-    before anything is drawn).
+    before anything is drawn).  ``distance``: the score of an exponential mechanism (default ``"hellinger"``;
+    ``"tv"`` at k = 2, ``"kl"``; docs/mechanisms.md, "Other distances").
 
     Warns :class:`~dpposterior.guarantee.PrivacyWarning` for a seeded release, a mechanism with no or a weaker
     guarantee, and a delta the mechanism ignores.  Raises :class:`~dpposterior.errors.InputError` on bad input.
     """
     prep = prepare(mechanism, epsilon=epsilon, delta=delta, gamma=gamma, objective=objective, calibrate=calibrate,
-                   seeded=rng is not None)
+                   seeded=rng is not None, distance=distance)
     for note in prep.warnings:
         warnings.warn(note, PrivacyWarning, stacklevel=2)
     a, m = draw(prep, prior, counts, rng, ledger)
@@ -140,11 +142,12 @@ def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: flo
                    guarantee_text(prep.mech, prep.params, prep.seeded), prep.seeded)
 
 
-def compare(prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA) -> list[dict]:
+def compare(prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
+            distance: str = DEFAULT_DISTANCE) -> list[dict]:
     """Every release ranked by its exact expected Hellinger error at size ``n`` (as ``dpposterior compare``):
     one dict per release, best worst case first (``release``, ``claim``, ``worst_expected_error``,
     ``worst_counts``, ``average_expected_error``; or ``error`` for a release too large for exact work)."""
     a = validate.prior(_as_vector(prior, "prior"))
     n = validate.size(n)
     eps, dlt = validate.epsilon(epsilon), validate.delta(delta)
-    return _compare.compare_rows(a, n, eps, dlt, _compare.check_compare_size(a.size, n))
+    return _compare.compare_rows(a, n, eps, dlt, _compare.check_compare_size(a.size, n), distance=distance)

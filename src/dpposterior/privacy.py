@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import validate
+from .distances import DEFAULT_DISTANCE
 from .errors import InputError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Rows, log_pmf, resolve
 from .mechanisms.scan import _hockey_stick, check_scan_size, worst_case_scan
@@ -42,6 +43,8 @@ class PrivacyLoss:
     delta_at: dict[str, float] | None = field(default=None)
     #: The largest ``|ln p|`` of the two log-probabilities whose difference is the loss (for :attr:`tolerance`).
     log_p_magnitude: float = 0.0
+    #: The distance of the exponential mechanisms' score (the exact loss is of the mechanism under it).
+    distance: str = DEFAULT_DISTANCE
 
     @property
     def tolerance(self) -> float:
@@ -78,6 +81,7 @@ def _validate(mechanism, prior, n, kw, worst_case):
     mech, params = resolve(mechanism, **kw)
     a = validate.prior(prior)
     n = validate.size(n)
+    mech.check_distance(params, a.size)
     size = n_candidates(n, a.size)
     check_size(size, 8 * (a.size + 12), f"the exact privacy loss over R(n) for k={a.size}, n={n}")
     if worst_case:
@@ -89,14 +93,15 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
                      gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
                      objective: str = "worst", calibrate: bool = False,
                      at: ArrayLike | None = None, delta_at: float | None = None,
-                     progress: bool = False) -> PrivacyLoss:
+                     progress: bool = False, distance: str = DEFAULT_DISTANCE) -> PrivacyLoss:
     """Exact concrete epsilon of a mechanism (docs/definitions.md §5), worst case or local (``at=c``).
 
     With ``delta_at=eps'`` also returns the privacy profile ``delta(eps')`` over the same pairs.
-    The mechanism's log-pmf rows come from its registry entry (:meth:`Mechanism.rows`).
+    The mechanism's log-pmf rows come from its registry entry (:meth:`Mechanism.rows`), under ``distance``
+    (the score of the exponential mechanisms): what holds for another distance is this number.
     """
     kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
-              objective=objective, calibrate=calibrate)
+              objective=objective, calibrate=calibrate, distance=distance)
     mech, params, a, n = _validate(mechanism, prior, n, kw, worst_case=at is None)
     if delta_at is not None:
         delta_at = validate.eps_prime(delta_at)
@@ -115,7 +120,7 @@ def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float
         mechanism=mech.id, concrete_epsilon=loss, worst_pair=pair, worst_output=out,
         claimed_epsilon=claimed_eps, claimed_delta=claimed_delta, scope=scope,
         delta_at=None if delta_at is None else {"epsilon": delta_at, "delta": dlt},
-        log_p_magnitude=_magnitude(rows, pair, out),
+        log_p_magnitude=_magnitude(rows, pair, out), distance=params.distance,
     )
 
 
@@ -146,7 +151,7 @@ def _local(rows: Rows, c, delta_at):
 def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLike, *, epsilon: float,
                     delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
                     global_sensitivity_method: str = "exact", objective: str = "worst", calibrate: bool = False,
-                    at: ArrayLike | None = None) -> NDArray[np.float64]:
+                    at: ArrayLike | None = None, distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64]:
     """``delta(eps')`` for each eps' of ``eps_grid`` (docs/definitions.md §5), worst case or local (``at=c``).
 
     ``eps_grid``: a number or a flat list of at most :data:`MAX_PROFILE_POINTS` numbers in
@@ -160,7 +165,7 @@ def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLik
     return np.array([
         concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
                          global_sensitivity_method=global_sensitivity_method, objective=objective,
-                         calibrate=calibrate, at=at, delta_at=e).delta_at["delta"]
+                         calibrate=calibrate, at=at, delta_at=e, distance=distance).delta_at["delta"]
         for e in grid
     ])
 
@@ -187,7 +192,7 @@ def profile_grid(eps_grid: ArrayLike, name: str = "eps_grid") -> list[float]:
 
 def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
                  gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                 delta_at: float | None = None) -> tuple[float, float | None]:
+                 delta_at: float | None = None, distance: str = DEFAULT_DISTANCE) -> tuple[float, float | None]:
     """Exact loss of one pair ``max_r |ln p_c(r) - ln p_c'(r)|`` (docs/definitions.md §5), and ``delta(eps')`` both ways.
 
     ``pair = (c, c')``: two count vectors of the same size (the auditor compares its bound with this).
@@ -200,7 +205,8 @@ def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delt
     d = validate.counts(d, "pair counts", k=c.size, n=int(c.sum()))
     if delta_at is not None:
         delta_at = validate.eps_prime(delta_at)
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
+    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
+              distance=distance)
     lp, lq = log_pmf(mechanism, prior, c, **kw), log_pmf(mechanism, prior, d, **kw)
     loss = float(np.max(np.abs(lp - lq)))
     if delta_at is None:

@@ -23,6 +23,25 @@ is largest where the counts involved are smallest.  Hence:
   ``x_i <= max(c_i, 1)``, ``x_j <= c_j`` loses nothing.  Because ``LS <= 1`` the search
   stops at the distance where ``phi(1, d)`` can no longer beat the best value found
   (a certified bound, not a guess).
+
+Other distances (docs/definitions.md §3, "LS under another distance")
+--------------------------------------------------------------------
+Every function takes ``distance`` (a name of :data:`dpposterior.distances.DISTANCES`, default
+``"hellinger"``, which runs exactly the code above).  For another distance D the score is
+``u(c, r) = D(BI(c), r)`` and, by the definition,
+
+    LS(c) = max over adjacent c' and r in R(n) of |D(BI(c), r) - D(BI(c'), r)|.
+
+* A metric (``tv``): the triangle inequality bounds every term by ``D(BI(c), BI(c'))``, with
+  equality at ``r = BI(c')``, so ``LS(c) = max_c' D(BI(c), BI(c'))`` (k(k-1) evaluations per c).
+* Not a metric (``kl``): no such reduction (the KL counter-example is in the tests), so the
+  maximum over r in R(n) is taken: k(k-1) |R(n)| evaluations per c.
+* ``GS = max_c LS(c)`` over R(n); the gamma- and beta-smooth sensitivities maximise over every
+  c'' of R(n) (a min-plus transform, :func:`distance_transform`, for all c at once).
+
+None of the Hellinger closed forms (the g reduction, the k = 2 end points, the bounded search)
+is assumed: R(n) is enumerated, within ``DPPOSTERIOR_MAX_SENSITIVITY_WORK`` distance evaluations
+(:func:`check_sensitivity_work`, from public n, k only; past it a one-line SizeError).
 """
 
 from __future__ import annotations
@@ -34,9 +53,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import validate
 from .budget import budget_setting
-from .distances import hellinger_from_log_bc, lgamma_jensen_gap
+from .distances import DEFAULT_DISTANCE, Distance, get_distance, hellinger_from_log_bc, lgamma_jensen_gap
 from .errors import InputError, SizeError
-from .models import candidate_rank, candidates, directions
+from .models import candidate_rank, candidates, directions, n_candidates, steps
 
 #: The drafts' constant global sensitivity ``sqrt(1 - pi/4)``: LS at n = 1 under Beta(1, 1).
 PAPER_GLOBAL_SENSITIVITY = math.sqrt(1.0 - math.pi / 4.0)
@@ -67,16 +86,29 @@ def adjacent_log_bc(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
     return lbc
 
 
-def local_sensitivity(prior: ArrayLike, counts: ArrayLike) -> NDArray[np.float64] | float:
+def local_sensitivity(prior: ArrayLike, counts: ArrayLike,
+                      distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64] | float:
     """Local sensitivity ``LS(c) = max over adjacent c' of H(BI(c), BI(c'))`` (docs/definitions.md §3, reduced form).
 
     Vectorised over leading axes of ``counts`` (last axis = categories); returns a float
     for a single count vector.  Equals the definition's maximum over neighbours and
     candidates r in R(n) by the triangle inequality (attained at r = BI(c')).
+
+    ``distance``: another distance's LS (docs/definitions.md §3, LS under another distance; module
+    docstring): the reduction for a metric, the maximum over r in R(n) otherwise.
     """
     a = validate.prior(prior, _categories(counts))  # the prior's length first: before a large array is copied
     c = validate.count_array(counts)
     validate.prior(a, c.shape[-1])
+    dist = _distance(distance, c.shape[-1])
+    if dist is not None:
+        flat = c.reshape(-1, c.shape[-1])
+        n = int(flat[0].sum()) if len(flat) else 0
+        if np.any(flat.sum(axis=1) != n):
+            raise InputError("the count vectors of one local-sensitivity call must share their total n")
+        check_sensitivity_work(dist, n, c.shape[-1], len(flat))
+        ls = _generic_ls(a, flat, dist).reshape(c.shape[:-1])
+        return float(ls) if np.ndim(ls) == 0 else ls
     p = a + c
     with np.errstate(invalid="ignore", divide="ignore"):
         out_i = np.where(c >= 1, _g(np.where(c >= 1, p, 2.0)), np.inf)  # leaving i
@@ -105,20 +137,27 @@ def _min_pair_sum(out: NDArray[np.float64], into: NDArray[np.float64]) -> NDArra
     return (out + best_into).min(axis=-1)
 
 
-def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact") -> float:
+def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact", distance: str = DEFAULT_DISTANCE) -> float:
     """Global sensitivity ``GS = max_c LS(c)`` over all count vectors of size n (docs/definitions.md §3).
 
     ``method="exact"`` computes it for the given prior and n (module docstring);
     ``method="paper"`` returns the drafts' constant ``sqrt(1 - pi/4)``, which is exact
-    only for Beta(1, 1) at n = 1 and *under*-states GS for priors below 1.
+    only for Beta(1, 1) at n = 1 and *under*-states GS for priors below 1 (Hellinger only).
+    ``distance``: another distance's GS, the maximum of its LS over R(n).
     """
-    if method == "paper":
-        return PAPER_GLOBAL_SENSITIVITY
-    if method != "exact":
+    if method not in GLOBAL_SENSITIVITY_METHODS:
         raise InputError(f"global sensitivity must be one of {', '.join(GLOBAL_SENSITIVITY_METHODS)}, got {method!r}")
+    dist = get_distance(distance)
+    if method == "paper":
+        if dist.name != DEFAULT_DISTANCE:
+            raise InputError(f"the paper's global sensitivity sqrt(1 - pi/4) is Hellinger's, not {dist.name}'s; "
+                             "use --global-sensitivity exact")
+        return PAPER_GLOBAL_SENSITIVITY
     a = validate.prior(prior)
     n = validate.size(n)
     k = a.size
+    if _distance(distance, k) is not None:
+        return float(np.max(_all_ls(a, n, dist)))
     if k == 2:
         t = np.unique(np.clip([0, 1, n - 1, n], 0, n))
         return float(local_sensitivity(a, np.column_stack([t, n - t])).max())
@@ -291,17 +330,23 @@ def _best_log_bc_within(a: NDArray[np.float64], c: NDArray[np.int64], D: int) ->
     return np.minimum.accumulate(out)
 
 
-def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0) -> float:
+def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0,
+                       distance: str = DEFAULT_DISTANCE) -> float:
     """gamma-smooth sensitivity ``S(c) = max_{c''} 1 / (1/LS(c'') + gamma d(c, c''))``.
 
     docs/definitions.md §3; 004 Thm 5.1, 003.
 
-    Exact, by the bounded search of the module docstring.  ``S >= LS`` and
+    Exact, by the bounded search of the module docstring (``distance`` other than Hellinger: by
+    enumeration of R(n) with that distance's LS).  ``S >= LS`` and
     ``1/S(c) - 1/S(c') <= gamma`` for adjacent c, c'.
     """
     c = validate.counts(counts)
     a = validate.prior(prior, c.size)
     gamma = validate.gamma(gamma)
+    dist = _distance(distance, c.size)
+    if dist is not None:
+        ls, d = _all_ls(a, int(c.sum()), dist), _all_steps(c)
+        return float(np.max(1.0 / (1.0 / ls + gamma * d)))
     return _smooth_search(
         a, c,
         objective=lambda h, d: 1.0 / (1.0 / h + gamma * d),
@@ -309,14 +354,20 @@ def smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, gamma: float = 1.0) 
     )
 
 
-def beta_smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, epsilon: float, delta: float) -> float:
+def beta_smooth_sensitivity(prior: ArrayLike, counts: ArrayLike, epsilon: float, delta: float,
+                            distance: str = DEFAULT_DISTANCE) -> float:
     """beta-smooth sensitivity ``S_b(c) = max_{c''} LS(c'') exp(-b d(c, c''))`` (docs/definitions.md §3; 000 Def. 4.1).
 
-    ``b = smoothing_beta(epsilon, delta, n)``.  Exact, by the bounded search of the module docstring.
+    ``b = smoothing_beta(epsilon, delta, n)``.  Exact, by the bounded search of the module docstring
+    (``distance`` other than Hellinger: by enumeration of R(n) with that distance's LS).
     """
     c = validate.counts(counts)
     a = validate.prior(prior, c.size)
     b = smoothing_beta(epsilon, delta, int(c.sum()))
+    dist = _distance(distance, c.size)
+    if dist is not None:
+        ls, d = _all_ls(a, int(c.sum()), dist), _all_steps(c)
+        return float(np.max(ls * np.exp(-b * d)))
     return _smooth_search(
         a, c,
         objective=lambda h, d: h * np.exp(-b * d),
@@ -349,28 +400,142 @@ def distance_transform(values: ArrayLike, n: int, k: int, step: float) -> NDArra
         out = new
 
 
-def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0) -> NDArray[np.float64]:
+def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0,
+                           distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64]:
     """gamma-smooth S(c) for every count vector of size n at once (docs/definitions.md §3).
 
     Aligned with ``candidates(n, k)``.
 
-    ``1/S = distance_transform(1/LS, step=gamma)``.
+    ``1/S = distance_transform(1/LS, step=gamma)`` (LS of the chosen ``distance``).
     """
     a = validate.prior(prior)
     n = validate.size(n)
     gamma = validate.gamma(gamma)
+    dist = _distance(distance, a.size)
+    if dist is not None:
+        return 1.0 / _transform(1.0 / _all_ls(a, n, dist), n, a.size, gamma)
     ls = local_sensitivity(a, candidates(n, a.size))
     return 1.0 / distance_transform(1.0 / ls, n, a.size, gamma)
 
 
-def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta: float) -> NDArray[np.float64]:
+def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta: float,
+                                distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64]:
     """beta-smooth S_b(c) for every count vector of size n (docs/definitions.md §3).
 
-    ``-ln S_b = transform(-ln LS, step=b)``.
+    ``-ln S_b = transform(-ln LS, step=b)`` (LS of the chosen ``distance``).
     """
     a = validate.prior(prior)
     n = validate.size(n)
+    dist = _distance(distance, a.size)
+    if dist is not None:
+        return np.exp(-_transform(-np.log(_all_ls(a, n, dist)), n, a.size, smoothing_beta(epsilon, delta, n)))
     ls = local_sensitivity(a, candidates(n, a.size))
     return np.exp(-distance_transform(-np.log(ls), n, a.size, smoothing_beta(epsilon, delta, n)))
+
+
+# ---------------------------------------------------------------------------------------------
+# other distances (module docstring: the definition, by enumeration of R(n))
+
+
+def _distance(name: str, k: int) -> Distance | None:
+    """The registry entry of ``name`` checked at k categories; None for Hellinger (its own fast code above)."""
+    dist = get_distance(name)
+    dist.check(k)
+    return None if dist.name == DEFAULT_DISTANCE else dist
+
+
+def sensitivity_work(distance: str, n: int, k: int, counts: int | None = None) -> int:
+    """Distance evaluations of the LS of ``counts`` count vectors of size n (default: all of R(n)) under ``distance``.
+
+    k(k-1) per count vector for a metric (the reduction), k(k-1) |R(n)| otherwise (the max over r);
+    0 for Hellinger (its closed form).  From public n, k only.
+    """
+    dist = get_distance(distance)
+    if dist.name == DEFAULT_DISTANCE:
+        return 0
+    N = n_candidates(n, k)
+    per = k * (k - 1) * (1 if dist.is_metric else N)
+    return per * (N if counts is None else counts)
+
+
+def check_sensitivity_work(dist: Distance, n: int, k: int, counts: int | None = None) -> None:
+    """Refuse (one-line :class:`~dpposterior.errors.SizeError`) sensitivities over ``DPPOSTERIOR_MAX_SENSITIVITY_WORK``."""
+    work = sensitivity_work(dist.name, n, k, counts)
+    limit = budget_setting("DPPOSTERIOR_MAX_SENSITIVITY_WORK")
+    if work > limit:
+        how = "the maximum over r in R(n)" if not dist.is_metric else "the adjacent posteriors"
+        raise SizeError(f"the {dist.name} sensitivities for k={k}, n={n} take {validate.big_number(work)} distance "
+                        f"evaluations ({how}), over the budget of {limit:.3g} (use a smaller n, or set "
+                        "DPPOSTERIOR_MAX_SENSITIVITY_WORK to raise it)")
+
+
+def _generic_ls(a: NDArray[np.float64], c: NDArray[np.int64], dist: Distance) -> NDArray[np.float64]:
+    """LS of each row of ``c`` (all of one size n) under ``dist`` (module docstring); 0 with no neighbour."""
+    B, k = c.shape
+    out = np.zeros(B)
+    if B == 0:
+        return out
+    n = int(c[0].sum())
+    cands = None if dist.is_metric else a + candidates(n, k)
+    chunk = 1 if cands is None else max(1, (1 << 20) // len(cands))
+    for i, j in directions(k):
+        ok = np.flatnonzero(c[:, i] >= 1)
+        if ok.size == 0:
+            continue
+        moved = c[ok].copy()
+        moved[:, i] -= 1
+        moved[:, j] += 1
+        if cands is None:  # a metric: max_r |D(p, r) - D(p', r)| = D(p, p'), at r = p'
+            vals = dist.value(a + c[ok], a + moved)
+        else:
+            vals = np.empty(ok.size)
+            for lo in range(0, ok.size, chunk):
+                p = (a + c[ok[lo:lo + chunk]])[:, None, :]
+                q = (a + moved[lo:lo + chunk])[:, None, :]
+                vals[lo:lo + chunk] = np.abs(dist.value(p, cands[None]) - dist.value(q, cands[None])).max(axis=1)
+        out[ok] = np.maximum(out[ok], vals)
+    return out
+
+
+def _all_ls(a: NDArray[np.float64], n: int, dist: Distance) -> NDArray[np.float64]:
+    """LS of every count vector of R(n) (``candidates`` order) under ``dist``, within the budget.
+
+    A symmetric metric evaluates each adjacent pair once (``D(c, c') = D(c', c)``): half the work of
+    :func:`_generic_ls`, the same values."""
+    check_sensitivity_work(dist, n, a.size)
+    cands = candidates(n, a.size)
+    if not (dist.is_metric and dist.is_symmetric):
+        return _generic_ls(a, cands, dist)
+    out = np.zeros(len(cands))
+    for i, j in directions(a.size):
+        if i > j:
+            continue
+        ok = np.flatnonzero(cands[:, i] >= 1)
+        if ok.size == 0:
+            continue
+        moved = cands[ok].copy()
+        moved[:, i] -= 1
+        moved[:, j] += 1
+        vals = dist.value(a + cands[ok], a + moved)
+        out[ok] = np.maximum(out[ok], vals)
+        np.maximum.at(out, candidate_rank(moved), vals)
+    return out
+
+
+def _all_steps(c: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``d(c, c'')`` for every c'' of R(n), in ``candidates`` order."""
+    return steps(c, candidates(int(c.sum()), c.size))
+
+
+def _transform(values: NDArray[np.float64], n: int, k: int, step: float) -> NDArray[np.float64]:
+    """:func:`distance_transform`; at k = 2 (R(n) is a path, in order) two sweeps, the same sums in O(n)."""
+    if k != 2:
+        return distance_transform(values, n, k, step)
+    out = np.array(values, dtype=np.float64)
+    for idx in (range(1, out.size), range(out.size - 2, -1, -1)):
+        prev = 1 if idx.step == 1 else -1
+        for t in idx:
+            out[t] = min(out[t], out[t - prev] + step)
+    return out
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import validate
+from ..distances import DEFAULT_DISTANCE, DISTANCES
 from ..errors import InputError
 from ..mechanisms import (
     DEFAULT_DELTA,
@@ -80,7 +81,15 @@ def add_mechanism_options(p: argparse.ArgumentParser) -> None:
                         "refused with another mechanism, which would ignore it)")
     p.add_argument("--global-sensitivity", default=None, metavar="METHOD",
                    help="ehd only: exact (default) or paper (refused with another mechanism)")
+    add_distance_option(p)
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_distance_option(p: argparse.ArgumentParser) -> None:
+    """``--distance NAME``: the score of the exponential mechanisms and the accuracy measure."""
+    p.add_argument("--distance", default=DEFAULT_DISTANCE, metavar="NAME",
+                   help=f"one of: {', '.join(DISTANCES)} (default {DEFAULT_DISTANCE}): the score of the exponential "
+                        "mechanisms (and their sensitivities) and the error measure; tv at k = 2 only")
 
 
 def add_variant_options(p: argparse.ArgumentParser) -> None:
@@ -129,7 +138,7 @@ class MechanismSpec:
     @property
     def kwargs(self) -> dict:
         """The keyword arguments of the library's functions: mechanism, epsilon, delta, gamma,
-        global_sensitivity_method, objective and calibrate."""
+        global_sensitivity_method, objective, calibrate and distance."""
         return dict(mechanism=self.variant.mechanism, **self.params.as_kwargs())
 
     @property
@@ -137,7 +146,7 @@ class MechanismSpec:
         """:attr:`kwargs` without the variant's options (objective, calibrate): as :func:`mechanism_params`."""
         p = self.params
         return dict(mechanism=self.variant.mechanism, epsilon=p.epsilon, delta=p.delta, gamma=p.gamma,
-                    global_sensitivity_method=p.global_sensitivity_method)
+                    global_sensitivity_method=p.global_sensitivity_method, distance=p.distance)
 
 
 def mechanism_spec(args: argparse.Namespace, calibrate: bool = False, objective: str | None = None) -> MechanismSpec:
@@ -150,7 +159,8 @@ def mechanism_spec(args: argparse.Namespace, calibrate: bool = False, objective:
     """
     p = mechanism_params(args)
     variant = Variant.of(p["mechanism"], calibrate, objective)
-    mech, params = variant.resolve(p["epsilon"], p["delta"], p["gamma"], p["global_sensitivity_method"])
+    mech, params = variant.resolve(p["epsilon"], p["delta"], p["gamma"], p["global_sensitivity_method"],
+                                   distance=getattr(args, "distance", DEFAULT_DISTANCE))
     return MechanismSpec(variant, mech, params)
 
 

@@ -40,9 +40,17 @@ from .kl import kl, kl_unchecked, lgamma_bregman, lgamma_diff, log_beta_diff  # 
 from .tv import check as _tv_check
 from .tv import tv, tv_unchecked  # noqa: F401
 
+DEFAULT_DISTANCE = "hellinger"
+
 
 def _any_k(k: int) -> None:
     """Exact for every k >= 2 (parameter validation already asks for at least 2 categories)."""
+
+
+#: Parameters (entries of p and q) from which :meth:`Distance.value` remembers its last result.
+_MEMO_FROM = 1 << 14
+#: name -> (key of the arguments, result) of the last large evaluation (never Hellinger's).
+_LAST: dict[str, tuple] = {}
 
 
 @dataclass(frozen=True)
@@ -67,8 +75,20 @@ class Distance:
     _check: Callable[[int], None]
 
     def value(self, p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
-        """``D(Dir(p), Dir(q))`` over the last axis, broadcasting leading axes (validated)."""
-        return self._value(p, q)
+        """``D(Dir(p), Dir(q))`` over the last axis, broadcasting leading axes (validated).
+
+        The last large evaluation of each distance other than Hellinger is remembered (:data:`_LAST`): a
+        command that scores R(n) and then prints the same column (``pmf``) evaluates it once."""
+        if not (isinstance(p, np.ndarray) and isinstance(q, np.ndarray)) or p.size + q.size < _MEMO_FROM:
+            return self._value(p, q)
+        key = (self.name, p.dtype.str, q.dtype.str, p.shape, q.shape, p.tobytes(), q.tobytes())
+        last = _LAST.get(self.name)
+        if last is not None and last[0] == key:
+            return last[1].copy()
+        out = self._value(p, q)
+        if self.name != DEFAULT_DISTANCE:
+            _LAST[self.name] = (key, out.copy())
+        return out
 
     def check(self, k: int) -> None:
         """Raise :class:`~dpposterior.errors.InputError` (one line) if there is no exact method for k categories."""
@@ -107,7 +127,6 @@ DISTANCES: dict[str, Distance] = {
         _check=_any_k,
     ),
 }
-DEFAULT_DISTANCE = "hellinger"
 
 
 def get_distance(name: object) -> Distance:
@@ -136,8 +155,29 @@ def distance(name: str, p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     return d.value(p, q)
 
 
+class DistanceGrid:
+    """Rows ``D(Dir(a + c), Dir(a + r))`` for batches of count vectors of one size n (docs/definitions.md §2, §6).
+
+    Hellinger goes through :class:`HellingerGrid` (today's numbers, bit for bit); another distance through
+    its registry entry's ``value``, refused in one line where it has no exact method at k (``tv``, k >= 3).
+    """
+
+    def __init__(self, prior: ArrayLike, n: int, name: str = DEFAULT_DISTANCE):
+        self.distance = get_distance(name)
+        self.a = np.asarray(prior, dtype=np.float64)
+        self.distance.check(self.a.size)
+        self.grid = HellingerGrid(self.a, n) if self.distance.name == DEFAULT_DISTANCE else None
+
+    def values(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
+        """``D(BI(c), Dir(a + r))``, shape ``(len(counts), len(cands))``."""
+        if self.grid is not None:
+            return self.grid.hellinger(counts, cands)
+        c, r = np.asarray(counts, dtype=np.float64), np.asarray(cands, dtype=np.float64)
+        return self.distance.value((self.a + c)[:, None, :], (self.a + r)[None, :, :])
+
+
 __all__ = [
-    "DEFAULT_DISTANCE", "DISTANCES", "Distance", "HELLINGER_TOLERANCE", "HellingerGrid", "distance",
+    "DEFAULT_DISTANCE", "DISTANCES", "Distance", "DistanceGrid", "HELLINGER_TOLERANCE", "HellingerGrid", "distance",
     "get_distance", "hellinger", "hellinger_from_log_bc", "kl", "lgamma_bregman", "lgamma_diff",
     "lgamma_jensen_gap", "log_beta", "log_beta_diff", "log_bhattacharyya", "tv",
 ]

@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import validate
+from ..distances import DEFAULT_DISTANCE
 from ..errors import InputError
 from .base import (
     CALIBRATED,
@@ -92,6 +93,8 @@ def register(mechanism: Mechanism) -> Mechanism:
 for _m in [*EXPONENTIAL_MECHANISMS, *CLAMPED_MECHANISMS, OPTIMAL, REMAPPED_GEOMETRIC]:
     register(_m)
 del _m
+# The remap's loss is Hellinger's (docs/mechanisms.md, "Other distances"): other distances are refused.
+OPTIMAL.distances = REMAPPED_GEOMETRIC.distances = (DEFAULT_DISTANCE,)
 
 MECHANISM_IDS = tuple(MECHANISMS)
 
@@ -109,15 +112,18 @@ def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
 
 
 def resolve(mechanism, epsilon, delta=DEFAULT_DELTA, gamma=DEFAULT_GAMMA, global_sensitivity_method="exact",
-            objective="worst", calibrate=False, names: dict[str, str] | None = None) -> tuple[Mechanism, Params]:
+            objective="worst", calibrate=False, names: dict[str, str] | None = None,
+            distance: str = DEFAULT_DISTANCE) -> tuple[Mechanism, Params]:
     """Validate a mechanism and its settings: the mechanism to run and a validated :class:`Params`.
 
     With ``calibrate=True`` the mechanism returned is the calibrated one built on the entry
     (:func:`~.calibrated.calibrated`), so no entry ever resolves calibration itself.  A non-default setting the
     mechanism does not read is refused (:data:`SETTING_DEFAULTS`); ``names`` spells the settings in its message.
+    ``distance``: the score and accuracy measure (:class:`Params`); every mechanism reads it (the clamped ones
+    for accuracy only), ``optimal`` refuses all but Hellinger.
     """
     mech = get_mechanism(mechanism)
-    params = mech.check(Params(epsilon, delta, gamma, global_sensitivity_method, objective, calibrate))
+    params = mech.check(Params(epsilon, delta, gamma, global_sensitivity_method, objective, calibrate, distance))
     check_unused(mech, {name: getattr(params, name) != default for name, default in SETTING_DEFAULTS.items()}, names)
     return (calibrated(mech) if params.calibrate else mech), params
 
@@ -209,10 +215,10 @@ class Variant:
         return ({"calibrate": True} if self.calibrate else {}) | ({"objective": self.objective} if self.objective else {})
 
     def resolve(self, epsilon, delta=DEFAULT_DELTA, gamma=DEFAULT_GAMMA,
-                global_sensitivity_method="exact") -> tuple[Mechanism, Params]:
+                global_sensitivity_method="exact", distance=DEFAULT_DISTANCE) -> tuple[Mechanism, Params]:
         """:func:`resolve` for this variant: the mechanism to run and its validated :class:`Params`."""
         return resolve(self.mechanism, epsilon, delta, gamma, global_sensitivity_method, self.objective or "worst",
-                       self.calibrate)
+                       self.calibrate, distance=distance)
 
 
 def parse_variant(name: str | Variant) -> Variant:
@@ -271,15 +277,17 @@ def _setup(mechanism, prior, counts, kw):
     mech, params = resolve(mechanism, **kw)
     c = validate.counts(counts)
     a = validate.prior(prior, c.size)
+    mech.check_distance(params, c.size)
     return mech, params, a, c
 
 
 def weight(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
-           gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", calibrate: bool = False) -> float:
+           gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", calibrate: bool = False,
+           distance: str = DEFAULT_DISTANCE) -> float:
     """``w(c)`` of an exponential-family mechanism (docs/definitions.md §4 table; ``kappa* w(c)`` when calibrated)."""
     mech, params, a, c = _setup(mechanism, prior, counts, dict(
         epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
-        calibrate=calibrate))
+        calibrate=calibrate, distance=distance))
     return mech.weight(a, c, params)
 
 
@@ -290,32 +298,35 @@ def laplace_scale(mechanism, k: int, epsilon: float) -> float:
 
 def rows(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
          gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", objective: str = "worst",
-         calibrate: bool = False) -> Rows:
+         calibrate: bool = False, distance: str = DEFAULT_DISTANCE) -> Rows:
     """Exact log-pmf rows of a mechanism over R(n) for any batch of data sets of size n (see :class:`Rows`)."""
-    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate)
+    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate,
+                           distance=distance)
     a = validate.prior(prior)
     n = validate.size(n)
+    mech.check_distance(params, a.size)
     mech.check_size(n, a.size, "the exact log-pmf rows")
     return mech.rows(a, n, params)
 
 
 def log_pmf(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
             gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", objective: str = "worst",
-            calibrate: bool = False) -> NDArray[np.float64]:
+            calibrate: bool = False, distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64]:
     """Exact log output distribution of a mechanism over ``candidates(n, k)`` (docs/definitions.md §4, §9).
 
     Raises :class:`~dpposterior.errors.SizeError` when R(n) does not fit the memory budget.
     """
     mech, params, a, c = _setup(mechanism, prior, counts, dict(
         epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
-        objective=objective, calibrate=calibrate))
+        objective=objective, calibrate=calibrate, distance=distance))
     mech.check_size(int(c.sum()), c.size, "the exact output distribution")
     return mech.log_pmf(a, c, params)
 
 
 def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
            gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", objective: str = "worst",
-           calibrate: bool = False, size: int = 1, rng: np.random.Generator | int | None = None) -> NDArray[np.int64]:
+           calibrate: bool = False, size: int = 1, rng: np.random.Generator | int | None = None,
+           distance: str = DEFAULT_DISTANCE) -> NDArray[np.int64]:
     """Draw ``size`` releases ``m`` (rows of an ``(size, k)`` array; the release is ``Dir(a + m)``).
 
     Draws from the distribution :func:`log_pmf` computes, by each mechanism's own sampler, with
@@ -329,7 +340,7 @@ def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, de
     """
     mech, params, a, c = _setup(mechanism, prior, counts, dict(
         epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
-        objective=objective, calibrate=calibrate))
+        objective=objective, calibrate=calibrate, distance=distance))
     if not (rng is None or isinstance(rng, (int, np.integer, np.random.Generator))) or isinstance(rng, bool):
         raise InputError(f"rng must be a seed or a numpy Generator, got {type(rng).__name__}")
     size = validate.sample_count(size, "size")

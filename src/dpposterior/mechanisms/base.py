@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .. import validate
 from ..budget import budget_setting
+from ..distances import DEFAULT_DISTANCE, get_distance
 from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, check_size, n_candidates
 from ..randomness import bit_source, choose, exp_weights
@@ -44,6 +45,10 @@ class Params:
     ``calibrate``: exponential mechanisms only, weight ``kappa* w(c)`` (docs/definitions.md §9, Calibration);
     the registry builds the calibrated mechanism (:mod:`.calibrated`) for it.
     ``objective``: ``optimal`` only, ``"worst"`` or ``"average"`` (docs/definitions.md §9).
+    ``distance``: a name of :data:`dpposterior.distances.DISTANCES` (validated here; one line listing the
+    names): the score ``u(c, r) = -D(BI(c), r)`` of the exponential mechanisms and their sensitivities,
+    and the accuracy measure of every mechanism (docs/mechanisms.md, "Other distances").  Where k is
+    known, a distance without an exact method at k (``tv`` at k >= 3) is refused in one line.
     """
 
     epsilon: float
@@ -52,6 +57,7 @@ class Params:
     global_sensitivity_method: str = "exact"
     objective: str = "worst"
     calibrate: bool = False
+    distance: str = DEFAULT_DISTANCE
 
     def __post_init__(self) -> None:
         gsm, objective, calibrate = self.global_sensitivity_method, self.objective, self.calibrate
@@ -62,6 +68,7 @@ class Params:
         if not isinstance(calibrate, (bool, np.bool_)):
             raise InputError(f"calibrate must be True or False, got {calibrate!r}")
         object.__setattr__(self, "calibrate", bool(calibrate))
+        object.__setattr__(self, "distance", get_distance(self.distance).name)
         object.__setattr__(self, "epsilon", validate.epsilon(self.epsilon))
         object.__setattr__(self, "delta", validate.delta(self.delta))
         object.__setattr__(self, "gamma", validate.gamma(self.gamma))
@@ -70,7 +77,7 @@ class Params:
         """The keyword arguments of the module-level functions."""
         return dict(epsilon=self.epsilon, delta=self.delta, gamma=self.gamma,
                     global_sensitivity_method=self.global_sensitivity_method, objective=self.objective,
-                    calibrate=self.calibrate)
+                    calibrate=self.calibrate, distance=self.distance)
 
 
 class Rows:
@@ -104,6 +111,9 @@ class Mechanism:
     uses: frozenset[str] = frozenset()
     #: How close the sampler's law is to :meth:`log_pmf` (total variation) and the delta it adds.
     sampling_guarantee = ""
+    #: The distances the mechanism is built for (None: every distance of the registry).  A mechanism
+    #: whose construction is tied to one loss refuses the others in one line (:meth:`check`).
+    distances: tuple[str, ...] | None = None
 
     def stated_guarantee(self) -> str:
         """The claimed guarantee followed by the sampler's distance to the exact pmf."""
@@ -159,7 +169,14 @@ class Mechanism:
         """Validate the settings this mechanism needs (raise :class:`InputError`)."""
         if params.calibrate and not self.calibratable:
             raise InputError(f"--calibrate applies to the exponential mechanisms only, not {self.id!r}")
+        if self.distances is not None and params.distance not in self.distances:
+            raise InputError(f"{self.id} under {params.distance} is not built yet; use --distance "
+                             f"{' or '.join(self.distances)}")
         return params
+
+    def check_distance(self, params: Params, k: int) -> None:
+        """Refuse, in one line, a distance with no exact method at k categories (``tv`` at k >= 3)."""
+        get_distance(params.distance).check(k)
 
     def check_size(self, n: int, k: int, what: str) -> None:
         """Raise :class:`~dpposterior.errors.SizeError` when the exact rows over R(n) do not fit."""

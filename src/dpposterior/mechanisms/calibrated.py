@@ -140,14 +140,14 @@ def subset_losses(rows: ExponentialRows, c, cp, kappas: ArrayLike) -> np.ndarray
 
 
 def _certify(mech: ExponentialMechanism, a, n: int, params: Params, factor: float) -> float:
-    rows = ExponentialRows(a, n, mech._weights_all(a, n, params), factor)
+    rows = ExponentialRows(a, n, mech._weights_all(a, n, params), factor, params.distance)
     return worst_case_scan(rows)[0]
 
 
 def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> Calibration:
     a = np.asarray(a, dtype=np.float64)
     eps = params.epsilon
-    base = ExponentialRows(a, n, mech._weights_all(a, n, params), 1.0)
+    base = ExponentialRows(a, n, mech._weights_all(a, n, params), 1.0, params.distance)
     if n == 0:  # one data set: no adjacent pairs, every factor is eps-DP
         return Calibration(1.0, 0.0)
     hi = 4.0
@@ -199,7 +199,8 @@ def calibrate(mechanism: Mechanism, a, n: int, params: Params) -> Calibration:
     """
     base = cast(ExponentialMechanism, getattr(mechanism, "base", mechanism))
     check_scan_size(len(a), int(n), "calibration", passes=20)
-    key = Params(params.epsilon, params.delta, params.gamma, params.global_sensitivity_method, "worst", False)
+    key = Params(params.epsilon, params.delta, params.gamma, params.global_sensitivity_method, "worst", False,
+                 params.distance)
     return _cached(base, tuple(float(x) for x in np.asarray(a, dtype=np.float64)), int(n), key)
 
 

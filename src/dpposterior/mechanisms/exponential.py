@@ -1,6 +1,8 @@
 """The exponential family (docs/definitions.md §4): ``ehd``, ``ehdl``, ``ehds``, ``mh``, ``mh-delta``.
 
-``P(r) proportional to exp(-w(c) H(BI(c), r))``, normalised with log-sum-exp.  Each entry carries
+``P(r) proportional to exp(-w(c) D(BI(c), r))``, normalised with log-sum-exp; ``D`` is
+``params.distance`` (default Hellinger, computed by :class:`HellingerGrid` as before) and the weights
+use that distance's sensitivities (:mod:`dpposterior.sensitivity`).  Each entry carries
 its weight ``w(c)`` (one data set) and a batch weight function over R(n).  The calibrated variant
 (weight ``kappa* w(c)``, pure eps-DP certified by exact computation) is built on top of these
 entries by :mod:`.calibrated`.
@@ -12,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..budget import budget_setting
-from ..distances import HellingerGrid, hellinger, hellinger_from_log_bc
+from ..distances import DEFAULT_DISTANCE, HellingerGrid, get_distance, hellinger, hellinger_from_log_bc
 from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, n_candidates
 from ..sampling import ENUMERATE_UP_TO, EXPONENTIAL_SAMPLING_GUARANTEE, check_sampler_size, sample_exponential
@@ -36,10 +38,12 @@ def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[n
 
 
 class ExponentialRows(Rows):
-    """Rows of an exponential mechanism: ``H(BI(c), r)`` from a :class:`HellingerGrid`, weights per c."""
+    """Rows of an exponential mechanism: ``D(BI(c), r)`` (Hellinger: from a :class:`HellingerGrid`), weights per c."""
 
-    def __init__(self, a, n, weights, factor: float = 1.0):
+    def __init__(self, a, n, weights, factor: float = 1.0, distance: str = DEFAULT_DISTANCE):
         super().__init__(a, n)
+        self.distance = get_distance(distance)
+        self.distance.check(self.k)
         self.grid = HellingerGrid(a, n)
         self.weights_of = weights  # counts (B, k) -> w(c) (B,)
         self.factor = float(factor)
@@ -49,9 +53,14 @@ class ExponentialRows(Rows):
         return self.factor * np.asarray(self.weights_of(counts), dtype=np.float64)
 
     def hellinger(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
-        """``H(BI(c), r)`` over R(n), ``(B, N)``."""
+        """The score rows ``D(BI(c), r)`` over R(n), ``(B, N)`` (``H`` by default, hence the name)."""
+        if self.distance.name != DEFAULT_DISTANCE:
+            counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+            return self.distance.value((self.a + counts)[:, None, :], (self.a + self.cands)[None, :, :])
         lbc = self.grid.log_bc(counts, self.cands)
         return hellinger_from_log_bc(lbc, out=lbc)
+
+    scores = hellinger
 
     def __call__(self, counts):
         counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
@@ -122,24 +131,40 @@ class ExponentialMechanism(Mechanism):
         return self.factor(a, int(c.sum()), params) * self._weight(a, c, params)
 
     def rows(self, prior, n, params):
-        return ExponentialRows(prior, n, self._weights_all(prior, n, params), self.factor(prior, n, params))
+        return ExponentialRows(prior, n, self._weights_all(prior, n, params), self.factor(prior, n, params),
+                               params.distance)
 
     def log_pmf(self, prior, counts, params):
         n, k = int(counts.sum()), counts.size
         self.check_size(n, k, "the exact output distribution")
+        self.check_distance(params, k)
         w = self.weight(prior, counts, params)
-        return exponential_log_pmf_rows([w], hellinger(prior + counts, prior + candidates(n, k))[None, :])[0]
+        if params.distance != DEFAULT_DISTANCE:
+            scores = get_distance(params.distance).value(prior + counts, prior + candidates(n, k))
+        else:
+            scores = hellinger(prior + counts, prior + candidates(n, k))
+        return exponential_log_pmf_rows([w], scores[None, :])[0]
 
     def log_likelihood_bound(self, rows, released, counts):
-        """``ln P(m | c) <= -w(c) H(BI(c), m)``: the normaliser is at least the term ``r = BI(c)``, which is 1."""
+        """``ln P(m | c) <= -w(c) D(BI(c), m)``: the normaliser is at least the term ``r = BI(c)``, which is 1."""
         counts = np.asarray(counts, dtype=np.int64).reshape(-1, rows.k)
+        if rows.distance.name != DEFAULT_DISTANCE:  # D(BI(c), m): not symmetric in general
+            m = rows.a + np.asarray(released, dtype=np.int64)[None, :]
+            return -rows.weights(counts) * rows.distance.value(rows.a + counts, m)
         lbc = rows.grid.log_bc(np.asarray(released, dtype=np.int64)[None, :], counts)[0]  # H is symmetric
         return -rows.weights(counts) * hellinger_from_log_bc(lbc, out=lbc)
 
     def sample(self, prior, counts, params, size, rng):
-        """Draws with random bits on demand (guarantee: :data:`~dpposterior.sampling.EXPONENTIAL_SAMPLING_GUARANTEE`)."""
+        """Draws with random bits on demand (guarantee: :data:`~dpposterior.sampling.EXPONENTIAL_SAMPLING_GUARANTEE`).
+
+        Under a distance other than Hellinger only the inverse cdf over the exact pmf exists (|R(n)| up to
+        ``ENUMERATE_UP_TO``); above, a one-line refusal (the rejection sampler's envelope is Hellinger's)."""
         rng = _bits(rng)
         n, k = int(counts.sum()), counts.size
+        if n_candidates(n, k) > ENUMERATE_UP_TO and params.distance != DEFAULT_DISTANCE:
+            raise SizeError(f"drawing from {self.id} under {params.distance} needs the exact pmf over R(n), "
+                            f"which has more than {ENUMERATE_UP_TO:,} outputs at k={k}, n={n} (the rejection "
+                            "sampler is built for Hellinger; use --distance hellinger or a smaller n)")
         if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
             check_sampler_size(n, k)
             return sample_exponential(prior, counts, self.weight(prior, counts, params), size, rng)
@@ -173,29 +198,33 @@ EXPONENTIAL_MECHANISMS = [
     ExponentialMechanism(
         "ehd", "EHD (global sensitivity)", "003 EHD, 004 4.1.1", "eps / (2 GS)", 1.0, False,
         "eps-DP: exponential mechanism with the global sensitivity of H (003 Thm 3.1)",
-        weight=lambda a, c, p: p.epsilon / (2.0 * global_sensitivity(a, int(c.sum()), p.global_sensitivity_method)),
-        weights_all=_const(lambda a, n, p: p.epsilon / (2.0 * global_sensitivity(a, n, p.global_sensitivity_method)))),
+        weight=lambda a, c, p: p.epsilon / (2.0 * global_sensitivity(a, int(c.sum()), p.global_sensitivity_method,
+                                                                     p.distance)),
+        weights_all=_const(lambda a, n, p: p.epsilon / (2.0 * global_sensitivity(a, n, p.global_sensitivity_method,
+                                                                                 p.distance)))),
     ExponentialMechanism(
         "ehdl", "EHDL (local sensitivity)", "003 EHDL, 004 4.1.2", "eps / (2 LS(c))", None, False,
         "none: local sensitivity is data dependent, not DP (baseline)",
-        weight=lambda a, c, p: p.epsilon / (2.0 * local_sensitivity(a, c)),
-        weights_all=lambda a, n, p: (lambda counts: p.epsilon / (2.0 * local_sensitivity(a, counts)))),
+        weight=lambda a, c, p: p.epsilon / (2.0 * local_sensitivity(a, c, p.distance)),
+        weights_all=lambda a, n, p: (lambda counts: p.epsilon / (2.0 * local_sensitivity(a, counts, p.distance)))),
     ExponentialMechanism(
         "ehds", "EHDS (gamma-smooth sensitivity)", "003 EHDS", "eps / (2 (1+gamma) S(c))", 1.0, False,
         "eps-DP: gamma-smooth sensitivity (003 Thm 3.1)",
-        weight=lambda a, c, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity(a, c, p.gamma)),
-        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity_all(a, n, p.gamma)))),
+        weight=lambda a, c, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity(a, c, p.gamma, p.distance)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * (1.0 + p.gamma)
+                                                          * smooth_sensitivity_all(a, n, p.gamma, p.distance)))),
     ExponentialMechanism(
         "mh", "M_H (smooth sensitivity)", "004 Def. 6 (M_H)", "eps / (2 S(c)), gamma = 1", 2.0, False,
         "2 eps-DP (004 Lemma 5.6)",
-        weight=lambda a, c, p: p.epsilon / (2.0 * smooth_sensitivity(a, c, 1.0)),
-        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * smooth_sensitivity_all(a, n, 1.0))),
+        weight=lambda a, c, p: p.epsilon / (2.0 * smooth_sensitivity(a, c, 1.0, p.distance)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * smooth_sensitivity_all(a, n, 1.0, p.distance))),
         check=_check_mh),
     ExponentialMechanism(
         "mh-delta", "M_H (beta-smooth, delta)", "000 Def. 4.1, 001/002", "eps / (2 S_b(c))", 1.0, True,
         "(eps, delta)-DP with beta-smooth sensitivity (000 Lemma 4.3)",
-        weight=lambda a, c, p: p.epsilon / (2.0 * beta_smooth_sensitivity(a, c, p.epsilon, p.delta)),
-        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * beta_smooth_sensitivity_all(a, n, p.epsilon, p.delta)))),
+        weight=lambda a, c, p: p.epsilon / (2.0 * beta_smooth_sensitivity(a, c, p.epsilon, p.delta, p.distance)),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * beta_smooth_sensitivity_all(a, n, p.epsilon, p.delta,
+                                                                                             p.distance)))),
 ]
 
 #: The settings each exponential mechanism reads besides epsilon (:attr:`Mechanism.uses`).

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 
 from ...accuracy import expected_errors
+from ...distances import DEFAULT_DISTANCE
 from ..options import add_mechanism_options, add_variant_options, prior_arg, size_arg, variant_params
 from ..output import dump
 
 
 def add_accuracy(p: argparse.ArgumentParser) -> None:
-    """print the exact expected Hellinger error: worst case over data sets of size n and prior-predictive average"""
+    """print the exact expected Hellinger (or --distance) error: worst case over data sets of size n and
+    prior-predictive average"""
     add_mechanism_options(p)
     p.add_argument("--n", required=True, help="data-set size n")
     add_variant_options(p)
@@ -26,7 +28,8 @@ def cmd_accuracy(args) -> None:
     if args.json:
         dump(out)
         return
-    lines = [f"# exact expected Hellinger error of {out['mechanism']} (prior {a.tolist()}, n {n}, "
+    what = "Hellinger" if e.distance == DEFAULT_DISTANCE else e.distance
+    lines = [f"# exact expected {what} error of {out['mechanism']} (prior {a.tolist()}, n {n}, "
              f"eps {params['epsilon']:g})",
              f"worst case: {e.worst:.6f} at counts {e.worst_counts}",
              f"average under the prior predictive: {e.average:.6f}"]

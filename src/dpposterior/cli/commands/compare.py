@@ -7,8 +7,9 @@ import argparse
 
 from ... import validate
 from ...compare import average_ranks, check_compare_size, compare_rows
+from ...distances import DEFAULT_DISTANCE, get_distance
 from ...mechanisms import DEFAULT_DELTA
-from ..options import prior_arg, size_arg
+from ..options import add_distance_option, prior_arg, size_arg
 from ..output import dump
 
 
@@ -18,6 +19,7 @@ def add_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n", required=True, help="data-set size n")
     p.add_argument("--epsilon", required=True, metavar="EPS", help="privacy parameter eps")
     p.add_argument("--delta", default=str(DEFAULT_DELTA), metavar="D", help="delta for mh-delta (default 1e-8)")
+    add_distance_option(p)
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -26,13 +28,17 @@ def cmd_compare(args) -> None:
     a = prior_arg(args.prior)
     epsilon = validate.epsilon(validate.parse_number(args.epsilon, "epsilon"))
     delta = validate.delta(validate.parse_number(args.delta, "delta"))
+    name = get_distance(args.distance).name
+    get_distance(name).check(a.size)
     left_out = check_compare_size(a.size, n)
-    rows = compare_rows(a, n, epsilon, delta, left_out)
+    rows = compare_rows(a, n, epsilon, delta, left_out, distance=name)
+    extra = {"distance": name} if name != DEFAULT_DISTANCE else {}
     if args.json:
-        dump({"prior": a.tolist(), "n": n, "epsilon": epsilon, "releases": rows})
+        dump({"prior": a.tolist(), "n": n, "epsilon": epsilon} | extra | {"releases": rows})
         return
     avg_rank = average_ranks(rows)
-    lines = [f"# expected Hellinger error of every release (prior {a.tolist()}, n {n}, eps {epsilon:g}), "
+    what = "Hellinger" if name == DEFAULT_DISTANCE else name
+    lines = [f"# expected {what} error of every release (prior {a.tolist()}, n {n}, eps {epsilon:g}), "
              "ranked by worst case",
              f"{'release':<26} {'claim':<16} {'worst':>9} {'rank':>4} {'average':>9} {'rank':>4}  worst data set"]
     for i, r in enumerate(rows):

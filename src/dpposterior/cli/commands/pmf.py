@@ -8,7 +8,8 @@ import numpy as np
 
 from ... import validate
 from ...budget import budget_setting
-from ...distances import hellinger
+from ...distances import DEFAULT_DISTANCE
+from ...distances import distance as distance_value
 from ...errors import InputError, SizeError
 from ...mechanisms import log_pmf
 from ...models import candidates, n_candidates, steps
@@ -48,7 +49,8 @@ def _pmf_rows(args, size: int) -> int:
 
 def cmd_pmf(args) -> None:
     """``dpposterior pmf``: JSON keys mechanism, epsilon, delta, outputs [{counts, alpha, probability, hellinger,
-    steps}] (a public contract), written row by row."""
+    steps}] (a public contract), written row by row.  Under ``--distance NAME`` (not hellinger) the head also
+    has ``"distance": NAME`` and each output's distance column is keyed NAME instead of ``hellinger``."""
     spec = variant_params(args)
     params = spec.kwargs
     c = counts_arg(args.counts)
@@ -63,31 +65,33 @@ def cmd_pmf(args) -> None:
             order = np.sort(order)
         cands, logp = cands[order], logp[order]
     prob = np.exp(logp)
-    dist = hellinger(a + c, a + cands)
+    name = spec.params.distance
+    dist = distance_value(name, a + c, a + cands)
     st = steps(c, cands)
     table = zip(cands.tolist(), prob.tolist(), dist.tolist(), st.tolist(), strict=True)
     if args.json:
         cal = calibration_json(spec, a, int(c.sum()))
         head = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
-                **({"calibration": cal} if cal else {})}
+                **({"distance": name} if name != DEFAULT_DISTANCE else {}), **({"calibration": cal} if cal else {})}
         if not (np.isfinite(prob).all() and np.isfinite(dist).all()):  # never NaN or Infinity in JSON
             raise InputError("the exact pmf is not finite here; please report this input")
         av = a.tolist()
-        stream_json(head, "outputs", (_json_row(av, *row) for row in table))
+        stream_json(head, "outputs", (_json_row(av, *row, key=name) for row in table))
         return
     print(f"# exact output distribution of {params['mechanism']} at counts {c.tolist()}, prior {a.tolist()}, "
           f"eps {params['epsilon']:g}" + (f"; the {rows:,} most probable of {n_candidates(int(c.sum()), c.size):,}"
                                            if args.top is not None else ""))
-    print(f"{'counts':>20} {'alpha':>24} {'probability':>14} {'hellinger':>12} {'steps':>5}")
+    print(f"{'counts':>20} {'alpha':>24} {'probability':>14} {name:>12} {'steps':>5}")
     av = a.tolist()
     print_chunked(_text_row(av, *row) for row in table)
 
 
-def _json_row(av: list, m: list, p_: float, h: float, s_: int) -> str:
-    """One output of ``pmf --json``, encoded by hand (a million rows): counts, alpha, probability, hellinger, steps."""
+def _json_row(av: list, m: list, p_: float, h: float, s_: int, key: str = DEFAULT_DISTANCE) -> str:
+    """One output of ``pmf --json``, encoded by hand (a million rows): counts, alpha, probability, the
+    distance (keyed by its name, ``hellinger`` by default), steps."""
     alpha = ", ".join(repr(x + y) for x, y in zip(av, m, strict=True))
     return (f'{{"counts": [{", ".join(map(str, m))}], "alpha": [{alpha}], '
-            f'"probability": {p_!r}, "hellinger": {h!r}, "steps": {s_}}}')
+            f'"probability": {p_!r}, "{key}": {h!r}, "steps": {s_}}}')
 
 
 def _text_row(av: list, m: list, p_: float, h: float, s_: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ... import validate
+from ...distances import DEFAULT_DISTANCE
 from ...posterior import naive_posterior, noise_aware_posterior
 from ..options import add_mechanism_options, add_variant_options, counts_arg, prior_arg, variant_params
 from ..output import dump, noise_aware_lines, noise_aware_summary
@@ -29,6 +30,8 @@ def cmd_posterior(args) -> None:
     post = noise_aware_posterior(prior=a, released=m, level=level, **params)
     naive = naive_posterior(a, m, level)
     if args.json:
-        dump({"mechanism": post.mechanism, "epsilon": post.epsilon, "level": level} | noise_aware_summary(post, naive))
+        extra = {"distance": params["distance"]} if params["distance"] != DEFAULT_DISTANCE else {}
+        dump({"mechanism": post.mechanism, "epsilon": post.epsilon, "level": level} | extra
+             | noise_aware_summary(post, naive))
         return
     print("\n".join(noise_aware_lines(post, naive)))

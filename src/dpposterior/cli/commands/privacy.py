@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ... import validate
+from ...distances import DEFAULT_DISTANCE
 from ...privacy import concrete_epsilon
 from ..options import (
     add_mechanism_options,
@@ -46,6 +47,8 @@ def cmd_privacy(args) -> None:
     }
     if res.delta_at is not None:
         out["delta_at"] = res.delta_at
+    if res.distance != DEFAULT_DISTANCE:
+        out["distance"] = res.distance
     cal = calibration_json(spec, a, n)
     if cal:
         out["calibration"] = cal
@@ -55,7 +58,8 @@ def cmd_privacy(args) -> None:
     claim = ("no claim" if res.claimed_epsilon is None
              else f"claimed ({res.claimed_epsilon:g}, {res.claimed_delta:g})-DP; tolerance {res.tolerance:.1e}")
     verdict = " EXCEEDS THE CLAIM" if res.exceeds_claim else ""
-    lines = [f"{res.scope} concrete epsilon of {params['mechanism']} (prior {a.tolist()}, n {n}): "
+    under = "" if res.distance == DEFAULT_DISTANCE else f" under {res.distance}"
+    lines = [f"{res.scope} concrete epsilon of {params['mechanism']}{under} (prior {a.tolist()}, n {n}): "
              f"{res.concrete_epsilon:.10g}  [{claim}]{verdict}",
              f"worst pair: {res.worst_pair[0]} vs {res.worst_pair[1]}, at output {res.worst_output}"]
     if res.delta_at is not None:

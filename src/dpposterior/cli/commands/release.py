@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...distances import DEFAULT_DISTANCE
 from ...errors import InputError
 from ...guarantee import guarantee_text, setting_warnings
 from ...ledger import Ledger, parse_budget
@@ -88,6 +89,8 @@ def cmd_release(args) -> None:
                "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed}
         if cats is not None:
             out["categories"] = cats
+        if params["distance"] != DEFAULT_DISTANCE:
+            out["distance"] = params["distance"]
         cal = calibration_json(spec, a, int(c.sum()))
         if cal:
             out["calibration"] = cal
