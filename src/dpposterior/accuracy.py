@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import validate
-from .distances import DEFAULT_DISTANCE, DistanceGrid
+from .distances import DEFAULT_DISTANCE, DistanceGrid, get_distance
 from .distances import distance as distance_value
 from .errors import InputError
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, log_pmf, resolve, scan
@@ -171,13 +171,17 @@ class ExpectedErrors:
     average: float
     calibration: object | None = None
     distance: str = DEFAULT_DISTANCE
+    measure: str = DEFAULT_DISTANCE
 
     def as_dict(self) -> dict:
-        """The JSON summary of the CLI's ``accuracy`` command (``"distance"`` when it is not Hellinger)."""
+        """The JSON summary of the CLI's ``accuracy`` command (``"distance"`` when it is not Hellinger, and
+        ``"measure"`` when the error is measured by another distance than the one the mechanism is tailored to)."""
         out = {"mechanism": self.mechanism, "epsilon": self.epsilon, "worst_expected_error": self.worst,
                "worst_counts": self.worst_counts, "average_expected_error": self.average}
         if self.distance != DEFAULT_DISTANCE:
             out["distance"] = self.distance
+        if self.measure != self.distance:
+            out["measure"] = self.measure
         if self.calibration is not None:
             out["calibration"] = self.calibration.as_dict()
         return out
@@ -186,7 +190,7 @@ class ExpectedErrors:
 def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
                     gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
                     objective: str = "worst", calibrate: bool = False,
-                    distance: str = DEFAULT_DISTANCE) -> ExpectedErrors:
+                    distance: str = DEFAULT_DISTANCE, measure: str | None = None) -> ExpectedErrors:
     """Exact expected error ``E(c)`` of a mechanism for every data set of size n, worst and average (docs/definitions.md §9).
 
     Walks R(n) in chunks: each chunk's log-pmf rows (the registry entry's :meth:`Mechanism.rows`)
@@ -204,9 +208,11 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     n = validate.size(n)
     check_scan_size(a.size, n, "the expected error of every data set", passes=2, advice="use a smaller n")
     cal = mech.calibration(a, n, params)
-    fast = mech.exact_expected_errors(a, n, params) if params.distance == DEFAULT_DISTANCE else None  # k = 2: O(n W)
+    measure = get_distance(params.distance if measure is None else measure).name
+    get_distance(measure).check(a.size)
+    fast = mech.exact_expected_errors(a, n, params, measure)  # k = 2 geometric + remap: O(n W)
     rows = mech.rows(a, n, params)
-    grid = DistanceGrid(a, n, params.distance)
+    grid = DistanceGrid(a, n, measure)
     cands = rows.cands
     N = len(cands)
     chunk = max(1, min(N, scan.WORK_BYTES // (8 * N * 4)))
@@ -223,4 +229,4 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     return ExpectedErrors(
         mechanism=mech.label(params), epsilon=params.epsilon, counts=cands, expected=expected, predictive=pred,
         worst=float(expected[w]), worst_counts=cands[w].tolist(), average=float(np.dot(pred, expected) / pred.sum()),
-        calibration=cal, distance=params.distance)
+        calibration=cal, distance=params.distance, measure=measure)

@@ -14,7 +14,8 @@ with its unit and bounds; docs/budgets.md lists the same, ``tests/test_packaging
 - ``DPPOSTERIOR_MAX_PAIRS`` (4e8): worst-case scans, passes x ``|R(n)|^2`` evaluations (``privacy``);
 - ``DPPOSTERIOR_MAX_POSTERIOR_WORK`` (2.5e9): score evaluations of the noise-aware posterior;
 - ``DPPOSTERIOR_MAX_SMOOTH_WORK`` (3e6): entries of one smooth-sensitivity search, k x distance;
-- ``DPPOSTERIOR_MAX_SENSITIVITY_WORK`` (1e7): distance evaluations of the sensitivities under a distance
+- ``DPPOSTERIOR_MAX_SENSITIVITY_WORK`` (1e7): distance evaluations of the sensitivities (and of ``optimal``'s
+  loss matrix) under a distance
   other than Hellinger (:mod:`dpposterior.sensitivity`, by enumeration of R(n));
 - ``DPPOSTERIOR_MAX_RELEASE_WORK`` (1e7): sampler table entries ``k (n + 1)`` of one draw (a
   padded release, :func:`dpposterior.sample`, each batch of an audit);

@@ -47,6 +47,8 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 from scipy.special import gammaln, polygamma
 
+from .budget import budget_setting
+from .distances import DEFAULT_DISTANCE, get_distance
 from .errors import InputError, SizeError
 from .randomness import bit_source, choose, discrete_laplace, float_weights
 
@@ -446,6 +448,39 @@ class MatrixLoss:
 
     def dense(self) -> NDArray[np.float64]:
         return self.matrix.copy()
+
+
+class DistanceLoss(MatrixLoss):
+    """``L(c, r) = D(Beta(a1 + c, a2 + n - c), Beta(a1 + r, a2 + n - r))`` for a registry distance ``D``
+    (docs/definitions.md §2, §10), as the dense matrix of its exact values (``(n + 1)^2`` evaluations,
+    refused in one line past ``DPPOSTERIOR_MAX_SENSITIVITY_WORK``).  KL's rounding below 0 at ``r = c`` is
+    set to 0.  For Hellinger use :class:`HellingerLoss` (blocked, any n): :func:`loss_for` chooses."""
+
+    def __init__(self, name: str, prior: ArrayLike, n: int):
+        dist = get_distance(name)
+        a = np.asarray(prior, dtype=np.float64).reshape(-1)
+        if a.size != 2:
+            raise InputError(f"the remap's loss is for k = 2 (a Beta prior), got {a.size} prior entries")
+        dist.check(2)
+        n = int(n)
+        work = float(n + 1) ** 2
+        limit = budget_setting("DPPOSTERIOR_MAX_SENSITIVITY_WORK")
+        if work > limit:
+            raise SizeError(f"the {dist.name} loss matrix for n={n} takes {work:.3g} distance evaluations, over the "
+                            f"budget of {limit:.3g} (use a smaller n, or set DPPOSTERIOR_MAX_SENSITIVITY_WORK)")
+        c = np.arange(n + 1, dtype=np.float64)
+        post = np.stack([a[0] + c, a[1] + n - c], axis=1)
+        L = np.asarray(dist.value(post[:, None, :], post[None, :, :]), dtype=np.float64)
+        super().__init__(np.where(L > 0, L, 0.0))
+        self.name = dist.name
+
+
+def loss_for(distance: str, prior: ArrayLike, n: int):
+    """The k = 2 loss of docs/definitions.md §10 under a registry distance: :class:`HellingerLoss` for
+    Hellinger (blocked, any n), else :class:`DistanceLoss` (dense, exact)."""
+    if get_distance(distance).name == DEFAULT_DISTANCE:
+        return HellingerLoss(prior, n)
+    return DistanceLoss(distance, prior, n)
 
 
 def as_loss(loss, n: int):

@@ -62,10 +62,13 @@ def test_tv_at_three_categories_is_one_line(capsys, command):
     assert_clean_refusal(code, out, err, "tv is exact for Beta (k = 2) only, got k = 3")
 
 
-def test_optimal_under_kl_is_refused_in_one_line(capsys):
+def test_optimal_under_kl_runs_at_k2_and_is_refused_in_one_line_at_k3(capsys):
     code, out, err = run(capsys, "accuracy", "--prior", "1,1", "--mechanism", "optimal", "--epsilon", "1", "--n", "4",
                          "--distance", "kl")
-    assert_clean_refusal(code, out, err, "optimal under kl is not built yet; use --distance hellinger")
+    assert code == 0 and out.startswith("# exact expected kl error of optimal")
+    code, out, err = run(capsys, "accuracy", "--prior", "1,1,1", "--mechanism", "optimal", "--epsilon", "1", "--n",
+                         "4", "--distance", "kl")
+    assert_clean_refusal(code, out, err, "optimal under kl at k=3 is not built")
 
 
 def test_kl_sensitivity_budget_is_one_line(capsys, monkeypatch):

@@ -121,10 +121,12 @@ def test_clamped_noise_ignores_the_distance_but_measures_with_it():
 
 
 def test_refusals_are_one_line():
-    for mech in ["optimal", "remapped-geometric"]:
-        with pytest.raises(InputError) as e:
-            resolve(mech, 1.0, distance="kl")
-        assert str(e.value) == f"{mech} under kl is not built yet; use --distance hellinger"
+    with pytest.raises(InputError) as e:
+        resolve("remapped-geometric", 1.0, distance="kl")
+    assert str(e.value) == "remapped-geometric under kl is not built yet; use --distance hellinger"
+    with pytest.raises(InputError) as e:  # optimal: any distance at k = 2, Hellinger's LP at k >= 3
+        expected_errors("optimal", (1, 1, 1), 3, epsilon=1.0, distance="kl")
+    assert str(e.value).startswith("optimal under kl at k=3 is not built")
     with pytest.raises(InputError, match="tv is exact for Beta"):
         log_pmf("ehd", (1, 1, 1), (1, 1, 1), epsilon=1.0, distance="tv")
     with pytest.raises(InputError, match="tv is exact for Beta"):
@@ -141,8 +143,9 @@ def test_release_api_takes_the_distance():
     with pytest.raises(InputError, match="unknown distance"):
         dp.release("ehds", [1, 1], [3, 2], epsilon=1.0, rng=1, distance="hamming")
     rows = dp.compare([1, 1], 3, epsilon=1.0, distance="tv")
-    assert {r["release"] for r in rows if "error" in r} == {"optimal (worst)", "optimal (average)",
-                                                             "remapped-geometric"}
+    # optimal takes the tv loss at k = 2 (geometric + remap); the remapped geometric release is Hellinger's only
+    assert {r["release"] for r in rows if "error" in r} == {"remapped-geometric"}
+    assert {"optimal (worst)", "optimal (average)"} <= {r["release"] for r in rows if "error" not in r}
 
 
 def test_remembered_distance_values_are_copies_and_exact():

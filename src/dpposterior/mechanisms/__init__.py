@@ -93,8 +93,10 @@ def register(mechanism: Mechanism) -> Mechanism:
 for _m in [*EXPONENTIAL_MECHANISMS, *CLAMPED_MECHANISMS, OPTIMAL, REMAPPED_GEOMETRIC]:
     register(_m)
 del _m
-# The remap's loss is Hellinger's (docs/mechanisms.md, "Other distances"): other distances are refused.
-OPTIMAL.distances = REMAPPED_GEOMETRIC.distances = (DEFAULT_DISTANCE,)
+# `optimal` at k = 2 takes any distance as its remap's loss (checked nondecreasing in |r - c|); its k >= 3 linear
+# program is Hellinger's (OptimalMechanism.check_distance).  The remapped geometric release (k >= 3 dense Bayes
+# remap) is Hellinger's only (docs/mechanisms.md, "Other distances").
+REMAPPED_GEOMETRIC.distances = (DEFAULT_DISTANCE,)
 
 MECHANISM_IDS = tuple(MECHANISMS)
 

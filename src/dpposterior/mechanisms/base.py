@@ -226,9 +226,11 @@ class Mechanism:
         """Exact log-pmf rows over R(n) (see :class:`Rows`)."""
         raise NotImplementedError
 
-    def exact_expected_errors(self, prior: NDArray[np.float64], n: int, params: Params) -> NDArray[np.float64] | None:
-        """``E(c) = sum_r P(r | c) H(BI(c), r)`` for every c of ``candidates(n, k)`` (docs/definitions.md §9,
-        expected error) by a route faster than whole rows, or None: the caller
+    def exact_expected_errors(self, prior: NDArray[np.float64], n: int, params: Params,
+                              measure: str | None = None) -> NDArray[np.float64] | None:
+        """``E(c) = sum_r P(r | c) D(BI(c), r)`` for every c of ``candidates(n, k)``, D the ``measure``
+        (default ``params.distance``; docs/definitions.md §9, expected error) by a route faster than whole
+        rows, or None: the caller
         (:func:`dpposterior.accuracy.expected_errors`) then walks :meth:`rows`.  Here None; the k = 2
         geometric + remap entries override it (:func:`dpposterior.remap.risk`, O(n W))."""
         return None

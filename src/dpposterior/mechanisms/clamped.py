@@ -214,17 +214,18 @@ class GeometricMechanism(ClampedNoiseMechanism):
     def noise_tables(self, scale, n):
         return geometric_noise_tables(scale, n)
 
-    def exact_expected_errors(self, prior, n, params):
+    def exact_expected_errors(self, prior, n, params, measure=None):
         """k = 2: the release is the clamped geometric kernel ``G(z | c)`` of docs/definitions.md §10 with the
         identity remap (``z = clamp(c + D, 0, n)``, ``P(D <= -c) = q^c/(1+q)`` at z = 0, ``P(D >= n-c)`` at
         z = n, ``(1-q)/(1+q) q^|z-c|`` between, ``q = e^(-1/s)``: cell for cell the tables of
         :func:`geometric_noise_tables`), so ``E(c)`` is :func:`dpposterior.remap.risk` of the identity with
-        the Hellinger loss, O(n W) (docs/definitions.md §9, expected error).  k >= 3: None (whole rows)."""
+        the loss of ``measure`` (default ``params.distance``), O(n W) (docs/definitions.md §9, expected error).
+        k >= 3: None (whole rows)."""
         a = np.asarray(prior, dtype=np.float64)
         if a.size != 2:
             return None
         kernel = rm.geometric_kernel(int(n), 1.0 / self.scale(2, params.epsilon))  # the rate the tables use
-        return rm.risk(kernel, rm.Remap.identity(int(n)), rm.HellingerLoss(a, int(n)))
+        return rm.risk(kernel, rm.Remap.identity(int(n)), rm.loss_for(measure or params.distance, a, int(n)))
 
     def draw(self, scale, count, bits):
         return discrete_laplace(1.0 / scale, count, bits)

@@ -109,7 +109,7 @@ from scipy.optimize import linprog
 
 from .. import remap as rm
 from ..budget import budget_setting
-from ..distances import HellingerGrid
+from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, log_prior_predictive, n_candidates
 from .base import OBJECTIVES, Mechanism, Params, Rows, _as_rng, _bits, _inverse_cdf
@@ -196,11 +196,13 @@ def _adjacent_pairs(cands: NDArray[np.int64]) -> NDArray[np.int64]:
     return np.concatenate(out) if out else np.empty((0, 2), dtype=np.int64)
 
 
-def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str) -> tuple[NDArray, float, float]:
-    """Solve the LP (module docstring): ``(table (N, N), lam, LP optimum)`` before the repair's mixing."""
+def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
+                distance: str = DEFAULT_DISTANCE) -> tuple[NDArray, float, float]:
+    """Solve the LP (module docstring) with the ``distance`` loss (Hellinger by default; another distance is the
+    oracle of the k = 2 remap under it): ``(table (N, N), lam, LP optimum)`` before the repair's mixing."""
     cands = candidates(n, a.size)
     N = len(cands)
-    H = HellingerGrid(a, n).hellinger(cands, cands)
+    H = DistanceGrid(a, n, distance).values(cands, cands)
     scale = float(H.max()) or 1.0  # the LP sees H / max H (same minimiser; HiGHS needs it at tiny H, e.g. a = 1e9)
     H = H / scale
     nv = N * N + (objective == "worst")
@@ -308,9 +310,24 @@ class RemapSolution:
     gap: float = math.nan
 
 
+#: A loss counts as nondecreasing in |r - c| up to this absolute tolerance (the distances' stated accuracy:
+#: total variation saturates at 1 with rounding noise ~1e-15 far from c).
+MONOTONE_TOL = 1e-10
+
+
 @lru_cache(maxsize=4)
-def _loss(a: tuple, n: int) -> rm.HellingerLoss:
-    return rm.HellingerLoss(a, n)
+def _loss(a: tuple, n: int, distance: str = DEFAULT_DISTANCE):
+    """The k = 2 loss under ``distance`` (:func:`~dpposterior.remap.loss_for`).  Another distance than Hellinger
+    is first checked to be nondecreasing in ``|r - c|`` (the premise of the geometric + remap optimum,
+    docs/definitions.md §10), else refused in one line; Hellinger's monotonicity is proved (module docstring)."""
+    loss = rm.loss_for(distance, a, n)
+    if distance != DEFAULT_DISTANCE:
+        bad = rm.monotonicity_violations(loss, n, MONOTONE_TOL)
+        if bad:
+            c, r, r2 = bad[0]
+            raise InputError(f"the {distance} loss for prior {a}, n={n} is not nondecreasing in |r - c| (at c={c}: "
+                             f"r={r} -> {r2}), so geometric + remap is not known to be optimal: use --distance hellinger")
+    return loss
 
 
 @lru_cache(maxsize=4)
@@ -321,16 +338,18 @@ def _log_pi(a: tuple, n: int) -> NDArray[np.float64]:
 
 
 @lru_cache(maxsize=16)
-def _remap_solved(a: tuple, n: int, epsilon: float, objective: str) -> RemapSolution:
-    """The k = 2 remap for ``objective`` (module docstring), cached per (prior, n, eps, objective)."""
+def _remap_solved(a: tuple, n: int, epsilon: float, objective: str,
+                  distance: str = DEFAULT_DISTANCE) -> RemapSolution:
+    """The k = 2 remap for ``objective`` under the ``distance`` loss (module docstring), cached per (prior, n,
+    eps, objective, distance).  The end windows (large n) are Hellinger's: their interior bound is for it."""
     kernel = rm.geometric_kernel(n, epsilon)
-    loss = _loss(a, n)
+    loss = _loss(a, n, distance)
     pi = np.exp(_log_pi(a, n))
     if objective == "average":
         smin, r = rm.bayes_scores(kernel, pi, loss)
         return RemapSolution(kernel, rm.Remap.deterministic(r), objective, float(smin.sum()))
     res = None
-    if n >= ENDS_FROM:
+    if n >= ENDS_FROM and distance == DEFAULT_DISTANCE:
         try:
             res = rm.minimax_ends(kernel, loss, tol=MAX_GAP, strict=False, average_weights=pi)
         except rm.RemapGapError:  # pragma: no cover - strict=False never raises it
@@ -454,13 +473,23 @@ class OptimalMechanism(Mechanism):
         return self.solve_seconds(n, k, objective, epsilon)
 
     def check_solve(self, n: int, k: int, params: Params, what: str = "the optimal table", draw: bool = False) -> None:
-        """Refuse, before solving and from public inputs only, a table over the size, eps or time budget."""
+        """Refuse, before solving and from public inputs only, a table over the size, eps or time budget, or
+        under a distance it is not built for (:meth:`check_distance`)."""
+        self.check_distance(params, k)
         if k >= 3:
             self.check_size(n, k, what)
         sec = (self.draw_solve_seconds(n, k, params.objective, params.epsilon) if draw
                else self.solve_seconds(n, k, params.objective, params.epsilon))
         kind = "linear program" if k >= 3 else f"{params.objective} remap"
         _solve_budget(sec, f"the optimal mechanism's {kind} for k={k}, n={n}")
+
+    def check_distance(self, params: Params, k: int) -> None:
+        """k = 2: any distance of the registry (the remap's loss); k >= 3: Hellinger only (the linear program's
+        loss), refused in one line otherwise."""
+        super().check_distance(params, k)
+        if k >= 3 and params.distance != DEFAULT_DISTANCE:
+            raise InputError(f"optimal under {params.distance} at k={k} is not built (the k >= 3 linear program is "
+                             "Hellinger's): use --distance hellinger, or k = 2")
 
     def check_size(self, n: int, k: int, what: str) -> None:
         if k >= 3:
@@ -489,21 +518,23 @@ class OptimalMechanism(Mechanism):
             _solve_budget(self.solve_seconds(n, k), f"the optimal mechanism's linear program for k={k}, n={n}")
 
     def oracle_value(self, prior, n, params):
-        """k = 2 and ``n + 1 <= MAX_OUTPUTS``: the full linear program's optimum for ``params.objective``
+        """k = 2 and ``n + 1 <= MAX_OUTPUTS``: the full linear program's optimum for ``params.objective`` (under the
+        loss of ``params.distance``)
         (:func:`solve_table`, HiGHS, before the repair's mixing): the oracle that the geometric + remap
         release (the module docstring's theorem) must match.  None elsewhere (k >= 3 *is* the LP; larger n
         is past the LP's limit)."""
         a = np.asarray(prior, dtype=np.float64)
         if a.size != 2 or int(n) + 1 > MAX_OUTPUTS or int(n) < 1:
             return None
-        value = solve_table(a, int(n), params.epsilon, params.objective)[2]
+        value = solve_table(a, int(n), params.epsilon, params.objective, params.distance)[2]
         return {"objective": params.objective, "value": float(value), "solver": "linear program (HiGHS)"}
 
     # -- the table -----------------------------------------------------------------------------
 
     def _solution(self, prior, n, params, draw=False) -> RemapSolution:
         self.check_solve(n, 2, params, draw=draw)
-        return _remap_solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective)
+        return _remap_solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective,
+                             params.distance)
 
     def certificate(self, prior, n: int, params: Params) -> dict[str, float]:
         """k >= 3: ``{"concrete_epsilon", "mix", "lp_optimum"}`` of the repaired, certified LP table.
@@ -531,15 +562,15 @@ class OptimalMechanism(Mechanism):
         table = _solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective)[0]
         return OptimalRows(a, n, table)
 
-    def exact_expected_errors(self, prior, n, params):
-        """k = 2: ``E(c)`` of geometric + the solved remap, :func:`~dpposterior.remap.risk` with the Hellinger
-        loss the remap was solved for (O(n W); its maximum is the certificate's ``upper``), docs/definitions.md
-        §9-§10; k >= 3: None (the LP table's rows)."""
+    def exact_expected_errors(self, prior, n, params, measure=None):
+        """k = 2: ``E(c)`` of geometric + the solved remap, :func:`~dpposterior.remap.risk` with the loss of
+        ``measure`` (default: the distance the remap was solved for, whose maximum is the certificate's
+        ``upper``), O(n W), docs/definitions.md §9-§10; k >= 3: None (the LP table's rows)."""
         a = tuple(float(x) for x in prior)
         if len(a) != 2:
             return None
         sol = self._solution(prior, n, params)
-        return rm.risk(sol.kernel, sol.remap, _loss(a, int(n)))
+        return rm.risk(sol.kernel, sol.remap, _loss(a, int(n), measure or params.distance))
 
     def log_likelihood(self, rows, released, counts):
         if isinstance(rows, RemapRows):
@@ -664,11 +695,11 @@ class RemappedGeometricMechanism(Mechanism):
         T, logG = _dense_remap(tuple(a.tolist()), int(n), params.epsilon)
         return DenseRemapRows(a, int(n), T, logG)
 
-    def exact_expected_errors(self, prior, n, params):
+    def exact_expected_errors(self, prior, n, params, measure=None):
         """k = 2: ``optimal~average``'s (the same release); k >= 3: None (whole rows)."""
         if len(prior) != 2:
             return None
-        return OPTIMAL.exact_expected_errors(prior, n, self._average(params))
+        return OPTIMAL.exact_expected_errors(prior, n, self._average(params), measure)
 
     def log_likelihood(self, rows, released, counts):
         return OPTIMAL.log_likelihood(rows, released, counts)
