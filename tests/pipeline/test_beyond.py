@@ -42,3 +42,19 @@ def test_lp_oracle_is_recorded_where_the_lp_runs_and_matches_geometric_plus_rema
     plain = beyond.expected_error_grid("optimal~worst", {**spec, "lp_oracle": False})
     assert plain.oracle.isna().all()
     assert beyond.expected_error_grid("geometric", spec).oracle.isna().all()
+
+
+def test_tailoring_grid_measures_each_release_by_each_distance():
+    spec = {"priors": [[1, 1]], "n": [12], "epsilon": [1.5], "delta": 1e-8, "max_candidates": 100,
+            "distances": ["hellinger", "kl"], "measures": ["hellinger", "kl"]}
+    df = beyond.expected_error_grid("optimal~average", spec).set_index(["distance", "measure"])
+    assert len(df) == 4
+    for d in ("hellinger", "kl"):
+        for m in ("hellinger", "kl"):
+            want = expected_errors("optimal", [1, 1], 12, epsilon=1.5, objective="average", distance=d, measure=m)
+            assert df.loc[(d, m)].average == pytest.approx(want.average, rel=1e-12)
+    # the release tailored to the measure is the best under it (the Bayes remap is the average optimum)
+    assert df.loc[("kl", "hellinger")].average >= df.loc[("hellinger", "hellinger")].average * (1 - 1e-12)
+    assert df.loc[("hellinger", "kl")].average >= df.loc[("kl", "kl")].average * (1 - 1e-12)
+    geo = beyond.expected_error_grid("geometric", spec)
+    assert geo.distance.isna().all() and sorted(geo.measure) == ["hellinger", "kl"]

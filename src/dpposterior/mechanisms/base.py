@@ -111,6 +111,9 @@ class Mechanism:
     uses: frozenset[str] = frozenset()
     #: How close the sampler's law is to :meth:`log_pmf` (total variation) and the delta it adds.
     sampling_guarantee = ""
+    #: Whether the release itself depends on ``params.distance`` (the exponential mechanisms' score, ``optimal``'s
+    #: loss): a *tailored* mechanism.  Every mechanism measures its error with the distance; only these change it.
+    tailored = False
     #: The distances the mechanism is built for (None: every distance of the registry).  A mechanism
     #: whose construction is tied to one loss refuses the others in one line (:meth:`check`).
     distances: tuple[str, ...] | None = None

@@ -75,6 +75,7 @@ class ExponentialMechanism(Mechanism):
     """
 
     family = "exponential"
+    tailored = True  # the score u(c, r) = -D(BI(c), r) and its sensitivities
     calibratable = True
     sampling_guarantee = EXPONENTIAL_SAMPLING_GUARANTEE
 

@@ -438,6 +438,7 @@ class OptimalMechanism(Mechanism):
     """The eps-DP release minimising the expected Hellinger error (docs/definitions.md §9, §10; module docstring)."""
 
     family = "optimal"
+    tailored = True  # the remap's loss (k = 2)
     objectives = OBJECTIVES
     sampling_guarantee = ("k = 2: exact integer geometric draw, then the remap (integer weights for a randomised "
                           "row, total variation <= m 2^-127); k >= 3: integer-weight inverse cdf of the table")

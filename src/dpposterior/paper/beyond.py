@@ -36,11 +36,11 @@ OPTIMUM = {"worst": "optimal~worst", "average": "optimal~average"}
 
 def tailorings(mech, spec: dict) -> list[tuple[str | None, str]]:
     """The ``(distance, measure)`` pairs one job computes: every accuracy ``measures`` entry (default Hellinger)
-    for each ``distances`` entry the mechanism is tailored to (its score, or ``optimal``'s loss; only when the
-    registry entry reads the setting, else one pass with ``distance`` None)."""
+    for each ``distances`` entry the mechanism is tailored to (its score, or ``optimal``'s loss; only for a
+    registry entry that is :attr:`~dpposterior.mechanisms.Mechanism.tailored`, else one pass with ``distance``
+    None)."""
     measures = list(spec.get("measures", [DEFAULT_DISTANCE]))
-    reads = "distance" in mech.settings_used
-    distances = list(spec.get("distances", [DEFAULT_DISTANCE])) if reads else [None]
+    distances = list(spec.get("distances", [DEFAULT_DISTANCE])) if mech.tailored else [None]
     return [(d, m) for d in distances for m in measures]
 
 
@@ -63,10 +63,8 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
                 claim = claimed(float(eps), float(spec["delta"]), options.get("calibrate", False))
                 for dist, measure in tailorings(mech, spec):
                     extra = dict(options)
-                    if dist not in (None, DEFAULT_DISTANCE):
-                        extra["distance"] = dist
-                    if measure != DEFAULT_DISTANCE:
-                        extra["measure"] = measure
+                    if dist not in (None, DEFAULT_DISTANCE) or measure != DEFAULT_DISTANCE:
+                        extra.update(distance=dist or DEFAULT_DISTANCE, measure=measure)  # measure defaults to it
                     rows.append(_grid_row(name, base, mech, claim, spec, prior, int(n), float(eps), dist, measure,
                                           options, extra))
     return pd.DataFrame(rows)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ... import validate as V
+from ...distances import get_distance
 from .. import paths
 from ..beyond import expected_error_grid
 from ..experiments import write_parquet
@@ -13,7 +14,7 @@ class ExpectedError(Stage):
     name = "expected_error"
     section = "expected_error"
     help = "exact worst-case and average expected error of one mechanism on a grid"
-    keys = ("priors", "n", "epsilon", "delta", "max_candidates", "lp_oracle")
+    keys = ("priors", "n", "epsilon", "delta", "max_candidates", "lp_oracle", "distances", "measures")
     outputs = {"expected_error": paths.EXPECTED_ERROR}
     notebook_mechanisms = True
 
@@ -30,6 +31,11 @@ class ExpectedError(Stage):
                 library(f"{key}.priors[{i}]", V.prior, p)
             for i, n in enumerate(spec["n"]):
                 library(f"{key}.n[{i}]", V.size, n)
+            for field in ("distances", "measures"):
+                for i, name in enumerate(spec.get(field, [])):
+                    library(f"{key}.{field}[{i}]", get_distance, name)
+                    for j, p in enumerate(spec["priors"]):
+                        library(f"{key}.{field}[{i}] at priors[{j}]", get_distance(name).check, len(p))
 
 
 EXPECTED_ERROR = ExpectedError()
