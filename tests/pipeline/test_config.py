@@ -82,6 +82,10 @@ def test_dry_run_names_the_error_in_one_line(tmp_path, text, needle):
     ({"privacy": {"fig6": {"prior": [1e-300, 1]}}}, "privacy.fig6.prior", "prior entries must be in"),
     ({"privacy": {"fig6": {"epsilon": 5000}}}, "privacy.fig6.epsilon", "[1e-06, 1000]"),
     ({"audit": {"fig6": {"samples": 10**12}}}, "audit.fig6.samples", "DPPOSTERIOR_MAX_AUDIT_SAMPLES"),
+    ({"expected_error": {"tailoring": {"distances": ["hellinger", "js"]}}}, "expected_error.tailoring.distances[1]",
+     "unknown distance 'js'"),
+    ({"expected_error": {"tailoring": {"distances": ["kl"], "measures": ["tv"], "priors": [[1, 1, 1]]}}},
+     "expected_error.tailoring.measures[0] at priors[0]", "tv is exact for Beta"),
 ])
 def test_values_a_job_would_refuse_are_refused_by_the_check(overlay, key, needle):
     with pytest.raises(ConfigError) as err:
