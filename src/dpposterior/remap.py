@@ -48,7 +48,7 @@ from scipy import sparse
 from scipy.special import gammaln, polygamma
 
 from .budget import budget_setting
-from .distances import DEFAULT_DISTANCE, get_distance
+from .distances import DEFAULT_DISTANCE, beta_matrix, get_distance
 from .errors import InputError, SizeError
 from .randomness import bit_source, choose, discrete_laplace, float_weights
 
@@ -468,9 +468,11 @@ class DistanceLoss(MatrixLoss):
         if work > limit:
             raise SizeError(f"the {dist.name} loss matrix for n={n} takes {work:.3g} distance evaluations, over the "
                             f"budget of {limit:.3g} (use a smaller n, or set DPPOSTERIOR_MAX_SENSITIVITY_WORK)")
-        c = np.arange(n + 1, dtype=np.float64)
-        post = np.stack([a[0] + c, a[1] + n - c], axis=1)
-        L = np.asarray(dist.value(post[:, None, :], post[None, :, :]), dtype=np.float64)
+        L = beta_matrix(dist.name, a, n)
+        if L is None:
+            c = np.arange(n + 1, dtype=np.float64)
+            post = np.stack([a[0] + c, a[1] + n - c], axis=1)
+            L = np.asarray(dist.value(post[:, None, :], post[None, :, :]), dtype=np.float64)
         super().__init__(np.where(L > 0, L, 0.0))
         self.name = dist.name
 

@@ -53,7 +53,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import validate
 from .budget import budget_setting
-from .distances import DEFAULT_DISTANCE, Distance, get_distance, hellinger_from_log_bc, lgamma_jensen_gap
+from .distances import DEFAULT_DISTANCE, Distance, beta_matrix, get_distance, hellinger_from_log_bc, lgamma_jensen_gap
 from .errors import InputError, SizeError
 from .models import candidate_rank, candidates, directions, n_candidates, steps
 
@@ -485,8 +485,11 @@ def _generic_ls(a: NDArray[np.float64], c: NDArray[np.int64], dist: Distance) ->
         moved = c[ok].copy()
         moved[:, i] -= 1
         moved[:, j] += 1
+        M = beta_matrix(dist.name, a, n) if cands is not None else None
         if cands is None:  # a metric: max_r |D(p, r) - D(p', r)| = D(p, p'), at r = p'
             vals = dist.value(a + c[ok], a + moved)
+        elif M is not None:  # k = 2: rows of the kept matrix (same values)
+            vals = np.abs(M[c[ok, 0]] - M[moved[:, 0]]).max(axis=1)
         else:
             vals = np.empty(ok.size)
             for lo in range(0, ok.size, chunk):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -155,6 +156,32 @@ def distance(name: str, p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     return d.value(p, q)
 
 
+#: Largest ``(n + 1)^2`` whose k = 2 matrix :func:`beta_matrix` keeps (n up to 2,047: 32 MB of float64).
+DENSE_ENTRIES = 1 << 22
+
+
+@lru_cache(maxsize=6)
+def _beta_matrix(name: str, a: tuple[float, float], n: int) -> NDArray[np.float64]:
+    c = np.arange(n + 1, dtype=np.float64)
+    post = np.stack([a[0] + c, a[1] + n - c], axis=1)
+    out = np.asarray(DISTANCES[name].value(post[:, None, :], post[None, :, :]), dtype=np.float64)
+    out.setflags(write=False)
+    return out
+
+
+def beta_matrix(name: str, prior: ArrayLike, n: int) -> NDArray[np.float64] | None:
+    """``M[c, r] = D(Beta(a1 + c, a2 + n - c), Beta(a1 + r, a2 + n - r))`` for a distance other than Hellinger at
+    k = 2, computed once per (distance, prior, n) and kept (read-only; the same elementwise values as ``value``,
+    docs/definitions.md §2), or None where it would be large (``(n + 1)^2 > DENSE_ENTRIES``), for k >= 3 or for
+    Hellinger (its blocked closed form is cheaper).  Scores, losses, errors and sensitivities under tv and kl
+    read it: one matrix serves every eps, objective and measure of a grid."""
+    dist = get_distance(name)
+    a = np.asarray(prior, dtype=np.float64).reshape(-1)
+    if dist.name == DEFAULT_DISTANCE or a.size != 2 or float(int(n) + 1) ** 2 > DENSE_ENTRIES:
+        return None
+    return _beta_matrix(dist.name, (float(a[0]), float(a[1])), int(n))
+
+
 class DistanceGrid:
     """Rows ``D(Dir(a + c), Dir(a + r))`` for batches of count vectors of one size n (docs/definitions.md §2, §6).
 
@@ -172,12 +199,16 @@ class DistanceGrid:
         """``D(BI(c), Dir(a + r))``, shape ``(len(counts), len(cands))``."""
         if self.grid is not None:
             return self.grid.hellinger(counts, cands)
+        M = beta_matrix(self.distance.name, self.a, int(np.asarray(counts)[0].sum())) if len(counts) else None
+        if M is not None:
+            return M[np.ix_(np.asarray(counts, dtype=np.int64)[:, 0], np.asarray(cands, dtype=np.int64)[:, 0])]
         c, r = np.asarray(counts, dtype=np.float64), np.asarray(cands, dtype=np.float64)
         return self.distance.value((self.a + c)[:, None, :], (self.a + r)[None, :, :])
 
 
 __all__ = [
-    "DEFAULT_DISTANCE", "DISTANCES", "Distance", "DistanceGrid", "HELLINGER_TOLERANCE", "HellingerGrid", "distance",
+    "DEFAULT_DISTANCE", "DISTANCES", "Distance", "DistanceGrid", "HELLINGER_TOLERANCE", "HellingerGrid", "beta_matrix",
+    "distance",
     "get_distance", "hellinger", "hellinger_from_log_bc", "kl", "lgamma_bregman", "lgamma_diff",
     "lgamma_jensen_gap", "log_beta", "log_beta_diff", "log_bhattacharyya", "tv",
 ]

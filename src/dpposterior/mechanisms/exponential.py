@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..budget import budget_setting
-from ..distances import DEFAULT_DISTANCE, HellingerGrid, get_distance, hellinger, hellinger_from_log_bc
+from ..distances import DEFAULT_DISTANCE, HellingerGrid, beta_matrix, get_distance, hellinger, hellinger_from_log_bc
 from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, n_candidates
 from ..sampling import ENUMERATE_UP_TO, EXPONENTIAL_SAMPLING_GUARANTEE, check_sampler_size, sample_exponential
@@ -56,6 +56,9 @@ class ExponentialRows(Rows):
         """The score rows ``D(BI(c), r)`` over R(n), ``(B, N)`` (``H`` by default, hence the name)."""
         if self.distance.name != DEFAULT_DISTANCE:
             counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+            M = beta_matrix(self.distance.name, self.a, self.n)
+            if M is not None:  # k = 2: the kept matrix (same values)
+                return M[counts[:, 0]][:, self.cands[:, 0]]
             return self.distance.value((self.a + counts)[:, None, :], (self.a + self.cands)[None, :, :])
         lbc = self.grid.log_bc(counts, self.cands)
         return hellinger_from_log_bc(lbc, out=lbc)
