@@ -916,9 +916,11 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
         obj[:nv] = pair_cost
     from scipy.optimize import linprog  # imported where an LP is solved
 
-    opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+    # tight tolerances first; HiGHS' defaults if it stops without a status (Beta(0.5,0.5), n = 500, eps = 0.25):
+    # a search LP only, every certificate is recomputed exactly from T
+    tight = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
     res = None
-    for method in methods:
+    for method, opts in ((m, o) for m in methods for o in (tight, {})):
         res = linprog(obj, A_ub=A_ub, b_ub=-const, A_eq=A_eq, b_eq=np.ones(zs.size),
                       bounds=[(0, None)] * nv + [(None, t_cap)], method=method, options=opts)
         if res.status == 0:

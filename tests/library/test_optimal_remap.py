@@ -276,3 +276,15 @@ def test_worst_gap_refusal_is_one_line(monkeypatch):
         assert "\n" not in str(err.value)
     finally:
         opt._remap_solved.cache_clear()
+
+
+def test_worst_remap_where_the_tight_lp_stops_without_a_status():
+    # HiGHS stops (status "Not Set") on the restricted LP here with feasibility tolerances 1e-10; the search LP is
+    # retried with its defaults and the certificate, recomputed exactly, still closes
+    from dpposterior.accuracy import expected_errors
+    from dpposterior.mechanisms import MECHANISMS, resolve
+    e = expected_errors("optimal", [0.5, 0.5], 500, epsilon=0.25, objective="worst")
+    _, p = resolve("optimal", 0.25, objective="worst")
+    sol = MECHANISMS["optimal"]._solution((0.5, 0.5), 500, p)
+    assert sol.gap <= 1e-4 and sol.lower <= e.worst <= sol.upper * (1 + 1e-12)
+    assert abs(e.worst - 0.39939291) < 1e-6
