@@ -18,7 +18,7 @@
 # Over a grid of n, eps and prior strength Beta(a, a), each cell names the pure eps-DP release (claimed,
 # or certified by calibration) with the smallest exact expected error: on average under the prior
 # predictive, and in the worst case over data sets. `optimal` (geometric + remap, k = 2) is not ranked: it is
-# the best possible by construction, so each cell says how far the winner is from it ("x1.05 of opt."), and
+# the best possible by construction, so each cell says how far the winner is from it ("opt. x1.05"), and
 # the bottom rows show every release's error over the optimum's at eps = 1. `mh` (claims 2 eps) and
 # `mh-delta` (claims (eps, delta)) are not ranked. The defaults render `which-to-use` of the default config.
 
@@ -52,7 +52,7 @@ names = sorted(set(wins["average"].winner) | set(wins["worst"].winner))
 eps_line = min(epss, key=lambda e: abs(e - 1.0))
 caption = (f"{title}. Beta(a, a) priors, a in {{{', '.join(f'{a:g}' for a in strengths)}}}; n in "
            f"{{{', '.join(map(str, ns))}}}; eps in {{{', '.join(f'{e:g}' for e in epss)}}}. Top two rows, each cell: the "
-           "winner (colour), its error over the optimum's (x of opt.; 1 = the best possible, geometric + remap), and the "
+           "winner (colour), its error over the optimum's (opt. x; 1 = the best possible, geometric + remap), and the "
            "runner-up (cal.: calibrated) with how much larger its error is. First row: average error under the prior "
            "predictive; second row: worst case over data sets. Bottom two rows: every release's error over the "
            f"optimum's against n at eps = {eps_line:g} (average, then worst case; log scale). Exact values.")
@@ -60,7 +60,7 @@ tables.show_text("**Caption.** " + caption)
 
 # %%
 cmap = ListedColormap([style.colour(m) for m in names])
-fig, axes = plt.subplots(4, len(strengths), figsize=(3.6 * len(strengths) + 0.6, 13.2), squeeze=False)
+fig, axes = plt.subplots(4, len(strengths), figsize=(5.0 * len(strengths) + 0.6, 14.0), squeeze=False)
 for i, objective in enumerate(("average", "worst")):
     w = wins[objective]
     for j, a in enumerate(strengths):
@@ -70,7 +70,7 @@ for i, objective in enumerate(("average", "worst")):
         for r in s.itertuples():
             grid[ns.index(r.n), epss.index(r.epsilon)] = names.index(r.winner)
             ax.text(epss.index(r.epsilon), ns.index(r.n),
-                    f"x{r.to_optimum:.2f} of opt.\n{str(r.runner_up).replace('~calibrated', ' cal.')} x{r.ratio:.2f}",
+                    f"opt. x{r.to_optimum:.2f}\n{str(r.runner_up).replace('~calibrated', ' cal.')} x{r.ratio:.2f}",
                     ha="center", va="center", fontsize=5.5, color="white")
         ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, origin="lower", aspect="auto")
         ax.set_xticks(range(len(epss)), [f"{e:g}" for e in epss])
