@@ -69,18 +69,7 @@ for i, (k, what) in enumerate(panels):
         ax = axes[i, j]
         ns_k = sorted(ok[ok.k == k].n.unique())
         if what == "ratio":
-            for m in mechanisms:
-                s = ratio[(ratio.mechanism == m) & (ratio.k == k) & (ratio.objective == objective)].sort_values("n")
-                if len(s):
-                    ax.plot(s.n, s.ratio, color=style.colour(m), marker=style.marker(m), ms=4,
-                            ls="--" if variants.is_calibrated(m) else "-", lw=1.1)
-            ax.axhline(1.0, color="black", lw=2.2)
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xticks(ns_k, [str(v) for v in ns_k])
-            ax.xaxis.set_minor_locator(plt.NullLocator())
-            ax.set_xlabel("data size n")
-            ax.set_ylabel("error / optimum")
+            style.ratio_panel(ax, ratio[(ratio.k == k) & (ratio.objective == objective)], mechanisms, ns_k)
             ax.set_title(f"k = {k}: {objective} error over the optimum's")
             continue
         for m in mechanisms:

@@ -83,19 +83,8 @@ ranked = [m for m in mechanisms if m in set(ratio[ratio.pure_dp].mechanism)]  # 
 for i, objective in enumerate(("average", "worst")):
     for j, a in enumerate(strengths):
         ax = axes[2 + i, j]
-        for m in ranked:
-            s = ratio[(ratio.mechanism == m) & (ratio.objective == objective) & (ratio.prior_strength == a)
-                      & (ratio.epsilon == eps_line)].sort_values("n")
-            if len(s):
-                ax.plot(s.n, s.ratio, color=style.colour(m), marker=style.marker(m), ms=4,
-                        ls="--" if "~calibrated" in m else "-", lw=1.1)
-        ax.axhline(1.0, color="black", lw=2.2)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xticks(ns, [str(v) for v in ns])
-        ax.xaxis.set_minor_locator(plt.NullLocator())
-        ax.set_xlabel("n")
-        ax.set_ylabel("error / optimum")
+        style.ratio_panel(ax, ratio[(ratio.objective == objective) & (ratio.prior_strength == a)
+                                    & (ratio.epsilon == eps_line)], ranked, ns, xlabel="n")
         ax.set_title(f"{objective} error over the optimum's, Beta({a:g},{a:g}), eps = {eps_line:g}", fontsize=8)
 shown = sorted(set(names) | set(ranked), key=lambda m: (m not in names, m))
 handles = [plt.Rectangle((0, 0), 1, 1, color=style.colour(m), label=style.name(m)) for m in shown]

@@ -64,6 +64,26 @@ def apply() -> None:
     plt.rcParams.update(RC)
 
 
+def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n") -> None:
+    """One panel of errors over the optimum's against n (rows of :func:`dpposterior.paper.beyond.ratios`, already
+    narrowed to one objective and setting): a line per mechanism in ``mechanisms`` (dashed when calibrated), the
+    optimum as the black line at 1, log axes with the n of ``ns`` as ticks."""
+    from matplotlib.ticker import NullLocator  # optional heavy dependency, as in apply()
+
+    for m in mechanisms:
+        s = ratios[ratios.mechanism == m].sort_values("n")
+        if len(s):
+            ax.plot(s.n, s.ratio, color=colour(m), marker=marker(m), ms=4, ls="--" if "~calibrated" in m else "-",
+                    lw=1.1)
+    ax.axhline(1.0, color="black", lw=2.2)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(ns, [str(v) for v in ns])
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("error / optimum")
+
+
 def save(fig, *paths: str | Path) -> None:
     """Write ``fig`` to each path (format from the suffix), deterministically, creating folders."""
     for p in paths:
