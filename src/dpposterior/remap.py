@@ -48,7 +48,7 @@ from scipy import sparse
 from scipy.special import gammaln, polygamma
 
 from .budget import budget_setting
-from .distances import DEFAULT_DISTANCE, beta_matrix, get_distance
+from .distances import DEFAULT_DISTANCE, beta_matrix, get_distance, hellinger_from_log_bc
 from .errors import InputError, SizeError
 from .randomness import bit_source, choose, discrete_laplace, float_weights
 
@@ -371,20 +371,12 @@ class HellingerLoss:
     def pairs(self, c: ArrayLike, r: ArrayLike) -> NDArray[np.float64]:
         """``L(c[i], r[i])`` elementwise (Hellinger distance), equal to :meth:`block`'s entries bit for bit."""
         out = self.log_bc_pairs(c, r)
-        np.expm1(out, out=out)
-        np.negative(out, out=out)
-        np.sqrt(out, out=out)
-        out += 0.0
-        return out
+        return hellinger_from_log_bc(out, out=out)
 
     def block(self, cs: ArrayLike, rs: ArrayLike) -> NDArray[np.float64]:
         """``L(c, r)`` for counts ``cs`` x outputs ``rs`` (Hellinger distance)."""
         out = self.log_bc(cs, rs)
-        np.expm1(out, out=out)
-        np.negative(out, out=out)
-        np.sqrt(out, out=out)
-        out += 0.0
-        return out
+        return hellinger_from_log_bc(out, out=out)
 
     def dense(self) -> NDArray[np.float64]:
         """The whole ``(n+1) x (n+1)`` loss matrix (small n and tests)."""

@@ -478,6 +478,7 @@ def _generic_ls(a: NDArray[np.float64], c: NDArray[np.int64], dist: Distance) ->
     n = int(c[0].sum())
     cands = None if dist.is_metric else a + candidates(n, k)
     chunk = 1 if cands is None else max(1, (1 << 20) // len(cands))
+    M = beta_matrix(dist.name, a, n) if cands is not None else None
     for i, j in directions(k):
         ok = np.flatnonzero(c[:, i] >= 1)
         if ok.size == 0:
@@ -485,7 +486,6 @@ def _generic_ls(a: NDArray[np.float64], c: NDArray[np.int64], dist: Distance) ->
         moved = c[ok].copy()
         moved[:, i] -= 1
         moved[:, j] += 1
-        M = beta_matrix(dist.name, a, n) if cands is not None else None
         if cands is None:  # a metric: max_r |D(p, r) - D(p', r)| = D(p, p'), at r = p'
             vals = dist.value(a + c[ok], a + moved)
         elif M is not None:  # k = 2: rows of the kept matrix (same values)
