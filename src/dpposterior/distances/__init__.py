@@ -164,7 +164,14 @@ DENSE_ENTRIES = 1 << 22
 def _beta_matrix(name: str, a: tuple[float, float], n: int) -> NDArray[np.float64]:
     c = np.arange(n + 1, dtype=np.float64)
     post = np.stack([a[0] + c, a[1] + n - c], axis=1)
-    out = np.asarray(DISTANCES[name].value(post[:, None, :], post[None, :, :]), dtype=np.float64)
+    dist = DISTANCES[name]
+    if not dist.is_symmetric:
+        out = np.asarray(dist.value(post[:, None, :], post[None, :, :]), dtype=np.float64)
+    else:  # D(p, q) = D(q, p): the upper triangle once, mirrored (the diagonal is D(p, p) = 0)
+        i, j = np.triu_indices(n + 1, k=1)
+        out = np.zeros((n + 1, n + 1))
+        out[i, j] = np.asarray(dist.value(post[i], post[j]), dtype=np.float64)
+        out[j, i] = out[i, j]
     out.setflags(write=False)
     return out
 

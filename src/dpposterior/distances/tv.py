@@ -25,7 +25,8 @@ converges monotonically without bracketing.  ``TV`` is stationary in the crossin
 there), so a crossing error ``dt`` changes ``TV`` by ``O(dt^2)`` only.
 
 Evaluation of ``D`` at a crossing.  Two posteriors of the same n whose first parameters differ by
-an integer ``d <= STEP_SUM_MAX`` (1024; every near candidate in R(n)) use
+an integer ``d <= STEP_SUM_MAX`` (1024; every near candidate in R(n); 8 when ``p1 + p2 < 4096``,
+where the incomplete Betas below are as accurate) use
 ``I_x(a, b) - I_x(a + 1, b - 1) = Gamma(a + b) / (Gamma(a + 1) Gamma(b)) x^a (1 - x)^(b - 1)``: ``D`` is
 a sum of ``d`` positive binomial-type densities, each evaluated in Loader's saddle-point form
 (Stirling errors and the deviance ``bd0``), so nothing cancels even at n = 1e9.  Otherwise scipy's
@@ -64,6 +65,11 @@ NEWTON_MAX = 100
 #: Same-n pairs whose first parameters differ by an integer up to this many steps use the exact
 #: binomial sum for D instead of two incomplete Betas (no cancellation; see the module docstring).
 STEP_SUM_MAX = 1024
+#: Below this total ``p1 + p2`` the step sum is used for at most :data:`STEP_SUM_SMALL` steps only: there scipy's
+#: incomplete Beta is accurate to ~1e-16 absolute and a TV of more than 8 steps is large, so two incomplete
+#: Betas are as accurate (tested against mpmath) and the k = 2 matrix (n <= 2,047) costs O(n^2), not O(n^3).
+STEP_SUM_TOTAL = 4096.0
+STEP_SUM_SMALL = 8
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 _STIRLERR_COEF = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360)
 
@@ -275,7 +281,8 @@ def tv_unchecked(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.f
     shift = np.rint(q1 - p1)
     lo1 = np.minimum(p1, q1)
     tol = 8 * np.finfo(np.float64).eps
-    stepped = (shift != 0) & (np.abs(shift) <= STEP_SUM_MAX) & ~(np.isfinite(t1) & np.isfinite(t2))  # one crossing
+    most = np.where(p1 + p2 < STEP_SUM_TOTAL, STEP_SUM_SMALL, STEP_SUM_MAX)
+    stepped = (shift != 0) & (np.abs(shift) <= most) & ~(np.isfinite(t1) & np.isfinite(t2))  # one crossing
     stepped &= (np.abs(q1 - (p1 + shift)) <= tol * np.maximum(p1, q1))
     stepped &= (np.abs(q2 - (p2 - shift)) <= tol * np.maximum(p2, q2))
     stepped &= lo1 + np.abs(shift) < p1 + p2  # the last density needs a positive second parameter
