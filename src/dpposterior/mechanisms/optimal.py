@@ -359,7 +359,7 @@ def _remap_solved(a: tuple, n: int, epsilon: float, objective: str,
                           f"the optimal mechanism's worst remap for k=2, n={n} (its end windows cover the range)")
             res = None
     if res is None:
-        res = rm.minimax_remap(kernel, loss, tol=1e-8 if n < 500 else MAX_GAP, strict=False, average_weights=pi)
+        res = rm.minimax_remap(kernel, loss, tol=MAX_GAP, strict=False, average_weights=pi)
     if not (res.gap <= MAX_GAP or res.upper - res.lower <= ABS_GAP):
         raise SizeError(f"the minimax remap for n={n}, eps={epsilon:g} reached a certified gap of {res.gap:.2g} "
                         f"(over {MAX_GAP:g}; lower {res.lower:.6g}, upper {res.upper:.6g}): use --objective average")

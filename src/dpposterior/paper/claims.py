@@ -419,9 +419,11 @@ def frontier(df: pd.DataFrame) -> list[V.Verdict]:
     return rows
 
 
-#: The geometric + remap optimum and the full linear program agree within this relative tolerance (HiGHS'
-#: feasibility tolerance on the scaled LP is 1e-7; the minimax certificate's gap is <= 1e-8 below n = 500).
-ORACLE_RTOL = 1e-6
+#: The geometric + remap optimum and the full linear program agree within this relative tolerance, per objective:
+#: the Bayes remap is exact, so ``average`` is held to HiGHS' precision on the scaled LP (feasibility tolerance
+#: 1e-7); the minimax remap's value is its certified ``upper``, within its certified gap (<= MAX_GAP = 1e-4,
+#: :mod:`dpposterior.mechanisms.optimal`) of the minimax value, so ``worst`` is held to that gap.
+ORACLE_RTOL = {"average": 1e-6, "worst": 1e-4}
 
 
 def oracle_rows(df: pd.DataFrame) -> list[V.Verdict]:
@@ -437,7 +439,7 @@ def oracle_rows(df: pd.DataFrame) -> list[V.Verdict]:
         if not len(s):
             continue
         rel = (s[objective] - s.oracle).abs() / s.oracle.abs().clip(lower=1e-300)
-        hold = rel <= ORACLE_RTOL
+        hold = rel <= ORACLE_RTOL[objective]
         ns = sorted(s.n.unique())
         rows.append(V.Verdict(
             f"SPEC §10 ({objective} error): geometric + its {'minimax' if objective == 'worst' else 'Bayes'} remap "
@@ -446,7 +448,7 @@ def oracle_rows(df: pd.DataFrame) -> list[V.Verdict]:
             f"largest relative difference {rel.max():.2e} over {len(s)} points (n = {ns[0]} to {ns[-1]}, "
             f"eps {', '.join(f'{e:g}' for e in sorted(s.epsilon.unique()))})",
             "|remap - LP| / LP <= tolerance at every point (exact remap value, HiGHS optimum)",
-            f"relative {ORACLE_RTOL:g}", V.tally(hold)))
+            f"relative {ORACLE_RTOL[objective]:g}", V.tally(hold)))
     return rows
 
 
