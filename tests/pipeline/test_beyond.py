@@ -20,6 +20,16 @@ def test_grid_matches_expected_errors_and_skips_large_points():
     assert row.pure_dp and row.private
 
 
+def test_calibrated_max_n_keeps_a_row_for_a_calibrated_variant_above_it_only():
+    spec = {"priors": [[1, 1]], "n": [4, 30], "epsilon": [1.0], "delta": 1e-8, "max_candidates": 100,
+            "calibrated_max_n": 10}
+    cal = beyond.expected_error_grid("ehds~calibrated", spec).set_index("n")
+    assert cal.loc[4, "status"] == "ok" and np.isfinite(cal.loc[4, "kappa"])
+    assert "calibrated_max_n = 10" in cal.loc[30, "status"] and np.isnan(cal.loc[30, "worst"])
+    assert (beyond.expected_error_grid("ehds", spec).status == "ok").all()  # the plain mechanism is not capped
+    assert (beyond.expected_error_grid("ehds~calibrated", {**spec, "calibrated_max_n": None}).status == "ok").all()
+
+
 def test_grid_keeps_a_size_refusal_as_a_row():
     # k = 2 runs at any n since issue 20 (geometric + remap); the k = 3 linear program keeps its size limit
     df = beyond.expected_error_grid("optimal~worst", {"priors": [[1, 1, 1]], "n": [30], "epsilon": [1.0],

@@ -128,14 +128,18 @@ def _pair_losses(rows, c, cp, hc, hcp, kappas) -> np.ndarray:
 
 
 def subset_losses(rows: ExponentialRows, c, cp, kappas: ArrayLike) -> np.ndarray:
-    """``max over the given pairs (c, c')`` of their loss at each kappa (Hellinger rows in chunks)."""
+    """``max over the given pairs (c, c')`` of their loss at each kappa (Hellinger rows in chunks, each data set's
+    row computed once per chunk: a data set is in up to ``k (k - 1)`` pairs)."""
     kappas = np.asarray(kappas, dtype=np.float64)
     out = np.zeros(kappas.size)
     N = len(rows.cands)
     chunk = max(1, scan.WORK_BYTES // (8 * N * 6))
     for lo in range(0, len(c), chunk):
         a, b = c[lo:lo + chunk], cp[lo:lo + chunk]
-        out = np.maximum(out, _pair_losses(rows, a, b, rows.hellinger(a), rows.hellinger(b), kappas).max(axis=0))
+        both, inv = np.unique(np.concatenate([a, b]), axis=0, return_inverse=True)
+        inv = inv.reshape(-1)
+        h = rows.hellinger(both)
+        out = np.maximum(out, _pair_losses(rows, a, b, h[inv[:len(a)]], h[inv[len(a):]], kappas).max(axis=0))
     return out
 
 

@@ -11,6 +11,9 @@ beyond 260 outputs) is kept as a row with its ``status`` and no values.  With ``
 mechanism that has an independent oracle (:meth:`~dpposterior.mechanisms.Mechanism.oracle_value`: ``optimal``
 at k = 2, the full linear program, wherever it runs) also records the oracle's value of its objective
 (columns ``oracle``, ``oracle_objective``), so the item can check the geometric + remap release against it.
+With ``calibrated_max_n``, a calibrated variant (``~calibrated``) above that n keeps a row whose status says so:
+its calibration scans every adjacent pair some 20 times (about a minute at k = 2, n = 1e4), which the default
+run leaves to ``workflow/large.yaml``.
 
 :func:`ratios` puts every release's error over the optimum's (``optimal~worst`` for the worst case,
 ``optimal~average`` for the average): how far each release is from the best possible.
@@ -77,6 +80,10 @@ def _grid_row(name, base, mech, claim, spec, prior, n, eps, dist, measure, optio
            "epsilon": eps, "distance": dist, "measure": measure,
            "worst": np.nan, "worst_counts": None, "average": np.nan, "kappa": np.nan,
            "certified_epsilon": np.nan, "oracle": np.nan, "oracle_objective": None, "status": "ok"}
+    cap = spec.get("calibrated_max_n")
+    if options.get("calibrate", False) and cap is not None and n > int(cap):
+        row["status"] = f"not computed: a calibrated variant above calibrated_max_n = {int(cap)} (config)"
+        return row
     try:
         e = expected_errors(base, prior, n, epsilon=eps, delta=float(spec["delta"]), **extra)
     except SizeError as exc:
