@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import brentq
 from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import validate
@@ -92,6 +91,8 @@ class Marginal:
             return 0.0
         if q >= 1.0:
             return 1.0
+        from scipy.optimize import brentq  # heavy: loaded where a quantile is solved
+
         return float(brentq(lambda x: float(self.cdf(x)[0]) - q, 0.0, 1.0, xtol=XTOL, rtol=4 * np.finfo(float).eps))
 
     def interval(self, level: float) -> tuple[float, float]:

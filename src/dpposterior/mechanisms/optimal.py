@@ -105,7 +105,6 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 from scipy import sparse
-from scipy.optimize import linprog
 
 from .. import remap as rm
 from ..budget import budget_setting
@@ -230,6 +229,8 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
         pi = np.exp(log_prior_predictive(a, cands))
         cost = (pi[:, None] * H).ravel()
     for method in SOLVERS:  # HiGHS' automatic choice, then its dual simplex, then its interior point
+        from scipy.optimize import linprog  # heavy: loaded where an LP is solved, not at start-up
+
         res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=eq.tocsr(), b_eq=np.ones(N),
                       bounds=(0, None), method=method)
         if res.status == 0:
