@@ -228,9 +228,9 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
         A_ub = dp.tocsr()
         pi = np.exp(log_prior_predictive(a, cands))
         cost = (pi[:, None] * H).ravel()
-    for method in SOLVERS:  # HiGHS' automatic choice, then its dual simplex, then its interior point
-        from scipy.optimize import linprog  # heavy: loaded where an LP is solved, not at start-up
+    from scipy.optimize import linprog  # heavy: loaded where an LP is solved, not at start-up
 
+    for method in SOLVERS:  # HiGHS' automatic choice, then its dual simplex, then its interior point
         res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=eq.tocsr(), b_eq=np.ones(N),
                       bounds=(0, None), method=method)
         if res.status == 0:
