@@ -27,9 +27,9 @@ import pandas as pd
 from ..accuracy import expected_errors
 from ..distances import DEFAULT_DISTANCE
 from ..errors import SizeError
-from ..mechanisms import MECHANISMS, resolve
+from ..mechanisms import MECHANISMS, ReleaseSpec
 from ..models import n_candidates
-from .variants import variant
+from .variants import parsed, variant
 
 #: ``which-to-use`` ranks only releases with a closed form: ``optimal`` wins its own objective by construction.
 NOT_RANKED = ("optimal",)
@@ -54,7 +54,7 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
     ``measure``: the distance the error is measured by (:func:`tailorings`)."""
     base, options = variant(name)
     mech = MECHANISMS[base]
-    claimed = mech.claimed
+    claimed = parsed(name).claimed
     rows = []
     for prior in spec["priors"]:
         prior = [float(x) for x in prior]
@@ -63,7 +63,7 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
             if n_candidates(int(n), k) > int(spec["max_candidates"]):
                 continue
             for eps in spec["epsilon"]:
-                claim = claimed(float(eps), float(spec["delta"]), options.get("calibrate", False))
+                claim = claimed(float(eps), float(spec["delta"]))
                 for dist, measure in tailorings(mech, spec):
                     extra = dict(options)
                     if dist not in (None, DEFAULT_DISTANCE) or measure != DEFAULT_DISTANCE:
@@ -75,7 +75,7 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
 
 def _grid_row(name, base, mech, claim, spec, prior, n, eps, dist, measure, options, extra) -> dict:
     """One row of :func:`expected_error_grid`."""
-    row = {"mechanism": name, "base": base, "family": mech.family, "private": claim[0] is not None,
+    row = {"mechanism": name, "base": base, "family": str(mech.family), "private": claim[0] is not None,
            "pure_dp": claim == (eps, 0.0), "prior": prior, "prior_strength": prior[0], "k": len(prior), "n": n,
            "epsilon": eps, "distance": dist, "measure": measure,
            "worst": np.nan, "worst_counts": None, "average": np.nan, "kappa": np.nan,
@@ -93,8 +93,8 @@ def _grid_row(name, base, mech, claim, spec, prior, n, eps, dist, measure, optio
     if e.calibration is not None:
         row.update(kappa=e.calibration.factor, certified_epsilon=e.calibration.concrete_epsilon)
     if spec.get("lp_oracle", False) and dist in (None, DEFAULT_DISTANCE) and measure == DEFAULT_DISTANCE:
-        entry, params = resolve(base, eps, float(spec["delta"]), **options)
-        got = entry.oracle_value(prior, n, params)
+        params = ReleaseSpec.of(base, eps, float(spec["delta"]), **options)
+        got = params.mechanism.oracle_value(prior, n, params)
         if got is not None:
             row.update(oracle=got["value"], oracle_objective=got["objective"])
     return row

@@ -18,11 +18,11 @@ from scipy.special import logsumexp
 from tqdm import tqdm
 
 from ..accuracy import exact_accuracy_from_pmf, release_error
-from ..bounds import abs_discretised_laplace_pmf, mh_tail_bound
+from ..bounds import abs_discretised_laplace_pmf, exponential_tail_bound
 from ..distances import hellinger
 from ..errors import InputError
 from ..mechanism_audit import audit_mechanism, exact_pair_epsilon
-from ..mechanisms import MECHANISMS, log_pmf, sample
+from ..mechanisms import MECHANISMS, ReleaseSpec, log_pmf, sample
 from ..models import (
     balanced_counts,
     candidate_rank,
@@ -190,7 +190,11 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
     order = np.argsort(h, kind="stable")
     ts, first = np.unique(np.round(h[order], 12), return_index=True)
     tail = np.cumsum(p[order][::-1])[::-1][first]
-    bound = mh_tail_bound(a, c, eps, ts) if mechanism == "mh" else np.full(ts.size, np.nan)
+    entry = MECHANISMS.get(mechanism)  # None for the drafts' printed formulas
+    if entry is not None and entry.tail_bound is not None:  # the draft's Dwork-Roth bound (mh: 004 §6.2)
+        bound = exponential_tail_bound(len(cands), entry.weight(a, c, ReleaseSpec.of(entry, eps, delta)), ts)
+    else:
+        bound = np.full(ts.size, np.nan)
     tails = pd.DataFrame({"item": name, "mechanism": mechanism, "t": ts, "tail_prob": tail, "bound": bound})
     return pmf, tails
 
