@@ -123,7 +123,7 @@ def weight(mechanism, prior: ArrayLike, counts: ArrayLike, **settings: Any) -> f
 
 def laplace_scale(mechanism, k: int, epsilon: float) -> float:
     """Scale ``s`` of the additive noise (docs/definitions.md §4 Laplace table; ``geometric`` as ``lshist``)."""
-    return get_mechanism(mechanism).scale(k, epsilon)
+    return get_mechanism(mechanism).scale(k, PrivacyParameters.of(epsilon).epsilon)
 
 
 def rows(mechanism, prior: ArrayLike, n: int, **settings: Any) -> Rows:

@@ -172,7 +172,7 @@ class Rows:
 
 @dataclass(frozen=True)
 class PrivacyParameters:
-    """The privacy parameters of a release: ``epsilon`` and the ``delta`` target (docs/definitions.md §2).
+    """The privacy parameters of a release: ``epsilon`` and the ``delta`` target (docs/definitions.md §5).
 
     Validated by :meth:`of` (:mod:`dpposterior.validate`, the command line's messages); a mechanism's own
     settings (gamma, the global-sensitivity method, the objective) are not privacy parameters and live in

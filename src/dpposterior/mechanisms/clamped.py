@@ -17,7 +17,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import remap as rm
-from .. import validate
 from ..models import candidates
 from ..randomness import discrete_laplace, floor_laplace
 from .base import Family, Guarantee, Mechanism, Rows, _bits, pure
@@ -125,8 +124,9 @@ class ClampedNoiseMechanism(Mechanism):
         self._scale = scale
 
     def scale(self, k: int, epsilon: float) -> float:
-        """The noise scale ``s`` (docs/definitions.md §4 Laplace table; docs/definitions.md §9 for ``geometric``)."""
-        return self._scale(k, validate.epsilon(epsilon))
+        """The noise scale ``s`` (docs/definitions.md §4 Laplace table; docs/definitions.md §9 for ``geometric``)
+        at a validated epsilon (a spec's; :func:`dpposterior.mechanisms.laplace_scale` validates a user's)."""
+        return self._scale(k, epsilon)
 
     def noise_tables(self, scale: float, n: int):  # pragma: no cover - abstract
         raise NotImplementedError

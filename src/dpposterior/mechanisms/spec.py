@@ -24,7 +24,7 @@ import numpy as np
 from .. import validate
 from ..distances import DEFAULT_DISTANCE, get_distance
 from ..errors import InputError
-from ..sensitivity import GLOBAL_SENSITIVITY_METHODS
+from ..sensitivity import GLOBAL_SENSITIVITY_METHODS, GlobalSensitivityMethod
 from .base import DEFAULT_DELTA, DEFAULT_GAMMA, OBJECTIVES, Mechanism, Objective, PrivacyParameters, Setting
 from .calibrated import calibrated
 from .registry import SETTING_DEFAULTS, Variant, check_unused, get_mechanism
@@ -44,7 +44,7 @@ class ReleaseSpec:
     variant: Variant
     privacy: PrivacyParameters
     gamma: float = DEFAULT_GAMMA
-    global_sensitivity_method: str = "exact"
+    global_sensitivity_method: GlobalSensitivityMethod = GlobalSensitivityMethod.EXACT
     distance: str = DEFAULT_DISTANCE
 
     @classmethod
@@ -60,13 +60,13 @@ class ReleaseSpec:
         :class:`~.registry.Variant` brings its own ``calibrate`` and objective (it was validated when parsed).
         """
         variant = mechanism if isinstance(mechanism, Variant) else None
-        if variant is not None:
-            objective, calibrate = variant.objective or Objective.WORST.value, variant.calibrate
         entry = get_mechanism(variant.mechanism if variant is not None else mechanism)
-        gsm = validate.choice(global_sensitivity_method, GLOBAL_SENSITIVITY_METHODS, "global sensitivity")
-        objective = validate.choice(objective, OBJECTIVES, "objective")
-        if not isinstance(calibrate, (bool, np.bool_)):
-            raise InputError(f"calibrate must be True or False, got {calibrate!r}")
+        gsm = GlobalSensitivityMethod(
+            validate.choice(global_sensitivity_method, GLOBAL_SENSITIVITY_METHODS, "global sensitivity"))
+        if variant is None:  # a Variant's calibrate and objective were validated when it was parsed
+            objective = validate.choice(objective, OBJECTIVES, "objective")
+            if not isinstance(calibrate, (bool, np.bool_)):
+                raise InputError(f"calibrate must be True or False, got {calibrate!r}")
         distance = get_distance(distance).name
         privacy = PrivacyParameters.of(epsilon, delta)
         gamma = validate.gamma(gamma)

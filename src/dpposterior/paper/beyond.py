@@ -31,10 +31,11 @@ from ..mechanisms import MECHANISMS, ReleaseSpec
 from ..models import n_candidates
 from .variants import parsed, variant
 
-#: ``which-to-use`` ranks only releases with a closed form: ``optimal`` wins its own objective by construction.
-NOT_RANKED = ("optimal",)
-#: The optimum of each objective, as the config names it.
-OPTIMUM = {"worst": "optimal~worst", "average": "optimal~average"}
+#: ``which-to-use`` ranks only releases with a closed form: an entry that optimises objectives (``optimal``) wins
+#: its own objective by construction (the registry says which: an entry with ``objectives``).
+NOT_RANKED = tuple(m.id for m in MECHANISMS.values() if m.objectives)
+#: The optimum of each objective, as the config names it (``optimal~worst``, ``optimal~average``).
+OPTIMUM = {str(o): f"{m.id}~{o}" for m in MECHANISMS.values() for o in m.objectives}
 
 
 def tailorings(mech, spec: dict) -> list[tuple[str | None, str]]:

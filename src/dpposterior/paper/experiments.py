@@ -41,7 +41,7 @@ from ..sensitivity import (
     local_sensitivity,
     smooth_sensitivity_all,
 )
-from .variants import variant
+from .variants import parsed
 from .verdicts import bonferroni_level
 
 #: Pseudo-mechanisms of the workshop draft's Tables 1-2: the formulas printed beside the tables.
@@ -109,13 +109,13 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
 
     Point i draws from ``job_rng(seed, "accuracy", experiment, mechanism, i)``.
     """
-    base, options = variant(mechanism)
+    spec = ReleaseSpec.of(parsed(mechanism), epsilon, delta)  # the config entry's settings, validated once
     out_runs, out_exact = [], []
     for row in tqdm(data.itertuples(index=False), total=len(data), disable=not progress,
                     desc=f"{experiment}/{mechanism}", mininterval=1.0):
         prior, counts = np.asarray(row.prior, float), np.asarray(row.counts, np.int64)
         rng, label = job_rng(seed, "accuracy", experiment, mechanism, int(row.point))
-        m = sample(base, prior, counts, epsilon=epsilon, delta=delta, size=runs, rng=rng, **options)
+        m = sample(spec, prior, counts, size=runs, rng=rng)
         err = release_error(prior, counts, m)
         out_runs.append(pd.DataFrame({
             "experiment": experiment, "mechanism": mechanism, "point": int(row.point), "x": row.x,
@@ -124,8 +124,7 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
             "run": np.arange(runs), "released": list(m), "error": err}))
         size = n_candidates(int(row.n), int(row.k))
         if size <= exact_max:
-            ex = exact_accuracy_from_pmf(log_pmf(base, prior, counts, epsilon=epsilon, delta=delta, **options),
-                                         prior, counts).as_dict()
+            ex = exact_accuracy_from_pmf(log_pmf(spec, prior, counts), prior, counts).as_dict()
         else:
             ex = dict.fromkeys(["mean", "q25", "median", "q75", "p_exact"], np.nan)
         out_exact.append({"experiment": experiment, "mechanism": mechanism, "point": int(row.point), "x": row.x,
