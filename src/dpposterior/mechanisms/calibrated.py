@@ -2,8 +2,8 @@
 
 Calibration is a wrapper: :func:`calibrated` builds, from an exponential registry entry, the
 mechanism whose weight is ``kappa* w(c)`` (:class:`CalibratedMechanism`); the entry itself never
-calibrates.  The registry (:func:`dpposterior.mechanisms.resolve`) builds it for ``calibrate=True``
-and for the variant ``~calibrated``.
+calibrates.  A calibrated :class:`~dpposterior.mechanisms.spec.ReleaseSpec` (``calibrate=True``, the variant
+``~calibrated``) runs it (``spec.mechanism``); it claims pure eps-DP certified by exact computation.
 
 An exponential mechanism ``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` whose weight is
 scaled by a factor ``kappa`` has the worst-case exact concrete epsilon (docs/definitions.md §5)
