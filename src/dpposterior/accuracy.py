@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -20,7 +21,7 @@ from . import validate
 from .distances import DEFAULT_DISTANCE, DistanceGrid, get_distance
 from .distances import distance as distance_value
 from .errors import InputError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, log_pmf, resolve, scan
+from .mechanisms import ReleaseSpec, log_pmf, scan
 from .mechanisms.scan import check_scan_size
 from .models import candidate_rank, candidates, log_prior_predictive, steps
 
@@ -100,17 +101,16 @@ def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike
     )
 
 
-def exact_accuracy(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: float,
-                   delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
-                   global_sensitivity_method: str = "exact", distance: str = DEFAULT_DISTANCE) -> ExactAccuracy:
-    """:func:`exact_accuracy_from_pmf` of ``mechanisms.log_pmf``.
+def exact_accuracy(mechanism, prior: ArrayLike, counts: ArrayLike, **settings: Any) -> ExactAccuracy:
+    """:func:`exact_accuracy_from_pmf` of ``mechanisms.log_pmf`` (a mechanism and its settings, or a
+    :class:`~dpposterior.mechanisms.ReleaseSpec`, as ``log_pmf`` takes them).
 
-    docs/definitions.md §6: the exact expected error and quantiles; ``distance`` is both the score of an
-    exponential mechanism and the error measure.
+    docs/definitions.md §6: the exact expected error and quantiles; the spec's ``distance`` is both the score of
+    an exponential mechanism and the error measure.
     """
-    lp = log_pmf(mechanism, prior, counts, epsilon=epsilon, delta=delta, gamma=gamma,
-                 global_sensitivity_method=global_sensitivity_method, distance=distance)
-    return exact_accuracy_from_pmf(lp, prior, counts, distance)
+    spec = ReleaseSpec.given(mechanism, **settings)
+    lp = log_pmf(spec, prior, counts)
+    return exact_accuracy_from_pmf(lp, prior, counts, spec.distance)
 
 
 def step_probabilities(logp: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
@@ -187,10 +187,8 @@ class ExpectedErrors:
         return out
 
 
-def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                    gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                    objective: str = "worst", calibrate: bool = False,
-                    distance: str = DEFAULT_DISTANCE, measure: str | None = None) -> ExpectedErrors:
+def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None = None,
+                    **settings: Any) -> ExpectedErrors:
     """Exact expected error ``E(c)`` of a mechanism for every data set of size n, worst and average (docs/definitions.md §9).
 
     Walks R(n) in chunks: each chunk's log-pmf rows (the registry entry's :meth:`Mechanism.rows`)
@@ -199,11 +197,13 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     :meth:`Mechanism.exact_expected_errors` is not None (k = 2 geometric + remap, O(n W)) gives ``E``
     directly and nothing is walked.
 
+    ``mechanism`` and ``settings``: a mechanism id and the settings of
+    :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`.
     ``distance``: the distance the mechanism is tailored to (the exponential mechanisms' score, ``optimal``'s
     loss); ``measure``: the distance the error is measured by, ``distance`` by default (docs/definitions.md §10).
     """
-    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate,
-                           distance=distance)
+    params = ReleaseSpec.given(mechanism, **settings)
+    mech = params.mechanism
     a = validate.prior(prior)
     n = validate.size(n)
     check_scan_size(a.size, n, "the expected error of every data set", passes=2, advice="use a smaller n")

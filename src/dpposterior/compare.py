@@ -116,7 +116,7 @@ def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, st
     out = []
     for v in compare_variants():
         label = v.label
-        ce, cd = v.entry.claimed(epsilon, delta, v.calibrate)
+        ce, cd = v.claimed(epsilon, delta)
         claim = "none" if ce is None else (f"({ce:g}, {cd:g})-DP" if cd else f"{ce:g}-DP")
         row = {"release": label, "claim": claim}
         if label in (left_out or {}):
@@ -125,7 +125,7 @@ def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, st
             continue
         settings = {"delta": delta} if "delta" in v.entry.settings_used else {}
         try:
-            e = expected_errors(v.mechanism, a, n, epsilon=epsilon, **settings, **v.options, distance=distance)
+            e = expected_errors(v, a, n, epsilon=epsilon, **settings, distance=distance)
         except InputError as exc:  # a size budget, or a limit of this mechanism (optimal's eps <= 30): that row only
             row["error"] = " ".join(str(exc).split())
         else:

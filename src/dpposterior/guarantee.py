@@ -8,7 +8,7 @@ delta was given): never of the data, so that a warning cannot reveal anything ab
 
 from __future__ import annotations
 
-from .mechanisms import Mechanism, Params
+from .mechanisms import ReleaseSpec
 
 __all__ = ["SEEDED_WARNING", "PrivacyWarning", "claim", "guarantee_text", "setting_warnings"]
 
@@ -23,25 +23,27 @@ class PrivacyWarning(UserWarning):
     or a setting the mechanism ignores)."""
 
 
-def claim(mech: Mechanism, params: Params) -> tuple[float | None, float | None]:
-    """The ``(epsilon, delta)`` the release claims: ``(None, None)`` when it claims no privacy."""
-    return mech.claimed(params.epsilon, params.delta, params.calibrate)
+def claim(spec: ReleaseSpec) -> tuple[float | None, float | None]:
+    """The ``(epsilon, delta)`` the release claims (its mechanism's privacy map, docs/definitions.md §4):
+    ``(None, None)`` when it claims no privacy."""
+    return spec.claimed()
 
 
-def guarantee_text(mech: Mechanism, params: Params, seeded: bool = False) -> str:
+def guarantee_text(spec: ReleaseSpec, seeded: bool = False) -> str:
     """The release's guarantee in a few words: ``"1-DP"``, ``"(1, 1e-08)-DP"``, ``"none"``; a seeded release
-    adds ``"(seeded: not private)"``."""
-    eps, delta = claim(mech, params)
+    adds ``"(seeded: not private)"`` (docs/definitions.md §4)."""
+    eps, delta = claim(spec)
     text = "none" if eps is None else (f"({eps:g}, {delta:g})-DP" if delta else f"{eps:g}-DP")
     return text + (" (seeded: not private)" if seeded else "")
 
 
-def setting_warnings(mech: Mechanism, params: Params, *, seeded: bool, delta_given: bool) -> list[str]:
+def setting_warnings(spec: ReleaseSpec, *, seeded: bool, delta_given: bool) -> list[str]:
     """The warnings a release with these settings deserves, one line each (settings only, never data)."""
     out = []
     if seeded:
         out.append(SEEDED_WARNING)
-    eps, delta = claim(mech, params)
+    mech, params = spec.mechanism, spec
+    eps, delta = claim(spec)
     if eps is None:
         out.append(f"mechanism {mech.id!r} has no privacy guarantee (a baseline, not differentially private); "
                    "calibrate it (--calibrate, calibrate=True) or use another mechanism")

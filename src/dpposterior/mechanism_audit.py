@@ -10,6 +10,7 @@ and plans sample sizes from the exact pmf (:func:`plan_mechanism`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,9 +30,8 @@ from .audit import (
     samples_needed,
 )
 from .budget import budget_setting
-from .distances import DEFAULT_DISTANCE
 from .errors import InputError, SizeError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Params, check_params, get_mechanism, log_pmf, sample
+from .mechanisms import ReleaseSpec, get_mechanism, log_pmf, sample
 from .models import candidates
 from .privacy import concrete_epsilon, pair_epsilon
 
@@ -64,16 +64,15 @@ def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) ->
     return seconds
 
 
-def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                      gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                      distance: str = DEFAULT_DISTANCE) -> Sampler:
-    """A black-box sampler for one of the library's mechanisms (via :func:`mechanisms.sample`), under ``distance``."""
-    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+def mechanism_sampler(mechanism, prior: ArrayLike, **settings: Any) -> Sampler:
+    """A black-box sampler for one of the library's mechanisms (via :func:`mechanisms.sample`): a mechanism id
+    and the settings of :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one
+    :class:`~dpposterior.mechanisms.ReleaseSpec`."""
+    spec = ReleaseSpec.given(mechanism, **settings)
     a = validate.prior(prior)
 
     def draw(dataset, size, rng):
-        return sample(mech.id, a, dataset, epsilon=epsilon, delta=delta, gamma=gamma,
-                      global_sensitivity_method=gsm, size=size, rng=rng, distance=distance)
+        return sample(spec, a, dataset, size=size, rng=rng)
 
     def sampler(dataset, size, rng):
         # in batches within sample()'s draw budget (the auditor's own budget counts the draws)
@@ -85,47 +84,47 @@ def mechanism_sampler(mechanism, prior: ArrayLike, *, epsilon: float, delta: flo
     return sampler
 
 
-def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mechanism=None,
-                    epsilon: float | None = None, delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
-                    global_sensitivity_method: str = "exact", count: int = 4,
-                    rng: np.random.Generator | int | None = None,
-                    max_pairs: int | None = None,
-                    distance: str = DEFAULT_DISTANCE) -> list[tuple[list[int], list[int]]]:
+def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, mechanism=None, count: int = 4,
+                    rng: np.random.Generator | int | None = None, max_pairs: int | None = None,
+                    **settings: Any) -> list[tuple[list[int], list[int]]]:
     """Adjacent pairs to audit: the black-box strategies of :func:`dpposterior.audit.candidate_pairs`,
     plus ``worst``, the exact worst pair of :func:`~dpposterior.privacy.concrete_epsilon` (a white-box
-    hint; needs ``mechanism`` and ``epsilon``)."""
+    hint; needs ``mechanism`` and ``epsilon``, or a :class:`~dpposterior.mechanisms.ReleaseSpec`)."""
     if strategy != "worst":
         return _audit.candidate_pairs(prior, n, strategy, count=count, rng=rng, max_pairs=max_pairs)
     a = validate.prior(prior)
     n = validate.size(n)
-    if mechanism is None or epsilon is None:
+    if mechanism is None or (not isinstance(mechanism, ReleaseSpec) and settings.get("epsilon") is None):
         raise InputError("search 'worst' needs the mechanism and epsilon (it uses the exact pmf)")
-    res = concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
-                           global_sensitivity_method=global_sensitivity_method, distance=distance)
+    res = concrete_epsilon(mechanism, a, n, **settings)
     return [tuple(res.worst_pair)]
 
 
-def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                    gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact", pair=None,
-                    search: str = "worst", samples: int = DEFAULT_SAMPLES, confidence: float = DEFAULT_CONFIDENCE,
-                    seed: int | None = None, n_events: int = DEFAULT_EVENTS, delta_at: float | None = None,
-                    exact: bool = True, progress: bool = False, distance: str = DEFAULT_DISTANCE) -> AuditResult:
+def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, pair=None, search: str = "worst",
+                    samples: int = DEFAULT_SAMPLES, confidence: float = DEFAULT_CONFIDENCE, seed: int | None = None,
+                    n_events: int = DEFAULT_EVENTS, delta_at: float | None = None, exact: bool = True,
+                    progress: bool = False, distance: str | None = None, **settings: Any) -> AuditResult:
     """Audit one of the library's mechanisms at one pair (``pair``) or at the pairs ``search`` picks.
+
+    ``mechanism`` and ``settings``: a mechanism id and the settings of
+    :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`;
+    ``distance`` (default the spec's, Hellinger) is checked after the audit's own options.
 
     The auditor only samples; with ``exact=True`` the exact loss of the reported pair is added
     for comparison (``None`` when R(n) is too large for the pmf).  ``search='worst'`` falls back
     to ``'boundary'`` when the exact worst case does not fit the memory budget.
     """
-    mech, epsilon, delta, gamma, gsm = check_params(mechanism, epsilon, delta, gamma, global_sensitivity_method)
+    spec = ReleaseSpec.given(mechanism, **settings)
+    mech = spec.entry
     a = validate.prior(prior)
     n = validate.size(n)
     samples, confidence = validate.audit_samples(samples), check_confidence(confidence)
     validate.events(n_events)
     delta_at = validate.delta_at(delta_at)
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm, distance=distance)
-    mech.check(Params(epsilon, delta, gamma, gsm, distance=distance))
-    mech.check_distance(Params(epsilon, delta, gamma, gsm, distance=distance), a.size)
-    sampler = mechanism_sampler(mech.id, a, **kw)
+    if distance is not None:
+        spec = spec.with_variant(spec.variant, distance)
+    spec.mechanism.check_distance(spec, a.size)
+    sampler = mechanism_sampler(spec, a)
     if pair is not None:
         c, d = check_pair(pair, a, n)
         check_audit_time(mech, n, a.size, samples)
@@ -136,7 +135,7 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
         pair_rng, sample_rng = base.spawn(2)  # random pairs drawn independently of the samples
         cap = _audit.max_pairs_for(samples)  # refused before the pairs are listed, from public inputs
         try:
-            pairs = candidate_pairs(a, n, search, mechanism=mech.id, rng=pair_rng, max_pairs=cap, **kw)
+            pairs = candidate_pairs(a, n, search, mechanism=spec, rng=pair_rng, max_pairs=cap)
         except SizeError:
             if search != "worst":
                 raise
@@ -147,10 +146,10 @@ def audit_mechanism(mechanism, prior: ArrayLike, n: int, *, epsilon: float, delt
     exact_eps = None
     if exact:
         try:
-            exact_eps, _ = exact_pair_epsilon(mech.id, a, res.pair, **kw)
+            exact_eps, _ = exact_pair_epsilon(spec, a, res.pair)
         except SizeError:
             exact_eps = None
-    fields = res.to_dict() | {"exact_concrete_epsilon": exact_eps, "claimed_epsilon": mech.claimed(epsilon, delta)[0]}
+    fields = res.to_dict() | {"exact_concrete_epsilon": exact_eps, "claimed_epsilon": spec.claimed()[0]}
     return AuditResult(**fields)
 
 
@@ -167,19 +166,18 @@ class Plan:
     event_outputs: list | None
 
 
-def plan_mechanism(mechanism, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                   gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                   target: float | None = None, fraction: float = 0.9, confidence: float = DEFAULT_CONFIDENCE,
-                   n_events: int = DEFAULT_EVENTS) -> Plan:
+def plan_mechanism(mechanism, prior: ArrayLike, pair, *, target: float | None = None, fraction: float = 0.9,
+                   confidence: float = DEFAULT_CONFIDENCE, n_events: int = DEFAULT_EVENTS, **settings: Any) -> Plan:
     """Samples per side to certify ``target`` (default ``fraction`` x the pair's exact loss).
 
     Uses the exact pmf to find the easiest event (prefixes of the outputs sorted by the exact
-    log ratio, both directions): a white-box planner for a black-box audit.
+    log ratio, both directions): a white-box planner for a black-box audit.  ``mechanism`` and ``settings``: as
+    :func:`audit_mechanism`.
     """
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method)
     a = validate.prior(prior)
     c, d = check_pair(pair, a, int(np.sum(pair[0])))
-    lp, lq = log_pmf(mechanism, a, c, **kw), log_pmf(mechanism, a, d, **kw)
+    spec = ReleaseSpec.given(mechanism, **settings)
+    lp, lq = log_pmf(spec, a, c), log_pmf(spec, a, d)
     loss = float(np.max(np.abs(lp - lq)))
     if target is None:
         if not (0 < fraction <= 1):

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -41,9 +42,8 @@ from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import validate
 from .budget import BUDGETS, budget_setting
-from .distances import DEFAULT_DISTANCE
 from .errors import SizeError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, resolve
+from .mechanisms import ReleaseSpec
 from .models import log_prior_predictive, n_candidates
 
 #: c whose weight is certifiably below e^-DROP_LOG of the largest are dropped.
@@ -180,19 +180,18 @@ def _chunks(total: int, per_row_bytes: int):
         yield lo, min(total, lo + step)
 
 
-def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, epsilon: float,
-                          delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
-                          global_sensitivity_method: str = "exact", objective: str = "worst",
-                          calibrate: bool = False, level: float = 0.9,
-                          distance: str = DEFAULT_DISTANCE) -> NoiseAwarePosterior:
+def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, level: float = 0.9,
+                          **settings: Any) -> NoiseAwarePosterior:
     """The exact noise-aware posterior of a release ``Dir(a + m)`` (module docstring).
 
-    Takes the mechanism's settings as :func:`dpposterior.mechanisms.log_pmf` does.  Raises
+    Takes the mechanism and its settings as :func:`dpposterior.mechanisms.log_pmf` does (a mechanism id and the
+    settings of :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`,
+    validated where it was built and not here again).  Raises
     :class:`~dpposterior.errors.InputError` on bad input and :class:`SizeError` beyond
     :data:`MAX_CANDIDATES`.
     """
-    mech, params = resolve(mechanism, epsilon, delta, gamma, global_sensitivity_method, objective, calibrate,
-                           distance=distance)
+    params = ReleaseSpec.given(mechanism, **settings)
+    mech = params.mechanism
     m = validate.counts(released, "released counts")
     a = validate.prior(prior, m.size)
     mech.check_distance(params, m.size)

@@ -1,7 +1,8 @@
 """The practitioner's way in (issue 23): :func:`release`, the one public call that draws a release.
 
 ``dp.release("geometric", [1, 1], [40, 60], epsilon=1.0)`` validates its settings as the command line
-does (the registry's :class:`~dpposterior.mechanisms.Variant` and :class:`~dpposterior.mechanisms.Params`),
+does (the registry's :class:`~dpposterior.mechanisms.Variant`, then one
+:class:`~dpposterior.mechanisms.ReleaseSpec` passed whole),
 validates prior and counts (:mod:`dpposterior.validate`), refuses a size too large for its budget, warns
 honestly (:mod:`dpposterior.guarantee`), charges an optional :class:`~dpposterior.ledger.Ledger`, and
 draws once, padded to its public deadline (:func:`dpposterior.release.release`).  It returns a
@@ -24,11 +25,11 @@ from .distances import DEFAULT_DISTANCE
 from .errors import InputError
 from .guarantee import PrivacyWarning, claim, guarantee_text, setting_warnings
 from .ledger import Ledger
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Mechanism, Params, Variant
+from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Mechanism, ReleaseSpec, Variant
 from .release import check_budget
 from .release import release as padded_release
 
-__all__ = ["Release", "compare", "prepare", "release"]
+__all__ = ["Release", "compare", "prepare", "prepared", "release"]
 
 
 @dataclass(frozen=True)
@@ -62,27 +63,41 @@ class Release:
 
 @dataclass(frozen=True)
 class Prepared:
-    """Validated settings of one release (no data): the variant, the mechanism to run and its params."""
+    """One release's validated settings (no data): its :class:`~dpposterior.mechanisms.ReleaseSpec`, whether
+    seeded, and the warnings its settings deserve."""
 
-    variant: Variant
-    mech: Mechanism
-    params: Params
+    spec: ReleaseSpec
     seeded: bool
     warnings: tuple[str, ...]
 
+    @property
+    def variant(self) -> Variant:
+        """The release's mechanism variant (its name is what a ledger records)."""
+        return self.spec.variant
 
-def prepare(mechanism: str, *, epsilon: Any, delta: Any = None, gamma: Any = DEFAULT_GAMMA,
-            global_sensitivity_method: str = "exact", objective: str | None = None, calibrate: bool = False,
-            seeded: bool = False, distance: str = DEFAULT_DISTANCE) -> Prepared:
+    @property
+    def mech(self) -> Mechanism:
+        """The mechanism that runs (the calibrated one for a calibrated variant)."""
+        return self.spec.mechanism
+
+
+def prepare(mechanism: str, *, epsilon: Any, delta: Any = None, objective: str | None = None, calibrate: bool = False,
+            seeded: bool = False, **settings: Any) -> Prepared:
     """Validate the settings of a release (as the command line does) and list its warnings.
 
     ``delta=None``: not given (the default ``1e-8``, no warning); a delta given to a pure-eps mechanism warns.
+    ``settings``: the other settings of :meth:`~dpposterior.mechanisms.ReleaseSpec.of` (``gamma``, ``distance``,
+    the global-sensitivity method).
     """
     variant = Variant.of(mechanism, calibrate, objective)
-    mech, params = variant.resolve(epsilon, DEFAULT_DELTA if delta is None else delta, gamma,
-                                   global_sensitivity_method, distance=distance)
-    notes = setting_warnings(mech, params, seeded=seeded, delta_given=delta is not None)
-    return Prepared(variant, mech, params, seeded, tuple(notes))
+    spec = ReleaseSpec.of(variant, epsilon, DEFAULT_DELTA if delta is None else delta, **settings)
+    return prepared(spec, seeded=seeded, delta_given=delta is not None)
+
+
+def prepared(spec: ReleaseSpec, *, seeded: bool, delta_given: bool) -> Prepared:
+    """A validated spec (from :func:`prepare` or the command line) with the warnings its settings deserve
+    (:mod:`dpposterior.guarantee`): the one path from settings to a draw."""
+    return Prepared(spec, seeded, tuple(setting_warnings(spec, seeded=seeded, delta_given=delta_given)))
 
 
 def _as_vector(value: Any, name: str) -> Any:
@@ -109,10 +124,10 @@ def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: 
     a = validate.prior(_as_vector(prior, "prior"), c.size)
     check_budget(prep.mech, int(c.sum()), c.size)
     if ledger is None:
-        return a, sample(prep.mech, a, c, prep.params, rng)[0]
-    eps, delta = claim(prep.mech, prep.params)
+        return a, sample(prep.spec, a, c, rng)[0]
+    eps, delta = claim(prep.spec)
     with ledger.charge(str(prep.variant), eps, delta):
-        m = sample(prep.mech, a, c, prep.params, rng)[0]
+        m = sample(prep.spec, a, c, rng)[0]
     return a, m
 
 
@@ -138,8 +153,8 @@ def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: flo
     for note in prep.warnings:
         warnings.warn(note, PrivacyWarning, stacklevel=2)
     a, m = draw(prep, prior, counts, rng, ledger)
-    return Release(str(prep.variant), prep.params.epsilon, prep.params.delta, a, np.asarray(m, dtype=np.int64),
-                   guarantee_text(prep.mech, prep.params, prep.seeded), prep.seeded)
+    return Release(str(prep.variant), prep.spec.epsilon, prep.spec.delta, a, np.asarray(m, dtype=np.int64),
+                   guarantee_text(prep.spec, prep.seeded), prep.seeded)
 
 
 def compare(prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,

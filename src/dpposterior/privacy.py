@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -21,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import validate
 from .distances import DEFAULT_DISTANCE
 from .errors import InputError
-from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Rows, log_pmf, resolve
+from .mechanisms import ReleaseSpec, Rows, log_pmf
 from .mechanisms.scan import _hockey_stick, check_scan_size, worst_case_scan
 from .models import check_size, n_candidates, neighbours
 
@@ -77,8 +78,9 @@ def claim_tolerance(epsilon: float, log_p_magnitude: float = 0.0) -> float:
     return CLAIM_RTOL * abs(float(epsilon)) + CLAIM_ULPS * 2.0**-52 * max(1.0, float(log_p_magnitude))
 
 
-def _validate(mechanism, prior, n, kw, worst_case):
-    mech, params = resolve(mechanism, **kw)
+def _validate(mechanism, prior, n, settings, worst_case):
+    params = ReleaseSpec.given(mechanism, **settings)
+    mech = params.mechanism
     a = validate.prior(prior)
     n = validate.size(n)
     mech.check_distance(params, a.size)
@@ -89,24 +91,21 @@ def _validate(mechanism, prior, n, kw, worst_case):
     return mech, params, a, n
 
 
-def concrete_epsilon(mechanism: str, prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                     gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                     objective: str = "worst", calibrate: bool = False,
-                     at: ArrayLike | None = None, delta_at: float | None = None,
-                     progress: bool = False, distance: str = DEFAULT_DISTANCE) -> PrivacyLoss:
+def concrete_epsilon(mechanism, prior: ArrayLike, n: int, *, at: ArrayLike | None = None,
+                     delta_at: float | None = None, progress: bool = False, **settings: Any) -> PrivacyLoss:
     """Exact concrete epsilon of a mechanism (docs/definitions.md §5), worst case or local (``at=c``).
 
     With ``delta_at=eps'`` also returns the privacy profile ``delta(eps')`` over the same pairs.
     The mechanism's log-pmf rows come from its registry entry (:meth:`Mechanism.rows`), under ``distance``
     (the score of the exponential mechanisms): what holds for another distance is this number.
+    ``mechanism`` and ``settings``: a mechanism id and the settings of
+    :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`.
     """
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
-              objective=objective, calibrate=calibrate, distance=distance)
-    mech, params, a, n = _validate(mechanism, prior, n, kw, worst_case=at is None)
+    mech, params, a, n = _validate(mechanism, prior, n, settings, worst_case=at is None)
     if delta_at is not None:
         delta_at = validate.eps_prime(delta_at)
     rows = mech.rows(a, n, params)
-    claimed_eps, claimed_delta = mech.claimed(params.epsilon, params.delta, params.calibrate)
+    claimed_eps, claimed_delta = params.claimed()
     if at is not None:
         c = validate.counts(at, "--at counts")
         if c.size != a.size or c.sum() != n:
@@ -148,26 +147,21 @@ def _local(rows: Rows, c, delta_at):
     return float(diff[j, r]), (c.tolist(), nb[j].tolist()), rows.cands[r].tolist(), dlt
 
 
-def privacy_profile(mechanism: str, prior: ArrayLike, n: int, eps_grid: ArrayLike, *, epsilon: float,
-                    delta: float = DEFAULT_DELTA, gamma: float = DEFAULT_GAMMA,
-                    global_sensitivity_method: str = "exact", objective: str = "worst", calibrate: bool = False,
-                    at: ArrayLike | None = None, distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64]:
+def privacy_profile(mechanism, prior: ArrayLike, n: int, eps_grid: ArrayLike, *, at: ArrayLike | None = None,
+                    **settings: Any) -> NDArray[np.float64]:
     """``delta(eps')`` for each eps' of ``eps_grid`` (docs/definitions.md §5), worst case or local (``at=c``).
 
     ``eps_grid``: a number or a flat list of at most :data:`MAX_PROFILE_POINTS` numbers in
     ``[0, 700]``.  The worst case makes one scan per point, so the pair budget counts them all
-    (``DPPOSTERIOR_MAX_PAIRS``, checked before the first).
+    (``DPPOSTERIOR_MAX_PAIRS``, checked before the first).  ``mechanism`` and ``settings``: as
+    :func:`concrete_epsilon`.
     """
     grid = profile_grid(eps_grid)
     a, n = validate.prior(prior), validate.size(n)
     if at is None:
         check_scan_size(a.size, n, "the privacy profile", passes=len(grid), advice=AT_ADVICE)
-    return np.array([
-        concrete_epsilon(mechanism, a, n, epsilon=epsilon, delta=delta, gamma=gamma,
-                         global_sensitivity_method=global_sensitivity_method, objective=objective,
-                         calibrate=calibrate, at=at, delta_at=e, distance=distance).delta_at["delta"]
-        for e in grid
-    ])
+    spec = ReleaseSpec.given(mechanism, **settings)
+    return np.array([concrete_epsilon(spec, a, n, at=at, delta_at=e).delta_at["delta"] for e in grid])
 
 
 #: Points of one privacy profile (each is a full scan of the pairs, or of one data set's neighbours).
@@ -190,12 +184,12 @@ def profile_grid(eps_grid: ArrayLike, name: str = "eps_grid") -> list[float]:
     return [validate.eps_prime(e, name) for e in items]
 
 
-def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delta: float = DEFAULT_DELTA,
-                 gamma: float = DEFAULT_GAMMA, global_sensitivity_method: str = "exact",
-                 delta_at: float | None = None, distance: str = DEFAULT_DISTANCE) -> tuple[float, float | None]:
+def pair_epsilon(mechanism, prior: ArrayLike, pair, *, delta_at: float | None = None,
+                 **settings: Any) -> tuple[float, float | None]:
     """Exact loss of one pair ``max_r |ln p_c(r) - ln p_c'(r)|`` (docs/definitions.md §5), and ``delta(eps')`` both ways.
 
     ``pair = (c, c')``: two count vectors of the same size (the auditor compares its bound with this).
+    ``mechanism`` and ``settings``: as :func:`concrete_epsilon`.
     """
     try:
         c, d = pair
@@ -205,9 +199,8 @@ def pair_epsilon(mechanism: str, prior: ArrayLike, pair, *, epsilon: float, delt
     d = validate.counts(d, "pair counts", k=c.size, n=int(c.sum()))
     if delta_at is not None:
         delta_at = validate.eps_prime(delta_at)
-    kw = dict(epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=global_sensitivity_method,
-              distance=distance)
-    lp, lq = log_pmf(mechanism, prior, c, **kw), log_pmf(mechanism, prior, d, **kw)
+    spec = ReleaseSpec.given(mechanism, **settings)
+    lp, lq = log_pmf(spec, prior, c), log_pmf(spec, prior, d)
     loss = float(np.max(np.abs(lp - lq)))
     if delta_at is None:
         return loss, None

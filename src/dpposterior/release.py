@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .mechanisms import Mechanism, Params
+from .mechanisms import Mechanism, ReleaseSpec
 
 #: The deadline is this many times the slowest reference draw ...
 PAD_FACTOR = 3.0
@@ -91,15 +91,16 @@ def check_budget(mech: Mechanism, n: int, k: int) -> None:
     mech.check_setup(n, k, setups=RELEASE_SETUPS, what="a padded release")
 
 
-def release(mech: Mechanism, prior: NDArray[np.float64], counts: NDArray[np.int64], params: Params, rng=None, *,
+def release(spec: ReleaseSpec, prior: NDArray[np.float64], counts: NDArray[np.int64], rng=None, *,
             pad: bool = True, clock: Callable[[], float] = time.perf_counter,
             sleep: Callable[[float], None] = time.sleep) -> tuple[NDArray[np.int64], ReleaseInfo]:
     """One private draw ``m`` (the release is ``Dir(a + m)``), padded to a public deadline (module docstring).
 
     ``rng``: None (the operating system's CSPRNG: every real release) or a seed / Generator
     (experiments only).  ``pad=False`` skips the reference draws and the padding (experiments
-    that time the bare sampler).
+    that time the bare sampler).  ``spec``: the validated settings, passed whole (:class:`ReleaseSpec`).
     """
+    mech, params = spec.mechanism, spec
     n, k = int(counts.sum()), counts.size
     check_budget(mech, n, k)
     refs: tuple[float, ...] = ()

@@ -47,6 +47,7 @@ is assumed: R(n) is enumerated, within ``DPPOSTERIOR_MAX_SENSITIVITY_WORK`` dist
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -60,7 +61,16 @@ from .models import candidate_rank, candidates, directions, n_candidates, steps
 #: The drafts' constant global sensitivity ``sqrt(1 - pi/4)``: LS at n = 1 under Beta(1, 1).
 PAPER_GLOBAL_SENSITIVITY = math.sqrt(1.0 - math.pi / 4.0)
 
-GLOBAL_SENSITIVITY_METHODS = ("exact", "paper")
+
+class GlobalSensitivityMethod(StrEnum):
+    """How ``ehd`` computes GS (docs/definitions.md §3): exactly, or the drafts' constant; prints as its string."""
+
+    EXACT = "exact"
+    PAPER = "paper"
+
+
+#: The methods' names, in order (declared once, by :class:`GlobalSensitivityMethod`).
+GLOBAL_SENSITIVITY_METHODS = tuple(m.value for m in GlobalSensitivityMethod)
 
 
 def _g(x: ArrayLike) -> NDArray[np.float64]:

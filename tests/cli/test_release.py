@@ -61,9 +61,9 @@ def test_release_calibrate_draws_from_the_calibrated_mechanism(monkeypatch, caps
     seen = {}
     real = cli.release
 
-    def spy(mech, a, c, params, seed):
-        seen["calibrate"] = params.calibrate
-        return real(mech, a, c, params, seed)
+    def spy(spec, a, c, seed):
+        seen["calibrate"] = spec.calibrate
+        return real(spec, a, c, seed)
 
     monkeypatch.setattr(cli, "release", spy)
     code, _, err = run(capsys, "release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "ehds", "--epsilon", "1",

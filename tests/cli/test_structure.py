@@ -92,14 +92,14 @@ def test_the_cli_and_compare_ask_the_registries():
         assert "family" not in text and "calibratable" not in text, path
         assert "DEFAULT_MAX_" not in text and not re.search(r'budget_setting\("\w+",', text), path
         assert not re.search(r"(?<![.\w])resolve\(", text), path
-        resolved += text.count(".resolve(")
+        resolved += text.count("ReleaseSpec.of(")
         assert not any(f'"{mid}"' in text or f"'{mid}'" in text for mid in MECHANISM_IDS), path
-    assert resolved == 1  # the Variant spec of cli.options.mechanism_spec
+    assert resolved == 1  # the ReleaseSpec of cli.options.mechanism_spec
 
 
 def test_the_mechanism_flags_are_one_variant_resolved_once():
     from dpposterior.cli.options import calibration_json, claim_of, variant_params
-    from dpposterior.mechanisms import resolve
+    from dpposterior.mechanisms import ReleaseSpec
 
     def spec(*flags):
         args = cli.build_parser().parse_args(["pmf", "--prior", "1,1", "--counts", "4,4", "--epsilon", "1", *flags])
@@ -108,12 +108,12 @@ def test_the_mechanism_flags_are_one_variant_resolved_once():
     with pytest.raises(InputError, match="--objective applies to optimal only"):  # refused, no longer ignored
         spec("--mechanism", "ehds", "--calibrate", "--objective", "average")
     s = spec("--mechanism", "ehds", "--calibrate")
-    assert str(s.variant) == "ehds~calibrated" and s.mechanism is resolve("ehds", 1.0, calibrate=True)[0]
+    assert str(s.variant) == "ehds~calibrated" and s.mechanism is ReleaseSpec.of("ehds", 1.0, calibrate=True).mechanism
     assert claim_of(s) == (1.0, 0.0) and set(calibration_json(s, [1.0, 1.0], 8)) == {"factor", "concrete_epsilon"}
     s = spec("--mechanism", "optimal", "--objective", "average")
-    assert str(s.variant) == "optimal~average" and s.kwargs["objective"] == "average"
+    assert str(s.variant) == "optimal~average" and s.objective == "average"
     assert calibration_json(s, [1.0, 1.0], 8) is None
     with pytest.raises(InputError, match="--delta applies to mh-delta only"):
         spec("--mechanism", "mh", "--delta", "1e-5")
     s = spec("--mechanism", "mh")
-    assert str(s.variant) == "mh" and claim_of(s) == (2.0, 0.0) and s.kwargs["calibrate"] is False
+    assert str(s.variant) == "mh" and claim_of(s) == (2.0, 0.0) and s.calibrate is False

@@ -31,9 +31,11 @@ def test_calibrated_release_matches_privacy_module():
 
 
 def test_losses_match_brute_at_several_factors():
-    from dpposterior.mechanisms import ExponentialRows, resolve
+    from dpposterior.mechanisms import ExponentialRows, ReleaseSpec
 
-    mech, params = resolve("mh", 1.0)
+    params = ReleaseSpec.of("mh", 1.0)
+
+    mech = params.mechanism
     a = np.array([1.0, 1.0])
     rows = ExponentialRows(a, 5, mech._weights_all(a, 5, params), 1.0)
     ks = [0.3, 1.0, 2.7]

@@ -1,5 +1,5 @@
 """``distance`` as a mechanism setting (issue 22): the score of the exponential mechanisms, the accuracy
-measure, the exact privacy loss; validated once in Params; Hellinger (the default) unchanged."""
+measure, the exact privacy loss; validated once in the ReleaseSpec; Hellinger (the default) unchanged."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import reference as ref
 from conftest import epsilons, prior_value_low
 from dpposterior import InputError, SizeError
 from dpposterior.accuracy import exact_accuracy, expected_errors, release_error
-from dpposterior.mechanisms import Params, log_pmf, resolve, sample
+from dpposterior.mechanisms import ReleaseSpec, log_pmf, sample
 from dpposterior.privacy import concrete_epsilon
 
 SCORED = ["ehd", "ehdl", "ehds", "mh", "mh-delta"]
@@ -32,14 +32,14 @@ def small(draw):
 
 
 def test_params_validate_the_distance_in_one_line():
-    assert Params(1.0).distance == "hellinger"
-    assert Params(1.0, distance="kl").distance == "kl"
+    assert ReleaseSpec.of("ehds", 1.0).distance == "hellinger"
+    assert ReleaseSpec.of("ehds", 1.0, distance="kl").distance == "kl"
     with pytest.raises(InputError) as e:
-        Params(1.0, distance="js")
+        ReleaseSpec.of("ehds", 1.0, distance="js")
     assert str(e.value) == "unknown distance 'js'; choose one of: hellinger, tv, kl"
     with pytest.raises(InputError, match="unknown distance 3"):
-        Params(1.0, distance=3)
-    assert Params(1.0, distance="tv").as_kwargs()["distance"] == "tv"
+        ReleaseSpec.of("ehds", 1.0, distance=3)
+    assert ReleaseSpec.of("ehds", 1.0, distance="tv").distance == "tv"
 
 
 @settings(max_examples=20, deadline=None)
@@ -122,7 +122,7 @@ def test_clamped_noise_ignores_the_distance_but_measures_with_it():
 
 def test_refusals_are_one_line():
     with pytest.raises(InputError) as e:
-        resolve("remapped-geometric", 1.0, distance="kl")
+        ReleaseSpec.of("remapped-geometric", 1.0, distance="kl")
     assert str(e.value) == "remapped-geometric under kl is not built yet; use --distance hellinger"
     with pytest.raises(InputError) as e:  # optimal: any distance at k = 2, Hellinger's LP at k >= 3
         expected_errors("optimal", (1, 1, 1), 3, epsilon=1.0, distance="kl")

@@ -95,7 +95,7 @@ def test_claim_is_opendps_privacy_map_and_the_exact_loss(k, eps):
 
 def test_sampler_uses_integers_only():
     """The sampler only asks its bit source for uniform integers: no float variate is ever drawn."""
-    from dpposterior.mechanisms import MECHANISMS, Params
+    from dpposterior.mechanisms import MECHANISMS, ReleaseSpec
     from dpposterior.randomness import GeneratorBits
 
     class IntegersOnly:  # a generator that can do nothing but uniform integers
@@ -107,7 +107,7 @@ def test_sampler_uses_integers_only():
             return self._rng.integers(*args, **kwargs)
 
     gen = IntegersOnly(1)
-    m = MECHANISMS["geometric"].sample(np.ones(3), np.array([5, 5, 5]), Params(epsilon=1.0), 200, GeneratorBits(gen))
+    m = MECHANISMS["geometric"].sample(np.ones(3), np.array([5, 5, 5]), ReleaseSpec.of("geometric", 1.0), 200, GeneratorBits(gen))
     assert m.shape == (200, 3) and np.all(m.sum(axis=1) == 15) and gen.calls > 0
 
 

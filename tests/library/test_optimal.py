@@ -8,7 +8,7 @@ import reference as ref
 from dpposterior import concrete_epsilon, log_pmf, sample
 from dpposterior.accuracy import expected_errors
 from dpposterior.errors import SizeError
-from dpposterior.mechanisms import MECHANISMS, resolve
+from dpposterior.mechanisms import MECHANISMS, ReleaseSpec
 
 #: the repair mixes with the uniform table; its cost in expected error is below this (measured ~1e-6)
 REPAIR_TOL = 1e-4
@@ -22,7 +22,7 @@ def test_optimal_matches_independent_lp(prior, n, eps, objective):
     e = expected_errors("optimal", prior, n, epsilon=eps, objective=objective)
     got = e.worst if objective == "worst" else e.average
     assert want - 1e-7 <= got <= want + REPAIR_TOL
-    _, p = resolve("optimal", eps, objective=objective)
+    p = ReleaseSpec.of("optimal", eps, objective=objective)
     assert MECHANISMS["optimal"].certificate(prior, n, p)["lp_optimum"] == pytest.approx(want, abs=1e-7)
 
 

@@ -13,7 +13,7 @@ import dpposterior.mechanisms.optimal as O
 from dpposterior import remap as rm
 from dpposterior.accuracy import expected_errors
 from dpposterior.errors import InputError
-from dpposterior.mechanisms import MECHANISMS, log_pmf, resolve
+from dpposterior.mechanisms import MECHANISMS, ReleaseSpec, log_pmf
 from dpposterior.models import candidates, log_prior_predictive
 from reference import hellinger, kl, tv
 
@@ -43,7 +43,8 @@ def test_geometric_plus_remap_is_the_lp_optimum_under_the_loss(distance, objecti
     assert got <= lp * (1 + 1e-9) + 1e-15  # no eps-DP table the LP finds beats geometric + remap
     assert got >= lp * (1 - 1e-3)          # ... and the LP (HiGHS tolerance, repair) comes within 1e-3 of it
     # the release is eps-DP: the exact worst-case scan of its rows
-    mech, params = resolve("optimal", eps, objective=objective, distance=distance)
+    params = ReleaseSpec.of("optimal", eps, objective=objective, distance=distance)
+    mech = params.mechanism
     assert mech.certificate(list(prior), n, params)["concrete_epsilon"] <= eps * (1 + 1e-9)
 
 
@@ -105,7 +106,8 @@ def test_other_distances_at_k3_and_past_the_loss_budget_are_refused(monkeypatch)
 
 
 def test_the_lp_oracle_reports_the_objective_under_the_distance():
-    mech, params = resolve("optimal", 1.0, objective="average", distance="tv")
+    params = ReleaseSpec.of("optimal", 1.0, objective="average", distance="tv")
+    mech = params.mechanism
     got = MECHANISMS["optimal"].oracle_value([1, 1], 10, params)
     assert got["objective"] == "average"
     e = expected_errors("optimal", [1, 1], 10, epsilon=1.0, objective="average", distance="tv")

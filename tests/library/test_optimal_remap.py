@@ -15,13 +15,13 @@ from dpposterior import log_pmf, sample
 from dpposterior import remap as rm
 from dpposterior.accuracy import expected_errors
 from dpposterior.errors import InputError, SizeError
-from dpposterior.mechanisms import MECHANISMS, Params, resolve
+from dpposterior.mechanisms import MECHANISMS, ReleaseSpec
 
 PRIORS = [(1.0, 1.0), (5.0, 5.0), (0.5, 0.5), (2.0, 7.0)]
 
 
 def _cert(prior, n, eps, objective):
-    _, p = resolve("optimal", eps, objective=objective)
+    p = ReleaseSpec.of("optimal", eps, objective=objective)
     return MECHANISMS["optimal"].certificate(prior, n, p)
 
 
@@ -111,7 +111,7 @@ def test_large_n_release_draws_one_row(monkeypatch):
 
 def test_accuracy_at_n_1e4_is_within_the_default_budgets():
     for objective in ("worst", "average"):
-        _, p = resolve("optimal", 1.0, objective=objective)
+        p = ReleaseSpec.of("optimal", 1.0, objective=objective)
         MECHANISMS["optimal"].check_solve(10_000, 2, p)
 
 
@@ -163,7 +163,7 @@ def test_remapped_geometric_k3_against_lp(prior, n, eps):
     assert rg.average >= lp_avg - 1e-7          # the LP is the optimum over all eps-DP tables
     assert rg.average <= geo.average + 1e-12    # the Bayes remap is the best remap, the identity among them
     assert rg.worst >= lp_worst - 1e-7
-    _, p = resolve("remapped-geometric", eps)
+    p = ReleaseSpec.of("remapped-geometric", eps)
     cert = MECHANISMS["remapped-geometric"].certificate(prior, n, p)
     assert cert["concrete_epsilon"] <= eps * (1 + 1e-12)
 
@@ -180,7 +180,7 @@ def test_remapped_geometric_k3_sampler():
 
 
 def test_params_objective_unchanged():
-    assert Params(1.0).objective == "worst"
+    assert ReleaseSpec.of("optimal", 1.0).objective == "worst"
 
 
 @pytest.mark.parametrize("n", [0, 1, 5, 40])
@@ -202,7 +202,7 @@ def test_log_pmf_rows_match_pmf_row(n, eps):
 def test_log_likelihood_column_and_posterior(objective):
     from dpposterior import noise_aware_posterior
     n = 40
-    _, p = resolve("optimal", 1.0, objective=objective)
+    p = ReleaseSpec.of("optimal", 1.0, objective=objective)
     mech = MECHANISMS["optimal"]
     rows = mech.rows(np.array([1.0, 1.0]), n, p)
     full = rows(rows.cands)
@@ -232,7 +232,7 @@ def _expected(mech_id, prior, n, eps, objective, generic=False):
        case=st.sampled_from(FAST_CASES))
 def test_fast_expected_errors_equal_the_generic_path(prior, n, eps, case):
     mech_id, objective = case
-    _, params = resolve(mech_id, eps, **({} if objective is None else {"objective": objective}))
+    params = ReleaseSpec.of(mech_id, eps, **({} if objective is None else {"objective": objective}))
     assert MECHANISMS[mech_id].exact_expected_errors(np.asarray(prior), n, params) is not None  # the hook is taken
     fast = _expected(mech_id, prior, n, eps, objective)
     slow = _expected(mech_id, prior, n, eps, objective, generic=True)
@@ -251,10 +251,10 @@ def test_geometric_expected_errors_match_the_brute_force_definition(prior, n, ep
 
 
 def test_the_hook_is_none_where_it_does_not_apply():
-    _, p = resolve("geometric", 1.0)
+    p = ReleaseSpec.of("geometric", 1.0)
     assert MECHANISMS["geometric"].exact_expected_errors(np.ones(3), 4, p) is None
     assert MECHANISMS["lshist"].exact_expected_errors(np.ones(2), 4, p) is None  # Laplace cells: not the kernel
-    _, p = resolve("optimal", 1.0)
+    p = ReleaseSpec.of("optimal", 1.0)
     assert MECHANISMS["optimal"].exact_expected_errors(np.ones(3), 3, p) is None
 
 
@@ -282,9 +282,9 @@ def test_worst_remap_where_the_tight_lp_stops_without_a_status():
     # HiGHS stops (status "Not Set") on the restricted LP here with feasibility tolerances 1e-10; the search LP is
     # retried with its defaults and the certificate, recomputed exactly, still closes
     from dpposterior.accuracy import expected_errors
-    from dpposterior.mechanisms import MECHANISMS, resolve
+    from dpposterior.mechanisms import MECHANISMS, ReleaseSpec
     e = expected_errors("optimal", [0.5, 0.5], 500, epsilon=0.25, objective="worst")
-    _, p = resolve("optimal", 0.25, objective="worst")
+    p = ReleaseSpec.of("optimal", 0.25, objective="worst")
     sol = MECHANISMS["optimal"]._solution((0.5, 0.5), 500, p)
     assert sol.gap <= 1e-4 and sol.lower <= e.worst <= sol.upper * (1 + 1e-12)
     assert abs(e.worst - 0.39939291) < 1e-6

@@ -13,7 +13,7 @@ from dpposterior import mechanisms, sampling
 from dpposterior.cli import main
 from dpposterior.errors import SizeError
 from dpposterior.guarantee import SEEDED_WARNING
-from dpposterior.mechanisms import _inverse_cdf, laplace_noise_tables, resolve
+from dpposterior.mechanisms import ReleaseSpec, _inverse_cdf, laplace_noise_tables
 from dpposterior.models import candidates
 
 SEEDED = "dpposterior: warning: " + SEEDED_WARNING
@@ -80,7 +80,8 @@ def test_exp_weights_reach_tiny_probabilities_and_respect_the_bound():
 
 def test_ehds_k2_n19999_every_candidate_reachable():
     """The old one-uniform inverse cdf reached only 328 of these 20000 candidates."""
-    mech, params = resolve("ehds", 1000.0)
+    params = ReleaseSpec.of("ehds", 1000.0)
+    mech = params.mechanism
     a, c = np.ones(2), np.array([0, 19999])
     logp = mech.log_pmf(a, c, params)
     cands = candidates(19999, 2)
@@ -93,7 +94,8 @@ def test_ehds_k2_n19999_every_candidate_reachable():
 
 
 def test_inverse_cdf_matches_pmf_and_power():
-    mech, params = resolve("ehds", 1.0)
+    params = ReleaseSpec.of("ehds", 1.0)
+    mech = params.mechanism
     a, c = np.ones(3), np.array([3, 0, 5])
     logp = mech.log_pmf(a, c, params)
     draws = _inverse_cdf(logp, candidates(8, 3), 40000, bit_source(7))
@@ -175,7 +177,8 @@ class FakeClock:
 
 
 def test_release_time_does_not_depend_on_the_draw():
-    mech, params = resolve("ehds", 1.0)
+    params = ReleaseSpec.of("ehds", 1.0)
+    mech = params.mechanism
     clock = FakeClock()
     costs = iter([])  # reference draws (boundary, balanced, twice), then the real draw
     real_sample = mech.sample
@@ -191,7 +194,7 @@ def test_release_time_does_not_depend_on_the_draw():
         _DEADLINES.clear()
         object.__setattr__(mech, "sample", slow_sample)
         try:
-            m, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
+            m, info = release(params, np.ones(2), np.array([3, 4]), 1, clock=clock, sleep=clock.sleep)
         finally:
             del mech.sample
         ends.append(clock.now)
@@ -202,7 +205,7 @@ def test_release_time_does_not_depend_on_the_draw():
     clock.now = 0.0
     object.__setattr__(mech, "sample", slow_sample)
     try:
-        _, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
+        _, info = release(params, np.ones(2), np.array([3, 4]), 1, clock=clock, sleep=clock.sleep)
     finally:
         del mech.sample
     assert clock.now == pytest.approx(0.92)
@@ -212,7 +215,7 @@ def test_release_time_does_not_depend_on_the_draw():
     _DEADLINES.clear()
     object.__setattr__(mech, "sample", slow_sample)
     try:
-        _, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
+        _, info = release(params, np.ones(2), np.array([3, 4]), 1, clock=clock, sleep=clock.sleep)
     finally:
         del mech.sample
     assert info.overrun_slots == 1 and clock.now == pytest.approx(0.7 + 2 * 0.92)
@@ -220,7 +223,8 @@ def test_release_time_does_not_depend_on_the_draw():
 
 def test_prepare_runs_before_the_timed_reference_draws():
     """A public set-up (optimal's solved remap) is built by Mechanism.prepare, outside the deadline."""
-    mech, params = resolve("optimal", 1.0, objective="worst")
+    params = ReleaseSpec.of("optimal", 1.0, objective="worst")
+    mech = params.mechanism
     clock = FakeClock()
     calls = []
     real_sample, real_prepare = mech.sample, mech.prepare
@@ -239,7 +243,7 @@ def test_prepare_runs_before_the_timed_reference_draws():
     object.__setattr__(mech, "prepare", prepare)
     object.__setattr__(mech, "sample", sample)
     try:
-        _, info = release(mech, np.ones(2), np.array([3, 4]), params, 1, clock=clock, sleep=clock.sleep)
+        _, info = release(params, np.ones(2), np.array([3, 4]), 1, clock=clock, sleep=clock.sleep)
     finally:
         del mech.prepare, mech.sample
         _DEADLINES.clear()
@@ -248,9 +252,10 @@ def test_prepare_runs_before_the_timed_reference_draws():
 
 
 def test_release_budget_refuses_from_public_inputs():
-    mech, params = resolve("ehds", 1.0)
+    params = ReleaseSpec.of("ehds", 1.0)
+    mech = params.mechanism
     with pytest.raises(SizeError, match="rejection sampler"):
-        release(mech, np.ones(2), np.array([0, 10**13]), params, 1)
+        release(params, np.ones(2), np.array([0, 10**13]), 1)
 
 
 def test_cli_release_huge_n_one_line(capsys):

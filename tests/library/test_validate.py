@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from dpposterior import validate as V
 from dpposterior.errors import InputError
-from dpposterior.mechanisms import check_params, log_pmf, sample
+from dpposterior.mechanisms import ReleaseSpec, log_pmf, sample
 
 
 def one_line_error(fn, *args, **kwargs) -> str:
@@ -191,5 +191,5 @@ def test_api_refuses_what_it_used_to_accept(kwargs, pattern):
 
 
 def test_check_params_messages_name_the_range():
-    msg = one_line_error(check_params, "ehds", 1e12, 1e-8, 1.0, "exact")
+    msg = one_line_error(ReleaseSpec.of, "ehds", 1e12, 1e-8, gamma=1.0)
     assert msg == "epsilon must be a positive number in [1e-06, 1000], got 1e+12"

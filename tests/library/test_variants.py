@@ -1,4 +1,4 @@
-"""Mechanism variants (``ehds~calibrated``, ``optimal~average``) parsed once, by the registry; Params validated when built."""
+"""Mechanism variants (``ehds~calibrated``, ``optimal~average``) parsed once, by the registry; a ReleaseSpec validated when built."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import pytest
 from dpposterior import InputError
 from dpposterior.mechanisms import (
     MECHANISMS,
-    Params,
+    PrivacyParameters,
+    ReleaseSpec,
     Variant,
     get_mechanism,
     parse_variant,
     releases,
-    resolve,
     variant_names,
 )
 
@@ -68,10 +68,12 @@ def test_the_command_line_form_is_strict_about_objectives():
 
 
 def test_a_calibrated_variant_resolves_to_the_calibrated_mechanism():
-    mech, params = parse_variant("ehds~calibrated").resolve(1.0)
+    params = ReleaseSpec.of(parse_variant("ehds~calibrated"), 1.0)
+    mech = params.mechanism
     assert params.calibrate and mech.label(params) == "ehds (calibrated)" and mech.claimed(1.0, 1e-8) == (1.0, 0.0)
-    assert mech is resolve("ehds", 1.0, calibrate=True)[0] and mech is not get_mechanism("ehds")
-    plain, p = resolve("ehds", 1.0)
+    assert mech is ReleaseSpec.of("ehds", 1.0, calibrate=True).mechanism and mech is not get_mechanism("ehds")
+    p = ReleaseSpec.of("ehds", 1.0)
+    plain = p.mechanism
     assert plain is MECHANISMS["ehds"] and plain.calibration([1.0, 1.0], 5, p) is None
     assert mech.calibration([1.0, 1.0], 5, params).factor > 0
 
@@ -85,8 +87,11 @@ def test_a_calibrated_variant_resolves_to_the_calibrated_mechanism():
     (dict(epsilon=1.0, calibrate="yes"), "calibrate must be True or False"),
 ])
 def test_params_are_validated_when_built_with_the_resolve_messages(kw, message):
-    with pytest.raises(InputError, match=message) as built:
-        Params(**kw)
-    with pytest.raises(InputError) as resolved:
-        resolve("ehds", **kw)
-    assert str(built.value) == str(resolved.value)
+    privacy = {name: kw[name] for name in ("epsilon", "delta") if name in kw}
+    if set(kw) <= {"epsilon", "delta"}:  # the privacy parameters alone: the same messages
+        with pytest.raises(InputError, match=message) as built:
+            PrivacyParameters.of(**privacy)
+    with pytest.raises(InputError, match=message) as resolved:
+        ReleaseSpec.of("ehds", **kw)
+    if set(kw) <= {"epsilon", "delta"}:
+        assert str(built.value) == str(resolved.value)

@@ -103,10 +103,10 @@ def test_the_guarantee_is_printed_next_to_the_posterior(capsys):
 
 def test_warnings_are_the_same_in_api_and_cli():
     from dpposterior.guarantee import setting_warnings
-    from dpposterior.mechanisms import resolve
+    from dpposterior.mechanisms import ReleaseSpec
 
     for (mech_id, calibrate), seeded, given in itertools.product(
             [("ehdl", False), ("mh", False), ("lshist", False), ("ehds", True)], [False, True], [False, True]):
-        mech, params = resolve(mech_id, 1.0, 1e-8, calibrate=calibrate)
-        notes = setting_warnings(mech, params, seeded=seeded, delta_given=given)
+        notes = setting_warnings(ReleaseSpec.of(mech_id, 1.0, 1e-8, calibrate=calibrate), seeded=seeded,
+                                 delta_given=given)
         assert (dp.guarantee.SEEDED_WARNING in notes) == seeded

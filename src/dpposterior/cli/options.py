@@ -8,7 +8,6 @@ decimal) and then checked by the same validators as the API (docs/definitions.md
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,10 +18,9 @@ from ..mechanisms import (
     DEFAULT_DELTA,
     DEFAULT_GAMMA,
     MECHANISM_IDS,
-    Mechanism,
-    Params,
+    ReleaseSpec,
+    Setting,
     Variant,
-    check_params,
     check_unused,
     get_mechanism,
 )
@@ -102,79 +100,45 @@ def add_variant_options(p: argparse.ArgumentParser) -> None:
                         "(refused with another mechanism, which would ignore it)")
 
 
-#: How the command line spells the settings of :class:`~dpposterior.mechanisms.Params`.
-FLAG_NAMES = {"delta": "--delta", "gamma": "--gamma", "global_sensitivity_method": "--global-sensitivity",
-              "objective": "--objective"}
+#: How the command line spells the settings of :class:`~dpposterior.mechanisms.ReleaseSpec`.
+FLAG_NAMES = {Setting.DELTA: "--delta", Setting.GAMMA: "--gamma", Setting.GLOBAL_SENSITIVITY: "--global-sensitivity",
+              Setting.OBJECTIVE: "--objective"}
 
 
-def mechanism_params(args: argparse.Namespace) -> dict:
-    """The options of :func:`add_mechanism_options`, validated: mechanism, epsilon, delta, gamma,
-    global_sensitivity_method.
+def mechanism_spec(args: argparse.Namespace, calibrate: bool = False, objective: str | None = None) -> ReleaseSpec:
+    """The options of :func:`add_mechanism_options`, with ``calibrate`` and ``objective``, as one validated
+    :class:`~dpposterior.mechanisms.ReleaseSpec`: the command line's edge (docs/cli.md).
 
-    ``--delta``, ``--gamma`` and ``--global-sensitivity`` default to None (not given) so that one given
-    to a mechanism that does not read it is refused (:func:`~dpposterior.mechanisms.check_unused`)
-    instead of silently ignored; not given, the library's default applies.
+    In the command line's order: the numbers (``--epsilon``, ``--delta``, ``--gamma``, ``--global-sensitivity``;
+    mh's own gamma = 1 rule), then a flag given to a mechanism that does not read it (``--delta``, ``--gamma``
+    and ``--global-sensitivity`` default to None, not given, so that one given is refused instead of silently
+    ignored: :func:`~dpposterior.mechanisms.check_unused`), then the variant (strict, :meth:`Variant.of`:
+    ``--objective`` on a mechanism without objectives is refused) and ``--distance``.
     """
-    mech = get_mechanism(args.mechanism)
-    mech, epsilon, delta, gamma, gsm = check_params(  # values first (mh's own gamma = 1 rule), then given-ness
-        mech, validate.parse_number(args.epsilon, "epsilon"),
+    entry = get_mechanism(args.mechanism)
+    numbers = ReleaseSpec.of(
+        entry, validate.parse_number(args.epsilon, "epsilon"),
         DEFAULT_DELTA if args.delta is None else validate.parse_number(args.delta, "delta"),
-        DEFAULT_GAMMA if args.gamma is None else validate.parse_number(args.gamma, "gamma"),
-        "exact" if args.global_sensitivity is None else args.global_sensitivity, FLAG_NAMES)
-    check_unused(mech, {"delta": args.delta is not None, "gamma": args.gamma is not None,
-                        "global_sensitivity_method": args.global_sensitivity is not None}, FLAG_NAMES)
-    return dict(mechanism=mech.id, epsilon=epsilon, delta=delta, gamma=gamma, global_sensitivity_method=gsm)
+        gamma=DEFAULT_GAMMA if args.gamma is None else validate.parse_number(args.gamma, "gamma"),
+        names=FLAG_NAMES, **{Setting.GLOBAL_SENSITIVITY: "exact" if args.global_sensitivity is None
+                                                       else args.global_sensitivity})
+    check_unused(entry, {Setting.DELTA: args.delta is not None, Setting.GAMMA: args.gamma is not None,
+                         Setting.GLOBAL_SENSITIVITY: args.global_sensitivity is not None}, FLAG_NAMES)
+    variant = Variant.of(entry, calibrate, objective)
+    return numbers.with_variant(variant, getattr(args, "distance", DEFAULT_DISTANCE))
 
 
-@dataclass(frozen=True)
-class MechanismSpec:
-    """The mechanism flags of one command, parsed once: the registry's :class:`~dpposterior.mechanisms.Variant`
-    spec, the mechanism it resolves to (the calibrated one for ``--calibrate``) and its validated :class:`Params`."""
-
-    variant: Variant
-    mechanism: Mechanism
-    params: Params
-
-    @property
-    def kwargs(self) -> dict:
-        """The keyword arguments of the library's functions: mechanism, epsilon, delta, gamma,
-        global_sensitivity_method, objective, calibrate and distance."""
-        return dict(mechanism=self.variant.mechanism, **self.params.as_kwargs())
-
-    @property
-    def mechanism_kwargs(self) -> dict:
-        """:attr:`kwargs` without the variant's options (objective, calibrate): as :func:`mechanism_params`."""
-        p = self.params
-        return dict(mechanism=self.variant.mechanism, epsilon=p.epsilon, delta=p.delta, gamma=p.gamma,
-                    global_sensitivity_method=p.global_sensitivity_method, distance=p.distance)
-
-
-def mechanism_spec(args: argparse.Namespace, calibrate: bool = False, objective: str | None = None) -> MechanismSpec:
-    """The options of :func:`add_mechanism_options` (validated first, as :func:`mechanism_params`), with
-    ``calibrate`` and ``objective``, as one :class:`Variant` resolved once.
-
-    The command line's form is strict (:meth:`Variant.of`): ``--objective`` on a mechanism without
-    objectives is refused, as are ``--delta``, ``--gamma`` and ``--global-sensitivity`` on a mechanism
-    that does not read them (:func:`mechanism_params`).
-    """
-    p = mechanism_params(args)
-    variant = Variant.of(p["mechanism"], calibrate, objective)
-    mech, params = variant.resolve(p["epsilon"], p["delta"], p["gamma"], p["global_sensitivity_method"],
-                                   distance=getattr(args, "distance", DEFAULT_DISTANCE))
-    return MechanismSpec(variant, mech, params)
-
-
-def variant_params(args: argparse.Namespace) -> MechanismSpec:
+def variant_params(args: argparse.Namespace) -> ReleaseSpec:
     """:func:`mechanism_spec` of the options of :func:`add_mechanism_options` and :func:`add_variant_options`."""
     return mechanism_spec(args, bool(args.calibrate), args.objective)
 
 
-def claim_of(spec: MechanismSpec) -> tuple:
+def claim_of(spec: ReleaseSpec) -> tuple:
     """The ``(epsilon, delta)`` the mechanism of ``spec`` claims (``(None, None)`` for no claim)."""
-    return spec.mechanism.claimed(spec.params.epsilon, spec.params.delta)
+    return spec.claimed()
 
 
-def calibration_json(spec: MechanismSpec, a, n: int) -> dict | None:
+def calibration_json(spec: ReleaseSpec, a, n: int) -> dict | None:
     """``{"factor", "concrete_epsilon"}`` of a calibrated mechanism, else None."""
-    cal = spec.mechanism.calibration(a, n, spec.params)
+    cal = spec.mechanism.calibration(a, n, spec)
     return None if cal is None else cal.as_dict()

@@ -1,10 +1,12 @@
 """The base of every mechanism (docs/definitions.md §4, §9): validated settings, exact rows, the registry entry type.
 
-* :class:`Params`: the settings every mechanism receives, validated when built (through
-  :mod:`dpposterior.validate`, with the messages the command line shows);
+* :class:`PrivacyParameters` (epsilon, delta), the names of the settings (:class:`Setting`), the
+  objectives and families (:class:`Objective`, :class:`Family`, ``StrEnum`` s: they print as their strings);
+* :class:`Guarantee`: a mechanism's claimed guarantee as data: its privacy map as code and how it is
+  proven (:class:`Proof`); ``by_construction`` derives the paper's BY CONSTRUCTION verdicts from it;
 * :class:`Rows`: exact log-pmf rows over R(n) for a batch of data sets of one size n;
-* :class:`Mechanism`: a registry entry, carrying its identity, its claimed guarantee (as data), the
-  variants it offers (``calibrated``, objectives) and its behaviour;
+* :class:`Mechanism`: the abstract registry entry (keyword-only metadata), carrying its identity, its claimed
+  guarantee (as data), the variants it offers (``calibrated``, objectives) and its behaviour;
 * the draw helpers shared by the families, and the budgets of a draw (from public inputs only).
 
 Every log-pmf is a vector aligned with ``models.candidates(n, k)``.  The families live in
@@ -13,71 +15,145 @@ Every log-pmf is a vector aligned with ``models.candidates(n, k)``.  The familie
 
 from __future__ import annotations
 
+import abc
+from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import validate
 from ..budget import budget_setting
-from ..distances import DEFAULT_DISTANCE, get_distance
+from ..distances import get_distance
 from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, check_size, n_candidates
 from ..randomness import bit_source, choose, exp_weights
-from ..sensitivity import GLOBAL_SENSITIVITY_METHODS
+
+if TYPE_CHECKING:  # the spec module sits above this one; every method receives a spec, whole
+    from .spec import ReleaseSpec
 
 DEFAULT_DELTA = 1e-8
 DEFAULT_GAMMA = 1.0
-#: ``optimal``'s objectives: the worst case over data sets of size n, or the prior-predictive average.
-OBJECTIVES = ("worst", "average")
+
+
+class Objective(StrEnum):
+    """``optimal``'s objectives: the worst case over data sets of size n, or the prior-predictive average
+    (docs/definitions.md §9).  A ``StrEnum``: it prints, compares and serialises as its string."""
+
+    WORST = "worst"
+    AVERAGE = "average"
+
+
+#: The objectives, in order (the values :func:`dpposterior.validate.choice` accepts).
+OBJECTIVES = tuple(o.value for o in Objective)
 #: The variant a calibratable mechanism offers (``ehds~calibrated``, docs/definitions.md §9, Calibration).
 CALIBRATED = "calibrated"
 
 
-@dataclass(frozen=True)
-class Params:
-    """The validated settings every mechanism receives (each uses the ones it needs).
+class Family(StrEnum):
+    """The families of the registry (docs/definitions.md §4, §9); prints as its string."""
 
-    Validated when built (:meth:`__post_init__`), in the order and with the messages of the
-    command line: the global-sensitivity method, the objective, ``calibrate``, then epsilon,
-    delta and gamma (:mod:`dpposterior.validate`).  The numbers are stored as validated floats.
+    EXPONENTIAL = "exponential"
+    LAPLACE = "laplace"
+    GEOMETRIC = "geometric"
+    OPTIMAL = "optimal"
+    REMAPPED_GEOMETRIC = "remapped-geometric"
+    BASE = "base"
 
-    ``calibrate``: exponential mechanisms only, weight ``kappa* w(c)`` (docs/definitions.md §9, Calibration);
-    the registry builds the calibrated mechanism (:mod:`.calibrated`) for it.
-    ``objective``: ``optimal`` only, ``"worst"`` or ``"average"`` (docs/definitions.md §9).
-    ``distance``: a name of :data:`dpposterior.distances.DISTANCES` (validated here; one line listing the
-    names): the score ``u(c, r) = -D(BI(c), r)`` of the exponential mechanisms and their sensitivities,
-    and the accuracy measure of every mechanism (docs/mechanisms.md, "Other distances").  Where k is
-    known, a distance without an exact method at k (``tv`` at k >= 3) is refused in one line.
+
+class Setting(StrEnum):
+    """The names of the mechanism settings a release spec carries besides epsilon and the distance, declared
+    once here (:class:`~.spec.ReleaseSpec` has one field per name): what an entry ``uses``."""
+
+    DELTA = "delta"
+    GAMMA = "gamma"
+    GLOBAL_SENSITIVITY = "global_sensitivity_method"
+    OBJECTIVE = "objective"
+
+
+class Proof(StrEnum):
+    """How a registry entry's claimed guarantee is established (:class:`Guarantee`)."""
+
+    THEOREM = "theorem"  # a textbook theorem, its proof kept beside the entry
+    POST_PROCESSING = "post-processing"  # a function of another entry's release
+    EXACT = "exact computation"  # certified by computing the exact concrete eps (docs/definitions.md §9)
+    DRAFT = "draft claim"  # a draft's theorem, not proven here (measured by dpposterior.privacy)
+    NONE = "none"  # no claim
+
+
+#: A privacy map: the release settings (anything with ``epsilon`` and ``delta``, e.g. a
+#: :class:`~.spec.ReleaseSpec`) -> the claimed ``(epsilon, delta)``.
+PrivacyMap = Callable[[Any], tuple[float, float]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Guarantee:
+    """A registry entry's claimed guarantee as data (docs/mechanisms.md, "A mechanism's guarantee").
+
+    ``text``: the claim in words, as :meth:`Mechanism.stated_guarantee` prints it.
+    ``privacy_map``: the settings -> the claimed ``(epsilon, delta)`` (None: no claim), as code.
+    ``proof``: how the claim is established (:class:`Proof`); ``reference``: the theorem or draft it rests on;
+    ``proof_text``: a short proof, kept beside the entry; ``source``: for post-processing, the guarantee of the
+    entry whose release is post-processed.  Build with the named constructors.
     """
 
-    epsilon: float
-    delta: float = DEFAULT_DELTA
-    gamma: float = DEFAULT_GAMMA
-    global_sensitivity_method: str = "exact"
-    objective: str = "worst"
-    calibrate: bool = False
-    distance: str = DEFAULT_DISTANCE
+    text: str
+    privacy_map: PrivacyMap | None
+    proof: Proof
+    reference: str = ""
+    proof_text: str = ""
+    source: Guarantee | None = None
 
-    def __post_init__(self) -> None:
-        gsm, objective, calibrate = self.global_sensitivity_method, self.objective, self.calibrate
-        gsm = validate.choice(gsm, GLOBAL_SENSITIVITY_METHODS, "global sensitivity")
-        objective = validate.choice(objective, OBJECTIVES, "objective")
-        object.__setattr__(self, "global_sensitivity_method", gsm)
-        object.__setattr__(self, "objective", objective)
-        if not isinstance(calibrate, (bool, np.bool_)):
-            raise InputError(f"calibrate must be True or False, got {calibrate!r}")
-        object.__setattr__(self, "calibrate", bool(calibrate))
-        object.__setattr__(self, "distance", get_distance(self.distance).name)
-        object.__setattr__(self, "epsilon", validate.epsilon(self.epsilon))
-        object.__setattr__(self, "delta", validate.delta(self.delta))
-        object.__setattr__(self, "gamma", validate.gamma(self.gamma))
+    @classmethod
+    def theorem(cls, text: str, privacy_map: PrivacyMap, *, reference: str, proof: str) -> Guarantee:
+        """A textbook theorem (``reference``) with its short ``proof`` beside the entry."""
+        return cls(text=text, privacy_map=privacy_map, proof=Proof.THEOREM, reference=reference, proof_text=proof)
 
-    def as_kwargs(self) -> dict:
-        """The keyword arguments of the module-level functions."""
-        return dict(epsilon=self.epsilon, delta=self.delta, gamma=self.gamma,
-                    global_sensitivity_method=self.global_sensitivity_method, objective=self.objective,
-                    calibrate=self.calibrate, distance=self.distance)
+    @classmethod
+    def post_processing(cls, text: str, of: Guarantee, *, proof: str) -> Guarantee:
+        """A function of another entry's release (``of``: that entry's guarantee): the same privacy map."""
+        return cls(text=text, privacy_map=of.privacy_map, proof=Proof.POST_PROCESSING, reference=of.reference,
+                   proof_text=proof, source=of)
+
+    @classmethod
+    def exact(cls, text: str, privacy_map: PrivacyMap, *, proof: str) -> Guarantee:
+        """Certified by computing the exact concrete epsilon (docs/definitions.md §9, Calibration)."""
+        return cls(text=text, privacy_map=privacy_map, proof=Proof.EXACT, proof_text=proof)
+
+    @classmethod
+    def draft(cls, text: str, privacy_map: PrivacyMap, *, reference: str) -> Guarantee:
+        """A draft's theorem (``reference``), not proven here: :mod:`dpposterior.privacy` measures it."""
+        return cls(text=text, privacy_map=privacy_map, proof=Proof.DRAFT, reference=reference)
+
+    @classmethod
+    def none(cls, text: str) -> Guarantee:
+        """No privacy claim (a baseline)."""
+        return cls(text=text, privacy_map=None, proof=Proof.NONE)
+
+    @property
+    def by_construction(self) -> bool:
+        """True exactly for a textbook theorem and for post-processing of a by-construction entry: a check of
+        the claim cannot fail for a correct implementation (the paper's BY CONSTRUCTION verdict)."""
+        if self.proof is Proof.THEOREM:
+            return True
+        return self.proof is Proof.POST_PROCESSING and self.source is not None and self.source.by_construction
+
+    def claim(self, settings) -> tuple[float | None, float | None]:
+        """The claimed ``(epsilon, delta)`` under ``settings`` (``.epsilon``, ``.delta``); ``(None, None)``
+        when there is no claim (docs/definitions.md §4)."""
+        return (None, None) if self.privacy_map is None else self.privacy_map(settings)
+
+
+def pure(factor: float = 1.0) -> PrivacyMap:
+    """The privacy map ``(eps, delta) -> (factor eps, 0)``: pure ``factor eps``-DP."""
+    return lambda s: (factor * s.epsilon, 0.0)
+
+
+def approximate(s) -> tuple[float, float]:
+    """The privacy map ``(eps, delta) -> (eps, delta)``: (eps, delta)-DP."""
+    return s.epsilon, s.delta
 
 
 class Rows:
@@ -94,64 +170,82 @@ class Rows:
         raise NotImplementedError
 
 
-class Mechanism:
-    """A registry entry: identity, claimed guarantee (as data) and behaviour of one mechanism.
+@dataclass(frozen=True)
+class PrivacyParameters:
+    """The privacy parameters of a release: ``epsilon`` and the ``delta`` target (docs/definitions.md §5).
 
-    ``epsilon_factor``: the claimed epsilon is ``epsilon_factor * epsilon`` (None: no claim).
-    ``claims_delta``: the claim is (eps, delta)-DP rather than pure.
+    Validated by :meth:`of` (:mod:`dpposterior.validate`, the command line's messages); a mechanism's own
+    settings (gamma, the global-sensitivity method, the objective) are not privacy parameters and live in
+    :class:`~.spec.ReleaseSpec`.
     """
 
-    family = "base"
+    epsilon: float
+    delta: float = DEFAULT_DELTA
+
+    @classmethod
+    def of(cls, epsilon: Any, delta: Any = DEFAULT_DELTA) -> PrivacyParameters:
+        """Validated epsilon, then delta (one-line :class:`~dpposterior.errors.InputError`)."""
+        return cls(validate.epsilon(epsilon), validate.delta(delta))
+
+
+class Mechanism(abc.ABC):
+    """A registry entry (abstract): identity, claimed guarantee (as data) and behaviour of one mechanism.
+
+    Built with keyword arguments only: ``id``, ``name``, ``seed_name`` (the drafts' source),
+    ``weight_or_scale``, ``guarantee`` (a :class:`Guarantee`: the privacy map as code and how it is proven),
+    ``uses`` (the :class:`Setting` s it reads besides epsilon) and ``distances`` (None: every distance).
+    A family subclass gives :meth:`rows` and :meth:`sample`.
+    """
+
+    family: Family = Family.BASE
     calibratable = False  # accepts calibrate=True: offers the variant ``~calibrated``
     #: The objectives the mechanism offers as variants (``optimal~average``); () for none.
-    objectives: tuple[str, ...] = ()
-    #: The settings of :class:`Params` the mechanism reads besides epsilon (``"gamma"``, ``"delta"``,
-    #: ``"global_sensitivity_method"``); ``"objective"`` is read by a mechanism with :attr:`objectives`
-    #: (:attr:`settings_used`).  Any other setting given a non-default value is refused (issue 24, family 2c).
-    uses: frozenset[str] = frozenset()
+    objectives: tuple[Objective, ...] = ()
     #: How close the sampler's law is to :meth:`log_pmf` (total variation) and the delta it adds.
     sampling_guarantee = ""
-    #: Whether the release itself depends on ``params.distance`` (the exponential mechanisms' score, ``optimal``'s
+    #: Whether the release itself depends on ``spec.distance`` (the exponential mechanisms' score, ``optimal``'s
     #: loss): a *tailored* mechanism.  Every mechanism measures its error with the distance; only these change it.
     tailored = False
-    #: The distances the mechanism is built for (None: every distance of the registry).  A mechanism
-    #: whose construction is tied to one loss refuses the others in one line (:meth:`check`).
-    distances: tuple[str, ...] | None = None
+    #: The draft section stating the Dwork-Roth tail bound ``Pr[H >= t] <= |R| exp(-w(c) t)`` for this entry
+    #: (``mh``: 004 §6.2), which the paper's pmf items print beside the exact tail; None: no stated bound.
+    tail_bound: str | None = None
+
+    def __init__(self, *, id: str, name: str, seed_name: str, weight_or_scale: str, guarantee: Guarantee,
+                 uses: frozenset[Setting] | set[Setting] = frozenset(), distances: tuple[str, ...] | None = None):
+        self.id, self.name, self.seed_name, self.weight_or_scale = id, name, seed_name, weight_or_scale
+        self.guarantee = guarantee
+        #: The :class:`Setting` s the mechanism reads besides epsilon; ``objective`` is read by a mechanism
+        #: with :attr:`objectives` (:attr:`settings_used`).  Any other setting given a non-default value is
+        #: refused (:func:`~dpposterior.mechanisms.registry.check_unused`).
+        self.uses = frozenset(Setting(u) for u in uses)
+        #: The distances the mechanism is built for (None: every distance of the registry).  A mechanism
+        #: whose construction is tied to one loss refuses the others in one line (:meth:`check`).
+        self.distances = distances
 
     def stated_guarantee(self) -> str:
         """The claimed guarantee followed by the sampler's distance to the exact pmf."""
-        return f"{self.guarantee}; sampling: {self.sampling_guarantee}" if self.sampling_guarantee else self.guarantee
-
-    def __init__(self, id: str, name: str, seed_name: str, weight_or_scale: str, epsilon_factor: float | None,
-                 claims_delta: bool, guarantee: str):
-        self.id, self.name, self.seed_name, self.weight_or_scale = id, name, seed_name, weight_or_scale
-        self.epsilon_factor, self.claims_delta, self.guarantee = epsilon_factor, claims_delta, guarantee
+        text = self.guarantee.text
+        return f"{text}; sampling: {self.sampling_guarantee}" if self.sampling_guarantee else text
 
     def __repr__(self) -> str:
         return f"<mechanism {self.id}: {self.name}>"
 
-    def claimed(self, epsilon: float, delta: float, calibrate: bool = False) -> tuple[float | None, float | None]:
-        """The claimed ``(epsilon, delta)``: ``(None, None)`` when the mechanism claims no privacy.
-
-        A calibrated mechanism claims pure ``epsilon``-DP (certified by exact computation).
-        """
-        if calibrate:
-            return epsilon, 0.0
-        if self.epsilon_factor is None:
-            return None, None
-        return self.epsilon_factor * epsilon, (delta if self.claims_delta else 0.0)
+    def claimed(self, epsilon: float, delta: float) -> tuple[float | None, float | None]:
+        """The claimed ``(epsilon, delta)`` at these privacy parameters (:attr:`guarantee`'s privacy map):
+        ``(None, None)`` when the mechanism claims no privacy."""
+        return self.guarantee.claim(PrivacyParameters(epsilon, delta))
 
     @property
     def settings_used(self) -> frozenset[str]:
         """:attr:`uses`, plus ``"objective"`` when the mechanism offers objectives."""
-        return frozenset(self.uses) | (frozenset({"objective"}) if self.objectives else frozenset())
+        return self.uses | (frozenset({Setting.OBJECTIVE}) if self.objectives else frozenset())
 
     @property
     def variants(self) -> tuple[str, ...]:
         """The variant names this entry offers after ``~`` (``"calibrated"``, the objectives)."""
         return ((CALIBRATED,) if self.calibratable else ()) + tuple(self.objectives)
 
-    def weight(self, a, c, params: Params) -> float:
+    def weight(self, a, c, spec: ReleaseSpec) -> float:
         """``w(c)`` for one data set: exponential mechanisms only (docs/definitions.md §4 table)."""
         raise InputError(f"mechanism {self.id!r} is not an exponential mechanism")
 
@@ -159,27 +253,27 @@ class Mechanism:
         """The additive noise scale ``s``: clamped-noise mechanisms only (docs/definitions.md §4 Laplace table)."""
         raise InputError(f"mechanism {self.id!r} is not a Laplace mechanism")
 
-    def calibration(self, a, n: int, params: Params):
+    def calibration(self, a, n: int, spec: ReleaseSpec):
         """The :class:`~dpposterior.mechanisms.calibrated.Calibration` behind this entry's weights, if any
         (a calibrated mechanism's; here None)."""
         return None
 
-    def label(self, params: Params) -> str:
-        """Display label of this mechanism under ``params`` (e.g. ``"ehds (calibrated)"``)."""
-        return self.id + (" (calibrated)" if params.calibrate else "")
+    def label(self, spec: ReleaseSpec) -> str:
+        """Display label of this mechanism under ``spec`` (e.g. ``"ehds (calibrated)"``)."""
+        return self.id + (" (calibrated)" if spec.calibrate else "")
 
-    def check(self, params: Params) -> Params:
+    def check(self, spec: ReleaseSpec) -> ReleaseSpec:
         """Validate the settings this mechanism needs (raise :class:`InputError`)."""
-        if params.calibrate and not self.calibratable:
+        if spec.calibrate and not self.calibratable:
             raise InputError(f"--calibrate applies to the exponential mechanisms only, not {self.id!r}")
-        if self.distances is not None and params.distance not in self.distances:
-            raise InputError(f"{self.id} under {params.distance} is not built yet; use --distance "
+        if self.distances is not None and spec.distance not in self.distances:
+            raise InputError(f"{self.id} under {spec.distance} is not built yet; use --distance "
                              f"{' or '.join(self.distances)}")
-        return params
+        return spec
 
-    def check_distance(self, params: Params, k: int) -> None:
+    def check_distance(self, spec: ReleaseSpec, k: int) -> None:
         """Refuse, in one line, a distance with no exact method at k categories (``tv`` at k >= 3)."""
-        get_distance(params.distance).check(k)
+        get_distance(spec.distance).check(k)
 
     def check_size(self, n: int, k: int, what: str) -> None:
         """Raise :class:`~dpposterior.errors.SizeError` when the exact rows over R(n) do not fit."""
@@ -192,11 +286,13 @@ class Mechanism:
         ``setups``: how many times the set-up runs (a padded release: its reference draws, the draw
         and its padding), for the time estimate.  Here: nothing to refuse (an O(k) draw).
         """
+        return None
 
-    def prepare(self, prior: NDArray[np.float64], n: int, params: Params) -> None:
+    def prepare(self, prior: NDArray[np.float64], n: int, spec: ReleaseSpec) -> None:
         """Build, from public inputs only (prior, n, settings; never the counts), what every draw of size n
         needs (a solved table), so that a padded release's timed reference draws measure draws only.  Here
         nothing."""
+        return None
 
     def setup_seconds(self, n: int, k: int) -> float:
         """Estimated seconds of one draw's set-up (tables), from public n and k: here none."""
@@ -207,8 +303,8 @@ class Mechanism:
         public n and k; 0 for a closed-form mechanism, which solves nothing."""
         return 0.0
 
-    def oracle_value(self, prior, n: int, params: Params) -> dict | None:
-        """An independent solver's value of the mechanism's own objective at (prior, n, params), kept as a check
+    def oracle_value(self, prior, n: int, spec: ReleaseSpec) -> dict | None:
+        """An independent solver's value of the mechanism's own objective at (prior, n, spec), kept as a check
         on the mechanism (``{"objective", "value", "solver"}``), or None when it has no such oracle or the
         oracle does not run at this size.  Here: none (a closed-form mechanism optimises nothing)."""
         return None
@@ -225,24 +321,26 @@ class Mechanism:
         check_draw_entries(size, k)
         self.check_setup(n, k)
 
-    def rows(self, prior: NDArray[np.float64], n: int, params: Params) -> Rows:  # pragma: no cover
+    @abc.abstractmethod
+    def rows(self, prior: NDArray[np.float64], n: int, spec: ReleaseSpec) -> Rows:  # pragma: no cover
         """Exact log-pmf rows over R(n) (see :class:`Rows`)."""
         raise NotImplementedError
 
-    def exact_expected_errors(self, prior: NDArray[np.float64], n: int, params: Params,
+    def exact_expected_errors(self, prior: NDArray[np.float64], n: int, spec: ReleaseSpec,
                               measure: str | None = None) -> NDArray[np.float64] | None:
         """``E(c) = sum_r P(r | c) D(BI(c), r)`` for every c of ``candidates(n, k)``, D the ``measure``
-        (default ``params.distance``; docs/definitions.md §9, expected error) by a route faster than whole
+        (default ``spec.distance``; docs/definitions.md §9, expected error) by a route faster than whole
         rows, or None: the caller
         (:func:`dpposterior.accuracy.expected_errors`) then walks :meth:`rows`.  Here None; the k = 2
         geometric + remap entries override it (:func:`dpposterior.remap.risk`, O(n W))."""
         return None
 
-    def log_pmf(self, prior: NDArray[np.float64], counts: NDArray[np.int64], params: Params) -> NDArray[np.float64]:
+    def log_pmf(self, prior: NDArray[np.float64], counts: NDArray[np.int64], spec: ReleaseSpec) -> NDArray[np.float64]:
         """Exact ``ln P(r | c)`` over ``candidates(n, k)`` for one data set."""
-        return self.rows(prior, int(counts.sum()), params)(counts[None, :])[0]
+        return self.rows(prior, int(counts.sum()), spec)(counts[None, :])[0]
 
-    def sample(self, prior: NDArray[np.float64], counts: NDArray[np.int64], params: Params, size: int,
+    @abc.abstractmethod
+    def sample(self, prior: NDArray[np.float64], counts: NDArray[np.int64], spec: ReleaseSpec, size: int,
                rng) -> NDArray[np.int64]:  # pragma: no cover - abstract
         """``size`` draws of ``m`` (rows of ``(size, k)``) from exactly :meth:`log_pmf`."""
         raise NotImplementedError

@@ -2,8 +2,8 @@
 
 Calibration is a wrapper: :func:`calibrated` builds, from an exponential registry entry, the
 mechanism whose weight is ``kappa* w(c)`` (:class:`CalibratedMechanism`); the entry itself never
-calibrates.  The registry (:func:`dpposterior.mechanisms.resolve`) builds it for ``calibrate=True``
-and for the variant ``~calibrated``.
+calibrates.  A calibrated :class:`~dpposterior.mechanisms.spec.ReleaseSpec` (``calibrate=True``, the variant
+``~calibrated``) runs it (``spec.mechanism``); it claims pure eps-DP certified by exact computation.
 
 An exponential mechanism ``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` whose weight is
 scaled by a factor ``kappa`` has the worst-case exact concrete epsilon (docs/definitions.md §5)
@@ -43,16 +43,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InputError
 from . import scan
-from .base import Mechanism, Params
+from .base import Guarantee, Mechanism, pure
 from .exponential import ExponentialMechanism, ExponentialRows
 from .scan import adjacent_blocks, check_scan_size, worst_case_scan
+
+if TYPE_CHECKING:
+    from .spec import ReleaseSpec
 
 #: Relative width of the final kappa bracket (the factor is maximal within this tolerance).
 RTOL = 1e-3
@@ -143,15 +146,15 @@ def subset_losses(rows: ExponentialRows, c, cp, kappas: ArrayLike) -> np.ndarray
     return out
 
 
-def _certify(mech: ExponentialMechanism, a, n: int, params: Params, factor: float) -> float:
-    rows = ExponentialRows(a, n, mech._weights_all(a, n, params), factor, params.distance)
+def _certify(mech: ExponentialMechanism, a, n: int, spec: ReleaseSpec, factor: float) -> float:
+    rows = ExponentialRows(a, n, mech._weights_all(a, n, spec), factor, spec.distance)
     return worst_case_scan(rows)[0]
 
 
-def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> Calibration:
+def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, spec: ReleaseSpec) -> Calibration:
     a = np.asarray(a, dtype=np.float64)
-    eps = params.epsilon
-    base = ExponentialRows(a, n, mech._weights_all(a, n, params), 1.0, params.distance)
+    eps = spec.epsilon
+    base = ExponentialRows(a, n, mech._weights_all(a, n, spec), 1.0, spec.distance)
     if n == 0:  # one data set: no adjacent pairs, every factor is eps-DP
         return Calibration(1.0, 0.0)
     hi = 4.0
@@ -182,29 +185,28 @@ def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> 
         i = np.flatnonzero(ls[:-1] <= eps)[-1]
         lo, llo, hi, lhi = ks[i], ls[i], ks[i + 1], ls[i + 1]
     factor = float(lo)
-    loss = _certify(mech, a, n, params, factor)
+    loss = _certify(mech, a, n, spec, factor)
     while loss > eps:
         factor *= 1.0 - RTOL
-        loss = _certify(mech, a, n, params, factor)
+        loss = _certify(mech, a, n, spec, factor)
     return Calibration(factor, float(loss))
 
 
 @lru_cache(maxsize=64)
-def _cached(mech: ExponentialMechanism, a: tuple, n: int, params: Params) -> Calibration:
-    return _calibrate(mech, a, n, params)
+def _cached(mech: ExponentialMechanism, a: tuple, n: int, spec: ReleaseSpec) -> Calibration:
+    return _calibrate(mech, a, n, spec)
 
 
-def calibrate(mechanism: Mechanism, a, n: int, params: Params) -> Calibration:
-    """``kappa*`` of an exponential mechanism at (prior ``a``, n, params) (docs/definitions.md §9; module docstring).
+def calibrate(mechanism: Mechanism, a, n: int, spec: ReleaseSpec) -> Calibration:
+    """``kappa*`` of an exponential mechanism at (prior ``a``, n, spec) (docs/definitions.md §9; module docstring).
 
-    Cached per (mechanism, prior, n, params) so that pmf, rows and sampling at one n don't recompute.
-    ``params.calibrate`` is ignored (the unscaled weights are calibrated); ``mechanism`` may be the
+    Cached per (mechanism, prior, n, spec) so that pmf, rows and sampling at one n don't recompute.
+    ``spec.calibrate`` is ignored (the unscaled weights are calibrated); ``mechanism`` may be the
     registry entry or its :class:`CalibratedMechanism`.
     """
     base = cast(ExponentialMechanism, getattr(mechanism, "base", mechanism))
     check_scan_size(len(a), int(n), "calibration", passes=20)
-    key = Params(params.epsilon, params.delta, params.gamma, params.global_sensitivity_method, "worst", False,
-                 params.distance)
+    key = spec.base()
     return _cached(base, tuple(float(x) for x in np.asarray(a, dtype=np.float64)), int(n), key)
 
 
@@ -212,31 +214,32 @@ class CalibratedMechanism(ExponentialMechanism):
     """The calibrated variant of an exponential registry entry: weight ``kappa* w(c)`` (``ehds~calibrated``).
 
     Built by :func:`calibrated`; it has the entry's identity and behaviour, with the weight
-    factor :func:`calibrate` finds at each (prior, n, params), and claims pure eps-DP (certified by
+    factor :func:`calibrate` finds at each (prior, n, spec), and claims pure eps-DP (certified by
     exact computation, docs/definitions.md §9).
     """
 
     def __init__(self, base: ExponentialMechanism):
         self.__dict__.update(base.__dict__)
         self.base = base
+        self.guarantee = Guarantee.exact(
+            "eps-DP: weight kappa* w(c), kappa* the largest factor keeping the exact worst-case concrete eps <= eps "
+            "(certified by exact computation)", pure(),
+            proof="kappa* is found on a grid and certified by computing the exact concrete epsilon over every "
+                  "adjacent pair of R(n) at this prior and n (docs/definitions.md §9, Calibration).")
 
     def __repr__(self) -> str:
         return f"<mechanism {self.id} (calibrated): {self.name}>"
 
-    def claimed(self, epsilon: float, delta: float, calibrate: bool = True) -> tuple[float | None, float | None]:
-        """Pure ``epsilon``-DP, certified by exact computation."""
-        return epsilon, 0.0
-
-    def label(self, params: Params) -> str:
+    def label(self, spec: ReleaseSpec) -> str:
         return self.id + " (calibrated)"
 
-    def calibration(self, a, n: int, params: Params) -> Calibration:
-        """:func:`calibrate` of the underlying entry at (prior ``a``, n, params)."""
-        return calibrate(self.base, a, n, params)
+    def calibration(self, a, n: int, spec: ReleaseSpec) -> Calibration:
+        """:func:`calibrate` of the underlying entry at (prior ``a``, n, spec)."""
+        return calibrate(self.base, a, n, spec)
 
-    def factor(self, a, n: int, params: Params) -> float:
+    def factor(self, a, n: int, spec: ReleaseSpec) -> float:
         """``kappa*`` of :func:`calibrate`."""
-        return self.calibration(a, n, params).factor
+        return self.calibration(a, n, spec).factor
 
 
 _CALIBRATED: dict[str, CalibratedMechanism] = {}

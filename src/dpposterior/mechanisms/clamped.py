@@ -17,10 +17,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import remap as rm
-from .. import validate
 from ..models import candidates
 from ..randomness import discrete_laplace, floor_laplace
-from .base import Mechanism, Rows, _bits
+from .base import Family, Guarantee, Mechanism, Rows, _bits, pure
 
 
 def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
@@ -120,13 +119,14 @@ class ClampedNoiseMechanism(Mechanism):
     ``scale(k, eps)``: the noise scale ``s``; subclasses give the noise law (tables and sampler).
     """
 
-    def __init__(self, *args, scale, **kw):
-        super().__init__(*args, **kw)
+    def __init__(self, *, scale, **kw):
+        super().__init__(**kw)
         self._scale = scale
 
     def scale(self, k: int, epsilon: float) -> float:
-        """The noise scale ``s`` (docs/definitions.md §4 Laplace table; docs/definitions.md §9 for ``geometric``)."""
-        return self._scale(k, validate.epsilon(epsilon))
+        """The noise scale ``s`` (docs/definitions.md §4 Laplace table; docs/definitions.md §9 for ``geometric``)
+        at a validated epsilon (a spec's; :func:`dpposterior.mechanisms.laplace_scale` validates a user's)."""
+        return self._scale(k, epsilon)
 
     def noise_tables(self, scale: float, n: int):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -143,8 +143,8 @@ class ClampedNoiseMechanism(Mechanism):
             d = np.clip(np.array(d, dtype=object), -2**62, 2**62).astype(np.int64)
         return np.asarray(d, dtype=np.int64).reshape(size)
 
-    def rows(self, prior, n, params):
-        return ClampedRows(prior, n, self.noise_tables(self.scale(prior.size, params.epsilon), n))
+    def rows(self, prior, n, spec):
+        return ClampedRows(prior, n, self.noise_tables(self.scale(prior.size, spec.epsilon), n))
 
     def log_likelihood(self, rows, released, counts):
         """``ln P(m | c)`` for every c from the noise tables alone (one cell product per c)."""
@@ -158,17 +158,17 @@ class ClampedNoiseMechanism(Mechanism):
         """Exact (the column is as cheap as any bound)."""
         return self.log_likelihood(rows, released, counts)
 
-    def log_pmf(self, prior, counts, params):
+    def log_pmf(self, prior, counts, spec):
         n, k = int(counts.sum()), counts.size
         self.check_size(n, k, "the exact output distribution")
-        return clamped_log_pmf_rows(self.noise_tables(self.scale(k, params.epsilon), n), counts[None, :],
+        return clamped_log_pmf_rows(self.noise_tables(self.scale(k, spec.epsilon), n), counts[None, :],
                                     candidates(n, k))[0]
 
-    def sample(self, prior, counts, params, size, rng):
+    def sample(self, prior, counts, spec, size, rng):
         """The sequential clamp with exact integer noise; counts up to ``validate.MAX_TOTAL`` (< 2^53)
         and noise clipped to ``+-2^62`` (probability below ``exp(-2^62 / s)``) keep int64 exact."""
         n, k = int(counts.sum()), counts.size
-        d = self.noise(self.scale(k, params.epsilon), (size, k - 1), rng)
+        d = self.noise(self.scale(k, spec.epsilon), (size, k - 1), rng)
         out = np.empty((size, k), dtype=np.int64)
         remaining = np.full(size, n, dtype=np.int64)
         for i in range(k - 1):
@@ -181,7 +181,7 @@ class ClampedNoiseMechanism(Mechanism):
 class LaplaceMechanism(ClampedNoiseMechanism):
     """Laplace noise ``Y ~ Laplace(0, s)``, released as ``floor(c_i + Y_i)`` (docs/definitions.md §4, 003 Alg. 1-3)."""
 
-    family = "laplace"
+    family = Family.LAPLACE
     sampling_guarantee = ("exact integer sampling of floor(c + Y) (CKS 2020) at the exact rational 1/s of the "
                           "double s: total variation 0 from the pmf, no delta added")
 
@@ -207,44 +207,64 @@ class GeometricMechanism(ClampedNoiseMechanism):
     as the exact rational value of the double ``1/s`` the pmf uses.
     """
 
-    family = "geometric"
+    family = Family.GEOMETRIC
     sampling_guarantee = ("exact integer sampling (CKS 2020) at the exact rational value of the double 1/s "
                           "the pmf uses: total variation 0, no delta added")
 
     def noise_tables(self, scale, n):
         return geometric_noise_tables(scale, n)
 
-    def exact_expected_errors(self, prior, n, params, measure=None):
+    def exact_expected_errors(self, prior, n, spec, measure=None):
         """k = 2: the release is the clamped geometric kernel ``G(z | c)`` of docs/definitions.md §10 with the
         identity remap (``z = clamp(c + D, 0, n)``, ``P(D <= -c) = q^c/(1+q)`` at z = 0, ``P(D >= n-c)`` at
         z = n, ``(1-q)/(1+q) q^|z-c|`` between, ``q = e^(-1/s)``: cell for cell the tables of
         :func:`geometric_noise_tables`), so ``E(c)`` is :func:`dpposterior.remap.risk` of the identity with
-        the loss of ``measure`` (default ``params.distance``), O(n W) (docs/definitions.md §9, expected error).
+        the loss of ``measure`` (default ``spec.distance``), O(n W) (docs/definitions.md §9, expected error).
         k >= 3: None (whole rows)."""
         a = np.asarray(prior, dtype=np.float64)
         if a.size != 2:
             return None
-        kernel = rm.geometric_kernel(int(n), 1.0 / self.scale(2, params.epsilon))  # the rate the tables use
-        return rm.risk(kernel, rm.Remap.identity(int(n)), rm.loss_for(measure or params.distance, a, int(n)))
+        kernel = rm.geometric_kernel(int(n), 1.0 / self.scale(2, spec.epsilon))  # the rate the tables use
+        return rm.risk(kernel, rm.Remap.identity(int(n)), rm.loss_for(measure or spec.distance, a, int(n)))
 
     def draw(self, scale, count, bits):
         return discrete_laplace(1.0 / scale, count, bits)
 
 
+#: The proof of the Laplace and geometric entries' claims, kept beside them.
+_NOISE_PROOF = ("Adjacent data sets (one record changed) differ by 1 in two counts, L1 distance 2 (k = 2: the "
+                "first count alone determines the release, distance 1); noise of scale s = sensitivity / eps on "
+                "each count changes each output's probability by at most e^(sensitivity / s) = e^eps, and the "
+                "clamping is post-processing.")
+
 #: The clamped-noise family's registry entries, in registry order.
 CLAMPED_MECHANISMS = [
     LaplaceMechanism(
-        "lszhang", "Laplace (Zhang et al.)", "003 LSZhang (Zhang et al. 2016)", "2 / eps", 1.0, False,
-        "eps-DP: Laplace on counts, L1 sensitivity 2", scale=lambda k, eps: 2.0 / eps),
+        id="lszhang", name="Laplace (Zhang et al.)", seed_name="003 LSZhang (Zhang et al. 2016)",
+        weight_or_scale="2 / eps",
+        guarantee=Guarantee.theorem("eps-DP: Laplace on counts, L1 sensitivity 2", pure(),
+                                    reference="Dwork et al. 2006 (Laplace mechanism); Zhang et al. 2016",
+                                    proof=_NOISE_PROOF),
+        scale=lambda k, eps: 2.0 / eps),
     LaplaceMechanism(
-        "lsdim", "Laplace", "003 LSDim, 004 Laplace mechanism", "2/eps (k=2), k/eps", 1.0, False,
-        "eps-DP (003 Thm 3.1)", scale=lambda k, eps: (2.0 if k == 2 else float(k)) / eps),
+        id="lsdim", name="Laplace", seed_name="003 LSDim, 004 Laplace mechanism", weight_or_scale="2/eps (k=2), k/eps",
+        guarantee=Guarantee.theorem("eps-DP (003 Thm 3.1)", pure(),
+                                    reference="Dwork et al. 2006 (Laplace mechanism); 003 Thm 3.1",
+                                    proof=_NOISE_PROOF + " Scale k / eps >= 2 / eps for k >= 2."),
+        scale=lambda k, eps: (2.0 if k == 2 else float(k)) / eps),
     LaplaceMechanism(
-        "lshist", "improved Laplace", "003 LSHist, 004 improved Laplace", "1/eps (k=2), 2/eps", 1.0, False,
-        "eps-DP: histogram sensitivity (003 Thm 3.1)", scale=lambda k, eps: (1.0 if k == 2 else 2.0) / eps),
+        id="lshist", name="improved Laplace", seed_name="003 LSHist, 004 improved Laplace",
+        weight_or_scale="1/eps (k=2), 2/eps",
+        guarantee=Guarantee.theorem("eps-DP: histogram sensitivity (003 Thm 3.1)", pure(),
+                                    reference="Dwork et al. 2006 (Laplace mechanism); 003 Thm 3.1",
+                                    proof=_NOISE_PROOF),
+        scale=lambda k, eps: (1.0 if k == 2 else 2.0) / eps),
     GeometricMechanism(
-        "geometric", "geometric (discrete Laplace)", "beyond the drafts: lshist with discrete Laplace noise",
-        "1/eps (k=2), 2/eps", 1.0, False,
-        "eps-DP: discrete Laplace on counts, histogram sensitivity (Ghosh, Roughgarden and Sundararajan 2012)",
+        id="geometric", name="geometric (discrete Laplace)",
+        seed_name="beyond the drafts: lshist with discrete Laplace noise",
+        weight_or_scale="1/eps (k=2), 2/eps",
+        guarantee=Guarantee.theorem(
+            "eps-DP: discrete Laplace on counts, histogram sensitivity (Ghosh, Roughgarden and Sundararajan 2012)",
+            pure(), reference="Ghosh, Roughgarden and Sundararajan 2012", proof=_NOISE_PROOF),
         scale=lambda k, eps: (1.0 if k == 2 else 2.0) / eps),
 ]

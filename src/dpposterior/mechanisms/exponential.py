@@ -1,7 +1,7 @@
 """The exponential family (docs/definitions.md §4): ``ehd``, ``ehdl``, ``ehds``, ``mh``, ``mh-delta``.
 
 ``P(r) proportional to exp(-w(c) D(BI(c), r))``, normalised with log-sum-exp; ``D`` is
-``params.distance`` (default Hellinger, computed by :class:`HellingerGrid` as before) and the weights
+``spec.distance`` (default Hellinger, computed by :class:`HellingerGrid` as before) and the weights
 use that distance's sensitivities (:mod:`dpposterior.sensitivity`).  Each entry carries
 its weight ``w(c)`` (one data set) and a batch weight function over R(n).  The calibrated variant
 (weight ``kappa* w(c)``, pure eps-DP certified by exact computation) is built on top of these
@@ -9,6 +9,8 @@ entries by :mod:`.calibrated`.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -26,7 +28,10 @@ from ..sensitivity import (
     smooth_sensitivity,
     smooth_sensitivity_all,
 )
-from .base import Mechanism, Params, Rows, _bits, _inverse_cdf
+from .base import Family, Guarantee, Mechanism, Rows, Setting, _bits, _inverse_cdf, approximate, pure
+
+if TYPE_CHECKING:
+    from .spec import ReleaseSpec
 
 
 def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[np.float64]:
@@ -73,22 +78,23 @@ class ExponentialRows(Rows):
 class ExponentialMechanism(Mechanism):
     """``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` (docs/definitions.md §4).
 
-    ``weight(a, c, params)``: ``w(c)`` for one data set; ``weights_all(a, n, params)``: a function
+    ``weight(a, c, spec)``: ``w(c)`` for one data set; ``weights_all(a, n, spec)``: a function
     of a ``(B, k)`` batch of data sets of size n giving their weights (precomputed over R(n)).
     """
 
-    family = "exponential"
+    family = Family.EXPONENTIAL
     tailored = True  # the score u(c, r) = -D(BI(c), r) and its sensitivities
     calibratable = True
     sampling_guarantee = EXPONENTIAL_SAMPLING_GUARANTEE
 
-    def __init__(self, *args, weight, weights_all, check=None, **kw):
-        super().__init__(*args, **kw)
+    def __init__(self, *, weight, weights_all, check=None, tail_bound: str | None = None, **kw):
+        super().__init__(**kw)
         self._weight, self._weights_all, self._check = weight, weights_all, check
+        self.tail_bound = tail_bound
 
-    def check(self, params):
-        params = super().check(params)
-        return self._check(params) if self._check is not None else params
+    def check(self, spec):
+        spec = super().check(spec)
+        return self._check(spec) if self._check is not None else spec
 
     #: Seconds per sampler-table entry of one draw: the slowest measured (ehd, k = 2, n = 2e6:
     #: 0.58 us; ehds and mh-delta 0.07-0.2 us), for the time estimate of :meth:`check_setup`.
@@ -119,32 +125,29 @@ class ExponentialMechanism(Mechanism):
                             f"(up to ~{entries * setups * self.table_seconds:.0f} s here), over the budget of "
                             f"{limit:.3g} (set DPPOSTERIOR_MAX_RELEASE_WORK to raise it)")
 
-    def factor(self, a, n: int, params: Params) -> float:
-        """The weight factor: 1 here; the calibrated mechanism (:mod:`.calibrated`) returns ``kappa*``.
-
-        Settings asking for calibration reach this entry only by mistake: the registry
-        (:func:`dpposterior.mechanisms.resolve`) hands them to the calibrated mechanism.
-        """
-        if params.calibrate:
-            raise InputError(f"{self.id} is the uncalibrated mechanism; build the calibrated one with "
-                             "dpposterior.mechanisms.resolve(..., calibrate=True)")
+    def factor(self, a, n: int, spec: ReleaseSpec) -> float:
+        """The weight factor: 1 here; the calibrated mechanism (:mod:`.calibrated`) returns ``kappa*``
+        (a calibrated spec runs ``spec.mechanism``, the calibrated one; it reaches this entry only by mistake)."""
+        if spec.calibrate:
+            raise InputError(f"{self.id} is the uncalibrated mechanism; a calibrated spec runs spec.mechanism, "
+                             "the calibrated one")
         return 1.0
 
-    def weight(self, a, c, params: Params) -> float:
+    def weight(self, a, c, spec: ReleaseSpec) -> float:
         """``kappa w(c)`` for one data set (kappa = 1 unless calibrated)."""
-        return self.factor(a, int(c.sum()), params) * self._weight(a, c, params)
+        return self.factor(a, int(c.sum()), spec) * self._weight(a, c, spec)
 
-    def rows(self, prior, n, params):
-        return ExponentialRows(prior, n, self._weights_all(prior, n, params), self.factor(prior, n, params),
-                               params.distance)
+    def rows(self, prior, n, spec):
+        return ExponentialRows(prior, n, self._weights_all(prior, n, spec), self.factor(prior, n, spec),
+                               spec.distance)
 
-    def log_pmf(self, prior, counts, params):
+    def log_pmf(self, prior, counts, spec):
         n, k = int(counts.sum()), counts.size
         self.check_size(n, k, "the exact output distribution")
-        self.check_distance(params, k)
-        w = self.weight(prior, counts, params)
-        if params.distance != DEFAULT_DISTANCE:
-            scores = get_distance(params.distance).value(prior + counts, prior + candidates(n, k))
+        self.check_distance(spec, k)
+        w = self.weight(prior, counts, spec)
+        if spec.distance != DEFAULT_DISTANCE:
+            scores = get_distance(spec.distance).value(prior + counts, prior + candidates(n, k))
         else:
             scores = hellinger(prior + counts, prior + candidates(n, k))
         return exponential_log_pmf_rows([w], scores[None, :])[0]
@@ -158,27 +161,27 @@ class ExponentialMechanism(Mechanism):
         lbc = rows.grid.log_bc(np.asarray(released, dtype=np.int64)[None, :], counts)[0]  # H is symmetric
         return -rows.weights(counts) * hellinger_from_log_bc(lbc, out=lbc)
 
-    def sample(self, prior, counts, params, size, rng):
+    def sample(self, prior, counts, spec, size, rng):
         """Draws with random bits on demand (guarantee: :data:`~dpposterior.sampling.EXPONENTIAL_SAMPLING_GUARANTEE`).
 
         Under a distance other than Hellinger only the inverse cdf over the exact pmf exists (|R(n)| up to
         ``ENUMERATE_UP_TO``); above, a one-line refusal (the rejection sampler's envelope is Hellinger's)."""
         rng = _bits(rng)
         n, k = int(counts.sum()), counts.size
-        if n_candidates(n, k) > ENUMERATE_UP_TO and params.distance != DEFAULT_DISTANCE:
-            raise SizeError(f"drawing from {self.id} under {params.distance} needs the exact pmf over R(n), "
+        if n_candidates(n, k) > ENUMERATE_UP_TO and spec.distance != DEFAULT_DISTANCE:
+            raise SizeError(f"drawing from {self.id} under {spec.distance} needs the exact pmf over R(n), "
                             f"which has more than {ENUMERATE_UP_TO:,} outputs at k={k}, n={n} (the rejection "
                             "sampler is built for Hellinger; use --distance hellinger or a smaller n)")
         if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
             check_sampler_size(n, k)
-            return sample_exponential(prior, counts, self.weight(prior, counts, params), size, rng)
-        return _inverse_cdf(self.log_pmf(prior, counts, params), candidates(n, k), size, rng)
+            return sample_exponential(prior, counts, self.weight(prior, counts, spec), size, rng)
+        return _inverse_cdf(self.log_pmf(prior, counts, spec), candidates(n, k), size, rng)
 
 
-def _check_mh(params: Params) -> Params:
-    if params.gamma != 1.0:
+def _check_mh(spec: ReleaseSpec) -> ReleaseSpec:
+    if spec.gamma != 1.0:
         raise InputError("mechanism 'mh' is defined with gamma = 1 (004 Def. 6); use 'ehds' for another gamma")
-    return params
+    return spec
 
 
 def _const(fn):
@@ -200,38 +203,47 @@ def _by_rank(all_fn):
 #: The exponential family's registry entries, in registry order.
 EXPONENTIAL_MECHANISMS = [
     ExponentialMechanism(
-        "ehd", "EHD (global sensitivity)", "003 EHD, 004 4.1.1", "eps / (2 GS)", 1.0, False,
-        "eps-DP: exponential mechanism with the global sensitivity of H (003 Thm 3.1)",
+        id="ehd", name="EHD (global sensitivity)", seed_name="003 EHD, 004 4.1.1", weight_or_scale="eps / (2 GS)",
+        guarantee=Guarantee.theorem(
+            "eps-DP: exponential mechanism with the global sensitivity of H (003 Thm 3.1)", pure(),
+            reference="McSherry and Talwar 2007, Thm 6 (003 Thm 3.1)",
+            proof="|u(c, r) - u(c', r)| <= GS for adjacent c, c', so each weight exp(-eps H / (2 GS)) changes by at "
+                  "most e^(eps/2) and the normaliser by at most e^(eps/2): the ratio of probabilities is <= e^eps."),
+        uses={Setting.GLOBAL_SENSITIVITY},
         weight=lambda a, c, p: p.epsilon / (2.0 * global_sensitivity(a, int(c.sum()), p.global_sensitivity_method,
                                                                      p.distance)),
         weights_all=_const(lambda a, n, p: p.epsilon / (2.0 * global_sensitivity(a, n, p.global_sensitivity_method,
                                                                                  p.distance)))),
     ExponentialMechanism(
-        "ehdl", "EHDL (local sensitivity)", "003 EHDL, 004 4.1.2", "eps / (2 LS(c))", None, False,
-        "none: local sensitivity is data dependent, not DP (baseline)",
+        id="ehdl", name="EHDL (local sensitivity)", seed_name="003 EHDL, 004 4.1.2",
+        weight_or_scale="eps / (2 LS(c))",
+        guarantee=Guarantee.none("none: local sensitivity is data dependent, not DP (baseline)"),
         weight=lambda a, c, p: p.epsilon / (2.0 * local_sensitivity(a, c, p.distance)),
         weights_all=lambda a, n, p: (lambda counts: p.epsilon / (2.0 * local_sensitivity(a, counts, p.distance)))),
     ExponentialMechanism(
-        "ehds", "EHDS (gamma-smooth sensitivity)", "003 EHDS", "eps / (2 (1+gamma) S(c))", 1.0, False,
-        "eps-DP: gamma-smooth sensitivity (003 Thm 3.1)",
+        id="ehds", name="EHDS (gamma-smooth sensitivity)", seed_name="003 EHDS",
+        weight_or_scale="eps / (2 (1+gamma) S(c))",
+        guarantee=Guarantee.draft("eps-DP: gamma-smooth sensitivity (003 Thm 3.1)", pure(),
+                                  reference="003 Thm 3.1"),
+        uses={Setting.GAMMA},
         weight=lambda a, c, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity(a, c, p.gamma, p.distance)),
         weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * (1.0 + p.gamma)
                                                           * smooth_sensitivity_all(a, n, p.gamma, p.distance)))),
     ExponentialMechanism(
-        "mh", "M_H (smooth sensitivity)", "004 Def. 6 (M_H)", "eps / (2 S(c)), gamma = 1", 2.0, False,
-        "2 eps-DP (004 Lemma 5.6)",
+        id="mh", name="M_H (smooth sensitivity)", seed_name="004 Def. 6 (M_H)",
+        weight_or_scale="eps / (2 S(c)), gamma = 1",
+        guarantee=Guarantee.draft("2 eps-DP (004 Lemma 5.6)", pure(2.0), reference="004 Lemma 5.6"),
+        tail_bound="004 §6.2",
         weight=lambda a, c, p: p.epsilon / (2.0 * smooth_sensitivity(a, c, 1.0, p.distance)),
         weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * smooth_sensitivity_all(a, n, 1.0, p.distance))),
         check=_check_mh),
     ExponentialMechanism(
-        "mh-delta", "M_H (beta-smooth, delta)", "000 Def. 4.1, 001/002", "eps / (2 S_b(c))", 1.0, True,
-        "(eps, delta)-DP with beta-smooth sensitivity (000 Lemma 4.3)",
+        id="mh-delta", name="M_H (beta-smooth, delta)", seed_name="000 Def. 4.1, 001/002",
+        weight_or_scale="eps / (2 S_b(c))",
+        guarantee=Guarantee.draft("(eps, delta)-DP with beta-smooth sensitivity (000 Lemma 4.3)", approximate,
+                                  reference="000 Lemma 4.3"),
+        uses={Setting.DELTA},
         weight=lambda a, c, p: p.epsilon / (2.0 * beta_smooth_sensitivity(a, c, p.epsilon, p.delta, p.distance)),
         weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * beta_smooth_sensitivity_all(a, n, p.epsilon, p.delta,
                                                                                              p.distance)))),
 ]
-
-#: The settings each exponential mechanism reads besides epsilon (:attr:`Mechanism.uses`).
-for _entry, _uses in zip(EXPONENTIAL_MECHANISMS, [{"global_sensitivity_method"}, set(), {"gamma"}, set(), {"delta"}],
-                         strict=True):
-    _entry.uses = frozenset(_uses)

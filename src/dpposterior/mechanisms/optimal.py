@@ -4,7 +4,7 @@ k = 2: geometric noise followed by a remap tailored to the loss, at any n
 --------------------------------------------------------------------------
 The release draws ``z = clamp(c + D, 0, n)`` with ``P(D = d) ∝ e^(-eps |d|)`` (exact integer
 sampling) and outputs ``r ~ T(z, .)`` (:mod:`dpposterior.remap`), so
-``P(r | c) = sum_z G(z | c) T(z, r)``.  ``params.objective``:
+``P(r | c) = sum_z G(z | c) T(z, r)``.  ``spec.objective``:
 
 * ``"average"``: ``T`` is the deterministic Bayes remap under the prior predictive
   ``pi = BetaBinomial(n, a)``: ``T(z) = argmin_r sum_c pi(c) G(z | c) H(c, r)`` (:func:`~dpposterior.remap.bayes_remap`);
@@ -101,6 +101,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -111,7 +112,10 @@ from ..budget import budget_setting
 from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, log_prior_predictive, n_candidates
-from .base import OBJECTIVES, Mechanism, Params, Rows, _as_rng, _bits, _inverse_cdf
+from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf
+
+if TYPE_CHECKING:
+    from .spec import ReleaseSpec
 from .clamped import CLAMPED_MECHANISMS, clamped_log_pmf_rows, geometric_noise_tables
 from .scan import worst_case_scan
 
@@ -438,20 +442,20 @@ def _scan_certificate(rows: Rows, n: int, epsilon: float) -> tuple[float, bool]:
 class OptimalMechanism(Mechanism):
     """The eps-DP release minimising the expected Hellinger error (docs/definitions.md §9, §10; module docstring)."""
 
-    family = "optimal"
+    family = Family.OPTIMAL
     tailored = True  # the remap's loss (k = 2)
-    objectives = OBJECTIVES
+    objectives = tuple(Objective)
     sampling_guarantee = ("k = 2: exact integer geometric draw, then the remap (integer weights for a randomised "
                           "row, total variation <= m 2^-127); k >= 3: integer-weight inverse cdf of the table")
 
-    def check(self, params: Params) -> Params:
+    def check(self, spec: ReleaseSpec) -> ReleaseSpec:
         """Refuse eps above :data:`MAX_EPSILON` (one line): the LP's limit (k >= 3), kept at k = 2, where
         every expected error is already below ~1e-12 and no relative certificate is meaningful."""
-        params = super().check(params)
-        if params.epsilon > MAX_EPSILON:
-            raise InputError(f"the optimal mechanism is solved for epsilon <= {MAX_EPSILON:g}, got {params.epsilon:g} "
+        spec = super().check(spec)
+        if spec.epsilon > MAX_EPSILON:
+            raise InputError(f"the optimal mechanism is solved for epsilon <= {MAX_EPSILON:g}, got {spec.epsilon:g} "
                              "(e^eps coefficients past ~1e13 defeat the solver)")
-        return params
+        return spec
 
     # -- cost estimates (public n, k, objective only) ------------------------------------------
 
@@ -474,23 +478,23 @@ class OptimalMechanism(Mechanism):
             return 0.0
         return self.solve_seconds(n, k, objective, epsilon)
 
-    def check_solve(self, n: int, k: int, params: Params, what: str = "the optimal table", draw: bool = False) -> None:
+    def check_solve(self, n: int, k: int, spec: ReleaseSpec, what: str = "the optimal table", draw: bool = False) -> None:
         """Refuse, before solving and from public inputs only, a table over the size, eps or time budget, or
         under a distance it is not built for (:meth:`check_distance`)."""
-        self.check_distance(params, k)
+        self.check_distance(spec, k)
         if k >= 3:
             self.check_size(n, k, what)
-        sec = (self.draw_solve_seconds(n, k, params.objective, params.epsilon) if draw
-               else self.solve_seconds(n, k, params.objective, params.epsilon))
-        kind = "linear program" if k >= 3 else f"{params.objective} remap"
+        sec = (self.draw_solve_seconds(n, k, spec.objective, spec.epsilon) if draw
+               else self.solve_seconds(n, k, spec.objective, spec.epsilon))
+        kind = "linear program" if k >= 3 else f"{spec.objective} remap"
         _solve_budget(sec, f"the optimal mechanism's {kind} for k={k}, n={n}")
 
-    def check_distance(self, params: Params, k: int) -> None:
+    def check_distance(self, spec: ReleaseSpec, k: int) -> None:
         """k = 2: any distance of the registry (the remap's loss); k >= 3: Hellinger only (the linear program's
         loss), refused in one line otherwise."""
-        super().check_distance(params, k)
-        if k >= 3 and params.distance != DEFAULT_DISTANCE:
-            raise InputError(f"optimal under {params.distance} at k={k} is not built (the k >= 3 linear program is "
+        super().check_distance(spec, k)
+        if k >= 3 and spec.distance != DEFAULT_DISTANCE:
+            raise InputError(f"optimal under {spec.distance} at k={k} is not built (the k >= 3 linear program is "
                              "Hellinger's): use --distance hellinger, or k = 2")
 
     def check_size(self, n: int, k: int, what: str) -> None:
@@ -519,60 +523,60 @@ class OptimalMechanism(Mechanism):
         if k >= 3:
             _solve_budget(self.solve_seconds(n, k), f"the optimal mechanism's linear program for k={k}, n={n}")
 
-    def oracle_value(self, prior, n, params):
-        """k = 2 and ``n + 1 <= MAX_OUTPUTS``: the full linear program's optimum for ``params.objective`` (under the
-        loss of ``params.distance``)
+    def oracle_value(self, prior, n, spec):
+        """k = 2 and ``n + 1 <= MAX_OUTPUTS``: the full linear program's optimum for ``spec.objective`` (under the
+        loss of ``spec.distance``)
         (:func:`solve_table`, HiGHS, before the repair's mixing): the oracle that the geometric + remap
         release (the module docstring's theorem) must match.  None elsewhere (k >= 3 *is* the LP; larger n
         is past the LP's limit)."""
         a = np.asarray(prior, dtype=np.float64)
         if a.size != 2 or int(n) + 1 > MAX_OUTPUTS or int(n) < 1:
             return None
-        value = solve_table(a, int(n), params.epsilon, params.objective, params.distance)[2]
-        return {"objective": params.objective, "value": float(value), "solver": "linear program (HiGHS)"}
+        value = solve_table(a, int(n), spec.epsilon, spec.objective, spec.distance)[2]
+        return {"objective": spec.objective, "value": float(value), "solver": "linear program (HiGHS)"}
 
     # -- the table -----------------------------------------------------------------------------
 
-    def _solution(self, prior, n, params, draw=False) -> RemapSolution:
-        self.check_solve(n, 2, params, draw=draw)
-        return _remap_solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective,
-                             params.distance)
+    def _solution(self, prior, n, spec, draw=False) -> RemapSolution:
+        self.check_solve(n, 2, spec, draw=draw)
+        return _remap_solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective,
+                             spec.distance)
 
-    def certificate(self, prior, n: int, params: Params) -> dict[str, float]:
+    def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict[str, float]:
         """k >= 3: ``{"concrete_epsilon", "mix", "lp_optimum"}`` of the repaired, certified LP table.
         k = 2: ``concrete_epsilon`` (the exact scan when the pair budget allows, ``scanned``), ``mix`` 0,
         ``lp_optimum`` (the certified optimum: ``upper`` or the Bayes risk) and, for ``worst``,
         ``lower``, ``upper``, ``gap``."""
         k = len(prior)
         if k == 2:
-            sol = self._solution(prior, n, params)
+            sol = self._solution(prior, n, spec)
             eps_c, scanned = _scan_certificate(RemapRows(np.asarray(prior, dtype=np.float64), int(n), sol),
-                                               int(n), params.epsilon)
+                                               int(n), spec.epsilon)
             out = {"concrete_epsilon": eps_c, "scanned": scanned, "mix": 0.0, "lp_optimum": sol.value}
-            if params.objective == "worst":
+            if spec.objective == "worst":
                 out |= {"lower": sol.lower, "upper": sol.upper, "gap": sol.gap}
             return out
-        self.check_solve(n, k, params)
-        _, lam, loss, opt = _solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective)
+        self.check_solve(n, k, spec)
+        _, lam, loss, opt = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)
         return {"concrete_epsilon": loss, "mix": lam, "lp_optimum": opt}
 
-    def rows(self, prior, n, params):
+    def rows(self, prior, n, spec):
         a = np.asarray(prior, dtype=np.float64)
         if a.size == 2:
-            return RemapRows(a, int(n), self._solution(prior, n, params))
-        self.check_solve(n, a.size, params)
-        table = _solved(tuple(float(x) for x in prior), int(n), params.epsilon, params.objective)[0]
+            return RemapRows(a, int(n), self._solution(prior, n, spec))
+        self.check_solve(n, a.size, spec)
+        table = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)[0]
         return OptimalRows(a, n, table)
 
-    def exact_expected_errors(self, prior, n, params, measure=None):
+    def exact_expected_errors(self, prior, n, spec, measure=None):
         """k = 2: ``E(c)`` of geometric + the solved remap, :func:`~dpposterior.remap.risk` with the loss of
         ``measure`` (default: the distance the remap was solved for, whose maximum is the certificate's
         ``upper``), O(n W), docs/definitions.md §9-§10; k >= 3: None (the LP table's rows)."""
         a = tuple(float(x) for x in prior)
         if len(a) != 2:
             return None
-        sol = self._solution(prior, n, params)
-        return rm.risk(sol.kernel, sol.remap, _loss(a, int(n), measure or params.distance))
+        sol = self._solution(prior, n, spec)
+        return rm.risk(sol.kernel, sol.remap, _loss(a, int(n), measure or spec.distance))
 
     def log_likelihood(self, rows, released, counts):
         if isinstance(rows, RemapRows):
@@ -584,27 +588,27 @@ class OptimalMechanism(Mechanism):
             return 8
         return super().log_likelihood_cost(rows)
 
-    def prepare(self, prior, n: int, params: Params) -> None:
+    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
         """k = 2: solve (and cache) the remap a draw needs, from public inputs only, before a padded release
         times its reference draws; k >= 3: nothing (the LP is solved by the first draw)."""
         if len(prior) == 2:
-            self.remap_for_draws(prior, n, params)
+            self.remap_for_draws(prior, n, spec)
 
-    def remap_for_draws(self, prior, n: int, params: Params):
+    def remap_for_draws(self, prior, n: int, spec: ReleaseSpec):
         """The k = 2 remap a draw uses: the cached solution, or ``T(z)`` on demand (``average``, n >= PER_Z_FROM)."""
         a = tuple(float(x) for x in prior)
-        if params.objective == "average" and n >= PER_Z_FROM:
-            return _bayes_at(a, int(n), params.epsilon)
-        return self._solution(prior, n, params, draw=True).remap
+        if spec.objective == "average" and n >= PER_Z_FROM:
+            return _bayes_at(a, int(n), spec.epsilon)
+        return self._solution(prior, n, spec, draw=True).remap
 
-    def sample(self, prior, counts, params, size, rng):
+    def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size
         if k == 2:
-            T = self.remap_for_draws(prior, n, params)
-            r = rm.sample(rm.geometric_kernel(n, params.epsilon), T, int(counts[0]), size, _bits(rng))
+            T = self.remap_for_draws(prior, n, spec)
+            r = rm.sample(rm.geometric_kernel(n, spec.epsilon), T, int(counts[0]), size, _bits(rng))
             return np.stack([r, n - r], axis=1)
         rng = _as_rng(rng)
-        return _inverse_cdf(self.log_pmf(prior, counts, params), candidates(n, k), size, rng)
+        return _inverse_cdf(self.log_pmf(prior, counts, spec), candidates(n, k), size, rng)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -649,7 +653,7 @@ class DenseRemapRows(Rows):
 class RemappedGeometricMechanism(Mechanism):
     """``geometric`` followed by the Bayes remap over R(n) under the prior predictive (module docstring)."""
 
-    family = "remapped-geometric"
+    family = Family.REMAPPED_GEOMETRIC
     sampling_guarantee = "the geometric release's exact integer draw, then a deterministic look-up: total variation 0"
 
     def solve_seconds(self, n: int, k: int, objective: str | None = None) -> float:
@@ -680,28 +684,28 @@ class RemappedGeometricMechanism(Mechanism):
         return 1e-4
 
     @staticmethod
-    def _average(params: Params) -> Params:
-        return Params(params.epsilon, params.delta, params.gamma, params.global_sensitivity_method, "average")
+    def _average(spec: ReleaseSpec) -> ReleaseSpec:
+        return spec.averaged()
 
-    def certificate(self, prior, n: int, params: Params) -> dict[str, float]:
+    def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict[str, float]:
         """``{"concrete_epsilon", "scanned"}``: the exact scan where the pair budget allows, else eps."""
-        rows = self.rows(np.asarray(prior, dtype=np.float64), int(n), params)
-        eps_c, scanned = _scan_certificate(rows, int(n), params.epsilon)
+        rows = self.rows(np.asarray(prior, dtype=np.float64), int(n), spec)
+        eps_c, scanned = _scan_certificate(rows, int(n), spec.epsilon)
         return {"concrete_epsilon": eps_c, "scanned": scanned}
 
-    def rows(self, prior, n, params):
+    def rows(self, prior, n, spec):
         a = np.asarray(prior, dtype=np.float64)
         if a.size == 2:
-            return OPTIMAL.rows(a, n, self._average(params))
+            return OPTIMAL.rows(a, n, self._average(spec))
         self._check(n, a.size)
-        T, logG = _dense_remap(tuple(a.tolist()), int(n), params.epsilon)
+        T, logG = _dense_remap(tuple(a.tolist()), int(n), spec.epsilon)
         return DenseRemapRows(a, int(n), T, logG)
 
-    def exact_expected_errors(self, prior, n, params, measure=None):
+    def exact_expected_errors(self, prior, n, spec, measure=None):
         """k = 2: ``optimal~average``'s (the same release); k >= 3: None (whole rows)."""
         if len(prior) != 2:
             return None
-        return OPTIMAL.exact_expected_errors(prior, n, self._average(params), measure)
+        return OPTIMAL.exact_expected_errors(prior, n, self._average(spec), measure)
 
     def log_likelihood(self, rows, released, counts):
         return OPTIMAL.log_likelihood(rows, released, counts)
@@ -709,27 +713,42 @@ class RemappedGeometricMechanism(Mechanism):
     def log_likelihood_cost(self, rows):
         return OPTIMAL.log_likelihood_cost(rows)
 
-    def sample(self, prior, counts, params, size, rng):
+    def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size
         if k == 2:
-            return OPTIMAL.sample(prior, counts, self._average(params), size, rng)
+            return OPTIMAL.sample(prior, counts, self._average(spec), size, rng)
         self._check(n, k, draw=True)
-        T, _ = _dense_remap(tuple(float(x) for x in prior), n, params.epsilon)
-        z = _GEOMETRIC.sample(prior, counts, params, size, rng)
+        T, _ = _dense_remap(tuple(float(x) for x in prior), n, spec.epsilon)
+        z = _GEOMETRIC.sample(prior, counts, spec, size, rng)
         return candidates(n, k)[T[candidate_rank(z)]]
 
 
 _GEOMETRIC = next(m for m in CLAMPED_MECHANISMS if m.id == "geometric")
 
-#: The registry entries (registered by :mod:`dpposterior.mechanisms`).
+#: The registry entries (registered by :mod:`dpposterior.mechanisms.registry`).
 OPTIMAL = OptimalMechanism(
-    "optimal", "optimal (geometric + remap at k = 2, LP at k >= 3)",
-    "beyond the drafts: geometric + remap (k = 2), the LP over P(r | c) (k >= 3)",
-    "k = 2: remap of geometric noise; k >= 3: table P(r | c) from an LP", 1.0, False,
-    "eps-DP: k = 2 post-processing of the geometric release (certified by the exact concrete eps where the scan "
-    "budget allows); k >= 3 LP constraints over adjacent pairs, repaired and certified by the exact concrete eps")
+    id="optimal", name="optimal (geometric + remap at k = 2, LP at k >= 3)",
+    seed_name="beyond the drafts: geometric + remap (k = 2), the LP over P(r | c) (k >= 3)",
+    weight_or_scale="k = 2: remap of geometric noise; k >= 3: table P(r | c) from an LP",
+    guarantee=Guarantee.post_processing(
+        "eps-DP: k = 2 post-processing of the geometric release (certified by the exact concrete eps where the scan "
+        "budget allows); k >= 3 LP constraints over adjacent pairs, repaired and certified by the exact concrete eps",
+        _GEOMETRIC.guarantee,
+        proof="k = 2: the release is T(z), z the geometric release and T a remap chosen from public inputs (prior, "
+              "n, eps), so it is eps-DP as z is (post-processing).  k >= 3: the LP's constraints are the eps-DP "
+              "inequalities over adjacent pairs; the repaired table is certified by the exact concrete eps."),
+    # k = 2 takes any distance as its remap's loss (checked nondecreasing in |r - c|); the k >= 3 linear program
+    # is Hellinger's (OptimalMechanism.check_distance)
+)
 REMAPPED_GEOMETRIC = RemappedGeometricMechanism(
-    "remapped-geometric", "remapped geometric (Bayes remap under the prior predictive)",
-    "beyond the drafts: geometric followed by the Bayes remap over R(n)",
-    "1/eps (k=2), 2/eps, then a remap", 1.0, False,
-    "eps-DP by post-processing of the geometric release; optimal on average at k = 2, not proven optimal for k >= 3")
+    id="remapped-geometric", name="remapped geometric (Bayes remap under the prior predictive)",
+    seed_name="beyond the drafts: geometric followed by the Bayes remap over R(n)",
+    weight_or_scale="1/eps (k=2), 2/eps, then a remap",
+    guarantee=Guarantee.post_processing(
+        "eps-DP by post-processing of the geometric release; optimal on average at k = 2, not proven optimal for "
+        "k >= 3", _GEOMETRIC.guarantee,
+        proof="The release is T(z), z the geometric release and T the Bayes remap computed from public inputs "
+              "(prior, n, eps): post-processing keeps eps-DP."),
+    # the k >= 3 dense Bayes remap is Hellinger's only (docs/mechanisms.md, "Other distances")
+    distances=(DEFAULT_DISTANCE,),
+)

@@ -27,14 +27,15 @@ import pandas as pd
 from ..accuracy import expected_errors
 from ..distances import DEFAULT_DISTANCE
 from ..errors import SizeError
-from ..mechanisms import MECHANISMS, resolve
+from ..mechanisms import MECHANISMS, ReleaseSpec
 from ..models import n_candidates
-from .variants import variant
+from .variants import parsed
 
-#: ``which-to-use`` ranks only releases with a closed form: ``optimal`` wins its own objective by construction.
-NOT_RANKED = ("optimal",)
-#: The optimum of each objective, as the config names it.
-OPTIMUM = {"worst": "optimal~worst", "average": "optimal~average"}
+#: ``which-to-use`` ranks only releases with a closed form: an entry that optimises objectives (``optimal``) wins
+#: its own objective by construction (the registry says which: an entry with ``objectives``).
+NOT_RANKED = tuple(m.id for m in MECHANISMS.values() if m.objectives)
+#: The optimum of each objective, as the config names it (``optimal~worst``, ``optimal~average``).
+OPTIMUM = {str(o): f"{m.id}~{o}" for m in MECHANISMS.values() for o in m.objectives}
 
 
 def tailorings(mech, spec: dict) -> list[tuple[str | None, str]]:
@@ -52,9 +53,8 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
     with ``spec["lp_oracle"]``, the oracle's value of the mechanism's objective where it has one (module
     docstring).  ``distance``: the distance the mechanism is tailored to (None for one that reads none);
     ``measure``: the distance the error is measured by (:func:`tailorings`)."""
-    base, options = variant(name)
-    mech = MECHANISMS[base]
-    claimed = mech.claimed
+    v = parsed(name)
+    mech = v.entry
     rows = []
     for prior in spec["priors"]:
         prior = [float(x) for x in prior]
@@ -63,29 +63,27 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
             if n_candidates(int(n), k) > int(spec["max_candidates"]):
                 continue
             for eps in spec["epsilon"]:
-                claim = claimed(float(eps), float(spec["delta"]), options.get("calibrate", False))
+                claim = v.claimed(float(eps), float(spec["delta"]))
                 for dist, measure in tailorings(mech, spec):
-                    extra = dict(options)
-                    if dist not in (None, DEFAULT_DISTANCE) or measure != DEFAULT_DISTANCE:
-                        extra.update(distance=dist or DEFAULT_DISTANCE, measure=measure)  # measure defaults to it
-                    rows.append(_grid_row(name, base, mech, claim, spec, prior, int(n), float(eps), dist, measure,
-                                          options, extra))
+                    rows.append(_grid_row(name, v, claim, spec, prior, int(n), float(eps), dist, measure))
     return pd.DataFrame(rows)
 
 
-def _grid_row(name, base, mech, claim, spec, prior, n, eps, dist, measure, options, extra) -> dict:
-    """One row of :func:`expected_error_grid`."""
-    row = {"mechanism": name, "base": base, "family": mech.family, "private": claim[0] is not None,
+def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure) -> dict:
+    """One row of :func:`expected_error_grid`: the variant ``v`` at (prior, n, eps) under ``dist`` (None: the
+    default), its error measured by ``measure``."""
+    row = {"mechanism": name, "base": v.mechanism, "family": str(v.entry.family), "private": claim[0] is not None,
            "pure_dp": claim == (eps, 0.0), "prior": prior, "prior_strength": prior[0], "k": len(prior), "n": n,
            "epsilon": eps, "distance": dist, "measure": measure,
            "worst": np.nan, "worst_counts": None, "average": np.nan, "kappa": np.nan,
            "certified_epsilon": np.nan, "oracle": np.nan, "oracle_objective": None, "status": "ok"}
     cap = spec.get("calibrated_max_n")
-    if options.get("calibrate", False) and cap is not None and n > int(cap):
+    if v.calibrate and cap is not None and n > int(cap):
         row["status"] = f"not computed: a calibrated variant above calibrated_max_n = {int(cap)} (config)"
         return row
+    release = ReleaseSpec.of(v, eps, float(spec["delta"]), distance=dist or DEFAULT_DISTANCE)
     try:
-        e = expected_errors(base, prior, n, epsilon=eps, delta=float(spec["delta"]), **extra)
+        e = expected_errors(release, prior, n, measure=measure)
     except SizeError as exc:
         row["status"] = str(exc)
         return row
@@ -93,8 +91,7 @@ def _grid_row(name, base, mech, claim, spec, prior, n, eps, dist, measure, optio
     if e.calibration is not None:
         row.update(kappa=e.calibration.factor, certified_epsilon=e.calibration.concrete_epsilon)
     if spec.get("lp_oracle", False) and dist in (None, DEFAULT_DISTANCE) and measure == DEFAULT_DISTANCE:
-        entry, params = resolve(base, eps, float(spec["delta"]), **options)
-        got = entry.oracle_value(prior, n, params)
+        got = release.mechanism.oracle_value(prior, n, release)
         if got is not None:
             row.update(oracle=got["value"], oracle_objective=got["objective"])
     return row

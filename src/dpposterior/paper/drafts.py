@@ -31,8 +31,8 @@ ONES2 = np.array([1.0, 1.0])
 
 def _gs(mech: str, gs_method: str = "paper") -> dict:
     """The drafts' constant GS for the mechanisms that read a global sensitivity (the registry says which)."""
-    used = "global_sensitivity_method" in M.MECHANISMS[mech].settings_used
-    return {"global_sensitivity_method": gs_method} if used else {}
+    used = M.Setting.GLOBAL_SENSITIVITY in M.MECHANISMS[mech].settings_used
+    return {M.Setting.GLOBAL_SENSITIVITY: gs_method} if used else {}
 
 
 def _law(mech: str, n: int, c1: int, eps: float, prior=ONES2, gs_method: str = "paper"):
@@ -120,7 +120,7 @@ def thm45_table(eps: float = 1.0, points=THM45_POINTS) -> pd.DataFrame:
     out = []
     for n, k in points:
         c = np.array([n // 2, n - n // 2])
-        lp = M.log_pmf("ehd", ONES2, c, epsilon=eps, global_sensitivity_method="paper")
+        lp = M.log_pmf("ehd", ONES2, c, epsilon=eps, **_gs("ehd"))
         exact = float(np.exp(lp[np.abs(np.arange(n + 1) - c[0]) <= k]).sum())
         hk, hk1 = (float(hellinger(ONES2 + c, ONES2 + np.array([c[0] + s, c[1] - s]))) for s in (k, k + 1))
         t = 0.5 * (hk + hk1)

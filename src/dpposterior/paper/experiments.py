@@ -18,11 +18,11 @@ from scipy.special import logsumexp
 from tqdm import tqdm
 
 from ..accuracy import exact_accuracy_from_pmf, release_error
-from ..bounds import abs_discretised_laplace_pmf, mh_tail_bound
+from ..bounds import abs_discretised_laplace_pmf, exponential_tail_bound
 from ..distances import hellinger
 from ..errors import InputError
 from ..mechanism_audit import audit_mechanism, exact_pair_epsilon
-from ..mechanisms import MECHANISMS, log_pmf, sample
+from ..mechanisms import MECHANISMS, ReleaseSpec, log_pmf, sample
 from ..models import (
     balanced_counts,
     candidate_rank,
@@ -41,7 +41,7 @@ from ..sensitivity import (
     local_sensitivity,
     smooth_sensitivity_all,
 )
-from .variants import variant
+from .variants import parsed
 from .verdicts import bonferroni_level
 
 #: Pseudo-mechanisms of the workshop draft's Tables 1-2: the formulas printed beside the tables.
@@ -109,13 +109,13 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
 
     Point i draws from ``job_rng(seed, "accuracy", experiment, mechanism, i)``.
     """
-    base, options = variant(mechanism)
+    spec = ReleaseSpec.of(parsed(mechanism), epsilon, delta)  # the config entry's settings, validated once
     out_runs, out_exact = [], []
     for row in tqdm(data.itertuples(index=False), total=len(data), disable=not progress,
                     desc=f"{experiment}/{mechanism}", mininterval=1.0):
         prior, counts = np.asarray(row.prior, float), np.asarray(row.counts, np.int64)
         rng, label = job_rng(seed, "accuracy", experiment, mechanism, int(row.point))
-        m = sample(base, prior, counts, epsilon=epsilon, delta=delta, size=runs, rng=rng, **options)
+        m = sample(spec, prior, counts, size=runs, rng=rng)
         err = release_error(prior, counts, m)
         out_runs.append(pd.DataFrame({
             "experiment": experiment, "mechanism": mechanism, "point": int(row.point), "x": row.x,
@@ -124,8 +124,7 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
             "run": np.arange(runs), "released": list(m), "error": err}))
         size = n_candidates(int(row.n), int(row.k))
         if size <= exact_max:
-            ex = exact_accuracy_from_pmf(log_pmf(base, prior, counts, epsilon=epsilon, delta=delta, **options),
-                                         prior, counts).as_dict()
+            ex = exact_accuracy_from_pmf(log_pmf(spec, prior, counts), prior, counts).as_dict()
         else:
             ex = dict.fromkeys(["mean", "q25", "median", "q75", "p_exact"], np.nan)
         out_exact.append({"experiment": experiment, "mechanism": mechanism, "point": int(row.point), "x": row.x,
@@ -190,7 +189,11 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
     order = np.argsort(h, kind="stable")
     ts, first = np.unique(np.round(h[order], 12), return_index=True)
     tail = np.cumsum(p[order][::-1])[::-1][first]
-    bound = mh_tail_bound(a, c, eps, ts) if mechanism == "mh" else np.full(ts.size, np.nan)
+    entry = MECHANISMS.get(mechanism)  # None for the drafts' printed formulas
+    if entry is not None and entry.tail_bound is not None:  # the draft's Dwork-Roth bound (mh: 004 §6.2)
+        bound = exponential_tail_bound(len(cands), entry.weight(a, c, ReleaseSpec.of(entry, eps, delta)), ts)
+    else:
+        bound = np.full(ts.size, np.nan)
     tails = pd.DataFrame({"item": name, "mechanism": mechanism, "t": ts, "tail_prob": tail, "bound": bound})
     return pmf, tails
 

@@ -5,18 +5,24 @@ which is the registry's parser (:func:`dpposterior.mechanisms.parse_variant`) wi
 from __future__ import annotations
 
 from ..errors import InputError
-from ..mechanisms import parse_variant
+from ..mechanisms import Variant, parse_variant
 from .errors import ConfigError
+
+
+def parsed(name: str) -> Variant:
+    """A config mechanism name -> the registry's :class:`~dpposterior.mechanisms.Variant`. The registry refuses
+    an unknown id or an option the mechanism does not offer (``ehds~average``) with a one-line
+    :class:`ConfigError`."""
+    try:
+        return parse_variant(name)
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def variant(name: str) -> tuple[str, dict]:
     """A config mechanism name -> (registry id, keyword options): ``"ehds~calibrated"`` ->
-    ``("ehds", {"calibrate": True})``; a plain id has no options. The registry refuses an unknown
-    id or an option the mechanism does not offer (``ehds~average``) with a one-line :class:`ConfigError`."""
-    try:
-        v = parse_variant(name)
-    except InputError as exc:
-        raise ConfigError(str(exc)) from None
+    ``("ehds", {"calibrate": True})``; a plain id has no options (refusals: :func:`parsed`)."""
+    v = parsed(name)
     return v.mechanism, v.options
 
 

@@ -20,17 +20,16 @@ def add_accuracy(p: argparse.ArgumentParser) -> None:
 
 def cmd_accuracy(args) -> None:
     spec = variant_params(args)
-    params = spec.kwargs
     n = size_arg(args.n)
     a = prior_arg(args.prior)
-    e = expected_errors(prior=a, n=n, **params)
+    e = expected_errors(spec, a, n)
     out = e.as_dict()
     if args.json:
         dump(out)
         return
     what = "Hellinger" if e.distance == DEFAULT_DISTANCE else e.distance
     lines = [f"# exact expected {what} error of {out['mechanism']} (prior {a.tolist()}, n {n}, "
-             f"eps {params['epsilon']:g})",
+             f"eps {spec.epsilon:g})",
              f"worst case: {e.worst:.6f} at counts {e.worst_counts}",
              f"average under the prior predictive: {e.average:.6f}"]
     if e.calibration is not None:

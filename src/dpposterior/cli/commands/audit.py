@@ -43,7 +43,6 @@ def cmd_audit(args) -> None:
     """``dpposterior audit``: JSON keys epsilon_lower_bound, estimate, confidence, samples, pair, event,
     exact_concrete_epsilon (a public contract), plus extras."""
     spec = mechanism_spec(args)
-    params = spec.mechanism_kwargs
     n = size_arg(args.n)
     a = prior_arg(args.prior)
     samples = validate.audit_samples(parse_int(args.samples, "--samples"), "samples")
@@ -54,16 +53,16 @@ def cmd_audit(args) -> None:
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
     pair = None if args.pair is None else _parse_pair(args.pair)
-    res = audit_mechanism(prior=a, n=n, pair=pair, search=args.search, samples=samples, confidence=confidence,
-                          seed=seed, n_events=n_events, delta_at=delta_at, progress=sys.stderr.isatty(), **params)
+    res = audit_mechanism(spec, a, n, pair=pair, search=args.search, samples=samples, confidence=confidence,
+                          seed=seed, n_events=n_events, delta_at=delta_at, progress=sys.stderr.isatty())
     out = {
         "epsilon_lower_bound": res.epsilon_lower_bound, "estimate": res.estimate, "confidence": res.confidence,
         "samples": res.samples, "pair": res.pair, "event": res.event,
         "exact_concrete_epsilon": res.exact_concrete_epsilon,
         "claimed": dict(zip(("epsilon", "delta"), claim_of(spec), strict=True)),
         "event_upper_bound": res.event_upper_bound, "pairs_tested": res.pairs_tested, "n_events": res.n_events,
-        "mechanism": params["mechanism"], "seed": seed,
-        "above_nominal_epsilon": res.epsilon_lower_bound > params["epsilon"],
+        "mechanism": spec.variant.mechanism, "seed": seed,
+        "above_nominal_epsilon": res.epsilon_lower_bound > spec.epsilon,
     }
     if res.delta is not None:
         out["delta_at"] = res.delta
@@ -73,9 +72,9 @@ def cmd_audit(args) -> None:
     claim = out["claimed"]
     claim_text = "no claim" if claim["epsilon"] is None else f"claimed ({claim['epsilon']:g}, {claim['delta']:g})-DP"
     exceeds = claim["epsilon"] is not None and claim["delta"] == 0 and res.epsilon_lower_bound > claim["epsilon"]
-    nominal = (f"  ABOVE THE NOMINAL EPS {params['epsilon']:g}" if claim["epsilon"] is None
+    nominal = (f"  ABOVE THE NOMINAL EPS {spec.epsilon:g}" if claim["epsilon"] is None
                and out["above_nominal_epsilon"] else "")
-    lines = [f"empirical privacy loss of {params['mechanism']} (prior {a.tolist()}, n {n}) at pair "
+    lines = [f"empirical privacy loss of {spec.variant.mechanism} (prior {a.tolist()}, n {n}) at pair "
              f"{res.pair[0]} vs {res.pair[1]}, {res.samples} samples per side, seed {seed}:",
              f"  lower bound {res.epsilon_lower_bound:.4f} at confidence {res.confidence:g}  [{claim_text}]"
              + ("  EXCEEDS THE CLAIM" if exceeds else "") + nominal,

@@ -52,11 +52,10 @@ def cmd_pmf(args) -> None:
     steps}] (a public contract), written row by row.  Under ``--distance NAME`` (not hellinger) the head also
     has ``"distance": NAME`` and each output's distance column is keyed NAME instead of ``hellinger``."""
     spec = variant_params(args)
-    params = spec.kwargs
     c = counts_arg(args.counts)
     a = prior_arg(args.prior, c.size)
     rows = _pmf_rows(args, n_candidates(int(c.sum()), c.size))
-    logp = log_pmf(prior=a, counts=c, **params)
+    logp = log_pmf(spec, a, c)
     cands = candidates(int(c.sum()), c.size)
     sort = args.sort or ("probability" if args.top is not None else "counts")
     if sort == "probability" or rows < cands.shape[0]:
@@ -65,21 +64,21 @@ def cmd_pmf(args) -> None:
             order = np.sort(order)
         cands, logp = cands[order], logp[order]
     prob = np.exp(logp)
-    name = spec.params.distance
+    name = spec.distance
     dist = distance_value(name, a + c, a + cands)
     st = steps(c, cands)
     table = zip(cands.tolist(), prob.tolist(), dist.tolist(), st.tolist(), strict=True)
     if args.json:
         cal = calibration_json(spec, a, int(c.sum()))
-        head = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
+        head = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": spec.delta,
                 **({"distance": name} if name != DEFAULT_DISTANCE else {}), **({"calibration": cal} if cal else {})}
         if not (np.isfinite(prob).all() and np.isfinite(dist).all()):  # never NaN or Infinity in JSON
             raise InputError("the exact pmf is not finite here; please report this input")
         av = a.tolist()
         stream_json(head, "outputs", (_json_row(av, *row, key=name) for row in table))
         return
-    print(f"# exact output distribution of {params['mechanism']} at counts {c.tolist()}, prior {a.tolist()}, "
-          f"eps {params['epsilon']:g}" + (f"; the {rows:,} most probable of {n_candidates(int(c.sum()), c.size):,}"
+    print(f"# exact output distribution of {spec.variant.mechanism} at counts {c.tolist()}, prior {a.tolist()}, "
+          f"eps {spec.epsilon:g}" + (f"; the {rows:,} most probable of {n_candidates(int(c.sum()), c.size):,}"
                                            if args.top is not None else ""))
     print(f"{'counts':>20} {'alpha':>24} {'probability':>14} {name:>12} {'steps':>5}")
     av = a.tolist()

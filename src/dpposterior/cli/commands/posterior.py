@@ -23,14 +23,13 @@ def add_posterior(p: argparse.ArgumentParser) -> None:
 def cmd_posterior(args) -> None:
     """``dpposterior posterior``: JSON keys mechanism, epsilon, level, mean, intervals, naive {mean, intervals}."""
     spec = variant_params(args)
-    params = spec.kwargs
     m = counts_arg(args.released, "released counts")
     a = prior_arg(args.prior, m.size)
     level = validate.open_unit(validate.parse_number(args.level, "level"), "level")
-    post = noise_aware_posterior(prior=a, released=m, level=level, **params)
+    post = noise_aware_posterior(spec, a, m, level=level)
     naive = naive_posterior(a, m, level)
     if args.json:
-        extra = {"distance": params["distance"]} if params["distance"] != DEFAULT_DISTANCE else {}
+        extra = {"distance": spec.distance} if spec.distance != DEFAULT_DISTANCE else {}
         dump({"mechanism": post.mechanism, "epsilon": post.epsilon, "level": level} | extra
              | noise_aware_summary(post, naive))
         return

@@ -31,13 +31,12 @@ def add_privacy(p: argparse.ArgumentParser) -> None:
 
 def cmd_privacy(args) -> None:
     spec = variant_params(args)
-    params = spec.kwargs
     n = size_arg(args.n)
     a = prior_arg(args.prior)
     at = None if args.at is None else counts_arg(args.at, "--at counts")
     delta_at = None if args.delta_at is None else validate.eps_prime(validate.parse_number(args.delta_at, "--delta-at"),
                                                                      "--delta-at")
-    res = concrete_epsilon(prior=a, n=n, at=at, delta_at=delta_at, progress=sys.stderr.isatty(), **params)
+    res = concrete_epsilon(spec, a, n, at=at, delta_at=delta_at, progress=sys.stderr.isatty())
     out = {
         "concrete_epsilon": res.concrete_epsilon,
         "claimed": {"epsilon": res.claimed_epsilon, "delta": res.claimed_delta},
@@ -59,7 +58,7 @@ def cmd_privacy(args) -> None:
              else f"claimed ({res.claimed_epsilon:g}, {res.claimed_delta:g})-DP; tolerance {res.tolerance:.1e}")
     verdict = " EXCEEDS THE CLAIM" if res.exceeds_claim else ""
     under = "" if res.distance == DEFAULT_DISTANCE else f" under {res.distance}"
-    lines = [f"{res.scope} concrete epsilon of {params['mechanism']}{under} (prior {a.tolist()}, n {n}): "
+    lines = [f"{res.scope} concrete epsilon of {spec.variant.mechanism}{under} (prior {a.tolist()}, n {n}): "
              f"{res.concrete_epsilon:.10g}  [{claim}]{verdict}",
              f"worst pair: {res.worst_pair[0]} vs {res.worst_pair[1]}, at output {res.worst_output}"]
     if res.delta_at is not None:

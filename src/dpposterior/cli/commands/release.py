@@ -15,10 +15,11 @@ import sys
 
 from ...distances import DEFAULT_DISTANCE
 from ...errors import InputError
-from ...guarantee import guarantee_text, setting_warnings
+from ...guarantee import guarantee_text
 from ...ledger import Ledger, parse_budget
+from ...mechanisms import ReleaseSpec
 from ...posterior import naive_posterior, noise_aware_posterior
-from ...practitioner import Prepared, draw
+from ...practitioner import draw, prepared
 from ...release import release
 from ..data import counts_from_csv
 from ..options import (
@@ -65,7 +66,6 @@ def cmd_release(args) -> None:
     noise-aware posterior) is done before the first line is printed, so a refusal leaves stdout empty;
     warnings about the data go to stderr only once the release has succeeded."""
     spec = variant_params(args)
-    params = spec.kwargs
     if (args.ledger is None) != (args.budget is None):
         raise InputError("--ledger and --budget go together: --ledger FILE --budget EPS[,DELTA]")
     ledger = None if args.ledger is None else Ledger(args.ledger, parse_budget(args.budget))
@@ -78,19 +78,19 @@ def cmd_release(args) -> None:
     a = prior_arg(args.prior, c.size)
     seed = seed_arg(args.seed)
     # settings only: the warnings of dpposterior.guarantee, printed once the release has succeeded
-    prep = _prepared(spec, seeded=seed is not None, delta_given=args.delta is not None)
+    prep = prepared(spec, seeded=seed is not None, delta_given=args.delta is not None)
     # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
     _, m = draw(prep, a, c, seed, ledger, sample=release)
     claimed = claim_of(spec)
-    noise_aware = _noise_aware(params, a, m) if args.noise_aware else None
+    noise_aware = _noise_aware(spec, a, m) if args.noise_aware else None
     if args.json:
-        out = {"mechanism": params["mechanism"], "epsilon": params["epsilon"], "delta": params["delta"],
+        out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": spec.delta,
                "claimed": {"epsilon": claimed[0], "delta": claimed[1]}, "n": int(c.sum()), "prior": a.tolist(),
                "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed}
         if cats is not None:
             out["categories"] = cats
-        if params["distance"] != DEFAULT_DISTANCE:
-            out["distance"] = params["distance"]
+        if spec.distance != DEFAULT_DISTANCE:
+            out["distance"] = spec.distance
         cal = calibration_json(spec, a, int(c.sum()))
         if cal:
             out["calibration"] = cal
@@ -101,7 +101,7 @@ def cmd_release(args) -> None:
     else:
         label = "Beta" if c.size == 2 else "Dir"
         lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m, strict=True))})",
-                 f"guarantee: {guarantee_text(spec.mechanism, spec.params, seed is not None)}"]
+                 f"guarantee: {guarantee_text(spec, seed is not None)}"]
         if cats is not None:
             lines.append(f"categories, in order: {', '.join(cats)}")
         if noise_aware is not None:
@@ -114,13 +114,7 @@ def cmd_release(args) -> None:
     print(text)
 
 
-def _prepared(spec, *, seeded: bool, delta_given: bool) -> Prepared:
-    """The validated settings of :mod:`dpposterior.practitioner` from the command line's spec."""
-    notes = setting_warnings(spec.mechanism, spec.params, seeded=seeded, delta_given=delta_given)
-    return Prepared(spec.variant, spec.mechanism, spec.params, seeded, tuple(notes))
-
-
-def _noise_aware(params: dict, a, m):
+def _noise_aware(spec: ReleaseSpec, a, m):
     """The noise-aware posterior of the release ``m`` (post-processing: a function of m and public settings)."""
-    post = noise_aware_posterior(prior=a, released=m, **params)
+    post = noise_aware_posterior(spec, a, m)
     return post, naive_posterior(a, m, post.level)

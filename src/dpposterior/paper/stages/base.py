@@ -15,7 +15,7 @@ import sys
 
 from ... import validate as V
 from ...errors import InputError
-from ...mechanisms import resolve
+from ...mechanisms import ReleaseSpec
 from .. import paths
 from ..errors import config_error
 from ..variants import variant
@@ -50,8 +50,7 @@ def check_common(section: str, name: str, spec: dict):
     for m in spec.get("mechanisms", []):
         base, options = variant(m)
         for e in eps:
-            library(f"{key}.mechanisms", resolve, base, e, delta, 1.0, "exact",
-                    options.get("objective", "worst"), options.get("calibrate", False))
+            library(f"{key}.mechanisms", ReleaseSpec.of, base, e, delta, **options)
     return eps, delta
 
 
