@@ -35,12 +35,11 @@ def prior_predictive(prior: ArrayLike, n: int, log: bool = False) -> NDArray[np.
     return lp if log else np.exp(lp)
 
 
-
 def bayes_scores(kernel: GeometricKernel, weights: ArrayLike,
                  loss: Loss | ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """``(min_r S_w(z, r), argmin_r S_w(z, r))`` for every z, ``S_w = sum_c w(c) G(z|c) L(c, r)`` (docs/definitions.md §10).
 
-    Exact in float64 (module docstring); O(n) memory per column block, O(n^2) time.
+    Exact in float64 (:mod:`dpposterior.remap`, "Exactness"); O(n) memory per column block, O(n^2) time.
     ``sum_z min_r S_w(z, r)`` is the Bayes risk ``B(w)`` (``w`` normalised to 1).
     """
     loss = as_loss(loss, kernel.n)
@@ -56,7 +55,7 @@ def bayes_remap(kernel: GeometricKernel, weights: ArrayLike, loss: Loss | ArrayL
     independently, and a deterministic argmin is optimal for a linear objective); eps-DP by
     post-processing.  With ``w = pi`` and a loss nondecreasing in ``|r - c|`` it is, by
     Ghosh-Roughgarden-Sundararajan, optimal among all eps-DP mechanisms (checked against the LP
-    in the tests).  Exact (module docstring); ties go to the smallest r.
+    in the tests).  Exact (:mod:`dpposterior.remap`, "Exactness"); ties go to the smallest r.
     """
     return bayes_scores(kernel, weights, loss)[1]
 
@@ -92,7 +91,6 @@ def bayes_remap_at(kernel: GeometricKernel, log_weights: ArrayLike, loss: Loss |
     j = int(np.argmin(S_in))
     bound = tail * float(getattr(loss, "max_loss", 1.0)) * total
     return lo + j, bound / max(float(S_in[j]), 1e-300)
-
 
 
 def bayes_risk(kernel: GeometricKernel, lam: ArrayLike, loss: Loss | ArrayLike) -> tuple[float, NDArray[np.int64]]:

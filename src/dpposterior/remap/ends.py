@@ -20,7 +20,6 @@ from .risk import Remap, risk
 __all__ = ["identity_risk_bound", "minimax_ends"]
 
 
-
 def identity_risk_bound(kernel: GeometricKernel, prior: ArrayLike) -> NDArray[np.float64]:
     """A rigorous upper bound ``U(c) >= E_id(c) = sum_z G(z | c) H(c, z)`` for every c, O(n) (docs/definitions.md §10).
 
@@ -77,7 +76,7 @@ def _side_lower(kernel: GeometricKernel, loss: Loss, C: NDArray[np.int64], lam: 
     return float(smin.sum()), grid, grid[j], smin, np.diagonal(S).copy()
 
 
-def minimax_ends(kernel: GeometricKernel, loss: HellingerLoss | Loss | ArrayLike, *, tol: float = 1e-4, A: int | None = None,
+def minimax_ends(kernel: GeometricKernel, loss: Loss | ArrayLike, *, tol: float = 1e-4, A: int | None = None,
                  band: int | None = None, average_weights: ArrayLike | None = None,
                  max_rounds: int = 30, strict: bool = True) -> MinimaxResult:
     """A minimax remap whose non-identity rows lie in two end windows, with a certificate computed locally

@@ -16,7 +16,6 @@ from ..errors import InputError
 __all__ = ["GeometricKernel", "geometric_kernel"]
 
 
-
 def _check_n_eps(n, eps) -> tuple[int, float]:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < 0:
         raise InputError(f"n must be a non-negative integer, got {n!r}")

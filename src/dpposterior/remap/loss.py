@@ -204,7 +204,6 @@ def as_loss(loss: Loss | ArrayLike, n: int) -> Loss:
     return obj
 
 
-
 def monotonicity_violations(loss: Loss | ArrayLike, n: int, tol: float = 0.0) -> list[tuple[int, int, int]]:
     """Triples ``(c, r, r')`` with ``|r' - c| = |r - c| + 1`` on the same side and ``L(c, r') < L(c, r) - tol``.
 

@@ -29,7 +29,6 @@ class RemapGapError(InputError):
     """The minimax search stopped before its certified gap reached the requested tolerance."""
 
 
-
 class MinimaxResult(NamedTuple):
     """``remap`` (randomised, sparse), certified ``lower <= min_T max_c E_T(c) <= upper``,
     ``gap = (upper - lower)/upper`` and the least favourable ``lam`` found."""

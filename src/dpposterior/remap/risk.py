@@ -21,7 +21,6 @@ from .loss import BLOCK_ENTRIES, Loss, PairLoss, _block_t, _block_width, as_loss
 __all__ = ["Remap", "risk", "average_risk", "worst_risk"]
 
 
-
 @dataclass(frozen=True)
 class Remap:
     """A row-stochastic remap ``T(z, r)`` stored sparse (CSR over z), docs/definitions.md §10.
@@ -158,7 +157,6 @@ def _scores(kernel: GeometricKernel, w: NDArray[np.float64], loss: Loss, remap: 
     return best, arg, at
 
 
-
 def _weights(weights, N: int) -> NDArray[np.float64]:
     w = np.asarray(weights, dtype=np.float64).reshape(-1)
     if w.size != N or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
@@ -243,7 +241,7 @@ def risk(kernel: GeometricKernel, remap, loss: Loss | ArrayLike, cs: ArrayLike |
     :data:`RISK_TAIL` times the windowed sum, grows to the smallest W making it hold (at most n: the
     whole row, nothing left out).  So the result is below the exact ``E(c)`` by at most
     ``1e-17 E(c)``, under float64 rounding of its non-negative sums (~1e-16 relative): exact in the
-    sense of the module docstring, and ``E(c) (1 + 1e-17)`` is a rigorous upper bound where one is
+    sense of :mod:`dpposterior.remap` ("Exactness"), and ``E(c) (1 + 1e-17)`` is a rigorous upper bound where one is
     needed (the certificates' tolerances are >= 1e-12).  Losses without ``pairs`` use whole rows.
     """
     loss = as_loss(loss, kernel.n)
