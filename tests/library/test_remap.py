@@ -23,7 +23,9 @@ from scipy.stats import betabinom, chi2
 from dpposterior.errors import InputError
 from dpposterior.remap import (
     HellingerLoss,
+    Loss,
     MatrixLoss,
+    PairLoss,
     Remap,
     RemapGapError,
     average_risk,
@@ -478,6 +480,54 @@ def test_hellinger_pairs_equal_the_block_bit_for_bit(prior, n):
     got = L.pairs(c, r)
     want = B[c, r] if B is not None else np.array([L.block([ci], [ri])[0, 0] for ci, ri in zip(c, r)])
     assert np.array_equal(got, want)
+
+
+def test_polygammas_at_the_touched_half_integers_equal_the_whole_table(monkeypatch):
+    """Past ``FULL_TABLE_N`` the loss computes the series' polygammas only where a block needs them; both
+    ways give the same bits (forced here at a small n by lowering the threshold)."""
+    import importlib
+
+    dh = importlib.import_module("dpposterior.distances.hellinger")  # the module (the package's name is the function)
+    n = 700
+    cs, rs = np.arange(n + 1), np.arange(n + 1)
+    whole = HellingerLoss((0.5, 3.0), n).block(cs, rs)
+    monkeypatch.setattr(dh, "FULL_TABLE_N", 0)
+    L = HellingerLoss((0.5, 3.0), n)
+    touched = np.concatenate([L.block(cs[s: s + 50], rs) for s in range(0, n + 1, 50)])
+    assert np.array_equal(touched, whole)
+    assert np.array_equal(L.pairs(cs, rs[::-1]), whole[cs, rs[::-1]])
+
+
+class _BlocksOnly:
+    """A loss with ``size`` and ``block`` only (no ``pairs``, no ``max_loss``)."""
+
+    def __init__(self, matrix):
+        self.matrix = np.asarray(matrix, dtype=np.float64)
+
+    @property
+    def size(self):
+        return self.matrix.shape[0]
+
+    def block(self, cs, rs):
+        return self.matrix[np.ix_(np.asarray(cs).reshape(-1), np.asarray(rs).reshape(-1))]
+
+
+def test_a_loss_is_any_object_with_size_and_block():
+    """The typed loss protocol: a plain ``block`` object is a Loss (whole-row risks), the library's
+    losses also give pairs (windowed risks); both give the oracle's risks and the same Bayes remap."""
+    n, eps, prior = 30, 0.7, (2.0, 7.0)
+    H = oracle_L(prior, n)
+    plain, matrix, hell = _BlocksOnly(H), MatrixLoss(H), HellingerLoss(prior, n)
+    assert isinstance(plain, Loss) and not isinstance(plain, PairLoss)
+    assert isinstance(matrix, PairLoss) and isinstance(hell, PairLoss)
+    assert not isinstance(H, Loss)
+    k, G = geometric_kernel(n, eps), oracle_G(n, eps)
+    pi = prior_predictive(prior, n)
+    r = bayes_remap(k, pi, plain)
+    assert np.array_equal(r, bayes_remap(k, pi, matrix))
+    want = (G * H[:, r]).sum(axis=1)  # E(c) = sum_z G(z | c) L(c, r(z))
+    for loss in (plain, matrix, hell):
+        assert np.allclose(risk(k, r, loss), want, rtol=1e-10, atol=0)
 
 
 # ------------------------------------------------------------------------------------------

@@ -62,9 +62,14 @@ def _even_series(h: NDArray[np.float64], coefs) -> NDArray[np.float64]:
     return out
 
 
+def _series_coefs(mu: ArrayLike) -> list[NDArray[np.float64]]:
+    """The series coefficients ``psi^(2j-1)(mu) / (2j)!``, j = 1..SERIES_TERMS, each shaped as ``mu``."""
+    return [_SERIES_COEF[j - 1] * polygamma(2 * j - 1, mu) for j in range(1, SERIES_TERMS + 1)]
+
+
 def _series(h: NDArray[np.float64], mu: NDArray[np.float64]) -> NDArray[np.float64]:
     """``J`` by the midpoint series, with the polygammas evaluated at ``mu``."""
-    return _even_series(h, (_SERIES_COEF[j - 1] * polygamma(2 * j - 1, mu) for j in range(1, SERIES_TERMS + 1)))
+    return _even_series(h, _series_coefs(mu))
 
 
 def lgamma_jensen_gap(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
@@ -186,7 +191,7 @@ class HellingerGrid:
         self.lgamma = gammaln(grid)
         self.mid = grid
         # psi^(2j-1)(a_i + s/2) * coefficient, shape (terms, k, 2n+1)
-        self.psi = np.stack([_SERIES_COEF[j - 1] * polygamma(2 * j - 1, grid) for j in range(1, SERIES_TERMS + 1)])
+        self.psi = np.stack(_series_coefs(grid))
 
     def rows(self, i: int, ci: ArrayLike) -> NDArray[np.float64]:
         """``J(a_i + c_i, a_i + x)`` for every x = 0..n: ``(B,)`` counts of coordinate i -> ``(B, n+1)``.
@@ -241,3 +246,128 @@ class HellingerGrid:
     def hellinger(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
         """``H(BI(c), Dir(a + m))`` for every pair, ``(B, N)``."""
         return hellinger_from_log_bc(self.log_bc(counts, cands))
+
+
+#: Largest n whose polygamma tables :class:`BetaLogBC` tabulates whole (16 x (2n+1) doubles); larger n
+#: compute the polygammas only at the half-integers a block touches.
+FULL_TABLE_N = 200_000
+
+
+def _contiguous(a: NDArray[np.int64]) -> bool:
+    return a.size > 0 and int(a[-1]) - int(a[0]) == a.size - 1 and bool(np.all(np.diff(a) == 1))
+
+
+class BetaLogBC:
+    """``ln BC(Beta(a1 + c, a2 + n - c), Beta(a1 + r, a2 + n - r))`` for counts c, r of one n, by blocks or
+    pairs, at any n without an (n+1)^2 table (docs/definitions.md §2; the loss of docs/definitions.md §10).
+
+    Both posteriors have the same total, so ``ln BC = J1 + J2`` with the Jensen gaps (module docstring)
+    ``J1 = lnG(a1 + (c+r)/2) - (lnG(a1 + c) + lnG(a1 + r))/2`` and the same for coordinate 2 with
+    ``n - c, n - r``: three look-ups in a table of lnGamma on the half-integer grid (a Hankel
+    structure, so a block costs O(block)).  A direct difference of lnGamma values has absolute error
+    ~4e-16 mu ln mu (mu = a + (c+r)/2), i.e. relative error ~4e-16 ln(mu) / t^2 with
+    ``t = |c - r| / (2 mu)``.  Within the band ``|c - r| <= D``, ``D = 4e-3 M sqrt(ln M)``
+    (``M = max(a) + n``), every coordinate with ``t <= SERIES_THRESHOLD`` uses instead the midpoint
+    series (:func:`lgamma_jensen_gap`'s, with the polygammas tabulated on the same grid); outside the
+    band ``t > D/(2M)`` and the direct difference is within ~1e-10 relative.  So ``ln BC`` is within
+    ~1e-10 relative of :func:`log_bhattacharyya` (tested against :func:`hellinger`).  The prior and n
+    are taken as given (the caller validates them); counts outside 0..n are refused.
+    """
+
+    def __init__(self, prior: ArrayLike, n: int):
+        a = np.asarray(prior, dtype=np.float64).reshape(-1)
+        self.prior, self.n = a, int(n)
+        s = 0.5 * np.arange(2 * self.n + 1)
+        self._lg = [gammaln(a[0] + s), gammaln(a[1] + s)]
+        # ln BC(c, r) = F[c + r] - g[c] - g[r] (direct differences; Hankel in c + r)
+        self._F = self._lg[0] + self._lg[1][::-1]
+        self._g = 0.5 * (self._lg[0][0::2] + self._lg[1][0::2][::-1])
+        M = float(a.max()) + self.n
+        self.band = int(min(self.n, math.ceil(4e-3 * M * math.sqrt(math.log(M + 2.0))) + 2))
+        self._psi: list | None = None
+        self._psi_at: list[dict[int, NDArray[np.float64]]] = [{}, {}]
+
+    def _coefs(self, i: int, s: NDArray[np.int64]) -> list[NDArray[np.float64]]:
+        """The series coefficients (:func:`_series_coefs`) at ``a_i + s/2`` for half-integer indices s."""
+        if self.n <= FULL_TABLE_N:
+            if self._psi is None:
+                self._psi = [_series_coefs(self.prior[k] + 0.5 * np.arange(2 * self.n + 1)) for k in range(2)]
+            return [tab[s] for tab in self._psi[i]]
+        u, inv = np.unique(s, return_inverse=True)
+        cache = self._psi_at[i]  # s -> the 8 coefficients, computed once per half-integer touched
+        missing = [v for v in u.tolist() if v not in cache]
+        if missing:
+            x = self.prior[i] + 0.5 * np.asarray(missing, dtype=np.float64)
+            cache.update(zip(missing, np.stack(_series_coefs(x), axis=1)))
+        M = np.stack([cache[v] for v in u.tolist()], axis=1)
+        return [M[j][inv] for j in range(SERIES_TERMS)]
+
+    def block(self, cs: ArrayLike, rs: ArrayLike) -> NDArray[np.float64]:
+        """``ln BC`` for every pair of counts ``cs`` x outputs ``rs``: shape ``(len(cs), len(rs))``."""
+        cs = np.asarray(cs, dtype=np.int64).reshape(-1)
+        rs = np.asarray(rs, dtype=np.int64).reshape(-1)
+        n = self.n
+        if cs.size and (cs.min() < 0 or cs.max() > n) or rs.size and (rs.min() < 0 or rs.max() > n):
+            raise InputError(f"counts and outputs must lie in 0..{n}")
+        if rs.size and _contiguous(rs):
+            out = np.lib.stride_tricks.sliding_window_view(self._F, rs.size)[cs + rs[0]]
+        else:
+            out = self._F[cs[:, None] + rs[None, :]]
+        out -= self._g[cs][:, None]
+        out -= self._g[rs][None, :]
+        # near the diagonal: the midpoint series where it applies (class docstring)
+        D = self.band
+        if cs.size and rs.size:
+            if _contiguous(cs):
+                # the band |r - c| <= D, built directly: rows c = r + d, d = -D..D
+                lo_d = max(-D, int(cs[0]) - int(rs.max()))
+                hi_d = min(D, int(cs[-1]) - int(rs.min()))
+                offs = np.arange(lo_d, hi_d + 1) if hi_d >= lo_d else np.zeros(0, dtype=np.int64)
+                jj = np.repeat(np.arange(rs.size), offs.size)
+                ii = (rs[:, None] + offs[None, :]).reshape(-1) - cs[0]
+                ok = (ii >= 0) & (ii < cs.size)
+                ri, ci = ii[ok], jj[ok]
+            else:
+                ri, ci = np.nonzero(np.abs(rs[None, :] - cs[:, None]) <= D)
+            if ri.size:
+                out[ri, ci] = self._band(cs[ri], rs[ci])
+        np.minimum(out, 0.0, out=out)
+        return out
+
+    def pairs(self, c: ArrayLike, r: ArrayLike) -> NDArray[np.float64]:
+        """``ln BC`` at the pairs ``(c[i], r[i])`` (elementwise): the same formulas, in the same order of
+        operations, as :meth:`block` (direct differences, the midpoint series within the band), so each
+        value equals the corresponding entry of a block bit for bit; O(1) per pair."""
+        c = np.asarray(c, dtype=np.int64).reshape(-1)
+        r = np.asarray(r, dtype=np.int64).reshape(-1)
+        n = self.n
+        if c.shape != r.shape:
+            raise InputError("log_bc_pairs needs as many counts as outputs")
+        if c.size and (min(c.min(), r.min()) < 0 or max(c.max(), r.max()) > n):
+            raise InputError(f"counts and outputs must lie in 0..{n}")
+        out = self._F[c + r]
+        out -= self._g[c]
+        out -= self._g[r]
+        band = np.flatnonzero(np.abs(r - c) <= self.band)
+        if band.size:
+            out[band] = self._band(c[band], r[band])
+        np.minimum(out, 0.0, out=out)
+        return out
+
+    def _band(self, c: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``ln BC = J1 + J2`` at the pairs ``(c[i], r[i])`` within the band: each coordinate's Jensen gap from
+        the lnGamma table, or its midpoint series where ``|r - c| / 2 <= SERIES_THRESHOLD mu`` (class
+        docstring); shared by :meth:`block` and :meth:`pairs`, so both give the same bits."""
+        n = self.n
+        h = 0.5 * (r - c).astype(np.float64)
+        total = 0.0
+        # coordinate i's counts: (c, r) for i = 0, (n - c, n - r) for i = 1
+        for i, (ci_, ri_) in enumerate(((c, r), (n - c, n - r))):
+            s = ci_ + ri_
+            mu = self.prior[i] + 0.5 * s
+            near = np.abs(h) <= SERIES_THRESHOLD * mu
+            j = self._lg[i][s] - 0.5 * (self._lg[i][2 * ci_] + self._lg[i][2 * ri_])
+            if near.any():
+                j[near] = _even_series(h[near], self._coefs(i, s[near]))
+            total = total + np.minimum(j, 0.0)
+        return total
