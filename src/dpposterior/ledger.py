@@ -1,4 +1,4 @@
-"""A privacy budget across several releases of the same data: a ledger file (docs/definitions.md §1 ranges).
+"""A privacy budget across several releases of the same data: a ledger file (docs/definitions.md §9, "Ledger").
 
 Without a ledger, nothing adds releases up: k releases of the same data at eps each cost k * eps
 (basic composition), whatever each one says.  :class:`Ledger` keeps that account in a JSON file:
@@ -75,8 +75,8 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, 
 
 
 class LedgerError(InputError):
-    """The ledger file cannot be read, parsed or written, or its budget differs from the one given
-    (docs/definitions.md §1: a refusal in one line); the file is never overwritten then."""
+    """The ledger file cannot be read, parsed or written, or its budget differs from the one given (a one-line
+    refusal; docs/definitions.md §9, "Ledger"); the file is never overwritten then."""
 
 
 class BudgetExceeded(InputError):
@@ -93,7 +93,7 @@ def _pair(b: tuple[float, float]) -> str:
 
 
 def parse_budget(text: str) -> tuple[float, float]:
-    """``--budget EPS[,DELTA]``: the budget's epsilon and delta (default 0); docs/definitions.md §1 ranges."""
+    """``--budget EPS[,DELTA]``: the budget's epsilon and delta (default 0); docs/definitions.md §9, "Ledger"."""
     parts = validate.parse_list(text, "budget")
     if len(parts) not in (1, 2):
         raise InputError(f"budget must be EPS or EPS,DELTA, got {len(parts)} values")
@@ -108,7 +108,7 @@ def _unit(value, name: str) -> float:
 
 def budget_arg(budget: object) -> tuple[float, float]:
     """A budget from Python: ``epsilon`` or ``(epsilon, delta)``, real numbers only (a string is refused, as
-    everywhere in the API); epsilon > 0 finite, 0 <= delta < 1 (docs/definitions.md §1 ranges)."""
+    everywhere in the API); epsilon > 0 finite, 0 <= delta < 1 (docs/definitions.md §9, "Ledger")."""
     if isinstance(budget, (tuple, list)):
         if len(budget) != 2:
             raise InputError("budget must be epsilon or (epsilon, delta)")
@@ -203,7 +203,8 @@ def _now() -> str:
 
 
 class Ledger:
-    """A budget across releases of the same data, kept in ``path`` (module docstring).
+    """A budget across releases of the same data, kept in ``path`` (docs/definitions.md §9, "Ledger"; module
+    docstring).
 
     ``budget``: ``(epsilon, delta)`` or ``epsilon`` alone (delta 0), real numbers; None uses the budget stored in
     the file.  The file is created by the first charge (or :meth:`create`) with this budget; a file that already
@@ -348,7 +349,8 @@ class Ledger:
     def summary(self) -> LedgerSummary:
         """Each release's settings, the budgets, the totals by basic composition and (when an entry has a delta
         and dp-accounting is installed) by dp-accounting's composition at the larger of the total delta and the
-        budget's delta, and what remains of the budget (:class:`LedgerSummary`; ``str()`` of it is one line)."""
+        budget's delta, and what remains of the budget (:class:`LedgerSummary`; ``str()`` of it is one line);
+        docs/definitions.md §9, "Ledger"."""
         state = self._read()
         eps, delta = _totals(state.entries, self.path)
         budget = self._budget_of(state)
@@ -397,7 +399,8 @@ class Ledger:
 
     @contextlib.contextmanager
     def charge(self, mechanism: str, epsilon: float | None, delta: float | None) -> Iterator[None]:
-        """Hold the lock, refuse a release past the budget, record it, then run the body (the draw).
+        """Hold the lock, refuse a release past the budget (docs/definitions.md §9, "Ledger"), record it, then run
+        the body (the draw).
 
         The entry is written *before* the body runs: a release whose draw then fails has still been
         charged (the conservative side).  A refusal raises before the body, the file untouched.
@@ -440,7 +443,7 @@ class Ledger:
     def raise_budget(self, budget: float | tuple[float, float]) -> None:
         """Raise the stored budget to ``budget`` (``dpposterior ledger raise``): an explicit act, recorded in the
         file with its time and the number of releases before it.  Neither component may go down, and one must
-        go up; afterwards this object's budget is the new one."""
+        go up; afterwards this object's budget is the new one (docs/definitions.md §9, "Ledger")."""
         new = budget_arg(budget)
         with self._locked():
             state = self._read()
@@ -532,7 +535,8 @@ def _totals(entries: list[Entry], path: Path) -> tuple[float, float]:
 
 def composed_epsilon(entries: list[Entry], delta: float) -> float | None:
     """The epsilon at total ``delta`` of the composition of the entries' (eps, delta)-DP privacy-loss
-    distributions (dp-accounting), or None when no entry has a delta or dp-accounting is not installed."""
+    distributions (dp-accounting; docs/definitions.md §9, "Ledger"), or None when no entry has a delta or
+    dp-accounting is not installed."""
     if not entries or not any(e.delta for e in entries):
         return None
     try:

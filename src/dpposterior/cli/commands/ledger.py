@@ -20,7 +20,9 @@ ACTIONS = ("show", "create", "raise")
 
 
 def add_ledger(p: argparse.ArgumentParser) -> None:
-    """show a privacy ledger (releases, totals, what remains), create it, or raise its budget"""
+    """show a privacy ledger (releases, totals, what remains), create it, or raise its budget
+
+    docs/definitions.md §9, "Ledger"; the text and JSON are :func:`show_lines` and ``LedgerSummary.as_dict``."""
     p.add_argument("action", choices=ACTIONS, help="show the ledger, create it with --budget, or raise its budget")
     p.add_argument("file", metavar="FILE", help="the ledger file (as given to release --ledger)")
     p.add_argument("--budget", metavar="EPS[,DELTA]",
@@ -29,7 +31,8 @@ def add_ledger(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_ledger(args) -> None:
-    """``dpposterior ledger``: one action on one ledger file; every refusal is one line (status 2)."""
+    """``dpposterior ledger``: one action on one ledger file (docs/definitions.md §9, "Ledger"); every refusal is
+    one line (status 2)."""
     if args.action == "show":
         if args.budget is not None:
             raise InputError("ledger show takes no --budget (the budget is the one stored in the ledger)")
