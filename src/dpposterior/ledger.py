@@ -403,7 +403,9 @@ class Ledger:
         the body (the draw).
 
         The entry is written *before* the body runs: a release whose draw then fails has still been
-        charged (the conservative side).  A refusal raises before the body, the file untouched.
+        charged (the conservative side), and its error says so (an :class:`InputError`'s one line ends with
+        "the ledger ... was charged for this release"; any other exception carries it as a note).  A refusal
+        raises before the body, the file untouched.
         """
         with self._locked():
             state = self._read()
@@ -423,7 +425,16 @@ class Ledger:
             entries = [*state.entries, Entry(mechanism, float(epsilon), float(delta or 0.0), _now())]
             budgets = state.budgets or [BudgetRecord(b_eps, b_delta, _now(), "created", 0)]
             self._write(entries, budgets, "; nothing was drawn")
-            yield
+            try:
+                yield
+            except Exception as exc:  # charged, and the release failed: the message says so (never silently)
+                note = (f"the ledger {self._name()} was charged for this release (epsilon {_exact(float(epsilon))}, "
+                        f"delta {_exact(float(delta or 0.0))}; total now ({_exact(eps)}, {_exact(dlt)})-DP)")
+                if isinstance(exc, InputError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+                    exc.args = (f"{exc.args[0]}; {note}",)
+                else:
+                    exc.add_note(note)
+                raise
 
     def create(self) -> None:
         """Create the ledger with the given budget, before any release (``dpposterior ledger create``); on a

@@ -424,3 +424,25 @@ def test_the_summary_is_data(tmp_path):
     if s.composed is not None:  # dp-accounting installed: at the budget's delta, no more than basic composition
         assert s.composed[1] == 1e-5 and 0 < s.composed[0] <= 0.75 + 1e-9
         assert d["total"]["dp_accounting"] == {"epsilon": s.composed[0], "delta": 1e-5}
+
+
+def test_a_release_that_fails_after_its_charge_says_it_was_charged(tmp_path, capsys, monkeypatch):
+    led = tmp_path / "l.json"
+
+    def fails(*a, **k):
+        raise dp.InputError("the draw failed")
+
+    monkeypatch.setattr(dp.get_mechanism("geometric"), "sample", fails)
+    code, out, err = run(capsys, *REL, "--ledger", str(led), "--budget", "1")
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith("dpposterior: error: the draw failed; the ledger") and "was charged for this release" in err
+    assert "total now (0.4, 0)-DP" in err and len(dp.Ledger(led).entries()) == 1
+
+    def breaks(*a, **k):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(dp.get_mechanism("geometric"), "sample", breaks)
+    with pytest.raises(RuntimeError) as info:
+        dp.release("geometric", [1, 1], [4, 6], epsilon=0.4, ledger=dp.Ledger(led))
+    assert any("was charged for this release" in n for n in info.value.__notes__)
+    assert str(info.value) == "boom" and len(dp.Ledger(led).entries()) == 2
