@@ -51,6 +51,7 @@ import errno
 import json
 import math
 import os
+import shlex
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -340,7 +341,8 @@ class Ledger:
         if stored is not None and self._given is not None and stored != self._given:
             raise LedgerError(f"the ledger {self._name()} has the budget {_pair(stored)}, not {_pair(self._given)}: "
                               "a ledger's budget is fixed when it is created; give the same budget, or raise it "
-                              f"explicitly with: dpposterior ledger raise {self.path} --budget EPS[,DELTA]")
+                              f"explicitly with: dpposterior ledger raise {shlex.quote(str(self.path))} "
+                              "--budget EPS[,DELTA]")
 
     def total(self) -> tuple[float, float]:
         """Basic composition of the entries: ``(sum of epsilons, sum of deltas)``."""
@@ -388,7 +390,8 @@ class Ledger:
         self._check_budget(state)
         if state.legacy:
             raise LedgerError(f"the ledger {self._name()} was written by an older dpposterior and records no budget: "
-                              f"record it once with: dpposterior ledger create {self.path} --budget EPS[,DELTA] "
+                              f"record it once with: dpposterior ledger create {shlex.quote(str(self.path))} "
+                              "--budget EPS[,DELTA] "
                               "(Ledger.create()); nothing was drawn")
         if state.budget is not None:
             return state.budget
@@ -460,7 +463,8 @@ class Ledger:
             state = self._read()
             if state.raw is None or state.legacy:
                 raise LedgerError(f"the ledger {self._name()} has no recorded budget to raise: create it first "
-                                  f"with: dpposterior ledger create {self.path} --budget EPS[,DELTA]")
+                                  f"with: dpposterior ledger create {shlex.quote(str(self.path))} "
+                                  "--budget EPS[,DELTA]")
             old = state.budget
             if new[0] < old[0] or new[1] < old[1] or new == old:
                 raise LedgerError(f"a raise must not lower either part of the budget and must change one: the "

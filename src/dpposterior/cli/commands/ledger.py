@@ -14,7 +14,7 @@ import argparse
 
 from ...errors import InputError
 from ...ledger import Ledger, LedgerError, parse_budget
-from ..output import dump
+from ..output import json_text
 
 ACTIONS = ("show", "create", "raise")
 
@@ -36,27 +36,24 @@ def cmd_ledger(args) -> None:
     if args.action == "show":
         if args.budget is not None:
             raise InputError("ledger show takes no --budget (the budget is the one stored in the ledger)")
-        ledger = Ledger(args.file)
-        summary = ledger.summary()
+        summary = Ledger(args.file).summary()
         if summary.format is None:
             raise LedgerError(f"there is no ledger at {args.file!r}")
-        if args.json:
-            dump(summary.as_dict())
-        else:
-            print("\n".join(show_lines(summary)))
-        return
-    if args.json:
-        raise InputError(f"--json is for ledger show, not ledger {args.action}")
-    if args.budget is None:
-        raise InputError(f"ledger {args.action} needs --budget EPS[,DELTA]")
-    budget = parse_budget(args.budget)
-    if args.action == "create":
-        ledger = Ledger(args.file, budget)
-        ledger.create()
+        text = json_text(summary.as_dict()) if args.json else "\n".join(show_lines(summary))
     else:
-        ledger = Ledger(args.file)
-        ledger.raise_budget(budget)
-    print(str(ledger.summary()))
+        if args.json:
+            raise InputError(f"--json is for ledger show, not ledger {args.action}")
+        if args.budget is None:
+            raise InputError(f"ledger {args.action} needs --budget EPS[,DELTA]")
+        budget = parse_budget(args.budget)
+        if args.action == "create":
+            ledger = Ledger(args.file, budget)
+            ledger.create()
+        else:
+            ledger = Ledger(args.file)
+            ledger.raise_budget(budget)
+        text = str(ledger.summary())
+    print(text)  # whole, once: everything that can fail is done before
 
 
 def _g(v: float) -> str:
