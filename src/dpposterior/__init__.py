@@ -20,14 +20,14 @@ from .sensitivity import global_sensitivity, local_sensitivity, smooth_sensitivi
 from .accuracy import ExpectedErrors, expected_errors
 from .mechanism_audit import audit_mechanism
 from .guarantee import PrivacyWarning
-from .ledger import BudgetExceeded, Ledger, LedgerError
+from .ledger import BudgetExceeded, Ledger, LedgerError, LedgerSummary
 # last: the names `release` and `compare` are the functions, not the modules of those names
 from .practitioner import Release, compare, release
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BudgetExceeded", "ExpectedErrors", "Ledger", "LedgerError", "PrivacyWarning", "Release",
+    "BudgetExceeded", "ExpectedErrors", "Ledger", "LedgerError", "LedgerSummary", "PrivacyWarning", "Release",
     "audit_mechanism", "compare", "expected_errors", "release",
     "MECHANISMS", "MECHANISM_IDS", "InputError", "NoiseAwarePosterior", "noise_aware_posterior", "PrivacyLoss",
     "SizeError", "candidates", "concrete_epsilon",

@@ -77,6 +77,24 @@ def _exact(v: float) -> str:
     return f"{v:g}" if float(f"{v:g}") == v else repr(v)
 
 
+#: ints up to this many digits are written out in full in a range message when the short form would round them
+MAX_EXACT_DIGITS = 30
+
+
+def _exact_int(v: int) -> str:
+    """An int for a range message: :func:`_big`'s short form when it is exact (``1e+12``), else every digit up to
+    :data:`MAX_EXACT_DIGITS` (``9007199254740992``, not ``9.01e+15``), else the short form (a 600-digit int)."""
+    short = _big(v)
+    if abs(v) >= 10**MAX_EXACT_DIGITS:
+        return short
+    try:
+        if float(short) == v and int(float(short)) == v:
+            return short
+    except ValueError:
+        pass
+    return str(v)
+
+
 def _is_number(value: object) -> bool:
     return isinstance(value, (Real, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
@@ -118,7 +136,7 @@ def number(value: object, name: str, lo: float | None = None, hi: float | None =
     if span is None:
         left = "(" if lo_open else "["
         right = ")" if hi_open else "]"
-        span = f"{left}{'-inf' if lo is None else f'{lo:g}'}, {'inf' if hi is None else f'{hi:g}'}{right}"
+        span = f"{left}{'-inf' if lo is None else _exact(lo)}, {'inf' if hi is None else _exact(hi)}{right}"
     where = f"{name} must be {desc + ' ' if desc else ''}in {span}"
     if not _is_number(value):
         raise InputError(f"{name} must be {desc or 'a number'} in {span}, got {_show(value)}")
@@ -137,7 +155,7 @@ def number(value: object, name: str, lo: float | None = None, hi: float | None =
 
 def integer(value: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
     """An integer in ``[lo, hi]``: an int, a numpy integer, or an integral finite float (never a bool)."""
-    span = f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else _big(hi)}]"
+    span = f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else _exact_int(hi)}]"
     if not _is_number(value):
         raise InputError(f"{name} must be an integer in {span}, got {_show(value)}")
     if isinstance(value, (Integral, np.integer)):
@@ -148,7 +166,7 @@ def integer(value: object, name: str, lo: int | None = None, hi: int | None = No
             raise InputError(f"{name} must be an integer in {span}, got {_show(value)}")
         v = int(f)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise InputError(f"{name} must be an integer in {span}, got {_big(v)}")
+        raise InputError(f"{name} must be an integer in {span}, got {_exact_int(v)}")
     return v
 
 
@@ -263,7 +281,7 @@ def sample_count(value: object, name: str = "size", lo: int = 0, hi: int = MAX_S
     try:
         return integer(value, name, lo, hi)
     except InputError:
-        raise InputError(f"{name} must be >= {lo}, an integer at most {_big(hi)}; got {_show(value)}") from None
+        raise InputError(f"{name} must be >= {lo}, an integer at most {_exact_int(hi)}; got {_show(value)}") from None
 
 
 def seed(value: object, name: str = "seed") -> int:

@@ -37,7 +37,7 @@ def test_every_command_prints_whole_outputs_only():
 def test_every_command_module_prints_whole_outputs_only():
     """The check above, over every module of ``dpposterior/cli/commands`` (one per command since issue 19)."""
 
-    from dpposterior.cli import commands
+    from dpposterior.cli import COMMANDS, commands
 
     handlers = 0
     for path in sorted(Path(commands.__file__).parent.glob("*.py")):
@@ -49,7 +49,7 @@ def test_every_command_module_prints_whole_outputs_only():
                 prints = [c for c in ast.walk(node) if isinstance(c, ast.Call) and getattr(c.func, "id", "") == "print"
                           and not any(k.arg == "file" for k in c.keywords)]
                 assert len(prints) <= 1, (path.name, node.name, [p.lineno for p in prints])
-    assert handlers == 7
+    assert handlers == len(COMMANDS) == 8
 
 
 def strict_loads(text: str):

@@ -39,6 +39,7 @@ def test_a_new_subcommand_is_one_parser_one_handler_one_entry(monkeypatch, capsy
     ("privacy", ["--prior A1,A2,...", "--mechanism ID", "--epsilon EPS", "--n N"]),
     ("release", ["--prior A1,A2,...", "--mechanism ID", "--epsilon EPS", "(--counts C1,C2,... | --data CSV)"]),
     ("audit", ["--prior A1,A2,...", "--mechanism ID", "--epsilon EPS", "--n N"]),
+    ("ledger", ["{show,create,raise}", "FILE"]),
 ])
 def test_usage_shows_required_flags_as_required(command, required):
     parser = cli.build_parser()

@@ -193,3 +193,18 @@ def test_api_refuses_what_it_used_to_accept(kwargs, pattern):
 def test_check_params_messages_name_the_range():
     msg = one_line_error(ReleaseSpec.of, "ehds", 1e12, 1e-8, gamma=1.0)
     assert msg == "epsilon must be a positive number in [1e-06, 1000], got 1e+12"
+
+
+@pytest.mark.parametrize("call, text", [
+    (lambda: V.number(30.000001, "epsilon", 0.0, 30.0), "epsilon must be a number in [0, 30], got 30.000001"),
+    (lambda: V.epsilon(1000.0000001), "in [1e-06, 1000], got 1000.0000001"),
+    (lambda: V.number(0.3, "x", 0.1 + 0.2, 1.0), "in [0.30000000000000004, 1], got 0.3"),  # the bound exactly too
+    (lambda: V.integer(2**53, "n", 0, V.MAX_TOTAL), "n must be an integer in [0, 9007199254740991], got 9007199254740992"),
+    (lambda: V.integer(12_345_678, "n", 0, 10**7), "in [0, 1e+07], got 12345678"),  # 1e+07 is exact: kept short
+    (lambda: V.integer(10**700, "n", 0, 10**12), "got 1.00e+700"),  # past 30 digits: the short form
+    (lambda: V.sample_count(2**53, "size", 0, 2**53 - 1), "an integer at most 9007199254740991; got 9007199254740992"),
+])
+def test_range_messages_print_the_value_and_the_bound_exactly(call, text):
+    with pytest.raises(InputError) as info:
+        call()
+    assert text in str(info.value) and "\n" not in str(info.value)

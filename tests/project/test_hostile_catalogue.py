@@ -101,6 +101,8 @@ CATALOGUE = [
                       "1e15", "--seed", "1"], ("refused", "samples")),
     ("data-dev-zero", ["release", "--prior", "1,1", "--data", "/dev/zero", "--column", "x", *REL],
      ("refused", "NUL bytes")),
+    ("ledger-show-dev-zero", ["ledger", "show", "/dev/zero"], ("refused", "not a regular file (a character device)")),
+    ("ledger-show-a-folder", ["ledger", "show", "src"], ("refused", "not a regular file (a folder)")),
     ("gamma-0.01-k3-n2e4", ["release", "--prior", "1,1,1", "--counts", "7000,7000,6000", "--mechanism", "ehds",
                             "--epsilon", "1", "--gamma", "0.01", "--seed", "1"],
      ("ok", lambda out: out.startswith("Dir("))),

@@ -36,6 +36,7 @@ from ..errors import InputError
 from .commands.accuracy import add_accuracy, cmd_accuracy
 from .commands.audit import add_audit, cmd_audit
 from .commands.compare import add_compare, cmd_compare
+from .commands.ledger import add_ledger, cmd_ledger
 from .commands.pmf import add_pmf, cmd_pmf
 from .commands.posterior import add_posterior, cmd_posterior
 from .commands.privacy import add_privacy, cmd_privacy
@@ -71,6 +72,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[a
     "posterior": (add_posterior, cmd_posterior),
     "accuracy": (add_accuracy, cmd_accuracy),
     "compare": (add_compare, cmd_compare),
+    "ledger": (add_ledger, cmd_ledger),
 }
 
 
