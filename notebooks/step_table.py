@@ -84,7 +84,7 @@ fig.tight_layout()
 plt.show()
 
 # %%
-rows = C.step_table(table, claim=claim, item=item)
+rows = C.step_table(table, claim=claim, item=item, as_defined=as_defined, laplace=laplace)
 if item != "table1" and len(printed["exp"]) >= 2:
     pe = np.asarray(printed["exp"])
     tables.show_text(f"Printed step 0 probability {pe[0]:.4f} vs per-candidate step 1 probability {pe[1] / 2:.4f}: "

@@ -99,5 +99,5 @@ tables.show(table, heading="Winner and runner-up per cell, and the winner's erro
 tables.show(ratio.pivot_table(index=["prior_strength", "n", "epsilon", "objective"], columns="mechanism",
                               values="ratio").reset_index(),
             heading="Every release's error over the optimum's, per cell and objective (1 = the best possible)")
-rows = C.which_to_use(df)
+rows = C.which_to_use(df, better=better, worse=worse)
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)
