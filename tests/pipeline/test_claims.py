@@ -62,7 +62,7 @@ def test_frontier_rules_and_edges():
 
 
 def oracle_row(frame, objective):
-    return next(r for r in C.frontier(frame) if r.claim.startswith(f"SPEC §10 ({objective}"))
+    return next(r for r in C.frontier(frame) if r.claim.startswith(f"docs/definitions.md §10 ({objective}"))
 
 
 def test_oracle_rows_match_and_fail_at_their_tolerance():
@@ -77,7 +77,7 @@ def test_oracle_rows_match_and_fail_at_their_tolerance():
     row = oracle_row(two, "worst")
     assert row.verdict == V.PARTLY and "over 2 points (n = 50 to 60" in row.computed
     # no oracle values (the LP did not run anywhere): no row, rather than a vacuous one
-    assert not any(r.claim.startswith("SPEC §10") for r in C.frontier(frontier_frame(0.1, 0.1)))
+    assert not any(r.claim.startswith("docs/definitions.md §10") for r in C.frontier(frontier_frame(0.1, 0.1)))
 
 
 def test_ratios_put_every_release_over_the_optimum_of_its_objective():

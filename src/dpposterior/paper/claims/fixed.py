@@ -215,7 +215,7 @@ ORACLE_RTOL = {"average": 1e-6, "worst": 1e-4}
 
 
 def oracle_rows(df: pd.DataFrame) -> list[V.Verdict]:
-    """SPEC §10 (Ghosh-Roughgarden-Sundararajan 2009; Gupte-Sundararajan 2010), not assumed for the Hellinger
+    """docs/definitions.md §10 (Ghosh-Roughgarden-Sundararajan 2009; Gupte-Sundararajan 2010), not assumed for the Hellinger
     loss but checked: at k = 2 the geometric release followed by the Bayes remap (average) or the minimax remap
     (worst case) attains the full linear program's optimum, at every grid point where the LP runs (``lp_oracle``
     rows of the ``expected_error`` jobs, n + 1 <= 260).  One row per objective."""
@@ -230,7 +230,7 @@ def oracle_rows(df: pd.DataFrame) -> list[V.Verdict]:
         hold = rel <= ORACLE_RTOL[objective]
         ns = sorted(s.n.unique())
         rows.append(V.Verdict(
-            f"SPEC §10 ({objective} error): geometric + its "
+            f"docs/definitions.md §10 ({objective} error): geometric + its "
             f"{'minimax' if objective == 'worst' else 'Bayes'} remap "
             "matches the linear program at every grid point where the LP runs",
             "geometric + remap = the LP's optimum (k = 2)",
