@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Template:
-    """A notebook template (docs/pipeline.md, "Changing or adding an item"): the config ``section`` its items'
+    """A notebook template (docs/definitions.md §7): the config ``section`` its items'
     ``source`` names, the item keys it ``needs`` besides template, source and title, and which of its item keys
     name mechanisms of the source (``mechanism_keys``; a list value names several); ``printed_formulas``: its items
     also need the printed-formula pseudo-mechanisms of the workshop draft's tables (:mod:`.stages.pmf`)."""

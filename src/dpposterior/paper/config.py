@@ -71,9 +71,9 @@ NEED_MESSAGES = {"printed": "table items need the printed values"}
 
 
 def check_items(cfg: dict) -> None:
-    """Each item's template is one of :data:`.catalogue.TEMPLATES`, its source an entry of the template's
-    section, its template's keys present, and its claims fit their kinds (:func:`.claims.check`). One line naming
-    the item and the key."""
+    """The items' checks (docs/definitions.md §7): each item's template is one of :data:`.catalogue.TEMPLATES`, its
+    source an entry of the template's section, its template's keys present, and its claims fit their kinds
+    (:func:`.claims.check`). One line naming the item and the key."""
     for item, spec in cfg["items"].items():
         template = spec["template"]
         if template not in TEMPLATES:

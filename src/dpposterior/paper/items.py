@@ -21,9 +21,9 @@ def load(paths, **kw) -> pd.DataFrame:
 
 
 def parameters(item: str, config: str = "config.yaml") -> dict:
-    """The parameters the pipeline passes to ``item``'s notebook, computed from ``config`` (repository-root
-    relative, :func:`.paths.here`) as the pipeline does: a notebook template run as it is in Jupyter takes its
-    defaults from here, never from copies of the config's values."""
+    """The parameters the pipeline passes to ``item``'s notebook (docs/definitions.md §7), computed from ``config``
+    (repository-root relative, :func:`.paths.here`) as the pipeline does: a notebook template run as it is in Jupyter
+    takes its defaults from here, never from copies of the config's values."""
     import yaml
 
     from .stages import item_parameters

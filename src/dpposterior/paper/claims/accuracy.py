@@ -124,7 +124,7 @@ def _grows_with_k(cl: dict, ctx: Context) -> list[V.Verdict]:
 
 def accuracy(claims: list[dict], summary: pd.DataFrame, *, xname: str = "n", alias: dict | None = None,
              data: pd.DataFrame | None = None) -> list[V.Verdict]:
-    """Claims on error curves/boxes (docs/definitions.md, Verdicts), each by its kind's rule (the kinds of this
+    """Claims on error curves/boxes (docs/definitions.md §8), each by its kind's rule (the kinds of this
     module: ``crossover``, ``crossover-below``, ``always-better``, ``approaches``, ``trend``, ``grows-with-k``).
     Claims about ``lshist`` are judged on ``lszhang``'s runs where ``alias`` says so (:func:`shown_mechanisms`)."""
     return judge(TEMPLATES[0], claims, Context(summary, xname, alias or {}, data))

@@ -105,6 +105,6 @@ def _recorded(cl: dict, ctx: Context) -> list[V.Verdict]:
 
 
 def pmf(pmf_df: pd.DataFrame, tails: pd.DataFrame, claims: list[dict], *, levels: int = 4) -> list[V.Verdict]:
-    """Claims on the exact candidate probabilities (docs/definitions.md, Verdicts; the items' ``claims`` in
+    """Claims on the exact candidate probabilities (docs/definitions.md §8; the items' ``claims`` in
     ``config.yaml``), each by its kind's rule: ``more-mass-near-truth``, ``tail-bound`` and ``recorded``."""
     return judge(TEMPLATES[0], claims, Context(pmf_df, tails, levels))

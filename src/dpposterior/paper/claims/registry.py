@@ -28,7 +28,7 @@ class Mechanism(str):
 #: Key type of a number (YAML gives int or float; a bool is not a number here).
 NUMBER = (int, float)
 
-#: Every verdict word a rule may give (docs/definitions.md, Verdicts).
+#: Every verdict word a rule may give (docs/pipeline.md, "Reading the verdicts").
 WORDS = (V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.WITHIN_NOISE, V.CONSISTENT, V.INCONSISTENT, V.NOT_REFUTED,
          V.BY_CONSTRUCTION, V.VACUOUS, V.CANNOT_CHECK)
 
@@ -38,7 +38,7 @@ COMMON = {"kind": str, "text": str}
 
 @dataclass(frozen=True)
 class Kind:
-    """One claim kind (docs/pipeline.md, "Changing or adding an item"): ``required`` and ``optional`` map each key
+    """One claim kind of the catalogue's items (docs/definitions.md §7): ``required`` and ``optional`` map each key
     to its type (a type, a tuple of types, :class:`Mechanism`, or a tuple of allowed string values); ``rule(claim,
     ctx)`` returns the claim's verdict rows from the template's context ``ctx``; ``verdicts`` are the words the
     rule can give."""
@@ -65,7 +65,8 @@ KINDS: dict[str, Kind] = {}
 
 
 def kind(name: str, *, templates, verdicts, required=None, optional=None) -> Callable:
-    """Declare the claim kind ``name`` with the decorated function as its rule (see :class:`Kind`)."""
+    """Declare the claim kind ``name`` with the decorated function as its rule (see :class:`Kind`; docs/definitions.md
+    §7)."""
 
     def add(rule: Callable) -> Callable:
         if name in KINDS:
@@ -80,7 +81,7 @@ def kind(name: str, *, templates, verdicts, required=None, optional=None) -> Cal
 
 
 def kinds_of(template: str) -> list[str]:
-    """The claim kinds an item of ``template`` may use."""
+    """The claim kinds an item of ``template`` may use (docs/definitions.md §7)."""
     return [k.name for k in KINDS.values() if template in k.templates]
 
 
@@ -106,8 +107,8 @@ def _fits(value, t) -> bool:
 
 
 def check(item: str, template: str, claims) -> None:
-    """Check an item's ``claims`` against the registry; the first error is one line naming the item and the key
-    (:class:`~dpposterior.paper.errors.ConfigError`)."""
+    """Check an item's ``claims`` against the registry (docs/definitions.md §7); the first error is one line naming
+    the item and the key (:class:`~dpposterior.paper.errors.ConfigError`)."""
     allowed = kinds_of(template)
     for i, cl in enumerate(claims or []):
         where = f"items.{item}.claims[{i}]"
@@ -136,8 +137,8 @@ def check(item: str, template: str, claims) -> None:
 
 
 def judge(template: str, claims, ctx) -> list[V.Verdict]:
-    """The verdict rows of an item's ``claims``, each by its kind's rule on the template's context ``ctx``
-    (``ValueError`` on a kind the registry does not give to ``template``: the dry run names it first)."""
+    """The verdict rows of an item's ``claims`` (docs/definitions.md §7), each by its kind's rule on the template's
+    context ``ctx`` (``ValueError`` on a kind the registry does not give to ``template``: the dry run names it first)."""
     rows = []
     for cl in claims or []:
         k = KINDS.get(cl["kind"])

@@ -62,11 +62,11 @@ def _max_at_truth(cl: dict, df: pd.DataFrame) -> list[V.Verdict]:
 
 
 def sensitivity(df: pd.DataFrame, claims: list[dict]) -> list[V.Verdict]:
-    """Claims on the sensitivity curves (docs/definitions.md, Verdicts): ``smooth-between``, ``gs-constant``
+    """Claims on the sensitivity curves (docs/definitions.md §8): ``smooth-between``, ``gs-constant``
     and ``ls-falls``, each by its kind's rule."""
     return judge("sensitivity", claims, df)
 
 
 def score_change(df: pd.DataFrame, claims: list[dict]) -> list[V.Verdict]:
-    """Claims on the score changes (docs/definitions.md, Verdicts): ``max-at-truth``."""
+    """Claims on the score changes (docs/definitions.md §8): ``max-at-truth``."""
     return judge("score_change", claims, df)

@@ -44,9 +44,10 @@ def item_mechanisms(config: dict, template: str, source: str) -> list[str] | Non
 
 
 def item_parameters(config: dict, item: str, results: str, figures: str) -> dict:
-    """The parameters of one item's notebook: its ``items:`` entry (minus template and source), its inputs by
-    role, its output paths and, if its notebook takes them, its source's mechanisms (the pipeline passes these,
-    and a notebook run as it is in Jupyter loads the same from the config: :func:`dpposterior.paper.items.parameters`)."""
+    """The parameters of one item's notebook (docs/definitions.md §7): its ``items:`` entry (minus template and
+    source), its inputs by role, its output paths and, if its notebook takes them, its source's mechanisms (the
+    pipeline passes these, and a notebook run as it is in Jupyter loads the same from the config:
+    :func:`dpposterior.paper.items.parameters`)."""
     spec = dict(config["items"][item])
     template, src = spec.pop("template"), spec.pop("source")
     params = {"item": item, **spec, "inputs": item_inputs(config, template, src, results),
