@@ -23,21 +23,23 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
-# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
-_title_default = "Exact candidate probabilities, k = 2 (arXiv draft §7.2.1, Fig. 3a)"
 
 # %% tags=["parameters"]
 item = "fig3a"
-title = _title_default
+title = None
+claims = None
+inputs = None
+outputs = None
 bin_width = 0.025
-claims = [{"kind": "more-mass-near-truth", "better": "mh", "worse": "lsdim",
-           "text": "arXiv draft §7.2.1 (Fig. 3): M_H puts more mass near the truth than baseline Laplace"}]
-inputs = {"pmf": [paths.result(paths.PMF, "fig3a", m) for m in ["mh", "lsdim", "lshist", "mh-delta"]],
-          "tails": [paths.result(paths.PMF_TAILS, "fig3a", m) for m in ["mh", "lsdim", "lshist", "mh-delta"]]}
-outputs = paths.item_outputs("fig3a")
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 pmf = items.load(inputs["pmf"])

@@ -26,16 +26,22 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "coverage"
-title = "Coverage of credible intervals from a private release: naive against noise-aware (beyond the drafts)"
-mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric"]
-inputs = {"coverage": [paths.result(paths.COVERAGE, "coverage", m) for m in mechanisms]}
-outputs = paths.item_outputs("coverage")
+title = None
+mechanisms = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 df = items.load(inputs["coverage"])

@@ -26,18 +26,22 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import drafts, items, paths, style, tables
+from dpposterior.paper import drafts, items, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "draft-claims"
-title = "The drafts' theorems and side claims that no figure carries, recomputed"
-claims = []
-_m = ["mh", "lshist"]
-inputs = {"pmf": [paths.result(paths.PMF, "recorded-1e4", m) for m in _m],
-          "tails": [paths.result(paths.PMF_TAILS, "recorded-1e4", m) for m in _m]}
-outputs = paths.item_outputs("draft-claims")
+title = None
+claims = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 pmf = items.load(inputs["pmf"])

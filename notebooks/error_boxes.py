@@ -24,20 +24,23 @@ import pandas as pd
 
 from dpposterior.paper import claims as C
 from dpposterior.paper import experiments as E
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "fig5-prior"
-title = "Error vs balanced prior Beta(a,a), data (50,50) (arXiv draft §7.2.2, Fig. 5)"
-mechanisms = ["mh", "lsdim", "lshist"]
-claims = [{"kind": "crossover", "better": "mh", "worse": "lsdim",
-           "text": "arXiv draft §7.2.2 (Fig. 5): baseline Laplace better at first, outperformed by M_H after a while"}]
-inputs = {"data": paths.result(paths.DATA, "prior-50-50"),
-          "runs": [paths.result(paths.RUNS, "prior-50-50", m) for m in ["mh", "lsdim", "lshist"]],
-          "exact": [paths.result(paths.EXACT, "prior-50-50", m) for m in ["mh", "lsdim", "lshist"]]}
-outputs = paths.item_outputs("fig5-prior")
+title = None
+mechanisms = None
+claims = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 data = items.load(inputs["data"]).sort_values("point")

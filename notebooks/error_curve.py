@@ -25,20 +25,23 @@ import pandas as pd
 
 from dpposterior.paper import claims as C
 from dpposterior.paper import experiments as E
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "fig4"
-title = "Mean error vs n, Beta(1,1), balanced (arXiv draft §7.2.2, Fig. 4)"
-mechanisms = ["mh", "lsdim", "lshist"]
-claims = [{"kind": "crossover", "better": "mh", "worse": "lsdim", "draft": 300,
-           "text": "arXiv draft §7.2.2 (Fig. 4): Laplace beats M_H below n ~ 300, M_H beats it above"}]
-inputs = {"data": paths.result(paths.DATA, "balanced-k2"),
-          "runs": [paths.result(paths.RUNS, "balanced-k2", m) for m in ["mh", "lsdim", "lshist"]],
-          "exact": [paths.result(paths.EXACT, "balanced-k2", m) for m in ["mh", "lsdim", "lshist"]]}
-outputs = paths.item_outputs("fig4")
+title = None
+mechanisms = None
+claims = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 data = items.load(inputs["data"])

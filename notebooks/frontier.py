@@ -29,17 +29,22 @@ import pandas as pd
 
 from dpposterior.paper import beyond
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables, variants
+from dpposterior.paper import items, style, tables, variants
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "frontier"
-title = "Expected error of every release against n, worst case and average, with the optimum (beyond the drafts)"
-mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated",
-              "ehds~calibrated", "mh~calibrated", "mh-delta~calibrated", "optimal~worst", "optimal~average"]
-inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "frontier", m) for m in mechanisms]}
-outputs = paths.item_outputs("frontier")
+title = None
+mechanisms = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 df = items.load(inputs["expected_error"])

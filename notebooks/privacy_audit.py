@@ -23,21 +23,24 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
-# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
-_title_default = "Empirical privacy-loss lower bounds vs n, Beta(1,1), eps = 1, delta = 5e-4 (arXiv draft §7.3 settings)"
-_claim_default = "arXiv draft §7.3 (Fig. 6): the concrete eps values are smaller than the upper bound eps = 1"
 
 # %% tags=["parameters"]
 item = "fig6-audit"
-title = _title_default
-mechanisms = ["ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist"]
-claim_mechanism = "mh-delta"
-claim = _claim_default
-inputs = {"audit": [paths.result(paths.AUDIT, "fig6", m) for m in mechanisms]}
-outputs = paths.item_outputs("fig6-audit")
+title = None
+mechanisms = None
+claim_mechanism = None
+claim = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 df = items.load(inputs["audit"])

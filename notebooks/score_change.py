@@ -22,19 +22,22 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
-# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
-_title_default = "Score change per candidate is maximal at r = BI(c) (arXiv draft §7.1, Fig. 2)"
-_claims_default = [{"kind": "max-at-truth", "text": "arXiv draft §7.1 (Fig. 2): the maximum is taken at r = BI(c)"}]
 
 # %% tags=["parameters"]
 item = "fig2"
-title = _title_default
-claims = _claims_default
-inputs = {"sensitivity": paths.result(paths.SENSITIVITY, "fig2")}
-outputs = paths.item_outputs("fig2")
+title = None
+claims = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 df = items.load(inputs["sensitivity"])

@@ -23,17 +23,22 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "fig1"
-title = "Sensitivity of H against the posterior (arXiv draft §3, Fig. 1)"
-claims = [{"kind": "smooth-between",
-           "text": "arXiv draft §3 (Fig. 1): the smooth bound lies between local and global sensitivity"}]
-inputs = {"sensitivity": paths.result(paths.SENSITIVITY, "fig1")}
-outputs = paths.item_outputs("fig1")
+title = None
+claims = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 df = items.load(inputs["sensitivity"])

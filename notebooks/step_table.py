@@ -23,25 +23,27 @@ import numpy as np
 import pandas as pd
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
-# the parameters' defaults holding '=' in their text (papermill parses one '=' per line)
-_title_default = "Step probabilities, Beta(1,1), c = (4,4), eps = 0.8 (workshop draft §5.4.1, Table 1)"
 
 # %% tags=["parameters"]
 item = "table1"
-title = _title_default
-printed = {"H": [0.0, 0.233629480709, 0.457635865026, 0.662174391701, 0.83737258593],
-           "exp": [0.37924298484, 0.340809715054, 0.158265808563, 0.0785621424847, 0.0431193490585],
-           "laplace": [0.329679953964, 0.220991081918, 0.148134752205, 0.0992976939175, 0.066561234758]}
-claim = "Workshop draft §5.4.1 (Table 1): the exponential mechanism outputs steps 0-2 with higher and steps 3-4 with lower probability than Laplace"
+title = None
+printed = None
+claim = None
+inputs = None
+outputs = None
+as_defined = None
+laplace = None
 note = ""
 max_steps = 4
-_m = ["mh", "mh-delta", "lszhang", "lshist", "formula-exp", "formula-laplace"]
-inputs = {"pmf": [paths.result(paths.PMF, "table1", m) for m in _m],
-          "tails": [paths.result(paths.PMF_TAILS, "table1", m) for m in _m]}
-outputs = paths.item_outputs("table1")
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 pmf = items.load(inputs["pmf"])
@@ -84,7 +86,7 @@ fig.tight_layout()
 plt.show()
 
 # %%
-rows = C.step_table(table, claim=claim, item=item)
+rows = C.step_table(table, claim=claim, item=item, as_defined=as_defined, laplace=laplace)
 if item != "table1" and len(printed["exp"]) >= 2:
     pe = np.asarray(printed["exp"])
     tables.show_text(f"Printed step 0 probability {pe[0]:.4f} vs per-candidate step 1 probability {pe[1] / 2:.4f}: "

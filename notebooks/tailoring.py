@@ -26,17 +26,23 @@
 import matplotlib.pyplot as plt
 
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 from dpposterior.paper import tailoring as T
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "tailoring"
-title = "Does tailoring to the distance matter? Every release's error under each distance, over the optimum's (arXiv draft future work 3)"
-mechanisms = ["ehd", "ehds", "mh", "lsdim", "lshist", "geometric", "optimal~worst", "optimal~average"]
-inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "tailoring", m) for m in mechanisms]}
-outputs = paths.item_outputs("tailoring")
+title = None
+mechanisms = None
+inputs = None
+outputs = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 df = items.load(inputs["expected_error"])

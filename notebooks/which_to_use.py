@@ -30,17 +30,24 @@ from matplotlib.colors import ListedColormap
 
 from dpposterior.paper import beyond
 from dpposterior.paper import claims as C
-from dpposterior.paper import items, paths, style, tables
+from dpposterior.paper import items, style, tables
 
 style.apply()
 
 # %% tags=["parameters"]
 item = "which-to-use"
-title = "Which release to use: the smallest expected error over n, eps and prior strength (arXiv draft future work 1)"
-mechanisms = ["ehd", "ehds", "mh", "lszhang", "lsdim", "lshist", "geometric", "ehd~calibrated", "ehds~calibrated",
-              "optimal~worst", "optimal~average"]
-inputs = {"expected_error": [paths.result(paths.EXPECTED_ERROR, "which-to-use", m) for m in mechanisms]}
-outputs = paths.item_outputs("which-to-use")
+title = None
+mechanisms = None
+inputs = None
+outputs = None
+better = None
+worse = None
+
+# %%
+# Run as it is (in Jupyter, not by the pipeline, which passes every parameter): the parameters the pipeline
+# would pass, from config.yaml's `items:` entry of `item` and its source experiment.
+if inputs is None:
+    globals().update(items.parameters(item))
 
 # %%
 df = items.load(inputs["expected_error"])
@@ -99,5 +106,5 @@ tables.show(table, heading="Winner and runner-up per cell, and the winner's erro
 tables.show(ratio.pivot_table(index=["prior_strength", "n", "epsilon", "objective"], columns="mechanism",
                               values="ratio").reset_index(),
             heading="Every release's error over the optimum's, per cell and objective (1 = the best possible)")
-rows = C.which_to_use(df)
+rows = C.which_to_use(df, better=better, worse=worse)
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

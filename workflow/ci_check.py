@@ -2,7 +2,8 @@
 
     python workflow/ci_check.py --config config.yaml --configfile workflow/quick.yaml --out ci-artifacts
 
-Fails (exit 1) when an item of the catalogue or of the config's `items:` lacks a file:
+Fails (exit 1) when an item of the catalogue (dpposterior.paper.catalogue.CATALOGUE) or of the config's
+`items:` lacks a file:
 <figures>/<id>.png, .pdf, .csv, .md, .tex, <results>/notebooks/<id>.html, or has no verdict rows
 in <figures>/verdicts.csv. Copies the figures and tables, the rendered notebooks, the verdict
 table and report.zip (if present) to the output folder.
@@ -18,9 +19,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-CATALOGUE = ["fig1", "fig2", "fig3a", "fig3b", "fig3c", "fig4", "fig5a", "fig5b", "fig5-prior", "fig6",
-             "table1", "table2", "workshop-fig3a", "workshop-fig3b", "workshop-fig4", "workshop-fig5",
-             "workshop-fig6", "sketch-fig1a", "sketch-fig1b", "sketch-fig2", "sketch-fig3", "sketch-fig4"]
+from dpposterior.paper.catalogue import CATALOGUE
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -53,7 +53,7 @@ def main() -> int:
     figures, results = Path(cfg.get("figures_dir", "figures")), Path(cfg.get("results_dir", "results"))
     items = list(cfg["items"])
     bad = [f"catalogue item {i!r} is not in {args.config} items:" for i in sorted(set(CATALOGUE) - set(items))]
-    for item in dict.fromkeys(CATALOGUE + items):
+    for item in dict.fromkeys([*CATALOGUE, *items]):
         for f in [figures / f"{item}.{e}" for e in ("png", "pdf", "csv", "md", "tex")] + [results / "notebooks" / f"{item}.html"]:
             p = problems_of(f)
             if p:
@@ -81,7 +81,7 @@ def main() -> int:
     if bad:
         print("ci_check: FAILED\n  " + "\n  ".join(bad), file=sys.stderr)
         return 1
-    print(f"ci_check: all {len(set(CATALOGUE + items))} catalogue items present; artifacts in {out}/")
+    print(f"ci_check: all {len(set(CATALOGUE) | set(items))} catalogue items present; artifacts in {out}/")
     return 0
 
 

@@ -39,7 +39,7 @@ def test_winners_rank_pure_dp_closed_form_releases_only():
     w = beyond.winners(df, "average").set_index("n")
     assert w.winner.to_dict() == {10: "geometric", 20: "ehds"}  # mh (claims 2 eps) and optimal are not ranked
     assert w.loc[10, "ratio"] == pytest.approx(1.25) and w.loc[20, "runner_up"] == "geometric"
-    rows = C.which_to_use(df)
+    rows = C.which_to_use(df, better="mh", worse="lsdim")
     assert rows[0].verdict == V.REPRODUCED  # an exponential mechanism wins somewhere
 
 
@@ -62,7 +62,7 @@ def test_frontier_rules_and_edges():
 
 
 def oracle_row(frame, objective):
-    return next(r for r in C.frontier(frame) if r.claim.startswith(f"SPEC §10 ({objective}"))
+    return next(r for r in C.frontier(frame) if r.claim.startswith(f"docs/definitions.md §10 ({objective}"))
 
 
 def test_oracle_rows_match_and_fail_at_their_tolerance():
@@ -77,7 +77,7 @@ def test_oracle_rows_match_and_fail_at_their_tolerance():
     row = oracle_row(two, "worst")
     assert row.verdict == V.PARTLY and "over 2 points (n = 50 to 60" in row.computed
     # no oracle values (the LP did not run anywhere): no row, rather than a vacuous one
-    assert not any(r.claim.startswith("SPEC §10") for r in C.frontier(frontier_frame(0.1, 0.1)))
+    assert not any(r.claim.startswith("docs/definitions.md §10") for r in C.frontier(frontier_frame(0.1, 0.1)))
 
 
 def test_ratios_put_every_release_over_the_optimum_of_its_objective():
@@ -111,8 +111,8 @@ def test_calibration_rules():
 def test_which_to_use_judges_the_winner_against_the_optimum():
     ok = grid({"geometric": {(1, 10, 1.0): 0.2, (1, 20, 1.0): 0.3}, "optimal~average": {(1, 10, 1.0): 0.1, (1, 20, 1.0): 0.3},
                "optimal~worst": {(1, 10, 1.0): 0.1, (1, 20, 1.0): 0.3}})
-    row = next(r for r in C.which_to_use(ok) if r.claim.startswith("Beyond the drafts (average"))
+    row = next(r for r in C.which_to_use(ok, better="mh", worse="lsdim") if r.claim.startswith("Beyond the drafts (average"))
     assert row.verdict == V.REPRODUCED and "within 1 % of it in 1" in row.computed
     bad = grid({"geometric": {(1, 10, 1.0): 0.2}, "optimal~average": {(1, 10, 1.0): 0.3}, "optimal~worst": {(1, 10, 1.0): 0.3}})
-    row = next(r for r in C.which_to_use(bad) if r.claim.startswith("Beyond the drafts (worst"))
+    row = next(r for r in C.which_to_use(bad, better="mh", worse="lsdim") if r.claim.startswith("Beyond the drafts (worst"))
     assert row.verdict == V.NOT_REPRODUCED

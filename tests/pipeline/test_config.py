@@ -3,6 +3,7 @@ that names the key (or the file and line) and exit status 2, before any job; the
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -157,3 +158,80 @@ def test_sizes_only_a_job_saw_are_refused_by_the_check(overlay, key, needle):
         check_all(merged(**overlay), SCHEMA)
     msg = str(err.value)
     assert f"'{key}" in msg and needle in msg and "\n" not in msg, msg
+
+
+# ---- claim kinds (dpposterior.paper.claims.KINDS): a wrong kind or key is one line at dry run
+
+def test_dry_run_names_a_misspelled_claim_key_in_one_line(tmp_path):
+    text = ("items:\n  fig4:\n    claims:\n"
+            "      - {kind: crossover, beter: mh, worse: lsdim, text: \"a claim\"}\n")
+    line = our_line(dry_run(quick_with(tmp_path, text)))
+    assert "'items.fig4.claims[0].beter'" in line and "no key 'beter' (did you mean 'better'?)" in line, line
+
+
+@pytest.mark.parametrize("item, claim, key, needle", [
+    ("fig4", {"kind": "crossing", "better": "mh", "worse": "lsdim", "text": "t"}, "items.fig4.claims[0].kind",
+     "unknown claim kind 'crossing'; the kinds of template 'error_curve': crossover,"),
+    ("fig4", {"kind": "crossover", "worse": "lsdim", "text": "t"}, "items.fig4.claims[0].better",
+     "needs the key 'better'"),
+    ("fig4", {"kind": "crossover", "better": "mh", "worse": "lsdim"}, "items.fig4.claims[0]",
+     "'text' is a required property"),  # the schema's check, first
+    ("fig4", {"kind": "crossover", "better": "mh", "worse": "lsdim", "draft": "300", "text": "t"},
+     "items.fig4.claims[0].draft", "must be a number"),
+    ("fig4", {"kind": "crossover", "better": "mh", "worse": "lsdim", "draft": True, "text": "t"},
+     "items.fig4.claims[0].draft", "must be a number"),
+    ("sketch-fig3", {"kind": "trend", "mechanism": "lshist", "direction": "sideways", "text": "t"},
+     "items.sketch-fig3.claims[0].direction", "must be one of up, down"),
+    ("fig1", {"kind": "crossover", "better": "mh", "worse": "lsdim", "text": "t"}, "items.fig1.claims[0].kind",
+     "is for items of template error_curve, error_boxes, not 'sensitivity'"),
+    ("coverage", {"kind": "max-at-truth", "text": "t"}, "items.coverage.claims[0].kind", "not 'coverage'"),
+    ("draft-claims", {"kind": "recorded", "mechanism": "mh", "value": 0.2, "atol": 0.01, "limit": "tanh", "text": "t"},
+     "items.draft-claims.claims[0].limit", "must be one of tanh(eps/4), (1 - e^-eps)/2"),
+    ("fig4", {"kind": "crossover", "better": "ehds", "worse": "lsdim", "text": "t"}, "items.fig4.claims[0].better",
+     "is not run by accuracy.balanced-k2"),
+])
+def test_a_claim_that_does_not_fit_its_kind_is_one_line(item, claim, key, needle):
+    with pytest.raises(ConfigError) as err:
+        check_all(merged(items={item: {"claims": [claim]}}), SCHEMA)
+    msg = str(err.value)
+    assert "\n" not in msg and f"'{key}'" in msg and needle in msg, msg
+
+
+@pytest.mark.parametrize("item, change, key, needle", [
+    ("fig4", {"template": "error_curves"}, "items.fig4.template", "unknown template 'error_curves'"),
+    ("which-to-use", {"worse": "ehdl"}, "items.which-to-use.worse", "is not run by expected_error.which-to-use"),
+    ("table1", {"as_defined": ["mh", "ehd"]}, "items.table1.as_defined[1]", "is not run by pmf.table1"),
+])
+def test_an_item_key_that_does_not_fit_its_template_is_one_line(item, change, key, needle):
+    with pytest.raises(ConfigError) as err:
+        check_all(merged(items={item: change}), SCHEMA)
+    msg = str(err.value)
+    assert "\n" not in msg and f"'{key}'" in msg and needle in msg, msg
+
+
+@pytest.mark.parametrize("item, key", [("which-to-use", "better"), ("table1", "laplace"), ("fig6", "claim_mechanism")])
+def test_an_item_missing_a_key_of_its_template_is_one_line(item, key):
+    cfg = merged()
+    del cfg["items"][item][key]
+    with pytest.raises(ConfigError, match=rf"config error at 'items\.{re.escape(item)}\.{key}'"):
+        check_all(cfg, SCHEMA)
+
+
+def test_a_new_claim_kind_is_checked_by_its_declaration():
+    """A toy kind declared in the registry: its keys are checked like the shipped kinds' (a misspelled key is named)."""
+    from dpposterior.paper.claims import registry
+
+    registry.kind("toy", templates=("error_curve",), verdicts=("REPRODUCED",),
+                  required={"mechanism": registry.Mechanism}, optional={"factor": registry.NUMBER})(lambda cl, ctx: [])
+    try:
+        ok = {"kind": "toy", "mechanism": "mh", "factor": 2, "text": "t"}
+        check_all(merged(items={"fig4": {"claims": [ok]}}), SCHEMA)
+        with pytest.raises(ConfigError, match=r"'items\.fig4\.claims\[0\]\.facter'.*did you mean 'factor'"):
+            check_all(merged(items={"fig4": {"claims": [ok | {"facter": 2}]}}), SCHEMA)
+        with pytest.raises(ConfigError, match=r"'items\.fig4\.claims\[0\]\.mechanism'.*is not run by"):
+            check_all(merged(items={"fig4": {"claims": [ok | {"mechanism": "ehd"}]}}), SCHEMA)
+    finally:
+        registry.KINDS.pop("toy")
+    with pytest.raises(ValueError, match="unknown verdict words"):
+        registry.kind("toy2", templates=("error_curve",), verdicts=("FINE",))(lambda cl, ctx: [])
+    assert "toy2" not in registry.KINDS

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from dpposterior.paper import paths
 from dpposterior.paper.report import caption_rst, verdicts_rst
-from dpposterior.paper.stages import STAGES, TEMPLATES, as_json, item_inputs, item_mechanisms
+from dpposterior.paper.stages import STAGES, as_json, item_inputs
+from dpposterior.paper.stages import item_parameters as stage_item_parameters
 
 #: output folders: the quick config writes to results/quick/ and figures/quick/
 R = config.get("results_dir", paths.RESULTS)
@@ -62,14 +63,7 @@ def item_outputs(item):
 
 def item_parameters(wildcards):
     """Notebook parameters: the item's `items:` entry (minus template/source), its mechanisms, its paths."""
-    spec = dict(config["items"][wildcards.item])
-    template, src = spec.pop("template"), spec.pop("source")
-    params = {"item": wildcards.item, **spec, "inputs": item_inputs_dict(wildcards.item),
-              "outputs": item_outputs(wildcards.item)}
-    mechanisms = item_mechanisms(config, template, src)
-    if mechanisms is not None:
-        params["mechanisms"] = mechanisms
-    return as_json(params)
+    return as_json(stage_item_parameters(config, wildcards.item, R, F))
 
 
 def template_of(wildcards):

@@ -15,21 +15,19 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from . import claims
+from .catalogue import TEMPLATE_SPECS, TEMPLATES
 from .errors import ConfigError, config_error
-from .stages import SECTIONS, STAGES, TEMPLATES
+from .stages import SECTIONS, STAGES
 from .variants import variant
 
-__all__ = ["ConfigError", "TEMPLATES", "check_all", "check_claims", "check_config", "check_files", "check_schema",
-           "check_values", "exit_with", "variant"]
+__all__ = ["ConfigError", "TEMPLATES", "check_all", "check_claims", "check_config", "check_files", "check_items",
+           "check_schema", "check_values", "exit_with", "variant"]
 
 
 #: A name that becomes part of a file path (an experiment, an item): the wildcard constraint of
 #: ``workflow/rules/common.smk`` (``experiment="[A-Za-z0-9_-]+"``), checked here so a space is one line at dry run.
 PATH_NAME = re.compile(r"[A-Za-z0-9_-]+")
-
-#: The keys of an item's claims (and of the item itself) that name a mechanism of its source experiment.
-CLAIM_MECHANISM_KEYS = ("better", "worse", "a", "b", "mechanism")
-
 
 def _check_names(cfg: dict) -> None:
     for section in [*SECTIONS, "items"]:
@@ -40,16 +38,22 @@ def _check_names(cfg: dict) -> None:
 
 
 def _check_claim_mechanisms(cfg: dict, item: str, spec: dict, section: str) -> None:
-    """Every mechanism a claim names (or the item's ``claim_mechanism``) is run by the item's source."""
+    """Every mechanism a claim names (its kind's mechanism keys, :mod:`.claims`) or the item names (its template's
+    mechanism keys, :mod:`.catalogue`) is run by the item's source."""
     source = cfg.get(section, {}).get(spec["source"], {})
     runs = source.get("mechanisms") if isinstance(source, dict) else None
     if runs is None:
         return
     where = f"{section}.{spec['source']}"
-    named = [(f"items.{item}.claim_mechanism", spec["claim_mechanism"])] if "claim_mechanism" in spec else []
+    named = []
+    for key in TEMPLATE_SPECS[spec["template"]].mechanism_keys:
+        value = spec.get(key)
+        for i, m in enumerate(value if isinstance(value, list) else [value] if key in spec else []):
+            named.append((f"items.{item}.{key}" + (f"[{i}]" if isinstance(value, list) else ""), m))
     for i, claim in enumerate(spec.get("claims") or []):
-        if isinstance(claim, dict):
-            named += [(f"items.{item}.claims[{i}].{key}", claim[key]) for key in CLAIM_MECHANISM_KEYS if key in claim]
+        kind = claims.KINDS.get(claim.get("kind")) if isinstance(claim, dict) else None
+        if kind is not None:
+            named += [(f"items.{item}.claims[{i}].{key}", claim[key]) for key in kind.mechanism_keys if key in claim]
     for key, m in named:
         if m not in runs:
             config_error(key, f"{str(m)[:60]!r} is not run by {where} ({', '.join(map(str, runs))})")
@@ -60,6 +64,29 @@ def check_claims(cfg: dict) -> None:
     empty series); run last by :func:`check_all`, after the values, so a size error of the experiment comes first."""
     for item, spec in cfg["items"].items():
         _check_claim_mechanisms(cfg, item, spec, TEMPLATES[spec["template"]])
+
+
+#: The message of a missing item key, where it says more than the key's name.
+NEED_MESSAGES = {"printed": "table items need the printed values"}
+
+
+def check_items(cfg: dict) -> None:
+    """The items' checks (docs/definitions.md §7): each item's template is one of :data:`.catalogue.TEMPLATES`, its
+    source an entry of the template's section, its template's keys present, and its claims fit their kinds
+    (:func:`.claims.check`). One line naming the item and the key."""
+    for item, spec in cfg["items"].items():
+        template = spec["template"]
+        if template not in TEMPLATES:
+            config_error(f"items.{item}.template", f"unknown template {str(template)[:60]!r}; the templates (notebooks/"
+                         f"<template>.py): {', '.join(TEMPLATES)}")
+        section = TEMPLATES[template]
+        if spec["source"] not in cfg.get(section, {}):
+            config_error(f"items.{item}.source", f"{spec['source']!r} is not an entry of '{section}:'")
+        for key in TEMPLATE_SPECS[template].needs:
+            if key not in spec:
+                config_error(f"items.{item}.{key}", NEED_MESSAGES.get(key, f"items of template {template!r} need the "
+                                                                            f"key {key!r}"))
+        claims.check(item, template, spec.get("claims"))
 
 
 def check_config(cfg: dict) -> None:
@@ -74,12 +101,7 @@ def check_config(cfg: dict) -> None:
                     config_error(f"{section}.{exp}.mechanisms", str(exc))
     for stage in STAGES.values():
         stage.check_refs(cfg)
-    for item, spec in cfg["items"].items():
-        section = TEMPLATES[spec["template"]]
-        if spec["source"] not in cfg.get(section, {}):
-            config_error(f"items.{item}.source", f"{spec['source']!r} is not an entry of '{section}:'")
-        if spec["template"] == "step_table" and "printed" not in spec:
-            config_error(f"items.{item}.printed", "table items need the printed values")
+    check_items(cfg)
 
 
 # ---------------------------------------------------------------------------------------------

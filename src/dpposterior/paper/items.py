@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import style, tables
+from . import paths, style, tables
 from .paths import here
 from .verdicts import Verdict, as_frame, counts_line
 
@@ -18,6 +18,18 @@ def load(paths, **kw) -> pd.DataFrame:
     if isinstance(paths, (str, Path)):
         paths = [paths]
     return pd.concat([pd.read_parquet(here(p), **kw) for p in paths], ignore_index=True)
+
+
+def parameters(item: str, config: str = "config.yaml") -> dict:
+    """The parameters the pipeline passes to ``item``'s notebook (docs/definitions.md §7), computed from ``config``
+    (repository-root relative, :func:`.paths.here`) as the pipeline does: a notebook template run as it is in Jupyter
+    takes its defaults from here, never from copies of the config's values."""
+    import yaml
+
+    from .stages import item_parameters
+
+    cfg = yaml.safe_load(here(config).read_text(encoding="utf-8"))
+    return item_parameters(cfg, item, cfg.get("results_dir", paths.RESULTS), cfg.get("figures_dir", paths.FIGURES))
 
 
 def finish(item: str, outputs: dict, *, fig, table: pd.DataFrame, caption: str, rows: list[Verdict],

@@ -7,6 +7,8 @@ Adding a stage: its module here (a :class:`~.base.Stage` subclass and instance, 
 
 from __future__ import annotations
 
+from .. import paths
+from ..catalogue import TEMPLATES
 from .accuracy import DATA, RUNS
 from .audit import AUDIT
 from .base import Stage, as_json
@@ -23,13 +25,6 @@ STAGES: dict[str, Stage] = {s.name: s for s in (DATA, RUNS, PRIVACY, PMF, COVERA
 SECTIONS: dict[str, list[Stage]] = {}
 for _s in STAGES.values():
     SECTIONS.setdefault(_s.section, []).append(_s)
-
-#: notebook template -> the config section its items' ``source`` refers to
-TEMPLATES = {"error_curve": "accuracy", "error_boxes": "accuracy", "candidate_pmf": "pmf", "step_table": "pmf",
-             "privacy_loss": "privacy", "sensitivity": "sensitivity", "score_change": "sensitivity",
-             "privacy_audit": "audit", "coverage": "coverage", "frontier": "expected_error",
-             "which_to_use": "expected_error", "calibration": "expected_error", "tailoring": "expected_error",
-             "draft_checks": "pmf"}
 
 
 def item_inputs(config: dict, template: str, source: str, results: str) -> dict:
@@ -48,4 +43,19 @@ def item_mechanisms(config: dict, template: str, source: str) -> list[str] | Non
     return None
 
 
-__all__ = ["STAGES", "SECTIONS", "TEMPLATES", "Stage", "as_json", "item_inputs", "item_mechanisms"]
+def item_parameters(config: dict, item: str, results: str, figures: str) -> dict:
+    """The parameters of one item's notebook (docs/definitions.md §7): its ``items:`` entry (minus template and
+    source), its inputs by role, its output paths and, if its notebook takes them, its source's mechanisms (the
+    pipeline passes these, and a notebook run as it is in Jupyter loads the same from the config:
+    :func:`dpposterior.paper.items.parameters`)."""
+    spec = dict(config["items"][item])
+    template, src = spec.pop("template"), spec.pop("source")
+    params = {"item": item, **spec, "inputs": item_inputs(config, template, src, results),
+              "outputs": paths.item_outputs(item, figures, results)}
+    mechanisms = item_mechanisms(config, template, src)
+    if mechanisms is not None:
+        params["mechanisms"] = mechanisms
+    return params
+
+
+__all__ = ["STAGES", "SECTIONS", "TEMPLATES", "Stage", "as_json", "item_inputs", "item_mechanisms", "item_parameters"]

@@ -5,13 +5,14 @@ from __future__ import annotations
 from ... import validate as V
 from ...mechanisms import MECHANISMS
 from .. import paths
+from ..catalogue import TEMPLATE_SPECS
 from ..errors import config_error
 from ..experiments import FORMULAS, exact_pmf, write_parquet
 from ..variants import base_id
 from .base import Stage, check_common, library
 
 #: templates whose items also need the printed-formula pseudo-mechanisms of the workshop draft's tables
-FORMULA_TEMPLATES = {"step_table"}
+FORMULA_TEMPLATES = {t.name for t in TEMPLATE_SPECS.values() if t.printed_formulas}
 
 
 class Pmf(Stage):

@@ -1,180 +1,20 @@
-"""The claims of each kind of item, judged on the item's results (one function per notebook template).
-
-Each function takes the DataFrames a template loads and returns :class:`~.verdicts.Verdict` rows;
-the notebooks only plot and display. Claim texts come from ``config.yaml`` (``items:``) and cite
-the drafts by version and section, figure or table.
-"""
+"""The verdict rows of the templates whose claims are fixed in code rather than listed under the item's
+``claims:`` (privacy loss and audit, the step tables, coverage, the frontier, calibration, which-to-use and
+tailoring). Each function takes the DataFrames a template loads and returns
+:class:`~dpposterior.paper.verdicts.Verdict` rows; mechanisms a rule is about come from the item's keys in
+``config.yaml``, never from ids written here."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ..mechanisms import MECHANISM_IDS, MECHANISMS
-from . import tailoring as T
-from . import verdicts as V
-from .beyond import NOT_RANKED, ratios, winners
-from .variants import base_id, is_calibrated
-
-#: At k >= 3 these two are the same mechanism (Laplace noise of scale 2/eps on k - 1 counts).
-SAME_AT_K3 = ("lshist", "lszhang")
-
-
-def shown_mechanisms(mechanisms: list[str], k_values) -> tuple[list[str], dict[str, str], str]:
-    """Mechanisms to draw, an alias map and a caption note.
-
-    At k >= 3 ``lshist`` and ``lszhang`` are one mechanism (both Lap(2/eps)); when every point of an
-    experiment has k >= 3 and both are listed, only ``lszhang`` is drawn (as "lshist = lszhang") and
-    claims about ``lshist`` are judged on its runs.
-    """
-    ks = np.atleast_1d(np.asarray(k_values))
-    if all(m in mechanisms for m in SAME_AT_K3) and ks.min() >= 3:
-        shown = [m for m in mechanisms if m != "lshist"]
-        return shown, {"lshist": "lszhang"}, ("At k >= 3 lshist and lszhang are the same mechanism (Laplace noise of "
-                                              "scale 2/eps); it is drawn once, as lszhang.")
-    return list(mechanisms), {}, ""
-
-
-def _series(summary: pd.DataFrame, m: str):
-    s = summary[summary.mechanism == m].sort_values("x")
-    return s.x.to_numpy(float), s.value.to_numpy(float), s.se.to_numpy(float)
-
-
-def accuracy(claims: list[dict], summary: pd.DataFrame, *, xname: str = "n", alias: dict | None = None,
-             data: pd.DataFrame | None = None) -> list[V.Verdict]:
-    """Claims on error curves/boxes. ``summary`` has one row per (mechanism, point) with ``x``, ``value``
-    and ``se`` (exact expectation with se 0 where the pmf exists, else the Monte Carlo mean and its
-    standard error; :func:`~.experiments.error_summary`).
-
-    Claim kinds: ``crossover`` (better overtakes worse, optionally near ``draft``), ``crossover-below``
-    (better wins below ``draft`` and loses from there on), ``always-better``, ``approaches``, ``trend``
-    (one mechanism's error goes ``direction``) and ``grows-with-k`` (at a fixed count per category the
-    error grows with k; needs ``data``).
-    """
-    alias = alias or {}
-    rows = []
-    for cl in claims or []:
-        kind, text = cl["kind"], cl["text"]
-        if kind in ("crossover", "crossover-below", "always-better"):
-            b, w = alias.get(cl["better"], cl["better"]), alias.get(cl["worse"], cl["worse"])
-            x, vb, sb = _series(summary, b)
-            _, vw, sw = _series(summary, w)
-            names = (cl["better"], cl["worse"])
-            if kind == "crossover":
-                rows.append(V.crossover(text, x, vb, sb, vw, sw, names=names, draft=cl.get("draft"), xname=xname))
-            elif kind == "crossover-below":
-                rows.append(V.loses_from(text, x, vb, sb, vw, sw, names=names, draft=cl["draft"], xname=xname))
-            else:
-                rows.append(V.better_everywhere(text, x, vb, sb, vw, sw, names=names, xname=xname))
-        elif kind == "approaches":
-            x, va, _ = _series(summary, alias.get(cl["a"], cl["a"]))
-            _, vb, _ = _series(summary, alias.get(cl["b"], cl["b"]))
-            rows.append(V.approaches(text, x, va, vb, names=(cl["a"], cl["b"]), xname=xname))
-        elif kind == "trend":
-            m = alias.get(cl["mechanism"], cl["mechanism"])
-            x, v, s = _series(summary, m)
-            rows.append(V.trend(text, x, v, s, name=cl["mechanism"], direction=cl["direction"], xname=xname))
-        elif kind == "grows-with-k":
-            if data is None:
-                raise ValueError("grows-with-k needs the experiment's data points")
-            per = data.set_index("point").counts.map(lambda c: c[0])
-            ks = data.set_index("point").k
-            for m in sorted(summary.mechanism.unique()):
-                s = summary[summary.mechanism == m].set_index("point")
-                for q in sorted(per.unique()):
-                    pts = per.index[per == q]
-                    order = ks.loc[pts].sort_values().index
-                    rows.append(V.trend(f"{text} ({m}, {q} per category)", ks.loc[order].to_numpy(float),
-                                        s.loc[order, "value"].to_numpy(float), s.loc[order, "se"].to_numpy(float),
-                                        name=m, direction="up", xname="k"))
-        else:
-            raise ValueError(f"unknown claim kind {kind!r}")
-    return rows
-
-
-#: Large-n limits of P(release = BI(c)) at k = 2, shown beside a recorded value (claim kind `recorded`).
-LIMITS = {"tanh(eps/4)": lambda eps: float(np.tanh(eps / 4)), "(1 - e^-eps)/2": lambda eps: float((1 - np.exp(-eps)) / 2)}
-
-
-def tail_bound(text: str, t: pd.DataFrame, h_max: float = 1.0) -> V.Verdict:
-    """arXiv draft §6.2's tail bound P(H >= t) <= |R| exp(-eps t / (2 S)) on the exact tail (rows t, tail_prob,
-    bound). It holds for every exponential-mechanism pmf (the normaliser is >= 1: BI(c) has weight 1), so a pass
-    is BY CONSTRUCTION; where the bound is >= 1 at every t <= max H it is VACUOUS; a failure (an unnormalised
-    pmf) is NOT REPRODUCED."""
-    r = V.bound_holds(text, t.tail_prob, t.bound, what="exact tail / bound", draft="bound holds at every t")
-    useful = t.t[(t.bound < 1) & (t.t <= h_max)]
-    if r.verdict != V.REPRODUCED:
-        r.verdict = V.NOT_REPRODUCED
-        return r
-    if len(useful):
-        r.computed += f"; the bound is below 1 only for t > {useful.min():.3g}"
-        r.verdict = V.BY_CONSTRUCTION
-        r.rule += "; holds for every exponential mechanism (normaliser >= 1), so a pass is by construction"
-    else:
-        r.computed += f"; the bound is >= 1 at every t <= {h_max:g} (H <= 1): it says nothing here"
-        r.verdict = V.VACUOUS
-        r.rule += "; VACUOUS when the bound is >= 1 at every t up to max H"
-    return r
-
-
-def recorded(text: str, pmf_df: pd.DataFrame, cl: dict) -> V.Verdict:
-    """A recorded value of P(release = BI(c)) (from the authors' code, not in the drafts) against the pipeline's
-    exact pmf at the item's data (H = 0 is BI(c)); the large-n limit is shown as information."""
-    s = pmf_df[pmf_df.mechanism == cl["mechanism"]]
-    eps = float(s.epsilon.iloc[0])
-    n = int(sum(s.counts.iloc[0]))
-    p0 = float(s.prob[s.H <= 1e-12].sum())
-    atol = float(cl["atol"])
-    ok = abs(p0 - float(cl["value"])) <= atol
-    lim = f"; large-n limit {cl['limit']} = {LIMITS[cl['limit']](eps):.5f}" if cl.get("limit") in LIMITS else ""
-    src = cl.get("source", "authors' code")
-    return V.Verdict(text, f"{cl['mechanism']}: {float(cl['value']):g} ({src}, not in the drafts)",
-                     f"exact P(release = BI(c)) = {p0:.5f} at n = {n}, c = {list(s.counts.iloc[0])}, eps = {eps:g}{lim}",
-                     "the recorded value against the pipeline's exact pmf", f"absolute {atol:g}",
-                     V.REPRODUCED if ok else V.NOT_REPRODUCED)
-
-
-def pmf(pmf_df: pd.DataFrame, tails: pd.DataFrame, claims: list[dict], *, levels: int = 4) -> list[V.Verdict]:
-    """Claims on the exact candidate probabilities (the items' ``claims`` in ``config.yaml``), each skipped
-    when a mechanism it names is not in the item.
-
-    Claim kinds: ``more-mass-near-truth`` (``better`` puts more mass than ``worse`` within H <= t at each
-    of the ``levels`` smallest t), ``tail-bound`` (the exact tail of ``mechanism`` against the arXiv draft's
-    §6.2 bound: :func:`tail_bound`) and ``recorded`` (a recorded ``value`` of P(release = BI(c)) from
-    ``source`` against the exact pmf, within ``atol``: :func:`recorded`).
-    """
-    mechs = list(dict.fromkeys(pmf_df.mechanism))
-    hs = sorted(pmf_df.H.round(12).unique())[:levels]
-
-    def within(m, t):
-        s = pmf_df[pmf_df.mechanism == m]
-        return float(s.prob[s.H <= t + 1e-12].sum())
-
-    rows = []
-    labels = [f"t={t:.3g}" for t in hs]
-    for cl in claims or []:
-        kind, text = cl["kind"], cl["text"]
-        if kind == "more-mass-near-truth":
-            b, w = cl["better"], cl["worse"]
-            if b in mechs and w in mechs:
-                rows.append(V.ordering(text, labels, [within(b, t) for t in hs], [within(w, t) for t in hs],
-                                       [1] * len(hs), draft=f"P_{b}(H<=t) > P_{w}(H<=t) at the {len(hs)} smallest t",
-                                       names=(b, w)))
-        elif kind == "tail-bound":
-            t = tails[tails.mechanism == cl["mechanism"]]
-            if len(t):
-                rows.append(tail_bound(text, t, float(pmf_df.H.max())))
-        elif kind == "recorded":
-            if cl["mechanism"] in mechs:
-                rows.append(recorded(text, pmf_df, cl))
-        else:
-            raise ValueError(f"unknown claim kind {kind!r}")
-    return rows
-
-
-#: Mechanisms whose claimed guarantee is a textbook theorem (exponential mechanism with the global sensitivity,
-#: Laplace/geometric noise on counts): their "concrete eps <= claimed" rows are implementation checks.
-PROVEN_DP = frozenset({"ehd", "lsdim", "lszhang", "lshist", "geometric"})
+from ...mechanisms import MECHANISM_IDS, MECHANISMS
+from .. import tailoring as T
+from .. import verdicts as V
+from ..beyond import NOT_RANKED, ratios, winners
+from ..variants import base_id, is_calibrated
+from .guarantees import PROVEN_DP
 
 
 def privacy(df: pd.DataFrame, *, claim: str, claim_mechanism: str) -> list[V.Verdict]:
@@ -234,16 +74,18 @@ def audit(df: pd.DataFrame, *, claim: str, claim_mechanism: str) -> list[V.Verdi
     return rows
 
 
-def step_table(tab: pd.DataFrame, *, claim: str, item: str, printed_digits: int = 12) -> list[V.Verdict]:
+def step_table(tab: pd.DataFrame, *, claim: str, item: str, as_defined: list[str], laplace: str,
+               printed_digits: int = 12) -> list[V.Verdict]:
     """Workshop draft Tables 1-2: the claim on the printed columns, on the printed formulas and on the
-    mechanisms as defined, and whether the printed numbers follow the printed formulas."""
+    mechanisms as defined (each of the item's ``as_defined`` exponential mechanisms against its ``laplace``
+    mechanism, where the table has their columns), and whether the printed numbers follow the printed formulas."""
     rows = []
     steps = [f"s={s}" for s in tab.steps]
     if item == "table1":
         want = [1, 1, 1, -1, -1][: len(tab)]
         pairs = [("exp printed", "Laplace printed", "printed columns"),
                  ("exp formula", "Laplace formula", "printed formulas")]
-        pairs += [(f"{e} as defined", "lszhang as defined", f"{e} vs lszhang as defined") for e in ("mh", "mh-delta")
+        pairs += [(f"{e} as defined", f"{laplace} as defined", f"{e} vs {laplace} as defined") for e in as_defined
                   if f"{e} as defined" in tab]
         for e, lap, lab in pairs:
             keep = tab[e].notna() & tab[lap].notna()
@@ -253,7 +95,7 @@ def step_table(tab: pd.DataFrame, *, claim: str, item: str, printed_digits: int 
     else:
         pairs = [("exp printed", "Laplace printed", "printed columns"),
                  ("exp formula", "Laplace formula", "printed formulas")]
-        pairs += [(f"{e} as defined", "lszhang as defined", f"{e} vs lszhang as defined") for e in ("mh", "mh-delta")
+        pairs += [(f"{e} as defined", f"{laplace} as defined", f"{e} vs {laplace} as defined") for e in as_defined
                   if f"{e} as defined" in tab]
         for e, lap, lab in pairs:
             pe, pl = float(np.nansum(tab[e][:3])), float(np.nansum(tab[lap][:3]))
@@ -267,60 +109,6 @@ def step_table(tab: pd.DataFrame, *, claim: str, item: str, printed_digits: int 
     rows.append(V.formula_matches("The printed H per step is H(BI(c), r) at s steps", tab["H printed"], tab["H"],
                                   what="H column", digits=printed_digits))
     return rows
-
-
-def sensitivity(df: pd.DataFrame, claims: list[dict]) -> list[V.Verdict]:
-    """Claims on the sensitivity curves (the item's ``claims`` in ``config.yaml``; arXiv draft Fig. 1, §3, and
-    workshop draft §5.4.2). Kinds: ``smooth-between`` (LS <= S <= GS), ``gs-constant`` (GS = sqrt(1 - pi/4)
-    for every prior) and ``ls-falls`` (LS at the balanced data falls over the symmetric priors, in order)."""
-    rows = []
-    for cl in claims or []:
-        kind, text = cl["kind"], cl["text"]
-        if kind == "smooth-between":
-            r = V.bound_holds(text, np.concatenate([df.LS, df.S]), np.concatenate([df.S, df.GS]),
-                              what="LS/S and S/GS", draft="LS <= S <= GS", rtol=1e-12)
-            if r.verdict == V.REPRODUCED:
-                r.verdict = V.BY_CONSTRUCTION
-                r.rule += ("; S >= LS since c'' = c is in the max, S <= GS since each term is <= LS(c'') <= GS: "
-                           "holds for every input, so a pass is by construction")
-            else:
-                r.verdict = V.NOT_REPRODUCED
-            rows.append(r)
-        elif kind == "gs-constant":
-            gs = df.groupby("prior", sort=False).GS.first()
-            paper = float(df.GS_paper.iloc[0])
-            r = V.formula_matches(text, np.full(len(gs), paper), gs.to_numpy(), what="GS", atol=1e-3)
-            r.computed += " (" + ", ".join(f"{p}: {v:.4f}" for p, v in gs.items()) + ")"
-            rows.append(r)
-        elif kind == "ls-falls":
-            n = int(df.n.iloc[0])
-            sym = [p for p in dict.fromkeys(df.prior) if p.split("(")[1].split(",")[0] == p.split(",")[1].rstrip(")")]
-            mid = [float(df[(df.prior == p) & (df.c1 == n // 2)].LS.iloc[0]) for p in sym]
-            rows.append(V.trend(text, np.arange(len(sym), dtype=float), mid, np.zeros(len(sym)),
-                                name="LS at c = (n/2, n/2) over " + ", ".join(sym), direction="down", xname="prior"))
-        else:
-            raise ValueError(f"unknown claim kind {kind!r}")
-    return rows
-
-
-def score_change(df: pd.DataFrame, claims: list[dict]) -> list[V.Verdict]:
-    """Claims on the score changes (the item's ``claims``; arXiv draft §7.1, Fig. 2). Kind ``max-at-truth``: per
-    data set c, the maximal score change over the candidates is taken at r = BI(c) and equals LS(c)."""
-    rows = []
-    for cl in claims or []:
-        if cl["kind"] != "max-at-truth":
-            raise ValueError(f"unknown claim kind {cl['kind']!r}")
-        for d in dict.fromkeys(df.data):
-            s = df[df.data == d].reset_index(drop=True)
-            top = float(s.max_change.max())
-            at_truth = float(s.max_change[s.r1 == s.c1.iloc[0]].iloc[0])
-            ties = [int(v) for v in s.r1[s.max_change >= top * (1 - 1e-9)]]
-            r = V.bound_holds(f"{cl['text']}, c = {d}", [top, top], [at_truth, float(s.LS.iloc[0])],
-                              what=f"max {top:.6f} (at m in {ties}; ties are r = BI(c') of a neighbour) vs value at "
-                                   f"m = {int(s.c1.iloc[0])} and LS", draft=f"max at m = {int(s.c1.iloc[0])}, max = LS(c)")
-            rows.append(r)
-    return rows
-
 
 #: Coverage verdicts: exact values, so the tolerance is numerical (interval solve, skipped mass).
 COVERAGE_ATOL = 1e-6
@@ -427,7 +215,7 @@ ORACLE_RTOL = {"average": 1e-6, "worst": 1e-4}
 
 
 def oracle_rows(df: pd.DataFrame) -> list[V.Verdict]:
-    """SPEC §10 (Ghosh-Roughgarden-Sundararajan 2009; Gupte-Sundararajan 2010), not assumed for the Hellinger
+    """docs/definitions.md §10 (Ghosh-Roughgarden-Sundararajan 2009; Gupte-Sundararajan 2010), not assumed for the Hellinger
     loss but checked: at k = 2 the geometric release followed by the Bayes remap (average) or the minimax remap
     (worst case) attains the full linear program's optimum, at every grid point where the LP runs (``lp_oracle``
     rows of the ``expected_error`` jobs, n + 1 <= 260).  One row per objective."""
@@ -442,7 +230,8 @@ def oracle_rows(df: pd.DataFrame) -> list[V.Verdict]:
         hold = rel <= ORACLE_RTOL[objective]
         ns = sorted(s.n.unique())
         rows.append(V.Verdict(
-            f"SPEC §10 ({objective} error): geometric + its {'minimax' if objective == 'worst' else 'Bayes'} remap "
+            f"docs/definitions.md §10 ({objective} error): geometric + its "
+            f"{'minimax' if objective == 'worst' else 'Bayes'} remap "
             "matches the linear program at every grid point where the LP runs",
             "geometric + remap = the LP's optimum (k = 2)",
             f"largest relative difference {rel.max():.2e} over {len(s)} points (n = {ns[0]} to {ns[-1]}, "
@@ -529,23 +318,23 @@ def exponential_best(df: pd.DataFrame, objective: str, margin: float = WIN_MARGI
         f"relative margin {margin:g}", V.REPRODUCED if won else V.NOT_REPRODUCED)
 
 
-def which_to_use(df: pd.DataFrame) -> list[V.Verdict]:
-    """Verdicts of the `which-to-use` map: the drafts' claim that M_H beats the plain Laplace mechanism at
-    larger n (arXiv draft §7.2.2) and that an exponential mechanism can be the best release (its
-    future-work question 1), judged cell by cell on exact errors."""
+def which_to_use(df: pd.DataFrame, *, better: str, worse: str) -> list[V.Verdict]:
+    """Verdicts of the `which-to-use` map: the drafts' claim that M_H (the item's ``better``) beats the plain
+    Laplace mechanism (its ``worse``) at larger n (arXiv draft §7.2.2) and that an exponential mechanism can be
+    the best release (its future-work question 1), judged cell by cell on exact errors."""
     rows = []
     for objective in ("average", "worst"):
         rows.append(exponential_best(df, objective))
-        mh = df[df.mechanism == "mh"].set_index(["prior_strength", "n", "epsilon"])[objective]
-        lap = df[df.mechanism == "lsdim"].set_index(["prior_strength", "n", "epsilon"])[objective]
+        mh = df[df.mechanism == better].set_index(["prior_strength", "n", "epsilon"])[objective]
+        lap = df[df.mechanism == worse].set_index(["prior_strength", "n", "epsilon"])[objective]
         idx = mh.index.intersection(lap.index)
         if len(idx):
             big = max(i[1] for i in idx)
             at_big = [i for i in idx if i[1] == big]
-            better = sum(mh[i] < lap[i] for i in at_big)
+            wins = sum(mh[i] < lap[i] for i in at_big)
             rows.append(V.Verdict(
                 f"arXiv draft §7.2.2 ({objective} error): M_H beats the plain Laplace mechanism at the largest n",
-                "mh < lsdim at large n", f"mh < lsdim in {better} of {len(at_big)} cells at n = {big}",
+                f"{better} < {worse} at large n", f"{better} < {worse} in {wins} of {len(at_big)} cells at n = {big}",
                 "per cell at the largest n (exact values)", "exact (no tolerance)",
                 V.tally([mh[i] < lap[i] for i in at_big])))
         w = winners(df, objective)
