@@ -136,6 +136,14 @@ def test_proven_privacy_rows_are_implementation_checks():
             if r.claim.startswith("lshist")][0].verdict == V.NOT_REPRODUCED
 
 
+
+def test_by_construction_reads_each_entrys_guarantee():
+    """The BY CONSTRUCTION set is the registry's: theorems and post-processing of them, never a draft's claim,
+    an exact computation (calibrated) or no claim."""
+    assert {m for m in ("ehd", "lsdim", "lszhang", "lshist", "geometric", "optimal", "remapped-geometric", "ehds", "mh",
+                        "mh-delta", "ehdl", "ehd~calibrated", "optimal~average") if C.by_construction(m)} == {
+        "ehd", "lsdim", "lszhang", "lshist", "geometric", "optimal", "remapped-geometric", "optimal~average"}
+
 # ------------------------------------------------------------------ the summary a reader sees first
 def test_verdict_table_opens_with_the_counts(tmp_path):
     rows = [V.Verdict("a", "", "", "", "", V.REPRODUCED, "i"), V.Verdict("b", "", "", "", "", V.VACUOUS, "i"),

@@ -33,13 +33,13 @@ from .fixed import (
     tailoring,
     which_to_use,
 )
-from .guarantees import PROVEN_DP
+from .guarantees import by_construction
 from .pmf import LIMITS, pmf, recorded, tail_bound
 from .registry import KINDS, Kind, Mechanism, check, judge, kinds_of
 from .sensitivity import score_change, sensitivity
 
 __all__ = ["COVERAGE_ATOL", "EXPONENTIAL_BASES", "KAPPA_TOL", "KINDS", "LIMITS", "LP_RTOL", "OPTIMAL_WORST_REFERENCE",
-           "ORACLE_RTOL", "PROVEN_DP", "SAME_AT_K3", "TAILOR_MARGIN", "UNDERCOVER_MARGIN", "WIN_MARGIN", "Kind",
+           "ORACLE_RTOL", "SAME_AT_K3", "TAILOR_MARGIN", "UNDERCOVER_MARGIN", "WIN_MARGIN", "Kind", "by_construction",
            "Mechanism", "accuracy", "audit", "calibration", "calibration_rows", "check", "coverage", "exponential_best",
            "frontier", "judge", "kinds_of", "oracle_rows", "pmf", "privacy", "recorded", "score_change", "sensitivity",
            "shown_mechanisms", "step_table", "tail_bound", "tailoring", "which_to_use"]

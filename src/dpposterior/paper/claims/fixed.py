@@ -14,7 +14,7 @@ from .. import tailoring as T
 from .. import verdicts as V
 from ..beyond import NOT_RANKED, ratios, winners
 from ..variants import base_id, is_calibrated
-from .guarantees import PROVEN_DP
+from .guarantees import by_construction
 
 
 def privacy(df: pd.DataFrame, *, claim: str, claim_mechanism: str) -> list[V.Verdict]:
@@ -39,7 +39,7 @@ def privacy(df: pd.DataFrame, *, claim: str, claim_mechanism: str) -> list[V.Ver
         else:
             r = V.bound_holds(f"{m}: claimed {ce:g}-DP (worst case over the n grid)", g.concrete_epsilon,
                               np.full(len(g), ce), what="concrete eps", draft=f"concrete eps <= {ce:g}")
-            if m in PROVEN_DP and r.verdict == V.REPRODUCED:
+            if by_construction(m) and r.verdict == V.REPRODUCED:
                 r.verdict = V.BY_CONSTRUCTION
                 r.rule += "; a textbook guarantee (proven), so a pass is an implementation check"
             rows.append(r)
