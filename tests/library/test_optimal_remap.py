@@ -16,6 +16,7 @@ from dpposterior import remap as rm
 from dpposterior.accuracy import expected_errors
 from dpposterior.errors import InputError, SizeError
 from dpposterior.mechanisms import MECHANISMS, ReleaseSpec
+from dpposterior.models import log_prior_predictive
 
 PRIORS = [(1.0, 1.0), (5.0, 5.0), (0.5, 0.5), (2.0, 7.0)]
 
@@ -210,7 +211,11 @@ def test_log_likelihood_column_and_posterior(objective):
         col = mech.log_likelihood(rows, np.array([r, n - r]), rows.cands)
         assert np.allclose(col, full[:, r], rtol=1e-12, atol=0)
     post = noise_aware_posterior("optimal", [1, 1], [17, 23], epsilon=1.0, objective=objective)
-    assert post is not None
+    # the posterior over c is prior predictive x the likelihood column of the release (17, 23), normalised
+    want = np.exp(log_prior_predictive(np.array([1.0, 1.0]), rows.cands) + full[:, 17])
+    got = np.zeros(n + 1)
+    got[post.counts[:, 0]] = post.weights
+    assert np.allclose(got, want / want.sum(), rtol=1e-9, atol=1e-15)
 
 
 # ---------------------------------------------------------------------------------------------

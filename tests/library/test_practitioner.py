@@ -1,8 +1,9 @@
-"""Issue 23: the practitioner's way in, ``dp.release`` and the top-level API."""
+"""The practitioner's way in (dpposterior.practitioner): ``dp.release``, ``dp.compare`` and the top-level API."""
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import subprocess
 import sys
 import warnings
@@ -25,8 +26,12 @@ def quiet_release(*args, **kw):
 
 
 def test_release_is_a_top_level_function_returning_a_frozen_release():
-    assert callable(dp.release) and callable(dp.compare) and callable(dp.expected_errors)
-    assert callable(dp.audit_mechanism)
+    # top level: the practitioner's functions are dp.<name>, exported, and are the functions themselves
+    from dpposterior import practitioner
+
+    for name in ("release", "compare", "expected_errors", "audit_mechanism"):
+        assert name in dp.__all__ and inspect.isfunction(getattr(dp, name)), name
+    assert dp.release is practitioner.release and dp.compare is practitioner.compare
     r = quiet_release("geometric", [1, 1], [40, 60], epsilon=1.0, rng=3)
     assert isinstance(r, dp.Release)
     assert r.released_counts.sum() == 100 and np.array_equal(r.alpha, 1 + r.released_counts)

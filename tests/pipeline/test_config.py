@@ -1,4 +1,4 @@
-"""Config errors are named at dry run (issue 12): `snakemake -n` with a bad config ends with one line
+"""Config errors are named at dry run: `snakemake -n` with a bad config ends with one line
 that names the key (or the file and line) and exit status 2, before any job; the shipped configs pass."""
 
 from __future__ import annotations
