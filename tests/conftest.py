@@ -44,3 +44,13 @@ def setting(draw, k_min=2, k_max=4, n_max=8, n_max_k4=6):
 epsilons = st.sampled_from([0.3, 0.5, 1.0, 2.0, 3.0])
 gammas = st.sampled_from([0.25, 0.5, 1.0, 2.0])
 deltas = st.sampled_from([1e-8, 1e-4, 5e-4, 0.05])
+
+
+@st.composite
+def distance_setting(draw):
+    """(distance, prior, n): tv at k = 2 (its domain), kl at k = 2 or 3; n small enough for the brute force."""
+    distance = draw(st.sampled_from(["tv", "kl"]))
+    k = 2 if distance == "tv" else draw(st.sampled_from([2, 3]))
+    prior = tuple(draw(prior_value_low) for _ in range(k))
+    n = draw(st.integers(1, 4 if k == 2 else 2))
+    return distance, prior, n

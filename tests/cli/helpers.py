@@ -62,3 +62,22 @@ def assert_clean_refusal(code: int, out: str, err: str, needle: str) -> None:
 def ones(k: int) -> str:
     """``1,1,...,1`` (k ones): a prior or counts of k categories."""
     return ",".join(["1"] * k)
+
+
+#: an argument far longer than any message may echo
+LONG = "9" * 120_000
+
+
+#: the mechanism flags of most hostile cases
+EHDS = ["--mechanism", "ehds", "--epsilon", "1"]
+
+
+def refused(argv, capsys, needle: str = "") -> str:
+    """Run ``argv`` in-process and assert a refusal: exit 2, no output, one line ``dpposterior: error: ...``
+    containing ``needle``; return that line."""
+    code, out, err = run(capsys, *argv)
+    lines = err.splitlines()
+    assert code == 2 and out == "", (code, out[:300], err[:300])
+    assert len(lines) == 1 and lines[0].startswith("dpposterior: error: "), err[:600]
+    assert needle in lines[0], lines[0]
+    return lines[0]

@@ -68,3 +68,21 @@ def test_compare_too_large_rows_not_crash(capsys):
     code, out, err = run(capsys, "compare", "--prior", "1,1,1", "--n", "30", "--epsilon", "1")
     assert code == 0, err
     assert "optimal (worst)" in out and "not computed" in out
+
+
+@pytest.mark.parametrize("eps", ["31", "1000"])
+def test_compare_marks_the_rows_it_cannot_compute(capsys, eps):
+    code, out, err = run(capsys, "compare", "--prior", "1,1", "--n", "4", "--epsilon", eps)
+    assert code == 0 and err == "", err
+    lines = out.splitlines()
+    assert sum("not computed" in ln and ln.startswith("optimal") for ln in lines) == 2
+    assert any(ln.startswith("geometric ") and "not computed" not in ln for ln in lines)
+    code, out, _ = run(capsys, "compare", "--prior", "1,1", "--n", "4", "--epsilon", eps, "--json")
+    rows = json.loads(out)["releases"]
+    assert code == 0 and sum("error" in r for r in rows) == 2 and len(rows) > 10
+
+
+def test_compare_with_delta_reaches_mh_delta_only(capsys):
+    code, out, err = run(capsys, "compare", "--prior", "1,1", "--n", "4", "--epsilon", "1", "--delta", "0.01", "--json")
+    rows = json.loads(out)["releases"]
+    assert code == 0 and not any("error" in r for r in rows if not r["release"].startswith("optimal")), err

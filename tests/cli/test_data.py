@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from dpposterior.cli.main import MAX_MESSAGE_CHARS
 from dpposterior.guarantee import SEEDED_WARNING
 
-from .helpers import LIMIT_S, REL, assert_clean_refusal, run, run_case, run_json
+from .helpers import EHDS, LIMIT_S, LONG, REL, assert_clean_refusal, refused, run, run_case, run_json
 
 SEEDED = "dpposterior: warning: " + SEEDED_WARNING
 
@@ -113,3 +114,31 @@ def test_warnings_still_printed_after_a_successful_release(tmp_path):
     assert err.splitlines() == [SEEDED,
                                 "dpposterior: warning: categories taken from the data; pass --categories to keep "
                                 "the category set itself private"]
+
+
+def test_long_column_name_is_not_echoed_whole(capsys, tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("answer\nyes\nno\n")
+    line = refused(["release", "--prior", "1,1", "--data", str(path), "--column", LONG, *EHDS], capsys, "no column")
+    assert len(line) <= MAX_MESSAGE_CHARS + 30
+
+
+def test_negative_column_name_reaches_the_reader(capsys, tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("answer\nyes\nno\n")
+    refused(["release", "--prior", "1,1", "--data", str(path), "--column", "-answer", *EHDS], capsys, "no column")
+
+
+@pytest.mark.parametrize("text", [
+    'answer,comment\nyes,"a\n\n\nb"\nno,"x\n\ny"\nyes,z\n',  # blank lines inside quoted fields only
+    'answer,comment\r\nyes,"a\r\n\r\nb"\r\nno,z\r\n',
+    "answer\nyes\n\nno\n\n\nyes\n",  # real blank lines: skipped, and no count printed either
+    "answer\nyes\n\n\n\n\n\n\n\nno\nyes\n",
+])
+def test_no_message_depends_on_blank_lines(capsys, tmp_path, text):
+    path = tmp_path / "r.csv"
+    path.write_text(text, newline="")
+    code, out, err = run(capsys, "release", "--prior", "1,1", "--data", str(path), "--column", "answer", "--categories",
+                         "no,yes", *EHDS, "--seed", "1")
+    # the one warning is the seed's, a setting: nothing about the blank lines
+    assert code == 0 and err.splitlines() == ["dpposterior: warning: " + SEEDED_WARNING], err

@@ -1,4 +1,5 @@
-"""The shared options (dpposterior.cli.options): number syntax, --calibrate, the mechanism variant."""
+"""The shared options (dpposterior.cli.options): number syntax, negative values, --calibrate, the mechanism variant
+and the settings a mechanism reads or would ignore."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import json
 import pytest
 
 from dpposterior.calibration import calibration
+from dpposterior.cli.main import build_parser
 from dpposterior.privacy import concrete_epsilon
 
-from .helpers import REL, assert_clean_refusal, run, run_case, run_json
+from .helpers import EHDS, REL, assert_clean_refusal, refused, run, run_case, run_json
 
 
 @pytest.mark.parametrize("flag, value, needle", [
@@ -79,3 +81,60 @@ def test_calibrate_non_exponential_is_one_line_error(capsys, mech):
     code, out, err = run(capsys, "accuracy", "--prior", "1,1", "--n", "10", "--mechanism", mech, "--epsilon", "1",
                          "--calibrate")
     assert code == 2 and out == "" and err.startswith("dpposterior: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["release", "--counts", "3,4", "--seed", "1"], ["pmf", "--counts", "3,4"],
+                                     ["privacy", "--n", "5"], ["accuracy", "--n", "5"],
+                                     ["posterior", "--released", "3,4"]])
+@pytest.mark.parametrize("mechanism, flag, value, readers", [
+    ("ehds", "--objective", "average", "optimal"), ("ehds", "--objective", "worst", "optimal"),
+    ("geometric", "--gamma", "7", "ehds"), ("ehds", "--delta", "0.3", "mh-delta"),
+    ("ehds", "--global-sensitivity", "paper", "ehd"), ("lshist", "--global-sensitivity", "exact", "ehd"),
+])
+def test_a_setting_the_mechanism_ignores_is_refused_on_the_command_line(capsys, command, mechanism, flag, value,
+                                                                        readers):
+    argv = [command[0], "--prior", "1,1", *command[1:], "--mechanism", mechanism, "--epsilon", "1", flag, value]
+    refused(argv, capsys, f"{flag} applies to {readers} only, not '{mechanism}'")
+
+
+@pytest.mark.parametrize("mechanism, flag, value", [("ehds", "--gamma", "2"), ("mh-delta", "--delta", "0.001"),
+                                                    ("ehd", "--global-sensitivity", "paper")])
+def test_a_setting_the_mechanism_reads_is_still_accepted(capsys, mechanism, flag, value):
+    base = run(capsys, "pmf", "--prior", "1,1", "--counts", "3,4", "--mechanism", mechanism, "--epsilon", "1", "--json")
+    code, out, err = run(capsys, "pmf", "--prior", "1,1", "--counts", "3,4", "--mechanism", mechanism, "--epsilon", "1", flag,
+                         value, "--json")
+    assert base[0] == code == 0 and err == "" and out != base[1]  # given and read: it changes the answer
+
+
+def test_optimal_objective_flag_still_works(capsys):
+    argv = ["pmf", "--prior", "1,1", "--counts", "2,1", "--mechanism", "optimal", "--epsilon", "1", "--objective"]
+    code, out, err = run(capsys, *argv, "average")
+    assert code == 0 and err == "", err
+    worst = run(capsys, *argv, "worst")
+    assert worst[0] == 0 and worst[1] != out  # read: the average table is not the worst-case one
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["posterior", "--prior", "1,1", "--released", "-1,5", *EHDS], "released counts must be non-negative"),
+    (["pmf", "--prior", "-inf,1", "--counts", "3,4", *EHDS], "got '-inf,1'"),
+    (["pmf", "--prior", "1,1", "--counts", "3,4", "--mechanism", "ehds", "--epsilon", "-e"], "epsilon"),
+    (["pmf", "--prior", "1,1", "--counts", "-1,5", *EHDS], "counts must be non-negative"),
+    (["privacy", "--prior", "1,1", "--n", "5", *EHDS, "--at", "-1,6"], "non-negative"),
+    (["pmf", "--prior", "1,1", "--counts", "3,4", *EHDS, "--top", "-3"], "--top"),
+])
+def test_negative_values_parse_the_same_way_on_every_flag(capsys, argv, needle):
+    line = refused(argv, capsys, needle)
+    assert "expected one argument" not in line
+
+
+def test_a_flag_after_a_flag_is_still_missing_its_value(capsys):
+    refused(["pmf", "--prior", "--counts", "3,4", *EHDS], capsys, "expected one argument")
+
+
+def test_every_value_flag_of_every_command_is_covered():
+    from dpposterior.cli.main import _flags
+
+    value, every = _flags(build_parser())
+    assert {"--released", "--level", "--column", "--data", "--objective", "--sort", "--search", "--mechanism",
+            "--global-sensitivity", "--prior", "--counts"} <= value
+    assert "--json" not in value and "--json" in every

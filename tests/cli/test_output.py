@@ -5,11 +5,15 @@ from __future__ import annotations
 import ast
 import json
 import math
+import sys
 from pathlib import Path
 
 import pytest
 
 from dpposterior import cli
+from dpposterior.cli.main import main
+
+from .helpers import EHDS
 
 
 def test_count_formats_ints_of_any_size():
@@ -89,3 +93,18 @@ def test_release_prints_exact_integers(capsys):
                                         (0.1, 2**52, "4503599627370496.1"), (1e9, 0, "1000000000")])
 def test_exact_sum(a, m, text):
     assert cli.exact_sum(a, m) == text
+
+
+def test_a_write_error_in_process_is_one_line(capsys, monkeypatch):
+    class Full:
+        closed = False
+
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    assert main(["pmf", "--prior", "1,1", "--counts", "3,4", *EHDS]) == 2
+    assert capsys.readouterr().err == "dpposterior: error: cannot write the output: No space left on device\n"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from dpposterior.privacy import concrete_epsilon
 
-from .helpers import run, run_json
+from .helpers import EHDS, refused, run, run_json
 
 
 def test_privacy_worst_case_and_local_match_library(capsys):
@@ -32,3 +34,22 @@ def test_privacy_mh_delta_claim_and_text(capsys):
     code, out, _ = run(capsys, "privacy", "--prior", "1,1", "--n", "10", "--mechanism", "mh-delta", "--epsilon", "1",
                        "--delta", "5e-4")
     assert code == 0 and "claimed (1, 0.0005)-DP" in out and "worst pair" in out
+
+
+@pytest.mark.parametrize("prior, n, mechanism", [("1,1,1", 5, "geometric"), ("1,1", 5, "geometric"),
+                                                 ("1,1,1,1", 4, "geometric"), ("1,1", 3, "lshist"),
+                                                 ("1,1,1", 5, "lshist"), ("1,1,1", 5, "lszhang")])
+def test_no_false_alarm_at_tiny_epsilon_and_the_tolerance_is_shown(capsys, prior, n, mechanism):
+    code, out, err = run(capsys, "privacy", "--prior", prior, "--n", str(n), "--mechanism", mechanism, "--epsilon", "1e-6")
+    assert code == 0 and "EXCEEDS" not in out and "tolerance" in out, out + err
+
+
+def test_privacy_json_states_the_tolerance(capsys):
+    code, out, _ = run(capsys, "privacy", "--prior", "1,1", "--n", "5", "--mechanism", "geometric", "--epsilon", "1e-6",
+                       "--json")
+    body = json.loads(out)
+    assert code == 0 and 0 < body["tolerance"] < 1e-10
+
+
+def test_privacy_still_advises_at(capsys):
+    refused(["privacy", "--prior", "1,1,1", "--n", "300", *EHDS], capsys, "use --at")

@@ -1,16 +1,22 @@
 """Tests of dpposterior.accuracy (docs/definitions.md §6): exact error law from the pmf, Monte Carlo summaries."""
 
+from __future__ import annotations
+
 import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import reference as ref
+from conftest import distance_setting, epsilons
 from dpposterior import accuracy as A
 from dpposterior import mechanisms as M
-from dpposterior.accuracy import expected_errors
+from dpposterior.accuracy import exact_accuracy, expected_errors, release_error
 from dpposterior.distances import hellinger
 from dpposterior.errors import InputError
+from dpposterior.mechanisms import log_pmf
 from dpposterior.models import candidates
 
 
@@ -118,3 +124,25 @@ def test_calibrated_expected_errors_carry_calibration():
     d = e.as_dict()
     assert set(d) == {"mechanism", "epsilon", "worst_expected_error", "worst_counts", "average_expected_error",
                       "calibration"}
+
+
+@settings(max_examples=10, deadline=None)
+@given(distance_setting(), st.sampled_from(["ehd", "ehds", "mh-delta", "geometric", "lshist"]), epsilons)
+def test_expected_errors_measure_the_distance(s, mech, eps):
+    distance, prior, n = s
+    b = ref.brute(prior, n, distance)
+    e = expected_errors(mech, prior, n, epsilon=eps, distance=distance)
+    want = [ref.expected_error(b, mech, c, eps) for c in b.cands]
+    assert np.allclose(e.expected, want, rtol=1e-8, atol=1e-14)
+    assert e.as_dict()["distance"] == distance
+
+
+def test_clamped_noise_ignores_the_distance_but_measures_with_it():
+    prior, c = (1.0, 1.0), np.array([3, 2])
+    for mech in ["lshist", "geometric"]:
+        assert np.array_equal(log_pmf(mech, prior, c, epsilon=1.0), log_pmf(mech, prior, c, epsilon=1.0, distance="kl"))
+    lp = log_pmf("geometric", prior, c, epsilon=1.0)
+    cands = [(m, 5 - m) for m in range(6)]
+    want = sum(math.exp(x) * ref.kl((4.0, 3.0), (1 + m[0], 1 + m[1])) for x, m in zip(lp, cands))
+    assert exact_accuracy("geometric", prior, c, epsilon=1.0, distance="kl").mean == pytest.approx(want, rel=1e-10)
+    assert release_error(prior, c, [[5, 0]], distance="tv")[0] == pytest.approx(ref.tv((4, 3), (6, 1)), rel=1e-9)

@@ -1,174 +1,134 @@
-"""docs/definitions.md §2: Hellinger distance between Dirichlet/Beta distributions, checked against mpmath."""
+"""docs/definitions.md §2: the distance registry and dpposterior.distance, and what the distances share (the kept k = 2
+matrix, the remembered values)."""
 
 from __future__ import annotations
 
-import math
+from pathlib import Path
 
-import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-import reference as ref
-from dpposterior import hellinger
-from dpposterior.distances import HELLINGER_TOLERANCE, HellingerGrid, lgamma_jensen_gap, log_beta
+import dpposterior
+from dpposterior import distance, hellinger
+from dpposterior.distances import (
+    DEFAULT_DISTANCE,
+    DENSE_ENTRIES,
+    DISTANCES,
+    Distance,
+    DistanceGrid,
+    beta_matrix,
+    get_distance,
+    kl,
+    tv,
+)
 from dpposterior.errors import InputError
 from dpposterior.models import candidates
 
-RTOL = 1e-10
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "definitions.md"
 
 
-def assert_matches_mpmath(p, q, rtol=RTOL):
-    got = float(hellinger(p, q))
-    want = ref.hellinger_mp(p, q)
-    assert math.isfinite(got)
-    assert abs(got - float(want)) <= rtol * float(want), (p, q, got, float(want))
-    return got, float(want)
+def test_registry_entries():
+    assert list(DISTANCES) == ["hellinger", "tv", "kl"]
+    assert DEFAULT_DISTANCE == "hellinger" and DEFAULT_DISTANCE in DISTANCES
+    for name, d in DISTANCES.items():
+        assert isinstance(d, Distance) and d.name == name and get_distance(name) is d
+    assert [DISTANCES[n].is_metric for n in ("hellinger", "tv", "kl")] == [True, True, False]
+    assert DISTANCES["tv"].domain == "Beta only (k = 2)"
+    assert DISTANCES["kl"].domain == DISTANCES["hellinger"].domain == "Dirichlet, any k"
+    with pytest.raises(AttributeError):  # frozen
+        DISTANCES["tv"].name = "x"
 
 
-def test_closed_form_beta21_beta12():
-    # BC(Beta(2,1), Beta(1,2)) = B(1.5,1.5)/B(2,1) = pi/4
-    assert float(hellinger([2.0, 1.0], [1.0, 2.0])) ** 2 == pytest.approx(1 - math.pi / 4, rel=1e-14)
+def test_formulas_are_the_documented_ones():
+    text = DOCS.read_text()
+    for d in DISTANCES.values():
+        assert d.formula in text, d.name
 
 
-@pytest.mark.parametrize("n", [1, 10, 100, 10**4, 10**6, 10**7, 10**8, 10**9])
-@pytest.mark.parametrize("prior", [(1.0, 1.0), (0.5, 0.5), (0.2, 3.0)])
-def test_adjacent_beta_posteriors_large_n(n, prior):
-    """Dir(a + c) vs a neighbour, k = 2, balanced and unbalanced data, up to n = 1e9."""
-    a = np.array(prior)
-    for c1 in {n // 2, n // 10, 1, n}:
-        c = np.array([c1, n - c1])
-        d = c + np.array([-1, 1]) if c1 >= 1 else c + np.array([1, -1])
-        got, want = assert_matches_mpmath(a + c, a + d)
-        assert 0 < got < 1
+def test_unknown_name_one_line_listing_names():
+    for bad in ("TV", "total variation", "", None, 3):
+        with pytest.raises(InputError) as exc:
+            get_distance(bad)
+        msg = str(exc.value)
+        assert "\n" not in msg and "unknown distance" in msg and "hellinger, tv, kl" in msg
+        with pytest.raises(InputError, match="unknown distance"):
+            distance(bad, [1.0, 2.0], [2.0, 1.0])
 
 
-@pytest.mark.parametrize("n", [10**3, 10**6, 10**9])
-def test_far_beta_posteriors_large_n(n):
-    """Candidates a few steps and far away from the truth keep 1e-10 relative accuracy."""
-    a = np.array([1.0, 1.0])
-    c = np.array([n // 2, n - n // 2])
-    for shift in (2, 7, min(1000, n // 4), n // 4, n // 2):
-        assert_matches_mpmath(a + c, a + c + np.array([-shift, shift]))
+def test_check_k():
+    for k in (2, 3, 10):
+        DISTANCES["hellinger"].check(k)
+        DISTANCES["kl"].check(k)
+    DISTANCES["tv"].check(2)
+    with pytest.raises(InputError, match=r"^tv is exact for Beta \(k = 2\) only, got k = 3$"):
+        DISTANCES["tv"].check(3)
 
 
-@pytest.mark.parametrize("n", [10**3, 10**6, 10**9])
-def test_adjacent_dirichlet_posteriors_large_n(n):
-    a = np.array([0.5, 1.0, 2.0])
-    c = np.array([n // 3, n // 3, n - 2 * (n // 3)])
-    for i, j in [(0, 1), (2, 0), (1, 2)]:
-        d = c.copy()
-        d[i] -= 1
-        d[j] += 1
-        assert_matches_mpmath(a + c, a + d)
+def test_distance_dispatches_exactly():
+    rng = np.random.default_rng(7)
+    p = 1.0 + rng.integers(0, 1000, (20, 2)).astype(float)
+    q = 1.0 + rng.integers(0, 1000, (20, 2)).astype(float)
+    np.testing.assert_array_equal(distance("hellinger", p, q), hellinger(p, q))
+    np.testing.assert_array_equal(distance("tv", p, q), tv(p, q))
+    np.testing.assert_array_equal(distance("kl", p, q), kl(p, q))
+    for name, d in DISTANCES.items():
+        np.testing.assert_array_equal(d.value(p, q), distance(name, p, q))
+    assert dpposterior.distance is distance and "distance" in dpposterior.__all__
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    k=st.integers(2, 4),
-    log10_n=st.floats(0, 9),
-    data=st.data(),
-)
-def test_hellinger_vs_mpmath_random(k, log10_n, data):
-    """Random priors, totals up to 1e9 and perturbations: 1e-10 relative whenever H >= 1e-6."""
-    n = int(10**log10_n)
-    prior = np.array([data.draw(st.floats(0.1, 5.0)) for _ in range(k)])
-    w = np.array([data.draw(st.floats(0.05, 1.0)) for _ in range(k)])
-    c = np.floor(n * w / w.sum()).astype(np.int64)
-    c[-1] += n - c.sum()
-    shift = data.draw(st.integers(1, max(1, min(n, 10**6))))
-    i, j = data.draw(st.permutations(range(k)))[:2]
-    moved = min(shift, int(c[i]))
-    d = c.copy()
-    d[i] -= moved
-    d[j] += moved
-    p, q = prior + c, prior + d
-    want = float(ref.hellinger_mp(p, q))
-    got = float(hellinger(p, q))
-    assert math.isfinite(got) and 0.0 <= got <= 1.0
-    if want >= 1e-6:
-        assert abs(got - want) <= RTOL * want, (p, q, got, want)
-    else:
-        assert abs(got - want) <= 1e-16
+@pytest.mark.parametrize("name", list(DISTANCES))
+def test_bad_parameters_refused_as_hellinger_refuses(name):
+    for p, q in [([1, 0], [1, 1]), ([1, -2], [1, 1]), ([1, np.nan], [1, 1]), ([1, 2], [1, 2, 3]), ("ab", [1, 1]),
+                 ([True, 2], [1, 1]), ([1], [1])]:
+        with pytest.raises(InputError) as ours:
+            distance(name, p, q)
+        with pytest.raises(InputError) as theirs:
+            hellinger(p, q)
+        assert str(ours.value) == str(theirs.value) and "\n" not in str(ours.value)
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.integers(2, 4).flatmap(lambda k: st.tuples(
-    st.lists(st.floats(0.01, 1e9), min_size=k, max_size=k),
-    st.lists(st.floats(0.01, 1e9), min_size=k, max_size=k))))
-def test_hellinger_properties(pq):
-    """H in [0, 1], symmetric, finite, H(p, p) = 0, for arbitrary positive parameters up to 1e9."""
-    p, q = np.array(pq[0]), np.array(pq[1])
-    assert float(hellinger(p, p)) == 0.0
-    want = float(ref.hellinger_mp(p, q))
-    scale = max(abs(math.lgamma(p.sum())), abs(math.lgamma(q.sum())), 1.0)
-    try:
-        h = float(hellinger(p, q))
-    except InputError as exc:
-        # Different totals (never the case inside R(n)): ln BC = sum_i J_i - J(P, Q) cancels, and
-        # where the rounding of gammaln (~eps_mach * lnGamma(total)) moves H by more than
-        # HELLINGER_TOLERANCE the function refuses; that needs large totals.
-        assert "not accurate in float64" in str(exc) and scale > 1e4, (p, q, want)
-        return
-    assert math.isfinite(h) and 0.0 <= h <= 1.0
-    assert float(hellinger(q, p)) == pytest.approx(h, rel=1e-12, abs=1e-300)
-    assert abs(h - want) <= HELLINGER_TOLERANCE + 1e-10 * want, (p, q, h, want)
+def test_old_names_still_importable():
+    from dpposterior.distances import (  # noqa: F401
+        HELLINGER_TOLERANCE,
+        SERIES_TERMS,
+        SERIES_THRESHOLD,
+        HellingerGrid,
+        _lgamma_bound,
+        hellinger,
+        hellinger_from_log_bc,
+        lgamma_jensen_gap,
+        log_beta,
+        log_bhattacharyya,
+    )
+    assert hellinger is dpposterior.hellinger
 
 
-def test_hellinger_broadcasts_and_no_nan_at_1e9():
-    n = 10**9
-    a = np.array([1.0, 1.0])
-    t = np.array([0, 1, n // 2, n - 1, n])
-    c = np.column_stack([t, n - t])
-    h = hellinger(a + c[:, None, :], a + c[None, :, :])
-    assert h.shape == (5, 5)
-    assert np.all(np.isfinite(h)) and np.all((h >= 0) & (h <= 1))
-    np.testing.assert_array_equal(np.diag(h), 0.0)
-    assert not np.any(np.signbit(h))  # H(p, p) is +0.0, never -0.0 (it is printed in tables)
-    np.testing.assert_allclose(h, h.T, rtol=1e-12)
+@pytest.mark.parametrize("name", ["tv", "kl"])
+def test_the_matrix_is_the_distance_elementwise(name):
+    prior, n = (0.7, 2.5), 9
+    M = beta_matrix(name, prior, n)
+    a = np.asarray(prior)
+    for c in range(n + 1):
+        for r in range(n + 1):
+            assert M[c, r] == distance(name, a + [c, n - c], a + [r, n - r])
+    assert not M.flags.writeable
+    cands = candidates(n, 2)
+    assert np.array_equal(DistanceGrid(prior, n, name).values(cands[3:5], cands), M[3:5])
 
 
-def test_log_beta_and_jensen_gap_vs_mpmath():
-    for v, tol in [([0.3, 2.5, 7.0], 1e-13), ([0.3, 2.5, 1e6], 1e-9)]:  # 1e6: gammaln ~1e7 cancels
-        with mpmath.workdps(40):
-            want = sum(mpmath.loggamma(x) for x in v) - mpmath.loggamma(sum(mpmath.mpf(x) for x in v))
-        assert float(log_beta(v)) == pytest.approx(float(want), rel=tol)
-    for x, y in [(1e9 + 0.5, 1e9 - 0.5), (3.0, 3.2), (0.2, 7.0), (5e5, 5e5 + 1)]:
-        with mpmath.workdps(50):
-            j = mpmath.loggamma((mpmath.mpf(x) + y) / 2) - (mpmath.loggamma(x) + mpmath.loggamma(y)) / 2
-        assert float(lgamma_jensen_gap(x, y)) == pytest.approx(float(j), rel=1e-10)
-        assert float(lgamma_jensen_gap(x, y)) <= 0
+def test_no_matrix_for_hellinger_k3_or_large_n():
+    assert beta_matrix("hellinger", (1, 1), 10) is None
+    assert beta_matrix("kl", (1, 1, 1), 10) is None
+    n = int(DENSE_ENTRIES ** 0.5)  # (n + 1)^2 > DENSE_ENTRIES
+    assert beta_matrix("kl", (1, 1), n) is None
 
 
-@pytest.mark.parametrize("prior, n", [((1.0, 1.0), 8), ((0.3, 2.0), 40), ((0.5, 1.0, 4.0), 12),
-                                      ((0.2, 0.7, 1.0, 3.0), 6), ((1.0, 1.0), 10**5)])
-def test_hellinger_grid_agrees_with_hellinger(prior, n):
-    a = np.array(prior)
-    k = a.size
-    if k == 2 and n > 1000:
-        t = np.array([0, 1, 2, n // 3, n // 2, n - 1, n])
-        cands = np.column_stack([t, n - t])
-    else:
-        cands = candidates(n, k)
-    counts = cands[:: max(1, len(cands) // 7)]
-    grid = HellingerGrid(a, n).hellinger(counts, cands)
-    direct = hellinger(a + counts[:, None, :], a + cands[None, :, :])
-    np.testing.assert_allclose(grid, direct, rtol=1e-12, atol=1e-15)
+def test_remembered_distance_values_are_copies_and_exact():
+    from dpposterior.distances import DISTANCES, tv_unchecked
+    from dpposterior.models import candidates
 
-
-@pytest.mark.parametrize("n", [10**4, 2 * 10**4])
-def test_regression_authors_defect_divided_by_log_sum(n):
-    """docs/definitions.md §2: the authors' code divided lnB by ln(sum a), ~3x too small near n = 1e4. We must match mpmath."""
-    a = np.array([1.0, 1.0])
-    c = np.array([n // 2, n - n // 2])
-    for shift in (1, 3):
-        r = c + np.array([-shift, shift])
-        want = float(ref.hellinger_mp(a + c, a + r))
-        ours = float(hellinger(a + c, a + r))
-        defective = ref.hellinger_defective(a + c, a + r)
-        assert ours == pytest.approx(want, rel=1e-10)
-        ratio = ours / defective
-        # for same-total posteriors ln BC is divided by ln(n + 2): H shrinks by ~sqrt(ln(n + 2)) ~ 3
-        assert ratio == pytest.approx(math.sqrt(math.log(n + 2)), rel=1e-3)
-        assert 2.9 < ratio < 3.3
+    p, q = np.array([3.0, 4.0]), 1.0 + candidates(20_000, 2).astype(np.float64)
+    first = DISTANCES["tv"].value(p, q)
+    first[:] = -1.0
+    again = DISTANCES["tv"].value(p, q)
+    assert np.array_equal(again, tv_unchecked(np.broadcast_to(p, q.shape), q)) and again.min() >= 0.0

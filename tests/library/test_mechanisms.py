@@ -1,4 +1,5 @@
-"""docs/definitions.md §4: exact output distributions and samplers of the eight mechanisms, and parameter checks."""
+"""docs/definitions.md §4: exact output distributions and samplers of the eight mechanisms, and parameter checks;
+the distance as a mechanism setting."""
 
 from __future__ import annotations
 
@@ -13,9 +14,21 @@ from scipy.stats import chisquare
 
 import dpposterior as dp
 import reference as ref
-from conftest import ALL_IDS, EXPONENTIAL_IDS, GEOMETRIC_IDS, LAPLACE_IDS, MECHANISM_IDS, deltas, epsilons, gammas, setting
+from conftest import (
+    ALL_IDS,
+    EXPONENTIAL_IDS,
+    GEOMETRIC_IDS,
+    LAPLACE_IDS,
+    MECHANISM_IDS,
+    deltas,
+    distance_setting,
+    epsilons,
+    gammas,
+    setting,
+)
 from dpposterior import MECHANISMS, InputError, SizeError, log_pmf, mechanism_audit, sample, validate, weight
-from dpposterior.mechanisms import laplace_scale
+from dpposterior.accuracy import expected_errors
+from dpposterior.mechanisms import ReleaseSpec, laplace_scale
 from dpposterior.mechanisms.optimal import SolverError
 from dpposterior.models import candidate_rank, candidates
 from dpposterior.validate import big_number
@@ -272,3 +285,64 @@ def test_numbers_past_float_range_are_printed():
     assert big_number(12345678) == "1.23e+07" and big_number(42) == "42" and big_number(0.5) == "0.5"
     with pytest.raises(SizeError, match=r"1\.02e\+600 entries"):
         dp.log_pmf("ehds", [1] * 1000, [1] * 1000, epsilon=1)
+
+
+@pytest.mark.parametrize("call, needle", [
+    (lambda: dp.log_pmf("ehds", [1, 1], [3, 4], epsilon=1, objective="average"), "objective applies to optimal only"),
+    (lambda: dp.log_pmf("geometric", [1, 1], [3, 4], epsilon=1, gamma=5), "gamma applies to ehds only"),
+    (lambda: dp.concrete_epsilon("lshist", [1, 1], 5, epsilon=1, global_sensitivity_method="paper"),
+     "global_sensitivity_method applies to ehd only"),
+])
+def test_a_setting_the_mechanism_ignores_is_refused_in_the_api(call, needle):
+    with pytest.raises(InputError, match=needle):
+        call()
+
+
+SCORED = ["ehd", "ehdl", "ehds", "mh", "mh-delta"]
+
+
+def test_params_validate_the_distance_in_one_line():
+    assert ReleaseSpec.of("ehds", 1.0).distance == "hellinger"
+    assert ReleaseSpec.of("ehds", 1.0, distance="kl").distance == "kl"
+    with pytest.raises(InputError) as e:
+        ReleaseSpec.of("ehds", 1.0, distance="js")
+    assert str(e.value) == "unknown distance 'js'; choose one of: hellinger, tv, kl"
+    with pytest.raises(InputError, match="unknown distance 3"):
+        ReleaseSpec.of("ehds", 1.0, distance=3)
+    assert ReleaseSpec.of("ehds", 1.0, distance="tv").distance == "tv"
+
+
+@settings(max_examples=20, deadline=None)
+@given(distance_setting(), st.sampled_from(SCORED), epsilons, st.data())
+def test_exponential_pmf_scores_with_the_distance(s, mech, eps, data):
+    """P(r | c) = exp(-w(c) D(BI(c), r)) / Z with w from D's sensitivities, against brute force."""
+    distance, prior, n = s
+    b = ref.brute(prior, n, distance)
+    c = b.cands[data.draw(st.integers(0, len(b.cands) - 1))]
+    got = np.exp(log_pmf(mech, prior, c, epsilon=eps, distance=distance))
+    assert np.allclose(got, b.pmf(mech, c, eps), rtol=1e-8, atol=1e-14)
+
+
+def test_hellinger_default_is_unchanged():
+    prior, c = (0.5, 2.0), np.array([3, 1])
+    for mech in ["ehd", "ehds", "mh-delta", "lshist", "geometric", "optimal"]:
+        a = log_pmf(mech, prior, c, epsilon=1.0)
+        assert np.array_equal(a, log_pmf(mech, prior, c, epsilon=1.0, distance="hellinger"))
+    e0, e1 = expected_errors("ehds", prior, 6, epsilon=1.0), expected_errors("ehds", prior, 6, epsilon=1.0,
+                                                                             distance="hellinger")
+    assert np.array_equal(e0.expected, e1.expected) and "distance" not in e0.as_dict()
+
+
+def test_refusals_are_one_line():
+    with pytest.raises(InputError) as e:
+        ReleaseSpec.of("remapped-geometric", 1.0, distance="kl")
+    assert str(e.value) == "remapped-geometric under kl is not built yet; use --distance hellinger"
+    with pytest.raises(InputError) as e:  # optimal: any distance at k = 2, Hellinger's LP at k >= 3
+        expected_errors("optimal", (1, 1, 1), 3, epsilon=1.0, distance="kl")
+    assert str(e.value).startswith("optimal under kl at k=3 is not built")
+    with pytest.raises(InputError, match="tv is exact for Beta"):
+        log_pmf("ehd", (1, 1, 1), (1, 1, 1), epsilon=1.0, distance="tv")
+    with pytest.raises(InputError, match="tv is exact for Beta"):
+        expected_errors("geometric", (1, 1, 1), 3, epsilon=1.0, distance="tv")
+    with pytest.raises(SizeError, match="rejection sampler is built for Hellinger"):
+        sample("ehd", (1, 1), (20_000, 20_000), epsilon=1.0, distance="tv", rng=1)

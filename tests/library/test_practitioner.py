@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import dpposterior as dp
+from dpposterior import InputError
 from dpposterior.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,3 +151,16 @@ def test_python_m_and_a_bare_command():
 def test_the_repr_shows_large_counts_exactly():
     r = quiet_release("lshist", [1, 1], [5_000_000, 5_000_001], epsilon=1.0, rng=0)
     assert "e+" not in repr(r) and str(int(r.alpha[0])) in repr(r)
+
+
+def test_release_api_takes_the_distance():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = dp.release("ehds", [1, 1], [3, 2], epsilon=1.0, rng=1, distance="kl")
+    assert r.released_counts.sum() == 5
+    with pytest.raises(InputError, match="unknown distance"):
+        dp.release("ehds", [1, 1], [3, 2], epsilon=1.0, rng=1, distance="hamming")
+    rows = dp.compare([1, 1], 3, epsilon=1.0, distance="tv")
+    # optimal takes the tv loss at k = 2 (geometric + remap); the remapped geometric release is Hellinger's only
+    assert {r["release"] for r in rows if "error" in r} == {"remapped-geometric"}
+    assert {"optimal (worst)", "optimal (average)"} <= {r["release"] for r in rows if "error" not in r}

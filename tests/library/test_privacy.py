@@ -13,11 +13,12 @@ from scipy.special import logsumexp
 
 import dpposterior as dp
 import reference as ref
-from conftest import ALL_IDS, LAPLACE_IDS, MECHANISM_IDS, epsilons, setting
+from conftest import ALL_IDS, LAPLACE_IDS, MECHANISM_IDS, distance_setting, epsilons, setting
 from dpposterior import InputError, SizeError, concrete_epsilon, log_pmf, privacy_profile, validate
 from dpposterior.mechanisms import MECHANISMS
 from dpposterior.mechanisms.optimal import SolverError
 from dpposterior.models import candidate_rank
+from dpposterior.privacy import claim_tolerance
 
 # Laplace references subtract scipy cdf values near 1: ~1e-9 relative on the smallest cells.
 TOL = {m: (1e-6 if m in LAPLACE_IDS else 1e-8) for m in MECHANISM_IDS}
@@ -335,3 +336,61 @@ def test_privacy_profile_counts_every_scan_in_the_pair_budget(monkeypatch):
     monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "71")
     with pytest.raises(SizeError, match="2 x"):
         dp.privacy_profile("ehds", [1, 1], 5, [0.5, 1.0], epsilon=1)
+
+
+@pytest.mark.parametrize("mechanism", ["geometric", "lshist", "lszhang"])
+def test_api_exceeds_claim_uses_the_tolerance(mechanism):
+    loss = dp.concrete_epsilon(mechanism, [1, 1, 1], 5, epsilon=1e-6)
+    assert loss.concrete_epsilon > loss.claimed_epsilon  # the rounding the old absolute check called a finding
+    assert loss.exceeds_claim is False and loss.tolerance == claim_tolerance(1e-6, loss.log_p_magnitude)
+
+
+def test_a_real_violation_is_still_found():
+    loss = dp.concrete_epsilon("mh", [1, 1], 30, epsilon=1)  # claims 2 eps; ehdl claims nothing
+    assert loss.exceeds_claim is False
+    from dataclasses import replace
+
+    over = replace(loss, claimed_epsilon=loss.concrete_epsilon * (1 - 1e-6), claimed_delta=0.0)
+    assert over.exceeds_claim is True  # 1e-6 relative is far above the tolerance
+
+
+def test_claim_tolerance_scales_with_eps_and_log_p():
+    assert claim_tolerance(1.0) == pytest.approx(1e-9, rel=1e-3)
+    assert claim_tolerance(1e-6, 30) > 1e-6 * 5e-9  # the observed rounding at eps 1e-6
+    assert claim_tolerance(1e-6, 30) < 1e-6 * 1e-5  # still a hundred-thousandth of eps
+    assert claim_tolerance(1.0, 1000) > claim_tolerance(1.0, 1)
+
+
+@settings(max_examples=10, deadline=None)
+@given(distance_setting(), st.sampled_from(["ehd", "ehds", "mh"]), epsilons)
+def test_privacy_is_the_exact_loss_under_the_distance(s, mech, eps):
+    """The exact concrete eps uses the chosen score; the exponential mechanism's eps-DP proof needs only
+    the score's GS, so ehd (and ehds: smooth sensitivity from a valid LS) keep their claims under tv and kl."""
+    distance, prior, n = s
+    b = ref.brute(prior, n, distance)
+    res = concrete_epsilon(mech, prior, n, epsilon=eps, distance=distance)
+    assert res.distance == distance
+    assert res.concrete_epsilon == pytest.approx(b.concrete_epsilon(mech, eps), rel=1e-7, abs=1e-10)
+    claim = res.claimed_epsilon
+    assert res.concrete_epsilon <= claim + 1e-9
+
+
+def test_kl_with_the_metric_reduction_would_break_ehd():
+    """Beta(1, 1), n = 2: with the reduced (too small) LS the exponential mechanism would not be eps-DP;
+    with the definition's GS it is."""
+    prior, n, eps = (1.0, 1.0), 2, 1.0
+    b = ref.brute(prior, n, "kl")
+    gs_reduced = max(ref.kl(tuple(np.add(prior, c)), tuple(np.add(prior, d)))
+                     for c in b.cands for d in ref.neighbours(c))
+    assert gs_reduced < b.gs()
+    # P(r | c) ~ exp(-eps / (2 GS) KL): with GS too small, the loss of some pair passes eps
+    def loss(gs):
+        w = eps / (2 * gs)
+        rows = {c: [math.exp(-w * x) for x in b.H[b.index[c]]] for c in b.cands}
+        rows = {c: [x / sum(r) for x in r] for c, r in rows.items()}
+        return max(abs(math.log(p) - math.log(q)) for c in b.cands for d in ref.neighbours(c)
+                   for p, q in zip(rows[c], rows[d]))
+    assert loss(gs_reduced) > eps
+    assert loss(b.gs()) <= eps
+    assert concrete_epsilon("ehd", prior, n, epsilon=eps, distance="kl").concrete_epsilon == pytest.approx(
+        loss(b.gs()), rel=1e-9)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import fractions
 import math
 import re
 from functools import partial
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import dpposterior as dp
 from dpposterior import validate as V
 from dpposterior.errors import InputError
 from dpposterior.mechanisms import ReleaseSpec, log_pmf, sample
@@ -149,7 +152,6 @@ def test_parse_helpers():
         assert one_line_error(V.parse_list, bad, "prior").startswith("prior must be comma-separated numbers")
 
 
-
 @pytest.mark.parametrize("text", ["1_0", "\u0661", "\uff11", "inf", "nan", "0x10", "", " ", "1e", "9" * 4001])
 def test_parse_number_is_strict_ascii_decimal(text):
     assert one_line_error(V.parse_number, text, "x").startswith("x must be a number")
@@ -208,3 +210,55 @@ def test_range_messages_print_the_value_and_the_bound_exactly(call, text):
     with pytest.raises(InputError) as info:
         call()
     assert text in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dp.sample("ehds", [1, 1], pd.DataFrame([[30, 40]]), epsilon=1, rng=1),
+    lambda: dp.log_pmf("ehds", [1, 1], pd.DataFrame([[3, 4]]), epsilon=1),
+    lambda: dp.noise_aware_posterior("ehds", [1, 1], pd.DataFrame([[30, 40]]), epsilon=1),
+    lambda: dp.sample("ehds", pd.DataFrame([[1, 1]]), [30, 40], epsilon=1, rng=1),
+    lambda: dp.log_pmf("ehds", [1, 1], pd.DataFrame({"no": [30], "yes": [40]}), epsilon=1),
+    lambda: dp.concrete_epsilon("ehds", pd.DataFrame([[1, 1]]), 5, epsilon=1),
+    lambda: dp.posterior(pd.DataFrame([[1, 1]]), [3, 4]),
+    lambda: dp.smooth_sensitivity([1, 1], pd.DataFrame([[3, 4]]), gamma=1),
+])
+def test_dataframes_are_refused_with_what_to_pass(call):
+    with pytest.raises(InputError, match="got a DataFrame; pass one row or column") as err:
+        call()
+    assert "\n" not in str(err.value)
+
+
+def test_masked_arrays_are_refused():
+    with pytest.raises(InputError, match="masked array"):
+        dp.log_pmf("ehds", [1, 1], np.ma.masked_array([3, 4], [0, 1]), epsilon=1)
+
+
+@pytest.mark.parametrize("wrap", [list, tuple, np.array, pd.Series, pd.Index, lambda v: pd.Series(v, index=[7, 9])])
+def test_lists_tuples_arrays_and_series_give_the_same_answer(wrap):
+    expect = dp.log_pmf("ehds", [1, 1], [3, 4], epsilon=1)
+    got = dp.log_pmf("ehds", wrap([1.0, 1.0]), wrap([3, 4]), epsilon=1)
+    assert got.shape == expect.shape == (8,) and np.array_equal(got, expect)
+    draws = dp.sample("ehds", [1, 1], wrap([30, 40]), epsilon=1, rng=1, size=3)
+    assert (draws.sum(axis=1) == 70).all()  # n = 70 released, never the labels' n = 1
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dp.log_pmf("ehds", [10**400, 1], [3, 4], epsilon=1),
+    lambda: dp.concrete_epsilon("ehds", [10**400, 1], 5, epsilon=1),
+    lambda: dp.noise_aware_posterior("ehds", [10**400, 1], [3, 4], epsilon=1),
+    lambda: dp.posterior([10**400, 1], [3, 4]),
+    lambda: dp.global_sensitivity([10**400, 1], 5),
+    lambda: dp.smooth_sensitivity([10**400, 1], [3, 4], gamma=1),
+    lambda: dp.log_pmf("ehds", [fractions.Fraction(10**400, 3), 1], [3, 4], epsilon=1),
+    lambda: dp.log_pmf("ehds", [1, 1], [fractions.Fraction(10**400, 3), 4], epsilon=1),
+    lambda: dp.log_pmf("ehds", [-(10**400), 1], [3, 4], epsilon=1),
+    lambda: dp.log_pmf("ehds", [10**5000, 1], [3, 4], epsilon=1),
+    lambda: dp.log_pmf("ehds", [1, 1], [3, 4], epsilon=1, objective=np.array(["worst", "average"])),
+    lambda: dp.log_pmf("ehds", [1, 1], [3, 4], epsilon=1, objective=np.array(["worst"])),
+    lambda: dp.log_pmf("ehds", [1, 1], [3, 4], epsilon=1, global_sensitivity_method=np.array(["exact", "paper"])),
+    lambda: dp.log_pmf(np.array(["ehds", "ehd"]), [1, 1], [3, 4], epsilon=1),
+])
+def test_api_types_are_input_errors(call):
+    with pytest.raises(InputError) as err:
+        call()
+    assert "\n" not in str(err.value) and len(str(err.value)) < 400

@@ -95,3 +95,11 @@ def test_params_are_validated_when_built_with_the_resolve_messages(kw, message):
         ReleaseSpec.of("ehds", **kw)
     if set(kw) <= {"epsilon", "delta"}:
         assert str(built.value) == str(resolved.value)
+
+
+def test_variant_of_is_strict():
+    from dpposterior.mechanisms import Variant
+
+    with pytest.raises(InputError, match="--objective applies to optimal only"):
+        Variant.of("ehds", objective="average")
+    assert str(Variant.of("optimal", objective="average")) == "optimal~average"

@@ -235,3 +235,56 @@ def test_a_new_claim_kind_is_checked_by_its_declaration():
     with pytest.raises(ValueError, match="unknown verdict words"):
         registry.kind("toy2", templates=("error_curve",), verdicts=("FINE",))(lambda cl, ctx: [])
     assert "toy2" not in registry.KINDS
+
+
+def _config():
+    import yaml
+
+    return yaml.safe_load((ROOT / "config.yaml").read_text())
+
+
+def _check(cfg):
+    from dpposterior.paper.config import check_claims, check_config
+
+    check_config(cfg)
+    check_claims(cfg)
+
+
+@pytest.mark.parametrize("edit, key", [
+    (lambda c: c["items"]["fig4"]["claims"][1].update(better="geometric"), "items.fig4.claims[1].better"),
+    (lambda c: c["items"]["fig4"]["claims"][2].update(b="ehds"), "items.fig4.claims[2].b"),
+    (lambda c: c["items"]["fig4"]["claims"][0].update(worse="optimal"), "items.fig4.claims[0].worse"),
+    (lambda c: c["items"]["fig3a"]["claims"][2].update(mechanism="ehd"), "items.fig3a.claims[2].mechanism"),
+    (lambda c: c["items"]["fig6"].update(claim_mechanism="geometric"), "items.fig6.claim_mechanism"),
+])
+def test_a_claim_naming_a_mechanism_the_item_does_not_run_is_a_config_error(edit, key):
+    from dpposterior.paper.config import ConfigError
+
+    cfg = _config()
+    edit(cfg)
+    with pytest.raises(ConfigError, match=f"config error at '{re.escape(key)}'") as err:
+        _check(cfg)
+    assert "is not run by" in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("section, name", [("accuracy", "balanced k2"), ("accuracy", "a/b"), ("privacy", "fig 6"),
+                                           ("items", "my fig"), ("pmf", "x.y")])
+def test_names_that_become_paths_are_checked(section, name):
+    from dpposterior.paper.config import ConfigError
+
+    cfg = _config()
+    cfg[section][name] = next(iter(cfg[section].values()))
+    with pytest.raises(ConfigError, match=f"config error at '{section}.{name}': names become file names"):
+        _check(cfg)
+
+
+@pytest.mark.parametrize("name, value", [("DPPOSTERIOR_MEMORY_GB", "1e300"), ("DPPOSTERIOR_MAX_PAIRS", "1e300"),
+                                         ("DPPOSTERIOR_MAX_RELEASE_WORK", "1e300")])
+def test_dry_run_absurd_setting_is_one_config_line(monkeypatch, name, value):
+    """What ``snakemake -n`` runs (the Snakefile prints a ConfigError as one line, status 2)."""
+    from dpposterior.paper.config import ConfigError, check_all
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError, match=f"{name} must be a positive number of") as err:
+        check_all(_config(), ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    assert "\n" not in str(err.value)
