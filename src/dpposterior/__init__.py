@@ -1,6 +1,6 @@
 """dpposterior: differentially private Bayesian inference tailored to the Hellinger distance.
 
-The way in (issue 23): :func:`release` draws one private posterior (padded, validated, with honest
+The way in: :func:`release` draws one private posterior (padded, validated, with honest
 :class:`PrivacyWarning` s and an optional :class:`Ledger` across releases); :func:`compare` ranks the
 releases; :func:`expected_errors` gives one release's exact expected errors; :func:`noise_aware_posterior`
 reads a release honestly; :func:`audit_mechanism` estimates a privacy loss from samples.

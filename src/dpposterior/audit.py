@@ -518,7 +518,7 @@ MAX_PAIR_ENTRIES = 10_000_000
 def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, count: int = 4,
                     rng: np.random.Generator | int | None = None,
                     max_pairs: int | None = None) -> list[tuple[list[int], list[int]]]:
-    """Adjacent pairs to audit (issue 4, search mode).
+    """Adjacent pairs to audit (search mode).
 
     ``boundary``: every pair touching a vertex ``n e_i`` or a count vector one substitution
     from a vertex (where the exact worst pairs of the exponential mechanisms sit); ``balanced``: the balanced count

@@ -1,4 +1,4 @@
-"""What a release guarantees, in words, and the honest warnings about its settings (issue 23).
+"""What a release guarantees, in words, and the honest warnings about its settings.
 
 :class:`PrivacyWarning` is raised through :mod:`warnings` by :func:`dpposterior.release`; the command
 line prints the same text as one line ``dpposterior: warning: ...`` on stderr.  Every warning here is

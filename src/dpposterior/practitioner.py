@@ -1,4 +1,4 @@
-"""The practitioner's way in (issue 23): :func:`release`, the one public call that draws a release.
+"""The practitioner's way in: :func:`release`, the one public call that draws a release.
 
 ``dp.release("geometric", [1, 1], [40, 60], epsilon=1.0)`` validates its settings as the command line
 does (the registry's :class:`~dpposterior.mechanisms.Variant`, then one

@@ -67,7 +67,7 @@ CLAIM_ULPS = 64
 
 
 def claim_tolerance(epsilon: float, log_p_magnitude: float = 0.0) -> float:
-    """The margin by which a computed loss may exceed a claimed ``epsilon`` before it is a finding (issue 24, 3).
+    """The margin by which a computed loss may exceed a claimed ``epsilon`` before it is a finding.
 
     A loss is a difference ``|ln p_c(r) - ln p_c'(r)|`` of log-probabilities, so its rounding error scales
     with their size, not with eps: ``CLAIM_RTOL * eps + CLAIM_ULPS * 2^-52 * max(1, |ln p|)``.  At eps 1e-6 a

@@ -1,4 +1,4 @@
-"""Exact sampling of the exponential mechanisms without enumerating R(n) (docs/definitions.md §4; issue 5).
+"""Exact sampling of the exponential mechanisms without enumerating R(n) (docs/definitions.md §4).
 
 Target: ``P(m) proportional to exp(-w H(BI(c), Dir(a + m)))`` over the compositions m of n
 into k parts (``|R(n)| = C(n+k-1, k-1)``, 1.7e11 at k = 4, n = 1e4).

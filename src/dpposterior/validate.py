@@ -302,7 +302,7 @@ def _flat(value: object, name: str, what: str) -> list:
     if isinstance(value, (Mapping, AbstractSet)):  # a dict's keys, a set's order: not a list of values
         raise InputError(f"{name} must be a list of {what} in category order, got a {type(value).__name__}")
     if type(value).__name__ == "DataFrame" or (hasattr(value, "columns") and hasattr(value, "iloc")):
-        # iterating a DataFrame gives its column labels, not its values (issue 24, family 2b)
+        # iterating a DataFrame gives its column labels, not its values
         raise InputError(f"{name} must be a flat list of {what} (a list, tuple, numpy array or pandas Series), "
                          f"got a DataFrame; pass one row or column, e.g. df.iloc[0] or df['column']")
     if np.ma.isMaskedArray(value):

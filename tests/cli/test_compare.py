@@ -18,10 +18,10 @@ def test_compare_total_over_the_pair_budget_is_refused_fast():
 def test_compare_budget_counts_every_row():
     import importlib
 
-    cli = importlib.import_module("dpposterior.compare")  # dpposterior.compare is the function (issue 23)
+    cli = importlib.import_module("dpposterior.compare")  # dpposterior.compare is the function
 
     # 5 exponential rows, each also calibrated (2 + 20 passes), 4 closed-form rows (2), and 3 solved rows (the two
-    # optimal objectives and remapped-geometric: 2 + a certificate scan), at any n at k = 2 (issue 20)
+    # optimal objectives and remapped-geometric: 2 + a certificate scan), at any n at k = 2
     assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2 + 3 * 3
     assert cli.compare_passes(2, 12) == 5 * 2 + 5 * 22 + 4 * 2 + 3 * 3
     with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
@@ -64,7 +64,7 @@ def test_compare_ranks_every_release(capsys):
 
 
 def test_compare_too_large_rows_not_crash(capsys):
-    # k = 2 is exact at any n since the optimum became geometric + remap (issue 20); the k = 3 LP has a size limit
+    # k = 2 is exact at any n since the optimum became geometric + remap; the k = 3 LP has a size limit
     code, out, err = run(capsys, "compare", "--prior", "1,1,1", "--n", "30", "--epsilon", "1")
     assert code == 0, err
     assert "optimal (worst)" in out and "not computed" in out

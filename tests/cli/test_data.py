@@ -74,7 +74,7 @@ def test_data_from_a_pipe_on_stdin_is_read():
     code, out, err, _ = run_case(["release", "--prior", "1,1", "--data", "/dev/stdin", "--column", "answer",
                                   "--categories", "no,yes", "--mechanism", "ehds", "--epsilon", "1000", "--seed", "1"],
                                  stdin=csv)
-    assert code == 0 and err.splitlines() == [SEEDED], err  # a seeded release says it is not private (issue 23)
+    assert code == 0 and err.splitlines() == [SEEDED], err  # a seeded release says it is not private
     assert out.splitlines() == ["Beta(2, 3)", "guarantee: 1000-DP (seeded: not private)", "categories, in order: no, yes"]
 
 
@@ -110,7 +110,7 @@ def test_warnings_still_printed_after_a_successful_release(tmp_path):
     path = _write(tmp_path / "r.csv", "answer\nyes\n\nno\n")
     code, out, err, _ = run_case(["release", "--prior", "1,1", "--data", path, "--column", "answer", *REL])
     assert code == 0 and out.startswith("Beta("), err
-    # blank lines are skipped silently (issue 24: their count was derived from the data)
+    # blank lines are skipped silently (their count was derived from the data)
     assert err.splitlines() == [SEEDED,
                                 "dpposterior: warning: categories taken from the data; pass --categories to keep "
                                 "the category set itself private"]

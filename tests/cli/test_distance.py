@@ -1,4 +1,4 @@
-"""``--distance NAME`` on every command where a distance enters (issue 22)."""
+"""``--distance NAME`` on every command where a distance enters."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def test_every_command_prints_whole_outputs_only():
 
 
 def test_every_command_module_prints_whole_outputs_only():
-    """The check above, over every module of ``dpposterior/cli/commands`` (one per command since issue 19)."""
+    """The check above, over every module of ``dpposterior/cli/commands`` (one per command)."""
 
     from dpposterior.cli import COMMANDS, commands
 

@@ -1,4 +1,4 @@
-"""Issue 23: slow commands show their elapsed time on a terminal's stderr, and nothing elsewhere."""
+"""Slow commands show their elapsed time on a terminal's stderr, and nothing elsewhere."""
 
 from __future__ import annotations
 

@@ -82,7 +82,7 @@ def test_python_m_dpposterior_and_a_bare_command_print_the_help():
 
 def test_the_cli_and_compare_ask_the_registries():
     """cli/ and compare.py branch on no mechanism id, family or class, resolve no mechanism themselves, and take
-    every budget's default from the budget registry (issue 19, "One house")."""
+    every budget's default from the budget registry."""
     import re
 
     from dpposterior.mechanisms import MECHANISM_IDS

@@ -1,4 +1,4 @@
-"""Empirical privacy-loss auditor (docs/definitions.md §5, issue 4): soundness over many seeds, power on
+"""Empirical privacy-loss auditor (docs/definitions.md §5): soundness over many seeds, power on
 planted bugs, search, planning, input validation and the ``dpposterior audit`` command.
 
 Soundness: the lower bound may exceed the exact loss in at most a beta fraction of runs;

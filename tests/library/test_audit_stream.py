@@ -1,4 +1,4 @@
-"""The auditor counts its draws as they come (issue 12): identical statistics to counting kept
+"""The auditor counts its draws as they come: identical statistics to counting kept
 arrays, memory bounded by one batch plus the distinct outputs, and a draw budget checked first."""
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _readme_settings() -> dict[str, tuple[float, float]]:
-    """The table of settings in docs/budgets.md (moved from the README, issue 23): name -> (default, upper bound)."""
+    """The table of settings in docs/budgets.md (moved from the README): name -> (default, upper bound)."""
     rows = re.findall(r"^\| `(DPPOSTERIOR_[A-Z_]+)` \| ([^|]+) \| \(0, ([^|\]]+)\] \|", (ROOT / "docs" / "budgets.md").read_text(),
                       re.MULTILINE)
     return {name: (float(default.strip()), float(hi)) for name, default, hi in rows}

@@ -1,4 +1,4 @@
-"""Issue 23: a budget across releases of the same data (dp.Ledger; --ledger FILE --budget EPS[,DELTA])."""
+"""A budget across releases of the same data (dp.Ledger; --ledger FILE --budget EPS[,DELTA])."""
 
 from __future__ import annotations
 

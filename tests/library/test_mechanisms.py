@@ -1,4 +1,4 @@
-"""docs/definitions.md §4: exact output distributions and samplers of the eight mechanisms, and parameter checks;
+"""Docs/definitions.md §4: exact output distributions and samplers of the eight mechanisms, and parameter checks;
 the distance as a mechanism setting."""
 
 from __future__ import annotations
@@ -231,7 +231,7 @@ def _eps_range(mech: str) -> list[float]:
 
 def _lp_refuses(mech: str, k: int, eps: float) -> bool:
     """The optimal mechanism's linear program (k >= 3) at eps = 30: HiGHS returns a table worse than the geometric
-    release there, which the mechanism refuses in one line rather than return (issue 20)."""
+    release there, which the mechanism refuses in one line rather than return."""
     return MECHANISMS[mech].family == "optimal" and k >= 3 and eps >= 30.0
 
 
@@ -245,7 +245,7 @@ def test_edges_give_a_finite_pmf_and_valid_draws(mech, prior):
             for eps in _eps_range(mech):
                 try:
                     lp = log_pmf(mech, prior, counts, epsilon=eps)
-                except SolverError as exc:  # issue 20: the LP at k >= 3 and eps 30 is right or refused, never wrong
+                except SolverError as exc:  # the LP at k >= 3 and eps 30 is right or refused, never wrong
                     assert _lp_refuses(mech, k, eps) and "use geometric" in str(exc), exc
                     continue
                 assert not np.isnan(lp).any() and not np.isposinf(lp).any()

@@ -1,4 +1,4 @@
-"""docs/definitions.md §5: exact privacy loss (concrete epsilon, privacy profile) and the claimed guarantees of docs/definitions.md §4."""
+"""Docs/definitions.md §5: exact privacy loss (concrete epsilon, privacy profile) and the claimed guarantees of docs/definitions.md §4."""
 
 from __future__ import annotations
 
@@ -310,7 +310,7 @@ def test_edges_give_a_finite_concrete_epsilon_with_its_pair(mech, prior):
         for eps in _eps_range(mech):
             try:
                 res = concrete_epsilon(mech, prior, 4, epsilon=eps)
-            except SolverError as exc:  # the LP at k >= 3 and eps 30: right or refused, never wrong (issue 20)
+            except SolverError as exc:  # the LP at k >= 3 and eps 30: right or refused, never wrong
                 assert MECHANISMS[mech].family == "optimal" and len(prior) >= 3 and eps >= 30.0, exc
                 assert "use geometric" in str(exc)
                 continue

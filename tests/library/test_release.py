@@ -293,7 +293,7 @@ def test_valid_release_never_warns_because_of_the_data(tmp_path, capsys, rows):
     assert main(["release", "--prior", "1,1", "--data", path, "--column", "answer", "--categories", "no,yes",
                  "--mechanism", "lshist", "--epsilon", "1", "--seed", "1"]) == 0
     out = capsys.readouterr()
-    # the one warning is the seed's, a setting (issue 23)
+    # the one warning is the seed's, a setting
     assert out.err.splitlines() == [SEEDED] and out.out.startswith("Beta(")
 
 

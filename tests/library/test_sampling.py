@@ -1,4 +1,4 @@
-"""The exact large-n sampler of ``dpposterior.sampling`` against the exact pmf (docs/definitions.md §4; issue 5).
+"""The exact large-n sampler of ``dpposterior.sampling`` against the exact pmf (docs/definitions.md §4).
 
 Goodness of fit by pooled chi-square on every candidate where R(n) is small, and on
 bins of the distance H (and the steps d(c, m)) where R(n) has up to ~2e6 candidates,

@@ -1,4 +1,4 @@
-"""Issue 23: honest warnings (dp.PrivacyWarning; one line on the CLI's stderr), from settings only."""
+"""Honest warnings (dp.PrivacyWarning; one line on the CLI's stderr), from settings only."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ CASES = [  # (mechanism, options, rng, the warnings' distinctive words)
 
 
 def cli_refuses(mechanism, options) -> bool:
-    """The command line refuses an explicit --delta on a mechanism that ignores it (issue 24: a setting silently
-    ignored looks applied); the API accepts it and warns (issue 23)."""
+    """The command line refuses an explicit --delta on a mechanism that ignores it (a setting silently
+    ignored looks applied); the API accepts it and warns."""
     return "delta" in options and "delta" not in dp.MECHANISMS[mechanism].settings_used
 
 
@@ -70,7 +70,7 @@ def test_the_default_delta_is_not_a_delta_given(capsys):
     assert main(["release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "lshist", "--epsilon", "1"]) == 0
     assert capsys.readouterr().err == ""
     assert main(["release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "lshist", "--epsilon", "1",
-                 "--delta", "1e-8"]) == 2  # given explicitly to a pure-eps mechanism: refused (issue 24)
+                 "--delta", "1e-8"]) == 2  # given explicitly to a pure-eps mechanism: refused
     assert "--delta" in capsys.readouterr().err
 
 

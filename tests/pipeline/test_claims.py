@@ -104,7 +104,7 @@ def test_calibration_rules():
                        dict(base, mechanism="ehds~calibrated", n=10, average=0.3, kappa=3.0, certified_epsilon=0.999),
                        dict(base, mechanism="ehds", n=20, average=0.5, kappa=np.nan, certified_epsilon=np.nan),
                        dict(base, mechanism="ehds~calibrated", n=20, average=0.6, kappa=0.9, certified_epsilon=1.01)])
-    cert, slack, gain = C.calibration(df)  # issue 21: the slack row (kappa* > 1) judges the claim
+    cert, slack, gain = C.calibration(df)  # the slack row (kappa* > 1) judges the claim
     assert cert.verdict == V.PARTLY and slack.verdict == V.PARTLY and gain.verdict == V.PARTLY
 
 

@@ -1,4 +1,4 @@
-"""Issue 21: the drafts' theorems and side claims (paper.drafts), each rule on the real computation and on an input
+"""The drafts' theorems and side claims (paper.drafts), each rule on the real computation and on an input
 where it must fail."""
 
 import math

@@ -1,4 +1,4 @@
-"""Issue 21: every verdict rule driven to each of its verdicts, including the inputs where it must fail; rules
+"""Every verdict rule driven to each of its verdicts, including the inputs where it must fail; rules
 that hold by construction or bounds that say nothing get their own words, never REPRODUCED."""
 
 import math

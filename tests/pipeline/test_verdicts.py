@@ -48,7 +48,7 @@ def test_crossover_reports_sign_changes_of_a_non_monotone_difference():
     b, s = exact([2.0, 0.5, 2.0, 0.5, 0.5])
     w, _ = exact([1.0] * 5)
     r = V.crossover("c", x, b, s, w, s, names=("b", "w"))
-    assert "3 sign change(s)" in r.computed and r.verdict == V.PARTLY  # issue 21: extra sign changes
+    assert "3 sign change(s)" in r.computed and r.verdict == V.PARTLY  # extra sign changes
     assert V.crossover_point(x, b, w) == pytest.approx(np.exp(np.log(40) + (1 / 1.5) * np.log(2)))
 
 

@@ -1,4 +1,4 @@
-"""Issue 23: every command in README.md and docs/*.md runs as pasted.
+"""Every command in README.md and docs/*.md runs as pasted.
 
 The mechanism of tests/test_readme_commands.py (every ``dpposterior ...`` line of a code block runs, exit 0;
 pipeline-length commands, snakemake and pip, are not run), extended to docs/*.md; the Python blocks run

@@ -1,4 +1,4 @@
-"""The hostile-input catalogue of issue 12, run as a user would: each case in a fresh process, timed and
+"""The hostile-input catalogue, run as a user would: each case in a fresh process, timed and
 measured.  Every case must end within ``LIMIT_S`` seconds and ``LIMIT_RSS`` bytes of resident memory with
 either a correct result (checked) or one clean line ``dpposterior: error: ...`` and exit status 2.
 

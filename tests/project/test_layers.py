@@ -1,4 +1,4 @@
-"""The package's layers (issue 19): what imports what, where each concept lives."""
+"""The package's layers: what imports what, where each concept lives."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_the_cli_is_a_package_and_compare_a_library_module():
     """One module per command; the ranking and its cost model live in dpposterior.compare, which imports no CLI."""
     import importlib
 
-    compare = importlib.import_module("dpposterior.compare")  # dpposterior.compare is the function (issue 23)
+    compare = importlib.import_module("dpposterior.compare")  # dpposterior.compare is the function
 
     commands = sorted(p.stem for p in (SRC / "cli" / "commands").glob("*.py") if p.stem != "__init__")
     assert commands == sorted(cli.COMMANDS)

@@ -38,7 +38,7 @@ class _CappedFile:
     """A binary file that refuses to deliver more than ``cap`` bytes (devices and pipes have no size).
 
     It counts nothing in the bytes: a count taken from the raw bytes would know nothing of CSV
-    quoting, and any number a release prints must depend on its settings only (issue 24, item 7).
+    quoting, and any number a release prints must depend on its settings only.
     """
 
     def __init__(self, raw, cap: int):

@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: The longest run of non-blank characters a message echoes whole (a long file path still fits), and the
-#: longest message (issue 24, 6a: a 120,000-character argument is not echoed back).
+#: longest message (a 120,000-character argument is not echoed back).
 MAX_TOKEN_CHARS = 240
 MAX_MESSAGE_CHARS = 500
 
@@ -161,7 +161,7 @@ def _silence(name: str) -> None:
 
 
 def _on_sigint(signum, frame) -> None:  # noqa: ARG001
-    """Ctrl-C at the command line: one line, status 130, at once (issue 24, item 10).
+    """Ctrl-C at the command line: one line, status 130, at once.
 
     It never raises, so no ``__del__`` or weakref callback (where a ``KeyboardInterrupt`` would be printed as
     "Exception ignored" and dropped) can swallow it; ``os._exit`` leaves whatever stdout still buffers unwritten

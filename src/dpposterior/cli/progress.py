@@ -1,4 +1,4 @@
-"""Progress on a terminal: the elapsed time of a command that can take more than 2 s, on stderr (issue 23).
+"""Progress on a terminal: the elapsed time of a command that can take more than 2 s, on stderr.
 
 Only when stderr is a terminal (never in a pipe, a log or a test), with tqdm: a bar without a total
 that counts seconds, drawn from a background thread and erased when the command ends.  It shows

@@ -20,7 +20,7 @@ Expected errors (``dpposterior accuracy``): :meth:`OptimalMechanism.exact_expect
 bounded rigorously below ``1e-17 E(c)``), O(n W) instead of the O(n^2) walk over whole rows; at k = 2,
 n = 1e4, eps = 1 the solve dominates (average ~3 s, worst ~2.5 s with its certificate).
 
-The worst objective at large n: end windows (issue 20)
+The worst objective at large n: end windows
 -----------------------------------------------------
 From :data:`ENDS_FROM` on, ``worst`` is :func:`~dpposterior.remap.minimax_ends`: the minimax remap whose
 non-identity rows are confined to two end windows ``z < A`` and ``z > n - A`` (A grown until the

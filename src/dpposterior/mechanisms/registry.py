@@ -59,7 +59,7 @@ def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
 
 
 #: The settings a mechanism may not read, with their defaults: a non-default value given to a mechanism that
-#: does not read it is refused rather than ignored (issue 24, family 2c).  ``delta`` is not among them in the
+#: does not read it is refused rather than ignored.  ``delta`` is not among them in the
 #: library: it is an experiment-wide target (the pipeline and ``compare`` pass one delta to every mechanism,
 #: and ``audit``/``privacy`` report it); the command line refuses an explicit ``--delta`` on a mechanism
 #: other than mh-delta (:func:`dpposterior.cli.options.mechanism_spec`).

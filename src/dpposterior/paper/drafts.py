@@ -1,5 +1,5 @@
 """The drafts' theorems, corollaries and side statements that no figure carries, each recomputed and judged
-(the item `draft-claims`, template ``draft_checks``; issue 21).
+(the item `draft-claims`, template ``draft_checks``).
 
 Each check has two parts: a computation (exact, from the library; a few seconds at most) that returns a
 DataFrame, and a rule that turns such a frame into a :class:`~.verdicts.Verdict`. The rules take any frame
