@@ -1,4 +1,4 @@
-"""Docs/definitions.md §4: exact output distributions and samplers of the eight mechanisms, and parameter checks;
+"""docs/definitions.md §4: exact output distributions and samplers of the eight mechanisms, and parameter checks;
 the distance as a mechanism setting."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Docs/definitions.md §5: exact privacy loss (concrete epsilon, privacy profile) and the claimed guarantees of docs/definitions.md §4."""
+"""docs/definitions.md §5: exact privacy loss (concrete epsilon, privacy profile) and the claimed guarantees of docs/definitions.md §4."""
 
 from __future__ import annotations
 
