@@ -15,14 +15,14 @@ min_version("8.0")
 
 # Every config error is named at dry run, in one line, before any job (dpposterior.paper.config):
 # strict YAML (duplicate keys, line numbers), the schema, cross-references, values and exact sizes
-# under the pipeline's budgets (dpposterior.paper.budgets, applied here as in every job).  The files
+# under the pipeline's compute limits (dpposterior.paper.limits, applied here as in every job).  The files
 # are read strictly before `configfile:` so a YAML error in config.yaml gives its line; Snakemake
 # itself reads a --configfile before this file runs, so a YAML syntax error there gets Snakemake's
 # own message (no line number), while its duplicate keys are still caught here.
-from dpposterior.paper.budgets import apply as apply_pipeline_budgets
+from dpposterior.paper.limits import apply as apply_pipeline_limits
 from dpposterior.paper.config import ConfigError, check_all, check_files, exit_with
 
-apply_pipeline_budgets()
+apply_pipeline_limits()
 try:
     check_files(["config.yaml", *workflow.overwrite_configfiles])
 except ConfigError as exc:

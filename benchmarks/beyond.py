@@ -24,11 +24,11 @@ def timed(fn):
 def main() -> None:
     from dpposterior import sample
     from dpposterior.accuracy import expected_errors
-    from dpposterior.budget import BUDGETS
     from dpposterior.calibration import calibration
+    from dpposterior.limits import LIMITS
     from dpposterior.mechanisms import optimal
 
-    max_pairs = BUDGETS["DPPOSTERIOR_MAX_PAIRS"].default
+    max_pairs = LIMITS["DPPOSTERIOR_MAX_PAIRS"].default
 
     # the benchmark times sizes past the interactive budget: lift it for this process only
     os.environ["DPPOSTERIOR_MAX_PAIRS"] = "1e13"

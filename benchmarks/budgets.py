@@ -5,7 +5,7 @@
 
 Each case runs the command line in a fresh process and reports its wall time and peak resident
 memory (the issue's contract: within 60 s and 4 GiB), plus one case just past the budget to show
-the refusal.  The budgets are in ``dpposterior/budget.py``; this prints the numbers behind them.
+the refusal.  The budgets are in ``dpposterior/limits.py``; this prints the numbers behind them.
 """
 
 from __future__ import annotations

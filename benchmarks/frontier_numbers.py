@@ -16,7 +16,7 @@ def main() -> None:
     import numpy as np
 
     from dpposterior.calibration import calibration
-    from dpposterior.compare import compare_rows
+    from dpposterior.ranking import compare_rows
 
     ns = [int(x) for x in sys.argv[1:]] or [50, 300]
     for n in ns:

@@ -15,7 +15,7 @@ import time
 
 
 def main() -> None:
-    from dpposterior.posterior import MAX_CANDIDATES, MAX_WORK, noise_aware_posterior
+    from dpposterior.noise_aware import MAX_CANDIDATES, MAX_WORK, noise_aware_posterior
 
     quick = "--quick" in sys.argv
     cases = [((1, 1), (40_000, 60_000), 5.0), ((1, 1, 1), (100, 100, 100), 30.0)]

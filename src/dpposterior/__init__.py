@@ -10,19 +10,18 @@ The science lives in one module per concept of docs/definitions.md: :mod:`~dppos
 :mod:`~dpposterior.mechanisms`, :mod:`~dpposterior.privacy` (exact loss).
 """
 
+from .accuracy import ExpectedErrors, expected_errors
+from .api import Release, compare, release
 from .distances import distance, hellinger
 from .errors import InputError, SizeError
-from .mechanisms import MECHANISM_IDS, MECHANISMS, get_mechanism, log_pmf, sample, weight
-from .posterior import NoiseAwarePosterior, noise_aware_posterior
-from .models import candidates, posterior, steps  # after .posterior: the name is the function, not the module
-from .privacy import PrivacyLoss, concrete_epsilon, privacy_profile
-from .sensitivity import global_sensitivity, local_sensitivity, smooth_sensitivity, smooth_sensitivity_all
-from .accuracy import ExpectedErrors, expected_errors
-from .mechanism_audit import audit_mechanism
 from .guarantee import PrivacyWarning
 from .ledger import BudgetExceeded, Ledger, LedgerError, LedgerSummary
-# last: the names `release` and `compare` are the functions, not the modules of those names
-from .practitioner import Release, compare, release
+from .mechanism_audit import audit_mechanism
+from .mechanisms import MECHANISM_IDS, MECHANISMS, get_mechanism, log_pmf, sample, weight
+from .models import candidates, posterior, steps
+from .noise_aware import NoiseAwarePosterior, noise_aware_posterior
+from .privacy import PrivacyLoss, concrete_epsilon, privacy_profile
+from .sensitivity import global_sensitivity, local_sensitivity, smooth_sensitivity, smooth_sensitivity_all
 
 __version__ = "0.1.0"
 

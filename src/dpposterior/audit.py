@@ -46,7 +46,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import betaincinv  # = scipy.stats.beta.ppf, without importing scipy.stats (CLI start-up)
 from tqdm.auto import tqdm
 
-from . import budget, validate
+from . import limits, validate
 from .errors import InputError, SizeError
 from .models import balanced_counts, neighbour_at, neighbour_count, neighbours
 
@@ -104,14 +104,14 @@ def check_confidence(confidence: float) -> float:
 
 
 # Draws per side, summed over the pairs tested, an audit may make: ``DPPOSTERIOR_MAX_AUDIT_SAMPLES``
-# (``budget.BUDGETS``, read at each call): about 1e6 draws per second here (counted as they come, never
-# kept), so the default 2.5e7 is ~50 s.  The pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
+# (``limits.LIMITS``, read at each call): about 1e6 draws per second here (counted as they come, never
+# kept), so the default 2.5e7 is ~50 s.  The pipeline's jobs raise it (:mod:`dpposterior.paper.limits`).
 DRAWS_PER_SECOND = 1e6
 
 
-def check_draw_budget(samples: int, pairs: int = 1) -> None:
+def check_draw_limit(samples: int, pairs: int = 1) -> None:
     """Refuse, before drawing, an audit of ``pairs x samples`` draws per side past the budget (one line)."""
-    limit = budget.budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES")
+    limit = limits.limit_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES")
     total = samples * pairs
     if total > limit:
         raise SizeError(f"the audit would draw {total:.3g} samples per side ({pairs} pair{'s' if pairs > 1 else ''} x "
@@ -121,7 +121,7 @@ def check_draw_budget(samples: int, pairs: int = 1) -> None:
 
 def max_pairs_for(samples: int) -> int:
     """Pairs an audit of ``samples`` draws per side and pair may test within the draw budget."""
-    return int(budget.budget_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES") // samples)
+    return int(limits.limit_setting("DPPOSTERIOR_MAX_AUDIT_SAMPLES") // samples)
 
 
 def check_pair(pair, prior, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -406,7 +406,7 @@ def audit_samples(x0: ArrayLike, x1: ArrayLike, *, confidence: float = DEFAULT_C
         if x.dtype.kind not in "iuf":
             raise InputError(f"samples must be numbers (integers or floats), got {x.dtype}")
     m = validate.audit_samples(x0.shape[0])
-    check_draw_budget(m)
+    check_draw_limit(m)
     if x0.size > MAX_GIVEN_ENTRIES:
         raise SizeError(f"the samples hold {x0.size:.3g} entries per side, over the {MAX_GIVEN_ENTRIES:.0e} an audit "
                         "counts at once; pass fewer or narrower rows")
@@ -477,7 +477,7 @@ def audit(sampler: Sampler, dataset, neighbour, *, samples: int = DEFAULT_SAMPLE
     n_events, delta_at = validate.events(n_events), validate.delta_at(delta_at)
     if not callable(sampler):
         raise InputError(f"sampler must be a function sampler(dataset, size, rng), got {type(sampler).__name__}")
-    check_draw_budget(samples)
+    check_draw_limit(samples)
     rng = as_rng(seed)
     hist = _Histogram(samples)
     with tqdm(total=2 * samples, desc="audit samples", unit="draw", disable=not progress, mininterval=1.0) as bar:
@@ -496,7 +496,7 @@ def audit_search(sampler: Sampler, pairs: Sequence, *, samples: int = DEFAULT_SA
     pairs = list(pairs)
     if not pairs:
         raise InputError("search found no adjacent pairs to test")
-    check_draw_budget(validate.audit_samples(samples), len(pairs))
+    check_draw_limit(validate.audit_samples(samples), len(pairs))
     per_pair = 1.0 - (1.0 - confidence) / len(pairs)
     rngs = as_rng(seed).spawn(len(pairs))
     results = [audit(sampler, c, d, samples=samples, confidence=per_pair, seed=r, n_events=n_events,

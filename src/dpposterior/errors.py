@@ -13,4 +13,4 @@ class InputError(ValueError):
 
 
 class SizeError(InputError):
-    """An exact computation would not fit in the memory budget (see ``models.memory_budget``)."""
+    """An exact computation would not fit in the memory budget (see ``models.memory_limit``)."""

@@ -1,6 +1,6 @@
 """What a release guarantees, in words, and the honest warnings about its settings.
 
-:class:`PrivacyWarning` is raised through :mod:`warnings` by :func:`dpposterior.release`; the command
+:class:`PrivacyWarning` is raised through :mod:`warnings` by :func:`dpposterior.padding`; the command
 line prints the same text as one line ``dpposterior: warning: ...`` on stderr.  Every warning here is
 a function of the *settings* only (mechanism, variant, epsilon, delta, whether a seed was given, whether
 delta was given): never of the data, so that a warning cannot reveal anything about it.

@@ -29,8 +29,8 @@ from .audit import (
     check_pair,
     samples_needed,
 )
-from .budget import budget_setting
 from .errors import InputError, SizeError
+from .limits import limit_setting
 from .mechanisms import ReleaseSpec, get_mechanism, log_pmf, sample
 from .models import candidates
 from .privacy import concrete_epsilon, pair_epsilon
@@ -39,7 +39,7 @@ from .privacy import concrete_epsilon, pair_epsilon
 exact_pair_epsilon = pair_epsilon
 
 
-# Estimated seconds one audit of a library mechanism may take: ``DPPOSTERIOR_MAX_AUDIT_SECONDS`` (``budget.BUDGETS``).
+# Estimated seconds one audit of a library mechanism may take: ``DPPOSTERIOR_MAX_AUDIT_SECONDS`` (``limits.LIMITS``).
 
 
 def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) -> float:
@@ -56,7 +56,7 @@ def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) ->
     mech.check_setup(n, k, what="a draw in the audit")
     batches = -(-samples // _audit.batch_rows(k))
     seconds = 2 * pairs * (samples * k * mech.audit_entry_seconds(n, k) + batches * mech.setup_seconds(n, k))
-    limit = budget_setting("DPPOSTERIOR_MAX_AUDIT_SECONDS")
+    limit = limit_setting("DPPOSTERIOR_MAX_AUDIT_SECONDS")
     if seconds > limit:
         raise SizeError(f"the audit of {mech.id} for k={k}, n={n} at {samples:.3g} samples per side"
                         f"{f' over {pairs} pairs' if pairs > 1 else ''} would take ~{seconds:.0f} s here, over the "
@@ -76,7 +76,7 @@ def mechanism_sampler(mechanism, prior: ArrayLike, **settings: Any) -> Sampler:
 
     def sampler(dataset, size, rng):
         # in batches within sample()'s draw budget (the auditor's own budget counts the draws)
-        step = max(1, int(budget_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES")) // a.size)
+        step = max(1, int(limit_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES")) // a.size)
         if size <= step:
             return draw(dataset, size, rng)
         return np.concatenate([draw(dataset, min(step, size - lo), rng) for lo in range(0, size, step)])

@@ -26,17 +26,17 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import gammaln
 
 from . import validate as _validate
-from .budget import BUDGETS, budget_setting
 from .errors import InputError, SizeError
+from .limits import LIMITS, limit_setting
 
 #: Gibibytes an exact computation may allocate at once unless ``DPPOSTERIOR_MEMORY_GB`` is set
-#: (read at call time by :func:`check_size`, like every budget of :mod:`dpposterior.budget`).
-DEFAULT_MEMORY_GB = BUDGETS["DPPOSTERIOR_MEMORY_GB"].default
+#: (read at call time by :func:`check_size`, like every budget of :mod:`dpposterior.limits`).
+DEFAULT_MEMORY_GB = LIMITS["DPPOSTERIOR_MEMORY_GB"].default
 
 
-def memory_budget() -> int:
+def memory_limit() -> int:
     """Bytes an exact computation may allocate at once (``DPPOSTERIOR_MEMORY_GB``, default 4 GiB)."""
-    return int(budget_setting("DPPOSTERIOR_MEMORY_GB") * 2**30)
+    return int(limit_setting("DPPOSTERIOR_MEMORY_GB") * 2**30)
 
 
 
@@ -53,12 +53,12 @@ def n_candidates(n: int, k: int) -> int:
 
 
 def check_size(n_items: int, bytes_per_item: float, what: str) -> None:
-    """Raise :class:`SizeError` when ``n_items * bytes_per_item`` exceeds :func:`memory_budget`.
+    """Raise :class:`SizeError` when ``n_items * bytes_per_item`` exceeds :func:`memory_limit`.
 
     ``n_items`` may be an exact Python int of any size (|R(n)| at k = 1000 is about 1e600).
     """
     need = n_items * bytes_per_item
-    budget = memory_budget()
+    budget = memory_limit()
     if need > budget:
         gib = need / 2**30 if need < 2**1000 else need // 2**30  # an int past float range
         raise SizeError(

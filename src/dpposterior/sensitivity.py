@@ -53,9 +53,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import validate
-from .budget import budget_setting
 from .distances import DEFAULT_DISTANCE, Distance, beta_matrix, get_distance, hellinger_from_log_bc, lgamma_jensen_gap
 from .errors import InputError, SizeError
+from .limits import limit_setting
 from .models import candidate_rank, candidates, directions, n_candidates, steps
 
 #: The drafts' constant global sensitivity ``sqrt(1 - pi/4)``: LS at n = 1 under Beta(1, 1).
@@ -186,7 +186,7 @@ def smoothing_beta(epsilon: float, delta: float, n: int) -> float:
 
 # Most entries (categories x distances, about one g evaluation each, ~1.2e6 per second here; a release
 # searches 5 times: 4 reference draws and its own) one
-# smooth-sensitivity search may cover: ``DPPOSTERIOR_MAX_SMOOTH_WORK`` (``budget.BUDGETS``), read at each call.
+# smooth-sensitivity search may cover: ``DPPOSTERIOR_MAX_SMOOTH_WORK`` (``limits.LIMITS``), read at each call.
 
 
 def public_ls_floor(a: NDArray[np.float64], n: int) -> float:
@@ -210,7 +210,7 @@ def search_distance(a: NDArray[np.float64], n: int, reach) -> int:
     r = reach(public_ls_floor(a, n))
     D = int(min(n, math.floor(r) + 1)) if math.isfinite(r) else n
     work = (2 * D + 1) * 2 if k == 2 else k * (D + 2)
-    limit = budget_setting("DPPOSTERIOR_MAX_SMOOTH_WORK")
+    limit = limit_setting("DPPOSTERIOR_MAX_SMOOTH_WORK")
     if work > limit:
         raise SizeError(f"the smooth-sensitivity search for k={k}, n={n} covers distances up to {D:,} "
                         f"({work:.3g} entries, ~{work / 1.2e6:.0f} s here), over the budget of {limit:.3g} "
@@ -471,7 +471,7 @@ def sensitivity_work(distance: str, n: int, k: int, counts: int | None = None) -
 def check_sensitivity_work(dist: Distance, n: int, k: int, counts: int | None = None) -> None:
     """Refuse (one-line :class:`~dpposterior.errors.SizeError`) sensitivities over ``DPPOSTERIOR_MAX_SENSITIVITY_WORK``."""
     work = sensitivity_work(dist.name, n, k, counts)
-    limit = budget_setting("DPPOSTERIOR_MAX_SENSITIVITY_WORK")
+    limit = limit_setting("DPPOSTERIOR_MAX_SENSITIVITY_WORK")
     if work > limit:
         how = "the maximum over r in R(n)" if not dist.is_metric else "the adjacent posteriors"
         raise SizeError(f"the {dist.name} sensitivities for k={k}, n={n} take {validate.big_number(work)} distance "

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from dpposterior.posterior import naive_posterior, noise_aware_posterior
+from dpposterior.noise_aware import naive_posterior, noise_aware_posterior
 
 from .helpers import run
 

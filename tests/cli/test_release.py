@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from dpposterior.posterior import noise_aware_posterior
+from dpposterior.noise_aware import noise_aware_posterior
 
 from .helpers import REL, assert_clean_refusal, ones, run, run_case, run_json
 

@@ -81,17 +81,17 @@ def test_python_m_dpposterior_and_a_bare_command_print_the_help():
 
 
 def test_the_cli_and_compare_ask_the_registries():
-    """cli/ and compare.py branch on no mechanism id, family or class, resolve no mechanism themselves, and take
+    """cli/ and ranking.py branch on no mechanism id, family or class, resolve no mechanism themselves, and take
     every budget's default from the budget registry."""
     import re
 
     from dpposterior.mechanisms import MECHANISM_IDS
 
     resolved = 0
-    for path in [*(SRC / "cli").rglob("*.py"), SRC / "compare.py"]:
+    for path in [*(SRC / "cli").rglob("*.py"), SRC / "ranking.py"]:
         text = path.read_text()
         assert "family" not in text and "calibratable" not in text, path
-        assert "DEFAULT_MAX_" not in text and not re.search(r'budget_setting\("\w+",', text), path
+        assert "DEFAULT_MAX_" not in text and not re.search(r'limit_setting\("\w+",', text), path
         assert not re.search(r"(?<![.\w])resolve\(", text), path
         resolved += text.count("ReleaseSpec.of(")
         assert not any(f'"{mid}"' in text or f"'{mid}'" in text for mid in MECHANISM_IDS), path

@@ -49,7 +49,7 @@ def test_variants_are_data_of_the_entries():
 
 
 def test_releases_are_what_compare_ranks():
-    from dpposterior.compare import compare_variants
+    from dpposterior.ranking import compare_variants
 
     ours = [v for m in MECHANISMS for v in releases(m)]
     assert ours == compare_variants()

@@ -19,9 +19,9 @@ SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
 @pytest.fixture(autouse=True)
-def pipeline_budgets(monkeypatch):
-    """The Snakefile checks under the pipeline's budgets (dpposterior.paper.budgets), as every job runs."""
-    from dpposterior.paper.budgets import PIPELINE_BUDGETS
+def pipeline_limits(monkeypatch):
+    """The Snakefile checks under the pipeline's budgets (dpposterior.paper.limits), as every job runs."""
+    from dpposterior.paper.limits import PIPELINE_BUDGETS
 
     for name, value in PIPELINE_BUDGETS.items():
         monkeypatch.setenv(name, value)

@@ -53,10 +53,10 @@ def test_pair_loss_lives_in_privacy():
 
 
 def test_the_cli_is_a_package_and_compare_a_library_module():
-    """One module per command; the ranking and its cost model live in dpposterior.compare, which imports no CLI."""
+    """One module per command; the ranking and its cost model live in dpposterior.ranking, which imports no CLI."""
     import importlib
 
-    compare = importlib.import_module("dpposterior.compare")  # dpposterior.compare is the function
+    compare = importlib.import_module("dpposterior.ranking")  # dpposterior.ranking is the function
 
     commands = sorted(p.stem for p in (SRC / "cli" / "commands").glob("*.py") if p.stem != "__init__")
     assert commands == sorted(cli.COMMANDS)

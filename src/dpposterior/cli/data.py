@@ -18,13 +18,13 @@ import time
 import numpy as np
 
 from .. import validate
-from ..budget import budget_setting
 from ..errors import InputError
+from ..limits import limit_setting
 
 # ``--data`` files larger than ``DPPOSTERIOR_MAX_DATA_MB`` are refused before parsing, and a ``--data`` that is
 # not a regular file (a pipe, ``/dev/stdin``, a FIFO, a terminal) must deliver its bytes within
 # ``DPPOSTERIOR_MAX_DATA_SECONDS`` (a FIFO nobody writes to is refused, not waited on forever): both are
-# entries of the budget registry (:data:`dpposterior.budget.BUDGETS`), read at each call.
+# entries of the budget registry (:data:`dpposterior.limits.LIMITS`), read at each call.
 
 #: the header line must end within this many bytes (a file without newlines is not a CSV of records)
 MAX_HEADER_BYTES = 1 << 20
@@ -122,7 +122,7 @@ def _open_data(path: str, cap: int, too_large: str):
                 raise InputError(too_large)
             os.set_blocking(fd, True)
             return os.fdopen(fd, "rb")
-        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
+        seconds = limit_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
         return io.BufferedReader(_PolledFile(fd, time.monotonic() + seconds))
     except BaseException:
         os.close(fd)
@@ -174,7 +174,7 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
             raise InputError("--categories has an empty category name")
         if len(set(cats)) != len(cats):
             raise InputError("--categories has duplicates")
-    limit_mb = budget_setting("DPPOSTERIOR_MAX_DATA_MB")
+    limit_mb = limit_setting("DPPOSTERIOR_MAX_DATA_MB")
     cap = int(limit_mb * 2**20)
     too_large = (f"{path} is larger than the {limit_mb:g} MB read by --data "
                  "(set DPPOSTERIOR_MAX_DATA_MB to raise it)")
@@ -217,7 +217,7 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
     except _DataTooLarge:
         raise InputError(too_large) from None
     except _DataTimeout:
-        seconds = budget_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
+        seconds = limit_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
         raise InputError(f"{path} is not a regular file and did not deliver all its data within {seconds:g} s "
                          "(set DPPOSTERIOR_MAX_DATA_SECONDS to wait longer)") from None
     except OSError as exc:

@@ -25,9 +25,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import validate
-from ..budget import budget_setting
 from ..distances import get_distance
 from ..errors import InputError, SizeError
+from ..limits import limit_setting
 from ..models import candidate_rank, candidates, check_size, n_candidates
 from ..randomness import bit_source, choose, exp_weights
 
@@ -397,17 +397,17 @@ def _bits(rng):
 # ---------------------------------------------------------------------------------------------
 # the budgets of a draw (from public inputs only: n, k, size; never the counts)
 
-# Sampler table entries ``k (n + 1)`` one draw may cover: ``budget.BUDGETS["DPPOSTERIOR_MAX_RELEASE_WORK"]``.
-# Entries ``size * k`` one call of :func:`sample` may return: ``budget.BUDGETS["DPPOSTERIOR_MAX_DRAW_ENTRIES"]``,
+# Sampler table entries ``k (n + 1)`` one draw may cover: ``limits.LIMITS["DPPOSTERIOR_MAX_RELEASE_WORK"]``.
+# Entries ``size * k`` one call of :func:`sample` may return: ``limits.LIMITS["DPPOSTERIOR_MAX_DRAW_ENTRIES"]``,
 # about 1 us and 80 bytes each at their peak (measured: lshist k = 2, ehds k = 3), so ~20 s and ~1.6 GB.
 
 
 def check_draw_entries(size: int, k: int) -> None:
     """Refuse (:class:`~dpposterior.errors.SizeError`) ``size`` draws of ``k`` counts past
-    ``DPPOSTERIOR_MAX_DRAW_ENTRIES`` entries (default ``budget.BUDGETS[...].default``); draw in
+    ``DPPOSTERIOR_MAX_DRAW_ENTRIES`` entries (default ``limits.LIMITS[...].default``); draw in
     batches (as the auditor does) for more."""
     entries = size * k
-    limit = budget_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES")
+    limit = limit_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES")
     if entries > limit:
         raise SizeError(f"{validate.big_number(size)} draws of k={k} counts are {validate.big_number(entries)} "
                         f"entries (~{entries * 1e-6:.0f} s, ~{entries * 80 / 2**30:.1f} GiB here), over the budget "

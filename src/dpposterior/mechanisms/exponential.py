@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..budget import budget_setting
 from ..distances import DEFAULT_DISTANCE, HellingerGrid, beta_matrix, get_distance, hellinger, hellinger_from_log_bc
 from ..errors import InputError, SizeError
+from ..limits import limit_setting
 from ..models import candidate_rank, candidates, n_candidates
 from ..sampling import ENUMERATE_UP_TO, EXPONENTIAL_SAMPLING_GUARANTEE, check_sampler_size, sample_exponential
 from ..sensitivity import (
@@ -112,14 +112,14 @@ class ExponentialMechanism(Mechanism):
     def check_setup(self, n, k, *, setups=1.0, what="a draw"):
         """The exact pmf over R(n) must fit in memory (|R(n)| <= ``ENUMERATE_UP_TO``: inverse cdf);
         above, the rejection sampler's tables must fit in memory and their ``k (n + 1)`` entries
-        within ``DPPOSTERIOR_MAX_RELEASE_WORK`` (see :data:`dpposterior.budget.BUDGETS`; about 6 s
+        within ``DPPOSTERIOR_MAX_RELEASE_WORK`` (see :data:`dpposterior.limits.LIMITS`; about 6 s
         for one bare draw and 48 s for a padded release in the worst case, ehd)."""
         if n_candidates(n, k) <= ENUMERATE_UP_TO:
             self.check_size(n, k, "the exact output distribution")
             return
         check_sampler_size(n, k)
         entries = k * (n + 1)
-        limit = budget_setting("DPPOSTERIOR_MAX_RELEASE_WORK")
+        limit = limit_setting("DPPOSTERIOR_MAX_RELEASE_WORK")
         if entries > limit:
             raise SizeError(f"{what} of {self.id} for k={k}, n={n} covers sampler tables of {entries:.3g} entries "
                             f"(up to ~{entries * setups * self.table_seconds:.0f} s here), over the budget of "

@@ -108,9 +108,9 @@ from numpy.typing import NDArray
 from scipy import sparse
 
 from .. import remap as rm
-from ..budget import budget_setting
 from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
+from ..limits import limit_setting
 from ..models import candidate_rank, candidates, log_prior_predictive, n_candidates
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf
 
@@ -360,7 +360,7 @@ def _remap_solved(a: tuple, n: int, epsilon: float, objective: str,
         except rm.RemapGapError:  # pragma: no cover - strict=False never raises it
             res = None
         except InputError:  # the windows would cover the range (tiny eps): the whole-range search, if in budget
-            _solve_budget(REMAP_SECONDS_PER_N2["worst"] * float(n + 1) ** 2,
+            _solve_limit(REMAP_SECONDS_PER_N2["worst"] * float(n + 1) ** 2,
                           f"the optimal mechanism's worst remap for k=2, n={n} (its end windows cover the range)")
             res = None
     if res is None:
@@ -423,8 +423,8 @@ class RemapRows(Rows):
         return mx + np.log(np.exp(M - mx[:, None]).sum(axis=1))
 
 
-def _solve_budget(seconds: float, what: str) -> None:
-    limit = budget_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+def _solve_limit(seconds: float, what: str) -> None:
+    limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
         raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {limit:g} s "
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
@@ -434,7 +434,7 @@ def _scan_certificate(rows: Rows, n: int, epsilon: float) -> tuple[float, bool]:
     """The exact worst-case scan of ``rows`` when ``DPPOSTERIOR_MAX_PAIRS`` allows it, else eps (post-processing)."""
     if n == 0:
         return 0.0, True
-    if len(rows.cands) ** 2 > budget_setting("DPPOSTERIOR_MAX_PAIRS"):
+    if len(rows.cands) ** 2 > limit_setting("DPPOSTERIOR_MAX_PAIRS"):
         return float(epsilon), False
     return float(worst_case_scan(rows)[0]), True
 
@@ -487,7 +487,7 @@ class OptimalMechanism(Mechanism):
         sec = (self.draw_solve_seconds(n, k, spec.objective, spec.epsilon) if draw
                else self.solve_seconds(n, k, spec.objective, spec.epsilon))
         kind = "linear program" if k >= 3 else f"{spec.objective} remap"
-        _solve_budget(sec, f"the optimal mechanism's {kind} for k={k}, n={n}")
+        _solve_limit(sec, f"the optimal mechanism's {kind} for k={k}, n={n}")
 
     def check_distance(self, spec: ReleaseSpec, k: int) -> None:
         """k = 2: any distance of the registry (the remap's loss); k >= 3: Hellinger only (the linear program's
@@ -521,7 +521,7 @@ class OptimalMechanism(Mechanism):
         k = 2: the draw itself is O(1) once solved, and :meth:`sample` checks the objective's solve."""
         self.check_size(n, k, what)
         if k >= 3:
-            _solve_budget(self.solve_seconds(n, k), f"the optimal mechanism's linear program for k={k}, n={n}")
+            _solve_limit(self.solve_seconds(n, k), f"the optimal mechanism's linear program for k={k}, n={n}")
 
     def oracle_value(self, prior, n, spec):
         """k = 2 and ``n + 1 <= MAX_OUTPUTS``: the full linear program's optimum for ``spec.objective`` (under the
@@ -672,7 +672,7 @@ class RemappedGeometricMechanism(Mechanism):
     def _check(self, n, k, what="the remapped geometric release", draw=False):
         self.check_size(n, k, what)
         if not (draw and k == 2 and n >= PER_Z_FROM):
-            _solve_budget(self.solve_seconds(n, k), f"the remapped geometric release's Bayes remap for k={k}, n={n}")
+            _solve_limit(self.solve_seconds(n, k), f"the remapped geometric release's Bayes remap for k={k}, n={n}")
 
     def check_setup(self, n, k, *, setups=1.0, what="a draw"):
         self._check(n, k, what, draw=True)

@@ -15,15 +15,15 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from ..budget import budget_setting
 from ..errors import SizeError
+from ..limits import limit_setting
 from ..models import candidate_rank, check_size, n_candidates
 
 #: Working memory of one chunk of the worst-case scan.
 WORK_BYTES = 512 * 2**20
 # The largest number of (data set, output) log-pmf entries an interactive scan may evaluate, summed
 # over its passes: ``passes x |R(n)|^2`` (~1e7 per second here, so ~40 s), is ``DPPOSTERIOR_MAX_PAIRS``
-# (``budget.BUDGETS``), read at each call; the pipeline's jobs raise it (:mod:`dpposterior.paper.budgets`).
+# (``limits.LIMITS``), read at each call; the pipeline's jobs raise it (:mod:`dpposterior.paper.limits`).
 #: the rate behind the time estimate of a refusal
 PAIRS_PER_SECOND = 1e7
 
@@ -37,7 +37,7 @@ def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", p
                     advice: str = "") -> None:
     """Raise :class:`SizeError` when ``passes`` scans over all pairs of R(n) would exceed the pair budget.
 
-    The budget is ``DPPOSTERIOR_MAX_PAIRS`` (``budget.BUDGETS``), read at each
+    The budget is ``DPPOSTERIOR_MAX_PAIRS`` (``limits.LIMITS``), read at each
     call; ``passes`` is how many full scans the caller makes (the expected error ~2, a calibration ~20:
     its bisection and its certificate; measured ~14).  ``advice``: what the caller can do instead
     (``"use --at for the local loss"``), put before the setting in the message; the default names only the
@@ -45,7 +45,7 @@ def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", p
     """
     size = n_candidates(n, k)
     check_size(size, 8 * (k + 12), f"{what} over R(n) for k={k}, n={n}")
-    limit = budget_setting("DPPOSTERIOR_MAX_PAIRS")
+    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
     work = passes * size * size
     if work > limit:
         raise SizeError(

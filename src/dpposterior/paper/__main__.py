@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from .budgets import apply
+from .limits import apply
 from .render import render
 from .report import write_verdicts
 from .stages import STAGES
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     # Batch jobs run under the pipeline's budgets (their runtime is declared in the rules' resources);
-    # the library reads every budget at call time (dpposterior.budget), so setting them here is enough.
+    # the library reads every budget at call time (dpposterior.limits), so setting them here is enough.
     apply()
     args = build_parser().parse_args(argv)
     if args.stage == "render":

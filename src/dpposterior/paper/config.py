@@ -177,7 +177,7 @@ def _finite(obj, path=()) -> None:
 
 def check_values(cfg: dict) -> None:
     """What each job would refuse, refused at dry run: ranges (the library's validators), lengths, mechanism
-    settings and exact sizes beyond the budgets (the pipeline's, :mod:`dpposterior.paper.budgets`)."""
+    settings and exact sizes beyond the budgets (the pipeline's, :mod:`dpposterior.paper.limits`)."""
     _finite(cfg)
     for stage in STAGES.values():
         stage.check_values(cfg)

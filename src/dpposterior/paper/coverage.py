@@ -24,7 +24,7 @@ from scipy.special import betainc
 from ..mechanisms import rows as mechanism_rows
 from ..mechanisms.scan import check_scan_size
 from ..models import candidates, check_size, log_prior_predictive
-from ..posterior import Marginal
+from ..noise_aware import Marginal
 
 #: releases whose marginal probability is below this are skipped (their mass is reported)
 MIN_MASS = 1e-14

@@ -14,10 +14,10 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..budget import budget_setting
 from ..distances import DEFAULT_DISTANCE, beta_matrix, get_distance, hellinger_from_log_bc
 from ..distances.hellinger import BetaLogBC
 from ..errors import InputError, SizeError
+from ..limits import limit_setting
 
 __all__ = ["Loss", "PairLoss", "HellingerLoss", "MatrixLoss", "DistanceLoss", "loss_for", "as_loss",
            "monotonicity_violations"]
@@ -170,7 +170,7 @@ class DistanceLoss(MatrixLoss):
         dist.check(2)
         n = int(n)
         work = float(n + 1) ** 2
-        limit = budget_setting("DPPOSTERIOR_MAX_SENSITIVITY_WORK")
+        limit = limit_setting("DPPOSTERIOR_MAX_SENSITIVITY_WORK")
         if work > limit:
             raise SizeError(f"the {dist.name} loss matrix for n={n} takes {work:.3g} distance evaluations, over the "
                             f"budget of {limit:.3g} (use a smaller n, or set DPPOSTERIOR_MAX_SENSITIVITY_WORK)")

@@ -1,14 +1,14 @@
 """``dpposterior compare``: every release ranked by expected error (the ranking lives in
-:mod:`dpposterior.compare`; this module parses and prints)."""
+:mod:`dpposterior.ranking`; this module parses and prints)."""
 
 from __future__ import annotations
 
 import argparse
 
 from ... import validate
-from ...compare import average_ranks, check_compare_size, compare_rows
 from ...distances import DEFAULT_DISTANCE, get_distance
 from ...mechanisms import DEFAULT_DELTA
+from ...ranking import average_ranks, check_compare_size, compare_rows
 from ..options import add_distance_option, prior_arg, size_arg
 from ..output import dump
 

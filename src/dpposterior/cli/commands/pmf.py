@@ -7,10 +7,10 @@ import argparse
 import numpy as np
 
 from ... import validate
-from ...budget import budget_setting
 from ...distances import DEFAULT_DISTANCE
 from ...distances import distance as distance_value
 from ...errors import InputError, SizeError
+from ...limits import limit_setting
 from ...mechanisms import log_pmf
 from ...models import candidates, n_candidates, steps
 from ..options import add_mechanism_options, add_variant_options, calibration_json, counts_arg, prior_arg, variant_params
@@ -32,8 +32,8 @@ def _pmf_rows(args, size: int) -> int:
     """The number of rows ``pmf`` prints, checked before any work against the budget registry's
     ``DPPOSTERIOR_MAX_PMF_WORK`` (outputs computed, |R(n)|, about 3 us each here) and
     ``DPPOSTERIOR_MAX_PMF_ROWS`` (rows printed: all of R(n), or ``--top N``)."""
-    limit = int(budget_setting("DPPOSTERIOR_MAX_PMF_ROWS"))
-    work = int(budget_setting("DPPOSTERIOR_MAX_PMF_WORK"))
+    limit = int(limit_setting("DPPOSTERIOR_MAX_PMF_ROWS"))
+    work = int(limit_setting("DPPOSTERIOR_MAX_PMF_WORK"))
     top = None if args.top is None else validate.parse_int(args.top, "--top", 1, None)
     if size > work:
         raise SizeError(f"the exact pmf over |R(n)| = {validate.count_text(size)} outputs would take "

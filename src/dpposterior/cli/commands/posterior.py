@@ -6,7 +6,7 @@ import argparse
 
 from ... import validate
 from ...distances import DEFAULT_DISTANCE
-from ...posterior import naive_posterior, noise_aware_posterior
+from ...noise_aware import naive_posterior, noise_aware_posterior
 from ..options import add_mechanism_options, add_variant_options, counts_arg, prior_arg, variant_params
 from ..output import dump, noise_aware_lines, noise_aware_summary
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...api import draw, prepared
 from ...distances import DEFAULT_DISTANCE
 from ...errors import InputError
 from ...guarantee import guarantee_text
 from ...ledger import Ledger, parse_budget
 from ...mechanisms import ReleaseSpec
-from ...posterior import naive_posterior, noise_aware_posterior
-from ...practitioner import draw, prepared
-from ...release import release
+from ...noise_aware import naive_posterior, noise_aware_posterior
+from ...padding import release
 from ..data import counts_from_csv
 from ..options import (
     add_mechanism_options,

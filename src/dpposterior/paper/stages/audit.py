@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import validate as V
-from ...audit import check_draw_budget
+from ...audit import check_draw_limit
 from ...mechanism_audit import check_audit_time
 from .. import paths
 from ..errors import config_error
@@ -42,7 +42,7 @@ class Audit(Stage):
         for name, spec in cfg.get("audit", {}).items():
             key = f"audit.{name}"
             samples = library(f"{key}.samples", V.audit_samples, spec["samples"])
-            library(f"{key}.samples", check_draw_budget, samples)
+            library(f"{key}.samples", check_draw_limit, samples)
             priv = cfg.get("privacy", {}).get(spec.get("privacy"), {})
             if "prior" in priv and "n" in priv:  # each job audits one pair at a time, at each n
                 for m in spec.get("mechanisms", []):

@@ -1,13 +1,14 @@
-"""Budgets: how much work or memory one call may take before it refuses (issue "every command has a budget").
+"""Compute limits: how much work or memory one call may take before it refuses.
 
-Each budget is an environment setting read **at call time** (so a test, a job or a user can
+("Budget" in this package means a privacy budget, :mod:`dpposterior.ledger`; the settings here are limits.)
+Each limit is an environment setting read **at call time** (so a test, a job or a user can
 change it without re-importing), checked *before* the work starts from public inputs only
 (n, k, eps, gamma, samples; never the counts), so a refusal reveals nothing about the data.
 A value must be positive and at most the setting's finite upper bound (``DPPOSTERIOR_MEMORY_GB=1e300``
 is a one-line error). Past a budget the call raises :class:`~dpposterior.errors.SizeError` (an ``InputError``: one
 line, exit status 2 at the command line) giving the estimate and the setting that raises it.
 
-Settings (default, what they bound), one registry entry each (:data:`BUDGETS`, a :class:`Budget`
+Settings (default, what they bound), one registry entry each (:data:`LIMITS`, a :class:`Limit`
 with its unit and bounds; docs/budgets.md lists the same, ``tests/test_packaging.py`` checks it):
 
 - ``DPPOSTERIOR_MEMORY_GB`` (4): bytes of any exact table (``models.check_size``);
@@ -30,7 +31,7 @@ with its unit and bounds; docs/budgets.md lists the same, ``tests/test_packaging
 - ``DPPOSTERIOR_MAX_DATA_MB`` (1024): megabytes of a ``--data`` CSV file read by ``release``;
 - ``DPPOSTERIOR_MAX_DATA_SECONDS`` (20): seconds ``release`` waits on a ``--data`` pipe or FIFO.
 
-The pipeline's batch jobs run with larger values (:mod:`dpposterior.paper.budgets`).
+The pipeline's batch jobs run with larger values (:mod:`dpposterior.paper.limits`).
 
 The defaults keep every command within about a minute and 4 GiB on a 2-core machine
 (``benchmarks/budgets.py`` prints the largest accepted cases and their cost).
@@ -46,7 +47,7 @@ from .errors import InputError
 
 
 @dataclass(frozen=True)
-class Budget:
+class Limit:
     """One environment setting: its ``name``, ``default``, ``unit``, accepted ``bounds`` and ``what`` it bounds.
 
     ``bounds = (lo, hi)``: a value must be above ``lo`` (exclusive; every budget is positive) and at
@@ -61,33 +62,33 @@ class Budget:
 
     def value(self) -> float:
         """The setting's value now (read at call time), else :attr:`default`."""
-        return budget_setting(self.name)
+        return limit_setting(self.name)
 
 
-BUDGETS: dict[str, Budget] = {b.name: b for b in [
-    Budget("DPPOSTERIOR_MEMORY_GB", 4.0, "GiB", (0.0, 1e5), "bytes of any exact table (models.check_size)"),
-    Budget("DPPOSTERIOR_MAX_PAIRS", 4e8, "log-pmf evaluations", (0.0, 1e16),
+LIMITS: dict[str, Limit] = {b.name: b for b in [
+    Limit("DPPOSTERIOR_MEMORY_GB", 4.0, "GiB", (0.0, 1e5), "bytes of any exact table (models.check_size)"),
+    Limit("DPPOSTERIOR_MAX_PAIRS", 4e8, "log-pmf evaluations", (0.0, 1e16),
            "worst-case scans, passes x |R(n)|^2 evaluations (privacy, accuracy, calibration)"),
-    Budget("DPPOSTERIOR_MAX_POSTERIOR_WORK", 2.5e9, "score evaluations", (0.0, 1e16),
+    Limit("DPPOSTERIOR_MAX_POSTERIOR_WORK", 2.5e9, "score evaluations", (0.0, 1e16),
            "score evaluations of the noise-aware posterior"),
-    Budget("DPPOSTERIOR_MAX_SMOOTH_WORK", 3e6, "entries", (0.0, 1e13),
+    Limit("DPPOSTERIOR_MAX_SMOOTH_WORK", 3e6, "entries", (0.0, 1e13),
            "entries of one smooth-sensitivity search, k x distance"),
-    Budget("DPPOSTERIOR_MAX_SENSITIVITY_WORK", 1e7, "distance evaluations", (0.0, 1e16),
+    Limit("DPPOSTERIOR_MAX_SENSITIVITY_WORK", 1e7, "distance evaluations", (0.0, 1e16),
            "distance evaluations of the sensitivities under a distance other than Hellinger"),
-    Budget("DPPOSTERIOR_MAX_RELEASE_WORK", 1e7, "table entries", (0.0, 1e13),
+    Limit("DPPOSTERIOR_MAX_RELEASE_WORK", 1e7, "table entries", (0.0, 1e13),
            "sampler table entries k (n + 1) of one draw (a padded release, sample, each batch of an audit)"),
-    Budget("DPPOSTERIOR_MAX_DRAW_ENTRIES", 2e7, "entries", (0.0, 1e13),
+    Limit("DPPOSTERIOR_MAX_DRAW_ENTRIES", 2e7, "entries", (0.0, 1e13),
            "entries size x k one call of sample returns"),
-    Budget("DPPOSTERIOR_MAX_PMF_WORK", 4e6, "outputs", (0.0, 1e13), "outputs pmf computes, |R(n)|"),
-    Budget("DPPOSTERIOR_MAX_PMF_ROWS", 1e6, "rows", (0.0, 1e13), "rows pmf prints (all of R(n), or --top N)"),
-    Budget("DPPOSTERIOR_MAX_AUDIT_SAMPLES", 2.5e7, "draws", (0.0, 1e15),
+    Limit("DPPOSTERIOR_MAX_PMF_WORK", 4e6, "outputs", (0.0, 1e13), "outputs pmf computes, |R(n)|"),
+    Limit("DPPOSTERIOR_MAX_PMF_ROWS", 1e6, "rows", (0.0, 1e13), "rows pmf prints (all of R(n), or --top N)"),
+    Limit("DPPOSTERIOR_MAX_AUDIT_SAMPLES", 2.5e7, "draws", (0.0, 1e15),
            "draws per side of one audit, over all pairs tested"),
-    Budget("DPPOSTERIOR_MAX_AUDIT_SECONDS", 45.0, "seconds", (0.0, 1e7),
+    Limit("DPPOSTERIOR_MAX_AUDIT_SECONDS", 45.0, "seconds", (0.0, 1e7),
            "estimated seconds of an audit of a library mechanism"),
-    Budget("DPPOSTERIOR_MAX_SOLVE_SECONDS", 45.0, "seconds", (0.0, 1e7),
+    Limit("DPPOSTERIOR_MAX_SOLVE_SECONDS", 45.0, "seconds", (0.0, 1e7),
            "estimated seconds of the optimal mechanism's solve (remap at k = 2, linear program at k >= 3)"),
-    Budget("DPPOSTERIOR_MAX_DATA_MB", 1024.0, "MB", (0.0, 1e7), "megabytes of a --data CSV file read by release"),
-    Budget("DPPOSTERIOR_MAX_DATA_SECONDS", 20.0, "seconds", (0.0, 86400.0),
+    Limit("DPPOSTERIOR_MAX_DATA_MB", 1024.0, "MB", (0.0, 1e7), "megabytes of a --data CSV file read by release"),
+    Limit("DPPOSTERIOR_MAX_DATA_SECONDS", 20.0, "seconds", (0.0, 86400.0),
            "seconds release waits on a --data pipe or FIFO"),
 ]}
 
@@ -98,22 +99,22 @@ def short(value: float) -> str:
     return text.replace("e+0", "e").replace("e+", "e")
 
 
-def budget(name: str) -> Budget:
+def limit(name: str) -> Limit:
     """The registry entry of a setting (a ``KeyError`` names an unknown one: a programming error)."""
     try:
-        return BUDGETS[name]
+        return LIMITS[name]
     except KeyError:
-        raise KeyError(f"unknown budget setting {name!r}; known: {', '.join(BUDGETS)}") from None
+        raise KeyError(f"unknown budget setting {name!r}; known: {', '.join(LIMITS)}") from None
 
 
-def budget_setting(name: str, default: float | None = None) -> float:
+def limit_setting(name: str, default: float | None = None) -> float:
     """The value of the environment setting ``name`` (a positive number within its bounds), read now.
 
     ``default``: the value when the setting is unset; ``None`` (the normal case) takes the registry's
-    :attr:`Budget.default`.  A malformed value (not a number, not finite, not positive, above the
+    :attr:`Limit.default`.  A malformed value (not a number, not finite, not positive, above the
     setting's upper bound) raises one-line :class:`~dpposterior.errors.InputError` naming the setting.
     """
-    entry = budget(name)
+    entry = limit(name)
     text = os.environ.get(name)
     if text is None or text.strip() == "":
         return float(entry.default if default is None else default)

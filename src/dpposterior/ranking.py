@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 from .accuracy import expected_errors
-from .budget import budget_setting
 from .distances import DEFAULT_DISTANCE
 from .errors import InputError, SizeError
+from .limits import limit_setting
 from .mechanisms import MECHANISMS, Variant, releases
 from .mechanisms.scan import PAIRS_PER_SECOND
 from .models import n_candidates
@@ -83,7 +83,7 @@ def check_compare_size(k: int, n: int) -> dict[str, str]:
     when the rows without the optimal ones are over it; returns ``{label: reason}`` of the optimal rows
     left out (listed as too large) when only they would take it over, else ``{}``.
     """
-    limit = budget_setting("DPPOSTERIOR_MAX_PAIRS")
+    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
     size = n_candidates(n, k)
     passes = compare_passes(k, n)
     lp = solve_work(k, n)

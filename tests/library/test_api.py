@@ -1,4 +1,4 @@
-"""The practitioner's way in (dpposterior.practitioner): ``dp.release``, ``dp.compare`` and the top-level API."""
+"""The practitioner's way in (dpposterior.api): ``dp.release``, ``dp.compare`` and the top-level API."""
 
 from __future__ import annotations
 
@@ -28,11 +28,11 @@ def quiet_release(*args, **kw):
 
 def test_release_is_a_top_level_function_returning_a_frozen_release():
     # top level: the practitioner's functions are dp.<name>, exported, and are the functions themselves
-    from dpposterior import practitioner
+    from dpposterior import api
 
     for name in ("release", "compare", "expected_errors", "audit_mechanism"):
         assert name in dp.__all__ and inspect.isfunction(getattr(dp, name)), name
-    assert dp.release is practitioner.release and dp.compare is practitioner.compare
+    assert dp.release is api.release and dp.compare is api.compare
     r = quiet_release("geometric", [1, 1], [40, 60], epsilon=1.0, rng=3)
     assert isinstance(r, dp.Release)
     assert r.released_counts.sum() == 100 and np.array_equal(r.alpha, 1 + r.released_counts)
@@ -73,7 +73,7 @@ def test_a_dataframe_is_refused_with_what_to_pass():
 ])
 def test_release_validates_like_the_cli_and_draws_nothing_when_refused(kw, match, monkeypatch):
     drawn = []
-    monkeypatch.setattr(dp.practitioner, "padded_release", lambda *a, **k: drawn.append(a))
+    monkeypatch.setattr(dp.api, "padded_release", lambda *a, **k: drawn.append(a))
     with pytest.raises(dp.InputError, match=match):
         dp.release(kw.pop("mechanism"), [1, 1], [4, 6], **kw)
     assert drawn == []
@@ -90,7 +90,7 @@ def test_bad_data_is_refused_before_the_draw(prior, counts, match, monkeypatch):
 
 
 def test_release_is_padded_to_its_public_deadline():
-    from dpposterior.release import _DEADLINES
+    from dpposterior.padding import _DEADLINES
 
     _DEADLINES.clear()
     quiet_release("ehds", [1, 1], [30, 70], epsilon=1.0, rng=1)

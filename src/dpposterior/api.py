@@ -5,7 +5,7 @@ does (the registry's :class:`~dpposterior.mechanisms.Variant`, then one
 :class:`~dpposterior.mechanisms.ReleaseSpec` passed whole),
 validates prior and counts (:mod:`dpposterior.validate`), refuses a size too large for its budget, warns
 honestly (:mod:`dpposterior.guarantee`), charges an optional :class:`~dpposterior.ledger.Ledger`, and
-draws once, padded to its public deadline (:func:`dpposterior.release.release`).  It returns a
+draws once, padded to its public deadline (:func:`dpposterior.padding.release`).  It returns a
 :class:`Release`.
 """
 
@@ -19,15 +19,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import compare as _compare
+from . import ranking as _ranking
 from . import validate
 from .distances import DEFAULT_DISTANCE
 from .errors import InputError
 from .guarantee import PrivacyWarning, claim, guarantee_text, setting_warnings
 from .ledger import Ledger
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Mechanism, ReleaseSpec, Variant
-from .release import check_budget
-from .release import release as padded_release
+from .padding import check_limits
+from .padding import release as padded_release
 
 __all__ = ["Release", "compare", "prepare", "prepared", "release"]
 
@@ -117,12 +117,12 @@ def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: 
     """Validate prior and counts, check the size budget, charge the ledger, then draw once (padded).
 
     Returns ``(prior, released_counts)``.  Nothing is drawn before every check has passed.  ``sample``: the
-    padded release :func:`dpposterior.release.release` (the command line passes its own reference to it).
+    padded release :func:`dpposterior.padding.release` (the command line passes its own reference to it).
     """
     sample = padded_release if sample is None else sample
     c = validate.counts(_as_vector(counts, "counts"))
     a = validate.prior(_as_vector(prior, "prior"), c.size)
-    check_budget(prep.mech, int(c.sum()), c.size)
+    check_limits(prep.mech, int(c.sum()), c.size)
     if ledger is None:
         return a, sample(prep.spec, a, c, rng)[0]
     eps, delta = claim(prep.spec)
@@ -165,4 +165,4 @@ def compare(prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_
     a = validate.prior(_as_vector(prior, "prior"))
     n = validate.size(n)
     eps, dlt = validate.epsilon(epsilon), validate.delta(delta)
-    return _compare.compare_rows(a, n, eps, dlt, _compare.check_compare_size(a.size, n), distance=distance)
+    return _ranking.compare_rows(a, n, eps, dlt, _ranking.check_compare_size(a.size, n), distance=distance)

@@ -1,4 +1,4 @@
-"""The one budget registry (dpposterior.budget): every DPPOSTERIOR_* setting, its default and bounds, read at call time."""
+"""The one budget registry (dpposterior.limits): every DPPOSTERIOR_* setting, its default and bounds, read at call time."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dpposterior import InputError, SizeError
-from dpposterior.budget import BUDGETS, Budget, budget_setting
+from dpposterior.limits import LIMITS, Budget, limit_setting
 from dpposterior.models import check_size
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,8 +24,8 @@ def _readme_settings() -> dict[str, tuple[float, float]]:
 
 def test_readme_lists_every_budget_with_its_default_and_bounds():
     readme = _readme_settings()
-    assert list(readme) == list(BUDGETS)
-    assert readme == {name: (b.default, b.bounds[1]) for name, b in BUDGETS.items()}
+    assert list(readme) == list(LIMITS)
+    assert readme == {name: (b.default, b.bounds[1]) for name, b in LIMITS.items()}
 
 
 def test_the_library_reads_only_registered_settings():
@@ -33,23 +33,23 @@ def test_the_library_reads_only_registered_settings():
     used = set()
     for path in src.rglob("*.py"):
         used |= set(re.findall(r"\bDPPOSTERIOR_[A-Z_]+\b", path.read_text()))
-    assert used <= set(BUDGETS), used - set(BUDGETS)
-    assert set(BUDGETS) <= used
+    assert used <= set(LIMITS), used - set(LIMITS)
+    assert set(LIMITS) <= used
 
 
-@pytest.mark.parametrize("name", list(BUDGETS))
+@pytest.mark.parametrize("name", list(LIMITS))
 def test_every_budget_has_finite_bounds_around_its_default(name):
-    b = BUDGETS[name]
+    b = LIMITS[name]
     assert isinstance(b, Budget) and b.name == name and b.unit and b.what
     lo, hi = b.bounds
     assert lo == 0.0 and math.isfinite(hi) and lo < b.default <= hi
 
 
 def test_defaults_come_from_the_registry(monkeypatch):
-    for name, b in BUDGETS.items():
+    for name, b in LIMITS.items():
         monkeypatch.delenv(name, raising=False)
-        assert budget_setting(name) == b.default == b.value()
-    assert budget_setting("DPPOSTERIOR_MAX_PAIRS", 7.0) == 7.0  # an explicit default still wins when unset
+        assert limit_setting(name) == b.default == b.value()
+    assert limit_setting("DPPOSTERIOR_MAX_PAIRS", 7.0) == 7.0  # an explicit default still wins when unset
 
 
 @pytest.mark.parametrize("name, value", [("DPPOSTERIOR_MEMORY_GB", "1e300"), ("DPPOSTERIOR_MAX_DATA_SECONDS", "1e7"),
@@ -57,7 +57,7 @@ def test_defaults_come_from_the_registry(monkeypatch):
 def test_absurd_values_are_one_line_errors(monkeypatch, name, value):
     monkeypatch.setenv(name, value)
     with pytest.raises(InputError, match=f"{name} must be a positive number of .* up to") as err:
-        budget_setting(name)
+        limit_setting(name)
     assert "\n" not in str(err.value)
 
 
@@ -70,7 +70,7 @@ def test_memory_budget_past_its_bound_is_refused_by_the_api(monkeypatch):
 
 
 def test_posterior_work_budget_is_read_at_call_time(monkeypatch):
-    from dpposterior.posterior import noise_aware_posterior
+    from dpposterior.noise_aware import noise_aware_posterior
 
     noise_aware_posterior("lshist", [1, 1], [5, 5], epsilon=1.0)
     monkeypatch.setenv("DPPOSTERIOR_MAX_POSTERIOR_WORK", "1")

@@ -17,6 +17,7 @@ from dpposterior.mechanisms import ReleaseSpec, _inverse_cdf, laplace_noise_tabl
 from dpposterior.models import candidates
 
 SEEDED = "dpposterior: warning: " + SEEDED_WARNING
+from dpposterior.padding import _DEADLINES, release
 from dpposterior.randomness import (
     WEIGHT_BITS,
     BitSource,
@@ -27,7 +28,6 @@ from dpposterior.randomness import (
     float_weights,
     weights_tv_bound,
 )
-from dpposterior.release import _DEADLINES, release
 
 
 class ScriptedBits(BitSource):

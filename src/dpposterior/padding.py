@@ -79,7 +79,7 @@ def reference_counts(n: int, k: int) -> list[NDArray[np.int64]]:
 RELEASE_SETUPS = 2 * REFERENCE_REPS + 1 + PAD_FACTOR
 
 
-def check_budget(mech: Mechanism, n: int, k: int) -> None:
+def check_limits(mech: Mechanism, n: int, k: int) -> None:
     """Refuse, from public inputs only, a release that would not fit the memory or the time budget.
 
     The mechanism's own :meth:`~dpposterior.mechanisms.Mechanism.check_setup`, for the
@@ -102,7 +102,7 @@ def release(spec: ReleaseSpec, prior: NDArray[np.float64], counts: NDArray[np.in
     """
     mech, params = spec.mechanism, spec
     n, k = int(counts.sum()), counts.size
-    check_budget(mech, n, k)
+    check_limits(mech, n, k)
     refs: tuple[float, ...] = ()
     deadline = 0.0
     if pad:

@@ -15,7 +15,7 @@ import reference as ref
 from conftest import MECHANISM_IDS
 from dpposterior import InputError, SizeError, sample
 from dpposterior.models import log_prior_predictive
-from dpposterior.posterior import naive_posterior, noise_aware_posterior
+from dpposterior.noise_aware import naive_posterior, noise_aware_posterior
 
 
 @settings(max_examples=25, deadline=None)

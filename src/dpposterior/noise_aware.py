@@ -41,8 +41,8 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import validate
-from .budget import BUDGETS, budget_setting
 from .errors import SizeError
+from .limits import LIMITS, limit_setting
 from .mechanisms import ReleaseSpec
 from .models import log_prior_predictive, n_candidates
 
@@ -51,8 +51,8 @@ DROP_LOG = 40.0
 #: Largest |R(n)| handled (the bound pass touches every c once).
 MAX_CANDIDATES = 1_000_001
 #: Most score evaluations of the exact pass by default (about a minute on one core); the limit is
-#: ``DPPOSTERIOR_MAX_POSTERIOR_WORK``, read at each call (:mod:`dpposterior.budget`).
-MAX_WORK = BUDGETS["DPPOSTERIOR_MAX_POSTERIOR_WORK"].default
+#: ``DPPOSTERIOR_MAX_POSTERIOR_WORK``, read at each call (:mod:`dpposterior.limits`).
+MAX_WORK = LIMITS["DPPOSTERIOR_MAX_POSTERIOR_WORK"].default
 #: Memory of one chunk of exact likelihood rows.
 WORK_BYTES = 256 * 2**20
 #: Absolute tolerance of the interval end points (Brent's method on the mixture cdf).
@@ -212,7 +212,7 @@ def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, l
     ref_logw = float(mech.log_likelihood(rows, m, cands[ref:ref + 1])[0] + log_pi[ref])
     keep = np.flatnonzero(upper >= ref_logw - DROP_LOG)
     work = keep.size * mech.log_likelihood_cost(rows)
-    limit = budget_setting("DPPOSTERIOR_MAX_POSTERIOR_WORK")
+    limit = limit_setting("DPPOSTERIOR_MAX_POSTERIOR_WORK")
     if work > limit:
         raise SizeError(f"the noise-aware posterior for k={k}, n={n} needs the exact likelihood of {keep.size:,} data "
                         f"sets ({work:.2e} score evaluations), over the limit of {limit:.1e} "

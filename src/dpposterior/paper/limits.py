@@ -1,4 +1,4 @@
-"""The budgets of the pipeline's jobs (not the interactive ones of :mod:`dpposterior.budget`).
+"""The budgets of the pipeline's jobs (not the interactive ones of :mod:`dpposterior.limits`).
 
 A command typed at a terminal refuses past about a minute of work; a pipeline job is a batch job
 whose runtime is declared in its rule's ``resources`` (``runtime``, ``mem_mb``), so the paper's
