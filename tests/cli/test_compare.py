@@ -18,7 +18,7 @@ def test_compare_total_over_the_pair_budget_is_refused_fast():
 def test_compare_budget_counts_every_row():
     import importlib
 
-    cli = importlib.import_module("dpposterior.ranking")  # dpposterior.ranking is the function
+    cli = importlib.import_module("dpposterior.ranking")
 
     # 5 exponential rows, each also calibrated (2 + 20 passes), 4 closed-form rows (2), and 3 solved rows (the two
     # optimal objectives and remapped-geometric: 2 + a certificate scan), at any n at k = 2

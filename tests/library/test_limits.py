@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dpposterior import InputError, SizeError
-from dpposterior.limits import LIMITS, Budget, limit_setting
+from dpposterior.limits import LIMITS, Limit, limit_setting
 from dpposterior.models import check_size
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +40,7 @@ def test_the_library_reads_only_registered_settings():
 @pytest.mark.parametrize("name", list(LIMITS))
 def test_every_budget_has_finite_bounds_around_its_default(name):
     b = LIMITS[name]
-    assert isinstance(b, Budget) and b.name == name and b.unit and b.what
+    assert isinstance(b, Limit) and b.name == name and b.unit and b.what
     lo, hi = b.bounds
     assert lo == 0.0 and math.isfinite(hi) and lo < b.default <= hi
 
