@@ -84,15 +84,71 @@ def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n") -> None
     ax.set_ylabel("error / optimum")
 
 
-def save(fig, *paths: str | Path) -> None:
-    """Write ``fig`` to each path (format from the suffix), deterministically, creating folders."""
-    for p in paths:
-        p = Path(p)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if p.suffix == ".pdf":
-            meta = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
-        elif p.suffix == ".png":
-            meta = {"Software": None}
+def text_colour(background: str) -> str:
+    """Black or white, whichever reads better on ``background`` (WCAG relative luminance; the contrast
+    ratio against black is higher exactly when the luminance exceeds ~0.179)."""
+    from matplotlib.colors import to_rgb  # optional heavy dependency, as in apply()
+
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(background)]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "black" if lum > 0.179 else "white"
+
+
+def coincident(curves: dict, rtol: float = 1e-9, atol: float = 1e-12) -> dict:
+    """Which curves would be drawn exactly over an earlier one: ``{name: earlier name}`` for every entry of
+    ``curves`` (name -> (x, y) arrays, in drawing order) whose points equal those of an earlier entry."""
+    import numpy as np
+
+    out, seen = {}, []
+    for m, (x, y) in curves.items():
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        for e, (ex, ey) in seen:
+            if x.shape == ex.shape and len(x) and np.allclose(x, ex, rtol, atol) and np.allclose(
+                    y, ey, rtol, atol, equal_nan=True):
+                out[m] = e
+                break
         else:
-            meta = {}
-        fig.savefig(p, metadata=meta)
+            seen.append((m, (x, y)))
+    return out
+
+
+def _wrap(text: str, width_in: float, size: float) -> str:
+    """``text`` wrapped to about ``width_in`` inches at font ``size`` (an average glyph is ~0.5 em wide)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, max(40, int(width_in * 72 / (0.5 * size))), break_on_hyphens=False))
+
+
+def save(fig, *paths: str | Path, title: str | None = None, settings: str | None = None) -> None:
+    """Write ``fig`` to each path (format from the suffix), deterministically, creating folders.
+
+    With ``title`` (and ``settings``), the files carry them above the axes (bold title, then the settings
+    line, both wrapped to the figure's width) so a PNG or PDF opened on its own says what it shows; the
+    figure itself is left as it was (the notebook's inline copy has its own heading and caption)."""
+    from matplotlib.transforms import ScaledTranslation  # optional heavy dependency, as in apply()
+
+    added = []
+    if title:
+        width = fig.get_figwidth()
+        lines = [(_wrap(settings, width, 8.0), 8.0, "normal")] if settings else []
+        lines.append((_wrap(title, width, 10.0), 10.0, "bold"))
+        up = 6.0  # points above the figure's top edge (savefig's tight box grows to hold them)
+        for text, size, weight in lines:
+            shift = ScaledTranslation(0, up / 72, fig.dpi_scale_trans)
+            added.append(fig.text(0.5, 1.0, text, ha="center", va="bottom", fontsize=size, fontweight=weight,
+                                  transform=fig.transFigure + shift))
+            up += (text.count("\n") + 1) * size * 1.25 + 3.0
+    try:
+        for p in paths:
+            p = Path(p)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if p.suffix == ".pdf":
+                meta = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
+            elif p.suffix == ".png":
+                meta = {"Software": None}
+            else:
+                meta = {}
+            fig.savefig(p, metadata=meta)
+    finally:
+        for t in added:
+            t.remove()

@@ -1,0 +1,49 @@
+"""What a reader opens: the standalone figures' title and settings line, legible figure text, lines that
+would hide one another, and the first page (figures/<config>/index.html)."""
+
+import numpy as np
+import pytest
+
+from dpposterior.paper import items, style
+
+matplotlib = pytest.importorskip("matplotlib")
+
+
+def test_title_and_settings_are_the_captions_first_two_sentences():
+    cap = ("Exact candidate probabilities, k = 3 (arXiv draft Fig. 3b). Prior Dir(1,1,1); eps = 1, n in {5, 10}. "
+           "Left: the pmf. Verdicts: 2 REPRODUCED.")
+    assert items.title_and_settings(cap) == ("Exact candidate probabilities, k = 3 (arXiv draft Fig. 3b)",
+                                             "Prior Dir(1,1,1); eps = 1, n in {5, 10}")
+    assert items.title_and_settings("Only a title.") == ("Only a title", "")
+    assert items.title_and_settings("") == ("", "")
+
+
+def test_text_colour_reads_on_light_and_dark_cells():
+    assert style.text_colour("#e377c2") == "black"  # the geometric pink: white on it was unreadable
+    assert style.text_colour("#ffffff") == "black"
+    assert style.text_colour("#1f77b4") == "white"
+    assert style.text_colour("#000000") == "white"
+
+
+def test_coincident_names_the_curve_drawn_over_an_earlier_one():
+    x = np.array([1.0, 2.0])
+    curves = {"a": (x, [0.1, 0.2]), "b": (x, [0.5, 0.6]), "c": (x, [0.1, 0.2000001]), "d": (x, [0.1, 0.3])}
+    assert style.coincident(curves, rtol=0.0, atol=1e-3) == {"c": "a"}
+    assert style.coincident(curves) == {}
+
+
+def test_saved_files_carry_the_title_and_settings_but_the_figure_is_unchanged(tmp_path):
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context(style.RC):
+        fig, ax = plt.subplots(figsize=(3, 2))
+        ax.plot([0, 1], [0, 1])
+        style.save(fig, tmp_path / "plain.png")
+        style.save(fig, tmp_path / "titled.png", tmp_path / "titled.pdf", title="item: A title", settings="n = 5")
+        assert len(fig.texts) == 0
+        style.save(fig, tmp_path / "again.png", title="item: A title", settings="n = 5")
+        plt.close(fig)
+    h = lambda p: plt.imread(p).shape[0]  # noqa: E731
+    assert h(tmp_path / "titled.png") > h(tmp_path / "plain.png") + 40  # the tight box grew to hold the two lines
+    assert (tmp_path / "again.png").read_bytes() == (tmp_path / "titled.png").read_bytes()
