@@ -64,20 +64,46 @@ def apply() -> None:
     plt.rcParams.update(RC)
 
 
+def log_ticks(axis) -> None:
+    """Labelled ticks at 1, 2, 3, 5 x 10^j on a log axis (a range under a decade otherwise gets one label)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator  # optional heavy dependency
+
+    axis.set_major_locator(LogLocator(base=10.0, subs=(1.0, 2.0, 3.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_locator(NullLocator())
+
+
+def curves(ax, data: dict, rtol: float = 0.005, **kw) -> None:
+    """Draw one line per entry of ``data`` (mechanism -> (x, y), in drawing order) in its colour and marker, with
+    ``kw`` (``ls`` may be a function of the mechanism). A line that lies on an earlier one (within ``rtol`` at every
+    point: one line to the eye) gets larger open markers, one size up per line below it, so none is hidden."""
+    below: dict = {}
+    for m, (x, y) in data.items():
+        opts = {k: (v(m) if callable(v) else v) for k, v in kw.items()}
+        under = [e for e in below if coincident({e: below[e], m: (x, y)}, rtol=rtol, atol=0.0)]
+        if under:
+            size = opts.get("ms", 4) + 3.0 * len(under)
+            opts.update(ms=size, mfc="none", mew=1.2, zorder=2.5 + len(under))
+        ax.plot(x, y, color=colour(m), marker=marker(m), **opts)
+        below[m] = (x, y)
+
+
 def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n") -> None:
     """One panel of errors over the optimum's against n (rows of :func:`dpposterior.paper.beyond.ratios`, already
     narrowed to one objective and setting): a line per mechanism in ``mechanisms`` (dashed when calibrated), the
     optimum as the black line at 1, log axes with the n of ``ns`` as ticks."""
     from matplotlib.ticker import NullLocator  # optional heavy dependency, as in apply()
 
+    data = {}
     for m in mechanisms:
         s = ratios[ratios.mechanism == m].sort_values("n")
         if len(s):
-            ax.plot(s.n, s.ratio, color=colour(m), marker=marker(m), ms=4, ls="--" if "~calibrated" in m else "-",
-                    lw=1.1)
+            data[m] = (s.n.to_numpy(), s.ratio.to_numpy())
+    curves(ax, data, ms=4, lw=1.1, ls=lambda m: "--" if "~calibrated" in m else "-")
     ax.axhline(1.0, color="black", lw=2.2)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    log_ticks(ax.yaxis)
     ax.set_xticks(ns, [str(v) for v in ns])
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel(xlabel)
