@@ -47,3 +47,30 @@ def test_saved_files_carry_the_title_and_settings_but_the_figure_is_unchanged(tm
     h = lambda p: plt.imread(p).shape[0]  # noqa: E731
     assert h(tmp_path / "titled.png") > h(tmp_path / "plain.png") + 40  # the tight box grew to hold the two lines
     assert (tmp_path / "again.png").read_bytes() == (tmp_path / "titled.png").read_bytes()
+
+
+def test_injected_parameters_read_as_written_and_mean_the_same():
+    pytest.importorskip("papermill")
+    from dpposterior.paper import render
+
+    params = {"title": 'Tail bound (arXiv draft §6.2) "quoted" \\ and\ttab\n', "xs": [1, "é"], "d": {"k§": None}}
+    src = render.readable_translator().codify(params)
+    assert "§6.2" in src and "\\xa7" not in src and "é" in src
+    ns = {}
+    exec(src, ns)  # noqa: S102 - the code papermill would inject
+    assert {k: ns[k] for k in params} == params
+
+
+def test_notebook_html_folds_the_code_but_keeps_it(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("nbconvert")
+    from dpposterior.paper import render
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Title"), nbformat.v4.new_code_cell("x = 1\ny = 2"),
+                nbformat.v4.new_code_cell("item = 'a'", metadata={"tags": ["injected-parameters"]})]
+    body, _ = render.html_exporter().from_notebook_node(nb)
+    assert body.count("<details class=\"dp-code\">") == 2
+    assert "show the code (2 lines)" in body and "show the parameters of this run" in body
+    assert body.index("<details") < body.index("x</span>")  # the source is inside the fold
+    assert body == render.html_exporter().from_notebook_node(nb)[0]
