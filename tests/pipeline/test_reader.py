@@ -74,3 +74,62 @@ def test_notebook_html_folds_the_code_but_keeps_it(tmp_path):
     assert "show the code (2 lines)" in body and "show the parameters of this run" in body
     assert body.index("<details") < body.index("x</span>")  # the source is inside the fold
     assert body == render.html_exporter().from_notebook_node(nb)[0]
+
+
+def _verdict_files(tmp_path):
+    from dpposterior.paper import report
+    from dpposterior.paper import verdicts as V
+
+    a = V.as_frame([V.Verdict("c1", "d", "x", "r", "t", V.REPRODUCED), V.Verdict("c2", "d", "x", "r", "t", V.PARTLY)],
+                   "fig-a")
+    a.to_csv(tmp_path / "a.csv", index=False)
+    report.write_verdicts([tmp_path / "a.csv"], [], csv=tmp_path / "figures" / "verdicts.csv",
+                          md=tmp_path / "figures" / "verdicts.md", html=tmp_path / "results" / "report" / "verdicts.html")
+    return tmp_path / "figures" / "verdicts.csv", tmp_path / "results" / "report" / "verdicts.html"
+
+
+def test_first_page_has_the_title_counts_and_one_row_per_item_with_working_links(tmp_path):
+    import re
+    from pathlib import Path
+
+    from dpposterior.paper import report
+
+    csv, table = _verdict_files(tmp_path)
+    for p in ("figures/fig-a.png", "figures/fig b.png", "results/notebooks/fig-a.html", "results/notebooks/fig b.html"):
+        (tmp_path / p).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / p).write_bytes(b"x")
+    items = [{"item": "fig b", "title": "Second <b>", "figure": str(tmp_path / "figures/fig b.png"),
+              "notebook": str(tmp_path / "results/notebooks/fig b.html")},
+             {"item": "fig-a", "title": "First", "figure": str(tmp_path / "figures/fig-a.png"),
+              "notebook": str(tmp_path / "results/notebooks/fig-a.html")}]
+    out = tmp_path / "figures" / "index.html"
+    text = report.write_index(items, verdicts_csv=csv, verdicts_html=table, out=out, title="The title")
+    assert out.read_text() == text
+    assert text.index("<h1 id='title'>The title</h1>") < text.index("2 rows") < text.index("Second &lt;b&gt;")
+    assert text.index("Second &lt;b&gt;") < text.index("First")  # the given order, not sorted
+    assert "1 REPRODUCED, 1 PARTLY" in text and "no verdict rows" in text
+    assert "*" not in text  # the how-to-read text is rendered, not raw Markdown
+    links = re.findall(r"(?:href|src)='([^'#]+)", text)
+    assert "../results/notebooks/fig%20b.html" in links and "../results/report/verdicts.html" in links
+    from urllib.parse import unquote
+    for link in links:
+        assert (out.parent / unquote(link)).resolve().is_file(), link
+    assert "#fig-a'" in text and "id='fig-a'" in Path(table).read_text()
+
+
+def test_report_landing_page_is_short_and_names_every_item(tmp_path):
+    from dpposterior.paper import report
+
+    csv, _ = _verdict_files(tmp_path)
+    rst = report.landing_rst(csv, {"fig-a": "First * title", "other": "Other"})
+    assert "**2 verdict rows.**" in rst and "- ``fig-a``: First \\* title -- 2 rows: 1 REPRODUCED, 1 PARTLY" in rst
+    assert "- ``other``: Other -- 0 rows: no verdict rows" in rst
+    assert "c1" not in rst  # the rows themselves are the report's "0. Verdicts" entry
+    assert report.landing_rst(tmp_path / "none.csv", {}).startswith("(The verdict table does not exist yet")
+
+
+def test_verdict_html_has_no_raw_markdown_and_states_the_joint_level(tmp_path):
+    _, table = _verdict_files(tmp_path)
+    html = table.read_text()
+    assert "*draft*" not in html and "**" not in html and "<i>draft</i>" in html
+    assert "Bonferroni" in html and "per point)" not in html
