@@ -3,7 +3,10 @@
     snakemake --cores 2                                   # default config, every item, figures/verdicts.md
     snakemake --cores 2 --configfile workflow/quick.yaml  # the whole DAG at small sizes, into */quick/
     snakemake --cores 2 figures/fig4.png                  # one item
-    snakemake --report report.zip                         # verdicts, captions, figures, notebooks
+    snakemake --report report.zip                         # the report of the default run (after that run)
+    snakemake --configfile workflow/quick.yaml --report report.zip   # the report of the quick run
+
+Every run also writes its first page, figures/index.html (figures/quick/index.html): open it in a browser.
 """
 
 import os

@@ -27,6 +27,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from dpposterior.mechanisms import MECHANISMS
 from dpposterior.paper import beyond
 from dpposterior.paper import claims as C
 from dpposterior.paper import items, style, tables, variants
@@ -67,38 +68,53 @@ tables.show_text("**Caption.** " + caption)
 
 # %%
 ratio = beyond.ratios(df)
-panels = [(k, "error") for k in ks[:1]] + [(k, "ratio") for k in ks[:1]] + [(k, "error") for k in ks[1:]]
-fig, axes = plt.subplots(len(panels), 2, figsize=(8.6, 3.3 * len(panels)), squeeze=False)
-for i, (k, what) in enumerate(panels):
+# Fifteen releases do not read in one panel: the error rows are split into the exponential mechanisms (claimed and
+# calibrated) and the additive-noise releases, each with the optimum; a line on another one gets open markers.
+def family(m):
+    return "exponential" if MECHANISMS[variants.base_id(m)].family == "exponential" else "noise"
+
+
+groups = {"exponential": "exponential mechanisms (dashed: calibrated)", "noise": "additive-noise releases"}
+optimum = [m for m in mechanisms if m.startswith("optimal")]
+panels = [(k, "error", g) for k in ks[:1] for g in groups] + [(k, "ratio", None) for k in ks[:1]] + [
+    (k, "error", g) for k in ks[1:] for g in groups]
+fig, axes = plt.subplots(len(panels), 2, figsize=(9.0, 3.2 * len(panels)), squeeze=False)
+for i, (k, what, group) in enumerate(panels):
     for j, objective in enumerate(("worst", "average")):
         ax = axes[i, j]
         ns_k = sorted(ok[ok.k == k].n.unique())
         if what == "ratio":
             style.ratio_panel(ax, ratio[(ratio.k == k) & (ratio.objective == objective)], mechanisms, ns_k)
-            ax.set_title(f"k = {k}: {objective} error over the optimum's")
+            ax.set_title(f"k = {k}: {objective} error over the optimum's, every release", fontsize=8.5)
             continue
-        for m in mechanisms:
+        shown = optimum + [m for m in mechanisms if not m.startswith("optimal") and family(m) == group]  # optimum
+        # first: a release on it (geometric at k = 2) then shows its open markers over the optimum's line
+        data = {}
+        for m in shown:
             s = ok[(ok.mechanism == m) & (ok.k == k)].sort_values("n")
-            if not len(s):
-                continue
-            dashed = variants.is_calibrated(m)
-            ax.plot(s.n, s[objective], color=style.colour(m), marker=style.marker(m), ms=4,
-                    ls="--" if dashed else "-", lw=2.2 if m.startswith("optimal") else 1.1)
+            if len(s):
+                data[m] = (s.n.to_numpy(), s[objective].to_numpy())
+        style.curves(ax, data, ms=4, ls=lambda m: "--" if variants.is_calibrated(m) else "-",
+                     lw=lambda m: 2.2 if m.startswith("optimal") else 1.1)
         lp = ok[(ok.k == k) & ok.oracle.notna() & (ok.oracle_objective == objective)].sort_values("n")
         if len(lp):
             ax.plot(lp.n, lp.oracle, ls="none", marker="o", ms=8, mfc="none", mec="black", mew=1.0)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xticks(ns_k, [str(v) for v in ns_k])
-        ax.xaxis.set_minor_locator(plt.NullLocator())  # n ticks only; the y axis keeps its labelled minor ticks
+        ax.xaxis.set_minor_locator(plt.NullLocator())  # n ticks only
+        style.log_ticks(ax.yaxis)  # labels at 1, 2, 3, 5 x 10^j: a range under a decade still reads
         ax.set_xlabel("data size n")
-        ax.set_title(f"k = {k}: {'worst case over data sets' if objective == 'worst' else 'average over the prior predictive'}")
+        where = "worst case over data sets" if objective == "worst" else "average over the prior predictive"
+        ax.set_title(f"k = {k}: {where}\n{groups[group]}", fontsize=8.5)
     if what == "error":
         axes[i, 0].set_ylabel("expected Hellinger error")
 handles = [plt.Line2D([], [], color=style.colour(m), marker=style.marker(m), ls="--" if variants.is_calibrated(m) else "-",
-                      label=style.name(m)) for m in mechanisms]
+                      lw=2.2 if m.startswith("optimal") else 1.1, label=style.name(m)) for m in mechanisms]
 handles.append(plt.Line2D([], [], ls="none", marker="o", ms=8, mfc="none", mec="black", label="linear program (check)"))
-fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, frameon=False)
+handles.append(plt.Line2D([], [], ls="none", marker="o", ms=9, mfc="none", mec="grey", mew=1.2,
+                          label="larger open marker: on the line of a release drawn before it"))
+fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False)
 fig.tight_layout()
 plt.show()
 

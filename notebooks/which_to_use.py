@@ -67,7 +67,8 @@ tables.show_text("**Caption.** " + caption)
 
 # %%
 cmap = ListedColormap([style.colour(m) for m in names])
-fig, axes = plt.subplots(4, len(strengths), figsize=(5.0 * len(strengths) + 0.6, 14.0), squeeze=False)
+fig, axes = plt.subplots(4, len(strengths), figsize=(4.6 * len(strengths) + 0.6, 15.0), squeeze=False)
+cell_font = 8.0 if len(epss) <= 3 else 7.0  # each cell holds two lines; black or white, whichever reads on its colour
 for i, objective in enumerate(("average", "worst")):
     w = wins[objective]
     for j, a in enumerate(strengths):
@@ -78,7 +79,8 @@ for i, objective in enumerate(("average", "worst")):
             grid[ns.index(r.n), epss.index(r.epsilon)] = names.index(r.winner)
             ax.text(epss.index(r.epsilon), ns.index(r.n),
                     f"opt. x{r.to_optimum:.2f}\n{str(r.runner_up).replace('~calibrated', ' cal.')} x{r.ratio:.2f}",
-                    ha="center", va="center", fontsize=5.5, color="white")
+                    ha="center", va="center", fontsize=cell_font, linespacing=1.15,
+                    color=style.text_colour(style.colour(r.winner)))
         ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, origin="lower", aspect="auto")
         ax.set_xticks(range(len(epss)), [f"{e:g}" for e in epss])
         ax.set_yticks(range(len(ns)), [str(n) for n in ns])

@@ -5,16 +5,21 @@
 Fails (exit 1) when an item of the catalogue (dpposterior.paper.catalogue.CATALOGUE) or of the config's
 `items:` lacks a file:
 <figures>/<id>.png, .pdf, .csv, .md, .tex, <results>/notebooks/<id>.html, or has no verdict rows
-in <figures>/verdicts.csv. Copies the figures and tables, the rendered notebooks, the verdict
-table and report.zip (if present) to the output folder.
+in <figures>/verdicts.csv, or the first page <figures>/index.html is missing. Copies the figures and
+tables, the rendered notebooks, the verdict table and report.zip (if present) to the output folder,
+and the first page with every file it links to at their own paths below it (<out>/<figures>/index.html
+opens with working links and images).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pandas as pd
 import yaml
@@ -37,6 +42,20 @@ def problems_of(path: Path) -> str | None:
     if path.suffix == ".html" and b"data:image/png;base64" not in data:
         return "shows no figure"
     return None
+
+
+def linked_files(page: Path) -> list[Path]:
+    """``page`` and the existing local files its src/href attributes point to, as paths relative to the working
+    folder (those outside it are left out)."""
+    out = [page]
+    for ref in re.findall(r"""(?:href|src)=['"]([^'"]+)['"]""", page.read_text(encoding="utf-8")):
+        parts = urlsplit(ref)
+        if parts.scheme or parts.netloc or not parts.path:
+            continue
+        rel = Path(os.path.relpath((page.parent / unquote(parts.path)).resolve()))
+        if rel.is_file() and not rel.parts[0] == ".." and rel not in out:
+            out.append(rel)
+    return out
 
 
 def main() -> int:
@@ -67,17 +86,26 @@ def main() -> int:
         print(df.verdict.value_counts().to_string())
     else:
         bad.append(f"{verdicts} missing")
+    index = figures / "index.html"
+    if not index.is_file():
+        bad.append(f"the first page {index} missing")
     out = Path(args.out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     (out / "notebooks").mkdir(parents=True, exist_ok=True)
     for f in sorted(figures.glob("*")):
-        if f.is_file() and f.name != ".gitkeep":
+        if f.is_file() and f.name not in (".gitkeep", "index.html"):  # the first page: below, with its links
             shutil.copy2(f, out / "figures" / f.name)
     for f in sorted((results / "notebooks").glob("*.html")):
         shutil.copy2(f, out / "notebooks" / f.name)
     for f in (figures / "verdicts.md", figures / "verdicts.csv", Path(args.report)):
         if f.is_file():
             shutil.copy2(f, out / f.name)
+    if index.is_file():
+        site = linked_files(index)
+        for f in site:
+            (out / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(f, out / f)
+        print(f"ci_check: the first page and the {len(site) - 1} files it links to in {out / index}")
     if bad:
         print("ci_check: FAILED\n  " + "\n  ".join(bad), file=sys.stderr)
         return 1

@@ -9,7 +9,7 @@ rule render:
         template=template_of,
     output:
         png=report(ITEM["png"], caption="../report/item.rst", category="Figures",
-                   labels={"item": "{item}", "file": "figure"}),
+                   labels=item_labels("figure")),
         pdf=ITEM["pdf"],
         csv=ITEM["csv"],
         md=ITEM["md"],
@@ -18,7 +18,7 @@ rule render:
         caption=ITEM["caption"],
         notebook=paths.fill(paths.NOTEBOOK, results=R),
         html=report(paths.fill(paths.NOTEBOOK_HTML, results=R), caption="../report/item.rst", category="Notebooks",
-                    labels={"item": "{item}", "file": "notebook"}),
+                    labels=item_labels("notebook")),
     params:
         parameters=item_parameters,
     threads: 1  # papermill runs one kernel; runtime: profiles/default/config.yaml
@@ -42,10 +42,10 @@ rule verdicts:
         captions=expand(rules.render.output.caption, item=ITEMS),
     output:
         csv=report(paths.fill(paths.VERDICTS_CSV, figures=F), caption="../report/verdicts.rst", category="0. Verdicts",
-                   labels={"item": "all", "file": "table (CSV)"}),
+                   labels={"item": "all", "title": "every claim of every item", "file": "table (CSV)"}),
         md=paths.fill(paths.VERDICTS_MD, figures=F),
         html=report(paths.fill(paths.VERDICTS_HTML, results=R), caption="../report/verdicts.rst", category="0. Verdicts",
-                    labels={"item": "all", "file": "table (HTML)"}),
+                    labels={"item": "all", "title": "every claim of every item", "file": "table (HTML)"}),
     threads: 1  # mem_mb and runtime: profiles/default/config.yaml
     conda:
         "../envs/dpposterior.yaml"
@@ -56,3 +56,27 @@ rule verdicts:
     shell:
         "python -m dpposterior.paper verdicts --inputs {input.verdicts:q} --captions {input.captions:q} "
         "--csv {output.csv:q} --md {output.md:q} --html {output.html:q} > {log:q} 2>&1"
+
+
+rule index:
+    """The first page a reader opens, next to the figures (<figures>/index.html): the verdict counts and one row
+    per item (title, thumbnail, verdict counts, links to its figure, notebook and rows of the verdict table)."""
+    input:
+        csv=rules.verdicts.output.csv,
+        table=rules.verdicts.output.html,
+        figures=expand(rules.render.output.png, item=ITEMS),
+        notebooks=expand(rules.render.output.html, item=ITEMS),
+    output:
+        paths.fill(paths.INDEX_HTML, figures=F),
+    params:
+        catalogue=index_items,
+    threads: 1
+    conda:
+        "../envs/dpposterior.yaml"
+    log:
+        paths.fill(paths.INDEX_LOG, results=R),
+    benchmark:
+        paths.fill(paths.INDEX_BENCHMARK, results=R)
+    shell:
+        "python -m dpposterior.paper index --items {params.catalogue:q} --verdicts {input.csv:q} --table {input.table:q} "
+        "--out {output:q} > {log:q} 2>&1"

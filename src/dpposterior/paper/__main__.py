@@ -2,7 +2,8 @@
 
 One subcommand per stage of :data:`dpposterior.paper.stages.STAGES` (each parses the settings the
 rule passes, only the settings that job uses, runs one computation and writes its output
-atomically), plus ``render`` (one item's notebook) and ``verdicts`` (every item's verdict rows).
+atomically), plus ``render`` (one item's notebook), ``verdicts`` (every item's verdict rows) and ``index``
+(the first page a reader opens, next to the figures).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 
 from .limits import apply
 from .render import render
-from .report import write_verdicts
+from .report import write_index, write_verdicts
 from .stages import STAGES
 
 
@@ -33,6 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", required=True)
     p.add_argument("--md", required=True)
     p.add_argument("--html", required=True)
+
+    p = sub.add_parser("index", help="write the first page: every item's title, figure, verdict counts and links")
+    p.add_argument("--items", required=True,
+                   help='JSON: [{"item": ID, "title": ..., "figure": PATH, "notebook": PATH}, ...]')
+    p.add_argument("--verdicts", required=True, help="the verdict table (CSV)")
+    p.add_argument("--table", required=True, help="the verdict table's HTML page (each item's rows under #item)")
+    p.add_argument("--out", required=True)
     return ap
 
 
@@ -45,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         render(args.template, json.loads(args.parameters), args.notebook, args.html)
     elif args.stage == "verdicts":
         write_verdicts(args.inputs, args.captions, csv=args.csv, md=args.md, html=args.html)
+    elif args.stage == "index":
+        write_index(json.loads(args.items), verdicts_csv=args.verdicts, verdicts_html=args.table, out=args.out)
     else:
         STAGES[args.stage].run(args, json.loads(args.spec))
     return 0

@@ -32,6 +32,24 @@ def parameters(item: str, config: str = "config.yaml") -> dict:
     return item_parameters(cfg, item, cfg.get("results_dir", paths.RESULTS), cfg.get("figures_dir", paths.FIGURES))
 
 
+def title_and_settings(caption: str) -> tuple[str, str]:
+    """The first two sentences of an item's caption: its title and its settings line (every notebook's
+    caption opens with the item's title, then the settings: prior, data, n, eps, runs). A sentence ends at
+    ". " outside parentheses and braces, so "(arXiv draft Fig. 3b)" stays whole."""
+    sentences, depth, start = [], 0, 0
+    for i, ch in enumerate(caption):
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "." and depth <= 0 and caption[i + 1:i + 2] in (" ", "") and i > start:
+            sentences.append(caption[start:i].strip())
+            start = i + 1
+            if len(sentences) == 2:
+                break
+    else:
+        if caption[start:].strip():
+            sentences.append(caption[start:].strip().rstrip("."))
+    return (sentences + ["", ""])[0], (sentences + ["", ""])[1]
+
+
 def finish(item: str, outputs: dict, *, fig, table: pd.DataFrame, caption: str, rows: list[Verdict],
            table_floatfmt: str = ".6g") -> pd.DataFrame:
     """Save ``fig`` (PNG, PDF), ``table`` (CSV, Markdown, LaTeX), the verdict rows (CSV) and the caption
@@ -40,7 +58,8 @@ def finish(item: str, outputs: dict, *, fig, table: pd.DataFrame, caption: str, 
     out = {k: here(v) for k, v in outputs.items()}
     verdicts = as_frame(rows, item)
     full = caption + (" Verdicts: " + counts_line(verdicts) + "." if len(verdicts) else "")
-    style.save(fig, out["png"], out["pdf"])
+    title, settings = title_and_settings(caption)
+    style.save(fig, out["png"], out["pdf"], title=f"{item}: {title}" if title else item, settings=settings)
     tables.write_table(table, csv=out["csv"], md=out["md"], tex=out["tex"], caption=full, label=item,
                        floatfmt=table_floatfmt)
     out["verdicts"].parent.mkdir(parents=True, exist_ok=True)

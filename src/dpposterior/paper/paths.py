@@ -52,6 +52,11 @@ VERDICTS_HTML = "{results}/report/verdicts.html"
 VERDICTS_LOG = "{results}/logs/verdicts.log"
 VERDICTS_BENCHMARK = "{results}/benchmarks/verdicts.tsv"
 
+# ---- the first page a reader opens, next to the figures (every item: title, thumbnail, verdicts, links)
+INDEX_HTML = "{figures}/index.html"
+INDEX_LOG = "{results}/logs/index.log"
+INDEX_BENCHMARK = "{results}/benchmarks/index.tsv"
+
 
 class _Keep(dict):
     def __missing__(self, key: str) -> str:

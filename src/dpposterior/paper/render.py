@@ -20,6 +20,52 @@ def strip(nb) -> None:
             cell.outputs = [o for o in cell.outputs if o.get("name") != "stderr"]
 
 
+#: nbconvert template: the lab template with every code cell's source folded under a <details> (one click
+#: away), so a reader sees the caption, the figure and the tables without scrolling past the code.
+FOLDED_TEMPLATE = """{%- extends 'index.html.j2' -%}
+{% block extra_css %}
+<style>
+details.dp-code { margin: 0.2em 0; }
+details.dp-code > summary { cursor: pointer; color: #555; font-size: 0.85em; font-family: monospace;
+  padding: 0.1em 0.5em; }
+details.dp-code[open] > summary { color: #000; }
+</style>
+{% endblock extra_css %}
+{% block input_group -%}
+{%- set tags = cell.metadata.get('tags', []) -%}
+<details class="dp-code"><summary>
+{%- if 'injected-parameters' in tags -%}show the parameters of this run
+{%- elif 'parameters' in tags -%}show the template's default parameters
+{%- else -%}show the code ({{ cell.source.count('\n') + 1 }} lines){%- endif -%}
+</summary>
+{{ super() }}
+</details>
+{%- endblock input_group %}
+"""
+
+
+def readable_translator():
+    """papermill's Python translator with strings written as they read (``"§6.2"``, not ``"\\xa76.2"``):
+    JSON string literals without ASCII escaping are valid Python with the same value."""
+    from papermill.translators import PythonTranslator  # optional heavy dependency, as in render()
+
+    class Readable(PythonTranslator):
+        @classmethod
+        def translate_escaped_str(cls, str_val):
+            return json.dumps(str_val, ensure_ascii=False) if isinstance(str_val, str) else f'"{str_val}"'
+
+    return Readable
+
+
+def html_exporter():
+    """nbconvert's HTML exporter with :data:`FOLDED_TEMPLATE` (the lab template, code folded)."""
+    from jinja2 import DictLoader  # optional heavy dependencies (the `pipeline` extra)
+    from nbconvert import HTMLExporter
+
+    return HTMLExporter(template_name="lab", extra_loaders=[DictLoader({"folded.html.j2": FOLDED_TEMPLATE})],
+                        template_file="folded.html.j2")
+
+
 def verdict_summary(parameters: dict) -> str:
     """One line on the item's verdicts (the notebook's first cell), from the verdict CSV it wrote; '' if none."""
     import pandas as pd
@@ -46,7 +92,7 @@ def render(template: str | Path, parameters: dict, notebook: str | Path, html: s
     import jupytext
     import nbformat
     import papermill as pm
-    from nbconvert import HTMLExporter
+    from papermill.translators import papermill_translators
 
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     os.environ["PYTHONHASHSEED"] = "0"
@@ -58,6 +104,7 @@ def render(template: str | Path, parameters: dict, notebook: str | Path, html: s
     nb = jupytext.read(template)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, src)
+    papermill_translators.register("python", readable_translator())
     try:
         pm.execute_notebook(str(src), str(tmp), parameters=parameters, kernel_name="python3", cwd=os.getcwd(),
                             progress_bar=False, log_output=False)
@@ -70,7 +117,7 @@ def render(template: str | Path, parameters: dict, notebook: str | Path, html: s
         nb.cells.insert(0, nbformat.v4.new_markdown_cell(summary))
         strip(nb)
     nbformat.write(nb, tmp)
-    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
+    body, _ = html_exporter().from_notebook_node(nb)
     Path(html).parent.mkdir(parents=True, exist_ok=True)
     Path(str(html) + ".tmp").write_text(body, encoding="utf-8")
     os.replace(str(html) + ".tmp", html)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import html as H
 import os
+import re
 from pathlib import Path
+from urllib.parse import quote
 
 import pandas as pd
 
@@ -27,8 +29,9 @@ HOW_TO_READ = (
     "it restates a definition or an identity), **VACUOUS** (the bound holds but says nothing at the settings used), "
     "**CANNOT CHECK** (the row says why), **CONSISTENT/INCONSISTENT** (the auditor's own soundness check). "
     "Only REPRODUCED counts as reproduced. Where the findings are explained: docs/findings.md. "
-    "Errors are judged on the exact expectation where the pmf exists and on the Monte Carlo mean (Welch "
-    "z-test, two-sided, alpha = 0.05 per point) elsewhere.")
+    "Errors are judged on the exact expectation where the pmf exists and on the Monte Carlo mean elsewhere "
+    "(two-sided Welch z-tests; the m points or comparisons of one claim are tested jointly at alpha = 0.05, "
+    "each at alpha/m: Bonferroni; the row's rule gives m).")
 
 
 def counts(df: pd.DataFrame) -> dict[str, int]:
@@ -68,7 +71,7 @@ def write_verdicts(inputs: list[str], captions: list[str], *, csv: str, md: str,
              "table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #bbb;padding:3px 6px;"
              "vertical-align:top}th{background:#eee}.v{font-weight:bold;white-space:nowrap}</style></head><body>",
              "<h1>Verdicts: every claim of every item</h1>", f"<p><b>{len(df)} rows:</b> {H.escape(summary)}.</p>",
-             f"<p>{H.escape(HOW_TO_READ).replace('**', '')}</p>"]
+             f"<p>{inline_html(HOW_TO_READ)}</p>"]
     for item, g in df.groupby("item", sort=False):
         parts.append(f"<h2 id='{H.escape(item)}'>{H.escape(item)}</h2>")
         if item in caps:
@@ -82,6 +85,105 @@ def write_verdicts(inputs: list[str], captions: list[str], *, csv: str, md: str,
     parts.append("</body></html>")
     _atomic(html, "\n".join(parts))
     return df
+
+
+def inline_html(text: str) -> str:
+    """Escaped HTML of a Markdown line with ``**bold**`` and ``*emphasis*`` rendered (no raw asterisks)."""
+    out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", H.escape(text))
+    return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", out)
+
+
+def _link(path: str | Path, start: Path) -> str:
+    """``path`` relative to the folder ``start`` (POSIX separators), URL-quoted: a link that works wherever
+    the two folders are copied together."""
+    return quote(Path(os.path.relpath(Path(path), start)).as_posix())
+
+
+INDEX_CSS = ("body{font-family:sans-serif;max-width:78em;margin:1em auto;padding:0 1em;font-size:15px;line-height:1.4}"
+             "table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #bbb;padding:4px 8px;"
+             "vertical-align:top;text-align:left}th{background:#eee}td.t img{width:240px;border:1px solid #ddd}"
+             ".v{font-weight:bold;white-space:nowrap}.id{font-family:monospace;color:#555}nav a{margin-right:1em}")
+
+
+def write_index(items: list[dict], *, verdicts_csv: str | Path, verdicts_html: str | Path, out: str | Path,
+                title: str = "dpposterior: the paper drafts' figures and tables, recomputed") -> str:
+    """The first page a reader opens (``figures/index.html``, next to the figures): the title, the verdict
+    counts, and one row per entry of ``items`` ({"item", "title", "figure", "notebook"}, in order) with its title,
+    a thumbnail linking to its figure, its verdict counts, and links to its notebook and to its rows of the full
+    verdict table (``verdicts_html``, one click away). Links are relative, so the page works wherever the
+    folders are copied together. Returns the page's text."""
+    df = pd.read_csv(verdicts_csv, keep_default_na=False)
+    here_dir = Path(out).parent
+    cnt = counts(df)
+    table = _link(verdicts_html, here_dir)
+    parts = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
+             "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+             f"<title>{H.escape(title)}</title><style>{INDEX_CSS}</style></head><body>",
+             f"<h1 id='title'>{H.escape(title)}</h1>",
+             "<p>Every figure and table of the paper drafts (and a few beyond them), recomputed from this run, and "
+             "every claim the drafts make about them, judged by a stated rule. One row per item below: its "
+             "figure (click the thumbnail), its notebook (the figure with its caption, tables and verdict rows; "
+             "the code folded), and its verdict rows.</p>",
+             f"<nav><a href='{table}'>The full verdict table</a>"
+             f"<a href='{_link(verdicts_csv, here_dir)}'>verdicts.csv</a>"
+             f"<a href='#items'>The items</a></nav>",
+             f"<h2 id='counts'>Verdicts: {len(df)} rows</h2>",
+             "<table><tr><th>verdict</th><th>rows</th></tr>"
+             + "".join(f"<tr><td class='v'>{H.escape(v)}</td><td>{n}</td></tr>" for v, n in cnt.items())
+             + "</table>",
+             f"<details><summary>How to read the verdicts</summary><p>{inline_html(HOW_TO_READ)}</p></details>",
+             f"<h2 id='items'>The items ({len(items)})</h2>",
+             "<table><tr><th>item</th><th>figure</th><th>verdicts</th><th>links</th></tr>"]
+    for spec in items:
+        item = spec["item"]
+        rows = df[df.item == item]
+        c = ", ".join(f"{n} {v}" for v, n in counts(rows).items()) if len(rows) else "no verdict rows"
+        fig, nb = _link(spec["figure"], here_dir), _link(spec["notebook"], here_dir)
+        anchor = quote(item)
+        parts.append(
+            f"<tr id='item-{H.escape(item)}'><td><b>{H.escape(spec.get('title', item))}</b><br>"
+            f"<span class='id'>{H.escape(item)}</span></td>"
+            f"<td class='t'><a href='{fig}'><img src='{fig}' alt='{H.escape(item)}: figure' loading='lazy'></a></td>"
+            f"<td>{len(rows)} rows: {H.escape(c)}</td>"
+            f"<td><a href='{fig}'>figure</a><br><a href='{nb}'>notebook</a><br>"
+            f"<a href='{table}#{anchor}'>verdict rows</a></td></tr>")
+    parts += ["</table>", "</body></html>", ""]
+    text = "\n".join(parts)
+    _atomic(out, text)
+    return text
+
+
+def landing_rst(path: Path, titles: dict) -> str:
+    """The Snakemake report's first page below its introduction: the verdict counts and one line per item
+    (its title and verdict counts); the full table is the report's "0. Verdicts" entry."""
+    p = Path(path)
+    if not p.is_file():
+        return "(The verdict table does not exist yet: run the pipeline first.)"
+    df = pd.read_csv(p, keep_default_na=False)
+    lines = [f"**{len(df)} verdict rows.**", "", ".. list-table::", "   :header-rows: 1", "", "   * - verdict",
+             "     - rows"]
+    for v, n in counts(df).items():
+        lines += [f"   * - {rst_escape(v)}", f"     - {n}"]
+    lines += ["", "**The items** (each one's figure is under \"Figures\" and its notebook under \"Notebooks\", "
+              "labelled by its title):", ""]
+    for item, title in titles.items():
+        rows = df[df.item == item]
+        c = ", ".join(f"{n} {v}" for v, n in counts(rows).items()) if len(rows) else "no verdict rows"
+        lines.append(f"- ``{item}``: {rst_escape(title)} -- {len(rows)} rows: {rst_escape(c)}")
+    return "\n".join(lines) + "\n"
+
+
+def parameters_rst(parameters: dict) -> str:
+    """An item's notebook parameters as a reStructuredText bullet list, one per name, strings as they read
+    (the report's job box shows them as one JSON string)."""
+    def show(v):
+        if isinstance(v, dict):
+            return "; ".join(f"{k}: {show(x)}" for k, x in v.items())
+        if isinstance(v, (list, tuple)):
+            return ", ".join(show(x) for x in v) if v else "(none)"
+        return str(v)
+
+    return "\n".join(f"- **{rst_escape(k)}**: {rst_escape(show(v))}" for k, v in parameters.items()) + "\n"
 
 
 def rst_escape(text: str) -> str:

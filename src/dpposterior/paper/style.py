@@ -64,35 +64,117 @@ def apply() -> None:
     plt.rcParams.update(RC)
 
 
+def log_ticks(axis) -> None:
+    """Labelled ticks at 1, 2, 3, 5 x 10^j on a log axis (a range under a decade otherwise gets one label)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator  # optional heavy dependency
+
+    axis.set_major_locator(LogLocator(base=10.0, subs=(1.0, 2.0, 3.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_locator(NullLocator())
+
+
+def curves(ax, data: dict, rtol: float = 0.005, **kw) -> None:
+    """Draw one line per entry of ``data`` (mechanism -> (x, y), in drawing order) in its colour and marker, with
+    ``kw`` (``ls`` may be a function of the mechanism). A line that lies on an earlier one (within ``rtol`` at every
+    point: one line to the eye) gets larger open markers, one size up per line below it, so none is hidden."""
+    below: dict = {}
+    for m, (x, y) in data.items():
+        opts = {k: (v(m) if callable(v) else v) for k, v in kw.items()}
+        under = [e for e in below if coincident({e: below[e], m: (x, y)}, rtol=rtol, atol=0.0)]
+        if under:
+            size = opts.get("ms", 4) + 3.0 * len(under)
+            opts.update(ms=size, mfc="none", mew=1.2, zorder=2.5 + len(under))
+        ax.plot(x, y, color=colour(m), marker=marker(m), **opts)
+        below[m] = (x, y)
+
+
 def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n") -> None:
     """One panel of errors over the optimum's against n (rows of :func:`dpposterior.paper.beyond.ratios`, already
     narrowed to one objective and setting): a line per mechanism in ``mechanisms`` (dashed when calibrated), the
     optimum as the black line at 1, log axes with the n of ``ns`` as ticks."""
     from matplotlib.ticker import NullLocator  # optional heavy dependency, as in apply()
 
+    data = {}
     for m in mechanisms:
         s = ratios[ratios.mechanism == m].sort_values("n")
         if len(s):
-            ax.plot(s.n, s.ratio, color=colour(m), marker=marker(m), ms=4, ls="--" if "~calibrated" in m else "-",
-                    lw=1.1)
+            data[m] = (s.n.to_numpy(), s.ratio.to_numpy())
+    curves(ax, data, ms=4, lw=1.1, ls=lambda m: "--" if "~calibrated" in m else "-")
     ax.axhline(1.0, color="black", lw=2.2)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    log_ticks(ax.yaxis)
     ax.set_xticks(ns, [str(v) for v in ns])
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel(xlabel)
     ax.set_ylabel("error / optimum")
 
 
-def save(fig, *paths: str | Path) -> None:
-    """Write ``fig`` to each path (format from the suffix), deterministically, creating folders."""
-    for p in paths:
-        p = Path(p)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if p.suffix == ".pdf":
-            meta = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
-        elif p.suffix == ".png":
-            meta = {"Software": None}
+def text_colour(background: str) -> str:
+    """Black or white, whichever reads better on ``background`` (WCAG relative luminance; the contrast
+    ratio against black is higher exactly when the luminance exceeds ~0.179)."""
+    from matplotlib.colors import to_rgb  # optional heavy dependency, as in apply()
+
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(background)]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "black" if lum > 0.179 else "white"
+
+
+def coincident(curves: dict, rtol: float = 1e-9, atol: float = 1e-12) -> dict:
+    """Which curves would be drawn exactly over an earlier one: ``{name: earlier name}`` for every entry of
+    ``curves`` (name -> (x, y) arrays, in drawing order) whose points equal those of an earlier entry."""
+    import numpy as np
+
+    out, seen = {}, []
+    for m, (x, y) in curves.items():
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        for e, (ex, ey) in seen:
+            if x.shape == ex.shape and len(x) and np.allclose(x, ex, rtol, atol) and np.allclose(
+                    y, ey, rtol, atol, equal_nan=True):
+                out[m] = e
+                break
         else:
-            meta = {}
-        fig.savefig(p, metadata=meta)
+            seen.append((m, (x, y)))
+    return out
+
+
+def _wrap(text: str, width_in: float, size: float) -> str:
+    """``text`` wrapped to about ``width_in`` inches at font ``size`` (an average glyph is ~0.5 em wide)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, max(40, int(width_in * 72 / (0.5 * size))), break_on_hyphens=False))
+
+
+def save(fig, *paths: str | Path, title: str | None = None, settings: str | None = None) -> None:
+    """Write ``fig`` to each path (format from the suffix), deterministically, creating folders.
+
+    With ``title`` (and ``settings``), the files carry them above the axes (bold title, then the settings
+    line, both wrapped to the figure's width) so a PNG or PDF opened on its own says what it shows; the
+    figure itself is left as it was (the notebook's inline copy has its own heading and caption)."""
+    from matplotlib.transforms import ScaledTranslation  # optional heavy dependency, as in apply()
+
+    added = []
+    if title:
+        width = fig.get_figwidth()
+        lines = [(_wrap(settings, width, 8.0), 8.0, "normal")] if settings else []
+        lines.append((_wrap(title, width, 10.0), 10.0, "bold"))
+        up = 6.0  # points above the figure's top edge (savefig's tight box grows to hold them)
+        for text, size, weight in lines:
+            shift = ScaledTranslation(0, up / 72, fig.dpi_scale_trans)
+            added.append(fig.text(0.5, 1.0, text, ha="center", va="bottom", fontsize=size, fontweight=weight,
+                                  transform=fig.transFigure + shift))
+            up += (text.count("\n") + 1) * size * 1.25 + 3.0
+    try:
+        for p in paths:
+            p = Path(p)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if p.suffix == ".pdf":
+                meta = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
+            elif p.suffix == ".png":
+                meta = {"Software": None}
+            else:
+                meta = {}
+            fig.savefig(p, metadata=meta)
+    finally:
+        for t in added:
+            t.remove()

@@ -1,0 +1,135 @@
+"""What a reader opens: the standalone figures' title and settings line, legible figure text, lines that
+would hide one another, and the first page (figures/<config>/index.html)."""
+
+import numpy as np
+import pytest
+
+from dpposterior.paper import items, style
+
+matplotlib = pytest.importorskip("matplotlib")
+
+
+def test_title_and_settings_are_the_captions_first_two_sentences():
+    cap = ("Exact candidate probabilities, k = 3 (arXiv draft Fig. 3b). Prior Dir(1,1,1); eps = 1, n in {5, 10}. "
+           "Left: the pmf. Verdicts: 2 REPRODUCED.")
+    assert items.title_and_settings(cap) == ("Exact candidate probabilities, k = 3 (arXiv draft Fig. 3b)",
+                                             "Prior Dir(1,1,1); eps = 1, n in {5, 10}")
+    assert items.title_and_settings("Only a title.") == ("Only a title", "")
+    assert items.title_and_settings("") == ("", "")
+
+
+def test_text_colour_reads_on_light_and_dark_cells():
+    assert style.text_colour("#e377c2") == "black"  # the geometric pink: white on it was unreadable
+    assert style.text_colour("#ffffff") == "black"
+    assert style.text_colour("#1f77b4") == "white"
+    assert style.text_colour("#000000") == "white"
+
+
+def test_coincident_names_the_curve_drawn_over_an_earlier_one():
+    x = np.array([1.0, 2.0])
+    curves = {"a": (x, [0.1, 0.2]), "b": (x, [0.5, 0.6]), "c": (x, [0.1, 0.2000001]), "d": (x, [0.1, 0.3])}
+    assert style.coincident(curves, rtol=0.0, atol=1e-3) == {"c": "a"}
+    assert style.coincident(curves) == {}
+
+
+def test_saved_files_carry_the_title_and_settings_but_the_figure_is_unchanged(tmp_path):
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context(style.RC):
+        fig, ax = plt.subplots(figsize=(3, 2))
+        ax.plot([0, 1], [0, 1])
+        style.save(fig, tmp_path / "plain.png")
+        style.save(fig, tmp_path / "titled.png", tmp_path / "titled.pdf", title="item: A title", settings="n = 5")
+        assert len(fig.texts) == 0
+        style.save(fig, tmp_path / "again.png", title="item: A title", settings="n = 5")
+        plt.close(fig)
+    h = lambda p: plt.imread(p).shape[0]  # noqa: E731
+    assert h(tmp_path / "titled.png") > h(tmp_path / "plain.png") + 40  # the tight box grew to hold the two lines
+    assert (tmp_path / "again.png").read_bytes() == (tmp_path / "titled.png").read_bytes()
+
+
+def test_injected_parameters_read_as_written_and_mean_the_same():
+    pytest.importorskip("papermill")
+    from dpposterior.paper import render
+
+    params = {"title": 'Tail bound (arXiv draft §6.2) "quoted" \\ and\ttab\n', "xs": [1, "é"], "d": {"k§": None}}
+    src = render.readable_translator().codify(params)
+    assert "§6.2" in src and "\\xa7" not in src and "é" in src
+    ns = {}
+    exec(src, ns)  # noqa: S102 - the code papermill would inject
+    assert {k: ns[k] for k in params} == params
+
+
+def test_notebook_html_folds_the_code_but_keeps_it(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("nbconvert")
+    from dpposterior.paper import render
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Title"), nbformat.v4.new_code_cell("x = 1\ny = 2"),
+                nbformat.v4.new_code_cell("item = 'a'", metadata={"tags": ["injected-parameters"]})]
+    body, _ = render.html_exporter().from_notebook_node(nb)
+    assert body.count("<details class=\"dp-code\">") == 2
+    assert "show the code (2 lines)" in body and "show the parameters of this run" in body
+    assert body.index("<details") < body.index("x</span>")  # the source is inside the fold
+    assert body == render.html_exporter().from_notebook_node(nb)[0]
+
+
+def _verdict_files(tmp_path):
+    from dpposterior.paper import report
+    from dpposterior.paper import verdicts as V
+
+    a = V.as_frame([V.Verdict("c1", "d", "x", "r", "t", V.REPRODUCED), V.Verdict("c2", "d", "x", "r", "t", V.PARTLY)],
+                   "fig-a")
+    a.to_csv(tmp_path / "a.csv", index=False)
+    report.write_verdicts([tmp_path / "a.csv"], [], csv=tmp_path / "figures" / "verdicts.csv",
+                          md=tmp_path / "figures" / "verdicts.md", html=tmp_path / "results" / "report" / "verdicts.html")
+    return tmp_path / "figures" / "verdicts.csv", tmp_path / "results" / "report" / "verdicts.html"
+
+
+def test_first_page_has_the_title_counts_and_one_row_per_item_with_working_links(tmp_path):
+    import re
+    from pathlib import Path
+
+    from dpposterior.paper import report
+
+    csv, table = _verdict_files(tmp_path)
+    for p in ("figures/fig-a.png", "figures/fig b.png", "results/notebooks/fig-a.html", "results/notebooks/fig b.html"):
+        (tmp_path / p).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / p).write_bytes(b"x")
+    items = [{"item": "fig b", "title": "Second <b>", "figure": str(tmp_path / "figures/fig b.png"),
+              "notebook": str(tmp_path / "results/notebooks/fig b.html")},
+             {"item": "fig-a", "title": "First", "figure": str(tmp_path / "figures/fig-a.png"),
+              "notebook": str(tmp_path / "results/notebooks/fig-a.html")}]
+    out = tmp_path / "figures" / "index.html"
+    text = report.write_index(items, verdicts_csv=csv, verdicts_html=table, out=out, title="The title")
+    assert out.read_text() == text
+    assert text.index("<h1 id='title'>The title</h1>") < text.index("2 rows") < text.index("Second &lt;b&gt;")
+    assert text.index("Second &lt;b&gt;") < text.index("First")  # the given order, not sorted
+    assert "1 REPRODUCED, 1 PARTLY" in text and "no verdict rows" in text
+    assert "*" not in text  # the how-to-read text is rendered, not raw Markdown
+    links = re.findall(r"(?:href|src)='([^'#]+)", text)
+    assert "../results/notebooks/fig%20b.html" in links and "../results/report/verdicts.html" in links
+    from urllib.parse import unquote
+    for link in links:
+        assert (out.parent / unquote(link)).resolve().is_file(), link
+    assert "#fig-a'" in text and "id='fig-a'" in Path(table).read_text()
+
+
+def test_report_landing_page_is_short_and_names_every_item(tmp_path):
+    from dpposterior.paper import report
+
+    csv, _ = _verdict_files(tmp_path)
+    rst = report.landing_rst(csv, {"fig-a": "First * title", "other": "Other"})
+    assert "**2 verdict rows.**" in rst and "- ``fig-a``: First \\* title -- 2 rows: 1 REPRODUCED, 1 PARTLY" in rst
+    assert "- ``other``: Other -- 0 rows: no verdict rows" in rst
+    assert "c1" not in rst  # the rows themselves are the report's "0. Verdicts" entry
+    assert report.landing_rst(tmp_path / "none.csv", {}).startswith("(The verdict table does not exist yet")
+
+
+def test_verdict_html_has_no_raw_markdown_and_states_the_joint_level(tmp_path):
+    _, table = _verdict_files(tmp_path)
+    html = table.read_text()
+    assert "*draft*" not in html and "**" not in html and "<i>draft</i>" in html
+    assert "Bonferroni" in html and "per point)" not in html
