@@ -194,10 +194,11 @@ def bayes_remap(setup: LatticeSetup, log_weight: NDArray[np.float64] | None = No
     return Remap(index=index), float(rho[np.arange(len(index)), index].sum())
 
 
-def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e-6) -> Remap:
+def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e-4) -> Remap:
     """The minimax remap by LP (scipy HiGHS) over the rows of the inner window ``z_i >= -inner``, the
     other rows fixed to the Bayes remap, with its certificate (docs/lattice.md; lower and upper in the module
-    docstring).  ``inner`` defaults to ``min(W, ceil(8 / eps))``."""
+    docstring).  ``inner`` defaults to ``min(W, ceil(8 / eps))``; ``certificate["closed"]``: the relative gap
+    ``(upper - lower) / upper`` is at most ``gap`` (1e-4, as the k = 2 minimax remap) or ``upper - lower <= 1e-9``."""
     from scipy import sparse
     from scipy.optimize import linprog
 
