@@ -272,3 +272,46 @@ def test_local_bayes_agrees_with_the_window_remap():
     picks = rng.choice(np.flatnonzero(np.all(s.Z >= -3, axis=1)), 40, replace=False)
     agree = sum(tuple(local_bayes_at(a, n, eps, s.Z[i], r_radius=n)) == tuple(s.R[bayes.index[i]]) for i in picks)
     assert agree == len(picks)
+
+
+# --- the yardstick --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("a,n,eps,side,reach", [
+    ([1, 1, 1], 6, 1.0, 3, 2),
+    ([0.5, 2, 1], 5, 0.5, 3, 3),
+    ([2, 2, 2], 6, 2.0, 4, 1),
+    ([1, 1, 1, 1], 3, 1.0, 2, 1),
+    ([0.5, 1, 1, 3], 3, 0.7, 2, 2),
+])
+def test_yardstick_is_at_or_below_the_lp(a, n, eps, side, reach):
+    from dpposterior.lattice.yardstick import lower_bound
+
+    y = lower_bound(a, n, eps, side=side, reach=reach)
+    lw, la = lp_optimum(a, n, eps, "worst"), lp_optimum(a, n, eps, "average")
+    assert 0 < y.worst <= lw + 1e-9
+    assert 0 < y.average <= la + 1e-9
+    assert y.blocks > 1  # a strict relaxation: blocks and lumped outputs
+    yw = lower_bound(a, n, eps, side=side, reach=reach, objective="worst")
+    assert yw.worst <= y.worst + 1e-12
+
+
+@pytest.mark.parametrize("a,n,eps", [([1, 1, 1], 5, 1.0), ([0.5, 2, 1], 4, 0.5)])
+def test_yardstick_with_one_block_and_every_output_is_the_lp(a, n, eps):
+    from dpposterior.lattice.yardstick import lower_bound
+
+    y = lower_bound(a, n, eps, side=n + 1, reach=n)
+    assert y.blocks == 1
+    assert y.worst == pytest.approx(lp_optimum(a, n, eps, "worst"), abs=1e-7)
+    assert y.average == pytest.approx(lp_optimum(a, n, eps, "average"), abs=1e-7)
+
+
+def test_minimax_with_restricted_outputs_keeps_its_certificate():
+    a, n = [1, 2, 1], 4
+    s = LatticeSetup(a, n, 1.0)
+    full = minimax_remap(s)
+    near = minimax_remap(s, r_radius=1)
+    lw = lp_optimum(a, n, 1.0, "worst")
+    assert s.errors(near).worst[0] >= lw - 1e-7
+    assert near.certificate["lower"] <= full.certificate["upper"] + 1e-12
+    assert near.certificate["upper"] >= full.certificate["upper"] - 1e-7  # fewer outputs: never better

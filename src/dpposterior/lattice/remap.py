@@ -194,11 +194,16 @@ def bayes_remap(setup: LatticeSetup, log_weight: NDArray[np.float64] | None = No
     return Remap(index=index), float(rho[np.arange(len(index)), index].sum())
 
 
-def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e-4) -> Remap:
+def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e-4,
+                  r_radius: int | None = None) -> Remap:
     """The minimax remap by LP (scipy HiGHS) over the rows of the inner window ``z_i >= -inner``, the
     other rows fixed to the Bayes remap, with its certificate (docs/lattice.md; lower and upper in the module
-    docstring).  ``inner`` defaults to ``min(W, ceil(8 / eps))``; ``certificate["closed"]``: the relative gap
-    ``(upper - lower) / upper`` is at most ``gap`` (1e-4, as the k = 2 minimax remap) or ``upper - lower <= 1e-9``."""
+    docstring).  ``inner`` defaults to ``min(W, ceil(8 / eps))``; ``r_radius`` (default: every output) restricts
+    the outputs a row may use to those within that substitution distance of :func:`project` ``(z)``, plus the
+    Bayes remap's output (a smaller LP; the certificate still bounds the minimax over *all* remaps).
+    ``certificate["closed"]``: the relative gap ``(upper - lower) / upper`` is at most ``gap`` (1e-4, as the
+    k = 2 minimax remap) or ``upper - lower <= 1e-9``.
+    """
     from scipy import sparse
     from scipy.optimize import linprog
 
@@ -207,23 +212,34 @@ def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e
     free = np.flatnonzero(np.all(setup.Z >= -W1, axis=1))
     fixed = np.setdiff1d(np.arange(len(setup.Z)), free)
     nR, nF = len(setup.R), len(free)
-    check_size(nR * nF * nR, 8, "the minimax remap's LP")
-    # E_win(c) = sum_{z free, r} K(z|c) L(c, r) T(z, r) + b(c); variables T (nF x nR, row-major) then t
-    coef = np.zeros((nR, nF * nR))
+    # the variables: pairs (row f of the free rows, output r)
+    if r_radius is None:
+        vf = np.repeat(np.arange(nF), nR)
+        vr = np.tile(np.arange(nR), nF)
+    else:
+        near = np.abs(project(setup.Z[free], setup.n)[:, None, :] - setup.R[None, :, :]).sum(axis=-1) // 2 <= r_radius
+        near[np.arange(nF), base.index[free]] = True
+        vf, vr = np.nonzero(near)
+    nv = vf.size
+    check_size(nR * nv, 8, "the minimax remap's LP")
+    # E_win(c) = sum_{(f, r)} K(z_f | c) L(c, r) T(f, r) + b(c); variables T then t
+    coef = np.zeros((nR, nv))
     b = np.zeros(nR)
     for ci in setup._c_blocks():
         K = np.exp(setup.log_kernel(ci))
-        coef[ci] = (K[:, free][:, :, None] * setup.L[ci][:, None, :]).reshape(len(ci), -1)
+        coef[ci] = K[:, free[vf]] * setup.L[ci][:, vr]
         b[ci] = (K[:, fixed] * setup.L[ci][:, base.index[fixed]]).sum(axis=1)
     A_ub = sparse.hstack([sparse.csr_array(coef), sparse.csr_array(-np.ones((nR, 1)))]).tocsr()
-    A_eq = sparse.hstack([sparse.kron(sparse.eye_array(nF), np.ones((1, nR))), sparse.csr_array((nF, 1))]).tocsr()
-    cost = np.zeros(nF * nR + 1)
+    A_eq = sparse.hstack([sparse.csr_array((np.ones(nv), (vf, np.arange(nv))), shape=(nF, nv)),
+                          sparse.csr_array((nF, 1))]).tocsr()
+    cost = np.zeros(nv + 1)
     cost[-1] = 1.0
     res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None), method="highs",
                   options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     if res.status != 0:
         raise InputError(f"the minimax remap's LP failed: {res.message}")
-    T = np.clip(res.x[:-1].reshape(nF, nR), 0.0, None)
+    T = np.zeros((nF, nR))
+    T[vf, vr] = np.clip(res.x[:-1], 0.0, None)
     T /= T.sum(axis=1, keepdims=True)
     table = base.dense(nR).copy()
     table[free] = T
@@ -234,12 +250,9 @@ def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e
     with np.errstate(divide="ignore"):
         _, lower = bayes_remap(setup, np.log(lam / lam.sum()))
     upper = setup.errors(remap).worst[1]
-    remap.certificate = {"lower": lower, "upper": upper, "gap": (upper - lower) / upper if upper > 0 else 0.0,
-                         "inner": W1, "tail": setup.tail}
-    if remap.certificate["gap"] > gap and upper - lower > 1e-9:
-        remap.certificate["closed"] = False
-    else:
-        remap.certificate["closed"] = True
+    rel = (upper - lower) / upper if upper > 0 else 0.0
+    remap.certificate = {"lower": lower, "upper": upper, "gap": rel, "inner": W1, "tail": setup.tail,
+                         "closed": bool(rel <= gap or upper - lower <= 1e-9)}
     return remap
 
 
