@@ -315,3 +315,13 @@ def test_minimax_with_restricted_outputs_keeps_its_certificate():
     assert s.errors(near).worst[0] >= lw - 1e-7
     assert near.certificate["lower"] <= full.certificate["upper"] + 1e-12
     assert near.certificate["upper"] >= full.certificate["upper"] - 1e-7  # fewer outputs: never better
+
+
+def test_yardstick_at_chosen_data_sets_is_a_valid_worst_case_bound():
+    from dpposterior.lattice.yardstick import lower_bound
+
+    a, n, eps = [1, 2, 1], 5, 1.0
+    one = lower_bound(a, n, eps, side=3, reach=2, objective="worst", at=[[0, 0, 5]])
+    every = lower_bound(a, n, eps, side=3, reach=2, objective="both")
+    assert one.blocks == 1 and one.worst <= every.worst + 1e-12
+    assert one.worst <= lp_optimum(a, n, eps, "worst") + 1e-9

@@ -139,13 +139,14 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
 
 
 def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: int = 6,
-                objective: str = "both") -> Yardstick:
+                objective: str = "both", at: ArrayLike | None = None) -> Yardstick:
     """Certified lower bounds on the optimal worst-case and average errors (docs/definitions.md §9; docs/lattice.md).
 
     Partitions R(n) into grid cells of ``side`` in the first ``k - 1`` counts and solves each block's
     relaxation (module docstring): worst = the largest block value, average = the sum of the block values.
-    ``objective="worst"`` solves only the worst-case LP of the k cells holding the vertices ``n e_i`` of the
-    simplex (any set of blocks gives a valid worst-case bound; the average is then nan).
+    ``objective="worst"`` solves only the worst-case LP of the cells holding the data sets ``at`` (rows; default
+    the vertices ``n e_i`` of the simplex): any set of blocks gives a valid worst-case bound; the average is
+    then nan.
     """
     a = _validate.prior(prior)
     k = a.size
@@ -161,8 +162,10 @@ def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: 
     inverse = inverse.ravel()
     todo = range(len(keys))
     if objective == "worst":
-        vertices = (n * np.eye(k, dtype=np.int64))[:, : k - 1] // side
-        todo = sorted({int(np.flatnonzero((keys == v).all(axis=1))[0]) for v in vertices})
+        pts = n * np.eye(k, dtype=np.int64)
+        if at is not None:
+            pts = np.array([_validate.counts(c, "at", k=k, n=n) for c in np.asarray(at).reshape(-1, k)])
+        todo = sorted({int(np.flatnonzero((keys == v).all(axis=1))[0]) for v in pts[:, : k - 1] // side})
     worst, total, where = -np.inf, 0.0, ()
     for b in todo:
         members = np.flatnonzero(inverse == b)
