@@ -19,7 +19,15 @@ from scipy.stats import chisquare
 
 import dpposterior
 from dpposterior.lattice import noise as N
-from dpposterior.lattice.remap import LatticeSetup, bayes_remap, local_bayes_at, minimax_remap, project, sample_release
+from dpposterior.lattice.remap import (
+    LatticeSetup,
+    bayes_remap,
+    local_bayes_at,
+    local_bayes_remap,
+    minimax_remap,
+    project,
+    sample_release,
+)
 
 # --- brute force and the LP oracle (no library imports) -------------------------------------------------------
 
@@ -315,6 +323,15 @@ def test_minimax_with_restricted_outputs_keeps_its_certificate():
     assert s.errors(near).worst[0] >= lw - 1e-7
     assert near.certificate["lower"] <= full.certificate["upper"] + 1e-12
     assert near.certificate["upper"] >= full.certificate["upper"] - 1e-7  # fewer outputs: never better
+
+
+def test_local_bayes_remap_is_the_one_draw_remap_everywhere():
+    a, n, eps = [1, 2, 1], 4, 1.0
+    s = LatticeSetup(a, n, eps, tol=1e-4)
+    r = local_bayes_remap(s, c_radius=8, r_radius=2)
+    for i in range(0, len(s.Z), 7):
+        assert tuple(local_bayes_at(a, n, eps, s.Z[i], c_radius=8, r_radius=2)) == tuple(s.R[r.index[i]])
+    assert s.errors(r).average[0] >= lp_optimum(a, n, eps, "average") - 1e-7
 
 
 def test_yardstick_at_chosen_data_sets_is_a_valid_worst_case_bound():
