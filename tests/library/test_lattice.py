@@ -26,6 +26,7 @@ from dpposterior.lattice.remap import (
     local_bayes_remap,
     minimax_remap,
     project,
+    reweighted_remap,
     sample_release,
 )
 
@@ -342,3 +343,19 @@ def test_yardstick_at_chosen_data_sets_is_a_valid_worst_case_bound():
     every = lower_bound(a, n, eps, side=3, reach=2, objective="both")
     assert one.blocks == 1 and one.worst <= every.worst + 1e-12
     assert one.worst <= lp_optimum(a, n, eps, "worst") + 1e-9
+
+
+@pytest.mark.parametrize("a,n,eps,depth", [([1, 1, 1], 6, 1.0, 3), ([0.5, 2, 1], 5, 0.5, 4), ([1, 1, 1, 1], 3, 1.0, 2)])
+def test_corner_bound_is_at_or_below_the_lp(a, n, eps, depth):
+    from dpposterior.lattice.yardstick import corner_bound
+
+    y = corner_bound(a, n, eps, depth, reach=2)
+    assert 0 < y.worst <= lp_optimum(a, n, eps, "worst") + 1e-9
+
+
+def test_reweighted_remap_returns_its_best_round():
+    a, n, eps = [1, 1, 1], 4, 1.0
+    s = LatticeSetup(a, n, eps, tol=1e-6)
+    r, trace = reweighted_remap(s, rounds=3, step=2.0, c_radius=8, r_radius=2)
+    assert len(trace) == 3 and s.errors(r).worst[1] == pytest.approx(min(trace), abs=1e-15)
+    assert s.errors(r).worst[0] >= lp_optimum(a, n, eps, "worst") - 1e-7

@@ -286,10 +286,12 @@ def _offsets(k: int, D: int) -> NDArray[np.int64]:
     return window(k * D, k, D)[np.abs(window(k * D, k, D) - D).sum(axis=1) // 2 <= D] - D
 
 
-def local_bayes_remap(setup: LatticeSetup, c_radius: int | None = None, r_radius: int = 4) -> Remap:
+def local_bayes_remap(setup: LatticeSetup, c_radius: int | None = None, r_radius: int = 4,
+                      log_weight: NDArray[np.float64] | None = None) -> Remap:
     """:func:`local_bayes_at` at every point of the window, vectorised (docs/lattice.md): the same remap, so its
     exact errors (:meth:`LatticeSetup.errors`) are those of the release that computes one draw at a time.
-    Work ``|window| x |c offsets| x |r offsets|`` reads of the loss matrix, whatever the size of R(n)^2."""
+    Work ``|window| x |c offsets| x |r offsets|`` reads of the loss matrix, whatever the size of R(n)^2.
+    ``log_weight``: weights ``lambda`` on the data sets of R(n) in place of the prior predictive."""
     k, n, eps = setup.k, setup.n, setup.eps
     Dc = radius_for(k, eps, 1e-12) if c_radius is None else int(c_radius)
     oc, orr = _offsets(k, Dc), _offsets(k, int(r_radius))
@@ -305,7 +307,8 @@ def local_bayes_remap(setup: LatticeSetup, c_radius: int | None = None, r_radius
         r_ok = np.all(rs >= 0, axis=2)
         ci = candidate_rank(np.where(c_ok[..., None], cs, 0))
         ri = candidate_rank(np.where(r_ok[..., None], rs, 0))
-        lw = setup.log_pi[ci] - eps * (np.abs(cs - z[:, None, :]).sum(axis=2) // 2)
+        base_w = setup.log_pi if log_weight is None else log_weight
+        lw = base_w[ci] - eps * (np.abs(cs - z[:, None, :]).sum(axis=2) // 2)
         lw = np.where(c_ok, lw, -np.inf)
         w = np.exp(lw - lw.max(axis=1, keepdims=True))
         risk = np.einsum("bc,bcr->br", w, setup.L[ci[:, :, None], ri[:, None, :]])
@@ -313,6 +316,28 @@ def local_bayes_remap(setup: LatticeSetup, c_radius: int | None = None, r_radius
         best = np.argmin(risk, axis=1)
         index[sl] = ri[np.arange(len(best)), best]
     return Remap(index=index)
+
+
+def reweighted_remap(setup: LatticeSetup, rounds: int = 8, step: float = 20.0, c_radius: int | None = None,
+                     r_radius: int = 4) -> tuple[Remap, list[float]]:
+    """A deterministic remap for the worst case at sizes where the minimax LP does not run (docs/lattice.md).
+
+    Multiplicative weights: ``lambda_0 = pi``; round ``t`` takes the local Bayes remap under ``lambda_t``
+    (:func:`local_bayes_remap`), computes its exact errors ``E_t`` and sets
+    ``ln lambda_(t+1) = ln lambda_t + step E_t``.  Returns the remap with the smallest certified worst case
+    (upper end) and the upper ends of every round.  No lower bound: a heuristic whose value is exact.
+    """
+    lw = setup.log_pi.copy()
+    best, best_worst, trace = None, np.inf, []
+    for _ in range(int(rounds)):
+        r = local_bayes_remap(setup, c_radius, r_radius, lw)
+        e = setup.errors(r)
+        trace.append(e.worst[1])
+        if e.worst[1] < best_worst:
+            best, best_worst = r, e.worst[1]
+        lw = lw + step * e.low
+        lw = lw - lw.max()
+    return best, trace
 
 
 def local_bayes_at(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_radius: int | None = None,

@@ -138,6 +138,29 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
     return out[0], out[1]
 
 
+def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: int = 4) -> Yardstick:
+    """Certified lower bound on the optimal worst-case error from the k corner blocks ``{c : c_i >= n - depth}``
+    (docs/lattice.md; a block of the theorem in the module docstring, so ``worst <= OPT_worst``).
+
+    A corner block has one artificial edge (``c_i = n - depth``); the simplex's own boundary drops no
+    constraint, so it loses less than a grid cell of the same size.  ``average`` is nan.
+    """
+    a = _validate.prior(prior)
+    k = a.size
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    depth = _validate.integer(depth, "depth", 0, n)
+    R = candidates(n, k)
+    grid = HellingerGrid(a, n)
+    worst, where = -np.inf, ()
+    for i in range(k):
+        S = R[R[:, i] >= n - depth]
+        w, _ = block_bound(a, n, eps, S, reach, None, grid)
+        if w > worst:
+            worst, where = w, (i,)
+    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=k, worst_block=where)
+
+
 def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: int = 6,
                 objective: str = "both", at: ArrayLike | None = None) -> Yardstick:
     """Certified lower bounds on the optimal worst-case and average errors (docs/definitions.md §9; docs/lattice.md).
