@@ -303,6 +303,8 @@ def test_yardstick_is_at_or_below_the_lp(a, n, eps, side, reach):
     assert y.blocks > 1  # a strict relaxation: blocks and lumped outputs
     yw = lower_bound(a, n, eps, side=side, reach=reach, objective="worst")
     assert yw.worst <= y.worst + 1e-12
+    ya = lower_bound(a, n, eps, side=side, reach=reach, objective="average")
+    assert ya.average == pytest.approx(y.average, abs=1e-9) and math.isnan(ya.worst)
 
 
 @pytest.mark.parametrize("a,n,eps", [([1, 1, 1], 5, 1.0), ([0.5, 2, 1], 4, 0.5)])
@@ -359,3 +361,14 @@ def test_reweighted_remap_returns_its_best_round():
     r, trace = reweighted_remap(s, rounds=3, step=2.0, c_radius=8, r_radius=2)
     assert len(trace) == 3 and s.errors(r).worst[1] == pytest.approx(min(trace), abs=1e-15)
     assert s.errors(r).worst[0] >= lp_optimum(a, n, eps, "worst") - 1e-7
+
+
+def test_minimax_on_chosen_rows_improves_its_base():
+    a, n, eps = [1, 1, 1], 6, 1.0
+    s = LatticeSetup(a, n, eps, tol=1e-6)
+    base = local_bayes_remap(s, c_radius=8, r_radius=2)
+    near = s.Z.max(axis=1) >= n - 2
+    m = minimax_remap(s, inner=4, r_radius=2, base=base, free_rows=near)
+    assert s.errors(m).worst[1] <= s.errors(base).worst[1] + 1e-9
+    assert s.errors(m).worst[0] >= lp_optimum(a, n, eps, "worst") - 1e-7
+    assert m.certificate["lower"] <= m.certificate["upper"] + 1e-12

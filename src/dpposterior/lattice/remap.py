@@ -195,21 +195,27 @@ def bayes_remap(setup: LatticeSetup, log_weight: NDArray[np.float64] | None = No
 
 
 def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e-4,
-                  r_radius: int | None = None) -> Remap:
+                  r_radius: int | None = None, base: Remap | None = None,
+                  free_rows: NDArray[np.bool_] | None = None) -> Remap:
     """The minimax remap by LP (scipy HiGHS) over the rows of the inner window ``z_i >= -inner``, the
     other rows fixed to the Bayes remap, with its certificate (docs/lattice.md; lower and upper in the module
     docstring).  ``inner`` defaults to ``min(W, ceil(8 / eps))``; ``r_radius`` (default: every output) restricts
     the outputs a row may use to those within that substitution distance of :func:`project` ``(z)``, plus the
     Bayes remap's output (a smaller LP; the certificate still bounds the minimax over *all* remaps).
+    ``base``: the deterministic remap of the fixed rows (default the window's Bayes remap; e.g.
+    :func:`local_bayes_remap` at large n); ``free_rows``: a mask of the window's rows the LP may change (default:
+    the inner window), e.g. the rows near the vertices, where the Bayes remap has its worst case.
     ``certificate["closed"]``: the relative gap ``(upper - lower) / upper`` is at most ``gap`` (1e-4, as the
     k = 2 minimax remap) or ``upper - lower <= 1e-9``.
     """
     from scipy import sparse
     from scipy.optimize import linprog
 
-    base, _ = bayes_remap(setup)
+    if base is None:
+        base, _ = bayes_remap(setup)
     W1 = min(setup.W, math.ceil(8 / setup.eps)) if inner is None else min(int(inner), setup.W)
-    free = np.flatnonzero(np.all(setup.Z >= -W1, axis=1))
+    inside = np.all(setup.Z >= -W1, axis=1)
+    free = np.flatnonzero(inside if free_rows is None else inside & free_rows)
     fixed = np.setdiff1d(np.arange(len(setup.Z)), free)
     nR, nF = len(setup.R), len(free)
     # the variables: pairs (row f of the free rows, output r)

@@ -64,11 +64,12 @@ class Yardstick:
 
 
 def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.int64], reach: int,
-                log_pi: NDArray[np.float64] | None = None, grid: HellingerGrid | None = None) -> tuple[float, float]:
+                log_pi: NDArray[np.float64] | None = None, grid: HellingerGrid | None = None,
+                worst: bool = True) -> tuple[float, float]:
     """Certified ``(worst(S, G), average(S, G))`` of one block ``S`` (rows: data sets of R(n); module docstring).
 
     ``log_pi``: the log prior predictive of the rows of ``S`` normalised over the whole of R(n); without it the
-    average is not solved (nan).
+    average is not solved (nan); ``worst=False``: the worst case is not solved (nan).
     """
     from scipy import sparse
     from scipy.optimize import linprog
@@ -113,6 +114,9 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
     out = []
     for objective in ("worst", "average"):
         if objective == "worst":
+            if not worst:
+                out.append(float("nan"))
+                continue
             E = sparse.hstack([sparse.block_diag([Lg[i][None, :] for i in range(nS)]), sparse.csr_array(-np.ones((nS, 1)))])
             A_ub = sparse.vstack([A_dp, E]).tocsr()
             cost = np.zeros(nv)
@@ -167,7 +171,8 @@ def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: 
 
     Partitions R(n) into grid cells of ``side`` in the first ``k - 1`` counts and solves each block's
     relaxation (module docstring): worst = the largest block value, average = the sum of the block values.
-    ``objective="worst"`` solves only the worst-case LP of the cells holding the data sets ``at`` (rows; default
+    ``objective="average"`` solves only the average LPs (worst is then nan); ``objective="worst"`` solves only
+    the worst-case LP of the cells holding the data sets ``at`` (rows; default
     the vertices ``n e_i`` of the simplex): any set of blocks gives a valid worst-case bound; the average is
     then nan.
     """
@@ -175,7 +180,7 @@ def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: 
     k = a.size
     n = _validate.integer(n, "n", 1)
     eps = _validate.epsilon(epsilon)
-    objective = _validate.choice(objective, ("both", "worst"), "objective")
+    objective = _validate.choice(objective, ("both", "worst", "average"), "objective")
     R = candidates(n, k)
     lp = log_prior_predictive(a, R)
     lp = lp - np.logaddexp.reduce(lp)
@@ -192,9 +197,10 @@ def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: 
     worst, total, where = -np.inf, 0.0, ()
     for b in todo:
         members = np.flatnonzero(inverse == b)
-        w, avg = block_bound(a, n, eps, R[members], reach, lp[members] if objective == "both" else None, grid)
+        w, avg = block_bound(a, n, eps, R[members], reach, lp[members] if objective != "worst" else None, grid,
+                             worst=objective != "average")
         total += avg
         if w > worst:
             worst, where = w, tuple(int(v) for v in keys[b])
-    return Yardstick(worst=max(worst, 0.0), average=max(total, 0.0) if objective == "both" else float("nan"),
-                     blocks=len(todo), worst_block=where)
+    return Yardstick(worst=max(worst, 0.0) if objective != "average" else float("nan"),
+                     average=max(total, 0.0) if objective != "worst" else float("nan"), blocks=len(todo), worst_block=where)
