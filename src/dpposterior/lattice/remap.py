@@ -42,7 +42,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
 from .. import validate as _validate
-from ..distances.hellinger import HellingerGrid
+from ..distances.hellinger import HellingerGrid, hellinger
 from ..errors import InputError
 from ..models import candidate_rank, candidates, check_size, log_prior_predictive
 from ..randomness import bit_source, choose, float_weights
@@ -361,7 +361,8 @@ def local_bayes_at(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_rad
     ``T_loc(z) = argmin`` over ``r`` in R(n) with ``d(r, project(z)) <= r_radius`` of
     ``sum_c pi(c) e^(-eps d(z, c)) L(c, r)``, the sum over ``c`` in R(n) with ``d(c, project(z)) <= c_radius``
     (default ``radius_for(k, eps, 1e-12)``).  A function of ``z`` alone (a fixed remap, whatever the data),
-    so the release stays eps-DP; its work is ``O(c_radius^(k-1) r_radius^(k-1))`` whatever n.  It equals the
+    so the release stays eps-DP; its work is ``O(c_radius^(k-1) r_radius^(k-1))`` whatever n (the losses of the
+    local pairs by :func:`~dpposterior.distances.hellinger.hellinger`, no table over ``0..n``).  It equals the
     window's Bayes remap when the two radii hold every competitive output and all but a negligible share of
     the weight (the tests compare the two).
     """
@@ -380,6 +381,6 @@ def local_bayes_at(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_rad
     rs = rs[np.all(rs >= 0, axis=1)]
     lw = log_prior_predictive(a, cs) - eps * (np.abs(cs - z[None, :]).sum(axis=1) // 2)
     w = np.exp(lw - lw.max())
-    grid = HellingerGrid(a, n)
-    risk = w @ grid.hellinger(cs, rs)
+    # the local pairs only (no table over 0..n: the work does not grow with n)
+    risk = w @ hellinger(a + cs[:, None, :], a + rs[None, :, :])
     return rs[int(np.argmin(risk))]
