@@ -26,8 +26,10 @@ from ..options import (
     add_mechanism_options,
     add_variant_options,
     calibration_json,
+    categories_arg,
     claim_of,
     counts_arg,
+    level_arg,
     prior_arg,
     seed_arg,
     variant_params,
@@ -47,11 +49,14 @@ def add_release(p: argparse.ArgumentParser) -> None:
                              "(default 20) seconds")
     p.add_argument("--column", metavar="NAME", help="column of --data holding each record's category")
     p.add_argument("--categories", metavar="X,Y,...",
-                   help="the categories, comma-separated, in order (default: sorted values of the data)")
+                   help="the categories, comma-separated, in order (default: sorted values of the data); with "
+                        "--counts, one name per count")
     p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
     p.add_argument("--noise-aware", action="store_true",
-                   help="also print the noise-aware posterior of the release (90%% intervals; post-processing, "
-                        "no privacy cost)")
+                   help="also print the noise-aware posterior of the release (intervals at --level; "
+                        "post-processing, no privacy cost)")
+    p.add_argument("--level", metavar="L",
+                   help="credible level in (0, 1) of the --noise-aware intervals (default 0.9)")
     p.add_argument("--ledger", metavar="FILE",
                    help="account for this release in FILE (created if missing), across releases of the same data; "
                         "needs --budget")
@@ -75,14 +80,18 @@ def cmd_release(args) -> None:
                                             args.categories)
     else:
         c = counts_arg(args.counts)
+        cats = categories_arg(args.categories, c.size)
     a = prior_arg(args.prior, c.size)
+    if args.level is not None and not args.noise_aware:
+        raise InputError("--level is the level of the --noise-aware intervals: it needs --noise-aware")
+    level = 0.9 if args.level is None else level_arg(args.level)
     seed = seed_arg(args.seed)
     # settings only: the warnings of dpposterior.guarantee, printed once the release has succeeded
     prep = prepared(spec, seeded=seed is not None, delta_given=args.delta is not None)
     # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
     _, m = draw(prep, a, c, seed, ledger, sample=release)
     claimed = claim_of(spec)
-    noise_aware = _noise_aware(spec, a, m) if args.noise_aware else None
+    noise_aware = _noise_aware(spec, a, m, level) if args.noise_aware else None
     if args.json:
         out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": spec.delta,
                "claimed": {"epsilon": claimed[0], "delta": claimed[1]}, "n": int(c.sum()), "prior": a.tolist(),
@@ -114,7 +123,8 @@ def cmd_release(args) -> None:
     print(text)
 
 
-def _noise_aware(spec: ReleaseSpec, a, m):
-    """The noise-aware posterior of the release ``m`` (post-processing: a function of m and public settings)."""
-    post = noise_aware_posterior(spec, a, m)
+def _noise_aware(spec: ReleaseSpec, a, m, level: float):
+    """The noise-aware posterior of the release ``m`` at credible ``level`` (post-processing: a function of m
+    and public settings)."""
+    post = noise_aware_posterior(spec, a, m, level=level)
     return post, naive_posterior(a, m, post.level)
