@@ -9,7 +9,7 @@ import numpy as np
 
 from dpposterior.noise_aware import noise_aware_posterior
 
-from .helpers import REL, assert_clean_refusal, ones, run, run_case, run_json
+from .helpers import REL, ROOT, assert_clean_refusal, ones, run, run_case, run_json
 
 
 def test_release_is_seeded_and_in_the_support(capsys):
@@ -101,3 +101,12 @@ def test_release_categories_name_the_noise_aware_lines(capsys):
     assert [r.split()[0] for r in out.splitlines()[-2:]] == ["no", "yes"]
     code, out, err = run(capsys, *base, "--categories", "no,yes,maybe")
     assert code == 2 and out == "" and "--categories" in err
+
+
+def test_release_help_states_the_privacy_unit(capsys):
+    code, out, _ = run(capsys, "release", "--help")
+    text = " ".join(out.split())
+    assert code == 0 and "substitution of one record's category" in text and "n is public" in text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick_start = " ".join(readme.split("## Quick start", 1)[1].split("\n## ", 1)[0].split())
+    assert "one record's category is substituted" in quick_start and "n itself is public" in quick_start

@@ -36,9 +36,16 @@ from ..options import (
 )
 from ..output import exact_sum, json_text, noise_aware_lines, noise_aware_summary
 
+#: ``release --help``'s description: the privacy unit, where the practitioner starts (docs/definitions.md §1).
+RELEASE_DESCRIPTION = (
+    "Release one private posterior. The privacy unit is one record's category: neighbouring data sets differ "
+    "by the substitution of one record's category, n fixed, so n is public and published exactly "
+    "(the released counts sum to n).")
+
 
 def add_release(p: argparse.ArgumentParser) -> None:
     """release one private posterior"""
+    p.description = RELEASE_DESCRIPTION
     add_mechanism_options(p)
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--counts", metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 40,60")
