@@ -2,8 +2,9 @@
 
 A release prints only the private output (never the error against the data, nor an entropy-drawn
 seed: either would reveal the data).  ``--seed`` is for reproducing experiments; a release whose
-seed is known is not private, and says so on stderr, as do a mechanism with no or a weaker guarantee and
-a ``--delta`` the mechanism ignores (:mod:`dpposterior.guarantee`: settings only, never data).
+seed is known is not private, and says so on stderr, as does a mechanism with no or a weaker guarantee
+(:mod:`dpposterior.guarantee`: settings only, never data); a ``--delta`` given to a pure-eps mechanism is refused
+by the parser.
 ``--ledger FILE --budget EPS[,DELTA]`` accounts for several releases of the same data
 (:mod:`dpposterior.ledger`): a release past the budget is refused before anything is drawn.
 """
