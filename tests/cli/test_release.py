@@ -110,3 +110,12 @@ def test_release_help_states_the_privacy_unit(capsys):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     quick_start = " ".join(readme.split("## Quick start", 1)[1].split("\n## ", 1)[0].split())
     assert "one record's category is substituted" in quick_start and "n itself is public" in quick_start
+
+
+def test_release_json_delta_is_the_delta_the_mechanism_runs_with(capsys):
+    """A pure-eps release shows delta 0 (its claim), not the unused default 1e-8; mh-delta shows its delta."""
+    base = ["release", "--prior", "1,1", "--counts", "4,6", "--epsilon", "1", "--seed", "1"]
+    pure = run_json(capsys, *base, "--mechanism", "geometric")
+    assert pure["delta"] == 0 and pure["claimed"] == {"epsilon": 1.0, "delta": 0.0}
+    assert run_json(capsys, *base, "--mechanism", "mh-delta")["delta"] == 1e-8
+    assert run_json(capsys, *base, "--mechanism", "mh-delta", "--delta", "1e-5")["delta"] == 1e-5

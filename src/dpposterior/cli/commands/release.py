@@ -19,7 +19,7 @@ from ...distances import DEFAULT_DISTANCE
 from ...errors import InputError
 from ...guarantee import guarantee_text
 from ...ledger import Ledger, parse_budget
-from ...mechanisms import ReleaseSpec
+from ...mechanisms import ReleaseSpec, Setting
 from ...noise_aware import naive_posterior, noise_aware_posterior
 from ...padding import release
 from ..data import counts_from_csv
@@ -101,7 +101,9 @@ def cmd_release(args) -> None:
     claimed = claim_of(spec)
     noise_aware = _noise_aware(spec, a, m, level) if args.noise_aware else None
     if args.json:
-        out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": spec.delta,
+        # the delta the release runs with: 0 for a mechanism that reads no delta (not the unused default)
+        delta = spec.delta if Setting.DELTA in spec.mechanism.settings_used else 0.0
+        out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": delta,
                "claimed": {"epsilon": claimed[0], "delta": claimed[1]}, "n": int(c.sum()), "prior": a.tolist(),
                "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed}
         if cats is not None:
