@@ -19,7 +19,7 @@ from ..output import dump, noise_aware_lines, noise_aware_summary
 
 
 def add_posterior(p: argparse.ArgumentParser) -> None:
-    """the exact noise-aware posterior of a released Dir(a + m)"""
+    """Print the exact noise-aware posterior of a released Dir(a + m)."""
     add_mechanism_options(p)
     p.add_argument("--released", required=True, metavar="M1,M2,...",
                    help="the released counts m (the release is Dir(a + m)), comma-separated, e.g. 40,60")

@@ -45,7 +45,7 @@ RELEASE_DESCRIPTION = (
 
 
 def add_release(p: argparse.ArgumentParser) -> None:
-    """release one private posterior"""
+    """Release one private posterior."""
     p.description = RELEASE_DESCRIPTION
     add_mechanism_options(p)
     source = p.add_mutually_exclusive_group(required=True)
