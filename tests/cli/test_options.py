@@ -4,6 +4,7 @@ and the settings a mechanism reads or would ignore."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -138,3 +139,31 @@ def test_every_value_flag_of_every_command_is_covered():
     assert {"--released", "--level", "--column", "--data", "--objective", "--sort", "--search", "--mechanism",
             "--global-sensitivity", "--prior", "--counts"} <= value
     assert "--json" not in value and "--json" in every
+
+
+def _delta_sentences(name: str) -> list[str]:
+    """The sentences of README.md or docs/NAME that say what a delta given to a pure-eps mechanism does."""
+    from .helpers import ROOT
+
+    text = " ".join((ROOT / name).read_text(encoding="utf-8").split())
+    return [s for s in re.split(r"(?<=\.) (?=[A-Z`])", text) if "pure-eps mechanism" in s and "delta" in s]
+
+
+@pytest.mark.parametrize("name", ["README.md", "docs/cli.md"])
+def test_docs_say_what_a_delta_on_a_pure_eps_mechanism_does(capsys, name):
+    """The docs' sentences against the behaviour: the command line refuses ``--delta`` on a pure-eps mechanism,
+    the Python API ignores ``delta=`` there with a warning."""
+    import dpposterior as dp
+
+    said = _delta_sentences(name)
+    cli = [s for s in said if "`--delta`" in s]
+    api = [s for s in said if "`delta=`" in s]
+    assert cli and api
+    code, out, err = run(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric",
+                         "--epsilon", "1", "--delta", "1e-6", "--seed", "1")
+    refuses = code == 2 and out == "" and "--delta" in err
+    assert refuses and all("refused" in s and "ignored" not in s for s in cli)
+    with pytest.warns(dp.PrivacyWarning, match="delta"):
+        r = dp.release("geometric", [1, 1], [40, 60], epsilon=1.0, delta=1e-6)
+    assert r.guarantee.startswith("1-DP")
+    assert all(re.search(r"ignore[sd]", s) and "warning" in s for s in api)

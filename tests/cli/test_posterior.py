@@ -44,3 +44,22 @@ def test_bad_input_one_line_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("dpposterior: error:") and needle in err
+
+
+def test_categories_name_the_interval_lines(capsys):
+    base = ["posterior", "--prior", "1,1,1", "--released", "5,9,4", "--mechanism", "mh", "--epsilon", "1"]
+    code, plain, _ = run(capsys, *base)
+    assert code == 0 and "theta_1" in plain
+    code, named, _ = run(capsys, *base, "--categories", "no,yes,maybe")
+    assert code == 0 and "theta_" not in named
+    rows = named.splitlines()[1:]
+    assert [r.split()[0] for r in rows] == ["no", "yes", "maybe"]
+    # the names are the only change: the numbers are those of the unnamed output
+    assert [r.split(None, 1)[1] for r in rows] == [r.split(None, 1)[1] for r in plain.splitlines()[1:]]
+
+
+@pytest.mark.parametrize("cats, needle", [("no,yes", "--categories"), ("no,,yes", "empty"), ("a,a,b", "duplicates")])
+def test_bad_categories_one_line_exit_2(capsys, cats, needle):
+    code, out, err = run(capsys, "posterior", "--prior", "1,1,1", "--released", "5,9,4", "--mechanism", "mh",
+                         "--epsilon", "1", "--categories", cats)
+    assert code == 2 and out == "" and err.count("\n") == 1 and needle in err

@@ -9,7 +9,7 @@ import numpy as np
 
 from dpposterior.noise_aware import noise_aware_posterior
 
-from .helpers import REL, assert_clean_refusal, ones, run, run_case, run_json
+from .helpers import REL, ROOT, assert_clean_refusal, ones, run, run_case, run_json
 
 
 def test_release_is_seeded_and_in_the_support(capsys):
@@ -70,3 +70,52 @@ def test_release_calibrate_draws_from_the_calibrated_mechanism(monkeypatch, caps
                        "--calibrate", "--seed", "1")
     assert code == 0, err and seen["calibrate"] is True
     assert seen["calibrate"] is True
+
+
+def test_release_noise_aware_level_is_the_posterior_level(capsys):
+    got = run_json(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric",
+                   "--epsilon", "1", "--seed", "5", "--noise-aware", "--level", "0.5")
+    post = noise_aware_posterior("geometric", [1, 1], got["released_counts"], epsilon=1.0, level=0.5)
+    assert got["noise_aware"]["level"] == 0.5 and np.allclose(got["noise_aware"]["intervals"], post.intervals)
+    code, out, _ = run(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric",
+                       "--epsilon", "1", "--seed", "5", "--noise-aware", "--level", "0.5")
+    assert code == 0 and "0.5 equal-tailed intervals" in out
+
+
+def test_release_level_is_validated_like_posterior(capsys):
+    base = ["--prior", "1,1", "--mechanism", "geometric", "--epsilon", "1"]
+    for level in ("1", "0", "abc", "nan"):
+        r_code, r_out, r_err = run(capsys, "release", *base, "--counts", "40,60", "--seed", "5", "--noise-aware",
+                                   "--level", level)
+        p_code, p_out, p_err = run(capsys, "posterior", *base, "--released", "40,60", "--level", level)
+        assert r_code == p_code == 2 and r_out == p_out == "" and r_err == p_err
+    code, out, err = run(capsys, "release", *base, "--counts", "40,60", "--seed", "5", "--level", "0.5")
+    assert code == 2 and out == "" and "--noise-aware" in err and err.count("\n") == 1
+
+
+def test_release_categories_name_the_noise_aware_lines(capsys):
+    base = ["release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric", "--epsilon", "1",
+            "--seed", "5", "--noise-aware"]
+    code, out, _ = run(capsys, *base, "--categories", "no,yes")
+    assert code == 0 and "theta_" not in out and "categories, in order: no, yes" in out
+    assert [r.split()[0] for r in out.splitlines()[-2:]] == ["no", "yes"]
+    code, out, err = run(capsys, *base, "--categories", "no,yes,maybe")
+    assert code == 2 and out == "" and "--categories" in err
+
+
+def test_release_help_states_the_privacy_unit(capsys):
+    code, out, _ = run(capsys, "release", "--help")
+    text = " ".join(out.split())
+    assert code == 0 and "substitution of one record's category" in text and "n is public" in text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick_start = " ".join(readme.split("## Quick start", 1)[1].split("\n## ", 1)[0].split())
+    assert "one record's category is substituted" in quick_start and "n itself is public" in quick_start
+
+
+def test_release_json_delta_is_the_delta_the_mechanism_runs_with(capsys):
+    """A pure-eps release shows delta 0 (its claim), not the unused default 1e-8; mh-delta shows its delta."""
+    base = ["release", "--prior", "1,1", "--counts", "4,6", "--epsilon", "1", "--seed", "1"]
+    pure = run_json(capsys, *base, "--mechanism", "geometric")
+    assert pure["delta"] == 0 and pure["claimed"] == {"epsilon": 1.0, "delta": 0.0}
+    assert run_json(capsys, *base, "--mechanism", "mh-delta")["delta"] == 1e-8
+    assert run_json(capsys, *base, "--mechanism", "mh-delta", "--delta", "1e-5")["delta"] == 1e-5

@@ -10,6 +10,9 @@ import pytest
 
 import dpposterior
 from dpposterior import InputError, cli
+from dpposterior.cli.main import COMMANDS, command_summary
+
+from .helpers import run
 
 SRC = Path(dpposterior.__file__).parent
 
@@ -118,3 +121,13 @@ def test_the_mechanism_flags_are_one_variant_resolved_once():
         spec("--mechanism", "mh", "--delta", "1e-5")
     s = spec("--mechanism", "mh")
     assert str(s.variant) == "mh" and claim_of(s) == (2.0, 0.0) and s.calibrate is False
+
+
+def test_every_command_summary_is_a_whole_short_sentence(capsys):
+    """``dpposterior --help`` shows each command's summary whole: one sentence, capitalised, ending with a period."""
+    code, out, _ = run(capsys, "--help")
+    listing = " ".join(out.split())
+    for name, (add_arguments, _) in COMMANDS.items():
+        summary = command_summary(add_arguments)
+        assert summary and summary[0].isupper() and summary.endswith(".") and summary.count(". ") == 0, name
+        assert len(summary) <= 64 and f"{name} {summary}" in listing, name

@@ -34,3 +34,23 @@ def test_readme_command_runs(command, capsys, monkeypatch, tmp_path):
     code = main(shlex.split(command)[1:])
     _, err = capsys.readouterr()
     assert code == 0, err
+
+
+def test_readme_geometric_average_optimum_claim():
+    """The quick start says where geometric is the average optimum under Beta(1,1): at eps = 1 (also 0.75 and 3) it
+    is, at eps = 0.5, n = 5 it is not, with the two average errors it prints."""
+    import dpposterior as dp
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    found = re.search(r"at eps = 0\.5, n = 5 its average error is (0\.\d{4}) against the optimum's (0\.\d{4})", text)
+    assert found and "With a Beta(1,1) prior at eps = 1" in text
+
+    def averages(n, eps):
+        rows = {r["release"]: r["average_expected_error"] for r in dp.compare([1, 1], n, epsilon=eps)}
+        return rows["geometric"], rows["optimal (average)"]
+
+    geometric, optimum = averages(5, 0.5)
+    assert (f"{geometric:.4f}", f"{optimum:.4f}") == found.groups() and geometric > optimum + 1e-3
+    for n, eps in [(5, 1.0), (50, 1.0), (5, 0.75), (200, 3.0)]:
+        geometric, optimum = averages(n, eps)
+        assert abs(geometric - optimum) <= 1e-9 * optimum, (n, eps)

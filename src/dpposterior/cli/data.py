@@ -20,6 +20,7 @@ import numpy as np
 from .. import validate
 from ..errors import InputError
 from ..limits import limit_setting
+from .options import categories_arg
 
 # ``--data`` files larger than ``DPPOSTERIOR_MAX_DATA_MB`` are refused before parsing, and a ``--data`` that is
 # not a regular file (a pipe, ``/dev/stdin``, a FIFO, a terminal) must deliver its bytes within
@@ -167,13 +168,7 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
 
     if not column:
         raise InputError("--data needs --column NAME")
-    cats = None
-    if categories is not None:
-        cats = [x.strip() for x in categories.split(",")]
-        if any(not x for x in cats):
-            raise InputError("--categories has an empty category name")
-        if len(set(cats)) != len(cats):
-            raise InputError("--categories has duplicates")
+    cats = categories_arg(categories)
     limit_mb = limit_setting("DPPOSTERIOR_MAX_DATA_MB")
     cap = int(limit_mb * 2**20)
     too_large = (f"{path} is larger than the {limit_mb:g} MB read by --data "

@@ -62,7 +62,7 @@ class _Parser(argparse.ArgumentParser):
 # ---------------------------------------------------------------------------------------------
 # the dispatch table
 
-#: Every sub-command: name -> (function adding its arguments; its first docstring line is the
+#: Every sub-command: name -> (function adding its arguments; the first paragraph of its docstring is the
 #: help text, handler receiving the parsed arguments).
 COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], None]]] = {
     "pmf": (add_pmf, cmd_pmf),
@@ -76,13 +76,20 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[a
 }
 
 
+def command_summary(add_arguments: Callable) -> str | None:
+    """A command's one-line summary in ``dpposterior --help``: the first paragraph of its ``add_*`` function's
+    docstring, one complete short sentence (never cut at the end of a docstring line)."""
+    doc = (add_arguments.__doc__ or "").strip()
+    return " ".join(doc.split("\n\n", 1)[0].split()) or None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = _Parser(prog="dpposterior", description="Differentially private posteriors tailored to the Hellinger distance.")
     parser.add_argument("--version", action="version", version=f"dpposterior {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for name, (add_arguments, handler) in COMMANDS.items():
-        about = (add_arguments.__doc__ or "").strip().splitlines()[0] if add_arguments.__doc__ else None
+        about = command_summary(add_arguments)
         p = sub.add_parser(name, help=about, description=about)
         add_arguments(p)
         p.set_defaults(handler=handler)

@@ -58,6 +58,26 @@ def seed_arg(text: str | None) -> int | None:
     return value
 
 
+def level_arg(text: str) -> float:
+    """``--level``: a credible level in ``(0, 1)`` (``posterior`` and ``release --noise-aware``)."""
+    return validate.open_unit(validate.parse_number(text, "level"), "level")
+
+
+def categories_arg(text: str | None, k: int | None = None) -> list[str] | None:
+    """``--categories X,Y,...``: None when not given, else the names, non-empty and distinct, ``k`` of them when
+    ``k`` is given (one per count)."""
+    if text is None:
+        return None
+    cats = [x.strip() for x in text.split(",")]
+    if any(not x for x in cats):
+        raise InputError("--categories has an empty category name")
+    if len(set(cats)) != len(cats):
+        raise InputError("--categories has duplicates")
+    if k is not None and len(cats) != k:
+        raise InputError(f"--categories names {len(cats)} categories, but there are {k} counts")
+    return cats
+
+
 # ---------------------------------------------------------------------------------------------
 # the mechanism options
 

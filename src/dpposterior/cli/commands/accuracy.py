@@ -11,8 +11,10 @@ from ..output import dump
 
 
 def add_accuracy(p: argparse.ArgumentParser) -> None:
-    """print the exact expected Hellinger (or --distance) error: worst case over data sets of size n and
-    prior-predictive average"""
+    """Print the exact expected error, worst case and prior average.
+
+    The error is Hellinger's, or that of ``--distance``; the worst case is over the data sets of size n, the
+    average under the prior predictive."""
     add_mechanism_options(p)
     p.add_argument("--n", required=True, help="data-set size n")
     add_variant_options(p)

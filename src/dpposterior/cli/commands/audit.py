@@ -17,7 +17,7 @@ from ..output import dump
 
 
 def add_audit(p: argparse.ArgumentParser) -> None:
-    """black-box lower confidence bound on the privacy loss, from samples"""
+    """Bound the privacy loss from below, black-box, from samples."""
     add_mechanism_options(p)
     p.add_argument("--n", required=True, help="data-set size n")
     p.add_argument("--pair", metavar="C:C'", help="adjacent pair c:c' to test, e.g. 50,50:49,51 (default: --search)")

@@ -14,7 +14,9 @@ from ..output import dump
 
 
 def add_compare(p: argparse.ArgumentParser) -> None:
-    """rank every mechanism (calibrated and optimal included) by worst-case and average expected error"""
+    """Rank every release by its worst-case and average expected error.
+
+    Every mechanism, calibrated and optimal included."""
     p.add_argument("--prior", required=True, metavar="A1,A2,...", help="Dirichlet prior a, e.g. 1,1")
     p.add_argument("--n", required=True, help="data-set size n")
     p.add_argument("--epsilon", required=True, metavar="EPS", help="privacy parameter eps")

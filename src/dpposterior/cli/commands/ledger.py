@@ -20,7 +20,9 @@ ACTIONS = ("show", "create", "raise")
 
 
 def add_ledger(p: argparse.ArgumentParser) -> None:
-    """show a privacy ledger (releases, totals, what remains), create it, or raise its budget
+    """Show a privacy ledger, create it, or raise its budget.
+
+    ``show`` lists the releases, the totals and what remains.
 
     docs/definitions.md §9, "Ledger"; the text and JSON are :func:`show_lines` and ``LedgerSummary.as_dict``."""
     p.add_argument("action", choices=ACTIONS, help="show the ledger, create it with --budget, or raise its budget")

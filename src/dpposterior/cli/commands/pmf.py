@@ -18,7 +18,7 @@ from ..output import print_chunked, stream_json
 
 
 def add_pmf(p: argparse.ArgumentParser) -> None:
-    """print a mechanism's exact output distribution over R(n)"""
+    """Print a mechanism's exact output distribution over R(n)."""
     add_mechanism_options(p)
     p.add_argument("--counts", required=True, metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 4,4")
     p.add_argument("--top", metavar="N", help="print only the N most probable outputs (sorted by probability)")

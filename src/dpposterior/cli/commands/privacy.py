@@ -21,7 +21,7 @@ from ..output import dump
 
 
 def add_privacy(p: argparse.ArgumentParser) -> None:
-    """print the exact concrete epsilon (worst case, or local with --at)"""
+    """Print the exact concrete epsilon, worst case or local (--at)."""
     add_mechanism_options(p)
     p.add_argument("--n", required=True, help="data-set size n")
     p.add_argument("--at", metavar="C1,C2,...", help="local concrete epsilon at this count vector")

@@ -2,8 +2,9 @@
 
 A release prints only the private output (never the error against the data, nor an entropy-drawn
 seed: either would reveal the data).  ``--seed`` is for reproducing experiments; a release whose
-seed is known is not private, and says so on stderr, as do a mechanism with no or a weaker guarantee and
-a ``--delta`` the mechanism ignores (:mod:`dpposterior.guarantee`: settings only, never data).
+seed is known is not private, and says so on stderr, as does a mechanism with no or a weaker guarantee
+(:mod:`dpposterior.guarantee`: settings only, never data); a ``--delta`` given to a pure-eps mechanism is refused
+by the parser.
 ``--ledger FILE --budget EPS[,DELTA]`` accounts for several releases of the same data
 (:mod:`dpposterior.ledger`): a release past the budget is refused before anything is drawn.
 """
@@ -18,7 +19,7 @@ from ...distances import DEFAULT_DISTANCE
 from ...errors import InputError
 from ...guarantee import guarantee_text
 from ...ledger import Ledger, parse_budget
-from ...mechanisms import ReleaseSpec
+from ...mechanisms import ReleaseSpec, Setting
 from ...noise_aware import naive_posterior, noise_aware_posterior
 from ...padding import release
 from ..data import counts_from_csv
@@ -26,17 +27,26 @@ from ..options import (
     add_mechanism_options,
     add_variant_options,
     calibration_json,
+    categories_arg,
     claim_of,
     counts_arg,
+    level_arg,
     prior_arg,
     seed_arg,
     variant_params,
 )
 from ..output import exact_sum, json_text, noise_aware_lines, noise_aware_summary
 
+#: ``release --help``'s description: the privacy unit, where the practitioner starts (docs/definitions.md §1).
+RELEASE_DESCRIPTION = (
+    "Release one private posterior. The privacy unit is one record's category: neighbouring data sets differ "
+    "by the substitution of one record's category, n fixed, so n is public and published exactly "
+    "(the released counts sum to n).")
+
 
 def add_release(p: argparse.ArgumentParser) -> None:
-    """release one private posterior"""
+    """Release one private posterior."""
+    p.description = RELEASE_DESCRIPTION
     add_mechanism_options(p)
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--counts", metavar="C1,C2,...", help="count vector c, comma-separated, e.g. 40,60")
@@ -47,11 +57,14 @@ def add_release(p: argparse.ArgumentParser) -> None:
                              "(default 20) seconds")
     p.add_argument("--column", metavar="NAME", help="column of --data holding each record's category")
     p.add_argument("--categories", metavar="X,Y,...",
-                   help="the categories, comma-separated, in order (default: sorted values of the data)")
+                   help="the categories, comma-separated, in order (default: sorted values of the data); with "
+                        "--counts, one name per count")
     p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
     p.add_argument("--noise-aware", action="store_true",
-                   help="also print the noise-aware posterior of the release (90%% intervals; post-processing, "
-                        "no privacy cost)")
+                   help="also print the noise-aware posterior of the release (intervals at --level; "
+                        "post-processing, no privacy cost)")
+    p.add_argument("--level", metavar="L",
+                   help="credible level in (0, 1) of the --noise-aware intervals (default 0.9)")
     p.add_argument("--ledger", metavar="FILE",
                    help="account for this release in FILE (created if missing), across releases of the same data; "
                         "needs --budget")
@@ -75,16 +88,22 @@ def cmd_release(args) -> None:
                                             args.categories)
     else:
         c = counts_arg(args.counts)
+        cats = categories_arg(args.categories, c.size)
     a = prior_arg(args.prior, c.size)
+    if args.level is not None and not args.noise_aware:
+        raise InputError("--level is the level of the --noise-aware intervals: it needs --noise-aware")
+    level = 0.9 if args.level is None else level_arg(args.level)
     seed = seed_arg(args.seed)
     # settings only: the warnings of dpposterior.guarantee, printed once the release has succeeded
     prep = prepared(spec, seeded=seed is not None, delta_given=args.delta is not None)
     # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
     _, m = draw(prep, a, c, seed, ledger, sample=release)
     claimed = claim_of(spec)
-    noise_aware = _noise_aware(spec, a, m) if args.noise_aware else None
+    noise_aware = _noise_aware(spec, a, m, level) if args.noise_aware else None
     if args.json:
-        out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": spec.delta,
+        # the delta the release runs with: 0 for a mechanism that reads no delta (not the unused default)
+        delta = spec.delta if Setting.DELTA in spec.mechanism.settings_used else 0.0
+        out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": delta,
                "claimed": {"epsilon": claimed[0], "delta": claimed[1]}, "n": int(c.sum()), "prior": a.tolist(),
                "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed}
         if cats is not None:
@@ -114,7 +133,8 @@ def cmd_release(args) -> None:
     print(text)
 
 
-def _noise_aware(spec: ReleaseSpec, a, m):
-    """The noise-aware posterior of the release ``m`` (post-processing: a function of m and public settings)."""
-    post = noise_aware_posterior(spec, a, m)
+def _noise_aware(spec: ReleaseSpec, a, m, level: float):
+    """The noise-aware posterior of the release ``m`` at credible ``level`` (post-processing: a function of m
+    and public settings)."""
+    post = noise_aware_posterior(spec, a, m, level=level)
     return post, naive_posterior(a, m, post.level)
