@@ -106,8 +106,6 @@ def test_write_verdicts(tmp_path):
     md = (tmp_path / "v.md").read_text()
     assert "3 rows:** 2 REPRODUCED, 1 PARTLY" in md and "c\\|1" in md
     assert "Caption one." in (tmp_path / "v.html").read_text()
-    rst = report.verdicts_rst(tmp_path / "v.csv")
-    assert ".. list-table::" in rst and "c\\|1" in rst
 
 
 def test_check_config_names_the_key():

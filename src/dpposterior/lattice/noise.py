@@ -112,10 +112,6 @@ def envelope_constant(k: int) -> int:
     return sum(m * 2 ** (p + q - 2) for p, q, m in _pairs(k))
 
 
-def _log_x(eps: float) -> float:
-    return -float(eps)
-
-
 def _partial_sum(k: int, eps: float, W: int) -> float:
     """``S_W = sum_{t <= W} N_k(t) e^(-eps t)`` in floats."""
     t = np.arange(W + 1)

@@ -198,19 +198,3 @@ def caption_rst(path: Path) -> str:
     """An item's caption file as escaped reStructuredText ('' if it does not exist yet)."""
     p = Path(path)
     return rst_escape(p.read_text(encoding="utf-8").strip()) if p.is_file() else ""
-
-
-def verdicts_rst(path: Path) -> str:
-    """The verdict table (CSV) as a reStructuredText list-table, with the counts and how to read it."""
-    p = Path(path)
-    if not p.is_file():
-        return "(The verdict table does not exist yet: run the pipeline first.)"
-    df = pd.read_csv(p, keep_default_na=False)
-    summary = ", ".join(f"{n} {v}" for v, n in counts(df).items())
-    lines = [f"{len(df)} rows: {rst_escape(summary)}.", "", rst_escape(HOW_TO_READ.replace("**", "").replace("*", "")),
-             "", ".. list-table::", "   :header-rows: 1",
-             "   :widths: 8 30 12 25 25 12 10", ""]
-    lines.append("   * - " + "\n     - ".join(V.COLUMNS))
-    for r in df.itertuples(index=False):
-        lines.append("   * - " + "\n     - ".join(rst_escape(getattr(r, c)) or "--" for c in V.COLUMNS))
-    return "\n".join(lines) + "\n"
