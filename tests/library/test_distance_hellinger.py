@@ -218,3 +218,11 @@ def test_the_lgamma_bound_behind_hellingers_refusal_holds():
 
     v = np.concatenate([np.logspace(-12, 16, 100_000), np.linspace(0.01, 10, 100_000)])
     assert (np.abs(gammaln(v)) <= _lgamma_bound(v)).all()
+
+
+def test_hellinger_refuses_large_different_totals_that_cancel_in_the_series():
+    """Found by the property test above: the midpoint series of two large, different totals (|J| ~ 2e10)
+    cancels against the coordinates' down to ln BC ~ -4e-3, so its few-ulp error moved H by 5e-5."""
+    with pytest.raises(InputError, match="not accurate"):
+        dp.hellinger([5e12, 1], [6e12, 1])  # true value 0.0643490834; float64 gave 0.0642977
+    assert float(dp.hellinger([1e6, 1], [1.1e6, 1])) == pytest.approx(_mp_hellinger([1e6, 1], [1.1e6, 1]), abs=1e-9)
