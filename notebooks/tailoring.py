@@ -80,6 +80,7 @@ for j, measure in enumerate(measures):
                 ax.plot(line.n, line.ratio, color=colour, ls=":", lw=1.4, marker="^", ms=3)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        style.log_ticks(ax.yaxis)  # plain labels at 1, 2, 3, 5 x 10^j, not "4x10^0"
         ax.set_xticks(ns, [str(v) for v in ns])
         ax.xaxis.set_minor_locator(plt.NullLocator())
         ax.set_title(f"{objective} error measured by {measure}", fontsize=9)
