@@ -112,6 +112,7 @@ from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
 from ..limits import limit_setting
 from ..models import candidate_rank, candidates, log_prior_predictive, n_candidates
+from ..validate import _exact  # a bound printed exactly: "<= 30, got 30.000001", never "got 30"
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf
 
 if TYPE_CHECKING:
@@ -426,7 +427,7 @@ class RemapRows(Rows):
 def _solve_limit(seconds: float, what: str) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
-        raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {limit:g} s "
+        raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {_exact(limit)} s "
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
 
 
@@ -453,7 +454,8 @@ class OptimalMechanism(Mechanism):
         every expected error is already below ~1e-12 and no relative certificate is meaningful."""
         spec = super().check(spec)
         if spec.epsilon > MAX_EPSILON:
-            raise InputError(f"the optimal mechanism is solved for epsilon <= {MAX_EPSILON:g}, got {spec.epsilon:g} "
+            raise InputError(f"the optimal mechanism is solved for epsilon <= {_exact(MAX_EPSILON)}, "
+                             f"got {_exact(spec.epsilon)} "
                              "(e^eps coefficients past ~1e13 defeat the solver)")
         return spec
 
