@@ -386,6 +386,9 @@ class _BayesAt:
     def __init__(self, a: tuple, n: int, epsilon: float):
         self.kernel = rm.geometric_kernel(n, epsilon)
         self.loss, self.log_pi = _loss(a, n), _log_pi(a, n)
+        # the loss's polygamma tables (~2 s at n = 1e5) are a set-up from (prior, n), built here, by
+        # OptimalMechanism.prepare, so that a padded release's first reference draw is a draw and not this
+        self.loss.tabulate()
         self.memo: dict[int, int] = {}
 
     def __call__(self, z: int):
@@ -592,7 +595,8 @@ class OptimalMechanism(Mechanism):
 
     def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
         """k = 2: solve (and cache) the remap a draw needs, from public inputs only, before a padded release
-        times its reference draws; k >= 3: nothing (the LP is solved by the first draw)."""
+        times its reference draws (``average`` from ``PER_Z_FROM`` on: the per-z remap with its loss tables
+        built, so a draw costs one ``T(z)``); k >= 3: nothing (the LP is solved by the first draw)."""
         if len(prior) == 2:
             self.remap_for_draws(prior, n, spec)
 
