@@ -780,6 +780,11 @@ class RemappedGeometricMechanism(Mechanism):
     def log_likelihood_cost(self, rows):
         return OPTIMAL.log_likelihood_cost(rows)
 
+    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+        """k = 2: ``optimal~average``'s set-up (the same release), with its budget; k >= 3: nothing."""
+        if len(prior) == 2:
+            OPTIMAL.prepare(prior, n, self._average(spec))
+
     def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size
         if k == 2:
