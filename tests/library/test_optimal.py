@@ -192,3 +192,19 @@ def test_the_solve_budget_message_prints_the_budget_exactly(monkeypatch):
     monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "0.10000000000000002")
     with pytest.raises(SizeError, match=r"over the budget of 0\.10000000000000002 s"):
         O.OPTIMAL.check_solve(2000, 2, ReleaseSpec.of("optimal", 1.0, objective="worst"))
+
+
+def test_the_per_z_average_remap_is_not_used_under_another_distance(monkeypatch):
+    # the per-z remap (n >= PER_Z_FROM) is Hellinger's: under tv the release is the whole remap under tv's loss (its
+    # solve is budgeted: at n = 1e5 it is refused), never a Hellinger remap presented as tv's
+    n = O.PER_Z_FROM
+    p = ReleaseSpec.of("optimal", 1.0, objective="average", distance="tv")
+    calls = []
+    monkeypatch.setattr(O, "_bayes_at", lambda *a: calls.append(a))
+    with pytest.raises(SizeError, match="average remap for k=2, n=100000"):
+        dp.release("optimal", [1, 1], [50_000, 50_000], epsilon=1.0, objective="average", distance="tv", rng=1)
+    assert O.OPTIMAL.remap_for_draws((1.0, 1.0), 30, p) is not None and calls == []
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e-3")
+    with pytest.raises(SizeError, match=f"n={n}"):
+        O.OPTIMAL.remap_for_draws((1.0, 1.0), n, p)
+    assert calls == []
