@@ -457,6 +457,8 @@ REFUSED_AFTER_CHARGE = [
     ("optimal", [1, 1], [100, 100], {"epsilon": 1e-3, "objective": "worst"}, "estimated"),
     ("optimal", [1, 1], [50_000, 50_000], {"epsilon": 1e-3, "objective": "average"}, "GiB"),
     ("remapped-geometric", [1, 1], [50_000, 50_000], {"epsilon": 1e-3}, "GiB"),
+    ("ehds", [1, 1], [50_000, 50_000], {"epsilon": 1.0, "distance": "kl"}, "needs the exact pmf"),
+    ("ehds", [1, 1], [50_000, 50_000], {"epsilon": 1.0, "calibrate": True}, "calibration for k=2, n=100000"),
 ]
 
 
@@ -484,7 +486,7 @@ def test_a_refused_cli_release_leaves_the_ledger_byte_identical(tmp_path, capsys
     argv = ["release", "--mechanism", mechanism, "--prior", ",".join(map(str, prior)),
             "--counts", ",".join(map(str, counts)), "--ledger", str(led), "--budget", "100"]
     for key, value in settings.items():
-        argv += [f"--{key}", str(value)]
+        argv += [f"--{key}"] if value is True else [f"--{key}", str(value)]
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and match in err, err
     assert led.read_bytes() == before
