@@ -15,6 +15,7 @@ import warnings
 import pytest
 
 import dpposterior as dp
+from dpposterior.api import prepare
 from dpposterior.cli import main
 
 REL = ["release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric", "--epsilon", "0.4"]
@@ -469,7 +470,9 @@ def test_a_refused_release_leaves_the_ledger_byte_identical(tmp_path, monkeypatc
     dp.release("geometric", [1, 1], [4, 6], epsilon=0.5, ledger=led)
     before = (tmp_path / "l.json").read_bytes()
     drawn = []
-    monkeypatch.setattr(dp.get_mechanism(mechanism), "sample", lambda *a, **k: drawn.append(a))
+    # the entry that runs (a calibrated variant is its own object: built here, before the patch)
+    runs = prepare(mechanism, **settings).mech
+    monkeypatch.setattr(runs, "sample", lambda *a, **k: drawn.append(a))
     with pytest.raises(dp.InputError, match=match) as err:
         dp.release(mechanism, prior, counts, ledger=led, rng=None, **settings)
     assert "\n" not in str(err.value)
