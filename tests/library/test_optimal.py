@@ -194,6 +194,7 @@ def test_the_solve_budget_message_prints_the_budget_exactly(monkeypatch):
         O.OPTIMAL.check_solve(2000, 2, ReleaseSpec.of("optimal", 1.0, objective="worst"))
 
 
+@pytest.mark.filterwarnings("ignore::dpposterior.guarantee.PrivacyWarning")
 def test_the_per_z_average_remap_is_not_used_under_another_distance(monkeypatch):
     # the per-z remap (n >= PER_Z_FROM) is Hellinger's: under tv the release is the whole remap under tv's loss (its
     # solve is budgeted: at n = 1e5 it is refused), never a Hellinger remap presented as tv's
