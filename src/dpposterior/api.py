@@ -26,7 +26,7 @@ from .errors import InputError
 from .guarantee import PrivacyWarning, claim, guarantee_text, setting_warnings
 from .ledger import Ledger
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Mechanism, ReleaseSpec, Variant
-from .padding import check_limits
+from .padding import check_release
 from .padding import release as padded_release
 
 __all__ = ["Release", "compare", "prepare", "prepared", "release"]
@@ -114,15 +114,16 @@ def _as_vector(value: Any, name: str) -> Any:
 
 def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: Ledger | None = None, *,
          sample: Callable[..., tuple] | None = None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """Validate prior and counts, check the size budget, charge the ledger, then draw once (padded).
+    """Validate prior and counts, run every check that can refuse (:func:`dpposterior.padding.check_release`: the
+    distance, the size budget, the public set-up), charge the ledger, then draw once (padded).
 
-    Returns ``(prior, released_counts)``.  Nothing is drawn before every check has passed.  ``sample``: the
-    padded release :func:`dpposterior.padding.release` (the command line passes its own reference to it).
+    Returns ``(prior, released_counts)``.  Nothing is drawn, and no ledger charged, before every check has passed.
+    ``sample``: the padded release :func:`dpposterior.padding.release` (the command line passes its own reference to it).
     """
     sample = padded_release if sample is None else sample
     c = validate.counts(_as_vector(counts, "counts"))
     a = validate.prior(_as_vector(prior, "prior"), c.size)
-    check_limits(prep.mech, int(c.sum()), c.size)
+    check_release(prep.spec, a, int(c.sum()), c.size)
     if ledger is None:
         return a, sample(prep.spec, a, c, rng)[0]
     eps, delta = claim(prep.spec)

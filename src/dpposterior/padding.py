@@ -91,6 +91,19 @@ def check_limits(mech: Mechanism, n: int, k: int) -> None:
     mech.check_setup(n, k, setups=RELEASE_SETUPS, what="a padded release")
 
 
+def check_release(spec: ReleaseSpec, prior: NDArray[np.float64], n: int, k: int) -> None:
+    """Every refusal a release can meet, from public inputs only (settings, prior, n, k; never the counts), run
+    before a ledger is charged and before anything is drawn (docs/definitions.md §9): a distance with no exact
+    method at k categories (as ``pmf``, ``accuracy`` and ``posterior`` refuse it), the memory and time budget
+    (:func:`check_limits`), then the mechanism's public set-up (:meth:`~dpposterior.mechanisms.Mechanism.prepare`:
+    ``optimal``'s remap solved at k = 2, with its own budget and certificate refusals), which the draw then
+    reuses."""
+    mech = spec.mechanism
+    mech.check_distance(spec, k)
+    check_limits(mech, n, k)
+    mech.prepare(prior, n, spec)
+
+
 def release(spec: ReleaseSpec, prior: NDArray[np.float64], counts: NDArray[np.int64], rng=None, *,
             pad: bool = True, clock: Callable[[], float] = time.perf_counter,
             sleep: Callable[[float], None] = time.sleep) -> tuple[NDArray[np.int64], ReleaseInfo]:
@@ -102,13 +115,12 @@ def release(spec: ReleaseSpec, prior: NDArray[np.float64], counts: NDArray[np.in
     """
     mech, params = spec.mechanism, spec
     n, k = int(counts.sum()), counts.size
-    check_limits(mech, n, k)
+    check_release(spec, prior, n, k)  # ends with the public set-up (a solved remap), outside the timed draws
     refs: tuple[float, ...] = ()
     deadline = 0.0
     if pad:
         key = (mech.id, n, k, params, tuple(np.asarray(prior, dtype=np.float64).tolist()), rng is None)
         if key not in _DEADLINES:
-            mech.prepare(prior, n, params)  # public set-up (a solved remap), outside the timed draws
             ref_rng = None if rng is None else np.random.default_rng(REFERENCE_SEED)
             times = []
             for ref in reference_counts(n, k) * REFERENCE_REPS:

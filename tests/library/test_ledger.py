@@ -15,6 +15,7 @@ import warnings
 import pytest
 
 import dpposterior as dp
+from dpposterior.api import prepare
 from dpposterior.cli import main
 
 REL = ["release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "geometric", "--epsilon", "0.4"]
@@ -446,3 +447,49 @@ def test_a_release_that_fails_after_its_charge_says_it_was_charged(tmp_path, cap
         dp.release("geometric", [1, 1], [4, 6], epsilon=0.4, ledger=dp.Ledger(led))
     assert any("was charged for this release" in n for n in info.value.__notes__)
     assert str(info.value) == "boom" and len(dp.Ledger(led).entries()) == 2
+
+
+#: Refusals that came after the ledger's charge (the solve's budget, the per-z window's memory) or never came (a
+#: distance with no exact method at k = 3, accepted and ignored by the clamped mechanisms): each is now refused
+#: before the charge, from public inputs.
+REFUSED_AFTER_CHARGE = [
+    ("geometric", [1, 1, 1], [3, 4, 5], {"epsilon": 0.5, "distance": "tv"}, "tv"),
+    ("lshist", [1, 1, 1], [3, 4, 5], {"epsilon": 0.5, "distance": "tv"}, "tv"),
+    ("optimal", [1, 1], [100, 100], {"epsilon": 1e-3, "objective": "worst"}, "estimated"),
+    ("optimal", [1, 1], [50_000, 50_000], {"epsilon": 1e-3, "objective": "average"}, "GiB"),
+    ("remapped-geometric", [1, 1], [50_000, 50_000], {"epsilon": 1e-3}, "GiB"),
+    ("ehds", [1, 1], [50_000, 50_000], {"epsilon": 1.0, "distance": "kl"}, "needs the exact pmf"),
+    ("ehds", [1, 1], [50_000, 50_000], {"epsilon": 1.0, "calibrate": True}, "calibration for k=2, n=100000"),
+]
+
+
+@pytest.mark.parametrize("mechanism,prior,counts,settings,match", REFUSED_AFTER_CHARGE)
+def test_a_refused_release_leaves_the_ledger_byte_identical(tmp_path, monkeypatch, mechanism, prior, counts,
+                                                            settings, match):
+    led = dp.Ledger(tmp_path / "l.json", budget=100.0)
+    dp.release("geometric", [1, 1], [4, 6], epsilon=0.5, ledger=led)
+    before = (tmp_path / "l.json").read_bytes()
+    drawn = []
+    # the entry that runs (a calibrated variant is its own object: built here, before the patch)
+    runs = prepare(mechanism, **settings).mech
+    monkeypatch.setattr(runs, "sample", lambda *a, **k: drawn.append(a))
+    with pytest.raises(dp.InputError, match=match) as err:
+        dp.release(mechanism, prior, counts, ledger=led, rng=None, **settings)
+    assert "\n" not in str(err.value)
+    assert drawn == [] and (tmp_path / "l.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("mechanism,prior,counts,settings,match", REFUSED_AFTER_CHARGE)
+def test_a_refused_cli_release_leaves_the_ledger_byte_identical(tmp_path, capsys, mechanism, prior, counts,
+                                                                settings, match):
+    led = tmp_path / "l.json"
+    code, _, err = run(capsys, *REL, "--ledger", str(led), "--budget", "100")
+    assert code == 0, err
+    before = led.read_bytes()
+    argv = ["release", "--mechanism", mechanism, "--prior", ",".join(map(str, prior)),
+            "--counts", ",".join(map(str, counts)), "--ledger", str(led), "--budget", "100"]
+    for key, value in settings.items():
+        argv += [f"--{key}"] if value is True else [f"--{key}", str(value)]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and match in err, err
+    assert led.read_bytes() == before

@@ -173,3 +173,39 @@ def test_the_lp_oracle_reports_the_objective_under_the_distance():
     assert got["objective"] == "average"
     e = expected_errors("optimal", [1, 1], 10, epsilon=1.0, objective="average", distance="tv")
     assert got["value"] == pytest.approx(e.average, rel=1e-3)
+
+
+@pytest.mark.parametrize("eps,shown", [(30.000001, "got 30.000001"), (30.0000000000001, "got 30.0000000000001"),
+                                       (31.0, "got 31 ")])
+def test_the_epsilon_range_message_prints_the_value_exactly(eps, shown):
+    # at the edge of the range ":g" would print "got 30" for a value that is refused for being above 30
+    with pytest.raises(InputError, match="epsilon <= 30, ") as err:
+        dp.release("optimal", [1, 1], [3, 4], epsilon=eps, rng=1)
+    assert shown in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_the_solve_budget_message_prints_the_budget_exactly(monkeypatch):
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e-7")
+    with pytest.raises(SizeError, match=r"over the budget of 1e-07 s"):
+        O.OPTIMAL.check_solve(2000, 2, ReleaseSpec.of("optimal", 1.0, objective="worst"))
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "0.10000000000000002")
+    with pytest.raises(SizeError, match=r"over the budget of 0\.10000000000000002 s"):
+        O.OPTIMAL.check_solve(2000, 2, ReleaseSpec.of("optimal", 1.0, objective="worst"))
+
+
+@pytest.mark.filterwarnings("ignore::dpposterior.guarantee.PrivacyWarning")
+def test_the_per_z_average_remap_is_not_used_under_another_distance(monkeypatch):
+    # the per-z remap (n >= PER_Z_FROM) is Hellinger's: under tv the release is the whole remap under tv's loss (its
+    # solve is budgeted: at n = 1e5 it is refused), never a Hellinger remap presented as tv's
+    n = O.PER_Z_FROM
+    p = ReleaseSpec.of("optimal", 1.0, objective="average", distance="tv")
+    calls = []
+    monkeypatch.setattr(O, "_bayes_at", lambda *a: calls.append(a))
+    with pytest.raises(SizeError, match="average remap for k=2, n=100000"):
+        dp.release("optimal", [1, 1], [50_000, 50_000], epsilon=1.0, objective="average", distance="tv", rng=1)
+    assert O.OPTIMAL.remap_for_draws((1.0, 1.0), 30, p) is not None and calls == []
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e-3")
+    with pytest.raises(SizeError, match=f"n={n}"):
+        O.OPTIMAL.remap_for_draws((1.0, 1.0), n, p)
+    assert calls == []

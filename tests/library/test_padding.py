@@ -341,3 +341,25 @@ def test_remainder_bands_dominate_the_trimmed_candidates():
     # and the remainder bands carry positive weight in the band choice
     trim = np.where(s.beta > 0, s._log_R - s.w * s.alpha - sampling._UNDERFLOW, -np.inf)
     assert all(w >= 1 for w, b in zip(exp_weights(np.concatenate([s.log_mass, trim]))[s.J:], s.beta) if b > 0)
+
+
+def test_a_per_z_remap_release_is_padded_to_its_draw_not_its_set_up():
+    """optimal~average at n >= 20,000 computes T(z) per drawn z; the loss's tables it reads are a one-off set-up from
+    (prior, n), built by Mechanism.prepare, so the first reference draw costs what a draw costs (it cost ~2 s, 200x
+    a draw, and the deadline was 3x that)."""
+    from dpposterior.mechanisms.optimal import PER_Z_FROM, _bayes_at
+
+    n = 100_000
+    assert n >= PER_Z_FROM
+    params = ReleaseSpec.of("optimal", 1.0, objective="average")
+    _DEADLINES.clear()
+    _bayes_at.cache_clear()
+    try:
+        params.mechanism.prepare(np.ones(2), n, params)
+        assert _bayes_at((1.0, 1.0), n, 1.0).loss._log_bc._psi is not None  # built before any draw
+        _, info = release(params, np.ones(2), np.array([41_234, n - 41_234]), 5)
+    finally:
+        _DEADLINES.clear()
+    # every reference draw, the first included, within a small multiple of the release's own draw (a new z each)
+    assert max(info.reference_seconds) <= 10 * max(info.draw_seconds, 1e-3)
+    assert info.deadline_seconds <= 3 * 10 * max(info.draw_seconds, 1e-3) + 0.02

@@ -87,6 +87,9 @@ def test_dry_run_names_the_error_in_one_line(tmp_path, text, needle):
      "unknown distance 'js'"),
     ({"expected_error": {"tailoring": {"distances": ["kl"], "measures": ["tv"], "priors": [[1, 1, 1]]}}},
      "expected_error.tailoring.measures[0] at priors[0]", "tv is exact for Beta"),
+    # the job refuses optimal's k >= 3 linear program under any loss but Hellinger's: so does the check
+    ({"expected_error": {"tailoring": {"distances": ["kl"], "measures": ["hellinger"], "priors": [[1, 1, 1]]}}},
+     "expected_error.tailoring.mechanisms (optimal~worst at priors[0])", "optimal under kl at k=3 is not built"),
 ])
 def test_values_a_job_would_refuse_are_refused_by_the_check(overlay, key, needle):
     with pytest.raises(ConfigError) as err:
@@ -288,3 +291,16 @@ def test_dry_run_absurd_setting_is_one_config_line(monkeypatch, name, value):
     with pytest.raises(ConfigError, match=f"{name} must be a positive number of") as err:
         check_all(_config(), ROOT / "workflow" / "schemas" / "config.schema.yaml")
     assert "\n" not in str(err.value)
+
+
+def test_a_dry_run_refuses_a_grid_point_its_job_would_refuse(tmp_path):
+    # optimal under kl at k = 3: accepted by the dry run, then refused by the expected_error job
+    quick = (ROOT / "workflow" / "quick.yaml").read_text()
+    old = "  tailoring: {n: [5, 20, 100], epsilon: [0.5, 1.0, 2.0]}"
+    assert old in quick
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(quick.replace(old, "  tailoring: {n: [5], epsilon: [1.0], priors: [[1, 1, 1]], distances: [kl], "
+                                      "measures: [hellinger], mechanisms: [geometric, optimal~worst]}"))
+    line = our_line(dry_run(bad))
+    assert "'expected_error.tailoring.mechanisms (optimal~worst at priors[0])'" in line
+    assert "optimal under kl at k=3 is not built" in line

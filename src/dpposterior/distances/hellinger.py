@@ -292,11 +292,16 @@ class BetaLogBC:
         self._psi: list | None = None
         self._psi_at: list[dict[int, NDArray[np.float64]]] = [{}, {}]
 
+    def tabulate(self) -> None:
+        """Build the polygamma tables of the midpoint series now (n <= :data:`FULL_TABLE_N`; larger n compute them
+        per half-integer touched), not in the first block that needs them: a one-off set-up from (prior, n)."""
+        if self.n <= FULL_TABLE_N and self._psi is None:
+            self._psi = [_series_coefs(self.prior[k] + 0.5 * np.arange(2 * self.n + 1)) for k in range(2)]
+
     def _coefs(self, i: int, s: NDArray[np.int64]) -> list[NDArray[np.float64]]:
         """The series coefficients (:func:`_series_coefs`) at ``a_i + s/2`` for half-integer indices s."""
         if self.n <= FULL_TABLE_N:
-            if self._psi is None:
-                self._psi = [_series_coefs(self.prior[k] + 0.5 * np.arange(2 * self.n + 1)) for k in range(2)]
+            self.tabulate()
             return [tab[s] for tab in self._psi[i]]
         u, inv = np.unique(s, return_inverse=True)
         cache = self._psi_at[i]  # s -> the 8 coefficients, computed once per half-integer touched

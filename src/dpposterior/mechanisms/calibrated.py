@@ -241,6 +241,13 @@ class CalibratedMechanism(ExponentialMechanism):
         """``kappa*`` of :func:`calibrate`."""
         return self.calibration(a, n, spec).factor
 
+    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+        """The entry's checks, then ``kappa*`` (:func:`calibrate`, cached): a set-up from public (prior, n, spec), so its
+        refusals (the scan budget, no factor found) come before a ledger is charged and its time is outside a padded
+        release's timed reference draws."""
+        super().prepare(prior, n, spec)
+        self.calibration(prior, n, spec)
+
 
 _CALIBRATED: dict[str, CalibratedMechanism] = {}
 

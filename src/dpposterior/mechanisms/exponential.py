@@ -161,6 +161,17 @@ class ExponentialMechanism(Mechanism):
         lbc = rows.grid.log_bc(np.asarray(released, dtype=np.int64)[None, :], counts)[0]  # H is symmetric
         return -rows.weights(counts) * hellinger_from_log_bc(lbc, out=lbc)
 
+    def _check_sampler(self, n: int, k: int, spec: ReleaseSpec) -> None:
+        if n_candidates(n, k) > ENUMERATE_UP_TO and spec.distance != DEFAULT_DISTANCE:
+            raise SizeError(f"drawing from {self.id} under {spec.distance} needs the exact pmf over R(n), "
+                            f"which has more than {ENUMERATE_UP_TO:,} outputs at k={k}, n={n} (the rejection "
+                            "sampler is built for Hellinger; use --distance hellinger or a smaller n)")
+
+    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+        """Refuse, from public (n, k, distance), a draw no sampler can make (another distance than Hellinger past
+        ``ENUMERATE_UP_TO`` outputs), before a ledger is charged; build nothing."""
+        self._check_sampler(int(n), len(prior), spec)
+
     def sample(self, prior, counts, spec, size, rng):
         """Draws with random bits on demand (guarantee: :data:`~dpposterior.sampling.EXPONENTIAL_SAMPLING_GUARANTEE`).
 
@@ -168,10 +179,7 @@ class ExponentialMechanism(Mechanism):
         ``ENUMERATE_UP_TO``); above, a one-line refusal (the rejection sampler's envelope is Hellinger's)."""
         rng = _bits(rng)
         n, k = int(counts.sum()), counts.size
-        if n_candidates(n, k) > ENUMERATE_UP_TO and spec.distance != DEFAULT_DISTANCE:
-            raise SizeError(f"drawing from {self.id} under {spec.distance} needs the exact pmf over R(n), "
-                            f"which has more than {ENUMERATE_UP_TO:,} outputs at k={k}, n={n} (the rejection "
-                            "sampler is built for Hellinger; use --distance hellinger or a smaller n)")
+        self._check_sampler(n, k, spec)
         if n_candidates(n, k) > ENUMERATE_UP_TO:  # exact rejection sampler, R(n) never listed
             check_sampler_size(n, k)
             return sample_exponential(prior, counts, self.weight(prior, counts, spec), size, rng)

@@ -111,7 +111,8 @@ from .. import remap as rm
 from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
 from ..limits import limit_setting
-from ..models import candidate_rank, candidates, log_prior_predictive, n_candidates
+from ..models import candidate_rank, candidates, check_size, log_prior_predictive, n_candidates
+from ..validate import _exact  # a bound printed exactly: "<= 30, got 30.000001", never "got 30"
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf
 
 if TYPE_CHECKING:
@@ -157,6 +158,54 @@ def ends_seconds(n: int, epsilon: float) -> float:
 #: latter now measures ~2.5e-8 (windowed :func:`~dpposterior.remap.risk`: 2.5 s at n = 1e4, 7.9 s at n = 2e4);
 #: the estimate is kept, as ``compare``'s budget (tests/cli/test_compare.py) is calibrated on it.
 REMAP_SECONDS_PER_N2 = {"average": 6e-8, "worst": 2e-7}
+#: Seconds per nonzero of the whole-range minimax remap's restricted LP (k = 2 ``worst``), times
+#: ``sqrt(nonzeros / 1e6)`` past 1e6 (HiGHS on these LPs is superlinear): measured on 2 cores shared with other
+#: jobs, Beta(1,1), 2-6.5e-5 s per nonzero at ~1e6 (n = 100, eps = 1e-3: 20 s; n = 200, eps = 0.1: 35 s;
+#: n = 500, eps = 0.25: 64 s under load), past 120 s at 3.4-3.9e6 (n = 150, eps = 1e-3; n = 300, eps = 0.05).
+#: The typical cost, not the loaded maximum: the pipeline's grids (n <= 1000 at eps >= 0.25, ~1e6 nonzeros) stay
+#: within the default budget, as they ran before.  At small eps each row z spreads over ~30/eps counts and ~2/eps
+#: outputs, so this term, not ``(n + 1)^2``, is the cost (n = 200, eps = 1e-3 ran over 400 s under an estimate
+#: of 0.01 s; this one gives ~900 s).
+LP_SECONDS_PER_NONZERO = 4e-5
+
+
+def worst_lp_seconds(n: int, epsilon: float) -> float:
+    """Estimated seconds of the restricted LP of :func:`~dpposterior.remap.minimax_remap` from public n and eps
+    (docs/definitions.md §10): its nonzeros are at most (active rows: two ends' ``2 W_z + 1``, ``W_z = ln(1e10)/eps``)
+    x (outputs per row ``2 K + 1``, ``K = 1/eps + 1``) x (counts per row ``2 W + 1``, ``W = ln(1e13)/eps``), each
+    capped at n + 1; the solve's time is :data:`LP_SECONDS_PER_NONZERO` per nonzero, superlinear past 1e6."""
+    N, eps = int(n) + 1, float(epsilon)
+    wz, wc = math.ceil(math.log(1e10) / eps), math.ceil(math.log(1e13) / eps)
+    band = max(2, math.ceil(1.0 / eps) + 1)
+    nnz = float(min(N, 2 * (2 * wz + 1))) * min(N, 2 * band + 1) * min(N, 2 * wc + 1)
+    return LP_SECONDS_PER_NONZERO * nnz * max(1.0, math.sqrt(nnz / 1e6))
+
+
+#: Seconds per loss entry of one per-z Bayes remap ``T(z)`` (:func:`~dpposterior.remap.bayes_remap_at`: a
+#: ``width^2`` Hellinger block), and its bytes per entry (the block and its near-diagonal series' index arrays):
+#: measured at n = 1e5, Beta(1,1): eps = 0.05, width ~2000: 2.3-3.2 s, 0.86 GB; eps = 0.02: 9-14 s, 2.6 GB.
+PER_Z_SECONDS_PER_ENTRY = 6e-7
+PER_Z_BYTES_PER_ENTRY = 100
+#: A padded release computes up to this many ``T(z)``: 2 x 2 reference draws, the draw, and its padding's worth.
+PER_Z_DRAWS = 8
+
+
+def per_z_width(a: tuple, n: int, epsilon: float, tail: float = 1e-18) -> int:
+    """The widest window ``bayes_remap_at`` can take at any z, from public (prior, n, eps) (docs/definitions.md §10).
+
+    Proof: a kept c has ``w(c) >= tail sum(w) / N >= tail w(z) / N`` with ``w(c) = pi(c) G(z | c)``,
+    ``G(z | c) <= q^|z-c| / (1 + q)`` and ``G(z | z) >= p0 = (1 - q)/(1 + q)``, so
+    ``|z - c| eps <= ln(N / tail) + ln(pi(c) / pi(z)) - ln(1 - q)``; the window is the hull of such c."""
+    N = int(n) + 1
+    lp = _log_pi(a, int(n))
+    spread = float(lp.max() - lp.min())
+    eps = float(epsilon)
+    if not math.isfinite(spread):
+        return N
+    d = (math.log(N / tail) + spread - math.log(-math.expm1(-eps))) / eps
+    return int(min(N, 2 * math.ceil(d) + 1))
+
+
 #: Seconds of one k >= 3 linear program per ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|`` (moved from compare).
 LP_SECONDS_PER_SIZE2 = 1.5e-8
 #: Seconds per ``|R(n)|^3`` of the remapped geometric release's dense Bayes remap (k >= 3).
@@ -356,11 +405,11 @@ def _remap_solved(a: tuple, n: int, epsilon: float, objective: str,
     res = None
     if n >= ENDS_FROM and distance == DEFAULT_DISTANCE:
         try:
-            res = rm.minimax_ends(kernel, loss, tol=MAX_GAP, strict=False, average_weights=pi)
+            res = rm.minimax_ends(kernel, loss, tol=MAX_GAP, strict=False, average_weights=pi, atol=ABS_GAP)
         except rm.RemapGapError:  # pragma: no cover - strict=False never raises it
             res = None
         except InputError:  # the windows would cover the range (tiny eps): the whole-range search, if in budget
-            _solve_limit(REMAP_SECONDS_PER_N2["worst"] * float(n + 1) ** 2,
+            _solve_limit(REMAP_SECONDS_PER_N2["worst"] * float(n + 1) ** 2 + worst_lp_seconds(n, epsilon),
                           f"the optimal mechanism's worst remap for k=2, n={n} (its end windows cover the range)")
             res = None
     if res is None:
@@ -385,6 +434,9 @@ class _BayesAt:
     def __init__(self, a: tuple, n: int, epsilon: float):
         self.kernel = rm.geometric_kernel(n, epsilon)
         self.loss, self.log_pi = _loss(a, n), _log_pi(a, n)
+        # the loss's polygamma tables (~2 s at n = 1e5) are a set-up from (prior, n), built here, by
+        # OptimalMechanism.prepare, so that a padded release's first reference draw is a draw and not this
+        self.loss.tabulate()
         self.memo: dict[int, int] = {}
 
     def __call__(self, z: int):
@@ -426,7 +478,7 @@ class RemapRows(Rows):
 def _solve_limit(seconds: float, what: str) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
-        raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {limit:g} s "
+        raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {_exact(limit)} s "
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
 
 
@@ -453,7 +505,8 @@ class OptimalMechanism(Mechanism):
         every expected error is already below ~1e-12 and no relative certificate is meaningful."""
         spec = super().check(spec)
         if spec.epsilon > MAX_EPSILON:
-            raise InputError(f"the optimal mechanism is solved for epsilon <= {MAX_EPSILON:g}, got {spec.epsilon:g} "
+            raise InputError(f"the optimal mechanism is solved for epsilon <= {_exact(MAX_EPSILON)}, "
+                             f"got {_exact(spec.epsilon)} "
                              "(e^eps coefficients past ~1e13 defeat the solver)")
         return spec
 
@@ -466,17 +519,29 @@ class OptimalMechanism(Mechanism):
         (``LP_SECONDS_PER_SIZE2`` times ``(P N)^2``, ``P = k (k - 1) |R(n - 1)|``)."""
         if k == 2:
             whole = REMAP_SECONDS_PER_N2[objective or "worst"] * float(n + 1) ** 2
-            if (objective or "worst") == "worst" and n >= ENDS_FROM and epsilon is not None:
-                return min(whole, ends_seconds(n, epsilon))
+            if (objective or "worst") == "worst" and epsilon is not None:
+                whole += worst_lp_seconds(n, epsilon)
+                if n >= ENDS_FROM:
+                    return min(whole, ends_seconds(n, epsilon))
             return whole
         size = k * (k - 1) * n_candidates(n - 1, k) * n_candidates(n, k) if n > 0 else 0
         return LP_SECONDS_PER_SIZE2 * float(size) ** 2
 
     def draw_solve_seconds(self, n: int, k: int, objective: str, epsilon: float | None = None) -> float:
-        """Seconds of the set-up a draw needs (the solve; none for k = 2 ``average`` from ``PER_Z_FROM`` on)."""
+        """Seconds of the set-up a draw needs (the solve); for k = 2 ``average`` from ``PER_Z_FROM`` on, no solve
+        but a ``T(z)`` per draw: :data:`PER_Z_DRAWS` of them, each ``width^2`` loss entries (:func:`per_z_width`)."""
         if k == 2 and objective == "average" and n >= PER_Z_FROM:
             return 0.0
         return self.solve_seconds(n, k, objective, epsilon)
+
+    def check_per_z(self, prior, n: int, spec: ReleaseSpec) -> None:
+        """k = 2 ``average`` from ``PER_Z_FROM`` on: refuse, from public (prior, n, eps), a per-z remap whose
+        windows would not fit the memory or the solve budget (small eps: a window spans ~2 (41 + ln n)/eps)."""
+        width = per_z_width(tuple(float(x) for x in prior), int(n), spec.epsilon)
+        check_size(width * width, PER_Z_BYTES_PER_ENTRY,
+                   f"the optimal mechanism's per-z average remap for k=2, n={n} (a {width}-wide window)")
+        _solve_limit(PER_Z_DRAWS * (PER_Z_SECONDS_PER_ENTRY * float(width) ** 2 + 3e-8 * n),
+                     f"the optimal mechanism's per-z average remap for k=2, n={n} (a {width}-wide window per draw)")
 
     def check_solve(self, n: int, k: int, spec: ReleaseSpec, what: str = "the optimal table", draw: bool = False) -> None:
         """Refuse, before solving and from public inputs only, a table over the size, eps or time budget, or
@@ -590,7 +655,8 @@ class OptimalMechanism(Mechanism):
 
     def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
         """k = 2: solve (and cache) the remap a draw needs, from public inputs only, before a padded release
-        times its reference draws; k >= 3: nothing (the LP is solved by the first draw)."""
+        times its reference draws (``average`` from ``PER_Z_FROM`` on: the per-z remap with its loss tables
+        built, so a draw costs one ``T(z)``); k >= 3: nothing (the LP is solved by the first draw)."""
         if len(prior) == 2:
             self.remap_for_draws(prior, n, spec)
 
@@ -598,6 +664,10 @@ class OptimalMechanism(Mechanism):
         """The k = 2 remap a draw uses: the cached solution, or ``T(z)`` on demand (``average``, n >= PER_Z_FROM)."""
         a = tuple(float(x) for x in prior)
         if spec.objective == "average" and n >= PER_Z_FROM:
+            if spec.distance != DEFAULT_DISTANCE:  # the per-z remap is Hellinger's: another loss is solved whole
+                return self._solution(prior, n, spec).remap
+            self.check_distance(spec, 2)
+            self.check_per_z(a, n, spec)
             return _bayes_at(a, int(n), spec.epsilon)
         return self._solution(prior, n, spec, draw=True).remap
 
@@ -712,6 +782,11 @@ class RemappedGeometricMechanism(Mechanism):
 
     def log_likelihood_cost(self, rows):
         return OPTIMAL.log_likelihood_cost(rows)
+
+    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+        """k = 2: ``optimal~average``'s set-up (the same release), with its budget; k >= 3: nothing."""
+        if len(prior) == 2:
+            OPTIMAL.prepare(prior, n, self._average(spec))
 
     def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..errors import InputError
+from ..models import check_size
 from .kernel import GeometricKernel
 from .loss import HellingerLoss, Loss, as_loss
 from .minimax import MinimaxResult, RemapGapError, _solve_restricted, pair_scores
@@ -78,7 +79,7 @@ def _side_lower(kernel: GeometricKernel, loss: Loss, C: NDArray[np.int64], lam: 
 
 def minimax_ends(kernel: GeometricKernel, loss: Loss | ArrayLike, *, tol: float = 1e-4, A: int | None = None,
                  band: int | None = None, average_weights: ArrayLike | None = None,
-                 max_rounds: int = 30, strict: bool = True) -> MinimaxResult:
+                 max_rounds: int = 30, strict: bool = True, atol: float = 0.0) -> MinimaxResult:
     """A minimax remap whose non-identity rows lie in two end windows, with a certificate computed locally
     (docs/definitions.md §10).  For large n: every step costs O(n) at most, none O(n^2).
 
@@ -103,7 +104,10 @@ def minimax_ends(kernel: GeometricKernel, loss: Loss | ArrayLike, *, tol: float 
     local solution are one object), minimise the weighted average subject to ``E(c) <= upper`` on C; kept
     if its certificate (recomputed) still meets ``tol``.  Raises :class:`InputError` when the windows
     would cover the range (use :func:`minimax_remap`), :class:`RemapGapError` (``strict``) when the gap is
-    not reached.
+    not reached.  ``atol``: the search also stops once ``upper - lower <= atol`` (an absolute certificate: at large
+    eps every error is below float64's resolution of them, ~1e-16 at eps = 30, and a relative gap never closes; the
+    windows would otherwise double until their dense ``(A + 2W)^2`` blocks exhaust the memory).  The windows'
+    blocks are refused past the memory budget (``models.check_size``), as the caller's other refusals.
     """
     loss = as_loss(loss, kernel.n)
     if not isinstance(loss, HellingerLoss):
@@ -120,6 +124,8 @@ def minimax_ends(kernel: GeometricKernel, loss: Loss | ArrayLike, *, tol: float 
     def windows(A):
         if 2 * (A + 2 * W) + 2 > n:
             raise InputError(f"the end windows (A = {A}, W = {W}) cover 0..{n}: use minimax_remap")
+        # _side_lower's dense blocks over one end's grid (G, the loss block, S): refused before they are built
+        check_size((A + 2 * W + 1) ** 2, 3 * 8, f"the minimax remap's end windows (A = {A}, W = {W}) at n = {n}")
         free = np.zeros(N, dtype=bool)
         free[:A] = True
         free[n - A + 1:] = True
@@ -156,14 +162,14 @@ def minimax_ends(kernel: GeometricKernel, loss: Loss | ArrayLike, *, tol: float 
             lost = s_diag - smin
             grow_A |= bool(np.any((~free[grid]) & (lost > tol * upper / (8.0 * grid.size))))
         gap = (upper - lower) / upper if upper > 0 else 0.0
-        if gap <= tol or upper - lower <= 0.0:
+        if gap <= tol or upper - lower <= atol:
             break
         if grow_A:
             A *= 2
             free, C, inner = windows(A)
         elif sum(len(v) for v in Rz.values()) == pz.size:
             break  # nothing left to grow: the gap stands (refused by the caller, or RemapGapError)
-    if not gap <= tol and strict:
+    if not (gap <= tol or upper - lower <= atol) and strict:
         raise RemapGapError(f"minimax remap (end windows): certified gap {gap:.3g} > tol {tol:g} after the search "
                             f"(lower {lower:.9g}, upper {upper:.9g})")
     if average_weights is not None and gap <= tol:

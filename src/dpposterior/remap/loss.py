@@ -95,6 +95,10 @@ class HellingerLoss:
         """Largest ``|c - r|`` at which the midpoint series may be used (:class:`BetaLogBC`)."""
         return self._log_bc.band
 
+    def tabulate(self) -> None:
+        """Build the tables every block reads (:meth:`BetaLogBC.tabulate`) now: a set-up from public (prior, n)."""
+        self._log_bc.tabulate()
+
     def log_bc(self, cs: ArrayLike, rs: ArrayLike) -> NDArray[np.float64]:
         """``ln BC`` for every pair of counts ``cs`` x outputs ``rs``: shape ``(len(cs), len(rs))``."""
         return self._log_bc.block(cs, rs)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from ... import validate as V
-from ...distances import get_distance
+from ...distances import DEFAULT_DISTANCE, get_distance
+from ...mechanisms import ReleaseSpec
 from .. import paths
-from ..beyond import expected_error_grid
+from ..beyond import expected_error_grid, tailorings
 from ..experiments import write_parquet
+from ..variants import parsed
 from .base import Stage, check_common, library
 
 
@@ -37,6 +39,21 @@ class ExpectedError(Stage):
                     library(f"{key}.{field}[{i}]", get_distance, name)
                     for j, p in enumerate(spec["priors"]):
                         library(f"{key}.{field}[{i}] at priors[{j}]", get_distance(name).check, len(p))
+            _check_tailorings(key, spec)
+
+
+def _check_tailorings(key: str, spec: dict) -> None:
+    """Every (mechanism, prior's k, distance) the job builds passes the entry checks the job's release runs
+    (:meth:`~dpposterior.mechanisms.Mechanism.check_distance`: ``optimal`` under kl at k = 3 is refused there)."""
+    delta = float(spec.get("delta", 1e-8))
+    for m in spec.get("mechanisms", []):
+        v = parsed(m)
+        for dist, _ in tailorings(v.entry, spec):
+            for e in spec.get("epsilon", []):
+                release = library(f"{key}.mechanisms", ReleaseSpec.of, v, float(e), delta,
+                                  distance=dist or DEFAULT_DISTANCE)
+                for j, p in enumerate(spec["priors"]):
+                    library(f"{key}.mechanisms ({m} at priors[{j}])", release.mechanism.check_distance, release, len(p))
 
 
 EXPECTED_ERROR = ExpectedError()
