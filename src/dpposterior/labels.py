@@ -78,8 +78,9 @@ def categories_of(categories: Iterable[Hashable], k: int | None = None, name: st
 
 
 def policy(value: str | None, categories: Sequence[Hashable] | None, name: str) -> Policy:
-    """One policy for values outside the category list or missing: ``"error"`` (or None), ``"drop"`` or
-    ``"map:NAME"`` with NAME one of ``categories`` (compared as text, so ``"map:3"`` names the category 3)."""
+    """One policy for values outside the category list or missing (docs/definitions.md §1: the list is public):
+    ``"error"`` (or None), ``"drop"`` or ``"map:NAME"`` with NAME one of ``categories`` (compared as text, so
+    ``"map:3"`` names the category 3)."""
     if value is None or value == "error":
         return Policy("error")
     if value == "drop":
@@ -98,7 +99,8 @@ def policy(value: str | None, categories: Sequence[Hashable] | None, name: str) 
 def tally(totals: Mapping[Hashable, int], missing: int, categories: Sequence[Hashable], unknown_policy: Policy,
           missing_policy: Policy, *, unknown_error: str, missing_error: str) -> list[int]:
     """Counts per category, in the order of ``categories``, of the records summarised by ``totals`` (count per
-    value, missing values excluded) and ``missing`` (how many were missing), under the two policies.
+    value, missing values excluded) and ``missing`` (how many were missing), under the two policies: the count
+    vector of docs/definitions.md §1.
 
     Missing values are dealt with first, then values outside the list; a refusal raises
     :class:`~dpposterior.errors.InputError` with the caller's message (which names no value and no count).
@@ -155,8 +157,8 @@ def count(records: Iterable[Any], categories: Iterable[Hashable], *, unknown: st
 
 
 def labels_of(value: Any, name: str = "counts") -> tuple | None:
-    """The category names of a pandas Series (its index), or None for any other vector and for a Series with the
-    default index ``0..k-1``."""
+    """The category names (docs/definitions.md §1) of a pandas Series (its index), or None for any other vector
+    and for a Series with the default index ``0..k-1``."""
     if not _is_pandas(value, "Series"):
         return None
     index = value.index
@@ -183,7 +185,7 @@ def _by_name(value: Any, labels: tuple | None, cats: tuple, name: str) -> Any:
 
 
 def aligned(counts: Any, prior: Any, categories: Iterable[Hashable] | None = None) -> tuple[Any, Any, tuple | None]:
-    """``(counts, prior, categories)`` with both vectors in the order of the categories.
+    """``(counts, prior, categories)`` with both vectors in the order of the categories (docs/definitions.md §1).
 
     The categories are ``categories`` if given, else the labels of ``counts`` (a pandas Series with a non-default
     index), else those of ``prior``, else None (an unlabelled release).  A labelled vector whose labels are the
