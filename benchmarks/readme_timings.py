@@ -46,9 +46,11 @@ def measure(name: str, cwd: pathlib.Path, env: dict) -> dict:
     """Run one command in ``cwd``; its wall and CPU seconds and the load around it."""
     load_before = os.getloadavg()
     cpu0, t0 = children_cpu(), time.monotonic()
-    proc = subprocess.run(COMMANDS[name], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.run(COMMANDS[name], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace")
     wall, cpu = time.monotonic() - t0, children_cpu() - cpu0
-    return {"command": " ".join(COMMANDS[name]), "returncode": proc.returncode, "wall_seconds": round(wall, 1),
+    return {"command": " ".join(COMMANDS[name]), "returncode": proc.returncode,
+            "last_lines": proc.stdout.splitlines()[-5:], "wall_seconds": round(wall, 1),
             "cpu_seconds": round(cpu, 1), "load_before": [round(x, 2) for x in load_before],
             "load_after": [round(x, 2) for x in os.getloadavg()]}
 
