@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import labels as _labels
 from . import ranking as _ranking
 from . import validate
 from .distances import DEFAULT_DISTANCE
@@ -37,7 +38,9 @@ class Release:
     """One private release ``Dir(alpha)``, ``alpha = prior + released_counts``, with its guarantee.
 
     ``guarantee``: the claimed guarantee in words (``"1-DP"``, ``"(1, 1e-08)-DP"``, ``"none"``);
-    ``seeded``: whether a seed or Generator was given (then the release is not private).
+    ``seeded``: whether a seed or Generator was given (then the release is not private);
+    ``categories``: the category names, in the order of the counts (a pandas Series' index or ``categories=``),
+    or None (docs/definitions.md §1).
     """
 
     mechanism: str
@@ -47,6 +50,7 @@ class Release:
     released_counts: NDArray[np.int64]
     guarantee: str
     seeded: bool
+    categories: tuple | None = None
 
     @property
     def alpha(self) -> NDArray[np.float64]:
@@ -56,7 +60,8 @@ class Release:
     def __repr__(self) -> str:
         label = "Beta" if self.prior.size == 2 else "Dir"
         alpha = ", ".join(f"{x:.15g}" for x in self.alpha)
-        return (f"Release({label}({alpha}), released_counts={self.released_counts.tolist()}, "
+        names = "" if self.categories is None else f", categories={list(self.categories)!r}"
+        return (f"Release({label}({alpha}), released_counts={self.released_counts.tolist()}{names}, "
                 f"mechanism={self.mechanism!r}, guarantee={self.guarantee!r}"
                 + (", seeded=True" if self.seeded else "") + ")")
 
@@ -134,7 +139,7 @@ def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: 
 
 def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: float, delta: float | None = None,
             gamma: float = DEFAULT_GAMMA, objective: str | None = None, calibrate: bool = False, rng=None,
-            ledger: Ledger | None = None, distance: str = DEFAULT_DISTANCE) -> Release:
+            ledger: Ledger | None = None, distance: str = DEFAULT_DISTANCE, categories=None) -> Release:
     """One private posterior ``Dir(prior + m)``, as ``dpposterior release`` draws it.
 
     ``mechanism``: a registry id (``"geometric"``, ``"lshist"``, ``"optimal"``, ...; see ``dpposterior compare``).
@@ -144,7 +149,10 @@ def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: flo
     or a seed / Generator (experiments only: a seeded release is not private).  ``ledger``: a
     :class:`~dpposterior.ledger.Ledger` charged with this release's guarantee (refused past its budget,
     before anything is drawn).  ``distance``: the score of an exponential mechanism (default ``"hellinger"``;
-    ``"tv"`` at k = 2, ``"kl"``; docs/mechanisms.md, "Other distances").
+    ``"tv"`` at k = 2, ``"kl"``; docs/mechanisms.md, "Other distances").  ``categories``: the names of the
+    categories, in the order of the counts; a pandas Series' index names them too (an explicit ``categories=``
+    in another order of the same names reorders the Series by name; other names are refused).  The release
+    keeps them (:attr:`Release.categories`); :func:`dpposterior.count` counts records into them.
 
     Warns :class:`~dpposterior.guarantee.PrivacyWarning` for a seeded release, a mechanism with no or a weaker
     guarantee, and a delta the mechanism ignores.  Raises :class:`~dpposterior.errors.InputError` on bad input.
@@ -153,9 +161,10 @@ def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: flo
                    seeded=rng is not None, distance=distance)
     for note in prep.warnings:
         warnings.warn(note, PrivacyWarning, stacklevel=2)
+    counts, prior, cats = _labels.aligned(counts, prior, categories)
     a, m = draw(prep, prior, counts, rng, ledger)
     return Release(str(prep.variant), prep.spec.epsilon, prep.spec.delta, a, np.asarray(m, dtype=np.int64),
-                   guarantee_text(prep.spec, prep.seeded), prep.seeded)
+                   guarantee_text(prep.spec, prep.seeded), prep.seeded, cats)
 
 
 def compare(prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,

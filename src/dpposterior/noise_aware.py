@@ -40,7 +40,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import betainc, betaln, xlog1py, xlogy
 
-from . import validate
+from . import labels, validate
 from .errors import SizeError
 from .limits import LIMITS, limit_setting
 from .mechanisms import ReleaseSpec
@@ -120,7 +120,8 @@ class NoiseAwarePosterior:
     ``counts`` and ``weights``: the kept count vectors and their normalised weights.
     ``dropped``: how many c were dropped; ``dropped_mass_bound``: their total weight relative to
     the kept weight is at most this (``dropped * e^-40``).
-    ``mean``: ``E theta``; ``intervals``: equal-tailed credible intervals at ``level``, one row per category.
+    ``mean``: ``E theta``; ``intervals``: equal-tailed credible intervals at ``level``, one row per category;
+    ``categories``: their names (docs/definitions.md §1), or None.
     """
 
     mechanism: str
@@ -133,10 +134,13 @@ class NoiseAwarePosterior:
     dropped: int
     dropped_mass_bound: float
     marginals: list[Marginal] = field(repr=False)
+    categories: tuple | None = None
 
     def __repr__(self) -> str:
         """A few lines: mechanism, the release, the posterior mean and intervals (not the weight table)."""
-        rows = ", ".join(f"{m:.4g} [{lo:.4g}, {hi:.4g}]" for m, (lo, hi) in zip(self.mean, self.intervals))
+        names = [""] * len(self.marginals) if self.categories is None else [f"{c}: " for c in self.categories]
+        rows = ", ".join(f"{name}{m:.4g} [{lo:.4g}, {hi:.4g}]"
+                         for name, m, (lo, hi) in zip(names, self.mean, self.intervals))
         return (f"NoiseAwarePosterior(mechanism={self.mechanism!r}, epsilon={self.epsilon:g}, "
                 f"released={np.asarray(self.released).tolist()}, mean [{self.level:g} interval]: {rows}; "
                 f"{len(self.weights)} data sets kept, {self.dropped} dropped)")
@@ -153,6 +157,17 @@ class NoiseAwarePosterior:
         """Equal-tailed intervals at ``level`` for every category, ``(k, 2)``."""
         level = validate.open_unit(level, "level")
         return np.array([mg.interval(level) for mg in self.marginals])
+
+    def to_frame(self, level: float | None = None):
+        """The interval table: a pandas DataFrame with one row per category (indexed by :attr:`categories`, or
+        ``theta_1, theta_2, ...``) and the columns ``mean``, ``lower`` and ``upper`` (equal-tailed credible
+        interval at ``level``, default :attr:`level`; docs/definitions.md, "Noise-aware posterior")."""
+        import pandas as pd  # local: pandas takes ~0.5 s to import
+
+        bounds = self.intervals if level is None else self.credible_intervals(level)
+        index = (list(self.categories) if self.categories is not None
+                 else [f"theta_{i + 1}" for i in range(len(self.marginals))])
+        return pd.DataFrame({"mean": self.mean, "lower": bounds[:, 0], "upper": bounds[:, 1]}, index=index)
 
     def marginal_cdf(self, i: int, x: ArrayLike) -> NDArray[np.float64]:
         """``P(theta_i <= x | m)``."""
@@ -181,19 +196,22 @@ def _chunks(total: int, per_row_bytes: int):
 
 
 def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, level: float = 0.9,
-                          **settings: Any) -> NoiseAwarePosterior:
+                          categories=None, **settings: Any) -> NoiseAwarePosterior:
     """The exact noise-aware posterior of a release ``Dir(a + m)`` (module docstring).
 
     Takes the mechanism and its settings as :func:`dpposterior.mechanisms.log_pmf` does (a mechanism id and the
     settings of :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`,
     validated where it was built and not here again).  Raises
     :class:`~dpposterior.errors.InputError` on bad input and :class:`SizeError` beyond
-    :data:`MAX_CANDIDATES`.
+    :data:`MAX_CANDIDATES`.  ``categories``: the names of the categories (e.g. a release's
+    :attr:`~dpposterior.api.Release.categories`), kept for the printed forms; a pandas Series ``released`` names
+    them by its index (as :func:`dpposterior.release` reads ``counts``: :func:`dpposterior.labels.aligned`).
     """
     params = ReleaseSpec.given(mechanism, **settings)
     mech = params.mechanism
-    m = validate.counts(released, "released counts")
-    a = validate.prior(prior, m.size)
+    released, prior, cats = labels.aligned(released, prior, categories)
+    m = validate.counts(_values(released), "released counts")
+    a = validate.prior(_values(prior), m.size)
     mech.check_distance(params, m.size)
     level = validate.open_unit(level, "level")
     n, k = int(m.sum()), m.size
@@ -231,4 +249,9 @@ def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, l
     return NoiseAwarePosterior(
         mechanism=mech.id, epsilon=params.epsilon, level=level, prior=a, released=m, counts=kept, weights=w,
         dropped=int(dropped), dropped_mass_bound=float(dropped * math.exp(-DROP_LOG)),
-        marginals=marginals_of(a, kept, w))
+        marginals=marginals_of(a, kept, w), categories=cats)
+
+
+def _values(vector: Any) -> Any:
+    """A pandas Series' values (its labels were read by :func:`dpposterior.labels.aligned`); anything else as is."""
+    return vector.to_numpy() if type(vector).__module__.startswith("pandas") and hasattr(vector, "to_numpy") else vector

@@ -142,3 +142,92 @@ def test_no_message_depends_on_blank_lines(capsys, tmp_path, text):
                          "no,yes", *EHDS, "--seed", "1")
     # the one warning is the seed's, a setting: nothing about the blank lines
     assert code == 0 and err.splitlines() == ["dpposterior: warning: " + SEEDED_WARNING], err
+
+
+# ---------------------------------------------------------------------------------------------
+# --unknown and --missing: values outside --categories and empty values, dropped or mapped
+
+POLICY_CSV = "id,answer\n1,yes\n2,no\n3,\n4,maybe\n5,yes\n6,unsure\n7,  \n8,yes\n"
+POLICY_REL = ["--mechanism", "geometric", "--epsilon", "1", "--seed", "3"]
+
+
+@pytest.mark.parametrize("unknown, missing, counts", [
+    ("drop", "drop", "1,1,3"),          # no, maybe, yes: the unsure and the two empty records left out
+    ("map:maybe", "drop", "1,2,3"),
+    ("drop", "map:no", "3,1,3"),
+    ("map:yes", "map:maybe", "1,3,4"),
+])
+def test_unknown_and_missing_policies_count_as_given(capsys, tmp_path, unknown, missing, counts):
+    f = _write(tmp_path / "r.csv", POLICY_CSV)
+    out = run_json(capsys, "release", "--prior", "1,1,1", "--data", f, "--column", "answer",
+                   "--categories", "no,maybe,yes", "--unknown", unknown, "--missing", missing, *POLICY_REL)
+    ref = run_json(capsys, "release", "--prior", "1,1,1", "--counts", counts, *POLICY_REL)
+    assert out["n"] == ref["n"] == sum(int(x) for x in counts.split(","))
+    assert out["released_counts"] == ref["released_counts"] and out["categories"] == ["no", "maybe", "yes"]
+
+
+def test_the_cli_counts_as_dp_count_does(capsys, tmp_path):
+    import pandas as pd
+
+    import dpposterior as dp
+
+    f = _write(tmp_path / "r.csv", POLICY_CSV)
+    records = pd.read_csv(f, dtype=str, keep_default_na=False)["answer"].str.strip()
+    counts = dp.count(records, ["no", "maybe", "yes"], unknown="map:maybe", missing="map:no")
+    out = run_json(capsys, "release", "--prior", "1,1,1", "--data", f, "--column", "answer",
+                   "--categories", "no,maybe,yes", "--unknown", "map:maybe", "--missing", "map:no", *POLICY_REL)
+    ref = run_json(capsys, "release", "--prior", "1,1,1", "--counts", ",".join(map(str, counts)), *POLICY_REL)
+    assert out["released_counts"] == ref["released_counts"] and out["n"] == int(counts.sum()) == 8
+
+
+def test_missing_drop_without_categories_takes_the_remaining_values(capsys, tmp_path):
+    f = _write(tmp_path / "r.csv", POLICY_CSV)
+    out = run_json(capsys, "release", "--prior", "1,1,1,1", "--data", f, "--column", "answer", "--missing", "drop",
+                   *POLICY_REL)
+    assert out["categories"] == ["maybe", "no", "unsure", "yes"] and out["n"] == 6
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--categories", "no,maybe,yes", "--missing", "drop"],
+     "has values not in --categories (not shown: they are data); --unknown drop or --unknown map:NAME"),
+    (["--categories", "no,maybe,yes", "--unknown", "drop"], "has empty values; give every record a category "
+                                                            "(or --missing drop, --missing map:NAME)"),
+    (["--unknown", "drop"], "--unknown needs --categories"),
+    (["--missing", "map:no"], "--missing map:no needs the category list (--categories)"),
+    (["--categories", "no,maybe,yes", "--unknown", "map:other"], "'other' is not one of the categories"),
+    (["--categories", "no,maybe,yes", "--unknown", "skip"], "--unknown must be 'error', 'drop' or 'map:NAME'"),
+])
+def test_policy_refusals_are_one_line(capsys, tmp_path, extra, message):
+    f = _write(tmp_path / "r.csv", POLICY_CSV)
+    code, out, err = run(capsys, "release", "--prior", "1,1,1", "--data", f, "--column", "answer", *extra, *POLICY_REL)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1, err
+    assert "unsure" not in err
+
+
+def test_policies_need_data(capsys):
+    code, _, err = run(capsys, "release", "--prior", "1,1", "--counts", "4,6", "--missing", "drop", *POLICY_REL)
+    assert code == 2 and "they need --data" in err
+
+
+def test_a_missing_column_names_the_header(capsys, tmp_path):
+    f = _write(tmp_path / "r.csv", "id,answer,when\n1,yes,x\n")
+    code, _, err = run(capsys, "release", "--prior", "1,1", "--data", f, "--column", "Q1", *POLICY_REL)
+    assert code == 2 and f"{f} has no column 'Q1' (columns: id, answer, when)" in err
+    wide = _write(tmp_path / "w.csv", ",".join(f"c{i}" for i in range(30)) + "\n" + ",".join("x" * 30) + "\n")
+    code, _, err = run(capsys, "release", "--prior", "1,1", "--data", wide, "--column", "Q1", *POLICY_REL)
+    assert code == 2 and "(columns: c0, c1," in err and "c19, ..." in err and "c20" not in err
+
+
+@pytest.mark.parametrize("prior, message", [
+    ("1,1,1", "has a value outside the prior's 3 categories (not shown: it is data); name the categories with "
+              "--categories X,Y,... and drop or map the others with --unknown drop"),
+    ("1,1,1,1,1", "has fewer distinct values than the prior's 5 categories; name all 5 with --categories"),
+])
+def test_data_and_prior_of_other_lengths_say_how_to_fix_it(capsys, tmp_path, prior, message):
+    f = _write(tmp_path / "r.csv", "answer\nyes\nno\nmaybe\nunsure\n")
+    code, out, err = run(capsys, "release", "--prior", prior, "--data", f, "--column", "answer", *POLICY_REL)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1, err
+    # with --categories the lengths are public: the plain message stays
+    code, _, err = run(capsys, "release", "--prior", prior, "--data", f, "--column", "answer",
+                       "--categories", "yes,no,maybe,unsure", *POLICY_REL)
+    assert code == 2 and "entries but the counts have 4 categories" in err

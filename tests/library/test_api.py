@@ -164,3 +164,151 @@ def test_release_api_takes_the_distance():
     # optimal takes the tv loss at k = 2 (geometric + remap); the remapped geometric release is Hellinger's only
     assert {r["release"] for r in rows if "error" in r} == {"remapped-geometric"}
     assert {"optimal (worst)", "optimal (average)"} <= {r["release"] for r in rows if "error" not in r}
+
+
+# ---------------------------------------------------------------------------------------------
+# labels: a Series' index or categories= carried through the release and the noise-aware posterior
+
+LIKERT = pd.Series({"neutral": 86, "agree": 263, "disagree": 150})
+
+
+def test_a_series_keeps_its_labels_in_order():
+    r = quiet_release("geometric", [1, 1, 1], LIKERT, epsilon=1.0, rng=3)
+    same = quiet_release("geometric", [1, 1, 1], [86, 263, 150], epsilon=1.0, rng=3)
+    assert r.categories == ("neutral", "agree", "disagree")
+    assert r.released_counts.tolist() == same.released_counts.tolist()  # the Series' order, not a sorted one
+    assert "categories=['neutral', 'agree', 'disagree']" in repr(r)
+    assert same.categories is None and "categories" not in repr(same)
+    # a Series with the default index 0..k-1 names nothing
+    plain = quiet_release("geometric", [1, 1, 1], pd.Series([86, 263, 150]), epsilon=1.0, rng=3)
+    assert plain.categories is None and repr(plain) == repr(same)
+
+
+def test_explicit_categories_reorder_a_series_by_name_and_name_a_list():
+    order = ["agree", "disagree", "neutral"]
+    r = quiet_release("geometric", [1, 2, 3], LIKERT, epsilon=1.0, rng=5, categories=order)
+    ref = quiet_release("geometric", [1, 2, 3], [263, 150, 86], epsilon=1.0, rng=5)
+    assert r.categories == tuple(order)
+    assert r.released_counts.tolist() == ref.released_counts.tolist()
+    assert r.prior.tolist() == [1, 2, 3]  # an unlabelled prior is in the order of categories=, as given
+    named = quiet_release("geometric", [1, 1], [40, 60], epsilon=1.0, rng=5, categories=["no", "yes"])
+    assert named.categories == ("no", "yes")
+    # a labelled prior is reordered by name too
+    prior = pd.Series({"neutral": 3.0, "agree": 1.0, "disagree": 2.0})
+    r2 = quiet_release("geometric", prior, LIKERT, epsilon=1.0, rng=5, categories=order)
+    assert r2.prior.tolist() == [1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize("counts, kw, match", [
+    (LIKERT, dict(categories=["agree", "disagree", "other"]), "names other categories than categories="),
+    (LIKERT, dict(categories=["agree", "disagree"]), "names other categories than categories="),
+    ([86, 263, 150], dict(categories=["agree", "disagree"]), "names 2 categories, but there are 3 counts"),
+    ([86, 263, 150], dict(categories=["a", "a", "b"]), "duplicates"),
+    (pd.Series([3, 4, 5], index=["a", None, "b"]), {}, "missing label"),
+    (pd.Series([3, 4, 5], index=["a", "a", "b"]), {}, "duplicate labels"),
+])
+def test_labels_that_disagree_are_refused_in_one_line_before_the_draw(counts, kw, match, monkeypatch):
+    drawn = []
+    monkeypatch.setattr(dp.api, "padded_release", lambda *a, **k: drawn.append(a))
+    with pytest.raises(dp.InputError, match=match) as info:
+        dp.release("geometric", [1, 1, 1], counts, epsilon=1.0, **kw)
+    assert drawn == [] and "\n" not in str(info.value)
+
+
+def test_the_noise_aware_posterior_keeps_the_labels():
+    released = pd.Series({"neutral": 88, "agree": 263, "disagree": 148})
+    post = dp.noise_aware_posterior("geometric", [1, 1, 1], released, epsilon=1.0)
+    assert post.categories == ("neutral", "agree", "disagree")
+    text = repr(post)
+    assert "neutral: " in text and text.index("neutral") < text.index("agree") < text.index("disagree")
+    table = post.to_frame()
+    assert list(table.index) == ["neutral", "agree", "disagree"] and list(table.columns) == ["mean", "lower", "upper"]
+    # the rows are those of the unlabelled posterior of the same counts, in the same order
+    plain = dp.noise_aware_posterior("geometric", [1, 1, 1], [88, 263, 148], epsilon=1.0)
+    assert plain.categories is None and list(plain.to_frame().index) == ["theta_1", "theta_2", "theta_3"]
+    np.testing.assert_allclose(table["mean"].to_numpy(), plain.mean, rtol=0, atol=0)
+    np.testing.assert_allclose(table[["lower", "upper"]].to_numpy(), plain.intervals, rtol=0, atol=0)
+    wide = post.to_frame(level=0.99)
+    assert (wide["lower"] < table["lower"]).all() and (wide["upper"] > table["upper"]).all()
+    # categories= names a list; reorders a Series by name
+    named = dp.noise_aware_posterior("geometric", [1, 1], [40, 60], epsilon=1.0, categories=["no", "yes"])
+    assert named.categories == ("no", "yes") and "no: " in repr(named)
+    by_name = dp.noise_aware_posterior("geometric", [1, 1, 1], released, epsilon=1.0,
+                                       categories=["agree", "disagree", "neutral"])
+    np.testing.assert_allclose(by_name.mean, plain.mean[[1, 2, 0]], rtol=0, atol=1e-15)
+    with pytest.raises(dp.InputError, match="names other categories"):
+        dp.noise_aware_posterior("geometric", [1, 1, 1], released, epsilon=1.0, categories=["a", "b", "c"])
+
+
+# ---------------------------------------------------------------------------------------------
+# dp.count: records into a fixed public category list
+
+RECORDS = ["agree", "neutral", None, "agree", "", "strongly agree", float("nan"), "disagree", "agree", pd.NA]
+CATS = ["disagree", "neutral", "agree"]
+
+
+def _oracle(records, cats, unknown, missing):
+    """Counts by hand: missing is None, NaN, NA or blank; the rest matches a category exactly or is unknown."""
+    out = dict.fromkeys(cats, 0)
+    for r in records:
+        if r is None or r is pd.NA or (isinstance(r, float) and r != r) or (isinstance(r, str) and not r.strip()):
+            policy = missing
+        elif r in out:
+            out[r] += 1
+            continue
+        else:
+            policy = unknown
+        if policy.startswith("map:"):
+            out[policy[4:]] += 1
+    return list(out.values())
+
+
+@pytest.mark.parametrize("unknown", ["drop", "map:neutral"])
+@pytest.mark.parametrize("missing", ["drop", "map:disagree"])
+def test_count_follows_the_category_list_and_the_policies(unknown, missing):
+    got = dp.count(RECORDS, CATS, unknown=unknown, missing=missing)
+    assert isinstance(got, pd.Series) and list(got.index) == CATS and got.dtype == np.int64
+    assert got.tolist() == _oracle(RECORDS, CATS, unknown, missing)
+    # a Series or a DataFrame's column counts the same, and value_counts' frequency order does not leak in
+    same = dp.count(pd.DataFrame({"answer": RECORDS})["answer"], CATS, unknown=unknown, missing=missing)
+    assert same.tolist() == got.tolist()
+
+
+def test_count_drop_changes_n_and_zero_categories_stay():
+    got = dp.count(["a", "a", None, "z"], ["a", "b"], unknown="drop", missing="drop")
+    assert got.tolist() == [2, 0] and int(got.sum()) == 2
+    assert dp.count(pd.Series(["x", "y", "x"], dtype="category"), ["y", "x", "w"]).tolist() == [1, 2, 0]
+    assert dp.count([1, 2, 2, 3], [3, 2, 1]).tolist() == [1, 2, 1]  # any hashable name; map: names it as text
+    assert dp.count([1, None], [1, 2], missing="map:2").tolist() == [1, 1]
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(), "missing values"),
+    (dict(missing="drop"), "values not in categories"),
+    (dict(missing="drop", unknown="map:other"), "'other' is not one of the categories"),
+    (dict(missing="skip"), "must be 'error', 'drop' or 'map:NAME'"),
+])
+def test_count_refuses_in_one_line_without_showing_a_value(kw, match):
+    with pytest.raises(dp.InputError, match=match) as info:
+        dp.count(RECORDS, CATS, **kw)
+    text = str(info.value)
+    assert "\n" not in text and "strongly" not in text and not any(ch.isdigit() for ch in text)
+
+
+@pytest.mark.parametrize("records, cats, match", [
+    (pd.DataFrame({"answer": ["a"]}), ["a", "b"], "not a DataFrame"),
+    ("ab", ["a", "b"], "not one string"),
+    ([["a"], ["b"]], ["a", "b"], "hashable"),
+    (["a"], ["a", "a"], "duplicates"),
+    (["a"], ["a", None], "missing or empty category name"),
+    (["a"], "ab", "list of category names"),
+])
+def test_count_refuses_what_is_not_records_or_a_category_list(records, cats, match):
+    with pytest.raises(dp.InputError, match=match):
+        dp.count(records, cats)
+
+
+def test_counted_records_release_with_their_labels():
+    counts = dp.count(["yes", "no", "yes", None], ["no", "yes"], missing="drop")
+    r = quiet_release("geometric", [1, 1], counts, epsilon=1.0, rng=2)
+    assert r.categories == ("no", "yes") and int(r.released_counts.sum()) == 3

@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from .. import validate
+from .. import labels, validate
 from ..errors import InputError
 from ..limits import limit_setting
 from .options import categories_arg
@@ -29,6 +29,8 @@ from .options import categories_arg
 
 #: the header line must end within this many bytes (a file without newlines is not a CSV of records)
 MAX_HEADER_BYTES = 1 << 20
+#: a missing column's message lists at most this many of the header's names
+MAX_LISTED_COLUMNS = 20
 
 
 class _DataTooLarge(Exception):
@@ -140,7 +142,8 @@ def _header_names(head: bytes) -> list[str]:
     return [str(x) for x in first.iloc[0].tolist()] if len(first) else []
 
 
-def counts_from_csv(path: str, column: str | None, categories: str | None) -> tuple[np.ndarray, list[str], list[str]]:
+def counts_from_csv(path: str, column: str | None, categories: str | None, unknown: str | None = None,
+                    missing: str | None = None) -> tuple[np.ndarray, list[str], list[str]]:
     """Counts of ``column`` over the categories, from a CSV of records, in bounded time and memory.
 
     Returns ``(counts, categories, warnings)``: the warnings are for the caller to print once the
@@ -163,12 +166,21 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
     an error, as is a value outside ``--categories``.  A category of ``--categories`` that no
     record has is an ordinary zero count.  The warning about categories taken from the data
     depends on the flags only.
+
+    ``unknown`` and ``missing`` (``--unknown``, ``--missing``): what to do with a value outside ``--categories``
+    and with an empty value, ``error`` (the default, as above), ``drop`` or ``map:NAME``, chosen from the public
+    category list alone (:mod:`dpposterior.labels`, the code of ``dp.count``).  ``--unknown`` and a ``map:``
+    need ``--categories`` (without it the categories are the data's own values).
     """
     import pandas as pd  # local: pandas takes ~0.5 s to import and only --data needs it
 
     if not column:
         raise InputError("--data needs --column NAME")
     cats = categories_arg(categories)
+    if cats is None and unknown not in (None, "error"):
+        raise InputError("--unknown needs --categories: without it the categories are the data's own values")
+    unknown_policy = labels.policy(unknown, cats, "--unknown")
+    missing_policy = labels.policy(missing, cats, "--missing")
     limit_mb = limit_setting("DPPOSTERIOR_MAX_DATA_MB")
     cap = int(limit_mb * 2**20)
     too_large = (f"{path} is larger than the {limit_mb:g} MB read by --data "
@@ -189,7 +201,8 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
             except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
                 raise InputError(unreadable) from None
             if column not in names:
-                raise InputError(f"{path} has no column {column!r}")
+                shown = ", ".join(names[:MAX_LISTED_COLUMNS]) + (", ..." if len(names) > MAX_LISTED_COLUMNS else "")
+                raise InputError(f"{path} has no column {column!r} (columns: {shown})")
             if names.count(column) > 1:
                 raise InputError(f"{path} has more than one column {column!r}")
             if raw.seekable():
@@ -202,8 +215,9 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
                                      usecols=[names.index(column)], chunksize=1 << 20, encoding="utf-8")
                 for chunk in reader:
                     values = chunk.iloc[:, 0].str.strip()
-                    empty += int((values == "").sum())
-                    for value, count in values.value_counts().items():
+                    blank = values == ""
+                    empty += int(blank.sum())
+                    for value, count in values[~blank].value_counts().items():
                         totals[value] = totals.get(value, 0) + int(count)
             except (_DataTooLarge, _DataTimeout, OSError):
                 raise
@@ -217,17 +231,19 @@ def counts_from_csv(path: str, column: str | None, categories: str | None) -> tu
                          "(set DPPOSTERIOR_MAX_DATA_SECONDS to wait longer)") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or 'read error'}") from None
-    if empty:
-        raise InputError(f"column {column!r} of {path} has empty values; give every record a category")
+    missing_error = (f"column {column!r} of {path} has empty values; give every record a category "
+                     "(or --missing drop, --missing map:NAME)")
+    if empty and missing_policy.action == "error":
+        raise InputError(missing_error)
     warnings = []
     if not totals and cats is None:
         raise InputError(f"{path} has no records")
     if cats is None:
         warnings.append("categories taken from the data; pass --categories to keep the category set itself private")
         cats = sorted(totals)
-    elif any(v not in cats for v in totals):
-        raise InputError(f"column {column!r} of {path} has values not in --categories (not shown: they are data)")
-    counts = [totals.get(x, 0) for x in cats]
+    counts = labels.tally(totals, empty, cats, unknown_policy, missing_policy, missing_error=missing_error,
+                          unknown_error=f"column {column!r} of {path} has values not in --categories (not shown: they "
+                                        "are data); --unknown drop or --unknown map:NAME counts them otherwise")
     return validate.counts(counts, f"counts of {column!r}"), cats, warnings
 
 

@@ -59,6 +59,13 @@ def add_release(p: argparse.ArgumentParser) -> None:
     p.add_argument("--categories", metavar="X,Y,...",
                    help="the categories, comma-separated, in order (default: sorted values of the data); with "
                         "--counts, one name per count")
+    p.add_argument("--unknown", metavar="POLICY",
+                   help="--data with --categories: a value outside --categories is an error (default), or drop "
+                        "(n counts the records kept; n is public), or map:NAME (counted in category NAME); chosen from "
+                        "the public category list alone")
+    p.add_argument("--missing", metavar="POLICY",
+                   help="--data: an empty value is an error (default), or drop, or map:NAME (NAME one of "
+                        "--categories)")
     p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
     p.add_argument("--noise-aware", action="store_true",
                    help="also print the noise-aware posterior of the release (intervals at --level; "
@@ -84,12 +91,17 @@ def cmd_release(args) -> None:
     ledger = None if args.ledger is None else Ledger(args.ledger, parse_budget(args.budget))
     cats, warnings = None, []
     if args.data is not None:
-        c, cats, warnings = counts_from_csv("/dev/stdin" if args.data == "-" else args.data, args.column,
-                                            args.categories)
+        path = "/dev/stdin" if args.data == "-" else args.data
+        c, cats, warnings = counts_from_csv(path, args.column, args.categories, args.unknown, args.missing)
+        a = prior_arg(args.prior, None if args.categories is None else c.size)
+        if a.size != c.size:  # categories taken from the data: say what differs, and how to fix it
+            raise InputError(_outside_prior(args.column, path, a.size, more=c.size > a.size))
     else:
+        if args.unknown is not None or args.missing is not None:
+            raise InputError("--unknown and --missing say how --data records are counted: they need --data")
         c = counts_arg(args.counts)
         cats = categories_arg(args.categories, c.size)
-    a = prior_arg(args.prior, c.size)
+        a = prior_arg(args.prior, c.size)
     if args.level is not None and not args.noise_aware:
         raise InputError("--level is the level of the --noise-aware intervals: it needs --noise-aware")
     level = 0.9 if args.level is None else level_arg(args.level)
@@ -131,6 +143,17 @@ def cmd_release(args) -> None:
     if ledger is not None:
         print(f"dpposterior: {ledger.summary()}", file=sys.stderr)
     print(text)
+
+
+def _outside_prior(column: str, path: str, k: int, more: bool) -> str:
+    """The refusal when the data's own values are not the prior's k categories (it names neither a value nor how
+    many: they are data)."""
+    if more:
+        return (f"column {column!r} of {path} has a value outside the prior's {k} categories (not shown: it is data); "
+                "name the categories with --categories X,Y,... and drop or map the others with --unknown drop or "
+                "--unknown map:NAME")
+    return (f"column {column!r} of {path} has fewer distinct values than the prior's {k} categories; name all {k} "
+            "with --categories X,Y,... (a category no record has counts 0)")
 
 
 def _noise_aware(spec: ReleaseSpec, a, m, level: float):
