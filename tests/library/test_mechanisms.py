@@ -291,7 +291,7 @@ def test_numbers_past_float_range_are_printed():
 
 
 @pytest.mark.parametrize("call, needle", [
-    (lambda: dp.log_pmf("ehds", [1, 1], [3, 4], epsilon=1, objective="average"), "objective applies to optimal only"),
+    (lambda: dp.log_pmf("ehds", [1, 1], [3, 4], epsilon=1, objective="average"), "objective applies to optimal and lattice only"),
     (lambda: dp.log_pmf("geometric", [1, 1], [3, 4], epsilon=1, gamma=5), "gamma applies to ehds only"),
     (lambda: dp.concrete_epsilon("lshist", [1, 1], 5, epsilon=1, global_sensitivity_method="paper"),
      "global_sensitivity_method applies to ehd only"),

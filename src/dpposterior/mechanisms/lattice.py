@@ -60,7 +60,7 @@ from scipy.special import logsumexp
 
 from ..distances import DEFAULT_DISTANCE
 from ..errors import InputError, SizeError
-from ..lattice.noise import radius_for, sample_noise, sphere_count, tail_bound
+from ..lattice.noise import radius_for, sample_noise, sphere_count
 from ..lattice.remap import (
     BLOCK_ENTRIES,
     DEFAULT_TOL,
@@ -101,20 +101,29 @@ PADDED_DRAWS = 8.0
 MIN_EPSILON = 0.01
 
 
+def _radius(k: int, epsilon: float, tol: float) -> int:
+    """:func:`~dpposterior.lattice.noise.radius_for`, refused in one line below :data:`MIN_EPSILON` (before the
+    search for the radius, whose cost grows like 1/eps)."""
+    if float(epsilon) < MIN_EPSILON:
+        raise SizeError(f"the lattice release is built for epsilon >= {MIN_EPSILON:g}, got {float(epsilon):g} "
+                        "(its window grows like 1/eps)")
+    return radius_for(k, float(epsilon), tol)
+
+
 def _window_size(n: int, k: int, W: int) -> int:
     return math.comb(n + k * W + k - 1, k - 1)
 
 
 def dense_seconds(n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the window's Bayes remap and its exact errors, from public n, k, eps (docs/lattice.md)."""
-    W = radius_for(k, float(epsilon), DEFAULT_TOL)
+    W = _radius(k, float(epsilon), DEFAULT_TOL)
     Z, R = float(_window_size(n, k, W)), float(n_candidates(n, k))
     return DENSE_SECONDS[0] * Z * R * R + DENSE_SECONDS[1] * Z * R
 
 
 def minimax_seconds(n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the minimax remap (its LP, the Bayes base and the certificate), from public n, k, eps."""
-    W = radius_for(k, float(epsilon), DEFAULT_TOL)
+    W = _radius(k, float(epsilon), DEFAULT_TOL)
     W1 = min(W, math.ceil(8 / float(epsilon)))
     R = n_candidates(n, k)
     ball = sum(sphere_count(k, t) for t in range(MINIMAX_R_RADIUS + 1))
@@ -124,7 +133,7 @@ def minimax_seconds(n: int, k: int, epsilon: float) -> float:
 
 def local_seconds(k: int, epsilon: float) -> float:
     """Estimated seconds of one local-search draw (:func:`~dpposterior.lattice.remap.local_bayes_search`), from k, eps."""
-    Dc = radius_for(k, float(epsilon), 1e-12)
+    Dc = _radius(k, float(epsilon), 1e-12)
     ball = sum(sphere_count(k, t) for t in range(Dc + 1))
     return LOCAL_SECONDS[0] * ball + LOCAL_SECONDS[1] * k * float(2 * Dc + 1) ** (k - 1)
 
@@ -194,9 +203,7 @@ class LatticeMechanism(Mechanism):
     def check(self, spec: ReleaseSpec) -> ReleaseSpec:
         """Refuse eps below :data:`MIN_EPSILON` (one line, before any radius is computed)."""
         spec = super().check(spec)
-        if spec.epsilon < MIN_EPSILON:
-            raise SizeError(f"the lattice release is built for epsilon >= {MIN_EPSILON:g}, got {spec.epsilon:g} "
-                            "(its window grows like 1/eps)")
+        _radius(2, spec.epsilon, DEFAULT_TOL)
         return spec
 
     def check_distance(self, spec: ReleaseSpec, k: int) -> None:
@@ -212,7 +219,7 @@ class LatticeMechanism(Mechanism):
     def check_window(self, n: int, k: int, spec: ReleaseSpec, what: str = "the lattice release's window remap") -> None:
         """Refuse (one line, before any work) the window's remap over the memory or the time budget."""
         self.check_distance(spec, k)
-        W = radius_for(k, spec.epsilon, DEFAULT_TOL)
+        W = _radius(k, spec.epsilon, DEFAULT_TOL)
         Z, R = _window_size(n, k, W), n_candidates(n, k)
         check_size(R * R + 2 * Z * R + 2 * BLOCK_ENTRIES, 8, f"{what} for k={k}, n={n} (|R(n)|^2 losses, "
                    "the window's kernel)")
@@ -235,7 +242,7 @@ class LatticeMechanism(Mechanism):
             self.check_window(n, k, spec)
             return
         self.check_distance(spec, k)
-        Dc = radius_for(k, spec.epsilon, 1e-12)
+        Dc = _radius(k, spec.epsilon, 1e-12)
         check_size(k * (2 * Dc + 1) ** (k - 1), 8 * 3, f"the lattice release's local search for k={k}, "
                    f"eps={spec.epsilon:g}")
         _solve_limit(setups * local_seconds(k, spec.epsilon),
@@ -287,7 +294,7 @@ class LatticeMechanism(Mechanism):
         ``closed`` (docs/lattice.md); ``remap`` is ``"bayes"``, ``"minimax"`` or ``"local search"``."""
         k = len(prior)
         if not self.uses_window(int(n), k, spec):
-            return {"remap": "local search", "tail": tail_bound(k, spec.epsilon, radius_for(k, spec.epsilon, 1e-12))}
+            return {"remap": "local search"}
         remap = self.remap(prior, n, spec)
         out = {"remap": "bayes" if spec.objective == Objective.AVERAGE else "minimax",
                "tail": _setup(tuple(float(x) for x in prior), int(n), spec.epsilon).tail}
