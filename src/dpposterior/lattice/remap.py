@@ -424,7 +424,7 @@ def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[
 
 
 def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_radius: int | None = None,
-                       r_radius: int = 2, share: float = SEARCH_SHARE) -> NDArray[np.int64]:
+                       r_radius: int = 1, share: float = SEARCH_SHARE) -> NDArray[np.int64]:
     """The local Bayes remap at one point ``z`` by a search over outputs, for a draw at any n (docs/lattice.md).
 
     Weights ``w(c) = pi(c) e^(-eps d(z, c))`` over the c in R(n) within ``c_radius`` of ``p = project(z)``
