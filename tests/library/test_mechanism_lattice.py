@@ -114,6 +114,8 @@ def test_large_n_average_draw_uses_the_local_search():
     m = dp.sample("lattice", (1, 1, 1), (333334, 333333, 333333), epsilon=1.0, objective="average", size=1, rng=2)
     assert m.sum() == 10**6 and np.abs(m - [333334, 333333, 333333]).sum() <= 60
     with pytest.raises(SizeError, match="is not computed"):
+        LATTICE.rows(np.ones(3), 1000, spec)
+    with pytest.raises(SizeError, match="exact rows for k=3, n=1000 cover"):
         dp.log_pmf("lattice", (1, 1, 1), (334, 333, 333), epsilon=1.0, objective="average")
 
 
@@ -130,7 +132,7 @@ def test_each_budget_refuses_in_one_line(monkeypatch):
     monkeypatch.delenv("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "0.01")
     with pytest.raises(SizeError, match="GiB budget"):
-        dp.log_pmf("lattice", (1, 1, 1), (20, 3, 2), epsilon=1.0, objective="average")
+        LATTICE.rows(np.ones(3), 25, _spec(1.0, "average"))
 
 
 @pytest.mark.parametrize("argv", [

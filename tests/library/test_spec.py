@@ -21,7 +21,7 @@ from dpposterior.mechanisms import (
 )
 
 #: The textbook guarantees (the paper layer's BY CONSTRUCTION set before it was derived from the entries).
-TEXTBOOK = {"ehd", "lsdim", "lszhang", "lshist", "geometric"}
+TEXTBOOK = {"ehd", "lsdim", "lszhang", "lshist", "geometric", "lattice"}  # lattice: the K-norm theorem
 #: Post-processing of the geometric release.
 REMAPS = {"optimal", "remapped-geometric"}
 

@@ -97,6 +97,11 @@ LOCAL_SECONDS = (3e-6, 3e-8)
 #: Draws of a padded release (its reference draws, the draw and up to three draws of padding:
 #: ``dpposterior.padding.RELEASE_SETUPS``), for the local search's time budget.
 PADDED_DRAWS = 8.0
+#: Largest |R(n)| whose exact rows the entry computes when asked by size alone (``check_size``: ``pmf``, ``accuracy``,
+#: ``compare``'s rows: k = 2 up to n = 59, k = 3 up to n = 9, k = 4 up to n = 5), so that ``compare``'s budget, shared
+#: by every solved row, still holds the LP and the k = 2 remaps where it held them; its draws run at any n, and
+#: ``optimal`` reads the rows past it where its own LP stops (within the solve budget).
+ROWS_MAX_OUTPUTS = 60
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -211,6 +216,14 @@ class LatticeMechanism(Mechanism):
         if spec.distance != DEFAULT_DISTANCE:
             raise InputError(f"lattice under {spec.distance} is not built (its remap's loss is Hellinger's): "
                              "use --distance hellinger")
+
+    def check_size(self, n: int, k: int, what: str) -> None:
+        """Refuse rows over :data:`ROWS_MAX_OUTPUTS` outputs (one line), then the memory of rows over R(n)."""
+        size = n_candidates(n, k)
+        if size > ROWS_MAX_OUTPUTS:
+            raise SizeError(f"the lattice release's exact rows for k={k}, n={n} cover |R(n)| = {size} outputs, over "
+                            f"the limit of {ROWS_MAX_OUTPUTS} (its draws run at any n)")
+        super().check_size(n, k, what)
 
     def uses_window(self, n: int, k: int, spec: ReleaseSpec) -> bool:
         """Whether a draw reads the window's remap (else ``average`` runs the local search at its z)."""
