@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # make `import reference` work u
 
 # every mechanism with a closed-form pmf (``optimal``, a linear program, has its own tests)
 MECHANISM_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta", "lszhang", "lsdim", "lshist", "geometric")
-ALL_IDS = MECHANISM_IDS + ("optimal", "remapped-geometric")  # registered by dpposterior.mechanisms.optimal
+ALL_IDS = MECHANISM_IDS + ("optimal", "remapped-geometric", "lattice")  # optimal.py, lattice.py
 EXPONENTIAL_IDS = ("ehd", "ehdl", "ehds", "mh", "mh-delta")
 LAPLACE_IDS = ("lszhang", "lsdim", "lshist")
 GEOMETRIC_IDS = ("geometric",)

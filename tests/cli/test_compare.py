@@ -21,9 +21,10 @@ def test_compare_budget_counts_every_row():
     cli = importlib.import_module("dpposterior.ranking")
 
     # 5 exponential rows, each also calibrated (2 + 20 passes), 4 closed-form rows (2), and 3 solved rows (the two
-    # optimal objectives and remapped-geometric: 2 + a certificate scan), at any n at k = 2
+    # optimal objectives and remapped-geometric: 2 + a certificate scan), at any n at k = 2; the two lattice rows
+    # (solved) up to |R(n)| = 60
     assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2 + 3 * 3
-    assert cli.compare_passes(2, 12) == 5 * 2 + 5 * 22 + 4 * 2 + 3 * 3
+    assert cli.compare_passes(2, 12) == 5 * 2 + 5 * 22 + 4 * 2 + 5 * 3
     with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
         cli.check_compare_size(2, 1767)  # 128 x 1768^2 > 4e8 without the solved rows
     assert cli.check_compare_size(2, 1688) == {}  # 137 x 1689^2 plus the solves is within 4e8
@@ -31,7 +32,8 @@ def test_compare_budget_counts_every_row():
     assert cli.check_compare_size(2, 200) == {} and cli.check_compare_size(3, 11) == {}
     for k, n in ((2, 1689), (2, 1766), (3, 12), (3, 21)):
         left = cli.check_compare_size(k, n)
-        assert set(left) == {"optimal (worst)", "optimal (average)", "remapped-geometric"}
+        assert set(left) == {"optimal (worst)", "optimal (average)", "remapped-geometric", "lattice (worst)",
+                             "lattice (average)"}
         assert all("DPPOSTERIOR_MAX_PAIRS" in v for v in left.values())
 
 

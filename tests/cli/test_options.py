@@ -88,7 +88,7 @@ def test_calibrate_non_exponential_is_one_line_error(capsys, mech):
                                      ["privacy", "--n", "5"], ["accuracy", "--n", "5"],
                                      ["posterior", "--released", "3,4"]])
 @pytest.mark.parametrize("mechanism, flag, value, readers", [
-    ("ehds", "--objective", "average", "optimal"), ("ehds", "--objective", "worst", "optimal"),
+    ("ehds", "--objective", "average", "optimal and lattice"), ("ehds", "--objective", "worst", "optimal and lattice"),
     ("geometric", "--gamma", "7", "ehds"), ("ehds", "--delta", "0.3", "mh-delta"),
     ("ehds", "--global-sensitivity", "paper", "ehd"), ("lshist", "--global-sensitivity", "exact", "ehd"),
 ])

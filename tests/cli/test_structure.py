@@ -109,7 +109,7 @@ def test_the_mechanism_flags_are_one_variant_resolved_once():
         args = cli.build_parser().parse_args(["pmf", "--prior", "1,1", "--counts", "4,4", "--epsilon", "1", *flags])
         return variant_params(args)
 
-    with pytest.raises(InputError, match="--objective applies to optimal only"):  # refused, no longer ignored
+    with pytest.raises(InputError, match="--objective applies to optimal and lattice only"):  # refused, no longer ignored
         spec("--mechanism", "ehds", "--calibrate", "--objective", "average")
     s = spec("--mechanism", "ehds", "--calibrate")
     assert str(s.variant) == "ehds~calibrated" and s.mechanism is ReleaseSpec.of("ehds", 1.0, calibrate=True).mechanism

@@ -314,6 +314,9 @@ def test_edges_give_a_finite_concrete_epsilon_with_its_pair(mech, prior):
                 assert MECHANISMS[mech].family == "optimal" and len(prior) >= 3 and eps >= 30.0, exc
                 assert "use geometric" in str(exc)
                 continue
+            except SizeError as exc:  # the lattice release below its smallest eps: refused in one line
+                assert mech == "lattice" and eps < 0.01 and "epsilon >= 0.01" in str(exc), exc
+                continue
             assert np.isfinite(res.concrete_epsilon) and res.concrete_epsilon >= 0
             assert res.worst_pair is not None and len(res.worst_pair) == 2
             if res.claimed_epsilon is not None and res.claimed_delta == 0:  # pure claims hold at the edges too

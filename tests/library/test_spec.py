@@ -21,7 +21,7 @@ from dpposterior.mechanisms import (
 )
 
 #: The textbook guarantees (the paper layer's BY CONSTRUCTION set before it was derived from the entries).
-TEXTBOOK = {"ehd", "lsdim", "lszhang", "lshist", "geometric"}
+TEXTBOOK = {"ehd", "lsdim", "lszhang", "lshist", "geometric", "lattice"}  # lattice: the K-norm theorem
 #: Post-processing of the geometric release.
 REMAPS = {"optimal", "remapped-geometric"}
 
@@ -83,7 +83,7 @@ def test_a_variant_spec_runs_the_calibrated_mechanism():
     (dict(mechanism="geometric", epsilon=1.0, gamma=2.0),
      "gamma applies to ehds only, not 'geometric' (which would ignore it)"),
     (dict(mechanism="ehds", epsilon=1.0, objective="average"),
-     "objective applies to optimal only, not 'ehds' (which would ignore it)"),
+     "objective applies to optimal and lattice only, not 'ehds' (which would ignore it)"),
     (dict(mechanism="lshist", epsilon=1.0, calibrate=True),
      "--calibrate applies to the exponential mechanisms only, not 'lshist'"),
     (dict(mechanism="mh", epsilon=1.0, gamma=2.0),

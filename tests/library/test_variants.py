@@ -53,12 +53,13 @@ def test_releases_are_what_compare_ranks():
 
     ours = [v for m in MECHANISMS for v in releases(m)]
     assert ours == compare_variants()
-    assert [v.label for v in ours][-3:] == ["optimal (worst)", "optimal (average)", "remapped-geometric"]
+    assert [v.label for v in ours][-5:] == ["optimal (worst)", "optimal (average)", "remapped-geometric",
+                                            "lattice (worst)", "lattice (average)"]
     assert [v.options for v in ours if v.mechanism == "ehds"] == [{}, {"calibrate": True}]
 
 
 def test_the_command_line_form_is_strict_about_objectives():
-    with pytest.raises(InputError, match="--objective applies to optimal only, not 'ehds'"):
+    with pytest.raises(InputError, match="--objective applies to optimal and lattice only, not 'ehds'"):
         Variant.of("ehds", objective="worst")  # given to a mechanism without objectives: refused, never dropped
     assert str(Variant.of("optimal", objective="average")) == "optimal~average"
     with pytest.raises(InputError, match="objective must be one of worst, average"):
@@ -100,6 +101,6 @@ def test_params_are_validated_when_built_with_the_resolve_messages(kw, message):
 def test_variant_of_is_strict():
     from dpposterior.mechanisms import Variant
 
-    with pytest.raises(InputError, match="--objective applies to optimal only"):
+    with pytest.raises(InputError, match="--objective applies to optimal and lattice only"):
         Variant.of("ehds", objective="average")
     assert str(Variant.of("optimal", objective="average")) == "optimal~average"

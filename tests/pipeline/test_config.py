@@ -153,7 +153,7 @@ def test_a_good_dry_run_still_plans_every_job():
 @pytest.mark.parametrize("overlay, key, needle", [
     ({"coverage": {"coverage": {"n": [20, 1_000_000_000]}}}, "coverage.coverage.n[1]", "GiB"),
     ({"sensitivity": {"fig1": {"n": 10**15}}}, "sensitivity.fig1.n", "GiB"),
-    ({"privacy": {"fig6": {"prior": [1, 1, 1], "mechanisms": ["optimal"]}}}, "privacy.fig6.n[", "linear program"),
+    ({"privacy": {"fig6": {"prior": [1, 1, 1], "mechanisms": ["optimal"]}}}, "privacy.fig6.n[", "DPPOSTERIOR_MAX_PAIRS"),
     ({"seed": 2**200}, "seed", "below 2^128"),
 ])
 def test_sizes_only_a_job_saw_are_refused_by_the_check(overlay, key, needle):

@@ -36,13 +36,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp
+from scipy.special import gammaln, logsumexp
 
 from .. import validate as _validate
-from ..distances.hellinger import HellingerGrid, hellinger
+from ..distances.hellinger import HellingerGrid, hellinger, hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError
 from ..models import candidate_rank, candidates, check_size, log_prior_predictive
 from ..randomness import bit_source, choose, float_weights
@@ -295,9 +296,23 @@ def sample_release(setup: LatticeSetup, remap: Remap, counts: ArrayLike, size: i
     return out
 
 
+@lru_cache(maxsize=32)
+def _ball(k: int, D: int) -> NDArray[np.int64]:
+    """Every ``w`` in the sum-zero lattice with ``d(w) <= D``, lexicographic (cached, read-only).
+
+    Enumerated over the box ``[-D, D]^(k-1)`` (the last coordinate is minus the sum of the others), then
+    filtered: ``(2D + 1)^(k-1)`` candidates instead of the ``C(2kD + k - 1, k - 1)`` of a window."""
+    axes = np.meshgrid(*([np.arange(-D, D + 1)] * (k - 1)), indexing="ij")
+    head = np.stack([x.ravel() for x in axes], axis=1).astype(np.int64)
+    w = np.concatenate([head, -head.sum(axis=1, keepdims=True)], axis=1)
+    out = w[np.abs(w).sum(axis=1) // 2 <= D]
+    out.setflags(write=False)
+    return out
+
+
 def _offsets(k: int, D: int) -> NDArray[np.int64]:
-    """Every ``w`` in the sum-zero lattice with ``d(w) <= D``."""
-    return window(k * D, k, D)[np.abs(window(k * D, k, D) - D).sum(axis=1) // 2 <= D] - D
+    """Every ``w`` in the sum-zero lattice with ``d(w) <= D`` (lexicographic)."""
+    return _ball(int(k), int(D))
 
 
 def local_bayes_remap(setup: LatticeSetup, c_radius: int | None = None, r_radius: int = 4,
@@ -384,3 +399,86 @@ def local_bayes_at(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_rad
     # the local pairs only (no table over 0..n: the work does not grow with n)
     risk = w @ hellinger(a + cs[:, None, :], a + rs[None, :, :])
     return rs[int(np.argmin(risk))]
+
+
+#: The weight share the local search may leave out (:func:`local_bayes_search`): its average error exceeds
+#: that of the exact argmin over the same outputs by at most this.
+SEARCH_SHARE = 1e-6
+#: Steps of :func:`local_bayes_search` before it stops where it is (a cap; never reached in the tests).
+SEARCH_STEPS = 256
+
+
+def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int64]) -> NDArray[np.float64]:
+    """``H(Dir(a + c), Dir(a + r))`` for every pair (rows ``cs``, columns ``rs``) of one total n.
+
+    Per coordinate, ``ln BC = sum_i J(a_i + c_i, a_i + r_i)`` (the totals' term is 0 when the sums agree;
+    :mod:`~dpposterior.distances.hellinger`): each ``J`` is evaluated once per pair of *values* of a coordinate
+    (:func:`~dpposterior.distances.hellinger.lgamma_jensen_gap`, accurate at any n) and gathered."""
+    log_bc = np.zeros((len(cs), len(rs)))
+    for i in range(a.size):
+        uc, ic = np.unique(cs[:, i], return_inverse=True)
+        ur, ir = np.unique(rs[:, i], return_inverse=True)
+        J = lgamma_jensen_gap(a[i] + uc[:, None].astype(np.float64), a[i] + ur[None, :].astype(np.float64))
+        log_bc += J[ic.reshape(-1, 1), ir.reshape(1, -1)]
+    return hellinger_from_log_bc(log_bc, out=log_bc)
+
+
+def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_radius: int | None = None,
+                       r_radius: int = 1, share: float = SEARCH_SHARE) -> NDArray[np.int64]:
+    """The local Bayes remap at one point ``z`` by a search over outputs, for a draw at any n (docs/lattice.md).
+
+    Weights ``w(c) = pi(c) e^(-eps d(z, c))`` over the c in R(n) within ``c_radius`` of ``p = project(z)``
+    (default ``radius_for(k, eps, 1e-12)``), as :func:`local_bayes_at`; the lightest c whose total weight is at
+    most ``share`` of the whole are left out.  Then, from ``centre = p``: the risk ``S(r) = sum_c w(c) L(c, r)``
+    over the outputs within ``r_radius`` of the centre.  The centre is returned if it attains the ball's
+    minimum; else the argmin (ties: the first, lexicographic) is returned if it lies strictly inside the ball,
+    else it becomes the centre and the search repeats (``S`` at the centre decreases strictly, so it stops;
+    at most :data:`SEARCH_STEPS` moves).
+
+    A fixed function of ``z`` (whatever the data), so the release stays eps-DP.  The share left out moves every
+    ``S(r)`` by at most ``share sum_c w(c)`` (a loss is in [0, 1]), so the output's risk exceeds the minimum over
+    the outputs the search examined by at most that: the average error by at most ``share``.  Work:
+    ``|c ball| + (kept c) x |r ball| x steps`` Hellinger look-ups (no gammaln per pair).
+    """
+    a = _validate.prior(prior)
+    k = a.size
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    z = np.asarray(z, dtype=np.int64).reshape(k)
+    if int(z.sum()) != n:
+        raise InputError("z must sum to n")
+    Dc = radius_for(k, eps, 1e-12) if c_radius is None else int(c_radius)
+    p = project(z, n)[0]
+    ball = _ball(k, Dc)
+    cs = p[None, :] + ball
+    ok = np.all(cs >= 0, axis=1)
+    # ln pi(c) up to a constant, and -eps d(z, c), coordinate by coordinate from small tables (the ball's
+    # coordinates span 2 Dc + 1 values): sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] - eps |z_i - c_i| / 2
+    lw = np.zeros(len(cs))
+    dist = np.zeros(len(cs), dtype=np.int64)
+    for i in range(k):
+        v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+        table = gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0)
+        col = ball[:, i] + Dc
+        lw += table[col]
+        dist += np.abs(v - z[i])[col]
+    cs, lw = cs[ok], lw[ok] - eps * (dist[ok] // 2)
+    w = np.exp(lw - lw.max())
+    order = np.argsort(-w, kind="stable")
+    cum = np.cumsum(w[order])
+    keep = np.sort(order[: int(np.searchsorted(cum, cum[-1] * (1.0 - share))) + 1])
+    cs, w = cs[keep], w[keep]
+    ball = _ball(k, int(r_radius))
+    centre = p
+    for _ in range(SEARCH_STEPS):
+        rs = centre[None, :] + ball
+        rs = rs[np.all(rs >= 0, axis=1)]
+        risk = w @ _local_hellinger(a, cs, rs)
+        j = int(np.argmin(risk))
+        here = int(np.flatnonzero(np.all(rs == centre[None, :], axis=1))[0])
+        if risk[j] >= risk[here]:  # the centre is a minimiser of the ball
+            return centre
+        if int(np.abs(rs[j] - centre).sum()) // 2 < int(r_radius):
+            return rs[j]
+        centre = rs[j]
+    return centre

@@ -23,7 +23,8 @@ The package, lowest first:
 * :mod:`.scan`: the exact worst-case scans over adjacent data sets and their size checks;
 * :mod:`.exponential` (``ehd``, ``ehdl``, ``ehds``, ``mh``, ``mh-delta``), :mod:`.clamped`
   (``lszhang``, ``lsdim``, ``lshist``, ``geometric``), :mod:`.optimal` (geometric + remap at k = 2, the
-  LP at k >= 3; ``remapped-geometric``);
+  LP at k >= 3; ``remapped-geometric``), :mod:`.lattice` (``lattice``: K-norm noise on the sum-zero lattice
+  and a remap, any k);
 * :mod:`.calibrated`: the calibrated variant of an exponential entry, built as a wrapper;
 * :mod:`.registry`: the registry and :class:`Variant` (a mechanism name such as ``ehds~calibrated`` or
   ``optimal~average``, parsed once there);
@@ -72,6 +73,7 @@ from .clamped import (
     laplace_noise_tables,
 )
 from .exponential import EXPONENTIAL_MECHANISMS, ExponentialMechanism, ExponentialRows, exponential_log_pmf_rows
+from .lattice import LATTICE, LatticeMechanism
 from .optimal import OPTIMAL, REMAPPED_GEOMETRIC, OptimalMechanism, RemappedGeometricMechanism
 from .registry import (
     MECHANISM_IDS,
@@ -88,11 +90,11 @@ from .registry import (
 from .spec import ReleaseSpec
 
 __all__ = [
-    "CALIBRATED", "CLAMPED_MECHANISMS", "DEFAULT_DELTA", "DEFAULT_GAMMA", "EXPONENTIAL_MECHANISMS", "OPTIMAL",
+    "CALIBRATED", "CLAMPED_MECHANISMS", "DEFAULT_DELTA", "DEFAULT_GAMMA", "EXPONENTIAL_MECHANISMS", "LATTICE", "OPTIMAL",
     "REMAPPED_GEOMETRIC", "SETTING_DEFAULTS",
     "MECHANISMS", "MECHANISM_IDS", "OBJECTIVES", "CalibratedMechanism", "ClampedNoiseMechanism", "ClampedRows",
     "ExponentialMechanism", "ExponentialRows", "Family", "GeometricMechanism", "Guarantee", "LaplaceMechanism",
-    "Mechanism", "Objective", "OptimalMechanism", "PrivacyParameters", "Proof", "ReleaseSpec",
+    "LatticeMechanism", "Mechanism", "Objective", "OptimalMechanism", "PrivacyParameters", "Proof", "ReleaseSpec",
     "RemappedGeometricMechanism", "Rows", "Setting", "Variant", "calibrated", "check_draw_entries",
     "check_unused", "clamped_log_pmf_rows", "exponential_log_pmf_rows", "geometric_log_pmf_rows",
     "geometric_noise_tables", "get_mechanism", "laplace_log_pmf_rows", "laplace_noise_tables", "laplace_scale",

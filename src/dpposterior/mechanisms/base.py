@@ -60,6 +60,7 @@ class Family(StrEnum):
     GEOMETRIC = "geometric"
     OPTIMAL = "optimal"
     REMAPPED_GEOMETRIC = "remapped-geometric"
+    LATTICE = "lattice"
     BASE = "base"
 
 

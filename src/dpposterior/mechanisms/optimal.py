@@ -118,6 +118,7 @@ from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits,
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
 from .clamped import CLAMPED_MECHANISMS, clamped_log_pmf_rows, geometric_noise_tables
+from .lattice import LATTICE
 from .scan import worst_case_scan
 
 #: Largest |R(n)| the LP is attempted for, k >= 3 (|R(n)|^2 variables).
@@ -548,7 +549,7 @@ class OptimalMechanism(Mechanism):
         under a distance it is not built for (:meth:`check_distance`)."""
         self.check_distance(spec, k)
         if k >= 3:
-            self.check_size(n, k, what)
+            self._check_lp_size(n, k, what)
         sec = (self.draw_solve_seconds(n, k, spec.objective, spec.epsilon) if draw
                else self.solve_seconds(n, k, spec.objective, spec.epsilon))
         kind = "linear program" if k >= 3 else f"{spec.objective} remap"
@@ -563,6 +564,10 @@ class OptimalMechanism(Mechanism):
                              "Hellinger's): use --distance hellinger, or k = 2")
 
     def check_size(self, n: int, k: int, what: str) -> None:
+        """The exact rows over R(n) (k >= 3: the LP's size is no refusal, the lattice release takes over)."""
+        super().check_size(n, k, what)
+
+    def _check_lp_size(self, n: int, k: int, what: str) -> None:
         if k >= 3:
             size = n_candidates(n, k)
             if size > MAX_OUTPUTS:
@@ -582,11 +587,29 @@ class OptimalMechanism(Mechanism):
         return 1e-4
 
     def check_setup(self, n, k, *, setups=1.0, what="a draw"):
-        """k >= 3: the LP's size and time budgets (its objective is not known here: the worst of the two);
-        k = 2: the draw itself is O(1) once solved, and :meth:`sample` checks the objective's solve."""
+        """k >= 3: nothing from n and k alone (past the LP's budgets the lattice release is used, whose budget
+        needs eps: :meth:`sample` and :meth:`prepare` check it); k = 2: the draw itself is O(1) once solved, and
+        :meth:`sample` checks the objective's solve."""
         self.check_size(n, k, what)
-        if k >= 3:
-            _solve_limit(self.solve_seconds(n, k), f"the optimal mechanism's linear program for k={k}, n={n}")
+
+    # -- k >= 3: the LP where it runs, the lattice release beyond ------------------------------
+
+    def uses_lattice(self, prior, n: int, spec: ReleaseSpec) -> bool:
+        """k >= 3: whether the release is the lattice release with the objective's remap (docs/lattice.md) rather
+        than the LP's table: the LP is over :data:`MAX_OUTPUTS`, over the time budget, or its solver did not
+        reach the optimum (:class:`SolverError`, e.g. k = 3, eps = 30).  From public inputs only."""
+        k = len(prior)
+        if k < 3:
+            return False
+        if n_candidates(n, k) > MAX_OUTPUTS or self.solve_seconds(n, k, spec.objective, spec.epsilon) > \
+                limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS"):
+            return True
+        self.check_distance(spec, k)
+        try:
+            _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)
+        except SolverError:
+            return True
+        return False
 
     def oracle_value(self, prior, n, spec):
         """k = 2 and ``n + 1 <= MAX_OUTPUTS``: the full linear program's optimum for ``spec.objective`` (under the
@@ -621,6 +644,8 @@ class OptimalMechanism(Mechanism):
             if spec.objective == "worst":
                 out |= {"lower": sol.lower, "upper": sol.upper, "gap": sol.gap}
             return out
+        if self.uses_lattice(prior, int(n), spec):
+            return {"release": "lattice"} | LATTICE.certificate(prior, n, spec)
         self.check_solve(n, k, spec)
         _, lam, loss, opt = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)
         return {"concrete_epsilon": loss, "mix": lam, "lp_optimum": opt}
@@ -629,6 +654,8 @@ class OptimalMechanism(Mechanism):
         a = np.asarray(prior, dtype=np.float64)
         if a.size == 2:
             return RemapRows(a, int(n), self._solution(prior, n, spec))
+        if self.uses_lattice(a, int(n), spec):
+            return LATTICE.rows(a, n, spec)
         self.check_solve(n, a.size, spec)
         table = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)[0]
         return OptimalRows(a, n, table)
@@ -636,10 +663,11 @@ class OptimalMechanism(Mechanism):
     def exact_expected_errors(self, prior, n, spec, measure=None):
         """k = 2: ``E(c)`` of geometric + the solved remap, :func:`~dpposterior.remap.risk` with the loss of
         ``measure`` (default: the distance the remap was solved for, whose maximum is the certificate's
-        ``upper``), O(n W), docs/definitions.md §9-§10; k >= 3: None (the LP table's rows)."""
+        ``upper``), O(n W), docs/definitions.md §9-§10; k >= 3: the lattice release's upper ends where it is used,
+        else None (the LP table's rows)."""
         a = tuple(float(x) for x in prior)
         if len(a) != 2:
-            return None
+            return LATTICE.exact_expected_errors(prior, n, spec, measure) if self.uses_lattice(a, int(n), spec) else None
         sol = self._solution(prior, n, spec)
         return rm.risk(sol.kernel, sol.remap, _loss(a, int(n), measure or spec.distance))
 
@@ -656,9 +684,12 @@ class OptimalMechanism(Mechanism):
     def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
         """k = 2: solve (and cache) the remap a draw needs, from public inputs only, before a padded release
         times its reference draws (``average`` from ``PER_Z_FROM`` on: the per-z remap with its loss tables
-        built, so a draw costs one ``T(z)``); k >= 3: nothing (the LP is solved by the first draw)."""
+        built, so a draw costs one ``T(z)``); k >= 3: the lattice release's set-up where it is used, else the LP's
+        table (solved and cached here, so a refusal comes before a ledger's charge and outside the timed draws)."""
         if len(prior) == 2:
             self.remap_for_draws(prior, n, spec)
+        elif self.uses_lattice(prior, int(n), spec):
+            LATTICE.prepare(prior, n, spec)
 
     def remap_for_draws(self, prior, n: int, spec: ReleaseSpec):
         """The k = 2 remap a draw uses: the cached solution, or ``T(z)`` on demand (``average``, n >= PER_Z_FROM)."""
@@ -677,6 +708,8 @@ class OptimalMechanism(Mechanism):
             T = self.remap_for_draws(prior, n, spec)
             r = rm.sample(rm.geometric_kernel(n, spec.epsilon), T, int(counts[0]), size, _bits(rng))
             return np.stack([r, n - r], axis=1)
+        if self.uses_lattice(prior, n, spec):
+            return LATTICE.sample(prior, counts, spec, size, rng)
         rng = _as_rng(rng)
         return _inverse_cdf(self.log_pmf(prior, counts, spec), candidates(n, k), size, rng)
 

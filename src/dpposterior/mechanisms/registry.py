@@ -20,6 +20,7 @@ from .base import CALIBRATED, DEFAULT_GAMMA, OBJECTIVES, Mechanism, Setting
 from .calibrated import calibrated
 from .clamped import CLAMPED_MECHANISMS
 from .exponential import EXPONENTIAL_MECHANISMS
+from .lattice import LATTICE
 from .optimal import OPTIMAL, REMAPPED_GEOMETRIC
 
 __all__ = ["MECHANISMS", "MECHANISM_IDS", "SETTING_DEFAULTS", "Variant", "check_unused", "get_mechanism",
@@ -39,7 +40,7 @@ def register(mechanism: Mechanism) -> Mechanism:
     return mechanism
 
 
-for _m in [*EXPONENTIAL_MECHANISMS, *CLAMPED_MECHANISMS, OPTIMAL, REMAPPED_GEOMETRIC]:
+for _m in [*EXPONENTIAL_MECHANISMS, *CLAMPED_MECHANISMS, OPTIMAL, REMAPPED_GEOMETRIC, LATTICE]:
     register(_m)
 del _m
 

@@ -34,8 +34,13 @@ from .variants import parsed
 #: ``which-to-use`` ranks only releases with a closed form: an entry that optimises objectives (``optimal``) wins
 #: its own objective by construction (the registry says which: an entry with ``objectives``).
 NOT_RANKED = tuple(m.id for m in MECHANISMS.values() if m.objectives)
-#: The optimum of each objective, as the config names it (``optimal~worst``, ``optimal~average``).
-OPTIMUM = {str(o): f"{m.id}~{o}" for m in MECHANISMS.values() for o in m.objectives}
+#: The optimum of each objective, as the config names it (``optimal~worst``, ``optimal~average``): the first entry in
+#: registry order offering the objective (``optimal``; ``lattice``, registered after it, is a release beside it).
+OPTIMUM: dict[str, str] = {}
+for _m in MECHANISMS.values():
+    for _o in _m.objectives:
+        OPTIMUM.setdefault(str(_o), f"{_m.id}~{_o}")
+del _m, _o
 
 
 def tailorings(mech, spec: dict) -> list[tuple[str | None, str]]:

@@ -1,0 +1,371 @@
+"""The lattice release: K-norm noise on the sum-zero lattice, then a remap for the loss (docs/lattice.md).
+
+The release (any k >= 2)
+------------------------
+From the data ``c`` in R(n) draw ``z = c + w``, ``w`` on ``L_k = {w in Z^k : sum w = 0}`` with
+``P(w) = e^(-eps d(w)) / Z(eps, k)``, ``d(w) = |w|_1 / 2`` the substitution distance (docs/definitions.md §1), by
+the exact integer sampler :func:`dpposterior.lattice.noise.sample_noise`; then output ``r = T(z)`` in R(n), a
+remap chosen from public inputs (prior, n, eps) for the objective (docs/definitions.md §9):
+
+* ``average``: the Bayes remap ``T(z) = argmin_r sum_c pi(c) K(z | c) H(c, r)`` on the window
+  ``z_i >= -W`` (:func:`~dpposterior.lattice.remap.bayes_remap`), deterministic;
+* ``worst``: the minimax remap by LP with its certificate (:func:`~dpposterior.lattice.remap.minimax_remap`,
+  outputs within 2 of ``project(z)`` plus the Bayes output; the certificate bounds the minimax over *all*
+  remaps of this release), randomised rows.
+
+Outside the window (probability at most ``tail = tail_bound(k, eps, W)`` for every c) the release outputs
+``T(project(z))``: the row of the window point ``project(z)`` (R(n) lies in the window).  At k = 2 this makes the
+``average`` release *equal* to ``optimal~average`` (geometric + Bayes remap): there ``d(w) = |w_1|`` and
+``P(z | c) = (1 - x)/(1 + x) x^|z_1 - c_1|`` (``x = e^-eps``) is the clamped geometric kernel's interior; for
+``z_1 <= 0`` the posterior ``pi(c) x^(c_1 - z_1)`` is the same for every such z (and for the clamped point
+``z_1 = 0``), so ``T(z) = T(0)``, and symmetrically at ``n``; tested (pmfs equal within the tail bound).
+
+A draw at large n (``average``, where the window's remap is over its fixed draw cost :data:`DENSE_DRAW_SECONDS`,
+a constant of public n, k, eps) computes ``T`` at the drawn z only: the local search
+:func:`~dpposterior.lattice.remap.local_bayes_search` (the data sets and outputs near ``project(z)``, work
+independent of n).  It is a fixed function of z, so the release is eps-DP; its pmf is not computed (``pmf``,
+``accuracy``, ``privacy`` refuse in one line at those sizes), and the tests compare it with the window's Bayes
+remap where both run.  ``worst`` has no such fallback: past the minimax LP's time budget it is refused in one
+line (use ``lattice~average``).
+
+Rows and errors, with the truncation
+-------------------------------------
+Over the window, ``P_win(r | c) = sum_{z in window} K(z | c) T(z, r)``, and the out-of-window mass is at most
+``tail`` for every c, so ``P_win(r | c) <= P(r | c) <= P_win(r | c) + tail``.  :meth:`LatticeMechanism.rows`
+returns ``ln P_win`` (the lower end: each row sums to ``1 - (out-of-window mass)``, at least ``1 - tail``), so
+``pmf`` prints lower ends; ``privacy``'s scan of these rows is the exact concrete eps of ``P_win``, which is
+itself eps-DP term by term (the window does not depend on c); ``posterior`` and ``--noise-aware`` use them as
+the likelihood.  :meth:`LatticeMechanism.exact_expected_errors` returns the upper end ``E_win(c) + tail`` of
+``E(c)`` (a loss is in [0, 1]), so no reported error is below the true one, hence never below the LP's optimum.
+
+Privacy (proof, next to the code; Hardt and Talwar 2010, the K-norm mechanism for ``K = conv{e_i - e_j}``)
+------------------------------------------------------------------------------------------------------------
+``K(z | c) = e^(-eps d(z - c)) / Z`` with ``Z`` the same for every c (``L_k`` is translation invariant).  For
+neighbours ``c' = c - e_i + e_j``, ``d`` is a norm on ``L_k`` (half the l1 norm) and ``d(c - c') = 1``, so
+``|d(z - c) - d(z - c')| <= 1`` and ``K(z | c) <= e^eps K(z | c')`` for every z: pure eps-DP.  ``T`` (any
+remap chosen without the data, deterministic or randomised, including the local search and the rule outside
+the window) is post-processing: ``P(r | c) = sum_z K(z | c) T(z, r) <= e^eps P(r | c')``.  The proof of the
+noise law and of the sampler's exactness: :mod:`dpposterior.lattice.noise`.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+from scipy import sparse
+from scipy.special import logsumexp
+
+from ..distances import DEFAULT_DISTANCE
+from ..errors import InputError, SizeError
+from ..lattice.noise import radius_for, sample_noise, sphere_count
+from ..lattice.remap import (
+    BLOCK_ENTRIES,
+    DEFAULT_TOL,
+    LatticeSetup,
+    Remap,
+    bayes_remap,
+    local_bayes_search,
+    minimax_remap,
+    project,
+)
+from ..limits import limit_setting
+from ..models import candidate_rank, check_size, n_candidates
+from ..randomness import choose, float_weights
+from .base import Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
+
+if TYPE_CHECKING:
+    from .spec import ReleaseSpec
+
+#: ``ln P`` reported for an output the remap never produces over the window (finite, as ``optimal``'s).
+NEVER = -1e300
+#: Seconds of the window's Bayes remap and its errors per ``|window| |R(n)|^2`` and per ``|window| |R(n)|``
+#: (measured on 2 shared cores: k = 3, n = 40, eps = 1: 2.9 s; k = 4, n = 10: 104 s; with margin).
+DENSE_SECONDS = (1.5e-9, 6e-7)
+#: Seconds of the minimax remap's LP per (variable x output) (measured: k = 3, n = 3-8, eps 0.5-1: 3e-6 to 6e-6;
+#: k = 4, n = 3: 1.8e-5), taken at the upper end.
+MINIMAX_SECONDS = 2e-5
+#: Outputs a minimax row may use: within this substitution distance of ``project(z)`` (plus the Bayes output).
+MINIMAX_R_RADIUS = 2
+#: Largest estimated cost (seconds) of the window's Bayes remap at which an ``average`` draw reads it; above it,
+#: the draw runs the local search at its z (a constant: the release's law depends on public n, k, eps only).
+DENSE_DRAW_SECONDS = 20.0
+#: Seconds of the local search per point of its data-set ball and per box point enumerated (measured, k = 3, 4).
+LOCAL_SECONDS = (3e-6, 3e-8)
+#: Draws of a padded release (its reference draws, the draw and up to three draws of padding:
+#: ``dpposterior.padding.RELEASE_SETUPS``), for the local search's time budget.
+PADDED_DRAWS = 8.0
+#: Largest |R(n)| whose exact rows the entry computes when asked by size alone (``check_size``: ``pmf``, ``accuracy``,
+#: ``compare``'s rows: k = 2 up to n = 59, k = 3 up to n = 9, k = 4 up to n = 5), so that ``compare``'s budget, shared
+#: by every solved row, still holds the LP and the k = 2 remaps where it held them; its draws run at any n, and
+#: ``optimal`` reads the rows past it where its own LP stops (within the solve budget).
+ROWS_MAX_OUTPUTS = 60
+#: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
+MIN_EPSILON = 0.01
+
+
+def _radius(k: int, epsilon: float, tol: float) -> int:
+    """:func:`~dpposterior.lattice.noise.radius_for`, refused in one line below :data:`MIN_EPSILON` (before the
+    search for the radius, whose cost grows like 1/eps)."""
+    if float(epsilon) < MIN_EPSILON:
+        raise SizeError(f"the lattice release is built for epsilon >= {MIN_EPSILON:g}, got {float(epsilon):g} "
+                        "(its window grows like 1/eps)")
+    return radius_for(k, float(epsilon), tol)
+
+
+def _window_size(n: int, k: int, W: int) -> int:
+    return math.comb(n + k * W + k - 1, k - 1)
+
+
+def dense_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the window's Bayes remap and its exact errors, from public n, k, eps (docs/lattice.md)."""
+    W = _radius(k, float(epsilon), DEFAULT_TOL)
+    Z, R = float(_window_size(n, k, W)), float(n_candidates(n, k))
+    return DENSE_SECONDS[0] * Z * R * R + DENSE_SECONDS[1] * Z * R
+
+
+def minimax_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the minimax remap (its LP, the Bayes base and the certificate), from public n, k, eps."""
+    W = _radius(k, float(epsilon), DEFAULT_TOL)
+    W1 = min(W, math.ceil(8 / float(epsilon)))
+    R = n_candidates(n, k)
+    ball = sum(sphere_count(k, t) for t in range(MINIMAX_R_RADIUS + 1))
+    nv = float(_window_size(n, k, W1)) * min(R, ball + 1)
+    return MINIMAX_SECONDS * nv * R + 3.0 * dense_seconds(n, k, epsilon)
+
+
+def local_seconds(k: int, epsilon: float) -> float:
+    """Estimated seconds of one local-search draw (:func:`~dpposterior.lattice.remap.local_bayes_search`), from k, eps."""
+    Dc = _radius(k, float(epsilon), 1e-12)
+    ball = sum(sphere_count(k, t) for t in range(Dc + 1))
+    return LOCAL_SECONDS[0] * ball + LOCAL_SECONDS[1] * k * float(2 * Dc + 1) ** (k - 1)
+
+
+@lru_cache(maxsize=8)
+def _setup(a: tuple, n: int, epsilon: float) -> LatticeSetup:
+    return LatticeSetup(np.asarray(a, dtype=np.float64), n, epsilon, DEFAULT_TOL)
+
+
+@lru_cache(maxsize=8)
+def _remap(a: tuple, n: int, epsilon: float, objective: str) -> Remap:
+    """The remap of ``objective`` on the window (cached per public inputs)."""
+    setup = _setup(a, n, epsilon)
+    if objective == Objective.AVERAGE:
+        return bayes_remap(setup)[0]
+    return minimax_remap(setup, r_radius=MINIMAX_R_RADIUS)
+
+
+def _solve_limit(seconds: float, what: str) -> None:
+    limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+    if seconds > limit:
+        raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {limit:g} s "
+                        "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
+
+
+class LatticeRows(Rows):
+    """Rows ``ln P_win(. | c)`` of the remapped lattice release over R(n): the lower ends of the bracket
+    ``P_win <= P <= P_win + tail`` (module docstring), exact in log space: for each output r,
+    ``ln P_win(r | c) = logsumexp over z with T(z, r) > 0 of (ln K(z | c) + ln T(z, r))`` (no underflow at
+    large eps, so the scans' ratios are the release's)."""
+
+    def __init__(self, a, n, setup: LatticeSetup, remap: Remap):
+        super().__init__(a, n)
+        self.setup, self.remap = setup, remap
+        self.tail = setup.tail
+        csc = sparse.csc_array(remap.dense(len(setup.R)))
+        csc.eliminate_zeros()
+        csc.sort_indices()
+        self._csc = csc
+
+    def __call__(self, counts):
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+        ci = candidate_rank(counts)
+        out = np.full((len(ci), len(self.cands)), NEVER)
+        step = max(1, BLOCK_ENTRIES // max(1, len(self.setup.Z)))
+        ptr, idx, val = self._csc.indptr, self._csc.indices, np.log(self._csc.data)
+        for lo in range(0, len(ci), step):
+            logK = self.setup.log_kernel(ci[lo:lo + step])
+            for r in range(len(self.cands)):
+                s, e = ptr[r], ptr[r + 1]
+                if e > s:
+                    out[lo:lo + step, r] = logsumexp(logK[:, idx[s:e]] + val[s:e], axis=1)
+        return out
+
+
+class LatticeMechanism(Mechanism):
+    """K-norm noise on the sum-zero lattice, then the objective's remap (module docstring; docs/lattice.md)."""
+
+    family = Family.LATTICE
+    objectives = tuple(Objective)
+    sampling_guarantee = ("exact integer lattice noise (no float between the random bits and the draw); average: a "
+                          "deterministic remap, total variation 0; worst: a randomised row drawn by integer weights, "
+                          "total variation <= |R(n)| 2^-127 from the row (randomness.float_weights)")
+
+    # -- checks and budgets (public n, k, eps only) ---------------------------------------------
+
+    def check(self, spec: ReleaseSpec) -> ReleaseSpec:
+        """Refuse eps below :data:`MIN_EPSILON` (one line, before any radius is computed)."""
+        spec = super().check(spec)
+        _radius(2, spec.epsilon, DEFAULT_TOL)
+        return spec
+
+    def check_distance(self, spec: ReleaseSpec, k: int) -> None:
+        """Hellinger only (the remap's loss); any other distance is refused in one line."""
+        if spec.distance != DEFAULT_DISTANCE:
+            raise InputError(f"lattice under {spec.distance} is not built (its remap's loss is Hellinger's): "
+                             "use --distance hellinger")
+
+    def check_size(self, n: int, k: int, what: str) -> None:
+        """Refuse rows over :data:`ROWS_MAX_OUTPUTS` outputs (one line), then the memory of rows over R(n)."""
+        size = n_candidates(n, k)
+        if size > ROWS_MAX_OUTPUTS:
+            raise SizeError(f"the lattice release's exact rows for k={k}, n={n} cover |R(n)| = {size} outputs, over "
+                            f"the limit of {ROWS_MAX_OUTPUTS} (its draws run at any n)")
+        super().check_size(n, k, what)
+
+    def uses_window(self, n: int, k: int, spec: ReleaseSpec) -> bool:
+        """Whether a draw reads the window's remap (else ``average`` runs the local search at its z)."""
+        return spec.objective == Objective.WORST or dense_seconds(n, k, spec.epsilon) <= DENSE_DRAW_SECONDS
+
+    def check_window(self, n: int, k: int, spec: ReleaseSpec, what: str = "the lattice release's window remap") -> None:
+        """Refuse (one line, before any work) the window's remap over the memory or the time budget."""
+        self.check_distance(spec, k)
+        W = _radius(k, spec.epsilon, DEFAULT_TOL)
+        Z, R = _window_size(n, k, W), n_candidates(n, k)
+        check_size(R * R + 2 * Z * R + 2 * BLOCK_ENTRIES, 8, f"{what} for k={k}, n={n} (|R(n)|^2 losses, "
+                   "the window's kernel)")
+        sec = minimax_seconds(n, k, spec.epsilon) if spec.objective == Objective.WORST else dense_seconds(
+            n, k, spec.epsilon)
+        _solve_limit(sec, f"{what} ({spec.objective}) for k={k}, n={n}, eps={spec.epsilon:g}"
+                     + ("; use lattice~average" if spec.objective == Objective.WORST else ""))
+
+    def check_exact(self, n: int, k: int, spec: ReleaseSpec) -> None:
+        """The pmf and the errors exist where a draw reads the window's remap (the same release)."""
+        if not self.uses_window(n, k, spec):
+            raise SizeError(f"the lattice release's exact pmf for k={k}, n={n}, eps={spec.epsilon:g} is not computed: "
+                            f"its draws compute the remap at the drawn point only (the window's remap is estimated "
+                            f"at ~{dense_seconds(n, k, spec.epsilon):.0f} s, over {DENSE_DRAW_SECONDS:g} s)")
+        self.check_window(n, k, spec)
+
+    def check_draw(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0) -> None:
+        """Refuse a draw over its budget: the window's remap, or ``setups`` local searches."""
+        if self.uses_window(n, k, spec):
+            self.check_window(n, k, spec)
+            return
+        self.check_distance(spec, k)
+        Dc = _radius(k, spec.epsilon, 1e-12)
+        check_size(k * (2 * Dc + 1) ** (k - 1), 8 * 3, f"the lattice release's local search for k={k}, "
+                   f"eps={spec.epsilon:g}")
+        _solve_limit(setups * local_seconds(k, spec.epsilon),
+                     f"the lattice release's local search for k={k}, eps={spec.epsilon:g} ({setups:g} draws)")
+
+    def solve_seconds(self, n: int, k: int, objective: str | None = None, epsilon: float | None = None) -> float:
+        """Estimated seconds of the remap behind the rows (eps 1 if not given): the Bayes remap or the minimax LP."""
+        eps = 1.0 if epsilon is None else float(epsilon)
+        return minimax_seconds(n, k, eps) if objective == Objective.WORST else dense_seconds(n, k, eps)
+
+    def setup_seconds(self, n, k):
+        """The remap is cached per (prior, n, eps, objective): a batch's set-up is a look-up."""
+        return 1e-4
+
+    def audit_entry_seconds(self, n, k):
+        """The exact lattice draw (a Python loop over the sphere point, ~30 us at k = 3, 4) and a look-up; where an
+        ``average`` draw at eps = 1 runs the local search (eps is not known here), that search per draw."""
+        base = 1.5e-5 + 2e-6 * k
+        if dense_seconds(n, k, 1.0) > DENSE_DRAW_SECONDS:
+            return base + local_seconds(k, 1.0) / k
+        return base
+
+    def check_setup(self, n, k, *, setups=1.0, what="a draw"):
+        """Nothing from n and k alone: the budget needs eps and the objective (:meth:`check_draw`, run by
+        :meth:`prepare` and :meth:`sample` before any work)."""
+        return None
+
+    # -- the remap and the rows ----------------------------------------------------------------
+
+    def remap(self, prior, n: int, spec: ReleaseSpec) -> Remap:
+        """The window's remap of ``spec.objective`` (cached), within its budget."""
+        self.check_window(int(n), len(prior), spec)
+        return _remap(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)
+
+    def rows(self, prior, n, spec):
+        a = np.asarray(prior, dtype=np.float64)
+        self.check_exact(int(n), a.size, spec)
+        remap = self.remap(a, n, spec)
+        return LatticeRows(a, int(n), _setup(tuple(a.tolist()), int(n), spec.epsilon), remap)
+
+    def exact_expected_errors(self, prior, n, spec, measure=None):
+        """The upper ends ``E_win(c) + tail`` of ``E(c)`` (module docstring) under Hellinger, the remap's loss;
+        another ``measure``: None (the caller walks the rows, lower ends)."""
+        if measure is not None and measure != DEFAULT_DISTANCE:
+            return None
+        a = np.asarray(prior, dtype=np.float64)
+        self.check_exact(int(n), a.size, spec)
+        remap = self.remap(a, n, spec)
+        return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
+
+    def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict:
+        """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
+        ``closed`` (docs/lattice.md); ``remap`` is ``"bayes"``, ``"minimax"`` or ``"local search"``."""
+        k = len(prior)
+        if not self.uses_window(int(n), k, spec):
+            return {"remap": "local search"}
+        remap = self.remap(prior, n, spec)
+        out = {"remap": "bayes" if spec.objective == Objective.AVERAGE else "minimax",
+               "tail": _setup(tuple(float(x) for x in prior), int(n), spec.epsilon).tail}
+        if remap.certificate:
+            out |= {key: remap.certificate[key] for key in ("lower", "upper", "gap", "closed")}
+        return out
+
+    # -- draws ---------------------------------------------------------------------------------
+
+    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+        """Solve (and cache) the window's remap from public inputs only, before a padded release times its
+        reference draws; refuse (one line) a draw over its budget."""
+        k = len(prior)
+        self.check_draw(int(n), k, spec, PADDED_DRAWS)
+        if self.uses_window(int(n), k, spec):
+            self.remap(prior, n, spec)
+
+    def sample(self, prior, counts, spec, size, rng):
+        n, k = int(counts.sum()), counts.size
+        self.check_draw(n, k, spec)
+        bits = _bits(rng)
+        z = counts[None, :] + sample_noise(k, spec.epsilon, size, bits)
+        if not self.uses_window(n, k, spec):
+            return np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in z])
+        setup = _setup(tuple(float(x) for x in prior), n, spec.epsilon)
+        remap = self.remap(prior, n, spec)
+        inside = setup.in_window(z)
+        zi = np.empty(size, dtype=np.int64)
+        if inside.any():
+            zi[inside] = setup.window_index(z[inside])
+        if (~inside).any():  # outside the window: the row of project(z)
+            zi[~inside] = setup.window_index(project(z[~inside], n))
+        if remap.index is not None:
+            return setup.R[remap.index[zi]].copy()
+        out = np.empty((size, k), dtype=np.int64)
+        for j, row in enumerate(zi):
+            p = remap.table[row]
+            nz = np.flatnonzero(p > 0)
+            out[j] = setup.R[nz[choose(float_weights(p[nz]), 1, bits)[0]]]
+        return out
+
+
+#: The registry entry (registered by :mod:`dpposterior.mechanisms.registry`).
+LATTICE = LatticeMechanism(
+    id="lattice", name="lattice (K-norm noise on the sum-zero lattice + remap)",
+    seed_name="beyond the drafts: the K-norm mechanism on the data's lattice, then a remap for the loss",
+    weight_or_scale="P(w) ∝ exp(-eps |w|_1 / 2) on {w in Z^k: sum w = 0}, then a remap",
+    guarantee=Guarantee.theorem(
+        "eps-DP: K-norm noise on the sum-zero lattice shaped by the substitution distance, then a remap "
+        "(post-processing)", pure(),
+        reference="Hardt and Talwar 2010 (the K-norm mechanism), K = conv{e_i - e_j}",
+        proof="K(z | c) = e^(-eps d(z - c)) / Z with Z the same for every c; d (half the l1 norm) is a norm on the "
+              "sum-zero lattice and d(c - c') = 1 for neighbours, so |d(z - c) - d(z - c')| <= 1 and "
+              "K(z | c) <= e^eps K(z | c') for every z.  The remap is chosen from public inputs (prior, n, eps) "
+              "and never reads c: post-processing keeps eps-DP."),
+    distances=(DEFAULT_DISTANCE,),
+)

@@ -1,0 +1,152 @@
+"""The ``lattice`` registry entry and ``optimal`` at k >= 3 beyond its LP (docs/lattice.md).
+
+Oracles import nothing from the library (tests/reference.py: the LP of docs/definitions.md §9 built by loops,
+the prior predictive by mpmath).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+import dpposterior as dp
+import reference as ref
+from dpposterior import InputError, SizeError
+from dpposterior.mechanisms import LATTICE, OPTIMAL, ReleaseSpec
+from dpposterior.models import candidates
+
+#: Measured ratios (lattice / LP optimum; ``pytest -s -k never_below``), the tolerance each case asserts:
+#: k = 3, Dir(1,1,1), n = 4, eps = 1: worst 1.0165, average 1.0400; Dir(2,.5,1), n = 3, eps = 0.5: 1.0104, 1.0234;
+#: k = 4, Dir(1,1,1,1), n = 2, eps = 2: worst 1.1217, average 1.2479 (at tiny n and large eps the noise shape,
+#: not the remap, is far from the optimum: the minimax remap's certificate is closed).
+CASES = [((1, 1, 1), 4, 1.0, {"worst": 1.02, "average": 1.045}),
+         ((2, 0.5, 1), 3, 0.5, {"worst": 1.015, "average": 1.03}),
+         ((1, 1, 1, 1), 2, 2.0, {"worst": 1.13, "average": 1.26})]
+
+
+def _spec(eps, objective, mech="lattice"):
+    return ReleaseSpec.of(mech, eps, objective=objective)
+
+
+def _values(mech, prior, n, eps, objective):
+    """(worst, average) of the release's exact errors (the upper ends for lattice)."""
+    E = mech.exact_expected_errors(np.asarray(prior, float), n, _spec(eps, objective, mech.id))
+    pi = np.array([ref.dirichlet_multinomial(prior, tuple(int(x) for x in c)) for c in candidates(n, len(prior))])
+    return float(E.max()), float(pi @ E / pi.sum())
+
+
+@pytest.mark.parametrize("prior, n, eps, ratio", CASES)
+@pytest.mark.parametrize("objective", ["worst", "average"])
+def test_lattice_is_never_below_the_lp_and_close_to_it(prior, n, eps, ratio, objective, capsys):
+    lp = ref.optimal_lp_value(ref.brute(prior, n), eps, objective)
+    got = _values(LATTICE, prior, n, eps, objective)[objective == "average"]
+    with capsys.disabled():
+        print(f"\nlattice~{objective} {prior} n={n} eps={eps}: {got:.6f} / LP {lp:.6f} = {got / lp:.4f}")
+    assert got >= lp - 1e-9
+    assert got <= lp * ratio[objective]
+
+
+@pytest.mark.parametrize("objective, counts", [("average", (2, 1, 1)), ("worst", (0, 0, 4))])
+def test_sampler_matches_the_exact_pmf(objective, counts):
+    p = np.exp(dp.log_pmf("lattice", (1, 1, 1), counts, epsilon=1.0, objective=objective))
+    assert 1 - LATTICE.rows(np.ones(3), 4, _spec(1.0, objective)).tail <= p.sum() <= 1.0 + 1e-12
+    draws = dp.sample("lattice", (1, 1, 1), counts, epsilon=1.0, objective=objective, size=4000, rng=7)
+    from dpposterior.models import candidate_rank
+
+    seen = np.bincount(candidate_rank(draws), minlength=p.size)
+    assert seen[p == 0].sum() == 0  # an output the remap never produces is never drawn
+    big = p * 4000 >= 5
+    f_exp = np.append(p[big], p[~big].sum()) * 4000
+    f_obs = np.append(seen[big], seen[~big].sum())
+    if f_exp[-1] == 0:
+        f_exp, f_obs = f_exp[:-1], f_obs[:-1]
+    f_exp *= f_obs.sum() / f_exp.sum()
+    assert chisquare(f_obs, f_exp).pvalue > 1e-6
+
+
+@pytest.mark.parametrize("objective", ["worst", "average"])
+def test_exact_concrete_epsilon_is_at_most_eps(objective):
+    res = dp.concrete_epsilon("lattice", (1, 2, 1), 4, epsilon=0.7, objective=objective)
+    assert res.concrete_epsilon <= 0.7 + 1e-9
+
+
+@pytest.mark.parametrize("n, eps", [(10, 1.0), (7, 0.5)])
+def test_at_k2_the_average_release_is_optimal_average(n, eps):
+    """K = 2: lattice + Bayes remap (outside the window: T(project(z))) is geometric + Bayes remap."""
+    tail = LATTICE.rows(np.ones(2), n, _spec(eps, "average")).tail
+    for c in (0, 3, n):
+        a = np.exp(dp.log_pmf("lattice", (1, 1), (c, n - c), epsilon=eps, objective="average"))
+        b = np.exp(dp.log_pmf("optimal", (1, 1), (c, n - c), epsilon=eps, objective="average"))
+        assert np.abs(a - b).max() <= tail + 1e-12
+
+
+def test_optimal_at_k3_eps30_is_a_release():
+    draws = dp.sample("optimal", (1, 1, 1), (2, 1, 1), epsilon=30.0, objective="worst", size=5, rng=1)
+    assert draws.shape == (5, 3) and (draws.sum(axis=1) == 4).all()
+    cert = OPTIMAL.certificate((1.0, 1.0, 1.0), 4, _spec(30.0, "worst", "optimal"))
+    assert cert["release"] == "lattice" and cert["remap"] == "minimax"
+
+
+def test_optimal_is_the_lp_where_it_runs_and_lattice_beyond():
+    cert = OPTIMAL.certificate((1.0, 1.0, 1.0), 3, _spec(1.0, "average", "optimal"))
+    assert "release" not in cert and "lp_optimum" in cert  # the LP's table, as before
+    spec = _spec(1.0, "average", "optimal")
+    assert OPTIMAL.uses_lattice((1.0, 1.0, 1.0), 25, spec)  # |R(25)| = 351 > MAX_OUTPUTS
+    E = OPTIMAL.exact_expected_errors(np.ones(3), 25, spec)
+    assert np.array_equal(E, LATTICE.exact_expected_errors(np.ones(3), 25, _spec(1.0, "average")))
+    assert dp.sample("optimal", (1, 1, 1), (20, 3, 2), epsilon=1.0, objective="average", size=2, rng=1).shape == (2, 3)
+
+
+def test_local_search_agrees_with_the_window_remap():
+    from dpposterior.lattice.remap import LatticeSetup, bayes_remap, local_bayes_search
+
+    s = LatticeSetup(np.ones(3), 12, 1.0)
+    remap, _ = bayes_remap(s)
+    picks = np.random.default_rng(3).choice(len(s.Z), 40, replace=False)
+    agree = sum(tuple(local_bayes_search(np.ones(3), 12, 1.0, s.Z[i])) == tuple(s.R[remap.index[i]]) for i in picks)
+    assert agree >= 36
+
+
+def test_large_n_average_draw_uses_the_local_search():
+    spec = _spec(1.0, "average")
+    assert not LATTICE.uses_window(10**6, 3, spec)
+    m = dp.sample("lattice", (1, 1, 1), (333334, 333333, 333333), epsilon=1.0, objective="average", size=1, rng=2)
+    assert m.sum() == 10**6 and np.abs(m - [333334, 333333, 333333]).sum() <= 60
+    with pytest.raises(SizeError, match="is not computed"):
+        LATTICE.rows(np.ones(3), 1000, spec)
+    with pytest.raises(SizeError, match="exact rows for k=3, n=1000 cover"):
+        dp.log_pmf("lattice", (1, 1, 1), (334, 333, 333), epsilon=1.0, objective="average")
+
+
+def test_each_budget_refuses_in_one_line(monkeypatch):
+    with pytest.raises(SizeError, match="epsilon >= 0.01"):
+        dp.sample("lattice", (1, 1, 1), (2, 1, 1), epsilon=1e-3, objective="average")
+    with pytest.raises(InputError, match="lattice under tv is not built"):
+        dp.log_pmf("lattice", (1, 1, 1), (2, 1, 1), epsilon=1.0, distance="tv")
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "0.001")
+    with pytest.raises(SizeError, match=r"minimax|window remap.*use lattice~average"):
+        dp.sample("lattice", (1, 1, 1), (20, 3, 2), epsilon=1.0, objective="worst")
+    with pytest.raises(SizeError, match="local search"):
+        dp.sample("lattice", (1, 1, 1, 1), (2500,) * 4, epsilon=0.05, objective="average")
+    monkeypatch.delenv("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+    monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "0.01")
+    with pytest.raises(SizeError, match="GiB budget"):
+        LATTICE.rows(np.ones(3), 25, _spec(1.0, "average"))
+
+
+@pytest.mark.parametrize("argv", [
+    ["release", "--counts", "2,1,1", "--objective", "average", "--seed", "1"],
+    ["pmf", "--counts", "2,1,1", "--objective", "average", "--top", "3"],
+    ["accuracy", "--n", "4", "--objective", "average"],
+    ["privacy", "--n", "3", "--objective", "average"],
+    ["posterior", "--released", "2,1,1"],
+    ["audit", "--n", "3", "--samples", "2000", "--seed", "1"],
+])
+def test_cli_runs_on_lattice(argv, capsys):
+    from dpposterior.cli import main
+
+    code = main([*argv, "--mechanism", "lattice", "--prior", "1,1,1", "--epsilon", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.strip()
