@@ -112,7 +112,6 @@ def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT
     for size costs nothing (it is listed with its reason).
     """
     from .lattice.scale import EVALUATIONS_PER_SECOND
-    from .mechanisms import ReleaseSpec
 
     size = n_candidates(n, k)
     limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
@@ -122,11 +121,7 @@ def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT
     except SizeError:
         return 0, "refused for size"
     if 2 * size * size > limit and not v.calibrate and not lp:
-        try:
-            spec = ReleaseSpec.of(v, epsilon, distance=distance)
-            work = v.entry.translation_work(n, k, spec)
-        except InputError:
-            work = None
+        work = v.entry.translation_work(n, k, epsilon, distance)
         if work is not None:
             return math.ceil(work * PAIRS_PER_SECOND / EVALUATIONS_PER_SECOND), "translation"
     passes = COMPARE_PASSES["expected"] + (COMPARE_PASSES["calibrate"] if v.calibrate else 0) + (
@@ -209,7 +204,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     computed (over the budget, a setting past the k = 2 optimum's limits); None under another distance than
     Hellinger (the bound is Hellinger's).  At k >= 3 the LP's own optima are used where ``rows`` computed them.
     """
-    from .yardstick import marginal_seconds, yardstick
+    from .yardstick import lp_optima, marginal_seconds, yardstick
 
     if distance != DEFAULT_DISTANCE:
         return None
@@ -220,16 +215,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
         if work > limit:
             return (f"its k = 2 solves need ~{count_text(int(work // PAIRS_PER_SECOND))} s here, over the budget of "
                     f"{limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
-        lp = {}
-        if k >= 3:
-            entry = MECHANISMS["optimal"]
-            for r in rows:
-                for objective in ("worst", "average"):
-                    if r["release"] == f"optimal ({objective})" and "error" not in r:
-                        from .mechanisms import ReleaseSpec
-
-                        spec = ReleaseSpec.of("optimal", epsilon, objective=objective)
-                        lp[objective] = entry.certificate(a, n, spec)["lp_optimum"]
+        lp = lp_optima(a, n, epsilon, {r["release"] for r in rows if "error" not in r}) if k >= 3 else {}
         return yardstick(a, n, epsilon, lp)
     except InputError as exc:
         return " ".join(str(exc).split())

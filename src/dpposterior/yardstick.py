@@ -110,6 +110,19 @@ def marginal_bound(prior: ArrayLike, n: int, epsilon: float) -> Yardstick:
     return Yardstick(worst, average, what, what)
 
 
+def lp_optima(prior: ArrayLike, n: int, epsilon: float, computed: set[str]) -> dict[str, float]:
+    """``{objective: lp_optimum}`` of the ``optimal`` releases at k >= 3 whose rows were computed (``computed``: the
+    labels of the computed rows of ``compare``; their LP solves are cached, so this is a look-up), the certified
+    optimum of docs/definitions.md §9; ``{}`` where none ran."""
+    entry = MECHANISMS["optimal"]
+    out = {}
+    for objective in ("worst", "average"):
+        spec = ReleaseSpec.of("optimal", epsilon, objective=objective)
+        if f"optimal ({objective})" in computed:
+            out[objective] = float(entry.certificate(np.asarray(prior, dtype=np.float64), n, spec)["lp_optimum"])
+    return out
+
+
 def yardstick(prior: ArrayLike, n: int, epsilon: float, lp: dict[str, float] | None = None) -> Yardstick:
     """The yardstick of ``compare`` (docs/definitions.md §9): the LP's own optima where they are given (``lp``:
     ``{"worst": ..., "average": ...}``, the certified ``lp_optimum`` of the ``optimal`` rows at k >= 3), else

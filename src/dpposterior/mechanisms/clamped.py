@@ -157,15 +157,16 @@ class ClampedNoiseMechanism(Mechanism):
         D = scale_route.clamp_radius(lambda D: self.noise_tables(s, D - 1)[0], k, tol)
         return self.noise_tables(s, D - 1)[0]
 
-    def translation_work(self, n: int, k: int, spec, tol: float = scale_route.DEFAULT_TOL) -> int | None:
+    def translation_work(self, n: int, k: int, epsilon: float, distance: str = DEFAULT_DISTANCE,
+                         tol: float = scale_route.DEFAULT_TOL) -> int | None:
         """Loss evaluations of the translation route of :meth:`exact_expected_errors` (k >= 3, Hellinger), from
         public n, k and eps (:func:`dpposterior.lattice.scale.clamped_work`); None where there is no such route."""
-        if k < 3 or spec.distance != DEFAULT_DISTANCE:
+        if k < 3 or distance != DEFAULT_DISTANCE:
             return None
         size = n_candidates(n, k)
         if size > limit_setting("DPPOSTERIOR_MAX_PAIRS"):  # past any budget whatever the offsets: not enumerated
             return size * size
-        return scale_route.clamped_work(n, k, self._log_point(k, spec.epsilon, tol), tol)
+        return scale_route.clamped_work(n, k, self._log_point(k, epsilon, tol), tol)
 
     def exact_expected_errors(self, prior, n, spec, measure=None):
         """k >= 3, Hellinger, past the pair budget of the dense walk: ``E(c)`` by the translation structure (the
@@ -180,7 +181,7 @@ class ClampedNoiseMechanism(Mechanism):
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
         if 2 * n_candidates(int(n), k) ** 2 <= limit:
             return None
-        work = self.translation_work(int(n), k, spec)
+        work = self.translation_work(int(n), k, spec.epsilon, spec.distance)
         cost = math.ceil(work * PAIRS_PER_SECOND / scale_route.EVALUATIONS_PER_SECOND)
         if cost > limit:
             raise SizeError(f"the expected error of every data set for k={k}, n={n} by the translation route needs "
