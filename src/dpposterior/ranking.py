@@ -121,7 +121,10 @@ def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT
     except SizeError:
         return 0, "refused for size"
     if 2 * size * size > limit and not v.calibrate and not lp:
-        work = v.entry.translation_work(n, k, epsilon, distance)
+        try:
+            work = v.entry.translation_work(n, k, epsilon, distance)
+        except InputError:  # no table of the noise holds the mass: no translation route
+            work = None
         if work is not None:
             return math.ceil(work * PAIRS_PER_SECOND / EVALUATIONS_PER_SECOND), "translation"
     passes = COMPARE_PASSES["expected"] + (COMPARE_PASSES["calibrate"] if v.calibrate else 0) + (

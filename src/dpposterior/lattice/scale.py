@@ -195,12 +195,15 @@ def clamp_offsets(log_point: ArrayLike, k: int, tol: float = DEFAULT_TOL
     while True:
         vecs = np.zeros((1, 0), dtype=np.int64)
         logs = np.zeros(1)
+        useful = lp + (k - 2) * top >= tau  # the values a coordinate of the level set can take
+        lp_u, d_u = lp[useful], d[useful]
         for j in range(k - 1):
             rest = (k - 2 - j) * top  # the best the remaining coordinates can add
-            cand = logs[:, None] + lp[None, :]
+            check_size(logs.size * lp_u.size, 8 * k, f"the noise offsets of the sequential clamp for k={k}")
+            cand = logs[:, None] + lp_u[None, :]
             keep = cand + rest >= tau
             rows, cols = np.nonzero(keep)
-            vecs = np.column_stack([vecs[rows], d[cols]])
+            vecs = np.column_stack([vecs[rows], d_u[cols]])
             logs = cand[rows, cols]
         w = np.exp(logs)
         tail = max(0.0, 1.0 - math.fsum(w.tolist())) + ROUNDING_MARGIN
@@ -213,12 +216,12 @@ def clamp_offsets(log_point: ArrayLike, k: int, tol: float = DEFAULT_TOL
 
 
 def clamp_radius(log_point_at: Callable[[int], NDArray[np.float64]], k: int, tol: float = DEFAULT_TOL) -> int:
-    """A table half-width ``D`` for :func:`clamp_offsets`: the smallest power of 2 (>= 8) whose edge mass is below
-    ``tol`` times ``1e-3`` (``log_point_at(D)``: the point table on ``-D..D``)."""
+    """A table half-width ``D`` for :func:`clamp_offsets`: the smallest power of 2 (>= 8, at most 2^20) whose table
+    leaves out less than ``tol / 1000`` of the noise's mass (``log_point_at(D)``: the point table on ``-D..D``)."""
     D = 8
     while True:
-        lp = log_point_at(D)
-        if max(lp[0], lp[-1]) + (k - 2) * float(lp.max()) < math.log(tol) - 30.0 or D >= 1 << 20:
+        outside = 1.0 - math.fsum(np.exp(log_point_at(D)).tolist())
+        if outside < tol * 1e-3 or D >= 1 << 20:
             return D
         D *= 2
 

@@ -164,9 +164,16 @@ class ClampedNoiseMechanism(Mechanism):
         if k < 3 or distance != DEFAULT_DISTANCE:
             return None
         size = n_candidates(n, k)
-        if size > limit_setting("DPPOSTERIOR_MAX_PAIRS"):  # past any budget whatever the offsets: not enumerated
+        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+        if size > limit:  # past any budget whatever the offsets: not enumerated
             return size * size
-        return scale_route.clamped_work(n, k, self._log_point(k, epsilon, tol), tol)
+        log_point = self._log_point(k, epsilon, tol)
+        # the level set holds at least (D/4)^(k-1) offsets (D: the table's half-width, ~3x the level set's reach):
+        # past the budget on that count alone, it is not enumerated either (small eps: a huge level set)
+        floor = (len(log_point) // 8) ** (k - 1) * size
+        if floor > limit:
+            return floor
+        return scale_route.clamped_work(n, k, log_point, tol)
 
     def exact_expected_errors(self, prior, n, spec, measure=None):
         """k >= 3, Hellinger, past the pair budget of the dense walk: ``E(c)`` by the translation structure (the
