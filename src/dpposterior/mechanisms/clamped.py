@@ -171,7 +171,7 @@ class ClampedNoiseMechanism(Mechanism):
         # the level set holds at least (D/4)^(k-1) offsets (D: the table's half-width, ~3x the level set's reach):
         # past the budget on that count alone, it is not enumerated either (small eps: a huge level set)
         floor = (len(log_point) // 8) ** (k - 1) * size
-        if floor > limit:
+        if floor * PAIRS_PER_SECOND / scale_route.EVALUATIONS_PER_SECOND > limit:
             return floor
         return scale_route.clamped_work(n, k, log_point, tol)
 
