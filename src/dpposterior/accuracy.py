@@ -20,7 +20,8 @@ from numpy.typing import ArrayLike, NDArray
 from . import validate
 from .distances import DEFAULT_DISTANCE, DistanceGrid, get_distance
 from .distances import distance as distance_value
-from .errors import InputError
+from .errors import InputError, SizeError
+from .lattice.scale import Bracket
 from .mechanisms import ReleaseSpec, log_pmf, scan
 from .mechanisms.scan import check_scan_size
 from .models import candidate_rank, candidates, log_prior_predictive, steps
@@ -172,6 +173,9 @@ class ExpectedErrors:
     calibration: object | None = None
     distance: str = DEFAULT_DISTANCE
     measure: str = DEFAULT_DISTANCE
+    #: 0 when exact; else ``E(c)`` is bracketed, ``expected <= E <= expected + tail`` (a translation release's
+    #: truncated sum, :mod:`dpposterior.lattice.scale`), and so are ``worst`` and ``average``
+    tail: float = 0.0
 
     def as_dict(self) -> dict:
         """The JSON summary of the CLI's ``accuracy`` command (``"distance"`` when it is not Hellinger, and
@@ -184,6 +188,8 @@ class ExpectedErrors:
             out["measure"] = self.measure
         if self.calibration is not None:
             out["calibration"] = self.calibration.as_dict()
+        if self.tail > 0:
+            out["truncation_bound"] = self.tail
         return out
 
 
@@ -195,7 +201,9 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
     and error rows (:class:`~dpposterior.distances.DistanceGrid` of the ``measure``) are ``(B, |R(n)|)`` with
     ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES``; an entry whose
     :meth:`Mechanism.exact_expected_errors` is not None (k = 2 geometric + remap, O(n W)) gives ``E``
-    directly and nothing is walked.
+    directly and nothing is walked.  Past the pair budget, an entry that is a noise kernel plus a boundary rule
+    (the sequential clamp at k >= 3) may still give ``E`` by its translation structure
+    (:mod:`dpposterior.lattice.scale`): then ``E`` is a bracket, ``tail`` its width.
 
     ``mechanism`` and ``settings``: a mechanism id and the settings of
     :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`.
@@ -206,10 +214,26 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
     mech = params.mechanism
     a = validate.prior(prior)
     n = validate.size(n)
-    check_scan_size(a.size, n, "the expected error of every data set", passes=2, advice="use a smaller n")
+    scaled = None
+    try:
+        check_scan_size(a.size, n, "the expected error of every data set", passes=2, advice="use a smaller n")
+    except SizeError:  # past the pair budget: a translation release's route, else the refusal
+        name = get_distance(params.distance if measure is None else measure).name
+        get_distance(name).check(a.size)
+        scaled = mech.exact_expected_errors(a, n, params, name)
+        if not isinstance(scaled, Bracket):
+            raise
     cal = mech.calibration(a, n, params)
     measure = get_distance(params.distance if measure is None else measure).name
     get_distance(measure).check(a.size)
+    if scaled is not None:
+        pred = np.exp(log_prior_predictive(a, scaled.counts))
+        w = int(np.argmax(scaled.low))
+        return ExpectedErrors(
+            mechanism=mech.label(params), epsilon=params.epsilon, counts=scaled.counts, expected=scaled.low,
+            predictive=pred, worst=float(scaled.low[w]), worst_counts=scaled.counts[w].tolist(),
+            average=float(np.dot(pred, scaled.low) / pred.sum()), calibration=cal, distance=params.distance,
+            measure=measure, tail=scaled.tail)
     fast = mech.exact_expected_errors(a, n, params, measure)  # k = 2 geometric + remap: O(n W)
     rows = mech.rows(a, n, params)
     grid = DistanceGrid(a, n, measure)

@@ -101,6 +101,69 @@ def check_compare_size(k: int, n: int) -> dict[str, str]:
     return {v.label: reason for v in compare_variants() if solves(v, k, n)}
 
 
+def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANCE) -> tuple[int, str]:
+    """The estimated work of one ``compare`` row, in log-pmf evaluations (the unit of ``DPPOSTERIOR_MAX_PAIRS``),
+    from public k, n and eps only, and the route it takes (docs/definitions.md §9, expected error).
+
+    Its own route: where the pair budget refuses the dense walk and the entry has a translation route
+    (:meth:`~dpposterior.mechanisms.Mechanism.translation_work`: a noise kernel plus a boundary rule,
+    :mod:`dpposterior.lattice.scale`), its loss evaluations at their measured rate; else the passes over the
+    pairs of R(n) of :data:`COMPARE_PASSES`, plus the row's solve (:func:`solve_work`).  A row its entry refuses
+    for size costs nothing (it is listed with its reason).
+    """
+    from .lattice.scale import EVALUATIONS_PER_SECOND
+
+    size = n_candidates(n, k)
+    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+    lp = solves(v, k, n)
+    try:
+        v.entry.check_size(n, k, v.label)
+    except SizeError:
+        return 0, "refused for size"
+    if 2 * size * size > limit and not v.calibrate and not lp:
+        try:
+            work = v.entry.translation_work(n, k, epsilon, distance)
+        except InputError:  # no table of the noise holds the mass: no translation route
+            work = None
+        if work is not None:
+            return math.ceil(work * PAIRS_PER_SECOND / EVALUATIONS_PER_SECOND), "translation"
+    passes = COMPARE_PASSES["expected"] + (COMPARE_PASSES["calibrate"] if v.calibrate else 0) + (
+        COMPARE_PASSES["certificate"] if lp else 0)
+    solve = math.ceil(v.entry.solve_seconds(n, k, v.objective) * PAIRS_PER_SECOND) if lp else 0
+    return passes * size * size + solve, "pairs"
+
+
+def plan_compare(k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANCE) -> dict[str, str]:
+    """``{label: reason}`` of the rows ``compare`` leaves out, from public k, n and eps only.
+
+    Where every row fits the budget of :func:`check_compare_size`, its answer (today's rows).  Past it, each
+    row's own cost (:func:`row_work`) is counted and rows are taken from the end of the registry (the optimum,
+    then geometric, the closed-form releases, the drafts' exponential mechanisms last) while the total stays
+    within ``DPPOSTERIOR_MAX_PAIRS``; the others are listed "not computed" with their cost.  Raises the one-line
+    :class:`SizeError` of :func:`check_compare_size` only when no row fits.
+    """
+    try:
+        return check_compare_size(k, n)
+    except SizeError as exc:
+        refusal = exc
+    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+    costs = [(row_work(v, k, n, epsilon, distance), v.label) for v in compare_variants()]
+    total, left, fitted = 0, {}, 0
+    for (work, route), label in reversed(costs):
+        if route == "refused for size":
+            continue  # its own one-line reason, from compare_rows
+        if total + work <= limit:
+            total += work
+            fitted += 1
+            continue
+        where = "over the budget" if work > limit else "past what the rows before it leave of the budget"
+        left[label] = (f"needs ~{count_text(work)} log-pmf evaluations (~{count_text(work // int(PAIRS_PER_SECOND))} s "
+                       f"here) for k={k}, n={n}, {where} of {limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
+    if not fitted:
+        raise refusal
+    return left
+
+
 def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, str] | None = None,
                  distance: str = DEFAULT_DISTANCE) -> list[dict]:
     """One row per release (each mechanism; calibrated exponential ones; optimal worst and average), ranked by
@@ -132,8 +195,33 @@ def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, st
             row.update(worst_expected_error=e.worst, worst_counts=e.worst_counts, average_expected_error=e.average)
             if e.calibration is not None:
                 row["calibration"] = e.calibration.as_dict()
+            if e.tail > 0:  # the translation route: expected <= E <= expected + tail
+                row["truncation_bound"] = e.tail
         out.append(row)
     return sorted(out, key=lambda r: (r.get("worst_expected_error", math.inf), r["release"]))
+
+
+def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str = DEFAULT_DISTANCE):
+    """The yardstick of ``compare`` (:func:`dpposterior.yardstick.yardstick`: a certified lower bound on the best
+    achievable worst-case and average Hellinger errors, docs/definitions.md §9), or a one-line reason it is not
+    computed (over the budget, a setting past the k = 2 optimum's limits); None under another distance than
+    Hellinger (the bound is Hellinger's).  At k >= 3 the LP's own optima are used where ``rows`` computed them.
+    """
+    from .yardstick import lp_optima, marginal_seconds, yardstick
+
+    if distance != DEFAULT_DISTANCE:
+        return None
+    k = a.size
+    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+    try:
+        work = marginal_seconds(a, n, epsilon) * PAIRS_PER_SECOND
+        if work > limit:
+            return (f"its k = 2 solves need ~{count_text(int(work // PAIRS_PER_SECOND))} s here, over the budget of "
+                    f"{limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
+        lp = lp_optima(a, n, epsilon, {r["release"] for r in rows if "error" not in r}) if k >= 3 else {}
+        return yardstick(a, n, epsilon, lp)
+    except InputError as exc:
+        return " ".join(str(exc).split())
 
 
 def average_ranks(rows: list[dict]) -> dict[str, int]:

@@ -9,10 +9,28 @@ import pytest
 from .helpers import LIMIT_S, assert_clean_refusal, run, run_case, run_json
 
 
-def test_compare_total_over_the_pair_budget_is_refused_fast():
-    code, out, err, wall = run_case(["compare", "--prior", "1,1", "--n", "4400", "--epsilon", "1"])
+def test_compare_with_no_row_within_the_pair_budget_is_refused_fast():
+    # |R(3000)| at k = 3 is 4.5e6: no row, not even by its translation structure (~2e9), fits 4e8
+    code, out, err, wall = run_case(["compare", "--prior", "1,1,1", "--n", "3000", "--epsilon", "1"])
     assert_clean_refusal(code, out, err, "DPPOSTERIOR_MAX_PAIRS")
     assert wall < 10
+
+
+def test_compare_over_the_pair_budget_computes_the_rows_that_fit():
+    import importlib
+
+    ranking = importlib.import_module("dpposterior.ranking")
+    # k = 2, n = 4400: the whole comparison is over the budget; the rows that fit are kept, the rest listed
+    with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
+        ranking.check_compare_size(2, 4400)
+    left = ranking.plan_compare(2, 4400, 1.0)
+    assert "ehds (calibrated)" in left and "geometric" not in left and "optimal (worst)" not in left
+    assert all("DPPOSTERIOR_MAX_PAIRS" in v for v in left.values())
+    # k = 3, n = 1000: geometric by its translation structure (the dense walk needs 5e11 evaluations)
+    left = ranking.plan_compare(3, 1000, 1.0)
+    assert "geometric" not in left and "ehds" in left
+    assert ranking.row_work(next(v for v in ranking.compare_variants() if v.label == "geometric"), 3, 1000, 1.0)[1] == \
+        "translation"
 
 
 def test_compare_budget_counts_every_row():
@@ -48,7 +66,7 @@ def test_compare_lists_optimal_rows_over_the_budget_as_too_large():
 
 def test_compare_refuses_from_the_budget_setting():
     code, out, err, _ = run_case(["compare", "--prior", "1,1", "--n", "40", "--epsilon", "1"],
-                                 env={"DPPOSTERIOR_MAX_PAIRS": "1e5"})
+                                 env={"DPPOSTERIOR_MAX_PAIRS": "1e3"})  # below every row's own cost
     assert_clean_refusal(code, out, err, "DPPOSTERIOR_MAX_PAIRS")
 
 
@@ -88,3 +106,17 @@ def test_compare_with_delta_reaches_mh_delta_only(capsys):
     code, out, err = run(capsys, "compare", "--prior", "1,1", "--n", "4", "--epsilon", "1", "--delta", "0.01", "--json")
     rows = json.loads(out)["releases"]
     assert code == 0 and not any("error" in r for r in rows if not r["release"].startswith("optimal")), err
+
+
+def test_compare_prints_every_release_over_the_yardstick(capsys):
+    code, out, err = run(capsys, "compare", "--prior", "1,1,1", "--n", "4", "--epsilon", "1", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    y = doc["yardstick"]
+    assert "LP optimum" in y["worst_bound"] and "LP optimum" in y["average_bound"]  # the LP runs at n = 4
+    for r in doc["releases"]:
+        if "error" not in r:
+            assert r["worst_expected_error"] >= y["worst"] - 1e-7 and r["average_expected_error"] >= y["average"] - 1e-7
+            assert r["worst_over_yardstick"] == pytest.approx(r["worst_expected_error"] / y["worst"])
+    code, out, err = run(capsys, "compare", "--prior", "1,1,1", "--n", "4", "--epsilon", "1")
+    assert code == 0 and "yardstick (certified lower bounds" in out and "worst / yardstick" in out

@@ -336,6 +336,13 @@ class Mechanism(abc.ABC):
         geometric + remap entries override it (:func:`dpposterior.remap.risk`, O(n W))."""
         return None
 
+    def translation_work(self, n: int, k: int, epsilon: float, distance: str = "hellinger") -> int | None:
+        """Loss evaluations of the entry's translation route (a noise kernel plus a boundary rule,
+        :mod:`dpposterior.lattice.scale`; docs/definitions.md §9, expected error), which
+        :meth:`exact_expected_errors` takes past the pair budget, from public n, k, eps and the distance; None: no
+        such route (here)."""
+        return None
+
     def log_pmf(self, prior: NDArray[np.float64], counts: NDArray[np.int64], spec: ReleaseSpec) -> NDArray[np.float64]:
         """Exact ``ln P(r | c)`` over ``candidates(n, k)`` for one data set."""
         return self.rows(prior, int(counts.sum()), spec)(counts[None, :])[0]

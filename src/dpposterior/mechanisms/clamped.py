@@ -17,9 +17,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import remap as rm
-from ..models import candidates
+from ..distances import DEFAULT_DISTANCE
+from ..errors import SizeError
+from ..lattice import scale as scale_route
+from ..limits import limit_setting
+from ..models import candidates, n_candidates
 from ..randomness import discrete_laplace, floor_laplace
 from .base import Family, Guarantee, Mechanism, Rows, _bits, pure
+from .scan import PAIRS_PER_SECOND
 
 
 def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
@@ -146,6 +151,51 @@ class ClampedNoiseMechanism(Mechanism):
     def rows(self, prior, n, spec):
         return ClampedRows(prior, n, self.noise_tables(self.scale(prior.size, spec.epsilon), n))
 
+    def _log_point(self, k: int, epsilon: float, tol: float) -> NDArray[np.float64]:
+        """``ln P(D = d)`` of the pmf's own noise table on ``d = -D..D``, ``D`` wide enough for ``tol``."""
+        s = self.scale(k, epsilon)
+        D = scale_route.clamp_radius(lambda D: self.noise_tables(s, D - 1)[0], k, tol)
+        return self.noise_tables(s, D - 1)[0]
+
+    def translation_work(self, n: int, k: int, epsilon: float, distance: str = DEFAULT_DISTANCE,
+                         tol: float = scale_route.DEFAULT_TOL) -> int | None:
+        """Loss evaluations of the translation route of :meth:`exact_expected_errors` (k >= 3, Hellinger), from
+        public n, k and eps (:func:`dpposterior.lattice.scale.clamped_work`); None where there is no such route."""
+        if k < 3 or distance != DEFAULT_DISTANCE:
+            return None
+        size = n_candidates(n, k)
+        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+        if size > limit:  # past any budget whatever the offsets: not enumerated
+            return size * size
+        log_point = self._log_point(k, epsilon, tol)
+        # the level set holds at least (D/4)^(k-1) offsets (D: the table's half-width, ~3x the level set's reach):
+        # past the budget on that count alone, it is not enumerated either (small eps: a huge level set)
+        floor = (len(log_point) // 8) ** (k - 1) * size
+        if floor * PAIRS_PER_SECOND / scale_route.EVALUATIONS_PER_SECOND > limit:
+            return floor
+        return scale_route.clamped_work(n, k, log_point, tol)
+
+    def exact_expected_errors(self, prior, n, spec, measure=None):
+        """k >= 3, Hellinger, past the pair budget of the dense walk: ``E(c)`` by the translation structure (the
+        noise vector ``(D_1..D_{k-1})`` of the pmf's own point table, the sequential clamp as the boundary rule),
+        a :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` with ``tail <= DEFAULT_TOL`` (1e-5)
+        (:func:`dpposterior.lattice.scale.clamped_errors`; docs/definitions.md §9, expected error), refused past
+        the pair budget itself (its loss evaluations counted at their measured rate).  Else None: the dense walk
+        (today's numbers, bit for bit, wherever it runs)."""
+        k = int(np.asarray(prior).size)
+        if k < 3 or (measure or spec.distance) != DEFAULT_DISTANCE:
+            return None
+        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+        if 2 * n_candidates(int(n), k) ** 2 <= limit:
+            return None
+        work = self.translation_work(int(n), k, spec.epsilon, spec.distance)
+        cost = math.ceil(work * PAIRS_PER_SECOND / scale_route.EVALUATIONS_PER_SECOND)
+        if cost > limit:
+            raise SizeError(f"the expected error of every data set for k={k}, n={n} by the translation route needs "
+                            f"{work:.2e} loss evaluations (~{cost / PAIRS_PER_SECOND:.0f} s here), over the budget of "
+                            f"{limit:.0e} (use a smaller n, or set DPPOSTERIOR_MAX_PAIRS to raise it)")
+        return scale_route.clamped_errors(prior, int(n), self._log_point(k, spec.epsilon, scale_route.DEFAULT_TOL))
+
     def log_likelihood(self, rows, released, counts):
         """``ln P(m | c)`` for every c from the noise tables alone (one cell product per c)."""
         counts = np.asarray(counts, dtype=np.int64).reshape(-1, rows.k)
@@ -220,10 +270,11 @@ class GeometricMechanism(ClampedNoiseMechanism):
         z = n, ``(1-q)/(1+q) q^|z-c|`` between, ``q = e^(-1/s)``: cell for cell the tables of
         :func:`geometric_noise_tables`), so ``E(c)`` is :func:`dpposterior.remap.risk` of the identity with
         the loss of ``measure`` (default ``spec.distance``), O(n W) (docs/definitions.md §9, expected error).
-        k >= 3: None (whole rows)."""
+        k >= 3: the translation route of :meth:`ClampedNoiseMechanism.exact_expected_errors` past the pair
+        budget, else None (whole rows)."""
         a = np.asarray(prior, dtype=np.float64)
         if a.size != 2:
-            return None
+            return super().exact_expected_errors(prior, n, spec, measure)
         kernel = rm.geometric_kernel(int(n), 1.0 / self.scale(2, spec.epsilon))  # the rate the tables use
         return rm.risk(kernel, rm.Remap.identity(int(n)), rm.loss_for(measure or spec.distance, a, int(n)))
 

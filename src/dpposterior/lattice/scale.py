@@ -1,0 +1,338 @@
+"""Exact expected errors at scale for a release that is a noise kernel plus a boundary rule, without the |R(n)|^2 table.
+
+Definition (docs/definitions.md §9, expected error; docs/lattice.md, "Errors at scale").  A *translation
+release* draws a noise offset ``w`` from a kernel ``K`` that does not depend on the data and releases
+``r = B(c, w)`` in R(n) by a fixed boundary rule ``B``.  Its expected error is
+
+    ``E(c) = sum_w K(w) L(c, B(c, w))``,   ``L(c, r) = H(BI(c), Dir(a + r))`` (docs/definitions.md §2).
+
+Two releases have this form:
+
+* the sequential clamp of :mod:`dpposterior.mechanisms.clamped` (``geometric``, and the floor-Laplace entries):
+  ``w = (D_1..D_{k-1})`` iid integer noise of one law (the pmf's own point table), and
+  ``B(c, w)_i = clamp(c_i + D_i, 0, n - B_1 - ... - B_{i-1})`` for ``i < k``, ``B_k = n - sum`` (the clamped
+  cells of the pmf take the tails: summing the point masses of ``D`` reproduces them exactly);
+* the lattice release (:mod:`.noise`): ``w`` in the sum-zero lattice with ``K(w) = e^(-eps d(w)) / Z``,
+  ``B(c, w) = T(c + w)`` for a deterministic remap ``T`` of lattice points with sum n (:func:`project`, or a
+  :class:`WindowRemap` table on a window with :func:`project` outside).
+
+Computation.  The sum runs over a finite set ``S`` of offsets (the heaviest ones: a level set of ``K``), each
+offset vectorised over every ``c`` of R(n) at once, so the work is ``|S| |R(n)|`` loss evaluations and the
+memory ``O(|R(n)| + k (n + 1)^2)``, never ``|R(n)|^2``.  The loss is read from per-coordinate tables: both
+posteriors have total ``A + n``, so ``ln BC(c, r) = sum_i J_i(c_i, r_i)`` with ``J_i(x, y)`` the Jensen gap of
+lnGamma at ``a_i + x``, ``a_i + y`` (:class:`~dpposterior.distances.hellinger.HellingerGrid` rows, with the
+midpoint series near the diagonal): each pair's loss is the same float, bit for bit, as the dense walk's
+(:func:`dpposterior.accuracy.expected_errors`).
+
+Truncation, a rigorous bracket.  Every loss is in ``[0, 1]`` and every term is ``>= 0``, so with
+``E_low(c) = sum_{w in S} K(w) L(c, B(c, w))``:
+
+    ``E_low(c) <= E(c) <= E_low(c) + tail``,   ``tail >= K(outside S) = 1 - K(S)``.
+
+For the clamp, ``tail = 1 - fsum(K(S))`` plus a margin for the float rounding of the point masses (relative
+``~1e-15`` each, :data:`ROUNDING_MARGIN` covers it); for the lattice, ``tail = tail_bound(k, eps, W)``
+(:func:`.noise.tail_bound`, proven in :mod:`.noise`) with ``S = {d(w) <= W}``.  :class:`Bracket` carries
+``low`` and ``tail``; the worst case and the average are brackets too.
+
+Interface (for the registry entries; ``tol`` bounds ``tail``):
+
+* :func:`clamped_errors` ``(prior, n, log_point, tol)`` and its cost :func:`clamped_work`;
+* :func:`lattice_errors` ``(prior, n, epsilon, rule=None, tol)`` with ``rule`` None (:func:`project`), a
+  :class:`WindowRemap` or any vectorised function ``z (B, k) -> r (B, k)`` of lattice points with sum n
+  (deterministic, a function of ``z`` only); its cost :func:`lattice_work`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .. import validate as _validate
+from ..distances.hellinger import HellingerGrid, hellinger_from_log_bc
+from ..errors import InputError
+from ..models import candidate_rank, candidates, check_size, n_candidates
+from .noise import log_normaliser, radius_for, tail_bound
+from .remap import project
+
+#: Default bound on the kernel's mass left out (the width of every bracket).
+DEFAULT_TOL = 1e-5
+#: Added to ``1 - fsum(K(S))``: covers the float rounding of the point masses and of their sum.
+ROUNDING_MARGIN = 1e-13
+#: Entries of one block (data sets x offsets) of the vectorised sum.
+BLOCK_ENTRIES = 2**20
+#: Measured loss evaluations per second of the offset loop (k = 3, n = 1000, on the shared 2-core machine,
+#: ``benchmarks/scale.py``); the cost estimates divide by it.
+EVALUATIONS_PER_SECOND = 3e7
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """``low <= E(c) <= low + tail`` for every data set of ``counts`` (module docstring; docs/definitions.md §9)."""
+
+    counts: NDArray[np.int64]
+    low: NDArray[np.float64]
+    tail: float
+    offsets: int
+
+    @property
+    def high(self) -> NDArray[np.float64]:
+        """``min(low + tail, 1)``: the upper end of each bracket."""
+        return np.minimum(self.low + self.tail, 1.0)
+
+
+class _LossTables:
+    """``ln BC(c, r) = sum_i J_i(c_i, r_i)`` from k tables of ``(n + 1)^2`` Jensen gaps (HellingerGrid rows)."""
+
+    def __init__(self, a: NDArray[np.float64], n: int, R: NDArray[np.int64]):
+        k = a.size
+        check_size(k * (n + 1) ** 2, 8, f"the loss tables for k={k}, n={n}")
+        grid = HellingerGrid(a, n)
+        all_c = np.arange(n + 1)
+        self.n = n
+        self.tables = [grid.rows(i, all_c).ravel() for i in range(k)]
+        self.base = [R[:, i] * (n + 1) for i in range(k)]
+        self.counts = R
+
+    def loss(self, m: list[NDArray[np.int64]], rows: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
+        """``L(c, r)`` for the data sets ``R[rows]`` (all if None) against their outputs ``r`` (one array per
+        coordinate)."""
+        out = np.zeros(m[0].shape)
+        for tab, base, mi in zip(self.tables, self.base, m):
+            out += tab[(base if rows is None else base[rows]) + mi]
+        np.minimum(out, 0.0, out=out)
+        return hellinger_from_log_bc(out, out=out)
+
+    def translated(self, rows: NDArray[np.int64], offsets: NDArray[np.int64],
+                   weights: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``sum_j weights[j] L(c, c + offsets[j])`` for the data sets ``R[rows]``, every ``c + offsets[j]`` in R(n)
+        (no clamp; offsets are full k-vectors with sum 0), each loss the same float as :meth:`loss`'s.
+
+        The offsets are grouped by their first ``k - 2`` coordinates; within a group the ``(k-1)``-th runs over an
+        interval (a level set of a product of unimodal laws), so coordinates ``k - 1`` and ``k`` are read as
+        slices of per-coordinate band tables ``J_i(c, c + delta)`` (no gathers)."""
+        k = len(self.tables)
+        n = self.n
+        reach = int(np.abs(offsets).max(initial=0))
+        cols = np.arange(-reach, reach + 1)
+        c_all = np.arange(n + 1)
+        bands = []
+        for tab in self.tables:  # band[c, delta + reach] = J(c, c + delta), 0 off the table (never read)
+            m = c_all[:, None] + cols[None, :]
+            ok = (m >= 0) & (m <= n)
+            bands.append(np.where(ok, tab[(c_all[:, None] * (n + 1) + np.clip(m, 0, n))], 0.0))
+        order = np.lexsort(offsets[:, : k - 1].T[::-1])
+        offs, w = offsets[order], weights[order]
+        keys = offs[:, : k - 2]
+        starts = np.flatnonzero(np.r_[True, np.any(keys[1:] != keys[:-1], axis=1)] if k > 2 else np.r_[True])
+        stops = np.r_[starts[1:], len(offs)]
+        groups = []
+        for a, b in zip(starts, stops):
+            last = offs[a:b, k - 2]
+            if not np.all(np.diff(last) == 1):
+                raise InputError("the offsets' last free coordinate must run over an interval per group")
+            groups.append((offs[a, : k - 2], int(last[0]), int(last[-1]), int(offs[a, : k - 2].sum()), w[a:b]))
+        out = np.zeros(rows.size)
+        c = self.counts[rows]
+        width = max(g[2] - g[1] + 1 for g in groups)
+        step = max(1, BLOCK_ENTRIES // width)
+        for lo in range(0, rows.size, step):
+            cb = c[lo:lo + step]
+            acc = np.zeros(len(cb))
+            rows_b = [bands[i][cb[:, i]] for i in range(k)]  # (B, 2 reach + 1) each
+            for prefix, d_lo, d_hi, s, wg in groups:
+                head = np.zeros(len(cb))
+                for i in range(k - 2):
+                    head += rows_b[i][:, int(prefix[i]) + reach]
+                block = head[:, None] + rows_b[k - 2][:, d_lo + reach:d_hi + reach + 1]
+                # coordinate k moves by -(s + d): from -(s + d_lo) down to -(s + d_hi)
+                hi_col, lo_col = -(s + d_lo) + reach, -(s + d_hi) + reach
+                last = rows_b[k - 1][:, lo_col:hi_col + 1][:, ::-1]
+                block += last
+                # H = sqrt(-expm1(min(ln BC, 0))), as hellinger_from_log_bc (its final + 0.0 only turns -0.0 to 0.0)
+                np.minimum(block, 0.0, out=block)
+                np.expm1(block, out=block)
+                np.negative(block, out=block)
+                np.sqrt(block, out=block)
+                acc += block @ wg
+            out[lo:lo + step] = acc
+        return out
+
+
+def _check(prior: ArrayLike, n: int) -> tuple[NDArray[np.float64], int]:
+    a = _validate.prior(prior)
+    if a.size < 2:
+        raise InputError("a translation release needs k >= 2 categories")
+    return a, _validate.integer(n, "n", 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# the sequential clamp
+
+
+def clamp_offsets(log_point: ArrayLike, k: int, tol: float = DEFAULT_TOL
+                  ) -> tuple[NDArray[np.int64], NDArray[np.float64], float]:
+    """The heaviest noise vectors ``(D_1..D_{k-1})`` of the sequential clamp and the mass left out (module docstring).
+
+    ``log_point``: ``ln P(D = d)`` on ``d = -D..D`` (a point table with offset ``D``, length ``2D + 1``; the law
+    must sum to 1 over all integers).  Returns ``(offsets (M, k - 1), weights (M,), tail)``: the level set
+    ``{sum_i ln P(d_i) >= tau}`` for the largest ``tau`` (in steps of 1) whose left-out mass
+    ``tail = 1 - fsum(weights) + ROUNDING_MARGIN`` is at most ``tol``.
+    """
+    lp = np.asarray(log_point, dtype=np.float64).reshape(-1)
+    if lp.size % 2 != 1:
+        raise InputError("the point table must have odd length 2D + 1")
+    if not (0 < tol < 1):
+        raise InputError(f"tol must lie in (0, 1), got {tol!r}")
+    D = lp.size // 2
+    k = _validate.integer(k, "k", 2, 64)
+    d = np.arange(-D, D + 1)
+    top = float(lp.max())
+    tau = math.log(tol) + (k - 2) * top
+    while True:
+        vecs = np.zeros((1, 0), dtype=np.int64)
+        logs = np.zeros(1)
+        useful = lp + (k - 2) * top >= tau  # the values a coordinate of the level set can take
+        lp_u, d_u = lp[useful], d[useful]
+        for j in range(k - 1):
+            rest = (k - 2 - j) * top  # the best the remaining coordinates can add
+            check_size(logs.size * lp_u.size, 8 * k, f"the noise offsets of the sequential clamp for k={k}")
+            cand = logs[:, None] + lp_u[None, :]
+            keep = cand + rest >= tau
+            rows, cols = np.nonzero(keep)
+            vecs = np.column_stack([vecs[rows], d_u[cols]])
+            logs = cand[rows, cols]
+        w = np.exp(logs)
+        tail = max(0.0, 1.0 - math.fsum(w.tolist())) + ROUNDING_MARGIN
+        edge = np.abs(vecs).max(initial=0) >= D
+        if tail <= tol or edge:
+            if tail > tol:
+                raise InputError(f"the point table (|d| <= {D}) holds too little mass for tol {tol:g}: widen it")
+            return vecs, w, tail
+        tau -= 1.0
+
+
+def clamp_radius(log_point_at: Callable[[int], NDArray[np.float64]], k: int, tol: float = DEFAULT_TOL) -> int:
+    """A table half-width ``D`` for :func:`clamp_offsets`: the smallest power of 2 (>= 8, at most 2^20) whose table
+    leaves out less than ``tol / 1000`` of the noise's mass (``log_point_at(D)``: the point table on ``-D..D``)."""
+    D = 8
+    while True:
+        outside = 1.0 - math.fsum(np.exp(log_point_at(D)).tolist())
+        if outside < tol * 1e-3 or D >= 1 << 20:
+            return D
+        D *= 2
+
+
+def clamped_errors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL) -> Bracket:
+    """``E(c)`` of the sequential clamp with iid integer noise ``ln P(D = d) = log_point[d + D]`` for every c of
+    R(n), as a :class:`Bracket` (module docstring; docs/definitions.md §4, §9), without an |R(n)|^2 table."""
+    a, n = _check(prior, n)
+    k = a.size
+    offs, w, tail = clamp_offsets(log_point, k, tol)
+    R = candidates(n, k)
+    tables = _LossTables(a, n, R)
+    full = np.column_stack([offs, -offs.sum(axis=1)])  # the last count moves by minus the others' sum
+    # interior: no clamp acts for any offset of S.  With no clamp before i, the room left is
+    # rem_i = c_i + ... + c_k - (d_1 + ... + d_{i-1}), so 0 <= c_i + d_i <= rem_i for every offset when
+    # c_i >= max(-d_i) and c_(i+1) + ... + c_k >= max(d_1 + ... + d_i), for each i < k.
+    low_need = np.max(-offs, axis=0)
+    prefix_need = np.max(np.cumsum(offs, axis=1), axis=0)
+    suffix = np.cumsum(R[:, ::-1], axis=1)[:, ::-1]  # suffix[:, i] = c_i + ... + c_k
+    inside = np.all(R[:, : k - 1] >= low_need[None, :], axis=1) & np.all(suffix[:, 1:] >= prefix_need[None, :], axis=1)
+    acc = np.zeros(len(R))
+    acc[inside] = tables.translated(np.flatnonzero(inside), full, w)
+    edge = np.flatnonzero(~inside)
+    Re = R[edge]
+    for d, wt in zip(offs, w):
+        rem = np.full(len(edge), n, dtype=np.int64)
+        m = []
+        for i in range(k - 1):
+            mi = np.clip(Re[:, i] + int(d[i]), 0, rem)
+            rem = rem - mi
+            m.append(mi)
+        m.append(rem)
+        acc[edge] += wt * tables.loss(m, edge)
+    return Bracket(R, acc, float(tail), len(offs))
+
+
+def clamped_work(n: int, k: int, log_point: ArrayLike, tol: float = DEFAULT_TOL) -> int:
+    """Loss evaluations of :func:`clamped_errors` (offsets times ``|R(n)|``), from public n, k and the noise law."""
+    offs, _, _ = clamp_offsets(log_point, k, tol)
+    return len(offs) * n_candidates(n, k)
+
+
+# ---------------------------------------------------------------------------------------------
+# the lattice release and a deterministic remap
+
+
+@dataclass(frozen=True)
+class WindowRemap:
+    """A deterministic remap given as a table on ``window(n, k, W)`` (:func:`.noise.window`, lexicographic):
+    ``index[j]`` is the rank in R(n) (``candidates`` order) of the output of window point ``j``; outside the
+    window the rule is :func:`project` (docs/lattice.md)."""
+
+    n: int
+    W: int
+    index: NDArray[np.int64]
+
+    def __call__(self, z: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The outputs ``T(z)`` of lattice points ``z`` (rows, each summing to n)."""
+        z = np.asarray(z, dtype=np.int64)
+        R = candidates(self.n, z.shape[1])
+        out = np.empty_like(z)
+        inside = np.all(z >= -self.W, axis=1)
+        out[inside] = R[self.index[candidate_rank(z[inside] + self.W)]]
+        if (~inside).any():
+            out[~inside] = project(z[~inside], self.n)
+        return out
+
+
+def lattice_offsets(k: int, epsilon: float, tol: float = DEFAULT_TOL
+                    ) -> tuple[NDArray[np.int64], NDArray[np.float64], float]:
+    """The lattice noise offsets ``d(w) <= W`` with ``W = radius_for(k, eps, tol)``, their masses
+    ``e^(-eps d(w)) / Z`` and ``tail = tail_bound(k, eps, W)`` (:mod:`.noise`; docs/lattice.md)."""
+    k = _validate.integer(k, "k", 2, 64)
+    eps = _validate.epsilon(epsilon)
+    W = radius_for(k, eps, tol)
+    check_size(math.comb(k * W + k - 1, k - 1), 8 * k, f"the lattice offsets for k={k}, W={W}")
+    box = candidates(k * W, k) - W  # every w with sum 0 and w_i >= -W
+    dist = np.abs(box).sum(axis=1) // 2
+    offs = box[dist <= W]
+    w = np.exp(-eps * dist[dist <= W] - log_normaliser(k, eps))
+    return offs, w, tail_bound(k, eps, W)
+
+
+def lattice_errors(prior: ArrayLike, n: int, epsilon: float,
+                   rule: Callable[[NDArray[np.int64]], NDArray[np.int64]] | None = None,
+                   tol: float = DEFAULT_TOL) -> Bracket:
+    """``E(c)`` of the lattice release ``z = c + w`` followed by the deterministic remap ``rule`` (None:
+    :func:`project`; a :class:`WindowRemap`; any vectorised ``z -> r``) for every c of R(n), as a
+    :class:`Bracket` (module docstring; docs/lattice.md), without an |R(n)|^2 table."""
+    a, n = _check(prior, n)
+    k = a.size
+    offs, w, tail = lattice_offsets(k, epsilon, tol)
+    R = candidates(n, k)
+    tables = _LossTables(a, n, R)
+    acc = np.zeros(len(R))
+    for off, wt in zip(offs, w):
+        z = R + off[None, :]
+        if rule is None:  # project moves only the points with a negative coordinate
+            neg = np.flatnonzero((z < 0).any(axis=1))
+            if neg.size:
+                z[neg] = project(z[neg], n)
+            r = z
+        else:
+            r = np.asarray(rule(z), dtype=np.int64)
+            if r.shape != z.shape or np.any(r < 0) or np.any(r.sum(axis=1) != n):
+                raise InputError("a remap must map lattice points with sum n to R(n), row for row")
+        acc += wt * tables.loss([r[:, i] for i in range(k)])
+    return Bracket(R, acc, float(tail), len(offs))
+
+
+def lattice_work(n: int, k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
+    """Loss evaluations of :func:`lattice_errors` (offsets times ``|R(n)|``), from public n, k and eps."""
+    offs, _, _ = lattice_offsets(k, epsilon, tol)
+    return len(offs) * n_candidates(n, k)

@@ -1,0 +1,140 @@
+"""A certified lower bound on the best achievable expected error at any k and n: the yardstick of ``compare``.
+
+The optimum (docs/definitions.md §9) is the LP over eps-DP tables ``P(r | c)`` on R(n) x R(n); it runs only at
+small n for k >= 3.  Where it runs its own optimum is the yardstick; elsewhere this module gives a bound that
+provably stays at or below it, from the k = 2 optimum (docs/definitions.md §10) through one aggregated count.
+
+Theorem (reduction to one count).  Let ``S`` be a non-empty proper subset of the categories, ``a_S`` the sum of
+the prior over ``S`` and ``A`` the sum over all; ``OPT2_worst`` and ``OPT2_avg`` the k = 2 optima at prior
+``(a_S, A - a_S)``, size n and eps.  Then for every eps-DP release ``P`` at k categories,
+``max_c E_P(c) >= OPT2_worst`` and ``sum_c pi(c) E_P(c) >= OPT2_avg``.
+
+Proof.  (1) The loss can only shrink under the marginal: ``c -> c_S = sum_{i in S} c_i`` and ``r -> r_S``.
+The image of ``Dir(a + c)`` under ``theta -> sum_{i in S} theta_i`` is ``Beta(a_S + c_S, A - a_S + n - c_S)``
+(aggregation property of the Dirichlet), and Hellinger is an f-divergence, so by the data-processing
+inequality ``H(Dir(a + c), Dir(a + r)) >= H(Beta(a_S + c_S, ...), Beta(a_S + r_S, ...)) = L2(c_S, r_S)``, the
+k = 2 loss at prior ``(a_S, A - a_S)``.
+(2) Worst case: the data sets ``c(s) = s e_i + (n - s) e_j`` (``i`` in ``S``, ``j`` not) for ``s = 0..n`` form a
+chain of neighbours (one substitution apart), so ``Q(t | s) = P(r_S = t | c(s))`` is an eps-DP release of one
+count at k = 2 (post-processing of ``P`` by ``r -> r_S``), and
+``max_c E_P(c) >= max_s sum_r P(r | c(s)) L2(s, r_S) = max_s E_Q(s) >= OPT2_worst``.
+(3) Average: under ``pi = DirMult(n, a)`` the count ``c_S`` is ``BetaBinomial(n, a_S, A - a_S)``, the k = 2 prior
+predictive; given ``c_S = s`` the counts inside ``S`` are ``DirMult(s, a|S)`` and outside ``DirMult(n - s, a|S^c)``.
+A Polya urn couples ``DirMult(s, .)`` with ``DirMult(s + 1, .)`` by adding one ball and ``DirMult(n - s, .)`` with
+``DirMult(n - s - 1, .)`` by removing the last ball (exchangeability), so there is a coupling of
+``pi(. | c_S = s)`` and ``pi(. | c_S = s + 1)`` supported on neighbouring pairs.  Hence
+``Q(t | s) = sum_c pi(c | c_S = s) P(r_S = t | c)`` satisfies ``Q(t | s) <= e^eps Q(t | s + 1)`` and back: an
+eps-DP release of one count.  By (1), ``sum_c pi(c) E_P(c) >= sum_s BB(s) sum_t Q(t | s) L2(s, t) >= OPT2_avg``.
+QED.
+
+The k = 2 optima are those of geometric + remap (docs/definitions.md §10; Ghosh, Roughgarden and Sundararajan
+2012 and Gupte and Sundararajan 2010 for a loss nondecreasing in ``|r - c|``, which the Hellinger loss between
+Beta posteriors of one n is): the ``optimal`` entry's certified ``lower`` (worst) and its exact Bayes risk
+(average), lowered by :data:`RELATIVE_MARGIN` of their value for float rounding.  The bound is the largest over
+the subsets ``S`` (a subset and its complement give the same k = 2 problem, mirrored).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import validate
+from .errors import InputError
+from .mechanisms import MECHANISMS, ReleaseSpec
+
+#: Lowered from each k = 2 value: covers the float rounding of its sums (relative ~1e-15 per product, times the
+#: kernel's 1 / (1 - q) at the smallest eps the optimum solves).
+RELATIVE_MARGIN = 1e-9
+
+
+@dataclass(frozen=True)
+class Yardstick:
+    """Lower bounds on the best achievable worst-case and average errors (docs/definitions.md §9), and how each
+    was obtained (``worst_bound``, ``average_bound``: words for the output)."""
+
+    worst: float
+    average: float
+    worst_bound: str
+    average_bound: str
+
+    def as_dict(self) -> dict:
+        """The JSON form (``compare --json``'s ``"yardstick"``)."""
+        return {"worst": self.worst, "average": self.average, "worst_bound": self.worst_bound,
+                "average_bound": self.average_bound}
+
+
+def marginal_priors(prior: ArrayLike) -> list[tuple[float, float]]:
+    """The k = 2 priors ``(a_S, A - a_S)`` of the reduction (module docstring), one per subset ``S`` holding the first
+    category (its complement gives the same problem), distinct, in order."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    out: list[tuple[float, float]] = []
+    for size in range(1, k):
+        for rest in itertools.combinations(range(1, k), size - 1):
+            inside = float(a[[0, *rest]].sum())
+            pair = (inside, float(a.sum()) - inside)
+            if pair not in out:
+                out.append(pair)
+    return out
+
+
+def marginal_seconds(prior: ArrayLike, n: int, epsilon: float) -> float:
+    """Estimated seconds of :func:`marginal_bound`: the k = 2 solves of both objectives, per distinct prior."""
+    entry = MECHANISMS["optimal"]
+    per = entry.solve_seconds(n, 2, "worst", epsilon) + entry.solve_seconds(n, 2, "average", epsilon)
+    return len(marginal_priors(prior)) * per
+
+
+def marginal_bound(prior: ArrayLike, n: int, epsilon: float) -> Yardstick:
+    """The reduction to one count (module docstring): ``max over S`` of the certified k = 2 optima, a lower bound on
+    the k-category optimum's worst-case and average errors (docs/definitions.md §9, §10)."""
+    a = validate.prior(prior)
+    n = validate.size(n)
+    entry = MECHANISMS["optimal"]
+    worst = average = 0.0
+    for pair in marginal_priors(a):
+        for objective in ("worst", "average"):
+            spec = ReleaseSpec.of("optimal", epsilon, objective=objective)
+            cert = entry.certificate(np.array(pair), n, spec)
+            value = cert["lower"] if objective == "worst" else cert["lp_optimum"]
+            value = max(0.0, float(value) * (1.0 - RELATIVE_MARGIN))
+            if objective == "worst":
+                worst = max(worst, value)
+            else:
+                average = max(average, value)
+    what = "the k = 2 optimum of one aggregated count (data-processing bound)"
+    return Yardstick(worst, average, what, what)
+
+
+def lp_optima(prior: ArrayLike, n: int, epsilon: float, computed: set[str]) -> dict[str, float]:
+    """``{objective: lp_optimum}`` of the ``optimal`` releases at k >= 3 whose rows were computed (``computed``: the
+    labels of the computed rows of ``compare``; their LP solves are cached, so this is a look-up), the certified
+    optimum of docs/definitions.md §9; ``{}`` where none ran."""
+    entry = MECHANISMS["optimal"]
+    out = {}
+    for objective in ("worst", "average"):
+        spec = ReleaseSpec.of("optimal", epsilon, objective=objective)
+        if f"optimal ({objective})" in computed:
+            out[objective] = float(entry.certificate(np.asarray(prior, dtype=np.float64), n, spec)["lp_optimum"])
+    return out
+
+
+def yardstick(prior: ArrayLike, n: int, epsilon: float, lp: dict[str, float] | None = None) -> Yardstick:
+    """The yardstick of ``compare`` (docs/definitions.md §9): the LP's own optima where they are given (``lp``:
+    ``{"worst": ..., "average": ...}``, the certified ``lp_optimum`` of the ``optimal`` rows at k >= 3), else
+    :func:`marginal_bound`; per objective, the larger of the two (both are at or below the optimum)."""
+    base = marginal_bound(prior, n, epsilon)
+    if not lp:
+        return base
+    worst, average, wb, ab = base.worst, base.average, base.worst_bound, base.average_bound
+    if lp.get("worst") is not None and lp["worst"] >= worst:
+        worst, wb = float(lp["worst"]), "the LP optimum (optimal, worst)"
+    if lp.get("average") is not None and lp["average"] >= average:
+        average, ab = float(lp["average"]), "the LP optimum (optimal, average)"
+    if not (np.isfinite(worst) and np.isfinite(average)):
+        raise InputError("the yardstick is not finite")
+    return Yardstick(worst, average, wb, ab)
