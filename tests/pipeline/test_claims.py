@@ -15,7 +15,7 @@ def grid(values: dict, objective="average"):
     rows = []
     for m, vals in values.items():
         for (a, n, e), v in vals.items():
-            rows.append({"mechanism": m, "base": m.split("~")[0], "pure_dp": m not in ("mh", "mh-delta"),
+            rows.append({"mechanism": m, "base": m.split("~")[0], "pure_dp": m not in ("mh", "mh-delta"), "k": 2,
                          "private": True, "prior_strength": a, "n": n, "epsilon": e, "average": v, "worst": v})
     return pd.DataFrame(rows)
 
