@@ -181,3 +181,11 @@ def test_winners_and_ratios_keep_k_apart():
     w = beyond.winners(pd.concat([k2.assign(is_optimum=True), k3.assign(is_optimum=False)], ignore_index=True),
                        "average").set_index("k")
     assert np.isnan(w.loc[3, "to_optimum"]) and w.loc[2, "to_optimum"] == pytest.approx(2.0)
+
+
+def test_the_lattice_release_is_ranked_at_k3_only():
+    # at k = 2 the lattice release is the optimum's own release, so it would win its objective by construction
+    vals = {"geometric": {(1, 10, 1.0): 0.2}, "lattice~average": {(1, 10, 1.0): 0.1}}
+    both = pd.concat([grid(vals), grid(vals).assign(k=3)], ignore_index=True)
+    w = beyond.winners(both, "average").set_index("k")
+    assert w.loc[2, "winner"] == "geometric" and w.loc[3, "winner"] == "lattice~average"

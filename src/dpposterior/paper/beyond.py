@@ -37,6 +37,10 @@ from .variants import parsed
 #: noise has a closed form (K-norm noise on the sum-zero lattice) and only its remap is solved for the objective,
 #: as ``remapped-geometric``'s is, so whether it wins, and by how much, is informative (docs/lattice.md).
 NOT_RANKED = tuple(m.id for m in MECHANISMS.values() if m.family == Family.OPTIMAL)
+#: ...except at k = 2, where the lattice release *is* the optimum's release (``lattice~average`` equals
+#: ``optimal~average``, and the minimax remap of the same kernel is ``optimal~worst``; docs/lattice.md): ranked at
+#: k >= 3 only.
+RANKED_FROM_K3 = tuple(m.id for m in MECHANISMS.values() if m.family == Family.LATTICE)
 #: The optimum of each objective, as the config names it (``optimal~worst``, ``optimal~average``): the entry of
 #: family ``optimal`` (the lattice entry also reads objectives, but it is not the optimum).
 OPTIMUM = {str(o): f"{m.id}~{o}" for m in MECHANISMS.values() if m.family == Family.OPTIMAL for o in m.objectives}
@@ -121,11 +125,13 @@ def _optimum_rows(df: pd.DataFrame, objective: str) -> pd.DataFrame:
 
 
 def winners(df: pd.DataFrame, objective: str) -> pd.DataFrame:
-    """Per (k, prior strength, n, eps): the pure eps-DP release (claimed or certified; ``mh`` claims only 2 eps and
+    """Per (k, prior strength, n, eps): the pure eps-DP release (the lattice release at k >= 3 only:
+    :data:`RANKED_FROM_K3`) (claimed or certified; ``mh`` claims only 2 eps and
     ``mh-delta`` (eps, delta), so neither is ranked) with the smallest ``objective`` error
     (``worst`` or ``average``), the runner-up, and their ratio; ``optimum`` (the optimum's error when the grid has
     it, else NaN: at k >= 3 past the linear program's budgets) and ``to_optimum``, the winner's error over it."""
-    d = df[df.pure_dp & ~df.base.isin(NOT_RANKED) & df[objective].notna()]
+    d = df[df.pure_dp & ~df.base.isin(NOT_RANKED) & df[objective].notna()
+           & ~(df.base.isin(RANKED_FROM_K3) & (df.k < 3))]
     best = _optimum_rows(df, objective).groupby(["k", "prior_strength", "n", "epsilon"])[objective].first()
     out = []
     for (k, a, n, eps), g in d.groupby(["k", "prior_strength", "n", "epsilon"], sort=True):
