@@ -31,6 +31,7 @@ style.apply()
 item = "fig3a"
 title = None
 claims = None
+note = ""
 inputs = None
 outputs = None
 bin_width = 0.025
@@ -54,6 +55,8 @@ caption = (f"{title}. Prior {'Beta' if k == 2 else 'Dir'}({','.join(f'{v:g}' for
            f"(delta only affects mh-delta); exact pmf, no sampling. Left: probability that the release lies at "
            f"distance H(BI(c), r) in [t, t + {bin_width:g}), per bin of width {bin_width:g} (the same quantity for every k). "
            "Right: tail P(H >= t); dashed: the arXiv draft's §6.2 bound |R| exp(-eps t / (2 S(c))) for mh.")
+if note:  # the item's note (config.yaml): what the figure leaves out, and why
+    caption += f" {note}"
 tables.show_text("**Caption.** " + caption)
 
 # %%

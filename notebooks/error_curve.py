@@ -34,6 +34,7 @@ item = "fig4"
 title = None
 mechanisms = None
 claims = None
+note = ""
 inputs = None
 outputs = None
 
@@ -72,6 +73,8 @@ caption = (f"{title}. {setting}; eps = {eps:g}, delta = {delta:g}; {nruns} runs 
            f"error H(BI(c), release) with its 95% interval (band), open circles: exact expected error. Right: error "
            f"relative to {shown[0]}, on the exact expectation where it exists (solid markers) and on the Monte Carlo "
            f"mean (open markers with 95% intervals) elsewhere.{switch} {same_note}").strip()
+if note:  # the item's note (config.yaml): what the figure leaves out, and why
+    caption += f" {note}"
 tables.show_text("**Caption.** " + caption)
 
 # %%
@@ -86,10 +89,10 @@ for m in shown:
     ax.plot(e.x, e.exact_mean, ls="none", marker="o", mfc="none", mec=style.colour(m), ms=7, mew=0.8)
     if m == shown[0]:
         continue
-    s = s.set_index("point").loc[ref.index]
+    s = s.set_index("point").reindex(ref.index)  # a mechanism capped by the experiment's max_n has no later points
     r = s.value / ref.value
     rse = r * np.hypot(s.se / s.value, ref.se / ref.value)
-    ex = s.is_exact & ref.is_exact
+    ex = s.is_exact.fillna(False).astype(bool) & ref.is_exact
     ax2.plot(s.x, r, color=style.colour(m), lw=1.0)
     ax2.plot(s.x[ex], r[ex], ls="none", marker=style.marker(m), color=style.colour(m))
     if (~ex).any():
@@ -126,7 +129,7 @@ plt.show()
 tab = summary.pivot(index="x", columns="mechanism", values="value")[shown]
 table = pd.DataFrame({xname: tab.index})
 for m in shown:
-    s = summary[summary.mechanism == m].set_index("x").loc[tab.index]
+    s = summary[summary.mechanism == m].set_index("x").reindex(tab.index)
     table[f"{m} exact"] = s.exact_mean.to_numpy()
     table[f"{m} MC mean"] = s.mc_mean.to_numpy()
     table[f"{m} MC se"] = s.mc_se.to_numpy()

@@ -18,8 +18,10 @@
 # E(c) = sum_r P(r | c) H(BI(c), r); the worst case is max_c E(c), the average is over the prior predictive.
 # `optimal` is the best any eps-DP release can do for each objective: at k = 2 the geometric release followed
 # by the Bayes (average) or minimax (worst case) remap, at any n; at k >= 3 the linear program over the
-# mechanism's table (|R(n)| <= 260). Where the k = 2 linear program runs (n <= 259) it is solved too, as the
-# check (open black circles). `~calibrated` is an exponential mechanism with its weight scaled by kappa*
+# mechanism's table where it runs within its budgets, and beyond it the lattice release with the objective's remap
+# (the best release there is, not a certified optimum: those points have no ratio). `lattice` is the K-norm
+# noise on the sum-zero lattice with the Bayes (average) or minimax (worst) remap (docs/lattice.md). Where the
+# k = 2 linear program runs (n <= 259) it is solved too, as the check (open black circles). `~calibrated` is an exponential mechanism with its weight scaled by kappa*
 # (certified eps-DP). The defaults render `frontier` of the default config.
 
 # %%
@@ -38,6 +40,7 @@ style.apply()
 item = "frontier"
 title = None
 mechanisms = None
+claims = None
 inputs = None
 outputs = None
 
@@ -55,13 +58,19 @@ eps = ok.epsilon.iloc[0]
 skipped = df[df.status != "ok"].groupby(["mechanism", "k"]).n.apply(lambda s: ", ".join(map(str, sorted(s))))
 skip_txt = ("; not computed (size limit): " + "; ".join(f"{m} k={k} at n = {v}" for (m, k), v in skipped.items())
             if len(skipped) else "")
+lp = ok[(ok.k >= 3) & ok.mechanism.isin(beyond.OPTIMUM.values())]
+lp = lp[lp.is_optimum.astype(bool)] if "is_optimum" in lp else lp
+lp_ns = lp.groupby("k").n.apply(lambda s: ", ".join(map(str, sorted(s.unique()))))
+lp_txt = (" (" + "; ".join(f"k = {k}: n = {v}" for k, v in lp_ns.items()) + ")") if len(lp_ns) else ""
 caption = (f"{title}. Priors " + ", ".join(("Beta" if len(p) == 2 else "Dir") + "(" + ",".join(f"{x:g}" for x in p) + ")"
                                             for p in sorted({tuple(p) for p in ok.prior}, key=len))
            + f"; eps = {eps:g}; n in {{{', '.join(map(str, sorted(ok.n.unique())))}}}. Left: worst case over all data "
            "sets of size n of the exact expected Hellinger error; right: its average under the prior predictive. "
-           "Black lines: the optimal eps-DP release for each objective (k = 2: geometric + remap; k = 3: linear "
-           "program); open circles: the k = 2 linear program where it runs, as a check. Middle row: each release's "
-           "error over the optimum's (1 = the best possible)."
+           "Black lines: the optimal eps-DP release for each objective (k = 2: geometric + remap; k >= 3: the linear "
+           "program where it runs within its budgets" + lp_txt + ", the lattice release with the objective's remap "
+           "beyond); open circles: the k = 2 linear program where it runs, as a check. Ratio rows: each release's "
+           "error over the optimum's (1 = the best possible), per k; at k >= 3 only where the linear program ran (no "
+           "certified optimum beyond it, so no ratio there)."
            " ehds calibrated and mh calibrated coincide (same weight shape at gamma = 1), as do lsdim and lszhang at k = 2"
            + skip_txt + ".")
 tables.show_text("**Caption.** " + caption)
@@ -76,8 +85,7 @@ def family(m):
 
 groups = {"exponential": "exponential mechanisms (dashed: calibrated)", "noise": "additive-noise releases"}
 optimum = [m for m in mechanisms if m.startswith("optimal")]
-panels = [(k, "error", g) for k in ks[:1] for g in groups] + [(k, "ratio", None) for k in ks[:1]] + [
-    (k, "error", g) for k in ks[1:] for g in groups]
+panels = [p for k in ks for p in [(k, "error", g) for g in groups] + [(k, "ratio", None)]]
 fig, axes = plt.subplots(len(panels), 2, figsize=(9.0, 3.2 * len(panels)), squeeze=False)
 for i, (k, what, group) in enumerate(panels):
     for j, objective in enumerate(("worst", "average")):
@@ -85,7 +93,8 @@ for i, (k, what, group) in enumerate(panels):
         ns_k = sorted(ok[ok.k == k].n.unique())
         if what == "ratio":
             style.ratio_panel(ax, ratio[(ratio.k == k) & (ratio.objective == objective)], mechanisms, ns_k)
-            ax.set_title(f"k = {k}: {objective} error over the optimum's, every release", fontsize=8.5)
+            where = "" if k == 2 else "\n(the linear program's optimum, where it runs)"
+            ax.set_title(f"k = {k}: {objective} error over the optimum's, every release{where}", fontsize=8.5)
             continue
         shown = optimum + [m for m in mechanisms if not m.startswith("optimal") and family(m) == group]  # optimum
         # first: a release on it (geometric at k = 2) then shows its open markers over the optimum's line
@@ -125,5 +134,5 @@ table = table.reset_index()
 tables.show(table, heading="Exact expected errors (worst case and average)")
 tables.show(ratio.pivot_table(index=["k", "n", "objective"], columns="mechanism", values="ratio").reset_index(),
             heading="Each release's error over the optimum's, per objective (1 = the best possible)")
-rows = C.frontier(df)
+rows = C.frontier(df) + C.judge("frontier", claims, df)  # the item's claims: kinds of claims.optimum
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

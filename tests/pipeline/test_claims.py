@@ -15,7 +15,7 @@ def grid(values: dict, objective="average"):
     rows = []
     for m, vals in values.items():
         for (a, n, e), v in vals.items():
-            rows.append({"mechanism": m, "base": m.split("~")[0], "pure_dp": m not in ("mh", "mh-delta"),
+            rows.append({"mechanism": m, "base": m.split("~")[0], "pure_dp": m not in ("mh", "mh-delta"), "k": 2,
                          "private": True, "prior_strength": a, "n": n, "epsilon": e, "average": v, "worst": v})
     return pd.DataFrame(rows)
 
@@ -116,3 +116,76 @@ def test_which_to_use_judges_the_winner_against_the_optimum():
     bad = grid({"geometric": {(1, 10, 1.0): 0.2}, "optimal~average": {(1, 10, 1.0): 0.3}, "optimal~worst": {(1, 10, 1.0): 0.3}})
     row = next(r for r in C.which_to_use(bad, better="mh", worse="lsdim") if r.claim.startswith("Beyond the drafts (worst"))
     assert row.verdict == V.NOT_REPRODUCED
+
+
+def k3_frame(lattice_worst, geometric_worst, *, lp=(True, True)):
+    """A k = 3 expected-error grid at n = 5 and 20: optimal is the LP at the points where ``lp`` is True (else the
+    lattice release, ``is_optimum`` False); the optimum's errors are 0.30 (worst) and 0.25 (average)."""
+    base = {"status": "ok", "k": 3, "epsilon": 1.0, "prior": [1.0, 1.0, 1.0], "prior_strength": 1.0, "pure_dp": True,
+            "is_optimum": False}
+    rows = []
+    for n, on_lp, lw, gw in zip((5, 20), lp, lattice_worst, geometric_worst, strict=True):
+        rows += [dict(base, n=n, mechanism="optimal~worst", worst=0.30 if on_lp else lw, average=0.26, is_optimum=on_lp),
+                 dict(base, n=n, mechanism="optimal~average", worst=0.35, average=0.25, is_optimum=on_lp),
+                 dict(base, n=n, mechanism="lattice~worst", worst=lw, average=0.27),
+                 dict(base, n=n, mechanism="geometric", worst=gw, average=0.35)]
+    return pd.DataFrame(rows)
+
+
+NEAR = {"kind": "near-optimum", "mechanism": "lattice~worst", "objective": "worst", "tolerance": 0.03, "text": "near"}
+BEATS = {"kind": "beats-everywhere", "better": "lattice~worst", "worse": "geometric", "objective": "worst",
+         "text": "beats"}
+
+
+def test_the_optimum_is_the_optimal_entry_and_the_lattice_release_is_ranked():
+    assert beyond.OPTIMUM == {"worst": "optimal~worst", "average": "optimal~average"}
+    assert "lattice" not in beyond.NOT_RANKED and "optimal" in beyond.NOT_RANKED
+
+
+def test_near_optimum_holds_within_its_tolerance_where_the_lp_ran_only():
+    (row,) = C.judge("frontier", [NEAR], k3_frame((0.30 * 1.029, 0.305), (0.45, 0.45)))
+    assert row.verdict == V.REPRODUCED and "over 2 points" in row.computed
+    (row,) = C.judge("frontier", [NEAR], k3_frame((0.30 * 1.031, 0.30), (0.45, 0.45)))
+    assert row.verdict == V.PARTLY  # just past the tolerance at n = 5
+    (row,) = C.judge("which_to_use", [NEAR], k3_frame((0.30 * 1.031, 0.30 * 1.04), (0.45, 0.45)))
+    assert row.verdict == V.NOT_REPRODUCED
+    # beyond the LP, optimal is the lattice release itself: no certified optimum, so the point is not judged
+    (row,) = C.judge("frontier", [NEAR], k3_frame((0.30 * 1.02, 0.5), (0.45, 0.45), lp=(True, False)))
+    assert row.verdict == V.REPRODUCED and "over 1 points" in row.computed
+    (row,) = C.judge("frontier", [NEAR], k3_frame((0.31, 0.31), (0.45, 0.45), lp=(False, False)))
+    assert row.verdict == V.CANNOT_CHECK
+    # k = 2 points are not judged by default
+    (row,) = C.judge("frontier", [NEAR], k3_frame((0.31, 0.31), (0.45, 0.45)).assign(k=2))
+    assert row.verdict == V.CANNOT_CHECK
+
+
+def test_beats_everywhere_fails_where_the_other_release_is_smaller():
+    (row,) = C.judge("frontier", [BEATS], k3_frame((0.31, 0.32), (0.45, 0.40)))
+    assert row.verdict == V.REPRODUCED and "at 2 of 2 points" in row.computed
+    (row,) = C.judge("frontier", [BEATS], k3_frame((0.31, 0.32), (0.45, 0.32)))
+    assert row.verdict == V.PARTLY  # a tie is not a win
+    (row,) = C.judge("frontier", [BEATS], k3_frame((0.31, 0.32), (0.30, 0.31)))
+    assert row.verdict == V.NOT_REPRODUCED
+    (row,) = C.judge("frontier", [dict(BEATS, k_min=4)], k3_frame((0.31, 0.32), (0.45, 0.40)))
+    assert row.verdict == V.CANNOT_CHECK
+
+
+def test_winners_and_ratios_keep_k_apart():
+    k2 = grid({"geometric": {(1, 10, 1.0): 0.2}, "optimal~average": {(1, 10, 1.0): 0.1}})
+    k3 = grid({"geometric": {(1, 10, 1.0): 0.5}, "lattice~average": {(1, 10, 1.0): 0.4},
+               "optimal~average": {(1, 10, 1.0): 0.38}}).assign(k=3)
+    w = beyond.winners(pd.concat([k2, k3], ignore_index=True), "average").set_index("k")
+    assert w.loc[2, "winner"] == "geometric" and w.loc[3, "winner"] == "lattice~average"
+    assert w.loc[3, "to_optimum"] == pytest.approx(0.4 / 0.38) and w.loc[3, "runner_up"] == "geometric"
+    # optimal beyond its LP (is_optimum False) is no optimum: the cell keeps its winner, without a distance to it
+    w = beyond.winners(pd.concat([k2.assign(is_optimum=True), k3.assign(is_optimum=False)], ignore_index=True),
+                       "average").set_index("k")
+    assert np.isnan(w.loc[3, "to_optimum"]) and w.loc[2, "to_optimum"] == pytest.approx(2.0)
+
+
+def test_the_lattice_release_is_ranked_at_k3_only():
+    # at k = 2 the lattice release is the optimum's own release, so it would win its objective by construction
+    vals = {"geometric": {(1, 10, 1.0): 0.2}, "lattice~average": {(1, 10, 1.0): 0.1}}
+    both = pd.concat([grid(vals), grid(vals).assign(k=3)], ignore_index=True)
+    w = beyond.winners(both, "average").set_index("k")
+    assert w.loc[2, "winner"] == "geometric" and w.loc[3, "winner"] == "lattice~average"

@@ -65,3 +65,14 @@ def test_privacy_split_into_one_n_slices_merges_to_the_same_table(tmp_path):
         E.merge_privacy_slices(spec, slices + slices[:1])
     with pytest.raises(InputError, match="one n"):
         E.merge_privacy_slices(spec, [whole])
+
+
+def test_accuracy_runs_skip_points_past_max_n_and_keep_mc_where_the_pmf_is_refused():
+    d = E.data_points({"kind": "n-series", "prior": [1, 1, 1], "n": [6, 60]})
+    runs, exact = E.accuracy_runs("e", "lattice~average", d, epsilon=1.0, delta=1e-8, seed=1, runs=5,
+                                  exact_max=10**6, log=lambda _: None, max_n=6)
+    assert runs.n.unique().tolist() == [6] and exact.n.tolist() == [6] and np.isfinite(exact["mean"]).all()
+    # n = 60: its draws run the local search and its exact pmf is refused: Monte Carlo rows, NaN exact law
+    runs, exact = E.accuracy_runs("e", "lattice~average", d.iloc[1:], epsilon=1.0, delta=1e-8, seed=1, runs=5,
+                                  exact_max=10**6, log=lambda _: None)
+    assert len(runs) == 5 and np.isnan(exact["mean"]).all() and exact.n.tolist() == [60]

@@ -111,7 +111,7 @@ def test_calibration_judges_the_slack_and_labels_the_gain():
 def _cells(ehds, geo):
     rows = []
     for m, v in (("ehds", ehds), ("geometric", geo), ("ehd", 0.9)):
-        rows.append({"mechanism": m, "base": m, "pure_dp": True, "private": True, "prior_strength": 1, "n": 10,
+        rows.append({"mechanism": m, "base": m, "pure_dp": True, "private": True, "k": 2, "prior_strength": 1, "n": 10,
                      "epsilon": 1.0, "average": v, "worst": v})
     return pd.DataFrame(rows)
 

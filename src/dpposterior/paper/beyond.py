@@ -28,19 +28,22 @@ from ..accuracy import expected_errors
 from ..distances import DEFAULT_DISTANCE
 from ..errors import SizeError
 from ..mechanisms import MECHANISMS, ReleaseSpec
+from ..mechanisms.base import Family
 from ..models import n_candidates
 from .variants import parsed
 
-#: ``which-to-use`` ranks only releases with a closed form: an entry that optimises objectives (``optimal``) wins
-#: its own objective by construction (the registry says which: an entry with ``objectives``).
-NOT_RANKED = tuple(m.id for m in MECHANISMS.values() if m.objectives)
-#: The optimum of each objective, as the config names it (``optimal~worst``, ``optimal~average``): the first entry in
-#: registry order offering the objective (``optimal``; ``lattice``, registered after it, is a release beside it).
-OPTIMUM: dict[str, str] = {}
-for _m in MECHANISMS.values():
-    for _o in _m.objectives:
-        OPTIMUM.setdefault(str(_o), f"{_m.id}~{_o}")
-del _m, _o
+#: ``which-to-use`` does not rank the optimum (family ``optimal``): it wins its own objective by construction
+#: wherever it is the optimum.  The lattice release (family ``lattice``) has objectives too, but it is ranked: its
+#: noise has a closed form (K-norm noise on the sum-zero lattice) and only its remap is solved for the objective,
+#: as ``remapped-geometric``'s is, so whether it wins, and by how much, is informative (docs/lattice.md).
+NOT_RANKED = tuple(m.id for m in MECHANISMS.values() if m.family == Family.OPTIMAL)
+#: ...except at k = 2, where the lattice release *is* the optimum's release (``lattice~average`` equals
+#: ``optimal~average``, and the minimax remap of the same kernel is ``optimal~worst``; docs/lattice.md): ranked at
+#: k >= 3 only.
+RANKED_FROM_K3 = tuple(m.id for m in MECHANISMS.values() if m.family == Family.LATTICE)
+#: The optimum of each objective, as the config names it (``optimal~worst``, ``optimal~average``): the entry of
+#: family ``optimal`` (the lattice entry also reads objectives, but it is not the optimum).
+OPTIMUM = {str(o): f"{m.id}~{o}" for m in MECHANISMS.values() if m.family == Family.OPTIMAL for o in m.objectives}
 
 
 def tailorings(mech, spec: dict) -> list[tuple[str | None, str]]:
@@ -81,7 +84,8 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure) -> dict:
            "pure_dp": claim == (eps, 0.0), "prior": prior, "prior_strength": prior[0], "k": len(prior), "n": n,
            "epsilon": eps, "distance": dist, "measure": measure,
            "worst": np.nan, "worst_counts": None, "average": np.nan, "kappa": np.nan,
-           "certified_epsilon": np.nan, "oracle": np.nan, "oracle_objective": None, "status": "ok"}
+           "certified_epsilon": np.nan, "oracle": np.nan, "oracle_objective": None, "is_optimum": False,
+           "status": "ok"}
     cap = spec.get("calibrated_max_n")
     if v.calibrate and cap is not None and n > int(cap):
         row["status"] = f"not computed: a calibrated variant above calibrated_max_n = {int(cap)} (config)"
@@ -93,6 +97,7 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure) -> dict:
         row["status"] = str(exc)
         return row
     row.update(worst=e.worst, worst_counts=list(e.worst_counts), average=e.average)
+    row["is_optimum"] = _is_optimum(name, release, prior, n)
     if e.calibration is not None:
         row.update(kappa=e.calibration.factor, certified_epsilon=e.calibration.concrete_epsilon)
     if spec.get("lp_oracle", False) and dist in (None, DEFAULT_DISTANCE) and measure == DEFAULT_DISTANCE:
@@ -102,19 +107,37 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure) -> dict:
     return row
 
 
+def _is_optimum(name: str, release, prior, n: int) -> bool:
+    """Whether the row's values are the optimum of the objective: the optimum's entry (:data:`OPTIMUM`), except at
+    k >= 3 where it runs the lattice release instead of its linear program (past the LP's budgets; the entry says
+    which, ``uses_lattice``): those values are the best release there is, not a certified optimum."""
+    if name not in OPTIMUM.values():
+        return False
+    uses_lattice = getattr(release.mechanism, "uses_lattice", None)
+    return not (len(prior) >= 3 and uses_lattice is not None and uses_lattice(prior, n, release))
+
+
+def _optimum_rows(df: pd.DataFrame, objective: str) -> pd.DataFrame:
+    """The rows of ``df`` that hold the optimum of ``objective`` (a grid written before the ``is_optimum`` column:
+    every row of the optimum's entry)."""
+    s = df[(df.mechanism == OPTIMUM[objective]) & df[objective].notna()]
+    return s[s.is_optimum.astype(bool)] if "is_optimum" in s else s
+
+
 def winners(df: pd.DataFrame, objective: str) -> pd.DataFrame:
-    """Per (prior strength, n, eps): the pure eps-DP release (claimed or certified; ``mh`` claims only 2 eps and
+    """Per (k, prior strength, n, eps): the pure eps-DP release (the lattice release at k >= 3 only:
+    :data:`RANKED_FROM_K3`) (claimed or certified; ``mh`` claims only 2 eps and
     ``mh-delta`` (eps, delta), so neither is ranked) with the smallest ``objective`` error
     (``worst`` or ``average``), the runner-up, and their ratio; ``optimum`` (the optimum's error when the grid has
-    it, else NaN) and ``to_optimum``, the winner's error over it."""
-    d = df[df.pure_dp & ~df.base.isin(NOT_RANKED) & df[objective].notna()]
-    best = df[(df.mechanism == OPTIMUM[objective]) & df[objective].notna()]
-    best = best.groupby(["prior_strength", "n", "epsilon"])[objective].first()
+    it, else NaN: at k >= 3 past the linear program's budgets) and ``to_optimum``, the winner's error over it."""
+    d = df[df.pure_dp & ~df.base.isin(NOT_RANKED) & df[objective].notna()
+           & ~(df.base.isin(RANKED_FROM_K3) & (df.k < 3))]
+    best = _optimum_rows(df, objective).groupby(["k", "prior_strength", "n", "epsilon"])[objective].first()
     out = []
-    for (a, n, eps), g in d.groupby(["prior_strength", "n", "epsilon"], sort=True):
+    for (k, a, n, eps), g in d.groupby(["k", "prior_strength", "n", "epsilon"], sort=True):
         g = g.sort_values(objective)
-        optimum = float(best.get((a, n, eps), np.nan))
-        out.append({"prior_strength": a, "n": n, "epsilon": eps, "winner": g.mechanism.iloc[0],
+        optimum = float(best.get((k, a, n, eps), np.nan))
+        out.append({"k": k, "prior_strength": a, "n": n, "epsilon": eps, "winner": g.mechanism.iloc[0],
                     "error": g[objective].iloc[0], "runner_up": g.mechanism.iloc[1] if len(g) > 1 else None,
                     "ratio": g[objective].iloc[1] / g[objective].iloc[0] if len(g) > 1 else np.nan,
                     "optimum": optimum, "to_optimum": g[objective].iloc[0] / optimum if optimum > 0 else np.nan})
@@ -126,13 +149,14 @@ def ratios(df: pd.DataFrame) -> pd.DataFrame:
     """Every release's exact expected error over the optimum's, per (k, prior strength, n, eps) and objective:
     long rows ``mechanism, pure_dp, objective, error, optimum, ratio`` (for a pure eps-DP release, ratio >= 1 up
     to the optimum's certificate; ``mh`` (2 eps), ``mh-delta`` and the non-private ``ehdl`` may go below;
-    docs/definitions.md §9-§10).  Points where the optimum was not computed (e.g. the k >= 3 linear program past
-    its size limit) have no row; the optima themselves are left out."""
+    docs/definitions.md §9-§10).  Points where the optimum was not computed (the k >= 3 linear program past its
+    budgets, where ``optimal`` runs the lattice release: ``is_optimum`` False) have no row; the optima themselves
+    are left out."""
     ok = df[df.status == "ok"]
     keys = ["k", "prior_strength", "n", "epsilon"]
     out = []
-    for objective, name in OPTIMUM.items():
-        opt = ok[ok.mechanism == name].set_index(keys)[objective]
+    for objective in OPTIMUM:
+        opt = _optimum_rows(ok, objective).set_index(keys)[objective]
         others = ok[~ok.mechanism.isin(OPTIMUM.values()) & ok[objective].notna()]
         if not len(opt) or not len(others):
             continue

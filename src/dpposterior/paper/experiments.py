@@ -20,7 +20,7 @@ from tqdm import tqdm
 from ..accuracy import exact_accuracy_from_pmf, release_error
 from ..bounds import abs_discretised_laplace_pmf, exponential_tail_bound
 from ..distances import hellinger
-from ..errors import InputError
+from ..errors import InputError, SizeError
 from ..mechanism_audit import audit_mechanism, exact_pair_epsilon
 from ..mechanisms import MECHANISMS, ReleaseSpec, log_pmf, sample
 from ..models import (
@@ -103,9 +103,13 @@ def data_points(spec: dict) -> pd.DataFrame:
 
 
 def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilon: float, delta: float, seed: int,
-                  runs: int, exact_max: int, progress: bool = False, log=print) -> tuple[pd.DataFrame, pd.DataFrame]:
+                  runs: int, exact_max: int, progress: bool = False, log=print,
+                  max_n: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``runs`` releases of ``mechanism`` at every point of ``data`` (one row per run: released counts and
-    error ``H(BI(c), release)``), and the exact error law from the pmf where ``|R(n)| <= exact_max``.
+    error ``H(BI(c), release)``), and the exact error law from the pmf where ``|R(n)| <= exact_max`` and the
+    mechanism computes it (a release that refuses its exact pmf for its size, e.g. the lattice release whose draws
+    run the local search, gets NaN there).  Points with ``n > max_n`` (the experiment's ``max_n`` for this
+    mechanism: its draws' cost) are not drawn and have no rows.
 
     Point i draws from ``job_rng(seed, "accuracy", experiment, mechanism, i)``.
     """
@@ -113,6 +117,9 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
     out_runs, out_exact = [], []
     for row in tqdm(data.itertuples(index=False), total=len(data), disable=not progress,
                     desc=f"{experiment}/{mechanism}", mininterval=1.0):
+        if max_n is not None and int(row.n) > int(max_n):
+            log(f"point {row.point} ({row.label}): not drawn (n > max_n = {int(max_n)}, config)")
+            continue
         prior, counts = np.asarray(row.prior, float), np.asarray(row.counts, np.int64)
         rng, label = job_rng(seed, "accuracy", experiment, mechanism, int(row.point))
         m = sample(spec, prior, counts, size=runs, rng=rng)
@@ -123,10 +130,12 @@ def accuracy_runs(experiment: str, mechanism: str, data: pd.DataFrame, *, epsilo
             "counts": [counts.tolist()] * runs, "epsilon": epsilon, "delta": delta, "seed": label,
             "run": np.arange(runs), "released": list(m), "error": err}))
         size = n_candidates(int(row.n), int(row.k))
+        ex = dict.fromkeys(["mean", "q25", "median", "q75", "p_exact"], np.nan)
         if size <= exact_max:
-            ex = exact_accuracy_from_pmf(log_pmf(spec, prior, counts), prior, counts).as_dict()
-        else:
-            ex = dict.fromkeys(["mean", "q25", "median", "q75", "p_exact"], np.nan)
+            try:
+                ex = exact_accuracy_from_pmf(log_pmf(spec, prior, counts), prior, counts).as_dict()
+            except SizeError as exc:  # the release computes no exact pmf at this size: Monte Carlo only
+                log(f"point {row.point} ({row.label}): no exact error law ({exc})")
         out_exact.append({"experiment": experiment, "mechanism": mechanism, "point": int(row.point), "x": row.x,
                           "label": row.label, "n": int(row.n), "k": int(row.k), "candidates": float(size),
                           "epsilon": epsilon, "delta": delta, **ex})

@@ -12,7 +12,8 @@ COLOURS = {"mh": "#1f77b4", "lsdim": "#2ca02c", "lshist": "#d62728", "mh-delta":
            "lszhang": "#e6a700", "ehds": "#8c564b", "ehd": "#7f7f7f", "ehdl": "#17becf",
            "formula-exp": "#444444", "formula-laplace": "#bbbbbb", "geometric": "#e377c2",
            "ehd~calibrated": "#3f3f3f", "ehds~calibrated": "#5c3a1e", "mh~calibrated": "#0b3d66",
-           "mh-delta~calibrated": "#5a3d80", "optimal~worst": "#000000", "optimal~average": "#555555"}
+           "mh-delta~calibrated": "#5a3d80", "optimal~worst": "#000000", "optimal~average": "#555555",
+           "lattice~worst": "#ff7f0e", "lattice~average": "#bcbd22"}
 #: Legend names: the project id and the draft's name for it.
 NAMES = {"mh": "mh (M_H, arXiv Def. 6)", "lsdim": "lsdim (Laplace)", "lshist": "lshist (improved Laplace)",
          "mh-delta": "mh-delta (M_H, workshop Def. 4.1)", "lszhang": "lszhang (Laplace 2/eps)",
@@ -21,11 +22,14 @@ NAMES = {"mh": "mh (M_H, arXiv Def. 6)", "lsdim": "lsdim (Laplace)", "lshist": "
          "geometric": "geometric (discrete Laplace)", "ehd~calibrated": "ehd calibrated",
          "ehds~calibrated": "ehds calibrated", "mh~calibrated": "mh calibrated",
          "mh-delta~calibrated": "mh-delta calibrated",
-         "optimal~worst": "optimal (worst case; k = 2: geometric + remap, k >= 3: LP)",
-         "optimal~average": "optimal (average; k = 2: geometric + remap, k >= 3: LP)"}
+         "optimal~worst": "optimal (worst case; k = 2: geometric + remap, k >= 3: LP, lattice beyond)",
+         "optimal~average": "optimal (average; k = 2: geometric + remap, k >= 3: LP, lattice beyond)",
+         "lattice~worst": "lattice (K-norm noise + minimax remap)",
+         "lattice~average": "lattice (K-norm noise + Bayes remap)"}
 MARKERS = {"mh": "o", "lsdim": "s", "lshist": "^", "mh-delta": "D", "lszhang": "v", "ehds": "P", "ehd": "X",
            "ehdl": "*", "geometric": "h", "ehd~calibrated": "x", "ehds~calibrated": "p", "mh~calibrated": "8",
-           "mh-delta~calibrated": "d", "optimal~worst": "_", "optimal~average": "|"}
+           "mh-delta~calibrated": "d", "optimal~worst": "_", "optimal~average": "|",
+           "lattice~worst": "<", "lattice~average": ">"}
 
 RC = {"font.size": 9, "axes.titlesize": 9.5, "axes.labelsize": 9, "legend.fontsize": 7.5,
       "xtick.labelsize": 8, "ytick.labelsize": 8, "figure.dpi": 110, "savefig.dpi": 200,

@@ -48,7 +48,7 @@ class Runs(Stage):
     name = "runs"
     section = "accuracy"
     help = "Monte Carlo releases of one mechanism at every point, and the exact error law"
-    keys = ("epsilon", "delta")
+    keys = ("epsilon", "delta", "max_n")
     outputs = {"runs": paths.RUNS, "exact": paths.EXACT}
     progress = True
     notebook_mechanisms = True
@@ -68,7 +68,7 @@ class Runs(Stage):
         runs, exact = accuracy_runs(args.experiment, args.mechanism, pd.read_parquet(args.data),
                                     epsilon=float(spec["epsilon"]), delta=float(spec["delta"]), seed=int(spec["seed"]),
                                     runs=int(spec["runs"]), exact_max=int(spec["exact_max"]), progress=args.progress,
-                                    log=log)
+                                    log=log, max_n=spec.get("max_n", {}).get(args.mechanism))
         write_parquet(runs, args.out_runs)
         write_parquet(exact, args.out_exact)
 
@@ -83,6 +83,9 @@ class Runs(Stage):
                 library(f"{key}.a[{i}]", V.number, a, "a prior value", V.MIN_PRIOR, V.MAX_PRIOR)
             if "prior_value" in spec:
                 library(f"{key}.prior_value", V.number, spec["prior_value"], "prior_value", V.MIN_PRIOR, V.MAX_PRIOR)
+            for m in spec.get("max_n", {}):
+                if m not in spec.get("mechanisms", []):
+                    config_error(f"{key}.max_n.{m}", "names a mechanism the experiment does not run")
             vectors = spec.get("counts", [])
             vectors = [vectors] if vectors and not isinstance(vectors[0], list) else vectors
             sizes = [(f"{key}.n[{i}]", library(f"{key}.n[{i}]", V.size, n), k) for i, n in enumerate(spec.get("n", []))]
@@ -94,6 +97,8 @@ class Runs(Stage):
                     library(where, check_sampler_size, n, kk)
                 if kk is not None:  # each job draws `runs` releases at once: dp.sample's budgets
                     for m in spec.get("mechanisms", []):
+                        if n > spec.get("max_n", {}).get(m, n):
+                            continue  # not drawn (max_n)
                         library(where, MECHANISMS[base_id(m)].check_draws, n, kk, cfg["runs"])
         if "seed" in cfg:  # the seed every job derives its stream from
             library("seed", V.seed, cfg["seed"])

@@ -1,0 +1,66 @@
+"""Claim kinds of the expected-error items (templates ``frontier`` and ``which_to_use``) at k >= 3: how close a release
+comes to the optimum where the optimum is certified, and whether one release beats another at every point
+(docs/definitions.md §9-§10, docs/lattice.md).  The context of these kinds is the item's expected-error grid
+(:func:`dpposterior.paper.beyond.expected_error_grid` rows); exact values, so the tolerances are stated in the rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import verdicts as V
+from ..beyond import ratios
+from .registry import NUMBER, Mechanism, kind
+
+TEMPLATES = ("frontier", "which_to_use")
+_WORDS = (V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.CANNOT_CHECK)
+_OBJECTIVE = ("worst", "average")
+
+
+def _cannot(cl: dict, rule: str, why: str) -> V.Verdict:
+    return V.Verdict(cl["text"], "", why, rule, "", V.CANNOT_CHECK)
+
+
+@kind("near-optimum", templates=TEMPLATES, verdicts=_WORDS,
+      required={"mechanism": Mechanism, "objective": _OBJECTIVE, "tolerance": NUMBER}, optional={"k_min": int})
+def near_optimum(cl: dict, ctx: pd.DataFrame) -> list[V.Verdict]:
+    """``mechanism``'s ``objective`` error is at most ``1 + tolerance`` times the optimum's at every point (k >=
+    ``k_min``, default 3) where the optimum is certified: the linear program's at k >= 3, where it runs within its
+    budgets (:func:`dpposterior.paper.beyond.ratios`; points beyond it have no optimum and are not judged)."""
+    k_min, tol, objective = int(cl.get("k_min", 3)), float(cl["tolerance"]), cl["objective"]
+    rule = f"error / optimum <= 1 + tolerance at every point with k >= {k_min} where the optimum ran (exact values)"
+    r = ratios(ctx)
+    s = r[(r.mechanism == cl["mechanism"]) & (r.objective == objective) & (r.k >= k_min)]
+    if not len(s):
+        return [_cannot(cl, rule, f"no point with k >= {k_min} has both {cl['mechanism']} and the optimum")]
+    worst = s.loc[s.ratio.idxmax()]
+    return [V.Verdict(
+        cl["text"], f"{cl['mechanism']} within {100 * tol:g} % of the {objective}-error optimum",
+        f"{cl['mechanism']} / optimum from {s.ratio.min():.4f} to {s.ratio.max():.4f} over {len(s)} points (largest at "
+        f"k = {int(worst.k)}, n = {int(worst.n)}, eps = {worst.epsilon:g})",
+        rule, f"relative {tol:g}", V.tally(s.ratio <= 1 + tol))]
+
+
+@kind("beats-everywhere", templates=TEMPLATES, verdicts=_WORDS,
+      required={"better": Mechanism, "worse": Mechanism, "objective": _OBJECTIVE}, optional={"k_min": int})
+def beats_everywhere(cl: dict, ctx: pd.DataFrame) -> list[V.Verdict]:
+    """``better``'s ``objective`` error is below ``worse``'s at every point (k >= ``k_min``, default 3) where both
+    were computed (exact values, no tolerance)."""
+    k_min, objective = int(cl.get("k_min", 3)), cl["objective"]
+    rule = f"{cl['better']} < {cl['worse']} at every point with k >= {k_min} where both ran (exact values)"
+    ok = ctx[(ctx.status == "ok") & (ctx.k >= k_min) & ctx[objective].notna()]
+    keys = ["k", "prior_strength", "n", "epsilon"]
+    b = ok[ok.mechanism == cl["better"]].set_index(keys)[objective]
+    w = ok[ok.mechanism == cl["worse"]].set_index(keys)[objective]
+    idx = b.index.intersection(w.index)
+    if not len(idx):
+        return [_cannot(cl, rule, f"no point with k >= {k_min} has both {cl['better']} and {cl['worse']}")]
+    ratio = (w[idx] / b[idx]).to_numpy(float)
+    hold = (b[idx] < w[idx]).to_numpy(bool)
+    ks = ", ".join(str(int(k)) for k in sorted({i[0] for i in idx}))
+    return [V.Verdict(
+        cl["text"], f"{cl['better']} < {cl['worse']} ({objective} error)",
+        f"{cl['worse']} / {cl['better']} from {np.min(ratio):.3f} to {np.max(ratio):.3f}; {cl['better']} smaller at "
+        f"{int(hold.sum())} of {len(idx)} points (k = {ks})",
+        rule, "exact (no tolerance)", V.tally(hold))]
