@@ -111,6 +111,7 @@ for a_ in (ax, ax2):
         a_.set_xscale("log")
     a_.set_xlabel("data size n" if xname == "n" else "balanced prior parameter a")
 ax.set_yscale("log")
+style.log_ticks(ax.yaxis)  # plain labels (0.2, 0.3, 0.5), not "2x10^-1"
 ax.set_ylabel("mean Hellinger error")
 ax2.set_ylabel(f"error relative to {shown[0]}")
 ax.set_title("Mean error")

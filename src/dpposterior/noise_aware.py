@@ -253,5 +253,6 @@ def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, l
 
 
 def _values(vector: Any) -> Any:
-    """A pandas Series' values (its labels were read by :func:`dpposterior.labels.aligned`); anything else as is."""
-    return vector.to_numpy() if type(vector).__module__.startswith("pandas") and hasattr(vector, "to_numpy") else vector
+    """A pandas Series' values (its labels were read by :func:`dpposterior.labels.aligned`); anything else, a
+    DataFrame included (the validator refuses it with what to pass), as is."""
+    return vector.to_numpy() if type(vector).__name__ == "Series" and hasattr(vector, "to_numpy") else vector
