@@ -69,16 +69,17 @@ def apply() -> None:
 
 
 def log_ticks(axis) -> None:
-    """Plain labelled ticks on a log axis, at 1, 2, 3, 5 x 10^j over a range of about a decade (which would
-    otherwise get one label), 1, 2, 5 x 10^j up to ~2.5 decades, 10^j beyond (call after plotting: the
-    range is the axis' view interval)."""
+    """Plain labelled ticks on a log axis: 1, 1.1, 1.2, 1.3, 1.5, ... x 10^j over a range under half a decade,
+    1, 2, 3, 5 x 10^j up to about a decade (either would otherwise get one label or none), 1, 2, 5 x 10^j up to
+    ~2.5 decades, 10^j beyond (call after plotting: the range is the axis' view interval)."""
     import math
 
     from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator  # optional heavy dependency
 
     lo, hi = sorted(axis.get_view_interval())
     decades = math.log10(hi / lo) if lo > 0 and hi > 0 else 0.0
-    subs = (1.0, 2.0, 3.0, 5.0) if decades <= 1.3 else (1.0, 2.0, 5.0) if decades <= 2.5 else (1.0,)
+    subs = ((1.0, 1.1, 1.2, 1.3, 1.5, 1.7, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0) if decades <= 0.5  # e.g. ratios 1 to 1.8
+            else (1.0, 2.0, 3.0, 5.0) if decades <= 1.3 else (1.0, 2.0, 5.0) if decades <= 2.5 else (1.0,))
     axis.set_major_locator(LogLocator(base=10.0, subs=subs))
     axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     axis.set_minor_locator(NullLocator())
