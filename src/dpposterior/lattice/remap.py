@@ -176,6 +176,13 @@ class Remap:
     table: NDArray[np.float64] | None = None
     certificate: dict | None = None
 
+    def draw_row(self, row: int, bits) -> int:
+        """One output rank drawn from the randomised row ``table[row]`` by integer weights
+        (:func:`~dpposterior.randomness.float_weights`: total variation at most ``|R(n)| 2^-(B-1)`` from it)."""
+        p = self.table[row]
+        nz = np.flatnonzero(p > 0)
+        return int(nz[choose(float_weights(p[nz]), 1, bits)[0]])
+
     def dense(self, n_out: int) -> NDArray[np.float64]:
         """The table ``T(z, r)`` as a dense array."""
         if self.table is not None:
@@ -289,9 +296,7 @@ def sample_release(setup: LatticeSetup, remap: Remap, counts: ArrayLike, size: i
         if remap.index is not None:
             r = int(remap.index[zi])
         else:
-            p = remap.table[zi]
-            nz = np.flatnonzero(p > 0)
-            r = int(nz[choose(float_weights(p[nz]), 1, bits)[0]])
+            r = remap.draw_row(zi, bits)
         out[j] = setup.R[r]
     return out
 
@@ -369,6 +374,20 @@ def reweighted_remap(setup: LatticeSetup, rounds: int = 8, step: float = 20.0, c
     return best, trace
 
 
+def _local_inputs(prior, n, epsilon, z, c_radius):
+    """The validated inputs of a local remap at one point: ``(a, k, n, eps, z, Dc, project(z))``, ``Dc`` the data
+    sets' radius (default ``radius_for(k, eps, 1e-12)``)."""
+    a = _validate.prior(prior)
+    k = a.size
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    z = np.asarray(z, dtype=np.int64).reshape(k)
+    if int(z.sum()) != n:
+        raise InputError("z must sum to n")
+    Dc = radius_for(k, eps, 1e-12) if c_radius is None else int(c_radius)
+    return a, k, n, eps, z, Dc, project(z, n)[0]
+
+
 def local_bayes_at(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_radius: int | None = None,
                    r_radius: int = 4) -> NDArray[np.int64]:
     """The local Bayes remap at one point ``z`` (docs/lattice.md).
@@ -381,15 +400,7 @@ def local_bayes_at(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_rad
     window's Bayes remap when the two radii hold every competitive output and all but a negligible share of
     the weight (the tests compare the two).
     """
-    a = _validate.prior(prior)
-    k = a.size
-    n = _validate.integer(n, "n", 1)
-    eps = _validate.epsilon(epsilon)
-    z = np.asarray(z, dtype=np.int64).reshape(k)
-    if int(z.sum()) != n:
-        raise InputError("z must sum to n")
-    Dc = radius_for(k, eps, 1e-12) if c_radius is None else int(c_radius)
-    p = project(z, n)[0]
+    a, k, n, eps, z, Dc, p = _local_inputs(prior, n, epsilon, z, c_radius)
     cs = p[None, :] + _offsets(k, Dc)
     cs = cs[np.all(cs >= 0, axis=1)]
     rs = p[None, :] + _offsets(k, int(r_radius))
@@ -440,15 +451,7 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
     the outputs the search examined by at most that: the average error by at most ``share``.  Work:
     ``|c ball| + (kept c) x |r ball| x steps`` Hellinger look-ups (no gammaln per pair).
     """
-    a = _validate.prior(prior)
-    k = a.size
-    n = _validate.integer(n, "n", 1)
-    eps = _validate.epsilon(epsilon)
-    z = np.asarray(z, dtype=np.int64).reshape(k)
-    if int(z.sum()) != n:
-        raise InputError("z must sum to n")
-    Dc = radius_for(k, eps, 1e-12) if c_radius is None else int(c_radius)
-    p = project(z, n)[0]
+    a, k, n, eps, z, Dc, p = _local_inputs(prior, n, epsilon, z, c_radius)
     ball = _ball(k, Dc)
     cs = p[None, :] + ball
     ok = np.all(cs >= 0, axis=1)

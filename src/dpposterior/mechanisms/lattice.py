@@ -73,7 +73,6 @@ from ..lattice.remap import (
 )
 from ..limits import limit_setting
 from ..models import candidate_rank, check_size, n_candidates
-from ..randomness import choose, float_weights
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
 
 if TYPE_CHECKING:
@@ -348,9 +347,7 @@ class LatticeMechanism(Mechanism):
             return setup.R[remap.index[zi]].copy()
         out = np.empty((size, k), dtype=np.int64)
         for j, row in enumerate(zi):
-            p = remap.table[row]
-            nz = np.flatnonzero(p > 0)
-            out[j] = setup.R[nz[choose(float_weights(p[nz]), 1, bits)[0]]]
+            out[j] = setup.R[remap.draw_row(row, bits)]
         return out
 
 
