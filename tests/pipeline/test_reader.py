@@ -133,3 +133,35 @@ def test_verdict_html_has_no_raw_markdown_and_states_the_joint_level(tmp_path):
     html = table.read_text()
     assert "*draft*" not in html and "**" not in html and "<i>draft</i>" in html
     assert "Bonferroni" in html and "per point)" not in html
+
+
+def test_parameters_file_round_trips_in_order_with_unicode(tmp_path):
+    from dpposterior.paper import render
+
+    p = {"item": "fig-a", "title": "Fig. 3 (\u00a7 4.2)", "outputs": {"png": "f.png"}, "n": [5, 10]}
+    render.write_parameters(p, tmp_path / "sub" / "fig-a.json")
+    text = (tmp_path / "sub" / "fig-a.json").read_text(encoding="utf-8")
+    assert "\u00a7" in text and "\\u00a7" not in text  # readable as written, not escaped
+    back = render.read_parameters(tmp_path / "sub" / "fig-a.json")
+    assert back == p and list(back) == list(p)
+    assert [f.name for f in (tmp_path / "sub").iterdir()] == ["fig-a.json"]  # nothing half-written left
+
+
+def test_render_jobs_name_a_parameters_file_not_inline_json():
+    """The report's job box shows a rule's params as name=value: the render job carries none, its parameters
+    are the `parameters` rule's file (and that rule's JSON params stay out of the report)."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "-p", "--forceall", "--configfile",
+                           "workflow/quick.yaml"], cwd=root, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout + proc.stderr
+    renders = [ln for ln in out.splitlines() if "dpposterior.paper render" in ln]
+    assert renders, out[-2000:]
+    for ln in renders:
+        assert re.search(r"--parameters results/quick/parameters/[\w-]+\.json ", ln), ln
+        assert "{" not in ln, ln

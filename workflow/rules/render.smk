@@ -1,12 +1,26 @@
 ITEM = paths.item_outputs("{item}", F, R)
 
 
+rule parameters:
+    """One item's notebook parameters (its `items:` entry, mechanisms and paths) as a JSON file, the render job's
+    input: Snakemake reruns this job when the parameters change, and the render job when the file does. It runs
+    in the Snakemake process (no interpreter start per item)."""
+    output:
+        paths.fill(paths.PARAMETERS, results=R),
+    params:
+        parameters=lambda wildcards: item_parameter_dict(wildcards.item),
+    localrule: True
+    run:
+        write_parameters(params.parameters, output[0])
+
+
 rule render:
     """One item: papermill runs its notebook template (notebooks/<template>.py) with the item's parameters and
     paths; the notebook draws the figure inline and writes the figure, its table, its verdicts and its caption."""
     input:
         item_inputs_list,
         template=template_of,
+        parameters=rules.parameters.output[0],
     output:
         png=report(ITEM["png"], caption="../report/item.rst", category="Figures",
                    labels=item_labels("figure")),
@@ -19,8 +33,6 @@ rule render:
         notebook=paths.fill(paths.NOTEBOOK, results=R),
         html=report(paths.fill(paths.NOTEBOOK_HTML, results=R), caption="../report/item.rst", category="Notebooks",
                     labels=item_labels("notebook")),
-    params:
-        parameters=item_parameters,
     threads: 1  # papermill runs one kernel; runtime: profiles/default/config.yaml
     resources:
         mem_mb=1536,  # the kernel plus the notebook: up to 658 MB RSS in the quick config's render benchmarks, x2
@@ -31,7 +43,7 @@ rule render:
     benchmark:
         stage_benchmark("render", "{item}")
     shell:
-        "python -m dpposterior.paper render --template {input.template:q} --parameters {params.parameters:q} "
+        "python -m dpposterior.paper render --template {input.template:q} --parameters {input.parameters:q} "
         "--notebook {output.notebook:q} --html {output.html:q} > {log:q} 2>&1"
 
 

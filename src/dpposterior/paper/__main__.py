@@ -13,7 +13,7 @@ import json
 import sys
 
 from .limits import apply
-from .render import render
+from .render import read_parameters, render
 from .report import write_index, write_verdicts
 from .stages import STAGES
 
@@ -25,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
         stage.add_arguments(sub.add_parser(stage.name, help=stage.help))
 
     p = sub.add_parser("render", help="run one item's notebook template")
-    for a in ("--template", "--parameters", "--notebook", "--html"):
+    p.add_argument("--parameters", required=True, help="the file of its parameters (JSON), as the `parameters` rule writes it")
+    for a in ("--template", "--notebook", "--html"):
         p.add_argument(a, required=True)
 
     p = sub.add_parser("verdicts", help="collect every item's verdict rows into one table")
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     apply()
     args = build_parser().parse_args(argv)
     if args.stage == "render":
-        render(args.template, json.loads(args.parameters), args.notebook, args.html)
+        render(args.template, read_parameters(args.parameters), args.notebook, args.html)
     elif args.stage == "verdicts":
         write_verdicts(args.inputs, args.captions, csv=args.csv, md=args.md, html=args.html)
     elif args.stage == "index":

@@ -41,6 +41,9 @@ BENCHMARK = "{results}/benchmarks/{stage}/{job}.tsv"
 ITEM_OUTPUTS = {"png": "{figures}/{item}.png", "pdf": "{figures}/{item}.pdf", "csv": "{figures}/{item}.csv",
                 "md": "{figures}/{item}.md", "tex": "{figures}/{item}.tex",
                 "verdicts": "{results}/verdicts/{item}.csv", "caption": "{results}/captions/{item}.txt"}
+#: an item's notebook parameters (JSON), written by the `parameters` rule so that the render job (and its box in
+#: the Snakemake report) names a file rather than carrying the parameters inline
+PARAMETERS = "{results}/parameters/{item}.json"
 NOTEBOOK = "{results}/notebooks/{item}.ipynb"
 NOTEBOOK_HTML = "{results}/notebooks/{item}.html"
 TEMPLATE = "notebooks/{template}.py"
