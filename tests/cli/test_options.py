@@ -167,3 +167,11 @@ def test_docs_say_what_a_delta_on_a_pure_eps_mechanism_does(capsys, name):
         r = dp.release("geometric", [1, 1], [40, 60], epsilon=1.0, delta=1e-6)
     assert r.guarantee.startswith("1-DP")
     assert all(re.search(r"ignore[sd]", s) and "warning" in s for s in api)
+
+
+def test_objective_help_names_the_mechanisms_that_read_it(capsys):
+    # the same readers as the refusal above: the help is computed from the registry, not written by hand
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["release", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--objective {worst,average} optimal and lattice only: minimise the worst-case" in text

@@ -23,6 +23,7 @@ from ..mechanisms import (
     Variant,
     check_unused,
     get_mechanism,
+    readers,
 )
 from ..validate import _show
 
@@ -116,8 +117,8 @@ def add_variant_options(p: argparse.ArgumentParser) -> None:
                    help="exponential mechanisms only: scale the weight by the largest factor kappa keeping the "
                         "exact worst-case concrete eps <= eps (pure eps-DP, certified)")
     p.add_argument("--objective", default=None, metavar="{worst,average}",
-                   help="optimal only: minimise the worst-case (default) or prior-average expected error "
-                        "(refused with another mechanism, which would ignore it)")
+                   help=f"{' and '.join(readers(Setting.OBJECTIVE))} only: minimise the worst-case (default) or "
+                        "prior-average expected error (refused with another mechanism, which would ignore it)")
 
 
 #: How the command line spells the settings of :class:`~dpposterior.mechanisms.ReleaseSpec`.

@@ -83,6 +83,7 @@ from .registry import (
     check_unused,
     get_mechanism,
     parse_variant,
+    readers,
     register,
     releases,
     variant_names,
@@ -98,7 +99,7 @@ __all__ = [
     "RemappedGeometricMechanism", "Rows", "Setting", "Variant", "calibrated", "check_draw_entries",
     "check_unused", "clamped_log_pmf_rows", "exponential_log_pmf_rows", "geometric_log_pmf_rows",
     "geometric_noise_tables", "get_mechanism", "laplace_log_pmf_rows", "laplace_noise_tables", "laplace_scale",
-    "log_pmf", "parse_variant", "register", "releases", "rows", "sample", "variant_names", "weight",
+    "log_pmf", "parse_variant", "readers", "register", "releases", "rows", "sample", "variant_names", "weight",
     "_as_rng", "_bits", "_inverse_cdf",
 ]
 

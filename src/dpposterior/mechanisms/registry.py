@@ -67,6 +67,11 @@ def get_mechanism(mechanism: str | Mechanism) -> Mechanism:
 SETTING_DEFAULTS = {Setting.OBJECTIVE: "worst", Setting.GAMMA: DEFAULT_GAMMA, Setting.GLOBAL_SENSITIVITY: "exact"}
 
 
+def readers(setting: str) -> list[str]:
+    """The ids of the registry entries that read ``setting`` (a :class:`Setting`), in registry order."""
+    return [m.id for m in MECHANISMS.values() if setting in m.settings_used]
+
+
 def check_unused(mechanism, given: dict[str, bool], names: dict[str, str] | None = None) -> None:
     """Refuse a setting that was given (``given[name]`` true) to a mechanism that does not read it.
 
@@ -76,8 +81,7 @@ def check_unused(mechanism, given: dict[str, bool], names: dict[str, str] | None
     mech = get_mechanism(mechanism)
     for name, was_given in given.items():
         if was_given and name not in mech.settings_used:
-            readers = [m.id for m in MECHANISMS.values() if name in m.settings_used]
-            raise InputError(f"{(names or {}).get(name, name)} applies to {' and '.join(readers) or 'no mechanism'} "
+            raise InputError(f"{(names or {}).get(name, name)} applies to {' and '.join(readers(name)) or 'no mechanism'} "
                              f"only, not {mech.id!r} (which would ignore it)")
 
 
