@@ -135,19 +135,7 @@ def test_verdict_html_has_no_raw_markdown_and_states_the_joint_level(tmp_path):
     assert "Bonferroni" in html and "per point)" not in html
 
 
-def test_parameters_file_round_trips_in_order_with_unicode(tmp_path):
-    from dpposterior.paper import render
-
-    p = {"item": "fig-a", "title": "Fig. 3 (\u00a7 4.2)", "outputs": {"png": "f.png"}, "n": [5, 10]}
-    render.write_parameters(p, tmp_path / "sub" / "fig-a.json")
-    text = (tmp_path / "sub" / "fig-a.json").read_text(encoding="utf-8")
-    assert "\u00a7" in text and "\\u00a7" not in text  # readable as written, not escaped
-    back = render.read_parameters(tmp_path / "sub" / "fig-a.json")
-    assert back == p and list(back) == list(p)
-    assert [f.name for f in (tmp_path / "sub").iterdir()] == ["fig-a.json"]  # nothing half-written left
-
-
-def test_render_jobs_name_a_parameters_file_not_inline_json():
+def test_render_jobs_name_a_parameters_file_not_inline_json(tmp_path):
     """The report's job box shows a rule's params as name=value: the render job carries none, its parameters
     are the `parameters` rule's file (and that rule's JSON params stay out of the report)."""
     import re
@@ -165,3 +153,20 @@ def test_render_jobs_name_a_parameters_file_not_inline_json():
     for ln in renders:
         assert re.search(r"--parameters results/quick/parameters/[\w-]+\.json ", ln), ln
         assert "{" not in ln, ln
+    # the parameters rule's own command writes the item's parameters, which the render reads back as they are
+    from dpposterior.paper import render
+
+    target = "> results/quick/parameters/fig3b.json"
+    [printf] = [ln.split("Shell command:")[-1].strip() for ln in out.splitlines()
+                if "printf '%s\\n' " in ln and ln.endswith(target)]
+    subprocess.run(["bash", "-c", printf.replace(target, f"> {tmp_path / 'p.json'}")], check=True)
+    import yaml
+    from snakemake.utils import update_config
+
+    from dpposterior.paper.stages import item_parameters
+
+    cfg = yaml.safe_load((root / "config.yaml").read_text())
+    update_config(cfg, yaml.safe_load((root / "workflow" / "quick.yaml").read_text()))  # as --configfile merges
+    expected = item_parameters(cfg, "fig3b", cfg["results_dir"], cfg["figures_dir"])
+    assert expected["outputs"]["png"] == "figures/quick/fig3b.png"
+    assert render.read_parameters(tmp_path / "p.json") == expected

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from dpposterior.paper import paths
-from dpposterior.paper.render import write_parameters
 from dpposterior.paper.report import caption_rst, landing_rst, parameters_rst
 from dpposterior.paper.stages import STAGES, as_json, item_inputs
 from dpposterior.paper.stages import item_parameters as stage_item_parameters
@@ -66,6 +65,10 @@ def item_outputs(item):
 def item_parameter_dict(item):
     """Notebook parameters: the item's `items:` entry (minus template/source), its mechanisms, its paths."""
     return stage_item_parameters(config, item, R, F)
+
+
+def item_parameters(wildcards):
+    return as_json(item_parameter_dict(wildcards.item))
 
 
 def template_of(wildcards):

@@ -3,15 +3,16 @@ ITEM = paths.item_outputs("{item}", F, R)
 
 rule parameters:
     """One item's notebook parameters (its `items:` entry, mechanisms and paths) as a JSON file, the render job's
-    input: Snakemake reruns this job when the parameters change, and the render job when the file does. It runs
-    in the Snakemake process (no interpreter start per item)."""
+    input: Snakemake reruns this job when the parameters change, and the render job when the file does. A shell
+    printf (a `run:` block would start another Snakemake process per item)."""
     output:
         paths.fill(paths.PARAMETERS, results=R),
     params:
-        parameters=lambda wildcards: item_parameter_dict(wildcards.item),
+        parameters=item_parameters,
     localrule: True
-    run:
-        write_parameters(params.parameters, output[0])
+    threads: 1
+    shell:
+        "printf '%s\\n' {params.parameters:q} > {output:q}"
 
 
 rule render:

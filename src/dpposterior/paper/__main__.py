@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         stage.add_arguments(sub.add_parser(stage.name, help=stage.help))
 
     p = sub.add_parser("render", help="run one item's notebook template")
-    p.add_argument("--parameters", required=True, help="the file of its parameters (JSON), as the `parameters` rule writes it")
+    p.add_argument("--parameters", required=True, help="its parameters file (JSON), as the `parameters` rule writes it")
     for a in ("--template", "--notebook", "--html"):
         p.add_argument(a, required=True)
 

@@ -124,16 +124,6 @@ def render(template: str | Path, parameters: dict, notebook: str | Path, html: s
     os.replace(tmp, out)
 
 
-def write_parameters(parameters: dict, out: str | Path) -> None:
-    """Write an item's notebook parameters to ``out`` as JSON (in their order, as the notebook shows them),
-    atomically."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(parameters, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, out)
-
-
 def read_parameters(path: str | Path) -> dict:
-    """An item's notebook parameters from the file :func:`write_parameters` wrote."""
+    """An item's notebook parameters from the JSON file the `parameters` rule wrote (workflow/rules/render.smk)."""
     return json.loads(Path(path).read_text(encoding="utf-8"))
