@@ -331,15 +331,17 @@ class LatticeMechanism(Mechanism):
     # -- the pmf at one data set ---------------------------------------------------------------
 
     def pmf_at_seconds(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL) -> float:
-        """Estimated seconds of :meth:`pmf_at` from public n, k, eps: the window's remap and a look-up per point of
-        the ball where a draw reads the window, else one local search per point of the ball."""
+        """Estimated seconds of :meth:`pmf_at` from public n, k, eps (docs/lattice.md, "The pmf at one data set"): the
+        window's remap and a look-up per point of the ball where a draw reads the window, else one local search per
+        point of the ball."""
         ball = ball_size(k, spec.epsilon, tol)
         if self.uses_window(n, k, spec):
             return self.solve_seconds(n, k, spec.objective, spec.epsilon) + BALL_SECONDS * ball
         return ball * local_seconds(k, spec.epsilon)
 
     def check_pmf_at(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL) -> None:
-        """Refuse (one line, before any work) :meth:`pmf_at` over its memory or time budget."""
+        """Refuse (one line, before any work) :meth:`pmf_at` over its memory or time budget (docs/lattice.md, "The pmf
+        at one data set")."""
         self.check_distance(spec, k)
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
