@@ -372,3 +372,34 @@ def test_minimax_on_chosen_rows_improves_its_base():
     assert s.errors(m).worst[1] <= s.errors(base).worst[1] + 1e-9
     assert s.errors(m).worst[0] >= lp_optimum(a, n, eps, "worst") - 1e-7
     assert m.certificate["lower"] <= m.certificate["upper"] + 1e-12
+
+
+def test_ball_pmf_at_one_data_set_is_the_sum_over_the_ball():
+    """P_D(r | c) = sum over d(w) <= D of K(w) T(c + w, r), with the kernel, its normaliser and two remaps (one
+    deterministic, one randomised) written here; the mass left out is at most the tail bound."""
+    from dpposterior.lattice.pointwise import ball_pmf
+
+    k, n, eps, D, c = 3, 5, 0.8, 6, (3, 0, 2)
+    R = comps(n, k)
+    Z = sum(math.exp(-eps * d) for _, d in lattice_points(k, 60))
+
+    def nearest(z):  # the output nearest to z in l1 (ties: the first)
+        return min(range(len(R)), key=lambda i: (sum(abs(x - y) for x, y in zip(R[i], z)), i))
+
+    def row(z):  # a randomised remap: half to the nearest output, half to the output (0, 0, n)
+        out = np.zeros(len(R))
+        out[nearest(z)] += 0.5
+        out[R.index((0, 0, n))] += 0.5
+        return out
+
+    det, mixed = np.zeros(len(R)), np.zeros(len(R))
+    for w, d in lattice_points(k, D):
+        z = tuple(x + y for x, y in zip(c, w))
+        det[nearest(z)] += math.exp(-eps * d) / Z
+        mixed += math.exp(-eps * d) / Z * row(z)
+    got, tail = ball_pmf(c, eps, lambda zs: np.array([nearest(tuple(z)) for z in zs]), D)
+    np.testing.assert_allclose(got, det, rtol=1e-12, atol=1e-15)
+    got_mixed, _ = ball_pmf(c, eps, lambda zs: np.array([row(tuple(z)) for z in zs]), D)
+    np.testing.assert_allclose(got_mixed, mixed, rtol=1e-12, atol=1e-15)
+    left_out = 1 - sum(math.exp(-eps * d) for _, d in lattice_points(k, D)) / Z
+    assert 0 < left_out <= tail and abs((1 - got.sum()) - left_out) <= 1e-12

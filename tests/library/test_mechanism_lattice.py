@@ -138,6 +138,58 @@ def test_each_budget_refuses_in_one_line(monkeypatch):
         LATTICE.rows(np.ones(3), 25, _spec(1.0, "average"))
 
 
+@pytest.mark.parametrize("prior, counts, objective", [((1, 1, 1), (2, 1, 1), "average"),
+                                                     ((1, 1, 1), (0, 0, 4), "worst"),
+                                                     ((2, 0.5, 1), (0, 3, 1), "average"),
+                                                     ((1, 1, 1, 1), (1, 0, 2, 0), "average")])
+@pytest.mark.parametrize("tol", [1e-9, 1e-3])
+def test_pmf_at_one_data_set_is_the_rows_within_both_brackets(prior, counts, objective, tol):
+    """Where the rows over R(n) run, the pmf at one data set (the remap at the z near c) agrees with them:
+    P_D <= P <= P_D + tail and P_win <= P <= P_win + tail_win, so each is within the other's bracket."""
+    spec = _spec(1.0, objective)
+    rows = np.exp(dp.log_pmf("lattice", prior, counts, epsilon=1.0, objective=objective))
+    tail_rows = LATTICE.rows(np.asarray(prior, float), sum(counts), spec).tail
+    low, tail = LATTICE.pmf_at(np.asarray(prior, float), np.asarray(counts), spec, tol=tol)
+    assert tail <= tol and 1 - tail <= low.sum() <= 1 + 1e-12
+    assert (low <= rows + tail_rows + 1e-12).all() and (rows <= low + tail + 1e-12).all()
+
+
+def test_pmf_at_from_the_local_search_matches_the_sampler(monkeypatch):
+    """Where a draw runs the local search at its z, the pmf at one data set is the law of the draws (chi-square on
+    seeded draws), and it is not the window remap's pmf: at Dir(1,1,1), n = 6, eps = 0.7 the two remaps differ at
+    z = (3, 3, 0) (measured), which carries ~8 % of the kernel's mass at c = (3, 3, 0)."""
+    from dpposterior.mechanisms import lattice as module
+    from dpposterior.models import candidate_rank
+
+    prior, counts, eps, tol = (1, 1, 1), (3, 3, 0), 0.7, 1e-4
+    spec = _spec(eps, "average")
+    window, _ = LATTICE.pmf_at(np.ones(3), np.asarray(counts), spec, tol=tol)
+    monkeypatch.setattr(module, "DENSE_DRAW_SECONDS", -1.0)  # every draw runs the local search
+    assert not LATTICE.uses_window(6, 3, spec)
+    p, tail = LATTICE.pmf_at(np.ones(3), np.asarray(counts), spec, tol=tol)
+    assert 1 - tail <= p.sum() <= 1 + 1e-12 and np.abs(p - window).max() > 0.05
+    size = 2000
+    draws = dp.sample("lattice", prior, counts, epsilon=eps, objective="average", size=size, rng=5)
+    seen = np.bincount(candidate_rank(draws), minlength=p.size)
+    big = p * size >= 5  # the rest in one bin (with the outputs of z beyond the ball: mass <= tail)
+    f_exp = np.append(p[big], p[~big].sum()) * size
+    f_obs = np.append(seen[big], seen[~big].sum())
+    f_exp *= f_obs.sum() / f_exp.sum()
+    assert chisquare(f_obs, f_exp).pvalue > 1e-6
+    # the window remap's pmf is not the law of these draws
+    w_exp = np.append(window[big], window[~big].sum()) * size
+    assert chisquare(f_obs, w_exp * f_obs.sum() / w_exp.sum()).pvalue < 1e-6
+
+
+def test_pmf_at_one_data_set_runs_past_the_rows_and_refuses_in_one_line():
+    spec = _spec(1.0, "average")
+    LATTICE.check_pmf_at(100, 3, spec)  # c = (33, 33, 34): 1,951 local searches, within the budget
+    with pytest.raises(SizeError, match=r"pmf at one data set for k=4, n=100, eps=1 \(85,609 local searches\)"):
+        LATTICE.check_pmf_at(100, 4, spec)
+    with pytest.raises(InputError, match="lattice under tv is not built"):
+        LATTICE.check_pmf_at(100, 3, ReleaseSpec.of("lattice", 1.0, objective="average", distance="tv"))
+
+
 @pytest.mark.parametrize("argv", [
     ["release", "--counts", "2,1,1", "--objective", "average", "--seed", "1"],
     ["pmf", "--counts", "2,1,1", "--objective", "average", "--top", "3"],

@@ -47,6 +47,18 @@ def test_exact_pmf_sums_to_one_and_formula_laplace_drops_the_tails():
     assert lap.prob.sum() == pytest.approx(1 - np.exp(-2), abs=1e-9)  # the workshop draft's Table 1 column sum
 
 
+def test_exact_pmf_of_the_lattice_release_is_its_pmf_at_one_data_set():
+    """lattice~average: the lower ends at this c (the remap near c), within the tail bounds of the rows over R(n)."""
+    import dpposterior as dp
+
+    spec = {"prior": [1, 1, 1], "counts": [2, 1, 1], "epsilon": 1.0, "delta": 1e-8}
+    pmf, tails = E.exact_pmf("t", "lattice~average", spec)
+    rows = np.exp(dp.log_pmf("lattice", (1, 1, 1), (2, 1, 1), epsilon=1.0, objective="average"))
+    assert np.abs(pmf.prob.to_numpy() - rows).max() <= 2e-9 and 1 - 1e-9 <= pmf.prob.sum() <= 1 + 1e-12
+    assert (pmf.mechanism == "lattice~average").all() and pmf.is_truth.sum() == 1 and tails.bound.isna().all()
+    assert tails.tail_prob.iloc[0] == pytest.approx(pmf.prob.sum())
+
+
 def test_privacy_split_into_one_n_slices_merges_to_the_same_table(tmp_path):
     """A split privacy entry (one job per n, then a merge) writes the bytes one job over the grid writes."""
     from dpposterior.errors import InputError

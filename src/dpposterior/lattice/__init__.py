@@ -2,5 +2,6 @@
 
 Definitions and proofs: docs/lattice.md and the module docstrings of :mod:`.noise` (the noise, its exact
 sampler, the kernel and its truncation, the privacy proof), :mod:`.remap` (Bayes and minimax remaps,
-certificates, the exact pmf over R(n)) and :mod:`.yardstick` (the lower bound).
+certificates, the exact pmf over R(n)), :mod:`.pointwise` (the pmf at one data set, from the remap near it) and
+:mod:`.yardstick` (the lower bound).
 """

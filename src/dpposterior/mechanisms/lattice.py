@@ -55,12 +55,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy import sparse
 from scipy.special import logsumexp
 
 from ..distances import DEFAULT_DISTANCE
 from ..errors import InputError, SizeError
 from ..lattice.noise import radius_for, sample_noise, sphere_count
+from ..lattice.pointwise import ball_pmf
 from ..lattice.remap import (
     BLOCK_ENTRIES,
     DEFAULT_TOL,
@@ -101,6 +103,8 @@ PADDED_DRAWS = 8.0
 #: by every solved row, still holds the LP and the k = 2 remaps where it held them; its draws run at any n, and
 #: ``optimal`` reads the rows past it where its own LP stops (within the solve budget).
 ROWS_MAX_OUTPUTS = 60
+#: Seconds of :meth:`LatticeMechanism.pmf_at` per point of its ball where a draw reads the window's remap (a look-up).
+BALL_SECONDS = 2e-6
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -133,6 +137,12 @@ def minimax_seconds(n: int, k: int, epsilon: float) -> float:
     ball = sum(sphere_count(k, t) for t in range(MINIMAX_R_RADIUS + 1))
     nv = float(_window_size(n, k, W1)) * min(R, ball + 1)
     return MINIMAX_SECONDS * nv * R + 3.0 * dense_seconds(n, k, epsilon)
+
+
+def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
+    """Points of the ball ``d(w) <= D`` around one data set that :meth:`LatticeMechanism.pmf_at` visits, ``D`` the
+    radius whose kernel mass beyond is at most ``tol`` (docs/lattice.md, "The pmf at one data set")."""
+    return sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), tol) + 1))
 
 
 def local_seconds(k: int, epsilon: float) -> float:
@@ -322,6 +332,60 @@ class LatticeMechanism(Mechanism):
         if remap.certificate:
             out |= {key: remap.certificate[key] for key in ("lower", "upper", "gap", "closed")}
         return out
+
+    # -- the pmf at one data set ---------------------------------------------------------------
+
+    def pmf_at_seconds(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL) -> float:
+        """Estimated seconds of :meth:`pmf_at` from public n, k, eps (docs/lattice.md, "The pmf at one data set"): the
+        window's remap and a look-up per point of the ball where a draw reads the window, else one local search per
+        point of the ball."""
+        ball = ball_size(k, spec.epsilon, tol)
+        if self.uses_window(n, k, spec):
+            return self.solve_seconds(n, k, spec.objective, spec.epsilon) + BALL_SECONDS * ball
+        return ball * local_seconds(k, spec.epsilon)
+
+    def check_pmf_at(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL) -> None:
+        """Refuse (one line, before any work) :meth:`pmf_at` over its memory or time budget (docs/lattice.md, "The pmf
+        at one data set")."""
+        self.check_distance(spec, k)
+        if self.uses_window(n, k, spec):
+            self.check_window(n, k, spec)
+            return
+        check_size(n_candidates(n, k), 8, f"the lattice release's pmf at one data set for k={k}, n={n}")
+        _solve_limit(self.pmf_at_seconds(n, k, spec, tol),
+                     f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} "
+                     f"({ball_size(k, spec.epsilon, tol):,} local searches)")
+
+    def pmf_at(self, prior, counts, spec: ReleaseSpec, tol: float = DEFAULT_TOL) -> tuple[NDArray, float]:
+        """``(P_D(. | c), tail)`` over ``candidates(n, k)`` at the one data set ``counts``, with
+        ``P_D <= P(r | c) <= P_D + tail <= P_D + tol`` (docs/lattice.md, "The pmf at one data set";
+        :func:`~dpposterior.lattice.pointwise.ball_pmf`).
+
+        ``T`` is what a draw computes at each z of the ball ``d(z - c) <= D`` (``D`` from ``tol``): the window's
+        remap (outside the window: the row of ``project(z)``) where a draw reads it, else the local search at z
+        (:func:`~dpposterior.lattice.remap.local_bayes_search`).  So it runs at the sizes where the rows over R(n)
+        are not computed, one data set at a time.
+        """
+        a = np.asarray(prior, dtype=np.float64)
+        c = np.asarray(counts, dtype=np.int64).reshape(-1)
+        n, k = int(c.sum()), c.size
+        self.check_pmf_at(n, k, spec, tol)
+        D = _radius(k, spec.epsilon, tol)
+        if self.uses_window(n, k, spec):
+            setup = _setup(tuple(a.tolist()), n, spec.epsilon)
+            remap = self.remap(a, n, spec)
+
+            def rule(z):
+                inside = setup.in_window(z)
+                z = z.copy()
+                if (~inside).any():
+                    z[~inside] = project(z[~inside], n)
+                rows = setup.window_index(z)
+                return remap.index[rows] if remap.index is not None else remap.table[rows]
+        else:
+            def rule(z):
+                return candidate_rank(np.stack([local_bayes_search(a, n, spec.epsilon, zi) for zi in z]))
+        return ball_pmf(c, spec.epsilon, rule, D)
 
     # -- draws ---------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from ..bounds import abs_discretised_laplace_pmf, exponential_tail_bound
 from ..distances import hellinger
 from ..errors import InputError, SizeError
 from ..mechanism_audit import audit_mechanism, exact_pair_epsilon
-from ..mechanisms import MECHANISMS, ReleaseSpec, log_pmf, sample
+from ..mechanisms import MECHANISMS, Family, ReleaseSpec, log_pmf, sample
 from ..models import (
     balanced_counts,
     candidate_rank,
@@ -168,7 +168,9 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
 
     ``formula-exp`` and ``formula-laplace`` are the workshop draft's printed formulas (§5.4.1 weights
     ``exp(-eps H / LS(c))``; §5.1 ``P(|Y| in [s, s+1))``, Y ~ Lap(2/eps), split evenly over the
-    candidates s steps away, clamped tails left out).
+    candidates s steps away, clamped tails left out).  The lattice release's probabilities are the lower ends
+    ``P_D`` of :meth:`~dpposterior.mechanisms.lattice.LatticeMechanism.pmf_at` (each within its tail bound,
+    1e-9, of the pmf; docs/lattice.md).
     """
     a = np.asarray(spec["prior"], float)
     c = np.asarray(spec["counts"], np.int64)
@@ -186,6 +188,13 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
         count = np.bincount(st, minlength=n + 1)
         with np.errstate(divide="ignore"):
             lp = np.log(per_step[st] / count[st])
+    elif MECHANISMS[parsed(mechanism).mechanism].family == Family.LATTICE:
+        # at one data set, from the remap at the z near c: the lower ends P_D, within the tail bound of the pmf
+        # (its rows over R(n) are not computed at these sizes; docs/lattice.md, "The pmf at one data set")
+        rs = ReleaseSpec.of(parsed(mechanism), eps, delta)
+        low, _ = rs.mechanism.pmf_at(a, c, rs)
+        with np.errstate(divide="ignore"):
+            lp = np.log(low)
     else:
         lp = log_pmf(mechanism, a, c, epsilon=eps, delta=delta)
     p = np.exp(lp)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ... import validate as V
-from ...mechanisms import MECHANISMS
+from ...mechanisms import MECHANISMS, Family, ReleaseSpec
 from .. import paths
 from ..catalogue import TEMPLATE_SPECS
 from ..errors import config_error
 from ..experiments import FORMULAS, exact_pmf, write_parquet
-from ..variants import base_id
+from ..variants import base_id, parsed
 from .base import Stage, check_common, library
 
 #: templates whose items also need the printed-formula pseudo-mechanisms of the workshop draft's tables
@@ -41,12 +41,16 @@ class Pmf(Stage):
     def check_values(self, cfg):
         for name, spec in cfg.get("pmf", {}).items():
             key = f"pmf.{name}"
-            check_common("pmf", name, spec)
+            (eps,), delta = check_common("pmf", name, spec)
             c = library(f"{key}.counts", V.counts, spec["counts"])
             library(f"{key}.prior", V.prior, spec["prior"], c.size)
             for m in spec["mechanisms"]:
-                library(f"{key}.counts", MECHANISMS[base_id(m)].check_size, int(c.sum()), c.size,
-                        f"the exact pmf of {m}")
+                entry = MECHANISMS[base_id(m)]
+                if entry.family == Family.LATTICE:  # its pmf at this one data set (exact_pmf), not rows over R(n)
+                    rs = library(f"{key}.mechanisms", ReleaseSpec.of, parsed(m), eps, delta)
+                    library(f"{key}.counts", entry.check_pmf_at, int(c.sum()), c.size, rs)
+                else:
+                    library(f"{key}.counts", entry.check_size, int(c.sum()), c.size, f"the exact pmf of {m}")
 
 
 PMF = Pmf()
