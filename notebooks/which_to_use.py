@@ -93,7 +93,7 @@ for i, objective in enumerate(("average", "worst")):
         for r in s.itertuples():
             grid[ns.index(r.n), epss.index(r.epsilon)] = names.index(r.winner)
             ax.text(epss.index(r.epsilon), ns.index(r.n),
-                    (f"opt. x{r.to_optimum:.2f}" if np.isfinite(r.to_optimum) else "opt. n/a") + "\n" + f"{str(r.runner_up).replace('~calibrated', ' cal.')} x{r.ratio:.2f}",
+                    (f"opt. x{r.to_optimum:.2f}" if np.isfinite(r.to_optimum) else "opt. n/a") + "\n" + f"{style.short_name(r.runner_up)} x{r.ratio:.2f}",
                     ha="center", va="center", fontsize=cell_font, linespacing=1.15,
                     color=style.text_colour(style.colour(r.winner)))
         ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, origin="lower", aspect="auto")

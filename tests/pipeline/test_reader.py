@@ -170,3 +170,11 @@ def test_render_jobs_name_a_parameters_file_not_inline_json(tmp_path):
     expected = item_parameters(cfg, "fig3b", cfg["results_dir"], cfg["figures_dir"])
     assert expected["outputs"]["png"] == "figures/quick/fig3b.png"
     assert render.read_parameters(tmp_path / "p.json") == expected
+
+
+@pytest.mark.parametrize("m, short", [("lattice~average", "latt. avg"), ("lattice~worst", "latt. worst"),
+                                      ("ehds~calibrated", "ehds cal."), ("geometric", "geom."),
+                                      ("optimal~average", "optimal avg"), ("lshist", "lshist")])
+def test_cell_names_are_short(m, short):
+    assert style.short_name(m) == short
+    assert len(style.short_name(m)) <= 11  # a which-to-use cell at 7 pt holds about 12 characters

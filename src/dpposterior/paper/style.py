@@ -56,6 +56,19 @@ def name(m: str) -> str:
     return NAMES.get(m, m)
 
 
+#: the short forms of variant suffixes and long ids in a figure's cells (a which-to-use cell holds ~12 characters)
+SHORT = {"~calibrated": " cal.", "~average": " avg", "~worst": " worst", "lattice": "latt.", "geometric": "geom."}
+
+
+def short_name(m: str) -> str:
+    """A mechanism variant's name short enough for a table cell: ``lattice~average`` -> ``latt. avg``,
+    ``ehds~calibrated`` -> ``ehds cal.``; plain ids of up to 8 characters stay as they are."""
+    out = str(m)
+    for long, short in SHORT.items():
+        out = out.replace(long, short)
+    return out
+
+
 def marker(m: str) -> str:
     return MARKERS.get(m) or _pick(m, DEFAULT_MARKERS)
 
