@@ -33,6 +33,27 @@ def test_compare_over_the_pair_budget_computes_the_rows_that_fit():
         "translation"
 
 
+def test_compare_at_k4_n100_plans_geometric_by_factors_and_lists_the_rest(monkeypatch):
+    import importlib
+
+    ranking = importlib.import_module("dpposterior.ranking")
+    mechanisms = importlib.import_module("dpposterior.mechanisms")
+    geometric = mechanisms.MECHANISMS["geometric"]
+    # |R(100)| = 176,851 at k = 4: no dense walk fits; geometric's translation structure by Bhattacharyya factors
+    # (a 1e-4 bracket, ~31,000 offsets) is estimated at ~55 s, over the default 4e8 (40 s): still refused there
+    assert geometric.translation_plan(100, 4, 1.0)[:2] == ("factors", 1e-4)
+    with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
+        ranking.plan_compare(4, 100, 1.0)
+    # with the budget raised to 6e8 it is computed, every other row listed not computed or refused for its size
+    monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "6e8")
+    left = ranking.plan_compare(4, 100, 1.0)
+    assert "geometric" not in left and {"ehds", "lszhang", "lshist", "lsdim"} <= set(left)
+    assert all("DPPOSTERIOR_MAX_PAIRS" in v for v in left.values())
+    # k = 3, n = 1000 keeps its loss route (its numbers, bit for bit)
+    monkeypatch.delenv("DPPOSTERIOR_MAX_PAIRS")
+    assert geometric.translation_plan(1000, 3, 1.0)[:2] == ("loss", 1e-5)
+
+
 def test_compare_budget_counts_every_row():
     import importlib
 

@@ -14,11 +14,16 @@ from hypothesis import strategies as st
 import reference as ref
 from dpposterior.accuracy import expected_errors
 from dpposterior.lattice import noise as N
+from dpposterior.lattice import scale
 from dpposterior.lattice.remap import LatticeSetup, Remap, bayes_remap, project
 from dpposterior.lattice.scale import (
+    WIDE_TOL,
     WindowRemap,
     clamp_radius,
     clamped_errors,
+    clamped_errors_by_factors,
+    factor_margin,
+    factor_tol,
     lattice_errors,
 )
 from dpposterior.mechanisms import MECHANISMS
@@ -75,6 +80,84 @@ def test_accuracy_takes_the_translation_route_past_the_pair_budget(monkeypatch):
     assert 0 < fast.tail <= 1e-5 and fast.as_dict()["truncation_bound"] == fast.tail
     assert np.all(fast.expected <= dense.expected + 1e-13) and np.all(dense.expected <= fast.expected + fast.tail + 1e-13)
     assert fast.worst <= dense.worst <= fast.worst + fast.tail + 1e-13
+
+
+def test_factor_route_matches_the_brute_force_pmf():
+    # k = 3, n = 4, eps = 0.5: the offsets reach far past every count, so every clamp (heads and last two) acts
+    a, n, eps, tol = (1.0, 2.0, 0.5), 4, 0.5, 1e-6
+    b = clamped_errors_by_factors(a, n, _point("geometric", 3, eps, tol), tol)
+    assert b.tail <= tol + 2 * factor_margin(3) + 1e-15
+    scale = ref.GEOMETRIC_SCALE["geometric"](3, eps)
+    for i, c in enumerate(b.counts.tolist()):
+        pmf = ref.geometric_pmf(tuple(c), n, scale)
+        e = sum(p * ref.hellinger([x + y for x, y in zip(a, c)], [x + y for x, y in zip(a, r)]) for r, p in pmf.items())
+        assert b.low[i] <= e <= b.high[i]
+        # the bracket is not wider than it says: the value sits within the margin of its lower end's sum
+        assert e - b.low[i] <= b.tail
+
+
+@settings(max_examples=10, deadline=None)
+@given(k=st.sampled_from([3, 4]), eps=st.sampled_from([0.5, 1.0, 3.0]),
+       mech=st.sampled_from(["geometric", "lshist", "lszhang"]), a0=st.sampled_from([0.2, 1.0, 5.0]),
+       n=st.integers(1, 6))
+def test_factor_route_brackets_the_dense_walk(k, eps, mech, a0, n):
+    a = [a0] + [1.0] * (k - 2) + [0.5]
+    tol = 1e-5 if k == 3 else 1e-4
+    b = clamped_errors_by_factors(a, n, _point(mech, k, eps, tol), tol)
+    dense = expected_errors(mech, a, n, epsilon=eps).expected
+    assert b.tail <= tol + 2 * factor_margin(k) + 1e-15
+    assert np.all(b.low <= dense) and np.all(dense <= b.high)
+
+
+@pytest.mark.parametrize("a,n,eps", [((1.0, 1.0, 1.0, 1.0), 14, 1.0), ((0.5, 2.0, 1.0), 40, 2.0),
+                                     ((3.0, 1.0, 0.5, 1.0), 9, 1.5), ((1.0, 1.0, 1.0, 1.0, 1.0), 4, 3.0)])
+def test_factor_route_agrees_with_the_loss_route(a, n, eps, monkeypatch):
+    # both routes bracket the same E(c); over the same offsets (the loss route's level steps) their sums agree far
+    # below the factor route's margin, which is a proven bound on the rounding, not the rounding itself
+    k = len(a)
+    tol = 1e-5 if k == 3 else 1e-4
+    point = _point("geometric", k, eps, tol)
+    o = clamped_errors(a, n, point, tol)
+    f = clamped_errors_by_factors(a, n, point, tol)
+    assert np.all(f.low <= o.high) and np.all(o.low <= f.high)
+    monkeypatch.setattr(scale, "FACTOR_STEP", 1.0)
+    f = clamped_errors_by_factors(a, n, point, tol)
+    m = factor_margin(k)
+    assert f.offsets == o.offsets and 0 < m < 2e-7 and f.tail == o.tail + 2 * m
+    keep = f.low > 0
+    assert np.abs(f.low[keep] + m - o.low[keep]).max() <= 1e-11  # both routes' sums' rounding (far below the margin)
+    assert np.all(o.low[~keep] <= m)
+
+
+def test_factor_tol_keeps_the_whole_bracket_within_its_width():
+    assert factor_tol(4, 1e-4) + 2 * factor_margin(4) <= 1e-4
+    with pytest.raises(Exception, match="rounding margin"):
+        factor_tol(4, 1e-7)
+
+
+def test_accuracy_takes_the_factor_route_past_the_loss_routes_budget(monkeypatch):
+    a, n, eps = [1.0, 2.0, 1.0, 0.5], 10, 3.0
+    dense = expected_errors("geometric", a, n, epsilon=eps)
+    geo = MECHANISMS["geometric"]
+    # 2 |R(10)|^2 = 163,592 pair units: the dense walk is refused at 1e5; the loss route (~1.95e5 units) too; the
+    # factor route with a 1e-5 bracket (~5.9e4 units at the rate pinned here) is not
+    monkeypatch.setattr(scale, "FACTOR_EVALUATIONS_PER_SECOND", 1e8)
+    monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "1e5")
+    assert geo.translation_plan(n, 4, eps)[:2] == ("factors", 1e-5)
+    fast = expected_errors("geometric", a, n, epsilon=eps)
+    assert 0 < fast.tail <= 1e-5
+    assert np.all(fast.expected <= dense.expected) and np.all(dense.expected <= fast.expected + fast.tail)
+    assert fast.worst <= dense.worst <= fast.worst + fast.tail
+    # a budget only the wider bracket fits (~3.3e4 units)
+    monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "5e4")
+    assert geo.translation_plan(n, 4, eps)[:2] == ("factors", WIDE_TOL)
+    wide = expected_errors("geometric", a, n, epsilon=eps)
+    assert 1e-5 < wide.tail <= 1e-4 and wide.as_dict()["truncation_bound"] == wide.tail
+    assert np.all(wide.expected <= dense.expected) and np.all(dense.expected <= wide.expected + wide.tail)
+    # and none: the one-line refusal
+    monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "2e4")
+    with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
+        expected_errors("geometric", a, n, epsilon=eps)
 
 
 def test_lattice_errors_with_project_and_with_a_window_remap_match_the_window_errors():

@@ -60,6 +60,8 @@ from .remap import project
 
 #: Default bound on the kernel's mass left out (the width of every bracket).
 DEFAULT_TOL = 1e-5
+#: The wider bracket the sequential clamp's factor route takes where the default one is over the budget.
+WIDE_TOL = 1e-4
 #: Added to ``1 - fsum(K(S))``: covers the float rounding of the point masses and of their sum.
 ROUNDING_MARGIN = 1e-13
 #: Entries of one block (data sets x offsets) of the vectorised sum.
@@ -67,6 +69,21 @@ BLOCK_ENTRIES = 2**20
 #: Measured loss evaluations per second of the offset loop (k = 3, n = 1000, on the shared 2-core machine,
 #: ``benchmarks/scale.py``); the cost estimates divide by it.
 EVALUATIONS_PER_SECOND = 3e7
+#: Measured loss evaluations per second of :func:`clamped_errors_by_factors` (k = 4, n = 100: 5.47e9 in 61 s of CPU,
+#: 8.9e7/s, load 4-6 on the shared 2-core machine; k = 3, n = 1000: 8.1e8 in 10-15 s), rounded up as the loss
+#: route's rate is (``benchmarks/scale.py``).
+FACTOR_EVALUATIONS_PER_SECOND = 1e8
+#: Entries of one block (data sets x the inner interval) of :func:`clamped_errors_by_factors` (cache-sized).
+FACTOR_BLOCK_ENTRIES = 2**17
+#: Most entries of the coefficients at every shift of one block of :func:`clamped_errors_by_factors` (64 MB).
+FACTOR_SHIFT_ENTRIES = 2**23
+#: The level sets of :func:`clamped_errors_by_factors` step by this in log mass (finer than the loss route's 1: fewer
+#: offsets for the same bracket).
+FACTOR_STEP = 0.25
+#: Most offsets :func:`clamped_errors_by_factors` sums (its margin covers the sums' rounding up to this count).
+FACTOR_MAX_OFFSETS = 4_000_000
+#: Relative error allowed for one ``exp`` of numpy (a few ulp, generously) in :func:`factor_margin`.
+FACTOR_ULPS = 2e-15
 
 
 @dataclass(frozen=True)
@@ -173,13 +190,13 @@ def _check(prior: ArrayLike, n: int) -> tuple[NDArray[np.float64], int]:
 # the sequential clamp
 
 
-def clamp_offsets(log_point: ArrayLike, k: int, tol: float = DEFAULT_TOL
+def clamp_offsets(log_point: ArrayLike, k: int, tol: float = DEFAULT_TOL, step: float = 1.0
                   ) -> tuple[NDArray[np.int64], NDArray[np.float64], float]:
     """The heaviest noise vectors ``(D_1..D_{k-1})`` of the sequential clamp and the mass left out (module docstring).
 
     ``log_point``: ``ln P(D = d)`` on ``d = -D..D`` (a point table with offset ``D``, length ``2D + 1``; the law
     must sum to 1 over all integers).  Returns ``(offsets (M, k - 1), weights (M,), tail)``: the level set
-    ``{sum_i ln P(d_i) >= tau}`` for the largest ``tau`` (in steps of 1) whose left-out mass
+    ``{sum_i ln P(d_i) >= tau}`` for the largest ``tau`` (in steps of ``step``, 1 by default) whose left-out mass
     ``tail = 1 - fsum(weights) + ROUNDING_MARGIN`` is at most ``tol``.
     """
     lp = np.asarray(log_point, dtype=np.float64).reshape(-1)
@@ -212,7 +229,7 @@ def clamp_offsets(log_point: ArrayLike, k: int, tol: float = DEFAULT_TOL
             if tail > tol:
                 raise InputError(f"the point table (|d| <= {D}) holds too little mass for tol {tol:g}: widen it")
             return vecs, w, tail
-        tau -= 1.0
+        tau -= step
 
 
 def clamp_radius(log_point_at: Callable[[int], NDArray[np.float64]], k: int, tol: float = DEFAULT_TOL) -> int:
@@ -258,10 +275,194 @@ def clamped_errors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = 
     return Bracket(R, acc, float(tail), len(offs))
 
 
-def clamped_work(n: int, k: int, log_point: ArrayLike, tol: float = DEFAULT_TOL) -> int:
-    """Loss evaluations of :func:`clamped_errors` (offsets times ``|R(n)|``), from public n, k and the noise law."""
-    offs, _, _ = clamp_offsets(log_point, k, tol)
+def clamped_work(n: int, k: int, log_point: ArrayLike, tol: float = DEFAULT_TOL, step: float = 1.0) -> int:
+    """Loss evaluations of :func:`clamped_errors` (offsets times ``|R(n)|``; with ``step`` =
+    :data:`FACTOR_STEP`, of :func:`clamped_errors_by_factors`), from public n, k and the noise law."""
+    offs, _, _ = clamp_offsets(log_point, k, tol, step)
     return len(offs) * n_candidates(n, k)
+
+
+# ---------------------------------------------------------------------------------------------
+# the sequential clamp by Bhattacharyya factors (the route past the loss route's budget)
+
+
+def factor_margin(k: int) -> float:
+    """A bound on ``|H~ - H|`` for one loss of :func:`clamped_errors_by_factors`, plus the sums' rounding.
+
+    ``BC = prod_i F_i`` with ``F_i = exp(J_i)`` evaluated in floats (relative error at most :data:`FACTOR_ULPS`
+    each, products and the subtraction one rounding each, ``BC <= 1``), so ``|u~ - u| <= (k + 1) FACTOR_ULPS`` for
+    ``u = 1 - BC``; ``|sqrt(u~) - sqrt(u)| <= sqrt(|u~ - u|)``; ``1e-9`` covers the rounding of the weighted sums
+    (at most :data:`FACTOR_MAX_OFFSETS` terms of at most 1 each, ``2^-52`` each)."""
+    return math.sqrt((k + 1) * FACTOR_ULPS) + 1e-9
+
+
+def factor_tol(k: int, tol: float) -> float:
+    """The mass :func:`clamped_errors_by_factors` may leave out so that its whole bracket (that mass plus twice
+    :func:`factor_margin`) is at most ``tol``."""
+    inner = tol - 2.0 * factor_margin(k)
+    if inner <= 0:
+        raise InputError(f"a bracket of {tol:g} is below the factor route's rounding margin")
+    return inner
+
+
+def _prefix_groups(offs: NDArray[np.int64], w: NDArray[np.float64], k: int) -> list[tuple]:
+    """The offsets grouped by their first ``k - 2`` coordinates: ``(prefix, d_lo, d_hi, weights)`` with the
+    ``(k-1)``-th coordinate running over ``d_lo..d_hi`` (a level set of a product of unimodal laws)."""
+    order = np.lexsort(offs[:, : k - 1].T[::-1])
+    offs, w = offs[order], w[order]
+    keys = offs[:, : k - 2]
+    starts = np.flatnonzero(np.r_[True, np.any(keys[1:] != keys[:-1], axis=1)])
+    stops = np.r_[starts[1:], len(offs)]
+    groups = []
+    for a, b in zip(starts, stops):
+        last = offs[a:b, k - 2]
+        if not np.all(np.diff(last) == 1):
+            raise InputError("the offsets' last free coordinate must run over an interval per group")
+        groups.append((offs[a, : k - 2].copy(), int(last[0]), int(last[-1]), w[a:b].copy()))
+    return groups
+
+
+def _hellinger_of_bc(v: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``sqrt(max(1 - v, 0))`` in place (``v`` a Bhattacharyya coefficient in floats)."""
+    np.subtract(1.0, v, out=v)
+    np.fmax(v, 0.0, out=v)
+    return np.sqrt(v, out=v)
+
+
+def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL,
+                              block_entries: int = FACTOR_BLOCK_ENTRIES) -> Bracket:
+    """``E(c)`` of the sequential clamp (as :func:`clamped_errors`: the same law, the same tables ``J_i``; its level
+    sets step by :data:`FACTOR_STEP`) for every c of R(n), as a :class:`Bracket`, by Bhattacharyya factors instead
+    of one ``expm1`` per loss (docs/lattice.md, "Errors at scale"; docs/definitions.md §4, §9).
+
+    ``BC(c, m) = prod_i F_i(c_i, m_i)`` with ``F_i = exp(J_i)`` (tables of ``(n + 1)^2``).  The offsets are
+    grouped by their first ``k - 2`` coordinates; per group and per data set the clamps of those coordinates give
+    the head ``prod_{i <= k-2} F_i`` and the room ``rem`` left for the last two counts.  Over the group's interval
+    of ``d = D_(k-1)``: where ``c_(k-1) + d < 0`` the output is ``(0, rem)``, where ``c_(k-1) + d > rem`` it is
+    ``(rem, 0)`` (both constant in ``d``: one loss times the weights' partial sum), and in between it is
+    ``(c_(k-1) + d, rem - c_(k-1) - d)``, read from two band tables: where no head clamp acts, one product of
+    the bands per prefix sum, stored by column of ``d`` (a group reads contiguous rows of it); elsewhere a per-row
+    shift.  The bands hold 0 off the table, so over the whole interval every product is in ``[0, 1]`` (no clamp
+    of ``1 - BC``) and the clamped ranges' entries give ``H = 1``, whose weights are taken off again.  Every loss is
+    within :func:`factor_margin` of the loss route's, so
+    ``low = max(sum - margin, 0)`` and ``tail = (mass left out) + 2 margin``: still ``low <= E <= low + tail``.
+    Work ``|offsets| |R(n)|`` products (no ``expm1``), memory ``O(k (n + 1)^2 + block)``.
+    """
+    a, n = _check(prior, n)
+    k = a.size
+    offs, w, tail = clamp_offsets(log_point, k, tol, FACTOR_STEP)
+    if len(offs) > FACTOR_MAX_OFFSETS:
+        raise InputError(f"the factor route takes at most {FACTOR_MAX_OFFSETS:.0e} noise offsets (its rounding margin), "
+                         f"got {len(offs):.2e}: use a wider bracket")
+    R = candidates(n, k)
+    margin = factor_margin(k)
+    groups = sorted(((p, -int(p.sum()), d_lo, d_hi, wg, np.r_[0.0, np.cumsum(wg)])
+                     for p, d_lo, d_hi, wg in _prefix_groups(offs, w, k)), key=lambda g: g[1])
+    rd = int(np.abs(offs[:, k - 2]).max(initial=0))  # reach of the inner coordinate
+    rp = int(np.abs(offs[:, : k - 2]).sum(axis=1).max(initial=0))  # reach of the shift a head clamp can cause
+    rb = rd + rp
+    n1 = n + 1
+    width = max(g[2] - g[1] + 1 for g in groups)
+    shifts = (2 * rp + 1) * (2 * rd + 1)  # entries of one row's coefficients at every shift
+    step = max(1, min(block_entries // width, FACTOR_SHIFT_ENTRIES // shifts))
+    check_size(k * n1 * n1 + 4 * n1 * (2 * rb + 1) + shifts * step + 8 * block_entries, 8,
+               f"the Bhattacharyya factor tables for k={k}, n={n}")
+    grid = HellingerGrid(a, n)
+    all_c = np.arange(n1)
+    flat = []
+    for i in range(k):
+        f = grid.rows(i, all_c)
+        np.exp(f, out=f)
+        flat.append(f.ravel())
+    # bands: A[x, d + rd] = F_(k-1)(x, x + d), B[y, j] = F_k(y, y - (j - rb)) for j - rb = d - delta;
+    # 0 outside 0..n (the entry lies in a clamped range: its H is 1 there, and the weights of those ranges are
+    # taken off again; every product stays in [0, 1], so 1 - BC needs no clamp)
+    cols = np.arange(-rd, rd + 1)
+    m = all_c[:, None] + cols[None, :]
+    A = np.where((m >= 0) & (m <= n), flat[k - 2][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
+    cols = np.arange(-rb, rb + 1)
+    m = all_c[:, None] - cols[None, :]
+    Bt = np.where((m >= 0) & (m <= n), flat[k - 1][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
+    AT, BtT = np.ascontiguousarray(A.T), np.ascontiguousarray(Bt.T)
+    Fx, Fy = flat[k - 2], flat[k - 1]
+    acc = np.zeros(len(R))
+    for lo in range(0, len(R), step):
+        cb = R[lo:lo + step].astype(np.int32)  # int32 indices: the row arithmetic below is the per-group cost
+        B = len(cb)
+        x, y = cb[:, k - 2], cb[:, k - 1]
+        xb, yb = x * n1, y * n1
+        # PT[delta + rp, j, r] = A[x_r, j] B[y_r, j - rd - delta + rb]: the middle's coefficients of row r at the
+        # shift delta, for every shift a head clamp can give, stored by column of d (a group reads contiguous rows)
+        AxT, BtY = AT[:, x], BtT[:, y]
+        PT = np.empty((2 * rp + 1, 2 * rd + 1, B))
+        for t in range(2 * rp + 1):
+            np.multiply(AxT, BtY[rb - rd - (t - rp):rb + rd - (t - rp) + 1], out=PT[t])
+        PTflat = PT.reshape(-1)
+        row_ix = np.arange(B, dtype=np.int64)
+        out = np.zeros(B)
+        cols_b = [cb[:, i].copy() for i in range(k - 2)]
+        base_b = [c * n1 for c in cols_b]
+        neg_x, y1, x_y = -x, y + 1, x + y
+        Fx0, Fy0 = Fx[xb], Fy[yb]
+        for prefix, s, d_lo, d_hi, wg, cw in groups:
+            W = d_hi - d_lo + 1
+            # the head clamps, in order (np.minimum/np.maximum: np.clip's wrapper costs more than the work here)
+            mi = np.maximum(cols_b[0] + int(prefix[0]), 0)
+            np.minimum(mi, n, out=mi)
+            head = flat[0][base_b[0] + mi]
+            rem = n - mi
+            for i in range(1, k - 2):
+                mi = np.maximum(cols_b[i] + int(prefix[i]), 0)
+                np.minimum(mi, rem, out=mi)
+                head *= flat[i][base_b[i] + mi]
+                rem -= mi
+            delta = rem - x_y  # -(sum of the prefix) where no head clamp acts
+            # the clamped ranges of d: constant outputs (0, rem) for the first n_low values of d, (rem, 0) from
+            # hi_from on; one loss per row times the weights' partial sum
+            n_low = np.maximum(neg_x - d_lo, 0)
+            np.minimum(n_low, W, out=n_low)
+            hi_from = np.maximum(delta + (y1 - d_lo), 0)
+            np.minimum(hi_from, W, out=hi_from)
+            w_low, w_high = cw[n_low], cw[W] - cw[hi_from]
+            if n_low.any():
+                v = head * Fx0
+                v *= Fy[yb + rem]
+                out += w_low * _hellinger_of_bc(v)
+            if (hi_from < W).any():
+                v = head * Fy0
+                v *= Fx[xb + rem]
+                out += w_high * _hellinger_of_bc(v)
+            # between them: F_(k-1)(x, x + d) F_k(y, y + delta - d) over the whole interval, the clamped entries 0
+            # (H = 1: their weights, cw[n_low] + cw[W] - cw[hi_from], are taken off); where no head clamp acts
+            # (delta = s) a slice of PT, else the second band at a per-row shift
+            if not np.any(hi_from > n_low):
+                continue
+            out -= w_low
+            out -= w_high
+            same = delta == s
+            j0, j1 = d_lo + rd, d_hi + rd + 1
+            if same.all():
+                oi = None
+            else:
+                oi = np.flatnonzero(~same)
+            if oi is None or oi.size < B:
+                if oi is not None:
+                    head_s = head.copy()
+                    head_s[oi] = 0.0  # those rows are taken below: here their H is 1 throughout, cw[W] taken off
+                    out[oi] -= cw[W]
+                blk = PT[s + rp, j0:j1] * (head if oi is None else head_s)[None, :]
+                np.subtract(1.0, blk, out=blk)
+                out += wg @ np.sqrt(blk, out=blk)
+            if oi is None:
+                continue
+            # row r of oi reads PT[delta_r + rp, j0:j1, r]
+            blk = PTflat[(np.arange(j0, j1) * B)[:, None] + ((delta[oi] + rp) * (PT.shape[1] * B) + row_ix[oi])[None, :]]
+            blk *= head[None, oi]
+            np.subtract(1.0, blk, out=blk)
+            out[oi] += wg @ np.sqrt(blk, out=blk)
+        acc[lo:lo + step] = out
+    low = np.maximum(acc - margin, 0.0)
+    return Bracket(R, low, float(tail) + 2.0 * margin, len(offs))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -157,44 +157,73 @@ class ClampedNoiseMechanism(Mechanism):
         D = scale_route.clamp_radius(lambda D: self.noise_tables(s, D - 1)[0], k, tol)
         return self.noise_tables(s, D - 1)[0]
 
-    def translation_work(self, n: int, k: int, epsilon: float, distance: str = DEFAULT_DISTANCE,
-                         tol: float = scale_route.DEFAULT_TOL) -> int | None:
-        """Loss evaluations of the translation route of :meth:`exact_expected_errors` (k >= 3, Hellinger), from
-        public n, k and eps (:func:`dpposterior.lattice.scale.clamped_work`); None where there is no such route."""
-        if k < 3 or distance != DEFAULT_DISTANCE:
-            return None
+    def translation_plan(self, n: int, k: int, epsilon: float) -> tuple[str, float, int, float]:
+        """The translation route :meth:`exact_expected_errors` takes past the pair budget (k >= 3, Hellinger), from
+        public n, k and eps only: ``(route, tol, loss evaluations, estimated seconds)``.
+
+        In order, the first within ``DPPOSTERIOR_MAX_PAIRS`` (its seconds times ``PAIRS_PER_SECOND``): the loss
+        route (:func:`~dpposterior.lattice.scale.clamped_errors`, bracket ``<= DEFAULT_TOL`` = 1e-5; the numbers
+        of every case it ran before), then the factor route
+        (:func:`~dpposterior.lattice.scale.clamped_errors_by_factors`) with a bracket of at most 1e-5, then the
+        factor route with a bracket of at most :data:`~dpposterior.lattice.scale.WIDE_TOL` (1e-4); else that last
+        one, which the caller refuses.  Past the pair budget on ``|R(n)|`` alone, or on a floor of the offsets'
+        count (small eps: a huge level set), nothing is enumerated (``("none", ...)``)."""
         size = n_candidates(n, k)
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
         if size > limit:  # past any budget whatever the offsets: not enumerated
-            return size * size
-        log_point = self._log_point(k, epsilon, tol)
+            return "none", scale_route.DEFAULT_TOL, size * size, size * size / scale_route.EVALUATIONS_PER_SECOND
+        log_point = self._log_point(k, epsilon, scale_route.DEFAULT_TOL)
         # the level set holds at least (D/4)^(k-1) offsets (D: the table's half-width, ~3x the level set's reach):
-        # past the budget on that count alone, it is not enumerated either (small eps: a huge level set)
+        # past the budget on that count alone even by factors, it is not enumerated either
         floor = (len(log_point) // 8) ** (k - 1) * size
-        if floor * PAIRS_PER_SECOND / scale_route.EVALUATIONS_PER_SECOND > limit:
-            return floor
-        return scale_route.clamped_work(n, k, log_point, tol)
+        if floor * PAIRS_PER_SECOND / scale_route.FACTOR_EVALUATIONS_PER_SECOND > limit:
+            return "none", scale_route.DEFAULT_TOL, floor, floor / scale_route.FACTOR_EVALUATIONS_PER_SECOND
+        work = scale_route.clamped_work(n, k, log_point, scale_route.DEFAULT_TOL)
+        seconds = work / scale_route.EVALUATIONS_PER_SECOND
+        if seconds * PAIRS_PER_SECOND <= limit:
+            return "loss", scale_route.DEFAULT_TOL, work, seconds
+        for tol in (scale_route.DEFAULT_TOL, scale_route.WIDE_TOL):
+            inner = scale_route.factor_tol(k, tol)
+            work = scale_route.clamped_work(n, k, self._log_point(k, epsilon, inner), inner, scale_route.FACTOR_STEP)
+            seconds = work / scale_route.FACTOR_EVALUATIONS_PER_SECOND
+            if seconds * PAIRS_PER_SECOND <= limit:
+                break
+        return "factors", tol, work, seconds
+
+    def translation_work(self, n: int, k: int, epsilon: float, distance: str = DEFAULT_DISTANCE) -> int | None:
+        """The cost of the translation route of :meth:`exact_expected_errors` (k >= 3, Hellinger; the route of
+        :meth:`translation_plan`) in the loss route's evaluations: its estimated seconds times
+        :data:`dpposterior.lattice.scale.EVALUATIONS_PER_SECOND`, from public n, k and eps; None where there is no
+        such route."""
+        if k < 3 or distance != DEFAULT_DISTANCE:
+            return None
+        return math.ceil(self.translation_plan(n, k, epsilon)[3] * scale_route.EVALUATIONS_PER_SECOND)
 
     def exact_expected_errors(self, prior, n, spec, measure=None):
         """k >= 3, Hellinger, past the pair budget of the dense walk: ``E(c)`` by the translation structure (the
         noise vector ``(D_1..D_{k-1})`` of the pmf's own point table, the sequential clamp as the boundary rule),
-        a :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` with ``tail <= DEFAULT_TOL`` (1e-5)
-        (:func:`dpposterior.lattice.scale.clamped_errors`; docs/definitions.md §9, expected error), refused past
-        the pair budget itself (its loss evaluations counted at their measured rate).  Else None: the dense walk
-        (today's numbers, bit for bit, wherever it runs)."""
+        a :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` with ``tail <= 1e-5``, or
+        ``<= 1e-4`` where only that fits (:meth:`translation_plan`: the loss route
+        :func:`dpposterior.lattice.scale.clamped_errors` where it fits, else the factor route
+        :func:`~dpposterior.lattice.scale.clamped_errors_by_factors`; docs/definitions.md §9, expected error),
+        refused past the pair budget itself (the route's estimated seconds counted at ``PAIRS_PER_SECOND``).  Else
+        None: the dense walk (today's numbers, bit for bit, wherever it runs)."""
         k = int(np.asarray(prior).size)
         if k < 3 or (measure or spec.distance) != DEFAULT_DISTANCE:
             return None
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
         if 2 * n_candidates(int(n), k) ** 2 <= limit:
             return None
-        work = self.translation_work(int(n), k, spec.epsilon, spec.distance)
-        cost = math.ceil(work * PAIRS_PER_SECOND / scale_route.EVALUATIONS_PER_SECOND)
+        route, tol, work, seconds = self.translation_plan(int(n), k, spec.epsilon)
+        cost = math.ceil(seconds * PAIRS_PER_SECOND)
         if cost > limit:
             raise SizeError(f"the expected error of every data set for k={k}, n={n} by the translation route needs "
-                            f"{work:.2e} loss evaluations (~{cost / PAIRS_PER_SECOND:.0f} s here), over the budget of "
+                            f"{work:.2e} loss evaluations (~{seconds:.0f} s here), over the budget of "
                             f"{limit:.0e} (use a smaller n, or set DPPOSTERIOR_MAX_PAIRS to raise it)")
-        return scale_route.clamped_errors(prior, int(n), self._log_point(k, spec.epsilon, scale_route.DEFAULT_TOL))
+        if route == "loss":
+            return scale_route.clamped_errors(prior, int(n), self._log_point(k, spec.epsilon, tol))
+        inner = scale_route.factor_tol(k, tol)
+        return scale_route.clamped_errors_by_factors(prior, int(n), self._log_point(k, spec.epsilon, inner), inner)
 
     def log_likelihood(self, rows, released, counts):
         """``ln P(m | c)`` for every c from the noise tables alone (one cell product per c)."""
