@@ -81,7 +81,7 @@ fig.tight_layout()
 plt.show()
 
 # %%
-caption = (f"{title}. Left: exact P(release) of mh and lshist at Beta(1,1), c = {list(pmf.counts.iloc[0])}, "
+caption = (f"{title}. Left: exact P(release) of mh and lshist at Beta(1,1), c = ({','.join(str(int(v)) for v in pmf.counts.iloc[0])}), "
            f"eps = {pmf.epsilon.iloc[0]:g}, against the authors' recorded values (their code, not the drafts). "
            "Right: the exact EHD probability of landing within k steps over the algorithm note's printed upper bound "
            "(Thm 4.5) and over the corrected bound (|R| = n + 1, weight eps/(2 GS)). Every other check is a table above "

@@ -4,7 +4,8 @@
 
 Fails (exit 1) when an item of the catalogue (dpposterior.paper.catalogue.CATALOGUE) or of the config's
 `items:` lacks a file:
-<figures>/<id>.png, .pdf, .csv, .md, .tex, <results>/notebooks/<id>.html, or has no verdict rows
+<figures>/<id>.png, .pdf, .csv, .md, .tex, <results>/notebooks/<id>.html, <results>/captions/<id>.txt (a caption
+or table showing a numpy repr such as np.int64(5) fails too), or has no verdict rows
 in <figures>/verdicts.csv, or the first page <figures>/index.html is missing. Copies the figures and
 tables, the rendered notebooks, the verdict table and report.zip (if present) to the output folder,
 and the first page with every file it links to at their own paths below it (<out>/<figures>/index.html
@@ -27,6 +28,8 @@ import yaml
 from dpposterior.paper.catalogue import CATALOGUE
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+#: numpy 2's scalar repr (np.int64(5000)) leaking into a caption or a table through str() of a list
+NUMPY_REPR = re.compile(rb"np\.(?:u?int|float|complex|bool|str)\w*\(")
 
 
 def problems_of(path: Path) -> str | None:
@@ -41,6 +44,8 @@ def problems_of(path: Path) -> str | None:
         return "not a PDF"
     if path.suffix == ".html" and b"data:image/png;base64" not in data:
         return "shows no figure"
+    if path.suffix in (".md", ".csv", ".txt") and NUMPY_REPR.search(data):
+        return f"shows a numpy repr ({NUMPY_REPR.search(data).group().decode()}...) where a number belongs"
     return None
 
 
@@ -73,7 +78,8 @@ def main() -> int:
     items = list(cfg["items"])
     bad = [f"catalogue item {i!r} is not in {args.config} items:" for i in sorted(set(CATALOGUE) - set(items))]
     for item in dict.fromkeys([*CATALOGUE, *items]):
-        for f in [figures / f"{item}.{e}" for e in ("png", "pdf", "csv", "md", "tex")] + [results / "notebooks" / f"{item}.html"]:
+        for f in ([figures / f"{item}.{e}" for e in ("png", "pdf", "csv", "md", "tex")]
+                  + [results / "notebooks" / f"{item}.html", results / "captions" / f"{item}.txt"]):
             p = problems_of(f)
             if p:
                 bad.append(f"{item}: {f} {p}")

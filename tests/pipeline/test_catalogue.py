@@ -82,3 +82,16 @@ def test_items_parameters_are_the_pipelines():
     assert p == stages.item_parameters(CONFIG, "fig4", "results", "figures")
     assert p["claims"] == CONFIG["items"]["fig4"]["claims"] and p["mechanisms"] == ["mh", "lsdim", "lshist"]
     assert p["inputs"]["runs"][0] == "results/runs/balanced-k2/mh.parquet"
+
+
+def test_ci_check_refuses_a_numpy_repr_in_a_caption(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ci_check", ROOT / "workflow" / "ci_check.py")
+    ci_check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ci_check)
+    bad, good = tmp_path / "a.txt", tmp_path / "b.txt"
+    bad.write_text("Left: P(release) at Beta(1,1), c = [np.int64(5000), np.int64(5000)], eps = 1.")
+    good.write_text("Left: P(release) at Beta(1,1), c = (5000,5000), eps = 1; see np.random (not a repr).")
+    assert "numpy repr (np.int64(" in ci_check.problems_of(bad)
+    assert ci_check.problems_of(good) is None

@@ -52,8 +52,9 @@ def recorded(text: str, pmf_df: pd.DataFrame, cl: dict) -> V.Verdict:
     ok = abs(p0 - float(cl["value"])) <= atol
     lim = f"; large-n limit {cl['limit']} = {LIMITS[cl['limit']](eps):.5f}" if cl.get("limit") in LIMITS else ""
     src = cl.get("source", "authors' code")
+    c = ",".join(str(int(v)) for v in s.counts.iloc[0])
     return V.Verdict(text, f"{cl['mechanism']}: {float(cl['value']):g} ({src}, not in the drafts)",
-                     f"exact P(release = BI(c)) = {p0:.5f} at n = {n}, c = {list(s.counts.iloc[0])}, eps = {eps:g}{lim}",
+                     f"exact P(release = BI(c)) = {p0:.5f} at n = {n}, c = ({c}), eps = {eps:g}{lim}",
                      "the recorded value against the pipeline's exact pmf", f"absolute {atol:g}",
                      V.REPRODUCED if ok else V.NOT_REPRODUCED)
 
