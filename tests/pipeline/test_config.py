@@ -306,3 +306,9 @@ def test_a_dry_run_refuses_a_grid_point_its_job_would_refuse(tmp_path):
     line = our_line(dry_run(bad))
     assert "'expected_error.tailoring.mechanisms (optimal~worst at priors[0])'" in line
     assert "optimal under kl at k=3 is not built" in line
+
+
+def test_the_workflow_passes_snakemake_lint():
+    """CI runs `snakemake --lint` before the quick pipeline; a rule without a log or a conda env fails it there."""
+    proc = subprocess.run([*SNAKEMAKE, "--lint"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]

@@ -156,7 +156,7 @@ def test_render_jobs_name_a_parameters_file_not_inline_json(tmp_path):
     # the parameters rule's own command writes the item's parameters, which the render reads back as they are
     from dpposterior.paper import render
 
-    target = "> results/quick/parameters/fig3b.json"
+    target = "> results/quick/parameters/fig3b.json 2> results/quick/logs/parameters/fig3b.log"
     [printf] = [ln.split("Shell command:")[-1].strip() for ln in out.splitlines()
                 if "printf '%s\\n' " in ln and ln.endswith(target)]
     subprocess.run(["bash", "-c", printf.replace(target, f"> {tmp_path / 'p.json'}")], check=True)

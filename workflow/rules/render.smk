@@ -11,8 +11,12 @@ rule parameters:
         parameters=item_parameters,
     localrule: True
     threads: 1
+    conda:
+        "../envs/dpposterior.yaml"
+    log:
+        stage_log("parameters", "{item}"),
     shell:
-        "printf '%s\\n' {params.parameters:q} > {output:q}"
+        "printf '%s\\n' {params.parameters:q} > {output:q} 2> {log:q}"
 
 
 rule render:
