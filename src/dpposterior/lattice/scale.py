@@ -141,17 +141,7 @@ class _LossTables:
             m = c_all[:, None] + cols[None, :]
             ok = (m >= 0) & (m <= n)
             bands.append(np.where(ok, tab[(c_all[:, None] * (n + 1) + np.clip(m, 0, n))], 0.0))
-        order = np.lexsort(offsets[:, : k - 1].T[::-1])
-        offs, w = offsets[order], weights[order]
-        keys = offs[:, : k - 2]
-        starts = np.flatnonzero(np.r_[True, np.any(keys[1:] != keys[:-1], axis=1)] if k > 2 else np.r_[True])
-        stops = np.r_[starts[1:], len(offs)]
-        groups = []
-        for a, b in zip(starts, stops):
-            last = offs[a:b, k - 2]
-            if not np.all(np.diff(last) == 1):
-                raise InputError("the offsets' last free coordinate must run over an interval per group")
-            groups.append((offs[a, : k - 2], int(last[0]), int(last[-1]), int(offs[a, : k - 2].sum()), w[a:b]))
+        groups = [(p, lo, hi, int(p.sum()), ww) for p, lo, hi, ww in _prefix_groups(offsets, weights, k)]
         out = np.zeros(rows.size)
         c = self.counts[rows]
         width = max(g[2] - g[1] + 1 for g in groups)
