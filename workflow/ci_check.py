@@ -44,8 +44,8 @@ def problems_of(path: Path) -> str | None:
         return "not a PDF"
     if path.suffix == ".html" and b"data:image/png;base64" not in data:
         return "shows no figure"
-    if path.suffix in (".md", ".csv", ".txt") and NUMPY_REPR.search(data):
-        return f"shows a numpy repr ({NUMPY_REPR.search(data).group().decode()}...) where a number belongs"
+    if path.suffix in (".md", ".csv", ".txt") and (m := NUMPY_REPR.search(data)):
+        return f"shows a numpy repr ({m.group().decode()}...) where a number belongs"
     return None
 
 
