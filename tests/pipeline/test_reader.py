@@ -178,3 +178,33 @@ def test_render_jobs_name_a_parameters_file_not_inline_json(tmp_path):
 def test_cell_names_are_short(m, short):
     assert style.short_name(m) == short
     assert len(style.short_name(m)) <= 11  # a which-to-use cell at 7 pt holds about 12 characters
+
+
+def test_a_render_process_skips_the_slow_iri_checkers_and_still_validates_notebooks():
+    """The render process blocks rfc3987_syntax before anything imports jsonschema (its import costs ~3 s of
+    CPU per render): the CLI entry point has not imported jsonschema yet, the module is never loaded, and
+    nbformat still validates (an invalid notebook is still refused)."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("nbformat")
+    code = (
+        "import sys\n"
+        "import dpposterior.paper.__main__\n"
+        "assert 'jsonschema' not in sys.modules, 'the CLI imported jsonschema before render() could skip'\n"
+        "from dpposterior.paper.render import skip_iri_format_checkers\n"
+        "skip_iri_format_checkers()\n"
+        "import nbformat, papermill, jupytext\n"
+        "nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('1')])\n"
+        "nbformat.validate(nb)\n"
+        "nb.cells[0]['cell_type'] = 'nonsense'\n"
+        "try:\n"
+        "    nbformat.validate(nb)\n"
+        "    raise SystemExit('an invalid notebook validated')\n"
+        "except nbformat.ValidationError:\n"
+        "    pass\n"
+        "print(sys.modules.get('rfc3987_syntax', 'absent'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() in ("None", "absent")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 
@@ -86,8 +87,18 @@ def verdict_summary(parameters: dict) -> str:
     return f"**Item {parameters.get('item', '')}: {len(df)} verdict rows: {c}.** (The rows are at the end of the notebook.)"
 
 
+def skip_iri_format_checkers() -> None:
+    """Keep jsonschema (imported by nbformat) from loading ``rfc3987_syntax``, whose import compiles ~35 Earley
+    parsers for the ``iri`` formats: about 3 s of CPU in every render process (python-jsonschema/jsonschema#1428),
+    for formats no notebook schema uses.  jsonschema registers those two checkers only when the module imports, so
+    an entry of None in ``sys.modules`` (an ImportError on import) leaves every other format checker as it was.
+    A module already imported is kept."""
+    sys.modules.setdefault("rfc3987_syntax", None)
+
+
 def render(template: str | Path, parameters: dict, notebook: str | Path, html: str | Path) -> None:
     """Execute ``template`` with ``parameters`` (from the repository root) into ``notebook`` and ``html``."""
+    skip_iri_format_checkers()  # before nbformat imports jsonschema
     # optional heavy dependencies (the `pipeline` extra), imported only when a notebook is rendered
     import jupytext
     import nbformat
