@@ -69,9 +69,10 @@ BLOCK_ENTRIES = 2**20
 #: Measured loss evaluations per second of the offset loop (k = 3, n = 1000, on the shared 2-core machine,
 #: ``benchmarks/scale.py``); the cost estimates divide by it.
 EVALUATIONS_PER_SECOND = 3e7
-#: Measured loss evaluations per second of :func:`clamped_errors_by_factors` (k = 4, n = 100: 5.47e9 in 61 s of CPU,
-#: 8.9e7/s, load 4-6 on the shared 2-core machine; k = 3, n = 1000: 8.1e8 in 10-15 s), rounded up as the loss
-#: route's rate is (``benchmarks/scale.py``).
+#: Measured loss evaluations per second of :func:`clamped_errors_by_factors` (k = 4, n = 100: 5.47e9 in 61-66 s of CPU
+#: before its per-group bookkeeping ran in batches, in ~54 s after, 1.0e8/s, at load 7-10 on the shared 2-core
+#: machine; k = 3, n = 1000: 8.1e8 in 10-15 s), so the estimate is about the measured CPU seconds at that load and
+#: above them on an idle core (``benchmarks/scale.py``).
 FACTOR_EVALUATIONS_PER_SECOND = 1e8
 #: Entries of one block (data sets x the inner interval) of :func:`clamped_errors_by_factors` (cache-sized).
 FACTOR_BLOCK_ENTRIES = 2**17
@@ -343,9 +344,11 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
     ``(rem, 0)`` (both constant in ``d``: one loss times the weights' partial sum), and in between it is
     ``(c_(k-1) + d, rem - c_(k-1) - d)``, read from two band tables: where no head clamp acts, one product of
     the bands per prefix sum, stored by column of ``d`` (a group reads contiguous rows of it); elsewhere a per-row
-    shift.  The bands hold 0 off the table, so over the whole interval every product is in ``[0, 1]`` (no clamp
-    of ``1 - BC``) and the clamped ranges' entries give ``H = 1``, whose weights are taken off again.  Every loss is
-    within :func:`factor_margin` of the loss route's, so
+    shift (a run of rows at one shift as a slice of the same table, else one contiguous run per row of the products
+    stored row by row).  The per-group arithmetic runs over batches of groups at once.  The bands hold 0 off the
+    table, so over the whole interval every product is in ``[0, 1]`` (no clamp of ``1 - BC``) and the clamped
+    ranges' entries give ``H = 1``, whose weights are taken off again.  Every loss is within :func:`factor_margin`
+    of the loss route's, so
     ``low = max(sum - margin, 0)`` and ``tail = (mass left out) + 2 margin``: still ``low <= E <= low + tail``.
     Work ``|offsets| |R(n)|`` products (no ``expm1``), memory ``O(k (n + 1)^2 + block)``.
     """
