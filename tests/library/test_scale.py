@@ -129,6 +129,23 @@ def test_factor_route_agrees_with_the_loss_route(a, n, eps, monkeypatch):
     assert np.all(o.low[~keep] <= m)
 
 
+@pytest.mark.parametrize("a,n,eps", [((2.0, 0.5, 1.0, 1.0), 10, 1.0), ((0.5, 2.0, 1.0), 30, 1.0)])
+def test_factor_route_batches_and_runs_do_not_change_the_sums(a, n, eps, monkeypatch):
+    # the same sums however the rows are cut into blocks, the groups into batches, and the moved rows into slices
+    # (runs of any length) or gathers (no run long enough)
+    k = len(a)
+    tol = 1e-5 if k == 3 else 1e-4
+    point = _point("geometric", k, eps, tol)
+    ways = []
+    for run, batch, block in [(64, 2**18, 2**17), (1, 2**12, 3000), (10**9, 2**10, 2000)]:
+        monkeypatch.setattr(scale, "FACTOR_RUN", run)
+        monkeypatch.setattr(scale, "FACTOR_GROUP_ENTRIES", batch)
+        ways.append(clamped_errors_by_factors(a, n, point, tol, block_entries=block).low)
+    assert ways[0].max() > 0.1
+    for low in ways[1:]:
+        assert np.abs(low - ways[0]).max() <= 1e-12
+
+
 def test_factor_tol_keeps_the_whole_bracket_within_its_width():
     assert factor_tol(4, 1e-4) + 2 * factor_margin(4) <= 1e-4
     with pytest.raises(Exception, match="rounding margin"):

@@ -69,14 +69,19 @@ BLOCK_ENTRIES = 2**20
 #: Measured loss evaluations per second of the offset loop (k = 3, n = 1000, on the shared 2-core machine,
 #: ``benchmarks/scale.py``); the cost estimates divide by it.
 EVALUATIONS_PER_SECOND = 3e7
-#: Measured loss evaluations per second of :func:`clamped_errors_by_factors` (k = 4, n = 100: 5.47e9 in 61 s of CPU,
-#: 8.9e7/s, load 4-6 on the shared 2-core machine; k = 3, n = 1000: 8.1e8 in 10-15 s), rounded up as the loss
-#: route's rate is (``benchmarks/scale.py``).
+#: Measured loss evaluations per second of :func:`clamped_errors_by_factors` (k = 4, n = 100: 5.47e9 in 61-66 s of CPU
+#: before its per-group bookkeeping ran in batches, in ~54 s after, 1.0e8/s, at load 7-10 on the shared 2-core
+#: machine; k = 3, n = 1000: 8.1e8 in 10-15 s), so the estimate is about the measured CPU seconds at that load and
+#: above them on an idle core (``benchmarks/scale.py``).
 FACTOR_EVALUATIONS_PER_SECOND = 1e8
 #: Entries of one block (data sets x the inner interval) of :func:`clamped_errors_by_factors` (cache-sized).
 FACTOR_BLOCK_ENTRIES = 2**17
 #: Most entries of the coefficients at every shift of one block of :func:`clamped_errors_by_factors` (64 MB).
 FACTOR_SHIFT_ENTRIES = 2**23
+#: Shortest run of rows :func:`clamped_errors_by_factors` reads as a slice of its coefficients (shorter: a gather).
+FACTOR_RUN = 64
+#: Most (group, data set) pairs whose per-row arithmetic :func:`clamped_errors_by_factors` runs as one array.
+FACTOR_GROUP_ENTRIES = 2**18
 #: The level sets of :func:`clamped_errors_by_factors` step by this in log mass (finer than the loss route's 1: fewer
 #: offsets for the same bracket).
 FACTOR_STEP = 0.25
@@ -295,21 +300,28 @@ def factor_tol(k: int, tol: float) -> float:
     return inner
 
 
-def _prefix_groups(offs: NDArray[np.int64], w: NDArray[np.float64], k: int) -> list[tuple]:
-    """The offsets grouped by their first ``k - 2`` coordinates: ``(prefix, d_lo, d_hi, weights)`` with the
-    ``(k-1)``-th coordinate running over ``d_lo..d_hi`` (a level set of a product of unimodal laws)."""
+def _prefix_group_arrays(offs: NDArray[np.int64], w: NDArray[np.float64], k: int
+                         ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """The offsets sorted by their first ``k - 1`` coordinates, their weights, and the bounds ``starts, stops`` of
+    the groups sharing the first ``k - 2`` (a group's ``(k-1)``-th coordinate runs over an interval: a level set of
+    a product of unimodal laws)."""
     order = np.lexsort(offs[:, : k - 1].T[::-1])
     offs, w = offs[order], w[order]
     keys = offs[:, : k - 2]
-    starts = np.flatnonzero(np.r_[True, np.any(keys[1:] != keys[:-1], axis=1)])
+    new = np.r_[True, np.any(keys[1:] != keys[:-1], axis=1)]
+    starts = np.flatnonzero(new)
     stops = np.r_[starts[1:], len(offs)]
-    groups = []
-    for a, b in zip(starts, stops):
-        last = offs[a:b, k - 2]
-        if not np.all(np.diff(last) == 1):
-            raise InputError("the offsets' last free coordinate must run over an interval per group")
-        groups.append((offs[a, : k - 2].copy(), int(last[0]), int(last[-1]), w[a:b].copy()))
-    return groups
+    if np.any(np.diff(offs[:, k - 2])[~new[1:]] != 1):
+        raise InputError("the offsets' last free coordinate must run over an interval per group")
+    return offs, w, starts, stops
+
+
+def _prefix_groups(offs: NDArray[np.int64], w: NDArray[np.float64], k: int) -> list[tuple]:
+    """The offsets grouped by their first ``k - 2`` coordinates: ``(prefix, d_lo, d_hi, weights)`` with the
+    ``(k-1)``-th coordinate running over ``d_lo..d_hi`` (:func:`_prefix_group_arrays`)."""
+    offs, w, starts, stops = _prefix_group_arrays(offs, w, k)
+    return [(offs[a, : k - 2].copy(), int(offs[a, k - 2]), int(offs[b - 1, k - 2]), w[a:b].copy())
+            for a, b in zip(starts.tolist(), stops.tolist())]
 
 
 def _hellinger_of_bc(v: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -332,9 +344,11 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
     ``(rem, 0)`` (both constant in ``d``: one loss times the weights' partial sum), and in between it is
     ``(c_(k-1) + d, rem - c_(k-1) - d)``, read from two band tables: where no head clamp acts, one product of
     the bands per prefix sum, stored by column of ``d`` (a group reads contiguous rows of it); elsewhere a per-row
-    shift.  The bands hold 0 off the table, so over the whole interval every product is in ``[0, 1]`` (no clamp
-    of ``1 - BC``) and the clamped ranges' entries give ``H = 1``, whose weights are taken off again.  Every loss is
-    within :func:`factor_margin` of the loss route's, so
+    shift (a run of rows at one shift as a slice of the same table, else one contiguous run per row of the products
+    stored row by row).  The per-group arithmetic runs over batches of groups at once.  The bands hold 0 off the
+    table, so over the whole interval every product is in ``[0, 1]`` (no clamp of ``1 - BC``) and the clamped
+    ranges' entries give ``H = 1``, whose weights are taken off again.  Every loss is within :func:`factor_margin`
+    of the loss route's, so
     ``low = max(sum - margin, 0)`` and ``tail = (mass left out) + 2 margin``: still ``low <= E <= low + tail``.
     Work ``|offsets| |R(n)|`` products (no ``expm1``), memory ``O(k (n + 1)^2 + block)``.
     """
@@ -346,16 +360,32 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
                          f"got {len(offs):.2e}: use a wider bracket")
     R = candidates(n, k)
     margin = factor_margin(k)
-    groups = sorted(((p, -int(p.sum()), d_lo, d_hi, wg, np.r_[0.0, np.cumsum(wg)])
-                     for p, d_lo, d_hi, wg in _prefix_groups(offs, w, k)), key=lambda g: g[1])
+    offs, w, starts, stops = _prefix_group_arrays(offs, w, k)
+    # the groups in order of the prefix's sum s (stable: within one s, the prefixes' lexicographic order)
+    order = np.argsort(-offs[starts, : k - 2].sum(axis=1), kind="stable")
+    starts, stops = starts[order], stops[order]
+    G = len(starts)
+    P = offs[starts, : k - 2].astype(np.int32)  # (G, k - 2) prefixes
+    S = -P.sum(axis=1)
+    D_LO = offs[starts, k - 2].astype(np.int32)
+    WID = (stops - starts).astype(np.int32)
+    D_HI = D_LO + WID - 1
+    S_, WID_, D_LO_ = S.tolist(), WID.tolist(), D_LO.tolist()
+    wgs = [w[a:b] for a, b in zip(starts.tolist(), stops.tolist())]
+    # the weights' partial sums of every group, concatenated: group g's are CW[CB[g] : CB[g] + WID[g] + 1]
+    cws = [np.r_[0.0, np.cumsum(w[a:b])] for a, b in zip(starts.tolist(), stops.tolist())]
+    CB = np.r_[0, np.cumsum([c.size for c in cws])[:-1]].astype(np.int64)
+    CW = np.concatenate(cws)
+    TOT = CW[CB + WID]
     rd = int(np.abs(offs[:, k - 2]).max(initial=0))  # reach of the inner coordinate
     rp = int(np.abs(offs[:, : k - 2]).sum(axis=1).max(initial=0))  # reach of the shift a head clamp can cause
     rb = rd + rp
     n1 = n + 1
-    width = max(g[2] - g[1] + 1 for g in groups)
+    width = int(WID.max())
     shifts = (2 * rp + 1) * (2 * rd + 1)  # entries of one row's coefficients at every shift
     step = max(1, min(block_entries // width, FACTOR_SHIFT_ENTRIES // shifts))
-    check_size(k * n1 * n1 + 4 * n1 * (2 * rb + 1) + shifts * step + 8 * block_entries, 8,
+    chunk = max(1, FACTOR_GROUP_ENTRIES // step)  # groups whose per-row arithmetic runs as one array
+    check_size(k * n1 * n1 + 4 * n1 * (2 * rb + 1) + shifts * step + 8 * block_entries + 16 * chunk * step, 8,
                f"the Bhattacharyya factor tables for k={k}, n={n}")
     grid = HellingerGrid(a, n)
     all_c = np.arange(n1)
@@ -376,8 +406,9 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
     AT, BtT = np.ascontiguousarray(A.T), np.ascontiguousarray(Bt.T)
     Fx, Fy = flat[k - 2], flat[k - 1]
     acc = np.zeros(len(R))
+    buf = np.empty(width * step)
     for lo in range(0, len(R), step):
-        cb = R[lo:lo + step].astype(np.int32)  # int32 indices: the row arithmetic below is the per-group cost
+        cb = R[lo:lo + step].astype(np.int32)  # int32 indices: the per-row arithmetic below is much of the cost
         B = len(cb)
         x, y = cb[:, k - 2], cb[:, k - 1]
         xb, yb = x * n1, y * n1
@@ -387,69 +418,112 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
         PT = np.empty((2 * rp + 1, 2 * rd + 1, B))
         for t in range(2 * rp + 1):
             np.multiply(AxT, BtY[rb - rd - (t - rp):rb + rd - (t - rp) + 1], out=PT[t])
-        PTflat = PT.reshape(-1)
-        row_ix = np.arange(B, dtype=np.int64)
+        # the same coefficients row by row, PR[r, delta + rp, j] (a moved row reads one contiguous run of it)
+        win = np.lib.stride_tricks.sliding_window_view(BtT[:, y].T, 2 * rd + 1, axis=1)  # [r, u, j] = B[y_r, u + j]
+        PR = A[x][:, None, :] * win[:, ::-1, :]  # u = 2 rp - (delta + rp)
+        T = 2 * rp + 1
+        PR2 = PR.reshape(B * T, 2 * rd + 1)
         out = np.zeros(B)
         cols_b = [cb[:, i].copy() for i in range(k - 2)]
         base_b = [c * n1 for c in cols_b]
         neg_x, y1, x_y = -x, y + 1, x + y
         Fx0, Fy0 = Fx[xb], Fy[yb]
-        for prefix, s, d_lo, d_hi, wg, cw in groups:
-            W = d_hi - d_lo + 1
-            # the head clamps, in order (np.minimum/np.maximum: np.clip's wrapper costs more than the work here)
-            mi = np.maximum(cols_b[0] + int(prefix[0]), 0)
+        for g0 in range(0, G, chunk):
+            g1 = min(G, g0 + chunk)
+            # every group of the chunk against every row at once, (groups, rows): the head clamps, in order
+            mi = cols_b[0][None, :] + P[g0:g1, 0, None]
+            np.maximum(mi, 0, out=mi)
             np.minimum(mi, n, out=mi)
-            head = flat[0][base_b[0] + mi]
             rem = n - mi
+            mi += base_b[0][None, :]
+            head = flat[0].take(mi)
             for i in range(1, k - 2):
-                mi = np.maximum(cols_b[i] + int(prefix[i]), 0)
+                mi = cols_b[i][None, :] + P[g0:g1, i, None]
+                np.maximum(mi, 0, out=mi)
                 np.minimum(mi, rem, out=mi)
-                head *= flat[i][base_b[i] + mi]
                 rem -= mi
-            delta = rem - x_y  # -(sum of the prefix) where no head clamp acts
-            # the clamped ranges of d: constant outputs (0, rem) for the first n_low values of d, (rem, 0) from
-            # hi_from on; one loss per row times the weights' partial sum
-            n_low = np.maximum(neg_x - d_lo, 0)
-            np.minimum(n_low, W, out=n_low)
-            hi_from = np.maximum(delta + (y1 - d_lo), 0)
-            np.minimum(hi_from, W, out=hi_from)
-            w_low, w_high = cw[n_low], cw[W] - cw[hi_from]
-            if n_low.any():
-                v = head * Fx0
-                v *= Fy[yb + rem]
-                out += w_low * _hellinger_of_bc(v)
-            if (hi_from < W).any():
-                v = head * Fy0
-                v *= Fx[xb + rem]
-                out += w_high * _hellinger_of_bc(v)
-            # between them: F_(k-1)(x, x + d) F_k(y, y + delta - d) over the whole interval, the clamped entries 0
-            # (H = 1: their weights, cw[n_low] + cw[W] - cw[hi_from], are taken off); where no head clamp acts
-            # (delta = s) a slice of PT, else the second band at a per-row shift
-            if not np.any(hi_from > n_low):
-                continue
-            out -= w_low
-            out -= w_high
-            same = delta == s
-            j0, j1 = d_lo + rd, d_hi + rd + 1
-            if same.all():
-                oi = None
-            else:
-                oi = np.flatnonzero(~same)
-            if oi is None or oi.size < B:
-                if oi is not None:
-                    head_s = head.copy()
-                    head_s[oi] = 0.0  # those rows are taken below: here their H is 1 throughout, cw[W] taken off
-                    out[oi] -= cw[W]
-                blk = PT[s + rp, j0:j1] * (head if oi is None else head_s)[None, :]
-                np.subtract(1.0, blk, out=blk)
-                out += wg @ np.sqrt(blk, out=blk)
-            if oi is None:
-                continue
-            # row r of oi reads PT[delta_r + rp, j0:j1, r]
-            blk = PTflat[(np.arange(j0, j1) * B)[:, None] + ((delta[oi] + rp) * (PT.shape[1] * B) + row_ix[oi])[None, :]]
-            blk *= head[None, oi]
-            np.subtract(1.0, blk, out=blk)
-            out[oi] += wg @ np.sqrt(blk, out=blk)
+                mi += base_b[i][None, :]
+                head *= flat[i].take(mi)
+            delta = rem - x_y[None, :]  # -(sum of the prefix) = S where no head clamp acts
+            head, rem, delta = head.ravel(), rem.ravel(), delta.ravel()
+            # the clamped ranges of d (few pairs): constant outputs (0, rem) for the first n_low values of d (where
+            # x + d_lo < 0), (rem, 0) from hi_from on (where x + d_hi > rem); one loss per pair times the weights'
+            # partial sum.  Their entries in the band products below are 0 (H = 1), so each adds weight (H - 1).
+            gg, r = np.nonzero(neg_x[None, :] > D_LO[g0:g1, None])
+            if r.size:
+                low = gg * B + r
+                gg += g0
+                n_low = np.minimum(neg_x[r] - D_LO[gg], WID[gg])
+                v = head[low] * Fx0[r]
+                v *= Fy[yb[r] + rem[low]]
+                h = _hellinger_of_bc(v)
+                h -= 1.0
+                out += np.bincount(r, CW[CB[gg] + n_low] * h, minlength=B)
+            gg, r = np.nonzero(delta.reshape(g1 - g0, B) + y[None, :] < D_HI[g0:g1, None])
+            if r.size:
+                high = gg * B + r
+                gg += g0
+                hi_from = np.maximum(delta[high] + y1[r] - D_LO[gg], 0)
+                v = head[high] * Fy0[r]
+                v *= Fx[xb[r] + rem[high]]
+                h = _hellinger_of_bc(v)
+                h -= 1.0
+                out += np.bincount(r, (TOT[gg] - CW[CB[gg] + hi_from]) * h, minlength=B)
+            # between them: F_(k-1)(x, x + d) F_k(y, y + delta - d) over the whole interval, the clamped entries 0;
+            # where no head clamp acts (delta = S) a slice of PT, else (a moved pair) a run of PR at its own shift
+            still = delta.reshape(g1 - g0, B) == S[g0:g1, None]
+            gm, rm = np.nonzero(~still)
+            moved = gm * B + rm
+            n_moved = np.bincount(gm, minlength=g1 - g0).tolist()
+            head_m, shift_m = head[moved], delta[moved] + rp
+            # a group's unmoved rows lie in one range (the rows are in lexicographic order: within a block of one
+            # first count, a head clamp moves a run of rows at either end); its moved rows inside that range are
+            # read in the slice of PT too, with head 0 (H = 1 throughout): their cw[W] is taken off
+            first = still.argmax(axis=1)
+            stop = B - still[:, ::-1].argmax(axis=1)
+            head[moved] = 0.0
+            inner = (rm >= first[gm]) & (rm < stop[gm]) & (np.asarray(n_moved)[gm] < B)
+            out -= np.bincount(rm[inner], TOT[g0 + gm[inner]], minlength=B)
+            first, stop = first.tolist(), stop.tolist()
+            # runs of a group's moved rows at one shift (a head clamp of the first count moves every row of a
+            # first count by the same shift): a long run reads a slice of PT, the rest one run of PR each
+            cut = np.flatnonzero(np.diff(gm) | (np.diff(rm) != 1) | np.diff(shift_m)) + 1
+            r_lo = np.r_[0, cut]
+            r_hi = np.r_[cut, moved.size]
+            long_run = np.flatnonzero(r_hi - r_lo >= FACTOR_RUN)
+            short = np.ones(moved.size, dtype=bool)
+            for u in long_run.tolist():
+                short[r_lo[u]:r_hi[u]] = False
+            runs_of = [[] for _ in range(g1 - g0)]
+            for u in long_run.tolist():
+                a = int(r_lo[u])
+                runs_of[int(gm[a])].append((int(rm[a]), int(rm[a]) + int(r_hi[u]) - a, int(shift_m[a]), a))
+            n_short = np.bincount(gm[short], minlength=g1 - g0).tolist()
+            s_ends = np.cumsum(n_short).tolist()
+            rm_s, shift_s, head_s = rm[short], shift_m[short], head_m[short]
+            head = head.reshape(g1 - g0, B)
+            for t in range(g1 - g0):
+                g = g0 + t
+                s, W, j0, wg, nm = S_[g] + rp, WID_[g], D_LO_[g] + rd, wgs[g], n_moved[t]
+                if nm < B:
+                    a, b = first[t], stop[t]
+                    blk = buf[:W * (b - a)].reshape(W, b - a)
+                    np.multiply(PT[s, j0:j0 + W, a:b], head[t, a:b][None, :], out=blk)
+                    np.subtract(1.0, blk, out=blk)
+                    out[a:b] += wg @ np.sqrt(blk, out=blk)
+                for a, b, sh, at in runs_of[t]:
+                    blk = buf[:W * (b - a)].reshape(W, b - a)
+                    np.multiply(PT[sh, j0:j0 + W, a:b], head_m[at:at + b - a][None, :], out=blk)
+                    np.subtract(1.0, blk, out=blk)
+                    out[a:b] += wg @ np.sqrt(blk, out=blk)
+                nm = n_short[t]
+                if nm:
+                    e = s_ends[t]
+                    oi = rm_s[e - nm:e]
+                    blk = PR2[oi * T + shift_s[e - nm:e], j0:j0 + W]
+                    blk *= head_s[e - nm:e][:, None]
+                    np.subtract(1.0, blk, out=blk)
+                    out[oi] += np.sqrt(blk, out=blk) @ wg
         acc[lo:lo + step] = out
     low = np.maximum(acc - margin, 0.0)
     return Bracket(R, low, float(tail) + 2.0 * margin, len(offs))
