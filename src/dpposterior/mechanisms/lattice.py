@@ -105,6 +105,13 @@ PADDED_DRAWS = 8.0
 ROWS_MAX_OUTPUTS = 60
 #: Seconds of :meth:`LatticeMechanism.pmf_at` per point of its ball where a draw reads the window's remap (a look-up).
 BALL_SECONDS = 2e-6
+#: Seconds of the exact errors of ``lattice~average`` where a draw runs the local search (k = 3,
+#: :meth:`LatticeMechanism.local_errors`): per (output x offset of the near ball) of the batched local remap
+#: (:func:`~dpposterior.lattice.search.local_search_many`), per window point, and per loss evaluation of the offset
+#: sum (:func:`~dpposterior.lattice.scale.lattice_errors`); measured on the 2 shared cores (docs/lattice.md), with margin.
+LOCAL_ERROR_SECONDS = (4e-8, 2e-5, 4e-8)
+#: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
+LOCAL_ERROR_TOL = 1e-5
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -137,6 +144,20 @@ def minimax_seconds(n: int, k: int, epsilon: float) -> float:
     ball = sum(sphere_count(k, t) for t in range(MINIMAX_R_RADIUS + 1))
     nv = float(_window_size(n, k, W1)) * min(R, ball + 1)
     return MINIMAX_SECONDS * nv * R + 3.0 * dense_seconds(n, k, epsilon)
+
+
+def local_error_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of :meth:`LatticeMechanism.local_errors` from public n, k, eps (docs/lattice.md): the batched
+    local remap on ``window(n, k, W)`` and the offset sum over ``d(w) <= W``, ``W`` the radius of the bracket."""
+    from ..lattice.search import NEAR_TAIL
+
+    eps = float(epsilon)
+    W = _radius(k, eps, LOCAL_ERROR_TOL)
+    near = sum(sphere_count(k, t) for t in range(_radius(k, eps, NEAR_TAIL) + 1))
+    offsets = sum(sphere_count(k, t) for t in range(W + 1))
+    R, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
+    return (LOCAL_ERROR_SECONDS[0] * R * near + LOCAL_ERROR_SECONDS[1] * Z
+            + LOCAL_ERROR_SECONDS[2] * R * offsets)
 
 
 def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
@@ -312,13 +333,59 @@ class LatticeMechanism(Mechanism):
 
     def exact_expected_errors(self, prior, n, spec, measure=None):
         """The upper ends ``E_win(c) + tail`` of ``E(c)`` (module docstring) under Hellinger, the remap's loss;
-        another ``measure``: None (the caller walks the rows, lower ends)."""
+        another ``measure``: None (the caller walks the rows, lower ends).  Where an ``average`` draw runs the local
+        search (k = 3): :meth:`local_errors`, a :class:`~dpposterior.lattice.scale.Bracket`."""
         if measure is not None and measure != DEFAULT_DISTANCE:
             return None
         a = np.asarray(prior, dtype=np.float64)
+        if spec.objective == Objective.AVERAGE and a.size == 3 and not self.uses_window(int(n), a.size, spec):
+            return self.local_errors(a, int(n), spec)
         self.check_exact(int(n), a.size, spec)
         remap = self.remap(a, n, spec)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
+
+    def check_local_errors(self, n: int, k: int, spec: ReleaseSpec) -> None:
+        """Refuse (one line, before any work) :meth:`local_errors` over its memory or time budget
+        (``DPPOSTERIOR_MEMORY_GB``, ``DPPOSTERIOR_MAX_SOLVE_SECONDS``), from public n, k, eps."""
+        self.check_distance(spec, k)
+        if k != 3:
+            raise SizeError(f"the lattice release's exact errors for k={k}, n={n}, eps={spec.epsilon:g} are not "
+                            "computed: its draws compute the remap at the drawn point only (the batched remap is "
+                            "built for k = 3)")
+        from ..lattice.search import NEAR_TAIL
+
+        W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
+        near = sum(sphere_count(k, t) for t in range(_radius(k, spec.epsilon, NEAR_TAIL) + 1))
+        rows = float(n_candidates(n, k))
+        Z = float(_window_size(n, k, W))
+        # the batched remap: 3 blocks of (n + 1) x |near|, ~6 (n + 1)^2 grids, ~40 floats per window point; the sum:
+        # ~12 arrays over R(n)
+        check_size(int(6 * (n + 1) * near + 8 * (n + 1 + 2 * W + 64) ** 2 + 40 * Z + 12 * rows), 8,
+                   f"the lattice release's exact errors for k={k}, n={n} (the batched local remap)")
+        _solve_limit(local_error_seconds(n, k, spec.epsilon),
+                     f"the lattice release's exact errors (average) for k={k}, n={n}, eps={spec.epsilon:g} (the local "
+                     "remap at every point of its window)")
+
+    def local_errors(self, prior, n: int, spec: ReleaseSpec):
+        """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a
+        :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` (docs/lattice.md, "Errors at scale").
+
+        ``T(z)``, what a draw computes at z (:func:`~dpposterior.lattice.remap.local_bayes_search`), at every point of
+        ``window(n, 3, W)`` by :func:`~dpposterior.lattice.search.local_search_many` (the same output at every z),
+        then the offset sum over ``d(w) <= W`` (:func:`~dpposterior.lattice.search.window_errors`, the sum of
+        :func:`~dpposterior.lattice.scale.lattice_errors`; every ``c + w`` lies in the window),
+        ``tail = tail_bound(3, eps, W) <= 1e-5``."""
+        from ..lattice.noise import window
+        from ..lattice.search import local_search_many, window_errors
+
+        a = np.asarray(prior, dtype=np.float64)
+        k = a.size
+        self.check_local_errors(int(n), k, spec)
+        W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
+        limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+        out = local_search_many(a, int(n), spec.epsilon, window(int(n), k, W),
+                                max_fallback=max(1, int(0.25 * limit / local_seconds(k, spec.epsilon))))
+        return window_errors(a, int(n), spec.epsilon, out, W)
 
     def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict:
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
