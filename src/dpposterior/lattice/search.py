@@ -169,7 +169,11 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
         pc = view[x + v1 + pad, near[:, 1] + pad]  # (|near|, m)
         log_bc = bands[0][x, near[:, 0] + rho][:, None] + J1T[v2, :m]
         log_bc += J2R[v3, x:x + m]
-        G = hellinger_from_log_bc(log_bc, out=log_bc)
+        # H = sqrt(-expm1(ln BC)) as hellinger_from_log_bc (ln BC <= 0 here: each J is; its + 0.0 only turns -0.0
+        # into 0.0), times pi
+        G = np.expm1(log_bc, out=log_bc)
+        np.negative(G, out=G)
+        np.sqrt(G, out=G)
         G *= pc
         # einsum, not BLAS: a threaded BLAS spins on a shared machine (measured 10x the CPU of one thread)
         M[start:start + m] = np.einsum("uv,vm->mu", KT, G, optimize=False)
@@ -214,7 +218,7 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
             Kq = kern(keys[q:q + 1], full)[0]
             for lo in range(0, idx.size, zstep):
                 j = idx[lo:lo + zstep]
-                T[j] = pi_pad[base(P[j])[:, None] + full_off[None, :]] @ Kq
+                T[j] = np.einsum("zv,v->z", pi_pad[base(P[j])[:, None] + full_off[None, :]], Kq, optimize=False)
 
     # the search, a step at a time for every z not yet decided: the 7 outputs around its centre
     centre_j1 = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
@@ -255,8 +259,12 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
             Ks = kern(keys)
             for q in range(len(keys)):
                 idx = order[bounds[q]:bounds[q + 1]]
-                S_v[rest[idx]] = G_edge[rows[idx]] @ Ks[q]
-                N_v[rest[idx]] = P_edge[rows[idx]] @ Ks[q]
+                if 4 * idx.size > len(G_edge):  # a large group: every kept row once, then read
+                    S_v[rest[idx]] = np.einsum("rv,v->r", G_edge, Ks[q], optimize=False)[rows[idx]]
+                    N_v[rest[idx]] = np.einsum("rv,v->r", P_edge, Ks[q], optimize=False)[rows[idx]]
+                else:
+                    S_v[rest[idx]] = np.einsum("rv,v->r", G_edge[rows[idx]], Ks[q], optimize=False)
+                    N_v[rest[idx]] = np.einsum("rv,v->r", P_edge[rows[idx]], Ks[q], optimize=False)
         S_v, N_v = S_v.reshape(-1, len(ball1)), N_v.reshape(-1, len(ball1))
         Tm = T[active][:, None]
         far = np.abs(rs - P[active][:, None, :]).sum(axis=2) // 2 > reach
