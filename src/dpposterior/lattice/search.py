@@ -58,7 +58,7 @@ from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball, local_bayes_search, projec
 NEAR_TAIL = 1e-6
 #: Outputs with a count at most this keep their row of ``G`` (the searches of the z outside R(n) walk along a face).
 EDGE = 3
-#: Entries of one block of the products ``G`` (outputs x ball offsets).
+#: Entries of one block of the direct sums (the totals of the z outside R(n)).
 BLOCK_ENTRIES = 2**22
 #: The float margin's constant part (module docstring).
 FLOAT_MARGIN = 1e-9
