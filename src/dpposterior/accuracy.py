@@ -226,6 +226,9 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
     cal = mech.calibration(a, n, params)
     measure = get_distance(params.distance if measure is None else measure).name
     get_distance(measure).check(a.size)
+    fast = mech.exact_expected_errors(a, n, params, measure) if scaled is None else None
+    if isinstance(fast, Bracket):  # within the pair budget, yet an entry with no rows there (lattice~average)
+        scaled, fast = fast, None
     if scaled is not None:
         pred = np.exp(log_prior_predictive(a, scaled.counts))
         w = int(np.argmax(scaled.low))
@@ -234,8 +237,7 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
             predictive=pred, worst=float(scaled.low[w]), worst_counts=scaled.counts[w].tolist(),
             average=float(np.dot(pred, scaled.low) / pred.sum()), calibration=cal, distance=params.distance,
             measure=measure, tail=scaled.tail)
-    fast = mech.exact_expected_errors(a, n, params, measure)  # k = 2 geometric + remap: O(n W)
-    rows = mech.rows(a, n, params)
+    rows = mech.rows(a, n, params)  # fast (above): k = 2 geometric + remap, O(n W)
     grid = DistanceGrid(a, n, measure)
     cands = rows.cands
     N = len(cands)

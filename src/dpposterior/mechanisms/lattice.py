@@ -76,6 +76,7 @@ from ..lattice.remap import (
 from ..limits import limit_setting
 from ..models import candidate_rank, check_size, n_candidates
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
+from .scan import PAIRS_PER_SECOND
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
@@ -105,6 +106,16 @@ PADDED_DRAWS = 8.0
 ROWS_MAX_OUTPUTS = 60
 #: Seconds of :meth:`LatticeMechanism.pmf_at` per point of its ball where a draw reads the window's remap (a look-up).
 BALL_SECONDS = 2e-6
+#: Seconds of the exact errors of ``lattice~average`` where a draw runs the local search (k = 3,
+#: :meth:`LatticeMechanism.local_errors`).  The batched local remap
+#: (:func:`~dpposterior.lattice.search.local_search_many`): a constant, per (output x offset of the near ball) and per
+#: window point; the offset sum (:func:`~dpposterior.lattice.search.window_errors`): per loss evaluation.  Measured on
+#: the 2 shared cores at load 10-12 (docs/lattice.md), CPU seconds: Dir(1,1,1), eps = 1, n = 300: 5.3 + 1.2;
+#: n = 1000: 39.3 + 16.1; each estimate is above the measured value.
+LOCAL_SEARCH_SECONDS = (1.0, 3e-8, 5e-5)
+LOCAL_SUM_SECONDS = 4.5e-8
+#: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
+LOCAL_ERROR_TOL = 1e-5
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -139,6 +150,20 @@ def minimax_seconds(n: int, k: int, epsilon: float) -> float:
     return MINIMAX_SECONDS * nv * R + 3.0 * dense_seconds(n, k, epsilon)
 
 
+def local_error_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
+    """Estimated seconds of :meth:`LatticeMechanism.local_errors` from public n, k, eps (docs/lattice.md): ``(the
+    batched local remap on window(n, k, W), the offset sum over d(w) <= W)``, ``W`` the radius of the bracket."""
+    from ..lattice.search import NEAR_TAIL
+
+    eps = float(epsilon)
+    W = _radius(k, eps, LOCAL_ERROR_TOL)
+    near = sum(sphere_count(k, t) for t in range(_radius(k, eps, NEAR_TAIL) + 1))
+    offsets = sum(sphere_count(k, t) for t in range(W + 1))
+    R, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
+    c0, c1, c2 = LOCAL_SEARCH_SECONDS
+    return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
+
+
 def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
     """Points of the ball ``d(w) <= D`` around one data set that :meth:`LatticeMechanism.pmf_at` visits, ``D`` the
     radius whose kernel mass beyond is at most ``tol`` (docs/lattice.md, "The pmf at one data set")."""
@@ -164,6 +189,18 @@ def _remap(a: tuple, n: int, epsilon: float, objective: str) -> Remap:
     if objective == Objective.AVERAGE:
         return bayes_remap(setup)[0]
     return minimax_remap(setup, r_radius=MINIMAX_R_RADIUS)
+
+
+@lru_cache(maxsize=2)
+def _local_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
+    """:meth:`LatticeMechanism.local_errors` after its checks (cached per public inputs: ``optimal~average`` past its LP
+    is the same release)."""
+    from ..lattice.noise import window
+    from ..lattice.search import local_search_many, window_errors
+
+    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    out = local_search_many(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
+    return window_errors(a, n, epsilon, out, W)
 
 
 def _solve_limit(seconds: float, what: str) -> None:
@@ -312,13 +349,62 @@ class LatticeMechanism(Mechanism):
 
     def exact_expected_errors(self, prior, n, spec, measure=None):
         """The upper ends ``E_win(c) + tail`` of ``E(c)`` (module docstring) under Hellinger, the remap's loss;
-        another ``measure``: None (the caller walks the rows, lower ends)."""
+        another ``measure``: None (the caller walks the rows, lower ends).  Where an ``average`` draw runs the local
+        search (k = 3): :meth:`local_errors`, a :class:`~dpposterior.lattice.scale.Bracket`."""
         if measure is not None and measure != DEFAULT_DISTANCE:
             return None
         a = np.asarray(prior, dtype=np.float64)
+        if spec.objective == Objective.AVERAGE and a.size == 3 and not self.uses_window(int(n), a.size, spec):
+            return self.local_errors(a, int(n), spec)
         self.check_exact(int(n), a.size, spec)
         remap = self.remap(a, n, spec)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
+
+    def check_local_errors(self, n: int, k: int, spec: ReleaseSpec) -> None:
+        """Refuse (one line, before any work) :meth:`local_errors` over its budgets, from public n, k, eps: the memory
+        (``DPPOSTERIOR_MEMORY_GB``), the batched remap (a solve, ``DPPOSTERIOR_MAX_SOLVE_SECONDS``) and the offset sum
+        (a translation route's sum, ``DPPOSTERIOR_MAX_PAIRS`` at ``PAIRS_PER_SECOND``, as the sequential clamp's)."""
+        self.check_distance(spec, k)
+        if k != 3:
+            raise SizeError(f"the lattice release's exact errors for k={k}, n={n}, eps={spec.epsilon:g} are not "
+                            "computed: its draws compute the remap at the drawn point only (the batched remap is "
+                            "built for k = 3)")
+        from ..lattice.search import EDGE, NEAR_TAIL
+
+        W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
+        near = sum(sphere_count(k, t) for t in range(_radius(k, spec.epsilon, NEAR_TAIL) + 1))
+        rows = float(n_candidates(n, k))
+        Z = float(_window_size(n, k, W))
+        # the batched remap: its table (19 per output), the kept rows near the faces (2 x 3 (EDGE + 1) (n + 1) x |near|),
+        # ~60 floats per window point (the search's steps), ~16 padded grids, a run's temporaries (8 (n + 1) x |near|);
+        # measured: 1.05 GB peak at n = 1000 (this count: 0.75 GB of arrays, plus the interpreter)
+        Dc = _radius(k, spec.epsilon, 1e-12)
+        check_size(int(20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
+                       + 8 * (n + 1) * near), 8, f"the lattice release's exact errors for k={k}, n={n} (the batched "
+                   "local remap)")
+        search, total = local_error_seconds(n, k, spec.epsilon)
+        _solve_limit(search, f"the lattice release's exact errors (average) for k={k}, n={n}, eps={spec.epsilon:g} (the "
+                     "local remap at every point of its window)")
+        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+        if total * PAIRS_PER_SECOND > limit:
+            raise SizeError(f"the lattice release's exact errors (average) for k={k}, n={n}, eps={spec.epsilon:g} need "
+                            f"{n_candidates(n, k):,} data sets x {ball_size(k, spec.epsilon, LOCAL_ERROR_TOL):,} offsets "
+                            f"(~{total:.0f} s here), over the budget of {limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
+
+    def local_errors(self, prior, n: int, spec: ReleaseSpec):
+        """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a
+        :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` (docs/lattice.md, "Errors at scale").
+
+        ``T(z)``, what a draw computes at z (:func:`~dpposterior.lattice.remap.local_bayes_search`), at every point of
+        ``window(n, 3, W)`` by :func:`~dpposterior.lattice.search.local_search_many` (the same output at every z),
+        then the offset sum over ``d(w) <= W`` (:func:`~dpposterior.lattice.search.window_errors`, the sum of
+        :func:`~dpposterior.lattice.scale.lattice_errors`; every ``c + w`` lies in the window),
+        ``tail = tail_bound(3, eps, W) <= 1e-5``."""
+        a = np.asarray(prior, dtype=np.float64)
+        self.check_local_errors(int(n), a.size, spec)
+        limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon,
+                             max(1, int(0.25 * limit / local_seconds(a.size, spec.epsilon))))
 
     def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict:
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,

@@ -1,0 +1,352 @@
+"""The local search of the lattice release (:func:`.remap.local_bayes_search`) at many points at once, k = 3.
+
+Definition (docs/lattice.md, "The local remap at every point of a window").  A ``lattice~average`` draw at large n
+outputs ``T(z) = local_bayes_search(a, n, eps, z)``: with ``p = project(z)``, ``C = {c in R(n) : d(c, p) <= Dc}``
+(``Dc = radius_for(k, eps, 1e-12)``), weights ``w(c) = pi(c) e^(-eps d(z, c))`` (up to one constant per z), the
+lightest c of total weight at most ``share sum_C w`` left out (the kept set ``Kz``), risks
+``S(r) = sum_{c in Kz} w(c) L(c, r)`` and a descent over the outputs ``r`` within 1 of a centre, from ``p``.
+:func:`local_search_many` returns the same output at every z, computed for all z together.
+
+Method.  For every output ``r`` of R(n) and every offset ``v`` with ``d(v) <= rho`` the products
+``G[r, v] = pi(r + v) L(r + v, r)`` (0 off R(n)) are computed once, a run of outputs with the same ``r_1`` at a
+time (contiguous reads of padded tables, no index arrays); a pair ``(z, r)`` needs
+``S^(z, r) = sum_v e^(-eps d(z - r - v)) G[r, v]``, the sum over the ball ``B_r = {c : d(c, r) <= rho}``.  Where
+``z`` is in R(n) and ``d(r, z) <= 2``, ``z - r`` is one of 19 offsets: ``S^`` is read from the table ``G Kmat``
+(one product per run, by ``einsum``: a threaded BLAS spins on a shared machine).  Elsewhere (the z outside R(n),
+whose searches walk along a face) the rows ``G[r]`` of the outputs with a count at most :data:`EDGE` are kept and
+``S^`` is a product per distinct offset ``z - r``.  The total ``T(z) = sum_C w`` is a correlation of ``pi`` with
+the kernel truncated at ``Dc`` (z in R(n)) or a product per distinct ``z - p``.  ``N(z, r)``, the weight of
+``B_r``: for z in R(n) the weight ``N'(z)`` of the ball ``d(c, z) <= rho - 2``, which lies in every ``B_r`` with
+``d(r, z) <= 2`` (a second correlation), so ``T - N(z, r) <= T - N'(z)``; elsewhere the rows ``pi(r + v)`` of the
+kept outputs, as ``S^``.
+
+Certificate (proof).  While ``d(r, p) <= Dc - rho``, ``B_r`` lies in the ball of C, so
+
+    ``S(r) - S^(r) = sum_{Kz \\ B_r} w L - sum_{B_r \\ Kz} w L``,   each loss in [0, 1],
+
+hence ``S^(r) - share T <= S(r) <= S^(r) + (T - N(r))``.  Both computations round: the weights' logarithms
+(magnitude at most ``Lambda``, the largest ``|ln pi|`` term plus ``eps Dc``), the products and sums of at most
+``|C|`` terms each, so the computed values differ from the exact ones by at most ``mu T`` with
+``mu = 1e-9 + 16 Lambda 2^-53`` (a wide margin over ``|C| 2^-53`` and ``4 Lambda 2^-53``; each loss is the same
+float as the one-point search's: the same arguments of the same elementwise functions, summed in the same order).
+So every ``S(r)`` lies in ``[lo(r), hi(r)] = [S^(r) - (share + mu) T, S^(r) + (T - N(r)) + mu T]``.  A step at a
+centre is decided when one output ``r*`` of its ball (the outputs within 1) has ``hi(r*) < lo(r)`` for every other
+output of the ball: then ``r*`` is the strict minimiser, so the search returns the centre (``r*`` the centre) or
+moves to ``r*`` (the only output strictly inside a ball of radius 1 is its centre), exactly as the one-point search
+does, ties included (a tie is never decided here).  Steps are decided while every output of the ball has known
+bounds; any z whose search is not decided (a near tie, an output past the reach of the tables, weights out of
+float range) is handed to :func:`.remap.local_bayes_search` itself.  So every output equals the one a draw
+computes; the margin only decides how many z go the slow way (counted, and refused past a limit in one line).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import ndimage
+from scipy.special import gammaln
+
+from .. import validate as _validate
+from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
+from ..errors import InputError, SizeError
+from ..models import candidates
+from .noise import radius_for, tail_bound, window
+from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball, local_bayes_search, project
+
+#: The balls ``B_r`` of the sums ``S^`` (module docstring) have radius ``radius_for(k, eps, NEAR_TAIL)``: the
+#: kernel's mass beyond it, the usual size of the margin ``(T - N) / T``, is at most this.
+NEAR_TAIL = 1e-6
+#: Outputs with a count at most this keep their row of ``G`` (the searches of the z outside R(n) walk along a face).
+EDGE = 3
+#: Entries of one block of the direct sums (the totals of the z outside R(n)).
+BLOCK_ENTRIES = 2**22
+#: The float margin's constant part (module docstring).
+FLOAT_MARGIN = 1e-9
+
+
+def _grid_rank(c: NDArray[np.int64], n: int) -> NDArray[np.int64]:
+    """Flat index ``c_1 (n + 1) + c_2`` of a k = 3 point on the ``(n + 1)^2`` grid."""
+    return c[..., 0] * (n + 1) + c[..., 1]
+
+
+class _Fallback:
+    """Counts the z handed to :func:`.remap.local_bayes_search`, refusing (one line) past ``limit`` of them."""
+
+    def __init__(self, limit: int):
+        self.limit, self.count = limit, 0
+
+    def __call__(self, a, n, eps, z):
+        self.count += 1
+        if self.count > self.limit:
+            raise SizeError(f"the lattice release's local remap on the window hands more than {self.limit} points to "
+                            "the one-point search (near ties): not computed within the budget")
+        return local_bayes_search(a, n, eps, z)
+
+
+def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rho: int | None = None,
+                      max_fallback: int | None = None, stats: dict | None = None) -> NDArray[np.int64]:
+    """``local_bayes_search(prior, n, epsilon, z)`` (its defaults) for every row ``z`` of ``Z`` (k = 3, each row
+    summing to n), computed together (module docstring; docs/lattice.md).  Equal output at every z.
+
+    ``rho``: the radius of the sums (default from :data:`NEAR_TAIL`; at most ``Dc - 2``); ``max_fallback``: most
+    z handed to the one-point search before a one-line refusal (None: no limit); ``stats``: filled with
+    ``{"points", "fallback", "decided"}``."""
+    a = _validate.prior(prior)
+    k = a.size
+    if k != 3:
+        raise InputError("the batched local search is built for k = 3")
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    Z = np.asarray(Z, dtype=np.int64).reshape(-1, k)
+    if np.any(Z.sum(axis=1) != n):
+        raise InputError("every z must sum to n")
+    Dc = radius_for(k, eps, 1e-12)
+    rho = int(min(radius_for(k, eps, NEAR_TAIL) if rho is None else rho, Dc - 2))
+    n1 = n + 1
+    # ln pi(c) up to a constant on the grid (c_1, c_2), c_3 = n - c_1 - c_2; 0 weight off R(n)
+    x = np.arange(n1, dtype=np.float64)
+    f = [gammaln(a[i] + x) - gammaln(x + 1.0) for i in range(k)]
+    c1, c2 = np.meshgrid(np.arange(n1), np.arange(n1), indexing="ij")
+    c3 = n - c1 - c2
+    ok = c3 >= 0
+    lp = np.where(ok, f[0][c1] + f[1][c2] + f[2][np.clip(c3, 0, n)], -np.inf)
+    top = float(lp[ok].max())
+    pi = np.exp(lp - top)  # (n + 1, n + 1), 0 off R(n)
+    magnitude = max(float(np.abs(fi).max()) for fi in f) * k + abs(top) + eps * Dc
+    mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
+    # pi on the grid padded by Dc on every side (0 there): a point c + v is read at flat index  base(c) + off(v)
+    pad = Dc
+    side = n1 + 2 * pad
+    pi_pad = np.zeros((side, side))
+    pi_pad[pad:pad + n1, pad:pad + n1] = pi
+    pi_pad = pi_pad.ravel()
+
+    def base(c: NDArray[np.int64]) -> NDArray[np.int64]:
+        return (c[:, 0] + pad) * side + (c[:, 1] + pad)
+
+    def off(v: NDArray[np.int64]) -> NDArray[np.int64]:
+        return v[:, 0] * side + v[:, 1]
+
+    ball2 = _ball(k, 2)  # the outputs within 2 of a point (19), lexicographic
+    ball1 = _ball(k, 1)
+    near = _ball(k, rho)
+
+    def kern(s: NDArray[np.int64], ball: NDArray[np.int64] = near) -> NDArray[np.float64]:
+        """``e^(-eps d(s - v))`` for the rows s (columns: the offsets v of ``ball``)."""
+        return np.exp(-eps * (np.abs(s[:, None, :] - ball[None, :, :]).sum(axis=2) // 2))
+
+    # where z is in R(n): S^(z, z + u) for u in ball(2) reads  sum_v K(-u - v) G[z + u, v] = (G @ Kmat)[z + u, j]
+    Kmat = kern(-ball2).T  # (|near|, 19)
+    R = np.stack([c1[ok], c2[ok], c3[ok]], axis=1)  # R(n) in grid order (c_1, then c_2)
+    del c1, c2, c3, lp
+    Rg = _grid_rank(R, n)
+    gpos = np.full(n1 * n1, -1, dtype=np.int64)  # grid index -> row of R
+    gpos[Rg] = np.arange(len(R))
+    M = np.zeros((len(R), len(ball2)))
+    # band tables J_i(r_i + v_i, r_i) (the same floats as the one-point search's: same arguments, elementwise)
+    cols = np.arange(-rho, rho + 1)
+    vals = np.arange(n1)[:, None] + cols[None, :]
+    bands = [np.where(vals >= 0, lgamma_jensen_gap(a[i] + np.maximum(vals, 0).astype(np.float64),
+                                                     a[i] + np.arange(n1, dtype=np.float64)[:, None]), 0.0)
+             for i in range(k)]  # (n + 1, 2 rho + 1): [r_i, v_i + rho]
+    J1T = np.ascontiguousarray(bands[1].T)  # [v_2 + rho, r_2]
+    J2R = np.ascontiguousarray(bands[2][::-1].T)  # [v_3 + rho, n - r_3]
+    # the G rows of outputs near the boundary (a count at most EDGE), for the z outside R(n)
+    edge_r = np.flatnonzero(R.min(axis=1) <= EDGE)
+    edge_pos = np.full(n1 * n1, -1, dtype=np.int64)
+    edge_pos[Rg[edge_r]] = np.arange(edge_r.size)
+    G_edge = np.zeros((edge_r.size, len(near)))
+    P_edge = np.zeros((edge_r.size, len(near)))
+    pi2 = pi_pad.reshape(side, side)
+    KT = np.ascontiguousarray(Kmat.T)
+    v1, v2, v3 = near[:, 0], near[:, 1] + rho, near[:, 2] + rho
+    start = 0
+    for x in range(n1):  # the run of outputs with r_1 = x: r_2 = 0..n - x (rows start..start + m of R)
+        m = n1 - x
+        # pc[v, j] = pi(x + v_1, j + v_2), read from a strided view of the padded grid (rows of m contiguous values)
+        view = np.lib.stride_tricks.as_strided(pi2, shape=(side, side - m + 1, m),
+                                               strides=(pi2.strides[0], pi2.strides[1], pi2.strides[1]))
+        pc = view[x + v1 + pad, near[:, 1] + pad]  # (|near|, m)
+        log_bc = bands[0][x, near[:, 0] + rho][:, None] + J1T[v2, :m]
+        log_bc += J2R[v3, x:x + m]
+        # H = sqrt(-expm1(ln BC)) as hellinger_from_log_bc (ln BC <= 0 here: each J is; its + 0.0 only turns -0.0
+        # into 0.0), times pi
+        G = np.expm1(log_bc, out=log_bc)
+        np.negative(G, out=G)
+        np.sqrt(G, out=G)
+        G *= pc
+        # einsum, not BLAS: a threaded BLAS spins on a shared machine (measured 10x the CPU of one thread)
+        M[start:start + m] = np.einsum("uv,vm->mu", KT, G, optimize=False)
+        e = edge_pos[Rg[start:start + m]]
+        sel = np.flatnonzero(e >= 0)
+        if sel.size:
+            G_edge[e[sel]] = G[:, sel].T
+            P_edge[e[sel]] = pc[:, sel].T
+        start += m
+
+    out = np.empty_like(Z)
+    P = project(Z, n)
+    inside = np.all(Z >= 0, axis=1)
+    # totals T(z) = sum over d(c, p) <= Dc of pi(c) e^(-eps d(z, c))
+    T = np.empty(len(Z))
+    Nin = np.zeros(len(Z))
+    full = _ball(k, Dc)
+    zi = np.flatnonzero(inside)
+    if zi.size:  # p = z: a correlation of pi with the kernel truncated at Dc
+        kernel = np.zeros((2 * Dc + 1, 2 * Dc + 1))
+        kernel[full[:, 0] + Dc, full[:, 1] + Dc] = np.exp(-eps * (np.abs(full).sum(axis=1) // 2))
+        corr = ndimage.correlate(pi, kernel, mode="constant", cval=0.0).ravel()
+        T[zi] = corr[_grid_rank(Z[zi], n)]
+        # N'(z): the same sum over d(c, z) <= rho - 2, a ball inside every B_r with d(r, z) <= 2, so that
+        # T - N(z, r) <= T - N'(z) there
+        inner = full[np.abs(full).sum(axis=1) // 2 <= rho - 2]
+        kernel[:] = 0.0
+        kernel[inner[:, 0] + Dc, inner[:, 1] + Dc] = np.exp(-eps * (np.abs(inner).sum(axis=1) // 2))
+        corr = ndimage.correlate(pi, kernel, mode="constant", cval=0.0).ravel()
+        Nin[zi] = corr[_grid_rank(Z[zi], n)]
+        del corr
+    zo = np.flatnonzero(~inside)
+    if zo.size:  # grouped by s0 = z - p: sum_v pi(p + v) K(s0 - v)
+        keys, inv = np.unique(Z[zo] - P[zo], axis=0, return_inverse=True)
+        inv = inv.reshape(-1)
+        order = np.argsort(inv, kind="stable")
+        bounds = np.r_[0, np.cumsum(np.bincount(inv, minlength=len(keys)))]
+        full_off = off(full)
+        zstep = max(1, BLOCK_ENTRIES // len(full))
+        for q in range(len(keys)):
+            idx = zo[order[bounds[q]:bounds[q + 1]]]
+            Kq = kern(keys[q:q + 1], full)[0]
+            for lo in range(0, idx.size, zstep):
+                j = idx[lo:lo + zstep]
+                T[j] = np.einsum("zv,v->z", pi_pad[base(P[j])[:, None] + full_off[None, :]], Kq, optimize=False)
+
+    # the search, a step at a time for every z not yet decided: the 7 outputs around its centre
+    centre_j1 = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
+    usable = (T > 1e-250) & np.isfinite(T)
+    active = np.flatnonzero(usable)
+    cen = P[active].copy()
+    result = np.full(len(Z), -1)  # 1: decided (out holds it), -1: handed on
+    reach = Dc - rho  # outputs farther from p than this: their bounds do not hold
+    for _ in range(SEARCH_STEPS):
+        if not active.size:
+            break
+        rs = cen[:, None, :] + ball1[None, :, :]  # (m, 7, k)
+        real = np.all(rs >= 0, axis=2)
+        zz = np.repeat(active, len(ball1))
+        S_v = np.full(zz.size, np.nan)
+        N_v = np.zeros(zz.size)
+        flat_r = rs.reshape(-1, k)
+        flat_real = real.reshape(-1)
+        # z in R(n), r - z in ball(2): the table M
+        u = flat_r - Z[zz]
+        d_u = np.abs(u).sum(axis=1) // 2
+        t = np.flatnonzero(flat_real & inside[zz] & (d_u <= 2))
+        if t.size:
+            j = _lookup(u[t], ball2)
+            g = gpos[_grid_rank(flat_r[t], n)]
+            S_v[t], N_v[t] = M[g, j], Nin[zz[t]]
+        # else an output near the boundary: its row of G, grouped by the offset s = z - r
+        rest = np.flatnonzero(flat_real & np.isnan(S_v))
+        if rest.size:
+            rows = edge_pos[_grid_rank(np.clip(flat_r[rest], 0, n), n)]
+            has = rows >= 0
+            rest, rows = rest[has], rows[has]
+        if rest.size:
+            keys, inv = np.unique(Z[zz[rest]] - flat_r[rest], axis=0, return_inverse=True)
+            inv = inv.reshape(-1)
+            order = np.argsort(inv, kind="stable")
+            bounds = np.r_[0, np.cumsum(np.bincount(inv, minlength=len(keys)))]
+            Ks = kern(keys)
+            for q in range(len(keys)):
+                idx = order[bounds[q]:bounds[q + 1]]
+                if 4 * idx.size > len(G_edge):  # a large group: every kept row once, then read
+                    S_v[rest[idx]] = np.einsum("rv,v->r", G_edge, Ks[q], optimize=False)[rows[idx]]
+                    N_v[rest[idx]] = np.einsum("rv,v->r", P_edge, Ks[q], optimize=False)[rows[idx]]
+                else:
+                    S_v[rest[idx]] = np.einsum("rv,v->r", G_edge[rows[idx]], Ks[q], optimize=False)
+                    N_v[rest[idx]] = np.einsum("rv,v->r", P_edge[rows[idx]], Ks[q], optimize=False)
+        S_v, N_v = S_v.reshape(-1, len(ball1)), N_v.reshape(-1, len(ball1))
+        Tm = T[active][:, None]
+        far = np.abs(rs - P[active][:, None, :]).sum(axis=2) // 2 > reach
+        bad = np.any(real & (np.isnan(S_v) | far), axis=1)  # an output whose bounds are not known
+        lo_v = np.where(real, S_v - (SEARCH_SHARE + mu) * Tm, np.inf)
+        hi_v = np.where(real, S_v + (Tm - N_v) + mu * Tm, np.inf)
+        best = np.argmin(hi_v, axis=1)
+        m = np.arange(len(active))
+        lo_other = lo_v.copy()
+        lo_other[m, best] = np.inf
+        decided = ~bad & (hi_v[m, best] < lo_other.min(axis=1))
+        stay = decided & (best == centre_j1)
+        out[active[stay]] = cen[stay]
+        result[active[stay]] = 1
+        move = decided & ~stay
+        cen = rs[m[move], best[move]]
+        active = active[move]
+    done = result > 0
+    rest = np.flatnonzero(~done)
+    fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
+    for j in rest:
+        out[j] = fb(a, n, eps, Z[j])
+    if stats is not None:
+        stats.update(points=len(Z), fallback=int(rest.size), decided=int(done.sum()))
+    return out
+
+
+def _lookup(u: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The row of ``table`` equal to each row of ``u`` (every row of ``u`` is in ``table``)."""
+    lo = table.min()
+    span = int(table.max() - lo + 1)
+    key_t = ((table[:, 0] - lo) * span + (table[:, 1] - lo))
+    look = np.full(span * span, -1, dtype=np.int64)
+    look[key_t] = np.arange(len(table))
+    return look[(u[:, 0] - lo) * span + (u[:, 1] - lo)]
+
+
+def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.int64], W: int):
+    """``E(c) = sum_w K(w) L(c, T(c + w))`` for every c of R(n) (k = 3), as a :class:`.scale.Bracket`, given the
+    deterministic remap ``T`` as ``outputs`` at every point of ``window(n, 3, W)`` (lexicographic); the sum runs over
+    ``d(w) <= W`` (every ``c + w`` is in the window) and ``tail = tail_bound(3, eps, W)`` (docs/lattice.md).
+
+    The same sum as :func:`.scale.lattice_errors` with the rule read from the table (the same losses from the same
+    per-coordinate tables, the same offsets in the same order: the same floats), without its per-offset checks:
+    the window's outputs are held on the grid ``(z_1, z_2)``, the losses' tables flat, so each offset is a few
+    gathers and one square root per data set."""
+    from .noise import log_normaliser
+    from .scale import Bracket, _LossTables
+
+    a = _validate.prior(prior)
+    k = a.size
+    if k != 3:
+        raise InputError("the window errors are built for k = 3")
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    W = _validate.integer(W, "W", 0)
+    offs = _ball(k, W)  # lexicographic, as lattice_offsets
+    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
+    tail = tail_bound(k, eps, W)
+    outputs = np.asarray(outputs, dtype=np.int64)
+    R = candidates(n, k)
+    tables = _LossTables(a, n, R).tables  # J_i(c_i, r_i) at c_i (n + 1) + r_i, the dense walk's floats
+    n1 = n + 1
+    side = n + k * W + 1  # the window's grid: z_1 + W, z_2 + W in 0..n + 3W
+    Zw = window(n, k, W)
+    o1 = np.zeros(side * side, dtype=np.int64)
+    o2 = np.zeros(side * side, dtype=np.int64)
+    g = (Zw[:, 0] + W) * side + (Zw[:, 1] + W)
+    o1[g], o2[g] = outputs[:, 0], outputs[:, 1]
+    base_z = (R[:, 0] + W) * side + (R[:, 1] + W)
+    b0, b1 = R[:, 0] * n1, R[:, 1] * n1
+    b2 = R[:, 2] * n1 + n
+    acc = np.zeros(len(R))
+    lb = np.empty(len(R))
+    tmp = np.empty(len(R))
+    for w, kw in zip(offs, wts):
+        zi = base_z + (int(w[0]) * side + int(w[1]))
+        r1, r2 = o1[zi], o2[zi]
+        np.take(tables[0], b0 + r1, out=lb)
+        np.take(tables[1], b1 + r2, out=tmp)
+        lb += tmp
+        np.take(tables[2], b2 - r1 - r2, out=tmp)
+        lb += tmp
+        acc += kw * hellinger_from_log_bc(lb, out=lb)
+    return Bracket(R, acc, float(tail), len(offs))

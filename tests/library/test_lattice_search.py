@@ -1,0 +1,108 @@
+"""The local search of the lattice release at many points at once, and the exact errors it gives (docs/lattice.md).
+
+The one-point search (:func:`dpposterior.lattice.remap.local_bayes_search`, what a draw computes) is the oracle of
+the batched one: the same output at every point, ties included.  The errors route is checked against the pmf at one
+data set of the same release (:meth:`LatticeMechanism.pmf_at`, its own bracket).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dpposterior.mechanisms.lattice as lattice_entry
+from dpposterior import SizeError
+from dpposterior.lattice.noise import window
+from dpposterior.lattice.remap import local_bayes_search
+from dpposterior.lattice.search import local_search_many
+from dpposterior.mechanisms import LATTICE, ReleaseSpec
+from dpposterior.models import candidate_rank, candidates
+
+
+def _one_by_one(prior, n, eps, Z):
+    return np.stack([local_bayes_search(np.asarray(prior, float), n, eps, z) for z in Z])
+
+
+@pytest.mark.parametrize("prior, n, eps, W", [((1, 1, 1), 9, 1.0, 5),  # symmetric: exact ties between outputs
+                                             ((2, 0.5, 1), 12, 1.0, 4),
+                                             ((0.5, 0.5, 0.5), 7, 2.0, 4),
+                                             ((3, 1, 0.2), 10, 0.5, 3)])
+def test_batched_search_is_the_one_point_search_at_every_window_point(prior, n, eps, W):
+    Z = window(n, 3, W)
+    stats = {}
+    got = local_search_many(prior, n, eps, Z, stats=stats)
+    assert np.array_equal(got, _one_by_one(prior, n, eps, Z))
+    assert stats["decided"] + stats["fallback"] == len(Z)
+
+
+def test_most_points_are_decided_by_the_batched_bounds():
+    """Dir(1,1,1), n = 40, eps = 1: the bounds decide the search at (nearly) every point, and equal outputs."""
+    Z = window(40, 3, 4)
+    stats = {}
+    got = local_search_many((1, 1, 1), 40, 1.0, Z, stats=stats)
+    assert stats["decided"] >= 0.95 * len(Z)
+    picks = np.random.default_rng(5).choice(len(Z), 60, replace=False)
+    assert np.array_equal(got[picks], _one_by_one((1, 1, 1), 40, 1.0, Z[picks]))
+
+
+@settings(max_examples=12, deadline=None)
+@given(prior=st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.0, 5.0]), min_size=3, max_size=3),
+       n=st.integers(3, 25), eps=st.sampled_from([0.7, 1.0, 1.5, 3.0]), seed=st.integers(0, 2**31))
+def test_batched_search_equals_the_one_point_search_hypothesis(prior, n, eps, seed):
+    Z = window(n, 3, 6)
+    picks = np.random.default_rng(seed).choice(len(Z), min(len(Z), 25), replace=False)
+    got = local_search_many(prior, n, eps, Z[picks])
+    assert np.array_equal(got, _one_by_one(prior, n, eps, Z[picks]))
+
+
+def test_points_handed_on_past_their_limit_are_refused_in_one_line():
+    Z = window(9, 3, 5)  # symmetric prior: exact ties, handed to the one-point search
+    with pytest.raises(SizeError, match=r"^the lattice release's local remap on the window hands more than 0 points"):
+        local_search_many((1, 1, 1), 9, 1.0, Z, max_fallback=0)
+
+
+def test_local_errors_match_the_pmf_at_one_data_set(monkeypatch):
+    """Where a draw runs the local search (forced here at n = 10), E(c) from the batched remap and the offset sum
+    equals sum_r P(r | c) L(c, r) from the pmf at one data set (both brackets: 1e-5)."""
+    from dpposterior.distances.hellinger import hellinger
+
+    monkeypatch.setattr(lattice_entry, "DENSE_DRAW_SECONDS", 0.0)
+    prior, n, spec = np.array([2.0, 0.5, 1.0]), 10, ReleaseSpec.of("lattice", 1.0, objective="average")
+    assert not LATTICE.uses_window(n, 3, spec)
+    br = LATTICE.exact_expected_errors(prior, n, spec)
+    assert br.tail <= 1e-5
+    R = candidates(n, 3)
+    for c in [(0, 0, 10), (3, 3, 4)]:
+        p, tail = LATTICE.pmf_at(prior, c, spec, tol=1e-5)
+        e = float(p @ hellinger(prior + np.array(c), prior + R))
+        low = br.low[int(candidate_rank(np.array(c)))]
+        assert low - 1e-12 <= e + tail and e <= low + br.tail + 1e-12
+
+
+def test_accuracy_reports_the_local_release_with_its_bracket(monkeypatch):
+    """The accuracy command's route: a bracket (truncation_bound) instead of a refusal."""
+    import dpposterior as dp
+
+    monkeypatch.setattr(lattice_entry, "DENSE_DRAW_SECONDS", 0.0)
+    e = dp.expected_errors("lattice", (1, 1, 1), 30, epsilon=1.0, objective="average")
+    assert 0 < e.tail <= 1e-5 and 0 < e.average <= e.worst <= 1
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "0.001")
+    with pytest.raises(SizeError, match=r"exact errors \(average\) for k=3, n=30, eps=1 .* over the budget"):
+        dp.expected_errors("lattice", (1, 1, 1), 30, epsilon=1.0, objective="average")
+
+
+def test_window_errors_are_the_offset_sum_of_scale():
+    """The table-read sum gives the same floats as lattice_errors with the same remap as a rule."""
+    from dpposterior.lattice.scale import lattice_errors
+    from dpposterior.lattice.search import window_errors
+
+    prior, n, eps, W = (2, 0.5, 1), 14, 1.0, 15
+    Z = window(n, 3, W)
+    out = local_search_many(prior, n, eps, Z)
+    table = candidate_rank(out)
+    R = candidates(n, 3)
+    ref = lattice_errors(prior, n, eps, lambda z: R[table[candidate_rank(z + W)]], 1e-5)
+    got = window_errors(prior, n, eps, out, W)
+    assert np.array_equal(got.low, ref.low) and got.tail == ref.tail and got.offsets == ref.offsets
