@@ -20,7 +20,7 @@ from .limits import limit_setting
 from .mechanisms import MECHANISMS, Variant, releases
 from .mechanisms.scan import PAIRS_PER_SECOND
 from .models import n_candidates
-from .validate import count_text
+from .validate import approx_count_text, count_text
 
 #: full scans over the pairs of R(n) of one ``compare`` row, as the library counts them in its own budget
 #: checks (``mechanisms.scan.check_scan_size``): the expected error 2, a calibration 20 more, and the
@@ -93,9 +93,10 @@ def check_compare_size(k: int, n: int) -> dict[str, str]:
     work = passes * size * size
     if work > limit:
         raise SizeError(f"compare for k={k}, n={n} needs {passes} x |R(n)|^2 = {count_text(work)} log-pmf evaluations "
-                        f"over all its releases (~{count_text(work // int(PAIRS_PER_SECOND))} s here), over the budget "
-                        f"of {limit:.0e} (use accuracy for one mechanism, or set DPPOSTERIOR_MAX_PAIRS to raise it)")
-    reason = (f"the solved releases for k={k}, n={n} (their solves, ~{count_text(lp // int(PAIRS_PER_SECOND))} s "
+                        f"over all its releases ({approx_count_text(work // int(PAIRS_PER_SECOND))} s here), "
+                        f"over the budget of {limit:.0e} (use accuracy for one mechanism, or set DPPOSTERIOR_MAX_PAIRS "
+                        "to raise it)")
+    reason = (f"the solved releases for k={k}, n={n} (their solves, {approx_count_text(lp // int(PAIRS_PER_SECOND))} s "
               f"here, and certificate scans) would take compare over the budget of "
               f"{limit:.0e} log-pmf evaluations (set DPPOSTERIOR_MAX_PAIRS to raise it)")
     return {v.label: reason for v in compare_variants() if solves(v, k, n)}
@@ -157,7 +158,8 @@ def plan_compare(k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANC
             fitted += 1
             continue
         where = "over the budget" if work > limit else "past what the rows before it leave of the budget"
-        left[label] = (f"needs ~{count_text(work)} log-pmf evaluations (~{count_text(work // int(PAIRS_PER_SECOND))} s "
+        secs = approx_count_text(work // int(PAIRS_PER_SECOND))
+        left[label] = (f"needs {approx_count_text(work)} log-pmf evaluations ({secs} s "
                        f"here) for k={k}, n={n}, {where} of {limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
     if not fitted:
         raise refusal
@@ -216,7 +218,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     try:
         work = marginal_seconds(a, n, epsilon) * PAIRS_PER_SECOND
         if work > limit:
-            return (f"its k = 2 solves need ~{count_text(int(work // PAIRS_PER_SECOND))} s here, over the budget of "
+            return (f"its k = 2 solves need {approx_count_text(int(work // PAIRS_PER_SECOND))} s here, over the budget of "
                     f"{limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
         lp = lp_optima(a, n, epsilon, {r["release"] for r in rows if "error" not in r}) if k >= 3 else {}
         return yardstick(a, n, epsilon, lp)

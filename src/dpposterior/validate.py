@@ -204,6 +204,12 @@ def count_text(x: int) -> str:
     return f"{x:,}" if x < 10**15 else "~" + scientific(x, 1)
 
 
+def approx_count_text(x: int) -> str:
+    """An estimated count for a message, with one ``~``: ``~12,507,501`` or ``~1.2e+600`` (:func:`count_text`)."""
+    text = count_text(x)
+    return text if text.startswith("~") else "~" + text
+
+
 big_number = _big
 
 

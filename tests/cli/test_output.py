@@ -25,6 +25,20 @@ def test_count_formats_ints_of_any_size():
     assert _count(123 * 10**40000) == "~1.2e+40002"
 
 
+def test_an_estimated_count_carries_one_tilde():
+    """An estimate reads ``~3.4e+23`` or ``~12,507``, never ``~~3.4e+23`` (count_text already marks a rounded
+    count), and no message puts its own ``~`` before count_text."""
+    import pathlib
+
+    from dpposterior.validate import approx_count_text
+
+    assert approx_count_text(12_507) == "~12,507"
+    assert approx_count_text(34 * 10**22) == "~3.4e+23"
+    src = pathlib.Path(__file__).resolve().parents[2] / "src" / "dpposterior"
+    doubled = [str(p.relative_to(src)) for p in src.rglob("*.py") if "~{count_text(" in p.read_text()]
+    assert doubled == []
+
+
 def test_every_command_prints_whole_outputs_only():
     """Commands that print several lines build them first: one print per output, none before the work."""
 
