@@ -21,7 +21,7 @@ Again on the nearly idle machine (26 Nov 2026, load 1.2-2.0; the same command, m
 |---|---|---|---|---|---|---|
 | accuracy lattice~average k=3 n=300 | 6.6 | 6.6 | 246 | 1.2 | 0 | 0.35880 at [296, 2, 2], 0.12924, 8.6e-06 |
 | accuracy lattice~average k=3 n=1000 | 49.4 | 48.9 | 1048 | 1.5 | 0 | 0.35817 at [2, 996, 2], 0.07547, 8.6e-06 |
-| compare k=3 n=1000 | 81.7 | 81.3 | 1068 | 2.0 | 0 | lattice (average) 0.3582/0.0755, geometric 0.5095/0.1336; 17 rows not |
+| compare k=3 n=1000 | 81.7 | 81.3 | 1068 | 2.0 | 0 | lattice avg 0.3582/0.0755, geometric 0.5095/0.1336; 17 not computed |
 
 In-process (``time.process_time``, load 10-12): the batched remap 5.3 s at n = 300 (60,031 window points, 54 handed
 to the one-point search) and 39.3 s at n = 1000 (547,581 points, 516 handed on); the offset sum 1.2 s and 16.1 s.
