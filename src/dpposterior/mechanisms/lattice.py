@@ -156,10 +156,8 @@ def local_error_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
     from ..lattice.search import NEAR_TAIL
 
     eps = float(epsilon)
-    W = _radius(k, eps, LOCAL_ERROR_TOL)
-    near = sum(sphere_count(k, t) for t in range(_radius(k, eps, NEAR_TAIL) + 1))
-    offsets = sum(sphere_count(k, t) for t in range(W + 1))
-    R, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
+    near, offsets = ball_size(k, eps, NEAR_TAIL), ball_size(k, eps, LOCAL_ERROR_TOL)
+    R, Z = float(n_candidates(n, k)), float(_window_size(n, k, _radius(k, eps, LOCAL_ERROR_TOL)))
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
 
@@ -371,10 +369,9 @@ class LatticeMechanism(Mechanism):
                             "built for k = 3)")
         from ..lattice.search import EDGE, NEAR_TAIL
 
-        W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
-        near = sum(sphere_count(k, t) for t in range(_radius(k, spec.epsilon, NEAR_TAIL) + 1))
+        near = ball_size(k, spec.epsilon, NEAR_TAIL)
         rows = float(n_candidates(n, k))
-        Z = float(_window_size(n, k, W))
+        Z = float(_window_size(n, k, _radius(k, spec.epsilon, LOCAL_ERROR_TOL)))
         # the batched remap: its table (19 per output), the kept rows near the faces (2 x 3 (EDGE + 1) (n + 1) x |near|),
         # ~60 floats per window point (the search's steps), ~16 padded grids, a run's temporaries (8 (n + 1) x |near|);
         # measured: 1.05 GB peak at n = 1000 (this count: 0.75 GB of arrays, plus the interpreter)
