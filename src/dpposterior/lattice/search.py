@@ -83,6 +83,14 @@ class _Fallback:
         return local_bayes_search(a, n, eps, z)
 
 
+def _k3_inputs(prior: ArrayLike, n: int, epsilon: float, refusal: str):
+    """The validated ``(prior, n, eps)`` of this module's entry points; ``refusal`` (one line) unless k = 3."""
+    a = _validate.prior(prior)
+    if a.size != 3:
+        raise InputError(refusal)
+    return a, _validate.integer(n, "n", 1), _validate.epsilon(epsilon)
+
+
 def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rho: int | None = None,
                       max_fallback: int | None = None, stats: dict | None = None) -> NDArray[np.int64]:
     """``local_bayes_search(prior, n, epsilon, z)`` (its defaults) for every row ``z`` of ``Z`` (k = 3, each row
@@ -91,12 +99,8 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     ``rho``: the radius of the sums (default from :data:`NEAR_TAIL`; at most ``Dc - 2``); ``max_fallback``: most
     z handed to the one-point search before a one-line refusal (None: no limit); ``stats``: filled with
     ``{"points", "fallback", "decided"}``."""
-    a = _validate.prior(prior)
+    a, n, eps = _k3_inputs(prior, n, epsilon, "the batched local search is built for k = 3")
     k = a.size
-    if k != 3:
-        raise InputError("the batched local search is built for k = 3")
-    n = _validate.integer(n, "n", 1)
-    eps = _validate.epsilon(epsilon)
     Z = np.asarray(Z, dtype=np.int64).reshape(-1, k)
     if np.any(Z.sum(axis=1) != n):
         raise InputError("every z must sum to n")
@@ -314,12 +318,8 @@ def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.
     from .noise import log_normaliser
     from .scale import Bracket, _LossTables
 
-    a = _validate.prior(prior)
+    a, n, eps = _k3_inputs(prior, n, epsilon, "the window errors are built for k = 3")
     k = a.size
-    if k != 3:
-        raise InputError("the window errors are built for k = 3")
-    n = _validate.integer(n, "n", 1)
-    eps = _validate.epsilon(epsilon)
     W = _validate.integer(W, "W", 0)
     offs = _ball(k, W)  # lexicographic, as lattice_offsets
     wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
