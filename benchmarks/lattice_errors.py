@@ -3,8 +3,8 @@ every point of a window"): whole commands, side by side in one run.
 
     PYTHONPATH=src python benchmarks/lattice_errors.py [--only 1000]
 
-Each case runs the command in its own process (``benchmarks/scale.py``'s ``run``: wall-clock and CPU seconds, the
-child's peak resident memory, the load average while it ran, what it answered).  Targets (issue's speed table):
+Each case runs the command in its own process (``benchmarks/scale.py``'s ``main`` and ``run``: wall-clock and CPU seconds,
+the child's peak resident memory, the load average while it ran, what it answered).  Targets (issue's speed table):
 ``accuracy`` of the lattice release at k = 3, n = 1000 <= 60 s, ``compare`` there <= 120 s, each <= 2 GB.
 
 Measured 26 Nov 2026 on the 2 shared cores (before: both refused the row, "is not computed"; one point at a
@@ -29,10 +29,7 @@ to the one-point search) and 39.3 s at n = 1000 (547,581 points, 516 handed on);
 
 from __future__ import annotations
 
-import argparse
-import os
-
-from scale import run
+from scale import main
 
 CASES = [
     ("accuracy lattice~average k=3 n=300 eps=1",
@@ -45,20 +42,5 @@ CASES = [
 ]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--only", default="", help="cases whose name contains this")
-    args = ap.parse_args()
-    print("| case | wall s | cpu s | peak MB | load | target s | exit | result |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name, argv, target in CASES:
-        if args.only not in name:
-            continue
-        load = os.getloadavg()[0]
-        wall, cpu, peak, code, what = run(argv)
-        load = (load + os.getloadavg()[0]) / 2
-        print(f"| {name} | {wall:.1f} | {cpu:.1f} | {peak:.0f} | {load:.1f} | {target} | {code} | {what} |", flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    main(CASES)
