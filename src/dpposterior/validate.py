@@ -210,6 +210,12 @@ def approx_count_text(x: int) -> str:
     return text if text.startswith("~") else "~" + text
 
 
+def estimate_text(x: float) -> str:
+    """An estimated amount for a message (seconds, megabytes), rounded to a whole number, with one ``~``: ``~55``,
+    ``~400,336`` or ``~1.8e+37`` (:func:`approx_count_text`); ``~inf`` past float range."""
+    return approx_count_text(int(round(x))) if math.isfinite(x) else "~inf"
+
+
 big_number = _big
 
 

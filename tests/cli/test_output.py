@@ -13,7 +13,7 @@ import pytest
 from dpposterior import cli
 from dpposterior.cli.main import main
 
-from .helpers import EHDS
+from .helpers import EHDS, run
 
 
 def test_count_formats_ints_of_any_size():
@@ -37,6 +37,25 @@ def test_an_estimated_count_carries_one_tilde():
     src = pathlib.Path(__file__).resolve().parents[2] / "src" / "dpposterior"
     doubled = [str(p.relative_to(src)) for p in src.rglob("*.py") if "~{count_text(" in p.read_text()]
     assert doubled == []
+
+
+def test_estimates_print_as_counts_and_no_message_formats_them_by_hand(capsys):
+    """An estimate (seconds, megabytes) far past any run (a refused size) prints as ``~1.8e+37``, not 38 digits: every
+    message formats its estimates with estimate_text, none with a ``~{...:.0f}`` of its own."""
+    import pathlib
+    import re
+
+    from dpposterior.validate import estimate_text
+
+    assert estimate_text(55.4) == "~55"
+    assert estimate_text(400_336.2) == "~400,336"
+    assert estimate_text(1.77e37) == "~1.8e+37"
+    assert estimate_text(float("inf")) == "~inf"
+    src = pathlib.Path(__file__).resolve().parents[2] / "src" / "dpposterior"
+    by_hand = [str(p.relative_to(src)) for p in src.rglob("*.py") if re.search(r"~\{[^{}]+:\.0f\}", p.read_text())]
+    assert by_hand == []
+    code, out, err = run(capsys, "compare", "--prior", "1,1,1,1,1,1", "--n", "3000", "--epsilon", "1")
+    assert code == 0 and not re.search(r"\d{16}", out + err)
 
 
 def test_every_command_prints_whole_outputs_only():

@@ -23,6 +23,7 @@ from ..lattice import scale as scale_route
 from ..limits import limit_setting
 from ..models import candidates, n_candidates
 from ..randomness import discrete_laplace, floor_laplace
+from ..validate import estimate_text
 from .base import Family, Guarantee, Mechanism, Rows, _bits, pure
 from .scan import PAIRS_PER_SECOND
 
@@ -218,7 +219,7 @@ class ClampedNoiseMechanism(Mechanism):
         cost = math.ceil(seconds * PAIRS_PER_SECOND)
         if cost > limit:
             raise SizeError(f"the expected error of every data set for k={k}, n={n} by the translation route needs "
-                            f"{work:.2e} loss evaluations (~{seconds:.0f} s here), over the budget of "
+                            f"{work:.2e} loss evaluations ({estimate_text(seconds)} s here), over the budget of "
                             f"{limit:.0e} (use a smaller n, or set DPPOSTERIOR_MAX_PAIRS to raise it)")
         if route == "loss":
             return scale_route.clamped_errors(prior, int(n), self._log_point(k, spec.epsilon, tol))

@@ -75,6 +75,7 @@ from ..lattice.remap import (
 )
 from ..limits import limit_setting
 from ..models import candidate_rank, check_size, n_candidates
+from ..validate import estimate_text
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
 from .scan import PAIRS_PER_SECOND
 
@@ -204,7 +205,7 @@ def _local_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
 def _solve_limit(seconds: float, what: str) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
-        raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {limit:g} s "
+        raise SizeError(f"{what} is estimated at {estimate_text(seconds)} s, over the budget of {limit:g} s "
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
 
 
@@ -295,7 +296,7 @@ class LatticeMechanism(Mechanism):
         if not self.uses_window(n, k, spec):
             raise SizeError(f"the lattice release's exact pmf for k={k}, n={n}, eps={spec.epsilon:g} is not computed: "
                             f"its draws compute the remap at the drawn point only (the window's remap is estimated "
-                            f"at ~{dense_seconds(n, k, spec.epsilon):.0f} s, over {DENSE_DRAW_SECONDS:g} s)")
+                            f"at {estimate_text(dense_seconds(n, k, spec.epsilon))} s, over {DENSE_DRAW_SECONDS:g} s)")
         self.check_window(n, k, spec)
 
     def check_draw(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0) -> None:
@@ -386,7 +387,8 @@ class LatticeMechanism(Mechanism):
         if total * PAIRS_PER_SECOND > limit:
             raise SizeError(f"the lattice release's exact errors (average) for k={k}, n={n}, eps={spec.epsilon:g} need "
                             f"{n_candidates(n, k):,} data sets x {ball_size(k, spec.epsilon, LOCAL_ERROR_TOL):,} offsets "
-                            f"(~{total:.0f} s here), over the budget of {limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
+                            f"({estimate_text(total)} s here), over the budget of {limit:.0e} "
+                            "(set DPPOSTERIOR_MAX_PAIRS to raise it)")
 
     def local_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a

@@ -117,6 +117,7 @@ from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits,
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
+from ..validate import estimate_text
 from .clamped import CLAMPED_MECHANISMS, clamped_log_pmf_rows, geometric_noise_tables
 from .lattice import LATTICE
 from .scan import worst_case_scan
@@ -479,7 +480,7 @@ class RemapRows(Rows):
 def _solve_limit(seconds: float, what: str) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
-        raise SizeError(f"{what} is estimated at ~{seconds:.0f} s, over the budget of {_exact(limit)} s "
+        raise SizeError(f"{what} is estimated at {estimate_text(seconds)} s, over the budget of {_exact(limit)} s "
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
 
 

@@ -18,6 +18,7 @@ from tqdm.auto import tqdm
 from ..errors import SizeError
 from ..limits import limit_setting
 from ..models import candidate_rank, check_size, n_candidates
+from ..validate import estimate_text
 
 #: Working memory of one chunk of the worst-case scan.
 WORK_BYTES = 512 * 2**20
@@ -50,7 +51,7 @@ def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", p
     if work > limit:
         raise SizeError(
             f"{what} for k={k}, n={n} needs {passes:g} x |R(n)|^2 = {work:.2e} log-pmf evaluations "
-            f"(~{work / PAIRS_PER_SECOND:.0f} s here), over the budget of {limit:.0e} "
+            f"({estimate_text(work / PAIRS_PER_SECOND)} s here), over the budget of {limit:.0e} "
             f"({advice + ', or ' if advice else ''}set DPPOSTERIOR_MAX_PAIRS to raise it)"
         )
 

@@ -42,7 +42,8 @@ def _pmf_rows(args, size: int) -> int:
     rows = size if top is None else min(top, size)
     if rows > limit:
         raise SizeError(f"pmf would print {rows:,} rows (|R(n)| = {size:,}), over the budget of {limit:,} "
-                        f"(~{rows * (60 if args.json else 45) / 2**20:.0f} MB of output); use --top N, or set "
+                        f"({validate.estimate_text(rows * (60 if args.json else 45) / 2**20)} MB of output); "
+                        "use --top N, or set "
                         "DPPOSTERIOR_MAX_PMF_ROWS to raise it")
     return rows
 
