@@ -16,7 +16,7 @@ import math
 from .accuracy import expected_errors
 from .distances import DEFAULT_DISTANCE
 from .errors import InputError, SizeError
-from .limits import limit_setting
+from .limits import LIMITS, limit_setting
 from .mechanisms import MECHANISMS, Variant, releases
 from .mechanisms.scan import PAIRS_PER_SECOND
 from .models import n_candidates
@@ -162,8 +162,28 @@ def plan_compare(k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANC
         left[label] = (f"needs {approx_count_text(work)} log-pmf evaluations ({secs} s "
                        f"here) for k={k}, n={n}, {where} of {limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
     if not fitted:
-        raise refusal
+        raise _cheapest_refusal(refusal, k, n, costs, limit)
     return left
+
+
+def _cheapest_refusal(refusal: SizeError, k: int, n: int, costs, limit: float) -> SizeError:
+    """The refusal of a ``compare`` no row of which fits: ``refusal`` (the whole comparison's cost), and what the
+    cheapest row would need, so that raising ``DPPOSTERIOR_MAX_PAIRS`` to that value ranks it (where the setting's
+    bound allows it).  ``costs``: ``[((work, route), label)]`` in registry order (:func:`row_work`); a tie goes to
+    the row taken first (the end of the registry)."""
+    rows = [(work, route, label) for (work, route), label in reversed(costs) if route != "refused for size"]
+    if not rows:
+        return refusal
+    work, route, label = min(rows, key=lambda r: r[0])
+    bound = LIMITS["DPPOSTERIOR_MAX_PAIRS"].bounds[1]
+    step = 10 ** max(0, len(str(work)) - 2)  # two significant digits, rounded up: a setting that covers the row
+    needed = -(-work // step) * step
+    fix = (f"set DPPOSTERIOR_MAX_PAIRS to {needed:.1e} or more to rank it" if needed <= bound
+           else f"over the largest DPPOSTERIOR_MAX_PAIRS ({bound:.0e})")
+    return SizeError(f"compare for k={k}, n={n}: no release fits the budget of {limit:.0e} log-pmf evaluations; "
+                     f"the cheapest, {label} (its {route} route), needs {approx_count_text(work)} "
+                     f"({approx_count_text(work // int(PAIRS_PER_SECOND))} s here): {fix}, "
+                     "or use accuracy for one mechanism")
 
 
 def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, str] | None = None,

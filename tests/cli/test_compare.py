@@ -10,7 +10,7 @@ from .helpers import LIMIT_S, assert_clean_refusal, run, run_case, run_json
 
 
 def test_compare_with_no_row_within_the_pair_budget_is_refused_fast():
-    # |R(3000)| at k = 3 is 4.5e6: no row, not even by its translation structure (~2e9), fits 4e8
+    # |R(3000)| at k = 3 is 4.5e6: no row, not even geometric by its translation structure (~5e8), fits 4e8
     code, out, err, wall = run_case(["compare", "--prior", "1,1,1", "--n", "3000", "--epsilon", "1"])
     assert_clean_refusal(code, out, err, "DPPOSTERIOR_MAX_PAIRS")
     assert wall < 10
@@ -52,6 +52,30 @@ def test_compare_at_k4_n100_plans_geometric_by_factors_and_lists_the_rest(monkey
     # k = 3, n = 1000 keeps its loss route (its numbers, bit for bit)
     monkeypatch.delenv("DPPOSTERIOR_MAX_PAIRS")
     assert geometric.translation_plan(1000, 3, 1.0)[:2] == ("loss", 1e-5)
+
+
+def test_a_compare_no_row_of_which_fits_names_the_cheapest_and_the_setting_that_ranks_it(monkeypatch):
+    import importlib
+    import re
+
+    ranking = importlib.import_module("dpposterior.ranking")
+    for k, n in ((4, 100), (3, 3000)):
+        with pytest.raises(Exception) as info:
+            ranking.plan_compare(k, n, 1.0)
+        text = str(info.value)
+        assert "\n" not in text and "no release fits the budget of 4e+08" in text
+        found = re.search(r"the cheapest, (.+?) \(its (\w+) route\), needs ~([\d,]+) .*DPPOSTERIOR_MAX_PAIRS to (\S+) or more",
+                          text)
+        assert found, text
+        label, route, work, setting = found.group(1), found.group(2), int(found.group(3).replace(",", "")), found.group(4)
+        costs = {v.label: ranking.row_work(v, k, n, 1.0) for v in ranking.compare_variants()}
+        assert costs[label] == (work, route)
+        assert work == min(w for w, r in costs.values() if r != "refused for size")
+        assert work <= float(setting) <= 1.1 * work
+        # the advice holds: with the setting the message names, that row is ranked (not listed as left out)
+        monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", setting)
+        assert label not in ranking.plan_compare(k, n, 1.0)
+        monkeypatch.delenv("DPPOSTERIOR_MAX_PAIRS")
 
 
 def test_compare_budget_counts_every_row():
