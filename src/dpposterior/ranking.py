@@ -102,7 +102,8 @@ def check_compare_size(k: int, n: int) -> dict[str, str]:
     return {v.label: reason for v in compare_variants() if solves(v, k, n)}
 
 
-def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANCE) -> tuple[int, str]:
+def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANCE,
+             limit: float | None = None) -> tuple[int, str]:
     """The estimated work of one ``compare`` row, in log-pmf evaluations (the unit of ``DPPOSTERIOR_MAX_PAIRS``),
     from public k, n and eps only, and the route it takes (docs/definitions.md §9, expected error).
 
@@ -110,12 +111,13 @@ def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT
     (:meth:`~dpposterior.mechanisms.Mechanism.translation_work`: a noise kernel plus a boundary rule,
     :mod:`dpposterior.lattice.scale`), its loss evaluations at their measured rate; else the passes over the
     pairs of R(n) of :data:`COMPARE_PASSES`, plus the row's solve (:func:`solve_work`).  A row its entry refuses
-    for size costs nothing (it is listed with its reason).
+    for size costs nothing (it is listed with its reason).  ``limit``: the pair budget the route is planned for (None:
+    ``DPPOSTERIOR_MAX_PAIRS`` now).
     """
     from .lattice.scale import EVALUATIONS_PER_SECOND
 
     size = n_candidates(n, k)
-    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
     lp = solves(v, k, n)
     try:
         v.entry.check_size(n, k, v.label)
@@ -123,7 +125,7 @@ def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT
         return 0, "refused for size"
     if 2 * size * size > limit and not v.calibrate and not lp:
         try:
-            work = v.entry.translation_work(n, k, epsilon, distance)
+            work = v.entry.translation_work(n, k, epsilon, distance, limit)
         except InputError:  # no table of the noise holds the mass: no translation route
             work = None
         if work is not None:
@@ -162,27 +164,41 @@ def plan_compare(k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANC
         left[label] = (f"needs {approx_count_text(work)} log-pmf evaluations ({secs} s "
                        f"here) for k={k}, n={n}, {where} of {limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
     if not fitted:
-        raise _cheapest_refusal(refusal, k, n, costs, limit)
+        raise _cheapest_refusal(refusal, k, n, epsilon, distance, costs, limit)
     return left
 
 
-def _cheapest_refusal(refusal: SizeError, k: int, n: int, costs, limit: float) -> SizeError:
-    """The refusal of a ``compare`` no row of which fits: ``refusal`` (the whole comparison's cost), and what the
-    cheapest row would need, so that raising ``DPPOSTERIOR_MAX_PAIRS`` to that value ranks it (where the setting's
-    bound allows it).  ``costs``: ``[((work, route), label)]`` in registry order (:func:`row_work`); a tie goes to
-    the row taken first (the end of the registry)."""
-    rows = [(work, route, label) for (work, route), label in reversed(costs) if route != "refused for size"]
-    if not rows:
-        return refusal
-    work, route, label = min(rows, key=lambda r: r[0])
+def _cheapest_refusal(refusal: SizeError, k: int, n: int, epsilon: float, distance: str, costs,
+                      limit: float) -> SizeError:
+    """The refusal of a ``compare`` no row of which fits: ``refusal`` (the whole comparison's cost), and the
+    smallest ``DPPOSTERIOR_MAX_PAIRS`` (two significant digits, rounded up) at which a row fits, with the row
+    :func:`plan_compare` then takes first (the end of the registry first, so not always the cheapest), where the
+    setting's bound allows it.  ``costs``: ``[((work, route), label)]`` at ``limit``, in registry order
+    (:func:`row_work`).  A translation route's cost depends on the budget (its bracket; past it only a floor is
+    counted, :meth:`~dpposterior.mechanisms.clamped.ClampedNoiseMechanism.translation_plan`), so the costs are planned
+    again at the setting found until the cheapest row fits it (the setting only grows: at most a few rounds)."""
     bound = LIMITS["DPPOSTERIOR_MAX_PAIRS"].bounds[1]
-    step = 10 ** max(0, len(str(work)) - 2)  # two significant digits, rounded up: a setting that covers the row
-    needed = -(-work // step) * step
-    fix = (f"set DPPOSTERIOR_MAX_PAIRS to {needed:.1e} or more to rank it" if needed <= bound
-           else f"over the largest DPPOSTERIOR_MAX_PAIRS ({bound:.0e})")
+    setting = limit
+    for _ in range(4):
+        rows = [(work, route, label) for (work, route), label in reversed(costs) if route != "refused for size"]
+        if not rows:
+            return refusal
+        cheapest = min(work for work, _, _ in rows)
+        if cheapest <= setting and setting > limit:
+            break
+        step = 10 ** max(0, len(str(cheapest)) - 2)  # two significant digits, rounded up
+        setting = -(-cheapest // step) * step
+        if setting > bound:
+            return SizeError(f"compare for k={k}, n={n}: no release fits the budget of {limit:.0e} log-pmf "
+                             f"evaluations; the cheapest needs {approx_count_text(cheapest)}, over the largest "
+                             f"DPPOSTERIOR_MAX_PAIRS ({bound:.0e}); use accuracy for one mechanism")
+        costs = [(row_work(v, k, n, epsilon, distance, setting), v.label) for v in compare_variants()]
+    else:
+        return refusal
+    work, route, label = next(r for r in rows if r[0] <= setting)
     return SizeError(f"compare for k={k}, n={n}: no release fits the budget of {limit:.0e} log-pmf evaluations; "
-                     f"the cheapest, {label} (its {route} route), needs {approx_count_text(work)} "
-                     f"({approx_count_text(work // int(PAIRS_PER_SECOND))} s here): {fix}, "
+                     f"set DPPOSTERIOR_MAX_PAIRS to {setting:.1e} or more to rank {label} (its {route} route needs "
+                     f"{approx_count_text(work)}, {approx_count_text(work // int(PAIRS_PER_SECOND))} s here), "
                      "or use accuracy for one mechanism")
 
 

@@ -17,6 +17,7 @@ from dpposterior.lattice import noise as N
 from dpposterior.lattice import scale
 from dpposterior.lattice.remap import LatticeSetup, Remap, bayes_remap, project
 from dpposterior.lattice.scale import (
+    COARSE_TOL,
     WIDE_TOL,
     WindowRemap,
     clamp_radius,
@@ -171,8 +172,15 @@ def test_accuracy_takes_the_factor_route_past_the_loss_routes_budget(monkeypatch
     wide = expected_errors("geometric", a, n, epsilon=eps)
     assert 1e-5 < wide.tail <= 1e-4 and wide.as_dict()["truncation_bound"] == wide.tail
     assert np.all(wide.expected <= dense.expected) and np.all(dense.expected <= wide.expected + wide.tail)
-    # and none: the one-line refusal
+    # a budget only the widest bracket fits (~1.6e4 units)
     monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "2e4")
+    assert geo.translation_plan(n, 4, eps)[:2] == ("factors", COARSE_TOL)
+    coarse = expected_errors("geometric", a, n, epsilon=eps)
+    assert 1e-4 < coarse.tail <= 1e-3 and coarse.as_dict()["truncation_bound"] == coarse.tail
+    assert np.all(coarse.expected <= dense.expected) and np.all(dense.expected <= coarse.expected + coarse.tail)
+    assert coarse.worst <= dense.worst <= coarse.worst + coarse.tail
+    # and none: the one-line refusal
+    monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "1e4")
     with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
         expected_errors("geometric", a, n, epsilon=eps)
 

@@ -62,6 +62,11 @@ from .remap import project
 DEFAULT_TOL = 1e-5
 #: The wider bracket the sequential clamp's factor route takes where the default one is over the budget.
 WIDE_TOL = 1e-4
+#: The widest, where neither finer one fits (k = 4, n = 100 at eps = 1: ~27 s against ~55 s at WIDE_TOL): 0.2 % of
+#: the errors there (~0.5), so a ranking stands and the value is stated as the bracket it is.
+COARSE_TOL = 1e-3
+#: The factor route's brackets, finest first: the route takes the first within the budget.
+FACTOR_TOLS = (DEFAULT_TOL, WIDE_TOL, COARSE_TOL)
 #: Added to ``1 - fsum(K(S))``: covers the float rounding of the point masses and of their sum.
 ROUNDING_MARGIN = 1e-13
 #: Entries of one block (data sets x offsets) of the vectorised sum.
@@ -74,6 +79,9 @@ EVALUATIONS_PER_SECOND = 3e7
 #: machine; k = 3, n = 1000: 8.1e8 in 10-15 s), so the estimate is about the measured CPU seconds at that load and
 #: above them on an idle core (``benchmarks/scale.py``).
 FACTOR_EVALUATIONS_PER_SECOND = 1e8
+#: The same at k = 3, where each group's interval is one coordinate long and the per-group work weighs more: k = 3,
+#: n = 1000: 8.1e8 in 10-15 s; n = 3000 (bracket 1e-3): 3.1e9 in 60 s of CPU (2026-11-26), 5.2e7/s.
+FACTOR_K3_EVALUATIONS_PER_SECOND = 5e7
 #: Entries of one block (data sets x the inner interval) of :func:`clamped_errors_by_factors` (cache-sized).
 FACTOR_BLOCK_ENTRIES = 2**17
 #: Most entries of the coefficients at every shift of one block of :func:`clamped_errors_by_factors` (64 MB).
@@ -289,6 +297,13 @@ def factor_margin(k: int) -> float:
     ``u = 1 - BC``; ``|sqrt(u~) - sqrt(u)| <= sqrt(|u~ - u|)``; ``1e-9`` covers the rounding of the weighted sums
     (at most :data:`FACTOR_MAX_OFFSETS` terms of at most 1 each, ``2^-52`` each)."""
     return math.sqrt((k + 1) * FACTOR_ULPS) + 1e-9
+
+
+def factor_rate(k: int) -> float:
+    """The measured rate of :func:`clamped_errors_by_factors` at ``k`` (loss evaluations per second), which its cost
+    estimates divide by: :data:`FACTOR_K3_EVALUATIONS_PER_SECOND` at k = 3, :data:`FACTOR_EVALUATIONS_PER_SECOND`
+    from k = 4."""
+    return FACTOR_K3_EVALUATIONS_PER_SECOND if k == 3 else FACTOR_EVALUATIONS_PER_SECOND
 
 
 def factor_tol(k: int, tol: float) -> float:

@@ -337,10 +337,12 @@ class Mechanism(abc.ABC):
         geometric + remap entries override it (:func:`dpposterior.remap.risk`, O(n W))."""
         return None
 
-    def translation_work(self, n: int, k: int, epsilon: float, distance: str = "hellinger") -> int | None:
+    def translation_work(self, n: int, k: int, epsilon: float, distance: str = "hellinger",
+                         limit: float | None = None) -> int | None:
         """Loss evaluations of the entry's translation route (a noise kernel plus a boundary rule,
         :mod:`dpposterior.lattice.scale`; docs/definitions.md §9, expected error), which
-        :meth:`exact_expected_errors` takes past the pair budget, from public n, k, eps and the distance; None: no
+        :meth:`exact_expected_errors` takes past the pair budget, from public n, k, eps and the distance, at the
+        pair budget ``limit`` (None: ``DPPOSTERIOR_MAX_PAIRS`` now; the route's bracket depends on it); None: no
         such route (here)."""
         return None
 

@@ -158,53 +158,57 @@ class ClampedNoiseMechanism(Mechanism):
         D = scale_route.clamp_radius(lambda D: self.noise_tables(s, D - 1)[0], k, tol)
         return self.noise_tables(s, D - 1)[0]
 
-    def translation_plan(self, n: int, k: int, epsilon: float) -> tuple[str, float, int, float]:
+    def translation_plan(self, n: int, k: int, epsilon: float, limit: float | None = None
+                         ) -> tuple[str, float, int, float]:
         """The translation route :meth:`exact_expected_errors` takes past the pair budget (k >= 3, Hellinger), from
         public n, k and eps only: ``(route, tol, loss evaluations, estimated seconds)``.
 
         In order, the first within ``DPPOSTERIOR_MAX_PAIRS`` (its seconds times ``PAIRS_PER_SECOND``): the loss
         route (:func:`~dpposterior.lattice.scale.clamped_errors`, bracket ``<= DEFAULT_TOL`` = 1e-5; the numbers
         of every case it ran before), then the factor route
-        (:func:`~dpposterior.lattice.scale.clamped_errors_by_factors`) with a bracket of at most 1e-5, then the
-        factor route with a bracket of at most :data:`~dpposterior.lattice.scale.WIDE_TOL` (1e-4); else that last
-        one, which the caller refuses.  Past the pair budget on ``|R(n)|`` alone, or on a floor of the offsets'
-        count (small eps: a huge level set), nothing is enumerated (``("none", ...)``)."""
+        (:func:`~dpposterior.lattice.scale.clamped_errors_by_factors`) with a bracket of at most 1e-5, then with
+        :data:`~dpposterior.lattice.scale.WIDE_TOL` (1e-4), then :data:`~dpposterior.lattice.scale.COARSE_TOL` (1e-3)
+        (:data:`~dpposterior.lattice.scale.FACTOR_TOLS`); else that last one, which the caller refuses.  Past the
+        pair budget on ``|R(n)|`` alone, or on a floor of the offsets' count (small eps: a huge level set), nothing is
+        enumerated (``("none", ...)``): its cost is then a floor, not the route's.  ``limit``: the pair budget (None:
+        ``DPPOSTERIOR_MAX_PAIRS`` now)."""
         size = n_candidates(n, k)
-        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
+        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
         if size > limit:  # past any budget whatever the offsets: not enumerated
             return "none", scale_route.DEFAULT_TOL, size * size, size * size / scale_route.EVALUATIONS_PER_SECOND
         log_point = self._log_point(k, epsilon, scale_route.DEFAULT_TOL)
         # the level set holds at least (D/4)^(k-1) offsets (D: the table's half-width, ~3x the level set's reach):
         # past the budget on that count alone even by factors, it is not enumerated either
         floor = (len(log_point) // 8) ** (k - 1) * size
-        if floor * PAIRS_PER_SECOND / scale_route.FACTOR_EVALUATIONS_PER_SECOND > limit:
-            return "none", scale_route.DEFAULT_TOL, floor, floor / scale_route.FACTOR_EVALUATIONS_PER_SECOND
+        if floor * PAIRS_PER_SECOND / scale_route.factor_rate(k) > limit:
+            return "none", scale_route.DEFAULT_TOL, floor, floor / scale_route.factor_rate(k)
         work = scale_route.clamped_work(n, k, log_point, scale_route.DEFAULT_TOL)
         seconds = work / scale_route.EVALUATIONS_PER_SECOND
         if seconds * PAIRS_PER_SECOND <= limit:
             return "loss", scale_route.DEFAULT_TOL, work, seconds
-        for tol in (scale_route.DEFAULT_TOL, scale_route.WIDE_TOL):
+        for tol in scale_route.FACTOR_TOLS:
             inner = scale_route.factor_tol(k, tol)
             work = scale_route.clamped_work(n, k, self._log_point(k, epsilon, inner), inner, scale_route.FACTOR_STEP)
-            seconds = work / scale_route.FACTOR_EVALUATIONS_PER_SECOND
+            seconds = work / scale_route.factor_rate(k)
             if seconds * PAIRS_PER_SECOND <= limit:
                 break
         return "factors", tol, work, seconds
 
-    def translation_work(self, n: int, k: int, epsilon: float, distance: str = DEFAULT_DISTANCE) -> int | None:
+    def translation_work(self, n: int, k: int, epsilon: float, distance: str = DEFAULT_DISTANCE,
+                         limit: float | None = None) -> int | None:
         """The cost of the translation route of :meth:`exact_expected_errors` (k >= 3, Hellinger; the route of
-        :meth:`translation_plan`) in the loss route's evaluations: its estimated seconds times
-        :data:`dpposterior.lattice.scale.EVALUATIONS_PER_SECOND`, from public n, k and eps; None where there is no
-        such route."""
+        :meth:`translation_plan` at the pair budget ``limit``) in the loss route's evaluations: its estimated
+        seconds times :data:`dpposterior.lattice.scale.EVALUATIONS_PER_SECOND`, from public n, k and eps; None where
+        there is no such route."""
         if k < 3 or distance != DEFAULT_DISTANCE:
             return None
-        return math.ceil(self.translation_plan(n, k, epsilon)[3] * scale_route.EVALUATIONS_PER_SECOND)
+        return math.ceil(self.translation_plan(n, k, epsilon, limit)[3] * scale_route.EVALUATIONS_PER_SECOND)
 
     def exact_expected_errors(self, prior, n, spec, measure=None):
         """k >= 3, Hellinger, past the pair budget of the dense walk: ``E(c)`` by the translation structure (the
         noise vector ``(D_1..D_{k-1})`` of the pmf's own point table, the sequential clamp as the boundary rule),
         a :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` with ``tail <= 1e-5``, or
-        ``<= 1e-4`` where only that fits (:meth:`translation_plan`: the loss route
+        ``<= 1e-4`` or ``<= 1e-3`` where only that fits (:meth:`translation_plan`: the loss route
         :func:`dpposterior.lattice.scale.clamped_errors` where it fits, else the factor route
         :func:`~dpposterior.lattice.scale.clamped_errors_by_factors`; docs/definitions.md §9, expected error),
         refused past the pair budget itself (the route's estimated seconds counted at ``PAIRS_PER_SECOND``).  Else

@@ -7,6 +7,7 @@ import argparse
 
 from ... import validate
 from ...distances import DEFAULT_DISTANCE, get_distance
+from ...lattice.scale import FACTOR_TOLS
 from ...mechanisms import DEFAULT_DELTA
 from ...ranking import average_ranks, compare_rows, compare_yardstick, plan_compare
 from ..options import add_distance_option, prior_arg, size_arg
@@ -62,7 +63,8 @@ def cmd_compare(args) -> None:
     lines.append("(ehdl claims no privacy; calibrated releases are pure eps-DP by exact computation)")
     bounds = [r["truncation_bound"] for r in rows if "truncation_bound" in r]
     if bounds:
-        most = "1e-5" if max(bounds) <= 1e-5 else "1e-4"  # the translation routes' two brackets
+        # the routes' brackets: the widest this table needed
+        most = next((f"{t:.0e}".replace("e-0", "e-") for t in FACTOR_TOLS if max(bounds) <= t), f"{max(bounds):.1e}")
         lines.append(f"(a release computed by its translation structure lies within its truncation_bound (at most {most}) "
                      "above the value shown)")
     if isinstance(yard, str):
