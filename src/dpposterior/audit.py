@@ -49,7 +49,6 @@ from tqdm.auto import tqdm
 from . import limits, validate
 from .errors import InputError, SizeError
 from .models import balanced_counts, neighbour_at, neighbour_count, neighbours
-from .validate import estimate_text
 
 #: A black-box mechanism: ``sampler(dataset, size, rng)`` returns ``size`` independent outputs as rows.
 Sampler = Callable[[object, int, np.random.Generator], ArrayLike]
@@ -116,7 +115,7 @@ def check_draw_limit(samples: int, pairs: int = 1) -> None:
     total = samples * pairs
     if total > limit:
         raise SizeError(f"the audit would draw {total:.3g} samples per side ({pairs} pair{'s' if pairs > 1 else ''} x "
-                        f"{samples:.3g}; {estimate_text(2 * total / DRAWS_PER_SECOND)} s here), "
+                        f"{samples:.3g}; {validate.estimate_text(2 * total / DRAWS_PER_SECOND)} s here), "
                         f"over the budget of {limit:.3g} "
                         "(set DPPOSTERIOR_MAX_AUDIT_SAMPLES to raise it)")
 

@@ -34,7 +34,6 @@ from .limits import limit_setting
 from .mechanisms import ReleaseSpec, get_mechanism, log_pmf, sample
 from .models import candidates
 from .privacy import concrete_epsilon, pair_epsilon
-from .validate import estimate_text
 
 #: The exact loss of one pair now lives in :mod:`dpposterior.privacy` (kept under its old name).
 exact_pair_epsilon = pair_epsilon
@@ -60,8 +59,8 @@ def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) ->
     limit = limit_setting("DPPOSTERIOR_MAX_AUDIT_SECONDS")
     if seconds > limit:
         raise SizeError(f"the audit of {mech.id} for k={k}, n={n} at {samples:.3g} samples per side"
-                        f"{f' over {pairs} pairs' if pairs > 1 else ''} would take {estimate_text(seconds)} s here, "
-                        "over the "
+                        f"{f' over {pairs} pairs' if pairs > 1 else ''} would take "
+                        f"{validate.estimate_text(seconds)} s here, over the "
                         f"budget of {limit:.3g} s (set DPPOSTERIOR_MAX_AUDIT_SECONDS to raise it)")
     return seconds
 

@@ -184,7 +184,7 @@ def _cheapest_refusal(refusal: SizeError, k: int, n: int, epsilon: float, distan
         if not rows:
             return refusal
         cheapest = min(work for work, _, _ in rows)
-        if cheapest <= setting and setting > limit:
+        if cheapest <= setting:  # never at the first round: no row fitted ``limit``
             break
         step = 10 ** max(0, len(str(cheapest)) - 2)  # two significant digits, rounded up
         setting = -(-cheapest // step) * step

@@ -57,7 +57,6 @@ from .distances import DEFAULT_DISTANCE, Distance, beta_matrix, get_distance, he
 from .errors import InputError, SizeError
 from .limits import limit_setting
 from .models import candidate_rank, candidates, directions, n_candidates, steps
-from .validate import estimate_text
 
 #: The drafts' constant global sensitivity ``sqrt(1 - pi/4)``: LS at n = 1 under Beta(1, 1).
 PAPER_GLOBAL_SENSITIVITY = math.sqrt(1.0 - math.pi / 4.0)
@@ -214,7 +213,8 @@ def search_distance(a: NDArray[np.float64], n: int, reach) -> int:
     limit = limit_setting("DPPOSTERIOR_MAX_SMOOTH_WORK")
     if work > limit:
         raise SizeError(f"the smooth-sensitivity search for k={k}, n={n} covers distances up to {D:,} "
-                        f"({work:.3g} entries, {estimate_text(work / 1.2e6)} s here), over the budget of {limit:.3g} "
+                        f"({work:.3g} entries, {validate.estimate_text(work / 1.2e6)} s here), "
+                        f"over the budget of {limit:.3g} "
                         "(a larger gamma or epsilon shortens it; set DPPOSTERIOR_MAX_SMOOTH_WORK to raise it)")
     return D
 

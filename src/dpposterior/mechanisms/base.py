@@ -30,7 +30,6 @@ from ..errors import InputError, SizeError
 from ..limits import limit_setting
 from ..models import candidate_rank, candidates, check_size, n_candidates
 from ..randomness import bit_source, choose, exp_weights
-from ..validate import estimate_text
 
 if TYPE_CHECKING:  # the spec module sits above this one; every method receives a spec, whole
     from .spec import ReleaseSpec
@@ -421,7 +420,7 @@ def check_draw_entries(size: int, k: int) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_DRAW_ENTRIES")
     if entries > limit:
         raise SizeError(f"{validate.big_number(size)} draws of k={k} counts are {validate.big_number(entries)} "
-                        f"entries ({estimate_text(entries * 1e-6)} s, ~{entries * 80 / 2**30:.1f} GiB here), "
+                        f"entries ({validate.estimate_text(entries * 1e-6)} s, ~{entries * 80 / 2**30:.1f} GiB here), "
                         "over the budget "
                         f"of {limit:.3g} (draw in batches, or set DPPOSTERIOR_MAX_DRAW_ENTRIES to raise it)")
 

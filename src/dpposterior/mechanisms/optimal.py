@@ -112,12 +112,11 @@ from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
 from ..limits import limit_setting
 from ..models import candidate_rank, candidates, check_size, log_prior_predictive, n_candidates
-from ..validate import _exact  # a bound printed exactly: "<= 30, got 30.000001", never "got 30"
+from ..validate import _exact, estimate_text  # _exact: a bound printed exactly: "<= 30, got 30.000001", never "got 30"
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
-from ..validate import estimate_text
 from .clamped import CLAMPED_MECHANISMS, clamped_log_pmf_rows, geometric_noise_tables
 from .lattice import LATTICE
 from .scan import worst_case_scan
