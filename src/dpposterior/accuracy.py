@@ -245,9 +245,8 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
     expected = np.empty(N) if fast is None else fast
     for lo in range(0, N if fast is None else 0, chunk):
         block = cands[lo:lo + chunk]
-        lp = rows(block)
+        lp, h = rows.with_losses(block, grid)
         np.exp(lp, out=lp)
-        h = grid.values(block, cands)
         expected[lo:lo + chunk] = np.einsum("ij,ij->i", lp, h) / lp.sum(axis=1)
         del lp, h
     pred = np.exp(log_prior_predictive(a, cands))

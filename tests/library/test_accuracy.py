@@ -137,6 +137,25 @@ def test_expected_errors_measure_the_distance(s, mech, eps):
     assert e.as_dict()["distance"] == distance
 
 
+@pytest.mark.parametrize("mech,prior,n,distance,measure", [
+    ("ehd", (1.0, 1.0), 9, "hellinger", "hellinger"), ("mh", (0.5, 2.0, 1.0), 4, "hellinger", "hellinger"),
+    ("ehds", (1.0, 1.0), 7, "kl", "kl"), ("ehds", (1.0, 1.0), 7, "kl", "hellinger"),
+    ("mh-delta", (1.0, 1.0, 1.0), 3, "hellinger", "kl"), ("lshist", (1.0, 1.0), 6, "hellinger", "hellinger")])
+def test_an_exponential_entry_shares_its_score_table_with_the_error_bit_for_bit(mech, prior, n, distance, measure):
+    # the expected error reads one table where the score's distance is the measure: it must be the same numbers as
+    # the log-pmf rows and the measure's own rows computed apart
+    from dpposterior.distances import DistanceGrid
+    from dpposterior.mechanisms import ReleaseSpec
+
+    spec = ReleaseSpec.of(mech, 1.0, 1e-8, distance=distance)
+    rows = spec.mechanism.rows(np.asarray(prior), n, spec)
+    grid = DistanceGrid(np.asarray(prior), n, measure)
+    block = rows.cands[::2]
+    lp, h = rows.with_losses(block, grid)
+    assert np.array_equal(lp, rows(block))
+    assert np.array_equal(h, grid.values(block, rows.cands))
+
+
 def test_clamped_noise_ignores_the_distance_but_measures_with_it():
     prior, c = (1.0, 1.0), np.array([3, 2])
     for mech in ["lshist", "geometric"]:

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import validate
-from ..distances import get_distance
+from ..distances import DistanceGrid, get_distance
 from ..errors import InputError, SizeError
 from ..limits import limit_setting
 from ..models import candidate_rank, candidates, check_size, n_candidates
@@ -169,6 +169,12 @@ class Rows:
 
     def __call__(self, counts: ArrayLike) -> NDArray[np.float64]:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def with_losses(self, counts: NDArray[np.int64], grid: DistanceGrid) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """``(ln P(. | c), D(BI(c), .))`` for a batch, both ``(B, |R(n)|)``: the log-pmf rows and the error rows of
+        ``grid`` (the expected error's two tables, docs/definitions.md §9).  An entry whose pmf is built from the
+        same distance table overrides this to compute that table once."""
+        return self(counts), grid.values(counts, self.cands)
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,15 @@ class ExponentialRows(Rows):
         counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
         return exponential_log_pmf_rows(self.weights(counts), self.hellinger(counts))
 
+    def with_losses(self, counts, grid):
+        """Where the error is measured by the score's own distance, the score rows are the error rows (the same
+        :class:`HellingerGrid` or distance, the same operations): computed once, not twice."""
+        if grid.distance.name != self.distance.name:
+            return super().with_losses(counts, grid)
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1, self.k)
+        h = self.hellinger(counts)
+        return exponential_log_pmf_rows(self.weights(counts), h), h
+
 
 class ExponentialMechanism(Mechanism):
     """``P(r | c) proportional to exp(-w(c) H(BI(c), r))`` (docs/definitions.md §4).
