@@ -170,3 +170,17 @@ def test_refuses_bad_parameters_in_one_line():
         with pytest.raises(InputError) as exc:
             kl(p, q)
         assert "\n" not in str(exc.value)
+
+
+def test_series_coefficients_shared_between_repeated_arguments_give_each_pair_its_own_value():
+    # the series' polygammas are evaluated once per distinct x and gathered back: every pair must get exactly the
+    # value it gets alone (a wrong gather would hand one pair another's coefficients)
+    from dpposterior.distances.kl import _omega_bregman, lgamma_bregman
+
+    x = np.repeat(np.array([0.7, 3.5, 12.0, 250.5]), 5)
+    y = x * (1.0 + np.tile(np.array([-0.09, -0.01, 0.0, 0.02, 0.08]), 4))
+    alone = np.array([lgamma_bregman(np.array([a]), np.array([b]))[0] for a, b in zip(x, y)])
+    assert np.array_equal(lgamma_bregman(x, y), alone)
+    h = y - x
+    alone = np.array([_omega_bregman(np.array([a]), np.array([b]), np.array([d]))[0] for a, b, d in zip(x, y, h)])
+    assert np.array_equal(_omega_bregman(x, y, h), alone)

@@ -59,11 +59,13 @@ def lgamma_bregman(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         xn, hn = x[near], h[near]
         acc = np.zeros(xn.shape)
         power = hn.copy()
-        # add the smallest terms first
+        # the polygammas once per distinct x (a table over R(n) repeats each x along its row); smallest terms first
+        ux, inverse = np.unique(xn, return_inverse=True)
+        inverse = inverse.reshape(-1)
         terms = []
         for j in range(2, KL_SERIES_TERMS + 2):
             power = power * hn
-            terms.append(power * (_INV_FACT[j - 2] * polygamma(j - 1, xn)))
+            terms.append(power * (_INV_FACT[j - 2] * polygamma(j - 1, ux))[inverse])
         for term in reversed(terms):
             acc += term
         out[near] = acc
@@ -156,7 +158,11 @@ def _omega_derivatives(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
     For x >= OMEGA_SERIES_MIN term by term from Stirling's series (no cancellation); below, as
     ``psi^(j-1)(x) - d^j/dx^j [(x - 1/2) ln x - x]``, all of size O(1) or dominated by psi's pole.
+    Evaluated once per distinct x: a table over R(n) repeats each ``a_i + c_i`` along its row.
     """
+    ux, inverse = np.unique(x, return_inverse=True)
+    if ux.size < x.size:
+        return _omega_derivatives(ux)[:, inverse.reshape(-1)]
     out = np.empty((KL_SERIES_TERMS, x.size))
     big = x >= OMEGA_SERIES_MIN
     xb, xs = x[big], x[~big]
