@@ -13,6 +13,7 @@ import math
 from functools import lru_cache
 
 import mpmath
+import numpy as np
 from scipy.stats import laplace
 
 # --- docs/definitions.md §1: models -------------------------------------------------------------------------
@@ -415,3 +416,79 @@ def optimal_lp_value(b: Brute, eps: float, objective: str) -> float:
                   b_eq=np.array(b_eq), bounds=[(0, None)] * nv, method="highs")
     assert res.status == 0, res.message
     return float(res.fun)
+
+
+# --- exact integer samplers (Canonne, Kamath and Steinke 2020, Algorithms 1 and 2), vectorised -----------------
+# A plain transcription of the first vectorised samplers of dpposterior.randomness (GeneratorBits path,
+# numerators and denominators below 2^62): the faster library code must draw the same numbers from the same
+# bits, in the same order, for every seed.
+
+def _ints(rng, high, size):
+    return rng.integers(0, high, size=size, dtype=np.int64)
+
+
+def bernoulli_exp_unit_draws(u, t: int, rng):
+    """Bernoulli(exp(-u/t)), 0 <= u <= t: K = 1; while (q, r) < (u // K, u % K): K += 1; return K odd."""
+    u = np.asarray(u, dtype=np.int64)
+    K = np.ones(u.size, dtype=np.int64)
+    active = np.arange(u.size)
+    while active.size:
+        k = K[active]
+        q = _ints(rng, t, active.size)
+        r = _ints(rng, k, active.size)
+        hi, lo = u[active] // k, u[active] % k
+        success = (q < hi) | ((q == hi) & (r < lo))
+        K[active[success]] += 1
+        active = active[success]
+    return (K % 2) == 1
+
+
+def count_bernoulli_exp1_draws(m: int, rng):
+    """Successes of Bernoulli(exp(-1)) before the first failure, m times."""
+    V = np.zeros(m, dtype=np.int64)
+    active = np.arange(m)
+    ones = np.ones(m, dtype=np.int64)
+    while active.size:
+        a = bernoulli_exp_unit_draws(ones[: active.size], 1, rng)
+        V[active[a]] += 1
+        active = active[a]
+    return V
+
+
+def geometric_draws(s: int, t: int, size: int, rng):
+    """P(G = g) proportional to exp(-g s/t): U kept with prob. exp(-U/t), V ~ Geometric(e^-1), (U + t V) // s."""
+    out = np.empty(size, dtype=np.int64)
+    todo = np.arange(size)
+    while todo.size:
+        U = _ints(rng, t, todo.size)
+        keep = bernoulli_exp_unit_draws(U, t, rng)
+        U, slots = U[keep], todo[keep]
+        V = count_bernoulli_exp1_draws(U.size, rng)
+        if V.size and int(V.max()) >= (2**62 - t) // t:
+            out[slots] = [(int(u) + t * int(v)) // s for u, v in zip(U, V)]
+        else:
+            out[slots] = (U + t * V) // s
+        todo = todo[~keep]
+    return out
+
+
+def floor_laplace_draws(s: int, t: int, size: int, rng):
+    """floor(Y), Y ~ Laplace(0, t/s): G or -1 - G by a fair sign bit drawn after all of G."""
+    G = geometric_draws(s, t, size, rng)
+    sign = _ints(rng, 2, size)
+    return np.where(sign == 1, G, -1 - G)
+
+
+def discrete_laplace_draws(s: int, t: int, size: int, rng):
+    """P(D = d) proportional to exp(-|d| s/t): (1 - 2B) G, (B = 1, G = 0) rejected, batch by batch."""
+    arr = np.empty(size, dtype=np.int64)
+    filled = 0
+    while filled < size:
+        need = size - filled
+        G = geometric_draws(s, t, need, rng)
+        B = _ints(rng, 2, need)
+        ok = ~((B == 1) & (G == 0))
+        got = ((1 - 2 * B) * G)[ok]
+        arr[filled: filled + got.size] = got
+        filled += got.size
+    return arr

@@ -137,21 +137,40 @@ def _bernoulli_exp_unit(u: NDArray[np.int64], t: int, bits: BitSource) -> NDArra
     """Vectorised Bernoulli(exp(-u/t)) for integers ``0 <= u <= t < 2^62`` (CKS Alg. 1, gamma <= 1).
 
     ``K = 1``; while ``Bernoulli(gamma / K)``: ``K += 1``; return ``K`` odd.  Here
-    ``Bernoulli(u / (t K))`` is ``q K + r < u`` with ``q ~ U{0..t-1}``, ``r ~ U{0..K-1}``,
-    i.e. ``(q, r) < (u // K, u % K)`` lexicographically (no product, no overflow).
+    ``Bernoulli(u / (t K))`` is ``q K + r < u`` with ``q ~ U{0..t-1}``, ``r ~ U{0..K-1}``.
+    Every entry still running shares the same ``K`` (each round moves all survivors from ``K``
+    to ``K + 1``), so round ``K`` draws ``q`` for the survivors, then ``r`` with the one bound
+    ``K``; an entry that stops in round ``K`` returns ``K`` odd.  ``U{0..0}`` is 0 without a
+    draw (numpy's bounded integers use no bits for it), so ``r`` in round 1 and ``q`` when
+    ``t = 1`` are not drawn.  The test ``q K + r < u`` is made in int64 while ``t K <= 2^63 - 1``,
+    else as ``(q, r) < (u // K, u % K)`` lexicographically (no overflow).
     """
     u = np.asarray(u, dtype=np.int64)
-    K = np.ones(u.size, dtype=np.int64)
-    active = np.arange(u.size)
-    while active.size:
-        k = K[active]
-        q = bits.integers(t, active.size)
-        r = bits.integers(k, active.size)
-        hi, lo = u[active] // k, u[active] % k
-        success = (q < hi) | ((q == hi) & (r < lo))
-        K[active[success]] += 1
-        active = active[success]
-    return (K % 2) == 1
+    # round K = 1 (r = 0): go on iff q < u
+    go = (u > 0) if t == 1 else (bits.integers(t, u.size) < u)
+    out = ~go  # stopped with K = 1: odd
+    idx = np.flatnonzero(go)
+    ua = u[idx]
+    K = 2
+    while idx.size:
+        m = idx.size
+        if t == 1:  # q = 0
+            go = bits.integers(K, m) < ua
+        else:
+            q = bits.integers(t, m)
+            r = bits.integers(K, m)
+            if t * K < 2**63:
+                q *= K
+                q += r
+                go = q < ua
+            else:
+                hi, lo = np.divmod(ua, K)
+                go = (q < hi) | ((q == hi) & (r < lo))
+        if K % 2:
+            out[idx[~go]] = True
+        idx, ua = idx[go], ua[go]
+        K += 1
+    return out
 
 
 def _bernoulli_exp_unit_scalar(u: int, t: int, bits: BitSource) -> bool:
@@ -179,15 +198,31 @@ def bernoulli_exp(x: Real | Fraction, bits: BitSource) -> bool:
 # Geometric, floor-Laplace, discrete Laplace
 
 
+def _bernoulli_exp1(m: int, bits: BitSource) -> NDArray[np.bool_]:
+    """``m`` draws of Bernoulli(exp(-1)): :func:`_bernoulli_exp_unit` with ``u = t = 1``.
+
+    There ``q = 0`` always; round ``K = 1`` goes on for every entry (``q < u``, no bits drawn)
+    and round ``K >= 2`` goes on iff ``r = 0``, ``r ~ U{0..K-1}``.
+    """
+    out = np.zeros(m, dtype=bool)  # stopped with K = 2: even
+    idx = np.flatnonzero(bits.integers(2, m) == 0)
+    K = 3
+    while idx.size:
+        go = bits.integers(K, idx.size) == 0
+        if K % 2:
+            out[idx[~go]] = True
+        idx = idx[go]
+        K += 1
+    return out
+
+
 def _count_bernoulli_exp1(m: int, bits: BitSource) -> NDArray[np.int64]:
     """``V`` = number of successes of Bernoulli(exp(-1)) before the first failure, ``m`` times."""
     V = np.zeros(m, dtype=np.int64)
     active = np.arange(m)
-    ones = np.ones(m, dtype=np.int64)
     while active.size:
-        a = _bernoulli_exp_unit(ones[: active.size], 1, bits)
-        V[active[a]] += 1
-        active = active[a]
+        active = active[_bernoulli_exp1(active.size, bits)]
+        V[active] += 1
     return V
 
 
@@ -219,6 +254,7 @@ def geometric(x: Real | Fraction, size: int, bits: BitSource) -> NDArray[np.int6
         return [_geometric_scalar(s, t, bits) for _ in range(size)]
     out = np.empty(size, dtype=np.int64)
     todo = np.arange(size)
+    shift = s.bit_length() - 1 if s & (s - 1) == 0 else -1  # s = 2^shift: X // s is X >> shift (X >= 0)
     while todo.size:
         U = bits.integers(t, todo.size)
         keep = _bernoulli_exp_unit(U, t, bits)
@@ -227,7 +263,13 @@ def geometric(x: Real | Fraction, size: int, bits: BitSource) -> NDArray[np.int6
         if V.size and int(V.max()) >= (_VECTOR_LIMIT - t) // t:  # X would pass 2^62: exact Python ints
             out[slots] = [(int(u) + t * int(v)) // s for u, v in zip(U, V)]
         else:
-            out[slots] = (U + t * V) // s
+            V *= t
+            V += U
+            if shift > 0:
+                V >>= shift
+            elif shift < 0:
+                V //= s
+            out[slots] = V
         todo = todo[~keep]
     return out
 

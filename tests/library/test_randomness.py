@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import reference as ref
 from dpposterior.errors import InputError
 from dpposterior.randomness import (
     GeneratorBits,
     SystemBits,
+    _bernoulli_exp_unit,
     as_rate,
     bernoulli_exp,
     bit_source,
@@ -125,3 +127,38 @@ def test_rates_and_sources_are_validated():
     for bad in (-1, 1.5, "seed", True):
         with pytest.raises(InputError):
             bit_source(bad)
+
+
+# Seeded draws are part of every seeded result: the vectorised samplers must take the same bits from the
+# Generator, in the same order, as the plain transcription in tests/reference.py, and return the same numbers.
+SAME_DRAW_RATES = [Fraction(1, 2), Fraction(2, 5), 0.4, 1 / (2 / 0.8), 0.3, 1.0, 3.7, 1e-3, 25,
+                   Fraction(2**61 - 1, 2**61 + 1), Fraction(2**62 - 1, 3)]  # the last two: t K, s near 2^62
+SAME_DRAW_SIZES = [0, 1, 7, 1000, 100_000]
+
+
+@pytest.mark.parametrize("x", SAME_DRAW_RATES, ids=str)
+@pytest.mark.parametrize("name", ["geometric", "floor_laplace", "discrete_laplace"])
+def test_vectorised_samplers_draw_the_same_bits_as_the_reference(name, x):
+    new = {"geometric": geometric, "floor_laplace": floor_laplace, "discrete_laplace": discrete_laplace}[name]
+    old = {"geometric": ref.geometric_draws, "floor_laplace": ref.floor_laplace_draws,
+           "discrete_laplace": ref.discrete_laplace_draws}[name]
+    f = Fraction(x)
+    for size in SAME_DRAW_SIZES:
+        for seed in (0, 1, 2) if size < 100_000 else (3,):
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            got = new(x, size, GeneratorBits(a))
+            want = old(f.numerator, f.denominator, size, b)
+            assert isinstance(got, np.ndarray) and got.dtype == np.int64
+            assert np.array_equal(got, want), (size, seed)
+            assert a.bit_generator.state == b.bit_generator.state, (size, seed)
+
+
+@pytest.mark.parametrize("t", [1, 2, 3, 5, 2**32 - 1, 2**32 + 1, 2**52 + 7, 2**62 - 1])
+def test_bernoulli_exp_unit_draws_the_same_bits_as_the_reference(t):
+    for seed in range(4):
+        u = np.random.default_rng(100 + seed).integers(0, t + 1, size=5000, dtype=np.int64)
+        u[:3] = [0, t, t // 2]
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        got = _bernoulli_exp_unit(u, t, GeneratorBits(a))
+        assert np.array_equal(got, ref.bernoulli_exp_unit_draws(u, t, b))
+        assert a.bit_generator.state == b.bit_generator.state
