@@ -226,3 +226,15 @@ def test_hellinger_refuses_large_different_totals_that_cancel_in_the_series():
     with pytest.raises(InputError, match="not accurate"):
         dp.hellinger([5e12, 1], [6e12, 1])  # true value 0.0643490834; float64 gave 0.0642977
     assert float(dp.hellinger([1e6, 1], [1.1e6, 1])) == pytest.approx(_mp_hellinger([1e6, 1], [1.1e6, 1]), abs=1e-9)
+
+
+def test_series_polygammas_shared_between_repeated_midpoints_give_each_pair_its_own_value():
+    # the midpoint series evaluates its polygammas once per distinct midpoint and gathers them back: every pair must
+    # get exactly the value it gets alone (a wrong gather would hand one pair another midpoint's coefficients)
+    from dpposterior.distances.hellinger import lgamma_jensen_gap
+
+    x = np.repeat(np.array([0.5, 2.0, 7.5, 40.0, 3000.5]), 6)
+    y = x * (1.0 + np.tile(np.array([-0.15, -0.05, 0.0, 0.01, 0.05, 0.15]), 5))
+    x, y = x - 0.5 * (y - x), y - 0.5 * (y - x)  # a few midpoints shared exactly, some not
+    alone = np.array([lgamma_jensen_gap(np.array([a]), np.array([b]))[0] for a, b in zip(x, y)])
+    assert np.array_equal(lgamma_jensen_gap(x, y), alone)

@@ -68,8 +68,13 @@ def _series_coefs(mu: ArrayLike) -> list[NDArray[np.float64]]:
 
 
 def _series(h: NDArray[np.float64], mu: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``J`` by the midpoint series, with the polygammas evaluated at ``mu``."""
-    return _even_series(h, _series_coefs(mu))
+    """``J`` by the midpoint series, with the polygammas evaluated at ``mu``: once per distinct ``mu`` (between
+    members of R(n), ``mu = a_i + (c_i + m_i)/2`` takes at most 2n + 1 values per coordinate)."""
+    umu, inverse = np.unique(mu, return_inverse=True)
+    if umu.size == mu.size:
+        return _even_series(h, _series_coefs(mu))
+    inverse = inverse.reshape(mu.shape)
+    return _even_series(h, (coef[inverse] for coef in _series_coefs(umu)))
 
 
 def lgamma_jensen_gap(x: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
