@@ -90,10 +90,12 @@ class _HellingerRows:
         return self.base.hellinger(counts)
 
 
-def _lse_rows(x: np.ndarray) -> np.ndarray:
-    """Row-wise ``x - logsumexp(x)`` in place."""
+def _lse_rows(x: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
+    """Row-wise ``x - logsumexp(x)`` in place (``scratch``: a buffer shaped as ``x`` for the exponentials)."""
     top = x.max(axis=1, keepdims=True)
-    x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
+    e = np.subtract(x, top, out=scratch)
+    np.exp(e, out=e)
+    x -= top + np.log(e.sum(axis=1, keepdims=True))
     return x
 
 
@@ -123,10 +125,12 @@ def _pair_losses(rows, c, cp, hc, hcp, kappas) -> np.ndarray:
     wc = np.asarray(rows.weights_of(c), dtype=np.float64)[:, None]
     wcp = np.asarray(rows.weights_of(cp), dtype=np.float64)[:, None]
     loss = np.empty((len(c), kappas.size))
+    lp, lq, scratch = np.empty_like(hc), np.empty_like(hcp), np.empty_like(hc)  # reused for every kappa
     for t, kap in enumerate(kappas):
-        lp = _lse_rows(-kap * wc * hc)
-        lp -= _lse_rows(-kap * wcp * hcp)
-        loss[:, t] = np.abs(lp).max(axis=1)
+        _lse_rows(np.multiply(-kap * wc, hc, out=lp), scratch)
+        _lse_rows(np.multiply(-kap * wcp, hcp, out=lq), scratch)
+        lp -= lq
+        loss[:, t] = np.abs(lp, out=lp).max(axis=1)
     return loss
 
 
