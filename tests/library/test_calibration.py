@@ -45,6 +45,28 @@ def test_losses_match_brute_at_several_factors():
         assert g == pytest.approx(ref.scaled_concrete_epsilon(b, "mh", 1.0, k), rel=1e-8)
 
 
+@pytest.mark.parametrize("mech,prior,n", [("mh", (1.0, 1.0), 7), ("ehds", (1.0, 1.0, 1.0), 5),
+                                          ("ehd", (0.5, 1.0, 2.0, 1.0), 3)])
+def test_refining_losses_over_a_subset_of_pairs_match_the_brute_force_and_the_whole_walk(mech, prior, n):
+    # the refining passes share each data set's row among its pairs: the loss over every adjacent pair must be the
+    # brute force's, and bit for bit the bracketing walk's (which computes each pair's two rows apart)
+    from dpposterior.mechanisms import ExponentialRows, ReleaseSpec
+    from dpposterior.mechanisms.calibrated import subset_losses
+
+    params = ReleaseSpec.of(mech, 1.0)
+    a = np.asarray(prior)
+    rows = ExponentialRows(a, n, params.mechanism._weights_all(a, n, params), 1.0)
+    ks = np.array([0.3, 1.0, 2.7])
+    whole, c, cp, _ = losses(rows, ks, per_pair=True)
+    got = subset_losses(rows, c, cp, ks)
+    assert np.array_equal(got, whole)
+    b = ref.brute(prior, n)
+    for k, g in zip(ks, got):
+        assert g == pytest.approx(ref.scaled_concrete_epsilon(b, mech, 1.0, k), rel=1e-8)
+    half = subset_losses(rows, c[::2], cp[::2], ks)  # a subset's loss never exceeds the whole walk's
+    assert np.all(half <= whole)
+
+
 def test_only_exponential_mechanisms():
     with pytest.raises(InputError):
         cal.calibration("lshist", [1, 1], 5, epsilon=1.0)

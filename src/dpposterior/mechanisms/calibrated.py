@@ -140,13 +140,29 @@ def subset_losses(rows: ExponentialRows, c, cp, kappas: ArrayLike) -> np.ndarray
     kappas = np.asarray(kappas, dtype=np.float64)
     out = np.zeros(kappas.size)
     N = len(rows.cands)
-    chunk = max(1, scan.WORK_BYTES // (8 * N * 6))
+    chunk = max(1, scan.WORK_BYTES // (8 * N * 8))  # rows: h, lp, scratch of up to 2 chunk data sets, 2 of the pairs'
     for lo in range(0, len(c), chunk):
         a, b = c[lo:lo + chunk], cp[lo:lo + chunk]
         both, inv = np.unique(np.concatenate([a, b]), axis=0, return_inverse=True)
         inv = inv.reshape(-1)
-        h = rows.hellinger(both)
-        out = np.maximum(out, _pair_losses(rows, a, b, h[inv[:len(a)]], h[inv[len(a):]], kappas).max(axis=0))
+        out = np.maximum(out, _shared_pair_losses(rows, both, inv[:len(a)], inv[len(a):], kappas))
+    return out
+
+
+def _shared_pair_losses(rows, both, ia, ib, kappas) -> np.ndarray:
+    """``max over the pairs (both[ia], both[ib])`` of their loss at each kappa: each data set's log-pmf row
+    ``-kappa w(c) H(c, .) - lse`` is computed once per kappa however many pairs hold it (the same numbers as
+    :func:`_pair_losses`, row by row), and the pairs only take differences of rows."""
+    h = rows.hellinger(both)
+    w = np.asarray(rows.weights_of(both), dtype=np.float64)[:, None]
+    out = np.empty(kappas.size)
+    lp, scratch = np.empty_like(h), np.empty_like(h)
+    diff = np.empty((len(ia), h.shape[1]))
+    for t, kap in enumerate(kappas):
+        _lse_rows(np.multiply(-kap * w, h, out=lp), scratch)
+        np.take(lp, ia, axis=0, out=diff)
+        diff -= lp[ib]
+        out[t] = np.abs(diff, out=diff).max()
     return out
 
 
