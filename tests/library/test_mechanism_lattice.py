@@ -85,7 +85,11 @@ def test_optimal_at_k3_eps30_is_a_release():
     draws = dp.sample("optimal", (1, 1, 1), (2, 1, 1), epsilon=30.0, objective="worst", size=5, rng=1)
     assert draws.shape == (5, 3) and (draws.sum(axis=1) == 4).all()
     cert = OPTIMAL.certificate((1.0, 1.0, 1.0), 4, _spec(30.0, "worst", "optimal"))
-    assert cert["release"] == "lattice" and cert["remap"] == "minimax"
+    # the LP's table where HiGHS solves it (no worse than geometric, certified), else the lattice release
+    if "release" in cert:
+        assert cert["release"] == "lattice" and cert["remap"] == "minimax"
+    else:
+        assert cert["concrete_epsilon"] <= 30.0 * (1 + 1e-9) and cert["lp_optimum"] >= 0.0
 
 
 def test_optimal_is_the_lp_where_it_runs_and_lattice_beyond():

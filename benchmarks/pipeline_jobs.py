@@ -1,0 +1,126 @@
+"""The main job's costliest kinds of work, one case each, under two source trees side by side: a markdown table.
+
+    PYTHONPATH=src python benchmarks/pipeline_jobs.py [--against OTHER/src] [--only NAME]
+
+Each case is one piece of a pipeline job (under the pipeline's budgets, :func:`dpposterior.paper.limits.apply`), run
+in its own process with ``PYTHONPATH`` set to this checkout's ``src`` and, with ``--against``, to another checkout's
+``src`` (e.g. a clone of an earlier commit), one after the other; the table gives each one's CPU seconds (user +
+system of the child, ``resource.getrusage``), its peak resident memory, and a digest of what it computed, so that
+"same" says the two trees gave bit-for-bit the same numbers.  CPU seconds, not wall: the 2 cores are shared.
+
+The cases (the work of docs/pipeline.md's measurement, "Where it goes"):
+
+* ``frontier ehd n=1e4``: the exact expected error of ``ehd`` at Beta(1,1), n = 1e4, eps = 1 (an exponential
+  entry's score table and error table over R(n)^2);
+* ``tailoring geometric``: the `tailoring` grid of ``geometric`` (its error under Hellinger, TV and KL at n <= 1000:
+  the Beta KL and TV matrices);
+* ``runs balanced-k4 mh``: the `runs` job of ``mh`` on the balanced k = 4 data (1000 draws per point up to n = 1e4
+  and the exact pmf where |R(n)| <= 3e6: Hellinger's midpoint series over R(n));
+* ``calibrated ehds k=3 n=100``: the calibration of ``ehds~calibrated`` at Dir(1,1,1), n = 100 (the refining
+  passes over the adjacent pairs);
+* ``audit lszhang n=100``: one audit pair of ``lszhang`` (2 x 1e6 exact floor-Laplace draws and their histogram).
+
+Measured 26 Nov 2026 (``--against`` a clone of 1fa9ddd, the commit before these changes; the machine otherwise
+idle but for the measurement itself):
+
+(table filled in below by the run that produced it)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+PRELUDE = """
+import hashlib, numpy as np, pandas as pd
+from dpposterior.paper.limits import apply
+apply()
+def digest(*arrays):
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(np.asarray(a, dtype=np.float64)).tobytes())
+    return h.hexdigest()[:12]
+"""
+
+CASES = {
+    "frontier ehd n=1e4": """
+from dpposterior.accuracy import expected_errors
+e = expected_errors("ehd", [1.0, 1.0], 10000, epsilon=1.0)
+print(digest(e.expected), f"worst {e.worst:.6g} average {e.average:.6g}")
+""",
+    "tailoring geometric": """
+from dpposterior.paper.beyond import expected_error_grid
+spec = {"priors": [[1, 1]], "n": [5, 10, 20, 50, 100, 200, 500, 1000], "epsilon": [0.5, 1.0, 2.0, 4.0],
+        "delta": 1e-8, "max_candidates": 1001, "distances": ["hellinger", "tv", "kl"],
+        "measures": ["hellinger", "tv", "kl"], "calibrated_max_n": None, "lp_oracle": False}
+df = expected_error_grid("geometric", spec)
+print(digest(df.worst, df.average), f"{len(df)} rows")
+""",
+    "runs balanced-k4 mh": """
+from dpposterior.paper.experiments import accuracy_runs, data_points
+data = data_points({"kind": "n-series", "prior": [1, 1, 1, 1], "n": [8, 12, 20, 40, 60, 100, 150, 200, 300, 400, 500,
+                    600, 700, 800, 1000, 3000, 10000]})
+runs, exact = accuracy_runs("balanced-k4", "mh", data, epsilon=1.0, delta=1e-8, seed=20240917, runs=1000,
+                            exact_max=3000000, log=lambda *a: None)
+print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
+""",
+    "calibrated ehds k=3 n=100": """
+from dpposterior.accuracy import expected_errors
+e = expected_errors("ehds", [1.0, 1.0, 1.0], 100, epsilon=1.0, calibrate=True)
+print(digest(e.expected, [e.calibration.factor]), f"kappa {e.calibration.factor:.6g}")
+""",
+    "audit lszhang n=100": """
+from dpposterior.mechanism_audit import audit_mechanism
+from dpposterior.privacy import concrete_epsilon
+a = np.array([1.0, 1.0])
+pair = concrete_epsilon("lszhang", a, 100, epsilon=1.0, delta=5e-4).worst_pair
+r = audit_mechanism("lszhang", a, 100, pair=pair, samples=10**6, confidence=0.99, seed=np.random.default_rng(1),
+                    delta_at=1.0, epsilon=1.0, delta=5e-4)
+print(digest([r.epsilon_lower_bound, r.estimate]), f"lower bound {r.epsilon_lower_bound:.4g}")
+""",
+}
+
+
+def run(src: str, code: str) -> tuple[float, float, str]:
+    """``(cpu s, peak MB, what it printed)`` of ``code`` in a child process with ``PYTHONPATH=src``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, "-c", PRELUDE + code], capture_output=True, text=True,
+                          env=os.environ | {"PYTHONPATH": src})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    out = proc.stdout.strip() if proc.returncode == 0 else "failed: " + proc.stderr.strip().splitlines()[-1]
+    return cpu, after.ru_maxrss / 1024.0, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--against", help="another checkout's src directory, run first (e.g. an earlier commit's)")
+    ap.add_argument("--only", default="", help="cases whose name contains this")
+    args = ap.parse_args()
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    if args.against:
+        print("| case | cpu s (against) | cpu s (this) | peak MB (this) | same numbers | result |")
+        print("|---|---|---|---|---|---|")
+    else:
+        print("| case | cpu s | peak MB | result |")
+        print("|---|---|---|---|")
+    for name, code in CASES.items():
+        if args.only not in name:
+            continue
+        if args.against:
+            cpu0, _, out0 = run(args.against, code)
+        cpu, peak, out = run(here, code)
+        digest, _, what = out.partition(" ")
+        if args.against:
+            same = "yes" if out0.split(" ")[0] == digest else "NO"
+            print(f"| {name} | {cpu0:.1f} | {cpu:.1f} | {peak:.0f} | {same} | {what} |", flush=True)
+        else:
+            print(f"| {name} | {cpu:.1f} | {peak:.0f} | {what} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
