@@ -69,7 +69,7 @@ Variables ``P(r | c)`` for every data set c and output r of R(n) (``|R(n)|^2`` o
 Constraints: each row sums to 1, ``P >= 0`` and, for every ordered adjacent pair ``(c, c')`` and
 every r, ``P(r | c) <= e^eps P(r | c')`` (pure eps-DP).  Objective: ``"worst"`` minimises ``t``
 subject to ``sum_r P(r | c) H(BI(c), r) <= t``; ``"average"`` the prior-predictive average.
-Solved with ``scipy.optimize.linprog`` (HiGHS, :data:`SOLVERS`) on sparse constraints, within
+Solved with ``scipy.optimize.linprog`` (HiGHS, :data:`SOLVERS`; at k = 2 :data:`SOLVERS_K2`) on sparse constraints, within
 :data:`MAX_OUTPUTS` outputs and the time budget ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` (estimated before
 solving from public n, k: :meth:`OptimalMechanism.solve_seconds`).
 
@@ -126,12 +126,15 @@ MAX_OUTPUTS = 260
 #: Largest eps the LP is solved for (k >= 3): its constraints carry e^eps, and HiGHS reports a model error
 #: once that passes ~1e20 (eps ~ 46).  Below it, a table worse than the geometric release is refused.
 MAX_EPSILON = 30.0
-#: HiGHS methods tried in turn (a badly scaled table can stop one and not another).  Interior point first: with its
-#: crossover it returns a vertex as simplex does, 4-9x sooner on these LPs (k = 3, n = 10, eps = 2: 3.6 s against 32 s
-#: for HiGHS' automatic choice, the optima equal to 1e-7 relative; k = 4, n = 5: 1.2 s against 8.5 s).  Which optimal
-#: vertex it returns may differ from simplex's: the objective's value is the optimum either way, the other objective's
-#: is not optimised (the release is certified after the repair below, whatever the vertex)
+#: HiGHS methods tried in turn, k >= 3 (a badly scaled table can stop one and not another).  Interior point first:
+#: with its crossover it returns a vertex as simplex does, 4-9x sooner on these LPs (k = 3, n = 10, eps = 2: 3.6 s
+#: against 32 s for HiGHS' automatic choice, the optima equal to 1e-7 relative; k = 4, n = 5: 1.2 s against 8.5 s).
+#: Which optimal vertex it returns may differ from simplex's: the objective's value is the optimum either way, the
+#: other objective's is not optimised (the release is certified after the repair below, whatever the vertex)
 SOLVERS = ("highs-ipm", "highs", "highs-ds")
+#: The same at k = 2 (the oracle of geometric + remap), where HiGHS' automatic choice is the fastest (n = 100:
+#: 2.7 s against 25 s by interior point)
+SOLVERS_K2 = ("highs", "highs-ds", "highs-ipm")
 #: Largest certified relative gap ``(upper - lower) / upper`` of the worst-case remap (k = 2).
 MAX_GAP = 1e-4
 #: ... or an absolute gap ``upper - lower`` at most this.  At large eps every expected error is tiny
@@ -288,14 +291,15 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
         cost = (pi[:, None] * H).ravel()
     from scipy.optimize import linprog  # heavy: loaded where an LP is solved, not at start-up
 
-    for method in SOLVERS:  # HiGHS' interior point (with crossover: a vertex), then its automatic choice, its dual simplex
+    solvers = SOLVERS_K2 if a.size == 2 else SOLVERS
+    for method in solvers:
         res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=eq.tocsr(), b_eq=np.ones(N),
                       bounds=(0, None), method=method)
         if res.status == 0:
             break
     else:
         raise SolverError(f"the optimal mechanism's linear program for k={a.size}, n={n}, epsilon={epsilon:g} "
-                          f"was not solved by HiGHS ({', '.join(SOLVERS)}): {' '.join(str(res.message).split())[:120]}")
+                          f"was not solved by HiGHS ({', '.join(solvers)}): {' '.join(str(res.message).split())[:120]}")
     T = np.clip(res.x[:N * N].reshape(N, N), 0.0, None)
     T /= T.sum(axis=1, keepdims=True)
     # repair: smallest uniform mixing weight that makes every DP constraint hold exactly
