@@ -20,10 +20,19 @@ The cases (the work of docs/pipeline.md's measurement, "Where it goes"):
   passes over the adjacent pairs);
 * ``audit lszhang n=100``: one audit pair of ``lszhang`` (2 x 1e6 exact floor-Laplace draws and their histogram).
 
-Measured 26 Nov 2026 (``--against`` a clone of 1fa9ddd, the commit before these changes; the machine otherwise
-idle but for the measurement itself):
+Not yet run as a whole.  The same pieces, measured on 26 Nov 2026 one after the other in separate processes (CPU
+seconds, ``time.process_time``; before: a clone of the commit before each change, after: the change; every "after"
+gave bit for bit the numbers of its "before", checked by comparing the arrays):
 
-(table filled in below by the run that produced it)
+| piece | before | after |
+|---|---|---|
+| ``ehd``, Beta(1,1), n = 1e4, eps = 1 (the score table is the error table) | 19.6 | 10.8 |
+| the Beta KL and TV matrices at n = 1000, 300, 200 (polygammas per distinct argument) | 11.5 | 3.2 |
+| the `tailoring` grid of ``geometric`` (KL and TV) | 13.3 | 7.9 |
+| the `runs` job of ``mh`` on the balanced k = 4 data (Hellinger's series per distinct midpoint) | 31.2 | 12.8 |
+| ``ehds~calibrated``, Dir(1,1,1), n = 100 (refining passes: one row per data set per kappa) | 40.6 | 36.5 |
+| the frontier grid of ``ehds~calibrated`` under the pipeline's budgets (buffers reused) | 59.6 | 52.5 |
+| 1e6 ``floor_laplace`` draws at rate 1/2 (``benchmarks/samplers.py``) | 0.45 | 0.11 |
 """
 
 from __future__ import annotations
