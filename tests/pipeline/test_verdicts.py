@@ -161,6 +161,31 @@ def test_audit_soundness_check_fails_a_broken_auditor():
     assert V.audit_soundness("s", one, exact_loss, conf).verdict == V.CONSISTENT
 
 
+def test_compare_threshold_is_the_normal_quantile_at_its_edge():
+    from scipy import stats  # the oracle: the verdict code evaluates the quantile without scipy.stats
+
+    crit = stats.norm.ppf(1 - V.ALPHA / 2)
+    # a difference of exactly crit standard errors is significant, the next float below it is not
+    # (standard errors 1 and 0 combine to exactly 1, so z is the difference itself)
+    assert V.compare([crit], [1.0], [0.0], [0.0]).tolist() == [1]
+    assert V.compare([np.nextafter(crit, 0)], [1.0], [0.0], [0.0]).tolist() == [0]
+    assert V.compare([0.0], [1.0], [crit], [0.0]).tolist() == [-1]
+
+
+@pytest.mark.parametrize("n", [1, 7, 52, 300])
+def test_audit_soundness_p_value_is_the_binomial_tail(n):
+    from scipy import stats  # the oracle
+
+    exact_loss = np.ones(n)
+    conf = np.full(n, 0.99)
+    for above in sorted({0, 1, n // 3, n}):
+        lb = np.where(np.arange(n) < above, 2.0, 0.5)
+        p = float(stats.binom.sf(above - 1, n, 0.01)) if above else 1.0
+        r = V.audit_soundness("s", lb, exact_loss, conf)
+        assert f"p = {p:.3g}" in r.computed
+        assert r.verdict == (V.CONSISTENT if p >= 0.01 else V.INCONSISTENT)
+
+
 def test_every_row_states_rule_and_tolerance():
     x = np.array([1.0, 2.0])
     rows = [V.crossover("c", x, [1, 0], [0, 0], [0, 1], [0, 0], names=("a", "b")),
