@@ -6,7 +6,7 @@ rule coverage:
         spec=stage_spec("coverage"),
     threads: 1
     resources:
-        mem_mb=2000,  # measured peak ~700 MB (quick and default runs), with margin
+        mem_mb=2000,  # measured peak 203 MB (the default config, 2026-11-27), with a wide margin
         runtime=30,
     conda:
         "../envs/dpposterior.yaml"

@@ -6,8 +6,8 @@ rule expected_error:
         spec=stage_spec("expected_error"),
     threads: 1
     resources:
-        mem_mb=2000,  # measured peak ~700 MB (quick and default runs), with margin
-        runtime=120,  # the optimal LP jobs of the default frontier took 23-40 min on 2 shared cores
+        mem_mb=2000,  # measured peak 1,056 MB (the default config's frontier, 2026-11-27), with margin
+        runtime=120,  # the slowest (which-to-use's optimal~worst) took 314 s, 8 jobs on 2 cores (2026-11-27)
     conda:
         "../envs/dpposterior.yaml"
     log:

@@ -40,7 +40,7 @@ rule render:
                     labels=item_labels("notebook")),
     threads: 1  # papermill runs one kernel; runtime: profiles/default/config.yaml
     resources:
-        mem_mb=1536,  # the kernel plus the notebook: up to 658 MB RSS in the quick config's render benchmarks, x2
+        mem_mb=1536,  # the kernel plus the notebook: up to 889 MB RSS in the default config's renders (2026-11-27)
     conda:
         "../envs/dpposterior.yaml"
     log:
