@@ -1,13 +1,14 @@
-"""The README's timing figures, measured: wall and CPU seconds of its test command and of the quick pipeline.
+"""The README's timing figures, measured: wall and CPU seconds of its test command, the quick pipeline and the main job.
 
 Runs, in a clean copy of the committed tree (``git archive HEAD``, so no results or caches of the checkout
-count), first the README's test command and then the quick pipeline, each once, and writes
+count), first the README's test command, then the quick pipeline, then the main job (the default config), each
+once, and writes
 ``benchmarks/timings.json``: per command its text, wall seconds, CPU seconds (user + system of every child
 process: pytest's workers, snakemake's jobs) and the load average before and after, with the date, the
 machine's core count and the commit.  The README's "about N minutes" figures are checked against that file
 (tests/project/test_readme.py), so they cannot drift from what was measured.
 
-    python benchmarks/readme_timings.py [--out benchmarks/timings.json] [--only tests|quick]
+    python benchmarks/readme_timings.py [--out benchmarks/timings.json] [--only tests|quick|main]
 
 The package under test is the copy's own ``src`` (``PYTHONPATH``), run with this interpreter, whose
 environment must have the test and pipeline extras.  The machine may be shared: the load averages say how
@@ -33,6 +34,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 COMMANDS = {
     "tests": ["python", "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider"],
     "quick": ["snakemake", "--cores", "2", "--configfile", "workflow/quick.yaml"],
+    "main": ["snakemake", "--cores", "8"],
 }
 
 
