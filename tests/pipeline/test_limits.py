@@ -33,7 +33,8 @@ def faults(env: dict) -> int:
 
 def test_apply_sets_the_budgets_and_the_allocator_as_defaults(monkeypatch):
     for name in {**limits.PIPELINE_BUDGETS, **limits.JOB_ALLOCATOR}:
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")  # so that monkeypatch restores the variable's state after the test:
+        monkeypatch.delenv(name)  # apply() must not leak the pipeline's budgets into the other tests
     monkeypatch.setenv("MALLOC_TOP_PAD_", "1048576")  # exported by the user: it wins
     limits.apply()
     for name, value in limits.PIPELINE_BUDGETS.items():
