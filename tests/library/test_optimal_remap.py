@@ -83,6 +83,34 @@ def test_second_stage_is_good_on_average():
     assert np.all(np.abs(T.argmax(axis=1) - z) <= 3)
 
 
+@pytest.mark.parametrize("fail_first", [False, True])
+def test_second_stage_solver_order(monkeypatch, fail_first):
+    """The second stage tries interior point without presolve first (after presolve, HiGHS 1.12's crossover
+    can take ~10x as long on this degenerate LP), then with HiGHS' defaults, then simplex: each later one only
+    when the earlier stops without a solution.  Either way the result carries its exact certificate."""
+    import scipy.optimize
+
+    real, calls = scipy.optimize.linprog, []
+
+    def spy(*args, **kw):
+        second = kw["bounds"][-1][1] is not None  # only the second stage caps t
+        calls.append((second, kw["method"], dict(kw.get("options") or {})))
+        res = real(*args, **kw)
+        if second and fail_first and sum(c[0] for c in calls) == 1:
+            res.status = 4  # as when HiGHS stops on numerical difficulties
+        return res
+
+    monkeypatch.setattr(scipy.optimize, "linprog", spy)
+    n, eps, prior = 12, 1.0, (1.0, 1.0)
+    k, L, pi = rm.geometric_kernel(n, eps), rm.HellingerLoss(prior, n), rm.prior_predictive(prior, n)
+    got = rm.minimax_remap(k, L, tol=1e-9, average_weights=pi)
+    second = [c[1:] for c in calls if c[0]]
+    expected = [("highs-ipm", {"presolve": False})] + ([("highs-ipm", {})] if fail_first else [])
+    assert second == expected
+    assert rm.worst_risk(k, got.remap, L)[0] == pytest.approx(got.upper, rel=1e-12)
+    assert got.gap <= 1e-9
+
+
 def test_per_z_bayes_equals_full_remap():
     prior, n, eps = (2.0, 7.0), 3000, 0.5
     full = opt._remap_solved(prior, n, eps, "average").remap.r_of_z()
