@@ -13,10 +13,8 @@ that job and only reaches its children (a render's kernel).  Other C libraries i
 result depends on them, only speed.  A job allocates and frees arrays of up to a few hundred MB, over and over.  By
 default glibc maps large arrays afresh or hands freed memory back to the kernel, and the next array is faulted
 in again, page by page, which is expensive in a virtual machine.  With these settings freed memory stays in the
-process for the next array.  Measured on a 2-core host (2026-11-27, the default config, ``/usr/bin/time -v
-snakemake --cores 8``): 26.5 -> 9.5 million page faults, 905 -> 839 CPU s (system time 170 -> 122 s), 7 min 58 s
--> 7 min 21 s; an audit job 8.0 -> 6.2 CPU s.  Peak RSS grew by at most 5 % (a ``runs`` job 660 -> 696 MB),
-under every rule's ``mem_mb``.  Every result file was byte-identical (but ``draft-claims``' measured seconds).
+process for the next array: the default run's page faults fall by almost two thirds, no result file changes,
+and peak RSS grows by at most 5 %, under every rule's ``mem_mb`` (measured in docs/pipeline.md).
 """
 
 from __future__ import annotations

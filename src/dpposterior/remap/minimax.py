@@ -95,8 +95,9 @@ def _solve_restricted(kernel, loss, C, pairs_z, pairs_r, zact_mask, base: Remap,
     # tight tolerances first; HiGHS' defaults if it stops without a status (Beta(0.5,0.5), n = 500, eps = 0.25):
     # a search LP only, every certificate is recomputed exactly from T
     tight = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
-    attempts = [a for m in methods for a in ([m] if not isinstance(m, str) else
-                                            [(m, o) for o in ((tight, {}) if tight_first else ({},))])]
+    attempts = []  # a name: tight tolerances, then HiGHS' defaults; a (name, options) pair: as given
+    for m in methods:
+        attempts += [(m, o) for o in ((tight, {}) if tight_first else ({},))] if isinstance(m, str) else [m]
     res = None
     for method, opts in attempts:
         res = linprog(obj, A_ub=A_ub, b_ub=-const, A_eq=A_eq, b_eq=np.ones(zs.size),
