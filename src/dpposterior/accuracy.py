@@ -20,10 +20,11 @@ from numpy.typing import ArrayLike, NDArray
 from . import validate
 from .distances import DEFAULT_DISTANCE, DistanceGrid, get_distance
 from .distances import distance as distance_value
-from .errors import InputError, SizeError
+from .errors import InputError
 from .lattice.scale import Bracket
+from .limits import Plan, Task, admit
 from .mechanisms import ReleaseSpec, log_pmf, scan
-from .mechanisms.scan import check_scan_size
+from .mechanisms.base import ROWS_ROUTES
 from .models import candidate_rank, candidates, log_prior_predictive, steps
 
 #: Quantiles reported by the exact and Monte Carlo summaries (box-plot quartiles).
@@ -197,13 +198,13 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
                     **settings: Any) -> ExpectedErrors:
     """Exact expected error ``E(c)`` of a mechanism for every data set of size n, worst and average (docs/definitions.md §9).
 
-    Walks R(n) in chunks: each chunk's log-pmf rows (the registry entry's :meth:`Mechanism.rows`)
-    and error rows (:class:`~dpposterior.distances.DistanceGrid` of the ``measure``) are ``(B, |R(n)|)`` with
-    ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES``; an entry whose
-    :meth:`Mechanism.exact_expected_errors` is not None (k = 2 geometric + remap, O(n W)) gives ``E``
-    directly and nothing is walked.  Past the pair budget, an entry that is a noise kernel plus a boundary rule
-    (the sequential clamp at k >= 3) may still give ``E`` by its translation structure
-    (:mod:`dpposterior.lattice.scale`): then ``E`` is a bracket, ``tail`` its width.
+    One plan (:meth:`~dpposterior.mechanisms.Mechanism.plan` for ``Task.ERRORS``, from public prior, n, eps and
+    settings), held to the limits by :func:`~dpposterior.limits.admit`, then its route: a walk over whole rows
+    (:data:`~dpposterior.mechanisms.base.ROWS_ROUTES`: R(n) in chunks, each chunk's log-pmf rows (the registry entry's
+    :meth:`Mechanism.rows`) and error rows (:class:`~dpposterior.distances.DistanceGrid` of the ``measure``),
+    ``(B, |R(n)|)`` with ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES``), or the entry's own
+    route (:meth:`Mechanism.direct_errors`: k = 2 geometric + remap in O(n W), the lattice release's window or local
+    remap, the sequential clamp's translation structure at k >= 3, whose ``E`` is a bracket, ``tail`` its width).
 
     ``mechanism`` and ``settings``: a mechanism id and the settings of
     :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`.
@@ -211,39 +212,38 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
     loss); ``measure``: the distance the error is measured by, ``distance`` by default (docs/definitions.md §10).
     """
     params = ReleaseSpec.given(mechanism, **settings)
-    mech = params.mechanism
     a = validate.prior(prior)
     n = validate.size(n)
-    scaled = None
-    try:
-        check_scan_size(a.size, n, "the expected error of every data set", passes=2, advice="use a smaller n")
-    except SizeError:  # past the pair budget: a translation release's route, else the refusal
-        name = get_distance(params.distance if measure is None else measure).name
-        get_distance(name).check(a.size)
-        scaled = mech.exact_expected_errors(a, n, params, name)
-        if not isinstance(scaled, Bracket):
-            raise
-    cal = mech.calibration(a, n, params)
     measure = get_distance(params.distance if measure is None else measure).name
     get_distance(measure).check(a.size)
-    fast = mech.exact_expected_errors(a, n, params, measure) if scaled is None else None
-    if isinstance(fast, Bracket):  # within the pair budget, yet an entry with no rows there (lattice~average)
-        scaled, fast = fast, None
-    if scaled is not None:
-        pred = np.exp(log_prior_predictive(a, scaled.counts))
-        w = int(np.argmax(scaled.low))
+    return errors_of(params, a, n, measure, admit(params.mechanism.plan(Task.ERRORS, params, a, n, measure=measure)))
+
+
+def errors_of(params: ReleaseSpec, a: NDArray[np.float64], n: int, measure: str, plan: Plan) -> ExpectedErrors:
+    """Run an admitted plan of the expected errors (:func:`expected_errors`, whose inputs are validated): nothing is
+    checked or planned again here."""
+    mech = params.mechanism
+    cal = mech.calibration(a, n, params)
+    if plan.route not in ROWS_ROUTES:
+        out = mech.direct_errors(plan, a, n, params, measure)
+        if isinstance(out, Bracket):
+            counts, expected, tail = out.counts, out.low, out.tail
+        else:
+            counts, expected, tail = candidates(n, a.size), out, 0.0
+        pred = np.exp(log_prior_predictive(a, counts))
+        w = int(np.argmax(expected))
         return ExpectedErrors(
-            mechanism=mech.label(params), epsilon=params.epsilon, counts=scaled.counts, expected=scaled.low,
-            predictive=pred, worst=float(scaled.low[w]), worst_counts=scaled.counts[w].tolist(),
-            average=float(np.dot(pred, scaled.low) / pred.sum()), calibration=cal, distance=params.distance,
-            measure=measure, tail=scaled.tail)
-    rows = mech.rows(a, n, params)  # fast (above): k = 2 geometric + remap, O(n W)
+            mechanism=mech.label(params), epsilon=params.epsilon, counts=counts, expected=expected,
+            predictive=pred, worst=float(expected[w]), worst_counts=counts[w].tolist(),
+            average=float(np.dot(pred, expected) / pred.sum()), calibration=cal, distance=params.distance,
+            measure=measure, tail=tail)
+    rows = mech.rows(a, n, params)
     grid = DistanceGrid(a, n, measure)
     cands = rows.cands
     N = len(cands)
     chunk = max(1, min(N, scan.WORK_BYTES // (8 * N * 4)))
-    expected = np.empty(N) if fast is None else fast
-    for lo in range(0, N if fast is None else 0, chunk):
+    expected = np.empty(N)
+    for lo in range(0, N, chunk):
         block = cands[lo:lo + chunk]
         lp, h = rows.with_losses(block, grid)
         np.exp(lp, out=lp)

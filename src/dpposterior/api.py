@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import labels as _labels
 from . import ranking as _ranking
 from . import validate
-from .distances import DEFAULT_DISTANCE
+from .distances import DEFAULT_DISTANCE, get_distance
 from .errors import InputError
 from .guarantee import PrivacyWarning, claim, guarantee_text, setting_warnings
 from .ledger import Ledger
@@ -175,4 +175,6 @@ def compare(prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_
     a = validate.prior(_as_vector(prior, "prior"))
     n = validate.size(n)
     eps, dlt = validate.epsilon(epsilon), validate.delta(delta)
-    return _ranking.compare_rows(a, n, eps, dlt, _ranking.check_compare_size(a.size, n), distance=distance)
+    name = get_distance(distance).name
+    get_distance(name).check(a.size)
+    return _ranking.compare_rows(a, n, eps, dlt, distance=name)

@@ -29,7 +29,18 @@ with its unit and bounds; docs/budgets.md lists the same, ``tests/test_packaging
 - ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` (45): estimated seconds of the optimal mechanism's solve (the remap at
   k = 2, the linear program at k >= 3; :meth:`dpposterior.mechanisms.optimal.OptimalMechanism.solve_seconds`);
 - ``DPPOSTERIOR_MAX_DATA_MB`` (1024): megabytes of a ``--data`` CSV file read by ``release``;
-- ``DPPOSTERIOR_MAX_DATA_SECONDS`` (20): seconds ``release`` waits on a ``--data`` pipe or FIFO.
+- ``DPPOSTERIOR_MAX_DATA_SECONDS`` (20): seconds ``release`` waits on a ``--data`` pipe or FIFO;
+- ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` (150): estimated seconds of all the rows ``compare`` computes together
+  (each row is admitted by its own plan first; :mod:`dpposterior.ranking`).
+
+Plans
+-----
+A :class:`Plan` is what one call will do, from public inputs only (n, k, eps, settings; never the counts): the
+``route`` it takes, its estimated ``seconds`` and ``memory_bytes``, the ``bracket`` of its answer (0 = exact), and the
+``costs`` it is held to, each ``(setting, amount)`` in that setting's unit.  The function that picks the route at run
+time makes the plan (:meth:`dpposterior.mechanisms.Mechanism.plan`), so the route run is the route planned, and
+:func:`admit` is the one place that holds a plan to the limits: a refusal is the plan's own line (what, about how long
+or how much, which setting raises it).
 
 The pipeline's batch jobs run with larger values (:mod:`dpposterior.paper.limits`).
 
@@ -42,8 +53,9 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
+from enum import StrEnum
 
-from .errors import InputError
+from .errors import InputError, SizeError
 
 
 @dataclass(frozen=True)
@@ -90,6 +102,8 @@ LIMITS: dict[str, Limit] = {b.name: b for b in [
     Limit("DPPOSTERIOR_MAX_DATA_MB", 1024.0, "MB", (0.0, 1e7), "megabytes of a --data CSV file read by release"),
     Limit("DPPOSTERIOR_MAX_DATA_SECONDS", 20.0, "seconds", (0.0, 86400.0),
            "seconds release waits on a --data pipe or FIFO"),
+    Limit("DPPOSTERIOR_MAX_COMPARE_SECONDS", 150.0, "seconds", (0.0, 1e7),
+           "estimated seconds of all the rows compare computes together"),
 ]}
 
 
@@ -128,3 +142,82 @@ def limit_setting(name: str, default: float | None = None) -> float:
         raise InputError(f"the environment setting {name} must be a positive number of {entry.unit} up to "
                          f"{short(entry.bounds[1])}, got {text[:40]!r}")
     return value
+
+
+class Task(StrEnum):
+    """What a plan is for (:class:`Plan`): the exact errors over R(n) (``accuracy``, ``compare``), a draw
+    (``release``); prints as its string."""
+
+    ERRORS = "errors"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plan:
+    """What one call will do, from public inputs only (module docstring, "Plans").
+
+    ``task``: the :class:`Task`; ``route``: the route it takes (``"dense rows"``, ``"window remap"``, ...);
+    ``what``: the call in words, for a refusal (``"the expected errors of lattice (worst) for k=3, n=100, eps=1"``);
+    ``seconds``, ``memory_bytes``: estimates; ``bracket``: the width of the answer's bracket (0: exact);
+    ``costs``: ``((setting, amount), ...)``, each amount in the unit of that :data:`LIMITS` setting, held to it by
+    :func:`admit`; ``refusal``: a one-line reason when no route runs at these inputs (then nothing else counts);
+    ``advice``: what else to do, put before the setting in a refusal.
+    """
+
+    task: Task
+    route: str
+    what: str
+    seconds: float = 0.0
+    memory_bytes: float = 0.0
+    bracket: float = 0.0
+    costs: tuple[tuple[str, float], ...] = ()
+    refusal: str = ""
+    advice: str = ""
+
+    def refused(self) -> str:
+        """The one-line reason :func:`admit` would refuse this plan with, or ``""`` when it fits the limits now."""
+        if self.refusal:
+            return self.refusal
+        memory = limit_setting("DPPOSTERIOR_MEMORY_GB") * 2**30
+        if self.memory_bytes > memory:
+            return (f"{self.what}: needs ~{self.memory_bytes / 2**30:.3g} GiB ({self.route}), over the limit of "
+                    f"{memory / 2**30:g} GiB ({self._remedy('DPPOSTERIOR_MEMORY_GB')})")
+        for name, amount in self.costs:
+            value = limit_setting(name)
+            if amount > value:
+                entry = limit(name)
+                amount_text = f"{amount:.3g} {entry.unit}"
+                return (f"{self.what}: would take {duration_text(self.seconds)} here ({self.route}: {amount_text}), "
+                        f"over the limit of {value:g} {entry.unit} ({self._remedy(name)})")
+        return ""
+
+    def _remedy(self, name: str) -> str:
+        return f"{self.advice}, or set {name} to raise it" if self.advice else f"set {name} to raise it"
+
+    @property
+    def fits(self) -> bool:
+        """Whether :func:`admit` accepts this plan now."""
+        return not self.refused()
+
+
+def admit(plan: Plan) -> Plan:
+    """The one place a plan is held to the limits: return it when it fits, else raise one-line
+    :class:`~dpposterior.errors.SizeError` with :meth:`Plan.refused`'s line."""
+    reason = plan.refused()
+    if reason:
+        raise SizeError(reason)
+    return plan
+
+
+def duration_text(seconds: float) -> str:
+    """An estimated duration for a message: ``about 3 s``, ``about 4 minutes``, ``about 2.5 hours``,
+    ``about 3e+04 days``."""
+    if not math.isfinite(seconds):
+        return "forever"
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 90 * 60:
+        return f"about {round(seconds / 60)} minutes"
+    if seconds < 36 * 3600:
+        return f"about {seconds / 3600:.2g} hours"
+    return f"about {seconds / 86400:.2g} days"

@@ -41,7 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .mechanisms import Mechanism, ReleaseSpec
+from .limits import Task, admit
+from .mechanisms import ReleaseSpec
 
 #: The deadline is this many times the slowest reference draw ...
 PAD_FACTOR = 3.0
@@ -79,28 +80,18 @@ def reference_counts(n: int, k: int) -> list[NDArray[np.int64]]:
 RELEASE_SETUPS = 2 * REFERENCE_REPS + 1 + PAD_FACTOR
 
 
-def check_limits(mech: Mechanism, n: int, k: int) -> None:
-    """Refuse, from public inputs only, a release that would not fit the memory or the time budget.
-
-    The mechanism's own :meth:`~dpposterior.mechanisms.Mechanism.check_setup`, for the
-    :data:`RELEASE_SETUPS` set-ups of a padded release: an exponential mechanism's exact pmf or
-    rejection-sampler tables (``k (n + 1)`` entries within ``DPPOSTERIOR_MAX_RELEASE_WORK``,
-    default 1e7, ~48 s in the worst case); the Laplace and geometric releases cost O(k) and have
-    no time budget.
-    """
-    mech.check_setup(n, k, setups=RELEASE_SETUPS, what="a padded release")
-
-
 def check_release(spec: ReleaseSpec, prior: NDArray[np.float64], n: int, k: int) -> None:
     """Every refusal a release can meet, from public inputs only (settings, prior, n, k; never the counts), run
     before a ledger is charged and before anything is drawn (docs/definitions.md §9): a distance with no exact
-    method at k categories (as ``pmf``, ``accuracy`` and ``posterior`` refuse it), the memory and time budget
-    (:func:`check_limits`), then the mechanism's public set-up (:meth:`~dpposterior.mechanisms.Mechanism.prepare`:
+    method at k categories (as ``pmf``, ``accuracy`` and ``posterior`` refuse it), the plan of the draw
+    (:meth:`~dpposterior.mechanisms.Mechanism.plan` for ``Task.DRAW``, held to the limits by
+    :func:`~dpposterior.limits.admit`: the memory and time of the :data:`RELEASE_SETUPS` set-ups of a padded
+    release), then the mechanism's public set-up (:meth:`~dpposterior.mechanisms.Mechanism.prepare`:
     ``optimal``'s remap solved at k = 2, with its own budget and certificate refusals), which the draw then
     reuses."""
     mech = spec.mechanism
     mech.check_distance(spec, k)
-    check_limits(mech, n, k)
+    admit(mech.plan(Task.DRAW, spec, prior, n))
     mech.prepare(prior, n, spec)
 
 

@@ -1,239 +1,142 @@
-"""Every release ranked by its exact expected Hellinger error, and what the ranking costs.
+"""Every release ranked by its exact expected Hellinger error, each row computed by its own plan.
 
-:func:`compare_rows` computes one row per release (each mechanism of the registry, the calibrated
-exponential ones, the optimal table for both objectives) and ranks them by worst-case expected
-error (docs/definitions.md §6); the releases are the registry's (:func:`dpposterior.mechanisms.releases`
-of each entry).  Its cost model is counted before any work, from the public ``k`` and ``n`` only:
-:func:`compare_passes` full scans over the pairs of R(n), plus the optimal linear programs
-(:func:`solve_work`); :func:`check_compare_size` holds the total to the pair budget ``DPPOSTERIOR_MAX_PAIRS``.
-Used by ``dpposterior compare`` and by ``benchmarks/``.
+:func:`plan_compare` plans one row per release (each mechanism of the registry, the calibrated exponential ones,
+the optimal table for both objectives: :func:`dpposterior.mechanisms.releases` of each entry) on its own, from public
+prior, n and eps only: the entry's plan of its exact errors (:meth:`~dpposterior.mechanisms.Mechanism.plan` for
+``Task.ERRORS``: the route the row will run, its estimated seconds and memory), admitted by its own limits
+(:func:`dpposterior.limits.admit`).  A total limit, ``DPPOSTERIOR_MAX_COMPARE_SECONDS``, then takes the admitted rows
+cheapest first, so no row is left out because another row is dear.  :func:`compare_rows` runs the rows' plans and
+ranks them by worst-case expected error (docs/definitions.md §6); a row left out says what it would take, and its
+error stays out of the ranking.  Used by ``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 
-from .accuracy import expected_errors
-from .distances import DEFAULT_DISTANCE
+from .accuracy import errors_of
+from .distances import DEFAULT_DISTANCE, get_distance
 from .errors import InputError, SizeError
-from .limits import LIMITS, limit_setting
-from .mechanisms import MECHANISMS, Variant, releases
+from .limits import Plan, Task, duration_text, limit_setting
+from .mechanisms import DEFAULT_DELTA, MECHANISMS, PrivacyParameters, ReleaseSpec, Variant, releases
 from .mechanisms.scan import PAIRS_PER_SECOND
-from .models import n_candidates
-from .validate import approx_count_text, count_text
-
-#: full scans over the pairs of R(n) of one ``compare`` row, as the library counts them in its own budget
-#: checks (``mechanisms.scan.check_scan_size``): the expected error 2, a calibration 20 more, and the
-#: certificate of a release solved by a linear program (one per objective of its entry) 1 more
-COMPARE_PASSES = {"expected": 2, "calibrate": 20, "certificate": 1}
-def compare_variants() -> list[Variant]:
-    """The releases ``compare`` ranks, in registry order: :func:`dpposterior.mechanisms.releases` of each entry."""
-    return [v for mech in MECHANISMS.values() for v in releases(mech)]
+from .validate import approx_count_text
 
 
-def solves(variant: Variant, k: int, n: int) -> bool:
-    """Whether ``variant``'s table is solved (a linear program or a remap, the entry's ``solve_seconds``), which
-    costs its row a certificate scan and the solve (:func:`solve_work`)."""
-    return variant.entry.solve_seconds(n, k, variant.objective) > 0
+def compare_variants(k: int | None = None) -> list[Variant]:
+    """The releases ``compare`` ranks, in registry order: :func:`dpposterior.mechanisms.releases` of each entry; at
+    ``k`` categories, less an entry that is another entry's release there (:meth:`~dpposterior.mechanisms.Mechanism.
+    same_release`: the lattice release at k = 2 is ``optimal``'s), shown once under the name the docs recommend."""
+    return [v for mech in MECHANISMS.values() if k is None or mech.same_release(k) is None for v in releases(mech)]
 
 
-def compare_passes(k: int, n: int, optimal: bool = True) -> int:
-    """Full scans over the pairs of R(n) that :func:`compare_rows` makes for ``k`` categories and size ``n``.
-
-    Rows the library refuses from their own size limits (the optimal mechanism past
-    ``optimal.MAX_OUTPUTS`` outputs) cost nothing: they are listed as too large; so do the rows of a
-    solve (:func:`solves`) when ``optimal`` is false.
-    """
-    passes = 0
-    for v in compare_variants():
-        lp = solves(v, k, n)
-        if lp and not optimal:
-            continue
-        try:
-            v.entry.check_size(n, k, v.label)
-        except SizeError:
-            continue
-        passes += COMPARE_PASSES["expected"] + (COMPARE_PASSES["calibrate"] if v.calibrate else 0) + (
-            COMPARE_PASSES["certificate"] if lp else 0)
-    return passes
+def shown_once(k: int) -> list[str]:
+    """``"lattice is optimal's release at k = 2 ..."`` notes for the entries :func:`compare_variants` leaves out at k."""
+    return [f"{mech.id} is {other}'s release at k = {k} (geometric noise and a remap; the same optimum within its "
+            f"certificate), shown once as {other}" for mech in MECHANISMS.values()
+            if (other := mech.same_release(k)) is not None]
 
 
-def solve_work(k: int, n: int) -> int:
-    """The solves of ``compare``'s rows (:func:`solves`; each entry estimates its own, ``solve_seconds``) in
-    log-pmf evaluations (their estimated seconds times ``mechanisms.scan.PAIRS_PER_SECOND``, the rate behind the
-    pair budget); a row its entry refuses for size costs nothing (it is listed as too large)."""
-    work = 0
-    for v in compare_variants():
-        if not solves(v, k, n):
-            continue
-        try:
-            v.entry.check_size(n, k, v.label)
-        except SizeError:
-            continue
-        work += math.ceil(v.entry.solve_seconds(n, k, v.objective) * PAIRS_PER_SECOND)
-    return work
+@dataclass(frozen=True)
+class RowPlan:
+    """One row of ``compare`` before it runs: its release, the validated settings and the entry's plan of its exact
+    errors; ``left_out``: the one-line reason it is not computed (its plan does not fit, or the total limit), else
+    ``""``."""
+
+    variant: Variant
+    spec: ReleaseSpec | None
+    plan: Plan | None
+    left_out: str = ""
+    #: the label of an earlier row that is the same release (:meth:`~dpposterior.mechanisms.Mechanism.release_key`):
+    #: its numbers are copied, nothing is computed again
+    same_as: str = ""
 
 
-def check_compare_size(k: int, n: int) -> dict[str, str]:
-    """The budget of ``compare``, from public k and n only, over the total of its rows.
+def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
+                 distance: str = DEFAULT_DISTANCE) -> list[RowPlan]:
+    """Plan every row of ``compare`` on its own (module docstring), from public prior, n and eps only.
 
-    Each row alone is within ``DPPOSTERIOR_MAX_PAIRS`` far past the point where all of them together take
-    minutes, so the budget applies to ``passes x |R(n)|^2`` summed over every row (:func:`compare_passes`)
-    plus the solved rows (:func:`solve_work`).  Raises one-line :class:`SizeError`
-    when the rows without the optimal ones are over it; returns ``{label: reason}`` of the optimal rows
-    left out (listed as too large) when only they would take it over, else ``{}``.
-    """
-    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
-    size = n_candidates(n, k)
-    passes = compare_passes(k, n)
-    lp = solve_work(k, n)
-    if passes * size * size + lp <= limit:  # exact ints at any size
-        return {}
-    passes = compare_passes(k, n, optimal=False)
-    work = passes * size * size
-    if work > limit:
-        raise SizeError(f"compare for k={k}, n={n} needs {passes} x |R(n)|^2 = {count_text(work)} log-pmf evaluations "
-                        f"over all its releases ({approx_count_text(work // int(PAIRS_PER_SECOND))} s here), "
-                        f"over the budget of {limit:.0e} (use accuracy for one mechanism, or set DPPOSTERIOR_MAX_PAIRS "
-                        "to raise it)")
-    reason = (f"the solved releases for k={k}, n={n} (their solves, {approx_count_text(lp // int(PAIRS_PER_SECOND))} s "
-              f"here, and certificate scans) would take compare over the budget of "
-              f"{limit:.0e} log-pmf evaluations (set DPPOSTERIOR_MAX_PAIRS to raise it)")
-    return {v.label: reason for v in compare_variants() if solves(v, k, n)}
-
-
-def row_work(v: Variant, k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANCE,
-             limit: float | None = None) -> tuple[int, str]:
-    """The estimated work of one ``compare`` row, in log-pmf evaluations (the unit of ``DPPOSTERIOR_MAX_PAIRS``),
-    from public k, n and eps only, and the route it takes (docs/definitions.md §9, expected error).
-
-    Its own route: where the pair budget refuses the dense walk and the entry has a translation route
-    (:meth:`~dpposterior.mechanisms.Mechanism.translation_work`: a noise kernel plus a boundary rule,
-    :mod:`dpposterior.lattice.scale`), its loss evaluations at their measured rate; else the passes over the
-    pairs of R(n) of :data:`COMPARE_PASSES`, plus the row's solve (:func:`solve_work`).  A row its entry refuses
-    for size costs nothing (it is listed with its reason).  ``limit``: the pair budget the route is planned for (None:
-    ``DPPOSTERIOR_MAX_PAIRS`` now).
-    """
-    from .lattice.scale import EVALUATIONS_PER_SECOND
-
-    size = n_candidates(n, k)
-    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
-    lp = solves(v, k, n)
-    try:
-        v.entry.check_size(n, k, v.label)
-    except SizeError:
-        return 0, "refused for size"
-    if 2 * size * size > limit and not v.calibrate and not lp:
-        try:
-            work = v.entry.translation_work(n, k, epsilon, distance, limit)
-        except InputError:  # no table of the noise holds the mass: no translation route
-            work = None
-        if work is not None:
-            return math.ceil(work * PAIRS_PER_SECOND / EVALUATIONS_PER_SECOND), "translation"
-    passes = COMPARE_PASSES["expected"] + (COMPARE_PASSES["calibrate"] if v.calibrate else 0) + (
-        COMPARE_PASSES["certificate"] if lp else 0)
-    solve = math.ceil(v.entry.solve_seconds(n, k, v.objective) * PAIRS_PER_SECOND) if lp else 0
-    return passes * size * size + solve, "pairs"
-
-
-def plan_compare(k: int, n: int, epsilon: float, distance: str = DEFAULT_DISTANCE) -> dict[str, str]:
-    """``{label: reason}`` of the rows ``compare`` leaves out, from public k, n and eps only.
-
-    Where every row fits the budget of :func:`check_compare_size`, its answer (today's rows).  Past it, each
-    row's own cost (:func:`row_work`) is counted and rows are taken from the end of the registry (the optimum,
-    then geometric, the closed-form releases, the drafts' exponential mechanisms last) while the total stays
-    within ``DPPOSTERIOR_MAX_PAIRS``; the others are listed "not computed" with their cost.  Raises the one-line
-    :class:`SizeError` of :func:`check_compare_size` only when no row fits.
-    """
-    try:
-        return check_compare_size(k, n)
-    except SizeError as exc:
-        refusal = exc
-    limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
-    costs = [(row_work(v, k, n, epsilon, distance), v.label) for v in compare_variants()]
-    total, left, fitted = 0, {}, 0
-    for (work, route), label in reversed(costs):
-        if route == "refused for size":
-            continue  # its own one-line reason, from compare_rows
-        if total + work <= limit:
-            total += work
-            fitted += 1
-            continue
-        where = "over the budget" if work > limit else "past what the rows before it leave of the budget"
-        secs = approx_count_text(work // int(PAIRS_PER_SECOND))
-        left[label] = (f"needs {approx_count_text(work)} log-pmf evaluations ({secs} s "
-                       f"here) for k={k}, n={n}, {where} of {limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
-    if not fitted:
-        raise _cheapest_refusal(refusal, k, n, epsilon, distance, costs, limit)
-    return left
-
-
-def _cheapest_refusal(refusal: SizeError, k: int, n: int, epsilon: float, distance: str, costs,
-                      limit: float) -> SizeError:
-    """The refusal of a ``compare`` no row of which fits: ``refusal`` (the whole comparison's cost), and the
-    smallest ``DPPOSTERIOR_MAX_PAIRS`` (two significant digits, rounded up) at which a row fits, with the row
-    :func:`plan_compare` then takes first (the end of the registry first, so not always the cheapest), where the
-    setting's bound allows it.  ``costs``: ``[((work, route), label)]`` at ``limit``, in registry order
-    (:func:`row_work`).  A translation route's cost depends on the budget (its bracket; past it only a floor is
-    counted, :meth:`~dpposterior.mechanisms.clamped.ClampedNoiseMechanism.translation_plan`), so the costs are planned
-    again at the setting found until the cheapest row fits it (the setting only grows: at most a few rounds)."""
-    bound = LIMITS["DPPOSTERIOR_MAX_PAIRS"].bounds[1]
-    setting = limit
-    for _ in range(4):
-        rows = [(work, route, label) for (work, route), label in reversed(costs) if route != "refused for size"]
-        if not rows:
-            return refusal
-        cheapest = min(work for work, _, _ in rows)
-        if cheapest <= setting:  # never at the first round: no row fitted ``limit``
-            break
-        step = 10 ** max(0, len(str(cheapest)) - 2)  # two significant digits, rounded up
-        setting = -(-cheapest // step) * step
-        if setting > bound:
-            return SizeError(f"compare for k={k}, n={n}: no release fits the budget of {limit:.0e} log-pmf "
-                             f"evaluations; the cheapest needs {approx_count_text(cheapest)}, over the largest "
-                             f"DPPOSTERIOR_MAX_PAIRS ({bound:.0e}); use accuracy for one mechanism")
-        costs = [(row_work(v, k, n, epsilon, distance, setting), v.label) for v in compare_variants()]
-    else:
-        return refusal
-    work, route, label = next(r for r in rows if r[0] <= setting)
-    return SizeError(f"compare for k={k}, n={n}: no release fits the budget of {limit:.0e} log-pmf evaluations; "
-                     f"set DPPOSTERIOR_MAX_PAIRS to {setting:.1e} or more to rank {label} (its {route} route needs "
-                     f"{approx_count_text(work)}, {approx_count_text(work // int(PAIRS_PER_SECOND))} s here), "
-                     "or use accuracy for one mechanism")
-
-
-def compare_rows(a, n: int, epsilon: float, delta: float, left_out: dict[str, str] | None = None,
-                 distance: str = DEFAULT_DISTANCE) -> list[dict]:
-    """One row per release (each mechanism; calibrated exponential ones; optimal worst and average), ranked by
-    worst case.
-
-    A release that cannot be computed (too large for exact work, or a setting past that mechanism's limit, e.g.
-    optimal's eps <= 30) gets a row with ``"error"`` (its one-line reason) instead of numbers; the others are computed.
-    ``delta`` goes to the mechanisms that read it only.
-    as does each release of ``left_out`` (label -> reason; see :func:`check_compare_size`, which ``compare``
-    calls before this to bound the total).  ``distance``: the score and error measure of every row (a release
-    not built for it, e.g. optimal under kl, gets its one-line refusal as ``"error"``).
-    """
+    Each release's plan (``Task.ERRORS``) is held to its own limits; then the admitted rows, cheapest first, are
+    taken while their estimated seconds add up within ``DPPOSTERIOR_MAX_COMPARE_SECONDS``.  Raises one-line
+    :class:`SizeError` only when no row at all can be computed (with the cheapest row's own refusal)."""
+    k = a.size
+    privacy = PrivacyParameters(epsilon, delta)  # validated where they entered (the command line, dp.compare)
     out = []
-    for v in compare_variants():
-        label = v.label
+    for v in compare_variants(k):
+        try:
+            spec = ReleaseSpec.trusted(v, privacy, distance)
+            plan = spec.mechanism.plan(Task.ERRORS, spec, a, n, measure=distance)
+        except InputError as exc:  # a setting past this mechanism's limit (optimal's eps <= 30): that row only
+            out.append(RowPlan(v, None, None, " ".join(str(exc).split())))
+            continue
+        key = spec.mechanism.release_key(a, n, spec)
+        first = next((r for r in out if r.spec is not None and r.spec.mechanism.release_key(a, n, r.spec) == key
+                      and not r.same_as), None) if key is not None else None
+        if first is not None:  # the same release as an earlier row: its numbers, computed once
+            out.append(RowPlan(v, spec, plan, plan.refused(), first.variant.label))
+            continue
+        out.append(RowPlan(v, spec, plan, plan.refused()))
+    limit = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
+    used = 0.0
+    for i in sorted((i for i, r in enumerate(out) if not r.left_out and not r.same_as),
+                    key=lambda i: (out[i].plan.seconds, out[i].variant.label)):
+        row = out[i]
+        if used + row.plan.seconds <= limit:
+            used += row.plan.seconds
+            continue
+        out[i] = replace(row, left_out=(
+            f"it would take {duration_text(row.plan.seconds)} ({row.plan.route}) after the cheaper rows' "
+            f"{duration_text(used)}, over compare's limit of {limit:g} s for all its rows together (use accuracy "
+            f"--mechanism {row.variant.entry.id} for this release alone, or set DPPOSTERIOR_MAX_COMPARE_SECONDS to "
+            "raise it)"))
+    left = {r.variant.label: r.left_out for r in out if not r.same_as}
+    out = [replace(r, left_out=r.left_out or left[r.same_as]) if r.same_as else r for r in out]
+    if all(r.left_out for r in out):
+        planned = [r for r in out if r.plan is not None and not r.plan.refusal]
+        if not planned:
+            raise SizeError(f"compare for k={k}, n={n}: no release can be computed ({out[0].left_out})")
+        cheapest = min(planned, key=lambda r: r.plan.seconds)
+        raise SizeError(f"compare for k={k}, n={n}: no release fits its limits; the cheapest, "
+                        f"{cheapest.variant.label}: {cheapest.left_out}")
+    return out
+
+
+def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans: list[RowPlan] | None = None,
+                 distance: str = DEFAULT_DISTANCE) -> list[dict]:
+    """One row per release (:func:`plan_compare`'s, or ``plans`` already made), ranked by worst case.
+
+    A row left out by its plan gets ``"error"`` (its one-line reason) instead of numbers, as does a row whose run
+    refuses (a limit of its own met only while it runs, e.g. the k = 2 remap's certificate gap); the others run their
+    plans (:func:`dpposterior.accuracy.errors_of`) and carry their ``"route"``.  ``distance``: the score and error
+    measure of every row (a release not built for it, e.g. optimal under kl at k >= 3, gets its one-line refusal)."""
+    plans = plan_compare(a, n, epsilon, delta, distance) if plans is None else plans
+    measure = get_distance(distance).name
+    out, done = [], {}
+    for rp in plans:
+        v = rp.variant
         ce, cd = v.claimed(epsilon, delta)
         claim = "none" if ce is None else (f"({ce:g}, {cd:g})-DP" if cd else f"{ce:g}-DP")
-        row = {"release": label, "claim": claim}
-        if label in (left_out or {}):
-            row["error"] = left_out[label]
+        row = {"release": v.label, "claim": claim}
+        if rp.left_out:
+            row["error"] = rp.left_out
             out.append(row)
             continue
-        settings = {"delta": delta} if "delta" in v.entry.settings_used else {}
         try:
-            e = expected_errors(v, a, n, epsilon=epsilon, **settings, distance=distance)
-        except InputError as exc:  # a size budget, or a limit of this mechanism (optimal's eps <= 30): that row only
+            e = done[rp.same_as] if rp.same_as else errors_of(rp.spec, a, n, measure, rp.plan)
+        except InputError as exc:
             row["error"] = " ".join(str(exc).split())
+        except KeyError:  # the earlier row it shares refused while it ran
+            row["error"] = next(r["error"] for r in out if r["release"] == rp.same_as)
         else:
-            row.update(worst_expected_error=e.worst, worst_counts=e.worst_counts, average_expected_error=e.average)
+            done[v.label] = e
+            if rp.same_as:
+                row["same_release_as"] = rp.same_as
+            row.update(worst_expected_error=e.worst, worst_counts=e.worst_counts, average_expected_error=e.average,
+                       route=rp.plan.route)
             if e.calibration is not None:
                 row["calibration"] = e.calibration.as_dict()
-            if e.tail > 0:  # the translation route: expected <= E <= expected + tail
+            if e.tail > 0:  # a bracketed route: expected <= E <= expected + tail
                 row["truncation_bound"] = e.tail
         out.append(row)
     return sorted(out, key=lambda r: (r.get("worst_expected_error", math.inf), r["release"]))

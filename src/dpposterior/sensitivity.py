@@ -110,6 +110,13 @@ def local_sensitivity(prior: ArrayLike, counts: ArrayLike,
     a = validate.prior(prior, _categories(counts))  # the prior's length first: before a large array is copied
     c = validate.count_array(counts)
     validate.prior(a, c.shape[-1])
+    return local_sensitivity_of(a, c, distance)
+
+
+def local_sensitivity_of(a: NDArray[np.float64], c: NDArray[np.int64],
+                         distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64] | float:
+    """:func:`local_sensitivity` of a validated prior and count array (the mechanisms' weights, whose inputs were
+    validated where they entered: nothing is validated again)."""
     dist = _distance(distance, c.shape[-1])
     if dist is not None:
         flat = c.reshape(-1, c.shape[-1])
@@ -163,14 +170,18 @@ def global_sensitivity(prior: ArrayLike, n: int, method: str = "exact", distance
             raise InputError(f"the paper's global sensitivity sqrt(1 - pi/4) is Hellinger's, not {dist.name}'s; "
                              "use --global-sensitivity exact")
         return PAPER_GLOBAL_SENSITIVITY
-    a = validate.prior(prior)
-    n = validate.size(n)
+    return global_sensitivity_of(validate.prior(prior), validate.size(n), dist.name)
+
+
+def global_sensitivity_of(a: NDArray[np.float64], n: int, distance: str = DEFAULT_DISTANCE) -> float:
+    """:func:`global_sensitivity` (``method="exact"``) of a validated prior and size."""
+    dist = get_distance(distance)
     k = a.size
     if _distance(distance, k) is not None:
         return float(np.max(_all_ls(a, n, dist)))
     if k == 2:
         t = np.unique(np.clip([0, 1, n - 1, n], 0, n))
-        return float(local_sensitivity(a, np.column_stack([t, n - t])).max())
+        return float(np.max(local_sensitivity_of(a, np.column_stack([t, n - t]))))
     # c_i = 1, c_j = 0 for the pair (i, j); the remaining n - 1 records sit elsewhere.
     g = _g(a + 1.0)
     return float(hellinger_from_log_bc(_min_pair_sum(g, g)))
@@ -227,13 +238,13 @@ def _smooth_search(a: NDArray[np.float64], c: NDArray[np.int64], objective, reac
     """
     n = int(c.sum())
     k = c.size
-    best = float(objective(local_sensitivity(a, c), 0))
+    best = float(objective(local_sensitivity_of(a, c), 0))
     D = search_distance(a, n, reach)
     if D <= 0:
         return best
     if k == 2:
         x = np.arange(max(0, c[0] - D), min(n, c[0] + D) + 1)
-        ls = local_sensitivity(a, np.column_stack([x, n - x]))
+        ls = local_sensitivity_of(a, np.column_stack([x, n - x]))
         return max(best, float(np.max(objective(ls, np.abs(x - c[0])))))
     lbc = _best_log_bc_within(a, c, D)
     h = hellinger_from_log_bc(lbc)
@@ -419,13 +430,16 @@ def smooth_sensitivity_all(prior: ArrayLike, n: int, gamma: float = 1.0,
 
     ``1/S = distance_transform(1/LS, step=gamma)`` (LS of the chosen ``distance``).
     """
-    a = validate.prior(prior)
-    n = validate.size(n)
-    gamma = validate.gamma(gamma)
+    return smooth_sensitivity_all_of(validate.prior(prior), validate.size(n), validate.gamma(gamma), distance)
+
+
+def smooth_sensitivity_all_of(a: NDArray[np.float64], n: int, gamma: float,
+                              distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64]:
+    """:func:`smooth_sensitivity_all` of a validated prior, size and gamma."""
     dist = _distance(distance, a.size)
     if dist is not None:
         return 1.0 / _transform(1.0 / _all_ls(a, n, dist), n, a.size, gamma)
-    ls = local_sensitivity(a, candidates(n, a.size))
+    ls = local_sensitivity_of(a, candidates(n, a.size))
     return 1.0 / distance_transform(1.0 / ls, n, a.size, gamma)
 
 
@@ -435,12 +449,16 @@ def beta_smooth_sensitivity_all(prior: ArrayLike, n: int, epsilon: float, delta:
 
     ``-ln S_b = transform(-ln LS, step=b)`` (LS of the chosen ``distance``).
     """
-    a = validate.prior(prior)
-    n = validate.size(n)
+    return beta_smooth_sensitivity_all_of(validate.prior(prior), validate.size(n), epsilon, delta, distance)
+
+
+def beta_smooth_sensitivity_all_of(a: NDArray[np.float64], n: int, epsilon: float, delta: float,
+                                   distance: str = DEFAULT_DISTANCE) -> NDArray[np.float64]:
+    """:func:`beta_smooth_sensitivity_all` of a validated prior and size."""
     dist = _distance(distance, a.size)
     if dist is not None:
         return np.exp(-_transform(-np.log(_all_ls(a, n, dist)), n, a.size, smoothing_beta(epsilon, delta, n)))
-    ls = local_sensitivity(a, candidates(n, a.size))
+    ls = local_sensitivity_of(a, candidates(n, a.size))
     return np.exp(-distance_transform(-np.log(ls), n, a.size, smoothing_beta(epsilon, delta, n)))
 
 

@@ -113,13 +113,17 @@ def marginal_bound(prior: ArrayLike, n: int, epsilon: float) -> Yardstick:
 def lp_optima(prior: ArrayLike, n: int, epsilon: float, computed: set[str]) -> dict[str, float]:
     """``{objective: lp_optimum}`` of the ``optimal`` releases at k >= 3 whose rows were computed (``computed``: the
     labels of the computed rows of ``compare``; their LP solves are cached, so this is a look-up), the certified
-    optimum of docs/definitions.md §9; ``{}`` where none ran."""
+    optimum of docs/definitions.md §9; ``{}`` where none ran or ``optimal`` is the lattice release there."""
     entry = MECHANISMS["optimal"]
     out = {}
     for objective in ("worst", "average"):
         spec = ReleaseSpec.of("optimal", epsilon, objective=objective)
         if f"optimal ({objective})" in computed:
-            out[objective] = float(entry.certificate(np.asarray(prior, dtype=np.float64), n, spec)["lp_optimum"])
+            # past its linear program ``optimal`` is the lattice release, whose certificate bounds only the remaps of
+            # that release: no LP optimum, no yardstick from it
+            value = entry.certificate(np.asarray(prior, dtype=np.float64), n, spec).get("lp_optimum")
+            if value is not None:
+                out[objective] = float(value)
     return out
 
 

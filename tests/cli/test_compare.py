@@ -17,98 +17,92 @@ def test_compare_with_no_row_within_the_pair_budget_is_refused_fast():
     assert wall < 10
 
 
-def test_compare_over_the_pair_budget_computes_the_rows_that_fit():
+def _plans(k, n, eps=1.0, **kw):
     import importlib
 
+    import numpy as np
+
     ranking = importlib.import_module("dpposterior.ranking")
-    # k = 2, n = 4400: the whole comparison is over the budget; the rows that fit are kept, the rest listed
-    with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
-        ranking.check_compare_size(2, 4400)
-    left = ranking.plan_compare(2, 4400, 1.0)
-    assert "ehds (calibrated)" in left and "geometric" not in left and "optimal (worst)" not in left
-    assert all("DPPOSTERIOR_MAX_PAIRS" in v for v in left.values())
-    # k = 3, n = 1000: geometric by its translation structure (the dense walk needs 5e11 evaluations)
-    left = ranking.plan_compare(3, 1000, 1.0)
-    assert "geometric" not in left and "ehds" in left
-    assert ranking.row_work(next(v for v in ranking.compare_variants() if v.label == "geometric"), 3, 1000, 1.0)[1] == \
-        "translation"
+    return {r.variant.label: r for r in ranking.plan_compare(np.ones(k), n, eps, **kw)}
+
+
+def test_compare_plans_each_row_on_its_own():
+    # k = 2, n = 4400: the calibrated rows' dense walks (22 x |R(n)|^2) are over the pair limit, each on its own; every
+    # other row fits its own plan and is computed, whatever the others cost
+    plans = _plans(2, 4400)
+    left = {label for label, r in plans.items() if r.left_out}
+    assert left == {f"{m} (calibrated)" for m in ("ehd", "ehdl", "ehds", "mh", "mh-delta")}
+    assert all("DPPOSTERIOR_MAX_PAIRS" in plans[label].left_out for label in left)
+    assert plans["optimal (worst)"].plan.route == "remap risk" and plans["lshist"].plan.route == "dense rows"
+    # k = 3, n = 1000: geometric by its translation structure, the lattice release's average by its local remap;
+    # optimal past its linear program is the lattice release, with the same plan
+    plans = _plans(3, 1000)
+    assert plans["geometric"].plan.route == "translation (loss)" and not plans["geometric"].left_out
+    assert plans["lattice (average)"].plan.route == "local search" and not plans["lattice (average)"].left_out
+    opt, lat = plans["optimal (average)"].plan, plans["lattice (average)"].plan
+    assert (opt.route, opt.seconds, opt.memory_bytes, opt.costs) == (lat.route, lat.seconds, lat.memory_bytes, lat.costs)
+    assert plans["ehds"].left_out
+
+
+def test_a_dear_row_never_leaves_out_a_cheaper_one(monkeypatch):
+    # the total limit takes the admitted rows cheapest first: every row it leaves out costs at least as much as every
+    # row it computes, and says which setting raises the total
+    monkeypatch.setenv("DPPOSTERIOR_MAX_COMPARE_SECONDS", "1")
+    plans = _plans(3, 12)
+    taken = [r.plan.seconds for r in plans.values() if not r.left_out]
+    by_total = [r for r in plans.values() if "DPPOSTERIOR_MAX_COMPARE_SECONDS" in r.left_out]
+    assert taken and by_total
+    assert max(taken) <= min(r.plan.seconds for r in by_total)
+    assert sum(taken) <= 1.0
+    assert all(r.plan.fits for r in by_total)  # each fits on its own: only the total leaves it out
 
 
 def test_compare_at_k4_n100_plans_geometric_by_factors_and_lists_the_rest(monkeypatch):
     import importlib
 
-    ranking = importlib.import_module("dpposterior.ranking")
     mechanisms = importlib.import_module("dpposterior.mechanisms")
     geometric = mechanisms.MECHANISMS["geometric"]
     # |R(100)| = 176,851 at k = 4: no dense walk fits; geometric's translation structure by Bhattacharyya factors
     # with a 1e-4 bracket (~31,000 offsets) is estimated at ~55 s, over the default 4e8 (40 s); with the widest
-    # bracket, 1e-3, at ~27 s: computed there, every other row listed not computed or refused for its size
+    # bracket, 1e-3, at ~27 s: computed there
     assert geometric.translation_plan(100, 4, 1.0)[:2] == ("factors", 1e-3)
-    left = ranking.plan_compare(4, 100, 1.0)
-    assert "geometric" not in left and {"ehds", "lszhang", "lshist", "lsdim"} <= set(left)
-    assert all("DPPOSTERIOR_MAX_PAIRS" in v for v in left.values())
-    # with the budget raised to 6e8, the finer bracket
+    plans = _plans(4, 100)
+    assert plans["geometric"].plan.route == "translation (factors)" and plans["geometric"].plan.bracket == 1e-3
+    assert not plans["geometric"].left_out
+    assert all(plans[m].left_out for m in ("ehds", "lszhang", "lshist", "lsdim"))
+    # with the pair limit raised to 6e8, the finer bracket
     monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "6e8")
     assert geometric.translation_plan(100, 4, 1.0)[:2] == ("factors", 1e-4)
-    left = ranking.plan_compare(4, 100, 1.0)
-    assert "geometric" not in left and {"ehds", "lszhang", "lshist", "lsdim"} <= set(left)
+    assert _plans(4, 100)["geometric"].plan.bracket == 1e-4
     # k = 3, n = 1000 keeps its loss route (its numbers, bit for bit)
     monkeypatch.delenv("DPPOSTERIOR_MAX_PAIRS")
     assert geometric.translation_plan(1000, 3, 1.0)[:2] == ("loss", 1e-5)
 
 
-def test_a_compare_no_row_of_which_fits_names_the_setting_and_the_row_it_ranks(monkeypatch):
+def test_a_compare_no_row_of_which_fits_is_one_line_naming_the_cheapest_row(monkeypatch):
     import importlib
-    import re
+
+    import numpy as np
 
     ranking = importlib.import_module("dpposterior.ranking")
     for k, n in ((4, 130), (3, 4000)):
         with pytest.raises(Exception) as info:
-            ranking.plan_compare(k, n, 1.0)
+            ranking.plan_compare(np.ones(k), n, 1.0)
         text = str(info.value)
-        assert "\n" not in text and "no release fits the budget of 4e+08" in text
-        found = re.search(r"DPPOSTERIOR_MAX_PAIRS to (\S+) or more to rank (.+?) \(its (\w+) route needs ~([\d,]+),", text)
-        assert found, text
-        setting, label, route, work = found.group(1), found.group(2), found.group(3), int(found.group(4).replace(",", ""))
-        # the costs at that setting (a translation route's bracket, and so its cost, depends on the budget)
-        costs = {v.label: ranking.row_work(v, k, n, 1.0, limit=float(setting)) for v in ranking.compare_variants()}
-        assert costs[label] == (work, route)
-        cheapest = min(w for w, r in costs.values() if r != "refused for size")
-        assert work <= float(setting) <= 1.1 * cheapest
-        # the advice holds: with the setting the message names, that row is ranked (not listed as left out)
-        monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", setting)
-        assert label not in ranking.plan_compare(k, n, 1.0)
-        monkeypatch.delenv("DPPOSTERIOR_MAX_PAIRS")
+        assert "\n" not in text and "no release fits its limits; the cheapest" in text
+        assert "DPPOSTERIOR_MAX_PAIRS to raise it" in text
 
 
-def test_compare_budget_counts_every_row():
-    import importlib
-
-    cli = importlib.import_module("dpposterior.ranking")
-
-    # 5 exponential rows, each also calibrated (2 + 20 passes), 4 closed-form rows (2), and 3 solved rows (the two
-    # optimal objectives and remapped-geometric: 2 + a certificate scan), at any n at k = 2; the two lattice rows
-    # (solved) up to |R(n)| = 60
-    assert cli.compare_passes(2, 1000) == 5 * 2 + 5 * 22 + 4 * 2 + 3 * 3
-    assert cli.compare_passes(2, 12) == 5 * 2 + 5 * 22 + 4 * 2 + 5 * 3
-    with pytest.raises(Exception, match="DPPOSTERIOR_MAX_PAIRS"):
-        cli.check_compare_size(2, 1767)  # 128 x 1768^2 > 4e8 without the solved rows
-    assert cli.check_compare_size(2, 1688) == {}  # 137 x 1689^2 plus the solves is within 4e8
-    # the solves count too: past the budget the solved rows are listed as too large, the rest computed
-    assert cli.check_compare_size(2, 200) == {} and cli.check_compare_size(3, 11) == {}
-    for k, n in ((2, 1689), (2, 1766), (3, 12), (3, 21)):
-        left = cli.check_compare_size(k, n)
-        assert set(left) == {"optimal (worst)", "optimal (average)", "remapped-geometric", "lattice (worst)",
-                             "lattice (average)"}
-        assert all("DPPOSTERIOR_MAX_PAIRS" in v for v in left.values())
-
-
-def test_compare_lists_optimal_rows_over_the_budget_as_too_large():
-    """k = 3, n = 21: within optimal.MAX_OUTPUTS, but its linear programs took over 12 min here."""
+def test_compare_lists_optimal_rows_over_their_limits_as_not_computed():
+    """k = 3, n = 21: within optimal.MAX_OUTPUTS, but its linear programs took over 12 min here: optimal is then the
+    lattice release, whose worst-case window remap is over the solve limit and whose average runs."""
     code, out, err, wall = run_case(["compare", "--prior", "1,1,1", "--n", "21", "--epsilon", "1", "--json"])
     assert code == 0, err[-2000:]
     rows = {r["release"]: r for r in json.loads(out)["releases"]}
-    assert "DPPOSTERIOR_MAX_PAIRS" in rows["optimal (worst)"]["error"] and "error" not in rows["ehds"]
+    assert "DPPOSTERIOR_MAX_SOLVE_SECONDS" in rows["optimal (worst)"]["error"] and "error" not in rows["ehds"]
+    assert "error" not in rows["optimal (average)"]
+    assert rows["optimal (average)"]["worst_expected_error"] == rows["lattice (average)"]["worst_expected_error"]
+    assert json.loads(out)["releases"][0]["release"] in {"lattice (average)", "optimal (average)"}
     assert wall < LIMIT_S
 
 

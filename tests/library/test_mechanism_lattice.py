@@ -129,14 +129,18 @@ def test_each_budget_refuses_in_one_line(monkeypatch):
     with pytest.raises(InputError, match="lattice under tv is not built"):
         dp.log_pmf("lattice", (1, 1, 1), (2, 1, 1), epsilon=1.0, distance="tv")
     monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "0.001")
-    hint = r"; lattice~average \(--objective average\) releases at any n$"  # the hint ends the line
-    with pytest.raises(SizeError, match=r"window remap \(worst\) .* is estimated at .* to raise it\)" + hint):
+    hint = r"; lattice~average \(--objective average\) releases here$"  # the hint ends the line
+    # the average release is refused here too (its window's remap is over the same solve limit): no hint
+    with pytest.raises(SizeError, match=r"window remap \(worst\) .* is estimated at .* to raise it\)$"):
         dp.sample("lattice", (1, 1, 1), (20, 3, 2), epsilon=1.0, objective="worst")
+    with pytest.raises(SizeError, match="is estimated at"):
+        dp.sample("lattice", (1, 1, 1), (20, 3, 2), epsilon=1.0, objective="average")
     with pytest.raises(SizeError, match="local search"):
         dp.sample("lattice", (1, 1, 1, 1), (2500,) * 4, epsilon=0.05, objective="average")
     monkeypatch.delenv("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     with pytest.raises(SizeError, match=r"window remap for k=3, n=1000000 .* budget of an exact computation .*" + hint):
         dp.sample("lattice", (1, 1, 1), (300000, 300000, 400000), epsilon=1.0, objective="worst")
+    dp.sample("lattice", (1, 1, 1), (300000, 300000, 400000), epsilon=1.0, objective="average", rng=1)  # as it says
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "0.01")
     with pytest.raises(SizeError, match="GiB budget"):
         LATTICE.rows(np.ones(3), 25, _spec(1.0, "average"))

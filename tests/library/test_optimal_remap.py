@@ -2,6 +2,7 @@
 ``remapped-geometric``.  The LP (:func:`solve_table`) is the oracle at k = 2."""
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from dpposterior import log_pmf, sample
 from dpposterior import remap as rm
 from dpposterior.accuracy import expected_errors
 from dpposterior.errors import InputError, SizeError
+from dpposterior.limits import Task
 from dpposterior.mechanisms import MECHANISMS, ReleaseSpec
 from dpposterior.models import log_prior_predictive
 
@@ -255,8 +257,10 @@ FAST_CASES = [("optimal", "worst"), ("optimal", "average"), ("remapped-geometric
 def _expected(mech_id, prior, n, eps, objective, generic=False):
     kw = {} if objective is None else {"objective": objective}
     with pytest.MonkeyPatch.context() as mp:
-        if generic:  # the walk over whole log-pmf rows x HellingerGrid rows
-            mp.setattr(type(MECHANISMS[mech_id]), "exact_expected_errors", lambda self, *a: None)
+        if generic:  # the walk over whole log-pmf rows x HellingerGrid rows: the plan's route replaced by the walk
+            plan_errors = type(MECHANISMS[mech_id]).plan_errors
+            mp.setattr(type(MECHANISMS[mech_id]), "plan_errors",
+                       lambda self, *a, **k: replace(plan_errors(self, *a, **k), route="dense rows"))
         return expected_errors(mech_id, prior, n, epsilon=eps, **kw)
 
 
@@ -266,7 +270,8 @@ def _expected(mech_id, prior, n, eps, objective, generic=False):
 def test_fast_expected_errors_equal_the_generic_path(prior, n, eps, case):
     mech_id, objective = case
     params = ReleaseSpec.of(mech_id, eps, **({} if objective is None else {"objective": objective}))
-    assert MECHANISMS[mech_id].exact_expected_errors(np.asarray(prior), n, params) is not None  # the hook is taken
+    # the O(n W) route is the one planned
+    assert MECHANISMS[mech_id].plan(Task.ERRORS, params, np.asarray(prior), n).route == "remap risk"
     fast = _expected(mech_id, prior, n, eps, objective)
     slow = _expected(mech_id, prior, n, eps, objective, generic=True)
     assert np.allclose(fast.expected, slow.expected, rtol=1e-12, atol=0)
@@ -283,12 +288,13 @@ def test_geometric_expected_errors_match_the_brute_force_definition(prior, n, ep
     assert np.allclose(e.expected, want, rtol=1e-12, atol=0)
 
 
-def test_the_hook_is_none_where_it_does_not_apply():
+def test_the_remap_risk_route_is_planned_only_where_it_applies():
     p = ReleaseSpec.of("geometric", 1.0)
-    assert MECHANISMS["geometric"].exact_expected_errors(np.ones(3), 4, p) is None
-    assert MECHANISMS["lshist"].exact_expected_errors(np.ones(2), 4, p) is None  # Laplace cells: not the kernel
+    assert MECHANISMS["geometric"].plan(Task.ERRORS, p, np.ones(3), 4).route == "dense rows"
+    p = ReleaseSpec.of("lshist", 1.0)
+    assert MECHANISMS["lshist"].plan(Task.ERRORS, p, np.ones(2), 4).route == "dense rows"  # Laplace cells: not the kernel
     p = ReleaseSpec.of("optimal", 1.0)
-    assert MECHANISMS["optimal"].exact_expected_errors(np.ones(3), 3, p) is None
+    assert MECHANISMS["optimal"].plan(Task.ERRORS, p, np.ones(3), 3).route == "rows of the linear program"
 
 
 def test_worst_at_large_eps_is_accepted_on_its_absolute_gap():

@@ -61,7 +61,7 @@ def test_the_cli_is_a_package_and_the_ranking_a_library_module():
     commands = sorted(p.stem for p in (SRC / "cli" / "commands").glob("*.py") if p.stem != "__init__")
     assert commands == sorted(cli.COMMANDS)
     assert not (SRC / "cli.py").exists()
-    assert "cli" not in imports_of("ranking") and ranking.compare_rows and ranking.COMPARE_PASSES
+    assert "cli" not in imports_of("ranking") and ranking.compare_rows and ranking.plan_compare
 
 
 def _source(root, name: str):

@@ -124,9 +124,11 @@ def tail_bound(k: int, epsilon: float, W: int) -> float:
 
     Returns 1.0 where the bound is not informative (``rho >= 1``).
     """
-    k = _check_k(k)
-    eps = _validate.epsilon(epsilon)
-    W = _validate.integer(W, "W", 0)
+    return tail_bound_of(_check_k(k), _validate.epsilon(epsilon), _validate.integer(W, "W", 0))
+
+
+def tail_bound_of(k: int, eps: float, W: int) -> float:
+    """:func:`tail_bound` of validated k, eps and W."""
     x = math.exp(-eps)
     rho = x * (W + k) / (W + 2)
     if rho >= 1:
@@ -141,11 +143,12 @@ def radius_for(k: int, epsilon: float, tol: float) -> int:
     """The smallest ``W`` whose :func:`tail_bound` is at most ``tol`` (docs/lattice.md, truncation)."""
     if not (0 < tol < 1):
         raise InputError(f"tol must lie in (0, 1), got {tol!r}")
+    k, eps = _check_k(k), _validate.epsilon(epsilon)
     W = 0
-    while tail_bound(k, epsilon, W) > tol:
+    while tail_bound_of(k, eps, W) > tol:
         W = W + 1 if W < 8 else int(W * 1.25)
     lo = max(0, int(W / 1.25) - 1)
-    while lo < W and tail_bound(k, epsilon, lo) > tol:  # the smallest W, by a short linear scan
+    while lo < W and tail_bound_of(k, eps, lo) > tol:  # the smallest W, by a short linear scan
         lo += 1
     return lo
 

@@ -47,7 +47,7 @@ from ..distances.hellinger import HellingerGrid, hellinger, hellinger_from_log_b
 from ..errors import InputError
 from ..models import candidate_rank, candidates, check_size, log_prior_predictive
 from ..randomness import bit_source, choose, float_weights
-from .noise import log_normaliser, radius_for, sample_noise, tail_bound, window
+from .noise import log_normaliser, radius_for, sample_noise, tail_bound_of, window
 
 #: Default truncation: the kernel's mass outside the window is at most this, for every data set.
 DEFAULT_TOL = 1e-9
@@ -107,13 +107,20 @@ class LatticeSetup:
     """
 
     def __init__(self, prior: ArrayLike, n: int, epsilon: float, tol: float = DEFAULT_TOL):
-        self.n = _validate.integer(n, "n", 1)
-        self.a = np.asarray(prior, dtype=np.float64)
-        self.k = self.a.size
-        self.a = _validate.prior(self.a, self.k)
-        self.eps = _validate.epsilon(epsilon)
+        a = np.asarray(prior, dtype=np.float64)
+        self._build(_validate.prior(a, a.size), _validate.integer(n, "n", 1), _validate.epsilon(epsilon), tol)
+
+    @classmethod
+    def trusted(cls, a: NDArray[np.float64], n: int, epsilon: float, tol: float = DEFAULT_TOL) -> LatticeSetup:
+        """The set-up of a prior, n and eps validated where they entered (the registry entry's): nothing again."""
+        setup = cls.__new__(cls)
+        setup._build(np.asarray(a, dtype=np.float64), int(n), float(epsilon), tol)
+        return setup
+
+    def _build(self, a: NDArray[np.float64], n: int, epsilon: float, tol: float) -> None:
+        self.n, self.a, self.k, self.eps = n, a, a.size, epsilon
         self.W = radius_for(self.k, self.eps, tol)
-        self.tail = tail_bound(self.k, self.eps, self.W)
+        self.tail = tail_bound_of(self.k, self.eps, self.W)
         self.R = candidates(self.n, self.k)
         self.Z = window(self.n, self.k, self.W)
         self.log_pi = log_prior_predictive(self.a, self.R)

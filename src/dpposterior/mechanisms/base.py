@@ -16,6 +16,7 @@ Every log-pmf is a vector aligned with ``models.candidates(n, k)``.  The familie
 from __future__ import annotations
 
 import abc
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from .. import validate
 from ..distances import DistanceGrid, get_distance
 from ..errors import InputError, SizeError
-from ..limits import limit_setting
+from ..limits import Plan, Task, limit_setting
 from ..models import candidate_rank, candidates, check_size, n_candidates
 from ..randomness import bit_source, choose, exp_weights
 
@@ -36,6 +37,16 @@ if TYPE_CHECKING:  # the spec module sits above this one; every method receives 
 
 DEFAULT_DELTA = 1e-8
 DEFAULT_GAMMA = 1.0
+#: Log-pmf (or loss) evaluations per second of the dense walks over R(n) (the scans, the expected error's rows):
+#: the rate behind every plan whose cost is counted against ``DPPOSTERIOR_MAX_PAIRS`` (~1e7 per second measured on
+#: 2 shared cores, so the default 4e8 is ~40 s).
+PAIRS_PER_SECOND = 1e7
+#: The routes of the expected errors that walk whole rows over R(n) (:meth:`Mechanism.plan_errors`); every other
+#: route is run by :meth:`Mechanism.direct_errors`.
+ROWS_ROUTES = frozenset({"dense rows", "rows of the linear program", "rows of the dense remap"})
+#: Full scans over the pairs of R(n) of the expected error (its rows and error tables) and of a calibration (its
+#: bisection and its certificate, measured ~14), as the library's own scans count them.
+ERROR_PASSES, CALIBRATION_PASSES = 2, 20
 
 
 class Objective(StrEnum):
@@ -157,6 +168,11 @@ def approximate(s) -> tuple[float, float]:
     return s.epsilon, s.delta
 
 
+#: Set-ups of a padded release (:mod:`dpposterior.padding`): its 2 x 2 reference draws, the draw and up to 3 draws'
+#: worth of padding (``padding.RELEASE_SETUPS``, which is this value).
+DRAW_SETUPS = 2 * 2 + 1 + 3.0
+
+
 class Rows:
     """Exact log-pmf rows ``ln P(. | c)`` over R(n) (``.cands``) for any batch of data sets c of size n.
 
@@ -228,6 +244,17 @@ class Mechanism(abc.ABC):
         #: The distances the mechanism is built for (None: every distance of the registry).  A mechanism
         #: whose construction is tied to one loss refuses the others in one line (:meth:`check`).
         self.distances = distances
+
+    def release_key(self, prior, n: int, spec: ReleaseSpec) -> tuple | None:
+        """A key equal for two entries' releases exactly when they are the same release at ``k`` categories under
+        ``spec``'s eps (``lshist`` and ``lszhang`` at k >= 3: the same Laplace scale), so ``compare`` computes it
+        once; None: not shared (here)."""
+        return None
+
+    def same_release(self, k: int) -> str | None:
+        """The id of another entry whose release this entry's is at ``k`` categories (``compare`` shows it once,
+        under that entry), or None: here none."""
+        return None
 
     def stated_guarantee(self) -> str:
         """The claimed guarantee followed by the sampler's distance to the exact pmf."""
@@ -333,23 +360,63 @@ class Mechanism(abc.ABC):
         """Exact log-pmf rows over R(n) (see :class:`Rows`)."""
         raise NotImplementedError
 
-    def exact_expected_errors(self, prior: NDArray[np.float64], n: int, spec: ReleaseSpec,
-                              measure: str | None = None) -> NDArray[np.float64] | None:
-        """``E(c) = sum_r P(r | c) D(BI(c), r)`` for every c of ``candidates(n, k)``, D the ``measure``
-        (default ``spec.distance``; docs/definitions.md §9, expected error) by a route faster than whole
-        rows, or None: the caller
-        (:func:`dpposterior.accuracy.expected_errors`) then walks :meth:`rows`.  Here None; the k = 2
-        geometric + remap entries override it (:func:`dpposterior.remap.risk`, O(n W))."""
-        return None
+    # -- plans (docs/definitions.md §9; public prior, n, k, eps and settings only, never the counts) -----------
 
-    def translation_work(self, n: int, k: int, epsilon: float, distance: str = "hellinger",
-                         limit: float | None = None) -> int | None:
-        """Loss evaluations of the entry's translation route (a noise kernel plus a boundary rule,
-        :mod:`dpposterior.lattice.scale`; docs/definitions.md §9, expected error), which
-        :meth:`exact_expected_errors` takes past the pair budget, from public n, k, eps and the distance, at the
-        pair budget ``limit`` (None: ``DPPOSTERIOR_MAX_PAIRS`` now; the route's bracket depends on it); None: no
-        such route (here)."""
-        return None
+    def plan(self, task: Task, spec: ReleaseSpec, prior, n: int, *, measure: str | None = None) -> Plan:
+        """What ``task`` at (prior, n, spec) will do (:class:`~dpposterior.limits.Plan`): its route, estimated
+        seconds and memory, the bracket of its answer and the limits it is held to.  The run reads the same plan
+        (:func:`dpposterior.accuracy.expected_errors` walks or calls :meth:`direct_errors` by ``plan.route``), so
+        the route run is the route planned.  ``measure``: the distance the errors are measured by (``Task.ERRORS``)."""
+        if task is Task.ERRORS:
+            return self.plan_errors(prior, int(n), spec, measure)
+        if task is Task.DRAW:
+            return self.plan_draw(prior, int(n), spec)
+        raise ValueError(f"no plan for the task {task!r}")
+
+    def errors_what(self, n: int, k: int, spec: ReleaseSpec) -> str:
+        """The expected errors of this release in words, for a plan's refusal."""
+        label = self.label(spec) + (f" ({spec.objective})" if self.objectives else "")
+        return f"the expected errors of {label} for k={k}, n={n}, eps={spec.epsilon:g}"
+
+    def rows_plan(self, prior, n: int, spec: ReleaseSpec, *, route: str = "dense rows", passes: int = ERROR_PASSES,
+                  solve_seconds: float = 0.0, what: str | None = None) -> Plan:
+        """The plan of a walk over whole rows of R(n): ``passes x |R(n)|^2`` log-pmf evaluations (held to
+        ``DPPOSTERIOR_MAX_PAIRS``) after a solve of ``solve_seconds`` (held to ``DPPOSTERIOR_MAX_SOLVE_SECONDS``),
+        the entry's own size refusal (:meth:`check_size`) as the plan's refusal."""
+        k = len(prior)
+        what = what or self.errors_what(n, k, spec)
+        size = n_candidates(n, k)
+        try:
+            self.check_size(n, k, what)
+        except SizeError as exc:
+            return Plan(task=Task.ERRORS, route=route, what=what, refusal=str(exc))
+        pairs = passes * size * size
+        costs = (("DPPOSTERIOR_MAX_PAIRS", float(pairs)),) + (
+            (("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve_seconds),) if solve_seconds > 0 else ())
+        return Plan(task=Task.ERRORS, route=route, what=what, seconds=pairs / PAIRS_PER_SECOND + solve_seconds,
+                    memory_bytes=8.0 * (k + 12) * size, costs=costs, advice="use a smaller n")
+
+    def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
+        """The route of the exact expected errors over R(n) (docs/definitions.md §9, expected error).  Here the
+        dense walk over whole rows (:meth:`rows_plan`), with a calibration's scans where the entry calibrates."""
+        passes = ERROR_PASSES + (CALIBRATION_PASSES if spec.calibrate else 0)
+        return self.rows_plan(prior, n, spec, passes=passes)
+
+    def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
+        """Run a route of :meth:`plan_errors` that is not a walk over rows: ``E(c)`` for every c of R(n), an array
+        or a :class:`~dpposterior.lattice.scale.Bracket`.  Here there is none."""
+        raise ValueError(f"{self.id} has no route {plan.route!r}")
+
+    def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
+        """The plan of one padded release's draws (:mod:`dpposterior.padding`): here the entry's own set-up check
+        (:meth:`check_setup`, the memory and time of its tables) as the plan's refusal."""
+        k = len(prior)
+        what = f"a padded release of {self.label(spec)} for k={k}, n={n}"
+        try:
+            self.check_setup(n, k, setups=DRAW_SETUPS, what="a padded release")
+        except SizeError as exc:
+            return Plan(task=Task.DRAW, route="draw", what=what, refusal=str(exc))
+        return Plan(task=Task.DRAW, route="draw", what=what, seconds=DRAW_SETUPS * self.setup_seconds(n, k))
 
     def log_pmf(self, prior: NDArray[np.float64], counts: NDArray[np.int64], spec: ReleaseSpec) -> NDArray[np.float64]:
         """Exact ``ln P(r | c)`` over ``candidates(n, k)`` for one data set."""
@@ -381,6 +448,19 @@ class Mechanism(abc.ABC):
         The default is the trivial bound ``ln P <= 0``.
         """
         return np.zeros(len(counts))
+
+
+def risk_plan(what: str, n: int, rate: float, solve_seconds: float = 0.0) -> Plan:
+    """The plan of the expected errors of geometric noise plus a remap at k = 2 (:func:`dpposterior.remap.risk`,
+    ``"remap risk"``; docs/definitions.md §10): ``(n + 1)(2 W + 1)`` loss evaluations over the window ``|z - c| <= W``
+    (``W`` the kernel's at 1e-20: ``ln(1e20) / rate``, ``rate`` its eps), held to ``DPPOSTERIOR_MAX_PAIRS``, after a
+    solve of ``solve_seconds`` (the remap's, held to ``DPPOSTERIOR_MAX_SOLVE_SECONDS``)."""
+    W = min(n, max(1, math.ceil(math.log(1e20) / rate)))
+    evals = float(n + 1) * (2 * W + 1)
+    costs = (("DPPOSTERIOR_MAX_PAIRS", evals),) + (
+        (("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve_seconds),) if solve_seconds > 0 else ())
+    return Plan(task=Task.ERRORS, route="remap risk", what=what, seconds=evals / PAIRS_PER_SECOND + solve_seconds,
+                memory_bytes=32.0 * evals, costs=costs, advice="use a smaller n")
 
 
 def _inverse_cdf(logp: NDArray[np.float64], cands: NDArray[np.int64], size: int, rng) -> NDArray[np.int64]:

@@ -18,14 +18,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from .. import remap as rm
 from ..distances import DEFAULT_DISTANCE
-from ..errors import SizeError
 from ..lattice import scale as scale_route
-from ..limits import limit_setting
+from ..limits import Plan, Task, limit_setting
 from ..models import candidates, n_candidates
 from ..randomness import discrete_laplace, floor_laplace
-from ..validate import estimate_text
-from .base import Family, Guarantee, Mechanism, Rows, _bits, pure
-from .scan import PAIRS_PER_SECOND
+from .base import PAIRS_PER_SECOND, Family, Guarantee, Mechanism, Rows, _bits, pure, risk_plan
 
 
 def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
@@ -149,6 +146,10 @@ class ClampedNoiseMechanism(Mechanism):
             d = np.clip(np.array(d, dtype=object), -2**62, 2**62).astype(np.int64)
         return np.asarray(d, dtype=np.int64).reshape(size)
 
+    def release_key(self, prior, n: int, spec) -> tuple:
+        """The noise's family and scale: the sequential clamp of one noise law at one scale is one release."""
+        return ("sequential clamp", str(self.family), float(self.scale(len(prior), spec.epsilon)))
+
     def rows(self, prior, n, spec):
         return ClampedRows(prior, n, self.noise_tables(self.scale(prior.size, spec.epsilon), n))
 
@@ -160,7 +161,7 @@ class ClampedNoiseMechanism(Mechanism):
 
     def translation_plan(self, n: int, k: int, epsilon: float, limit: float | None = None
                          ) -> tuple[str, float, int, float]:
-        """The translation route :meth:`exact_expected_errors` takes past the pair budget (k >= 3, Hellinger), from
+        """The translation route :meth:`direct_errors` takes past the pair budget (k >= 3, Hellinger), from
         public n, k and eps only: ``(route, tol, loss evaluations, estimated seconds)``.
 
         In order, the first within ``DPPOSTERIOR_MAX_PAIRS`` (its seconds times ``PAIRS_PER_SECOND``): the loss
@@ -194,40 +195,27 @@ class ClampedNoiseMechanism(Mechanism):
                 break
         return "factors", tol, work, seconds
 
-    def translation_work(self, n: int, k: int, epsilon: float, distance: str = DEFAULT_DISTANCE,
-                         limit: float | None = None) -> int | None:
-        """The cost of the translation route of :meth:`exact_expected_errors` (k >= 3, Hellinger; the route of
-        :meth:`translation_plan` at the pair budget ``limit``) in the loss route's evaluations: its estimated
-        seconds times :data:`dpposterior.lattice.scale.EVALUATIONS_PER_SECOND`, from public n, k and eps; None where
-        there is no such route."""
-        if k < 3 or distance != DEFAULT_DISTANCE:
-            return None
-        return math.ceil(self.translation_plan(n, k, epsilon, limit)[3] * scale_route.EVALUATIONS_PER_SECOND)
+    def plan_errors(self, prior, n: int, spec, measure: str | None = None) -> Plan:
+        """k >= 3, Hellinger, past the pair budget of the dense walk: the translation route of :meth:`translation_plan`
+        (``"translation (loss)"`` or ``"translation (factors)"``, its bracket the route's tolerance), its estimated
+        seconds counted at ``PAIRS_PER_SECOND`` against ``DPPOSTERIOR_MAX_PAIRS``; else the dense walk (today's
+        numbers, bit for bit, wherever it runs)."""
+        k = len(prior)
+        if k < 3 or (measure or spec.distance) != DEFAULT_DISTANCE or \
+                2 * n_candidates(n, k) ** 2 <= limit_setting("DPPOSTERIOR_MAX_PAIRS"):
+            return super().plan_errors(prior, n, spec, measure)
+        route, tol, work, seconds = self.translation_plan(n, k, spec.epsilon)
+        return Plan(task=Task.ERRORS, route=f"translation ({'not enumerated' if route == 'none' else route})",
+                    what=self.errors_what(n, k, spec), seconds=seconds, bracket=tol,
+                    costs=(("DPPOSTERIOR_MAX_PAIRS", float(math.ceil(seconds * PAIRS_PER_SECOND))),),
+                    advice="use a smaller n")
 
-    def exact_expected_errors(self, prior, n, spec, measure=None):
-        """k >= 3, Hellinger, past the pair budget of the dense walk: ``E(c)`` by the translation structure (the
-        noise vector ``(D_1..D_{k-1})`` of the pmf's own point table, the sequential clamp as the boundary rule),
-        a :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` with ``tail <= 1e-5``, or
-        ``<= 1e-4`` or ``<= 1e-3`` where only that fits (:meth:`translation_plan`: the loss route
-        :func:`dpposterior.lattice.scale.clamped_errors` where it fits, else the factor route
-        :func:`~dpposterior.lattice.scale.clamped_errors_by_factors`; docs/definitions.md §9, expected error),
-        refused past the pair budget itself (the route's estimated seconds counted at ``PAIRS_PER_SECOND``).  Else
-        None: the dense walk (today's numbers, bit for bit, wherever it runs)."""
+    def direct_errors(self, plan: Plan, prior, n: int, spec, measure: str | None = None):
+        """Run the translation route of :meth:`plan_errors` (a :class:`~dpposterior.lattice.scale.Bracket`)."""
         k = int(np.asarray(prior).size)
-        if k < 3 or (measure or spec.distance) != DEFAULT_DISTANCE:
-            return None
-        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
-        if 2 * n_candidates(int(n), k) ** 2 <= limit:
-            return None
-        route, tol, work, seconds = self.translation_plan(int(n), k, spec.epsilon)
-        cost = math.ceil(seconds * PAIRS_PER_SECOND)
-        if cost > limit:
-            raise SizeError(f"the expected error of every data set for k={k}, n={n} by the translation route needs "
-                            f"{work:.2e} loss evaluations ({estimate_text(seconds)} s here), over the budget of "
-                            f"{limit:.0e} (use a smaller n, or set DPPOSTERIOR_MAX_PAIRS to raise it)")
-        if route == "loss":
-            return scale_route.clamped_errors(prior, int(n), self._log_point(k, spec.epsilon, tol))
-        inner = scale_route.factor_tol(k, tol)
+        if plan.route == "translation (loss)":
+            return scale_route.clamped_errors(prior, int(n), self._log_point(k, spec.epsilon, plan.bracket))
+        inner = scale_route.factor_tol(k, plan.bracket)
         return scale_route.clamped_errors_by_factors(prior, int(n), self._log_point(k, spec.epsilon, inner), inner)
 
     def log_likelihood(self, rows, released, counts):
@@ -298,17 +286,23 @@ class GeometricMechanism(ClampedNoiseMechanism):
     def noise_tables(self, scale, n):
         return geometric_noise_tables(scale, n)
 
-    def exact_expected_errors(self, prior, n, spec, measure=None):
+    def plan_errors(self, prior, n: int, spec, measure: str | None = None) -> Plan:
+        """k = 2: the identity remap's risk (:meth:`direct_errors`, ``"remap risk"``, O(n W): the window of z
+        around each c); k >= 3: :meth:`ClampedNoiseMechanism.plan_errors`."""
+        if len(prior) != 2:
+            return super().plan_errors(prior, n, spec, measure)
+        return risk_plan(self.errors_what(n, 2, spec), n, 1.0 / self.scale(2, spec.epsilon))
+
+    def direct_errors(self, plan: Plan, prior, n: int, spec, measure: str | None = None):
         """k = 2: the release is the clamped geometric kernel ``G(z | c)`` of docs/definitions.md §10 with the
         identity remap (``z = clamp(c + D, 0, n)``, ``P(D <= -c) = q^c/(1+q)`` at z = 0, ``P(D >= n-c)`` at
         z = n, ``(1-q)/(1+q) q^|z-c|`` between, ``q = e^(-1/s)``: cell for cell the tables of
         :func:`geometric_noise_tables`), so ``E(c)`` is :func:`dpposterior.remap.risk` of the identity with
         the loss of ``measure`` (default ``spec.distance``), O(n W) (docs/definitions.md §9, expected error).
-        k >= 3: the translation route of :meth:`ClampedNoiseMechanism.exact_expected_errors` past the pair
-        budget, else None (whole rows)."""
+        k >= 3: the translation route of :meth:`ClampedNoiseMechanism.direct_errors`."""
         a = np.asarray(prior, dtype=np.float64)
         if a.size != 2:
-            return super().exact_expected_errors(prior, n, spec, measure)
+            return super().direct_errors(plan, prior, n, spec, measure)
         kernel = rm.geometric_kernel(int(n), 1.0 / self.scale(2, spec.epsilon))  # the rate the tables use
         return rm.risk(kernel, rm.Remap.identity(int(n)), rm.loss_for(measure or spec.distance, a, int(n)))
 

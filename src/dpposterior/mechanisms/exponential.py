@@ -22,11 +22,12 @@ from ..models import candidate_rank, candidates, n_candidates
 from ..sampling import ENUMERATE_UP_TO, EXPONENTIAL_SAMPLING_GUARANTEE, check_sampler_size, sample_exponential
 from ..sensitivity import (
     beta_smooth_sensitivity,
-    beta_smooth_sensitivity_all,
+    beta_smooth_sensitivity_all_of,
     global_sensitivity,
-    local_sensitivity,
+    global_sensitivity_of,
+    local_sensitivity_of,
     smooth_sensitivity,
-    smooth_sensitivity_all,
+    smooth_sensitivity_all_of,
 )
 from ..validate import estimate_text
 from .base import Family, Guarantee, Mechanism, Rows, Setting, _bits, _inverse_cdf, approximate, pure
@@ -202,6 +203,13 @@ def _check_mh(spec: ReleaseSpec) -> ReleaseSpec:
     return spec
 
 
+def _global(a, n: int, p) -> float:
+    """GS of the spec's method: the drafts' constant, or the exact GS of a validated prior (docs/definitions.md §3)."""
+    if p.global_sensitivity_method == "exact":
+        return global_sensitivity_of(a, n, p.distance)
+    return global_sensitivity(a, n, p.global_sensitivity_method, p.distance)
+
+
 def _const(fn):
     """A batch weight function for a weight that does not depend on c."""
     def weights_all(a, n, p):
@@ -228,16 +236,14 @@ EXPONENTIAL_MECHANISMS = [
             proof="|u(c, r) - u(c', r)| <= GS for adjacent c, c', so each weight exp(-eps H / (2 GS)) changes by at "
                   "most e^(eps/2) and the normaliser by at most e^(eps/2): the ratio of probabilities is <= e^eps."),
         uses={Setting.GLOBAL_SENSITIVITY},
-        weight=lambda a, c, p: p.epsilon / (2.0 * global_sensitivity(a, int(c.sum()), p.global_sensitivity_method,
-                                                                     p.distance)),
-        weights_all=_const(lambda a, n, p: p.epsilon / (2.0 * global_sensitivity(a, n, p.global_sensitivity_method,
-                                                                                 p.distance)))),
+        weight=lambda a, c, p: p.epsilon / (2.0 * _global(a, int(c.sum()), p)),
+        weights_all=_const(lambda a, n, p: p.epsilon / (2.0 * _global(a, n, p)))),
     ExponentialMechanism(
         id="ehdl", name="EHDL (local sensitivity)", seed_name="003 EHDL, 004 4.1.2",
         weight_or_scale="eps / (2 LS(c))",
         guarantee=Guarantee.none("none: local sensitivity is data dependent, not DP (baseline)"),
-        weight=lambda a, c, p: p.epsilon / (2.0 * local_sensitivity(a, c, p.distance)),
-        weights_all=lambda a, n, p: (lambda counts: p.epsilon / (2.0 * local_sensitivity(a, counts, p.distance)))),
+        weight=lambda a, c, p: p.epsilon / (2.0 * local_sensitivity_of(a, c, p.distance)),
+        weights_all=lambda a, n, p: (lambda counts: p.epsilon / (2.0 * local_sensitivity_of(a, counts, p.distance)))),
     ExponentialMechanism(
         id="ehds", name="EHDS (gamma-smooth sensitivity)", seed_name="003 EHDS",
         weight_or_scale="eps / (2 (1+gamma) S(c))",
@@ -246,14 +252,14 @@ EXPONENTIAL_MECHANISMS = [
         uses={Setting.GAMMA},
         weight=lambda a, c, p: p.epsilon / (2.0 * (1.0 + p.gamma) * smooth_sensitivity(a, c, p.gamma, p.distance)),
         weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * (1.0 + p.gamma)
-                                                          * smooth_sensitivity_all(a, n, p.gamma, p.distance)))),
+                                                          * smooth_sensitivity_all_of(a, n, p.gamma, p.distance)))),
     ExponentialMechanism(
         id="mh", name="M_H (smooth sensitivity)", seed_name="004 Def. 6 (M_H)",
         weight_or_scale="eps / (2 S(c)), gamma = 1",
         guarantee=Guarantee.draft("2 eps-DP (004 Lemma 5.6)", pure(2.0), reference="004 Lemma 5.6"),
         tail_bound="004 §6.2",
         weight=lambda a, c, p: p.epsilon / (2.0 * smooth_sensitivity(a, c, 1.0, p.distance)),
-        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * smooth_sensitivity_all(a, n, 1.0, p.distance))),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * smooth_sensitivity_all_of(a, n, 1.0, p.distance))),
         check=_check_mh),
     ExponentialMechanism(
         id="mh-delta", name="M_H (beta-smooth, delta)", seed_name="000 Def. 4.1, 001/002",
@@ -262,6 +268,6 @@ EXPONENTIAL_MECHANISMS = [
                                   reference="000 Lemma 4.3"),
         uses={Setting.DELTA},
         weight=lambda a, c, p: p.epsilon / (2.0 * beta_smooth_sensitivity(a, c, p.epsilon, p.delta, p.distance)),
-        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * beta_smooth_sensitivity_all(a, n, p.epsilon, p.delta,
-                                                                                             p.distance)))),
+        weights_all=_by_rank(lambda a, n, p: p.epsilon / (2.0 * beta_smooth_sensitivity_all_of(
+            a, n, p.epsilon, p.delta, p.distance)))),
 ]

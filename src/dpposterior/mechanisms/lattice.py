@@ -35,7 +35,7 @@ Over the window, ``P_win(r | c) = sum_{z in window} K(z | c) T(z, r)``, and the 
 returns ``ln P_win`` (the lower end: each row sums to ``1 - (out-of-window mass)``, at least ``1 - tail``), so
 ``pmf`` prints lower ends; ``privacy``'s scan of these rows is the exact concrete eps of ``P_win``, which is
 itself eps-DP term by term (the window does not depend on c); ``posterior`` and ``--noise-aware`` use them as
-the likelihood.  :meth:`LatticeMechanism.exact_expected_errors` returns the upper end ``E_win(c) + tail`` of
+the likelihood.  :meth:`LatticeMechanism.direct_errors` returns the upper end ``E_win(c) + tail`` of
 ``E(c)`` (a loss is in [0, 1]), so no reported error is below the true one, hence never below the LP's optimum.
 
 Privacy (proof, next to the code; Hardt and Talwar 2010, the K-norm mechanism for ``K = conv{e_i - e_j}``)
@@ -51,6 +51,7 @@ noise law and of the sampler's exactness: :mod:`dpposterior.lattice.noise`.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -73,11 +74,10 @@ from ..lattice.remap import (
     minimax_remap,
     project,
 )
-from ..limits import limit_setting
+from ..limits import Plan, Task, admit, duration_text, limit_setting
 from ..models import candidate_rank, check_size, n_candidates
 from ..validate import estimate_text
-from .base import Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
-from .scan import PAIRS_PER_SECOND
+from .base import PAIRS_PER_SECOND, Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
@@ -178,7 +178,7 @@ def local_seconds(k: int, epsilon: float) -> float:
 
 @lru_cache(maxsize=8)
 def _setup(a: tuple, n: int, epsilon: float) -> LatticeSetup:
-    return LatticeSetup(np.asarray(a, dtype=np.float64), n, epsilon, DEFAULT_TOL)
+    return LatticeSetup.trusted(np.asarray(a, dtype=np.float64), n, epsilon, DEFAULT_TOL)
 
 
 @lru_cache(maxsize=8)
@@ -248,6 +248,16 @@ class LatticeMechanism(Mechanism):
                           "deterministic remap, total variation 0; worst: a randomised row drawn by integer weights, "
                           "total variation <= |R(n)| 2^-127 from the row (randomness.float_weights)")
 
+    def release_key(self, prior, n: int, spec: ReleaseSpec) -> tuple:
+        """The lattice release of one objective (``optimal`` past its linear program is this release)."""
+        return ("lattice", str(spec.objective))
+
+    def same_release(self, k: int) -> str | None:
+        """At k = 2, ``optimal``: the same kernel (the clamped two-sided geometric, module docstring) and a remap that
+        is the Bayes remap (``average``: equal within the tail bound, tested) or a minimax remap (``worst``: the same
+        optimum within both certificates)."""
+        return "optimal" if k == 2 else None
+
     # -- checks and budgets (public n, k, eps only) ---------------------------------------------
 
     def check(self, spec: ReleaseSpec) -> ReleaseSpec:
@@ -286,10 +296,20 @@ class LatticeMechanism(Mechanism):
                 n, k, spec.epsilon)
             _solve_limit(sec, f"{what} ({spec.objective}) for k={k}, n={n}, eps={spec.epsilon:g}")
         except SizeError as exc:
-            if spec.objective != Objective.WORST:
+            if spec.objective != Objective.WORST or not self._average_draws(n, k, spec):
                 raise
-            # the average objective's draws need no window remap at this size: say so at the end of the line
-            raise SizeError(f"{exc}; lattice~average (--objective average) releases at any n") from None
+            # the average objective's draws need no window remap at this size: say so at the end of the line, only
+            # where its own budget accepts the same inputs
+            raise SizeError(f"{exc}; lattice~average (--objective average) releases here") from None
+
+    def _average_draws(self, n: int, k: int, spec: ReleaseSpec) -> bool:
+        """Whether a padded release of ``lattice~average`` at the same public inputs fits its budget (the remedy a
+        worst-case refusal names only where it works)."""
+        try:
+            self.check_draw(n, k, spec.averaged(), PADDED_DRAWS)
+        except SizeError:
+            return False
+        return True
 
     def check_exact(self, n: int, k: int, spec: ReleaseSpec) -> None:
         """The pmf and the errors exist where a draw reads the window's remap (the same release)."""
@@ -346,18 +366,92 @@ class LatticeMechanism(Mechanism):
         remap = self.remap(a, n, spec)
         return LatticeRows(a, int(n), _setup(tuple(a.tolist()), int(n), spec.epsilon), remap)
 
-    def exact_expected_errors(self, prior, n, spec, measure=None):
-        """The upper ends ``E_win(c) + tail`` of ``E(c)`` (module docstring) under Hellinger, the remap's loss;
-        another ``measure``: None (the caller walks the rows, lower ends).  Where an ``average`` draw runs the local
-        search (k = 3): :meth:`local_errors`, a :class:`~dpposterior.lattice.scale.Bracket`."""
-        if measure is not None and measure != DEFAULT_DISTANCE:
-            return None
+    def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
+        """The route of the exact errors (module docstring): the window's remap (``"window remap"``: its upper ends
+        under Hellinger, the remap's loss) where a draw reads it; ``average`` at k = 3 past it, the local remap at every
+        point of the window (``"local search"``, :meth:`local_errors`, a bracket of :data:`LOCAL_ERROR_TOL`); another
+        ``measure`` walks the rows (lower ends).  Else no route: the draws compute the remap at the drawn point only."""
+        k = len(prior)
+        what = self.errors_what(n, k, spec)
+        self.check_distance(spec, k)
+        if measure is not None and measure != DEFAULT_DISTANCE:  # the rows' lower ends, under another distance
+            return self._window_plan(prior, n, spec, what, rows=True)
+        if spec.objective == Objective.AVERAGE and k == 3 and not self.uses_window(n, k, spec):
+            return self._local_plan(n, k, spec, what)
+        return self._window_plan(prior, n, spec, what)
+
+    def _window_plan(self, prior, n: int, spec: ReleaseSpec, what: str, rows: bool = False) -> Plan:
+        """The window's remap (its memory and solve), then its upper ends or (``rows``) a walk over its rows; no route
+        where a draw does not read the window (its errors are those of a remap computed at the drawn point only)."""
+        k = len(prior)
+        route = "dense rows" if rows else "window remap"
+        if not self.uses_window(n, k, spec):
+            return Plan(task=Task.ERRORS, route=route, what=what, refusal=(
+                f"{what} are not computed: its draws compute the remap at the drawn point only (the window's remap "
+                f"would take {duration_text(dense_seconds(n, k, spec.epsilon))}, over the {DENSE_DRAW_SECONDS:g} s a "
+                f"draw may spend on it){'; lattice~average has exact errors at k = 3' if k != 3 else ''}"))
+        W = _radius(k, spec.epsilon, DEFAULT_TOL)
+        Z, R = _window_size(n, k, W), n_candidates(n, k)
+        sec = self.solve_seconds(n, k, spec.objective, spec.epsilon)
+        window = Plan(task=Task.ERRORS, route=route, what=what, seconds=sec,
+                      memory_bytes=8.0 * (R * R + 2 * Z * R + 2 * BLOCK_ENTRIES), bracket=DEFAULT_TOL,
+                      costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", sec),), advice=self._advice(spec))
+        if not rows:
+            return window
+        walk = self.rows_plan(prior, n, spec, solve_seconds=sec)
+        return replace(walk, memory_bytes=max(walk.memory_bytes, window.memory_bytes), bracket=DEFAULT_TOL,
+                       advice=window.advice) if not walk.refusal else walk
+
+    @staticmethod
+    def _advice(spec: ReleaseSpec) -> str:
+        return "use --objective average" if spec.objective == Objective.WORST else "use a smaller n"
+
+    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The plan of :meth:`local_errors` (k = 3, ``average``): its memory, the batched remap (a solve) and the
+        offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's)."""
+        from ..lattice.search import EDGE, NEAR_TAIL
+
+        near = ball_size(k, spec.epsilon, NEAR_TAIL)
+        rows = float(n_candidates(n, k))
+        Z = float(_window_size(n, k, _radius(k, spec.epsilon, LOCAL_ERROR_TOL)))
+        # the batched remap: its table (19 per output), the kept rows near the faces (2 x 3 (EDGE + 1) (n + 1) x |near|),
+        # ~60 floats per window point (the search's steps), ~16 padded grids, a run's temporaries (8 (n + 1) x |near|);
+        # measured: 1.05 GB peak at n = 1000 (this count: 0.75 GB of arrays, plus the interpreter)
+        Dc = _radius(k, spec.epsilon, 1e-12)
+        memory = 8.0 * (20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
+                        + 8 * (n + 1) * near)
+        search, total = local_error_seconds(n, k, spec.epsilon)
+        return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
+                    bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
+                                                    ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
+                    advice="use a smaller n")
+
+    def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
+        """Run :meth:`plan_errors`' route: :meth:`local_errors` or the window's upper ends ``E_win(c) + tail``."""
         a = np.asarray(prior, dtype=np.float64)
-        if spec.objective == Objective.AVERAGE and a.size == 3 and not self.uses_window(int(n), a.size, spec):
-            return self.local_errors(a, int(n), spec)
-        self.check_exact(int(n), a.size, spec)
-        remap = self.remap(a, n, spec)
+        if plan.route == "local search":
+            return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(a.size, spec))
+        remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
+
+    @staticmethod
+    def _max_fallback(k: int, spec: ReleaseSpec) -> int:
+        return max(1, int(0.25 * limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") / local_seconds(k, spec.epsilon)))
+
+    def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
+        """A padded release's draws: the window's remap (solved once) where a draw reads it, else
+        :data:`PADDED_DRAWS` local searches (:meth:`check_draw`'s budget as the plan's refusal)."""
+        k = len(prior)
+        what = f"a padded release of {self.label(spec)} for k={k}, n={n}"
+        window = self.uses_window(n, k, spec)
+        route = "window remap" if window else "local search"
+        try:
+            self.check_draw(n, k, spec, PADDED_DRAWS)
+        except SizeError as exc:
+            return Plan(task=Task.DRAW, route=route, what=what, refusal=str(exc))
+        sec = self.solve_seconds(n, k, spec.objective, spec.epsilon) if window else PADDED_DRAWS * local_seconds(
+            k, spec.epsilon)
+        return Plan(task=Task.DRAW, route=route, what=what, seconds=sec)
 
     def check_local_errors(self, n: int, k: int, spec: ReleaseSpec) -> None:
         """Refuse (one line, before any work) :meth:`local_errors` over its budgets, from public n, k, eps: the memory
@@ -368,27 +462,8 @@ class LatticeMechanism(Mechanism):
             raise SizeError(f"the lattice release's exact errors for k={k}, n={n}, eps={spec.epsilon:g} are not "
                             "computed: its draws compute the remap at the drawn point only (the batched remap is "
                             "built for k = 3)")
-        from ..lattice.search import EDGE, NEAR_TAIL
-
-        near = ball_size(k, spec.epsilon, NEAR_TAIL)
-        rows = float(n_candidates(n, k))
-        Z = float(_window_size(n, k, _radius(k, spec.epsilon, LOCAL_ERROR_TOL)))
-        # the batched remap: its table (19 per output), the kept rows near the faces (2 x 3 (EDGE + 1) (n + 1) x |near|),
-        # ~60 floats per window point (the search's steps), ~16 padded grids, a run's temporaries (8 (n + 1) x |near|);
-        # measured: 1.05 GB peak at n = 1000 (this count: 0.75 GB of arrays, plus the interpreter)
-        Dc = _radius(k, spec.epsilon, 1e-12)
-        check_size(int(20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
-                       + 8 * (n + 1) * near), 8, f"the lattice release's exact errors for k={k}, n={n} (the batched "
-                   "local remap)")
-        search, total = local_error_seconds(n, k, spec.epsilon)
-        _solve_limit(search, f"the lattice release's exact errors (average) for k={k}, n={n}, eps={spec.epsilon:g} (the "
-                     "local remap at every point of its window)")
-        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS")
-        if total * PAIRS_PER_SECOND > limit:
-            raise SizeError(f"the lattice release's exact errors (average) for k={k}, n={n}, eps={spec.epsilon:g} need "
-                            f"{n_candidates(n, k):,} data sets x {ball_size(k, spec.epsilon, LOCAL_ERROR_TOL):,} offsets "
-                            f"({estimate_text(total)} s here), over the budget of {limit:.0e} "
-                            "(set DPPOSTERIOR_MAX_PAIRS to raise it)")
+        admit(self._local_plan(n, k, spec, f"the lattice release's exact errors (average) for k={k}, n={n}, "
+                                           f"eps={spec.epsilon:g} (the local remap at every point of its window)"))
 
     def local_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a
@@ -401,9 +476,7 @@ class LatticeMechanism(Mechanism):
         ``tail = tail_bound(3, eps, W) <= 1e-5``."""
         a = np.asarray(prior, dtype=np.float64)
         self.check_local_errors(int(n), a.size, spec)
-        limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
-        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon,
-                             max(1, int(0.25 * limit / local_seconds(a.size, spec.epsilon))))
+        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(a.size, spec))
 
     def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict:
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,

@@ -15,7 +15,7 @@ sampling) and outputs ``r ~ T(z, .)`` (:mod:`dpposterior.remap`), so
   A second stage on the same restricted LP
   picks, among remaps with ``E(c) <= upper``, one with the least prior-predictive average error.
 
-Expected errors (``dpposterior accuracy``): :meth:`OptimalMechanism.exact_expected_errors` gives
+Expected errors (``dpposterior accuracy``): :meth:`OptimalMechanism.direct_errors` gives
 ``E(c)`` of the solved remap by :func:`dpposterior.remap.risk` (a window of z around each c, the rest
 bounded rigorously below ``1e-17 E(c)``), O(n W) instead of the O(n^2) walk over whole rows; at k = 2,
 n = 1e4, eps = 1 the solve dominates (average ~3 s, worst ~2.5 s with its certificate).
@@ -99,7 +99,7 @@ At k = 2 it is ``optimal~average``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -110,10 +110,10 @@ from scipy import sparse
 from .. import remap as rm
 from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
-from ..limits import limit_setting
+from ..limits import Plan, Task, limit_setting
 from ..models import candidate_rank, candidates, check_size, log_prior_predictive, n_candidates
 from ..validate import _exact, estimate_text  # _exact: a bound printed exactly: "<= 30, got 30.000001", never "got 30"
-from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf
+from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf, risk_plan
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
@@ -668,16 +668,51 @@ class OptimalMechanism(Mechanism):
         table = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)[0]
         return OptimalRows(a, n, table)
 
-    def exact_expected_errors(self, prior, n, spec, measure=None):
+    def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
+        """k = 2: the solved remap's risk (``"remap risk"``, O(n W), after the remap's solve); k >= 3: the linear
+        program's rows where it runs (its solve, then 2 passes over R(n)^2 and its certificate's one), else the lattice
+        release it is (:meth:`uses_lattice`), with the lattice release's own plan and numbers."""
+        k = len(prior)
+        what = self.errors_what(n, k, spec)
+        if k == 2:
+            try:
+                self.check_distance(spec, 2)
+                self.check_size(n, 2, what)
+            except SizeError as exc:
+                return Plan(task=Task.ERRORS, route="remap risk", what=what, refusal=str(exc))
+            return risk_plan(what, n, spec.epsilon, self.solve_seconds(n, 2, spec.objective, spec.epsilon))
+        if self.uses_lattice(prior, n, spec):
+            plan = LATTICE.plan_errors(prior, n, spec, measure)
+            what = f"{what} (past its linear program: the lattice release)"
+            return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
+        return self.rows_plan(prior, n, spec, route="rows of the linear program", passes=3,
+                              solve_seconds=self.solve_seconds(n, k, spec.objective, spec.epsilon))
+
+    def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
         """k = 2: ``E(c)`` of geometric + the solved remap, :func:`~dpposterior.remap.risk` with the loss of
-        ``measure`` (default: the distance the remap was solved for, whose maximum is the certificate's
-        ``upper``), O(n W), docs/definitions.md §9-§10; k >= 3: the lattice release's upper ends where it is used,
-        else None (the LP table's rows)."""
+        ``measure`` (default: the distance the remap was solved for, whose maximum is the certificate's ``upper``),
+        O(n W), docs/definitions.md §9-§10; k >= 3 past the linear program: the lattice release's route."""
+        if len(prior) != 2:
+            return LATTICE.direct_errors(plan, prior, n, spec, measure)
         a = tuple(float(x) for x in prior)
-        if len(a) != 2:
-            return LATTICE.exact_expected_errors(prior, n, spec, measure) if self.uses_lattice(a, int(n), spec) else None
         sol = self._solution(prior, n, spec)
         return rm.risk(sol.kernel, sol.remap, _loss(a, int(n), measure or spec.distance))
+
+    def release_key(self, prior, n: int, spec: ReleaseSpec) -> tuple | None:
+        """k = 2, ``average``: geometric noise and its Bayes remap (``remapped-geometric`` there is the same release);
+        k >= 3 past the linear program: the lattice release's."""
+        if len(prior) == 2:
+            return ("geometric + Bayes remap", spec.distance) if spec.objective == Objective.AVERAGE else None
+        return LATTICE.release_key(prior, n, spec) if self.uses_lattice(prior, n, spec) else None
+
+    def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
+        """k >= 3 past the linear program: the lattice release's draw plan (the release it is); else the entry's own
+        set-up check (:meth:`Mechanism.plan_draw`)."""
+        if len(prior) >= 3 and self.uses_lattice(prior, n, spec):
+            plan = LATTICE.plan_draw(prior, n, spec)
+            what = f"{plan.what} (optimal past its linear program)"
+            return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
+        return super().plan_draw(prior, n, spec)
 
     def log_likelihood(self, rows, released, counts):
         if isinstance(rows, RemapRows):
@@ -812,11 +847,22 @@ class RemappedGeometricMechanism(Mechanism):
         T, logG = _dense_remap(tuple(a.tolist()), int(n), spec.epsilon)
         return DenseRemapRows(a, int(n), T, logG)
 
-    def exact_expected_errors(self, prior, n, spec, measure=None):
-        """k = 2: ``optimal~average``'s (the same release); k >= 3: None (whole rows)."""
-        if len(prior) != 2:
-            return None
-        return OPTIMAL.exact_expected_errors(prior, n, self._average(spec), measure)
+    def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
+        """k = 2: ``optimal~average``'s plan (the same release); k >= 3: the dense Bayes remap (its ``|R(n)|^3``
+        product), then the walk over its rows."""
+        if len(prior) == 2:
+            return replace(OPTIMAL.plan_errors(prior, n, self._average(spec), measure),
+                           what=self.errors_what(n, 2, spec))
+        return self.rows_plan(prior, n, spec, route="rows of the dense remap",
+                              solve_seconds=self.solve_seconds(n, len(prior)))
+
+    def release_key(self, prior, n: int, spec: ReleaseSpec) -> tuple | None:
+        """k = 2: ``optimal~average``'s (the same release)."""
+        return OPTIMAL.release_key(prior, n, self._average(spec)) if len(prior) == 2 else None
+
+    def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
+        """k = 2: ``optimal~average``'s route."""
+        return OPTIMAL.direct_errors(plan, prior, n, self._average(spec), measure)
 
     def log_likelihood(self, rows, released, counts):
         return OPTIMAL.log_likelihood(rows, released, counts)

@@ -19,14 +19,14 @@ from ..errors import SizeError
 from ..limits import limit_setting
 from ..models import candidate_rank, check_size, n_candidates
 from ..validate import estimate_text
+from .base import PAIRS_PER_SECOND
 
 #: Working memory of one chunk of the worst-case scan.
 WORK_BYTES = 512 * 2**20
 # The largest number of (data set, output) log-pmf entries an interactive scan may evaluate, summed
 # over its passes: ``passes x |R(n)|^2`` (~1e7 per second here, so ~40 s), is ``DPPOSTERIOR_MAX_PAIRS``
 # (``limits.LIMITS``), read at each call; the pipeline's jobs raise it (:mod:`dpposterior.paper.limits`).
-#: the rate behind the time estimate of a refusal
-PAIRS_PER_SECOND = 1e7
+# The rate behind the time estimate of a refusal, ``PAIRS_PER_SECOND``, is kept in :mod:`.base` with the plans.
 
 
 def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:

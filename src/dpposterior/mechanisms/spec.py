@@ -88,6 +88,15 @@ class ReleaseSpec:
             return mechanism
         return cls.of(mechanism, **settings)
 
+    @classmethod
+    def trusted(cls, variant: Variant, privacy: PrivacyParameters, distance: str = DEFAULT_DISTANCE) -> ReleaseSpec:
+        """A spec from values validated where they entered (a parsed variant, :meth:`PrivacyParameters.of`, a
+        distance's name), with only the entry's own checks (:meth:`~.base.Mechanism.check`): one validated set of
+        numbers shared by many releases (``compare``'s rows), never validated again."""
+        spec = cls(variant, privacy, distance=distance)
+        spec.entry.check(spec)
+        return spec
+
     def with_variant(self, variant: Variant, distance: Any = DEFAULT_DISTANCE) -> ReleaseSpec:
         """This spec's numbers under a parsed variant and a distance (the command line's second step: the
         variant flags and ``--distance`` are checked after the numbers): the distance and the entry's checks."""

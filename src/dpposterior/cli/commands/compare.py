@@ -9,7 +9,7 @@ from ... import validate
 from ...distances import DEFAULT_DISTANCE, get_distance
 from ...lattice.scale import FACTOR_TOLS
 from ...mechanisms import DEFAULT_DELTA
-from ...ranking import average_ranks, compare_rows, compare_yardstick, plan_compare
+from ...ranking import average_ranks, compare_rows, compare_yardstick, plan_compare, shown_once
 from ..options import add_distance_option, prior_arg, size_arg
 from ..output import dump
 
@@ -33,8 +33,7 @@ def cmd_compare(args) -> None:
     delta = validate.delta(validate.parse_number(args.delta, "delta"))
     name = get_distance(args.distance).name
     get_distance(name).check(a.size)
-    left_out = plan_compare(a.size, n, epsilon, name)
-    rows = compare_rows(a, n, epsilon, delta, left_out, distance=name)
+    rows = compare_rows(a, n, epsilon, delta, plan_compare(a, n, epsilon, delta, name), distance=name)
     extra = {"distance": name} if name != DEFAULT_DISTANCE else {}
     yard = compare_yardstick(a, n, epsilon, rows, name)
     if args.json:
@@ -61,6 +60,7 @@ def cmd_compare(args) -> None:
         lines.append(f"{r['release']:<26} {r['claim']:<16} {r['worst_expected_error']:9.4f} {i + 1:4d} "
                      f"{r['average_expected_error']:9.4f} {avg_rank[r['release']]:4d}  {r['worst_counts']}")
     lines.append("(ehdl claims no privacy; calibrated releases are pure eps-DP by exact computation)")
+    lines += [f"({note})" for note in shown_once(a.size)]
     bounds = [r["truncation_bound"] for r in rows if "truncation_bound" in r]
     if bounds:
         # the routes' brackets: the widest this table needed
