@@ -9,7 +9,7 @@ import pytest
 
 from dpposterior.noise_aware import naive_posterior, noise_aware_posterior
 
-from .helpers import EHDS, refused, run, run_case
+from .helpers import EHDS, refused, run, run_case, run_json
 
 
 def test_json_contract_and_values(capsys):
@@ -181,3 +181,22 @@ def test_posterior_needs_the_release_one_way_or_the_other(capsys):
                                                                            "--epsilon")
     refused(["posterior", "--prior", "1,1", *EHDS], capsys, "--released --from-release is required")
     refused(["posterior", "--from-release", "x.json", "--released", "4,6"], capsys, "not allowed with")
+
+
+def test_docs_list_the_json_keys_of_release_and_posterior(capsys):
+    """docs/cli.md's key lists of `release` and `posterior` are the keys they print (without the optional ones)."""
+    import re
+
+    from .helpers import ROOT
+
+    docs = " ".join((ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split())
+
+    def listed(command: str) -> set[str]:
+        return set(re.findall(r'"(\w+)"', re.search(rf"- `{command}`: `([^`]*)`", docs).group(1)))
+
+    release = run_json(capsys, "release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "geometric",
+                       "--epsilon", "1", "--seed", "1")
+    assert listed("release") == set(release)
+    post = run_json(capsys, "posterior", "--prior", "1,1", "--released", "4,6", "--mechanism", "geometric",
+                    "--epsilon", "1")
+    assert listed("posterior") == set(post) | set(post["naive"])
