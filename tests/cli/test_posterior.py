@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
 
 from dpposterior.noise_aware import naive_posterior, noise_aware_posterior
 
-from .helpers import EHDS, refused, run, run_case, run_json
+from .helpers import EHDS, assert_clean_refusal, refused, run, run_case, run_json
 
 
 def test_json_contract_and_values(capsys):
@@ -72,6 +73,7 @@ RELEASES = [  # release flags whose posterior depends on a setting besides the m
     ["--prior", "1,1", "--counts", "3,7", "--mechanism", "ehds", "--gamma", "0.5", "--calibrate", "--epsilon", "1"],
     ["--prior", "0.5,1,2", "--counts", "2,1,3", "--mechanism", "mh-delta", "--delta", "1e-5", "--epsilon", "2",
      "--categories", "no,maybe,yes"],
+    ["--prior", "1,1", "--counts", "3,7", "--mechanism", "ehd", "--distance", "tv", "--epsilon", "1"],
 ]
 
 
@@ -83,7 +85,8 @@ def _flags_of(release: list[str], m: list[int]) -> list[str]:
     return flags
 
 
-@pytest.mark.parametrize("release", RELEASES, ids=["optimal-average", "ehds-calibrated", "mh-delta-k3"])
+@pytest.mark.parametrize("release", RELEASES, ids=["optimal-average", "ehds-calibrated", "mh-delta-k3",
+                                                                 "ehd-tv"])
 def test_from_release_is_the_posterior_of_that_release(release, tmp_path, capsys):
     code, out, err = run(capsys, "release", *release, "--seed", "3", "--json")
     assert code == 0, err
@@ -148,6 +151,7 @@ GEOMETRIC = {"mechanism": "geometric", "epsilon": 1.0, "delta": 0.0, "prior": [1
     (json.dumps(GEOMETRIC | {"calibrate": True}), "--calibrate applies to the exponential mechanisms only"),
     (json.dumps(GEOMETRIC | {"categories": ["a", "a"]}), "categories"),
     ('{"epsilon": NaN}', "not JSON"),
+    ("[" * 100_000, "not JSON"),
 ])
 def test_from_release_refuses_a_file_that_is_not_a_release(content, needle, tmp_path, capsys):
     path = tmp_path / "r.json"
@@ -156,9 +160,15 @@ def test_from_release_refuses_a_file_that_is_not_a_release(content, needle, tmp_
     assert str(path) in line
 
 
-def test_from_release_refuses_a_missing_file_and_a_folder(tmp_path, capsys):
+def test_from_release_refuses_a_missing_file_a_folder_and_a_silent_fifo(tmp_path, capsys):
     refused(["posterior", "--from-release", str(tmp_path / "none.json")], capsys, "no such file")
     refused(["posterior", "--from-release", str(tmp_path)], capsys, "is a directory, not the JSON of")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # nobody writes to it: refused after DPPOSTERIOR_MAX_DATA_SECONDS, never waited on forever
+    code, out, err, seconds = run_case(["posterior", "--from-release", str(fifo)],
+                                       env={"DPPOSTERIOR_MAX_DATA_SECONDS": "1"})
+    assert_clean_refusal(code, out, err, "did not deliver all its data within 1 s")
+    assert seconds < 30
 
 
 def test_released_takes_m_and_n_checks_its_sum(capsys):
