@@ -59,7 +59,7 @@ def add_posterior(p: argparse.ArgumentParser) -> None:
     for action in p._actions:  # not required with --from-release (checked in cmd_posterior)
         if action.dest in ("prior", "mechanism", "epsilon"):
             action.required = False
-            action.help += " (not with --from-release)"
+            action.help += "; not with --from-release"
     p.set_defaults(distance=None)  # None: not given (refused beside --from-release); the default is hellinger
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--released", metavar="M1,M2,...",
