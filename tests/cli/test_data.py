@@ -75,7 +75,8 @@ def test_data_from_a_pipe_on_stdin_is_read():
                                   "--categories", "no,yes", "--mechanism", "ehds", "--epsilon", "1000", "--seed", "1"],
                                  stdin=csv)
     assert code == 0 and err.splitlines() == [SEEDED], err  # a seeded release says it is not private
-    assert out.splitlines() == ["Beta(2, 3)", "guarantee: 1000-DP (seeded: not private)", "categories, in order: no, yes"]
+    assert out.splitlines() == ["Beta(2, 3)", "guarantee: 1000-DP (seeded: not private)", "released counts: 1,2",
+                              "categories, in order: no, yes"]
 
 
 def test_data_dev_zero_still_refused_for_nul_bytes():

@@ -106,3 +106,23 @@ def test_show_reads_an_old_ledger(tmp_path, capsys):
     assert code == 0, err
     code, out, _ = run(capsys, "ledger", "show", str(led))
     assert "  recorded (2, 0) at " in out and "after 1 release(s)" in out and "remaining: (0.5, 0)" in out
+
+
+def test_a_release_to_a_ledger_that_stores_its_budget_needs_no_budget(tmp_path, capsys):
+    """--ledger FILE alone uses the budget FILE stores (as Python's budget=None); a new FILE still needs --budget,
+    and a --budget that differs from the stored one is still refused."""
+    led = tmp_path / "l.json"
+    code, out, err = run(capsys, *REL, "--ledger", str(led))  # a new ledger: refused, nothing made
+    assert code == 2 and out == "" and err.count("\n") == 1 and "a new ledger needs --budget" in err, err
+    assert list(tmp_path.iterdir()) == []
+    code, _, err = run(capsys, *REL, "--ledger", str(led), "--budget", "1")
+    assert code == 0, err
+    code, out, err = run(capsys, *REL, "--ledger", str(led))  # the stored budget (1, 0)
+    assert code == 0 and out.startswith("Beta(") and "2 release(s)" in err and "budget (1, 0)" in err, err
+    before = led.read_bytes()
+    code, out, err = run(capsys, *REL, "--ledger", str(led))  # past the stored budget: refused, FILE unchanged
+    assert code == 2 and out == "" and "past its budget (1, 0)" in err and led.read_bytes() == before, err
+    code, out, err = run(capsys, *REL, "--ledger", str(led), "--budget", "2")
+    assert code == 2 and out == "" and "has the budget (1, 0), not (2, 0)" in err and led.read_bytes() == before
+    code, out, err = run(capsys, *REL, "--budget", "1")  # a budget without a ledger
+    assert code == 2 and out == "" and "needs --ledger" in err and err.count("\n") == 1

@@ -119,3 +119,39 @@ def test_release_json_delta_is_the_delta_the_mechanism_runs_with(capsys):
     assert pure["delta"] == 0 and pure["claimed"] == {"epsilon": 1.0, "delta": 0.0}
     assert run_json(capsys, *base, "--mechanism", "mh-delta")["delta"] == 1e-8
     assert run_json(capsys, *base, "--mechanism", "mh-delta", "--delta", "1e-5")["delta"] == 1e-5
+
+
+def test_release_text_prints_the_released_counts_with_the_posterior(capsys):
+    """The text output names m itself (what `posterior --released` takes), next to Beta(a + m): the same draw as the
+    JSON's released_counts, and the posterior line is the prior plus them."""
+    argv = ["release", "--prior", "0.5,2", "--counts", "40,60", "--mechanism", "geometric", "--epsilon", "1",
+            "--seed", "11"]
+    m = run_json(capsys, *argv)["released_counts"]
+    code, out, _ = run(capsys, *argv)
+    lines = out.splitlines()
+    assert code == 0 and lines[1].startswith("guarantee: ")  # the posterior, then the guarantee, as before
+    assert f"released counts: {m[0]},{m[1]}" in lines and sum(m) == 100
+    assert lines[0] == f"Beta({0.5 + m[0]:g}, {2 + m[1]:g})"
+
+
+def test_release_json_states_every_setting_its_posterior_needs(capsys):
+    """The JSON keeps its keys and adds objective, calibrate, gamma and global_sensitivity (None where the mechanism
+    reads none), so that `posterior --from-release` needs nothing else."""
+    base = ["release", "--prior", "1,1", "--counts", "4,6", "--epsilon", "1", "--seed", "1"]
+    old_keys = {"mechanism", "epsilon", "delta", "claimed", "n", "prior", "released_counts", "alpha", "seed"}
+    cases = [
+        (["--mechanism", "optimal", "--objective", "average"],
+         {"objective": "average", "calibrate": False, "gamma": None, "global_sensitivity": None}),
+        (["--mechanism", "optimal"], {"objective": "worst", "calibrate": False, "gamma": None,
+                                      "global_sensitivity": None}),
+        (["--mechanism", "ehds", "--gamma", "0.5", "--calibrate"],
+         {"objective": None, "calibrate": True, "gamma": 0.5, "global_sensitivity": None}),
+        (["--mechanism", "ehd", "--global-sensitivity", "paper"],
+         {"objective": None, "calibrate": False, "gamma": None, "global_sensitivity": "paper"}),
+        (["--mechanism", "geometric"], {"objective": None, "calibrate": False, "gamma": None,
+                                        "global_sensitivity": None}),
+    ]
+    for flags, settings in cases:
+        got = run_json(capsys, *base, *flags)
+        assert old_keys <= set(got), flags
+        assert {key: got[key] for key in settings} == settings, flags

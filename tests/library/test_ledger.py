@@ -118,7 +118,8 @@ def test_a_failed_write_leaves_the_file_and_no_temporary(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["l.json", "l.json.lock"]
 
 
-@pytest.mark.parametrize("argv, match", [(["--ledger", "x.json"], "go together"), (["--budget", "1"], "go together"),
+@pytest.mark.parametrize("argv, match", [(["--ledger", "x.json"], "a new ledger needs --budget"),
+                                         (["--budget", "1"], "it needs --ledger FILE"),
                                          (["--ledger", "x.json", "--budget", "0"], "budget epsilon"),
                                          (["--ledger", "x.json", "--budget", "1,2"], "budget delta"),
                                          (["--ledger", "x.json", "--budget", "1,2,3"], "budget must be")])

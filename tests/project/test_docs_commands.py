@@ -41,6 +41,24 @@ def commands(path: Path) -> list[str]:
 DOC_COMMANDS = [(p.name, c) for p in PAGES for c in commands(p)]
 
 
+def run_command(command: str, capsys) -> tuple[int, str]:
+    """Run one documented command from the clone's root: ``(status, stderr)``.  A pipeline of ``dpposterior``
+    commands (``release ... --json | dpposterior posterior --from-release -``) runs in bash, each one as
+    ``python -m dpposterior`` of this checkout, and fails when any of them does (``pipefail``); a single command
+    runs in-process.  No command may write a file into the clone (``>``)."""
+    assert " > " not in command, "a documented command must not write into the clone"
+    if " | " not in command:
+        code = main(shlex.split(command)[1:])
+        return code, capsys.readouterr().err
+    python = f"{shlex.quote(sys.executable)} -m dpposterior "
+    parts = [part.strip() for part in command.split(" | ")]
+    assert all(part.startswith("dpposterior ") for part in parts), command
+    shell = " | ".join(python + part[len("dpposterior "):] for part in parts)
+    proc = subprocess.run(["bash", "-o", "pipefail", "-c", shell], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
+    return proc.returncode, proc.stderr
+
+
 def test_the_docs_have_commands():
     assert len(DOC_COMMANDS) >= 15
     assert {"cli.md", "mechanisms.md"} <= {name for name, _ in DOC_COMMANDS}
@@ -51,8 +69,7 @@ def test_docs_command_runs(page, command, capsys, monkeypatch, tmp_path):
     assert "[" not in command, "optional flags belong in prose, not in a command to paste"
     monkeypatch.chdir(ROOT)
     command = re.sub(r"--ledger \S+", f"--ledger {tmp_path / 'ledger'}", command)  # no ledger left in the clone
-    code = main(shlex.split(command)[1:])
-    _, err = capsys.readouterr()
+    code, err = run_command(command, capsys)
     assert code == 0, err
 
 

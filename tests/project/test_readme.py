@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 import pytest
 
-from dpposterior.cli import main
+from .test_docs_commands import run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,8 +30,7 @@ def test_readme_command_runs(command, capsys, monkeypatch, tmp_path):
     assert "[" not in command, "optional flags belong in prose, not in a command to paste"
     monkeypatch.chdir(ROOT)
     command = re.sub(r"--ledger \S+", f"--ledger {tmp_path / 'ledger'}", command)  # no ledger left in the clone
-    code = main(shlex.split(command)[1:])
-    _, err = capsys.readouterr()
+    code, err = run_command(command, capsys)  # in-process, or a pipeline of dpposterior commands in bash
     assert code == 0, err
 
 

@@ -100,7 +100,7 @@ class _PolledFile(io.RawIOBase):
         super().close()
 
 
-def _open_data(path: str, cap: int, too_large: str):
+def _open_data(path: str, cap: int, too_large: str, kind: str = "a CSV file"):
     """``path`` opened for reading without ever blocking in ``open`` (a FIFO with no writer), as a binary file.
 
     A regular file is read as usual (refused when larger than ``cap`` bytes); a directory is refused; any other
@@ -113,13 +113,13 @@ def _open_data(path: str, cap: int, too_large: str):
     except FileNotFoundError:
         raise InputError(f"no such file: {path}") from None
     except IsADirectoryError:
-        raise InputError(f"{path} is a directory, not a CSV file") from None
+        raise InputError(f"{path} is a directory, not {kind}") from None
     except OSError as exc:
         raise InputError(f"cannot open {path}: {exc.strerror or 'unreadable'}") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{path} is a directory, not a CSV file")
+            raise InputError(f"{path} is a directory, not {kind}")
         if stat.S_ISREG(info.st_mode):
             if info.st_size > cap:
                 raise InputError(too_large)
@@ -130,6 +130,27 @@ def _open_data(path: str, cap: int, too_large: str):
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_small_file(path: str, cap: int, kind: str) -> bytes:
+    """The whole of ``path`` (``-``: standard input), at most ``cap`` bytes, read as ``--data`` is (a pipe or FIFO
+    must deliver everything within ``DPPOSTERIOR_MAX_DATA_SECONDS``, never waited on forever); ``kind`` names
+    what the file should be in the messages (``"the JSON of dpposterior release --json"``)."""
+    shown = "standard input" if path == "-" else path
+    path = "/dev/stdin" if path == "-" else path
+    too_large = f"{shown} is larger than {cap >> 20} MB: it is not {kind}"
+    raw = _open_data(path, cap, too_large, kind)
+    try:
+        with raw:
+            return _CappedFile(raw, cap).read()
+    except _DataTooLarge:
+        raise InputError(too_large) from None
+    except _DataTimeout:
+        seconds = limit_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
+        raise InputError(f"{shown} is not a regular file and did not deliver all its data within {seconds:g} s "
+                         "(set DPPOSTERIOR_MAX_DATA_SECONDS to wait longer)") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {shown}: {exc.strerror or 'read error'}") from None
 
 
 def _header_names(head: bytes) -> list[str]:

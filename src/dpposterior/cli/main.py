@@ -41,6 +41,7 @@ from .commands.pmf import add_pmf, cmd_pmf
 from .commands.posterior import add_posterior, cmd_posterior
 from .commands.privacy import add_privacy, cmd_privacy
 from .commands.release import add_release, cmd_release
+from .options import COMPARE_EPILOG
 from .progress import progress
 
 
@@ -83,14 +84,42 @@ def command_summary(add_arguments: Callable) -> str | None:
     return " ".join(doc.split("\n\n", 1)[0].split()) or None
 
 
+#: ``dpposterior --help``'s epilog: an example to paste and the suggested workflow (docs/cli.md).  Every line
+#: starting with ``dpposterior`` runs as shown (a test runs them in a fresh folder).
+MAIN_EPILOG = """\
+example (which release to use; one release kept in a ledger; what it says about the data):
+  dpposterior compare --prior 1,1 --n 100 --epsilon 1
+  dpposterior release --prior 1,1 --counts 40,60 --mechanism optimal --epsilon 0.5 \\
+      --ledger my-data.ledger --budget 1 --json > release.json
+  dpposterior posterior --from-release release.json
+  dpposterior ledger show my-data.ledger
+
+suggested workflow:
+  1. compare    rank every release for your prior, n (public) and epsilon; at k = 2 and k >= 3 use optimal.
+  2. release    one private posterior, from --counts or --data records. Keep a --ledger for every release of
+                the same data: a new ledger needs --budget; later releases to it use the budget it stores
+                (--ledger FILE alone) and are refused past it. Never --seed a real release: seeded is not private.
+  3. posterior  the noise-aware posterior of that release (post-processing, no privacy cost), read from the
+                release's own --json output (--from-release FILE, or - from a pipe), not copied by hand.
+
+dpposterior COMMAND --help lists a command's options; docs/cli.md has more.
+"""
+
+#: The epilogs of the sub-commands that have one (printed as written, after the options).
+EPILOGS = {"compare": COMPARE_EPILOG}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
-    parser = _Parser(prog="dpposterior", description="Differentially private posteriors tailored to the Hellinger distance.")
+    parser = _Parser(prog="dpposterior", description="Differentially private posteriors tailored to the Hellinger distance.",
+                     epilog=MAIN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"dpposterior {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for name, (add_arguments, handler) in COMMANDS.items():
         about = command_summary(add_arguments)
-        p = sub.add_parser(name, help=about, description=about)
+        raw = {"epilog": EPILOGS[name], "formatter_class": argparse.RawDescriptionHelpFormatter} \
+            if name in EPILOGS else {}
+        p = sub.add_parser(name, help=about, description=about, **raw)
         add_arguments(p)
         p.set_defaults(handler=handler)
     return parser

@@ -17,6 +17,7 @@ from ..errors import InputError
 from ..mechanisms import (
     DEFAULT_DELTA,
     DEFAULT_GAMMA,
+    EXPONENTIAL_MECHANISMS,
     MECHANISM_IDS,
     ReleaseSpec,
     Setting,
@@ -83,13 +84,38 @@ def categories_arg(text: str | None, k: int | None = None) -> list[str] | None:
 # the mechanism options
 
 
+#: ``--mechanism``'s help: the names, and which to use (docs/mechanisms.md, "Which release to use").
+MECHANISM_HELP = (
+    f"one of: {', '.join(MECHANISM_IDS)}. Which to use: optimal, at k = 2 and at k >= 3 (the most accurate "
+    "pure eps-DP release for --objective; at k >= 3 beyond its linear program it is the lattice release, and a "
+    "refusal says what to use); geometric is the simplest closed form (discrete Laplace noise on the counts); "
+    "the drafts' exponential mechanisms "
+    f"({', '.join(m.id for m in EXPONENTIAL_MECHANISMS)}, with --calibrate) are for reproducing the paper. "
+    "`dpposterior compare` ranks every release for your prior, n and eps")
+
+#: ``compare --help``'s epilog: how to read its table (the rows not computed, and the yardstick).
+COMPARE_EPILOG = """reading the table:
+  worst, average  each release's exact expected error (Hellinger, or --distance), in the worst case over
+                  every data set of size n and on average under the prior; rank: 1 is the smallest.
+  not computed    the row's exact errors would need more work or memory than this command's budget at this
+                  k and n (DPPOSTERIOR_MAX_PAIRS, DPPOSTERIOR_MEMORY_GB, ...); the row says what it needs
+                  and which setting to raise. Such a row is not ranked and says nothing about how accurate
+                  that release is.
+  yardstick       a certified lower bound on the best error any eps-DP release can achieve at this prior,
+                  n and eps (worst case and average): the optimum's own value where it was solved, else a
+                  proven bound below it (the k = 2 optimum of one aggregated count). No eps-DP release does
+                  better. "worst / yardstick" and "average / yardstick" divide each release's error by it:
+                  1.000 is the best possible, 1.05 (written x1.05 in the figures) is 5 % above it.
+"""
+
+
 def add_mechanism_options(p: argparse.ArgumentParser) -> None:
     """The flags every mechanism command shares: --prior, --mechanism, --epsilon, --delta, --gamma,
     --global-sensitivity and --json."""
     p.add_argument("--prior", required=True, metavar="A1,A2,...",
                    help=f"Dirichlet prior a, comma-separated (Beta when k = 2), each in "
                         f"[{validate.MIN_PRIOR:g}, {validate.MAX_PRIOR:g}], e.g. 1,1")
-    p.add_argument("--mechanism", required=True, metavar="ID", help=f"one of: {', '.join(MECHANISM_IDS)}")
+    p.add_argument("--mechanism", required=True, metavar="ID", help=MECHANISM_HELP)
     p.add_argument("--epsilon", required=True, metavar="EPS",
                    help=f"privacy parameter eps in [{validate.MIN_EPSILON:g}, {validate.MAX_EPSILON:g}]")
     p.add_argument("--delta", default=None, metavar="D",

@@ -6,12 +6,16 @@ seed is known is not private, and says so on stderr, as does a mechanism with no
 (:mod:`dpposterior.guarantee`: settings only, never data); a ``--delta`` given to a pure-eps mechanism is refused
 by the parser.
 ``--ledger FILE --budget EPS[,DELTA]`` accounts for several releases of the same data
-(:mod:`dpposterior.ledger`): a release past the budget is refused before anything is drawn.
+(:mod:`dpposterior.ledger`): a release past the budget is refused before anything is drawn.  The budget is
+stored in FILE when it is created, so later releases may give ``--ledger FILE`` alone (as the Python API's
+``Ledger(path)`` with ``budget=None``); a new ledger needs ``--budget``, and one that differs from the stored
+budget is refused.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ...api import draw, prepared
@@ -66,18 +70,22 @@ def add_release(p: argparse.ArgumentParser) -> None:
     p.add_argument("--missing", metavar="POLICY",
                    help="--data: an empty value is an error (default), or drop, or map:NAME (NAME one of "
                         "--categories)")
-    p.add_argument("--seed", help="integer seed (default: operating-system entropy)")
+    p.add_argument("--seed", metavar="S",
+                   help="integer seed, for reproducing experiments only: a seeded release is NOT private (anyone "
+                        "who knows the seed can remove the noise). Default: operating-system entropy, the only "
+                        "private choice")
     p.add_argument("--noise-aware", action="store_true",
                    help="also print the noise-aware posterior of the release (intervals at --level; "
                         "post-processing, no privacy cost)")
     p.add_argument("--level", metavar="L",
                    help="credible level in (0, 1) of the --noise-aware intervals (default 0.9)")
     p.add_argument("--ledger", metavar="FILE",
-                   help="account for this release in FILE (created if missing), across releases of the same data; "
-                        "needs --budget")
+                   help="account for this release in FILE, across releases of the same data; a new FILE needs "
+                        "--budget (it is created with it), an existing one uses the budget it stores")
     p.add_argument("--budget", metavar="EPS[,DELTA]",
-                   help="total privacy budget of --ledger (basic composition); a release past it is refused "
-                        "before anything is drawn")
+                   help="total privacy budget of --ledger (basic composition), stored in FILE when it is created; "
+                        "optional afterwards, and refused when it differs from the stored one (raise it with "
+                        "dpposterior ledger raise). A release past it is refused before anything is drawn")
     add_variant_options(p)
 
 
@@ -86,9 +94,14 @@ def cmd_release(args) -> None:
     noise-aware posterior) is done before the first line is printed, so a refusal leaves stdout empty;
     warnings about the data go to stderr only once the release has succeeded."""
     spec = variant_params(args)
-    if (args.ledger is None) != (args.budget is None):
-        raise InputError("--ledger and --budget go together: --ledger FILE --budget EPS[,DELTA]")
-    ledger = None if args.ledger is None else Ledger(args.ledger, parse_budget(args.budget))
+    if args.budget is not None and args.ledger is None:
+        raise InputError("--budget is the budget of a ledger: it needs --ledger FILE")
+    # --budget not given: the budget stored in FILE; a new ledger needs one (refused here, before a lock file is made)
+    ledger = None if args.ledger is None else Ledger(args.ledger, None if args.budget is None
+                                                      else parse_budget(args.budget))
+    if ledger is not None and args.budget is None and not os.path.lexists(ledger.real):
+        raise InputError(f"there is no ledger at {args.ledger!r} yet: a new ledger needs --budget EPS[,DELTA] "
+                         "(later releases to it may leave --budget out); nothing was drawn")
     cats, warnings = None, []
     if args.data is not None:
         path = "/dev/stdin" if args.data == "-" else args.data
@@ -117,7 +130,7 @@ def cmd_release(args) -> None:
         delta = spec.delta if Setting.DELTA in spec.mechanism.settings_used else 0.0
         out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": delta,
                "claimed": {"epsilon": claimed[0], "delta": claimed[1]}, "n": int(c.sum()), "prior": a.tolist(),
-               "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed}
+               "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed} | _settings_json(spec)
         if cats is not None:
             out["categories"] = cats
         if spec.distance != DEFAULT_DISTANCE:
@@ -132,7 +145,8 @@ def cmd_release(args) -> None:
     else:
         label = "Beta" if c.size == 2 else "Dir"
         lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m, strict=True))})",
-                 f"guarantee: {guarantee_text(spec, seed is not None)}"]
+                 f"guarantee: {guarantee_text(spec, seed is not None)}",
+                 f"released counts: {','.join(str(int(x)) for x in m)}"]
         if cats is not None:
             lines.append(f"categories, in order: {', '.join(cats)}")
         if noise_aware is not None:
@@ -143,6 +157,18 @@ def cmd_release(args) -> None:
     if ledger is not None:
         print(f"dpposterior: {ledger.summary()}", file=sys.stderr)
     print(text)
+
+
+def _settings_json(spec: ReleaseSpec) -> dict:
+    """The settings ``posterior --from-release`` needs besides the mechanism, epsilon and delta, written for every
+    mechanism (None where the mechanism reads none): ``objective`` (optimal, lattice), ``calibrate``, ``gamma``
+    (ehds) and ``global_sensitivity`` (ehd); with ``distance`` (written when not the default) they make the
+    release's noise-aware posterior a function of this JSON alone."""
+    used = spec.mechanism.settings_used
+    return {"objective": spec.objective if Setting.OBJECTIVE in used else None, "calibrate": spec.calibrate,
+            "gamma": spec.gamma if Setting.GAMMA in used else None,
+            "global_sensitivity": spec.global_sensitivity_method.value if Setting.GLOBAL_SENSITIVITY in used
+            else None}
 
 
 def _outside_prior(column: str, path: str, k: int, more: bool) -> str:
