@@ -21,7 +21,6 @@ import datetime
 import json
 import os
 import pathlib
-import resource
 import subprocess
 import sys
 

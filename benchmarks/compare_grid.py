@@ -1,0 +1,81 @@
+"""``dpposterior compare`` over a grid of priors, sizes and epsilons: what ranks first, how long it takes, how much memory.
+
+Each call runs as its own process (``dpposterior compare ... --json``), timed with its CPU seconds (user + system)
+and peak resident memory (``ru_maxrss`` of the child); the first row of each ranking (worst case and average) is
+recorded, with every row left out and why.  Writes ``benchmarks/compare_grid.json``.
+
+    python benchmarks/compare_grid.py [--eps 0.5,1,2] [--out benchmarks/compare_grid.json]
+
+The grid is Dir(1,1,1) at n = 5, 10, 20, 30, 50, 100, 300, 1000 and Dir(1,1,1,1) at n = 3, 5, 10, 20, 50, 100.  The
+aim: the first row of each ranking is the LP optimum or the lattice release wherever either runs within the default
+limits, and each call within 120 s and 2 GB on 2 cores.  The machine may be shared: the load averages are recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+GRID = [((1, 1, 1), n) for n in (5, 10, 20, 30, 50, 100, 300, 1000)] + \
+       [((1, 1, 1, 1), n) for n in (3, 5, 10, 20, 50, 100)]
+BEST = ("optimal (", "lattice (")
+
+
+def run(prior, n: int, eps: float, env: dict) -> dict:
+    """One ``compare --json`` in its own process: its output, CPU seconds and peak memory (``os.wait4``)."""
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryFile("w+") as out_f, tempfile.TemporaryFile("w+") as err_f:
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "dpposterior", "compare", "--prior", ",".join(map(str, prior)),
+                                 "--n", str(n), "--epsilon", f"{eps:g}", "--json"], env=env, stdout=out_f, stderr=err_f)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out_f.seek(0)
+        err_f.seek(0)
+        proc.stdout, proc.stderr = out_f.read(), err_f.read()
+    cpu = usage.ru_utime + usage.ru_stime
+    after = usage
+    out = {"prior": list(prior), "n": n, "epsilon": eps, "returncode": proc.returncode, "wall_seconds": round(wall, 1),
+           "cpu_seconds": round(cpu, 1), "peak_mb": round(after.ru_maxrss / 1024), "load_before": round(load, 2)}
+    if proc.returncode:
+        out["error"] = proc.stderr.strip().splitlines()[-1]
+        return out
+    rows = json.loads(proc.stdout)["releases"]
+    done = [r for r in rows if "error" not in r]
+    out["first_worst"] = done[0]["release"] if done else None
+    out["first_average"] = min(done, key=lambda r: r["average_expected_error"])["release"] if done else None
+    out["left_out"] = {r["release"]: r["error"] for r in rows if "error" in r}
+    out["best_computed"] = any(r["release"].startswith(BEST) for r in done)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--eps", default="0.5,1,2")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "compare_grid.json"))
+    args = parser.parse_args(argv)
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    calls = []
+    print(f"{'prior':<10} {'n':>5} {'eps':>4} {'CPU s':>6} {'MB':>5}  first (worst) / first (average)")
+    for eps in (float(x) for x in args.eps.split(",")):
+        for prior, n in GRID:
+            got = run(prior, n, eps, env)
+            calls.append(got)
+            what = got.get("error") or f"{got['first_worst']} / {got['first_average']}"
+            print(f"{'Dir' + str(len(prior)):<10} {n:>5} {eps:>4g} {got['cpu_seconds']:>6.1f} {got['peak_mb']:>5}  {what}",
+                  flush=True)
+    pathlib.Path(args.out).write_text(json.dumps({"date": datetime.date.today().isoformat(), "cores": os.cpu_count(),
+                                                  "calls": calls}, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
