@@ -229,7 +229,7 @@ def test_the_laplace_release_is_named_alike_with_or_without_lshist_beside_it():
 def test_a_which_to_use_cell_names_its_winner_and_margin(winner, runner_up, ratio, to_opt, margin, opt):
     """A cell reads without its colour: the winner's label (the start of its legend entry), its margin over the
     runner-up and its distance to the optimum; where the LP did not run it does not say "n/a" (an optimum exists)."""
-    lines = style.winner_cell(winner, runner_up, ratio, to_opt).split("\n")
+    lines = style.winner_cell(winner, runner_up, ratio, to_opt, float("nan")).split("\n")  # a frame's missing twin
     assert lines == [_registry_label(winner), margin, opt]
     assert style.name(winner).startswith(lines[0])
 

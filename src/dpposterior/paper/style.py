@@ -78,6 +78,13 @@ def name(m: str, k: int | None = None) -> str:
     return f"{label(m)}: {about}" if about else label(m)
 
 
+def wrap_label(text: str, width: int = 46) -> str:
+    """A legend entry broken into lines of at most ``width`` characters (a legend beside the panels stays narrow)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False))
+
+
 def legend_names(mechanisms, k_values) -> dict[str, str]:
     """The legend entry (:func:`name`) of each release an item draws, at the smallest k of its points: two items at
     the same k name a release the same way, whichever other releases they draw (``lszhang`` at k = 3 says it is
@@ -236,7 +243,7 @@ def winner_cell(winner: str, runner_up: str | None, ratio: float, to_optimum: fl
     import math
 
     lines = [label(winner)]
-    if same:
+    if isinstance(same, str) and same:  # None or NaN (a frame's missing value): no twin
         lines.append("= " + ", ".join(label(m) for m in same.split(", ")))
     if runner_up is None or not math.isfinite(ratio):
         lines.append("the only release")
