@@ -301,3 +301,22 @@ def test_a_render_process_skips_the_slow_iri_checkers_and_still_validates_notebo
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() in ("None", "absent")
+
+
+def test_the_browser_check_opens_every_split_figure_page():
+    """CI's browser check (.ci/browser-check) opens the rendered notebook of every frontier item (one figure split
+    across items) and of which-to-use by name, besides the first page and its first notebooks."""
+    import shlex
+
+    import yaml
+
+    from dpposterior.paper.paths import here
+
+    cfg = yaml.safe_load(here("config.yaml").read_text(encoding="utf-8"))
+    script = here(".ci/browser-check").read_text(encoding="utf-8").replace("\\\n", " ")
+    (call,) = [ln for ln in script.splitlines() if "browser_check.py" in ln and not ln.lstrip().startswith("#")]
+    words = shlex.split(call)
+    after = words[words.index("--items") + 1:]
+    named = set(after[:next((i for i, w in enumerate(after) if w.startswith("-")), len(after))])
+    wanted = {i for i, spec in cfg["items"].items() if spec["template"] == "frontier"} | {"which-to-use"}
+    assert wanted <= named, wanted - named
