@@ -13,7 +13,7 @@ COLOURS = {"mh": "#1f77b4", "lsdim": "#2ca02c", "lshist": "#d62728", "mh-delta":
            "formula-exp": "#444444", "formula-laplace": "#bbbbbb", "geometric": "#e377c2",
            "ehd~calibrated": "#3f3f3f", "ehds~calibrated": "#5c3a1e", "mh~calibrated": "#0b3d66",
            "mh-delta~calibrated": "#5a3d80", "optimal~worst": "#000000", "optimal~average": "#555555",
-           "lattice~worst": "#ff7f0e", "lattice~average": "#bcbd22"}
+           "lattice~worst": "#ff7f0e", "lattice~average": "#1a9e8f"}  # teal: olive sat between orange and gold
 #: What a legend says after a release's registry label (:func:`label`): the drafts' name for it, or what it is made
 #: of.  Every legend, cell and caption names a release by its label first, so one release reads the same everywhere.
 #: A release that differs by k has one entry per k: ``{2: ..., 3: ...}`` (3: every k >= 3).
