@@ -79,7 +79,8 @@ caption = (f"{title}. Priors " + "; ".join(f"{prior_name(k, a)} at n in {{{', '.
            "the linear program is past its budgets there, so no certified optimum was computed, though one exists). "
            "First row: average error under the prior "
            "predictive; second row: worst case over data sets. Bottom two rows: every release's error over the "
-           f"optimum's against n at eps = {eps_line:g} (average, then worst case; log scale). Exact values.")
+           f"optimum's against n at eps = {eps_line:g} (average, then worst case; log scale), or, where the optimum "
+           "was computed at one n only (the k >= 3 linear program's budgets), at that n as bars. Exact values.")
 tables.show_text("**Caption.** " + caption)
 
 # %%
@@ -109,8 +110,12 @@ ranked = [m for m in mechanisms if m in set(ratio[ratio.pure_dp].mechanism)]  # 
 for i, objective in enumerate(("average", "worst")):
     for j, (k, a) in enumerate(settings):
         ax = axes[2 + i, j]
-        style.ratio_panel(ax, ratio[(ratio.objective == objective) & (ratio.k == k) & (ratio.prior_strength == a)
-                                    & (ratio.epsilon == eps_line)], ranked, ns_of[k, a], xlabel="n")
+        sub = ratio[(ratio.objective == objective) & (ratio.k == k) & (ratio.prior_strength == a)
+                    & (ratio.epsilon == eps_line)]
+        if sub.n.nunique() == 1:  # the optimum (the LP) at one n only: bars, not a panel of single points
+            style.ratio_bars(ax, sub, ranked)
+        else:
+            style.ratio_panel(ax, sub, ranked, ns_of[k, a], xlabel="n")
         ax.set_title(f"{objective} error over the optimum's, {prior_name(k, a)}, eps = {eps_line:g}", fontsize=8)
 shown = sorted(set(names) | set(ranked), key=lambda m: (m not in names, m))
 handles = [plt.Rectangle((0, 0), 1, 1, facecolor=style.tint(style.colour(m)), edgecolor=style.colour(m), lw=2.0,

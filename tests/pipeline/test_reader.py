@@ -320,3 +320,19 @@ def test_the_browser_check_opens_every_split_figure_page():
     named = set(after[:next((i for i, w in enumerate(after) if w.startswith("-")), len(after))])
     wanted = {i for i, spec in cfg["items"].items() if spec["template"] == "frontier"} | {"which-to-use"}
     assert wanted <= named, wanted - named
+
+
+def test_ratios_at_one_n_are_bars_named_like_the_legend():
+    """Where the optimum ran at one n only (which-to-use at k >= 3), each release is one labelled bar from 1 to its
+    ratio, not a panel of single points."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    rows = pd.DataFrame({"mechanism": ["geometric", "lattice~average", "ehd"], "n": 5, "ratio": [1.4, 1.03, 1.7]})
+    fig, ax = plt.subplots()
+    style.ratio_bars(ax, rows, ["geometric", "lattice~average"])
+    bars = ax.patches
+    assert [round(b.get_x() + b.get_width(), 6) for b in bars] == [1.4, 1.03]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["geometric", "lattice (average)"]
+    assert "n = 5" in ax.get_xlabel()
+    plt.close(fig)

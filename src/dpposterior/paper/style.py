@@ -164,6 +164,19 @@ def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n", ls: str
     ax.set_ylabel("error / optimum")
 
 
+def ratio_bars(ax, ratios, mechanisms) -> None:
+    """Errors over the optimum's at one n (rows of :func:`dpposterior.paper.beyond.ratios`, narrowed to one
+    objective, setting and n): one bar per mechanism of ``mechanisms``, from the optimum (1) to its ratio, named by
+    its registry label, best first; what :func:`ratio_panel` would draw as a panel of single points."""
+    s = ratios[ratios.mechanism.isin(list(mechanisms))].sort_values("ratio", ascending=False)
+    y = range(len(s))
+    ax.barh(y, s.ratio.to_numpy() - 1.0, left=1.0, color=[colour(m) for m in s.mechanism], height=0.7)
+    ax.set_yticks(list(y), [label(m) for m in s.mechanism], fontsize=7)
+    ax.axvline(1.0, color="black", lw=2.2)
+    ax.set_xlabel(f"error / optimum at n = {int(s.n.iloc[0])}" if len(s) else "error / optimum")
+    ax.grid(axis="y", visible=False)
+
+
 def text_colour(background: str) -> str:
     """Black or white, whichever reads better on ``background`` (WCAG relative luminance; the contrast
     ratio against black is higher exactly when the luminance exceeds ~0.179)."""
