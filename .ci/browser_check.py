@@ -1,8 +1,10 @@
 """Open pages in headless Chromium and check what a reader would see (called by .ci/browser-check).
 
-    python .ci/browser_check.py --browser chromium --index figures/quick/index.html --notebooks 2 --out DIR
+    python .ci/browser_check.py --browser chromium --index figures/quick/index.html --notebooks 2 \
+        --items frontier frontier-k3 which-to-use --out DIR
 
-For the first page and the first N notebooks it links to: Chromium's DOM after load (--dump-dom) must show
+For the first page, the first N notebooks it links to and the notebooks of the --items it names (each must be
+linked): Chromium's DOM after load (--dump-dom) must show
 the page's <h1> title, every <img src> must be a file (or data: URI) that decodes as an image, every local
 <a href> must resolve to an existing file (and its #anchor to an id in that page), and a screenshot of the
 window (1280 x 1600) is kept in DIR, with its top rows not blank (the title is drawn there). Exit 1 on any problem.
@@ -145,6 +147,8 @@ def main() -> int:
     ap.add_argument("--browser", default="chromium")
     ap.add_argument("--index", default="figures/quick/index.html")
     ap.add_argument("--notebooks", type=int, default=2, help="how many of the notebooks the first page links to")
+    ap.add_argument("--items", nargs="*", default=[],
+                    help="items whose rendered notebooks are checked too (each must be linked from the first page)")
     ap.add_argument("--out", default="ci-artifacts/screenshots")
     args = ap.parse_args()
     index, out = Path(args.index), Path(args.out)
@@ -154,9 +158,16 @@ def main() -> int:
     problems, dom = check_page(args.browser, index, out / "index.png")
     notebooks = [t for t, _ in (local_target(index, h) for h in dom.links) if t is not None and t.is_file()
                  and t.suffix == ".html" and t.parent.name == "notebooks"]
-    notebooks = list(dict.fromkeys(notebooks))[:args.notebooks]
+    linked = list(dict.fromkeys(notebooks))
+    notebooks = linked[:args.notebooks]
     if len(notebooks) < args.notebooks:
         problems.append(f"{index}: links {len(notebooks)} notebooks, {args.notebooks} wanted")
+    for item in args.items:  # the figure pages named on the command line, wherever they are in the list
+        page = next((t for t in linked if t.stem == item), None)
+        if page is None:
+            problems.append(f"{index}: links no notebook of item {item!r}")
+        elif page not in notebooks:
+            notebooks.append(page)
     for nb in notebooks:
         p, _ = check_page(args.browser, nb, out / f"notebook-{nb.stem}.png")
         problems += p

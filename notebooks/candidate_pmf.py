@@ -50,10 +50,17 @@ prior, counts = pmf.prior.iloc[0], pmf.counts.iloc[0]
 eps, delta = pmf.epsilon.iloc[0], pmf.delta.iloc[0]
 k, n = len(counts), int(sum(counts))
 ncand = pmf.candidate.nunique()
+FLOOR = 1e-9  # the y axis' floor: a bin below it is not drawn (a line stops there, it does not drop to the floor)
 caption = (f"{title}. Prior {'Beta' if k == 2 else 'Dir'}({','.join(f'{v:g}' for v in prior)}); balanced data "
            f"c = ({','.join(map(str, counts))}), n = {n}, |R(n)| = {ncand:,}; eps = {eps:g}, delta = {delta:g} "
            f"(delta only affects mh-delta); exact pmf, no sampling. Left: probability that the release lies at "
            f"distance H(BI(c), r) in [t, t + {bin_width:g}), per bin of width {bin_width:g} (the same quantity for every k). "
+           "A gap in a line is a bin with no mass (no candidate at those distances: they are few at small distance) "
+           f"or less than the axis' floor {FLOOR:g}"
+           + (f"; the lattice release's probabilities are lower ends that miss at most {pmf.prob_slack.max():.2g} in "
+              "all (the noise's mass beyond the ball its pmf is computed on: a candidate reached only from beyond it "
+              "gets 0), so its bins are drawn only where their mass is at least that, not as a comb down to the floor"
+              if "prob_slack" in pmf and pmf.prob_slack.max() > 0 else "") + ". "
            "Right: tail P(H >= t); dashed: the arXiv draft's §6.2 bound |R| exp(-eps t / (2 S(c))) for mh.")
 if note:  # the item's note (config.yaml): what the figure leaves out, and why
     caption += f" {note}"
@@ -66,8 +73,13 @@ hmax = 0.0
 for m in mechs:
     s = pmf[pmf.mechanism == m]
     mass, _ = np.histogram(s.H, bins=edges, weights=s.prob)
-    hmax = max(hmax, edges[1:][mass > 1e-9].max())
-    ax.stairs(np.where(mass > 0, mass, np.nan), edges, color=style.colour(m), lw=1.3, label=style.name(m))
+    # a lattice probability is a lower end: the mass it misses, over all candidates, is at most prob_slack; a bin
+    # is drawn where its lower end is at least that (so within a factor 2 of its mass), and above the axis' floor
+    slack = float(s.prob_slack.max()) if "prob_slack" in s else 0.0
+    shown_mass = np.where((mass > 0) & (mass >= max(slack, FLOOR)), mass, np.nan)
+    hmax = max(hmax, edges[1:][mass > FLOOR].max())
+    # baseline None: a bin with nothing drawn is a gap, not a drop to the axis' floor (a comb that looks like a bug)
+    ax.stairs(shown_mass, edges, baseline=None, color=style.colour(m), lw=1.3, label=style.legend_names([m], [k])[m])
     t = tails[tails.mechanism == m]
     ax2.plot(t.t, t.tail_prob, color=style.colour(m), drawstyle="steps-post")
     if t.bound.notna().any():
@@ -76,8 +88,8 @@ for a_ in (ax, ax2):
     a_.set_yscale("log")
     a_.set_xlim(0, min(1.0, hmax * 1.05))
     a_.set_xlabel("Hellinger distance from the true posterior, H(BI(c), r)")
-ax.set_ylim(1e-9, 1.2)
-ax2.set_ylim(1e-9, 2)
+ax.set_ylim(FLOOR, 1.2)
+ax2.set_ylim(FLOOR, 2)
 ax.set_ylabel(f"P(H in [t, t + {bin_width:g}))")
 ax2.set_ylabel("P(H >= t)")
 ax.set_title("Exact output probability per distance bin")

@@ -85,7 +85,7 @@ for j, m in enumerate(shown):
                     capprops=dict(color=style.colour(m), lw=1))
     for b in bp["boxes"]:
         b.set(facecolor=style.colour(m), alpha=0.8, edgecolor=style.colour(m), lw=1.5)
-    lab = style.name("lshist=lszhang") if (m == "lszhang" and alias) else style.name(m)
+    lab = style.legend_names(shown, data.k)[m]  # at k >= 3 lszhang's entry says it is lshist too (drawn once)
     ax.plot([], [], "s", color=style.colour(m), ms=7, label=lab)
 ax.set_xticks(np.arange(P))
 ax.set_xticklabels(labels, rotation=30 if kind == "counts-series" else 0)

@@ -69,10 +69,17 @@ exact_x = sorted(summary[summary.is_exact].x.unique())
 switch = (f" Exact expectations (from the pmf) at {xname} <= {max(exact_x):g}; Monte Carlo means with 95% "
           f"intervals beyond." if exact_x and len(exact_x) < len(xs) else
           " Every point has its exact expectation." if exact_x else " No point has an exact expectation (|R| too large).")
+mc_only = [style.label(m) for m in shown if not summary[summary.mechanism == m].is_exact.any()]
+if exact_x and mc_only:  # a release with no exact error law at these sizes (the lattice release's local search)
+    switch = switch.rstrip(".") + f", except for {' and '.join(mc_only)}: Monte Carlo means only."
 caption = (f"{title}. {setting}; eps = {eps:g}, delta = {delta:g}; {nruns} runs per point. Left: Monte Carlo mean "
            f"error H(BI(c), release) with its 95% interval (band), open circles: exact expected error. Right: error "
            f"relative to {shown[0]}, on the exact expectation where it exists (solid markers) and on the Monte Carlo "
            f"mean (open markers with 95% intervals) elsewhere.{switch} {same_note}").strip()
+last = summary.groupby("mechanism").x.max()
+capped = [m for m in shown if m in last.index and last[m] < max(xs)]  # drawn to a smaller n (config max_n)
+if capped:
+    caption += " " + "; ".join(f"{style.label(m)} is drawn up to {xname} = {last[m]:g}" for m in capped) + " (config max_n)."
 if note:  # the item's note (config.yaml): what the figure leaves out, and why
     caption += f" {note}"
 tables.show_text("**Caption.** " + caption)
@@ -82,7 +89,7 @@ fig, (ax, ax2) = plt.subplots(1, 2, figsize=(8.0, 3.6))
 ref = summary[summary.mechanism == shown[0]].sort_values("x").set_index("point")
 for m in shown:
     s = summary[summary.mechanism == m].sort_values("x")
-    lab = style.name("lshist=lszhang") if (m == "lszhang" and alias) else style.name(m)
+    lab = style.legend_names(shown, data.k)[m]  # at k >= 3 lszhang's entry says it is lshist too (drawn once)
     ax.plot(s.x, s.mc_mean, marker=style.marker(m), color=style.colour(m), label=lab)
     ax.fill_between(s.x, s.mc_low, s.mc_high, color=style.colour(m), alpha=0.2, lw=0)
     e = s[s.is_exact]

@@ -39,6 +39,7 @@ style.apply()
 # %% tags=["parameters"]
 item = "frontier"
 title = None
+k = None  # the numbers of categories this figure draws (config.yaml: frontier k = 2, frontier-k3 k >= 3)
 mechanisms = None
 claims = None
 inputs = None
@@ -52,6 +53,7 @@ if inputs is None:
 
 # %%
 df = items.load(inputs["expected_error"])
+df = df[df.k.isin(k)]  # one figure per k = 2 and k >= 3: each fits a screen, its legend beside the data
 ok = df[df.status == "ok"]
 ks = sorted(ok.k.unique())
 eps = ok.epsilon.iloc[0]
@@ -64,67 +66,82 @@ lp_ns = lp.groupby("k").n.apply(lambda s: ", ".join(map(str, sorted(s.unique()))
 lp_txt = (" (" + "; ".join(f"k = {k}: n = {v}" for k, v in lp_ns.items()) + ")") if len(lp_ns) else ""
 caption = (f"{title}. Priors " + ", ".join(("Beta" if len(p) == 2 else "Dir") + "(" + ",".join(f"{x:g}" for x in p) + ")"
                                             for p in sorted({tuple(p) for p in ok.prior}, key=len))
-           + f"; eps = {eps:g}; n in {{{', '.join(map(str, sorted(ok.n.unique())))}}}. Left: worst case over all data "
-           "sets of size n of the exact expected Hellinger error; right: its average under the prior predictive. "
-           "Black lines: the optimal eps-DP release for each objective (k = 2: geometric + remap; k >= 3: the linear "
-           "program where it runs within its budgets" + lp_txt + ", the lattice release with the objective's remap "
-           "beyond); open circles: the k = 2 linear program where it runs, as a check. Ratio rows: each release's "
-           "error over the optimum's (1 = the best possible), per k; at k >= 3 only where the linear program ran (no "
-           "certified optimum beyond it, so no ratio there)."
-           " ehds calibrated and mh calibrated coincide (same weight shape at gamma = 1), as do lsdim and lszhang at k = 2"
-           + skip_txt + ".")
+           + f"; eps = {eps:g}; n in {{{', '.join(map(str, sorted(ok.n.unique())))}}}. Top row: worst case over all "
+           "data sets of size n of the exact expected Hellinger error; bottom row: its average under the prior "
+           "predictive. " + ("Columns per k: the exponential mechanisms (dashed: calibrated), then the additive-noise "
+                             "releases" if len(ks) > 1 else "Columns: the exponential mechanisms (dashed: calibrated), "
+                             "the additive-noise releases")
+           + ", each with the optimum (thick black and grey lines): the optimal eps-DP release for each objective "
+           "(k = 2: geometric + remap; k >= 3: the linear program where it runs within its budgets" + lp_txt
+           + ", the lattice release with the objective's remap beyond); open black circles: the k = 2 linear program "
+           "where it runs, as a check. Last column: each release's error over the optimum's (1 = the best possible)"
+           + ("; at k >= 3 only where the linear program ran (no certified optimum beyond it, so no ratio there)"
+              + (f"; k = {ks[0]} solid lines, k = " + ", ".join(map(str, ks[1:])) + " dotted with open markers"
+                 if len(ks) > 1 else "") if max(ks) >= 3 else "") + "."
+           + (" ehds (calibrated) and mh (calibrated) coincide (same weight shape at gamma = 1)"
+              + (", as do lsdim and lszhang at k = 2" if 2 in ks else "") + skip_txt + "."))
 tables.show_text("**Caption.** " + caption)
 
 # %%
 ratio = beyond.ratios(df)
-# Fifteen releases do not read in one panel: the error rows are split into the exponential mechanisms (claimed and
-# calibrated) and the additive-noise releases, each with the optimum; a line on another one gets open markers.
+# Fifteen releases do not read in one panel: the error panels are split into the exponential mechanisms (claimed and
+# calibrated) and the additive-noise releases, each with the optimum; a line on another one gets open markers. Rows:
+# worst case, average; the legend beside them (one name per release, as at this figure's k).
 def family(m):
     return "exponential" if MECHANISMS[variants.base_id(m)].family == "exponential" else "noise"
 
 
-groups = {"exponential": "exponential mechanisms (dashed: calibrated)", "noise": "additive-noise releases"}
+groups = {"exponential": "exponential mechanisms", "noise": "additive-noise releases"}
 optimum = [m for m in mechanisms if m.startswith("optimal")]
-panels = [p for k in ks for p in [(k, "error", g) for g in groups] + [(k, "ratio", None)]]
-fig, axes = plt.subplots(len(panels), 2, figsize=(9.0, 3.2 * len(panels)), squeeze=False)
-for i, (k, what, group) in enumerate(panels):
-    for j, objective in enumerate(("worst", "average")):
+columns = [(kk, g) for kk in ks for g in groups] + [(None, "ratio")]
+fig, axes = plt.subplots(2, len(columns), figsize=(3.1 * len(columns), 6.4), squeeze=False)
+ratio_ks = sorted(ratio.k.unique())
+for i, objective in enumerate(("worst", "average")):
+    where = "worst case over data sets" if objective == "worst" else "average over the prior predictive"
+    for j, (kk, group) in enumerate(columns):
         ax = axes[i, j]
-        ns_k = sorted(ok[ok.k == k].n.unique())
-        if what == "ratio":
-            style.ratio_panel(ax, ratio[(ratio.k == k) & (ratio.objective == objective)], mechanisms, ns_k)
-            where = "" if k == 2 else "\n(the linear program's optimum, where it runs)"
-            ax.set_title(f"k = {k}: {objective} error over the optimum's, every release{where}", fontsize=8.5)
+        if group == "ratio":
+            ns_r = sorted(ratio[ratio.objective == objective].n.unique())
+            for kr in ratio_ks:  # the smallest k solid; the others dotted, open markers (a k = 4 LP may run at one n)
+                style.ratio_panel(ax, ratio[(ratio.k == kr) & (ratio.objective == objective)], mechanisms, ns_r,
+                                  **({} if kr == ratio_ks[0] else {"ls": ":", "mfc": "none"}))
+            ax.set_title(f"k = {', '.join(map(str, ratio_ks))}: {objective} error over the optimum's"
+                         + ("" if max(ks) == 2 else "\n(where the LP runs)") + (
+                             f"; k = {ratio_ks[0]} solid, {', '.join(map(str, ratio_ks[1:]))} open"
+                             if len(ratio_ks) > 1 else ""), fontsize=8.5)
             continue
         shown = optimum + [m for m in mechanisms if not m.startswith("optimal") and family(m) == group]  # optimum
         # first: a release on it (geometric at k = 2) then shows its open markers over the optimum's line
         data = {}
         for m in shown:
-            s = ok[(ok.mechanism == m) & (ok.k == k)].sort_values("n")
+            s = ok[(ok.mechanism == m) & (ok.k == kk)].sort_values("n")
             if len(s):
                 data[m] = (s.n.to_numpy(), s[objective].to_numpy())
         style.curves(ax, data, ms=4, ls=lambda m: "--" if variants.is_calibrated(m) else "-",
                      lw=lambda m: 2.2 if m.startswith("optimal") else 1.1)
-        lp = ok[(ok.k == k) & ok.oracle.notna() & (ok.oracle_objective == objective)].sort_values("n")
+        lp = ok[(ok.k == kk) & ok.oracle.notna() & (ok.oracle_objective == objective)].sort_values("n")
         if len(lp):
             ax.plot(lp.n, lp.oracle, ls="none", marker="o", ms=8, mfc="none", mec="black", mew=1.0)
+        ns_k = sorted(ok[ok.k == kk].n.unique())
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xticks(ns_k, [str(v) for v in ns_k])
         ax.xaxis.set_minor_locator(plt.NullLocator())  # n ticks only
         style.log_ticks(ax.yaxis)  # labels at 1, 2, 3, 5 x 10^j: a range under a decade still reads
         ax.set_xlabel("data size n")
-        where = "worst case over data sets" if objective == "worst" else "average over the prior predictive"
-        ax.set_title(f"k = {k}: {where}\n{groups[group]}", fontsize=8.5)
-    if what == "error":
-        axes[i, 0].set_ylabel("expected Hellinger error")
+        ax.set_title(f"k = {kk}: {where}\n{groups[group]}", fontsize=8.5)
+    axes[i, 0].set_ylabel(f"expected Hellinger error ({objective})")
 handles = [plt.Line2D([], [], color=style.colour(m), marker=style.marker(m), ls="--" if variants.is_calibrated(m) else "-",
-                      lw=2.2 if m.startswith("optimal") else 1.1, label=style.name(m)) for m in mechanisms]
-handles.append(plt.Line2D([], [], ls="none", marker="o", ms=8, mfc="none", mec="black", label="linear program (check)"))
+                      lw=2.2 if m.startswith("optimal") else 1.1, label=style.wrap_label(style.name(m, min(ks))))
+           for m in mechanisms if m in set(ok.mechanism)]
+handles.append(plt.Line2D([], [], color="black", lw=2.2, label="1: the optimum (ratio column)"))
+if ok.oracle.notna().any():
+    handles.append(plt.Line2D([], [], ls="none", marker="o", ms=8, mfc="none", mec="black",
+                              label="linear program (check)"))
 handles.append(plt.Line2D([], [], ls="none", marker="o", ms=9, mfc="none", mec="grey", mew=1.2,
-                          label="larger open marker: on the line of a release drawn before it"))
-fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False)
+                          label="larger open marker: on the line\nof a release drawn before it"))
 fig.tight_layout()
+fig.legend(handles=handles, loc="center left", bbox_to_anchor=(1.0, 0.5), ncol=1, frameon=False)
 plt.show()
 
 # %%

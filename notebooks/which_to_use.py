@@ -19,8 +19,9 @@
 # |R(n)| fits), each cell names the pure eps-DP release (claimed, or certified by calibration) with the smallest
 # exact expected error: on average under the prior predictive, and in the worst case over data sets. `optimal`
 # (geometric + remap at k = 2; the linear program at k >= 3 where it runs) is not ranked: it is the best possible
-# by construction, so each cell says how far the winner is from it ("opt. x1.05"; "opt. n/a" where the k >= 3
-# LP is past its budgets and `optimal` runs the lattice release), and the bottom rows show every release's error
+# by construction, so each cell names the winner, its margin over the runner-up and how far it is from the optimum
+# ("opt. x1.05"; "no LP optimum" where the k >= 3 LP is past its budgets and `optimal` runs the lattice release),
+# and the bottom rows show every release's error
 # over the optimum's at eps = 1. The lattice release (K-norm noise + the objective's remap) is ranked: its noise
 # has a closed form and only its remap is solved (docs/lattice.md). `mh` (claims 2 eps) and
 # `mh-delta` (claims (eps, delta)) are not ranked. The defaults render `which-to-use` of the default config.
@@ -29,7 +30,6 @@
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.colors import ListedColormap
 
 from dpposterior.paper import beyond
 from dpposterior.paper import claims as C
@@ -71,32 +71,35 @@ names = sorted(set(wins["average"].winner) | set(wins["worst"].winner))
 eps_line = min(epss, key=lambda e: abs(e - 1.0))
 caption = (f"{title}. Priors " + "; ".join(f"{prior_name(k, a)} at n in {{{', '.join(map(str, ns_of[k, a]))}}}"
                                           for k, a in settings)
-           + f"; eps in {{{', '.join(f'{e:g}' for e in epss)}}}. Top two rows, each cell: the "
-           "winner (colour), its error over the optimum's (opt. x; 1 = the best possible: geometric + remap at k = 2, "
-           "the linear program at k >= 3, n/a where it is past its budgets), and the "
-           "runner-up (cal.: calibrated) with how much larger its error is. First row: average error under the prior "
+           + f"; eps in {{{', '.join(f'{e:g}' for e in epss)}}}. Top two rows, each cell: the winner "
+           "(its name, as in the legend; the cell's colour is its colour, lightened; \"= lshist\": a release with the "
+           "same error, the same release under another name), its margin (\"runner-up +2.1%\": "
+           "the next release's error is 2.1 % larger; \"tie\" under 0.05 %), and its error over the optimum's (\"opt. "
+           "x1.05\"; 1 = the best possible: geometric + remap at k = 2, the linear program at k >= 3; \"no LP optimum\": "
+           "the linear program is past its budgets there, so no certified optimum was computed, though one exists). "
+           "First row: average error under the prior "
            "predictive; second row: worst case over data sets. Bottom two rows: every release's error over the "
-           f"optimum's against n at eps = {eps_line:g} (average, then worst case; log scale). Exact values.")
+           f"optimum's against n at eps = {eps_line:g} (average, then worst case; log scale), or, where the optimum "
+           "was computed at one n only (the k >= 3 linear program's budgets), at that n as bars. Exact values.")
 tables.show_text("**Caption.** " + caption)
 
 # %%
-cmap = ListedColormap([style.colour(m) for m in names])
-fig, axes = plt.subplots(4, len(settings), figsize=(4.6 * len(settings) + 0.6, 15.0), squeeze=False)
-cell_font = 8.0 if len(epss) <= 3 else 7.0  # each cell holds two lines; black or white, whichever reads on its colour
+fig, axes = plt.subplots(4, len(settings), figsize=(5.0 * len(settings) + 0.6, 15.0), squeeze=False)
+cell_font = 7.5 if len(epss) <= 3 else 6.5  # three lines: the winner, its margin, its distance to the optimum
 for i, objective in enumerate(("average", "worst")):
     w = wins[objective]
     for j, (k, a) in enumerate(settings):
         ax = axes[i, j]
         s = w[(w.k == k) & (w.prior_strength == a)]
         ns = ns_of[k, a]
-        grid = np.full((len(ns), len(epss)), np.nan)
         for r in s.itertuples():
-            grid[ns.index(r.n), epss.index(r.epsilon)] = names.index(r.winner)
-            ax.text(epss.index(r.epsilon), ns.index(r.n),
-                    (f"opt. x{r.to_optimum:.2f}" if np.isfinite(r.to_optimum) else "opt. n/a") + "\n" + f"{style.short_name(r.runner_up)} x{r.ratio:.2f}",
-                    ha="center", va="center", fontsize=cell_font, linespacing=1.15,
-                    color=style.text_colour(style.colour(r.winner)))
-        ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, origin="lower", aspect="auto")
+            x, y = epss.index(r.epsilon), ns.index(r.n)
+            ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=style.tint(style.colour(r.winner)),
+                                       edgecolor="white", lw=1.0))
+            ax.text(x, y, style.winner_cell(r.winner, r.runner_up, r.ratio, r.to_optimum, r.same), ha="center",
+                    va="center", fontsize=cell_font, linespacing=1.15, color="black")
+        ax.set_xlim(-0.5, len(epss) - 0.5)
+        ax.set_ylim(-0.5, len(ns) - 0.5)
         ax.set_xticks(range(len(epss)), [f"{e:g}" for e in epss])
         ax.set_yticks(range(len(ns)), [str(n) for n in ns])
         ax.set_xlabel("epsilon")
@@ -107,11 +110,16 @@ ranked = [m for m in mechanisms if m in set(ratio[ratio.pure_dp].mechanism)]  # 
 for i, objective in enumerate(("average", "worst")):
     for j, (k, a) in enumerate(settings):
         ax = axes[2 + i, j]
-        style.ratio_panel(ax, ratio[(ratio.objective == objective) & (ratio.k == k) & (ratio.prior_strength == a)
-                                    & (ratio.epsilon == eps_line)], ranked, ns_of[k, a], xlabel="n")
+        sub = ratio[(ratio.objective == objective) & (ratio.k == k) & (ratio.prior_strength == a)
+                    & (ratio.epsilon == eps_line)]
+        if sub.n.nunique() == 1:  # the optimum (the LP) at one n only: bars, not a panel of single points
+            style.ratio_bars(ax, sub, ranked)
+        else:
+            style.ratio_panel(ax, sub, ranked, ns_of[k, a], xlabel="n")
         ax.set_title(f"{objective} error over the optimum's, {prior_name(k, a)}, eps = {eps_line:g}", fontsize=8)
 shown = sorted(set(names) | set(ranked), key=lambda m: (m not in names, m))
-handles = [plt.Rectangle((0, 0), 1, 1, color=style.colour(m), label=style.name(m)) for m in shown]
+handles = [plt.Rectangle((0, 0), 1, 1, facecolor=style.tint(style.colour(m)), edgecolor=style.colour(m), lw=2.0,
+                         label=style.name(m)) for m in shown]  # the cells' tint, edged with the lines' colour
 handles.append(plt.Line2D([], [], color="black", lw=2.2, label="the optimum (geometric + remap; k >= 3: the LP)"))
 fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, frameon=False)
 fig.tight_layout()

@@ -172,12 +172,105 @@ def test_render_jobs_name_a_parameters_file_not_inline_json(tmp_path):
     assert render.read_parameters(tmp_path / "p.json") == expected
 
 
-@pytest.mark.parametrize("m, short", [("lattice~average", "latt. avg"), ("lattice~worst", "latt. worst"),
-                                      ("ehds~calibrated", "ehds cal."), ("geometric", "geom."),
-                                      ("optimal~average", "optimal avg"), ("lshist", "lshist")])
-def test_cell_names_are_short(m, short):
-    assert style.short_name(m) == short
-    assert len(style.short_name(m)) <= 11  # a which-to-use cell at 7 pt holds about 12 characters
+def _config_mechanisms():
+    """Every mechanism name the config's experiments list (the releases the figures draw)."""
+    import yaml
+
+    from dpposterior.paper.paths import here
+
+    cfg = yaml.safe_load(here("config.yaml").read_text(encoding="utf-8"))
+    names = set()
+    for section in ("accuracy", "pmf", "expected_error", "coverage", "privacy", "audit"):
+        for spec in cfg.get(section, {}).values():
+            names |= set(spec.get("mechanisms", []))
+    return sorted(names)
+
+
+def _registry_label(m):
+    """The oracle: the registry's display label, spelled out (`lattice~average` -> `lattice (average)`)."""
+    base, _, option = m.partition("~")
+    return f"{base} ({option})" if option else base
+
+
+@pytest.mark.parametrize("m", _config_mechanisms())
+@pytest.mark.parametrize("k", [None, 2, 3])
+def test_every_legend_entry_starts_with_the_registry_label(m, k):
+    """A figure's legend names each release by the registry's label first (as `compare` prints it), so a cell,
+    a caption and a legend name it alike."""
+    assert style.label(m) == _registry_label(m)
+    got = style.name(m, k)
+    assert got == _registry_label(m) or got.startswith(_registry_label(m) + ": "), got
+
+
+def test_the_laplace_release_is_named_alike_with_or_without_lshist_beside_it():
+    """workshop-fig4 draws lszhang for lshist too (both Lap(2/eps) at k = 3), workshop-fig4-small lszhang alone: the
+    two legends name it the same way, and say that it is lshist too."""
+    import yaml
+
+    from dpposterior.paper import claims as C
+    from dpposterior.paper.paths import here
+
+    cfg = yaml.safe_load(here("config.yaml").read_text(encoding="utf-8"))
+    got = {}
+    for item in ("workshop-fig4", "workshop-fig4-small"):
+        mechanisms = cfg["accuracy"][cfg["items"][item]["source"]]["mechanisms"]
+        shown, _, _ = C.shown_mechanisms(mechanisms, [3])
+        got[item] = style.legend_names(shown, [3])
+    assert got["workshop-fig4"]["lszhang"] == got["workshop-fig4-small"]["lszhang"]
+    assert "lshist" in got["workshop-fig4"]["lszhang"]
+    assert "lshist" not in style.legend_names(["lszhang"], [2, 2])["lszhang"]  # at k = 2 they differ
+
+
+@pytest.mark.parametrize("winner, runner_up, ratio, to_opt, margin, opt", [
+    ("geometric", "lshist", 1.0213, 1.05, "runner-up +2.1%", "opt. x1.05"),
+    ("lattice~average", "geometric", 1.35, float("nan"), "runner-up +35%", "no LP optimum"),
+    ("ehds~calibrated", "ehd~calibrated", 1.0001, 2.5, "tie (< 0.05%)", "opt. x2.50"),
+    ("lshist", None, float("nan"), 1.2, "the only release", "opt. x1.20")])
+def test_a_which_to_use_cell_names_its_winner_and_margin(winner, runner_up, ratio, to_opt, margin, opt):
+    """A cell reads without its colour: the winner's label (the start of its legend entry), its margin over the
+    runner-up and its distance to the optimum; where the LP did not run it does not say "n/a" (an optimum exists)."""
+    lines = style.winner_cell(winner, runner_up, ratio, to_opt, float("nan")).split("\n")  # a frame's missing twin
+    assert lines == [_registry_label(winner), margin, opt]
+    assert style.name(winner).startswith(lines[0])
+
+
+def test_a_cell_names_the_winners_twin_apart_from_its_runner_up():
+    """At k >= 3 lszhang and lshist are one release: the cell names both as the winner and measures the margin to the
+    next different release (not a "tie" with itself)."""
+    import pandas as pd
+
+    from dpposterior.paper import beyond
+
+    rows = [{"mechanism": m, "base": m, "pure_dp": True, "k": 3, "prior_strength": 1.0, "n": 5, "epsilon": 1.0,
+             "average": v, "status": "ok", "is_optimum": False} for m, v in
+            (("lszhang", 0.40), ("lshist", 0.40 * (1 + 1e-12)), ("geometric", 0.46))]
+    (w,) = beyond.winners(pd.DataFrame(rows), "average").itertuples()
+    assert (w.winner, w.same, w.runner_up) == ("lszhang", "lshist", "geometric")
+    assert style.winner_cell(w.winner, w.runner_up, w.ratio, w.to_optimum, w.same).split("\n")[:3] == [
+        "lszhang", "= lshist", "runner-up +15%"]
+
+
+def test_cell_backgrounds_keep_black_text_readable():
+    """Every colour of the style, lightened for a cell, takes black text (greyscale too: the text, not the
+    colour, names the winner)."""
+    for m in style.COLOURS:
+        assert style.text_colour(style.tint(style.colour(m))) == "black", m
+
+
+def test_the_frontier_items_draw_every_k_once():
+    """frontier (k = 2) and frontier-k3 (k >= 3) split one grid: every k of its priors is drawn by exactly one
+    frontier item, in the default and the quick config."""
+    import yaml
+
+    from dpposterior.paper.paths import here
+
+    cfg = yaml.safe_load(here("config.yaml").read_text(encoding="utf-8"))
+    quick = yaml.safe_load(here("workflow/quick.yaml").read_text(encoding="utf-8"))
+    for grid in (cfg["expected_error"]["frontier"], {**cfg["expected_error"]["frontier"],
+                                                     **quick["expected_error"].get("frontier", {})}):
+        ks = sorted({len(p) for p in grid["priors"]})
+        drawn = [k for spec in cfg["items"].values() if spec["template"] == "frontier" for k in spec["k"]]
+        assert sorted(drawn) == ks
 
 
 def test_a_render_process_skips_the_slow_iri_checkers_and_still_validates_notebooks():
@@ -208,3 +301,38 @@ def test_a_render_process_skips_the_slow_iri_checkers_and_still_validates_notebo
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() in ("None", "absent")
+
+
+def test_the_browser_check_opens_every_split_figure_page():
+    """CI's browser check (.ci/browser-check) opens the rendered notebook of every frontier item (one figure split
+    across items) and of which-to-use by name, besides the first page and its first notebooks."""
+    import shlex
+
+    import yaml
+
+    from dpposterior.paper.paths import here
+
+    cfg = yaml.safe_load(here("config.yaml").read_text(encoding="utf-8"))
+    script = here(".ci/browser-check").read_text(encoding="utf-8").replace("\\\n", " ")
+    (call,) = [ln for ln in script.splitlines() if "browser_check.py" in ln and not ln.lstrip().startswith("#")]
+    words = shlex.split(call)
+    after = words[words.index("--items") + 1:]
+    named = set(after[:next((i for i, w in enumerate(after) if w.startswith("-")), len(after))])
+    wanted = {i for i, spec in cfg["items"].items() if spec["template"] == "frontier"} | {"which-to-use"}
+    assert wanted <= named, wanted - named
+
+
+def test_ratios_at_one_n_are_bars_named_like_the_legend():
+    """Where the optimum ran at one n only (which-to-use at k >= 3), each release is one labelled bar from 1 to its
+    ratio, not a panel of single points."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    rows = pd.DataFrame({"mechanism": ["geometric", "lattice~average", "ehd"], "n": 5, "ratio": [1.4, 1.03, 1.7]})
+    fig, ax = plt.subplots()
+    style.ratio_bars(ax, rows, ["geometric", "lattice~average"])
+    bars = ax.patches
+    assert [round(b.get_x() + b.get_width(), 6) for b in bars] == [1.4, 1.03]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["geometric", "lattice (average)"]
+    assert "n = 5" in ax.get_xlabel()
+    plt.close(fig)

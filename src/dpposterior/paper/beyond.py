@@ -124,23 +124,35 @@ def _optimum_rows(df: pd.DataFrame, objective: str) -> pd.DataFrame:
     return s[s.is_optimum.astype(bool)] if "is_optimum" in s else s
 
 
+#: Two releases whose errors agree to this relative tolerance are one release in a which-to-use cell (``lszhang`` and
+#: ``lshist`` at k >= 3, ``lszhang`` and ``lsdim`` at k = 2, the calibrated ``ehds`` and ``mh``): the winner's twin,
+#: not its runner-up.
+SAME_RTOL = 1e-9
+
+
 def winners(df: pd.DataFrame, objective: str) -> pd.DataFrame:
     """Per (k, prior strength, n, eps): the pure eps-DP release (the lattice release at k >= 3 only:
     :data:`RANKED_FROM_K3`) (claimed or certified; ``mh`` claims only 2 eps and
     ``mh-delta`` (eps, delta), so neither is ranked) with the smallest ``objective`` error
-    (``worst`` or ``average``), the runner-up, and their ratio; ``optimum`` (the optimum's error when the grid has
+    (``worst`` or ``average``), the releases with the same error (``same``, comma-separated, or None: within
+    :data:`SAME_RTOL`, the same release under another name), the runner-up (the best release with a larger
+    error), and their ratio; ``optimum`` (the optimum's error when the grid has
     it, else NaN: at k >= 3 past the linear program's budgets) and ``to_optimum``, the winner's error over it."""
     d = df[df.pure_dp & ~df.base.isin(NOT_RANKED) & df[objective].notna()
            & ~(df.base.isin(RANKED_FROM_K3) & (df.k < 3))]
     best = _optimum_rows(df, objective).groupby(["k", "prior_strength", "n", "epsilon"])[objective].first()
     out = []
     for (k, a, n, eps), g in d.groupby(["k", "prior_strength", "n", "epsilon"], sort=True):
-        g = g.sort_values(objective)
+        g = g.sort_values(objective, kind="stable")
+        top = g[objective].iloc[0]
+        same = g.iloc[1:][np.isclose(g[objective].iloc[1:], top, rtol=SAME_RTOL, atol=0.0)]
+        rest = g.iloc[1 + len(same):]
         optimum = float(best.get((k, a, n, eps), np.nan))
         out.append({"k": k, "prior_strength": a, "n": n, "epsilon": eps, "winner": g.mechanism.iloc[0],
-                    "error": g[objective].iloc[0], "runner_up": g.mechanism.iloc[1] if len(g) > 1 else None,
-                    "ratio": g[objective].iloc[1] / g[objective].iloc[0] if len(g) > 1 else np.nan,
-                    "optimum": optimum, "to_optimum": g[objective].iloc[0] / optimum if optimum > 0 else np.nan})
+                    "same": ", ".join(same.mechanism) or None, "error": top,
+                    "runner_up": rest.mechanism.iloc[0] if len(rest) else None,
+                    "ratio": rest[objective].iloc[0] / top if len(rest) else np.nan,
+                    "optimum": optimum, "to_optimum": top / optimum if optimum > 0 else np.nan})
     return pd.DataFrame(out)
 
 

@@ -45,7 +45,7 @@ _ALL = (
     Template("score_change", "sensitivity"),
     Template("privacy_audit", "audit", needs=("claim", "claim_mechanism"), mechanism_keys=("claim_mechanism",)),
     Template("coverage", "coverage"),
-    Template("frontier", "expected_error"),
+    Template("frontier", "expected_error", needs=("k",)),
     Template("which_to_use", "expected_error", needs=("better", "worse"), mechanism_keys=("better", "worse")),
     Template("calibration", "expected_error"),
     Template("tailoring", "expected_error"),

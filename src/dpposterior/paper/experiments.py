@@ -170,7 +170,8 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
     ``exp(-eps H / LS(c))``; §5.1 ``P(|Y| in [s, s+1))``, Y ~ Lap(2/eps), split evenly over the
     candidates s steps away, clamped tails left out).  The lattice release's probabilities are the lower ends
     ``P_D`` of :meth:`~dpposterior.mechanisms.lattice.LatticeMechanism.pmf_at` (each within its tail bound,
-    1e-9, of the pmf; docs/lattice.md).
+    1e-9, of the pmf; docs/lattice.md); column ``prob_slack`` holds that bound (``P_D <= P <= P_D + prob_slack``;
+    0 for every other, exact, row), so a figure can leave out what the bracket does not resolve.
     """
     a = np.asarray(spec["prior"], float)
     c = np.asarray(spec["counts"], np.int64)
@@ -180,6 +181,7 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
     h = hellinger(a + c, a + cands)
     st = steps(c, cands)
     truth = int(candidate_rank(c))
+    slack = 0.0  # each probability is exact, except the lattice release's lower ends (below)
     if mechanism == "formula-exp":
         logits = -eps * h / local_sensitivity(a, c)
         lp = logits - logsumexp(logits)
@@ -192,7 +194,7 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
         # at one data set, from the remap at the z near c: the lower ends P_D, within the tail bound of the pmf
         # (its rows over R(n) are not computed at these sizes; docs/lattice.md, "The pmf at one data set")
         rs = ReleaseSpec.of(parsed(mechanism), eps, delta)
-        low, _ = rs.mechanism.pmf_at(a, c, rs)
+        low, slack = rs.mechanism.pmf_at(a, c, rs)
         with np.errstate(divide="ignore"):
             lp = np.log(low)
     else:
@@ -200,7 +202,7 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
     p = np.exp(lp)
     pmf = pd.DataFrame({"item": name, "mechanism": mechanism, "candidate": np.arange(len(cands)),
                         "m": [r.tolist() for r in cands], "H": h, "steps": st, "prob": p,
-                        "is_truth": np.arange(len(cands)) == truth})
+                        "is_truth": np.arange(len(cands)) == truth, "prob_slack": float(slack)})
     pmf["epsilon"], pmf["delta"] = eps, delta
     pmf["prior"] = [a.tolist()] * len(pmf)
     pmf["counts"] = [c.tolist()] * len(pmf)

@@ -13,22 +13,22 @@ COLOURS = {"mh": "#1f77b4", "lsdim": "#2ca02c", "lshist": "#d62728", "mh-delta":
            "formula-exp": "#444444", "formula-laplace": "#bbbbbb", "geometric": "#e377c2",
            "ehd~calibrated": "#3f3f3f", "ehds~calibrated": "#5c3a1e", "mh~calibrated": "#0b3d66",
            "mh-delta~calibrated": "#5a3d80", "optimal~worst": "#000000", "optimal~average": "#555555",
-           "lattice~worst": "#ff7f0e", "lattice~average": "#bcbd22"}
-#: Legend names: the project id and the draft's name for it.
-NAMES = {"mh": "mh (M_H, arXiv Def. 6)", "lsdim": "lsdim (Laplace)", "lshist": "lshist (improved Laplace)",
-         "mh-delta": "mh-delta (M_H, workshop Def. 4.1)", "lszhang": "lszhang (Laplace 2/eps)",
-         "ehds": "ehds", "ehd": "ehd", "ehdl": "ehdl",
-         "lshist=lszhang": "lshist = lszhang (both Lap(2/eps) at k >= 3)",
-         "geometric": "geometric (discrete Laplace)", "ehd~calibrated": "ehd calibrated",
-         "ehds~calibrated": "ehds calibrated", "mh~calibrated": "mh calibrated",
-         "mh-delta~calibrated": "mh-delta calibrated",
-         "optimal~worst": "optimal (worst case; k = 2: geometric + remap, k >= 3: LP, lattice beyond)",
-         "optimal~average": "optimal (average; k = 2: geometric + remap, k >= 3: LP, lattice beyond)",
-         "lattice~worst": "lattice (K-norm noise + minimax remap)",
-         "lattice~average": "lattice (K-norm noise + Bayes remap)"}
+           "lattice~worst": "#ff7f0e", "lattice~average": "#1a9e8f"}  # teal: olive sat between orange and gold
+#: What a legend says after a release's registry label (:func:`label`): the drafts' name for it, or what it is made
+#: of.  Every legend, cell and caption names a release by its label first, so one release reads the same everywhere.
+#: A release that differs by k has one entry per k: ``{2: ..., 3: ...}`` (3: every k >= 3).
+ABOUT = {"mh": "M_H, arXiv Def. 6", "lsdim": "Laplace", "lshist": "improved Laplace",
+         "mh-delta": "M_H, workshop Def. 4.1", "lszhang": "Laplace 2/eps", "geometric": "discrete Laplace",
+         "optimal~worst": {2: "geometric + minimax remap", 3: "the LP; the lattice release beyond its budgets"},
+         "optimal~average": {2: "geometric + Bayes remap", 3: "the LP; the lattice release beyond its budgets"},
+         "lattice~worst": "K-norm noise + minimax remap", "lattice~average": "K-norm noise + Bayes remap",
+         "formula-exp": "workshop draft's printed formula, exponential",
+         "formula-laplace": "workshop draft's printed formula, Laplace"}
+#: At k >= 3 ``lshist`` and ``lszhang`` are one release (both Laplace 2/eps): each legend says so, whichever is drawn.
+SAME_FROM_K3 = {"lszhang": "lshist", "lshist": "lszhang"}
 MARKERS = {"mh": "o", "lsdim": "s", "lshist": "^", "mh-delta": "D", "lszhang": "v", "ehds": "P", "ehd": "X",
            "ehdl": "*", "geometric": "h", "ehd~calibrated": "x", "ehds~calibrated": "p", "mh~calibrated": "8",
-           "mh-delta~calibrated": "d", "optimal~worst": "_", "optimal~average": "|",
+           "mh-delta~calibrated": "d", "optimal~worst": "H", "optimal~average": "H",
            "lattice~worst": "<", "lattice~average": ">"}
 
 RC = {"font.size": 9, "axes.titlesize": 9.5, "axes.labelsize": 9, "legend.fontsize": 7.5,
@@ -52,21 +52,47 @@ def colour(m: str) -> str:
     return COLOURS.get(m) or _pick(m, DEFAULT_COLOURS)
 
 
-def name(m: str) -> str:
-    return NAMES.get(m, m)
+def label(m: str) -> str:
+    """The registry's display label of a mechanism variant, as ``compare`` prints it (``lattice~average`` ->
+    ``lattice (average)``, ``ehds~calibrated`` -> ``ehds (calibrated)``); a name the registry does not know (the
+    drafts' printed formulas) stays as it is."""
+    from ..errors import InputError
+    from ..mechanisms import parse_variant
+
+    try:
+        return parse_variant(m).label
+    except InputError:
+        return str(m)
 
 
-#: the short forms of variant suffixes and long ids in a figure's cells (a which-to-use cell holds ~12 characters)
-SHORT = {"~calibrated": " cal.", "~average": " avg", "~worst": " worst", "lattice": "latt.", "geometric": "geom."}
+def name(m: str, k: int | None = None) -> str:
+    """A release's legend entry: its registry label (:func:`label`), then what it is (:data:`ABOUT`), e.g.
+    ``lattice (average): K-norm noise + Bayes remap``.  With ``k >= 3``, ``lszhang`` and ``lshist`` say that they
+    are the same release there (:data:`SAME_FROM_K3`), so a figure that draws either names it the same way."""
+    about = ABOUT.get(m)
+    if isinstance(about, dict):
+        about = (about[2 if k == 2 else 3] if k is not None
+                 else "; ".join(f"k {'=' if j == 2 else '>='} {j}: {v}" for j, v in about.items()))
+    if k is not None and k >= 3 and m in SAME_FROM_K3:
+        about = f"{about} (= {SAME_FROM_K3[m]} at k >= 3)"
+    return f"{label(m)}: {about}" if about else label(m)
 
 
-def short_name(m: str) -> str:
-    """A mechanism variant's name short enough for a table cell: ``lattice~average`` -> ``latt. avg``,
-    ``ehds~calibrated`` -> ``ehds cal.``; plain ids of up to 8 characters stay as they are."""
-    out = str(m)
-    for long, short in SHORT.items():
-        out = out.replace(long, short)
-    return out
+def wrap_label(text: str, width: int = 46) -> str:
+    """A legend entry broken into lines of at most ``width`` characters (a legend beside the panels stays narrow)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False))
+
+
+def legend_names(mechanisms, k_values) -> dict[str, str]:
+    """The legend entry (:func:`name`) of each release an item draws, at the smallest k of its points: two items at
+    the same k name a release the same way, whichever other releases they draw (``lszhang`` at k = 3 says it is
+    ``lshist`` too, with or without ``lshist`` beside it)."""
+    import numpy as np
+
+    k = int(np.min(np.asarray(k_values)))
+    return {m: name(m, k) for m in mechanisms}
 
 
 def marker(m: str) -> str:
@@ -113,10 +139,12 @@ def curves(ax, data: dict, rtol: float = 0.005, **kw) -> None:
         below[m] = (x, y)
 
 
-def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n") -> None:
+def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n", ls: str | None = None,
+                mfc: str | None = None) -> None:
     """One panel of errors over the optimum's against n (rows of :func:`dpposterior.paper.beyond.ratios`, already
-    narrowed to one objective and setting): a line per mechanism in ``mechanisms`` (dashed when calibrated), the
-    optimum as the black line at 1, log axes with the n of ``ns`` as ticks."""
+    narrowed to one objective and setting): a line per mechanism in ``mechanisms`` (dashed when calibrated, or all
+    ``ls``; markers filled, or ``mfc``), the optimum as the black line at 1, log axes with the n of ``ns`` as ticks
+    (called again on the same axes, it adds a second setting's lines)."""
     from matplotlib.ticker import NullLocator  # optional heavy dependency, as in apply()
 
     data = {}
@@ -124,7 +152,8 @@ def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n") -> None
         s = ratios[ratios.mechanism == m].sort_values("n")
         if len(s):
             data[m] = (s.n.to_numpy(), s.ratio.to_numpy())
-    curves(ax, data, ms=4, lw=1.1, ls=lambda m: "--" if "~calibrated" in m else "-")
+    extra = {"mfc": mfc} if mfc else {}
+    curves(ax, data, ms=4, lw=1.1, ls=lambda m: ls or ("--" if "~calibrated" in m else "-"), **extra)
     ax.axhline(1.0, color="black", lw=2.2)
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -133,6 +162,19 @@ def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n") -> None
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel(xlabel)
     ax.set_ylabel("error / optimum")
+
+
+def ratio_bars(ax, ratios, mechanisms) -> None:
+    """Errors over the optimum's at one n (rows of :func:`dpposterior.paper.beyond.ratios`, narrowed to one
+    objective, setting and n): one bar per mechanism of ``mechanisms``, from the optimum (1) to its ratio, named by
+    its registry label, best first; what :func:`ratio_panel` would draw as a panel of single points."""
+    s = ratios[ratios.mechanism.isin(list(mechanisms))].sort_values("ratio", ascending=False)
+    y = range(len(s))
+    ax.barh(y, s.ratio.to_numpy() - 1.0, left=1.0, color=[colour(m) for m in s.mechanism], height=0.7)
+    ax.set_yticks(list(y), [label(m) for m in s.mechanism], fontsize=7)
+    ax.axvline(1.0, color="black", lw=2.2)
+    ax.set_xlabel(f"error / optimum at n = {int(s.n.iloc[0])}" if len(s) else "error / optimum")
+    ax.grid(axis="y", visible=False)
 
 
 def text_colour(background: str) -> str:
@@ -203,3 +245,32 @@ def save(fig, *paths: str | Path, title: str | None = None, settings: str | None
     finally:
         for t in added:
             t.remove()
+
+
+def winner_cell(winner: str, runner_up: str | None, ratio: float, to_optimum: float, same: str | None = None) -> str:
+    """The text of one which-to-use cell (a row of :func:`dpposterior.paper.beyond.winners`), read without its colour
+    (in greyscale too): the winner's registry label (:func:`label`, as the legend starts), its margin ("runner-up
+    +2.1%": how much larger the next release's error is; "tie" under 0.05 %) and its error over the optimum's
+    ("opt. x1.05"), or "no LP optimum" where the k >= 3 linear program is past its budgets (an optimum exists; it
+    was not computed).  ``same``: the releases with the winner's error (comma-separated ids), one line "= lshist"."""
+    import math
+
+    lines = [label(winner)]
+    if isinstance(same, str) and same:  # None or NaN (a frame's missing value): no twin
+        lines.append("= " + ", ".join(label(m) for m in same.split(", ")))
+    if runner_up is None or not math.isfinite(ratio):
+        lines.append("the only release")
+    elif ratio - 1.0 < 5e-4:
+        lines.append("tie (< 0.05%)")
+    else:
+        lines.append(f"runner-up +{100.0 * (ratio - 1.0):.{1 if ratio < 1.1 else 0}f}%")
+    lines.append(f"opt. x{to_optimum:.2f}" if math.isfinite(to_optimum) else "no LP optimum")
+    return "\n".join(lines)
+
+
+def tint(colour_: str, amount: float = 0.45) -> str:
+    """``colour_`` mixed with white (``amount`` of the colour): a cell background on which black text reads, whatever
+    the colour (WCAG contrast against black about 6 for pure black's tint at 0.45, more for any other)."""
+    from matplotlib.colors import to_hex, to_rgb  # optional heavy dependency, as in apply()
+
+    return to_hex([1.0 - amount * (1.0 - c) for c in to_rgb(colour_)])
