@@ -39,7 +39,7 @@ style.apply()
 # %% tags=["parameters"]
 item = "frontier"
 title = None
-k = None  # the numbers of categories this figure draws (config.yaml: frontier k = 2, frontier-k3 k >= 3)
+k = None  # the numbers of categories this figure draws, from its item in config.yaml
 mechanisms = None
 claims = None
 inputs = None

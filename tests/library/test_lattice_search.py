@@ -17,6 +17,7 @@ from dpposterior import SizeError
 from dpposterior.lattice.noise import window
 from dpposterior.lattice.remap import local_bayes_search
 from dpposterior.lattice.search import local_search_many
+from dpposterior.limits import Task
 from dpposterior.mechanisms import LATTICE, ReleaseSpec
 from dpposterior.models import candidate_rank, candidates
 
@@ -71,7 +72,9 @@ def test_local_errors_match_the_pmf_at_one_data_set(monkeypatch):
     monkeypatch.setattr(lattice_entry, "DENSE_DRAW_SECONDS", 0.0)
     prior, n, spec = np.array([2.0, 0.5, 1.0]), 10, ReleaseSpec.of("lattice", 1.0, objective="average")
     assert not LATTICE.uses_window(n, 3, spec)
-    br = LATTICE.exact_expected_errors(prior, n, spec)
+    plan = LATTICE.plan(Task.ERRORS, spec, prior, n)
+    assert plan.route == "local search"
+    br = LATTICE.direct_errors(plan, prior, n, spec)
     assert br.tail <= 1e-5
     R = candidates(n, 3)
     for c in [(0, 0, 10), (3, 3, 4)]:

@@ -35,7 +35,7 @@ def test_grid_keeps_a_size_refusal_as_a_row():
     # remap keeps its time budget
     df = beyond.expected_error_grid("optimal~worst", {"priors": [[1, 1, 1]], "n": [30], "epsilon": [1.0],
                                                       "delta": 1e-8, "max_candidates": 1000})
-    assert len(df) == 1 and np.isnan(df.worst.iloc[0]) and "over the budget" in df.status.iloc[0]
+    assert len(df) == 1 and np.isnan(df.worst.iloc[0]) and "over the limit" in df.status.iloc[0]
 
 
 def test_lp_oracle_is_recorded_where_the_lp_runs_and_matches_geometric_plus_remap():

@@ -111,10 +111,12 @@ BALL_SECONDS = 2e-6
 #: :meth:`LatticeMechanism.local_errors`).  The batched local remap
 #: (:func:`~dpposterior.lattice.search.local_search_many`): a constant, per (output x offset of the near ball) and per
 #: window point; the offset sum (:func:`~dpposterior.lattice.search.window_errors`): per loss evaluation.  Measured on
-#: the 2 shared cores at load 10-12 (docs/lattice.md), CPU seconds: Dir(1,1,1), eps = 1, n = 300: 5.3 + 1.2;
-#: n = 1000: 39.3 + 16.1; each estimate is above the measured value.
-LOCAL_SEARCH_SECONDS = (1.0, 3e-8, 5e-5)
-LOCAL_SUM_SECONDS = 4.5e-8
+#: the 2 shared cores, CPU seconds, Dir(1,1,1), eps = 1: at load 10-12 (docs/lattice.md) n = 300: 5.3 + 1.2, n = 1000:
+#: 39.3 + 16.1; at load 5-7 (2026-11-28) n = 100: 0.6 + 0.03, n = 300: 1.8 + 0.3, n = 1000: 18.8 in all.  The
+#: constants give 1.5-3x the second set (about the first), so a plan's seconds are within 2x of a loaded machine's
+#: (benchmarks/plans.py).
+LOCAL_SEARCH_SECONDS = (0.5, 1.5e-8, 2.5e-5)
+LOCAL_SUM_SECONDS = 2.25e-8
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
