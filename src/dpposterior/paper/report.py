@@ -189,7 +189,7 @@ def write_index(items: list[dict], *, verdicts_csv: str | Path, verdicts_html: s
              "the code folded), and its verdict rows.</p>",
              f"<nav><a href='{table}'>The full verdict table</a>"
              f"<a href='{_link(verdicts_csv, here_dir)}'>verdicts.csv</a>"
-             f"<a href='#items'>The items</a></nav>",
+             f"<a href='#items'>The items</a><a href='#rebuilding'>Rebuilding</a></nav>",
              f"<h2 id='counts'>Verdicts: {len(df)} rows</h2>",
              f"<p>{H.escape(summary_line(df))}.</p>", kinds_html(df),
              f"<details><summary>How to read the verdicts</summary><p>{inline_html(HOW_TO_READ)}</p></details>",
@@ -208,10 +208,24 @@ def write_index(items: list[dict], *, verdicts_csv: str | Path, verdicts_html: s
             f"<td>{len(rows)} rows: {H.escape(c)}</td>"
             f"<td><a href='{fig}'>figure</a><br><a href='{nb}'>notebook</a><br>"
             f"<a href='{table}#{anchor}'>verdict rows</a></td></tr>")
-    parts += ["</table>", "</body></html>", ""]
+    parts += ["</table>", rebuilding_html(items), "</body></html>", ""]
     text = "\n".join(parts)
     _atomic(out, text)
     return text
+
+
+def rebuilding_html(items: list[dict]) -> str:
+    """The one place that says how to rebuild (the rendered notebooks point here): the whole set, one item (its
+    figure as the target, e.g. the first item's), the quick config, and the notebook templates in Jupyter."""
+    example = H.escape(str(items[0]["figure"])) if items else "figures/fig4.png"
+    return ("<h2 id='rebuilding'>Rebuilding</h2>"
+            "<p>Everything on this page is made by the pipeline, from the repository root (README.md, "
+            "docs/pipeline.md). The whole set: <code>snakemake --cores 2</code>. One item, with what it needs: its "
+            f"figure as the target, e.g. <code>snakemake --cores 2 {example}</code>. The quick config (small sizes, "
+            "under <code>figures/quick/</code>) adds <code>--configfile workflow/quick.yaml</code>. Each item's "
+            "notebook is its template (<code>notebooks/TEMPLATE.py</code>, named in the notebook's last line) run with "
+            "the item's parameters; a template opens in Jupyter as it is and reads the default config's results once "
+            "they exist (docs/pipeline.md, \"Changing or adding an item\").</p>")
 
 
 def landing_rst(path: Path, titles: dict) -> str:
