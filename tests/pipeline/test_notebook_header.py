@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dpposterior.paper import items as I
 from dpposterior.paper import render
 from dpposterior.paper import verdicts as V
 
