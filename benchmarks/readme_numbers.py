@@ -36,7 +36,8 @@ def ratio_table(df):
     for (m, objective), s in r.groupby(["mechanism", "objective"]):
         top = s.loc[s.ratio.idxmax()]
         out.setdefault(m, {})[objective] = {"min": round(float(s.ratio.min()), 6), "max": round(float(s.ratio.max()), 6),
-                                            "max_at_n": int(top.n), "points": int(len(s))}
+                                            "max_at_n": int(top.n), "points": int(len(s)),
+                                            "by_n": {str(int(n)): round(float(v), 6) for n, v in zip(s.n, s.ratio)}}
     return out
 
 

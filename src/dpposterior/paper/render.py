@@ -155,7 +155,7 @@ def _summary_line(item: str, df) -> str:
     if not len(df):
         return f"**Item {item}: no verdict rows.**"
     c = ", ".join(f"{n} {v}" for v, n in counts(df).items())
-    return f"**Item {item}: {len(df)} verdict rows: {c}.**"
+    return f"**Item {item}: {len(df)} verdict row{'' if len(df) == 1 else 's'}: {c}.**"
 
 
 #: The last cell of every rendered notebook: where it came from, and where the rebuilding is explained (once).
