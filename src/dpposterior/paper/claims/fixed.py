@@ -398,8 +398,8 @@ def tailoring(df: pd.DataFrame) -> list[V.Verdict]:
                     f"arXiv draft §8 future work 3 asks about distances other than Hellinger ({objective} error "
                     f"under {measure}): does the optimum tailored to {other} do worse than the {measure} optimum?",
                     "a question (future work 3: other distances), no claim",
-                    f"{answer}: the {other} optimum's error is x{s.ratio.min():.3f} to x{s.ratio.max():.3f} the "
-                    f"{measure} optimum's; worse by {TAILOR_MARGIN:.0%} or more at {int(hit.sum())} of {len(s)} points",
+                    f"{answer} ('worse': by {TAILOR_MARGIN:.0%} or more): the {other} optimum's error is "
+                    f"x{s.ratio.min():.3f} to x{s.ratio.max():.3f} the {measure} optimum's",
                     "ratio of the two optima's errors under the measure at every point (exact values); 'worse' when "
                     "the ratio is at least 1 + margin", f"margin {TAILOR_MARGIN:g} (the project's, for 'worse')",
                     V.ANSWERED))
