@@ -95,7 +95,8 @@ def test_the_first_page_says_how_to_rebuild(tmp_path):
     page = report.write_index([{"item": "i", "title": "I", "figure": "figures/quick/i.png", "notebook": "n.html"}],
                               verdicts_csv=tmp_path / "v.csv", verdicts_html=tmp_path / "v.html",
                               out=tmp_path / "index.html")
-    assert "<h2 id='rebuilding'>Rebuilding</h2>" in page and "snakemake --cores 2 figures/quick/i.png" in page
+    assert "<h2 id='rebuilding'>Rebuilding</h2>" in page
+    assert "snakemake --cores 2 --configfile workflow/quick.yaml figures/quick/i.png" in page
     assert "href='#rebuilding'" in page
     assert render.FOOTER.count("figures/index.html") == 1 and "Rebuilding" in render.FOOTER
 

@@ -216,8 +216,11 @@ def write_index(items: list[dict], *, verdicts_csv: str | Path, verdicts_html: s
 
 def rebuilding_html(items: list[dict]) -> str:
     """The one place that says how to rebuild (the rendered notebooks point here): the whole set, one item (its
-    figure as the target, e.g. the first item's), the quick config, and the notebook templates in Jupyter."""
-    example = H.escape(str(items[0]["figure"])) if items else "figures/fig4.png"
+    figure as the target, e.g. the first item's, with the ``--configfile workflow/NAME.yaml`` of a run that writes to
+    ``figures/NAME/``), the quick config, and the notebook templates in Jupyter."""
+    figure = Path(str(items[0]["figure"])) if items else Path("figures/fig4.png")
+    flag = f"--configfile workflow/{figure.parts[-2]}.yaml " if figure.parts[-3:-2] == ("figures",) else ""
+    example = H.escape(f"{flag}{figure.as_posix()}")
     return ("<h2 id='rebuilding'>Rebuilding</h2>"
             "<p>Everything on this page is made by the pipeline, from the repository root (README.md, "
             "docs/pipeline.md). The whole set: <code>snakemake --cores 2</code>. One item, with what it needs: its "
