@@ -114,6 +114,9 @@ def test_the_lp_reach_in_docs_is_the_codes(monkeypatch):
                                                 reach[5]]
     assert all(n_candidates(reach[k] + 1, k) <= MAX_OUTPUTS for k in (3, 4, 5))  # "the time binds first"
     assert {k: v["n"] for k, v in NUMBERS["lp_reach"]["by_k"].items()} == {str(k): v for k, v in reach.items()}
+    # the same reach where docs/definitions.md and config.yaml's comment say it
+    assert f"(by default up to n = {reach[3]} at k = 3: docs/mechanisms.md)" in prose("docs/definitions.md")
+    assert f"to n = {reach[3]} at k = 3 by default" in (ROOT / "config.yaml").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("args", [["--mechanism", "geometric"], ["--mechanism", "ehdl"],
