@@ -82,8 +82,8 @@ def test_the_header_says_whose_claims_and_the_verdicts(tmp_path):
     lines = text.splitlines()
     assert lines[0] == "# A title (arXiv draft Fig. 4)"
     assert "**What it shows.** Prior Beta(1,1). Left: the mean." in text
-    assert "- arXiv draft §7.2.2: Laplace beats M_H below n ~ 300 (arXiv draft (004) §7.2.2): **PARTLY**" in text
-    assert "**What the drafts ask**" in text and "(arXiv draft (004) §8 future work 1 (a question)): **ANSWERED**" in text
+    assert "- arXiv draft §7.2.2: Laplace beats M_H below n ~ 300: **PARTLY**" in text
+    assert "**What the drafts ask**" in text and "- arXiv draft §8 future work 1 asks when: is one best?: **ANSWERED**" in text
     assert "**The project's own checks**: 2 rows (2 REPRODUCED), listed at the end." in text
     assert lines[-1] == "**Item it: 4 verdict rows: 2 REPRODUCED, 1 PARTLY, 1 ANSWERED.**"
 

@@ -130,7 +130,7 @@ def item_header(parameters: dict, caption: str = "", verdicts=None) -> str:
             lines.append(head)
             for claim, rows in g.groupby("claim", sort=False):
                 words = ", ".join(f"{n} {v}" if n > 1 else v for v, n in counts(rows).items())
-                lines.append(f"- {claim} ({rows.source.iloc[0]}): **{words}**")
+                lines.append(f"- {claim}: **{words}**")  # the claim cites its draft (its source column)
             lines.append("")
         own = df[kind == V.PROJECT]
         if len(own):
