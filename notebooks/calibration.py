@@ -9,15 +9,12 @@
 # ---
 
 # %% [markdown]
-# # Calibrated exponential mechanisms: kappa* and the error it buys
+# # Template `calibration`: calibrated exponential mechanisms: kappa* and the error it buys
 #
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/calibration.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `calibration` (the arXiv draft's future work: can the slack between the concrete eps and the
-# proven bound buy less noise?). kappa* is the largest factor on the weight w(c) for which the exact
-# worst-case concrete eps over all data of size n stays <= eps; the calibrated mechanism is eps-DP,
-# certified by that exact computation. The defaults render `calibration` of the default config.
+# Template `calibration` (the arXiv draft's future work: can the slack between the concrete eps and the proven
+# bound buy less noise?). kappa* is the largest factor on the weight w(c) for which the exact worst-case concrete
+# eps over all data of size n stays <= eps; the calibrated mechanism is eps-DP, certified by that exact
+# computation.
 
 # %%
 import matplotlib.pyplot as plt

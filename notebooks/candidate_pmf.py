@@ -9,13 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Exact candidate probabilities against their Hellinger distance (arXiv draft §7.2.1, Fig. 3)
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig3a.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `candidate_pmf`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
-# every input and output path; the defaults render `fig3a` of the default config.
+# # Template `candidate_pmf`: exact candidate probabilities against their Hellinger distance (arXiv draft §7.2.1, Fig. 3)
 
 # %%
 import matplotlib.pyplot as plt

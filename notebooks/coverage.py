@@ -9,17 +9,13 @@
 # ---
 
 # %% [markdown]
-# # Coverage of credible intervals from a private release: naive against noise-aware
+# # Template `coverage`: coverage of credible intervals from a private release: naive against noise-aware
 #
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/coverage.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `coverage` (beyond the drafts). A release `Dir(a + m)` is often read as the posterior, but it
-# ignores the noise that made `m`. Its 90 % credible interval then covers the true `theta` less often than
-# 90 %. The noise-aware posterior (Bayes' rule over the mechanism's exact output distribution; post-processing,
-# so it costs no privacy) covers at exactly the nominal level. Every number here is an exact sum over data sets
-# and releases, with `theta` drawn from the prior; nothing is sampled. The defaults render `coverage` of the
-# default config.
+# Template `coverage` (beyond the drafts). A release `Dir(a + m)` is often read as the posterior, but it ignores
+# the noise that made `m`. Its 90 % credible interval then covers the true `theta` less often than 90 %. The
+# noise-aware posterior (Bayes' rule over the mechanism's exact output distribution; post-processing, so it costs
+# no privacy) covers at exactly the nominal level. Every number here is an exact sum over data sets and releases,
+# with `theta` drawn from the prior; nothing is sampled.
 
 # %%
 import matplotlib.pyplot as plt

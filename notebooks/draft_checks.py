@@ -9,7 +9,7 @@
 # ---
 
 # %% [markdown]
-# # The drafts' theorems and side claims, recomputed
+# # Template `draft_checks`: the drafts' theorems and side claims, recomputed
 #
 # Template `draft_checks`. The algorithm note's Thm 4.1, Cor. 4.4.1, Thm 4.5 and Cor. 4.5.1-4.5.3, the workshop
 # draft's §5.4.1 rate and §6.2 run-time remark, the drafts' |R_post|, the arXiv draft's §7.2.2 / §8 comparison for
@@ -17,9 +17,6 @@
 # `dpposterior.paper.drafts` and judged by its rule. It also compares the authors' recorded P(release = BI(c))
 # (from their code, not in the drafts) with the exact pmf of the item's `source` (n = 1e4). The findings in plain
 # words: docs/findings.md.
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/draft-claims.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
 
 # %%
 import matplotlib.pyplot as plt

@@ -9,13 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Error box plots over a series of settings (arXiv draft Fig. 5 (prior), workshop draft Fig. 5, sketch Figs. 1-3)
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig5-prior.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `error_boxes`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
-# every input and output path; the defaults render `fig5-prior` of the default config.
+# # Template `error_boxes`: error box plots over a series of settings (arXiv draft Fig. 5 (prior), workshop draft Fig. 5, sketch Figs. 1-3)
 
 # %%
 import matplotlib.pyplot as plt

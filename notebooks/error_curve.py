@@ -9,14 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Mean error against a series of settings (arXiv draft Figs. 4-5, workshop draft Figs. 3-4)
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig4.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `error_curve`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and
-# passes every input and output path; the defaults below render `fig4` of the default config. Run it
-# from the repository root or from `notebooks/` after `snakemake --cores 2 figures/fig4.png`.
+# # Template `error_curve`: mean error against a series of settings (arXiv draft Figs. 4-5, workshop draft Figs. 3-4)
 
 # %%
 import matplotlib.pyplot as plt

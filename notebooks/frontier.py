@@ -9,20 +9,17 @@
 # ---
 
 # %% [markdown]
-# # The frontier: expected error of every release, worst case and average, with the optimum
+# # Template `frontier`: expected error of every release, worst case and average, with the optimum
 #
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/frontier.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `frontier` (beyond the drafts). For every data set c of size n the exact expected error
-# E(c) = sum_r P(r | c) H(BI(c), r); the worst case is max_c E(c), the average is over the prior predictive.
-# `optimal` is the best any eps-DP release can do for each objective: at k = 2 the geometric release followed
-# by the Bayes (average) or minimax (worst case) remap, at any n; at k >= 3 the linear program over the
-# mechanism's table where it runs within its budgets, and beyond it the lattice release with the objective's remap
-# (the best release there is, not a certified optimum: those points have no ratio). `lattice` is the K-norm
-# noise on the sum-zero lattice with the Bayes (average) or minimax (worst) remap (docs/lattice.md). Where the
-# k = 2 linear program runs (n <= 259) it is solved too, as the check (open black circles). `~calibrated` is an exponential mechanism with its weight scaled by kappa*
-# (certified eps-DP). The defaults render `frontier` of the default config.
+# Template `frontier` (beyond the drafts). For every data set c of size n the exact expected error E(c) = sum_r P(r
+# | c) H(BI(c), r); the worst case is max_c E(c), the average is over the prior predictive. `optimal` is the best
+# any eps-DP release can do for each objective: at k = 2 the geometric release followed by the Bayes (average) or
+# minimax (worst case) remap, at any n; at k >= 3 the linear program over the mechanism's table where it runs
+# within its budgets, and beyond it the lattice release with the objective's remap (the best release there is, not
+# a certified optimum: those points have no ratio). `lattice` is the K-norm noise on the sum-zero lattice with the
+# Bayes (average) or minimax (worst) remap (docs/lattice.md). Where the k = 2 linear program runs (n <= 259) it is
+# solved too, as the check (open black circles). `~calibrated` is an exponential mechanism with its weight scaled
+# by kappa* (certified eps-DP).
 
 # %%
 import matplotlib.pyplot as plt

@@ -9,13 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Empirical (black-box) privacy loss against the exact values and the claimed bound
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig6-audit.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `privacy_audit`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
-# every input and output path; the defaults render `fig6-audit` of the default config.
+# # Template `privacy_audit`: empirical (black-box) privacy loss against the exact values and the claimed bound
 
 # %%
 import matplotlib.pyplot as plt

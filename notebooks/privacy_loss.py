@@ -9,13 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Exact concrete epsilon against the claimed bound (arXiv draft §7.3, Fig. 6; workshop draft §6.3, Fig. 6)
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig6.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `privacy_loss`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
-# every input and output path; the defaults render `fig6` of the default config.
+# # Template `privacy_loss`: exact concrete epsilon against the claimed bound (arXiv draft §7.3, Fig. 6; workshop draft §6.3, Fig. 6)
 
 # %%
 import matplotlib.pyplot as plt

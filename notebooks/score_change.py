@@ -9,13 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Maximal score change per candidate (arXiv draft §7.1, Fig. 2)
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig2.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `score_change`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
-# every input and output path; the defaults render `fig2` of the default config.
+# # Template `score_change`: maximal score change per candidate (arXiv draft §7.1, Fig. 2)
 
 # %%
 import matplotlib.pyplot as plt

@@ -9,13 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Local, smooth and global sensitivity of H (arXiv draft §3, Fig. 1)
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/fig1.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `sensitivity`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
-# every input and output path; the defaults render `fig1` of the default config.
+# # Template `sensitivity`: local, smooth and global sensitivity of H (arXiv draft §3, Fig. 1)
 
 # %%
 import matplotlib.pyplot as plt

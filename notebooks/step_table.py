@@ -9,13 +9,7 @@
 # ---
 
 # %% [markdown]
-# # Probability of each number of steps from the truth (workshop draft §5.4.1, Tables 1-2)
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/table1.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `step_table`. The pipeline fills the `parameters` cell from `config.yaml` (`items:`) and passes
-# every input and output path; the defaults render `table1` of the default config.
+# # Template `step_table`: probability of each number of steps from the truth (workshop draft §5.4.1, Tables 1-2)
 
 # %%
 import matplotlib.pyplot as plt

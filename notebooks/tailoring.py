@@ -9,18 +9,14 @@
 # ---
 
 # %% [markdown]
-# # Does tailoring to the distance matter?
-#
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/tailoring.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
+# # Template `tailoring`: does tailoring to the distance matter?
 #
 # Template `tailoring` (the arXiv draft's future work 3: distances other than Hellinger). The drafts score their
 # exponential mechanisms with the distance that measures accuracy. Here each release's exact expected error is
-# measured in turn by the Hellinger distance, total variation and KL(BI(c) || release),
-# for the exponential mechanisms scored by each distance, the optimum under each distance's loss (geometric +
-# remap, k = 2), and the Laplace and geometric releases, which read no distance. Every error is divided by the
-# optimum *for the measure in use*, so 1 is the best possible, and an optimum built for another distance shows
-# what the wrong choice costs. The defaults render `tailoring` of the default config.
+# measured in turn by the Hellinger distance, total variation and KL(BI(c) || release), for the exponential
+# mechanisms scored by each distance, the optimum under each distance's loss (geometric + remap, k = 2), and the
+# Laplace and geometric releases, which read no distance. Every error is divided by the optimum *for the measure in
+# use*, so 1 is the best possible, and an optimum built for another distance shows what the wrong choice costs.
 
 # %%
 import matplotlib.pyplot as plt

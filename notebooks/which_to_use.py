@@ -9,22 +9,18 @@
 # ---
 
 # %% [markdown]
-# # Which release to use
+# # Template `which_to_use`: which release to use
 #
-# To run it as it is in Jupyter ("Run all"), make its inputs first, from the repository root: `snakemake --cores 2 figures/which-to-use.png`
-# (the defaults read the default config's `results/`; the quick config's are under `results/quick/`).
-#
-# Template `which_to_use` (the arXiv draft's future work 1: when do the mechanisms beat the baselines?).
-# Over a grid of n, eps and prior (Beta(a, a) at k = 2, Dir(a, ..., a) at k = 3 and 4, at the small n where
-# |R(n)| fits), each cell names the pure eps-DP release (claimed, or certified by calibration) with the smallest
-# exact expected error: on average under the prior predictive, and in the worst case over data sets. `optimal`
-# (geometric + remap at k = 2; the linear program at k >= 3 where it runs) is not ranked: it is the best possible
-# by construction, so each cell names the winner, its margin over the runner-up and how far it is from the optimum
-# ("opt. x1.05"; "no LP optimum" where the k >= 3 LP is past its budgets and `optimal` runs the lattice release),
-# and the bottom rows show every release's error
-# over the optimum's at eps = 1. The lattice release (K-norm noise + the objective's remap) is ranked: its noise
-# has a closed form and only its remap is solved (docs/lattice.md). `mh` (claims 2 eps) and
-# `mh-delta` (claims (eps, delta)) are not ranked. The defaults render `which-to-use` of the default config.
+# Template `which_to_use` (the arXiv draft's future work 1: when do the mechanisms beat the baselines?). Over a
+# grid of n, eps and prior (Beta(a, a) at k = 2, Dir(a, ..., a) at k = 3 and 4, at the small n where |R(n)| fits),
+# each cell names the pure eps-DP release (claimed, or certified by calibration) with the smallest exact expected
+# error: on average under the prior predictive, and in the worst case over data sets. `optimal` (geometric + remap
+# at k = 2; the linear program at k >= 3 where it runs) is not ranked: it is the best possible by construction, so
+# each cell names the winner, its margin over the runner-up and how far it is from the optimum ("opt. x1.05"; "no
+# LP optimum" where the k >= 3 LP is past its budgets and `optimal` runs the lattice release), and the bottom rows
+# show every release's error over the optimum's at eps = 1. The lattice release (K-norm noise + the objective's
+# remap) is ranked: its noise has a closed form and only its remap is solved (docs/lattice.md). `mh` (claims 2 eps)
+# and `mh-delta` (claims (eps, delta)) are not ranked.
 
 # %%
 import matplotlib.pyplot as plt

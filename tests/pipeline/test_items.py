@@ -104,7 +104,7 @@ def test_write_verdicts(tmp_path):
                                csv=tmp_path / "v.csv", md=tmp_path / "v.md", html=tmp_path / "v.html")
     assert len(df) == 3 and report.counts(df) == {V.REPRODUCED: 2, V.PARTLY: 1}
     md = (tmp_path / "v.md").read_text()
-    assert "3 rows:** 2 REPRODUCED, 1 PARTLY" in md and "c\\|1" in md
+    assert "3 rows: 3 the project's own checks (2 REPRODUCED, 1 PARTLY)" in md and "c\\|1" in md
     assert "Caption one." in (tmp_path / "v.html").read_text()
 
 

@@ -122,7 +122,7 @@ def test_report_landing_page_is_short_and_names_every_item(tmp_path):
 
     csv, _ = _verdict_files(tmp_path)
     rst = report.landing_rst(csv, {"fig-a": "First * title", "other": "Other"})
-    assert "**2 verdict rows.**" in rst and "- ``fig-a``: First \\* title -- 2 rows: 1 REPRODUCED, 1 PARTLY" in rst
+    assert "**2 rows: 2 the project's own checks (1 REPRODUCED, 1 PARTLY).**" in rst and "- ``fig-a``: First \\* title -- 2 rows: 1 REPRODUCED, 1 PARTLY" in rst
     assert "- ``other``: Other -- 0 rows: no verdict rows" in rst
     assert "c1" not in rst  # the rows themselves are the report's "0. Verdicts" entry
     assert report.landing_rst(tmp_path / "none.csv", {}).startswith("(The verdict table does not exist yet")

@@ -135,11 +135,18 @@ def test_papermill_parses_every_parameters_cell_without_warnings(caplog):
         assert any(p.name == "item" for p in params), path.name
 
 
-def test_notebooks_name_the_command_that_makes_their_inputs():
+def test_the_command_that_makes_a_templates_inputs_is_in_the_docs_not_the_notebooks():
+    """A rendered notebook is read, not run (tests/pipeline/test_notebook_header.py): the command that makes a
+    template's inputs, for whoever opens it in Jupyter, is in docs/pipeline.md; each template's default item is an
+    item of that template in config.yaml."""
+    import yaml
+
+    items = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["items"]
     for path in sorted((ROOT / "notebooks").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         item = re.search(r'^item = "([^"]+)"', text, re.M).group(1)
-        assert f"`snakemake --cores 2 figures/{item}.png`" in text, path.name
+        assert items[item]["template"] == path.stem and "snakemake" not in text, path.name
+    assert "(build them first: `snakemake --cores 2 figures/ITEM.png`)" in (ROOT / "docs" / "pipeline.md").read_text()
 
 
 def test_python_m_dpposterior_runs():

@@ -53,7 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage == "render":
         render(args.template, read_parameters(args.parameters), args.notebook, args.html)
     elif args.stage == "verdicts":
-        write_verdicts(args.inputs, args.captions, csv=args.csv, md=args.md, html=args.html)
+        try:
+            write_verdicts(args.inputs, args.captions, csv=args.csv, md=args.md, html=args.html)
+        except ValueError as exc:  # a row whose words disagree with its columns (report.check_rows): one line
+            print(f"python -m dpposterior.paper verdicts: error: {exc}", file=sys.stderr)
+            return 1
     elif args.stage == "index":
         write_index(json.loads(args.items), verdicts_csv=args.verdicts, verdicts_html=args.table, out=args.out)
     else:

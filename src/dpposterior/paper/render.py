@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -87,6 +88,118 @@ def verdict_summary(parameters: dict) -> str:
     return f"**Item {parameters.get('item', '')}: {len(df)} verdict rows: {c}.** (The rows are at the end of the notebook.)"
 
 
+def _caption_body(caption: str, title: str) -> str:
+    """The caption without its title sentence and its closing verdict counts: what the item shows, in its own
+    settings."""
+    from .items import title_and_settings
+
+    text = " ".join(caption.split())
+    first, _ = title_and_settings(text)
+    if first and text.startswith(first):
+        text = text[len(first):].lstrip(". ")
+    return re.sub(r"\s*Verdicts: [^.]*\.?$", "", text).strip()
+
+
+def item_header(parameters: dict, caption: str = "", verdicts=None) -> str:
+    """The first cell of a rendered notebook, in the item's own words (from its parameters, its caption and its
+    verdict rows): its title as the heading, what it shows (the caption's settings and reading), what the drafts
+    claim and ask about it with each claim's verdict, how many of the project's own checks it carries, and the
+    verdict counts. A rendered notebook is read, not run: nothing here tells the reader to build something first
+    (how to rebuild is on the first page, ``figures/index.html``)."""
+    import pandas as pd
+
+    from . import verdicts as V
+    from .report import KINDS, counts
+
+    item = str(parameters.get("item", ""))
+    title = str(parameters.get("title") or "") or item
+    lines = [f"# {title}", ""]
+    body = _caption_body(caption, title) if caption else ""
+    if body:
+        lines += [f"**What it shows.** {body}", ""]
+    df = verdicts if verdicts is not None else pd.DataFrame(columns=V.COLUMNS)
+    if len(df):
+        df = df.assign(source=df.claim.map(V.source_of))
+        kind = df.source.map(V.whose)
+        heads = {V.DRAFT: "**What the drafts claim** (each with its verdict; the rows, rules and numbers are at the end):",
+                 V.QUESTION: "**What the drafts ask** (a question, no claim; the answer is in the rows at the end):"}
+        for k, head in heads.items():
+            g = df[kind == k]
+            if not len(g):
+                continue
+            lines.append(head)
+            for claim, rows in g.groupby("claim", sort=False):
+                words = ", ".join(f"{n} {v}" if n > 1 else v for v, n in counts(rows).items())
+                lines.append(f"- {claim}: **{words}**")  # the claim cites its draft (its source column)
+            lines.append("")
+        own = df[kind == V.PROJECT]
+        if len(own):
+            words = ", ".join(f"{n} {v}" for v, n in counts(own).items())
+            lines += [f"**{KINDS[V.PROJECT].capitalize()}**: {len(own)} rows ({words}), listed at the end.", ""]
+    elif parameters.get("claim"):
+        lines += [f"**What the draft claims:** {parameters['claim']}", ""]
+    note = str(parameters.get("note") or "")
+    if note and note not in body:
+        lines += [f"*Note.* {note}", ""]
+    summary = _summary_line(item, df)
+    if summary:
+        lines.append(summary)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _summary_line(item: str, df) -> str:
+    from .report import counts
+
+    if df is None:
+        return ""
+    if not len(df):
+        return f"**Item {item}: no verdict rows.**"
+    c = ", ".join(f"{n} {v}" for v, n in counts(df).items())
+    return f"**Item {item}: {len(df)} verdict row{'' if len(df) == 1 else 's'}: {c}.**"
+
+
+#: The last cell of every rendered notebook: where it came from, and where the rebuilding is explained (once).
+FOOTER = ("*Rendered by the pipeline from the template `notebooks/{template}.py` with the parameters shown above "
+          "(folded). How to rebuild this item or the whole set: the first page, `figures/index.html`, "
+          "\"Rebuilding\".*")
+
+
+def for_the_reader(nb, parameters: dict, template: str) -> None:
+    """Make an executed notebook read as its item, in place: its first markdown cell (the template's heading and
+    description, written for whoever edits the template) becomes the item's header (:func:`item_header`), the
+    template's description kept below under "How it is computed", and a footer names the template (:data:`FOOTER`).
+    The caption and verdict rows are read from the files the notebook wrote (``parameters["outputs"]``)."""
+    import nbformat
+    import pandas as pd
+
+    from .paths import here
+
+    outs = parameters.get("outputs") or {}
+    cap = here(outs["caption"]) if outs.get("caption") else None
+    caption = cap.read_text(encoding="utf-8") if cap is not None and cap.is_file() else ""
+    ver = here(outs["verdicts"]) if outs.get("verdicts") else None
+    verdicts = None
+    if ver is not None and ver.is_file() and ver.stat().st_size:
+        try:
+            verdicts = pd.read_csv(ver, keep_default_na=False)
+        except pd.errors.EmptyDataError:
+            verdicts = None
+    header = item_header(parameters, caption, verdicts)
+    first = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"), None)
+    about = ""
+    if first is not None:
+        paragraphs = re.split(r"\n\s*\n", nb.cells[first].source.strip())
+        if paragraphs and paragraphs[0].lstrip().startswith("#"):
+            paragraphs = paragraphs[1:]
+        about = "\n\n".join(p for p in paragraphs if p.strip())
+        del nb.cells[first]
+    cells = [nbformat.v4.new_markdown_cell(header)]
+    if about:
+        cells.append(nbformat.v4.new_markdown_cell(f"### How it is computed\n\n{about}"))
+    nb.cells[0:0] = cells
+    nb.cells.append(nbformat.v4.new_markdown_cell(FOOTER.format(template=template)))
+
+
 def skip_iri_format_checkers() -> None:
     """Keep jsonschema (imported by nbformat) from loading ``rfc3987_syntax``, whose import compiles ~35 Earley
     parsers for the ``iri`` formats: about 3 s of CPU in every render process (python-jsonschema/jsonschema#1428),
@@ -122,11 +235,8 @@ def render(template: str | Path, parameters: dict, notebook: str | Path, html: s
     finally:
         src.unlink(missing_ok=True)
     nb = nbformat.read(tmp, as_version=4)
+    for_the_reader(nb, parameters, Path(template).stem)
     strip(nb)
-    summary = verdict_summary(parameters)
-    if summary:
-        nb.cells.insert(0, nbformat.v4.new_markdown_cell(summary))
-        strip(nb)
     nbformat.write(nb, tmp)
     body, _ = html_exporter().from_notebook_node(nb)
     Path(html).parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,13 @@ one of :data:`REPRODUCED`, :data:`PARTLY`, :data:`NOT_REPRODUCED` or :data:`WITH
 privacy claim tested from samples only is :data:`NOT_REFUTED` unless a violation is certified
 (samples can refute a guarantee, never prove it). A check that cannot fail is :data:`BY_CONSTRUCTION`, a
 bound that holds but says nothing at the settings used is :data:`VACUOUS`, and a claim that cannot be
-checked is :data:`CANNOT_CHECK` (with the reason); none of the three counts as REPRODUCED.
+checked is :data:`CANNOT_CHECK` (with the reason); none of the three counts as REPRODUCED. A row that asks a
+question (a draft's future-work question, or the project's own) and claims no answer is :data:`ANSWERED`: its
+computed column gives the answer.
+
+Each row says whose statement it checks (its ``source`` column, :func:`source_of`, read from the claim's own
+citation): a draft's claim (the draft by version and section), a question a draft asks, or the project's own
+finding or check. :func:`problems` lists where a row's words disagree with its own columns.
 
 Inputs are per-point summaries: a value and its standard error (0 for an exact value, e.g. an
 expectation computed from the pmf). Two values are compared by a two-sided Welch z-test at
@@ -19,6 +25,7 @@ two exact values are compared directly.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -40,6 +47,9 @@ BY_CONSTRUCTION = "BY CONSTRUCTION"
 VACUOUS = "VACUOUS"
 #: The claim cannot be checked (the row says why).
 CANNOT_CHECK = "CANNOT CHECK"
+#: The row asks a question and claims no answer (a draft's future-work question, or the project's own); the
+#: computed column gives the answer. Never counted as REPRODUCED.
+ANSWERED = "ANSWERED"
 
 #: Significance level of every Monte Carlo comparison (two-sided, per point).
 ALPHA = 0.05
@@ -48,12 +58,56 @@ CROSSOVER_TOL = 0.25
 #: Relative tolerance for "exact" comparisons of computed numbers (floating point only).
 EXACT_RTOL = 1e-9
 
-COLUMNS = ["item", "claim", "draft", "computed", "rule", "tolerance", "verdict"]
+COLUMNS = ["item", "source", "claim", "draft", "computed", "rule", "tolerance", "verdict"]
+
+# ------------------------------------------------------------------ whose statement a row checks
+#: The three kinds of row, by whose statement they check (:func:`whose`).
+DRAFT, QUESTION, PROJECT = "a draft's claim", "a draft's question", "the project's own check"
+#: The drafts by the name the claims cite them with: their version (the seed's number) and full name.
+DRAFTS = {"arxiv draft": "arXiv draft (004)", "workshop draft": "workshop draft (000)", "sketch": "sketch (001)",
+          "algorithm note": "algorithm note (003)"}
+_REF = (r"(?:§\s*[\d.]+(?:-[\d.]+)?(?: future work \d)?"
+        r"|(?:Thm|Cor\.|Lemmas?|Def\.|Fig\.|Table|abstract)\s*[\d.]*(?:-[\d.]+)?)")
+_CITE = re.compile(r"\b(arXiv draft|workshop draft|sketch|algorithm note)\s+(" + _REF + r")", re.IGNORECASE)
+#: The drafts' passages that ask a question and claim no answer (arXiv draft §8: future work 1 asks when the
+#: exponential mechanisms beat the baselines, 3 asks about distances other than Hellinger; 2 states a finding).
+QUESTIONS = ("arXiv draft (004) §8 future work 1", "arXiv draft (004) §8 future work 3")
+#: The authors' statements outside the drafts (their published version, their code).
+AUTHORS = {"icml 2019 version": "the authors' ICML 2019 version (real data)",
+           "authors' recorded": "the authors' code (recorded values, not in the drafts)"}
+
+
+def source_of(claim: str) -> str:
+    """Whose statement the row ``claim`` checks, from the claim's own words: the first draft it cites with a section,
+    theorem, figure or table (``"arXiv draft (004) §7.2.2"``; ``"... (a question)"`` when the passage is one of
+    :data:`QUESTIONS` or the claim says the draft *asks*), the authors' ICML 2019 version or code, else the
+    project's own finding or check (``"project"``; ``"project (a question)"`` for a claim that ends in a question
+    mark). A claim opening "Beyond the drafts" is the project's whatever it cites."""
+    text = str(claim).strip()
+    low = text.lower()
+    if not low.startswith("beyond the drafts"):
+        m = _CITE.search(text)
+        if m:
+            src = f"{DRAFTS[m.group(1).lower()]} {m.group(2).strip()}"
+            asks = src in QUESTIONS or re.match(r"\s*(\([^)]*\))?\s*asks\b", text[m.end():])
+            return src + " (a question)" if asks else src
+        for key, name in AUTHORS.items():
+            if low.startswith(key):
+                return name
+    return "project (a question)" if text.endswith("?") else "project"
+
+
+def whose(source: str) -> str:
+    """The kind of a ``source`` (:func:`source_of`): :data:`DRAFT`, :data:`QUESTION` or :data:`PROJECT`."""
+    s = str(source)
+    if s.startswith("project"):
+        return PROJECT
+    return QUESTION if s.endswith("(a question)") else DRAFT
 
 
 @dataclass
 class Verdict:
-    """One row of the verdict table."""
+    """One row of the verdict table (its ``source`` is read from the claim: :func:`source_of`)."""
 
     claim: str
     draft: str
@@ -63,8 +117,58 @@ class Verdict:
     verdict: str
     item: str = field(default="")
 
+    @property
+    def source(self) -> str:
+        return source_of(self.claim)
+
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in COLUMNS}
+
+
+#: The verdict words that judge a claim (a draft's or the project's), and the words a question's row may have.
+CLAIM_WORDS = (REPRODUCED, PARTLY, NOT_REPRODUCED, WITHIN_NOISE, NOT_REFUTED, BY_CONSTRUCTION, VACUOUS, CANNOT_CHECK,
+               CONSISTENT, INCONSISTENT)
+QUESTION_WORDS = (ANSWERED, CANNOT_CHECK)
+_THRESHOLD = re.compile(r"%|>=|<=|≥|≤|(?<![-=])>|<(?!-)")
+_LABEL = re.compile(r"(?:^|; |: )([A-Za-z_][\w()]*\s*=\s*[-+\d.e]+):")
+
+
+def problems(row) -> list[str]:
+    """Where a verdict row's words disagree with its own columns (``row``: a :class:`Verdict` or a mapping with
+    :data:`COLUMNS`); [] when they agree. The rules:
+
+    1. a question (the source says the row asks one, or its draft column says "a question" or "no claim") has
+       the verdict ANSWERED (or CANNOT CHECK), and ANSWERED is only a question's;
+    2. a question's draft column states no threshold (no %, <, >, <=, >=): the draft asked, it set no bar;
+    3. a row whose claim or draft column says "no claimed guarantee" states no bound in its draft column and is not
+       judged as if a guarantee were claimed (not NOT REFUTED, REPRODUCED or NOT REPRODUCED);
+    4. a row citing a draft is judged with a claim's verdict words;
+    5. each label of the computed column ("t=0.11: ...") names one entry: a label printed twice (two values that
+       round alike) reads as one point with two values.
+    """
+    get = (lambda k: str(getattr(row, k, "") or "")) if isinstance(row, Verdict) else (lambda k: str(row.get(k, "")))
+    claim, draft, computed, verdict = get("claim"), get("draft"), get("computed"), get("verdict")
+    source = source_of(claim)
+    out = []
+    asks = whose(source) == QUESTION or source == "project (a question)"
+    says_question = bool(re.search(r"\bquestion\b|\bno claim\b", draft, re.IGNORECASE))
+    if (asks or says_question) and verdict not in QUESTION_WORDS:
+        out.append(f"a question (source {source!r}, draft {draft!r}) judged {verdict}: a question is ANSWERED")
+    if verdict == ANSWERED and not (asks or says_question):
+        out.append(f"ANSWERED on a row that asks no question (source {source!r}, draft {draft!r})")
+    if (asks or says_question) and _THRESHOLD.search(draft):
+        out.append(f"a question given a threshold in its draft column: {draft!r}")
+    no_guarantee = "no claimed guarantee" in (claim + " " + draft).lower()
+    if no_guarantee and (re.search(r"<=|≤|<", draft) or verdict in (NOT_REFUTED, REPRODUCED, NOT_REPRODUCED)):
+        out.append(f"no claimed guarantee, yet the draft column reads {draft!r} and the verdict {verdict}")
+    if whose(source) == DRAFT and verdict not in CLAIM_WORDS:
+        out.append(f"a draft's claim ({source}) with the verdict {verdict}")
+    labels = _LABEL.findall(computed)
+    names = [lab.split("=")[0].strip() + "=" + lab.split("=")[1].strip() for lab in labels]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        out.append(f"the computed column prints {', '.join(dup)} more than once: two entries that read alike")
+    return out
 
 
 def tally(ok: ArrayLike) -> str:
@@ -413,6 +517,27 @@ def holm_reject(p_values: ArrayLike, alpha: float) -> np.ndarray:
     return reject
 
 
+def exceeds(question: str, lower_bounds: ArrayLike, nominal: float, *, family_confidence: float,
+            per_bound_confidence: float, what: str = "privacy loss") -> Verdict:
+    """A release that claims no guarantee: does the family of lower confidence bounds certify a loss above the
+    ``nominal`` eps it is run at? A question, not a claim (:data:`ANSWERED`): "yes" when the largest bound exceeds
+    ``nominal`` (the family holding jointly at ``family_confidence``, Bonferroni, as in :func:`violation`), else "no
+    loss above it was found" (samples cannot show that a release is private)."""
+    lb = np.asarray(lower_bounds, float)
+    need = bonferroni_level(family_confidence, lb.size)
+    if per_bound_confidence < need - 1e-12:
+        raise ValueError(f"{lb.size} bounds at {per_bound_confidence:g} each do not hold jointly at "
+                         f"{family_confidence:g}; compute each at >= {need:.6g} (Bonferroni)")
+    top = float(np.max(lb))
+    answer = (f"yes: the largest of {lb.size} lower bounds on the {what} is {top:.4g} > {nominal:g} (certified)"
+              if top > nominal else
+              f"none found: the largest of {lb.size} lower bounds on the {what} is {top:.4g} (samples cannot show that "
+              "the release is private)")
+    return Verdict(question, "no claimed guarantee (not private by design)", answer,
+                   f"Bonferroni over the family: each bound at {per_bound_confidence:.6g}, jointly {family_confidence:g}",
+                   "none (a question: the answer is the computed column)", ANSWERED)
+
+
 def violation(claim: str, lower_bounds: ArrayLike, claimed: float, *, family_confidence: float,
               per_bound_confidence: float, what: str = "privacy loss") -> Verdict:
     """Does any of a family of lower confidence bounds exceed the claimed value?
@@ -461,11 +586,13 @@ def audit_soundness(claim: str, lower_bounds: ArrayLike, exact: ArrayLike, per_b
 
 
 def as_frame(rows: list[Verdict], item: str = ""):
-    """The rows as a DataFrame with :data:`COLUMNS` (the item filled in where empty)."""
+    """The rows as a DataFrame with :data:`COLUMNS` (the item filled in where empty, the source read from the
+    claim)."""
     out = []
     for r in rows:
         d = asdict(r)
         d["item"] = d["item"] or item
+        d["source"] = r.source
         out.append({k: d[k] for k in COLUMNS})
     return pd.DataFrame(out, columns=COLUMNS)
 

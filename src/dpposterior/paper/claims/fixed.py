@@ -14,11 +14,18 @@ from .. import tailoring as T
 from .. import verdicts as V
 from ..beyond import NOT_RANKED, ratios, winners
 from ..variants import base_id, is_calibrated
-from .guarantees import by_construction
+from .guarantees import by_construction, citation
+
+
+def _claimed(m: str) -> str:
+    """' (arXiv draft Lemma 5.6)' after a mechanism's claimed guarantee when a draft claims it, else ''."""
+    c = citation(m)
+    return f" ({c})" if c else ""
 
 
 def privacy(df: pd.DataFrame, *, claim: str, claim_mechanism: str) -> list[V.Verdict]:
-    """Exact concrete epsilon against the draft's claim and each mechanism's claimed guarantee."""
+    """Exact concrete epsilon against the draft's claim and each mechanism's claimed guarantee (citing the draft
+    where a draft claims it, else the project's check of a proven guarantee)."""
     eps = float(df.epsilon.iloc[0])
     rows = []
     s = df[df.mechanism == claim_mechanism]
@@ -33,11 +40,12 @@ def privacy(df: pd.DataFrame, *, claim: str, claim_mechanism: str) -> list[V.Ver
         if ce is None or not np.isfinite(ce):
             continue
         if cd and cd > 0:
-            rows.append(V.bound_holds(f"{m}: claimed ({ce:g}, {cd:g})-DP (worst case over the n grid)", g.profile_delta,
+            rows.append(V.bound_holds(f"{m}: claimed ({ce:g}, {cd:g})-DP{_claimed(m)} (worst case over the n grid)",
+                                      g.profile_delta,
                                       np.full(len(g), cd), what=f"privacy profile delta(eps = {ce:g})",
                                       draft=f"delta({ce:g}) <= {cd:g}"))
         else:
-            r = V.bound_holds(f"{m}: claimed {ce:g}-DP (worst case over the n grid)", g.concrete_epsilon,
+            r = V.bound_holds(f"{m}: claimed {ce:g}-DP{_claimed(m)} (worst case over the n grid)", g.concrete_epsilon,
                               np.full(len(g), ce), what="concrete eps", draft=f"concrete eps <= {ce:g}")
             if by_construction(m) and r.verdict == V.REPRODUCED:
                 r.verdict = V.BY_CONSTRUCTION
@@ -58,13 +66,14 @@ def audit(df: pd.DataFrame, *, claim: str, claim_mechanism: str) -> list[V.Verdi
         ce, cd = g.claimed_epsilon.iloc[0], g.claimed_delta.iloc[0]
         per = float(g.confidence.min())
         if ce is None or not np.isfinite(ce):
-            rows.append(V.violation(f"{m}: no claimed guarantee; empirical loss above the nominal eps = {eps:g}?",
-                                    g.lower_bound, eps, family_confidence=family, per_bound_confidence=per))
+            rows.append(V.exceeds(f"{m} (no claimed guarantee): does the audit certify a privacy loss above the "
+                                  f"nominal eps = {eps:g}?", g.lower_bound, eps, family_confidence=family,
+                                  per_bound_confidence=per))
         elif cd and cd > 0:
-            rows.append(V.violation(f"{m}: claimed ({ce:g}, {cd:g})-DP", g.delta_lower_bound, cd,
+            rows.append(V.violation(f"{m}: claimed ({ce:g}, {cd:g})-DP{_claimed(m)}", g.delta_lower_bound, cd,
                                     family_confidence=family, per_bound_confidence=per, what=f"delta({ce:g})"))
         else:
-            rows.append(V.violation(f"{m}: claimed {ce:g}-DP", g.lower_bound, ce, family_confidence=family,
+            rows.append(V.violation(f"{m}: claimed {ce:g}-DP{_claimed(m)}", g.lower_bound, ce, family_confidence=family,
                                     per_bound_confidence=per))
     s = df[df.mechanism == claim_mechanism]
     if len(s):
@@ -106,7 +115,8 @@ def step_table(tab: pd.DataFrame, *, claim: str, item: str, as_defined: list[str
     rows.append(V.formula_matches("Workshop draft §5.1: the printed Laplace column follows the printed formula",
                                   tab["Laplace printed"], tab["Laplace formula"], what="Laplace column",
                                   digits=printed_digits))
-    rows.append(V.formula_matches("The printed H per step is H(BI(c), r) at s steps", tab["H printed"], tab["H"],
+    rows.append(V.formula_matches("Workshop draft §5.4.1: the printed H per step is H(BI(c), r) at s steps",
+                                  tab["H printed"], tab["H"],
                                   what="H column", digits=printed_digits))
     return rows
 
@@ -293,8 +303,8 @@ WIN_MARGIN = 0.01
 
 def exponential_best(df: pd.DataFrame, objective: str, margin: float = WIN_MARGIN) -> V.Verdict:
     """arXiv draft §8 future work 1 asks when the exponential mechanisms beat the baselines (a question, no claim):
-    the row answers "an exponential mechanism is the best pure eps-DP release in some cell by >= ``margin``
-    over the best non-exponential one", listing the cells."""
+    the row (ANSWERED) answers whether an exponential mechanism is the best pure eps-DP release in some cell by >=
+    ``margin`` (the project's margin for "wins") over the best non-exponential one, listing the cells."""
     d = df[df.pure_dp & df[objective].notna()] if "pure_dp" in df else df[df[objective].notna()]
     w = winners(df, objective)
     won = []
@@ -309,14 +319,14 @@ def exponential_best(df: pd.DataFrame, objective: str, margin: float = WIN_MARGI
             won.append(f"{r.winner} at {'' if r.k == 2 else f'k = {r.k:g}, '}a = {r.prior_strength:g}, n = {r.n:g}, "
                        f"eps = {r.epsilon:g} (by {100 * rel:.1f} %)")
     return V.Verdict(
-        f"arXiv draft §8 future work 1 ({objective} error): an exponential mechanism is the best pure eps-DP release "
-        "somewhere",
+        f"arXiv draft §8 future work 1 asks when the exponential mechanisms beat the baselines ({objective} error): "
+        "is an exponential mechanism the best pure eps-DP release somewhere?",
         "a question (future work 1), no claim",
-        f"won by >= {100 * margin:g} % over the best non-exponential release in {len(won)} of {len(w)} cells"
-        + (": " + "; ".join(won) if won else "") + "; winners: "
-        + ", ".join(f"{m} {c}" for m, c in w.winner.value_counts().items()),
-        "count of cells won with the margin (exact values); REPRODUCED if at least one",
-        f"relative margin {margin:g}", V.REPRODUCED if won else V.NOT_REPRODUCED)
+        (f"yes, in {len(won)} of {len(w)} cells: " + "; ".join(won) if won else f"no: in none of the {len(w)} cells")
+        + "; winners: " + ", ".join(f"{m} {c}" for m, c in w.winner.value_counts().items()),
+        f"an exponential mechanism 'wins' a cell when the best non-exponential release's error is at least {margin:g} "
+        "(relative) above its own (exact values); yes if it wins at least one cell",
+        f"relative margin {margin:g} (the project's, for 'wins')", V.ANSWERED)
 
 
 def which_to_use(df: pd.DataFrame, *, better: str, worse: str) -> list[V.Verdict]:
@@ -359,10 +369,11 @@ TAILOR_MARGIN = 0.01
 def tailoring(df: pd.DataFrame) -> list[V.Verdict]:
     """Verdicts of the `tailoring` item (arXiv draft §8 future work 3; :mod:`dpposterior.paper.tailoring`),
     per accuracy measure M: (1) no other distance's optimum beats the M-optimum under M (BY CONSTRUCTION, a check
-    on the remap); (2) per other distance D and objective, D's optimum is >= ``TAILOR_MARGIN`` worse under M
-    (tailoring the optimum matters); (3) the exponential mechanisms scored by M beat the same mechanisms scored
-    by another distance, under M (the drafts' premise); (4) the untailored geometric release beats every
-    exponential mechanism scored by M, under M (does tailoring rescue them?)."""
+    on the remap); (2) per other distance D and objective, the draft's question answered (ANSWERED): is D's optimum
+    worse under M (by at least ``TAILOR_MARGIN``, the project's margin)?; (3) the exponential mechanisms scored by M
+    beat the same mechanisms scored by another distance, under M (the drafts' premise, sketch abstract); (4) the
+    untailored geometric release beats every exponential mechanism scored by M, under M (does tailoring rescue
+    them?)."""
     r = T.ratios(df)
     rows = []
     if not len(r):
@@ -381,23 +392,26 @@ def tailoring(df: pd.DataFrame) -> list[V.Verdict]:
                 f"relative {LP_RTOL:g}", V.BY_CONSTRUCTION if hold.all() else V.NOT_REPRODUCED))
             for (other, objective), s in w.groupby(["other", "objective"], sort=True):
                 hit = s.ratio >= 1 + TAILOR_MARGIN
+                answer = ("yes, at every point" if hit.all() else
+                          f"at {int(hit.sum())} of {len(s)} points" if hit.any() else "no, at no point")
                 rows.append(V.Verdict(
-                    f"arXiv draft §8 future work 3 ({objective} error under {measure}): the optimum tailored to "
-                    f"{other} is worse than the {measure} optimum (tailoring the optimum matters)",
-                    f"the {other} optimum's {objective} error is >= {TAILOR_MARGIN:.0%} above the {measure} optimum's",
-                    f"x{s.ratio.min():.3f} to x{s.ratio.max():.3f} the {measure} optimum's; >= {TAILOR_MARGIN:.0%} "
-                    f"worse at {int(hit.sum())} of {len(s)} points",
-                    "ratio >= 1 + margin at every point (exact values)", f"margin {TAILOR_MARGIN:g}",
-                    V.tally(hit)))
+                    f"arXiv draft §8 future work 3 asks about distances other than Hellinger ({objective} error "
+                    f"under {measure}): does the optimum tailored to {other} do worse than the {measure} optimum?",
+                    "a question (future work 3: other distances), no claim",
+                    f"{answer} ('worse': by {TAILOR_MARGIN:.0%} or more): the {other} optimum's error is "
+                    f"x{s.ratio.min():.3f} to x{s.ratio.max():.3f} the {measure} optimum's",
+                    "ratio of the two optima's errors under the measure at every point (exact values); 'worse' when "
+                    "the ratio is at least 1 + margin", f"margin {TAILOR_MARGIN:g} (the project's, for 'worse')",
+                    V.ANSWERED))
         m = matched[matched.measure == measure]
         if len(m):
             hold = m.ratio <= 1 + 1e-9
             per = "; ".join(f"{mech}: {int(g.le(1 + 1e-9).sum())} of {len(g)}"
                             for mech, g in m.groupby("mechanism").ratio)
             rows.append(V.Verdict(
-                f"arXiv draft §8 future work 3 (under {measure}): an exponential mechanism scored by {measure} is more "
-                "accurate under it than the same mechanism scored by another distance",
-                "score with the distance that measures accuracy",
+                f"sketch abstract (under {measure}): an exponential mechanism scored by {measure} is more accurate "
+                "under it than the same mechanism scored by another distance",
+                "a mechanism protecting according to a measure is more accurate under that measure",
                 f"scored by {measure} / scored by another: x{m.ratio.min():.3f} to x{m.ratio.max():.3f}; at least as "
                 f"accurate in {per} (points x objectives x other distances)",
                 "matched <= other at every point, objective and other distance (exact values)", "relative 1e-9",

@@ -59,6 +59,18 @@ def recorded(text: str, pmf_df: pd.DataFrame, cl: dict) -> V.Verdict:
                      V.REPRODUCED if ok else V.NOT_REPRODUCED)
 
 
+def distinct_labels(name: str, values, digits: int = 3) -> list[str]:
+    """``name=value`` labels with at least ``digits`` significant digits and as many more as it takes for distinct
+    values to read differently (two distances 0.08557 and 0.08563 are ``t=0.08557`` and ``t=0.08563``, not twice
+    ``t=0.0856``)."""
+    vals = [float(v) for v in values]
+    for d in range(digits, 17):
+        labels = [f"{name}={v:.{d}g}" for v in vals]
+        if len(set(labels)) == len(set(vals)):
+            return labels
+    return [f"{name}={v!r}" for v in vals]
+
+
 @dataclass
 class Context:
     """What the pmf kinds' rules read: the exact pmf and tails, and the ``levels`` smallest distances H."""
@@ -83,7 +95,7 @@ def _more_mass(cl: dict, ctx: Context) -> list[V.Verdict]:
     b, w, hs = cl["better"], cl["worse"], ctx.hs
     if b not in ctx.mechanisms or w not in ctx.mechanisms:
         return []
-    return [V.ordering(cl["text"], [f"t={t:.3g}" for t in hs], [ctx.within(b, t) for t in hs],
+    return [V.ordering(cl["text"], distinct_labels("t", hs), [ctx.within(b, t) for t in hs],
                        [ctx.within(w, t) for t in hs], [1] * len(hs),
                        draft=f"P_{b}(H<=t) > P_{w}(H<=t) at the {len(hs)} smallest t", names=(b, w))]
 

@@ -30,7 +30,7 @@ NUMBER = (int, float)
 
 #: Every verdict word a rule may give (docs/pipeline.md, "Reading the verdicts").
 WORDS = (V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.WITHIN_NOISE, V.CONSISTENT, V.INCONSISTENT, V.NOT_REFUTED,
-         V.BY_CONSTRUCTION, V.VACUOUS, V.CANNOT_CHECK)
+         V.BY_CONSTRUCTION, V.VACUOUS, V.CANNOT_CHECK, V.ANSWERED)
 
 #: The keys every claim has.
 COMMON = {"kind": str, "text": str}
