@@ -11,8 +11,9 @@ budgets were stored; ``raise FILE --budget EPS[,DELTA]`` raises the budget, an a
 from __future__ import annotations
 
 import argparse
+import shlex
 
-from ...errors import InputError
+from ...errors import InputError, shown_name
 from ...ledger import Ledger, LedgerError, parse_budget
 from ..output import json_text
 
@@ -65,10 +66,11 @@ def _g(v: float) -> str:
 
 def show_lines(s) -> list[str]:
     """The text of ``dpposterior ledger show``: a :class:`~dpposterior.ledger.LedgerSummary`, one fact a line."""
-    lines = [f"ledger: {s.path} ({s.format})"]
+    path = shown_name(s.path)  # a name from the user: printed escaped (a newline cannot split a line)
+    lines = [f"ledger: {path} ({s.format})"]
     if s.budget is None:
         lines.append("budget: not recorded (a ledger written before budgets were stored: "
-                     f"dpposterior ledger create {s.path} --budget EPS[,DELTA] records it)")
+                     f"dpposterior ledger create {shown_name(shlex.quote(s.path))} --budget EPS[,DELTA] records it)")
     else:
         lines.append(f"budget: ({_g(s.budget[0])}, {_g(s.budget[1])})-DP")
         for b in s.budgets:

@@ -16,7 +16,7 @@ import sys
 
 from ...api import draw, prepared
 from ...distances import DEFAULT_DISTANCE
-from ...errors import InputError
+from ...errors import InputError, shown_name
 from ...guarantee import guarantee_text
 from ...ledger import Ledger, parse_budget
 from ...mechanisms import ReleaseSpec, Setting
@@ -134,7 +134,7 @@ def cmd_release(args) -> None:
         lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m, strict=True))})",
                  f"guarantee: {guarantee_text(spec, seed is not None)}"]
         if cats is not None:
-            lines.append(f"categories, in order: {', '.join(cats)}")
+            lines.append(f"categories, in order: {', '.join(map(shown_name, cats))}")
         if noise_aware is not None:
             lines += noise_aware_lines(*noise_aware, categories=cats)
         text = "\n".join(lines)
@@ -148,11 +148,12 @@ def cmd_release(args) -> None:
 def _outside_prior(column: str, path: str, k: int, more: bool) -> str:
     """The refusal when the data's own values are not the prior's k categories (it names neither a value nor how
     many: they are data)."""
+    where = shown_name(path)
     if more:
-        return (f"column {column!r} of {path} has a value outside the prior's {k} categories (not shown: it is data); "
+        return (f"column {column!r} of {where} has a value outside the prior's {k} categories (not shown: it is data); "
                 "name the categories with --categories X,Y,... and drop or map the others with --unknown drop or "
                 "--unknown map:NAME")
-    return (f"column {column!r} of {path} has fewer distinct values than the prior's {k} categories; name all {k} "
+    return (f"column {column!r} of {where} has fewer distinct values than the prior's {k} categories; name all {k} "
             "with --categories X,Y,... (a category no record has counts 0)")
 
 
