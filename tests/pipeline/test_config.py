@@ -337,3 +337,17 @@ def test_an_items_own_keys_never_stand_in_for_its_computed_parameters():
     cfg["items"]["fig1"]["item"] = "fig2"
     params = item_parameters(cfg, "fig1", "results", "figures")
     assert params["item"] == "fig1" and "fig1" in str(params["outputs"])
+
+
+def test_a_config_name_with_control_characters_is_printed_escaped(tmp_path):
+    """A name from the config file holding a terminal escape or a newline: the one config-error line shows it
+    escaped (the dry run prints it as is otherwise)."""
+    cfg = merged()
+    cfg["items"]["fig\x1b[2J\nx"] = cfg["items"]["fig1"]
+    with pytest.raises(ConfigError) as err:
+        check_all(cfg, SCHEMA)
+    assert "config error at 'items.fig\\x1b[2J\\nx': names become file names" in str(err.value)
+    proc = dry_run(quick_with(tmp_path, 'items:\n  "fig\\e]0;owned\\a": {template: sensitivity, source: fig1, '
+                                        'title: t}\n'))
+    line = our_line(proc)
+    assert "fig\\x1b]0;owned\\x07" in line and "\x1b" not in proc.stderr, proc.stderr

@@ -15,6 +15,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from ..errors import shown_name
 from . import claims
 from .catalogue import ITEM_KEYS, TEMPLATE_SPECS, TEMPLATES
 from .errors import ConfigError, config_error
@@ -201,6 +202,6 @@ def check_all(cfg: dict, schema_path) -> None:
 def exit_with(exc: ConfigError) -> None:
     """End Snakemake's run on a config error: one line on stderr, exit status 2 (a raised error would
     add Snakemake's traceback of the Snakefile; nothing has been written yet)."""
-    print(f"dpposterior: {exc}", file=sys.stderr)
+    print(f"dpposterior: {shown_name(str(exc))}", file=sys.stderr)  # one line, whatever a file name holds
     sys.stderr.flush()
     os._exit(2)
