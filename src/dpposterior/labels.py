@@ -228,9 +228,12 @@ def labels_of(value: Any, name: str = "counts") -> tuple | None:
 def _by_name(value: Any, labels: tuple | None, cats: tuple, name: str) -> Any:
     """``value`` in the order of ``cats``: as it is when unlabelled or labelled in that order, reordered by name
     when its labels are the same names in another order, refused otherwise."""
-    if labels is None or labels == cats:
+    if labels is None:
         return value
-    if set(labels) == set(cats) and len(labels) == len(cats):
+    names, wanted = [_key(x) for x in labels], [_key(c) for c in cats]  # a boolean label is not the number 0 or 1
+    if names == wanted:
+        return value
+    if set(names) == set(wanted) and len(names) == len(wanted):
         return value.reindex(list(cats))
     raise InputError(f"the index of {name} names other categories than categories= (not shown: an index may come from "
                      "the data); count records into the public list with dp.count(records, categories=[...])")

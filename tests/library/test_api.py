@@ -361,3 +361,11 @@ def test_a_map_target_is_the_category_exactly_as_given():
     # a category that is not a string is named by how it prints; a string equal to the name comes first
     assert dp.count(["x", 3], [3, 4], unknown="map:3").tolist() == [2, 0]
     assert dp.count(["x", 3], [3, "3"], unknown="map:3").tolist() == [1, 1]
+
+
+def test_a_series_labelled_by_booleans_is_not_labelled_by_0_and_1():
+    counts = pd.Series([3, 0], index=[True, False])
+    with pytest.raises(dp.InputError, match="names other categories than categories="):
+        quiet_release("geometric", [1, 1], counts, epsilon=1.0, rng=1, categories=[1, 0])
+    r = quiet_release("geometric", [1, 1], counts, epsilon=100.0, rng=1, categories=[False, True])
+    assert r.categories == (False, True) and r.released_counts.tolist() == [0, 3]
