@@ -217,9 +217,12 @@ def test_a_claim_that_does_not_fit_its_kind_is_one_line(item, claim, key, needle
     ("which-to-use", {"worse": "ehdl"}, "items.which-to-use.worse", "is not run by expected_error.which-to-use"),
     ("table1", {"as_defined": ["mh", "ehd"]}, "items.table1.as_defined[1]", "is not run by pmf.table1"),
     ("fig1", {"item": "fig2"}, "items.fig1", "Additional properties are not allowed ('item' was unexpected)"),
-    ("which-to-use", {"printed": {"x": 1}}, "items.which-to-use.printed",
+    ("which-to-use", {"printed": {"H": [0.0], "exp": [0.1], "laplace": [0.1]}}, "items.which-to-use.printed",
      "items of template 'which_to_use' have no key 'printed'"),
     ("frontier", {"claim": "a draft's claim"}, "items.frontier.claim", "have no key 'claim'"),
+    ("table1", {"printed": {"H": [0.0], "exp": [0.3]}}, "items.table1.printed", "'laplace' is a required property"),
+    ("table1", {"printed": {"H": [0.0], "exp": ["0.3"], "laplace": [0.3]}}, "items.table1.printed.exp[0]",
+     "is not of type 'number'"),
 ])
 def test_an_item_key_that_does_not_fit_its_template_is_one_line(item, change, key, needle):
     with pytest.raises(ConfigError) as err:
