@@ -23,7 +23,13 @@ releases before it).  ``Ledger(path)`` without a budget uses the stored one.
 (:meth:`Ledger.entries`, :meth:`Ledger.summary`, ``dpposterior ledger show``), but a release is refused on
 them until their budget is recorded explicitly with :meth:`Ledger.create` / ``dpposterior ledger create``
 (which upgrades the file to ``dpposterior-ledger/2``): a budget taken silently from the first release's flags
-would reopen the bypass this closes (a refusal at one budget, then the same file at a larger one).
+would reopen the bypass this closes (a refusal at one budget, then the same file at a larger one).  A budget
+below what the old ledger's releases already spent is refused: no ledger starts past its own budget.
+
+**Refusals the file decides** (no budget to check against, a release past the budget, a raise of a ledger that
+does not exist or that lowers the budget, a create that differs from the stored budget) are made from the file
+as it is *before* ``FILE.lock`` is created, and again under the lock (another process may have written in
+between): a refusal creates nothing, not even the lock file.
 
 **The path.**  It is resolved once, when the :class:`Ledger` is made (``os.path.realpath``): a symbolic link is
 *followed*, consistently, so the file read, locked (``REAL.lock``) and replaced is always the link's target,
