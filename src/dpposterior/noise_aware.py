@@ -41,7 +41,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import labels, validate
-from .errors import SizeError
+from .errors import SizeError, shown_name
 from .limits import LIMITS, limit_setting
 from .mechanisms import ReleaseSpec
 from .models import log_prior_predictive, n_candidates
@@ -138,7 +138,8 @@ class NoiseAwarePosterior:
 
     def __repr__(self) -> str:
         """A few lines: mechanism, the release, the posterior mean and intervals (not the weight table)."""
-        names = [""] * len(self.marginals) if self.categories is None else [f"{c}: " for c in self.categories]
+        names = ([""] * len(self.marginals) if self.categories is None
+                 else [f"{shown_name(c)}: " for c in self.categories])
         rows = ", ".join(f"{name}{m:.4g} [{lo:.4g}, {hi:.4g}]"
                          for name, m, (lo, hi) in zip(names, self.mean, self.intervals))
         return (f"NoiseAwarePosterior(mechanism={self.mechanism!r}, epsilon={self.epsilon:g}, "

@@ -106,3 +106,14 @@ def test_show_reads_an_old_ledger(tmp_path, capsys):
     assert code == 0, err
     code, out, _ = run(capsys, "ledger", "show", str(led))
     assert "  recorded (2, 0) at " in out and "after 1 release(s)" in out and "remaining: (0.5, 0)" in out
+
+
+def test_show_prints_the_files_texts_escaped(tmp_path, capsys):
+    """A ledger is the user's file: its mechanism and time strings are printed escaped, never raw."""
+    led = tmp_path / "l.json"
+    led.write_text(json.dumps({"format": "dpposterior-ledger/2", "budgets": [
+        {"epsilon": 5, "delta": 0, "time": "t\x1b]0;owned\x07", "act": "created\n", "releases_before": 0}],
+        "entries": [{"mechanism": "geo\x1b[2Jmetric", "epsilon": 1, "delta": 0, "time": "now\r"}]}))
+    code, out, err = run(capsys, "ledger", "show", str(led))
+    assert code == 0 and "\x1b" not in out and "\r" not in out, repr(out)
+    assert "geo\\x1b[2Jmetric" in out and "created\\n (5, 0) at t\\x1b]0;owned\\x07" in out and "now\\r" in out

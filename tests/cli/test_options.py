@@ -194,3 +194,16 @@ def test_audit_takes_the_variant_options_as_the_api_does(capsys):
     assert calibrated["exact_concrete_epsilon"] <= 1 + 1e-9
     code, _, err = run(capsys, *args[:6], "geometric", *args[7:], "--objective", "average")
     assert code == 2 and "--objective applies to optimal and lattice only" in err
+
+
+def test_every_mechanism_command_takes_the_variant_options():
+    """docs/cli.md: every mechanism command takes --calibrate and --objective (a variant one command cannot
+    name is a variant it cannot check)."""
+    import argparse
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, p in sub.choices.items():
+        flags = {s for a in p._actions for s in a.option_strings}
+        if "--mechanism" in flags:
+            assert {"--calibrate", "--objective"} <= flags, name

@@ -134,3 +134,9 @@ def test_the_setup_refuses_from_public_inputs_and_the_posterior_is_the_same():
     b = noise_aware_posterior("ehds", [1.0, 2.0], [10, 20], epsilon=1.0, level=0.8)
     assert np.array_equal(a.counts, b.counts) and np.array_equal(a.weights, b.weights)
     assert np.array_equal(a.intervals, b.intervals)
+
+
+def test_the_repr_prints_category_names_escaped():
+    post = noise_aware_posterior("geometric", [1, 1], [3, 4], epsilon=1.0, categories=["a\x1b[2J", "b\n"])
+    text = repr(post)
+    assert "a\\x1b[2J: " in text and "b\\n: " in text and "\x1b" not in text and "\n" not in text

@@ -73,12 +73,13 @@ def show_lines(s) -> list[str]:
                      f"dpposterior ledger create {shown_name(shlex.quote(s.path))} --budget EPS[,DELTA] records it)")
     else:
         lines.append(f"budget: ({_g(s.budget[0])}, {_g(s.budget[1])})-DP")
-        for b in s.budgets:
-            lines.append(f"  {b.act} ({_g(b.epsilon)}, {_g(b.delta)}) at {b.time or '?'}, after "
-                         f"{b.releases_before} release(s)")
+        for b in s.budgets:  # the texts are the file's: printed escaped, as every name
+            lines.append(f"  {shown_name(b.act)} ({_g(b.epsilon)}, {_g(b.delta)}) at {shown_name(b.time or '?')}, "
+                         f"after {b.releases_before} release(s)")
     lines.append(f"releases: {len(s.releases)}")
     for i, e in enumerate(s.releases, 1):
-        lines.append(f"  {i}. {e.time or '?'}  {e.mechanism}  epsilon {_g(e.epsilon)}  delta {_g(e.delta)}")
+        lines.append(f"  {i}. {shown_name(e.time or '?')}  {shown_name(e.mechanism)}  epsilon {_g(e.epsilon)}  "
+                     f"delta {_g(e.delta)}")
     lines.append(f"total by basic composition: ({_g(s.total[0])}, {_g(s.total[1])})-DP")
     if s.composed is not None:
         lines.append(f"total by dp-accounting composition: ({s.composed[0]:.6g}, {_g(s.composed[1])})-DP")
