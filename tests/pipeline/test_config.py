@@ -204,6 +204,8 @@ def test_dry_run_names_a_misspelled_claim_key_in_one_line(tmp_path):
                   "text": "t"}, "items.frontier.claims[0].tolerance", "must be a number >= 0"),
     ("draft-claims", {"kind": "recorded", "mechanism": "mh", "value": 0.2, "atol": -1e-3, "limit": "tanh(eps/4)",
                       "text": "t"}, "items.draft-claims.claims[0].atol", "must be a number >= 0"),
+    ("draft-claims", {"kind": "recorded", "mechanism": "mh", "value": 1.5, "atol": 1e-3, "text": "t"},
+     "items.draft-claims.claims[0].value", "must be a probability in [0, 1]"),
 ])
 def test_a_claim_that_does_not_fit_its_kind_is_one_line(item, claim, key, needle):
     with pytest.raises(ConfigError) as err:
