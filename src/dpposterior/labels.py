@@ -201,7 +201,7 @@ def count(records: Iterable[Any], categories: Iterable[Hashable], *, unknown: st
                                  "unknown='drop' or unknown='map:NAME' counts them otherwise",
                    missing_error="records have missing values (None, NaN or blank); "
                                  "missing='drop' or missing='map:NAME' counts them otherwise")
-    return pd.Series(counts, index=pd.Index(list(cats), dtype=object), dtype="int64", name="count")
+    return pd.Series(counts, index=pd.Index(list(cats)), dtype="int64", name="count")
 
 
 def _keyed(p: Policy) -> Policy:
