@@ -173,4 +173,3 @@ def _outside_prior(column: str, path: str, k: int, more: bool) -> str:
                 "--unknown map:NAME")
     return (f"column {column!r} of {where} has fewer distinct values than the prior's {k} categories; name all {k} "
             "with --categories X,Y,... (a category no record has counts 0)")
-
