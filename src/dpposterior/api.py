@@ -118,17 +118,22 @@ def _as_vector(value: Any, name: str) -> Any:
 
 
 def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: Ledger | None = None, *,
-         sample: Callable[..., tuple] | None = None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+         sample: Callable[..., tuple] | None = None,
+         checks: Callable[[NDArray[np.float64], int], None] | None = None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Validate prior and counts, run every check that can refuse (:func:`dpposterior.padding.check_release`: the
-    distance, the size budget, the public set-up), charge the ledger, then draw once (padded).
+    distance, the size budget, the public set-up; then ``checks``), charge the ledger, then draw once (padded).
 
     Returns ``(prior, released_counts)``.  Nothing is drawn, and no ledger charged, before every check has passed.
     ``sample``: the padded release :func:`dpposterior.padding.release` (the command line passes its own reference to it).
+    ``checks(prior, n)``: the refusals, from public inputs only, of what the caller does with the release afterwards
+    (``release --noise-aware``: :func:`dpposterior.noise_aware.setup`), run before the ledger is charged.
     """
     sample = padded_release if sample is None else sample
     c = validate.counts(_as_vector(counts, "counts"))
     a = validate.prior(_as_vector(prior, "prior"), c.size)
     check_release(prep.spec, a, int(c.sum()), c.size)
+    if checks is not None:
+        checks(a, int(c.sum()))
     if ledger is None:
         return a, sample(prep.spec, a, c, rng)[0]
     eps, delta = claim(prep.spec)

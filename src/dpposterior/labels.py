@@ -23,10 +23,13 @@ vector is never reordered silently.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InputError
+import numpy as np
+
+from .errors import InputError, shown_name
 
 __all__ = ["Policy", "aligned", "categories_of", "count", "labels_of", "policy", "tally"]
 
@@ -60,9 +63,18 @@ def _is_missing(value: Any) -> bool:
 
 
 def categories_of(categories: Iterable[Hashable], k: int | None = None, name: str = "categories") -> tuple:
-    """A category list (docs/definitions.md §1): distinct names, none missing, ``k`` of them when given."""
+    """A category list (docs/definitions.md §1): an ordered collection of distinct names, none missing, ``k`` of
+    them when given.
+
+    An unordered collection (a ``set``, a ``frozenset``, any :class:`collections.abc.Set` but a dict's keys) is
+    refused: its order is the hash order, which changes from one process to the next (``PYTHONHASHSEED``), and the
+    order of the categories is the order of the counts.  ``sorted(s)`` or a list gives the order explicitly.
+    """
     if isinstance(categories, str) or _is_pandas(categories, "DataFrame"):
         raise InputError(f"{name} must be a list of category names, e.g. ['no', 'yes']")
+    if isinstance(categories, AbstractSet) and not isinstance(categories, type({}.keys())):
+        raise InputError(f"{name} must be an ordered list, not a {type(categories).__name__}: a set's order changes "
+                         f"from one process to the next; give the order, e.g. {name}=sorted(...) or a list")
     try:
         cats = tuple(categories)
         if any(_is_missing(c) for c in cats):
@@ -71,7 +83,9 @@ def categories_of(categories: Iterable[Hashable], k: int | None = None, name: st
     except TypeError:
         raise InputError(f"{name} must be a list of hashable category names, e.g. ['no', 'yes']") from None
     if not distinct:
-        raise InputError(f"{name} has duplicates")
+        mixed = any(isinstance(c, (bool, np.bool_)) for c in cats)
+        raise InputError(f"{name} has duplicates" + (" (Python counts True as equal to 1 and False to 0: name the "
+                                                     "categories apart, e.g. 'yes' and 'no')" if mixed else ""))
     if k is not None and len(cats) != k:
         raise InputError(f"{name} names {len(cats)} categories, but there are {k} counts")
     return cats
@@ -79,21 +93,51 @@ def categories_of(categories: Iterable[Hashable], k: int | None = None, name: st
 
 def policy(value: str | None, categories: Sequence[Hashable] | None, name: str) -> Policy:
     """One policy for values outside the category list or missing (docs/definitions.md §1: the list is public):
-    ``"error"`` (or None), ``"drop"`` or ``"map:NAME"`` with NAME one of ``categories`` (compared as text, so
-    ``"map:3"`` names the category 3)."""
+    ``"error"`` (or None), ``"drop"`` or ``"map:NAME"``.
+
+    NAME is everything after ``map:``, exactly as given (no space is stripped), in Python as on the command line:
+    it names the category equal to it; failing that, the one category that is not a string and prints as NAME
+    (``"map:3"`` names the category 3).  A NAME that names no category, or several, is refused."""
     if value is None or value == "error":
         return Policy("error")
     if value == "drop":
         return Policy("drop")
     if isinstance(value, str) and value.startswith("map:"):
-        target = value[4:].strip()
+        target = value[4:]
+        given = f"{name} map:{shown_name(target)}"
         if categories is None:
-            raise InputError(f"{name} map:{target} needs the category list (--categories) that names {target!r}")
-        named = [c for c in categories if str(c) == target]
+            raise InputError(f"{given} needs the category list (--categories) that names {target!r}")
+        named = [c for c in categories if isinstance(c, str) and c == target]
         if not named:
-            raise InputError(f"{name} map:{target}: {target!r} is not one of the categories")
+            named = [c for c in categories if not isinstance(c, str) and str(c) == target]
+        if not named:
+            raise InputError(f"{given}: {target!r} is not one of the categories (matched exactly as given)")
+        if len(named) > 1:
+            raise InputError(f"{given}: {target!r} prints as several categories; name the categories apart")
         return Policy("map", named[0])
     raise InputError(f"{name} must be {POLICY_FORMS}, got {value!r}")
+
+
+class _Bool:
+    """A boolean record or category as a key of its own: ``True`` matches the category ``True`` only, never the
+    number 1 (Python's ``True == 1`` and ``hash(True) == hash(1)`` would count one as the other)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool):
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Bool) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash((_Bool, self.value))
+
+
+def _key(value: Any) -> Any:
+    """The key a record or a category is matched by: itself, but a boolean (Python's or numpy's) apart from the
+    numbers."""
+    return _Bool(bool(value)) if isinstance(value, (bool, np.bool_)) else value
 
 
 def tally(totals: Mapping[Hashable, int], missing: int, categories: Sequence[Hashable], unknown_policy: Policy,
@@ -129,7 +173,9 @@ def count(records: Iterable[Any], categories: Iterable[Hashable], *, unknown: st
     categories (docs/definitions.md §1; the policies are in this module's docstring).
 
     ``records``: an iterable of values, a pandas Series or one column of a DataFrame (a DataFrame is refused).
-    Values match the categories exactly (``" yes"`` is not ``"yes"``); a category no record has counts 0.
+    Values match the categories exactly (``" yes"`` is not ``"yes"``; a boolean ``True`` is not the number 1, nor
+    ``False`` 0, though Python compares them equal); a category no record has counts 0.  ``categories``: an ordered
+    collection (a set is refused, :func:`categories_of`).
     ``unknown``, ``missing``: ``"error"`` (default), ``"drop"`` (n counts the records kept; n is public) or
     ``"map:NAME"``.  Messages never show a record's value or a count.
     """
@@ -145,15 +191,21 @@ def count(records: Iterable[Any], categories: Iterable[Hashable], *, unknown: st
     try:
         values = records.astype(object) if _is_pandas(records, "Series") else pd.Series(list(records), dtype=object)
         absent = values.map(_is_missing).astype(bool)
-        totals = values[~absent].value_counts(dropna=False, sort=False).to_dict()
+        # matched by key: a boolean record is not the number 0 or 1 (nor a boolean category a number)
+        totals = values[~absent].map(_key).value_counts(dropna=False, sort=False).to_dict()
     except TypeError:
         raise InputError("records must be an iterable of hashable values (e.g. a list or a pandas Series)") from None
-    counts = tally(totals, int(absent.sum()), cats, unknown_policy, missing_policy,
+    keys = [_key(c) for c in cats]
+    counts = tally(totals, int(absent.sum()), keys, _keyed(unknown_policy), _keyed(missing_policy),
                    unknown_error="records have values not in categories (not shown: they are data); "
                                  "unknown='drop' or unknown='map:NAME' counts them otherwise",
                    missing_error="records have missing values (None, NaN or blank); "
                                  "missing='drop' or missing='map:NAME' counts them otherwise")
     return pd.Series(counts, index=pd.Index(list(cats)), dtype="int64", name="count")
+
+
+def _keyed(p: Policy) -> Policy:
+    return p if p.action != "map" else Policy("map", _key(p.target))
 
 
 def labels_of(value: Any, name: str = "counts") -> tuple | None:
@@ -176,9 +228,12 @@ def labels_of(value: Any, name: str = "counts") -> tuple | None:
 def _by_name(value: Any, labels: tuple | None, cats: tuple, name: str) -> Any:
     """``value`` in the order of ``cats``: as it is when unlabelled or labelled in that order, reordered by name
     when its labels are the same names in another order, refused otherwise."""
-    if labels is None or labels == cats:
+    if labels is None:
         return value
-    if set(labels) == set(cats) and len(labels) == len(cats):
+    names, wanted = [_key(x) for x in labels], [_key(c) for c in cats]  # a boolean label is not the number 0 or 1
+    if names == wanted:
+        return value
+    if set(names) == set(wanted) and len(names) == len(wanted):
         return value.reindex(list(cats))
     raise InputError(f"the index of {name} names other categories than categories= (not shown: an index may come from "
                      "the data); count records into the public list with dp.count(records, categories=[...])")

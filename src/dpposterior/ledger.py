@@ -23,7 +23,13 @@ releases before it).  ``Ledger(path)`` without a budget uses the stored one.
 (:meth:`Ledger.entries`, :meth:`Ledger.summary`, ``dpposterior ledger show``), but a release is refused on
 them until their budget is recorded explicitly with :meth:`Ledger.create` / ``dpposterior ledger create``
 (which upgrades the file to ``dpposterior-ledger/2``): a budget taken silently from the first release's flags
-would reopen the bypass this closes (a refusal at one budget, then the same file at a larger one).
+would reopen the bypass this closes (a refusal at one budget, then the same file at a larger one).  A budget
+below what the old ledger's releases already spent is refused: no ledger starts past its own budget.
+
+**Refusals the file decides** (no budget to check against, a release past the budget, a raise of a ledger that
+does not exist or that lowers the budget, a create that differs from the stored budget) are made from the file
+as it is *before* ``FILE.lock`` is created, and again under the lock (another process may have written in
+between): a refusal creates nothing, not even the lock file.
 
 **The path.**  It is resolved once, when the :class:`Ledger` is made (``os.path.realpath``): a symbolic link is
 *followed*, consistently, so the file read, locked (``REAL.lock``) and replaced is always the link's target,
@@ -59,7 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import validate
-from .errors import InputError
+from .errors import InputError, shown_name
 
 __all__ = ["BudgetExceeded", "Ledger", "LedgerError", "LedgerSummary", "parse_budget"]
 
@@ -183,7 +189,7 @@ class LedgerSummary:
     def __str__(self) -> str:
         eps, delta = self.total
         budget = "no recorded budget" if self.budget is None else f"budget ({self.budget[0]:g}, {self.budget[1]:g})"
-        text = (f"ledger {self.name}: {len(self.releases)} release(s), total ({eps:g}, {delta:g})-DP by basic "
+        text = (f"ledger {shown_name(self.name)}: {len(self.releases)} release(s), total ({eps:g}, {delta:g})-DP by basic "
                 f"composition, {budget}")
         if self.composed is not None:
             text += f"; dp-accounting composition: ({self.composed[0]:.4g}, {self.composed[1]:g})-DP"
@@ -341,7 +347,7 @@ class Ledger:
         if stored is not None and self._given is not None and stored != self._given:
             raise LedgerError(f"the ledger {self._name()} has the budget {_pair(stored)}, not {_pair(self._given)}: "
                               "a ledger's budget is fixed when it is created; give the same budget, or raise it "
-                              f"explicitly with: dpposterior ledger raise {shlex.quote(str(self.path))} "
+                              f"explicitly with: dpposterior ledger raise {shown_name(shlex.quote(str(self.path)))} "
                               "--budget EPS[,DELTA]")
 
     def total(self) -> tuple[float, float]:
@@ -390,7 +396,7 @@ class Ledger:
         self._check_budget(state)
         if state.legacy:
             raise LedgerError(f"the ledger {self._name()} was written by an older dpposterior and records no budget: "
-                              f"record it once with: dpposterior ledger create {shlex.quote(str(self.path))} "
+                              f"record it once with: dpposterior ledger create {shown_name(shlex.quote(str(self.path)))} "
                               "--budget EPS[,DELTA] "
                               "(Ledger.create()); nothing was drawn")
         if state.budget is not None:
@@ -399,6 +405,26 @@ class Ledger:
             raise LedgerError(f"there is no ledger at {self._name()} yet: a new ledger needs a budget "
                               "(--budget EPS[,DELTA], budget=); nothing was drawn")
         return self._given
+
+    def _charge_total(self, state: _State, mechanism: str, epsilon: float | None,
+                      delta: float | None) -> tuple[float, float, float, float]:
+        """The totals after charging one release to ``state`` and the budget they are checked against, or the
+        refusal (no budget to check against, no guarantee, past the budget).  Called once before the lock is
+        taken (a refusal decided by the file as it is creates no ``FILE.lock``) and again under it."""
+        b_eps, b_delta = self._fixed_budget(state)
+        if epsilon is None:
+            raise BudgetExceeded(f"mechanism {mechanism!r} has no privacy guarantee: the ledger cannot "
+                                 "account for it")
+        try:
+            eps = math.fsum([*(e.epsilon for e in state.entries), epsilon])
+            dlt = math.fsum([*(e.delta for e in state.entries), delta or 0.0])
+        except OverflowError:
+            eps = dlt = math.inf
+        if eps > b_eps * (1 + TOLERANCE) or dlt > b_delta * (1 + TOLERANCE):
+            raise BudgetExceeded(f"this release would take the ledger {shown_name(self.path.name)} to "
+                                 f"({_exact(eps)}, {_exact(dlt)})-DP, past its budget "
+                                 f"({_exact(b_eps)}, {_exact(b_delta)}); nothing was drawn")
+        return eps, dlt, b_eps, b_delta
 
     @contextlib.contextmanager
     def charge(self, mechanism: str, epsilon: float | None, delta: float | None) -> Iterator[None]:
@@ -410,21 +436,10 @@ class Ledger:
         "the ledger ... was charged for this release"; any other exception carries it as a note).  A refusal
         raises before the body, the file untouched.
         """
+        self._charge_total(self._read(), mechanism, epsilon, delta)  # a refusal before the lock: no FILE.lock
         with self._locked():
             state = self._read()
-            b_eps, b_delta = self._fixed_budget(state)
-            if epsilon is None:
-                raise BudgetExceeded(f"mechanism {mechanism!r} has no privacy guarantee: the ledger cannot "
-                                     "account for it")
-            try:
-                eps = math.fsum([*(e.epsilon for e in state.entries), epsilon])
-                dlt = math.fsum([*(e.delta for e in state.entries), delta or 0.0])
-            except OverflowError:
-                eps = dlt = math.inf
-            if eps > b_eps * (1 + TOLERANCE) or dlt > b_delta * (1 + TOLERANCE):
-                raise BudgetExceeded(f"this release would take the ledger {self.path.name} to "
-                                     f"({_exact(eps)}, {_exact(dlt)})-DP, past its budget "
-                                     f"({_exact(b_eps)}, {_exact(b_delta)}); nothing was drawn")
+            eps, dlt, b_eps, b_delta = self._charge_total(state, mechanism, epsilon, delta)
             entries = [*state.entries, Entry(mechanism, float(epsilon), float(delta or 0.0), _now())]
             budgets = state.budgets or [BudgetRecord(b_eps, b_delta, _now(), "created", 0)]
             self._write(entries, budgets, "; nothing was drawn")
@@ -446,31 +461,56 @@ class Ledger:
         A ledger that already stores this budget is left as it is; one with another budget is refused."""
         if self._given is None:
             raise InputError("creating a ledger needs a budget: Ledger(path, budget=...)")
+        if self._create_act(self._read()) is None:  # refusals and the no-op decided before the lock is taken
+            return
         with self._locked():
             state = self._read()
-            self._check_budget(state)
-            if state.budget is not None:
+            act = self._create_act(state)
+            if act is None:
                 return
-            act = "recorded" if state.legacy else "created"
             self._write(state.entries, [BudgetRecord(*self._given, _now(), act, len(state.entries))])
+
+    def _create_act(self, state: _State) -> str | None:
+        """What :meth:`create` does to ``state``: ``"created"`` (no file yet), ``"recorded"`` (an old ledger whose
+        releases fit the budget) or None (it already stores this budget); refused otherwise: another stored
+        budget, or an old ledger whose releases already spent more than the budget (a ledger past its own
+        budget on its creation)."""
+        self._check_budget(state)
+        if state.budget is not None:
+            return None
+        if not state.legacy:
+            return "created"
+        eps, delta = _totals(state.entries, self.path)
+        b_eps, b_delta = self._given
+        if eps > b_eps * (1 + TOLERANCE) or delta > b_delta * (1 + TOLERANCE):
+            raise LedgerError(f"the ledger {self._name()} has already spent ({_exact(eps)}, {_exact(delta)})-DP in "
+                              f"{len(state.entries)} release(s), more than the budget {_pair(self._given)}: record "
+                              "a budget at least as large as what was spent; it was left as it is")
+        return "recorded"
 
     def raise_budget(self, budget: float | tuple[float, float]) -> None:
         """Raise the stored budget to ``budget`` (``dpposterior ledger raise``): an explicit act, recorded in the
         file with its time and the number of releases before it.  Neither component may go down, and one must
         go up; afterwards this object's budget is the new one (docs/definitions.md §9, "Ledger")."""
         new = budget_arg(budget)
+        self._check_raise(self._read(), new)  # a refusal before the lock: a missing ledger gains no FILE.lock
         with self._locked():
             state = self._read()
-            if state.raw is None or state.legacy:
-                raise LedgerError(f"the ledger {self._name()} has no recorded budget to raise: create it first "
-                                  f"with: dpposterior ledger create {shlex.quote(str(self.path))} "
-                                  "--budget EPS[,DELTA]")
-            old = state.budget
-            if new[0] < old[0] or new[1] < old[1] or new == old:
-                raise LedgerError(f"a raise must not lower either part of the budget and must change one: the "
-                                  f"ledger {self._name()} has {_pair(old)}, got {_pair(new)}")
+            self._check_raise(state, new)
             self._write(state.entries, [*state.budgets, BudgetRecord(*new, _now(), "raised", len(state.entries))])
             self._given = new
+
+    def _check_raise(self, state: _State, new: tuple[float, float]) -> None:
+        """Refuse raising ``state``'s budget to ``new``: no recorded budget, or a raise that lowers a part of it or
+        changes nothing."""
+        if state.raw is None or state.legacy:
+            raise LedgerError(f"the ledger {self._name()} has no recorded budget to raise: create it first "
+                              f"with: dpposterior ledger create {shown_name(shlex.quote(str(self.path)))} "
+                              "--budget EPS[,DELTA]")
+        old = state.budget
+        if new[0] < old[0] or new[1] < old[1] or new == old:
+            raise LedgerError(f"a raise must not lower either part of the budget and must change one: the "
+                              f"ledger {self._name()} has {_pair(old)}, got {_pair(new)}")
 
     def _write(self, entries: list[Entry], budgets: list[BudgetRecord], after: str = "") -> None:
         doc = {"format": FORMAT, "note": "settings of each release only, never data",

@@ -41,7 +41,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import labels, validate
-from .errors import SizeError
+from .errors import SizeError, shown_name
 from .limits import LIMITS, limit_setting
 from .mechanisms import ReleaseSpec
 from .models import log_prior_predictive, n_candidates
@@ -138,7 +138,8 @@ class NoiseAwarePosterior:
 
     def __repr__(self) -> str:
         """A few lines: mechanism, the release, the posterior mean and intervals (not the weight table)."""
-        names = [""] * len(self.marginals) if self.categories is None else [f"{c}: " for c in self.categories]
+        names = ([""] * len(self.marginals) if self.categories is None
+                 else [f"{shown_name(c)}: " for c in self.categories])
         rows = ", ".join(f"{name}{m:.4g} [{lo:.4g}, {hi:.4g}]"
                          for name, m, (lo, hi) in zip(names, self.mean, self.intervals))
         return (f"NoiseAwarePosterior(mechanism={self.mechanism!r}, epsilon={self.epsilon:g}, "
@@ -195,35 +196,56 @@ def _chunks(total: int, per_row_bytes: int):
         yield lo, min(total, lo + step)
 
 
-def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, level: float = 0.9,
-                          categories=None, **settings: Any) -> NoiseAwarePosterior:
-    """The exact noise-aware posterior of a release ``Dir(a + m)`` (module docstring).
+@dataclass(frozen=True)
+class Setup:
+    """What the noise-aware posterior of a release of size ``n`` needs from public inputs alone (the prior, n, k,
+    the mechanism's settings and the level; never the release): built by :func:`setup`."""
 
-    Takes the mechanism and its settings as :func:`dpposterior.mechanisms.log_pmf` does (a mechanism id and the
-    settings of :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`,
-    validated where it was built and not here again).  Raises
-    :class:`~dpposterior.errors.InputError` on bad input and :class:`SizeError` beyond
-    :data:`MAX_CANDIDATES`.  ``categories``: the names of the categories (e.g. a release's
-    :attr:`~dpposterior.api.Release.categories`), kept for the printed forms; a pandas Series ``released`` names
-    them by its index (as :func:`dpposterior.release` reads ``counts``: :func:`dpposterior.labels.aligned`).
+    params: ReleaseSpec
+    prior: NDArray[np.float64]
+    n: int
+    level: float
+    size: int
+    rows: Any = field(repr=False)
+    log_pi: NDArray[np.float64] = field(repr=False)
+
+
+def setup(mechanism, prior: NDArray[np.float64], n: int, *, level: float = 0.9, **settings: Any) -> Setup:
+    """Every refusal of the noise-aware posterior that public inputs decide, and the work they allow (the
+    mechanism's rows over R(n), the prior predictive): the distance, the level, ``|R(n)|`` beyond
+    :data:`MAX_CANDIDATES` and the mechanism's memory budget (:class:`SizeError`).
+
+    ``prior`` is a validated prior of k entries and ``n`` a validated size.  A release that will be followed by its
+    noise-aware posterior (``dpposterior release --noise-aware``) calls this before anything is drawn or charged
+    to a ledger, so that these refusals cost nothing; only the work limit of the exact pass
+    (``DPPOSTERIOR_MAX_POSTERIOR_WORK``), which depends on the release itself, is left to :func:`posterior_of`.
     """
     params = ReleaseSpec.given(mechanism, **settings)
     mech = params.mechanism
-    released, prior, cats = labels.aligned(released, prior, categories)
-    m = validate.counts(_values(released), "released counts")
-    a = validate.prior(_values(prior), m.size)
-    mech.check_distance(params, m.size)
+    k = prior.size
+    mech.check_distance(params, k)
     level = validate.open_unit(level, "level")
-    n, k = int(m.sum()), m.size
     size = n_candidates(n, k)
     if size > MAX_CANDIDATES:
         raise SizeError(f"the noise-aware posterior for k={k}, n={n} "
                         f"sums over |R(n)| = {validate.big_number(size)} data sets, "
                         f"over the limit of {MAX_CANDIDATES:,}")
     mech.check_size(n, k, "the noise-aware posterior")
-    rows = mech.rows(a, n, params)
+    rows = mech.rows(prior, n, params)
+    cost, limit = mech.log_likelihood_cost(rows), limit_setting("DPPOSTERIOR_MAX_POSTERIOR_WORK")
+    if cost > limit:  # the exact pass keeps at least one data set, whatever the release
+        raise SizeError(f"the noise-aware posterior for k={k}, n={n} needs {cost:.2e} score evaluations per data set "
+                        f"it keeps, over the limit of {limit:.1e} (set DPPOSTERIOR_MAX_POSTERIOR_WORK to raise it)")
+    return Setup(params, prior, n, level, size, rows, log_prior_predictive(prior, rows.cands))
+
+
+def posterior_of(s: Setup, released: NDArray[np.int64], categories: tuple | None = None) -> NoiseAwarePosterior:
+    """The noise-aware posterior of the release ``released`` (validated, summing to ``s.n``) from its
+    :class:`Setup` (module docstring).  Refuses (:class:`SizeError`) an exact pass over the limit
+    ``DPPOSTERIOR_MAX_POSTERIOR_WORK``: how many data sets it keeps depends on the release."""
+    mech, rows, log_pi, m, a, n, k, size = (s.params.mechanism, s.rows, s.log_pi, released, s.prior, s.n,
+                                           s.prior.size, s.size)
     cands = rows.cands
-    log_pi = log_prior_predictive(a, cands)
     # pass 1: an upper bound on every log weight (one score per c: O(|R(n)| k) memory, like log_pi)
     upper = mech.log_likelihood_bound(rows, m, cands) + log_pi
     ref = int(np.argmax(upper))
@@ -247,9 +269,29 @@ def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, l
     dropped = size - keep.size
     kept = cands[keep]
     return NoiseAwarePosterior(
-        mechanism=mech.id, epsilon=params.epsilon, level=level, prior=a, released=m, counts=kept, weights=w,
+        mechanism=mech.id, epsilon=s.params.epsilon, level=s.level, prior=a, released=m, counts=kept, weights=w,
         dropped=int(dropped), dropped_mass_bound=float(dropped * math.exp(-DROP_LOG)),
-        marginals=marginals_of(a, kept, w), categories=cats)
+        marginals=marginals_of(a, kept, w), categories=categories)
+
+
+def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, level: float = 0.9,
+                          categories=None, **settings: Any) -> NoiseAwarePosterior:
+    """The exact noise-aware posterior of a release ``Dir(a + m)`` (module docstring).
+
+    Takes the mechanism and its settings as :func:`dpposterior.mechanisms.log_pmf` does (a mechanism id and the
+    settings of :meth:`~dpposterior.mechanisms.ReleaseSpec.of`, or one :class:`~dpposterior.mechanisms.ReleaseSpec`,
+    validated where it was built and not here again).  Raises
+    :class:`~dpposterior.errors.InputError` on bad input and :class:`SizeError` beyond
+    :data:`MAX_CANDIDATES`.  ``categories``: the names of the categories (e.g. a release's
+    :attr:`~dpposterior.api.Release.categories`), kept for the printed forms; a pandas Series ``released`` names
+    them by its index (as :func:`dpposterior.release` reads ``counts``: :func:`dpposterior.labels.aligned`).
+    The work is :func:`setup` (public inputs only) then :func:`posterior_of` (the release).
+    """
+    params = ReleaseSpec.given(mechanism, **settings)
+    released, prior, cats = labels.aligned(released, prior, categories)
+    m = validate.counts(_values(released), "released counts")
+    a = validate.prior(_values(prior), m.size)
+    return posterior_of(setup(params, a, int(m.sum()), level=level), m, cats)
 
 
 def _values(vector: Any) -> Any:

@@ -232,3 +232,39 @@ def test_data_and_prior_of_other_lengths_say_how_to_fix_it(capsys, tmp_path, pri
     code, _, err = run(capsys, "release", "--prior", prior, "--data", f, "--column", "answer",
                        "--categories", "yes,no,maybe,unsure", *POLICY_REL)
     assert code == 2 and "entries but the counts have 4 categories" in err
+
+
+def _no_control(text: str) -> bool:
+    return not any((ord(ch) < 32 and ch != "\n") or ch == "\x7f" for ch in text)
+
+
+def test_header_names_and_paths_are_printed_escaped(capsys, tmp_path):
+    """A CSV header holding terminal escape sequences, a binary header, a path with an escape: each printed as
+    Python escapes it, never raw (the one helper dpposterior.errors.shown_name)."""
+    f = tmp_path / "r.csv"
+    f.write_bytes(b"answer\x1b]0;owned\x07\x1b[2J,b\x01\x7f\xe2\x80\xae\nyes,1\n")
+    code, _, err = run(capsys, "release", "--prior", "1,1", "--data", str(f), "--column", "Q1", *POLICY_REL)
+    assert code == 2 and err.count("\n") == 1 and _no_control(err) and "\u202e" not in err, repr(err)
+    assert "(columns: answer\\x1b]0;owned\\x07\\x1b[2J, b\\x01\\x7f\\u202e)" in err
+    bad = str(tmp_path / "r\x1b[2J\n.csv")
+    code, _, err = run(capsys, "release", "--prior", "1,1", "--data", bad, "--column", "Q1", *POLICY_REL)
+    assert code == 2 and err.count("\n") == 1 and "r\\x1b[2J\\n.csv" in err and _no_control(err), repr(err)
+
+
+def test_category_names_from_the_data_are_printed_escaped(capsys, tmp_path):
+    f = _write(tmp_path / "r.csv", "answer\nyes\x1b[2J\nno\n")
+    code, out, err = run(capsys, "release", "--prior", "1,1", "--data", f, "--column", "answer", *POLICY_REL)
+    assert code == 0 and "categories, in order: no, yes\\x1b[2J" in out and _no_control(out), repr(out)
+    code, out, err = run(capsys, "posterior", "--prior", "1,1", "--released", "3,4", "--mechanism", "geometric",
+                         "--epsilon", "1", "--categories", "a\x1b[2J,b")
+    assert code == 0 and "a\\x1b[2J" in out and _no_control(out), repr(out)
+
+
+def test_a_map_target_on_the_command_line_is_the_category_exactly_as_given(capsys, tmp_path):
+    f = _write(tmp_path / "r.csv", "answer\nx\nother\n")
+    code, _, err = run(capsys, "release", "--prior", "1,1", "--data", f, "--column", "answer", "--categories",
+                       "yes,other", "--unknown", "map: other", *POLICY_REL)
+    assert code == 2 and "--unknown map: other: ' other' is not one of the categories" in err, err
+    code, out, _ = run(capsys, "release", "--prior", "1,1", "--data", f, "--column", "answer", "--categories",
+                       "yes,other", "--unknown", "map:other", *POLICY_REL, "--json")
+    assert code == 0

@@ -126,3 +126,14 @@ def test_a_release_to_a_ledger_that_stores_its_budget_needs_no_budget(tmp_path, 
     assert code == 2 and out == "" and "has the budget (1, 0), not (2, 0)" in err and led.read_bytes() == before
     code, out, err = run(capsys, *REL, "--budget", "1")  # a budget without a ledger
     assert code == 2 and out == "" and "needs --ledger" in err and err.count("\n") == 1
+
+
+def test_show_prints_the_files_texts_escaped(tmp_path, capsys):
+    """A ledger is the user's file: its mechanism and time strings are printed escaped, never raw."""
+    led = tmp_path / "l.json"
+    led.write_text(json.dumps({"format": "dpposterior-ledger/2", "budgets": [
+        {"epsilon": 5, "delta": 0, "time": "t\x1b]0;owned\x07", "act": "created\n", "releases_before": 0}],
+        "entries": [{"mechanism": "geo\x1b[2Jmetric", "epsilon": 1, "delta": 0, "time": "now\r"}]}))
+    code, out, err = run(capsys, "ledger", "show", str(led))
+    assert code == 0 and "\x1b" not in out and "\r" not in out, repr(out)
+    assert "geo\\x1b[2Jmetric" in out and "created\\n (5, 0) at t\\x1b]0;owned\\x07" in out and "now\\r" in out

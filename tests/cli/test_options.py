@@ -175,3 +175,35 @@ def test_objective_help_names_the_mechanisms_that_read_it(capsys):
         build_parser().parse_args(["release", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--objective {worst,average} optimal and lattice only: minimise the worst-case" in text
+
+
+def test_audit_takes_the_variant_options_as_the_api_does(capsys):
+    """``audit --objective average`` audits lattice~average, as dp.audit_mechanism(..., objective='average') does
+    (docs/cli.md: every mechanism command takes --objective and --calibrate)."""
+    import dpposterior as dp
+
+    args = ["audit", "--prior", "1,1,1", "--n", "6", "--mechanism", "lattice", "--epsilon", "1", "--samples", "2000",
+            "--seed", "1"]
+    cli = run_json(capsys, *args, "--objective", "average")
+    api = dp.audit_mechanism("lattice", [1, 1, 1], 6, epsilon=1, objective="average", samples=2000, seed=1)
+    assert (cli["epsilon_lower_bound"], cli["pair"]) == (api.epsilon_lower_bound, api.pair)
+    worst = run_json(capsys, *args)  # the default objective is another release: another bound at this seed
+    assert worst["epsilon_lower_bound"] != cli["epsilon_lower_bound"]
+    calibrated = run_json(capsys, "audit", "--prior", "1,1", "--n", "6", "--mechanism", "ehds", "--calibrate",
+                          "--epsilon", "1", "--samples", "2000", "--seed", "1")
+    assert calibrated["exact_concrete_epsilon"] <= 1 + 1e-9
+    code, _, err = run(capsys, *args[:6], "geometric", *args[7:], "--objective", "average")
+    assert code == 2 and "--objective applies to optimal and lattice only" in err
+
+
+def test_every_mechanism_command_takes_the_variant_options():
+    """docs/cli.md: every mechanism command takes --calibrate and --objective (a variant one command cannot
+    name is a variant it cannot check)."""
+    import argparse
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, p in sub.choices.items():
+        flags = {s for a in p._actions for s in a.option_strings}
+        if "--mechanism" in flags:
+            assert {"--calibrate", "--objective"} <= flags, name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import os
 import subprocess
 import sys
 import warnings
@@ -314,3 +315,58 @@ def test_counted_records_release_with_their_labels():
     counts = dp.count(["yes", "no", "yes", None], ["no", "yes"], missing="drop")
     r = quiet_release("geometric", [1, 1], counts, epsilon=1.0, rng=2)
     assert r.categories == ("no", "yes") and int(r.released_counts.sum()) == 3
+
+
+@pytest.mark.parametrize("cats", [{"a", "b", "c"}, frozenset("abc")])
+def test_an_unordered_category_collection_is_refused_everywhere(cats):
+    """A set's order is its hash order, which changes with PYTHONHASHSEED: refused, never used to label counts."""
+    with pytest.raises(dp.InputError, match="ordered list, not a (set|frozenset)"):
+        dp.count(["a"], cats)
+    with pytest.raises(dp.InputError, match="ordered list"):
+        quiet_release("geometric", [1, 1, 1], [1, 2, 3], epsilon=1.0, rng=1, categories=cats)
+    with pytest.raises(dp.InputError, match="ordered list"):
+        dp.noise_aware_posterior("geometric", [1, 1, 1], [1, 2, 3], epsilon=1.0, categories=cats)
+
+
+def test_a_dicts_keys_are_an_ordered_category_list():
+    assert dp.count(["b", "a", "b"], {"b": 0, "a": 0}.keys()).tolist() == [2, 1]
+
+
+def test_the_same_call_gives_the_same_answer_in_every_process():
+    """One call with a set of categories, in six processes with different hash seeds: the same answer in each (a
+    refusal; labelled in hash order, the counts would be labelled differently from one process to another)."""
+    code = ("import dpposterior as d\ntry:\n    print(d.count(list('abbccc'), {'a', 'b', 'c'}).to_dict())\n"
+            "except d.InputError as exc:\n    print(exc)")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env=os.environ | {"PYTHONHASHSEED": str(seed)}).stdout for seed in range(6)}
+    assert len(outs) == 1 and "ordered list" in outs.pop()
+
+
+def test_booleans_are_not_the_numbers_0_and_1_as_records():
+    # Python: True == 1 and hash(True) == hash(1); as records they are different values
+    assert dp.count([True, False, True, 1], [0, 1], unknown="drop").tolist() == [0, 1]
+    assert dp.count([True, False, True, 1], [True, False], unknown="drop").tolist() == [2, 1]
+    assert dp.count(np.array([True, False, True]), [True, False]).tolist() == [2, 1]
+    assert dp.count(np.array([1, 0, 1]), [0, 1]).tolist() == [1, 2]  # numpy integers are the numbers
+    with pytest.raises(dp.InputError, match="values not in categories"):
+        dp.count([True, False, True, 1], [0, 1])
+    with pytest.raises(dp.InputError, match="duplicates .*True as equal to 1"):
+        dp.count([True], [True, False, 1])
+
+
+def test_a_map_target_is_the_category_exactly_as_given():
+    assert dp.count(["x", "other"], ["other", " other"], unknown="map: other").tolist() == [1, 1]
+    assert dp.count(["x", "other"], ["other", " other"], unknown="map:other").tolist() == [2, 0]
+    with pytest.raises(dp.InputError, match="' other' is not one of the categories"):
+        dp.count(["x"], ["other"], unknown="map: other")
+    # a category that is not a string is named by how it prints; a string equal to the name comes first
+    assert dp.count(["x", 3], [3, 4], unknown="map:3").tolist() == [2, 0]
+    assert dp.count(["x", 3], [3, "3"], unknown="map:3").tolist() == [1, 1]
+
+
+def test_a_series_labelled_by_booleans_is_not_labelled_by_0_and_1():
+    counts = pd.Series([3, 0], index=[True, False])
+    with pytest.raises(dp.InputError, match="names other categories than categories="):
+        quiet_release("geometric", [1, 1], counts, epsilon=1.0, rng=1, categories=[1, 0])
+    r = quiet_release("geometric", [1, 1], counts, epsilon=100.0, rng=1, categories=[False, True])
+    assert r.categories == (False, True) and r.released_counts.tolist() == [0, 3]

@@ -494,3 +494,91 @@ def test_a_refused_cli_release_leaves_the_ledger_byte_identical(tmp_path, capsys
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and match in err, err
     assert led.read_bytes() == before
+
+
+LEGACY_SPENT_3 = {"format": "dpposterior-ledger/1",
+                  "entries": [{"mechanism": "geometric", "epsilon": 3, "delta": 0, "time": ""}]}
+
+
+def test_create_refuses_a_budget_below_what_an_old_ledger_spent(tmp_path, capsys):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(LEGACY_SPENT_3))
+    before = path.read_bytes()
+    with pytest.raises(dp.LedgerError, match=r"already spent \(3, 0\)-DP in 1 release\(s\), more than the budget"):
+        dp.Ledger(path, 1).create()
+    code, out, err = run(capsys, "ledger", "create", str(path), "--budget", "2.5")
+    assert code == 2 and out == "" and "already spent (3, 0)-DP" in err and err.count("\n") == 1
+    assert path.read_bytes() == before
+    spent_delta = {**LEGACY_SPENT_3, "entries": [{**LEGACY_SPENT_3["entries"][0], "delta": 1e-6}]}
+    path.write_text(json.dumps(spent_delta))
+    with pytest.raises(dp.LedgerError, match="already spent"):  # the delta counts too
+        dp.Ledger(path, 5).create()
+    path.write_text(json.dumps(LEGACY_SPENT_3))
+    assert path.read_bytes() == before
+    dp.Ledger(path, 3).create()  # exactly what was spent: recorded
+    assert dp.Ledger(path).budget == (3.0, 0.0)
+
+
+def test_refusals_decided_by_the_file_leave_no_lock_behind(tmp_path, capsys):
+    """A raise on a missing ledger, a first charge past its budget, a charge with no budget to check against:
+    refused before the lock is taken, so nothing is created."""
+    with pytest.raises(dp.LedgerError, match="no recorded budget to raise"):
+        dp.Ledger(tmp_path / "missing").raise_budget(2)
+    code, out, err = run(capsys, "ledger", "raise", str(tmp_path / "missing2"), "--budget", "2")
+    assert code == 2 and "no recorded budget to raise" in err
+    with pytest.raises(dp.BudgetExceeded), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dp.release("geometric", [1, 1], [3, 4], epsilon=1.0, rng=1, ledger=dp.Ledger(tmp_path / "new", 0.5))
+    with pytest.raises(dp.LedgerError, match="needs a budget"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dp.release("geometric", [1, 1], [3, 4], epsilon=1.0, rng=1, ledger=dp.Ledger(tmp_path / "nobudget"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_ledger_name_with_a_newline_stays_on_one_line(tmp_path, capsys):
+    path = tmp_path / "a\nb\x1b[2J"
+    led = dp.Ledger(path, 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dp.release("geometric", [1, 1], [3, 4], epsilon=1.0, rng=1, ledger=led)
+    line = str(led.summary())
+    assert "\n" not in line and "\x1b" not in line and line.startswith("ledger a\\nb\\x1b[2J: 1 release(s)")
+    code, out, err = run(capsys, *REL, "--ledger", str(path), "--budget", "10", "--seed", "1")
+    assert code == 0 and err.count("\n") == 2 and "ledger a\\nb\\x1b[2J: 2 release(s)" in err, err
+    code, out, err = run(capsys, "ledger", "show", str(path))
+    assert code == 0 and out.splitlines()[0].startswith("ledger: ") and "\x1b" not in out
+    assert out.splitlines()[0].endswith("a\\nb\\x1b[2J (dpposterior-ledger/2)")
+
+
+@pytest.mark.parametrize("counts, mechanism, env, match", [
+    ("300000,300000,400000", "geometric", {}, "|R(n)| = 5e+11 data sets"),  # k = 3, n = 1e6
+    ("1000000,1000000", "geometric", {}, "|R(n)| = 2000001 data sets"),  # k = 2, n = 2e6
+    ("40,60", "ehds", {"DPPOSTERIOR_MAX_POSTERIOR_WORK": "10"}, "per data set it keeps"),  # one row over the work
+])
+def test_the_noise_aware_posteriors_public_refusals_come_before_the_charge(tmp_path, capsys, monkeypatch, counts,
+                                                                           mechanism, env, match):
+    led = tmp_path / "l.json"
+    assert run(capsys, *REL, "--ledger", str(led), "--budget", "100")[0] == 0
+    before = led.read_bytes()
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    drawn = []
+    monkeypatch.setattr(dp.get_mechanism(mechanism), "sample", lambda *a, **k: drawn.append(a))
+    prior = ",".join("1" * len(counts.split(",")))
+    code, out, err = run(capsys, "release", "--prior", prior, "--counts", counts, "--mechanism", mechanism,
+                         "--epsilon", "1", "--noise-aware", "--ledger", str(led), "--budget", "100")
+    assert code == 2 and out == "" and err.count("\n") == 1 and match in err, err
+    assert drawn == [] and led.read_bytes() == before
+
+
+def test_a_noise_aware_refusal_that_depends_on_the_release_says_the_ledger_was_charged(tmp_path, capsys,
+                                                                                       monkeypatch):
+    """How many data sets the exact pass keeps depends on the release: that refusal comes after the draw, and says
+    the ledger was charged."""
+    led = tmp_path / "l.json"
+    monkeypatch.setenv("DPPOSTERIOR_MAX_POSTERIOR_WORK", "200")  # one row (101) fits, the 101 rows kept do not
+    code, out, err = run(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "ehds",
+                         "--epsilon", "1", "--noise-aware", "--ledger", str(led), "--budget", "100")
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "needs the exact likelihood of" in err and "was charged for this release" in err
+    assert len(dp.Ledger(led).entries()) == 1

@@ -116,3 +116,27 @@ def test_bad_input_and_size_limits():
         noise_aware_posterior("nope", (1.0, 1.0), (3, 1), epsilon=1.0)
     with pytest.raises(SizeError, match="R\\(n\\)"):
         noise_aware_posterior("lshist", (1.0, 1.0, 1.0), (5000, 5000, 5000), epsilon=1.0)
+
+
+def test_the_setup_refuses_from_public_inputs_and_the_posterior_is_the_same():
+    """:func:`setup` holds every refusal public inputs decide (|R(n)|, the memory, one row's work); the posterior
+    from a setup is the one :func:`noise_aware_posterior` gives."""
+    from dpposterior.noise_aware import posterior_of, setup
+
+    with pytest.raises(SizeError, match=r"\|R\(n\)\| = 5e\+11"):
+        setup("geometric", np.ones(3), 10**6, epsilon=1.0)
+    with pytest.raises(SizeError, match="2000001 data sets"):
+        setup("geometric", np.ones(2), 2 * 10**6, epsilon=1.0)
+    with pytest.raises(InputError, match="level"):
+        setup("geometric", np.ones(2), 10, epsilon=1.0, level=1.5)
+    s = setup("ehds", np.array([1.0, 2.0]), 30, epsilon=1.0, level=0.8)
+    a = posterior_of(s, np.array([10, 20]))
+    b = noise_aware_posterior("ehds", [1.0, 2.0], [10, 20], epsilon=1.0, level=0.8)
+    assert np.array_equal(a.counts, b.counts) and np.array_equal(a.weights, b.weights)
+    assert np.array_equal(a.intervals, b.intervals)
+
+
+def test_the_repr_prints_category_names_escaped():
+    post = noise_aware_posterior("geometric", [1, 1], [3, 4], epsilon=1.0, categories=["a\x1b[2J", "b\n"])
+    text = repr(post)
+    assert "a\\x1b[2J: " in text and "b\\n: " in text and "\x1b" not in text and "\n" not in text

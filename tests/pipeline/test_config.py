@@ -65,6 +65,12 @@ def merged(**changes) -> dict:
     ("seed: 1\nseed: 2\n", "duplicate key 'seed'"),
     ("bogus_key: 3\n", "config error at '(top level)': Additional properties are not allowed ('bogus_key'"),
     ("privacy:\n  fig6: {n: [10, 50], epsilon: .nan}\n", None),  # a duplicate 'privacy:' (quick.yaml has one)
+    # a key that would change what an item is (its parameters file would say fig2): refused, not written
+    ("items:\n  fig1: {item: fig2}\n", "config error at 'items.fig1': Additional properties are not allowed ('item'"),
+    ("items:\n  fig1: {outputs: {}}\n", "('outputs' was unexpected)"),
+    # a negative tolerance would decide the verdict before anything runs
+    ("items:\n  frontier:\n    claims: [{kind: near-optimum, mechanism: lattice~worst, objective: worst, "
+     "tolerance: -0.01, text: t}]\n", "'items.frontier.claims[0].tolerance': must be a number >= 0, got '-0.01'"),
 ])
 def test_dry_run_names_the_error_in_one_line(tmp_path, text, needle):
     line = our_line(dry_run(quick_with(tmp_path, text)))
@@ -194,6 +200,12 @@ def test_dry_run_names_a_misspelled_claim_key_in_one_line(tmp_path):
      "items.draft-claims.claims[0].limit", "must be one of tanh(eps/4), (1 - e^-eps)/2"),
     ("fig4", {"kind": "crossover", "better": "ehds", "worse": "lsdim", "text": "t"}, "items.fig4.claims[0].better",
      "is not run by accuracy.balanced-k2"),
+    ("frontier", {"kind": "near-optimum", "mechanism": "lattice~worst", "objective": "worst", "tolerance": -0.01,
+                  "text": "t"}, "items.frontier.claims[0].tolerance", "must be a number >= 0"),
+    ("draft-claims", {"kind": "recorded", "mechanism": "mh", "value": 0.2, "atol": -1e-3, "limit": "tanh(eps/4)",
+                      "text": "t"}, "items.draft-claims.claims[0].atol", "must be a number >= 0"),
+    ("draft-claims", {"kind": "recorded", "mechanism": "mh", "value": 1.5, "atol": 1e-3, "text": "t"},
+     "items.draft-claims.claims[0].value", "must be a probability in [0, 1]"),
 ])
 def test_a_claim_that_does_not_fit_its_kind_is_one_line(item, claim, key, needle):
     with pytest.raises(ConfigError) as err:
@@ -206,6 +218,13 @@ def test_a_claim_that_does_not_fit_its_kind_is_one_line(item, claim, key, needle
     ("fig4", {"template": "error_curves"}, "items.fig4.template", "unknown template 'error_curves'"),
     ("which-to-use", {"worse": "ehdl"}, "items.which-to-use.worse", "is not run by expected_error.which-to-use"),
     ("table1", {"as_defined": ["mh", "ehd"]}, "items.table1.as_defined[1]", "is not run by pmf.table1"),
+    ("fig1", {"item": "fig2"}, "items.fig1", "Additional properties are not allowed ('item' was unexpected)"),
+    ("which-to-use", {"printed": {"H": [0.0], "exp": [0.1], "laplace": [0.1]}}, "items.which-to-use.printed",
+     "items of template 'which_to_use' have no key 'printed'"),
+    ("frontier", {"claim": "a draft's claim"}, "items.frontier.claim", "have no key 'claim'"),
+    ("table1", {"printed": {"H": [0.0], "exp": [0.3]}}, "items.table1.printed", "'laplace' is a required property"),
+    ("table1", {"printed": {"H": [0.0], "exp": ["0.3"], "laplace": [0.3]}}, "items.table1.printed.exp[0]",
+     "is not of type 'number'"),
 ])
 def test_an_item_key_that_does_not_fit_its_template_is_one_line(item, change, key, needle):
     with pytest.raises(ConfigError) as err:
@@ -312,3 +331,28 @@ def test_the_workflow_passes_snakemake_lint():
     """CI runs `snakemake --lint` before the quick pipeline; a rule without a log or a conda env fails it there."""
     proc = subprocess.run([*SNAKEMAKE, "--lint"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+
+
+def test_an_items_own_keys_never_stand_in_for_its_computed_parameters():
+    """The parameters file of an item says its own name, inputs and outputs, whatever its config entry carries
+    (the dry run refuses such keys; the parameters are built computed-last as well)."""
+    from dpposterior.paper.stages import item_parameters
+
+    cfg = merged()
+    cfg["items"]["fig1"]["item"] = "fig2"
+    params = item_parameters(cfg, "fig1", "results", "figures")
+    assert params["item"] == "fig1" and "fig1" in str(params["outputs"])
+
+
+def test_a_config_name_with_control_characters_is_printed_escaped(tmp_path):
+    """A name from the config file holding a terminal escape or a newline: the one config-error line shows it
+    escaped (the dry run prints it as is otherwise)."""
+    cfg = merged()
+    cfg["items"]["fig\x1b[2J\nx"] = cfg["items"]["fig1"]
+    with pytest.raises(ConfigError) as err:
+        check_all(cfg, SCHEMA)
+    assert "config error at 'items.fig\\x1b[2J\\nx': names become file names" in str(err.value)
+    proc = dry_run(quick_with(tmp_path, 'items:\n  "fig\\e]0;owned\\a": {template: sensitivity, source: fig1, '
+                                        'title: t}\n'))
+    line = our_line(proc)
+    assert "fig\\x1b]0;owned\\x07" in line and "\x1b" not in proc.stderr, proc.stderr

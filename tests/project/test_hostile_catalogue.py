@@ -207,3 +207,159 @@ def test_no_json_output_has_nan_or_infinity():
         code, out, err, _, _ = run_case(argv)
         assert code == 0, err[-2000:]
         strict(out)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cases with files: each starts from ``files`` written under a fresh folder ({tmp} in the arguments), runs as a
+# user would, and checks, besides the result, that a refusal left every file byte-identical and created none
+# (a ledger's FILE.lock included).
+
+#: an old-format ledger (written before budgets were stored) that has spent epsilon 3
+LEGACY_SPENT_3 = (b'{"format": "dpposterior-ledger/1", "entries": [{"mechanism": "geometric", "epsilon": 3, '
+                  b'"delta": 0, "time": ""}]}\n')
+#: a ledger with budget 10 and no release yet
+NEW_LEDGER = (b'{"format": "dpposterior-ledger/2", "note": "settings of each release only, never data", "budgets": '
+              b'[{"epsilon": 10, "delta": 0, "time": "", "act": "created", "releases_before": 0}], "entries": []}\n')
+#: a CSV whose header holds a terminal title sequence and a clear-screen sequence, then two records
+ESCAPE_HEADER = b"answer\x1b]0;owned\x07\x1b[2J,b\nyes,1\nno,2\n"
+#: records whose values are escape sequences (the categories are then taken from the data and printed)
+ESCAPE_RECORDS = b"answer\nyes\x1b[2J\nno\n"
+NA = ["--noise-aware", "--ledger", "{tmp}/L", "--budget", "10"]
+POLICY_DATA = b"answer\nx\nother\n"
+
+
+def no_raw_control(out: str) -> bool:
+    """No control character but the line ends reaches the terminal."""
+    return not any(ord(ch) < 32 and ch != "\n" or ch == "\x7f" for ch in out)
+
+
+#: (id, files, argv, expected, env): expected as in CATALOGUE; on a refusal every file is left as it was
+FILE_CASES = [
+    # the noise-aware posterior's size refusals depend on public n, k only: before the ledger's charge
+    ("noise-aware-k3-n1e6-ledger", {"L": NEW_LEDGER},
+     ["release", "--prior", "1,1,1", "--counts", "300000,300000,400000", "--mechanism", "geometric", "--epsilon",
+      "1", *NA], ("refused", "|R(n)|"), None),
+    ("noise-aware-k2-n2e6-ledger", {"L": NEW_LEDGER},
+     ["release", "--prior", "1,1", "--counts", "1000000,1000000", "--mechanism", "geometric", "--epsilon", "1", *NA],
+     ("refused", "over the limit of 1,000,001"), None),
+    ("noise-aware-one-row-over-the-work-ledger", {"L": NEW_LEDGER},
+     ["release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "ehds", "--epsilon", "1", *NA],
+     ("refused", "per data set it keeps"), {"DPPOSTERIOR_MAX_POSTERIOR_WORK": "10"}),
+    # ledger edges
+    ("ledger-create-below-spent", {"L": LEGACY_SPENT_3}, ["ledger", "create", "{tmp}/L", "--budget", "1"],
+     ("refused", "already spent (3, 0)-DP"), None),
+    ("ledger-create-at-spent", {"L": LEGACY_SPENT_3}, ["ledger", "create", "{tmp}/L", "--budget", "3"],
+     ("ok", lambda out: "budget (3, 0)" in out), None),
+    ("ledger-raise-missing", {}, ["ledger", "raise", "{tmp}/missing", "--budget", "2"],
+     ("refused", "no recorded budget to raise"), None),
+    ("ledger-release-past-a-new-budget", {}, ["release", "--prior", "1,1", "--counts", "3,4", "--mechanism",
+                                              "geometric", "--epsilon", "1", "--ledger", "{tmp}/new", "--budget",
+                                              "0.5"], ("refused", "past its budget"), None),
+    ("ledger-path-with-newline", {"a\nb": NEW_LEDGER},
+     ["release", "--prior", "1,1", "--counts", "3,4", "--mechanism", "geometric", "--epsilon", "1", "--seed", "1",
+      "--ledger", "{tmp}/a\nb", "--budget", "10"], ("ok", lambda out: out.startswith("Beta(")), None),
+    # bytes of the user's file are printed escaped
+    ("csv-header-escape-sequences", {"r.csv": ESCAPE_HEADER},
+     ["release", "--prior", "1,1", "--data", "{tmp}/r.csv", "--column", "x", *REL], ("refused", "\\x1b]0;owned"),
+     None),
+    ("csv-path-escape-sequence", {}, ["release", "--prior", "1,1", "--data", "{tmp}/r\x1b[2J.csv", "--column", "x",
+                                      *REL], ("refused", "r\\x1b[2J.csv"), None),
+    ("csv-records-escape-sequences", {"r.csv": ESCAPE_RECORDS},
+     ["release", "--prior", "1,1", "--data", "{tmp}/r.csv", "--column", "answer", *REL],
+     ("ok", lambda out: "categories, in order: no, yes\\x1b[2J" in out and no_raw_control(out)), None),
+    # a map:NAME target is the category exactly as given (no space stripped)
+    ("map-target-exactly-as-given", {"r.csv": POLICY_DATA},
+     ["release", "--prior", "1,1", "--data", "{tmp}/r.csv", "--column", "answer", "--categories", "yes,other",
+      "--unknown", "map: other", *REL], ("refused", "' other' is not one of the categories"), None),
+    # audit takes --objective, as dp.audit_mechanism(..., objective='average') does
+    ("audit-lattice-average", {}, ["audit", "--prior", "1,1,1", "--n", "6", "--mechanism", "lattice", "--objective",
+                                   "average", "--epsilon", "1", "--samples", "2000", "--seed", "1", "--json"],
+     ("ok", lambda out: abs(json.loads(out)["exact_concrete_epsilon"] - 1) < 1e-9
+      and 0 < json.loads(out)["epsilon_lower_bound"] <= 1), None),
+]
+
+
+@pytest.mark.parametrize("case", FILE_CASES, ids=[c[0] for c in FILE_CASES])
+def test_file_case_at_the_cli(case, tmp_path):
+    name, files, argv, (kind, expect), env = case
+    for rel, data in files.items():
+        (tmp_path / rel).write_bytes(data)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    code, out, err, wall, rss = run_case([a.replace("{tmp}", str(tmp_path)) for a in argv], env=env)
+    assert wall <= LIMIT_S and rss <= LIMIT_RSS, (wall, rss)
+    assert no_raw_control(err), repr(err)
+    if kind == "ok":
+        assert code == 0, err[-2000:]
+        assert "Traceback" not in err, err[-2000:]
+        assert expect(out), out[-500:]
+        assert all(ln.startswith("dpposterior: ") for ln in err.splitlines()), repr(err)  # no line split in two
+    else:
+        assert_clean_refusal(code, err, expect)
+        after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+        assert after == before, sorted(set(after) ^ set(before)) or "a file changed"
+
+
+def test_audit_objective_at_the_cli_is_the_api_audit():
+    """The same audit of lattice~average from the command line and from Python: the same pair and bound."""
+    argv = ["audit", "--prior", "1,1,1", "--n", "6", "--mechanism", "lattice", "--objective", "average", "--epsilon",
+            "1", "--samples", "2000", "--seed", "1", "--json"]
+    code, out, err, _, _ = run_case(argv)
+    assert code == 0, err[-2000:]
+    cli = json.loads(out)
+    snippet = ("import json, dpposterior as d; r = d.audit_mechanism('lattice', [1, 1, 1], 6, epsilon=1, "
+               "objective='average', samples=2000, seed=1); "
+               "print(json.dumps([r.epsilon_lower_bound, r.pair, r.exact_concrete_epsilon]))")
+    code, out, err, _, _ = run_case([], api=snippet.replace("; ", "\n"))
+    assert code == 0, err[-2000:]
+    assert json.loads(out) == [cli["epsilon_lower_bound"], cli["pair"], cli["exact_concrete_epsilon"]]
+
+
+#: the same families through the Python API: a snippet run in a fresh folder ({tmp}), printing OK or the refusal
+API_FILE_CASES = [
+    ("api-set-categories-release", "import dpposterior as d; d.release('geometric', [1, 1, 1], [1, 2, 3], epsilon=1, "
+                                   "rng=1, categories={'a', 'b', 'c'})", "ordered list, not a set"),
+    ("api-set-categories-count", "import dpposterior as d; d.count(['a'], frozenset('abc'))",
+     "ordered list, not a frozenset"),
+    ("api-set-categories-posterior", "import dpposterior as d; d.noise_aware_posterior('geometric', [1, 1, 1], "
+                                     "[1, 2, 3], epsilon=1, categories={'a', 'b', 'c'})", "ordered list, not a set"),
+    ("api-bool-records-are-not-numbers", "import dpposterior as d; "
+                                         "assert d.count([True, False, True, 1], [0, 1], unknown='drop').tolist() "
+                                         "== [0, 1]; assert d.count([True, False, True], [True, False]).tolist() == "
+                                         "[2, 1]; d.count([True, False, True, 1], [0, 1])", "not in categories"),
+    ("api-map-target-exactly-as-given", "import dpposterior as d; "
+                                        "assert d.count(['x', 'other'], ['other', ' other'], unknown='map: other')"
+                                        ".tolist() == [1, 1]; d.count(['x'], ['other'], unknown='map: other')",
+     "' other' is not one of the categories"),
+    ("api-ledger-create-below-spent", "from dpposterior.ledger import Ledger; "
+                                      "Ledger('{tmp}/L', 1).create()", "already spent (3, 0)-DP"),
+    ("api-ledger-raise-missing", "from dpposterior.ledger import Ledger; Ledger('{tmp}/missing').raise_budget(2)",
+     "no recorded budget"),
+    ("api-release-past-a-new-budget", "import dpposterior as d; from dpposterior.ledger import Ledger; "
+                                      "d.release('geometric', [1, 1], [3, 4], epsilon=1, "
+                                      "ledger=Ledger('{tmp}/new', 0.5))", "past its budget"),
+    ("api-noise-aware-public-refusal", "import numpy as np; from dpposterior import noise_aware as na; "
+                                       "na.setup('geometric', np.ones(3), 10**6, epsilon=1)", "|R(n)|"),
+    ("api-summary-of-a-path-with-a-newline", "from dpposterior.ledger import Ledger; "
+                                             "s = str(Ledger('{tmp}/a\\nb', 10).summary()); "
+                                             "assert '\\n' not in s and 'a\\\\nb' in s, s", None),
+]
+
+
+@pytest.mark.parametrize("case", API_FILE_CASES, ids=[c[0] for c in API_FILE_CASES])
+def test_file_case_through_the_api(case, tmp_path):
+    name, snippet, refusal = case
+    (tmp_path / "L").write_bytes(LEGACY_SPENT_3)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    body = snippet.replace("{tmp}", str(tmp_path)).replace("; ", "\n    ")
+    wrapped = ("import sys, warnings\nwarnings.simplefilter('ignore')\nfrom dpposterior.errors import InputError\n"
+               "try:\n    " + body + "\nexcept InputError as exc:\n    print('InputError:', exc); sys.exit(2)\n"
+               "print('OK')\n")
+    code, out, err, wall, rss = run_case([], api=wrapped)
+    assert wall <= LIMIT_S and rss <= LIMIT_RSS, (wall, rss)
+    assert "Traceback" not in err, err[-2000:]
+    if refusal is None:
+        assert code == 0 and out.strip() == "OK", out + err
+    else:
+        assert code == 2 and out.startswith("InputError:") and refusal in out and len(out.strip().splitlines()) == 1, out
+        after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+        assert after == before, sorted(set(after) ^ set(before)) or "a file changed"

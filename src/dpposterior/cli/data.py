@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from .. import labels, validate
-from ..errors import InputError
+from ..errors import InputError, shown_name
 from ..limits import limit_setting
 from .options import categories_arg
 
@@ -107,19 +107,20 @@ def _open_data(path: str, cap: int, too_large: str, kind: str = "a CSV file"):
     file (a pipe or FIFO, ``/dev/stdin``, a terminal, a device) is read through :class:`_PolledFile`, whose
     reads wait at most until ``DPPOSTERIOR_MAX_DATA_SECONDS`` after the open.
     """
+    where = shown_name(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
+        raise InputError(f"no such file: {where}") from None
     except IsADirectoryError:
-        raise InputError(f"{path} is a directory, not {kind}") from None
+        raise InputError(f"{where} is a directory, not {kind}") from None
     except OSError as exc:
-        raise InputError(f"cannot open {path}: {exc.strerror or 'unreadable'}") from None
+        raise InputError(f"cannot open {where}: {exc.strerror or 'unreadable'}") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{path} is a directory, not {kind}")
+            raise InputError(f"{where} is a directory, not {kind}")
         if stat.S_ISREG(info.st_mode):
             if info.st_size > cap:
                 raise InputError(too_large)
@@ -197,6 +198,7 @@ def counts_from_csv(path: str, column: str | None, categories: str | None, unkno
 
     if not column:
         raise InputError("--data needs --column NAME")
+    where = shown_name(path)  # the path as printed: a name from the user, escaped
     cats = categories_arg(categories)
     if cats is None and unknown not in (None, "error"):
         raise InputError("--unknown needs --categories: without it the categories are the data's own values")
@@ -204,9 +206,9 @@ def counts_from_csv(path: str, column: str | None, categories: str | None, unkno
     missing_policy = labels.policy(missing, cats, "--missing")
     limit_mb = limit_setting("DPPOSTERIOR_MAX_DATA_MB")
     cap = int(limit_mb * 2**20)
-    too_large = (f"{path} is larger than the {limit_mb:g} MB read by --data "
+    too_large = (f"{where} is larger than the {limit_mb:g} MB read by --data "
                  "(set DPPOSTERIOR_MAX_DATA_MB to raise it)")
-    unreadable = f"cannot read {path} as a UTF-8 CSV file with a header row"
+    unreadable = f"cannot read {where} as a UTF-8 CSV file with a header row"
     raw = _open_data(path, cap, too_large)
     totals: dict[str, int] = {}
     empty = 0
@@ -222,10 +224,12 @@ def counts_from_csv(path: str, column: str | None, categories: str | None, unkno
             except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
                 raise InputError(unreadable) from None
             if column not in names:
-                shown = ", ".join(names[:MAX_LISTED_COLUMNS]) + (", ..." if len(names) > MAX_LISTED_COLUMNS else "")
-                raise InputError(f"{path} has no column {column!r} (columns: {shown})")
+                # header names are bytes of the user's file: printed escaped (no terminal escape reaches stderr)
+                shown = ", ".join(map(shown_name, names[:MAX_LISTED_COLUMNS]))
+                shown += ", ..." if len(names) > MAX_LISTED_COLUMNS else ""
+                raise InputError(f"{where} has no column {column!r} (columns: {shown})")
             if names.count(column) > 1:
-                raise InputError(f"{path} has more than one column {column!r}")
+                raise InputError(f"{where} has more than one column {column!r}")
             if raw.seekable():
                 raw.seek(0)
                 source = _CappedFile(raw, cap)
@@ -248,22 +252,22 @@ def counts_from_csv(path: str, column: str | None, categories: str | None, unkno
         raise InputError(too_large) from None
     except _DataTimeout:
         seconds = limit_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
-        raise InputError(f"{path} is not a regular file and did not deliver all its data within {seconds:g} s "
+        raise InputError(f"{where} is not a regular file and did not deliver all its data within {seconds:g} s "
                          "(set DPPOSTERIOR_MAX_DATA_SECONDS to wait longer)") from None
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or 'read error'}") from None
-    missing_error = (f"column {column!r} of {path} has empty values; give every record a category "
+        raise InputError(f"cannot read {where}: {exc.strerror or 'read error'}") from None
+    missing_error = (f"column {column!r} of {where} has empty values; give every record a category "
                      "(or --missing drop, --missing map:NAME)")
     if empty and missing_policy.action == "error":
         raise InputError(missing_error)
     warnings = []
     if not totals and cats is None:
-        raise InputError(f"{path} has no records")
+        raise InputError(f"{where} has no records")
     if cats is None:
         warnings.append("categories taken from the data; pass --categories to keep the category set itself private")
         cats = sorted(totals)
     counts = labels.tally(totals, empty, cats, unknown_policy, missing_policy, missing_error=missing_error,
-                          unknown_error=f"column {column!r} of {path} has values not in --categories (not shown: they "
+                          unknown_error=f"column {column!r} of {where} has values not in --categories (not shown: they "
                                         "are data); --unknown drop or --unknown map:NAME counts them otherwise")
     return validate.counts(counts, f"counts of {column!r}"), cats, warnings
 

@@ -32,7 +32,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
-from ..errors import InputError
+from ..errors import InputError, shown_name
 from .commands.accuracy import add_accuracy, cmd_accuracy
 from .commands.audit import add_audit, cmd_audit
 from .commands.compare import add_compare, cmd_compare
@@ -133,8 +133,10 @@ MAX_MESSAGE_CHARS = 500
 
 def one_line(message: str) -> str:
     """``message`` as one line of at most :data:`MAX_MESSAGE_CHARS` characters, each word (an echoed value,
-    quoted or not) cut to :data:`MAX_TOKEN_CHARS`: the one place every refusal passes through."""
-    words = [w if len(w) <= MAX_TOKEN_CHARS else w[:MAX_TOKEN_CHARS - 3] + "..." for w in str(message).split()]
+    quoted or not) cut to :data:`MAX_TOKEN_CHARS`, and any character that is not printable escaped
+    (:func:`~dpposterior.errors.shown_name`): the one place every refusal passes through."""
+    words = [shown_name(w) for w in str(message).split()]  # a control byte left in a name: escaped, as a net
+    words = [w if len(w) <= MAX_TOKEN_CHARS else w[:MAX_TOKEN_CHARS - 3] + "..." for w in words]
     text = " ".join(words)
     return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS - 3] + "..."
 

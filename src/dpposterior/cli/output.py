@@ -14,6 +14,8 @@ from decimal import Decimal
 
 import numpy as np
 
+from ..errors import shown_name
+
 #: rows of a streamed JSON list written at once
 STREAM_CHUNK = 4096
 
@@ -101,12 +103,12 @@ def noise_aware_summary(post, naive: dict) -> dict:
 
 def noise_aware_lines(post, naive: dict, categories=None) -> list[str]:
     """The text lines shared by ``posterior`` and ``release --noise-aware``."""
-    names = categories or [f"theta_{i + 1}" for i in range(len(naive["mean"]))]
-    width = max(len(str(x)) for x in names)
+    names = [shown_name(x) for x in categories] if categories else [f"theta_{i + 1}" for i in range(len(naive["mean"]))]
+    width = max(len(x) for x in names)
     lines = [f"noise-aware posterior ({post.mechanism}, eps = {post.epsilon:g}), {post.level:g} equal-tailed "
              "intervals:"]
     for name, mean, (lo, hi), nmean, (nlo, nhi) in zip(names, post.mean, post.intervals, naive["mean"],
                                                          naive["intervals"], strict=False):
-        lines.append(f"  {str(name):<{width}}  mean {mean:.4f}  [{lo:.4f}, {hi:.4f}]   "
+        lines.append(f"  {name:<{width}}  mean {mean:.4f}  [{lo:.4f}, {hi:.4f}]   "
                      f"(naive Dir(a + m): {nmean:.4f} [{nlo:.4f}, {nhi:.4f}])")
     return lines

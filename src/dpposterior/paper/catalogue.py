@@ -52,6 +52,10 @@ _ALL = (
     Template("draft_checks", "pmf"),
 )
 
+#: The keys every item may carry; the others are its template's ``needs`` (an item's keys are its notebook's
+#: parameters, so a key no template reads, or another template's, is refused at dry run).
+ITEM_KEYS = ("template", "source", "title", "claims", "note")
+
 #: every notebook template by name
 TEMPLATE_SPECS: dict[str, Template] = {t.name: t for t in _ALL}
 
@@ -63,4 +67,4 @@ CATALOGUE = ("fig1", "fig2", "fig3a", "fig3b", "fig3c", "fig4", "fig5a", "fig5b"
              "table1", "table2", "workshop-fig3a", "workshop-fig3b", "workshop-fig4", "workshop-fig5",
              "workshop-fig6", "sketch-fig1a", "sketch-fig1b", "sketch-fig2", "sketch-fig3", "sketch-fig4")
 
-__all__ = ["CATALOGUE", "TEMPLATES", "TEMPLATE_SPECS", "Template"]
+__all__ = ["CATALOGUE", "ITEM_KEYS", "TEMPLATES", "TEMPLATE_SPECS", "Template"]

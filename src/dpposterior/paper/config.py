@@ -15,8 +15,9 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from ..errors import shown_name
 from . import claims
-from .catalogue import TEMPLATE_SPECS, TEMPLATES
+from .catalogue import ITEM_KEYS, TEMPLATE_SPECS, TEMPLATES
 from .errors import ConfigError, config_error
 from .stages import SECTIONS, STAGES
 from .variants import variant
@@ -72,8 +73,9 @@ NEED_MESSAGES = {"printed": "table items need the printed values"}
 
 def check_items(cfg: dict) -> None:
     """The items' checks (docs/definitions.md §7): each item's template is one of :data:`.catalogue.TEMPLATES`, its
-    source an entry of the template's section, its template's keys present, and its claims fit their kinds
-    (:func:`.claims.check`). One line naming the item and the key."""
+    source an entry of the template's section, its template's keys present and no other key (every key is a
+    parameter of the item's notebook: :data:`.catalogue.ITEM_KEYS` and its template's ``needs`` only), and its claims
+    fit their kinds (:func:`.claims.check`). One line naming the item and the key."""
     for item, spec in cfg["items"].items():
         template = spec["template"]
         if template not in TEMPLATES:
@@ -82,6 +84,11 @@ def check_items(cfg: dict) -> None:
         section = TEMPLATES[template]
         if spec["source"] not in cfg.get(section, {}):
             config_error(f"items.{item}.source", f"{spec['source']!r} is not an entry of '{section}:'")
+        allowed = (*ITEM_KEYS, *TEMPLATE_SPECS[template].needs)
+        for key in spec:
+            if key not in allowed:
+                config_error(f"items.{item}.{str(key)[:60]}", f"items of template {template!r} have no key "
+                             f"{str(key)[:60]!r}; their keys: {', '.join(allowed)}")
         for key in TEMPLATE_SPECS[template].needs:
             if key not in spec:
                 config_error(f"items.{item}.{key}", NEED_MESSAGES.get(key, f"items of template {template!r} need the "
@@ -195,6 +202,6 @@ def check_all(cfg: dict, schema_path) -> None:
 def exit_with(exc: ConfigError) -> None:
     """End Snakemake's run on a config error: one line on stderr, exit status 2 (a raised error would
     add Snakemake's traceback of the Snakefile; nothing has been written yet)."""
-    print(f"dpposterior: {exc}", file=sys.stderr)
+    print(f"dpposterior: {shown_name(str(exc))}", file=sys.stderr)  # one line, whatever a file name holds
     sys.stderr.flush()
     os._exit(2)

@@ -12,7 +12,7 @@ from ...audit import DEFAULT_CONFIDENCE, DEFAULT_EVENTS, DEFAULT_SAMPLES
 from ...errors import InputError
 from ...mechanism_audit import audit_mechanism
 from ...validate import parse_int, parse_list, parse_number
-from ..options import add_mechanism_options, claim_of, mechanism_spec, prior_arg, seed_arg, size_arg
+from ..options import add_mechanism_options, add_variant_options, claim_of, prior_arg, seed_arg, size_arg, variant_params
 from ..output import dump
 
 
@@ -30,6 +30,7 @@ def add_audit(p: argparse.ArgumentParser) -> None:
                    help=f"events carried to the held-out half (Bonferroni, default {DEFAULT_EVENTS})")
     p.add_argument("--delta-at", metavar="EPS", help="also bound delta(eps') (hockey-stick divergence) at this eps'")
     p.add_argument("--seed", help="integer seed (default: operating-system entropy, reported)")
+    add_variant_options(p)  # --calibrate and --objective: the variant audited (lattice~average, ehds~calibrated, ...)
 
 
 def _parse_pair(text: str) -> tuple[list, list]:
@@ -42,7 +43,7 @@ def _parse_pair(text: str) -> tuple[list, list]:
 def cmd_audit(args) -> None:
     """``dpposterior audit``: JSON keys epsilon_lower_bound, estimate, confidence, samples, pair, event,
     exact_concrete_epsilon (a public contract), plus extras."""
-    spec = mechanism_spec(args)
+    spec = variant_params(args)
     n = size_arg(args.n)
     a = prior_arg(args.prior)
     samples = validate.audit_samples(parse_int(args.samples, "--samples"), "samples")

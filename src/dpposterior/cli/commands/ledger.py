@@ -11,8 +11,9 @@ budgets were stored; ``raise FILE --budget EPS[,DELTA]`` raises the budget, an a
 from __future__ import annotations
 
 import argparse
+import shlex
 
-from ...errors import InputError
+from ...errors import InputError, shown_name
 from ...ledger import Ledger, LedgerError, parse_budget
 from ..output import json_text
 
@@ -65,18 +66,20 @@ def _g(v: float) -> str:
 
 def show_lines(s) -> list[str]:
     """The text of ``dpposterior ledger show``: a :class:`~dpposterior.ledger.LedgerSummary`, one fact a line."""
-    lines = [f"ledger: {s.path} ({s.format})"]
+    path = shown_name(s.path)  # a name from the user: printed escaped (a newline cannot split a line)
+    lines = [f"ledger: {path} ({s.format})"]
     if s.budget is None:
         lines.append("budget: not recorded (a ledger written before budgets were stored: "
-                     f"dpposterior ledger create {s.path} --budget EPS[,DELTA] records it)")
+                     f"dpposterior ledger create {shown_name(shlex.quote(s.path))} --budget EPS[,DELTA] records it)")
     else:
         lines.append(f"budget: ({_g(s.budget[0])}, {_g(s.budget[1])})-DP")
-        for b in s.budgets:
-            lines.append(f"  {b.act} ({_g(b.epsilon)}, {_g(b.delta)}) at {b.time or '?'}, after "
-                         f"{b.releases_before} release(s)")
+        for b in s.budgets:  # the texts are the file's: printed escaped, as every name
+            lines.append(f"  {shown_name(b.act)} ({_g(b.epsilon)}, {_g(b.delta)}) at {shown_name(b.time or '?')}, "
+                         f"after {b.releases_before} release(s)")
     lines.append(f"releases: {len(s.releases)}")
     for i, e in enumerate(s.releases, 1):
-        lines.append(f"  {i}. {e.time or '?'}  {e.mechanism}  epsilon {_g(e.epsilon)}  delta {_g(e.delta)}")
+        lines.append(f"  {i}. {shown_name(e.time or '?')}  {shown_name(e.mechanism)}  epsilon {_g(e.epsilon)}  "
+                     f"delta {_g(e.delta)}")
     lines.append(f"total by basic composition: ({_g(s.total[0])}, {_g(s.total[1])})-DP")
     if s.composed is not None:
         lines.append(f"total by dp-accounting composition: ({s.composed[0]:.6g}, {_g(s.composed[1])})-DP")

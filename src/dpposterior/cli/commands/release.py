@@ -18,13 +18,16 @@ import argparse
 import os
 import sys
 
+import numpy as np
+
 from ...api import draw, prepared
 from ...distances import DEFAULT_DISTANCE
-from ...errors import InputError
+from ...errors import InputError, shown_name
 from ...guarantee import guarantee_text
 from ...ledger import Ledger, parse_budget
-from ...mechanisms import ReleaseSpec, Setting
-from ...noise_aware import naive_posterior, noise_aware_posterior
+from ...mechanisms import Setting
+from ...noise_aware import naive_posterior, posterior_of
+from ...noise_aware import setup as noise_aware_setup
 from ...padding import release
 from ..data import counts_from_csv
 from ..options import (
@@ -121,10 +124,25 @@ def cmd_release(args) -> None:
     seed = seed_arg(args.seed)
     # settings only: the warnings of dpposterior.guarantee, printed once the release has succeeded
     prep = prepared(spec, seeded=seed is not None, delta_given=args.delta is not None)
-    # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs
-    _, m = draw(prep, a, c, seed, ledger, sample=release)
+    # seed None: the operating system's CSPRNG; the draw is padded to a deadline from public inputs.  The
+    # noise-aware posterior's refusals from public inputs come before the ledger is charged (its set-up), and the
+    # posterior itself is computed within the charge: a refusal that depends on the release says it was charged.
+    posterior: dict = {}
+
+    def noise_aware_checks(prior, n: int) -> None:
+        posterior["setup"] = noise_aware_setup(spec, prior, n, level=level)
+
+    def release_then_posterior(*draw_args, **draw_kwargs):
+        out = release(*draw_args, **draw_kwargs)
+        if "setup" in posterior:
+            post = posterior_of(posterior["setup"], np.asarray(out[0], dtype=np.int64))
+            posterior["result"] = (post, naive_posterior(a, out[0], post.level))
+        return out
+
+    _, m = draw(prep, a, c, seed, ledger, sample=release_then_posterior,
+                checks=noise_aware_checks if args.noise_aware else None)
     claimed = claim_of(spec)
-    noise_aware = _noise_aware(spec, a, m, level) if args.noise_aware else None
+    noise_aware = posterior.get("result")
     if args.json:
         # the delta the release runs with: 0 for a mechanism that reads no delta (not the unused default)
         delta = spec.delta if Setting.DELTA in spec.mechanism.settings_used else 0.0
@@ -148,7 +166,7 @@ def cmd_release(args) -> None:
                  f"guarantee: {guarantee_text(spec, seed is not None)}",
                  f"released counts: {','.join(str(int(x)) for x in m)}"]
         if cats is not None:
-            lines.append(f"categories, in order: {', '.join(cats)}")
+            lines.append(f"categories, in order: {', '.join(map(shown_name, cats))}")
         if noise_aware is not None:
             lines += noise_aware_lines(*noise_aware, categories=cats)
         text = "\n".join(lines)
@@ -174,16 +192,10 @@ def _settings_json(spec: ReleaseSpec) -> dict:
 def _outside_prior(column: str, path: str, k: int, more: bool) -> str:
     """The refusal when the data's own values are not the prior's k categories (it names neither a value nor how
     many: they are data)."""
+    where = shown_name(path)
     if more:
-        return (f"column {column!r} of {path} has a value outside the prior's {k} categories (not shown: it is data); "
+        return (f"column {column!r} of {where} has a value outside the prior's {k} categories (not shown: it is data); "
                 "name the categories with --categories X,Y,... and drop or map the others with --unknown drop or "
                 "--unknown map:NAME")
-    return (f"column {column!r} of {path} has fewer distinct values than the prior's {k} categories; name all {k} "
+    return (f"column {column!r} of {where} has fewer distinct values than the prior's {k} categories; name all {k} "
             "with --categories X,Y,... (a category no record has counts 0)")
-
-
-def _noise_aware(spec: ReleaseSpec, a, m, level: float):
-    """The noise-aware posterior of the release ``m`` at credible ``level`` (post-processing: a function of m
-    and public settings)."""
-    post = noise_aware_posterior(spec, a, m, level=level)
-    return post, naive_posterior(a, m, post.level)

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .. import verdicts as V
 from ..beyond import ratios
-from .registry import NUMBER, Mechanism, kind
+from .registry import Mechanism, NonNegative, kind
 
 TEMPLATES = ("frontier", "which_to_use")
 _WORDS = (V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.CANNOT_CHECK)
@@ -23,7 +23,7 @@ def _cannot(cl: dict, rule: str, why: str) -> V.Verdict:
 
 
 @kind("near-optimum", templates=TEMPLATES, verdicts=_WORDS,
-      required={"mechanism": Mechanism, "objective": _OBJECTIVE, "tolerance": NUMBER}, optional={"k_min": int})
+      required={"mechanism": Mechanism, "objective": _OBJECTIVE, "tolerance": NonNegative}, optional={"k_min": int})
 def near_optimum(cl: dict, ctx: pd.DataFrame) -> list[V.Verdict]:
     """``mechanism``'s ``objective`` error is at most ``1 + tolerance`` times the optimum's at every point (k >=
     ``k_min``, default 3) where the optimum is certified: the linear program's at k >= 3, where it runs within its

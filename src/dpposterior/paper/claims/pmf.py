@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import verdicts as V
-from .registry import NUMBER, Mechanism, judge, kind
+from .registry import Mechanism, NonNegative, Probability, judge, kind
 
 #: The templates whose items judge these kinds.
 TEMPLATES = ("candidate_pmf", "draft_checks")
@@ -109,7 +109,7 @@ def _tail_bound(cl: dict, ctx: Context) -> list[V.Verdict]:
 
 
 @kind("recorded", templates=TEMPLATES, verdicts=(V.REPRODUCED, V.NOT_REPRODUCED),
-      required={"mechanism": Mechanism, "value": NUMBER, "atol": NUMBER},
+      required={"mechanism": Mechanism, "value": Probability, "atol": NonNegative},
       optional={"limit": tuple(LIMITS), "source": str})
 def _recorded(cl: dict, ctx: Context) -> list[V.Verdict]:
     """A recorded ``value`` of P(release = BI(c)) from ``source`` against the exact pmf, within ``atol``

@@ -28,6 +28,15 @@ class Mechanism(str):
 #: Key type of a number (YAML gives int or float; a bool is not a number here).
 NUMBER = (int, float)
 
+
+class NonNegative(float):
+    """Key type: a number >= 0 (a tolerance: a negative one would decide the verdict before anything runs)."""
+
+
+class Probability(float):
+    """Key type: a number in [0, 1] (a recorded probability: one outside would decide the verdict before anything
+    runs)."""
+
 #: Every verdict word a rule may give (docs/pipeline.md, "Reading the verdicts").
 WORDS = (V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.WITHIN_NOISE, V.CONSISTENT, V.INCONSISTENT, V.NOT_REFUTED,
          V.BY_CONSTRUCTION, V.VACUOUS, V.CANNOT_CHECK, V.ANSWERED)
@@ -90,6 +99,10 @@ def _type_name(t) -> str:
         return "a mechanism id"
     if t is NUMBER:
         return "a number"
+    if t is NonNegative:
+        return "a number >= 0"
+    if t is Probability:
+        return "a probability in [0, 1]"
     if isinstance(t, tuple) and all(isinstance(v, str) for v in t):
         return "one of " + ", ".join(t)
     names = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
@@ -99,6 +112,10 @@ def _type_name(t) -> str:
 def _fits(value, t) -> bool:
     if t is Mechanism:
         return isinstance(value, str)
+    if t is NonNegative:
+        return _fits(value, NUMBER) and value >= 0
+    if t is Probability:
+        return _fits(value, NUMBER) and 0 <= value <= 1
     if isinstance(t, tuple) and all(isinstance(v, str) for v in t):
         return value in t
     if isinstance(value, bool) and t is not bool:

@@ -50,7 +50,8 @@ def item_parameters(config: dict, item: str, results: str, figures: str) -> dict
     :func:`dpposterior.paper.items.parameters`)."""
     spec = dict(config["items"][item])
     template, src = spec.pop("template"), spec.pop("source")
-    params = {"item": item, **spec, "inputs": item_inputs(config, template, src, results),
+    # the computed keys last: an item's own keys (checked at dry run) never stand in for them
+    params = {**spec, "item": item, "inputs": item_inputs(config, template, src, results),
               "outputs": paths.item_outputs(item, figures, results)}
     mechanisms = item_mechanisms(config, template, src)
     if mechanisms is not None:
