@@ -14,9 +14,7 @@ import pandas as pd
 
 from . import verdicts as V
 from .tables import to_markdown
-
-ORDER = [V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.WITHIN_NOISE, V.NOT_REFUTED, V.BY_CONSTRUCTION, V.VACUOUS,
-         V.CANNOT_CHECK, V.CONSISTENT, V.INCONSISTENT]
+from .words import ORDER  # the verdict words in the order of every count
 
 HOW_TO_READ = (
     "Each row is one claim of a paper draft (or a check of the project's own machinery), recomputed "
