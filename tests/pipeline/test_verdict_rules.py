@@ -170,6 +170,24 @@ def test_notebook_summary_line(tmp_path):
     assert render.verdict_summary({"item": "x", "outputs": {"verdicts": str(tmp_path / "none.csv")}}) == ""
 
 
+def test_notebook_summary_line_counts_as_pandas_reads_the_csv(tmp_path):
+    """The render job reads the CSV with the csv module; pandas' reading (the verdict table's) gives the same line."""
+    import pandas as pd
+
+    rows = [V.Verdict("a", 'claim, with "quotes",\nand a new line', "1,2", "", "", V.WITHIN_NOISE, "x"),
+            V.Verdict("a", "", "", "", "", V.NOT_REPRODUCED, "x"), V.Verdict("a", "", "", "", "", V.REPRODUCED, "x"),
+            V.Verdict("a", "", "", "", "", V.WITHIN_NOISE, "x"), V.Verdict("a", "", "", "", "", V.VACUOUS, "x")]
+    p = tmp_path / "v.csv"
+    V.as_frame(rows).to_csv(p, index=False)
+    df = pd.read_csv(p, keep_default_na=False)
+    want = ", ".join(f"{n} {v}" for v, n in report.counts(df).items())
+    assert want == "1 REPRODUCED, 1 NOT REPRODUCED, 2 WITHIN NOISE, 1 VACUOUS"
+    line = render.verdict_summary({"item": "x", "outputs": {"verdicts": str(p)}})
+    assert line.startswith(f"**Item x: {len(df)} verdict rows: {want}.**"), line
+    V.as_frame([]).to_csv(p, index=False)  # a header and no rows
+    assert render.verdict_summary({"item": "x", "outputs": {"verdicts": str(p)}}) == "**Item x: no verdict rows.**"
+
+
 def test_no_new_word_counts_as_reproduced():
     for w in (V.BY_CONSTRUCTION, V.VACUOUS, V.CANNOT_CHECK, V.ANSWERED):
         assert w != V.REPRODUCED and w in report.ORDER

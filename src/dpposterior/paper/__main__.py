@@ -13,8 +13,6 @@ import json
 import sys
 
 from .limits import apply
-from .render import read_parameters, render
-from .report import write_index, write_verdicts
 from .stages import STAGES
 
 
@@ -50,15 +48,22 @@ def main(argv: list[str] | None = None) -> int:
     # the library reads every budget at call time (dpposterior.limits), so setting them here is enough.
     apply()
     args = build_parser().parse_args(argv)
+    # each job imports what its subcommand uses (a render job never loads the library's computations)
     if args.stage == "render":
+        from .render import read_parameters, render
+
         render(args.template, read_parameters(args.parameters), args.notebook, args.html)
     elif args.stage == "verdicts":
+        from .report import write_verdicts
+
         try:
             write_verdicts(args.inputs, args.captions, csv=args.csv, md=args.md, html=args.html)
         except ValueError as exc:  # a row whose words disagree with its columns (report.check_rows): one line
             print(f"python -m dpposterior.paper verdicts: error: {exc}", file=sys.stderr)
             return 1
     elif args.stage == "index":
+        from .report import write_index
+
         write_index(json.loads(args.items), verdicts_csv=args.verdicts, verdicts_html=args.table, out=args.out)
     else:
         STAGES[args.stage].run(args, json.loads(args.spec))

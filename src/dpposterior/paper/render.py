@@ -69,23 +69,27 @@ def html_exporter():
 
 
 def verdict_summary(parameters: dict) -> str:
-    """One line on the item's verdicts (the notebook's first cell), from the verdict CSV it wrote; '' if none."""
-    import pandas as pd
+    """One line on the item's verdicts (the notebook's first cell), from the verdict CSV it wrote; '' if none.
+
+    Read with the standard library's csv module (the CSV is pandas' ``to_csv``: RFC 4180 quoting), so the render
+    process loads neither pandas nor scipy for one line."""
+    import csv
 
     from .paths import here
-    from .report import counts
+    from .words import word_counts
 
     path = (parameters.get("outputs") or {}).get("verdicts")
     if not path or not here(path).is_file() or here(path).stat().st_size == 0:
         return ""
-    try:
-        df = pd.read_csv(here(path), keep_default_na=False)
-    except pd.errors.EmptyDataError:
-        return ""
-    if not len(df):
+    with here(path).open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        if not reader.fieldnames:  # no header: nothing written
+            return ""
+        words = [row["verdict"] for row in reader]
+    if not words:
         return f"**Item {parameters.get('item', '')}: no verdict rows.**"
-    c = ", ".join(f"{n} {v}" for v, n in counts(df).items())
-    return f"**Item {parameters.get('item', '')}: {len(df)} verdict rows: {c}.** (The rows are at the end of the notebook.)"
+    item, c = parameters.get("item", ""), ", ".join(f"{n} {v}" for v, n in word_counts(words).items())
+    return f"**Item {item}: {len(words)} verdict rows: {c}.** (The rows are at the end of the notebook.)"
 
 
 def _caption_body(caption: str, title: str) -> str:

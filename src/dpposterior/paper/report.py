@@ -14,9 +14,7 @@ import pandas as pd
 
 from . import verdicts as V
 from .tables import to_markdown
-
-ORDER = [V.REPRODUCED, V.PARTLY, V.NOT_REPRODUCED, V.WITHIN_NOISE, V.NOT_REFUTED, V.BY_CONSTRUCTION, V.VACUOUS,
-         V.CANNOT_CHECK, V.ANSWERED, V.CONSISTENT, V.INCONSISTENT]
+from .words import ORDER  # the verdict words in the order of every count
 #: The kinds of row by whose statement they check, in the order the counts show them, with their column heading.
 KINDS = {V.DRAFT: "the drafts' claims", V.QUESTION: "the drafts' questions", V.PROJECT: "the project's own checks"}
 

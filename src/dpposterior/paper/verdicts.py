@@ -33,23 +33,21 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import special
 
-REPRODUCED = "REPRODUCED"
-PARTLY = "PARTLY"
-NOT_REPRODUCED = "NOT REPRODUCED"
-WITHIN_NOISE = "WITHIN NOISE"
-CONSISTENT = "CONSISTENT"
-INCONSISTENT = "INCONSISTENT"
-NOT_REFUTED = "NOT REFUTED"
-#: The check cannot fail for a correct implementation (it restates a definition or an identity); never counted
-#: as REPRODUCED.
-BY_CONSTRUCTION = "BY CONSTRUCTION"
-#: The stated bound holds but says nothing where it is evaluated (e.g. a probability bound >= 1).
-VACUOUS = "VACUOUS"
-#: The claim cannot be checked (the row says why).
-CANNOT_CHECK = "CANNOT CHECK"
-#: The row asks a question and claims no answer (a draft's future-work question, or the project's own); the
-#: computed column gives the answer. Never counted as REPRODUCED.
-ANSWERED = "ANSWERED"
+# the verdict words, in a module of their own (a render job reads them without pandas or scipy); all of them are
+# this module's names too (V.BY_CONSTRUCTION, ...)
+from .words import (  # noqa: F401
+    ANSWERED,
+    BY_CONSTRUCTION,
+    CANNOT_CHECK,
+    CONSISTENT,
+    INCONSISTENT,
+    NOT_REFUTED,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+    VACUOUS,
+    WITHIN_NOISE,
+)
 
 #: Significance level of every Monte Carlo comparison (two-sided, per point).
 ALPHA = 0.05

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ... import validate as V
-from ...mechanisms import MECHANISMS
-from ...models import n_candidates
-from ...sampling import ENUMERATE_UP_TO, check_sampler_size
 from .. import paths
 from ..errors import config_error
-from ..experiments import accuracy_runs, data_points, write_parquet
-from ..variants import base_id
 from .base import Stage, check_common, library, log
 
 #: what each kind of experiment needs
@@ -27,6 +20,8 @@ class Data(Stage):
     per_mechanism = False
 
     def run(self, args, spec):
+        from ..experiments import data_points, write_parquet
+
         df = data_points(spec)
         df.insert(0, "experiment", args.experiment)
         write_parquet(df, args.out_data)
@@ -65,6 +60,10 @@ class Runs(Stage):
         p.add_argument("--data", required=True)
 
     def run(self, args, spec):
+        import pandas as pd
+
+        from ..experiments import accuracy_runs, write_parquet
+
         runs, exact = accuracy_runs(args.experiment, args.mechanism, pd.read_parquet(args.data),
                                     epsilon=float(spec["epsilon"]), delta=float(spec["delta"]), seed=int(spec["seed"]),
                                     runs=int(spec["runs"]), exact_max=int(spec["exact_max"]), progress=args.progress,
@@ -73,6 +72,11 @@ class Runs(Stage):
         write_parquet(exact, args.out_exact)
 
     def check_values(self, cfg):
+        from ...mechanisms import MECHANISMS
+        from ...models import n_candidates
+        from ...sampling import ENUMERATE_UP_TO, check_sampler_size
+        from ..variants import base_id
+
         for name, spec in cfg.get("accuracy", {}).items():
             key = f"accuracy.{name}"
             check_common("accuracy", name, spec)

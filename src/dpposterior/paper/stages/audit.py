@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from ... import validate as V
-from ...audit import check_draw_limit
-from ...mechanism_audit import check_audit_time
 from .. import paths
 from ..errors import config_error
-from ..experiments import privacy_audit, write_parquet
-from ..variants import base_id
 from .base import Stage, library, log, pick
 from .privacy import PRIVACY
 
@@ -30,6 +26,8 @@ class Audit(Stage):
         return PRIVACY.spec(config, spec["privacy"]) | pick(spec, self.keys) | {"seed": config["seed"]}
 
     def run(self, args, spec):
+        from ..experiments import privacy_audit, write_parquet
+
         write_parquet(privacy_audit(args.experiment, args.mechanism, spec, int(spec["seed"]), args.progress, log),
                       args.out_audit)
 
@@ -39,6 +37,10 @@ class Audit(Stage):
                 config_error(f"audit.{exp}.privacy", f"{spec['privacy']!r} is not an entry of 'privacy:'")
 
     def check_values(self, cfg):
+        from ...audit import check_draw_limit
+        from ...mechanism_audit import check_audit_time
+        from ..variants import base_id
+
         for name, spec in cfg.get("audit", {}).items():
             key = f"audit.{name}"
             samples = library(f"{key}.samples", V.audit_samples, spec["samples"])

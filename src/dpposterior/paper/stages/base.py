@@ -15,10 +15,8 @@ import sys
 
 from ... import validate as V
 from ...errors import InputError
-from ...mechanisms import ReleaseSpec
 from .. import paths
 from ..errors import config_error
-from ..variants import variant
 
 
 def pick(spec: dict, keys) -> dict:
@@ -44,6 +42,9 @@ def as_list(x):
 
 def check_common(section: str, name: str, spec: dict):
     """epsilon, delta and every mechanism at every epsilon, as the job would build it; returns (eps list, delta)."""
+    from ...mechanisms import ReleaseSpec
+    from ..variants import variant
+
     key = f"{section}.{name}"
     eps = [library(f"{key}.epsilon", V.epsilon, e) for e in as_list(spec.get("epsilon", []))]
     delta = library(f"{key}.delta", V.delta, spec["delta"]) if "delta" in spec else 1e-8
@@ -59,7 +60,11 @@ def log(msg: str) -> None:
 
 
 class Stage:
-    """One config section's jobs (subclasses set the class attributes and :meth:`run`)."""
+    """One config section's jobs (subclasses set the class attributes and :meth:`run`).
+
+    A stage module imports the library's computations inside the methods that use them (:meth:`run`, the
+    dry-run checks): every job imports the whole registry, and each job then loads only its own stage's
+    computations (a render job none of them)."""
 
     #: the CLI subcommand, the rule, the results/log/benchmark folder
     name: str = ""

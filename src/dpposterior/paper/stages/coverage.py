@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from ... import validate as V
 from .. import paths
-from ..coverage import check_coverage_size, coverage_table
 from ..errors import config_error
-from ..experiments import write_parquet
 from .base import Stage, check_common, library
 
 
@@ -19,6 +17,9 @@ class Coverage(Stage):
     notebook_mechanisms = True
 
     def run(self, args, spec):
+        from ..coverage import coverage_table
+        from ..experiments import write_parquet
+
         df = coverage_table(args.mechanism, spec)
         df.insert(0, "experiment", args.experiment)
         write_parquet(df, args.out_coverage)
@@ -29,6 +30,8 @@ class Coverage(Stage):
                 config_error(f"coverage.{name}.prior", "the coverage experiment is exact for k = 2: give two prior values")
 
     def check_values(self, cfg):
+        from ..coverage import check_coverage_size
+
         for name, spec in cfg.get("coverage", {}).items():
             key = f"coverage.{name}"
             check_common("coverage", name, spec)

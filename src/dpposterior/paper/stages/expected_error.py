@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 from ... import validate as V
-from ...distances import DEFAULT_DISTANCE, get_distance
-from ...mechanisms import ReleaseSpec
 from .. import paths
-from ..beyond import expected_error_grid, tailorings
-from ..experiments import write_parquet
-from ..variants import parsed
 from .base import Stage, check_common, library
 
 
@@ -22,11 +17,16 @@ class ExpectedError(Stage):
     notebook_mechanisms = True
 
     def run(self, args, spec):
+        from ..beyond import expected_error_grid
+        from ..experiments import write_parquet
+
         df = expected_error_grid(args.mechanism, spec)
         df.insert(0, "experiment", args.experiment)
         write_parquet(df, args.out_expected_error)
 
     def check_values(self, cfg):
+        from ...distances import get_distance
+
         for name, spec in cfg.get("expected_error", {}).items():
             key = f"expected_error.{name}"
             check_common("expected_error", name, spec)
@@ -45,6 +45,11 @@ class ExpectedError(Stage):
 def _check_tailorings(key: str, spec: dict) -> None:
     """Every (mechanism, prior's k, distance) the job builds passes the entry checks the job's release runs
     (:meth:`~dpposterior.mechanisms.Mechanism.check_distance`: ``optimal`` under kl at k = 3 is refused there)."""
+    from ...distances import DEFAULT_DISTANCE
+    from ...mechanisms import ReleaseSpec
+    from ..beyond import tailorings
+    from ..variants import parsed
+
     delta = float(spec.get("delta", 1e-8))
     for m in spec.get("mechanisms", []):
         v = parsed(m)

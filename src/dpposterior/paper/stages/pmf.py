@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from ... import validate as V
-from ...mechanisms import MECHANISMS, Family, ReleaseSpec
 from .. import paths
 from ..catalogue import TEMPLATE_SPECS
 from ..errors import config_error
-from ..experiments import FORMULAS, exact_pmf, write_parquet
-from ..variants import base_id, parsed
 from .base import Stage, check_common, library
 
 #: templates whose items also need the printed-formula pseudo-mechanisms of the workshop draft's tables
@@ -24,11 +21,15 @@ class Pmf(Stage):
 
     def mechanisms(self, config, experiment):
         """The entry's mechanisms, plus the printed-formula pseudo-mechanisms if a table item shows it."""
+        from ..experiments import FORMULAS
+
         extra = [f for f in FORMULAS if any(s["source"] == experiment and s["template"] in FORMULA_TEMPLATES
                                             for s in config["items"].values())]
         return super().mechanisms(config, experiment) + extra
 
     def run(self, args, spec):
+        from ..experiments import exact_pmf, write_parquet
+
         pmf, tails = exact_pmf(args.experiment, args.mechanism, spec)
         write_parquet(pmf, args.out_pmf)
         write_parquet(tails, args.out_tails)
@@ -39,6 +40,9 @@ class Pmf(Stage):
                 config_error(f"pmf.{name}.counts", "needs one entry per prior category")
 
     def check_values(self, cfg):
+        from ...mechanisms import MECHANISMS, Family, ReleaseSpec
+        from ..variants import base_id, parsed
+
         for name, spec in cfg.get("pmf", {}).items():
             key = f"pmf.{name}"
             (eps,), delta = check_common("pmf", name, spec)

@@ -3,14 +3,8 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ... import validate as V
-from ...mechanisms import MECHANISMS
-from ...mechanisms.scan import check_scan_size
 from .. import paths
-from ..experiments import merge_privacy_slices, privacy_loss, write_parquet
-from ..variants import base_id
 from .base import Stage, check_common, library
 
 
@@ -49,6 +43,10 @@ class Privacy(Stage):
         return cmd.replace("{params.progress}", "{params.progress} {params.merge} {input:q}") if merge else cmd
 
     def run(self, args, spec):
+        import pandas as pd
+
+        from ..experiments import merge_privacy_slices, privacy_loss, write_parquet
+
         if args.merge:
             df = merge_privacy_slices(spec, [pd.read_parquet(p) for p in args.merge])
         else:
@@ -56,6 +54,10 @@ class Privacy(Stage):
         write_parquet(df, args.out_privacy)
 
     def check_values(self, cfg):
+        from ...mechanisms import MECHANISMS
+        from ...mechanisms.scan import check_scan_size
+        from ..variants import base_id
+
         for name, spec in cfg.get("privacy", {}).items():
             key = f"privacy.{name}"
             check_common("privacy", name, spec)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from ... import validate as V
 from .. import paths
 from ..errors import config_error
-from ..experiments import check_sensitivity_size, score_changes, sensitivity_curves, write_parquet
 from .base import Stage, library
 
-#: entry -> what its job computes
-KINDS = {"fig1": sensitivity_curves, "fig2": score_changes}
+#: entry -> what its job computes (a function of :mod:`..experiments`)
+KINDS = {"fig1": "sensitivity_curves", "fig2": "score_changes"}
 
 
 class Sensitivity(Stage):
@@ -22,7 +21,9 @@ class Sensitivity(Stage):
     kinds = tuple(KINDS)
 
     def run(self, args, spec):
-        write_parquet(KINDS[args.experiment](spec), args.out_sensitivity)
+        from .. import experiments
+
+        experiments.write_parquet(getattr(experiments, KINDS[args.experiment])(spec), args.out_sensitivity)
 
     def check_refs(self, cfg):
         for sid in cfg["sensitivity"]:
@@ -30,6 +31,8 @@ class Sensitivity(Stage):
                 config_error(f"sensitivity.{sid}", "only 'fig1' (curves) and 'fig2' (score change) exist")
 
     def check_values(self, cfg):
+        from ..experiments import check_sensitivity_size
+
         sens = cfg.get("sensitivity", {})
         if "fig1" in sens:
             library("sensitivity.fig1.n", check_sensitivity_size, library("sensitivity.fig1.n", V.size, sens["fig1"]["n"]))
