@@ -25,7 +25,7 @@ from ...distances import DEFAULT_DISTANCE
 from ...errors import InputError, shown_name
 from ...guarantee import guarantee_text
 from ...ledger import Ledger, parse_budget
-from ...mechanisms import Setting
+from ...mechanisms import ReleaseSpec, Setting
 from ...noise_aware import naive_posterior, posterior_of
 from ...noise_aware import setup as noise_aware_setup
 from ...padding import release
