@@ -1,7 +1,7 @@
 """Does a release's running time depend on the data?  Times one release per data set, in process.
 
 For each exponential mechanism (ehd, ehdl, ehds, mh, mh-delta) at k = 2, n = 1e6 and k = 3,
-n = 2e4, eps = 1, prior all ones, it times the release (``dpposterior.padding.release``, padded
+n = 2e4, eps = 1, prior all ones, it times the release (``dpposterior.padding.padded_draw``, padded
 to its public deadline; on an older checkout without that module, ``mechanisms.sample``) at
 four data sets of the same n: balanced, the boundary (0, ..., n), and its neighbours
 (1, ..., n-1), (2, ..., n-2).  Runs are interleaved across the data sets (so a load change hits
@@ -22,7 +22,7 @@ import numpy as np
 from dpposterior.mechanisms import resolve
 
 try:
-    from dpposterior.padding import release as _release
+    from dpposterior.padding import padded_draw as _release
 except ImportError:  # the checkout before constant-time releases
     _release = None
 

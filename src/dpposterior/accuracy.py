@@ -80,11 +80,11 @@ def error_law(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike,
     probabilities ``exp(logp)`` (docs/definitions.md §6)."""
     c = validate.counts(counts)
     a = validate.prior(prior, c.size)
-    lp = np.asarray(logp, dtype=np.float64)
+    logp = np.asarray(logp, dtype=np.float64)
     cands = candidates(int(c.sum()), c.size)
-    if lp.shape != (len(cands),):
-        raise InputError(f"log-pmf must have one entry per candidate ({len(cands)}), got shape {lp.shape}")
-    return distance_value(distance, a + c, a + cands), np.exp(lp)
+    if logp.shape != (len(cands),):
+        raise InputError(f"log-pmf must have one entry per candidate ({len(cands)}), got shape {logp.shape}")
+    return distance_value(distance, a + c, a + cands), np.exp(logp)
 
 
 def exact_accuracy_from_pmf(logp: ArrayLike, prior: ArrayLike, counts: ArrayLike,
@@ -111,18 +111,18 @@ def exact_accuracy(mechanism, prior: ArrayLike, counts: ArrayLike, **settings: A
     an exponential mechanism and the error measure.
     """
     spec = ReleaseSpec.given(mechanism, **settings)
-    lp = log_pmf(spec, prior, counts)
-    return exact_accuracy_from_pmf(lp, prior, counts, spec.distance)
+    logp = log_pmf(spec, prior, counts)
+    return exact_accuracy_from_pmf(logp, prior, counts, spec.distance)
 
 
 def step_probabilities(logp: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]:
     """Total probability of the candidates ``s`` substitution steps from c, s = 0..n (000 Tables 1-2)."""
     c = validate.counts(counts)
-    lp = np.asarray(logp, dtype=np.float64)
+    logp = np.asarray(logp, dtype=np.float64)
     cands = candidates(int(c.sum()), c.size)
-    if lp.shape != (len(cands),):
-        raise InputError(f"log-pmf must have one entry per candidate ({len(cands)}), got shape {lp.shape}")
-    return np.bincount(steps(c, cands), weights=np.exp(lp), minlength=int(c.sum()) + 1)
+    if logp.shape != (len(cands),):
+        raise InputError(f"log-pmf must have one entry per candidate ({len(cands)}), got shape {logp.shape}")
+    return np.bincount(steps(c, cands), weights=np.exp(logp), minlength=int(c.sum()) + 1)
 
 
 def mc_summary(errors: ArrayLike, level: float = 0.95) -> dict[str, float]:
@@ -245,10 +245,10 @@ def errors_of(params: ReleaseSpec, a: NDArray[np.float64], n: int, measure: str,
     expected = np.empty(N)
     for lo in range(0, N, chunk):
         block = cands[lo:lo + chunk]
-        lp, h = rows.with_losses(block, grid)
-        np.exp(lp, out=lp)
-        expected[lo:lo + chunk] = np.einsum("ij,ij->i", lp, h) / lp.sum(axis=1)
-        del lp, h
+        logp, h = rows.with_losses(block, grid)
+        np.exp(logp, out=logp)
+        expected[lo:lo + chunk] = np.einsum("ij,ij->i", logp, h) / logp.sum(axis=1)
+        del logp, h
     pred = np.exp(log_prior_predictive(a, cands))
     w = int(np.argmax(expected))
     return ExpectedErrors(

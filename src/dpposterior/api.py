@@ -5,7 +5,7 @@ does (the registry's :class:`~dpposterior.mechanisms.Variant`, then one
 :class:`~dpposterior.mechanisms.ReleaseSpec` passed whole),
 validates prior and counts (:mod:`dpposterior.validate`), refuses a size too large for its budget, warns
 honestly (:mod:`dpposterior.guarantee`), charges an optional :class:`~dpposterior.ledger.Ledger`, and
-draws once, padded to its public deadline (:func:`dpposterior.padding.release`).  It returns a
+draws once, padded to its public deadline (:func:`dpposterior.padding.padded_draw`).  It returns a
 :class:`Release`.
 """
 
@@ -27,8 +27,7 @@ from .errors import InputError
 from .guarantee import PrivacyWarning, claim, guarantee_text, setting_warnings
 from .ledger import Ledger
 from .mechanisms import DEFAULT_DELTA, DEFAULT_GAMMA, Mechanism, ReleaseSpec, Variant
-from .padding import check_release
-from .padding import release as padded_release
+from .padding import check_release, padded_draw
 
 __all__ = ["Release", "compare", "prepare", "prepared", "release"]
 
@@ -124,11 +123,11 @@ def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: 
     distance, the size budget, the public set-up; then ``checks``), charge the ledger, then draw once (padded).
 
     Returns ``(prior, released_counts)``.  Nothing is drawn, and no ledger charged, before every check has passed.
-    ``sample``: the padded release :func:`dpposterior.padding.release` (the command line passes its own reference to it).
+    ``sample``: the padded release :func:`dpposterior.padding.padded_draw` (the command line passes its own reference to it).
     ``checks(prior, n)``: the refusals, from public inputs only, of what the caller does with the release afterwards
     (``release --noise-aware``: :func:`dpposterior.noise_aware.setup`), run before the ledger is charged.
     """
-    sample = padded_release if sample is None else sample
+    sample = padded_draw if sample is None else sample
     c = validate.counts(_as_vector(counts, "counts"))
     a = validate.prior(_as_vector(prior, "prior"), c.size)
     check_release(prep.spec, a, int(c.sum()), c.size)

@@ -178,15 +178,15 @@ def plan_mechanism(mechanism, prior: ArrayLike, pair, *, target: float | None = 
     a = validate.prior(prior)
     c, d = check_pair(pair, a, int(np.sum(pair[0])))
     spec = ReleaseSpec.given(mechanism, **settings)
-    lp, lq = log_pmf(spec, a, c), log_pmf(spec, a, d)
-    loss = float(np.max(np.abs(lp - lq)))
+    logp, logq = log_pmf(spec, a, c), log_pmf(spec, a, d)
+    loss = float(np.max(np.abs(logp - logq)))
     if target is None:
         if not (0 < fraction <= 1):
             raise InputError(f"fraction must be in (0, 1], got {fraction!r}")
         target = fraction * loss
     cands = candidates(int(c.sum()), c.size)
     best = (None, None, None)
-    for x, y in ((lp, lq), (lq, lp)):
+    for x, y in ((logp, logq), (logq, logp)):
         order = np.argsort(-(x - y), kind="stable")
         P, Q = np.cumsum(np.exp(x[order])), np.cumsum(np.exp(y[order]))
         ok = np.flatnonzero(np.log(P) - np.log(np.maximum(Q, 1e-300)) > target)

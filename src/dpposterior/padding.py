@@ -14,7 +14,7 @@ by *padding to a deadline computed from public inputs only*:
    the release; the deadline is ``PAD_FACTOR`` times the slowest of these runs plus
    ``PAD_SLACK`` seconds.  These runs see no data, so the deadline is a function of public
    inputs (and of the machine's speed and load, which the data does not change).  Before them,
-   :meth:`Mechanism.prepare` builds what every draw needs from public inputs (``optimal``'s solved
+   :meth:`Mechanism.set_up` builds what every draw needs from public inputs (``optimal``'s solved
    remap at k = 2), so the deadline measures draws, not that one-off set-up.  A process
    draws ``REFERENCE_REPS`` times on each.  A process
    measures it once per set of public inputs and reuses it (:data:`_DEADLINES`), so repeated
@@ -86,18 +86,18 @@ def check_release(spec: ReleaseSpec, prior: NDArray[np.float64], n: int, k: int)
     method at k categories (as ``pmf``, ``accuracy`` and ``posterior`` refuse it), the plan of the draw
     (:meth:`~dpposterior.mechanisms.Mechanism.plan` for ``Task.DRAW``, held to the limits by
     :func:`~dpposterior.limits.admit`: the memory and time of the :data:`RELEASE_SETUPS` set-ups of a padded
-    release), then the mechanism's public set-up (:meth:`~dpposterior.mechanisms.Mechanism.prepare`:
+    release), then the mechanism's public set-up (:meth:`~dpposterior.mechanisms.Mechanism.set_up`:
     ``optimal``'s remap solved at k = 2, with its own budget and certificate refusals), which the draw then
     reuses."""
     mech = spec.mechanism
     mech.check_distance(spec, k)
     admit(mech.plan(Task.DRAW, spec, prior, n))
-    mech.prepare(prior, n, spec)
+    mech.set_up(prior, n, spec)
 
 
-def release(spec: ReleaseSpec, prior: NDArray[np.float64], counts: NDArray[np.int64], rng=None, *,
-            pad: bool = True, clock: Callable[[], float] = time.perf_counter,
-            sleep: Callable[[float], None] = time.sleep) -> tuple[NDArray[np.int64], ReleaseInfo]:
+def padded_draw(spec: ReleaseSpec, prior: NDArray[np.float64], counts: NDArray[np.int64], rng=None, *,
+                pad: bool = True, clock: Callable[[], float] = time.perf_counter,
+                sleep: Callable[[float], None] = time.sleep) -> tuple[NDArray[np.int64], ReleaseInfo]:
     """One private draw ``m`` (the release is ``Dir(a + m)``), padded to a public deadline (module docstring).
 
     ``rng``: None (the operating system's CSPRNG: every real release) or a seed / Generator

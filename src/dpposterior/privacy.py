@@ -136,14 +136,15 @@ def _magnitude(rows: Rows, pair, out) -> float:
 
 def _local(rows: Rows, c, delta_at):
     nb = neighbours(c)
-    lp = rows(c[None, :])[0]
-    lq = rows(nb)
-    diff = np.abs(lp[None, :] - lq)
+    logp = rows(c[None, :])[0]
+    logq = rows(nb)
+    diff = np.abs(logp[None, :] - logq)
     flat = int(np.argmax(diff))
     j, r = divmod(flat, diff.shape[1])
     dlt = None
     if delta_at is not None:
-        dlt = float(max(_hockey_stick(lp[None, :], lq, delta_at).max(), _hockey_stick(lq, lp[None, :], delta_at).max()))
+        dlt = float(max(_hockey_stick(logp[None, :], logq, delta_at).max(),
+                        _hockey_stick(logq, logp[None, :], delta_at).max()))
     return float(diff[j, r]), (c.tolist(), nb[j].tolist()), rows.cands[r].tolist(), dlt
 
 
@@ -200,9 +201,9 @@ def pair_epsilon(mechanism, prior: ArrayLike, pair, *, delta_at: float | None = 
     if delta_at is not None:
         delta_at = validate.eps_prime(delta_at)
     spec = ReleaseSpec.given(mechanism, **settings)
-    lp, lq = log_pmf(spec, prior, c), log_pmf(spec, prior, d)
-    loss = float(np.max(np.abs(lp - lq)))
+    logp, logq = log_pmf(spec, prior, c), log_pmf(spec, prior, d)
+    loss = float(np.max(np.abs(logp - logq)))
     if delta_at is None:
         return loss, None
-    p, q, f = np.exp(lp), np.exp(lq), math.exp(delta_at)
+    p, q, f = np.exp(logp), np.exp(logq), math.exp(delta_at)
     return loss, float(max(np.maximum(0, p - f * q).sum(), np.maximum(0, q - f * p).sum()))

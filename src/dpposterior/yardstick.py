@@ -127,11 +127,12 @@ def lp_optima(prior: ArrayLike, n: int, epsilon: float, computed: set[str]) -> d
     return out
 
 
-def yardstick(prior: ArrayLike, n: int, epsilon: float, lp: dict[str, float] | None = None) -> Yardstick:
-    """The yardstick of ``compare`` (docs/definitions.md §9): the LP's own optima where they are given (``lp``:
+def yardstick(prior: ArrayLike, n: int, epsilon: float, lp_optima: dict[str, float] | None = None) -> Yardstick:
+    """The yardstick of ``compare`` (docs/definitions.md §9): the LP's own optima where they are given (``lp_optima``:
     ``{"worst": ..., "average": ...}``, the certified ``lp_optimum`` of the ``optimal`` rows at k >= 3), else
     :func:`marginal_bound`; per objective, the larger of the two (both are at or below the optimum)."""
     base = marginal_bound(prior, n, epsilon)
+    lp = lp_optima
     if not lp:
         return base
     worst, average, wb, ab = base.worst, base.average, base.worst_bound, base.average_bound

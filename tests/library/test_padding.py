@@ -17,7 +17,8 @@ from dpposterior.mechanisms import ReleaseSpec, _inverse_cdf, laplace_noise_tabl
 from dpposterior.models import candidates
 
 SEEDED = "dpposterior: warning: " + SEEDED_WARNING
-from dpposterior.padding import _DEADLINES, release
+from dpposterior.padding import _DEADLINES
+from dpposterior.padding import padded_draw as release
 from dpposterior.randomness import (
     WEIGHT_BITS,
     BitSource,
@@ -222,7 +223,7 @@ def test_release_time_does_not_depend_on_the_draw():
 
 
 def test_prepare_runs_before_the_timed_reference_draws():
-    """A public set-up (optimal's solved remap) is built by Mechanism.prepare, outside the deadline."""
+    """A public set-up (optimal's solved remap) is built by Mechanism.set_up, outside the deadline."""
     params = ReleaseSpec.of("optimal", 1.0, objective="worst")
     mech = params.mechanism
     clock = FakeClock()
@@ -345,7 +346,7 @@ def test_remainder_bands_dominate_the_trimmed_candidates():
 
 def test_a_per_z_remap_release_is_padded_to_its_draw_not_its_set_up():
     """optimal~average at n >= 20,000 computes T(z) per drawn z; the loss's tables it reads are a one-off set-up from
-    (prior, n), built by Mechanism.prepare, so the first reference draw costs what a draw costs (it cost ~2 s, 200x
+    (prior, n), built by Mechanism.set_up, so the first reference draw costs what a draw costs (it cost ~2 s, 200x
     a draw, and the deadline was 3x that)."""
     from dpposterior.mechanisms.optimal import PER_Z_FROM, _bayes_at
 
@@ -355,7 +356,7 @@ def test_a_per_z_remap_release_is_padded_to_its_draw_not_its_set_up():
     _DEADLINES.clear()
     _bayes_at.cache_clear()
     try:
-        params.mechanism.prepare(np.ones(2), n, params)
+        params.mechanism.set_up(np.ones(2), n, params)
         assert _bayes_at((1.0, 1.0), n, 1.0).loss._log_bc._psi is not None  # built before any draw
         _, info = release(params, np.ones(2), np.array([41_234, n - 41_234]), 5)
     finally:

@@ -262,9 +262,9 @@ def _gap(t, p1, p2, q1, q2, c):
             return be * log_z + al * log1m_z - np.log(be) + np.log1p((al + be) * z / (be + 1.0))
 
         # T_p - T_q = T_q expm1(ln T_p - ln T_q); lnB(p) - lnB(q) = -C
-        lp_minus_lq = (log_tail(A, B) - log_tail(C_, D_)) + c[far]
-        lq = log_tail(C_, D_) - _log_beta2(C_, D_)
-        out[far] = np.abs(np.exp(lq) * np.expm1(lp_minus_lq))
+        logp_minus_logq = (log_tail(A, B) - log_tail(C_, D_)) + c[far]
+        logq = log_tail(C_, D_) - _log_beta2(C_, D_)
+        out[far] = np.abs(np.exp(logq) * np.expm1(logp_minus_logq))
     return out
 
 

@@ -202,21 +202,21 @@ def clamp_offsets(log_point: ArrayLike, k: int, tol: float = DEFAULT_TOL, step: 
     ``{sum_i ln P(d_i) >= tau}`` for the largest ``tau`` (in steps of ``step``, 1 by default) whose left-out mass
     ``tail = 1 - fsum(weights) + ROUNDING_MARGIN`` is at most ``tol``.
     """
-    lp = np.asarray(log_point, dtype=np.float64).reshape(-1)
-    if lp.size % 2 != 1:
+    logp = np.asarray(log_point, dtype=np.float64).reshape(-1)
+    if logp.size % 2 != 1:
         raise InputError("the point table must have odd length 2D + 1")
     if not (0 < tol < 1):
         raise InputError(f"tol must lie in (0, 1), got {tol!r}")
-    D = lp.size // 2
+    D = logp.size // 2
     k = _validate.integer(k, "k", 2, 64)
     d = np.arange(-D, D + 1)
-    top = float(lp.max())
+    top = float(logp.max())
     tau = math.log(tol) + (k - 2) * top
     while True:
         vecs = np.zeros((1, 0), dtype=np.int64)
         logs = np.zeros(1)
-        useful = lp + (k - 2) * top >= tau  # the values a coordinate of the level set can take
-        lp_u, d_u = lp[useful], d[useful]
+        useful = logp + (k - 2) * top >= tau  # the values a coordinate of the level set can take
+        lp_u, d_u = logp[useful], d[useful]
         for j in range(k - 1):
             rest = (k - 2 - j) * top  # the best the remaining coordinates can add
             check_size(logs.size * lp_u.size, 8 * k, f"the noise offsets of the sequential clamp for k={k}")

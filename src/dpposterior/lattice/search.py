@@ -113,9 +113,9 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     c1, c2 = np.meshgrid(np.arange(n1), np.arange(n1), indexing="ij")
     c3 = n - c1 - c2
     ok = c3 >= 0
-    lp = np.where(ok, f[0][c1] + f[1][c2] + f[2][np.clip(c3, 0, n)], -np.inf)
-    top = float(lp[ok].max())
-    pi = np.exp(lp - top)  # (n + 1, n + 1), 0 off R(n)
+    logp = np.where(ok, f[0][c1] + f[1][c2] + f[2][np.clip(c3, 0, n)], -np.inf)
+    top = float(logp[ok].max())
+    pi = np.exp(logp - top)  # (n + 1, n + 1), 0 off R(n)
     magnitude = max(float(np.abs(fi).max()) for fi in f) * k + abs(top) + eps * Dc
     mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
     # pi on the grid padded by Dc on every side (0 there): a point c + v is read at flat index  base(c) + off(v)
@@ -142,7 +142,7 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     # where z is in R(n): S^(z, z + u) for u in ball(2) reads  sum_v K(-u - v) G[z + u, v] = (G @ Kmat)[z + u, j]
     Kmat = kern(-ball2).T  # (|near|, 19)
     R = np.stack([c1[ok], c2[ok], c3[ok]], axis=1)  # R(n) in grid order (c_1, then c_2)
-    del c1, c2, c3, lp
+    del c1, c2, c3, logp
     Rg = _grid_rank(R, n)
     gpos = np.full(n1 * n1, -1, dtype=np.int64)  # grid index -> row of R
     gpos[Rg] = np.arange(len(R))

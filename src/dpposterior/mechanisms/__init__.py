@@ -165,7 +165,7 @@ def sample(mechanism, prior: ArrayLike, counts: ArrayLike, *, size: int = 1,
     ``optimal`` from its table; each mechanism's :meth:`Mechanism.stated_guarantee` gives the
     sampler's distance to the pmf.  ``rng``: a ``numpy.random.Generator`` or a seed (experiments
     only), ``None``: the operating system's CSPRNG.  This is the bare draw; a release
-    (:func:`dpposterior.padding.release`) also pads its running time.
+    (:func:`dpposterior.padding.padded_draw`) also pads its running time.
     """
     spec, a, c = _setup(mechanism, prior, counts, settings)
     if not (rng is None or isinstance(rng, (int, np.integer, np.random.Generator))) or isinstance(rng, bool):

@@ -322,7 +322,7 @@ class Mechanism(abc.ABC):
         """
         return None
 
-    def prepare(self, prior: NDArray[np.float64], n: int, spec: ReleaseSpec) -> None:
+    def set_up(self, prior: NDArray[np.float64], n: int, spec: ReleaseSpec) -> None:
         """Build, from public inputs only (prior, n, settings; never the counts), what every draw of size n
         needs (a solved table), so that a padded release's timed reference draws measure draws only.  Here
         nothing."""

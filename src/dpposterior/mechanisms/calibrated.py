@@ -125,12 +125,12 @@ def _pair_losses(rows, c, cp, hc, hcp, kappas) -> np.ndarray:
     wc = np.asarray(rows.weights_of(c), dtype=np.float64)[:, None]
     wcp = np.asarray(rows.weights_of(cp), dtype=np.float64)[:, None]
     loss = np.empty((len(c), kappas.size))
-    lp, lq, scratch = np.empty_like(hc), np.empty_like(hcp), np.empty_like(hc)  # reused for every kappa
+    logp, logq, scratch = np.empty_like(hc), np.empty_like(hcp), np.empty_like(hc)  # reused for every kappa
     for t, kap in enumerate(kappas):
-        _lse_rows(np.multiply(-kap * wc, hc, out=lp), scratch)
-        _lse_rows(np.multiply(-kap * wcp, hcp, out=lq), scratch)
-        lp -= lq
-        loss[:, t] = np.abs(lp, out=lp).max(axis=1)
+        _lse_rows(np.multiply(-kap * wc, hc, out=logp), scratch)
+        _lse_rows(np.multiply(-kap * wcp, hcp, out=logq), scratch)
+        logp -= logq
+        loss[:, t] = np.abs(logp, out=logp).max(axis=1)
     return loss
 
 
@@ -140,7 +140,7 @@ def subset_losses(rows: ExponentialRows, c, cp, kappas: ArrayLike) -> np.ndarray
     kappas = np.asarray(kappas, dtype=np.float64)
     out = np.zeros(kappas.size)
     N = len(rows.cands)
-    chunk = max(1, scan.WORK_BYTES // (8 * N * 8))  # rows: h, lp, scratch of up to 2 chunk data sets, 2 of the pairs'
+    chunk = max(1, scan.WORK_BYTES // (8 * N * 8))  # rows: h, logp, scratch of up to 2 chunk data sets, 2 of the pairs'
     for lo in range(0, len(c), chunk):
         a, b = c[lo:lo + chunk], cp[lo:lo + chunk]
         both, inv = np.unique(np.concatenate([a, b]), axis=0, return_inverse=True)
@@ -156,12 +156,12 @@ def _shared_pair_losses(rows, both, ia, ib, kappas) -> np.ndarray:
     h = rows.hellinger(both)
     w = np.asarray(rows.weights_of(both), dtype=np.float64)[:, None]
     out = np.empty(kappas.size)
-    lp, scratch = np.empty_like(h), np.empty_like(h)
+    logp, scratch = np.empty_like(h), np.empty_like(h)
     diff = np.empty((len(ia), h.shape[1]))
     for t, kap in enumerate(kappas):
-        _lse_rows(np.multiply(-kap * w, h, out=lp), scratch)
-        np.take(lp, ia, axis=0, out=diff)
-        diff -= lp[ib]
+        _lse_rows(np.multiply(-kap * w, h, out=logp), scratch)
+        np.take(logp, ia, axis=0, out=diff)
+        diff -= logp[ib]
         out[t] = np.abs(diff, out=diff).max()
     return out
 
@@ -261,11 +261,11 @@ class CalibratedMechanism(ExponentialMechanism):
         """``kappa*`` of :func:`calibrate`."""
         return self.calibration(a, n, spec).factor
 
-    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+    def set_up(self, prior, n: int, spec: ReleaseSpec) -> None:
         """The entry's checks, then ``kappa*`` (:func:`calibrate`, cached): a set-up from public (prior, n, spec), so its
         refusals (the scan budget, no factor found) come before a ledger is charged and its time is outside a padded
         release's timed reference draws."""
-        super().prepare(prior, n, spec)
+        super().set_up(prior, n, spec)
         self.calibration(prior, n, spec)
 
 

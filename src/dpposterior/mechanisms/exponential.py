@@ -178,7 +178,7 @@ class ExponentialMechanism(Mechanism):
                             f"which has more than {ENUMERATE_UP_TO:,} outputs at k={k}, n={n} (the rejection "
                             "sampler is built for Hellinger; use --distance hellinger or a smaller n)")
 
-    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+    def set_up(self, prior, n: int, spec: ReleaseSpec) -> None:
         """Refuse, from public (n, k, distance), a draw no sampler can make (another distance than Hellinger past
         ``ENUMERATE_UP_TO`` outputs), before a ledger is charged; build nothing."""
         self._check_sampler(int(n), len(prior), spec)

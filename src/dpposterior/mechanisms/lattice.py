@@ -352,7 +352,7 @@ class LatticeMechanism(Mechanism):
 
     def check_setup(self, n, k, *, setups=1.0, what="a draw"):
         """Nothing from n and k alone: the budget needs eps and the objective (:meth:`check_draw`, run by
-        :meth:`prepare` and :meth:`sample` before any work)."""
+        :meth:`set_up` and :meth:`sample` before any work)."""
         return None
 
     # -- the remap and the rows ----------------------------------------------------------------
@@ -549,7 +549,7 @@ class LatticeMechanism(Mechanism):
 
     # -- draws ---------------------------------------------------------------------------------
 
-    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+    def set_up(self, prior, n: int, spec: ReleaseSpec) -> None:
         """Solve (and cache) the window's remap from public inputs only, before a padded release times its
         reference draws; refuse (one line) a draw over its budget."""
         k = len(prior)

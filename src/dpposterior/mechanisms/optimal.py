@@ -42,7 +42,7 @@ A relative gap above :data:`MAX_GAP` is refused as for the whole-range search.  
 average among minimax remaps) moves only the free rows, so the remap cached for (prior, n, eps) is one
 object: the release at a drawn z reads ``T(z)`` from it (the identity in the interior) and its pmf,
 ``accuracy`` and the certificate describe the same release.  The solve sees public inputs only and is done
-by :meth:`OptimalMechanism.prepare` before a padded release times its reference draws.  Below
+by :meth:`OptimalMechanism.set_up` before a padded release times its reference draws.  Below
 ``ENDS_FROM`` the whole-range :func:`~dpposterior.remap.minimax_remap` runs (tested against the LP); the
 tests compare the two where both run (n = 300-2000), and the end windows at n = 1e6.  Cost at n = 1e6,
 eps = 1: ~0.5 s (estimate :func:`ends_seconds`, growing like ``eps^-3.8``: eps = 0.25 takes ~90 s).
@@ -205,8 +205,8 @@ def per_z_width(a: tuple, n: int, epsilon: float, tail: float = 1e-18) -> int:
     ``G(z | c) <= q^|z-c| / (1 + q)`` and ``G(z | z) >= p0 = (1 - q)/(1 + q)``, so
     ``|z - c| eps <= ln(N / tail) + ln(pi(c) / pi(z)) - ln(1 - q)``; the window is the hull of such c."""
     N = int(n) + 1
-    lp = _log_pi(a, int(n))
-    spread = float(lp.max() - lp.min())
+    log_pi = _log_pi(a, int(n))
+    spread = float(log_pi.max() - log_pi.min())
     eps = float(epsilon)
     if not math.isfinite(spread):
         return N
@@ -444,7 +444,7 @@ class _BayesAt:
         self.kernel = rm.geometric_kernel(n, epsilon)
         self.loss, self.log_pi = _loss(a, n), _log_pi(a, n)
         # the loss's polygamma tables (~2 s at n = 1e5) are a set-up from (prior, n), built here, by
-        # OptimalMechanism.prepare, so that a padded release's first reference draw is a draw and not this
+        # OptimalMechanism.set_up, so that a padded release's first reference draw is a draw and not this
         self.loss.tabulate()
         self.memo: dict[int, int] = {}
 
@@ -596,7 +596,7 @@ class OptimalMechanism(Mechanism):
 
     def check_setup(self, n, k, *, setups=1.0, what="a draw"):
         """k >= 3: nothing from n and k alone (past the LP's budgets the lattice release is used, whose budget
-        needs eps: :meth:`sample` and :meth:`prepare` check it); k = 2: the draw itself is O(1) once solved, and
+        needs eps: :meth:`sample` and :meth:`set_up` check it); k = 2: the draw itself is O(1) once solved, and
         :meth:`sample` checks the objective's solve."""
         self.check_size(n, k, what)
 
@@ -724,7 +724,7 @@ class OptimalMechanism(Mechanism):
             return 8
         return super().log_likelihood_cost(rows)
 
-    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+    def set_up(self, prior, n: int, spec: ReleaseSpec) -> None:
         """k = 2: solve (and cache) the remap a draw needs, from public inputs only, before a padded release
         times its reference draws (``average`` from ``PER_Z_FROM`` on: the per-z remap with its loss tables
         built, so a draw costs one ``T(z)``); k >= 3: the lattice release's set-up where it is used, else the LP's
@@ -732,7 +732,7 @@ class OptimalMechanism(Mechanism):
         if len(prior) == 2:
             self.remap_for_draws(prior, n, spec)
         elif self.uses_lattice(prior, int(n), spec):
-            LATTICE.prepare(prior, n, spec)
+            LATTICE.set_up(prior, n, spec)
 
     def remap_for_draws(self, prior, n: int, spec: ReleaseSpec):
         """The k = 2 remap a draw uses: the cached solution, or ``T(z)`` on demand (``average``, n >= PER_Z_FROM)."""
@@ -870,10 +870,10 @@ class RemappedGeometricMechanism(Mechanism):
     def log_likelihood_cost(self, rows):
         return OPTIMAL.log_likelihood_cost(rows)
 
-    def prepare(self, prior, n: int, spec: ReleaseSpec) -> None:
+    def set_up(self, prior, n: int, spec: ReleaseSpec) -> None:
         """k = 2: ``optimal~average``'s set-up (the same release), with its budget; k >= 3: nothing."""
         if len(prior) == 2:
-            OPTIMAL.prepare(prior, n, self._average(spec))
+            OPTIMAL.set_up(prior, n, self._average(spec))
 
     def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size

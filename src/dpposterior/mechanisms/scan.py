@@ -29,9 +29,9 @@ WORK_BYTES = 512 * 2**20
 # The rate behind the time estimate of a refusal, ``PAIRS_PER_SECOND``, is kept in :mod:`.base` with the plans.
 
 
-def _hockey_stick(lp: NDArray, lq: NDArray, eps_prime: float) -> NDArray:
+def _hockey_stick(logp: NDArray, logq: NDArray, eps_prime: float) -> NDArray:
     """``sum_r max(0, p(r) - e^eps' q(r))`` per row."""
-    return np.maximum(0.0, np.exp(lp) - np.exp(eps_prime + lq)).sum(axis=-1)
+    return np.maximum(0.0, np.exp(logp) - np.exp(eps_prime + logq)).sum(axis=-1)
 
 
 def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", passes: float = 1.0,
@@ -106,15 +106,15 @@ def worst_case_scan(rows, delta_at: float | None = None, progress: bool = False,
     cands, N = rows.cands, len(rows.cands)
     best = (-1.0, None, None)
     best_delta = 0.0
-    for c, cp, lp, lq in adjacent_blocks(rows, progress, desc):
-        diff = lp.copy() if delta_at is not None else lp
-        diff -= lq
+    for c, cp, logp, logq in adjacent_blocks(rows, progress, desc):
+        diff = logp.copy() if delta_at is not None else logp
+        diff -= logq
         np.abs(diff, out=diff)
         flat = int(np.argmax(diff))
         row, r = divmod(flat, N)
         if diff[row, r] > best[0]:
             best = (float(diff[row, r]), (c[row].tolist(), cp[row].tolist()), cands[r].tolist())
         if delta_at is not None:
-            best_delta = max(best_delta, float(_hockey_stick(lp, lq, delta_at).max()),
-                             float(_hockey_stick(lq, lp, delta_at).max()))
+            best_delta = max(best_delta, float(_hockey_stick(logp, logq, delta_at).max()),
+                             float(_hockey_stick(logq, logp, delta_at).max()))
     return best[0], best[1], best[2], (best_delta if delta_at is not None else None)

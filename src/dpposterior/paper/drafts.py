@@ -37,8 +37,8 @@ def _gs(mech: str, gs_method: str = "paper") -> dict:
 
 def _law(mech: str, n: int, c1: int, eps: float, prior=ONES2, gs_method: str = "paper"):
     a, c = np.asarray(prior, float), np.array([c1, n - c1])
-    lp = M.log_pmf(mech, a, c, epsilon=eps, **_gs(mech, gs_method))
-    h, p = error_law(lp, a, c)
+    logp = M.log_pmf(mech, a, c, epsilon=eps, **_gs(mech, gs_method))
+    h, p = error_law(logp, a, c)
     return h, p, float(local_sensitivity(a, c))
 
 
@@ -120,8 +120,8 @@ def thm45_table(eps: float = 1.0, points=THM45_POINTS) -> pd.DataFrame:
     out = []
     for n, k in points:
         c = np.array([n // 2, n - n // 2])
-        lp = M.log_pmf("ehd", ONES2, c, epsilon=eps, **_gs("ehd"))
-        exact = float(np.exp(lp[np.abs(np.arange(n + 1) - c[0]) <= k]).sum())
+        logp = M.log_pmf("ehd", ONES2, c, epsilon=eps, **_gs("ehd"))
+        exact = float(np.exp(logp[np.abs(np.arange(n + 1) - c[0]) <= k]).sum())
         hk, hk1 = (float(hellinger(ONES2 + c, ONES2 + np.array([c[0] + s, c[1] - s]))) for s in (k, k + 1))
         t = 0.5 * (hk + hk1)
         b = B.thm45(ONES2, c, t, eps, gs=GS_PAPER)
@@ -226,8 +226,8 @@ def good_table(mechs=("mh-delta", "ehd", "lszhang"), eps: float = 0.8,
         for m in mechs:
             for n in ns:
                 c = balanced_counts(n, k)
-                lp = M.log_pmf(m, np.ones(k), c, epsilon=eps, delta=1e-8)
-                out.append({"mechanism": m, "m": k, "n": n, "P": float(step_probabilities(lp, c)[:4].sum())})
+                logp = M.log_pmf(m, np.ones(k), c, epsilon=eps, delta=1e-8)
+                out.append({"mechanism": m, "m": k, "n": n, "P": float(step_probabilities(logp, c)[:4].sum())})
     return pd.DataFrame(out)
 
 
@@ -374,9 +374,9 @@ def lemma51_table(prior=(1, 1), c=(5, 5), mech: str = "mh", eps: float = 1.0) ->
     """Candidates of equal H and their probabilities (Lemma 5.1: equal u <=> equal probability)."""
     a, cc = np.asarray(prior, float), np.asarray(c)
     n = int(cc.sum())
-    lp = M.log_pmf(mech, a, cc, epsilon=eps)
+    logp = M.log_pmf(mech, a, cc, epsilon=eps)
     h = hellinger(a + cc, a + np.column_stack([np.arange(n + 1), n - np.arange(n + 1)]))
-    return pd.DataFrame({"H": np.round(np.asarray(h, float), 12), "logp": lp})
+    return pd.DataFrame({"H": np.round(np.asarray(h, float), 12), "logp": logp})
 
 
 def lemma51(df: pd.DataFrame) -> V.Verdict:

@@ -184,22 +184,22 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
     slack = 0.0  # each probability is exact, except the lattice release's lower ends (below)
     if mechanism == "formula-exp":
         logits = -eps * h / local_sensitivity(a, c)
-        lp = logits - logsumexp(logits)
+        logp = logits - logsumexp(logits)
     elif mechanism == "formula-laplace":
         per_step = abs_discretised_laplace_pmf(np.arange(n + 1), 2.0 / eps, form="toward-zero")
         count = np.bincount(st, minlength=n + 1)
         with np.errstate(divide="ignore"):
-            lp = np.log(per_step[st] / count[st])
+            logp = np.log(per_step[st] / count[st])
     elif MECHANISMS[parsed(mechanism).mechanism].family == Family.LATTICE:
         # at one data set, from the remap at the z near c: the lower ends P_D, within the tail bound of the pmf
         # (its rows over R(n) are not computed at these sizes; docs/lattice.md, "The pmf at one data set")
         rs = ReleaseSpec.of(parsed(mechanism), eps, delta)
         low, slack = rs.mechanism.pmf_at(a, c, rs)
         with np.errstate(divide="ignore"):
-            lp = np.log(low)
+            logp = np.log(low)
     else:
-        lp = log_pmf(mechanism, a, c, epsilon=eps, delta=delta)
-    p = np.exp(lp)
+        logp = log_pmf(mechanism, a, c, epsilon=eps, delta=delta)
+    p = np.exp(logp)
     pmf = pd.DataFrame({"item": name, "mechanism": mechanism, "candidate": np.arange(len(cands)),
                         "m": [r.tolist() for r in cands], "H": h, "steps": st, "prob": p,
                         "is_truth": np.arange(len(cands)) == truth, "prob_slack": float(slack)})

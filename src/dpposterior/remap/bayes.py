@@ -29,12 +29,12 @@ def prior_predictive(prior: ArrayLike, n: int, log: bool = False) -> NDArray[np.
     c = np.arange(n + 1, dtype=np.float64)
     # a[1] + (n - c), not a[1] + n - c: a prior below ulp(n) (1e-12 at n = 40001) is absorbed by n, and the
     # latter gives lnGamma(0) = inf at c = n (then NaN everywhere)
-    lp = (gammaln(n + 1.0) - gammaln(c + 1.0) - gammaln(n - c + 1.0)
+    logp = (gammaln(n + 1.0) - gammaln(c + 1.0) - gammaln(n - c + 1.0)
           + gammaln(a[0] + c) + gammaln(a[1] + (n - c)) - gammaln(a.sum() + n)
           - (gammaln(a[0]) + gammaln(a[1]) - gammaln(a.sum())))
-    top = lp.max()
-    lp -= top + math.log(np.exp(lp - top).sum())
-    return lp if log else np.exp(lp)
+    top = logp.max()
+    logp -= top + math.log(np.exp(logp - top).sum())
+    return logp if log else np.exp(logp)
 
 
 def bayes_scores(kernel: GeometricKernel, weights: ArrayLike,

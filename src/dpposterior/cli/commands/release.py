@@ -28,7 +28,7 @@ from ...ledger import Ledger, parse_budget
 from ...mechanisms import ReleaseSpec, Setting
 from ...noise_aware import naive_posterior, posterior_of
 from ...noise_aware import setup as noise_aware_setup
-from ...padding import release
+from ...padding import padded_draw
 from ..data import counts_from_csv
 from ..options import (
     add_mechanism_options,
@@ -133,7 +133,7 @@ def cmd_release(args) -> None:
         posterior["setup"] = noise_aware_setup(spec, prior, n, level=level)
 
     def release_then_posterior(*draw_args, **draw_kwargs):
-        out = release(*draw_args, **draw_kwargs)
+        out = padded_draw(*draw_args, **draw_kwargs)
         if "setup" in posterior:
             post = posterior_of(posterior["setup"], np.asarray(out[0], dtype=np.int64))
             posterior["result"] = (post, naive_posterior(a, out[0], post.level))
