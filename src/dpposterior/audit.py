@@ -116,7 +116,7 @@ def check_draw_limit(samples: int, pairs: int = 1) -> None:
     if total > limit:
         raise SizeError(f"the audit would draw {total:.3g} samples per side ({pairs} pair{'s' if pairs > 1 else ''} x "
                         f"{samples:.3g}; {validate.estimate_text(2 * total / DRAWS_PER_SECOND)} s here), "
-                        f"over the budget of {limit:.3g} "
+                        f"over the limit of {limit:.3g} "
                         "(set DPPOSTERIOR_MAX_AUDIT_SAMPLES to raise it)")
 
 
@@ -542,7 +542,7 @@ def candidate_pairs(prior: ArrayLike, n: int, strategy: str = "boundary", *, cou
 
     def over(more: int) -> None:
         if more > cap:
-            why = (f"the audit's draw budget allows {cap} pair{'s' if cap != 1 else ''} at these samples "
+            why = (f"the audit's draw limit allows {cap} pair{'s' if cap != 1 else ''} at these samples "
                    "(set DPPOSTERIOR_MAX_AUDIT_SAMPLES to raise it)" if cap < listed
                    else f"a search lists at most {listed} pairs of k={k} counts")
             raise SizeError(f"the {strategy} search for k={k}, n={n} lists more than {cap} pairs; {why}; "

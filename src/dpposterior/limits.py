@@ -118,7 +118,7 @@ def limit(name: str) -> Limit:
     try:
         return LIMITS[name]
     except KeyError:
-        raise KeyError(f"unknown budget setting {name!r}; known: {', '.join(LIMITS)}") from None
+        raise KeyError(f"unknown limit setting {name!r}; known: {', '.join(LIMITS)}") from None
 
 
 def limit_setting(name: str, default: float | None = None) -> float:

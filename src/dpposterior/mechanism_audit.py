@@ -61,7 +61,7 @@ def check_audit_time(mechanism, n: int, k: int, samples: int, pairs: int = 1) ->
         raise SizeError(f"the audit of {mech.id} for k={k}, n={n} at {samples:.3g} samples per side"
                         f"{f' over {pairs} pairs' if pairs > 1 else ''} would take "
                         f"{validate.estimate_text(seconds)} s here, over the "
-                        f"budget of {limit:.3g} s (set DPPOSTERIOR_MAX_AUDIT_SECONDS to raise it)")
+                        f"limit of {limit:.3g} s (set DPPOSTERIOR_MAX_AUDIT_SECONDS to raise it)")
     return seconds
 
 

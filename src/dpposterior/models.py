@@ -64,7 +64,7 @@ def check_size(n_items: int, bytes_per_item: float, what: str) -> None:
         raise SizeError(
             f"{what} needs {f'{n_items:,}' if n_items < 10**30 else _validate.big_number(n_items)} entries "
             f"(~{_validate.big_number(gib)} GiB), over the "
-            f"{budget / 2**30:.3g} GiB budget of an exact computation "
+            f"{budget / 2**30:.3g} GiB limit of an exact computation "
             "(set DPPOSTERIOR_MEMORY_GB to raise it)"
         )
 

@@ -26,7 +26,7 @@ from .mechanisms import ReleaseSpec, Rows, log_pmf
 from .mechanisms.scan import _hockey_stick, check_scan_size, worst_case_scan
 from .models import check_size, n_candidates, neighbours
 
-#: The alternative a worst-case scan over the budget suggests (``privacy`` is the command with ``--at``).
+#: The alternative a worst-case scan over its limit suggests (``privacy`` is the command with ``--at``).
 AT_ADVICE = "use --at (at=) for the local loss"
 
 

@@ -157,7 +157,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     try:
         work = marginal_seconds(a, n, epsilon) * PAIRS_PER_SECOND
         if work > limit:
-            return (f"its k = 2 solves need {approx_count_text(int(work // PAIRS_PER_SECOND))} s here, over the budget of "
+            return (f"its k = 2 solves need {approx_count_text(int(work // PAIRS_PER_SECOND))} s here, over the limit of "
                     f"{limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
         lp = lp_optima(a, n, epsilon, {r["release"] for r in rows if "error" not in r}) if k >= 3 else {}
         return yardstick(a, n, epsilon, lp)

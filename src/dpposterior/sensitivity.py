@@ -225,7 +225,7 @@ def search_distance(a: NDArray[np.float64], n: int, reach) -> int:
     if work > limit:
         raise SizeError(f"the smooth-sensitivity search for k={k}, n={n} covers distances up to {D:,} "
                         f"({work:.3g} entries, {validate.estimate_text(work / 1.2e6)} s here), "
-                        f"over the budget of {limit:.3g} "
+                        f"over the limit of {limit:.3g} "
                         "(a larger gamma or epsilon shortens it; set DPPOSTERIOR_MAX_SMOOTH_WORK to raise it)")
     return D
 
@@ -494,7 +494,7 @@ def check_sensitivity_work(dist: Distance, n: int, k: int, counts: int | None = 
     if work > limit:
         how = "the maximum over r in R(n)" if not dist.is_metric else "the adjacent posteriors"
         raise SizeError(f"the {dist.name} sensitivities for k={k}, n={n} take {validate.big_number(work)} distance "
-                        f"evaluations ({how}), over the budget of {limit:.3g} (use a smaller n, or set "
+                        f"evaluations ({how}), over the limit of {limit:.3g} (use a smaller n, or set "
                         "DPPOSTERIOR_MAX_SENSITIVITY_WORK to raise it)")
 
 

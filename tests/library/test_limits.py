@@ -84,7 +84,7 @@ def test_posterior_work_budget_is_read_at_call_time(monkeypatch):
 def test_memory_budget_is_read_at_call_time(monkeypatch):
     check_size(10**6, 8, "a table")  # 8 MB under the default 4 GiB
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "0.001")
-    with pytest.raises(SizeError, match="0.001 GiB budget"):
+    with pytest.raises(SizeError, match="0.001 GiB limit"):
         check_size(10**6, 8, "a table")
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "lots")
     with pytest.raises(InputError, match="DPPOSTERIOR_MEMORY_GB must be a positive number"):

@@ -19,7 +19,7 @@ def test_audit_time_estimate_and_its_budget(monkeypatch):
     with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_AUDIT_SECONDS"):
         mechanism_audit.check_audit_time("ehd", 10**5, 2, 2 * 10**7)
     monkeypatch.setenv("DPPOSTERIOR_MAX_AUDIT_SECONDS", str(est * 0.99))
-    with pytest.raises(SizeError, match="over the budget"):
+    with pytest.raises(SizeError, match="over the limit"):
         mechanism_audit.check_audit_time("lshist", 100, 2, 10**6)
     with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_AUDIT_SECONDS"):
         mechanism_audit.audit_mechanism("lshist", [1, 1], 100, pair=([50, 50], [49, 51]), epsilon=1, samples=10**6)

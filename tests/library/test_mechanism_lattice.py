@@ -146,11 +146,11 @@ def test_each_budget_refuses_in_one_line(monkeypatch):
     with pytest.raises(SizeError, match="local search"):
         dp.sample("lattice", (1, 1, 1, 1), (2500,) * 4, epsilon=0.05, objective="average")
     monkeypatch.delenv("DPPOSTERIOR_MAX_SOLVE_SECONDS")
-    with pytest.raises(SizeError, match=r"window remap for k=3, n=1000000 .* budget of an exact computation .*" + hint):
+    with pytest.raises(SizeError, match=r"window remap for k=3, n=1000000 .* limit of an exact computation .*" + hint):
         dp.sample("lattice", (1, 1, 1), (300000, 300000, 400000), epsilon=1.0, objective="worst")
     dp.sample("lattice", (1, 1, 1), (300000, 300000, 400000), epsilon=1.0, objective="average", rng=1)  # as it says
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "0.01")
-    with pytest.raises(SizeError, match="GiB budget"):
+    with pytest.raises(SizeError, match="GiB limit"):
         LATTICE.rows(np.ones(3), 25, _spec(1.0, "average"))
 
 

@@ -193,10 +193,10 @@ def test_the_epsilon_range_message_prints_the_value_exactly(eps, shown):
 
 def test_the_solve_budget_message_prints_the_budget_exactly(monkeypatch):
     monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e-7")
-    with pytest.raises(SizeError, match=r"over the budget of 1e-07 s"):
+    with pytest.raises(SizeError, match=r"over the limit of 1e-07 s"):
         O.OPTIMAL.check_solve(2000, 2, ReleaseSpec.of("optimal", 1.0, objective="worst"))
     monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "0.10000000000000002")
-    with pytest.raises(SizeError, match=r"over the budget of 0\.10000000000000002 s"):
+    with pytest.raises(SizeError, match=r"over the limit of 0\.10000000000000002 s"):
         O.OPTIMAL.check_solve(2000, 2, ReleaseSpec.of("optimal", 1.0, objective="worst"))
 
 

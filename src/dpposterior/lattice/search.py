@@ -79,7 +79,7 @@ class _Fallback:
         self.count += 1
         if self.count > self.limit:
             raise SizeError(f"the lattice release's local remap on the window hands more than {self.limit} points to "
-                            "the one-point search (near ties): not computed within the budget")
+                            "the one-point search (near ties): not computed within its limit")
         return local_bayes_search(a, n, eps, z)
 
 

@@ -507,7 +507,7 @@ def check_draw_entries(size: int, k: int) -> None:
     if entries > limit:
         raise SizeError(f"{validate.big_number(size)} draws of k={k} counts are {validate.big_number(entries)} "
                         f"entries ({validate.estimate_text(entries * 1e-6)} s, ~{entries * 80 / 2**30:.1f} GiB here), "
-                        "over the budget "
+                        "over the limit "
                         f"of {limit:.3g} (draw in batches, or set DPPOSTERIOR_MAX_DRAW_ENTRIES to raise it)")
 
 

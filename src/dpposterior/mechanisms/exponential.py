@@ -133,7 +133,7 @@ class ExponentialMechanism(Mechanism):
         limit = limit_setting("DPPOSTERIOR_MAX_RELEASE_WORK")
         if entries > limit:
             raise SizeError(f"{what} of {self.id} for k={k}, n={n} covers sampler tables of {entries:.3g} entries "
-                            f"(up to {estimate_text(entries * setups * self.table_seconds)} s here), over the budget of "
+                            f"(up to {estimate_text(entries * setups * self.table_seconds)} s here), over the limit of "
                             f"{limit:.3g} (set DPPOSTERIOR_MAX_RELEASE_WORK to raise it)")
 
     def factor(self, a, n: int, spec: ReleaseSpec) -> float:

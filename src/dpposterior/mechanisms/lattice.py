@@ -207,7 +207,7 @@ def _local_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
 def _solve_limit(seconds: float, what: str) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
-        raise SizeError(f"{what} is estimated at {estimate_text(seconds)} s, over the budget of {limit:g} s "
+        raise SizeError(f"{what} is estimated at {estimate_text(seconds)} s, over the limit of {limit:g} s "
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
 
 

@@ -487,7 +487,7 @@ class RemapRows(Rows):
 def _solve_limit(seconds: float, what: str) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
-        raise SizeError(f"{what} is estimated at {estimate_text(seconds)} s, over the budget of {_exact(limit)} s "
+        raise SizeError(f"{what} is estimated at {estimate_text(seconds)} s, over the limit of {_exact(limit)} s "
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
 
 

@@ -51,7 +51,7 @@ def check_scan_size(k: int, n: int, what: str = "the worst-case privacy loss", p
     if work > limit:
         raise SizeError(
             f"{what} for k={k}, n={n} needs {passes:g} x |R(n)|^2 = {work:.2e} log-pmf evaluations "
-            f"({estimate_text(work / PAIRS_PER_SECOND)} s here), over the budget of {limit:.0e} "
+            f"({estimate_text(work / PAIRS_PER_SECOND)} s here), over the limit of {limit:.0e} "
             f"({advice + ', or ' if advice else ''}set DPPOSTERIOR_MAX_PAIRS to raise it)"
         )
 

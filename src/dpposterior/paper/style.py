@@ -19,8 +19,8 @@ COLOURS = {"mh": "#1f77b4", "lsdim": "#2ca02c", "lshist": "#d62728", "mh-delta":
 #: A release that differs by k has one entry per k: ``{2: ..., 3: ...}`` (3: every k >= 3).
 ABOUT = {"mh": "M_H, arXiv Def. 6", "lsdim": "Laplace", "lshist": "improved Laplace",
          "mh-delta": "M_H, workshop Def. 4.1", "lszhang": "Laplace 2/eps", "geometric": "discrete Laplace",
-         "optimal~worst": {2: "geometric + minimax remap", 3: "the LP; the lattice release beyond its budgets"},
-         "optimal~average": {2: "geometric + Bayes remap", 3: "the LP; the lattice release beyond its budgets"},
+         "optimal~worst": {2: "geometric + minimax remap", 3: "the LP; the lattice release beyond its limits"},
+         "optimal~average": {2: "geometric + Bayes remap", 3: "the LP; the lattice release beyond its limits"},
          "lattice~worst": "K-norm noise + minimax remap", "lattice~average": "K-norm noise + Bayes remap",
          "formula-exp": "workshop draft's printed formula, exponential",
          "formula-laplace": "workshop draft's printed formula, Laplace"}

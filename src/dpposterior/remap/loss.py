@@ -177,7 +177,7 @@ class DistanceLoss(MatrixLoss):
         limit = limit_setting("DPPOSTERIOR_MAX_SENSITIVITY_WORK")
         if work > limit:
             raise SizeError(f"the {dist.name} loss matrix for n={n} takes {work:.3g} distance evaluations, over the "
-                            f"budget of {limit:.3g} (use a smaller n, or set DPPOSTERIOR_MAX_SENSITIVITY_WORK)")
+                            f"limit of {limit:.3g} (use a smaller n, or set DPPOSTERIOR_MAX_SENSITIVITY_WORK)")
         L = beta_matrix(dist.name, a, n)
         if L is None:
             c = np.arange(n + 1, dtype=np.float64)

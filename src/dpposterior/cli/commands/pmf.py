@@ -37,11 +37,11 @@ def _pmf_rows(args, size: int) -> int:
     top = None if args.top is None else validate.parse_int(args.top, "--top", 1, None)
     if size > work:
         raise SizeError(f"the exact pmf over |R(n)| = {validate.count_text(size)} outputs would take "
-                        f"{validate.count_text(size * 4 // 10**6)} s here, over the budget of {work:,} outputs "
+                        f"{validate.count_text(size * 4 // 10**6)} s here, over the limit of {work:,} outputs "
                         "(set DPPOSTERIOR_MAX_PMF_WORK to raise it)")
     rows = size if top is None else min(top, size)
     if rows > limit:
-        raise SizeError(f"pmf would print {rows:,} rows (|R(n)| = {size:,}), over the budget of {limit:,} "
+        raise SizeError(f"pmf would print {rows:,} rows (|R(n)| = {size:,}), over the limit of {limit:,} "
                         f"({validate.estimate_text(rows * (60 if args.json else 45) / 2**20)} MB of output); "
                         "use --top N, or set "
                         "DPPOSTERIOR_MAX_PMF_ROWS to raise it")
