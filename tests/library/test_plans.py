@@ -80,8 +80,8 @@ def test_optimal_past_its_linear_program_is_the_lattice_release_in_every_number(
         eo, el = dp.expected_errors(opt, a, 20), dp.expected_errors(lat, a, 20)
         assert np.array_equal(eo.expected, el.expected) and eo.worst == el.worst and eo.average == el.average
     # a refusal names the release asked for
-    po = MECHANISMS["optimal"].plan(Task.ERRORS, _spec("optimal"), a, 20)
-    assert po.refused().startswith("the expected errors of optimal (worst) for k=3, n=20, eps=1 (past its linear "
+    po = MECHANISMS["optimal"].plan(Task.ERRORS, _spec("optimal"), a, 30)
+    assert po.refused().startswith("the expected errors of optimal (worst) for k=3, n=30, eps=1 (past its linear "
                                    "program: the lattice release)")
 
 
@@ -163,3 +163,28 @@ def test_plans_from_public_inputs_only():
         spec = _spec(entry, objective="average") if MECHANISMS[entry].objectives else _spec(entry)
         assert MECHANISMS[entry].plan(Task.ERRORS, spec, np.ones(k), n) == \
             MECHANISMS[entry].plan(Task.ERRORS, spec, np.ones(k), n)
+
+
+def test_the_plans_rates_are_the_ones_measured_in_benchmarks_plans_json():
+    """The rates the plans use are those benchmarks/plans.py ran with (a rate changed without measuring again fails),
+    and there each plan's seconds were within 2x of the measured CPU seconds either way, where the call took a
+    second or more, and its memory estimate at least half the measured peak's growth, where that was 100 MB or more
+    (an estimate above the peak refuses early; one far below would let a call past DPPOSTERIOR_MEMORY_GB)."""
+    import json
+    import pathlib
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    data = json.loads((root / "benchmarks" / "plans.json").read_text(encoding="utf-8"))
+    sys.path.insert(0, str(root / "benchmarks"))
+    try:
+        import plans as bench
+    finally:
+        sys.path.remove(str(root / "benchmarks"))
+    assert bench.rates() == data["rates"]
+    timed = [c for c in data["calls"] if "refused" not in c and c["cpu_seconds"] >= 1.0]
+    assert len(timed) >= 8
+    for c in timed:
+        assert 0.5 <= c["planned_seconds"] / c["cpu_seconds"] <= 2.0, c
+    for c in (c for c in data["calls"] if "refused" not in c and c["peak_growth_bytes"] >= 100e6):
+        assert c["planned_bytes"] >= 0.5 * c["peak_growth_bytes"], c

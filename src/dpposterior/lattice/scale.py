@@ -72,16 +72,18 @@ ROUNDING_MARGIN = 1e-13
 #: Entries of one block (data sets x offsets) of the vectorised sum.
 BLOCK_ENTRIES = 2**20
 #: Measured loss evaluations per second of the offset loop (k = 3, n = 1000, on the shared 2-core machine,
-#: ``benchmarks/scale.py``); the cost estimates divide by it.
-EVALUATIONS_PER_SECOND = 3e7
+#: ``benchmarks/scale.py``); the cost estimates divide by it.  Each of the three rates here was measured at load 7-10;
+#: at load 2-4 the routes ran 2.5-2.8x faster (benchmarks/plans.json, 2026-11-28): they are taken 1.5x the loaded
+#: rates, so a plan's seconds are within 2x of both.
+EVALUATIONS_PER_SECOND = 4.5e7
 #: Measured loss evaluations per second of :func:`clamped_errors_by_factors` (k = 4, n = 100: 5.47e9 in 61-66 s of CPU
 #: before its per-group bookkeeping ran in batches, in ~54 s after, 1.0e8/s, at load 7-10 on the shared 2-core
 #: machine; k = 3, n = 1000: 8.1e8 in 10-15 s), so the estimate is about the measured CPU seconds at that load and
 #: above them on an idle core (``benchmarks/scale.py``).
-FACTOR_EVALUATIONS_PER_SECOND = 1e8
+FACTOR_EVALUATIONS_PER_SECOND = 1.5e8
 #: The same at k = 3, where each group's interval is one coordinate long and the per-group work weighs more: k = 3,
 #: n = 1000: 8.1e8 in 10-15 s; n = 3000 (bracket 1e-3): 3.1e9 in 60 s of CPU (2026-11-26), 5.2e7/s.
-FACTOR_K3_EVALUATIONS_PER_SECOND = 5e7
+FACTOR_K3_EVALUATIONS_PER_SECOND = 7.5e7
 #: Entries of one block (data sets x the inner interval) of :func:`clamped_errors_by_factors` (cache-sized).
 FACTOR_BLOCK_ENTRIES = 2**17
 #: Most entries of the coefficients at every shift of one block of :func:`clamped_errors_by_factors` (64 MB).

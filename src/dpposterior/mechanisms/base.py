@@ -47,6 +47,12 @@ ROWS_ROUTES = frozenset({"dense rows", "rows of the linear program", "rows of th
 #: Full scans over the pairs of R(n) of the expected error (its rows and error tables) and of a calibration (its
 #: bisection and its certificate, measured ~14), as the library's own scans count them.
 ERROR_PASSES, CALIBRATION_PASSES = 2, 20
+#: Loss evaluations per second, and bytes per evaluation at the peak, of the windowed risk of geometric noise and a
+#: remap at k = 2 (:func:`dpposterior.remap.risk`; geometric, n = 1e5, eps = 1: 9.5e6 in 1.9 CPU s, 722 MB peak;
+#: benchmarks/plans.json).
+RISK_PER_SECOND, RISK_BYTES = 5e6, 80.0
+#: Bytes of one chunk of a walk over whole rows (its log-pmf and error rows, ``scan.WORK_BYTES`` at most), at most.
+WALK_CHUNK_BYTES = 512 * 2**20
 
 
 class Objective(StrEnum):
@@ -394,7 +400,8 @@ class Mechanism(abc.ABC):
         costs = (("DPPOSTERIOR_MAX_PAIRS", float(pairs)),) + (
             (("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve_seconds),) if solve_seconds > 0 else ())
         return Plan(task=Task.ERRORS, route=route, what=what, seconds=pairs / PAIRS_PER_SECOND + solve_seconds,
-                    memory_bytes=8.0 * (k + 12) * size, costs=costs, advice="use a smaller n")
+                    memory_bytes=8.0 * (k + 12) * size + min(WALK_CHUNK_BYTES, 32.0 * size * size), costs=costs,
+                    advice="use a smaller n")
 
     def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
         """The route of the exact expected errors over R(n) (docs/definitions.md §9, expected error).  Here the
@@ -450,17 +457,17 @@ class Mechanism(abc.ABC):
         return np.zeros(len(counts))
 
 
-def risk_plan(what: str, n: int, rate: float, solve_seconds: float = 0.0) -> Plan:
+def risk_plan(what: str, n: int, rate: float, solve_seconds: float = 0.0, solve_bytes: float = 0.0) -> Plan:
     """The plan of the expected errors of geometric noise plus a remap at k = 2 (:func:`dpposterior.remap.risk`,
     ``"remap risk"``; docs/definitions.md §10): ``(n + 1)(2 W + 1)`` loss evaluations over the window ``|z - c| <= W``
     (``W`` the kernel's at 1e-20: ``ln(1e20) / rate``, ``rate`` its eps), held to ``DPPOSTERIOR_MAX_PAIRS``, after a
-    solve of ``solve_seconds`` (the remap's, held to ``DPPOSTERIOR_MAX_SOLVE_SECONDS``)."""
+    solve of ``solve_seconds`` (the remap's, held to ``DPPOSTERIOR_MAX_SOLVE_SECONDS``) taking ``solve_bytes``."""
     W = min(n, max(1, math.ceil(math.log(1e20) / rate)))
     evals = float(n + 1) * (2 * W + 1)
     costs = (("DPPOSTERIOR_MAX_PAIRS", evals),) + (
         (("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve_seconds),) if solve_seconds > 0 else ())
-    return Plan(task=Task.ERRORS, route="remap risk", what=what, seconds=evals / PAIRS_PER_SECOND + solve_seconds,
-                memory_bytes=32.0 * evals, costs=costs, advice="use a smaller n")
+    return Plan(task=Task.ERRORS, route="remap risk", what=what, seconds=evals / RISK_PER_SECOND + solve_seconds,
+                memory_bytes=RISK_BYTES * evals + solve_bytes, costs=costs, advice="use a smaller n")
 
 
 def _inverse_cdf(logp: NDArray[np.float64], cands: NDArray[np.int64], size: int, rng) -> NDArray[np.int64]:

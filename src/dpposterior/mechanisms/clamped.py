@@ -116,6 +116,12 @@ class ClampedRows(Rows):
         return clamped_log_pmf_rows(self.tables, counts, self.cands)
 
 
+#: Bytes of the translation routes' blocks and coefficients (``FACTOR_SHIFT_ENTRIES`` and the offset blocks), besides
+#: the errors and counts of R(n) (measured peaks: k = 3, n = 1000: 134 MB (loss), 266 MB (factors); k = 4, n = 100:
+#: 226 MB; benchmarks/plans.json).
+TRANSLATION_BYTES = 128 * 2**20
+
+
 class ClampedNoiseMechanism(Mechanism):
     """``m_i = clamp(c_i + D_i, 0, n - m_1 - ... - m_{i-1})``, i < k, ``m_k = n - sum`` (docs/definitions.md §4, §9).
 
@@ -207,6 +213,7 @@ class ClampedNoiseMechanism(Mechanism):
         route, tol, work, seconds = self.translation_plan(n, k, spec.epsilon)
         return Plan(task=Task.ERRORS, route=f"translation ({'not enumerated' if route == 'none' else route})",
                     what=self.errors_what(n, k, spec), seconds=seconds, bracket=tol,
+                    memory_bytes=TRANSLATION_BYTES + 8.0 * (k + 4) * n_candidates(n, k),
                     costs=(("DPPOSTERIOR_MAX_PAIRS", float(math.ceil(seconds * PAIRS_PER_SECOND))),),
                     advice="use a smaller n")
 

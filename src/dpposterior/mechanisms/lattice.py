@@ -87,9 +87,14 @@ NEVER = -1e300
 #: Seconds of the window's Bayes remap and its errors per ``|window| |R(n)|^2`` and per ``|window| |R(n)|``
 #: (measured on 2 shared cores: k = 3, n = 40, eps = 1: 2.9 s; k = 4, n = 10: 104 s; with margin).
 DENSE_SECONDS = (1.5e-9, 6e-7)
-#: Seconds of the minimax remap's LP per (variable x output) (measured: k = 3, n = 3-8, eps 0.5-1: 3e-6 to 6e-6;
-#: k = 4, n = 3: 1.8e-5), taken at the upper end.
-MINIMAX_SECONDS = 2e-5
+#: Seconds of the minimax remap's LP as ``coef x (variables x outputs)^power``, fitted to CPU seconds measured on 2
+#: shared cores at load 2-4 (2026-11-28), k = 3, eps = 1: n = 12, 16, 20, 25: 1.7, 3.2, 10.4, 119 s (the fit gives
+#: 1.1, 5.0, 18, 69); checked at k = 4, n = 3: 8.8 s, and k = 3, n = 20, eps = 2: 5.9 s (benchmarks/plans.json).  The
+#: earlier ``2e-5`` per (variable x output) was 10-26x above the measured seconds at n <= 20.
+MINIMAX_SECONDS = (8.1e-14, 2.148)
+#: Bytes of the minimax remap's LP per (variable x output) at its peak (measured, k = 3, eps = 1: n = 20, 479 MB in all;
+#: n = 25, 786 MB; k = 4, n = 3: 881 MB; 2026-11-28).
+MINIMAX_BYTES = 100.0
 #: Outputs a minimax row may use: within this substitution distance of ``project(z)`` (plus the Bayes output).
 MINIMAX_R_RADIUS = 2
 #: Largest estimated cost (seconds) of the window's Bayes remap at which an ``average`` draw reads it; above it,
@@ -143,14 +148,29 @@ def dense_seconds(n: int, k: int, epsilon: float) -> float:
     return DENSE_SECONDS[0] * Z * R * R + DENSE_SECONDS[1] * Z * R
 
 
-def minimax_seconds(n: int, k: int, epsilon: float) -> float:
-    """Estimated seconds of the minimax remap (its LP, the Bayes base and the certificate), from public n, k, eps."""
+def _minimax_size(n: int, k: int, epsilon: float) -> float:
+    """``(variables x outputs)`` of the minimax remap's LP: the rows near ``project(z)`` on the inner window."""
     W = _radius(k, float(epsilon), DEFAULT_TOL)
     W1 = min(W, math.ceil(8 / float(epsilon)))
     R = n_candidates(n, k)
     ball = sum(sphere_count(k, t) for t in range(MINIMAX_R_RADIUS + 1))
-    nv = float(_window_size(n, k, W1)) * min(R, ball + 1)
-    return MINIMAX_SECONDS * nv * R + 3.0 * dense_seconds(n, k, epsilon)
+    return float(_window_size(n, k, W1)) * min(R, ball + 1) * R
+
+
+def minimax_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the minimax remap (its LP, the Bayes base and the certificate), from public n, k, eps: a
+    power of the LP's size (:data:`MINIMAX_SECONDS`) and the window's Bayes remap."""
+    coef, power = MINIMAX_SECONDS
+    return coef * _minimax_size(n, k, epsilon) ** power + dense_seconds(n, k, epsilon)
+
+
+def window_bytes(n: int, k: int, epsilon: float, objective: str) -> float:
+    """Estimated peak bytes of the window's remap, from public n, k, eps: the ``|R(n)|^2`` losses and the window's
+    kernel blocks, and for ``worst`` the minimax LP (:data:`MINIMAX_BYTES` per variable x output)."""
+    W = _radius(k, float(epsilon), DEFAULT_TOL)
+    Z, R = _window_size(n, k, W), n_candidates(n, k)
+    base = 8.0 * (R * R + 2 * Z * R + 2 * BLOCK_ENTRIES)
+    return base + (MINIMAX_BYTES * _minimax_size(n, k, epsilon) if objective == Objective.WORST else 0.0)
 
 
 def local_error_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
@@ -289,11 +309,10 @@ class LatticeMechanism(Mechanism):
     def check_window(self, n: int, k: int, spec: ReleaseSpec, what: str = "the lattice release's window remap") -> None:
         """Refuse (one line, before any work) the window's remap over the memory or the time budget."""
         self.check_distance(spec, k)
-        W = _radius(k, spec.epsilon, DEFAULT_TOL)
-        Z, R = _window_size(n, k, W), n_candidates(n, k)
         try:
-            check_size(R * R + 2 * Z * R + 2 * BLOCK_ENTRIES, 8, f"{what} for k={k}, n={n} (|R(n)|^2 losses, "
-                       "the window's kernel)")
+            check_size(math.ceil(window_bytes(n, k, spec.epsilon, spec.objective) / 8), 8,
+                       f"{what} for k={k}, n={n} (|R(n)|^2 losses, the window's kernel"
+                       f"{', its LP' if spec.objective == Objective.WORST else ''})")
             sec = minimax_seconds(n, k, spec.epsilon) if spec.objective == Objective.WORST else dense_seconds(
                 n, k, spec.epsilon)
             _solve_limit(sec, f"{what} ({spec.objective}) for k={k}, n={n}, eps={spec.epsilon:g}")
@@ -392,11 +411,9 @@ class LatticeMechanism(Mechanism):
                 f"{what} are not computed: its draws compute the remap at the drawn point only (the window's remap "
                 f"would take {duration_text(dense_seconds(n, k, spec.epsilon))}, over the {DENSE_DRAW_SECONDS:g} s a "
                 f"draw may spend on it){'; lattice~average has exact errors at k = 3' if k != 3 else ''}"))
-        W = _radius(k, spec.epsilon, DEFAULT_TOL)
-        Z, R = _window_size(n, k, W), n_candidates(n, k)
         sec = self.solve_seconds(n, k, spec.objective, spec.epsilon)
         window = Plan(task=Task.ERRORS, route=route, what=what, seconds=sec,
-                      memory_bytes=8.0 * (R * R + 2 * Z * R + 2 * BLOCK_ENTRIES), bracket=DEFAULT_TOL,
+                      memory_bytes=window_bytes(n, k, spec.epsilon, spec.objective), bracket=DEFAULT_TOL,
                       costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", sec),), advice=self._advice(spec))
         if not rows:
             return window

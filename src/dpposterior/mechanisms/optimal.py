@@ -163,9 +163,13 @@ def ends_seconds(n: int, epsilon: float) -> float:
 
 #: Seconds per ``(n + 1)^2`` of the k = 2 whole-range solves (measured at n = 1e4 on 2 shared cores, with margin):
 #: the Bayes remap (``bayes_scores``), and the minimax remap with its second stage and exact certificate.  The
-#: latter now measures ~2.5e-8 (windowed :func:`~dpposterior.remap.risk`: 2.5 s at n = 1e4, 7.9 s at n = 2e4);
-#: the estimate is kept, as ``compare``'s budget (tests/cli/test_compare.py) is calibrated on it.
-REMAP_SECONDS_PER_N2 = {"average": 6e-8, "worst": 2e-7}
+#: latter measures ~2.5e-8 (windowed :func:`~dpposterior.remap.risk`: 2.5 s at n = 1e4, 7.9 s at n = 2e4); with the
+#: restricted LP's estimate beside it (:func:`worst_lp_seconds`), that keeps a plan within 2x of the measured CPU
+#: seconds at n = 5,000 to 15,000 (benchmarks/plans.json; it was 2e-7, 5.5x over at n = 5,000).
+REMAP_SECONDS_PER_N2 = {"average": 6e-8, "worst": 2.5e-8}
+#: Bytes per count (n + 1) of the k = 2 remap's solve at its peak (measured: worst, n = 15,000: 429 MB; average,
+#: n = 20,000, eps = 0.1: 529 MB; benchmarks/plans.json).
+REMAP_BYTES_PER_COUNT = 25e3
 #: Seconds per nonzero of the whole-range minimax remap's restricted LP (k = 2 ``worst``), times
 #: ``sqrt(nonzeros / 1e6)`` past 1e6 (HiGHS on these LPs is superlinear): measured on 2 cores shared with other
 #: jobs, Beta(1,1), 2-6.5e-5 s per nonzero at ~1e6 (n = 100, eps = 1e-3: 20 s; n = 200, eps = 0.1: 35 s;
@@ -680,7 +684,8 @@ class OptimalMechanism(Mechanism):
                 self.check_size(n, 2, what)
             except SizeError as exc:
                 return Plan(task=Task.ERRORS, route="remap risk", what=what, refusal=str(exc))
-            return risk_plan(what, n, spec.epsilon, self.solve_seconds(n, 2, spec.objective, spec.epsilon))
+            return risk_plan(what, n, spec.epsilon, self.solve_seconds(n, 2, spec.objective, spec.epsilon),
+                             REMAP_BYTES_PER_COUNT * (n + 1))
         if self.uses_lattice(prior, n, spec):
             plan = LATTICE.plan_errors(prior, n, spec, measure)
             what = f"{what} (past its linear program: the lattice release)"
