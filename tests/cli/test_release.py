@@ -59,13 +59,13 @@ def test_release_calibrate_draws_from_the_calibrated_mechanism(monkeypatch, caps
     import dpposterior.cli.commands.release as cli
 
     seen = {}
-    real = cli.release
+    real = cli.padded_draw
 
     def spy(spec, a, c, seed):
         seen["calibrate"] = spec.calibrate
         return real(spec, a, c, seed)
 
-    monkeypatch.setattr(cli, "release", spy)
+    monkeypatch.setattr(cli, "padded_draw", spy)
     code, _, err = run(capsys, "release", "--prior", "1,1", "--counts", "4,6", "--mechanism", "ehds", "--epsilon", "1",
                        "--calibrate", "--seed", "1")
     assert code == 0, err and seen["calibrate"] is True

@@ -74,7 +74,7 @@ def test_a_dataframe_is_refused_with_what_to_pass():
 ])
 def test_release_validates_like_the_cli_and_draws_nothing_when_refused(kw, match, monkeypatch):
     drawn = []
-    monkeypatch.setattr(dp.api, "padded_release", lambda *a, **k: drawn.append(a))
+    monkeypatch.setattr(dp.api, "padded_draw", lambda *a, **k: drawn.append(a))
     with pytest.raises(dp.InputError, match=match):
         dp.release(kw.pop("mechanism"), [1, 1], [4, 6], **kw)
     assert drawn == []
@@ -212,7 +212,7 @@ def test_explicit_categories_reorder_a_series_by_name_and_name_a_list():
 ])
 def test_labels_that_disagree_are_refused_in_one_line_before_the_draw(counts, kw, match, monkeypatch):
     drawn = []
-    monkeypatch.setattr(dp.api, "padded_release", lambda *a, **k: drawn.append(a))
+    monkeypatch.setattr(dp.api, "padded_draw", lambda *a, **k: drawn.append(a))
     with pytest.raises(dp.InputError, match=match) as info:
         dp.release("geometric", [1, 1, 1], counts, epsilon=1.0, **kw)
     assert drawn == [] and "\n" not in str(info.value)

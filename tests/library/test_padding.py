@@ -228,7 +228,7 @@ def test_prepare_runs_before_the_timed_reference_draws():
     mech = params.mechanism
     clock = FakeClock()
     calls = []
-    real_sample, real_prepare = mech.sample, mech.prepare
+    real_sample, real_prepare = mech.sample, mech.set_up
 
     def prepare(*args, **kw):
         calls.append("prepare")
@@ -241,12 +241,12 @@ def test_prepare_runs_before_the_timed_reference_draws():
         return real_sample(*args, **kw)
 
     _DEADLINES.clear()
-    object.__setattr__(mech, "prepare", prepare)
+    object.__setattr__(mech, "set_up", prepare)
     object.__setattr__(mech, "sample", sample)
     try:
         _, info = release(params, np.ones(2), np.array([3, 4]), 1, clock=clock, sleep=clock.sleep)
     finally:
-        del mech.prepare, mech.sample
+        del mech.set_up, mech.sample
         _DEADLINES.clear()
     assert calls == ["prepare"] + ["sample"] * 5
     assert info.deadline_seconds == pytest.approx(3 * 0.1 + 0.02)
