@@ -449,13 +449,17 @@ class LatticeMechanism(Mechanism):
         """Run :meth:`plan_errors`' route: :meth:`local_errors` or the window's upper ends ``E_win(c) + tail``."""
         a = np.asarray(prior, dtype=np.float64)
         if plan.route == "local search":
-            return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(a.size, spec))
+            return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
     @staticmethod
-    def _max_fallback(k: int, spec: ReleaseSpec) -> int:
-        return max(1, int(0.25 * limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") / local_seconds(k, spec.epsilon)))
+    def _max_fallback(n: int, k: int, spec: ReleaseSpec) -> int:
+        """The one-point searches the batched local remap may hand its near ties to: what the solve limit leaves after
+        the planned search (a plan's seconds count none; their number depends on public n, k, eps only, and the run
+        stays within the limit, refusing in one line past it)."""
+        left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon)[0]
+        return max(1, int(left / local_seconds(k, spec.epsilon)))
 
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
         """A padded release's draws: the window's remap (solved once) where a draw reads it, else
@@ -495,7 +499,7 @@ class LatticeMechanism(Mechanism):
         ``tail = tail_bound(3, eps, W) <= 1e-5``."""
         a = np.asarray(prior, dtype=np.float64)
         self.check_local_errors(int(n), a.size, spec)
-        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(a.size, spec))
+        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
 
     def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict:
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
