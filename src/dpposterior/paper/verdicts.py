@@ -515,18 +515,24 @@ def holm_reject(p_values: ArrayLike, alpha: float) -> np.ndarray:
     return reject
 
 
+def _family_top(lower_bounds: ArrayLike, family_confidence: float, per_bound_confidence: float):
+    """The bounds and their largest, refusing (ValueError) a family whose bounds do not hold jointly at
+    ``family_confidence`` (each must be at Bonferroni's ``1 - (1 - family_confidence) / m`` or above)."""
+    lb = np.asarray(lower_bounds, float)
+    need = bonferroni_level(family_confidence, lb.size)
+    if per_bound_confidence < need - 1e-12:
+        raise ValueError(f"{lb.size} bounds at {per_bound_confidence:g} each do not hold jointly at "
+                         f"{family_confidence:g}; compute each at >= {need:.6g} (Bonferroni)")
+    return lb, float(np.max(lb))
+
+
 def exceeds(question: str, lower_bounds: ArrayLike, nominal: float, *, family_confidence: float,
             per_bound_confidence: float, what: str = "privacy loss") -> Verdict:
     """A release that claims no guarantee: does the family of lower confidence bounds certify a loss above the
     ``nominal`` eps it is run at? A question, not a claim (:data:`ANSWERED`): "yes" when the largest bound exceeds
     ``nominal`` (the family holding jointly at ``family_confidence``, Bonferroni, as in :func:`violation`), else "no
     loss above it was found" (samples cannot show that a release is private)."""
-    lb = np.asarray(lower_bounds, float)
-    need = bonferroni_level(family_confidence, lb.size)
-    if per_bound_confidence < need - 1e-12:
-        raise ValueError(f"{lb.size} bounds at {per_bound_confidence:g} each do not hold jointly at "
-                         f"{family_confidence:g}; compute each at >= {need:.6g} (Bonferroni)")
-    top = float(np.max(lb))
+    lb, top = _family_top(lower_bounds, family_confidence, per_bound_confidence)
     answer = (f"yes: the largest of {lb.size} lower bounds on the {what} is {top:.4g} > {nominal:g} (certified)"
               if top > nominal else
               f"none found: the largest of {lb.size} lower bounds on the {what} is {top:.4g} (samples cannot show that "
@@ -546,12 +552,7 @@ def violation(claim: str, lower_bounds: ArrayLike, claimed: float, *, family_con
     since the maximum of m individually valid bounds is not a valid bound.
     Verdicts: NOT REPRODUCED (violation certified) or NOT REFUTED (no bound above the claim).
     """
-    lb = np.asarray(lower_bounds, float)
-    need = bonferroni_level(family_confidence, lb.size)
-    if per_bound_confidence < need - 1e-12:
-        raise ValueError(f"{lb.size} bounds at {per_bound_confidence:g} each do not hold jointly at "
-                         f"{family_confidence:g}; compute each at >= {need:.6g} (Bonferroni)")
-    top = float(np.max(lb))
+    lb, top = _family_top(lower_bounds, family_confidence, per_bound_confidence)
     return Verdict(claim, f"{what} <= {claimed:g}",
                    f"max of {lb.size} lower bounds = {top:.4g}" + (" (violation certified)" if top > claimed else ""),
                    f"Bonferroni over the family: each bound at {per_bound_confidence:.6g}, jointly {family_confidence:g}",
