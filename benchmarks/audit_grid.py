@@ -1,4 +1,4 @@
-"""Grid table for issue 4: claimed bound, exact worst-case concrete eps, empirical lower bound.
+"""Grid table of the audit: claimed bound, exact worst-case concrete eps, empirical lower bound.
 
     python benchmarks/audit_grid.py [--samples 1000000] [--n 10,100,1000] [--seed 1]
     python benchmarks/audit_grid.py --settings-search [--samples 1000000]

@@ -1,4 +1,4 @@
-"""Samples needed vs lower bound achieved (issue 4, planning).
+"""Samples needed vs lower bound achieved (planning an audit).
 
     python benchmarks/audit_samples.py [--seeds 5]
 

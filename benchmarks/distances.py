@@ -1,4 +1,4 @@
-"""``--distance`` (issue 22): wall time of ``dpposterior pmf --distance NAME`` in a fresh process.
+"""``--distance``: wall time of ``dpposterior pmf --distance NAME`` in a fresh process.
 
 The target: ``pmf --distance tv`` at k = 2, n = 1e5 within 5 s (ehd: its GS is the maximum of the TV
 between adjacent posteriors over R(n), 1e5 evaluations; then 1e5 scores, printed as the pmf's column).

@@ -1,4 +1,4 @@
-"""Benchmarks of issue 5: one JSON line per case on stdout.
+"""Performance benchmarks: one JSON line per case on stdout.
 
     python benchmarks/run.py            # every case (a few minutes on 2 cores)
     python benchmarks/run.py --quick    # the small cases only
@@ -6,7 +6,7 @@
 
 Fields: ``name``, ``size`` (k, n, ...), ``seconds`` (the library), ``baseline_seconds`` (a direct,
 vectorised transcription of the definitions (docs/definitions.md), measured in the same run where it
-fits in memory and time; null otherwise), ``speedup``, ``target_seconds`` (issue 5) and
+fits in memory and time; null otherwise), ``speedup``, ``target_seconds`` and
 case-specific checks (agreement with the baseline, goodness-of-fit p-values).
 Wall-clock times: on a shared machine they vary with the load (reported as ``load``).
 """
