@@ -62,7 +62,7 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     :class:`SizeError` only when no row at all can be computed (with the cheapest row's own refusal)."""
     k = a.size
     privacy = PrivacyParameters(epsilon, delta)  # validated where they entered (the command line, dp.compare)
-    out = []
+    out, first = [], {}  # first: release key -> the label of the first row that is that release
     for v in compare_variants(k):
         try:
             spec = ReleaseSpec.trusted(v, privacy, distance)
@@ -71,12 +71,10 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
             out.append(RowPlan(v, None, None, " ".join(str(exc).split())))
             continue
         key = spec.mechanism.release_key(a, n, spec)
-        first = next((r for r in out if r.spec is not None and r.spec.mechanism.release_key(a, n, r.spec) == key
-                      and not r.same_as), None) if key is not None else None
-        if first is not None:  # the same release as an earlier row: its numbers, computed once
-            out.append(RowPlan(v, spec, plan, plan.refused(), first.variant.label))
-            continue
-        out.append(RowPlan(v, spec, plan, plan.refused()))
+        # the same release as an earlier row: its numbers, computed once
+        out.append(RowPlan(v, spec, plan, plan.refused(), first.get(key, "") if key is not None else ""))
+        if key is not None:
+            first.setdefault(key, v.label)
     limit = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
     used = 0.0
     for i in sorted((i for i, r in enumerate(out) if not r.left_out and not r.same_as),

@@ -8,6 +8,7 @@ Nothing in a message depends on the records (see :func:`counts_from_csv`).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
@@ -137,13 +138,20 @@ def read_small_file(path: str, cap: int, kind: str) -> bytes:
     """The whole of ``path`` (``-``: standard input), at most ``cap`` bytes, read as ``--data`` is (a pipe or FIFO
     must deliver everything within ``DPPOSTERIOR_MAX_DATA_SECONDS``, never waited on forever); ``kind`` names
     what the file should be in the messages (``"the JSON of dpposterior release --json"``)."""
-    shown = "standard input" if path == "-" else path
+    shown = "standard input" if path == "-" else shown_name(path)
     path = "/dev/stdin" if path == "-" else path
     too_large = f"{shown} is larger than {cap >> 20} MB: it is not {kind}"
     raw = _open_data(path, cap, too_large, kind)
+    with _read_errors(shown, too_large), raw:
+        return _CappedFile(raw, cap).read()
+
+
+@contextlib.contextmanager
+def _read_errors(shown: str, too_large: str):
+    """A read of the user's file or pipe: past its size cap, past ``DPPOSTERIOR_MAX_DATA_SECONDS``, or an OS error,
+    each one line naming ``shown`` (the name as printed, escaped)."""
     try:
-        with raw:
-            return _CappedFile(raw, cap).read()
+        yield
     except _DataTooLarge:
         raise InputError(too_large) from None
     except _DataTimeout:
@@ -212,50 +220,41 @@ def counts_from_csv(path: str, column: str | None, categories: str | None, unkno
     raw = _open_data(path, cap, too_large)
     totals: dict[str, int] = {}
     empty = 0
-    try:
-        with raw:
-            head = raw.read(MAX_HEADER_BYTES)
-            if b"\0" in head:
-                raise InputError(f"{unreadable} (it has NUL bytes: a binary file or a device)")
-            if b"\n" not in head and len(head) == MAX_HEADER_BYTES:
-                raise InputError(f"{unreadable} (no line ends within the first {MAX_HEADER_BYTES >> 20} MB)")
-            try:
-                names = _header_names(head)
-            except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
-                raise InputError(unreadable) from None
-            if column not in names:
-                # header names are bytes of the user's file: printed escaped (no terminal escape reaches stderr)
-                shown = ", ".join(map(shown_name, names[:MAX_LISTED_COLUMNS]))
-                shown += ", ..." if len(names) > MAX_LISTED_COLUMNS else ""
-                raise InputError(f"{where} has no column {column!r} (columns: {shown})")
-            if names.count(column) > 1:
-                raise InputError(f"{where} has more than one column {column!r}")
-            if raw.seekable():
-                raw.seek(0)
-                source = _CappedFile(raw, cap)
-            else:  # a pipe: put the bytes already read back in front
-                source = _CappedFile(io.BufferedReader(_Chain(head, raw)), cap)  # type: ignore[arg-type]
-            try:  # blank lines are skipped by the parser, and counted nowhere
-                reader = pd.read_csv(source, dtype=str, keep_default_na=False, skip_blank_lines=True,
-                                     usecols=[names.index(column)], chunksize=1 << 20, encoding="utf-8")
-                for chunk in reader:
-                    values = chunk.iloc[:, 0].str.strip()
-                    blank = values == ""
-                    empty += int(blank.sum())
-                    for value, count in values[~blank].value_counts().items():
-                        totals[value] = totals.get(value, 0) + int(count)
-            except (_DataTooLarge, _DataTimeout, OSError):
-                raise
-            except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
-                raise InputError(unreadable) from None
-    except _DataTooLarge:
-        raise InputError(too_large) from None
-    except _DataTimeout:
-        seconds = limit_setting("DPPOSTERIOR_MAX_DATA_SECONDS")
-        raise InputError(f"{where} is not a regular file and did not deliver all its data within {seconds:g} s "
-                         "(set DPPOSTERIOR_MAX_DATA_SECONDS to wait longer)") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {where}: {exc.strerror or 'read error'}") from None
+    with _read_errors(where, too_large), raw:
+        head = raw.read(MAX_HEADER_BYTES)
+        if b"\0" in head:
+            raise InputError(f"{unreadable} (it has NUL bytes: a binary file or a device)")
+        if b"\n" not in head and len(head) == MAX_HEADER_BYTES:
+            raise InputError(f"{unreadable} (no line ends within the first {MAX_HEADER_BYTES >> 20} MB)")
+        try:
+            names = _header_names(head)
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
+            raise InputError(unreadable) from None
+        if column not in names:
+            # header names are bytes of the user's file: printed escaped (no terminal escape reaches stderr)
+            shown = ", ".join(map(shown_name, names[:MAX_LISTED_COLUMNS]))
+            shown += ", ..." if len(names) > MAX_LISTED_COLUMNS else ""
+            raise InputError(f"{where} has no column {column!r} (columns: {shown})")
+        if names.count(column) > 1:
+            raise InputError(f"{where} has more than one column {column!r}")
+        if raw.seekable():
+            raw.seek(0)
+            source = _CappedFile(raw, cap)
+        else:  # a pipe: put the bytes already read back in front
+            source = _CappedFile(io.BufferedReader(_Chain(head, raw)), cap)  # type: ignore[arg-type]
+        try:  # blank lines are skipped by the parser, and counted nowhere
+            reader = pd.read_csv(source, dtype=str, keep_default_na=False, skip_blank_lines=True,
+                                 usecols=[names.index(column)], chunksize=1 << 20, encoding="utf-8")
+            for chunk in reader:
+                values = chunk.iloc[:, 0].str.strip()
+                blank = values == ""
+                empty += int(blank.sum())
+                for value, count in values[~blank].value_counts().items():
+                    totals[value] = totals.get(value, 0) + int(count)
+        except (_DataTooLarge, _DataTimeout, OSError):
+            raise
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
+            raise InputError(unreadable) from None
     missing_error = (f"column {column!r} of {where} has empty values; give every record a category "
                      "(or --missing drop, --missing map:NAME)")
     if empty and missing_policy.action == "error":
