@@ -69,3 +69,37 @@ def test_tailoring_grid_measures_each_release_by_each_distance():
     assert df.loc[("hellinger", "kl")].average >= df.loc[("kl", "kl")].average * (1 - 1e-12)
     geo = beyond.expected_error_grid("geometric", spec)
     assert geo.distance.isna().all() and sorted(geo.measure) == ["hellinger", "kl"]
+
+
+def test_a_grid_takes_the_rows_of_the_same_release_from_the_other_grid_and_they_are_its_own(monkeypatch):
+    # k = 3 past the linear program (its size limit lowered to 9 outputs here) optimal~X is the lattice release: its
+    # grid takes those rows from lattice~X's grid, and the frame is the one it computes on its own; k = 2 (optimal's
+    # own remap) and rows the other grid does not have are computed
+    from dpposterior.mechanisms import optimal
+
+    monkeypatch.setattr(optimal, "MAX_OUTPUTS", 9)
+    spec = {"priors": [[1, 1], [1, 1, 1]], "n": [3, 4], "epsilon": [1.0, 2.0], "delta": 1e-8, "max_candidates": 100}
+    assert beyond.same_release_source("optimal~average", ["ehd", "lattice~average"]) == "lattice~average"
+    assert beyond.same_release_source("optimal~average", ["lattice~worst"]) is None
+    assert beyond.same_release_source("lattice~average", ["optimal~average"]) is None
+    real, calls = beyond.expected_errors, []
+
+    def counted(*args, **kw):
+        calls.append(args[2])
+        return real(*args, **kw)
+
+    for objective in ("average", "worst"):
+        other = beyond.expected_error_grid(f"lattice~{objective}", spec)
+        alone = beyond.expected_error_grid(f"optimal~{objective}", spec)
+        assert (alone.k == 3).sum() == 4 and (alone[alone.k == 3].status == "ok").all()
+        monkeypatch.setattr(beyond, "expected_errors", counted)
+        calls.clear()
+        both = beyond.expected_error_grid(f"optimal~{objective}", spec, other)
+        assert calls == [3, 3, 4, 4]  # k = 2 only: the four k = 3 rows were taken
+        assert both.to_json() == alone.to_json()
+        # a row the other grid refused (or does not have) is computed: nothing is taken from a refusal
+        calls.clear()
+        again = beyond.expected_error_grid(f"optimal~{objective}", spec,
+                                           other.assign(status=np.where(other.k == 3, "refused", other.status)))
+        assert len(calls) == 8 and again.to_json() == alone.to_json()
+        monkeypatch.setattr(beyond, "expected_errors", real)

@@ -41,6 +41,11 @@ def stage_spec(stage):
     return lambda wc: as_json(STAGES[stage].spec(config, wc.experiment))
 
 
+def same_release_input(wildcards):
+    """An expected_error job's input: the grid of the same experiment that holds its rows of the same release."""
+    return STAGES["expected_error"].same_release_input(config, wildcards.experiment, wildcards.mechanism, R)
+
+
 def stage_command(stage):
     return STAGES[stage].command()
 

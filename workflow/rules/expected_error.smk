@@ -1,9 +1,12 @@
 rule expected_error:
     """Exact worst-case and average expected error of one mechanism (or variant, e.g. ehds~calibrated) on a grid."""
+    input:
+        unpack(same_release_input),  # optimal~worst reads lattice~worst's grid: the rows of the same release
     output:
         **stage_outputs("expected_error"),
     params:
         spec=stage_spec("expected_error"),
+        same=lambda wildcards, input: input.get("same", ""),
     threads: 1
     resources:
         mem_mb=2000,  # measured peak 1,056 MB (the default config's frontier, 2026-11-27), with margin

@@ -238,6 +238,11 @@ class Mechanism(abc.ABC):
     #: The draft section stating the Dwork-Roth tail bound ``Pr[H >= t] <= |R| exp(-w(c) t)`` for this entry
     #: (``mh``: 004 §6.2), which the paper's pmf items print beside the exact tail; None: no stated bound.
     tail_bound: str | None = None
+    #: The registry id of an entry whose release this entry's is wherever both give one :meth:`release_key`
+    #: (``optimal`` past its linear program is the lattice release): an expected-error grid copies those rows from
+    #: that entry's grid instead of computing them twice (:func:`dpposterior.paper.beyond.expected_error_grid`).
+    #: None: none.
+    releases_of: str | None = None
 
     def __init__(self, *, id: str, name: str, seed_name: str, weight_or_scale: str, guarantee: Guarantee,
                  uses: frozenset[Setting] | set[Setting] = frozenset(), distances: tuple[str, ...] | None = None):

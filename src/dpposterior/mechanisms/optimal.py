@@ -510,6 +510,7 @@ class OptimalMechanism(Mechanism):
     family = Family.OPTIMAL
     tailored = True  # the remap's loss (k = 2)
     objectives = tuple(Objective)
+    releases_of = "lattice"  # k >= 3 past the linear program (release_key)
     sampling_guarantee = ("k = 2: exact integer geometric draw, then the remap (integer weights for a randomised "
                           "row, total variation <= m 2^-127); k >= 3: integer-weight inverse cdf of the table")
 

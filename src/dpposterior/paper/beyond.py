@@ -56,13 +56,58 @@ def tailorings(mech, spec: dict) -> list[tuple[str | None, str]]:
     return [(d, m) for d in distances for m in measures]
 
 
-def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
+def same_release_source(name: str, mechanisms: list[str]) -> str | None:
+    """The mechanism of ``mechanisms`` (one grid's list) whose grid may hold some of ``name``'s rows as the same
+    release: the entry that ``name``'s entry names as :attr:`~dpposterior.mechanisms.Mechanism.releases_of`, with
+    the same variant options (``optimal~worst`` -> ``lattice~worst``); None if there is none in the list."""
+    v = parsed(name)
+    other = v.entry.releases_of
+    if other is None or v.calibrate:
+        return None
+    source = other + name[len(v.mechanism):]
+    return source if source in mechanisms and source != name else None
+
+
+class SameRelease:
+    """Another grid's rows (one mechanism, :func:`same_release_source`), looked up by (prior, n, eps, measure):
+    a row of the grid being built takes that grid's values where both releases have one
+    :meth:`~dpposterior.mechanisms.Mechanism.release_key` (e.g. ``optimal~worst`` past its linear program, the
+    lattice release): the same computation, so the same numbers, once.  Only computed rows ("ok"), under the
+    default distance, are taken; refusals are worded per entry, so they are made again."""
+
+    def __init__(self, df: pd.DataFrame, delta: float):
+        self.name = str(df.mechanism.iloc[0]) if len(df) else ""
+        self.delta = delta
+        self.rows = {}
+        for r in df.itertuples(index=False):
+            if r.status == "ok" and r.distance in (None, DEFAULT_DISTANCE):
+                self.rows[(tuple(float(x) for x in r.prior), int(r.n), float(r.epsilon), r.measure)] = r
+
+    def values(self, release, prior: list[float], n: int, measure: str) -> dict | None:
+        """The worst, worst_counts and average of ``release`` at (prior, n) under ``measure``, from the other grid,
+        or None where they are not the same release (or the other grid has no computed row there)."""
+        if release.distance != DEFAULT_DISTANCE:
+            return None
+        r = self.rows.get((tuple(prior), n, float(release.epsilon), measure))
+        if r is None:
+            return None
+        key = release.mechanism.release_key(prior, n, release)
+        source = ReleaseSpec.of(parsed(self.name), release.epsilon, self.delta)
+        if key is None or key != source.mechanism.release_key(prior, n, source):
+            return None
+        return {"worst": float(r.worst), "worst_counts": [int(x) for x in r.worst_counts], "average": float(r.average)}
+
+
+def expected_error_grid(name: str, spec: dict, same: pd.DataFrame | None = None) -> pd.DataFrame:
     """Rows per (prior, n, eps, distance, measure): worst, worst_counts, average, kappa, certified eps, status;
     with ``spec["lp_oracle"]``, the oracle's value of the mechanism's objective where it has one (module
     docstring).  ``distance``: the distance the mechanism is tailored to (None for one that reads none);
-    ``measure``: the distance the error is measured by (:func:`tailorings`)."""
+    ``measure``: the distance the error is measured by (:func:`tailorings`).  ``same``: the grid of
+    :func:`same_release_source` (same spec), whose rows of the same release are taken, not computed again
+    (:class:`SameRelease`)."""
     v = parsed(name)
     mech = v.entry
+    borrow = SameRelease(same, float(spec["delta"])) if same is not None else None
     rows = []
     for prior in spec["priors"]:
         prior = [float(x) for x in prior]
@@ -73,13 +118,14 @@ def expected_error_grid(name: str, spec: dict) -> pd.DataFrame:
             for eps in spec["epsilon"]:
                 claim = v.claimed(float(eps), float(spec["delta"]))
                 for dist, measure in tailorings(mech, spec):
-                    rows.append(_grid_row(name, v, claim, spec, prior, int(n), float(eps), dist, measure))
+                    rows.append(_grid_row(name, v, claim, spec, prior, int(n), float(eps), dist, measure, borrow))
     return pd.DataFrame(rows)
 
 
-def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure) -> dict:
+def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None) -> dict:
     """One row of :func:`expected_error_grid`: the variant ``v`` at (prior, n, eps) under ``dist`` (None: the
-    default), its error measured by ``measure``."""
+    default), its error measured by ``measure`` (taken from ``borrow``, a :class:`SameRelease`, where it has
+    it)."""
     row = {"mechanism": name, "base": v.mechanism, "family": str(v.entry.family), "private": claim[0] is not None,
            "pure_dp": claim == (eps, 0.0), "prior": prior, "prior_strength": prior[0], "k": len(prior), "n": n,
            "epsilon": eps, "distance": dist, "measure": measure,
@@ -91,14 +137,19 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure) -> dict:
         row["status"] = f"not computed: a calibrated variant above calibrated_max_n = {int(cap)} (config)"
         return row
     release = ReleaseSpec.of(v, eps, float(spec["delta"]), distance=dist or DEFAULT_DISTANCE)
-    try:
-        e = expected_errors(release, prior, n, measure=measure)
-    except SizeError as exc:
-        row["status"] = str(exc)
-        return row
-    row.update(worst=e.worst, worst_counts=list(e.worst_counts), average=e.average)
+    taken = borrow.values(release, prior, n, measure) if borrow is not None else None
+    if taken is not None:
+        row.update(taken)
+        e = None
+    else:
+        try:
+            e = expected_errors(release, prior, n, measure=measure)
+        except SizeError as exc:
+            row["status"] = str(exc)
+            return row
+        row.update(worst=e.worst, worst_counts=list(e.worst_counts), average=e.average)
     row["is_optimum"] = _is_optimum(name, release, prior, n)
-    if e.calibration is not None:
+    if e is not None and e.calibration is not None:
         row.update(kappa=e.calibration.factor, certified_epsilon=e.calibration.concrete_epsilon)
     if spec.get("lp_oracle", False) and dist in (None, DEFAULT_DISTANCE) and measure == DEFAULT_DISTANCE:
         got = release.mechanism.oracle_value(prior, n, release)

@@ -16,11 +16,31 @@ class ExpectedError(Stage):
     outputs = {"expected_error": paths.EXPECTED_ERROR}
     notebook_mechanisms = True
 
+    def same_release_input(self, config: dict, experiment: str, mechanism: str, results: str) -> dict:
+        """``{"same": path}``: the grid of the same experiment whose rows of the same release this job takes
+        instead of computing them (:func:`~dpposterior.paper.beyond.same_release_source`: ``optimal~worst`` reads
+        ``lattice~worst``'s), or ``{}``."""
+        from ..beyond import same_release_source
+
+        source = same_release_source(mechanism, self.mechanisms(config, experiment))
+        return {} if source is None else {"same": paths.result(self.outputs["expected_error"], experiment, source,
+                                                               results)}
+
+    def add_arguments(self, p):
+        super().add_arguments(p)
+        p.add_argument("--same-release", default="", help="the grid of the same release's mechanism (or '')")
+
+    def command(self) -> str:
+        return super().command().replace(" --out ", " --same-release {params.same:q} --out ", 1)
+
     def run(self, args, spec):
+        import pandas as pd
+
         from ..beyond import expected_error_grid
         from ..experiments import write_parquet
 
-        df = expected_error_grid(args.mechanism, spec)
+        same = pd.read_parquet(args.same_release) if args.same_release else None
+        df = expected_error_grid(args.mechanism, spec, same)
         df.insert(0, "experiment", args.experiment)
         write_parquet(df, args.out_expected_error)
 
