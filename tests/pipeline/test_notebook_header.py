@@ -78,7 +78,8 @@ def test_the_header_says_whose_claims_and_the_verdicts(tmp_path):
                        V.Verdict("No pure eps-DP release beats the optimum: ehd", "d", "x", "r", "t", V.REPRODUCED),
                        V.Verdict("No pure eps-DP release beats the optimum: mh", "d", "x", "r", "t", V.REPRODUCED)], "it")
     text = render.item_header({"item": "it", "title": "A title (arXiv draft Fig. 4)"},
-                              "A title (arXiv draft Fig. 4). Prior Beta(1,1). Left: the mean. Verdicts: 1 PARTLY.", rows)
+                              "A title (arXiv draft Fig. 4). Prior Beta(1,1). Left: the mean. Verdicts: 1 PARTLY.",
+                              rows.to_dict("records"))  # the rows as the render job reads them from the CSV
     lines = text.splitlines()
     assert lines[0] == "# A title (arXiv draft Fig. 4)"
     assert "**What it shows.** Prior Beta(1,1). Left: the mean." in text

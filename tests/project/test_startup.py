@@ -55,3 +55,19 @@ def test_scipy_no_longer_drags_in_numpys_f2py_and_testing():
         "print(json.dumps({'lazy': lazy, 'charset': charset, 'loaded': type(numpy.testing).__name__}))")
     assert got["lazy"] == {"numpy.f2py": "_LazyModule", "numpy.testing": "_LazyModule"}
     assert not got["charset"] and got["loaded"] == "module"
+
+
+def test_a_render_jobs_notebook_header_loads_neither_pandas_nor_scipy(tmp_path):
+    # the header reads the item's verdict CSV and caption with the standard library (dpposterior.paper.words): the
+    # papermill process of a render job pays for neither (its kernel imports what the notebook uses; numpy is looked
+    # up by every pipeline process, dpposterior.paper.startup)
+    (tmp_path / "v.csv").write_text('item,source,claim,draft,computed,rule,tolerance,verdict\n'
+                                    'i,,"arXiv draft §7.2.2: a, ""quoted"" claim",d,c,r,t,PARTLY\n', encoding="utf-8")
+    got = loaded_after(
+        "import nbformat\n"
+        "from dpposterior.paper import render\n"
+        "nb = nbformat.v4.new_notebook(); nb.cells = [nbformat.v4.new_markdown_cell('# t')]\n"
+        f"render.for_the_reader(nb, {{'item': 'i', 'outputs': {{'verdicts': {str(tmp_path / 'v.csv')!r}}}}}, 't')\n"
+        "assert '**PARTLY**' in nb.cells[0].source, nb.cells[0].source\n"
+        "print(json.dumps(sorted(h for h in ('pandas', 'scipy') if h in sys.modules)))")
+    assert got == []

@@ -104,16 +104,14 @@ def _caption_body(caption: str, title: str) -> str:
     return re.sub(r"\s*Verdicts: [^.]*\.?$", "", text).strip()
 
 
-def item_header(parameters: dict, caption: str = "", verdicts=None) -> str:
+def item_header(parameters: dict, caption: str = "", verdicts: list[dict] | None = None) -> str:
     """The first cell of a rendered notebook, in the item's own words (from its parameters, its caption and its
-    verdict rows): its title as the heading, what it shows (the caption's settings and reading), what the drafts
-    claim and ask about it with each claim's verdict, how many of the project's own checks it carries, and the
-    verdict counts. A rendered notebook is read, not run: nothing here tells the reader to build something first
-    (how to rebuild is on the first page, ``figures/index.html``)."""
-    import pandas as pd
-
-    from . import verdicts as V
-    from .report import KINDS, counts
+    verdict rows, each a dict of the verdict CSV's columns): its title as the heading, what it shows (the caption's
+    settings and reading), what the drafts claim and ask about it with each claim's verdict, how many of the
+    project's own checks it carries, and the verdict counts. A rendered notebook is read, not run: nothing here
+    tells the reader to build something first (how to rebuild is on the first page, ``figures/index.html``).
+    Plain Python over the rows (:mod:`.words`), so the render process loads neither pandas nor scipy."""
+    from .words import DRAFT, KINDS, PROJECT, QUESTION, source_of, whose, word_counts
 
     item = str(parameters.get("item", ""))
     title = str(parameters.get("title") or "") or item
@@ -121,45 +119,45 @@ def item_header(parameters: dict, caption: str = "", verdicts=None) -> str:
     body = _caption_body(caption, title) if caption else ""
     if body:
         lines += [f"**What it shows.** {body}", ""]
-    df = verdicts if verdicts is not None else pd.DataFrame(columns=V.COLUMNS)
-    if len(df):
-        df = df.assign(source=df.claim.map(V.source_of))
-        kind = df.source.map(V.whose)
-        heads = {V.DRAFT: "**What the drafts claim** (each with its verdict; the rows, rules and numbers are at the end):",
-                 V.QUESTION: "**What the drafts ask** (a question, no claim; the answer is in the rows at the end):"}
+    rows = verdicts or []
+    if rows:
+        kind = [whose(source_of(r["claim"])) for r in rows]
+        heads = {DRAFT: "**What the drafts claim** (each with its verdict; the rows, rules and numbers are at the end):",
+                 QUESTION: "**What the drafts ask** (a question, no claim; the answer is in the rows at the end):"}
         for k, head in heads.items():
-            g = df[kind == k]
-            if not len(g):
+            claims: dict[str, list[str]] = {}  # claim -> its rows' verdicts, claims in the order of their first row
+            for r, kr in zip(rows, kind):
+                if kr == k:
+                    claims.setdefault(r["claim"], []).append(r["verdict"])
+            if not claims:
                 continue
             lines.append(head)
-            for claim, rows in g.groupby("claim", sort=False):
-                words = ", ".join(f"{n} {v}" if n > 1 else v for v, n in counts(rows).items())
-                lines.append(f"- {claim}: **{words}**")  # the claim cites its draft (its source column)
+            for claim, words in claims.items():
+                shown = ", ".join(f"{n} {v}" if n > 1 else v for v, n in word_counts(words).items())
+                lines.append(f"- {claim}: **{shown}**")  # the claim cites its draft (its source column)
             lines.append("")
-        own = df[kind == V.PROJECT]
-        if len(own):
-            words = ", ".join(f"{n} {v}" for v, n in counts(own).items())
-            lines += [f"**{KINDS[V.PROJECT].capitalize()}**: {len(own)} rows ({words}), listed at the end.", ""]
+        own = [r["verdict"] for r, kr in zip(rows, kind) if kr == PROJECT]
+        if own:
+            words = ", ".join(f"{n} {v}" for v, n in word_counts(own).items())
+            lines += [f"**{KINDS[PROJECT].capitalize()}**: {len(own)} rows ({words}), listed at the end.", ""]
     elif parameters.get("claim"):
         lines += [f"**What the draft claims:** {parameters['claim']}", ""]
     note = str(parameters.get("note") or "")
     if note and note not in body:
         lines += [f"*Note.* {note}", ""]
-    summary = _summary_line(item, df)
+    summary = _summary_line(item, rows)
     if summary:
         lines.append(summary)
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _summary_line(item: str, df) -> str:
-    from .report import counts
+def _summary_line(item: str, rows: list[dict]) -> str:
+    from .words import word_counts
 
-    if df is None:
-        return ""
-    if not len(df):
+    if not rows:
         return f"**Item {item}: no verdict rows.**"
-    c = ", ".join(f"{n} {v}" for v, n in counts(df).items())
-    return f"**Item {item}: {len(df)} verdict row{'' if len(df) == 1 else 's'}: {c}.**"
+    c = ", ".join(f"{n} {v}" for v, n in word_counts(r["verdict"] for r in rows).items())
+    return f"**Item {item}: {len(rows)} verdict row{'' if len(rows) == 1 else 's'}: {c}.**"
 
 
 #: The last cell of every rendered notebook: where it came from, and where the rebuilding is explained (once).
@@ -173,8 +171,9 @@ def for_the_reader(nb, parameters: dict, template: str) -> None:
     description, written for whoever edits the template) becomes the item's header (:func:`item_header`), the
     template's description kept below under "How it is computed", and a footer names the template (:data:`FOOTER`).
     The caption and verdict rows are read from the files the notebook wrote (``parameters["outputs"]``)."""
+    import csv
+
     import nbformat
-    import pandas as pd
 
     from .paths import here
 
@@ -184,10 +183,8 @@ def for_the_reader(nb, parameters: dict, template: str) -> None:
     ver = here(outs["verdicts"]) if outs.get("verdicts") else None
     verdicts = None
     if ver is not None and ver.is_file() and ver.stat().st_size:
-        try:
-            verdicts = pd.read_csv(ver, keep_default_na=False)
-        except pd.errors.EmptyDataError:
-            verdicts = None
+        with ver.open(newline="", encoding="utf-8") as fh:  # pandas' to_csv: RFC 4180 quoting
+            verdicts = list(csv.DictReader(fh))
     header = item_header(parameters, caption, verdicts)
     first = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"), None)
     about = ""

@@ -14,10 +14,9 @@ import pandas as pd
 
 from . import verdicts as V
 from .tables import to_markdown
-from .words import ORDER  # the verdict words in the order of every count
+from .words import KINDS, ORDER  # the kinds of row; the verdict words in the order of every count
 
 #: The kinds of row by whose statement they check, in the order the counts show them, with their column heading.
-KINDS = {V.DRAFT: "the drafts' claims", V.QUESTION: "the drafts' questions", V.PROJECT: "the project's own checks"}
 
 HOW_TO_READ = (
     "Each row checks one statement, recomputed from this run's results; its *source* says whose: a draft's claim "

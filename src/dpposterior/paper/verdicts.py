@@ -33,20 +33,28 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import special
 
-# the verdict words, in a module of their own (a render job reads them without pandas or scipy); all of them are
-# this module's names too (V.BY_CONSTRUCTION, ...)
+# the verdict words and whose statement a row checks (source_of), in a module of their own (a render job reads them
+# without pandas or scipy); all of them are this module's names too (V.BY_CONSTRUCTION, V.source_of, ...)
 from .words import (  # noqa: F401
     ANSWERED,
+    AUTHORS,
     BY_CONSTRUCTION,
     CANNOT_CHECK,
     CONSISTENT,
+    DRAFT,
+    DRAFTS,
     INCONSISTENT,
     NOT_REFUTED,
     NOT_REPRODUCED,
     PARTLY,
+    PROJECT,
+    QUESTION,
+    QUESTIONS,
     REPRODUCED,
     VACUOUS,
     WITHIN_NOISE,
+    source_of,
+    whose,
 )
 
 #: Significance level of every Monte Carlo comparison (two-sided, per point).
@@ -57,51 +65,6 @@ CROSSOVER_TOL = 0.25
 EXACT_RTOL = 1e-9
 
 COLUMNS = ["item", "source", "claim", "draft", "computed", "rule", "tolerance", "verdict"]
-
-# ------------------------------------------------------------------ whose statement a row checks
-#: The three kinds of row, by whose statement they check (:func:`whose`).
-DRAFT, QUESTION, PROJECT = "a draft's claim", "a draft's question", "the project's own check"
-#: The drafts by the name the claims cite them with: their version (the seed's number) and full name.
-DRAFTS = {"arxiv draft": "arXiv draft (004)", "workshop draft": "workshop draft (000)", "sketch": "sketch (001)",
-          "algorithm note": "algorithm note (003)"}
-_REF = (r"(?:§\s*[\d.]+(?:-[\d.]+)?(?: future work \d)?"
-        r"|(?:Thm|Cor\.|Lemmas?|Def\.|Fig\.|Table|abstract)\s*[\d.]*(?:-[\d.]+)?)")
-_CITE = re.compile(r"\b(arXiv draft|workshop draft|sketch|algorithm note)\s+(" + _REF + r")", re.IGNORECASE)
-#: The drafts' passages that ask a question and claim no answer (arXiv draft §8: future work 1 asks when the
-#: exponential mechanisms beat the baselines, 3 asks about distances other than Hellinger; 2 states a finding).
-QUESTIONS = ("arXiv draft (004) §8 future work 1", "arXiv draft (004) §8 future work 3")
-#: The authors' statements outside the drafts (their published version, their code).
-AUTHORS = {"icml 2019 version": "the authors' ICML 2019 version (real data)",
-           "authors' recorded": "the authors' code (recorded values, not in the drafts)"}
-
-
-def source_of(claim: str) -> str:
-    """Whose statement the row ``claim`` checks, from the claim's own words: the first draft it cites with a section,
-    theorem, figure or table (``"arXiv draft (004) §7.2.2"``; ``"... (a question)"`` when the passage is one of
-    :data:`QUESTIONS` or the claim says the draft *asks*), the authors' ICML 2019 version or code, else the
-    project's own finding or check (``"project"``; ``"project (a question)"`` for a claim that ends in a question
-    mark). A claim opening "Beyond the drafts" is the project's whatever it cites."""
-    text = str(claim).strip()
-    low = text.lower()
-    if not low.startswith("beyond the drafts"):
-        m = _CITE.search(text)
-        if m:
-            src = f"{DRAFTS[m.group(1).lower()]} {m.group(2).strip()}"
-            asks = src in QUESTIONS or re.match(r"\s*(\([^)]*\))?\s*asks\b", text[m.end():])
-            return src + " (a question)" if asks else src
-        for key, name in AUTHORS.items():
-            if low.startswith(key):
-                return name
-    return "project (a question)" if text.endswith("?") else "project"
-
-
-def whose(source: str) -> str:
-    """The kind of a ``source`` (:func:`source_of`): :data:`DRAFT`, :data:`QUESTION` or :data:`PROJECT`."""
-    s = str(source)
-    if s.startswith("project"):
-        return PROJECT
-    return QUESTION if s.endswith("(a question)") else DRAFT
-
 
 @dataclass
 class Verdict:
