@@ -131,6 +131,29 @@ def test_large_n_average_draw_uses_the_local_search():
         dp.log_pmf("lattice", (1, 1, 1), (334, 333, 333), epsilon=1.0, objective="average")
 
 
+def test_a_local_search_draw_searches_each_distinct_z_once_and_gives_each_draw_its_own(monkeypatch):
+    # T(z) is a function of z alone: many draws from one data set repeat z, and each distinct z is searched once;
+    # every draw still gets T of its own z (the per-draw search, recomputed here for each draw)
+    from dpposterior.lattice import remap as lattice_remap
+    from dpposterior.mechanisms import lattice as lattice_entry
+
+    spec, counts = _spec(2.0, "average"), np.array([400, 300, 300])
+    assert not LATTICE.uses_window(1000, 3, spec)
+    seen = []
+
+    def counted(prior, n, eps, z, *args, **kw):
+        seen.append(tuple(int(x) for x in z))
+        return lattice_remap.local_bayes_search(prior, n, eps, z, *args, **kw)
+
+    monkeypatch.setattr(lattice_entry, "local_bayes_search", counted)
+    m = LATTICE.sample(np.ones(3), counts, spec, 300, np.random.default_rng(5))
+    assert len(seen) == len(set(seen)) < 300  # each distinct z once, and z repeats
+    z = counts[None, :] + lattice_entry.sample_noise(3, 2.0, 300, lattice_entry._bits(np.random.default_rng(5)))
+    assert len(set(map(tuple, z.tolist()))) == len(seen)
+    want = np.stack([lattice_remap.local_bayes_search(np.ones(3), 1000, 2.0, zi) for zi in z])
+    assert np.array_equal(m, want)
+
+
 def test_each_budget_refuses_in_one_line(monkeypatch):
     with pytest.raises(SizeError, match="epsilon >= 0.01"):
         dp.sample("lattice", (1, 1, 1), (2, 1, 1), epsilon=1e-3, objective="average")

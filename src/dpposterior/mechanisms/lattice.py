@@ -590,7 +590,10 @@ class LatticeMechanism(Mechanism):
         bits = _bits(rng)
         z = counts[None, :] + sample_noise(k, spec.epsilon, size, bits)
         if not self.uses_window(n, k, spec):
-            return np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in z])
+            # T(z) is a function of z alone: computed once per distinct z (many draws from one data set repeat z)
+            distinct, back = np.unique(z, axis=0, return_inverse=True)
+            out = np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in distinct])
+            return out[back.reshape(-1)]
         setup = _setup(tuple(float(x) for x in prior), n, spec.epsilon)
         remap = self.remap(prior, n, spec)
         inside = setup.in_window(z)
