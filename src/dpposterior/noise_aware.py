@@ -70,7 +70,7 @@ XTOL = 1e-12
 EXACT_PER_SECOND = 1e7
 #: A local route's certified bound on the mass it leaves out (relative to the kept mass) past which the posterior is
 #: refused for that release (one line): the sum near the release does not hold the posterior there.
-MAX_LOCAL_BOUND = 1e-6
+MAX_LOCAL_BOUND = 1e-3
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,8 @@ LOCAL_DROP_LOG = 40.0
 LOCAL_BOX_SECONDS, LOCAL_KEPT_BYTES = 6e-7, 120.0
 #: Box points of the local sum handled at once.
 LOCAL_CHUNK = 2**21
+#: The local sum widens once (within the plan's limits) where its bound is over this.
+LOCAL_TARGET = 1e-12
 
 
 class ClampedNoiseMechanism(Mechanism):
@@ -256,7 +258,8 @@ class ClampedNoiseMechanism(Mechanism):
     def plan_posterior(self, prior, n: int, spec) -> Plan:
         """The local sum (:meth:`local_posterior`, ``"local sum"``): a box of ``(2 h + 1)^(k - 1)`` data sets at most
         around the release, held to ``DPPOSTERIOR_MAX_POSTERIOR_WORK`` (k score evaluations per box point) and the
-        memory of the kept data sets, from public k, n, eps."""
+        memory of the kept data sets (about ``1 / (k - 1)!`` of the box: the cross-polytope ``sum |c_i - m_i| <= h``
+        inside it), from public k, n, eps."""
         k = len(prior)
         what = f"the noise-aware posterior of {self.label(spec)} for k={k}, n={n}, eps={spec.epsilon:g} (the data sets " \
                "near the release)"
@@ -265,7 +268,8 @@ class ClampedNoiseMechanism(Mechanism):
         _, h = self._local_reach(k, n, spec.epsilon)
         box = float(min(n_candidates(n, k), (2 * h + 1) ** (k - 1)))
         return Plan(task=Task.POSTERIOR, route="local sum", what=what, seconds=LOCAL_BOX_SECONDS * box,
-                    memory_bytes=LOCAL_KEPT_BYTES * box + 8.0 * 4 * (n + 1) * k + 16.0 * k * LOCAL_CHUNK,
+                    memory_bytes=LOCAL_KEPT_BYTES * box / math.factorial(k - 1) + 8.0 * 4 * (n + 1) * k
+                    + 16.0 * k * LOCAL_CHUNK,
                     bracket=math.exp(-LOCAL_DROP_LOG), costs=(("DPPOSTERIOR_MAX_POSTERIOR_WORK", k * box),),
                     advice="use a larger eps")
 
@@ -286,7 +290,22 @@ class ClampedNoiseMechanism(Mechanism):
         k = a.size
         m = np.asarray(released, dtype=np.int64).reshape(k)
         lam, _ = self._local_reach(k, n, spec.epsilon)
-        point, upper, lower = self.noise_tables(self.scale(k, spec.epsilon), n)
+        cells = self._local_cells(k, n, spec.epsilon, m)
+        out = _local_sum(a, n, cells, lam)
+        if math.isfinite(out[3]) and out[3] > math.log(LOCAL_TARGET):
+            # the prior's weight leans away from the release: widen the sum once, as far as the bound asks, where the
+            # wider box fits the plan's own limits (its size is known before it is enumerated)
+            wider = lam + out[3] - math.log(LOCAL_TARGET) + 1.0
+            box = _box_size(cells, wider, n)
+            if box * k <= limit_setting("DPPOSTERIOR_MAX_POSTERIOR_WORK") and \
+                    LOCAL_KEPT_BYTES * box <= limit_setting("DPPOSTERIOR_MEMORY_GB") * 2**30:
+                out = _local_sum(a, n, cells, wider)
+        counts, logw, size, log_bound = out
+        return counts, logw, size, math.exp(min(log_bound, 700.0)) if math.isfinite(log_bound) else math.inf
+
+    def _local_cells(self, k: int, n: int, epsilon: float, m) -> list:
+        """``ln f_i(c_i)`` for ``c_i = 0..n``, ``i < k``: the cells of :func:`clamped_log_pmf_rows` at the release."""
+        point, upper, lower = self.noise_tables(self.scale(k, epsilon), n)
         c = np.arange(n + 1)
         cells, remaining = [], n
         for i in range(k - 1):  # f_i(c_i), c_i = 0..n, as clamped_log_pmf_rows reads them
@@ -300,51 +319,7 @@ class ClampedNoiseMechanism(Mechanism):
                 cell = point[m[i] - c + n + 1]
             cells.append(cell)
             remaining -= int(m[i])
-        tops = [float(cell.max()) for cell in cells]
-        gaps = [cell - top for cell, top in zip(cells, tops)]
-        hulls = []
-        for g in gaps:
-            ok = np.flatnonzero(g >= -lam)
-            hulls.append((int(ok[0]), int(ok[-1])))
-        # ln pi(c) = const + sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] (DirMult, models.log_prior_predictive)
-        from scipy.special import gammaln
-
-        x = c.astype(np.float64)
-        big_a = float(a.sum())
-        const = float(gammaln(n + 1.0) + gammaln(big_a) - gammaln(n + big_a) - gammaln(a).sum())
-        lg = [gammaln(a[i] + x) - gammaln(x + 1.0) for i in range(k)]
-        heads = [np.arange(lo, hi + 1) for lo, hi in hulls]
-        grid = np.stack([g.ravel() for g in np.meshgrid(*heads[1:], indexing="ij")], axis=1) if k > 2 else \
-            np.zeros((1, 0), dtype=np.int64)
-        kept_c, kept_lw = [], []
-        pi_kept = 0.0
-        step = max(1, LOCAL_CHUNK // max(1, len(grid)))
-        for lo in range(0, len(heads[0]), step):
-            c1 = heads[0][lo:lo + step]
-            head = np.concatenate([np.repeat(c1, len(grid))[:, None], np.tile(grid, (len(c1), 1))], axis=1)
-            last = n - head.sum(axis=1)
-            gap = np.zeros(len(head))
-            for i in range(k - 1):
-                gap += gaps[i][head[:, i]]
-            ok = (last >= 0) & np.all(head >= 0, axis=1) & (gap >= -lam)
-            for i in range(1, k - 1):  # each prefix feasible (c_i <= n - c_1 - ... - c_(i-1))
-                ok &= head[:, :i + 1].sum(axis=1) <= n
-            head, last = head[ok], last[ok]
-            cs = np.concatenate([head, last[:, None]], axis=1)
-            lp = const + sum(lg[i][cs[:, i]] for i in range(k))
-            ll = sum(cells[i][cs[:, i]] for i in range(k - 1))
-            kept_c.append(cs)
-            kept_lw.append(lp + ll)
-            pi_kept += float(np.exp(lp).sum())
-        counts = np.concatenate(kept_c) if kept_c else np.zeros((0, k), dtype=np.int64)
-        logw = np.concatenate(kept_lw) if kept_lw else np.zeros(0)
-        from scipy.special import logsumexp
-
-        log_kept = float(logsumexp(logw)) if logw.size else -math.inf
-        rest = min(1.0, max(0.0, 1.0 - pi_kept) + 1e-9)
-        log_bound = -lam + sum(tops) + math.log(rest) - log_kept
-        bound = math.exp(min(log_bound, 700.0)) * (1 + 1e-6) if math.isfinite(log_kept) else math.inf
-        return counts, logw, n_candidates(n, k), bound
+        return cells
 
     def log_pmf(self, prior, counts, spec):
         n, k = int(counts.sum()), counts.size
@@ -364,6 +339,74 @@ class ClampedNoiseMechanism(Mechanism):
             remaining -= out[:, i]
         out[:, k - 1] = remaining
         return out
+
+
+def _hulls(cells: list, lam: float, n: int) -> list[tuple[int, int]]:
+    """Per coordinate, the smallest and largest ``c_i`` with ``ln f_i(c_i) >= max ln f_i - lam`` and
+    ``c_i <= n - (the smallest c_j of the coordinates before)`` (no kept data set lies beyond)."""
+    out, floor = [], 0
+    for cell in cells:
+        ok = np.flatnonzero(cell[:n - floor + 1] - cell.max() >= -lam)
+        if not ok.size:
+            return []
+        out.append((int(ok[0]), int(ok[-1])))
+        floor += int(ok[0])
+    return out
+
+
+def _box_size(cells: list, lam: float, n: int) -> float:
+    """Points of the box :func:`_local_sum` enumerates at the gap ``lam``."""
+    return float(math.prod(hi - lo + 1 for lo, hi in _hulls(cells, lam, n)))
+
+
+def _local_sum(a: NDArray[np.float64], n: int, cells: list, lam: float):
+    """:meth:`ClampedNoiseMechanism.local_posterior` at the kept gap ``lam``: ``(counts, log weights, |R(n)|,
+    ln bound)``."""
+    k = a.size
+    c = np.arange(n + 1)
+    tops = [float(cell.max()) for cell in cells]
+    gaps = [cell - top for cell, top in zip(cells, tops)]
+    hulls = _hulls(cells, lam, n)
+    if not hulls:
+        return np.zeros((0, k), dtype=np.int64), np.zeros(0), n_candidates(n, k), math.inf
+    # ln pi(c) = const + sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] (DirMult, models.log_prior_predictive)
+    from scipy.special import gammaln
+
+    x = c.astype(np.float64)
+    big_a = float(a.sum())
+    const = float(gammaln(n + 1.0) + gammaln(big_a) - gammaln(n + big_a) - gammaln(a).sum())
+    lg = [gammaln(a[i] + x) - gammaln(x + 1.0) for i in range(k)]
+    heads = [np.arange(lo, hi + 1) for lo, hi in hulls]
+    grid = np.stack([g.ravel() for g in np.meshgrid(*heads[1:], indexing="ij")], axis=1) if k > 2 else \
+        np.zeros((1, 0), dtype=np.int64)
+    kept_c, kept_lw = [], []
+    pi_kept = 0.0
+    step = max(1, LOCAL_CHUNK // max(1, len(grid)))
+    for lo in range(0, len(heads[0]), step):
+        c1 = heads[0][lo:lo + step]
+        head = np.concatenate([np.repeat(c1, len(grid))[:, None], np.tile(grid, (len(c1), 1))], axis=1)
+        last = n - head.sum(axis=1)
+        gap = np.zeros(len(head))
+        for i in range(k - 1):
+            gap += gaps[i][head[:, i]]
+        ok = (last >= 0) & np.all(head >= 0, axis=1) & (gap >= -lam)
+        for i in range(1, k - 1):  # each prefix feasible (c_i <= n - c_1 - ... - c_(i-1))
+            ok &= head[:, :i + 1].sum(axis=1) <= n
+        head, last = head[ok], last[ok]
+        cs = np.concatenate([head, last[:, None]], axis=1)
+        lp = const + sum(lg[i][cs[:, i]] for i in range(k))
+        ll = sum(cells[i][cs[:, i]] for i in range(k - 1))
+        kept_c.append(cs)
+        kept_lw.append(lp + ll)
+        pi_kept += float(np.exp(lp).sum())
+    counts = np.concatenate(kept_c) if kept_c else np.zeros((0, k), dtype=np.int64)
+    logw = np.concatenate(kept_lw) if kept_lw else np.zeros(0)
+    from scipy.special import logsumexp
+
+    log_kept = float(logsumexp(logw)) if logw.size else -math.inf
+    rest = min(1.0, max(0.0, 1.0 - pi_kept) + 1e-9)
+    log_bound = -lam + sum(tops) + math.log(rest) - log_kept + 1e-6  # 1e-6: the sums' rounding
+    return counts, logw, n_candidates(n, k), log_bound
 
 
 class LaplaceMechanism(ClampedNoiseMechanism):
