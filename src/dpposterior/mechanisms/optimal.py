@@ -724,7 +724,7 @@ class OptimalMechanism(Mechanism):
         entry's own (none: the exact sum over the rows)."""
         if len(prior) >= 3 and self.uses_lattice(prior, n, spec):
             plan = LATTICE.plan_posterior(prior, n, spec)
-            what = f"{plan.what} (optimal past its linear program)"
+            what = plan.what.replace(LATTICE.label(spec), self.label(spec), 1)
             return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
         return super().plan_posterior(prior, n, spec)
 
