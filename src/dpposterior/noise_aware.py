@@ -133,7 +133,7 @@ class NoiseAwarePosterior:
 
     ``counts`` and ``weights``: the kept count vectors and their normalised weights.
     ``dropped``: how many c were dropped; ``dropped_mass_bound``: their total weight relative to
-    the kept weight is at most this (``dropped * e^-40``).
+    the kept weight is at most this (``dropped * e^-40`` on the exact route; a local route's certified bound).
     ``mean``: ``E theta``; ``intervals``: equal-tailed credible intervals at ``level``, one row per category;
     ``categories``: their names (docs/definitions.md §1), or None.
     """
@@ -149,6 +149,8 @@ class NoiseAwarePosterior:
     dropped_mass_bound: float
     marginals: list[Marginal] = field(repr=False)
     categories: tuple | None = None
+    #: The route that computed it (module docstring, "Routes"): ``"exact"``, ``"local sum"``, ``"window column"``.
+    route: str = "exact"
 
     def __repr__(self) -> str:
         """A few lines: mechanism, the release, the posterior mean and intervals (not the weight table)."""
@@ -331,7 +333,7 @@ def _local_posterior(s: Setup, released: NDArray[np.int64], categories: tuple | 
     return NoiseAwarePosterior(
         mechanism=mech.id, epsilon=s.params.epsilon, level=s.level, prior=a, released=released, counts=counts,
         weights=w, dropped=int(size - counts.shape[0]), dropped_mass_bound=float(bound),
-        marginals=marginals_of(a, counts, w), categories=categories)
+        marginals=marginals_of(a, counts, w), categories=categories, route=s.plan.route)
 
 
 def plan_posterior(mechanism, prior: ArrayLike, n: int, *, level: float = 0.9, **settings: Any) -> Plan:
