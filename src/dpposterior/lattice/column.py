@@ -29,7 +29,7 @@ from ..models import candidates
 from .noise import log_normaliser, tail_bound_of
 
 #: Floats one block of the column's sums may hold.
-BLOCK_ENTRIES = 2**22
+BLOCK_ENTRIES = 2**20
 
 
 def column_from_points(counts: ArrayLike, epsilon: float, points: ArrayLike,

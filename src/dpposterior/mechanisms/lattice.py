@@ -136,10 +136,17 @@ LOCAL_ERROR_TOL = 1e-5
 #: inside).
 COLUMN_SECONDS = (5e-8, 2e-6)
 COLUMN_POINTS = 64
+#: The column's window: its kernel tail is at most ``COLUMN_TOL / |R(n)|`` (:meth:`LatticeMechanism.column_radius`).
+COLUMN_TOL = 1e-4
 #: The batched local search hands to the one-point search about this share of the window's points deeper than
 #: :data:`FALLBACK_DEPTH` outside R(n) (their searches walk along a face past its tables; measured k = 3, eps = 1,
-#: n = 120, W = 25: 2,442 of 7,830), each at :func:`local_seconds`.
+#: n = 120, W = 25: 2,442 of 7,830), each at :func:`local_seconds`; the rest of the batched search is counted at
+#: :data:`COLUMN_SEARCH_FACTOR` times the errors' constants (measured, CPU s on 2 shared cores at load 10-16,
+#: Dir(1,1,1): n = 120, eps = 1: 15.2 s; n = 300, eps = 2: 9.3 s; n = 1000, eps = 2: 36.5 s, eps = 5: 13.9 s).
 FALLBACK_DEPTH, DEEP_SHARE = 10, 0.5
+COLUMN_SEARCH_FACTOR = 1.5
+#: The window column's peak memory over the batched search's count (measured 826 MB at n = 1000, eps = 5).
+COLUMN_MEMORY_FACTOR = 2.0
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -533,9 +540,11 @@ class LatticeMechanism(Mechanism):
     # -- the noise-aware posterior (docs/lattice.md, "The noise-aware posterior") ----------------------------------
 
     def column_radius(self, n: int, k: int, epsilon: float) -> int:
-        """``W`` of the window column: the kernel's mass outside ``window(n, k, W)`` is at most ``DEFAULT_TOL`` (the
-        window of the release's own remap), from public k, eps."""
-        return _radius(k, float(epsilon), DEFAULT_TOL)
+        """``W`` of the window column: the kernel's mass outside ``window(n, k, W)`` is at most ``COLUMN_TOL / |R(n)|``
+        (and ``DEFAULT_TOL``), so that the bound relative to a typical release's likelihood, about ``1 / |R(n)|``, is
+        about ``COLUMN_TOL``; from public n, k, eps.  Past the window of the release's own remap a draw outputs the row
+        of ``project(z)``, and so does the column."""
+        return _radius(k, float(epsilon), min(DEFAULT_TOL, COLUMN_TOL / float(n_candidates(n, k))))
 
     def plan_posterior(self, prior, n: int, spec: ReleaseSpec) -> Plan:
         """The window column (:meth:`local_posterior`, ``"window column"``): the release's remap at every point of
@@ -573,11 +582,11 @@ class LatticeMechanism(Mechanism):
         near = ball_size(k, eps, NEAR_TAIL)
         c0, c1, c2 = LOCAL_SEARCH_SECONDS
         deep = max(0.0, Z - float(_window_size(n, k, min(W, FALLBACK_DEPTH))))
-        search = c0 + c1 * R * near + c2 * Z + DEEP_SHARE * deep * local_seconds(k, eps)
+        search = COLUMN_SEARCH_FACTOR * (c0 + c1 * R * near + c2 * Z) + DEEP_SHARE * deep * local_seconds(k, eps)
         Dc = _radius(k, eps, 1e-12)
         # the batched search's memory (as the errors' local plan counts it) and the window's points and outputs
-        memory = 8.0 * (20 * R + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
-                        + 8 * (n + 1) * near) + 8.0 * 2 * k * Z
+        memory = COLUMN_MEMORY_FACTOR * 8.0 * (20 * R + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z
+                                               + 16 * (n + 1 + 2 * Dc) ** 2 + 8 * (n + 1) * near + 2 * k * Z)
         return Plan(task=Task.POSTERIOR, route="window column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a smaller n")
