@@ -7,7 +7,7 @@ load averages beside the numbers: the machine may be shared).
 
     python benchmarks/noise_aware_scale.py [--out benchmarks/noise_aware_scale.json] [--quick]
 
-Settings: k = 3 at n = 15, 60, 120, 1e6 (and 1e6 for ``geometric``), eps 0.1, 1, 30; k = 4 at n = 10 and 1e4, eps
+Settings: k = 3 at n = 15, 60, 120, 300, 1000, 1e6, eps 0.1 to 30; k = 4 at n = 10 and 1e4, eps
 0.25, 1, 30; ``optimal`` with both objectives, ``lattice~average``, ``geometric``; Dir(1, ..., 1), the data set near
 the centre of R(n).
 """
@@ -40,6 +40,8 @@ GRID = [
     ("optimal", "average", 3, 60, 1.0),
     ("optimal", "average", 3, 120, 1.0),
     ("optimal", "average", 3, 120, 2.0),
+    ("optimal", "average", 3, 300, 2.0),
+    ("optimal", "average", 3, 1000, 5.0),
     ("optimal", "worst", 3, 24, 1.0),
     ("optimal", "worst", 3, 120, 1.0),
     ("optimal", "average", 3, 10**6, 1.0),
