@@ -325,8 +325,9 @@ def _local_posterior(s: Setup, released: NDArray[np.int64], categories: tuple | 
     finite = np.isfinite(logw)
     counts, logw = counts[finite], logw[finite]
     if not logw.size or not bound <= MAX_LOCAL_BOUND:
+        shown = f"{bound:.2g}" if bound < 1e300 else "more than 1e+300 times"
         raise SizeError(f"the noise-aware posterior of this release ({s.plan.route}) leaves out a mass of up to "
-                        f"{bound:.2g} of the one it keeps, over {MAX_LOCAL_BOUND:g}: not computed here (the prior "
+                        f"{shown} of the one it keeps, over {MAX_LOCAL_BOUND:g}: not computed here (the prior "
                         "puts its weight far from the release)")
     w = np.exp(logw - logw.max())
     w /= w.sum()
