@@ -16,7 +16,7 @@ def test_geometric_release_and_posterior_at_a_million():
     assert code == 0, err[-2000:]
     rel = json.loads(out)
     post = rel["noise_aware"]
-    assert 0 < post["dropped_mass_bound"] < 1e-12
+    assert post["route"] == "local sum" and 0 < post["dropped_mass_bound"] < 1e-12
     m = np.array(rel["released_counts"])
     assert np.allclose(post["mean"], (1 + m) / (3 + 10**6), atol=2e-5)
     code, again, err, _ = run_case(["posterior", "--from-release", "-", "--json"], stdin=out.encode())
@@ -36,3 +36,16 @@ def test_optimal_average_at_a_million_releases_and_its_posterior_refuses_in_one_
     assert_clean_refusal(code, out2, err2, "window column")
     code, out3, err3, _ = run_case(["posterior", "--from-release", "-"], stdin=out.encode())
     assert_clean_refusal(code, out3, err3, "window column")
+
+
+def test_optimal_at_n120_average_releases_with_its_posterior_and_worst_refuses_in_one_line():
+    """k = 3, n = 120, eps = 2: the average release and its posterior from the window column (the batched local
+    search); the worst objective's release is refused at this n, and with --noise-aware still in its own one line."""
+    argv = ["release", "--prior", "1,1,1", "--counts", "40,40,40", "--mechanism", "optimal", "--epsilon", "2",
+            "--seed", "5", "--noise-aware", "--json"]
+    code, out, err, _ = run_case([*argv, "--objective", "average"])
+    assert code == 0, err[-2000:]
+    post = json.loads(out)["noise_aware"]
+    assert post["route"] == "window column" and 0 < post["dropped_mass_bound"] < 1e-3
+    code, out, err, _ = run_case([*argv, "--objective", "worst"])
+    assert_clean_refusal(code, out, err, "the lattice release's window remap")
