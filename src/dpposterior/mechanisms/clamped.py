@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy.special import gammaln, logsumexp
 
 from .. import remap as rm
 from ..distances import DEFAULT_DISTANCE
@@ -370,8 +371,6 @@ def _local_sum(a: NDArray[np.float64], n: int, cells: list, lam: float):
     if not hulls:
         return np.zeros((0, k), dtype=np.int64), np.zeros(0), n_candidates(n, k), math.inf
     # ln pi(c) = const + sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] (DirMult, models.log_prior_predictive)
-    from scipy.special import gammaln
-
     x = c.astype(np.float64)
     big_a = float(a.sum())
     const = float(gammaln(n + 1.0) + gammaln(big_a) - gammaln(n + big_a) - gammaln(a).sum())
@@ -401,8 +400,6 @@ def _local_sum(a: NDArray[np.float64], n: int, cells: list, lam: float):
         pi_kept += float(np.exp(lp).sum())
     counts = np.concatenate(kept_c) if kept_c else np.zeros((0, k), dtype=np.int64)
     logw = np.concatenate(kept_lw) if kept_lw else np.zeros(0)
-    from scipy.special import logsumexp
-
     log_kept = float(logsumexp(logw)) if logw.size else -math.inf
     rest = min(1.0, max(0.0, 1.0 - pi_kept) + 1e-9)
     log_bound = -lam + sum(tops) + math.log(rest) - log_kept + 1e-6  # 1e-6: the sums' rounding

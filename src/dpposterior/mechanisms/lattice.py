@@ -62,7 +62,8 @@ from scipy.special import logsumexp
 
 from ..distances import DEFAULT_DISTANCE
 from ..errors import InputError, SizeError
-from ..lattice.noise import radius_for, sample_noise, sphere_count
+from ..lattice.column import window_column
+from ..lattice.noise import radius_for, sample_noise, sphere_count, window
 from ..lattice.pointwise import ball_pmf
 from ..lattice.remap import (
     BLOCK_ENTRIES,
@@ -75,7 +76,7 @@ from ..lattice.remap import (
     project,
 )
 from ..limits import Plan, Task, admit, duration_text, limit_setting
-from ..models import candidate_rank, check_size, n_candidates
+from ..models import candidate_rank, check_size, log_prior_predictive, n_candidates
 from ..validate import big_number, estimate_text
 from .base import NO_ROUTE, PAIRS_PER_SECOND, Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
 
@@ -602,10 +603,6 @@ class LatticeMechanism(Mechanism):
         Bound (proof).  ``P_W <= P(m | c) <= P_W + tail`` for every c (:mod:`dpposterior.lattice.column`), so the
         mass the weights ``pi(c) P_W(m | c)`` leave out is at most ``tail sum_c pi(c) = tail``, relative to the kept
         mass ``sum_c pi(c) P_W(m | c)`` at most ``tail / that`` (times ``1 + 1e-6`` for rounding)."""
-        from ..lattice.column import window_column
-        from ..lattice.noise import window
-        from ..models import log_prior_predictive
-
         a = np.asarray(prior, dtype=np.float64)
         k, n = a.size, int(n)
         m = np.asarray(released, dtype=np.int64).reshape(k)
