@@ -146,10 +146,12 @@ def limit_setting(name: str, default: float | None = None) -> float:
 
 class Task(StrEnum):
     """What a plan is for (:class:`Plan`): the exact errors over R(n) (``accuracy``, ``compare``), a draw
-    (``release``); prints as its string."""
+    (``release``), the noise-aware posterior of one release (``posterior``, ``release --noise-aware``); prints as its
+    string."""
 
     ERRORS = "errors"
     DRAW = "draw"
+    POSTERIOR = "posterior"
 
 
 @dataclass(frozen=True, kw_only=True)

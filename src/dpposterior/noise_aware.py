@@ -28,6 +28,14 @@ largest weight, so the dropped mass, relative to the kept mass, is at most
 up to n = 1400), and at most ``MAX_WORK`` score evaluations in the exact pass (the exponential
 mechanisms need a whole row of their pmf per kept c); beyond either a
 :class:`~dpposterior.errors.SizeError` gives the size.
+
+**Routes.**  Every call arrives as a :class:`~dpposterior.limits.Plan` (:attr:`Setup.plan`, ``Task.POSTERIOR``):
+``"exact"``, the sum above over all of R(n), wherever it runs (its numbers unchanged); else the mechanism's local
+route (:meth:`~dpposterior.mechanisms.Mechanism.plan_posterior`), admitted against the limits from public inputs
+(k, n, eps, prior), then run: ``"local sum"`` for the sequential clamps (``geometric`` and the Laplace entries: the
+data sets near the release, with a certified bound on the prior-weighted likelihood mass of the rest) and
+``"window column"`` for the lattice release (the column ``P(m | c)`` of every c from the release's own remap on
+the window, its truncation bracketed).  Each route's bound is :attr:`NoiseAwarePosterior.dropped_mass_bound`.
 """
 
 from __future__ import annotations
@@ -42,8 +50,9 @@ from scipy.special import betainc, betaln, xlog1py, xlogy
 
 from . import labels, validate
 from .errors import SizeError, shown_name
-from .limits import LIMITS, limit_setting
+from .limits import LIMITS, Plan, Task, admit, limit_setting
 from .mechanisms import ReleaseSpec
+from .mechanisms.base import NO_ROUTE
 from .models import log_prior_predictive, n_candidates
 
 #: c whose weight is certifiably below e^-DROP_LOG of the largest are dropped.
@@ -57,6 +66,11 @@ MAX_WORK = LIMITS["DPPOSTERIOR_MAX_POSTERIOR_WORK"].default
 WORK_BYTES = 256 * 2**20
 #: Absolute tolerance of the interval end points (Brent's method on the mixture cdf).
 XTOL = 1e-12
+#: The exact route's plan: its seconds per score evaluation of the bound pass (measured ~1e7 per second).
+EXACT_PER_SECOND = 1e7
+#: A local route's certified bound on the mass it leaves out (relative to the kept mass) past which the posterior is
+#: refused for that release (one line): the sum near the release does not hold the posterior there.
+MAX_LOCAL_BOUND = 1e-3
 
 
 @dataclass(frozen=True)
@@ -119,7 +133,7 @@ class NoiseAwarePosterior:
 
     ``counts`` and ``weights``: the kept count vectors and their normalised weights.
     ``dropped``: how many c were dropped; ``dropped_mass_bound``: their total weight relative to
-    the kept weight is at most this (``dropped * e^-40``).
+    the kept weight is at most this (``dropped * e^-40`` on the exact route; a local route's certified bound).
     ``mean``: ``E theta``; ``intervals``: equal-tailed credible intervals at ``level``, one row per category;
     ``categories``: their names (docs/definitions.md §1), or None.
     """
@@ -135,6 +149,8 @@ class NoiseAwarePosterior:
     dropped_mass_bound: float
     marginals: list[Marginal] = field(repr=False)
     categories: tuple | None = None
+    #: The route that computed it (module docstring, "Routes"): ``"exact"``, ``"local sum"``, ``"window column"``.
+    route: str = "exact"
 
     def __repr__(self) -> str:
         """A few lines: mechanism, the release, the posterior mean and intervals (not the weight table)."""
@@ -208,9 +224,12 @@ class Setup:
     size: int
     rows: Any = field(repr=False)
     log_pi: NDArray[np.float64] = field(repr=False)
+    #: The route this set-up runs (``"exact"``, or the mechanism's local route), admitted.
+    plan: Plan | None = None
 
 
-def setup(mechanism, prior: NDArray[np.float64], n: int, *, level: float = 0.9, **settings: Any) -> Setup:
+def setup(mechanism, prior: NDArray[np.float64], n: int, *, level: float = 0.9, route: str | None = None,
+          **settings: Any) -> Setup:
     """Every refusal of the noise-aware posterior that public inputs decide, and the work they allow (the
     mechanism's rows over R(n), the prior predictive): the distance, the level, ``|R(n)|`` beyond
     :data:`MAX_CANDIDATES` and the mechanism's memory budget (:class:`SizeError`).
@@ -225,6 +244,24 @@ def setup(mechanism, prior: NDArray[np.float64], n: int, *, level: float = 0.9, 
     k = prior.size
     mech.check_distance(params, k)
     level = validate.open_unit(level, "level")
+    if route != "local":
+        try:
+            return _exact_setup(params, prior, n, level)
+        except SizeError as exc:
+            refusal = exc
+    else:
+        refusal = SizeError(f"the noise-aware posterior of {mech.id} has no local route")
+    plan = mech.plan(Task.POSTERIOR, params, prior, n)
+    if plan.route == NO_ROUTE:
+        raise refusal
+    admit(plan)
+    return Setup(params, prior, n, level, n_candidates(n, k), None, np.zeros(0), plan)
+
+
+def _exact_setup(params: ReleaseSpec, prior: NDArray[np.float64], n: int, level: float) -> Setup:
+    """The exact route's set-up (the sum over all of R(n)), or its refusal (:class:`SizeError`)."""
+    mech = params.mechanism
+    k = prior.size
     size = n_candidates(n, k)
     if size > MAX_CANDIDATES:
         raise SizeError(f"the noise-aware posterior for k={k}, n={n} "
@@ -236,13 +273,18 @@ def setup(mechanism, prior: NDArray[np.float64], n: int, *, level: float = 0.9, 
     if cost > limit:  # the exact pass keeps at least one data set, whatever the release
         raise SizeError(f"the noise-aware posterior for k={k}, n={n} needs {cost:.2e} score evaluations per data set "
                         f"it keeps, over the limit of {limit:.1e} (set DPPOSTERIOR_MAX_POSTERIOR_WORK to raise it)")
-    return Setup(params, prior, n, level, size, rows, log_prior_predictive(prior, rows.cands))
+    plan = Plan(task=Task.POSTERIOR, route="exact", what=f"the noise-aware posterior for k={k}, n={n}",
+                seconds=size * (1 + mech.log_likelihood_cost(rows)) / EXACT_PER_SECOND,
+                memory_bytes=8.0 * (2 * k + 4) * size)
+    return Setup(params, prior, n, level, size, rows, log_prior_predictive(prior, rows.cands), plan)
 
 
 def posterior_of(s: Setup, released: NDArray[np.int64], categories: tuple | None = None) -> NoiseAwarePosterior:
     """The noise-aware posterior of the release ``released`` (validated, summing to ``s.n``) from its
     :class:`Setup` (module docstring).  Refuses (:class:`SizeError`) an exact pass over the limit
     ``DPPOSTERIOR_MAX_POSTERIOR_WORK``: how many data sets it keeps depends on the release."""
+    if s.plan is not None and s.plan.route != "exact":
+        return _local_posterior(s, released, categories)
     mech, rows, log_pi, m, a, n, k, size = (s.params.mechanism, s.rows, s.log_pi, released, s.prior, s.n,
                                            s.prior.size, s.size)
     cands = rows.cands
@@ -272,6 +314,36 @@ def posterior_of(s: Setup, released: NDArray[np.int64], categories: tuple | None
         mechanism=mech.id, epsilon=s.params.epsilon, level=s.level, prior=a, released=m, counts=kept, weights=w,
         dropped=int(dropped), dropped_mass_bound=float(dropped * math.exp(-DROP_LOG)),
         marginals=marginals_of(a, kept, w), categories=categories)
+
+
+def _local_posterior(s: Setup, released: NDArray[np.int64], categories: tuple | None) -> NoiseAwarePosterior:
+    """Run the set-up's local route (:attr:`Setup.plan`) for ``released``: the mechanism's kept data sets and log
+    weights, normalised, with its certified bound; refused (one line) where that bound is over
+    :data:`MAX_LOCAL_BOUND` (the release lies where the sum near it does not hold the posterior)."""
+    mech, a = s.params.mechanism, s.prior
+    counts, logw, size, bound = mech.local_posterior(s.plan, a, s.n, s.params, released)
+    finite = np.isfinite(logw)
+    counts, logw = counts[finite], logw[finite]
+    if not logw.size or not bound <= MAX_LOCAL_BOUND:
+        shown = f"{bound:.2g}" if bound < 1e300 else "more than 1e+300 times"
+        raise SizeError(f"the noise-aware posterior of this release ({s.plan.route}) leaves out a mass of up to "
+                        f"{shown} of the one it keeps, over {MAX_LOCAL_BOUND:g}: not computed here (the prior "
+                        "puts its weight far from the release)")
+    w = np.exp(logw - logw.max())
+    w /= w.sum()
+    return NoiseAwarePosterior(
+        mechanism=mech.id, epsilon=s.params.epsilon, level=s.level, prior=a, released=released, counts=counts,
+        weights=w, dropped=int(size - counts.shape[0]), dropped_mass_bound=float(bound),
+        marginals=marginals_of(a, counts, w), categories=categories, route=s.plan.route)
+
+
+def plan_posterior(mechanism, prior: ArrayLike, n: int, *, level: float = 0.9, **settings: Any) -> Plan:
+    """The :class:`~dpposterior.limits.Plan` of the noise-aware posterior of a release of size ``n`` under the prior
+    (public inputs only; module docstring, "Routes"): the route :func:`posterior_of` will run, admitted.  Raises the
+    route's one-line refusal (:class:`SizeError`) where none fits."""
+    params = ReleaseSpec.given(mechanism, **settings)
+    a = validate.prior(_values(prior))
+    return setup(params, a, validate.integer(n, "n", 0), level=level).plan
 
 
 def noise_aware_posterior(mechanism, prior: ArrayLike, released: ArrayLike, *, level: float = 0.9,

@@ -114,8 +114,8 @@ def test_bad_input_and_size_limits():
         noise_aware_posterior("lshist", (1.0, 1.0), (3, 1), epsilon=1.0, level=1.0)
     with pytest.raises(InputError):
         noise_aware_posterior("nope", (1.0, 1.0), (3, 1), epsilon=1.0)
-    with pytest.raises(SizeError, match="R\\(n\\)"):
-        noise_aware_posterior("lshist", (1.0, 1.0, 1.0), (5000, 5000, 5000), epsilon=1.0)
+    with pytest.raises(SizeError, match="R\\(n\\)"):  # an exponential mechanism: no local route
+        noise_aware_posterior("mh", (1.0, 1.0, 1.0), (5000, 5000, 5000), epsilon=1.0)
 
 
 def test_the_setup_refuses_from_public_inputs_and_the_posterior_is_the_same():
@@ -123,10 +123,10 @@ def test_the_setup_refuses_from_public_inputs_and_the_posterior_is_the_same():
     from a setup is the one :func:`noise_aware_posterior` gives."""
     from dpposterior.noise_aware import posterior_of, setup
 
-    with pytest.raises(SizeError, match=r"\|R\(n\)\| = 5e\+11"):
-        setup("geometric", np.ones(3), 10**6, epsilon=1.0)
+    with pytest.raises(SizeError, match=r"\|R\(n\)\| = 5e\+11"):  # no local route: the exact route's refusal
+        setup("mh", np.ones(3), 10**6, epsilon=1.0)
     with pytest.raises(SizeError, match="2000001 data sets"):
-        setup("geometric", np.ones(2), 2 * 10**6, epsilon=1.0)
+        setup("ehds", np.ones(2), 2 * 10**6, epsilon=1.0)
     with pytest.raises(InputError, match="level"):
         setup("geometric", np.ones(2), 10, epsilon=1.0, level=1.5)
     s = setup("ehds", np.array([1.0, 2.0]), 30, epsilon=1.0, level=0.8)

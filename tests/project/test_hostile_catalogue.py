@@ -237,11 +237,15 @@ def no_raw_control(out: str) -> bool:
 FILE_CASES = [
     # the noise-aware posterior's size refusals depend on public n, k only: before the ledger's charge
     ("noise-aware-k3-n1e6-ledger", {"L": NEW_LEDGER},
-     ["release", "--prior", "1,1,1", "--counts", "300000,300000,400000", "--mechanism", "geometric", "--epsilon",
+     ["release", "--prior", "1,1,1", "--counts", "300000,300000,400000", "--mechanism", "mh", "--epsilon",
       "1", *NA], ("refused", "|R(n)|"), None),
     ("noise-aware-k2-n2e6-ledger", {"L": NEW_LEDGER},
-     ["release", "--prior", "1,1", "--counts", "1000000,1000000", "--mechanism", "geometric", "--epsilon", "1", *NA],
+     ["release", "--prior", "1,1", "--counts", "1000000,1000000", "--mechanism", "ehds", "--epsilon", "1", *NA],
      ("refused", "over the limit of 1,000,001"), None),
+    # a local route's plan refuses from public inputs too (geometric's local sum at eps = 0.01: its memory)
+    ("noise-aware-local-sum-plan-ledger", {"L": NEW_LEDGER},
+     ["release", "--prior", "1,1,1", "--counts", "300000,300000,400000", "--mechanism", "geometric", "--epsilon",
+      "0.01", *NA], ("refused", "(local sum)"), None),
     ("noise-aware-one-row-over-the-work-ledger", {"L": NEW_LEDGER},
      ["release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "ehds", "--epsilon", "1", *NA],
      ("refused", "per data set it keeps"), {"DPPOSTERIOR_MAX_POSTERIOR_WORK": "10"}),
@@ -338,7 +342,7 @@ API_FILE_CASES = [
                                       "d.release('geometric', [1, 1], [3, 4], epsilon=1, "
                                       "ledger=Ledger('{tmp}/new', 0.5))", "past its budget"),
     ("api-noise-aware-public-refusal", "import numpy as np; from dpposterior import noise_aware as na; "
-                                       "na.setup('geometric', np.ones(3), 10**6, epsilon=1)", "|R(n)|"),
+                                       "na.setup('mh', np.ones(3), 10**6, epsilon=1)", "|R(n)|"),
     ("api-summary-of-a-path-with-a-newline", "from dpposterior.ledger import Ledger; "
                                              "s = str(Ledger('{tmp}/a\\nb', 10).summary()); "
                                              "assert '\\n' not in s and 'a\\\\nb' in s, s", None),

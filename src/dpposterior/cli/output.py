@@ -98,7 +98,7 @@ def exact_sum(a: float, m: int) -> str:
 def noise_aware_summary(post, naive: dict) -> dict:
     """The JSON body shared by ``posterior`` and ``release --noise-aware``."""
     return {"mean": post.mean.tolist(), "intervals": post.intervals.tolist(),
-            "dropped_mass_bound": post.dropped_mass_bound, "naive": naive}
+            "dropped_mass_bound": post.dropped_mass_bound, "route": post.route, "naive": naive}
 
 
 def noise_aware_lines(post, naive: dict, categories=None) -> list[str]:

@@ -51,6 +51,8 @@ ERROR_PASSES, CALIBRATION_PASSES = 2, 20
 #: remap at k = 2 (:func:`dpposterior.remap.risk`; geometric, n = 1e5, eps = 1: 9.5e6 in 1.9 CPU s, 722 MB peak;
 #: benchmarks/plans.json).
 RISK_PER_SECOND, RISK_BYTES = 5e6, 80.0
+#: The route of a plan with no route here (:meth:`Mechanism.plan_posterior`: the caller's own refusal stands).
+NO_ROUTE = "none"
 #: Bytes of one chunk of a walk over whole rows (its log-pmf and error rows, ``scan.WORK_BYTES`` at most), at most.
 WALK_CHUNK_BYTES = 512 * 2**20
 
@@ -382,6 +384,8 @@ class Mechanism(abc.ABC):
             return self.plan_errors(prior, int(n), spec, measure)
         if task is Task.DRAW:
             return self.plan_draw(prior, int(n), spec)
+        if task is Task.POSTERIOR:
+            return self.plan_posterior(prior, int(n), spec)
         raise ValueError(f"no plan for the task {task!r}")
 
     def errors_what(self, n: int, k: int, spec: ReleaseSpec) -> str:
@@ -429,6 +433,19 @@ class Mechanism(abc.ABC):
         except SizeError as exc:
             return Plan(task=Task.DRAW, route="draw", what=what, refusal=str(exc))
         return Plan(task=Task.DRAW, route="draw", what=what, seconds=DRAW_SETUPS * self.setup_seconds(n, k))
+
+    def plan_posterior(self, prior, n: int, spec: ReleaseSpec) -> Plan:
+        """The local route of the noise-aware posterior (:mod:`dpposterior.noise_aware`), taken where the exact sum
+        over R(n) is refused: the data sets near the release only, with a certified bound on the mass of the rest.
+        Here none (route ``"none"``: the exact route's refusal stands)."""
+        return Plan(task=Task.POSTERIOR, route=NO_ROUTE, what=f"the noise-aware posterior of {self.label(spec)}",
+                    refusal="no local route")
+
+    def local_posterior(self, plan: Plan, prior, n: int, spec: ReleaseSpec, released: NDArray[np.int64]):
+        """Run :meth:`plan_posterior`'s route for the release ``released``: ``(counts, log_weights, size, bound)``,
+        the kept data sets, their log weights ``ln pi(c) + ln P(m | c)`` (any common constant), how many data sets
+        the sum covers in all and the certified bound on the mass left out relative to the kept mass."""
+        raise ValueError(f"{self.id} has no route {plan.route!r}")
 
     def log_pmf(self, prior: NDArray[np.float64], counts: NDArray[np.int64], spec: ReleaseSpec) -> NDArray[np.float64]:
         """Exact ``ln P(r | c)`` over ``candidates(n, k)`` for one data set."""

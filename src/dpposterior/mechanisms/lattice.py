@@ -62,7 +62,8 @@ from scipy.special import logsumexp
 
 from ..distances import DEFAULT_DISTANCE
 from ..errors import InputError, SizeError
-from ..lattice.noise import radius_for, sample_noise, sphere_count
+from ..lattice.column import window_column
+from ..lattice.noise import radius_for, sample_noise, sphere_count, window
 from ..lattice.pointwise import ball_pmf
 from ..lattice.remap import (
     BLOCK_ENTRIES,
@@ -75,9 +76,9 @@ from ..lattice.remap import (
     project,
 )
 from ..limits import Plan, Task, admit, duration_text, limit_setting
-from ..models import candidate_rank, check_size, n_candidates
-from ..validate import estimate_text
-from .base import PAIRS_PER_SECOND, Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
+from ..models import candidate_rank, check_size, log_prior_predictive, n_candidates
+from ..validate import big_number, estimate_text
+from .base import NO_ROUTE, PAIRS_PER_SECOND, Family, Guarantee, Mechanism, Objective, Rows, _bits, pure
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
@@ -130,6 +131,23 @@ LOCAL_SUM_SECONDS = 2.25e-8
 FALLBACK_SHARE = 0.25
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
+#: The noise-aware posterior's window column (:meth:`LatticeMechanism.local_posterior`): seconds of the column per
+#: (data set x point mapping to the output), and of the rule per window point where a draw reads the window's remap (a
+#: look-up); points mapping to one output the plan counts per data set (measured: a few dozen at the faces, one or two
+#: inside).
+COLUMN_SECONDS = (5e-8, 2e-6)
+COLUMN_POINTS = 64
+#: The column's window: its kernel tail is at most ``COLUMN_TOL / |R(n)|`` (:meth:`LatticeMechanism.column_radius`).
+COLUMN_TOL = 1e-4
+#: The batched local search hands to the one-point search about this share of the window's points deeper than
+#: :data:`FALLBACK_DEPTH` outside R(n) (their searches walk along a face past its tables; measured k = 3, eps = 1,
+#: n = 120, W = 25: 2,442 of 7,830), each at :func:`local_seconds`; the rest of the batched search is counted at
+#: :data:`COLUMN_SEARCH_FACTOR` times the errors' constants (measured, CPU s on 2 shared cores at load 10-16,
+#: Dir(1,1,1): n = 120, eps = 1: 15.2 s; n = 300, eps = 2: 9.3 s; n = 1000, eps = 2: 36.5 s, eps = 5: 13.9 s).
+FALLBACK_DEPTH, DEEP_SHARE = 10, 0.5
+COLUMN_SEARCH_FACTOR = 1.5
+#: The window column's peak memory over the batched search's count (measured 826 MB at n = 1000, eps = 5).
+COLUMN_MEMORY_FACTOR = 2.0
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -519,6 +537,100 @@ class LatticeMechanism(Mechanism):
         if remap.certificate:
             out |= {key: remap.certificate[key] for key in ("lower", "upper", "gap", "closed")}
         return out
+
+    # -- the noise-aware posterior (docs/lattice.md, "The noise-aware posterior") ----------------------------------
+
+    def column_radius(self, n: int, k: int, epsilon: float) -> int:
+        """``W`` of the window column: the kernel's mass outside ``window(n, k, W)`` is at most ``COLUMN_TOL / |R(n)|``
+        (and ``DEFAULT_TOL``), so that the bound relative to a typical release's likelihood, about ``1 / |R(n)|``, is
+        about ``COLUMN_TOL``; from public n, k, eps.  Past the window of the release's own remap a draw outputs the row
+        of ``project(z)``, and so does the column."""
+        return _radius(k, float(epsilon), min(DEFAULT_TOL, COLUMN_TOL / float(n_candidates(n, k))))
+
+    def plan_posterior(self, prior, n: int, spec: ReleaseSpec) -> Plan:
+        """The window column (:meth:`local_posterior`, ``"window column"``): the release's remap at every point of
+        ``window(n, k, W)`` as a draw computes it (the window's remap where a draw reads it, else the batched local
+        search, k = 3), then one column over R(n).  Its seconds and bytes from public n, k, eps; refused in one line
+        where the remap behind it is (the window's remap over its budget) or not built (the batched search at k != 3)."""
+        k = len(prior)
+        eps = spec.epsilon
+        what = (f"the noise-aware posterior of {self.label(spec)} ({spec.objective}) for k={k}, n={n}, eps={eps:g} "
+                "(the column of the release's pmf at the released output)")
+        if n < 1:
+            return Plan(task=Task.POSTERIOR, route=NO_ROUTE, what=what, refusal="no local route")
+        self.check_distance(spec, k)
+        W = self.column_radius(n, k, eps)
+        Z, R = float(_window_size(n, k, W)), float(n_candidates(n, k))
+        column = COLUMN_SECONDS[0] * R * COLUMN_POINTS
+        if self.uses_window(n, k, spec):
+            try:
+                self.check_window(n, k, spec)
+            except SizeError as exc:
+                return Plan(task=Task.POSTERIOR, route="window column", what=what, refusal=str(exc))
+            solve = self.solve_seconds(n, k, spec.objective, eps)
+            return Plan(task=Task.POSTERIOR, route="window column", what=what,
+                        seconds=solve + COLUMN_SECONDS[1] * Z + column,
+                        memory_bytes=window_bytes(n, k, eps, spec.objective) + 8.0 * (3 * k + 4) * Z + 8.0 * k * R,
+                        bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve),),
+                        advice=self._advice(spec))
+        if k != 3:
+            return Plan(task=Task.POSTERIOR, route="window column", what=what, refusal=(
+                f"{what} is not computed: its draws compute the remap at the drawn point only, and the column needs "
+                f"it at every point of a window of {big_number(int(Z))} points (the batched local search is built for "
+                "k = 3)"))
+        from ..lattice.search import EDGE, NEAR_TAIL
+
+        near = ball_size(k, eps, NEAR_TAIL)
+        c0, c1, c2 = LOCAL_SEARCH_SECONDS
+        deep = max(0.0, Z - float(_window_size(n, k, min(W, FALLBACK_DEPTH))))
+        search = COLUMN_SEARCH_FACTOR * (c0 + c1 * R * near + c2 * Z) + DEEP_SHARE * deep * local_seconds(k, eps)
+        Dc = _radius(k, eps, 1e-12)
+        # the batched search's memory (as the errors' local plan counts it) and the window's points and outputs
+        memory = COLUMN_MEMORY_FACTOR * 8.0 * (20 * R + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z
+                                               + 16 * (n + 1 + 2 * Dc) ** 2 + 8 * (n + 1) * near + 2 * k * Z)
+        return Plan(task=Task.POSTERIOR, route="window column", what=what, seconds=search + column,
+                    memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
+                    advice="use a smaller n")
+
+    def local_posterior(self, plan: Plan, prior, n: int, spec: ReleaseSpec, released):
+        """``(R(n), ln pi(c) + ln P_W(m | c), |R(n)|, bound)`` for the release ``released`` (docs/lattice.md, "The
+        noise-aware posterior"): the column of :func:`~dpposterior.lattice.column.window_column` from the remap a draw
+        computes at every point of ``window(n, k, W)`` (``W`` = :meth:`column_radius`), the same outputs as
+        :meth:`sample`'s: the window's remap (outside its own window, the row of ``project(z)``) where a draw reads
+        it, else :func:`~dpposterior.lattice.search.local_search_many` (equal to
+        :func:`~dpposterior.lattice.remap.local_bayes_search` at every point).
+
+        Bound (proof).  ``P_W <= P(m | c) <= P_W + tail`` for every c (:mod:`dpposterior.lattice.column`), so the
+        mass the weights ``pi(c) P_W(m | c)`` leave out is at most ``tail sum_c pi(c) = tail``, relative to the kept
+        mass ``sum_c pi(c) P_W(m | c)`` at most ``tail / that`` (times ``1 + 1e-6`` for rounding)."""
+        a = np.asarray(prior, dtype=np.float64)
+        k, n = a.size, int(n)
+        m = np.asarray(released, dtype=np.int64).reshape(k)
+        W = self.column_radius(n, k, spec.epsilon)
+        Zw = window(n, k, W)
+        if self.uses_window(n, k, spec):
+            setup = _setup(tuple(a.tolist()), n, spec.epsilon)
+            remap = self.remap(a, n, spec)
+            inside = setup.in_window(Zw)
+            rows = np.empty(len(Zw), dtype=np.int64)
+            rows[inside] = setup.window_index(Zw[inside])
+            if (~inside).any():  # outside the remap's window: the row of project(z), as a draw
+                rows[~inside] = setup.window_index(project(Zw[~inside], n))
+            if remap.index is not None:
+                R, log_col, tail = window_column(n, k, spec.epsilon, m, W, Zw, outputs=setup.R[remap.index[rows]])
+            else:
+                r = int(candidate_rank(m[None, :])[0])
+                R, log_col, tail = window_column(n, k, spec.epsilon, m, W, Zw, probabilities=remap.table[rows, r])
+        else:
+            from ..lattice.search import local_search_many
+
+            out = local_search_many(a, n, spec.epsilon, Zw)
+            R, log_col, tail = window_column(n, k, spec.epsilon, m, W, Zw, outputs=out)
+        log_pi = log_prior_predictive(a, R)
+        logw = log_pi + log_col
+        kept = logsumexp(logw)
+        bound = math.exp(min(700.0, math.log(tail) - kept)) * (1 + 1e-6) if np.isfinite(kept) else math.inf
+        return R, logw, len(R), bound
 
     # -- the pmf at one data set ---------------------------------------------------------------
 

@@ -720,6 +720,21 @@ class OptimalMechanism(Mechanism):
             return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
         return super().plan_draw(prior, n, spec)
 
+    def plan_posterior(self, prior, n: int, spec: ReleaseSpec) -> Plan:
+        """k >= 3 past the linear program: the lattice release's noise-aware posterior (the release it is); else the
+        entry's own (none: the exact sum over the rows)."""
+        if len(prior) >= 3 and self.uses_lattice(prior, n, spec):
+            plan = LATTICE.plan_posterior(prior, n, spec)
+            what = plan.what.replace(LATTICE.label(spec), self.label(spec), 1)
+            return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
+        return super().plan_posterior(prior, n, spec)
+
+    def local_posterior(self, plan: Plan, prior, n: int, spec: ReleaseSpec, released):
+        """k >= 3 past the linear program: the lattice release's route (:meth:`plan_posterior`)."""
+        if len(prior) >= 3 and self.uses_lattice(prior, n, spec):
+            return LATTICE.local_posterior(plan, prior, n, spec, released)
+        return super().local_posterior(plan, prior, n, spec, released)
+
     def log_likelihood(self, rows, released, counts):
         if isinstance(rows, RemapRows):
             return rows.column(int(np.asarray(released).reshape(-1)[0]), np.asarray(counts, dtype=np.int64)[:, 0])
