@@ -103,3 +103,19 @@ def test_a_grid_takes_the_rows_of_the_same_release_from_the_other_grid_and_they_
                                            other.assign(status=np.where(other.k == 3, "refused", other.status)))
         assert len(calls) == 8 and again.to_json() == alone.to_json()
         monkeypatch.setattr(beyond, "expected_errors", real)
+
+
+def test_points_past_max_candidates_are_kept_up_to_local_max_candidates_for_a_local_route_only():
+    # k = 3, n = 60 (|R(n)| = 1891) past max_candidates = 100: lattice~average's planned route there is its local
+    # search, which does not walk R(n), so its row is computed; geometric's (dense rows) and ehd's do, so their
+    # point is skipped; past local_max_candidates every point is
+    spec = {"priors": [[1, 1, 1]], "n": [5, 60], "epsilon": [1.0], "delta": 1e-8, "max_candidates": 100}
+    assert list(beyond.expected_error_grid("lattice~average", spec).n) == [5]
+    local = {**spec, "local_max_candidates": 1891}
+    lat = beyond.expected_error_grid("lattice~average", local).set_index("n")
+    assert list(lat.index) == [5, 60] and (lat.status == "ok").all()
+    want = expected_errors("lattice", [1, 1, 1], 60, epsilon=1.0, objective="average")
+    assert (lat.loc[60].worst, lat.loc[60].average) == (want.worst, want.average)
+    assert list(beyond.expected_error_grid("geometric", local).n) == [5]
+    assert list(beyond.expected_error_grid("ehd", local).n) == [5]
+    assert list(beyond.expected_error_grid("lattice~average", {**local, "local_max_candidates": 1890}).n) == [5]

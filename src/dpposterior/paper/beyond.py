@@ -6,7 +6,9 @@ One job computes one mechanism (or variant, ``ehds~calibrated``, ``optimal~avera
 :func:`dpposterior.paper.variants.variant`) at every point of one experiment with
 :func:`dpposterior.accuracy.expected_errors`: the worst case over all data sets of size n and its
 data set, and the average under the prior predictive.  Points beyond ``max_candidates`` are
-skipped; a point the mechanism refuses for its size (e.g. the linear program of ``optimal``
+skipped, except, up to ``local_max_candidates``, for a mechanism whose planned route there does not walk R(n)
+(the lattice release's local search and corner remap, the translation releases: its plan, not the size of R(n),
+says whether it runs); a point the mechanism refuses for its size (e.g. the linear program of ``optimal``
 beyond 260 outputs) is kept as a row with its ``status`` and no values.  With ``lp_oracle: true`` a
 mechanism that has an independent oracle (:meth:`~dpposterior.mechanisms.Mechanism.oracle_value`: ``optimal``
 at k = 2, the full linear program, wherever it runs) also records the oracle's value of its objective
@@ -26,7 +28,7 @@ import pandas as pd
 
 from ..accuracy import expected_errors
 from ..distances import DEFAULT_DISTANCE
-from ..errors import SizeError
+from ..errors import InputError, SizeError
 from ..mechanisms import MECHANISMS, ReleaseSpec
 from ..mechanisms.base import Family
 from ..models import n_candidates
@@ -113,13 +115,32 @@ def expected_error_grid(name: str, spec: dict, same: pd.DataFrame | None = None)
         prior = [float(x) for x in prior]
         k = len(prior)
         for n in spec["n"]:
-            if n_candidates(int(n), k) > int(spec["max_candidates"]):
+            size = n_candidates(int(n), k)
+            if size > int(spec.get("local_max_candidates") or 0) and size > int(spec["max_candidates"]):
                 continue
             for eps in spec["epsilon"]:
                 claim = v.claimed(float(eps), float(spec["delta"]))
                 for dist, measure in tailorings(mech, spec):
+                    if size > int(spec["max_candidates"]) and not _local(v, spec, prior, int(n), float(eps), dist,
+                                                                         measure):
+                        continue
                     rows.append(_grid_row(name, v, claim, spec, prior, int(n), float(eps), dist, measure, borrow))
     return pd.DataFrame(rows)
+
+
+def _local(v, spec: dict, prior: list[float], n: int, eps: float, dist, measure: str) -> bool:
+    """Whether the variant's planned route for its errors at this point does not walk R(n) (a point past
+    ``max_candidates`` is then computed or refused by its own plan); a variant that refuses the point's settings
+    outright is not local."""
+    from ..limits import Task
+    from ..mechanisms.base import ROWS_ROUTES
+
+    try:
+        release = ReleaseSpec.of(v, eps, float(spec["delta"]), distance=dist or DEFAULT_DISTANCE)
+        plan = release.mechanism.plan(Task.ERRORS, release, np.asarray(prior, dtype=np.float64), n, measure=measure)
+    except InputError:  # a size or setting the entry refuses before planning
+        return False
+    return plan.route not in ROWS_ROUTES
 
 
 def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None) -> dict:
