@@ -57,7 +57,7 @@ from .remap import _ball, local_bayes_search, project
 
 #: The LP keeps the kernel's mass within ``radius_for(k, eps, LP_TOL)`` of each corner data set (the rest, at most
 #: this much loss, is left to the exact errors computed afterwards).
-LP_TOL = 1e-4
+LP_TOL = 1e-3
 #: Outputs a row of the corner table may use: within this substitution distance of ``project(z)``.
 R_RADIUS = 2
 #: The regulariser's data sets: within ``radius_for(k, eps, REG_TOL)`` of ``z``.
@@ -73,9 +73,10 @@ BLOCK_ENTRIES = 2**21
 
 
 def default_depth(epsilon: float) -> int:
-    """The corner blocks' depth: ``ceil(10 / eps)`` (10 at eps = 1, where the local Bayes remap's data sets whose two
-    smaller counts both exceed 8 are already below the corner optimum; docs/lattice.md)."""
-    return int(math.ceil(10.0 / float(epsilon)))
+    """The free rows' depth: ``ceil(10 / sqrt(eps))`` (10 at eps = 1, where the local Bayes remap's data sets whose
+    two smaller counts both exceed 8 are already below the corner optimum; 15 at eps = 0.5, where the edges' level
+    is reached; docs/lattice.md)."""
+    return int(math.ceil(10.0 / math.sqrt(float(epsilon))))
 
 
 def pair_loss(a: NDArray[np.float64], c: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -210,8 +211,8 @@ def reference_n(epsilon: float, depth: int | None = None, k: int = 3) -> int:
 
 
 def inner_radius(epsilon: float) -> int:
-    """How far below 0 a free row's coordinates reach: ``ceil(6 / eps)`` (docs/lattice.md)."""
-    return int(math.ceil(6.0 / float(epsilon)))
+    """How far below 0 a free row's coordinates reach: ``ceil(6 / sqrt(eps))`` (docs/lattice.md)."""
+    return int(math.ceil(6.0 / math.sqrt(float(epsilon))))
 
 
 def corner_remap(prior: ArrayLike, n: int, epsilon: float, depth: int | None = None, certify: bool = False
@@ -238,16 +239,8 @@ def _translated(remap: CornerRemap, n: int) -> CornerRemap:
     return replace(remap, n=int(n), certificate=dict(remap.certificate))
 
 
-def _solve(a, n0, eps, depth) -> CornerRemap:
-    """The table at ``n0`` (module docstring): free rows ``F`` (within ``depth`` of a vertex, coordinates
-    ``>= -inner``), constrained data sets ``A = {c : d(c, F) <= W}``, fixed rows ``G = {z : d(z, A) <= W} \\ F`` (the
-    local Bayes remap)."""
-    from scipy import sparse
-    from scipy.optimize import linprog
-
-    from .search import local_search_many
-
-    k = a.size
+def _regions(k: int, n0: int, eps: float, depth: int):
+    """The LP's sets at ``n0`` (:func:`_solve`): ``(W, inner, shift, F, A, M, keys of M, M's free mask)``."""
     W = radius_for(k, eps, LP_TOL)
     W1 = min(inner_radius(eps), W)
     shift = W1 + 2 * W
@@ -262,8 +255,36 @@ def _solve(a, n0, eps, depth) -> CornerRemap:
     ball = _ball(k, W)
     A, _ = _union(Fz, ball, shift)
     A = A[np.all(A >= 0, axis=1)]
-    M, mkeys = _union(A, ball, shift)
-    free = np.isin(mkeys, fkeys)
+    M, mkeys = _union(np.concatenate([(A[:, None, :] + ball[None, :, :]).reshape(-1, k), Fz]),
+                      np.zeros((1, k), dtype=np.int64), shift)
+    return W, W1, shift, Fz, A, M, mkeys, np.isin(mkeys, fkeys)
+
+
+def corner_sizes(n: int, k: int, epsilon: float, depth: int | None = None) -> dict:
+    """The corner LP's sizes from public n, k, eps (no solve): ``n_ref``, ``free`` and ``fixed`` rows, ``constraints``
+    and ``pairs`` (data set x free row pairs within ``W``, each with up to ``sphere_count`` outputs), for a plan."""
+    eps = float(epsilon)
+    depth = default_depth(eps) if depth is None else int(depth)
+    n0 = min(int(n), reference_n(eps, depth, k))
+    W, _, _, Fz, A, M, _, free = _regions(k, n0, eps, depth)
+    pairs = 0
+    for lo in range(0, len(A), 256):
+        pairs += int((np.abs(A[lo:lo + 256, None, :] - Fz[None, :, :]).sum(axis=-1) // 2 <= W).sum())
+    return {"n_ref": n0, "free": len(Fz), "fixed": int((~free).sum()), "constraints": len(A), "pairs": pairs,
+            "outputs": len(_ball(k, R_RADIUS))}
+
+
+def _solve(a, n0, eps, depth) -> CornerRemap:
+    """The table at ``n0`` (module docstring): free rows ``F`` (within ``depth`` of a vertex, coordinates
+    ``>= -inner``), constrained data sets ``A = {c : d(c, F) <= W}``, fixed rows ``G = {z : d(z, A) <= W} \\ F`` (the
+    local Bayes remap)."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    from .search import local_search_many
+
+    k = a.size
+    W, W1, shift, Fz, A, M, mkeys, free = _regions(k, n0, eps, depth)
     Gz = M[~free]
     lb = local_search_many(a, n0, eps, Gz) if len(Gz) else np.zeros((0, k), dtype=np.int64)
     nF, nA = len(Fz), len(A)
@@ -347,13 +368,18 @@ def certify_remap(remap: CornerRemap) -> float:
     A = A.copy()
     j = np.argmax(A, axis=1)
     A[np.arange(len(A)), j] += remap.n - remap.n_ref
-    keep = lam > 0
-    if not keep.any():  # no dual weight: any distribution on A certifies; the uniform one
-        keep, lam = np.ones(len(A), dtype=bool), np.ones(len(A))
-    C, lam = A[keep], lam[keep]
-    depth = int((remap.n - C.max(axis=1)).max()) if len(C) else 0
-    Fz, _ = _union(C, _ball(remap.a.size, remap.W), remap.W)
-    return certified_lower(remap.a, remap.n, remap.epsilon, C, np.argmax(C, axis=1), Fz, lam, depth, remap.W)
+    best = 0.0
+    # any weights certify: the LP's duals, and the same restricted to the data sets within depth of a vertex (where
+    # the duals sit on a data set whose error the fixed rows pin, the first bound is weak)
+    for sel in (lam > 0, (lam > 0) & (remap.n - A.max(axis=1) <= remap.depth)):
+        if not sel.any():
+            continue
+        C, w = A[sel], lam[sel]
+        depth = int((remap.n - C.max(axis=1)).max())
+        Fz, _ = _union(C, _ball(remap.a.size, remap.W), remap.W)
+        best = max(best, certified_lower(remap.a, remap.n, remap.epsilon, C, np.argmax(C, axis=1), Fz, w, depth,
+                                         remap.W))
+    return best
 
 
 def certified_lower(a, n, eps, C, vertex, Fz, lam, depth, reach) -> float:

@@ -130,6 +130,16 @@ LOCAL_SUM_SECONDS = 2.25e-8
 FALLBACK_SHARE = 0.25
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
+#: ``worst`` reads the window's minimax remap where its LP is estimated within this many seconds (a constant, the
+#: default solve limit, so the release's law depends on public n, k, eps only: where it ran before, it runs now); past
+#: it, at k = 3, the corner remap (:mod:`dpposterior.lattice.corners`), elsewhere the refusal as before.
+WINDOW_WORST_SECONDS = 45.0
+#: Seconds of the corner remap's solve: the LP per (data set x free row) pair within its radius times the outputs of a
+#: row, and a constant; its fixed rows are the batched local search at ``n_ref`` (:data:`LOCAL_SEARCH_SECONDS`).
+#: Measured on the 2 shared cores (CPU seconds, Dir(1,1,1), 2026-11-28, benchmarks/lattice_worst.py).
+CORNER_SECONDS = (0.5, 2e-6)
+#: Bytes of the corner remap's solve per (data set x free row x output) entry of its LP, at its peak (measured).
+CORNER_BYTES = 200.0
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -202,6 +212,52 @@ def local_seconds(k: int, epsilon: float) -> float:
     Dc = _radius(k, float(epsilon), 1e-12)
     ball = sum(sphere_count(k, t) for t in range(Dc + 1))
     return LOCAL_SECONDS[0] * ball + LOCAL_SECONDS[1] * k * float(2 * Dc + 1) ** (k - 1)
+
+
+@lru_cache(maxsize=16)
+def corner_plan_sizes(n: int, k: int, epsilon: float) -> dict:
+    """:func:`~dpposterior.lattice.corners.corner_sizes` (cached; public n, k, eps)."""
+    from ..lattice.corners import corner_sizes
+
+    return corner_sizes(int(n), int(k), float(epsilon))
+
+
+def corner_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the corner remap (its LP and its fixed rows, the batched local search at ``n_ref``), from
+    public n, k, eps (docs/lattice.md, "A worst-case remap at any n")."""
+    from ..lattice.search import NEAR_TAIL
+
+    size = corner_plan_sizes(n, k, epsilon)
+    c0, c1, c2 = LOCAL_SEARCH_SECONDS
+    search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
+    return CORNER_SECONDS[0] + CORNER_SECONDS[1] * size["pairs"] * size["outputs"] + search
+
+
+def corner_bytes(n: int, k: int, epsilon: float) -> float:
+    """Estimated peak bytes of the corner remap's solve, from public n, k, eps."""
+    size = corner_plan_sizes(n, k, epsilon)
+    return CORNER_BYTES * size["pairs"] * size["outputs"] + 8.0 * 64 * n_candidates(size["n_ref"], k)
+
+
+@lru_cache(maxsize=4)
+def _corner(a: tuple, n: int, epsilon: float):
+    """The corner remap (cached per public inputs: the draws and the errors read the same table)."""
+    from ..lattice.corners import cached_corner_remap, default_depth
+
+    return cached_corner_remap(a, int(n), float(epsilon), default_depth(epsilon))
+
+
+@lru_cache(maxsize=2)
+def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
+    """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
+    whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`)."""
+    from ..lattice.corners import corner_errors
+    from ..lattice.noise import window
+    from ..lattice.search import local_search_many, window_errors
+
+    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    out = local_search_many(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
+    return corner_errors(_corner(a, n, epsilon), out, W, window_errors(a, n, epsilon, out, W))
 
 
 @lru_cache(maxsize=8)
@@ -310,7 +366,26 @@ class LatticeMechanism(Mechanism):
 
     def uses_window(self, n: int, k: int, spec: ReleaseSpec) -> bool:
         """Whether a draw reads the window's remap (else ``average`` runs the local search at its z)."""
-        return spec.objective == Objective.WORST or dense_seconds(n, k, spec.epsilon) <= DENSE_DRAW_SECONDS
+        if spec.objective == Objective.WORST:
+            return k != 3 or minimax_seconds(n, k, spec.epsilon) <= WINDOW_WORST_SECONDS
+        return dense_seconds(n, k, spec.epsilon) <= DENSE_DRAW_SECONDS
+
+    def uses_corners(self, n: int, k: int, spec: ReleaseSpec) -> bool:
+        """Whether a draw reads the corner remap (``worst`` at k = 3 past the window's LP, :data:`WINDOW_WORST_SECONDS`):
+        the corner table near the vertices, the local search elsewhere (docs/lattice.md)."""
+        return spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
+
+    def check_corners(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0) -> None:
+        """Refuse (one line, before any work) the corner remap's solve and ``setups`` local searches over the memory or
+        the solve limit."""
+        self.check_distance(spec, k)
+        size = corner_plan_sizes(n, k, spec.epsilon)
+        check_size(math.ceil(corner_bytes(n, k, spec.epsilon) / 8), 8,
+                   f"the lattice release's corner remap for k={k}, eps={spec.epsilon:g} (its LP: {size['pairs']:,} "
+                   f"pairs x {size['outputs']} outputs)")
+        _solve_limit(corner_seconds(n, k, spec.epsilon) + setups * local_seconds(k, spec.epsilon),
+                     f"the lattice release's corner remap for k={k}, n={n}, eps={spec.epsilon:g} (its LP and "
+                     f"{setups:g} local searches)")
 
     def check_window(self, n: int, k: int, spec: ReleaseSpec, what: str = "the lattice release's window remap") -> None:
         """Refuse (one line, before any work) the window's remap over the memory or the time budget."""
@@ -340,6 +415,9 @@ class LatticeMechanism(Mechanism):
 
     def check_exact(self, n: int, k: int, spec: ReleaseSpec) -> None:
         """The pmf and the errors exist where a draw reads the window's remap (the same release)."""
+        if self.uses_corners(n, k, spec):
+            raise SizeError(f"the lattice release's exact pmf for k={k}, n={n}, eps={spec.epsilon:g} (worst) is not "
+                            "computed: its draws read the corner table or compute the local remap at the drawn point")
         if not self.uses_window(n, k, spec):
             raise SizeError(f"the lattice release's exact pmf for k={k}, n={n}, eps={spec.epsilon:g} is not computed: "
                             f"its draws compute the remap at the drawn point only (the window's remap is estimated "
@@ -350,6 +428,9 @@ class LatticeMechanism(Mechanism):
         """Refuse a draw over its budget: the window's remap, or ``setups`` local searches."""
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
+            return
+        if self.uses_corners(n, k, spec):
+            self.check_corners(n, k, spec, setups)
             return
         self.check_distance(spec, k)
         Dc = _radius(k, spec.epsilon, 1e-12)
@@ -405,7 +486,29 @@ class LatticeMechanism(Mechanism):
             return self._window_plan(prior, n, spec, what, rows=True)
         if spec.objective == Objective.AVERAGE and k == 3 and not self.uses_window(n, k, spec):
             return self._local_plan(n, k, spec, what)
+        if self.uses_corners(n, k, spec):
+            return self._corner_plan(n, k, spec, what)
         return self._window_plan(prior, n, spec, what)
+
+    def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The plan of :meth:`corner_errors` (k = 3, ``worst`` past the window's LP): the local remap's errors
+        (:meth:`_local_plan`) and the corner remap's solve (a solve, with the batched remap)."""
+        local = self._local_plan(n, k, spec, what)
+        corner = corner_seconds(n, k, spec.epsilon)
+        search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
+        return replace(local, route="corner remap", seconds=local.seconds + corner,
+                       memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon)),
+                       costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
+                              ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"])))
+
+    def corner_errors(self, prior, n: int, spec: ReleaseSpec):
+        """``E(c)`` of ``lattice~worst`` where its draws read the corner remap (k = 3), for every c of R(n), as a
+        :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` (docs/lattice.md, "A worst-case remap at
+        any n"): the local remap's errors (:meth:`local_errors`' sum) for the data sets whose ball misses the corner
+        table, the rest recomputed with the table's rows."""
+        a = np.asarray(prior, dtype=np.float64)
+        admit(self.plan_errors(a, int(n), spec))
+        return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
 
     def _window_plan(self, prior, n: int, spec: ReleaseSpec, what: str, rows: bool = False) -> Plan:
         """The window's remap (its memory and solve), then its upper ends or (``rows``) a walk over its rows; no route
@@ -456,6 +559,8 @@ class LatticeMechanism(Mechanism):
         a = np.asarray(prior, dtype=np.float64)
         if plan.route == "local search":
             return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        if plan.route == "corner remap":
+            return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
@@ -473,13 +578,17 @@ class LatticeMechanism(Mechanism):
         k = len(prior)
         what = f"a padded release of {self.label(spec)} for k={k}, n={n}"
         window = self.uses_window(n, k, spec)
-        route = "window remap" if window else "local search"
+        corners = self.uses_corners(n, k, spec)
+        route = "window remap" if window else "corner remap" if corners else "local search"
         try:
             self.check_draw(n, k, spec, PADDED_DRAWS)
         except SizeError as exc:
             return Plan(task=Task.DRAW, route=route, what=what, refusal=str(exc))
         sec = self.solve_seconds(n, k, spec.objective, spec.epsilon) if window else PADDED_DRAWS * local_seconds(
             k, spec.epsilon)
+        if corners:
+            return Plan(task=Task.DRAW, route=route, what=what, seconds=sec + corner_seconds(n, k, spec.epsilon),
+                        memory_bytes=corner_bytes(n, k, spec.epsilon))
         return Plan(task=Task.DRAW, route=route, what=what, seconds=sec)
 
     def check_local_errors(self, n: int, k: int, spec: ReleaseSpec) -> None:
@@ -511,6 +620,10 @@ class LatticeMechanism(Mechanism):
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
         ``closed`` (docs/lattice.md); ``remap`` is ``"bayes"``, ``"minimax"`` or ``"local search"``."""
         k = len(prior)
+        if self.uses_corners(int(n), k, spec):
+            self.check_corners(int(n), k, spec)
+            remap = _corner(tuple(float(x) for x in prior), int(n), spec.epsilon)
+            return {"remap": "corner minimax"} | {key: remap.certificate[key] for key in ("lp", "depth", "n_ref")}
         if not self.uses_window(int(n), k, spec):
             return {"remap": "local search"}
         remap = self.remap(prior, n, spec)
@@ -538,6 +651,9 @@ class LatticeMechanism(Mechanism):
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
             return
+        if self.uses_corners(n, k, spec):
+            raise SizeError(f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} (worst) "
+                            "is not built: its corner table's rows are randomised")
         check_size(n_candidates(n, k), 8, f"the lattice release's pmf at one data set for k={k}, n={n}")
         _solve_limit(self.pmf_at_seconds(n, k, spec, tol),
                      f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} "
@@ -583,12 +699,17 @@ class LatticeMechanism(Mechanism):
         self.check_draw(int(n), k, spec, PADDED_DRAWS)
         if self.uses_window(int(n), k, spec):
             self.remap(prior, n, spec)
+        elif self.uses_corners(int(n), k, spec):
+            _corner(tuple(float(x) for x in prior), int(n), spec.epsilon)
 
     def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size
         self.check_draw(n, k, spec)
         bits = _bits(rng)
         z = counts[None, :] + sample_noise(k, spec.epsilon, size, bits)
+        if self.uses_corners(n, k, spec):
+            remap = _corner(tuple(float(x) for x in prior), n, spec.epsilon)
+            return np.stack([remap.draw(zi, bits) for zi in z])
         if not self.uses_window(n, k, spec):
             return np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in z])
         setup = _setup(tuple(float(x) for x in prior), n, spec.epsilon)
