@@ -6,27 +6,33 @@ public inputs, never reading ``c``) is post-processing, so any remap keeps eps-D
 (:func:`.remap.local_bayes_search`, ``lattice~average``'s) the worst case sits at data sets next to a vertex
 (``(2, 996, 2)`` at Dir(1,1,1), n = 1000, eps = 1) and the data sets away from the vertices are far below it.
 
-* **Corner blocks.** ``C = {c in R(n) : n - max_i c_i <= depth}`` (the data sets within ``depth`` of a vertex).
-* **Free region.** ``F = {z : d(z, C) <= W}`` with ``W = radius_for(k, eps, LP_TOL)``: every ``z`` whose kernel
-  weight on some ``c`` of ``C`` is kept by the LP (``d`` the substitution distance, docs/definitions.md §1).
+* **Free rows.** ``F = {z : n - max_i z_i <= depth, z_i >= -inner}``: the lattice points within ``depth`` of a
+  vertex (:func:`default_depth`, :func:`inner_radius`).
+* **Constrained data sets.** ``A = {c in R(n) : d(c, F) <= W}``, ``W = radius_for(k, eps, LP_TOL)``: every data set
+  whose kernel weight on ``F`` the LP keeps (``d`` the substitution distance, docs/definitions.md §1).
+* **Fixed rows.** ``G = {z : d(z, A) <= W} \\ F``: the local Bayes remap (:func:`.search.local_search_many`, what an
+  ``average`` draw computes).
 * **The corner remap.** On ``F``, a table ``T(z, .)`` over the outputs within :data:`R_RADIUS` of ``project(z)``,
-  solved by the LP ``min t + delta B(T)`` subject to ``sum_{z in F} K(z | c) sum_r T(z, r) L(c, r) <= t`` for
-  every ``c`` in ``C`` (rows of ``T`` on the simplex); ``B(T)`` is a local Bayes risk of the rows (weights
-  ``pi(c') K(z | c')`` over the ``c'`` within :data:`REG_TOL`'s radius of ``z``, normalised to total 1) with
-  ``delta`` = :data:`REGULARISER`, which makes the rows the constraints hardly see (far from ``C``) Bayes-like, and
-  moves ``t`` by at most ``delta``.  Off ``F``: the local Bayes remap (what an ``average`` draw computes).
-  ``T`` is a fixed function of ``z`` and public inputs: the release is eps-DP whatever the LP returns.
-* **n.** The LP's size depends on ``(k, eps, depth)`` only: for ``n > 2 depth + 3 W`` the three corners are
-  disjoint translates of one another (the kernel is translation invariant); the losses still move with ``n``
-  (``H(Dir(a + c), Dir(a + r))`` near a vertex converges as ``n`` grows but is not constant), so the LP is solved
-  at the release's own ``n``, at a cost that does not grow with ``n``.
+  solved by the LP ``min t`` subject to ``sum_{z in F u G, d(z, c) <= W} K(z | c) sum_r T(z, r) L(c, r) <= t`` for
+  every ``c`` in ``A`` (rows of ``T`` on the simplex; a tie-break :data:`REGULARISER` times the average over ``A``
+  moves ``t`` by at most that).  Off ``F``: the local Bayes remap.  ``T`` is a fixed function of ``z`` and public
+  inputs: the release is eps-DP whatever the LP returns.  Every data set whose kernel weight on ``F`` within ``W``
+  is nonzero is constrained; the others' errors move by at most ``LP_TOL`` from the local Bayes remap's (computed
+  exactly, not assumed).
+* **n.** The LP's size depends on ``(k, eps, depth)`` only once the corners are apart.  Past
+  ``N_REF = 4 (depth + 3 W)`` (:func:`reference_n`) the table is solved at ``N_REF`` and *translated*: a point of
+  vertex ``j`` reads the row of ``z - (n - N_REF) e_j`` and its outputs move by ``+ (n - N_REF) e_j`` (the kernel is
+  translation invariant; the losses near a vertex converge as n grows but are not constant, so the table is a good,
+  not an optimal, remap there; its errors are computed exactly at n).  Up to ``N_REF`` it is solved at n itself.
 
-Certificate (proof; as at k = 2, :mod:`dpposterior.remap.minimax`).  For the LP's dual weights ``lambda`` on ``C``
-(any distribution on ``C`` works) and every remap ``T`` of this release (deterministic or not),
+Certificate (proof; as at k = 2, :mod:`dpposterior.remap.minimax`).  For the LP's dual weights ``lambda`` on a set
+``C`` of data sets (any distribution on any ``C`` works; the duals on ``A``, and the same restricted to the data sets
+within ``depth`` of a vertex, the larger bound kept) and every remap ``T`` of this release (deterministic or not),
 ``max_c E_T(c) >= sum_{c in C} lambda(c) E_T(c) = sum_z sum_r T(z, r) rho(z, r) >= sum_{z in F} min_r rho(z, r)``
-with ``rho(z, r) = sum_{c in C} lambda(c) K(z | c) L(c, r)`` (the z off ``F`` dropped: their terms are >= 0).  The
-minimum runs over all of R(n): the outputs ``N = {r : d(r, C) <= reach}`` exactly; for ``r`` off ``N`` and ``c`` in
-the corner of vertex ``j``, ``r_j <= n - depth - reach - 1`` while ``c_j >= n - depth``, and merging the other
+with ``rho(z, r) = sum_{c in C} lambda(c) K(z | c) L(c, r)``, ``F`` here the z within ``W`` of ``C`` (the others
+dropped: their terms are >= 0).  Let ``depth`` be the largest ``n - max_i c_i`` over ``C``.  The minimum runs over all
+of R(n): the outputs ``N = {r : n - max_i r_i <= depth + reach}`` exactly; for ``r`` off ``N`` and ``c`` in ``C``
+with ``j = argmax_i c_i``, ``r_j <= n - depth - reach - 1`` while ``c_j >= n - depth``, and merging the other
 coordinates can only shrink Hellinger (data processing of an f-divergence), so ``L(c, r) >= Lfar_j``, the least
 Beta-marginal distance over those two ranges (enumerated).  So
 ``lower = sum_{z in F} min(min_{r in N} rho(z, r), sum_j Lfar_j sum_{c in C_j} lambda(c) K(z | c))``, lowered by
@@ -35,7 +41,8 @@ the losses' own evaluation, is at most ``min_T max_c E_T(c)``: the best worst ca
 
 Errors (:func:`corner_errors`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
 ``tail_bound(k, eps, We)``): the local Bayes remap's sum (:func:`.search.window_errors`) for every ``c`` whose
-ball misses ``F`` (the same terms), recomputed term by term, in the same order, for the ``c`` whose ball meets it.
+ball misses the table's rows ``F u G`` (the same terms), recomputed term by term, in the same order, for the ``c``
+whose ball meets them.
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ from numpy.typing import ArrayLike, NDArray
 from .. import validate as _validate
 from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError
-from ..models import candidate_rank, candidates, log_prior_predictive
+from ..models import candidate_rank, candidates
 from ..randomness import choose, float_weights
 from .noise import log_normaliser, radius_for, tail_bound
 from .remap import _ball, local_bayes_search, project
@@ -60,11 +67,8 @@ from .remap import _ball, local_bayes_search, project
 LP_TOL = 1e-3
 #: Outputs a row of the corner table may use: within this substitution distance of ``project(z)``.
 R_RADIUS = 2
-#: The regulariser's data sets: within ``radius_for(k, eps, REG_TOL)`` of ``z``.
-REG_TOL = 1e-2
-#: Weight of the regulariser (module docstring): the LP's ``t`` is within this of the minimax over the table.
+#: Weight of the tie-break (module docstring): the LP's ``t`` is within this of the minimax over the table.
 REGULARISER = 1e-4
-#: Outputs whose exact distance the certificate minimises over: within ``reach`` of ``C``, ``reach`` = the LP radius.
 #: Absolute slack per unit of dual weight for the float evaluation of the losses (a few ulp of ``ln BC`` through
 #: ``sqrt(1 - BC)``; far above the measured differences between two evaluations, 1e-15).
 LOSS_SLACK = 1e-9
