@@ -170,3 +170,23 @@ def test_draws_follow_the_remap_of_the_errors():
     f_obs = np.array([seen[r] for r in big] + [rest])
     assert chisquare(f_obs, f_exp * f_obs.sum() / f_exp.sum()).pvalue > 1e-6
     assert any(0 < q.max() < 1 for q in remap.probs)  # some rows are randomised: the test reads them
+
+
+def test_a_randomised_row_is_drawn_with_its_probabilities():
+    from scipy.stats import chisquare
+
+    from dpposterior.randomness import bit_source
+
+    remap = corners.cached_corner_remap((1.0, 1.0, 1.0), 60, 2.0, corners.default_depth(2.0))
+    mixed = np.flatnonzero((remap.probs.max(axis=1) < 0.8) & (remap.probs.max(axis=1) > 0.2))
+    assert mixed.size
+    f = int(mixed[0])
+    z = remap.points[f]
+    out, p = remap.transition(z)
+    bits = bit_source(5)
+    draws = [tuple(remap.draw(z, bits)) for _ in range(2000)]
+    support = [tuple(o) for o, q in zip(out[0], p[0]) if q > 0]
+    assert set(draws) <= set(support)
+    counts = np.array([draws.count(r) for r in support])
+    expected = np.array([q for q in p[0] if q > 0]) * 2000
+    assert chisquare(counts, expected).pvalue > 1e-6
