@@ -467,3 +467,16 @@ def cached_corner_remap(a: tuple, n: int, epsilon: float, depth: int) -> CornerR
     eps = float(epsilon)
     return _translated(_solve(np.asarray(a, dtype=np.float64), min(int(n), reference_n(eps, depth, len(a))), eps,
                               int(depth)), int(n))
+
+
+def corner_transition(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike
+                      ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """``T(z, .)`` of the corner remap at (prior, n, eps) (its default depth; the table ``lattice~worst`` draws from)
+    at every row ``z`` of ``Z`` (lattice points summing to n): ``(outputs (B, J, k), probs (B, J))``, zero-padded;
+    off the table the local Bayes output with probability 1 (:meth:`CornerRemap.transition`).  For a likelihood
+    column ``P(r | c) = sum_z K(z | c) T(z, r)``."""
+    a = _validate.prior(prior)
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    remap = cached_corner_remap(tuple(a.tolist()), n, eps, default_depth(eps))
+    return remap.transition(Z)
