@@ -309,12 +309,18 @@ def _solve(a, n0, eps, depth) -> CornerRemap:
     reps = count[fi]
     row = np.repeat(ci, reps)
     var = np.repeat(start[fi], reps) + (np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps))
-    coef = np.repeat(kv, reps) * pair_loss(a, A[row], vr[var])
+    coef = np.repeat(kv, reps)
+    for lo in range(0, len(coef), BLOCK_ENTRIES):  # in blocks: the pairs' count vectors never whole
+        sl = slice(lo, lo + BLOCK_ENTRIES)
+        coef[sl] *= pair_loss(a, A[row[sl]], vr[var[sl]])
     # the fixed rows' part b(c)
     b = np.zeros(nA)
-    dg = np.abs(A[:, None, :] - Gz[None, :, :]).sum(axis=-1) // 2
-    gi_c, gi_z = np.nonzero(dg <= W)
-    np.add.at(b, gi_c, np.exp(-eps * dg[gi_c, gi_z] - logZ) * pair_loss(a, A[gi_c], lb[gi_z]))
+    step = max(1, BLOCK_ENTRIES // max(1, len(Gz)))
+    for lo in range(0, nA, step):  # in blocks of data sets: the (A x G) distances never whole
+        dg = np.abs(A[lo:lo + step, None, :] - Gz[None, :, :]).sum(axis=-1) // 2
+        gi_c, gi_z = np.nonzero(dg <= W)
+        b[lo:lo + step] += np.bincount(gi_c, weights=np.exp(-eps * dg[gi_c, gi_z] - logZ) * pair_loss(
+            a, A[lo + gi_c], lb[gi_z]), minlength=len(dg))
     A_ub = sparse.csr_array((np.append(coef, -np.ones(nA)), (np.append(row, np.arange(nA)),
                                                             np.append(var, np.full(nA, nv)))), shape=(nA, nv + 1))
     A_eq = sparse.csr_array((np.ones(nv), (vf, np.arange(nv))), shape=(nF, nv + 1))

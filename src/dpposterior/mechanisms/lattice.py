@@ -134,12 +134,14 @@ LOCAL_ERROR_TOL = 1e-5
 #: default solve limit, so the release's law depends on public n, k, eps only: where it ran before, it runs now); past
 #: it, at k = 3, the corner remap (:mod:`dpposterior.lattice.corners`), elsewhere the refusal as before.
 WINDOW_WORST_SECONDS = 45.0
-#: Seconds of the corner remap's solve: the LP per (data set x free row) pair within its radius times the outputs of a
-#: row, and a constant; its fixed rows are the batched local search at ``n_ref`` (:data:`LOCAL_SEARCH_SECONDS`).
-#: Measured on the 2 shared cores (CPU seconds, Dir(1,1,1), 2026-11-28, benchmarks/lattice_worst.py).
-CORNER_SECONDS = (0.5, 2e-6)
-#: Bytes of the corner remap's solve per (data set x free row x output) entry of its LP, at its peak (measured).
-CORNER_BYTES = 200.0
+#: Seconds of the corner remap's solve: ``c0 + c1 x (LP entries)^power``, the LP's entries being the (data set x free
+#: row) pairs within its radius times the outputs of a row, plus its fixed rows' batched local search at ``n_ref``
+#: (:data:`LOCAL_SEARCH_SECONDS`).  Measured on the 2 shared cores at load ~16 (CPU seconds, Dir(1,1,1), n = 1000,
+#: 2026-11-28): eps = 2, 1, 0.5: 0.43, 2.35, 39.5 s for 2.6e5, 1.3e6, 1.1e7 entries (the fit with 1.5x margin).
+CORNER_SECONDS = (0.3, 4e-8, 1.3)
+#: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
+#: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
+CORNER_BYTES = 150.0
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -230,7 +232,8 @@ def corner_seconds(n: int, k: int, epsilon: float) -> float:
     size = corner_plan_sizes(n, k, epsilon)
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
-    return CORNER_SECONDS[0] + CORNER_SECONDS[1] * size["pairs"] * size["outputs"] + search
+    c0, c1, power = CORNER_SECONDS
+    return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search
 
 
 def corner_bytes(n: int, k: int, epsilon: float) -> float:
