@@ -190,3 +190,13 @@ def test_a_randomised_row_is_drawn_with_its_probabilities():
     counts = np.array([draws.count(r) for r in support])
     expected = np.array([q for q in p[0] if q > 0]) * 2000
     assert chisquare(counts, expected).pvalue > 1e-6
+
+
+def test_the_corner_solve_over_its_limit_is_refused_in_one_line():
+    """eps = 0.25: the corner LP is estimated over the solve limit (from public n, k, eps; nothing is built)."""
+    spec = ReleaseSpec.of("lattice", 0.25, objective="worst")
+    plan = LATTICE.plan(Task.DRAW, spec, np.ones(3), 10**6)
+    assert plan.route == "corner remap"
+    line = plan.refused()
+    assert "corner remap" in line and "DPPOSTERIOR_MAX_SOLVE_SECONDS" in line and "\n" not in line
+    assert LATTICE.plan(Task.DRAW, ReleaseSpec.of("lattice", 1.0, objective="worst"), np.ones(3), 10**6).fits
