@@ -238,8 +238,13 @@ def corner_seconds(n: int, k: int, epsilon: float) -> float:
 
 def corner_bytes(n: int, k: int, epsilon: float) -> float:
     """Estimated peak bytes of the corner remap's solve, from public n, k, eps."""
+    from ..lattice.search import NEAR_TAIL
+
     size = corner_plan_sizes(n, k, epsilon)
-    return CORNER_BYTES * size["pairs"] * size["outputs"] + 8.0 * 64 * n_candidates(size["n_ref"], k)
+    # the LP, and the fixed rows' batched search at n_ref: its table of (output x near offset) products, ~1.5 of them
+    # per pair with temporaries (measured: eps = 0.5, n_ref = 292, 43,071 outputs x 3,997 offsets: 2.0 GB peak)
+    search = 12.0 * n_candidates(size["n_ref"], k) * ball_size(k, epsilon, NEAR_TAIL)
+    return CORNER_BYTES * size["pairs"] * size["outputs"] + search
 
 
 @lru_cache(maxsize=4)
