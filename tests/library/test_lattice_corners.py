@@ -192,11 +192,16 @@ def test_a_randomised_row_is_drawn_with_its_probabilities():
     assert chisquare(counts, expected).pvalue > 1e-6
 
 
-def test_the_corner_solve_over_its_limit_is_refused_in_one_line():
-    """eps = 0.25: the corner LP is estimated over the solve limit (from public n, k, eps; nothing is built)."""
+def test_the_corner_solve_over_its_limit_is_refused_in_one_line(monkeypatch):
+    """eps = 0.25: the corner LP is estimated over the memory and the solve limits (from public n, k, eps; nothing is
+    built), each refused in one line naming its setting."""
     spec = ReleaseSpec.of("lattice", 0.25, objective="worst")
     plan = LATTICE.plan(Task.DRAW, spec, np.ones(3), 10**6)
     assert plan.route == "corner remap"
     line = plan.refused()
+    assert "corner remap" in line and "DPPOSTERIOR_MEMORY_GB" in line and "\n" not in line
+    monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "100")
+    line = LATTICE.plan(Task.DRAW, spec, np.ones(3), 10**6).refused()
     assert "corner remap" in line and "DPPOSTERIOR_MAX_SOLVE_SECONDS" in line and "\n" not in line
+    monkeypatch.delenv("DPPOSTERIOR_MEMORY_GB")
     assert LATTICE.plan(Task.DRAW, ReleaseSpec.of("lattice", 1.0, objective="worst"), np.ones(3), 10**6).fits
