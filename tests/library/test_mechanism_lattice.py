@@ -163,15 +163,20 @@ def test_each_budget_refuses_in_one_line(monkeypatch):
     hint = r"; lattice~average \(--objective average\) releases here$"  # the hint ends the line
     # the average release is refused here too (its window's remap is over the same solve limit): no hint
     with pytest.raises(SizeError, match=r"window remap \(worst\) .* is estimated at .* to raise it\)$"):
+        dp.sample("lattice", (1, 1, 1), (10, 3, 2), epsilon=1.0, objective="worst")
+    # past the window's LP (k = 3, n = 25), the corner remap's solve, by the same limit
+    with pytest.raises(SizeError, match=r"corner remap for k=3, n=25, eps=1 .* is estimated at .* to raise it\)$"):
         dp.sample("lattice", (1, 1, 1), (20, 3, 2), epsilon=1.0, objective="worst")
     with pytest.raises(SizeError, match="is estimated at"):
         dp.sample("lattice", (1, 1, 1), (20, 3, 2), epsilon=1.0, objective="average")
     with pytest.raises(SizeError, match="local search"):
         dp.sample("lattice", (1, 1, 1, 1), (2500,) * 4, epsilon=0.05, objective="average")
     monkeypatch.delenv("DPPOSTERIOR_MAX_SOLVE_SECONDS")
-    with pytest.raises(SizeError, match=r"window remap for k=3, n=1000000 .* limit of an exact computation .*" + hint):
-        dp.sample("lattice", (1, 1, 1), (300000, 300000, 400000), epsilon=1.0, objective="worst")
-    dp.sample("lattice", (1, 1, 1), (300000, 300000, 400000), epsilon=1.0, objective="average", rng=1)  # as it says
+    with pytest.raises(SizeError, match=r"window remap for k=4, n=400 .* limit of an exact computation .*" + hint):
+        dp.sample("lattice", (1, 1, 1, 1), (100, 100, 100, 100), epsilon=1.0, objective="worst")
+    dp.sample("lattice", (1, 1, 1, 1), (100, 100, 100, 100), epsilon=1.0, objective="average", rng=1)  # as it says
+    # k = 3: the worst case past the window's LP is the corner remap, at any n
+    dp.sample("lattice", (1, 1, 1), (300000, 300000, 400000), epsilon=1.0, objective="worst", rng=1)
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "0.01")
     with pytest.raises(SizeError, match="GiB limit"):
         LATTICE.rows(np.ones(3), 25, _spec(1.0, "average"))

@@ -148,6 +148,18 @@ FALLBACK_DEPTH, DEEP_SHARE = 10, 0.5
 COLUMN_SEARCH_FACTOR = 1.5
 #: The window column's peak memory over the batched search's count (measured 826 MB at n = 1000, eps = 5).
 COLUMN_MEMORY_FACTOR = 2.0
+#: ``worst`` reads the window's minimax remap where its LP is estimated within this many seconds (a constant, the
+#: default solve limit, so the release's law depends on public n, k, eps only: where it ran before, it runs now); past
+#: it, at k = 3, the corner remap (:mod:`dpposterior.lattice.corners`), elsewhere the refusal as before.
+WINDOW_WORST_SECONDS = 45.0
+#: Seconds of the corner remap's solve: ``c0 + c1 x (LP entries)^power``, the LP's entries being the (data set x free
+#: row) pairs within its radius times the outputs of a row, plus its fixed rows' batched local search at ``n_ref``
+#: (:data:`LOCAL_SEARCH_SECONDS`).  Measured on the 2 shared cores at load ~16 (CPU seconds, Dir(1,1,1), n = 1000,
+#: 2026-11-28): eps = 2, 1, 0.5: 0.43, 2.35, 39.5 s for 2.6e5, 1.3e6, 1.1e7 entries (the fit with 1.5x margin).
+CORNER_SECONDS = (0.3, 4e-8, 1.3)
+#: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
+#: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
+CORNER_BYTES = 150.0
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -220,6 +232,58 @@ def local_seconds(k: int, epsilon: float) -> float:
     Dc = _radius(k, float(epsilon), 1e-12)
     ball = sum(sphere_count(k, t) for t in range(Dc + 1))
     return LOCAL_SECONDS[0] * ball + LOCAL_SECONDS[1] * k * float(2 * Dc + 1) ** (k - 1)
+
+
+@lru_cache(maxsize=16)
+def corner_plan_sizes(n: int, k: int, epsilon: float) -> dict:
+    """:func:`~dpposterior.lattice.corners.corner_sizes` (cached; public n, k, eps)."""
+    from ..lattice.corners import corner_sizes
+
+    return corner_sizes(int(n), int(k), float(epsilon))
+
+
+def corner_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the corner remap (its LP and its fixed rows, the batched local search at ``n_ref``), from
+    public n, k, eps (docs/lattice.md, "A worst-case remap at any n")."""
+    from ..lattice.search import NEAR_TAIL
+
+    size = corner_plan_sizes(n, k, epsilon)
+    c0, c1, c2 = LOCAL_SEARCH_SECONDS
+    search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
+    c0, c1, power = CORNER_SECONDS
+    return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search
+
+
+def corner_bytes(n: int, k: int, epsilon: float) -> float:
+    """Estimated peak bytes of the corner remap's solve, from public n, k, eps."""
+    from ..lattice.search import NEAR_TAIL
+
+    size = corner_plan_sizes(n, k, epsilon)
+    # the LP, and the fixed rows' batched search at n_ref: its table of (output x near offset) products, ~1.5 of them
+    # per pair with temporaries (measured: eps = 0.5, n_ref = 292, 43,071 outputs x 3,997 offsets: 2.0 GB peak)
+    search = 12.0 * n_candidates(size["n_ref"], k) * ball_size(k, epsilon, NEAR_TAIL)
+    return CORNER_BYTES * size["pairs"] * size["outputs"] + search
+
+
+@lru_cache(maxsize=4)
+def _corner(a: tuple, n: int, epsilon: float):
+    """The corner remap (cached per public inputs: the draws and the errors read the same table)."""
+    from ..lattice.corners import cached_corner_remap, default_depth
+
+    return cached_corner_remap(a, int(n), float(epsilon), default_depth(epsilon))
+
+
+@lru_cache(maxsize=2)
+def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
+    """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
+    whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`)."""
+    from ..lattice.corners import corner_errors
+    from ..lattice.noise import window
+    from ..lattice.search import local_search_many, window_errors
+
+    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    out = local_search_many(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
+    return corner_errors(_corner(a, n, epsilon), out, W, window_errors(a, n, epsilon, out, W))
 
 
 @lru_cache(maxsize=8)
@@ -328,7 +392,26 @@ class LatticeMechanism(Mechanism):
 
     def uses_window(self, n: int, k: int, spec: ReleaseSpec) -> bool:
         """Whether a draw reads the window's remap (else ``average`` runs the local search at its z)."""
-        return spec.objective == Objective.WORST or dense_seconds(n, k, spec.epsilon) <= DENSE_DRAW_SECONDS
+        if spec.objective == Objective.WORST:
+            return k != 3 or minimax_seconds(n, k, spec.epsilon) <= WINDOW_WORST_SECONDS
+        return dense_seconds(n, k, spec.epsilon) <= DENSE_DRAW_SECONDS
+
+    def uses_corners(self, n: int, k: int, spec: ReleaseSpec) -> bool:
+        """Whether a draw reads the corner remap (``worst`` at k = 3 past the window's LP, :data:`WINDOW_WORST_SECONDS`):
+        the corner table near the vertices, the local search elsewhere (docs/lattice.md)."""
+        return spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
+
+    def check_corners(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0) -> None:
+        """Refuse (one line, before any work) the corner remap's solve and ``setups`` local searches over the memory or
+        the solve limit."""
+        self.check_distance(spec, k)
+        size = corner_plan_sizes(n, k, spec.epsilon)
+        check_size(math.ceil(corner_bytes(n, k, spec.epsilon) / 8), 8,
+                   f"the lattice release's corner remap for k={k}, eps={spec.epsilon:g} (its LP: {size['pairs']:,} "
+                   f"pairs x {size['outputs']} outputs)")
+        _solve_limit(corner_seconds(n, k, spec.epsilon) + setups * local_seconds(k, spec.epsilon),
+                     f"the lattice release's corner remap for k={k}, n={n}, eps={spec.epsilon:g} (its LP and "
+                     f"{setups:g} local searches)")
 
     def check_window(self, n: int, k: int, spec: ReleaseSpec, what: str = "the lattice release's window remap") -> None:
         """Refuse (one line, before any work) the window's remap over the memory or the time budget."""
@@ -358,6 +441,9 @@ class LatticeMechanism(Mechanism):
 
     def check_exact(self, n: int, k: int, spec: ReleaseSpec) -> None:
         """The pmf and the errors exist where a draw reads the window's remap (the same release)."""
+        if self.uses_corners(n, k, spec):
+            raise SizeError(f"the lattice release's exact pmf for k={k}, n={n}, eps={spec.epsilon:g} (worst) is not "
+                            "computed: its draws read the corner table or compute the local remap at the drawn point")
         if not self.uses_window(n, k, spec):
             raise SizeError(f"the lattice release's exact pmf for k={k}, n={n}, eps={spec.epsilon:g} is not computed: "
                             f"its draws compute the remap at the drawn point only (the window's remap is estimated "
@@ -368,6 +454,9 @@ class LatticeMechanism(Mechanism):
         """Refuse a draw over its budget: the window's remap, or ``setups`` local searches."""
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
+            return
+        if self.uses_corners(n, k, spec):
+            self.check_corners(n, k, spec, setups)
             return
         self.check_distance(spec, k)
         Dc = _radius(k, spec.epsilon, 1e-12)
@@ -423,7 +512,29 @@ class LatticeMechanism(Mechanism):
             return self._window_plan(prior, n, spec, what, rows=True)
         if spec.objective == Objective.AVERAGE and k == 3 and not self.uses_window(n, k, spec):
             return self._local_plan(n, k, spec, what)
+        if self.uses_corners(n, k, spec):
+            return self._corner_plan(n, k, spec, what)
         return self._window_plan(prior, n, spec, what)
+
+    def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The plan of :meth:`corner_errors` (k = 3, ``worst`` past the window's LP): the local remap's errors
+        (:meth:`_local_plan`) and the corner remap's solve (a solve, with the batched remap)."""
+        local = self._local_plan(n, k, spec, what)
+        corner = corner_seconds(n, k, spec.epsilon)
+        search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
+        return replace(local, route="corner remap", seconds=local.seconds + corner,
+                       memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon)),
+                       costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
+                              ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"])))
+
+    def corner_errors(self, prior, n: int, spec: ReleaseSpec):
+        """``E(c)`` of ``lattice~worst`` where its draws read the corner remap (k = 3), for every c of R(n), as a
+        :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` (docs/lattice.md, "A worst-case remap at
+        any n"): the local remap's errors (:meth:`local_errors`' sum) for the data sets whose ball misses the corner
+        table, the rest recomputed with the table's rows."""
+        a = np.asarray(prior, dtype=np.float64)
+        admit(self.plan_errors(a, int(n), spec))
+        return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
 
     def _window_plan(self, prior, n: int, spec: ReleaseSpec, what: str, rows: bool = False) -> Plan:
         """The window's remap (its memory and solve), then its upper ends or (``rows``) a walk over its rows; no route
@@ -474,6 +585,8 @@ class LatticeMechanism(Mechanism):
         a = np.asarray(prior, dtype=np.float64)
         if plan.route == "local search":
             return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        if plan.route == "corner remap":
+            return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
@@ -491,13 +604,17 @@ class LatticeMechanism(Mechanism):
         k = len(prior)
         what = f"a padded release of {self.label(spec)} for k={k}, n={n}"
         window = self.uses_window(n, k, spec)
-        route = "window remap" if window else "local search"
+        corners = self.uses_corners(n, k, spec)
+        route = "window remap" if window else "corner remap" if corners else "local search"
         try:
             self.check_draw(n, k, spec, PADDED_DRAWS)
         except SizeError as exc:
             return Plan(task=Task.DRAW, route=route, what=what, refusal=str(exc))
         sec = self.solve_seconds(n, k, spec.objective, spec.epsilon) if window else PADDED_DRAWS * local_seconds(
             k, spec.epsilon)
+        if corners:
+            return Plan(task=Task.DRAW, route=route, what=what, seconds=sec + corner_seconds(n, k, spec.epsilon),
+                        memory_bytes=corner_bytes(n, k, spec.epsilon))
         return Plan(task=Task.DRAW, route=route, what=what, seconds=sec)
 
     def check_local_errors(self, n: int, k: int, spec: ReleaseSpec) -> None:
@@ -529,6 +646,10 @@ class LatticeMechanism(Mechanism):
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
         ``closed`` (docs/lattice.md); ``remap`` is ``"bayes"``, ``"minimax"`` or ``"local search"``."""
         k = len(prior)
+        if self.uses_corners(int(n), k, spec):
+            self.check_corners(int(n), k, spec)
+            remap = _corner(tuple(float(x) for x in prior), int(n), spec.epsilon)
+            return {"remap": "corner minimax"} | {key: remap.certificate[key] for key in ("lp", "depth", "n_ref")}
         if not self.uses_window(int(n), k, spec):
             return {"remap": "local search"}
         remap = self.remap(prior, n, spec)
@@ -559,6 +680,10 @@ class LatticeMechanism(Mechanism):
         if n < 1:
             return Plan(task=Task.POSTERIOR, route=NO_ROUTE, what=what, refusal="no local route")
         self.check_distance(spec, k)
+        if self.uses_corners(n, k, spec):  # its likelihood is not the local search's: refused, never approximated
+            return Plan(task=Task.POSTERIOR, route="window column", what=what, refusal=(
+                f"{what} is not computed: the column of the corner remap (the worst objective past its window's "
+                "minimax remap) is not built; the average objective's is (--objective average)"))
         W = self.column_radius(n, k, eps)
         Z, R = float(_window_size(n, k, W)), float(n_candidates(n, k))
         column = COLUMN_SECONDS[0] * R * COLUMN_POINTS
@@ -650,6 +775,9 @@ class LatticeMechanism(Mechanism):
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
             return
+        if self.uses_corners(n, k, spec):
+            raise SizeError(f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} (worst) "
+                            "is not built: its corner table's rows are randomised")
         check_size(n_candidates(n, k), 8, f"the lattice release's pmf at one data set for k={k}, n={n}")
         _solve_limit(self.pmf_at_seconds(n, k, spec, tol),
                      f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} "
@@ -695,12 +823,17 @@ class LatticeMechanism(Mechanism):
         self.check_draw(int(n), k, spec, PADDED_DRAWS)
         if self.uses_window(int(n), k, spec):
             self.remap(prior, n, spec)
+        elif self.uses_corners(int(n), k, spec):
+            _corner(tuple(float(x) for x in prior), int(n), spec.epsilon)
 
     def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size
         self.check_draw(n, k, spec)
         bits = _bits(rng)
         z = counts[None, :] + sample_noise(k, spec.epsilon, size, bits)
+        if self.uses_corners(n, k, spec):
+            remap = _corner(tuple(float(x) for x in prior), n, spec.epsilon)
+            return np.stack([remap.draw(zi, bits) for zi in z])
         if not self.uses_window(n, k, spec):
             # T(z) is a function of z alone: computed once per distinct z (many draws from one data set repeat z)
             distinct, back = np.unique(z, axis=0, return_inverse=True)

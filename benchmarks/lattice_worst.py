@@ -1,0 +1,87 @@
+"""The worst case of ``lattice~worst`` at k = 3 and its certified lower bound (docs/lattice.md, "A worst-case remap at
+any n"): the release's own remap (the window's minimax LP where it runs, the corner remap past it), its exact worst
+case (the upper end of the bracket), the certified lower bound on the best worst case over all remaps of the release,
+their ratio, and the CPU seconds; beside it the local Bayes remap's worst case (``lattice~average``'s).
+
+    PYTHONPATH=src python benchmarks/lattice_worst.py [--n 10,20,50,100,300,1000] [--eps 0.5,1,2] [--prior 1,1,1]
+        [--out benchmarks/lattice_worst.json]
+
+In process, one case after the other (``time.process_time``); the errors of the corner remap are the local Bayes
+remap's errors over the window (:func:`dpposterior.lattice.search.local_search_many` and ``window_errors``, the
+``lattice~average`` route, run here without its budget) with the data sets near the table recomputed.  Writes the
+rows as JSON (``--out``) and prints a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from dpposterior.lattice import corners
+from dpposterior.lattice.noise import radius_for, window
+from dpposterior.lattice.remap import LatticeSetup, bayes_remap, minimax_remap
+from dpposterior.lattice.search import local_search_many, window_errors
+from dpposterior.mechanisms import LATTICE, ReleaseSpec
+from dpposterior.mechanisms.lattice import LOCAL_ERROR_TOL, MINIMAX_R_RADIUS
+
+
+def case(prior: tuple, n: int, eps: float) -> dict:
+    spec = ReleaseSpec.of("lattice", eps, objective="worst")
+    a = np.asarray(prior, dtype=np.float64)
+    row = {"prior": list(prior), "n": n, "epsilon": eps}
+    t0 = time.process_time()
+    if LATTICE.uses_window(n, 3, spec):
+        setup = LatticeSetup(a, n, eps)
+        remap = minimax_remap(setup, r_radius=MINIMAX_R_RADIUS)
+        row |= {"route": "window remap", "worst": remap.certificate["upper"], "bound": remap.certificate["lower"]}
+        row["cpu_s"] = time.process_time() - t0
+        row["local_bayes_worst"] = setup.errors(bayes_remap(setup)[0]).worst[1]
+    else:
+        remap = corners.corner_remap(a, n, eps, certify=True)
+        t1 = time.process_time()
+        We = radius_for(3, eps, LOCAL_ERROR_TOL)
+        out = local_search_many(a, n, eps, window(n, 3, We))
+        base = window_errors(a, n, eps, out, We)
+        t2 = time.process_time()
+        E = corners.corner_errors(remap, out, We, base)
+        t3 = time.process_time()
+        worst = float(E.high.max())
+        row |= {"route": "corner remap", "worst": worst, "bound": remap.certificate["lower"],
+                "worst_at": E.counts[int(np.argmax(E.low))].tolist(), "lp": remap.certificate["lp"],
+                "n_ref": remap.certificate["n_ref"], "depth": remap.certificate["depth"],
+                "cpu_s": (t1 - t0) + (t3 - t2), "cpu_local_errors_s": t2 - t1,
+                "local_bayes_worst": float(base.high.max())}
+        # the interior: the largest error among the data sets at least depth + W from every vertex
+        far = (n - E.counts.max(axis=1)) > remap.certificate["depth"] + remap.certificate["W"]
+        row["interior_worst"] = float(E.high[far].max()) if far.any() else None
+    row["ratio"] = row["worst"] / row["bound"] if row["bound"] > 0 else None
+    return row
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--n", default="10,20,50,100,300,1000")
+    p.add_argument("--eps", default="0.5,1,2")
+    p.add_argument("--prior", default="1,1,1")
+    p.add_argument("--out", default="benchmarks/lattice_worst.json")
+    args = p.parse_args()
+    prior = tuple(float(x) for x in args.prior.split(","))
+    rows = []
+    print("| eps | n | route | worst | bound | ratio | local Bayes worst | interior worst | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for eps in (float(x) for x in args.eps.split(",")):
+        for n in (int(x) for x in args.n.split(",")):
+            r = case(prior, n, eps)
+            rows.append(r)
+            inner = f"{r['interior_worst']:.4f}" if r.get("interior_worst") is not None else "-"
+            print(f"| {eps:g} | {n} | {r['route']} | {r['worst']:.5f} | {r['bound']:.5f} | "
+                  f"{r['ratio']:.4f} | {r['local_bayes_worst']:.5f} | {inner} | {r['cpu_s']:.1f} |", flush=True)
+            with open(args.out, "w") as fh:
+                json.dump(rows, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""The corner remap of ``lattice~worst`` (dpposterior.lattice.corners; docs/lattice.md, "A worst-case remap at any n").
+
+The oracles transcribe the definitions with scipy only: the kernel ``e^(-eps d(w)) / Z`` with ``Z = 1 + 6 x / (1 - x)^2``
+at k = 3 (``x = e^-eps``), the Hellinger distance between Dirichlets by ``gammaln``; the remap under test supplies
+``T(z, .)`` (:meth:`CornerRemap.transition`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.special import gammaln
+
+from dpposterior.lattice import corners
+from dpposterior.lattice.noise import window
+from dpposterior.lattice.search import local_search_many, window_errors
+from dpposterior.limits import Task
+from dpposterior.mechanisms import LATTICE, OPTIMAL, ReleaseSpec
+
+
+def _hellinger(a, c, r):
+    """H(Dir(a + c), Dir(a + r)) for rows of c and r (same total), from the Beta-function formula."""
+    a = np.asarray(a, float)
+    x, y = a + c, a + r
+    m = (x + y) / 2
+    log_bc = (gammaln(m).sum(-1) - gammaln(m.sum(-1))
+              - 0.5 * (gammaln(x).sum(-1) - gammaln(x.sum(-1)) + gammaln(y).sum(-1) - gammaln(y.sum(-1))))
+    return np.sqrt(np.clip(1 - np.exp(np.minimum(log_bc, 0)), 0, 1))
+
+
+def _offsets(D):
+    """Every w in Z^3 with sum 0 and |w|_1 / 2 <= D."""
+    return np.array([(i, j, -i - j) for i in range(-D, D + 1) for j in range(-D, D + 1)
+                     if (abs(i) + abs(j) + abs(i + j)) // 2 <= D], dtype=np.int64)
+
+
+def _kernel_weights(eps, offs):
+    x = math.exp(-eps)
+    Z = 1 + 6 * x / (1 - x) ** 2
+    return np.exp(-eps * (np.abs(offs).sum(1) // 2)) / Z
+
+
+def _brute_errors(remap, a, n, eps, We):
+    """E(c) = sum over d(w) <= We of K(w) sum_r T(c + w, r) L(c, r), every c of R(n), term by term."""
+    offs = _offsets(We)
+    wts = _kernel_weights(eps, offs)
+    R = np.array([(i, j, n - i - j) for i in range(n + 1) for j in range(n + 1 - i)], dtype=np.int64)
+    Z = np.unique((R[:, None, :] + offs[None, :, :]).reshape(-1, 3), axis=0)
+    out, p = remap.transition(Z)
+    index = {tuple(z): i for i, z in enumerate(Z.tolist())}
+    E = np.zeros(len(R))
+    for ci, c in enumerate(R):
+        rows = [index[tuple(z)] for z in (c + offs).tolist()]
+        L = _hellinger(a, np.broadcast_to(c, out[rows].shape), out[rows])  # (|offs|, J)
+        E[ci] = (wts * (p[rows] * L).sum(1)).sum()
+    return R, E
+
+
+@pytest.mark.parametrize("a, n, eps, We", [((1, 1, 1), 24, 2.0, 6), ((2, 0.5, 1), 30, 1.0, 7),
+                                            ((1, 1, 1), 40, 2.0, 5)])
+def test_corner_errors_equal_the_definition(a, n, eps, We):
+    remap = corners.corner_remap(a, n, eps, depth=6 if eps < 2 else None)
+    local = local_search_many(a, n, eps, window(n, 3, We))
+    got = corners.corner_errors(remap, local, We)
+    R, E = _brute_errors(remap, a, n, eps, We)
+    assert np.array_equal(got.counts, R)
+    assert np.abs(got.low - E).max() < 1e-12
+    # and the table changed the errors near the vertices (else the test could not tell the remaps apart)
+    assert np.abs(got.low - window_errors(a, n, eps, local, We).low).max() > 1e-3
+
+
+def test_translated_table_past_the_reference_n():
+    a, eps = (1, 1, 1), 2.0
+    n_ref = corners.reference_n(eps)
+    big, ref = corners.corner_remap(a, n_ref + 500, eps), corners.corner_remap(a, n_ref, eps)
+    assert big.n_ref == ref.n == n_ref
+    z = np.array([[n_ref - 3, 2, 1], [1, n_ref + 1, -2], [0, 4, n_ref - 4]])
+    zb = z.copy()
+    j = np.argmax(z, axis=1)
+    zb[np.arange(3), j] += 500
+    assert np.array_equal(big.rows(zb), ref.rows(z)) and (ref.rows(z) >= 0).all()
+    ob, pb = big.transition(zb)
+    orf, pr = ref.transition(z)
+    orf[np.arange(3), :, j] += 500
+    assert np.array_equal(pb, pr) and np.array_equal(ob, orf)
+
+
+def test_certificate_is_below_every_remap_it_bounds():
+    """The lower end bounds min over remaps of the worst case: below the corner release's own worst case and below the
+    window's minimax remap (another remap of the same release), where that LP runs."""
+    from dpposterior.lattice.remap import LatticeSetup, minimax_remap
+
+    a, n, eps = (1, 1, 1), 12, 1.0
+    remap = corners.corner_remap(a, n, eps, certify=True)
+    lower = remap.certificate["lower"]
+    We = 15
+    local = local_search_many(a, n, eps, window(n, 3, We))
+    worst = corners.corner_errors(remap, local, We).high.max()
+    window_minimax = minimax_remap(LatticeSetup(a, n, eps), r_radius=2)
+    assert 0.2 < lower <= worst
+    assert lower <= window_minimax.certificate["upper"]
+    # the certificate at n = 12 with all of R(n) near the corners: no far term; at n = 60 the far bound enters
+    big = corners.corner_remap(a, 60, eps, certify=True)
+    assert 0.25 < big.certificate["lower"] <= big.certificate["lp"] + 1e-3
+
+
+def test_far_loss_is_the_least_marginal_distance():
+    a = np.array([1.0, 2.0, 0.5])
+    n, depth, reach = 40, 5, 4
+    got = corners.far_loss(a, n, depth, reach, 1)
+    best = min(_beta_h(a, 1, n, c2, r2) for c2 in range(n - depth, n + 1) for r2 in range(0, n - depth - reach))
+    assert abs(got - best) < 1e-12
+
+
+def _beta_h(a, j, n, cj, rj):
+    A = a.sum()
+    return _hellinger(np.array([a[j], A - a[j]]), np.array([cj, n - cj], float), np.array([rj, n - rj], float))
+
+
+def test_the_plans_route_is_the_corner_remap_and_it_is_run():
+    prior, n, eps = np.ones(3), 60, 2.0
+    spec = ReleaseSpec.of("lattice", eps, objective="worst")
+    assert LATTICE.plan(Task.DRAW, spec, prior, n).route == "corner remap"
+    plan = LATTICE.plan(Task.ERRORS, spec, prior, n)
+    assert plan.route == "corner remap" and not plan.refusal
+    E = LATTICE.direct_errors(plan, prior, n, spec)
+    remap = corners.cached_corner_remap((1.0, 1.0, 1.0), n, eps, corners.default_depth(eps))
+    We = 8  # radius_for(3, 2, 1e-5)
+    direct = corners.corner_errors(remap, local_search_many(prior, n, eps, window(n, 3, We)), We)
+    assert np.array_equal(E.low, direct.low)
+    # below the local Bayes remap's worst case (lattice~average's), which it replaces near the vertices
+    avg = LATTICE.direct_errors(LATTICE.plan(Task.ERRORS, spec.averaged(), prior, n), prior, n, spec.averaged())
+    assert E.high.max() < avg.low.max() - 0.005
+    # optimal~worst past its LP is this release
+    ospec = ReleaseSpec.of("optimal", eps, objective="worst")
+    assert OPTIMAL.plan(Task.DRAW, ospec, prior, 100).route == "corner remap"
+
+
+def test_draws_follow_the_remap_of_the_errors():
+    """The sampler's outputs at a data set next to a vertex have the pmf sum_z K(z | c) T(z, .) of the remap whose
+    errors are reported (chi-square), T from the same table."""
+    from scipy.stats import chisquare
+
+    import dpposterior as dp
+
+    prior, n, eps = (1.0, 1.0, 1.0), 60, 2.0
+    c = np.array([1, 58, 1])
+    remap = corners.cached_corner_remap(prior, n, eps, corners.default_depth(eps))
+    offs = _offsets(12)
+    wts = _kernel_weights(eps, offs)
+    out, p = remap.transition(c + offs)
+    pmf = {}
+    for o, q, w in zip(out, p, wts):
+        for r, pr in zip(map(tuple, o), q):
+            if pr > 0:
+                pmf[r] = pmf.get(r, 0.0) + w * pr
+    draws = dp.sample("lattice", prior, tuple(c), epsilon=eps, objective="worst", size=3000, rng=11)
+    keys = sorted(pmf, key=lambda r: -pmf[r])
+    big = [r for r in keys if pmf[r] * 3000 >= 5]
+    seen = {r: 0 for r in big}
+    rest = 0
+    for d in map(tuple, draws.tolist()):
+        if d in seen:
+            seen[d] += 1
+        else:
+            rest += 1
+    f_exp = np.array([pmf[r] for r in big] + [1 - sum(pmf[r] for r in big)]) * 3000
+    f_obs = np.array([seen[r] for r in big] + [rest])
+    assert chisquare(f_obs, f_exp * f_obs.sum() / f_exp.sum()).pvalue > 1e-6
+    assert any(0 < q.max() < 1 for q in remap.probs)  # some rows are randomised: the test reads them
+
+
+def test_a_randomised_row_is_drawn_with_its_probabilities():
+    from scipy.stats import chisquare
+
+    from dpposterior.randomness import bit_source
+
+    remap = corners.cached_corner_remap((1.0, 1.0, 1.0), 60, 2.0, corners.default_depth(2.0))
+    mixed = np.flatnonzero((remap.probs.max(axis=1) < 0.8) & (remap.probs.max(axis=1) > 0.2))
+    assert mixed.size
+    f = int(mixed[0])
+    z = remap.points[f]
+    out, p = remap.transition(z)
+    bits = bit_source(5)
+    draws = [tuple(remap.draw(z, bits)) for _ in range(2000)]
+    support = [tuple(o) for o, q in zip(out[0], p[0]) if q > 0]
+    assert set(draws) <= set(support)
+    counts = np.array([draws.count(r) for r in support])
+    expected = np.array([q for q in p[0] if q > 0]) * 2000
+    assert chisquare(counts, expected).pvalue > 1e-6
+
+
+def test_the_corner_solve_over_its_limit_is_refused_in_one_line(monkeypatch):
+    """eps = 0.25: the corner LP is estimated over the memory and the solve limits (from public n, k, eps; nothing is
+    built), each refused in one line naming its setting."""
+    spec = ReleaseSpec.of("lattice", 0.25, objective="worst")
+    plan = LATTICE.plan(Task.DRAW, spec, np.ones(3), 10**6)
+    assert plan.route == "corner remap"
+    line = plan.refused()
+    assert "corner remap" in line and "DPPOSTERIOR_MEMORY_GB" in line and "\n" not in line
+    monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "100")
+    line = LATTICE.plan(Task.DRAW, spec, np.ones(3), 10**6).refused()
+    assert "corner remap" in line and "DPPOSTERIOR_MAX_SOLVE_SECONDS" in line and "\n" not in line
+    monkeypatch.delenv("DPPOSTERIOR_MEMORY_GB")
+    assert LATTICE.plan(Task.DRAW, ReleaseSpec.of("lattice", 1.0, objective="worst"), np.ones(3), 10**6).fits
