@@ -131,12 +131,13 @@ FALLBACK_SHARE = 0.25
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
 #: Seconds of the batched local search at k >= 4 (:func:`~dpposterior.lattice.batched.local_search_batch`): per entry
-#: of its table (output x point of the ball of radius ``batch_radius``), and per point of the data sets' ball
-#: (``radius_for(k, eps, 1e-12)``) of each one-point search it hands on (the z outside R(n), the near ties).  Measured
-#: on the 2 shared cores at load 12-16 (2026-11-28, CPU s): Dir(1,1,1,1), eps = 1, c = (25, 25, 25, 25), the pmf at one
-#: data set at tol 1e-5 (24,739 points, all in R(n)): 10.8 s; one-point searches at n = 100: 10-16 ms inside R(n),
-#: 10-36 ms outside, against 162,133 ball points.
-BATCH_SECONDS = (3e-8, 1.5e-7)
+#: of its table (output x point of the ball of radius ``batch_radius``), and per one-point search it hands on (the z
+#: off R(n), the near ties) a constant plus a share per point of the data sets' ball (``radius_for(k, eps, 1e-12)``).
+#: Measured on the 2 shared cores at load 12-18 (2026-11-28, CPU s), Dir(1,1,1,1): the pmf at one data set at
+#: c = (25, 25, 25, 25), eps = 1, tol 1e-5 (24,739 points, all in R(n)): 11-12 s; the window errors at n = 20, eps = 2
+#: (~32,000 handed on, 21,127 ball points each): 85 s, and eps = 3 (~15,800 handed on): 27 s, so ~2.6 ms and ~1.7 ms a
+#: one-point search (10-36 ms at eps = 1, 162,133 ball points).
+BATCH_SECONDS = (3e-8, 1.5e-3, 7e-8)
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -209,7 +210,7 @@ def batched_seconds(k: int, epsilon: float, inside: float, handed: float) -> tup
     eps = float(epsilon)
     V = sum(sphere_count(k, t) for t in range(batch_radius(k, eps) + 1))
     Dc = sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1))
-    return BATCH_SECONDS[0] * 1.2 * inside * V, BATCH_SECONDS[1] * handed * Dc
+    return BATCH_SECONDS[0] * 1.2 * inside * V, handed * (BATCH_SECONDS[1] + BATCH_SECONDS[2] * Dc)
 
 
 def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
