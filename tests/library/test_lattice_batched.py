@@ -198,3 +198,16 @@ def test_the_pmf_at_one_data_set_at_k4_is_its_definition(monkeypatch):
     MECHANISMS["lattice"].check_pmf_at(100, 4, spec1, 1e-5, counts=np.array([25, 25, 25, 25]))
     with pytest.raises(SizeError, match=r"pmf at one data set for k=4, n=100, eps=1 \(24,739 local searches\)"):
         MECHANISMS["lattice"].check_pmf_at(100, 4, spec1, 1e-5)
+
+
+def test_many_draws_at_once_are_the_draws_one_at_a_time(monkeypatch):
+    """``sample`` of many draws (Monte Carlo) runs the batched search: the same outputs, draw by draw, as the one-point
+    search on the same noise (the same seeded bits)."""
+    counts = np.array([30, 10, 40, 20])
+    spec = ReleaseSpec.of("lattice", 1.0, objective="average")
+    assert not MECHANISMS["lattice"].uses_window(100, 4, spec)
+    size = lattice_module.BATCH_DRAWS + 8
+    batched = MECHANISMS["lattice"].sample(np.ones(4), counts, spec, size, np.random.default_rng(7))
+    monkeypatch.setattr(lattice_module, "BATCH_DRAWS", 10**9)
+    one = MECHANISMS["lattice"].sample(np.ones(4), counts, spec, size, np.random.default_rng(7))
+    assert np.array_equal(batched, one) and len(np.unique(one, axis=0)) > 3
