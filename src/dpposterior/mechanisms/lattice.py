@@ -460,7 +460,8 @@ class LatticeMechanism(Mechanism):
     def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
         """The route of the exact errors (module docstring): the window's remap (``"window remap"``: its upper ends
         under Hellinger, the remap's loss) where a draw reads it; ``average`` at k = 3 past it, the local remap at every
-        point of the window (``"local search"``, :meth:`local_errors`, a bracket of :data:`LOCAL_ERROR_TOL`); another
+        point of the window (``"local search"``, :meth:`local_errors`, a bracket of :data:`LOCAL_ERROR_TOL`), and at
+        k >= 4 the same by the batched local search (``"batched local search"``, :meth:`_batched_plan`); another
         ``measure`` walks the rows (lower ends).  Else no route: the draws compute the remap at the drawn point only."""
         k = len(prior)
         what = self.errors_what(n, k, spec)
