@@ -124,10 +124,12 @@ LOCAL_SEARCH_SECONDS = (0.5, 1.5e-8, 2.5e-5)
 LOCAL_SUM_SECONDS = 2.25e-8
 #: A one-point search of a near tie in the batched local remap costs at most this share of :func:`local_seconds` (a
 #: draw's search, which covers the whole ball): measured, Dir(1,1,1), eps = 0.5: n = 50, 3,120 of them in 11.7 CPU s;
-#: n = 100, 3,147 in 15.6 s (4-5 ms each, against 39 ms for a draw's; 2026-11-28).  A plan of the errors counts none of
+#: n = 100, 3,147 in 15.6 s (4-5 ms each, against 39 ms for a draw's; 2026-11-28); n = 300, 4,377 of them, 37.3 CPU s for
+#: the whole remap of which ~5 s the batched part (~7.3 ms each at load 12-16).  A plan of the errors counts none of
 #: them (their number depends on public n, k, eps, but is known only by running: ~50 at eps = 1, n = 300, ~3,100 at
-#: eps = 0.5), so there the plan's seconds are low; the run stays within the solve limit.
-FALLBACK_SHARE = 0.25
+#: eps = 0.5, n = 50-100, 4,377 at n = 300), so there the plan's seconds are low; the run stays within the solve limit.
+#: 0.19 (7.4 ms at eps = 0.5) lets n = 300 run (5,380 allowed; at 0.25, 4,091: refused while the whole took 37 s).
+FALLBACK_SHARE = 0.19
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
 #: Seconds of the batched local search at k >= 4 (:func:`~dpposterior.lattice.batched.local_search_batch`): per entry
