@@ -45,6 +45,7 @@ GRID = [
     ("geometric", None, 3, 1000, 1.0),
     ("lsdim", None, 3, 1000, 1.0),
     ("geometric", None, 4, 100, 1.0),
+    ("lattice", "average", 4, 20, 3.0),
 ]
 QUICK = [row for row in GRID if row[3] <= 300 and row[2] <= 3]
 
@@ -78,6 +79,7 @@ def rates() -> dict:
             "FACTOR_EVALUATIONS_PER_SECOND": scale.FACTOR_EVALUATIONS_PER_SECOND,
             "FACTOR_K3_EVALUATIONS_PER_SECOND": scale.FACTOR_K3_EVALUATIONS_PER_SECOND,
             "LOCAL_SEARCH_SECONDS": list(lattice.LOCAL_SEARCH_SECONDS), "LOCAL_SUM_SECONDS": lattice.LOCAL_SUM_SECONDS,
+            "BATCH_SECONDS": list(lattice.BATCH_SECONDS),
             "DENSE_SECONDS": list(lattice.DENSE_SECONDS), "MINIMAX_SECONDS": list(lattice.MINIMAX_SECONDS),
             "REMAP_SECONDS_PER_N2": dict(optimal.REMAP_SECONDS_PER_N2), "MINIMAX_BYTES": lattice.MINIMAX_BYTES,
             "RISK_PER_SECOND": base.RISK_PER_SECOND, "RISK_BYTES": base.RISK_BYTES,
@@ -88,15 +90,19 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "plans.json"))
     parser.add_argument("--quick", action="store_true", help="only the calls of a few seconds")
+    parser.add_argument("--only", default="", help="only the calls whose label holds this, merged into --out (the "
+                        "other calls kept as they were measured; the rates written are today's)")
     args = parser.parse_args(argv)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     rows = []
     print(f"{'call':<34} {'route':<22} {'planned s':>9} {'CPU s':>7} {'ratio':>6} {'planned MB':>10} {'peak MB':>8}")
     for mech, objective, k, n, eps in QUICK if args.quick else GRID:
+        call = f"{mech}{'~' + objective if objective else ''} k={k} n={n} eps={eps:g}"
+        if args.only not in call:
+            continue
         load = os.getloadavg()[0]
         proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps([mech, objective, k, n, eps])], env=env,
                               capture_output=True, text=True)
-        call = f"{mech}{'~' + objective if objective else ''} k={k} n={n} eps={eps:g}"
         if proc.returncode:
             print(f"{call:<34} refused: {proc.stderr.strip().splitlines()[-1][:120]}")
             rows.append({"call": call, "refused": proc.stderr.strip().splitlines()[-1]})
@@ -106,6 +112,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{call:<34} {got['route']:<22} {got['planned_seconds']:9.2f} {got['cpu_seconds']:7.2f} {ratio:6.2f} "
               f"{got['planned_bytes'] / 1e6:10.0f} {got['peak_growth_bytes'] / 1e6:8.0f}", flush=True)
         rows.append({"call": call, "load_before": round(load, 2), **got})
+    if args.only:  # the other calls as they were measured
+        kept = json.loads(pathlib.Path(args.out).read_text(encoding="utf-8"))["calls"]
+        new = {row["call"] for row in rows}
+        rows = [c for c in kept if c["call"] not in new] + rows
     out = {"date": datetime.date.today().isoformat(), "cores": os.cpu_count(),
            "max_rss_unit": "bytes (ru_maxrss x 1024)", "rates": rates(), "calls": rows}
     pathlib.Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")

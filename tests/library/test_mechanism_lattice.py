@@ -131,9 +131,12 @@ def test_large_n_average_draw_uses_the_local_search():
         dp.log_pmf("lattice", (1, 1, 1), (334, 333, 333), epsilon=1.0, objective="average")
 
 
-def test_a_local_search_draw_searches_each_distinct_z_once_and_gives_each_draw_its_own(monkeypatch):
-    # T(z) is a function of z alone: many draws from one data set repeat z, and each distinct z is searched once;
-    # every draw still gets T of its own z (the per-draw search, recomputed here for each draw)
+@pytest.mark.parametrize("size", [300, 12])
+def test_a_local_search_draw_searches_each_distinct_z_once_and_gives_each_draw_its_own(monkeypatch, size):
+    # T(z) is a function of z alone: many draws from one data set repeat z, and each distinct z is searched once (all
+    # together by the batched search past BATCH_DRAWS of them, else one at a time); every draw still gets T of its own
+    # z (the per-draw search, recomputed here for each draw)
+    from dpposterior.lattice import batched
     from dpposterior.lattice import remap as lattice_remap
     from dpposterior.mechanisms import lattice as lattice_entry
 
@@ -141,15 +144,22 @@ def test_a_local_search_draw_searches_each_distinct_z_once_and_gives_each_draw_i
     assert not LATTICE.uses_window(1000, 3, spec)
     seen = []
 
-    def counted(prior, n, eps, z, *args, **kw):
+    def one(prior, n, eps, z, *args, **kw):
         seen.append(tuple(int(x) for x in z))
         return lattice_remap.local_bayes_search(prior, n, eps, z, *args, **kw)
 
-    monkeypatch.setattr(lattice_entry, "local_bayes_search", counted)
-    m = LATTICE.sample(np.ones(3), counts, spec, 300, np.random.default_rng(5))
-    assert len(seen) == len(set(seen)) < 300  # each distinct z once, and z repeats
-    z = counts[None, :] + lattice_entry.sample_noise(3, 2.0, 300, lattice_entry._bits(np.random.default_rng(5)))
-    assert len(set(map(tuple, z.tolist()))) == len(seen)
+    def many(prior, n, eps, Z, *args, **kw):
+        seen.extend(tuple(int(x) for x in z) for z in Z)
+        return batched_search(prior, n, eps, Z, *args, **kw)
+
+    batched_search = batched.local_search_batch
+    monkeypatch.setattr(lattice_entry, "local_bayes_search", one)
+    monkeypatch.setattr(batched, "local_search_batch", many)
+    m = LATTICE.sample(np.ones(3), counts, spec, size, np.random.default_rng(5))
+    z = counts[None, :] + lattice_entry.sample_noise(3, 2.0, size, lattice_entry._bits(np.random.default_rng(5)))
+    assert len(seen) == len(set(seen)) == len(set(map(tuple, z.tolist())))  # each distinct z once
+    if size == 300:
+        assert len(seen) < size  # z repeats
     want = np.stack([lattice_remap.local_bayes_search(np.ones(3), 1000, 2.0, zi) for zi in z])
     assert np.array_equal(m, want)
 

@@ -125,10 +125,12 @@ LOCAL_SEARCH_SECONDS = (0.5, 1.5e-8, 2.5e-5)
 LOCAL_SUM_SECONDS = 2.25e-8
 #: A one-point search of a near tie in the batched local remap costs at most this share of :func:`local_seconds` (a
 #: draw's search, which covers the whole ball): measured, Dir(1,1,1), eps = 0.5: n = 50, 3,120 of them in 11.7 CPU s;
-#: n = 100, 3,147 in 15.6 s (4-5 ms each, against 39 ms for a draw's; 2026-11-28).  A plan of the errors counts none of
+#: n = 100, 3,147 in 15.6 s (4-5 ms each, against 39 ms for a draw's; 2026-11-28); n = 300, 4,377 of them, 37.3 CPU s for
+#: the whole remap of which ~5 s the batched part (~7.3 ms each at load 12-16).  A plan of the errors counts none of
 #: them (their number depends on public n, k, eps, but is known only by running: ~50 at eps = 1, n = 300, ~3,100 at
-#: eps = 0.5), so there the plan's seconds are low; the run stays within the solve limit.
-FALLBACK_SHARE = 0.25
+#: eps = 0.5, n = 50-100, 4,377 at n = 300), so there the plan's seconds are low; the run stays within the solve limit.
+#: 0.19 (7.4 ms at eps = 0.5) lets n = 300 run (5,380 allowed; at 0.25, 4,091: refused while the whole took 37 s).
+FALLBACK_SHARE = 0.19
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
 #: The noise-aware posterior's window column (:meth:`LatticeMechanism.local_posterior`): seconds of the column per
@@ -160,6 +162,18 @@ CORNER_SECONDS = (0.3, 4e-8, 1.3)
 #: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
 #: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
 CORNER_BYTES = 150.0
+#: Seconds of the batched local search at k >= 4 (:func:`~dpposterior.lattice.batched.local_search_batch`): per entry
+#: of its table (output x point of the ball of radius ``batch_radius``), and per one-point search it hands on (the z
+#: off R(n), the near ties) a constant plus a share per point of the data sets' ball (``radius_for(k, eps, 1e-12)``).
+#: Measured on the 2 shared cores at load 12-18 (2026-11-28, CPU s), Dir(1,1,1,1): the pmf at one data set at
+#: c = (25, 25, 25, 25), eps = 1, tol 1e-5 (24,739 points, all in R(n)): 11-12 s; the window errors at n = 20, eps = 2
+#: (~32,000 handed on, 21,127 ball points each): 85 s, and eps = 3 (~15,800 handed on): 27 s, so ~2.6 ms and ~1.7 ms a
+#: one-point search (10-36 ms at eps = 1, 162,133 ball points).
+BATCH_SECONDS = (3e-8, 1.5e-3, 7e-8)
+#: Draws at once from which :meth:`LatticeMechanism.sample` computes the local search of all of them together
+#: (:func:`~dpposterior.lattice.batched.local_search_batch`, equal outputs; measured at k = 4, eps = 1, n = 100 to 1e4,
+#: 200 draws: 1.3-2.1 ms a draw against 16-17 ms one at a time); a release's draw (size 1) runs the one-point search.
+BATCH_DRAWS = 32
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
 
@@ -219,6 +233,20 @@ def local_error_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
     R, Z = float(n_candidates(n, k)), float(_window_size(n, k, _radius(k, eps, LOCAL_ERROR_TOL)))
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
+
+
+def batched_seconds(k: int, epsilon: float, inside: float, handed: float) -> tuple[float, float]:
+    """Estimated seconds of :func:`~dpposterior.lattice.batched.local_search_batch` over ``inside`` points of R(n),
+    ``handed`` of all its points handed to the one-point search, from those counts and k, eps: ``(its table, the
+    one-point searches)`` (:data:`BATCH_SECONDS`; the table's outputs are about the points in R(n) and their
+    neighbours).  A plan counts as handed on the points off R(n) and those of R(n) with a count at most 1 (the near
+    ties measured were there: on a face, or one step from it)."""
+    from ..lattice.batched import batch_radius
+
+    eps = float(epsilon)
+    V = sum(sphere_count(k, t) for t in range(batch_radius(k, eps) + 1))
+    Dc = sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1))
+    return BATCH_SECONDS[0] * 1.2 * inside * V, handed * (BATCH_SECONDS[1] + BATCH_SECONDS[2] * Dc)
 
 
 def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
@@ -312,11 +340,49 @@ def _local_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     return window_errors(a, n, epsilon, out, W)
 
 
+@lru_cache(maxsize=2)
+def _batched_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
+    """The route ``"batched local search"`` (k >= 4) after its plan: the local search at every point of the window
+    (:func:`~dpposterior.lattice.batched.local_search_batch`), then the offset sum over ``d(w) <= W``
+    (:func:`~dpposterior.lattice.batched.window_errors_any`), ``tail = tail_bound(k, eps, W) <= 1e-5``."""
+    from ..lattice.batched import local_search_batch, window_errors_any
+    from ..lattice.noise import window
+
+    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    out = local_search_batch(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
+    return window_errors_any(a, n, epsilon, out, W)
+
+
 def _solve_limit(seconds: float, what: str) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
         raise SizeError(f"{what} is estimated at {estimate_text(seconds)} s, over the limit of {limit:g} s "
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
+
+
+def _batched_rule(a: NDArray, c: NDArray, epsilon: float, D: int):
+    """The output rank of what a draw computes at each z of the ball ``d(z - c) <= D`` (the local search, by
+    :func:`~dpposterior.lattice.batched.local_search_batch`, all at once), as a rule for
+    :func:`~dpposterior.lattice.pointwise.ball_pmf` (a look-up by the points' lexicographic keys)."""
+    from ..lattice.batched import local_search_batch
+    from ..lattice.remap import _ball
+
+    n, k = int(c.sum()), c.size
+    Z = c[None, :] + _ball(k, D)  # lexicographic, as ball_pmf hands them on
+    ranks = candidate_rank(local_search_batch(a, n, epsilon, Z))
+    base = n + 2 * D + 1
+
+    def key(z):
+        out = np.zeros(len(z), dtype=np.int64)
+        for i in range(k - 1):
+            out = out * base + (z[:, i] + D)
+        return out
+
+    keys = key(Z)
+
+    def rule(z):
+        return ranks[np.searchsorted(keys, key(np.asarray(z, dtype=np.int64)))]
+    return rule
 
 
 class LatticeRows(Rows):
@@ -503,7 +569,8 @@ class LatticeMechanism(Mechanism):
     def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
         """The route of the exact errors (module docstring): the window's remap (``"window remap"``: its upper ends
         under Hellinger, the remap's loss) where a draw reads it; ``average`` at k = 3 past it, the local remap at every
-        point of the window (``"local search"``, :meth:`local_errors`, a bracket of :data:`LOCAL_ERROR_TOL`); another
+        point of the window (``"local search"``, :meth:`local_errors`, a bracket of :data:`LOCAL_ERROR_TOL`), and at
+        k >= 4 the same by the batched local search (``"batched local search"``, :meth:`_batched_plan`); another
         ``measure`` walks the rows (lower ends).  Else no route: the draws compute the remap at the drawn point only."""
         k = len(prior)
         what = self.errors_what(n, k, spec)
@@ -514,6 +581,8 @@ class LatticeMechanism(Mechanism):
             return self._local_plan(n, k, spec, what)
         if self.uses_corners(n, k, spec):
             return self._corner_plan(n, k, spec, what)
+        if spec.objective == Objective.AVERAGE and k >= 4 and not self.uses_window(n, k, spec):
+            return self._batched_plan(n, k, spec, what)
         return self._window_plan(prior, n, spec, what)
 
     def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
@@ -580,6 +649,29 @@ class LatticeMechanism(Mechanism):
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
                     advice="use a smaller n")
 
+    def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The plan of the exact errors of ``average`` at k >= 4 where a draw runs the local search (route ``"batched
+        local search"``): :func:`~dpposterior.lattice.batched.local_search_batch` at every point of the window (a
+        solve: its table over R(n), the one-point searches of the window's points off R(n) and of the near ties), then
+        the offset sum (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's),
+        with the bracket :data:`LOCAL_ERROR_TOL`."""
+        from ..lattice.batched import BLOCK_ENTRIES as BATCH_BLOCK
+
+        eps = spec.epsilon
+        W = _radius(k, eps, LOCAL_ERROR_TOL)
+        rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
+        edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
+        table, handed = batched_seconds(k, eps, rows, Z - rows + edge)
+        total = LOCAL_SUM_SECONDS * rows * ball_size(k, eps, LOCAL_ERROR_TOL)
+        side = float(n + k * W + 1)
+        # the window's points and outputs (2 k int64 each), its outputs on the grid (k int32 per grid point), the
+        # table's outputs and sums (~ (8 k + 8) x 13 per point of R(n)), G's blocks (~ 8 arrays of BLOCK_ENTRIES)
+        memory = 16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * BATCH_BLOCK
+        return Plan(task=Task.ERRORS, route="batched local search", what=what, seconds=table + handed + total,
+                    memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
+                    costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed),
+                           ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)), advice="use a smaller n")
+
     def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
         """Run :meth:`plan_errors`' route: :meth:`local_errors` or the window's upper ends ``E_win(c) + tail``."""
         a = np.asarray(prior, dtype=np.float64)
@@ -587,6 +679,9 @@ class LatticeMechanism(Mechanism):
             return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
         if plan.route == "corner remap":
             return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        if plan.route == "batched local search":
+            return _batched_errors(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
+                                                                                                   spec))
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
@@ -597,6 +692,15 @@ class LatticeMechanism(Mechanism):
         stays within the limit, refusing in one line past it)."""
         left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon)[0]
         return max(1, int(left / (FALLBACK_SHARE * local_seconds(k, spec.epsilon))))
+
+    @staticmethod
+    def _batched_fallback(n: int, k: int, spec: ReleaseSpec) -> int:
+        """The one-point searches the batched local search (k >= 4) may hand on: what the solve limit leaves after its
+        table, at the estimated seconds of one (:data:`BATCH_SECONDS`); past it the run refuses in one line."""
+        rows = float(n_candidates(n, k))
+        table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
+        one = batched_seconds(k, spec.epsilon, 0.0, 1.0)[1]
+        return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table) / one))
 
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
         """A padded release's draws: the window's remap (solved once) where a draw reads it, else
@@ -759,18 +863,29 @@ class LatticeMechanism(Mechanism):
 
     # -- the pmf at one data set ---------------------------------------------------------------
 
-    def pmf_at_seconds(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL) -> float:
-        """Estimated seconds of :meth:`pmf_at` from public n, k, eps (docs/lattice.md, "The pmf at one data set"): the
+    def pmf_at_seconds(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None) -> float:
+        """Estimated seconds of :meth:`pmf_at` from n, k, eps (docs/lattice.md, "The pmf at one data set"): the
         window's remap and a look-up per point of the ball where a draw reads the window, else one local search per
-        point of the ball."""
+        point of the ball (k = 3), or at k >= 4 the batched local search (:func:`batched_seconds`) over the ball's
+        points in R(n), the rest handed on, which needs the data set ``counts`` whose pmf is asked (without it: every
+        point handed on)."""
         ball = ball_size(k, spec.epsilon, tol)
         if self.uses_window(n, k, spec):
             return self.solve_seconds(n, k, spec.objective, spec.epsilon) + BALL_SECONDS * ball
+        if k >= 4:
+            from ..lattice.remap import _ball
+
+            if counts is None:
+                return sum(batched_seconds(k, spec.epsilon, 0, ball))
+            low = (np.asarray(counts, dtype=np.int64)[None, :] + _ball(k, _radius(k, spec.epsilon, tol))).min(axis=1)
+            inside = int(np.count_nonzero(low >= 0))
+            handed = ball - inside + int(np.count_nonzero((low >= 0) & (low <= 1)))
+            return sum(batched_seconds(k, spec.epsilon, inside, handed))
         return ball * local_seconds(k, spec.epsilon)
 
-    def check_pmf_at(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL) -> None:
+    def check_pmf_at(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None) -> None:
         """Refuse (one line, before any work) :meth:`pmf_at` over its memory or time budget (docs/lattice.md, "The pmf
-        at one data set")."""
+        at one data set"); ``counts``: the data set, for the estimate at k >= 4 (:meth:`pmf_at_seconds`)."""
         self.check_distance(spec, k)
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
@@ -779,7 +894,7 @@ class LatticeMechanism(Mechanism):
             raise SizeError(f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} (worst) "
                             "is not built: its corner table's rows are randomised")
         check_size(n_candidates(n, k), 8, f"the lattice release's pmf at one data set for k={k}, n={n}")
-        _solve_limit(self.pmf_at_seconds(n, k, spec, tol),
+        _solve_limit(self.pmf_at_seconds(n, k, spec, tol, counts),
                      f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} "
                      f"({ball_size(k, spec.epsilon, tol):,} local searches)")
 
@@ -796,7 +911,7 @@ class LatticeMechanism(Mechanism):
         a = np.asarray(prior, dtype=np.float64)
         c = np.asarray(counts, dtype=np.int64).reshape(-1)
         n, k = int(c.sum()), c.size
-        self.check_pmf_at(n, k, spec, tol)
+        self.check_pmf_at(n, k, spec, tol, c)
         D = _radius(k, spec.epsilon, tol)
         if self.uses_window(n, k, spec):
             setup = _setup(tuple(a.tolist()), n, spec.epsilon)
@@ -809,6 +924,8 @@ class LatticeMechanism(Mechanism):
                     z[~inside] = project(z[~inside], n)
                 rows = setup.window_index(z)
                 return remap.index[rows] if remap.index is not None else remap.table[rows]
+        elif k >= 4:  # the batched local search over the whole ball, then a look-up (lattice.batched)
+            rule = _batched_rule(a, c, spec.epsilon, D)
         else:
             def rule(z):
                 return candidate_rank(np.stack([local_bayes_search(a, n, spec.epsilon, zi) for zi in z]))
@@ -835,9 +952,15 @@ class LatticeMechanism(Mechanism):
             remap = _corner(tuple(float(x) for x in prior), n, spec.epsilon)
             return np.stack([remap.draw(zi, bits) for zi in z])
         if not self.uses_window(n, k, spec):
-            # T(z) is a function of z alone: computed once per distinct z (many draws from one data set repeat z)
+            # T(z) is a function of z alone: computed once per distinct z (many draws from one data set repeat z),
+            # many distinct z together (Monte Carlo: the batched search gives the one-point search's outputs)
             distinct, back = np.unique(z, axis=0, return_inverse=True)
-            out = np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in distinct])
+            if len(distinct) >= BATCH_DRAWS:
+                from ..lattice.batched import local_search_batch
+
+                out = local_search_batch(prior, n, spec.epsilon, distinct)
+            else:
+                out = np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in distinct])
             return out[back.reshape(-1)]
         setup = _setup(tuple(float(x) for x in prior), n, spec.epsilon)
         remap = self.remap(prior, n, spec)

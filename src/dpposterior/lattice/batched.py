@@ -1,0 +1,274 @@
+"""The local search of the lattice release (:func:`.remap.local_bayes_search`) at many points at once, any k.
+
+Definition (docs/lattice.md, "The local remap at many points, any k").  A ``lattice~average`` draw at large n outputs
+``T(z) = local_bayes_search(a, n, eps, z)``: with ``p = project(z)``, ``C = {c in R(n) : d(c, p) <= Dc}``
+(``Dc = radius_for(k, eps, 1e-12)``), weights ``w(c) = pi(c) e^(-eps d(z, c))`` (up to one constant per z), the
+lightest c of total weight at most ``share T`` left out (``T = sum_C w``; the kept set ``Kz``), risks
+``S(r) = sum_{c in Kz} w(c) L(c, r)`` and a descent over the outputs ``r`` within 1 of a centre, from ``p``.
+:func:`local_search_batch` returns the same output at every z (any k; :mod:`.search` is the k = 3 route, whose
+tables also cover the z outside R(n)).
+
+Method.  For a z in R(n) (so ``p = z``) and an output ``r`` near it, ``S^(z, r) = sum_{c in B_r} w(c) L(c, r)`` over
+the ball ``B_r = {c in R(n) : d(c, r) <= rho}`` (``rho`` from :data:`BATCH_TAIL`).  Its first step reads a table:
+for every output ``r`` within 1 of some z, ``G[r, v] = pi(r + v) L(r + v, r)`` over ``d(v) <= rho`` (computed once per
+output, a block of outputs at a time), contracted with the kernel columns ``e^(-eps d(-u - v))`` of the 13 (k = 4)
+offsets ``u = r - z`` within 1: ``M[r, u] = S^(r - u, r)``.  A later step (the centre moved) sums ``B_r`` for its
+pairs directly.  The z outside R(n) (and the z whose search is not decided) go to the one-point search.
+
+Certificate (proof).  Weights are taken as ``w(c) = pi(c) / top e^(-eps d(z, c))`` (``top`` an upper bound of
+``pi``, so ``w <= 1``).  While ``d(r, z) + rho <= Dc``, ``B_r`` lies in C (``p = z``), so, each loss in [0, 1],
+
+    ``S(r) - S^(r) = sum_{Kz \\ B_r} w L - sum_{B_r \\ Kz} w L``   lies in   ``[-share T, T - N_r]``,
+
+``N_r = sum_{B_r} w``.  Bounds from public tables: ``pi(c) <= pimax(z)``, the product over coordinates of the
+largest of ``lnGamma(a_i + x) - lnGamma(x + 1)`` over ``x`` in ``[z_i - Dc, z_i + Dc]`` (monotone in ``x``: an end
+point), so ``T <= pimax(z) Z(eps, k) =: T+``; and ``B_r`` holds the ball ``d(c, z) <= rho - d(r, z)``, so
+``T - N_r <= pimax(z) sum_{d(w) > rho - d(r, z)} e^(-eps d(w)) <= T+ tail_bound(k, eps, rho - d(r, z))``.  The
+floats (ours and the one-point search's) differ from the exact sums by at most ``mu T+`` each, with
+``mu = 1e-9 + 16 Lambda 2^-53`` as in :mod:`.search` (``Lambda`` the largest magnitude of a weight's logarithm).  So
+the one-point search's computed risk of every output lies in
+``[lo, hi] = [S^ - (share + 2 mu) T+, S^ + T+ tail_bound(k, eps, rho - d(r, z)) + 2 mu T+]``.  A step at a centre is
+decided when one output ``r*`` of its ball has ``hi(r*) < lo(r)`` for every other output of the ball: then ``r*`` is
+the one-point search's strict float argmin, so it returns the centre (``r*`` the centre) or moves to ``r*``, as
+here.  Any other z is handed to :func:`.remap.local_bayes_search` itself (counted, refused past a limit in one
+line), so every output equals the one a draw computes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import gammaln
+
+from .. import validate as _validate
+from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
+from ..errors import InputError
+from ..models import candidates
+from .noise import log_normaliser, radius_for, tail_bound, window
+from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball
+from .search import FLOAT_MARGIN, _Fallback
+
+#: The balls ``B_r`` have radius ``rho = radius_for(k, eps, BATCH_TAIL) + 2``, so that the bound on ``T - N_r`` is at
+#: most ``BATCH_TAIL T+`` for outputs within 2 of z (module docstring).
+BATCH_TAIL = 1e-3
+#: Entries (outputs x ball points) of one block of the table ``G``.
+BLOCK_ENTRIES = 2**20
+
+
+def batch_radius(k: int, epsilon: float) -> int:
+    """``rho``, the radius of the sums ``S^`` (:data:`BATCH_TAIL`), at most ``Dc`` (public k, eps)."""
+    return min(radius_for(k, epsilon, BATCH_TAIL) + 2, radius_for(k, epsilon, 1e-12))
+
+
+class _Sums:
+    """The per-coordinate tables of the sums ``S^(z, r)`` (module docstring): ``ln pi`` up to ``top``, the Jensen-gap
+    bands ``J_i(r_i + v_i, r_i)`` for ``|v_i| <= rho``, the ball ``d(v) <= rho`` and its kernel."""
+
+    def __init__(self, a: NDArray[np.float64], n: int, eps: float, rho: int):
+        k = a.size
+        self.a, self.n, self.eps, self.rho, self.k = a, n, eps, rho, k
+        x = np.arange(n + 1, dtype=np.float64)
+        self.f = [gammaln(a[i] + x) - gammaln(x + 1.0) for i in range(k)]
+        self.top = float(sum(fi.max() for fi in self.f))  # ln pi(c) - top <= 0 on R(n)
+        cols = np.arange(-rho, rho + 1)
+        vals = np.arange(n + 1)[:, None] + cols[None, :]
+        self.bands = [np.where((vals >= 0) & (vals <= n),
+                               lgamma_jensen_gap(a[i] + np.clip(vals, 0, n).astype(np.float64), a[i] + x[:, None]),
+                               0.0).ravel() for i in range(k)]  # [r_i (2 rho + 1) + v_i + rho]
+        self.ball = _ball(k, rho)
+        self.width = 2 * rho + 1
+
+    def G(self, r: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``G[r, v] = pi(r + v) / top L(r + v, r)`` for the rows ``r`` (outputs) and the ball's offsets (0 off R(n))."""
+        k, n, rho, ball = self.k, self.n, self.rho, self.ball
+        lnpi = np.zeros((len(r), len(ball)))
+        log_bc = np.zeros((len(r), len(ball)))
+        ok = np.ones((len(r), len(ball)), dtype=bool)
+        for i in range(k):
+            x = r[:, i:i + 1] + ball[None, :, i]
+            ok &= (x >= 0) & (x <= n)
+            xc = np.clip(x, 0, n)
+            lnpi += self.f[i][xc]
+            log_bc += self.bands[i][r[:, i:i + 1] * self.width + (ball[None, :, i] + rho)]
+        np.minimum(log_bc, 0.0, out=log_bc)
+        g = np.expm1(log_bc, out=log_bc)
+        np.negative(g, out=g)
+        np.sqrt(g, out=g)
+        g *= np.exp(np.where(ok, lnpi - self.top, -np.inf))
+        return g
+
+    def kernel(self, s: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``e^(-eps d(s - v))`` for the rows ``s`` (columns: the ball's offsets v)."""
+        return np.exp(-self.eps * (np.abs(s[:, None, :] - self.ball[None, :, :]).sum(axis=2) // 2))
+
+
+def _keys(r: NDArray[np.int64], n: int) -> NDArray[np.int64]:
+    """An integer key per point of R(n) (its first k - 1 counts in base n + 1)."""
+    key = np.zeros(len(r), dtype=np.int64)
+    for i in range(r.shape[1] - 2, -1, -1):
+        key = key * (n + 1) + r[:, i]
+    return key
+
+
+def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, max_fallback: int | None = None,
+                       stats: dict | None = None) -> NDArray[np.int64]:
+    """``local_bayes_search(prior, n, epsilon, z)`` (its defaults) for every row ``z`` of ``Z`` (any k >= 3, each row
+    summing to n), the z in R(n) computed together (module docstring; docs/lattice.md).  Equal output at every z.
+
+    ``max_fallback``: most z handed to the one-point search before a one-line refusal (None: no limit); ``stats``:
+    filled with ``{"points", "fallback", "decided"}``."""
+    a = _validate.prior(prior)
+    k = a.size
+    if k < 3:
+        raise InputError("the batched local search is built for k >= 3")
+    n, eps = _validate.integer(n, "n", 1), _validate.epsilon(epsilon)
+    Z = np.asarray(Z, dtype=np.int64).reshape(-1, k)
+    if np.any(Z.sum(axis=1) != n):
+        raise InputError("every z must sum to n")
+    Dc = radius_for(k, eps, 1e-12)
+    rho = batch_radius(k, eps)
+    sums = _Sums(a, n, eps, rho)
+    Zk = math.exp(log_normaliser(k, eps))
+    magnitude = max(float(np.abs(fi).max()) for fi in sums.f) * k + abs(sums.top) + eps * Dc
+    mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
+    out = np.empty_like(Z)
+    decided = np.zeros(len(Z), dtype=bool)
+    inside = np.flatnonzero(np.all(Z >= 0, axis=1))
+    ball1 = _ball(k, 1)
+    centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
+    if inside.size and rho + 1 <= Dc:
+        zin = Z[inside]
+        # T+ = pimax(z) Z(eps, k): the largest ln pi over the box [z - Dc, z + Dc] at its corners (monotone per count)
+        lnmax = np.zeros(len(zin))
+        for i in range(k):
+            lo, hi = np.clip(zin[:, i] - Dc, 0, n), np.clip(zin[:, i] + Dc, 0, n)
+            lnmax += np.maximum(sums.f[i][lo], sums.f[i][hi])
+        Tplus = np.exp(lnmax - sums.top) * Zk
+        # step 1: the outputs r = z + u (u within 1) from the table M[r, u] = sum_v K(-u - v) G[r, v]
+        rs = zin[:, None, :] + ball1[None, :, :]
+        real = np.all(rs >= 0, axis=2)
+        keys = _keys(rs.reshape(-1, k), n).reshape(rs.shape[:2])
+        uniq, first = np.unique(keys[real], return_index=True)
+        outputs = rs[real][first]
+        Kmat = np.ascontiguousarray(sums.kernel(-ball1).T)  # (|ball|, 13)
+        M = np.empty((len(outputs), len(ball1)))
+        step = max(1, BLOCK_ENTRIES // len(sums.ball))
+        for lo in range(0, len(outputs), step):
+            # einsum, not BLAS: a threaded BLAS spins on a shared machine
+            M[lo:lo + step] = np.einsum("rv,vu->ru", sums.G(outputs[lo:lo + step]), Kmat, optimize=False)
+        S = np.full(real.shape, np.nan)
+        S[real] = M[np.searchsorted(uniq, keys[real]), np.nonzero(real)[1]]
+        first_step = _decide(S, real, Tplus, tail_bound(k, eps, rho - 1), mu, centre_j)
+        stay = first_step == centre_j
+        out[inside[stay]] = zin[stay]
+        decided[inside[stay]] = True
+        move = np.flatnonzero((first_step >= 0) & ~stay)
+        # later steps: the pairs' sums directly, while the outputs stay within reach (d(r, z) + rho <= Dc)
+        active, cen, tp = inside[move], rs[move, first_step[move]], Tplus[move]
+        for s in range(2, SEARCH_STEPS + 1):
+            if not active.size or s + rho > Dc:
+                break
+            rs = cen[:, None, :] + ball1[None, :, :]
+            real = np.all(rs >= 0, axis=2)
+            S = np.full(real.shape, np.nan)
+            zz = np.repeat(Z[active], len(ball1), axis=0)[real.ravel()]
+            rr = rs[real]
+            S[real] = _pair_sums(sums, zz, rr)
+            dist = np.abs(rs - Z[active][:, None, :]).sum(axis=2).max() // 2
+            best = _decide(S, real, tp, tail_bound(k, eps, rho - int(dist)), mu, centre_j)
+            stay = best == centre_j
+            out[active[stay]] = cen[stay]
+            decided[active[stay]] = True
+            go = (best >= 0) & ~stay
+            active, cen, tp = active[go], rs[go, best[go]], tp[go]
+    rest = np.flatnonzero(~decided)
+    fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
+    for j in rest:
+        out[j] = fb(a, n, eps, Z[j])
+    if stats is not None:
+        stats.update(points=len(Z), fallback=int(rest.size), decided=int(decided.sum()))
+    return out
+
+
+def _pair_sums(sums: _Sums, z: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.float64]:
+    """``S^(z, r) = sum_v e^(-eps d(z - r - v)) G[r, v]`` for each pair (rows of ``z`` and ``r``)."""
+    out = np.empty(len(z))
+    step = max(1, BLOCK_ENTRIES // len(sums.ball))
+    for lo in range(0, len(z), step):
+        sl = slice(lo, lo + step)
+        out[sl] = np.einsum("pv,pv->p", sums.G(r[sl]), sums.kernel(z[sl] - r[sl]), optimize=False)
+    return out
+
+
+def _decide(S: NDArray[np.float64], real: NDArray[np.bool_], Tplus: NDArray[np.float64], tail: float, mu: float,
+            centre: int) -> NDArray[np.int64]:
+    """The column of the certified strict minimiser of each row of ``S`` (module docstring), else -1."""
+    T = Tplus[:, None]
+    lo = np.where(real, S - (SEARCH_SHARE + 2 * mu) * T, np.inf)
+    hi = np.where(real, S + tail * T + 2 * mu * T, np.inf)
+    best = np.argmin(hi, axis=1)
+    m = np.arange(len(S))
+    others = lo.copy()
+    others[m, best] = np.inf
+    ok = (hi[m, best] < others.min(axis=1)) & np.isfinite(hi[m, best]) & ~np.any(real & np.isnan(S), axis=1)
+    return np.where(ok, best, -1)
+
+
+def window_errors_any(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.int64], W: int):
+    """``E(c) = sum_w K(w) L(c, T(c + w))`` for every c of R(n) (any k >= 3), as a :class:`.scale.Bracket`, given
+    the deterministic remap ``T`` as ``outputs`` at every point of ``window(n, k, W)`` (lexicographic); the sum runs
+    over ``d(w) <= W`` (every ``c + w`` is in the window: ``|w_i| <= d(w)``) and ``tail = tail_bound(k, eps, W)``.
+
+    The sum of :func:`.search.window_errors` (k = 3; the same losses from the same per-coordinate tables, the same
+    offsets in the same order: the same floats, tested) with the window's outputs held on the grid of its first
+    ``k - 1`` coordinates."""
+    from .scale import Bracket, _LossTables
+
+    a = _validate.prior(prior)
+    k = a.size
+    if k < 3:
+        raise InputError("the window errors are built for k >= 3")
+    n, eps = _validate.integer(n, "n", 1), _validate.epsilon(epsilon)
+    W = _validate.integer(W, "W", 0)
+    offs = _ball(k, W)  # lexicographic, as lattice_offsets
+    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
+    tail = tail_bound(k, eps, W)
+    outputs = np.asarray(outputs, dtype=np.int64)
+    R = candidates(n, k)
+    tables = _LossTables(a, n, R).tables  # J_i(c_i, r_i) at c_i (n + 1) + r_i, the dense walk's floats
+    n1 = n + 1
+    side = n + k * W + 1  # the window's grid: z_i + W in 0..n + (k - 1) W
+
+    def flat(p: NDArray[np.int64]) -> NDArray[np.int64]:
+        out = np.zeros(len(p), dtype=np.int64)
+        for i in range(k - 1):
+            out = out * side + (p[:, i] + W)
+        return out
+
+    Zw = window(n, k, W)
+    g = flat(Zw)
+    o = []
+    for i in range(k):
+        oi = np.zeros(side ** (k - 1), dtype=np.int32)
+        oi[g] = outputs[:, i]
+        o.append(oi)
+    del Zw, g
+    base_z = flat(R)
+    bases = [R[:, i] * n1 for i in range(k)]
+    strides = [side ** (k - 2 - i) for i in range(k - 1)]
+    acc = np.zeros(len(R))
+    lb = np.empty(len(R))
+    tmp = np.empty(len(R))
+    for w, kw in zip(offs, wts):
+        zi = base_z + int(sum(int(w[i]) * strides[i] for i in range(k - 1)))
+        np.take(tables[0], bases[0] + o[0][zi], out=lb)
+        for i in range(1, k):
+            np.take(tables[i], bases[i] + o[i][zi], out=tmp)
+            lb += tmp
+        acc += kw * hellinger_from_log_bc(lb, out=lb)
+    return Bracket(R, acc, float(tail), len(offs))
+
+
+__all__ = ["BATCH_TAIL", "batch_radius", "local_search_batch", "window_errors_any"]

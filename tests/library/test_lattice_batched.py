@@ -1,0 +1,213 @@
+"""The batched local search at any k (lattice.batched) and the exact errors and pmf of lattice~average built on it.
+
+Oracles: the errors by their definition, ``E(c) = sum over z of K(z - c) L(c, T(z))`` with the kernel, the loss and the
+window written here (gammaln only), ``T`` the one-point search a draw runs (the release's definition)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.special import gammaln
+
+import dpposterior as dp
+from dpposterior.errors import SizeError
+from dpposterior.lattice.batched import local_search_batch, window_errors_any
+from dpposterior.lattice.noise import radius_for, tail_bound, window
+from dpposterior.lattice.remap import local_bayes_search, project
+from dpposterior.lattice.search import local_search_many, window_errors
+from dpposterior.limits import Task
+from dpposterior.mechanisms import MECHANISMS, ReleaseSpec
+from dpposterior.mechanisms import lattice as lattice_module
+
+
+def _hellinger(a, c, r):
+    """H(Dir(a + c), Dir(a + r)) for c, r of one total, from lnGamma (the definition, docs/definitions.md §2)."""
+    x, y = np.asarray(a, float) + c, np.asarray(a, float) + r
+    log_bc = np.sum(gammaln((x + y) / 2) - (gammaln(x) + gammaln(y)) / 2)
+    return math.sqrt(max(0.0, 1.0 - math.exp(min(0.0, log_bc))))
+
+
+def _points(n, k, low):
+    """Every integer z with sum n and every count >= low (a box, filtered)."""
+    for head in itertools.product(range(low, n - low * (k - 1) + 1), repeat=k - 1):
+        last = n - sum(head)
+        if last >= low:
+            yield np.array(head + (last,))
+
+
+def _errors_by_definition(a, n, eps, W, T):
+    """``sum over z with d(z - c) <= W of e^(-eps d(z - c)) / Z L(c, T(z))`` for every c of R(n), lexicographic; the
+    normaliser summed over a ball far past W (eps >= 0.7)."""
+    k = len(a)
+    L = 60 if k <= 4 else 20  # the box [-L, L]^(k-1) holds the ball d(w) <= L; past it, a mass below 1e-15 here
+    head = np.stack(np.meshgrid(*([np.arange(-L, L + 1)] * (k - 1)), indexing="ij"), axis=-1).reshape(-1, k - 1)
+    d = (np.abs(head).sum(axis=1) + np.abs(head.sum(axis=1))) // 2
+    Zn = math.fsum(np.exp(-eps * d[d <= L]))
+    out = []
+    for c in _points(n, k, 0):
+        total = 0.0
+        for z in _points(n, k, -W):
+            d = int(np.abs(z - c).sum()) // 2
+            if d <= W:
+                total += math.exp(-eps * d) / Zn * _hellinger(a, c, T[tuple(z)])
+        out.append(total)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("a, n, eps, W", [((1, 1, 1, 1), 5, 1.5, 2), ((2, 0.5, 1, 1), 5, 2.0, 2),
+                                          ((0.5, 0.5, 0.5, 0.5), 6, 2.0, 2), ((3, 1, 0.2, 1), 4, 1.5, 1),
+                                          ((1, 1, 1), 12, 0.7, 3)])
+def test_the_batched_search_is_the_one_point_search_at_every_point_of_a_window(a, n, eps, W):
+    Z = window(n, len(a), W)
+    stats = {}
+    got = local_search_batch(a, n, eps, Z, stats=stats)
+    want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
+    assert np.array_equal(got, want)
+    assert stats["decided"] >= 1 and stats["decided"] + stats["fallback"] == len(Z)
+
+
+def test_the_batched_search_decides_the_points_off_the_faces_at_k4_n60():
+    """Dir(1,1,1,1), n = 60: a sample of points of R(n) (faces and interior); each equals the one-point search, and the
+    points with every count at least 2 are decided without it (the table's certificate)."""
+    rng = np.random.default_rng(1)
+    a, n, eps = np.ones(4), 60, 1.0
+    Z = np.array([z for z in _points(n, 4, 0)])[rng.choice(39711, 120, replace=False)]
+    Z = np.vstack([Z, [[0, 0, 0, 60], [1, 1, 29, 29], [15, 15, 15, 15]]])
+    stats = {}
+    got = local_search_batch(a, n, eps, Z, stats=stats)
+    assert np.array_equal(got, np.stack([local_bayes_search(a, n, eps, z) for z in Z]))
+    assert stats["fallback"] <= np.count_nonzero(Z.min(axis=1) <= 1) + 3
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.0, 4.0]), min_size=4, max_size=4), st.integers(2, 7),
+       st.sampled_from([1.5, 2.0, 3.0]))
+def test_the_batched_search_on_drawn_priors(a, n, eps):
+    Z = window(n, 4, 1)
+    assert np.array_equal(local_search_batch(a, n, eps, Z), np.stack([local_bayes_search(a, n, eps, z) for z in Z]))
+
+
+def test_its_refusal_past_the_limit_of_points_handed_on():
+    Z = window(5, 4, 2)
+    with pytest.raises(SizeError, match="^the lattice release's local remap on the window hands more than 3 points"):
+        local_search_batch(np.ones(4), 5, 1.0, Z, max_fallback=3)
+
+
+@pytest.mark.parametrize("a, n, eps, W", [((1, 1, 1, 1), 4, 1.5, 3), ((2, 0.5, 1, 1), 3, 2.0, 2),
+                                          ((1, 1, 1), 8, 0.8, 4)])
+def test_window_errors_are_the_errors_by_their_definition(a, n, eps, W):
+    k = len(a)
+    Z = window(n, k, W)
+    T = local_search_batch(a, n, eps, Z)
+    got = window_errors_any(a, n, eps, T, W)
+    want = _errors_by_definition(a, n, eps, W, {tuple(z): r for z, r in zip(Z, T)})
+    assert np.abs(got.low - want).max() < 1e-12
+    assert got.tail == tail_bound(k, eps, W)
+
+
+def test_the_bracket_holds_the_errors_of_a_wider_window():
+    """``low(W) <= E <= low(W) + tail(W)`` for a remap on the window: against the sum over a wider window (W + 4),
+    itself within its bracket."""
+    a, n, eps = (1, 2, 1, 0.5), 4, 1.0
+    W = radius_for(4, eps, 1e-3)
+    wide = W + 4
+    Zw = window(n, 4, wide)
+    T = project(Zw, n)  # any remap: the bracket is the kernel's mass left out
+    far = window_errors_any(a, n, eps, T, wide)
+    inner = np.all(Zw >= -W, axis=1)
+    near = window_errors_any(a, n, eps, T[inner], W)
+    assert np.all(near.low <= far.low + 1e-15) and np.all(far.low <= near.low + near.tail)
+    assert np.all(far.low + far.tail <= near.low + near.tail + 1e-15)
+
+
+def test_k3_numbers_unchanged_the_generic_sum_is_window_errors_bit_for_bit():
+    for a, n, eps in (((1, 1, 1), 40, 1.0), ((2, 0.5, 1), 25, 0.5), ((1, 1, 1), 30, 2.0)):
+        W = radius_for(3, eps, 1e-4)
+        T = local_search_many(a, n, eps, window(n, 3, W))
+        assert np.array_equal(window_errors_any(a, n, eps, T, W).low, window_errors(a, n, eps, T, W).low)
+        spec = ReleaseSpec.of("lattice", eps, objective="average")
+        if not MECHANISMS["lattice"].uses_window(n, 3, spec):
+            assert MECHANISMS["lattice"].plan(Task.ERRORS, spec, np.asarray(a, float), n).route == "local search"
+    spec = ReleaseSpec.of("lattice", 1.0, objective="average")
+    assert MECHANISMS["lattice"].plan(Task.ERRORS, spec, np.ones(3), 300).route == "local search"
+
+
+def test_the_route_planned_at_k4_is_the_route_run(monkeypatch):
+    """With the draws on the local search at small n (the window's draw budget set to 0), the errors of
+    lattice~average at k = 4 are planned as the batched local search, run by it, and equal the errors by their
+    definition within the float sum's rounding; the bracket is the plan's."""
+    monkeypatch.setattr(lattice_module, "DENSE_DRAW_SECONDS", 0.0)
+    monkeypatch.setattr(lattice_module, "LOCAL_ERROR_TOL", 1e-3)
+    lattice_module._batched_errors.cache_clear()
+    ran = []
+    real = lattice_module._batched_errors
+
+    def counted(*args):
+        ran.append(args)
+        return real(*args)
+    monkeypatch.setattr(lattice_module, "_batched_errors", counted)
+    a, n, eps = np.array([1.0, 2.0, 1.0, 1.0]), 3, 3.0
+    spec = ReleaseSpec.of("lattice", eps, objective="average")
+    plan = MECHANISMS["lattice"].plan(Task.ERRORS, spec, a, n)
+    assert plan.route == "batched local search" and plan.fits and plan.bracket == 1e-3
+    e = dp.expected_errors(spec, a, n)
+    assert ran and e.tail <= plan.bracket
+    W = radius_for(4, eps, 1e-3)
+    Z = window(n, 4, W)
+    T = {tuple(z): local_bayes_search(a, n, eps, z) for z in Z}
+    want = _errors_by_definition(a, n, eps, W, T)
+    assert np.abs(e.expected - want).max() < 1e-12  # the lower ends (accuracy reports the bracket beside them)
+
+
+def test_k4_errors_at_n100_are_planned_and_refused_in_one_line():
+    """Dir(1,1,1,1), n = 100, eps = 1: a plan of the batched route (its estimate: hours, the window's points off R(n)
+    each a one-point search), refused in one line naming the setting, as accuracy does."""
+    spec = ReleaseSpec.of("lattice", 1.0, objective="average")
+    plan = MECHANISMS["lattice"].plan(Task.ERRORS, spec, np.ones(4), 100)
+    assert plan.route == "batched local search" and not plan.fits
+    text = plan.refused()
+    assert "\n" not in text and "DPPOSTERIOR_MAX_SOLVE_SECONDS" in text
+    with pytest.raises(SizeError, match="DPPOSTERIOR_MAX_SOLVE_SECONDS"):
+        dp.expected_errors(spec, np.ones(4), 100)
+
+
+def test_the_pmf_at_one_data_set_at_k4_is_its_definition(monkeypatch):
+    """k = 4, the draws on the local search (window budget 0): ``pmf_at`` (batched) equals the sum over the ball of
+    the kernel times the indicator of the one-point search's output, and its estimate fits where the ball is inside
+    R(n) (Fig. 3c's c at tol 1e-5) but not without the data set."""
+    monkeypatch.setattr(lattice_module, "DENSE_DRAW_SECONDS", 0.0)
+    from dpposterior.lattice.noise import log_normaliser
+    from dpposterior.lattice.remap import _ball
+    from dpposterior.models import candidate_rank, n_candidates
+
+    a, c, eps, tol = np.array([1.0, 0.5, 2.0, 1.0]), np.array([3, 1, 2, 2]), 2.0, 1e-3
+    spec = ReleaseSpec.of("lattice", eps, objective="average")
+    p, tail = MECHANISMS["lattice"].pmf_at(a, c, spec, tol=tol)
+    D = radius_for(4, eps, tol)
+    want = np.zeros(n_candidates(8, 4))
+    for w in _ball(4, D):
+        r = local_bayes_search(a, 8, eps, c + w)
+        want[candidate_rank(r)] += math.exp(-eps * (np.abs(w).sum() // 2) - log_normaliser(4, eps))
+    assert np.abs(p - want).max() < 1e-14 and tail == tail_bound(4, eps, D)
+    spec1 = ReleaseSpec.of("lattice", 1.0, objective="average")
+    MECHANISMS["lattice"].check_pmf_at(100, 4, spec1, 1e-5, counts=np.array([25, 25, 25, 25]))
+    with pytest.raises(SizeError, match=r"pmf at one data set for k=4, n=100, eps=1 \(24,739 local searches\)"):
+        MECHANISMS["lattice"].check_pmf_at(100, 4, spec1, 1e-5)
+
+
+def test_many_draws_at_once_are_the_draws_one_at_a_time(monkeypatch):
+    """``sample`` of many draws (Monte Carlo) runs the batched search: the same outputs, draw by draw, as the one-point
+    search on the same noise (the same seeded bits)."""
+    counts = np.array([30, 10, 40, 20])
+    spec = ReleaseSpec.of("lattice", 1.0, objective="average")
+    assert not MECHANISMS["lattice"].uses_window(100, 4, spec)
+    size = lattice_module.BATCH_DRAWS + 8
+    batched = MECHANISMS["lattice"].sample(np.ones(4), counts, spec, size, np.random.default_rng(7))
+    monkeypatch.setattr(lattice_module, "BATCH_DRAWS", 10**9)
+    one = MECHANISMS["lattice"].sample(np.ones(4), counts, spec, size, np.random.default_rng(7))
+    assert np.array_equal(batched, one) and len(np.unique(one, axis=0)) > 3
