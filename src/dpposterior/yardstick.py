@@ -37,6 +37,7 @@ the subsets ``S`` (a subset and its complement give the same k = 2 problem, mirr
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,6 +45,7 @@ from numpy.typing import ArrayLike
 
 from . import validate
 from .errors import InputError
+from .limits import limit_setting
 from .mechanisms import MECHANISMS, ReleaseSpec
 
 #: Lowered from each k = 2 value: covers the float rounding of its sums (relative ~1e-15 per product, times the
@@ -127,19 +129,63 @@ def lp_optima(prior: ArrayLike, n: int, epsilon: float, computed: set[str]) -> d
     return out
 
 
-def yardstick(prior: ArrayLike, n: int, epsilon: float, lp_optima: dict[str, float] | None = None) -> Yardstick:
-    """The yardstick of ``compare`` (docs/definitions.md §9): the LP's own optima where they are given (``lp_optima``:
-    ``{"worst": ..., "average": ...}``, the certified ``lp_optimum`` of the ``optimal`` rows at k >= 3), else
-    :func:`marginal_bound`; per objective, the larger of the two (both are at or below the optimum)."""
+def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None) -> dict[str, tuple]:
+    """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
+    lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
+    (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from grid blocks
+    (:func:`~dpposterior.lattice.yardstick.plan_grid`, ``size`` their side).  ``{}`` at k = 2, where the one-count
+    bound is the optimum itself.  ``seconds``: each objective's share, at most
+    :data:`~dpposterior.lattice.yardstick.BLOCK_SECONDS` and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``."""
+    from .lattice import yardstick as blocks
+
+    a = np.asarray(prior, dtype=np.float64)
+    if a.size < 3:
+        return {}
+    share = min(blocks.BLOCK_SECONDS, math.inf if seconds is None else seconds,
+                limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS"))
+    return {"worst": blocks.plan_corner(a, n, epsilon, share), "average": blocks.plan_grid(a, n, epsilon, share)}
+
+
+def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tuple]) -> dict[str, tuple[float, str]]:
+    """``{objective: (bound, how)}`` of the admitted ``plans`` (:func:`plan_blocks`); a plan refused, or a block LP
+    that fails (HiGHS's status), leaves its objective out (the other bounds stand)."""
+    from .lattice import yardstick as blocks
+
+    out = {}
+    for objective, (plan, size) in plans.items():
+        if not plan.fits:
+            continue
+        try:
+            if objective == "worst":
+                value = blocks.corner_bound(prior, n, epsilon, size).worst
+                how = (f"corner blocks of depth {size} (the LP relaxed to the data sets next to a vertex, "
+                       "certified from its duals)")
+            else:
+                value = blocks.lower_bound(prior, n, epsilon, side=size, reach=blocks.CORNER_REACH,
+                                           objective="average").average
+                how = f"grid blocks of side {size} (the LP split into blocks, certified from their duals)"
+        except InputError:
+            continue
+        if np.isfinite(value):
+            out[objective] = (float(value), how)
+    return out
+
+
+def yardstick(prior: ArrayLike, n: int, epsilon: float, lp_optima: dict[str, float] | None = None,
+              blocks: dict[str, tuple[float, str]] | None = None) -> Yardstick:
+    """The yardstick of ``compare`` (docs/definitions.md §9): per objective the largest of the certified lower
+    bounds at hand: :func:`marginal_bound`, the LP's own optima (``lp_optima``: ``{"worst": ..., "average": ...}``,
+    the certified ``lp_optimum`` of the ``optimal`` rows at k >= 3) and the block relaxations (``blocks``:
+    :func:`block_bounds`).  Each is at or below the optimum, so the largest is too."""
     base = marginal_bound(prior, n, epsilon)
-    lp = lp_optima
-    if not lp:
-        return base
-    worst, average, wb, ab = base.worst, base.average, base.worst_bound, base.average_bound
-    if lp.get("worst") is not None and lp["worst"] >= worst:
-        worst, wb = float(lp["worst"]), "the LP optimum (optimal, worst)"
-    if lp.get("average") is not None and lp["average"] >= average:
-        average, ab = float(lp["average"]), "the LP optimum (optimal, average)"
+    best = {"worst": (base.worst, base.worst_bound), "average": (base.average, base.average_bound)}
+    for objective, (value, how) in (blocks or {}).items():
+        if value > best[objective][0]:
+            best[objective] = (value, how)
+    for objective, value in (lp_optima or {}).items():
+        if value is not None and float(value) >= best[objective][0]:
+            best[objective] = (float(value), f"the LP optimum (optimal, {objective})")
+    (worst, wb), (average, ab) = best["worst"], best["average"]
     if not (np.isfinite(worst) and np.isfinite(average)):
         raise InputError("the yardstick is not finite")
     return Yardstick(worst, average, wb, ab)

@@ -39,7 +39,7 @@ Choice of blocks and groups (k = 3 here; any k works by the theorem).  Blocks: t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -47,8 +47,12 @@ from numpy.typing import ArrayLike, NDArray
 from .. import validate as _validate
 from ..distances.hellinger import HellingerGrid
 from ..errors import InputError
+from ..limits import Plan, Task, duration_text
 from ..models import candidates, log_prior_predictive
 
+#: Outputs within this substitution distance of a corner block are their own groups, the rest one group (at
+#: Dir(1,1,1), n = 100, eps = 1, depth 10, reach 2, 3 and 4 agree to 1e-9; docs/lattice.md).
+CORNER_REACH = 2
 #: Lowered from every certified block value (rounding of the dual sums; see the module docstring).
 MARGIN = 1e-12
 
@@ -61,6 +65,66 @@ class Yardstick:
     average: float
     blocks: int
     worst_block: tuple[int, ...]
+
+
+#: Candidates per chunk when the far group's loss is taken over all of R(n) (memory: |S| x chunk doubles).
+CHUNK = 1 << 16
+
+
+def _pairs(S: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The ordered neighbouring pairs ``(i, j)`` with both ends in the block (rows of ``S``: data sets of one n)."""
+    k = S.shape[1]
+    index = {tuple(c): i for i, c in enumerate(S.tolist())}
+    pairs = []
+    for i, c in enumerate(S.tolist()):
+        for p in range(k):
+            for q in range(k):
+                if p != q and c[p] >= 1:
+                    d = list(c)
+                    d[p] -= 1
+                    d[q] += 1
+                    j = index.get(tuple(d))
+                    if j is not None:
+                        pairs.append((i, j))
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def _near_outputs(n: int, S: NDArray[np.int64], reach: int) -> NDArray[np.int64]:
+    """The outputs ``r`` of R(n) within substitution distance ``reach`` of the block ``S`` (each coordinate of such
+    an ``r`` is within ``reach`` of a member's, so the box around ``S`` holds them all), in candidate order."""
+    k = S.shape[1]
+    lo = np.maximum(S.min(axis=0) - reach, 0)
+    hi = np.minimum(S.max(axis=0) + reach, n)
+    axes = [np.arange(lo[i], hi[i] + 1) for i in range(k - 1)]
+    box = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, k - 1)
+    last = n - box.sum(axis=1)
+    box = np.column_stack([box, last])[(last >= lo[-1]) & (last <= hi[-1])]
+    dist = np.abs(box[:, None, :] - S[None, :, :]).sum(axis=-1).min(axis=1) // 2
+    near = box[dist <= reach]
+    order = np.lexsort(near.T[::-1])  # lexicographic, as candidates(n, k)
+    return near[order]
+
+
+def _groups(grid: HellingerGrid, n: int, S: NDArray[np.int64], reach: int):
+    """The near outputs of the block (one group each) and, per member, the far group's loss
+    ``min over r with d(r, S) > reach of L(c, r)`` (None when no output is far), taken over all of R(n) in chunks."""
+    near = _near_outputs(n, S, reach)
+    k = S.shape[1]
+    R = candidates(n, k)
+    if len(R) == len(near):
+        return near, None
+    far = np.full(len(S), np.inf)
+    for start in range(0, len(R), CHUNK):
+        part = R[start:start + CHUNK]
+        lo, hi = S.min(axis=0) - reach, S.max(axis=0) + reach
+        inbox = np.all((part >= lo) & (part <= hi), axis=1)
+        keep = np.ones(len(part), dtype=bool)
+        if inbox.any():
+            d = np.abs(part[inbox][:, None, :] - S[None, :, :]).sum(axis=-1).min(axis=1) // 2
+            keep[np.flatnonzero(inbox)[d <= reach]] = False
+        if keep.any():
+            far = np.minimum(far, grid.hellinger(S, part[keep]).min(axis=1))
+    return near, far
 
 
 def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.int64], reach: int,
@@ -76,28 +140,12 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
 
     k = a.size
     grid = HellingerGrid(a, n) if grid is None else grid
-    R = candidates(n, k)
-    dist = np.abs(R[:, None, :] - S[None, :, :]).sum(axis=-1).min(axis=1) // 2  # d(r, S)
-    near = np.flatnonzero(dist <= reach)
-    far = np.flatnonzero(dist > reach)
-    Lfull = grid.hellinger(S, R)
-    Lg = Lfull[:, near]
-    if far.size:
-        Lg = np.column_stack([Lg, Lfull[:, far].min(axis=1)])
+    near, far_loss = _groups(grid, n, S, reach)
+    Lg = grid.hellinger(S, near)
+    if far_loss is not None:
+        Lg = np.column_stack([Lg, far_loss])
     nS, nG = Lg.shape
-    index = {tuple(c): i for i, c in enumerate(S.tolist())}
-    pairs = []
-    for i, c in enumerate(S.tolist()):
-        for p in range(k):
-            for q in range(k):
-                if p != q and c[p] >= 1:
-                    d = list(c)
-                    d[p] -= 1
-                    d[q] += 1
-                    j = index.get(tuple(d))
-                    if j is not None:
-                        pairs.append((i, j))
-    pairs_arr = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    pairs_arr = _pairs(S)
     nv = nS * nG + 1
     e = math.exp(epsilon)
     # Q(g | c_i) - e^eps Q(g | c_j) <= 0 for every kept pair and group
@@ -142,27 +190,45 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
     return out[0], out[1]
 
 
-def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: int = 4) -> Yardstick:
-    """Certified lower bound on the optimal worst-case error from the k corner blocks ``{c : c_i >= n - depth}``
-    (docs/lattice.md; a block of the theorem in the module docstring, so ``worst <= OPT_worst``).
+def corners(prior: ArrayLike) -> list[int]:
+    """One vertex per class of equal prior weights: the categories ``i`` whose ``a_i`` is the first of its value.
+
+    Swapping two categories of equal ``a_i`` maps R(n), the neighbour relation, the loss and the prior predictive
+    onto themselves, so the corner blocks of ``i`` and ``j`` have the same relaxation value."""
+    a = np.asarray(prior, dtype=np.float64)
+    return [i for i in range(a.size) if not np.any(a[:i] == a[i])]
+
+
+def corner_block(n: int, k: int, i: int, depth: int) -> NDArray[np.int64]:
+    """The corner block ``{c in R(n) : c_i >= n - depth}`` (rows in candidate order)."""
+    R = candidates(depth, k)  # the other counts sum to at most depth: c = r + (n - depth) e_i
+    R = R.copy()
+    R[:, i] += n - depth
+    return R[np.lexsort(R.T[::-1])]
+
+
+def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: int = CORNER_REACH) -> Yardstick:
+    """Certified lower bound on the optimal worst-case error from the corner blocks ``{c : c_i >= n - depth}``
+    (docs/lattice.md; a block of the theorem in the module docstring, so ``worst <= OPT_worst``), one per class of
+    equal prior weights (:func:`corners`).
 
     A corner block has one artificial edge (``c_i = n - depth``); the simplex's own boundary drops no
-    constraint, so it loses less than a grid cell of the same size.  ``average`` is nan.
+    constraint, so it loses less than a grid cell of the same size, and the worst case of the releases sits next
+    to a vertex.  With ``depth = n`` the block is all of R(n) and ``reach >= n`` keeps every output: the LP itself.
+    ``average`` is nan.
     """
     a = _validate.prior(prior)
     k = a.size
-    n = _validate.integer(n, "n", 1)
+    n = _validate.integer(n, "n", 0)
     eps = _validate.epsilon(epsilon)
     depth = _validate.integer(depth, "depth", 0, n)
-    R = candidates(n, k)
     grid = HellingerGrid(a, n)
     worst, where = -np.inf, ()
-    for i in range(k):
-        S = R[R[:, i] >= n - depth]
-        w, _ = block_bound(a, n, eps, S, reach, None, grid)
+    for i in corners(a):
+        w, _ = block_bound(a, n, eps, corner_block(n, k, i, depth), reach, None, grid)
         if w > worst:
             worst, where = w, (i,)
-    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=k, worst_block=where)
+    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=len(corners(a)), worst_block=where)
 
 
 def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: int = 6,
@@ -204,3 +270,108 @@ def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: 
             worst, where = w, tuple(int(v) for v in keys[b])
     return Yardstick(worst=max(worst, 0.0) if objective != "average" else float("nan"),
                      average=max(total, 0.0) if objective != "worst" else float("nan"), blocks=len(todo), worst_block=where)
+
+
+# --- plans: the relaxation run by compare, sized from public prior, n and eps --------------------------------
+
+#: Seconds of one block LP (HiGHS interior point, 2 shared cores), fitted to the measured solves of
+#: benchmarks/yardstick_grid.py's settings: ``LP_SECONDS_BASE + LP_SECONDS_SCALE (m / 3e4)^LP_SECONDS_POWER``
+#: with ``m`` = kept pairs x groups (the neighbour constraints); an over-estimate by ~1.5x at eps = 1, as eps = 2
+#: solves ~1.5x slower.
+LP_SECONDS_BASE = 0.3
+LP_SECONDS_SCALE = 3.5
+LP_SECONDS_POWER = 2.4
+#: Bytes per neighbour constraint of one block LP (the matrix, HiGHS's copy and its factors), an upper end of the
+#: measured peaks.
+LP_BYTES_PER_ROW = 3000.0
+#: Loss evaluations per second of the far group's scan over R(n) (:class:`HellingerGrid`, ~7e7 measured).
+SCAN_PER_SECOND = 3e7
+#: Seconds each objective's relaxation may take inside ``compare`` (the largest depth or side within it is run).
+BLOCK_SECONDS = 20.0
+#: The deepest corner block and the widest grid cell tried (beyond them the solve grows past any budget here).
+MAX_DEPTH = 16
+MAX_SIDE = 16
+
+
+def block_shape(n: int, S: NDArray[np.int64], reach: int) -> tuple[int, int, int]:
+    """``(rows, groups, pairs)`` of the relaxation of block ``S`` (module docstring): its data sets, its groups
+    (near outputs plus the far group when R(n) has more) and its kept ordered neighbour pairs."""
+    k = S.shape[1]
+    near = len(_near_outputs(n, S, reach))
+    groups = near + (1 if math.comb(n + k - 1, k - 1) > near else 0)
+    return len(S), groups, len(_pairs(S))
+
+
+def lp_seconds(pairs: int, groups: int) -> float:
+    """Estimated seconds of one block LP with ``pairs x groups`` neighbour constraints (:data:`LP_SECONDS_SCALE`)."""
+    return LP_SECONDS_BASE + LP_SECONDS_SCALE * (pairs * groups / 3e4) ** LP_SECONDS_POWER
+
+
+def _scan_seconds(n: int, k: int, rows: int) -> float:
+    """Seconds of the far group's scan of one block: ``rows x |R(n)|`` losses."""
+    return rows * math.comb(n + k - 1, k - 1) * k / SCAN_PER_SECOND
+
+
+def _over(plan: Plan, seconds: float) -> Plan:
+    """``plan`` refused when its estimate is over ``seconds`` (the relaxation's own share of a command)."""
+    if plan.seconds <= seconds:
+        return plan
+    return replace(plan, refusal=f"{plan.what}: would take {duration_text(plan.seconds)} ({plan.route}), over its "
+                                 f"share of {seconds:g} s")
+
+
+def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, int]:
+    """The plan of :func:`corner_bound` (worst case) and its depth: the deepest corner block (at most ``n`` and
+    :data:`MAX_DEPTH`) whose estimated seconds over the distinct corners (:func:`corners`) fit ``seconds`` (depth 0 refused when even it
+    does not); held to
+    ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` and ``DPPOSTERIOR_MEMORY_GB`` by :func:`~dpposterior.limits.admit`.  Public
+    inputs only (prior, n, eps)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    what = f"the yardstick's corner blocks for k={k}, n={n}, eps={epsilon:g}"
+    many = len(corners(a))
+    best = None
+    for depth in range(0, min(n, MAX_DEPTH) + 1):
+        rows, groups, pairs = block_shape(n, corner_block(n, k, 0, depth), CORNER_REACH)
+        secs = many * (lp_seconds(pairs, groups) + _scan_seconds(n, k, rows))
+        if best is not None and secs > seconds:
+            break
+        best = (depth, secs, LP_BYTES_PER_ROW * max(pairs * groups, rows * groups) + 8.0 * rows * min(
+            CHUNK, math.comb(n + k - 1, k - 1)) * 4)
+    depth, secs, memory = best
+    plan = Plan(task=Task.ERRORS, route=f"corner blocks, depth {depth}", what=what, seconds=secs,
+                memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a smaller n")
+    return _over(plan, seconds), depth
+
+
+def grid_cells(n: int, k: int, side: int) -> int:
+    """An upper bound on the number of grid cells of side ``side`` over R(n): the points ``x`` of ``N^(k-1)`` with
+    ``sum x <= n // side + k - 2`` (a cell's corner ``side x`` has ``sum <= n``)."""
+    return math.comb(n // side + k - 2 + k - 1, k - 1)
+
+
+def plan_grid(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, int]:
+    """The plan of :func:`lower_bound`'s average (grid blocks of side ``side``, reach :data:`CORNER_REACH`) and its
+    side: the widest side (at most :data:`MAX_SIDE` and ``n + 1``) whose estimated seconds fit ``seconds``; when even
+    side 2 does not fit, the plan of side 2, refused.  Public inputs only."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    what = f"the yardstick's grid blocks for k={k}, n={n}, eps={epsilon:g}"
+    best = None
+    for side in range(2, min(n + 1, MAX_SIDE) + 1):
+        lo = max(0, n // 2 - side)
+        cell = np.stack(np.meshgrid(*[np.arange(side)] * (k - 1), indexing="ij"), -1).reshape(-1, k - 1) + lo // (k - 1)
+        cell = np.column_stack([cell, n - cell.sum(axis=1)])
+        cell = cell[cell[:, -1] >= 0]
+        rows, groups, pairs = block_shape(n, cell, CORNER_REACH)
+        cells = min(grid_cells(n, k, side), math.comb(n + k - 1, k - 1))
+        secs = cells * (lp_seconds(pairs, groups) + _scan_seconds(n, k, rows))
+        if best is not None and secs > seconds:
+            break
+        best = (side, secs, LP_BYTES_PER_ROW * pairs * groups + 8.0 * rows * min(CHUNK, math.comb(n + k - 1, k - 1)) * 4)
+    if best is None:  # n = 0: one data set, one block
+        best = (1, LP_SECONDS_BASE, 1e6)
+    side, secs, memory = best
+    plan = Plan(task=Task.ERRORS, route=f"grid blocks, side {side}", what=what, seconds=secs, memory_bytes=memory,
+                costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a smaller n")
+    return _over(plan, seconds), side
