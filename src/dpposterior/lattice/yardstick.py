@@ -138,7 +138,6 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
     from scipy import sparse
     from scipy.optimize import linprog
 
-    k = a.size
     grid = HellingerGrid(a, n) if grid is None else grid
     near, far_loss = _groups(grid, n, S, reach)
     Lg = grid.hellinger(S, near)
@@ -322,8 +321,8 @@ def _over(plan: Plan, seconds: float) -> Plan:
 
 def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, int]:
     """The plan of :func:`corner_bound` (worst case) and its depth: the deepest corner block (at most ``n`` and
-    :data:`MAX_DEPTH`) whose estimated seconds over the distinct corners (:func:`corners`) fit ``seconds`` (depth 0 refused when even it
-    does not); held to
+    :data:`MAX_DEPTH`) whose estimated seconds over the distinct corners (:func:`corners`) fit ``seconds`` (depth 0
+    refused when even it does not); held to
     ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` and ``DPPOSTERIOR_MEMORY_GB`` by :func:`~dpposterior.limits.admit`.  Public
     inputs only (prior, n, eps)."""
     a = np.asarray(prior, dtype=np.float64)
