@@ -132,8 +132,8 @@ def lp_optima(prior: ArrayLike, n: int, epsilon: float, computed: set[str]) -> d
 def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None) -> dict[str, tuple]:
     """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
     lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
-    (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from grid blocks
-    (:func:`~dpposterior.lattice.yardstick.plan_grid`, ``size`` their side).  ``{}`` at k = 2, where the one-count
+    (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
+    the whole LP (:func:`~dpposterior.lattice.yardstick.plan_flow`, ``size`` its window radius and ascent steps).  ``{}`` at k = 2, where the one-count
     bound is the optimum itself.  ``seconds``: each objective's share, at most
     :data:`~dpposterior.lattice.yardstick.BLOCK_SECONDS` and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``."""
     from .lattice import yardstick as blocks
@@ -143,7 +143,7 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
         return {}
     share = min(blocks.BLOCK_SECONDS, math.inf if seconds is None else seconds,
                 limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS"))
-    return {"worst": blocks.plan_corner(a, n, epsilon, share), "average": blocks.plan_grid(a, n, epsilon, share)}
+    return {"worst": blocks.plan_corner(a, n, epsilon, share), "average": blocks.plan_flow(a, n, epsilon, share)}
 
 
 def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tuple]) -> dict[str, tuple[float, str]]:
@@ -161,9 +161,10 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 how = (f"corner blocks of depth {size} (the LP relaxed to the data sets next to a vertex, "
                        "certified from its duals)")
             else:
-                value = blocks.lower_bound(prior, n, epsilon, side=size, reach=blocks.CORNER_REACH,
-                                           objective="average").average
-                how = f"grid blocks of side {size} (the LP split into blocks, certified from their duals)"
+                radius, steps = size
+                value = blocks.flow_bound(prior, n, epsilon, radius=radius, steps=steps).average
+                how = (f"a dual solution of the whole LP (flows within {radius} substitutions of each output, "
+                       f"{steps} ascent steps; weak duality)")
         except InputError:
             continue
         if np.isfinite(value):

@@ -48,7 +48,7 @@ from .. import validate as _validate
 from ..distances.hellinger import HellingerGrid
 from ..errors import InputError
 from ..limits import Plan, Task, duration_text
-from ..models import candidates, log_prior_predictive
+from ..models import candidate_rank, candidates, log_prior_predictive
 
 #: Outputs within this substitution distance of a corner block are their own groups, the rest one group (at
 #: Dir(1,1,1), n = 100, eps = 1, depth 10, reach 2, 3 and 4 agree to 1e-9; docs/lattice.md).
@@ -374,3 +374,212 @@ def plan_grid(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_S
     plan = Plan(task=Task.ERRORS, route=f"grid blocks, side {side}", what=what, seconds=secs, memory_bytes=memory,
                 costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a smaller n")
     return _over(plan, seconds), side
+
+
+# --- the average from a dual solution of the whole LP --------------------------------------------------------
+
+#: Substitution radius of the windows of :func:`flow_bound` (offsets ``c - r`` kept per output).
+FLOW_RADIUS = 8
+#: Ascent steps of :func:`flow_bound` by default, and the step size (relative, per data set).
+FLOW_STEPS = 200
+FLOW_RATE = 0.05
+#: Seconds of :func:`flow_bound`: per ascent step ``FLOW_SECONDS_PER_ENTRY`` per (data set, offset) plus
+#: ``FLOW_SECONDS_PER_OFFSET`` per offset; the set-up (losses) ``FLOW_SETUP_PER_ENTRY`` per (data set, offset) and
+#: category.  Fitted with a margin (x1.7) to Dir(1,1,1), n = 20 and 100, eps = 1 on the shared 2-core machine.
+FLOW_SECONDS_PER_ENTRY = 2.5e-8
+FLOW_SECONDS_PER_OFFSET = 1.5e-5
+FLOW_SETUP_PER_ENTRY = 1e-7
+#: Bytes per (data set, offset) of :func:`flow_bound` (the index, ``pi L``, the running reduced costs, their
+#: gradient and a mask) and the most it may hold.
+FLOW_BYTES_PER_ENTRY = 40.0
+FLOW_BYTES = 1.5e9
+#: Fewest ascent steps :func:`plan_flow` accepts before it narrows the windows.
+FLOW_MIN_STEPS = 10
+#: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
+LOSS_MARGIN = 1e-10
+
+
+def _offsets(k: int, radius: int) -> tuple[NDArray[np.int64], NDArray[np.int64], list[list[int]]]:
+    """The offsets ``delta`` (``sum delta = 0``, ``d(delta) = |delta|_1 / 2 <= radius``), their ``d``, and for each
+    its *inward* neighbours ``delta - e_p + e_q`` (``delta_p > 0 > delta_q``: one step closer to 0)."""
+    import itertools
+
+    rows = [v + (-sum(v),) for v in itertools.product(range(-radius, radius + 1), repeat=k - 1)]
+    D = np.array([v for v in rows if sum(abs(x) for x in v) <= 2 * radius], dtype=np.int64).reshape(-1, k)
+    index = {tuple(v): i for i, v in enumerate(D.tolist())}
+    inward = []
+    for v in D.tolist():
+        ins = []
+        for p in range(k):
+            for q in range(k):
+                if v[p] > 0 > v[q]:
+                    w = list(v)
+                    w[p] -= 1
+                    w[q] += 1
+                    ins.append(index[tuple(w)])
+        inward.append(ins)
+    return D, np.abs(D).sum(axis=1) // 2, inward
+
+
+def _beta_far(a: NDArray[np.float64], n: int, R: NDArray[np.int64], m: int) -> NDArray[np.float64]:
+    """Per data set ``c``: a lower bound on ``L(c, r)`` over every ``r`` with some ``|r_j - c_j| >= m``:
+    ``min_j`` of the k = 2 loss of category j at ``c_j +- m`` (module docstring of :func:`flow_bound`)."""
+    from ..distances.hellinger import hellinger
+
+    A = float(a.sum())
+    out = np.full(len(R), np.inf)
+    for j in range(a.size):
+        cj = R[:, j].astype(np.float64)
+        p = np.column_stack([a[j] + cj, A - a[j] + n - cj])
+        for step in (m, -m):
+            t = cj + step
+            ok = (t >= 0) & (t <= n)
+            if ok.any():
+                q = np.column_stack([a[j] + t[ok], A - a[j] + n - t[ok]])
+                h = np.asarray(hellinger(p[ok], q))
+                out[ok] = np.minimum(out[ok], h)
+    return np.maximum(out * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+
+
+@dataclass
+class FlowBound:
+    """A certified lower bound on the optimal average error (:func:`flow_bound`) and the multipliers behind it."""
+
+    average: float
+    mu: NDArray[np.float64]
+    steps: int
+    radius: int
+
+
+def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADIUS, steps: int = FLOW_STEPS,
+               rate: float = FLOW_RATE) -> FlowBound:
+    """Certified lower bound on the optimal average error (docs/definitions.md §9) from a dual solution of the whole
+    LP, built from one window per output.
+
+    Weak duality.  Write ``pi`` for the prior predictive, ``L`` the loss, ``q = e^-eps``.  For any ``mu`` (one
+    number per data set) and any ``y >= 0`` (one per output ``r`` and ordered neighbouring pair ``(c, c')``, the
+    multiplier of ``P(r | c) - e^eps P(r | c') <= 0``), the reduced cost
+    ``rc(r, c) = pi(c) L(c, r) - mu(c) + sum_c' y_r(c, c') - e^eps sum_c' y_r(c', c)`` gives, for every eps-DP
+    table ``P`` (so ``0 <= P <= 1``):
+    ``sum_c pi(c) E_P(c) = sum_c mu(c) + sum_(r,c) P(r | c) rc(r, c) - sum y (P(r|c) - e^eps P(r|c')) >=
+    sum_c mu(c) + sum_(r,c) min(0, rc(r, c))`` (rows sum to 1; each ``y`` term is ``<= 0``; ``P(r | c) in [0, 1]``).
+    Take ``P`` optimal: the right side is at most the optimum.
+
+    The flows.  For each output ``r``, ``y_r`` lives on the window ``d(c, r) <= radius``: the data sets are
+    visited from the rim inwards, and one ``c`` whose running reduced cost ``A`` is positive sends ``q A / m``
+    to each of its ``m`` inward neighbours ``c'`` (one step closer to ``r``; they lie in R(n) when ``c`` does),
+    i.e. ``y_r(c', c) = q A / m``: ``c`` pays ``e^eps m q A / m = A`` (its reduced cost becomes 0) and each
+    ``c'`` gains ``q A / m``.  Every pair with ``c`` outside the window has ``y = 0``; there
+    ``rc = pi(c) (L(c, r) - mu(c) / pi(c)) >= 0`` because ``mu(c) / pi(c)`` is held at or below a lower bound of
+    ``L(c, r)`` over those ``r``: such an ``r`` has some ``|r_j - c_j| >= m_0 = ceil(2 (radius + 1) / k)``,
+    and by the data-processing inequality (:mod:`dpposterior.yardstick`, step 1) ``L(c, r)`` is at least the
+    k = 2 loss of category j, nondecreasing in ``|r_j - c_j|`` (docs/definitions.md §10), hence at least its
+    value at ``c_j +- m_0``.  So the bound is ``sum mu + sum over windows of min(0, A)``, exact for these ``mu``
+    and ``y`` up to rounding.
+
+    Rounding and losses.  Losses are lowered by a relative :data:`LOSS_MARGIN` (a smaller loss only lowers the
+    LP); the value is lowered by ``(radius + 8) 2^-50`` times the sum of the absolute values of every term added
+    (``sum mu``, ``pi L``, ``mu``, every share sent and received), which bounds the float error of each running
+    sum and of ``e^eps q = 1``.
+
+    The multipliers.  ``mu = pi tau`` with ``tau`` started at 1.1 times the mean loss to a neighbour and improved by
+    ``steps`` of Adam on the supergradient of the bound (1 minus the total weight of each data set's reduced costs
+    that stay negative, through the flows), multiplicative per data set, projected onto ``[0, far bound]``; the best
+    value seen is kept.  Any ``mu`` is valid: the steps only tighten.
+    """
+    a = _validate.prior(prior)
+    k = a.size
+    n = _validate.integer(n, "n", 0)
+    eps = _validate.epsilon(epsilon)
+    R = candidates(n, k)
+    N = len(R)
+    log_pi = log_prior_predictive(a, R)
+    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    D, dist, inward = _offsets(k, min(radius, n))
+    q = math.exp(-eps)
+    C = np.full((len(D), N), -1, dtype=np.int32 if N < 2**31 else np.int64)
+    PL = np.zeros((len(D), N))  # pi(c) L(c, r), c = r + D[o]
+    from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
+
+    for o, delta in enumerate(D):
+        c = R + delta
+        ok = np.all(c >= 0, axis=1)
+        if ok.any():
+            C[o, ok] = candidate_rank(c[ok])
+            loss = hellinger_from_log_bc(lgamma_jensen_gap(a + c[ok], a + R[ok]).sum(axis=1))
+            PL[o, ok] = pi[C[o, ok]] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+    valid = C >= 0
+    Cz = np.where(valid, C, 0)
+    # mu / pi held below the loss to every output outside the window (docstring)
+    cap = _beta_far(a, n, R, -(-2 * (min(radius, n) + 1) // k)) if min(radius, n) < n else np.full(N, np.inf)
+    order = [int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > 0]
+    share = [q / max(1, len(inward[o])) for o in range(len(D))]
+    ones = np.flatnonzero(dist == 1)
+    h = np.bincount(C[ones][valid[ones]], weights=(PL[ones][valid[ones]]), minlength=N)
+    h = h / np.maximum(np.bincount(C[ones][valid[ones]], minlength=N), 1) / np.maximum(pi, 1e-300)
+    tau = np.minimum(1.1 * h, cap) if N > 1 else np.zeros(N)
+    best, best_mu = -math.inf, np.zeros(N)
+    m1, m2 = np.zeros(N), np.zeros(N)
+    for step in range(max(1, steps)):
+        mu = pi * tau
+        A = np.where(valid, PL - mu[Cz], 0.0)
+        size = float(np.abs(A).sum())
+        passed = np.zeros(A.shape, dtype=bool)
+        for o in order:
+            pos = np.maximum(A[o], 0.0)
+            passed[o] = pos > 0
+            send = pos * share[o]
+            size += float(pos.sum()) + len(inward[o]) * float(send.sum())
+            for j in inward[o]:
+                A[j] += send
+            A[o] = np.minimum(A[o], 0.0)
+        size += float(mu.sum()) + float(np.abs(PL).sum())
+        value = float(mu.sum()) + float(np.minimum(A, 0.0).sum()) - (min(radius, n) + 8) * 2.0**-50 * size
+        if value > best:
+            best, best_mu = value, mu
+        if step == steps - 1:
+            break
+        g = (A < 0).astype(np.float64)
+        for o in reversed(order):
+            back = sum(g[j] for j in inward[o]) * share[o]
+            g[o] = np.where(passed[o], back, g[o])
+        grad = 1.0 - np.bincount(C[valid], weights=g[valid], minlength=N)
+        m1 = 0.9 * m1 + 0.1 * grad
+        m2 = 0.999 * m2 + 0.001 * grad * grad
+        t = step + 1
+        tau = tau * np.exp(rate * (m1 / (1 - 0.9**t)) / (np.sqrt(m2 / (1 - 0.999**t)) + 1e-12))
+        tau = np.minimum(tau, cap)
+    return FlowBound(average=max(best, 0.0), mu=best_mu, steps=steps, radius=min(radius, n))
+
+
+def flow_shape(n: int, k: int, radius: int) -> tuple[int, int]:
+    """``(data sets, offsets)`` of :func:`flow_bound` at this size: ``|R(n)|`` and the offsets within ``radius``."""
+    r = min(radius, n)
+    return math.comb(n + k - 1, k - 1), len(_offsets(k, r)[0])
+
+
+def plan_flow(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int]]:
+    """The plan of :func:`flow_bound` (average) and its ``(radius, steps)``: the widest window (at most
+    :data:`FLOW_RADIUS`) within :data:`FLOW_BYTES` that leaves at least :data:`FLOW_MIN_STEPS` ascent steps within
+    ``seconds``, with as many steps as fit (at most :data:`FLOW_STEPS`); refused when none does.  Public inputs
+    only."""
+    k = len(prior)
+    what = f"the yardstick's dual flows for k={k}, n={n}, eps={epsilon:g}"
+    choice = None
+    for radius in range(min(FLOW_RADIUS, n), -1, -1):
+        N, offsets = flow_shape(n, k, radius)
+        memory = FLOW_BYTES_PER_ENTRY * N * offsets
+        setup = FLOW_SETUP_PER_ENTRY * N * offsets * k
+        per = FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets
+        steps = int(min(FLOW_STEPS, (seconds - setup) // per)) if seconds > setup else 0
+        choice = (radius, max(steps, FLOW_MIN_STEPS), setup + per * max(steps, FLOW_MIN_STEPS), memory)
+        if memory <= FLOW_BYTES and steps >= FLOW_MIN_STEPS:
+            break
+    radius, steps, secs, memory = choice
+    plan = Plan(task=Task.ERRORS, route=f"dual flows, windows of radius {radius}, {steps} steps", what=what,
+                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
+                advice="use a smaller n")
+    if memory > FLOW_BYTES:
+        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), (radius, steps)
+    return _over(plan, seconds), (radius, steps)
