@@ -133,8 +133,8 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
     lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
     (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
-    the whole LP (:func:`~dpposterior.lattice.yardstick.plan_flow`, ``size`` its window radius and ascent steps).  ``{}`` at k = 2, where the one-count
-    bound is the optimum itself.  ``seconds``: each objective's share, at most
+    the whole LP (:func:`~dpposterior.lattice.yardstick.plan_flow`, ``size`` its window radius and ascent steps).
+    ``{}`` at k = 2, where the one-count bound is the optimum itself.  ``seconds``: each objective's share, at most
     :data:`~dpposterior.lattice.yardstick.BLOCK_SECONDS` and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``."""
     from .lattice import yardstick as blocks
 
