@@ -525,12 +525,22 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
         A = np.where(valid, PL - mu[Cz], 0.0)
         size = float(np.abs(A).sum())
         passed = np.zeros(A.shape, dtype=bool)
+        fracs = {}
         for o in order:
             pos = np.maximum(A[o], 0.0)
             passed[o] = pos > 0
-            send = pos * share[o]
-            size += float(pos.sum()) + len(inward[o]) * float(send.sum())
-            for j in inward[o]:
+            ins = inward[o]
+            # shares in proportion to the inward neighbours' deficits (equal when none has one)
+            need = [np.maximum(-A[j], 0.0) for j in ins]
+            total = sum(need)
+            has = total > 0
+            frac = [np.where(has, d / np.where(has, total, 1.0), 1.0 / len(ins)) for d in need]
+            fracs[o] = frac
+            qpos = q * pos
+            size += float(pos.sum())
+            for j, f in zip(ins, frac):
+                send = qpos * f
+                size += float(send.sum())
                 A[j] += send
             A[o] = np.minimum(A[o], 0.0)
         size += float(mu.sum()) + float(np.abs(PL).sum())
@@ -541,7 +551,7 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
             break
         g = (A < 0).astype(np.float64)
         for o in reversed(order):
-            back = sum(g[j] for j in inward[o]) * share[o]
+            back = q * sum(g[j] * f for j, f in zip(inward[o], fracs[o]))
             g[o] = np.where(passed[o], back, g[o])
         grad = 1.0 - np.bincount(C[valid], weights=g[valid], minlength=N)
         m1 = 0.9 * m1 + 0.1 * grad
