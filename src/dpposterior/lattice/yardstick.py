@@ -393,8 +393,9 @@ FLOW_SETUP_PER_ENTRY = 1e-7
 #: gradient and a mask) and the most it may hold.
 FLOW_BYTES_PER_ENTRY = 40.0
 FLOW_BYTES = 1.5e9
-#: Fewest ascent steps :func:`plan_flow` accepts before it narrows the windows.
+#: Fewest ascent steps :func:`plan_flow` accepts before it narrows the windows, and the narrowest window it runs.
 FLOW_MIN_STEPS = 10
+FLOW_MIN_RADIUS = 2
 #: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
 LOSS_MARGIN = 1e-10
 
@@ -570,13 +571,14 @@ def flow_shape(n: int, k: int, radius: int) -> tuple[int, int]:
 
 def plan_flow(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int]]:
     """The plan of :func:`flow_bound` (average) and its ``(radius, steps)``: the widest window (at most
-    :data:`FLOW_RADIUS`) within :data:`FLOW_BYTES` that leaves at least :data:`FLOW_MIN_STEPS` ascent steps within
-    ``seconds``, with as many steps as fit (at most :data:`FLOW_STEPS`); refused when none does.  Public inputs
+    :data:`FLOW_RADIUS`, at least :data:`FLOW_MIN_RADIUS`) within :data:`FLOW_BYTES` that leaves at least
+    :data:`FLOW_MIN_STEPS` ascent steps within ``seconds``, with as many steps as fit (at most :data:`FLOW_STEPS`);
+    refused when none does.  Public inputs
     only."""
     k = len(prior)
     what = f"the yardstick's dual flows for k={k}, n={n}, eps={epsilon:g}"
     choice = None
-    for radius in range(min(FLOW_RADIUS, n), -1, -1):
+    for radius in range(min(FLOW_RADIUS, n), min(FLOW_MIN_RADIUS, n) - 1, -1):
         N, offsets = flow_shape(n, k, radius)
         memory = FLOW_BYTES_PER_ENTRY * N * offsets
         setup = FLOW_SETUP_PER_ENTRY * N * offsets * k
@@ -592,4 +594,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_S
     if memory > FLOW_BYTES:
         return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
                                      f"{FLOW_BYTES / 2**30:.3g} GiB"), (radius, steps)
+    if choice[2] > seconds:
+        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
+                                     f"{seconds:g} s"), (radius, steps)
     return _over(plan, seconds), (radius, steps)
