@@ -158,3 +158,18 @@ def test_extreme_settings_give_a_checked_value_or_one_line(a, n, eps):
         assert "\n" not in y
         return
     _check(rows, y)
+
+
+@pytest.mark.parametrize("a,n,m", [((1.0, 1.0, 1.0), 8, 2), ((0.5, 2.0, 1.0), 7, 3), ((1.0, 0.3, 1.0, 2.0), 4, 1)])
+def test_the_far_cap_is_below_every_far_loss(a, n, m):
+    """The flows' cap on ``mu / pi``: at most ``L(c, r)`` for every ``r`` with some ``|r_j - c_j| >= m``
+    (brute force over R(n) with the reference's losses)."""
+    from dpposterior.lattice.yardstick import _beta_far
+
+    b = ref.brute(a, n)
+    R = np.array(b.cands)
+    cap = _beta_far(np.array(a), n, R, m)
+    for i, c in enumerate(b.cands):
+        far = [b.H[i][j] for j, r in enumerate(b.cands) if max(abs(x - y) for x, y in zip(c, r)) >= m]
+        assert not far or cap[i] <= min(far) + 1e-12
+        assert cap[i] > 0 or not far
