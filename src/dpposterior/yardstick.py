@@ -27,6 +27,10 @@ A Polya urn couples ``DirMult(s, .)`` with ``DirMult(s + 1, .)`` by adding one b
 eps-DP release of one count.  By (1), ``sum_c pi(c) E_P(c) >= sum_s BB(s) sum_t Q(t | s) L2(s, t) >= OPT2_avg``.
 QED.
 
+At k >= 3 :func:`yardstick` also takes the block relaxations of :mod:`dpposterior.lattice.yardstick` where their
+plans fit (:func:`plan_blocks`, :func:`block_bounds`: corner blocks for the worst case, dual flows for the
+average), each certified there; the largest of the bounds at hand is the yardstick.
+
 The k = 2 optima are those of geometric + remap (docs/definitions.md §10; Ghosh, Roughgarden and Sundararajan
 2012 and Gupte and Sundararajan 2010 for a loss nondecreasing in ``|r - c|``, which the Hellinger loss between
 Beta posteriors of one n is): the ``optimal`` entry's certified ``lower`` (worst) and its exact Bayes risk

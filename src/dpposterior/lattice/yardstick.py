@@ -31,9 +31,15 @@ Rounding: a float sum of ``m`` terms is within ``(m - 1) u sum |terms|`` of the 
 the value is lowered by ``gamma (|y_eq|^T b_eq + sum_j (|cost_j| + (|A_ub|^T |y_ub|)_j + (|A_eq|^T |y_eq|)_j))``
 with ``gamma = (terms of the longest sum + 2) 2^-52``, plus :data:`MARGIN`.
 
-Choice of blocks and groups (k = 3 here; any k works by the theorem).  Blocks: the cells of a grid of side
-``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within substitution distance
-``reach`` of the block kept as its own group, all other outputs lumped into one group.
+What ``compare`` runs (planned from public prior, n and eps, each within its share of the command):
+the worst case from the *corner blocks* ``{c : c_i >= n - depth}`` (:func:`corner_bound`, :func:`plan_corner`:
+the releases' worst case sits next to a vertex, and a corner block loses only its one artificial edge), and the
+average from a *dual solution of the whole LP* (:func:`flow_bound`, :func:`plan_flow`; proof in its docstring),
+which needs no partition and so loses nothing on block edges.
+
+Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
+of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
+substitution distance ``reach`` of the block kept as its own group, all other outputs lumped into one group.
 """
 
 from __future__ import annotations
@@ -467,10 +473,11 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     Take ``P`` optimal: the right side is at most the optimum.
 
     The flows.  For each output ``r``, ``y_r`` lives on the window ``d(c, r) <= radius``: the data sets are
-    visited from the rim inwards, and one ``c`` whose running reduced cost ``A`` is positive sends ``q A / m``
-    to each of its ``m`` inward neighbours ``c'`` (one step closer to ``r``; they lie in R(n) when ``c`` does),
-    i.e. ``y_r(c', c) = q A / m``: ``c`` pays ``e^eps m q A / m = A`` (its reduced cost becomes 0) and each
-    ``c'`` gains ``q A / m``.  Every pair with ``c`` outside the window has ``y = 0``; there
+    visited from the rim inwards, and one ``c`` whose running reduced cost ``A`` is positive sends ``q A f_j`` to
+    each of its inward neighbours ``c'_j`` (one step closer to ``r``; they lie in R(n) when ``c`` does), with
+    fractions ``f_j >= 0`` summing to 1 (in proportion to the neighbours' current deficits ``max(0, -A)``, equal
+    when none has one), i.e. ``y_r(c'_j, c) = q A f_j``: ``c`` pays ``e^eps sum_j q A f_j = A`` (its reduced cost
+    becomes 0) and each ``c'_j`` gains ``q A f_j``.  Every pair with ``c`` outside the window has ``y = 0``; there
     ``rc = pi(c) (L(c, r) - mu(c) / pi(c)) >= 0`` because ``mu(c) / pi(c)`` is held at or below a lower bound of
     ``L(c, r)`` over those ``r``: such an ``r`` has some ``|r_j - c_j| >= m_0 = ceil(2 (radius + 1) / k)``,
     and by the data-processing inequality (:mod:`dpposterior.yardstick`, step 1) ``L(c, r)`` is at least the
@@ -484,9 +491,9 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     sum and of ``e^eps q = 1``.
 
     The multipliers.  ``mu = pi tau`` with ``tau`` started at 1.1 times the mean loss to a neighbour and improved by
-    ``steps`` of Adam on the supergradient of the bound (1 minus the total weight of each data set's reduced costs
-    that stay negative, through the flows), multiplicative per data set, projected onto ``[0, far bound]``; the best
-    value seen is kept.  Any ``mu`` is valid: the steps only tighten.
+    ``steps`` of Adam on a supergradient of the bound (1 minus the total weight of each data set's reduced costs
+    that stay negative, through the flows, their fractions held fixed), multiplicative per data set, projected
+    onto ``[0, far bound]``; the best value seen is kept.  Any ``mu`` is valid: the steps only tighten.
     """
     a = _validate.prior(prior)
     k = a.size
@@ -514,7 +521,6 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     # mu / pi held below the loss to every output outside the window (docstring)
     cap = _beta_far(a, n, R, -(-2 * (min(radius, n) + 1) // k)) if min(radius, n) < n else np.full(N, np.inf)
     order = [int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > 0]
-    share = [q / max(1, len(inward[o])) for o in range(len(D))]
     ones = np.flatnonzero(dist == 1)
     h = np.bincount(C[ones][valid[ones]], weights=(PL[ones][valid[ones]]), minlength=N)
     h = h / np.maximum(np.bincount(C[ones][valid[ones]], minlength=N), 1) / np.maximum(pi, 1e-300)
