@@ -181,7 +181,8 @@ def yardstick(prior: ArrayLike, n: int, epsilon: float, lp_optima: dict[str, flo
     """The yardstick of ``compare`` (docs/definitions.md §9): per objective the largest of the certified lower
     bounds at hand: :func:`marginal_bound`, the LP's own optima (``lp_optima``: ``{"worst": ..., "average": ...}``,
     the certified ``lp_optimum`` of the ``optimal`` rows at k >= 3) and the block relaxations (``blocks``:
-    :func:`block_bounds`).  Each is at or below the optimum, so the largest is too."""
+    :func:`block_bounds`).  Each is at or below the optimum, so the largest is too; and the worst case's bound is at
+    least the average's (``max_c E(c) >= sum_c pi(c) E(c)`` for every release, so ``OPT_worst >= OPT_average``)."""
     base = marginal_bound(prior, n, epsilon)
     best = {"worst": (base.worst, base.worst_bound), "average": (base.average, base.average_bound)}
     for objective, (value, how) in (blocks or {}).items():
@@ -191,6 +192,8 @@ def yardstick(prior: ArrayLike, n: int, epsilon: float, lp_optima: dict[str, flo
         if value is not None and float(value) >= best[objective][0]:
             best[objective] = (float(value), f"the LP optimum (optimal, {objective})")
     (worst, wb), (average, ab) = best["worst"], best["average"]
+    if average > worst:  # every release's worst case is at least its average, so OPT_worst >= OPT_average
+        worst, wb = average, f"the average's bound ({ab}), as no worst case is below its average"
     if not (np.isfinite(worst) and np.isfinite(average)):
         raise InputError("the yardstick is not finite")
     return Yardstick(worst, average, wb, ab)
