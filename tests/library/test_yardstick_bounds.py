@@ -173,3 +173,10 @@ def test_the_far_cap_is_below_every_far_loss(a, n, m):
         far = [b.H[i][j] for j, r in enumerate(b.cands) if max(abs(x - y) for x, y in zip(c, r)) >= m]
         assert not far or cap[i] <= min(far) + 1e-12
         assert cap[i] > 0 or not far
+
+
+def test_the_worst_case_bound_is_at_least_the_average_bound():
+    a, n, eps = [1.0, 1.0, 1.0, 1.0], 2, 1.0
+    y = yardstick(a, n, eps, None, {"worst": (0.01, "a small one"), "average": (0.3, "the flows")})
+    assert y.worst == y.average == 0.3 and "no worst case is below its average" in y.worst_bound
+    assert y.worst <= ref.optimal_lp_value(ref.brute(tuple(a), n), eps, "worst") + 1e-9
