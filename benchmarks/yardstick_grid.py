@@ -9,7 +9,7 @@ For each setting, two processes, each timed by its CPU seconds (user + system, `
 
 Ratios: best release / bound (1.000 would be a release proven optimal).  Writes ``benchmarks/yardstick_grid.json``.
 
-    python benchmarks/yardstick_grid.py [--eps 0.5,1,2] [--only-k 3] [--no-compare] [--out FILE]
+    python benchmarks/yardstick_grid.py [--eps 0.5,1,2] [--only-k 3] [--only-n 100,300] [--no-compare] [--out FILE]
 
 Grid: Dir(1,1,1) at n = 10, 20, 50, 100, 300, 1000 and Dir(1,1,1,1) at n = 10, 20, 50, 100.  The machine may be
 shared: load averages are recorded.
@@ -102,6 +102,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--eps", default="0.5,1,2")
     p.add_argument("--only-k", type=int, default=None)
+    p.add_argument("--only-n", default=None, help="comma-separated sizes to run (default: the whole grid)")
     p.add_argument("--no-compare", action="store_true")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "yardstick_grid.json"))
     args = p.parse_args()
@@ -109,6 +110,8 @@ def main() -> None:
     calls = []
     for prior, n in GRID:
         if args.only_k and len(prior) != args.only_k:
+            continue
+        if args.only_n and str(n) not in args.only_n.split(","):
             continue
         for eps in (float(e) for e in args.eps.split(",")):
             r = one(prior, n, eps, env, not args.no_compare)
