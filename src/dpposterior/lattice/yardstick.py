@@ -296,6 +296,8 @@ BLOCK_SECONDS = 20.0
 #: The deepest corner block and the widest grid cell tried (beyond them the solve grows past any budget here).
 MAX_DEPTH = 16
 MAX_SIDE = 16
+#: Largest ``members x near outputs x k (k - 1)`` of a corner block :func:`plan_corner` lists (far past any budget).
+MAX_BLOCK_ENTRIES = 5e7
 
 
 def block_shape(n: int, S: NDArray[np.int64], reach: int) -> tuple[int, int, int]:
@@ -337,6 +339,10 @@ def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK
     many = len(corners(a))
     best = None
     for depth in range(0, min(n, MAX_DEPTH) + 1):
+        # a cheap upper end first (members x near outputs x moves), so a large k never lists a huge block
+        if best is not None and math.comb(depth + k - 1, k - 1) * math.comb(depth + CORNER_REACH + k - 1, k - 1) * k * (
+                k - 1) > MAX_BLOCK_ENTRIES:
+            break
         rows, groups, pairs = block_shape(n, corner_block(n, k, 0, depth), CORNER_REACH)
         secs = many * (lp_seconds(pairs, groups) + _scan_seconds(n, k, rows))
         if best is not None and secs > seconds:
@@ -619,10 +625,20 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     return FlowBound(average=max(best, 0.0), mu=best_mu, steps=steps, radius=min(radius, n))
 
 
+def offset_count(k: int, radius: int) -> int:
+    """The number of offsets of :func:`_offsets` (``sum delta = 0``, ``|delta|_1 <= 2 radius``), by counting: at
+    distance ``j >= 1``, ``p`` positive and ``m`` negative coordinates carry ``j`` each."""
+    total = 1
+    for j in range(1, radius + 1):
+        for p in range(1, min(k, j) + 1):
+            for m in range(1, min(k - p, j) + 1):
+                total += math.comb(k, p) * math.comb(k - p, m) * math.comb(j - 1, p - 1) * math.comb(j - 1, m - 1)
+    return total
+
+
 def flow_shape(n: int, k: int, radius: int) -> tuple[int, int]:
     """``(data sets, offsets)`` of :func:`flow_bound` at this size: ``|R(n)|`` and the offsets within ``radius``."""
-    r = min(radius, n)
-    return math.comb(n + k - 1, k - 1), len(_offsets(k, r)[0])
+    return math.comb(n + k - 1, k - 1), offset_count(k, min(radius, n))
 
 
 def plan_flow(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int]]:
