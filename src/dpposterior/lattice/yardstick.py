@@ -406,8 +406,8 @@ FLOW_SECONDS_PER_ENTRY = 2.5e-8
 FLOW_SECONDS_PER_OFFSET = 1.5e-5
 FLOW_SETUP_PER_ENTRY = 1e-7
 #: Bytes per (data set, offset) of :func:`flow_bound` (the index, ``pi L``, the running reduced costs, their
-#: gradient and a mask) and the most it may hold.
-FLOW_BYTES_PER_ENTRY = 40.0
+#: ascent fractions in float32, masks; 37 measured at n = 300) and the most it may hold.
+FLOW_BYTES_PER_ENTRY = 48.0
 FLOW_BYTES = 1.5e9
 #: Fewest ascent steps :func:`plan_flow` accepts before it narrows the windows, and the narrowest window it runs.
 FLOW_MIN_STEPS = 10
@@ -556,20 +556,26 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
             loss = hellinger_from_log_bc(lgamma_jensen_gap(a + c[ok], a + R[ok]).sum(axis=1))
             PL[o, ok] = pi[C[o, ok]] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
     valid = C >= 0
-    Cz = np.where(valid, C, 0)
+    C[~valid] = 0  # read only where valid
+    total_pl = float(PL.sum())  # every pi L >= 0
     # mu / pi held below the loss to every output outside the window (docstring)
     cap = _beta_far(a, n, R, -(-2 * (min(radius, n) + 1) // k)) if min(radius, n) < n else np.full(N, np.inf)
     order = [int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > 0]
     ones = np.flatnonzero(dist == 1)
-    h = np.bincount(C[ones][valid[ones]], weights=(PL[ones][valid[ones]]), minlength=N)
+    h = np.bincount(C[ones][valid[ones]], weights=PL[ones][valid[ones]], minlength=N)
     h = h / np.maximum(np.bincount(C[ones][valid[ones]], minlength=N), 1) / np.maximum(pi, 1e-300)
     tau = np.minimum(1.1 * h, cap) if N > 1 else np.zeros(N)
     best, best_mu = -math.inf, np.zeros(N)
     m1, m2 = np.zeros(N), np.zeros(N)
     for step in range(max(1, steps)):
         mu = pi * tau
-        A = np.where(valid, PL - mu[Cz], 0.0)
-        size = float(np.abs(A).sum())
+        # row by row (one offset at a time): no temporary of the whole table
+        A = np.empty_like(PL)
+        size = 0.0
+        for o in range(len(D)):
+            np.subtract(PL[o], mu[C[o]], out=A[o])
+            A[o][~valid[o]] = 0.0
+            size += float(np.abs(A[o]).sum())
         passed = np.zeros(A.shape, dtype=bool)
         fracs = {}
         for o in order:
@@ -581,7 +587,7 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
             total = sum(need)
             has = total > 0
             frac = [np.where(has, d / np.where(has, total, 1.0), 1.0 / len(ins)) for d in need]
-            fracs[o] = frac
+            fracs[o] = [f.astype(np.float32) for f in frac]  # for the ascent's direction only
             qpos = q * pos
             size += float(pos.sum())
             for j, f in zip(ins, frac):
@@ -606,17 +612,22 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
                     size += float(y.sum())
                 A[o] -= paid / q
                 size += float(pos.sum())
-        size += float(mu.sum()) + float(np.abs(PL).sum())
-        value = float(mu.sum()) + float(np.minimum(A, 0.0).sum()) - (min(radius, n) + 8) * 2.0**-50 * size
+        size += float(mu.sum()) + total_pl
+        value = (float(mu.sum()) + sum(float(np.minimum(A[o], 0.0).sum()) for o in range(len(D)))
+                 - (min(radius, n) + 8) * 2.0**-50 * size)
         if value > best:
             best, best_mu = value, mu
         if step == steps - 1:
             break
-        g = (A < 0).astype(np.float64)
+        g = A  # reused in place: 1 where a reduced cost stays negative
+        for o in range(len(D)):
+            g[o] = A[o] < 0
         for o in reversed(order):
             back = q * sum(g[j] * f for j, f in zip(inward[o], fracs[o]))
             g[o] = np.where(passed[o], back, g[o])
-        grad = 1.0 - np.bincount(C[valid], weights=g[valid], minlength=N)
+        grad = np.ones(N)
+        for o in range(len(D)):
+            grad -= np.bincount(C[o][valid[o]], weights=g[o][valid[o]], minlength=N)
         m1 = 0.9 * m1 + 0.1 * grad
         m2 = 0.999 * m2 + 0.001 * grad * grad
         t = step + 1
