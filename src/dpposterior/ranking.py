@@ -140,13 +140,18 @@ def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans:
     return sorted(out, key=lambda r: (r.get("worst_expected_error", math.inf), r["release"]))
 
 
-def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str = DEFAULT_DISTANCE):
+def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str = DEFAULT_DISTANCE,
+                      plans: list[RowPlan] | None = None):
     """The yardstick of ``compare`` (:func:`dpposterior.yardstick.yardstick`: a certified lower bound on the best
     achievable worst-case and average Hellinger errors, docs/definitions.md §9), or a one-line reason it is not
     computed (over the budget, a setting past the k = 2 optimum's limits); None under another distance than
-    Hellinger (the bound is Hellinger's).  At k >= 3 the LP's own optima are used where ``rows`` computed them.
+    Hellinger (the bound is Hellinger's).  At k >= 3 the LP's own optima are used where ``rows`` computed them, and
+    the block relaxations (:func:`dpposterior.yardstick.plan_blocks`) run where their plans fit: each objective's
+    share is ``BLOCK_SECONDS`` or half of what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the rows' estimates
+    (``plans``: :func:`plan_compare`'s), whichever is smaller; a block plan that does not fit leaves that objective
+    to the other bounds.
     """
-    from .yardstick import lp_optima, marginal_seconds, yardstick
+    from .yardstick import block_bounds, lp_optima, marginal_seconds, plan_blocks, yardstick
 
     if distance != DEFAULT_DISTANCE:
         return None
@@ -158,7 +163,10 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
             return (f"its k = 2 solves need {approx_count_text(int(work // PAIRS_PER_SECOND))} s here, over the limit of "
                     f"{limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
         lp = lp_optima(a, n, epsilon, {r["release"] for r in rows if "error" not in r}) if k >= 3 else {}
-        return yardstick(a, n, epsilon, lp)
+        used = sum(r.plan.seconds for r in plans or [] if not r.left_out and not r.same_as)
+        left = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS") - used - marginal_seconds(a, n, epsilon)
+        blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2)) if k >= 3 else {}
+        return yardstick(a, n, epsilon, lp, blocks)
     except InputError as exc:
         return " ".join(str(exc).split())
 

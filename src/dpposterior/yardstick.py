@@ -27,6 +27,10 @@ A Polya urn couples ``DirMult(s, .)`` with ``DirMult(s + 1, .)`` by adding one b
 eps-DP release of one count.  By (1), ``sum_c pi(c) E_P(c) >= sum_s BB(s) sum_t Q(t | s) L2(s, t) >= OPT2_avg``.
 QED.
 
+At k >= 3 :func:`yardstick` also takes the block relaxations of :mod:`dpposterior.lattice.yardstick` where their
+plans fit (:func:`plan_blocks`, :func:`block_bounds`: corner blocks for the worst case, dual flows for the
+average), each certified there; the largest of the bounds at hand is the yardstick.
+
 The k = 2 optima are those of geometric + remap (docs/definitions.md §10; Ghosh, Roughgarden and Sundararajan
 2012 and Gupte and Sundararajan 2010 for a loss nondecreasing in ``|r - c|``, which the Hellinger loss between
 Beta posteriors of one n is): the ``optimal`` entry's certified ``lower`` (worst) and its exact Bayes risk
@@ -37,6 +41,7 @@ the subsets ``S`` (a subset and its complement give the same k = 2 problem, mirr
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,6 +49,7 @@ from numpy.typing import ArrayLike
 
 from . import validate
 from .errors import InputError
+from .limits import limit_setting
 from .mechanisms import MECHANISMS, ReleaseSpec
 
 #: Lowered from each k = 2 value: covers the float rounding of its sums (relative ~1e-15 per product, times the
@@ -127,19 +133,67 @@ def lp_optima(prior: ArrayLike, n: int, epsilon: float, computed: set[str]) -> d
     return out
 
 
-def yardstick(prior: ArrayLike, n: int, epsilon: float, lp_optima: dict[str, float] | None = None) -> Yardstick:
-    """The yardstick of ``compare`` (docs/definitions.md §9): the LP's own optima where they are given (``lp_optima``:
-    ``{"worst": ..., "average": ...}``, the certified ``lp_optimum`` of the ``optimal`` rows at k >= 3), else
-    :func:`marginal_bound`; per objective, the larger of the two (both are at or below the optimum)."""
+def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None) -> dict[str, tuple]:
+    """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
+    lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
+    (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
+    the whole LP (:func:`~dpposterior.lattice.yardstick.plan_flow`, ``size`` its window radius and ascent steps).
+    ``{}`` at k = 2, where the one-count bound is the optimum itself.  ``seconds``: each objective's share, at most
+    :data:`~dpposterior.lattice.yardstick.BLOCK_SECONDS` and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``."""
+    from .lattice import yardstick as blocks
+
+    a = np.asarray(prior, dtype=np.float64)
+    if a.size < 3:
+        return {}
+    share = min(blocks.BLOCK_SECONDS, math.inf if seconds is None else seconds,
+                limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS"))
+    return {"worst": blocks.plan_corner(a, n, epsilon, share), "average": blocks.plan_flow(a, n, epsilon, share)}
+
+
+def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tuple]) -> dict[str, tuple[float, str]]:
+    """``{objective: (bound, how)}`` of the admitted ``plans`` (:func:`plan_blocks`); a plan refused, or a block LP
+    that fails (HiGHS's status), leaves its objective out (the other bounds stand)."""
+    from .lattice import yardstick as blocks
+
+    out = {}
+    for objective, (plan, size) in plans.items():
+        if not plan.fits:
+            continue
+        try:
+            if objective == "worst":
+                value = blocks.corner_bound(prior, n, epsilon, size).worst
+                how = (f"corner blocks of depth {size} (the LP relaxed to the data sets next to a vertex, "
+                       "certified from its duals)")
+            else:
+                radius, steps = size
+                value = blocks.flow_bound(prior, n, epsilon, radius=radius, steps=steps).average
+                how = (f"a dual solution of the whole LP (flows within {radius} substitutions of each output, "
+                       f"{steps} ascent steps; weak duality)")
+        except InputError:
+            continue
+        if np.isfinite(value):
+            out[objective] = (float(value), how)
+    return out
+
+
+def yardstick(prior: ArrayLike, n: int, epsilon: float, lp_optima: dict[str, float] | None = None,
+              blocks: dict[str, tuple[float, str]] | None = None) -> Yardstick:
+    """The yardstick of ``compare`` (docs/definitions.md §9): per objective the largest of the certified lower
+    bounds at hand: :func:`marginal_bound`, the LP's own optima (``lp_optima``: ``{"worst": ..., "average": ...}``,
+    the certified ``lp_optimum`` of the ``optimal`` rows at k >= 3) and the block relaxations (``blocks``:
+    :func:`block_bounds`).  Each is at or below the optimum, so the largest is too; and the worst case's bound is at
+    least the average's (``max_c E(c) >= sum_c pi(c) E(c)`` for every release, so ``OPT_worst >= OPT_average``)."""
     base = marginal_bound(prior, n, epsilon)
-    lp = lp_optima
-    if not lp:
-        return base
-    worst, average, wb, ab = base.worst, base.average, base.worst_bound, base.average_bound
-    if lp.get("worst") is not None and lp["worst"] >= worst:
-        worst, wb = float(lp["worst"]), "the LP optimum (optimal, worst)"
-    if lp.get("average") is not None and lp["average"] >= average:
-        average, ab = float(lp["average"]), "the LP optimum (optimal, average)"
+    best = {"worst": (base.worst, base.worst_bound), "average": (base.average, base.average_bound)}
+    for objective, (value, how) in (blocks or {}).items():
+        if value > best[objective][0]:
+            best[objective] = (value, how)
+    for objective, value in (lp_optima or {}).items():
+        if value is not None and float(value) >= best[objective][0]:
+            best[objective] = (float(value), f"the LP optimum (optimal, {objective})")
+    (worst, wb), (average, ab) = best["worst"], best["average"]
+    if average > worst:  # every release's worst case is at least its average, so OPT_worst >= OPT_average
+        worst, wb = average, f"the average's bound ({ab}), as no worst case is below its average"
     if not (np.isfinite(worst) and np.isfinite(average)):
         raise InputError("the yardstick is not finite")
     return Yardstick(worst, average, wb, ab)

@@ -103,7 +103,9 @@ COMPARE_EPILOG = """reading the table:
                   that release is.
   yardstick       a certified lower bound on the best error any eps-DP release can achieve at this prior,
                   n and eps (worst case and average): the optimum's own value where it was solved, else a
-                  proven bound below it (the k = 2 optimum of one aggregated count). No eps-DP release does
+                  proven bound below it (the LP relaxed to the data sets next to a vertex for the worst
+                  case, a dual solution of the LP for the average, the k = 2 optimum of one aggregated
+                  count: the largest, each certified). No eps-DP release does
                   better. "worst / yardstick" and "average / yardstick" divide each release's error by it:
                   1.000 is the best possible, 1.05 (written x1.05 in the figures) is 5 % above it.
 """

@@ -31,15 +31,21 @@ Rounding: a float sum of ``m`` terms is within ``(m - 1) u sum |terms|`` of the 
 the value is lowered by ``gamma (|y_eq|^T b_eq + sum_j (|cost_j| + (|A_ub|^T |y_ub|)_j + (|A_eq|^T |y_eq|)_j))``
 with ``gamma = (terms of the longest sum + 2) 2^-52``, plus :data:`MARGIN`.
 
-Choice of blocks and groups (k = 3 here; any k works by the theorem).  Blocks: the cells of a grid of side
-``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within substitution distance
-``reach`` of the block kept as its own group, all other outputs lumped into one group.
+What ``compare`` runs (planned from public prior, n and eps, each within its share of the command):
+the worst case from the *corner blocks* ``{c : c_i >= n - depth}`` (:func:`corner_bound`, :func:`plan_corner`:
+the releases' worst case sits next to a vertex, and a corner block loses only its one artificial edge), and the
+average from a *dual solution of the whole LP* (:func:`flow_bound`, :func:`plan_flow`; proof in its docstring),
+which needs no partition and so loses nothing on block edges.
+
+Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
+of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
+substitution distance ``reach`` of the block kept as its own group, all other outputs lumped into one group.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -47,8 +53,12 @@ from numpy.typing import ArrayLike, NDArray
 from .. import validate as _validate
 from ..distances.hellinger import HellingerGrid
 from ..errors import InputError
-from ..models import candidates, log_prior_predictive
+from ..limits import Plan, Task, duration_text
+from ..models import candidate_rank, candidates, log_prior_predictive
 
+#: Outputs within this substitution distance of a corner block are their own groups, the rest one group (at
+#: Dir(1,1,1), n = 100, eps = 1, depth 10, reach 2, 3 and 4 agree to 1e-9; docs/lattice.md).
+CORNER_REACH = 2
 #: Lowered from every certified block value (rounding of the dual sums; see the module docstring).
 MARGIN = 1e-12
 
@@ -63,28 +73,13 @@ class Yardstick:
     worst_block: tuple[int, ...]
 
 
-def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.int64], reach: int,
-                log_pi: NDArray[np.float64] | None = None, grid: HellingerGrid | None = None,
-                worst: bool = True) -> tuple[float, float]:
-    """Certified ``(worst(S, G), average(S, G))`` of one block ``S`` (rows: data sets of R(n); module docstring).
+#: Candidates per chunk when the far group's loss is taken over all of R(n) (memory: |S| x chunk doubles).
+CHUNK = 1 << 16
 
-    ``log_pi``: the log prior predictive of the rows of ``S`` normalised over the whole of R(n); without it the
-    average is not solved (nan); ``worst=False``: the worst case is not solved (nan).
-    """
-    from scipy import sparse
-    from scipy.optimize import linprog
 
-    k = a.size
-    grid = HellingerGrid(a, n) if grid is None else grid
-    R = candidates(n, k)
-    dist = np.abs(R[:, None, :] - S[None, :, :]).sum(axis=-1).min(axis=1) // 2  # d(r, S)
-    near = np.flatnonzero(dist <= reach)
-    far = np.flatnonzero(dist > reach)
-    Lfull = grid.hellinger(S, R)
-    Lg = Lfull[:, near]
-    if far.size:
-        Lg = np.column_stack([Lg, Lfull[:, far].min(axis=1)])
-    nS, nG = Lg.shape
+def _pairs(S: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The ordered neighbouring pairs ``(i, j)`` with both ends in the block (rows of ``S``: data sets of one n)."""
+    k = S.shape[1]
     index = {tuple(c): i for i, c in enumerate(S.tolist())}
     pairs = []
     for i, c in enumerate(S.tolist()):
@@ -97,7 +92,65 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
                     j = index.get(tuple(d))
                     if j is not None:
                         pairs.append((i, j))
-    pairs_arr = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def _near_outputs(n: int, S: NDArray[np.int64], reach: int) -> NDArray[np.int64]:
+    """The outputs ``r`` of R(n) within substitution distance ``reach`` of the block ``S`` (each coordinate of such
+    an ``r`` is within ``reach`` of a member's, so the box around ``S`` holds them all), in candidate order."""
+    k = S.shape[1]
+    lo = np.maximum(S.min(axis=0) - reach, 0)
+    hi = np.minimum(S.max(axis=0) + reach, n)
+    axes = [np.arange(lo[i], hi[i] + 1) for i in range(k - 1)]
+    box = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, k - 1)
+    last = n - box.sum(axis=1)
+    box = np.column_stack([box, last])[(last >= lo[-1]) & (last <= hi[-1])]
+    dist = np.abs(box[:, None, :] - S[None, :, :]).sum(axis=-1).min(axis=1) // 2
+    near = box[dist <= reach]
+    order = np.lexsort(near.T[::-1])  # lexicographic, as candidates(n, k)
+    return near[order]
+
+
+def _groups(grid: HellingerGrid, n: int, S: NDArray[np.int64], reach: int):
+    """The near outputs of the block (one group each) and, per member, the far group's loss
+    ``min over r with d(r, S) > reach of L(c, r)`` (None when no output is far), taken over all of R(n) in chunks."""
+    near = _near_outputs(n, S, reach)
+    k = S.shape[1]
+    R = candidates(n, k)
+    if len(R) == len(near):
+        return near, None
+    far = np.full(len(S), np.inf)
+    for start in range(0, len(R), CHUNK):
+        part = R[start:start + CHUNK]
+        lo, hi = S.min(axis=0) - reach, S.max(axis=0) + reach
+        inbox = np.all((part >= lo) & (part <= hi), axis=1)
+        keep = np.ones(len(part), dtype=bool)
+        if inbox.any():
+            d = np.abs(part[inbox][:, None, :] - S[None, :, :]).sum(axis=-1).min(axis=1) // 2
+            keep[np.flatnonzero(inbox)[d <= reach]] = False
+        if keep.any():
+            far = np.minimum(far, grid.hellinger(S, part[keep]).min(axis=1))
+    return near, far
+
+
+def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.int64], reach: int,
+                log_pi: NDArray[np.float64] | None = None, grid: HellingerGrid | None = None,
+                worst: bool = True) -> tuple[float, float]:
+    """Certified ``(worst(S, G), average(S, G))`` of one block ``S`` (rows: data sets of R(n); module docstring).
+
+    ``log_pi``: the log prior predictive of the rows of ``S`` normalised over the whole of R(n); without it the
+    average is not solved (nan); ``worst=False``: the worst case is not solved (nan).
+    """
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    grid = HellingerGrid(a, n) if grid is None else grid
+    near, far_loss = _groups(grid, n, S, reach)
+    Lg = grid.hellinger(S, near)
+    if far_loss is not None:
+        Lg = np.column_stack([Lg, far_loss])
+    nS, nG = Lg.shape
+    pairs_arr = _pairs(S)
     nv = nS * nG + 1
     e = math.exp(epsilon)
     # Q(g | c_i) - e^eps Q(g | c_j) <= 0 for every kept pair and group
@@ -142,27 +195,45 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
     return out[0], out[1]
 
 
-def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: int = 4) -> Yardstick:
-    """Certified lower bound on the optimal worst-case error from the k corner blocks ``{c : c_i >= n - depth}``
-    (docs/lattice.md; a block of the theorem in the module docstring, so ``worst <= OPT_worst``).
+def corners(prior: ArrayLike) -> list[int]:
+    """One vertex per class of equal prior weights: the categories ``i`` whose ``a_i`` is the first of its value.
+
+    Swapping two categories of equal ``a_i`` maps R(n), the neighbour relation, the loss and the prior predictive
+    onto themselves, so the corner blocks of ``i`` and ``j`` have the same relaxation value."""
+    a = np.asarray(prior, dtype=np.float64)
+    return [i for i in range(a.size) if not np.any(a[:i] == a[i])]
+
+
+def corner_block(n: int, k: int, i: int, depth: int) -> NDArray[np.int64]:
+    """The corner block ``{c in R(n) : c_i >= n - depth}`` (rows in candidate order)."""
+    R = candidates(depth, k)  # the other counts sum to at most depth: c = r + (n - depth) e_i
+    R = R.copy()
+    R[:, i] += n - depth
+    return R[np.lexsort(R.T[::-1])]
+
+
+def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: int = CORNER_REACH) -> Yardstick:
+    """Certified lower bound on the optimal worst-case error from the corner blocks ``{c : c_i >= n - depth}``
+    (docs/lattice.md; a block of the theorem in the module docstring, so ``worst <= OPT_worst``), one per class of
+    equal prior weights (:func:`corners`).
 
     A corner block has one artificial edge (``c_i = n - depth``); the simplex's own boundary drops no
-    constraint, so it loses less than a grid cell of the same size.  ``average`` is nan.
+    constraint, so it loses less than a grid cell of the same size, and the worst case of the releases sits next
+    to a vertex.  With ``depth = n`` the block is all of R(n) and ``reach >= n`` keeps every output: the LP itself.
+    ``average`` is nan.
     """
     a = _validate.prior(prior)
     k = a.size
-    n = _validate.integer(n, "n", 1)
+    n = _validate.integer(n, "n", 0)
     eps = _validate.epsilon(epsilon)
     depth = _validate.integer(depth, "depth", 0, n)
-    R = candidates(n, k)
     grid = HellingerGrid(a, n)
     worst, where = -np.inf, ()
-    for i in range(k):
-        S = R[R[:, i] >= n - depth]
-        w, _ = block_bound(a, n, eps, S, reach, None, grid)
+    for i in corners(a):
+        w, _ = block_bound(a, n, eps, corner_block(n, k, i, depth), reach, None, grid)
         if w > worst:
             worst, where = w, (i,)
-    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=k, worst_block=where)
+    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=len(corners(a)), worst_block=where)
 
 
 def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: int = 6,
@@ -204,3 +275,410 @@ def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: 
             worst, where = w, tuple(int(v) for v in keys[b])
     return Yardstick(worst=max(worst, 0.0) if objective != "average" else float("nan"),
                      average=max(total, 0.0) if objective != "worst" else float("nan"), blocks=len(todo), worst_block=where)
+
+
+# --- plans: the relaxation run by compare, sized from public prior, n and eps --------------------------------
+
+#: Seconds of one block LP (HiGHS interior point, 2 shared cores), fitted to the measured solves of
+#: benchmarks/yardstick_grid.py's settings: ``LP_SECONDS_BASE + LP_SECONDS_SCALE (m / 3e4)^LP_SECONDS_POWER``
+#: with ``m`` = kept pairs x groups (the neighbour constraints); an over-estimate by ~1.5x at eps = 1, as eps = 2
+#: solves ~1.5x slower.
+LP_SECONDS_BASE = 0.3
+LP_SECONDS_SCALE = 3.5
+LP_SECONDS_POWER = 2.4
+#: Bytes per neighbour constraint of one block LP (the matrix, HiGHS's copy and its factors), an upper end of the
+#: measured peaks.
+LP_BYTES_PER_ROW = 3000.0
+#: Loss evaluations per second of the far group's scan over R(n) (:class:`HellingerGrid`, ~7e7 measured).
+SCAN_PER_SECOND = 3e7
+#: Seconds each objective's relaxation may take inside ``compare`` (the largest depth or side within it is run).
+BLOCK_SECONDS = 20.0
+#: The deepest corner block and the widest grid cell tried (beyond them the solve grows past any budget here).
+MAX_DEPTH = 16
+MAX_SIDE = 16
+#: Largest ``members x near outputs x k (k - 1)`` of a corner block :func:`plan_corner` lists (far past any budget).
+MAX_BLOCK_ENTRIES = 5e7
+
+
+def block_shape(n: int, S: NDArray[np.int64], reach: int) -> tuple[int, int, int]:
+    """``(rows, groups, pairs)`` of the relaxation of block ``S`` (module docstring): its data sets, its groups
+    (near outputs plus the far group when R(n) has more) and its kept ordered neighbour pairs."""
+    k = S.shape[1]
+    near = len(_near_outputs(n, S, reach))
+    groups = near + (1 if math.comb(n + k - 1, k - 1) > near else 0)
+    return len(S), groups, len(_pairs(S))
+
+
+def lp_seconds(pairs: int, groups: int) -> float:
+    """Estimated seconds of one block LP with ``pairs x groups`` neighbour constraints (:data:`LP_SECONDS_SCALE`)."""
+    return LP_SECONDS_BASE + LP_SECONDS_SCALE * (pairs * groups / 3e4) ** LP_SECONDS_POWER
+
+
+def _scan_seconds(n: int, k: int, rows: int) -> float:
+    """Seconds of the far group's scan of one block: ``rows x |R(n)|`` losses."""
+    return rows * math.comb(n + k - 1, k - 1) * k / SCAN_PER_SECOND
+
+
+def _over(plan: Plan, seconds: float) -> Plan:
+    """``plan`` refused when its estimate is over ``seconds`` (the relaxation's own share of a command)."""
+    if plan.seconds <= seconds:
+        return plan
+    return replace(plan, refusal=f"{plan.what}: would take {duration_text(plan.seconds)} ({plan.route}), over its "
+                                 f"share of {seconds:g} s")
+
+
+def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, int]:
+    """The plan of :func:`corner_bound` (worst case) and its depth: the deepest corner block (at most ``n`` and
+    :data:`MAX_DEPTH`) whose estimated seconds over the distinct corners (:func:`corners`) fit ``seconds`` (depth 0
+    refused when even it does not); held to
+    ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` and ``DPPOSTERIOR_MEMORY_GB`` by :func:`~dpposterior.limits.admit`.  Public
+    inputs only (prior, n, eps)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    what = f"the yardstick's corner blocks for k={k}, n={n}, eps={epsilon:g}"
+    many = len(corners(a))
+    best = None
+    for depth in range(0, min(n, MAX_DEPTH) + 1):
+        # a cheap upper end first (members x near outputs x moves), so a large k never lists a huge block
+        if best is not None and math.comb(depth + k - 1, k - 1) * math.comb(depth + CORNER_REACH + k - 1, k - 1) * k * (
+                k - 1) > MAX_BLOCK_ENTRIES:
+            break
+        rows, groups, pairs = block_shape(n, corner_block(n, k, 0, depth), CORNER_REACH)
+        secs = many * (lp_seconds(pairs, groups) + _scan_seconds(n, k, rows))
+        if best is not None and secs > seconds:
+            break
+        best = (depth, secs, LP_BYTES_PER_ROW * max(pairs * groups, rows * groups) + 8.0 * rows * min(
+            CHUNK, math.comb(n + k - 1, k - 1)) * 4)
+    depth, secs, memory = best
+    plan = Plan(task=Task.ERRORS, route=f"corner blocks, depth {depth}", what=what, seconds=secs,
+                memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a smaller n")
+    return _over(plan, seconds), depth
+
+
+def grid_cells(n: int, k: int, side: int) -> int:
+    """An upper bound on the number of grid cells of side ``side`` over R(n): the points ``x`` of ``N^(k-1)`` with
+    ``sum x <= n // side + k - 2`` (a cell's corner ``side x`` has ``sum <= n``)."""
+    return math.comb(n // side + k - 2 + k - 1, k - 1)
+
+
+def plan_grid(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, int]:
+    """The plan of :func:`lower_bound`'s average (grid blocks of side ``side``, reach :data:`CORNER_REACH`) and its
+    side: the widest side (at most :data:`MAX_SIDE` and ``n + 1``) whose estimated seconds fit ``seconds``; when even
+    side 2 does not fit, the plan of side 2, refused.  Public inputs only."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    what = f"the yardstick's grid blocks for k={k}, n={n}, eps={epsilon:g}"
+    best = None
+    for side in range(2, min(n + 1, MAX_SIDE) + 1):
+        lo = max(0, n // 2 - side)
+        cell = np.stack(np.meshgrid(*[np.arange(side)] * (k - 1), indexing="ij"), -1).reshape(-1, k - 1) + lo // (k - 1)
+        cell = np.column_stack([cell, n - cell.sum(axis=1)])
+        cell = cell[cell[:, -1] >= 0]
+        rows, groups, pairs = block_shape(n, cell, CORNER_REACH)
+        cells = min(grid_cells(n, k, side), math.comb(n + k - 1, k - 1))
+        secs = cells * (lp_seconds(pairs, groups) + _scan_seconds(n, k, rows))
+        if best is not None and secs > seconds:
+            break
+        best = (side, secs, LP_BYTES_PER_ROW * pairs * groups + 8.0 * rows * min(CHUNK, math.comb(n + k - 1, k - 1)) * 4)
+    if best is None:  # n = 0: one data set, one block
+        best = (1, LP_SECONDS_BASE, 1e6)
+    side, secs, memory = best
+    plan = Plan(task=Task.ERRORS, route=f"grid blocks, side {side}", what=what, seconds=secs, memory_bytes=memory,
+                costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a smaller n")
+    return _over(plan, seconds), side
+
+
+# --- the average from a dual solution of the whole LP --------------------------------------------------------
+
+#: Substitution radius of the windows of :func:`flow_bound` (offsets ``c - r`` kept per output): the default, and
+#: the widest :func:`plan_flow` takes (Dir(1,1,1), n = 50, eps = 0.5: 0.3690 at radius 8, 0.3761 at 10).
+FLOW_RADIUS = 8
+FLOW_MAX_RADIUS = 12
+#: Ascent steps of :func:`flow_bound` by default, and the step size (relative, per data set).
+FLOW_STEPS = 200
+FLOW_RATE = 0.05
+#: Outward sweeps of :func:`flow_bound` after each inward pass (a second changed nothing measurable).
+FLOW_SWEEPS = 1
+#: Seconds of :func:`flow_bound`: per ascent step ``FLOW_SECONDS_PER_ENTRY`` per (data set, offset) plus
+#: ``FLOW_SECONDS_PER_OFFSET`` per offset; the set-up (losses) ``FLOW_SETUP_PER_ENTRY`` per (data set, offset) and
+#: category.  Fitted with a margin (x1.7) to Dir(1,1,1), n = 20 and 100, eps = 1 on the shared 2-core machine.
+FLOW_SECONDS_PER_ENTRY = 2.5e-8
+FLOW_SECONDS_PER_OFFSET = 1.5e-5
+FLOW_SETUP_PER_ENTRY = 1e-7
+#: Bytes per (data set, offset) of :func:`flow_bound` (the index, ``pi L``, the running reduced costs, their
+#: ascent fractions in float32, masks; 37 measured at n = 300) and the most it may hold.
+FLOW_BYTES_PER_ENTRY = 48.0
+FLOW_BYTES = 1.5e9
+#: Fewest ascent steps :func:`plan_flow` accepts before it narrows the windows, and the narrowest window it runs.
+FLOW_MIN_STEPS = 10
+FLOW_MIN_RADIUS = 2
+#: Ascent steps that reach within ~1 % of the bound's plateau (Dir(1,1,1), n = 100, eps = 1): a window wider than
+#: FLOW_RADIUS is taken only with that many.
+FLOW_GOOD_STEPS = 60
+#: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
+LOSS_MARGIN = 1e-10
+
+
+def _offsets(k: int, radius: int) -> tuple[NDArray[np.int64], NDArray[np.int64], list[list[int]]]:
+    """The offsets ``delta`` (``sum delta = 0``, ``d(delta) = |delta|_1 / 2 <= radius``), their ``d``, and for each
+    its *inward* neighbours ``delta - e_p + e_q`` (``delta_p > 0 > delta_q``: one step closer to 0)."""
+    import itertools
+
+    rows = [v + (-sum(v),) for v in itertools.product(range(-radius, radius + 1), repeat=k - 1)]
+    D = np.array([v for v in rows if sum(abs(x) for x in v) <= 2 * radius], dtype=np.int64).reshape(-1, k)
+    index = {tuple(v): i for i, v in enumerate(D.tolist())}
+    inward = []
+    for v in D.tolist():
+        ins = []
+        for p in range(k):
+            for q in range(k):
+                if v[p] > 0 > v[q]:
+                    w = list(v)
+                    w[p] -= 1
+                    w[q] += 1
+                    ins.append(index[tuple(w)])
+        inward.append(ins)
+    return D, np.abs(D).sum(axis=1) // 2, inward
+
+
+def _beta_far(a: NDArray[np.float64], n: int, R: NDArray[np.int64], m: int) -> NDArray[np.float64]:
+    """Per data set ``c``: a lower bound on ``L(c, r)`` over every ``r`` with some ``|r_j - c_j| >= m``:
+    ``min_j`` of the k = 2 loss of category j at ``c_j +- m`` (module docstring of :func:`flow_bound`)."""
+    from ..distances.hellinger import hellinger
+
+    A = float(a.sum())
+    out = np.full(len(R), np.inf)
+    for j in range(a.size):
+        cj = R[:, j].astype(np.float64)
+        p = np.column_stack([a[j] + cj, A - a[j] + n - cj])
+        for step in (m, -m):
+            t = cj + step
+            ok = (t >= 0) & (t <= n)
+            if ok.any():
+                q = np.column_stack([a[j] + t[ok], A - a[j] + n - t[ok]])
+                h = np.asarray(hellinger(p[ok], q))
+                out[ok] = np.minimum(out[ok], h)
+    return np.maximum(out * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+
+
+@dataclass
+class FlowBound:
+    """A certified lower bound on the optimal average error (:func:`flow_bound`) and the multipliers behind it."""
+
+    average: float
+    mu: NDArray[np.float64]
+    steps: int
+    radius: int
+
+
+def _neighbour_offsets(D: NDArray[np.int64]) -> list[list[int]]:
+    """For each offset, every offset one substitution away (``delta - e_p + e_q``, ``p != q``) among ``D``."""
+    k = D.shape[1]
+    index = {tuple(v): i for i, v in enumerate(D.tolist())}
+    out = []
+    for v in D.tolist():
+        nb = []
+        for p in range(k):
+            for q in range(k):
+                if p != q:
+                    w = list(v)
+                    w[p] -= 1
+                    w[q] += 1
+                    j = index.get(tuple(w))
+                    if j is not None:
+                        nb.append(j)
+        out.append(nb)
+    return out
+
+
+def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADIUS, steps: int = FLOW_STEPS,
+               rate: float = FLOW_RATE, sweeps: int = FLOW_SWEEPS) -> FlowBound:
+    """Certified lower bound on the optimal average error (docs/definitions.md §9) from a dual solution of the whole
+    LP, built from one window per output.
+
+    Weak duality.  Write ``pi`` for the prior predictive, ``L`` the loss, ``q = e^-eps``.  For any ``mu`` (one
+    number per data set) and any ``y >= 0`` (one per output ``r`` and ordered neighbouring pair ``(c, c')``, the
+    multiplier of ``P(r | c) - e^eps P(r | c') <= 0``), the reduced cost
+    ``rc(r, c) = pi(c) L(c, r) - mu(c) + sum_c' y_r(c, c') - e^eps sum_c' y_r(c', c)`` gives, for every eps-DP
+    table ``P`` (so ``0 <= P <= 1``):
+    ``sum_c pi(c) E_P(c) = sum_c mu(c) + sum_(r,c) P(r | c) rc(r, c) - sum y (P(r|c) - e^eps P(r|c')) >=
+    sum_c mu(c) + sum_(r,c) min(0, rc(r, c))`` (rows sum to 1; each ``y`` term is ``<= 0``; ``P(r | c) in [0, 1]``).
+    Take ``P`` optimal: the right side is at most the optimum.
+
+    The flows.  For each output ``r``, ``y_r`` lives on the window ``d(c, r) <= radius``: the data sets are
+    visited from the rim inwards, and one ``c`` whose running reduced cost ``A`` is positive sends ``q A f_j`` to
+    each of its inward neighbours ``c'_j`` (one step closer to ``r``; they lie in R(n) when ``c`` does), with
+    fractions ``f_j >= 0`` summing to 1 (in proportion to the neighbours' current deficits ``max(0, -A)``, equal
+    when none has one), i.e. ``y_r(c'_j, c) = q A f_j``: ``c`` pays ``e^eps sum_j q A f_j = A`` (its reduced cost
+    becomes 0) and each ``c'_j`` gains ``q A f_j``.  Then ``sweeps`` times, from ``r`` outwards, a data set ``c``
+    still in surplus ``A > 0`` (after the inward pass only ``r`` itself can be) fills its neighbours' deficits
+    ``D_j = max(0, -A_j)`` in any direction: ``y_r(c'_j, c) = theta D_j`` with
+    ``theta = min(1, q A / sum_j D_j)``, so ``c`` pays ``e^eps theta sum_j D_j <= A`` and ``c'_j`` gains at most
+    its deficit.  Every pair with ``c`` outside the window has ``y = 0``; there
+    ``rc = pi(c) (L(c, r) - mu(c) / pi(c)) >= 0`` because ``mu(c) / pi(c)`` is held at or below a lower bound of
+    ``L(c, r)`` over those ``r``: such an ``r`` has some ``|r_j - c_j| >= m_0 = ceil(2 (radius + 1) / k)``,
+    and by the data-processing inequality (:mod:`dpposterior.yardstick`, step 1) ``L(c, r)`` is at least the
+    k = 2 loss of category j, nondecreasing in ``|r_j - c_j|`` (docs/definitions.md §10), hence at least its
+    value at ``c_j +- m_0``.  So the bound is ``sum mu + sum over windows of min(0, A)``, exact for these ``mu``
+    and ``y`` up to rounding.
+
+    Rounding and losses.  Losses are lowered by a relative :data:`LOSS_MARGIN` (a smaller loss only lowers the
+    LP); the value is lowered by ``(radius + 8) 2^-50`` times the sum of the absolute values of every term added
+    (``sum mu``, ``pi L``, ``mu``, every share sent and received), which bounds the float error of each running
+    sum and of ``e^eps q = 1``.
+
+    The multipliers.  ``mu = pi tau`` with ``tau`` started at 1.1 times the mean loss to a neighbour and improved by
+    ``steps`` of Adam on a supergradient of the bound (1 minus the total weight of each data set's reduced costs
+    that stay negative, through the flows, their fractions held fixed), multiplicative per data set, projected
+    onto ``[0, far bound]``; the best value seen is kept.  Any ``mu`` is valid: the steps only tighten.
+    """
+    a = _validate.prior(prior)
+    k = a.size
+    n = _validate.integer(n, "n", 0)
+    eps = _validate.epsilon(epsilon)
+    R = candidates(n, k)
+    N = len(R)
+    log_pi = log_prior_predictive(a, R)
+    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    D, dist, inward = _offsets(k, min(radius, n))
+    around = _neighbour_offsets(D) if sweeps else []
+    outward = [int(o) for o in np.argsort(dist, kind="stable")]
+    q = math.exp(-eps)
+    C = np.full((len(D), N), -1, dtype=np.int32 if N < 2**31 else np.int64)
+    PL = np.zeros((len(D), N))  # pi(c) L(c, r), c = r + D[o]
+    from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
+
+    for o, delta in enumerate(D):
+        c = R + delta
+        ok = np.all(c >= 0, axis=1)
+        if ok.any():
+            C[o, ok] = candidate_rank(c[ok])
+            loss = hellinger_from_log_bc(lgamma_jensen_gap(a + c[ok], a + R[ok]).sum(axis=1))
+            PL[o, ok] = pi[C[o, ok]] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+    valid = C >= 0
+    C[~valid] = 0  # read only where valid
+    total_pl = float(PL.sum())  # every pi L >= 0
+    # mu / pi held below the loss to every output outside the window (docstring)
+    cap = _beta_far(a, n, R, -(-2 * (min(radius, n) + 1) // k)) if min(radius, n) < n else np.full(N, np.inf)
+    order = [int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > 0]
+    ones = np.flatnonzero(dist == 1)
+    h = np.bincount(C[ones][valid[ones]], weights=PL[ones][valid[ones]], minlength=N)
+    h = h / np.maximum(np.bincount(C[ones][valid[ones]], minlength=N), 1) / np.maximum(pi, 1e-300)
+    tau = np.minimum(1.1 * h, cap) if N > 1 else np.zeros(N)
+    best, best_mu = -math.inf, np.zeros(N)
+    m1, m2 = np.zeros(N), np.zeros(N)
+    for step in range(max(1, steps)):
+        mu = pi * tau
+        # row by row (one offset at a time): no temporary of the whole table
+        A = np.empty_like(PL)
+        size = 0.0
+        for o in range(len(D)):
+            np.subtract(PL[o], mu[C[o]], out=A[o])
+            A[o][~valid[o]] = 0.0
+            size += float(np.abs(A[o]).sum())
+        passed = np.zeros(A.shape, dtype=bool)
+        fracs = {}
+        for o in order:
+            pos = np.maximum(A[o], 0.0)
+            passed[o] = pos > 0
+            ins = inward[o]
+            # shares in proportion to the inward neighbours' deficits (equal when none has one)
+            need = [np.maximum(-A[j], 0.0) for j in ins]
+            total = sum(need)
+            has = total > 0
+            frac = [np.where(has, d / np.where(has, total, 1.0), 1.0 / len(ins)) for d in need]
+            fracs[o] = [f.astype(np.float32) for f in frac]  # for the ascent's direction only
+            qpos = q * pos
+            size += float(pos.sum())
+            for j, f in zip(ins, frac):
+                send = qpos * f
+                size += float(send.sum())
+                A[j] += send
+            A[o] = np.minimum(A[o], 0.0)
+        for _ in range(sweeps):
+            # from the centre outwards, a data set still in surplus fills its neighbours' deficits (docstring)
+            for o in outward:
+                pos = np.maximum(A[o], 0.0)
+                if not pos.any():
+                    continue
+                need = [np.maximum(-A[j], 0.0) for j in around[o]]
+                total = sum(need)
+                theta = np.minimum(1.0, q * pos / np.where(total > 0, total, 1.0)) * (total > 0)
+                paid = 0.0
+                for j, d in zip(around[o], need):
+                    y = theta * d
+                    A[j] += y
+                    paid = paid + y
+                    size += float(y.sum())
+                A[o] -= paid / q
+                size += float(pos.sum())
+        size += float(mu.sum()) + total_pl
+        value = (float(mu.sum()) + sum(float(np.minimum(A[o], 0.0).sum()) for o in range(len(D)))
+                 - (min(radius, n) + 8) * 2.0**-50 * size)
+        if value > best:
+            best, best_mu = value, mu
+        if step == steps - 1:
+            break
+        g = A  # reused in place: 1 where a reduced cost stays negative
+        for o in range(len(D)):
+            g[o] = A[o] < 0
+        for o in reversed(order):
+            back = q * sum(g[j] * f for j, f in zip(inward[o], fracs[o]))
+            g[o] = np.where(passed[o], back, g[o])
+        grad = np.ones(N)
+        for o in range(len(D)):
+            grad -= np.bincount(C[o][valid[o]], weights=g[o][valid[o]], minlength=N)
+        m1 = 0.9 * m1 + 0.1 * grad
+        m2 = 0.999 * m2 + 0.001 * grad * grad
+        t = step + 1
+        tau = tau * np.exp(rate * (m1 / (1 - 0.9**t)) / (np.sqrt(m2 / (1 - 0.999**t)) + 1e-12))
+        tau = np.minimum(tau, cap)
+    return FlowBound(average=max(best, 0.0), mu=best_mu, steps=steps, radius=min(radius, n))
+
+
+def offset_count(k: int, radius: int) -> int:
+    """The number of offsets of :func:`_offsets` (``sum delta = 0``, ``|delta|_1 <= 2 radius``), by counting: at
+    distance ``j >= 1``, ``p`` positive and ``m`` negative coordinates carry ``j`` each."""
+    total = 1
+    for j in range(1, radius + 1):
+        for p in range(1, min(k, j) + 1):
+            for m in range(1, min(k - p, j) + 1):
+                total += math.comb(k, p) * math.comb(k - p, m) * math.comb(j - 1, p - 1) * math.comb(j - 1, m - 1)
+    return total
+
+
+def flow_shape(n: int, k: int, radius: int) -> tuple[int, int]:
+    """``(data sets, offsets)`` of :func:`flow_bound` at this size: ``|R(n)|`` and the offsets within ``radius``."""
+    return math.comb(n + k - 1, k - 1), offset_count(k, min(radius, n))
+
+
+def plan_flow(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int]]:
+    """The plan of :func:`flow_bound` (average) and its ``(radius, steps)``: the widest window (at most
+    :data:`FLOW_MAX_RADIUS`, at least :data:`FLOW_MIN_RADIUS`) within :data:`FLOW_BYTES` that leaves at least
+    :data:`FLOW_GOOD_STEPS` ascent steps within ``seconds`` when wider than :data:`FLOW_RADIUS`, else at least
+    :data:`FLOW_MIN_STEPS`, with as many steps as fit (at most :data:`FLOW_STEPS`); refused when none does.  Public inputs
+    only."""
+    k = len(prior)
+    what = f"the yardstick's dual flows for k={k}, n={n}, eps={epsilon:g}"
+    options = []
+    for radius in range(min(FLOW_MAX_RADIUS, n), min(FLOW_MIN_RADIUS, n) - 1, -1):
+        N, offsets = flow_shape(n, k, radius)
+        memory = FLOW_BYTES_PER_ENTRY * N * offsets
+        setup = FLOW_SETUP_PER_ENTRY * N * offsets * k
+        per = FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets
+        steps = int(min(FLOW_STEPS, (seconds - setup) // per)) if seconds > setup else 0
+        options.append((radius, max(steps, FLOW_MIN_STEPS), setup + per * max(steps, FLOW_MIN_STEPS), memory, steps))
+    # past FLOW_RADIUS a window only with enough steps to converge; up to it, the widest with the fewest accepted
+    choice = next((o for o in options if o[3] <= FLOW_BYTES and o[4] >= (
+        FLOW_GOOD_STEPS if o[0] > FLOW_RADIUS else FLOW_MIN_STEPS)), options[-1])[:4]
+    radius, steps, secs, memory = choice
+    plan = Plan(task=Task.ERRORS, route=f"dual flows, windows of radius {radius}, {steps} steps", what=what,
+                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
+                advice="use a smaller n")
+    if memory > FLOW_BYTES:
+        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), (radius, steps)
+    if choice[2] > seconds:
+        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
+                                     f"{seconds:g} s"), (radius, steps)
+    return _over(plan, seconds), (radius, steps)

@@ -33,9 +33,10 @@ def cmd_compare(args) -> None:
     delta = validate.delta(validate.parse_number(args.delta, "delta"))
     name = get_distance(args.distance).name
     get_distance(name).check(a.size)
-    rows = compare_rows(a, n, epsilon, delta, plan_compare(a, n, epsilon, delta, name), distance=name)
+    plans = plan_compare(a, n, epsilon, delta, name)
+    rows = compare_rows(a, n, epsilon, delta, plans, distance=name)
     extra = {"distance": name} if name != DEFAULT_DISTANCE else {}
-    yard = compare_yardstick(a, n, epsilon, rows, name)
+    yard = compare_yardstick(a, n, epsilon, rows, name, plans)
     if args.json:
         out = {"prior": a.tolist(), "n": n, "epsilon": epsilon} | extra | {"releases": rows}
         if isinstance(yard, str):

@@ -1,0 +1,130 @@
+"""The yardstick of ``compare`` (certified lower bounds on the best achievable error) against the best release.
+
+For each setting, two processes, each timed by its CPU seconds (user + system, ``os.wait4``) and peak memory:
+
+- the yardstick alone (``dpposterior.yardstick``: the one-count bound, the corner blocks for the worst case and
+  the dual flows for the average, each planned within its default share);
+- ``dpposterior compare ... --json``: the best computed release (smallest worst case, smallest average) and the
+  yardstick compare printed beside it (its share is what the rows leave of compare's limit).
+
+Ratios: best release / bound (1.000 would be a release proven optimal).  Writes ``benchmarks/yardstick_grid.json``.
+
+    python benchmarks/yardstick_grid.py [--eps 0.5,1,2] [--only-k 3] [--only-n 100,300] [--no-compare] [--out FILE]
+
+Grid: Dir(1,1,1) at n = 10, 20, 50, 100, 300, 1000 and Dir(1,1,1,1) at n = 10, 20, 50, 100.  The machine may be
+shared: load averages are recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+GRID = [((1, 1, 1), n) for n in (10, 20, 50, 100, 300, 1000)] + [((1, 1, 1, 1), n) for n in (10, 20, 50, 100)]
+
+ONE = """
+import json, sys
+from dpposterior.yardstick import block_bounds, plan_blocks, yardstick
+prior, n, eps = [float(x) for x in sys.argv[1].split(",")], int(sys.argv[2]), float(sys.argv[3])
+plans = plan_blocks(prior, n, eps)
+y = yardstick(prior, n, eps, None, block_bounds(prior, n, eps, plans))
+print(json.dumps({"yardstick": y.as_dict(), "plans": {o: {"route": p.route, "seconds": round(p.seconds, 1),
+      "memory_mb": round(p.memory_bytes / 2**20), "refused": p.refused()} for o, (p, _) in plans.items()}}))
+"""
+
+
+def child(args: list[str], env: dict) -> tuple[int, str, str, dict]:
+    """Run ``python args`` in its own process: exit code, stdout, stderr, and CPU seconds / peak MB / wall."""
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryFile("w+") as out_f, tempfile.TemporaryFile("w+") as err_f:
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, *args], env=env, stdout=out_f, stderr=err_f)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - t0
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read(), err_f.read()
+    cost = {"cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1), "wall_seconds": round(wall, 1),
+            "peak_mb": round(usage.ru_maxrss / 1024), "load_before": round(load, 2)}
+    return os.waitstatus_to_exitcode(status), out, err, cost
+
+
+def ratio(value, bound):
+    return round(value / bound, 4) if value is not None and bound else None
+
+
+def one(prior, n: int, eps: float, env: dict, compare: bool) -> dict:
+    text = ",".join(map(str, prior))
+    out = {"prior": list(prior), "n": n, "epsilon": eps}
+    code, stdout, stderr, cost = child(["-c", ONE, text, str(n), f"{eps:g}"], env)
+    out["yardstick_cost"] = cost
+    if code:
+        out["yardstick_error"] = stderr.strip().splitlines()[-1]
+        return out
+    doc = json.loads(stdout)
+    y = doc["yardstick"]
+    out["bound"] = y
+    out["plans"] = doc["plans"]
+    if not compare:
+        return out
+    code, stdout, stderr, cost = child(["-m", "dpposterior", "compare", "--prior", text, "--n", str(n), "--epsilon",
+                                        f"{eps:g}", "--json"], env)
+    out["compare_cost"] = cost
+    if code:
+        out["compare_error"] = stderr.strip().splitlines()[-1]
+        return out
+    doc = json.loads(stdout)
+    done = [r for r in doc["releases"] if "error" not in r]
+    if done:
+        w = min(done, key=lambda r: r["worst_expected_error"])
+        a = min(done, key=lambda r: r["average_expected_error"])
+        out["best_worst"] = {"release": w["release"], "error": w["worst_expected_error"]}
+        out["best_average"] = {"release": a["release"], "error": a["average_expected_error"]}
+        out["worst_ratio"] = ratio(w["worst_expected_error"], y["worst"])
+        out["average_ratio"] = ratio(a["average_expected_error"], y["average"])
+    cy = doc.get("yardstick", {})
+    out["compare_yardstick"] = cy
+    if done and "worst" in cy:
+        out["compare_worst_ratio"] = ratio(w["worst_expected_error"], cy["worst"])
+        out["compare_average_ratio"] = ratio(a["average_expected_error"], cy["average"])
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--eps", default="0.5,1,2")
+    p.add_argument("--only-k", type=int, default=None)
+    p.add_argument("--only-n", default=None, help="comma-separated sizes to run (default: the whole grid)")
+    p.add_argument("--no-compare", action="store_true")
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / "yardstick_grid.json"))
+    args = p.parse_args()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    calls = []
+    for prior, n in GRID:
+        if args.only_k and len(prior) != args.only_k:
+            continue
+        if args.only_n and str(n) not in args.only_n.split(","):
+            continue
+        for eps in (float(e) for e in args.eps.split(",")):
+            r = one(prior, n, eps, env, not args.no_compare)
+            calls.append(r)
+            b = r.get("bound", {})
+            print(f"k={len(prior)} n={n:5d} eps={eps:g}: bound worst {b.get('worst', float('nan')):.5f} "
+                  f"average {b.get('average', float('nan')):.5f} ({r['yardstick_cost']['cpu_seconds']} s CPU); "
+                  f"best/bound worst {r.get('worst_ratio')} average {r.get('average_ratio')}; compare "
+                  f"{r.get('compare_cost', {}).get('cpu_seconds')} s CPU {r.get('compare_cost', {}).get('peak_mb')} MB "
+                  f"{r.get('compare_error', '')}", flush=True)
+            pathlib.Path(args.out).write_text(json.dumps(
+                {"date": datetime.date.today().isoformat(), "cores": os.cpu_count(), "calls": calls}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
