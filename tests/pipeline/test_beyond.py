@@ -119,3 +119,29 @@ def test_points_past_max_candidates_are_kept_up_to_local_max_candidates_for_a_lo
     assert list(beyond.expected_error_grid("geometric", local).n) == [5]
     assert list(beyond.expected_error_grid("ehd", local).n) == [5]
     assert list(beyond.expected_error_grid("lattice~average", {**local, "local_max_candidates": 1890}).n) == [5]
+
+
+@pytest.mark.parametrize("same", ["", "results/expected_error/a b/lattice~worst.parquet"])
+def test_the_expected_error_command_parses_with_and_without_the_same_release_grid(same):
+    # Snakemake formats an empty param quoted as nothing: the flag is written --same-release=VALUE, so a job without
+    # a same-release grid still parses (an empty value), and a path with a space stays one argument
+    import shlex
+
+    from snakemake.iocontainers import Namedlist
+    from snakemake.utils import format as smk_format
+
+    from dpposterior.paper.__main__ import build_parser
+    from dpposterior.paper.stages import STAGES
+
+    def named(**kw):
+        out = Namedlist()
+        for key, value in kw.items():
+            out.append(value)
+            out._add_name(key)
+        return out
+
+    line = smk_format(STAGES["expected_error"].command(), wildcards=named(experiment="frontier", mechanism="optimal~worst"),
+                      params=named(spec="{}", same=same), output=named(expected_error="out.parquet"),
+                      log="job.log")
+    args = build_parser().parse_args(shlex.split(line.split(" > ")[0])[3:])
+    assert args.same_release == same and args.out_expected_error == "out.parquet"

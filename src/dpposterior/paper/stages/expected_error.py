@@ -31,7 +31,7 @@ class ExpectedError(Stage):
         p.add_argument("--same-release", default="", help="the grid of the same release's mechanism (or '')")
 
     def command(self) -> str:
-        return super().command().replace(" --out ", " --same-release {params.same:q} --out ", 1)
+        return super().command().replace(" --out ", " --same-release={params.same:q} --out ", 1)
 
     def run(self, args, spec):
         import pandas as pd
