@@ -215,7 +215,7 @@ def test_the_route_run_is_the_route_planned(monkeypatch):
     ("geometric", {"epsilon": 0.01}, 10**6, "GiB (local sum)"),
     ("lattice", {"epsilon": 1.0, "objective": "average"}, 10**6, "window column"),
     ("lattice", {"epsilon": 1.0, "objective": "average"}, 16, "batched local search is built for k = 3"),
-    ("optimal", {"epsilon": 1.0, "objective": "worst"}, 120, "window remap"),
+    ("optimal", {"epsilon": 1.0, "objective": "worst"}, 120, "the column of the corner remap"),
     ("mh", {"epsilon": 1.0}, 10**6, "|R(n)| = 5e+11"),
 ])
 def test_refusals_are_one_line(mech, settings, n, needle):
