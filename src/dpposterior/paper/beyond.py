@@ -110,19 +110,20 @@ def expected_error_grid(name: str, spec: dict, same: pd.DataFrame | None = None)
     v = parsed(name)
     mech = v.entry
     borrow = SameRelease(same, float(spec["delta"])) if same is not None else None
+    rows_limit = int(spec["max_candidates"])  # past it, only a point whose planned route is local is kept ...
+    local_limit = max(rows_limit, int(spec.get("local_max_candidates") or 0))  # ... and only up to this
     rows = []
     for prior in spec["priors"]:
         prior = [float(x) for x in prior]
         k = len(prior)
         for n in spec["n"]:
             size = n_candidates(int(n), k)
-            if size > int(spec.get("local_max_candidates") or 0) and size > int(spec["max_candidates"]):
+            if size > local_limit:
                 continue
             for eps in spec["epsilon"]:
                 claim = v.claimed(float(eps), float(spec["delta"]))
                 for dist, measure in tailorings(mech, spec):
-                    if size > int(spec["max_candidates"]) and not _local(v, spec, prior, int(n), float(eps), dist,
-                                                                         measure):
+                    if size > rows_limit and not _local(v, spec, prior, int(n), float(eps), dist, measure):
                         continue
                     rows.append(_grid_row(name, v, claim, spec, prior, int(n), float(eps), dist, measure, borrow))
     return pd.DataFrame(rows)
