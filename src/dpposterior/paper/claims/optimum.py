@@ -115,10 +115,10 @@ def bracket(cl: dict, ctx) -> list[V.Verdict]:
                                  f"relative {tol:g}", V.CANNOT_CHECK))
         elif not r.below:
             out.append(V.Verdict(where, expected, f"bound {r.bound:.6g} is ABOVE the exact error of {r.best_mechanism} "
-                                 f"({r.best:.6g}): a certified bound above a release is a bug ({r.how})", rule,
+                                 f"({r.best:.6g}): a certified bound above a release is a bug ({str(r.how).split(' (')[0]})", rule,
                                  f"relative {tol:g}", V.NOT_REPRODUCED))
         else:
             out.append(V.Verdict(where, expected, f"{r.best_mechanism} {r.best:.4f} / bound {r.bound:.4f} = "
-                                 f"{r.ratio:.3f}; bound below all {r.releases} releases ({r.how})", rule,
+                                 f"{r.ratio:.3f}; bound below all {r.releases} releases ({str(r.how).split(' (')[0]})", rule,
                                  f"relative {tol:g}", V.tally([r.ratio <= 1 + tol])))
     return out
