@@ -106,6 +106,7 @@ def bracket(cl: dict, ctx) -> list[V.Verdict]:
             f", k = {cl['k']}" if "k" in cl else "") + (f", {cl['objective']}" if "objective" in cl else ""))]
     out = []
     for r in b.itertuples(index=False):
+        how = str(r.how).split(" (")[0]  # which bound, in a few words
         where = f"{cl['text']} (k = {r.k}, n = {r.n}, eps = {r.epsilon:g}, {r.objective})"
         expected = f"best release / certified bound <= {1 + tol:g} ({r.objective} error)"
         if not np.isfinite(r.bound):
@@ -115,10 +116,10 @@ def bracket(cl: dict, ctx) -> list[V.Verdict]:
                                  f"relative {tol:g}", V.CANNOT_CHECK))
         elif not r.below:
             out.append(V.Verdict(where, expected, f"bound {r.bound:.6g} is ABOVE the exact error of {r.best_mechanism} "
-                                 f"({r.best:.6g}): a certified bound above a release is a bug ({str(r.how).split(' (')[0]})", rule,
+                                 f"({r.best:.6g}): a certified bound above a release is a bug ({how})", rule,
                                  f"relative {tol:g}", V.NOT_REPRODUCED))
         else:
             out.append(V.Verdict(where, expected, f"{r.best_mechanism} {r.best:.4f} / bound {r.bound:.4f} = "
-                                 f"{r.ratio:.3f}; bound below all {r.releases} releases ({str(r.how).split(' (')[0]})", rule,
+                                 f"{r.ratio:.3f}; bound below all {r.releases} releases ({how})", rule,
                                  f"relative {tol:g}", V.tally([r.ratio <= 1 + tol])))
     return out
