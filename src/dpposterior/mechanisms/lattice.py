@@ -812,7 +812,7 @@ class LatticeMechanism(Mechanism):
         window = self._window_column_plan(n, k, spec, what)
         if not window.refused() or self.uses_window(n, k, spec):
             return window
-        return self._local_column_plan(n, k, spec, what, window)
+        return self._local_column_plan(n, k, spec, what)
 
     def _window_column_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
         """The window column's plan (route ``"window column"``): the release's remap at every window point."""
@@ -850,12 +850,13 @@ class LatticeMechanism(Mechanism):
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a smaller n")
 
-    def _local_column_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, window: Plan | None = None) -> Plan:
+    def _local_column_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
         """The local column's plan (route ``"local column"``, :meth:`local_posterior`), from public n, k, eps: the
         local search at every point of the reach region (:func:`~dpposterior.lattice.column.reach_region`; counted
         as ``min(|U(Dc)|, |window|)`` points, each handed to the one-point search, as at a vertex or at large n where
         the batched table decides none) and, for ``worst``, the corner remap's solve; then the column over the data
-        sets within ``(k - 1) Dc + D`` of r.  Refused in one line where over the limits."""
+        sets within ``(k - 1) Dc + D`` of r.  Refused in one line where over the limits (where the window column is
+        refused too, this is the line: the route past it)."""
         from ..lattice.column import reach_size
 
         eps = spec.epsilon
@@ -871,8 +872,6 @@ class LatticeMechanism(Mechanism):
         plan = Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
-        if window is not None and plan.refused():
-            return window  # neither fits: the window column's own line, as before
         return plan
 
     def local_posterior(self, plan: Plan, prior, n: int, spec: ReleaseSpec, released):
