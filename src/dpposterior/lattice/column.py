@@ -16,6 +16,10 @@ those of the z outside the window, whose kernel mass is at most ``tail = tail_bo
 (a z outside has some ``z_i < -W <= -W + c_i``, so ``d(z - c) > W``; :mod:`.noise`).  Hence
 ``P_W(r | c) <= P(r | c) <= P_W(r | c) + tail`` for every c, the same bracket as the window's rows, in one column.
 The sums run in log space (``logsumexp``), so no term underflows at large eps.
+
+The local column (:func:`local_column`): where the remap's outputs lie near ``project(z)`` (the local search's reach,
+:func:`reach_region`), only the z near r and the data sets near those z enter, with the kernel's tails beyond as the
+bound of what is left out.
 """
 
 from __future__ import annotations
