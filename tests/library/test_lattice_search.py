@@ -38,6 +38,20 @@ def test_batched_search_is_the_one_point_search_at_every_window_point(prior, n, 
     assert stats["decided"] + stats["fallback"] == len(Z)
 
 
+@pytest.mark.parametrize("block", [1, 7])
+def test_the_kernel_rows_of_the_offsets_in_blocks_give_the_one_point_search(monkeypatch, block):
+    """Off R(n) the kernel rows of the offsets are computed a block of offsets at a time (memory: at n = 10, eps =
+    0.25 all of them at once took ~13 GB); with blocks of one offset, or of a few, the outputs are the one-point
+    search's at every window point, most of them off R(n)."""
+    import dpposterior.lattice.search as search
+
+    near = len(search._ball(3, int(min(search.radius_for(3, 1.0, search.NEAR_TAIL),
+                                       search.radius_for(3, 1.0, 1e-12) - 2))))
+    monkeypatch.setattr(search, "BLOCK_ENTRIES", block * near)
+    Z = window(4, 3, 6)
+    assert np.array_equal(local_search_many((1, 2, 0.5), 4, 1.0, Z), _one_by_one((1, 2, 0.5), 4, 1.0, Z))
+
+
 def test_most_points_are_decided_by_the_batched_bounds():
     """Dir(1,1,1), n = 40, eps = 1: the bounds decide the search at (nearly) every point, and equal outputs."""
     Z = window(40, 3, 4)
