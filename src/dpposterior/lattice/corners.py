@@ -86,11 +86,11 @@ BLOCK_ENTRIES = 2**21
 
 def default_depth(epsilon: float) -> int:
     """The free rows' depth: ``ceil(10 / sqrt(eps))`` at eps >= 1 (10 at eps = 1, where the local Bayes remap's data
-    sets whose two smaller counts both exceed 8 are already below the corner optimum; 8 at eps = 2), 15 below (with
+    sets whose two smaller counts both exceed 8 are already below the corner optimum; 8 at eps = 2), 14 below (with
     the edge table the worst case is the corners' there: Dir(1,1,1), n = 100, eps = 0.5, the LP's ``t`` 0.4830 at
-    depth 10, 0.4738 at depth 15)."""
+    depth 10, 0.4738 at depth 15; 14, the deepest whose solve is estimated within the default 45 s at eps = 0.5)."""
     eps = float(epsilon)
-    return 15 if eps < 1.0 else int(math.ceil(10.0 / math.sqrt(eps)))
+    return 14 if eps < 1.0 else int(math.ceil(10.0 / math.sqrt(eps)))
 
 
 def pair_loss(a: NDArray[np.float64], c: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -315,9 +315,22 @@ def corner_sizes(n: int, k: int, epsilon: float, depth: int | None = None) -> di
     constraints = min(near(depth + W), math.comb(n0 + k - 1, k - 1))
     fixed = max(0, min(near(depth + 2 * W + (k - 1) * W), math.comb(n0 + k * W + k - 1, k - 1)) - free)
     ball = sum(sphere_count(k, t) for t in range(W + 1))
+    outputs = sum(sphere_count(k, t) for t in range(R_RADIUS + 1))
+    top = edge_top(eps)
+    # the edge LPs (eps < 1): per edge, its data sets (both ends, twelve positions, counts 0..top) x the ball x outputs
+    edge_entries = 0 if top == 0 else k * 24 * (top + 1) * ball * outputs
     return {"n_ref": n0, "free": free, "fixed": fixed, "constraints": constraints,
-            "pairs": min(free * ball // 4, free * constraints), "outputs": sum(sphere_count(k, t)
-                                                                              for t in range(R_RADIUS + 1))}
+            "pairs": min(free * ball // 4, free * constraints), "outputs": outputs, "edge_entries": edge_entries}
+
+
+def edge_error_terms(n: int, k: int, epsilon: float, We: int) -> int:
+    """Terms ``(data set, offset)`` :func:`corner_errors` recomputes for the edge table (0 without one): the data sets
+    with a count within ``top + We`` of 0, each over the ball of radius ``We``."""
+    top = edge_top(epsilon)
+    if top == 0:
+        return 0
+    ball = sum(sphere_count(k, t) for t in range(int(We) + 1))
+    return k * (int(n) + 1) * min(int(n) + 1, top + int(We) + 1) * ball
 
 
 def _solve(a, n0, eps, depth, r_radius: int | None = None) -> CornerRemap:

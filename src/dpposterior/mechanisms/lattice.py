@@ -159,6 +159,12 @@ WINDOW_WORST_SECONDS = 45.0
 #: (:data:`LOCAL_SEARCH_SECONDS`).  Measured on the 2 shared cores at load ~16 (CPU seconds, Dir(1,1,1), n = 1000,
 #: 2026-11-28): eps = 2, 1, 0.5: 0.43, 2.35, 39.5 s for 2.6e5, 1.3e6, 1.1e7 entries (the fit with 1.5x margin).
 CORNER_SECONDS = (0.3, 4e-8, 1.3)
+#: Seconds per loss entry of the corner remap's edge LPs (eps < 1; ``corner_sizes``' ``edge_entries``), and per term of
+#: the errors' recomputation near the edges (``corners.edge_error_terms``).  Measured on the 2 shared cores at load
+#: 10-22 (CPU s, Dir(1,1,1), eps = 0.5, 2026-11-28): the three edge LPs (1.5e7 entries) 3.5 s; the recomputation at
+#: n = 100 (3.3e7 terms, ~3 outputs a term) ~9 s (the fit with ~2x margin).
+EDGE_SECONDS = 2.5e-7
+EDGE_TERM_SECONDS = 5e-7
 #: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
 #: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
 CORNER_BYTES = 150.0
@@ -279,7 +285,7 @@ def corner_seconds(n: int, k: int, epsilon: float) -> float:
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
     c0, c1, power = CORNER_SECONDS
-    return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search
+    return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search + EDGE_SECONDS * size["edge_entries"]
 
 
 def corner_bytes(n: int, k: int, epsilon: float) -> float:
@@ -588,13 +594,18 @@ class LatticeMechanism(Mechanism):
     def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
         """The plan of :meth:`corner_errors` (k = 3, ``worst`` past the window's LP): the local remap's errors
         (:meth:`_local_plan`) and the corner remap's solve (a solve, with the batched remap)."""
+        from ..lattice.corners import edge_error_terms
+
         local = self._local_plan(n, k, spec, what)
         corner = corner_seconds(n, k, spec.epsilon)
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
-        return replace(local, route="corner remap", seconds=local.seconds + corner,
+        # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum
+        edge = EDGE_TERM_SECONDS * edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
+        return replace(local, route="corner remap", seconds=local.seconds + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon)),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
-                              ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"])))
+                              ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
+                               + edge * PAIRS_PER_SECOND)))
 
     def corner_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~worst`` where its draws read the corner remap (k = 3), for every c of R(n), as a
