@@ -247,11 +247,11 @@ def _edge_lp_transcribed(a, n0, eps, i):
                 for w, kw in zip(offs, wts):
                     z = c + w
                     if z[i] <= top:
-                        outs = z + base(int(z[i])) + rhos
+                        qs = [q for q in range(len(rhos)) if (int(z[i]), q) in index]
+                        outs = z + base(int(z[i])) + rhos[qs]
                         L = _hellinger(a, np.broadcast_to(c, outs.shape), outs)
-                        for q in range(len(rhos)):
-                            if (int(z[i]), q) in index:
-                                row[index[(int(z[i]), q)]] += kw * L[q]
+                        for q, loss in zip(qs, L):
+                            row[index[(int(z[i]), q)]] += kw * loss
                     else:
                         const += kw * _hellinger(a, c[None, :], z[None, :])[0]
                 rows.append(row)
