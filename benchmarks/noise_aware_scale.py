@@ -6,6 +6,7 @@ recorded with its one line.  This prints a table and writes ``benchmarks/noise_a
 load averages beside the numbers: the machine may be shared).
 
     python benchmarks/noise_aware_scale.py [--out benchmarks/noise_aware_scale.json] [--quick]
+    python benchmarks/noise_aware_scale.py --column   # the local column's settings: benchmarks/noise_aware_column.json
 
 Settings: k = 3 at n = 15, 60, 120, 300, 1000, 1e6, eps 0.1 to 30; k = 4 at n = 10 and 1e4, eps
 0.25, 1, 30; ``optimal`` with both objectives, ``lattice~average``, ``geometric``; Dir(1, ..., 1), the data set near
@@ -53,16 +54,25 @@ GRID = [
     ("lattice", "average", 3, 10**6, 30.0),
 ]
 QUICK = [row for row in GRID if row[3] <= 60 or row[0] == "geometric"][:6]
+#: The local column's settings (``--column``): ``optimal`` both objectives at k = 3, n = 15, 1e3, 1e6 (eps 0.1, 1, 30)
+#: and k = 4, n = 10, 1e4 (eps 0.25, 1, 30), the data set near the centre; and next to a vertex (``"vertex"``: the
+#: region's points off R(n) all handed to the one-point search, the slowest case) at k = 3, n = 1e6, eps = 1.
+COLUMN_GRID = [("optimal", objective, k, n, eps)
+               for k, ns, e0 in ((3, (15, 1000, 10**6), 0.1), (4, (10, 10**4), 0.25))
+               for n in ns for eps in (e0, 1.0, 30.0) for objective in ("average", "worst")]
+COLUMN_GRID += [("optimal", objective, 3, 10**6, 1.0, "vertex") for objective in ("average", "worst")]
 
 
-def counts(k: int, n: int) -> str:
+def counts(k: int, n: int, where: str = "centre") -> str:
+    if where == "vertex":
+        return ",".join(map(str, [n - 2 * (k - 1)] + [2] * (k - 1)))
     base = [n // k] * k
     base[-1] += n - sum(base)
     return ",".join(map(str, base))
 
 
-def argv_of(mech: str, objective: str | None, k: int, n: int, eps: float) -> list[str]:
-    out = ["release", "--prior", ",".join(["1"] * k), "--counts", counts(k, n), "--mechanism", mech,
+def argv_of(mech: str, objective: str | None, k: int, n: int, eps: float, where: str = "centre") -> list[str]:
+    out = ["release", "--prior", ",".join(["1"] * k), "--counts", counts(k, n, where), "--mechanism", mech,
            "--epsilon", f"{eps:g}", "--seed", "7", "--noise-aware", "--json"]
     return out + (["--objective", objective] if objective else [])
 
@@ -84,14 +94,15 @@ def run(argv: list[str]) -> dict:
 
 
 def measure(row) -> dict:
-    mech, objective, k, n, eps = row
+    mech, objective, k, n, eps = row[:5]
     before = os.times()
     got = run(argv_of(*row))
     after = os.times()
     import resource
 
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    record = {"mechanism": mech, "objective": objective, "k": k, "n": n, "eps": eps, "cpu_s": round(cpu, 2),
+    record = {"mechanism": mech, "objective": objective, "k": k, "n": n, "eps": eps, "counts": counts(k, n, *row[5:]),
+              "cpu_s": round(cpu, 2),
               "peak_mb_max_so_far": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
               "wall_s": got["wall_s"], "status": got["status"]}
     if got["status"] == 0:
@@ -107,9 +118,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "noise_aware_scale.json"))
     parser.add_argument("--quick", action="store_true", help="a few settings only")
+    parser.add_argument("--column", action="store_true", help="the local column's settings (COLUMN_GRID)")
     args = parser.parse_args()
+    if args.column and args.out == parser.get_default("out"):
+        args.out = str(ROOT / "benchmarks" / "noise_aware_column.json")
     rows = []
-    for row in (QUICK if args.quick else GRID):
+    for row in (COLUMN_GRID if args.column else QUICK if args.quick else GRID):
         # one process per setting, run from a fresh interpreter so the peak memory is that setting's alone
         code = (f"import json, sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import noise_aware_scale as b; "
                 f"print(json.dumps(b.measure({list(row)!r})))")

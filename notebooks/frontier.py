@@ -16,7 +16,9 @@
 # any eps-DP release can do for each objective: at k = 2 the geometric release followed by the Bayes (average) or
 # minimax (worst case) remap, at any n; at k >= 3 the linear program over the mechanism's table where it runs
 # within its budgets, and beyond it the lattice release with the objective's remap (the best release there is, not
-# a certified optimum: those points have no ratio). `lattice` is the K-norm noise on the sum-zero lattice with the
+# a certified optimum: those points have no ratio). Where the source entry has `yardstick:` settings, the band
+# from a certified lower bound on the optimum (the yardstick, docs/lattice.md "A yardstick at any n") to the best
+# release is shaded at k >= 3: the optimum lies in it. `lattice` is the K-norm noise on the sum-zero lattice with the
 # Bayes (average) or minimax (worst) remap (docs/lattice.md). Where the k = 2 linear program runs (n <= 259) it is
 # solved too, as the check (open black circles). `~calibrated` is an exponential mechanism with its weight scaled
 # by kappa* (certified eps-DP).
@@ -25,6 +27,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.patches import Patch
 
 from dpposterior.mechanisms import MECHANISMS
 from dpposterior.paper import beyond
@@ -51,6 +54,9 @@ if inputs is None:
 # %%
 df = items.load(inputs["expected_error"])
 df = df[df.k.isin(k)]  # one figure per k = 2 and k >= 3: each fits a screen, its legend beside the data
+yard = items.load(inputs["yardstick"]) if "yardstick" in inputs else None  # k >= 3 only
+yard = yard[yard.k.isin(k)] if yard is not None else None
+bracket = beyond.brackets(df, yard)  # bound <= optimum <= best release, per k >= 3 point and objective
 ok = df[df.status == "ok"]
 ks = sorted(ok.k.unique())
 eps = ok.epsilon.iloc[0]
@@ -75,6 +81,12 @@ caption = (f"{title}. Priors " + ", ".join(("Beta" if len(p) == 2 else "Dir") + 
            + ("; at k >= 3 only where the linear program ran (no certified optimum beyond it, so no ratio there)"
               + (f"; k = {ks[0]} solid lines, k = " + ", ".join(map(str, ks[1:])) + " dotted with open markers"
                  if len(ks) > 1 else "") if max(ks) >= 3 else "") + "."
+           + (f" Shaded (k >= 3): the band from a certified lower bound on the optimum (the yardstick: corner blocks "
+              "for the worst case, a dual solution of the whole LP for the average) to the best pure eps-DP release "
+              f"computed; best / bound from {bracket.ratio.min():.3f} to {bracket.ratio.max():.3f} over "
+              f"{int(bracket.ratio.notna().sum())} (point, objective) pairs" + (
+                  f"; no bound at {int(bracket.bound.isna().sum())} (see the verdicts)" if bracket.bound.isna().any()
+                  else "") + "." if bracket.ratio.notna().any() else "")
            + (" ehds (calibrated) and mh (calibrated) coincide (same weight shape at gamma = 1)"
               + (", as do lsdim and lszhang at k = 2" if 2 in ks else "") + skip_txt + "."))
 tables.show_text("**Caption.** " + caption)
@@ -114,6 +126,7 @@ for i, objective in enumerate(("worst", "average")):
             s = ok[(ok.mechanism == m) & (ok.k == kk)].sort_values("n")
             if len(s):
                 data[m] = (s.n.to_numpy(), s[objective].to_numpy())
+        style.bracket_band(ax, bracket[(bracket.k == kk) & (bracket.objective == objective)])
         style.curves(ax, data, ms=4, ls=lambda m: "--" if variants.is_calibrated(m) else "-",
                      lw=lambda m: 2.2 if m.startswith("optimal") else 1.1)
         lp = ok[(ok.k == kk) & ok.oracle.notna() & (ok.oracle_objective == objective)].sort_values("n")
@@ -135,6 +148,8 @@ handles.append(plt.Line2D([], [], color="black", lw=2.2, label="1: the optimum (
 if ok.oracle.notna().any():
     handles.append(plt.Line2D([], [], ls="none", marker="o", ms=8, mfc="none", mec="black",
                               label="linear program (check)"))
+if bracket.ratio.notna().any():
+    handles.append(Patch(color=style.BRACKET_COLOUR, alpha=0.45, label=style.BRACKET_LABEL))
 handles.append(plt.Line2D([], [], ls="none", marker="o", ms=9, mfc="none", mec="grey", mew=1.2,
                           label="larger open marker: on the line\nof a release drawn before it"))
 fig.tight_layout()
@@ -146,7 +161,9 @@ table = ok.pivot_table(index=["k", "n"], columns="mechanism", values=["worst", "
 table.columns = [f"{m} {o}" for o, m in table.columns]
 table = table.reset_index()
 tables.show(table, heading="Exact expected errors (worst case and average)")
+if len(bracket):
+    tables.show(bracket, heading="The bracket of the optimum at k >= 3: certified bound <= optimum <= best release")
 tables.show(ratio.pivot_table(index=["k", "n", "objective"], columns="mechanism", values="ratio").reset_index(),
             heading="Each release's error over the optimum's, per objective (1 = the best possible)")
-rows = C.frontier(df) + C.judge("frontier", claims, df)  # the item's claims: kinds of claims.optimum
+rows = C.frontier(df) + C.judge("frontier", claims, C.Errors(df, yard))  # the item's claims: kinds of claims.optimum
 verdicts = items.finish(item, outputs, fig=fig, table=table, caption=caption, rows=rows)

@@ -33,9 +33,11 @@ mechanisms need a whole row of their pmf per kept c); beyond either a
 ``"exact"``, the sum above over all of R(n), wherever it runs (its numbers unchanged); else the mechanism's local
 route (:meth:`~dpposterior.mechanisms.Mechanism.plan_posterior`), admitted against the limits from public inputs
 (k, n, eps, prior), then run: ``"local sum"`` for the sequential clamps (``geometric`` and the Laplace entries: the
-data sets near the release, with a certified bound on the prior-weighted likelihood mass of the rest) and
+data sets near the release, with a certified bound on the prior-weighted likelihood mass of the rest),
 ``"window column"`` for the lattice release (the column ``P(m | c)`` of every c from the release's own remap on
-the window, its truncation bracketed).  Each route's bound is :attr:`NoiseAwarePosterior.dropped_mass_bound`.
+the window, its truncation bracketed) and past it ``"local column"`` (the points whose remap can output the
+release, the data sets near them; :func:`dpposterior.lattice.column.local_column`).  Each route's bound is
+:attr:`NoiseAwarePosterior.dropped_mass_bound`.
 """
 
 from __future__ import annotations
@@ -149,7 +151,8 @@ class NoiseAwarePosterior:
     dropped_mass_bound: float
     marginals: list[Marginal] = field(repr=False)
     categories: tuple | None = None
-    #: The route that computed it (module docstring, "Routes"): ``"exact"``, ``"local sum"``, ``"window column"``.
+    #: The route that computed it (module docstring, "Routes"): ``"exact"``, ``"local sum"``, ``"window column"``,
+    #: ``"local column"``.
     route: str = "exact"
 
     def __repr__(self) -> str:

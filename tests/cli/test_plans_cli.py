@@ -28,6 +28,8 @@ def test_optimal_past_its_lp_is_the_lattice_release_on_every_command(command):
             data = json.loads(out) if "--json" in command else out
             if isinstance(data, dict):
                 data.pop("mechanism")
+            else:  # a printed answer names its mechanism
+                data = data.replace(mechanism, "M")
             got[mechanism] = (0, data)
         else:
             got[mechanism] = (code, err.replace(mechanism, "M"))

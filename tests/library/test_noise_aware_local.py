@@ -213,9 +213,9 @@ def test_the_route_run_is_the_route_planned(monkeypatch):
 
 @pytest.mark.parametrize("mech, settings, n, needle", [
     ("geometric", {"epsilon": 0.01}, 10**6, "GiB (local sum)"),
-    ("lattice", {"epsilon": 1.0, "objective": "average"}, 10**6, "window column"),
-    ("lattice", {"epsilon": 1.0, "objective": "average"}, 16, "batched local search is built for k = 3"),
-    ("optimal", {"epsilon": 1.0, "objective": "worst"}, 120, "the column of the corner remap"),
+    ("lattice", {"epsilon": 0.1, "objective": "average"}, 10**6, "(local column"),
+    ("lattice", {"epsilon": 1.0, "objective": "average"}, 16, "(local column"),
+    ("optimal", {"epsilon": 0.25, "objective": "worst"}, 1000, "(local column"),
     ("mh", {"epsilon": 1.0}, 10**6, "|R(n)| = 5e+11"),
 ])
 def test_refusals_are_one_line(mech, settings, n, needle):

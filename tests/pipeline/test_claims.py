@@ -50,6 +50,8 @@ def test_frontier_rules_and_edges():
     assert geo.verdict == V.REPRODUCED  # within the relative tolerance 1e-4
     geo = next(r for r in C.frontier(frontier_frame(0.108, 0.108 * (1 - 2e-4))) if "geometric release" in r.claim)
     assert geo.verdict == V.NOT_REPRODUCED  # just past it
+    at_k3 = frontier_frame(0.5, 0.35).assign(k=3, prior=[[1.0, 1.0, 1.0]] * 5)  # geometric far above it, as at k >= 3
+    assert not any("geometric release" in r.claim for r in C.frontier(at_k3))  # the claim is made at k = 2 only
     boundary = next(r for r in C.frontier(frontier_frame(0.1, 0.1, ((3, 47),))) if r.claim.startswith("mh: its worst"))
     assert boundary.verdict == V.NOT_REPRODUCED
     beats = next(r for r in C.frontier(frontier_frame(0.1, 0.1)) if r.claim.endswith("worst-error optimum: ehds"))

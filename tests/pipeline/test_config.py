@@ -98,6 +98,11 @@ def test_dry_run_names_the_error_in_one_line(tmp_path, text, needle):
     # the job refuses optimal's k >= 3 linear program under any loss but Hellinger's: so does the check
     ({"expected_error": {"tailoring": {"distances": ["kl"], "measures": ["hellinger"], "priors": [[1, 1, 1]]}}},
      "expected_error.tailoring.mechanisms (optimal~worst at priors[0])", "optimal under kl at k=3 is not built"),
+    # the yardstick's settings: a share of 0 s would refuse every point before anything runs
+    ({"expected_error": {"frontier": {"yardstick": {"seconds": 0}}}}, "expected_error.frontier.yardstick.seconds",
+     "less than or equal to the minimum"),
+    ({"expected_error": {"frontier": {"yardstick": {"depth": 4}}}}, "expected_error.frontier.yardstick",
+     "'depth' was unexpected"),
 ])
 def test_values_a_job_would_refuse_are_refused_by_the_check(overlay, key, needle):
     with pytest.raises(ConfigError) as err:
@@ -202,6 +207,8 @@ def test_dry_run_names_a_misspelled_claim_key_in_one_line(tmp_path):
      "is not run by accuracy.balanced-k2"),
     ("frontier", {"kind": "near-optimum", "mechanism": "lattice~worst", "objective": "worst", "tolerance": -0.01,
                   "text": "t"}, "items.frontier.claims[0].tolerance", "must be a number >= 0"),
+    ("frontier-k3", {"kind": "bracket", "tolerance": 0.1, "objective": "both", "text": "t"},
+     "items.frontier-k3.claims[0].objective", "must be one of worst, average"),
     ("draft-claims", {"kind": "recorded", "mechanism": "mh", "value": 0.2, "atol": -1e-3, "limit": "tanh(eps/4)",
                       "text": "t"}, "items.draft-claims.claims[0].atol", "must be a number >= 0"),
     ("draft-claims", {"kind": "recorded", "mechanism": "mh", "value": 1.5, "atol": 1e-3, "text": "t"},

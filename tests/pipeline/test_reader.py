@@ -285,7 +285,7 @@ def test_a_render_process_skips_the_slow_iri_checkers_and_still_validates_notebo
         "import sys\n"
         "import dpposterior.paper.__main__\n"
         "assert 'jsonschema' not in sys.modules, 'the CLI imported jsonschema before render() could skip'\n"
-        "from dpposterior.paper.render import skip_iri_format_checkers\n"
+        "from dpposterior.paper.startup import skip_iri_format_checkers\n"
         "skip_iri_format_checkers()\n"
         "import nbformat, papermill, jupytext\n"
         "nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('1')])\n"
@@ -301,6 +301,37 @@ def test_a_render_process_skips_the_slow_iri_checkers_and_still_validates_notebo
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() in ("None", "absent")
+
+
+def test_the_snakefiles_config_checks_skip_the_slow_iri_checkers_and_still_validate():
+    """Every Snakemake process runs the Snakefile's checks (:func:`dpposterior.paper.config.check_all`, then
+    Snakemake's own ``validate``), and they block rfc3987_syntax before jsonschema loads (~1.3 s of CPU per process:
+    the main run, ``-n``, and on a cluster every job's own Snakemake): the module is never loaded, and the schema
+    still refuses a bad value in one line."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("rfc3987_syntax")  # without it there is nothing to skip, and nothing to test
+    code = (
+        "import sys, yaml\n"
+        "from dpposterior.paper.config import ConfigError, check_all\n"
+        "from dpposterior.paper.paths import here\n"
+        "schema = str(here('workflow/schemas/config.schema.yaml'))\n"
+        "cfg = yaml.safe_load(here('config.yaml').read_text())\n"
+        "check_all(cfg, schema)\n"
+        "from snakemake.utils import validate\n"
+        "validate(cfg, schema)\n"
+        "assert sys.modules.get('rfc3987_syntax', 'absent') in (None, 'absent'), 'rfc3987_syntax was loaded'\n"
+        "cfg['seed'] = 'x'\n"
+        "try:\n"
+        "    check_all(cfg, schema)\n"
+        "    raise SystemExit('a bad seed passed the checks')\n"
+        "except ConfigError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "seed" in out.stdout
 
 
 def test_the_browser_check_opens_every_split_figure_page():

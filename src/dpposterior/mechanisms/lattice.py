@@ -150,6 +150,12 @@ FALLBACK_DEPTH, DEEP_SHARE = 10, 0.5
 COLUMN_SEARCH_FACTOR = 1.5
 #: The window column's peak memory over the batched search's count (measured 826 MB at n = 1000, eps = 5).
 COLUMN_MEMORY_FACTOR = 2.0
+#: The local column (:meth:`LatticeMechanism._local_column`): each point of its reach region costs this share of a
+#: draw's one-point search (:func:`local_seconds`; measured k = 3, eps = 1, n = 1e6, Dir(1,1,1): 6,337 points handed
+#: on in 23.5 CPU s at the centre, 5,207 of 6,681 in 35 s next to a vertex: 3.7-5.3 ms against 10 ms estimated).
+LOCAL_COLUMN_SHARE = 0.6
+#: Bytes of the batched local search's tables past which the local column searches one point at a time.
+SEARCH_TABLE_BYTES = 256 * 2**20
 #: ``worst`` reads the window's minimax remap where its LP is estimated within this many seconds (a constant, the
 #: default solve limit, so the release's law depends on public n, k, eps only: where it ran before, it runs now); past
 #: it, at k = 3, the corner remap (:mod:`dpposterior.lattice.corners`), elsewhere the refusal as before.
@@ -357,6 +363,23 @@ def _batched_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
     out = local_search_batch(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
     return window_errors_any(a, n, epsilon, out, W)
+
+
+def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np.int64]:
+    """What a draw computes at each z of ``Z`` (:func:`~dpposterior.lattice.remap.local_bayes_search`): by the batched
+    local search where its per-coordinate tables (``k (n + 1) (2 rho + 1)`` floats, a few copies) stay within
+    :data:`SEARCH_TABLE_BYTES`, else one point at a time (at large n the batched search hands every point on
+    anyway, measured; the same outputs either way, chosen from public n, k, eps)."""
+    from ..lattice.batched import batch_radius, local_search_batch
+
+    k = a.size
+    if not len(Z):
+        return np.zeros((0, k), dtype=np.int64)
+    if 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, epsilon) + 1) <= SEARCH_TABLE_BYTES:
+        return local_search_batch(a, n, epsilon, Z)
+    distinct, back = np.unique(Z, axis=0, return_inverse=True)
+    out = np.stack([local_bayes_search(a, n, epsilon, z) for z in distinct])
+    return out[back.reshape(-1)]
 
 
 def _solve_limit(seconds: float, what: str) -> None:
@@ -795,10 +818,16 @@ class LatticeMechanism(Mechanism):
         if n < 1:
             return Plan(task=Task.POSTERIOR, route=NO_ROUTE, what=what, refusal="no local route")
         self.check_distance(spec, k)
-        if self.uses_corners(n, k, spec):  # its likelihood is not the local search's: refused, never approximated
-            return Plan(task=Task.POSTERIOR, route="window column", what=what, refusal=(
-                f"{what} is not computed: the column of the corner remap (the worst objective past its window's "
-                "minimax remap) is not built; the average objective's is (--objective average)"))
+        if self.uses_corners(n, k, spec):  # the corner remap's table rows and the local search elsewhere
+            return self._local_column_plan(n, k, spec, what)
+        window = self._window_column_plan(n, k, spec, what)
+        if not window.refused() or self.uses_window(n, k, spec):
+            return window
+        return self._local_column_plan(n, k, spec, what)
+
+    def _window_column_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The window column's plan (route ``"window column"``): the release's remap at every window point."""
+        eps = spec.epsilon
         W = self.column_radius(n, k, eps)
         Z, R = float(_window_size(n, k, W)), float(n_candidates(n, k))
         column = COLUMN_SECONDS[0] * R * COLUMN_POINTS
@@ -832,6 +861,30 @@ class LatticeMechanism(Mechanism):
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a smaller n")
 
+    def _local_column_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The local column's plan (route ``"local column"``, :meth:`local_posterior`), from public n, k, eps: the
+        local search at every point of the reach region (:func:`~dpposterior.lattice.column.reach_region`; counted
+        as ``min(|U(Dc)|, |window|)`` points, each handed to the one-point search, as at a vertex or at large n where
+        the batched table decides none) and, for ``worst``, the corner remap's solve; then the column over the data
+        sets within ``(k - 1) Dc + D`` of r.  Refused in one line where over the limits (where the window column is
+        refused too, this is the line: the route past it)."""
+        from ..lattice.column import reach_size
+
+        eps = spec.epsilon
+        W = self.column_radius(n, k, eps)
+        Dc = _radius(k, eps, 1e-12)
+        points = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
+        search = points * LOCAL_COLUMN_SHARE * local_seconds(k, eps)
+        memory = 8.0 * 8 * k * points + 8.0 * 4 * k * sum(sphere_count(k, t) for t in range((k - 1) * (Dc + W) + W + 1))
+        if self.uses_corners(n, k, spec):
+            search += corner_seconds(n, k, eps)
+            memory = max(memory, corner_bytes(n, k, eps))
+        column = COLUMN_SECONDS[0] * memory / (32.0 * k) * COLUMN_POINTS
+        plan = Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
+                    memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
+                    advice="use a larger eps")
+        return plan
+
     def local_posterior(self, plan: Plan, prior, n: int, spec: ReleaseSpec, released):
         """``(R(n), ln pi(c) + ln P_W(m | c), |R(n)|, bound)`` for the release ``released`` (docs/lattice.md, "The
         noise-aware posterior"): the column of :func:`~dpposterior.lattice.column.window_column` from the remap a draw
@@ -847,6 +900,8 @@ class LatticeMechanism(Mechanism):
         k, n = a.size, int(n)
         m = np.asarray(released, dtype=np.int64).reshape(k)
         W = self.column_radius(n, k, spec.epsilon)
+        if plan.route == "local column":
+            return self._local_column(a, n, spec, m, W)
         Zw = window(n, k, W)
         if self.uses_window(n, k, spec):
             setup = _setup(tuple(a.tolist()), n, spec.epsilon)
@@ -871,6 +926,56 @@ class LatticeMechanism(Mechanism):
         kept = logsumexp(logw)
         bound = math.exp(min(700.0, math.log(tail) - kept)) * (1 + 1e-6) if np.isfinite(kept) else math.inf
         return R, logw, len(R), bound
+
+    def _local_column(self, a: NDArray, n: int, spec: ReleaseSpec, m: NDArray, W: int):
+        """The route ``"local column"`` of :meth:`local_posterior` (docs/lattice.md, "The noise-aware posterior").
+
+        ``T`` is what a draw computes: the local search (:func:`~dpposterior.lattice.remap.local_bayes_search`, by
+        :func:`~dpposterior.lattice.batched.local_search_batch`, equal outputs) at every point of the reach region
+        (:func:`~dpposterior.lattice.column.reach_region`, ``Dc = radius_for(k, eps, 1e-12)``, the search's own data
+        sets' radius), and for ``worst`` past its window (k = 3) the corner table's row where a point has one
+        (:func:`~dpposterior.lattice.corners.corner_transition`: every row of the table whose outputs hold r is added
+        to the region).
+
+        Reach lemma (proof, exact arithmetic).  The search returns a centre ``r`` that attains the least risk
+        ``S(r) = sum_c w(c) H(c, r)`` over its neighbours ``d(r', r) <= 1`` in R(n), the c kept all in
+        ``B = {c : d(c, p) <= Dc}``, ``p = project(z)``, ``w(c) > 0``.  If ``u = r - p`` had ``u_i > Dc`` and
+        ``u_j < -Dc``, then ``r_i > c_i`` and ``r_j < c_j`` for every c of B, and ``r' = r - e_i + e_j`` is in R(n);
+        per coordinate ``J(c_i, x)`` (the Jensen gap of ``lnGamma``, ``ln BC = sum_i J(c_i, r_i)``) strictly increases
+        as x moves toward ``c_i`` (its derivative in x is ``(psi((2 a_i + c_i + x) / 2) - psi(a_i + x)) / 2``, of the
+        sign of ``c_i - x``), so ``H(c, r') < H(c, r)`` for every c and ``S(r') < S(r)``: not a minimiser.  So ``u``
+        lies in ``U(Dc)`` (every ``u_i <= Dc`` or every ``u_i >= -Dc``).  The corner table's rows are enumerated
+        whole.  What is assumed: that the search's float comparisons agree with this order (they may tie where
+        every ``H`` rounds to 1) and that it stops before its step cap (:data:`~dpposterior.lattice.remap.SEARCH_STEPS`);
+        neither is proved here (docs/lattice.md).
+
+        Bound: :func:`~dpposterior.lattice.column.local_column`'s ``leftover`` over the kept mass
+        ``sum_{c in C} pi(c) P_S(m | c)`` (times ``1 + 1e-6`` for rounding)."""
+        from ..lattice.column import local_column, reach_region
+
+        k, eps = a.size, spec.epsilon
+        Dc = _radius(k, eps, 1e-12)
+        Z = reach_region(n, k, m, Dc, W)
+        if self.uses_corners(n, k, spec):
+            from ..lattice.corners import cached_corner_remap, default_depth
+
+            remap = cached_corner_remap(tuple(a.tolist()), n, eps, default_depth(eps))
+            table = remap.points.copy()  # the table's rows at n: translated back from n_ref
+            table[np.arange(len(table)), remap.corner] += n - remap.n_ref
+            outs = remap.row_outputs(np.arange(len(table)))
+            t_tab = (remap.probs * np.all(outs == m[None, None, :], axis=2)).sum(axis=1)
+            on = remap.rows(Z) >= 0
+            Zoff = Z[~on]
+            t_off = np.all(_search_points(a, n, eps, Zoff) == m[None, :], axis=1).astype(np.float64)
+            keep = (t_tab > 0) & np.all(table >= -W, axis=1)
+            Z, t = np.concatenate([Zoff, table[keep]]), np.concatenate([t_off, t_tab[keep]])
+        else:
+            t = np.all(_search_points(a, n, eps, Z) == m[None, :], axis=1).astype(np.float64)
+        C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
+        logw = log_prior_predictive(a, C) + log_col
+        kept = logsumexp(logw) if len(logw) else -np.inf
+        bound = math.exp(min(700.0, math.log(leftover) - kept)) * (1 + 1e-6) if np.isfinite(kept) else math.inf
+        return C, logw, n_candidates(n, k), bound
 
     # -- the pmf at one data set ---------------------------------------------------------------
 

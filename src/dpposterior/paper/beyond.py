@@ -253,3 +253,94 @@ def ratios(df: pd.DataFrame) -> pd.DataFrame:
                                  "optimum": m.optimum, "ratio": m[objective] / m.optimum}))
     cols = ["mechanism", "pure_dp", "k", "prior_strength", "n", "epsilon", "objective", "error", "optimum", "ratio"]
     return (pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=cols))[cols]
+
+
+# --- the yardstick: a certified lower bound on the optimum at every k >= 3 point of a grid -------------------
+
+def yardstick_points(spec: dict) -> list[tuple[list[float], int, float]]:
+    """The ``(prior, n, eps)`` points of :func:`expected_error_grid`'s ``spec`` with k >= 3 that can have a row
+    (``|R(n)|`` at most ``local_max_candidates`` or ``max_candidates``), in grid order."""
+    limit = max(int(spec["max_candidates"]), int(spec.get("local_max_candidates") or 0))
+    return [([float(x) for x in prior], int(n), float(eps)) for prior in spec["priors"] if len(prior) >= 3
+            for n in spec["n"] if n_candidates(int(n), len(prior)) <= limit for eps in spec["epsilon"]]
+
+
+def yardstick_grid(spec: dict) -> pd.DataFrame:
+    """Rows per k >= 3 point of the grid (:func:`yardstick_points`) and objective (``worst``, ``average``): ``bound``,
+    a certified lower bound on the best achievable error there (docs/definitions.md §9;
+    :func:`dpposterior.yardstick.yardstick`: the largest of the one-count bound and the block relaxation of the
+    objective, each proven at or below the optimum, docs/lattice.md "A yardstick at any n"), ``how`` (which bound,
+    in words), the block relaxation's plan (``route``, ``plan_seconds``) and ``status``.
+
+    ``spec["yardstick"]`` holds the settings: ``seconds``, each objective's share for its block relaxation
+    (:func:`dpposterior.yardstick.plan_blocks`: corner blocks for the worst case, dual flows for the average, the
+    deepest / widest that fits), and ``max_candidates``, the largest ``|R(n)|`` computed.  A point past
+    ``max_candidates``, or whose block plan is refused (its share, ``DPPOSTERIOR_MAX_SOLVE_SECONDS``, memory), or
+    whose one-count bound is refused for its size, keeps a row with that ``status`` and no bound: the looser
+    one-count bound alone is not recorded as the point's yardstick."""
+    from ..yardstick import block_bounds, plan_blocks, yardstick
+
+    settings = spec.get("yardstick") or {}
+    share = float(settings.get("seconds", 20.0))
+    cap = settings.get("max_candidates")
+    rows = []
+    for prior, n, eps in yardstick_points(spec):
+        k = len(prior)
+        base = {"prior": prior, "prior_strength": prior[0], "k": k, "n": n, "epsilon": eps}
+        out = {o: {"bound": np.nan, "how": None, "route": None, "plan_seconds": np.nan, "status": "ok"}
+               for o in OPTIMUM}
+        if cap is not None and n_candidates(n, k) > int(cap):
+            for r in out.values():
+                r["status"] = (f"not computed: |R(n)| = {n_candidates(n, k)} over yardstick.max_candidates = "
+                               f"{int(cap)} (config)")
+        else:
+            plans = plan_blocks(prior, n, eps, share)
+            for o, (plan, _) in plans.items():
+                out[o].update(route=plan.route, plan_seconds=float(plan.seconds), status=plan.refused() or "ok")
+            blocks = block_bounds(prior, n, eps, plans)
+            try:
+                y = yardstick(prior, n, eps, None, blocks)
+            except InputError as exc:  # the one-count bound's k = 2 solves refused for their size
+                y = None
+                for r in out.values():
+                    r["status"] = " ".join(str(exc).split())
+            for o, r in out.items():
+                if y is None or r["status"] != "ok":
+                    continue
+                if o not in blocks:  # the block LP failed (HiGHS's status): only the loose one-count bound is at hand
+                    r["status"] = f"no block bound: its solve failed at k={k}, n={n}, eps={eps:g}"
+                else:
+                    r.update(bound=float(getattr(y, o)), how=getattr(y, f"{o}_bound"))
+        rows += [dict(base, objective=o, **r) for o, r in out.items()]
+    return pd.DataFrame(rows, columns=["prior", "prior_strength", "k", "n", "epsilon", "objective", "bound", "how",
+                                       "route", "plan_seconds", "status"])
+
+
+def brackets(df: pd.DataFrame, yard: pd.DataFrame) -> pd.DataFrame:
+    """Per k >= 3 point and objective of ``yard`` (:func:`yardstick_grid`): the bracket of the optimum, ``bound <=
+    optimum <= best``, where ``best`` is the smallest error of ``objective`` among the pure eps-DP releases of ``df``
+    (:func:`expected_error_grid` rows, ``status`` "ok"; ``best_mechanism`` names it), ``ratio = best / bound``, and
+    ``below``: whether the bound is at or below *every* such release's error there (it must be: a certified bound
+    above a release's exact error is a bug, and :func:`~dpposterior.paper.claims.bracket` says so).  ``releases``:
+    how many releases were compared; ``lowest``: the release with the smallest error (the one a bound above it
+    would contradict).  Rows of ``yard`` without a bound keep ``bound`` NaN and their ``status``."""
+    cols = ["k", "prior_strength", "n", "epsilon", "objective", "bound", "how", "status", "best", "best_mechanism",
+            "ratio", "below", "releases"]
+    if yard is None or not len(yard):
+        return pd.DataFrame(columns=cols)
+    ok = df[(df.status == "ok") & df.pure_dp.astype(bool)]
+    out = []
+    for r in yard.itertuples(index=False):
+        s = ok[(ok.k == r.k) & (ok.prior_strength == r.prior_strength) & (ok.n == r.n) & (ok.epsilon == r.epsilon)
+               & ok[r.objective].notna()]
+        row = {"k": int(r.k), "prior_strength": r.prior_strength, "n": int(r.n), "epsilon": r.epsilon,
+               "objective": r.objective, "bound": r.bound, "how": r.how, "status": r.status, "best": np.nan,
+               "best_mechanism": None, "ratio": np.nan, "below": None, "releases": len(s)}
+        if len(s):
+            i = s[r.objective].to_numpy(float).argmin()
+            row.update(best=float(s[r.objective].iloc[i]), best_mechanism=s.mechanism.iloc[i])
+            if np.isfinite(r.bound):
+                row.update(ratio=row["best"] / r.bound if r.bound > 0 else np.inf,
+                           below=bool((r.bound <= s[r.objective].to_numpy(float)).all()))
+        out.append(row)
+    return pd.DataFrame(out, columns=cols)

@@ -32,6 +32,7 @@ AUDIT = "{results}/audit/{experiment}/{mechanism}.parquet"
 SENSITIVITY = "{results}/sensitivity/{experiment}.parquet"
 COVERAGE = "{results}/coverage/{experiment}/{mechanism}.parquet"
 EXPECTED_ERROR = "{results}/expected_error/{experiment}/{mechanism}.parquet"
+YARDSTICK = "{results}/yardstick/{experiment}.parquet"
 
 # ---- every job's log and benchmark ({job}: the job's wildcards as a path, e.g. {experiment}/{mechanism})
 LOG = "{results}/logs/{stage}/{job}.log"

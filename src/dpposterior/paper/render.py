@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from pathlib import Path
+
+from .startup import skip_iri_format_checkers
 
 
 def strip(nb) -> None:
@@ -201,18 +202,9 @@ def for_the_reader(nb, parameters: dict, template: str) -> None:
     nb.cells.append(nbformat.v4.new_markdown_cell(FOOTER.format(template=template)))
 
 
-def skip_iri_format_checkers() -> None:
-    """Keep jsonschema (imported by nbformat) from loading ``rfc3987_syntax``, whose import compiles ~35 Earley
-    parsers for the ``iri`` formats: about 3 s of CPU in every render process (python-jsonschema/jsonschema#1428),
-    for formats no notebook schema uses.  jsonschema registers those two checkers only when the module imports, so
-    an entry of None in ``sys.modules`` (an ImportError on import) leaves every other format checker as it was.
-    A module already imported is kept."""
-    sys.modules.setdefault("rfc3987_syntax", None)
-
-
 def render(template: str | Path, parameters: dict, notebook: str | Path, html: str | Path) -> None:
     """Execute ``template`` with ``parameters`` (from the repository root) into ``notebook`` and ``html``."""
-    skip_iri_format_checkers()  # before nbformat imports jsonschema
+    skip_iri_format_checkers()  # before nbformat imports jsonschema (.startup)
     # optional heavy dependencies (the `pipeline` extra), imported only when a notebook is rendered
     import jupytext
     import nbformat

@@ -139,6 +139,28 @@ def curves(ax, data: dict, rtol: float = 0.005, **kw) -> None:
         below[m] = (x, y)
 
 
+#: The band between the certified lower bound on the optimum and the best release (frontier, k >= 3): its colour,
+#: and its legend entry.
+BRACKET_COLOUR = "#f2c14e"
+BRACKET_LABEL = "shaded: the optimum lies here, between\na certified lower bound (yardstick) and\nthe best release computed"
+
+
+def bracket_band(ax, brackets) -> bool:
+    """Shade, against n, the band from the certified bound to the best release (rows of
+    :func:`dpposterior.paper.beyond.brackets`, narrowed to one k, setting and objective; points without a bound or a
+    release are left out, so the band breaks there); a bound above the best release is drawn in red, not hidden.
+    Returns whether anything was drawn."""
+    s = brackets[brackets.bound.notna() & brackets.best.notna()].sort_values("n")
+    if not len(s):
+        return False
+    n, lo, hi = s.n.to_numpy(float), s.bound.to_numpy(float), s.best.to_numpy(float)
+    ax.fill_between(n, lo, hi, where=lo <= hi, color=BRACKET_COLOUR, alpha=0.45, lw=0, zorder=0.5)
+    ax.fill_between(n, lo, hi, where=lo > hi, color="red", alpha=0.6, lw=0, zorder=0.5)
+    if len(s) == 1:  # one point: a bar, as fill_between draws nothing there
+        ax.vlines(n, lo, hi, color=BRACKET_COLOUR if lo[0] <= hi[0] else "red", lw=6, alpha=0.6, zorder=0.5)
+    return True
+
+
 def ratio_panel(ax, ratios, mechanisms, ns, xlabel: str = "data size n", ls: str | None = None,
                 mfc: str | None = None) -> None:
     """One panel of errors over the optimum's against n (rows of :func:`dpposterior.paper.beyond.ratios`, already

@@ -34,14 +34,14 @@ from .fixed import (
     which_to_use,
 )
 from .guarantees import by_construction
-from .optimum import beats_everywhere, near_optimum
+from .optimum import Errors, beats_everywhere, bracket, near_optimum
 from .pmf import LIMITS, pmf, recorded, tail_bound
 from .registry import KINDS, Kind, Mechanism, check, judge, kinds_of
 from .sensitivity import score_change, sensitivity
 
 __all__ = ["COVERAGE_ATOL", "EXPONENTIAL_BASES", "KAPPA_TOL", "KINDS", "LIMITS", "LP_RTOL",
            "OPTIMAL_WORST_REFERENCE", "ORACLE_RTOL", "SAME_AT_K3", "TAILOR_MARGIN", "UNDERCOVER_MARGIN",
-           "WIN_MARGIN", "Kind", "by_construction", "Mechanism", "accuracy", "audit", "beats_everywhere",
-           "calibration", "calibration_rows", "check", "coverage", "exponential_best", "frontier", "judge",
+           "WIN_MARGIN", "Errors", "Kind", "by_construction", "Mechanism", "accuracy", "audit", "beats_everywhere",
+           "bracket", "calibration", "calibration_rows", "check", "coverage", "exponential_best", "frontier", "judge",
            "kinds_of", "near_optimum", "oracle_rows", "pmf", "privacy", "recorded", "score_change", "sensitivity",
            "shown_mechanisms", "step_table", "tail_bound", "tailoring", "which_to_use"]

@@ -177,17 +177,20 @@ def frontier(df: pd.DataFrame) -> list[V.Verdict]:
                                     "n = 50, eps = 1 (geometric + minimax remap; the LP gives the same)",
                                     OPTIMAL_WORST_REFERENCE,
                                     float(ref.worst.iloc[0]), what="worst-case optimum", atol=5e-5))
-    geo = ok[ok.mechanism == "geometric"].set_index(["k", "n", "epsilon"]).average
-    opt = ok[ok.mechanism == "optimal~average"].set_index(["k", "n", "epsilon"]).average
+    # k = 2 only: there the Bayes remap of the geometric release is the identity on this grid; at k >= 3 the
+    # lattice release's Bayes remap is far below geometric on average (docs/lattice.md), so no such claim is made
+    two = ok[ok.k == 2]
+    geo = two[two.mechanism == "geometric"].set_index(["n", "epsilon"]).average
+    opt = two[two.mechanism == "optimal~average"].set_index(["n", "epsilon"]).average
     both = geo.index.intersection(opt.index)
     if len(both):
         rel = (geo[both] - opt[both]) / opt[both]
         hit = rel <= LP_RTOL
         rows.append(V.Verdict(
-            "The geometric release is already optimal on average under the prior predictive",
-            "average error of geometric = the average optimum",
-            f"(geometric - optimum) / optimum from {rel.min():.2e} to {rel.max():.2e} at {len(both)} (k, n, eps) points; "
-            f"within the tolerance at {int(hit.sum())} (negative: a repaired k = 3 LP table slightly worse than geometric)",
+            "At k = 2 the geometric release is already optimal on average under the prior predictive",
+            "average error of geometric = the average optimum (k = 2)",
+            f"(geometric - optimum) / optimum from {rel.min():.2e} to {rel.max():.2e} at {len(both)} (n, eps) points; "
+            f"within the tolerance at {int(hit.sum())}",
             "relative excess <= tolerance at every point (exact values)", f"relative {LP_RTOL:g}",
             V.tally(hit)))
     for m in EXPONENTIAL_BASES:

@@ -17,9 +17,11 @@ from .expected_error import EXPECTED_ERROR
 from .pmf import PMF
 from .privacy import PRIVACY
 from .sensitivity import SENSITIVITY
+from .yardstick import YARDSTICK
 
 #: every stage by name, in the order of the dry-run checks
-STAGES: dict[str, Stage] = {s.name: s for s in (DATA, RUNS, PRIVACY, PMF, COVERAGE, EXPECTED_ERROR, AUDIT, SENSITIVITY)}
+STAGES: dict[str, Stage] = {s.name: s for s in (DATA, RUNS, PRIVACY, PMF, COVERAGE, EXPECTED_ERROR, YARDSTICK, AUDIT,
+                                                   SENSITIVITY)}
 
 #: config section -> its stages (an item of the section reads all their outputs)
 SECTIONS: dict[str, list[Stage]] = {}

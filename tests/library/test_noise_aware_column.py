@@ -1,0 +1,252 @@
+"""The local column of the lattice release's noise-aware posterior (docs/lattice.md, "The noise-aware posterior").
+
+* the reach set ``U(Dc)`` and the reach region against brute-force transcriptions of their definitions;
+* the reach lemma: the local search's output minus ``project(z)`` lies in ``U(Dc)`` (random z, any n);
+* ``local_column`` against the definition ``P(r | c) = sum_z K(z | c) T(z, r)`` summed over a box of z (any remap),
+  and its ``leftover`` above what it leaves out;
+* the route's posterior equal to the brute-force posterior (every c of R(n), every z of a wide box) within its bound,
+  the bound above the mass left out (k = 3 and 4), and the corner release's;
+* the plans: the route where the window column does not run, refusals in one line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dpposterior.lattice.column import local_column, reach_offsets, reach_region, reach_size
+from dpposterior.lattice.noise import radius_for, tail_bound
+from dpposterior.limits import Plan, Task
+from dpposterior.mechanisms import ReleaseSpec
+
+
+def _compositions(n, k):
+    for cuts in itertools.combinations(range(n + k - 1), k - 1):
+        edges = (-1, *cuts, n + k - 1)
+        yield tuple(edges[i + 1] - edges[i] - 1 for i in range(k))
+
+
+def _lattice_box(n, k, lo, hi):
+    """Every z of sum n with every coordinate in [lo, hi] (transcribed, no library)."""
+    out = []
+    for head in itertools.product(range(lo, hi + 1), repeat=k - 1):
+        last = n - sum(head)
+        if lo <= last <= hi:
+            out.append((*head, last))
+    return out
+
+
+def _project(z, n):
+    """The release's fixed map into R(n), transcribed: negatives to 0, then one unit at a time off the largest count
+    (ties: the first)."""
+    y = [max(0, v) for v in z]
+    while sum(y) > n:
+        j = max(range(len(y)), key=lambda i: (y[i], -i))
+        y[j] -= 1
+    return tuple(y)
+
+
+def _in_reach(u, Dc):
+    return all(v <= Dc for v in u) or all(v >= -Dc for v in u)
+
+
+def _d(x, y):
+    return sum(abs(a - b) for a, b in zip(x, y)) // 2
+
+
+@pytest.mark.parametrize("k", [3, 4])
+@pytest.mark.parametrize("Dc", [0, 1, 2, 4])
+def test_reach_offsets_are_the_definition(k, Dc):
+    L = (k - 1) * Dc
+    want = {u for u in _lattice_box(0, k, -L - Dc, L + Dc) if _in_reach(u, Dc)}
+    got = {tuple(u) for u in reach_offsets(k, Dc).tolist()}
+    assert got == want
+    assert reach_size(k, Dc) == len(want)
+
+
+@settings(max_examples=25, deadline=None)
+@given(k=st.sampled_from([3, 4]), n=st.integers(1, 9), Dc=st.integers(0, 3), W=st.integers(0, 3), data=st.data())
+def test_the_reach_region_is_the_definition(k, n, Dc, W, data):
+    r = data.draw(st.sampled_from(list(_compositions(n, k))))
+    want = {z for z in _lattice_box(n, k, -W, n + (k - 1) * (W + Dc) + W)
+            if _in_reach(tuple(p - q for p, q in zip(_project(z, n), r)), Dc)}
+    got = [tuple(z) for z in reach_region(n, k, r, Dc, W).tolist()]
+    assert len(got) == len(set(got)) and set(got) == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.sampled_from([3, 4]), n=st.sampled_from([3, 20, 200, 10**5]), eps=st.sampled_from([1.0, 2.0, 4.0]),
+       prior=st.sampled_from([0.5, 1.0, 3.0]), data=st.data())
+def test_the_reach_lemma_holds_at_random_points(k, n, eps, prior, data):
+    """The local search's output minus ``project(z)`` lies in ``U(Dc)`` (the lemma the local column rests on), at
+    points in R(n), on its faces and outside it."""
+    from dpposterior.lattice.remap import local_bayes_search
+
+    Dc = radius_for(k, eps, 1e-12)
+    head = [data.draw(st.integers(-6, n + 6)) for _ in range(k - 1)]
+    z = (*head, n - sum(head))
+    if min(z) < -8:
+        return
+    a = np.full(k, prior)
+    a[0] = 1.0
+    out = tuple(int(v) for v in local_bayes_search(a, n, eps, np.array(z)))
+    assert _in_reach(tuple(o - p for o, p in zip(out, _project(z, n))), Dc)
+
+
+def _rule(z, n):
+    """An arbitrary deterministic remap of a lattice point (sum n) into R(n), k = 3."""
+    a = (3 * z[0] + z[1]) % (n + 1)
+    b = (z[1] * 5 + 2 * z[2]) % (n - a + 1)
+    return (a, b, n - a - b)
+
+
+@settings(max_examples=10, deadline=None)
+@given(n=st.integers(1, 12), eps=st.sampled_from([1.0, 2.0]), W=st.integers(1, 5), Dk=st.integers(0, 6),
+       data=st.data())
+def test_the_local_column_is_the_sum_of_its_definition_and_its_leftover_bounds_the_rest(n, eps, W, Dk, data):
+    """Any remap, the region the whole window: for c in C the column is ``sum_z K(z | c) T(z, r)`` over the window (a
+    box of z, transcribed); the true ``P(r | c)`` (a box of z far wider) is within ``tail(W)`` above it, and off C
+    at most ``leftover``."""
+    r = data.draw(st.sampled_from(list(_compositions(n, 3))))
+    Zw = _lattice_box(n, 3, -W, n + 2 * W)
+    t = np.array([1.0 if _rule(z, n) == r else 0.0 for z in Zw])
+    C, log_col, leftover = local_column(n, 3, eps, r, np.array(Zw), t, Dk, W)
+    assert leftover == pytest.approx(tail_bound(3, eps, W) + tail_bound(3, eps, Dk), rel=1e-15)
+    box = W + int(40 / eps)
+    Zb = _lattice_box(n, 3, -box, n + 2 * box)
+    logZ = math.log(sum(math.exp(-eps * _d(z, (0, 0, 0))) for z in _lattice_box(0, 3, -box, 2 * box)))
+    got = {tuple(c): math.exp(v) for c, v in zip(C.tolist(), log_col)}
+    for c in _compositions(n, 3):
+        window_sum = sum(math.exp(-eps * _d(z, c) - logZ) for z, tz in zip(Zw, t) if tz > 0)
+        true = sum(math.exp(-eps * _d(z, c) - logZ) for z in Zb if _rule(z, n) == r)
+        if c in got:
+            assert got[c] == pytest.approx(window_sum, rel=1e-9, abs=1e-300)
+            assert true <= got[c] + tail_bound(3, eps, W) + 1e-12
+        else:
+            assert true <= leftover + 1e-12
+
+
+def _force_local_column(monkeypatch):
+    """Draws run the local search at every n, and the window column is not planned: the local column runs."""
+    import dpposterior.mechanisms.lattice as lat
+
+    monkeypatch.setattr(lat, "DENSE_DRAW_SECONDS", 0.0)
+    monkeypatch.setattr(lat, "WINDOW_WORST_SECONDS", 0.0)
+    monkeypatch.setattr(lat.LatticeMechanism, "_window_column_plan", lambda self, n, k, spec, what: Plan(
+        task=Task.POSTERIOR, route="window column", what=what, refusal="not here"))
+    return lat
+
+
+def _brute_posterior(a, n, eps, m, box, T):
+    """Weights ``pi(c) P(m | c)`` over every c of R(n), ``P`` summed over every z of a box wide enough that the kernel's
+    mass beyond is below 1e-15, ``T(z)`` the release's output at z (transcribed sums; ``pi`` the Dirichlet-multinomial)."""
+    k = len(a)
+    Zb = _lattice_box(n, k, -box, n + (k - 1) * box)
+    hits = [z for z in Zb if tuple(T(z)) == tuple(m)]
+    logZ = math.log(sum(math.exp(-eps * _d(z, (0,) * k)) for z in _lattice_box(0, k, -box, (k - 1) * box)))
+    out = {}
+    for c in _compositions(n, k):
+        lp = (math.lgamma(n + 1) + math.lgamma(sum(a)) - math.lgamma(n + sum(a))
+              + sum(math.lgamma(ai + ci) - math.lgamma(ai) - math.lgamma(ci + 1) for ai, ci in zip(a, c)))
+        out[c] = math.exp(lp) * sum(math.exp(-eps * _d(z, c) - logZ) for z in hits)
+    return out
+
+
+def _check_against_brute(lat, a, n, eps, m, objective, box):
+    from dpposterior.lattice.remap import local_bayes_search
+
+    spec = ReleaseSpec.given("lattice", epsilon=eps, objective=objective)
+    k = len(a)
+    plan = lat.LATTICE.plan_posterior(a, n, spec)
+    assert plan.route == "local column" and plan.task is Task.POSTERIOR and not plan.refusal
+    C, logw, size, bound = lat.LATTICE.local_posterior(plan, a, n, spec, np.array(m))
+    if objective == "worst":
+        from dpposterior.lattice.corners import corner_transition
+
+        def T(z):  # the corner table's row (its outputs with their probabilities), else the local search
+            outs, probs = corner_transition(a, n, eps, np.array([z]))
+            return outs[0], probs[0]
+    want = _brute_posterior(a, n, eps, m, box, lambda z: local_bayes_search(a, n, eps, np.array(z))) if (
+        objective == "average") else None
+    if want is None:
+        Zb = _lattice_box(n, k, -box, n + (k - 1) * box)
+        logZ = math.log(sum(math.exp(-eps * _d(z, (0,) * k)) for z in _lattice_box(0, k, -box, (k - 1) * box)))
+        tz = []
+        for z in Zb:
+            outs, probs = T(z)
+            tz.append(sum(p for o, p in zip(outs.tolist(), probs) if tuple(o) == tuple(m) and p > 0))
+        want = {}
+        for c in _compositions(n, k):
+            lp = (math.lgamma(n + 1) + math.lgamma(sum(a)) - math.lgamma(n + sum(a))
+                  + sum(math.lgamma(ai + ci) - math.lgamma(ai) - math.lgamma(ci + 1) for ai, ci in zip(a, c)))
+            want[c] = math.exp(lp) * sum(p * math.exp(-eps * _d(z, c) - logZ) for z, p in zip(Zb, tz) if p > 0)
+    total = sum(want.values())
+    kept_mass = float(np.exp(logw).sum())
+    got = {tuple(c): math.exp(v) for c, v in zip(C.tolist(), logw)}
+    # every weight kept is within the bracket of the true one, and the mass left out is below the bound
+    for c, w in got.items():
+        assert w <= want[c] * (1 + 1e-9) + 1e-300
+    left_out = (total - kept_mass) / kept_mass
+    assert -1e-9 <= left_out <= bound + 1e-9
+    assert 0 < bound < 1e-3
+    # the posterior mean: equal within the bound
+    mean = sum(np.array(c) * w for c, w in got.items()) / kept_mass / n
+    mean_true = sum(np.array(c) * w for c, w in want.items()) / total / n
+    assert np.abs(mean - mean_true).max() <= 2 * bound + 1e-9
+    return C, bound
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(2, 12), eps=st.sampled_from([2.0, 3.0]), prior=st.sampled_from([0.5, 1.0, 3.0]),
+       data=st.data())
+def test_the_local_column_posterior_is_the_brute_force_one_k3(monkeypatch, n, eps, prior, data):
+    lat = _force_local_column(monkeypatch)
+    m = data.draw(st.sampled_from(list(_compositions(n, 3))))
+    _check_against_brute(lat, np.array([prior, 1.0, 2.0]), n, eps, m, "average", box=int(30 / eps) + 2)
+
+
+def test_the_local_column_leaves_data_sets_out_and_bounds_them(monkeypatch):
+    """n = 40 at eps = 3: the data sets near r are a part of R(n); the mass of the rest is below the bound."""
+    lat = _force_local_column(monkeypatch)
+    C, bound = _check_against_brute(lat, np.array([1.0, 2.0, 1.0]), 40, 3.0, (30, 6, 4), "average", box=15)
+    assert 0 < len(C) < math.comb(42, 2)
+
+
+def test_the_local_column_posterior_is_the_brute_force_one_k4(monkeypatch):
+    lat = _force_local_column(monkeypatch)
+    _check_against_brute(lat, np.array([1.0, 1.0, 2.0, 1.0]), 4, 4.0, (2, 0, 1, 1), "average", box=7)
+
+
+def test_the_corner_release_column_is_the_brute_force_one(monkeypatch):
+    """``worst`` past its window (k = 3): the corner table's randomised rows and the local search elsewhere."""
+    lat = _force_local_column(monkeypatch)
+    spec = ReleaseSpec.given("lattice", epsilon=3.0, objective="worst")
+    assert lat.LATTICE.uses_corners(30, 3, spec)
+    _check_against_brute(lat, np.array([1.0, 1.0, 1.0]), 30, 3.0, (28, 1, 1), "worst", box=15)
+
+
+def test_the_plan_is_the_local_column_past_the_window_column():
+    from dpposterior.noise_aware import plan_posterior
+
+    for mech, k, n, eps, objective in (("optimal", 3, 10**6, 1.0, "average"), ("optimal", 3, 10**6, 1.0, "worst"),
+                                       ("lattice", 4, 10**4, 30.0, "average"), ("optimal", 3, 10**6, 30.0, "worst")):
+        plan = plan_posterior(mech, np.ones(k), n, epsilon=eps, objective=objective)
+        assert plan.route == "local column" and plan.fits, (mech, k, n, eps, objective)
+    # where the window column ran, it still runs
+    plan = plan_posterior("optimal", np.ones(3), 120, epsilon=2.0, objective="average")
+    assert plan.route == "window column"
+
+
+@pytest.mark.parametrize("k, n, eps", [(3, 10**6, 0.1), (4, 10**4, 1.0)])
+def test_the_local_column_refuses_in_one_line(k, n, eps):
+    from dpposterior import SizeError
+    from dpposterior.noise_aware import plan_posterior
+
+    with pytest.raises(SizeError) as exc:
+        plan_posterior("optimal", np.ones(k), n, epsilon=eps, objective="average")
+    assert "\n" not in str(exc.value) and "noise-aware posterior" in str(exc.value)
