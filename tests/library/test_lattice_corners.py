@@ -365,3 +365,21 @@ def test_a_draw_at_a_million_fits_its_plan_at_eps_one_half():
     """eps = 0.5 (the edge table, depth 14): a draw at n = 1e6 is planned within the default limits."""
     plan = LATTICE.plan(Task.DRAW, ReleaseSpec.of("lattice", 0.5, objective="worst"), np.ones(3), 10**6)
     assert plan.route == "corner remap" and plan.fits
+
+
+def test_the_columns_edge_rows_are_every_edge_row_that_reaches_r():
+    """The noise-aware column of the corner release at eps < 1 adds the edge rows whose outputs hold r, enumerated
+    from the rows' offsets: the same rows, with the same T(z, r), as a scan of every point of a box around r."""
+    from dpposterior.mechanisms.lattice import _edge_rows_to
+
+    remap = corners.cached_corner_remap((1.0, 1.0, 1.0), 400, 0.8, 3)
+    for m in (np.array([1, 200, 199]), np.array([0, 150, 250]), np.array([300, 97, 3])):
+        Z, t = _edge_rows_to(remap, m, 40)
+        assert len(Z)
+        box = np.array([(m[0] + i, m[1] + j, m[2] - i - j) for i in range(-30, 31) for j in range(-30, 31)])
+        box = box[(remap.rows(box) < 0) & (remap.edge_rows(box)[0] >= 0) & np.all(box >= -40, axis=1)]
+        out, p = remap.transition(box)
+        tb = (p * np.all(out == m[None, None, :], axis=2)).sum(axis=1)
+        want = {tuple(z): v for z, v in zip(box.tolist(), tb) if v > 0}
+        got = {tuple(z): v for z, v in zip(Z.tolist(), t)}
+        assert got.keys() == want.keys() and all(abs(got[z] - want[z]) < 1e-15 for z in got)

@@ -313,6 +313,21 @@ def _corner(a: tuple, n: int, epsilon: float):
     return cached_corner_remap(a, int(n), float(epsilon), default_depth(epsilon))
 
 
+def _edge_rows_to(remap, m: NDArray[np.int64], W: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Every edge row of the corner release (:class:`~dpposterior.lattice.corners.EdgeTable`, off the corner table,
+    coordinates ``>= -W``) whose outputs hold ``m``, with ``T(z, m)``: enumerated from the rows' offsets (``z = m -
+    offset``), so none is missed whatever its distance from ``m``.  Empty without an edge table (eps >= 1)."""
+    k = len(m)
+    if remap.edges is None:
+        return np.zeros((0, k), dtype=np.int64), np.zeros(0)
+    E = remap.edges
+    i, ui, j = np.nonzero(E.probs > 0)
+    z = m[None, :] - E.offsets[i, ui, j]
+    li, lu = remap.edge_rows(z)
+    ok = (li == i) & (lu == ui) & (remap.rows(z) < 0) & np.all(z >= -W, axis=1)
+    return z[ok], E.probs[i, ui, j][ok]
+
+
 @lru_cache(maxsize=2)
 def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
@@ -935,7 +950,8 @@ class LatticeMechanism(Mechanism):
         (:func:`~dpposterior.lattice.column.reach_region`, ``Dc = radius_for(k, eps, 1e-12)``, the search's own data
         sets' radius), and for ``worst`` past its window (k = 3) the corner table's row where a point has one
         (:func:`~dpposterior.lattice.corners.corner_transition`: every row of the table whose outputs hold r is added
-        to the region).
+        to the region), and at eps < 1 the edge table's row where a point is on an edge (every edge row whose outputs
+        hold r, enumerated from its offsets: :func:`_edge_rows_to`).
 
         Reach lemma (proof, exact arithmetic).  The search returns a centre ``r`` that attains the least risk
         ``S(r) = sum_c w(c) H(c, r)`` over its neighbours ``d(r', r) <= 1`` in R(n), the c kept all in
@@ -965,10 +981,13 @@ class LatticeMechanism(Mechanism):
             outs = remap.row_outputs(np.arange(len(table)))
             t_tab = (remap.probs * np.all(outs == m[None, None, :], axis=2)).sum(axis=1)
             on = remap.rows(Z) >= 0
-            Zoff = Z[~on]
+            off = ~on & (remap.edge_rows(Z)[0] < 0)  # off the table and off the edge table (eps < 1)
+            Zoff = Z[off]
             t_off = np.all(_search_points(a, n, eps, Zoff) == m[None, :], axis=1).astype(np.float64)
             keep = (t_tab > 0) & np.all(table >= -W, axis=1)
-            Z, t = np.concatenate([Zoff, table[keep]]), np.concatenate([t_off, t_tab[keep]])
+            Ze, t_edge = _edge_rows_to(remap, m, W)
+            Z = np.concatenate([Zoff, table[keep], Ze])
+            t = np.concatenate([t_off, t_tab[keep], t_edge])
         else:
             t = np.all(_search_points(a, n, eps, Z) == m[None, :], axis=1).astype(np.float64)
         C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
