@@ -4,12 +4,13 @@ case (the upper end of the bracket), the certified lower bound on the best worst
 their ratio, and the CPU seconds; beside it the local Bayes remap's worst case (``lattice~average``'s).
 
     PYTHONPATH=src python benchmarks/lattice_worst.py [--n 10,20,50,100,300,1000] [--eps 0.5,1,2] [--prior 1,1,1]
-        [--out benchmarks/lattice_worst.json]
+        [--out benchmarks/lattice_worst.json] [--check-n 12,16] [--check-eps 0.5]
 
 In process, one case after the other (``time.process_time``); the errors of the corner remap are the local Bayes
 remap's errors over the window (:func:`dpposterior.lattice.search.local_search_many` and ``window_errors``, the
 ``lattice~average`` route, run here without its budget) with the data sets near the table recomputed.  Writes the
-rows as JSON (``--out``) and prints a table.
+rows as JSON (``--out``) and prints a table; then, at ``--check-n`` (where the window's minimax LP runs), the LP's
+optimum beside the corner certificate at the same n (is the bound the loose side?).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def case(prior: tuple, n: int, eps: float) -> dict:
         row |= {"route": "corner remap", "worst": worst, "bound": remap.certificate["lower"],
                 "worst_at": E.counts[int(np.argmax(E.low))].tolist(), "lp": remap.certificate["lp"],
                 "n_ref": remap.certificate["n_ref"], "depth": remap.certificate["depth"],
+                "edge_lp": remap.certificate.get("edge_lp"),
                 "cpu_s": (t1 - t0) + (t3 - t2), "cpu_local_errors_s": t2 - t1,
                 "local_bayes_worst": float(base.high.max())}
         # the interior: the largest error among the data sets at least depth + W from every vertex
@@ -61,12 +63,27 @@ def case(prior: tuple, n: int, eps: float) -> dict:
     return row
 
 
+def check(prior: tuple, n: int, eps: float) -> dict:
+    """Is the certificate the loose side?  At an n where the window's minimax LP runs, its optimum (over every remap
+    of the window with its outputs, the bracket of its own certificate) against the corner certificate at that n."""
+    a = np.asarray(prior, dtype=np.float64)
+    t0 = time.process_time()
+    remap = minimax_remap(LatticeSetup(a, n, eps), r_radius=MINIMAX_R_RADIUS)
+    t1 = time.process_time()
+    corner = corners.corner_remap(a, n, eps, certify=True)
+    return {"prior": list(prior), "n": n, "epsilon": eps, "window_lp_lower": remap.certificate["lower"],
+            "window_lp_upper": remap.certificate["upper"], "corner_bound": corner.certificate["lower"],
+            "window_cpu_s": t1 - t0, "corner_cpu_s": time.process_time() - t1}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--n", default="10,20,50,100,300,1000")
     p.add_argument("--eps", default="0.5,1,2")
     p.add_argument("--prior", default="1,1,1")
     p.add_argument("--out", default="benchmarks/lattice_worst.json")
+    p.add_argument("--check-n", default="12,16", help="n where the window LP's optimum is set beside the bound")
+    p.add_argument("--check-eps", default="0.5")
     args = p.parse_args()
     prior = tuple(float(x) for x in args.prior.split(","))
     rows = []
@@ -79,6 +96,18 @@ def main() -> None:
             inner = f"{r['interior_worst']:.4f}" if r.get("interior_worst") is not None else "-"
             print(f"| {eps:g} | {n} | {r['route']} | {r['worst']:.5f} | {r['bound']:.5f} | "
                   f"{r['ratio']:.4f} | {r['local_bayes_worst']:.5f} | {inner} | {r['cpu_s']:.1f} |", flush=True)
+            with open(args.out, "w") as fh:
+                json.dump(rows, fh, indent=1)
+    checks = [x for x in args.check_n.split(",") if x]
+    if checks:
+        print("\n| eps | n | window LP optimum (bracket) | corner bound | bound / LP |")
+        print("|---|---|---|---|---|")
+    for eps in (float(x) for x in args.check_eps.split(",")):
+        for n in (int(x) for x in checks):
+            r = check(prior, n, eps)
+            rows.append(r)
+            print(f"| {eps:g} | {n} | {r['window_lp_lower']:.5f} - {r['window_lp_upper']:.5f} | "
+                  f"{r['corner_bound']:.5f} | {r['corner_bound'] / r['window_lp_upper']:.4f} |", flush=True)
             with open(args.out, "w") as fh:
                 json.dump(rows, fh, indent=1)
 

@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.special import gammaln
 
 from dpposterior.lattice import corners
@@ -205,3 +207,179 @@ def test_the_corner_solve_over_its_limit_is_refused_in_one_line(monkeypatch):
     assert "corner remap" in line and "DPPOSTERIOR_MAX_SOLVE_SECONDS" in line and "\n" not in line
     monkeypatch.delenv("DPPOSTERIOR_MEMORY_GB")
     assert LATTICE.plan(Task.DRAW, ReleaseSpec.of("lattice", 1.0, objective="worst"), np.ones(3), 10**6).fits
+
+
+def _edge_lp_transcribed(a, n0, eps, i):
+    """The edge LP of edge ``i`` transcribed (module docstring of lattice.corners): variables ``tau(u, rho)`` for
+    ``-W <= u <= top`` and ``rho`` within 2 (sum 0) with ``max(u, 0) + rho_i >= 0``; for every data set ``c`` with
+    ``c_i <= top`` at the positions (both ends), ``sum_w K(w) [z_i <= top] sum_rho tau(z_i, rho) L(c, z + b(z_i) + rho)
+    + sum_w K(w) [z_i > top] L(c, z) <= t``, ``z = c + w`` over ``d(w) <= W``; ``min t``.  Returns ``(t, E)`` with
+    ``E(table)``: the constraints' left sides under a given table."""
+    from scipy.optimize import linprog
+
+    from dpposterior.lattice.noise import radius_for
+
+    W = radius_for(3, eps, 1e-3)
+    top, floor = corners.edge_top(eps), corners.edge_floor(eps)
+    offs = _offsets(W)
+    wts = _kernel_weights(eps, offs)
+    rhos = _offsets(2)
+    j, l = [x for x in range(3) if x != i]
+    us = list(range(-W, top + 1))
+    var = [(u, q) for u in us for q in range(len(rhos)) if max(u, 0) + rhos[q][i] >= 0]
+    index = {v: x for x, v in enumerate(var)}
+
+    def base(u):
+        m = max(0, -u)
+        b = np.zeros(3, dtype=np.int64)
+        b[i], b[j], b[l] = m, -(m // 2), -(m - m // 2)
+        return b
+
+    rows, rhs, data = [], [], []
+    for m, s in corners.edge_positions(n0, top, floor, W):
+        for near_j in (True, False):
+            for ci in range(top + 1):
+                c = np.zeros(3, dtype=np.int64)
+                c[i], c[j] = ci, (s if near_j else m - ci - s)
+                c[l] = m - ci - c[j]
+                row = np.zeros(len(var))
+                const = 0.0
+                for w, kw in zip(offs, wts):
+                    z = c + w
+                    if z[i] <= top:
+                        qs = [q for q in range(len(rhos)) if (int(z[i]), q) in index]
+                        outs = z + base(int(z[i])) + rhos[qs]
+                        L = _hellinger(a, np.broadcast_to(c, outs.shape), outs)
+                        for q, loss in zip(qs, L):
+                            row[index[(int(z[i]), q)]] += kw * loss
+                    else:
+                        const += kw * _hellinger(a, c[None, :], z[None, :])[0]
+                rows.append(row)
+                rhs.append(const)
+                data.append(c)
+    A = np.array(rows)
+    nv = len(var)
+    A_ub = np.hstack([A, -np.ones((len(A), 1))])
+    A_eq = np.zeros((len(us), nv + 1))
+    for x, (u, _q) in enumerate(var):
+        A_eq[us.index(u), x] = 1.0
+    cost = np.zeros(nv + 1)
+    cost[-1] = 1.0
+    res = linprog(cost, A_ub=A_ub, b_ub=-np.array(rhs), A_eq=A_eq, b_eq=np.ones(len(us)), bounds=(0, None),
+                  method="highs")
+    assert res.status == 0
+
+    def errors(table):
+        x = np.zeros(nv)
+        for ui, u in enumerate(us):
+            for off, p in zip(table.offsets[i, ui], table.probs[i, ui]):
+                rho = off - base(u)
+                q = int(np.flatnonzero((rhos == rho).all(axis=1))[0])
+                x[index[(u, q)]] += p
+        return A @ x + np.array(rhs)
+
+    return res.x[-1], errors
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.sampled_from([(1.0, 1.0, 1.0), (2.0, 0.5, 1.0), (0.7, 1.5, 3.0)]), st.sampled_from([0.8, 0.9]),
+       st.integers(20, 60), st.integers(0, 2))
+def test_edge_lp_equals_its_transcription(a, eps, n0, i):
+    """The edge table's LP value is the transcribed LP's optimum, and its rows meet it at every constrained data set."""
+    table = corners._edge_tables(np.asarray(a), n0, eps)
+    t, errors = _edge_lp_transcribed(a, n0, eps, i)
+    assert abs(table.lp[i] - t) < 1e-6 * max(1.0, t)
+    assert errors(table).max() <= t + 1e-6
+    assert np.allclose(table.probs.sum(axis=2), 1.0)
+
+
+def test_corner_errors_with_the_edge_table_equal_the_definition():
+    """At eps < 1 the release reads the edge table on the edges, off the corner table too (n past N_REF): its errors
+    are still the definition's at data sets on the edges, near a vertex and inside, and differ from the local Bayes
+    remap's on an edge away from the vertices."""
+    a, n, eps, We = (1, 1, 1), 200, 0.8, 6
+    remap = corners.corner_remap(a, n, eps, depth=3)
+    assert remap.edges is not None and remap.n_ref < n
+    local = local_search_many(a, n, eps, window(n, 3, We))
+    got = corners.corner_errors(remap, local, We)
+    rng = np.random.default_rng(3)
+    R = got.counts
+    edge = (R.min(axis=1) <= 2) & (np.sort(R, axis=1)[:, 1] >= 60)
+    pick = np.concatenate([rng.choice(np.flatnonzero(edge), 12, replace=False),
+                           rng.choice(np.flatnonzero(R.max(axis=1) >= n - 4), 4, replace=False),
+                           rng.choice(np.flatnonzero(R.min(axis=1) >= 20), 4, replace=False)])
+    offs = _offsets(We)
+    wts = _kernel_weights(eps, offs)
+    for ci in pick:
+        c = R[ci]
+        out, p = remap.transition(c + offs)
+        L = _hellinger(a, np.broadcast_to(c, out.shape), out)
+        assert abs(got.low[ci] - (wts * (p * L).sum(1)).sum()) < 1e-12
+    # the edge rows off the corner table are read (the local Bayes remap's errors differ there)
+    off_table = edge & (np.sort(R, axis=1)[:, 1] >= 90)
+    assert (remap.rows(R[off_table]) < 0).all()
+    assert np.abs(got.low - window_errors(a, n, eps, local, We).low)[off_table].max() > 1e-3
+
+
+@pytest.mark.parametrize("n", [12, 16])
+def test_certificate_at_small_eps_is_below_the_lp_optimum(n):
+    """At eps = 0.5 (the edge table, the block at depth 12) the certificate stays below the window's minimax LP's
+    optimum (its upper end: a remap of the same release) and the corner release's own worst case."""
+    from dpposterior.lattice.remap import LatticeSetup, minimax_remap
+
+    a, eps = (1, 1, 1), 0.5
+    remap = corners.corner_remap(a, n, eps, certify=True)
+    lower = remap.certificate["lower"]
+    window_minimax = minimax_remap(LatticeSetup(a, n, eps), r_radius=2)
+    assert 0.4 < lower <= window_minimax.certificate["upper"]
+    We = 20
+    worst = corners.corner_errors(remap, local_search_many(a, n, eps, window(n, 3, We)), We).high.max()
+    assert lower <= worst
+
+
+def test_an_edge_row_is_drawn_with_its_probabilities():
+    """Off the corner table, on an edge, a draw reads the edge table: its outputs are the row's, with its weights."""
+    from scipy.stats import chisquare
+
+    from dpposterior.randomness import bit_source
+
+    remap = corners.cached_corner_remap((1.0, 1.0, 1.0), 200, 0.8, 3)
+    edges = remap.edges
+    i, ui = [int(x[0]) for x in np.nonzero((edges.probs.max(axis=2) < 0.8) & (edges.probs.max(axis=2) > 0.1))]
+    u = ui - edges.W
+    z = np.full(3, 0, dtype=np.int64)
+    z[i] = u
+    z[[x for x in range(3) if x != i]] = [100, 100 - u]
+    assert remap.rows(z)[0] < 0 and remap.edge_rows(z[None, :])[0][0] == i
+    out, p = remap.transition(z)
+    assert np.allclose(p[0, :edges.probs.shape[2]], edges.probs[i, ui])
+    bits = bit_source(7)
+    draws = [tuple(remap.draw(z, bits)) for _ in range(2000)]
+    support = [tuple(o) for o, q in zip(out[0], p[0]) if q > 0]
+    assert set(draws) <= set(support) and all(min(r) >= 0 and sum(r) == 200 for r in support)
+    counts = np.array([draws.count(r) for r in support])
+    assert chisquare(counts, np.array([q for q in p[0] if q > 0]) * 2000).pvalue > 1e-6
+
+
+def test_a_draw_at_a_million_fits_its_plan_at_eps_one_half():
+    """eps = 0.5 (the edge table, depth 14): a draw at n = 1e6 is planned within the default limits."""
+    plan = LATTICE.plan(Task.DRAW, ReleaseSpec.of("lattice", 0.5, objective="worst"), np.ones(3), 10**6)
+    assert plan.route == "corner remap" and plan.fits
+
+
+def test_the_columns_edge_rows_are_every_edge_row_that_reaches_r():
+    """The noise-aware column of the corner release at eps < 1 adds the edge rows whose outputs hold r, enumerated
+    from the rows' offsets: the same rows, with the same T(z, r), as a scan of every point of a box around r."""
+    from dpposterior.mechanisms.lattice import _edge_rows_to
+
+    remap = corners.cached_corner_remap((1.0, 1.0, 1.0), 400, 0.8, 3)
+    for m in (np.array([1, 200, 199]), np.array([0, 150, 250]), np.array([300, 97, 3])):
+        Z, t = _edge_rows_to(remap, m, 40)
+        assert len(Z)
+        box = np.array([(m[0] + i, m[1] + j, m[2] - i - j) for i in range(-30, 31) for j in range(-30, 31)])
+        box = box[(remap.rows(box) < 0) & (remap.edge_rows(box)[0] >= 0) & np.all(box >= -40, axis=1)]
+        out, p = remap.transition(box)
+        tb = (p * np.all(out == m[None, None, :], axis=2)).sum(axis=1)
+        want = {tuple(z): v for z, v in zip(box.tolist(), tb) if v > 0}
+        got = {tuple(z): v for z, v in zip(Z.tolist(), t)}
+        assert got.keys() == want.keys() and all(abs(got[z] - want[z]) < 1e-15 for z in got)

@@ -10,15 +10,23 @@ public inputs, never reading ``c``) is post-processing, so any remap keeps eps-D
   vertex (:func:`default_depth`, :func:`inner_radius`).
 * **Constrained data sets.** ``A = {c in R(n) : d(c, F) <= W}``, ``W = radius_for(k, eps, LP_TOL)``: every data set
   whose kernel weight on ``F`` the LP keeps (``d`` the substitution distance, docs/definitions.md §1).
-* **Fixed rows.** ``G = {z : d(z, A) <= W} \\ F``: the local Bayes remap (:func:`.search.local_search_many`, what an
-  ``average`` draw computes).
+* **Edge rows** (eps < 1 only: :func:`edge_top` ``U = ceil(5 / eps)``, 0 at eps >= 1).  A point ``z`` with one count
+  ``-W <= z_i <= U`` and the other two ``>= m0`` (:func:`edge_floor`) is a row of edge ``i``; the edge table
+  (:class:`EdgeTable`) gives it ``z + b(z_i) + rho`` with probability ``tau_i(z_i, rho)`` (``rho`` within
+  :data:`R_RADIUS`, ``b`` moving a negative count to 0): the same at every position along the edge and every n.
+  ``tau_i`` is one LP per edge (:func:`_edge_tables`), ``min t`` with ``E_W(c) <= t`` for the data sets with
+  ``c_i <= U`` at a few positions along the edge (:func:`edge_positions`), the rows above ``U`` the identity there.
+  (Under the local Bayes remap the data sets with a count 0 are at ~0.525 all along the edges at eps = 0.5,
+  Dir(1,1,1); under the edge table 0.39 and below past 20 from a vertex.)
+* **Fixed rows.** ``G = {z : d(z, A) <= W} \\ F``: the edge table's row where ``z`` is an edge row, else the local
+  Bayes remap (:func:`.search.local_search_many`, what an ``average`` draw computes).
 * **The corner remap.** On ``F``, a table ``T(z, .)`` over the outputs within :data:`R_RADIUS` of ``project(z)``,
   solved by the LP ``min t`` subject to ``sum_{z in F u G, d(z, c) <= W} K(z | c) sum_r T(z, r) L(c, r) <= t`` for
   every ``c`` in ``A`` (rows of ``T`` on the simplex; a tie-break :data:`REGULARISER` times the average over ``A``
-  moves ``t`` by at most that).  Off ``F``: the local Bayes remap.  ``T`` is a fixed function of ``z`` and public
-  inputs: the release is eps-DP whatever the LP returns.  Every data set whose kernel weight on ``F`` within ``W``
-  is nonzero is constrained; the others' errors move by at most ``LP_TOL`` from the local Bayes remap's (computed
-  exactly, not assumed).
+  moves ``t`` by at most that).  Off ``F u G``: the edge table's row on an edge, else the local Bayes remap.  ``T``
+  (and ``tau``) is a fixed function of ``z`` and public inputs: the release is eps-DP whatever the LPs return.
+  Every data set whose kernel weight on ``F`` within ``W`` is nonzero is constrained; the others' errors are
+  computed exactly, not assumed.
 * **n.** The LP's size depends on ``(k, eps, depth)`` only once the corners are apart.  Past
   ``N_REF = 4 (depth + 3 W)`` (:func:`reference_n`) the table is solved at ``N_REF`` and *translated*: a point of
   vertex ``j`` reads the row of ``z - (n - N_REF) e_j`` and its outputs move by ``+ (n - N_REF) e_j`` (the kernel is
@@ -42,7 +50,7 @@ the losses' own evaluation, is at most ``min_T max_c E_T(c)``: the best worst ca
 Errors (:func:`corner_errors`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
 ``tail_bound(k, eps, We)``): the local Bayes remap's sum (:func:`.search.window_errors`) for every ``c`` whose
 ball misses the table's rows ``F u G`` (the same terms), recomputed term by term, in the same order, for the ``c``
-whose ball meets them.
+whose ball meets them or meets an edge row (a count within ``U + We`` of 0).
 """
 
 from __future__ import annotations
@@ -77,11 +85,12 @@ BLOCK_ENTRIES = 2**21
 
 
 def default_depth(epsilon: float) -> int:
-    """The free rows' depth: ``ceil(10 / sqrt(max(eps, 1)))`` (10 at eps <= 1, where at eps = 1 the local Bayes remap's
-    data sets whose two smaller counts both exceed 8 are already below the corner optimum; 8 at eps = 2).  Not deeper
-    at eps < 1: at eps = 0.5 the worst case is then the edges' (docs/lattice.md), and depth 15 (inner 9) took the LP
-    from 11 s to 40 s of CPU for its ``t`` from 0.5253 to 0.5222."""
-    return int(math.ceil(10.0 / math.sqrt(max(float(epsilon), 1.0))))
+    """The free rows' depth: ``ceil(10 / sqrt(eps))`` at eps >= 1 (10 at eps = 1, where the local Bayes remap's data
+    sets whose two smaller counts both exceed 8 are already below the corner optimum; 8 at eps = 2), 14 below (with
+    the edge table the worst case is the corners' there: Dir(1,1,1), n = 100, eps = 0.5, the LP's ``t`` 0.4830 at
+    depth 10, 0.4738 at depth 15; 14, the deepest whose solve is estimated within the default 45 s at eps = 0.5)."""
+    eps = float(epsilon)
+    return 14 if eps < 1.0 else int(math.ceil(10.0 / math.sqrt(eps)))
 
 
 def pair_loss(a: NDArray[np.float64], c: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -147,6 +156,8 @@ class CornerRemap:
     certificate: dict = field(default_factory=dict)
     #: The LP's constrained data sets (at ``n_ref``) and their dual weights, for :func:`certify_remap`.
     duals: tuple | None = None
+    #: The edge table (:class:`EdgeTable`; None at eps >= 1): the rows near an edge off ``M``.
+    edges: EdgeTable | None = None
 
     def rows(self, z: ArrayLike) -> NDArray[np.int64]:
         """The row of ``M`` holding each lattice point ``z`` (rows summing to n, translated to ``n_ref``), or -1."""
@@ -170,17 +181,32 @@ class CornerRemap:
             out[np.arange(len(rows)), :, self.corner[rows]] += self.n - self.n_ref
         return out
 
+    def edge_rows(self, z: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """``(edge, index)`` of the edge table's row at each ``z`` (sums n; :meth:`EdgeTable.lookup`), -1 where it
+        has none (no edge table, or off every edge)."""
+        if self.edges is None:
+            return np.full(len(z), -1), np.full(len(z), -1)
+        return self.edges.lookup(z)
+
     def transition(self, z: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-        """``T(z, .)`` at every row of ``z``: ``(outputs (B, J, k), probs (B, J))``; off the table the local Bayes
-        output (:func:`.remap.local_bayes_search`, as a draw computes it) with probability 1."""
+        """``T(z, .)`` at every row of ``z``: ``(outputs (B, J, k), probs (B, J))``; off the table the edge table's
+        row (:class:`EdgeTable`), else the local Bayes output (:func:`.remap.local_bayes_search`, as a draw computes
+        it) with probability 1."""
         z = np.array(z, dtype=np.int64, ndmin=2).reshape(-1, self.a.size)
         rows = self.rows(z)
-        J = self.outputs.shape[1]
+        ei, eu = self.edge_rows(z)
+        J = max(self.outputs.shape[1], 1 if self.edges is None else self.edges.probs.shape[2])
         out = np.zeros((len(z), J, self.a.size), dtype=np.int64)
         p = np.zeros((len(z), J))
         on = rows >= 0
-        out[on], p[on] = self.row_outputs(rows[on]), self.probs[rows[on]]
-        for i in np.flatnonzero(~on):
+        Jt = self.outputs.shape[1]
+        out[on, :Jt], p[on, :Jt] = self.row_outputs(rows[on]), self.probs[rows[on]]
+        edge = ~on & (ei >= 0)
+        if edge.any():
+            Je = self.edges.probs.shape[2]
+            out[edge, :Je] = self.edges.outputs(z[edge], ei[edge], eu[edge])
+            p[edge, :Je] = self.edges.probs[ei[edge], eu[edge]]
+        for i in np.flatnonzero(~on & ~edge):
             out[i, :] = local_bayes_search(self.a, self.n, self.epsilon, z[i])
             p[i, 0] = 1.0
         return out, p
@@ -191,12 +217,16 @@ class CornerRemap:
         local Bayes output."""
         z = np.asarray(z, dtype=np.int64).reshape(self.a.size)
         f = int(self.rows(z)[0])
-        if f < 0:
-            return local_bayes_search(self.a, self.n, self.epsilon, z)
-        p = self.probs[f]
+        if f >= 0:
+            p, outs = self.probs[f], self.row_outputs(np.array([f]))[0]
+        else:
+            ei, eu = self.edge_rows(z[None, :])
+            if ei[0] < 0:
+                return local_bayes_search(self.a, self.n, self.epsilon, z)
+            p, outs = self.edges.probs[ei[0], eu[0]], self.edges.outputs(z[None, :], ei, eu)[0]
         nz = np.flatnonzero(p > 0)
         pick = nz[int(choose(float_weights(p[nz]), 1, bits)[0])] if nz.size > 1 else nz[0]
-        return self.row_outputs(np.array([f]))[0, pick]
+        return outs[pick]
 
 
 def _union(C: NDArray[np.int64], ball: NDArray[np.int64], shift: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -285,12 +315,25 @@ def corner_sizes(n: int, k: int, epsilon: float, depth: int | None = None) -> di
     constraints = min(near(depth + W), math.comb(n0 + k - 1, k - 1))
     fixed = max(0, min(near(depth + 2 * W + (k - 1) * W), math.comb(n0 + k * W + k - 1, k - 1)) - free)
     ball = sum(sphere_count(k, t) for t in range(W + 1))
+    outputs = sum(sphere_count(k, t) for t in range(R_RADIUS + 1))
+    top = edge_top(eps)
+    # the edge LPs (eps < 1): per edge, its data sets (both ends, twelve positions, counts 0..top) x the ball x outputs
+    edge_entries = 0 if top == 0 else k * 24 * (top + 1) * ball * outputs
     return {"n_ref": n0, "free": free, "fixed": fixed, "constraints": constraints,
-            "pairs": min(free * ball // 4, free * constraints), "outputs": sum(sphere_count(k, t)
-                                                                              for t in range(R_RADIUS + 1))}
+            "pairs": min(free * ball // 4, free * constraints), "outputs": outputs, "edge_entries": edge_entries}
 
 
-def _solve(a, n0, eps, depth) -> CornerRemap:
+def edge_error_terms(n: int, k: int, epsilon: float, We: int) -> int:
+    """Terms ``(data set, offset)`` :func:`corner_errors` recomputes for the edge table (0 without one): the data sets
+    with a count within ``top + We`` of 0, each over the ball of radius ``We``."""
+    top = edge_top(epsilon)
+    if top == 0:
+        return 0
+    ball = sum(sphere_count(k, t) for t in range(int(We) + 1))
+    return k * (int(n) + 1) * min(int(n) + 1, top + int(We) + 1) * ball
+
+
+def _solve(a, n0, eps, depth, r_radius: int | None = None) -> CornerRemap:
     """The table at ``n0`` (module docstring): free rows ``F`` (within ``depth`` of a vertex, coordinates
     ``>= -inner``), constrained data sets ``A = {c : d(c, F) <= W}``, fixed rows ``G = {z : d(z, A) <= W} \\ F`` (the
     local Bayes remap)."""
@@ -301,11 +344,16 @@ def _solve(a, n0, eps, depth) -> CornerRemap:
 
     k = a.size
     W, W1, shift, Fz, A, M, mkeys, free = _regions(k, n0, eps, depth)
+    r_radius = R_RADIUS if r_radius is None else int(r_radius)
     Gz = M[~free]
-    lb = local_search_many(a, n0, eps, Gz) if len(Gz) else np.zeros((0, k), dtype=np.int64)
+    edges = _edge_tables(a, n0, eps) if edge_top(eps) > 0 else None
+    if edges is None:
+        lb = local_search_many(a, n0, eps, Gz) if len(Gz) else np.zeros((0, k), dtype=np.int64)
+    else:  # the fixed rows on an edge read the edge table, the others the local Bayes remap
+        g_out, g_p = _fixed_rows(a, n0, eps, Gz, edges)
     nF, nA = len(Fz), len(A)
-    # the variables: pairs (free row, output within R_RADIUS of project(z))
-    rb = _ball(k, R_RADIUS)
+    # the variables: pairs (free row, output within r_radius of project(z))
+    rb = _ball(k, r_radius)
     cand = project(Fz, n0)[:, None, :] + rb[None, :, :]
     ok = np.all(cand >= 0, axis=2)
     J = rb.shape[0]
@@ -331,8 +379,14 @@ def _solve(a, n0, eps, depth) -> CornerRemap:
     for lo in range(0, nA, step):  # in blocks of data sets: the (A x G) distances never whole
         dg = np.abs(A[lo:lo + step, None, :] - Gz[None, :, :]).sum(axis=-1) // 2
         gi_c, gi_z = np.nonzero(dg <= W)
-        b[lo:lo + step] += np.bincount(gi_c, weights=np.exp(-eps * dg[gi_c, gi_z] - logZ) * pair_loss(
-            a, A[lo + gi_c], lb[gi_z]), minlength=len(dg))
+        if edges is None:
+            b[lo:lo + step] += np.bincount(gi_c, weights=np.exp(-eps * dg[gi_c, gi_z] - logZ) * pair_loss(
+                a, A[lo + gi_c], lb[gi_z]), minlength=len(dg))
+        else:
+            go = g_out[gi_z]
+            Lg = (g_p[gi_z] * pair_loss(a, np.broadcast_to(A[lo + gi_c][:, None, :], go.shape), go)).sum(axis=1)
+            b[lo:lo + step] += np.bincount(gi_c, weights=np.exp(-eps * dg[gi_c, gi_z] - logZ) * Lg,
+                                           minlength=len(dg))
     A_ub = sparse.csr_array((np.append(coef, -np.ones(nA)), (np.append(row, np.arange(nA)),
                                                             np.append(var, np.full(nA, nv)))), shape=(nA, nv + 1))
     A_eq = sparse.csr_array((np.ones(nv), (vf, np.arange(nv))), shape=(nF, nv + 1))
@@ -353,18 +407,47 @@ def _solve(a, n0, eps, depth) -> CornerRemap:
     oF = np.take_along_axis(cand, order[..., None], axis=1)
     oF = np.where((pF > 0)[..., None], oF, oF[:, :1, :])  # padding: the row's first output
     width = pF.shape[1]
-    outputs = np.repeat(lb[:, None, :], width, axis=1) if len(Gz) else np.zeros((0, width, k), dtype=np.int64)
-    probs = np.zeros((len(M), width))
-    full_out = np.zeros((len(M), width, k), dtype=np.int64)
-    full_out[free], probs[free] = oF, pF
-    full_out[~free], probs[~free, 0] = outputs, 1.0
+    if edges is None:
+        outputs = np.repeat(lb[:, None, :], width, axis=1) if len(Gz) else np.zeros((0, width, k), dtype=np.int64)
+        probs = np.zeros((len(M), width))
+        full_out = np.zeros((len(M), width, k), dtype=np.int64)
+        full_out[free], probs[free] = oF, pF
+        full_out[~free], probs[~free, 0] = outputs, 1.0
+    else:
+        width = max(width, g_p.shape[1])
+        probs = np.zeros((len(M), width))
+        full_out = np.zeros((len(M), width, k), dtype=np.int64)
+        full_out[free] = oF[:, :1, :]
+        full_out[free, :pF.shape[1]], probs[free, :pF.shape[1]] = oF, pF
+        full_out[~free] = g_out[:, :1, :]
+        full_out[~free, :g_p.shape[1]], probs[~free, :g_p.shape[1]] = g_out, g_p
     lam = np.clip(-res.ineqlin.marginals, 0.0, None)
     cert = {"lp": float(res.x[-1]), "depth": depth, "inner": W1, "W": W, "n_ref": n0, "variables": nv,
             "constraints": nA, "free_rows": nF, "fixed_rows": len(Gz), "lower": float("nan")}
     remap = CornerRemap(a=a, n=n0, n_ref=n0, epsilon=eps, depth=depth, inner=W1, W=W, shift=shift, points=M,
                         keys=mkeys, outputs=full_out, probs=probs, corner=np.argmax(M, axis=1), free=free,
-                        certificate=cert, duals=(A, lam))
+                        certificate=cert, duals=(A, lam), edges=edges)
+    if edges is not None:
+        cert["edge_lp"] = max(edges.lp)
     return remap
+
+
+def _fixed_rows(a, n0, eps, Gz, edges: EdgeTable) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The fixed rows' outputs and probabilities (``(G, J, k)``, ``(G, J)``): the edge table's row where ``z`` is on
+    an edge, else the local Bayes output with probability 1 (padding: the row's first output)."""
+    from .search import local_search_many
+
+    k = a.size
+    ei, eu = edges.lookup(Gz)
+    on = ei >= 0
+    Je = edges.probs.shape[2]
+    g_out = np.zeros((len(Gz), Je, k), dtype=np.int64)
+    g_p = np.zeros((len(Gz), Je))
+    g_out[on], g_p[on] = edges.outputs(Gz[on], ei[on], eu[on]), edges.probs[ei[on], eu[on]]
+    if (~on).any():
+        g_out[~on] = local_search_many(a, n0, eps, Gz[~on])[:, None, :]
+        g_p[~on, 0] = 1.0
+    return g_out, g_p
 
 
 def far_loss(a: NDArray[np.float64], n: int, depth: int, reach: int, j: int) -> float:
@@ -383,20 +466,28 @@ def far_loss(a: NDArray[np.float64], n: int, depth: int, reach: int, j: int) -> 
     return best
 
 
+def certificate_depth(epsilon: float, depth: int) -> int:
+    """The corner block's depth for :func:`certify_remap`: the remap's ``depth`` at eps >= 1, 12 below (Dir(1,1,1),
+    n = 100, eps = 0.5: block depth 10, 12, 15 give 0.4499, 0.4553, 0.4553, in 17, 29, 58 s of CPU)."""
+    return int(depth) if float(epsilon) >= 1.0 else 12
+
+
 def certify_remap(remap: CornerRemap, block_depth: int | None = None) -> float:
     """The certificate's lower end at the remap's ``n`` (module docstring), the largest over three choices of weights
     (any weights certify): the LP's dual weights on its constrained data sets (translated from ``n_ref``); the same
     restricted to the data sets within ``depth`` of a vertex (where the duals sit on a data set whose error the fixed
     rows pin, the first is weak); the duals of the corner block's own LP (:func:`block_duals`, depth
-    ``block_depth``, default the remap's ``depth``: Dir(1,1,1), n = 100, eps = 1: depth 3, 8, 12 give 0.2749, 0.3126,
-    0.3153 against 0.3144 from the first; n = 300, eps = 0.5: depth 6, 10, 15 give 0.4229, 0.4469, 0.4515 against
-    0.3802)."""
+    ``block_depth``, default :func:`certificate_depth`: Dir(1,1,1), n = 100, eps = 1: depth 3, 8, 12 give 0.2749,
+    0.3126, 0.3153 against 0.3144 from the first; n = 300, eps = 0.5, before the edge table: depth 6, 10, 15 give
+    0.4229, 0.4469, 0.4515 against 0.3802).  The edge table changes no step of the proof: it bounds every remap."""
     A, lam = remap.duals
     A = A.copy()
     j = np.argmax(A, axis=1)
     A[np.arange(len(A)), j] += remap.n - remap.n_ref
     choices = [(A, lam, lam > 0), (A, lam, (lam > 0) & (remap.n - A.max(axis=1) <= remap.depth))]
-    C0, lam0 = block_duals(remap.a, remap.n, remap.epsilon, remap.depth if block_depth is None else block_depth)
+    if block_depth is None:
+        block_depth = certificate_depth(remap.epsilon, remap.depth)
+    C0, lam0 = block_duals(remap.a, remap.n, remap.epsilon, block_depth)
     choices.append((C0, lam0, lam0 > 0))
     best = 0.0
     for pts, weights, sel in choices:
@@ -410,7 +501,7 @@ def certify_remap(remap: CornerRemap, block_depth: int | None = None) -> float:
     return best
 
 
-def block_duals(a: NDArray[np.float64], n: int, eps: float, depth: int
+def block_duals(a: NDArray[np.float64], n: int, eps: float, depth: int, r_radius: int = R_RADIUS
                 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Dual weights for the certificate from the corner block's own LP: ``min t`` subject to ``E(c) <= t`` for the
     data sets ``C0`` within ``depth`` of a vertex, every row ``z`` within ``W`` of ``C0`` free (outputs within
@@ -423,7 +514,7 @@ def block_duals(a: NDArray[np.float64], n: int, eps: float, depth: int
     W = radius_for(k, eps, LP_TOL)
     C0, _ = corner_sets(n, k, depth)
     Fz, _ = _union(C0, _ball(k, W), W)
-    rb = _ball(k, R_RADIUS)
+    rb = _ball(k, int(r_radius))
     cand = project(Fz, n)[:, None, :] + rb[None, :, :]
     vf, vj = np.nonzero(np.all(cand >= 0, axis=2))
     vr = cand[vf, vj]
@@ -490,6 +581,9 @@ def corner_errors(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int,
     pts[np.arange(len(pts)), remap.corner] += n - remap.n_ref
     A, _ = _union(pts, offs, remap.shift + We)
     A = A[np.all(A >= 0, axis=1)]
+    if remap.edges is not None:  # and the data sets whose ball meets an edge row: a count within top + We of 0
+        near = R[R.min(axis=1) <= remap.edges.top + We]
+        A = np.unique(np.concatenate([A, near]), axis=0)
     ai = candidate_rank(A)
     tables = _LossTables(a, n, R).tables
     n1 = n + 1
@@ -509,9 +603,16 @@ def corner_errors(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int,
             f = remap.rows(z)
             on = f >= 0
             term = np.empty(len(c))
-            if (~on).any():
-                r = local_outputs[_window_key(z[~on], We)]
-                term[~on] = loss(c[~on], r)
+            ei, eu = remap.edge_rows(z)
+            edge = ~on & (ei >= 0)
+            rest = ~on & ~edge
+            if rest.any():
+                r = local_outputs[_window_key(z[rest], We)]
+                term[rest] = loss(c[rest], r)
+            if edge.any():
+                ro = remap.edges.outputs(z[edge], ei[edge], eu[edge])
+                cc = np.broadcast_to(c[edge][:, None, :], ro.shape)
+                term[edge] = (remap.edges.probs[ei[edge], eu[edge]] * loss(cc, ro)).sum(axis=1)
             if on.any():
                 fo = f[on]
                 ro = remap.row_outputs(fo)
@@ -541,3 +642,144 @@ def corner_transition(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike
     eps = _validate.epsilon(epsilon)
     remap = cached_corner_remap(tuple(a.tolist()), n, eps, default_depth(eps))
     return remap.transition(Z)
+
+
+def edge_top(epsilon: float) -> int:
+    """The edge table's top count ``U`` (module docstring): 0 at eps >= 1 (no edge table: there the local Bayes remap's
+    edges are 10-18 % below the corners' worst case), else ``ceil(5 / eps)`` (10 at eps = 0.5, where the local Bayes
+    remap's data sets with a count 0 are at ~0.525 all along the edges, its worst case past the corners)."""
+    eps = float(epsilon)
+    return 0 if eps >= 1.0 else int(math.ceil(5.0 / eps))
+
+
+def edge_floor(epsilon: float, k: int = 3) -> int:
+    """The edge rows' floor ``m0`` on their two other counts: above ``U`` (the edge of a row is its one count
+    ``<= U``) and at least ``ceil(W / 2) + R_RADIUS`` (every output of the table is then in R(n))."""
+    eps = float(epsilon)
+    return max(edge_top(eps) + 1, (radius_for(k, eps, LP_TOL) + 1) // 2 + R_RADIUS)
+
+
+@dataclass
+class EdgeTable:
+    """The edge table (module docstring): a row ``z`` of edge ``i`` (``-W <= z_i <= top``, the other counts
+    ``>= floor``) draws ``z + offsets[i, z_i + W, j]`` with probability ``probs[i, z_i + W, j]``: the same at every
+    position along the edge and every n (a translation along the edge moves the row and its outputs alike)."""
+
+    top: int
+    floor: int
+    W: int
+    offsets: NDArray[np.int64]
+    probs: NDArray[np.float64]
+    lp: tuple
+
+    def lookup(self, z: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """``(edge i, index z_i + W)`` of every row of ``z`` (sums n), ``-1`` for a point off every edge."""
+        i = np.argmin(z, axis=1)
+        u = z[np.arange(len(z)), i]
+        others = np.sort(z, axis=1)[:, 1]
+        on = (u >= -self.W) & (u <= self.top) & (others >= self.floor)
+        return np.where(on, i, -1), np.where(on, u + self.W, -1)
+
+    def outputs(self, z: NDArray[np.int64], i: NDArray[np.int64], ui: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The outputs (``(B, J, k)``) of edge rows ``z`` (``i``, ``ui`` from :meth:`lookup`)."""
+        return z[:, None, :] + self.offsets[i, ui]
+
+
+def _edge_base(k: int, i: int, u: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``b(u)``: a row of edge ``i`` below 0 moves its count ``i`` to 0, the other two counts giving ``floor(m / 2)``
+    and ``ceil(m / 2)`` (``m = max(0, -u)``), so that its outputs ``z + b + rho`` start in R(n)."""
+    m = np.maximum(0, -u)
+    j, l = [x for x in range(k) if x != i]
+    b = np.zeros((len(u), k), dtype=np.int64)
+    b[:, i], b[:, j], b[:, l] = m, -(m // 2), -(m - m // 2)
+    return b
+
+
+def edge_positions(n0: int, top: int, floor: int, W: int) -> list[tuple[int, int]]:
+    """The edge LP's positions ``(n, s)``: at ``m = max(n0, 2 (floor + W) + top)`` (a data set with a count up to
+    ``top`` and the other two ``>= floor + W``: every row within ``W`` of it is then an edge row) and at ``10 m``
+    (the loss along an edge moves with n), ``s`` the count of the nearer vertex's other coordinate from ``floor + W``
+    to ``m / 2``, six of them (both ends of the edge are taken by the caller)."""
+    lo = floor + W
+    m0 = max(int(n0), 2 * lo + top)
+    hi = max(lo, (m0 - top) // 2)
+    ss = sorted({int(round(lo + (hi - lo) * f)) for f in (0.0, 0.1, 0.25, 0.5, 0.75, 1.0)})
+    return [(m, s) for m in (m0, 10 * m0) for s in ss]
+
+
+def _edge_tables(a: NDArray[np.float64], n0: int, eps: float) -> EdgeTable:
+    """The edge table (module docstring), one LP per edge ``i`` (scipy HiGHS): ``min t`` subject to ``E_W(c) <= t`` for
+    the data sets ``c`` with ``c_i <= top`` at the positions :func:`edge_positions` (both ends), the rows with
+    ``z_i <= top`` the table's, the others the identity (a stand-in for the local Bayes remap, whose outputs there
+    are near the identity; the release's errors are then computed exactly), rows on the simplex."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    k = a.size
+    top, floor = edge_top(eps), edge_floor(eps, k)
+    W = radius_for(k, eps, LP_TOL)
+    ball = _ball(k, W)
+    kw = np.exp(-eps * (np.abs(ball).sum(axis=1) // 2) - log_normaliser(k, eps))
+    rb = _ball(k, R_RADIUS)
+    J = len(rb)
+    us = np.arange(-W, top + 1)
+    nu = len(us)
+    offsets, probs, lps = [], [], []
+    for i in range(k):
+        base = _edge_base(k, i, us)
+        off = base[:, None, :] + rb[None, :, :]  # (nu, J, k)
+        valid = np.maximum(us, 0)[:, None] + rb[None, :, i] >= 0
+        vu, vj = np.nonzero(valid)
+        nv = len(vu)
+        vidx = np.full((nu, J), -1)
+        vidx[vu, vj] = np.arange(nv)
+        j, l = [x for x in range(k) if x != i]
+        rows, cols, vals, fixed = [], [], [], []
+        for m, s in edge_positions(n0, top, floor, W):
+            for near_j in (True, False):  # both ends of the edge
+                for ci in range(top + 1):
+                    c = np.zeros(k, dtype=np.int64)
+                    c[i] = ci
+                    c[j] = s if near_j else m - ci - s
+                    c[l] = m - ci - c[j]
+                    z = c[None, :] + ball
+                    on = z[:, i] <= top
+                    out = z[on][:, None, :] + off[z[on, i] + W]
+                    # a row's outputs off R(n) are not variables (clipped here only to evaluate the rest)
+                    L = pair_loss(a, np.broadcast_to(c, out.shape), np.maximum(out, 0)) * kw[on][:, None]
+                    vi = vidx[z[on, i] + W]
+                    ok = vi >= 0
+                    acc = np.bincount(vi[ok], weights=L[ok], minlength=nv)
+                    nz = np.flatnonzero(acc)
+                    rows.append(np.full(len(nz), len(fixed)))
+                    cols.append(nz)
+                    vals.append(acc[nz])
+                    fixed.append(float(kw[~on] @ pair_loss(a, np.broadcast_to(c, z[~on].shape), z[~on])))
+        nC = len(fixed)
+        row, col, val = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+        A_ub = sparse.csr_array((np.append(val, -np.ones(nC)), (np.append(row, np.arange(nC)),
+                                                               np.append(col, np.full(nC, nv)))), shape=(nC, nv + 1))
+        A_eq = sparse.csr_array((np.ones(nv), (vu, np.arange(nv))), shape=(nu, nv + 1))
+        cost = np.zeros(nv + 1)
+        cost[-1] = 1.0
+        cost[:nv] = REGULARISER * np.bincount(col, weights=val, minlength=nv) / nC
+        res = linprog(cost, A_ub=A_ub, b_ub=-np.asarray(fixed), A_eq=A_eq, b_eq=np.ones(nu), bounds=(0, None),
+                      method="highs", options={"primal_feasibility_tolerance": 1e-10,
+                                               "dual_feasibility_tolerance": 1e-10})
+        if res.status != 0:
+            raise InputError(f"the corner remap's edge LP failed: {res.message}")
+        x = np.clip(res.x[:-1], 0.0, None)
+        x[x < 1e-12] = 0.0
+        T = np.zeros((nu, J))
+        T[vu, vj] = x
+        T /= T.sum(axis=1, keepdims=True)
+        offsets.append(off)
+        probs.append(T)
+        lps.append(float(res.x[-1]))
+    T = np.stack(probs)
+    width = int(max(1, (T > 0).sum(axis=2).max()))
+    order = np.argsort(-T, axis=2, kind="stable")[:, :, :width]
+    P = np.take_along_axis(T, order, axis=2)
+    O = np.take_along_axis(np.stack(offsets), order[..., None], axis=2)
+    O = np.where((P > 0)[..., None], O, O[:, :, :1, :])  # padding: the row's first output
+    return EdgeTable(top=top, floor=floor, W=W, offsets=O, probs=P, lp=tuple(lps))

@@ -165,6 +165,12 @@ WINDOW_WORST_SECONDS = 45.0
 #: (:data:`LOCAL_SEARCH_SECONDS`).  Measured on the 2 shared cores at load ~16 (CPU seconds, Dir(1,1,1), n = 1000,
 #: 2026-11-28): eps = 2, 1, 0.5: 0.43, 2.35, 39.5 s for 2.6e5, 1.3e6, 1.1e7 entries (the fit with 1.5x margin).
 CORNER_SECONDS = (0.3, 4e-8, 1.3)
+#: Seconds per loss entry of the corner remap's edge LPs (eps < 1; ``corner_sizes``' ``edge_entries``), and per term of
+#: the errors' recomputation near the edges (``corners.edge_error_terms``).  Measured on the 2 shared cores at load
+#: 10-22 (CPU s, Dir(1,1,1), eps = 0.5, 2026-11-28): the three edge LPs (1.5e7 entries) 3.5 s; the recomputation at
+#: n = 100 (3.3e7 terms, ~3 outputs a term) ~9 s (the fit with ~2x margin).
+EDGE_SECONDS = 2.5e-7
+EDGE_TERM_SECONDS = 5e-7
 #: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
 #: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
 CORNER_BYTES = 150.0
@@ -285,7 +291,7 @@ def corner_seconds(n: int, k: int, epsilon: float) -> float:
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
     c0, c1, power = CORNER_SECONDS
-    return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search
+    return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search + EDGE_SECONDS * size["edge_entries"]
 
 
 def corner_bytes(n: int, k: int, epsilon: float) -> float:
@@ -305,6 +311,21 @@ def _corner(a: tuple, n: int, epsilon: float):
     from ..lattice.corners import cached_corner_remap, default_depth
 
     return cached_corner_remap(a, int(n), float(epsilon), default_depth(epsilon))
+
+
+def _edge_rows_to(remap, m: NDArray[np.int64], W: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Every edge row of the corner release (:class:`~dpposterior.lattice.corners.EdgeTable`, off the corner table,
+    coordinates ``>= -W``) whose outputs hold ``m``, with ``T(z, m)``: enumerated from the rows' offsets (``z = m -
+    offset``), so none is missed whatever its distance from ``m``.  Empty without an edge table (eps >= 1)."""
+    k = len(m)
+    if remap.edges is None:
+        return np.zeros((0, k), dtype=np.int64), np.zeros(0)
+    E = remap.edges
+    i, ui, j = np.nonzero(E.probs > 0)
+    z = m[None, :] - E.offsets[i, ui, j]
+    li, lu = remap.edge_rows(z)
+    ok = (li == i) & (lu == ui) & (remap.rows(z) < 0) & np.all(z >= -W, axis=1)
+    return z[ok], E.probs[i, ui, j][ok]
 
 
 @lru_cache(maxsize=2)
@@ -611,13 +632,18 @@ class LatticeMechanism(Mechanism):
     def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
         """The plan of :meth:`corner_errors` (k = 3, ``worst`` past the window's LP): the local remap's errors
         (:meth:`_local_plan`) and the corner remap's solve (a solve, with the batched remap)."""
+        from ..lattice.corners import edge_error_terms
+
         local = self._local_plan(n, k, spec, what)
         corner = corner_seconds(n, k, spec.epsilon)
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
-        return replace(local, route="corner remap", seconds=local.seconds + corner,
+        # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum
+        edge = EDGE_TERM_SECONDS * edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
+        return replace(local, route="corner remap", seconds=local.seconds + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon)),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
-                              ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"])))
+                              ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
+                               + edge * PAIRS_PER_SECOND)))
 
     def corner_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~worst`` where its draws read the corner remap (k = 3), for every c of R(n), as a
@@ -924,7 +950,8 @@ class LatticeMechanism(Mechanism):
         (:func:`~dpposterior.lattice.column.reach_region`, ``Dc = radius_for(k, eps, 1e-12)``, the search's own data
         sets' radius), and for ``worst`` past its window (k = 3) the corner table's row where a point has one
         (:func:`~dpposterior.lattice.corners.corner_transition`: every row of the table whose outputs hold r is added
-        to the region).
+        to the region), and at eps < 1 the edge table's row where a point is on an edge (every edge row whose outputs
+        hold r, enumerated from its offsets: :func:`_edge_rows_to`).
 
         Reach lemma (proof, exact arithmetic).  The search returns a centre ``r`` that attains the least risk
         ``S(r) = sum_c w(c) H(c, r)`` over its neighbours ``d(r', r) <= 1`` in R(n), the c kept all in
@@ -954,10 +981,13 @@ class LatticeMechanism(Mechanism):
             outs = remap.row_outputs(np.arange(len(table)))
             t_tab = (remap.probs * np.all(outs == m[None, None, :], axis=2)).sum(axis=1)
             on = remap.rows(Z) >= 0
-            Zoff = Z[~on]
+            off = ~on & (remap.edge_rows(Z)[0] < 0)  # off the table and off the edge table (eps < 1)
+            Zoff = Z[off]
             t_off = np.all(_search_points(a, n, eps, Zoff) == m[None, :], axis=1).astype(np.float64)
             keep = (t_tab > 0) & np.all(table >= -W, axis=1)
-            Z, t = np.concatenate([Zoff, table[keep]]), np.concatenate([t_off, t_tab[keep]])
+            Ze, t_edge = _edge_rows_to(remap, m, W)
+            Z = np.concatenate([Zoff, table[keep], Ze])
+            t = np.concatenate([t_off, t_tab[keep], t_edge])
         else:
             t = np.all(_search_points(a, n, eps, Z) == m[None, :], axis=1).astype(np.float64)
         C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
