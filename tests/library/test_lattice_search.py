@@ -78,6 +78,23 @@ def test_points_handed_on_past_their_limit_are_refused_in_one_line():
         local_search_many((1, 1, 1), 9, 1.0, Z, max_fallback=0)
 
 
+def test_points_past_the_limit_are_refused_before_any_one_point_search(monkeypatch):
+    """The points to hand on are known after the batched pass: past the limit the refusal comes then, not after
+    ``limit`` one-point searches that end in it."""
+    import dpposterior.lattice.search as search
+
+    calls = []
+    monkeypatch.setattr(search, "local_bayes_search", lambda *args: calls.append(args) or args[3])
+    Z = window(9, 3, 5)
+    stats = {}
+    local_search_many((1, 1, 1), 9, 1.0, Z, stats=stats)
+    assert stats["fallback"] >= 2 and len(calls) == stats["fallback"]
+    calls.clear()
+    with pytest.raises(SizeError, match=r"hands more than 1 points"):
+        local_search_many((1, 1, 1), 9, 1.0, Z, max_fallback=1)
+    assert calls == []
+
+
 def test_local_errors_match_the_pmf_at_one_data_set(monkeypatch):
     """Where a draw runs the local search (forced here at n = 10), E(c) from the batched remap and the offset sum
     equals sum_r P(r | c) L(c, r) from the pmf at one data set (both brackets: 1e-5)."""

@@ -75,11 +75,16 @@ class _Fallback:
     def __init__(self, limit: int):
         self.limit, self.count = limit, 0
 
-    def __call__(self, a, n, eps, z):
-        self.count += 1
-        if self.count > self.limit:
+    def refuse_past(self, count: int) -> None:
+        """The one-line refusal once ``count`` points are handed on (known before the first search: refused then,
+        not after ``limit`` searches that end in the same refusal)."""
+        if count > self.limit:
             raise SizeError(f"the lattice release's local remap on the window hands more than {self.limit} points to "
                             "the one-point search (near ties): not computed within its limit")
+
+    def __call__(self, a, n, eps, z):
+        self.count += 1
+        self.refuse_past(self.count)
         return local_bayes_search(a, n, eps, z)
 
 
@@ -293,6 +298,7 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     done = result > 0
     rest = np.flatnonzero(~done)
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
+    fb.refuse_past(rest.size)
     for j in rest:
         out[j] = fb(a, n, eps, Z[j])
     if stats is not None:
