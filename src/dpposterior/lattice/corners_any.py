@@ -260,7 +260,7 @@ def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: in
     oF = np.where((pF > 0)[..., None], oF, oF[:, :1, :])  # padding: the row's first output
     lam = np.clip(-res.ineqlin.marginals, 0.0, None)
     cert = {"lp": float(res.x[-1]), "depth": int(depth), "inner": W1, "W": W, "n_ref": n0, "variables": nv,
-            "constraints": nA, "free_rows": nF, "fixed_rows": len(Gz), "lower": float("nan")}
+            "constraints": nA, "free_rows": nF, "fixed_rows": len(Gz), "entries": len(coef), "lower": float("nan")}
     return AnyCornerRemap(a=a, n=n0, n_ref=n0, epsilon=eps, depth=int(depth), inner=W1, W=W, shift=shift,
                           points=Fz, keys=fkeys, outputs=oF, probs=pF, corner=np.argmax(Fz, axis=1),
                           certificate=cert, duals=(A, lam))
@@ -436,11 +436,10 @@ def corner_sizes_any(n: int, k: int, epsilon: float) -> dict:
 
     free = min(near(depth + (k - 1) * W1), math.comb(n0 + k * W1 + k - 1, k - 1))
     constraints = min(near(depth + W), math.comb(n0 + k - 1, k - 1))
-    fixed = max(0, min(near(depth + 2 * W + (k - 1) * W), math.comb(n0 + k * W + k - 1, k - 1)) - free)
-    ball = sum(sphere_count(k, t) for t in range(W + 1))
+    # the fixed rows' local searches run at their distinct projections, the points of R(n_ref) within depth + 2 W
+    fixed = min(near(depth + 2 * W), math.comb(n0 + k - 1, k - 1))
     return {"n_ref": n0, "free": free, "fixed": fixed, "constraints": constraints,
-            "pairs": min(free * ball // 4, free * constraints),
-            "outputs": sum(sphere_count(k, t) for t in range(R_RADIUS + 1))}
+            "pairs": free * constraints // k, "outputs": sum(sphere_count(k, t) for t in range(R_RADIUS + 1))}
 
 
 def corner_transition_any(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike

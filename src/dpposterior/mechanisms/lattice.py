@@ -165,8 +165,9 @@ CORNER_SECONDS = (0.3, 4e-8, 1.3)
 CORNER_BYTES = 150.0
 #: The same at k = 4 (:mod:`dpposterior.lattice.corners_any`): seconds ``c0 + c1 x (LP entries)^power`` plus its fixed
 #: rows' batched local search at ``n_ref`` (:func:`batched_seconds`); measured on the 2 shared cores (CPU s, Dir(1,1,1,1),
-#: 2026-11-28): eps = 2, n = 20: 1.5 s in all (LP 13,220 variables, 480 constraints).
-CORNER_SECONDS_ANY = (0.5, 4e-8, 1.3)
+#: 2026-11-28, load 25-28): eps = 2, n = 20: 1.1 s (1.4e6 entries estimated); eps = 1, n = 20: 10.9 s (6.6e6); the fit
+#: ``7e-10 x^1.5`` with 1.4x margin.
+CORNER_SECONDS_ANY = (0.5, 1e-9, 1.5)
 #: Seconds of the batched local search at k >= 4 (:func:`~dpposterior.lattice.batched.local_search_batch`): per entry
 #: of its table (output x point of the ball of radius ``batch_radius``), and per one-point search it hands on (the z
 #: off R(n), the near ties) a constant plus a share per point of the data sets' ball (``radius_for(k, eps, 1e-12)``).
