@@ -25,7 +25,7 @@ CALLS = [(2.0, n, None) for n in (10, 20, 50, 100)] + [(1.0, n, None) for n in (
 CALLS += [(0.5, n, None) for n in (10, 20, 50, 100)]
 CALLS += [(2.0, 20, 7), (2.0, 100, 7), (1.0, 20, 6)]
 #: draws at n = 10,000 (counts (9000, 500, 300, 200) and (2500,) * 4): (eps, draws)
-DRAWS = [(2.0, 200), (1.0, 200), (0.5, 100)]
+DRAWS = [(2.0, 200), (1.0, 20), (0.5, 5)]
 
 CHILD = r"""
 import json, resource, sys, time
