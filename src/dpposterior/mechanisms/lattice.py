@@ -166,8 +166,12 @@ CORNER_BYTES = 150.0
 #: The same at k = 4 (:mod:`dpposterior.lattice.corners_any`): seconds ``c0 + c1 x (LP entries)^power`` plus its fixed
 #: rows' batched local search at ``n_ref`` (:func:`batched_seconds`); measured on the 2 shared cores (CPU s, Dir(1,1,1,1),
 #: 2026-11-28, load 25-28): eps = 2, n = 20: 1.1 s (1.4e6 entries estimated); eps = 1, n = 20: 10.9 s (6.6e6); the fit
-#: ``7e-10 x^1.5`` with 1.4x margin.
-CORNER_SECONDS_ANY = (0.5, 1e-9, 1.5)
+#: ``7e-10 x^1.5``; eps = 1 at n = 10,000 (n_ref = 88, 6.8e6 entries): 34.6 s with its fixed rows' searches, so 2x.
+CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
+#: Seconds of the k = 4 corner errors' recomputation near the table: per offset, a constant and a share per data set
+#: recomputed (measured at load 25-30, 24,739 offsets at eps = 1: n = 10, 286 data sets, under 15.8 s; n = 20, 1,771
+#: data sets, ~69 s; eps = 2, n = 50, 2,869 offsets x ~5,300 data sets, under 4.8 s: high there).
+RECOMPUTE_SECONDS = (1.5e-6, 2e-4)
 #: Seconds of the batched local search at k >= 4 (:func:`~dpposterior.lattice.batched.local_search_batch`): per entry
 #: of its table (output x point of the ball of radius ``batch_radius``), and per one-point search it hands on (the z
 #: off R(n), the near ties) a constant plus a share per point of the data sets' ball (``radius_for(k, eps, 1e-12)``).
@@ -634,7 +638,7 @@ class LatticeMechanism(Mechanism):
         """The plan of the corner release's errors at k >= 4 (:func:`~dpposterior.lattice.corners_any.corner_errors_any`):
         the batched local search over R(n) (its table; the points with a count at most 1 counted as handed on), the
         offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the recomputation of the data sets
-        whose ball meets the table (per (data set x offset), at the offset sum's rate times 4)."""
+        whose ball meets the table (:data:`RECOMPUTE_SECONDS`)."""
         from ..lattice.corners_any import default_depth, inner_radius
 
         eps = spec.epsilon
@@ -645,7 +649,7 @@ class LatticeMechanism(Mechanism):
         offsets = ball_size(k, eps, LOCAL_ERROR_TOL)
         total = LOCAL_SUM_SECONDS * rows * offsets
         near = min(rows, float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + W + k - 1, k - 1)))
-        recompute = 4 * LOCAL_SUM_SECONDS * near * offsets
+        recompute = offsets * (RECOMPUTE_SECONDS[0] * near + RECOMPUTE_SECONDS[1])
         corner = corner_seconds(n, k, eps)
         side = float(n + k * W + 1)
         memory = max(16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * 2**20,
