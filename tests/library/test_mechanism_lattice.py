@@ -182,9 +182,11 @@ def test_each_budget_refuses_in_one_line(monkeypatch):
     with pytest.raises(SizeError, match="local search"):
         dp.sample("lattice", (1, 1, 1, 1), (2500,) * 4, epsilon=0.05, objective="average")
     monkeypatch.delenv("DPPOSTERIOR_MAX_SOLVE_SECONDS")
-    with pytest.raises(SizeError, match=r"window remap for k=4, n=400 .* limit of an exact computation .*" + hint):
-        dp.sample("lattice", (1, 1, 1, 1), (100, 100, 100, 100), epsilon=1.0, objective="worst")
-    dp.sample("lattice", (1, 1, 1, 1), (100, 100, 100, 100), epsilon=1.0, objective="average", rng=1)  # as it says
+    with pytest.raises(SizeError, match=r"window remap for k=5, n=100 .* limit of an exact computation .*" + hint):
+        dp.sample("lattice", (1,) * 5, (20,) * 5, epsilon=2.0, objective="worst")
+    # k = 4 past the window's LP: the corner remap (lattice.corners_any), as the average objective's local search
+    dp.sample("lattice", (1, 1, 1, 1), (100, 100, 100, 100), epsilon=1.0, objective="worst", rng=1)
+    dp.sample("lattice", (1, 1, 1, 1), (100, 100, 100, 100), epsilon=1.0, objective="average", rng=1)
     # k = 3: the worst case past the window's LP is the corner remap, at any n
     dp.sample("lattice", (1, 1, 1), (300000, 300000, 400000), epsilon=1.0, objective="worst", rng=1)
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "0.01")

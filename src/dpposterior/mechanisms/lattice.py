@@ -158,7 +158,8 @@ LOCAL_COLUMN_SHARE = 0.6
 SEARCH_TABLE_BYTES = 256 * 2**20
 #: ``worst`` reads the window's minimax remap where its LP is estimated within this many seconds (a constant, the
 #: default solve limit, so the release's law depends on public n, k, eps only: where it ran before, it runs now); past
-#: it, at k = 3, the corner remap (:mod:`dpposterior.lattice.corners`), elsewhere the refusal as before.
+#: it, at k = 3, the corner remap (:mod:`dpposterior.lattice.corners`), at k = 4 its k >= 4 form
+#: (:mod:`dpposterior.lattice.corners_any`), elsewhere the refusal as before.
 WINDOW_WORST_SECONDS = 45.0
 #: Seconds of the corner remap's solve: ``c0 + c1 x (LP entries)^power``, the LP's entries being the (data set x free
 #: row) pairs within its radius times the outputs of a row, plus its fixed rows' batched local search at ``n_ref``
@@ -174,6 +175,15 @@ EDGE_TERM_SECONDS = 5e-7
 #: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
 #: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
 CORNER_BYTES = 150.0
+#: The same at k = 4 (:mod:`dpposterior.lattice.corners_any`): seconds ``c0 + c1 x (LP entries)^power`` plus its fixed
+#: rows' batched local search at ``n_ref`` (:func:`batched_seconds`); measured on the 2 shared cores (CPU s, Dir(1,1,1,1),
+#: 2026-11-28, load 25-28): eps = 2, n = 20: 1.1 s (1.4e6 entries estimated); eps = 1, n = 20: 10.9 s (6.6e6); the fit
+#: ``7e-10 x^1.5``; eps = 1 at n = 10,000 (n_ref = 88, 6.8e6 entries): 34.6 s with its fixed rows' searches, so 2x.
+CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
+#: Seconds of the k = 4 corner errors' recomputation near the table: per offset, a constant and a share per data set
+#: recomputed (measured at load 25-30, 24,739 offsets at eps = 1: n = 10, 286 data sets, under 15.8 s; n = 20, 1,771
+#: data sets, ~69 s; eps = 2, n = 50, 2,869 offsets x ~5,300 data sets, under 4.8 s: high there).
+RECOMPUTE_SECONDS = (1.5e-6, 2e-4)
 #: Seconds of the batched local search at k >= 4 (:func:`~dpposterior.lattice.batched.local_search_batch`): per entry
 #: of its table (output x point of the ball of radius ``batch_radius``), and per one-point search it hands on (the z
 #: off R(n), the near ties) a constant plus a share per point of the data sets' ball (``radius_for(k, eps, 1e-12)``).
@@ -276,7 +286,12 @@ def local_seconds(k: int, epsilon: float) -> float:
 
 @lru_cache(maxsize=16)
 def corner_plan_sizes(n: int, k: int, epsilon: float) -> dict:
-    """:func:`~dpposterior.lattice.corners.corner_sizes` (cached; public n, k, eps)."""
+    """:func:`~dpposterior.lattice.corners.corner_sizes` (k = 3) or
+    :func:`~dpposterior.lattice.corners_any.corner_sizes_any` (k >= 4) (cached; public n, k, eps)."""
+    if int(k) >= 4:
+        from ..lattice.corners_any import corner_sizes_any
+
+        return corner_sizes_any(int(n), int(k), float(epsilon))
     from ..lattice.corners import corner_sizes
 
     return corner_sizes(int(n), int(k), float(epsilon))
@@ -288,6 +303,10 @@ def corner_seconds(n: int, k: int, epsilon: float) -> float:
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon)
+    if int(k) >= 4:  # the LP and its fixed rows' batched local search at n_ref (every one counted as handed on)
+        c0, c1, power = CORNER_SECONDS_ANY
+        return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + sum(
+            batched_seconds(k, epsilon, size["fixed"], 0.0))
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
     c0, c1, power = CORNER_SECONDS
@@ -299,6 +318,8 @@ def corner_bytes(n: int, k: int, epsilon: float) -> float:
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon)
+    if int(k) >= 4:  # the LP, and the fixed rows' table of the batched search (as :meth:`_batched_plan` counts it)
+        return CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + 64.0 * 2**20
     # the LP, and the fixed rows' batched search at n_ref: its table of (output x near offset) products, ~1.5 of them
     # per pair with temporaries (measured: eps = 0.5, n_ref = 292, 43,071 outputs x 3,997 offsets: 2.0 GB peak)
     search = 12.0 * n_candidates(size["n_ref"], k) * ball_size(k, epsilon, NEAR_TAIL)
@@ -308,6 +329,10 @@ def corner_bytes(n: int, k: int, epsilon: float) -> float:
 @lru_cache(maxsize=4)
 def _corner(a: tuple, n: int, epsilon: float):
     """The corner remap (cached per public inputs: the draws and the errors read the same table)."""
+    if len(a) >= 4:
+        from ..lattice.corners_any import cached_corner_remap_any
+
+        return cached_corner_remap_any(a, int(n), float(epsilon))
     from ..lattice.corners import cached_corner_remap, default_depth
 
     return cached_corner_remap(a, int(n), float(epsilon), default_depth(epsilon))
@@ -339,6 +364,16 @@ def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
     out = local_search_many(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
     return corner_errors(_corner(a, n, epsilon), out, W, window_errors(a, n, epsilon, out, W))
+
+
+@lru_cache(maxsize=2)
+def _corner_errors_any(a: tuple, n: int, epsilon: float, max_fallback: int):
+    """The route ``"corner remap"`` at k >= 4 after its plan (:func:`~dpposterior.lattice.corners_any.corner_errors_any`:
+    the rest's window errors, then the data sets whose ball meets the table recomputed; bracket
+    ``tail_bound(k, eps, W) <= LOCAL_ERROR_TOL``)."""
+    from ..lattice.corners_any import corner_errors_any
+
+    return corner_errors_any(_corner(a, n, epsilon), _radius(len(a), epsilon, LOCAL_ERROR_TOL), max_fallback)
 
 
 @lru_cache(maxsize=8)
@@ -503,11 +538,11 @@ class LatticeMechanism(Mechanism):
     def uses_window(self, n: int, k: int, spec: ReleaseSpec) -> bool:
         """Whether a draw reads the window's remap (else ``average`` runs the local search at its z)."""
         if spec.objective == Objective.WORST:
-            return k != 3 or minimax_seconds(n, k, spec.epsilon) <= WINDOW_WORST_SECONDS
+            return k not in (3, 4) or minimax_seconds(n, k, spec.epsilon) <= WINDOW_WORST_SECONDS
         return dense_seconds(n, k, spec.epsilon) <= DENSE_DRAW_SECONDS
 
     def uses_corners(self, n: int, k: int, spec: ReleaseSpec) -> bool:
-        """Whether a draw reads the corner remap (``worst`` at k = 3 past the window's LP, :data:`WINDOW_WORST_SECONDS`):
+        """Whether a draw reads the corner remap (``worst`` at k = 3, 4 past the window's LP, :data:`WINDOW_WORST_SECONDS`):
         the corner table near the vertices, the local search elsewhere (docs/lattice.md)."""
         return spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
 
@@ -630,8 +665,11 @@ class LatticeMechanism(Mechanism):
         return self._window_plan(prior, n, spec, what)
 
     def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
-        """The plan of :meth:`corner_errors` (k = 3, ``worst`` past the window's LP): the local remap's errors
-        (:meth:`_local_plan`) and the corner remap's solve (a solve, with the batched remap)."""
+        """The plan of :meth:`corner_errors` (``worst`` past the window's LP): the local remap's errors
+        (:meth:`_local_plan`, k = 3; at k = 4 :meth:`_batched_plan` over R(n) only, the rest reading ``project(z)``)
+        and the corner remap's solve (a solve, with the batched remap)."""
+        if k >= 4:
+            return self._corner_plan_any(n, k, spec, what)
         from ..lattice.corners import edge_error_terms
 
         local = self._local_plan(n, k, spec, what)
@@ -645,14 +683,40 @@ class LatticeMechanism(Mechanism):
                               ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
                                + edge * PAIRS_PER_SECOND)))
 
+    def _corner_plan_any(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The plan of the corner release's errors at k >= 4 (:func:`~dpposterior.lattice.corners_any.corner_errors_any`):
+        the batched local search over R(n) (its table; the points with a count at most 1 counted as handed on), the
+        offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the recomputation of the data sets
+        whose ball meets the table (:data:`RECOMPUTE_SECONDS`)."""
+        from ..lattice.corners_any import default_depth, inner_radius
+
+        eps = spec.epsilon
+        W = _radius(k, eps, LOCAL_ERROR_TOL)
+        rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
+        edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows
+        table, handed = batched_seconds(k, eps, rows, edge)
+        offsets = ball_size(k, eps, LOCAL_ERROR_TOL)
+        total = LOCAL_SUM_SECONDS * rows * offsets
+        near = min(rows, float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + W + k - 1, k - 1)))
+        recompute = offsets * (RECOMPUTE_SECONDS[0] * near + RECOMPUTE_SECONDS[1])
+        corner = corner_seconds(n, k, eps)
+        side = float(n + k * W + 1)
+        memory = max(16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * 2**20,
+                     corner_bytes(n, k, eps))
+        return Plan(task=Task.ERRORS, route="corner remap", what=what, seconds=table + handed + total + recompute
+                    + corner, memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
+                    costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed + corner),
+                           ("DPPOSTERIOR_MAX_PAIRS", (total + recompute) * PAIRS_PER_SECOND)), advice="use a smaller n")
+
     def corner_errors(self, prior, n: int, spec: ReleaseSpec):
-        """``E(c)`` of ``lattice~worst`` where its draws read the corner remap (k = 3), for every c of R(n), as a
+        """``E(c)`` of ``lattice~worst`` where its draws read the corner remap (k = 3, 4), for every c of R(n), as a
         :class:`~dpposterior.lattice.scale.Bracket` ``low <= E <= low + tail`` (docs/lattice.md, "A worst-case remap at
         any n"): the local remap's errors (:meth:`local_errors`' sum) for the data sets whose ball misses the corner
         table, the rest recomputed with the table's rows."""
         a = np.asarray(prior, dtype=np.float64)
-        admit(self.plan_errors(a, int(n), spec))
-        return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        plan = self.plan_errors(a, int(n), spec)
+        admit(plan)
+        return self.direct_errors(plan, a, n, spec)
 
     def _window_plan(self, prior, n: int, spec: ReleaseSpec, what: str, rows: bool = False) -> Plan:
         """The window's remap (its memory and solve), then its upper ends or (``rows``) a walk over its rows; no route
@@ -726,6 +790,9 @@ class LatticeMechanism(Mechanism):
         a = np.asarray(prior, dtype=np.float64)
         if plan.route == "local search":
             return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        if plan.route == "corner remap" and a.size >= 4:
+            return _corner_errors_any(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
+                                                                                                       spec))
         if plan.route == "corner remap":
             return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
         if plan.route == "batched local search":

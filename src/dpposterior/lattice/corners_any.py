@@ -1,0 +1,457 @@
+"""The corner remap of the lattice release at k >= 4 (built and measured at k = 4): minimax near the vertices.
+
+Definitions (docs/lattice.md, "A worst-case remap at k = 4"; docs/definitions.md §9 for the objectives; the k = 3
+remap, :mod:`.corners`, is the model).  The lattice release draws ``z = c + w`` (:mod:`.noise`); a remap
+``T(z, .)`` chosen from public inputs (prior, n, eps), never reading ``c``, is post-processing, so any remap keeps
+eps-DP whatever the LP below returns.  At k = 4 under the Bayes remap the worst case sits next to a vertex (Dir(1,1,1,1),
+n = 10, eps = 2: at ``(7, 1, 1, 1)``, the three small counts 1; the edges' and faces' largest errors are those of the
+same data sets, docs/lattice.md).
+
+* **Free rows.** ``F = {z : n - max_i z_i <= depth, z_i >= -inner}`` (:func:`default_depth`, :func:`inner_radius`).
+* **Constrained data sets.** ``A = {c in R(n) : d(c, F) <= W}``, ``W = radius_for(k, eps, LP_TOL)``.
+* **The rest.** Off ``F``: ``T(z) = B(project(z))``, ``B`` the local Bayes remap (:func:`.remap.local_bayes_search`,
+  ``lattice~average``'s) at the point of R(n) that :func:`.remap.project` maps z to.  On R(n) it is the local Bayes
+  remap itself; off R(n) (probability small away from the vertices, where ``F`` holds them) it reads the local Bayes
+  output of ``project(z)``, so that every output of the rest is the batched local search's over R(n) only
+  (:func:`.batched.local_search_batch`, whose one-point searches off R(n) made the k = 4 errors cost hours).
+* **LP** (HiGHS): rows of ``T`` on ``F`` over the outputs within :data:`R_RADIUS` of ``project(z)``,
+  ``min t`` subject to ``sum_{d(z, c) <= W} K(z | c) sum_r T(z, r) L(c, r) <= t`` for every ``c`` of ``A`` (the rows
+  off ``F`` a constant), plus :data:`REGULARISER` times the average over ``A`` as a tie-break.  The LP chooses the
+  remap only: the release's errors are computed exactly afterwards (:func:`corner_errors_any`), so nothing rests on
+  the LP's cut or its solver tolerance.
+* **n.** Past ``N_REF = 4 (depth + 2 W + inner)`` (:func:`reference_n`) the table is solved at ``N_REF`` and translated as
+  at k = 3: a point of vertex ``j`` (``argmax z``) reads the row of ``z - (n - N_REF) e_j``, its outputs moved by
+  ``+ (n - N_REF) e_j``.  A fixed function of z and public inputs.
+
+Certificate (:func:`certify_any`): :func:`.corners.certified_lower` (proof in :mod:`.corners`, any k, any weights on
+any set of data sets), with the LP's duals restricted to the data sets within ``depth`` of a vertex, and with those of
+the corner block's own LP, the larger kept: at most ``min_T max_c E_T(c)`` over every remap ``T`` of this release.
+
+Errors (:func:`corner_errors_any`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
+``tail_bound(k, eps, We)``): :func:`.batched.window_errors_any` with the rest's outputs at every window point, then
+every ``c`` whose ball meets the translated ``F`` recomputed term by term with the table's rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .. import validate as _validate
+from ..distances.hellinger import hellinger_from_log_bc
+from ..errors import InputError
+from ..models import candidate_rank, candidates
+from ..randomness import choose, float_weights
+from .corners import _union, _window_key, certified_lower, corner_sets, pair_loss
+from .noise import log_normaliser, radius_for, sphere_count, tail_bound, window
+from .remap import _ball, local_bayes_search, project
+
+#: The LP keeps the kernel's mass within ``radius_for(k, eps, LP_TOL)`` of each constrained data set (the LP only
+#: chooses the remap; its errors are computed exactly).
+LP_TOL = 0.1
+#: Outputs a free row may use: within this substitution distance of ``project(z)`` (13 at k = 4).
+R_RADIUS = 1
+#: The certificate keeps the rows within ``radius_for(k, eps, CERT_TOL)`` of its weighted data sets (the kernel mass
+#: beyond, dropped from the bound, is at most this share of it).
+CERT_TOL = 1e-3
+#: Weight of the tie-break: the average error over ``A``.
+REGULARISER = 1e-4
+#: Entries of one block of the errors' recomputation and of the LP's sums.
+BLOCK_ENTRIES = 2**21
+
+
+def default_depth(epsilon: float) -> int:
+    """The free rows' depth at k = 4: ``ceil(4 / sqrt(max(eps, 1)))`` (4 at eps <= 1, 3 at eps = 2)."""
+    return int(math.ceil(4.0 / math.sqrt(max(float(epsilon), 1.0))))
+
+
+def inner_radius(epsilon: float) -> int:
+    """How far below 0 a free row's coordinates reach at k = 4: 2 at every eps (at eps = 1, n = 20: the solve 11 s of
+    CPU; with 3 and ``W = 9``, 2,240 free rows, it had not finished after 3.5 minutes)."""
+    return 2
+
+
+def reference_n(epsilon: float, k: int = 4, depth: int | None = None) -> int:
+    """``N_REF = 4 (depth + 2 W + inner)``: past it the table is solved at ``N_REF`` and translated (the free rows
+    and the data sets within ``W`` of them lie near one vertex each)."""
+    depth = default_depth(epsilon) if depth is None else int(depth)
+    return 4 * (depth + 2 * radius_for(k, float(epsilon), LP_TOL) + inner_radius(epsilon))
+
+
+@dataclass
+class AnyCornerRemap:
+    """The corner table (module docstring) at ``n_ref``: the free rows ``points`` (sorted by ``keys``), up to ``J``
+    outputs each ``outputs[m, j]`` with probabilities ``probs[m, j]`` (0 padded), ``corner[m]`` the vertex; at ``n``
+    a point of vertex ``j`` reads the row of ``z - (n - n_ref) e_j``, its outputs moved by ``+ (n - n_ref) e_j``.
+    Off the table: the local Bayes output of ``project(z)``."""
+
+    a: NDArray[np.float64]
+    n: int
+    n_ref: int
+    epsilon: float
+    depth: int
+    inner: int
+    W: int
+    shift: int
+    points: NDArray[np.int64]
+    keys: NDArray[np.int64]
+    outputs: NDArray[np.int64]
+    probs: NDArray[np.float64]
+    corner: NDArray[np.int64]
+    certificate: dict = field(default_factory=dict)
+    duals: tuple | None = None
+
+    def rows(self, z: ArrayLike) -> NDArray[np.int64]:
+        """The table's row holding each lattice point ``z`` (rows summing to n), or -1."""
+        k = self.a.size
+        z = np.array(z, dtype=np.int64, ndmin=2).reshape(-1, k)
+        out = np.full(len(z), -1, dtype=np.int64)
+        j = np.argmax(z, axis=1)
+        zr = z.copy()
+        zr[np.arange(len(z)), j] -= self.n - self.n_ref
+        ok = np.all(zr >= -self.shift, axis=1) & (zr.sum(axis=1) == self.n_ref)
+        if ok.any():
+            key = _window_key(zr[ok], self.shift)
+            pos = np.clip(np.searchsorted(self.keys, key), 0, len(self.keys) - 1)
+            hit = (self.keys[pos] == key) & (self.corner[pos] == j[ok])
+            out[np.flatnonzero(ok)] = np.where(hit, pos, -1)
+        return out
+
+    def row_outputs(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The outputs of table rows at the release's ``n`` (``(B, J, k)``)."""
+        out = self.outputs[rows].copy()
+        if self.n != self.n_ref:
+            out[np.arange(len(rows)), :, self.corner[rows]] += self.n - self.n_ref
+        return out
+
+    def transition(self, z: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """``T(z, .)`` at every row of ``z``: ``(outputs (B, J, k), probs (B, J))``; off the table the local Bayes
+        output of ``project(z)`` with probability 1."""
+        z = np.array(z, dtype=np.int64, ndmin=2).reshape(-1, self.a.size)
+        rows = self.rows(z)
+        J = self.outputs.shape[1]
+        out = np.zeros((len(z), J, self.a.size), dtype=np.int64)
+        p = np.zeros((len(z), J))
+        on = rows >= 0
+        out[on], p[on] = self.row_outputs(rows[on]), self.probs[rows[on]]
+        if (~on).any():  # the rest: one local search per distinct projection
+            uniq, back = np.unique(project(z[~on], self.n), axis=0, return_inverse=True)
+            lb = np.stack([local_bayes_search(self.a, self.n, self.epsilon, u) for u in uniq])
+            out[~on] = lb[back.reshape(-1)][:, None, :]
+            p[~on, 0] = 1.0
+        return out, p
+
+    def draw(self, z: ArrayLike, bits) -> NDArray[np.int64]:
+        """One output at ``z``: a table row drawn by integer weights (:func:`~dpposterior.randomness.float_weights`,
+        total variation at most ``J 2^-127`` from the row), else the local Bayes output of ``project(z)``."""
+        z = np.asarray(z, dtype=np.int64).reshape(self.a.size)
+        f = int(self.rows(z)[0])
+        if f < 0:
+            return local_bayes_search(self.a, self.n, self.epsilon, project(z, self.n)[0])
+        p = self.probs[f]
+        nz = np.flatnonzero(p > 0)
+        pick = nz[int(choose(float_weights(p[nz]), 1, bits)[0])] if nz.size > 1 else nz[0]
+        return self.row_outputs(np.array([f]))[0, pick]
+
+
+def regions(k: int, n0: int, eps: float, depth: int, inner: int):
+    """The LP's sets at ``n0``: ``(W, shift, F, A, G)``: free rows (sorted by key), constrained data sets, and the
+    other rows within ``W`` of ``A`` (the LP's constant part)."""
+    W = radius_for(k, eps, LP_TOL)
+    W1 = min(int(inner), W)
+    shift = W1 + 2 * W
+    parts = []
+    for j in range(k):
+        for s in range(-(k - 1) * W1, min(depth, n0 + (k - 1) * W1) + 1):
+            u = candidates(s + (k - 1) * W1, k - 1) - W1  # the other coordinates, >= -W1, summing to s
+            parts.append(np.insert(u, j, n0 - s, axis=1))
+    Fz = np.concatenate(parts)
+    Fz = Fz[np.all(Fz >= -W1, axis=1) & (n0 - Fz.max(axis=1) <= depth)]
+    Fz, fkeys = _union(Fz, np.zeros((1, k), dtype=np.int64), shift)
+    ball = _ball(k, W)
+    A, _ = _union(Fz, ball, shift)
+    A = A[np.all(A >= 0, axis=1)]
+    gk = []
+    step = max(1, BLOCK_ENTRIES // len(ball))
+    for lo in range(0, len(A), step):  # in blocks: the (A x ball) points never whole
+        gk.append(np.unique(_window_key(A[lo:lo + step, None, :] + ball[None, :, :], shift)))
+    gkeys = np.unique(np.concatenate(gk))
+    gkeys = gkeys[~np.isin(gkeys, fkeys)]
+    G = _unrank(gkeys, n0 + k * shift, k) - shift
+    return W, W1, shift, Fz, fkeys, A, G
+
+
+def _unrank(keys: NDArray[np.int64], total: int, k: int) -> NDArray[np.int64]:
+    """The points of ``candidates(total, k)`` at the ranks ``keys`` (the inverse of ``candidate_rank``)."""
+    C = candidates(total, k)
+    return C[keys]
+
+
+def _rest_outputs(a, n0, eps, Z) -> NDArray[np.int64]:
+    """``B(project(z))`` at every row of ``Z`` (the batched local search over the distinct projections)."""
+    from .batched import local_search_batch
+
+    if not len(Z):
+        return np.zeros((0, a.size), dtype=np.int64)
+    P = project(Z, n0)
+    uniq, back = np.unique(P, axis=0, return_inverse=True)
+    return local_search_batch(a, n0, eps, uniq)[back.reshape(-1)]
+
+
+def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: int) -> AnyCornerRemap:
+    """The table at ``n0`` by its LP (module docstring)."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    k = a.size
+    W, W1, shift, Fz, fkeys, A, Gz = regions(k, n0, eps, depth, inner)
+    lb = _rest_outputs(a, n0, eps, Gz)
+    nF, nA = len(Fz), len(A)
+    rb = _ball(k, R_RADIUS)
+    cand = project(Fz, n0)[:, None, :] + rb[None, :, :]
+    ok = np.all(cand >= 0, axis=2)
+    J = rb.shape[0]
+    vf, vj = np.nonzero(ok)
+    vr = cand[vf, vj]
+    nv = len(vf)
+    start = np.searchsorted(vf, np.arange(nF))
+    count = np.bincount(vf, minlength=nF)
+    logZ = log_normaliser(k, eps)
+    rows_, vars_, coefs = [], [], []
+    b = np.zeros(nA)
+    step = max(1, BLOCK_ENTRIES // max(1, nF, len(Gz)))
+    for lo in range(0, nA, step):  # in blocks of data sets: the distance tables never whole
+        Ab = A[lo:lo + step]
+        d = np.abs(Ab[:, None, :] - Fz[None, :, :]).sum(axis=-1) // 2
+        ci, fi = np.nonzero(d <= W)
+        kv = np.exp(-eps * d[ci, fi] - logZ)
+        reps = count[fi]
+        row = np.repeat(ci, reps)
+        var = np.repeat(start[fi], reps) + (np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps))
+        rows_.append(row + lo)
+        vars_.append(var)
+        coefs.append(np.repeat(kv, reps) * pair_loss(a, Ab[row], vr[var]))
+        if len(Gz):
+            dg = np.abs(Ab[:, None, :] - Gz[None, :, :]).sum(axis=-1) // 2
+            gc, gz = np.nonzero(dg <= W)
+            b[lo:lo + step] += np.bincount(gc, weights=np.exp(-eps * dg[gc, gz] - logZ) * pair_loss(
+                a, Ab[gc], lb[gz]), minlength=len(Ab))
+    row, var, coef = np.concatenate(rows_), np.concatenate(vars_), np.concatenate(coefs)
+    A_ub = sparse.csr_array((np.append(coef, -np.ones(nA)), (np.append(row, np.arange(nA)),
+                                                            np.append(var, np.full(nA, nv)))), shape=(nA, nv + 1))
+    A_eq = sparse.csr_array((np.ones(nv), (vf, np.arange(nv))), shape=(nF, nv + 1))
+    cost = np.zeros(nv + 1)
+    cost[-1] = 1.0
+    cost[:nv] = REGULARISER * np.bincount(var, weights=coef, minlength=nv) / nA
+    res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None), method="highs")
+    if res.status != 0:
+        raise InputError(f"the corner remap's LP failed: {res.message}")
+    x = np.clip(res.x[:-1], 0.0, None)
+    x[x < 1e-12] = 0.0
+    T = np.zeros((nF, J))
+    T[vf, vj] = x
+    T /= T.sum(axis=1, keepdims=True)
+    order = np.argsort(-T, axis=1, kind="stable")[:, : int(max(1, (T > 0).sum(axis=1).max()))]
+    pF = np.take_along_axis(T, order, axis=1)
+    oF = np.take_along_axis(cand, order[..., None], axis=1)
+    oF = np.where((pF > 0)[..., None], oF, oF[:, :1, :])  # padding: the row's first output
+    lam = np.clip(-res.ineqlin.marginals, 0.0, None)
+    cert = {"lp": float(res.x[-1]), "depth": int(depth), "inner": W1, "W": W, "n_ref": n0, "variables": nv,
+            "constraints": nA, "free_rows": nF, "fixed_rows": len(Gz), "entries": len(coef), "lower": float("nan")}
+    return AnyCornerRemap(a=a, n=n0, n_ref=n0, epsilon=eps, depth=int(depth), inner=W1, W=W, shift=shift,
+                          points=Fz, keys=fkeys, outputs=oF, probs=pF, corner=np.argmax(Fz, axis=1),
+                          certificate=cert, duals=(A, lam))
+
+
+def corner_remap_any(prior: ArrayLike, n: int, epsilon: float, depth: int | None = None, inner: int | None = None,
+                     certify: bool = False) -> AnyCornerRemap:
+    """The corner remap at (prior, n, eps), k >= 4 (module docstring), with its certificate at ``n`` if
+    ``certify``: ``certificate["lp"]`` the LP's ``t`` at ``n_ref`` (the kernel cut at ``W``), ``["lower"]`` at most
+    the best worst case over every remap of the release."""
+    a = _validate.prior(prior)
+    if a.size < 4:
+        raise InputError("the k >= 4 corner remap needs k >= 4 (k = 3: lattice.corners)")
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    depth = default_depth(eps) if depth is None else _validate.integer(depth, "depth", 0)
+    inner = inner_radius(eps) if inner is None else _validate.integer(inner, "inner", 0)
+    remap = _at(solve_any(a, min(n, reference_n(eps, a.size, depth)), eps, depth, inner), n)
+    if certify:
+        remap.certificate["lower"] = certify_any(remap)
+    return remap
+
+
+def _at(remap: AnyCornerRemap, n: int) -> AnyCornerRemap:
+    from dataclasses import replace
+
+    return replace(remap, n=int(n), certificate=dict(remap.certificate))
+
+
+@lru_cache(maxsize=4)
+def cached_corner_remap_any(a: tuple, n: int, epsilon: float) -> AnyCornerRemap:
+    """:func:`corner_remap_any` at its defaults per public inputs (cached: the draws and the errors read one table)."""
+    eps = float(epsilon)
+    depth = default_depth(eps)
+    return _at(solve_any(np.asarray(a, dtype=np.float64), min(int(n), reference_n(eps, len(a), depth)), eps, depth,
+                         inner_radius(eps)), int(n))
+
+
+def block_duals_any(a: NDArray[np.float64], n: int, eps: float, depth: int, W: int
+                    ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Weights for the certificate from the corner block's own LP (as :func:`.corners.block_duals`, outputs within
+    :data:`R_RADIUS`): ``min t`` s.t. ``E(c) <= t`` for the data sets ``C0`` within ``depth`` of a vertex, every row
+    within ``W`` of ``C0`` free, the kernel cut at ``W``.  Only the weights are used (any weights certify)."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    k = a.size
+    C0, _ = corner_sets(n, k, depth)
+    Fz, _ = _union(C0, _ball(k, W), W)
+    rb = _ball(k, R_RADIUS)
+    cand = project(Fz, n)[:, None, :] + rb[None, :, :]
+    vf, vj = np.nonzero(np.all(cand >= 0, axis=2))
+    vr = cand[vf, vj]
+    nv, nF, nC = len(vf), len(Fz), len(C0)
+    start = np.searchsorted(vf, np.arange(nF))
+    count = np.bincount(vf, minlength=nF)
+    d = np.abs(C0[:, None, :] - Fz[None, :, :]).sum(axis=-1) // 2
+    ci, fi = np.nonzero(d <= W)
+    reps = count[fi]
+    row = np.repeat(ci, reps)
+    var = np.repeat(start[fi], reps) + (np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps))
+    coef = np.repeat(np.exp(-eps * d[ci, fi] - log_normaliser(k, eps)), reps) * pair_loss(a, C0[row], vr[var])
+    A_ub = sparse.csr_array((np.append(coef, -np.ones(nC)), (np.append(row, np.arange(nC)),
+                                                            np.append(var, np.full(nC, nv)))), shape=(nC, nv + 1))
+    A_eq = sparse.csr_array((np.ones(nv), (vf, np.arange(nv))), shape=(nF, nv + 1))
+    cost = np.zeros(nv + 1)
+    cost[-1] = 1.0
+    res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(nC), A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None), method="highs")
+    if res.status != 0:
+        return C0, np.ones(nC)
+    return C0, np.clip(-res.ineqlin.marginals, 0.0, None)
+
+
+def certify_any(remap: AnyCornerRemap, block_depth: int | None = None, reach: int | None = None) -> float:
+    """The certified lower bound at the remap's ``n`` (:func:`.corners.certified_lower`; module docstring): the
+    largest over the LP's duals restricted to the data sets within ``depth`` of a vertex (translated from ``n_ref``)
+    and the corner block's own duals (:func:`block_duals_any` at depth ``block_depth``, default the remap's, its rows
+    within the LP's ``W``).  ``reach`` (default ``radius_for(k, eps, CERT_TOL)``): the rows kept within it of the
+    weighted data sets (the rest dropped: their terms are >= 0) and the outputs enumerated within ``depth + reach`` of
+    a vertex.  Any weights certify, so the solver's duals need no tolerance."""
+    k, n = remap.a.size, remap.n
+    reach = radius_for(k, remap.epsilon, CERT_TOL) if reach is None else int(reach)
+    A, lam = remap.duals
+    A = A.copy()
+    A[np.arange(len(A)), np.argmax(A, axis=1)] += n - remap.n_ref
+    choices = [(A, lam, (lam > 0) & (n - A.max(axis=1) <= remap.depth))]
+    C0, lam0 = block_duals_any(remap.a, n, remap.epsilon, remap.depth if block_depth is None else int(block_depth),
+                               remap.W)
+    choices.append((C0, lam0, lam0 > 0))
+    best = 0.0
+    for pts, weights, sel in choices:
+        if not sel.any():
+            continue
+        C, w = pts[sel], weights[sel]
+        depth = int((n - C.max(axis=1)).max())
+        Fz, _ = _union(C, _ball(k, reach), reach)
+        best = max(best, certified_lower(remap.a, n, remap.epsilon, C, np.argmax(C, axis=1), Fz, w, depth, reach))
+    return best
+
+
+def rest_window_outputs(a: NDArray[np.float64], n: int, eps: float, We: int, max_fallback: int | None = None,
+                        stats: dict | None = None) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``(window(n, k, We), B(project(z)))`` at each of its points: the batched local search over R(n), read at
+    each point's projection."""
+    from .batched import local_search_batch
+
+    k = a.size
+    R = candidates(n, k)
+    out = local_search_batch(a, n, eps, R, max_fallback=max_fallback, stats=stats)
+    Zw = window(n, k, We)
+    return Zw, out[candidate_rank(project(Zw, n))]
+
+
+def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None = None):
+    """``E(c)`` of the corner release (k >= 4) for every c of R(n), as a :class:`.scale.Bracket` ``low <= E <= low +
+    tail_bound(k, eps, We)`` (module docstring): the rest's window errors
+    (:func:`.batched.window_errors_any`), then every c whose ball meets the table's rows recomputed."""
+    from .batched import window_errors_any
+    from .scale import Bracket, _LossTables
+
+    a, n, eps, k = remap.a, remap.n, remap.epsilon, remap.a.size
+    Zw, rest = rest_window_outputs(a, n, eps, int(We), max_fallback)
+    base = window_errors_any(a, n, eps, rest, int(We))
+    offs = _ball(k, int(We))
+    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
+    pts = remap.points.copy()
+    pts[np.arange(len(pts)), remap.corner] += n - remap.n_ref
+    A, _ = _union(pts, offs, remap.shift + int(We))
+    A = A[np.all(A >= 0, axis=1)]
+    ai = candidate_rank(A)
+    tables = _LossTables(a, n, base.counts).tables
+    n1 = n + 1
+
+    def loss(c, r):
+        lb = tables[0][c[..., 0] * n1 + r[..., 0]]
+        for i in range(1, k):
+            lb = lb + tables[i][c[..., i] * n1 + r[..., i]]
+        return hellinger_from_log_bc(lb, out=lb)
+
+    low = base.low.copy()
+    step = max(1, BLOCK_ENTRIES // len(offs))
+    for lo in range(0, len(A), step):
+        c = A[lo:lo + step]
+        acc = np.zeros(len(c))
+        for w, kw in zip(offs, wts):
+            z = c + w[None, :]
+            f = remap.rows(z)
+            on = f >= 0
+            term = np.empty(len(c))
+            if (~on).any():
+                term[~on] = loss(c[~on], rest[_window_key(z[~on], int(We))])
+            if on.any():
+                fo = f[on]
+                ro = remap.row_outputs(fo)
+                term[on] = (remap.probs[fo] * loss(np.broadcast_to(c[on][:, None, :], ro.shape), ro)).sum(axis=1)
+            acc += kw * term
+        low[ai[lo:lo + step]] = acc
+    return Bracket(base.counts, low, float(tail_bound(k, eps, int(We))), len(offs))
+
+
+def corner_sizes_any(n: int, k: int, epsilon: float) -> dict:
+    """The k >= 4 corner LP's sizes from public n, k, eps in closed form (no set built): ``n_ref``, ``free``,
+    ``constraints``, ``fixed`` rows, ``pairs`` (data set x free row within ``W``) and ``outputs`` per free row, each
+    count per corner ``k C(m + k - 1, k - 1)`` for the points within ``m`` of a vertex, capped by the window."""
+    eps = float(epsilon)
+    depth, W1 = default_depth(eps), inner_radius(eps)
+    n0 = min(int(n), reference_n(eps, k, depth))
+    W = radius_for(k, eps, LP_TOL)
+    W1 = min(W1, W)
+
+    def near(m: int) -> int:
+        return k * math.comb(m + k - 1, k - 1)
+
+    free = min(near(depth + (k - 1) * W1), math.comb(n0 + k * W1 + k - 1, k - 1))
+    constraints = min(near(depth + W), math.comb(n0 + k - 1, k - 1))
+    # the fixed rows' local searches run at their distinct projections, the points of R(n_ref) within depth + 2 W
+    fixed = min(near(depth + 2 * W), math.comb(n0 + k - 1, k - 1))
+    return {"n_ref": n0, "free": free, "fixed": fixed, "constraints": constraints,
+            "pairs": free * constraints // k, "outputs": sum(sphere_count(k, t) for t in range(R_RADIUS + 1))}
+
+
+def corner_transition_any(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike
+                          ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """``T(z, .)`` of the k >= 4 corner remap (its defaults; the table ``lattice~worst`` draws from) at every row of
+    ``Z``: ``(outputs (B, J, k), probs (B, J))`` (:meth:`AnyCornerRemap.transition`)."""
+    a = _validate.prior(prior)
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    return cached_corner_remap_any(tuple(a.tolist()), n, eps).transition(Z)
+
+
+__all__ = ["AnyCornerRemap", "corner_errors_any", "corner_remap_any", "corner_sizes_any", "certify_any",
+           "default_depth", "inner_radius", "reference_n"]

@@ -1,0 +1,150 @@
+"""The k = 4 corner remap of ``lattice~worst`` (dpposterior.lattice.corners_any; docs/lattice.md, "A worst-case remap
+at k = 4").
+
+The oracles transcribe the definitions with scipy only: the kernel ``e^(-eps d(w)) / Z`` with ``Z`` summed over a box
+of the sum-zero lattice, the Hellinger distance between Dirichlets by ``gammaln``; the remap under test supplies its
+table and the rest's outputs (the local Bayes output of ``project(z)``, :meth:`AnyCornerRemap.transition`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy.special import gammaln
+
+import dpposterior as dp
+from dpposterior.lattice import corners_any
+from dpposterior.limits import Task
+from dpposterior.mechanisms import LATTICE, OPTIMAL, ReleaseSpec
+
+
+def _hellinger(a, c, r):
+    """H(Dir(a + c), Dir(a + r)) for rows of c and r (same total), from the Beta-function formula."""
+    a = np.asarray(a, float)
+    x, y = a + c, a + r
+    m = (x + y) / 2
+    log_bc = (gammaln(m).sum(-1) - gammaln(m.sum(-1))
+              - 0.5 * (gammaln(x).sum(-1) - gammaln(x.sum(-1)) + gammaln(y).sum(-1) - gammaln(y.sum(-1))))
+    return np.sqrt(np.clip(1 - np.exp(np.minimum(log_bc, 0)), 0, 1))
+
+
+def _offsets(D):
+    """Every w in Z^4 with sum 0 and |w|_1 / 2 <= D."""
+    r = range(-2 * D, 2 * D + 1)
+    out = [(i, j, l, -i - j - l) for i, j, l in itertools.product(r, r, r)
+           if (abs(i) + abs(j) + abs(l) + abs(i + j + l)) // 2 <= D]
+    return np.array(out, dtype=np.int64)
+
+
+def _Z(eps):
+    """The kernel's normaliser, summed over d(w) <= 20 (at eps = 2 the rest is below 1e-15)."""
+    return float(np.exp(-eps * (np.abs(_offsets(20)).sum(1) // 2)).sum())
+
+
+def _R(n):
+    return np.array([c for c in itertools.product(range(n + 1), repeat=4) if sum(c) == n], dtype=np.int64)
+
+
+def _brute_errors(remap, a, n, eps, We):
+    """E(c) = sum over d(w) <= We of K(w) sum_r T(c + w, r) L(c, r), every c of R(n), term by term."""
+    offs = _offsets(We)
+    wts = np.exp(-eps * (np.abs(offs).sum(1) // 2)) / _Z(eps)
+    R = _R(n)
+    Z = np.unique((R[:, None, :] + offs[None, :, :]).reshape(-1, 4), axis=0)
+    out, p = remap.transition(Z)
+    index = {tuple(z): i for i, z in enumerate(Z.tolist())}
+    E = np.zeros(len(R))
+    for ci, c in enumerate(R):
+        rows = [index[tuple(z)] for z in (c + offs).tolist()]
+        L = _hellinger(a, np.broadcast_to(c, out[rows].shape), out[rows])  # (|offs|, J)
+        E[ci] = (wts * (p[rows] * L).sum(1)).sum()
+    return R, E
+
+
+@pytest.mark.parametrize("a, n0, n, eps", [((1, 1, 1, 1), 7, 7, 2.0), ((2, 0.5, 1, 1), 8, 11, 2.0)])
+def test_corner_errors_equal_the_definition(a, n0, n, eps):
+    """At n0 and translated past it (n > n0): the errors over R(n) equal the definition's sum, and the table changed
+    them (the test can tell the remaps apart)."""
+    remap = corners_any._at(corners_any.solve_any(np.asarray(a, float), n0, eps, 2, 2), n)
+    We = 5
+    got = corners_any.corner_errors_any(remap, We)
+    R, E = _brute_errors(remap, a, n, eps, We)
+    order = np.lexsort(R.T[::-1])
+    R, E = R[order], E[order]
+    order = np.lexsort(got.counts.T[::-1])
+    assert np.array_equal(got.counts[order], R)
+    assert np.abs(got.low[order] - E).max() < 1e-12
+    Zw, rest = corners_any.rest_window_outputs(np.asarray(a, float), n, eps, We)
+    from dpposterior.lattice.batched import window_errors_any
+
+    assert np.abs(got.low - window_errors_any(a, n, eps, rest, We).low).max() > 1e-3
+
+
+def test_lp_is_the_minimax_of_its_cut_errors():
+    """The LP's t is the largest of its constrained data sets' errors with the kernel cut at W (the brute-force sum
+    over every z within W, the table on F and the rest elsewhere), within the tie-break; every free row is a
+    distribution over outputs within R_RADIUS of project(z)."""
+    a, n, eps = np.array([1.0, 2.0, 1.0, 0.5]), 6, 2.0
+    remap = corners_any.solve_any(a, n, eps, 2, 2)
+    A, lam = remap.duals
+    W = remap.W
+    offs = _offsets(W)
+    wts = np.exp(-eps * (np.abs(offs).sum(1) // 2)) / _Z(eps)
+    E = np.zeros(len(A))
+    Z = np.unique((A[:, None, :] + offs[None, :, :]).reshape(-1, 4), axis=0)
+    out, p = remap.transition(Z)
+    index = {tuple(z): i for i, z in enumerate(Z.tolist())}
+    for i, c in enumerate(A):
+        rows = [index[tuple(z)] for z in (c + offs).tolist()]
+        E[i] = (wts * (p[rows] * _hellinger(a, np.broadcast_to(c, out[rows].shape), out[rows])).sum(1)).sum()
+    t = remap.certificate["lp"]
+    assert abs(E.max() - t) < 1e-4 + 1e-7
+    assert np.allclose(remap.probs.sum(1), 1.0) and (remap.probs >= 0).all()
+    from dpposterior.lattice.remap import project
+
+    p = project(remap.points, n)
+    d = np.abs(remap.outputs - p[:, None, :]).sum(-1) // 2
+    assert (d[remap.probs > 0] <= corners_any.R_RADIUS).all()
+    # the duals weigh the constraints that bind
+    assert np.all(E[lam > 1e-6] > t - 1e-3)
+
+
+def test_certified_bound_below_the_window_lp_and_the_release():
+    """k = 4, n = 3, eps = 2 (the window's minimax LP runs): the certified bound is positive and at most the window
+    LP's worst case (an upper end of the best worst case over remaps); at n = 12 at most the corner release's exact
+    worst case."""
+    spec = ReleaseSpec.of("lattice", 2.0, objective="worst")
+    a = np.ones(4)
+    window = LATTICE.certificate(a, 3, spec)
+    assert window["remap"] == "minimax"
+    bound = corners_any.certify_any(corners_any.corner_remap_any(a, 3, 2.0))
+    assert 0.5 * window["lower"] < bound <= window["lower"] + 1e-9
+    remap = corners_any.corner_remap_any(a, 12, 2.0)
+    bound = corners_any.certify_any(remap)
+    worst = corners_any.corner_errors_any(remap, 7).high.max()
+    assert 0.7 * worst < bound <= worst
+
+
+def test_routes_of_lattice_and_optimal_worst_at_k4():
+    """Past the window's LP (k = 4, n = 20, eps = 2) lattice~worst and optimal~worst are the corner remap, planned for
+    errors and draws; a draw at n = 10,000 runs; k = 3's and k = 5's routes are as before."""
+    spec = ReleaseSpec.of("lattice", 2.0, objective="worst")
+    a = np.ones(4)
+    assert LATTICE.uses_window(5, 4, spec) and not LATTICE.uses_window(20, 4, spec)
+    pe = LATTICE.plan(Task.ERRORS, spec, a, 20)
+    pd = LATTICE.plan_draw(a, 20, spec)
+    assert pe.route == pd.route == "corner remap" and pe.fits and not pd.refusal
+    po = OPTIMAL.plan(Task.ERRORS, ReleaseSpec.of("optimal", 2.0, objective="worst"), a, 20)
+    assert po.route == "corner remap"
+    draws = dp.sample("lattice", a, (9000, 500, 300, 200), epsilon=2.0, objective="worst", size=3, rng=1)
+    assert draws.shape == (3, 4) and (draws.sum(1) == 10000).all() and (draws >= 0).all()
+    # a draw near a vertex reads the table (translated from n_ref)
+    remap = corners_any.cached_corner_remap_any((1.0, 1.0, 1.0, 1.0), 10000, 2.0)
+    assert remap.n_ref < 10000 and remap.rows(np.array([[9998, 1, 1, 0]]))[0] >= 0
+    assert LATTICE.uses_window(8, 5, spec)
+    assert LATTICE.uses_window(27, 3, ReleaseSpec.of("lattice", 2.0, objective="worst")) == (
+        not LATTICE.uses_corners(27, 3, spec))
+    assert math.isfinite(LATTICE.certificate(a, 20, spec)["lp"])
