@@ -148,3 +148,16 @@ def test_routes_of_lattice_and_optimal_worst_at_k4():
     assert LATTICE.uses_window(27, 3, ReleaseSpec.of("lattice", 2.0, objective="worst")) == (
         not LATTICE.uses_corners(27, 3, spec))
     assert math.isfinite(LATTICE.certificate(a, 20, spec)["lp"])
+
+
+def test_the_k4_corner_releases_posterior_is_refused_whatever_the_limits(monkeypatch):
+    """Off its table the k = 4 corner remap outputs the local remap of project(z), which the local column (built on
+    the local remap of z) does not follow: its posterior is refused in one line however high the limits, never
+    computed from another release's likelihood."""
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e9")
+    for name, mech in (("lattice", LATTICE), ("optimal", OPTIMAL)):
+        spec = ReleaseSpec.of(name, 2.0, objective="worst")
+        plan = mech.plan(Task.POSTERIOR, spec, np.ones(4), 20)
+        assert plan.refusal and "is not computed" in plan.refusal and "project(z)" in plan.refusal
+    average = LATTICE.plan(Task.POSTERIOR, ReleaseSpec.of("lattice", 2.0, objective="average"), np.ones(4), 20)
+    assert average.route == "local column" and not average.refusal

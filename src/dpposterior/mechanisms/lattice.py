@@ -901,6 +901,10 @@ class LatticeMechanism(Mechanism):
             return Plan(task=Task.POSTERIOR, route=NO_ROUTE, what=what, refusal="no local route")
         self.check_distance(spec, k)
         if self.uses_corners(n, k, spec):  # the corner remap's table rows and the local search elsewhere
+            if k != 3:  # off its table the k >= 4 corner remap reads the local search of project(z), not of z
+                return Plan(task=Task.POSTERIOR, route="local column", what=what, refusal=(
+                    f"{what} is not computed: off its table the corner remap at k = {k} outputs the local remap of "
+                    "project(z), which the local column does not follow (use --objective average)"))
             return self._local_column_plan(n, k, spec, what)
         window = self._window_column_plan(n, k, spec, what)
         if not window.refused() or self.uses_window(n, k, spec):
