@@ -161,3 +161,16 @@ def test_the_k4_corner_releases_posterior_is_refused_whatever_the_limits(monkeyp
         assert plan.refusal and "is not computed" in plan.refusal and "project(z)" in plan.refusal
     average = LATTICE.plan(Task.POSTERIOR, ReleaseSpec.of("lattice", 2.0, objective="average"), np.ones(4), 20)
     assert average.route == "local column" and not average.refusal
+
+
+def test_the_k4_corner_errors_plan_counts_the_data_sets_near_the_table():
+    """The errors recompute every data set within the kernel's radius of a table point: at eps = 0.25 that is ~560
+    points x 1.4 million offsets as int64 4-vectors (23 GiB; a pipeline job met the OOM killer), so the plan is over
+    the memory limit there and refuses in one line, while eps = 1 (1.7 GiB estimated, 3.3 GB measured at n = 10)
+    still fits."""
+    a = np.ones(4)
+    for eps in (0.25, 0.5):
+        plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", eps, objective="worst"), a, 10)
+        assert plan.route == "corner remap" and plan.memory_bytes > 8 * 2**30 and not plan.fits
+    plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", 1.0, objective="worst"), a, 10)
+    assert plan.route == "corner remap" and plan.memory_bytes < 4 * 2**30 and plan.fits

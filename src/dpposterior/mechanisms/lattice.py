@@ -701,8 +701,11 @@ class LatticeMechanism(Mechanism):
         recompute = offsets * (RECOMPUTE_SECONDS[0] * near + RECOMPUTE_SECONDS[1])
         corner = corner_seconds(n, k, eps)
         side = float(n + k * W + 1)
+        # the data sets whose ball meets the table: each table point plus every offset, as int64 k-vectors, and a copy
+        # (k = 4, eps = 0.25: 560 points x 1,378,399 offsets, 23 GiB, took a pipeline job to the OOM killer)
+        points = float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + k - 1, k - 1))
         memory = max(16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * 2**20,
-                     corner_bytes(n, k, eps))
+                     corner_bytes(n, k, eps), 16.0 * k * points * offsets)
         return Plan(task=Task.ERRORS, route="corner remap", what=what, seconds=table + handed + total + recompute
                     + corner, memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
                     costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed + corner),
