@@ -9,7 +9,8 @@ rule expected_error:
         same=lambda wildcards, input: input.get("same", ""),
     threads: 1
     resources:
-        mem_mb=2000,  # measured peak 1,056 MB (the default config's frontier, 2026-11-27), with margin
+        mem_mb=4096,  # the library's memory budget per call (4 GiB: every plan is admitted up to it); measured peak
+        # 3.4 GB (which-to-use lattice~worst: k = 4, n = 10, eps = 1, the corner remap's errors; 2026-11-28)
         runtime=120,  # the slowest (which-to-use's optimal~worst) took 314 s, 8 jobs on 2 cores (2026-11-27)
     conda:
         "../envs/dpposterior.yaml"
