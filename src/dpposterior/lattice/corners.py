@@ -501,17 +501,18 @@ def certify_remap(remap: CornerRemap, block_depth: int | None = None) -> float:
     return best
 
 
-def block_duals(a: NDArray[np.float64], n: int, eps: float, depth: int, r_radius: int = R_RADIUS
-                ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+def block_duals(a: NDArray[np.float64], n: int, eps: float, depth: int, r_radius: int = R_RADIUS,
+                W: int | None = None) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Dual weights for the certificate from the corner block's own LP: ``min t`` subject to ``E(c) <= t`` for the
     data sets ``C0`` within ``depth`` of a vertex, every row ``z`` within ``W`` of ``C0`` free (outputs within
     :data:`R_RADIUS` of ``project(z)``), the kernel cut at ``W``.  Returns ``(C0, duals)``; only the weights are used
-    (:func:`certified_lower` bounds every remap whatever they are)."""
+    (:func:`certified_lower` bounds every remap whatever they are).  ``W``: the kernel's cut (default
+    ``radius_for(k, eps, LP_TOL)``)."""
     from scipy import sparse
     from scipy.optimize import linprog
 
     k = a.size
-    W = radius_for(k, eps, LP_TOL)
+    W = radius_for(k, eps, LP_TOL) if W is None else int(W)
     C0, _ = corner_sets(n, k, depth)
     Fz, _ = _union(C0, _ball(k, W), W)
     rb = _ball(k, int(r_radius))

@@ -46,7 +46,7 @@ from ..distances.hellinger import hellinger_from_log_bc
 from ..errors import InputError
 from ..models import candidate_rank, candidates
 from ..randomness import choose, float_weights
-from .corners import _union, _window_key, certified_lower, corner_sets, pair_loss
+from .corners import _union, _window_key, certified_lower, pair_loss
 from .noise import log_normaliser, radius_for, sphere_count, tail_bound, window
 from .remap import _ball, local_bayes_search, project
 
@@ -305,34 +305,9 @@ def block_duals_any(a: NDArray[np.float64], n: int, eps: float, depth: int, W: i
     """Weights for the certificate from the corner block's own LP (as :func:`.corners.block_duals`, outputs within
     :data:`R_RADIUS`): ``min t`` s.t. ``E(c) <= t`` for the data sets ``C0`` within ``depth`` of a vertex, every row
     within ``W`` of ``C0`` free, the kernel cut at ``W``.  Only the weights are used (any weights certify)."""
-    from scipy import sparse
-    from scipy.optimize import linprog
+    from .corners import block_duals
 
-    k = a.size
-    C0, _ = corner_sets(n, k, depth)
-    Fz, _ = _union(C0, _ball(k, W), W)
-    rb = _ball(k, R_RADIUS)
-    cand = project(Fz, n)[:, None, :] + rb[None, :, :]
-    vf, vj = np.nonzero(np.all(cand >= 0, axis=2))
-    vr = cand[vf, vj]
-    nv, nF, nC = len(vf), len(Fz), len(C0)
-    start = np.searchsorted(vf, np.arange(nF))
-    count = np.bincount(vf, minlength=nF)
-    d = np.abs(C0[:, None, :] - Fz[None, :, :]).sum(axis=-1) // 2
-    ci, fi = np.nonzero(d <= W)
-    reps = count[fi]
-    row = np.repeat(ci, reps)
-    var = np.repeat(start[fi], reps) + (np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps))
-    coef = np.repeat(np.exp(-eps * d[ci, fi] - log_normaliser(k, eps)), reps) * pair_loss(a, C0[row], vr[var])
-    A_ub = sparse.csr_array((np.append(coef, -np.ones(nC)), (np.append(row, np.arange(nC)),
-                                                            np.append(var, np.full(nC, nv)))), shape=(nC, nv + 1))
-    A_eq = sparse.csr_array((np.ones(nv), (vf, np.arange(nv))), shape=(nF, nv + 1))
-    cost = np.zeros(nv + 1)
-    cost[-1] = 1.0
-    res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(nC), A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None), method="highs")
-    if res.status != 0:
-        return C0, np.ones(nC)
-    return C0, np.clip(-res.ineqlin.marginals, 0.0, None)
+    return block_duals(a, n, eps, depth, r_radius=R_RADIUS, W=W)
 
 
 def certify_any(remap: AnyCornerRemap, block_depth: int | None = None, reach: int | None = None) -> float:
