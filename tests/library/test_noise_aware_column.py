@@ -41,6 +41,14 @@ def _lattice_box(n, k, lo, hi):
     return out
 
 
+def _box_np(n, k, lo, hi):
+    """:func:`_lattice_box` in numpy: every z of sum n with every coordinate in [lo, hi], lexicographic."""
+    axes = np.meshgrid(*([np.arange(lo, hi + 1)] * (k - 1)), indexing="ij")
+    head = np.stack([x.ravel() for x in axes], axis=1)
+    z = np.concatenate([head, n - head.sum(axis=1, keepdims=True)], axis=1)
+    return z[(z[:, -1] >= lo) & (z[:, -1] <= hi)]
+
+
 def _project(z, n):
     """The release's fixed map into R(n), transcribed: negatives to 0, then one unit at a time off the largest count
     (ties: the first)."""
@@ -165,26 +173,24 @@ def _check_against_brute(lat, a, n, eps, m, objective, box):
     plan = lat.LATTICE.plan_posterior(a, n, spec)
     assert plan.route == "local column" and plan.task is Task.POSTERIOR and not plan.refusal
     C, logw, size, bound = lat.LATTICE.local_posterior(plan, a, n, spec, np.array(m))
-    if objective == "worst":
+    if objective == "average":
+        want = _brute_posterior(a, n, eps, m, box, lambda z: local_bayes_search(a, n, eps, np.array(z)))
+    else:  # the corner table's rows (outputs with probabilities), else the rest's output, at every z of the box
         from dpposterior.lattice.corners import corner_transition
+        from dpposterior.lattice.corners_any import corner_transition_any
 
-        def T(z):  # the corner table's row (its outputs with their probabilities), else the local search
-            outs, probs = corner_transition(a, n, eps, np.array([z]))
-            return outs[0], probs[0]
-    want = _brute_posterior(a, n, eps, m, box, lambda z: local_bayes_search(a, n, eps, np.array(z))) if (
-        objective == "average") else None
-    if want is None:
-        Zb = _lattice_box(n, k, -box, n + (k - 1) * box)
-        logZ = math.log(sum(math.exp(-eps * _d(z, (0,) * k)) for z in _lattice_box(0, k, -box, (k - 1) * box)))
-        tz = []
-        for z in Zb:
-            outs, probs = T(z)
-            tz.append(sum(p for o, p in zip(outs.tolist(), probs) if tuple(o) == tuple(m) and p > 0))
+        transition = corner_transition if k == 3 else corner_transition_any
+        Zb = _box_np(n, k, -box, n + (k - 1) * box)
+        outs, probs = transition(a, n, eps, Zb)
+        tz = (probs * np.all(outs == np.array(m)[None, None, :], axis=2)).sum(axis=1)
+        Zb, tz = Zb[tz > 0], tz[tz > 0]
+        logZ = math.log(np.exp(-eps * (np.abs(_box_np(0, k, -box, (k - 1) * box)).sum(axis=1) // 2)).sum())
         want = {}
         for c in _compositions(n, k):
             lp = (math.lgamma(n + 1) + math.lgamma(sum(a)) - math.lgamma(n + sum(a))
                   + sum(math.lgamma(ai + ci) - math.lgamma(ai) - math.lgamma(ci + 1) for ai, ci in zip(a, c)))
-            want[c] = math.exp(lp) * sum(p * math.exp(-eps * _d(z, c) - logZ) for z, p in zip(Zb, tz) if p > 0)
+            d = np.abs(Zb - np.array(c)[None, :]).sum(axis=1) // 2
+            want[c] = math.exp(lp) * float((tz * np.exp(-eps * d - logZ)).sum())
     total = sum(want.values())
     kept_mass = float(np.exp(logw).sum())
     got = {tuple(c): math.exp(v) for c, v in zip(C.tolist(), logw)}
@@ -228,6 +234,21 @@ def test_the_corner_release_column_is_the_brute_force_one(monkeypatch):
     spec = ReleaseSpec.given("lattice", epsilon=3.0, objective="worst")
     assert lat.LATTICE.uses_corners(30, 3, spec)
     _check_against_brute(lat, np.array([1.0, 1.0, 1.0]), 30, 3.0, (28, 1, 1), "worst", box=15)
+
+
+@pytest.mark.parametrize("n, m", [(6, (5, 1, 0, 0)), (6, (2, 1, 2, 1)), (26, (23, 1, 1, 1))])
+def test_the_k4_corner_release_column_is_the_brute_force_one(monkeypatch, n, m):
+    """``worst`` past its window at k = 4: the corner table's randomised rows, off it the local search of project(z)
+    (another release's likelihood than the local search of z); next to a vertex (on the table), inside, and at n = 40
+    past the table's n_ref = 24 (its rows translated)."""
+    from dpposterior.lattice.corners_any import reference_n
+
+    lat = _force_local_column(monkeypatch)
+    eps = 6.0
+    spec = ReleaseSpec.given("lattice", epsilon=eps, objective="worst")
+    assert lat.LATTICE.uses_corners(n, 4, spec)
+    assert (n > reference_n(eps)) == (n == 26)
+    _check_against_brute(lat, np.array([1.0, 1.0, 2.0, 1.0]), n, eps, m, "worst", box=7)
 
 
 def test_the_plan_is_the_local_column_past_the_window_column():

@@ -904,10 +904,6 @@ class LatticeMechanism(Mechanism):
             return Plan(task=Task.POSTERIOR, route=NO_ROUTE, what=what, refusal="no local route")
         self.check_distance(spec, k)
         if self.uses_corners(n, k, spec):  # the corner remap's table rows and the local search elsewhere
-            if k != 3:  # off its table the k >= 4 corner remap reads the local search of project(z), not of z
-                return Plan(task=Task.POSTERIOR, route="local column", what=what, refusal=(
-                    f"{what} is not computed: off its table the corner remap at k = {k} outputs the local remap of "
-                    "project(z), which the local column does not follow (use --objective average)"))
             return self._local_column_plan(n, k, spec, what)
         window = self._window_column_plan(n, k, spec, what)
         if not window.refused() or self.uses_window(n, k, spec):
@@ -1046,7 +1042,9 @@ class LatticeMechanism(Mechanism):
         k, eps = a.size, spec.epsilon
         Dc = _radius(k, eps, 1e-12)
         Z = reach_region(n, k, m, Dc, W)
-        if self.uses_corners(n, k, spec):
+        if self.uses_corners(n, k, spec) and k >= 4:
+            Z, t = self._corner_column_any(a, n, eps, m, Z, W)
+        elif self.uses_corners(n, k, spec):
             from ..lattice.corners import cached_corner_remap, default_depth
 
             remap = cached_corner_remap(tuple(a.tolist()), n, eps, default_depth(eps))
@@ -1069,6 +1067,32 @@ class LatticeMechanism(Mechanism):
         kept = logsumexp(logw) if len(logw) else -np.inf
         bound = math.exp(min(700.0, math.log(leftover) - kept)) * (1 + 1e-6) if np.isfinite(kept) else math.inf
         return C, logw, n_candidates(n, k), bound
+
+    @staticmethod
+    def _corner_column_any(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray, W: int
+                           ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """The points and ``T(z, m)`` of the k >= 4 corner release (:class:`~dpposterior.lattice.corners_any.
+        AnyCornerRemap`, what a draw reads) for the local column: every row of its table whose outputs hold ``m`` (the
+        table enumerated whole, translated to n, coordinates ``>= -W``), with its probability; and off the table the
+        points ``z`` of the reach region ``Z`` with ``B(project(z)) = m``, ``B`` the local search at the projection
+        (a point of R(n): :func:`_search_points`, the batched search's outputs equal the one-point search's).
+
+        Reach (proof).  Off the table ``T(z) = B(p)``, ``p = project(z)`` in R(n), and ``B(p)`` is the local search's
+        output at ``p`` (whose own projection is ``p``), so by the reach lemma (:meth:`_local_column`) ``m - p`` lies
+        in ``U(Dc)``; ``U`` is symmetric, so ``project(z) - m`` does, and every such ``z`` of the window is in ``Z``
+        (:func:`~dpposterior.lattice.column.reach_region`)."""
+        remap = _corner(tuple(a.tolist()), n, eps)
+        table = remap.points.copy()  # the table's rows at n: translated back from n_ref
+        table[np.arange(len(table)), remap.corner] += n - remap.n_ref
+        outs = remap.row_outputs(np.arange(len(table)))
+        t_tab = (remap.probs * np.all(outs == m[None, None, :], axis=2)).sum(axis=1)
+        Zoff = Z[remap.rows(Z) < 0]
+        t_off = np.zeros(len(Zoff))
+        if len(Zoff):
+            uniq, back = np.unique(project(Zoff, n), axis=0, return_inverse=True)
+            t_off = np.all(_search_points(a, n, eps, uniq)[back.reshape(-1)] == m[None, :], axis=1).astype(np.float64)
+        keep = (t_tab > 0) & np.all(table >= -W, axis=1)
+        return np.concatenate([Zoff, table[keep]]), np.concatenate([t_off, t_tab[keep]])
 
     # -- the pmf at one data set ---------------------------------------------------------------
 
