@@ -255,7 +255,10 @@ def test_the_plan_is_the_local_column_past_the_window_column():
     from dpposterior.noise_aware import plan_posterior
 
     for mech, k, n, eps, objective in (("optimal", 3, 10**6, 1.0, "average"), ("optimal", 3, 10**6, 1.0, "worst"),
-                                       ("lattice", 4, 10**4, 30.0, "average"), ("optimal", 3, 10**6, 30.0, "worst")):
+                                       ("lattice", 4, 10**4, 30.0, "average"), ("optimal", 3, 10**6, 30.0, "worst"),
+                                       ("optimal", 4, 10**4, 30.0, "worst"), ("lattice", 4, 100, 30.0, "worst"),
+                                       # both columns follow the local search; the local one is planned faster
+                                       ("optimal", 3, 1000, 30.0, "average")):
         plan = plan_posterior(mech, np.ones(k), n, epsilon=eps, objective=objective)
         assert plan.route == "local column" and plan.fits, (mech, k, n, eps, objective)
     # where the window column ran, it still runs

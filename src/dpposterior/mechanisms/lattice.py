@@ -150,10 +150,15 @@ FALLBACK_DEPTH, DEEP_SHARE = 10, 0.5
 COLUMN_SEARCH_FACTOR = 1.5
 #: The window column's peak memory over the batched search's count (measured 826 MB at n = 1000, eps = 5).
 COLUMN_MEMORY_FACTOR = 2.0
-#: The local column (:meth:`LatticeMechanism._local_column`): each point of its reach region costs this share of a
-#: draw's one-point search (:func:`local_seconds`; measured k = 3, eps = 1, n = 1e6, Dir(1,1,1): 6,337 points handed
-#: on in 23.5 CPU s at the centre, 5,207 of 6,681 in 35 s next to a vertex: 3.7-5.3 ms against 10 ms estimated).
-LOCAL_COLUMN_SHARE = 0.6
+#: The local column (:meth:`LatticeMechanism._local_column`): each point of its reach region costs a constant (the
+#: Python of one search) plus this share of a draw's one-point search (:func:`local_seconds`).  Fitted to the release
+#: next to a vertex, the slowest case (its points off R(n) each handed to the one-point search), CPU s on the 2 shared
+#: cores at load ~30 (2026-11-28, Dir(1,...,1), ``_search_points`` over the region or a sample of it): k = 3, eps = 1:
+#: n = 1e3, 1.7 ms a point; n = 1e6, 2.2 ms (9.9 ms estimated for a draw); eps = 0.25: n = 1e3, 14.0 ms; n = 1e6, 14.8
+#: ms (157 ms); k = 4, eps = 2, n = 1e4: 4.8 ms (69 ms); eps = 30: 2.0 ms (0.04 ms).  At the centre: 0.04 ms (k = 3,
+#: n = 1e3, eps = 1, the batched table), 0.8 ms (n = 1e6).  The plan (public n, k, eps) must hold the vertex: at eps = 1
+#: it gives 4.5 ms a point, 2-2.6x the measured; it was ``0.6 x local_seconds`` (6 ms, 38 s at n = 1e3, eps = 1).
+LOCAL_COLUMN_POINT, LOCAL_COLUMN_SHARE = 2e-3, 0.25
 #: Bytes of the batched local search's tables past which the local column searches one point at a time.
 SEARCH_TABLE_BYTES = 256 * 2**20
 #: ``worst`` reads the window's minimax remap where its LP is estimated within this many seconds (a constant, the
@@ -906,9 +911,13 @@ class LatticeMechanism(Mechanism):
         if self.uses_corners(n, k, spec):  # the corner remap's table rows and the local search elsewhere
             return self._local_column_plan(n, k, spec, what)
         window = self._window_column_plan(n, k, spec, what)
-        if not window.refused() or self.uses_window(n, k, spec):
+        if self.uses_window(n, k, spec):
             return window
-        return self._local_column_plan(n, k, spec, what)
+        # a draw runs the local search: both columns follow it; the one planned faster of those that fit
+        local = self._local_column_plan(n, k, spec, what)
+        if window.refused() or (local.fits and local.seconds < window.seconds):
+            return local
+        return window
 
     def _window_column_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
         """The window column's plan (route ``"window column"``): the release's remap at every window point."""
@@ -959,12 +968,12 @@ class LatticeMechanism(Mechanism):
         W = self.column_radius(n, k, eps)
         Dc = _radius(k, eps, 1e-12)
         points = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
-        search = points * LOCAL_COLUMN_SHARE * local_seconds(k, eps)
+        search = points * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, eps))
         memory = 8.0 * 8 * k * points + 8.0 * 4 * k * sum(sphere_count(k, t) for t in range((k - 1) * (Dc + W) + W + 1))
+        column = COLUMN_SECONDS[0] * memory / (32.0 * k) * COLUMN_POINTS  # the data sets near r, before the solve's bytes
         if self.uses_corners(n, k, spec):
             search += corner_seconds(n, k, eps)
             memory = max(memory, corner_bytes(n, k, eps))
-        column = COLUMN_SECONDS[0] * memory / (32.0 * k) * COLUMN_POINTS
         plan = Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
