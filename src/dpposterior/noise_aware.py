@@ -35,9 +35,9 @@ route (:meth:`~dpposterior.mechanisms.Mechanism.plan_posterior`), admitted again
 (k, n, eps, prior), then run: ``"local sum"`` for the sequential clamps (``geometric`` and the Laplace entries: the
 data sets near the release, with a certified bound on the prior-weighted likelihood mass of the rest),
 ``"window column"`` for the lattice release (the column ``P(m | c)`` of every c from the release's own remap on
-the window, its truncation bracketed) and past it ``"local column"`` (the points whose remap can output the
-release, the data sets near them; :func:`dpposterior.lattice.column.local_column`).  Each route's bound is
-:attr:`NoiseAwarePosterior.dropped_mass_bound`.
+the window, its truncation bracketed) and past it, or where planned faster, ``"local column"`` (the points whose
+remap can output the release, the data sets near them; :func:`dpposterior.lattice.column.local_column`).  Each
+route's bound is :attr:`NoiseAwarePosterior.dropped_mass_bound`.
 """
 
 from __future__ import annotations

@@ -900,7 +900,10 @@ class LatticeMechanism(Mechanism):
         """The window column (:meth:`local_posterior`, ``"window column"``): the release's remap at every point of
         ``window(n, k, W)`` as a draw computes it (the window's remap where a draw reads it, else the batched local
         search, k = 3), then one column over R(n).  Its seconds and bytes from public n, k, eps; refused in one line
-        where the remap behind it is (the window's remap over its budget) or not built (the batched search at k != 3)."""
+        where the remap behind it is (the window's remap over its budget) or not built (the batched search at k != 3).
+        Where a draw runs the local search (or reads the corner table) the local column follows the same release
+        (:meth:`_local_column_plan`): it is the route for the corner release, and for the local search wherever the
+        window column is refused or planned slower (both plans from public n, k, eps only)."""
         k = len(prior)
         eps = spec.epsilon
         what = (f"the noise-aware posterior of {self.label(spec)} ({spec.objective}) for k={k}, n={n}, eps={eps:g} "
@@ -958,8 +961,9 @@ class LatticeMechanism(Mechanism):
     def _local_column_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
         """The local column's plan (route ``"local column"``, :meth:`local_posterior`), from public n, k, eps: the
         local search at every point of the reach region (:func:`~dpposterior.lattice.column.reach_region`; counted
-        as ``min(|U(Dc)|, |window|)`` points, each handed to the one-point search, as at a vertex or at large n where
-        the batched table decides none) and, for ``worst``, the corner remap's solve; then the column over the data
+        as ``min(|U(Dc)|, |window|)`` points, each at :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a
+        draw's one-point search, fitted next to a vertex where the points off R(n) are handed to it, the slowest
+        release) and, for ``worst``, the corner remap's solve; then the column over the data
         sets within ``(k - 1) Dc + D`` of r.  Refused in one line where over the limits (where the window column is
         refused too, this is the line: the route past it)."""
         from ..lattice.column import reach_size
@@ -1030,7 +1034,9 @@ class LatticeMechanism(Mechanism):
         sets' radius), and for ``worst`` past its window (k = 3) the corner table's row where a point has one
         (:func:`~dpposterior.lattice.corners.corner_transition`: every row of the table whose outputs hold r is added
         to the region), and at eps < 1 the edge table's row where a point is on an edge (every edge row whose outputs
-        hold r, enumerated from its offsets: :func:`_edge_rows_to`).
+        hold r, enumerated from its offsets: :func:`_edge_rows_to`); at k >= 4 the corner table's rows likewise, and
+        off the table the local search of ``project(z)``, what that release's draw computes there
+        (:meth:`_corner_column_any`).
 
         Reach lemma (proof, exact arithmetic).  The search returns a centre ``r`` that attains the least risk
         ``S(r) = sum_c w(c) H(c, r)`` over its neighbours ``d(r', r) <= 1`` in R(n), the c kept all in
