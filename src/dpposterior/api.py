@@ -120,7 +120,7 @@ def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: 
          sample: Callable[..., tuple] | None = None,
          checks: Callable[[NDArray[np.float64], int], None] | None = None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Validate prior and counts, run every check that can refuse (:func:`dpposterior.padding.check_release`: the
-    distance, the size budget, the public set-up; then ``checks``), charge the ledger, then draw once (padded).
+    distance, the size budget, ``checks``, the public set-up), charge the ledger, then draw once (padded).
 
     Returns ``(prior, released_counts)``.  Nothing is drawn, and no ledger charged, before every check has passed.
     ``sample``: the padded release :func:`dpposterior.padding.padded_draw` (the command line passes its own reference to it).
@@ -130,9 +130,7 @@ def draw(prep: Prepared, prior: ArrayLike, counts: ArrayLike, rng=None, ledger: 
     sample = padded_draw if sample is None else sample
     c = validate.counts(_as_vector(counts, "counts"))
     a = validate.prior(_as_vector(prior, "prior"), c.size)
-    check_release(prep.spec, a, int(c.sum()), c.size)
-    if checks is not None:
-        checks(a, int(c.sum()))
+    check_release(prep.spec, a, int(c.sum()), c.size, before_setup=checks)
     if ledger is None:
         return a, sample(prep.spec, a, c, rng)[0]
     eps, delta = claim(prep.spec)

@@ -80,7 +80,8 @@ def reference_counts(n: int, k: int) -> list[NDArray[np.int64]]:
 RELEASE_SETUPS = 2 * REFERENCE_REPS + 1 + PAD_FACTOR
 
 
-def check_release(spec: ReleaseSpec, prior: NDArray[np.float64], n: int, k: int) -> None:
+def check_release(spec: ReleaseSpec, prior: NDArray[np.float64], n: int, k: int,
+                  before_setup: Callable[[NDArray[np.float64], int], None] | None = None) -> None:
     """Every refusal a release can meet, from public inputs only (settings, prior, n, k; never the counts), run
     before a ledger is charged and before anything is drawn (docs/definitions.md §9): a distance with no exact
     method at k categories (as ``pmf``, ``accuracy`` and ``posterior`` refuse it), the plan of the draw
@@ -88,10 +89,13 @@ def check_release(spec: ReleaseSpec, prior: NDArray[np.float64], n: int, k: int)
     :func:`~dpposterior.limits.admit`: the memory and time of the :data:`RELEASE_SETUPS` set-ups of a padded
     release), then the mechanism's public set-up (:meth:`~dpposterior.mechanisms.Mechanism.set_up`:
     ``optimal``'s remap solved at k = 2, with its own budget and certificate refusals), which the draw then
-    reuses."""
+    reuses.  ``before_setup(prior, n)``: the caller's own refusals from public inputs (``release --noise-aware``: the
+    posterior's plan), run before the set-up, so a refusal there costs no solve."""
     mech = spec.mechanism
     mech.check_distance(spec, k)
     admit(mech.plan(Task.DRAW, spec, prior, n))
+    if before_setup is not None:
+        before_setup(prior, n)
     mech.set_up(prior, n, spec)
 
 

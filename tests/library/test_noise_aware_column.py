@@ -274,3 +274,22 @@ def test_the_local_column_refuses_in_one_line(k, n, eps):
     with pytest.raises(SizeError) as exc:
         plan_posterior("optimal", np.ones(k), n, epsilon=eps, objective="average")
     assert "\n" not in str(exc.value) and "noise-aware posterior" in str(exc.value)
+
+
+def test_release_noise_aware_refuses_before_the_release_set_up(monkeypatch, capsys):
+    """``release --noise-aware`` holds the posterior's plan before the release's public set-up (the k = 4 corner solve,
+    10-26 CPU s at eps = 1): the one line comes at once, and no set-up runs (nothing drawn or charged)."""
+    import dpposterior.mechanisms.lattice as lat
+    from dpposterior.cli.main import main
+
+    calls = []
+    monkeypatch.setattr(lat.LatticeMechanism, "set_up", lambda self, prior, n, spec: calls.append(n))
+    code = main(["release", "--prior", "1,1,1,1", "--counts", "25,25,25,25", "--mechanism", "optimal", "--objective",
+                 "worst", "--epsilon", "1", "--seed", "7", "--noise-aware"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "noise-aware posterior" in err and "\n" not in err
+    assert calls == []
+    # without --noise-aware the set-up runs (the release's own checks), here stubbed
+    main(["release", "--prior", "1,1,1,1", "--counts", "25,25,25,25", "--mechanism", "optimal", "--objective", "worst",
+          "--epsilon", "30", "--seed", "7"])
+    assert calls and set(calls) == {100}
