@@ -9,7 +9,7 @@ import os
 import re
 from pathlib import Path
 
-from .startup import skip_iri_format_checkers
+from .startup import skip_iri_format_checkers, skip_jupytext_contents_managers
 
 
 def strip(nb) -> None:
@@ -96,7 +96,7 @@ def verdict_summary(parameters: dict) -> str:
 def _caption_body(caption: str, title: str) -> str:
     """The caption without its title sentence and its closing verdict counts: what the item shows, in its own
     settings."""
-    from .items import title_and_settings
+    from .words import title_and_settings
 
     text = " ".join(caption.split())
     first, _ = title_and_settings(text)
@@ -205,6 +205,7 @@ def for_the_reader(nb, parameters: dict, template: str) -> None:
 def render(template: str | Path, parameters: dict, notebook: str | Path, html: str | Path) -> None:
     """Execute ``template`` with ``parameters`` (from the repository root) into ``notebook`` and ``html``."""
     skip_iri_format_checkers()  # before nbformat imports jsonschema (.startup)
+    skip_jupytext_contents_managers()  # before jupytext's import: no Jupyter server in a render job (.startup)
     # optional heavy dependencies (the `pipeline` extra), imported only when a notebook is rendered
     import jupytext
     import nbformat
