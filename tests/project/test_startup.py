@@ -78,24 +78,6 @@ def test_a_render_jobs_notebook_header_loads_neither_pandas_nor_scipy(tmp_path):
     assert got == []
 
 
-def test_a_render_process_reads_templates_with_jupytext_without_a_jupyter_server(tmp_path):
-    # jupytext's package top imports its Jupyter server contents managers (jupyter_server, tornado.web: ~0.2 s of
-    # CPU per render job); the render process skips them (dpposterior.paper.startup) and reads a template as before
-    template = tmp_path / "t.py"
-    template.write_text("# %% [markdown]\n# # A title\n\n# %% tags=[\"parameters\"]\nx = 1\n\n# %%\nprint(x)\n",
-                        encoding="utf-8")
-    got = loaded_after(
-        "from dpposterior.paper.startup import skip_iri_format_checkers, skip_jupytext_contents_managers\n"
-        "skip_iri_format_checkers(); skip_jupytext_contents_managers()\n"
-        "import jupytext, nbformat\n"
-        f"nb = jupytext.read({str(template)!r})\n"
-        "nbformat.validate(nb)\n"
-        "print(json.dumps({'cells': [[c.cell_type, c.source, c.metadata.get('tags', [])] for c in nb.cells],\n"
-        "                  'server': sorted(m for m in ('jupyter_server', 'tornado.web') if m in sys.modules)}))")
-    assert got["cells"] == [["markdown", "# A title", []], ["code", "x = 1", ["parameters"]], ["code", "print(x)", []]]
-    assert got["server"] == []
-
-
 def test_the_library_imports_tqdm_only_for_a_progress_bar():
     # tqdm.auto, in a notebook kernel, imports ipywidgets for its notebook bar: the kernels that plot the items load
     # the mechanisms and the audit, and never show a bar

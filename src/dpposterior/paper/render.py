@@ -9,7 +9,7 @@ import os
 import re
 from pathlib import Path
 
-from .startup import skip_iri_format_checkers, skip_jupytext_contents_managers
+from .startup import skip_iri_format_checkers
 
 
 def strip(nb) -> None:
@@ -205,7 +205,6 @@ def for_the_reader(nb, parameters: dict, template: str) -> None:
 def render(template: str | Path, parameters: dict, notebook: str | Path, html: str | Path) -> None:
     """Execute ``template`` with ``parameters`` (from the repository root) into ``notebook`` and ``html``."""
     skip_iri_format_checkers()  # before nbformat imports jsonschema (.startup)
-    skip_jupytext_contents_managers()  # before jupytext's import: no Jupyter server in a render job (.startup)
     # optional heavy dependencies (the `pipeline` extra), imported only when a notebook is rendered
     import jupytext
     import nbformat

@@ -17,10 +17,6 @@ in place, so every name works as before.  Nothing changes in what any computatio
 in every process that imports jsonschema, which are the render jobs (nbformat) and every Snakemake process that reads
 the Snakefile (its config checks, :mod:`.config`): the main run, ``-n``, ``--lint``, ``--report``, and on a cluster
 every job's own Snakemake.
-
-:func:`skip_jupytext_contents_managers` keeps jupytext from importing its Jupyter server contents managers
-(``jupyter_server``, ``tornado.web``) with its package: about 0.2 s of CPU in every render job, whose papermill
-process only reads a template with :func:`jupytext.read`.
 """
 
 from __future__ import annotations
@@ -64,17 +60,3 @@ def skip_iri_format_checkers() -> None:
     ImportError on import) leaves every other format checker as it was.  A module already imported is kept.
     Call it before jsonschema is imported; it changes this process only."""
     sys.modules.setdefault("rfc3987_syntax", None)
-
-
-#: jupytext's modules that its package top imports for Jupyter's server (optional: it catches their ImportError)
-JUPYTEXT_CONTENTS_MANAGERS = ("jupytext.sync_contentsmanager", "jupytext.async_contentsmanager")
-
-
-def skip_jupytext_contents_managers() -> None:
-    """Keep ``import jupytext`` from loading ``jupyter_server`` (module docstring): jupytext imports its contents
-    managers in ``try`` blocks and, on ImportError, binds their names to functions that re-raise it, so an entry of
-    None in ``sys.modules`` leaves :func:`jupytext.read` and every format as they were; only a Jupyter server's
-    contents manager from jupytext is then unavailable in this process.  Modules already imported are kept.  Call it
-    before jupytext is imported; it changes this process only."""
-    for name in JUPYTEXT_CONTENTS_MANAGERS:
-        sys.modules.setdefault(name, None)
