@@ -3,6 +3,7 @@
     PYTHONPATH=src python benchmarks/pipeline_cpu.py run [--out FILE] -- SNAKEMAKE_ARGS...
     PYTHONPATH=src python benchmarks/pipeline_cpu.py jobs RESULTS_DIR [--top 15]
     PYTHONPATH=src python benchmarks/pipeline_cpu.py startup [--against OTHER/src] [--reps 10]
+    PYTHONPATH=src python benchmarks/pipeline_cpu.py pieces --tree RUN_COPY [--against OTHER/src] [--reps 3] [--out F]
 
 ``run`` runs ``snakemake SNAKEMAKE_ARGS`` (e.g. ``--cores 2 --configfile workflow/quick.yaml``) in this checkout,
 with this interpreter's directory first on ``PATH``, and prints its CPU seconds (user + system of Snakemake and
@@ -25,6 +26,15 @@ of a notebook whose only code is the imports of a notebook template's first cell
 with ``--against`` alternating with another checkout's ``src`` (e.g. a worktree of an earlier commit), and the
 table gives the mean CPU seconds (user + system of the child and its children).  Times the jobs per rule of a
 ``jobs`` table, these give the start-up share of a run.
+
+``pieces`` measures whole jobs as Snakemake runs them, children included (a render job's kernel, which the
+benchmark files undercount): in ``--tree``, a copy of a checkout whose quick run has finished (its jobs rewrite
+their outputs there), it takes each job's shell command from ``snakemake -n -p --forceall`` of the quick config and
+runs the cheapest job of each stage (by its benchmark file) and the render job of ``--item``, then Snakemake's own
+process: ``snakemake -n`` and ``snakemake --cores 2`` with nothing to do, each of the quick config (measured
+first: the jobs then rewrite their outputs, which leaves the items after them out of date).  Each is run
+``--reps`` times under this checkout's ``src`` (and ``--against``'s, alternately); the table gives the mean CPU
+seconds (user + system of the command and all its children).
 """
 
 from __future__ import annotations
@@ -214,6 +224,65 @@ def startup(args) -> None:
                 print(f"| {name} | {mean[here]:.3f} |", flush=True)
 
 
+# ---- pieces
+
+QUICK = ["--configfile", "workflow/quick.yaml"]
+
+
+def job_commands(tree: Path, src: str) -> dict[str, str]:
+    """Each python job's shell command, by its benchmark file's name under results/quick/benchmarks (no suffix)."""
+    out = subprocess.run(["snakemake", "-n", "-p", "--forceall", *QUICK], cwd=tree, env=env_for(src),
+                         capture_output=True, text=True, check=True).stdout
+    cmds = {}
+    for line in out.splitlines():
+        line = line.strip().removeprefix("Shell command: ")
+        if line.startswith("python -m dpposterior.paper "):
+            stage = line.split()[3]
+            args = line.split()
+            key = [args[i + 1] for i, a in enumerate(args) if a in ("--experiment", "--mechanism")]
+            if stage == "render":
+                key = [Path(args[args.index("--notebook") + 1]).stem]
+            cmds["/".join([stage, *key])] = line
+    return cmds
+
+
+def pieces(args) -> None:
+    tree = Path(args.tree).resolve()
+    here = str(ROOT / "src")
+    trees = [args.against, here] if args.against else [here]
+    cmds = job_commands(tree, here)
+    bench = {r["job"]: r for r in job_table(tree / "results/quick")}
+    # Snakemake first: the jobs below rewrite their outputs, which leaves the items after them out of date
+    cases = {"snakemake -n (quick config, nothing to do)": ["snakemake", "-n", *QUICK],
+             "snakemake --cores 2 (quick config, nothing to do)": ["snakemake", "--cores", "2", *QUICK]}
+    for stage in args.stages.split(","):
+        known = [j for j in bench if j.startswith(stage + "/") and j in cmds]
+        if known:
+            cheapest = min(known, key=lambda j: bench[j]["cpu"])
+            cases[f"{cheapest} (benchmark file {bench[cheapest]['cpu']:.2f})"] = ["bash", "-c", cmds[cheapest]]
+    item = f"render/{args.item}"
+    cases[f"{item} (benchmark file {bench[item]['cpu']:.2f})"] = ["bash", "-c", cmds[item]]
+    head = f"| piece | cpu s ({args.against}) | cpu s (this) | change |" if args.against else "| piece | cpu s |"
+    print(head)
+    print("|---|---|---|---|" if args.against else "|---|---|")
+    record = {"tree": str(tree), "against": args.against, "reps": args.reps, "pieces": {}}
+    for name, cmd in cases.items():
+        got = {src: [] for src in trees}
+        for _ in range(args.reps):
+            for src in trees:  # alternating, so load on the shared machine falls on both alike
+                got[src].append(timed(cmd, src, cwd=str(tree)))
+        mean = {src: sum(v) / len(v) for src, v in got.items()}
+        record["pieces"][name] = {("against" if src == args.against else "this"): round(m, 3) for src, m in mean.items()}
+        if args.against:
+            a, b = mean[args.against], mean[here]
+            print(f"| {name} | {a:.2f} | {b:.2f} | {b - a:+.2f} ({(b - a) / a:+.0%}) |", flush=True)
+        else:
+            print(f"| {name} | {mean[here]:.2f} |", flush=True)
+    record["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    if args.out:
+        Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -229,8 +298,17 @@ def main() -> None:
     p.add_argument("--against", help="another checkout's src directory, measured alternately")
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--only", default="", help="cases whose name contains this")
+    p = sub.add_parser("pieces", help="whole jobs (children included) and Snakemake's own process, in a finished run")
+    p.add_argument("--tree", required=True, help="a copy of a checkout whose quick run has finished (rewritten)")
+    p.add_argument("--against", help="another checkout's src directory, measured alternately")
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--stages", default="data,pmf,runs,privacy,sensitivity,coverage,audit,expected_error")
+    p.add_argument("--item", default="fig4", help="the item whose render job is measured")
+    p.add_argument("--out", help="also write the numbers here (JSON)")
     args = ap.parse_args()
-    if args.cmd == "run":
+    if args.cmd == "pieces":
+        pieces(args)
+    elif args.cmd == "run":
         run(args)
     elif args.cmd == "jobs":
         print_jobs(Path(args.results), args.top)

@@ -44,7 +44,6 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import betaincinv  # = scipy.stats.beta.ppf, without importing scipy.stats (CLI start-up)
-from tqdm.auto import tqdm
 
 from . import limits, validate
 from .errors import InputError, SizeError
@@ -481,6 +480,8 @@ def audit(sampler: Sampler, dataset, neighbour, *, samples: int = DEFAULT_SAMPLE
     check_draw_limit(samples)
     rng = as_rng(seed)
     hist = _Histogram(samples)
+    from tqdm.auto import tqdm  # here: in a notebook kernel tqdm.auto imports ipywidgets, for a bar only a job shows
+
     with tqdm(total=2 * samples, desc="audit samples", unit="draw", disable=not progress, mininterval=1.0) as bar:
         for side, data in enumerate((dataset, neighbour)):
             for start, x in _batches(sampler, data, samples, rng, bar):

@@ -61,13 +61,27 @@ def test_a_render_jobs_notebook_header_loads_neither_pandas_nor_scipy(tmp_path):
     # the header reads the item's verdict CSV and caption with the standard library (dpposterior.paper.words): the
     # papermill process of a render job pays for neither (its kernel imports what the notebook uses; numpy is looked
     # up by every pipeline process, dpposterior.paper.startup)
+    # and its caption's title and settings (dpposterior.paper.words.title_and_settings)
     (tmp_path / "v.csv").write_text('item,source,claim,draft,computed,rule,tolerance,verdict\n'
                                     'i,,"arXiv draft §7.2.2: a, ""quoted"" claim",d,c,r,t,PARTLY\n', encoding="utf-8")
+    (tmp_path / "c.txt").write_text("A title (Fig. 3). Prior Beta(1,1); eps = 1. It shows this. Verdicts: 1 PARTLY.\n",
+                                    encoding="utf-8")
+    outputs = {"verdicts": str(tmp_path / "v.csv"), "caption": str(tmp_path / "c.txt")}
     got = loaded_after(
         "import nbformat\n"
         "from dpposterior.paper import render\n"
         "nb = nbformat.v4.new_notebook(); nb.cells = [nbformat.v4.new_markdown_cell('# t')]\n"
-        f"render.for_the_reader(nb, {{'item': 'i', 'outputs': {{'verdicts': {str(tmp_path / 'v.csv')!r}}}}}, 't')\n"
+        f"render.for_the_reader(nb, {{'item': 'i', 'outputs': {outputs!r}}}, 't')\n"
         "assert '**PARTLY**' in nb.cells[0].source, nb.cells[0].source\n"
+        "assert '**What it shows.** Prior Beta(1,1); eps = 1. It shows this.' in nb.cells[0].source, nb.cells[0].source\n"
         "print(json.dumps(sorted(h for h in ('pandas', 'scipy') if h in sys.modules)))")
+    assert got == []
+
+
+def test_the_library_imports_tqdm_only_for_a_progress_bar():
+    # tqdm.auto, in a notebook kernel, imports ipywidgets for its notebook bar: the kernels that plot the items load
+    # the mechanisms and the audit, and never show a bar
+    got = loaded_after(
+        "import dpposterior.mechanisms, dpposterior.audit, dpposterior.mechanisms.scan\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('tqdm', 'ipywidgets'))))")
     assert got == []

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from tqdm.auto import tqdm
 
 from ..errors import SizeError
 from ..limits import limit_setting
@@ -70,6 +69,9 @@ def adjacent_blocks(rows, progress: bool = False, desc: str = "pairs"):
     N = len(cands)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     chunk = max(1, min(N, WORK_BYTES // (8 * N * 4)))
+    # imported here: tqdm.auto in a notebook kernel imports ipywidgets (~0.1 s), and only a progress bar needs it
+    from tqdm.auto import tqdm
+
     bar = tqdm(total=N, desc=desc, unit="c", disable=not progress, mininterval=2.0)
     for lo in range(0, N, chunk):
         hi = min(N, lo + chunk)

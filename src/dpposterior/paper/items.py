@@ -11,6 +11,7 @@ import pandas as pd
 from . import paths, style, tables
 from .paths import here
 from .verdicts import Verdict, as_frame, counts_line
+from .words import title_and_settings
 
 
 def load(paths, **kw) -> pd.DataFrame:
@@ -30,24 +31,6 @@ def parameters(item: str, config: str = "config.yaml") -> dict:
 
     cfg = yaml.safe_load(here(config).read_text(encoding="utf-8"))
     return item_parameters(cfg, item, cfg.get("results_dir", paths.RESULTS), cfg.get("figures_dir", paths.FIGURES))
-
-
-def title_and_settings(caption: str) -> tuple[str, str]:
-    """The first two sentences of an item's caption: its title and its settings line (every notebook's
-    caption opens with the item's title, then the settings: prior, data, n, eps, runs). A sentence ends at
-    ". " outside parentheses and braces, so "(arXiv draft Fig. 3b)" stays whole."""
-    sentences, depth, start = [], 0, 0
-    for i, ch in enumerate(caption):
-        depth += (ch in "([{") - (ch in ")]}")
-        if ch == "." and depth <= 0 and caption[i + 1:i + 2] in (" ", "") and i > start:
-            sentences.append(caption[start:i].strip())
-            start = i + 1
-            if len(sentences) == 2:
-                break
-    else:
-        if caption[start:].strip():
-            sentences.append(caption[start:].strip().rstrip("."))
-    return (sentences + ["", ""])[0], (sentences + ["", ""])[1]
 
 
 def finish(item: str, outputs: dict, *, fig, table: pd.DataFrame, caption: str, rows: list[Verdict],

@@ -96,7 +96,7 @@ def verdict_summary(parameters: dict) -> str:
 def _caption_body(caption: str, title: str) -> str:
     """The caption without its title sentence and its closing verdict counts: what the item shows, in its own
     settings."""
-    from .items import title_and_settings
+    from .words import title_and_settings
 
     text = " ".join(caption.split())
     first, _ = title_and_settings(text)

@@ -2,7 +2,8 @@
 
 A module of plain strings: a render job counts an item's verdicts and reads whose statement each row checks
 (:func:`source_of`) for its notebook's first cell from the CSV alone (:func:`dpposterior.paper.render.item_header`),
-without loading pandas or scipy.
+without loading pandas or scipy; it also reads an item's title and settings from its caption
+(:func:`title_and_settings`) there.
 """
 
 from __future__ import annotations
@@ -86,3 +87,21 @@ def whose(source: str) -> str:
     return QUESTION if s.endswith("(a question)") else DRAFT
 #: The kinds of row as a reader sees them named (the first page, a notebook's first cell), in this order.
 KINDS = {DRAFT: "the drafts' claims", QUESTION: "the drafts' questions", PROJECT: "the project's own checks"}
+
+
+def title_and_settings(caption: str) -> tuple[str, str]:
+    """The first two sentences of an item's caption: its title and its settings line (every notebook's
+    caption opens with the item's title, then the settings: prior, data, n, eps, runs). A sentence ends at
+    ". " outside parentheses and braces, so "(arXiv draft Fig. 3b)" stays whole."""
+    sentences, depth, start = [], 0, 0
+    for i, ch in enumerate(caption):
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "." and depth <= 0 and caption[i + 1:i + 2] in (" ", "") and i > start:
+            sentences.append(caption[start:i].strip())
+            start = i + 1
+            if len(sentences) == 2:
+                break
+    else:
+        if caption[start:].strip():
+            sentences.append(caption[start:].strip().rstrip("."))
+    return (sentences + ["", ""])[0], (sentences + ["", ""])[1]
