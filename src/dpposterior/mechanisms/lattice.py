@@ -357,13 +357,14 @@ def _edge_rows_to(remap, m: NDArray[np.int64], W: int) -> tuple[NDArray[np.int64
 def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
     whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`)."""
-    from ..lattice.corners import corner_errors
-    from ..lattice.noise import window
-    from ..lattice.search import local_search_many, window_errors
+    from ..lattice.corners import corner_errors, corner_local_outputs
+    from ..lattice.search import window_errors
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
-    out = local_search_many(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
-    return corner_errors(_corner(a, n, epsilon), out, W, window_errors(a, n, epsilon, out, W))
+    remap = _corner(a, n, epsilon)
+    # the local remap only where the release reads it (the table's rows hold most near ties at small eps)
+    out = corner_local_outputs(remap, W, max_fallback=max_fallback)
+    return corner_errors(remap, out, W, window_errors(a, n, epsilon, out, W))
 
 
 @lru_cache(maxsize=2)
