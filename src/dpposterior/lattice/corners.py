@@ -50,7 +50,9 @@ the losses' own evaluation, is at most ``min_T max_c E_T(c)``: the best worst ca
 Errors (:func:`corner_errors`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
 ``tail_bound(k, eps, We)``): the local Bayes remap's sum (:func:`.search.window_errors`) for every ``c`` whose
 ball misses the table's rows ``F u G`` (the same terms), recomputed term by term, in the same order, for the ``c``
-whose ball meets them or meets an edge row (a count within ``U + We`` of 0).
+whose ball meets them or meets an edge row (a count within ``U + We`` of 0).  The local Bayes remap is needed only
+at the window's points off both tables (:func:`corner_local_outputs`): every other point lies in the ball of a
+recomputed ``c`` only, and the recomputation reads the tables there.
 """
 
 from __future__ import annotations
