@@ -169,10 +169,10 @@ CORNER_SECONDS = (0.3, 4e-8, 1.3)
 #: Seconds per loss entry of the corner remap's edge LPs (eps < 1; ``corner_sizes``' ``edge_entries``), and per term of
 #: the errors' recomputation near the edges (``corners.edge_error_terms``).  Measured on the 2 shared cores at load
 #: 10-22 (CPU s, Dir(1,1,1), eps = 0.5, 2026-11-28): the three edge LPs (1.5e7 entries) 3.5 s.  The recomputation
-#: (each window point's row looked up once on a grid, a one-output row read directly) at load 35-40: n = 100
-#: (3.8e7 terms) 1.13 s, 13.1 s before (the fit with ~2x margin).
+#: (each window point's row looked up once on a grid, a one-output row read directly) at load 15-40: n = 100
+#: (3.8e7 terms) 1.13 s, 13.1 s before; n = 1000 (3.75e8 terms) 20.7 s (the fit with ~2x margin over n = 1000's).
 EDGE_SECONDS = 2.5e-7
-EDGE_TERM_SECONDS = 6e-8
+EDGE_TERM_SECONDS = 1e-7
 #: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
 #: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
 CORNER_BYTES = 150.0
