@@ -73,7 +73,7 @@ def case(prior: tuple, n: int, eps: float, errors_only: bool = False) -> dict:
         E = corners.corner_errors(remap, out, We, base)
         t4 = time.process_time()
         worst = float(E.high.max())
-        row |= {"route": "corner remap", "worst": worst, "bound": remap.certificate["lower"],
+        row |= {"route": "corner remap", "worst": worst, "bound": None if errors_only else remap.certificate["lower"],
                 "worst_at": E.counts[int(np.argmax(E.low))].tolist(), "lp": remap.certificate["lp"],
                 "n_ref": remap.certificate["n_ref"], "depth": remap.certificate["depth"],
                 "edge_lp": remap.certificate.get("edge_lp"),
@@ -86,7 +86,7 @@ def case(prior: tuple, n: int, eps: float, errors_only: bool = False) -> dict:
         # the interior: the largest error among the data sets at least depth + W from every vertex
         far = (n - E.counts.max(axis=1)) > remap.certificate["depth"] + remap.certificate["W"]
         row["interior_worst"] = float(E.high[far].max()) if far.any() else None
-    row["ratio"] = row["worst"] / row["bound"] if row["bound"] > 0 else None  # nan without the certificate
+    row["ratio"] = row["worst"] / row["bound"] if row["bound"] else None  # None without the certificate
     return row
 
 
@@ -125,7 +125,7 @@ def main() -> None:
             rows.append(r)
             inner = f"{r['interior_worst']:.4f}" if r.get("interior_worst") is not None else "-"
             avg = f"{r['local_bayes_worst']:.5f}" if "local_bayes_worst" in r else "-"
-            print(f"| {eps:g} | {n} | {r['route']} | {r['worst']:.5f} | {r['bound']:.5f} | "
+            print(f"| {eps:g} | {n} | {r['route']} | {r['worst']:.5f} | {r['bound'] or float('nan'):.5f} | "
                   f"{r['ratio'] or float('nan'):.4f} | {avg} | {inner} | {r['cpu_s']:.1f} |", flush=True)
             if "errors_cpu_s" in r:
                 print(f"  errors' route: {r['errors_cpu_s']:.1f} CPU s (solve {r['cpu_solve_s']:.1f}, local search "
