@@ -4,13 +4,20 @@ case (the upper end of the bracket), the certified lower bound on the best worst
 their ratio, and the CPU seconds; beside it the local Bayes remap's worst case (``lattice~average``'s).
 
     PYTHONPATH=src python benchmarks/lattice_worst.py [--n 10,20,50,100,300,1000] [--eps 0.5,1,2] [--prior 1,1,1]
-        [--out benchmarks/lattice_worst.json] [--check-n 12,16] [--check-eps 0.5]
+        [--out benchmarks/lattice_worst.json] [--check-n 12,16] [--check-eps 0.5] [--errors-only]
 
 In process, one case after the other (``time.process_time``); the errors of the corner remap are the local Bayes
 remap's errors over the window (:func:`dpposterior.lattice.search.local_search_many` and ``window_errors``, the
 ``lattice~average`` route, run here without its budget) with the data sets near the table recomputed.  Writes the
 rows as JSON (``--out``) and prints a table; then, at ``--check-n`` (where the window's minimax LP runs), the LP's
 optimum beside the corner certificate at the same n (is the bound the loose side?).
+
+``--errors-only`` times what ``accuracy`` runs for the corner remap's exact errors and nothing else: the solve, the
+local search at the window points the release maps by it (:func:`dpposterior.lattice.corners.corner_local_outputs`)
+and the recomputation near the tables, each with its CPU seconds (no certificate, no ``lattice~average`` beside it):
+
+    PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 300,600,1000 --errors-only --check-n "" \
+        --out benchmarks/lattice_worst_errors.json
 """
 
 from __future__ import annotations
@@ -28,8 +35,20 @@ from dpposterior.lattice.search import local_search_many, window_errors
 from dpposterior.mechanisms import LATTICE, ReleaseSpec
 from dpposterior.mechanisms.lattice import LOCAL_ERROR_TOL, MINIMAX_R_RADIUS
 
+_SOLVED: dict = {}
 
-def case(prior: tuple, n: int, eps: float) -> dict:
+
+def _solved(prior: tuple, n: int, eps: float) -> corners.CornerRemap:
+    """The corner remap at n (its table solved once per ``n_ref``: the same LP at every n past it)."""
+    depth = corners.default_depth(eps)
+    n0 = min(n, corners.reference_n(eps, depth))
+    key = (prior, n0, eps)
+    if key not in _SOLVED:
+        _SOLVED[key] = corners.corner_remap(prior, n0, eps)
+    return corners._translated(_SOLVED[key], n)
+
+
+def case(prior: tuple, n: int, eps: float, errors_only: bool = False) -> dict:
     spec = ReleaseSpec.of("lattice", eps, objective="worst")
     a = np.asarray(prior, dtype=np.float64)
     row = {"prior": list(prior), "n": n, "epsilon": eps}
@@ -41,25 +60,33 @@ def case(prior: tuple, n: int, eps: float) -> dict:
         row["cpu_s"] = time.process_time() - t0
         row["local_bayes_worst"] = setup.errors(bayes_remap(setup)[0]).worst[1]
     else:
-        remap = corners.corner_remap(a, n, eps, certify=True)
+        remap = _solved(prior, n, eps)
         t1 = time.process_time()
-        We = radius_for(3, eps, LOCAL_ERROR_TOL)
-        out = local_search_many(a, n, eps, window(n, 3, We))
-        base = window_errors(a, n, eps, out, We)
+        if not errors_only:
+            remap.certificate = dict(remap.certificate, lower=corners.certify_remap(remap))
         t2 = time.process_time()
-        E = corners.corner_errors(remap, out, We, base)
+        We = radius_for(3, eps, LOCAL_ERROR_TOL)
+        stats = {}
+        out = corners.corner_local_outputs(remap, We, stats=stats)  # the route's local search: where it is read
+        base = window_errors(a, n, eps, out, We)
         t3 = time.process_time()
+        E = corners.corner_errors(remap, out, We, base)
+        t4 = time.process_time()
         worst = float(E.high.max())
-        row |= {"route": "corner remap", "worst": worst, "bound": remap.certificate["lower"],
+        row |= {"route": "corner remap", "worst": worst, "bound": None if errors_only else remap.certificate["lower"],
                 "worst_at": E.counts[int(np.argmax(E.low))].tolist(), "lp": remap.certificate["lp"],
                 "n_ref": remap.certificate["n_ref"], "depth": remap.certificate["depth"],
                 "edge_lp": remap.certificate.get("edge_lp"),
-                "cpu_s": (t1 - t0) + (t3 - t2), "cpu_local_errors_s": t2 - t1,
-                "local_bayes_worst": float(base.high.max())}
+                "cpu_s": (t1 - t0) + (t2 - t1) + (t4 - t3), "cpu_solve_s": t1 - t0, "cpu_certificate_s": t2 - t1,
+                "cpu_local_errors_s": t3 - t2, "cpu_corner_errors_s": t4 - t3, "local_points": stats["points"],
+                "local_fallbacks": stats["fallback"], "errors_cpu_s": (t1 - t0) + (t4 - t2)}
+        if not errors_only:  # lattice~average's worst case: the local Bayes remap at every point of the window
+            full = local_search_many(a, n, eps, window(n, 3, We))
+            row["local_bayes_worst"] = float(window_errors(a, n, eps, full, We).high.max())
         # the interior: the largest error among the data sets at least depth + W from every vertex
         far = (n - E.counts.max(axis=1)) > remap.certificate["depth"] + remap.certificate["W"]
         row["interior_worst"] = float(E.high[far].max()) if far.any() else None
-    row["ratio"] = row["worst"] / row["bound"] if row["bound"] > 0 else None
+    row["ratio"] = row["worst"] / row["bound"] if row["bound"] else None  # None without the certificate
     return row
 
 
@@ -84,6 +111,9 @@ def main() -> None:
     p.add_argument("--out", default="benchmarks/lattice_worst.json")
     p.add_argument("--check-n", default="12,16", help="n where the window LP's optimum is set beside the bound")
     p.add_argument("--check-eps", default="0.5")
+    p.add_argument("--errors-only", action="store_true",
+                   help="the exact errors' route only (its solve, local search and recomputation; no certificate, no "
+                        "lattice~average beside it): what `accuracy` runs")
     args = p.parse_args()
     prior = tuple(float(x) for x in args.prior.split(","))
     rows = []
@@ -91,11 +121,16 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     for eps in (float(x) for x in args.eps.split(",")):
         for n in (int(x) for x in args.n.split(",")):
-            r = case(prior, n, eps)
+            r = case(prior, n, eps, args.errors_only)
             rows.append(r)
             inner = f"{r['interior_worst']:.4f}" if r.get("interior_worst") is not None else "-"
-            print(f"| {eps:g} | {n} | {r['route']} | {r['worst']:.5f} | {r['bound']:.5f} | "
-                  f"{r['ratio']:.4f} | {r['local_bayes_worst']:.5f} | {inner} | {r['cpu_s']:.1f} |", flush=True)
+            avg = f"{r['local_bayes_worst']:.5f}" if "local_bayes_worst" in r else "-"
+            print(f"| {eps:g} | {n} | {r['route']} | {r['worst']:.5f} | {r['bound'] or float('nan'):.5f} | "
+                  f"{r['ratio'] or float('nan'):.4f} | {avg} | {inner} | {r['cpu_s']:.1f} |", flush=True)
+            if "errors_cpu_s" in r:
+                print(f"  errors' route: {r['errors_cpu_s']:.1f} CPU s (solve {r['cpu_solve_s']:.1f}, local search "
+                      f"{r['cpu_local_errors_s']:.1f} at {r['local_points']:,} points, {r['local_fallbacks']:,} handed "
+                      f"on; recomputation {r['cpu_corner_errors_s']:.1f})", flush=True)
             with open(args.out, "w") as fh:
                 json.dump(rows, fh, indent=1)
     checks = [x for x in args.check_n.split(",") if x]

@@ -383,3 +383,23 @@ def test_the_columns_edge_rows_are_every_edge_row_that_reaches_r():
         want = {tuple(z): v for z, v in zip(box.tolist(), tb) if v > 0}
         got = {tuple(z): v for z, v in zip(Z.tolist(), t)}
         assert got.keys() == want.keys() and all(abs(got[z] - want[z]) < 1e-15 for z in got)
+
+
+def test_the_local_search_runs_only_where_the_release_reads_it():
+    """``corner_local_outputs`` searches the window's points off both tables only: the errors are the same floats as
+    with the local remap at every point, whatever stands at the other points (they are never read), and the points
+    left out are many at eps < 1 (the edge rows)."""
+    a, n, eps, We = (1, 1, 1), 200, 0.8, 6
+    remap = corners.corner_remap(a, n, eps, depth=3)
+    Z = window(n, 3, We)
+    full = local_search_many(a, n, eps, Z)
+    st = {}
+    part = corners.corner_local_outputs(remap, We, stats=st)
+    need = corners.local_points(remap, Z)
+    assert st["points"] == need.sum() < 0.8 * len(Z)
+    assert np.array_equal(part[need], full[need])
+    want = corners.corner_errors(remap, full, We).low
+    assert np.array_equal(corners.corner_errors(remap, part, We).low, want)
+    other = part.copy()
+    other[~need] = (n, 0, 0)  # anything in R(n)
+    assert np.array_equal(corners.corner_errors(remap, other, We).low, want)

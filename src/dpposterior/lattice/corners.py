@@ -50,7 +50,9 @@ the losses' own evaluation, is at most ``min_T max_c E_T(c)``: the best worst ca
 Errors (:func:`corner_errors`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
 ``tail_bound(k, eps, We)``): the local Bayes remap's sum (:func:`.search.window_errors`) for every ``c`` whose
 ball misses the table's rows ``F u G`` (the same terms), recomputed term by term, in the same order, for the ``c``
-whose ball meets them or meets an edge row (a count within ``U + We`` of 0).
+whose ball meets them or meets an edge row (a count within ``U + We`` of 0).  The local Bayes remap is needed only
+at the window's points off both tables (:func:`corner_local_outputs`): every other point lies in the ball of a
+recomputed ``c`` only, and the recomputation reads the tables there.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError
 from ..models import candidate_rank, candidates
 from ..randomness import choose, float_weights
-from .noise import log_normaliser, radius_for, sphere_count, tail_bound
+from .noise import log_normaliser, radius_for, sphere_count, tail_bound, window
 from .remap import _ball, local_bayes_search, project
 
 #: The LP keeps the kernel's mass within ``radius_for(k, eps, LP_TOL)`` of each corner data set (the rest, at most
@@ -80,8 +82,10 @@ REGULARISER = 1e-4
 #: Absolute slack per unit of dual weight for the float evaluation of the losses (a few ulp of ``ln BC`` through
 #: ``sqrt(1 - BC)``; far above the measured differences between two evaluations, 1e-15).
 LOSS_SLACK = 1e-9
-#: Entries of one block of the errors' recomputation (data sets x offsets).
+#: Entries of one block of the LP's sums.
 BLOCK_ENTRIES = 2**21
+#: Data sets of one block of the errors' recomputation (each offset's temporaries: a few (block x outputs x k) arrays).
+ERROR_BLOCK = 2**15
 
 
 def default_depth(epsilon: float) -> int:
@@ -564,28 +568,77 @@ def certified_lower(a, n, eps, C, vertex, Fz, lam, depth, reach) -> float:
     return max(0.0, total - margin)
 
 
+def local_points(remap: CornerRemap, Z: ArrayLike) -> NDArray[np.bool_]:
+    """Which rows ``z`` of ``Z`` (lattice points summing to the remap's n) the corner release maps by the local Bayes
+    remap: those off the corner table and off every edge row (:meth:`CornerRemap.transition`).  Elsewhere ``T(z, .)``
+    is a table's row, so :func:`corner_errors` never reads ``local_outputs`` there."""
+    z = np.asarray(Z, dtype=np.int64).reshape(-1, remap.a.size)
+    return (remap.rows(z) < 0) & (remap.edge_rows(z)[0] < 0)
+
+
+def corner_local_outputs(remap: CornerRemap, We: int, max_fallback: int | None = None,
+                         stats: dict | None = None) -> NDArray[np.int64]:
+    """``local_outputs`` for :func:`corner_errors` (k = 3): the local Bayes remap
+    (:func:`.search.local_search_many`, ``max_fallback`` and ``stats`` its own) at the points of ``window(n, 3, We)``
+    the release maps by it (:func:`local_points`), ``project(z)`` at the others (never read there: every data set
+    whose ball meets a table's row is recomputed from the rows, and the rest read only the local points).  So the
+    errors are the same floats as with the local remap at every point, and the near ties on the edges and at the
+    vertices, which the release never searches, cost nothing (Dir(1,1,1), eps = 0.5: most of them lie there)."""
+    from .search import local_search_many
+
+    Z = window(remap.n, remap.a.size, int(We))
+    need = local_points(remap, Z)
+    out = np.empty_like(Z)
+    out[~need] = project(Z[~need], remap.n)
+    out[need] = local_search_many(remap.a, remap.n, remap.epsilon, Z[need], max_fallback=max_fallback, stats=stats)
+    return out
+
+
 def corner_errors(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int, base=None):
     """``E(c)`` of the corner release for every c of R(n) (k = 3), as a :class:`.scale.Bracket` (module docstring):
-    ``local_outputs`` is the local Bayes remap at every point of ``window(n, 3, We)`` (lexicographic;
-    :func:`.search.local_search_many`), ``base`` its :func:`.search.window_errors` (computed if None)."""
+    ``local_outputs`` is the local Bayes remap (:func:`.search.local_search_many`) at every point of
+    ``window(n, 3, We)`` (lexicographic) that the release maps by it (:func:`local_points`; any point of R(n) at the
+    others: :func:`corner_local_outputs`), ``base`` its :func:`.search.window_errors` (computed if None)."""
     from .scale import Bracket, _LossTables
     from .search import window_errors
 
     a, n, eps, k = remap.a, remap.n, remap.epsilon, remap.a.size
+    We = int(We)
     if base is None:
         base = window_errors(a, n, eps, local_outputs, We)
-    offs = _ball(k, int(We))
+    offs = _ball(k, We)
     wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
     R = base.counts
-    # the data sets whose ball meets F
+    # the data sets whose ball meets the table's rows: each row (at n) plus every offset, marked on a grid (c_1, c_2)
     pts = remap.points.copy()
     pts[np.arange(len(pts)), remap.corner] += n - remap.n_ref
-    A, _ = _union(pts, offs, remap.shift + We)
-    A = A[np.all(A >= 0, axis=1)]
+    pad = remap.shift + We
+    side = n + 1 + 4 * pad
+    mark = np.zeros(side * side, dtype=bool)
+    at = (pts[:, 0] + pad) * side + (pts[:, 1] + pad)
+    for w in offs:
+        mark[at + (w[0] * side + w[1])] = True
+    meet = mark[(R[:, 0] + pad) * side + (R[:, 1] + pad)]
     if remap.edges is not None:  # and the data sets whose ball meets an edge row: a count within top + We of 0
-        near = R[R.min(axis=1) <= remap.edges.top + We]
-        A = np.unique(np.concatenate([A, near]), axis=0)
+        meet |= R.min(axis=1) <= remap.edges.top + We
+    A = R[meet]
     ai = candidate_rank(A)
+    # every point z = c + w of the window, on its grid (z_1 + We, z_2 + We): its row of the table (or -1), its edge
+    # row (or -1) and its place in local_outputs, each as :meth:`CornerRemap.rows`, :meth:`CornerRemap.edge_rows`
+    # and the window's order give them (the same values, looked up once)
+    Zw = window(n, k, We)
+    gside = n + 1 + 3 * We  # z_i + We runs from 0 to n + 3 We
+    gw = (Zw[:, 0] + We) * gside + (Zw[:, 1] + We)
+    row_at = np.full(gside * gside, -1, dtype=np.int64)
+    row_at[gw] = remap.rows(Zw)
+    ei_w, eu_w = remap.edge_rows(Zw)
+    edge_at = np.full(gside * gside, -1, dtype=np.int64)
+    edge_at[gw] = ei_w
+    edge_u = np.full(gside * gside, -1, dtype=np.int64)
+    edge_u[gw] = eu_w
+    local_at = np.full(gside * gside, -1, dtype=np.int64)
+    local_at[gw] = _window_key(Zw, We)
+    del Zw, gw, ei_w, eu_w
     tables = _LossTables(a, n, R).tables
     n1 = n + 1
 
@@ -594,33 +647,48 @@ def corner_errors(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int,
             c[..., 2] * n1 + r[..., 2]]
         return hellinger_from_log_bc(lb, out=lb)
 
+    # the table's rows with one output (probability 1, the rest 0): their first output at n
+    single = (remap.probs[:, 0] == 1.0) & np.all(remap.probs[:, 1:] == 0.0, axis=1)
+    shift_n = n - remap.n_ref
+    first = remap.outputs[:, 0, :].copy()
+    first[np.arange(len(first)), remap.corner] += shift_n
     low = base.low.copy()
-    step = max(1, BLOCK_ENTRIES // len(offs))
-    for lo in range(0, len(A), step):
-        c = A[lo:lo + step]
+    for lo in range(0, len(A), ERROR_BLOCK):
+        c = A[lo:lo + ERROR_BLOCK]
+        gc = (c[:, 0] + We) * gside + (c[:, 1] + We)
         acc = np.zeros(len(c))
         for w, kw in zip(offs, wts):
-            z = c + w[None, :]
-            f = remap.rows(z)
+            g = gc + (w[0] * gside + w[1])
+            f = row_at[g]
             on = f >= 0
             term = np.empty(len(c))
-            ei, eu = remap.edge_rows(z)
+            ei = edge_at[g]
             edge = ~on & (ei >= 0)
             rest = ~on & ~edge
             if rest.any():
-                r = local_outputs[_window_key(z[rest], We)]
+                r = local_outputs[local_at[g[rest]]]
                 term[rest] = loss(c[rest], r)
             if edge.any():
-                ro = remap.edges.outputs(z[edge], ei[edge], eu[edge])
+                z = c[edge] + w[None, :]
+                eu = edge_u[g[edge]]
+                ro = remap.edges.outputs(z, ei[edge], eu)
                 cc = np.broadcast_to(c[edge][:, None, :], ro.shape)
-                term[edge] = (remap.edges.probs[ei[edge], eu[edge]] * loss(cc, ro)).sum(axis=1)
+                term[edge] = (remap.edges.probs[ei[edge], eu] * loss(cc, ro)).sum(axis=1)
             if on.any():
-                fo = f[on]
-                ro = remap.row_outputs(fo)
-                cc = np.broadcast_to(c[on][:, None, :], ro.shape)
-                term[on] = (remap.probs[fo] * loss(cc, ro)).sum(axis=1)
+                one = np.flatnonzero(on)
+                many = one[~single[f[one]]]
+                one = one[single[f[one]]]
+                if one.size:  # 1.0 L + 0.0 (L' + ...) is L exactly: the row's one output
+                    term[one] = loss(c[one], first[f[one]])
+                if many.size:
+                    fo = f[many]
+                    ro = remap.outputs[fo]
+                    if shift_n:
+                        ro[np.arange(len(fo)), :, remap.corner[fo]] += shift_n
+                    cc = np.broadcast_to(c[many][:, None, :], ro.shape)
+                    term[many] = (remap.probs[fo] * loss(cc, ro)).sum(axis=1)
             acc += kw * term
-        low[ai[lo:lo + step]] = acc
+        low[ai[lo:lo + ERROR_BLOCK]] = acc
     return Bracket(R, low, float(tail_bound(k, eps, int(We))), len(offs))
 
 

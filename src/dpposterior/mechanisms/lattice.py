@@ -173,10 +173,11 @@ WINDOW_WORST_SECONDS = 45.0
 CORNER_SECONDS = (0.3, 4e-8, 1.3)
 #: Seconds per loss entry of the corner remap's edge LPs (eps < 1; ``corner_sizes``' ``edge_entries``), and per term of
 #: the errors' recomputation near the edges (``corners.edge_error_terms``).  Measured on the 2 shared cores at load
-#: 10-22 (CPU s, Dir(1,1,1), eps = 0.5, 2026-11-28): the three edge LPs (1.5e7 entries) 3.5 s; the recomputation at
-#: n = 100 (3.3e7 terms, ~3 outputs a term) ~9 s (the fit with ~2x margin).
+#: 10-22 (CPU s, Dir(1,1,1), eps = 0.5, 2026-11-28): the three edge LPs (1.5e7 entries) 3.5 s.  The recomputation
+#: (each window point's row looked up once on a grid, a one-output row read directly) at load 15-40: n = 100
+#: (3.8e7 terms) 1.13 s, 13.1 s before; n = 1000 (3.75e8 terms) 20.7 s (the fit with ~2x margin over n = 1000's).
 EDGE_SECONDS = 2.5e-7
-EDGE_TERM_SECONDS = 5e-7
+EDGE_TERM_SECONDS = 1e-7
 #: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
 #: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
 CORNER_BYTES = 150.0
@@ -362,13 +363,14 @@ def _edge_rows_to(remap, m: NDArray[np.int64], W: int) -> tuple[NDArray[np.int64
 def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
     whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`)."""
-    from ..lattice.corners import corner_errors
-    from ..lattice.noise import window
-    from ..lattice.search import local_search_many, window_errors
+    from ..lattice.corners import corner_errors, corner_local_outputs
+    from ..lattice.search import window_errors
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
-    out = local_search_many(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
-    return corner_errors(_corner(a, n, epsilon), out, W, window_errors(a, n, epsilon, out, W))
+    remap = _corner(a, n, epsilon)
+    # the local remap only where the release reads it (the table's rows hold most near ties at small eps)
+    out = corner_local_outputs(remap, W, max_fallback=max_fallback)
+    return corner_errors(remap, out, W, window_errors(a, n, epsilon, out, W))
 
 
 @lru_cache(maxsize=2)
