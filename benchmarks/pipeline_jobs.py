@@ -38,14 +38,19 @@ gave bit for bit the numbers of its "before", checked by comparing the arrays):
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import resource
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+#: The settings every tree's ``expected_error`` cases run: this checkout's config (both trees the same grid).
+CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
+
 PRELUDE = """
-import hashlib, numpy as np, pandas as pd
+import hashlib, os, numpy as np, pandas as pd
 from dpposterior.paper.limits import apply
 apply()
 def digest(*arrays):
@@ -53,6 +58,30 @@ def digest(*arrays):
     for a in arrays:
         h.update(np.ascontiguousarray(np.asarray(a, dtype=np.float64)).tobytes())
     return h.hexdigest()[:12]
+def frame_digest(df):
+    # every column of an expected_error grid, floats by their bits, the rest (lists, strings) by repr
+    h = hashlib.sha256()
+    for col in df.columns:
+        v = df[col]
+        h.update(col.encode())
+        if v.dtype.kind in "fiub":
+            h.update(np.ascontiguousarray(v.to_numpy()).tobytes())
+        else:
+            h.update(repr([None if x is None else list(x) if isinstance(x, np.ndarray) else x for x in v]).encode())
+    return h.hexdigest()[:12]
+def grid_spec(item):
+    # the job's --spec: the stage's settings of this item in this checkout's config.yaml
+    import yaml
+    from dpposterior.paper.stages.expected_error import EXPECTED_ERROR
+    return EXPECTED_ERROR.spec(yaml.safe_load(open(CONFIG)), item)
+def grid_job(item, name, same=None):
+    # one expected_error job: its grid, written to SCRATCH (a later case of the same tree reads it as its
+    # same-release input, as the pipeline does), its digest and rows
+    from dpposterior.paper.beyond import expected_error_grid
+    df = expected_error_grid(name, grid_spec(item), None if same is None else pd.read_parquet(
+        os.path.join(SCRATCH, f"{item}-{same}.parquet")))
+    df.to_parquet(os.path.join(SCRATCH, f"{item}-{name}.parquet"))
+    print(frame_digest(df), f"{len(df)} rows, {int((df.status == 'ok').sum())} ok")
 """
 
 CASES = {
@@ -82,6 +111,33 @@ from dpposterior.accuracy import expected_errors
 e = expected_errors("ehds", [1.0, 1.0, 1.0], 100, epsilon=1.0, calibrate=True)
 print(digest(e.expected, [e.calibration.factor]), f"kappa {e.calibration.factor:.6g}")
 """,
+    "lattice search k=3 n=20 eps=0.5": """
+from dpposterior.lattice.noise import window
+from dpposterior.lattice.search import local_search_many
+out = local_search_many([1.0, 1.0, 1.0], 20, 0.5, window(20, 3, 31))  # W of the exact errors there
+print(digest(out), f"{len(out)} points")
+""",
+    "lattice search k=3 n=10 eps=0.25 refused": """
+from dpposterior.lattice.noise import window
+from dpposterior.lattice.search import local_search_many
+from dpposterior.errors import SizeError
+try:
+    local_search_many([1.0, 1.0, 1.0], 10, 0.25, window(10, 3, 62), max_fallback=1475)
+except SizeError as exc:
+    print(digest([len(str(exc))]), str(exc)[:60])
+""",
+    "which-to-use lattice~worst": """
+grid_job("which-to-use", "lattice~worst")
+""",
+    "which-to-use optimal~worst": """
+grid_job("which-to-use", "optimal~worst", same="lattice~worst")
+""",
+    "frontier lattice~worst": """
+grid_job("frontier", "lattice~worst")
+""",
+    "frontier optimal~worst": """
+grid_job("frontier", "optimal~worst", same="lattice~worst")
+""",
     "audit lszhang n=100": """
 from dpposterior.mechanism_audit import audit_mechanism
 from dpposterior.privacy import concrete_epsilon
@@ -95,9 +151,13 @@ print(digest([r.epsilon_lower_bound, r.estimate]), f"lower bound {r.epsilon_lowe
 
 
 def run(src: str, code: str) -> tuple[float, float, str]:
-    """``(cpu s, peak MB, what it printed)`` of ``code`` in a child process with ``PYTHONPATH=src``."""
+    """``(cpu s, peak MB, what it printed)`` of ``code`` in a child process with ``PYTHONPATH=src`` (its scratch
+    directory, where an ``expected_error`` case leaves its grid for the next, one per tree)."""
+    scratch = Path(tempfile.gettempdir()) / f"pipeline_jobs-{hashlib.sha256(src.encode()).hexdigest()[:8]}"
+    scratch.mkdir(exist_ok=True)
+    head = f"CONFIG = {str(CONFIG)!r}\nSCRATCH = {str(scratch)!r}\n"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([sys.executable, "-c", PRELUDE + code], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-c", head + PRELUDE + code], capture_output=True, text=True,
                           env=os.environ | {"PYTHONPATH": src})
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
