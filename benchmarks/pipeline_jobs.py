@@ -74,12 +74,17 @@ def grid_spec(item):
     import yaml
     from dpposterior.paper.stages.expected_error import EXPECTED_ERROR
     return EXPECTED_ERROR.spec(yaml.safe_load(open(CONFIG)), item)
-def grid_job(item, name, same=None):
+def grid_job(item, name, same=None, earlier=()):
     # one expected_error job: its grid, written to SCRATCH (a later case of the same tree reads it as its
-    # same-release input, as the pipeline does), its digest and rows
+    # same-release input, or as an earlier experiment's grid, as the pipeline does), its digest and rows; a tree
+    # whose grid takes no earlier grids computes those rows itself
+    import inspect
     from dpposterior.paper.beyond import expected_error_grid
+    kw = {}
+    if earlier and "earlier" in inspect.signature(expected_error_grid).parameters:
+        kw["earlier"] = [pd.read_parquet(os.path.join(SCRATCH, f"{e}-{name}.parquet")) for e in earlier]
     df = expected_error_grid(name, grid_spec(item), None if same is None else pd.read_parquet(
-        os.path.join(SCRATCH, f"{item}-{same}.parquet")))
+        os.path.join(SCRATCH, f"{item}-{same}.parquet")), **kw)
     df.to_parquet(os.path.join(SCRATCH, f"{item}-{name}.parquet"))
     print(frame_digest(df), f"{len(df)} rows, {int((df.status == 'ok').sum())} ok")
 """
@@ -126,17 +131,21 @@ try:
 except SizeError as exc:
     print(digest([len(str(exc))]), str(exc)[:60])
 """,
-    "which-to-use lattice~worst": """
-grid_job("which-to-use", "lattice~worst")
-""",
-    "which-to-use optimal~worst": """
-grid_job("which-to-use", "optimal~worst", same="lattice~worst")
-""",
+    # the costliest expected_error jobs, in the pipeline's order (a job after the grids it reads)
     "frontier lattice~worst": """
 grid_job("frontier", "lattice~worst")
 """,
     "frontier optimal~worst": """
 grid_job("frontier", "optimal~worst", same="lattice~worst")
+""",
+    "which-to-use lattice~worst": """
+grid_job("which-to-use", "lattice~worst", earlier=["frontier"])
+""",
+    "which-to-use optimal~worst": """
+grid_job("which-to-use", "optimal~worst", same="lattice~worst", earlier=["frontier"])
+""",
+    "tailoring optimal~worst": """
+grid_job("tailoring", "optimal~worst", earlier=["frontier", "which-to-use"])
 """,
     "audit lszhang n=100": """
 from dpposterior.mechanism_audit import audit_mechanism
