@@ -18,7 +18,15 @@ The cases (the work of docs/pipeline.md's measurement, "Where it goes"):
   and the exact pmf where |R(n)| <= 3e6: Hellinger's midpoint series over R(n));
 * ``calibrated ehds k=3 n=100``: the calibration of ``ehds~calibrated`` at Dir(1,1,1), n = 100 (the refining
   passes over the adjacent pairs);
-* ``audit lszhang n=100``: one audit pair of ``lszhang`` (2 x 1e6 exact floor-Laplace draws and their histogram).
+* ``audit lszhang n=100``: one audit pair of ``lszhang`` (2 x 1e6 exact floor-Laplace draws and their histogram);
+* ``lattice search k=3 ...``: the batched local search of ``lattice~worst``'s exact errors over the window at k = 3,
+  n = 20, eps = 0.5 (3,336 near ties handed to the one-point search), and at n = 10, eps = 0.25 up to its refusal;
+* ``frontier lattice~worst`` ... ``tailoring optimal~worst``: the costliest ``expected_error`` jobs, each its whole
+  grid as the job computes it (the stage's spec from this checkout's ``config.yaml``), in the pipeline's order: a
+  job's same-release grid and its earlier experiments' grids are the ones the same tree's earlier cases wrote; a
+  tree that does not take earlier grids computes those points itself.  "same numbers": every cell of the grid.
+
+``--json FILE`` also writes the table's numbers (cases, CPU seconds, peak MB, digests) to FILE.
 
 Not yet run as a whole.  The same pieces, measured on 26 Nov 2026 one after the other in separate processes (CPU
 seconds, ``time.process_time``; before: a clone of the commit before each change, after: the change; every "after"
@@ -39,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import resource
 import subprocess
@@ -178,7 +187,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--against", help="another checkout's src directory, run first (e.g. an earlier commit's)")
     ap.add_argument("--only", default="", help="cases whose name contains this")
+    ap.add_argument("--json", help="also write the numbers to this file")
     args = ap.parse_args()
+    record = {"against": args.against, "cases": []}
     here = str(Path(__file__).resolve().parents[1] / "src")
     if args.against:
         print("| case | cpu s (against) | cpu s (this) | peak MB (this) | same numbers | result |")
@@ -193,11 +204,16 @@ def main() -> None:
             cpu0, _, out0 = run(args.against, code)
         cpu, peak, out = run(here, code)
         digest, _, what = out.partition(" ")
+        entry = {"case": name, "cpu_s": round(cpu, 2), "peak_mb": round(peak), "digest": digest, "result": what}
         if args.against:
             same = "yes" if out0.split(" ")[0] == digest else "NO"
+            entry |= {"cpu_s_against": round(cpu0, 2), "same_numbers": same == "yes"}
             print(f"| {name} | {cpu0:.1f} | {cpu:.1f} | {peak:.0f} | {same} | {what} |", flush=True)
         else:
             print(f"| {name} | {cpu:.1f} | {peak:.0f} | {what} |", flush=True)
+        record["cases"].append(entry)
+    if args.json:
+        Path(args.json).write_text(json.dumps(record, indent=1) + "\n")
 
 
 if __name__ == "__main__":
