@@ -76,7 +76,8 @@ def frame_digest(df):
         if v.dtype.kind in "fiub":
             h.update(np.ascontiguousarray(v.to_numpy()).tobytes())
         else:
-            h.update(repr([None if x is None else list(x) if isinstance(x, np.ndarray) else x for x in v]).encode())
+            # a list cell by its numbers (a computed row holds numpy integers, a row read from a grid Python ones)
+            h.update(repr([x if x is None or isinstance(x, str) else [float(y) for y in x] for x in v]).encode())
     return h.hexdigest()[:12]
 def grid_spec(item):
     # the job's --spec: the stage's settings of this item in this checkout's config.yaml
