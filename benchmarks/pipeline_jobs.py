@@ -18,7 +18,15 @@ The cases (the work of docs/pipeline.md's measurement, "Where it goes"):
   and the exact pmf where |R(n)| <= 3e6: Hellinger's midpoint series over R(n));
 * ``calibrated ehds k=3 n=100``: the calibration of ``ehds~calibrated`` at Dir(1,1,1), n = 100 (the refining
   passes over the adjacent pairs);
-* ``audit lszhang n=100``: one audit pair of ``lszhang`` (2 x 1e6 exact floor-Laplace draws and their histogram).
+* ``audit lszhang n=100``: one audit pair of ``lszhang`` (2 x 1e6 exact floor-Laplace draws and their histogram);
+* ``lattice search k=3 ...``: the batched local search of ``lattice~worst``'s exact errors over the window at k = 3,
+  n = 20, eps = 0.5 (3,336 near ties handed to the one-point search), and at n = 10, eps = 0.25 up to its refusal;
+* ``frontier lattice~worst`` ... ``tailoring optimal~worst``: the costliest ``expected_error`` jobs, each its whole
+  grid as the job computes it (the stage's spec from this checkout's ``config.yaml``), in the pipeline's order: a
+  job's same-release grid and its earlier experiments' grids are the ones the same tree's earlier cases wrote; a
+  tree that does not take earlier grids computes those points itself.  "same numbers": every cell of the grid.
+
+``--json FILE`` also writes the table's numbers (cases, CPU seconds, peak MB, digests) to FILE.
 
 Not yet run as a whole.  The same pieces, measured on 26 Nov 2026 one after the other in separate processes (CPU
 seconds, ``time.process_time``; before: a clone of the commit before each change, after: the change; every "after"
@@ -38,14 +46,20 @@ gave bit for bit the numbers of its "before", checked by comparing the arrays):
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import resource
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+#: The settings every tree's ``expected_error`` cases run: this checkout's config (both trees the same grid).
+CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
+
 PRELUDE = """
-import hashlib, numpy as np, pandas as pd
+import hashlib, os, numpy as np, pandas as pd
 from dpposterior.paper.limits import apply
 apply()
 def digest(*arrays):
@@ -53,6 +67,36 @@ def digest(*arrays):
     for a in arrays:
         h.update(np.ascontiguousarray(np.asarray(a, dtype=np.float64)).tobytes())
     return h.hexdigest()[:12]
+def frame_digest(df):
+    # every column of an expected_error grid, floats by their bits, the rest (lists, strings) by repr
+    h = hashlib.sha256()
+    for col in df.columns:
+        v = df[col]
+        h.update(col.encode())
+        if v.dtype.kind in "fiub":
+            h.update(np.ascontiguousarray(v.to_numpy()).tobytes())
+        else:
+            # a list cell by its numbers (a computed row holds numpy integers, a row read from a grid Python ones)
+            h.update(repr([x if x is None or isinstance(x, str) else [float(y) for y in x] for x in v]).encode())
+    return h.hexdigest()[:12]
+def grid_spec(item):
+    # the job's --spec: the stage's settings of this item in this checkout's config.yaml
+    import yaml
+    from dpposterior.paper.stages.expected_error import EXPECTED_ERROR
+    return EXPECTED_ERROR.spec(yaml.safe_load(open(CONFIG)), item)
+def grid_job(item, name, same=None, earlier=()):
+    # one expected_error job: its grid, written to SCRATCH (a later case of the same tree reads it as its
+    # same-release input, or as an earlier experiment's grid, as the pipeline does), its digest and rows; a tree
+    # whose grid takes no earlier grids computes those rows itself
+    import inspect
+    from dpposterior.paper.beyond import expected_error_grid
+    kw = {}
+    if earlier and "earlier" in inspect.signature(expected_error_grid).parameters:
+        kw["earlier"] = [pd.read_parquet(os.path.join(SCRATCH, f"{e}-{name}.parquet")) for e in earlier]
+    df = expected_error_grid(name, grid_spec(item), None if same is None else pd.read_parquet(
+        os.path.join(SCRATCH, f"{item}-{same}.parquet")), **kw)
+    df.to_parquet(os.path.join(SCRATCH, f"{item}-{name}.parquet"))
+    print(frame_digest(df), f"{len(df)} rows, {int((df.status == 'ok').sum())} ok")
 """
 
 CASES = {
@@ -82,6 +126,37 @@ from dpposterior.accuracy import expected_errors
 e = expected_errors("ehds", [1.0, 1.0, 1.0], 100, epsilon=1.0, calibrate=True)
 print(digest(e.expected, [e.calibration.factor]), f"kappa {e.calibration.factor:.6g}")
 """,
+    "lattice search k=3 n=20 eps=0.5": """
+from dpposterior.lattice.noise import window
+from dpposterior.lattice.search import local_search_many
+out = local_search_many([1.0, 1.0, 1.0], 20, 0.5, window(20, 3, 31))  # W of the exact errors there
+print(digest(out), f"{len(out)} points")
+""",
+    "lattice search k=3 n=10 eps=0.25 refused": """
+from dpposterior.lattice.noise import window
+from dpposterior.lattice.search import local_search_many
+from dpposterior.errors import SizeError
+try:
+    local_search_many([1.0, 1.0, 1.0], 10, 0.25, window(10, 3, 62), max_fallback=1475)
+except SizeError as exc:
+    print(digest([len(str(exc))]), str(exc)[:60])
+""",
+    # the costliest expected_error jobs, in the pipeline's order (a job after the grids it reads)
+    "frontier lattice~worst": """
+grid_job("frontier", "lattice~worst")
+""",
+    "frontier optimal~worst": """
+grid_job("frontier", "optimal~worst", same="lattice~worst")
+""",
+    "which-to-use lattice~worst": """
+grid_job("which-to-use", "lattice~worst", earlier=["frontier"])
+""",
+    "which-to-use optimal~worst": """
+grid_job("which-to-use", "optimal~worst", same="lattice~worst", earlier=["frontier"])
+""",
+    "tailoring optimal~worst": """
+grid_job("tailoring", "optimal~worst", earlier=["frontier", "which-to-use"])
+""",
     "audit lszhang n=100": """
 from dpposterior.mechanism_audit import audit_mechanism
 from dpposterior.privacy import concrete_epsilon
@@ -95,9 +170,13 @@ print(digest([r.epsilon_lower_bound, r.estimate]), f"lower bound {r.epsilon_lowe
 
 
 def run(src: str, code: str) -> tuple[float, float, str]:
-    """``(cpu s, peak MB, what it printed)`` of ``code`` in a child process with ``PYTHONPATH=src``."""
+    """``(cpu s, peak MB, what it printed)`` of ``code`` in a child process with ``PYTHONPATH=src`` (its scratch
+    directory, where an ``expected_error`` case leaves its grid for the next, one per tree)."""
+    scratch = Path(tempfile.gettempdir()) / f"pipeline_jobs-{hashlib.sha256(src.encode()).hexdigest()[:8]}"
+    scratch.mkdir(exist_ok=True)
+    head = f"CONFIG = {str(CONFIG)!r}\nSCRATCH = {str(scratch)!r}\n"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([sys.executable, "-c", PRELUDE + code], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-c", head + PRELUDE + code], capture_output=True, text=True,
                           env=os.environ | {"PYTHONPATH": src})
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -109,7 +188,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--against", help="another checkout's src directory, run first (e.g. an earlier commit's)")
     ap.add_argument("--only", default="", help="cases whose name contains this")
+    ap.add_argument("--json", help="also write the numbers to this file")
     args = ap.parse_args()
+    record = {"against": args.against, "cases": []}
     here = str(Path(__file__).resolve().parents[1] / "src")
     if args.against:
         print("| case | cpu s (against) | cpu s (this) | peak MB (this) | same numbers | result |")
@@ -124,11 +205,16 @@ def main() -> None:
             cpu0, _, out0 = run(args.against, code)
         cpu, peak, out = run(here, code)
         digest, _, what = out.partition(" ")
+        entry = {"case": name, "cpu_s": round(cpu, 2), "peak_mb": round(peak), "digest": digest, "result": what}
         if args.against:
             same = "yes" if out0.split(" ")[0] == digest else "NO"
+            entry |= {"cpu_s_against": round(cpu0, 2), "same_numbers": same == "yes"}
             print(f"| {name} | {cpu0:.1f} | {cpu:.1f} | {peak:.0f} | {same} | {what} |", flush=True)
         else:
             print(f"| {name} | {cpu:.1f} | {peak:.0f} | {what} |", flush=True)
+        record["cases"].append(entry)
+    if args.json:
+        Path(args.json).write_text(json.dumps(record, indent=1) + "\n")
 
 
 if __name__ == "__main__":

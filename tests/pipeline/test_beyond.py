@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -105,6 +107,59 @@ def test_a_grid_takes_the_rows_of_the_same_release_from_the_other_grid_and_they_
         monkeypatch.setattr(beyond, "expected_errors", real)
 
 
+def frame_bits(df):
+    """Every cell of a grid, floats by their bits (NaN included), lists and strings by value."""
+    out = {}
+    for col in df.columns:
+        v = df[col]
+        out[col] = (v.to_numpy().tobytes() if v.dtype.kind in "fiub"
+                    else [None if x is None else [int(y) for y in x] if col == "worst_counts" else
+                          [float(y) for y in x] if col == "prior" else x for x in v])
+    return out
+
+
+@pytest.mark.parametrize("name", ["ehds~calibrated", "optimal~worst", "geometric"])
+def test_a_grid_takes_the_points_an_earlier_grid_computed_and_they_are_its_own(monkeypatch, name):
+    # the earlier experiment shares (Beta(1,1), n = 6, eps = 1) and (n = 6, eps = 2); its row at eps = 2 is made a
+    # refusal here, so only eps = 1 is taken; the rest (n = 9, eps 0.5, k = 3) is computed
+    early = {"priors": [[1, 1], [2, 2]], "n": [6, 40], "epsilon": [1.0, 2.0], "delta": 1e-8, "max_candidates": 100,
+             "lp_oracle": True}
+    spec = {"priors": [[1, 1], [1, 1, 1]], "n": [6, 9], "epsilon": [0.5, 1.0, 2.0], "delta": 1e-8,
+            "max_candidates": 100}
+    other = beyond.expected_error_grid(name, early)
+    other.loc[(other.n == 6) & (other.epsilon == 2.0), "status"] = "refused"
+    alone = beyond.expected_error_grid(name, spec)
+    real, calls = beyond.expected_errors, []
+
+    def counted(release, prior, n, **kw):
+        calls.append((len(prior), n, release.epsilon))
+        return real(release, prior, n, **kw)
+
+    monkeypatch.setattr(beyond, "expected_errors", counted)
+    both = beyond.expected_error_grid(name, spec, earlier=[other])
+    assert (2, 6, 1.0) not in calls and (2, 6, 2.0) in calls and len(calls) == len(alone) - 1
+    assert frame_bits(both) == frame_bits(alone)
+    if name.endswith("~calibrated"):  # the calibration's factor is the point's own, taken with it
+        assert np.isfinite(both.kappa).all()
+
+
+def test_earlier_sources_are_the_experiments_before_that_share_a_point_at_the_same_delta():
+    base = {"priors": [[1, 1]], "n": [5, 10], "epsilon": [1.0], "delta": 1e-8, "max_candidates": 100,
+            "mechanisms": ["ehd", "geometric"]}
+    specs = {"a": base, "b": {**base, "n": [20]}, "c": {**base, "delta": 1e-6}, "d": {**base, "n": [10, 50]},
+             "e": {**base, "mechanisms": ["ehd"]}}
+    assert beyond.earlier_sources("geometric", "a", specs) == []  # nothing before it
+    assert beyond.earlier_sources("geometric", "b", specs) == []  # no point in common
+    assert beyond.earlier_sources("geometric", "c", specs) == []  # another delta
+    assert beyond.earlier_sources("geometric", "d", specs) == ["a"]
+    assert beyond.earlier_sources("geometric", "e", specs) == ["a", "d"]  # geometric is not among e's own
+    assert beyond.earlier_sources("ehd", "e", specs) == ["a", "d"]
+    # a tailored mechanism's points carry its distance: other distances are other points
+    tail = {**base, "distances": ["tv"]}
+    assert beyond.earlier_sources("ehd", "t", {"a": base, "t": tail}) == []
+    assert beyond.earlier_sources("geometric", "t", {"a": base, "t": tail}) == ["a"]  # not tailored: one pass
+
+
 def test_points_past_max_candidates_are_kept_up_to_local_max_candidates_for_a_local_route_only():
     # k = 3, n = 60 (|R(n)| = 1891) past max_candidates = 100: lattice~average's planned route there is its local
     # search, which does not walk R(n), so its row is computed; geometric's (dense rows) and ehd's do, so their
@@ -121,8 +176,9 @@ def test_points_past_max_candidates_are_kept_up_to_local_max_candidates_for_a_lo
     assert list(beyond.expected_error_grid("lattice~average", {**local, "local_max_candidates": 1890}).n) == [5]
 
 
-@pytest.mark.parametrize("same", ["", "results/expected_error/a b/lattice~worst.parquet"])
-def test_the_expected_error_command_parses_with_and_without_the_same_release_grid(same):
+@pytest.mark.parametrize("same,earlier", [("", "[]"), ("results/expected_error/a b/lattice~worst.parquet",
+                                                      '["results/expected_error/x y/ehd.parquet", "r/e/f/ehd.parquet"]')])
+def test_the_expected_error_command_parses_with_and_without_the_same_release_grid(same, earlier):
     # Snakemake formats an empty param quoted as nothing: the flag is written --same-release=VALUE, so a job without
     # a same-release grid still parses (an empty value), and a path with a space stays one argument
     import shlex
@@ -141,7 +197,8 @@ def test_the_expected_error_command_parses_with_and_without_the_same_release_gri
         return out
 
     line = smk_format(STAGES["expected_error"].command(), wildcards=named(experiment="frontier", mechanism="optimal~worst"),
-                      params=named(spec="{}", same=same), output=named(expected_error="out.parquet"),
+                      params=named(spec="{}", same=same, earlier=earlier), output=named(expected_error="out.parquet"),
                       log="job.log")
     args = build_parser().parse_args(shlex.split(line.split(" > ")[0])[3:])
     assert args.same_release == same and args.out_expected_error == "out.parquet"
+    assert json.loads(args.earlier_grids) == json.loads(earlier)

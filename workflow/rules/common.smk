@@ -46,6 +46,11 @@ def same_release_input(wildcards):
     return STAGES["expected_error"].same_release_input(config, wildcards.experiment, wildcards.mechanism, R)
 
 
+def earlier_grids_param(wildcards):
+    """An expected_error job's --earlier-grids: its "earlier" inputs (same_release_input) as a JSON list."""
+    return as_json(STAGES["expected_error"].earlier_grids(config, wildcards.experiment, wildcards.mechanism, R))
+
+
 def stage_command(stage):
     return STAGES[stage].command()
 

@@ -1,12 +1,15 @@
 rule expected_error:
     """Exact worst-case and average expected error of one mechanism (or variant, e.g. ehds~calibrated) on a grid."""
     input:
-        unpack(same_release_input),  # optimal~worst reads lattice~worst's grid: the rows of the same release
+        # optimal~worst reads lattice~worst's grid (the rows of the same release), and a job reads its mechanism's
+        # grids of the experiments before it that share points with it (those rows computed once)
+        unpack(same_release_input),
     output:
         **stage_outputs("expected_error"),
     params:
         spec=stage_spec("expected_error"),
         same=lambda wildcards, input: input.get("same", ""),
+        earlier=earlier_grids_param,
     threads: 1
     resources:
         mem_mb=4096,  # the library's memory budget per call (4 GiB: every plan is admitted up to it); measured peak

@@ -46,7 +46,7 @@ from .. import validate as _validate
 from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError
 from ..models import candidates
-from .noise import log_normaliser, radius_for, tail_bound, window
+from .noise import log_normaliser, pair_distance, radius_for, tail_bound, window
 from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball
 from .search import FLOAT_MARGIN, _Fallback
 
@@ -101,7 +101,7 @@ class _Sums:
 
     def kernel(self, s: NDArray[np.int64]) -> NDArray[np.float64]:
         """``e^(-eps d(s - v))`` for the rows ``s`` (columns: the ball's offsets v)."""
-        return np.exp(-self.eps * (np.abs(s[:, None, :] - self.ball[None, :, :]).sum(axis=2) // 2))
+        return np.exp(-self.eps * pair_distance(s[:, None, :], self.ball[None, :, :]))
 
 
 def _keys(r: NDArray[np.int64], n: int) -> NDArray[np.int64]:

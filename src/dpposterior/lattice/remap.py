@@ -47,7 +47,7 @@ from ..distances.hellinger import HellingerGrid, hellinger, hellinger_from_log_b
 from ..errors import InputError
 from ..models import candidate_rank, candidates, check_size, log_prior_predictive
 from ..randomness import bit_source, choose, float_weights
-from .noise import log_normaliser, radius_for, sample_noise, tail_bound_of, window
+from .noise import log_normaliser, pair_distance, radius_for, sample_noise, tail_bound_of, window
 
 #: Default truncation: the kernel's mass outside the window is at most this, for every data set.
 DEFAULT_TOL = 1e-9
@@ -58,16 +58,28 @@ BLOCK_ENTRIES = 2**23
 
 def project(z: ArrayLike, n: int) -> NDArray[np.int64]:
     """A fixed map from lattice points with sum n to R(n): negative coordinates to 0, the excess taken
-    from the largest coordinates (ties: the first), one unit at a time (docs/lattice.md)."""
+    from the largest coordinates (ties: the first), one unit at a time (docs/lattice.md).
+
+    Computed in closed form, not unit by unit: with ``y = max(z, 0)``, excess ``e`` and ``f(m) = sum_i max(y_i - m,
+    0)`` (nonincreasing in m), the units taken lower every coordinate above a level to it, a round of one unit per
+    coordinate at a time, in index order among equals.  So the result is ``min(y, m)`` with ``m`` the least level with
+    ``f(m) <= e``, less one unit on the first ``e - f(m)`` coordinates (by index) with ``y_i >= m``: fewer than all
+    of them, since ``f(m - 1) - f(m)`` counts them and ``f(m - 1) > e``.  ``m`` is found by bisection."""
     z = np.array(z, dtype=np.int64, ndmin=2)
     y = np.maximum(z, 0)
     excess = y.sum(axis=1) - n
-    rows = np.arange(len(y))
-    while np.any(excess > 0):
-        todo = excess > 0
-        j = np.argmax(y, axis=1)
-        y[rows[todo], j[todo]] -= 1
-        excess = excess - todo
+    todo = np.flatnonzero(excess > 0)
+    if not todo.size:
+        return y
+    yt, e = y[todo], excess[todo]
+    lo, hi = np.zeros(len(todo), dtype=np.int64), yt.max(axis=1)  # f(max y) = 0 <= e
+    while np.any(lo < hi):
+        mid = (lo + hi) // 2
+        ok = np.maximum(yt - mid[:, None], 0).sum(axis=1) <= e
+        lo, hi = np.where(ok, lo, mid + 1), np.where(ok, mid, hi)
+    r = e - np.maximum(yt - lo[:, None], 0).sum(axis=1)
+    top = yt >= lo[:, None]
+    y[todo] = np.where(top, lo[:, None], yt) - (top & (np.cumsum(top, axis=1) <= r[:, None]))
     return y
 
 
@@ -132,8 +144,7 @@ class LatticeSetup:
     def log_kernel(self, ci: NDArray[np.int64], zi: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
         """``ln K(z | c)`` for data sets ``R[ci]`` (rows) and window points ``Z[zi]`` (columns; all if None)."""
         Z = self.Z if zi is None else self.Z[zi]
-        d = np.abs(self.R[ci][:, None, :] - Z[None, :, :]).sum(axis=-1) // 2
-        return -self.eps * d - self.log_Z
+        return -self.eps * pair_distance(self.R[ci][:, None, :], Z[None, :, :]) - self.log_Z
 
     def _c_blocks(self, width: int = 0):
         step = max(1, BLOCK_ENTRIES // max(1, len(self.Z), width))
@@ -240,7 +251,7 @@ def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e
         vf = np.repeat(np.arange(nF), nR)
         vr = np.tile(np.arange(nR), nF)
     else:
-        near = np.abs(project(setup.Z[free], setup.n)[:, None, :] - setup.R[None, :, :]).sum(axis=-1) // 2 <= r_radius
+        near = pair_distance(project(setup.Z[free], setup.n)[:, None, :], setup.R[None, :, :]) <= r_radius
         near[np.arange(nF), base.index[free]] = True
         vf, vr = np.nonzero(near)
     nv = vf.size
@@ -349,7 +360,7 @@ def local_bayes_remap(setup: LatticeSetup, c_radius: int | None = None, r_radius
         ci = candidate_rank(np.where(c_ok[..., None], cs, 0))
         ri = candidate_rank(np.where(r_ok[..., None], rs, 0))
         base_w = setup.log_pi if log_weight is None else log_weight
-        lw = base_w[ci] - eps * (np.abs(cs - z[:, None, :]).sum(axis=2) // 2)
+        lw = base_w[ci] - eps * pair_distance(cs, z[:, None, :])
         lw = np.where(c_ok, lw, -np.inf)
         w = np.exp(lw - lw.max(axis=1, keepdims=True))
         risk = np.einsum("bc,bcr->br", w, setup.L[ci[:, :, None], ri[:, None, :]])
@@ -426,13 +437,36 @@ SEARCH_SHARE = 1e-6
 SEARCH_STEPS = 256
 
 
-def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int64]) -> NDArray[np.float64]:
+#: Largest ``(n + 1)^2`` at which the one-point search reads each coordinate's ``J`` from a table over every pair of
+#: values ``0..n`` (:func:`_jensen_table`, built once per ``(a_i, n)``) instead of evaluating it per step: the exact
+#: errors' near ties hand thousands of points to the search at the same (a, n) (k = 3, n = 20, eps = 0.5: 3,948).
+JENSEN_TABLE_ENTRIES = 2**18
+
+
+@lru_cache(maxsize=8)
+def _jensen_table(ai: float, n: int) -> NDArray[np.float64]:
+    """``J(a_i + c, a_i + r)`` for every ``c, r`` in ``0..n`` (:func:`~dpposterior.distances.hellinger.lgamma_jensen_gap`,
+    elementwise: each entry is the float a call at that one pair returns)."""
+    x = np.arange(n + 1, dtype=np.float64)
+    table = lgamma_jensen_gap(ai + x[:, None], ai + x[None, :])
+    table.setflags(write=False)
+    return table
+
+
+def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int64],
+                     n: int | None = None) -> NDArray[np.float64]:
     """``H(Dir(a + c), Dir(a + r))`` for every pair (rows ``cs``, columns ``rs``) of one total n.
 
     Per coordinate, ``ln BC = sum_i J(a_i + c_i, a_i + r_i)`` (the totals' term is 0 when the sums agree;
     :mod:`~dpposterior.distances.hellinger`): each ``J`` is evaluated once per pair of *values* of a coordinate
-    (:func:`~dpposterior.distances.hellinger.lgamma_jensen_gap`, accurate at any n) and gathered."""
+    (:func:`~dpposterior.distances.hellinger.lgamma_jensen_gap`, accurate at any n) and gathered; given the total
+    ``n`` with ``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``, gathered from :func:`_jensen_table` (the same floats, summed in
+    the same order)."""
     log_bc = np.zeros((len(cs), len(rs)))
+    if n is not None and (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES:
+        for i in range(a.size):
+            log_bc += _jensen_table(float(a[i]), int(n))[cs[:, i].reshape(-1, 1), rs[:, i].reshape(1, -1)]
+        return hellinger_from_log_bc(log_bc, out=log_bc)
     for i in range(a.size):
         uc, ic = np.unique(cs[:, i], return_inverse=True)
         ur, ir = np.unique(rs[:, i], return_inverse=True)
@@ -483,7 +517,7 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
     for _ in range(SEARCH_STEPS):
         rs = centre[None, :] + ball
         rs = rs[np.all(rs >= 0, axis=1)]
-        risk = w @ _local_hellinger(a, cs, rs)
+        risk = w @ _local_hellinger(a, cs, rs, n)
         j = int(np.argmin(risk))
         here = int(np.flatnonzero(np.all(rs == centre[None, :], axis=1))[0])
         if risk[j] >= risk[here]:  # the centre is a minimiser of the ball

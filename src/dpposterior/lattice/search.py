@@ -50,7 +50,7 @@ from .. import validate as _validate
 from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError, SizeError
 from ..models import candidates
-from .noise import radius_for, tail_bound, window
+from .noise import pair_distance, radius_for, tail_bound, window
 from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball, local_bayes_search, project
 
 #: The balls ``B_r`` of the sums ``S^`` (module docstring) have radius ``radius_for(k, eps, NEAR_TAIL)``: the
@@ -142,7 +142,7 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
 
     def kern(s: NDArray[np.int64], ball: NDArray[np.int64] = near) -> NDArray[np.float64]:
         """``e^(-eps d(s - v))`` for the rows s (columns: the offsets v of ``ball``)."""
-        return np.exp(-eps * (np.abs(s[:, None, :] - ball[None, :, :]).sum(axis=2) // 2))
+        return np.exp(-eps * pair_distance(s[:, None, :], ball[None, :, :]))
 
     # where z is in R(n): S^(z, z + u) for u in ball(2) reads  sum_v K(-u - v) G[z + u, v] = (G @ Kmat)[z + u, j]
     Kmat = kern(-ball2).T  # (|near|, 19)
@@ -280,7 +280,7 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
                     N_v[rest[idx]] = np.einsum("rv,v->r", P_edge[rows[idx]], Ks[q % per_block], optimize=False)
         S_v, N_v = S_v.reshape(-1, len(ball1)), N_v.reshape(-1, len(ball1))
         Tm = T[active][:, None]
-        far = np.abs(rs - P[active][:, None, :]).sum(axis=2) // 2 > reach
+        far = pair_distance(rs, P[active][:, None, :]) > reach
         bad = np.any(real & (np.isnan(S_v) | far), axis=1)  # an output whose bounds are not known
         lo_v = np.where(real, S_v - (SEARCH_SHARE + mu) * Tm, np.inf)
         hi_v = np.where(real, S_v + (Tm - N_v) + mu * Tm, np.inf)

@@ -16,6 +16,9 @@ at k = 2, the full linear program, wherever it runs) also records the oracle's v
 With ``calibrated_max_n``, a calibrated variant (``~calibrated``) above that n keeps a row whose status says so:
 its calibration scans every adjacent pair some 20 times (about a minute at k = 2, n = 1e4), which the default
 run leaves to ``workflow/large.yaml``.
+A point that an experiment listed earlier in the config also computes for the same mechanism (the same public
+inputs: prior, n, eps, delta, distance, measure) is taken from that experiment's grid (:func:`earlier_sources`,
+:class:`SamePoints`), not computed twice.
 
 :func:`ratios` puts every release's error over the optimum's (``optimal~worst`` for the worst case,
 ``optimal~average`` for the average): how far each release is from the best possible.
@@ -100,16 +103,68 @@ class SameRelease:
         return {"worst": float(r.worst), "worst_counts": [int(x) for x in r.worst_counts], "average": float(r.average)}
 
 
-def expected_error_grid(name: str, spec: dict, same: pd.DataFrame | None = None) -> pd.DataFrame:
+def grid_points(name: str, spec: dict) -> set[tuple]:
+    """The ``(prior, n, eps, distance, measure)`` points at which :func:`expected_error_grid` may give ``name`` a row
+    (``|R(n)|`` within ``local_max_candidates`` or ``max_candidates``), priors as tuples of floats."""
+    mech = parsed(name).entry
+    limit = max(int(spec["max_candidates"]), int(spec.get("local_max_candidates") or 0))
+    return {(tuple(float(x) for x in prior), int(n), float(eps), dist, measure)
+            for prior in spec["priors"] for n in spec["n"] if n_candidates(int(n), len(prior)) <= limit
+            for eps in spec["epsilon"] for dist, measure in tailorings(mech, spec)}
+
+
+def earlier_sources(name: str, experiment: str, specs: dict[str, dict]) -> list[str]:
+    """The experiments before ``experiment`` in ``specs`` (experiment -> its spec with its ``mechanisms``, in config
+    order) whose grid of the mechanism ``name`` shares a point (:func:`grid_points`) with this experiment's, at the
+    same ``delta``: their rows at those points are this grid's (the same mechanism at the same public inputs, the
+    same computation), taken by :class:`SamePoints`.  Only earlier experiments, so no two jobs wait on each other."""
+    mine = specs[experiment]
+    out = []
+    for other, spec in specs.items():
+        if other == experiment:
+            break
+        if name in spec.get("mechanisms", []) and float(spec["delta"]) == float(mine["delta"]) and \
+                grid_points(name, spec) & grid_points(name, mine):
+            out.append(other)
+    return out
+
+
+class SamePoints:
+    """Grids of the same mechanism from other experiments (:func:`earlier_sources`), looked up by (prior, n, eps,
+    distance, measure): a row computed there ("ok") is this grid's row, the same computation at the same public
+    inputs, so the same numbers (its calibration's ``kappa`` and certified eps too).  Refusals are not taken: they
+    are made again under this grid's settings."""
+
+    def __init__(self, frames: list[pd.DataFrame]):
+        self.rows = {}
+        for df in frames:
+            for r in df.itertuples(index=False):
+                if r.status == "ok":
+                    key = (tuple(float(x) for x in r.prior), int(r.n), float(r.epsilon), r.distance, r.measure)
+                    self.rows.setdefault(key, r)
+
+    def values(self, prior: list[float], n: int, eps: float, dist: str | None, measure: str) -> dict | None:
+        """The worst, worst_counts, average, kappa and certified eps at the point, or None if no grid computed it."""
+        r = self.rows.get((tuple(prior), n, float(eps), dist, measure))
+        if r is None:
+            return None
+        return {"worst": float(r.worst), "worst_counts": [int(x) for x in r.worst_counts], "average": float(r.average),
+                "kappa": float(r.kappa), "certified_epsilon": float(r.certified_epsilon)}
+
+
+def expected_error_grid(name: str, spec: dict, same: pd.DataFrame | None = None,
+                        earlier: list[pd.DataFrame] | None = None) -> pd.DataFrame:
     """Rows per (prior, n, eps, distance, measure): worst, worst_counts, average, kappa, certified eps, status;
     with ``spec["lp_oracle"]``, the oracle's value of the mechanism's objective where it has one (module
     docstring).  ``distance``: the distance the mechanism is tailored to (None for one that reads none);
     ``measure``: the distance the error is measured by (:func:`tailorings`).  ``same``: the grid of
     :func:`same_release_source` (same spec), whose rows of the same release are taken, not computed again
-    (:class:`SameRelease`)."""
+    (:class:`SameRelease`); ``earlier``: the grids of ``name`` in the experiments of :func:`earlier_sources`, whose
+    rows at this grid's points are taken (:class:`SamePoints`)."""
     v = parsed(name)
     mech = v.entry
     borrow = SameRelease(same, float(spec["delta"])) if same is not None else None
+    points = SamePoints(earlier) if earlier else None
     rows_limit = int(spec["max_candidates"])  # past it, only a point whose planned route is local is kept ...
     local_limit = max(rows_limit, int(spec.get("local_max_candidates") or 0))  # ... and only up to this
     rows = []
@@ -125,7 +180,8 @@ def expected_error_grid(name: str, spec: dict, same: pd.DataFrame | None = None)
                 for dist, measure in tailorings(mech, spec):
                     if size > rows_limit and not _local(v, spec, prior, int(n), float(eps), dist, measure):
                         continue
-                    rows.append(_grid_row(name, v, claim, spec, prior, int(n), float(eps), dist, measure, borrow))
+                    rows.append(_grid_row(name, v, claim, spec, prior, int(n), float(eps), dist, measure, borrow,
+                                          points))
     return pd.DataFrame(rows)
 
 
@@ -144,10 +200,10 @@ def _local(v, spec: dict, prior: list[float], n: int, eps: float, dist, measure:
     return plan.route not in ROWS_ROUTES
 
 
-def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None) -> dict:
+def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None, points=None) -> dict:
     """One row of :func:`expected_error_grid`: the variant ``v`` at (prior, n, eps) under ``dist`` (None: the
-    default), its error measured by ``measure`` (taken from ``borrow``, a :class:`SameRelease`, where it has
-    it)."""
+    default), its error measured by ``measure`` (taken from ``points``, a :class:`SamePoints`, or from ``borrow``, a
+    :class:`SameRelease`, where it has it)."""
     row = {"mechanism": name, "base": v.mechanism, "family": str(v.entry.family), "private": claim[0] is not None,
            "pure_dp": claim == (eps, 0.0), "prior": prior, "prior_strength": prior[0], "k": len(prior), "n": n,
            "epsilon": eps, "distance": dist, "measure": measure,
@@ -159,7 +215,9 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None) -
         row["status"] = f"not computed: a calibrated variant above calibrated_max_n = {int(cap)} (config)"
         return row
     release = ReleaseSpec.of(v, eps, float(spec["delta"]), distance=dist or DEFAULT_DISTANCE)
-    taken = borrow.values(release, prior, n, measure) if borrow is not None else None
+    taken = points.values(prior, n, eps, dist, measure) if points is not None else None
+    if taken is None and borrow is not None:
+        taken = borrow.values(release, prior, n, measure)
     if taken is not None:
         row.update(taken)
         e = None

@@ -17,30 +17,51 @@ class ExpectedError(Stage):
     notebook_mechanisms = True
 
     def same_release_input(self, config: dict, experiment: str, mechanism: str, results: str) -> dict:
-        """``{"same": path}``: the grid of the same experiment whose rows of the same release this job takes
-        instead of computing them (:func:`~dpposterior.paper.beyond.same_release_source`: ``optimal~worst`` reads
-        ``lattice~worst``'s), or ``{}``."""
+        """The grids whose rows this job takes instead of computing them: ``"same"``, the grid of the same experiment
+        that holds rows of the same release (:func:`~dpposterior.paper.beyond.same_release_source`: ``optimal~worst``
+        reads ``lattice~worst``'s), and ``"earlier"``, the same mechanism's grids in the experiments before this one
+        that share points with it (:meth:`earlier_grids`); each only where there is one."""
         from ..beyond import same_release_source
 
+        out = {}
         source = same_release_source(mechanism, self.mechanisms(config, experiment))
-        return {} if source is None else {"same": paths.result(self.outputs["expected_error"], experiment, source,
-                                                               results)}
+        if source is not None:
+            out["same"] = paths.result(self.outputs["expected_error"], experiment, source, results)
+        earlier = self.earlier_grids(config, experiment, mechanism, results)
+        if earlier:
+            out["earlier"] = earlier
+        return out
+
+    def earlier_grids(self, config: dict, experiment: str, mechanism: str, results: str) -> list[str]:
+        """The grids of ``mechanism`` in the experiments before ``experiment`` (config order) that share points with
+        this job's at the same delta (:func:`~dpposterior.paper.beyond.earlier_sources`)."""
+        from ..beyond import earlier_sources
+
+        specs = {e: {**self.spec(config, e), "mechanisms": self.mechanisms(config, e)} for e in config[self.section]}
+        return [paths.result(self.outputs["expected_error"], other, mechanism, results)
+                for other in earlier_sources(mechanism, experiment, specs)]
 
     def add_arguments(self, p):
         super().add_arguments(p)
         p.add_argument("--same-release", default="", help="the grid of the same release's mechanism (or '')")
+        p.add_argument("--earlier-grids", default="", help="a JSON list: the same mechanism's grids of earlier "
+                                                           "experiments (or '')")
 
     def command(self) -> str:
-        return super().command().replace(" --out ", " --same-release={params.same:q} --out ", 1)
+        return super().command().replace(
+            " --out ", " --same-release={params.same:q} --earlier-grids={params.earlier:q} --out ", 1)
 
     def run(self, args, spec):
+        import json
+
         import pandas as pd
 
         from ..beyond import expected_error_grid
         from ..experiments import write_parquet
 
         same = pd.read_parquet(args.same_release) if args.same_release else None
-        df = expected_error_grid(args.mechanism, spec, same)
+        earlier = [pd.read_parquet(p) for p in json.loads(args.earlier_grids or "[]")]
+        df = expected_error_grid(args.mechanism, spec, same, earlier)
         df.insert(0, "experiment", args.experiment)
         write_parquet(df, args.out_expected_error)
 

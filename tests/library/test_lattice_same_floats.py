@@ -1,0 +1,98 @@
+"""The lattice modules' faster forms of a definition give its very numbers (integers equal, floats bit for bit).
+
+Each oracle is a transcription of the definition written here (plain Python or the form the module used before):
+``d(w) = |w|_1 / 2`` (docs/definitions.md §1), ``project`` one unit at a time (docs/lattice.md), and the one-point
+search's losses evaluated per call (:func:`dpposterior.distances.hellinger.lgamma_jensen_gap`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpposterior.distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
+from dpposterior.lattice import remap as rm
+from dpposterior.lattice.noise import pair_distance
+from dpposterior.lattice.remap import project
+
+
+def project_by_units(z, n):
+    """docs/lattice.md's ``project``: negatives to 0, then one unit at a time off the largest coordinate (the first
+    of equals) until the sum is n."""
+    out = []
+    for row in z:
+        y = [max(int(x), 0) for x in row]
+        while sum(y) > n:
+            j = y.index(max(y))
+            y[j] -= 1
+        out.append(y)
+    return np.array(out, dtype=np.int64).reshape(len(z), -1)
+
+
+def lattice_rows(draw, k, n, reach):
+    """Rows summing to n with coordinates >= -reach (points of the window around R(n))."""
+    rows = []
+    for _ in range(draw(st.integers(1, 6))):
+        head = [draw(st.integers(-reach, n + reach)) for _ in range(k - 1)]
+        rows.append([*head, n - sum(head)])
+    return np.array(rows, dtype=np.int64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data(), st.integers(2, 5), st.integers(1, 30), st.integers(0, 40))
+def test_project_is_the_one_unit_at_a_time_map(data, k, n, reach):
+    z = lattice_rows(data.draw, k, n, reach)
+    assert np.array_equal(project(z, n), project_by_units(z, n))
+
+
+def test_project_takes_ties_in_index_order():
+    # (5, 5, 0) less 3 units: 4, 5 -> 4, 4 -> 3, 4 (the first of equals each time)
+    assert project(np.array([[5, 5, -3]]), 7).tolist() == [[3, 4, 0]]
+    # (9, 9, 9, 0) less 20 units: all three down to 3 (18 units), then the first two to 2
+    assert project(np.array([[9, 9, 9, -20]]), 7).tolist() == [[2, 2, 3, 0]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_pair_distance_is_half_the_l1_norm(k, m, q, seed):
+    rng = np.random.default_rng(seed)
+    x, y = rng.integers(-50, 50, (m, k)), rng.integers(-50, 50, (q, k))
+    want = np.array([[sum(abs(int(a) - int(b)) for a, b in zip(u, v)) // 2 for v in y] for u in x])
+    got = pair_distance(x[:, None, :], y[None, :, :])
+    assert got.dtype == np.int64 and np.array_equal(got, want)
+    # the batched form: (B, m, k) against (B, 1, k)
+    assert np.array_equal(pair_distance(x[None, :, :], y[:1][:, None, :])[0], want[:, 0])
+
+
+def local_hellinger_per_call(a, cs, rs):
+    """The one-point search's losses as it evaluated them per call: ``J`` once per pair of values of a coordinate."""
+    log_bc = np.zeros((len(cs), len(rs)))
+    for i in range(a.size):
+        uc, ic = np.unique(cs[:, i], return_inverse=True)
+        ur, ir = np.unique(rs[:, i], return_inverse=True)
+        J = lgamma_jensen_gap(a[i] + uc[:, None].astype(np.float64), a[i] + ur[None, :].astype(np.float64))
+        log_bc += J[ic.reshape(-1, 1), ir.reshape(1, -1)]
+    return hellinger_from_log_bc(log_bc, out=log_bc)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 4), st.integers(1, 200), st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.5, 7.0]), min_size=4,
+                                                        max_size=4), st.integers(0, 2**32 - 1))
+def test_tabled_losses_are_the_per_call_floats(k, n, prior, seed):
+    a = np.array(prior[:k])
+    rng = np.random.default_rng(seed)
+    pts = rng.multinomial(n, np.full(k, 1.0 / k), size=30).astype(np.int64)
+    cs, rs = pts[:20], pts[20:]
+    want = local_hellinger_per_call(a, cs, rs)
+    got = rm._local_hellinger(a, cs, rs, n)
+    assert (n + 1) ** 2 <= rm.JENSEN_TABLE_ENTRIES
+    assert got.tobytes() == want.tobytes()
+
+
+def test_one_point_search_is_unchanged_by_its_tables(monkeypatch):
+    a, n, eps = np.array([1.0, 2.0, 0.5]), 12, 0.5
+    Z = rm.window(n, 3, 6)[::7]
+    tabled = np.stack([rm.local_bayes_search(a, n, eps, z) for z in Z])
+    monkeypatch.setattr(rm, "JENSEN_TABLE_ENTRIES", 0)
+    assert np.array_equal(tabled, np.stack([rm.local_bayes_search(a, n, eps, z) for z in Z]))
