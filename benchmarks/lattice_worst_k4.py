@@ -5,7 +5,7 @@ CPU seconds, and the time of a draw at n = 10,000.  Dir(1,1,1,1).
 Each call runs in its own process; prints a table and writes ``benchmarks/lattice_worst_k4.json`` (``--only`` merges
 its calls into it).
 
-    python benchmarks/lattice_worst_k4.py [--out ...] [--only SUBSTRING] [--timeout SECONDS]
+    python benchmarks/lattice_worst_k4.py [--out ...] [--only SUBSTRING[,...]] [--exact] [--timeout SECONDS]
 """
 
 from __future__ import annotations
@@ -20,10 +20,13 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
-#: (eps, n, block depth of the certificate or None for the remap's depth), cheapest first
+#: (eps, n, block depth of the certificate or None for the deepest its plan fits in ``CERT_SECONDS``), cheapest first;
+#: the explicit depths are the earlier default at eps = 2 (the remap's depth), side by side
 CALLS = [(2.0, n, None) for n in (10, 20, 50, 100)] + [(1.0, n, None) for n in (10, 20, 50, 100)]
 CALLS += [(0.5, n, None) for n in (10, 20, 50, 100)]
-CALLS += [(2.0, 20, 7), (2.0, 100, 7), (1.0, 20, 6)]
+CALLS += [(2.0, 20, 3), (2.0, 100, 3)]
+#: the certificate and the LP's t only, where the errors are out of reach here: (eps, n)
+BOUNDS = [(1.0, 100)]
 #: draws at n = 10,000 (counts (9000, 500, 300, 200) and (2500,) * 4): (eps, draws)
 DRAWS = [(2.0, 200), (1.0, 20), (0.5, 5)]
 
@@ -35,15 +38,18 @@ from dpposterior.lattice import corners_any
 from dpposterior.lattice.noise import radius_for
 a = np.ones(4)
 out = {}
-if row["what"] == "worst":
+if row["what"] in ("worst", "bound"):
     t0 = time.process_time()
     remap = corners_any.corner_remap_any(a, row["n"], row["eps"])
     out["solve_cpu"] = time.process_time() - t0
     out.update({k: remap.certificate[k] for k in ("lp", "depth", "inner", "W", "n_ref", "variables", "constraints",
                                                   "free_rows", "fixed_rows")})
+    plan, out["block"] = corners_any.plan_certify_any(row["n"], 4, row["eps"], row["block"])
+    out["certify_planned_s"] = plan.seconds
     t0 = time.process_time()
     out["bound"] = corners_any.certify_any(remap, row["block"])
     out["certify_cpu"] = time.process_time() - t0
+if row["what"] == "worst":
     t0 = time.process_time()
     e = corners_any.corner_errors_any(remap, radius_for(4, row["eps"], 1e-5))
     out["errors_cpu"] = time.process_time() - t0
@@ -56,7 +62,7 @@ if row["what"] == "worst":
     n = row["n"]
     for name, d in (("vertex", n - s[:, 3]), ("edge", s[:, 0] + s[:, 1]), ("face", s[:, 0])):
         out[name] = {int(m): round(float(hi[d == m].max()), 5) for m in range(0, min(n, 12) + 1) if (d == m).any()}
-else:
+if row["what"] == "draw":
     import dpposterior as dp
     t0 = time.process_time()
     dp.sample("lattice", a, (9000, 500, 300, 200), epsilon=row["eps"], objective="worst", size=1, rng=0)
@@ -71,20 +77,31 @@ print(json.dumps(out))
 """
 
 
+def _label(row: dict) -> str:
+    if row["what"] == "bound":
+        return f"bound eps={row['eps']:g} n={row['n']}"
+    if row["what"] != "worst":
+        return f"draw eps={row['eps']:g} n=10000"
+    return f"worst eps={row['eps']:g} n={row['n']}" + (f" block={row['block']}" if row["block"] else "")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "lattice_worst_k4.json"))
-    parser.add_argument("--only", default="")
+    parser.add_argument("--only", default="", help="run the calls whose label holds this (comma: any of these)")
+    parser.add_argument("--exact", action="store_true", help="--only names whole labels")
     parser.add_argument("--timeout", type=float, default=3600.0)
     args = parser.parse_args(argv)
     rows = [{"what": "worst", "eps": e, "n": n, "block": b} for e, n, b in CALLS]
+    rows += [{"what": "bound", "eps": e, "n": n, "block": None} for e, n in BOUNDS]
     rows += [{"what": "draw", "eps": e, "draws": d} for e, d in DRAWS]
     path = pathlib.Path(args.out)
     results = json.loads(path.read_text(encoding="utf-8"))["calls"] if path.exists() and args.only else []
+    labels = [_label(row) for row in rows]
     for row in rows:
-        label = (f"worst eps={row['eps']:g} n={row['n']}" + (f" block={row['block']}" if row["block"] else "")
-                 if row["what"] == "worst" else f"draw eps={row['eps']:g} n=10000")
-        if args.only not in label:
+        label = _label(row)
+        wanted = args.only.split(",")
+        if not any((w == label) if args.exact else (w in label) for w in wanted):
             continue
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         load = os.getloadavg()[0]
@@ -96,14 +113,18 @@ def main(argv: list[str] | None = None) -> None:
         except subprocess.TimeoutExpired:
             got = {"failed": f"over {args.timeout:g} s"}
         got = {"call": label, "load_before": round(load, 2), **got}
-        results = [r for r in results if r["call"] != label] + [got]
+        results = [r for r in results if r["call"] != label and r["call"] in labels] + [got]
         if "failed" in got:
             print(f"{label:<32} {got['failed'][:150]}", flush=True)
         elif row["what"] == "worst":
             print(f"{label:<32} worst {got['worst']:.5f} at {got['worst_counts']} bound {got['bound']:.5f} ratio "
-                  f"{got['ratio']:.4f} lp {got['lp']:.5f}  CPU solve {got['solve_cpu']:.1f} certify "
+                  f"{got['ratio']:.4f} (block {got['block']}) lp {got['lp']:.5f}  CPU solve {got['solve_cpu']:.1f} certify "
                   f"{got['certify_cpu']:.1f} errors {got['errors_cpu']:.1f} s  peak {got['peak_mb']:.0f} MB",
                   flush=True)
+        elif row["what"] == "bound":
+            print(f"{label:<32} bound {got['bound']:.5f} (block {got['block']}) lp {got['lp']:.5f} lp / bound "
+                  f"{got['lp'] / got['bound']:.4f}  CPU solve {got['solve_cpu']:.1f} certify {got['certify_cpu']:.1f} s"
+                  f"  peak {got['peak_mb']:.0f} MB", flush=True)
         else:
             print(f"{label:<32} " + "  ".join(f"{k} {v:.1f}" for k, v in got.items() if k.endswith("cpu") or
                                               k.startswith("ms")), flush=True)

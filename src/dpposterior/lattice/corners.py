@@ -543,6 +543,10 @@ def block_duals(a: NDArray[np.float64], n: int, eps: float, depth: int, r_radius
     return C0, np.clip(-res.ineqlin.marginals, 0.0, None)
 
 
+#: Entries of one block of rows of :func:`certified_lower`'s tables (its kernel, its product with the losses).
+CERTIFY_CELLS = 2**24
+
+
 def certified_lower(a, n, eps, C, vertex, Fz, lam, depth, reach) -> float:
     """The certificate's lower end (module docstring) for dual weights ``lam`` on the corner data sets ``C``."""
     k = a.size
@@ -552,18 +556,22 @@ def certified_lower(a, n, eps, C, vertex, Fz, lam, depth, reach) -> float:
     N, _ = corner_sets(n, k, depth + reach)  # every output within reach of a data set within depth of a vertex
     L = pair_loss(a, np.broadcast_to(C[:, None, :], (len(C), len(N), k)),
                   np.broadcast_to(N[None, :, :], (len(C), len(N), k)))  # (|C|, |N|)
-    lk = _kernel(eps, k, Fz[:, None, :], C[None, :, :]) * lam[None, :]  # (nF, |C|)
-    near = (lk @ L).min(axis=1)
     from ..models import n_candidates
 
-    if len(N) < n_candidates(n, k):
-        far = np.zeros(len(Fz))
-        for j in range(k):
-            sel = vertex == j
-            if sel.any():
-                far += far_loss(a, n, depth, reach, j) * lk[:, sel].sum(axis=1)
-        near = np.minimum(near, far)
-    total = float(near.sum())
+    fars = [(vertex == j, far_loss(a, n, depth, reach, j)) for j in range(k)] if len(N) < n_candidates(n, k) else []
+    parts = []
+    step = max(1, CERTIFY_CELLS // (len(C) * (k + 1) + len(N)))
+    for lo in range(0, len(Fz), step):  # in blocks of rows: the (rows x outputs) table never whole
+        lk = _kernel(eps, k, Fz[lo:lo + step, None, :], C[None, :, :]) * lam[None, :]  # (rows, |C|)
+        near = (lk @ L).min(axis=1)
+        if fars:
+            far = np.zeros(len(lk))
+            for sel, loss in fars:
+                if sel.any():
+                    far += loss * lk[:, sel].sum(axis=1)
+            near = np.minimum(near, far)
+        parts.append(near)
+    total = float(np.concatenate(parts).sum()) if parts else 0.0
     margin = (len(C) + len(Fz) + 8) * 2.0**-52 * total + LOSS_SLACK
     return max(0.0, total - margin)
 

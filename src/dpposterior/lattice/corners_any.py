@@ -26,6 +26,7 @@ same data sets, docs/lattice.md).
 Certificate (:func:`certify_any`): :func:`.corners.certified_lower` (proof in :mod:`.corners`, any k, any weights on
 any set of data sets), with the LP's duals restricted to the data sets within ``depth`` of a vertex, and with those of
 the corner block's own LP, the larger kept: at most ``min_T max_c E_T(c)`` over every remap ``T`` of this release.
+The block's depth is the deepest whose plan (:func:`plan_certify_any`, public n, k, eps) fits its share of seconds.
 
 Errors (:func:`corner_errors_any`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
 ``tail_bound(k, eps, We)``): :func:`.batched.window_errors_any` with the rest's outputs at every window point, then
@@ -44,9 +45,10 @@ from numpy.typing import ArrayLike, NDArray
 from .. import validate as _validate
 from ..distances.hellinger import hellinger_from_log_bc
 from ..errors import InputError
+from ..limits import Plan, Task, admit
 from ..models import candidate_rank, candidates
 from ..randomness import choose, float_weights
-from .corners import _union, _window_key, certified_lower, pair_loss
+from .corners import CERTIFY_CELLS, _union, _window_key, certified_lower, pair_loss
 from .noise import log_normaliser, radius_for, sphere_count, tail_bound, window
 from .remap import _ball, local_bayes_search, project
 
@@ -62,6 +64,32 @@ CERT_TOL = 1e-3
 REGULARISER = 1e-4
 #: Entries of one block of the errors' recomputation and of the LP's sums.
 BLOCK_ENTRIES = 2**21
+#: The certificate's seconds: :func:`plan_certify_any` takes the deepest corner block whose estimate fits them (the
+#: default solve limit; a constant, so the bound is a function of public inputs only).  The block's depth moves the
+#: bound: Dir(1,1,1,1), eps = 2, n = 20: depth 3, 5, 7 give 0.2308, 0.2609, 0.2666 against the release's worst case
+#: 0.2808; eps = 1, n = 20: depth 3, 4, 5, 6: 0.3654, 0.3940, 0.4112, 0.4228 against 0.5525.
+CERT_SECONDS = 45.0
+#: The deepest corner block :func:`plan_certify_any` tries: past it the blocks of two vertices meet at n = 20 and the
+#: LP outgrows its estimate for little (eps = 2, n = 20, depth 9: 72.8 s of CPU against 15.7 estimated, 0.26726
+#: against 0.26650 at depth 7; depth 8 with the kernel cut at 4: over 69 s).
+MAX_CERT_DEPTH = 7
+#: The corner block's LP (:func:`block_duals_any`, which only chooses the certificate's weights) cuts its kernel at
+#: ``radius_for(k, eps, CERT_LP_TOL)`` (3, 6, 12 at eps = 2, 1, 0.5).  Dir(1,1,1,1), n = 20: eps = 2, depth 7, the cut
+#: 4 and 3: 0.26665 and 0.26650 in 10.8 and 4.4 s; eps = 1, depth 4, the cut 8, 6, 5: 0.39402, 0.39408, 0.39332 in ~35,
+#: 7.2, 3.3 s.
+CERT_LP_TOL = 0.5
+#: Seconds of the corner block's LP: ``c0 + c1 x entries^power``, ``entries = |C0| x |ball(W)| x |ball(R_RADIUS)|`` (an
+#: upper end of its nonzeros).  Measured on the 2 shared cores at load 15-35 (CPU s, Dir(1,1,1,1), 2026-11-28), n = 20:
+#: eps = 2, cut 4, depth 3, 5, 7 (3.2e5, 9.0e5, 1.9e6 entries): 0.63, 2.1, 10.8 s; cut 3, depth 7 (9.2e5): 4.4 s;
+#: eps = 1, cut 8, depth 3 (2.1e6): 14.2 s; cut 6, depth 4 (1.7e6): 7.2 s; n = 10 (the blocks meet: slower per entry):
+#: eps = 2, cut 3, all of R(10) (5.5e5): 6.3 s with the products; eps = 1, cut 6, depth 4 (1.7e6): 18.9 s.  The fit
+#: covers the slowest.
+CERT_LP_SECONDS = (0.5, 1.5e-8, 1.5)
+#: Seconds per multiply-add of :func:`.corners.certified_lower`'s product (rows x weighted data sets x outputs) and
+#: per loss it evaluates (measured: 1.2e10 multiply-adds and 8.3e5 losses, 1.1 s).
+CERT_PRODUCT_SECONDS = (1.2e-10, 2e-7)
+#: Bytes of the corner block's LP per entry at its peak (measured: 1.9e6 entries, 781 MB with the product's tables).
+CERT_LP_BYTES = 300.0
 
 
 def default_depth(epsilon: float) -> int:
@@ -310,21 +338,91 @@ def block_duals_any(a: NDArray[np.float64], n: int, eps: float, depth: int, W: i
     return block_duals(a, n, eps, depth, r_radius=R_RADIUS, W=W)
 
 
+def _rows_near(k: int, m: int, reach: int) -> int:
+    """Lattice points within ``reach`` of the data sets within ``m`` of one vertex ``j``, counted in closed form: the
+    distance from ``z`` to those data sets is ``max(N, P - m)`` with ``N``, ``P`` the sums of the negative and positive
+    parts of ``z`` off ``j``, so the count is ``sum_s C(k-1, s) C(reach, s) C(m + reach + k-1-s, k-1-s)`` over the
+    ``s`` negative coordinates."""
+    return sum(math.comb(k - 1, s) * math.comb(reach, s) * math.comb(m + reach + k - 1 - s, k - 1 - s)
+               for s in range(k))
+
+
+def certificate_sizes_any(n: int, k: int, epsilon: float, block_depth: int, depth: int | None = None) -> dict:
+    """The certificate's sizes (:func:`certify_any` at corner block ``block_depth``, the remap's ``depth``) from public
+    n, k, eps in closed form (no set built): ``entries`` of the block LP (``|C0| |ball(W)| |ball(R_RADIUS)|``, an upper
+    end), and for each of its two weightings the product :func:`.corners.certified_lower` forms, ``rows x data sets x
+    outputs`` (``products``, ``losses``: data sets x outputs; ``cells``: the largest table, rows x (data sets +
+    outputs))."""
+    eps = float(epsilon)
+    depth = default_depth(eps) if depth is None else int(depth)
+    W, reach = radius_for(k, eps, CERT_LP_TOL), radius_for(k, eps, CERT_TOL)
+    total = math.comb(n + k - 1, k - 1)
+
+    def near(m: int) -> int:
+        return min(k * math.comb(m + k - 1, k - 1), total)
+
+    def ball(r: int) -> int:
+        return sum(sphere_count(k, t) for t in range(r + 1))
+
+    products = losses = cells = 0
+    for m in (min(depth, n), min(int(block_depth), n)):
+        rows = min(k * _rows_near(k, m, reach), math.comb(n + k * reach + k - 1, k - 1))
+        products += rows * near(m) * near(m + reach)
+        losses += near(m) * near(m + reach)
+        cells = max(cells, rows * (near(m) + near(m + reach)))
+    return {"block": near(int(block_depth)), "entries": near(int(block_depth)) * ball(W) * ball(R_RADIUS),
+            "products": products, "losses": losses, "cells": cells}
+
+
+def plan_certify_any(n: int, k: int, epsilon: float, block_depth: int | None = None,
+                     seconds: float = CERT_SECONDS) -> tuple[Plan, int]:
+    """The plan of :func:`certify_any` and its corner block's depth: ``block_depth`` if given, else the deepest (at
+    most ``n`` and :data:`MAX_CERT_DEPTH`, at least 1) whose estimated seconds fit ``seconds``; the block LP
+    (:data:`CERT_LP_SECONDS`) and the two products (:data:`CERT_PRODUCT_SECONDS`), held to
+    ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` and ``DPPOSTERIOR_MEMORY_GB`` by :func:`~dpposterior.limits.admit`.  Public
+    inputs only (n, k, eps)."""
+    eps = float(epsilon)
+    what = f"the k >= 4 corner release's certificate for k={k}, n={n}, eps={eps:g}"
+
+    def plan(d: int) -> Plan:
+        size = certificate_sizes_any(n, k, eps, d)
+        c0, c1, power = CERT_LP_SECONDS
+        secs = (c0 + c1 * float(size["entries"]) ** power + CERT_PRODUCT_SECONDS[0] * size["products"]
+                + CERT_PRODUCT_SECONDS[1] * size["losses"])
+        # the LP, or certified_lower's tables in blocks of rows (each at most CERTIFY_CELLS, a few copies at once)
+        memory = max(CERT_LP_BYTES * size["entries"], 24.0 * min(size["cells"], CERTIFY_CELLS)) + 64.0 * 2**20
+        return Plan(task=Task.ERRORS, route=f"corner block, depth {d}", what=what, seconds=secs, memory_bytes=memory,
+                    costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a larger eps or a smaller block")
+
+    if block_depth is not None:
+        return plan(int(block_depth)), int(block_depth)
+    best = (plan(1), 1)
+    for d in range(2, max(1, min(int(n), MAX_CERT_DEPTH)) + 1):
+        p = plan(d)
+        if p.seconds > seconds:
+            break
+        best = (p, d)
+    return best
+
+
 def certify_any(remap: AnyCornerRemap, block_depth: int | None = None, reach: int | None = None) -> float:
     """The certified lower bound at the remap's ``n`` (:func:`.corners.certified_lower`; module docstring): the
     largest over the LP's duals restricted to the data sets within ``depth`` of a vertex (translated from ``n_ref``)
-    and the corner block's own duals (:func:`block_duals_any` at depth ``block_depth``, default the remap's, its rows
-    within the LP's ``W``).  ``reach`` (default ``radius_for(k, eps, CERT_TOL)``): the rows kept within it of the
-    weighted data sets (the rest dropped: their terms are >= 0) and the outputs enumerated within ``depth + reach`` of
-    a vertex.  Any weights certify, so the solver's duals need no tolerance."""
+    and the corner block's own duals (:func:`block_duals_any` at depth ``block_depth``, its kernel cut at
+    ``radius_for(k, eps, CERT_LP_TOL)``; default the deepest block whose plan fits :data:`CERT_SECONDS`,
+    :func:`plan_certify_any`, which is admitted first: a one-line :class:`~dpposterior.errors.SizeError` past the
+    limits).  ``reach`` (default ``radius_for(k, eps, CERT_TOL)``): the rows kept within it of the weighted data sets
+    (the rest dropped: their terms are >= 0) and the outputs enumerated within ``depth + reach`` of a vertex.
+    Any weights certify, so the solver's duals need no tolerance."""
     k, n = remap.a.size, remap.n
+    plan, block_depth = plan_certify_any(n, k, remap.epsilon, block_depth)
+    admit(plan)
     reach = radius_for(k, remap.epsilon, CERT_TOL) if reach is None else int(reach)
     A, lam = remap.duals
     A = A.copy()
     A[np.arange(len(A)), np.argmax(A, axis=1)] += n - remap.n_ref
     choices = [(A, lam, (lam > 0) & (n - A.max(axis=1) <= remap.depth))]
-    C0, lam0 = block_duals_any(remap.a, n, remap.epsilon, remap.depth if block_depth is None else int(block_depth),
-                               remap.W)
+    C0, lam0 = block_duals_any(remap.a, n, remap.epsilon, block_depth, radius_for(k, remap.epsilon, CERT_LP_TOL))
     choices.append((C0, lam0, lam0 > 0))
     best = 0.0
     for pts, weights, sel in choices:
@@ -350,6 +448,19 @@ def rest_window_outputs(a: NDArray[np.float64], n: int, eps: float, We: int, max
     return Zw, out[candidate_rank(project(Zw, n))]
 
 
+def near_data_sets(points: NDArray[np.int64], offsets: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The ranks in R(n) (:func:`~dpposterior.models.candidate_rank`, sorted) of the data sets ``p + w >= 0``, ``p`` a
+    row of ``points`` (summing to n), ``w`` of ``offsets``: built in blocks of points, so the ``(points x offsets)``
+    table is never whole (k = 4, eps = 0.5: 1,144 points x 175,825 offsets would be 6.4 GB of int64)."""
+    k = points.shape[1]
+    keys = np.zeros(0, dtype=np.int64)
+    step = max(1, BLOCK_ENTRIES // max(1, len(offsets)))
+    for lo in range(0, len(points), step):
+        z = (points[lo:lo + step, None, :] + offsets[None, :, :]).reshape(-1, k)
+        keys = np.union1d(keys, candidate_rank(z[np.all(z >= 0, axis=1)]))
+    return keys
+
+
 def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None = None):
     """``E(c)`` of the corner release (k >= 4) for every c of R(n), as a :class:`.scale.Bracket` ``low <= E <= low +
     tail_bound(k, eps, We)`` (module docstring): the rest's window errors
@@ -364,9 +475,8 @@ def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None =
     wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
     pts = remap.points.copy()
     pts[np.arange(len(pts)), remap.corner] += n - remap.n_ref
-    A, _ = _union(pts, offs, remap.shift + int(We))
-    A = A[np.all(A >= 0, axis=1)]
-    ai = candidate_rank(A)
+    ai = near_data_sets(pts, offs)
+    A = _unrank(ai, n, k)
     tables = _LossTables(a, n, base.counts).tables
     n1 = n + 1
 
@@ -428,5 +538,5 @@ def corner_transition_any(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike
     return cached_corner_remap_any(tuple(a.tolist()), n, eps).transition(Z)
 
 
-__all__ = ["AnyCornerRemap", "corner_errors_any", "corner_remap_any", "corner_sizes_any", "certify_any",
-           "default_depth", "inner_radius", "reference_n"]
+__all__ = ["AnyCornerRemap", "certificate_sizes_any", "corner_errors_any", "corner_remap_any", "corner_sizes_any",
+           "certify_any", "default_depth", "inner_radius", "plan_certify_any", "reference_n"]
