@@ -359,6 +359,17 @@ def _edge_rows_to(remap, m: NDArray[np.int64], W: int) -> tuple[NDArray[np.int64
     return z[ok], E.probs[i, ui, j][ok]
 
 
+def _table_rows_to(remap, n: int, m: NDArray[np.int64], W: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The corner table's rows at ``n`` (translated back from ``n_ref``; any k) whose outputs hold ``m``, with
+    coordinates ``>= -W`` (the window), and ``T(z, m)`` at each: the local column's points on the table."""
+    table = remap.points.copy()
+    table[np.arange(len(table)), remap.corner] += n - remap.n_ref
+    outs = remap.row_outputs(np.arange(len(table)))
+    t_tab = (remap.probs * np.all(outs == m[None, None, :], axis=2)).sum(axis=1)
+    keep = (t_tab > 0) & np.all(table >= -W, axis=1)
+    return table[keep], t_tab[keep]
+
+
 @lru_cache(maxsize=2)
 def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
@@ -1065,18 +1076,13 @@ class LatticeMechanism(Mechanism):
             from ..lattice.corners import cached_corner_remap, default_depth
 
             remap = cached_corner_remap(tuple(a.tolist()), n, eps, default_depth(eps))
-            table = remap.points.copy()  # the table's rows at n: translated back from n_ref
-            table[np.arange(len(table)), remap.corner] += n - remap.n_ref
-            outs = remap.row_outputs(np.arange(len(table)))
-            t_tab = (remap.probs * np.all(outs == m[None, None, :], axis=2)).sum(axis=1)
-            on = remap.rows(Z) >= 0
-            off = ~on & (remap.edge_rows(Z)[0] < 0)  # off the table and off the edge table (eps < 1)
+            Zt, t_tab = _table_rows_to(remap, n, m, W)
+            off = (remap.rows(Z) < 0) & (remap.edge_rows(Z)[0] < 0)  # off the table and off the edge table (eps < 1)
             Zoff = Z[off]
             t_off = np.all(_search_points(a, n, eps, Zoff) == m[None, :], axis=1).astype(np.float64)
-            keep = (t_tab > 0) & np.all(table >= -W, axis=1)
             Ze, t_edge = _edge_rows_to(remap, m, W)
-            Z = np.concatenate([Zoff, table[keep], Ze])
-            t = np.concatenate([t_off, t_tab[keep], t_edge])
+            Z = np.concatenate([Zoff, Zt, Ze])
+            t = np.concatenate([t_off, t_tab, t_edge])
         else:
             t = np.all(_search_points(a, n, eps, Z) == m[None, :], axis=1).astype(np.float64)
         C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
@@ -1099,17 +1105,13 @@ class LatticeMechanism(Mechanism):
         in ``U(Dc)``; ``U`` is symmetric, so ``project(z) - m`` does, and every such ``z`` of the window is in ``Z``
         (:func:`~dpposterior.lattice.column.reach_region`)."""
         remap = _corner(tuple(a.tolist()), n, eps)
-        table = remap.points.copy()  # the table's rows at n: translated back from n_ref
-        table[np.arange(len(table)), remap.corner] += n - remap.n_ref
-        outs = remap.row_outputs(np.arange(len(table)))
-        t_tab = (remap.probs * np.all(outs == m[None, None, :], axis=2)).sum(axis=1)
+        Zt, t_tab = _table_rows_to(remap, n, m, W)
         Zoff = Z[remap.rows(Z) < 0]
         t_off = np.zeros(len(Zoff))
         if len(Zoff):
             uniq, back = np.unique(project(Zoff, n), axis=0, return_inverse=True)
             t_off = np.all(_search_points(a, n, eps, uniq)[back.reshape(-1)] == m[None, :], axis=1).astype(np.float64)
-        keep = (t_tab > 0) & np.all(table >= -W, axis=1)
-        return np.concatenate([Zoff, table[keep]]), np.concatenate([t_off, t_tab[keep]])
+        return np.concatenate([Zoff, Zt]), np.concatenate([t_off, t_tab])
 
     # -- the pmf at one data set ---------------------------------------------------------------
 
