@@ -60,8 +60,9 @@ def test_clopper_pearson_coverage_by_enumeration():
 
 def test_encode_matches_numpy_unique():
     rng = np.random.default_rng(0)
-    for x in (rng.integers(-3, 5, size=(500, 3)), rng.normal(size=(200, 2)).round(1),
-              np.array([[2**40, 0], [0, 2**40], [2**40, 0]])):
+    # dense keys (counted), sparse int64 keys (sorted), floats and keys past int64 (numpy's own unique)
+    for x in (rng.integers(-3, 5, size=(500, 3)), rng.integers(0, 10**6, size=(50, 2)), rng.integers(0, 3, (1, 1)),
+              rng.normal(size=(200, 2)).round(1), np.array([[2**40, 0], [0, 2**40], [2**40, 0]])):
         u, inv = A._encode(x)
         u2, inv2 = np.unique(x, axis=0, return_inverse=True)
         assert np.array_equal(u, u2) and np.array_equal(inv, inv2.reshape(-1))
