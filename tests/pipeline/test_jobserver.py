@@ -179,3 +179,24 @@ def test_a_killed_client_ends_its_worker(probe, tmp_path, how):
     client.send_signal(getattr(signal, how))  # SIGKILL: the worker sees its client gone; SIGTERM: forwarded
     assert client.wait(timeout=30) == -getattr(signal, how)  # the client dies as the worker did
     assert gone(worker)
+
+
+def test_the_per_rule_table_adds_each_workers_cpu_from_its_log(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pipeline_cpu", HERE.parents[1] / "benchmarks" / "pipeline_cpu.py")
+    pipeline_cpu = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pipeline_cpu)
+    head = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    for job_name, cpu, log in (("served", 0.02, "a warning\n" + jobserver.CPU_LINE.format(
+            cpu=3.25, user=3.0, system=0.25, rss=512000)), ("inproc", 1.5, "a warning\n"), ("nolog", 0.75, None)):
+        (tmp_path / "benchmarks" / "data").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "benchmarks" / "data" / f"{job_name}.tsv").write_text(head + f"4.0\t0:00:04\t30.0\t1\t1\t1\t0\t0\t0\t{cpu}\n")
+        if log is not None:
+            (tmp_path / "logs" / "data").mkdir(parents=True, exist_ok=True)
+            (tmp_path / "logs" / "data" / f"{job_name}.log").write_text(log)
+    rows = {r["job"]: r for r in pipeline_cpu.job_table(tmp_path)}
+    assert rows["data/served"]["cpu"] == pytest.approx(0.02 + 3.25) and rows["data/served"]["worker"]
+    assert rows["data/served"]["max_rss"] == pytest.approx(500.0)  # MB, the worker's (its client's is 30)
+    assert (rows["data/inproc"]["cpu"], rows["data/nolog"]["cpu"]) == (1.5, 0.75)
+    assert not rows["data/inproc"]["worker"] and not rows["data/nolog"]["worker"]

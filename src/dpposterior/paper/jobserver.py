@@ -82,14 +82,20 @@ _INT = struct.Struct("!q")
 _DECLINED = -1  # the worker's answer when the job must run in-process (IMPORT_TIME differs)
 
 
-def worker_cpu(log_text: str) -> float | None:
-    """The CPU seconds a worker reported at the end of a job's log (:data:`CPU_LINE`), or None (the job ran
-    in-process)."""
-    lines = log_text.rstrip("\n").rsplit("\n", 1)
-    last = lines[-1] if lines else ""
+def worker_usage(log_text: str) -> dict | None:
+    """What a worker reported at the end of a job's log (:data:`CPU_LINE`: ``cpu_seconds``, ``user``, ``system``,
+    ``max_rss_kb``), or None (the job ran in-process)."""
+    last = log_text.rstrip("\n").rpartition("\n")[2]
     if not last.startswith(CPU_PREFIX + "cpu_seconds="):
         return None
-    return float(last[len(CPU_PREFIX) + len("cpu_seconds="):].split()[0])
+    fields = dict(f.split("=", 1) for f in last[len(CPU_PREFIX):].split())
+    return {k: (int(v) if k == "max_rss_kb" else float(v)) for k, v in fields.items()}
+
+
+def worker_cpu(log_text: str) -> float | None:
+    """The CPU seconds a worker reported at the end of a job's log, or None (:func:`worker_usage`)."""
+    usage = worker_usage(log_text)
+    return None if usage is None else usage["cpu_seconds"]
 
 
 # ---- the client: the normal entry's first step
