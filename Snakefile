@@ -51,19 +51,19 @@ os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
 # for at the end, so its workers' CPU counts in this run's.
 from dpposterior.paper import jobserver
 
-JOBSERVER = []
+JOBSERVERS = []
 
 
 onstart:
-    JOBSERVER.append(jobserver.for_workflow(workflow))
+    JOBSERVERS.extend(jobserver.for_workflow(workflow))
 
 
 onsuccess:
-    jobserver.stop_for_workflow(JOBSERVER.pop() if JOBSERVER else None)
+    jobserver.stop_for_workflow(JOBSERVERS)
 
 
 onerror:
-    jobserver.stop_for_workflow(JOBSERVER.pop() if JOBSERVER else None)
+    jobserver.stop_for_workflow(JOBSERVERS)
 
 
 include: "workflow/rules/common.smk"

@@ -15,10 +15,10 @@ else ``results``).  With ``--out`` it also writes these numbers as JSON.
 
 ``jobs`` reads Snakemake's benchmark files (``RESULTS_DIR/benchmarks/**.tsv``, one per job; column ``cpu_time``,
 the user + system seconds that Snakemake's sampler saw in the job's process tree, and ``s``, its wall time), adds
-the CPU a job server's worker reported as the last line of the job's log (``dpposterior.paper.jobserver``: the worker
-is not in the job's process tree), and prints CPU seconds per rule (the first folder under ``benchmarks/``;
-``privacy_slice`` for a split entry's slices) and the costliest jobs.  The sampler misses a job's last moments, so
-short in-process jobs are undercounted: the sum is below ``run``'s total less Snakemake's own.
+the CPU a job server's workers reported in the job's log (``dpposterior.paper.jobserver``: a worker, and a render
+job's forked kernel, are not in the job's process tree), and prints CPU seconds per rule (the first folder under
+``benchmarks/``; ``privacy_slice`` for a split entry's slices) and the costliest jobs.  The sampler misses a job's
+last moments, so short in-process jobs are undercounted: the sum is below ``run``'s total less Snakemake's own.
 
 ``startup`` measures what a job pays before it starts, per kind of job: the imports of its entry
 (``python -m dpposterior.paper <stage>`` builds the stage CLI, then imports the computations of its stage and
@@ -119,7 +119,8 @@ def job_table(results: Path) -> list[dict]:
         row = {"rule": rule, "job": str(rel.with_suffix("")), "cpu": float(rec["cpu_time"]), "s": float(rec["s"]),
                "max_rss": float(rec["max_rss"]), "worker": False}
         # a job the job server ran: its benchmark file sampled the client only; the worker's own CPU is the log's last
-        # line (dpposterior.paper.jobserver.CPU_LINE; its max_rss counts the server's pages it shares)
+        # line, and a render's forked kernel has one more (dpposterior.paper.jobserver.CPU_LINE; their max_rss counts
+        # the server's pages they share)
         log = results / "logs" / rel.with_suffix(".log")
         usage = worker_usage(log.read_text(errors="replace")) if log.is_file() else None
         if usage is not None:

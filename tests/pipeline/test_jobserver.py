@@ -18,6 +18,7 @@ import pytest
 
 from dpposterior.paper import jobserver
 from dpposterior.paper.limits import apply
+from dpposterior.paper.render import KERNEL_ENVIRONMENT, kernel_manager_class
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 HERE = Path(__file__).resolve().parent
@@ -200,3 +201,85 @@ def test_the_per_rule_table_adds_each_workers_cpu_from_its_log(tmp_path):
     assert rows["data/served"]["max_rss"] == pytest.approx(500.0)  # MB, the worker's (its client's is 30)
     assert (rows["data/inproc"]["cpu"], rows["data/nolog"]["cpu"]) == (1.5, 0.75)
     assert not rows["data/inproc"]["worker"] and not rows["data/nolog"]["worker"]
+
+
+# ---- a render job's kernel, forked from the kernel server
+
+TEMPLATE = '''# %% tags=["parameters"]
+item = "probe"
+inputs = {}
+outputs = {}
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from dpposterior.paper import items, style, tables
+
+# %%
+fig, ax = plt.subplots()
+ax.plot(np.arange(10) ** 2)
+print(sorted({"b", "a", "c"}), hash("abc"), np.random.default_rng(7).integers(100))
+pd.DataFrame({"x": [1, 2]})
+'''
+
+
+@pytest.fixture(scope="module")
+def kernels():
+    server = jobserver.start(entry=jobserver.KERNEL_ENTRY, modules=jobserver.KERNEL_PRELOAD,
+                             env=job_env() | KERNEL_ENVIRONMENT)
+    assert server is not None
+    yield server
+    jobserver.stop(server)
+
+
+def test_a_notebook_run_by_a_forked_kernel_is_byte_identical(kernels, tmp_path):
+    (tmp_path / "t.py").write_text(TEMPLATE)
+    (tmp_path / "p.json").write_text(json.dumps({"item": "probe", "inputs": {}, "outputs": {}}))
+    got = {}
+    for how in ("in-process", "forked"):
+        env = job_env(**({jobserver.KERNEL_ENV: kernels.socket} if how == "forked" else {}))
+        proc = job(["render", "--template", str(tmp_path / "t.py"), "--parameters", str(tmp_path / "p.json"),
+                    "--notebook", str(tmp_path / f"{how}.ipynb"), "--html", str(tmp_path / f"{how}.html")], env=env)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        usage = jobserver.worker_usage(proc.stderr.decode())
+        assert (usage is not None) == (how == "forked")  # the kernel worker's CPU line, in the render job's log
+        got[how] = ((tmp_path / f"{how}.ipynb").read_bytes(), (tmp_path / f"{how}.html").read_bytes())
+    assert b"image/png" in got["forked"][0]
+    assert got["forked"] == got["in-process"]
+
+
+def test_a_forked_kernel_is_interrupted_and_shut_down_through_its_client(kernels):
+    import asyncio
+
+    async def session():
+        os.environ[jobserver.KERNEL_ENV] = kernels.socket  # the kernel's environment is this process's
+        try:
+            km = kernel_manager_class()(kernel_name="python3")
+            await km.start_kernel(env=job_env(**{jobserver.KERNEL_ENV: kernels.socket},
+                                              **KERNEL_ENVIRONMENT))
+        finally:
+            del os.environ[jobserver.KERNEL_ENV]
+        kc = km.client()
+        kc.start_channels()
+        await kc.wait_for_ready(timeout=60)
+        reply = await kc.execute_interactive("import os; print(os.getpid(), os.getppid())", timeout=60,
+                                             output_hook=lambda msg: seen.append(msg))
+        assert reply["content"]["status"] == "ok"
+        worker, parent = map(int, next(m["content"]["text"] for m in seen if m["msg_type"] == "stream").split())
+        assert worker != km.provisioner.process.pid and parent == kernels.proc.pid  # forked from the kernel server
+        kc.execute("while True: pass")
+        await asyncio.sleep(1)
+        await km.interrupt_kernel()  # SIGINT to the client's process group, forwarded to the worker
+        reply = await kc._async_get_shell_msg(timeout=60)
+        while reply["msg_type"] != "execute_reply" or reply["content"]["status"] == "ok":
+            reply = await kc._async_get_shell_msg(timeout=60)
+        assert reply["content"]["ename"] == "KeyboardInterrupt"
+        kc.stop_channels()
+        await km.shutdown_kernel(now=False)
+        return worker
+
+    seen: list = []
+    worker = asyncio.run(session())
+    assert gone(worker)

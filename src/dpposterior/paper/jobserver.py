@@ -38,10 +38,20 @@ CPU is counted as before: the workers are the server's children, reaped by it, a
 the Snakemake process that started it (:func:`start`), which stops and waits for it (:func:`stop`), so every
 worker's CPU is in the run's total (``/usr/bin/time snakemake``).  A worker is not in its client's process tree,
 so Snakemake's benchmark files (which sample that tree) miss it: each worker writes its own CPU (user + system of
-itself and its reaped children, ``getrusage``) as the last line of its stderr, the job's log
-(:data:`CPU_LINE`), which ``benchmarks/pipeline_cpu.py`` adds to the job's benchmark row.  The server stops when
-the Snakemake process that started it closes its end of the server's stdin (:func:`stop`) or dies (the pipe
-closes with it).
+itself and its reaped children, ``getrusage``) as the last line of its stderr, the job's log (:data:`CPU_LINE`),
+which ``benchmarks/pipeline_cpu.py`` adds to the job's benchmark row.  The server stops when the Snakemake process
+that started it closes its end of the server's stdin (:func:`stop`) or dies (the pipe closes with it).
+
+A render job's notebook kernel is forked the same way from a second server (:func:`start_kernels`: ipykernel,
+matplotlib, seaborn, pandas, scipy and the modules the templates import, :data:`KERNEL_PRELOAD`, imported under the
+kernel's environment, :data:`dpposterior.paper.render.KERNEL_ENVIRONMENT`: hash seed 0, the inline backend).  Its
+kernel manager (:func:`dpposterior.paper.render.kernel_manager_class`) launches ``python -m
+dpposterior.paper.jobserver kernel -f CONNECTION_FILE`` instead of ``python -m ipykernel_launcher``: a client that
+hands the kernel to a worker, which runs :func:`kernel_main` (ipykernel's ``IPKernelApp`` on that connection file:
+its ZeroMQ context, sockets and event loop are made in the worker, never in the server), or else execs the usual
+``ipykernel_launcher``.  jupyter_client's interrupt (SIGINT to the client's process group) and kill (SIGKILL) reach
+the worker through the client (forwarded, or the closed connection); its shutdown request is the kernel's own.  The
+kernel worker's CPU line goes to the kernel's stderr, the render job's log.
 
 Measured gain: docs/pipeline.md ("The job server").
 """
@@ -83,17 +93,22 @@ _DECLINED = -1  # the worker's answer when the job must run in-process (IMPORT_T
 
 
 def worker_usage(log_text: str) -> dict | None:
-    """What a worker reported at the end of a job's log (:data:`CPU_LINE`: ``cpu_seconds``, ``user``, ``system``,
-    ``max_rss_kb``), or None (the job ran in-process)."""
-    last = log_text.rstrip("\n").rpartition("\n")[2]
-    if not last.startswith(CPU_PREFIX + "cpu_seconds="):
+    """What the workers of a job reported in its log (:data:`CPU_LINE`; a render job's log has two, its own worker's
+    and its kernel's): ``cpu_seconds``, ``user`` and ``system`` summed, the largest ``max_rss_kb``, ``workers``
+    their number; None if no worker ran it (it ran in-process)."""
+    got = []
+    for line in log_text.splitlines():
+        if line.startswith(CPU_PREFIX + "cpu_seconds="):
+            fields = dict(f.split("=", 1) for f in line[len(CPU_PREFIX):].split())
+            got.append({k: (int(v) if k == "max_rss_kb" else float(v)) for k, v in fields.items()})
+    if not got:
         return None
-    fields = dict(f.split("=", 1) for f in last[len(CPU_PREFIX):].split())
-    return {k: (int(v) if k == "max_rss_kb" else float(v)) for k, v in fields.items()}
+    total = {k: sum(g[k] for g in got) for k in ("cpu_seconds", "user", "system")}
+    return total | {"max_rss_kb": max(g["max_rss_kb"] for g in got), "workers": len(got)}
 
 
 def worker_cpu(log_text: str) -> float | None:
-    """The CPU seconds a worker reported at the end of a job's log, or None (:func:`worker_usage`)."""
+    """The CPU seconds the workers of a job reported in its log, or None (:func:`worker_usage`)."""
     usage = worker_usage(log_text)
     return None if usage is None else usage["cpu_seconds"]
 
@@ -114,11 +129,11 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
     return buf
 
 
-def hand_over(argv: list[str]) -> int | None:
-    """Run this job in a worker of the server :data:`ENV` names; its exit status, or None if there is no server to
-    take it (then the caller runs the job in-process).  A signal forwarded to the worker that killed it kills this
-    process the same way."""
-    path = os.environ.get(ENV, "")
+def hand_over(argv: list[str], variable: str = ENV) -> int | None:
+    """Run this job in a worker of the server the environment variable ``variable`` names; its exit status, or None
+    if there is no server to take it (then the caller runs the job in-process).  A signal forwarded to the worker
+    that killed it kills this process the same way."""
+    path = os.environ.get(variable, "")
     if not path or path == "off":
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -287,7 +302,7 @@ def _work(conn: socket.socket, main) -> None:
         os.chdir(request["cwd"])
         os.umask(request["umask"])
         sys.path[0] = request["path"][0]
-        sys.argv = [sys.modules["dpposterior.paper.__main__"].__file__, *request["argv"]]
+        sys.argv = [getattr(sys.modules.get("dpposterior.paper.__main__"), "__file__", ""), *request["argv"]]
         _streams()
         if "numpy.random" in sys.modules:  # as a fresh process: numpy's global state from the OS, per job
             sys.modules["numpy.random"].seed()
@@ -320,6 +335,45 @@ def _watch(conn: socket.socket) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     threading.Thread(target=wait, name="jobserver-client-watch", daemon=True).start()
+
+
+# ---- notebook kernels: a render job's kernel forked from a second server
+
+
+#: the environment variable naming the kernel server's socket
+KERNEL_ENV = "DPPOSTERIOR_KERNELSERVER"
+
+#: what a kernel server imports once: ipykernel and what the notebook templates' first cells import, in their order
+KERNEL_PRELOAD = ("ipykernel.kernelapp", "matplotlib.pyplot", "numpy", "pandas", "scipy.stats", "seaborn",
+                  "dpposterior.paper.claims", "dpposterior.paper.items", "dpposterior.paper.style",
+                  "dpposterior.paper.tables", "dpposterior.paper.variants")
+
+#: a kernel worker's entry: ipykernel's, as ``python -m ipykernel_launcher`` runs it
+KERNEL_ENTRY = "dpposterior.paper.jobserver:kernel_main"
+
+
+def kernel_main(argv: list[str]) -> int:
+    """``python -m ipykernel_launcher ARGV`` in a kernel worker: the working directory off ``sys.path`` while
+    ipykernel starts (it puts it back), then the kernel until it is shut down."""
+    import ipykernel_launcher
+
+    sys.argv[0] = ipykernel_launcher.__file__
+    if sys.path and (sys.path[0] == "" or os.path.realpath(sys.path[0]) == os.path.realpath(os.getcwd())):
+        del sys.path[0]
+    from ipykernel import kernelapp
+
+    kernelapp.launch_new_instance(argv=argv)
+    return 0
+
+
+def kernel_client(argv: list[str]) -> None:
+    """A kernel's launch command (``python -m dpposterior.paper.jobserver kernel -f CONNECTION_FILE``, the render
+    job's kernel manager, :func:`dpposterior.paper.render.kernel_manager_class`): hand the kernel to a worker of the
+    kernel server, or else become ``python -m ipykernel_launcher`` (exec)."""
+    status = hand_over(argv, KERNEL_ENV)
+    if status is None:
+        os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *argv])
+    sys.exit(status)
 
 
 # ---- the server
@@ -466,25 +520,42 @@ def stop(server: Server | None) -> None:
     shutil.rmtree(server.folder, ignore_errors=True)
 
 
-def for_workflow(workflow) -> Server | None:
-    """Start a server for a Snakemake run that executes its jobs here: the main process, local execution, not a
+def start_kernels(timeout: float = 120.0) -> Server | None:
+    """Start a kernel server (:data:`KERNEL_PRELOAD`, :func:`kernel_main`) under the environment a render job
+    gives its kernel (:data:`dpposterior.paper.render.KERNEL_ENVIRONMENT`)."""
+    from .render import KERNEL_ENVIRONMENT
+
+    return start(timeout, KERNEL_ENTRY, KERNEL_PRELOAD, env=dict(os.environ, **KERNEL_ENVIRONMENT))
+
+
+def for_workflow(workflow) -> list[Server]:
+    """Start the servers for a Snakemake run that executes its jobs here: the main process, local execution, not a
     dry run or ``--touch`` (``--report``, ``--lint`` and a run with nothing to do never reach the ``onstart``
-    hook), unless :data:`ENV` is ``off``; set :data:`ENV` for the jobs.  None when no server runs."""
+    hook), unless :data:`ENV` is ``off``; set :data:`ENV` and :data:`KERNEL_ENV` for the jobs.  The servers
+    started."""
     if os.environ.get(ENV) == "off":
-        return None
+        return []
     if not (workflow.is_main_process and workflow.local_exec) or workflow.dryrun or workflow.touch:
-        return None
-    server = start()
-    if server is not None:
-        os.environ[ENV] = server.socket
-    return server
+        return []
+    servers = []
+    for variable, begin in ((ENV, start), (KERNEL_ENV, start_kernels)):
+        server = begin()
+        if server is not None:
+            os.environ[variable] = server.socket
+            servers.append(server)
+    return servers
 
 
-def stop_for_workflow(server: Server | None) -> None:
-    if server is not None:
-        os.environ.pop(ENV, None)
-    stop(server)
+def stop_for_workflow(servers: list[Server]) -> None:
+    """Stop the servers :func:`for_workflow` started and wait for them."""
+    for variable in (ENV, KERNEL_ENV):
+        os.environ.pop(variable, None)
+    for server in servers:
+        stop(server)
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], sys.argv[2], tuple(m for m in sys.argv[3].split(",") if m))
+    if sys.argv[1:2] == ["kernel"]:
+        kernel_client(sys.argv[2:])
+    else:
+        serve(sys.argv[1], sys.argv[2], tuple(m for m in sys.argv[3].split(",") if m))
