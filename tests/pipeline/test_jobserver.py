@@ -234,20 +234,23 @@ def kernels():
     jobserver.stop(server)
 
 
-def test_a_notebook_run_by_a_forked_kernel_is_byte_identical(kernels, tmp_path):
+def test_a_notebook_run_by_a_forked_kernel_is_byte_identical(stack, kernels, tmp_path):
     (tmp_path / "t.py").write_text(TEMPLATE)
     (tmp_path / "p.json").write_text(json.dumps({"item": "probe", "inputs": {}, "outputs": {}}))
     got = {}
-    for how in ("in-process", "forked"):
-        env = job_env(**({jobserver.KERNEL_ENV: kernels.socket} if how == "forked" else {}))
+    # in-process; the kernel forked; the render process and its kernel forked (each worker's CPU line in the log)
+    for how, servers, workers in (("in-process", {}, 0), ("kernel", {jobserver.KERNEL_ENV: kernels.socket}, 1),
+                                  ("both", {jobserver.KERNEL_ENV: kernels.socket, jobserver.ENV: stack.socket}, 2)):
         proc = job(["render", "--template", str(tmp_path / "t.py"), "--parameters", str(tmp_path / "p.json"),
-                    "--notebook", str(tmp_path / f"{how}.ipynb"), "--html", str(tmp_path / f"{how}.html")], env=env)
+                    "--notebook", str(tmp_path / f"{how}.ipynb"), "--html", str(tmp_path / f"{how}.html")],
+                   env=job_env(**servers))
         assert proc.returncode == 0, proc.stderr[-2000:]
         usage = jobserver.worker_usage(proc.stderr.decode())
-        assert (usage is not None) == (how == "forked")  # the kernel worker's CPU line, in the render job's log
+        assert (usage or {}).get("workers", 0) == workers
+        assert b"--existing" not in proc.stdout  # the kernel knows its parent (no stand-alone kernel's banner)
         got[how] = ((tmp_path / f"{how}.ipynb").read_bytes(), (tmp_path / f"{how}.html").read_bytes())
-    assert b"image/png" in got["forked"][0]
-    assert got["forked"] == got["in-process"]
+    assert b"image/png" in got["both"][0]
+    assert got["kernel"] == got["in-process"] and got["both"] == got["in-process"]
 
 
 def test_a_forked_kernel_is_interrupted_and_shut_down_through_its_client(kernels):

@@ -89,6 +89,7 @@ CPU_LINE = "dpposterior.paper.jobserver: worker cpu_seconds={cpu:.3f} user={user
 CPU_PREFIX = CPU_LINE.split("cpu_seconds=")[0]
 
 _INT = struct.Struct("!q")
+_REPORT_FD = [2]  # a worker's CPU line goes here (set per job in _work)
 _DECLINED = -1  # the worker's answer when the job must run in-process (IMPORT_TIME differs)
 
 
@@ -129,10 +130,11 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
     return buf
 
 
-def hand_over(argv: list[str], variable: str = ENV) -> int | None:
+def hand_over(argv: list[str], variable: str = ENV, watch_parent: bool = False) -> int | None:
     """Run this job in a worker of the server the environment variable ``variable`` names; its exit status, or None
     if there is no server to take it (then the caller runs the job in-process).  A signal forwarded to the worker
-    that killed it kills this process the same way."""
+    that killed it kills this process the same way.  With ``watch_parent``, the worker is killed when this process's
+    parent exits (as ipykernel's parent poller ends a kernel whose parent is gone)."""
     path = os.environ.get(variable, "")
     if not path or path == "off":
         return None
@@ -171,7 +173,19 @@ def hand_over(argv: list[str], variable: str = ENV) -> int | None:
 
     for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(s, forward)
-    got = _recv_exact(sock, _INT.size)
+    if watch_parent:
+        parent = os.getppid()
+        sock.settimeout(1.0)
+        while True:
+            try:
+                got = _recv_exact(sock, _INT.size)
+                break
+            except TimeoutError:  # nothing received in the last second (a status is 8 bytes: never split)
+                if os.getppid() != parent:
+                    os.kill(pid, signal.SIGKILL)
+                    os._exit(1)
+    else:
+        got = _recv_exact(sock, _INT.size)
     sock.close()
     if got is not None:
         return _INT.unpack(got)[0]
@@ -233,7 +247,7 @@ def _run_main(argv: list[str], main) -> int:
     except KeyboardInterrupt:  # the interpreter's way: the traceback, then death by SIGINT
         traceback.print_exc()
         _finish()
-        _report_cpu()
+        _report_cpu(_REPORT_FD[0])
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)
         os._exit(128 + signal.SIGINT)
@@ -264,14 +278,15 @@ def _finish() -> None:
             pass
 
 
-def _report_cpu() -> None:
+def _report_cpu(fd: int = 2) -> None:
+    """Write :data:`CPU_LINE` to ``fd`` (the job's stderr as the worker received it)."""
     import resource
 
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     user, system = me.ru_utime + kids.ru_utime, me.ru_stime + kids.ru_stime
     line = CPU_LINE.format(cpu=user + system, user=user, system=system, rss=max(me.ru_maxrss, kids.ru_maxrss))
     try:
-        os.write(2, line.encode())
+        os.write(fd, line.encode())
     except OSError:
         pass
 
@@ -289,6 +304,7 @@ def _work(conn: socket.socket, main) -> None:
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
             os.close(fd)
+        report = os.dup(2)  # the job's stderr, for the CPU line even if the job redirects fd 2 (ipykernel does)
         for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
             signal.signal(s, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -308,6 +324,7 @@ def _work(conn: socket.socket, main) -> None:
             sys.modules["numpy.random"].seed()
         conn.sendall(_INT.pack(os.getpid()))
         _watch(conn)
+        _REPORT_FD[0] = report
         status = _run_main(request["argv"], main)
         _finish()
     except BaseException:  # a failure of the hand-over itself: say so on the job's stderr
@@ -315,7 +332,7 @@ def _work(conn: socket.socket, main) -> None:
 
         traceback.print_exc()
         _finish()
-    _report_cpu()
+    _report_cpu(_REPORT_FD[0])
     try:
         conn.sendall(_INT.pack(status))
     finally:
@@ -362,7 +379,10 @@ def kernel_main(argv: list[str]) -> int:
         del sys.path[0]
     from ipykernel import kernelapp
 
-    kernelapp.launch_new_instance(argv=argv)
+    # two traits whose defaults ipykernel reads from the environment when it is imported (in the server): read
+    # them from the kernel's own, as a kernel started by ipykernel_launcher does
+    kernelapp.launch_new_instance(argv=argv, parent_handle=int(os.environ.get("JPY_PARENT_PID") or 0),
+                                  interrupt=int(os.environ.get("JPY_INTERRUPT_EVENT") or 0))
     return 0
 
 
@@ -370,7 +390,7 @@ def kernel_client(argv: list[str]) -> None:
     """A kernel's launch command (``python -m dpposterior.paper.jobserver kernel -f CONNECTION_FILE``, the render
     job's kernel manager, :func:`dpposterior.paper.render.kernel_manager_class`): hand the kernel to a worker of the
     kernel server, or else become ``python -m ipykernel_launcher`` (exec)."""
-    status = hand_over(argv, KERNEL_ENV)
+    status = hand_over(argv, KERNEL_ENV, watch_parent=True)
     if status is None:
         os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *argv])
     sys.exit(status)
