@@ -372,9 +372,9 @@ KERNEL_ENTRY = "dpposterior.paper.jobserver:kernel_main"
 def kernel_main(argv: list[str]) -> int:
     """``python -m ipykernel_launcher ARGV`` in a kernel worker: the working directory off ``sys.path`` while
     ipykernel starts (it puts it back), then the kernel until it is shut down."""
-    import ipykernel_launcher
+    import importlib.util
 
-    sys.argv[0] = ipykernel_launcher.__file__
+    sys.argv[0] = importlib.util.find_spec("ipykernel_launcher").origin  # ipykernel's, as `-m` sets it
     if sys.path and (sys.path[0] == "" or os.path.realpath(sys.path[0]) == os.path.realpath(os.getcwd())):
         del sys.path[0]
     from ipykernel import kernelapp
