@@ -286,3 +286,17 @@ def test_a_forked_kernel_is_interrupted_and_shut_down_through_its_client(kernels
     seen: list = []
     worker = asyncio.run(session())
     assert gone(worker)
+
+
+def test_a_kernels_worker_ends_when_the_render_process_is_gone(probe, tmp_path):
+    # the kernel's client (the kernel's launch command) watches its parent, as ipykernel's parent poller does: here
+    # the probe stands for the kernel, a shell for the render process that launched it
+    pidfile = tmp_path / "pid"
+    env = job_env(**{jobserver.KERNEL_ENV: probe.socket})
+    parent = subprocess.Popen(["bash", "-c", f"{sys.executable} -m dpposterior.paper.jobserver kernel sleep {pidfile}"
+                               " & wait"], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    worker = wait_for(pidfile)
+    parent.kill()
+    parent.wait()
+    assert gone(worker)

@@ -32,7 +32,8 @@ module is imported or when the process starts (the BLAS thread counts Snakemake 
 server sets the thread counts to the rules' ``threads: 1`` before it imports numpy, and the Snakefile starts it
 after :func:`dpposterior.paper.limits.apply`, so its allocator settings are the jobs'.  Random state: Python's
 ``random`` reseeds itself after a fork, numpy's global ``RandomState`` is reseeded from the OS in each worker
-(the library's draws take their own generators or ``secrets``).
+(the library's draws take their own generators or ``secrets``); the hash seed of every worker is the server's
+(random unless ``PYTHONHASHSEED`` is set, and then equal to the job's).
 
 CPU is counted as before: the workers are the server's children, reaped by it, and the server is the child of
 the Snakemake process that started it (:func:`start`), which stops and waits for it (:func:`stop`), so every
@@ -74,7 +75,8 @@ THREADS = ("OMP_NUM_THREADS", "GOTO_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_N
 
 #: environment read at process start or at import: a worker serves a job only if the client's values equal its own
 IMPORT_TIME = THREADS + ("MALLOC_TOP_PAD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_ARENA_MAX",
-                         "PYTHONHASHSEED", "PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "LD_PRELOAD",
+                         "PYTHONHASHSEED", "PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONWARNINGS", "PYTHONUTF8",
+                         "PYTHONIOENCODING", "PYTHONDONTWRITEBYTECODE", "LANG", "LC_ALL", "LC_CTYPE", "LD_PRELOAD",
                          "LD_LIBRARY_PATH", "GLIBC_TUNABLES", "MPLBACKEND", "MPLCONFIGDIR", "NPY_DISABLE_CPU_FEATURES")
 
 #: what the server imports once: every module a stage, verdicts, index or render process imports
@@ -154,7 +156,10 @@ def hand_over(argv: list[str], variable: str = ENV, watch_parent: bool = False) 
     except OSError:  # e.g. a closed stdin (EBADF): in-process
         sock.close()
         return None
-    got = _recv_exact(sock, _INT.size)
+    try:
+        got = _recv_exact(sock, _INT.size)
+    except OSError:  # a server stopping with this connection not yet accepted
+        got = None
     if got is None:
         sock.close()
         return None
@@ -173,19 +178,19 @@ def hand_over(argv: list[str], variable: str = ENV, watch_parent: bool = False) 
 
     for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(s, forward)
-    if watch_parent:
-        parent = os.getppid()
-        sock.settimeout(1.0)
-        while True:
-            try:
-                got = _recv_exact(sock, _INT.size)
-                break
-            except TimeoutError:  # nothing received in the last second (a status is 8 bytes: never split)
-                if os.getppid() != parent:
-                    os.kill(pid, signal.SIGKILL)
-                    os._exit(1)
-    else:
-        got = _recv_exact(sock, _INT.size)
+    parent = os.getppid()
+    sock.settimeout(1.0 if watch_parent else None)
+    while True:
+        try:
+            got = _recv_exact(sock, _INT.size)
+            break
+        except TimeoutError:  # nothing received in the last second (a status is 8 bytes: never split)
+            if os.getppid() != parent:
+                os.kill(pid, signal.SIGKILL)
+                os._exit(1)
+        except OSError:  # the connection reset: as a worker gone without a status
+            got = None
+            break
     sock.close()
     if got is not None:
         return _INT.unpack(got)[0]
