@@ -461,10 +461,11 @@ def serve(path: str, entry: str = ENTRY, modules: tuple[str, ...] = PRELOAD) -> 
                 conn.close()
     finally:
         listener.close()
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        for leftover in (os.unlink, os.rmdir):  # the socket, then its private folder (made for this server)
+            try:
+                leftover(path if leftover is os.unlink else os.path.dirname(path))
+            except OSError:
+                pass
         for pid in workers:
             try:
                 os.kill(pid, signal.SIGTERM)
@@ -562,21 +563,24 @@ def for_workflow(workflow) -> list[Server]:
         return []
     if not (workflow.is_main_process and workflow.local_exec) or workflow.dryrun or workflow.touch:
         return []
+    import atexit
+
     servers = []
     for variable, begin in ((ENV, start), (KERNEL_ENV, start_kernels)):
         server = begin()
         if server is not None:
             os.environ[variable] = server.socket
             servers.append(server)
+    atexit.register(stop_for_workflow, servers)  # also when Snakemake fails before its onerror hook
     return servers
 
 
 def stop_for_workflow(servers: list[Server]) -> None:
-    """Stop the servers :func:`for_workflow` started and wait for them."""
+    """Stop the servers :func:`for_workflow` started and wait for them (again: a no-op)."""
     for variable in (ENV, KERNEL_ENV):
         os.environ.pop(variable, None)
-    for server in servers:
-        stop(server)
+    while servers:
+        stop(servers.pop())
 
 
 if __name__ == "__main__":
