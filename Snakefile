@@ -45,6 +45,27 @@ validate(config, "workflow/schemas/config.schema.yaml")  # sets the schema's def
 os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
 
 
+# A local run forks every `python -m dpposterior.paper` job from one server that has imported the stack once
+# (dpposterior.paper.jobserver; docs/pipeline.md, "The job server"): started when the jobs start (not in a dry run,
+# --report, --lint, on a cluster or with DPPOSTERIOR_JOBSERVER=off), a child of this process, stopped and waited
+# for at the end, so its workers' CPU counts in this run's.
+from dpposterior.paper import jobserver
+
+JOBSERVERS = []
+
+
+onstart:
+    JOBSERVERS.extend(jobserver.for_workflow(workflow))
+
+
+onsuccess:
+    jobserver.stop_for_workflow(JOBSERVERS)
+
+
+onerror:
+    jobserver.stop_for_workflow(JOBSERVERS)
+
+
 include: "workflow/rules/common.smk"
 
 

@@ -14,10 +14,11 @@ results directory (``--results``, default ``results/quick`` if ``workflow/quick.
 else ``results``).  With ``--out`` it also writes these numbers as JSON.
 
 ``jobs`` reads Snakemake's benchmark files (``RESULTS_DIR/benchmarks/**.tsv``, one per job; column ``cpu_time``,
-the user + system seconds that Snakemake's sampler saw in the job's process tree, and ``s``, its wall time) and
-prints CPU seconds per rule (the first folder under ``benchmarks/``; ``privacy_slice`` for a split entry's
-slices) and the costliest jobs.  The sampler misses a job's last moments, so short jobs are undercounted: the
-sum is below ``run``'s total less Snakemake's own.
+the user + system seconds that Snakemake's sampler saw in the job's process tree, and ``s``, its wall time), adds
+the CPU a job server's workers reported in the job's log (``dpposterior.paper.jobserver``: a worker, and a render
+job's forked kernel, are not in the job's process tree), and prints CPU seconds per rule (the first folder under
+``benchmarks/``; ``privacy_slice`` for a split entry's slices) and the costliest jobs.  The sampler misses a job's
+last moments, so short in-process jobs are undercounted: the sum is below ``run``'s total less Snakemake's own.
 
 ``startup`` measures what a job pays before it starts, per kind of job: the imports of its entry
 (``python -m dpposterior.paper <stage>`` builds the stage CLI, then imports the computations of its stage and
@@ -51,6 +52,8 @@ import threading
 import time
 from collections import defaultdict
 from pathlib import Path
+
+from dpposterior.paper.jobserver import worker_usage
 
 ROOT = Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -113,8 +116,17 @@ def job_table(results: Path) -> list[dict]:
             rule = "privacy_slice"
         with f.open() as fh:
             rec = next(csv.DictReader(fh, delimiter="\t"))
-        rows.append({"rule": rule, "job": str(rel.with_suffix("")), "cpu": float(rec["cpu_time"]), "s": float(rec["s"]),
-                     "max_rss": float(rec["max_rss"])})
+        row = {"rule": rule, "job": str(rel.with_suffix("")), "cpu": float(rec["cpu_time"]), "s": float(rec["s"]),
+               "max_rss": float(rec["max_rss"]), "worker": False}
+        # a job the job server ran: its benchmark file sampled the client only; the worker's own CPU is the log's last
+        # line, and a render's forked kernel has one more (dpposterior.paper.jobserver.CPU_LINE; their max_rss counts
+        # the server's pages they share)
+        log = results / "logs" / rel.with_suffix(".log")
+        usage = worker_usage(log.read_text(errors="replace")) if log.is_file() else None
+        if usage is not None:
+            row |= {"cpu": row["cpu"] + usage["cpu_seconds"], "max_rss": max(row["max_rss"], usage["max_rss_kb"] / 1024),
+                    "worker": True}
+        rows.append(row)
     return rows
 
 
@@ -126,7 +138,9 @@ def print_jobs(results: Path, top: int) -> dict:
     for r in rows:
         by_rule[r["rule"]].append(r)
     total = sum(r["cpu"] for r in rows)
-    print(f"\nCPU s per rule, from {len(rows)} benchmark files under {results}/benchmarks (Snakemake's sampler):\n")
+    served = sum(r["worker"] for r in rows)
+    print(f"\nCPU s per rule, from {len(rows)} benchmark files under {results}/benchmarks (Snakemake's sampler; "
+          f"{served} jobs ran in a job server's worker, their CPU from the log's last line):\n")
     print("| rule | jobs | cpu s | share | cpu s per job (mean) | slowest job (cpu s) |")
     print("|---|---|---|---|---|---|")
     summary = {}
@@ -142,7 +156,7 @@ def print_jobs(results: Path, top: int) -> dict:
     print("|---|---|---|---|")
     for r in sorted(rows, key=lambda r: -r["cpu"])[:top]:
         print(f"| {r['job']} | {r['cpu']:.1f} | {r['s']:.1f} | {r['max_rss']:.0f} |")
-    return {"rules": summary, "jobs_cpu": round(total, 1), "jobs": len(rows)}
+    return {"rules": summary, "jobs_cpu": round(total, 1), "jobs": len(rows), "jobs_in_a_worker": served}
 
 
 # ---- run

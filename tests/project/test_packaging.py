@@ -49,7 +49,8 @@ def test_environment_installs_this_package():
 #: third-party modules the pipeline imports that come with another distribution of the pipeline install
 #: (checked below against that distribution's own requirements), and modules whose distribution is named
 #: differently from the module
-INDIRECT = {"yaml": "snakemake", "jinja2": "nbconvert", "nbformat": "nbconvert", "IPython": "ipykernel"}
+INDIRECT = {"yaml": "snakemake", "jinja2": "nbconvert", "nbformat": "nbconvert", "IPython": "ipykernel",
+            "jupyter_client": "ipykernel"}
 DISTRIBUTION = {"dp_accounting": "dp-accounting"}
 
 

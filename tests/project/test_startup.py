@@ -85,3 +85,14 @@ def test_the_library_imports_tqdm_only_for_a_progress_bar():
         "import dpposterior.mechanisms, dpposterior.audit, dpposterior.mechanisms.scan\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('tqdm', 'ipywidgets'))))")
     assert got == []
+
+
+def test_the_job_servers_client_path_loads_neither_numpy_nor_the_library():
+    # `python -m dpposterior.paper` in a local pipeline run hands its job to a forked worker (.jobserver): before it
+    # does, it must not pay for numpy (dpposterior.paper defers numpy's unused submodules by an import hook) or the
+    # stages
+    got = loaded_after(
+        "import dpposterior.paper.__main__, dpposterior.paper.jobserver\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy', 'pandas')\n"
+        "                        or m.startswith('dpposterior.paper.stages'))))")
+    assert got == []

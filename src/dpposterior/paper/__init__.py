@@ -9,4 +9,4 @@ through the stage CLI (``python -m dpposterior.paper <stage>``); the computation
 
 from .startup import defer_unused_numpy_submodules
 
-defer_unused_numpy_submodules()  # before anything imports scipy: ~0.1 s of CPU per job and kernel (.startup)
+defer_unused_numpy_submodules()  # an import hook, before anything imports scipy: ~0.1 s of CPU per job and kernel

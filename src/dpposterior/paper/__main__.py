@@ -4,6 +4,10 @@ One subcommand per stage of :data:`dpposterior.paper.stages.STAGES` (each parses
 rule passes, only the settings that job uses, runs one computation and writes its output
 atomically), plus ``render`` (one item's notebook), ``verdicts`` (every item's verdict rows) and ``index``
 (the first page a reader opens, next to the figures).
+
+In a local pipeline run the job is handed to a worker of the job server (:mod:`.jobserver`), which runs the same
+:func:`main`; this module imports the stages only in :func:`build_parser` and :func:`main`, so the hand-over
+loads neither numpy nor the library.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ import json
 import sys
 
 from .limits import apply
-from .stages import STAGES
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .stages import STAGES
+
     ap = argparse.ArgumentParser(prog="python -m dpposterior.paper", description=__doc__)
     sub = ap.add_subparsers(dest="stage", required=True)
     for stage in STAGES.values():
@@ -66,9 +71,15 @@ def main(argv: list[str] | None = None) -> int:
 
         write_index(json.loads(args.items), verdicts_csv=args.verdicts, verdicts_html=args.table, out=args.out)
     else:
+        from .stages import STAGES
+
         STAGES[args.stage].run(args, json.loads(args.spec))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # in a local pipeline run, a worker forked from the job server runs main() (.jobserver); else this process
+    from .jobserver import hand_over
+
+    status = hand_over(sys.argv[1:])
+    sys.exit(main() if status is None else status)

@@ -202,6 +202,26 @@ def for_the_reader(nb, parameters: dict, template: str) -> None:
     nb.cells.append(nbformat.v4.new_markdown_cell(FOOTER.format(template=template)))
 
 
+#: the environment of a render job's kernel (this process's, with these)
+KERNEL_ENVIRONMENT = {"PYTHONHASHSEED": "0", "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+
+
+def kernel_manager_class():
+    """nbclient's kernel manager, its kernel launched as ``python -m dpposterior.paper.jobserver kernel -f FILE``:
+    forked from the pipeline's kernel server if there is one (:mod:`.jobserver`), else ``python -m
+    ipykernel_launcher -f FILE`` as before.  Interrupt, shutdown and kill reach the kernel through that client."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class Forked(AsyncKernelManager):
+        def format_kernel_cmd(self, extra_arguments=None):
+            cmd = super().format_kernel_cmd(extra_arguments)
+            if cmd[1:3] == ["-m", "ipykernel_launcher"]:
+                return [cmd[0], "-m", "dpposterior.paper.jobserver", "kernel", *cmd[3:]]
+            return cmd
+
+    return Forked
+
+
 def render(template: str | Path, parameters: dict, notebook: str | Path, html: str | Path) -> None:
     """Execute ``template`` with ``parameters`` (from the repository root) into ``notebook`` and ``html``."""
     skip_iri_format_checkers()  # before nbformat imports jsonschema (.startup)
@@ -212,8 +232,7 @@ def render(template: str | Path, parameters: dict, notebook: str | Path, html: s
     from papermill.translators import papermill_translators
 
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # figures inline in the notebook
+    os.environ.update(KERNEL_ENVIRONMENT)  # figures inline in the notebook
     out = Path(notebook)
     out.parent.mkdir(parents=True, exist_ok=True)
     src = out.with_name(out.stem + ".template.ipynb")
@@ -222,9 +241,11 @@ def render(template: str | Path, parameters: dict, notebook: str | Path, html: s
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, src)
     papermill_translators.register("python", readable_translator())
+    # in a local pipeline run the kernel is forked from the kernel server (.jobserver)
+    forked = {"kernel_manager_class": kernel_manager_class()} if os.environ.get("DPPOSTERIOR_KERNELSERVER") else {}
     try:
         pm.execute_notebook(str(src), str(tmp), parameters=parameters, kernel_name="python3", cwd=os.getcwd(),
-                            progress_bar=False, log_output=False)
+                            progress_bar=False, log_output=False, **forked)
     finally:
         src.unlink(missing_ok=True)
     nb = nbformat.read(tmp, as_version=4)

@@ -8,9 +8,10 @@ submodules lazily, on first attribute access, so the copy imports all of them, a
 of CPU in every job and every notebook kernel, for modules no job and no notebook uses.
 
 :func:`defer_unused_numpy_submodules` registers those two as lazy modules (:class:`importlib.util.LazyLoader`, the
-standard library's mechanism for this) before scipy is imported: the copy then holds the module objects without
-executing them, and the first attribute access anywhere (``numpy.testing.assert_allclose``) loads the real module
-in place, so every name works as before.  Nothing changes in what any computation returns.
+standard library's mechanism for this, installed by an import hook, so that calling it imports nothing) before scipy
+is imported: the copy then holds the module objects without executing them, and the first attribute access anywhere
+(``numpy.testing.assert_allclose``) loads the real module in place, so every name works as before.  Nothing changes
+in what any computation returns.
 
 :func:`skip_iri_format_checkers` keeps jsonschema from loading ``rfc3987_syntax`` (installed with Jupyter's
 ``jsonschema[format-nongpl]``), whose import compiles ~35 Earley parsers: about 1.3 s of CPU idle (3.5 s under load)
@@ -21,36 +22,50 @@ every job's own Snakemake.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 
 #: numpy's lazily loaded public submodules that scipy's import would load and no pipeline process uses
 DEFERRED = ("numpy.f2py", "numpy.testing")
 
 
-def defer_unused_numpy_submodules(names: tuple[str, ...] = DEFERRED) -> list[str]:
-    """Register each of ``names`` (not yet imported) as a lazily executed module; the names so registered.
+class _LazyFinder:
+    """An import hook (a ``sys.meta_path`` finder) that gives each of ``names`` a lazily executed module when it is
+    imported: the spec any later finder gives, its loader wrapped in :class:`importlib.util.LazyLoader`."""
 
-    A no-op once scipy's array-API layer is imported (the copy has then happened) or for a module already
-    imported; numpy itself is imported (every pipeline process imports it anyway)."""
+    def __init__(self, names: tuple[str, ...]):
+        self.names = frozenset(names)
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in self.names:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            import importlib.util
+
+            spec.loader = importlib.util.LazyLoader(spec.loader)
+        return spec
+
+
+def defer_unused_numpy_submodules(names: tuple[str, ...] = DEFERRED) -> list[str]:
+    """Make each of ``names`` not yet imported a lazily executed module when it is imported; the names so deferred.
+
+    An import hook (:class:`_LazyFinder`), so numpy itself is not imported here (the job server's client,
+    :mod:`.jobserver`, never loads it): the import that scipy's copy makes (numpy's ``__getattr__``) then gets a
+    module object whose code runs on first attribute access.  A no-op once scipy's array-API layer is imported (the
+    copy has then happened), for a module already imported, and when called again."""
     if "scipy._lib._array_api" in sys.modules:
         return []
-    done = []
-    for name in names:
-        if name in sys.modules:
-            continue
-        parent_name, _, child = name.rpartition(".")
-        spec = importlib.util.find_spec(name)  # imports the parent package (numpy)
-        if spec is None or spec.loader is None or name in sys.modules:
-            continue
-        spec.loader = importlib.util.LazyLoader(spec.loader)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)  # executes nothing yet: on first attribute access
-        # as the import system does: the parent's attribute, so numpy's own __getattr__ never runs for it
-        setattr(sys.modules[parent_name], child, module)
-        done.append(name)
-    return done
+    todo = tuple(n for n in names if n not in sys.modules)
+    if todo and not any(isinstance(f, _LazyFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _LazyFinder(todo))
+    return list(todo)
 
 
 def skip_iri_format_checkers() -> None:
