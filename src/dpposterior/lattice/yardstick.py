@@ -419,10 +419,11 @@ FLOW_GOOD_STEPS = 60
 #: when the objective's share is at least COLUMN_MIN_SHARE seconds (``compare``'s 20 s, not the pipeline's 1.5 s),
 #: and only in what the flows leave of it.
 COLUMN_MIN_SHARE = 10.0
-COLUMN_RADIUS = 8
+COLUMN_RADIUS = FLOW_MAX_RADIUS
 COLUMN_STEPS = 10
 #: Seconds of one column LP of :func:`column_bound`: ``COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE`` per data set of
-#: its window (an upper end of Dir(1,1,1), n = 20 and 50, eps = 0.5 on the shared 2-core machine: 3.9 and 4.8 ms).
+#: its window (at most ``|R(n)|``; an upper end of Dir(1,1,1), eps = 0.5 on the shared 2-core machine: 3.9 ms at
+#: n = 20, radius 12, and 4.8 ms at n = 50, radius 8).
 COLUMN_SECONDS_BASE = 2e-3
 COLUMN_SECONDS_PER_NODE = 2e-5
 #: Step size of :func:`column_bound`'s supergradient ascent (on ``mu / pi``, divided by the square root of the step).
@@ -785,10 +786,11 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
     radius, steps, secs, memory = choice
     route = f"dual flows, windows of radius {radius}, {steps} steps"
     # then the exact windows (column_bound) in what is left, where the share is large enough
+    # (the flows' own radius: their multipliers are then within the same far cap, none lowered)
     polish = (min(radius, COLUMN_RADIUS), 0)
     if seconds >= COLUMN_MIN_SHARE and secs <= seconds:
         N, offsets = flow_shape(n, k, polish[0])
-        per = N * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * offsets) + FLOW_SETUP_PER_ENTRY * N * offsets * k
+        per = N * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * min(offsets, N)) + FLOW_SETUP_PER_ENTRY * N * offsets * k
         polish = (polish[0], int(min(COLUMN_STEPS, (seconds - secs) // per)))
         if polish[1] >= 1:
             secs += per * polish[1]
