@@ -139,15 +139,17 @@ def test_exact_windows_tighten_the_flows(n, eps, left):
 
 
 def test_exact_windows_only_in_a_large_share():
-    """The pipeline's 1.5 s share never runs them (its bound and CPU are the flows' alone); compare's 20 s does
-    where they fit, within the share."""
+    """The pipeline's 1.5 s share never runs them (its bound and CPU are the flows' alone), nor eps >= 1; compare's
+    20 s does where they fit, within the share."""
     for n in (5, 20, 50, 100):
         plan, size = plan_flow([1.0, 1.0, 1.0], n, 1.0, seconds=1.5)
         assert size[3] == 0 and "exact" not in plan.route
     plan, size = plan_flow([1.0, 1.0, 1.0], 20, 0.5, seconds=20.0)
     assert 20.0 >= COLUMN_MIN_SHARE and size[3] >= 1 and plan.fits and plan.seconds <= 20.0
-    plan, size = plan_flow([1.0, 1.0, 1.0], 1000, 1.0, seconds=20.0)
+    plan, size = plan_flow([1.0, 1.0, 1.0], 1000, 0.5, seconds=20.0)
     assert size[3] == 0 and plan.fits
+    plan, size = plan_flow([1.0, 1.0, 1.0], 20, 1.0, seconds=20.0)  # the flows are within 0.2 % there
+    assert size[3] == 0 and "exact" not in plan.route
 
 
 def test_corner_bound_with_the_whole_simplex_is_the_lp():
