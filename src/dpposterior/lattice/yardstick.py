@@ -35,7 +35,8 @@ What ``compare`` runs (planned from public prior, n and eps, each within its sha
 the worst case from the *corner blocks* ``{c : c_i >= n - depth}`` (:func:`corner_bound`, :func:`plan_corner`:
 the releases' worst case sits next to a vertex, and a corner block loses only its one artificial edge), and the
 average from a *dual solution of the whole LP* (:func:`flow_bound`, :func:`plan_flow`; proof in its docstring),
-which needs no partition and so loses nothing on block edges.
+which needs no partition and so loses nothing on block edges, then, where the share allows, the same dual with each
+window's ``y`` optimal (:func:`column_bound`: one small LP per output; proof in its docstring).
 
 Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
 of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
