@@ -172,8 +172,11 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 how = (f"a dual solution of the whole LP (flows within {radius} substitutions of each output, "
                        f"{steps} ascent steps; weak duality)")
                 if column_steps:
-                    exact = blocks.column_bound(prior, n, epsilon, flow.mu, radius=column_radius,
-                                                steps=column_steps).average
+                    try:
+                        exact = blocks.column_bound(prior, n, epsilon, flow.mu, radius=column_radius,
+                                                    steps=column_steps).average
+                    except InputError:  # a column LP that fails leaves the flows' bound
+                        exact = -math.inf
                     if exact > value:
                         value = exact
                         how = (f"a dual solution of the whole LP (flows within {radius} substitutions of each output, "

@@ -265,3 +265,19 @@ def test_the_worst_case_bound_is_at_least_the_average_bound():
     y = yardstick(a, n, eps, None, {"worst": (0.01, "a small one"), "average": (0.3, "the flows")})
     assert y.worst == y.average == 0.3 and "no worst case is below its average" in y.worst_bound
     assert y.worst <= ref.optimal_lp_value(ref.brute(tuple(a), n), eps, "worst") + 1e-9
+
+
+def test_a_failed_column_lp_leaves_the_flows_bound(monkeypatch):
+    from dpposterior.lattice import yardstick as blocks
+
+    a, n, eps = [1.0, 1.0, 1.0], 5, 0.5
+    plans = plan_blocks(a, n, eps)
+    assert plans["average"][1][3] >= 1  # the exact windows are planned here
+    flows = blocks.flow_bound(a, n, eps, radius=plans["average"][1][0], steps=plans["average"][1][1]).average
+
+    def fail(*args, **kwargs):
+        raise InputError("a column LP of the yardstick failed: (test)")
+
+    monkeypatch.setattr(blocks, "column_bound", fail)
+    value, how = block_bounds(a, n, eps, plans)["average"]
+    assert value == flows and "window's LP" not in how
