@@ -137,7 +137,8 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
     lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
     (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
-    the whole LP (:func:`~dpposterior.lattice.yardstick.plan_flow`, ``size`` its window radius and ascent steps).
+    the whole LP (:func:`~dpposterior.lattice.yardstick.plan_flow`, ``size`` its window radius and ascent steps, then
+    the radius and steps of :func:`~dpposterior.lattice.yardstick.column_bound`, 0 steps where its share is small).
     ``{}`` at k = 2, where the one-count bound is the optimum itself.  ``seconds``: each objective's share, at most
     :data:`~dpposterior.lattice.yardstick.BLOCK_SECONDS` and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``."""
     from .lattice import yardstick as blocks
@@ -165,10 +166,22 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 how = (f"corner blocks of depth {size} (the LP relaxed to the data sets next to a vertex, "
                        "certified from its duals)")
             else:
-                radius, steps = size
-                value = blocks.flow_bound(prior, n, epsilon, radius=radius, steps=steps).average
+                radius, steps, column_radius, column_steps = size
+                flow = blocks.flow_bound(prior, n, epsilon, radius=radius, steps=steps)
+                value = flow.average
                 how = (f"a dual solution of the whole LP (flows within {radius} substitutions of each output, "
                        f"{steps} ascent steps; weak duality)")
+                if column_steps:
+                    try:
+                        exact = blocks.column_bound(prior, n, epsilon, flow.mu, radius=column_radius,
+                                                    steps=column_steps).average
+                    except InputError:  # a column LP that fails leaves the flows' bound
+                        exact = -math.inf
+                    if exact > value:
+                        value = exact
+                        how = (f"a dual solution of the whole LP (flows within {radius} substitutions of each output, "
+                               f"{steps} ascent steps, then {column_steps} steps with each window's LP solved "
+                               f"within {column_radius}; weak duality)")
         except InputError:
             continue
         if np.isfinite(value):

@@ -35,7 +35,8 @@ What ``compare`` runs (planned from public prior, n and eps, each within its sha
 the worst case from the *corner blocks* ``{c : c_i >= n - depth}`` (:func:`corner_bound`, :func:`plan_corner`:
 the releases' worst case sits next to a vertex, and a corner block loses only its one artificial edge), and the
 average from a *dual solution of the whole LP* (:func:`flow_bound`, :func:`plan_flow`; proof in its docstring),
-which needs no partition and so loses nothing on block edges.
+which needs no partition and so loses nothing on block edges, then, where the share allows, the same dual with each
+window's ``y`` optimal (:func:`column_bound`: one small LP per output; proof in its docstring).
 
 Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
 of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
@@ -415,6 +416,22 @@ FLOW_MIN_RADIUS = 2
 #: Ascent steps that reach within ~1 % of the bound's plateau (Dir(1,1,1), n = 100, eps = 1): a window wider than
 #: FLOW_RADIUS is taken only with that many.
 FLOW_GOOD_STEPS = 60
+#: :func:`plan_flow` adds :func:`column_bound`'s steps (windows of at most COLUMN_RADIUS, at most COLUMN_STEPS) only
+#: when the objective's share is at least COLUMN_MIN_SHARE seconds (``compare``'s 20 s, not the pipeline's 1.5 s),
+#: and only in what the flows leave of it.
+COLUMN_MIN_SHARE = 10.0
+#: ... and only at eps below COLUMN_MAX_EPSILON: at eps >= 1 the flows are within 0.2 % of the LP and one step of
+#: exact windows gained at most 0.2 % (Dir(1,1,1), n = 10, 20, 50) for up to 9 CPU s more.
+COLUMN_MAX_EPSILON = 0.75
+COLUMN_RADIUS = FLOW_MAX_RADIUS
+COLUMN_STEPS = 10
+#: Seconds of one column LP of :func:`column_bound`: ``COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE`` per data set of
+#: its window (at most ``|R(n)|``; an upper end of Dir(1,1,1), eps = 0.5 on the shared 2-core machine: 3.9 ms at
+#: n = 20, radius 12, and 4.8 ms at n = 50, radius 8).
+COLUMN_SECONDS_BASE = 2e-3
+COLUMN_SECONDS_PER_NODE = 2e-5
+#: Step size of :func:`column_bound`'s supergradient ascent (on ``mu / pi``, divided by the square root of the step).
+COLUMN_RATE = 0.01
 #: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
 LOSS_MARGIN = 1e-10
 
@@ -491,8 +508,29 @@ def _neighbour_offsets(D: NDArray[np.int64]) -> list[list[int]]:
     return out
 
 
+def _window_losses(a: NDArray[np.float64], R: NDArray[np.int64], pi: NDArray[np.float64], D: NDArray[np.int64]):
+    """Per offset ``o`` and output ``r`` (rows of ``R``): the rank ``C[o, r]`` of the data set ``c = r + D[o]``, whether
+    it lies in R(n) (``valid``; ``C`` is 0 where not) and ``pi(c) L(c, r)`` with the loss lowered by a relative
+    :data:`LOSS_MARGIN` (0 where not valid)."""
+    from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
+
+    N = len(R)
+    C = np.full((len(D), N), -1, dtype=np.int32 if N < 2**31 else np.int64)
+    PL = np.zeros((len(D), N))  # pi(c) L(c, r), c = r + D[o]
+    for o, delta in enumerate(D):
+        c = R + delta
+        ok = np.all(c >= 0, axis=1)
+        if ok.any():
+            C[o, ok] = candidate_rank(c[ok])
+            loss = hellinger_from_log_bc(lgamma_jensen_gap(a + c[ok], a + R[ok]).sum(axis=1))
+            PL[o, ok] = pi[C[o, ok]] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+    valid = C >= 0
+    C[~valid] = 0  # read only where valid
+    return C, valid, PL
+
+
 def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADIUS, steps: int = FLOW_STEPS,
-               rate: float = FLOW_RATE, sweeps: int = FLOW_SWEEPS) -> FlowBound:
+               rate: float = FLOW_RATE, sweeps: int = FLOW_SWEEPS, start: ArrayLike | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9) from a dual solution of the whole
     LP, built from one window per output.
 
@@ -530,7 +568,8 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     The multipliers.  ``mu = pi tau`` with ``tau`` started at 1.1 times the mean loss to a neighbour and improved by
     ``steps`` of Adam on a supergradient of the bound (1 minus the total weight of each data set's reduced costs
     that stay negative, through the flows, their fractions held fixed), multiplicative per data set, projected
-    onto ``[0, far bound]``; the best value seen is kept.  Any ``mu`` is valid: the steps only tighten.
+    onto ``[0, far bound]``; the best value seen is kept.  Any ``mu`` is valid: the steps only tighten.  ``start``:
+    the first ``mu`` instead (one per data set, in candidate order; projected the same way).
     """
     a = _validate.prior(prior)
     k = a.size
@@ -544,19 +583,7 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     around = _neighbour_offsets(D) if sweeps else []
     outward = [int(o) for o in np.argsort(dist, kind="stable")]
     q = math.exp(-eps)
-    C = np.full((len(D), N), -1, dtype=np.int32 if N < 2**31 else np.int64)
-    PL = np.zeros((len(D), N))  # pi(c) L(c, r), c = r + D[o]
-    from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
-
-    for o, delta in enumerate(D):
-        c = R + delta
-        ok = np.all(c >= 0, axis=1)
-        if ok.any():
-            C[o, ok] = candidate_rank(c[ok])
-            loss = hellinger_from_log_bc(lgamma_jensen_gap(a + c[ok], a + R[ok]).sum(axis=1))
-            PL[o, ok] = pi[C[o, ok]] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
-    valid = C >= 0
-    C[~valid] = 0  # read only where valid
+    C, valid, PL = _window_losses(a, R, pi, D)
     total_pl = float(PL.sum())  # every pi L >= 0
     # mu / pi held below the loss to every output outside the window (docstring)
     cap = _beta_far(a, n, R, -(-2 * (min(radius, n) + 1) // k)) if min(radius, n) < n else np.full(N, np.inf)
@@ -565,6 +592,11 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     h = np.bincount(C[ones][valid[ones]], weights=PL[ones][valid[ones]], minlength=N)
     h = h / np.maximum(np.bincount(C[ones][valid[ones]], minlength=N), 1) / np.maximum(pi, 1e-300)
     tau = np.minimum(1.1 * h, cap) if N > 1 else np.zeros(N)
+    if start is not None:
+        start = np.asarray(start, dtype=np.float64)
+        if start.shape != (N,) or not np.all(np.isfinite(start)):
+            raise InputError(f"start must hold one finite number per data set ({N})")
+        tau = np.clip(start / np.maximum(pi, 1e-300), 0.0, cap)
     best, best_mu = -math.inf, np.zeros(N)
     m1, m2 = np.zeros(N), np.zeros(N)
     for step in range(max(1, steps)):
@@ -636,6 +668,93 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     return FlowBound(average=max(best, 0.0), mu=best_mu, steps=steps, radius=min(radius, n))
 
 
+def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,
+                 steps: int = 1, rate: float = COLUMN_RATE) -> FlowBound:
+    """Certified lower bound on the optimal average error (docs/definitions.md §9): the dual of :func:`flow_bound` at
+    multipliers ``mu`` (one per data set, in candidate order; e.g. :func:`flow_bound`'s), each window's ``y`` the
+    *optimal* one, then ``steps - 1`` supergradient steps on ``mu``.
+
+    Lagrangian dual.  Relaxing only the row sums ``sum_r P(r | c) = 1`` with multipliers ``mu`` leaves one problem
+    per output ``r``: ``V_r = min sum_c x(c) (pi(c) L(c, r) - mu(c))`` over the columns ``x`` with ``0 <= x <= 1``
+    and ``x(c) <= e^eps x(c')`` for neighbours, and ``OPT >= sum_c mu(c) + sum_r V_r`` for every ``mu`` (weak
+    duality; with the optimal ``mu`` it is the LP optimum).  The column problem is solved on the window
+    ``d(c, r) <= radius`` keeping only the pairs with both ends in it (fewer constraints: a lower value), and the
+    data sets outside the window are dropped, which loses nothing once ``mu(c) <= pi(c) L(c, r)`` there: ``mu`` is
+    first lowered to ``pi`` times the far cap of :func:`flow_bound` (a lower bound on every loss outside a window).
+    Certificate: the column LP's duals (HiGHS), clipped to ``y >= 0``, are a ``y`` of :func:`flow_bound`'s weak
+    duality, so ``V_r >= sum_c min(0, rc_r(c))`` with ``rc_r(c) = pi(c) L(c, r) - mu(c) + sum_c' y(c, c') -
+    e^eps sum_c' y(c', c)`` exactly, whatever HiGHS's accuracy.  Rounding: each float sum of ``m`` terms is within
+    ``(m - 1) 2^-53`` of the sum of its absolute terms, so the value is lowered by ``(terms + 16) 2^-52`` times the
+    sum of the absolute values of every term (``mu``, ``pi L``, each ``y`` and ``e^eps y``), with ``terms`` the
+    number of reduced costs; losses are lowered by :data:`LOSS_MARGIN` as in :func:`flow_bound`.
+
+    Ascent: ``1 - sum_r x_r(c)`` (``x_r`` HiGHS's column solution) is a supergradient of the dual at ``mu``; a step
+    moves ``mu / pi`` by ``rate / sqrt(t)`` times it, projected onto ``[0, far cap]``; the best value is kept.
+
+    Cost: one LP of ``|window|`` variables and ~``k (k - 1) |window|`` constraints per output and step
+    (``|R(n)|`` of them): a reference at small n, not a route of ``compare``.
+    """
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    a = _validate.prior(prior)
+    k = a.size
+    n = _validate.integer(n, "n", 0)
+    eps = _validate.epsilon(epsilon)
+    R = candidates(n, k)
+    N = len(R)
+    mu = np.asarray(mu, dtype=np.float64).copy()
+    if mu.shape != (N,) or not np.all(np.isfinite(mu)):
+        raise InputError(f"mu must hold one finite number per data set ({N})")
+    radius = min(_validate.integer(radius, "radius", 0), n)
+    log_pi = log_prior_predictive(a, R)
+    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    D, _, _ = _offsets(k, radius)
+    C, valid, PL = _window_losses(a, R, pi, D)
+    cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k)) if radius < n else np.full(N, np.inf)
+    # ordered neighbouring offsets (o, o2): the pair (r + D[o], r + D[o2]) of a window
+    around = _neighbour_offsets(D)
+    pairs = np.array([(o, j) for o in range(len(D)) for j in around[o]], dtype=np.int64).reshape(-1, 2)
+    e = math.exp(eps)
+    best, best_mu = -math.inf, np.zeros(N)
+    for step in range(max(1, steps)):
+        mu = np.clip(mu, 0.0, pi * cap)
+        value, size, terms = float(mu.sum()), float(np.abs(mu).sum()), 0
+        grad = np.ones(N)
+        for r in range(N):
+            members = np.flatnonzero(valid[:, r])
+            local = np.full(len(D), -1)
+            local[members] = np.arange(len(members))
+            keep = (local[pairs[:, 0]] >= 0) & (local[pairs[:, 1]] >= 0)
+            pi_ = local[pairs[keep, 0]]
+            pj = local[pairs[keep, 1]]
+            m = len(pi_)
+            cols = C[members, r]
+            w = PL[members, r] - mu[cols]
+            if m:
+                A_ub = sparse.csr_array((np.tile([1.0, -e], m), (np.repeat(np.arange(m), 2),
+                                         np.column_stack([pi_, pj]).ravel())), shape=(m, len(members)))
+                res = linprog(w, A_ub=A_ub, b_ub=np.zeros(m), bounds=(0, 1), method="highs")
+            else:
+                res = linprog(w, bounds=(0, 1), method="highs")
+            if res.status != 0:
+                raise InputError(f"a column LP of the yardstick failed: {res.message}")
+            y = np.maximum(-res.ineqlin.marginals, 0.0) if m else np.zeros(0)
+            # rc(c) = w(c) + sum_c' y(c, c') - e^eps sum_c' y(c', c): y(c, c') the multiplier of x(c) - e x(c') <= 0
+            rc = w + np.bincount(pi_, weights=y, minlength=len(members)) - e * np.bincount(
+                pj, weights=y, minlength=len(members))
+            value += float(np.minimum(rc, 0.0).sum())
+            size += float(np.abs(PL[members, r]).sum() + np.abs(mu[cols]).sum() + (1.0 + e) * y.sum())
+            terms += len(members) + 2 * m
+            grad[cols] -= res.x
+        value -= (terms + 16) * 2.0**-52 * size
+        if value > best:
+            best, best_mu = value, mu.copy()
+        if step < steps - 1:
+            mu = mu + rate / math.sqrt(step + 1) * pi * grad
+    return FlowBound(average=max(best, 0.0), mu=best_mu, steps=max(1, steps), radius=radius)
+
+
 def offset_count(k: int, radius: int) -> int:
     """The number of offsets of :func:`_offsets` (``sum delta = 0``, ``|delta|_1 <= 2 radius``), by counting: at
     distance ``j >= 1``, ``p`` positive and ``m`` negative coordinates carry ``j`` each."""
@@ -652,12 +771,15 @@ def flow_shape(n: int, k: int, radius: int) -> tuple[int, int]:
     return math.comb(n + k - 1, k - 1), offset_count(k, min(radius, n))
 
 
-def plan_flow(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int]]:
-    """The plan of :func:`flow_bound` (average) and its ``(radius, steps)``: the widest window (at most
-    :data:`FLOW_MAX_RADIUS`, at least :data:`FLOW_MIN_RADIUS`) within :data:`FLOW_BYTES` that leaves at least
-    :data:`FLOW_GOOD_STEPS` ascent steps within ``seconds`` when wider than :data:`FLOW_RADIUS`, else at least
-    :data:`FLOW_MIN_STEPS`, with as many steps as fit (at most :data:`FLOW_STEPS`); refused when none does.  Public inputs
-    only."""
+def plan_flow(prior: ArrayLike, n: int, epsilon: float,
+              seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int, int, int]]:
+    """The plan of :func:`flow_bound` (average) and its ``(radius, steps, column radius, column steps)``: the widest
+    window (at most :data:`FLOW_MAX_RADIUS`, at least :data:`FLOW_MIN_RADIUS`) within :data:`FLOW_BYTES` that leaves
+    at least :data:`FLOW_GOOD_STEPS` ascent steps within ``seconds`` when wider than :data:`FLOW_RADIUS`, else at
+    least :data:`FLOW_MIN_STEPS`, with as many steps as fit (at most :data:`FLOW_STEPS`); refused when none does.
+    Then, only when ``seconds`` is at least :data:`COLUMN_MIN_SHARE` and eps below :data:`COLUMN_MAX_EPSILON`,
+    as many steps of :func:`column_bound` (the flows' radius, at most :data:`COLUMN_RADIUS`; at most
+    :data:`COLUMN_STEPS`) as fit in what the flows leave of ``seconds`` (0 when none).  Public inputs only."""
     k = len(prior)
     what = f"the yardstick's dual flows for k={k}, n={n}, eps={epsilon:g}"
     options = []
@@ -672,13 +794,26 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_S
     choice = next((o for o in options if o[3] <= FLOW_BYTES and o[4] >= (
         FLOW_GOOD_STEPS if o[0] > FLOW_RADIUS else FLOW_MIN_STEPS)), options[-1])[:4]
     radius, steps, secs, memory = choice
-    plan = Plan(task=Task.ERRORS, route=f"dual flows, windows of radius {radius}, {steps} steps", what=what,
+    route = f"dual flows, windows of radius {radius}, {steps} steps"
+    # then the exact windows (column_bound) in what is left, where the share is large enough
+    # (the flows' own radius: their multipliers are then within the same far cap, none lowered)
+    polish = (min(radius, COLUMN_RADIUS), 0)
+    if seconds >= COLUMN_MIN_SHARE and epsilon < COLUMN_MAX_EPSILON and secs <= seconds:
+        N, offsets = flow_shape(n, k, polish[0])
+        per = N * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * min(offsets, N)) + FLOW_SETUP_PER_ENTRY * N * offsets * k
+        polish = (polish[0], int(min(COLUMN_STEPS, (seconds - secs) // per)))
+        if polish[1] >= 1:
+            secs += per * polish[1]
+            memory = max(memory, FLOW_BYTES_PER_ENTRY * N * offsets)
+            route += f", then {polish[1]} steps of exact windows of radius {polish[0]}"
+    size = (radius, steps, *polish)
+    plan = Plan(task=Task.ERRORS, route=route, what=what,
                 seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
                 advice="use a smaller n")
     if memory > FLOW_BYTES:
         return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), (radius, steps)
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
     if choice[2] > seconds:
         return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
-                                     f"{seconds:g} s"), (radius, steps)
-    return _over(plan, seconds), (radius, steps)
+                                     f"{seconds:g} s"), size
+    return _over(plan, seconds), size

@@ -1,0 +1,97 @@
+"""Where the average yardstick loses at eps = 0.5 (Dir(1,1,1)): the LP optimum against the dual bounds.
+
+At one size n (the LP of docs/definitions.md §9 must run: n <= 20 at k = 3, ~4 min at n = 20 on the shared host),
+prints and writes ``benchmarks/yardstick_dual_gap.json``:
+
+- the LP optimum (HiGHS interior point, written here from the library's losses) and its row multipliers ``mu``;
+- ``flow_bound`` (the flows' ``y``, ``mu`` by ascent) and ``column_bound`` (each window's LP solved) at the flows'
+  ``mu`` (1 and ``--steps`` steps) and at the LP's own ``mu``;
+- the flows' ``y`` at the LP's own ``mu`` (the flows' value when the multipliers are the best ones).
+
+    python benchmarks/yardstick_dual_gap.py [--n 20] [--eps 0.5] [--radius 12] [--steps 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import pathlib
+import time
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import linprog
+
+from dpposterior.distances.hellinger import HellingerGrid
+from dpposterior.lattice import yardstick as ys
+from dpposterior.models import candidate_rank, candidates, log_prior_predictive
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def lp(n: int, eps: float):
+    a = np.ones(3)
+    R = candidates(n, 3)
+    N = len(R)
+    log_pi = log_prior_predictive(a, R)
+    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    L = HellingerGrid(a, n).hellinger(R, R)
+    pairs = []
+    for i, c in enumerate(R):
+        for p in range(3):
+            for q in range(3):
+                if p != q and c[p] >= 1:
+                    d = c.copy()
+                    d[p] -= 1
+                    d[q] += 1
+                    pairs.append((i, int(candidate_rank(d[None])[0])))
+    pairs = np.array(pairs)
+    m = len(pairs) * N
+    out = np.tile(np.arange(N), len(pairs))
+    cols = np.column_stack([np.repeat(pairs[:, 0], N) * N + out, np.repeat(pairs[:, 1], N) * N + out]).ravel()
+    A = sparse.csr_array((np.tile([1.0, -math.exp(eps)], m), (np.repeat(np.arange(m), 2), cols)), shape=(m, N * N))
+    Aeq = sparse.kron(sparse.eye_array(N), np.ones((1, N))).tocsr()
+    res = linprog((pi[:, None] * L).ravel(), A_ub=A, b_ub=np.zeros(m), A_eq=Aeq, b_eq=np.ones(N), bounds=(0, 1),
+                  method="highs-ipm")
+    assert res.status == 0, res.message
+    return float(res.fun), res.eqlin.marginals, pi
+
+
+def flows_at(n: int, eps: float, radius: int, mu) -> float:
+    """``flow_bound``'s value at the given ``mu`` (one step: no ascent)."""
+    return ys.flow_bound([1, 1, 1], n, eps, radius=radius, steps=1, start=mu).average
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=20)
+    p.add_argument("--eps", type=float, default=0.5)
+    p.add_argument("--radius", type=int, default=12)
+    p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / "yardstick_dual_gap.json"))
+    args = p.parse_args()
+    n, eps, radius = args.n, args.eps, args.radius
+    out = {"n": n, "epsilon": eps, "prior": [1, 1, 1], "radius": radius, "load": os.getloadavg()[0]}
+    t = time.process_time()
+    out["lp"], mu_lp, _ = lp(n, eps)
+    out["lp_cpu_seconds"] = round(time.process_time() - t, 1)
+    t = time.process_time()
+    f = ys.flow_bound([1, 1, 1], n, eps, radius=radius)
+    out["flows"] = f.average
+    out["flows_cpu_seconds"] = round(time.process_time() - t, 1)
+    out["columns_at_flows_mu"] = ys.column_bound([1, 1, 1], n, eps, f.mu, radius=radius, steps=1).average
+    t = time.process_time()
+    out[f"columns_{args.steps}_steps"] = ys.column_bound([1, 1, 1], n, eps, f.mu, radius=radius,
+                                                         steps=args.steps).average
+    out["columns_cpu_seconds"] = round(time.process_time() - t, 1)
+    out["columns_at_lp_mu"] = ys.column_bound([1, 1, 1], n, eps, mu_lp, radius=n, steps=1).average
+    out["flows_at_lp_mu"] = flows_at(n, eps, n, mu_lp)
+    for key, value in out.items():
+        print(f"{key}: {value}")
+    pathlib.Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
