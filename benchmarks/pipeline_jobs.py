@@ -26,6 +26,10 @@ The cases (the work of docs/pipeline.md's measurement, "Where it goes"):
   job's same-release grid and its earlier experiments' grids are the ones the same tree's earlier cases wrote; a
   tree that does not take earlier grids computes those points itself.  "same numbers": every cell of the grid.
 
+Each grid is also written as the stage writes it (``write_parquet``, with its ``experiment`` column) to
+``<scratch>/stage/<experiment>/<mechanism>.parquet`` (the scratch directory per tree:
+``$TMPDIR/pipeline_jobs-<hash of its src path>``), so the two trees' files can be compared by md5.
+
 ``--json FILE`` also writes the table's numbers (cases, CPU seconds, peak MB, digests) to FILE.
 
 Not yet run as a whole.  The same pieces, measured on 26 Nov 2026 one after the other in separate processes (CPU
@@ -77,7 +81,9 @@ def frame_digest(df):
             h.update(np.ascontiguousarray(v.to_numpy()).tobytes())
         else:
             # a list cell by its numbers (a computed row holds numpy integers, a row read from a grid Python ones)
-            h.update(repr([x if x is None or isinstance(x, str) else [float(y) for y in x] for x in v]).encode())
+            # (a row copied from another grid may hold a float NaN where a computed row holds None)
+            h.update(repr([x if x is None or isinstance(x, (str, float)) else [float(y) for y in x] for x in v]
+                          ).encode())
     return h.hexdigest()[:12]
 def grid_spec(item):
     # the job's --spec: the stage's settings of this item in this checkout's config.yaml
@@ -96,6 +102,11 @@ def grid_job(item, name, same=None, earlier=()):
     df = expected_error_grid(name, grid_spec(item), None if same is None else pd.read_parquet(
         os.path.join(SCRATCH, f"{item}-{same}.parquet")), **kw)
     df.to_parquet(os.path.join(SCRATCH, f"{item}-{name}.parquet"))
+    # and the file the stage writes (its experiment column, its writer), for an md5 against another tree's
+    from dpposterior.paper.experiments import write_parquet
+    staged = df.copy()
+    staged.insert(0, "experiment", item)
+    write_parquet(staged, os.path.join(SCRATCH, "stage", item, f"{name}.parquet"))
     print(frame_digest(df), f"{len(df)} rows, {int((df.status == 'ok').sum())} ok")
 """
 

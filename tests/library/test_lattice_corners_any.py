@@ -75,6 +75,66 @@ def test_corner_errors_equal_the_definition(a, n0, n, eps):
     assert np.abs(got.low - window_errors_any(a, n, eps, rest, We).low).max() > 1e-3
 
 
+def _errors_one_offset_at_a_time(remap, We):
+    """The recomputation as first written: for each block of data sets near the table, one offset at a time, the
+    table's row of every ``z = c + w`` looked up (:meth:`AnyCornerRemap.rows`) and the rest's output read at the
+    window key of z, ``acc += K(w) term``; the rest of R(n) the window errors."""
+    from dpposterior.distances.hellinger import hellinger_from_log_bc
+    from dpposterior.lattice.batched import window_errors_any
+    from dpposterior.lattice.corners import _window_key
+    from dpposterior.lattice.noise import log_normaliser
+    from dpposterior.lattice.remap import _ball
+    from dpposterior.lattice.scale import _LossTables
+
+    a, n, eps, k = remap.a, remap.n, remap.epsilon, remap.a.size
+    _, rest = corners_any.rest_window_outputs(a, n, eps, We)
+    base = window_errors_any(a, n, eps, rest, We)
+    offs = _ball(k, We)
+    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
+    pts = remap.points.copy()
+    pts[np.arange(len(pts)), remap.corner] += n - remap.n_ref
+    ai = corners_any.near_data_sets(pts, offs)
+    A = corners_any._unrank(ai, n, k)
+    tables = _LossTables(a, n, base.counts).tables
+
+    def loss(c, r):
+        lb = tables[0][c[..., 0] * (n + 1) + r[..., 0]]
+        for i in range(1, k):
+            lb = lb + tables[i][c[..., i] * (n + 1) + r[..., i]]
+        return hellinger_from_log_bc(lb, out=lb)
+
+    low = base.low.copy()
+    step = 7  # small blocks: the sums must not depend on the blocking
+    for lo in range(0, len(A), step):
+        c = A[lo:lo + step]
+        acc = np.zeros(len(c))
+        for w, kw in zip(offs, wts):
+            z = c + w[None, :]
+            f = remap.rows(z)
+            on = f >= 0
+            term = np.empty(len(c))
+            if (~on).any():
+                term[~on] = loss(c[~on], rest[_window_key(z[~on], We)])
+            if on.any():
+                ro = remap.row_outputs(f[on])
+                term[on] = (remap.probs[f[on]] * loss(np.broadcast_to(c[on][:, None, :], ro.shape), ro)).sum(axis=1)
+            acc += kw * term
+        low[ai[lo:lo + step]] = acc
+    return low
+
+
+@pytest.mark.parametrize("a, n0, n, eps, We", [((1, 1, 1, 1), 7, 7, 2.0, 5), ((2, 0.5, 1, 1), 8, 11, 2.0, 5),
+                                               ((1, 1, 1, 1), 12, 12, 2.0, 7)])
+def test_corner_errors_in_blocks_are_the_one_offset_sums_bit_for_bit(a, n0, n, eps, We):
+    """The recomputation in blocks of (offset x data set), its keys read off the window's grid and its sum over
+    offsets a reduction down the rows, gives the floats of the sum one offset at a time (the pipeline's results are
+    compared byte for byte), here with the table translated (n > n0) and at the route's own radius."""
+    remap = corners_any._at(corners_any.solve_any(np.asarray(a, float), n0, eps, 2, 2), n)
+    got = corners_any.corner_errors_any(remap, We)
+    want = _errors_one_offset_at_a_time(remap, We)
+    assert got.low.tobytes() == want.tobytes()
+
+
 def test_lp_is_the_minimax_of_its_cut_errors():
     """The LP's t is the largest of its constrained data sets' errors with the kernel cut at W (the brute-force sum
     over every z within W, the table on F and the rest elsewhere), within the tie-break; every free row is a

@@ -486,24 +486,38 @@ def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None =
             lb = lb + tables[i][c[..., i] * n1 + r[..., i]]
         return hellinger_from_log_bc(lb, out=lb)
 
+    # every z = c + w lies in the window (each |w_i| <= d(w)): its key there (the rest's index) read off a grid of
+    # its first k - 1 coordinates, linear in z, so a block's keys are an outer sum of its data sets' and offsets';
+    # the table's row of each window point looked up once
+    We = int(We)
+    side = n + k * We + 1
+    stride = side ** np.arange(k - 2, -1, -1, dtype=np.int64)
+    grid = np.zeros(side ** (k - 1), dtype=np.int64)
+    grid[(Zw[:, :-1] + We) @ stride] = np.arange(len(Zw))
+    win_rows = remap.rows(Zw)
+    off_lin = offs[:, :-1] @ stride
     low = base.low.copy()
     step = max(1, BLOCK_ENTRIES // len(offs))
     for lo in range(0, len(A), step):
+        # one block of data sets against every offset at once, offset-major: ``term[w, c]`` the inner sum at
+        # ``z = c + w``; the sum over offsets then runs down the rows in offset order (a reduction over the outer
+        # axis adds row after row), the same additions in the same order as one offset at a time
         c = A[lo:lo + step]
-        acc = np.zeros(len(c))
-        for w, kw in zip(offs, wts):
-            z = c + w[None, :]
-            f = remap.rows(z)
-            on = f >= 0
-            term = np.empty(len(c))
-            if (~on).any():
-                term[~on] = loss(c[~on], rest[_window_key(z[~on], int(We))])
-            if on.any():
-                fo = f[on]
-                ro = remap.row_outputs(fo)
-                term[on] = (remap.probs[fo] * loss(np.broadcast_to(c[on][:, None, :], ro.shape), ro)).sum(axis=1)
-            acc += kw * term
-        low[ai[lo:lo + step]] = acc
+        key = grid[off_lin[:, None] + ((c[:, :-1] + We) @ stride)[None, :]].reshape(-1)
+        ci = np.broadcast_to(np.arange(len(c)), (len(offs), len(c))).reshape(-1)
+        f = win_rows[key]
+        on = f >= 0
+        term = np.empty(len(key))
+        off = ~on
+        if off.any():
+            term[off] = loss(c[ci[off]], rest[key[off]])
+        if on.any():
+            fo = f[on]
+            ro = remap.row_outputs(fo)
+            term[on] = (remap.probs[fo] * loss(np.broadcast_to(c[ci[on]][:, None, :], ro.shape), ro)).sum(axis=1)
+        term = term.reshape(len(offs), len(c))
+        term *= wts[:, None]
+        low[ai[lo:lo + step]] = np.add.reduce(term, axis=0)
     return Bracket(base.counts, low, float(tail_bound(k, eps, int(We))), len(offs))
 
 

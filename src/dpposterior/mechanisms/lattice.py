@@ -186,10 +186,12 @@ CORNER_BYTES = 150.0
 #: 2026-11-28, load 25-28): eps = 2, n = 20: 1.1 s (1.4e6 entries estimated); eps = 1, n = 20: 10.9 s (6.6e6); the fit
 #: ``7e-10 x^1.5``; eps = 1 at n = 10,000 (n_ref = 88, 6.8e6 entries): 34.6 s with its fixed rows' searches, so 2x.
 CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
-#: Seconds of the k = 4 corner errors' recomputation near the table: per offset, a constant and a share per data set
-#: recomputed (measured at load 25-30, 24,739 offsets at eps = 1: n = 10, 286 data sets, under 15.8 s; n = 20, 1,771
-#: data sets, ~69 s; eps = 2, n = 50, 2,869 offsets x ~5,300 data sets, under 4.8 s: high there).
-RECOMPUTE_SECONDS = (1.5e-6, 2e-4)
+#: Seconds of the k = 4 corner errors' recomputation near the table: per offset, a constant (the data sets near the
+#: table collected) and a share per data set recomputed (every (offset, data set) term in blocks, keys read off the
+#: window's grid; measured 2026-11-28 at load ~7, 24,739 offsets at eps = 1: n = 10, 286 data sets, 1.07 s; n = 20,
+#: 1,771 data sets, 3.2 s; 2,869 offsets at eps = 2: n = 20, 1,610, 0.46 s; n = 50, 1,820, 0.61 s: the fit ~2x above
+#: each).  Before the blocks (one offset at a time): (1.5e-6, 2e-4), ~69 s at eps = 1, n = 20.
+RECOMPUTE_SECONDS = (1.5e-7, 4e-5)
 #: Seconds of the batched local search at k >= 4 (:func:`~dpposterior.lattice.batched.local_search_batch`): per entry
 #: of its table (output x point of the ball of radius ``batch_radius``), and per one-point search it hands on (the z
 #: off R(n), the near ties) a constant plus a share per point of the data sets' ball (``radius_for(k, eps, 1e-12)``).
