@@ -360,3 +360,33 @@ def test_certified_bound_below_the_lp_and_the_edge_release():
     assert corners_any.corner_errors_any(remap, 12).high.max() >= window["lower"] - 1e-9
     remap = corners_any.corner_remap_any(a, 6, 1.0)
     assert corners_any.certify_any(remap) <= corners_any.corner_errors_any(remap, 12).high.max()
+
+
+def test_the_edge_releases_local_column_holds_every_row_that_reaches_its_output():
+    """The local column of the k = 4 corner release with its edge table (n = 12, eps = 1): every point of a region and
+    every row of the two tables (enumerated whole, on or off the box) with ``T(z, m) > 0`` is in the column with that
+    probability, and nothing else; off both tables the local search of project(z).  (At n = 6 the corner rows hold
+    every edge row: n = 12.)"""
+    from dpposterior.mechanisms.lattice import LatticeMechanism, _corner
+
+    a, n, eps = np.array([1.0, 1.0, 2.0, 1.0]), 12, 1.0
+    remap = _corner(tuple(a.tolist()), n, eps)
+    assert remap.edges is not None
+    edged = 0
+    for m in ([7, 4, 1, 0], [6, 5, 0, 1], [12, 0, 0, 0]):
+        m = np.array(m, dtype=np.int64)
+        box = m + _offsets(3)  # a region around m (the column's own region is wider; any region is checked alike)
+        Z, t = LatticeMechanism._corner_column_any(a, n, eps, m, box, 8)
+        got = {tuple(z): x for z, x in zip(Z.tolist(), t) if x > 0}
+        allz = np.unique(np.concatenate([box, Z]), axis=0)
+        out, p = remap.transition(allz)
+        inbox = {tuple(z) for z in box.tolist()}
+        tables = (remap.rows(allz) >= 0) | (remap.edge_rows(allz)[0] >= 0)
+        want = {}
+        for z, o, q, on in zip(allz.tolist(), out, p, tables):
+            x = float(q[np.all(o == m, axis=1)].sum())
+            if x > 0 and (on or tuple(z) in inbox):
+                want[tuple(z)] = x
+        assert got == pytest.approx(want)
+        edged += sum(remap.edge_rows(np.array([z]))[0][0] >= 0 for z in want)
+    assert edged > 0
