@@ -346,19 +346,21 @@ def test_edge_table_translates_along_its_edge_and_the_remap_past_n_ref():
 
 
 def test_certified_bound_below_the_lp_and_the_edge_release():
-    """With the edge table (eps = 1): at n = 3 (the window's LP runs) the certified bound is at most the window LP's
-    certified optimum and the release's exact worst case is not below it; at n = 6 the bound is below the release's
+    """With the edge table: at k = 4, n = 4, eps = 1.5 (the window's LP runs; depth 1 and top 1, so that edge rows lie
+    off the corner rows) the certified bound is at most the window LP's certified optimum and the release's exact worst
+    case is not below it; at n = 10, eps = 1 (the defaults, the edge table in use) the bound is below the release's
     exact worst case."""
     a = np.ones(4)
-    spec = ReleaseSpec.of("lattice", 1.0, objective="worst")
-    window = LATTICE.certificate(a, 3, spec)
+    spec = ReleaseSpec.of("lattice", 1.5, objective="worst")
+    window = LATTICE.certificate(a, 4, spec)
     assert window["remap"] == "minimax"
-    remap = corners_any.corner_remap_any(a, 3, 1.0)
-    assert remap.edges is not None
+    remap = corners_any.solve_any(a, 4, 1.5, 1, 2, top=1)
+    assert remap.edges is not None and (remap.edge_rows(corners_any.window(4, 4, 2))[0] >= 0).any()
     bound = corners_any.certify_any(remap)
     assert 0 < bound <= window["lower"] + 1e-9
     assert corners_any.corner_errors_any(remap, 12).high.max() >= window["lower"] - 1e-9
-    remap = corners_any.corner_remap_any(a, 6, 1.0)
+    remap = corners_any.corner_remap_any(a, 10, 1.0)
+    assert remap.edges is not None
     assert corners_any.certify_any(remap) <= corners_any.corner_errors_any(remap, 12).high.max()
 
 

@@ -655,10 +655,15 @@ def edge_seconds(n: int, k: int, epsilon: float) -> float:
 
 
 def uses_edges(n: int, k: int, epsilon: float) -> int:
-    """The edge table's top count at (n, k, eps): :func:`edge_top_any` where the joint LP's estimate fits
-    :data:`EDGE_WORST_SECONDS`, else 0 (the corner table alone).  Public inputs only."""
+    """The edge table's top count at (n, k, eps): :func:`edge_top_any` where some edge row lies off the corner rows
+    (``n >= depth + top + 2``: a second largest count ``>= top + 1`` below the largest, itself below ``n - depth``) and
+    the joint LP's estimate fits :data:`EDGE_WORST_SECONDS`, else 0 (the corner table alone, as before).  Public inputs
+    only."""
     top = edge_top_any(epsilon)
-    return top if top > 0 and edge_seconds(n, k, epsilon) <= EDGE_WORST_SECONDS else 0
+    # below n = depth + top + 2 every edge row lies in F (the corner rows come first): nothing to solve for
+    if top == 0 or int(n) < default_depth(epsilon) + top + 2:
+        return 0
+    return top if edge_seconds(n, k, epsilon) <= EDGE_WORST_SECONDS else 0
 
 
 def edge_top_any(epsilon: float) -> int:
