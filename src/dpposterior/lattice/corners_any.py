@@ -354,10 +354,12 @@ def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: in
 
 
 def corner_remap_any(prior: ArrayLike, n: int, epsilon: float, depth: int | None = None, inner: int | None = None,
-                     certify: bool = False) -> AnyCornerRemap:
+                     certify: bool = False, edges: bool | None = None) -> AnyCornerRemap:
     """The corner remap at (prior, n, eps), k >= 4 (module docstring), with its certificate at ``n`` if
     ``certify``: ``certificate["lp"]`` the LP's ``t`` at ``n_ref`` (the kernel cut at ``W``), ``["lower"]`` at most
-    the best worst case over every remap of the release."""
+    the best worst case over every remap of the release.  ``edges``: with the edge table where the release uses it
+    (None, :func:`uses_edges`), wherever :func:`edge_top_any` allows it (True; not the release's law past
+    :data:`EDGE_WORST_SECONDS`), or never (False)."""
     a = _validate.prior(prior)
     if a.size < 4:
         raise InputError("the k >= 4 corner remap needs k >= 4 (k = 3: lattice.corners)")
@@ -365,8 +367,8 @@ def corner_remap_any(prior: ArrayLike, n: int, epsilon: float, depth: int | None
     eps = _validate.epsilon(epsilon)
     depth = default_depth(eps) if depth is None else _validate.integer(depth, "depth", 0)
     inner = inner_radius(eps) if inner is None else _validate.integer(inner, "inner", 0)
-    remap = _at(solve_any(a, min(n, reference_n(eps, a.size, depth)), eps, depth, inner, uses_edges(n, a.size, eps)),
-                n)
+    top = uses_edges(n, a.size, eps) if edges is None else edge_top_any(eps) if edges else 0
+    remap = _at(solve_any(a, min(n, reference_n(eps, a.size, depth)), eps, depth, inner, top), n)
     if certify:
         remap.certificate["lower"] = certify_any(remap)
     return remap
@@ -615,10 +617,12 @@ def corner_transition_any(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike
     return cached_corner_remap_any(tuple(a.tolist()), n, eps).transition(Z)
 
 
-#: The joint LP with the edge table is solved where its estimate (:func:`edge_seconds`, public n, k, eps) fits this
-#: many seconds (a constant, so the release's law depends on public inputs only); past it the corner table alone, as
-#: before.  At eps = 1: n <= 20 (the estimate grows with ``n_ref``; at n_ref = 88 it is ~5 minutes).
-EDGE_WORST_SECONDS = 90.0
+#: The joint LP with the edge table is solved where its extra estimate (:func:`edge_seconds`, public n, k, eps) fits
+#: this many seconds (a constant, so the release's law depends on public inputs only); past it the corner table alone,
+#: as before.  15 s leaves the corner LP's own estimate (~27 s at eps = 1, n = 20) and a padded release's eight local
+#: searches within the default 45 s solve limit wherever they ran before: at eps = 1, n = 9 and 10 (n = 20 would be
+#: 75 s: its draws, planned at ~105 s, would be refused by default; ``corner_remap_any(..., edges=True)`` solves it).
+EDGE_WORST_SECONDS = 15.0
 #: Seconds of the joint LP beyond the corner LP's: per (constrained data set x edge variable), its edge columns being
 #: dense (measured CPU s, Dir(1,1,1,1), eps = 1, load 5-6, 2026-11-28: n = 10, 286 data sets: 20.5 s against 10.4 s
 #: without the edge table; n = 20, 1,616 data sets: 58 s against 12.3 s; 2,592 edge variables).
