@@ -31,9 +31,10 @@ def _offsets(D):
     return np.array(out, dtype=np.int64)
 
 
-def _Z(eps):
-    """The kernel's normaliser, summed over d(w) <= 20 (at eps = 2 the rest is below 1e-15)."""
-    return float(np.exp(-eps * (np.abs(_offsets(20)).sum(1) // 2)).sum())
+def _Z(eps, D=20):
+    """The kernel's normaliser, summed over d(w) <= D (D = 20 at eps = 2: the rest is below 1e-15; 40 at eps = 1:
+    below 1e-12)."""
+    return float(np.exp(-eps * (np.abs(_offsets(D)).sum(1) // 2)).sum())
 
 
 def _R(n):
@@ -258,3 +259,196 @@ def test_certificate_over_its_limit_is_refused_in_one_line(monkeypatch):
     with pytest.raises(SizeError) as info:
         corners_any.certify_any(remap)
     assert "certificate" in str(info.value) and "\n" not in str(info.value)
+
+
+# -- the edge table (k = 4, 1 <= eps < 2) --------------------------------------------------------------------------
+
+
+def _edge_T(edges, z):
+    """The edge table's row at one lattice point z by its definition (docs/lattice.md), or None: the largest count
+    (first of a tie), the second largest (likewise), the other two in index order; a row when the two others lie in
+    [-low, top], the second largest is >= top + 1 and the largest >= their negative parts + 1; its outputs are
+    z + the table's offset read in that role order."""
+    z = list(int(x) for x in z)
+    i = max(range(4), key=lambda x: (z[x], -x))
+    j = max((x for x in range(4) if x != i), key=lambda x: (z[x], -x))
+    small = [x for x in range(4) if x not in (i, j)]
+    neg = sum(max(0, -z[x]) for x in small)
+    if not (all(-edges.low <= z[x] <= edges.top for x in small) and z[j] >= edges.top + 1 and z[i] >= neg + 1):
+        return None
+    pair = [tuple(p) for p in edges.pairs.tolist()].index(tuple(sorted((i, j))))
+    side = edges.top + edges.low + 1
+    u = (z[small[0]] + edges.low) * side + (z[small[1]] + edges.low)
+    order = [i, j] + small
+    outs = []
+    for off in edges.offsets[pair, u]:
+        o = list(z)
+        for r, x in enumerate(order):
+            o[x] += int(off[r])
+        outs.append(o)
+    return np.array(outs, dtype=np.int64), edges.probs[pair, u]
+
+
+def _brute_errors_edges(remap, a, n, eps, We):
+    """E(c) term by term with T from the definition: the corner table's row (translated), else the edge row
+    (:func:`_edge_T`), else the local Bayes output of project(z) (the one-point search)."""
+    from dpposterior.lattice.remap import local_bayes_search, project
+
+    offs = _offsets(We)
+    wts = np.exp(-eps * (np.abs(offs).sum(1) // 2)) / _Z(eps, 40)
+    R = _R(n)
+    E = np.zeros(len(R))
+    cache = {}
+    for ci, c in enumerate(R):
+        acc = 0.0
+        for w, kw in zip(offs, wts):
+            z = c + w
+            key = tuple(z.tolist())
+            if key not in cache:
+                f = int(remap.rows(z[None, :])[0])
+                if f >= 0:
+                    cache[key] = (remap.row_outputs(np.array([f]))[0], remap.probs[f])
+                else:
+                    cache[key] = _edge_T(remap.edges, z) or (
+                        local_bayes_search(a, n, eps, project(z[None, :], n)[0])[None, :], np.ones(1))
+            out, p = cache[key]
+            acc += kw * float((p * _hellinger(a, np.broadcast_to(c, out.shape), out)).sum())
+        E[ci] = acc
+    return R, E
+
+
+@pytest.fixture(scope="module")
+def edge_remap():
+    """The corner and edge tables solved together at n = 6, eps = 1 (depth 1, so that the edge rows matter; top 1)."""
+    a = np.array([1.0, 1.0, 2.0, 0.5])
+    return a, corners_any.solve_any(a, 6, 1.0, 1, 2, top=1)
+
+
+def test_edge_table_errors_equal_the_definition(edge_remap):
+    """k = 4, n = 6, eps = 1 with the edge table: every error equals the definition's sum with T transcribed from the
+    tables' definitions (the edge rows by their roles, not by the library's lookup), and the edge table moved them
+    (with it removed the errors differ: the test can tell)."""
+    from dataclasses import replace
+
+    a, remap = edge_remap
+    assert remap.edges is not None and (remap.edges.probs.sum(2) > 0.999).all()
+    We = 4
+    got = corners_any.corner_errors_any(remap, We)
+    R, E = _brute_errors_edges(remap, a, 6, 1.0, We)
+    order = np.lexsort(R.T[::-1])
+    R, E = R[order], E[order]
+    order = np.lexsort(got.counts.T[::-1])
+    assert np.array_equal(got.counts[order], R)
+    assert np.abs(got.low[order] - E).max() < 1e-12
+    without = corners_any.corner_errors_any(replace(remap, edges=None), We)
+    assert np.abs(without.low - got.low).max() > 1e-3
+    # the transition (what a draw and the column read) is the definition's at every point of a box
+    Z = np.array([z for z in itertools.product(range(-2, 9), repeat=3)], dtype=np.int64)
+    Z = np.concatenate([Z, 6 - Z.sum(1, keepdims=True)], axis=1)
+    out, p = remap.transition(Z)
+    for z, o, q in zip(Z, out, p):
+        if remap.rows(z[None, :])[0] >= 0:
+            continue
+        want = _edge_T(remap.edges, z)
+        if want is None:
+            assert q[0] == 1.0 and not q[1:].any()
+            continue
+        got_rows = {tuple(x): y for x, y in zip(o.tolist(), q) if y > 0}
+        want_rows = {tuple(x): y for x, y in zip(want[0].tolist(), want[1]) if y > 0}
+        assert got_rows == want_rows
+
+
+def test_edge_rows_to_an_output_are_every_edge_row_that_reaches_it(edge_remap):
+    """:meth:`EdgeTableAny.rows_to` (the local column's edge rows) against a scan of a box of lattice points around
+    the output: the same points with the same T(z, m)."""
+    a, remap = edge_remap
+    for m in ([3, 2, 1, 0], [4, 2, 0, 0], [2, 2, 1, 1]):
+        m = np.array(m, dtype=np.int64)
+        got_z, got_t = remap.edges.rows_to(m, lambda z: remap.rows(z) >= 0)
+        Z = np.array([z for z in itertools.product(range(-3, 10), repeat=3)], dtype=np.int64)
+        Z = np.concatenate([Z, 6 - Z.sum(1, keepdims=True)], axis=1)
+        want = {}
+        for z in Z:
+            if remap.rows(z[None, :])[0] >= 0:
+                continue
+            row = _edge_T(remap.edges, z)
+            if row is None:
+                continue
+            t = float(row[1][np.all(row[0] == m, axis=1)].sum())
+            if t > 0:
+                want[tuple(z.tolist())] = t
+        assert {tuple(z): t for z, t in zip(got_z.tolist(), got_t)} == pytest.approx(want)
+        assert want
+
+
+def test_edge_table_translates_along_its_edge_and_the_remap_past_n_ref():
+    """The edge table's row is the same at every position along its edge: at n = 40 the row of z and of z moved by
+    t (e_i - e_j) along the edge {i, j} give the same offsets (the outputs move with z; the larger of the two stays the
+    larger); and the remap at n past its
+    n_ref reads, at a point near vertex j, the row solved at n_ref of the point moved back by (n - n_ref) e_j."""
+    a = np.ones(4)
+    base = corners_any.solve_any(a, 12, 1.0, 1, 2, top=1)
+    remap = corners_any._at(base, 40)
+    z = np.array([[28, 10, 1, 1], [27, 14, 0, -1], [12, 27, 1, 0]], dtype=np.int64)  # the roles kept when moved
+    for t in (1, 3, -2):
+        moved = z + t * np.array([1, -1, 0, 0])
+        o1, p1 = remap.transition(z)
+        o2, p2 = remap.transition(moved)
+        assert np.array_equal(p1, p2) and np.array_equal(o2 - moved[:, None, :], o1 - z[:, None, :])
+        assert (remap.edge_rows(z)[0] >= 0).all()
+    # past n_ref: a point near vertex 0 at n = 40 reads the row of the point at n_ref = 12
+    zt = np.array([[39, 1, 0, 0], [40, 0, 0, 0], [39, 0, 2, -1]], dtype=np.int64)
+    assert (remap.rows(zt) >= 0).all()
+    back = zt - np.array([28, 0, 0, 0])
+    o40, p40 = remap.transition(zt)
+    o12, p12 = base.transition(back)
+    assert np.array_equal(p40, p12) and np.array_equal(o40, o12 + np.array([28, 0, 0, 0]))
+
+
+def test_certified_bound_below_the_lp_and_the_edge_release():
+    """With the edge table: at k = 4, n = 4, eps = 1.5 (the window's LP runs; depth 1 and top 1, so that edge rows lie
+    off the corner rows) the certified bound is at most the window LP's certified optimum and the release's exact worst
+    case is not below it; at n = 10, eps = 1 (the defaults, the edge table in use) the bound is below the release's
+    exact worst case."""
+    a = np.ones(4)
+    spec = ReleaseSpec.of("lattice", 1.5, objective="worst")
+    window = LATTICE.certificate(a, 4, spec)
+    assert window["remap"] == "minimax"
+    remap = corners_any.solve_any(a, 4, 1.5, 1, 2, top=1)
+    assert remap.edges is not None and (remap.edge_rows(corners_any.window(4, 4, 2))[0] >= 0).any()
+    bound = corners_any.certify_any(remap)
+    assert 0 < bound <= window["lower"] + 1e-9
+    assert corners_any.corner_errors_any(remap, 12).high.max() >= window["lower"] - 1e-9
+    remap = corners_any.corner_remap_any(a, 10, 1.0)
+    assert remap.edges is not None
+    assert corners_any.certify_any(remap) <= corners_any.corner_errors_any(remap, 12).high.max()
+
+
+def test_the_edge_releases_local_column_holds_every_row_that_reaches_its_output():
+    """The local column of the k = 4 corner release with its edge table (n = 10, eps = 1): every point of a region and
+    every row of the two tables (enumerated whole, on or off the box) with ``T(z, m) > 0`` is in the column with that
+    probability, and nothing else; off both tables the local search of project(z).  (At n <= 8 the corner rows hold
+    every edge row.)"""
+    from dpposterior.mechanisms.lattice import LatticeMechanism, _corner
+
+    a, n, eps = np.array([1.0, 1.0, 2.0, 1.0]), 10, 1.0
+    remap = _corner(tuple(a.tolist()), n, eps)
+    assert remap.edges is not None
+    edged = 0
+    for m in ([5, 4, 1, 0], [4, 5, 0, 1], [10, 0, 0, 0]):
+        m = np.array(m, dtype=np.int64)
+        box = m + _offsets(3)  # a region around m (the column's own region is wider; any region is checked alike)
+        Z, t = LatticeMechanism._corner_column_any(a, n, eps, m, box, 8)
+        got = {tuple(z): x for z, x in zip(Z.tolist(), t) if x > 0}
+        allz = np.unique(np.concatenate([box, Z]), axis=0)
+        out, p = remap.transition(allz)
+        inbox = {tuple(z) for z in box.tolist()}
+        tables = (remap.rows(allz) >= 0) | (remap.edge_rows(allz)[0] >= 0)
+        want = {}
+        for z, o, q, on in zip(allz.tolist(), out, p, tables):
+            x = float(q[np.all(o == m, axis=1)].sum())
+            if x > 0 and (on or tuple(z) in inbox):
+                want[tuple(z)] = x
+        assert got == pytest.approx(want)
+        edged += sum(remap.edge_rows(np.array([z]))[0][0] >= 0 for z in want)
+    assert edged > 0

@@ -14,6 +14,18 @@ same data sets, docs/lattice.md).
   remap itself; off R(n) (probability small away from the vertices, where ``F`` holds them) it reads the local Bayes
   output of ``project(z)``, so that every output of the rest is the batched local search's over R(n) only
   (:func:`.batched.local_search_batch`, whose one-point searches off R(n) made the k = 4 errors cost hours).
+* **Edge rows** (:class:`EdgeTableAny`; at ``1 <= eps < 2`` where the joint LP's plan fits, :func:`uses_edges`).
+  Under the rest's remap the worst case also sits along the 6 edges, at data sets with two small counts (Dir(1,1,1,1),
+  eps = 1, n = 20: 0.5525 at every edge distance up to 4 and vertex distance 7-8, the corners' level), where the
+  corner rows do not reach.  A point ``z`` off ``F`` whose two smaller counts (every count but the largest and the
+  second largest) lie in ``[-EDGE_LOW, top]`` (:func:`edge_top_any`, :data:`EDGE_LOW`), whose second largest is
+  ``>= top + 1`` and whose largest exceeds the small counts' negative parts is a row of the edge ``{largest,
+  second}``: it draws ``z + base + rho`` (``base`` moves the negative small counts to 0 from the largest count,
+  ``rho`` within :data:`R_RADIUS`, read in role order) with probability ``tau_e(small counts, rho)``: one row per
+  value of the small counts, the same at every position along the edge and every n (a translation along the edge
+  moves the row and its outputs alike, and the kernel is translation invariant).  ``tau`` and the corner rows are one
+  LP (:func:`_solve_edges`): ``min t`` with ``E_W(c) <= t`` for the corner data sets and the edge data sets
+  (:func:`edge_data_sets`).
 * **LP** (HiGHS): rows of ``T`` on ``F`` over the outputs within :data:`R_RADIUS` of ``project(z)``,
   ``min t`` subject to ``sum_{d(z, c) <= W} K(z | c) sum_r T(z, r) L(c, r) <= t`` for every ``c`` of ``A`` (the rows
   off ``F`` a constant), plus :data:`REGULARISER` times the average over ``A`` as a tie-break.  The LP chooses the
@@ -21,7 +33,11 @@ same data sets, docs/lattice.md).
   the LP's cut or its solver tolerance.
 * **n.** Past ``N_REF = 4 (depth + 2 W + inner)`` (:func:`reference_n`) the table is solved at ``N_REF`` and translated as
   at k = 3: a point of vertex ``j`` (``argmax z``) reads the row of ``z - (n - N_REF) e_j``, its outputs moved by
-  ``+ (n - N_REF) e_j``.  A fixed function of z and public inputs.
+  ``+ (n - N_REF) e_j``.  The edge table is read as it is at every n.  A fixed function of z and public inputs.
+
+Privacy.  The corner table, the edge table and the choice of using the edge table (:func:`uses_edges`) are functions
+of the prior, n, k and eps only, never of the data set, so ``z -> T(z, .)`` is post-processing of the eps-DP lattice
+noise (:mod:`.noise`): the release is eps-DP whatever the LPs return (a remap that reads ``c`` would not be).
 
 Certificate (:func:`certify_any`): :func:`.corners.certified_lower` (proof in :mod:`.corners`, any k, any weights on
 any set of data sets), with the LP's duals restricted to the data sets within ``depth`` of a vertex, and with those of
@@ -30,7 +46,9 @@ The block's depth is the deepest whose plan (:func:`plan_certify_any`, public n,
 
 Errors (:func:`corner_errors_any`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
 ``tail_bound(k, eps, We)``): :func:`.batched.window_errors_any` with the rest's outputs at every window point, then
-every ``c`` whose ball meets the translated ``F`` recomputed term by term with the table's rows.
+every ``c`` whose ball meets the translated ``F`` or an edge row (its two smaller counts within ``top + We`` of 0)
+recomputed term by term with the tables' rows.  The certificate bounds every remap of the release, so the edge table
+changes no step of its proof.
 """
 
 from __future__ import annotations
@@ -62,6 +80,12 @@ R_RADIUS = 1
 CERT_TOL = 1e-3
 #: Weight of the tie-break: the average error over ``A``.
 REGULARISER = 1e-4
+#: How far below 0 an edge row's small counts reach (the rows below it are the rest's): at eps = 1, n = 20, 2 gives
+#: the LP's t 0.4984 in 58 s of CPU, 8 (every row within the LP's cut) 0.4971 in ~120 s.
+EDGE_LOW = 2
+#: HiGHS's method for the LP with the edge table (its edge columns are dense: each appears in every constraint near its
+#: edge).
+EDGE_LP_METHOD = "highs"
 #: Entries of one block of the errors' recomputation and of the LP's sums.
 BLOCK_ENTRIES = 2**21
 #: The certificate's seconds: :func:`plan_certify_any` takes the deepest corner block whose estimate fits them (the
@@ -132,6 +156,20 @@ class AnyCornerRemap:
     corner: NDArray[np.int64]
     certificate: dict = field(default_factory=dict)
     duals: tuple | None = None
+    #: The edge table (:class:`EdgeTableAny`; None where :func:`edge_top_any` is 0): the rows near an edge off the
+    #: corner table.
+    edges: EdgeTableAny | None = None
+
+    def edge_rows(self, z: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """``(edge, index, roles)`` of the edge table's row at each ``z`` off the corner table
+        (:meth:`EdgeTableAny.lookup`), ``-1`` where it has none (no edge table, on the corner table, off every edge)."""
+        z = np.asarray(z, dtype=np.int64).reshape(-1, self.a.size)
+        if self.edges is None:
+            none = np.full(len(z), -1, dtype=np.int64)
+            return none, none, np.zeros((len(z), self.a.size), dtype=np.int64)
+        e, u, order = self.edges.lookup(z)
+        off = self.rows(z) >= 0
+        return np.where(off, -1, e), np.where(off, -1, u), order
 
     def rows(self, z: ArrayLike) -> NDArray[np.int64]:
         """The table's row holding each lattice point ``z`` (rows summing to n), or -1."""
@@ -162,28 +200,43 @@ class AnyCornerRemap:
         z = np.array(z, dtype=np.int64, ndmin=2).reshape(-1, self.a.size)
         rows = self.rows(z)
         J = self.outputs.shape[1]
+        ee, eu, eo = self.edge_rows(z)
+        if self.edges is not None:
+            J = max(J, self.edges.probs.shape[2])
         out = np.zeros((len(z), J, self.a.size), dtype=np.int64)
         p = np.zeros((len(z), J))
         on = rows >= 0
-        out[on], p[on] = self.row_outputs(rows[on]), self.probs[rows[on]]
-        if (~on).any():  # the rest: one local search per distinct projection
-            uniq, back = np.unique(project(z[~on], self.n), axis=0, return_inverse=True)
+        Jt = self.outputs.shape[1]
+        out[on, :Jt], p[on, :Jt] = self.row_outputs(rows[on]), self.probs[rows[on]]
+        edge = ee >= 0
+        if edge.any():
+            Je = self.edges.probs.shape[2]
+            out[edge, :Je] = self.edges.outputs(z[edge], ee[edge], eu[edge], eo[edge])
+            p[edge, :Je] = self.edges.probs[ee[edge], eu[edge]]
+        rest = ~on & ~edge
+        if rest.any():  # the rest: one local search per distinct projection
+            uniq, back = np.unique(project(z[rest], self.n), axis=0, return_inverse=True)
             lb = np.stack([local_bayes_search(self.a, self.n, self.epsilon, u) for u in uniq])
-            out[~on] = lb[back.reshape(-1)][:, None, :]
-            p[~on, 0] = 1.0
+            out[rest] = lb[back.reshape(-1)][:, None, :]
+            p[rest, 0] = 1.0
         return out, p
 
     def draw(self, z: ArrayLike, bits) -> NDArray[np.int64]:
-        """One output at ``z``: a table row drawn by integer weights (:func:`~dpposterior.randomness.float_weights`,
-        total variation at most ``J 2^-127`` from the row), else the local Bayes output of ``project(z)``."""
+        """One output at ``z``: a table row (the corner table's, else the edge table's) drawn by integer weights
+        (:func:`~dpposterior.randomness.float_weights`, total variation at most ``J 2^-127`` from the row), else the
+        local Bayes output of ``project(z)``."""
         z = np.asarray(z, dtype=np.int64).reshape(self.a.size)
         f = int(self.rows(z)[0])
-        if f < 0:
-            return local_bayes_search(self.a, self.n, self.epsilon, project(z, self.n)[0])
-        p = self.probs[f]
+        if f >= 0:
+            p, outs = self.probs[f], self.row_outputs(np.array([f]))[0]
+        else:
+            ee, eu, eo = self.edge_rows(z[None, :])
+            if ee[0] < 0:
+                return local_bayes_search(self.a, self.n, self.epsilon, project(z, self.n)[0])
+            p, outs = self.edges.probs[ee[0], eu[0]], self.edges.outputs(z[None, :], ee, eu, eo)[0]
         nz = np.flatnonzero(p > 0)
         pick = nz[int(choose(float_weights(p[nz]), 1, bits)[0])] if nz.size > 1 else nz[0]
-        return self.row_outputs(np.array([f]))[0, pick]
+        return outs[pick]
 
 
 def regions(k: int, n0: int, eps: float, depth: int, inner: int):
@@ -230,8 +283,13 @@ def _rest_outputs(a, n0, eps, Z) -> NDArray[np.int64]:
     return local_search_batch(a, n0, eps, uniq)[back.reshape(-1)]
 
 
-def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: int) -> AnyCornerRemap:
-    """The table at ``n0`` by its LP (module docstring)."""
+def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: int, top: int | None = None
+              ) -> AnyCornerRemap:
+    """The table at ``n0`` by its LP (module docstring); with the edge table (:func:`_solve_edges`) where ``top``
+    (default :func:`edge_top_any`) is positive."""
+    top = edge_top_any(eps) if top is None else int(top)
+    if top > 0:
+        return _solve_edges(a, n0, eps, depth, inner, top)
     from scipy import sparse
     from scipy.optimize import linprog
 
@@ -296,10 +354,12 @@ def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: in
 
 
 def corner_remap_any(prior: ArrayLike, n: int, epsilon: float, depth: int | None = None, inner: int | None = None,
-                     certify: bool = False) -> AnyCornerRemap:
+                     certify: bool = False, edges: bool | None = None) -> AnyCornerRemap:
     """The corner remap at (prior, n, eps), k >= 4 (module docstring), with its certificate at ``n`` if
     ``certify``: ``certificate["lp"]`` the LP's ``t`` at ``n_ref`` (the kernel cut at ``W``), ``["lower"]`` at most
-    the best worst case over every remap of the release."""
+    the best worst case over every remap of the release.  ``edges``: with the edge table where the release uses it
+    (None, :func:`uses_edges`), wherever :func:`edge_top_any` allows it (True; not the release's law past
+    :data:`EDGE_WORST_SECONDS`), or never (False)."""
     a = _validate.prior(prior)
     if a.size < 4:
         raise InputError("the k >= 4 corner remap needs k >= 4 (k = 3: lattice.corners)")
@@ -307,7 +367,8 @@ def corner_remap_any(prior: ArrayLike, n: int, epsilon: float, depth: int | None
     eps = _validate.epsilon(epsilon)
     depth = default_depth(eps) if depth is None else _validate.integer(depth, "depth", 0)
     inner = inner_radius(eps) if inner is None else _validate.integer(inner, "inner", 0)
-    remap = _at(solve_any(a, min(n, reference_n(eps, a.size, depth)), eps, depth, inner), n)
+    top = uses_edges(n, a.size, eps) if edges is None else edge_top_any(eps) if edges else 0
+    remap = _at(solve_any(a, min(n, reference_n(eps, a.size, depth)), eps, depth, inner, top), n)
     if certify:
         remap.certificate["lower"] = certify_any(remap)
     return remap
@@ -325,7 +386,7 @@ def cached_corner_remap_any(a: tuple, n: int, epsilon: float) -> AnyCornerRemap:
     eps = float(epsilon)
     depth = default_depth(eps)
     return _at(solve_any(np.asarray(a, dtype=np.float64), min(int(n), reference_n(eps, len(a), depth)), eps, depth,
-                         inner_radius(eps)), int(n))
+                         inner_radius(eps), uses_edges(int(n), len(a), eps)), int(n))
 
 
 def block_duals_any(a: NDArray[np.float64], n: int, eps: float, depth: int, W: int
@@ -476,6 +537,10 @@ def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None =
     pts = remap.points.copy()
     pts[np.arange(len(pts)), remap.corner] += n - remap.n_ref
     ai = near_data_sets(pts, offs)
+    if remap.edges is not None:  # and every c whose ball meets an edge row: its k - 2 smaller counts within top + We
+        R = base.counts
+        near_edge = np.sort(R, axis=1)[:, k - 3] <= remap.edges.top + int(We)
+        ai = np.union1d(ai, candidate_rank(R[near_edge]))
     A = _unrank(ai, n, k)
     tables = _LossTables(a, n, base.counts).tables
     n1 = n + 1
@@ -509,6 +574,17 @@ def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None =
         on = f >= 0
         term = np.empty(len(key))
         off = ~on
+        if remap.edges is not None and off.any():  # the edge table's rows, off the corner table
+            io = np.flatnonzero(off)
+            z = c[ci[io]] + offs[io // len(c)]  # offset-major: term i is offset i // len(c)
+            ee, eu, eo = remap.edges.lookup(z)
+            sel = ee >= 0
+            if sel.any():
+                ie = io[sel]
+                ro = remap.edges.outputs(z[sel], ee[sel], eu[sel], eo[sel])
+                term[ie] = (remap.edges.probs[ee[sel], eu[sel]] * loss(
+                    np.broadcast_to(c[ci[ie]][:, None, :], ro.shape), ro)).sum(axis=1)
+                off[ie] = False
         if off.any():
             term[off] = loss(c[ci[off]], rest[key[off]])
         if on.any():
@@ -538,8 +614,11 @@ def corner_sizes_any(n: int, k: int, epsilon: float) -> dict:
     constraints = min(near(depth + W), math.comb(n0 + k - 1, k - 1))
     # the fixed rows' local searches run at their distinct projections, the points of R(n_ref) within depth + 2 W
     fixed = min(near(depth + 2 * W), math.comb(n0 + k - 1, k - 1))
+    edges = edge_sizes(n, k, eps) if uses_edges(n, k, eps) else {"top": 0, "variables": 0, "constraints": 0}
     return {"n_ref": n0, "free": free, "fixed": fixed, "constraints": constraints,
-            "pairs": free * constraints // k, "outputs": sum(sphere_count(k, t) for t in range(R_RADIUS + 1))}
+            "pairs": free * constraints // k, "outputs": sum(sphere_count(k, t) for t in range(R_RADIUS + 1)),
+            "edge_top": edges["top"], "edge_seconds": EDGE_LP_SECONDS * edges["constraints"] * edges["variables"],
+            "edge_bytes": EDGE_LP_BYTES * edges["constraints"] * edges["variables"]}
 
 
 def corner_transition_any(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike
@@ -550,6 +629,311 @@ def corner_transition_any(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike
     n = _validate.integer(n, "n", 1)
     eps = _validate.epsilon(epsilon)
     return cached_corner_remap_any(tuple(a.tolist()), n, eps).transition(Z)
+
+
+#: The joint LP with the edge table is solved where its extra estimate (:func:`edge_seconds`, public n, k, eps) fits
+#: this many seconds (a constant, so the release's law depends on public inputs only); past it the corner table alone,
+#: as before.  15 s leaves the corner LP's own estimate (~27 s at eps = 1, n = 20) and a padded release's eight local
+#: searches within the default 45 s solve limit wherever they ran before: at eps = 1, n = 9 and 10 (n = 20 would be
+#: 75 s: its draws, planned at ~105 s, would be refused by default; ``corner_remap_any(..., edges=True)`` solves it).
+EDGE_WORST_SECONDS = 15.0
+#: Seconds of the joint LP beyond the corner LP's: per (constrained data set x edge variable), its edge columns being
+#: dense (measured CPU s, Dir(1,1,1,1), eps = 1, load 5-6, 2026-11-28: n = 10, 286 data sets: 20.5 s against 10.4 s
+#: without the edge table; n = 20, 1,616 data sets: 58 s against 12.3 s; 2,592 edge variables).
+EDGE_LP_SECONDS = 1.5e-5
+#: Bytes of the joint LP per (constrained data set x edge variable), at its peak (measured: n = 20, eps = 1, 1.06 GB
+#: with the errors' recomputation, against 0.52 GB without the edge table).
+EDGE_LP_BYTES = 130.0
+
+
+def edge_sizes(n: int, k: int, epsilon: float) -> dict:
+    """The joint LP's edge part from public n, k, eps in closed form: ``variables`` (edges x small-count rows x outputs
+    within :data:`R_RADIUS`, an upper end: outputs off R(n) are not variables), ``constraints`` (the corner LP's, plus
+    the edge data sets: every edge, every small-count pair up to ``top``, every position up to ``n_ref``; at most
+    ``|R(n_ref)|``)."""
+    eps = float(epsilon)
+    top = edge_top_any(eps)
+    if top == 0:
+        return {"top": 0, "variables": 0, "constraints": 0}
+    depth = default_depth(eps)
+    n0 = min(int(n), reference_n(eps, k, depth))
+    W = radius_for(k, eps, LP_TOL)
+    side = top + min(W, EDGE_LOW) + 1
+    outputs = sum(sphere_count(k, t) for t in range(R_RADIUS + 1))
+    corner = min(k * math.comb(depth + W + k - 1, k - 1), math.comb(n0 + k - 1, k - 1))
+    edge = math.comb(k, 2) * (top + 1) ** (k - 2) * max(0, n0 - 2 * (top + 1))
+    return {"top": top, "variables": math.comb(k, 2) * side ** (k - 2) * outputs,
+            "constraints": min(corner + edge, math.comb(n0 + k - 1, k - 1))}
+
+
+def edge_seconds(n: int, k: int, epsilon: float) -> float:
+    """The joint LP's seconds beyond the corner LP's (:data:`EDGE_LP_SECONDS`), 0 without an edge table."""
+    size = edge_sizes(n, k, epsilon)
+    return EDGE_LP_SECONDS * size["constraints"] * size["variables"]
+
+
+def uses_edges(n: int, k: int, epsilon: float) -> int:
+    """The edge table's top count at (n, k, eps): :func:`edge_top_any` where some edge row lies off the corner rows
+    (``n >= depth + top + 2``: a second largest count ``>= top + 1`` below the largest, itself below ``n - depth``) and
+    the joint LP's estimate fits :data:`EDGE_WORST_SECONDS`, else 0 (the corner table alone, as before).  Public inputs
+    only."""
+    top = edge_top_any(epsilon)
+    # below n = depth + top + 2 every edge row lies in F (the corner rows come first): nothing to solve for
+    if top == 0 or int(n) < default_depth(epsilon) + top + 2:
+        return 0
+    return top if edge_seconds(n, k, epsilon) <= EDGE_WORST_SECONDS else 0
+
+
+def edge_top_any(epsilon: float) -> int:
+    """The edge table's top count ``U`` at k >= 4 (:class:`EdgeTableAny`): ``ceil(3 / eps)`` at ``1 <= eps < 2`` (3 at
+    eps = 1, where under the rest's remap the data sets whose two smaller counts sum to at most 4 sit at the
+    corners' level all along the edges: Dir(1,1,1,1), n = 20, 0.5525), else 0: no edge table (at eps = 2 the edges are
+    below the vertices, which bind; below eps = 1 the table's LP is not built)."""
+    eps = float(epsilon)
+    return int(math.ceil(3.0 / eps)) if 1.0 <= eps < 2.0 else 0
+
+
+def _roles(z: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Each row's coordinates in role order: the largest (the first of a tie), the second largest (likewise), then
+    the others in index order."""
+    B, k = z.shape
+    i = np.argmax(z, axis=1)
+    zm = z.copy()
+    zm[np.arange(B), i] = np.iinfo(np.int64).min
+    j = np.argmax(zm, axis=1)
+    idx = np.broadcast_to(np.arange(k), (B, k))
+    rest = idx[(idx != i[:, None]) & (idx != j[:, None])].reshape(B, k - 2)
+    return np.concatenate([i[:, None], j[:, None], rest], axis=1)
+
+
+@dataclass
+class EdgeTableAny:
+    """The edge table at k >= 4 (module docstring, "Edge rows").  A point ``z`` off the corner table whose ``k - 2``
+    smaller counts (every coordinate but the largest and the second largest, :func:`_roles`) lie in ``[-low, top]``,
+    whose second largest is ``>= top + 1`` and whose largest is at least its ``k - 2`` counts' negative parts plus
+    :data:`R_RADIUS` is a row of the edge ``{largest, second}``; it draws ``z + offsets[e, u, j]`` (in role order:
+    largest, second, the small counts) with probability ``probs[e, u, j]``, ``u`` the small counts' index
+    (:meth:`lookup`).  The same at every position along the edge and every n: a translation along the edge moves the
+    row and its outputs alike, and the kernel is translation invariant."""
+
+    k: int
+    top: int
+    low: int
+    pairs: NDArray[np.int64]
+    offsets: NDArray[np.int64]
+    probs: NDArray[np.float64]
+    lp: float
+
+    @property
+    def side(self) -> int:
+        return self.top + self.low + 1
+
+    def lookup(self, z: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """``(edge e, index u, roles)`` of every row of ``z``; ``e = u = -1`` off every edge (the corner table is not
+        consulted here: its rows come first)."""
+        z = np.asarray(z, dtype=np.int64).reshape(-1, self.k)
+        if not len(z):
+            e = np.zeros(0, dtype=np.int64)
+            return e, e, np.zeros((0, self.k), dtype=np.int64)
+        order = _roles(z)
+        zr = np.take_along_axis(z, order, axis=1)
+        small = zr[:, 2:]
+        neg = np.maximum(-small, 0).sum(axis=1)
+        on = (np.all((small >= -self.low) & (small <= self.top), axis=1) & (zr[:, 1] >= self.top + 1)
+              & (zr[:, 0] >= neg + R_RADIUS))
+        u = np.zeros(len(z), dtype=np.int64)
+        for col in range(small.shape[1]):
+            u = u * self.side + np.clip(small[:, col] + self.low, 0, self.side - 1)
+        lo, hi = np.minimum(order[:, 0], order[:, 1]), np.maximum(order[:, 0], order[:, 1])
+        e = self._pair_index[lo * self.k + hi]
+        return np.where(on, e, -1), np.where(on, u, -1), order
+
+    @property
+    def _pair_index(self) -> NDArray[np.int64]:
+        out = np.full(self.k * self.k, -1, dtype=np.int64)
+        out[self.pairs[:, 0] * self.k + self.pairs[:, 1]] = np.arange(len(self.pairs))
+        return out
+
+    def outputs(self, z: NDArray[np.int64], e: NDArray[np.int64], u: NDArray[np.int64], order: NDArray[np.int64]
+                ) -> NDArray[np.int64]:
+        """The outputs ``(B, J, k)`` of edge rows ``z`` (``e``, ``u``, ``order`` from :meth:`lookup`)."""
+        off = self.offsets[e, u]  # (B, J, k) in role order
+        out = np.repeat(z[:, None, :], off.shape[1], axis=1)
+        np.add.at(out, (np.arange(len(z))[:, None, None], np.arange(off.shape[1])[None, :, None],
+                        order[:, None, :]), off)
+        return out
+
+    def rows_to(self, m: NDArray[np.int64], skip) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """Every edge row ``z`` whose outputs hold ``m``, with ``T(z, m)``: enumerated from the table's offsets in
+        every role order (``z = m - offset``), kept where :meth:`lookup` gives that row and that order and ``skip(z)``
+        (the corner table's rows, which come first) is false.  So none is missed whatever its distance from ``m``."""
+        import itertools
+
+        e, u, j = np.nonzero(self.probs > 0)
+        zs, ts = [], []
+        for perm in itertools.permutations(range(self.k)):
+            order = np.array(perm, dtype=np.int64)
+            if np.any(np.diff(order[2:]) < 0) or not np.any(np.all(self.pairs == np.sort(order[:2]), axis=1)):
+                continue
+            off = np.zeros((len(e), self.k), dtype=np.int64)
+            off[:, order] = self.offsets[e, u, j]
+            z = m[None, :] - off
+            le, lu, lo = self.lookup(z)
+            ok = (le == e) & (lu == u) & np.all(lo == order[None, :], axis=1)
+            if ok.any():
+                ok[ok] &= ~skip(z[ok])
+            zs.append(z[ok])
+            ts.append(self.probs[e, u, j][ok])
+        if not zs:
+            return np.zeros((0, self.k), dtype=np.int64), np.zeros(0)
+        z, t = np.concatenate(zs), np.concatenate(ts)
+        # one row may hold m through several of its outputs only if two offsets coincide (they do not); sum anyway
+        uniq, back = np.unique(z, axis=0, return_inverse=True)
+        return uniq, np.bincount(back.reshape(-1), weights=t, minlength=len(uniq))
+
+    def role_base(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """``(small, base)`` for every index ``u``: the small counts of the row and the offset (role order) that moves
+        their negative parts to 0 from the largest count, so that ``z + base + rho`` is in R(n)."""
+        grids = np.meshgrid(*([np.arange(-self.low, self.top + 1)] * (self.k - 2)), indexing="ij")
+        small = np.stack([g.ravel() for g in grids], axis=1).astype(np.int64)
+        base = np.zeros((len(small), self.k), dtype=np.int64)
+        base[:, 2:] = np.maximum(-small, 0)
+        base[:, 0] = -base[:, 2:].sum(axis=1)
+        return small, base
+
+
+def edge_data_sets(n0: int, k: int, table: EdgeTableAny, depth: int) -> NDArray[np.int64]:
+    """The edge LP's constrained data sets at ``n0``: every ``c`` of R(n0) that is itself an edge row
+    (:meth:`EdgeTableAny.lookup`) with its second largest count within ``top + 1 + depth + 2 W`` of ``top + 1``
+    (next to the corners, where the corner rows meet the edge rows), and past that every fourth value of it (the
+    table is the same all along the edge; the errors are computed exactly afterwards)."""
+    R = candidates(n0, k)
+    e, _, order = table.lookup(R)
+    R, order = R[e >= 0], order[e >= 0]
+    second = R[np.arange(len(R)), order[:, 1]]
+    start = table.top + 1
+    near = second <= start + depth + 2 * table.low
+    return R[near | ((second - start) % 4 == 0)]
+
+
+def _solve_edges(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: int, top: int) -> AnyCornerRemap:
+    """The corner table and the edge table at ``n0`` by one LP (module docstring, "Edge rows"): the variables are the
+    free rows' distributions (outputs within :data:`R_RADIUS` of ``project(z)``) and the edge table's (outputs
+    ``z + base + rho``, ``rho`` within :data:`R_RADIUS`, role order); ``min t`` with ``E_W(c) <= t`` for the corner
+    data sets ``A`` and the edge data sets (:func:`edge_data_sets`); every other row within ``W`` of them the rest
+    (``B(project(z))``, a constant)."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    k = a.size
+    W, W1, shift, Fz, fkeys, A, _ = regions(k, n0, eps, depth, inner)
+    pairs = np.array([(i, j) for i in range(k) for j in range(i + 1, k)], dtype=np.int64)
+    rb = _ball(k, R_RADIUS)
+    J = len(rb)
+    low = min(W, EDGE_LOW)
+    table = EdgeTableAny(k=k, top=int(top), low=low, pairs=pairs, offsets=np.zeros((0, 0, J, k), dtype=np.int64),
+                         probs=np.zeros((0, 0, J)), lp=float("nan"))
+    small, base = table.role_base()
+    S = len(small)
+    e_off = base[:, None, :] + rb[None, :, :]  # (S, J, k), role order
+    e_valid = np.all(np.maximum(small, 0)[:, None, :] + rb[None, :, 2:] >= 0, axis=2)  # the small counts stay >= 0
+    # variables: the free rows' (row, output) pairs, then the edge table's (edge, u, output) triples
+    cand = project(Fz, n0)[:, None, :] + rb[None, :, :]
+    f_ok = np.all(cand >= 0, axis=2)
+    nF = len(Fz)
+    f_var = np.full((nF, J), -1, dtype=np.int64)
+    f_var[f_ok] = np.arange(int(f_ok.sum()))
+    nvF = int(f_ok.sum())
+    e_var = np.full((len(pairs), S, J), -1, dtype=np.int64)
+    e_var[:, e_valid] = nvF + np.arange(len(pairs) * int(e_valid.sum())).reshape(len(pairs), -1)
+    nv = nvF + len(pairs) * int(e_valid.sum())
+    C = np.unique(np.concatenate([A, edge_data_sets(n0, k, table, depth)]), axis=0)
+    nC = len(C)
+    ball = _ball(k, W)
+    kw = np.exp(-eps * (np.abs(ball).sum(axis=1) // 2) - log_normaliser(k, eps))
+    # every row within W of C, classified once: a free row, an edge row, or the rest (its output B(project(z)))
+    zkeys = []
+    step = max(1, BLOCK_ENTRIES // len(ball))
+    for lo in range(0, nC, step):
+        zkeys.append(np.unique(_window_key(C[lo:lo + step, None, :] + ball[None, :, :], shift)))
+    zkeys = np.unique(np.concatenate(zkeys))
+    Zall = _unrank(zkeys, n0 + k * shift, k) - shift
+    pos = np.clip(np.searchsorted(fkeys, zkeys), 0, len(fkeys) - 1)
+    frow = np.where(fkeys[pos] == zkeys, pos, -1)
+    ee, eu, eorder = table.lookup(Zall)
+    ee[frow >= 0] = -1
+    rest = (frow < 0) & (ee < 0)
+    rest_out = np.zeros_like(Zall)
+    rest_out[rest] = _rest_outputs(a, n0, eps, Zall[rest])
+    # each row's J outputs (k-vectors at n0) and variable ids (-1: not a variable; the rest's one output: -2)
+    outs = np.repeat(Zall[:, None, :], J, axis=1)
+    vids = np.full((len(Zall), J), -1, dtype=np.int64)
+    fr = frow >= 0
+    outs[fr], vids[fr] = cand[frow[fr]], f_var[frow[fr]]
+    er = ee >= 0
+    if er.any():
+        outs[er] = Zall[er][:, None, :].repeat(J, axis=1)
+        off = e_off[eu[er]]
+        o = outs[er]
+        np.add.at(o, (np.arange(int(er.sum()))[:, None, None], np.arange(J)[None, :, None],
+                      eorder[er][:, None, :]), off)
+        outs[er] = o
+        vids[er] = e_var[ee[er], eu[er]]
+    outs[rest, 0] = rest_out[rest]
+    vids[rest, 0] = -2
+    blocks = []
+    b = np.zeros(nC)
+    step = max(1, BLOCK_ENTRIES // (len(ball) * J))
+    for lo in range(0, nC, step):  # in blocks of data sets: the (C x ball x outputs) losses never whole
+        c = C[lo:lo + step]
+        zi = np.searchsorted(zkeys, _window_key(c[:, None, :] + ball[None, :, :], shift))  # (B, ball)
+        v = vids[zi]  # (B, ball, J)
+        ci, bi, ji = np.nonzero(v != -1)
+        L = kw[bi] * pair_loss(a, c[ci], outs[zi[ci, bi], ji])
+        fixed = v[ci, bi, ji] == -2
+        b[lo:lo + len(c)] += np.bincount(ci[fixed], weights=L[fixed], minlength=len(c))
+        var = ~fixed
+        blocks.append(sparse.csr_array((L[var], (ci[var], v[ci, bi, ji][var])), shape=(len(c), nv)))
+    M = sparse.vstack(blocks, format="csr")
+    M.sum_duplicates()
+    A_ub = sparse.hstack([M, sparse.csr_array(-np.ones((nC, 1)))], format="csr")
+    eq_rows = np.concatenate([np.repeat(np.arange(nF), f_ok.sum(axis=1)),
+                              nF + np.repeat(np.arange(len(pairs) * S), np.tile(e_valid.sum(axis=1), len(pairs)))])
+    eq_cols = np.concatenate([f_var[f_ok], e_var[:, e_valid].reshape(-1)])
+    # the variables in order: f_var row-major, e_var (edge, u) row-major, so each equality's columns are its own
+    A_eq = sparse.csr_array((np.ones(nv), (eq_rows, np.sort(eq_cols))), shape=(nF + len(pairs) * S, nv + 1))
+    cost = np.zeros(nv + 1)
+    cost[-1] = 1.0
+    cost[:nv] = REGULARISER * np.asarray(M.sum(axis=0)).reshape(-1) / nC
+    res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF + len(pairs) * S), bounds=(0, None),
+                  method=EDGE_LP_METHOD)
+    if res.status != 0:
+        raise InputError(f"the corner remap's LP (with its edge table) failed: {res.message}")
+    x = np.clip(res.x[:-1], 0.0, None)
+    x[x < 1e-12] = 0.0
+    T = np.zeros((nF, J))
+    T[f_ok] = x[f_var[f_ok]]
+    T /= T.sum(axis=1, keepdims=True)
+    order = np.argsort(-T, axis=1, kind="stable")[:, : int(max(1, (T > 0).sum(axis=1).max()))]
+    pF = np.take_along_axis(T, order, axis=1)
+    oF = np.take_along_axis(cand, order[..., None], axis=1)
+    oF = np.where((pF > 0)[..., None], oF, oF[:, :1, :])  # padding: the row's first output
+    Te = np.zeros((len(pairs), S, J))
+    Te[:, e_valid] = x[e_var[:, e_valid]]
+    Te /= Te.sum(axis=2, keepdims=True)
+    width = int(max(1, (Te > 0).sum(axis=2).max()))
+    eorder2 = np.argsort(-Te, axis=2, kind="stable")[:, :, :width]
+    Pe = np.take_along_axis(Te, eorder2, axis=2)
+    Oe = np.take_along_axis(np.broadcast_to(e_off, (len(pairs), S, J, k)), eorder2[..., None], axis=2)
+    Oe = np.where((Pe > 0)[..., None], Oe, Oe[:, :, :1, :])
+    lam = np.clip(-res.ineqlin.marginals, 0.0, None)
+    table = EdgeTableAny(k=k, top=int(top), low=low, pairs=pairs, offsets=Oe, probs=Pe, lp=float(res.x[-1]))
+    cert = {"lp": float(res.x[-1]), "depth": int(depth), "inner": W1, "W": W, "n_ref": n0, "variables": nv,
+            "constraints": nC, "free_rows": nF, "fixed_rows": int(rest.sum()), "entries": int(M.nnz),
+            "edge_top": int(top), "edge_rows": len(pairs) * S, "edge_constraints": nC - len(A), "lower": float("nan")}
+    return AnyCornerRemap(a=a, n=n0, n_ref=n0, epsilon=eps, depth=int(depth), inner=W1, W=W, shift=shift,
+                          points=Fz, keys=fkeys, outputs=oF, probs=pF, corner=np.argmax(Fz, axis=1),
+                          certificate=cert, duals=(C, lam), edges=table)
 
 
 __all__ = ["AnyCornerRemap", "certificate_sizes_any", "corner_errors_any", "corner_remap_any", "corner_sizes_any",

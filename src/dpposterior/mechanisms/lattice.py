@@ -192,6 +192,24 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: 1,771 data sets, 3.2 s; 2,869 offsets at eps = 2: n = 20, 1,610, 0.46 s; n = 50, 1,820, 0.61 s: the fit ~2x above
 #: each).  Before the blocks (one offset at a time): (1.5e-6, 2e-4), ~69 s at eps = 1, n = 20.
 RECOMPUTE_SECONDS = (1.5e-7, 4e-5)
+#: The recomputation's cost per (data set, offset) with the edge table (its lookup at every offset) over without it
+#: (measured at eps = 1, n = 20, all 1,771 data sets: 117 s against 66.5 s; load 5-6).
+RECOMPUTE_EDGE_FACTOR = 1.8
+
+
+def edge_data_set_count(n: int, k: int, x: int) -> int:
+    """Data sets of R(n) whose second smallest count is at most ``x`` (closed form): all of R(n) less those with at
+    most one count ``<= x``, i.e. every count ``> x`` or exactly one (of k, with value ``v <= x``) ``<= x``."""
+    n, x = int(n), int(x)
+
+    def above(m: int, parts: int) -> int:  # compositions of m into `parts` counts each > x
+        rest = m - parts * (x + 1)
+        return math.comb(rest + parts - 1, parts - 1) if rest >= 0 else 0
+
+    one = sum(above(n - v, k - 1) for v in range(0, min(x, n) + 1))
+    return math.comb(n + k - 1, k - 1) - above(n, k) - k * one
+
+
 #: Seconds of the batched local search at k >= 4 (:func:`~dpposterior.lattice.batched.local_search_batch`): per entry
 #: of its table (output x point of the ball of radius ``batch_radius``), and per one-point search it hands on (the z
 #: off R(n), the near ties) a constant plus a share per point of the data sets' ball (``radius_for(k, eps, 1e-12)``).
@@ -314,7 +332,7 @@ def corner_seconds(n: int, k: int, epsilon: float) -> float:
     if int(k) >= 4:  # the LP and its fixed rows' batched local search at n_ref (every one counted as handed on)
         c0, c1, power = CORNER_SECONDS_ANY
         return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + sum(
-            batched_seconds(k, epsilon, size["fixed"], 0.0))
+            batched_seconds(k, epsilon, size["fixed"], 0.0)) + size["edge_seconds"]
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
     c0, c1, power = CORNER_SECONDS
@@ -327,7 +345,8 @@ def corner_bytes(n: int, k: int, epsilon: float) -> float:
 
     size = corner_plan_sizes(n, k, epsilon)
     if int(k) >= 4:  # the LP, and the fixed rows' table of the batched search (as :meth:`_batched_plan` counts it)
-        return CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + 64.0 * 2**20
+        return (CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + size["edge_bytes"]
+                + 64.0 * 2**20)
     # the LP, and the fixed rows' batched search at n_ref: its table of (output x near offset) products, ~1.5 of them
     # per pair with temporaries (measured: eps = 0.5, n_ref = 292, 43,071 outputs x 3,997 offsets: 2.0 GB peak)
     search = 12.0 * n_candidates(size["n_ref"], k) * ball_size(k, epsilon, NEAR_TAIL)
@@ -718,7 +737,11 @@ class LatticeMechanism(Mechanism):
         offsets = ball_size(k, eps, LOCAL_ERROR_TOL)
         total = LOCAL_SUM_SECONDS * rows * offsets
         near = min(rows, float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + W + k - 1, k - 1)))
-        recompute = offsets * (RECOMPUTE_SECONDS[0] * near + RECOMPUTE_SECONDS[1])
+        top = corner_plan_sizes(n, k, eps)["edge_top"]
+        if top:  # with the edge table: every data set whose k - 2 smaller counts lie within top + W of 0, and a lookup
+            near = min(rows, near + edge_data_set_count(n, k, top + W))
+        recompute = offsets * (RECOMPUTE_SECONDS[0] * near * (RECOMPUTE_EDGE_FACTOR if top else 1.0)
+                               + RECOMPUTE_SECONDS[1])
         corner = corner_seconds(n, k, eps)
         side = float(n + k * W + 1)
         # the data sets whose ball meets the table: each table point plus every offset, as int64 k-vectors, and a copy
@@ -1100,7 +1123,10 @@ class LatticeMechanism(Mechanism):
         AnyCornerRemap`, what a draw reads) for the local column: every row of its table whose outputs hold ``m`` (the
         table enumerated whole, translated to n, coordinates ``>= -W``), with its probability; and off the table the
         points ``z`` of the reach region ``Z`` with ``B(project(z)) = m``, ``B`` the local search at the projection
-        (a point of R(n): :func:`_search_points`, the batched search's outputs equal the one-point search's).
+        (a point of R(n): :func:`_search_points`, the batched search's outputs equal the one-point search's); where
+        it has an edge table (:class:`~dpposterior.lattice.corners_any.EdgeTableAny`), every edge row whose outputs hold
+        ``m`` (enumerated from the table's offsets, :meth:`~dpposterior.lattice.corners_any.EdgeTableAny.rows_to`, so
+        none is missed whatever its distance from ``m``) and the region's points off both tables.
 
         Reach (proof).  Off the table ``T(z) = B(p)``, ``p = project(z)`` in R(n), and ``B(p)`` is the local search's
         output at ``p`` (whose own projection is ``p``), so by the reach lemma (:meth:`_local_column`) ``m - p`` lies
@@ -1108,12 +1134,17 @@ class LatticeMechanism(Mechanism):
         (:func:`~dpposterior.lattice.column.reach_region`)."""
         remap = _corner(tuple(a.tolist()), n, eps)
         Zt, t_tab = _table_rows_to(remap, n, m, W)
-        Zoff = Z[remap.rows(Z) < 0]
+        Zoff = Z[(remap.rows(Z) < 0) & (remap.edge_rows(Z)[0] < 0)]  # off the table and off the edge table
         t_off = np.zeros(len(Zoff))
         if len(Zoff):
             uniq, back = np.unique(project(Zoff, n), axis=0, return_inverse=True)
             t_off = np.all(_search_points(a, n, eps, uniq)[back.reshape(-1)] == m[None, :], axis=1).astype(np.float64)
-        return np.concatenate([Zoff, Zt]), np.concatenate([t_off, t_tab])
+        Ze, t_edge = np.zeros((0, len(m)), dtype=np.int64), np.zeros(0)
+        if remap.edges is not None:  # every edge row whose outputs hold m, enumerated from the table's offsets
+            Ze, t_edge = remap.edges.rows_to(m, lambda z: remap.rows(z) >= 0)
+            keep = np.all(Ze >= -W, axis=1)
+            Ze, t_edge = Ze[keep], t_edge[keep]
+        return np.concatenate([Zoff, Zt, Ze]), np.concatenate([t_off, t_tab, t_edge])
 
     # -- the pmf at one data set ---------------------------------------------------------------
 
