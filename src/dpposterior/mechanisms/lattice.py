@@ -193,7 +193,8 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: each).  Before the blocks (one offset at a time): (1.5e-6, 2e-4), ~69 s at eps = 1, n = 20.
 RECOMPUTE_SECONDS = (1.5e-7, 4e-5)
 #: The recomputation's cost per (data set, offset) with the edge table (its lookup at every offset) over without it
-#: (measured at eps = 1, n = 20, all 1,771 data sets: 117 s against 66.5 s; load 5-6).
+#: (measured one offset at a time, before the blocks: eps = 1, n = 20, all 1,771 data sets, 117 s against 66.5 s, load
+#: 5-6; kept for the blocks: the whole plan at eps = 1, n = 10 states 21.1 s and took 20.2 CPU s with them).
 RECOMPUTE_EDGE_FACTOR = 1.8
 
 
