@@ -27,8 +27,9 @@ CALLS += [(0.5, n, None) for n in (10, 20, 50, 100)]
 CALLS += [(2.0, 20, 3), (2.0, 100, 3)]
 #: the edge table solved where the release does not use it (its LP past ``EDGE_WORST_SECONDS``): (eps, n)
 EDGES = [(1.0, 20)]
-#: the certificate and the LP's t only, where the errors are out of reach here: (eps, n)
-BOUNDS = [(1.0, 100)]
+#: the certificate and the LP's t only, where the errors are out of reach here or the release is unchanged (its
+#: worst case then read from the row ``worst eps=.. n=..`` of the JSON): (eps, n)
+BOUNDS = [(1.0, 100), (0.5, 10)]
 #: draws at n = 10,000 (counts (9000, 500, 300, 200) and (2500,) * 4): (eps, draws)
 DRAWS = [(2.0, 200), (1.0, 20), (0.5, 5)]
 
@@ -51,6 +52,9 @@ if row["what"] in ("worst", "bound"):
     t0 = time.process_time()
     out["bound"] = corners_any.certify_any(remap, row["block"])
     out["certify_cpu"] = time.process_time() - t0
+    simplex, steps = corners_any.plan_certify_simplex_any(row["n"], 4, row["eps"])
+    out["simplex_steps"] = steps if simplex.seconds <= corners_any.SIMPLEX_CERT_SECONDS else None
+    out["simplex_planned_s"] = simplex.seconds
 if row["what"] == "worst":
     t0 = time.process_time()
     e = corners_any.corner_errors_any(remap, radius_for(4, row["eps"], 1e-5))
@@ -117,16 +121,26 @@ def main(argv: list[str] | None = None) -> None:
         except subprocess.TimeoutExpired:
             got = {"failed": f"over {args.timeout:g} s"}
         got = {"call": label, "load_before": round(load, 2), **got}
+        prev = {r["call"]: r for r in results}
+        if label in prev and "bound" in prev[label] and "bound" in got:  # side by side with the row it replaces
+            got["before"] = {k: prev[label][k] for k in ("bound", "ratio", "certify_cpu") if k in prev[label]}
+        if row["what"] == "bound" and "bound" in got:  # the release's worst case from its own row, where measured
+            same = prev.get(f"worst eps={row['eps']:g} n={row['n']}", {})
+            if "worst" in same:
+                got.update(worst_from_row=same["worst"], ratio=same["worst"] / got["bound"])
         results = [r for r in results if r["call"] != label and r["call"] in labels] + [got]
         if "failed" in got:
             print(f"{label:<32} {got['failed'][:150]}", flush=True)
         elif row["what"] == "worst":
             print(f"{label:<32} worst {got['worst']:.5f} at {got['worst_counts']} bound {got['bound']:.5f} ratio "
-                  f"{got['ratio']:.4f} (block {got['block']}) lp {got['lp']:.5f}  CPU solve {got['solve_cpu']:.1f} certify "
+                  f"{got['ratio']:.4f} (block {got['block']}, simplex steps {got['simplex_steps']}) lp {got['lp']:.5f}  "
+                  f"CPU solve {got['solve_cpu']:.1f} certify "
                   f"{got['certify_cpu']:.1f} errors {got['errors_cpu']:.1f} s  peak {got['peak_mb']:.0f} MB",
                   flush=True)
         elif row["what"] == "bound":
-            print(f"{label:<32} bound {got['bound']:.5f} (block {got['block']}) lp {got['lp']:.5f} lp / bound "
+            print(f"{label:<32} bound {got['bound']:.5f} (block {got['block']}, simplex steps {got['simplex_steps']})"
+                  + (f" worst (its row) {got['worst_from_row']:.5f} ratio {got['ratio']:.4f}" if "ratio" in got else "")
+                  + f" lp {got['lp']:.5f} lp / bound "
                   f"{got['lp'] / got['bound']:.4f}  CPU solve {got['solve_cpu']:.1f} certify {got['certify_cpu']:.1f} s"
                   f"  peak {got['peak_mb']:.0f} MB", flush=True)
         else:

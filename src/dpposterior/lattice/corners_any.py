@@ -493,6 +493,10 @@ def certify_any(remap: AnyCornerRemap, block_depth: int | None = None, reach: in
         depth = int((n - C.max(axis=1)).max())
         Fz, _ = _union(C, _ball(k, reach), reach)
         best = max(best, certified_lower(remap.a, n, remap.epsilon, C, np.argmax(C, axis=1), Fz, w, depth, reach))
+    # and, where its plan fits its own share (small n), the weights on every data set of R(n)
+    simplex, steps = plan_certify_simplex_any(n, k, remap.epsilon)
+    if simplex.seconds <= SIMPLEX_CERT_SECONDS:
+        best = max(best, certify_simplex_any(remap.a, n, remap.epsilon, steps))
     return best
 
 
@@ -936,5 +940,140 @@ def _solve_edges(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner:
                           certificate=cert, duals=(C, lam), edges=table)
 
 
+# -- the whole-simplex certificate (small n): weights on every data set, by ascent -----------------------------------
+
+#: The whole-simplex certificate's share of seconds (:func:`plan_certify_simplex_any`): it runs where its plan, at one
+#: ascent step at least, fits them (a constant, so whether it runs is a function of public inputs only).
+SIMPLEX_CERT_SECONDS = 45.0
+#: The most ascent steps on its weights (:func:`simplex_weights_any`); fewer where the plan's share runs out.
+#: Dir(1,1,1,1), eps = 1, n = 20 (the ascent's rows at ``SIMPLEX_ASCENT_TOL``): uniform weights 0.4614, 10 steps 0.4628,
+#: 30 steps 0.4637; n = 10: 0.4858 -> 0.4899 (30 steps); eps = 0.5, n = 10: 0.6150 -> 0.6479 (20 steps).
+SIMPLEX_MAX_STEPS = 30
+#: Step size of the exponentiated-gradient ascent (errors are ~0.1 apart: eta = 30 oscillated, 3 climbs steadily).
+SIMPLEX_ETA = 3.0
+#: The ascent keeps the rows within ``radius_for(k, eps, SIMPLEX_ASCENT_TOL)`` of R(n) (it only chooses the weights;
+#: the bound itself sums the rows within ``radius_for(k, eps, CERT_TOL)``).
+SIMPLEX_ASCENT_TOL = 1e-2
+#: Seconds per multiply-add of one ascent step (float32 ``rows x |R| x |R|``; measured 2.1e-11 at eps = 1, n = 20,
+#: 9.1e10 of them in 1.9 s of CPU at load ~2, padded for a loaded host); the bound's own float64 product is
+#: :data:`CERT_PRODUCT_SECONDS` (measured there: 1.2e11 in 7.9 s at load 7, the kernel included).
+SIMPLEX_STEP_SECONDS = 3e-11
+#: Seconds per kernel entry (row x data set: the distance and its exponential; the ascent's and the bound's tables):
+#: eps = 1, n = 20, 5.1e7 entries and the losses in 6.3 s with one ascent evaluation, at load 7.
+SIMPLEX_KERNEL_SECONDS = 4e-8
+
+
+def rows_within(n: int, k: int, reach: int) -> int:
+    """The lattice points ``z`` (integer, summing to n) within substitution distance ``reach`` of R(n), in closed
+    form: that distance is the sum of ``z``'s negative parts (moving that much mass from the positive coordinates),
+    so with ``s`` negative coordinates summing to ``-m`` (``C(m - 1, s - 1)`` ways) the other ``k - s`` are ``>= 0``
+    and sum to ``n + m``: ``sum_s C(k, s) sum_{m = s}^{reach} C(m - 1, s - 1) C(n + m + k - s - 1, k - s - 1)``."""
+    total = math.comb(n + k - 1, k - 1)
+    for s in range(1, k):
+        for m in range(s, int(reach) + 1):
+            total += math.comb(k, s) * math.comb(m - 1, s - 1) * math.comb(n + m + k - s - 1, k - s - 1)
+    return total
+
+
+def plan_certify_simplex_any(n: int, k: int, epsilon: float, steps: int | None = None,
+                             seconds: float = SIMPLEX_CERT_SECONDS) -> tuple[Plan, int]:
+    """The plan of :func:`certify_simplex_any` and its ascent steps: ``steps`` if given, else the most (at most
+    :data:`SIMPLEX_MAX_STEPS`, at least 0: the uniform weights) whose estimate fits ``seconds``.  The estimate: the
+    losses ``|R|^2`` (:data:`CERT_PRODUCT_SECONDS`), the kernels ``(rows + rows_a) x |R|``
+    (:data:`SIMPLEX_KERNEL_SECONDS`), each step and the first evaluation ``rows_a |R|^2`` (:data:`SIMPLEX_STEP_SECONDS`),
+    the bound ``rows |R|^2`` (float64, :data:`CERT_PRODUCT_SECONDS`); memory the ascent's float32 kernel
+    ``rows_a x |R|`` and a block of the bound's tables.  Public inputs only (n, k, eps)."""
+    eps = float(epsilon)
+    R = math.comb(int(n) + k - 1, k - 1)
+    rows = rows_within(int(n), k, radius_for(k, eps, CERT_TOL))
+    rows_a = rows_within(int(n), k, radius_for(k, eps, SIMPLEX_ASCENT_TOL))
+    what = f"the k >= 4 corner release's whole-simplex certificate for k={k}, n={n}, eps={eps:g}"
+
+    def plan(m: int) -> Plan:
+        secs = (CERT_PRODUCT_SECONDS[1] * R * R + SIMPLEX_KERNEL_SECONDS * (rows + rows_a) * R
+                + SIMPLEX_STEP_SECONDS * (m + 1) * rows_a * R * R + CERT_PRODUCT_SECONDS[0] * rows * R * R)
+        memory = 4.0 * rows_a * R + 8.0 * 4 * R * R + 24.0 * CERTIFY_CELLS + 64.0 * 2**20
+        return Plan(task=Task.ERRORS, route=f"whole simplex, {m} steps", what=what, seconds=secs,
+                    memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
+                    advice="use a larger eps or a smaller n")
+
+    if steps is not None:
+        return plan(int(steps)), int(steps)
+    best = (plan(0), 0)
+    for m in range(1, SIMPLEX_MAX_STEPS + 1):
+        p = plan(m)
+        if p.seconds > seconds:
+            break
+        best = (p, m)
+    return best
+
+
+def simplex_weights_any(a: NDArray[np.float64], n: int, eps: float, steps: int) -> NDArray[np.float64]:
+    """Weights ``lambda`` on every data set of R(n) (in :func:`~dpposterior.models.candidates` order) for
+    :func:`.corners.certified_lower`: the best of ``steps`` exponentiated-gradient steps from the uniform weights on
+    ``g(lambda) = sum_z min_r sum_c lambda(c) K(z | c) L(c, r)`` (the rows within ``radius_for(k, eps,
+    SIMPLEX_ASCENT_TOL)`` of R(n), float32).  ``g`` is concave and the errors ``E(c)`` of its best response
+    ``T(z) = argmin_r`` are a supergradient, so ``lambda <- lambda exp(eta (E - max E))`` climbs towards the weights
+    whose bound is the best worst case over remaps; any weights certify, so nothing rests on its floats or its steps."""
+    k = a.size
+    C = candidates(int(n), k)
+    reach = radius_for(k, eps, SIMPLEX_ASCENT_TOL)
+    Fz, _ = _union(C, _ball(k, reach), reach)
+    L = pair_loss(a, np.broadcast_to(C[:, None, :], (len(C), len(C), k)),
+                  np.broadcast_to(C[None, :, :], (len(C), len(C), k))).astype(np.float32)
+    from .corners import _kernel
+
+    step = max(1, CERTIFY_CELLS // (len(C) * (k + 1)))
+    K = np.concatenate([_kernel(eps, k, Fz[lo:lo + step, None, :], C[None, :, :]).astype(np.float32)
+                        for lo in range(0, len(Fz), step)])
+    lam = np.full(len(C), 1.0 / len(C))
+    best, best_lam = -1.0, lam.copy()
+    for it in range(int(steps) + 1):
+        g, E = 0.0, np.zeros(len(C))
+        lam32 = lam.astype(np.float32)
+        for lo in range(0, len(Fz), step):
+            Kb = K[lo:lo + step]
+            P = (Kb * lam32[None, :]) @ L
+            r = P.argmin(axis=1)
+            g += float(P[np.arange(len(P)), r].sum(dtype=np.float64))
+            E += np.einsum("zc,cz->c", Kb, L[:, r], optimize=True)
+        if g > best:
+            best, best_lam = g, lam.copy()
+        if it == int(steps):
+            break
+        lam = lam * np.exp(SIMPLEX_ETA * (E - E.max()))
+        lam /= lam.sum()
+    return best_lam
+
+
+def certify_simplex_any(a: ArrayLike, n: int, epsilon: float, steps: int | None = None) -> float:
+    """A certified lower bound on the best worst case over every remap of the lattice release at (prior, n, eps), from
+    weights on every data set of R(n) (:func:`simplex_weights_any`; ``steps`` default: the most its plan,
+    :func:`plan_certify_simplex_any`, fits in :data:`SIMPLEX_CERT_SECONDS`; admitted first: a one-line
+    :class:`~dpposterior.errors.SizeError` past the limits).
+
+    Proof (:func:`.corners.certified_lower`, module docstring of :mod:`.corners`): for any weights ``lambda`` on any
+    set ``C`` of data sets and any remap ``T``, ``max_c E_T(c) >= sum_c lambda(c) E_T(c) = sum_z sum_r T(z, r)
+    rho(z, r) >= sum_z min_r rho(z, r)``, ``rho(z, r) = sum_c lambda(c) K(z | c) L(c, r) >= 0``; here ``C = R(n)``,
+    the minimum runs over all of R(n) exactly (no far bound), and the rows farther than ``radius_for(k, eps, CERT_TOL)``
+    from R(n) are dropped (their terms are >= 0); the sum is lowered by its float rounding.  Restricting the max to
+    ``C`` and the sum to some rows can only lower it, so the bound holds for every remap of this release, the corner
+    and edge tables included."""
+    from .corners import certified_lower
+
+    a = _validate.prior(a)
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    k = a.size
+    plan, steps = plan_certify_simplex_any(n, k, eps, steps)
+    admit(plan)
+    lam = simplex_weights_any(a, n, eps, steps)
+    C = candidates(n, k)
+    reach = radius_for(k, eps, CERT_TOL)
+    Fz, _ = _union(C, _ball(k, reach), reach)
+    return certified_lower(a, n, eps, C, np.argmax(C, axis=1), Fz, lam, n, reach)
+
+
 __all__ = ["AnyCornerRemap", "certificate_sizes_any", "corner_errors_any", "corner_remap_any", "corner_sizes_any",
-           "certify_any", "default_depth", "inner_radius", "plan_certify_any", "reference_n"]
+           "certify_any", "certify_simplex_any", "default_depth", "inner_radius", "plan_certify_any",
+           "plan_certify_simplex_any", "reference_n", "rows_within"]
