@@ -43,6 +43,8 @@ Certificate (:func:`certify_any`): :func:`.corners.certified_lower` (proof in :m
 any set of data sets), with the LP's duals restricted to the data sets within ``depth`` of a vertex, and with those of
 the corner block's own LP, the larger kept: at most ``min_T max_c E_T(c)`` over every remap ``T`` of this release.
 The block's depth is the deepest whose plan (:func:`plan_certify_any`, public n, k, eps) fits its share of seconds.
+At small n (where :func:`plan_certify_simplex_any` fits its own share) also weights on every data set of R(n), by an
+ascent from the uniform weights (:func:`certify_simplex_any`): within 1 % of the window LP's optimum where it runs.
 
 Errors (:func:`corner_errors_any`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
 ``tail_bound(k, eps, We)``): :func:`.batched.window_errors_any` with the rest's outputs at every window point, then
@@ -474,7 +476,8 @@ def certify_any(remap: AnyCornerRemap, block_depth: int | None = None, reach: in
     :func:`plan_certify_any`, which is admitted first: a one-line :class:`~dpposterior.errors.SizeError` past the
     limits).  ``reach`` (default ``radius_for(k, eps, CERT_TOL)``): the rows kept within it of the weighted data sets
     (the rest dropped: their terms are >= 0) and the outputs enumerated within ``depth + reach`` of a vertex.
-    Any weights certify, so the solver's duals need no tolerance."""
+    Any weights certify, so the solver's duals need no tolerance.  Where :func:`plan_certify_simplex_any` fits
+    :data:`SIMPLEX_CERT_SECONDS` and the limits (public n, k, eps), also :func:`certify_simplex_any`'s bound."""
     k, n = remap.a.size, remap.n
     plan, block_depth = plan_certify_any(n, k, remap.epsilon, block_depth)
     admit(plan)
@@ -493,9 +496,9 @@ def certify_any(remap: AnyCornerRemap, block_depth: int | None = None, reach: in
         depth = int((n - C.max(axis=1)).max())
         Fz, _ = _union(C, _ball(k, reach), reach)
         best = max(best, certified_lower(remap.a, n, remap.epsilon, C, np.argmax(C, axis=1), Fz, w, depth, reach))
-    # and, where its plan fits its own share (small n), the weights on every data set of R(n)
+    # and, where its plan fits its own share and the limits (small n), the weights on every data set of R(n)
     simplex, steps = plan_certify_simplex_any(n, k, remap.epsilon)
-    if simplex.seconds <= SIMPLEX_CERT_SECONDS:
+    if simplex.seconds <= SIMPLEX_CERT_SECONDS and simplex.fits:
         best = max(best, certify_simplex_any(remap.a, n, remap.epsilon, steps))
     return best
 
@@ -961,6 +964,9 @@ SIMPLEX_STEP_SECONDS = 3e-11
 #: Seconds per kernel entry (row x data set: the distance and its exponential; the ascent's and the bound's tables):
 #: eps = 1, n = 20, 5.1e7 entries and the losses in 6.3 s with one ascent evaluation, at load 7.
 SIMPLEX_KERNEL_SECONDS = 4e-8
+#: Bytes per (data set x output) of the losses' table at its peak (:func:`.corners.pair_loss` over R(n) x R(n), its
+#: temporaries included: eps = 1, n = 20, 1.66 GB resident for 3.1e6 pairs with everything else).
+SIMPLEX_LOSS_BYTES = 450.0
 
 
 def rows_within(n: int, k: int, reach: int) -> int:
@@ -982,7 +988,8 @@ def plan_certify_simplex_any(n: int, k: int, epsilon: float, steps: int | None =
     losses ``|R|^2`` (:data:`CERT_PRODUCT_SECONDS`), the kernels ``(rows + rows_a) x |R|``
     (:data:`SIMPLEX_KERNEL_SECONDS`), each step and the first evaluation ``rows_a |R|^2`` (:data:`SIMPLEX_STEP_SECONDS`),
     the bound ``rows |R|^2`` (float64, :data:`CERT_PRODUCT_SECONDS`); memory the ascent's float32 kernel
-    ``rows_a x |R|`` and a block of the bound's tables.  Public inputs only (n, k, eps)."""
+    ``rows_a x |R|``, the losses (:data:`SIMPLEX_LOSS_BYTES` per pair) and a block of the bound's tables.  Public
+    inputs only (n, k, eps)."""
     eps = float(epsilon)
     R = math.comb(int(n) + k - 1, k - 1)
     rows = rows_within(int(n), k, radius_for(k, eps, CERT_TOL))
@@ -992,7 +999,9 @@ def plan_certify_simplex_any(n: int, k: int, epsilon: float, steps: int | None =
     def plan(m: int) -> Plan:
         secs = (CERT_PRODUCT_SECONDS[1] * R * R + SIMPLEX_KERNEL_SECONDS * (rows + rows_a) * R
                 + SIMPLEX_STEP_SECONDS * (m + 1) * rows_a * R * R + CERT_PRODUCT_SECONDS[0] * rows * R * R)
-        memory = 4.0 * rows_a * R + 8.0 * 4 * R * R + 24.0 * CERTIFY_CELLS + 64.0 * 2**20
+        # the ascent's kernel, the losses R x R (pair_loss's float64 temporaries, SIMPLEX_LOSS_BYTES each) and a block
+        # of the bound's tables; measured at eps = 1, n = 20: 1.66 GB resident, estimated 1.97 GiB
+        memory = 4.0 * rows_a * R + SIMPLEX_LOSS_BYTES * R * R + 24.0 * CERTIFY_CELLS + 64.0 * 2**20
         return Plan(task=Task.ERRORS, route=f"whole simplex, {m} steps", what=what, seconds=secs,
                     memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
                     advice="use a larger eps or a smaller n")
