@@ -138,3 +138,45 @@ def table_ia(table):
 
 def table_ib(table):
     return np.concatenate([np.arange(b, b + m) for _, _, b, m in table.runs])
+
+
+@settings(max_examples=30, deadline=None)
+@given(prior=st.lists(st.sampled_from([0.5, 1.0, 3.0]), min_size=2, max_size=4), n=st.integers(1, 12),
+       data=st.data())
+def test_a_rows_numbers_do_not_depend_on_its_batch(prior, n, data):
+    # the kept table computes every row of R(n) in chunks, the walk in other batches: a row of H and of the log-pmf
+    # must be the same floats whatever rows are computed with it (every operation row-wise or elementwise)
+    from dpposterior.distances import HellingerGrid
+    from dpposterior.mechanisms import exponential_log_pmf_rows
+    from dpposterior.models import candidates
+
+    cands = candidates(n, len(prior))
+    grid = HellingerGrid(prior, n)
+    whole = grid.hellinger(cands, cands)
+    pick = data.draw(st.lists(st.integers(0, len(cands) - 1), min_size=1, max_size=8))
+    assert np.array_equal(grid.hellinger(cands[pick], cands), whole[pick])
+    w = data.draw(st.lists(st.floats(0.01, 50.0), min_size=len(cands), max_size=len(cands)))
+    assert np.array_equal(exponential_log_pmf_rows(np.asarray(w)[pick], whole[pick]),
+                          exponential_log_pmf_rows(w, whole)[pick])
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(1, 5), cols=st.integers(1, 40), data=st.data())
+def test_log_pmf_rows_are_the_allocating_transcriptions(rows, cols, data):
+    # exponential_log_pmf_rows reuses one buffer for the exponentials: bit for bit the expression it replaced, and
+    # the calibration's _lse_rows at a factor
+    import importlib
+
+    from dpposterior.mechanisms import exponential_log_pmf_rows
+
+    calibrated = importlib.import_module("dpposterior.mechanisms.calibrated")
+    h = np.asarray(data.draw(st.lists(st.floats(0.0, 1.0), min_size=rows * cols, max_size=rows * cols)))
+    h = h.reshape(rows, cols)
+    w = np.asarray(data.draw(st.lists(st.floats(0.01, 100.0), min_size=rows, max_size=rows)))
+    kappa = data.draw(st.floats(0.1, 10.0))
+    x = np.multiply(-(kappa * w)[:, None], h)
+    top = x.max(axis=1, keepdims=True)
+    x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
+    got = exponential_log_pmf_rows(kappa * w, h)
+    assert np.array_equal(got, x)
+    assert np.array_equal(calibrated._lse_rows(np.multiply(-kappa * w[:, None], h)), x)

@@ -40,7 +40,8 @@ def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[n
     """``ln P(r) = -w H(r) - logsumexp(-w H)`` row by row: weights ``(B,)``, scores ``(B, N)``."""
     x = np.multiply(-np.asarray(weights, dtype=np.float64)[:, None], np.asarray(scores, dtype=np.float64))
     top = x.max(axis=1, keepdims=True)  # log-sum-exp, in place: this is the hot loop of privacy.py
-    x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
+    e = np.subtract(x, top)
+    x -= top + np.log(np.exp(e, out=e).sum(axis=1, keepdims=True))
     return x
 
 
