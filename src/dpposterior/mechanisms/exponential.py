@@ -30,7 +30,7 @@ from ..sensitivity import (
     smooth_sensitivity_all_of,
 )
 from ..validate import estimate_text
-from .base import Family, Guarantee, Mechanism, Rows, Setting, _bits, _inverse_cdf, approximate, pure
+from .base import CACHE_CHUNK_BYTES, Family, Guarantee, Mechanism, Rows, Setting, _bits, _inverse_cdf, approximate, pure
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
@@ -47,6 +47,8 @@ def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[n
 
 class ExponentialRows(Rows):
     """Rows of an exponential mechanism: ``D(BI(c), r)`` (Hellinger: from a :class:`HellingerGrid`), weights per c."""
+
+    walk_chunk_bytes = CACHE_CHUNK_BYTES  # elementwise scores, a row-wise log-sum-exp: the same floats in any chunk
 
     def __init__(self, a, n, weights, factor: float = 1.0, distance: str = DEFAULT_DISTANCE):
         super().__init__(a, n)
