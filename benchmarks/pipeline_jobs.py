@@ -18,6 +18,8 @@ The cases (the work of docs/pipeline.md's measurement, "Where it goes"):
   and the exact pmf where |R(n)| <= 3e6: Hellinger's midpoint series over R(n));
 * ``calibrated ehds k=3 n=100``: the calibration of ``ehds~calibrated`` at Dir(1,1,1), n = 100 (the refining
   passes over the adjacent pairs);
+* ``frontier ehds~calibrated`` ... ``frontier ehd~calibrated``: the calibrated variants' `frontier` jobs, each its
+  whole grid (a calibration at every point up to ``calibrated_max_n``, then the expected errors at kappa*);
 * ``audit lszhang n=100``: one audit pair of ``lszhang`` (2 x 1e6 exact floor-Laplace draws and their histogram);
 * ``lattice search k=3 ...``: the batched local search of ``lattice~worst``'s exact errors over the window at k = 3,
   n = 20, eps = 0.5 (3,336 near ties handed to the one-point search), and at n = 10, eps = 0.25 up to its refusal;
@@ -167,6 +169,19 @@ grid_job("which-to-use", "optimal~worst", same="lattice~worst", earlier=["fronti
 """,
     "tailoring optimal~worst": """
 grid_job("tailoring", "optimal~worst", earlier=["frontier", "which-to-use"])
+""",
+    # the calibrated variants' frontier jobs (each calibration at every point up to calibrated_max_n, then its errors)
+    "frontier ehds~calibrated": """
+grid_job("frontier", "ehds~calibrated")
+""",
+    "frontier mh~calibrated": """
+grid_job("frontier", "mh~calibrated")
+""",
+    "frontier mh-delta~calibrated": """
+grid_job("frontier", "mh-delta~calibrated")
+""",
+    "frontier ehd~calibrated": """
+grid_job("frontier", "ehd~calibrated")
 """,
     "audit lszhang n=100": """
 from dpposterior.mechanism_audit import audit_mechanism

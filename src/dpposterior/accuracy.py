@@ -202,7 +202,8 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
     settings), held to the limits by :func:`~dpposterior.limits.admit`, then its route: a walk over whole rows
     (:data:`~dpposterior.mechanisms.base.ROWS_ROUTES`: R(n) in chunks, each chunk's log-pmf rows (the registry entry's
     :meth:`Mechanism.rows`) and error rows (:class:`~dpposterior.distances.DistanceGrid` of the ``measure``),
-    ``(B, |R(n)|)`` with ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES``), or the entry's own
+    ``(B, |R(n)|)`` with ``B`` chosen so the chunk stays under ``mechanisms.scan.WORK_BYTES`` and each array under the
+    rows' ``walk_chunk_bytes``), or the entry's own
     route (:meth:`Mechanism.direct_errors`: k = 2 geometric + remap in O(n W), the lattice release's window or local
     remap, the sequential clamp's translation structure at k >= 3, whose ``E`` is a bracket, ``tail`` its width).
 
@@ -241,7 +242,8 @@ def errors_of(params: ReleaseSpec, a: NDArray[np.float64], n: int, measure: str,
     grid = DistanceGrid(a, n, measure)
     cands = rows.cands
     N = len(cands)
-    chunk = max(1, min(N, scan.WORK_BYTES // (8 * N * 4)))
+    cap = N if rows.walk_chunk_bytes is None else rows.walk_chunk_bytes // (8 * N)  # rows kept in cache
+    chunk = max(1, min(N, scan.WORK_BYTES // (8 * N * 4), cap))
     expected = np.empty(N)
     for lo in range(0, N, chunk):
         block = cands[lo:lo + chunk]

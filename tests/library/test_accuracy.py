@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import reference as ref
@@ -165,3 +165,29 @@ def test_clamped_noise_ignores_the_distance_but_measures_with_it():
     want = sum(math.exp(x) * ref.kl((4.0, 3.0), (1 + m[0], 1 + m[1])) for x, m in zip(lp, cands))
     assert exact_accuracy("geometric", prior, c, epsilon=1.0, distance="kl").mean == pytest.approx(want, rel=1e-10)
     assert release_error(prior, c, [[5, 0]], distance="tv")[0] == pytest.approx(ref.tv((4, 3), (6, 1)), rel=1e-9)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mech=st.sampled_from(["ehd", "ehds", "mh", "lszhang", "lsdim", "lshist"]),
+       prior=st.lists(st.sampled_from([0.5, 1.0, 4.0]), min_size=2, max_size=3), n=st.integers(1, 25),
+       measure=st.sampled_from([None, "tv", "kl"]), rows_per_chunk=st.integers(1, 7))
+def test_the_walks_chunk_does_not_change_a_float(monkeypatch, mech, prior, n, measure, rows_per_chunk):
+    # the exponential and clamped rows cap the walk's chunk (walk_chunk_bytes): every operation on a chunk is row by
+    # row, so any chunk gives the expected errors of one whole chunk bit for bit
+    from dpposterior.mechanisms.clamped import ClampedRows
+    from dpposterior.mechanisms.exponential import ExponentialRows
+
+    if measure is not None and len(prior) > 2:
+        measure = None  # KL and TV are the k = 2 measures
+    kw = dict(epsilon=1.0, measure=measure)
+    N = len(candidates(n, len(prior)))
+    with monkeypatch.context() as m:
+        for cls in (ClampedRows, ExponentialRows):
+            m.setattr(cls, "walk_chunk_bytes", None)
+        whole = expected_errors(mech, prior, n, **kw)
+    with monkeypatch.context() as m:
+        for cls in (ClampedRows, ExponentialRows):
+            m.setattr(cls, "walk_chunk_bytes", 8 * N * rows_per_chunk)
+        chunked = expected_errors(mech, prior, n, **kw)
+    assert np.array_equal(chunked.expected, whole.expected)
+    assert (chunked.worst, chunked.average) == (whole.worst, whole.average)

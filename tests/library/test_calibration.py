@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import reference as ref
 from dpposterior import calibration as cal
@@ -70,3 +72,111 @@ def test_refining_losses_over_a_subset_of_pairs_match_the_brute_force_and_the_wh
 def test_only_exponential_mechanisms():
     with pytest.raises(InputError):
         cal.calibration("lshist", [1, 1], 5, epsilon=1.0)
+
+
+def _walk_and_table(mech, prior, n, eps):
+    """``_calibrate`` by the walk over the adjacent pairs (no kept table) and by the kept table."""
+    import importlib
+
+    from dpposterior.mechanisms import ReleaseSpec
+
+    calibrated = importlib.import_module("dpposterior.mechanisms.calibrated")
+    spec = ReleaseSpec.of(mech, eps).base()
+    base = spec.entry
+    a = tuple(float(x) for x in prior)
+    share = calibrated.TABLE_SHARE
+    try:
+        calibrated.TABLE_SHARE = 0.0  # nothing fits: the walk
+        walk = calibrated._calibrate(base, a, n, spec)
+    finally:
+        calibrated.TABLE_SHARE = share
+    assert calibrated._table_fits(n_rows(len(a), n))
+    return walk, calibrated._calibrate(base, a, n, spec)
+
+
+def n_rows(k, n):
+    from math import comb
+    return comb(n + k - 1, k - 1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(mech=st.sampled_from(["ehd", "ehdl", "ehds", "mh", "mh-delta"]),
+       prior=st.lists(st.sampled_from([0.5, 1.0, 2.0, 5.0]), min_size=2, max_size=4),
+       n=st.integers(1, 9), eps=st.sampled_from([0.1, 0.5, 1.0, 3.0]))
+def test_kept_table_calibration_is_the_walks_bit_for_bit(mech, prior, n, eps):
+    # the kept table (each row once, the passes from the largest kappa down, the certificate from the table) gives
+    # the walk's factor and certified loss exactly, not merely close
+    walk, table = _walk_and_table(mech, prior, n, eps)
+    assert (table.factor, table.concrete_epsilon) == (walk.factor, walk.concrete_epsilon)
+
+
+def test_kept_table_pair_losses_are_the_walks_per_pair():
+    # every adjacent pair's loss from the table's runs of rows equals the walk's pair by pair
+    import importlib
+
+    from dpposterior.mechanisms import ExponentialRows, ReleaseSpec
+
+    calibrated = importlib.import_module("dpposterior.mechanisms.calibrated")
+    params = ReleaseSpec.of("ehds", 1.0)
+    a = np.array([1.0, 2.0, 0.5])
+    rows = ExponentialRows(a, 12, params.mechanism._weights_all(a, 12, params), 1.0)
+    table = calibrated._Table(rows)
+    ks = [0.4, 2.5]
+    _, c, cp, per = losses(rows, ks, per_pair=True)
+    for t, kap in enumerate(ks):
+        pl = table.pair_losses(kap)
+        got = dict(zip(zip(map(tuple, c.tolist()), map(tuple, cp.tolist())), per[:, t].tolist()))
+        cands = rows.cands
+        mine = dict(zip(zip(map(tuple, cands[table_ia(table)].tolist()), map(tuple, cands[table_ib(table)].tolist())),
+                        pl.tolist()))
+        assert mine == got
+
+
+def table_ia(table):
+    return np.concatenate([np.arange(a, a + m) for _, a, _, m in table.runs])
+
+
+def table_ib(table):
+    return np.concatenate([np.arange(b, b + m) for _, _, b, m in table.runs])
+
+
+@settings(max_examples=30, deadline=None)
+@given(prior=st.lists(st.sampled_from([0.5, 1.0, 3.0]), min_size=2, max_size=4), n=st.integers(1, 12),
+       data=st.data())
+def test_a_rows_numbers_do_not_depend_on_its_batch(prior, n, data):
+    # the kept table computes every row of R(n) in chunks, the walk in other batches: a row of H and of the log-pmf
+    # must be the same floats whatever rows are computed with it (every operation row-wise or elementwise)
+    from dpposterior.distances import HellingerGrid
+    from dpposterior.mechanisms import exponential_log_pmf_rows
+    from dpposterior.models import candidates
+
+    cands = candidates(n, len(prior))
+    grid = HellingerGrid(prior, n)
+    whole = grid.hellinger(cands, cands)
+    pick = data.draw(st.lists(st.integers(0, len(cands) - 1), min_size=1, max_size=8))
+    assert np.array_equal(grid.hellinger(cands[pick], cands), whole[pick])
+    w = data.draw(st.lists(st.floats(0.01, 50.0), min_size=len(cands), max_size=len(cands)))
+    assert np.array_equal(exponential_log_pmf_rows(np.asarray(w)[pick], whole[pick]),
+                          exponential_log_pmf_rows(w, whole)[pick])
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(1, 5), cols=st.integers(1, 40), data=st.data())
+def test_log_pmf_rows_are_the_allocating_transcriptions(rows, cols, data):
+    # exponential_log_pmf_rows reuses one buffer for the exponentials: bit for bit the expression it replaced, and
+    # the calibration's _lse_rows at a factor
+    import importlib
+
+    from dpposterior.mechanisms import exponential_log_pmf_rows
+
+    calibrated = importlib.import_module("dpposterior.mechanisms.calibrated")
+    h = np.asarray(data.draw(st.lists(st.floats(0.0, 1.0), min_size=rows * cols, max_size=rows * cols)))
+    h = h.reshape(rows, cols)
+    w = np.asarray(data.draw(st.lists(st.floats(0.01, 100.0), min_size=rows, max_size=rows)))
+    kappa = data.draw(st.floats(0.1, 10.0))
+    x = np.multiply(-(kappa * w)[:, None], h)
+    top = x.max(axis=1, keepdims=True)
+    x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
+    got = exponential_log_pmf_rows(kappa * w, h)
+    assert np.array_equal(got, x)
+    assert np.array_equal(calibrated._lse_rows(np.multiply(-kappa * w[:, None], h)), x)

@@ -231,7 +231,7 @@ class HellingerGrid:
             acc = _even_series(h[near], (self.psi[term, i][sn] for term in range(SERIES_TERMS)))
             rows = np.broadcast_to(np.arange(ci.size)[:, None], near.shape)[near]
             j[rows, xw[near]] = acc
-        return np.minimum(j, 0.0)
+        return np.minimum(j, 0.0, out=j)
 
     def log_bc(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
         """``ln BC`` for every pair: counts ``(B, k)`` x candidates ``(N, k)`` -> ``(B, N)``.
@@ -251,7 +251,7 @@ class HellingerGrid:
                 out += r[:, ::-1]
             else:
                 out += np.take(r, mi, axis=1)
-        return np.minimum(out, 0.0)
+        return np.minimum(out, 0.0, out=out)
 
     def hellinger(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
         """``H(BI(c), Dir(a + m))`` for every pair, ``(B, N)``."""

@@ -55,6 +55,12 @@ RISK_PER_SECOND, RISK_BYTES = 5e6, 80.0
 NO_ROUTE = "none"
 #: Bytes of one chunk of a walk over whole rows (its log-pmf and error rows, ``scan.WORK_BYTES`` at most), at most.
 WALK_CHUNK_BYTES = 512 * 2**20
+#: Bytes of one ``(B, |R(n)|)`` array of the expected error's walk over rows computed row by row from vectorised
+#: operations (:attr:`Rows.walk_chunk_bytes` of the exponential and clamped entries): a chunk's score, log-pmf and
+#: error rows stay in cache between their passes and come from the heap rather than fresh pages, and every operation
+#: on them is row by row, so the same floats at any chunk (`frontier`'s `ehd`, n up to 1e4: 4.4 -> 3.0 CPU s, peak
+#: 950 -> 176 MB, 2026-11-29, benchmarks/pipeline_jobs.py).
+CACHE_CHUNK_BYTES = 4 * 2**20
 
 
 class Objective(StrEnum):
@@ -186,6 +192,10 @@ class Rows:
 
     ``rows(counts)`` with counts ``(B, k)`` returns ``(B, |R(n)|)``.
     """
+
+    #: At most this many bytes per ``(B, |R(n)|)`` array in the expected error's walk (``None``: its
+    #: ``scan.WORK_BYTES`` share only); a row function with Python work per call (a loop over R(n)) keeps ``None``.
+    walk_chunk_bytes: int | None = None
 
     def __init__(self, a: NDArray[np.float64], n: int):
         self.a, self.n, self.k = a, n, a.size

@@ -37,18 +37,31 @@ How kappa* is found (:func:`calibrate`):
 
 So the factor is maximal within ``RTOL`` (relative) among the kappas of the last bracket, and
 the release is certified eps-DP by the same exact computation the privacy module reports.
+
+Where the unscaled rows of all of R(n), one log-pmf table (``2 x 8 |R(n)|^2`` bytes) and their chunk
+buffers fit in ``scan.WORK_BYTES`` (k = 2 up to n = 5,417, k = 3 up to n = 102, k = 4 up to n = 29; the
+walk's own chunks are as large), the rows ``H(c, .)`` are computed once for the whole calibration
+(:class:`_Table`), not once per pass, each kappa's log-pmf row of a data set once however many pairs
+hold it, and the pairs are differences of row slices (no gathered copies); the certificate is then
+read from the same table at the factor.  Each pass evaluates its kappas from the largest down and
+stops at the first with ``L <= eps``: the kappas below it cannot change the new bracket (the largest
+evaluated kappa with ``L <= eps`` and the next above it).  Every row, difference and maximum is the
+same floating-point operation on the same numbers as the walk's (the operations are row by row and
+elementwise, and a maximum does not depend on order), so the factor and the certified loss
+are bit for bit those of the walk (tested).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InputError
+from ..models import candidate_rank
 from . import scan
 from .base import Guarantee, Mechanism, pure
 from .exponential import ExponentialMechanism, ExponentialRows
@@ -66,6 +79,9 @@ GRID = 4
 KEEP = 0.5
 #: Largest number of bracket moves before giving up (a factor 2^GRID each: kappa within 2^-60 .. 2^60).
 MAX_DOUBLINGS = 15
+#: :class:`_Table` (two ``(N, N)`` float64 tables and two chunk buffers) may take up to this share of
+#: ``scan.WORK_BYTES`` (read at each call); larger R(n) are walked in chunks per pass.
+TABLE_SHARE = 1.0
 
 
 @dataclass(frozen=True)
@@ -166,6 +182,147 @@ def _shared_pair_losses(rows, both, ia, ib, kappas) -> np.ndarray:
     return out
 
 
+class _Table:
+    """The unscaled rows ``H(c, .)`` and weights ``w(c)`` of every data set of R(n), computed once, and the adjacent
+    pairs ``(c, c - e_i + e_j)``, i < j, as row indices (the pairs of :func:`~.scan.adjacent_blocks`).
+
+    :meth:`pair_losses` gives each pair's loss at one kappa from the log-pmf table of all of R(n): the same
+    operations row by row as :func:`_pair_losses` and :func:`_shared_pair_losses` (whose rows are computed
+    per batch; every operation of a row is row-wise or elementwise), so the same numbers.
+    """
+
+    def __init__(self, rows: ExponentialRows):
+        cands = rows.cands
+        N = len(cands)
+        step = _table_step(N)  # the rows in chunks: log_bc's temporaries stay bounded
+        self.h = np.empty((N, N))
+        for lo in range(0, N, step):
+            self.h[lo:lo + step] = rows.hellinger(cands[lo:lo + step])
+        self.w = np.asarray(rows.weights_of(cands), dtype=np.float64)[:, None]
+        src, dst = [], []
+        for i in range(rows.k):
+            for j in range(i + 1, rows.k):
+                ok = np.flatnonzero(cands[:, i] >= 1)
+                moved = cands[ok].copy()
+                moved[:, i] -= 1
+                moved[:, j] += 1
+                src.append(ok)
+                dst.append(candidate_rank(moved))
+        ia, ib = np.concatenate(src), np.concatenate(dst)
+        # the pairs as runs (p, a, b, m): pairs p .. p + m - 1 are rows a .. a + m - 1 against b .. b + m - 1 (slices,
+        # not gathers: ~n runs per direction), each at most `step` long
+        cut = np.flatnonzero((np.diff(ia) != 1) | (np.diff(ib) != 1)) + 1
+        starts = np.concatenate([[0], cut]).tolist()
+        ends = np.concatenate([cut, [len(ia)]]).tolist()
+        self.runs = [(p, int(ia[p]), int(ib[p]), min(step, e - p)) for s_, e in zip(starts, ends)
+                     for p in range(s_, e, step)]
+        self.pairs = len(ia)
+        self.step = step
+        self.logp = np.empty((N, N))
+        self._kappa: float | None = None
+
+    def _log_pmf(self, kappa: float) -> np.ndarray:
+        """Every data set's log-pmf row at weight ``kappa w(c)`` (:func:`_lse_rows`, row chunks)."""
+        if self._kappa != kappa:
+            scratch = np.empty((min(self.step, len(self.h)), self.h.shape[1]))
+            for lo in range(0, len(self.h), self.step):
+                hi = min(len(self.h), lo + self.step)
+                _lse_rows(np.multiply(-kappa * self.w[lo:hi], self.h[lo:hi], out=self.logp[lo:hi]),
+                          scratch[:hi - lo])
+            self._kappa = kappa
+        return self.logp
+
+    def pair_losses(self, kappa: float, keep: np.ndarray | None = None) -> np.ndarray:
+        """``max_r |ln P(r | c) - ln P(r | c')|`` at ``kappa`` for each adjacent pair (those where ``keep``)."""
+        logp = self._log_pmf(kappa)
+        out = np.empty(self.pairs)
+        diff = np.empty((min(self.step, self.pairs), logp.shape[1]))
+        for p, a, b, m in self.runs:
+            d = np.subtract(logp[a:a + m], logp[b:b + m], out=diff[:m])
+            np.abs(d, out=d).max(axis=1, out=out[p:p + m])
+        return out if keep is None else out[keep]
+
+
+def _table_step(N: int) -> int:
+    """Rows per chunk of :class:`_Table`'s buffers (the scratch of the log-sum-exp, the pairs' differences)."""
+    return max(1, scan.WORK_BYTES // (8 * N * 16))
+
+
+def _table_fits(N: int) -> bool:
+    """Whether :class:`_Table` at ``|R(n)| = N`` fits in ``TABLE_SHARE`` of ``scan.WORK_BYTES``."""
+    return 8 * (2 * N * N + 2 * _table_step(N) * N) <= TABLE_SHARE * scan.WORK_BYTES
+
+
+def _last_crossing(kappas, loss_at, eps: float) -> dict[int, float]:
+    """``L`` at ``kappas`` (ascending) from the largest down, up to the first with ``L <= eps``: ``{index: L}``.
+
+    The kappas below that one are not evaluated: the last crossing (the largest ``L <= eps`` and the next above)
+    does not depend on them."""
+    vals: dict[int, float] = {}
+    for t in range(len(kappas) - 1, -1, -1):
+        vals[t] = loss_at(t)
+        if vals[t] <= eps:
+            break
+    return vals
+
+
+def _whole_loss(table: _Table, kappas, per: dict, t: int) -> float:
+    """``L`` at ``kappas[t]`` over every pair (each pair's loss kept in ``per[t]``)."""
+    per[t] = table.pair_losses(float(kappas[t]))
+    return float(per[t].max()) if per[t].size else 0.0
+
+
+def _kept_loss(table: _Table, kappas, keep, known: float, t: int) -> float:
+    """``L`` at ``kappas[t]`` over the kept pairs; ``kappas[0]`` is the bracket's lower end, whose ``L`` is ``known``."""
+    if t == 0:
+        return known
+    d = table.pair_losses(float(kappas[t]), keep)
+    return float(d.max()) if d.size else 0.0
+
+
+def _calibrate_table(mech: ExponentialMechanism, a, n: int, spec: ReleaseSpec,
+                     base: ExponentialRows) -> Calibration:
+    """:func:`_calibrate` on a :class:`_Table`: the same kappas where they decide the bracket, the same numbers."""
+    eps = spec.epsilon
+    table = _Table(base)
+    hi = 4.0
+    for _ in range(MAX_DOUBLINGS):  # bracket: L(lo) <= eps < L(hi), on a doubling grid
+        grid = hi * 2.0 ** np.arange(-GRID + 1, 1)
+        per: dict[int, np.ndarray] = {}  # each evaluated kappa's per-pair losses (for the kept pairs)
+        at = partial(_whole_loss, table, grid, per)
+        vals = _last_crossing(grid, at, eps)
+        if vals[GRID - 1] <= eps:  # the walk moves up only if every kappa of the grid has L <= eps
+            for t in range(GRID - 2, -1, -1):
+                vals[t] = at(t)
+            if all(v <= eps for v in vals.values()):
+                hi *= 2.0 ** GRID
+                continue
+        ok = [t for t in sorted(vals) if vals[t] <= eps]
+        if not ok:
+            hi = grid[0]
+            continue
+        i = ok[-1]
+        lo, llo, hi, lhi = grid[i], vals[i], grid[i + 1], vals[i + 1]
+        keep = (per[i] >= KEEP * eps) | (per[i + 1] >= KEEP * eps)
+        break
+    else:
+        raise InputError(f"calibration found no factor in [2^-60, 2^60] for mechanism {mech.id!r}")
+    while hi / lo - 1.0 > RTOL:  # refine: interpolation guess +- RTOL/2, plus the bracket's thirds
+        g = lo + (eps - llo) * (hi - lo) / (lhi - llo) if lhi > llo else 0.5 * (lo + hi)
+        grid = np.array(sorted({x for x in (g * (1 - RTOL / 2), g * (1 + RTOL / 2), lo + (hi - lo) / 3,
+                                            lo + 2 * (hi - lo) / 3) if lo < x < hi}))
+        ks = np.concatenate([[lo], grid, [hi]])
+        vals = _last_crossing(ks[:-1], partial(_kept_loss, table, ks, keep, llo), eps)
+        i = min(vals)
+        lo, llo, hi, lhi = ks[i], vals[i], ks[i + 1], (vals[i + 1] if i + 1 in vals else lhi)
+    factor = float(lo)
+    loss = float(table.pair_losses(factor).max())
+    while loss > eps:
+        factor *= 1.0 - RTOL
+        loss = float(table.pair_losses(factor).max())
+    return Calibration(factor, loss)
+
+
 def _certify(mech: ExponentialMechanism, a, n: int, spec: ReleaseSpec, factor: float) -> float:
     rows = ExponentialRows(a, n, mech._weights_all(a, n, spec), factor, spec.distance)
     return worst_case_scan(rows)[0]
@@ -177,6 +334,8 @@ def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, spec: ReleaseSpec) 
     base = ExponentialRows(a, n, mech._weights_all(a, n, spec), 1.0, spec.distance)
     if n == 0:  # one data set: no adjacent pairs, every factor is eps-DP
         return Calibration(1.0, 0.0)
+    if _table_fits(len(base.cands)):
+        return _calibrate_table(mech, a, n, spec, base)
     hi = 4.0
     for _ in range(MAX_DOUBLINGS):  # bracket: L(lo) <= eps < L(hi), on a doubling grid
         grid = hi * 2.0 ** np.arange(-GRID + 1, 1)

@@ -23,7 +23,7 @@ from ..lattice import scale as scale_route
 from ..limits import Plan, Task, limit_setting
 from ..models import candidates, n_candidates
 from ..randomness import discrete_laplace, floor_laplace
-from .base import NO_ROUTE, PAIRS_PER_SECOND, Family, Guarantee, Mechanism, Rows, _bits, pure, risk_plan
+from .base import CACHE_CHUNK_BYTES, NO_ROUTE, PAIRS_PER_SECOND, Family, Guarantee, Mechanism, Rows, _bits, pure, risk_plan
 
 
 def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
@@ -107,6 +107,8 @@ def geometric_log_pmf_rows(scale: float, counts: ArrayLike, cands: ArrayLike) ->
 
 class ClampedRows(Rows):
     """Rows of a sequentially clamped additive-noise release (noise tables computed once per n)."""
+
+    walk_chunk_bytes = CACHE_CHUNK_BYTES  # elementwise look-ups: the same floats in any chunk
 
     def __init__(self, a, n, tables):
         super().__init__(a, n)

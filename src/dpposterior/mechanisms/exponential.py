@@ -30,7 +30,7 @@ from ..sensitivity import (
     smooth_sensitivity_all_of,
 )
 from ..validate import estimate_text
-from .base import Family, Guarantee, Mechanism, Rows, Setting, _bits, _inverse_cdf, approximate, pure
+from .base import CACHE_CHUNK_BYTES, Family, Guarantee, Mechanism, Rows, Setting, _bits, _inverse_cdf, approximate, pure
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
@@ -40,12 +40,15 @@ def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[n
     """``ln P(r) = -w H(r) - logsumexp(-w H)`` row by row: weights ``(B,)``, scores ``(B, N)``."""
     x = np.multiply(-np.asarray(weights, dtype=np.float64)[:, None], np.asarray(scores, dtype=np.float64))
     top = x.max(axis=1, keepdims=True)  # log-sum-exp, in place: this is the hot loop of privacy.py
-    x -= top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
+    e = np.subtract(x, top)
+    x -= top + np.log(np.exp(e, out=e).sum(axis=1, keepdims=True))
     return x
 
 
 class ExponentialRows(Rows):
     """Rows of an exponential mechanism: ``D(BI(c), r)`` (Hellinger: from a :class:`HellingerGrid`), weights per c."""
+
+    walk_chunk_bytes = CACHE_CHUNK_BYTES  # elementwise scores, a row-wise log-sum-exp: the same floats in any chunk
 
     def __init__(self, a, n, weights, factor: float = 1.0, distance: str = DEFAULT_DISTANCE):
         super().__init__(a, n)
