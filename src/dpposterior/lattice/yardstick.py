@@ -745,9 +745,9 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     supergradient) is a supergradient of the dual at ``mu``.  Each step is Polyak's towards a target above the best
     value so far: ``mu / pi`` moves by ``(target - value) / |pi g|^2`` times ``pi g``, with ``target = best +
     delta``, ``delta`` first ``rate`` times the first value and multiplied by 0.7 at every step whose last three
-    values stayed below the best (the target is not known, so it is guessed and lowered; Dir(1,1,1), eps = 0.5, n = 20: 0.4918
-    after 30 steps against the LP's 0.4975, where a step of ``0.01 / sqrt(t)`` reached 0.4858 in 10).  Projected onto
-    ``[0, far cap]``; the best value is kept.
+    values stayed below the best (the target is not known, so it is guessed and lowered; Dir(1,1,1), eps = 0.5,
+    n = 20, radius 12: 0.4931 after 30 steps against the LP's 0.4975, where a step of ``0.01 / sqrt(t)`` reached
+    0.4858 in 10).  Projected onto ``[0, far cap]``; the best value is kept.
 
     Cost: one LP of ``|window|`` variables and ~``k (k - 1) |window|`` constraints per orbit of outputs and step
     (:func:`orbit_count` of them).
