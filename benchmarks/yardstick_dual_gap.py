@@ -1,14 +1,18 @@
 """Where the average yardstick loses at eps = 0.5 (Dir(1,1,1)): the LP optimum against the dual bounds.
 
-At one size n (the LP of docs/definitions.md §9 must run: n <= 20 at k = 3, ~4 min at n = 20 on the shared host),
-prints and writes ``benchmarks/yardstick_dual_gap.json``:
+At one size n (the LP of docs/definitions.md §9 runs to n = 20 at k = 3, ~4 min at n = 20 on the shared host;
+``--no-lp`` past it), prints and adds to ``benchmarks/yardstick_dual_gap.json`` (one entry per n and eps; the
+entry at n = 20 written before the Polyak steps is kept at the top level):
 
 - the LP optimum (HiGHS interior point, written here from the library's losses) and its row multipliers ``mu``;
 - ``flow_bound`` (the flows' ``y``, ``mu`` by ascent) and ``column_bound`` (each window's LP solved) at the flows'
   ``mu`` (1 and ``--steps`` steps) and at the LP's own ``mu``;
-- the flows' ``y`` at the LP's own ``mu`` (the flows' value when the multipliers are the best ones).
+- the flows' ``y`` at the LP's own ``mu`` (the flows' value when the multipliers are the best ones);
+- ``column_bound`` from the flows' ``mu`` with ``--long-steps`` steps (its Polyak steps, one LP per orbit of
+  outputs): how high the bound gets past ``compare``'s share, i.e. how loose the bound side is where no LP runs.
 
-    python benchmarks/yardstick_dual_gap.py [--n 20] [--eps 0.5] [--radius 12] [--steps 10]
+    python benchmarks/yardstick_dual_gap.py [--n 20] [--eps 0.5] [--radius 12] [--steps 10] [--long-steps 40]
+                                            [--no-lp]
 """
 
 from __future__ import annotations
@@ -70,13 +74,16 @@ def main() -> None:
     p.add_argument("--eps", type=float, default=0.5)
     p.add_argument("--radius", type=int, default=12)
     p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--long-steps", type=int, default=40)
+    p.add_argument("--no-lp", action="store_true", help="past the LP's reach (n > 20 at k = 3)")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "yardstick_dual_gap.json"))
     args = p.parse_args()
     n, eps, radius = args.n, args.eps, args.radius
     out = {"n": n, "epsilon": eps, "prior": [1, 1, 1], "radius": radius, "load": os.getloadavg()[0]}
-    t = time.process_time()
-    out["lp"], mu_lp, _ = lp(n, eps)
-    out["lp_cpu_seconds"] = round(time.process_time() - t, 1)
+    if not args.no_lp:
+        t = time.process_time()
+        out["lp"], mu_lp, _ = lp(n, eps)
+        out["lp_cpu_seconds"] = round(time.process_time() - t, 1)
     t = time.process_time()
     f = ys.flow_bound([1, 1, 1], n, eps, radius=radius)
     out["flows"] = f.average
@@ -86,12 +93,19 @@ def main() -> None:
     out[f"columns_{args.steps}_steps"] = ys.column_bound([1, 1, 1], n, eps, f.mu, radius=radius,
                                                          steps=args.steps).average
     out["columns_cpu_seconds"] = round(time.process_time() - t, 1)
-    out["columns_at_lp_mu"] = ys.column_bound([1, 1, 1], n, eps, mu_lp, radius=n, steps=1).average
-    out["flows_at_lp_mu"] = flows_at(n, eps, n, mu_lp)
+    t = time.process_time()
+    out[f"columns_{args.long_steps}_steps"] = ys.column_bound([1, 1, 1], n, eps, f.mu, radius=radius,
+                                                              steps=args.long_steps).average
+    out[f"columns_{args.long_steps}_steps_cpu_seconds"] = round(time.process_time() - t, 1)
+    if not args.no_lp:
+        out["columns_at_lp_mu"] = ys.column_bound([1, 1, 1], n, eps, mu_lp, radius=n, steps=1).average
+        out["flows_at_lp_mu"] = flows_at(n, eps, n, mu_lp)
     for key, value in out.items():
         print(f"{key}: {value}")
-    pathlib.Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-
+    path = pathlib.Path(args.out)
+    doc = json.loads(path.read_text()) if path.exists() else {}
+    doc.setdefault("runs", {})[f"n={n} eps={eps:g} radius={radius}"] = out
+    path.write_text(json.dumps(doc, indent=1) + "\n")
 
 if __name__ == "__main__":
     main()
