@@ -54,3 +54,17 @@ def distance_setting(draw):
     prior = tuple(draw(prior_value_low) for _ in range(k))
     n = draw(st.integers(1, 4 if k == 2 else 2))
     return distance, prior, n
+
+
+#: node ids of the heavy checks (tests/heavy.txt says how they were chosen); marked ``heavy`` at collection
+HEAVY = frozenset(line.strip() for line in (Path(__file__).parent / "heavy.txt").read_text().splitlines()
+                  if line.strip() and not line.startswith("#"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests listed in tests/heavy.txt ``heavy`` (the default run, `-m "not heavy"`, leaves them out)."""
+    import pytest
+
+    for item in items:
+        if item.nodeid in HEAVY:
+            item.add_marker(pytest.mark.heavy)
