@@ -96,3 +96,25 @@ def test_one_point_search_is_unchanged_by_its_tables(monkeypatch):
     tabled = np.stack([rm.local_bayes_search(a, n, eps, z) for z in Z])
     monkeypatch.setattr(rm, "JENSEN_TABLE_ENTRIES", 0)
     assert np.array_equal(tabled, np.stack([rm.local_bayes_search(a, n, eps, z) for z in Z]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.01, 40.0), st.integers(0, 12), st.integers(0, 2**31 - 1), st.integers(1, 40))
+def test_the_kernels_table_gives_the_kernels_floats(eps, D, seed, L):
+    """:class:`~dpposterior.lattice.search.KernelGrid` reads ``e^(-eps d(s - v))`` off its table: the floats of
+    ``np.exp(-eps * d)`` at every offset, inside the table and past it (computed directly there)."""
+    from dpposterior.lattice.remap import _ball
+    from dpposterior.lattice.search import KernelGrid
+
+    rng = np.random.default_rng(seed)
+    ball = _ball(3, D)
+    head = rng.integers(-L - D, L + D + 1, size=(7, 2))
+    s = np.concatenate([head, -head.sum(axis=1, keepdims=True)], axis=1)
+    grid = KernelGrid(eps, L + D)
+    want = np.array([[np.exp(-eps * ((abs(int(x[0]) - int(v[0])) + abs(int(x[1]) - int(v[1]))
+                                      + abs(int(x[2]) - int(v[2]))) // 2)) for v in ball] for x in s])
+    got = grid(s, ball)
+    assert got.shape == want.shape and np.array_equal(got.view(np.int64), want.view(np.int64))
+    inside = s[np.abs(s[:, :2]).max(axis=1) <= L]
+    if len(inside):
+        assert np.array_equal(grid(inside, ball), np.exp(-eps * pair_distance(inside[:, None, :], ball[None, :, :])))
