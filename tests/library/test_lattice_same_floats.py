@@ -8,6 +8,7 @@ search's losses evaluated per call (:func:`dpposterior.distances.hellinger.lgamm
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,3 +119,52 @@ def test_the_kernels_table_gives_the_kernels_floats(eps, D, seed, L):
     inside = s[np.abs(s[:, :2]).max(axis=1) <= L]
     if len(inside):
         assert np.array_equal(grid(inside, ball), np.exp(-eps * pair_distance(inside[:, None, :], ball[None, :, :])))
+
+
+def _window_errors_one_offset_at_a_time(a, n, eps, outputs, W):
+    """The offset sum of ``window_errors`` / ``window_errors_any`` as they were written: one offset at a time, the
+    per-coordinate losses gathered and summed in coordinate order, ``acc += kw H``."""
+    from dpposterior.lattice.noise import log_normaliser, window
+    from dpposterior.lattice.remap import _ball
+    from dpposterior.lattice.scale import _LossTables
+    from dpposterior.models import candidates
+
+    k = len(a)
+    offs = _ball(k, W)
+    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
+    R = candidates(n, k)
+    tables = _LossTables(np.asarray(a, dtype=np.float64), n, R).tables
+    index = {tuple(z): i for i, z in enumerate(window(n, k, W).tolist())}
+    acc = np.zeros(len(R))
+    for w, kw in zip(offs, wts):
+        out = outputs[[index[tuple(z)] for z in (R + w).tolist()]]
+        lb = np.take(tables[0], R[:, 0] * (n + 1) + out[:, 0])
+        for i in range(1, k):
+            lb += np.take(tables[i], R[:, i] * (n + 1) + out[:, i])
+        acc += kw * hellinger_from_log_bc(lb, out=lb)
+    return acc
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([3, 4]), st.integers(1, 7), st.sampled_from([0.7, 1.0, 2.5]), st.integers(1, 4),
+       st.integers(0, 2**31 - 1), st.integers(1, 64))
+def test_window_errors_in_blocks_are_the_one_offset_sums(k, n, eps, W, seed, block):
+    """The window errors' offset sum in blocks of offsets (any block size) gives the floats of the sum one offset at a
+    time, whatever the outputs (random points of R(n))."""
+    from dpposterior.lattice import batched, search
+    from dpposterior.lattice.noise import window
+
+    rng = np.random.default_rng(seed)
+    a = tuple(float(x) for x in rng.choice([0.5, 1.0, 2.0], size=k))
+    Zw = window(n, k, W)
+    moved = Zw.copy()  # the outputs: points of R(n) near each z (a unit moved between its first two counts)
+    u = rng.integers(-1, 2, size=len(Zw))
+    moved[:, 0] += u
+    moved[:, 1] -= u
+    outputs = project(moved, n)
+    want = _window_errors_one_offset_at_a_time(a, n, eps, outputs, W)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(search, "ERROR_BLOCK_ENTRIES", block)
+        mp.setattr(batched, "BLOCK_ENTRIES", block)
+        got = (search.window_errors if k == 3 else batched.window_errors_any)(a, n, eps, outputs, W).low
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))

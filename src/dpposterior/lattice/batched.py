@@ -258,16 +258,22 @@ def window_errors_any(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray
     base_z = flat(R)
     bases = [R[:, i] * n1 for i in range(k)]
     strides = [side ** (k - 2 - i) for i in range(k - 1)]
+    # each offset's shift on the grid; a block of offsets at a time (each entry the same floats as one offset at a
+    # time: the same gathers summed in coordinate order, then kw x H), added to acc one offset after the other
+    shifts = np.zeros(len(offs), dtype=np.int64)
+    for i in range(k - 1):
+        shifts += offs[:, i] * strides[i]
     acc = np.zeros(len(R))
-    lb = np.empty(len(R))
-    tmp = np.empty(len(R))
-    for w, kw in zip(offs, wts):
-        zi = base_z + int(sum(int(w[i]) * strides[i] for i in range(k - 1)))
-        np.take(tables[0], bases[0] + o[0][zi], out=lb)
+    step = max(1, BLOCK_ENTRIES // max(1, len(R)))
+    for lo in range(0, len(offs), step):
+        zi = base_z[None, :] + shifts[lo:lo + step, None]
+        lb = np.take(tables[0], bases[0][None, :] + o[0][zi])
         for i in range(1, k):
-            np.take(tables[i], bases[i] + o[i][zi], out=tmp)
-            lb += tmp
-        acc += kw * hellinger_from_log_bc(lb, out=lb)
+            lb += np.take(tables[i], bases[i][None, :] + o[i][zi])
+        hellinger_from_log_bc(lb, out=lb)
+        lb *= wts[lo:lo + step, None]
+        for row in lb:
+            acc += row
     return Bracket(R, acc, float(tail), len(offs))
 
 

@@ -64,6 +64,8 @@ EDGE = 3
 BLOCK_ENTRIES = 2**22
 #: The float margin's constant part (module docstring).
 FLOAT_MARGIN = 1e-9
+#: Entries (offsets x data sets) of one block of :func:`window_errors`' sum.
+ERROR_BLOCK_ENTRIES = 2**20
 #: Most entries of the kernel's table over offsets (:class:`KernelGrid`, 32 MiB of floats).
 GRID_ENTRIES = 2**22
 
@@ -383,16 +385,19 @@ def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.
     base_z = (R[:, 0] + W) * side + (R[:, 1] + W)
     b0, b1 = R[:, 0] * n1, R[:, 1] * n1
     b2 = R[:, 2] * n1 + n
+    # a block of offsets at a time (each entry the same floats as one offset at a time: the same gathers summed in
+    # coordinate order, then kw x H), added to acc one offset after the other
+    shifts = offs[:, 0] * side + offs[:, 1]
     acc = np.zeros(len(R))
-    lb = np.empty(len(R))
-    tmp = np.empty(len(R))
-    for w, kw in zip(offs, wts):
-        zi = base_z + (int(w[0]) * side + int(w[1]))
+    step = max(1, ERROR_BLOCK_ENTRIES // max(1, len(R)))
+    for lo in range(0, len(offs), step):
+        zi = base_z[None, :] + shifts[lo:lo + step, None]
         r1, r2 = o1[zi], o2[zi]
-        np.take(tables[0], b0 + r1, out=lb)
-        np.take(tables[1], b1 + r2, out=tmp)
-        lb += tmp
-        np.take(tables[2], b2 - r1 - r2, out=tmp)
-        lb += tmp
-        acc += kw * hellinger_from_log_bc(lb, out=lb)
+        lb = np.take(tables[0], b0[None, :] + r1)
+        lb += np.take(tables[1], b1[None, :] + r2)
+        lb += np.take(tables[2], (b2[None, :] - r1) - r2)
+        hellinger_from_log_bc(lb, out=lb)
+        lb *= wts[lo:lo + step, None]
+        for row in lb:
+            acc += row
     return Bracket(R, acc, float(tail), len(offs))
