@@ -168,3 +168,35 @@ def test_window_errors_in_blocks_are_the_one_offset_sums(k, n, eps, W, seed, blo
         mp.setattr(batched, "BLOCK_ENTRIES", block)
         got = (search.window_errors if k == 3 else batched.window_errors_any)(a, n, eps, outputs, W).low
     assert np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(3, 0.25), (3, 0.6), (3, 1.0), (4, 1.5), (4, 3.0)]), st.integers(1, 40),
+       st.integers(0, 2**31 - 1))
+def test_the_searchs_weights_off_the_ball_kept_in_r_n_are_the_whole_balls(k_eps, n, seed):
+    """The one-point search weighs only the ball's points in R(n) (:func:`remap._search_weights`): the same points, in
+    the same order, with the floats of the whole ball's sums (as it was written) kept where ``c >= 0``."""
+    from scipy.special import gammaln
+
+    from dpposterior.lattice.noise import radius_for
+
+    k, eps = k_eps
+    rng = np.random.default_rng(seed)
+    a = rng.choice([0.5, 1.0, 2.0], size=k)
+    head = rng.integers(-6, n + 7, size=k - 1)
+    z = np.append(head, n - head.sum()).astype(np.int64)
+    p = project(z, n)[0]
+    Dc = radius_for(k, eps, 1e-12)
+    ball = rm._ball(k, Dc)
+    cs = p[None, :] + ball
+    lw = np.zeros(len(cs))
+    dist = np.zeros(len(cs), dtype=np.int64)
+    for i in range(k):
+        v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+        table = gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0)
+        lw += table[ball[:, i] + Dc]
+        dist += np.abs(v - z[i])[ball[:, i] + Dc]
+    ok = np.all(cs >= 0, axis=1)
+    got_c, got_w = rm._search_weights(a, eps, z, Dc, p)
+    assert np.array_equal(got_c, cs[ok])
+    assert got_w.tobytes() == (lw[ok] - eps * (dist[ok] // 2)).tobytes()
