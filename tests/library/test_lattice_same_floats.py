@@ -200,3 +200,35 @@ def test_the_searchs_weights_off_the_ball_kept_in_r_n_are_the_whole_balls(k_eps,
     got_c, got_w = rm._search_weights(a, eps, z, Dc, p)
     assert np.array_equal(got_c, cs[ok])
     assert got_w.tobytes() == (lw[ok] - eps * (dist[ok] // 2)).tobytes()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(3, 0.5), (3, 1.0), (4, 1.0), (4, 2.0), (5, 3.0)]), st.integers(1, 30),
+       st.integers(0, 2**31 - 1))
+def test_the_batched_searchs_tables_are_the_masked_sums(k_eps, n, seed):
+    """``batched._Sums.G`` (ln pi read off tables padded with -inf) and ``_Sums.kernel`` (a table of e^(-eps t)) give
+    the floats of the forms first written: the clipped counts' sums masked off R(n), and ``np.exp(-eps * d)``."""
+    from dpposterior.lattice.batched import _Sums, batch_radius
+    from dpposterior.models import candidates
+
+    k, eps = k_eps
+    rng = np.random.default_rng(seed)
+    a = rng.choice([0.5, 1.0, 2.0], size=k)
+    sums = _Sums(a, n, eps, batch_radius(k, eps))
+    R = candidates(n, k)
+    r = R[rng.choice(len(R), size=min(len(R), 9), replace=False)]
+    ball, rho = sums.ball, sums.rho
+    lnpi = np.zeros((len(r), len(ball)))
+    log_bc = np.zeros((len(r), len(ball)))
+    ok = np.ones((len(r), len(ball)), dtype=bool)
+    for i in range(k):
+        x = r[:, i:i + 1] + ball[None, :, i]
+        ok &= (x >= 0) & (x <= n)
+        lnpi += sums.f[i][np.clip(x, 0, n)]
+        log_bc += sums.bands[i][r[:, i:i + 1] * sums.width + (ball[None, :, i] + rho)]
+    want = np.sqrt(-np.expm1(np.minimum(log_bc, 0.0))) * np.exp(np.where(ok, lnpi - sums.top, -np.inf))
+    assert sums.G(r).tobytes() == want.tobytes()
+    s = rng.integers(-3 * rho, 3 * rho + 1, size=(6, k))
+    s[:, -1] = -s[:, :-1].sum(axis=1)
+    want_k = np.exp(-eps * pair_distance(s[:, None, :], ball[None, :, :]))
+    assert sums.kernel(s).tobytes() == want_k.tobytes()
