@@ -403,3 +403,38 @@ def test_the_local_search_runs_only_where_the_release_reads_it():
     other = part.copy()
     other[~need] = (n, 0, 0)  # anything in R(n)
     assert np.array_equal(corners.corner_errors(remap, other, We).low, want)
+
+
+@pytest.mark.parametrize("n, eps, depth", [(200, 0.8, 3), (8, 0.8, 3), (20, 2.0, None)])
+def test_the_tables_shape_marks_the_points_of_the_solved_table(n, eps, depth):
+    """:func:`corners.corner_shape` (no LP) tells the same points apart as the solved table (its rows and its edge
+    rows, inside R(n) and past it, below and past N_REF), so the local search can run before the solve."""
+    a = (1, 1, 1)
+    depth = corners.default_depth(eps) if depth is None else depth
+    remap = corners.corner_remap(a, n, eps, depth=depth)
+    shape = corners.corner_shape(a, n, eps, depth)
+    Z = window(n, 3, 9)
+    assert np.array_equal(shape.rows(Z), remap.rows(Z))
+    assert all(np.array_equal(x, y) for x, y in zip(shape.edge_rows(Z), remap.edge_rows(Z)))
+    need = corners.local_points(shape, Z)
+    assert np.array_equal(need, corners.local_points(remap, Z))
+    assert 0 < need.sum() < len(Z)
+
+
+def test_a_refusal_of_the_local_search_comes_before_the_corner_solve(monkeypatch):
+    """The errors of ``lattice~worst`` by the corner remap refuse past their one-point searches before any LP: the
+    local search runs on the table's shape first, so a point that ends in that refusal costs no solve."""
+    from dpposterior.errors import SizeError
+    from dpposterior.mechanisms import lattice as lat
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("the corner LP was solved before the refusal")
+
+    monkeypatch.setattr(corners, "_solve", no_solve)
+    corners.cached_corner_remap.cache_clear()
+    lat._corner.cache_clear()
+    lat._corner_errors.cache_clear()
+    with pytest.raises(SizeError, match="more than 100 points to the one-point search"):
+        lat._corner_errors((1.0, 1.0, 1.0), 6, 0.5, 100)  # 2,958 of 3,258 points handed on
+    corners.cached_corner_remap.cache_clear()
+    lat._corner.cache_clear()

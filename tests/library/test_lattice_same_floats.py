@@ -8,6 +8,7 @@ search's losses evaluated per call (:func:`dpposterior.distances.hellinger.lgamm
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,3 +97,138 @@ def test_one_point_search_is_unchanged_by_its_tables(monkeypatch):
     tabled = np.stack([rm.local_bayes_search(a, n, eps, z) for z in Z])
     monkeypatch.setattr(rm, "JENSEN_TABLE_ENTRIES", 0)
     assert np.array_equal(tabled, np.stack([rm.local_bayes_search(a, n, eps, z) for z in Z]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.01, 40.0), st.integers(0, 12), st.integers(0, 2**31 - 1), st.integers(1, 40))
+def test_the_kernels_table_gives_the_kernels_floats(eps, D, seed, L):
+    """:class:`~dpposterior.lattice.search.KernelGrid` reads ``e^(-eps d(s - v))`` off its table: the floats of
+    ``np.exp(-eps * d)`` at every offset, inside the table and past it (computed directly there)."""
+    from dpposterior.lattice.remap import _ball
+    from dpposterior.lattice.search import KernelGrid
+
+    rng = np.random.default_rng(seed)
+    ball = _ball(3, D)
+    head = rng.integers(-L - D, L + D + 1, size=(7, 2))
+    s = np.concatenate([head, -head.sum(axis=1, keepdims=True)], axis=1)
+    grid = KernelGrid(eps, L + D)
+    want = np.array([[np.exp(-eps * ((abs(int(x[0]) - int(v[0])) + abs(int(x[1]) - int(v[1]))
+                                      + abs(int(x[2]) - int(v[2]))) // 2)) for v in ball] for x in s])
+    got = grid(s, ball)
+    assert got.shape == want.shape and np.array_equal(got.view(np.int64), want.view(np.int64))
+    inside = s[np.abs(s[:, :2]).max(axis=1) <= L]
+    if len(inside):
+        assert np.array_equal(grid(inside, ball), np.exp(-eps * pair_distance(inside[:, None, :], ball[None, :, :])))
+
+
+def _window_errors_one_offset_at_a_time(a, n, eps, outputs, W):
+    """The offset sum of ``window_errors`` / ``window_errors_any`` as they were written: one offset at a time, the
+    per-coordinate losses gathered and summed in coordinate order, ``acc += kw H``."""
+    from dpposterior.lattice.noise import log_normaliser, window
+    from dpposterior.lattice.remap import _ball
+    from dpposterior.lattice.scale import _LossTables
+    from dpposterior.models import candidates
+
+    k = len(a)
+    offs = _ball(k, W)
+    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
+    R = candidates(n, k)
+    tables = _LossTables(np.asarray(a, dtype=np.float64), n, R).tables
+    index = {tuple(z): i for i, z in enumerate(window(n, k, W).tolist())}
+    acc = np.zeros(len(R))
+    for w, kw in zip(offs, wts):
+        out = outputs[[index[tuple(z)] for z in (R + w).tolist()]]
+        lb = np.take(tables[0], R[:, 0] * (n + 1) + out[:, 0])
+        for i in range(1, k):
+            lb += np.take(tables[i], R[:, i] * (n + 1) + out[:, i])
+        acc += kw * hellinger_from_log_bc(lb, out=lb)
+    return acc
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([3, 4]), st.integers(1, 7), st.sampled_from([0.7, 1.0, 2.5]), st.integers(1, 4),
+       st.integers(0, 2**31 - 1), st.integers(1, 64))
+def test_window_errors_in_blocks_are_the_one_offset_sums(k, n, eps, W, seed, block):
+    """The window errors' offset sum in blocks of offsets (any block size) gives the floats of the sum one offset at a
+    time, whatever the outputs (random points of R(n))."""
+    from dpposterior.lattice import batched, search
+    from dpposterior.lattice.noise import window
+
+    rng = np.random.default_rng(seed)
+    a = tuple(float(x) for x in rng.choice([0.5, 1.0, 2.0], size=k))
+    Zw = window(n, k, W)
+    moved = Zw.copy()  # the outputs: points of R(n) near each z (a unit moved between its first two counts)
+    u = rng.integers(-1, 2, size=len(Zw))
+    moved[:, 0] += u
+    moved[:, 1] -= u
+    outputs = project(moved, n)
+    want = _window_errors_one_offset_at_a_time(a, n, eps, outputs, W)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(search, "ERROR_BLOCK_ENTRIES", block)
+        mp.setattr(batched, "BLOCK_ENTRIES", block)
+        got = (search.window_errors if k == 3 else batched.window_errors_any)(a, n, eps, outputs, W).low
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(3, 0.25), (3, 0.6), (3, 1.0), (4, 1.5), (4, 3.0)]), st.integers(1, 40),
+       st.integers(0, 2**31 - 1))
+def test_the_searchs_weights_off_the_ball_kept_in_r_n_are_the_whole_balls(k_eps, n, seed):
+    """The one-point search weighs only the ball's points in R(n) (:func:`remap._search_weights`): the same points, in
+    the same order, with the floats of the whole ball's sums (as it was written) kept where ``c >= 0``."""
+    from scipy.special import gammaln
+
+    from dpposterior.lattice.noise import radius_for
+
+    k, eps = k_eps
+    rng = np.random.default_rng(seed)
+    a = rng.choice([0.5, 1.0, 2.0], size=k)
+    head = rng.integers(-6, n + 7, size=k - 1)
+    z = np.append(head, n - head.sum()).astype(np.int64)
+    p = project(z, n)[0]
+    Dc = radius_for(k, eps, 1e-12)
+    ball = rm._ball(k, Dc)
+    cs = p[None, :] + ball
+    lw = np.zeros(len(cs))
+    dist = np.zeros(len(cs), dtype=np.int64)
+    for i in range(k):
+        v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+        table = gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0)
+        lw += table[ball[:, i] + Dc]
+        dist += np.abs(v - z[i])[ball[:, i] + Dc]
+    ok = np.all(cs >= 0, axis=1)
+    got_c, got_w = rm._search_weights(a, eps, z, Dc, p)
+    assert np.array_equal(got_c, cs[ok])
+    assert got_w.tobytes() == (lw[ok] - eps * (dist[ok] // 2)).tobytes()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(3, 0.5), (3, 1.0), (4, 1.0), (4, 2.0), (5, 3.0)]), st.integers(1, 30),
+       st.integers(0, 2**31 - 1))
+def test_the_batched_searchs_tables_are_the_masked_sums(k_eps, n, seed):
+    """``batched._Sums.G`` (ln pi read off tables padded with -inf) and ``_Sums.kernel`` (a table of e^(-eps t)) give
+    the floats of the forms first written: the clipped counts' sums masked off R(n), and ``np.exp(-eps * d)``."""
+    from dpposterior.lattice.batched import _Sums, batch_radius
+    from dpposterior.models import candidates
+
+    k, eps = k_eps
+    rng = np.random.default_rng(seed)
+    a = rng.choice([0.5, 1.0, 2.0], size=k)
+    sums = _Sums(a, n, eps, batch_radius(k, eps))
+    R = candidates(n, k)
+    r = R[rng.choice(len(R), size=min(len(R), 9), replace=False)]
+    ball, rho = sums.ball, sums.rho
+    lnpi = np.zeros((len(r), len(ball)))
+    log_bc = np.zeros((len(r), len(ball)))
+    ok = np.ones((len(r), len(ball)), dtype=bool)
+    for i in range(k):
+        x = r[:, i:i + 1] + ball[None, :, i]
+        ok &= (x >= 0) & (x <= n)
+        lnpi += sums.f[i][np.clip(x, 0, n)]
+        log_bc += sums.bands[i][r[:, i:i + 1] * sums.width + (ball[None, :, i] + rho)]
+    want = np.sqrt(-np.expm1(np.minimum(log_bc, 0.0))) * np.exp(np.where(ok, lnpi - sums.top, -np.inf))
+    assert sums.G(r).tobytes() == want.tobytes()
+    s = rng.integers(-3 * rho, 3 * rho + 1, size=(6, k))
+    s[:, -1] = -s[:, :-1].sum(axis=1)
+    want_k = np.exp(-eps * pair_distance(s[:, None, :], ball[None, :, :]))
+    assert sums.kernel(s).tobytes() == want_k.tobytes()

@@ -202,3 +202,26 @@ def test_the_expected_error_command_parses_with_and_without_the_same_release_gri
     args = build_parser().parse_args(shlex.split(line.split(" > ")[0])[3:])
     assert args.same_release == same and args.out_expected_error == "out.parquet"
     assert json.loads(args.earlier_grids) == json.loads(earlier)
+
+
+def test_a_row_taken_at_k3_brings_its_is_optimum_and_no_lp_is_solved_again(monkeypatch):
+    """``optimal~worst`` at k = 3 decides ``is_optimum`` by solving its LP (:meth:`uses_lattice`): a row taken from an
+    earlier grid brings that grid's answer, so only the points computed here solve one, with the same grid."""
+    from dpposterior.mechanisms import optimal
+
+    early = {"priors": [[1, 1, 1]], "n": [4], "epsilon": [1.0], "delta": 1e-8, "max_candidates": 100}
+    spec = {"priors": [[1, 1, 1]], "n": [4], "epsilon": [1.0, 2.0], "delta": 1e-8, "max_candidates": 100}
+    other = beyond.expected_error_grid("optimal~worst", early)
+    alone = beyond.expected_error_grid("optimal~worst", spec)
+    assert alone.is_optimum.all()
+    optimal._solved.cache_clear()
+    real, solved = optimal.solve_table, []
+
+    def counted(a, n, epsilon, objective, *rest):
+        solved.append((n, epsilon))
+        return real(a, n, epsilon, objective, *rest)
+
+    monkeypatch.setattr(optimal, "solve_table", counted)
+    both = beyond.expected_error_grid("optimal~worst", spec, earlier=[other])
+    assert solved == [(4, 2.0)]
+    assert frame_bits(both) == frame_bits(alone)

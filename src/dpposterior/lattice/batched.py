@@ -79,29 +79,41 @@ class _Sums:
                                0.0).ravel() for i in range(k)]  # [r_i (2 rho + 1) + v_i + rho]
         self.ball = _ball(k, rho)
         self.width = 2 * rho + 1
+        # f_i padded by rho on both sides with -inf (a count off 0..n): ln pi(r + v) is -inf off R(n), so its weight
+        # e^(ln pi - top) is 0 there as with the mask it replaces; the ball's columns shifted to index the pads/bands
+        self.f_pad = [np.concatenate([np.full(rho, -np.inf), fi, np.full(rho, -np.inf)]) for fi in self.f]
+        self.cols = [np.ascontiguousarray(self.ball[:, i] + rho)[None, :] for i in range(k)]
+        # e^(-eps t) for the integer distances t = 0, 1, ... seen so far (grown on demand)
+        self.exp_d = np.exp(-self.eps * np.arange(4 * rho + 4, dtype=np.int64))
 
     def G(self, r: NDArray[np.int64]) -> NDArray[np.float64]:
-        """``G[r, v] = pi(r + v) / top L(r + v, r)`` for the rows ``r`` (outputs) and the ball's offsets (0 off R(n))."""
-        k, n, rho, ball = self.k, self.n, self.rho, self.ball
+        """``G[r, v] = pi(r + v) / top L(r + v, r)`` for the rows ``r`` (outputs) and the ball's offsets (0 off R(n)).
+
+        Each entry the same floats as the sums over the masked, clipped counts it was first written with (the same
+        terms added in coordinate order; off R(n) a weight ``e^(-inf) = 0``; tested)."""
+        k, ball = self.k, self.ball
         lnpi = np.zeros((len(r), len(ball)))
         log_bc = np.zeros((len(r), len(ball)))
-        ok = np.ones((len(r), len(ball)), dtype=bool)
         for i in range(k):
-            x = r[:, i:i + 1] + ball[None, :, i]
-            ok &= (x >= 0) & (x <= n)
-            xc = np.clip(x, 0, n)
-            lnpi += self.f[i][xc]
-            log_bc += self.bands[i][r[:, i:i + 1] * self.width + (ball[None, :, i] + rho)]
+            ri = r[:, i:i + 1]
+            lnpi += self.f_pad[i][ri + self.cols[i]]
+            log_bc += self.bands[i][ri * self.width + self.cols[i]]
         np.minimum(log_bc, 0.0, out=log_bc)
         g = np.expm1(log_bc, out=log_bc)
         np.negative(g, out=g)
         np.sqrt(g, out=g)
-        g *= np.exp(np.where(ok, lnpi - self.top, -np.inf))
+        lnpi -= self.top
+        g *= np.exp(lnpi, out=lnpi)
         return g
 
     def kernel(self, s: NDArray[np.int64]) -> NDArray[np.float64]:
-        """``e^(-eps d(s - v))`` for the rows ``s`` (columns: the ball's offsets v)."""
-        return np.exp(-self.eps * pair_distance(s[:, None, :], self.ball[None, :, :]))
+        """``e^(-eps d(s - v))`` for the rows ``s`` (columns: the ball's offsets v): ``np.exp(-eps * d)`` read off a table
+        of the integer distances (one elementwise function of the same float argument: the same floats, tested)."""
+        d = pair_distance(s[:, None, :], self.ball[None, :, :])
+        top = int(d.max(initial=0))
+        if top >= len(self.exp_d):
+            self.exp_d = np.exp(-self.eps * np.arange(top + 1, dtype=np.int64))
+        return self.exp_d[d]
 
 
 def _keys(r: NDArray[np.int64], n: int) -> NDArray[np.int64]:
@@ -258,16 +270,22 @@ def window_errors_any(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray
     base_z = flat(R)
     bases = [R[:, i] * n1 for i in range(k)]
     strides = [side ** (k - 2 - i) for i in range(k - 1)]
+    # each offset's shift on the grid; a block of offsets at a time (each entry the same floats as one offset at a
+    # time: the same gathers summed in coordinate order, then kw x H), added to acc one offset after the other
+    shifts = np.zeros(len(offs), dtype=np.int64)
+    for i in range(k - 1):
+        shifts += offs[:, i] * strides[i]
     acc = np.zeros(len(R))
-    lb = np.empty(len(R))
-    tmp = np.empty(len(R))
-    for w, kw in zip(offs, wts):
-        zi = base_z + int(sum(int(w[i]) * strides[i] for i in range(k - 1)))
-        np.take(tables[0], bases[0] + o[0][zi], out=lb)
+    step = max(1, BLOCK_ENTRIES // max(1, len(R)))
+    for lo in range(0, len(offs), step):
+        zi = base_z[None, :] + shifts[lo:lo + step, None]
+        lb = np.take(tables[0], bases[0][None, :] + o[0][zi])
         for i in range(1, k):
-            np.take(tables[i], bases[i] + o[i][zi], out=tmp)
-            lb += tmp
-        acc += kw * hellinger_from_log_bc(lb, out=lb)
+            lb += np.take(tables[i], bases[i][None, :] + o[i][zi])
+        hellinger_from_log_bc(lb, out=lb)
+        lb *= wts[lo:lo + step, None]
+        for row in lb:
+            acc += row
     return Bracket(R, acc, float(tail), len(offs))
 
 

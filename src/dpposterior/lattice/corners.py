@@ -584,6 +584,25 @@ def local_points(remap: CornerRemap, Z: ArrayLike) -> NDArray[np.bool_]:
     return (remap.rows(z) < 0) & (remap.edge_rows(z)[0] < 0)
 
 
+def corner_shape(a: ArrayLike, n: int, epsilon: float, depth: int) -> CornerRemap:
+    """The corner release's table at (prior, n, eps, depth) without its rows: which points are the table's
+    (:func:`_regions`' ``M`` at ``n_ref``, translated as :func:`cached_corner_remap`'s) and which the edge table's
+    (:meth:`EdgeTable.lookup`: ``edge_top``, ``edge_floor`` and the LP's radius), from public inputs alone, no LP
+    solved.  So :func:`local_points` of it equals that of the solved table (tested), and the local remap's outputs
+    (:func:`corner_local_outputs`, with its refusal past ``max_fallback``) can run before the solve."""
+    a = np.asarray(a, dtype=np.float64)
+    k, eps, depth = a.size, float(epsilon), int(depth)
+    n0 = min(int(n), reference_n(eps, depth, k))
+    W, W1, shift, _, _, M, mkeys, free = _regions(k, n0, eps, depth)
+    top = edge_top(eps)
+    edges = None if top <= 0 else EdgeTable(top=top, floor=edge_floor(eps, k), W=W,
+                                            offsets=np.zeros((k, 0, 0, k), dtype=np.int64), probs=np.zeros((k, 0, 0)),
+                                            lp=())
+    return CornerRemap(a=a, n=int(n), n_ref=n0, epsilon=eps, depth=depth, inner=W1, W=W, shift=shift, points=M,
+                       keys=mkeys, outputs=np.zeros((len(M), 0, k), dtype=np.int64), probs=np.zeros((len(M), 0)),
+                       corner=np.argmax(M, axis=1), free=free, edges=edges)
+
+
 def corner_local_outputs(remap: CornerRemap, We: int, max_fallback: int | None = None,
                          stats: dict | None = None) -> NDArray[np.int64]:
     """``local_outputs`` for :func:`corner_errors` (k = 3): the local Bayes remap
@@ -591,7 +610,8 @@ def corner_local_outputs(remap: CornerRemap, We: int, max_fallback: int | None =
     the release maps by it (:func:`local_points`), ``project(z)`` at the others (never read there: every data set
     whose ball meets a table's row is recomputed from the rows, and the rest read only the local points).  So the
     errors are the same floats as with the local remap at every point, and the near ties on the edges and at the
-    vertices, which the release never searches, cost nothing (Dir(1,1,1), eps = 0.5: most of them lie there)."""
+    vertices, which the release never searches, cost nothing (Dir(1,1,1), eps = 0.5: most of them lie there).
+    ``remap`` may be the table's :func:`corner_shape` (only which points are the tables' is read)."""
     from .search import local_search_many
 
     Z = window(remap.n, remap.a.size, int(We))

@@ -475,6 +475,34 @@ def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[
     return hellinger_from_log_bc(log_bc, out=log_bc)
 
 
+def _search_weights(a: NDArray[np.float64], eps: float, z: NDArray[np.int64], Dc: int, p: NDArray[np.int64]
+                    ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The data sets ``c`` of R(n) with ``d(c, p) <= Dc`` (the ball's order) and ``ln pi(c) - eps d(z, c)`` up to a
+    constant at each, as :func:`local_bayes_search` weighs them: the same floats as over the whole ball then kept
+    where ``c >= 0`` (each entry the same sums in the same order; tested)."""
+    k = a.size
+    ball = _ball(k, Dc)
+    # the ball's points in R(n) (c = p + v >= 0, one coordinate at a time: the ball is mostly off R(n) at small n)
+    ok = ball[:, 0] >= -p[0]
+    for i in range(1, k):
+        ok &= ball[:, i] >= -p[i]
+    if not ok.all():
+        ball = ball[ok]
+    cs = p[None, :] + ball
+    # ln pi(c) up to a constant, and -eps d(z, c), coordinate by coordinate from small tables (the ball's
+    # coordinates span 2 Dc + 1 values): sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] - eps |z_i - c_i| / 2
+    lw = np.zeros(len(cs))
+    dist = np.zeros(len(cs), dtype=np.int64)
+    for i in range(k):
+        v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+        table = gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0)
+        col = ball[:, i] + Dc
+        lw += table[col]
+        dist += np.abs(v - z[i])[col]
+    lw = lw - eps * (dist // 2)
+    return cs, lw
+
+
 def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_radius: int | None = None,
                        r_radius: int = 1, share: float = SEARCH_SHARE) -> NDArray[np.int64]:
     """The local Bayes remap at one point ``z`` by a search over outputs, for a draw at any n (docs/lattice.md).
@@ -493,20 +521,7 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
     ``|c ball| + (kept c) x |r ball| x steps`` Hellinger look-ups (no gammaln per pair).
     """
     a, k, n, eps, z, Dc, p = _local_inputs(prior, n, epsilon, z, c_radius)
-    ball = _ball(k, Dc)
-    cs = p[None, :] + ball
-    ok = np.all(cs >= 0, axis=1)
-    # ln pi(c) up to a constant, and -eps d(z, c), coordinate by coordinate from small tables (the ball's
-    # coordinates span 2 Dc + 1 values): sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] - eps |z_i - c_i| / 2
-    lw = np.zeros(len(cs))
-    dist = np.zeros(len(cs), dtype=np.int64)
-    for i in range(k):
-        v = np.arange(p[i] - Dc, p[i] + Dc + 1)
-        table = gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0)
-        col = ball[:, i] + Dc
-        lw += table[col]
-        dist += np.abs(v - z[i])[col]
-    cs, lw = cs[ok], lw[ok] - eps * (dist[ok] // 2)
+    cs, lw = _search_weights(a, eps, z, Dc, p)
     w = np.exp(lw - lw.max())
     order = np.argsort(-w, kind="stable")
     cum = np.cumsum(w[order])

@@ -41,6 +41,8 @@ computes; the margin only decides how many z go the slow way (counted, and refus
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import ndimage
@@ -62,6 +64,10 @@ EDGE = 3
 BLOCK_ENTRIES = 2**22
 #: The float margin's constant part (module docstring).
 FLOAT_MARGIN = 1e-9
+#: Entries (offsets x data sets) of one block of :func:`window_errors`' sum.
+ERROR_BLOCK_ENTRIES = 2**20
+#: Most entries of the kernel's table over offsets (:class:`KernelGrid`, 32 MiB of floats).
+GRID_ENTRIES = 2**22
 
 
 def _grid_rank(c: NDArray[np.int64], n: int) -> NDArray[np.int64]:
@@ -86,6 +92,32 @@ class _Fallback:
         self.count += 1
         self.refuse_past(self.count)
         return local_bayes_search(a, n, eps, z)
+
+
+class KernelGrid:
+    """``e^(-eps d(x))`` for every lattice vector ``x`` (k = 3) with ``|x_1|, |x_2| <= L``, tabled once on the grid
+    ``(x_1, x_2)`` (``x_3 = -x_1 - x_2``), so that the kernel rows ``e^(-eps d(s - v))`` of many offsets ``s``
+    against one ball of ``v`` are gathers.  The same floats as ``np.exp(-eps * pair_distance(s, v))``: the table holds
+    ``np.exp(-eps * d)`` of the same integer ``d`` (one elementwise function of one float argument); a row outside
+    the table is computed that way directly."""
+
+    def __init__(self, eps: float, L: int):
+        self.eps, self.L = float(eps), int(L)
+        x = np.arange(-self.L, self.L + 1, dtype=np.int64)
+        x1, x2 = x[:, None], x[None, :]
+        d = np.abs(x1) + np.abs(x2)
+        d += np.abs(x1 + x2)
+        d //= 2
+        self.side = 2 * self.L + 1
+        self.table = np.exp(-self.eps * d).ravel()
+
+    def __call__(self, s: NDArray[np.int64], ball: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``e^(-eps d(s - v))``: rows the offsets ``s`` (m, 3), columns the points ``v`` of ``ball`` (B, 3)."""
+        reach = int(np.abs(ball[:, :2]).max(initial=0))
+        if not len(s) or int(np.abs(s[:, :2]).max()) + reach > self.L:
+            return np.exp(-self.eps * pair_distance(s[:, None, :], ball[None, :, :]))
+        at = (s[:, 0] + self.L) * self.side + (s[:, 1] + self.L)
+        return self.table[at[:, None] - (ball[:, 0] * self.side + ball[:, 1])[None, :]]
 
 
 def _k3_inputs(prior: ArrayLike, n: int, epsilon: float, refusal: str):
@@ -140,9 +172,16 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     ball1 = _ball(k, 1)
     near = _ball(k, rho)
 
+    # e^(-eps d(s - v)) read off one table over the differences s - v (:class:`KernelGrid`): the offsets s are the
+    # z - p (the totals) and z - r for outputs r within Dc + 1 of p (the steps), v within Dc; a call with a wider
+    # row computes directly (the table is capped at GRID_ENTRIES)
+    P = project(Z, n)
+    reach_s = int(np.abs(Z - P).max(initial=0)) + 2 * Dc + 2
+    grid = KernelGrid(eps, min(reach_s, (math.isqrt(GRID_ENTRIES) - 1) // 2))
+
     def kern(s: NDArray[np.int64], ball: NDArray[np.int64] = near) -> NDArray[np.float64]:
         """``e^(-eps d(s - v))`` for the rows s (columns: the offsets v of ``ball``)."""
-        return np.exp(-eps * pair_distance(s[:, None, :], ball[None, :, :]))
+        return grid(s, ball)
 
     # where z is in R(n): S^(z, z + u) for u in ball(2) reads  sum_v K(-u - v) G[z + u, v] = (G @ Kmat)[z + u, j]
     Kmat = kern(-ball2).T  # (|near|, 19)
@@ -194,7 +233,6 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
         start += m
 
     out = np.empty_like(Z)
-    P = project(Z, n)
     inside = np.all(Z >= 0, axis=1)
     # totals T(z) = sum over d(c, p) <= Dc of pi(c) e^(-eps d(z, c))
     T = np.empty(len(Z))
@@ -347,16 +385,19 @@ def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.
     base_z = (R[:, 0] + W) * side + (R[:, 1] + W)
     b0, b1 = R[:, 0] * n1, R[:, 1] * n1
     b2 = R[:, 2] * n1 + n
+    # a block of offsets at a time (each entry the same floats as one offset at a time: the same gathers summed in
+    # coordinate order, then kw x H), added to acc one offset after the other
+    shifts = offs[:, 0] * side + offs[:, 1]
     acc = np.zeros(len(R))
-    lb = np.empty(len(R))
-    tmp = np.empty(len(R))
-    for w, kw in zip(offs, wts):
-        zi = base_z + (int(w[0]) * side + int(w[1]))
+    step = max(1, ERROR_BLOCK_ENTRIES // max(1, len(R)))
+    for lo in range(0, len(offs), step):
+        zi = base_z[None, :] + shifts[lo:lo + step, None]
         r1, r2 = o1[zi], o2[zi]
-        np.take(tables[0], b0 + r1, out=lb)
-        np.take(tables[1], b1 + r2, out=tmp)
-        lb += tmp
-        np.take(tables[2], b2 - r1 - r2, out=tmp)
-        lb += tmp
-        acc += kw * hellinger_from_log_bc(lb, out=lb)
+        lb = np.take(tables[0], b0[None, :] + r1)
+        lb += np.take(tables[1], b1[None, :] + r2)
+        lb += np.take(tables[2], (b2[None, :] - r1) - r2)
+        hellinger_from_log_bc(lb, out=lb)
+        lb *= wts[lo:lo + step, None]
+        for row in lb:
+            acc += row
     return Bracket(R, acc, float(tail), len(offs))

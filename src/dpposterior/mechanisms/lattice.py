@@ -396,13 +396,14 @@ def _table_rows_to(remap, n: int, m: NDArray[np.int64], W: int) -> tuple[NDArray
 def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
     whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`)."""
-    from ..lattice.corners import corner_errors, corner_local_outputs
+    from ..lattice.corners import corner_errors, corner_local_outputs, corner_shape, default_depth
     from ..lattice.search import window_errors
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    # the local remap only where the release reads it (the table's rows hold most near ties at small eps), known from
+    # the table's shape before its solve: a refusal past max_fallback comes before the LP and its fixed rows
+    out = corner_local_outputs(corner_shape(a, n, epsilon, default_depth(epsilon)), W, max_fallback=max_fallback)
     remap = _corner(a, n, epsilon)
-    # the local remap only where the release reads it (the table's rows hold most near ties at small eps)
-    out = corner_local_outputs(remap, W, max_fallback=max_fallback)
     return corner_errors(remap, out, W, window_errors(a, n, epsilon, out, W))
 
 

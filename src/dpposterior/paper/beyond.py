@@ -144,12 +144,17 @@ class SamePoints:
                     self.rows.setdefault(key, r)
 
     def values(self, prior: list[float], n: int, eps: float, dist: str | None, measure: str) -> dict | None:
-        """The worst, worst_counts, average, kappa and certified eps at the point, or None if no grid computed it."""
+        """The worst, worst_counts, average, kappa and certified eps at the point (and ``is_optimum``, where the grid
+        has the column: whether the same release is the optimum's, e.g. ``optimal`` at k >= 3 by its LP, decided
+        there by solving it), or None if no grid computed it."""
         r = self.rows.get((tuple(prior), n, float(eps), dist, measure))
         if r is None:
             return None
-        return {"worst": float(r.worst), "worst_counts": [int(x) for x in r.worst_counts], "average": float(r.average),
-                "kappa": float(r.kappa), "certified_epsilon": float(r.certified_epsilon)}
+        out = {"worst": float(r.worst), "worst_counts": [int(x) for x in r.worst_counts], "average": float(r.average),
+               "kappa": float(r.kappa), "certified_epsilon": float(r.certified_epsilon)}
+        if hasattr(r, "is_optimum"):
+            out["is_optimum"] = bool(r.is_optimum)
+        return out
 
 
 def expected_error_grid(name: str, spec: dict, same: pd.DataFrame | None = None,
@@ -228,7 +233,8 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None, p
             row["status"] = str(exc)
             return row
         row.update(worst=e.worst, worst_counts=list(e.worst_counts), average=e.average)
-    row["is_optimum"] = _is_optimum(name, release, prior, n)
+    if "is_optimum" not in (taken or {}):  # a row taken from an earlier grid of this mechanism brings its own
+        row["is_optimum"] = _is_optimum(name, release, prior, n)
     if e is not None and e.calibration is not None:
         row.update(kappa=e.calibration.factor, certified_epsilon=e.calibration.concrete_epsilon)
     if spec.get("lp_oracle", False) and dist in (None, DEFAULT_DISTANCE) and measure == DEFAULT_DISTANCE:
