@@ -379,6 +379,40 @@ def float_weights(v: ArrayLike) -> list[int]:
     return _scaled_ints(mant, ex.astype(np.int64) + WEIGHT_BITS - e - 53, np.ones(v.size, dtype=bool))
 
 
+#: Draws per call from which :func:`_search` looks buckets up through a guide table.  A release draws
+#: one output (size 1), so it always takes the plain search, whose time does not depend on the weights.
+GUIDE_MIN_SIZE = 1 << 14
+#: The guide table has about this many blocks per bucket (so at most 1/32 of the draws are searched).
+_GUIDE_PER_BUCKET = 32
+
+
+def _search(hi: NDArray[np.int64], u: NDArray[np.int64], bound: int, side: str) -> NDArray[np.int64]:
+    """``np.searchsorted(hi, u, side)`` exactly, for sorted ``hi`` and ``0 <= u < bound``.
+
+    Below :data:`GUIDE_MIN_SIZE` draws it is the plain binary search.  From there a guide table:
+    ``[0, bound)`` is cut into blocks of ``2^g`` values, about :data:`_GUIDE_PER_BUCKET` per bucket,
+    and each block's answer at its first and last value is searched once.  ``searchsorted`` is
+    monotone in ``u``, so where the two agree every ``u`` of the block has that answer; the other
+    draws (those in a block holding a boundary: at most ``N`` of the blocks, each as likely as any
+    other, so at most a fraction ``N / blocks`` of the draws) are searched as before.  The answer
+    is the same array; only the time depends on the weights, and only for batches of at least
+    :data:`GUIDE_MIN_SIZE` draws (experiments and audits, never a release's single draw).
+    """
+    if u.size < GUIDE_MIN_SIZE or hi.size < 2:
+        return np.searchsorted(hi, u, side=side)
+    want = min(1 << 22, _GUIDE_PER_BUCKET * hi.size, u.size)
+    g = max(0, (bound - 1).bit_length() - max(1, want.bit_length()))
+    first = np.arange(((bound - 1) >> g) + 1, dtype=np.int64) << g
+    last = np.minimum(first + ((1 << g) - 1), bound - 1)
+    at_first = np.searchsorted(hi, first, side=side)
+    sure = at_first == np.searchsorted(hi, last, side=side)
+    block = u >> g
+    out = at_first.take(block)  # take: the same gather as indexing, several times faster
+    rest = np.flatnonzero(~sure.take(block))
+    out[rest] = np.searchsorted(hi, u[rest], side=side)
+    return out
+
+
 def choose(weights: list[int], size: int, bits: BitSource) -> NDArray[np.int64]:
     """``size`` exact draws of an index ``i`` with probability ``weights[i] / sum(weights)``.
 
@@ -396,13 +430,13 @@ def choose(weights: list[int], size: int, bits: BitSource) -> NDArray[np.int64]:
     hi = np.array([c >> s for c in cum], dtype=np.int64)  # block of each bucket's upper boundary
     out = np.empty(size, dtype=np.int64)
     if s == 0:
-        out[:] = np.searchsorted(hi, bits.integers(total, size), side="right")
+        out[:] = _search(hi, bits.integers(total, size), total, "right")
         return out
     u = bits.integers(int(hi[-1]) + 1, size)
-    pos = np.searchsorted(hi, u, side="left")
-    boundary = hi[np.minimum(pos, hi.size - 1)] == u
-    out[~boundary] = pos[~boundary]  # no boundary in the block: hi[pos] > u, so bucket pos
-    for r in np.flatnonzero(boundary):
+    # no boundary in the block: hi[pos] > u, so bucket pos; the others are overwritten below
+    out[:] = _search(hi, u, int(hi[-1]) + 1, "left")
+    boundary = np.flatnonzero(hi.take(np.minimum(out, hi.size - 1)) == u)
+    for r in boundary:
         U = (int(u[r]) << s) + bits.randbelow(1 << s)
         while U >= total:  # outside [0, total): redraw the whole U
             U = bits.randbelow(total)

@@ -510,7 +510,8 @@ def _inverse_cdf(logp: NDArray[np.float64], cands: NDArray[np.int64], size: int,
     :func:`~dpposterior.randomness.weights_tv_bound` (``2^-62 + N 2^-128`` on x86-64) of ``exp(logp)``
     in total variation.  The work (N weights, one search per draw) does not depend on the data.
     """
-    return cands[choose(exp_weights(logp), size, bit_source(rng))]
+    # take: the same rows as ``cands[idx]``, several times faster for an audit's large batches
+    return np.take(cands, choose(exp_weights(logp), size, bit_source(rng)), axis=0)
 
 
 def _as_rng(rng) -> np.random.Generator:
