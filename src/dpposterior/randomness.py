@@ -149,8 +149,10 @@ def _bernoulli_exp_unit(u: NDArray[np.int64], t: int, bits: BitSource) -> NDArra
     # round K = 1 (r = 0): go on iff q < u
     go = (u > 0) if t == 1 else (bits.integers(t, u.size) < u)
     out = ~go  # stopped with K = 1: odd
+    # selections by np.flatnonzero and take: the same entries in the same order as boolean
+    # indexing, several times faster on an audit's batches of 2^18 draws
     idx = np.flatnonzero(go)
-    ua = u[idx]
+    ua = u.take(idx)
     K = 2
     while idx.size:
         m = idx.size
@@ -167,8 +169,9 @@ def _bernoulli_exp_unit(u: NDArray[np.int64], t: int, bits: BitSource) -> NDArra
                 hi, lo = np.divmod(ua, K)
                 go = (q < hi) | ((q == hi) & (r < lo))
         if K % 2:
-            out[idx[~go]] = True
-        idx, ua = idx[go], ua[go]
+            out[idx.take(np.flatnonzero(~go))] = True
+        keep = np.flatnonzero(go)
+        idx, ua = idx.take(keep), ua.take(keep)
         K += 1
     return out
 
@@ -210,8 +213,8 @@ def _bernoulli_exp1(m: int, bits: BitSource) -> NDArray[np.bool_]:
     while idx.size:
         go = bits.integers(K, idx.size) == 0
         if K % 2:
-            out[idx[~go]] = True
-        idx = idx[go]
+            out[idx.take(np.flatnonzero(~go))] = True
+        idx = idx.take(np.flatnonzero(go))
         K += 1
     return out
 
@@ -221,7 +224,7 @@ def _count_bernoulli_exp1(m: int, bits: BitSource) -> NDArray[np.int64]:
     V = np.zeros(m, dtype=np.int64)
     active = np.arange(m)
     while active.size:
-        active = active[_bernoulli_exp1(active.size, bits)]
+        active = active.take(np.flatnonzero(_bernoulli_exp1(active.size, bits)))
         V[active] += 1
     return V
 
@@ -258,7 +261,8 @@ def geometric(x: Real | Fraction, size: int, bits: BitSource) -> NDArray[np.int6
     while todo.size:
         U = bits.integers(t, todo.size)
         keep = _bernoulli_exp_unit(U, t, bits)
-        U, slots = U[keep], todo[keep]
+        kept = np.flatnonzero(keep)  # flatnonzero and take: as U[keep], todo[keep], faster
+        U, slots = U.take(kept), todo.take(kept)
         V = _count_bernoulli_exp1(U.size, bits)
         if V.size and int(V.max()) >= (_VECTOR_LIMIT - t) // t:  # X would pass 2^62: exact Python ints
             out[slots] = [(int(u) + t * int(v)) // s for u, v in zip(U, V)]
@@ -270,7 +274,7 @@ def geometric(x: Real | Fraction, size: int, bits: BitSource) -> NDArray[np.int6
             elif shift < 0:
                 V //= s
             out[slots] = V
-        todo = todo[~keep]
+        todo = todo.take(np.flatnonzero(~keep))
     return out
 
 
