@@ -492,3 +492,27 @@ def discrete_laplace_draws(s: int, t: int, size: int, rng):
         arr[filled: filled + got.size] = got
         filled += got.size
     return arr
+
+
+def choose_draws(weights, size: int, bits):
+    """Index i with probability weights[i] / sum: U uniform on [0, sum W) drawn as its top 62 bits then
+    (on a tie with a bucket boundary) the rest, placed by binary search over the cumulative sums.
+
+    ``bits`` gives ``integers(high, size)`` and ``randbelow(high)``; the same bits in the same order as
+    dpposterior.randomness.choose, written with nothing but a plain ``np.searchsorted``.
+    """
+    cum = list(itertools.accumulate(weights))
+    total = cum[-1]
+    s = max(0, total.bit_length() - 62)
+    hi = np.array([c >> s for c in cum], dtype=np.int64)
+    if s == 0:
+        return np.searchsorted(hi, bits.integers(total, size), side="right").astype(np.int64)
+    u = bits.integers(int(hi[-1]) + 1, size)
+    out = np.searchsorted(hi, u, side="left").astype(np.int64)
+    for r in range(size):
+        if out[r] < hi.size and hi[out[r]] == u[r]:
+            U = (int(u[r]) << s) + bits.randbelow(1 << s)
+            while U >= total:
+                U = bits.randbelow(total)
+            out[r] = sum(1 for c in cum if c <= U)
+    return out

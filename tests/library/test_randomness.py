@@ -7,17 +7,22 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import reference as ref
 from dpposterior.errors import InputError
 from dpposterior.randomness import (
+    GUIDE_MIN_SIZE,
     GeneratorBits,
     SystemBits,
     _bernoulli_exp_unit,
+    _search,
     as_rate,
     bernoulli_exp,
     bit_source,
+    choose,
     discrete_laplace,
     floor_laplace,
     geometric,
@@ -162,3 +167,57 @@ def test_bernoulli_exp_unit_draws_the_same_bits_as_the_reference(t):
         got = _bernoulli_exp_unit(u, t, GeneratorBits(a))
         assert np.array_equal(got, ref.bernoulli_exp_unit_draws(u, t, b))
         assert a.bit_generator.state == b.bit_generator.state
+
+
+# choose: the guide table (large batches) answers exactly what the plain binary search answers
+
+_WEIGHT = st.one_of(st.integers(0, 3), st.integers(0, 2**40), st.integers(2**62, 2**200),
+                    st.sampled_from([2**128, 2**128 - 1, 2**62 - 1, 2**62, 1]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weights=st.lists(_WEIGHT, min_size=1, max_size=300).filter(lambda w: sum(w) > 0),
+       size=st.sampled_from([0, 1, 3, GUIDE_MIN_SIZE - 1, GUIDE_MIN_SIZE, 40_000]), seed=st.integers(0, 2**32))
+def test_choose_draws_the_same_bits_as_the_reference(weights, size, seed):
+    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+    got = choose(weights, size, GeneratorBits(a))
+    assert got.dtype == np.int64
+    assert np.array_equal(got, ref.choose_draws(weights, size, GeneratorBits(b)))
+    assert a.bit_generator.state == b.bit_generator.state
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), bound=st.one_of(st.integers(1, 5000), st.integers(1, 2**62)), n=st.integers(1, 3000),
+       side=st.sampled_from(["left", "right"]))
+def test_guide_search_is_searchsorted(data, bound, n, side):
+    seed = data.draw(st.integers(0, 2**32))
+    rng = np.random.default_rng(seed)
+    hi = np.sort(rng.integers(0, bound, size=n, dtype=np.int64))
+    if data.draw(st.booleans()):  # crowd the boundaries into a few blocks
+        hi = np.sort(np.minimum(hi, hi[0] + data.draw(st.integers(0, 50))))
+    u = rng.integers(0, bound, size=GUIDE_MIN_SIZE + data.draw(st.integers(0, 5000)), dtype=np.int64)
+    u[: min(n, u.size)] = hi[: min(n, u.size)]  # queries on the boundaries themselves
+    u[-1], u[-2] = 0, bound - 1
+    assert np.array_equal(_search(hi, u, bound, side), np.searchsorted(hi, u, side=side))
+
+
+class _CoarseBits(GeneratorBits):
+    """Uniform bits only in ``randbelow``; ``integers`` lands on multiples of ``high // 64`` (ties with the
+    bucket boundaries of weights that are multiples of ``total / 64``: the path a fair source takes with
+    probability about ``N 2^-61``)."""
+
+    def integers(self, high, size):
+        return self.rng.integers(0, 64, size=size, dtype=np.int64) * (high // 64) if high >= 64 else \
+            super().integers(high, size)
+
+
+@settings(max_examples=30, deadline=None)
+@given(parts=st.lists(st.integers(0, 8), min_size=1, max_size=40).filter(lambda p: sum(p) > 0),
+       scale=st.sampled_from([2**70, 2**128]), size=st.sampled_from([1, 50, GUIDE_MIN_SIZE + 3]),
+       seed=st.integers(0, 2**32))
+def test_choose_on_a_boundary_draws_the_rest_of_u_as_the_reference(parts, scale, size, seed):
+    weights = [p * scale * (64 // 8) for p in parts]
+    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+    got = choose(weights, size, _CoarseBits(a))
+    assert np.array_equal(got, ref.choose_draws(weights, size, _CoarseBits(b)))
+    assert a.bit_generator.state == b.bit_generator.state
