@@ -88,7 +88,8 @@ IMPORT_TIME = THREADS + ("MALLOC_TOP_PAD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MM
 PRELOAD = ("numpy", "scipy.special", "scipy.stats", "scipy.optimize", "pandas", "pyarrow.parquet",
            "dpposterior.paper.__main__", "dpposterior.paper.experiments", "dpposterior.paper.coverage",
            "dpposterior.paper.beyond", "dpposterior.paper.report", "dpposterior.paper.render",
-           "jupytext", "nbformat", "papermill", "nbconvert", "papermill.translators", "jinja2")
+           "jupytext", "nbformat", "papermill", "nbconvert", "papermill.translators", "jinja2",
+           "dpposterior.paper.render:warm_up")
 
 #: the worker's last line on stderr (the job's log): its CPU, which Snakemake's benchmark file does not see
 CPU_LINE = "dpposterior.paper.jobserver: worker cpu_seconds={cpu:.3f} user={user:.3f} system={system:.3f} " \
@@ -410,7 +411,8 @@ def kernel_client(argv: list[str]) -> None:
 
 
 def preload(modules: tuple[str, ...] = PRELOAD) -> None:
-    """Import ``modules`` under a job's import-time settings (the rules' ``threads: 1``)."""
+    """Import ``modules`` under a job's import-time settings (the rules' ``threads: 1``); an entry
+    ``module:function`` also calls that function (no arguments) once imported, in order."""
     import importlib
 
     from .render import skip_iri_format_checkers
@@ -419,7 +421,10 @@ def preload(modules: tuple[str, ...] = PRELOAD) -> None:
         os.environ[name] = "1"
     skip_iri_format_checkers()  # as a render job does before nbformat imports jsonschema
     for name in modules:
-        importlib.import_module(name)
+        module, _, function = name.partition(":")
+        loaded = importlib.import_module(module)
+        if function:
+            getattr(loaded, function)()
     import gc
 
     gc.collect()
