@@ -409,3 +409,24 @@ def test_a_warmed_up_process_exports_the_same_html_and_preload_calls_the_warm_up
     monkeypatch.setitem(sys.modules, "_warm_probe", types.SimpleNamespace(go=lambda: calls.append(1)))
     jobserver.preload(("_warm_probe:go", "_warm_probe"))
     assert calls == [1]
+
+
+def test_the_kernel_warm_up_leaves_a_kernel_as_it_was():
+    """style.warm_up (run once in the kernel server) takes no pyplot figure, keeps rcParams, and does not import
+    the inline backend (imported before the kernel's shell exists, it would not register its PNG display, and the
+    notebooks would lose their figures); it is in the kernel server's preload."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from dpposterior.paper import jobserver
+
+    assert "dpposterior.paper.style:warm_up" in jobserver.KERNEL_PRELOAD
+    script = ("import sys, matplotlib, matplotlib.pyplot as plt\nfrom dpposterior.paper import style\n"
+              "rc = dict(matplotlib.rcParams)\nstyle.warm_up()\n"
+              "assert dict(matplotlib.rcParams) == rc\nassert plt.get_fignums() == []\n"
+              "assert 'matplotlib_inline.backend_inline' not in sys.modules\nprint('ok')\n")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**__import__("os").environ, "PYTHONPATH": src, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -374,7 +374,8 @@ KERNEL_ENV = "DPPOSTERIOR_KERNELSERVER"
 #: what a kernel server imports once: ipykernel and what the notebook templates' first cells import, in their order
 KERNEL_PRELOAD = ("ipykernel.kernelapp", "matplotlib.pyplot", "numpy", "pandas", "scipy.stats", "seaborn",
                   "dpposterior.paper.claims", "dpposterior.paper.items", "dpposterior.paper.style",
-                  "dpposterior.paper.tables", "dpposterior.paper.variants")
+                  "dpposterior.paper.tables", "dpposterior.paper.variants", "pyarrow.parquet",
+                  "dpposterior.paper.style:warm_up")
 
 #: a kernel worker's entry: ipykernel's, as ``python -m ipykernel_launcher`` runs it
 KERNEL_ENTRY = "dpposterior.paper.jobserver:kernel_main"
