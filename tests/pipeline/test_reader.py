@@ -371,3 +371,62 @@ def test_ratios_at_one_n_are_bars_named_like_the_legend():
     assert [t.get_text() for t in ax.get_yticklabels()] == ["geometric", "lattice (average)"]
     assert "n = 5" in ax.get_xlabel()
     plt.close(fig)
+
+
+def test_a_warmed_up_process_exports_the_same_html_and_preload_calls_the_warm_up(tmp_path, monkeypatch):
+    """render.warm_up (run once in the job server) only fills caches: a notebook exported after it is byte for
+    byte what a fresh process exports; a preload entry ``module:function`` calls the function."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import nbformat
+
+    from dpposterior.paper import jobserver
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Title\n\n**What it shows.** a *b* `c` | d\n---|---\n1 | 2"),
+                nbformat.v4.new_code_cell("import math\nx = math.pi  # pi", outputs=[
+                    nbformat.v4.new_output("stream", name="stdout", text="3.14\n"),
+                    nbformat.v4.new_output("display_data", data={"text/markdown": "**Caption.** x", "text/plain": ""})])]
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, path)
+    script = ("import sys, nbformat\nfrom dpposterior.paper import render\n"
+              "if sys.argv[2] == 'warm':\n    render.warm_up()\n"
+              "sys.stdout.write(render.html_exporter().from_notebook_node(nbformat.read(sys.argv[1], 4))[0])\n")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    bodies = [subprocess.run([sys.executable, "-c", script, str(path), how], capture_output=True, text=True, check=True,
+                             env={**__import__("os").environ, "PYTHONPATH": src}).stdout for how in ("cold", "warm")]
+    assert bodies[0] and bodies[0] == bodies[1]
+    assert "dpposterior.paper.render:warm_up" in jobserver.PRELOAD
+    import gc
+    import types
+
+    calls = []
+    for name in jobserver.THREADS:  # preload sets them; keep this process's
+        monkeypatch.setenv(name, "1")
+    monkeypatch.setattr(gc, "freeze", lambda: None)
+    monkeypatch.setitem(sys.modules, "_warm_probe", types.SimpleNamespace(go=lambda: calls.append(1)))
+    jobserver.preload(("_warm_probe:go", "_warm_probe"))
+    assert calls == [1]
+
+
+def test_the_kernel_warm_up_leaves_a_kernel_as_it_was():
+    """style.warm_up (run once in the kernel server) takes no pyplot figure, keeps rcParams, and does not import
+    the inline backend (imported before the kernel's shell exists, it would not register its PNG display, and the
+    notebooks would lose their figures); it is in the kernel server's preload."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from dpposterior.paper import jobserver
+
+    assert "dpposterior.paper.style:warm_up" in jobserver.KERNEL_PRELOAD
+    script = ("import sys, matplotlib, matplotlib.pyplot as plt\nfrom dpposterior.paper import style\n"
+              "rc = dict(matplotlib.rcParams)\nstyle.warm_up()\n"
+              "assert dict(matplotlib.rcParams) == rc\nassert plt.get_fignums() == []\n"
+              "assert 'matplotlib_inline.backend_inline' not in sys.modules\nprint('ok')\n")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**__import__("os").environ, "PYTHONPATH": src, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -88,7 +88,8 @@ IMPORT_TIME = THREADS + ("MALLOC_TOP_PAD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MM
 PRELOAD = ("numpy", "scipy.special", "scipy.stats", "scipy.optimize", "pandas", "pyarrow.parquet",
            "dpposterior.paper.__main__", "dpposterior.paper.experiments", "dpposterior.paper.coverage",
            "dpposterior.paper.beyond", "dpposterior.paper.report", "dpposterior.paper.render",
-           "jupytext", "nbformat", "papermill", "nbconvert", "papermill.translators", "jinja2")
+           "jupytext", "nbformat", "papermill", "nbconvert", "papermill.translators", "jinja2",
+           "dpposterior.paper.render:warm_up")
 
 #: the worker's last line on stderr (the job's log): its CPU, which Snakemake's benchmark file does not see
 CPU_LINE = "dpposterior.paper.jobserver: worker cpu_seconds={cpu:.3f} user={user:.3f} system={system:.3f} " \
@@ -373,7 +374,8 @@ KERNEL_ENV = "DPPOSTERIOR_KERNELSERVER"
 #: what a kernel server imports once: ipykernel and what the notebook templates' first cells import, in their order
 KERNEL_PRELOAD = ("ipykernel.kernelapp", "matplotlib.pyplot", "numpy", "pandas", "scipy.stats", "seaborn",
                   "dpposterior.paper.claims", "dpposterior.paper.items", "dpposterior.paper.style",
-                  "dpposterior.paper.tables", "dpposterior.paper.variants")
+                  "dpposterior.paper.tables", "dpposterior.paper.variants", "pyarrow.parquet",
+                  "dpposterior.paper.style:warm_up")
 
 #: a kernel worker's entry: ipykernel's, as ``python -m ipykernel_launcher`` runs it
 KERNEL_ENTRY = "dpposterior.paper.jobserver:kernel_main"
@@ -410,7 +412,8 @@ def kernel_client(argv: list[str]) -> None:
 
 
 def preload(modules: tuple[str, ...] = PRELOAD) -> None:
-    """Import ``modules`` under a job's import-time settings (the rules' ``threads: 1``)."""
+    """Import ``modules`` under a job's import-time settings (the rules' ``threads: 1``); an entry
+    ``module:function`` also calls that function (no arguments) once imported, in order."""
     import importlib
 
     from .render import skip_iri_format_checkers
@@ -419,7 +422,10 @@ def preload(modules: tuple[str, ...] = PRELOAD) -> None:
         os.environ[name] = "1"
     skip_iri_format_checkers()  # as a render job does before nbformat imports jsonschema
     for name in modules:
-        importlib.import_module(name)
+        module, _, function = name.partition(":")
+        loaded = importlib.import_module(module)
+        if function:
+            getattr(loaded, function)()
     import gc
 
     gc.collect()

@@ -69,6 +69,38 @@ def html_exporter():
                         template_file="folded.html.j2")
 
 
+def warm_up() -> None:
+    """Do once, in the job server (:mod:`.jobserver`), the first-use work every render job's process repeated:
+    nbformat's schema validator, jupytext's percent reader, and the HTML export's regular expressions (pygments'
+    Python lexer, the markdown renderer, the sanitizer), which Python and pygments cache per process.  A forked
+    render job inherits the caches; each still builds its own exporter (:func:`html_exporter`), so what it writes
+    is what a fresh process writes.  Writes nothing."""
+    skip_iri_format_checkers()  # before nbformat imports jsonschema (.startup)
+    import base64
+
+    import jupytext
+    import nbformat
+
+    nb = jupytext.reads('# %% [markdown]\n# # A title\n#\n# Some *text*, a [link](x.html) and `code`.\n\n'
+                        '# %% tags=["parameters"]\nx = 1\n\n# %%\nimport math\nprint(math.pi)  # a comment\n',
+                        fmt="py:percent")
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python", "codemirror_mode": {"name": "ipython", "version": 3},
+                                    "file_extension": ".py", "mimetype": "text/x-python",
+                                    "pygments_lexer": "ipython3", "nbconvert_exporter": "python"}
+    png = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                                         "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"))
+    nb.cells[-1].outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="3.14\n"),
+        nbformat.v4.new_output("display_data", data={"text/markdown": "**Bold** | a\n---|---\n1 | 2\n",
+                                                     "text/plain": "<Markdown>"}),
+        nbformat.v4.new_output("display_data", data={"image/png": png.decode(), "text/plain": "<Figure>"}),
+        nbformat.v4.new_output("execute_result", data={"text/html": "<table><tr><td>1</td></tr></table>",
+                                                       "text/plain": "1"}, execution_count=1)]
+    nbformat.reads(nbformat.writes(nb), as_version=4)  # validated, as nbformat.read and write do
+    html_exporter().from_notebook_node(nb)
+
+
 def verdict_summary(parameters: dict) -> str:
     """One line on the item's verdicts (the notebook's first cell), from the verdict CSV it wrote; '' if none.
 

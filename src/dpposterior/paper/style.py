@@ -107,6 +107,30 @@ def apply() -> None:
     plt.rcParams.update(RC)
 
 
+def warm_up() -> None:
+    """Draw and save one small figure (PNG and PDF, with the paper's rcParams, to memory) and so do once, in the
+    kernel server (:mod:`.jobserver`), what each notebook kernel did on its first figure: the fonts loaded, the PDF
+    backend's font embedding (fontTools) imported, the inline backend's PNG formatter.  A figure of its own, not
+    pyplot's (no figure number taken), rcParams restored after: a forked kernel starts as it did."""
+    import io
+
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(3.0, 2.0))
+        ax = fig.subplots()
+        ax.plot([1.0, 2.0], [1.0, 0.5], marker="o", label="a line")
+        ax.set(title="a title", xlabel="$n$", ylabel="error", xscale="log")
+        ax.legend()
+        fig.text(0.5, 1.0, "a bold title", fontweight="bold")
+        for fmt in ("png", "pdf"):
+            fig.savefig(io.BytesIO(), format=fmt)
+        from IPython.core.pylabtools import print_figure
+
+        print_figure(fig, "png")
+
+
 def log_ticks(axis) -> None:
     """Plain labelled ticks on a log axis: 1, 1.1, 1.2, 1.3, 1.5, ... x 10^j over a range under half a decade,
     1, 2, 3, 5 x 10^j up to about a decade (either would otherwise get one label or none), 1, 2, 5 x 10^j up to
