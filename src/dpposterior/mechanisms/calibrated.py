@@ -106,6 +106,14 @@ class _HellingerRows:
         return self.base.hellinger(counts)
 
 
+def _refine_grid(lo: float, llo: float, hi: float, lhi: float, eps: float) -> np.ndarray:
+    """The factors tried inside the bracket ``[lo, hi]`` (losses ``llo <= eps < lhi``): the interpolation guess
+    +- RTOL/2 and the bracket's thirds, those strictly inside it, ascending."""
+    g = lo + (eps - llo) * (hi - lo) / (lhi - llo) if lhi > llo else 0.5 * (lo + hi)
+    return np.array(sorted({x for x in (g * (1 - RTOL / 2), g * (1 + RTOL / 2), lo + (hi - lo) / 3,
+                                        lo + 2 * (hi - lo) / 3) if lo < x < hi}))
+
+
 def _lse_rows(x: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
     """Row-wise ``x - logsumexp(x)`` in place (``scratch``: a buffer shaped as ``x`` for the exponentials)."""
     top = x.max(axis=1, keepdims=True)
@@ -308,9 +316,7 @@ def _calibrate_table(mech: ExponentialMechanism, a, n: int, spec: ReleaseSpec,
     else:
         raise InputError(f"calibration found no factor in [2^-60, 2^60] for mechanism {mech.id!r}")
     while hi / lo - 1.0 > RTOL:  # refine: interpolation guess +- RTOL/2, plus the bracket's thirds
-        g = lo + (eps - llo) * (hi - lo) / (lhi - llo) if lhi > llo else 0.5 * (lo + hi)
-        grid = np.array(sorted({x for x in (g * (1 - RTOL / 2), g * (1 + RTOL / 2), lo + (hi - lo) / 3,
-                                            lo + 2 * (hi - lo) / 3) if lo < x < hi}))
+        grid = _refine_grid(lo, llo, hi, lhi, eps)
         ks = np.concatenate([[lo], grid, [hi]])
         vals = _last_crossing(ks[:-1], partial(_kept_loss, table, ks, keep, llo), eps)
         i = min(vals)
@@ -356,9 +362,7 @@ def _calibrate(mech: ExponentialMechanism, a: tuple, n: int, spec: ReleaseSpec) 
     else:
         raise InputError(f"calibration found no factor in [2^-60, 2^60] for mechanism {mech.id!r}")
     while hi / lo - 1.0 > RTOL:  # refine: interpolation guess +- RTOL/2, plus the bracket's thirds
-        g = lo + (eps - llo) * (hi - lo) / (lhi - llo) if lhi > llo else 0.5 * (lo + hi)
-        grid = np.array(sorted({x for x in (g * (1 - RTOL / 2), g * (1 + RTOL / 2), lo + (hi - lo) / 3,
-                                            lo + 2 * (hi - lo) / 3) if lo < x < hi}))
+        grid = _refine_grid(lo, llo, hi, lhi, eps)
         vals = subset_losses(base, pc, pcp, grid)
         ks, ls = np.concatenate([[lo], grid, [hi]]), np.concatenate([[llo], vals, [lhi]])
         i = np.flatnonzero(ls[:-1] <= eps)[-1]
