@@ -117,6 +117,25 @@ def candidate_rank(m: ArrayLike) -> NDArray[np.int64]:
     return rank
 
 
+def neighbour_moves(counts: ArrayLike, ordered: bool = False) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+    """The neighbours ``c - e_i + e_j`` of the count vectors ``counts`` (rows), one direction at a time: for each
+    ``i < j`` (every ``i != j`` if ``ordered``), in that order, ``(rows, ranks)``: the rows of ``counts`` with
+    ``c_i >= 1`` and the :func:`candidate_rank` of their neighbour (neighbouring data sets, docs/definitions.md)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    k = counts.shape[1]
+    out = []
+    for i in range(k):
+        for j in range(k) if ordered else range(i + 1, k):
+            if i == j:
+                continue
+            ok = np.flatnonzero(counts[:, i] >= 1)
+            moved = counts[ok].copy()
+            moved[:, i] -= 1
+            moved[:, j] += 1
+            out.append((ok, candidate_rank(moved)))
+    return out
+
+
 def directions(k: int) -> NDArray[np.int64]:
     """The k(k-1) substitutions ``(i, j)``, i != j, in a fixed order (i slowest)."""
     return np.array([(i, j) for i in range(k) for j in range(k) if i != j], dtype=np.int64)

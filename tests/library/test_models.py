@@ -166,3 +166,20 @@ def test_neighbours_match_the_definition_in_order(c):
     assert got.tolist() == want
     assert neighbour_count(c) == len(want)
     assert [neighbour_at(c, i).tolist() for i in range(len(want))] == want
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+@given(k=st.integers(2, 4), n=st.integers(0, 6))
+@settings(max_examples=30, deadline=None)
+def test_neighbour_moves_are_every_neighbour_once(ordered, k, n):
+    import itertools
+
+    from dpposterior.models import candidates, neighbour_moves
+
+    cands = [tuple(c) for c in candidates(n, k)]
+    got = [(cands[r], cands[d]) for rows, ranks in neighbour_moves(np.array(cands).reshape(-1, k), ordered)
+           for r, d in zip(rows.tolist(), ranks.tolist())]
+    want = [(c, tuple(x - (t == i) + (t == j) for t, x in enumerate(c)))
+            for i, j in (itertools.permutations(range(k), 2) if ordered else itertools.combinations(range(k), 2))
+            for c in cands if c[i] >= 1]
+    assert got == want

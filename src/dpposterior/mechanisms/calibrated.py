@@ -61,7 +61,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InputError
-from ..models import candidate_rank
+from ..models import neighbour_moves
 from . import scan
 from .base import Guarantee, Mechanism, pure
 from .exponential import ExponentialMechanism, ExponentialRows
@@ -207,16 +207,8 @@ class _Table:
         for lo in range(0, N, step):
             self.h[lo:lo + step] = rows.hellinger(cands[lo:lo + step])
         self.w = np.asarray(rows.weights_of(cands), dtype=np.float64)[:, None]
-        src, dst = [], []
-        for i in range(rows.k):
-            for j in range(i + 1, rows.k):
-                ok = np.flatnonzero(cands[:, i] >= 1)
-                moved = cands[ok].copy()
-                moved[:, i] -= 1
-                moved[:, j] += 1
-                src.append(ok)
-                dst.append(candidate_rank(moved))
-        ia, ib = np.concatenate(src), np.concatenate(dst)
+        moves = neighbour_moves(cands)
+        ia, ib = np.concatenate([m[0] for m in moves]), np.concatenate([m[1] for m in moves])
         # the pairs as runs (p, a, b, m): pairs p .. p + m - 1 are rows a .. a + m - 1 against b .. b + m - 1 (slices,
         # not gathers: ~n runs per direction), each at most `step` long
         cut = np.flatnonzero((np.diff(ia) != 1) | (np.diff(ib) != 1)) + 1

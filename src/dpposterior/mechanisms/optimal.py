@@ -111,7 +111,7 @@ from .. import remap as rm
 from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
 from ..limits import Plan, Task, limit_setting
-from ..models import candidate_rank, candidates, check_size, log_prior_predictive, n_candidates
+from ..models import candidate_rank, candidates, check_size, log_prior_predictive, n_candidates, neighbour_moves
 from ..validate import _exact, estimate_text  # _exact: a bound printed exactly: "<= 30, got 30.000001", never "got 30"
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf, risk_plan
 
@@ -246,17 +246,7 @@ class OptimalRows(Rows):
 
 def _adjacent_pairs(cands: NDArray[np.int64]) -> NDArray[np.int64]:
     """Every ordered adjacent pair ``(rank c, rank c')``, ``c' = c - e_i + e_j``, i != j."""
-    k = cands.shape[1]
-    out = []
-    for i in range(k):
-        for j in range(k):
-            if i == j:
-                continue
-            ok = np.flatnonzero(cands[:, i] >= 1)
-            moved = cands[ok].copy()
-            moved[:, i] -= 1
-            moved[:, j] += 1
-            out.append(np.stack([ok, candidate_rank(moved)], axis=1))
+    out = [np.stack(move, axis=1) for move in neighbour_moves(cands, ordered=True)]
     return np.concatenate(out) if out else np.empty((0, 2), dtype=np.int64)
 
 

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from ..errors import SizeError
 from ..limits import limit_setting
-from ..models import candidate_rank, check_size, n_candidates
+from ..models import check_size, n_candidates, neighbour_moves
 from ..validate import estimate_text
 from .base import PAIRS_PER_SECOND
 
@@ -65,9 +65,8 @@ def adjacent_blocks(rows, progress: bool = False, desc: str = "pairs"):
     ``i < j``, ``(c, c', values_c, values_c')``: the count vectors of the pairs (``(P, k)`` each) and
     their rows (``(P, N)`` each; ``values_c`` is a fresh copy).  Memory stays under ``WORK_BYTES``.
     """
-    cands, k = rows.cands, rows.k
+    cands = rows.cands
     N = len(cands)
-    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     chunk = max(1, min(N, WORK_BYTES // (8 * N * 4)))
     # imported here: tqdm.auto in a notebook kernel imports ipywidgets (~0.1 s), and only a progress bar needs it
     from tqdm.auto import tqdm
@@ -76,14 +75,8 @@ def adjacent_blocks(rows, progress: bool = False, desc: str = "pairs"):
     for lo in range(0, N, chunk):
         hi = min(N, lo + chunk)
         block = cands[lo:hi]
-        srcs, dsts = [], []
-        for i, j in pairs:
-            ok = np.flatnonzero(block[:, i] >= 1)
-            moved = block[ok].copy()
-            moved[:, i] -= 1
-            moved[:, j] += 1
-            srcs.append(ok)
-            dsts.append(candidate_rank(moved))
+        moves = neighbour_moves(block)
+        srcs, dsts = [m[0] for m in moves], [m[1] for m in moves]
         dst_all = np.concatenate(dsts)
         outside = np.unique(dst_all[(dst_all < lo) | (dst_all >= hi)])
         lp_in = rows(block)
