@@ -234,6 +234,16 @@ def test_a_which_to_use_cell_names_its_winner_and_margin(winner, runner_up, rati
     assert style.name(winner).startswith(lines[0])
 
 
+def test_past_the_lp_a_cell_gives_the_winner_over_its_certified_bound():
+    """Where the k >= 3 LP is past its budgets, the yardstick's bound says how far the optimum can be: "opt. <= x1.04"
+    (the winner over the bound); the optimum's own ratio wins where both are given, and without either the cell
+    says so."""
+    cell = style.winner_cell("lattice~average", "geometric", 1.35, float("nan"), None, 1.0437).split("\n")
+    assert cell[-1] == "opt. \u2264 x1.04"
+    assert style.winner_cell("geometric", "lshist", 1.02, 1.05, None, 1.2).split("\n")[-1] == "opt. x1.05"
+    assert style.winner_cell("geometric", "lshist", 1.02, float("nan"), None).split("\n")[-1] == "no LP optimum"
+
+
 def test_a_cell_names_the_winners_twin_apart_from_its_runner_up():
     """At k >= 3 lszhang and lshist are one release: the cell names both as the winner and measures the margin to the
     next different release (not a "tie" with itself)."""

@@ -109,3 +109,85 @@ def test_the_bracket_claim_cannot_check_without_a_bound_or_a_table():
     assert row.verdict == V.CANNOT_CHECK
     (row,) = C.judge("frontier", [dict(BRACKET, k=4)], frame())
     assert row.verdict == V.CANNOT_CHECK
+
+
+# --- `lp_optimum: true` (the which-to-use grid): the LP's optimum where it is planned, the blocks elsewhere ----------
+
+def test_where_the_lp_is_planned_no_block_runs_and_the_bound_is_the_grids_optimum(monkeypatch):
+    from dpposterior import yardstick as Y
+
+    blocked = []
+    plan_blocks = Y.plan_blocks
+    monkeypatch.setattr(Y, "plan_blocks", lambda prior, n, *a: blocked.append(n) or plan_blocks(prior, n, *a))
+    # k = 3: the LP is planned at n = 2 (|R| = 6), not at n = 20 (its estimate ~1,300 s, over the 45 s solve limit)
+    spec = {**SPEC, "priors": [[1, 1, 1]], "n": [2, 20], "max_candidates": 300,
+            "yardstick": {"seconds": 0.35, "lp_optimum": True}}
+    yard = beyond.yardstick_grid(spec)
+    assert blocked == [20]  # the LP's points cost nothing here
+    lp, rest = yard[yard.n == 2], yard[yard.n == 20]
+    assert (lp.route == beyond.LP_ROUTE).all() and lp.bound.isna().all() and (lp.status == "ok").all()
+    assert (rest.route != beyond.LP_ROUTE).all() and rest.bound.gt(0).all()
+    grid = pd.concat([beyond.expected_error_grid(m, {**spec, "n": [2]})
+                      for m in ("optimal~worst", "optimal~average", "geometric")], ignore_index=True)
+    b = beyond.brackets(grid, yard).set_index(["n", "objective"])
+    for o in ("worst", "average"):
+        opt = grid[(grid.mechanism == beyond.OPTIMUM[o]) & (grid.k == 3) & (grid.n == 2)][o].iloc[0]
+        assert b.loc[(2, o), "bound"] == opt and b.loc[(2, o), "ratio"] == 1.0 and b.loc[(2, o), "below"]
+        assert b.loc[(2, o), "how"].startswith("the LP's optimum")
+    # without the setting, the same grid runs the blocks at every point (the frontier's table, unchanged)
+    blocked.clear()
+    beyond.yardstick_grid({**spec, "n": [2], "yardstick": {"seconds": 0.35}})
+    assert blocked == [2]
+
+
+def lp_frame(lattice=0.40, optimum=0.39, is_optimum=True, status="ok"):
+    """One k = 3 point (n = 5) where the LP is planned: optimal~worst (the LP's optimum, ``is_optimum``), lattice~worst
+    and geometric, and the yardstick's row for the worst case, route :data:`beyond.LP_ROUTE`."""
+    base = {"k": 3, "epsilon": 1.0, "prior": [1.0] * 3, "prior_strength": 1.0, "n": 5, "pure_dp": True,
+            "status": "ok", "is_optimum": False, "average": 0.3}
+    grid = pd.DataFrame([dict(base, mechanism="optimal~worst", worst=optimum, is_optimum=is_optimum, status=status),
+                         dict(base, mechanism="lattice~worst", worst=lattice),
+                         dict(base, mechanism="geometric", worst=0.5)])
+    yard = pd.DataFrame([{"prior": [1.0] * 3, "prior_strength": 1.0, "k": 3, "n": 5, "epsilon": 1.0,
+                          "objective": "worst", "bound": np.nan, "how": "the LP's optimum (optimal~worst, computed)",
+                          "route": beyond.LP_ROUTE, "plan_seconds": 0.0, "status": "ok"}])
+    return C.Errors(grid, yard)
+
+
+def test_the_lp_bracket_closes_and_fails_with_a_release_below_the_optimum():
+    (row,) = C.judge("which_to_use", [BRACKET], lp_frame())
+    assert row.verdict == V.REPRODUCED and "optimal~worst 0.3900 / bound 0.3900 = 1.000" in row.computed
+    (row,) = C.judge("which_to_use", [BRACKET], lp_frame(lattice=0.385))  # a release below the LP's optimum: a bug
+    assert row.verdict == V.NOT_REPRODUCED and "ABOVE the exact error of lattice~worst" in row.computed
+
+
+def test_the_lp_bracket_cannot_check_where_the_grid_has_no_lp_optimum():
+    # the LP was planned, but its solver failed (optimal ran the lattice release: is_optimum False), or it was refused
+    (row,) = C.judge("which_to_use", [BRACKET], lp_frame(is_optimum=False))
+    assert row.verdict == V.CANNOT_CHECK and "solver did not reach the optimum" in row.computed
+    (row,) = C.judge("which_to_use", [BRACKET], lp_frame(status="the expected errors of optimal ...: refused"))
+    assert row.verdict == V.CANNOT_CHECK and "not computed: the expected errors" in row.computed
+
+
+def test_the_which_to_use_bracket_rows_fail_past_their_configured_tolerance():
+    """The item's own claims (config.yaml, which-to-use: one per k): a row per cell, REPRODUCED at the tolerance's
+    edge, NOT REPRODUCED just past it (the best release over the bound), so a wider bracket than measured shows."""
+    import yaml
+
+    from dpposterior.paper.paths import repo_root
+
+    cfg = yaml.safe_load((repo_root() / "config.yaml").read_text(encoding="utf-8"))
+    claims = [c for c in cfg["items"]["which-to-use"]["claims"] if c["kind"] == "bracket"]
+    assert sorted(c["k"] for c in claims) == [3, 4]
+    for cl in claims:
+        k, tol = cl["k"], cl["tolerance"]
+        for ratio, verdict in ((1 + tol * 0.999, V.REPRODUCED), (1 + tol * 1.001, V.NOT_REPRODUCED)):
+            base = {"status": "ok", "k": k, "epsilon": 1.0, "prior": [1.0] * k, "prior_strength": 1.0, "n": 10,
+                    "pure_dp": True}
+            grid = pd.DataFrame([dict(base, mechanism="lattice~worst", worst=0.3 * ratio, average=0.2 * ratio),
+                                 dict(base, mechanism="geometric", worst=9.0, average=8.0)])
+            yard = pd.DataFrame([{"prior": [1.0] * k, "prior_strength": 1.0, "k": k, "n": 10, "epsilon": 1.0,
+                                  "objective": o, "bound": b, "how": "corner blocks", "route": "corner blocks",
+                                  "status": "ok"} for o, b in (("worst", 0.3), ("average", 0.2))])
+            rows = C.judge("which_to_use", [cl], C.Errors(grid, yard))
+            assert [r.verdict for r in rows] == [verdict] * 2, (k, ratio, [r.computed for r in rows])

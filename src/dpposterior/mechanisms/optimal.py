@@ -597,6 +597,13 @@ class OptimalMechanism(Mechanism):
 
     # -- k >= 3: the LP where it runs, the lattice release beyond ------------------------------
 
+    def lp_planned(self, n: int, k: int, spec: ReleaseSpec) -> bool:
+        """k >= 3: whether the linear program is the planned route, from public n, k, eps and objective alone: within
+        :data:`MAX_OUTPUTS` and the solve budget (no solve; its solver may still fail, which :meth:`uses_lattice`
+        finds by solving)."""
+        return n_candidates(n, k) <= MAX_OUTPUTS and self.solve_seconds(n, k, spec.objective, spec.epsilon) <= \
+            limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+
     def uses_lattice(self, prior, n: int, spec: ReleaseSpec) -> bool:
         """k >= 3: whether the release is the lattice release with the objective's remap (docs/lattice.md) rather
         than the LP's table: the LP is over :data:`MAX_OUTPUTS`, over the time budget, or its solver did not
@@ -604,8 +611,7 @@ class OptimalMechanism(Mechanism):
         k = len(prior)
         if k < 3:
             return False
-        if n_candidates(n, k) > MAX_OUTPUTS or self.solve_seconds(n, k, spec.objective, spec.epsilon) > \
-                limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS"):
+        if not self.lp_planned(n, k, spec):
             return True
         self.check_distance(spec, k)
         try:

@@ -329,6 +329,22 @@ def yardstick_points(spec: dict) -> list[tuple[list[float], int, float]]:
             for n in spec["n"] if n_candidates(int(n), len(prior)) <= limit for eps in spec["epsilon"]]
 
 
+#: The yardstick table's ``route`` where the optimum's linear program is the planned route (``lp_optimum: true``): no
+#: block relaxation runs there, and :func:`brackets` takes the LP's optimum from the grid as the point's bound.
+LP_ROUTE = "the LP's optimum (from the grid)"
+
+
+def lp_planned(prior: list[float], n: int, eps: float, objective: str) -> bool:
+    """Whether the optimum's entry (:data:`OPTIMUM`) plans its linear program at this k >= 3 point for ``objective``,
+    from public inputs alone (:meth:`~dpposterior.mechanisms.optimal.Optimal.lp_planned`: no solve)."""
+    v = parsed(OPTIMUM[objective])
+    try:
+        release = ReleaseSpec.of(v, eps)
+    except InputError:  # a setting the entry refuses (eps past its limit): no LP, the block relaxation's turn
+        return False
+    return len(prior) >= 3 and v.entry.lp_planned(n, len(prior), release)
+
+
 def yardstick_grid(spec: dict) -> pd.DataFrame:
     """Rows per k >= 3 point of the grid (:func:`yardstick_points`) and objective (``worst``, ``average``): ``bound``,
     a certified lower bound on the best achievable error there (docs/definitions.md §9;
@@ -338,15 +354,18 @@ def yardstick_grid(spec: dict) -> pd.DataFrame:
 
     ``spec["yardstick"]`` holds the settings: ``seconds``, each objective's share for its block relaxation
     (:func:`dpposterior.yardstick.plan_blocks`: corner blocks for the worst case, dual flows for the average, the
-    deepest / widest that fits), and ``max_candidates``, the largest ``|R(n)|`` computed.  A point past
-    ``max_candidates``, or whose block plan is refused (its share, ``DPPOSTERIOR_MAX_SOLVE_SECONDS``, memory), or
-    whose one-count bound is refused for its size, keeps a row with that ``status`` and no bound: the looser
-    one-count bound alone is not recorded as the point's yardstick."""
+    deepest / widest that fits), ``max_candidates``, the largest ``|R(n)|`` computed, and ``lp_optimum``: when true,
+    an objective whose optimum is the linear program by its plan (:func:`lp_planned`) runs no block relaxation: its
+    row has route :data:`LP_ROUTE` and no bound here, and :func:`brackets` takes the LP's optimum from the grid (the
+    optimum itself, at no cost).  A point past ``max_candidates``, or whose block plan is refused (its share,
+    ``DPPOSTERIOR_MAX_SOLVE_SECONDS``, memory), or whose one-count bound is refused for its size, keeps a row with
+    that ``status`` and no bound: the looser one-count bound alone is not recorded as the point's yardstick."""
     from ..yardstick import block_bounds, plan_blocks, yardstick
 
     settings = spec.get("yardstick") or {}
     share = float(settings.get("seconds", 20.0))
     cap = settings.get("max_candidates")
+    by_lp = bool(settings.get("lp_optimum", False))
     rows = []
     for prior, n, eps in yardstick_points(spec):
         k = len(prior)
@@ -358,17 +377,21 @@ def yardstick_grid(spec: dict) -> pd.DataFrame:
                 r["status"] = (f"not computed: |R(n)| = {n_candidates(n, k)} over yardstick.max_candidates = "
                                f"{int(cap)} (config)")
         else:
-            plans = plan_blocks(prior, n, eps, share)
+            lp = {o for o in OPTIMUM if by_lp and lp_planned(prior, n, eps, o)}
+            for o in lp:
+                out[o].update(route=LP_ROUTE, plan_seconds=0.0, how=f"the LP's optimum ({OPTIMUM[o]}, computed)")
+            rest = {o: r for o, r in out.items() if o not in lp}
+            plans = {o: p for o, p in plan_blocks(prior, n, eps, share).items() if o in rest} if rest else {}
             for o, (plan, _) in plans.items():
                 out[o].update(route=plan.route, plan_seconds=float(plan.seconds), status=plan.refused() or "ok")
             blocks = block_bounds(prior, n, eps, plans)
             try:
-                y = yardstick(prior, n, eps, None, blocks)
+                y = yardstick(prior, n, eps, None, blocks) if rest else None
             except InputError as exc:  # the one-count bound's k = 2 solves refused for their size
                 y = None
-                for r in out.values():
+                for r in rest.values():
                     r["status"] = " ".join(str(exc).split())
-            for o, r in out.items():
+            for o, r in rest.items():
                 if y is None or r["status"] != "ok":
                     continue
                 if o not in blocks:  # the block LP failed (HiGHS's status): only the loose one-count bound is at hand
@@ -387,7 +410,11 @@ def brackets(df: pd.DataFrame, yard: pd.DataFrame) -> pd.DataFrame:
     ``below``: whether the bound is at or below *every* such release's error there (it must be: a certified bound
     above a release's exact error is a bug, and :func:`~dpposterior.paper.claims.bracket` says so).  ``releases``:
     how many releases were compared; ``lowest``: the release with the smallest error (the one a bound above it
-    would contradict).  Rows of ``yard`` without a bound keep ``bound`` NaN and their ``status``."""
+    would contradict).  Rows of ``yard`` without a bound keep ``bound`` NaN and their ``status``.  A row whose
+    ``route`` is :data:`LP_ROUTE` takes as its bound the optimum of ``df`` there (the optimum's row computed by its
+    linear program, ``is_optimum``: the bracket closes, ``ratio`` 1, and every release is checked against it); where
+    the grid has none (the LP's solver failed and ``optimal`` ran the lattice release, or its row was refused), no
+    bound, and the status says why."""
     cols = ["k", "prior_strength", "n", "epsilon", "objective", "bound", "how", "status", "best", "best_mechanism",
             "ratio", "below", "releases"]
     if yard is None or not len(yard):
@@ -397,14 +424,34 @@ def brackets(df: pd.DataFrame, yard: pd.DataFrame) -> pd.DataFrame:
     for r in yard.itertuples(index=False):
         s = ok[(ok.k == r.k) & (ok.prior_strength == r.prior_strength) & (ok.n == r.n) & (ok.epsilon == r.epsilon)
                & ok[r.objective].notna()]
+        bound, status = r.bound, r.status
+        if getattr(r, "route", None) == LP_ROUTE:
+            bound, status = _lp_bound(df, r)
         row = {"k": int(r.k), "prior_strength": r.prior_strength, "n": int(r.n), "epsilon": r.epsilon,
-               "objective": r.objective, "bound": r.bound, "how": r.how, "status": r.status, "best": np.nan,
+               "objective": r.objective, "bound": bound, "how": r.how, "status": status, "best": np.nan,
                "best_mechanism": None, "ratio": np.nan, "below": None, "releases": len(s)}
         if len(s):
             i = s[r.objective].to_numpy(float).argmin()
             row.update(best=float(s[r.objective].iloc[i]), best_mechanism=s.mechanism.iloc[i])
-            if np.isfinite(r.bound):
-                row.update(ratio=row["best"] / r.bound if r.bound > 0 else np.inf,
-                           below=bool((r.bound <= s[r.objective].to_numpy(float)).all()))
+            if np.isfinite(bound):
+                row.update(ratio=row["best"] / bound if bound > 0 else np.inf,
+                           below=bool((bound <= s[r.objective].to_numpy(float)).all()))
         out.append(row)
     return pd.DataFrame(out, columns=cols)
+
+
+def _lp_bound(df: pd.DataFrame, r) -> tuple[float, str]:
+    """``(bound, status)`` of a yardstick row ``r`` whose route is :data:`LP_ROUTE`: the optimum's error of ``df`` at
+    its point (:func:`_optimum_rows`), or NaN and why there is none."""
+    name = OPTIMUM[r.objective]
+    at = df[(df.mechanism == name) & (df.k == r.k) & (df.prior_strength == r.prior_strength) & (df.n == r.n)
+            & (df.epsilon == r.epsilon)]
+    opt = _optimum_rows(at[at.status == "ok"], r.objective)
+    if len(opt):
+        return float(opt[r.objective].iloc[0]), r.status
+    if not len(at):
+        return np.nan, f"no {name} row in the grid: its LP optimum is the bound here"
+    if (at.status == "ok").any():
+        return np.nan, (f"{name}'s linear program was planned but its solver did not reach the optimum (the lattice "
+                         "release ran)")
+    return np.nan, f"{name} not computed: {at.status.iloc[0]}"

@@ -293,12 +293,15 @@ def save(fig, *paths: str | Path, title: str | None = None, settings: str | None
             t.remove()
 
 
-def winner_cell(winner: str, runner_up: str | None, ratio: float, to_optimum: float, same: str | None = None) -> str:
+def winner_cell(winner: str, runner_up: str | None, ratio: float, to_optimum: float, same: str | None = None,
+                to_bound: float = float("nan")) -> str:
     """The text of one which-to-use cell (a row of :func:`dpposterior.paper.beyond.winners`), read without its colour
     (in greyscale too): the winner's registry label (:func:`label`, as the legend starts), its margin ("runner-up
     +2.1%": how much larger the next release's error is; "tie" under 0.05 %) and its error over the optimum's
-    ("opt. x1.05"), or "no LP optimum" where the k >= 3 linear program is past its budgets (an optimum exists; it
-    was not computed).  ``same``: the releases with the winner's error (comma-separated ids), one line "= lshist"."""
+    ("opt. x1.05"); where the k >= 3 linear program is past its budgets (an optimum exists; it was not computed),
+    its error over a certified lower bound on the optimum, ``to_bound`` ("opt. <= x1.05": the optimum is within that
+    factor of the winner; :func:`dpposterior.paper.beyond.brackets`), or "no LP optimum" without one.  ``same``: the
+    releases with the winner's error (comma-separated ids), one line "= lshist"."""
     import math
 
     lines = [label(winner)]
@@ -310,7 +313,10 @@ def winner_cell(winner: str, runner_up: str | None, ratio: float, to_optimum: fl
         lines.append("tie (< 0.05%)")
     else:
         lines.append(f"runner-up +{100.0 * (ratio - 1.0):.{1 if ratio < 1.1 else 0}f}%")
-    lines.append(f"opt. x{to_optimum:.2f}" if math.isfinite(to_optimum) else "no LP optimum")
+    if math.isfinite(to_optimum):
+        lines.append(f"opt. x{to_optimum:.2f}")
+    else:
+        lines.append(f"opt. \u2264 x{to_bound:.2f}" if math.isfinite(to_bound) else "no LP optimum")
     return "\n".join(lines)
 
 
