@@ -23,6 +23,8 @@ The cases (the work of docs/pipeline.md's measurement, "Where it goes"):
 * ``audit lszhang n=100``: one audit pair of ``lszhang`` (2 x 1e6 exact floor-Laplace draws and their histogram);
 * ``lattice search k=3 ...``: the batched local search of ``lattice~worst``'s exact errors over the window at k = 3,
   n = 20, eps = 0.5 (3,336 near ties handed to the one-point search), and at n = 10, eps = 0.25 up to its refusal;
+* ``yardstick frontier``, ``yardstick which-to-use``: the `yardstick` jobs (a certified lower bound at every k >= 3
+  point of the grid, on the config's share; where the entry says ``lp_optimum``, none where the LP is planned);
 * ``frontier lattice~worst`` ... ``tailoring optimal~worst``: the costliest ``expected_error`` jobs, each its whole
   grid as the job computes it (the stage's spec from this checkout's ``config.yaml``), in the pipeline's order: a
   job's same-release grid and its earlier experiments' grids are the ones the same tree's earlier cases wrote; a
@@ -110,6 +112,15 @@ def grid_job(item, name, same=None, earlier=()):
     staged.insert(0, "experiment", item)
     write_parquet(staged, os.path.join(SCRATCH, "stage", item, f"{name}.parquet"))
     print(frame_digest(df), f"{len(df)} rows, {int((df.status == 'ok').sum())} ok")
+def yardstick_job(item):
+    # one yardstick job: the certified bounds of the item's k >= 3 points (the stage's spec from this checkout's
+    # config.yaml), its digest, and how many points got a block bound or the LP's optimum
+    import yaml
+    from dpposterior.paper.beyond import yardstick_grid
+    from dpposterior.paper.stages.yardstick import YARDSTICK
+    df = yardstick_grid(YARDSTICK.spec(yaml.safe_load(open(CONFIG)), item))
+    lp = int(df.route.astype(str).str.startswith("the LP's optimum").sum())
+    print(frame_digest(df), f"{len(df)} rows, {int(df.bound.notna().sum())} block bounds, {lp} by the LP's optimum")
 """
 
 CASES = {
@@ -169,6 +180,13 @@ grid_job("which-to-use", "optimal~worst", same="lattice~worst", earlier=["fronti
 """,
     "tailoring optimal~worst": """
 grid_job("tailoring", "optimal~worst", earlier=["frontier", "which-to-use"])
+""",
+    # the yardstick jobs (stage yardstick: corner blocks and dual flows at each k >= 3 point, on the config's share)
+    "yardstick frontier": """
+yardstick_job("frontier")
+""",
+    "yardstick which-to-use": """
+yardstick_job("which-to-use")
 """,
     # the calibrated variants' frontier jobs (each calibration at every point up to calibrated_max_n, then its errors)
     "frontier ehds~calibrated": """

@@ -121,12 +121,14 @@ def test_where_the_lp_is_planned_no_block_runs_and_the_bound_is_the_grids_optimu
     monkeypatch.setattr(Y, "plan_blocks", lambda prior, n, *a: blocked.append(n) or plan_blocks(prior, n, *a))
     # k = 3: the LP is planned at n = 2 (|R| = 6), not at n = 20 (its estimate ~1,300 s, over the 45 s solve limit)
     spec = {**SPEC, "priors": [[1, 1, 1]], "n": [2, 20], "max_candidates": 300,
-            "yardstick": {"seconds": 0.35, "lp_optimum": True}}
+            "yardstick": {"seconds": 0.4, "average_seconds": 0.15, "lp_optimum": True}}
     yard = beyond.yardstick_grid(spec)
-    assert blocked == [20]  # the LP's points cost nothing here
+    assert blocked == [20, 20]  # the LP's points cost nothing here (n = 20: the corners' share, then the flows')
     lp, rest = yard[yard.n == 2], yard[yard.n == 20]
     assert (lp.route == beyond.LP_ROUTE).all() and lp.bound.isna().all() and (lp.status == "ok").all()
     assert (rest.route != beyond.LP_ROUTE).all() and rest.bound.gt(0).all()
+    share = rest.set_index("objective").plan_seconds  # each objective within its own share
+    assert 0.15 < share["worst"] <= 0.4 and 0 < share["average"] <= 0.15
     grid = pd.concat([beyond.expected_error_grid(m, {**spec, "n": [2]})
                       for m in ("optimal~worst", "optimal~average", "geometric")], ignore_index=True)
     b = beyond.brackets(grid, yard).set_index(["n", "objective"])
@@ -136,7 +138,7 @@ def test_where_the_lp_is_planned_no_block_runs_and_the_bound_is_the_grids_optimu
         assert b.loc[(2, o), "how"].startswith("the LP's optimum")
     # without the setting, the same grid runs the blocks at every point (the frontier's table, unchanged)
     blocked.clear()
-    beyond.yardstick_grid({**spec, "n": [2], "yardstick": {"seconds": 0.35}})
+    beyond.yardstick_grid({**spec, "n": [2], "yardstick": {"seconds": 0.4}})
     assert blocked == [2]
 
 

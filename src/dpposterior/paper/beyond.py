@@ -354,7 +354,9 @@ def yardstick_grid(spec: dict) -> pd.DataFrame:
 
     ``spec["yardstick"]`` holds the settings: ``seconds``, each objective's share for its block relaxation
     (:func:`dpposterior.yardstick.plan_blocks`: corner blocks for the worst case, dual flows for the average, the
-    deepest / widest that fits), ``max_candidates``, the largest ``|R(n)|`` computed, and ``lp_optimum``: when true,
+    deepest / widest that fits), ``average_seconds``, the average's share where it differs (the dual flows cost
+    most: the corner blocks' share then stays what the worst case needs), ``max_candidates``, the largest ``|R(n)|``
+    computed, and ``lp_optimum``: when true,
     an objective whose optimum is the linear program by its plan (:func:`lp_planned`) runs no block relaxation: its
     row has route :data:`LP_ROUTE` and no bound here, and :func:`brackets` takes the LP's optimum from the grid (the
     optimum itself, at no cost).  A point past ``max_candidates``, or whose block plan is refused (its share,
@@ -364,6 +366,7 @@ def yardstick_grid(spec: dict) -> pd.DataFrame:
 
     settings = spec.get("yardstick") or {}
     share = float(settings.get("seconds", 20.0))
+    average_share = float(settings.get("average_seconds", share))
     cap = settings.get("max_candidates")
     by_lp = bool(settings.get("lp_optimum", False))
     rows = []
@@ -381,7 +384,10 @@ def yardstick_grid(spec: dict) -> pd.DataFrame:
             for o in lp:
                 out[o].update(route=LP_ROUTE, plan_seconds=0.0, how=f"the LP's optimum ({OPTIMUM[o]}, computed)")
             rest = {o: r for o, r in out.items() if o not in lp}
-            plans = {o: p for o, p in plan_blocks(prior, n, eps, share).items() if o in rest} if rest else {}
+            plans = plan_blocks(prior, n, eps, share) if rest else {}
+            if "average" in rest and average_share != share:
+                plans["average"] = plan_blocks(prior, n, eps, average_share)["average"]
+            plans = {o: p for o, p in plans.items() if o in rest}
             for o, (plan, _) in plans.items():
                 out[o].update(route=plan.route, plan_seconds=float(plan.seconds), status=plan.refused() or "ok")
             blocks = block_bounds(prior, n, eps, plans)
