@@ -90,7 +90,7 @@ if len(b3):
     over = pd.concat(parts, ignore_index=True)
 bracket_txt = ""
 if bracket.ratio.notna().any():
-    past = bracket[bracket.ratio.notna() & ~bracket.how.str.startswith("the LP's optimum")]
+    past = bracket[bracket.ratio.notna() & ~bracket.how.str.startswith("the LP's optimum", na=False)]
     bracket_txt = (
         " At k >= 3 past the linear program a cell says \"opt. \u2264 x1.05\" instead: the winner's error over a "
         "certified lower bound on the optimum (the yardstick: corner blocks for the worst case, a dual solution of the "
