@@ -7,9 +7,13 @@ For each setting, two processes, each timed by its CPU seconds (user + system, `
 - ``dpposterior compare ... --json``: the best computed release (smallest worst case, smallest average) and the
   yardstick compare printed beside it (its share is what the rows leave of compare's limit).
 
-Ratios: best release / bound (1.000 would be a release proven optimal).  Writes ``benchmarks/yardstick_grid.json``.
+Ratios: best release / bound (1.000 would be a release proven optimal).  Writes ``benchmarks/yardstick_grid.json``:
+the entries run replace those of the same prior, n and eps, the others are kept.  ``--no-compare`` takes the best
+releases from the entry it replaces (``releases_from`` says so).  ``--against SRC``: the yardstick alone also from
+another checkout's ``src`` (e.g. ``main``'s), run just before this one's, as the entry's ``before``.
 
-    python benchmarks/yardstick_grid.py [--eps 0.5,1,2] [--only-k 3] [--only-n 100,300] [--no-compare] [--out FILE]
+    python benchmarks/yardstick_grid.py [--eps 0.5,1,2] [--only-k 3] [--only-n 100,300] [--no-compare]
+                                        [--against /work/main/src] [--out FILE]
 
 Grid: Dir(1,1,1) at n = 10, 20, 50, 100, 300, 1000 and Dir(1,1,1,1) at n = 10, 20, 50, 100.  The machine may be
 shared: load averages are recorded.
@@ -61,9 +65,21 @@ def ratio(value, bound):
     return round(value / bound, 4) if value is not None and bound else None
 
 
-def one(prior, n: int, eps: float, env: dict, compare: bool) -> dict:
+def alone(prior, n: int, eps: float, env: dict) -> dict:
+    """The yardstick alone (its own process) with the ``src`` of ``env``: bound, plans and cost."""
+    code, stdout, stderr, cost = child(["-c", ONE, ",".join(map(str, prior)), str(n), f"{eps:g}"], env)
+    if code:
+        return {"yardstick_cost": cost, "yardstick_error": stderr.strip().splitlines()[-1]}
+    doc = json.loads(stdout)
+    return {"yardstick_cost": cost, "bound": doc["yardstick"], "plans": doc["plans"]}
+
+
+def one(prior, n: int, eps: float, env: dict, compare: bool, earlier: dict | None = None,
+        against: dict | None = None) -> dict:
     text = ",".join(map(str, prior))
     out = {"prior": list(prior), "n": n, "epsilon": eps}
+    if against is not None:
+        out["before"] = alone(prior, n, eps, against)
     code, stdout, stderr, cost = child(["-c", ONE, text, str(n), f"{eps:g}"], env)
     out["yardstick_cost"] = cost
     if code:
@@ -74,6 +90,16 @@ def one(prior, n: int, eps: float, env: dict, compare: bool) -> dict:
     out["bound"] = y
     out["plans"] = doc["plans"]
     if not compare:
+        if earlier and "best_average" in earlier:
+            out["releases_from"] = "the earlier compare run of this entry (its best rows; not re-run)"
+            for key in ("best_worst", "best_average"):
+                out[key] = earlier[key]
+            out["worst_ratio"] = ratio(earlier["best_worst"]["error"], y["worst"])
+            out["average_ratio"] = ratio(earlier["best_average"]["error"], y["average"])
+            if "bound" in out.get("before", {}):
+                out["before"]["worst_ratio"] = ratio(earlier["best_worst"]["error"], out["before"]["bound"]["worst"])
+                out["before"]["average_ratio"] = ratio(earlier["best_average"]["error"],
+                                                       out["before"]["bound"]["average"])
         return out
     code, stdout, stderr, cost = child(["-m", "dpposterior", "compare", "--prior", text, "--n", str(n), "--epsilon",
                                         f"{eps:g}", "--json"], env)
@@ -90,6 +116,9 @@ def one(prior, n: int, eps: float, env: dict, compare: bool) -> dict:
         out["best_average"] = {"release": a["release"], "error": a["average_expected_error"]}
         out["worst_ratio"] = ratio(w["worst_expected_error"], y["worst"])
         out["average_ratio"] = ratio(a["average_expected_error"], y["average"])
+        if "bound" in out.get("before", {}):
+            out["before"]["worst_ratio"] = ratio(w["worst_expected_error"], out["before"]["bound"]["worst"])
+            out["before"]["average_ratio"] = ratio(a["average_expected_error"], out["before"]["bound"]["average"])
     cy = doc.get("yardstick", {})
     out["compare_yardstick"] = cy
     if done and "worst" in cy:
@@ -104,25 +133,39 @@ def main() -> None:
     p.add_argument("--only-k", type=int, default=None)
     p.add_argument("--only-n", default=None, help="comma-separated sizes to run (default: the whole grid)")
     p.add_argument("--no-compare", action="store_true")
+    p.add_argument("--against", default=None, help="another checkout's src: its yardstick alone as 'before'")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "yardstick_grid.json"))
     args = p.parse_args()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    calls = []
+    against = dict(os.environ, PYTHONPATH=args.against) if args.against else None
+    path = pathlib.Path(args.out)
+    calls = json.loads(path.read_text())["calls"] if path.exists() else []
+
+    def key(c):
+        return (tuple(c["prior"]), c["n"], c["epsilon"])
     for prior, n in GRID:
         if args.only_k and len(prior) != args.only_k:
             continue
         if args.only_n and str(n) not in args.only_n.split(","):
             continue
         for eps in (float(e) for e in args.eps.split(",")):
-            r = one(prior, n, eps, env, not args.no_compare)
-            calls.append(r)
+            earlier = next((c for c in calls if key(c) == (tuple(prior), n, eps)), None)
+            r = one(prior, n, eps, env, not args.no_compare, earlier, against)
+            calls = [r if key(c) == key(r) else c for c in calls] if earlier else [*calls, r]
             b = r.get("bound", {})
             print(f"k={len(prior)} n={n:5d} eps={eps:g}: bound worst {b.get('worst', float('nan')):.5f} "
                   f"average {b.get('average', float('nan')):.5f} ({r['yardstick_cost']['cpu_seconds']} s CPU); "
                   f"best/bound worst {r.get('worst_ratio')} average {r.get('average_ratio')}; compare "
                   f"{r.get('compare_cost', {}).get('cpu_seconds')} s CPU {r.get('compare_cost', {}).get('peak_mb')} MB "
                   f"{r.get('compare_error', '')}", flush=True)
-            pathlib.Path(args.out).write_text(json.dumps(
+            if "before" in r:
+                bb = r["before"].get("bound", {})
+                print(f"    before: bound worst {bb.get('worst', float('nan')):.5f} average "
+                      f"{bb.get('average', float('nan')):.5f} ({r['before']['yardstick_cost']['cpu_seconds']} s CPU); "
+                      f"best/bound worst {r['before'].get('worst_ratio')} average {r['before'].get('average_ratio')}",
+                      flush=True)
+            calls.sort(key=lambda c: (len(c["prior"]), c["n"], c["epsilon"]))
+            path.write_text(json.dumps(
                 {"date": datetime.date.today().isoformat(), "cores": os.cpu_count(), "calls": calls}, indent=1) + "\n")
 
 

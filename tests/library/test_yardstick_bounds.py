@@ -19,6 +19,7 @@ import reference as ref
 from dpposterior.errors import InputError
 from dpposterior.lattice.yardstick import (
     BLOCK_SECONDS,
+    COLUMN_FEW_STEPS,
     COLUMN_MIN_SHARE,
     COLUMN_SECONDS,
     FLOW_MIN_STEPS,
@@ -206,14 +207,14 @@ def test_exact_windows_only_in_a_large_share():
     assert size[3] == 0 and plan.fits
     plan, size = plan_flow([1.0, 1.0, 1.0], 20, 1.0, seconds=20.0)  # the flows are within 0.2 % there
     assert size[3] == 0 and "exact" not in plan.route
-    # compare's average share at eps = 0.5 (COLUMN_SECONDS): the exact windows fill it at n = 50 and 100; where not
-    # one step fits (n = 300) the flows keep the plan of BLOCK_SECONDS
-    for n in (50, 100):
+    # compare's average share at eps = 0.5 (COLUMN_SECONDS): the exact windows run to n = 300 (warm-started column
+    # LPs: radius 12 at n = 100, 8 at n = 300); where fewer than COLUMN_FEW_STEPS fit (n = 1000) the flows keep the
+    # plan of BLOCK_SECONDS
+    for n, radius in ((50, 12), (100, 12), (300, 8)):
         plan, size = plan_blocks([1.0, 1.0, 1.0], n, 0.5)["average"]
-        assert size[3] >= 5 and plan.fits and BLOCK_SECONDS < plan.seconds <= COLUMN_SECONDS
-    for n in (200, 300):  # 1-3 steps would fit at n = 200: not worth the flows' shorter share
-        plan, size = plan_blocks([1.0, 1.0, 1.0], n, 0.5)["average"]
-        assert size[3] == 0 and plan.route == plan_flow([1.0, 1.0, 1.0], n, 0.5, seconds=BLOCK_SECONDS)[0].route
+        assert size[2] == radius and size[3] >= COLUMN_FEW_STEPS and plan.fits and plan.seconds <= COLUMN_SECONDS
+    plan, size = plan_blocks([1.0, 1.0, 1.0], 1000, 0.5)["average"]
+    assert size[3] == 0 and plan.route == plan_flow([1.0, 1.0, 1.0], 1000, 0.5, seconds=BLOCK_SECONDS)[0].route
     assert plan_blocks([1.0, 1.0, 1.0], 100, 1.0)["average"][0].seconds <= BLOCK_SECONDS
 
 

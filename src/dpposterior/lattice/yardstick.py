@@ -437,11 +437,11 @@ COLUMN_FLOW_SHARE = 0.25
 #: The average's share in ``compare`` where the exact windows run (eps < COLUMN_MAX_EPSILON): they need more steps
 #: than the flows (Dir(1,1,1), eps = 0.5, n = 50: 0.3837 after 1 step, 0.4258 after 30), at most the solve limit.
 COLUMN_SECONDS = 40.0
-#: Seconds of one column LP of :func:`column_bound`: ``COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE`` per data set of
-#: its window (at most ``|R(n)|``; an upper end of Dir(1,1,1), eps = 0.5 on the shared 2-core machine: 3.9 ms at
-#: n = 20, radius 12, and 4.8 ms at n = 50, radius 8).
-COLUMN_SECONDS_BASE = 2e-3
-COLUMN_SECONDS_PER_NODE = 2e-5
+#: Seconds of one column LP of :func:`column_bound`: ``COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE`` per point of
+#: its window (every offset: the model is shared and warm-started, :class:`_ColumnLP`); an upper end (x1.1-1.6) of
+#: Dir(1,1,1), eps = 0.5 and 1, n = 100 and 300 on the shared 2-core machine: 0.71 ms at radius 12, 0.27-0.35 ms at 8.
+COLUMN_SECONDS_BASE = 1e-4
+COLUMN_SECONDS_PER_NODE = 1.5e-6
 #: :func:`column_bound`'s first Polyak target lies this far above its first value (relative).
 COLUMN_RATE = 0.05
 #: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
@@ -523,10 +523,17 @@ def _neighbour_offsets(D: NDArray[np.int64]) -> list[list[int]]:
 def _window_losses(a: NDArray[np.float64], R: NDArray[np.int64], pi: NDArray[np.float64], D: NDArray[np.int64]):
     """Per offset ``o`` and output ``r`` (rows of ``R``): the rank ``C[o, r]`` of the data set ``c = r + D[o]``, whether
     it lies in R(n) (``valid``; ``C`` is 0 where not) and ``pi(c) L(c, r)`` with the loss lowered by a relative
-    :data:`LOSS_MARGIN` (0 where not valid)."""
-    from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
+    :data:`LOSS_MARGIN` (0 where not valid).
+
+    ``ln BC(c, r) = sum_j J(a_j + c_j, a_j + r_j)`` (the totals' term is 0: both sum to n), and ``c_j = r_j + D[o, j]``,
+    so each term is read from a table of ``J(a_j + v + d, a_j + v)`` over the values ``v`` in ``0..n`` and the
+    offsets' coordinates ``d`` (:func:`_jensen_bands`): the floats of one call of
+    :func:`~dpposterior.distances.hellinger.lgamma_jensen_gap` per pair, summed in the same order."""
+    from ..distances.hellinger import hellinger_from_log_bc
 
     N = len(R)
+    n = int(R[0].sum()) if N else 0
+    bands, reach = _jensen_bands(a, n, int(np.abs(D).max()) if D.size else 0)
     C = np.full((len(D), N), -1, dtype=np.int32 if N < 2**31 else np.int64)
     PL = np.zeros((len(D), N))  # pi(c) L(c, r), c = r + D[o]
     for o, delta in enumerate(D):
@@ -534,11 +541,33 @@ def _window_losses(a: NDArray[np.float64], R: NDArray[np.int64], pi: NDArray[np.
         ok = np.all(c >= 0, axis=1)
         if ok.any():
             C[o, ok] = candidate_rank(c[ok])
-            loss = hellinger_from_log_bc(lgamma_jensen_gap(a + c[ok], a + R[ok]).sum(axis=1))
+            Rk = R[ok]
+            log_bc = np.zeros(len(Rk))
+            for j in range(a.size):
+                log_bc += bands[j][delta[j] + reach, Rk[:, j]]
+            loss = hellinger_from_log_bc(log_bc, out=log_bc)
             PL[o, ok] = pi[C[o, ok]] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
     valid = C >= 0
     C[~valid] = 0  # read only where valid
     return C, valid, PL
+
+
+def _jensen_bands(a: NDArray[np.float64], n: int, reach: int) -> tuple[list[NDArray[np.float64]], int]:
+    """Per category ``j``: ``T[d + reach, v] = J(a_j + v + d, a_j + v)`` for ``v`` in ``0..n`` and ``|d| <= reach``
+    with ``0 <= v + d <= n`` (0 elsewhere, never read), each entry the float
+    :func:`~dpposterior.distances.hellinger.lgamma_jensen_gap` returns at that one pair (it is elementwise)."""
+    from ..distances.hellinger import lgamma_jensen_gap
+
+    v = np.arange(n + 1, dtype=np.int64)
+    out = []
+    for j in range(a.size):
+        T = np.zeros((2 * reach + 1, n + 1))
+        for d in range(-reach, reach + 1):
+            x = v + d
+            ok = (x >= 0) & (x <= n)
+            T[d + reach, ok] = lgamma_jensen_gap(a[j] + x[ok].astype(np.float64), a[j] + v[ok].astype(np.float64))
+        out.append(T)
+    return out, reach
 
 
 def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADIUS, steps: int = FLOW_STEPS,
@@ -713,6 +742,44 @@ def orbit_count(prior: ArrayLike, n: int) -> int:
     return total // len(group)
 
 
+class _ColumnLP:
+    """The column LP of :func:`column_bound` over a whole window (every offset), one HiGHS model kept across outputs:
+    ``min w^T x`` with ``x(o) - e^eps x(o') <= 0`` for every ordered neighbouring pair of offsets and ``0 <= x <= 1``.
+    Only the costs change from one output to the next, so each solve starts from the previous optimal basis (primal
+    feasible: a few simplex iterations).  Through scipy's bundled HiGHS (``scipy.optimize._highspy``), the same solver
+    ``linprog(method="highs")`` calls; the certificate never depends on its accuracy (:func:`column_bound`)."""
+
+    def __init__(self, size: int, pairs: NDArray[np.int64], e: float):
+        from scipy import sparse
+        from scipy.optimize._highspy import _core as highs
+
+        m = len(pairs)
+        A = sparse.csc_array((np.tile([1.0, -e], m), (np.repeat(np.arange(m), 2), pairs.ravel())), shape=(m, size))
+        model = highs.HighsLp()
+        model.num_col_, model.num_row_ = size, m
+        model.a_matrix_.num_col_, model.a_matrix_.num_row_ = size, m
+        model.a_matrix_.format_ = highs.MatrixFormat.kColwise
+        model.a_matrix_.start_, model.a_matrix_.index_, model.a_matrix_.value_ = A.indptr, A.indices, A.data
+        model.col_cost_, model.col_lower_, model.col_upper_ = np.zeros(size), np.zeros(size), np.ones(size)
+        model.row_lower_, model.row_upper_ = np.full(m, -highs.kHighsInf), np.zeros(m)
+        self._h, self._optimal, self._index = highs._Highs(), highs.HighsModelStatus.kOptimal, np.arange(
+            size, dtype=np.int32)
+        self._h.setOptionValue("output_flag", False)
+        for option in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+            self._h.setOptionValue(option, 1e-10)
+        if self._h.passModel(model) == highs.HighsStatus.kError:
+            raise InputError("a column LP of the yardstick could not be set up")
+
+    def solve(self, w: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """``(x, y)``: an optimal column and the pairs' multipliers ``y >= 0`` (HiGHS's row duals, clipped)."""
+        self._h.changeColsCost(len(self._index), self._index, w)
+        self._h.run()
+        if self._h.getModelStatus() != self._optimal:
+            raise InputError(f"a column LP of the yardstick failed: {self._h.modelStatusToString(self._h.getModelStatus())}")
+        solution = self._h.getSolution()
+        return np.asarray(solution.col_value), np.maximum(-np.asarray(solution.row_dual), 0.0)
+
+
 def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,
                  steps: int = 1, rate: float = COLUMN_RATE, symmetric: bool = True) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): the dual of :func:`flow_bound` at
@@ -722,16 +789,24 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     Lagrangian dual.  Relaxing only the row sums ``sum_r P(r | c) = 1`` with multipliers ``mu`` leaves one problem
     per output ``r``: ``V_r = min sum_c x(c) (pi(c) L(c, r) - mu(c))`` over the columns ``x`` with ``0 <= x <= 1``
     and ``x(c) <= e^eps x(c')`` for neighbours, and ``OPT >= sum_c mu(c) + sum_r V_r`` for every ``mu`` (weak
-    duality; with the optimal ``mu`` it is the LP optimum).  The column problem is solved on the window
-    ``d(c, r) <= radius`` keeping only the pairs with both ends in it (fewer constraints: a lower value), and the
-    data sets outside the window are dropped, which loses nothing once ``mu(c) <= pi(c) L(c, r)`` there: ``mu`` is
-    first lowered to ``pi`` times the far cap of :func:`flow_bound` (a lower bound on every loss outside a window).
-    Certificate: the column LP's duals (HiGHS), clipped to ``y >= 0``, are a ``y`` of :func:`flow_bound`'s weak
-    duality, so ``V_r >= sum_c min(0, rc_r(c))`` with ``rc_r(c) = pi(c) L(c, r) - mu(c) + sum_c' y(c, c') -
-    e^eps sum_c' y(c', c)`` exactly, whatever HiGHS's accuracy.  Rounding: each float sum of ``m`` terms is within
-    ``(m - 1) 2^-53`` of the sum of its absolute terms, so the value is lowered by ``(terms + 16) 2^-52`` times the
-    sum of the absolute values of every term (``mu``, ``pi L``, each ``y`` and ``e^eps y``), with ``terms`` the
-    number of reduced costs; losses are lowered by :data:`LOSS_MARGIN` as in :func:`flow_bound`.
+    duality; with the optimal ``mu`` it is the LP optimum).  The column problem is solved on the whole window
+    ``H_r = {r + delta : d(delta) <= radius}`` of points summing to n, *including* those with a negative coordinate
+    (off R(n)): there ``x`` is a free variable in ``[0, 1]`` of cost 0, and every neighbouring pair within ``H_r``
+    is constrained, so every output shares one LP and only its costs change (:class:`_ColumnLP`).  Relaxation:
+    ``mu`` is first lowered to ``pi`` times the far cap of :func:`flow_bound` (a lower bound on every loss outside
+    a window), so the cost ``pi(c) L(c, r) - mu(c)`` is ``>= 0`` on R(n) off the window.  Let ``x`` be a feasible
+    column on R(n) and ``z(u) = max_c x(c) e^(-eps d(c, u))`` (``c`` in R(n)) on ``H_r``.  Then ``z = x`` on R(n)
+    (two data sets at distance ``d`` are joined by ``d`` substitutions inside R(n), each coordinate moving
+    monotonically between its two ends, so ``x(c') <= e^(eps d) x(c)``), ``z`` lies in ``[0, 1]``, and
+    ``z(u) <= e^eps z(u')`` for neighbours (``d(c, u) <= d(c, u') + 1``): ``z`` is feasible on ``H_r`` with cost
+    the window's part of ``x``'s, at most ``x``'s whole cost.  So the window LP is at most ``V_r``.
+    Certificate: the column LP's duals (HiGHS), clipped to ``y >= 0``, give ``V_r >= sum_u min(0, rc_r(u))`` over
+    ``H_r`` with ``rc_r(u) = w(u) + sum_u' y(u, u') - e^eps sum_u' y(u', u)`` (``w`` the cost; weak duality with the
+    box, exact for any ``y >= 0`` whatever HiGHS's accuracy).  Rounding: each reduced cost is a float sum of at most
+    ``2 k (k - 1) + 2`` terms and each output's part a sum of ``|H_r|`` of them, within
+    ``(|H_r| + 2 k (k - 1) + 8) 2^-52`` times that output's sum of absolute terms (``pi L``, ``mu``, each ``y``
+    and ``e^eps y``); the sum over outputs within ``(outputs + 16) 2^-52`` times the whole; the value is lowered by
+    both.  Losses are lowered by :data:`LOSS_MARGIN` as in :func:`flow_bound`.
 
     Symmetry (``symmetric``, the default).  Let ``s`` permute the categories with ``a[s] = a`` (:func:`symmetries`).
     Then ``pi(s c) = pi(c)``, ``L(s c, s r) = L(c, r)`` and ``s`` maps neighbours to neighbours, so when
@@ -752,12 +827,9 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     n = 20, radius 12: 0.4931 after 30 steps against the LP's 0.4975, where a step of ``0.01 / sqrt(t)`` reached
     0.4858 in 10).  Projected onto ``[0, far cap]``; the best value is kept.
 
-    Cost: one LP of ``|window|`` variables and ~``k (k - 1) |window|`` constraints per orbit of outputs and step
-    (:func:`orbit_count` of them).
+    Cost: one LP of ``|H_r|`` variables and ~``k (k - 1) |H_r|`` constraints per orbit of outputs and step
+    (:func:`orbit_count` of them), each started from the previous one's optimal basis.
     """
-    from scipy import sparse
-    from scipy.optimize import linprog
-
     a = _validate.prior(prior)
     k = a.size
     n = _validate.integer(n, "n", 0)
@@ -784,40 +856,29 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     around = _neighbour_offsets(D)
     pairs = np.array([(o, j) for o in range(len(D)) for j in around[o]], dtype=np.int64).reshape(-1, 2)
     e = math.exp(eps)
+    lp = _ColumnLP(len(D), pairs, e)
     best, best_mu, delta, below = -math.inf, np.zeros(N), None, 0
     for step in range(max(1, steps)):
         mu = np.minimum(np.clip(mu, 0.0, top)[images].mean(axis=0), top)
-        value, size, terms = float(mu.sum()), float(np.abs(mu).sum()), 0
+        value, size, margin = float(mu.sum()), float(np.abs(mu).sum()), 0.0
         covered = np.zeros(N)
         for r in outputs:
-            members = np.flatnonzero(valid[:, r])
-            local = np.full(len(D), -1)
-            local[members] = np.arange(len(members))
-            keep = (local[pairs[:, 0]] >= 0) & (local[pairs[:, 1]] >= 0)
-            pi_ = local[pairs[keep, 0]]
-            pj = local[pairs[keep, 1]]
-            m = len(pi_)
-            cols = C[members, r]
-            w = PL[members, r] - mu[cols]
-            if m:
-                A_ub = sparse.csr_array((np.tile([1.0, -e], m), (np.repeat(np.arange(m), 2),
-                                         np.column_stack([pi_, pj]).ravel())), shape=(m, len(members)))
-                res = linprog(w, A_ub=A_ub, b_ub=np.zeros(m), bounds=(0, 1), method="highs")
-            else:
-                res = linprog(w, bounds=(0, 1), method="highs")
-            if res.status != 0:
-                raise InputError(f"a column LP of the yardstick failed: {res.message}")
-            y = np.maximum(-res.ineqlin.marginals, 0.0) if m else np.zeros(0)
+            ok = valid[:, r]
+            cols = C[:, r]
+            # the whole window's column LP: data sets off R(n) cost 0 (docstring: a relaxation)
+            w = np.where(ok, PL[:, r] - mu[cols], 0.0)
+            x, y = lp.solve(w)
             # rc(c) = w(c) + sum_c' y(c, c') - e^eps sum_c' y(c', c): y(c, c') the multiplier of x(c) - e x(c') <= 0
-            rc = w + np.bincount(pi_, weights=y, minlength=len(members)) - e * np.bincount(
-                pj, weights=y, minlength=len(members))
+            rc = w + np.bincount(pairs[:, 0], weights=y, minlength=len(D)) - e * np.bincount(
+                pairs[:, 1], weights=y, minlength=len(D))
             times = int(orbit[r])
             value += times * float(np.minimum(rc, 0.0).sum())
-            size += times * float(np.abs(PL[members, r]).sum() + np.abs(mu[cols]).sum() + (1.0 + e) * y.sum())
-            terms += times * (len(members) + 2 * m + 1)
+            part = float(np.abs(PL[:, r]).sum() + np.abs(mu[cols[ok]]).sum() + (1.0 + e) * y.sum())
+            size += times * part
+            margin += times * (len(D) + 2 * k * (k - 1) + 8) * part
             for image in images:
-                np.add.at(covered, image[cols], res.x * (times / len(images)))
-        value -= (terms + 16) * 2.0**-52 * size
+                np.add.at(covered, image[cols[ok]], x[ok] * (times / len(images)))
+        value -= 2.0**-52 * (margin + (len(outputs) + 16) * size)
         if value > best:
             best, best_mu, below = value, mu.copy(), 0
         else:
@@ -873,7 +934,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
         for cr in range(min(COLUMN_RADIUS, n), min(COLUMN_MIN_RADIUS, n) - 1, -1):
             N, offsets = flow_shape(n, k, cr)
             setup = FLOW_SETUP_PER_ENTRY * N * offsets * k
-            per = orbits * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * min(offsets, N))
+            per = orbits * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * offsets)
             fit = int(min(COLUMN_STEPS, (left - setup) // per)) if left > setup else 0
             if fit >= COLUMN_GOOD_STEPS or (cr == min(COLUMN_MIN_RADIUS, n) and fit >= COLUMN_FEW_STEPS):
                 column = (cr, setup, per)
@@ -900,7 +961,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
     if column and secs <= seconds:
         N, offsets = flow_shape(n, k, polish[0])
         setup = FLOW_SETUP_PER_ENTRY * N * offsets * k
-        per = orbit_count(prior, n) * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * min(offsets, N))
+        per = orbit_count(prior, n) * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * offsets)
         polish = (polish[0], int(max(0, min(COLUMN_STEPS, (seconds - secs - setup) // per))))
         if polish[1] >= 1:
             secs += setup + per * polish[1]
