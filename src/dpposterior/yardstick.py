@@ -140,8 +140,9 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     the whole LP (:func:`~dpposterior.lattice.yardstick.plan_flow`, ``size`` its window radius and ascent steps, then
     the radius and steps of :func:`~dpposterior.lattice.yardstick.column_bound`, 0 steps where its share is small).
     ``{}`` at k = 2, where the one-count bound is the optimum itself.  ``seconds``: each objective's share, at most
-    :data:`~dpposterior.lattice.yardstick.BLOCK_SECONDS` (the average's at eps below
-    :data:`~dpposterior.lattice.yardstick.COLUMN_MAX_EPSILON`, where the exact windows run:
+    :data:`~dpposterior.lattice.yardstick.BLOCK_SECONDS` (the average's where the exact windows run,
+    :func:`~dpposterior.lattice.yardstick.exact_windows`: eps below
+    :data:`~dpposterior.lattice.yardstick.COLUMN_MAX_EPSILON`, any eps at k >= 4:
     :data:`~dpposterior.lattice.yardstick.COLUMN_SECONDS`) and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``."""
     from .lattice import yardstick as blocks
 
@@ -151,8 +152,8 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     given = math.inf if seconds is None else seconds
     solve = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     share = min(blocks.BLOCK_SECONDS, given, solve)
-    # the exact windows of the average (eps below COLUMN_MAX_EPSILON) need more steps: a larger share, when given
-    wide = blocks.COLUMN_SECONDS if epsilon < blocks.COLUMN_MAX_EPSILON else blocks.BLOCK_SECONDS
+    # the exact windows of the average need more steps: a larger share, when given
+    wide = blocks.COLUMN_SECONDS if blocks.exact_windows(a.size, epsilon) else blocks.BLOCK_SECONDS
     return {"worst": blocks.plan_corner(a, n, epsilon, share),
             "average": blocks.plan_flow(a, n, epsilon, min(wide, given, solve))}
 

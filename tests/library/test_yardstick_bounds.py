@@ -347,3 +347,50 @@ def test_a_failed_column_lp_leaves_the_flows_bound(monkeypatch):
     monkeypatch.setattr(blocks, "column_bound", fail)
     value, how = block_bounds(a, n, eps, plans)["average"]
     assert value == flows and "window's LP" not in how
+
+
+# --- k = 4: the exact windows at every eps, and what is not a yardstick ---------------------------------------
+
+
+def test_exact_windows_at_every_eps_at_k4():
+    """At k = 4 the flows lose a few percent at eps >= 1 too, and the average's bound is the worst case's there:
+    compare's share runs the exact windows at eps = 1 and 2 (k = 3 keeps the flows there; the pipeline's 1.5 s never
+    runs them)."""
+    for eps in (1.0, 2.0):
+        plan, size = plan_blocks([1.0] * 4, 10, eps)["average"]
+        assert size[3] >= 1 and "exact windows" in plan.route and plan.fits
+        assert plan.seconds <= COLUMN_SECONDS
+        plan, size = plan_flow([1.0] * 4, 10, eps, seconds=1.5)
+        assert size[3] == 0 and "exact" not in plan.route
+        plan, size = plan_flow([1.0] * 3, 10, eps, seconds=COLUMN_SECONDS)
+        assert size[3] == 0 and "exact" not in plan.route
+
+
+@pytest.mark.parametrize("a,n,eps", [((1.0, 1.0, 1.0, 1.0), 4, 1.0), ((1.0, 1.0, 1.0, 1.0), 4, 2.0),
+                                     ((0.5, 1.0, 2.0, 1.0), 3, 1.0)])
+def test_the_k4_yardstick_with_exact_windows_is_below_the_lp(a, n, eps):
+    """The route compare plans at k = 4, eps >= 1 (flows, then the exact windows): below the LP's optima (both
+    objectives: the worst case's bound is the average's where that is larger), and at least the flows' value."""
+    plans = plan_blocks(list(a), n, eps)
+    radius, steps, _, column_steps = plans["average"][1]
+    assert column_steps >= 1
+    blocks = block_bounds(list(a), n, eps, plans)
+    assert "window's LP" in blocks["average"][1]
+    flows = flow_bound(list(a), n, eps, radius=radius, steps=steps).average
+    y = yardstick(list(a), n, eps, None, blocks)
+    b = ref.brute(a, n)
+    assert flows - 1e-12 <= y.average <= ref.optimal_lp_value(b, eps, "average") + 1e-9
+    assert y.worst <= ref.optimal_lp_value(b, eps, "worst") + 1e-9
+
+
+def test_the_remaps_certificate_is_no_yardstick():
+    """``lattice.corners_any.certify_simplex_any`` bounds the worst case over the remaps of the *lattice release*
+    only, not over every eps-DP release: at Dir(1,1,1,1), n = 2, eps = 2 it is 0.2367, above the LP's optimum 0.2116
+    (docs/lattice.md, "The whole-simplex certificate is not a yardstick"), so the yardstick does not take it."""
+    from dpposterior.lattice.corners_any import certify_simplex_any
+
+    a, n, eps = (1.0, 1.0, 1.0, 1.0), 2, 2.0
+    lp = ref.optimal_lp_value(ref.brute(a, n), eps, "worst")
+    assert certify_simplex_any(np.array(a), n, eps) > lp + 0.02
+    y = compare_yardstick(np.array(a), n, eps, *_table(a, n, eps)[:1])
+    assert y.worst <= lp + 1e-9
