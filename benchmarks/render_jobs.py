@@ -1,6 +1,6 @@
 """CPU of render jobs as a local run does them (the job server and the kernel server), two trees one after the other.
 
-    python benchmarks/render_jobs.py --run /path/to/a/completed/run --trees /work/main/src src \
+    python benchmarks/render_jobs.py --run /path/to/a/completed/run --trees <old>/src src \
         --items fig2=score_change frontier=frontier which-to-use=which_to_use --reps 3 [--out FILE.json]
 
 For each tree (its ``src`` on PYTHONPATH) and repetition, in a scratch copy of the run's root (its Snakefile,

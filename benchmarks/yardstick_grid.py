@@ -13,7 +13,7 @@ releases from the entry it replaces (``releases_from`` says so).  ``--against SR
 another checkout's ``src`` (e.g. ``main``'s), run just before this one's, as the entry's ``before``.
 
     python benchmarks/yardstick_grid.py [--eps 0.5,1,2] [--only-k 3] [--only-n 100,300] [--no-compare]
-                                        [--against /work/main/src] [--out FILE]
+                                        [--against <old>/src] [--out FILE]
 
 Grid: Dir(1,1,1) at n = 10, 20, 50, 100, 300, 1000 and Dir(1,1,1,1) at n = 10, 20, 50, 100.  The machine may be
 shared: load averages are recorded.
