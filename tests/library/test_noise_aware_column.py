@@ -345,10 +345,14 @@ def _mean_losses(a, n, eps, z, Dc, share):
 
 @settings(max_examples=30, deadline=None)
 @given(k=st.sampled_from([3, 4]), n=st.integers(1, 9), eps=st.sampled_from([1.0, 2.0, 4.0]),
-       prior=st.sampled_from([0.5, 1.0, 3.0]), share=st.sampled_from([1e-6, 0.2]), data=st.data())
+       prior=st.sampled_from([0.5, 1.0, 3.0, 1e-12, 1e9]), share=st.sampled_from([1e-6, 0.2]), data=st.data())
 def test_the_descent_bound_is_above_the_searchs_mean_loss(k, n, eps, prior, share, data):
     """``B(z)`` above the weighted mean loss at p over C and over the kept set (transcribed), at points in R(n), on its
-    faces and outside it; and the lemma itself: the search's output r has ``H(p, r) <= 2 x`` the kept mean."""
+    faces and outside it, priors 1e-12 to 1e9 included (``B`` computed in log space: no overflow); and the lemma
+    itself: the search's output r has ``H(p, r) <= 2 x`` the kept mean."""
+    import warnings
+
+    warnings.simplefilter("error")
     from dpposterior.lattice.remap import local_bayes_search
 
     Dc = radius_for(k, eps, 1e-12)

@@ -235,7 +235,7 @@ def descent_bound(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, D
         return out
     t = np.arange(Dc + 1)
     log_N = np.log(np.array([float(sphere_count(k, int(s))) for s in t]))
-    log_cone = np.log(np.array([float(math.comb(int(s) + k - 2, k - 2)) for s in t]))
+    log_cone_t = np.log(np.array([float(math.comb(int(s) + k - 2, k - 2)) for s in t]))
     step = max(1, FILTER_BLOCK_ENTRIES // (Dc + 1))
     for lo in range(0, len(Z), step):
         z = Z[lo:lo + step]
@@ -257,16 +257,27 @@ def descent_bound(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, D
             G += gi[row]
             qmax += (np.maximum(f_up, f_dn) - f_at)[row]
             qmin += (np.minimum(f_up, f_dn) - f_at)[row]
-        h = np.sqrt(-np.expm1(-G))
+        # in log space (a prior far from 1 moves ln pi by hundreds across the ball)
+        with np.errstate(divide="ignore"):
+            log_h = 0.5 * np.log(-np.expm1(-G))  # -inf at t = 0
         over = np.maximum(t[None, :] - D0[:, None], 0)
-        num = (np.exp(qmax + log_N[None, :] - eps * over) * h).sum(axis=1)
+        log_num = _row_lse(qmax + log_N[None, :] - eps * over + log_h)
         m = np.minimum(p.min(axis=1), Dc)  # the ball d(c, p) <= m lies in R(n)
         m2 = np.minimum(p.max(axis=1), Dc)  # the cone: one coordinate down by t, the others up
         base = qmin - eps * t[None, :]
-        ball = np.where(t[None, :] <= m[:, None], np.exp(base + log_N[None, :]), 0.0).sum(axis=1)
-        cone = np.where(t[None, :] <= m2[:, None], np.exp(base + log_cone[None, :]), 0.0).sum(axis=1)
-        out[lo:lo + step] = num / np.maximum(ball, cone) / (1.0 - 2.0 * share)
+        log_ball = _row_lse(np.where(t[None, :] <= m[:, None], base + log_N[None, :], -np.inf))
+        log_cone = _row_lse(np.where(t[None, :] <= m2[:, None], base + log_cone_t[None, :], -np.inf))
+        log_B = log_num - np.maximum(log_ball, log_cone) - math.log1p(-2.0 * share)
+        out[lo:lo + step] = np.exp(np.minimum(log_B, 700.0))
     return out
+
+
+def _row_lse(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``ln sum_j e^(x_ij)`` of each row (``-inf`` for a row of ``-inf``), by its largest entry."""
+    top = x.max(axis=1)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return safe + np.log(np.exp(x - safe[:, None]).sum(axis=1))
 
 
 def descent_filter(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike, points: ArrayLike, Dc: int,

@@ -160,10 +160,11 @@ COLUMN_MEMORY_FACTOR = 2.0
 #: it gives 4.5 ms a point, 2-2.6x the measured; it was ``0.6 x local_seconds`` (6 ms, 38 s at n = 1e3, eps = 1).
 LOCAL_COLUMN_POINT, LOCAL_COLUMN_SHARE = 2e-3, 0.25
 #: The local column's descent filter (:func:`~dpposterior.lattice.column.descent_filter`) over the reach region: seconds
-#: a point plus a share per (coordinate x radius) of its per-point sums (measured on the 2 shared cores at load ~30,
-#: 2026-11-29, region enumerated and filtered, Dir(1,...,1) at the centre: k = 4, eps = 1, 777,961 points, 2.4 s; k = 3,
-#: eps = 0.25, 100,621 points, 0.6 s; eps = 0.1, 624,037 points, 11 s: the fit 1.5x above each).
-FILTER_SECONDS = (1.5e-6, 3e-8)
+#: a point plus a share per (coordinate x radius) of its per-point sums, in log space (measured on the 2 shared cores at
+#: load ~12, 2026-11-29, region enumerated and filtered, at the centre: k = 4, eps = 1, 777,961 points, 2.9 s; k = 3,
+#: eps = 0.25, 100,621 points, 1.0 s (prior (0.5, 1, 3)); eps = 0.1, n = 1e6, 624,037 points, 25.8 s: the fit 1.2-2.5x
+#: above each).
+FILTER_SECONDS = (2e-6, 5e-8)
 #: A local search at a point of R(n) away from its faces, where the batched search's tables do not fit, over a draw's
 #: estimate (:func:`local_seconds`, which holds the vertex): measured at the centre of n = 1e6 (k = 3), 0.030 of it at
 #: eps = 0.25 (4.8 ms), 0.045 at eps = 0.1 (44 ms), 0.092 at eps = 1 (0.9 ms).
