@@ -8,6 +8,7 @@ load averages beside the numbers: the machine may be shared).
     python benchmarks/noise_aware_scale.py [--out benchmarks/noise_aware_scale.json] [--quick]
     python benchmarks/noise_aware_scale.py --column   # the local column's settings: benchmarks/noise_aware_column.json
     python benchmarks/noise_aware_scale.py --target   # the issue's whole target grid: benchmarks/noise_aware_target.json
+    python benchmarks/noise_aware_scale.py --target --only 4:10000:1   # those rows rerun, merged into the JSON
 
 Settings: k = 3 at n = 15, 60, 120, 300, 1000, 1e6, eps 0.1 to 30; k = 4 at n = 10 and 1e4, eps
 0.25, 1, 30; ``optimal`` with both objectives, ``lattice~average``, ``geometric``; Dir(1, ..., 1), the data set near
@@ -120,12 +121,25 @@ def measure(row) -> dict:
     return record
 
 
+def _matches(row, spec: str) -> bool:
+    """Whether a grid row ``(mechanism, objective, k, n, eps, ...)`` matches ``K:N:EPS[:OBJECTIVE]``."""
+    parts = spec.split(":")
+    k, n, eps = int(parts[0]), int(float(parts[1])), float(parts[2])
+    return row[2] == k and row[3] == n and row[4] == eps and (len(parts) < 4 or row[1] == parts[3])
+
+
+def _key(rec: dict) -> tuple:
+    return (rec.get("mechanism"), rec.get("objective"), rec.get("k"), rec.get("n"), rec.get("eps"), rec.get("counts"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "noise_aware_scale.json"))
     parser.add_argument("--quick", action="store_true", help="a few settings only")
     parser.add_argument("--column", action="store_true", help="the local column's settings (COLUMN_GRID)")
     parser.add_argument("--target", action="store_true", help="the issue's whole target grid (TARGET_GRID)")
+    parser.add_argument("--only", action="append", default=[], metavar="K:N:EPS[:OBJECTIVE]",
+                        help="rerun only the grid's rows matching (repeatable); the other rows of --out are kept")
     args = parser.parse_args()
     if args.column and args.out == parser.get_default("out"):
         args.out = str(ROOT / "benchmarks" / "noise_aware_column.json")
@@ -133,6 +147,8 @@ def main() -> None:
         args.out = str(ROOT / "benchmarks" / "noise_aware_target.json")
     rows, load = [], os.getloadavg()
     grid = TARGET_GRID if args.target else COLUMN_GRID if args.column else QUICK if args.quick else GRID
+    if args.only:
+        grid = [row for row in grid if any(_matches(row, spec) for spec in args.only)]
     for row in grid:
         # one process per setting, run from a fresh interpreter so the peak memory is that setting's alone
         code = (f"import json, sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import noise_aware_scale as b; "
@@ -145,6 +161,10 @@ def main() -> None:
         print(f"{rec.get('mechanism')}~{rec.get('objective')} k={rec.get('k')} n={rec.get('n')} eps={rec.get('eps')}: "
               f"{rec.get('cpu_s')} CPU s, {rec.get('wall_s')} s wall, {rec.get('peak_mb_max_so_far')} MB; "
               f"{what}; bound {rec.get('dropped_mass_bound')}", flush=True)
+    if args.only and pathlib.Path(args.out).exists():  # the other rows as they were, each in its place
+        fresh = {_key(rec): rec for rec in rows}
+        old = json.loads(pathlib.Path(args.out).read_text())["rows"]
+        rows = [fresh.pop(_key(rec), rec) for rec in old] + list(fresh.values())
     out = {"host": os.uname().nodename, "cpus": os.cpu_count(), "load": load,
            "load_after": os.getloadavg(), "command": " ".join(["python", "benchmarks/noise_aware_scale.py",
                                                                 *sys.argv[1:]]),

@@ -49,15 +49,16 @@ def test_optimal_at_a_million_releases_with_its_posterior_from_the_local_column(
 
 
 def test_optimal_at_n120_releases_with_its_posterior_both_objectives():
-    """k = 3, n = 120, eps = 2: the average release and its posterior from the window column (the batched local
-    search, as before); the worst objective's release (the corner remap past its window's) from the local column (the
-    corner table's rows and the local search elsewhere)."""
+    """k = 3, n = 120, eps = 2: the average release and its posterior from the local column (both columns follow its
+    local search; with the descent filter the local one is planned faster than the window column); the worst
+    objective's release (the corner remap past its window's) from the local column (the corner table's rows and the
+    local search elsewhere)."""
     argv = ["release", "--prior", "1,1,1", "--counts", "40,40,40", "--mechanism", "optimal", "--epsilon", "2",
             "--seed", "5", "--noise-aware", "--json"]
     code, out, err, _ = run_case([*argv, "--objective", "average"])
     assert code == 0, err[-2000:]
     post = json.loads(out)["noise_aware"]
-    assert post["route"] == "window column" and 0 < post["dropped_mass_bound"] < 1e-3
+    assert post["route"] == "local column" and 0 < post["dropped_mass_bound"] < 1e-3
     code, out, err, _ = run_case([*argv, "--objective", "worst"])
     assert code == 0, err[-2000:]
     post = json.loads(out)["noise_aware"]

@@ -6,6 +6,9 @@
   and its ``leftover`` above what it leaves out;
 * the route's posterior equal to the brute-force posterior (every c of R(n), every z of a wide box) within its bound,
   the bound above the mass left out (k = 3 and 4), and the corner release's;
+* the descent filter: every point whose search outputs r is kept (random z, any n), its bound above the search's
+  weighted mean loss transcribed (the kept set included), the route with the filter equal to the route without it;
+* the data sets near r against ``r + ball`` kept in R(n);
 * the plans: the route where the window column does not run, refusals in one line.
 """
 
@@ -19,7 +22,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dpposterior.lattice.column import local_column, reach_offsets, reach_region, reach_size
+from dpposterior.lattice.column import (
+    descent_bound,
+    descent_filter,
+    local_column,
+    near_data_sets,
+    reach_offsets,
+    reach_region,
+    reach_size,
+)
 from dpposterior.lattice.noise import radius_for, tail_bound
 from dpposterior.limits import Plan, Task
 from dpposterior.mechanisms import ReleaseSpec
@@ -257,16 +268,19 @@ def test_the_plan_is_the_local_column_past_the_window_column():
     for mech, k, n, eps, objective in (("optimal", 3, 10**6, 1.0, "average"), ("optimal", 3, 10**6, 1.0, "worst"),
                                        ("lattice", 4, 10**4, 30.0, "average"), ("optimal", 3, 10**6, 30.0, "worst"),
                                        ("optimal", 4, 10**4, 30.0, "worst"), ("lattice", 4, 100, 30.0, "worst"),
+                                       # the descent filter leaves a few thousand points to search at the centre
+                                       ("optimal", 4, 10**4, 1.0, "average"), ("optimal", 4, 10**4, 1.0, "worst"),
+                                       ("optimal", 3, 1000, 0.25, "average"), ("optimal", 3, 10**6, 0.25, "average"),
                                        # both columns follow the local search; the local one is planned faster
                                        ("optimal", 3, 1000, 30.0, "average")):
         plan = plan_posterior(mech, np.ones(k), n, epsilon=eps, objective=objective)
         assert plan.route == "local column" and plan.fits, (mech, k, n, eps, objective)
-    # where the window column ran, it still runs
-    plan = plan_posterior("optimal", np.ones(3), 120, epsilon=2.0, objective="average")
+    # where a draw reads the window's remap, the window column is the route (only it follows that remap)
+    plan = plan_posterior("lattice", np.ones(3), 20, epsilon=1.0, objective="average")
     assert plan.route == "window column"
 
 
-@pytest.mark.parametrize("k, n, eps", [(3, 10**6, 0.1), (4, 10**4, 1.0)])
+@pytest.mark.parametrize("k, n, eps", [(3, 10**6, 0.1), (4, 100, 1.0), (3, 15, 0.1)])
 def test_the_local_column_refuses_in_one_line(k, n, eps):
     from dpposterior import SizeError
     from dpposterior.noise_aware import plan_posterior
@@ -293,3 +307,139 @@ def test_release_noise_aware_refuses_before_the_release_set_up(monkeypatch, caps
     main(["release", "--prior", "1,1,1,1", "--counts", "25,25,25,25", "--mechanism", "optimal", "--objective", "worst",
           "--epsilon", "30", "--seed", "7"])
     assert calls and set(calls) == {100}
+
+
+# -- the descent filter ----------------------------------------------------------------------------------------------
+
+def _lgamma_gap(x, y):
+    return math.lgamma((x + y) / 2) - (math.lgamma(x) + math.lgamma(y)) / 2
+
+
+def _hellinger(a, c, r):
+    """``H(Dir(a + c), Dir(a + r))`` for two count vectors of one total, transcribed (``sqrt(1 - BC)``)."""
+    log_bc = sum(_lgamma_gap(ai + ci, ai + ri) for ai, ci, ri in zip(a, c, r))
+    return math.sqrt(max(0.0, -math.expm1(min(log_bc, 0.0))))
+
+
+def _mean_losses(a, n, eps, z, Dc, share):
+    """``(sum_C w H(c, p) / sum_C w, sum_K w H(c, p) / sum_K w)`` of the local search at z, transcribed: ``p`` the
+    projection, ``C`` the data sets within Dc of p, ``w = pi(c) e^(-eps d(z, c))``, ``K`` the heaviest of C holding at
+    least ``1 - share`` of its weight (the search's kept set)."""
+    k = len(a)
+    p = _project(z, n)
+    C = [c for c in _compositions(n, k) if _d(c, p) <= Dc]
+    lw = [sum(math.lgamma(ai + ci) - math.lgamma(ci + 1) for ai, ci in zip(a, c)) - eps * _d(z, c) for c in C]
+    top = max(lw)
+    w = [math.exp(v - top) for v in lw]
+    H = [_hellinger(a, c, p) for c in C]
+    whole = sum(wi * hi for wi, hi in zip(w, H)) / sum(w)
+    order = sorted(range(len(C)), key=lambda i: -w[i])
+    kept, mass = [], 0.0
+    for i in order:
+        kept.append(i)
+        mass += w[i]
+        if mass >= (1 - share) * sum(w):
+            break
+    return whole, sum(w[i] * H[i] for i in kept) / sum(w[i] for i in kept), p
+
+
+@settings(max_examples=30, deadline=None)
+@given(k=st.sampled_from([3, 4]), n=st.integers(1, 9), eps=st.sampled_from([1.0, 2.0, 4.0]),
+       prior=st.sampled_from([0.5, 1.0, 3.0, 1e-12, 1e9]), share=st.sampled_from([1e-6, 0.2]), data=st.data())
+def test_the_descent_bound_is_above_the_searchs_mean_loss(k, n, eps, prior, share, data):
+    """``B(z)`` above the weighted mean loss at p over C and over the kept set (transcribed), at points in R(n), on its
+    faces and outside it, priors 1e-12 to 1e9 included (``B`` computed in log space: no overflow); and the lemma
+    itself: the search's output r has ``H(p, r) <= 2 x`` the kept mean."""
+    import warnings
+
+    warnings.simplefilter("error")
+    from dpposterior.lattice.remap import local_bayes_search
+
+    Dc = radius_for(k, eps, 1e-12)
+    head = [data.draw(st.integers(-6, n + 6)) for _ in range(k - 1)]
+    z = (*head, n - sum(head))
+    a = np.full(k, prior)
+    a[0] = 1.0
+    whole, kept, p = _mean_losses(a.tolist(), n, eps, z, Dc, share)
+    B = float(descent_bound(a, n, eps, np.array([z]), Dc, share)[0])
+    assert whole <= B * (1 + 1e-9) and kept <= B * (1 + 1e-9)
+    if share == 1e-6:
+        r = tuple(int(v) for v in local_bayes_search(a, n, eps, np.array(z)))
+        assert _hellinger(a, p, r) <= 2 * kept + 1e-9
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.sampled_from([3, 4]), n=st.sampled_from([3, 20, 200, 10**5]), eps=st.sampled_from([0.5, 1.0, 2.0, 4.0]),
+       prior=st.sampled_from([0.5, 1.0, 3.0]), data=st.data())
+def test_the_descent_filter_keeps_every_point_mapping_to_r(k, n, eps, prior, data):
+    """The search's output at z, taken as the release: the filter keeps z (in R(n), on its faces, outside it)."""
+    from dpposterior.lattice.remap import local_bayes_search
+
+    if k == 4 and eps < 1:
+        return  # one search at k = 4, eps = 0.5 takes seconds
+    Dc = radius_for(k, eps, 1e-12)
+    head = [data.draw(st.integers(-6, n + 6)) for _ in range(k - 1)]
+    z = (*head, n - sum(head))
+    if min(z) < -8:
+        return
+    a = np.full(k, prior)
+    a[0] = 1.0
+    r = local_bayes_search(a, n, eps, np.array(z))
+    assert descent_filter(a, n, eps, r, np.array([z]), Dc)[0]
+
+
+def test_the_descent_filter_leaves_few_points_at_the_centre():
+    """Where it matters: k = 4, n = 1e4, eps = 1, the release at the centre: 777,961 points of reach, a few thousand
+    kept (none of which is far)."""
+    k, n, eps = 4, 10**4, 1.0
+    Dc = radius_for(k, eps, 1e-12)
+    r = np.full(k, n // k)
+    Z = reach_region(n, k, r, Dc, 10)
+    keep = descent_filter(np.ones(k), n, eps, r, Z, Dc)
+    assert len(Z) == reach_size(k, Dc) and 0 < keep.sum() < 5000
+    assert (np.abs(Z[keep] - r).sum(axis=1) // 2).max() <= 15
+
+
+@pytest.mark.parametrize("k, n, eps, m, objective", [(3, 40, 1.0, (30, 6, 4), "average"),
+                                                     (3, 60, 1.0, (20, 20, 20), "average"),
+                                                     (3, 30, 1.0, (30, 0, 0), "average"),
+                                                     (3, 20, 0.5, (0, 10, 10), "average"),
+                                                     (3, 30, 3.0, (28, 1, 1), "worst"),
+                                                     (4, 26, 6.0, (23, 1, 1, 1), "worst"),
+                                                     (4, 8, 6.0, (2, 2, 2, 2), "average")])
+def test_the_filtered_column_is_the_unfiltered_one(monkeypatch, k, n, eps, m, objective):
+    """The route with the descent filter and the route searching every point of the region: the same data sets, the
+    same floats, the same bound (the filter drops only points whose search does not output m; the order of the rest
+    is kept, so every sum runs in the same order)."""
+    import dpposterior.lattice.column as column
+
+    lat = _force_local_column(monkeypatch)
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e5")  # the unfiltered route searches the whole region
+    a = np.array([1.0, 2.0, 1.0, 1.0][:k])
+    spec = ReleaseSpec.given("lattice", epsilon=eps, objective=objective)
+    plan = lat.LATTICE.plan_posterior(a, n, spec)
+    assert plan.route == "local column"
+    got = lat.LATTICE.local_posterior(plan, a, n, spec, np.array(m))
+    monkeypatch.setattr(column, "descent_filter", lambda prior, n, eps, r, Z, Dc, share=None: np.ones(len(Z), bool))
+    want = lat.LATTICE.local_posterior(plan, a, n, spec, np.array(m))
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]) and got[2:] == want[2:]
+
+
+def test_a_release_next_to_a_vertex_at_small_eps_is_refused_at_its_column():
+    """The plan counts a release at the centre; next to a vertex at eps = 0.25 the filter keeps ~48,000 points, most off
+    R(n): refused in one line at the column (the release is public)."""
+    from dpposterior import SizeError
+    from dpposterior.noise_aware import noise_aware_posterior
+
+    with pytest.raises(SizeError) as exc:
+        noise_aware_posterior("optimal", np.ones(3), np.array([996, 2, 2]), epsilon=0.25, objective="average")
+    assert "\n" not in str(exc.value) and "points whose search can output it" in str(exc.value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.sampled_from([2, 3, 4, 5]), n=st.integers(0, 30), R=st.integers(0, 12), data=st.data())
+def test_the_data_sets_near_r_are_the_ball_in_R_n(k, n, R, data):
+    r = np.array(data.draw(st.sampled_from(list(_compositions(n, k)))))
+    want = [c for c in _box_np(n, k, 0, n).tolist() if _d(c, r.tolist()) <= R]  # lexicographic
+    got = near_data_sets(n, r, R).tolist()
+    assert got == want

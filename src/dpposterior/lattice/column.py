@@ -24,13 +24,16 @@ bound of what is left out.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp
+from scipy.special import gammaln, logsumexp
 
 from .. import validate as _validate
-from ..models import candidates
-from .noise import log_normaliser, tail_bound_of
+from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
+from ..models import candidates, check_size
+from .noise import log_normaliser, sphere_count, tail_bound_of
 
 #: Floats one block of the column's sums may hold.
 BLOCK_ENTRIES = 2**20
@@ -163,21 +166,189 @@ def local_column(n: int, k: int, epsilon: float, released: ArrayLike, region: Ar
     if not len(S):
         return np.zeros((0, k), dtype=np.int64), np.zeros(0), leftover
     M = int((np.abs(S - r[None, :]).sum(axis=1) // 2).max())
-    from .remap import _ball
-
-    C = r[None, :] + _ball(int(k), M + int(Dk))
-    C = C[np.all(C >= 0, axis=1)]
+    C = near_data_sets(int(n), r, M + int(Dk))
     return C, column_from_points(C, eps, S, wts), leftover
+
+
+def near_data_sets(n: int, released: ArrayLike, R: int) -> NDArray[np.int64]:
+    """``{c in R(n) : d(c, r) <= R}``, lexicographic (the order of ``r + ball(R)`` kept where ``c >= 0``), enumerated a
+    slab of the first count at a time over the box ``max(0, r_i - R) <= c_i <= r_i + R`` (so the ball's points off
+    R(n) are never held); refused in one line (:func:`~dpposterior.models.check_size`) past the memory limit, counted
+    as the ball's ``sum_t N_k(t)`` points of ``k + 4`` floats (the data sets, their column and weights) before any is
+    built."""
+    r = np.asarray(released, dtype=np.int64).reshape(-1)
+    k, R = r.size, int(R)
+    check_size(sum(sphere_count(k, t) for t in range(R + 1)), 8.0 * (k + 4),
+               f"the local column's data sets within {R} of the release (k={k}, n={n})")
+    lo, hi = np.maximum(r - R, 0), r + R
+    rest = [np.arange(lo[i], hi[i] + 1) for i in range(1, k - 1)]
+    if rest:
+        axes = np.meshgrid(*rest, indexing="ij")
+        mid = np.stack([x.ravel() for x in axes], axis=1).astype(np.int64)
+    else:
+        mid = np.zeros((1, 0), dtype=np.int64)
+    mid = mid[np.abs(mid - r[None, 1:k - 1]).sum(axis=1) <= 2 * R]
+    out = []
+    for c0 in range(int(lo[0]), int(hi[0]) + 1):
+        head = np.concatenate([np.full((len(mid), 1), c0, dtype=np.int64), mid], axis=1)
+        c = np.concatenate([head, n - head.sum(axis=1, keepdims=True)], axis=1)
+        c = c[(c[:, -1] >= 0) & (np.abs(c - r[None, :]).sum(axis=1) <= 2 * R)]
+        if len(c):
+            out.append(c)
+    return np.concatenate(out) if out else np.zeros((0, k), dtype=np.int64)
 
 
 def reach_size(k: int, Dc: int) -> int:
     """``|U(Dc)|`` (:func:`reach_offsets`) by counting: ``A = {u : sum u = 0, u_i <= Dc}`` has ``C(k Dc + k - 1,
     k - 1)`` points (``Dc - u_i >= 0`` summing to ``k Dc``), ``-A`` as many, and ``A`` and ``-A`` share
     ``{|u_i| <= Dc}``, counted by inclusion-exclusion over the coordinates past ``Dc``."""
-    import math
-
     a = math.comb(k * Dc + k - 1, k - 1)
     # points with every |u_i| <= Dc and sum 0: v = u + Dc in [0, 2 Dc], summing to k Dc
     both = sum((-1) ** j * math.comb(k, j) * math.comb(k * Dc - j * (2 * Dc + 1) + k - 1, k - 1)
                for j in range(k + 1) if k * Dc - j * (2 * Dc + 1) >= 0)
     return 2 * a - both
+
+
+# -- the descent filter: the points of the reach region whose search can end at r ------------------------------------
+
+#: Entries (points x radii) of one block of :func:`descent_filter`'s sums.
+FILTER_BLOCK_ENTRIES = 2**19
+#: The float allowance of :func:`descent_filter`, in Hellinger units: the search's computed risks each lie within
+#: ``mu W`` of the exact ones (``mu <= 1e-7``, a hundred times :data:`~.search.FLOAT_MARGIN` and the rounding of a
+#: weighted sum), and a descent of at most :data:`~.remap.SEARCH_STEPS` moves compares them that many times.
+DESCENT_MARGIN = 2 * 256 * 1e-7
+
+
+def descent_bound(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, Dc: int,
+                  share: float | None = None) -> NDArray[np.float64]:
+    """``B(z) >= S_z(p) / W_z`` at each point ``z`` (rows summing to n, any integers): an upper bound on the weighted
+    mean loss ``sum_K w(c) H(c, p) / sum_K w(c)`` of the local search at z (:func:`.remap.local_bayes_search`, ``p =
+    project(z)``, ``K`` its kept data sets), from public tables only (:func:`descent_filter`, the proof)."""
+    from .remap import SEARCH_SHARE, project
+
+    a = np.asarray(prior, dtype=np.float64)
+    k, n, eps, Dc = a.size, int(n), float(epsilon), int(Dc)
+    share = SEARCH_SHARE if share is None else float(share)
+    Z = np.asarray(points, dtype=np.int64).reshape(-1, k)
+    out = np.empty(len(Z))
+    if not len(Z):
+        return out
+    t = np.arange(Dc + 1)
+    log_N = np.log(np.array([float(sphere_count(k, int(s))) for s in t]))
+    log_cone_t = np.log(np.array([float(math.comb(int(s) + k - 2, k - 2)) for s in t]))
+    step = max(1, FILTER_BLOCK_ENTRIES // (Dc + 1))
+    for lo in range(0, len(Z), step):
+        z = Z[lo:lo + step]
+        p = project(z, n)
+        D0 = np.maximum(-z, 0).sum(axis=1)  # d(z, p): p is a nearest point of R(n)
+        G = np.zeros((len(z), Dc + 1))  # sum_i max |J| over |c_i - p_i| <= t
+        qmax = np.zeros((len(z), Dc + 1))  # ln pi(c) - ln pi(p) at most, over |c_i - p_i| <= t
+        qmin = np.zeros((len(z), Dc + 1))  # and at least
+        for i in range(k):
+            x = p[:, i]
+            vlo, vhi = int(x.min()), int(x.max())
+            v = np.arange(vlo, vhi + 1)[:, None]
+            up, dn = np.minimum(v + t[None, :], n), np.maximum(v - t[None, :], 0)
+            gi = np.maximum(-lgamma_jensen_gap(a[i] + up, a[i] + v + 0.0), -lgamma_jensen_gap(a[i] + dn, a[i] + v + 0.0))
+            f_up = gammaln(a[i] + up) - gammaln(up + 1.0)
+            f_dn = gammaln(a[i] + dn) - gammaln(dn + 1.0)
+            f_at = gammaln(a[i] + v) - gammaln(v + 1.0)
+            row = x - vlo
+            G += gi[row]
+            qmax += (np.maximum(f_up, f_dn) - f_at)[row]
+            qmin += (np.minimum(f_up, f_dn) - f_at)[row]
+        # in log space (a prior far from 1 moves ln pi by hundreds across the ball)
+        with np.errstate(divide="ignore"):
+            log_h = 0.5 * np.log(-np.expm1(-G))  # -inf at t = 0
+        over = np.maximum(t[None, :] - D0[:, None], 0)
+        log_num = _row_lse(qmax + log_N[None, :] - eps * over + log_h)
+        m = np.minimum(p.min(axis=1), Dc)  # the ball d(c, p) <= m lies in R(n)
+        m2 = np.minimum(p.max(axis=1), Dc)  # the cone: one coordinate down by t, the others up
+        base = qmin - eps * t[None, :]
+        log_ball = _row_lse(np.where(t[None, :] <= m[:, None], base + log_N[None, :], -np.inf))
+        log_cone = _row_lse(np.where(t[None, :] <= m2[:, None], base + log_cone_t[None, :], -np.inf))
+        log_B = log_num - np.maximum(log_ball, log_cone) - math.log1p(-2.0 * share)
+        out[lo:lo + step] = np.exp(np.minimum(log_B, 700.0))
+    return out
+
+
+def _row_lse(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``ln sum_j e^(x_ij)`` of each row (``-inf`` for a row of ``-inf``), by its largest entry."""
+    top = x.max(axis=1)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return safe + np.log(np.exp(x - safe[:, None]).sum(axis=1))
+
+
+def descent_filter(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike, points: ArrayLike, Dc: int,
+                   share: float | None = None) -> NDArray[np.bool_]:
+    """False at the points ``z`` whose local search (:func:`.remap.local_bayes_search`, data-set radius ``Dc``, kept
+    share ``share``) cannot output ``r = released``; True at the rest (docs/lattice.md, "The noise-aware posterior").
+
+    Descent lemma (proof, exact arithmetic).  The search weighs its kept data sets ``K`` (``w(c) = pi(c) e^(-eps d(z,
+    c)) > 0``, ``W = sum_K w``) and moves from ``p = project(z)`` to a neighbour of strictly smaller risk ``S(r) =
+    sum_K w(c) H(c, r)`` until none is smaller, so its output has ``S(r) <= S(p)``.  ``H`` (the Hellinger distance)
+    is a metric, so ``H(p, r) <= H(c, p) + H(c, r)`` for every c, and summed with the weights ``W H(p, r) <= S(p) +
+    S(r) <= 2 S(p)``: the output satisfies ``H(p, r) <= 2 S(p) / W``.  Bound on ``S(p) / W``: ``K`` lies in ``C = {c in
+    R(n) : d(c, p) <= Dc}`` and holds at least ``1 - share`` of its weight, so ``S(p) / W <= sum_C w H(c, p) / ((1 -
+    share) sum_C w)``.  Numerator: ``p`` is a nearest point of R(n) to z (``D0 = d(z, p)``, the negative part of z),
+    and ``d(c, p) <= d(z, c) - d(z, p) + D0`` (coordinate by coordinate: ``p_i = 0`` where ``z_i < 0``, ``p_i <= z_i``
+    elsewhere), so ``w(c) <= pi(c) e^(-eps (d(c, p) - D0)^+)`` up to the factor ``e^(-eps D0)`` shared by every term;
+    at ``d(c, p) = t`` there are at most ``N_k(t)`` data sets (:func:`.noise.sphere_count`), each with ``|c_i - p_i| <=
+    t``, so ``ln pi(c) <= ln pi(p) + qmax(p, t)`` (per coordinate ``lnGamma(a_i + x) - lnGamma(x + 1)`` is monotone in
+    x: an end point) and ``-ln BC(c, p) = sum_i |J(a_i + c_i, a_i + p_i)| <= G(p, t)``, the sum of each coordinate's
+    largest ``|J|`` at ``|c_i - p_i| = t`` (``|J(x, y)|`` grows as x moves away from y).  Denominator: ``w(c) >=
+    pi(c) e^(-eps d(c, p))`` times the same factor (``d(z, c) <= D0 + d(p, c)``), summed over the ball ``d(c, p) <= m``,
+    ``m = min(Dc, min_i p_i)`` (in R(n)), or over the cone of the c with one coordinate ``j`` (the largest of p) down
+    by ``t <= min(Dc, p_j)`` and the others up (``C(t + k - 2, k - 2)`` data sets at ``t``), each with ``ln pi(c) >=
+    ln pi(p) + qmin(p, t)``.  So ``S(p) / W <= B(z)`` (:func:`descent_bound`) and an output r has ``H(p, r) <= 2
+    B(z)``.  Floats: the search compares computed risks, each within ``mu W`` of its exact value, at most
+    ``SEARCH_STEPS`` times, so ``S(r) <= S(p) + 2 SEARCH_STEPS mu W`` and the test allows :data:`DESCENT_MARGIN`
+    beyond ``2 B``.  Unlike the reach lemma (:func:`local_column`) this uses neither the search's step cap nor exact
+    float order; what it assumes is ``mu <= 1e-7`` (a risk's rounding, far below it in every measured case)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    r = np.asarray(released, dtype=np.int64).reshape(k)
+    Z = np.asarray(points, dtype=np.int64).reshape(-1, k)
+    from .remap import project
+
+    B = descent_bound(a, n, epsilon, Z, Dc, share)
+    keep = np.ones(len(Z), dtype=bool)
+    step = max(1, FILTER_BLOCK_ENTRIES // k)
+    for lo in range(0, len(Z), step):
+        p = project(Z[lo:lo + step], int(n))
+        log_bc = sum(lgamma_jensen_gap(a[i] + p[:, i], a[i] + float(r[i])) for i in range(k))
+        H = hellinger_from_log_bc(log_bc)
+        keep[lo:lo + step] = H <= 2.0 * B[lo:lo + step] * (1 + 1e-9) + DESCENT_MARGIN
+    return keep
+
+
+#: Most points of the ball :func:`filtered_estimate` scans (its largest radius).
+ESTIMATE_BALL_POINTS = 2**19
+
+
+def filtered_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> tuple[int, int] | None:
+    """``(points, radius)``: an estimate, from public inputs, of how many points :func:`descent_filter` keeps for a
+    release at the centre of R(n) and how far they lie from it (for a plan; not a bound).  The points ``c0 + v`` of
+    the balls ``d(v) <= R`` (R doubling from 4) in R(n) with ``H(c0 + v, c0) <= 2 B(c0)`` (``B`` at the centre
+    ``c0``, :func:`descent_bound`), until the outer shell ``R/2 < d(v) <= R`` holds none; None where the ball
+    reaches :data:`ESTIMATE_BALL_POINTS` points first."""
+    from .remap import _ball
+
+    a = np.asarray(prior, dtype=np.float64)
+    k, n = a.size, int(n)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    threshold = 2.0 * float(descent_bound(a, n, epsilon, c0[None, :], Dc)[0]) * (1 + 1e-9) + DESCENT_MARGIN
+    R = 4
+    while sum(sphere_count(k, t) for t in range(R + 1)) <= ESTIMATE_BALL_POINTS:
+        v = _ball(k, R)
+        c = c0[None, :] + v
+        inside = np.all(c >= 0, axis=1)
+        c, d = c[inside], np.abs(v[inside]).sum(axis=1) // 2
+        log_bc = sum(lgamma_jensen_gap(a[i] + c[:, i], a[i] + float(c0[i])) for i in range(k))
+        hit = hellinger_from_log_bc(log_bc) <= threshold
+        if not np.any(hit & (d > R // 2)):
+            return int(hit.sum()), int(d[hit].max())
+        R *= 2
+    return None

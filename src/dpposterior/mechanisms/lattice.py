@@ -159,6 +159,24 @@ COLUMN_MEMORY_FACTOR = 2.0
 #: n = 1e3, eps = 1, the batched table), 0.8 ms (n = 1e6).  The plan (public n, k, eps) must hold the vertex: at eps = 1
 #: it gives 4.5 ms a point, 2-2.6x the measured; it was ``0.6 x local_seconds`` (6 ms, 38 s at n = 1e3, eps = 1).
 LOCAL_COLUMN_POINT, LOCAL_COLUMN_SHARE = 2e-3, 0.25
+#: The local column's descent filter (:func:`~dpposterior.lattice.column.descent_filter`) over the reach region: seconds
+#: a point plus a share per (coordinate x radius) of its per-point sums, in log space (measured on the 2 shared cores at
+#: load ~12, 2026-11-29, region enumerated and filtered, at the centre: k = 4, eps = 1, 777,961 points, 2.9 s; k = 3,
+#: eps = 0.25, 100,621 points, 1.0 s (prior (0.5, 1, 3)); eps = 0.1, n = 1e6, 624,037 points, 25.8 s: the fit 1.2-2.5x
+#: above each).
+FILTER_SECONDS = (2e-6, 5e-8)
+#: A local search at a point of R(n) away from its faces, where the batched search's tables do not fit, over a draw's
+#: estimate (:func:`local_seconds`, which holds the vertex): measured at the centre of n = 1e6 (k = 3), 0.030 of it at
+#: eps = 0.25 (4.8 ms), 0.045 at eps = 0.1 (44 ms), 0.092 at eps = 1 (0.9 ms).
+INSIDE_SHARE = 0.15
+#: The points off R(n) (or with a count below 2) the descent filter keeps for a release at the centre of R(n), over the
+#: points of ``c0 + U(Dc)`` off R(n) (several z off R(n) share a projection, and the region near a face is wider than
+#: ``U``): measured at k = 3, eps = 0.25, n = 500: 43,987 against 12,650 (3.5x); eps = 0.5, n = 300: 8,352 / 1,218
+#: (6.9x); eps = 1, n = 60: 7,776 / 4,446 (1.75x), n = 120: 3,003 / 900 (3.3x).  Above all of them, so that a plan
+#: that admits the centre's release is not refused at its column (where it is over, the window column, if it fits,
+#: is the route).  Not for the corner release (``worst`` past its window), whose table holds the points near the
+#: vertices: measured k = 3, eps = 1, n = 24 and 60, 3.3 and 3.6 CPU s in all.
+OFF_FACTOR = 8.0
 #: Bytes of the batched local search's tables past which the local column searches one point at a time.
 SEARCH_TABLE_BYTES = 256 * 2**20
 #: ``worst`` reads the window's minimax remap where its LP is estimated within this many seconds (a constant, the
@@ -471,6 +489,31 @@ def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np
     distinct, back = np.unique(Z, axis=0, return_inverse=True)
     out = np.stack([local_bayes_search(a, n, epsilon, z) for z in distinct])
     return out[back.reshape(-1)]
+
+
+def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the local search at ``points`` points of R(n) away from its faces (the local column's
+    points near a release inside R(n)): the batched search (:func:`batched_seconds`) where its tables fit
+    (:data:`SEARCH_TABLE_BYTES`), else :data:`INSIDE_SHARE` of a draw's one-point search each."""
+    from ..lattice.batched import batch_radius
+
+    if 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, epsilon) + 1) <= SEARCH_TABLE_BYTES:
+        return sum(batched_seconds(k, epsilon, points, 0.0))
+    return points * INSIDE_SHARE * local_seconds(k, epsilon)
+
+
+def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float) -> None:
+    """Refuse (one line) the local column's searches at one release where the points left by the descent filter
+    (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
+    count above 1 by :func:`_inside_seconds`, the rest (handed to the one-point search) at :data:`LOCAL_COLUMN_POINT`
+    plus :data:`LOCAL_COLUMN_SHARE` of a draw's search.  The plan counts the points of a release at the centre of
+    R(n); next to a face, at small eps, the filter keeps more (the release is public: this depends on it, never on the
+    data)."""
+    inside = int(np.count_nonzero(np.all(Z >= 2, axis=1)))
+    seconds = (_inside_seconds(inside, n, k, epsilon)
+               + (len(Z) - inside) * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, epsilon)))
+    _solve_limit(seconds, f"the noise-aware posterior's local column at this release for k={k}, n={n}, "
+                          f"eps={epsilon:g} ({len(Z):,} points whose search can output it)")
 
 
 def _solve_limit(seconds: float, what: str) -> None:
@@ -952,12 +995,12 @@ class LatticeMechanism(Mechanism):
             return Plan(task=Task.POSTERIOR, route=NO_ROUTE, what=what, refusal="no local route")
         self.check_distance(spec, k)
         if self.uses_corners(n, k, spec):  # the corner remap's table rows and the local search elsewhere
-            return self._local_column_plan(n, k, spec, what)
+            return self._local_column_plan(prior, n, k, spec, what)
         window = self._window_column_plan(n, k, spec, what)
         if self.uses_window(n, k, spec):
             return window
         # a draw runs the local search: both columns follow it; the one planned faster of those that fit
-        local = self._local_column_plan(n, k, spec, what)
+        local = self._local_column_plan(prior, n, k, spec, what)
         if window.refused() or (local.fits and local.seconds < window.seconds):
             return local
         return window
@@ -998,30 +1041,58 @@ class LatticeMechanism(Mechanism):
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a smaller n")
 
-    def _local_column_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
-        """The local column's plan (route ``"local column"``, :meth:`local_posterior`), from public n, k, eps: the
-        local search at every point of the reach region (:func:`~dpposterior.lattice.column.reach_region`; counted
-        as ``min(|U(Dc)|, |window|)`` points, each at :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a
-        draw's one-point search, fitted next to a vertex where the points off R(n) are handed to it, the slowest
-        release) and, for ``worst``, the corner remap's solve; then the column over the data
-        sets within ``(k - 1) Dc + D`` of r.  Refused in one line where over the limits (where the window column is
-        refused too, this is the line: the route past it)."""
-        from ..lattice.column import reach_size
+    def _local_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The local column's plan (route ``"local column"``, :meth:`local_posterior`), from public n, k, eps and the prior:
+        the reach region (:func:`~dpposterior.lattice.column.reach_region`, ``min(|U(Dc)|, |window|)`` points) enumerated and
+        filtered by the descent lemma (:func:`~dpposterior.lattice.column.descent_filter`, :data:`FILTER_SECONDS` a point),
+        the local search at the points it keeps, counted for a release at the centre of R(n)
+        (:func:`~dpposterior.lattice.column.filtered_estimate`; each point by the batched search's :func:`batched_seconds`
+        where its tables fit, else :data:`INSIDE_SHARE` of a draw's one-point search), and for ``worst`` the corner remap's
+        solve; then the column over the data sets within ``M + W`` of r (``M`` the estimate's radius). Where the centre's
+        region reaches off R(n) (``n / k <= (k - 1) Dc``) its points off R(n), :data:`OFF_FACTOR` times those of ``c0 +
+        U(Dc)`` (not for the corner release), count at the one-point search's cost (the filter keeps most of them, measured:
+        1,549,818 of 1,549,818 at k = 4, n = 100, eps = 1). Where the estimate finds no edge (the filter keeps nearly
+        everything) every region point counts at the one-point search's cost (:data:`LOCAL_COLUMN_POINT`,
+        :data:`LOCAL_COLUMN_SHARE`, fitted next to a vertex). A release whose filtered points are more than the plan's (next
+        to a face at small eps) is refused at its column in one line (:func:`_check_searches`). Refused in one line where
+        over the limits."""
+        from ..lattice.batched import batch_radius
+        from ..lattice.column import FILTER_BLOCK_ENTRIES, filtered_estimate, reach_offsets, reach_size
 
         eps = spec.epsilon
         W = self.column_radius(n, k, eps)
         Dc = _radius(k, eps, 1e-12)
-        points = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
-        search = points * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, eps))
-        memory = 8.0 * 8 * k * points + 8.0 * 4 * k * sum(sphere_count(k, t) for t in range((k - 1) * (Dc + W) + W + 1))
-        column = COLUMN_SECONDS[0] * memory / (32.0 * k) * COLUMN_POINTS  # the data sets near r, before the solve's bytes
+        region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
+        estimate = filtered_estimate(np.asarray(prior, dtype=np.float64), n, eps, Dc)
+        tables = 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1)
+        if estimate is None:
+            points, M = region, (k - 1) * (Dc + W) + W
+            search = points * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, eps))
+        else:
+            points, M = float(estimate[0]), estimate[1]
+            search = _inside_seconds(points, n, k, eps)
+            if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): those points the filter mostly keeps
+                c0 = np.full(k, n // k, dtype=np.int64)
+                c0[: n - int(c0.sum())] += 1
+                off = float(np.count_nonzero((c0[None, :] + reach_offsets(k, Dc)).min(axis=1) < 0))
+                if not self.uses_corners(n, k, spec):  # the corner release reads its table at the vertices instead
+                    off *= OFF_FACTOR
+                points, M = points + off, (k - 1) * (Dc + W) + W
+                search += off * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, eps))
+        search += region * (FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
+        near = float(sum(sphere_count(k, t) for t in range(M + W + 1)))
+        # the region's points (enumerated, keyed, projected), the filter's blocks, the searches' tables (the batched
+        # search's where they fit, else one point's ball), the data sets near r with their column and weights
+        memory = (8.0 * 8 * k * region + 8.0 * 12 * FILTER_BLOCK_ENTRIES
+                  + (3 * tables if tables <= SEARCH_TABLE_BYTES else 8.0 * 4 * k * ball_size(k, eps, 1e-12))
+                  + 8.0 * (k + 4) * near)
+        column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
         if self.uses_corners(n, k, spec):
             search += corner_seconds(n, k, eps)
             memory = max(memory, corner_bytes(n, k, eps))
-        plan = Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
+        return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
-        return plan
 
     def local_posterior(self, plan: Plan, prior, n: int, spec: ReleaseSpec, released):
         """``(R(n), ln pi(c) + ln P_W(m | c), |R(n)|, bound)`` for the release ``released`` (docs/lattice.md, "The
@@ -1090,15 +1161,21 @@ class LatticeMechanism(Mechanism):
         every ``H`` rounds to 1) and that it stops before its step cap (:data:`~dpposterior.lattice.remap.SEARCH_STEPS`);
         neither is proved here (docs/lattice.md).
 
+        Descent filter.  Of the region's points searched (the table's rows are enumerated whole), only those that
+        :func:`~dpposterior.lattice.column.descent_filter` keeps are searched: its lemma (proved there, assuming only a
+        float margin) shows the search at any other point cannot output ``m`` (``H(project(z), m) > 2 B(z)``), so the
+        points with ``T(z, m) > 0`` and the column are unchanged (tested: the same floats with and without it).  Their
+        number, known once ``m`` is, is checked against the solve limit (:func:`_check_searches`, one line).
+
         Bound: :func:`~dpposterior.lattice.column.local_column`'s ``leftover`` over the kept mass
         ``sum_{c in C} pi(c) P_S(m | c)`` (times ``1 + 1e-6`` for rounding)."""
-        from ..lattice.column import local_column, reach_region
+        from ..lattice.column import descent_filter, local_column, reach_region
 
         k, eps = a.size, spec.epsilon
         Dc = _radius(k, eps, 1e-12)
         Z = reach_region(n, k, m, Dc, W)
         if self.uses_corners(n, k, spec) and k >= 4:
-            Z, t = self._corner_column_any(a, n, eps, m, Z, W)
+            Z, t = self._corner_column_any(a, n, eps, m, Z, W, Dc)
         elif self.uses_corners(n, k, spec):
             from ..lattice.corners import cached_corner_remap, default_depth
 
@@ -1106,11 +1183,15 @@ class LatticeMechanism(Mechanism):
             Zt, t_tab = _table_rows_to(remap, n, m, W)
             off = (remap.rows(Z) < 0) & (remap.edge_rows(Z)[0] < 0)  # off the table and off the edge table (eps < 1)
             Zoff = Z[off]
+            Zoff = Zoff[descent_filter(a, n, eps, m, Zoff, Dc)]  # the rest cannot map to m (the descent lemma)
+            _check_searches(Zoff, n, k, eps)
             t_off = np.all(_search_points(a, n, eps, Zoff) == m[None, :], axis=1).astype(np.float64)
             Ze, t_edge = _edge_rows_to(remap, m, W)
             Z = np.concatenate([Zoff, Zt, Ze])
             t = np.concatenate([t_off, t_tab, t_edge])
         else:
+            Z = Z[descent_filter(a, n, eps, m, Z, Dc)]  # the rest cannot map to m (the descent lemma)
+            _check_searches(Z, n, k, eps)
             t = np.all(_search_points(a, n, eps, Z) == m[None, :], axis=1).astype(np.float64)
         C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
         logw = log_prior_predictive(a, C) + log_col
@@ -1119,7 +1200,7 @@ class LatticeMechanism(Mechanism):
         return C, logw, n_candidates(n, k), bound
 
     @staticmethod
-    def _corner_column_any(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray, W: int
+    def _corner_column_any(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray, W: int, Dc: int
                            ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         """The points and ``T(z, m)`` of the k >= 4 corner release (:class:`~dpposterior.lattice.corners_any.
         AnyCornerRemap`, what a draw reads) for the local column: every row of its table whose outputs hold ``m`` (the
@@ -1134,13 +1215,20 @@ class LatticeMechanism(Mechanism):
         output at ``p`` (whose own projection is ``p``), so by the reach lemma (:meth:`_local_column`) ``m - p`` lies
         in ``U(Dc)``; ``U`` is symmetric, so ``project(z) - m`` does, and every such ``z`` of the window is in ``Z``
         (:func:`~dpposterior.lattice.column.reach_region`)."""
+        from ..lattice.column import descent_filter
+
         remap = _corner(tuple(a.tolist()), n, eps)
         Zt, t_tab = _table_rows_to(remap, n, m, W)
         Zoff = Z[(remap.rows(Z) < 0) & (remap.edge_rows(Z)[0] < 0)]  # off the table and off the edge table
         t_off = np.zeros(len(Zoff))
         if len(Zoff):
             uniq, back = np.unique(project(Zoff, n), axis=0, return_inverse=True)
-            t_off = np.all(_search_points(a, n, eps, uniq)[back.reshape(-1)] == m[None, :], axis=1).astype(np.float64)
+            # the descent lemma at each projection (a point of R(n), searched as itself): the rest cannot map to m
+            may = descent_filter(a, n, eps, m, uniq, Dc)
+            _check_searches(uniq[may], n, len(m), eps)
+            out = np.full(uniq.shape, -1, dtype=np.int64)
+            out[may] = _search_points(a, n, eps, uniq[may])
+            t_off = np.all(out[back.reshape(-1)] == m[None, :], axis=1).astype(np.float64)
         Ze, t_edge = np.zeros((0, len(m)), dtype=np.int64), np.zeros(0)
         if remap.edges is not None:  # every edge row whose outputs hold m, enumerated from the table's offsets
             Ze, t_edge = remap.edges.rows_to(m, lambda z: remap.rows(z) >= 0)
