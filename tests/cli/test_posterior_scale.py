@@ -63,3 +63,20 @@ def test_optimal_at_n120_releases_with_its_posterior_both_objectives():
     assert code == 0, err[-2000:]
     post = json.loads(out)["noise_aware"]
     assert post["route"] == "local column" and 0 < post["dropped_mass_bound"] < 1e-3
+
+
+def test_a_posterior_refused_at_the_released_output_still_prints_the_release(tmp_path):
+    """k = 3, n = 1000, eps = 0.25, average: the plan (a release at the centre of R(n)) admits the noise-aware
+    posterior, but this release lands next to a face, where its local column is over the solve limit.  The release
+    was drawn and charged: it is printed, the ledger holds it, and the refusal is the one error line (exit 2)."""
+    ledger = tmp_path / "L.json"
+    code, out, err, _ = run_case(["release", "--prior", "1,1,1", "--counts", "996,2,2", "--mechanism", "optimal",
+                                  "--objective", "average", "--epsilon", "0.25", "--seed", "1", "--noise-aware",
+                                  "--json", "--ledger", str(ledger), "--budget", "1"])
+    assert code == 2
+    rel = json.loads(out)
+    assert rel["released_counts"] == [986, 11, 3] and "noise_aware" not in rel
+    errors = [line for line in err.splitlines() if line.startswith("dpposterior: error:")]
+    assert len(errors) == 1 and "the release above stands (drawn and charged to the ledger)" in errors[0]
+    assert "Traceback" not in err
+    assert len(json.loads(ledger.read_text())["entries"]) == 1

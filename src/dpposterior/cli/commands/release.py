@@ -22,7 +22,7 @@ import numpy as np
 
 from ...api import draw, prepared
 from ...distances import DEFAULT_DISTANCE
-from ...errors import InputError, shown_name
+from ...errors import InputError, SizeError, shown_name
 from ...guarantee import guarantee_text
 from ...ledger import Ledger, parse_budget
 from ...mechanisms import ReleaseSpec, Setting
@@ -94,8 +94,10 @@ def add_release(p: argparse.ArgumentParser) -> None:
 
 def cmd_release(args) -> None:
     """``dpposterior release``: everything that can fail (reading the data, the draw, the calibration, the
-    noise-aware posterior) is done before the first line is printed, so a refusal leaves stdout empty;
-    warnings about the data go to stderr only once the release has succeeded."""
+    noise-aware posterior's plan) is done before the first line is printed, so a refusal leaves stdout empty;
+    warnings about the data go to stderr only once the release has succeeded.  One exception: a noise-aware
+    posterior refused at the released output (its cost there over its limits, which its plan could not know) comes
+    after the draw, so the release is printed and the refusal is the error line (exit 2)."""
     spec = variant_params(args)
     if args.budget is not None and args.ledger is None:
         raise InputError("--budget is the budget of a ledger: it needs --ledger FILE")
@@ -135,8 +137,12 @@ def cmd_release(args) -> None:
     def release_then_posterior(*draw_args, **draw_kwargs):
         out = padded_draw(*draw_args, **draw_kwargs)
         if "setup" in posterior:
-            post = posterior_of(posterior["setup"], np.asarray(out[0], dtype=np.int64))
-            posterior["result"] = (post, naive_posterior(a, out[0], post.level))
+            try:
+                post = posterior_of(posterior["setup"], np.asarray(out[0], dtype=np.int64))
+            except SizeError as exc:  # over its limits at this output only: the release still stands (see below)
+                posterior["refused"] = exc
+            else:
+                posterior["result"] = (post, naive_posterior(a, out[0], post.level))
         return out
 
     _, m = draw(prep, a, c, seed, ledger, sample=release_then_posterior,
@@ -175,6 +181,14 @@ def cmd_release(args) -> None:
     if ledger is not None:
         print(f"dpposterior: {ledger.summary()}", file=sys.stderr)
     print(text)
+    if "refused" in posterior:
+        # The posterior's cost at the released output can exceed its limits where the plan (public inputs, a
+        # release at the centre of R(n)) admitted it, e.g. an output next to a face at small eps.  That depends on
+        # the output alone, which is public once drawn, and the release has been drawn (and charged): it is
+        # printed above, and the refusal of its posterior is the one error line (exit 2).
+        raise SizeError(f"{posterior['refused'].args[0]}: the release above stands (drawn"
+                        f"{' and charged to the ledger' if ledger is not None else ''}); its noise-aware posterior "
+                        "was not computed")
 
 
 def _settings_json(spec: ReleaseSpec) -> dict:
