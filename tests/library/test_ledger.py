@@ -574,12 +574,13 @@ def test_the_noise_aware_posteriors_public_refusals_come_before_the_charge(tmp_p
 
 def test_a_noise_aware_refusal_that_depends_on_the_release_says_the_ledger_was_charged(tmp_path, capsys,
                                                                                        monkeypatch):
-    """How many data sets the exact pass keeps depends on the release: that refusal comes after the draw, and says
-    the ledger was charged."""
+    """How many data sets the exact pass keeps depends on the release: that refusal comes after the draw, says the
+    ledger was charged, and the release it was charged for is printed all the same."""
     led = tmp_path / "l.json"
     monkeypatch.setenv("DPPOSTERIOR_MAX_POSTERIOR_WORK", "200")  # one row (101) fits, the 101 rows kept do not
     code, out, err = run(capsys, "release", "--prior", "1,1", "--counts", "40,60", "--mechanism", "ehds",
                          "--epsilon", "1", "--noise-aware", "--ledger", str(led), "--budget", "100")
-    assert code == 2 and out == "" and err.count("\n") == 1, err
-    assert "needs the exact likelihood of" in err and "was charged for this release" in err
+    errors = [line for line in err.splitlines() if line.startswith("dpposterior: error:")]
+    assert code == 2 and "released counts:" in out and len(errors) == 1, err
+    assert "needs the exact likelihood of" in errors[0] and "charged to the ledger" in errors[0]
     assert len(dp.Ledger(led).entries()) == 1
