@@ -500,3 +500,28 @@ def test_one_corner_solve_serves_the_three_at_a_symmetric_prior(monkeypatch):
     assert np.array_equal(C, A)
     key = {tuple(c): x for c, x in zip(C.tolist(), lam)}
     assert all(key[tuple(np.roll(c, 1))] == x for c, x in zip(C.tolist(), lam) if np.argmax(c) == 0)
+
+
+@pytest.mark.parametrize("prior", [(1.0, 1.0, 1.0), (1.0, 1.0, 2.0), (0.5, 0.5, 0.5)])
+@pytest.mark.parametrize("n, eps", [(300, 0.5), (100, 0.5), (1000, 1.0), (15, 0.25)])
+def test_the_plan_counts_the_corners_the_release_solves(prior, n, eps):
+    """The plan's sizes solve one corner exactly where the release does (a symmetric prior, eps < 1, the corners
+    apart at n_ref), and then it counts a third of the three-corner LP; the errors' and the draws' plans follow."""
+    from dpposterior.mechanisms.lattice import corner_plan_sizes, corner_seconds, symmetric_corners
+
+    depth = corners.default_depth(eps)
+    n0 = min(n, corners.reference_n(eps, depth))
+    runs_one = corners.symmetric_solve(prior, n0, eps, depth)
+    assert runs_one == (prior[0] == prior[1] == prior[2] and eps < 1 and n0 > 160 if eps == 0.5 else False)
+    size = corner_plan_sizes(n, 3, eps, symmetric_corners(prior))
+    three = corner_plan_sizes(n, 3, eps, False)
+    assert size["corners_solved"] == (1 if runs_one else 3)
+    assert size["pairs"] == (three["pairs"] // 3 if runs_one else three["pairs"])
+    spec = ReleaseSpec.of("lattice", eps, objective="worst")
+    if LATTICE.uses_corners(n, 3, spec):  # the errors' plan: the three-corner one less the solve's difference
+        planned = corner_seconds(n, 3, eps, symmetric_corners(prior))
+        full = corner_seconds(n, 3, eps, False)
+        assert (planned < full) == runs_one
+        got = dict(LATTICE.plan_errors(prior, n, spec).costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
+        three = dict(LATTICE._corner_plan(n, 3, spec, "x", False).costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
+        assert got == pytest.approx(three - (full - planned), rel=1e-12)
