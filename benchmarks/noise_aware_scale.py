@@ -8,7 +8,7 @@ load averages beside the numbers: the machine may be shared).
     python benchmarks/noise_aware_scale.py [--out benchmarks/noise_aware_scale.json] [--quick]
     python benchmarks/noise_aware_scale.py --column   # the local column's settings: benchmarks/noise_aware_column.json
     python benchmarks/noise_aware_scale.py --target   # the whole target grid: benchmarks/noise_aware_target.json
-    python benchmarks/noise_aware_scale.py --small-eps  # k = 3, worst, eps 0.1, 0.25, 0.5: benchmarks/noise_aware_small_eps.json
+    python benchmarks/noise_aware_scale.py --small-eps  # k = 3, worst, eps 0.1 to 0.5: noise_aware_small_eps.json
 
 Settings: k = 3 at n = 15, 60, 120, 300, 1000, 1e6, eps 0.1 to 30; k = 4 at n = 10 and 1e4, eps
 0.25, 1, 30; ``optimal`` with both objectives, ``lattice~average``, ``geometric``; Dir(1, ..., 1), the data set near
@@ -140,7 +140,8 @@ def main() -> None:
     if args.target and args.out == parser.get_default("out"):
         args.out = str(ROOT / "benchmarks" / "noise_aware_target.json")
     rows, load = [], os.getloadavg()
-    grid = SMALL_EPS_GRID if args.small_eps else TARGET_GRID if args.target else COLUMN_GRID if args.column else QUICK if args.quick else GRID
+    grid = (SMALL_EPS_GRID if args.small_eps else TARGET_GRID if args.target else COLUMN_GRID if args.column
+            else QUICK if args.quick else GRID)
     for row in grid:
         # one process per setting, run from a fresh interpreter so the peak memory is that setting's alone
         code = (f"import json, sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import noise_aware_scale as b; "
