@@ -600,10 +600,12 @@ class LatticeMechanism(Mechanism):
         """Refuse (one line, before any work) the corner remap's solve and ``setups`` local searches over the memory or
         the solve limit (``symmetric``: :func:`symmetric_corners` of the prior)."""
         self.check_distance(spec, k)
-        size = corner_plan_sizes(n, k, spec.epsilon)
+        size = corner_plan_sizes(n, k, spec.epsilon, symmetric)
+        one = ", one corner for three" if size.get("corners_solved") == 1 else ""
+        fixed = f", its fixed rows' local search at n_ref={size['n_ref']}" if k == 3 else ""
         check_size(math.ceil(corner_bytes(n, k, spec.epsilon, symmetric) / 8), 8,
                    f"the lattice release's corner remap for k={k}, eps={spec.epsilon:g} (its LP: {size['pairs']:,} "
-                   f"pairs x {size['outputs']} outputs)")
+                   f"pairs x {size['outputs']} outputs{one}{fixed})")
         _solve_limit(corner_seconds(n, k, spec.epsilon, symmetric) + setups * local_seconds(k, spec.epsilon),
                      f"the lattice release's corner remap for k={k}, n={n}, eps={spec.epsilon:g} (its LP and "
                      f"{setups:g} local searches)")
