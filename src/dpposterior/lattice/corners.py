@@ -33,6 +33,20 @@ public inputs, never reading ``c``) is post-processing, so any remap keeps eps-D
   translation invariant; the losses near a vertex converge as n grows but are not constant, so the table is a good,
   not an optimal, remap there; its errors are computed exactly at n).  Up to ``N_REF`` it is solved at n itself.
 
+* **One corner for three** (:func:`symmetric_solve`).  At a symmetric prior, eps < 1 and the corners apart
+  (:func:`corners_apart`) the LP is solved at one vertex and the other two read its image under a permutation of the
+  categories, the edge table likewise: an optimal solution of the three-corner LP (proof in :func:`_solve`), a third
+  of its rows, constraints and fixed rows' searches.  Elsewhere the three-corner LP, as before.
+* **Small eps** (the decision).  At eps = 0.25 and 0.1 ``worst`` past the window's LP stays refused in one line by
+  its plan (:meth:`~dpposterior.mechanisms.lattice.LatticeMechanism.check_corners`), from public inputs: at
+  eps = 0.25 the time up to n ~ 20 (n = 15: ~46 s planned, the three edge LPs ~39 s of it; the corners are not
+  apart, so one corner does not apply), then the memory: the three-corner LP (~4 GiB) up to n = 286, then the fixed
+  rows' batched local search at ``n_ref`` (its tables over the boundary rows of R(n_ref) times the near ball:
+  ~27 GiB planned at n_ref = 560, beside 1.4 GiB for one corner's LP); at eps = 0.1 the time (~597 s at n = 15),
+  then the memory (8.4 GiB for one corner's LP alone).  A smaller ``depth`` changes none of it: ``n_ref =
+  4 (depth + 3 W)``, the fixed rows and the edge LPs are W's (W = 42 and 105), not depth's.  What would: the fixed
+  rows' search over the rows near one vertex only (a sub-grid of R(n_ref)), then one corner's LP.
+
 Certificate (proof; as at k = 2, :mod:`dpposterior.remap.minimax`).  For the LP's dual weights ``lambda`` on a set
 ``C`` of data sets (any distribution on any ``C`` works; the duals on ``A``, and the same restricted to the data sets
 within ``depth`` of a vertex, the larger bound kept) and every remap ``T`` of this release (deterministic or not),
