@@ -18,6 +18,13 @@ and the recomputation near the tables, each with its CPU seconds (no certificate
 
     PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 300,600,1000 --errors-only --check-n "" \
         --out benchmarks/lattice_worst_errors.json
+
+``--corners three`` solves the three-corner LP where the release solves one corner for three (a symmetric prior, the
+corners apart, eps < 1: :func:`dpposterior.lattice.corners.symmetric_solve`), ``--corners both`` runs each case both
+ways, side by side in one process (the row's ``corners`` says which; ``auto`` is the release's own):
+
+    PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 300,1000 --corners both --check-n "" \
+        --out benchmarks/lattice_worst_symmetric.json
 """
 
 from __future__ import annotations
@@ -38,20 +45,21 @@ from dpposterior.mechanisms.lattice import LOCAL_ERROR_TOL, MINIMAX_R_RADIUS
 _SOLVED: dict = {}
 
 
-def _solved(prior: tuple, n: int, eps: float) -> corners.CornerRemap:
-    """The corner remap at n (its table solved once per ``n_ref``: the same LP at every n past it)."""
+def _solved(prior: tuple, n: int, eps: float, symmetric: bool | None = None) -> corners.CornerRemap:
+    """The corner remap at n (its table solved once per ``n_ref``: the same LP at every n past it); ``symmetric``
+    as :func:`dpposterior.lattice.corners.corner_remap`'s (None: the release's own)."""
     depth = corners.default_depth(eps)
     n0 = min(n, corners.reference_n(eps, depth))
-    key = (prior, n0, eps)
+    key = (prior, n0, eps, symmetric)
     if key not in _SOLVED:
-        _SOLVED[key] = corners.corner_remap(prior, n0, eps)
+        _SOLVED[key] = corners.corner_remap(prior, n0, eps, symmetric=symmetric)
     return corners._translated(_SOLVED[key], n)
 
 
-def case(prior: tuple, n: int, eps: float, errors_only: bool = False) -> dict:
+def case(prior: tuple, n: int, eps: float, errors_only: bool = False, symmetric: bool | None = None) -> dict:
     spec = ReleaseSpec.of("lattice", eps, objective="worst")
     a = np.asarray(prior, dtype=np.float64)
-    row = {"prior": list(prior), "n": n, "epsilon": eps}
+    row = {"prior": list(prior), "n": n, "epsilon": eps, "corners": "auto" if symmetric is None else "three"}
     t0 = time.process_time()
     if LATTICE.uses_window(n, 3, spec):
         setup = LatticeSetup(a, n, eps)
@@ -60,7 +68,7 @@ def case(prior: tuple, n: int, eps: float, errors_only: bool = False) -> dict:
         row["cpu_s"] = time.process_time() - t0
         row["local_bayes_worst"] = setup.errors(bayes_remap(setup)[0]).worst[1]
     else:
-        remap = _solved(prior, n, eps)
+        remap = _solved(prior, n, eps, symmetric)
         t1 = time.process_time()
         if not errors_only:
             remap.certificate = dict(remap.certificate, lower=corners.certify_remap(remap))
@@ -77,6 +85,7 @@ def case(prior: tuple, n: int, eps: float, errors_only: bool = False) -> dict:
                 "worst_at": E.counts[int(np.argmax(E.low))].tolist(), "lp": remap.certificate["lp"],
                 "n_ref": remap.certificate["n_ref"], "depth": remap.certificate["depth"],
                 "edge_lp": remap.certificate.get("edge_lp"),
+                "corners_solved": remap.certificate.get("corners_solved"),
                 "cpu_s": (t1 - t0) + (t2 - t1) + (t4 - t3), "cpu_solve_s": t1 - t0, "cpu_certificate_s": t2 - t1,
                 "cpu_local_errors_s": t3 - t2, "cpu_corner_errors_s": t4 - t3, "local_points": stats["points"],
                 "local_fallbacks": stats["fallback"], "errors_cpu_s": (t1 - t0) + (t4 - t2)}
@@ -114,25 +123,29 @@ def main() -> None:
     p.add_argument("--errors-only", action="store_true",
                    help="the exact errors' route only (its solve, local search and recomputation; no certificate, no "
                         "lattice~average beside it): what `accuracy` runs")
+    p.add_argument("--corners", default="auto", choices=["auto", "three", "both"],
+                   help="the release's corner solve (auto), the three-corner LP (three) or both side by side")
     args = p.parse_args()
+    modes = {"auto": [None], "three": [False], "both": [False, None]}[args.corners]
     prior = tuple(float(x) for x in args.prior.split(","))
     rows = []
-    print("| eps | n | route | worst | bound | ratio | local Bayes worst | interior worst | CPU s |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for eps in (float(x) for x in args.eps.split(",")):
-        for n in (int(x) for x in args.n.split(",")):
-            r = case(prior, n, eps, args.errors_only)
-            rows.append(r)
-            inner = f"{r['interior_worst']:.4f}" if r.get("interior_worst") is not None else "-"
-            avg = f"{r['local_bayes_worst']:.5f}" if "local_bayes_worst" in r else "-"
-            print(f"| {eps:g} | {n} | {r['route']} | {r['worst']:.5f} | {r['bound'] or float('nan'):.5f} | "
-                  f"{r['ratio'] or float('nan'):.4f} | {avg} | {inner} | {r['cpu_s']:.1f} |", flush=True)
-            if "errors_cpu_s" in r:
-                print(f"  errors' route: {r['errors_cpu_s']:.1f} CPU s (solve {r['cpu_solve_s']:.1f}, local search "
-                      f"{r['cpu_local_errors_s']:.1f} at {r['local_points']:,} points, {r['local_fallbacks']:,} handed "
-                      f"on; recomputation {r['cpu_corner_errors_s']:.1f})", flush=True)
-            with open(args.out, "w") as fh:
-                json.dump(rows, fh, indent=1)
+    print("| eps | n | route | corners | worst | bound | ratio | local Bayes worst | interior worst | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for eps, n, sym in ((float(e), int(m), s) for e in args.eps.split(",") for m in args.n.split(",")
+                        for s in modes):
+        r = case(prior, n, eps, args.errors_only, sym)
+        rows.append(r)
+        inner = f"{r['interior_worst']:.4f}" if r.get("interior_worst") is not None else "-"
+        avg = f"{r['local_bayes_worst']:.5f}" if "local_bayes_worst" in r else "-"
+        solved = r.get("corners_solved") or "-"
+        print(f"| {eps:g} | {n} | {r['route']} | {solved} | {r['worst']:.5f} | {r['bound'] or float('nan'):.5f} | "
+              f"{r['ratio'] or float('nan'):.4f} | {avg} | {inner} | {r['cpu_s']:.1f} |", flush=True)
+        if "errors_cpu_s" in r:
+            print(f"  errors' route: {r['errors_cpu_s']:.1f} CPU s (solve {r['cpu_solve_s']:.1f}, local search "
+                  f"{r['cpu_local_errors_s']:.1f} at {r['local_points']:,} points, {r['local_fallbacks']:,} handed "
+                  f"on; recomputation {r['cpu_corner_errors_s']:.1f})", flush=True)
+        with open(args.out, "w") as fh:
+            json.dump(rows, fh, indent=1)
     checks = [x for x in args.check_n.split(",") if x]
     if checks:
         print("\n| eps | n | window LP optimum (bracket) | corner bound | bound / LP |")

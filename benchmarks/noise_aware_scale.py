@@ -9,6 +9,7 @@ load averages beside the numbers: the machine may be shared).
     python benchmarks/noise_aware_scale.py --column   # the local column's settings: benchmarks/noise_aware_column.json
     python benchmarks/noise_aware_scale.py --target   # the whole target grid: benchmarks/noise_aware_target.json
     python benchmarks/noise_aware_scale.py --target --only 4:10000:1   # those rows rerun, merged into the JSON
+    python benchmarks/noise_aware_scale.py --small-eps  # k = 3, worst, eps 0.1 to 0.5: noise_aware_small_eps.json
 
 Settings: k = 3 at n = 15, 60, 120, 300, 1000, 1e6, eps 0.1 to 30; k = 4 at n = 10 and 1e4, eps
 0.25, 1, 30; ``optimal`` with both objectives, ``lattice~average``, ``geometric``; Dir(1, ..., 1), the data set near
@@ -68,6 +69,10 @@ COLUMN_GRID += [("optimal", objective, 3, 10**6, 1.0, "vertex") for objective in
 TARGET_GRID = [("optimal", objective, k, n, eps)
                for k, ns, epss in ((3, (15, 1000, 10**6), (0.1, 0.25, 1.0, 30.0)), (4, (10, 100, 10**4), (0.25, 1.0, 30.0)))
                for n in ns for eps in epss for objective in ("average", "worst")]
+
+#: ``--small-eps``: the worst objective at k = 3 and the small eps of the target (0.1, 0.25) with eps = 0.5 beside
+#: them, where the corner remap's solve is the release's cost (docs/lattice.md, "One corner for three").
+SMALL_EPS_GRID = [("optimal", "worst", 3, n, eps) for eps in (0.1, 0.25, 0.5) for n in (15, 1000, 10**6)]
 
 
 def counts(k: int, n: int, where: str = "centre") -> str:
@@ -140,13 +145,17 @@ def main() -> None:
     parser.add_argument("--target", action="store_true", help="the issue's whole target grid (TARGET_GRID)")
     parser.add_argument("--only", action="append", default=[], metavar="K:N:EPS[:OBJECTIVE]",
                         help="rerun only the grid's rows matching (repeatable); the other rows of --out are kept")
+    parser.add_argument("--small-eps", action="store_true", help="k = 3, worst, eps 0.1 to 0.5 (SMALL_EPS_GRID)")
     args = parser.parse_args()
+    if args.small_eps and args.out == parser.get_default("out"):
+        args.out = str(ROOT / "benchmarks" / "noise_aware_small_eps.json")
     if args.column and args.out == parser.get_default("out"):
         args.out = str(ROOT / "benchmarks" / "noise_aware_column.json")
     if args.target and args.out == parser.get_default("out"):
         args.out = str(ROOT / "benchmarks" / "noise_aware_target.json")
     rows, load = [], os.getloadavg()
-    grid = TARGET_GRID if args.target else COLUMN_GRID if args.column else QUICK if args.quick else GRID
+    grid = (SMALL_EPS_GRID if args.small_eps else TARGET_GRID if args.target else COLUMN_GRID if args.column
+            else QUICK if args.quick else GRID)
     if args.only:
         grid = [row for row in grid if any(_matches(row, spec) for spec in args.only)]
     for row in grid:

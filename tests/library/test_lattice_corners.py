@@ -438,3 +438,90 @@ def test_a_refusal_of_the_local_search_comes_before_the_corner_solve(monkeypatch
         lat._corner_errors((1.0, 1.0, 1.0), 6, 0.5, 100)  # 2,958 of 3,258 points handed on
     corners.cached_corner_remap.cache_clear()
     lat._corner.cache_clear()
+
+
+def test_the_symmetric_edge_table_meets_each_edges_own_lp():
+    """At a symmetric prior one edge LP serves the three: each edge's rows (edge 0's under a permutation) meet the
+    optimum of that edge's own LP, transcribed and solved apart, at every one of its constrained data sets."""
+    a, n0, eps = (1.0, 1.0, 1.0), 40, 0.8
+    table = corners._edge_tables(np.asarray(a), n0, eps, symmetric=True)
+    for i in range(3):
+        t, errors = _edge_lp_transcribed(a, n0, eps, i)
+        assert abs(table.lp[i] - t) < 1e-6 * max(1.0, t)
+        assert errors(table).max() <= t + 1e-6
+    # not at an asymmetric prior: there edge 0's rows miss edge 1's optimum
+    b = (2.0, 0.5, 1.0)
+    t, errors = _edge_lp_transcribed(b, n0, eps, 1)
+    assert errors(corners._edge_tables(np.asarray(b), n0, eps, symmetric=True)).max() > t + 1e-4
+
+
+def _lp_errors(remap, a, eps, C):
+    """The corner LP's left sides at the data sets C: sum over d(w) <= W of K(w) sum_r T(c + w, r) L(c, r)."""
+    offs = _offsets(remap.W)
+    wts = _kernel_weights(eps, offs)
+    out = []
+    for c in C:
+        o, p = remap.transition(c + offs)
+        out.append((wts * (p * _hellinger(a, np.broadcast_to(c, o.shape), o)).sum(1)).sum())
+    return np.array(out)
+
+
+def test_one_corner_solve_serves_the_three_at_a_symmetric_prior(monkeypatch):
+    """Where the corners are apart (symmetric prior), one corner's LP lifted by the permutations has the three-corner
+    LP's optimum, its table is equivariant, and its rows meet that optimum at every constrained data set (the LP's
+    sums transcribed with gammaln).  The three-corner LP is given the same edge table: the edge LP's optimum is not
+    unique, and with another edge table the fixed rows, hence t, differ."""
+    a, n0, eps, depth = np.ones(3), 120, 0.8, 3
+    assert corners.symmetric_solve(a, n0, eps, depth) and not corners.symmetric_solve(a, 60, eps, depth)
+    assert not corners.symmetric_solve([1.0, 1.0, 2.0], n0, eps, depth)
+    one = corners._solve(a, n0, eps, depth)
+    assert one.certificate["corners_solved"] == 1
+    edge_tables = corners._edge_tables
+    monkeypatch.setattr(corners, "_edge_tables", lambda a, n0, e, symmetric=False: edge_tables(a, n0, e, True))
+    three = corners._solve(a, n0, eps, depth, symmetric=False)
+    assert three.certificate["corners_solved"] == 3
+    t = three.certificate["lp"]
+    assert abs(one.certificate["lp"] - t) < 1e-8
+    W, W1, shift, Fz, A, M, mkeys, free = corners._regions(3, n0, eps, depth)
+    assert np.array_equal(one.points, M)
+    # equivariant: the row of s z is s applied to the row of z (the outputs as sets with their probabilities)
+    rng = np.random.default_rng(5)
+    for m in rng.choice(np.flatnonzero(one.corner == 0), 40, replace=False):
+        o0, p0 = one.transition(M[m][None, :])
+        for j in (1, 2):
+            oj, pj = one.transition(np.roll(M[m], j)[None, :])
+            assert sorted(zip(map(tuple, np.roll(o0[0], j, axis=-1)[p0[0] > 0]), p0[0][p0[0] > 0])) == \
+                sorted(zip(map(tuple, oj[0][pj[0] > 0]), pj[0][pj[0] > 0]))
+    # feasible at t for the three-corner LP: every constrained data set of every vertex
+    E = _lp_errors(one, a, eps, A)
+    assert E.max() <= t + 1e-6 and E.max() > t - 1e-3
+    # the duals lifted too: a vertex's data set carries vertex 0's weight of its preimage
+    C, lam = one.duals
+    assert np.array_equal(C, A)
+    key = {tuple(c): x for c, x in zip(C.tolist(), lam)}
+    assert all(key[tuple(np.roll(c, 1))] == x for c, x in zip(C.tolist(), lam) if np.argmax(c) == 0)
+
+
+@pytest.mark.parametrize("prior", [(1.0, 1.0, 1.0), (1.0, 1.0, 2.0), (0.5, 0.5, 0.5)])
+@pytest.mark.parametrize("n, eps", [(300, 0.5), (100, 0.5), (1000, 1.0), (15, 0.25)])
+def test_the_plan_counts_the_corners_the_release_solves(prior, n, eps):
+    """The plan's sizes solve one corner exactly where the release does (a symmetric prior, eps < 1, the corners
+    apart at n_ref), and then it counts a third of the three-corner LP; the errors' and the draws' plans follow."""
+    from dpposterior.mechanisms.lattice import corner_plan_sizes, corner_seconds, symmetric_corners
+
+    depth = corners.default_depth(eps)
+    n0 = min(n, corners.reference_n(eps, depth))
+    runs_one = corners.symmetric_solve(prior, n0, eps, depth)
+    assert runs_one == (prior[0] == prior[1] == prior[2] and eps < 1 and n0 > 160 if eps == 0.5 else False)
+    size = corner_plan_sizes(n, 3, eps, symmetric_corners(prior))
+    three = corner_plan_sizes(n, 3, eps, False)
+    assert size["corners_solved"] == (1 if runs_one else 3)
+    assert size["pairs"] == (three["pairs"] // 3 if runs_one else three["pairs"])
+    spec = ReleaseSpec.of("lattice", eps, objective="worst")
+    if LATTICE.uses_corners(n, 3, spec):  # the errors' plan: the three-corner one less the solve's difference
+        planned = corner_seconds(n, 3, eps, symmetric_corners(prior))
+        full = corner_seconds(n, 3, eps, False)
+        assert (planned < full) == runs_one
+        got = dict(LATTICE.plan_errors(prior, n, spec).costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
+        three = dict(LATTICE._corner_plan(n, 3, spec, "x", False).costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
+        assert got == pytest.approx(three - (full - planned), rel=1e-12)

@@ -33,6 +33,20 @@ public inputs, never reading ``c``) is post-processing, so any remap keeps eps-D
   translation invariant; the losses near a vertex converge as n grows but are not constant, so the table is a good,
   not an optimal, remap there; its errors are computed exactly at n).  Up to ``N_REF`` it is solved at n itself.
 
+* **One corner for three** (:func:`symmetric_solve`).  At a symmetric prior, eps < 1 and the corners apart
+  (:func:`corners_apart`) the LP is solved at one vertex and the other two read its image under a permutation of the
+  categories, the edge table likewise: an optimal solution of the three-corner LP (proof in :func:`_solve`), a third
+  of its rows, constraints and fixed rows' searches.  Elsewhere the three-corner LP, as before.
+* **Small eps** (the decision).  At eps = 0.25 and 0.1 ``worst`` past the window's LP stays refused in one line by
+  its plan (:meth:`~dpposterior.mechanisms.lattice.LatticeMechanism.check_corners`), from public inputs: at
+  eps = 0.25 the time up to n ~ 20 (n = 15: ~46 s planned, the three edge LPs ~39 s of it; the corners are not
+  apart, so one corner does not apply), then the memory: the three-corner LP (~4 GiB) up to n = 286, then the fixed
+  rows' batched local search at ``n_ref`` (its tables over the boundary rows of R(n_ref) times the near ball:
+  ~27 GiB planned at n_ref = 560, beside 1.4 GiB for one corner's LP); at eps = 0.1 the time (~597 s at n = 15),
+  then the memory (8.4 GiB for one corner's LP alone).  A smaller ``depth`` changes none of it: ``n_ref =
+  4 (depth + 3 W)``, the fixed rows and the edge LPs are W's (W = 42 and 105), not depth's.  What would: the fixed
+  rows' search over the rows near one vertex only (a sub-grid of R(n_ref)), then one corner's LP.
+
 Certificate (proof; as at k = 2, :mod:`dpposterior.remap.minimax`).  For the LP's dual weights ``lambda`` on a set
 ``C`` of data sets (any distribution on any ``C`` works; the duals on ``A``, and the same restricted to the data sets
 within ``depth`` of a vertex, the larger bound kept) and every remap ``T`` of this release (deterministic or not),
@@ -254,10 +268,12 @@ def inner_radius(epsilon: float) -> int:
     return int(math.ceil(6.0 / math.sqrt(max(float(epsilon), 1.0))))
 
 
-def corner_remap(prior: ArrayLike, n: int, epsilon: float, depth: int | None = None, certify: bool = False
-                 ) -> CornerRemap:
+def corner_remap(prior: ArrayLike, n: int, epsilon: float, depth: int | None = None, certify: bool = False,
+                 symmetric: bool | None = None) -> CornerRemap:
     """The corner remap at (prior, n, eps) by its LP (scipy HiGHS), with the certificate at ``n`` if ``certify``
     (module docstring; docs/lattice.md).  k = 3 (the local Bayes rows come from :func:`.search.local_search_many`).
+    ``symmetric``: one corner solved for three (default :func:`symmetric_solve`, what the release runs; False: the
+    three-corner LP, for a comparison).
 
     ``certificate``: ``lp`` (the LP's ``t`` at ``n_ref``: the largest ``E`` over the constrained data sets with
     the kernel cut at ``W``), ``lower`` (certified at ``n``: at most the best worst case over all remaps of the
@@ -266,7 +282,7 @@ def corner_remap(prior: ArrayLike, n: int, epsilon: float, depth: int | None = N
     n = _validate.integer(n, "n", 1)
     eps = _validate.epsilon(epsilon)
     depth = default_depth(eps) if depth is None else _validate.integer(depth, "depth", 0)
-    remap = _translated(_solve(a, min(n, reference_n(eps, depth, a.size)), eps, depth), n)
+    remap = _translated(_solve(a, min(n, reference_n(eps, depth, a.size)), eps, depth, symmetric=symmetric), n)
     if certify:
         remap.certificate = dict(remap.certificate, lower=certify_remap(remap))
     return remap
@@ -299,13 +315,14 @@ def _regions(k: int, n0: int, eps: float, depth: int):
     return W, W1, shift, Fz, A, M, mkeys, np.isin(mkeys, fkeys)
 
 
-def corner_sizes(n: int, k: int, epsilon: float, depth: int | None = None) -> dict:
+def corner_sizes(n: int, k: int, epsilon: float, depth: int | None = None, symmetric: bool = False) -> dict:
     """The corner LP's sizes from public n, k, eps, in closed form (no set is built, so a plan at a small eps costs
     nothing): ``n_ref``, ``free`` and ``fixed`` rows, ``constraints`` and ``pairs`` (data set x free row pairs within
     ``W``), ``outputs`` per row.  Per corner ``C(m + k - 1, k - 1)`` points lie within ``m`` of a vertex; the pairs
     are a quarter of ``free x |ball(W)|`` (the free rows near a vertex see only part of their ball in R(n); Dir(1,1,1),
     eps = 2, 1, 0.5: 13,425, 70,278, 579,330 pairs counted, 12,968, 68,517, 618,898 estimated), each count capped by
-    the whole window."""
+    the whole window.  ``symmetric`` (the prior's :func:`symmetric_prior`): where :func:`one_corner` holds the LP,
+    its fixed rows and the edge LPs are one corner's and one edge's (``corners_solved`` 1; a third of each count)."""
     eps = float(epsilon)
     depth = default_depth(eps) if depth is None else int(depth)
     n0 = min(int(n), reference_n(eps, depth, k))
@@ -323,8 +340,11 @@ def corner_sizes(n: int, k: int, epsilon: float, depth: int | None = None) -> di
     top = edge_top(eps)
     # the edge LPs (eps < 1): per edge, its data sets (both ends, twelve positions, counts 0..top) x the ball x outputs
     edge_entries = 0 if top == 0 else k * 24 * (top + 1) * ball * outputs
-    return {"n_ref": n0, "free": free, "fixed": fixed, "constraints": constraints,
-            "pairs": min(free * ball // 4, free * constraints), "outputs": outputs, "edge_entries": edge_entries}
+    pairs = min(free * ball // 4, free * constraints)
+    solved = 1 if one_corner(symmetric, k, n0, eps, depth) else k
+    return {"n_ref": n0, "free": free * solved // k, "fixed": fixed * solved // k,
+            "constraints": constraints * solved // k, "pairs": pairs * solved // k, "outputs": outputs,
+            "edge_entries": edge_entries * solved // k, "corners_solved": solved}
 
 
 def edge_error_terms(n: int, k: int, epsilon: float, We: int) -> int:
@@ -337,10 +357,54 @@ def edge_error_terms(n: int, k: int, epsilon: float, We: int) -> int:
     return k * (int(n) + 1) * min(int(n) + 1, top + int(We) + 1) * ball
 
 
-def _solve(a, n0, eps, depth, r_radius: int | None = None) -> CornerRemap:
+def corners_apart(n0: int, k: int, epsilon: float, depth: int) -> bool:
+    """Whether the corner LP's three corners are apart at ``n0``: ``n0 > 2 depth + 4 W + (k - 2) (inner + 2 W)``.
+
+    Proof that then every point of the table's rows ``M`` (so of ``F`` and ``A``) is near exactly one vertex ``j``
+    (``z_j >= n0 - depth - 2 W``), that ``j`` is its ``argmax``, and that a constraint of ``A`` near ``j`` reads only
+    rows near ``j``: a free row has ``z_j >= n0 - depth`` for its argmax ``j``, a data set within ``W`` of it
+    ``c_j >= n0 - depth - W``, a row within ``W`` of that ``>= n0 - depth - 2 W``; the coordinates of ``M`` are
+    ``>= -(inner + 2 W)``, so two of them ``>= n0 - depth - 2 W`` would sum to at most ``n0 + (k - 2) (inner + 2 W)``,
+    below ``2 (n0 - depth - 2 W)`` under the condition.  So the LP is ``k`` blocks (one per vertex) sharing ``t``."""
+    W = radius_for(k, float(epsilon), LP_TOL)
+    W1 = min(inner_radius(epsilon), W)
+    return int(n0) > 2 * int(depth) + 4 * W + (k - 2) * (W1 + 2 * W)
+
+
+def symmetric_solve(a: ArrayLike, n0: int, epsilon: float, depth: int) -> bool:
+    """Whether :func:`_solve` solves one corner and gives the others its images (docs/lattice.md): k = 3, eps < 1
+    (the edge table's range, where three corners took up to ~45 s; at eps >= 1 the three-corner LP runs as before,
+    in at most ~5 s, every number there unchanged), a symmetric prior (:func:`symmetric_prior`) and the corners
+    apart (:func:`corners_apart`).  From public inputs only, so the release's law is a function of them."""
+    a = np.asarray(a, dtype=np.float64)
+    return one_corner(symmetric_prior(a), a.size, n0, epsilon, depth)
+
+
+def one_corner(symmetric: bool, k: int, n0: int, epsilon: float, depth: int) -> bool:
+    """:func:`symmetric_solve` from whether the prior is symmetric (the plans' form: :func:`corner_sizes`)."""
+    return (bool(symmetric) and int(k) == 3 and float(epsilon) < 1.0
+            and corners_apart(int(n0), int(k), epsilon, int(depth)))
+
+
+def _solve(a, n0, eps, depth, r_radius: int | None = None, symmetric: bool | None = None) -> CornerRemap:
     """The table at ``n0`` (module docstring): free rows ``F`` (within ``depth`` of a vertex, coordinates
     ``>= -inner``), constrained data sets ``A = {c : d(c, F) <= W}``, fixed rows ``G = {z : d(z, A) <= W} \\ F`` (the
-    local Bayes remap)."""
+    local Bayes remap).
+
+    ``symmetric`` (default :func:`symmetric_solve`): solve vertex 0's block only (its free rows, its constraints and
+    its fixed rows: the corners are apart) and give vertex ``j`` the image of vertex 0's rows, fixed rows included,
+    under the cyclic permutation ``s_j`` of the categories (``s_j(x)_y = x_(y - j mod k)``, :func:`numpy.roll`), the
+    edge table by :func:`_edge_tables`' own symmetry.  Proof that this is an optimal solution of the three-corner LP
+    (the same ``t``, the tie-break included): the prior is invariant, so ``L(s c, s r) = L(c, r)``, and ``s_j`` maps
+    ``F``, ``A``, ``M``, the kernel and the outputs within ``r_radius`` of ``project(z)`` onto themselves and vertex
+    0's block onto vertex ``j``'s (:func:`corners_apart`); so with vertex ``j``'s fixed rows the image of vertex 0's,
+    a row set ``x`` is feasible for block 0 at ``t`` exactly when ``x o s_j^-1`` is for block ``j``.  The LP's cost is
+    ``t + g(x) / |A|`` (``g`` the tie-break's sum, :data:`REGULARISER`) and ``|A| = k |A_0|``: the block's is
+    ``t + g_0(x) / |A_0|``; the lift of a block solution costs the same, and any solution ``(t, x_0, ..., x_(k-1))``
+    costs ``(1 / k) sum_j (t + g_0(x_j o s_j) / |A_0|)``, at least the block's optimum, as each ``(t, x_j o s_j)`` is
+    feasible for block 0.  (In exact arithmetic; the LP's floats are its own sums.  Any table is a remap, so the
+    release is eps-DP whatever the LP returns, and its errors are computed exactly afterwards.)  Tested against the
+    three-corner solve."""
     from scipy import sparse
     from scipy.optimize import linprog
 
@@ -349,8 +413,14 @@ def _solve(a, n0, eps, depth, r_radius: int | None = None) -> CornerRemap:
     k = a.size
     W, W1, shift, Fz, A, M, mkeys, free = _regions(k, n0, eps, depth)
     r_radius = R_RADIUS if r_radius is None else int(r_radius)
-    Gz = M[~free]
-    edges = _edge_tables(a, n0, eps) if edge_top(eps) > 0 else None
+    sym = symmetric_solve(a, n0, eps, depth) if symmetric is None else bool(symmetric)
+    corner = np.argmax(M, axis=1)
+    A_all = A
+    solved = corner == 0 if sym else np.ones(len(M), dtype=bool)  # the rows of M this LP solves
+    if sym:
+        Fz, A = Fz[np.argmax(Fz, axis=1) == 0], A[np.argmax(A, axis=1) == 0]
+    Gz = M[solved & ~free]
+    edges = _edge_tables(a, n0, eps, symmetric=sym) if edge_top(eps) > 0 else None
     if edges is None:
         lb = local_search_many(a, n0, eps, Gz) if len(Gz) else np.zeros((0, k), dtype=np.int64)
     else:  # the fixed rows on an edge read the edge table, the others the local Bayes remap
@@ -411,29 +481,61 @@ def _solve(a, n0, eps, depth, r_radius: int | None = None) -> CornerRemap:
     oF = np.take_along_axis(cand, order[..., None], axis=1)
     oF = np.where((pF > 0)[..., None], oF, oF[:, :1, :])  # padding: the row's first output
     width = pF.shape[1]
+    fs = free[solved]
+    ns = int(solved.sum())
     if edges is None:
         outputs = np.repeat(lb[:, None, :], width, axis=1) if len(Gz) else np.zeros((0, width, k), dtype=np.int64)
-        probs = np.zeros((len(M), width))
-        full_out = np.zeros((len(M), width, k), dtype=np.int64)
-        full_out[free], probs[free] = oF, pF
-        full_out[~free], probs[~free, 0] = outputs, 1.0
+        probs = np.zeros((ns, width))
+        full_out = np.zeros((ns, width, k), dtype=np.int64)
+        full_out[fs], probs[fs] = oF, pF
+        full_out[~fs], probs[~fs, 0] = outputs, 1.0
     else:
         width = max(width, g_p.shape[1])
-        probs = np.zeros((len(M), width))
-        full_out = np.zeros((len(M), width, k), dtype=np.int64)
-        full_out[free] = oF[:, :1, :]
-        full_out[free, :pF.shape[1]], probs[free, :pF.shape[1]] = oF, pF
-        full_out[~free] = g_out[:, :1, :]
-        full_out[~free, :g_p.shape[1]], probs[~free, :g_p.shape[1]] = g_out, g_p
+        probs = np.zeros((ns, width))
+        full_out = np.zeros((ns, width, k), dtype=np.int64)
+        full_out[fs] = oF[:, :1, :]
+        full_out[fs, :pF.shape[1]], probs[fs, :pF.shape[1]] = oF, pF
+        full_out[~fs] = g_out[:, :1, :]
+        full_out[~fs, :g_p.shape[1]], probs[~fs, :g_p.shape[1]] = g_out, g_p
     lam = np.clip(-res.ineqlin.marginals, 0.0, None)
+    if sym:  # vertex j: the image of vertex 0's rows (and of its duals) under s_j
+        src = _lift(M, mkeys, corner, shift)
+        full_out, probs = _roll_outputs(full_out[src], corner), probs[src]
+        ca = np.argmax(A_all, axis=1)
+        lam = lam[_lift(A_all, _window_key(A_all, shift), ca, shift)]
+        A = A_all
     cert = {"lp": float(res.x[-1]), "depth": depth, "inner": W1, "W": W, "n_ref": n0, "variables": nv,
-            "constraints": nA, "free_rows": nF, "fixed_rows": len(Gz), "lower": float("nan")}
+            "constraints": nA, "free_rows": nF, "fixed_rows": len(Gz), "lower": float("nan"),
+            "corners_solved": 1 if sym else k}
     remap = CornerRemap(a=a, n=n0, n_ref=n0, epsilon=eps, depth=depth, inner=W1, W=W, shift=shift, points=M,
-                        keys=mkeys, outputs=full_out, probs=probs, corner=np.argmax(M, axis=1), free=free,
+                        keys=mkeys, outputs=full_out, probs=probs, corner=corner, free=free,
                         certificate=cert, duals=(A, lam), edges=edges)
     if edges is not None:
         cert["edge_lp"] = max(edges.lp)
     return remap
+
+
+def _lift(P: NDArray[np.int64], keys: NDArray[np.int64], corner: NDArray[np.int64], shift: int) -> NDArray[np.int64]:
+    """For every row ``p`` of ``P`` (sorted by ``keys``) of vertex ``j = corner[p]``: the place, among the rows of
+    vertex 0 (in ``P``'s order), of ``s_j^-1 p = roll(p, -j)`` (:func:`_solve`'s symmetry)."""
+    keys0 = keys[corner == 0]
+    src = np.empty(len(P), dtype=np.int64)
+    for j in range(P.shape[1]):
+        at = np.flatnonzero(corner == j)
+        pre = _window_key(np.roll(P[at], -j, axis=1), shift)
+        pos = np.clip(np.searchsorted(keys0, pre), 0, max(0, len(keys0) - 1))
+        if len(at) and not np.array_equal(keys0[pos], pre):
+            raise RuntimeError("the corners' rows are not images of one another")
+        src[at] = pos
+    return src
+
+
+def _roll_outputs(out: NDArray[np.int64], corner: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Outputs (last axis the k counts) of rows of vertex ``j`` moved by ``s_j`` (``roll(., j)``), in place."""
+    for j in range(1, out.shape[-1]):
+        at = corner == j
+        out[at] = np.roll(out[at], j, axis=-1)
+    return out
 
 
 def _fixed_rows(a, n0, eps, Gz, edges: EdgeTable) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
@@ -804,11 +906,29 @@ def edge_positions(n0: int, top: int, floor: int, W: int) -> list[tuple[int, int
     return [(m, s) for m in (m0, 10 * m0) for s in ss]
 
 
-def _edge_tables(a: NDArray[np.float64], n0: int, eps: float) -> EdgeTable:
+def symmetric_prior(a: ArrayLike) -> bool:
+    """Whether every permutation of the categories leaves the prior unchanged (``a_i`` all equal, exactly)."""
+    a = np.asarray(a, dtype=np.float64)
+    return bool(np.all(a == a[0]))
+
+
+def _edge_tables(a: NDArray[np.float64], n0: int, eps: float, symmetric: bool = False) -> EdgeTable:
     """The edge table (module docstring), one LP per edge ``i`` (scipy HiGHS): ``min t`` subject to ``E_W(c) <= t`` for
     the data sets ``c`` with ``c_i <= top`` at the positions :func:`edge_positions` (both ends), the rows with
     ``z_i <= top`` the table's, the others the identity (a stand-in for the local Bayes remap, whose outputs there
-    are near the identity; the release's errors are then computed exactly), rows on the simplex."""
+    are near the identity; the release's errors are then computed exactly), rows on the simplex.
+
+    ``symmetric`` (a symmetric prior only; :func:`symmetric_solve` decides): solve edge 0's LP only and give edge
+    ``i`` its image under the permutation ``s_i`` of the categories taking ``(0, 1, 2)`` to ``(i, j, l)`` (``j < l``
+    the other two).  Proof that this is an optimal solution of edge ``i``'s LP: ``s_i`` maps edge 0's data sets (both
+    ends: ``c_j = s`` and ``c_l = s``) onto edge ``i``'s, its kernel ``K(w) = K(s_i w)`` and its ball onto
+    themselves, ``b_0(u)`` onto ``b_i(u)`` (:func:`_edge_base` puts ``floor(m / 2)`` on the first other count), its
+    variables ``(u, rho)`` onto ``(u, s_i rho)`` (``max(u, 0) + rho_0 >= 0`` is ``max(u, 0) + (s_i rho)_i >= 0``)
+    and, the prior being invariant, ``L(s_i c, s_i r) = L(c, r)``: so ``tau`` is feasible for edge 0 at ``t`` exactly
+    when ``tau o s_i^-1`` is for edge ``i``, and the two LPs have one optimum ``t``, the tie-break included (in exact
+    arithmetic; each LP's floats are its own sums in its own order).  Its optimum is not unique: the three solves
+    may return other rows (at eps = 0.5 they do), so :func:`_solve` takes this only with its own one-corner solve.
+    Tested against the three solves."""
     from scipy import sparse
     from scipy.optimize import linprog
 
@@ -822,7 +942,7 @@ def _edge_tables(a: NDArray[np.float64], n0: int, eps: float) -> EdgeTable:
     us = np.arange(-W, top + 1)
     nu = len(us)
     offsets, probs, lps = [], [], []
-    for i in range(k):
+    for i in range(1 if symmetric else k):
         base = _edge_base(k, i, us)
         off = base[:, None, :] + rb[None, :, :]  # (nu, J, k)
         valid = np.maximum(us, 0)[:, None] + rb[None, :, i] >= 0
@@ -873,6 +993,14 @@ def _edge_tables(a: NDArray[np.float64], n0: int, eps: float) -> EdgeTable:
         offsets.append(off)
         probs.append(T)
         lps.append(float(res.x[-1]))
+    if symmetric:  # edge i: edge 0's rows under s_i (docstring), the same probabilities
+        for i in range(1, k):
+            perm = [i] + [x for x in range(k) if x != i]  # s_i: category x of edge 0 goes to perm[x]
+            off = np.empty_like(offsets[0])
+            off[..., perm] = offsets[0]
+            offsets.append(off)
+            probs.append(probs[0])
+            lps.append(lps[0])
     T = np.stack(probs)
     width = int(max(1, (T > 0).sum(axis=2).max()))
     order = np.argsort(-T, axis=2, kind="stable")[:, :, :width]

@@ -330,24 +330,33 @@ def local_seconds(k: int, epsilon: float) -> float:
 
 
 @lru_cache(maxsize=16)
-def corner_plan_sizes(n: int, k: int, epsilon: float) -> dict:
-    """:func:`~dpposterior.lattice.corners.corner_sizes` (k = 3) or
-    :func:`~dpposterior.lattice.corners_any.corner_sizes_any` (k >= 4) (cached; public n, k, eps)."""
+def corner_plan_sizes(n: int, k: int, epsilon: float, symmetric: bool = False) -> dict:
+    """:func:`~dpposterior.lattice.corners.corner_sizes` (k = 3; ``symmetric``: the prior's
+    :func:`~dpposterior.lattice.corners.symmetric_prior`, one corner solved where the corners are apart) or
+    :func:`~dpposterior.lattice.corners_any.corner_sizes_any` (k >= 4) (cached; public n, k, eps, prior)."""
     if int(k) >= 4:
         from ..lattice.corners_any import corner_sizes_any
 
         return corner_sizes_any(int(n), int(k), float(epsilon))
     from ..lattice.corners import corner_sizes
 
-    return corner_sizes(int(n), int(k), float(epsilon))
+    return corner_sizes(int(n), int(k), float(epsilon), symmetric=bool(symmetric))
 
 
-def corner_seconds(n: int, k: int, epsilon: float) -> float:
+def symmetric_corners(prior) -> bool:
+    """Whether the corner remap at this (public) prior may solve one corner for three (k = 3, a symmetric prior:
+    :func:`~dpposterior.lattice.corners.symmetric_solve`); False plans the three-corner solve, an upper estimate."""
+    from ..lattice.corners import symmetric_prior
+
+    return len(prior) == 3 and symmetric_prior(prior)
+
+
+def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
     """Estimated seconds of the corner remap (its LP and its fixed rows, the batched local search at ``n_ref``), from
-    public n, k, eps (docs/lattice.md, "A worst-case remap at any n")."""
+    public n, k, eps and whether the prior is symmetric (docs/lattice.md, "A worst-case remap at any n")."""
     from ..lattice.search import NEAR_TAIL
 
-    size = corner_plan_sizes(n, k, epsilon)
+    size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
     if int(k) >= 4:  # the LP and its fixed rows' batched local search at n_ref (every one counted as handed on)
         c0, c1, power = CORNER_SECONDS_ANY
         return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + sum(
@@ -358,11 +367,11 @@ def corner_seconds(n: int, k: int, epsilon: float) -> float:
     return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search + EDGE_SECONDS * size["edge_entries"]
 
 
-def corner_bytes(n: int, k: int, epsilon: float) -> float:
-    """Estimated peak bytes of the corner remap's solve, from public n, k, eps."""
+def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
+    """Estimated peak bytes of the corner remap's solve, from public n, k, eps and whether the prior is symmetric."""
     from ..lattice.search import NEAR_TAIL
 
-    size = corner_plan_sizes(n, k, epsilon)
+    size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
     if int(k) >= 4:  # the LP, and the fixed rows' table of the batched search (as :meth:`_batched_plan` counts it)
         return (CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + size["edge_bytes"]
                 + 64.0 * 2**20)
@@ -630,15 +639,17 @@ class LatticeMechanism(Mechanism):
         the corner table near the vertices, the local search elsewhere (docs/lattice.md)."""
         return spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
 
-    def check_corners(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0) -> None:
+    def check_corners(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0, symmetric: bool = False) -> None:
         """Refuse (one line, before any work) the corner remap's solve and ``setups`` local searches over the memory or
-        the solve limit."""
+        the solve limit (``symmetric``: :func:`symmetric_corners` of the prior)."""
         self.check_distance(spec, k)
-        size = corner_plan_sizes(n, k, spec.epsilon)
-        check_size(math.ceil(corner_bytes(n, k, spec.epsilon) / 8), 8,
+        size = corner_plan_sizes(n, k, spec.epsilon, symmetric)
+        one = ", one corner for three" if size.get("corners_solved") == 1 else ""
+        fixed = f", its fixed rows' local search at n_ref={size['n_ref']}" if k == 3 else ""
+        check_size(math.ceil(corner_bytes(n, k, spec.epsilon, symmetric) / 8), 8,
                    f"the lattice release's corner remap for k={k}, eps={spec.epsilon:g} (its LP: {size['pairs']:,} "
-                   f"pairs x {size['outputs']} outputs)")
-        _solve_limit(corner_seconds(n, k, spec.epsilon) + setups * local_seconds(k, spec.epsilon),
+                   f"pairs x {size['outputs']} outputs{one}{fixed})")
+        _solve_limit(corner_seconds(n, k, spec.epsilon, symmetric) + setups * local_seconds(k, spec.epsilon),
                      f"the lattice release's corner remap for k={k}, n={n}, eps={spec.epsilon:g} (its LP and "
                      f"{setups:g} local searches)")
 
@@ -679,13 +690,14 @@ class LatticeMechanism(Mechanism):
                             f"at {estimate_text(dense_seconds(n, k, spec.epsilon))} s, over {DENSE_DRAW_SECONDS:g} s)")
         self.check_window(n, k, spec)
 
-    def check_draw(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0) -> None:
-        """Refuse a draw over its budget: the window's remap, or ``setups`` local searches."""
+    def check_draw(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0, symmetric: bool = False) -> None:
+        """Refuse a draw over its budget: the window's remap, or ``setups`` local searches (``symmetric``:
+        :func:`symmetric_corners` of the prior, for the corner remap)."""
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
             return
         if self.uses_corners(n, k, spec):
-            self.check_corners(n, k, spec, setups)
+            self.check_corners(n, k, spec, setups, symmetric)
             return
         self.check_distance(spec, k)
         Dc = _radius(k, spec.epsilon, 1e-12)
@@ -743,12 +755,12 @@ class LatticeMechanism(Mechanism):
         if spec.objective == Objective.AVERAGE and k == 3 and not self.uses_window(n, k, spec):
             return self._local_plan(n, k, spec, what)
         if self.uses_corners(n, k, spec):
-            return self._corner_plan(n, k, spec, what)
+            return self._corner_plan(n, k, spec, what, symmetric_corners(prior))
         if spec.objective == Objective.AVERAGE and k >= 4 and not self.uses_window(n, k, spec):
             return self._batched_plan(n, k, spec, what)
         return self._window_plan(prior, n, spec, what)
 
-    def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+    def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
         """The plan of :meth:`corner_errors` (``worst`` past the window's LP): the local remap's errors
         (:meth:`_local_plan`, k = 3; at k = 4 :meth:`_batched_plan` over R(n) only, the rest reading ``project(z)``)
         and the corner remap's solve (a solve, with the batched remap)."""
@@ -757,12 +769,12 @@ class LatticeMechanism(Mechanism):
         from ..lattice.corners import edge_error_terms
 
         local = self._local_plan(n, k, spec, what)
-        corner = corner_seconds(n, k, spec.epsilon)
+        corner = corner_seconds(n, k, spec.epsilon, symmetric)
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum
         edge = EDGE_TERM_SECONDS * edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
         return replace(local, route="corner remap", seconds=local.seconds + corner + edge,
-                       memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon)),
+                       memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon, symmetric)),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                               ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
                                + edge * PAIRS_PER_SECOND)))
@@ -918,14 +930,15 @@ class LatticeMechanism(Mechanism):
         corners = self.uses_corners(n, k, spec)
         route = "window remap" if window else "corner remap" if corners else "local search"
         try:
-            self.check_draw(n, k, spec, PADDED_DRAWS)
+            self.check_draw(n, k, spec, PADDED_DRAWS, symmetric_corners(prior))
         except SizeError as exc:
             return Plan(task=Task.DRAW, route=route, what=what, refusal=str(exc))
         sec = self.solve_seconds(n, k, spec.objective, spec.epsilon) if window else PADDED_DRAWS * local_seconds(
             k, spec.epsilon)
         if corners:
-            return Plan(task=Task.DRAW, route=route, what=what, seconds=sec + corner_seconds(n, k, spec.epsilon),
-                        memory_bytes=corner_bytes(n, k, spec.epsilon))
+            sym = symmetric_corners(prior)
+            return Plan(task=Task.DRAW, route=route, what=what, seconds=sec + corner_seconds(n, k, spec.epsilon, sym),
+                        memory_bytes=corner_bytes(n, k, spec.epsilon, sym))
         return Plan(task=Task.DRAW, route=route, what=what, seconds=sec)
 
     def check_local_errors(self, n: int, k: int, spec: ReleaseSpec) -> None:
@@ -958,7 +971,7 @@ class LatticeMechanism(Mechanism):
         ``closed`` (docs/lattice.md); ``remap`` is ``"bayes"``, ``"minimax"`` or ``"local search"``."""
         k = len(prior)
         if self.uses_corners(int(n), k, spec):
-            self.check_corners(int(n), k, spec)
+            self.check_corners(int(n), k, spec, symmetric=symmetric_corners(prior))
             remap = _corner(tuple(float(x) for x in prior), int(n), spec.epsilon)
             return {"remap": "corner minimax"} | {key: remap.certificate[key] for key in ("lp", "depth", "n_ref")}
         if not self.uses_window(int(n), k, spec):
@@ -1088,8 +1101,8 @@ class LatticeMechanism(Mechanism):
                   + 8.0 * (k + 4) * near)
         column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
         if self.uses_corners(n, k, spec):
-            search += corner_seconds(n, k, eps)
-            memory = max(memory, corner_bytes(n, k, eps))
+            search += corner_seconds(n, k, eps, symmetric_corners(prior))
+            memory = max(memory, corner_bytes(n, k, eps, symmetric_corners(prior)))
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
@@ -1312,7 +1325,7 @@ class LatticeMechanism(Mechanism):
         """Solve (and cache) the window's remap from public inputs only, before a padded release times its
         reference draws; refuse (one line) a draw over its budget."""
         k = len(prior)
-        self.check_draw(int(n), k, spec, PADDED_DRAWS)
+        self.check_draw(int(n), k, spec, PADDED_DRAWS, symmetric_corners(prior))
         if self.uses_window(int(n), k, spec):
             self.remap(prior, n, spec)
         elif self.uses_corners(int(n), k, spec):
@@ -1320,7 +1333,7 @@ class LatticeMechanism(Mechanism):
 
     def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size
-        self.check_draw(n, k, spec)
+        self.check_draw(n, k, spec, symmetric=symmetric_corners(prior))
         bits = _bits(rng)
         z = counts[None, :] + sample_noise(k, spec.epsilon, size, bits)
         if self.uses_corners(n, k, spec):
