@@ -13,7 +13,16 @@ the ball ``B_r = {c in R(n) : d(c, r) <= rho}`` (``rho`` from :data:`BATCH_TAIL`
 for every output ``r`` within 1 of some z, ``G[r, v] = pi(r + v) L(r + v, r)`` over ``d(v) <= rho`` (computed once per
 output, a block of outputs at a time), contracted with the kernel columns ``e^(-eps d(-u - v))`` of the 13 (k = 4)
 offsets ``u = r - z`` within 1: ``M[r, u] = S^(r - u, r)``.  A later step (the centre moved) sums ``B_r`` for its
-pairs directly.  The z outside R(n) (and the z whose search is not decided) go to the one-point search.
+pairs directly.
+
+Grouped route.  The z outside R(n) and the z the table leaves undecided are searched together.  First one search per
+positive part ``y = max(z, 0)``: for every c of R(n), ``|z_i - c_i| = c_i + |z_i|`` where ``z_i < 0``, so
+``2 d(z, c) = sum_i |y_i - c_i| + e`` with ``e = sum(y) - n`` (the same integers for every z of that y), and
+``project(z)`` reads ``y`` only; the one-point search's floats are a function of those integers, so every z of one y
+gets the same output (tested).  Then the searches sharing ``p = project(z)`` run together over the one-point
+search's whole data-set ball ``C`` (no truncation): weights ``w = e^(lw - max lw)`` by its expression (the same
+floats), losses ``L(c, r)`` of each output reached by :func:`.remap._local_hellinger` (the same floats), and the full
+sums ``S(z, r) = sum_C w L`` of the outputs around each centre, a block of z at a time.
 
 Certificate (proof).  Weights are taken as ``w(c) = pi(c) / top e^(-eps d(z, c))`` (``top`` an upper bound of
 ``pi``, so ``w <= 1``).  While ``d(r, z) + rho <= Dc``, ``B_r`` lies in C (``p = z``), so, each loss in [0, 1],
@@ -30,8 +39,11 @@ the one-point search's computed risk of every output lies in
 ``[lo, hi] = [S^ - (share + 2 mu) T+, S^ + T+ tail_bound(k, eps, rho - d(r, z)) + 2 mu T+]``.  A step at a centre is
 decided when one output ``r*`` of its ball has ``hi(r*) < lo(r)`` for every other output of the ball: then ``r*`` is
 the one-point search's strict float argmin, so it returns the centre (``r*`` the centre) or moves to ``r*``, as
-here.  Any other z is handed to :func:`.remap.local_bayes_search` itself (counted, refused past a limit in one
-line), so every output equals the one a draw computes.
+here.  In the grouped route the one-point search's risk of ``r`` is ``sum_Kz w L``, the kept set leaving out at most
+``share T`` (``T = sum_C w``, losses in [0, 1]), and the two float sums differ by at most ``mu T`` each, so it lies in
+``[S - (share + 2 mu) T, S + 2 mu T]``: a step is decided by the same rule (tail 0).  Any other z (a near tie: at a
+symmetric prior, exact ties are common) is handed to :func:`.remap.local_bayes_search` itself (counted, refused past a
+limit in one line), so every output equals the one a draw computes.
 """
 
 from __future__ import annotations
@@ -244,9 +256,14 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     cuts = np.flatnonzero(np.diff(gkey[order])) + 1
     for idx in np.split(order, cuts):
         p = P[idx[0]]
-        ok = np.all(ball >= -p[None, :], axis=1)
-        cols = ball[ok] + Dc  # the ball's points in R(n), as columns of the per-coordinate tables over p_i - Dc..
-        cs = p[None, :] + ball[ok]
+        # the ball's points in R(n) (one coordinate at a time, as the one-point search), as columns of the
+        # per-coordinate tables over p_i - Dc..p_i + Dc
+        ok = ball[:, 0] >= -p[0]
+        for i in range(1, k):
+            ok &= ball[:, i] >= -p[i]
+        inner = ball[ok] if not ok.all() else ball
+        cols = inner + Dc
+        cs = p[None, :] + inner
         base = np.zeros(len(cs))
         for i in range(k):
             v = np.arange(p[i] - Dc, p[i] + Dc + 1)

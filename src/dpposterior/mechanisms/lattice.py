@@ -219,6 +219,11 @@ def edge_data_set_count(n: int, k: int, x: int) -> int:
 #: (~32,000 handed on, 21,127 ball points each): 85 s, and eps = 3 (~15,800 handed on): 27 s, so ~2.6 ms and ~1.7 ms a
 #: one-point search (10-36 ms at eps = 1, 162,133 ball points).
 BATCH_SECONDS = (3e-8, 1.5e-3, 7e-8)
+#: Seconds of the batched local search's grouped route (:func:`~dpposterior.lattice.batched.local_search_batch`: the
+#: window's points off R(n), one search per distinct positive part ``max(z, 0)``, :func:`offwindow_parts`): per part, a
+#: constant plus a share per data set of its ball in R(n) (``min(|ball of Dc|, |R(n)|)``), its near ties' one-point
+#: searches included.  Measured: see :data:`GROUP_SECONDS_MEASURED`.
+GROUP_SECONDS = (1.5e-4, 1.2e-7)
 #: Draws at once from which :meth:`LatticeMechanism.sample` computes the local search of all of them together
 #: (:func:`~dpposterior.lattice.batched.local_search_batch`, equal outputs; measured at k = 4, eps = 1, n = 100 to 1e4,
 #: 200 draws: 1.3-2.1 ms a draw against 16-17 ms one at a time); a release's draw (size 1) runs the one-point search.
@@ -296,6 +301,22 @@ def batched_seconds(k: int, epsilon: float, inside: float, handed: float) -> tup
     V = sum(sphere_count(k, t) for t in range(batch_radius(k, eps) + 1))
     Dc = sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1))
     return BATCH_SECONDS[0] * 1.2 * inside * V, handed * (BATCH_SECONDS[1] + BATCH_SECONDS[2] * Dc)
+
+
+def offwindow_parts(n: int, k: int, W: int) -> int:
+    """Distinct positive parts ``y = max(z, 0)`` of the points ``z`` of ``window(n, k, W)`` off R(n) (closed form):
+    ``y`` has ``j >= 1`` zero counts (those where ``z_i`` is in ``[-W, 0]``) and ``k - j`` positive ones summing to
+    ``n + e``, ``e`` (the excess, ``-sum`` of the negative counts) in ``1..j W``."""
+    n, k, W = int(n), int(k), int(W)
+    return sum(math.comb(k, j) * math.comb(n + e - 1, k - j - 1) for j in range(1, k) for e in range(1, j * W + 1))
+
+
+def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -> float:
+    """Estimated seconds of the batched local search's grouped route over ``window(n, k, W)``'s points off R(n) and
+    ``more`` points of R(n) (:data:`GROUP_SECONDS`), from public n, k, eps, W."""
+    Dc = sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1))
+    m = min(float(Dc), float(n_candidates(n, k)))
+    return (offwindow_parts(n, k, W) + float(more)) * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * m)
 
 
 def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
@@ -822,7 +843,10 @@ class LatticeMechanism(Mechanism):
         W = _radius(k, eps, LOCAL_ERROR_TOL)
         rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
         edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
-        table, handed = batched_seconds(k, eps, rows, Z - rows + edge)
+        # the points off R(n) and those of R(n) with a count at most 1 (near ties): the grouped route, one search per
+        # positive part
+        table, _ = batched_seconds(k, eps, rows, 0.0)
+        handed = grouped_seconds(n, k, eps, W, edge)
         total = LOCAL_SUM_SECONDS * rows * ball_size(k, eps, LOCAL_ERROR_TOL)
         side = float(n + k * W + 1)
         # the window's points and outputs (2 k int64 each), its outputs on the grid (k int32 per grid point), the
@@ -845,7 +869,7 @@ class LatticeMechanism(Mechanism):
             return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
         if plan.route == "batched local search":
             return _batched_errors(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
-                                                                                                   spec))
+                                                                                                   spec, True))
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
@@ -858,12 +882,17 @@ class LatticeMechanism(Mechanism):
         return max(1, int(left / (FALLBACK_SHARE * local_seconds(k, spec.epsilon))))
 
     @staticmethod
-    def _batched_fallback(n: int, k: int, spec: ReleaseSpec) -> int:
+    def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False) -> int:
         """The one-point searches the batched local search (k >= 4) may hand on: what the solve limit leaves after its
-        table, at the estimated seconds of one (:data:`BATCH_SECONDS`); past it the run refuses in one line."""
+        table (and, over the ``window``, its grouped route: :func:`grouped_seconds`), at the estimated seconds of one
+        (:data:`BATCH_SECONDS`); past it the run refuses in one line."""
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
         one = batched_seconds(k, spec.epsilon, 0.0, 1.0)[1]
+        if window:  # the window's points off R(n) too (the grouped route); a near tie's search over its ball in R(n)
+            table += grouped_seconds(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
+            Dc = sum(sphere_count(k, t) for t in range(_radius(k, spec.epsilon, 1e-12) + 1))
+            one = BATCH_SECONDS[1] + BATCH_SECONDS[2] * min(float(Dc), rows)
         return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table) / one))
 
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
