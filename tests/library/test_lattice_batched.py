@@ -248,3 +248,21 @@ def test_the_search_off_r_n_reads_the_positive_part_only(a, n, eps, y, i):
     z2[zero[i % zero.size]] -= e // 2
     z2[zero[-1]] -= e - e // 2
     assert np.array_equal(local_bayes_search(a, n, eps, z1), local_bayes_search(a, n, eps, z2))
+
+
+@pytest.mark.parametrize("n, k, W", [(10, 4, 3), (3, 4, 5), (7, 3, 4), (0, 4, 2), (12, 5, 2)])
+def test_the_plans_count_of_positive_parts_is_the_windows(n, k, W):
+    """``offwindow_parts`` (closed form, the grouped route's searches in the plan) against the distinct ``max(z, 0)``
+    of the window's points off R(n), enumerated."""
+    Z = window(n, k, W)
+    off = Z[np.any(Z < 0, axis=1)]
+    want = len({tuple(np.maximum(z, 0)) for z in off})
+    assert lattice_module.offwindow_parts(n, k, W) == want
+
+
+def test_k4_errors_at_n10_are_planned_within_the_solve_limit():
+    """Dir(1,1,1,1), n = 10, eps = 1 (compare's row): the batched route's plan fits the default limits now that the
+    points off R(n) are searched one per positive part (it was ~1,460 s, one one-point search per point)."""
+    spec = ReleaseSpec.of("lattice", 1.0, objective="average")
+    plan = MECHANISMS["lattice"].plan(Task.ERRORS, spec, np.ones(4), 10)
+    assert plan.route == "batched local search" and plan.fits and plan.seconds < 45

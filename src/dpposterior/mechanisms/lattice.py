@@ -222,8 +222,12 @@ BATCH_SECONDS = (3e-8, 1.5e-3, 7e-8)
 #: Seconds of the batched local search's grouped route (:func:`~dpposterior.lattice.batched.local_search_batch`: the
 #: window's points off R(n), one search per distinct positive part ``max(z, 0)``, :func:`offwindow_parts`): per part, a
 #: constant plus a share per data set of its ball in R(n) (``min(|ball of Dc|, |R(n)|)``), its near ties' one-point
-#: searches included.  Measured: see :data:`GROUP_SECONDS_MEASURED`.
-GROUP_SECONDS = (1.5e-4, 1.2e-7)
+#: searches included.  Measured on the 2 shared cores at load 10-12 (2026-11-29, CPU s, Dir(1,1,1,1), eps = 1, the
+#: whole ``local_search_batch`` over the window of the errors, W = 19): n = 10, 20,862 parts (|R(n)| = 286), 3.8 s, of
+#: which ~2 s the 2,236 near ties' one-point searches; n = 20, 41,302 parts (|R(n)| = 1,771), 12.6 s with 2,496 near
+#: ties.  The whole errors' plans (``benchmarks/plans.py``, k = 4): eps = 1, n = 10 and 20: 3.3 and 13.1 CPU s; eps = 3,
+#: n = 20 (W = 6, 7,748 parts): 1.4 s (27.7 s before); the constants give 0.7-1.6x of those.
+GROUP_SECONDS = (7e-5, 1.0e-7)
 #: Draws at once from which :meth:`LatticeMechanism.sample` computes the local search of all of them together
 #: (:func:`~dpposterior.lattice.batched.local_search_batch`, equal outputs; measured at k = 4, eps = 1, n = 100 to 1e4,
 #: 200 draws: 1.3-2.1 ms a draw against 16-17 ms one at a time); a release's draw (size 1) runs the one-point search.
