@@ -82,6 +82,7 @@ def rates() -> dict:
             "FACTOR_K3_EVALUATIONS_PER_SECOND": scale.FACTOR_K3_EVALUATIONS_PER_SECOND,
             "LOCAL_SEARCH_SECONDS": list(lattice.LOCAL_SEARCH_SECONDS), "LOCAL_SUM_SECONDS": lattice.LOCAL_SUM_SECONDS,
             "BATCH_SECONDS": list(lattice.BATCH_SECONDS), "GROUP_SECONDS": list(lattice.GROUP_SECONDS),
+            "TIE_SHARE": lattice.TIE_SHARE, "ONE_POINT_SECONDS": list(lattice.ONE_POINT_SECONDS),
             "DENSE_SECONDS": list(lattice.DENSE_SECONDS), "MINIMAX_SECONDS": list(lattice.MINIMAX_SECONDS),
             "REMAP_SECONDS_PER_N2": dict(optimal.REMAP_SECONDS_PER_N2), "MINIMAX_BYTES": lattice.MINIMAX_BYTES,
             "RISK_PER_SECOND": base.RISK_PER_SECOND, "RISK_BYTES": base.RISK_BYTES,

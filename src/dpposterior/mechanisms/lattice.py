@@ -221,13 +221,18 @@ def edge_data_set_count(n: int, k: int, x: int) -> int:
 BATCH_SECONDS = (3e-8, 1.5e-3, 7e-8)
 #: Seconds of the batched local search's grouped route (:func:`~dpposterior.lattice.batched.local_search_batch`: the
 #: window's points off R(n), one search per distinct positive part ``max(z, 0)``, :func:`offwindow_parts`): per part, a
-#: constant plus a share per data set of its ball in R(n) (``min(|ball of Dc|, |R(n)|)``), its near ties' one-point
-#: searches included.  Measured on the 2 shared cores at load 10-12 (2026-11-29, CPU s, Dir(1,1,1,1), eps = 1, the
-#: whole ``local_search_batch`` over the window of the errors, W = 19): n = 10, 20,862 parts (|R(n)| = 286), 3.8 s, of
-#: which ~2 s the 2,236 near ties' one-point searches; n = 20, 41,302 parts (|R(n)| = 1,771), 12.6 s with 2,496 near
-#: ties.  The whole errors' plans (``benchmarks/plans.py``, k = 4): eps = 1, n = 10 and 20: 3.3 and 13.1 CPU s; eps = 3,
-#: n = 20 (W = 6, 7,748 parts): 1.4 s (27.7 s before); the constants give 0.7-1.6x of those.
-GROUP_SECONDS = (7e-5, 1.0e-7)
+#: constant plus a share per data set of its ball in R(n) (``m = min(|ball of Dc|, |R(n)|)``); its near ties (a share
+#: :data:`TIE_SHARE` of the parts) each a one-point search of :data:`ONE_POINT_SECONDS`, and each group (a projection,
+#: at most ``min(|R(n)|, parts)``) filters the whole ball once.  Measured on the 2 shared cores at load 10-12
+#: (2026-11-29, CPU s, Dir(1,1,1,1), eps = 1, W = 19, ``local_search_batch`` over the window): n = 10, 20,862 parts
+#: (|R(n)| = 286), 3.8 s, of which ~2.5 s its 2,236 near ties; n = 20, 41,302 parts (|R(n)| = 1,771), 12.6 s with 2,496
+#: near ties.  The whole errors' plans (``benchmarks/plans.py``, k = 4) against the runs: see benchmarks/plans.json.
+GROUP_SECONDS = (1e-5, 1.2e-7)
+TIE_SHARE = 0.1
+#: One one-point search (:func:`~dpposterior.lattice.remap.local_bayes_search`) handed on: a constant, per data set of
+#: its ball in R(n) and per point of the whole ball it filters (measured 2026-11-29, Dir(1,1,1,1), n = 5: 0.9 ms at
+#: eps = 1 (162,133 ball points), 7.0 ms at eps = 0.5 (1,270,345), 55 ms at eps = 0.25 (10,057,489)).
+ONE_POINT_SECONDS = (3e-4, 7e-8, 5.5e-9)
 #: Draws at once from which :meth:`LatticeMechanism.sample` computes the local search of all of them together
 #: (:func:`~dpposterior.lattice.batched.local_search_batch`, equal outputs; measured at k = 4, eps = 1, n = 100 to 1e4,
 #: 200 draws: 1.3-2.1 ms a draw against 16-17 ms one at a time); a release's draw (size 1) runs the one-point search.
@@ -315,12 +320,21 @@ def offwindow_parts(n: int, k: int, W: int) -> int:
     return sum(math.comb(k, j) * math.comb(n + e - 1, k - j - 1) for j in range(1, k) for e in range(1, j * W + 1))
 
 
+def one_point_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of one one-point search the batched local search hands on (:data:`ONE_POINT_SECONDS`)."""
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
+    c0, c1, c2 = ONE_POINT_SECONDS
+    return c0 + c1 * min(ball, float(n_candidates(n, k))) + c2 * ball
+
+
 def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -> float:
     """Estimated seconds of the batched local search's grouped route over ``window(n, k, W)``'s points off R(n) and
-    ``more`` points of R(n) (:data:`GROUP_SECONDS`), from public n, k, eps, W."""
-    Dc = sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1))
-    m = min(float(Dc), float(n_candidates(n, k)))
-    return (offwindow_parts(n, k, W) + float(more)) * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * m)
+    ``more`` points of R(n), its near ties included (:data:`GROUP_SECONDS`), from public n, k, eps, W."""
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
+    rows = float(n_candidates(n, k))
+    parts = offwindow_parts(n, k, W) + float(more)
+    return (parts * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows))
+            + TIE_SHARE * parts * one_point_seconds(n, k, epsilon) + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
 
 
 def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
@@ -893,10 +907,10 @@ class LatticeMechanism(Mechanism):
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
         one = batched_seconds(k, spec.epsilon, 0.0, 1.0)[1]
-        if window:  # the window's points off R(n) too (the grouped route); a near tie's search over its ball in R(n)
-            table += grouped_seconds(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
-            Dc = sum(sphere_count(k, t) for t in range(_radius(k, spec.epsilon, 1e-12) + 1))
-            one = BATCH_SECONDS[1] + BATCH_SECONDS[2] * min(float(Dc), rows)
+        if window:  # the window's points off R(n) too (the grouped route, its planned near ties included)
+            W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
+            table += grouped_seconds(n, k, spec.epsilon, W) * (1.0 - TIE_SHARE)
+            one = one_point_seconds(n, k, spec.epsilon)
         return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table) / one))
 
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
