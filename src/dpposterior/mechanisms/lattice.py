@@ -222,13 +222,14 @@ BATCH_SECONDS = (3e-8, 1.5e-3, 7e-8)
 #: Seconds of the batched local search's grouped route (:func:`~dpposterior.lattice.batched.local_search_batch`: the
 #: window's points off R(n), one search per distinct positive part ``max(z, 0)``, :func:`offwindow_parts`): per part, a
 #: constant plus a share per data set of its ball in R(n) (``m = min(|ball of Dc|, |R(n)|)``); its near ties (a share
-#: :data:`TIE_SHARE` of the parts) each a one-point search of :data:`ONE_POINT_SECONDS`, and each group (a projection,
+#: ``min(1, TIE_SHARE / n)`` of the parts: 2,236 of 20,862 at n = 10, 2,496 of 41,302 at n = 20; exact ties between
+#: permuted outputs, commoner at small n) each a one-point search of :data:`ONE_POINT_SECONDS`, and each group (a projection,
 #: at most ``min(|R(n)|, parts)``) filters the whole ball once.  Measured on the 2 shared cores at load 10-12
 #: (2026-11-29, CPU s, Dir(1,1,1,1), eps = 1, W = 19, ``local_search_batch`` over the window): n = 10, 20,862 parts
 #: (|R(n)| = 286), 3.8 s, of which ~2.5 s its 2,236 near ties; n = 20, 41,302 parts (|R(n)| = 1,771), 12.6 s with 2,496
 #: near ties.  The whole errors' plans (``benchmarks/plans.py``, k = 4) against the runs: see benchmarks/plans.json.
-GROUP_SECONDS = (1e-5, 1.2e-7)
-TIE_SHARE = 0.1
+GROUP_SECONDS = (1e-5, 1.0e-7)
+TIE_SHARE = 1.1
 #: One one-point search (:func:`~dpposterior.lattice.remap.local_bayes_search`) handed on: a constant, per data set of
 #: its ball in R(n) and per point of the whole ball it filters (measured 2026-11-29, Dir(1,1,1,1), n = 5: 0.9 ms at
 #: eps = 1 (162,133 ball points), 7.0 ms at eps = 0.5 (1,270,345), 55 ms at eps = 0.25 (10,057,489)).
@@ -334,7 +335,12 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
     rows = float(n_candidates(n, k))
     parts = offwindow_parts(n, k, W) + float(more)
     return (parts * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows))
-            + TIE_SHARE * parts * one_point_seconds(n, k, epsilon) + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
+            + tie_share(n) * parts * one_point_seconds(n, k, epsilon) + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
+
+
+def tie_share(n: int) -> float:
+    """The share of the grouped route's parts a plan counts as near ties handed on (:data:`TIE_SHARE`)."""
+    return min(1.0, TIE_SHARE / max(1, int(n)))
 
 
 def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
@@ -909,7 +915,7 @@ class LatticeMechanism(Mechanism):
         one = batched_seconds(k, spec.epsilon, 0.0, 1.0)[1]
         if window:  # the window's points off R(n) too (the grouped route, its planned near ties included)
             W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
-            table += grouped_seconds(n, k, spec.epsilon, W) * (1.0 - TIE_SHARE)
+            table += grouped_seconds(n, k, spec.epsilon, W) * (1.0 - tie_share(n))
             one = one_point_seconds(n, k, spec.epsilon)
         return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table) / one))
 
