@@ -145,6 +145,20 @@ runs, exact = accuracy_runs("balanced-k4", "mh", data, epsilon=1.0, delta=1e-8, 
                             exact_max=3000000, log=lambda *a: None)
 print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
 """,
+    "runs balanced-k4 lattice~average": """
+from dpposterior.paper.experiments import accuracy_runs, data_points
+data = data_points({"kind": "n-series", "prior": [1, 1, 1, 1], "n": [8, 12, 20, 40, 60, 100, 150, 200, 300, 400, 500,
+                    600, 700, 800, 1000, 3000, 10000]})
+runs, exact = accuracy_runs("balanced-k4", "lattice~average", data, epsilon=1.0, delta=1e-8, seed=20240917,
+                            runs=1000, exact_max=3000000, log=lambda *a: None, max_n=20)
+print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
+""",
+    "frontier lattice~average": """
+grid_job("frontier", "lattice~average")
+""",
+    "which-to-use lattice~average": """
+grid_job("which-to-use", "lattice~average", earlier=["frontier"])
+""",
     "calibrated ehds k=3 n=100": """
 from dpposterior.accuracy import expected_errors
 e = expected_errors("ehds", [1.0, 1.0, 1.0], 100, epsilon=1.0, calibrate=True)

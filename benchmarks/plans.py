@@ -46,6 +46,8 @@ GRID = [
     ("lsdim", None, 3, 1000, 1.0),
     ("geometric", None, 4, 100, 1.0),
     ("lattice", "average", 4, 20, 3.0),
+    ("lattice", "average", 4, 10, 1.0),
+    ("lattice", "average", 4, 20, 1.0),
 ]
 QUICK = [row for row in GRID if row[3] <= 300 and row[2] <= 3]
 
@@ -79,7 +81,8 @@ def rates() -> dict:
             "FACTOR_EVALUATIONS_PER_SECOND": scale.FACTOR_EVALUATIONS_PER_SECOND,
             "FACTOR_K3_EVALUATIONS_PER_SECOND": scale.FACTOR_K3_EVALUATIONS_PER_SECOND,
             "LOCAL_SEARCH_SECONDS": list(lattice.LOCAL_SEARCH_SECONDS), "LOCAL_SUM_SECONDS": lattice.LOCAL_SUM_SECONDS,
-            "BATCH_SECONDS": list(lattice.BATCH_SECONDS),
+            "BATCH_SECONDS": list(lattice.BATCH_SECONDS), "GROUP_SECONDS": list(lattice.GROUP_SECONDS),
+            "TIE_SHARE": lattice.TIE_SHARE, "ONE_POINT_SECONDS": list(lattice.ONE_POINT_SECONDS),
             "DENSE_SECONDS": list(lattice.DENSE_SECONDS), "MINIMAX_SECONDS": list(lattice.MINIMAX_SECONDS),
             "REMAP_SECONDS_PER_N2": dict(optimal.REMAP_SECONDS_PER_N2), "MINIMAX_BYTES": lattice.MINIMAX_BYTES,
             "RISK_PER_SECOND": base.RISK_PER_SECOND, "RISK_BYTES": base.RISK_BYTES,

@@ -225,3 +225,16 @@ def test_a_row_taken_at_k3_brings_its_is_optimum_and_no_lp_is_solved_again(monke
     both = beyond.expected_error_grid("optimal~worst", spec, earlier=[other])
     assert solved == [(4, 2.0)]
     assert frame_bits(both) == frame_bits(alone)
+
+
+def test_batched_search_max_n_keeps_a_row_for_the_batched_route_above_it_only():
+    """k = 4, eps = 1: n = 10 is planned on the batched local search (capped: a row saying so, with its plan's
+    seconds), n = 5 on the window's remap (computed whatever the cap); without the cap the plan decides."""
+    spec = {"priors": [[1, 1, 1, 1]], "n": [5, 10], "epsilon": [1.0], "delta": 1e-8, "max_candidates": 1000,
+            "batched_search_max_n": 4}
+    df = beyond.expected_error_grid("lattice~average", spec).set_index("n")
+    assert df.loc[5, "status"] == "ok" and np.isfinite(df.loc[5, "average"])
+    assert "batched_search_max_n" in df.loc[10, "status"] and np.isnan(df.loc[10, "average"])
+    assert "batched local search (planned" in df.loc[10, "status"]
+    geo = beyond.expected_error_grid("geometric", {**spec, "n": [10]})
+    assert (geo.status == "ok").all()  # another route is not capped

@@ -13,7 +13,16 @@ the ball ``B_r = {c in R(n) : d(c, r) <= rho}`` (``rho`` from :data:`BATCH_TAIL`
 for every output ``r`` within 1 of some z, ``G[r, v] = pi(r + v) L(r + v, r)`` over ``d(v) <= rho`` (computed once per
 output, a block of outputs at a time), contracted with the kernel columns ``e^(-eps d(-u - v))`` of the 13 (k = 4)
 offsets ``u = r - z`` within 1: ``M[r, u] = S^(r - u, r)``.  A later step (the centre moved) sums ``B_r`` for its
-pairs directly.  The z outside R(n) (and the z whose search is not decided) go to the one-point search.
+pairs directly.
+
+Grouped route.  The z outside R(n) and the z the table leaves undecided are searched together.  First one search per
+positive part ``y = max(z, 0)``: for every c of R(n), ``|z_i - c_i| = c_i + |z_i|`` where ``z_i < 0``, so
+``2 d(z, c) = sum_i |y_i - c_i| + e`` with ``e = sum(y) - n`` (the same integers for every z of that y), and
+``project(z)`` reads ``y`` only; the one-point search's floats are a function of those integers, so every z of one y
+gets the same output (tested).  Then the searches sharing ``p = project(z)`` run together over the one-point
+search's whole data-set ball ``C`` (no truncation): weights ``w = e^(lw - max lw)`` by its expression (the same
+floats), losses ``L(c, r)`` of each output reached by :func:`.remap._local_hellinger` (the same floats), and the full
+sums ``S(z, r) = sum_C w L`` of the outputs around each centre, a block of z at a time.
 
 Certificate (proof).  Weights are taken as ``w(c) = pi(c) / top e^(-eps d(z, c))`` (``top`` an upper bound of
 ``pi``, so ``w <= 1``).  While ``d(r, z) + rho <= Dc``, ``B_r`` lies in C (``p = z``), so, each loss in [0, 1],
@@ -30,8 +39,11 @@ the one-point search's computed risk of every output lies in
 ``[lo, hi] = [S^ - (share + 2 mu) T+, S^ + T+ tail_bound(k, eps, rho - d(r, z)) + 2 mu T+]``.  A step at a centre is
 decided when one output ``r*`` of its ball has ``hi(r*) < lo(r)`` for every other output of the ball: then ``r*`` is
 the one-point search's strict float argmin, so it returns the centre (``r*`` the centre) or moves to ``r*``, as
-here.  Any other z is handed to :func:`.remap.local_bayes_search` itself (counted, refused past a limit in one
-line), so every output equals the one a draw computes.
+here.  In the grouped route the one-point search's risk of ``r`` is ``sum_Kz w L``, the kept set leaving out at most
+``share T`` (``T = sum_C w``, losses in [0, 1]), and the two float sums differ by at most ``mu T`` each, so it lies in
+``[S - (share + 2 mu) T, S + 2 mu T]``: a step is decided by the same rule (tail 0).  Any other z (a near tie: at a
+symmetric prior, exact ties are common) is handed to :func:`.remap.local_bayes_search` itself (counted, refused past a
+limit in one line), so every output equals the one a draw computes.
 """
 
 from __future__ import annotations
@@ -47,7 +59,7 @@ from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError
 from ..models import candidates
 from .noise import log_normaliser, pair_distance, radius_for, tail_bound, window
-from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball
+from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball, _local_hellinger, project
 from .search import FLOAT_MARGIN, _Fallback
 
 #: The balls ``B_r`` have radius ``rho = radius_for(k, eps, BATCH_TAIL) + 2``, so that the bound on ``T - N_r`` is at
@@ -195,13 +207,113 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
             decided[active[stay]] = True
             go = (best >= 0) & ~stay
             active, cen, tp = active[go], rs[go, best[go]], tp[go]
+    # the rest (off R(n), past the table's reach, near ties): grouped by their projection, over the one-point search's
+    # whole ball; what is still not decided goes to the one-point search itself
     rest = np.flatnonzero(~decided)
+    # a z off R(n) has the search of y = max(z, 0): d(z, c) = d(y, c) + e/2 for every c of R(n), with e = sum(y) - n
+    # (the counts below 0 add |z_i| to |z_i - c_i|), the same integers, and project(z) reads y only: the same floats
+    _, first, back = np.unique(np.maximum(Z[rest], 0), axis=0, return_index=True, return_inverse=True)
+    reps = rest[first]
+    got, ok = _grouped_search(a, n, eps, Z[reps], mu)
+    out[reps[ok]] = got[ok]
+    handed = reps[~ok]
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
-    for j in rest:
+    for j in handed:
         out[j] = fb(a, n, eps, Z[j])
+    out[rest] = out[reps[back.reshape(-1)]]
     if stats is not None:
-        stats.update(points=len(Z), fallback=int(rest.size), decided=int(decided.sum()))
+        stats.update(points=len(Z), fallback=int(handed.size), decided=len(Z) - int(handed.size),
+                     grouped=int(ok.sum()), distinct=int(reps.size))
     return out
+
+
+#: Entries (points x data sets) of one block of the grouped search's weights (:func:`_grouped_search`).
+GROUP_ENTRIES = 2**21
+
+
+def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], mu: float
+                    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The one-point search's output at each row ``z`` of ``Z`` where it is certified (the second array), the points
+    that share ``p = project(z)`` together (module docstring, "Grouped route").
+
+    Per group: the data sets ``C`` of the one-point search (the ball ``d(c, p) <= Dc`` in R(n), in its order), the
+    weights ``w = e^(lw - max lw)`` of every z of the group from the same per-coordinate tables (:func:`.remap.
+    _search_weights`' expression), the losses ``L(c, r)`` of the outputs the searches reach, from
+    :func:`.remap._local_hellinger` (the one-point search's floats), and the full sums ``S(z, r) = sum_C w L``: the
+    one-point search's risks leave out at most ``share`` of ``sum_C w``, so each lies within
+    ``[S - (share + 2 mu) T, S + 2 mu T]``, ``T`` the computed ``sum_C w``; a step is decided by :func:`_decide`."""
+    k = a.size
+    out = np.zeros_like(Z)
+    decided = np.zeros(len(Z), dtype=bool)
+    if not len(Z):
+        return out, decided
+    Dc = radius_for(k, eps, 1e-12)
+    ball, ball1 = _ball(k, Dc), _ball(k, 1)
+    centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
+    P = project(Z, n)
+    gkey = _keys(P, n)
+    order = np.argsort(gkey, kind="stable")
+    cuts = np.flatnonzero(np.diff(gkey[order])) + 1
+    for idx in np.split(order, cuts):
+        p = P[idx[0]]
+        # the ball's points in R(n) (one coordinate at a time, as the one-point search), as columns of the
+        # per-coordinate tables over p_i - Dc..p_i + Dc
+        ok = ball[:, 0] >= -p[0]
+        for i in range(1, k):
+            ok &= ball[:, i] >= -p[i]
+        inner = ball[ok] if not ok.all() else ball
+        cols = inner + Dc
+        cs = p[None, :] + inner
+        base = np.zeros(len(cs))
+        for i in range(k):
+            v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+            base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
+        cs32 = cs.astype(np.int32)
+        H = np.zeros((len(cs), 0))
+        have: dict[int, int] = {}
+        step = max(1, GROUP_ENTRIES // len(cs))
+        for lo in range(0, len(idx), step):
+            zb = idx[lo:lo + step]
+            dist = np.zeros((len(zb), len(cs)), dtype=np.int32)
+            for i in range(k):
+                dist += np.abs(cs32[None, :, i] - Z[zb, i:i + 1].astype(np.int32))
+            lw = base[None, :] - eps * (dist // 2)
+            del dist
+            lw -= lw.max(axis=1, keepdims=True)
+            w = np.exp(lw, out=lw)
+            T = w.sum(axis=1)
+            active = np.arange(len(zb))
+            cen = np.repeat(p[None, :], len(zb), axis=0)
+            for _ in range(SEARCH_STEPS):
+                if not active.size:
+                    break
+                rs = cen[:, None, :] + ball1[None, :, :]
+                real = np.all(rs >= 0, axis=2)
+                # the losses of the outputs not reached before (columns of H, in the order first reached)
+                pts = rs[real]
+                keys = _keys(pts, n).tolist()
+                fresh = {}
+                for j, kk in enumerate(keys):
+                    if kk not in have and kk not in fresh:
+                        fresh[kk] = j
+                if fresh:
+                    for kk in fresh:
+                        have[kk] = len(have)
+                    H = np.concatenate([H, _local_hellinger(a, cs, pts[list(fresh.values())], n)], axis=1)
+                # the sums of the columns this step reads (einsum, not BLAS: a threaded BLAS spins on a shared machine)
+                need, at = np.unique([have[kk] for kk in keys], return_inverse=True)
+                col = np.zeros(real.shape, dtype=np.int64)
+                col[real] = at.reshape(-1)
+                SA = np.einsum("zc,cr->zr", w[active], H[:, need], optimize=False)
+                S = np.where(real, np.take_along_axis(SA, col, axis=1), np.nan)
+                best = _decide(S, real, T[active], 0.0, mu, centre_j)
+                stay = best == centre_j
+                out[zb[active[stay]]] = cen[stay]
+                decided[zb[active[stay]]] = True
+                go = (best >= 0) & ~stay
+                m = np.flatnonzero(go)
+                active, cen = active[go], rs[m, best[go]]
+    return out, decided
 
 
 def _pair_sums(sums: _Sums, z: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.float64]:

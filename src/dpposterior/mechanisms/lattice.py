@@ -237,6 +237,21 @@ def edge_data_set_count(n: int, k: int, x: int) -> int:
 #: (~32,000 handed on, 21,127 ball points each): 85 s, and eps = 3 (~15,800 handed on): 27 s, so ~2.6 ms and ~1.7 ms a
 #: one-point search (10-36 ms at eps = 1, 162,133 ball points).
 BATCH_SECONDS = (3e-8, 1.5e-3, 7e-8)
+#: Seconds of the batched local search's grouped route (:func:`~dpposterior.lattice.batched.local_search_batch`: the
+#: window's points off R(n), one search per distinct positive part ``max(z, 0)``, :func:`offwindow_parts`): per part, a
+#: constant plus a share per data set of its ball in R(n) (``m = min(|ball of Dc|, |R(n)|)``); its near ties (a share
+#: ``min(1, TIE_SHARE / n)`` of the parts: 2,236 of 20,862 at n = 10, 2,496 of 41,302 at n = 20; exact ties between
+#: permuted outputs, commoner at small n) each a one-point search of :data:`ONE_POINT_SECONDS`, and each group (a projection,
+#: at most ``min(|R(n)|, parts)``) filters the whole ball once.  Measured on the 2 shared cores at load 10-12
+#: (2026-11-29, CPU s, Dir(1,1,1,1), eps = 1, W = 19, ``local_search_batch`` over the window): n = 10, 20,862 parts
+#: (|R(n)| = 286), 3.8 s, of which ~2.5 s its 2,236 near ties; n = 20, 41,302 parts (|R(n)| = 1,771), 12.6 s with 2,496
+#: near ties.  The whole errors' plans (``benchmarks/plans.py``, k = 4) against the runs: see benchmarks/plans.json.
+GROUP_SECONDS = (1e-5, 1.0e-7)
+TIE_SHARE = 1.1
+#: One one-point search (:func:`~dpposterior.lattice.remap.local_bayes_search`) handed on: a constant, per data set of
+#: its ball in R(n) and per point of the whole ball it filters (measured 2026-11-29, Dir(1,1,1,1), n = 5: 0.9 ms at
+#: eps = 1 (162,133 ball points), 7.0 ms at eps = 0.5 (1,270,345), 55 ms at eps = 0.25 (10,057,489)).
+ONE_POINT_SECONDS = (3e-4, 7e-8, 5.5e-9)
 #: Draws at once from which :meth:`LatticeMechanism.sample` computes the local search of all of them together
 #: (:func:`~dpposterior.lattice.batched.local_search_batch`, equal outputs; measured at k = 4, eps = 1, n = 100 to 1e4,
 #: 200 draws: 1.3-2.1 ms a draw against 16-17 ms one at a time); a release's draw (size 1) runs the one-point search.
@@ -314,6 +329,36 @@ def batched_seconds(k: int, epsilon: float, inside: float, handed: float) -> tup
     V = sum(sphere_count(k, t) for t in range(batch_radius(k, eps) + 1))
     Dc = sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1))
     return BATCH_SECONDS[0] * 1.2 * inside * V, handed * (BATCH_SECONDS[1] + BATCH_SECONDS[2] * Dc)
+
+
+def offwindow_parts(n: int, k: int, W: int) -> int:
+    """Distinct positive parts ``y = max(z, 0)`` of the points ``z`` of ``window(n, k, W)`` off R(n) (closed form):
+    ``y`` has ``j >= 1`` zero counts (those where ``z_i`` is in ``[-W, 0]``) and ``k - j`` positive ones summing to
+    ``n + e``, ``e`` (the excess, ``-sum`` of the negative counts) in ``1..j W``."""
+    n, k, W = int(n), int(k), int(W)
+    return sum(math.comb(k, j) * math.comb(n + e - 1, k - j - 1) for j in range(1, k) for e in range(1, j * W + 1))
+
+
+def one_point_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of one one-point search the batched local search hands on (:data:`ONE_POINT_SECONDS`)."""
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
+    c0, c1, c2 = ONE_POINT_SECONDS
+    return c0 + c1 * min(ball, float(n_candidates(n, k))) + c2 * ball
+
+
+def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -> float:
+    """Estimated seconds of the batched local search's grouped route over ``window(n, k, W)``'s points off R(n) and
+    ``more`` points of R(n), its near ties included (:data:`GROUP_SECONDS`), from public n, k, eps, W."""
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
+    rows = float(n_candidates(n, k))
+    parts = offwindow_parts(n, k, W) + float(more)
+    return (parts * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows))
+            + tie_share(n) * parts * one_point_seconds(n, k, epsilon) + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
+
+
+def tie_share(n: int) -> float:
+    """The share of the grouped route's parts a plan counts as near ties handed on (:data:`TIE_SHARE`)."""
+    return min(1.0, TIE_SHARE / max(1, int(n)))
 
 
 def ball_size(k: int, epsilon: float, tol: float = DEFAULT_TOL) -> int:
@@ -877,7 +922,10 @@ class LatticeMechanism(Mechanism):
         W = _radius(k, eps, LOCAL_ERROR_TOL)
         rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
         edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
-        table, handed = batched_seconds(k, eps, rows, Z - rows + edge)
+        # the points off R(n) and those of R(n) with a count at most 1 (near ties): the grouped route, one search per
+        # positive part
+        table, _ = batched_seconds(k, eps, rows, 0.0)
+        handed = grouped_seconds(n, k, eps, W, edge)
         total = LOCAL_SUM_SECONDS * rows * ball_size(k, eps, LOCAL_ERROR_TOL)
         side = float(n + k * W + 1)
         # the window's points and outputs (2 k int64 each), its outputs on the grid (k int32 per grid point), the
@@ -900,7 +948,7 @@ class LatticeMechanism(Mechanism):
             return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
         if plan.route == "batched local search":
             return _batched_errors(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
-                                                                                                   spec))
+                                                                                                   spec, True))
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
@@ -913,12 +961,17 @@ class LatticeMechanism(Mechanism):
         return max(1, int(left / (FALLBACK_SHARE * local_seconds(k, spec.epsilon))))
 
     @staticmethod
-    def _batched_fallback(n: int, k: int, spec: ReleaseSpec) -> int:
+    def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False) -> int:
         """The one-point searches the batched local search (k >= 4) may hand on: what the solve limit leaves after its
-        table, at the estimated seconds of one (:data:`BATCH_SECONDS`); past it the run refuses in one line."""
+        table (and, over the ``window``, its grouped route: :func:`grouped_seconds`), at the estimated seconds of one
+        (:data:`BATCH_SECONDS`); past it the run refuses in one line."""
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
         one = batched_seconds(k, spec.epsilon, 0.0, 1.0)[1]
+        if window:  # the window's points off R(n) too (the grouped route, its planned near ties included)
+            W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
+            table += grouped_seconds(n, k, spec.epsilon, W) * (1.0 - tie_share(n))
+            one = one_point_seconds(n, k, spec.epsilon)
         return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table) / one))
 
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:

@@ -16,6 +16,9 @@ at k = 2, the full linear program, wherever it runs) also records the oracle's v
 With ``calibrated_max_n``, a calibrated variant (``~calibrated``) above that n keeps a row whose status says so:
 its calibration scans every adjacent pair some 20 times (about a minute at k = 2, n = 1e4), which the default
 run leaves to ``workflow/large.yaml``.
+With ``batched_search_max_n``, a point at k >= 4 whose planned route is the lattice release's batched local search
+(``lattice~average``, ``optimal~average`` past its LP) is computed up to that n only and keeps a row whose status
+says so above it (a budget of the job's time: the route admits k = 4 to n = 20 at eps = 1, seconds to a minute each).
 A point that an experiment listed earlier in the config also computes for the same mechanism (the same public
 inputs: prior, n, eps, delta, distance, measure) is taken from that experiment's grid (:func:`earlier_sources`,
 :class:`SamePoints`), not computed twice.
@@ -220,6 +223,20 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None, p
         row["status"] = f"not computed: a calibrated variant above calibrated_max_n = {int(cap)} (config)"
         return row
     release = ReleaseSpec.of(v, eps, float(spec["delta"]), distance=dist or DEFAULT_DISTANCE)
+    cap = spec.get("batched_search_max_n")
+    if cap is not None and n > int(cap) and len(prior) >= 4:
+        from ..limits import Task
+
+        try:
+            route = release.mechanism.plan(Task.ERRORS, release, np.asarray(prior, dtype=np.float64), n,
+                                           measure=measure).route
+        except (InputError, SizeError):  # refused before planning: as the row would say
+            route = None
+        if route == "batched local search":
+            plan = release.mechanism.plan(Task.ERRORS, release, np.asarray(prior, dtype=np.float64), n, measure=measure)
+            row["status"] = (f"not computed: its route, the batched local search (planned {plan.seconds:.3g} s), runs "
+                             f"up to n = {int(cap)} in this grid (batched_search_max_n, config)")
+            return row
     taken = points.values(prior, n, eps, dist, measure) if points is not None else None
     if taken is None and borrow is not None:
         taken = borrow.values(release, prior, n, measure)

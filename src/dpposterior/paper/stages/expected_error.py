@@ -12,7 +12,7 @@ class ExpectedError(Stage):
     section = "expected_error"
     help = "exact worst-case and average expected error of one mechanism on a grid"
     keys = ("priors", "n", "epsilon", "delta", "max_candidates", "local_max_candidates", "lp_oracle",
-            "calibrated_max_n", "distances", "measures")
+            "calibrated_max_n", "batched_search_max_n", "distances", "measures")
     outputs = {"expected_error": paths.EXPECTED_ERROR}
     notebook_mechanisms = True
 
