@@ -431,7 +431,7 @@ def test_the_edge_releases_local_column_holds_every_row_that_reaches_its_output(
     every row of the two tables (enumerated whole, on or off the box) with ``T(z, m) > 0`` is in the column with that
     probability, and nothing else; off both tables the local search of project(z).  (At n <= 8 the corner rows hold
     every edge row.)"""
-    from dpposterior.mechanisms.lattice import LatticeMechanism, _corner
+    from dpposterior.mechanisms.lattice import LatticeMechanism, _corner, _radius
 
     a, n, eps = np.array([1.0, 1.0, 2.0, 1.0]), 10, 1.0
     remap = _corner(tuple(a.tolist()), n, eps)
@@ -440,7 +440,7 @@ def test_the_edge_releases_local_column_holds_every_row_that_reaches_its_output(
     for m in ([5, 4, 1, 0], [4, 5, 0, 1], [10, 0, 0, 0]):
         m = np.array(m, dtype=np.int64)
         box = m + _offsets(3)  # a region around m (the column's own region is wider; any region is checked alike)
-        Z, t = LatticeMechanism._corner_column_any(a, n, eps, m, box, 8)
+        Z, t = LatticeMechanism._corner_column_any(a, n, eps, m, box, 8, _radius(4, eps, 1e-12))  # the column's Dc
         got = {tuple(z): x for z, x in zip(Z.tolist(), t) if x > 0}
         allz = np.unique(np.concatenate([box, Z]), axis=0)
         out, p = remap.transition(allz)
