@@ -98,6 +98,16 @@ def test_the_reach_region_is_the_definition(k, n, Dc, W, data):
     assert len(got) == len(set(got)) and set(got) == want
 
 
+
+def _point_and_prior(k, n, prior, data):
+    """A lattice point summing to n drawn around R(n) (in it, on its faces, outside it; ``None`` past -8 in a
+    coordinate), and the prior ``(1, prior, ..., prior)``."""
+    head = [data.draw(st.integers(-6, n + 6)) for _ in range(k - 1)]
+    z = (*head, n - sum(head))
+    a = np.full(k, prior)
+    a[0] = 1.0
+    return (None if min(z) < -8 else z), a
+
 @settings(max_examples=40, deadline=None)
 @given(k=st.sampled_from([3, 4]), n=st.sampled_from([3, 20, 200, 10**5]), eps=st.sampled_from([1.0, 2.0, 4.0]),
        prior=st.sampled_from([0.5, 1.0, 3.0]), data=st.data())
@@ -107,12 +117,9 @@ def test_the_reach_lemma_holds_at_random_points(k, n, eps, prior, data):
     from dpposterior.lattice.remap import local_bayes_search
 
     Dc = radius_for(k, eps, 1e-12)
-    head = [data.draw(st.integers(-6, n + 6)) for _ in range(k - 1)]
-    z = (*head, n - sum(head))
-    if min(z) < -8:
+    z, a = _point_and_prior(k, n, prior, data)
+    if z is None:
         return
-    a = np.full(k, prior)
-    a[0] = 1.0
     out = tuple(int(v) for v in local_bayes_search(a, n, eps, np.array(z)))
     assert _in_reach(tuple(o - p for o, p in zip(out, _project(z, n))), Dc)
 
@@ -378,12 +385,9 @@ def test_the_descent_filter_keeps_every_point_mapping_to_r(k, n, eps, prior, dat
     if k == 4 and eps < 1:
         return  # one search at k = 4, eps = 0.5 takes seconds
     Dc = radius_for(k, eps, 1e-12)
-    head = [data.draw(st.integers(-6, n + 6)) for _ in range(k - 1)]
-    z = (*head, n - sum(head))
-    if min(z) < -8:
+    z, a = _point_and_prior(k, n, prior, data)
+    if z is None:
         return
-    a = np.full(k, prior)
-    a[0] = 1.0
     r = local_bayes_search(a, n, eps, np.array(z))
     assert descent_filter(a, n, eps, r, np.array([z]), Dc)[0]
 
