@@ -228,12 +228,10 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None, p
         from ..limits import Task
 
         try:
-            route = release.mechanism.plan(Task.ERRORS, release, np.asarray(prior, dtype=np.float64), n,
-                                           measure=measure).route
-        except (InputError, SizeError):  # refused before planning: as the row would say
-            route = None
-        if route == "batched local search":
             plan = release.mechanism.plan(Task.ERRORS, release, np.asarray(prior, dtype=np.float64), n, measure=measure)
+        except (InputError, SizeError):  # refused before planning: as the row would say
+            plan = None
+        if plan is not None and plan.route == "batched local search":
             row["status"] = (f"not computed: its route, the batched local search (planned {plan.seconds:.3g} s), runs "
                              f"up to n = {int(cap)} in this grid (batched_search_max_n, config)")
             return row
