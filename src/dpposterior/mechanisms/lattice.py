@@ -1154,8 +1154,9 @@ class LatticeMechanism(Mechanism):
                   + 8.0 * (k + 4) * near)
         column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
         if self.uses_corners(n, k, spec):
-            search += corner_seconds(n, k, eps, symmetric_corners(prior))
-            memory = max(memory, corner_bytes(n, k, eps, symmetric_corners(prior)))
+            sym = symmetric_corners(prior)
+            search += corner_seconds(n, k, eps, sym)
+            memory = max(memory, corner_bytes(n, k, eps, sym))
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
