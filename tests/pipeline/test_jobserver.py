@@ -213,6 +213,16 @@ def test_the_per_rule_table_adds_each_workers_cpu_from_its_log(tmp_path):
     assert not rows["data/inproc"]["worker"] and not rows["data/nolog"]["worker"]
 
 
+
+def test_a_workers_cpu_line_is_read_where_it_lands_in_a_shared_log():
+    # a render job's kernel writes its line at its exit, possibly after the render process's unfinished line
+    kernel = jobserver.CPU_LINE.format(cpu=0.5, user=0.25, system=0.25, rss=1000)
+    render = jobserver.CPU_LINE.format(cpu=2.0, user=1.5, system=0.5, rss=3000)
+    log = "[W] a warning\n" + "progress 3/5 " + kernel + "...done\n" + render
+    assert jobserver.worker_usage(log) == {"cpu_seconds": 2.5, "user": 1.75, "system": 0.75, "max_rss_kb": 3000,
+                                           "workers": 2}
+    assert jobserver.worker_usage("[W] a warning\nprogress 3/5 done\n") is None
+
 # ---- a render job's kernel, forked from the kernel server
 
 TEMPLATE = '''# %% tags=["parameters"]
@@ -258,7 +268,7 @@ def test_a_notebook_run_by_a_forked_kernel_is_byte_identical(stack, kernels, tmp
                    env=job_env(**servers))
         assert proc.returncode == 0, proc.stderr[-2000:]
         usage = jobserver.worker_usage(proc.stderr.decode())
-        assert (usage or {}).get("workers", 0) == workers
+        assert (usage or {}).get("workers", 0) == workers, proc.stderr.decode()[-3000:]
         assert b"--existing" not in proc.stdout  # the kernel knows its parent (no stand-alone kernel's banner)
         got[how] = ((tmp_path / f"{how}.ipynb").read_bytes(), (tmp_path / f"{how}.html").read_bytes())
     assert b"image/png" in got["both"][0]

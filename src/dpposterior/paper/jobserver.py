@@ -95,6 +95,7 @@ PRELOAD = ("numpy", "scipy.special", "scipy.stats", "scipy.optimize", "pandas", 
 CPU_LINE = "dpposterior.paper.jobserver: worker cpu_seconds={cpu:.3f} user={user:.3f} system={system:.3f} " \
            "max_rss_kb={rss}\n"
 CPU_PREFIX = CPU_LINE.split("cpu_seconds=")[0]
+_CPU_FIELDS = r"cpu_seconds=([0-9.]+) user=([0-9.]+) system=([0-9.]+) max_rss_kb=([0-9]+)"
 
 _INT = struct.Struct("!q")
 _REPORT_FD = [2]  # a worker's CPU line goes here (set per job in _work)
@@ -104,12 +105,13 @@ _DECLINED = -1  # the worker's answer when the job must run in-process (IMPORT_T
 def worker_usage(log_text: str) -> dict | None:
     """What the workers of a job reported in its log (:data:`CPU_LINE`; a render job's log has two, its own worker's
     and its kernel's): ``cpu_seconds``, ``user`` and ``system`` summed, the largest ``max_rss_kb``, ``workers``
-    their number; None if no worker ran it (it ran in-process)."""
-    got = []
-    for line in log_text.splitlines():
-        if line.startswith(CPU_PREFIX + "cpu_seconds="):
-            fields = dict(f.split("=", 1) for f in line[len(CPU_PREFIX):].split())
-            got.append({k: (int(v) if k == "max_rss_kb" else float(v)) for k, v in fields.items()})
+    their number; None if no worker ran it (it ran in-process).  A line is found wherever it starts: a worker
+    writes it in one ``write`` at its exit, which may land after another process's unfinished line (a render job's
+    kernel and the render process share one stderr)."""
+    import re  # here, not at the top: a job's hand-over imports this module and needs none of it
+
+    got = [{"cpu_seconds": float(m[1]), "user": float(m[2]), "system": float(m[3]), "max_rss_kb": int(m[4])}
+           for m in re.finditer(re.escape(CPU_PREFIX) + _CPU_FIELDS, log_text)]
     if not got:
         return None
     total = {k: sum(g[k] for g in got) for k in ("cpu_seconds", "user", "system")}

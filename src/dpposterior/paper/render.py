@@ -241,10 +241,16 @@ KERNEL_ENVIRONMENT = {"PYTHONHASHSEED": "0", "MPLBACKEND": "module://matplotlib_
 def kernel_manager_class():
     """nbclient's kernel manager, its kernel launched as ``python -m dpposterior.paper.jobserver kernel -f FILE``:
     forked from the pipeline's kernel server if there is one (:mod:`.jobserver`), else ``python -m
-    ipykernel_launcher -f FILE`` as before.  Interrupt, shutdown and kill reach the kernel through that client."""
+    ipykernel_launcher -f FILE`` as before.  Interrupt, shutdown and kill reach the kernel through that client.
+    A kernel is given 30 s, not jupyter_client's 5, to end after its shutdown request before it is sent SIGTERM
+    (then SIGKILL): a forked kernel reports its CPU as it ends (:func:`.jobserver.worker_usage`), and one ended by
+    a signal on a loaded host would not."""
     from jupyter_client.manager import AsyncKernelManager
+    from traitlets import Float
 
     class Forked(AsyncKernelManager):
+        shutdown_wait_time = Float(30.0, config=True)
+
         def format_kernel_cmd(self, extra_arguments=None):
             cmd = super().format_kernel_cmd(extra_arguments)
             if cmd[1:3] == ["-m", "ipykernel_launcher"]:
