@@ -246,10 +246,10 @@ def kernel_manager_class():
     (then SIGKILL): a forked kernel reports its CPU as it ends (:func:`.jobserver.worker_usage`), and one ended by
     a signal on a loaded host would not."""
     from jupyter_client.manager import AsyncKernelManager
-    from traitlets import Float
 
     class Forked(AsyncKernelManager):
-        shutdown_wait_time = Float(30.0, config=True)
+        def __init__(self, **kwargs):
+            super().__init__(**{"shutdown_wait_time": 30.0, **kwargs})
 
         def format_kernel_cmd(self, extra_arguments=None):
             cmd = super().format_kernel_cmd(extra_arguments)
