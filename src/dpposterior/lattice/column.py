@@ -33,7 +33,7 @@ from scipy.special import gammaln, logsumexp
 from .. import validate as _validate
 from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..models import candidates, check_size
-from .noise import log_normaliser, sphere_count, tail_bound_of
+from .noise import log_normaliser, sphere_count, tail_bound_of, window
 
 #: Floats one block of the column's sums may hold.
 BLOCK_ENTRIES = 2**20
@@ -100,7 +100,9 @@ def reach_region(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> NDArra
     in ``[-W, (k - 1) W]``, and ``u = project(z) - r`` has ``|u_i| <= (k - 1) Dc``: each ``z_i`` lies in
     ``[r_i - (k - 1) Dc - (k - 1) W, r_i + (k - 1) (Dc + W)]`` (and ``>= -W``), the box enumerated (a slab of the first
     count at a time).  Where every ``r_i > (k - 1) Dc``, no ``z`` off R(n) qualifies (its ``project`` has a 0 count, so
-    ``u_i = -r_i``), and ``r + U`` is the region (all in R(n), where ``project(z) = z``)."""
+    ``u_i = -r_i``), and ``r + U`` is the region (all in R(n), where ``project(z) = z``).  Where the window itself has
+    fewer points than that box (small n: ``C(n + k W + k - 1, k - 1)`` against the box's), the window is enumerated
+    and kept where ``u`` is in ``U`` (the same set; its order lexicographic, as the box's)."""
     from .remap import project
 
     r = np.asarray(released, dtype=np.int64).reshape(k)
@@ -113,6 +115,12 @@ def reach_region(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> NDArra
     lo = np.maximum(-W, r - span)
     hi = r + span
     keys_u = _row_keys(U, L)
+    if math.comb(n + k * W + k - 1, k - 1) < math.prod(int(h - l) + 1 for h, l in zip(hi[:k - 1], lo[:k - 1])):
+        z = window(n, k, W)
+        u = project(z, n) - r[None, :]
+        ok = np.all(np.abs(u) <= L, axis=1)
+        z, u = z[ok], u[ok]
+        return z[np.isin(_row_keys(u, L), keys_u)]
     out = []
     rest = [np.arange(lo[i], hi[i] + 1) for i in range(1, k - 1)]
     for z0 in range(int(lo[0]), int(hi[0]) + 1):
@@ -174,11 +182,11 @@ def near_data_sets(n: int, released: ArrayLike, R: int) -> NDArray[np.int64]:
     """``{c in R(n) : d(c, r) <= R}``, lexicographic (the order of ``r + ball(R)`` kept where ``c >= 0``), enumerated a
     slab of the first count at a time over the box ``max(0, r_i - R) <= c_i <= r_i + R`` (so the ball's points off
     R(n) are never held); refused in one line (:func:`~dpposterior.models.check_size`) past the memory limit, counted
-    as the ball's ``sum_t N_k(t)`` points of ``k + 4`` floats (the data sets, their column and weights) before any is
-    built."""
+    as the ball's ``sum_t N_k(t)`` points (at most ``|R(n)|``) of ``k + 4`` floats (the data sets, their column and
+    weights) before any is built."""
     r = np.asarray(released, dtype=np.int64).reshape(-1)
     k, R = r.size, int(R)
-    check_size(sum(sphere_count(k, t) for t in range(R + 1)), 8.0 * (k + 4),
+    check_size(min(sum(sphere_count(k, t) for t in range(R + 1)), math.comb(int(n) + k - 1, k - 1)), 8.0 * (k + 4),
                f"the local column's data sets within {R} of the release (k={k}, n={n})")
     lo, hi = np.maximum(r - R, 0), r + R
     rest = [np.arange(lo[i], hi[i] + 1) for i in range(1, k - 1)]
@@ -219,20 +227,14 @@ FILTER_BLOCK_ENTRIES = 2**19
 DESCENT_MARGIN = 2 * 256 * 1e-7
 
 
-def descent_bound(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, Dc: int,
-                  share: float | None = None) -> NDArray[np.float64]:
-    """``B(z) >= S_z(p) / W_z`` at each point ``z`` (rows summing to n, any integers): an upper bound on the weighted
-    mean loss ``sum_K w(c) H(c, p) / sum_K w(c)`` of the local search at z (:func:`.remap.local_bayes_search`, ``p =
-    project(z)``, ``K`` its kept data sets), from public tables only (:func:`descent_filter`, the proof)."""
-    from .remap import SEARCH_SHARE, project
+def _descent_terms(prior: ArrayLike, n: int, epsilon: float, Z: NDArray[np.int64], Dc: int, share: float):
+    """Per block of the points ``Z``: ``(lo, hi, log_A, log_h)``, rows ``lo:hi``, columns the radii ``t = 0..Dc``:
+    ``A_t`` bounds the weight of the data sets at ``d(c, p) = t`` over the search's kept weight and ``h_t`` bounds
+    their ``H(c, p)`` (:func:`descent_filter`, the proof), in log space."""
+    from .remap import project
 
     a = np.asarray(prior, dtype=np.float64)
     k, n, eps, Dc = a.size, int(n), float(epsilon), int(Dc)
-    share = SEARCH_SHARE if share is None else float(share)
-    Z = np.asarray(points, dtype=np.int64).reshape(-1, k)
-    out = np.empty(len(Z))
-    if not len(Z):
-        return out
     t = np.arange(Dc + 1)
     log_N = np.log(np.array([float(sphere_count(k, int(s))) for s in t]))
     log_cone_t = np.log(np.array([float(math.comb(int(s) + k - 2, k - 2)) for s in t]))
@@ -242,6 +244,8 @@ def descent_bound(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, D
         p = project(z, n)
         D0 = np.maximum(-z, 0).sum(axis=1)  # d(z, p): p is a nearest point of R(n)
         G = np.zeros((len(z), Dc + 1))  # sum_i max |J| over |c_i - p_i| <= t
+        s_up = np.zeros((len(z), Dc + 1))  # max_i of the largest |J| / delta over a rise 1 <= delta <= t of count i
+        s_dn = np.zeros((len(z), Dc + 1))  # and over a fall
         qmax = np.zeros((len(z), Dc + 1))  # ln pi(c) - ln pi(p) at most, over |c_i - p_i| <= t
         qmin = np.zeros((len(z), Dc + 1))  # and at least
         for i in range(k):
@@ -249,26 +253,68 @@ def descent_bound(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, D
             vlo, vhi = int(x.min()), int(x.max())
             v = np.arange(vlo, vhi + 1)[:, None]
             up, dn = np.minimum(v + t[None, :], n), np.maximum(v - t[None, :], 0)
-            gi = np.maximum(-lgamma_jensen_gap(a[i] + up, a[i] + v + 0.0), -lgamma_jensen_gap(a[i] + dn, a[i] + v + 0.0))
+            j_up, j_dn = -lgamma_jensen_gap(a[i] + up, a[i] + v + 0.0), -lgamma_jensen_gap(a[i] + dn, a[i] + v + 0.0)
+            gi = np.maximum(j_up, j_dn)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r_up = np.maximum.accumulate(np.where(up > v, j_up / (up - v), 0.0), axis=1)
+                r_dn = np.maximum.accumulate(np.where(dn < v, j_dn / (v - dn), 0.0), axis=1)
             f_up = gammaln(a[i] + up) - gammaln(up + 1.0)
             f_dn = gammaln(a[i] + dn) - gammaln(dn + 1.0)
             f_at = gammaln(a[i] + v) - gammaln(v + 1.0)
             row = x - vlo
             G += gi[row]
+            np.maximum(s_up, r_up[row], out=s_up)
+            np.maximum(s_dn, r_dn[row], out=s_dn)
             qmax += (np.maximum(f_up, f_dn) - f_at)[row]
             qmin += (np.minimum(f_up, f_dn) - f_at)[row]
+        G = np.minimum(G, t[None, :] * (s_up + s_dn))
         # in log space (a prior far from 1 moves ln pi by hundreds across the ball)
         with np.errstate(divide="ignore"):
             log_h = 0.5 * np.log(-np.expm1(-G))  # -inf at t = 0
         over = np.maximum(t[None, :] - D0[:, None], 0)
-        log_num = _row_lse(qmax + log_N[None, :] - eps * over + log_h)
         m = np.minimum(p.min(axis=1), Dc)  # the ball d(c, p) <= m lies in R(n)
         m2 = np.minimum(p.max(axis=1), Dc)  # the cone: one coordinate down by t, the others up
         base = qmin - eps * t[None, :]
         log_ball = _row_lse(np.where(t[None, :] <= m[:, None], base + log_N[None, :], -np.inf))
         log_cone = _row_lse(np.where(t[None, :] <= m2[:, None], base + log_cone_t[None, :], -np.inf))
-        log_B = log_num - np.maximum(log_ball, log_cone) - math.log1p(-2.0 * share)
-        out[lo:lo + step] = np.exp(np.minimum(log_B, 700.0))
+        log_A = (qmax + log_N[None, :] - eps * over
+                 - (np.maximum(log_ball, log_cone) + math.log1p(-2.0 * share))[:, None])
+        yield lo, lo + len(z), log_A, log_h
+
+
+def descent_bound(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, Dc: int,
+                  share: float | None = None) -> NDArray[np.float64]:
+    """``B(z) = sum_t A_t h_t >= S_z(p) / W_z`` at each point ``z`` (rows summing to n, any integers): an upper bound on
+    the weighted mean loss ``sum_K w(c) H(c, p) / sum_K w(c)`` of the local search at z (:func:`.remap.
+    local_bayes_search`, ``p = project(z)``, ``K`` its kept data sets), from public tables only (:func:`descent_filter`,
+    the proof)."""
+    from .remap import SEARCH_SHARE
+
+    a = np.asarray(prior, dtype=np.float64)
+    share = SEARCH_SHARE if share is None else float(share)
+    Z = np.asarray(points, dtype=np.int64).reshape(-1, a.size)
+    out = np.empty(len(Z))
+    for lo, hi, log_A, log_h in _descent_terms(a, n, epsilon, Z, Dc, share):
+        out[lo:hi] = np.exp(np.minimum(_row_lse(log_A + log_h), 700.0))
+    return out
+
+
+def descent_reach(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, distances: ArrayLike, Dc: int,
+                  share: float | None = None) -> NDArray[np.float64]:
+    """``2 sum_t A_t min(h, h_t)`` at each point ``z`` with ``h`` its entry of ``distances``: what the descent lemma
+    allows ``H(project(z), r)`` to be for an output ``r`` at ``H(project(z), r) = h`` (:func:`descent_filter`, the
+    proof); at most ``2 B(z)`` (:func:`descent_bound`)."""
+    from .remap import SEARCH_SHARE
+
+    a = np.asarray(prior, dtype=np.float64)
+    share = SEARCH_SHARE if share is None else float(share)
+    Z = np.asarray(points, dtype=np.int64).reshape(-1, a.size)
+    h = np.asarray(distances, dtype=np.float64).reshape(-1)
+    out = np.empty(len(Z))
+    for lo, hi, log_A, log_h in _descent_terms(a, n, epsilon, Z, Dc, share):
+        with np.errstate(divide="ignore"):
+            log_min = np.minimum(log_h, np.log(h[lo:hi])[:, None])
+        out[lo:hi] = 2.0 * np.exp(np.minimum(_row_lse(log_A + log_min), 700.0))
     return out
 
 
@@ -296,31 +342,41 @@ def descent_filter(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike
     elsewhere), so ``w(c) <= pi(c) e^(-eps (d(c, p) - D0)^+)`` up to the factor ``e^(-eps D0)`` shared by every term;
     at ``d(c, p) = t`` there are at most ``N_k(t)`` data sets (:func:`.noise.sphere_count`), each with ``|c_i - p_i| <=
     t``, so ``ln pi(c) <= ln pi(p) + qmax(p, t)`` (per coordinate ``lnGamma(a_i + x) - lnGamma(x + 1)`` is monotone in
-    x: an end point) and ``-ln BC(c, p) = sum_i |J(a_i + c_i, a_i + p_i)| <= G(p, t)``, the sum of each coordinate's
-    largest ``|J|`` at ``|c_i - p_i| = t`` (``|J(x, y)|`` grows as x moves away from y).  Denominator: ``w(c) >=
-    pi(c) e^(-eps d(c, p))`` times the same factor (``d(z, c) <= D0 + d(p, c)``), summed over the ball ``d(c, p) <= m``,
-    ``m = min(Dc, min_i p_i)`` (in R(n)), or over the cone of the c with one coordinate ``j`` (the largest of p) down
-    by ``t <= min(Dc, p_j)`` and the others up (``C(t + k - 2, k - 2)`` data sets at ``t``), each with ``ln pi(c) >=
-    ln pi(p) + qmin(p, t)``.  So ``S(p) / W <= B(z)`` (:func:`descent_bound`) and an output r has ``H(p, r) <= 2
-    B(z)``.  Floats: the search compares computed risks, each within ``mu W`` of its exact value, at most
-    ``SEARCH_STEPS`` times, so ``S(r) <= S(p) + 2 SEARCH_STEPS mu W`` and the test allows :data:`DESCENT_MARGIN`
-    beyond ``2 B``.  Unlike the reach lemma (:func:`local_column`) this uses neither the search's step cap nor exact
-    float order; what it assumes is ``mu <= 1e-7`` (a risk's rounding, far below it in every measured case)."""
+    x: an end point) and ``-ln BC(c, p) = sum_i |J(a_i + c_i, a_i + p_i)| <= G(p, t)``, the smaller of two bounds: the
+    sum of each coordinate's largest ``|J|`` at ``|c_i - p_i| = t`` (``|J(x, y)|`` grows as x moves away from y); and
+    ``t (max_i s+_i(t) + max_i s-_i(t))``, ``s+_i(t)`` the largest ``|J(a_i + p_i + delta, a_i + p_i)| / delta`` over
+    ``1 <= delta <= t`` (and ``p_i + delta <= n``), ``s-_i`` the same over falls: the counts that rise do so by
+    ``delta_i`` summing to exactly ``t`` (``sum (c - p) = 0``, ``sum |c - p| = 2 t``), each ``|J| <= delta_i s+_i(t)``
+    (the largest ratio over the same range, no convexity needed), and likewise the falls.  So ``H(c, p) <= h_t =
+    sqrt(1 - e^(-G(p, t)))``.  Denominator: ``w(c) >= pi(c) e^(-eps d(c, p))`` times the same factor (``d(z, c) <= D0 +
+    d(p, c)``), summed over the ball ``d(c, p) <= m``, ``m = min(Dc, min_i p_i)`` (in R(n)), or over the cone of the c
+    with one coordinate ``j`` (the largest of p) down by ``t <= min(Dc, p_j)`` and the others up (``C(t + k - 2, k - 2)``
+    data sets at ``t``), each with ``ln pi(c) >= ln pi(p) + qmin(p, t)``.  With ``A_t`` the sphere's weight bound over
+    the denominator's (and ``1 - 2 share``), ``S(p) / W <= B(z) = sum_t A_t h_t`` (:func:`descent_bound`) and an output
+    r has ``H(p, r) <= 2 B(z)``.
+
+    Sharper (proof).  With ``h = H(p, r)``, for every c: ``H(c, r) - H(c, p) >= h - 2 min(h, H(c, p))`` (if ``H(c, p) >=
+    h``, the triangle ``H(c, p) <= H(c, r) + h``; else ``H(c, r) >= h - H(c, p)``).  Weighted over K, ``0 >= S(r) - S(p)
+    >= W h - 2 sum_K w min(h, H(c, p))``; the sum over K is at most that over C, each ``min(h, H(c, p)) <= min(h, h_t)``
+    at ``d(c, p) = t``, and W is bounded below as above, so ``h <= 2 sum_t A_t min(h, h_t)`` (:func:`descent_reach`, at
+    most ``2 B(z)``): the test made at each z, at its own ``h = H(project(z), r)``.  Floats: the search compares
+    computed risks, each within ``mu W`` of its exact value, at most ``SEARCH_STEPS`` times, so ``S(r) <= S(p) + 2
+    SEARCH_STEPS mu W`` and the test allows :data:`DESCENT_MARGIN` beyond it.  Unlike the reach lemma
+    (:func:`local_column`) this uses neither the search's step cap nor exact float order; what it assumes is ``mu <=
+    1e-7`` (a risk's rounding, far below it in every measured case)."""
     a = np.asarray(prior, dtype=np.float64)
     k = a.size
     r = np.asarray(released, dtype=np.int64).reshape(k)
     Z = np.asarray(points, dtype=np.int64).reshape(-1, k)
     from .remap import project
 
-    B = descent_bound(a, n, epsilon, Z, Dc, share)
-    keep = np.ones(len(Z), dtype=bool)
+    H = np.empty(len(Z))
     step = max(1, FILTER_BLOCK_ENTRIES // k)
     for lo in range(0, len(Z), step):
         p = project(Z[lo:lo + step], int(n))
         log_bc = sum(lgamma_jensen_gap(a[i] + p[:, i], a[i] + float(r[i])) for i in range(k))
-        H = hellinger_from_log_bc(log_bc)
-        keep[lo:lo + step] = H <= 2.0 * B[lo:lo + step] * (1 + 1e-9) + DESCENT_MARGIN
-    return keep
+        H[lo:lo + step] = hellinger_from_log_bc(log_bc)
+    return H <= descent_reach(a, n, epsilon, Z, H, Dc, share) * (1 + 1e-9) + DESCENT_MARGIN
 
 
 #: Most points of the ball :func:`filtered_estimate` scans (its largest radius).
@@ -330,16 +386,27 @@ ESTIMATE_BALL_POINTS = 2**19
 def filtered_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> tuple[int, int] | None:
     """``(points, radius)``: an estimate, from public inputs, of how many points :func:`descent_filter` keeps for a
     release at the centre of R(n) and how far they lie from it (for a plan; not a bound).  The points ``c0 + v`` of
-    the balls ``d(v) <= R`` (R doubling from 4) in R(n) with ``H(c0 + v, c0) <= 2 B(c0)`` (``B`` at the centre
-    ``c0``, :func:`descent_bound`), until the outer shell ``R/2 < d(v) <= R`` holds none; None where the ball
-    reaches :data:`ESTIMATE_BALL_POINTS` points first."""
-    from .remap import _ball
+    the balls ``d(v) <= R`` (R doubling from 4) in R(n) with ``H(c0 + v, c0) <= h*``, the largest ``h`` the filter
+    keeps at the centre ``c0`` (:func:`descent_reach`), until the outer shell ``R/2 < d(v) <= R`` holds none; None
+    where the ball reaches :data:`ESTIMATE_BALL_POINTS` points first."""
+    from .remap import SEARCH_SHARE, _ball
 
     a = np.asarray(prior, dtype=np.float64)
     k, n = a.size, int(n)
     c0 = np.full(k, n // k, dtype=np.int64)
     c0[: n - int(c0.sum())] += 1
-    threshold = 2.0 * float(descent_bound(a, n, epsilon, c0[None, :], Dc)[0]) * (1 + 1e-9) + DESCENT_MARGIN
+    # the filter keeps h = H(c0 + v, c0) where h <= 2 sum_t A_t min(h, h_t) (1 + 1e-9) + margin: as that over h does
+    # not increase in h, an interval [0, h*], h* by bisection
+    _, _, log_A, log_h = next(_descent_terms(a, n, epsilon, c0[None, :], Dc, SEARCH_SHARE))
+    A, h_t = np.exp(log_A[0]), np.exp(log_h[0])
+    lo_h, hi_h = 0.0, 1.0
+    for _ in range(60):
+        mid = 0.5 * (lo_h + hi_h)
+        if mid <= 2.0 * float(np.sum(A * np.minimum(mid, h_t))) * (1 + 1e-9) + DESCENT_MARGIN:
+            lo_h = mid
+        else:
+            hi_h = mid
+    threshold = hi_h
     R = 4
     while sum(sphere_count(k, t) for t in range(R + 1)) <= ESTIMATE_BALL_POINTS:
         v = _ball(k, R)
