@@ -556,18 +556,50 @@ def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     return points * INSIDE_SHARE * local_seconds(k, epsilon)
 
 
+def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the local search at ``parts`` distinct points off R(n) (or of R(n) next to its faces), one
+    a positive part ``max(z, 0)`` (the search reads only it): the batched search's grouped route
+    (:func:`grouped_seconds`, its near ties handed on included) where its tables fit (:data:`SEARCH_TABLE_BYTES`), else
+    :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search each."""
+    from ..lattice.batched import batch_radius
+
+    if 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, epsilon) + 1) <= SEARCH_TABLE_BYTES:
+        return grouped_seconds(n, k, epsilon, 0, more=parts)
+    return parts * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, epsilon))
+
+
 def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float) -> None:
     """Refuse (one line) the local column's searches at one release where the points left by the descent filter
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
-    count above 1 by :func:`_inside_seconds`, the rest (handed to the one-point search) at :data:`LOCAL_COLUMN_POINT`
-    plus :data:`LOCAL_COLUMN_SHARE` of a draw's search.  The plan counts the points of a release at the centre of
-    R(n); next to a face, at small eps, the filter keeps more (the release is public: this depends on it, never on the
-    data)."""
+    count above 1 by :func:`_inside_seconds`, the rest (off R(n) or next to its faces: the grouped route or the
+    one-point search) by :func:`_parts_seconds`.  ``Z`` holds one point a positive part ``max(z, 0)`` (the search
+    reads only it).  The plan counts the points of a release at the centre of R(n); next to a face, at small eps, the
+    filter keeps more (the release is public: this depends on it, never on the data)."""
     inside = int(np.count_nonzero(np.all(Z >= 2, axis=1)))
-    seconds = (_inside_seconds(inside, n, k, epsilon)
-               + (len(Z) - inside) * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, epsilon)))
+    seconds = _inside_seconds(inside, n, k, epsilon) + _parts_seconds(len(Z) - inside, n, k, epsilon)
     _solve_limit(seconds, f"the noise-aware posterior's local column at this release for k={k}, n={n}, "
                           f"eps={epsilon:g} ({len(Z):,} points whose search can output it)")
+
+
+def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64], Dc: int) -> NDArray[np.float64]:
+    """``1.0`` at the points ``z`` of ``Z`` whose local search (what a draw computes) outputs ``m``, else ``0.0``.
+    The search at ``z`` reads only its positive part ``y = max(z, 0)``: its data sets, start and weights are those of
+    ``y`` (``2 d(z, c) = sum_i |y_i - c_i| + sum(y) - n`` for every c of R(n), the same integers;
+    :mod:`~dpposterior.lattice.batched`), so one ``z`` a positive part is filtered by the descent lemma
+    (:func:`~dpposterior.lattice.column.descent_filter`, itself a function of ``y``: of ``project(y)`` and
+    ``sum(y) - n``), checked against the solve limit (:func:`_check_searches`) and searched, and its output read at
+    every ``z`` of that ``y``."""
+    from ..lattice.column import descent_filter
+
+    if not len(Z):
+        return np.zeros(0)
+    _, first, back = np.unique(np.maximum(Z, 0), axis=0, return_index=True, return_inverse=True)
+    reps = Z[first]
+    may = descent_filter(a, n, eps, m, reps, Dc)  # the rest cannot map to m (the descent lemma)
+    _check_searches(reps[may], n, a.size, eps)
+    hit = np.zeros(len(reps))
+    hit[may] = np.all(_search_points(a, n, eps, reps[may]) == m[None, :], axis=1)
+    return hit[back.reshape(-1)]
 
 
 def _solve_limit(seconds: float, what: str) -> None:
@@ -1141,12 +1173,16 @@ class LatticeMechanism(Mechanism):
                 c0 = np.full(k, n // k, dtype=np.int64)
                 c0[: n - int(c0.sum())] += 1
                 off = float(np.count_nonzero((c0[None, :] + reach_offsets(k, Dc)).min(axis=1) < 0))
-                if not self.uses_corners(n, k, spec):  # the corner release reads its table at the vertices instead
+                if self.uses_corners(n, k, spec):  # the corner release reads its table at the vertices instead
+                    parts = off if k == 3 else min(off, float(n_candidates(n, k)))  # k >= 4: one search a projection
+                else:  # one search a positive part max(z, 0): at most those of the window's points off R(n)
                     off *= OFF_FACTOR
-                points, M = points + off, (k - 1) * (Dc + W) + W
-                search += off * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, eps))
+                    parts = min(off, float(offwindow_parts(n, k, W)))
+                points, M = points + parts, (k - 1) * (Dc + W) + W
+                search += _parts_seconds(parts, n, k, eps)
         search += region * (FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
-        near = float(sum(sphere_count(k, t) for t in range(M + W + 1)))
+        # the data sets within M + W of r, all in R(n) (at small n, R(n) itself)
+        near = min(float(sum(sphere_count(k, t) for t in range(M + W + 1))), float(n_candidates(n, k)))
         # the region's points (enumerated, keyed, projected), the filter's blocks, the searches' tables (the batched
         # search's where they fit, else one point's ball), the data sets near r with their column and weights
         memory = (8.0 * 8 * k * region + 8.0 * 12 * FILTER_BLOCK_ENTRIES
@@ -1236,7 +1272,7 @@ class LatticeMechanism(Mechanism):
 
         Bound: :func:`~dpposterior.lattice.column.local_column`'s ``leftover`` over the kept mass
         ``sum_{c in C} pi(c) P_S(m | c)`` (times ``1 + 1e-6`` for rounding)."""
-        from ..lattice.column import descent_filter, local_column, reach_region
+        from ..lattice.column import local_column, reach_region
 
         k, eps = a.size, spec.epsilon
         Dc = _radius(k, eps, 1e-12)
@@ -1250,16 +1286,13 @@ class LatticeMechanism(Mechanism):
             Zt, t_tab = _table_rows_to(remap, n, m, W)
             off = (remap.rows(Z) < 0) & (remap.edge_rows(Z)[0] < 0)  # off the table and off the edge table (eps < 1)
             Zoff = Z[off]
-            Zoff = Zoff[descent_filter(a, n, eps, m, Zoff, Dc)]  # the rest cannot map to m (the descent lemma)
-            _check_searches(Zoff, n, k, eps)
-            t_off = np.all(_search_points(a, n, eps, Zoff) == m[None, :], axis=1).astype(np.float64)
+            t_off = _outputs_m(a, n, eps, m, Zoff, Dc)
+            Zoff, t_off = Zoff[t_off > 0], t_off[t_off > 0]
             Ze, t_edge = _edge_rows_to(remap, m, W)
             Z = np.concatenate([Zoff, Zt, Ze])
             t = np.concatenate([t_off, t_tab, t_edge])
         else:
-            Z = Z[descent_filter(a, n, eps, m, Z, Dc)]  # the rest cannot map to m (the descent lemma)
-            _check_searches(Z, n, k, eps)
-            t = np.all(_search_points(a, n, eps, Z) == m[None, :], axis=1).astype(np.float64)
+            t = _outputs_m(a, n, eps, m, Z, Dc)
         C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
         logw = log_prior_predictive(a, C) + log_col
         kept = logsumexp(logw) if len(logw) else -np.inf
