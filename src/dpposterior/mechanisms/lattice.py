@@ -556,15 +556,27 @@ def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     return points * INSIDE_SHARE * local_seconds(k, epsilon)
 
 
+#: The share of the local column's searched parts (points off R(n), far from it at small n) that the grouped route
+#: leaves undecided and hands to the one-point search: ``min(1, COLUMN_TIE_SHARE / (n eps))``, above the errors'
+#: :func:`tie_share` (measured 2026-11-29, Dir(1,...,1), the release at the centre: k = 4, n = 10, eps = 1, 11,556 of
+#: 50,108 parts (0.23); k = 3, n = 15, eps = 0.1, 86,157 of 107,062 (0.80), 83 CPU s in all).
+COLUMN_TIE_SHARE = 2.5
+
+
 def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the local search at ``parts`` distinct points off R(n) (or of R(n) next to its faces), one
-    a positive part ``max(z, 0)`` (the search reads only it): the batched search's grouped route
-    (:func:`grouped_seconds`, its near ties handed on included) where its tables fit (:data:`SEARCH_TABLE_BYTES`), else
-    :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search each."""
+    a positive part ``max(z, 0)`` (the search reads only it): the batched search's grouped route where its tables fit
+    (:data:`SEARCH_TABLE_BYTES`; :data:`GROUP_SECONDS` a part, and :data:`COLUMN_TIE_SHARE` of them handed to the
+    one-point search), else :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search
+    each."""
     from ..lattice.batched import batch_radius
 
     if 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, epsilon) + 1) <= SEARCH_TABLE_BYTES:
-        return grouped_seconds(n, k, epsilon, 0, more=parts)
+        ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
+        rows = float(n_candidates(n, k))
+        ties = min(1.0, max(tie_share(n), COLUMN_TIE_SHARE / (max(1, int(n)) * float(epsilon))))
+        return (parts * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows))
+                + ties * parts * one_point_seconds(n, k, epsilon) + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
     return parts * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, epsilon))
 
 
