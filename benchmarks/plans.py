@@ -48,6 +48,7 @@ GRID = [
     ("lattice", "average", 4, 20, 3.0),
     ("lattice", "average", 4, 10, 1.0),
     ("lattice", "average", 4, 20, 1.0),
+    ("lattice", "worst", 4, 100, 2.0),
 ]
 QUICK = [row for row in GRID if row[3] <= 300 and row[2] <= 3]
 
@@ -83,6 +84,7 @@ def rates() -> dict:
             "LOCAL_SEARCH_SECONDS": list(lattice.LOCAL_SEARCH_SECONDS), "LOCAL_SUM_SECONDS": lattice.LOCAL_SUM_SECONDS,
             "BATCH_SECONDS": list(lattice.BATCH_SECONDS), "GROUP_SECONDS": list(lattice.GROUP_SECONDS),
             "TIE_SHARE": lattice.TIE_SHARE, "ONE_POINT_SECONDS": list(lattice.ONE_POINT_SECONDS),
+            "FACE_TAIL": lattice.FACE_TAIL, "FACE_FACTOR": lattice.FACE_FACTOR,
             "DENSE_SECONDS": list(lattice.DENSE_SECONDS), "MINIMAX_SECONDS": list(lattice.MINIMAX_SECONDS),
             "REMAP_SECONDS_PER_N2": dict(optimal.REMAP_SECONDS_PER_N2), "MINIMAX_BYTES": lattice.MINIMAX_BYTES,
             "RISK_PER_SECOND": base.RISK_PER_SECOND, "RISK_BYTES": base.RISK_BYTES,

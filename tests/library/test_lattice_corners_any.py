@@ -503,3 +503,53 @@ def test_simplex_weights_climb_from_the_uniform():
     lo = corners_any.certify_simplex_any(a, 6, 1.0, steps=0)
     hi = corners_any.certify_simplex_any(a, 6, 1.0, steps=10)
     assert lo < hi
+
+
+@pytest.mark.parametrize("n, k", [(0, 4), (1, 4), (2, 4), (3, 4), (7, 4), (12, 4), (4, 5), (9, 5), (2, 3), (6, 3)])
+def test_the_face_points_closed_form_is_the_enumeration(n, k):
+    """``face_points(n, k)``: the points of R(n) with exactly one zero count, counted by enumeration."""
+    from dpposterior.mechanisms import lattice as lattice_module
+
+    want = sum(1 for c in itertools.product(range(n + 1), repeat=k) if sum(c) == n and c.count(0) == 1)
+    assert lattice_module.face_points(n, k) == want
+
+
+@pytest.mark.parametrize("n, eps", [(16, 1.0), (20, 1.0), (20, 2.0), (10, 1.5), (12, 0.5)])
+def test_the_corner_plan_counts_every_point_its_search_leaves(monkeypatch, n, eps):
+    """What the corner route's search over R(n) leaves to its grouped route (recorded where the table hands it on; the
+    grouped route itself stubbed) is no more than the plan counts: at eps >= FACE_MIN_EPSILON only face points (one
+    zero count), at most ``face_points x min(1, (tail / FACE_TAIL)^2)``; below it every point of R(n) is counted, and the
+    table leaves points inside R(n) too."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.noise import tail_bound
+    from dpposterior.mechanisms import lattice as lattice_module
+
+    left = []
+
+    def record(a, n_, eps_, Z, mu):
+        left.append(np.array(Z))
+        return np.zeros_like(Z), np.ones(len(Z), dtype=bool)
+
+    monkeypatch.setattr(batched, "_grouped_search", record)
+    R = _R(n)
+    batched.local_search_batch(np.ones(4), n, eps, R)
+    Z = np.concatenate(left) if left else np.zeros((0, 4), dtype=np.int64)
+    if eps < lattice_module.FACE_MIN_EPSILON:
+        assert np.any(Z.min(axis=1) > 0)  # inside points left: so the plan counts all of R(n)
+        return
+    assert np.all((Z == 0).sum(axis=1) == 1)
+    share = min(1.0, (tail_bound(4, eps, batched.batch_radius(4, eps) - 1) / lattice_module.FACE_TAIL) ** 2)
+    assert len(Z) <= lattice_module.face_points(n, 4) * share
+    if eps == 1.0:  # at eps = 1 the table leaves many face points (132 of 420 at n = 16, 300 of 684 at n = 20)
+        assert share == 1.0 and len(Z) > 0
+
+
+def test_the_k4_corner_errors_at_eps2_n100_are_planned_within_the_limits():
+    """Dir(1,1,1,1), eps = 2, n = 100 (compare's row): the corner route's search leaves no face point there (the
+    table's tail 3.1e-5), so its plan counts a share of them and fits (it counted every point with a count at most 1
+    as a one-point search: ~136 s); eps = 1, n = 50 stays over the solve limit (its corner LP and ~3,200 face points)."""
+    a = np.ones(4)
+    plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", 2.0, objective="worst"), a, 100)
+    assert plan.route == "corner remap" and plan.fits
+    plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", 1.0, objective="worst"), a, 50)
+    assert plan.route == "corner remap" and not plan.fits

@@ -63,7 +63,7 @@ from scipy.special import logsumexp
 from ..distances import DEFAULT_DISTANCE
 from ..errors import InputError, SizeError
 from ..lattice.column import window_column
-from ..lattice.noise import radius_for, sample_noise, sphere_count, window
+from ..lattice.noise import radius_for, sample_noise, sphere_count, tail_bound, window
 from ..lattice.pointwise import ball_pmf
 from ..lattice.remap import (
     BLOCK_ENTRIES,
@@ -329,6 +329,42 @@ def batched_seconds(k: int, epsilon: float, inside: float, handed: float) -> tup
     V = sum(sphere_count(k, t) for t in range(batch_radius(k, eps) + 1))
     Dc = sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1))
     return BATCH_SECONDS[0] * 1.2 * inside * V, handed * (BATCH_SECONDS[1] + BATCH_SECONDS[2] * Dc)
+
+
+#: The corner route's search over R(n) (k >= 4) leaves to its grouped route only points with exactly one zero count
+#: (on a face): measured at Dir(1,1,1,1) (2026-11-29, ``local_search_batch`` over R(n) or over its face points), every
+#: point it left had one zero count, 300 of R(20)'s 684 face points and 3,204 of R(50)'s 4,704 at eps = 1, 396 of 684 at
+#: eps = 0.5, none at eps = 1.5 (n = 50, 100), 2 (n = 50, 100, 200), 3 and 4; what decides it is the table's tail term
+#: ``tail_bound(k, eps, rho - 1)`` (3.7e-4 at eps = 1, 4.7e-4 at 0.5, 1.1e-4 at 1.5, 3.1e-5 at 2).  A plan counts the
+#: share ``min(1, (tail / FACE_TAIL)^2)`` of the face points as left (an upper envelope of those runs: 1 at eps <= 1, and
+#: falling faster than the tail, as none was left at eps >= 1.5 at any n measured).  Below
+#: :data:`FACE_MIN_EPSILON` the table leaves points inside R(n) too (eps = 0.5: 740 of R(20), 226 with no zero count;
+#: 3,000 of R(30)), and a plan counts every point of R(n).
+FACE_TAIL = 3.5e-4
+FACE_MIN_EPSILON = 1.0
+#: Seconds of one face point in the grouped route, as a multiple of :func:`one_point_seconds` (its data sets are the
+#: one-point search's ball in R(n), each point its own group): measured (CPU s, load ~10, 2026-11-29, 200 face points
+#: each) 1.7, 7.6, 17.1 ms at eps = 1, n = 20, 50, 100; 1.8 ms at eps = 2, n = 100; 23.5 ms at eps = 0.5, n = 50, against
+#: ``one_point_seconds`` 1.3, 2.8, 12.5, 1.9 and 8.9 ms (ratios 0.95 to 2.7).
+FACE_FACTOR = 3.0
+
+
+def face_points(n: int, k: int) -> int:
+    """Points of R(n) with exactly one zero count (closed form: the zero's place, then ``k - 1`` positive counts)."""
+    return int(k) * math.comb(int(n) - 1, int(k) - 2) if int(n) >= int(k) - 1 else 0
+
+
+def face_seconds(n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the points the corner route's search over R(n) leaves to its grouped route (their near
+    ties handed to the one-point search included), from public n, k, eps (:data:`FACE_TAIL`, :data:`FACE_FACTOR`,
+    :data:`FACE_MIN_EPSILON`): a share of the face points, or below ``FACE_MIN_EPSILON`` every point of R(n)."""
+    from ..lattice.batched import batch_radius
+
+    eps = float(epsilon)
+    if eps < FACE_MIN_EPSILON:
+        return float(n_candidates(n, k)) * FACE_FACTOR * one_point_seconds(n, k, eps)
+    share = min(1.0, (tail_bound(k, eps, batch_radius(k, eps) - 1) / FACE_TAIL) ** 2)
+    return face_points(n, k) * share * FACE_FACTOR * one_point_seconds(n, k, eps)
 
 
 def offwindow_parts(n: int, k: int, W: int) -> int:
@@ -870,7 +906,7 @@ class LatticeMechanism(Mechanism):
 
     def _corner_plan_any(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
         """The plan of the corner release's errors at k >= 4 (:func:`~dpposterior.lattice.corners_any.corner_errors_any`):
-        the batched local search over R(n) (its table; the points with a count at most 1 counted as handed on), the
+        the batched local search over R(n) (its table, and the face points it leaves: :func:`face_seconds`), the
         offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the recomputation of the data sets
         whose ball meets the table (:data:`RECOMPUTE_SECONDS`)."""
         from ..lattice.corners_any import default_depth, inner_radius
@@ -878,8 +914,8 @@ class LatticeMechanism(Mechanism):
         eps = spec.epsilon
         W = _radius(k, eps, LOCAL_ERROR_TOL)
         rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
-        edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows
-        table, handed = batched_seconds(k, eps, rows, edge)
+        table, _ = batched_seconds(k, eps, rows, 0.0)
+        handed = face_seconds(n, k, eps)
         offsets = ball_size(k, eps, LOCAL_ERROR_TOL)
         total = LOCAL_SUM_SECONDS * rows * offsets
         near = min(rows, float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + W + k - 1, k - 1)))
