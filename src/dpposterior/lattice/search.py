@@ -37,6 +37,25 @@ does, ties included (a tie is never decided here).  Steps are decided while ever
 bounds; any z whose search is not decided (a near tie, an output past the reach of the tables, weights out of
 float range) is handed to :func:`.remap.local_bayes_search` itself.  So every output equals the one a draw
 computes; the margin only decides how many z go the slow way (counted, and refused past a limit in one line).
+
+Orbits (a symmetric prior, every ``a_i`` equal).  For a permutation ``s`` of the categories ``pi(s c) = pi(c)``,
+``L(s c, s r) = L(c, r)`` (the Hellinger distance between Dirichlets with permuted parameters) and
+``d(s x) = d(x)``; for z in R(n) ``project(s z) = s z``, and ``C``, the balls ``B_r`` and the outputs within 1 of a
+centre move with ``s``.  So the exact ``S^(s z, s r)``, ``T(s z)`` and ``N(s z, s r)`` equal those at ``(z, r)``, and
+the interval above holds for ``S(s z, s r)`` whatever set the one-point search keeps at ``s z`` (the certificate
+allows any kept set of left-out weight at most ``share T``), its float error within the same ``mu T``.  Hence if the
+steps at z are decided (each minimiser strict, with the margins), the one-point search at ``s z`` takes the image of
+every step and returns ``s`` of z's output: a strict minimiser has no tie to break, and a z fixed by a swap (on a
+mirror line) has an output fixed by it.  :func:`local_search_many` therefore searches one representative
+``u = s^-1 z`` per orbit (:func:`canonical_order`) and returns ``s`` of u's output; a representative not decided
+hands every z of its orbit to the one-point search at that z (ties there are broken by order, not by symmetry).
+The z off R(n) are searched each (``project`` breaks ties by index).  The table ``G Kmat`` and the correlations are
+computed only at the outputs and points the representatives read (within 2 of them; the box of their grid plus
+``Dc``), which is where the time goes: about a sixth of R(n).
+
+The one-point searches handed on at large n read each coordinate's ``J`` from a band table built once
+(:func:`fallback_band`, :func:`.remap._jensen_band`): ``lgamma_jensen_gap`` is elementwise, so each entry is the
+float the search would evaluate, summed in the same order: the same output.
 """
 
 from __future__ import annotations
