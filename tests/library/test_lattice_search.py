@@ -92,22 +92,36 @@ def test_one_search_per_orbit_is_the_one_point_search_hypothesis(a, n, eps, seed
     assert np.array_equal(got, _one_by_one((a, a, a), n, eps, Zo))
     on = np.all(Zo >= 0, axis=1)
     orbits = len(np.unique(np.sort(Zo[on], axis=1), axis=0))
-    assert stats["searched"] == len(Zo) - int(on.sum()) + orbits  # one search per orbit of R(n)
+    assert stats["searched"] <= len(Zo) - int(on.sum()) + orbits  # at most one search per orbit of R(n)
     assert stats["decided"] + stats["fallback"] == len(Zo)
 
 
 def test_one_search_per_orbit_searches_a_sixth_of_r_n():
     """Dir(1,1,1), n = 60, eps = 1, the whole window: the same outputs with and without orbits, with about a sixth
-    of the points of R(n) searched, and the one-point search's output at sampled points."""
+    of the points searched, and the one-point search's output at sampled points."""
     Z = window(60, 3, 6)
     with_orbits, without = {}, {}
     got = local_search_many((1, 1, 1), 60, 1.0, Z, stats=with_orbits)
     assert np.array_equal(got, local_search_many((1, 1, 1), 60, 1.0, Z, orbits=False, stats=without))
     inside = int(np.all(Z >= 0, axis=1).sum())
     assert without["searched"] == len(Z)
-    assert with_orbits["searched"] - (len(Z) - inside) < 0.2 * inside
+    assert with_orbits["searched"] < 0.2 * len(Z)
     picks = np.random.default_rng(3).choice(len(Z), 40, replace=False)
     assert np.array_equal(got[picks], _one_by_one((1, 1, 1), 60, 1.0, Z[picks]))
+
+
+@pytest.mark.parametrize("n, eps", [(1, 1.0), (5, 0.7)])
+def test_one_search_per_orbit_deep_off_r_n(n, eps):
+    """Deep off R(n) ``project`` breaks ties among equal counts by index, so some z are not images of their
+    representative's projection (e.g. (-12, 7, 6) at n = 1): those are searched each, and every output is the
+    one-point search's."""
+    from dpposterior.lattice.remap import project
+    from dpposterior.lattice.search import canonical_order
+
+    Z = window(n, 3, 12)
+    u, perm = canonical_order(Z)
+    assert not np.all(project(u, n) == np.take_along_axis(project(Z, n), perm, axis=1))
+    assert np.array_equal(local_search_many((1, 1, 1), n, eps, Z), _one_by_one((1, 1, 1), n, eps, Z))
 
 
 def test_canonical_order_is_a_permutation_onto_the_box():

@@ -47,9 +47,11 @@ allows any kept set of left-out weight at most ``share T``), its float error wit
 steps at z are decided (each minimiser strict, with the margins), the one-point search at ``s z`` takes the image of
 every step and returns ``s`` of z's output: a strict minimiser has no tie to break, and a z fixed by a swap (on a
 mirror line) has an output fixed by it.  :func:`local_search_many` therefore searches one representative
-``u = s^-1 z`` per orbit (:func:`canonical_order`) and returns ``s`` of u's output; a representative not decided
+``u = s^-1 z`` per orbit (:func:`canonical_order`) and returns ``s`` of u's output (the search at ``s z`` starts
+from ``s project(z)`` and weighs ``C``'s images alike); a representative not decided
 hands every z of its orbit to the one-point search at that z (ties there are broken by order, not by symmetry).
-The z off R(n) are searched each (``project`` breaks ties by index).  The table ``G Kmat`` and the correlations are
+Off R(n) the same holds wherever ``project(s z) = s project(z)`` (checked at each z: ``project`` breaks ties among
+equal counts by index), the others are searched each.  The table ``G Kmat`` and the correlations are
 computed only at the outputs and points the representatives read (within 2 of them; the box of their grid plus
 ``Dc``), which is where the time goes: about a sixth of R(n).
 
@@ -199,16 +201,20 @@ def canonical_order(Z: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np
 
 
 def _orbit_search(a, n, eps, Z, rho, max_fallback, stats) -> NDArray[np.int64]:
-    """:func:`local_search_many` at a symmetric prior (module docstring, "Orbits"): the z of R(n) by one
-    representative per orbit, the z off R(n) each; a representative not decided hands every z of its orbit to the
-    one-point search (at that z)."""
-    inside = np.flatnonzero(np.all(Z >= 0, axis=1))
-    outside = np.flatnonzero(~np.all(Z >= 0, axis=1))
-    canon, perm = canonical_order(Z[inside])
+    """:func:`local_search_many` at a symmetric prior (module docstring, "Orbits"): the z with
+    ``project(s z) = s project(z)`` (every z of R(n)) by one representative per orbit, the others each; a
+    representative not decided hands every z of its orbit to the one-point search (at that z)."""
+    # the points whose projection moves with the permutation (all of R(n); off it, unless project's order among equal
+    # counts breaks it): one representative per orbit; the rest each
+    canon, perm = canonical_order(Z)
+    eq = np.all(project(canon, n) == np.take_along_axis(project(Z, n), perm, axis=1), axis=1)
+    inside = np.flatnonzero(eq)
+    outside = np.flatnonzero(~eq)
+    canon, perm = canon[inside], perm[inside]
     U, inv = np.unique(canon, axis=0, return_inverse=True)
     inv = inv.reshape(-1)
     Zq = np.concatenate([U, Z[outside]])
-    outq, doneq = _search_decided(a, n, eps, Zq, rho, orbit_rows=len(U))
+    outq, doneq = _search_decided(a, n, eps, Zq, rho, restrict=True)
     out = np.empty_like(Z)
     done = np.empty(len(Z), dtype=bool)
     mapped = np.empty((len(inside), Z.shape[1]), dtype=np.int64)
@@ -228,10 +234,10 @@ def _orbit_search(a, n, eps, Z, rho, max_fallback, stats) -> NDArray[np.int64]:
 
 
 def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], rho: int | None,
-                    orbit_rows: int = 0) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+                    restrict: bool = False) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """The batched part of :func:`local_search_many`: ``(out, decided)``, ``out[j]`` the one-point search's output
-    wherever ``decided[j]``.  The first ``orbit_rows`` rows of ``Z`` (points of R(n)) are the only points of R(n):
-    the table's rows and the correlations are computed only where these read them."""
+    wherever ``decided[j]``.  ``restrict``: the table's rows and the correlations computed only where the points of
+    ``Z`` read them (not over the whole of R(n))."""
     k = a.size
     Dc = radius_for(k, eps, 1e-12)
     rho = int(min(radius_for(k, eps, NEAR_TAIL) if rho is None else rho, Dc - 2))
@@ -301,10 +307,11 @@ def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     KT = np.ascontiguousarray(Kmat.T)
     v1, v2, v3 = near[:, 0], near[:, 1] + rho, near[:, 2] + rho
     need = None
-    if orbit_rows:  # the rows of M the points of R(n) read (within 2 of them), and the edge rows: nothing else
+    if restrict:  # the rows of M the points of R(n) read (within 2 of them), and the edge rows: nothing else
         mark = np.zeros(n1 * n1, dtype=bool)
+        on = Z[np.all(Z >= 0, axis=1)]
         for u in ball2:
-            y = Z[:orbit_rows] + u[None, :]
+            y = on + u[None, :]
             y = y[np.all(y >= 0, axis=1)]
             mark[_grid_rank(y, n)] = True
         need = mark[Rg]
@@ -355,13 +362,13 @@ def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     if zi.size:  # p = z: a correlation of pi with the kernel truncated at Dc
         kernel = np.zeros((2 * Dc + 1, 2 * Dc + 1))
         kernel[full[:, 0] + Dc, full[:, 1] + Dc] = np.exp(-eps * (np.abs(full).sum(axis=1) // 2))
-        T[zi] = _correlate_at(pi, kernel, Z[zi], Dc, bool(orbit_rows))
+        T[zi] = _correlate_at(pi, kernel, Z[zi], Dc, restrict)
         # N'(z): the same sum over d(c, z) <= rho - 2, a ball inside every B_r with d(r, z) <= 2, so that
         # T - N(z, r) <= T - N'(z) there
         inner = full[np.abs(full).sum(axis=1) // 2 <= rho - 2]
         kernel[:] = 0.0
         kernel[inner[:, 0] + Dc, inner[:, 1] + Dc] = np.exp(-eps * (np.abs(inner).sum(axis=1) // 2))
-        Nin[zi] = _correlate_at(pi, kernel, Z[zi], Dc, bool(orbit_rows))
+        Nin[zi] = _correlate_at(pi, kernel, Z[zi], Dc, restrict)
     zo = np.flatnonzero(~inside)
     if zo.size:  # grouped by s0 = z - p: sum_v pi(p + v) K(s0 - v)
         keys, inv = np.unique(Z[zo] - P[zo], axis=0, return_inverse=True)
@@ -469,10 +476,12 @@ def _lookup(u: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int64]
     return look[(u[:, 0] - lo) * span + (u[:, 1] - lo)]
 
 
-def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.int64], W: int):
+def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.int64], W: int,
+                  counts: NDArray[np.int64] | None = None):
     """``E(c) = sum_w K(w) L(c, T(c + w))`` for every c of R(n) (k = 3), as a :class:`.scale.Bracket`, given the
     deterministic remap ``T`` as ``outputs`` at every point of ``window(n, 3, W)`` (lexicographic); the sum runs over
     ``d(w) <= W`` (every ``c + w`` is in the window) and ``tail = tail_bound(3, eps, W)`` (docs/lattice.md).
+    ``counts``: only these data sets (rows of R(n)), each the same float as over the whole of R(n).
 
     The same sum as :func:`.scale.lattice_errors` with the rule read from the table (the same losses from the same
     per-coordinate tables, the same offsets in the same order: the same floats), without its per-offset checks:
@@ -488,8 +497,8 @@ def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.
     wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
     tail = tail_bound(k, eps, W)
     outputs = np.asarray(outputs, dtype=np.int64)
-    R = candidates(n, k)
-    tables = _LossTables(a, n, R).tables  # J_i(c_i, r_i) at c_i (n + 1) + r_i, the dense walk's floats
+    tables = _LossTables(a, n, candidates(n, k)).tables  # J_i(c_i, r_i) at c_i (n + 1) + r_i, the dense walk's floats
+    R = candidates(n, k) if counts is None else np.asarray(counts, dtype=np.int64).reshape(-1, k)
     n1 = n + 1
     side = n + k * W + 1  # the window's grid: z_1 + W, z_2 + W in 0..n + 3W
     Zw = window(n, k, W)
