@@ -706,21 +706,23 @@ def corner_shape(a: ArrayLike, n: int, epsilon: float, depth: int) -> CornerRema
 
 
 def corner_local_outputs(remap: CornerRemap, We: int, max_fallback: int | None = None,
-                         stats: dict | None = None) -> NDArray[np.int64]:
+                         stats: dict | None = None, orbits: bool | None = None) -> NDArray[np.int64]:
     """``local_outputs`` for :func:`corner_errors` (k = 3): the local Bayes remap
     (:func:`.search.local_search_many`, ``max_fallback`` and ``stats`` its own) at the points of ``window(n, 3, We)``
     the release maps by it (:func:`local_points`), ``project(z)`` at the others (never read there: every data set
     whose ball meets a table's row is recomputed from the rows, and the rest read only the local points).  So the
     errors are the same floats as with the local remap at every point, and the near ties on the edges and at the
     vertices, which the release never searches, cost nothing (Dir(1,1,1), eps = 0.5: most of them lie there).
-    ``remap`` may be the table's :func:`corner_shape` (only which points are the tables' is read)."""
+    ``remap`` may be the table's :func:`corner_shape` (only which points are the tables' is read); ``orbits`` as
+    :func:`.search.local_search_many`'s."""
     from .search import local_search_many
 
     Z = window(remap.n, remap.a.size, int(We))
     need = local_points(remap, Z)
     out = np.empty_like(Z)
     out[~need] = project(Z[~need], remap.n)
-    out[need] = local_search_many(remap.a, remap.n, remap.epsilon, Z[need], max_fallback=max_fallback, stats=stats)
+    out[need] = local_search_many(remap.a, remap.n, remap.epsilon, Z[need], max_fallback=max_fallback, stats=stats,
+                                  orbits=orbits)
     return out
 
 
@@ -752,7 +754,7 @@ def rotation_classes(remap: CornerRemap, local_outputs: NDArray[np.int64], We: i
     its images either, and its value is its class representative's (the least rank of the three).  The float sums
     differ from a direct computation at ``s c`` only by their order (within the sums' rounding, far below the
     bracket's ``tail``)."""
-    a, n, k = remap.a, remap.n, remap.a.size
+    n, k = remap.n, remap.a.size
     We = int(We)
     Zw = window(n, k, We)
     sZ = np.roll(Zw, 1, axis=1)
