@@ -473,20 +473,19 @@ def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[
     Per coordinate, ``ln BC = sum_i J(a_i + c_i, a_i + r_i)`` (the totals' term is 0 when the sums agree;
     :mod:`~dpposterior.distances.hellinger`): each ``J`` is evaluated once per pair of *values* of a coordinate
     (:func:`~dpposterior.distances.hellinger.lgamma_jensen_gap`, accurate at any n) and gathered; given the total
-    ``n`` with ``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``, gathered from :func:`_jensen_table`, else given ``band`` with
-    every ``|c_i - r_i| <= band``, from :func:`_jensen_band` (the same floats either way, summed in the same
-    order)."""
+    ``n`` with ``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``, gathered from :func:`_jensen_table`, else given ``band`` > 0
+    (the caller's guarantee: every ``|c_i - r_i| <= band``), from :func:`_jensen_band` (the same floats either way,
+    summed in the same order)."""
     log_bc = np.zeros((len(cs), len(rs)))
     if n is not None and (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES:
         for i in range(a.size):
             log_bc += _jensen_table(float(a[i]), int(n))[cs[:, i].reshape(-1, 1), rs[:, i].reshape(1, -1)]
         return hellinger_from_log_bc(log_bc, out=log_bc)
-    if n is not None and band > 0 and len(cs) and len(rs) and all(
-            max(int(rs[:, i].max()) - int(cs[:, i].min()), int(cs[:, i].max()) - int(rs[:, i].min())) <= band
-            for i in range(a.size)):
-        for i in range(a.size):
-            d = rs[:, i].reshape(1, -1) - cs[:, i].reshape(-1, 1) + band
-            log_bc += _jensen_band(float(a[i]), int(n), int(band))[cs[:, i].reshape(-1, 1), d]
+    if n is not None and band > 0:  # the caller's guarantee: every |c_i - r_i| <= band
+        width = 2 * int(band)
+        for i in range(a.size):  # entry [c, r - c + band] of the flat table: c (2 band + 1) + r - c + band
+            at = (cs[:, i] * width + int(band)).reshape(-1, 1) + rs[:, i].reshape(1, -1)
+            log_bc += np.take(_jensen_band(float(a[i]), int(n), int(band)), at)
         return hellinger_from_log_bc(log_bc, out=log_bc)
     for i in range(a.size):
         uc, ic = np.unique(cs[:, i], return_inverse=True)
@@ -555,7 +554,10 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
     for _ in range(SEARCH_STEPS):
         rs = centre[None, :] + ball
         rs = rs[np.all(rs >= 0, axis=1)]
-        risk = w @ _local_hellinger(a, cs, rs, n, band)
+        # the band table holds every pair while |c_i - r_i| <= Dc + 1 + |centre_i - p_i| (c within Dc of p, r
+        # within 1 of the centre) is within it; else the losses are evaluated (the same floats)
+        b = band if band > 0 and Dc + 1 + int(np.abs(centre - p).max()) <= band else 0
+        risk = w @ _local_hellinger(a, cs, rs, n, b)
         j = int(np.argmin(risk))
         here = int(np.flatnonzero(np.all(rs == centre[None, :], axis=1))[0])
         if risk[j] >= risk[here]:  # the centre is a minimiser of the ball
