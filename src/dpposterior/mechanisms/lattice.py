@@ -141,8 +141,10 @@ ROTATION_SHARE = 0.4
 #: 0.19 (7.4 ms at eps = 0.5) lets n = 300 run (5,380 allowed; at 0.25, 4,091: refused while the whole took 37 s).
 FALLBACK_SHARE = 0.19
 #: The same where the searches read their losses from a band table (:func:`~dpposterior.lattice.search.fallback_band`,
-#: n > 511): measured (route by orbits, Dir(1,1,1), eps = 0.5, n = 1000): see docs/lattice.md.
-BAND_FALLBACK_SHARE = 0.19
+#: n > 511) on the corner release's route by orbits: measured 2.08 ms each (0.053 of a draw's 38.9 ms; Dir(1,1,1),
+#: eps = 0.5, n = 1000, 6,714 of them in 14.0 CPU s, load ~12, 2026-11-29), 2.64 ms at n = 600 before the flat
+#: gather; 1.5x the measured share, so 7,640 fit at n = 1000.
+BAND_FALLBACK_SHARE = 0.08
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
 #: The noise-aware posterior's window column (:meth:`LatticeMechanism.local_posterior`): seconds of the column per
