@@ -19,8 +19,9 @@ and the recomputation near the tables, each with its CPU seconds (no certificate
     PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 300,600,1000 --errors-only --check-n "" \
         --out benchmarks/lattice_worst_errors.json
 
-``--orbits both`` runs the errors' route by orbits (where the plan takes it: a symmetric prior, one corner for three,
-n >= 400) beside the route without them (the local search and the offset sums over all of R(n)), in one process:
+``--orbits both`` runs the errors' local search by orbits (at a symmetric prior; the plan's route "corner remap, by
+orbits" from n = 400 with one corner for three) beside the search without them, in one process (the offset sums and
+the recomputation, timed as "recomputation", the same either way):
 
     PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 1000 --errors-only --orbits both --check-n "" \
         --out benchmarks/lattice_worst_orbits.json
@@ -88,10 +89,7 @@ def case(prior: tuple, n: int, eps: float, errors_only: bool = False, symmetric:
         # the route's local search: where it is read
         out = corners.corner_local_outputs(remap, We, stats=stats, orbits=None if orbits is None else False)
         t3 = time.process_time()
-        if by_orbits:  # the sums inside corner_errors, one data set per rotation class
-            E = corners.corner_errors(remap, out, We, rotations=True)
-        else:
-            E = corners.corner_errors(remap, out, We, window_errors(a, n, eps, out, We))
+        E = corners.corner_errors(remap, out, We, window_errors(a, n, eps, out, We))
         t4 = time.process_time()
         worst = float(E.high.max())
         row |= {"route": "corner remap, by orbits" if by_orbits else "corner remap", "worst": worst,
@@ -139,8 +137,7 @@ def main() -> None:
                    help="the exact errors' route only (its solve, local search and recomputation; no certificate, no "
                         "lattice~average beside it): what `accuracy` runs")
     p.add_argument("--orbits", default="auto", choices=["auto", "off", "both"],
-                   help="the errors by orbits where the plan takes them (auto; a symmetric prior, one corner for "
-                        "three, n >= 400), never (off: the local search and the sums over all of R(n)) or both")
+                   help="the local search by orbits at a symmetric prior (auto), never (off) or both")
     p.add_argument("--corners", default="auto", choices=["auto", "three", "both"],
                    help="the release's corner solve (auto), the three-corner LP (three) or both side by side")
     args = p.parse_args()
@@ -163,7 +160,7 @@ def main() -> None:
             print(f"  errors' route ({r['route']}, orbits {r['orbits']}): {r['errors_cpu_s']:.1f} CPU s (solve "
                   f"{r['cpu_solve_s']:.1f}, local search "
                   f"{r['cpu_local_errors_s']:.1f} at {r['local_points']:,} points, {r['local_fallbacks']:,} handed "
-                  f"on; recomputation {r['cpu_corner_errors_s']:.1f})", flush=True)
+                  f"on; offset sums and recomputation {r['cpu_corner_errors_s']:.1f})", flush=True)
         with open(args.out, "w") as fh:
             json.dump(rows, fh, indent=1)
     checks = [x for x in args.check_n.split(",") if x]

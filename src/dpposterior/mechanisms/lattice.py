@@ -124,14 +124,10 @@ BALL_SECONDS = 2e-6
 LOCAL_SEARCH_SECONDS = (0.5, 1.5e-8, 2.5e-5)
 LOCAL_SUM_SECONDS = 2.25e-8
 #: The corner release's errors by orbits (:func:`orbit_route`, k = 3, a symmetric prior, one corner for three) from
-#: this n: the local search one representative per orbit of R(n) (:func:`~dpposterior.lattice.search.local_search_many`)
-#: and the offset sums at one data set per rotation class (:func:`~dpposterior.lattice.corners.rotation_classes`).
-#: Below it the sums are a few seconds and the equivariance check costs about as much as it saves (n = 200, eps =
-#: 0.8: 0.18 s against 0.14 s).
+#: this n: the local search one representative per orbit of R(n) (:func:`~dpposterior.lattice.search.local_search_many`,
+#: which runs so at a symmetric prior at any n) planned at its table's sixth, and its near ties at the band table's
+#: share.  Below it the plan is the route without orbits (an upper estimate).
 ORBIT_MIN_N = 400
-#: The offset sums' share a plan counts by rotation classes: a third, and the data sets near the points where the
-#: release is not equivariant (measured Dir(1,1,1), eps = 0.5, n = 1000: 730 of 501,501 near 10 such points).
-ROTATION_SHARE = 0.4
 #: A one-point search of a near tie in the batched local remap costs at most this share of :func:`local_seconds` (a
 #: draw's search, which covers the whole ball): measured, Dir(1,1,1), eps = 0.5: n = 50, 3,120 of them in 11.7 CPU s;
 #: n = 100, 3,147 in 15.6 s (4-5 ms each, against 39 ms for a draw's; 2026-11-28); n = 300, 4,377 of them, 37.3 CPU s for
@@ -323,8 +319,7 @@ def local_error_seconds(n: int, k: int, epsilon: float, orbits: bool = False) ->
     """Estimated seconds of :meth:`LatticeMechanism.local_errors` from public n, k, eps (docs/lattice.md): ``(the
     batched local remap on window(n, k, W), the offset sum over d(w) <= W)``, ``W`` the radius of the bracket.
     ``orbits``: the corner release's route by orbits (:func:`orbit_route`): the search's table at the rows one
-    representative per orbit reads (a sixth of R(n), and the rows near the faces), the offset sum at
-    :data:`ROTATION_SHARE` of the data sets."""
+    representative per orbit reads (a sixth of R(n), and the rows near the faces); the offset sum as without."""
     from ..lattice.search import EDGE, NEAR_TAIL
 
     eps = float(epsilon)
@@ -333,14 +328,15 @@ def local_error_seconds(n: int, k: int, epsilon: float, orbits: bool = False) ->
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     if orbits:
         rows = R / 6.0 + 3.0 * (EDGE + 1) * (n + 1)
-        return c0 + c1 * rows * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets * ROTATION_SHARE
+        return c0 + c1 * rows * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
     return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
 
 
 def orbit_route(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
     """Whether the corner release's exact errors take the route by orbits (``"corner remap, by orbits"``, from
-    public inputs): k = 3, a symmetric prior, one corner solved for three (its table equivariant under the
-    rotations: :func:`~dpposterior.lattice.corners.rotation_symmetric`) and ``n >=`` :data:`ORBIT_MIN_N`."""
+    public inputs): k = 3, a symmetric prior, one corner solved for three and ``n >=`` :data:`ORBIT_MIN_N`: the
+    local search one representative per orbit (:func:`~dpposterior.lattice.search.local_search_many`), its near ties
+    by the band table (planned at :data:`BAND_FALLBACK_SHARE`)."""
     return (int(k) == 3 and bool(symmetric) and int(n) >= ORBIT_MIN_N
             and corner_plan_sizes(int(n), int(k), float(epsilon), True).get("corners_solved") == 1)
 
@@ -496,7 +492,7 @@ def _table_rows_to(remap, n: int, m: NDArray[np.int64], W: int) -> tuple[NDArray
 def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: bool = False):
     """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
     whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`); ``orbits``
-    (:func:`orbit_route`): by one data set per rotation class (the same values up to the sums' rounding)."""
+    (:func:`orbit_route`): the fallback budget of the route by orbits (the same values)."""
     from ..lattice.corners import corner_errors, corner_local_outputs, corner_shape, default_depth
     from ..lattice.search import window_errors
 
@@ -505,8 +501,6 @@ def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: 
     # the table's shape before its solve: a refusal past max_fallback comes before the LP and its fixed rows
     out = corner_local_outputs(corner_shape(a, n, epsilon, default_depth(epsilon)), W, max_fallback=max_fallback)
     remap = _corner(a, n, epsilon)
-    if orbits:
-        return corner_errors(remap, out, W, rotations=True)
     return corner_errors(remap, out, W, window_errors(a, n, epsilon, out, W))
 
 
@@ -850,8 +844,6 @@ class LatticeMechanism(Mechanism):
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum
         edge = EDGE_TERM_SECONDS * edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
-        if orbits:  # one data set per rotation class
-            edge *= ROTATION_SHARE
         return replace(local, route="corner remap, by orbits" if orbits else "corner remap",
                        seconds=local.seconds + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon, symmetric)),
