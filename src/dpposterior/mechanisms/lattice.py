@@ -987,11 +987,14 @@ class LatticeMechanism(Mechanism):
         """The one-point searches the batched local remap may hand its near ties to: what the solve limit leaves after
         the planned search (a plan's seconds count none; their number depends on public n, k, eps only, and the run
         stays within the limit, refusing in one line past it).  ``orbits``: the corner release's route by orbits
-        (its search's estimate, and each search at :data:`BAND_FALLBACK_SHARE` where it reads a band table)."""
+        (its search's estimate, and each search at :data:`BAND_FALLBACK_SHARE` where it reads a band table: past the
+        whole Jensen table, n > 511)."""
+        from ..lattice.remap import JENSEN_TABLE_ENTRIES
         from ..lattice.search import fallback_band
 
         left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon, orbits)[0]
-        share = BAND_FALLBACK_SHARE if orbits and k == 3 and fallback_band(n, spec.epsilon) else FALLBACK_SHARE
+        band = orbits and k == 3 and (n + 1) ** 2 > JENSEN_TABLE_ENTRIES and fallback_band(n, spec.epsilon) > 0
+        share = BAND_FALLBACK_SHARE if band else FALLBACK_SHARE
         return max(1, int(left / (share * local_seconds(k, spec.epsilon))))
 
     @staticmethod
