@@ -19,6 +19,13 @@ and the recomputation near the tables, each with its CPU seconds (no certificate
     PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 300,600,1000 --errors-only --check-n "" \
         --out benchmarks/lattice_worst_errors.json
 
+``--orbits both`` runs the errors' local search by orbits (at a symmetric prior; the plan's route "corner remap, by
+orbits" from n = 400 with one corner for three) beside the search without them, in one process (the offset sums and
+the recomputation, timed as "recomputation", the same either way):
+
+    PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 1000 --errors-only --orbits both --check-n "" \
+        --out benchmarks/lattice_worst_orbits.json
+
 ``--corners three`` solves the three-corner LP where the release solves one corner for three (a symmetric prior, the
 corners apart, eps < 1: :func:`dpposterior.lattice.corners.symmetric_solve`), ``--corners both`` runs each case both
 ways, side by side in one process (the row's ``corners`` says which; ``auto`` is the release's own):
@@ -40,7 +47,7 @@ from dpposterior.lattice.noise import radius_for, window
 from dpposterior.lattice.remap import LatticeSetup, bayes_remap, minimax_remap
 from dpposterior.lattice.search import local_search_many, window_errors
 from dpposterior.mechanisms import LATTICE, ReleaseSpec
-from dpposterior.mechanisms.lattice import LOCAL_ERROR_TOL, MINIMAX_R_RADIUS
+from dpposterior.mechanisms.lattice import LOCAL_ERROR_TOL, MINIMAX_R_RADIUS, orbit_route, symmetric_corners
 
 _SOLVED: dict = {}
 
@@ -56,10 +63,14 @@ def _solved(prior: tuple, n: int, eps: float, symmetric: bool | None = None) -> 
     return corners._translated(_SOLVED[key], n)
 
 
-def case(prior: tuple, n: int, eps: float, errors_only: bool = False, symmetric: bool | None = None) -> dict:
+def case(prior: tuple, n: int, eps: float, errors_only: bool = False, symmetric: bool | None = None,
+         orbits: bool | None = None) -> dict:
     spec = ReleaseSpec.of("lattice", eps, objective="worst")
     a = np.asarray(prior, dtype=np.float64)
     row = {"prior": list(prior), "n": n, "epsilon": eps, "corners": "auto" if symmetric is None else "three"}
+    # the errors' route by orbits where the plan takes it (auto), or never (off: the route before it)
+    by_orbits = orbit_route(n, 3, eps, symmetric_corners(prior)) and symmetric is None and orbits is None
+    row["orbits"] = "auto" if orbits is None else "off"
     t0 = time.process_time()
     if LATTICE.uses_window(n, 3, spec):
         setup = LatticeSetup(a, n, eps)
@@ -75,20 +86,22 @@ def case(prior: tuple, n: int, eps: float, errors_only: bool = False, symmetric:
         t2 = time.process_time()
         We = radius_for(3, eps, LOCAL_ERROR_TOL)
         stats = {}
-        out = corners.corner_local_outputs(remap, We, stats=stats)  # the route's local search: where it is read
-        base = window_errors(a, n, eps, out, We)
+        # the route's local search: where it is read
+        out = corners.corner_local_outputs(remap, We, stats=stats, orbits=None if orbits is None else False)
         t3 = time.process_time()
-        E = corners.corner_errors(remap, out, We, base)
+        E = corners.corner_errors(remap, out, We, window_errors(a, n, eps, out, We))
         t4 = time.process_time()
         worst = float(E.high.max())
-        row |= {"route": "corner remap", "worst": worst, "bound": None if errors_only else remap.certificate["lower"],
+        row |= {"route": "corner remap, by orbits" if by_orbits else "corner remap", "worst": worst,
+                "bound": None if errors_only else remap.certificate["lower"],
                 "worst_at": E.counts[int(np.argmax(E.low))].tolist(), "lp": remap.certificate["lp"],
                 "n_ref": remap.certificate["n_ref"], "depth": remap.certificate["depth"],
                 "edge_lp": remap.certificate.get("edge_lp"),
                 "corners_solved": remap.certificate.get("corners_solved"),
                 "cpu_s": (t1 - t0) + (t2 - t1) + (t4 - t3), "cpu_solve_s": t1 - t0, "cpu_certificate_s": t2 - t1,
                 "cpu_local_errors_s": t3 - t2, "cpu_corner_errors_s": t4 - t3, "local_points": stats["points"],
-                "local_fallbacks": stats["fallback"], "errors_cpu_s": (t1 - t0) + (t4 - t2)}
+                "local_fallbacks": stats["fallback"], "local_searched": stats.get("searched"),
+                "errors_cpu_s": (t1 - t0) + (t4 - t2)}
         if not errors_only:  # lattice~average's worst case: the local Bayes remap at every point of the window
             full = local_search_many(a, n, eps, window(n, 3, We))
             row["local_bayes_worst"] = float(window_errors(a, n, eps, full, We).high.max())
@@ -123,17 +136,20 @@ def main() -> None:
     p.add_argument("--errors-only", action="store_true",
                    help="the exact errors' route only (its solve, local search and recomputation; no certificate, no "
                         "lattice~average beside it): what `accuracy` runs")
+    p.add_argument("--orbits", default="auto", choices=["auto", "off", "both"],
+                   help="the local search by orbits at a symmetric prior (auto), never (off) or both")
     p.add_argument("--corners", default="auto", choices=["auto", "three", "both"],
                    help="the release's corner solve (auto), the three-corner LP (three) or both side by side")
     args = p.parse_args()
     modes = {"auto": [None], "three": [False], "both": [False, None]}[args.corners]
+    orbit_modes = {"auto": [None], "off": [False], "both": [False, None]}[args.orbits]
     prior = tuple(float(x) for x in args.prior.split(","))
     rows = []
     print("| eps | n | route | corners | worst | bound | ratio | local Bayes worst | interior worst | CPU s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for eps, n, sym in ((float(e), int(m), s) for e in args.eps.split(",") for m in args.n.split(",")
-                        for s in modes):
-        r = case(prior, n, eps, args.errors_only, sym)
+    for eps, n, sym, orb in ((float(e), int(m), s, o) for e in args.eps.split(",") for m in args.n.split(",")
+                             for s in modes for o in orbit_modes):
+        r = case(prior, n, eps, args.errors_only, sym, orb)
         rows.append(r)
         inner = f"{r['interior_worst']:.4f}" if r.get("interior_worst") is not None else "-"
         avg = f"{r['local_bayes_worst']:.5f}" if "local_bayes_worst" in r else "-"
@@ -141,9 +157,10 @@ def main() -> None:
         print(f"| {eps:g} | {n} | {r['route']} | {solved} | {r['worst']:.5f} | {r['bound'] or float('nan'):.5f} | "
               f"{r['ratio'] or float('nan'):.4f} | {avg} | {inner} | {r['cpu_s']:.1f} |", flush=True)
         if "errors_cpu_s" in r:
-            print(f"  errors' route: {r['errors_cpu_s']:.1f} CPU s (solve {r['cpu_solve_s']:.1f}, local search "
+            print(f"  errors' route ({r['route']}, orbits {r['orbits']}): {r['errors_cpu_s']:.1f} CPU s (solve "
+                  f"{r['cpu_solve_s']:.1f}, local search "
                   f"{r['cpu_local_errors_s']:.1f} at {r['local_points']:,} points, {r['local_fallbacks']:,} handed "
-                  f"on; recomputation {r['cpu_corner_errors_s']:.1f})", flush=True)
+                  f"on; offset sums and recomputation {r['cpu_corner_errors_s']:.1f})", flush=True)
         with open(args.out, "w") as fh:
             json.dump(rows, fh, indent=1)
     checks = [x for x in args.check_n.split(",") if x]

@@ -525,3 +525,54 @@ def test_the_plan_counts_the_corners_the_release_solves(prior, n, eps):
         got = dict(LATTICE.plan_errors(prior, n, spec).costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
         three = dict(LATTICE._corner_plan(n, 3, spec, "x", False).costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
         assert got == pytest.approx(three - (full - planned), rel=1e-12)
+
+
+def test_errors_by_rotation_classes_equal_the_sums_at_every_data_set():
+    """One corner for three (Dir(1,1,1), eps = 0.8, n = 200): the errors at one data set per rotation class, copied to
+    the class, equal the direct offset sums at every data set (to the sums' rounding), the definition at copied data
+    sets, and the equivariance check puts some data sets back (the local outputs' ties off R(n))."""
+    a, n, eps, We = (1, 1, 1), 200, 0.8, 6
+    remap = corners.corner_remap(a, n, eps, depth=3)
+    assert corners.rotation_symmetric(remap)
+    local = corners.corner_local_outputs(remap, We)
+    computed, source = corners.rotation_classes(remap, local, We)
+    R = window_errors(a, n, eps, local, We).counts
+    assert np.array_equal(source[computed], np.flatnonzero(computed)) and computed[source].all()
+    assert computed.sum() < len(R)
+    got = corners.corner_errors(remap, local, We, rotations=True)
+    want = corners.corner_errors(remap, local, We, window_errors(a, n, eps, local, We))
+    assert np.abs(got.low - want.low).max() < 1e-13
+    copied = np.flatnonzero(~computed)
+    pick = np.random.default_rng(2).choice(copied, 8, replace=False)
+    offs = _offsets(We)
+    wts = _kernel_weights(eps, offs)
+    for ci in pick:
+        c = R[ci]
+        out, p = remap.transition(c + offs)
+        assert abs(got.low[ci] - (wts * (p * _hellinger(a, np.broadcast_to(c, out.shape), out)).sum(1)).sum()) < 1e-12
+    # one representative per class is (|R(n)| + 2) / 3 (the centre is its own class); the rest lie near a point where
+    # the release is not equivariant
+    assert computed.sum() > (len(R) + 2) / 3 + 100
+
+
+def test_the_errors_plan_takes_the_orbits_at_a_symmetric_prior():
+    """The route by orbits from public inputs: a symmetric prior, one corner for three, n >= ORBIT_MIN_N; its
+    search planned below the route without orbits, its sums as they are (at n = 1000, eps = 0.5 they are over
+    DPPOSTERIOR_MAX_PAIRS: refused in one line), and more near ties allowed (the band table)."""
+    from dpposterior.mechanisms.lattice import ORBIT_MIN_N
+
+    spec = ReleaseSpec.of("lattice", 0.5, objective="worst")
+    plan = LATTICE.plan_errors((1.0, 1.0, 1.0), 600, spec)
+    assert plan.route == "corner remap, by orbits" and not plan.refusal
+    plain = LATTICE._corner_plan(600, 3, spec, "x", False)
+    assert plain.route == "corner remap"
+    got, want = dict(plan.costs), dict(plain.costs)
+    assert got["DPPOSTERIOR_MAX_SOLVE_SECONDS"] < want["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
+    assert got["DPPOSTERIOR_MAX_PAIRS"] == want["DPPOSTERIOR_MAX_PAIRS"]
+    assert LATTICE._max_fallback(1000, 3, spec, True) > 6714 > LATTICE._max_fallback(1000, 3, spec)  # measured ties
+    big = LATTICE.plan_errors((1.0, 1.0, 1.0), 1000, spec)
+    assert big.route == "corner remap, by orbits" and "DPPOSTERIOR_MAX_PAIRS" in big.refused()
+    assert LATTICE.plan_errors((1.0, 1.0, 2.0), 1000, spec).route == "corner remap"
+    assert LATTICE.plan_errors((1.0, 1.0, 1.0), ORBIT_MIN_N - 1, spec).route == "corner remap"
+    assert LATTICE.plan_errors((1.0, 1.0, 1.0), 1000, ReleaseSpec.of("lattice", 1.0, objective="worst")
+                               ).route == "corner remap"  # eps >= 1: three corners solved

@@ -72,6 +72,96 @@ def test_batched_search_equals_the_one_point_search_hypothesis(prior, n, eps, se
     assert np.array_equal(got, _one_by_one(prior, n, eps, Z[picks]))
 
 
+def _with_orbits(Z):
+    """The rows of Z with every permutation of their categories (whole orbits, so that one search serves six)."""
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    return np.unique(np.concatenate([Z[:, list(p)] for p in perms]), axis=0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(a=st.sampled_from([0.3, 0.5, 1.0, 2.0, 5.0]), n=st.integers(3, 30), eps=st.sampled_from([0.5, 0.7, 1.0, 2.0]),
+       seed=st.integers(0, 2**31))
+def test_one_search_per_orbit_is_the_one_point_search_hypothesis(a, n, eps, seed):
+    """At a symmetric prior the points of R(n) are searched one per orbit and the output moved by the permutation:
+    at every point, orbits whole (on R(n), off it, on the mirror lines), the one-point search's output."""
+    Z = window(n, 3, 5)
+    picks = np.random.default_rng(seed).choice(len(Z), min(len(Z), 8), replace=False)
+    Zo = _with_orbits(Z[picks])
+    stats = {}
+    got = local_search_many((a, a, a), n, eps, Zo, orbits=True, stats=stats)
+    assert np.array_equal(got, _one_by_one((a, a, a), n, eps, Zo))
+    on = np.all(Zo >= 0, axis=1)
+    orbits = len(np.unique(np.sort(Zo[on], axis=1), axis=0))
+    assert stats["searched"] <= len(Zo) - int(on.sum()) + orbits  # at most one search per orbit of R(n)
+    assert stats["decided"] + stats["fallback"] == len(Zo)
+
+
+def test_one_search_per_orbit_searches_a_sixth_of_r_n():
+    """Dir(1,1,1), n = 60, eps = 1, the whole window: the same outputs with and without orbits, with about a sixth
+    of the points searched, and the one-point search's output at sampled points."""
+    Z = window(60, 3, 6)
+    with_orbits, without = {}, {}
+    got = local_search_many((1, 1, 1), 60, 1.0, Z, stats=with_orbits)
+    assert np.array_equal(got, local_search_many((1, 1, 1), 60, 1.0, Z, orbits=False, stats=without))
+    inside = int(np.all(Z >= 0, axis=1).sum())
+    assert without["searched"] == len(Z)
+    assert with_orbits["searched"] < 0.2 * len(Z)
+    picks = np.random.default_rng(3).choice(len(Z), 40, replace=False)
+    assert np.array_equal(got[picks], _one_by_one((1, 1, 1), 60, 1.0, Z[picks]))
+
+
+@pytest.mark.parametrize("n, eps", [(1, 1.0), (5, 0.7)])
+def test_one_search_per_orbit_deep_off_r_n(n, eps):
+    """Deep off R(n) ``project`` breaks ties among equal counts by index, so some z are not images of their
+    representative's projection (e.g. (-12, 7, 6) at n = 1): those are searched each, and every output is the
+    one-point search's."""
+    from dpposterior.lattice.remap import project
+    from dpposterior.lattice.search import canonical_order
+
+    Z = window(n, 3, 12)
+    u, perm = canonical_order(Z)
+    assert not np.all(project(u, n) == np.take_along_axis(project(Z, n), perm, axis=1))
+    assert np.array_equal(local_search_many((1, 1, 1), n, eps, Z), _one_by_one((1, 1, 1), n, eps, Z))
+
+
+def test_canonical_order_is_a_permutation_onto_the_box():
+    from dpposterior.lattice.search import canonical_order
+
+    Z = np.random.default_rng(1).integers(-3, 50, size=(500, 3))
+    Z[:100, 1] = Z[:100, 0]  # ties
+    u, perm = canonical_order(Z)
+    assert np.array_equal(np.sort(perm, axis=1), np.tile([0, 1, 2], (len(Z), 1)))
+    assert np.array_equal(u, np.take_along_axis(Z, perm, axis=1))
+    assert np.all((u[:, 1] <= u[:, 0]) & (u[:, 0] <= u[:, 2]))
+
+
+@settings(max_examples=6, deadline=None)
+@given(a=st.sampled_from([0.5, 1.0, 3.0]), n=st.integers(520, 700), eps=st.sampled_from([0.5, 1.0]),
+       seed=st.integers(0, 2**31))
+def test_the_band_table_gives_the_one_point_search_bit_for_bit(a, n, eps, seed):
+    """Past the whole Jensen table (n > 511) the searches a batch hands on read their losses from a band table:
+    the same floats as evaluated per search, so the same outputs (points next to a face and a vertex, where the
+    near ties are)."""
+    from dpposterior.lattice.remap import _local_hellinger
+    from dpposterior.lattice.search import fallback_band
+
+    prior = np.array([a, 2.0, 0.7])
+    band = fallback_band(n, eps)
+    assert band > 0
+    rng = np.random.default_rng(seed)
+    p = np.array([int(rng.integers(0, 40)), 0, 0])
+    p[1] = int(rng.integers(0, n - p[0] + 1))
+    p[2] = n - p[0] - p[1]
+    cs = p[None, :] + np.array([[x, y, -x - y] for x in range(-30, 31, 3) for y in range(-30, 31, 5)])
+    cs = cs[np.all(cs >= 0, axis=1)]
+    rs = p[None, :] + np.array([[0, 0, 0], [1, -1, 0], [-1, 0, 1], [0, 1, -1]])
+    rs = rs[np.all(rs >= 0, axis=1)]
+    assert np.array_equal(_local_hellinger(prior, cs, rs, n, band), _local_hellinger(prior, cs, rs, n))
+    z = p + np.array([int(rng.integers(-3, 4)), 0, 0])
+    z[1] = n - z[0] - z[2]
+    assert np.array_equal(local_bayes_search(prior, n, eps, z, band=band), local_bayes_search(prior, n, eps, z))
+
+
 def test_points_handed_on_past_their_limit_are_refused_in_one_line():
     Z = window(9, 3, 5)  # symmetric prior: exact ties, handed to the one-point search
     with pytest.raises(SizeError, match=r"^the lattice release's local remap on the window hands more than 0 points"):
@@ -84,7 +174,7 @@ def test_points_past_the_limit_are_refused_before_any_one_point_search(monkeypat
     import dpposterior.lattice.search as search
 
     calls = []
-    monkeypatch.setattr(search, "local_bayes_search", lambda *args: calls.append(args) or args[3])
+    monkeypatch.setattr(search, "local_bayes_search", lambda *args, **kw: calls.append(args) or args[3])
     Z = window(9, 3, 5)
     stats = {}
     local_search_many((1, 1, 1), 9, 1.0, Z, stats=stats)

@@ -706,35 +706,114 @@ def corner_shape(a: ArrayLike, n: int, epsilon: float, depth: int) -> CornerRema
 
 
 def corner_local_outputs(remap: CornerRemap, We: int, max_fallback: int | None = None,
-                         stats: dict | None = None) -> NDArray[np.int64]:
+                         stats: dict | None = None, orbits: bool | None = None) -> NDArray[np.int64]:
     """``local_outputs`` for :func:`corner_errors` (k = 3): the local Bayes remap
     (:func:`.search.local_search_many`, ``max_fallback`` and ``stats`` its own) at the points of ``window(n, 3, We)``
     the release maps by it (:func:`local_points`), ``project(z)`` at the others (never read there: every data set
     whose ball meets a table's row is recomputed from the rows, and the rest read only the local points).  So the
     errors are the same floats as with the local remap at every point, and the near ties on the edges and at the
     vertices, which the release never searches, cost nothing (Dir(1,1,1), eps = 0.5: most of them lie there).
-    ``remap`` may be the table's :func:`corner_shape` (only which points are the tables' is read)."""
+    ``remap`` may be the table's :func:`corner_shape` (only which points are the tables' is read); ``orbits`` as
+    :func:`.search.local_search_many`'s."""
     from .search import local_search_many
 
     Z = window(remap.n, remap.a.size, int(We))
     need = local_points(remap, Z)
     out = np.empty_like(Z)
     out[~need] = project(Z[~need], remap.n)
-    out[need] = local_search_many(remap.a, remap.n, remap.epsilon, Z[need], max_fallback=max_fallback, stats=stats)
+    out[need] = local_search_many(remap.a, remap.n, remap.epsilon, Z[need], max_fallback=max_fallback, stats=stats,
+                                  orbits=orbits)
     return out
 
 
-def corner_errors(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int, base=None):
+def rotation_symmetric(remap: CornerRemap) -> bool:
+    """Whether the table's rows are images of one another under the cyclic permutations of the categories (k = 3,
+    a symmetric prior, one corner solved for three: :func:`_solve`), so that :func:`corner_errors` may compute one
+    data set per rotation class (:func:`rotation_classes`)."""
+    return remap.a.size == 3 and symmetric_prior(remap.a) and remap.certificate.get("corners_solved") == 1
+
+
+#: Most window points whose release is not rotation-equivariant (:func:`rotation_classes`) before the errors are
+#: computed at every data set (the near ones computed directly cost a ball each).
+ROTATION_BREAKS = 20_000
+
+
+def rotation_classes(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int
+                     ) -> tuple[NDArray[np.bool_], NDArray[np.int64]] | None:
+    """``(computed, source)`` over R(n) (:func:`~dpposterior.models.candidates`' order) for :func:`corner_errors`
+    where :func:`rotation_symmetric`: ``E(c) = E(source[c])``, and ``computed`` (``source[c] == c``) holds one data
+    set per rotation class and every data set within ``We`` of a window point where the release is not equivariant;
+    None past :data:`ROTATION_BREAKS` such points.
+
+    Proof.  Let ``s = roll(., 1)`` and ``T(s z, s r) = T(z, r)`` at every z of the ball ``c + w`` (``d(w) <= We``).
+    The kernel depends on ``d(w) = d(s w)`` and ``L(s c, s r) = L(c, r)`` (a symmetric prior), so
+    ``E(s c) = sum_w K(w) sum_r T(s c + s w, s r) L(s c, s r) = E(c)`` (substituting ``w -> s w``, ``r -> s r``).
+    Equivariance is checked, not assumed, at every window point: the local outputs ``out(s z) = s out(z)`` and the
+    table's and edge table's rows ``T(s z, s .) = T(z, .)`` as distributions; a point that fails puts its whole orbit
+    in the set B.  B is rotation invariant, so a data set with no point of B within ``We`` has none in the balls of
+    its images either, and its value is its class representative's (the least rank of the three).  The float sums
+    differ from a direct computation at ``s c`` only by their order (within the sums' rounding, far below the
+    bracket's ``tail``)."""
+    n, k = remap.n, remap.a.size
+    We = int(We)
+    Zw = window(n, k, We)
+    sZ = np.roll(Zw, 1, axis=1)
+    idx = _window_key(sZ, We)
+    loc = local_points(remap, Zw)
+    ok = loc == loc[idx]
+    both = loc & loc[idx]
+    ok[both] = np.all(local_outputs[idx[both]] == np.roll(local_outputs[both], 1, axis=1), axis=1)
+    tab = np.flatnonzero(~loc & ~loc[idx])
+    for lo in range(0, tab.size, ERROR_BLOCK):
+        t = tab[lo:lo + ERROR_BLOCK]
+        o1, p1 = remap.transition(Zw[t])
+        o2, p2 = remap.transition(sZ[t])
+        # rows compared as distributions (the order of a row's outputs is free): outputs with p > 0 by rank
+        ranks = []
+        for o, p in ((np.roll(o1, 1, axis=2), p1), (o2, p2)):
+            r = np.where(p > 0, candidate_rank(np.maximum(o, 0).reshape(-1, k)).reshape(p.shape), -1)
+            order = np.argsort(r, axis=1, kind="stable")
+            ranks.append((np.take_along_axis(r, order, axis=1), np.take_along_axis(np.where(p > 0, p, 0.0), order,
+                                                                                   axis=1)))
+        ok[t] = np.all(ranks[0][0] == ranks[1][0], axis=1) & np.all(ranks[0][1] == ranks[1][1], axis=1)
+    bad = Zw[~ok]
+    if len(bad) * 3 > ROTATION_BREAKS:
+        return None
+    bad = np.concatenate([bad, np.roll(bad, 1, axis=1), np.roll(bad, 2, axis=1)])
+    R = candidates(n, k)
+    rank = np.arange(len(R))
+    rep = np.minimum(rank, np.minimum(candidate_rank(np.roll(R, 1, axis=1)), candidate_rank(np.roll(R, 2, axis=1))))
+    computed = rep == rank
+    if len(bad):
+        near = np.zeros(len(R), dtype=bool)
+        for w in _ball(k, We):
+            c = bad + w[None, :]
+            c = c[np.all(c >= 0, axis=1)]
+            near[candidate_rank(c)] = True
+        computed |= near
+    return computed, np.where(computed, rank, rep)
+
+
+def corner_errors(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int, base=None, rotations: bool = False):
     """``E(c)`` of the corner release for every c of R(n) (k = 3), as a :class:`.scale.Bracket` (module docstring):
     ``local_outputs`` is the local Bayes remap (:func:`.search.local_search_many`) at every point of
     ``window(n, 3, We)`` (lexicographic) that the release maps by it (:func:`local_points`; any point of R(n) at the
-    others: :func:`corner_local_outputs`), ``base`` its :func:`.search.window_errors` (computed if None)."""
+    others: :func:`corner_local_outputs`), ``base`` its :func:`.search.window_errors` (computed if None; then with
+    ``rotations``, where :func:`rotation_symmetric`, at one data set per rotation class and the rest copied:
+    :func:`rotation_classes`)."""
     from .scale import Bracket, _LossTables
     from .search import window_errors
 
     a, n, eps, k = remap.a, remap.n, remap.epsilon, remap.a.size
     We = int(We)
-    if base is None:
+    classes = rotation_classes(remap, local_outputs, We) if (rotations and base is None
+                                                               and rotation_symmetric(remap)) else None
+    if classes is not None:
+        R = candidates(n, k)
+        sub = window_errors(a, n, eps, local_outputs, We, counts=R[classes[0]])
+        base = Bracket(R, np.zeros(len(R)), sub.tail, sub.offsets)
+        base.low[classes[0]] = sub.low
+    elif base is None:
         base = window_errors(a, n, eps, local_outputs, We)
     offs = _ball(k, We)
     wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
@@ -751,6 +830,8 @@ def corner_errors(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int,
     meet = mark[(R[:, 0] + pad) * side + (R[:, 1] + pad)]
     if remap.edges is not None:  # and the data sets whose ball meets an edge row: a count within top + We of 0
         meet |= R.min(axis=1) <= remap.edges.top + We
+    if classes is not None:
+        meet &= classes[0]
     A = R[meet]
     ai = candidate_rank(A)
     # every point z = c + w of the window, on its grid (z_1 + We, z_2 + We): its row of the table (or -1), its edge
@@ -819,6 +900,8 @@ def corner_errors(remap: CornerRemap, local_outputs: NDArray[np.int64], We: int,
                     term[many] = (remap.probs[fo] * loss(cc, ro)).sum(axis=1)
             acc += kw * term
         low[ai[lo:lo + ERROR_BLOCK]] = acc
+    if classes is not None:
+        low = low[classes[1]]
     return Bracket(R, low, float(tail_bound(k, eps, int(We))), len(offs))
 
 

@@ -453,19 +453,39 @@ def _jensen_table(ai: float, n: int) -> NDArray[np.float64]:
     return table
 
 
+@lru_cache(maxsize=4)
+def _jensen_band(ai: float, n: int, band: int) -> NDArray[np.float64]:
+    """``J(a_i + c, a_i + c + d)`` for every ``c`` in ``0..n`` and ``d`` in ``-band..band`` (at ``[c, d + band]``;
+    entries with ``c + d`` off ``0..n`` hold a clipped pair and are never read), each the float
+    :func:`~dpposterior.distances.hellinger.lgamma_jensen_gap` returns at that one pair (elementwise, as
+    :func:`_jensen_table`)."""
+    c = np.arange(n + 1, dtype=np.int64)[:, None]
+    r = np.clip(c + np.arange(-band, band + 1, dtype=np.int64)[None, :], 0, n)
+    table = lgamma_jensen_gap(ai + c.astype(np.float64), ai + r.astype(np.float64))
+    table.setflags(write=False)
+    return table
+
+
 def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int64],
-                     n: int | None = None) -> NDArray[np.float64]:
+                     n: int | None = None, band: int = 0) -> NDArray[np.float64]:
     """``H(Dir(a + c), Dir(a + r))`` for every pair (rows ``cs``, columns ``rs``) of one total n.
 
     Per coordinate, ``ln BC = sum_i J(a_i + c_i, a_i + r_i)`` (the totals' term is 0 when the sums agree;
     :mod:`~dpposterior.distances.hellinger`): each ``J`` is evaluated once per pair of *values* of a coordinate
     (:func:`~dpposterior.distances.hellinger.lgamma_jensen_gap`, accurate at any n) and gathered; given the total
-    ``n`` with ``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``, gathered from :func:`_jensen_table` (the same floats, summed in
-    the same order)."""
+    ``n`` with ``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``, gathered from :func:`_jensen_table`, else given ``band`` > 0
+    (the caller's guarantee: every ``|c_i - r_i| <= band``), from :func:`_jensen_band` (the same floats either way,
+    summed in the same order)."""
     log_bc = np.zeros((len(cs), len(rs)))
     if n is not None and (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES:
         for i in range(a.size):
             log_bc += _jensen_table(float(a[i]), int(n))[cs[:, i].reshape(-1, 1), rs[:, i].reshape(1, -1)]
+        return hellinger_from_log_bc(log_bc, out=log_bc)
+    if n is not None and band > 0:  # the caller's guarantee: every |c_i - r_i| <= band
+        width = 2 * int(band)
+        for i in range(a.size):  # entry [c, r - c + band] of the flat table: c (2 band + 1) + r - c + band
+            at = (cs[:, i] * width + int(band)).reshape(-1, 1) + rs[:, i].reshape(1, -1)
+            log_bc += np.take(_jensen_band(float(a[i]), int(n), int(band)), at)
         return hellinger_from_log_bc(log_bc, out=log_bc)
     for i in range(a.size):
         uc, ic = np.unique(cs[:, i], return_inverse=True)
@@ -504,7 +524,7 @@ def _search_weights(a: NDArray[np.float64], eps: float, z: NDArray[np.int64], Dc
 
 
 def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_radius: int | None = None,
-                       r_radius: int = 1, share: float = SEARCH_SHARE) -> NDArray[np.int64]:
+                       r_radius: int = 1, share: float = SEARCH_SHARE, band: int = 0) -> NDArray[np.int64]:
     """The local Bayes remap at one point ``z`` by a search over outputs, for a draw at any n (docs/lattice.md).
 
     Weights ``w(c) = pi(c) e^(-eps d(z, c))`` over the c in R(n) within ``c_radius`` of ``p = project(z)``
@@ -518,7 +538,9 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
     A fixed function of ``z`` (whatever the data), so the release stays eps-DP.  The share left out moves every
     ``S(r)`` by at most ``share sum_c w(c)`` (a loss is in [0, 1]), so the output's risk exceeds the minimum over
     the outputs the search examined by at most that: the average error by at most ``share``.  Work:
-    ``|c ball| + (kept c) x |r ball| x steps`` Hellinger look-ups (no gammaln per pair).
+    ``|c ball| + (kept c) x |r ball| x steps`` Hellinger look-ups (no gammaln per pair).  ``band`` > 0 reads the
+    losses from a table over ``|c_i - r_i| <= band`` built once per (a_i, n) (:func:`_local_hellinger`: the same
+    floats, so the same output; for many searches at one n).
     """
     a, k, n, eps, z, Dc, p = _local_inputs(prior, n, epsilon, z, c_radius)
     cs, lw = _search_weights(a, eps, z, Dc, p)
@@ -532,7 +554,10 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
     for _ in range(SEARCH_STEPS):
         rs = centre[None, :] + ball
         rs = rs[np.all(rs >= 0, axis=1)]
-        risk = w @ _local_hellinger(a, cs, rs, n)
+        # the band table holds every pair while |c_i - r_i| <= Dc + 1 + |centre_i - p_i| (c within Dc of p, r
+        # within 1 of the centre) is within it; else the losses are evaluated (the same floats)
+        b = band if band > 0 and Dc + 1 + int(np.abs(centre - p).max()) <= band else 0
+        risk = w @ _local_hellinger(a, cs, rs, n, b)
         j = int(np.argmin(risk))
         here = int(np.flatnonzero(np.all(rs == centre[None, :], axis=1))[0])
         if risk[j] >= risk[here]:  # the centre is a minimiser of the ball

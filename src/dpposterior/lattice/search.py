@@ -37,6 +37,27 @@ does, ties included (a tie is never decided here).  Steps are decided while ever
 bounds; any z whose search is not decided (a near tie, an output past the reach of the tables, weights out of
 float range) is handed to :func:`.remap.local_bayes_search` itself.  So every output equals the one a draw
 computes; the margin only decides how many z go the slow way (counted, and refused past a limit in one line).
+
+Orbits (a symmetric prior, every ``a_i`` equal).  For a permutation ``s`` of the categories ``pi(s c) = pi(c)``,
+``L(s c, s r) = L(c, r)`` (the Hellinger distance between Dirichlets with permuted parameters) and
+``d(s x) = d(x)``; for z in R(n) ``project(s z) = s z``, and ``C``, the balls ``B_r`` and the outputs within 1 of a
+centre move with ``s``.  So the exact ``S^(s z, s r)``, ``T(s z)`` and ``N(s z, s r)`` equal those at ``(z, r)``, and
+the interval above holds for ``S(s z, s r)`` whatever set the one-point search keeps at ``s z`` (the certificate
+allows any kept set of left-out weight at most ``share T``), its float error within the same ``mu T``.  Hence if the
+steps at z are decided (each minimiser strict, with the margins), the one-point search at ``s z`` takes the image of
+every step and returns ``s`` of z's output: a strict minimiser has no tie to break, and a z fixed by a swap (on a
+mirror line) has an output fixed by it.  :func:`local_search_many` therefore searches one representative
+``u = s^-1 z`` per orbit (:func:`canonical_order`) and returns ``s`` of u's output (the search at ``s z`` starts
+from ``s project(z)`` and weighs ``C``'s images alike); a representative not decided
+hands every z of its orbit to the one-point search at that z (ties there are broken by order, not by symmetry).
+Off R(n) the same holds wherever ``project(s z) = s project(z)`` (checked at each z: ``project`` breaks ties among
+equal counts by index), the others are searched each.  The table ``G Kmat`` and the correlations are
+computed only at the outputs and points the representatives read (within 2 of them; the box of their grid plus
+``Dc``), which is where the time goes: about a sixth of R(n).
+
+The one-point searches handed on at large n read each coordinate's ``J`` from a band table built once
+(:func:`fallback_band`, :func:`.remap._jensen_band`): ``lgamma_jensen_gap`` is elementwise, so each entry is the
+float the search would evaluate, summed in the same order: the same output.
 """
 
 from __future__ import annotations
@@ -68,6 +89,11 @@ FLOAT_MARGIN = 1e-9
 ERROR_BLOCK_ENTRIES = 2**20
 #: Most entries of the kernel's table over offsets (:class:`KernelGrid`, 32 MiB of floats).
 GRID_ENTRIES = 2**22
+#: The one-point searches handed on read their losses from a band table (:func:`fallback_band`) of at most this many
+#: entries per category (32 MiB of floats), over ``|c_i - r_i| <= Dc + BAND_STEPS`` (pairs farther apart, a search
+#: that walked farther, are evaluated as a draw does: the same floats).
+BAND_ENTRIES = 2**22
+BAND_STEPS = 32
 
 
 def _grid_rank(c: NDArray[np.int64], n: int) -> NDArray[np.int64]:
@@ -75,11 +101,19 @@ def _grid_rank(c: NDArray[np.int64], n: int) -> NDArray[np.int64]:
     return c[..., 0] * (n + 1) + c[..., 1]
 
 
+def fallback_band(n: int, eps: float) -> int:
+    """The ``band`` of the one-point searches a batch hands on (:func:`.remap.local_bayes_search`: their losses read
+    from one table per (a_i, n), the same floats): ``Dc +`` :data:`BAND_STEPS` where the table's ``(n + 1) (2 band +
+    1)`` entries are at most :data:`BAND_ENTRIES`, else 0 (evaluated per search, as a draw does)."""
+    band = radius_for(3, eps, 1e-12) + BAND_STEPS
+    return band if (n + 1) * (2 * band + 1) <= BAND_ENTRIES else 0
+
+
 class _Fallback:
     """Counts the z handed to :func:`.remap.local_bayes_search`, refusing (one line) past ``limit`` of them."""
 
-    def __init__(self, limit: int):
-        self.limit, self.count = limit, 0
+    def __init__(self, limit: int, band: int = 0):
+        self.limit, self.count, self.band = limit, 0, band
 
     def refuse_past(self, count: int) -> None:
         """The one-line refusal once ``count`` points are handed on (known before the first search: refused then,
@@ -91,7 +125,7 @@ class _Fallback:
     def __call__(self, a, n, eps, z):
         self.count += 1
         self.refuse_past(self.count)
-        return local_bayes_search(a, n, eps, z)
+        return local_bayes_search(a, n, eps, z, band=self.band)
 
 
 class KernelGrid:
@@ -129,18 +163,82 @@ def _k3_inputs(prior: ArrayLike, n: int, epsilon: float, refusal: str):
 
 
 def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rho: int | None = None,
-                      max_fallback: int | None = None, stats: dict | None = None) -> NDArray[np.int64]:
+                      max_fallback: int | None = None, stats: dict | None = None,
+                      orbits: bool | None = None) -> NDArray[np.int64]:
     """``local_bayes_search(prior, n, epsilon, z)`` (its defaults) for every row ``z`` of ``Z`` (k = 3, each row
     summing to n), computed together (module docstring; docs/lattice.md).  Equal output at every z.
 
     ``rho``: the radius of the sums (default from :data:`NEAR_TAIL`; at most ``Dc - 2``); ``max_fallback``: most
     z handed to the one-point search before a one-line refusal (None: no limit); ``stats``: filled with
-    ``{"points", "fallback", "decided"}``."""
+    ``{"points", "fallback", "decided", "searched"}``; ``orbits``: at a symmetric prior, search one point per orbit
+    of the z in R(n) under the permutations of the categories (module docstring, "Orbits"; None: wherever the prior
+    is symmetric, False: never; the same outputs either way)."""
     a, n, eps = _k3_inputs(prior, n, epsilon, "the batched local search is built for k = 3")
     k = a.size
     Z = np.asarray(Z, dtype=np.int64).reshape(-1, k)
     if np.any(Z.sum(axis=1) != n):
         raise InputError("every z must sum to n")
+    if (orbits is None or orbits) and bool(np.all(a == a[0])) and len(Z):
+        return _orbit_search(a, n, eps, Z, rho, max_fallback, stats)
+    out, done = _search_decided(a, n, eps, Z, rho)
+    rest = np.flatnonzero(~done)
+    fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback), fallback_band(n, eps))
+    fb.refuse_past(rest.size)
+    for j in rest:
+        out[j] = fb(a, n, eps, Z[j])
+    if stats is not None:
+        stats.update(points=len(Z), fallback=int(rest.size), decided=int(done.sum()), searched=len(Z))
+    return out
+
+
+def canonical_order(Z: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """For rows z (k = 3): ``(u, perm)`` with ``u[:, j] = z[perm[:, j]]``, u the orbit's representative under the
+    permutations of the categories: the middle count first, the smallest second, the largest last (on the grid
+    ``(c_1, c_2)`` its orbit's representatives fill ``c_2 <= c_1 <= c_3``, a box of a sixth of the grid)."""
+    order = np.argsort(Z, axis=1, kind="stable")  # (smallest, middle, largest)
+    perm = order[:, [1, 0, 2]]
+    return np.take_along_axis(Z, perm, axis=1), perm
+
+
+def _orbit_search(a, n, eps, Z, rho, max_fallback, stats) -> NDArray[np.int64]:
+    """:func:`local_search_many` at a symmetric prior (module docstring, "Orbits"): the z with
+    ``project(s z) = s project(z)`` (every z of R(n)) by one representative per orbit, the others each; a
+    representative not decided hands every z of its orbit to the one-point search (at that z)."""
+    # the points whose projection moves with the permutation (all of R(n); off it, unless project's order among equal
+    # counts breaks it): one representative per orbit; the rest each
+    canon, perm = canonical_order(Z)
+    eq = np.all(project(canon, n) == np.take_along_axis(project(Z, n), perm, axis=1), axis=1)
+    inside = np.flatnonzero(eq)
+    outside = np.flatnonzero(~eq)
+    canon, perm = canon[inside], perm[inside]
+    U, inv = np.unique(canon, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    Zq = np.concatenate([U, Z[outside]])
+    outq, doneq = _search_decided(a, n, eps, Zq, rho, restrict=True)
+    out = np.empty_like(Z)
+    done = np.empty(len(Z), dtype=bool)
+    mapped = np.empty((len(inside), Z.shape[1]), dtype=np.int64)
+    np.put_along_axis(mapped, perm, outq[:len(U)][inv], axis=1)  # out(z)[perm_j] = out(u)_j
+    out[inside] = mapped
+    done[inside] = doneq[:len(U)][inv]
+    out[outside] = outq[len(U):]
+    done[outside] = doneq[len(U):]
+    rest = np.flatnonzero(~done)
+    fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback), fallback_band(n, eps))
+    fb.refuse_past(rest.size)
+    for j in rest:
+        out[j] = fb(a, n, eps, Z[j])
+    if stats is not None:
+        stats.update(points=len(Z), fallback=int(rest.size), decided=int(done.sum()), searched=len(Zq))
+    return out
+
+
+def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], rho: int | None,
+                    restrict: bool = False) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The batched part of :func:`local_search_many`: ``(out, decided)``, ``out[j]`` the one-point search's output
+    wherever ``decided[j]``.  ``restrict``: the table's rows and the correlations computed only where the points of
+    ``Z`` read them (not over the whole of R(n))."""
+    k = a.size
     Dc = radius_for(k, eps, 1e-12)
     rho = int(min(radius_for(k, eps, NEAR_TAIL) if rho is None else rho, Dc - 2))
     n1 = n + 1
@@ -208,15 +306,37 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     pi2 = pi_pad.reshape(side, side)
     KT = np.ascontiguousarray(Kmat.T)
     v1, v2, v3 = near[:, 0], near[:, 1] + rho, near[:, 2] + rho
+    need = None
+    if restrict:  # the rows of M the points of R(n) read (within 2 of them), and the edge rows: nothing else
+        mark = np.zeros(n1 * n1, dtype=bool)
+        on = Z[np.all(Z >= 0, axis=1)]
+        for u in ball2:
+            y = on + u[None, :]
+            y = y[np.all(y >= 0, axis=1)]
+            mark[_grid_rank(y, n)] = True
+        need = mark[Rg]
+        need[edge_r] = True
+        del mark
     start = 0
     for x in range(n1):  # the run of outputs with r_1 = x: r_2 = 0..n - x (rows start..start + m of R)
         m = n1 - x
-        # pc[v, j] = pi(x + v_1, j + v_2), read from a strided view of the padded grid (rows of m contiguous values)
-        view = np.lib.stride_tricks.as_strided(pi2, shape=(side, side - m + 1, m),
-                                               strides=(pi2.strides[0], pi2.strides[1], pi2.strides[1]))
-        pc = view[x + v1 + pad, near[:, 1] + pad]  # (|near|, m)
-        log_bc = bands[0][x, near[:, 0] + rho][:, None] + J1T[v2, :m]
-        log_bc += J2R[v3, x:x + m]
+        if need is not None:  # the columns r_2 of the run that are read, gathered
+            sub = np.flatnonzero(need[start:start + m])
+            if not sub.size:
+                start += m
+                continue
+            pc = pi2[(x + v1 + pad)[:, None], (near[:, 1] + pad)[:, None] + sub[None, :]]
+            log_bc = bands[0][x, near[:, 0] + rho][:, None] + J1T[v2[:, None], sub[None, :]]
+            log_bc += J2R[v3[:, None], x + sub[None, :]]
+        else:
+            sub = slice(0, m)
+            # pc[v, j] = pi(x + v_1, j + v_2), read from a strided view of the padded grid (rows of m contiguous
+            # values)
+            view = np.lib.stride_tricks.as_strided(pi2, shape=(side, side - m + 1, m),
+                                                   strides=(pi2.strides[0], pi2.strides[1], pi2.strides[1]))
+            pc = view[x + v1 + pad, near[:, 1] + pad]  # (|near|, m)
+            log_bc = bands[0][x, near[:, 0] + rho][:, None] + J1T[v2, :m]
+            log_bc += J2R[v3, x:x + m]
         # H = sqrt(-expm1(ln BC)) as hellinger_from_log_bc (ln BC <= 0 here: each J is; its + 0.0 only turns -0.0
         # into 0.0), times pi
         G = np.expm1(log_bc, out=log_bc)
@@ -224,8 +344,8 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
         np.sqrt(G, out=G)
         G *= pc
         # einsum, not BLAS: a threaded BLAS spins on a shared machine (measured 10x the CPU of one thread)
-        M[start:start + m] = np.einsum("uv,vm->mu", KT, G, optimize=False)
-        e = edge_pos[Rg[start:start + m]]
+        M[start:start + m][sub] = np.einsum("uv,vm->mu", KT, G, optimize=False)
+        e = edge_pos[Rg[start:start + m][sub]]
         sel = np.flatnonzero(e >= 0)
         if sel.size:
             G_edge[e[sel]] = G[:, sel].T
@@ -242,16 +362,13 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     if zi.size:  # p = z: a correlation of pi with the kernel truncated at Dc
         kernel = np.zeros((2 * Dc + 1, 2 * Dc + 1))
         kernel[full[:, 0] + Dc, full[:, 1] + Dc] = np.exp(-eps * (np.abs(full).sum(axis=1) // 2))
-        corr = ndimage.correlate(pi, kernel, mode="constant", cval=0.0).ravel()
-        T[zi] = corr[_grid_rank(Z[zi], n)]
+        T[zi] = _correlate_at(pi, kernel, Z[zi], Dc, restrict)
         # N'(z): the same sum over d(c, z) <= rho - 2, a ball inside every B_r with d(r, z) <= 2, so that
         # T - N(z, r) <= T - N'(z) there
         inner = full[np.abs(full).sum(axis=1) // 2 <= rho - 2]
         kernel[:] = 0.0
         kernel[inner[:, 0] + Dc, inner[:, 1] + Dc] = np.exp(-eps * (np.abs(inner).sum(axis=1) // 2))
-        corr = ndimage.correlate(pi, kernel, mode="constant", cval=0.0).ravel()
-        Nin[zi] = corr[_grid_rank(Z[zi], n)]
-        del corr
+        Nin[zi] = _correlate_at(pi, kernel, Z[zi], Dc, restrict)
     zo = np.flatnonzero(~inside)
     if zo.size:  # grouped by s0 = z - p: sum_v pi(p + v) K(s0 - v)
         keys, inv = np.unique(Z[zo] - P[zo], axis=0, return_inverse=True)
@@ -333,15 +450,20 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
         move = decided & ~stay
         cen = rs[m[move], best[move]]
         active = active[move]
-    done = result > 0
-    rest = np.flatnonzero(~done)
-    fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
-    fb.refuse_past(rest.size)
-    for j in rest:
-        out[j] = fb(a, n, eps, Z[j])
-    if stats is not None:
-        stats.update(points=len(Z), fallback=int(rest.size), decided=int(done.sum()))
-    return out
+    return out, result > 0
+
+
+def _correlate_at(pi: NDArray[np.float64], kernel: NDArray[np.float64], pts: NDArray[np.int64], Dc: int,
+                  crop: bool) -> NDArray[np.float64]:
+    """``sum_v pi(p + v) kernel(v)`` at the points ``p`` (k = 3, on the grid ``(c_1, c_2)``; ``kernel`` over
+    ``|v_1|, |v_2| <= Dc``, ``pi`` 0 off the grid): ``ndimage.correlate`` over the whole grid, or with ``crop`` over
+    the box of the points widened by ``Dc`` (every term of every point lies in it or off the grid: the same sums)."""
+    if not crop:
+        return ndimage.correlate(pi, kernel, mode="constant", cval=0.0).ravel()[_grid_rank(pts, pi.shape[0] - 1)]
+    lo = np.maximum(pts[:, :2].min(axis=0) - Dc, 0)
+    hi = np.minimum(pts[:, :2].max(axis=0) + Dc + 1, pi.shape[0])
+    sub = ndimage.correlate(pi[lo[0]:hi[0], lo[1]:hi[1]], kernel, mode="constant", cval=0.0)
+    return sub[pts[:, 0] - lo[0], pts[:, 1] - lo[1]]
 
 
 def _lookup(u: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -354,10 +476,12 @@ def _lookup(u: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int64]
     return look[(u[:, 0] - lo) * span + (u[:, 1] - lo)]
 
 
-def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.int64], W: int):
+def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.int64], W: int,
+                  counts: NDArray[np.int64] | None = None):
     """``E(c) = sum_w K(w) L(c, T(c + w))`` for every c of R(n) (k = 3), as a :class:`.scale.Bracket`, given the
     deterministic remap ``T`` as ``outputs`` at every point of ``window(n, 3, W)`` (lexicographic); the sum runs over
     ``d(w) <= W`` (every ``c + w`` is in the window) and ``tail = tail_bound(3, eps, W)`` (docs/lattice.md).
+    ``counts``: only these data sets (rows of R(n)), each the same float as over the whole of R(n).
 
     The same sum as :func:`.scale.lattice_errors` with the rule read from the table (the same losses from the same
     per-coordinate tables, the same offsets in the same order: the same floats), without its per-offset checks:
@@ -373,8 +497,8 @@ def window_errors(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.
     wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
     tail = tail_bound(k, eps, W)
     outputs = np.asarray(outputs, dtype=np.int64)
-    R = candidates(n, k)
-    tables = _LossTables(a, n, R).tables  # J_i(c_i, r_i) at c_i (n + 1) + r_i, the dense walk's floats
+    tables = _LossTables(a, n, candidates(n, k)).tables  # J_i(c_i, r_i) at c_i (n + 1) + r_i, the dense walk's floats
+    R = candidates(n, k) if counts is None else np.asarray(counts, dtype=np.int64).reshape(-1, k)
     n1 = n + 1
     side = n + k * W + 1  # the window's grid: z_1 + W, z_2 + W in 0..n + 3W
     Zw = window(n, k, W)

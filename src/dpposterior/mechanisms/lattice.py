@@ -123,6 +123,11 @@ BALL_SECONDS = 2e-6
 #: (benchmarks/plans.py).
 LOCAL_SEARCH_SECONDS = (0.5, 1.5e-8, 2.5e-5)
 LOCAL_SUM_SECONDS = 2.25e-8
+#: The corner release's errors by orbits (:func:`orbit_route`, k = 3, a symmetric prior, one corner for three) from
+#: this n: the local search one representative per orbit of R(n) (:func:`~dpposterior.lattice.search.local_search_many`,
+#: which runs so at a symmetric prior at any n) planned at its table's sixth, and its near ties at the band table's
+#: share.  Below it the plan is the route without orbits (an upper estimate).
+ORBIT_MIN_N = 400
 #: A one-point search of a near tie in the batched local remap costs at most this share of :func:`local_seconds` (a
 #: draw's search, which covers the whole ball): measured, Dir(1,1,1), eps = 0.5: n = 50, 3,120 of them in 11.7 CPU s;
 #: n = 100, 3,147 in 15.6 s (4-5 ms each, against 39 ms for a draw's; 2026-11-28); n = 300, 4,377 of them, 37.3 CPU s for
@@ -131,6 +136,11 @@ LOCAL_SUM_SECONDS = 2.25e-8
 #: eps = 0.5, n = 50-100, 4,377 at n = 300), so there the plan's seconds are low; the run stays within the solve limit.
 #: 0.19 (7.4 ms at eps = 0.5) lets n = 300 run (5,380 allowed; at 0.25, 4,091: refused while the whole took 37 s).
 FALLBACK_SHARE = 0.19
+#: The same where the searches read their losses from a band table (:func:`~dpposterior.lattice.search.fallback_band`,
+#: n > 511) on the corner release's route by orbits: measured 2.08 ms each (0.053 of a draw's 38.9 ms; Dir(1,1,1),
+#: eps = 0.5, n = 1000, 6,714 of them in 14.0 CPU s, load ~12, 2026-11-29), 2.64 ms at n = 600 before the flat
+#: gather; 1.5x the measured share, so 7,640 fit at n = 1000.
+BAND_FALLBACK_SHARE = 0.08
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
 #: The noise-aware posterior's window column (:meth:`LatticeMechanism.local_posterior`): seconds of the column per
@@ -305,16 +315,30 @@ def window_bytes(n: int, k: int, epsilon: float, objective: str) -> float:
     return base + (MINIMAX_BYTES * _minimax_size(n, k, epsilon) if objective == Objective.WORST else 0.0)
 
 
-def local_error_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
+def local_error_seconds(n: int, k: int, epsilon: float, orbits: bool = False) -> tuple[float, float]:
     """Estimated seconds of :meth:`LatticeMechanism.local_errors` from public n, k, eps (docs/lattice.md): ``(the
-    batched local remap on window(n, k, W), the offset sum over d(w) <= W)``, ``W`` the radius of the bracket."""
-    from ..lattice.search import NEAR_TAIL
+    batched local remap on window(n, k, W), the offset sum over d(w) <= W)``, ``W`` the radius of the bracket.
+    ``orbits``: the corner release's route by orbits (:func:`orbit_route`): the search's table at the rows one
+    representative per orbit reads (a sixth of R(n), and the rows near the faces); the offset sum as without."""
+    from ..lattice.search import EDGE, NEAR_TAIL
 
     eps = float(epsilon)
     near, offsets = ball_size(k, eps, NEAR_TAIL), ball_size(k, eps, LOCAL_ERROR_TOL)
     R, Z = float(n_candidates(n, k)), float(_window_size(n, k, _radius(k, eps, LOCAL_ERROR_TOL)))
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
+    if orbits:
+        rows = R / 6.0 + 3.0 * (EDGE + 1) * (n + 1)
+        return c0 + c1 * rows * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
     return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
+
+
+def orbit_route(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
+    """Whether the corner release's exact errors take the route by orbits (``"corner remap, by orbits"``, from
+    public inputs): k = 3, a symmetric prior, one corner solved for three and ``n >=`` :data:`ORBIT_MIN_N`: the
+    local search one representative per orbit (:func:`~dpposterior.lattice.search.local_search_many`), its near ties
+    by the band table (planned at :data:`BAND_FALLBACK_SHARE`)."""
+    return (int(k) == 3 and bool(symmetric) and int(n) >= ORBIT_MIN_N
+            and corner_plan_sizes(int(n), int(k), float(epsilon), True).get("corners_solved") == 1)
 
 
 def batched_seconds(k: int, epsilon: float, inside: float, handed: float) -> tuple[float, float]:
@@ -501,9 +525,10 @@ def _table_rows_to(remap, n: int, m: NDArray[np.int64], W: int) -> tuple[NDArray
 
 
 @lru_cache(maxsize=2)
-def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
+def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: bool = False):
     """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
-    whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`)."""
+    whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`); ``orbits``
+    (:func:`orbit_route`): the fallback budget of the route by orbits (the same values)."""
     from ..lattice.corners import corner_errors, corner_local_outputs, corner_shape, default_depth
     from ..lattice.search import window_errors
 
@@ -893,12 +918,14 @@ class LatticeMechanism(Mechanism):
             return self._corner_plan_any(n, k, spec, what)
         from ..lattice.corners import edge_error_terms
 
-        local = self._local_plan(n, k, spec, what)
+        orbits = orbit_route(n, k, spec.epsilon, symmetric)
+        local = self._local_plan(n, k, spec, what, orbits)
         corner = corner_seconds(n, k, spec.epsilon, symmetric)
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum
         edge = EDGE_TERM_SECONDS * edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
-        return replace(local, route="corner remap", seconds=local.seconds + corner + edge,
+        return replace(local, route="corner remap, by orbits" if orbits else "corner remap",
+                       seconds=local.seconds + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon, symmetric)),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                               ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
@@ -970,9 +997,10 @@ class LatticeMechanism(Mechanism):
     def _advice(spec: ReleaseSpec) -> str:
         return "use --objective average" if spec.objective == Objective.WORST else "use a smaller n"
 
-    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False) -> Plan:
         """The plan of :meth:`local_errors` (k = 3, ``average``): its memory, the batched remap (a solve) and the
-        offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's)."""
+        offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's);
+        ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`)."""
         from ..lattice.search import EDGE, NEAR_TAIL
 
         near = ball_size(k, spec.epsilon, NEAR_TAIL)
@@ -984,7 +1012,7 @@ class LatticeMechanism(Mechanism):
         Dc = _radius(k, spec.epsilon, 1e-12)
         memory = 8.0 * (20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
                         + 8 * (n + 1) * near)
-        search, total = local_error_seconds(n, k, spec.epsilon)
+        search, total = local_error_seconds(n, k, spec.epsilon, orbits)
         return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
                     bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
@@ -1024,8 +1052,10 @@ class LatticeMechanism(Mechanism):
         if plan.route == "corner remap" and a.size >= 4:
             return _corner_errors_any(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
                                                                                                        spec))
-        if plan.route == "corner remap":
-            return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        if plan.route in ("corner remap", "corner remap, by orbits"):
+            orbits = plan.route == "corner remap, by orbits"
+            return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon,
+                                  self._max_fallback(int(n), a.size, spec, orbits), orbits)
         if plan.route == "batched local search":
             return _batched_errors(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
                                                                                                    spec, True))
@@ -1033,12 +1063,19 @@ class LatticeMechanism(Mechanism):
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
     @staticmethod
-    def _max_fallback(n: int, k: int, spec: ReleaseSpec) -> int:
+    def _max_fallback(n: int, k: int, spec: ReleaseSpec, orbits: bool = False) -> int:
         """The one-point searches the batched local remap may hand its near ties to: what the solve limit leaves after
         the planned search (a plan's seconds count none; their number depends on public n, k, eps only, and the run
-        stays within the limit, refusing in one line past it)."""
-        left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon)[0]
-        return max(1, int(left / (FALLBACK_SHARE * local_seconds(k, spec.epsilon))))
+        stays within the limit, refusing in one line past it).  ``orbits``: the corner release's route by orbits
+        (its search's estimate, and each search at :data:`BAND_FALLBACK_SHARE` where it reads a band table: past the
+        whole Jensen table, n > 511)."""
+        from ..lattice.remap import JENSEN_TABLE_ENTRIES
+        from ..lattice.search import fallback_band
+
+        left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon, orbits)[0]
+        band = orbits and k == 3 and (n + 1) ** 2 > JENSEN_TABLE_ENTRIES and fallback_band(n, spec.epsilon) > 0
+        share = BAND_FALLBACK_SHARE if band else FALLBACK_SHARE
+        return max(1, int(left / (share * local_seconds(k, spec.epsilon))))
 
     @staticmethod
     def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False) -> int:
