@@ -356,6 +356,33 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
             + tie_share(n) * parts * one_point_seconds(n, k, epsilon) + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
 
 
+#: At a symmetric prior the batched errors search one point per orbit under the permutations of the categories
+#: (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``): a plan counts ``ORBIT_SHARE[0] / k!`` of
+#: the window's points as searched (measured at k = 4, Dir(1,1,1,1), eps = 1: 7,153 orbits of 156,849 points at
+#: n = 20, 15,609 of 349,504 at n = 50: ~1/22), and ``ORBIT_SHARE[1]`` points searched again (grouped route, then
+#: the one-point search) per near tie (an orbit not certified, or a projection that is not the image of its sorted
+#: point's: 8,696 for 2,496 near ties at n = 20, 17,892 for 6,196 at n = 50).
+ORBIT_SHARE = (1.5, 3.0)
+
+
+def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]:
+    """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
+    public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
+    the near ties' one-point searches)`` (:data:`ORBIT_SHARE`; each part as :func:`batched_seconds` and
+    :func:`grouped_seconds` count it)."""
+    share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
+    eps = float(epsilon)
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
+    rows = float(n_candidates(n, k))
+    edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
+    parts = offwindow_parts(n, k, W) + edge
+    part = GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows)
+    table, _ = batched_seconds(k, eps, share * rows, 0.0)
+    searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
+    ties = tie_share(n) * parts
+    return searched, ties * (ORBIT_SHARE[1] * part + one_point_seconds(n, k, eps))
+
+
 def tie_share(n: int) -> float:
     """The share of the grouped route's parts a plan counts as near ties handed on (:data:`TIE_SHARE`)."""
     return min(1.0, TIE_SHARE / max(1, int(n)))
@@ -394,6 +421,14 @@ def symmetric_corners(prior) -> bool:
     from ..lattice.corners import symmetric_prior
 
     return len(prior) == 3 and symmetric_prior(prior)
+
+
+def _symmetric(prior) -> bool:
+    """Whether the (public) prior is symmetric (:func:`~dpposterior.lattice.corners.symmetric_prior`: every ``a_i``
+    equal), so that the batched errors may search one point per orbit (:func:`orbit_seconds`)."""
+    from ..lattice.corners import symmetric_prior
+
+    return symmetric_prior(prior)
 
 
 def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
@@ -516,15 +551,16 @@ def _local_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
 
 
 @lru_cache(maxsize=2)
-def _batched_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
+def _batched_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: bool = False):
     """The route ``"batched local search"`` (k >= 4) after its plan: the local search at every point of the window
-    (:func:`~dpposterior.lattice.batched.local_search_batch`), then the offset sum over ``d(w) <= W``
-    (:func:`~dpposterior.lattice.batched.window_errors_any`), ``tail = tail_bound(k, eps, W) <= 1e-5``."""
+    (:func:`~dpposterior.lattice.batched.local_search_batch`; ``orbits``: one per orbit at a symmetric prior, the same
+    outputs), then the offset sum over ``d(w) <= W`` (:func:`~dpposterior.lattice.batched.window_errors_any`),
+    ``tail = tail_bound(k, eps, W) <= 1e-5``."""
     from ..lattice.batched import local_search_batch, window_errors_any
     from ..lattice.noise import window
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
-    out = local_search_batch(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
+    out = local_search_batch(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback, orbits=orbits)
     return window_errors_any(a, n, epsilon, out, W)
 
 
@@ -802,7 +838,7 @@ class LatticeMechanism(Mechanism):
         if self.uses_corners(n, k, spec):
             return self._corner_plan(n, k, spec, what, symmetric_corners(prior))
         if spec.objective == Objective.AVERAGE and k >= 4 and not self.uses_window(n, k, spec):
-            return self._batched_plan(n, k, spec, what)
+            return self._batched_plan(n, k, spec, what, _symmetric(prior))
         return self._window_plan(prior, n, spec, what)
 
     def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
@@ -910,12 +946,13 @@ class LatticeMechanism(Mechanism):
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
                     advice="use a smaller n")
 
-    def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+    def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
         """The plan of the exact errors of ``average`` at k >= 4 where a draw runs the local search (route ``"batched
         local search"``): :func:`~dpposterior.lattice.batched.local_search_batch` at every point of the window (a
-        solve: its table over R(n), the one-point searches of the window's points off R(n) and of the near ties), then
-        the offset sum (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's),
-        with the bracket :data:`LOCAL_ERROR_TOL`."""
+        solve: its table over R(n), the one-point searches of the window's points off R(n) and of the near ties; at a
+        ``symmetric`` prior one search per orbit, :func:`orbit_seconds`), then the offset sum
+        (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's), with the
+        bracket :data:`LOCAL_ERROR_TOL`."""
         from ..lattice.batched import BLOCK_ENTRIES as BATCH_BLOCK
 
         eps = spec.epsilon
@@ -924,8 +961,11 @@ class LatticeMechanism(Mechanism):
         edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
         # the points off R(n) and those of R(n) with a count at most 1 (near ties): the grouped route, one search per
         # positive part
-        table, _ = batched_seconds(k, eps, rows, 0.0)
-        handed = grouped_seconds(n, k, eps, W, edge)
+        if symmetric:
+            table, handed = orbit_seconds(n, k, eps, W)
+        else:
+            table, _ = batched_seconds(k, eps, rows, 0.0)
+            handed = grouped_seconds(n, k, eps, W, edge)
         total = LOCAL_SUM_SECONDS * rows * ball_size(k, eps, LOCAL_ERROR_TOL)
         side = float(n + k * W + 1)
         # the window's points and outputs (2 k int64 each), its outputs on the grid (k int32 per grid point), the
@@ -947,8 +987,10 @@ class LatticeMechanism(Mechanism):
         if plan.route == "corner remap":
             return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
         if plan.route == "batched local search":
+            sym = _symmetric(a)
             return _batched_errors(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
-                                                                                                   spec, True))
+                                                                                                   spec, True, sym),
+                                   sym)
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
@@ -961,10 +1003,18 @@ class LatticeMechanism(Mechanism):
         return max(1, int(left / (FALLBACK_SHARE * local_seconds(k, spec.epsilon))))
 
     @staticmethod
-    def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False) -> int:
+    def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False, orbits: bool = False) -> int:
         """The one-point searches the batched local search (k >= 4) may hand on: what the solve limit leaves after its
-        table (and, over the ``window``, its grouped route: :func:`grouped_seconds`), at the estimated seconds of one
-        (:data:`BATCH_SECONDS`); past it the run refuses in one line."""
+        table (and, over the ``window``, its grouped route: :func:`grouped_seconds`, or by ``orbits``
+        :func:`orbit_seconds`), at the estimated seconds of one (:data:`BATCH_SECONDS`); past it the run refuses in
+        one line."""
+        if window and orbits:
+            W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
+            searched, _ = orbit_seconds(n, k, spec.epsilon, W)
+            part = GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(float(ball_size(k, spec.epsilon, 1e-12)),
+                                                             float(n_candidates(n, k)))
+            one = ORBIT_SHARE[1] * part + one_point_seconds(n, k, spec.epsilon)
+            return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - searched) / one))
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
         one = batched_seconds(k, spec.epsilon, 0.0, 1.0)[1]
