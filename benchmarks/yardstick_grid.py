@@ -11,12 +11,13 @@ Ratios: best release / bound (1.000 would be a release proven optimal).  Writes 
 the entries run replace those of the same prior, n and eps, the others are kept.  ``--no-compare`` takes the best
 releases from the entry it replaces (``releases_from`` says so).  ``--against SRC``: the yardstick alone also from
 another checkout's ``src`` (e.g. ``main``'s), run just before this one's, as the entry's ``before``;
-``--compare-against SRC``: ``compare`` also from that checkout, as ``before.compare`` (its cost, its best releases and
+``--compare-only``: no yardstick alone (the ratios over the bound ``compare`` prints); ``--compare-against SRC``:
+``compare`` also from that checkout, as ``before.compare`` (its cost, its best releases and
 its ``lattice (average)`` row).  Each entry records the ``lattice (average)`` row of ``compare`` (``lattice_average``:
 its average, worst and the average over the bound, or the line that says why it was not computed).
 
     python benchmarks/yardstick_grid.py [--eps 0.5,1,2] [--only-k 3] [--only-n 100,300] [--no-compare]
-                                        [--against <old>/src] [--compare-against <old>/src] [--out FILE]
+                                        [--against <old>/src] [--compare-only] [--compare-against <old>/src] [--out FILE]
 
 Grid: Dir(1,1,1) at n = 10, 20, 50, 100, 300, 1000 and Dir(1,1,1,1) at n = 10, 20, 50, 100.  The machine may be
 shared: load averages are recorded.
@@ -103,20 +104,23 @@ def compare_run(text: str, n: int, eps: float, env: dict, bound: float | None) -
 
 
 def one(prior, n: int, eps: float, env: dict, compare: bool, earlier: dict | None = None,
-        against: dict | None = None, compare_against: dict | None = None) -> dict:
+        against: dict | None = None, compare_against: dict | None = None, compare_only: bool = False) -> dict:
     text = ",".join(map(str, prior))
     out = {"prior": list(prior), "n": n, "epsilon": eps}
     if against is not None:
         out["before"] = alone(prior, n, eps, against)
-    code, stdout, stderr, cost = child(["-c", ONE, text, str(n), f"{eps:g}"], env)
-    out["yardstick_cost"] = cost
-    if code:
-        out["yardstick_error"] = stderr.strip().splitlines()[-1]
-        return out
-    doc = json.loads(stdout)
-    y = doc["yardstick"]
-    out["bound"] = y
-    out["plans"] = doc["plans"]
+    if compare_only:  # the bound compare prints (its share of compare's limit), no yardstick alone
+        y = {}
+    else:
+        code, stdout, stderr, cost = child(["-c", ONE, text, str(n), f"{eps:g}"], env)
+        out["yardstick_cost"] = cost
+        if code:
+            out["yardstick_error"] = stderr.strip().splitlines()[-1]
+            return out
+        doc = json.loads(stdout)
+        y = doc["yardstick"]
+        out["bound"] = y
+        out["plans"] = doc["plans"]
     if not compare:
         if earlier and "best_average" in earlier:
             out["releases_from"] = "the earlier compare run of this entry (its best rows; not re-run)"
@@ -136,6 +140,8 @@ def one(prior, n: int, eps: float, env: dict, compare: bool, earlier: dict | Non
         out["compare_error"] = stderr.strip().splitlines()[-1]
         return out
     doc = json.loads(stdout)
+    if compare_only:
+        y = {key: doc.get("yardstick", {}).get(key) for key in ("worst", "average")}
     out["lattice_average"] = lattice_average(doc, y["average"])
     if compare_against is not None:
         out.setdefault("before", {})["compare"] = compare_run(text, n, eps, compare_against, y["average"])
@@ -165,6 +171,8 @@ def main() -> None:
     p.add_argument("--only-n", default=None, help="comma-separated sizes to run (default: the whole grid)")
     p.add_argument("--no-compare", action="store_true")
     p.add_argument("--against", default=None, help="another checkout's src: its yardstick alone as 'before'")
+    p.add_argument("--compare-only", action="store_true",
+                   help="no yardstick alone: the ratios over the bound compare prints")
     p.add_argument("--compare-against", default=None, help="another checkout's src: its compare as 'before.compare'")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "yardstick_grid.json"))
     args = p.parse_args()
@@ -183,11 +191,11 @@ def main() -> None:
             continue
         for eps in (float(e) for e in args.eps.split(",")):
             earlier = next((c for c in calls if key(c) == (tuple(prior), n, eps)), None)
-            r = one(prior, n, eps, env, not args.no_compare, earlier, against, compare_against)
+            r = one(prior, n, eps, env, not args.no_compare, earlier, against, compare_against, args.compare_only)
             calls = [r if key(c) == key(r) else c for c in calls] if earlier else [*calls, r]
             b = r.get("bound", {})
             print(f"k={len(prior)} n={n:5d} eps={eps:g}: bound worst {b.get('worst', float('nan')):.5f} "
-                  f"average {b.get('average', float('nan')):.5f} ({r['yardstick_cost']['cpu_seconds']} s CPU); "
+                  f"average {b.get('average', float('nan')):.5f} ({r.get('yardstick_cost', {}).get('cpu_seconds')} s CPU); "
                   f"best/bound worst {r.get('worst_ratio')} average {r.get('average_ratio')}; compare "
                   f"{r.get('compare_cost', {}).get('cpu_seconds')} s CPU {r.get('compare_cost', {}).get('peak_mb')} MB "
                   f"{r.get('compare_error', '')}", flush=True)

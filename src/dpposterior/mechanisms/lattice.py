@@ -357,30 +357,35 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
 
 
 #: At a symmetric prior the batched errors search one point per orbit under the permutations of the categories
-#: (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``): a plan counts ``ORBIT_SHARE[0] / k!`` of
-#: the window's points as searched (measured at k = 4, Dir(1,1,1,1), eps = 1: 7,153 orbits of 156,849 points at
-#: n = 20, 15,609 of 349,504 at n = 50: ~1/22), and ``ORBIT_SHARE[1]`` points searched again (grouped route, then
-#: the one-point search) per near tie (an orbit not certified, or a projection that is not the image of its sorted
-#: point's: 8,696 for 2,496 near ties at n = 20, 17,892 for 6,196 at n = 50).
-ORBIT_SHARE = (1.5, 3.0)
+#: (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``).  A plan counts ``ORBIT_SHARE[0] / k!``
+#: of the window's points as searched (measured at k = 4, Dir(1,1,1,1), eps = 1: 7,153 orbits of 156,849 points at
+#: n = 20, 15,609 of 349,504 at n = 50: ~1/22), the near ties as ``ORBIT_SHARE[1] / sqrt(n)`` of the positive parts
+#: (orbits not certified, each point a one-point search: 2,236 of 20,862 at n = 10, 2,496 of 41,302 at n = 20, 6,196
+#: of 147,022 at n = 50; eps = 2: 888 of 13,242 at n = 20, 2,332 of 58,062 at n = 50), and ``ORBIT_SHARE[2]`` points
+#: searched again (the grouped route) per near tie (8,696 for 2,496 at n = 20, 17,892 for 6,196 at n = 50).  Each
+#: point searched costs ``ORBIT_PART[0] + ORBIT_PART[1] x`` its data sets (``min(|ball of Dc|, |R(n)|)``), fitted
+#: with the one-point searches' :data:`ONE_POINT_SECONDS` to CPU s on the 2 shared cores at load 12-15 (2026-11-29,
+#: the searches alone, the orbits / the points searched again / the near ties): n = 20, eps = 1: 0.58 / 0.70 / 3.1 s;
+#: n = 50, eps = 2: 1.27 / 1.24 / 2.7 s; n = 50, eps = 1: see docs/lattice.md.
+ORBIT_SHARE = (1.5, 0.35, 3.5)
+ORBIT_PART = (3e-5, 3e-8)
 
 
 def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]:
     """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
     public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
-    the near ties' one-point searches)`` (:data:`ORBIT_SHARE`; each part as :func:`batched_seconds` and
-    :func:`grouped_seconds` count it)."""
+    the near ties' one-point searches)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`)."""
     share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
     rows = float(n_candidates(n, k))
     edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
     parts = offwindow_parts(n, k, W) + edge
-    part = GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows)
+    part = ORBIT_PART[0] + ORBIT_PART[1] * min(ball, rows)
     table, _ = batched_seconds(k, eps, share * rows, 0.0)
     searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
-    ties = tie_share(n) * parts
-    return searched, ties * (ORBIT_SHARE[1] * part + one_point_seconds(n, k, eps))
+    ties = min(1.0, ORBIT_SHARE[1] / math.sqrt(max(1, int(n)))) * parts
+    return searched, ties * (ORBIT_SHARE[2] * part + one_point_seconds(n, k, eps))
 
 
 def tie_share(n: int) -> float:
@@ -1011,9 +1016,9 @@ class LatticeMechanism(Mechanism):
         if window and orbits:
             W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
             searched, _ = orbit_seconds(n, k, spec.epsilon, W)
-            part = GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(float(ball_size(k, spec.epsilon, 1e-12)),
-                                                             float(n_candidates(n, k)))
-            one = ORBIT_SHARE[1] * part + one_point_seconds(n, k, spec.epsilon)
+            part = ORBIT_PART[0] + ORBIT_PART[1] * min(float(ball_size(k, spec.epsilon, 1e-12)),
+                                                       float(n_candidates(n, k)))
+            one = ORBIT_SHARE[2] * part + one_point_seconds(n, k, spec.epsilon)
             return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - searched) / one))
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
