@@ -137,10 +137,11 @@ def test_k3_numbers_unchanged_the_generic_sum_is_window_errors_bit_for_bit():
     assert MECHANISMS["lattice"].plan(Task.ERRORS, spec, np.ones(3), 300).route == "local search"
 
 
-def test_the_route_planned_at_k4_is_the_route_run(monkeypatch):
+@pytest.mark.parametrize("prior", [(1.0, 2.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)])
+def test_the_route_planned_at_k4_is_the_route_run(monkeypatch, prior):
     """With the draws on the local search at small n (the window's draw budget set to 0), the errors of
-    lattice~average at k = 4 are planned as the batched local search, run by it, and equal the errors by their
-    definition within the float sum's rounding; the bracket is the plan's."""
+    lattice~average at k = 4 are planned as the batched local search, run by it (by orbits at the symmetric prior),
+    and equal the errors by their definition within the float sum's rounding; the bracket is the plan's."""
     monkeypatch.setattr(lattice_module, "DENSE_DRAW_SECONDS", 0.0)
     monkeypatch.setattr(lattice_module, "LOCAL_ERROR_TOL", 1e-3)
     lattice_module._batched_errors.cache_clear()
@@ -151,12 +152,13 @@ def test_the_route_planned_at_k4_is_the_route_run(monkeypatch):
         ran.append(args)
         return real(*args)
     monkeypatch.setattr(lattice_module, "_batched_errors", counted)
-    a, n, eps = np.array([1.0, 2.0, 1.0, 1.0]), 3, 3.0
+    a, n, eps = np.array(prior), 3, 3.0
     spec = ReleaseSpec.of("lattice", eps, objective="average")
     plan = MECHANISMS["lattice"].plan(Task.ERRORS, spec, a, n)
     assert plan.route == "batched local search" and plan.fits and plan.bracket == 1e-3
     e = dp.expected_errors(spec, a, n)
     assert ran and e.tail <= plan.bracket
+    assert ran[0][-1] == bool(np.all(a == a[0]))  # one search per orbit at the symmetric prior only
     W = radius_for(4, eps, 1e-3)
     Z = window(n, 4, W)
     T = {tuple(z): local_bayes_search(a, n, eps, z) for z in Z}
