@@ -381,11 +381,15 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     rows = float(n_candidates(n, k))
     edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
     parts = offwindow_parts(n, k, W) + edge
-    part = ORBIT_PART[0] + ORBIT_PART[1] * min(ball, rows)
+    # the data sets of a search at a point on a face: the ball's points with that count >= 0, at most about half
+    # of the ball (v and -v), and at most R(n)
+    near = min(ball / 2.0, rows)
+    part = ORBIT_PART[0] + ORBIT_PART[1] * near
     table, _ = batched_seconds(k, eps, share * rows, 0.0)
     searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
     ties = min(1.0, ORBIT_SHARE[1] / math.sqrt(max(1, int(n)))) * parts
-    return searched, ties * (ORBIT_SHARE[2] * part + one_point_seconds(n, k, eps))
+    one = ONE_POINT_SECONDS[0] + ONE_POINT_SECONDS[1] * near + ONE_POINT_SECONDS[2] * ball
+    return searched, ties * (ORBIT_SHARE[2] * part + one)
 
 
 def tie_share(n: int) -> float:
@@ -1016,9 +1020,10 @@ class LatticeMechanism(Mechanism):
         if window and orbits:
             W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
             searched, _ = orbit_seconds(n, k, spec.epsilon, W)
-            part = ORBIT_PART[0] + ORBIT_PART[1] * min(float(ball_size(k, spec.epsilon, 1e-12)),
-                                                       float(n_candidates(n, k)))
-            one = ORBIT_SHARE[2] * part + one_point_seconds(n, k, spec.epsilon)
+            ball = float(ball_size(k, spec.epsilon, 1e-12))
+            near = min(ball / 2.0, float(n_candidates(n, k)))  # as orbit_seconds counts a point on a face
+            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near) + ONE_POINT_SECONDS[0]
+                   + ONE_POINT_SECONDS[1] * near + ONE_POINT_SECONDS[2] * ball)
             return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - searched) / one))
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
