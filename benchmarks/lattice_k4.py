@@ -28,6 +28,9 @@ ERRORS += [("errors", 3, n, eps, {}) for n in (300, 1000) for eps in (0.5, 1.0, 
 #: the run)
 ERRORS += [("errors", 4, n, 3.0, {}) for n in (20, 40)]
 ERRORS += [("errors", 4, 20, 2.0, {"DPPOSTERIOR_MAX_SOLVE_SECONDS": "1e5"})]
+#: one search per orbit (a symmetric prior): k = 4, n = 50 and 100 past the default solve limit
+ERRORS += [("errors", 4, 50, 1.0, {"DPPOSTERIOR_MAX_SOLVE_SECONDS": "1e5"}),
+           ("errors", 4, 100, 2.0, {"DPPOSTERIOR_MAX_SOLVE_SECONDS": "1e5"})]
 #: (what, counts, eps, tol, extra environment): the pmf at one data set (arXiv draft Fig. 3c's c)
 PMF = [("pmf", (25, 25, 25, 25), 1.0, 1e-5, {}), ("pmf", (25, 25, 25, 25), 1.0, 1e-9,
                                                    {"DPPOSTERIOR_MAX_SOLVE_SECONDS": "1e5"})]

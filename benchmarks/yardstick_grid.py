@@ -10,10 +10,14 @@ For each setting, two processes, each timed by its CPU seconds (user + system, `
 Ratios: best release / bound (1.000 would be a release proven optimal).  Writes ``benchmarks/yardstick_grid.json``:
 the entries run replace those of the same prior, n and eps, the others are kept.  ``--no-compare`` takes the best
 releases from the entry it replaces (``releases_from`` says so).  ``--against SRC``: the yardstick alone also from
-another checkout's ``src`` (e.g. ``main``'s), run just before this one's, as the entry's ``before``.
+another checkout's ``src`` (e.g. ``main``'s), run just before this one's, as the entry's ``before``;
+``--compare-only``: no yardstick alone (the ratios over the bound ``compare`` prints); ``--compare-against SRC``:
+``compare`` also from that checkout, as ``before.compare`` (its cost, its best releases and
+its ``lattice (average)`` row).  Each entry records the ``lattice (average)`` row of ``compare`` (``lattice_average``:
+its average, worst and the average over the bound, or the line that says why it was not computed).
 
     python benchmarks/yardstick_grid.py [--eps 0.5,1,2] [--only-k 3] [--only-n 100,300] [--no-compare]
-                                        [--against <old>/src] [--out FILE]
+                                        [--against <old>/src] [--compare-only] [--compare-against <old>/src] [--out FILE]
 
 Grid: Dir(1,1,1) at n = 10, 20, 50, 100, 300, 1000 and Dir(1,1,1,1) at n = 10, 20, 50, 100.  The machine may be
 shared: load averages are recorded.
@@ -74,21 +78,49 @@ def alone(prior, n: int, eps: float, env: dict) -> dict:
     return {"yardstick_cost": cost, "bound": doc["yardstick"], "plans": doc["plans"]}
 
 
+def lattice_average(doc: dict, bound: float | None) -> dict:
+    """The ``lattice (average)`` row of a ``compare --json`` document: its errors and the average over ``bound``, or
+    why it was not computed."""
+    row = next((r for r in doc["releases"] if r["release"] == "lattice (average)"), None)
+    if row is None:
+        return {"missing": True}
+    if "error" in row:
+        return {"not_computed": row["error"]}
+    return {"average": row["average_expected_error"], "worst": row["worst_expected_error"],
+            "average_ratio": ratio(row["average_expected_error"], bound)}
+
+
+def compare_run(text: str, n: int, eps: float, env: dict, bound: float | None) -> dict:
+    """``compare --json`` in its own process (the ``src`` of ``env``): cost, best releases, the lattice average row."""
+    code, stdout, stderr, cost = child(["-m", "dpposterior", "compare", "--prior", text, "--n", str(n), "--epsilon",
+                                        f"{eps:g}", "--json"], env)
+    if code:
+        return {"compare_cost": cost, "compare_error": stderr.strip().splitlines()[-1]}
+    doc = json.loads(stdout)
+    done = [r for r in doc["releases"] if "error" not in r]
+    a = min(done, key=lambda r: r["average_expected_error"]) if done else None
+    return {"compare_cost": cost, "lattice_average": lattice_average(doc, bound),
+            "best_average": {"release": a["release"], "error": a["average_expected_error"]} if a else None}
+
+
 def one(prior, n: int, eps: float, env: dict, compare: bool, earlier: dict | None = None,
-        against: dict | None = None) -> dict:
+        against: dict | None = None, compare_against: dict | None = None, compare_only: bool = False) -> dict:
     text = ",".join(map(str, prior))
     out = {"prior": list(prior), "n": n, "epsilon": eps}
     if against is not None:
         out["before"] = alone(prior, n, eps, against)
-    code, stdout, stderr, cost = child(["-c", ONE, text, str(n), f"{eps:g}"], env)
-    out["yardstick_cost"] = cost
-    if code:
-        out["yardstick_error"] = stderr.strip().splitlines()[-1]
-        return out
-    doc = json.loads(stdout)
-    y = doc["yardstick"]
-    out["bound"] = y
-    out["plans"] = doc["plans"]
+    if compare_only:  # the bound compare prints (its share of compare's limit), no yardstick alone
+        y = {}
+    else:
+        code, stdout, stderr, cost = child(["-c", ONE, text, str(n), f"{eps:g}"], env)
+        out["yardstick_cost"] = cost
+        if code:
+            out["yardstick_error"] = stderr.strip().splitlines()[-1]
+            return out
+        doc = json.loads(stdout)
+        y = doc["yardstick"]
+        out["bound"] = y
+        out["plans"] = doc["plans"]
     if not compare:
         if earlier and "best_average" in earlier:
             out["releases_from"] = "the earlier compare run of this entry (its best rows; not re-run)"
@@ -108,6 +140,11 @@ def one(prior, n: int, eps: float, env: dict, compare: bool, earlier: dict | Non
         out["compare_error"] = stderr.strip().splitlines()[-1]
         return out
     doc = json.loads(stdout)
+    if compare_only:
+        y = {key: doc.get("yardstick", {}).get(key) for key in ("worst", "average")}
+    out["lattice_average"] = lattice_average(doc, y["average"])
+    if compare_against is not None:
+        out.setdefault("before", {})["compare"] = compare_run(text, n, eps, compare_against, y["average"])
     done = [r for r in doc["releases"] if "error" not in r]
     if done:
         w = min(done, key=lambda r: r["worst_expected_error"])
@@ -134,10 +171,14 @@ def main() -> None:
     p.add_argument("--only-n", default=None, help="comma-separated sizes to run (default: the whole grid)")
     p.add_argument("--no-compare", action="store_true")
     p.add_argument("--against", default=None, help="another checkout's src: its yardstick alone as 'before'")
+    p.add_argument("--compare-only", action="store_true",
+                   help="no yardstick alone: the ratios over the bound compare prints")
+    p.add_argument("--compare-against", default=None, help="another checkout's src: its compare as 'before.compare'")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "yardstick_grid.json"))
     args = p.parse_args()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     against = dict(os.environ, PYTHONPATH=args.against) if args.against else None
+    compare_against = dict(os.environ, PYTHONPATH=args.compare_against) if args.compare_against else None
     path = pathlib.Path(args.out)
     calls = json.loads(path.read_text())["calls"] if path.exists() else []
 
@@ -150,15 +191,25 @@ def main() -> None:
             continue
         for eps in (float(e) for e in args.eps.split(",")):
             earlier = next((c for c in calls if key(c) == (tuple(prior), n, eps)), None)
-            r = one(prior, n, eps, env, not args.no_compare, earlier, against)
+            r = one(prior, n, eps, env, not args.no_compare, earlier, against, compare_against, args.compare_only)
             calls = [r if key(c) == key(r) else c for c in calls] if earlier else [*calls, r]
             b = r.get("bound", {})
             print(f"k={len(prior)} n={n:5d} eps={eps:g}: bound worst {b.get('worst', float('nan')):.5f} "
-                  f"average {b.get('average', float('nan')):.5f} ({r['yardstick_cost']['cpu_seconds']} s CPU); "
+                  f"average {b.get('average', float('nan')):.5f} ({r.get('yardstick_cost', {}).get('cpu_seconds')} s CPU); "
                   f"best/bound worst {r.get('worst_ratio')} average {r.get('average_ratio')}; compare "
                   f"{r.get('compare_cost', {}).get('cpu_seconds')} s CPU {r.get('compare_cost', {}).get('peak_mb')} MB "
                   f"{r.get('compare_error', '')}", flush=True)
-            if "before" in r:
+            if "lattice_average" in r:
+                la = r["lattice_average"]
+                print(f"    lattice (average): {la.get('average')} (worst {la.get('worst')}), over the bound "
+                      f"{la.get('average_ratio')} {la.get('not_computed', '')}", flush=True)
+            if "compare" in r.get("before", {}):
+                bc = r["before"]["compare"]
+                la = bc.get("lattice_average", {})
+                print(f"    before: compare {bc['compare_cost']['cpu_seconds']} s CPU {bc['compare_cost']['peak_mb']} MB;"
+                      f" lattice (average) {la.get('average')} over the bound {la.get('average_ratio')} "
+                      f"{la.get('not_computed', '')}", flush=True)
+            if "bound" in r.get("before", {}):
                 bb = r["before"].get("bound", {})
                 print(f"    before: bound worst {bb.get('worst', float('nan')):.5f} average "
                       f"{bb.get('average', float('nan')):.5f} ({r['before']['yardstick_cost']['cpu_seconds']} s CPU); "

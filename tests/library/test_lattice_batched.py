@@ -137,10 +137,11 @@ def test_k3_numbers_unchanged_the_generic_sum_is_window_errors_bit_for_bit():
     assert MECHANISMS["lattice"].plan(Task.ERRORS, spec, np.ones(3), 300).route == "local search"
 
 
-def test_the_route_planned_at_k4_is_the_route_run(monkeypatch):
+@pytest.mark.parametrize("prior", [(1.0, 2.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)])
+def test_the_route_planned_at_k4_is_the_route_run(monkeypatch, prior):
     """With the draws on the local search at small n (the window's draw budget set to 0), the errors of
-    lattice~average at k = 4 are planned as the batched local search, run by it, and equal the errors by their
-    definition within the float sum's rounding; the bracket is the plan's."""
+    lattice~average at k = 4 are planned as the batched local search, run by it (by orbits at the symmetric prior),
+    and equal the errors by their definition within the float sum's rounding; the bracket is the plan's."""
     monkeypatch.setattr(lattice_module, "DENSE_DRAW_SECONDS", 0.0)
     monkeypatch.setattr(lattice_module, "LOCAL_ERROR_TOL", 1e-3)
     lattice_module._batched_errors.cache_clear()
@@ -151,12 +152,13 @@ def test_the_route_planned_at_k4_is_the_route_run(monkeypatch):
         ran.append(args)
         return real(*args)
     monkeypatch.setattr(lattice_module, "_batched_errors", counted)
-    a, n, eps = np.array([1.0, 2.0, 1.0, 1.0]), 3, 3.0
+    a, n, eps = np.array(prior), 3, 3.0
     spec = ReleaseSpec.of("lattice", eps, objective="average")
     plan = MECHANISMS["lattice"].plan(Task.ERRORS, spec, a, n)
     assert plan.route == "batched local search" and plan.fits and plan.bracket == 1e-3
     e = dp.expected_errors(spec, a, n)
     assert ran and e.tail <= plan.bracket
+    assert ran[0][-1] == bool(np.all(a == a[0]))  # one search per orbit at the symmetric prior only
     W = radius_for(4, eps, 1e-3)
     Z = window(n, 4, W)
     T = {tuple(z): local_bayes_search(a, n, eps, z) for z in Z}
@@ -266,3 +268,46 @@ def test_k4_errors_at_n10_are_planned_within_the_solve_limit():
     spec = ReleaseSpec.of("lattice", 1.0, objective="average")
     plan = MECHANISMS["lattice"].plan(Task.ERRORS, spec, np.ones(4), 10)
     assert plan.route == "batched local search" and plan.fits and plan.seconds < 45
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from([0.5, 1.0, 2.0]), st.integers(1, 8), st.sampled_from([1.0, 1.5, 2.0, 3.0]),
+       st.integers(1, 3))
+def test_one_search_per_orbit_is_the_one_point_search_at_every_point(ai, n, eps, W):
+    """At a symmetric prior, the batched search by orbits (one sorted point searched per orbit of the categories'
+    permutations, its output permuted back where certified and the projections agree) against the one-point search
+    (the definition a draw runs) at every point of a window, and against the search without orbits."""
+    a = np.full(4, ai)
+    Z = window(n, 4, W)
+    stats = {}
+    got = local_search_batch(a, n, eps, Z, orbits=True, stats=stats)
+    want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
+    assert np.array_equal(got, want)
+    assert np.array_equal(got, local_search_batch(a, n, eps, Z))
+    assert stats["orbits"] < len(Z) and stats["mapped"] + stats["left"] == len(Z)
+
+
+def test_orbits_at_a_prior_that_is_not_symmetric_is_the_search_without_them():
+    a, n, eps = (1.0, 1.0, 1.0, 2.0), 5, 1.5
+    Z = window(n, 4, 2)
+    stats = {}
+    got = local_search_batch(a, n, eps, Z, orbits=True, stats=stats)
+    assert "orbits" not in stats
+    assert np.array_equal(got, np.stack([local_bayes_search(a, n, eps, z) for z in Z]))
+
+
+def test_the_projection_breaks_ties_by_index_so_orbits_check_it():
+    """``project`` takes the excess from the first of equal largest counts, so the projection of a permuted point is
+    not always the permuted projection (what the orbit route checks before it permutes an output back): the points
+    where it is not are counted as left and searched themselves."""
+    z, s = np.array([3, 3, 1, -1]), np.array([1, 0, 2, 3])  # s swaps the two equal counts: z[s] is z
+    assert np.array_equal(z[s], z) and not np.array_equal(project(z[s], 6)[0], project(z, 6)[0][s])
+    stats = {}
+    Z = window(6, 4, 2)
+    got = local_search_batch(np.ones(4), 6, 1.5, Z, orbits=True, stats=stats)
+    assert np.array_equal(got, np.stack([local_bayes_search(np.ones(4), 6, 1.5, z) for z in Z]))
+    perm = np.argsort(-Z, axis=1, kind="stable")
+    u = np.take_along_axis(Z, perm, axis=1)
+    image = np.empty_like(Z)
+    image[np.arange(len(Z))[:, None], perm] = project(u, 6)
+    assert stats["left"] >= np.count_nonzero(~np.all(image == project(Z, 6), axis=1)) > 0

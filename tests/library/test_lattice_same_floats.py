@@ -91,6 +91,19 @@ def test_tabled_losses_are_the_per_call_floats(k, n, prior, seed):
     assert got.tobytes() == want.tobytes()
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 4), st.integers(1, 2000), st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.5, 7.0]), min_size=4,
+                                                         max_size=4), st.integers(0, 2**32 - 1))
+def test_per_call_losses_gathered_by_rows_are_the_per_call_floats(k, n, prior, seed):
+    """Past the tables (or without n): each coordinate's ``J`` gathered as the outputs' columns, then the data sets'
+    rows: the same floats as indexing both at once."""
+    a = np.array(prior[:k])
+    rng = np.random.default_rng(seed)
+    pts = rng.multinomial(n, np.full(k, 1.0 / k), size=300).astype(np.int64)
+    cs, rs = pts[:287], pts[287:]
+    assert rm._local_hellinger(a, cs, rs).tobytes() == local_hellinger_per_call(a, cs, rs).tobytes()
+
+
 def test_one_point_search_is_unchanged_by_its_tables(monkeypatch):
     a, n, eps = np.array([1.0, 2.0, 0.5]), 12, 0.5
     Z = rm.window(n, 3, 6)[::7]

@@ -137,12 +137,13 @@ def _keys(r: NDArray[np.int64], n: int) -> NDArray[np.int64]:
 
 
 def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, max_fallback: int | None = None,
-                       stats: dict | None = None) -> NDArray[np.int64]:
+                       stats: dict | None = None, orbits: bool = False) -> NDArray[np.int64]:
     """``local_bayes_search(prior, n, epsilon, z)`` (its defaults) for every row ``z`` of ``Z`` (any k >= 3, each row
     summing to n), the z in R(n) computed together (module docstring; docs/lattice.md).  Equal output at every z.
 
     ``max_fallback``: most z handed to the one-point search before a one-line refusal (None: no limit); ``stats``:
-    filled with ``{"points", "fallback", "decided"}``."""
+    filled with ``{"points", "fallback", "decided"}``; ``orbits``: at a symmetric prior, one search per orbit of the
+    points under permutations of the categories (:func:`_orbit_search`; the same outputs)."""
     a = _validate.prior(prior)
     k = a.size
     if k < 3:
@@ -151,6 +152,55 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
     Z = np.asarray(Z, dtype=np.int64).reshape(-1, k)
     if np.any(Z.sum(axis=1) != n):
         raise InputError("every z must sum to n")
+    if orbits and np.all(a == a[0]):
+        return _orbit_search(a, n, eps, Z, max_fallback, stats)
+    return _search(a, n, eps, Z, max_fallback, stats)
+
+
+def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
+                  stats: dict | None) -> NDArray[np.int64]:
+    """:func:`local_search_batch` at a symmetric prior (every ``a_i`` equal), one search per orbit of the points of
+    ``Z`` under the permutations of the categories.
+
+    Each z is sorted (decreasing counts; ``z = s(u)`` for its sorted form ``u`` and a permutation ``s``) and the
+    distinct sorted points are searched, certified outputs only (no one-point search).  Proof that a z whose ``u`` is
+    certified with output ``r`` and whose projection is the image of ``u``'s (``project(z) = s(project(u))``: the
+    projection breaks ties by index, so this is checked, not assumed) has the one-point search's output ``s(r)``: at
+    a symmetric prior ``pi(s(c)) = pi(c)``, ``L(s(c), s(r)) = L(c, r)``, ``d(s(z), s(c)) = d(z, c)`` and R(n), the
+    data-set ball around ``project(z) = s(project(u))`` and the output balls are the images of ``u``'s, so every exact
+    sum of the search at z (the kept set's risk bounds, the totals ``T``, ``T+``, the tails) equals the one at ``u`` of
+    the permuted output.  The certificate (module docstring) bounds the one-point search's computed risks by intervals
+    around those exact sums (the float error ``mu`` holds for any order of the terms), so at z each step's certified
+    strict minimiser is the image of ``u``'s, and the step rule (stay, return inside the ball, or move) reads distances
+    only: the search at z walks the images of ``u``'s centres and returns ``s(r)``.  The other z (an uncertified
+    ``u``: near ties, exact ones common at a symmetric prior; or a projection that is not the image) are searched as
+    :func:`_search` does, the one-point search included."""
+    perm = np.argsort(-Z, axis=1, kind="stable")  # z[perm[j]] = u[j]
+    U, back = np.unique(np.take_along_axis(Z, perm, axis=1), axis=0, return_inverse=True)
+    back = back.reshape(-1)
+    ustats: dict = {}
+    got, ok = _search(a, n, eps, U, None, ustats, certified=True)
+    out = np.empty_like(Z)
+    rows = np.arange(len(Z))[:, None]
+    out[rows, perm] = got[back]  # out[perm[j]] = r[j]
+    image = np.empty_like(Z)
+    image[rows, perm] = project(U, n)[back]
+    mapped = ok[back] & np.all(image == project(Z, n), axis=1)
+    left = np.flatnonzero(~mapped)
+    lstats: dict = {}
+    if left.size:
+        out[left] = _search(a, n, eps, Z[left], max_fallback, lstats)
+    if stats is not None:
+        stats.update(points=len(Z), fallback=lstats.get("fallback", 0), decided=len(Z) - lstats.get("fallback", 0),
+                     orbits=len(U), mapped=int(mapped.sum()), left=int(left.size))
+    return out
+
+
+def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
+            stats: dict | None, certified: bool = False):
+    """:func:`local_search_batch` after its checks; ``certified``: no one-point search, returning ``(outputs, whether
+    each is certified)`` (an uncertified row's output is undefined)."""
+    k = a.size
     Dc = radius_for(k, eps, 1e-12)
     rho = batch_radius(k, eps)
     sums = _Sums(a, n, eps, rho)
@@ -217,6 +267,13 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
     got, ok = _grouped_search(a, n, eps, Z[reps], mu)
     out[reps[ok]] = got[ok]
     handed = reps[~ok]
+    if certified:
+        decided[reps[ok]] = True
+        decided[rest] = decided[reps[back.reshape(-1)]]
+        out[rest] = out[reps[back.reshape(-1)]]
+        if stats is not None:
+            stats.update(points=len(Z), decided=int(decided.sum()))
+        return out, decided
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
     for j in handed:
         out[j] = fb(a, n, eps, Z[j])

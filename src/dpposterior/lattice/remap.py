@@ -477,9 +477,11 @@ def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[
     (the caller's guarantee: every ``|c_i - r_i| <= band``), from :func:`_jensen_band` (the same floats either way,
     summed in the same order)."""
     log_bc = np.zeros((len(cs), len(rs)))
+    # each gather as the columns of the outputs, then their rows at the data sets (np.take of whole rows: the same
+    # entries as indexing both at once, ~10x faster over many data sets)
     if n is not None and (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES:
         for i in range(a.size):
-            log_bc += _jensen_table(float(a[i]), int(n))[cs[:, i].reshape(-1, 1), rs[:, i].reshape(1, -1)]
+            log_bc += np.take(_jensen_table(float(a[i]), int(n))[:, rs[:, i]], cs[:, i], axis=0)
         return hellinger_from_log_bc(log_bc, out=log_bc)
     if n is not None and band > 0:  # the caller's guarantee: every |c_i - r_i| <= band
         width = 2 * int(band)
@@ -491,7 +493,7 @@ def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[
         uc, ic = np.unique(cs[:, i], return_inverse=True)
         ur, ir = np.unique(rs[:, i], return_inverse=True)
         J = lgamma_jensen_gap(a[i] + uc[:, None].astype(np.float64), a[i] + ur[None, :].astype(np.float64))
-        log_bc += J[ic.reshape(-1, 1), ir.reshape(1, -1)]
+        log_bc += np.take(J[:, ir.reshape(-1)], ic.reshape(-1), axis=0)
     return hellinger_from_log_bc(log_bc, out=log_bc)
 
 

@@ -416,6 +416,42 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
             + tie_share(n) * parts * one_point_seconds(n, k, epsilon) + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
 
 
+#: At a symmetric prior the batched errors search one point per orbit under the permutations of the categories
+#: (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``).  A plan counts ``ORBIT_SHARE[0] / k!``
+#: of the window's points as searched (measured at k = 4, Dir(1,1,1,1), eps = 1: 7,153 orbits of 156,849 points at
+#: n = 20, 15,609 of 349,504 at n = 50: ~1/22), the near ties as ``ORBIT_SHARE[1] / sqrt(n)`` of the positive parts
+#: (orbits not certified, each point a one-point search: 2,236 of 20,862 at n = 10, 2,496 of 41,302 at n = 20, 6,196
+#: of 147,022 at n = 50; eps = 2: 888 of 13,242 at n = 20, 2,332 of 58,062 at n = 50), and ``ORBIT_SHARE[2]`` points
+#: searched again (the grouped route) per near tie (8,696 for 2,496 at n = 20, 17,892 for 6,196 at n = 50).  Each
+#: point searched costs ``ORBIT_PART[0] + ORBIT_PART[1] x`` its data sets (``min(|ball of Dc|, |R(n)|)``), fitted
+#: with the one-point searches' :data:`ONE_POINT_SECONDS` to CPU s on the 2 shared cores at load 12-15 (2026-11-29,
+#: the searches alone, the orbits / the points searched again / the near ties): n = 20, eps = 1: 0.58 / 0.70 / 3.1 s;
+#: n = 50, eps = 2: 1.27 / 1.24 / 2.7 s; n = 50, eps = 1: see docs/lattice.md.
+ORBIT_SHARE = (1.5, 0.35, 3.5)
+ORBIT_PART = (3e-5, 3e-8)
+
+
+def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]:
+    """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
+    public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
+    the near ties' one-point searches)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`)."""
+    share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
+    eps = float(epsilon)
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
+    rows = float(n_candidates(n, k))
+    edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
+    parts = offwindow_parts(n, k, W) + edge
+    # the data sets of a search at a point on a face: the ball's points with that count >= 0, at most about half
+    # of the ball (v and -v), and at most R(n)
+    near = min(ball / 2.0, rows)
+    part = ORBIT_PART[0] + ORBIT_PART[1] * near
+    table, _ = batched_seconds(k, eps, share * rows, 0.0)
+    searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
+    ties = min(1.0, ORBIT_SHARE[1] / math.sqrt(max(1, int(n)))) * parts
+    one = ONE_POINT_SECONDS[0] + ONE_POINT_SECONDS[1] * near + ONE_POINT_SECONDS[2] * ball
+    return searched, ties * (ORBIT_SHARE[2] * part + one)
+
+
 def tie_share(n: int) -> float:
     """The share of the grouped route's parts a plan counts as near ties handed on (:data:`TIE_SHARE`)."""
     return min(1.0, TIE_SHARE / max(1, int(n)))
@@ -454,6 +490,14 @@ def symmetric_corners(prior) -> bool:
     from ..lattice.corners import symmetric_prior
 
     return len(prior) == 3 and symmetric_prior(prior)
+
+
+def _symmetric(prior) -> bool:
+    """Whether the (public) prior is symmetric (:func:`~dpposterior.lattice.corners.symmetric_prior`: every ``a_i``
+    equal), so that the batched errors may search one point per orbit (:func:`orbit_seconds`)."""
+    from ..lattice.corners import symmetric_prior
+
+    return symmetric_prior(prior)
 
 
 def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
@@ -577,15 +621,16 @@ def _local_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
 
 
 @lru_cache(maxsize=2)
-def _batched_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
+def _batched_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: bool = False):
     """The route ``"batched local search"`` (k >= 4) after its plan: the local search at every point of the window
-    (:func:`~dpposterior.lattice.batched.local_search_batch`), then the offset sum over ``d(w) <= W``
-    (:func:`~dpposterior.lattice.batched.window_errors_any`), ``tail = tail_bound(k, eps, W) <= 1e-5``."""
+    (:func:`~dpposterior.lattice.batched.local_search_batch`; ``orbits``: one per orbit at a symmetric prior, the same
+    outputs), then the offset sum over ``d(w) <= W`` (:func:`~dpposterior.lattice.batched.window_errors_any`),
+    ``tail = tail_bound(k, eps, W) <= 1e-5``."""
     from ..lattice.batched import local_search_batch, window_errors_any
     from ..lattice.noise import window
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
-    out = local_search_batch(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
+    out = local_search_batch(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback, orbits=orbits)
     return window_errors_any(a, n, epsilon, out, W)
 
 
@@ -907,7 +952,7 @@ class LatticeMechanism(Mechanism):
         if self.uses_corners(n, k, spec):
             return self._corner_plan(n, k, spec, what, symmetric_corners(prior))
         if spec.objective == Objective.AVERAGE and k >= 4 and not self.uses_window(n, k, spec):
-            return self._batched_plan(n, k, spec, what)
+            return self._batched_plan(n, k, spec, what, _symmetric(prior))
         return self._window_plan(prior, n, spec, what)
 
     def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
@@ -1018,12 +1063,13 @@ class LatticeMechanism(Mechanism):
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
                     advice="use a smaller n")
 
-    def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+    def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
         """The plan of the exact errors of ``average`` at k >= 4 where a draw runs the local search (route ``"batched
         local search"``): :func:`~dpposterior.lattice.batched.local_search_batch` at every point of the window (a
-        solve: its table over R(n), the one-point searches of the window's points off R(n) and of the near ties), then
-        the offset sum (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's),
-        with the bracket :data:`LOCAL_ERROR_TOL`."""
+        solve: its table over R(n), the one-point searches of the window's points off R(n) and of the near ties; at a
+        ``symmetric`` prior one search per orbit, :func:`orbit_seconds`), then the offset sum
+        (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's), with the
+        bracket :data:`LOCAL_ERROR_TOL`."""
         from ..lattice.batched import BLOCK_ENTRIES as BATCH_BLOCK
 
         eps = spec.epsilon
@@ -1032,8 +1078,11 @@ class LatticeMechanism(Mechanism):
         edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
         # the points off R(n) and those of R(n) with a count at most 1 (near ties): the grouped route, one search per
         # positive part
-        table, _ = batched_seconds(k, eps, rows, 0.0)
-        handed = grouped_seconds(n, k, eps, W, edge)
+        if symmetric:
+            table, handed = orbit_seconds(n, k, eps, W)
+        else:
+            table, _ = batched_seconds(k, eps, rows, 0.0)
+            handed = grouped_seconds(n, k, eps, W, edge)
         total = LOCAL_SUM_SECONDS * rows * ball_size(k, eps, LOCAL_ERROR_TOL)
         side = float(n + k * W + 1)
         # the window's points and outputs (2 k int64 each), its outputs on the grid (k int32 per grid point), the
@@ -1057,8 +1106,10 @@ class LatticeMechanism(Mechanism):
             return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon,
                                   self._max_fallback(int(n), a.size, spec, orbits), orbits)
         if plan.route == "batched local search":
+            sym = _symmetric(a)
             return _batched_errors(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
-                                                                                                   spec, True))
+                                                                                                   spec, True, sym),
+                                   sym)
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
@@ -1078,10 +1129,19 @@ class LatticeMechanism(Mechanism):
         return max(1, int(left / (share * local_seconds(k, spec.epsilon))))
 
     @staticmethod
-    def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False) -> int:
+    def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False, orbits: bool = False) -> int:
         """The one-point searches the batched local search (k >= 4) may hand on: what the solve limit leaves after its
-        table (and, over the ``window``, its grouped route: :func:`grouped_seconds`), at the estimated seconds of one
-        (:data:`BATCH_SECONDS`); past it the run refuses in one line."""
+        table (and, over the ``window``, its grouped route: :func:`grouped_seconds`, or by ``orbits``
+        :func:`orbit_seconds`), at the estimated seconds of one (:data:`BATCH_SECONDS`); past it the run refuses in
+        one line."""
+        if window and orbits:
+            W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
+            searched, _ = orbit_seconds(n, k, spec.epsilon, W)
+            ball = float(ball_size(k, spec.epsilon, 1e-12))
+            near = min(ball / 2.0, float(n_candidates(n, k)))  # as orbit_seconds counts a point on a face
+            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near) + ONE_POINT_SECONDS[0]
+                   + ONE_POINT_SECONDS[1] * near + ONE_POINT_SECONDS[2] * ball)
+            return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - searched) / one))
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
         one = batched_seconds(k, spec.epsilon, 0.0, 1.0)[1]
