@@ -747,8 +747,9 @@ def orbit_count(prior: ArrayLike, n: int) -> int:
     return total // len(group)
 
 
-#: Where scipy keeps its bundled HiGHS bindings (a private module, there since scipy 1.15 and in 1.17.1): the fast
-#: route of :class:`_ColumnLP`.  tests/library/test_yardstick_highs.py names it, so a scipy that moves it fails there.
+#: Where scipy keeps its bundled HiGHS bindings (there in scipy 1.17.1; a private module, whose place is no promise):
+#: the fast route of :class:`_ColumnLP`.  tests/library/test_yardstick_highs.py names it, so a scipy that moves it
+#: fails there.
 HIGHS_MODULE = "scipy.optimize._highspy._core"
 
 
