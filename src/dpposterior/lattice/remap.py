@@ -35,7 +35,7 @@ A release at large n works out only what its draw needs: :func:`local_bayes_at` 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -188,11 +188,14 @@ class LatticeSetup:
 
 @dataclass
 class Remap:
-    """A remap on the window: ``index[z]`` (deterministic, an R(n) row) or a row-stochastic ``table``."""
+    """A remap on the window: ``index[z]`` (deterministic, an R(n) row) or a row-stochastic ``table``; ``errors``:
+    :meth:`LatticeSetup.errors` of it on the setup it was solved on, where its solve computed them (its certificate's
+    upper end), so that the errors are not computed twice."""
 
     index: NDArray[np.int64] | None = None
     table: NDArray[np.float64] | None = None
     certificate: dict | None = None
+    errors: Errors | None = field(default=None, repr=False, compare=False)
 
     def draw_row(self, row: int, bits) -> int:
         """One output rank drawn from the randomised row ``table[row]`` by integer weights
@@ -289,7 +292,8 @@ def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e
     if certify:
         with np.errstate(divide="ignore"):
             _, lower = bayes_remap(setup, np.log(lam / lam.sum()))
-    upper = setup.errors(remap).worst[1]
+    remap.errors = setup.errors(remap)
+    upper = remap.errors.worst[1]
     rel = (upper - lower) / upper if upper > 0 else 0.0
     remap.certificate = {"lower": lower, "upper": upper, "gap": rel, "inner": W1, "tail": setup.tail,
                          "closed": bool(certify and (rel <= gap or upper - lower <= 1e-9))}

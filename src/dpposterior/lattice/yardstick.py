@@ -747,19 +747,48 @@ def orbit_count(prior: ArrayLike, n: int) -> int:
     return total // len(group)
 
 
+#: Where scipy keeps its bundled HiGHS bindings (there in scipy 1.17.1; a private module, whose place is no promise):
+#: the fast route of :class:`_ColumnLP`.  tests/library/test_yardstick_highs.py names it, so a scipy that moves it
+#: fails there.
+HIGHS_MODULE = "scipy.optimize._highspy._core"
+
+
+def _highs_core():
+    """scipy's bundled HiGHS bindings (:data:`HIGHS_MODULE`) with every name :class:`_ColumnLP` uses, else None (a
+    scipy that moved or renamed them): then :class:`_ColumnLP` takes the public ``linprog`` route."""
+    import importlib
+
+    try:
+        core = importlib.import_module(HIGHS_MODULE)
+    except ImportError:
+        return None
+    names = ("_Highs", "HighsLp", "HighsModelStatus", "HighsStatus", "MatrixFormat", "kHighsInf")
+    return core if all(hasattr(core, name) for name in names) else None
+
+
 class _ColumnLP:
     """The column LP of :func:`column_bound` over a whole window (every offset), one HiGHS model kept across outputs:
     ``min w^T x`` with ``x(o) - e^eps x(o') <= 0`` for every ordered neighbouring pair of offsets and ``0 <= x <= 1``.
     Only the costs change from one output to the next, so each solve starts from the previous optimal basis (primal
-    feasible: a few simplex iterations).  Through scipy's bundled HiGHS (``scipy.optimize._highspy``), the same solver
-    ``linprog(method="highs")`` calls; the certificate never depends on its accuracy (:func:`column_bound`)."""
+    feasible: a few simplex iterations).
+
+    Which HiGHS.  scipy's bundled one (the build ``linprog(method="highs")`` calls), through its bindings at
+    :data:`HIGHS_MODULE`, found by :func:`_highs_core`.  That module is private: where a scipy has moved it, each
+    solve is ``scipy.optimize.linprog(method="highs")`` from scratch instead (public; slower, no warm start).  Not
+    the ``highspy`` package: it would be a second HiGHS build beside scipy's, a new dependency whose version drifts
+    from the one ``linprog`` runs, and its bases, hence the yardstick's floats, could differ from the pipeline's.
+    Either route certifies the same way: the certificate never depends on the solver's accuracy, only on ``y >= 0``
+    (:func:`column_bound`); both return HiGHS's row duals, clipped."""
 
     def __init__(self, size: int, pairs: NDArray[np.int64], e: float):
         from scipy import sparse
-        from scipy.optimize._highspy import _core as highs
 
         m = len(pairs)
         A = sparse.csc_array((np.tile([1.0, -e], m), (np.repeat(np.arange(m), 2), pairs.ravel())), shape=(m, size))
+        highs = _highs_core()
+        if highs is None:
+            self._h, self._A = None, A.tocsr()
+            return
         model = highs.HighsLp()
         model.num_col_, model.num_row_ = size, m
         model.a_matrix_.num_col_, model.a_matrix_.num_row_ = size, m
@@ -777,12 +806,26 @@ class _ColumnLP:
 
     def solve(self, w: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """``(x, y)``: an optimal column and the pairs' multipliers ``y >= 0`` (HiGHS's row duals, clipped)."""
+        if self._h is None:
+            return self._solve_public(w)
         self._h.changeColsCost(len(self._index), self._index, w)
         self._h.run()
         if self._h.getModelStatus() != self._optimal:
             raise InputError(f"a column LP of the yardstick failed: {self._h.modelStatusToString(self._h.getModelStatus())}")
         solution = self._h.getSolution()
         return np.asarray(solution.col_value), np.maximum(-np.asarray(solution.row_dual), 0.0)
+
+    def _solve_public(self, w: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """:meth:`solve` through ``linprog(method="highs")`` (the same tolerances; its ``ineqlin.marginals`` are
+        HiGHS's row duals)."""
+        from scipy.optimize import linprog
+
+        tol = 1e-10
+        res = linprog(w, A_ub=self._A, b_ub=np.zeros(self._A.shape[0]), bounds=(0.0, 1.0), method="highs",
+                      options={"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol})
+        if res.status != 0:
+            raise InputError(f"a column LP of the yardstick failed: {' '.join(str(res.message).split())[:120]}")
+        return np.asarray(res.x), np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)
 
 
 def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,

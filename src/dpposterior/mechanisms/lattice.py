@@ -1111,6 +1111,9 @@ class LatticeMechanism(Mechanism):
                                                                                                    spec, True, sym),
                                    sym)
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
+        # the minimax remap's solve computed them on this setup (its certificate's upper end)
+        if remap.errors is not None:
+            return remap.errors.high
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
     @staticmethod
