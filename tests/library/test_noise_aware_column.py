@@ -332,18 +332,16 @@ def _hellinger(a, c, r):
     return math.sqrt(max(0.0, -math.expm1(min(log_bc, 0.0))))
 
 
-def _mean_losses(a, n, eps, z, Dc, share):
-    """``(sum_C w H(c, p) / sum_C w, sum_K w H(c, p) / sum_K w)`` of the local search at z, transcribed: ``p`` the
-    projection, ``C`` the data sets within Dc of p, ``w = pi(c) e^(-eps d(z, c))``, ``K`` the heaviest of C holding at
-    least ``1 - share`` of its weight (the search's kept set)."""
+def _search_weights(a, n, eps, z, Dc, share):
+    """``(p, C, w, K)`` of the local search at z, transcribed: ``p`` the projection, ``C`` the data sets within Dc of
+    p, ``w = pi(c) e^(-eps d(z, c))`` (up to a factor), ``K`` the indices of the heaviest of C holding at least
+    ``1 - share`` of its weight (the search's kept set)."""
     k = len(a)
     p = _project(z, n)
     C = [c for c in _compositions(n, k) if _d(c, p) <= Dc]
     lw = [sum(math.lgamma(ai + ci) - math.lgamma(ci + 1) for ai, ci in zip(a, c)) - eps * _d(z, c) for c in C]
     top = max(lw)
     w = [math.exp(v - top) for v in lw]
-    H = [_hellinger(a, c, p) for c in C]
-    whole = sum(wi * hi for wi, hi in zip(w, H)) / sum(w)
     order = sorted(range(len(C)), key=lambda i: -w[i])
     kept, mass = [], 0.0
     for i in order:
@@ -351,26 +349,22 @@ def _mean_losses(a, n, eps, z, Dc, share):
         mass += w[i]
         if mass >= (1 - share) * sum(w):
             break
+    return p, C, w, kept
+
+
+def _mean_losses(a, n, eps, z, Dc, share):
+    """``(sum_C w H(c, p) / sum_C w, sum_K w H(c, p) / sum_K w, p)`` of the local search at z (:func:`_search_weights`)."""
+    p, C, w, kept = _search_weights(a, n, eps, z, Dc, share)
+    H = [_hellinger(a, c, p) for c in C]
+    whole = sum(wi * hi for wi, hi in zip(w, H)) / sum(w)
     return whole, sum(w[i] * H[i] for i in kept) / sum(w[i] for i in kept), p
 
 
 def _sharp_reach(a, n, eps, z, Dc, share, h):
     """``2 max(sum_C w min(h, H(c, p)) / sum_C w, sum_K w min(h, H(c, p)) / sum_K w)``, transcribed: what the sharper
     descent lemma allows ``H(p, r)`` to be at ``h`` (over C and over the kept set K, as :func:`_mean_losses`)."""
-    k = len(a)
-    p = _project(z, n)
-    C = [c for c in _compositions(n, k) if _d(c, p) <= Dc]
-    lw = [sum(math.lgamma(ai + ci) - math.lgamma(ci + 1) for ai, ci in zip(a, c)) - eps * _d(z, c) for c in C]
-    top = max(lw)
-    w = [math.exp(v - top) for v in lw]
+    p, C, w, kept = _search_weights(a, n, eps, z, Dc, share)
     m = [min(h, _hellinger(a, c, p)) for c in C]
-    order = sorted(range(len(C)), key=lambda i: -w[i])
-    kept, mass = [], 0.0
-    for i in order:
-        kept.append(i)
-        mass += w[i]
-        if mass >= (1 - share) * sum(w):
-            break
     return 2 * max(sum(wi * mi for wi, mi in zip(w, m)) / sum(w), sum(w[i] * m[i] for i in kept) / sum(w[i] for i in kept))
 
 

@@ -192,13 +192,19 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     if (orbits is None or orbits) and bool(np.all(a == a[0])) and len(Z):
         return _orbit_search(a, n, eps, Z, rho, max_fallback, stats)
     out, done = _search_decided(a, n, eps, Z, rho)
+    return _undecided_by_one_point(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Z))
+
+
+def _undecided_by_one_point(a, n, eps, Z, out, done, max_fallback, stats, searched: int) -> NDArray[np.int64]:
+    """``out`` with every point the batched bounds left undecided searched by the one-point search (at most
+    ``max_fallback`` of them, else refused), and ``stats`` filled in."""
     rest = np.flatnonzero(~done)
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback), fallback_band(n, eps))
     fb.refuse_past(rest.size)
     for j in rest:
         out[j] = fb(a, n, eps, Z[j])
     if stats is not None:
-        stats.update(points=len(Z), fallback=int(rest.size), decided=int(done.sum()), searched=len(Z))
+        stats.update(points=len(Z), fallback=int(rest.size), decided=int(done.sum()), searched=searched)
     return out
 
 
@@ -234,14 +240,7 @@ def _orbit_search(a, n, eps, Z, rho, max_fallback, stats) -> NDArray[np.int64]:
     done[inside] = doneq[:len(U)][inv]
     out[outside] = outq[len(U):]
     done[outside] = doneq[len(U):]
-    rest = np.flatnonzero(~done)
-    fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback), fallback_band(n, eps))
-    fb.refuse_past(rest.size)
-    for j in rest:
-        out[j] = fb(a, n, eps, Z[j])
-    if stats is not None:
-        stats.update(points=len(Z), fallback=int(rest.size), decided=int(done.sum()), searched=len(Zq))
-    return out
+    return _undecided_by_one_point(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Zq))
 
 
 def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], rho: int | None,
