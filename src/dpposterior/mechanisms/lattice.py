@@ -373,6 +373,12 @@ FACE_MIN_EPSILON = 1.0
 FACE_FACTOR = 3.0
 
 
+def low_count_points(n: int, k: int) -> float:
+    """Points of R(n) with a count at most 1 (closed form: all of R(n) but those with every count >= 2)."""
+    rows = float(n_candidates(n, k))
+    return rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows
+
+
 def face_points(n: int, k: int) -> int:
     """Points of R(n) with exactly one zero count (closed form: the zero's place, then ``k - 1`` positive counts)."""
     return int(k) * math.comb(int(n) - 1, int(k) - 2) if int(n) >= int(k) - 1 else 0
@@ -439,8 +445,7 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
     rows = float(n_candidates(n, k))
-    edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
-    parts = offwindow_parts(n, k, W) + edge
+    parts = offwindow_parts(n, k, W) + low_count_points(n, k)
     # the data sets of a search at a point on a face: the ball's points with that count >= 0, at most about half
     # of the ball (v and -v), and at most R(n)
     near = min(ball / 2.0, rows)
@@ -487,9 +492,7 @@ def corner_plan_sizes(n: int, k: int, epsilon: float, symmetric: bool = False) -
 def symmetric_corners(prior) -> bool:
     """Whether the corner remap at this (public) prior may solve one corner for three (k = 3, a symmetric prior:
     :func:`~dpposterior.lattice.corners.symmetric_solve`); False plans the three-corner solve, an upper estimate."""
-    from ..lattice.corners import symmetric_prior
-
-    return len(prior) == 3 and symmetric_prior(prior)
+    return len(prior) == 3 and _symmetric(prior)
 
 
 def _symmetric(prior) -> bool:
@@ -1075,7 +1078,7 @@ class LatticeMechanism(Mechanism):
         eps = spec.epsilon
         W = _radius(k, eps, LOCAL_ERROR_TOL)
         rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
-        edge = rows - math.comb(n - 2 * k + k - 1, k - 1) if n >= 2 * k else rows  # a count at most 1
+        edge = low_count_points(n, k)
         # the points off R(n) and those of R(n) with a count at most 1 (near ties): the grouped route, one search per
         # positive part
         if symmetric:
