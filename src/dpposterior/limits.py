@@ -146,12 +146,13 @@ def limit_setting(name: str, default: float | None = None) -> float:
 
 class Task(StrEnum):
     """What a plan is for (:class:`Plan`): the exact errors over R(n) (``accuracy``, ``compare``), a draw
-    (``release``), the noise-aware posterior of one release (``posterior``, ``release --noise-aware``); prints as its
-    string."""
+    (``release``), the noise-aware posterior of one release (``posterior``, ``release --noise-aware``), a release's pmf
+    at one data set (``pmf``, the pipeline's `pmf:` stage); prints as its string."""
 
     ERRORS = "errors"
     DRAW = "draw"
     POSTERIOR = "posterior"
+    PMF = "pmf"
 
 
 @dataclass(frozen=True, kw_only=True)

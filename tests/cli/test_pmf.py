@@ -58,3 +58,26 @@ def test_pmf_count_past_4300_digits_is_one_line():
                                      "--epsilon", "1", "--top", "1"])
     assert_clean_refusal(code, out, err, "DPPOSTERIOR_MAX_PMF_WORK")
     assert "e+3612" in err and wall < LIMIT_S
+
+
+def test_pmf_of_the_lattice_release_past_its_rows_is_its_pmf_at_one_data_set(capsys):
+    """Past the rows over R(n) (|R(n)| = 455 > 60) ``pmf`` prints the lattice release's pmf at the one data set asked
+    (``LatticeMechanism.pmf_at``): its probabilities, the route and the bracket in the head; the worst objective's
+    randomised corner rows are refused in one line."""
+    from dpposterior.mechanisms import ReleaseSpec
+    from dpposterior.mechanisms.lattice import LATTICE
+
+    argv = ["pmf", "--prior", "1,1,1,1", "--counts", "3,3,3,3", "--mechanism", "lattice", "--objective", "average",
+            "--epsilon", "2"]
+    out = run_json(capsys, *argv)
+    spec = ReleaseSpec.of("lattice", 2.0, objective="average")
+    low, slack = LATTICE.pmf_at(np.ones(4), np.array([3, 3, 3, 3]), spec)
+    assert out["route"].startswith("pmf at one data set, ") and out["prob_slack"] == slack < 1e-9
+    p = np.array([r["probability"] for r in out["outputs"]])
+    assert [r["counts"] for r in out["outputs"]] == candidates(12, 4).tolist() and np.allclose(p, low, rtol=1e-13, atol=0)
+    assert 1 - slack <= p.sum() <= 1 + 1e-12
+    code, text, _ = run(capsys, *argv, "--top", "2")
+    assert code == 0 and "lower ends of the output distribution" in text and "within 4" in text
+    code, _, err = run(capsys, "pmf", "--prior", "1,1,1,1", "--counts", "25,25,25,25", "--mechanism", "lattice",
+                       "--epsilon", "1")
+    assert code == 2 and "corner table's rows are randomised" in err and len(err.strip().splitlines()) == 1

@@ -198,7 +198,7 @@ def test_the_pmf_at_one_data_set_at_k4_is_its_definition(monkeypatch):
     assert np.abs(p - want).max() < 1e-14 and tail == tail_bound(4, eps, D)
     spec1 = ReleaseSpec.of("lattice", 1.0, objective="average")
     MECHANISMS["lattice"].check_pmf_at(100, 4, spec1, 1e-5, counts=np.array([25, 25, 25, 25]))
-    with pytest.raises(SizeError, match=r"pmf at one data set for k=4, n=100, eps=1 \(24,739 local searches\)"):
+    with pytest.raises(SizeError, match=r"pmf at one data set for k=4, n=100, eps=1 \(24,739 points within distance 19\)"):
         MECHANISMS["lattice"].check_pmf_at(100, 4, spec1, 1e-5)
 
 
@@ -311,3 +311,56 @@ def test_the_projection_breaks_ties_by_index_so_orbits_check_it():
     image = np.empty_like(Z)
     image[np.arange(len(Z))[:, None], perm] = project(u, 6)
     assert stats["left"] >= np.count_nonzero(~np.all(image == project(Z, 6), axis=1)) > 0
+
+
+def _ball_by_definition(k, D):
+    """Every w in Z^k with sum 0 and d(w) = |w|_1 / 2 <= D (a box, filtered)."""
+    return [np.array(w) for w in itertools.product(range(-D, D + 1), repeat=k) if sum(w) == 0
+            and sum(map(abs, w)) <= 2 * D]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from([0.5, 1.0, 2.0]), st.lists(st.integers(0, 3), min_size=4, max_size=4),
+       st.sampled_from([1.5, 2.0, 3.0]))
+def test_the_pmf_at_one_data_set_by_orbits_is_its_definition_within_its_bracket(ai, c, eps):
+    """At a symmetric prior (route by orbits, the draws on the local search: window budget 0), ``pmf_at`` is the sum
+    over its ball of the kernel times the indicator of the one-point search's output (the release's definition), and
+    its bracket holds the same sum over a ball 2 wider (which is below the pmf): ``P_D <= P_D+2 <= P_D + tail``."""
+    from dpposterior.lattice.noise import log_normaliser
+    from dpposterior.models import candidate_rank, n_candidates
+
+    a, c, tol = np.full(4, ai), np.array(c), 1e-2
+    n = int(c.sum())
+    if n == 0:
+        return
+    spec = ReleaseSpec.of("lattice", eps, objective="average")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lattice_module, "DENSE_DRAW_SECONDS", 0.0)
+        plan = MECHANISMS["lattice"].check_pmf_at(n, 4, spec, tol, counts=c, prior=a)
+        assert plan.route == "batched local search, by orbits"
+        p, tail = MECHANISMS["lattice"].pmf_at(a, c, spec, tol=tol)
+    D = radius_for(4, eps, tol)
+    inner, outer = np.zeros(n_candidates(n, 4)), np.zeros(n_candidates(n, 4))
+    for w in _ball_by_definition(4, D + 2):
+        d = int(np.abs(w).sum()) // 2
+        K = math.exp(-eps * d - log_normaliser(4, eps))
+        r = int(candidate_rank(local_bayes_search(a, n, eps, c + w)))
+        outer[r] += K
+        if d <= D:
+            inner[r] += K
+    assert np.abs(p - inner).max() < 1e-14 and tail == plan.bracket == tail_bound(4, eps, D)
+    assert np.all(p <= outer + 1e-15) and np.all(outer <= p + tail + 1e-15)
+    assert abs(p.sum() - 1.0) <= tail + 1e-12
+
+
+def test_many_draws_at_a_balanced_data_set_by_orbits_are_the_draws_one_at_a_time(monkeypatch):
+    """Monte Carlo draws at a symmetric prior and a balanced data set (Fig. 5b's, most z share an orbit) run the
+    batched search by orbits: the same outputs, draw by draw, as the one-point search on the same seeded bits."""
+    counts = np.array([10, 10, 10, 10])
+    spec = ReleaseSpec.of("lattice", 1.0, objective="average")
+    assert not MECHANISMS["lattice"].uses_window(40, 4, spec)
+    size = 200
+    batched = MECHANISMS["lattice"].sample(np.ones(4), counts, spec, size, np.random.default_rng(11))
+    monkeypatch.setattr(lattice_module, "BATCH_DRAWS", 10**9)
+    one = MECHANISMS["lattice"].sample(np.ones(4), counts, spec, size, np.random.default_rng(11))
+    assert np.array_equal(batched, one) and len(np.unique(one, axis=0)) > 20

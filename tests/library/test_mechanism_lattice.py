@@ -240,8 +240,14 @@ def test_pmf_at_from_the_local_search_matches_the_sampler(monkeypatch):
 def test_pmf_at_one_data_set_runs_past_the_rows_and_refuses_in_one_line():
     spec = _spec(1.0, "average")
     LATTICE.check_pmf_at(100, 3, spec)  # c = (33, 33, 34): 1,951 local searches, within the budget
-    with pytest.raises(SizeError, match=r"pmf at one data set for k=4, n=100, eps=1 \(85,609 local searches\)"):
+    with pytest.raises(SizeError, match=r"pmf at one data set for k=4, n=100, eps=1 \(85,609 points within distance "
+                       r"29\): would take about 18 minutes here \(batched local search: .*DPPOSTERIOR_MAX_SOLVE_SECONDS"):
         LATTICE.check_pmf_at(100, 4, spec)
+    # at a symmetric prior and Fig. 3c's data set, one search per orbit of the ball's points: within the budget
+    plan = LATTICE.check_pmf_at(100, 4, spec, counts=np.array([25, 25, 25, 25]), prior=np.ones(4))
+    assert plan.route == "batched local search, by orbits" and plan.seconds < 45 and plan.bracket < 1e-9
+    assert LATTICE.plan_pmf_at(np.array([1.0, 1.0, 1.0, 2.0]), 100, 4, spec, counts=np.array([25, 25, 25, 25])
+                               ).route == "batched local search"
     with pytest.raises(InputError, match="lattice under tv is not built"):
         LATTICE.check_pmf_at(100, 3, ReleaseSpec.of("lattice", 1.0, objective="average", distance="tv"))
 

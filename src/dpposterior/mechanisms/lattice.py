@@ -113,6 +113,12 @@ PADDED_DRAWS = 8.0
 ROWS_MAX_OUTPUTS = 60
 #: Seconds of :meth:`LatticeMechanism.pmf_at` per point of its ball where a draw reads the window's remap (a look-up).
 BALL_SECONDS = 2e-6
+#: The pmf at one data set by orbits (:meth:`LatticeMechanism.plan_pmf_at`, k >= 4, a symmetric prior): a plan counts
+#: each orbit handed on (off R(n), or a count at most 1) this many times, its representative's search and the points of
+#: its orbit searched again where the representative is not certified.  Measured (CPU s, Dir(1,1,1,1), eps = 1,
+#: c = (25, 25, 25, 25), 2026-11-29, load ~1): tol 1e-5 / 1e-7 / 3e-8 / 1e-8 / 1e-9: 0.9 / 1.9 / 3.8 / 7.5 / 13.9 s
+#: against planned 0.5 / 2.6 / 4.7 / 7.4 / 18.7 s (without orbits: 8.4 s at 1e-5, ~225 s at 1e-9).
+PMF_ORBIT_HANDED = 2.0
 #: Seconds of the exact errors of ``lattice~average`` where a draw runs the local search (k = 3,
 #: :meth:`LatticeMechanism.local_errors`).  The batched local remap
 #: (:func:`~dpposterior.lattice.search.local_search_many`): a constant, per (output x offset of the near ball) and per
@@ -730,16 +736,17 @@ def _solve_limit(seconds: float, what: str) -> None:
                         "(set DPPOSTERIOR_MAX_SOLVE_SECONDS to raise it)")
 
 
-def _batched_rule(a: NDArray, c: NDArray, epsilon: float, D: int):
+def _batched_rule(a: NDArray, c: NDArray, epsilon: float, D: int, orbits: bool = False):
     """The output rank of what a draw computes at each z of the ball ``d(z - c) <= D`` (the local search, by
-    :func:`~dpposterior.lattice.batched.local_search_batch`, all at once), as a rule for
+    :func:`~dpposterior.lattice.batched.local_search_batch`, all at once; ``orbits``: one search per orbit of the
+    ball's points at a symmetric prior, the same outputs), as a rule for
     :func:`~dpposterior.lattice.pointwise.ball_pmf` (a look-up by the points' lexicographic keys)."""
     from ..lattice.batched import local_search_batch
     from ..lattice.remap import _ball
 
     n, k = int(c.sum()), c.size
     Z = c[None, :] + _ball(k, D)  # lexicographic, as ball_pmf hands them on
-    ranks = candidate_rank(local_search_batch(a, n, epsilon, Z))
+    ranks = candidate_rank(local_search_batch(a, n, epsilon, Z, orbits=orbits))
     base = n + 2 * D + 1
 
     def key(z):
@@ -1489,40 +1496,66 @@ class LatticeMechanism(Mechanism):
 
     # -- the pmf at one data set ---------------------------------------------------------------
 
-    def pmf_at_seconds(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None) -> float:
-        """Estimated seconds of :meth:`pmf_at` from n, k, eps (docs/lattice.md, "The pmf at one data set"): the
-        window's remap and a look-up per point of the ball where a draw reads the window, else one local search per
-        point of the ball (k = 3), or at k >= 4 the batched local search (:func:`batched_seconds`) over the ball's
-        points in R(n), the rest handed on, which needs the data set ``counts`` whose pmf is asked (without it: every
-        point handed on)."""
-        ball = ball_size(k, spec.epsilon, tol)
+    def pmf_at_seconds(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None,
+                       prior=None) -> float:
+        """Estimated seconds of :meth:`pmf_at` (its plan's, :meth:`plan_pmf_at`)."""
+        return self.plan_pmf_at(prior, n, k, spec, tol, counts).seconds
+
+    def plan_pmf_at(self, prior, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None) -> Plan:
+        """The plan of :meth:`pmf_at` (docs/lattice.md, "The pmf at one data set"): ``Task.PMF``, its bracket the tail
+        bound beyond the ball's radius, its seconds held to ``DPPOSTERIOR_MAX_SOLVE_SECONDS``.  Routes: ``"window
+        remap"`` (the window's remap, then a look-up per point of the ball, where a draw reads the window); ``"local
+        search per point"`` (k = 3: one local search per point of the ball); at k >= 4 ``"batched local search"`` over
+        the ball's points in R(n), the rest handed on, or at a symmetric prior ``"batched local search, by orbits"``
+        (one search per orbit of the ball's points under the permutations of the categories, :data:`PMF_ORBIT_HANDED`).
+        ``counts``: the data set asked (a query, not a release), for the estimate at k >= 4 (without it every point
+        counts as handed on); ``prior``: for the route by orbits (None: planned without)."""
+        eps = spec.epsilon
+        D = _radius(k, eps, tol)
+        ball = ball_size(k, eps, tol)
+        what = (f"the lattice release's pmf at one data set for k={k}, n={n}, eps={eps:g} ({ball:,} points within "
+                f"distance {D})")
+        bracket = float(tail_bound(k, eps, D))
         if self.uses_window(n, k, spec):
-            return self.solve_seconds(n, k, spec.objective, spec.epsilon) + BALL_SECONDS * ball
-        if k >= 4:
+            return Plan(task=Task.PMF, route="window remap", what=what, bracket=bracket,
+                        seconds=self.solve_seconds(n, k, spec.objective, eps) + BALL_SECONDS * ball,
+                        memory_bytes=window_bytes(n, k, eps, spec.objective))
+        if self.uses_corners(n, k, spec):
+            return Plan(task=Task.PMF, route="corner remap", what=what, refusal=(
+                f"the lattice release's pmf at one data set for k={k}, n={n}, eps={eps:g} (worst) is not built: its "
+                "corner table's rows are randomised (lattice~average, --objective average, has it)"))
+        memory = float(ball) * k * 8 * 6 + 4 * 8 * float(2**20)  # the ball, its keys and ranks; a block of the table
+        if k < 4:
+            seconds = ball * local_seconds(k, eps)
+            return Plan(task=Task.PMF, route="local search per point", what=what, seconds=seconds, bracket=bracket,
+                        memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", seconds),))
+        orbits = prior is not None and _symmetric(prior)
+        if counts is None:
+            seconds = sum(batched_seconds(k, eps, 0, ball))
+        else:
             from ..lattice.remap import _ball
 
-            if counts is None:
-                return sum(batched_seconds(k, spec.epsilon, 0, ball))
-            low = (np.asarray(counts, dtype=np.int64)[None, :] + _ball(k, _radius(k, spec.epsilon, tol))).min(axis=1)
+            Z = np.asarray(counts, dtype=np.int64)[None, :] + _ball(k, D)
+            if orbits:  # the distinct sorted points (one per orbit)
+                Z = np.unique(-np.sort(-Z, axis=1), axis=0)
+            low = Z.min(axis=1)
             inside = int(np.count_nonzero(low >= 0))
-            handed = ball - inside + int(np.count_nonzero((low >= 0) & (low <= 1)))
-            return sum(batched_seconds(k, spec.epsilon, inside, handed))
-        return ball * local_seconds(k, spec.epsilon)
+            handed = len(Z) - inside + int(np.count_nonzero((low >= 0) & (low <= 1)))
+            seconds = sum(batched_seconds(k, eps, inside, (PMF_ORBIT_HANDED if orbits else 1.0) * handed))
+        route = "batched local search, by orbits" if orbits else "batched local search"
+        return Plan(task=Task.PMF, route=route, what=what, seconds=seconds, bracket=bracket, memory_bytes=memory,
+                    costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", seconds),))
 
-    def check_pmf_at(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None) -> None:
-        """Refuse (one line, before any work) :meth:`pmf_at` over its memory or time budget (docs/lattice.md, "The pmf
-        at one data set"); ``counts``: the data set, for the estimate at k >= 4 (:meth:`pmf_at_seconds`)."""
+    def check_pmf_at(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None,
+                     prior=None) -> Plan:
+        """Admit (one line past a limit, before any work) :meth:`pmf_at`'s plan (:meth:`plan_pmf_at`) and return it;
+        the window route's memory and time are held by :meth:`check_window`."""
         self.check_distance(spec, k)
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
-            return
-        if self.uses_corners(n, k, spec):
-            raise SizeError(f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} (worst) "
-                            "is not built: its corner table's rows are randomised")
-        check_size(n_candidates(n, k), 8, f"the lattice release's pmf at one data set for k={k}, n={n}")
-        _solve_limit(self.pmf_at_seconds(n, k, spec, tol, counts),
-                     f"the lattice release's pmf at one data set for k={k}, n={n}, eps={spec.epsilon:g} "
-                     f"({ball_size(k, spec.epsilon, tol):,} local searches)")
+        else:
+            check_size(n_candidates(n, k), 8, f"the lattice release's pmf at one data set for k={k}, n={n}")
+        return admit(self.plan_pmf_at(prior, n, k, spec, tol, counts))
 
     def pmf_at(self, prior, counts, spec: ReleaseSpec, tol: float = DEFAULT_TOL) -> tuple[NDArray, float]:
         """``(P_D(. | c), tail)`` over ``candidates(n, k)`` at the one data set ``counts``, with
@@ -1531,15 +1564,16 @@ class LatticeMechanism(Mechanism):
 
         ``T`` is what a draw computes at each z of the ball ``d(z - c) <= D`` (``D`` from ``tol``): the window's
         remap (outside the window: the row of ``project(z)``) where a draw reads it, else the local search at z
-        (:func:`~dpposterior.lattice.remap.local_bayes_search`).  So it runs at the sizes where the rows over R(n)
-        are not computed, one data set at a time.
+        (:func:`~dpposterior.lattice.remap.local_bayes_search`; at k >= 4 all at once by the batched search, by orbits
+        at a symmetric prior: the same outputs).  So it runs at the sizes where the rows over R(n) are not computed,
+        one data set at a time; the route is the one :meth:`plan_pmf_at` names.
         """
         a = np.asarray(prior, dtype=np.float64)
         c = np.asarray(counts, dtype=np.int64).reshape(-1)
         n, k = int(c.sum()), c.size
-        self.check_pmf_at(n, k, spec, tol, c)
+        plan = self.check_pmf_at(n, k, spec, tol, c, a)
         D = _radius(k, spec.epsilon, tol)
-        if self.uses_window(n, k, spec):
+        if plan.route == "window remap":
             setup = _setup(tuple(a.tolist()), n, spec.epsilon)
             remap = self.remap(a, n, spec)
 
@@ -1550,8 +1584,8 @@ class LatticeMechanism(Mechanism):
                     z[~inside] = project(z[~inside], n)
                 rows = setup.window_index(z)
                 return remap.index[rows] if remap.index is not None else remap.table[rows]
-        elif k >= 4:  # the batched local search over the whole ball, then a look-up (lattice.batched)
-            rule = _batched_rule(a, c, spec.epsilon, D)
+        elif plan.route.startswith("batched local search"):  # all at once, then a look-up (lattice.batched)
+            rule = _batched_rule(a, c, spec.epsilon, D, orbits=plan.route.endswith("by orbits"))
         else:
             def rule(z):
                 return candidate_rank(np.stack([local_bayes_search(a, n, spec.epsilon, zi) for zi in z]))
@@ -1579,12 +1613,13 @@ class LatticeMechanism(Mechanism):
             return np.stack([remap.draw(zi, bits) for zi in z])
         if not self.uses_window(n, k, spec):
             # T(z) is a function of z alone: computed once per distinct z (many draws from one data set repeat z),
-            # many distinct z together (Monte Carlo: the batched search gives the one-point search's outputs)
+            # many distinct z together (Monte Carlo: the batched search gives the one-point search's outputs; at a
+            # symmetric prior one search per orbit of the z under the permutations of the categories, the same outputs)
             distinct, back = np.unique(z, axis=0, return_inverse=True)
             if len(distinct) >= BATCH_DRAWS:
                 from ..lattice.batched import local_search_batch
 
-                out = local_search_batch(prior, n, spec.epsilon, distinct)
+                out = local_search_batch(prior, n, spec.epsilon, distinct, orbits=True)
             else:
                 out = np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in distinct])
             return out[back.reshape(-1)]

@@ -21,6 +21,7 @@ from ..accuracy import exact_accuracy_from_pmf, release_error
 from ..bounds import abs_discretised_laplace_pmf, exponential_tail_bound
 from ..distances import hellinger
 from ..errors import InputError, SizeError
+from ..lattice.remap import DEFAULT_TOL
 from ..mechanism_audit import audit_mechanism, exact_pair_epsilon
 from ..mechanisms import MECHANISMS, Family, ReleaseSpec, log_pmf, sample
 from ..models import (
@@ -169,9 +170,10 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
     ``formula-exp`` and ``formula-laplace`` are the workshop draft's printed formulas (§5.4.1 weights
     ``exp(-eps H / LS(c))``; §5.1 ``P(|Y| in [s, s+1))``, Y ~ Lap(2/eps), split evenly over the
     candidates s steps away, clamped tails left out).  The lattice release's probabilities are the lower ends
-    ``P_D`` of :meth:`~dpposterior.mechanisms.lattice.LatticeMechanism.pmf_at` (each within its tail bound,
-    1e-9, of the pmf; docs/lattice.md); column ``prob_slack`` holds that bound (``P_D <= P <= P_D + prob_slack``;
-    0 for every other, exact, row), so a figure can leave out what the bracket does not resolve.
+    ``P_D`` of :meth:`~dpposterior.mechanisms.lattice.LatticeMechanism.pmf_at` (each within its tail bound, at most
+    the entry's ``tol``, default 1e-9, of the pmf; docs/lattice.md); column ``prob_slack`` holds that bound
+    (``P_D <= P <= P_D + prob_slack``; 0 for every other, exact, row), so a figure can leave out what the bracket does
+    not resolve.
     """
     a = np.asarray(spec["prior"], float)
     c = np.asarray(spec["counts"], np.int64)
@@ -194,7 +196,7 @@ def exact_pmf(name: str, mechanism: str, spec: dict) -> tuple[pd.DataFrame, pd.D
         # at one data set, from the remap at the z near c: the lower ends P_D, within the tail bound of the pmf
         # (its rows over R(n) are not computed at these sizes; docs/lattice.md, "The pmf at one data set")
         rs = ReleaseSpec.of(parsed(mechanism), eps, delta)
-        low, slack = rs.mechanism.pmf_at(a, c, rs)
+        low, slack = rs.mechanism.pmf_at(a, c, rs, tol=float(spec.get("tol", DEFAULT_TOL)))
         with np.errstate(divide="ignore"):
             logp = np.log(low)
     else:

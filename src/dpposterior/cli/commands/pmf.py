@@ -11,7 +11,8 @@ from ...distances import DEFAULT_DISTANCE
 from ...distances import distance as distance_value
 from ...errors import InputError, SizeError
 from ...limits import limit_setting
-from ...mechanisms import log_pmf
+from ...mechanisms import Family, log_pmf
+from ...mechanisms.lattice import ROWS_MAX_OUTPUTS
 from ...models import candidates, n_candidates, steps
 from ..options import add_mechanism_options, add_variant_options, calibration_json, counts_arg, prior_arg, variant_params
 from ..output import print_chunked, stream_json
@@ -48,15 +49,32 @@ def _pmf_rows(args, size: int) -> int:
     return rows
 
 
+def _at_one_data_set(spec, n: int, k: int) -> bool:
+    """Whether ``pmf`` takes the lattice release's pmf at one data set (``LatticeMechanism.pmf_at``, its own plan):
+    where its rows over R(n) are not computed (over ``ROWS_MAX_OUTPUTS`` outputs)."""
+    return spec.mechanism.family == Family.LATTICE and n_candidates(n, k) > ROWS_MAX_OUTPUTS
+
+
 def cmd_pmf(args) -> None:
     """``dpposterior pmf``: JSON keys mechanism, epsilon, delta, outputs [{counts, alpha, probability, hellinger,
     steps}] (a public contract), written row by row.  Under ``--distance NAME`` (not hellinger) the head also
-    has ``"distance": NAME`` and each output's distance column is keyed NAME instead of ``hellinger``."""
+    has ``"distance": NAME`` and each output's distance column is keyed NAME instead of ``hellinger``.  Where the
+    lattice release's rows over R(n) are not computed, its pmf at this one data set (``LatticeMechanism.pmf_at``):
+    each probability a lower end, ``probability <= P <= probability + prob_slack``, the head then also has
+    ``"route"`` and ``"prob_slack"`` (the kernel's mass beyond the ball it sums, docs/lattice.md)."""
     spec = variant_params(args)
     c = counts_arg(args.counts)
     a = prior_arg(args.prior, c.size)
     rows = _pmf_rows(args, n_candidates(int(c.sum()), c.size))
-    logp = log_pmf(spec, a, c)
+    bracket = None
+    if _at_one_data_set(spec, int(c.sum()), c.size):
+        plan = spec.mechanism.check_pmf_at(int(c.sum()), c.size, spec, counts=c, prior=a)
+        low, slack = spec.mechanism.pmf_at(a, c, spec)
+        bracket = {"route": f"pmf at one data set, {plan.route}", "prob_slack": float(slack)}
+        with np.errstate(divide="ignore"):
+            logp = np.log(low)
+    else:
+        logp = log_pmf(spec, a, c)
     cands = candidates(int(c.sum()), c.size)
     sort = args.sort or ("probability" if args.top is not None else "counts")
     if sort == "probability" or rows < cands.shape[0]:
@@ -72,15 +90,20 @@ def cmd_pmf(args) -> None:
     if args.json:
         cal = calibration_json(spec, a, int(c.sum()))
         head = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": spec.delta,
-                **({"distance": name} if name != DEFAULT_DISTANCE else {}), **({"calibration": cal} if cal else {})}
+                **({"distance": name} if name != DEFAULT_DISTANCE else {}), **({"calibration": cal} if cal else {}),
+                **(bracket or {})}
         if not (np.isfinite(prob).all() and np.isfinite(dist).all()):  # never NaN or Infinity in JSON
             raise InputError("the exact pmf is not finite here; please report this input")
         av = a.tolist()
         stream_json(head, "outputs", (_json_row(av, *row, key=name) for row in table))
         return
-    print(f"# exact output distribution of {spec.variant.mechanism} at counts {c.tolist()}, prior {a.tolist()}, "
+    what = "lower ends of the output distribution" if bracket else "exact output distribution"
+    print(f"# {what} of {spec.variant.mechanism} at counts {c.tolist()}, prior {a.tolist()}, "
           f"eps {spec.epsilon:g}" + (f"; the {rows:,} most probable of {n_candidates(int(c.sum()), c.size):,}"
                                            if args.top is not None else ""))
+    if bracket is not None:
+        print(f"# {bracket['route']}: each probability a lower end, within {bracket['prob_slack']:.2g} of the exact "
+              "one (the kernel's mass beyond the points summed)")
     print(f"{'counts':>20} {'alpha':>24} {'probability':>14} {name:>12} {'steps':>5}")
     av = a.tolist()
     print_chunked(_text_row(av, *row) for row in table)

@@ -16,7 +16,7 @@ class Pmf(Stage):
     name = "pmf"
     section = "pmf"
     help = "exact output distribution of one mechanism at one (prior, counts)"
-    keys = ("prior", "counts", "epsilon", "delta")
+    keys = ("prior", "counts", "epsilon", "delta", "tol")
     outputs = {"pmf": paths.PMF, "tails": paths.PMF_TAILS}
 
     def mechanisms(self, config, experiment):
@@ -40,6 +40,7 @@ class Pmf(Stage):
                 config_error(f"pmf.{name}.counts", "needs one entry per prior category")
 
     def check_values(self, cfg):
+        from ...lattice.remap import DEFAULT_TOL
         from ...mechanisms import MECHANISMS, Family, ReleaseSpec
         from ..variants import base_id, parsed
 
@@ -47,12 +48,13 @@ class Pmf(Stage):
             key = f"pmf.{name}"
             (eps,), delta = check_common("pmf", name, spec)
             c = library(f"{key}.counts", V.counts, spec["counts"])
-            library(f"{key}.prior", V.prior, spec["prior"], c.size)
+            a = library(f"{key}.prior", V.prior, spec["prior"], c.size)
             for m in spec["mechanisms"]:
                 entry = MECHANISMS[base_id(m)]
                 if entry.family == Family.LATTICE:  # its pmf at this one data set (exact_pmf), not rows over R(n)
                     rs = library(f"{key}.mechanisms", ReleaseSpec.of, parsed(m), eps, delta)
-                    library(f"{key}.counts", entry.check_pmf_at, int(c.sum()), c.size, rs)
+                    library(f"{key}.counts", entry.check_pmf_at, int(c.sum()), c.size, rs, spec.get("tol", DEFAULT_TOL),
+                            c, a)
                 else:
                     library(f"{key}.counts", entry.check_size, int(c.sum()), c.size, f"the exact pmf of {m}")
 
