@@ -146,12 +146,37 @@ runs, exact = accuracy_runs("balanced-k4", "mh", data, epsilon=1.0, delta=1e-8, 
 print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
 """,
     "runs balanced-k4 lattice~average": """
+import yaml
 from dpposterior.paper.experiments import accuracy_runs, data_points
-data = data_points({"kind": "n-series", "prior": [1, 1, 1, 1], "n": [8, 12, 20, 40, 60, 100, 150, 200, 300, 400, 500,
-                    600, 700, 800, 1000, 3000, 10000]})
+entry = yaml.safe_load(open(CONFIG))["accuracy"]["balanced-k4"]  # this checkout's n grid and max_n
+data = data_points({"kind": "n-series", "prior": entry["prior"], "n": entry["n"]})
 runs, exact = accuracy_runs("balanced-k4", "lattice~average", data, epsilon=1.0, delta=1e-8, seed=20240917,
-                            runs=1000, exact_max=3000000, log=lambda *a: None, max_n=20)
+                            runs=1000, exact_max=3000000, log=lambda *a: None,
+                            max_n=entry.get("max_n", {}).get("lattice~average"))
 print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
+""",
+    "runs balanced-k3 lattice~average": """
+import yaml
+from dpposterior.paper.experiments import accuracy_runs, data_points
+entry = yaml.safe_load(open(CONFIG))["accuracy"]["balanced-k3"]  # this checkout's n grid and max_n
+data = data_points({"kind": "n-series", "prior": entry["prior"], "n": entry["n"]})
+runs, exact = accuracy_runs("balanced-k3", "lattice~average", data, epsilon=1.0, delta=1e-8, seed=20240917,
+                            runs=1000, exact_max=3000000, log=lambda *a: None,
+                            max_n=entry.get("max_n", {}).get("lattice~average"))
+print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
+""",
+    "pmf fig3c lattice~average": """
+import yaml
+from dpposterior.paper.experiments import exact_pmf
+spec = yaml.safe_load(open(CONFIG))["pmf"]["fig3c"]  # this checkout's entry (its tol)
+pmf, tails = exact_pmf("fig3c", "lattice~average", spec)
+print(digest(pmf.prob, tails.tail_prob), f"slack {pmf.prob_slack.iloc[0]:.2g}, mass {pmf.prob.sum():.12f}")
+""",
+    "pmf fig3c geometric": """
+import yaml
+from dpposterior.paper.experiments import exact_pmf
+pmf, tails = exact_pmf("fig3c", "geometric", yaml.safe_load(open(CONFIG))["pmf"]["fig3c"])
+print(digest(pmf.prob, tails.tail_prob), f"{len(pmf)} outputs")
 """,
     "frontier lattice~average": """
 grid_job("frontier", "lattice~average")

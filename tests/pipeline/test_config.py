@@ -85,8 +85,9 @@ def test_dry_run_names_the_error_in_one_line(tmp_path, text, needle):
     ({"privacy": {"fig6": {"n": ["1e11"]}}}, "privacy.fig6.n[0]", "is not of type 'integer'"),
     ({"pmf": {"fig3b": {"prior": [1, 1]}}}, "pmf.fig3b.counts", "one entry per prior category"),
     ({"pmf": {"fig3c": {"counts": [3000, 3000, 3000, 3000]}}}, "pmf.fig3c.counts", "GiB"),
-    # the lattice release's pmf at one data set: one local search per point of the ball around c (85,609 at k = 4)
-    ({"pmf": {"fig3c": {"mechanisms": ["mh", "lattice~average"]}}}, "pmf.fig3c.counts", "85,609 local searches"),
+    # the lattice release's pmf at one data set: one local search per point of the ball around c (85,609 at k = 4 and
+    # tol 1e-9), by orbits at a symmetric prior only
+    ({"pmf": {"fig3c": {"prior": [1, 1, 1, 2], "tol": 1e-9}}}, "pmf.fig3c.counts", "85,609 points within distance 29"),
     ({"privacy": {"fig6": {"delta": 1.5}}}, "privacy.fig6.delta", "maximum"),
     ({"privacy": {"fig6": {"prior": [1e-300, 1]}}}, "privacy.fig6.prior", "prior entries must be in"),
     ({"privacy": {"fig6": {"epsilon": 5000}}}, "privacy.fig6.epsilon", "[1e-06, 1000]"),
