@@ -248,6 +248,9 @@ def test_pmf_at_one_data_set_runs_past_the_rows_and_refuses_in_one_line():
     assert plan.route == "batched local search, by orbits" and plan.seconds < 45 and plan.bracket < 1e-9
     assert LATTICE.plan_pmf_at(np.array([1.0, 1.0, 1.0, 2.0]), 100, 4, spec, counts=np.array([25, 25, 25, 25])
                                ).route == "batched local search"
+    # a ball too large to list (eps = 0.05: 6e8 points) is planned without listing it, and refused in one line
+    with pytest.raises(SizeError, match=r"622,197,003 points within distance 571\): needs ~111 GiB"):
+        LATTICE.check_pmf_at(100, 4, _spec(0.05, "average"), counts=np.array([25, 25, 25, 25]), prior=np.ones(4))
     with pytest.raises(InputError, match="lattice under tv is not built"):
         LATTICE.check_pmf_at(100, 3, ReleaseSpec.of("lattice", 1.0, objective="average", distance="tv"))
 

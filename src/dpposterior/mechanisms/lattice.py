@@ -119,6 +119,9 @@ BALL_SECONDS = 2e-6
 #: c = (25, 25, 25, 25), 2026-11-29, load ~1): tol 1e-5 / 1e-7 / 3e-8 / 1e-8 / 1e-9: 0.9 / 1.9 / 3.8 / 7.5 / 13.9 s
 #: against planned 0.5 / 2.6 / 4.7 / 7.4 / 18.7 s (without orbits: 8.4 s at 1e-5, ~225 s at 1e-9).
 PMF_ORBIT_HANDED = 2.0
+#: Largest ball :meth:`LatticeMechanism.plan_pmf_at` lists to count its points (in R(n), next to a face, orbits); past
+#: it the plan counts every point as handed on (far over the solve limit: the ball at k = 4 grows like D^3).
+PMF_PLAN_POINTS = 2_000_000
 #: Seconds of the exact errors of ``lattice~average`` where a draw runs the local search (k = 3,
 #: :meth:`LatticeMechanism.local_errors`).  The batched local remap
 #: (:func:`~dpposterior.lattice.search.local_search_many`): a constant, per (output x offset of the near ball) and per
@@ -1530,7 +1533,7 @@ class LatticeMechanism(Mechanism):
             return Plan(task=Task.PMF, route="local search per point", what=what, seconds=seconds, bracket=bracket,
                         memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", seconds),))
         orbits = prior is not None and _symmetric(prior)
-        if counts is None:
+        if counts is None or ball > PMF_PLAN_POINTS:  # without the data set, or a ball too large to list: all handed on
             seconds = sum(batched_seconds(k, eps, 0, ball))
         else:
             from ..lattice.remap import _ball
