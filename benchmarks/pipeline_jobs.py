@@ -16,6 +16,10 @@ The cases (the work of docs/pipeline.md's measurement, "Where it goes"):
   the Beta KL and TV matrices);
 * ``runs balanced-k4 mh``: the `runs` job of ``mh`` on the balanced k = 4 data (1000 draws per point up to n = 1e4
   and the exact pmf where |R(n)| <= 3e6: Hellinger's midpoint series over R(n));
+* ``runs balanced-k4 lattice~average``, ``runs balanced-k3 lattice~average``: the `runs` jobs of the lattice release
+  (Figs. 5b, 5a), this checkout's n grid and ``max_n`` (1000 draws a point, the batched local search);
+* ``pmf fig3c lattice~average``, ``pmf fig3c geometric``: the `pmf` jobs of Fig. 3c (this checkout's entry and its
+  ``tol``; the lattice release's pmf at one data set);
 * ``calibrated ehds k=3 n=100``: the calibration of ``ehds~calibrated`` at Dir(1,1,1), n = 100 (the refining
   passes over the adjacent pairs);
 * ``frontier ehds~calibrated`` ... ``frontier ehd~calibrated``: the calibrated variants' `frontier` jobs, each its
