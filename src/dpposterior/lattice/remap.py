@@ -67,11 +67,14 @@ IPM_DENSITY = 150
 def lp_method(nonzeros: int, variables: int) -> str:
     """HiGHS's method for a minimax LP of the lattice release with ``nonzeros`` entries in its inequality rows over
     ``variables`` columns (functions of public inputs): ``"highs-ipm"`` (interior point, then crossover to a vertex)
-    where ``nonzeros >= IPM_NONZEROS`` and ``nonzeros >= IPM_DENSITY * variables``, else ``"highs"``.
+    where ``nonzeros >= IPM_NONZEROS`` and ``nonzeros >= IPM_DENSITY * variables``, else ``"highs"``.  The LPs are
+    docs/lattice.md's (the minimax remap, the corner and edge tables); the measurement is docs/pipeline.md's
+    ("Taken: the interior point on the large dense lattice LPs").  The k = 4 corner LP without an edge table stays on
+    ``"highs"`` (it does not ask: at 1.94M nonzeros, 218 a variable, the simplex took 1.9 s, the interior point 3.7).
 
     Why, measured (every such LP of the pipeline's ``lattice~worst`` jobs solved both ways, CPU s of the solve,
     ``scipy.optimize.linprog`` with the same tolerances; the shared 2-core host at load 6-8): large and dense, the
-    interior point is 1.3-3.9x sooner: the k = 3 corner LP at n = 20, eps = 0.5 (2.04M nonzeros, 217 a variable)
+    interior point is 1.35-4x sooner: the k = 3 corner LP at n = 20, eps = 0.5 (2.04M nonzeros, 217 a variable)
     15.3 -> 5.3, the k = 3 window LP at n = 20, eps = 1 (2.70M, 227) 10.6 -> 4.6, the k = 4 edge table's LP at
     n = 10, eps = 1 (1.89M, 178) 18.2 -> 4.6, a k = 3 window LP of 1.28M (178) 5.4 -> 4.0; smaller or sparser, the
     simplex is sooner: window LPs of 2.15M (55 a variable) 2.1 against 4.6, 1.03M (65) 1.4 against 1.9, 0.86M (20)
