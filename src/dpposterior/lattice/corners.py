@@ -84,7 +84,7 @@ from ..errors import InputError
 from ..models import candidate_rank, candidates
 from ..randomness import choose, float_weights
 from .noise import log_normaliser, radius_for, sphere_count, tail_bound, window
-from .remap import _ball, local_bayes_search, project
+from .remap import _ball, local_bayes_search, lp_method, project
 
 #: The LP keeps the kernel's mass within ``radius_for(k, eps, LP_TOL)`` of each corner data set (the rest, at most
 #: this much loss, is left to the exact errors computed afterwards).
@@ -467,7 +467,8 @@ def _solve(a, n0, eps, depth, r_radius: int | None = None, symmetric: bool | Non
     cost = np.zeros(nv + 1)
     cost[-1] = 1.0
     cost[:nv] = REGULARISER * np.bincount(var, weights=coef, minlength=nv) / nA  # the average over A, as a tie-break
-    res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None), method="highs",
+    res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None),
+                  method=lp_method(A_ub.nnz, A_ub.shape[1]),
                   options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     if res.status != 0:
         raise InputError(f"the corner remap's LP failed: {res.message}")

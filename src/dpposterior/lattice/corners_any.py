@@ -70,7 +70,7 @@ from ..models import candidate_rank, candidates
 from ..randomness import choose, float_weights
 from .corners import CERTIFY_CELLS, _union, _window_key, certified_lower, pair_loss
 from .noise import log_normaliser, radius_for, sphere_count, tail_bound, window
-from .remap import _ball, local_bayes_search, project
+from .remap import _ball, local_bayes_search, lp_method, project
 
 #: The LP keeps the kernel's mass within ``radius_for(k, eps, LP_TOL)`` of each constrained data set (the LP only
 #: chooses the remap; its errors are computed exactly).
@@ -85,9 +85,6 @@ REGULARISER = 1e-4
 #: How far below 0 an edge row's small counts reach (the rows below it are the rest's): at eps = 1, n = 20, 2 gives
 #: the LP's t 0.4984 in 58 s of CPU, 8 (every row within the LP's cut) 0.4971 in ~120 s.
 EDGE_LOW = 2
-#: HiGHS's method for the LP with the edge table (its edge columns are dense: each appears in every constraint near its
-#: edge).
-EDGE_LP_METHOD = "highs"
 #: Entries of one block of the errors' recomputation and of the LP's sums.
 BLOCK_ENTRIES = 2**21
 #: The certificate's seconds: :func:`plan_certify_any` takes the deepest corner block whose estimate fits them (the
@@ -912,8 +909,9 @@ def _solve_edges(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner:
     cost = np.zeros(nv + 1)
     cost[-1] = 1.0
     cost[:nv] = REGULARISER * np.asarray(M.sum(axis=0)).reshape(-1) / nC
+    # (its edge columns are dense: each appears in every constraint near its edge)
     res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF + len(pairs) * S), bounds=(0, None),
-                  method=EDGE_LP_METHOD)
+                  method=lp_method(A_ub.nnz, A_ub.shape[1]))
     if res.status != 0:
         raise InputError(f"the corner remap's LP (with its edge table) failed: {res.message}")
     x = np.clip(res.x[:-1], 0.0, None)

@@ -55,6 +55,40 @@ DEFAULT_TOL = 1e-9
 #: Floats one dense block may hold (chunks of the (data sets x window) products).
 BLOCK_ENTRIES = 2**23
 
+#: A minimax LP of the lattice release (the window's here, the corner LP of :mod:`.corners`, the edge table's of
+#: :mod:`.corners_any`) with at least this many nonzeros in its inequality rows, and at least :data:`IPM_DENSITY` per
+#: variable, is solved by HiGHS's interior point with crossover (a vertex, as the simplex's); any other by
+#: ``method="highs"`` (the dual simplex).  See :func:`lp_method`.
+IPM_NONZEROS = 1_200_000
+#: Nonzeros per variable from which the interior point is chosen (with :data:`IPM_NONZEROS`).
+IPM_DENSITY = 150
+
+
+def lp_method(nonzeros: int, variables: int) -> str:
+    """HiGHS's method for a minimax LP of the lattice release with ``nonzeros`` entries in its inequality rows over
+    ``variables`` columns (functions of public inputs): ``"highs-ipm"`` (interior point, then crossover to a vertex)
+    where ``nonzeros >= IPM_NONZEROS`` and ``nonzeros >= IPM_DENSITY * variables``, else ``"highs"``.  The LPs are
+    docs/lattice.md's (the minimax remap, the corner and edge tables); the measurement is docs/pipeline.md's
+    ("Taken: the interior point on the large dense lattice LPs").  The k = 4 corner LP without an edge table stays on
+    ``"highs"`` (it does not ask: at 1.94M nonzeros, 218 a variable, the simplex took 1.9 s, the interior point 3.7).
+
+    Why, measured (every such LP of the pipeline's ``lattice~worst`` jobs solved both ways, CPU s of the solve,
+    ``scipy.optimize.linprog`` with the same tolerances; the shared 2-core host at load 6-8): large and dense, the
+    interior point is 1.35-4x sooner: the k = 3 corner LP at n = 20, eps = 0.5 (2.04M nonzeros, 217 a variable)
+    15.3 -> 5.3, the k = 3 window LP at n = 20, eps = 1 (2.70M, 227) 10.6 -> 4.6, the k = 4 edge table's LP at
+    n = 10, eps = 1 (1.89M, 178) 18.2 -> 4.6, a k = 3 window LP of 1.28M (178) 5.4 -> 4.0; smaller or sparser, the
+    simplex is sooner: window LPs of 2.15M (55 a variable) 2.1 against 4.6, 1.03M (65) 1.4 against 1.9, 0.86M (20)
+    1.1 against 8.2, the corner LP at 0.95M (98) 1.2 against 1.5-1.6.  The thresholds sit between those points (a
+    fit to them, not a law: a LP outside them may be slower either way; both methods give an optimal vertex).
+
+    What it changes, and why nothing certified does: these LPs are degenerate, and the interior point's crossover
+    may end at another optimal vertex than the simplex (the same optimum to ~1e-8 relative; the k = 4 edge table at
+    n = 10, eps = 1: t 0.49157972 -> 0.49157973), so the remap's last digits and the release's computed errors
+    move.  Whichever table the LP returns is a remap, so the release is eps-DP; its errors are computed exactly from
+    the table afterwards, and every lower bound is recomputed from the LP's duals (any weights on data sets give a
+    valid bound), so a certificate is checked, never read off the LP."""
+    return "highs-ipm" if nonzeros >= IPM_NONZEROS and nonzeros >= IPM_DENSITY * variables else "highs"
+
 
 def project(z: ArrayLike, n: int) -> NDArray[np.int64]:
     """A fixed map from lattice points with sum n to R(n): negative coordinates to 0, the excess taken
@@ -275,7 +309,8 @@ def minimax_remap(setup: LatticeSetup, inner: int | None = None, gap: float = 1e
                           sparse.csr_array((nF, 1))]).tocsr()
     cost = np.zeros(nv + 1)
     cost[-1] = 1.0
-    res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None), method="highs",
+    res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None),
+                  method=lp_method(A_ub.nnz, A_ub.shape[1]),
                   options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     if res.status != 0:
         raise InputError(f"the minimax remap's LP failed: {res.message}")

@@ -645,6 +645,12 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
         tau = np.clip(start / np.maximum(pi, 1e-300), 0.0, cap)
     best, best_mu = -math.inf, np.zeros(N)
     m1, m2 = np.zeros(N), np.zeros(N)
+    # each offset's neighbours as an index array (distinct, never the offset itself), so that one numpy call reads or
+    # updates all their rows; every float below is the one the row-by-row sums gave (same operations, same order:
+    # a sum over neighbours adds their rows in the listed order, as the axis-0 reduction does; a sum along a row is
+    # the row's own sum), which keeps the bound's value bit for bit
+    ins_at = [np.asarray(ins, dtype=np.intp) for ins in inward]
+    around_at = [np.asarray(j, dtype=np.intp) for j in around]
     for step in range(max(1, steps)):
         mu = pi * tau
         # row by row (one offset at a time): no temporary of the whole table
@@ -659,19 +665,19 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
         for o in order:
             pos = np.maximum(A[o], 0.0)
             passed[o] = pos > 0
-            ins = inward[o]
+            ins = ins_at[o]
             # shares in proportion to the inward neighbours' deficits (equal when none has one)
-            need = [np.maximum(-A[j], 0.0) for j in ins]
-            total = sum(need)
+            need = np.maximum(-A[ins], 0.0)
+            total = need.sum(axis=0)
             has = total > 0
-            frac = [np.where(has, d / np.where(has, total, 1.0), 1.0 / len(ins)) for d in need]
-            fracs[o] = [f.astype(np.float32) for f in frac]  # for the ascent's direction only
+            frac = np.where(has, need / np.where(has, total, 1.0), 1.0 / len(ins))
+            fracs[o] = frac.astype(np.float32)  # for the ascent's direction only
             qpos = q * pos
             size += float(pos.sum())
-            for j, f in zip(ins, frac):
-                send = qpos * f
-                size += float(send.sum())
-                A[j] += send
+            send = qpos * frac
+            for v in send.sum(axis=1).tolist():
+                size += v
+            A[ins] += send
             A[o] = np.minimum(A[o], 0.0)
         for _ in range(sweeps):
             # from the centre outwards, a data set still in surplus fills its neighbours' deficits (docstring)
@@ -679,15 +685,17 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
                 pos = np.maximum(A[o], 0.0)
                 if not pos.any():
                     continue
-                need = [np.maximum(-A[j], 0.0) for j in around[o]]
-                total = sum(need)
+                nb = around_at[o]
+                need = np.maximum(-A[nb], 0.0)
+                total = need.sum(axis=0)
                 theta = np.minimum(1.0, q * pos / np.where(total > 0, total, 1.0)) * (total > 0)
+                y = theta * need
+                A[nb] += y
                 paid = 0.0
-                for j, d in zip(around[o], need):
-                    y = theta * d
-                    A[j] += y
-                    paid = paid + y
-                    size += float(y.sum())
+                for row in y:
+                    paid = paid + row
+                for v in y.sum(axis=1).tolist():
+                    size += v
                 A[o] -= paid / q
                 size += float(pos.sum())
         size += float(mu.sum()) + total_pl
@@ -701,7 +709,7 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
         for o in range(len(D)):
             g[o] = A[o] < 0
         for o in reversed(order):
-            back = q * sum(g[j] * f for j, f in zip(inward[o], fracs[o]))
+            back = q * (g[ins_at[o]] * fracs[o]).sum(axis=0)
             g[o] = np.where(passed[o], back, g[o])
         grad = np.ones(N)
         for o in range(len(D)):
