@@ -268,14 +268,14 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
             go = (best >= 0) & ~stay
             active, cen, tp = active[go], rs[go, best[go]], tp[go]
     # the rest (off R(n), past the table's reach, near ties): grouped by their projection, over the one-point search's
-    # whole ball; what is still not decided goes to the one-point search itself
+    # whole ball, the steps its certificate leaves open taken by the one-point search's floats (exact steps)
     rest = np.flatnonzero(~decided)
     # a z off R(n) has the search of y = max(z, 0): d(z, c) = d(y, c) + e/2 for every c of R(n), with e = sum(y) - n
     # (the counts below 0 add |z_i| to |z_i - c_i|), the same integers, and project(z) reads y only: the same floats
     _, first, back = np.unique(np.maximum(Z[rest], 0), axis=0, return_index=True, return_inverse=True)
     reps = rest[first]
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
-    got, ok = _grouped_search(a, n, eps, Z[reps], mu, None if certified else fb)
+    got, ok = _grouped_search(a, n, eps, Z[reps], mu, exact=None if certified else fb)
     out[reps[ok]] = got[ok]
     handed = reps[~ok]
     if certified:
