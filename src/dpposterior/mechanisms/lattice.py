@@ -425,7 +425,7 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
 #: At a symmetric prior the batched errors search one point per orbit under the permutations of the categories
 #: (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``).  A plan counts ``ORBIT_SHARE[0] / k!``
 #: of the window's points as searched (measured at k = 4, Dir(1,1,1,1), eps = 1: 7,153 orbits of 156,849 points at
-#: n = 20, 15,609 of 349,504 at n = 50: ~1/22), the near ties as ``ORBIT_SHARE[1] / n^ORBIT_TIE_POWER`` of the positive parts
+#: n = 20, 15,609 of 349,504 at n = 50: ~1/22), the near ties as ``ORBIT_SHARE[1] / sqrt(n)`` of the positive parts
 #: (orbits not certified, each point a one-point search: 2,236 of 20,862 at n = 10, 2,496 of 41,302 at n = 20, 6,196
 #: of 147,022 at n = 50; eps = 2: 888 of 13,242 at n = 20, 2,332 of 58,062 at n = 50), and ``ORBIT_SHARE[2]`` points
 #: searched again (the grouped route) per near tie (8,696 for 2,496 at n = 20, 17,892 for 6,196 at n = 50).  Each
@@ -433,13 +433,8 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
 #: with the one-point searches' :data:`ONE_POINT_SECONDS` to CPU s on the 2 shared cores at load 12-15 (2026-11-29,
 #: the searches alone, the orbits / the points searched again / the near ties): n = 20, eps = 1: 0.58 / 0.70 / 3.1 s;
 #: n = 50, eps = 2: 1.27 / 1.24 / 2.7 s; n = 50, eps = 1: see docs/lattice.md.
-ORBIT_SHARE = (1.5, 0.75, 3.5)
+ORBIT_SHARE = (1.5, 0.35, 3.5)
 ORBIT_PART = (3e-5, 3e-8)
-#: The near ties' share of the positive parts falls like ``n^-ORBIT_TIE_POWER`` (``ORBIT_SHARE[1]``): refitted to the
-#: counts of this route's runs (2026-11-29, Dir(1,1,1,1), ties / the plan's parts): eps = 1, n = 20 and 50: 2,496 /
-#: 42,318 and 6,196 / 156,258; eps = 2, n = 50 and 100: 2,332 / 67,298 and 4,888 / 243,198.  ``0.75 n^-0.75`` is above
-#: every one (n = 50, eps = 1 the closest: 6,233 planned); ``0.35 / sqrt(n)`` was 1.2-1.7x above them.
-ORBIT_TIE_POWER = 0.75
 #: Seconds of one near tie of the search by orbits beyond its point's search (``ORBIT_PART``): the grouped route's
 #: exact steps (:func:`~dpposterior.lattice.batched._grouped_search`: the one-point search's kept set, a sort of its
 #: data sets, and its product at each open step), a constant plus a share per data set (``min(|ball of Dc| / 2,
@@ -466,7 +461,7 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     part = ORBIT_PART[0] + ORBIT_PART[1] * near
     table, _ = batched_seconds(k, eps, share * rows, 0.0)
     searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
-    ties = min(1.0, ORBIT_SHARE[1] / max(1, int(n)) ** ORBIT_TIE_POWER) * parts
+    ties = min(1.0, ORBIT_SHARE[1] / math.sqrt(max(1, int(n)))) * parts
     return searched, ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * near)
 
 
