@@ -435,21 +435,12 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
 #: n = 50, eps = 2: 1.27 / 1.24 / 2.7 s; n = 50, eps = 1: see docs/lattice.md.
 ORBIT_SHARE = (1.5, 0.35, 3.5)
 ORBIT_PART = (3e-5, 3e-8)
-#: Seconds of one near tie of the search by orbits beyond its point's search (``ORBIT_PART``): the grouped route's
-#: exact steps (:func:`~dpposterior.lattice.batched._grouped_search`: the one-point search's kept set, a sort of its
-#: data sets, and its product at each open step), a constant plus a share per data set (``min(|ball of Dc| / 2,
-#: |R(n)|)``, as ``ORBIT_PART``).  Fitted to CPU s on the 2 shared cores at load 9-13 (2026-11-29, Dir(1,1,1,1), the
-#: points searched again and their near ties together against ``ORBIT_SHARE``'s counts): n = 50, eps = 1, 26.6 s
-#: (17,736 points, 6,196 near ties; the exact steps ~7.5 s of it, profiled); eps = 2, 2.7 s (4,580 points, 2,332
-#: near ties); before, each near tie a one-point search (:data:`ONE_POINT_SECONDS`): 41.3 s at n = 50, eps = 1.
-EXACT_TIE_SECONDS = (1e-4, 4e-8)
 
 
 def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]:
     """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
     public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
-    the near ties' exact steps)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`,
-    :data:`EXACT_TIE_SECONDS`)."""
+    the near ties' one-point searches)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`)."""
     share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
@@ -462,7 +453,8 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     table, _ = batched_seconds(k, eps, share * rows, 0.0)
     searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
     ties = min(1.0, ORBIT_SHARE[1] / math.sqrt(max(1, int(n)))) * parts
-    return searched, ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * near)
+    one = ONE_POINT_SECONDS[0] + ONE_POINT_SECONDS[1] * near + ONE_POINT_SECONDS[2] * ball
+    return searched, ties * (ORBIT_SHARE[2] * part + one)
 
 
 def tie_share(n: int) -> float:
@@ -1153,8 +1145,8 @@ class LatticeMechanism(Mechanism):
             searched, _ = orbit_seconds(n, k, spec.epsilon, W)
             ball = float(ball_size(k, spec.epsilon, 1e-12))
             near = min(ball / 2.0, float(n_candidates(n, k)))  # as orbit_seconds counts a point on a face
-            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near) + EXACT_TIE_SECONDS[0]
-                   + EXACT_TIE_SECONDS[1] * near)
+            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near) + ONE_POINT_SECONDS[0]
+                   + ONE_POINT_SECONDS[1] * near + ONE_POINT_SECONDS[2] * ball)
             return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - searched) / one))
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
