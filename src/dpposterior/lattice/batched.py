@@ -151,9 +151,10 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
     """``local_bayes_search(prior, n, epsilon, z)`` (its defaults) for every row ``z`` of ``Z`` (any k >= 3, each row
     summing to n), the z in R(n) computed together (module docstring; docs/lattice.md).  Equal output at every z.
 
-    ``max_fallback``: most z handed to the one-point search before a one-line refusal (None: no limit); ``stats``:
-    filled with ``{"points", "fallback", "decided"}``; ``orbits``: at a symmetric prior, one search per orbit of the
-    points under permutations of the categories (:func:`_orbit_search`; the same outputs)."""
+    ``max_fallback``: most z whose search needs an exact step (a near tie, module docstring) before a one-line
+    refusal (None: no limit); ``stats``: filled with ``{"points", "fallback", "decided"}`` (``fallback``: those z);
+    ``orbits``: at a symmetric prior, one search per orbit of the points under permutations of the categories
+    (:func:`_orbit_search`; the same outputs)."""
     a = _validate.prior(prior)
     k = a.size
     if k < 3:
