@@ -232,6 +232,46 @@ def test_the_grouped_route_is_the_one_point_search_wherever_it_decides(a, n, eps
     assert ok.any()  # (a symmetric prior at small n has exact ties: those go to the one-point search)
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from([(1.0, 1.0, 1.0, 1.0), (0.5, 0.5, 0.5, 0.5), (2.0, 2.0, 1.0, 1.0), (0.3, 1.0, 2.0, 4.0)]),
+       st.integers(1, 9), st.sampled_from([0.8, 1.0, 1.5, 3.0]), st.integers(0, 2**31))
+def test_the_grouped_routes_exact_steps_are_the_one_point_search_at_every_point(a, n, eps, seed):
+    """With its exact steps (a step the certificate leaves open taken by the one-point search's own floats) the
+    grouped route decides every point, on and off R(n), symmetric priors (exact ties) included, and each output is
+    the one-point search's: bit-for-bit the argmin of the same floats, so ties break the same way."""
+    from dpposterior.lattice.batched import _grouped_search
+    from dpposterior.lattice.search import _Fallback
+
+    rng = np.random.default_rng(seed)
+    Z = window(n, 4, 4)
+    Z = Z[rng.choice(len(Z), min(len(Z), 60), replace=False)]
+    count = _Fallback(len(Z))
+    got, ok = _grouped_search(np.asarray(a, float), n, eps, Z, 1e-9, count)
+    want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
+    assert ok.all()
+    assert np.array_equal(got, want)
+
+
+def test_the_exact_steps_break_exact_ties_as_the_one_point_search_does():
+    """Dir(1,1,1,1), n = 9, eps = 1: points where the certificate cannot decide (exact ties between permuted
+    outputs) are decided by the exact steps, each as the one-point search decides it (a tie broken the other way,
+    e.g. by the lower exact sum, fails here)."""
+    from dpposterior.lattice.batched import _grouped_search
+    from dpposterior.lattice.search import _Fallback
+
+    a = np.ones(4)
+    Z = window(9, 4, 3)
+    _, certified = _grouped_search(a, 9, 1.0, Z, 1e-9)
+    ties = Z[~certified]
+    assert len(ties) >= 20
+    count = _Fallback(len(ties))
+    got, ok = _grouped_search(a, 9, 1.0, ties, 1e-9, count)
+    assert ok.all() and count.count == len(ties)
+    assert np.array_equal(got, np.stack([local_bayes_search(a, 9, 1.0, z) for z in ties]))
+    with pytest.raises(SizeError, match="^the lattice release's local remap on the window hands more than 3 "):
+        _grouped_search(a, 9, 1.0, ties, 1e-9, _Fallback(3))
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.0]), min_size=4, max_size=4), st.integers(1, 12),
        st.sampled_from([0.5, 1.0, 2.0]), st.lists(st.integers(0, 6), min_size=4, max_size=4), st.integers(0, 3))

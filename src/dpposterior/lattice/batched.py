@@ -41,9 +41,19 @@ decided when one output ``r*`` of its ball has ``hi(r*) < lo(r)`` for every othe
 the one-point search's strict float argmin, so it returns the centre (``r*`` the centre) or moves to ``r*``, as
 here.  In the grouped route the one-point search's risk of ``r`` is ``sum_Kz w L``, the kept set leaving out at most
 ``share T`` (``T = sum_C w``, losses in [0, 1]), and the two float sums differ by at most ``mu T`` each, so it lies in
-``[S - (share + 2 mu) T, S + 2 mu T]``: a step is decided by the same rule (tail 0).  Any other z (a near tie: at a
-symmetric prior, exact ties are common) is handed to :func:`.remap.local_bayes_search` itself (counted, refused past a
-limit in one line), so every output equals the one a draw computes.
+``[S - (share + 2 mu) T, S + 2 mu T]``: a step is decided by the same rule (tail 0).
+
+Exact steps.  A step the certificate leaves open (a near tie: at a symmetric prior, exact ties between permuted
+outputs are common, and only the one-point search's own floats decide them) is taken in the grouped route as the
+one-point search takes it, by the same floats: the weights are its floats (above); the kept set is computed as it
+computes it (the stable order by ``-w``, the sequential cumulative sums along it, the first ``m + 1`` with ``m`` the
+``searchsorted`` of ``(1 - share)`` times the total, sorted); the losses are :func:`.remap._local_hellinger`'s
+(elementwise: an entry's float does not depend on the other pairs computed); and the risks are the same product
+``w[keep] @ L[keep, rs]`` on arrays of the same shape, order and layout (a C-ordered ``(kept, |rs|)`` matrix, the
+outputs in the ball's order), so the argmin (ties: the first) and the step are its own.  Every row is then decided
+and the walk goes on by the certificate; the rows that need an exact step are counted, refused past a limit in one
+line (:func:`.search._Fallback`), so every output equals the one a draw computes (tested bit for bit against it,
+symmetric priors included).
 """
 
 from __future__ import annotations
@@ -141,9 +151,10 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
     """``local_bayes_search(prior, n, epsilon, z)`` (its defaults) for every row ``z`` of ``Z`` (any k >= 3, each row
     summing to n), the z in R(n) computed together (module docstring; docs/lattice.md).  Equal output at every z.
 
-    ``max_fallback``: most z handed to the one-point search before a one-line refusal (None: no limit); ``stats``:
-    filled with ``{"points", "fallback", "decided"}``; ``orbits``: at a symmetric prior, one search per orbit of the
-    points under permutations of the categories (:func:`_orbit_search`; the same outputs)."""
+    ``max_fallback``: most z whose search needs an exact step (a near tie, module docstring) before a one-line
+    refusal (None: no limit); ``stats``: filled with ``{"points", "fallback", "decided"}`` (``fallback``: those z);
+    ``orbits``: at a symmetric prior, one search per orbit of the points under permutations of the categories
+    (:func:`_orbit_search`; the same outputs)."""
     a = _validate.prior(prior)
     k = a.size
     if k < 3:
@@ -258,13 +269,14 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
             go = (best >= 0) & ~stay
             active, cen, tp = active[go], rs[go, best[go]], tp[go]
     # the rest (off R(n), past the table's reach, near ties): grouped by their projection, over the one-point search's
-    # whole ball; what is still not decided goes to the one-point search itself
+    # whole ball, the steps its certificate leaves open taken by the one-point search's floats (exact steps)
     rest = np.flatnonzero(~decided)
     # a z off R(n) has the search of y = max(z, 0): d(z, c) = d(y, c) + e/2 for every c of R(n), with e = sum(y) - n
     # (the counts below 0 add |z_i| to |z_i - c_i|), the same integers, and project(z) reads y only: the same floats
     _, first, back = np.unique(np.maximum(Z[rest], 0), axis=0, return_index=True, return_inverse=True)
     reps = rest[first]
-    got, ok = _grouped_search(a, n, eps, Z[reps], mu)
+    fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
+    got, ok = _grouped_search(a, n, eps, Z[reps], mu, exact=None if certified else fb)
     out[reps[ok]] = got[ok]
     handed = reps[~ok]
     if certified:
@@ -274,13 +286,12 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
         if stats is not None:
             stats.update(points=len(Z), decided=int(decided.sum()))
         return out, decided
-    fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
-    for j in handed:
+    for j in handed:  # none: every row of the exact grouped route is decided
         out[j] = fb(a, n, eps, Z[j])
     out[rest] = out[reps[back.reshape(-1)]]
     if stats is not None:
-        stats.update(points=len(Z), fallback=int(handed.size), decided=len(Z) - int(handed.size),
-                     grouped=int(ok.sum()), distinct=int(reps.size))
+        stats.update(points=len(Z), fallback=fb.count, decided=len(Z) - fb.count, grouped=int(ok.sum()),
+                     distinct=int(reps.size))
     return out
 
 
@@ -288,8 +299,8 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
 GROUP_ENTRIES = 2**21
 
 
-def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], mu: float
-                    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], mu: float,
+                    exact: _Fallback | None = None) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """The one-point search's output at each row ``z`` of ``Z`` where it is certified (the second array), the points
     that share ``p = project(z)`` together (module docstring, "Grouped route").
 
@@ -298,7 +309,11 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     _search_weights`' expression), the losses ``L(c, r)`` of the outputs the searches reach, from
     :func:`.remap._local_hellinger` (the one-point search's floats), and the full sums ``S(z, r) = sum_C w L``: the
     one-point search's risks leave out at most ``share`` of ``sum_C w``, so each lies within
-    ``[S - (share + 2 mu) T, S + 2 mu T]``, ``T`` the computed ``sum_C w``; a step is decided by :func:`_decide`."""
+    ``[S - (share + 2 mu) T, S + 2 mu T]``, ``T`` the computed ``sum_C w``; a step is decided by :func:`_decide`.
+
+    ``exact``: a step :func:`_decide` leaves open is taken by the one-point search's own floats (module docstring,
+    "Exact steps"), so every row is decided; each row that needs one is counted by ``exact`` (refused past its
+    limit in one line)."""
     k = a.size
     out = np.zeros_like(Z)
     decided = np.zeros(len(Z), dtype=bool)
@@ -326,7 +341,8 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
             v = np.arange(p[i] - Dc, p[i] + Dc + 1)
             base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
         cs32 = cs.astype(np.int32)
-        H = np.zeros((len(cs), 0))
+        # the losses of the outputs reached, a row per output (in the order first reached; rows added as needed)
+        HT = np.empty((16, len(cs)))
         have: dict[int, int] = {}
         step = max(1, GROUP_ENTRIES // len(cs))
         for lo in range(0, len(idx), step):
@@ -339,6 +355,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
             lw -= lw.max(axis=1, keepdims=True)
             w = np.exp(lw, out=lw)
             T = w.sum(axis=1)
+            keeps: dict[int, NDArray[np.int64]] = {}
             active = np.arange(len(zb))
             cen = np.repeat(p[None, :], len(zb), axis=0)
             for _ in range(SEARCH_STEPS):
@@ -346,7 +363,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                     break
                 rs = cen[:, None, :] + ball1[None, :, :]
                 real = np.all(rs >= 0, axis=2)
-                # the losses of the outputs not reached before (columns of H, in the order first reached)
+                # the losses of the outputs not reached before
                 pts = rs[real]
                 keys = _keys(pts, n).tolist()
                 fresh = {}
@@ -354,23 +371,66 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                     if kk not in have and kk not in fresh:
                         fresh[kk] = j
                 if fresh:
+                    if len(have) + len(fresh) > len(HT):
+                        HT = np.concatenate([HT, np.empty((len(HT) + len(fresh), len(cs)))])
+                    HT[len(have):len(have) + len(fresh)] = _local_hellinger(a, cs, pts[list(fresh.values())], n).T
                     for kk in fresh:
                         have[kk] = len(have)
-                    H = np.concatenate([H, _local_hellinger(a, cs, pts[list(fresh.values())], n)], axis=1)
-                # the sums of the columns this step reads (einsum, not BLAS: a threaded BLAS spins on a shared machine)
-                need, at = np.unique([have[kk] for kk in keys], return_inverse=True)
-                col = np.zeros(real.shape, dtype=np.int64)
-                col[real] = at.reshape(-1)
-                SA = np.einsum("zc,cr->zr", w[active], H[:, need], optimize=False)
-                S = np.where(real, np.take_along_axis(SA, col, axis=1), np.nan)
+                # the sums S(z, r) of each row's own outputs, the rows that share a centre at once (einsum, not BLAS:
+                # a threaded BLAS spins on a shared machine)
+                S = np.full(real.shape, np.nan)
+                ckeys = _keys(cen, n)
+                corder = np.argsort(ckeys, kind="stable")
+                offsets = np.concatenate([[0], np.cumsum(real.sum(axis=1))])
+                for rows in np.split(corder, np.flatnonzero(np.diff(ckeys[corder])) + 1):
+                    t = rows[0]
+                    cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
+                    S[np.ix_(rows, np.flatnonzero(real[t]))] = np.einsum("zc,rc->zr", w[active[rows]], HT[cols],
+                                                                         optimize=False)
                 best = _decide(S, real, T[active], 0.0, mu, centre_j)
+                if exact is not None:
+                    _exact_steps(best, active, real, keys, have, HT, w, keeps, centre_j, exact)
                 stay = best == centre_j
                 out[zb[active[stay]]] = cen[stay]
                 decided[zb[active[stay]]] = True
                 go = (best >= 0) & ~stay
                 m = np.flatnonzero(go)
                 active, cen = active[go], rs[m, best[go]]
+            if exact is not None:  # the one-point search returns its centre after SEARCH_STEPS moves
+                out[zb[active]] = cen
+                decided[zb[active]] = True
     return out, decided
+
+
+def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArray[np.bool_], keys: list[int],
+                 have: dict[int, int], HT: NDArray[np.float64], w: NDArray[np.float64],
+                 keeps: dict[int, NDArray[np.int64]], centre: int, count: _Fallback) -> None:
+    """The steps of :func:`_grouped_search` that :func:`_decide` left open (``best`` -1), taken as the one-point
+    search takes them, by its floats (module docstring, "Exact steps"): ``best`` filled in place.
+
+    For a row of the block (weights ``w[row]``, the one-point search's floats): its kept set as the one-point search
+    computes it (the stable order by ``-w``, the cumulative sums along it, the first ``m + 1`` with ``m`` the
+    ``searchsorted`` of ``(1 - share)`` times the last, sorted; once per row), then the risks of the outputs of its
+    ball (``real``, in the ball's order, as the one-point search filters them) by the same product on the same
+    arrays: ``w[keep] @ L[keep, rs]`` with a C-ordered ``(kept, |rs|)`` matrix of the same losses (rows of ``HT``).
+    The centre stays if it attains the minimum, else the first argmin is the move (within 1 of the centre)."""
+    offsets = np.concatenate([[0], np.cumsum(real.sum(axis=1))])
+    for t in np.flatnonzero(best < 0):
+        row = int(active[t])
+        keep = keeps.get(row)
+        if keep is None:
+            count.count += 1
+            count.refuse_past(count.count)
+            wr = w[row]
+            heavy = np.argsort(-wr, kind="stable")
+            cum = np.cumsum(wr[heavy])
+            keep = keeps[row] = np.sort(heavy[: int(np.searchsorted(cum, cum[-1] * (1.0 - SEARCH_SHARE))) + 1])
+        cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
+        risk = w[row, keep] @ np.ascontiguousarray(HT[np.ix_(cols, keep)].T)
+        j = int(np.argmin(risk))
+        ball_j = np.flatnonzero(real[t])
+        here = int(np.flatnonzero(ball_j == centre)[0])
+        best[t] = centre if risk[j] >= risk[here] else ball_j[j]
 
 
 def _pair_sums(sums: _Sums, z: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.float64]:
