@@ -26,6 +26,12 @@ the recomputation, timed as "recomputation", the same either way):
     PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 1000 --errors-only --orbits both --check-n "" \
         --out benchmarks/lattice_worst_orbits.json
 
+On the route by orbits the offset sums run one data set per rotation class (what the route runs);
+``--sums-both`` also sums at every data set, side by side (CPU and the largest difference):
+
+    PYTHONPATH=src python benchmarks/lattice_worst.py --eps 0.5 --n 1000 --errors-only --sums-both --check-n "" \
+        --out benchmarks/lattice_worst_rotations.json
+
 ``--corners three`` solves the three-corner LP where the release solves one corner for three (a symmetric prior, the
 corners apart, eps < 1: :func:`dpposterior.lattice.corners.symmetric_solve`), ``--corners both`` runs each case both
 ways, side by side in one process (the row's ``corners`` says which; ``auto`` is the release's own):
@@ -64,7 +70,7 @@ def _solved(prior: tuple, n: int, eps: float, symmetric: bool | None = None) -> 
 
 
 def case(prior: tuple, n: int, eps: float, errors_only: bool = False, symmetric: bool | None = None,
-         orbits: bool | None = None) -> dict:
+         orbits: bool | None = None, sums_both: bool = False) -> dict:
     spec = ReleaseSpec.of("lattice", eps, objective="worst")
     a = np.asarray(prior, dtype=np.float64)
     row = {"prior": list(prior), "n": n, "epsilon": eps, "corners": "auto" if symmetric is None else "three"}
@@ -89,8 +95,15 @@ def case(prior: tuple, n: int, eps: float, errors_only: bool = False, symmetric:
         # the route's local search: where it is read
         out = corners.corner_local_outputs(remap, We, stats=stats, orbits=None if orbits is None else False)
         t3 = time.process_time()
-        E = corners.corner_errors(remap, out, We, window_errors(a, n, eps, out, We))
+        if by_orbits:  # the route's sums: one data set per rotation class
+            E = corners.corner_errors(remap, out, We, rotations=True)
+        else:
+            E = corners.corner_errors(remap, out, We, window_errors(a, n, eps, out, We))
         t4 = time.process_time()
+        if by_orbits and sums_both:  # the sums at every data set, side by side
+            full = corners.corner_errors(remap, out, We, window_errors(a, n, eps, out, We))
+            row |= {"cpu_sums_every_data_set_s": time.process_time() - t4,
+                    "sums_max_difference": float(np.abs(full.low - E.low).max())}
         worst = float(E.high.max())
         row |= {"route": "corner remap, by orbits" if by_orbits else "corner remap", "worst": worst,
                 "bound": None if errors_only else remap.certificate["lower"],
@@ -138,6 +151,8 @@ def main() -> None:
                         "lattice~average beside it): what `accuracy` runs")
     p.add_argument("--orbits", default="auto", choices=["auto", "off", "both"],
                    help="the local search by orbits at a symmetric prior (auto), never (off) or both")
+    p.add_argument("--sums-both", action="store_true",
+                   help="on the route by orbits, also the offset sums at every data set (beside the rotation classes)")
     p.add_argument("--corners", default="auto", choices=["auto", "three", "both"],
                    help="the release's corner solve (auto), the three-corner LP (three) or both side by side")
     args = p.parse_args()
@@ -149,7 +164,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for eps, n, sym, orb in ((float(e), int(m), s, o) for e in args.eps.split(",") for m in args.n.split(",")
                              for s in modes for o in orbit_modes):
-        r = case(prior, n, eps, args.errors_only, sym, orb)
+        r = case(prior, n, eps, args.errors_only, sym, orb, args.sums_both)
         rows.append(r)
         inner = f"{r['interior_worst']:.4f}" if r.get("interior_worst") is not None else "-"
         avg = f"{r['local_bayes_worst']:.5f}" if "local_bayes_worst" in r else "-"
@@ -161,6 +176,9 @@ def main() -> None:
                   f"{r['cpu_solve_s']:.1f}, local search "
                   f"{r['cpu_local_errors_s']:.1f} at {r['local_points']:,} points, {r['local_fallbacks']:,} handed "
                   f"on; offset sums and recomputation {r['cpu_corner_errors_s']:.1f})", flush=True)
+        if "cpu_sums_every_data_set_s" in r:
+            print(f"  the sums at every data set: {r['cpu_sums_every_data_set_s']:.1f} CPU s, largest difference "
+                  f"{r['sums_max_difference']:.1e}", flush=True)
         with open(args.out, "w") as fh:
             json.dump(rows, fh, indent=1)
     checks = [x for x in args.check_n.split(",") if x]

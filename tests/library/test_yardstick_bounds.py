@@ -394,3 +394,24 @@ def test_the_remaps_certificate_is_no_yardstick():
     assert certify_simplex_any(np.array(a), n, eps) > lp + 0.02
     y = compare_yardstick(np.array(a), n, eps, *_table(a, n, eps)[:1])
     assert y.worst <= lp + 1e-9
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([(1.0, 1.0, 1.0), (0.5, 2.0, 2.0), (2.0, 1.0, 2.0), (1.0, 1.0, 1.0, 1.0), (3.0, 1.0, 1.0, 1.0)]),
+       st.integers(8, 40), st.sampled_from([0.5, 1.0, 2.0]), st.integers(1, 7))
+def test_corner_blocks_over_invariant_solutions_have_the_whole_blocks_value(a, n, eps, depth):
+    """A corner block's LP over the solutions invariant under the permutations fixing its vertex and the prior has
+    the whole block LP's value (to the solvers' tolerance): the orbits are right, the losses invariant, and no
+    constraint of an orbit is lost; the group is the permutations fixing vertex 0 and the prior."""
+    from dpposterior.lattice import yardstick as blocks
+
+    if len(a) == 4:
+        n, depth = min(n, 14), min(depth, 4)
+    depth = min(depth, n)
+    whole = corner_bound(list(a), n, eps, depth, symmetric=False).worst
+    orbits = corner_bound(list(a), n, eps, depth, symmetric=True).worst
+    assert orbits == pytest.approx(whole, abs=1e-7)
+    S = blocks.corner_block(n, len(a), 0, depth)
+    order = len(blocks._symmetry_images(np.asarray(a), S))
+    assert order == {(1.0, 1.0, 1.0): 2, (0.5, 2.0, 2.0): 2, (2.0, 1.0, 2.0): 1, (1.0, 1.0, 1.0, 1.0): 6,
+                     (3.0, 1.0, 1.0, 1.0): 6}[a]

@@ -394,7 +394,7 @@ def _solve(a, n0, eps, depth, r_radius: int | None = None, symmetric: bool | Non
     ``symmetric`` (default :func:`symmetric_solve`): solve vertex 0's block only (its free rows, its constraints and
     its fixed rows: the corners are apart) and give vertex ``j`` the image of vertex 0's rows, fixed rows included,
     under the cyclic permutation ``s_j`` of the categories (``s_j(x)_y = x_(y - j mod k)``, :func:`numpy.roll`), the
-    edge table by :func:`_edge_tables`' own symmetry.  Proof that this is an optimal solution of the three-corner LP
+    edge table by the same rotations (:func:`_edge_tables`).  Proof that this is an optimal solution of the three-corner LP
     (the same ``t``, the tie-break included): the prior is invariant, so ``L(s c, s r) = L(c, r)``, and ``s_j`` maps
     ``F``, ``A``, ``M``, the kernel and the outputs within ``r_radius`` of ``project(z)`` onto themselves and vertex
     0's block onto vertex ``j``'s (:func:`corners_apart`); so with vertex ``j``'s fixed rows the image of vertex 0's,
@@ -1003,16 +1003,20 @@ def _edge_tables(a: NDArray[np.float64], n0: int, eps: float, symmetric: bool = 
     are near the identity; the release's errors are then computed exactly), rows on the simplex.
 
     ``symmetric`` (a symmetric prior only; :func:`symmetric_solve` decides): solve edge 0's LP only and give edge
-    ``i`` its image under the permutation ``s_i`` of the categories taking ``(0, 1, 2)`` to ``(i, j, l)`` (``j < l``
-    the other two).  Proof that this is an optimal solution of edge ``i``'s LP: ``s_i`` maps edge 0's data sets (both
-    ends: ``c_j = s`` and ``c_l = s``) onto edge ``i``'s, its kernel ``K(w) = K(s_i w)`` and its ball onto
-    themselves, ``b_0(u)`` onto ``b_i(u)`` (:func:`_edge_base` puts ``floor(m / 2)`` on the first other count), its
-    variables ``(u, rho)`` onto ``(u, s_i rho)`` (``max(u, 0) + rho_0 >= 0`` is ``max(u, 0) + (s_i rho)_i >= 0``)
-    and, the prior being invariant, ``L(s_i c, s_i r) = L(c, r)``: so ``tau`` is feasible for edge 0 at ``t`` exactly
-    when ``tau o s_i^-1`` is for edge ``i``, and the two LPs have one optimum ``t``, the tie-break included (in exact
-    arithmetic; each LP's floats are its own sums in its own order).  Its optimum is not unique: the three solves
-    may return other rows (at eps = 0.5 they do), so :func:`_solve` takes this only with its own one-corner solve.
-    Tested against the three solves."""
+    ``i`` its image under the cyclic permutation ``s_i = roll(., i)`` of the categories (category ``x`` to
+    ``x + i mod 3``), the rotation by which :func:`_solve` lifts vertex 0's rows, so that the whole release is
+    rotation-equivariant (:func:`rotation_classes`; with a swap for edge 1 it was not past the corner table).  Proof
+    that this meets the optimum of edge ``i``'s LP: ``s_i`` maps edge 0's data sets (both ends: ``c_1 = s`` and
+    ``c_2 = s``) onto edge ``i``'s, its kernel ``K(w) = K(s_i w)`` and its ball onto themselves, and its variables
+    ``(u, rho)`` onto ``(u, s_i rho)`` with the base ``s_i b_0(u)`` (``max(u, 0) + rho_0 >= 0`` is
+    ``max(u, 0) + (s_i rho)_i >= 0``); the prior being invariant, ``L(s_i c, s_i r) = L(c, r)``, so ``tau`` is
+    feasible for edge 0 at ``t`` exactly when ``tau o s_i^-1`` is for the LP of edge ``i`` with that base.  That LP
+    has edge ``i``'s optimum: the transposition of the two other counts maps edge ``i``'s data sets onto
+    themselves and the base ``b_i`` (:func:`_edge_base`, ``floor(m / 2)`` on the first other count) onto
+    ``s_i b_0`` where ``m`` is odd (the same where it is even), so the two LPs are images of one another.  So the
+    three edges' rows meet one optimum ``t``, the tie-break included (in exact arithmetic; each LP's floats are its
+    own sums in its own order).  Its optimum is not unique: the three solves may return other rows (at eps = 0.5
+    they do), so :func:`_solve` takes this only with its own one-corner solve.  Tested against the three solves."""
     from scipy import sparse
     from scipy.optimize import linprog
 
@@ -1077,12 +1081,9 @@ def _edge_tables(a: NDArray[np.float64], n0: int, eps: float, symmetric: bool = 
         offsets.append(off)
         probs.append(T)
         lps.append(float(res.x[-1]))
-    if symmetric:  # edge i: edge 0's rows under s_i (docstring), the same probabilities
+    if symmetric:  # edge i: edge 0's rows under the rotation s_i = roll(., i) (docstring), the same probabilities
         for i in range(1, k):
-            perm = [i] + [x for x in range(k) if x != i]  # s_i: category x of edge 0 goes to perm[x]
-            off = np.empty_like(offsets[0])
-            off[..., perm] = offsets[0]
-            offsets.append(off)
+            offsets.append(np.roll(offsets[0], i, axis=-1))
             probs.append(probs[0])
             lps.append(lps[0])
     T = np.stack(probs)

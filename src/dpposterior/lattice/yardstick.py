@@ -112,15 +112,19 @@ def _near_outputs(n: int, S: NDArray[np.int64], reach: int) -> NDArray[np.int64]
     return near[order]
 
 
-def _groups(grid: HellingerGrid, n: int, S: NDArray[np.int64], reach: int):
+def _groups(grid: HellingerGrid, n: int, S: NDArray[np.int64], reach: int,
+            source: NDArray[np.int64] | None = None):
     """The near outputs of the block (one group each) and, per member, the far group's loss
-    ``min over r with d(r, S) > reach of L(c, r)`` (None when no output is far), taken over all of R(n) in chunks."""
+    ``min over r with d(r, S) > reach of L(c, r)`` (None when no output is far), taken over all of R(n) in chunks.
+    ``source``: member ``i`` takes member ``source[i]``'s far loss (an image of it under a symmetry of the block and
+    the prior, :func:`_symmetry_images`), which alone is scanned."""
     near = _near_outputs(n, S, reach)
     k = S.shape[1]
     R = candidates(n, k)
     if len(R) == len(near):
         return near, None
-    far = np.full(len(S), np.inf)
+    todo = np.arange(len(S)) if source is None else np.unique(source)
+    far = np.full(len(todo), np.inf)
     for start in range(0, len(R), CHUNK):
         part = R[start:start + CHUNK]
         lo, hi = S.min(axis=0) - reach, S.max(axis=0) + reach
@@ -130,27 +134,103 @@ def _groups(grid: HellingerGrid, n: int, S: NDArray[np.int64], reach: int):
             d = np.abs(part[inbox][:, None, :] - S[None, :, :]).sum(axis=-1).min(axis=1) // 2
             keep[np.flatnonzero(inbox)[d <= reach]] = False
         if keep.any():
-            far = np.minimum(far, grid.hellinger(S, part[keep]).min(axis=1))
-    return near, far
+            far = np.minimum(far, grid.hellinger(S[todo], part[keep]).min(axis=1))
+    if source is None:
+        return near, far
+    full = np.empty(len(S))
+    full[todo] = far
+    return near, full[source]
+
+
+def _symmetry_images(a: NDArray[np.float64], S: NDArray[np.int64]) -> list[tuple[list[int], NDArray[np.int64]]]:
+    """The permutations ``s`` of the categories (``s c = c[perm]``) that leave the prior (exactly) and the block ``S``
+    (as a set) unchanged, each with the index of ``s c`` in ``S`` for every member ``c`` (the identity first): a
+    group, as the permutations fixing two things are."""
+    from itertools import permutations
+
+    index = {c: i for i, c in enumerate(map(tuple, S.tolist()))}
+    out = []
+    for perm in permutations(range(a.size)):
+        p = list(perm)
+        if not np.array_equal(a[p], a):
+            continue
+        img = [index.get(c) for c in map(tuple, S[:, p].tolist())]
+        if all(i is not None for i in img):
+            out.append((p, np.array(img, dtype=np.int64)))
+    return out
+
+
+def _orbit_lp(images_s, images_g, pairs_arr, nS, nG, A_ub, A_eq, cost):
+    """The block's worst-case LP restricted to the solutions invariant under the block's symmetries (proof in
+    :func:`block_bound`): one variable per orbit of ``(c, g)`` (its columns summed), one constraint per orbit of
+    constraints (the rows of an orbit coincide on invariant solutions).  Returns ``(A_ub, A_eq, cost, rows_ub,
+    rows_eq)``, the rows kept (their right sides are the original's at those rows)."""
+    from scipy import sparse
+
+    nv = nS * nG + 1
+    var = np.arange(nv - 1)
+    vc, vg = var // nG, var % nG
+    rep = var.copy()
+    pair_index = {p: i for i, p in enumerate(map(tuple, pairs_arr.tolist()))}
+    m = len(pairs_arr) * nG
+    row_dp = np.arange(m)
+    rep_dp = row_dp.copy()
+    rep_c = np.arange(nS)
+    for si, gi in zip(images_s, images_g):
+        rep = np.minimum(rep, si[vc] * nG + gi[vg])
+        pim = np.array([pair_index[(int(si[x]), int(si[y]))] for x, y in pairs_arr.tolist()], dtype=np.int64)
+        rep_dp = np.minimum(rep_dp, pim[row_dp // nG] * nG + gi[row_dp % nG])
+        rep_c = np.minimum(rep_c, si)
+    _, col = np.unique(np.append(rep, nv - 1), return_inverse=True)
+    P = sparse.csr_array((np.ones(nv), (np.arange(nv), col.ravel())), shape=(nv, int(col.max()) + 1))
+    keep_c = np.flatnonzero(rep_c == np.arange(nS))
+    rows_ub = np.concatenate([np.flatnonzero(rep_dp == row_dp), m + keep_c])
+    return (A_ub @ P)[rows_ub].tocsr(), (A_eq @ P)[keep_c].tocsr(), P.T @ cost, rows_ub, keep_c
 
 
 def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.int64], reach: int,
                 log_pi: NDArray[np.float64] | None = None, grid: HellingerGrid | None = None,
-                worst: bool = True) -> tuple[float, float]:
+                worst: bool = True, symmetric: bool = False) -> tuple[float, float]:
     """Certified ``(worst(S, G), average(S, G))`` of one block ``S`` (rows: data sets of R(n); module docstring).
 
     ``log_pi``: the log prior predictive of the rows of ``S`` normalised over the whole of R(n); without it the
     average is not solved (nan); ``worst=False``: the worst case is not solved (nan).
+
+    ``symmetric`` (the worst case only): solve the LP over the solutions invariant under the group ``Gamma`` of the
+    permutations of the categories that leave the prior and ``S`` unchanged (:func:`_symmetry_images`; at a corner
+    block of a symmetric prior the permutations of the other counts: a half of the LP at k = 3, a sixth at k = 4).
+    Proof that this is still at most ``OPT_worst``.  Each ``s`` in ``Gamma`` maps the neighbour pairs of ``S`` onto
+    themselves and the groups onto groups (``d(s r, S) = d(r, s^-1 S) = d(r, S)``: the near outputs permuted, the
+    far group onto itself), and ``L(s c, s r) = L(c, r)``.  The losses are made exactly invariant by taking
+    ``L''(c, g) = min_s L'(s c, s g)`` (in exact arithmetic the same; in floats at most ``L'``, so the theorem holds
+    for ``L''`` as for ``L'``).  Then ``LP(S, G)`` with ``L''`` is invariant: ``(x o s)`` is feasible with the same
+    ``t`` when ``x`` is, and so is their average over ``Gamma`` (convexity), an invariant solution.  So the LP over
+    invariant solutions has the same optimum, and it is the LP with one variable per orbit of ``(c, g)`` and one
+    constraint per orbit of constraints (on invariant solutions the constraints of an orbit are one another's
+    images, each holding exactly when the others do).  Its certified value (module docstring: weak duality with the
+    box, applied to the reduced LP) is at most its optimum, so at most ``OPT_worst``.  The far group's loss is
+    scanned once per orbit of members (:func:`_groups`).
     """
     from scipy import sparse
     from scipy.optimize import linprog
 
     grid = HellingerGrid(a, n) if grid is None else grid
-    near, far_loss = _groups(grid, n, S, reach)
+    images = _symmetry_images(a, S) if symmetric and worst else []
+    images_s = [img for _, img in images]
+    source = np.min(np.stack(images_s), axis=0) if len(images) > 1 else None
+    near, far_loss = _groups(grid, n, S, reach, source)
     Lg = grid.hellinger(S, near)
     if far_loss is not None:
         Lg = np.column_stack([Lg, far_loss])
     nS, nG = Lg.shape
+    images_g = []
+    if source is not None:  # the groups' images: the near outputs permuted, the far group (last) fixed
+        near_index = {r: i for i, r in enumerate(map(tuple, near.tolist()))}
+        for p, si in images:
+            gi = np.array([near_index[r] for r in map(tuple, near[:, p].tolist())] + [nG - 1] * (nG - len(near)),
+                          dtype=np.int64)
+            images_g.append(gi)
+            Lg = np.minimum(Lg, Lg[si][:, gi])  # L'' = min over the orbit: exactly invariant
     pairs_arr = _pairs(S)
     nv = nS * nG + 1
     e = math.exp(epsilon)
@@ -175,6 +255,12 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
             A_ub = sparse.vstack([A_dp, E]).tocsr()
             cost = np.zeros(nv)
             cost[-1] = 1.0
+            if source is not None:  # one variable per orbit, one constraint per orbit (docstring)
+                A_ub, A_eq_w, cost, _, kept = _orbit_lp(images_s, images_g, pairs_arr, nS, nG, A_ub, A_eq, cost)
+                res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=A_eq_w, b_eq=b_eq[kept],
+                              bounds=(0, 1), method="highs-ipm")
+                out.append(_certified(res, cost, A_ub, np.zeros(A_ub.shape[0]), A_eq_w, b_eq[kept]))
+                continue
         else:
             if log_pi is None:
                 out.append(float("nan"))
@@ -183,17 +269,23 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
             cost = np.append((np.exp(log_pi)[:, None] * Lg).ravel(), 0.0)
         b_ub = np.zeros(A_ub.shape[0])
         res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(0, 1), method="highs-ipm")
-        if res.status != 0:
-            raise InputError(f"a block LP of the yardstick failed: {res.message}")
-        y_ub = np.minimum(res.ineqlin.marginals, 0.0)
-        y_eq = res.eqlin.marginals
-        rc = cost - A_ub.T @ y_ub - A_eq.T @ y_eq
-        value = float(y_ub @ b_ub + y_eq @ b_eq + np.minimum(rc, 0.0).sum())
-        scale = float(np.abs(y_ub) @ np.abs(b_ub) + np.abs(y_eq) @ b_eq
-                      + (np.abs(cost) + abs(A_ub).T @ np.abs(y_ub) + abs(A_eq).T @ np.abs(y_eq)).sum())
-        longest = max(A_ub.shape[0], A_eq.shape[0], nv) + 2
-        out.append(value - longest * 2.0**-52 * scale - MARGIN)
+        out.append(_certified(res, cost, A_ub, b_ub, A_eq, b_eq))
     return out[0], out[1]
+
+
+def _certified(res, cost, A_ub, b_ub, A_eq, b_eq) -> float:
+    """The certified value of a block LP from HiGHS's duals (module docstring: weak duality with the box, lowered
+    by the rounding of its sums and :data:`MARGIN`)."""
+    if res.status != 0:
+        raise InputError(f"a block LP of the yardstick failed: {res.message}")
+    y_ub = np.minimum(res.ineqlin.marginals, 0.0)
+    y_eq = res.eqlin.marginals
+    rc = cost - A_ub.T @ y_ub - A_eq.T @ y_eq
+    value = float(y_ub @ b_ub + y_eq @ b_eq + np.minimum(rc, 0.0).sum())
+    scale = float(np.abs(y_ub) @ np.abs(b_ub) + np.abs(y_eq) @ b_eq
+                  + (np.abs(cost) + abs(A_ub).T @ np.abs(y_ub) + abs(A_eq).T @ np.abs(y_eq)).sum())
+    longest = max(A_ub.shape[0], A_eq.shape[0], len(cost)) + 2
+    return value - longest * 2.0**-52 * scale - MARGIN
 
 
 def corners(prior: ArrayLike) -> list[int]:
@@ -213,7 +305,8 @@ def corner_block(n: int, k: int, i: int, depth: int) -> NDArray[np.int64]:
     return R[np.lexsort(R.T[::-1])]
 
 
-def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: int = CORNER_REACH) -> Yardstick:
+def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: int = CORNER_REACH,
+                 symmetric: bool = True) -> Yardstick:
     """Certified lower bound on the optimal worst-case error from the corner blocks ``{c : c_i >= n - depth}``
     (docs/lattice.md; a block of the theorem in the module docstring, so ``worst <= OPT_worst``), one per class of
     equal prior weights (:func:`corners`).
@@ -221,7 +314,9 @@ def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: in
     A corner block has one artificial edge (``c_i = n - depth``); the simplex's own boundary drops no
     constraint, so it loses less than a grid cell of the same size, and the worst case of the releases sits next
     to a vertex.  With ``depth = n`` the block is all of R(n) and ``reach >= n`` keeps every output: the LP itself.
-    ``average`` is nan.
+    ``average`` is nan.  ``symmetric``: each block's LP over the solutions invariant under the permutations of the
+    categories that fix its vertex and the prior (:func:`block_bound`: the same optimum, a half of the LP at k = 3 at a
+    symmetric prior, a sixth at k = 4); False solves the whole block LP.
     """
     a = _validate.prior(prior)
     k = a.size
@@ -231,7 +326,7 @@ def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: in
     grid = HellingerGrid(a, n)
     worst, where = -np.inf, ()
     for i in corners(a):
-        w, _ = block_bound(a, n, eps, corner_block(n, k, i, depth), reach, None, grid)
+        w, _ = block_bound(a, n, eps, corner_block(n, k, i, depth), reach, None, grid, symmetric=symmetric)
         if w > worst:
             worst, where = w, (i,)
     return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=len(corners(a)), worst_block=where)
@@ -338,6 +433,9 @@ def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK
     k = a.size
     what = f"the yardstick's corner blocks for k={k}, n={n}, eps={epsilon:g}"
     many = len(corners(a))
+    # corner_bound solves each block over its invariant solutions: the permutations fixing vertex 0 and the prior
+    # divide the LP's constraints and the far group's scan (a half at k = 3, a sixth at k = 4, symmetric prior)
+    order = len(_symmetry_images(a, corner_block(max(n, 1), k, 0, min(n, 1))))
     best = None
     for depth in range(0, min(n, MAX_DEPTH) + 1):
         # a cheap upper end first (members x near outputs x moves), so a large k never lists a huge block
@@ -345,7 +443,7 @@ def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK
                 k - 1) > MAX_BLOCK_ENTRIES:
             break
         rows, groups, pairs = block_shape(n, corner_block(n, k, 0, depth), CORNER_REACH)
-        secs = many * (lp_seconds(pairs, groups) + _scan_seconds(n, k, rows))
+        secs = many * (lp_seconds(pairs / order, groups) + _scan_seconds(n, k, rows / order))
         if best is not None and secs > seconds:
             break
         best = (depth, secs, LP_BYTES_PER_ROW * max(pairs * groups, rows * groups) + 8.0 * rows * min(

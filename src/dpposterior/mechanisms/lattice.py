@@ -137,6 +137,11 @@ LOCAL_SUM_SECONDS = 2.25e-8
 #: which runs so at a symmetric prior at any n) planned at its table's sixth, and its near ties at the band table's
 #: share.  Below it the plan is the route without orbits (an upper estimate).
 ORBIT_MIN_N = 400
+#: The route by orbits sums the errors at one data set per rotation class (:func:`~dpposterior.lattice.corners.
+#: rotation_classes`: the release is rotation-equivariant there, its edge table built by rotations) and at the data
+#: sets within the bracket's radius of a window point where it is not (the local outputs' ties off R(n), ``project``
+#: breaking them by index); planned at this many of the latter (measured, Dir(1,1,1), eps = 0.5: 730 at n = 300 and 1000).
+ROTATION_NEAR_ROWS = 2_000
 #: A one-point search of a near tie in the batched local remap costs at most this share of :func:`local_seconds` (a
 #: draw's search, which covers the whole ball): measured, Dir(1,1,1), eps = 0.5: n = 50, 3,120 of them in 11.7 CPU s;
 #: n = 100, 3,147 in 15.6 s (4-5 ms each, against 39 ms for a draw's; 2026-11-28); n = 300, 4,377 of them, 37.3 CPU s for
@@ -328,7 +333,9 @@ def local_error_seconds(n: int, k: int, epsilon: float, orbits: bool = False) ->
     """Estimated seconds of :meth:`LatticeMechanism.local_errors` from public n, k, eps (docs/lattice.md): ``(the
     batched local remap on window(n, k, W), the offset sum over d(w) <= W)``, ``W`` the radius of the bracket.
     ``orbits``: the corner release's route by orbits (:func:`orbit_route`): the search's table at the rows one
-    representative per orbit reads (a sixth of R(n), and the rows near the faces); the offset sum as without."""
+    representative per orbit reads (a sixth of R(n), and the rows near the faces); the offset sum at one data set per
+    rotation class (a third of R(n)) and the data sets near a point where the release is not rotation-equivariant
+    (:data:`ROTATION_NEAR_ROWS`)."""
     from ..lattice.search import EDGE, NEAR_TAIL
 
     eps = float(epsilon)
@@ -337,7 +344,8 @@ def local_error_seconds(n: int, k: int, epsilon: float, orbits: bool = False) ->
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     if orbits:
         rows = R / 6.0 + 3.0 * (EDGE + 1) * (n + 1)
-        return c0 + c1 * rows * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
+        summed = min(R, R / 3.0 + ROTATION_NEAR_ROWS)
+        return c0 + c1 * rows * near + c2 * Z, LOCAL_SUM_SECONDS * summed * offsets
     return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
 
 
@@ -584,7 +592,8 @@ def _table_rows_to(remap, n: int, m: NDArray[np.int64], W: int) -> tuple[NDArray
 def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: bool = False):
     """:meth:`LatticeMechanism.corner_errors` after its checks: the local remap's window errors, then the data sets
     whose ball meets the corner table recomputed (:func:`~dpposterior.lattice.corners.corner_errors`); ``orbits``
-    (:func:`orbit_route`): the fallback budget of the route by orbits (the same values)."""
+    (:func:`orbit_route`): the fallback budget of the route by orbits and its sums by rotation classes (the same
+    values, to the sums' rounding: :func:`~dpposterior.lattice.corners.rotation_classes`)."""
     from ..lattice.corners import corner_errors, corner_local_outputs, corner_shape, default_depth
     from ..lattice.search import window_errors
 
@@ -593,6 +602,8 @@ def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: 
     # the table's shape before its solve: a refusal past max_fallback comes before the LP and its fixed rows
     out = corner_local_outputs(corner_shape(a, n, epsilon, default_depth(epsilon)), W, max_fallback=max_fallback)
     remap = _corner(a, n, epsilon)
+    if orbits:  # the offset sums one data set per rotation class (the same errors, to the sums' rounding)
+        return corner_errors(remap, out, W, rotations=True)
     return corner_errors(remap, out, W, window_errors(a, n, epsilon, out, W))
 
 
@@ -980,8 +991,12 @@ class LatticeMechanism(Mechanism):
         local = self._local_plan(n, k, spec, what, orbits)
         corner = corner_seconds(n, k, spec.epsilon, symmetric)
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
-        # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum
-        edge = EDGE_TERM_SECONDS * edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
+        # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum; by orbits one per
+        # rotation class and those near a point that breaks the rotation (as the sums: local_error_seconds)
+        terms = edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
+        if orbits and terms:
+            terms = min(terms, terms / 3.0 + ROTATION_NEAR_ROWS * ball_size(k, spec.epsilon, LOCAL_ERROR_TOL))
+        edge = EDGE_TERM_SECONDS * terms
         return replace(local, route="corner remap, by orbits" if orbits else "corner remap",
                        seconds=local.seconds + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon, symmetric)),
