@@ -977,13 +977,15 @@ RELEASE_RATE = 0.01
 #: ascent steps) it accepts; the widest radius with RELEASE_GOOD_STEPS evaluations is taken, else the widest with
 #: the fewest, else none.
 RELEASE_MAX_RADIUS = 16
-RELEASE_MIN_RADIUS = 4
+RELEASE_MIN_RADIUS = 6
 RELEASE_GOOD_STEPS = 6
 RELEASE_MAX_STEPS = COLUMN_STEPS
 #: Seconds of one column LP of :func:`release_bound` (primal simplex): ``RELEASE_SECONDS_BASE +
-#: RELEASE_SECONDS_PER_NODE`` per point of its window; an upper end (x1.1-1.4) of Dir(1,1,1), eps = 0.5 and 1, n = 300
-#: and 1000, radius 6 to 14 on the shared 2-core machine at load ~8 (0.13 ms at 127 points, 0.6 ms at 631).
-RELEASE_SECONDS_BASE = 5e-5
+#: RELEASE_SECONDS_PER_NODE`` per point of its window; an upper end (x1.2-1.4) of Dir(1,1,1), eps = 0.5 and 1, n = 300
+#: and 1000, radius 6 to 14 on the shared 2-core machine at load ~8 (0.13 ms at 127 points, 0.6 ms at 631; 0.17 ms
+#: at 61 under load 19).  The narrowest radius: at n = 1000, eps = 1 radius 4 certified 0.0489 (below the flows'
+#: 0.0516), radius 6 0.0659.
+RELEASE_SECONDS_BASE = 7e-5
 RELEASE_SECONDS_PER_NODE = 1e-6
 #: The categories' counts where :func:`plan_release` runs (measured at k = 3 only).
 RELEASE_K = (3,)
