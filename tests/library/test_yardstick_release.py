@@ -121,12 +121,17 @@ def test_without_a_start_the_blocks_plan_is_unchanged():
                              ys.COLUMN_SECONDS if eps < ys.COLUMN_MAX_EPSILON else ys.BLOCK_SECONDS, share))}
         started = plan_blocks([1.0, 1.0, 1.0], n, eps, share, start=True)
         assert started["worst"] == plain["worst"]
+        # at eps >= 0.75 the flows stay (they were the better bound at n = 1000, eps = 2)
+        assert (started == plain) == (eps >= ys.COLUMN_MAX_EPSILON or not started["average"][0].fits
+                                      or len(started["average"][1]) == 4)
+    assert plan_blocks([1.0, 1.0, 1.0], 1000, 2.0, 40.0, start=True) == plan_blocks([1.0, 1.0, 1.0], 1000, 2.0, 40.0)
+    assert len(plan_blocks([1.0, 1.0, 1.0], 300, 0.5, 40.0, start=True)["average"][1]) == 2
 
 
 def test_a_release_plan_without_errors_leaves_the_average_out():
-    plans = plan_blocks([1.0, 1.0, 1.0], 6, 1.0, 20.0, start=True)
+    plans = plan_blocks([1.0, 1.0, 1.0], 6, 0.5, 20.0, start=True)
     assert len(plans["average"][1]) == 2  # plan_release's (radius, evaluations)
-    assert "average" not in block_bounds([1.0, 1.0, 1.0], 6, 1.0, plans)
+    assert "average" not in block_bounds([1.0, 1.0, 1.0], 6, 0.5, plans)
 
 
 # --- compare --------------------------------------------------------------------------------------------------
