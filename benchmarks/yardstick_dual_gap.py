@@ -13,6 +13,14 @@ entry at n = 20 written before the Polyak steps is kept at the top level):
 
     python benchmarks/yardstick_dual_gap.py [--n 20] [--eps 0.5] [--radius 12] [--steps 10] [--long-steps 40]
                                             [--no-lp]
+
+``--from-release``: instead, ``release_bound`` (the exact windows started from ``lattice (average)``'s own errors,
+computed first) at each radius of ``--radius`` (comma-separated) with ``--steps`` evaluations, and one evaluation at
+each scale of ``--scales``: its value per evaluation, CPU s (``time.process_time``) and peak RSS; entry
+``n=.. eps=.. from the release``:
+
+    python benchmarks/yardstick_dual_gap.py --from-release --n 300 --eps 0.5 --radius 8,12,14 --steps 8
+                                            [--scales 0.9,0.94,0.96,0.98]
 """
 
 from __future__ import annotations
@@ -68,17 +76,56 @@ def flows_at(n: int, eps: float, radius: int, mu) -> float:
     return ys.flow_bound([1, 1, 1], n, eps, radius=radius, steps=1, start=mu).average
 
 
+def from_release(args) -> None:
+    """``release_bound`` from ``lattice (average)``'s errors (module docstring)."""
+    import resource
+
+    from dpposterior.accuracy import expected_errors
+
+    n, eps = args.n, args.eps
+    out = {"n": n, "epsilon": eps, "prior": [1, 1, 1], "load": os.getloadavg()[0]}
+    t = time.process_time()
+    E = expected_errors("lattice", np.ones(3), n, epsilon=eps, objective="average")
+    out["release"] = E.average
+    out["release_cpu_seconds"] = round(time.process_time() - t, 1)
+    print(f"lattice (average): {E.average:.5f} ({out['release_cpu_seconds']} CPU s)", flush=True)
+    radii = [int(r) for r in str(args.radius).split(",")]
+    for radius in radii:
+        t = time.process_time()
+        b = ys.release_bound([1, 1, 1], n, eps, E.expected, radius=radius, steps=args.steps)
+        row = {"bound": b.average, "ratio": E.average / b.average if b.average > 0 else None,
+               "values": list(b.values), "cpu_seconds": round(time.process_time() - t, 1),
+               "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+        out[f"radius {radius}, {args.steps} evaluations"] = row
+        print(f"radius {radius}, {args.steps} evaluations: {row}", flush=True)
+    for f in (float(x) for x in args.scales.split(",")) if args.scales else ():
+        t = time.process_time()
+        b = ys.release_bound([1, 1, 1], n, eps, E.expected, radius=radii[-1], steps=1, scales=(f,))
+        out[f"scale {f:g}, radius {radii[-1]}, one evaluation"] = {"bound": b.average,
+                                                                  "cpu_seconds": round(time.process_time() - t, 1)}
+        print(f"scale {f:g}, radius {radii[-1]}: {b.average:.5f}", flush=True)
+    path = pathlib.Path(args.out)
+    doc = json.loads(path.read_text()) if path.exists() else {}
+    doc.setdefault("runs", {})[f"n={n} eps={eps:g} from the release"] = out
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=20)
     p.add_argument("--eps", type=float, default=0.5)
-    p.add_argument("--radius", type=int, default=12)
+    p.add_argument("--radius", default="12", help="comma-separated with --from-release")
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--long-steps", type=int, default=40)
     p.add_argument("--no-lp", action="store_true", help="past the LP's reach (n > 20 at k = 3)")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "yardstick_dual_gap.json"))
+    p.add_argument("--from-release", action="store_true", help="release_bound from lattice (average)'s errors")
+    p.add_argument("--scales", default="", help="with --from-release: one evaluation at each of these scales")
     args = p.parse_args()
-    n, eps, radius = args.n, args.eps, args.radius
+    if args.from_release:
+        from_release(args)
+        return
+    n, eps, radius = args.n, args.eps, int(args.radius)
     out = {"n": n, "epsilon": eps, "prior": [1, 1, 1], "radius": radius, "load": os.getloadavg()[0]}
     if not args.no_lp:
         t = time.process_time()

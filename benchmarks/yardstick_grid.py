@@ -99,8 +99,11 @@ def compare_run(text: str, n: int, eps: float, env: dict, bound: float | None) -
     doc = json.loads(stdout)
     done = [r for r in doc["releases"] if "error" not in r]
     a = min(done, key=lambda r: r["average_expected_error"]) if done else None
+    cy = doc.get("yardstick", {})
     return {"compare_cost": cost, "lattice_average": lattice_average(doc, bound),
-            "best_average": {"release": a["release"], "error": a["average_expected_error"]} if a else None}
+            "best_average": {"release": a["release"], "error": a["average_expected_error"]} if a else None,
+            "compare_yardstick": cy,
+            "compare_average_ratio": ratio(a["average_expected_error"], cy.get("average")) if a else None}
 
 
 def one(prior, n: int, eps: float, env: dict, compare: bool, earlier: dict | None = None,
@@ -208,7 +211,9 @@ def main() -> None:
                 la = bc.get("lattice_average", {})
                 print(f"    before: compare {bc['compare_cost']['cpu_seconds']} s CPU {bc['compare_cost']['peak_mb']} MB;"
                       f" lattice (average) {la.get('average')} over the bound {la.get('average_ratio')} "
-                      f"{la.get('not_computed', '')}", flush=True)
+                      f"{la.get('not_computed', '')}; its own average bound "
+                      f"{bc.get('compare_yardstick', {}).get('average')}, best / that "
+                      f"{bc.get('compare_average_ratio')}", flush=True)
             if "bound" in r.get("before", {}):
                 bb = r["before"].get("bound", {})
                 print(f"    before: bound worst {bb.get('worst', float('nan')):.5f} average "

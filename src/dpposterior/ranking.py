@@ -15,12 +15,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from .accuracy import errors_of
 from .distances import DEFAULT_DISTANCE, get_distance
 from .errors import InputError, SizeError
 from .limits import Plan, Task, duration_text, limit_setting
 from .mechanisms import DEFAULT_DELTA, MECHANISMS, PrivacyParameters, ReleaseSpec, Variant, releases
 from .mechanisms.scan import PAIRS_PER_SECOND
+from .models import candidate_rank
 from .validate import approx_count_text
 
 
@@ -101,13 +104,15 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
 
 
 def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans: list[RowPlan] | None = None,
-                 distance: str = DEFAULT_DISTANCE) -> list[dict]:
+                 distance: str = DEFAULT_DISTANCE, errors: dict | None = None) -> list[dict]:
     """One row per release (:func:`plan_compare`'s, or ``plans`` already made), ranked by worst case.
 
     A row left out by its plan gets ``"error"`` (its one-line reason) instead of numbers, as does a row whose run
     refuses (a limit of its own met only while it runs, e.g. the k = 2 remap's certificate gap); the others run their
     plans (:func:`dpposterior.accuracy.errors_of`) and carry their ``"route"``.  ``distance``: the score and error
-    measure of every row (a release not built for it, e.g. optimal under kl at k >= 3, gets its one-line refusal)."""
+    measure of every row (a release not built for it, e.g. optimal under kl at k >= 3, gets its one-line refusal).
+    ``errors``: a dict filled with each computed row's :class:`~dpposterior.accuracy.ExpectedErrors` by release
+    label (for :func:`compare_yardstick`)."""
     plans = plan_compare(a, n, epsilon, delta, distance) if plans is None else plans
     measure = get_distance(distance).name
     out, done = [], {}
@@ -128,6 +133,8 @@ def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans:
             row["error"] = next(r["error"] for r in out if r["release"] == rp.same_as)
         else:
             done[v.label] = e
+            if errors is not None:
+                errors[v.label] = e
             if rp.same_as:
                 row["same_release_as"] = rp.same_as
             row.update(worst_expected_error=e.worst, worst_counts=e.worst_counts, average_expected_error=e.average,
@@ -140,8 +147,13 @@ def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans:
     return sorted(out, key=lambda r: (r.get("worst_expected_error", math.inf), r["release"]))
 
 
+#: The rows whose errors may start the yardstick's average (:func:`compare_yardstick`): releases built to be near
+#: the average's optimum (the LP, or the lattice release with its local Bayes remap).
+START_RELEASES = ("optimal (average)", "lattice (average)")
+
+
 def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str = DEFAULT_DISTANCE,
-                      plans: list[RowPlan] | None = None):
+                      plans: list[RowPlan] | None = None, errors: dict | None = None):
     """The yardstick of ``compare`` (:func:`dpposterior.yardstick.yardstick`: a certified lower bound on the best
     achievable worst-case and average Hellinger errors, docs/definitions.md §9), or a one-line reason it is not
     computed (over the budget, a setting past the k = 2 optimum's limits); None under another distance than
@@ -149,7 +161,10 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     the block relaxations (:func:`dpposterior.yardstick.plan_blocks`) run where their plans fit: each objective's
     share is ``BLOCK_SECONDS`` or half of what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the rows' estimates
     (``plans``: :func:`plan_compare`'s), whichever is smaller; a block plan that does not fit leaves that objective
-    to the other bounds.
+    to the other bounds.  ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
+    :data:`START_RELEASES` of least average error starts the average's exact windows
+    (:func:`dpposterior.yardstick.block_bounds`; any errors give a certified bound, these only choose where the dual
+    starts); where none was computed, the average's bound is planned as without ``errors``.
     """
     from .yardstick import block_bounds, lp_optima, marginal_seconds, plan_blocks, yardstick
 
@@ -165,7 +180,16 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
         lp = lp_optima(a, n, epsilon, {r["release"] for r in rows if "error" not in r}) if k >= 3 else {}
         used = sum(r.plan.seconds for r in plans or [] if not r.left_out and not r.same_as)
         left = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS") - used - marginal_seconds(a, n, epsilon)
-        blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2)) if k >= 3 else {}
+        # the start of the average's exact windows: the computed lattice or optimal average release of least average
+        # error (near the optimum by design; the scales tried assume a release within ~6 % of it)
+        best = min((item for item in (errors or {}).items() if item[0] in START_RELEASES),
+                   key=lambda item: (item[1].average, item[0]), default=None)
+        start = None
+        if best is not None and len(best[1].counts) == math.comb(n + k - 1, k - 1):  # E over R(n), candidate order
+            start = (best[0], np.zeros(len(best[1].counts)))
+            start[1][candidate_rank(best[1].counts)] = best[1].expected
+        blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2, start=start is not None),
+                              start) if k >= 3 else {}
         return yardstick(a, n, epsilon, lp, blocks)
     except InputError as exc:
         return " ".join(str(exc).split())

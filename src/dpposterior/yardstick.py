@@ -133,7 +133,8 @@ def lp_optima(prior: ArrayLike, n: int, epsilon: float, computed: set[str]) -> d
     return out
 
 
-def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None) -> dict[str, tuple]:
+def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None,
+                start: bool = False) -> dict[str, tuple]:
     """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
     lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
     (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
@@ -143,7 +144,11 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     :data:`~dpposterior.lattice.yardstick.BLOCK_SECONDS` (the average's where the exact windows run,
     :func:`~dpposterior.lattice.yardstick.exact_windows`: eps below
     :data:`~dpposterior.lattice.yardstick.COLUMN_MAX_EPSILON`, any eps at k >= 4:
-    :data:`~dpposterior.lattice.yardstick.COLUMN_SECONDS`) and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``."""
+    :data:`~dpposterior.lattice.yardstick.COLUMN_SECONDS`) and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``.
+    ``start``: a release's errors will be at hand (``compare`` computed a row); then, where the exact windows run
+    (:func:`~dpposterior.lattice.yardstick.exact_windows`), the average is
+    :func:`~dpposterior.lattice.yardstick.plan_release`'s (exact windows started from those errors, ``size``
+    its radius and evaluations, within the same share as the exact windows) where it fits, else as above."""
     from .lattice import yardstick as blocks
 
     a = np.asarray(prior, dtype=np.float64)
@@ -154,13 +159,23 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     share = min(blocks.BLOCK_SECONDS, given, solve)
     # the exact windows of the average need more steps: a larger share, when given
     wide = blocks.COLUMN_SECONDS if blocks.exact_windows(a.size, epsilon) else blocks.BLOCK_SECONDS
-    return {"worst": blocks.plan_corner(a, n, epsilon, share),
-            "average": blocks.plan_flow(a, n, epsilon, min(wide, given, solve))}
+    out = {"worst": blocks.plan_corner(a, n, epsilon, share),
+           "average": blocks.plan_flow(a, n, epsilon, min(wide, given, solve))}
+    if start and blocks.exact_windows(a.size, epsilon):
+        # at eps >= COLUMN_MAX_EPSILON the flows stay (Dir(1,1,1), n = 1000, eps = 2: the release's start at radius 6,
+        # 2 evaluations, 0.02736 against the flows' 0.02741)
+        release = blocks.plan_release(a, n, epsilon, min(blocks.COLUMN_SECONDS, given, solve))
+        if release[0].fits:
+            out["average"] = release
+    return out
 
 
-def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tuple]) -> dict[str, tuple[float, str]]:
+def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tuple],
+                 errors: tuple[str, ArrayLike] | None = None) -> dict[str, tuple[float, str]]:
     """``{objective: (bound, how)}`` of the admitted ``plans`` (:func:`plan_blocks`); a plan refused, or a block LP
-    that fails (HiGHS's status), leaves its objective out (the other bounds stand)."""
+    that fails (HiGHS's status), leaves its objective out (the other bounds stand).  ``errors``: ``(release,
+    E)``, a release's expected errors over R(n) in candidate order, the start of the average's exact windows where
+    its plan is :func:`~dpposterior.lattice.yardstick.plan_release`'s (any errors give a certified bound)."""
     from .lattice import yardstick as blocks
 
     out = {}
@@ -168,7 +183,14 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
         if not plan.fits:
             continue
         try:
-            if objective == "worst":
+            if objective == "average" and len(size) == 2:  # plan_release's (radius, evaluations)
+                if errors is None:
+                    continue
+                radius, steps = size
+                value = blocks.release_bound(prior, n, epsilon, errors[1], radius=radius, steps=steps).average
+                how = (f"a dual solution of the whole LP (each window's LP solved within {radius} substitutions of "
+                       f"its output, {steps} evaluations started from the errors of {errors[0]}; weak duality)")
+            elif objective == "worst":
                 value = blocks.corner_bound(prior, n, epsilon, size).worst
                 how = (f"corner blocks of depth {size} (the LP relaxed to the data sets next to a vertex, "
                        "certified from its duals)")

@@ -601,6 +601,8 @@ class FlowBound:
     mu: NDArray[np.float64]
     steps: int
     radius: int
+    #: every evaluation's certified value in order (:func:`column_bound`; empty where not kept)
+    values: tuple[float, ...] = ()
 
 
 def _neighbour_offsets(D: NDArray[np.int64]) -> list[list[int]]:
@@ -876,7 +878,9 @@ class _ColumnLP:
     """The column LP of :func:`column_bound` over a whole window (every offset), one HiGHS model kept across outputs:
     ``min w^T x`` with ``x(o) - e^eps x(o') <= 0`` for every ordered neighbouring pair of offsets and ``0 <= x <= 1``.
     Only the costs change from one output to the next, so each solve starts from the previous optimal basis (primal
-    feasible: a few simplex iterations).
+    feasible: a few simplex iterations).  ``primal``: HiGHS's primal simplex (``simplex_strategy`` 4), which starts
+    from that basis as it is (Dir(1,1,1), n = 100, eps = 0.5, radius 12: ~1.5x faster than HiGHS's choice; another
+    optimal vertex may come out, so another supergradient, the same certificate).
 
     Which HiGHS.  scipy's bundled one (the build ``linprog(method="highs")`` calls), through its bindings at
     :data:`HIGHS_MODULE`, found by :func:`_highs_core`.  That module is private: where a scipy has moved it, each
@@ -886,7 +890,7 @@ class _ColumnLP:
     Either route certifies the same way: the certificate never depends on the solver's accuracy, only on ``y >= 0``
     (:func:`column_bound`); both return HiGHS's row duals, clipped."""
 
-    def __init__(self, size: int, pairs: NDArray[np.int64], e: float):
+    def __init__(self, size: int, pairs: NDArray[np.int64], e: float, primal: bool = False):
         from scipy import sparse
 
         m = len(pairs)
@@ -907,6 +911,8 @@ class _ColumnLP:
         self._h.setOptionValue("output_flag", False)
         for option in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
             self._h.setOptionValue(option, 1e-10)
+        if primal:  # the previous optimal basis stays primal feasible when only the costs change
+            self._h.setOptionValue("simplex_strategy", 4)
         if self._h.passModel(model) == highs.HighsStatus.kError:
             raise InputError("a column LP of the yardstick could not be set up")
 
@@ -935,7 +941,8 @@ class _ColumnLP:
 
 
 def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,
-                 steps: int = 1, rate: float = COLUMN_RATE, symmetric: bool = True) -> FlowBound:
+                 steps: int = 1, rate: float = COLUMN_RATE, symmetric: bool = True,
+                 scales: tuple[float, ...] = (1.0,), primal: bool = False) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): the dual of :func:`flow_bound` at
     multipliers ``mu`` (one per data set, in candidate order; e.g. :func:`flow_bound`'s), each window's ``y`` the
     *optimal* one, then ``steps - 1`` ascent steps on ``mu``.
@@ -981,6 +988,11 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     n = 20, radius 12: 0.4931 after 30 steps against the LP's 0.4975, where a step of ``0.01 / sqrt(t)`` reached
     0.4858 in 10).  Projected onto ``[0, far cap]``; the best value is kept.
 
+    Scales (``scales``): the first ``len(scales)`` evaluations are at ``f mu`` for each ``f`` given (each made
+    invariant and clipped as above: every one is a valid multiplier, so the best of them is a bound), and the
+    ascent goes on from the best of them; ``steps`` counts every evaluation.  For a start from a release's own
+    errors (:func:`release_bound`): ``mu = f pi E`` with ``f`` a little below 1.  ``primal``: :class:`_ColumnLP`'s.
+
     Cost: one LP of ``|H_r|`` variables and ~``k (k - 1) |H_r|`` constraints per orbit of outputs and step
     (:func:`orbit_count` of them), each started from the previous one's optimal basis.
     """
@@ -997,7 +1009,6 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     log_pi = log_prior_predictive(a, R)
     pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
     D, _, _ = _offsets(k, radius)
-    C, valid, PL = _window_losses(a, R, pi, D)
     cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k)) if radius < n else np.full(N, np.inf)
     top = pi * cap
     # the images of every data set under the symmetries (row 0: the identity), one output per orbit
@@ -1006,38 +1017,49 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     rep = images.min(axis=0)
     outputs = np.flatnonzero(rep == np.arange(N))
     orbit = np.bincount(rep, minlength=N)
+    # the windows of the solved outputs only (column i: output outputs[i]; the same floats as over all of R(n))
+    C, valid, PL = _window_losses(a, R[outputs], pi, D)
     # ordered neighbouring offsets (o, o2): the pair (r + D[o], r + D[o2]) of a window
     around = _neighbour_offsets(D)
     pairs = np.array([(o, j) for o in range(len(D)) for j in around[o]], dtype=np.int64).reshape(-1, 2)
     e = math.exp(eps)
-    lp = _ColumnLP(len(D), pairs, e)
-    best, best_mu, delta, below = -math.inf, np.zeros(N), None, 0
-    for step in range(max(1, steps)):
+    lp = _ColumnLP(len(D), pairs, e, primal)
+    scales = tuple(float(f) for f in scales) or (1.0,)
+    if not all(math.isfinite(f) and f >= 0 for f in scales):
+        raise InputError("scales must be finite and at least 0")
+    base, values = mu, []
+    best, best_mu, best_covered, delta, below = -math.inf, np.zeros(N), None, None, 0
+    for step in range(max(1, steps, len(scales))):
+        if step < len(scales):  # the first evaluations: the given multipliers scaled (docstring)
+            mu = base * scales[step]
         mu = np.minimum(np.clip(mu, 0.0, top)[images].mean(axis=0), top)
         value, size, margin = float(mu.sum()), float(np.abs(mu).sum()), 0.0
         covered = np.zeros(N)
-        for r in outputs:
-            ok = valid[:, r]
-            cols = C[:, r]
+        for i, r in enumerate(outputs):
+            ok = valid[:, i]
+            cols = C[:, i]
             # the whole window's column LP: data sets off R(n) cost 0 (docstring: a relaxation)
-            w = np.where(ok, PL[:, r] - mu[cols], 0.0)
+            w = np.where(ok, PL[:, i] - mu[cols], 0.0)
             x, y = lp.solve(w)
             # rc(c) = w(c) + sum_c' y(c, c') - e^eps sum_c' y(c', c): y(c, c') the multiplier of x(c) - e x(c') <= 0
             rc = w + np.bincount(pairs[:, 0], weights=y, minlength=len(D)) - e * np.bincount(
                 pairs[:, 1], weights=y, minlength=len(D))
             times = int(orbit[r])
             value += times * float(np.minimum(rc, 0.0).sum())
-            part = float(np.abs(PL[:, r]).sum() + np.abs(mu[cols[ok]]).sum() + (1.0 + e) * y.sum())
+            part = float(np.abs(PL[:, i]).sum() + np.abs(mu[cols[ok]]).sum() + (1.0 + e) * y.sum())
             size += times * part
             margin += times * (len(D) + 2 * k * (k - 1) + 8) * part
             for image in images:
                 np.add.at(covered, image[cols[ok]], x[ok] * (times / len(images)))
         value -= 2.0**-52 * (margin + (len(outputs) + 16) * size)
+        values.append(value)
         if value > best:
-            best, best_mu, below = value, mu.copy(), 0
+            best, best_mu, best_covered, below = value, mu.copy(), covered, 0
         else:
             below += 1
-        if step < steps - 1:
+        if len(scales) - 1 <= step < steps - 1:
+            if step == len(scales) - 1 and len(scales) > 1:  # the ascent goes on from the best scale
+                mu, value, covered, below = best_mu.copy(), best, best_covered, 0
             grad = pi * (1.0 - covered)
             if delta is None:
                 delta = rate * max(value, 1e-12)
@@ -1047,7 +1069,100 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
             if norm <= 0:
                 break
             mu = mu + (best + delta - value) / norm * pi * grad
-    return FlowBound(average=max(best, 0.0), mu=best_mu, steps=max(1, steps), radius=radius)
+    return FlowBound(average=max(best, 0.0), mu=best_mu, steps=max(1, steps, len(scales)), radius=radius,
+                     values=tuple(values))
+
+
+#: :func:`release_bound`: the scales of a release's errors tried first (the bound falls fast once the scale passes
+#: the release's ratio to the optimum: Dir(1,1,1), n = 300, eps = 0.5, radius 12, one step each: 0.2232 at 0.90,
+#: 0.2328 at 0.94, 0.2121 at 0.96, 0.1177 at 0.98; the release's average 0.2491), and the ascent's first target
+#: above the best of them (relative).
+RELEASE_SCALES = (0.94, 0.9)
+RELEASE_RATE = 0.01
+#: :func:`plan_release`: the widest window radius it takes (at most), and the fewest evaluations (scales, then
+#: ascent steps) it accepts; the widest radius with RELEASE_GOOD_STEPS evaluations is taken, else the widest with
+#: the fewest, else none.
+RELEASE_MAX_RADIUS = 16
+RELEASE_MIN_RADIUS = 6
+RELEASE_GOOD_STEPS = 6
+RELEASE_MAX_STEPS = COLUMN_STEPS
+#: Seconds of one column LP of :func:`release_bound` (primal simplex): ``RELEASE_SECONDS_BASE +
+#: RELEASE_SECONDS_PER_NODE`` per point of its window; an upper end (x1.2-1.4) of Dir(1,1,1), eps = 0.5 and 1, n = 300
+#: and 1000, radius 6 to 14 on the shared 2-core machine at load ~8 (0.13 ms at 127 points, 0.6 ms at 631; 0.17 ms
+#: at 61 under load 19).  The narrowest radius: at n = 1000, eps = 1 radius 4 certified 0.0489 (below the flows'
+#: 0.0516), radius 6 0.0659.
+RELEASE_SECONDS_BASE = 7e-5
+RELEASE_SECONDS_PER_NODE = 1e-6
+#: The categories' counts where :func:`plan_release` runs (measured at k = 3 only).
+RELEASE_K = (3,)
+
+
+def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
+                  steps: int = RELEASE_GOOD_STEPS, scales: tuple[float, ...] = RELEASE_SCALES,
+                  rate: float = RELEASE_RATE) -> FlowBound:
+    """Certified lower bound on the optimal average error (docs/definitions.md §9): :func:`column_bound` started
+    from a release's own errors, ``mu = f pi E`` (``E(c)`` the release's expected error at each data set, in
+    candidate order; ``f`` each of ``scales``, then Polyak steps from the best; ``steps`` evaluations in all).
+
+    Why this start.  The column problem of output ``r`` is a cone (``x(c) <= e^eps x(c')``) cut by the box: its
+    value is 0 when every direction of the cone costs at least 0 and falls fast past it.  Where the LP is nearly
+    translation invariant, the cost ``pi(c) (L(c, r) - mu(c) / pi(c))`` is non-negative on the cone exactly when
+    ``mu(c) / pi(c)`` is at most the least normalised loss of an eps-DP column around ``c``: the local optimum's
+    error.  A good release's ``E(c)`` is close to it from above, so ``mu = f pi E`` with ``f`` a little below the
+    release's ratio to the optimum leaves most column values at 0 and ``sum mu`` near ``f`` times its average.
+
+    Certificate: any ``mu`` gives a valid bound (Lagrangian weak duality, :func:`column_bound`'s docstring, which
+    also clips ``mu`` to the far cap and makes it invariant under the prior's symmetries); ``E`` only chooses the
+    point.  So the bound is at most the optimum whatever ``errors`` holds (any non-negative finite numbers), and
+    therefore at most every release's average error."""
+    a = _validate.prior(prior)
+    n = _validate.integer(n, "n", 0)
+    E = np.asarray(errors, dtype=np.float64)
+    N = math.comb(n + a.size - 1, a.size - 1)
+    if E.shape != (N,) or not np.all(np.isfinite(E)) or np.any(E < 0):
+        raise InputError(f"errors must hold one finite non-negative number per data set ({N})")
+    log_pi = log_prior_predictive(a, candidates(n, a.size))
+    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    return column_bound(a, n, epsilon, pi * E, radius=radius, steps=steps, rate=rate, scales=scales, primal=True)
+
+
+def plan_release(prior: ArrayLike, n: int, epsilon: float,
+                 seconds: float = COLUMN_SECONDS) -> tuple[Plan, tuple[int, int]]:
+    """The plan of :func:`release_bound` (average) and its ``(radius, steps)``: the widest window radius (at most
+    :data:`RELEASE_MAX_RADIUS` and n, at least :data:`RELEASE_MIN_RADIUS`) whose set-up and
+    :data:`RELEASE_GOOD_STEPS` evaluations fit ``seconds`` (one column LP per orbit of outputs per evaluation,
+    :func:`orbit_count`; :data:`RELEASE_SECONDS_PER_NODE`, the set-up as :func:`plan_flow`'s for the solved outputs
+    only), with
+    as many evaluations as fit (at most :data:`RELEASE_MAX_STEPS`); else the widest with ``len(RELEASE_SCALES)``;
+    else refused.  Only at k in :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors
+    start it is one ``compare`` computed, itself planned from public inputs)."""
+    k = len(prior)
+    what = f"the yardstick's exact windows from a release's errors for k={k}, n={n}, eps={epsilon:g}"
+    orbits = orbit_count(prior, n)
+    fewest = len(RELEASE_SCALES)
+    options = []
+    for radius in range(min(RELEASE_MAX_RADIUS, n), min(RELEASE_MIN_RADIUS, n) - 1, -1):
+        offsets = offset_count(k, radius)
+        setup = FLOW_SETUP_PER_ENTRY * orbits * offsets * k
+        per = orbits * (RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets)
+        fit = int(min(RELEASE_MAX_STEPS, (seconds - setup) // per)) if seconds > setup else 0
+        options.append((radius, fit, setup, per, FLOW_BYTES_PER_ENTRY * orbits * offsets))
+    choice = (next((o for o in options if o[1] >= RELEASE_GOOD_STEPS and o[4] <= FLOW_BYTES), None)
+              or next((o for o in options if o[1] >= fewest and o[4] <= FLOW_BYTES), None)
+              or (options[-1] if options else (0, 0, 0.0, 0.0, 0.0)))
+    radius, fit, setup, per, memory = choice
+    steps = max(fit, fewest)
+    secs = setup + per * steps
+    plan = Plan(task=Task.ERRORS, route=f"exact windows of radius {radius} from a release's errors, {steps} "
+                                        "evaluations (one per orbit of outputs)", what=what,
+                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
+                advice="use a smaller n")
+    if k not in RELEASE_K:
+        return replace(plan, refusal=f"{what}: not measured at k={k}"), (radius, steps)
+    if memory > FLOW_BYTES:
+        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), (radius, steps)
+    return _over(plan, seconds), (radius, steps)
 
 
 def offset_count(k: int, radius: int) -> int:

@@ -34,9 +34,10 @@ def cmd_compare(args) -> None:
     name = get_distance(args.distance).name
     get_distance(name).check(a.size)
     plans = plan_compare(a, n, epsilon, delta, name)
-    rows = compare_rows(a, n, epsilon, delta, plans, distance=name)
+    errors: dict = {}
+    rows = compare_rows(a, n, epsilon, delta, plans, distance=name, errors=errors)
     extra = {"distance": name} if name != DEFAULT_DISTANCE else {}
-    yard = compare_yardstick(a, n, epsilon, rows, name, plans)
+    yard = compare_yardstick(a, n, epsilon, rows, name, plans, errors)
     if args.json:
         out = {"prior": a.tolist(), "n": n, "epsilon": epsilon} | extra | {"releases": rows}
         if isinstance(yard, str):
