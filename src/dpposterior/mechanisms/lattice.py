@@ -179,6 +179,11 @@ FILTER_SECONDS = (2e-6, 5e-8)
 #: region: seconds a point and coordinate (measured on the 2 shared cores at load ~8, 2026-11-29, the centre's region:
 #: k = 4, n = 100, eps = 1, 973,133 parts, 4.0 s; k = 3, n = 1000, eps = 0.1, 837,518, 1.9 s: the fit 1.5-2.5x above).
 RISK_SECONDS = 2.5e-6
+#: Below this eps the batched search leaves the local column's kept points of R(n) undecided (near ties), and a plan
+#: counts each as a one-point search (:data:`INSIDE_SHARE`) where the centre's region reaches off R(n): measured at
+#: k = 3, n = 1e3, eps = 0.1, 38 CPU ms a kept point (33,612 kept: ~21 minutes); at eps = 0.25 the batched search
+#: decides them (n = 60, 120, 300 at the centre: 5.7, 2.0, 2.2 CPU s in all, release included), 2026-11-29, load ~15.
+COLUMN_BATCH_MIN_EPSILON = 0.25
 #: A local search at a point of R(n) away from its faces, where the batched search's tables do not fit, over a draw's
 #: estimate (:func:`local_seconds`, which holds the vertex): measured at the centre of n = 1e6 (k = 3), 0.030 of it at
 #: eps = 0.25 (4.8 ms), 0.045 at eps = 0.1 (44 ms), 0.092 at eps = 1 (0.9 ms).
@@ -1343,7 +1348,9 @@ class LatticeMechanism(Mechanism):
                 c0 = np.full(k, n // k, dtype=np.int64)
                 c0[: n - int(c0.sum())] += 1
                 off = float(np.count_nonzero((c0[None, :] + reach_offsets(k, Dc)).min(axis=1) < 0))
-                points, search = max(points, inside), _inside_seconds(max(points, inside), n, k, eps)
+                points = max(points, inside)
+                search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
+                          else points * INSIDE_SHARE * local_seconds(k, eps))
                 if self.uses_corners(n, k, spec):  # the corner release reads its table at the vertices instead
                     parts = off if k == 3 else min(off, float(n_candidates(n, k)))  # k >= 4: one search a projection
                     parts = min(parts, kept_off)
