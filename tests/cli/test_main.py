@@ -92,15 +92,17 @@ def _interrupted(argv, delay: float, tmp_path):
 @pytest.mark.parametrize("argv", [
     ["release", "--prior", "1,1,1,1", "--counts", "5,5,5,5", "--mechanism", "optimal", "--epsilon", "0.5"],
     ["accuracy", "--prior", "1,1,1,1", "--n", "20", "--mechanism", "optimal", "--epsilon", "0.5"],
-    ["posterior", "--prior", "1,1,1,1", "--released", "30,25,25,20", "--mechanism", "optimal", "--epsilon", "1"],
+    ["posterior", "--prior", "1,1,1", "--released", "333333,333333,333334", "--mechanism", "optimal", "--epsilon",
+     "0.1", "--objective", "average"],
     ["privacy", "--prior", "1,1,1,1", "--n", "9", "--mechanism", "optimal", "--epsilon", "1"],
     ["pmf", "--prior", "1,1,1,1", "--counts", "3,2,2,2", "--mechanism", "optimal", "--epsilon", "1"],
 ])
 def test_a_long_solve_is_refused_before_it_starts(argv):
     """k = 4 past the LP (n = 9: |R| = 220 is inside its size limit, but its solve would take hours): the lattice
-    release's corner remap, whose solve and errors at eps = 0.5, n = 20 are over the solve limit, whose likelihood
-    column at n = 100, eps = 1 is too (its searches near the faces), and whose pmf is not built: refused in one line from public n, k, eps, before any work.  (At eps = 1, n = 9 the
-    release and its errors run: tests/library/test_lattice_corners_any.py.)"""
+    release's corner remap, whose solve and errors at eps = 0.5, n = 20 are over the solve limit, and whose pmf is not
+    built; and the likelihood column of the k = 3 release at n = 1e6, eps = 0.1 (its searches one point at a time):
+    refused in one line from public n, k, eps, before any work.  (At eps = 1, n = 9 the release and its errors run:
+    tests/library/test_lattice_corners_any.py.)"""
     code, out, err = process(argv, timeout=60)
     assert code == 2 and out == "" and len(err.splitlines()) == 1, err[-2000:]
     assert "DPPOSTERIOR_MAX_SOLVE_SECONDS" in err or "DPPOSTERIOR_MEMORY_GB" in err or "is not computed" in err, err

@@ -419,3 +419,205 @@ def filtered_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> tupl
             return int(hit.sum()), int(d[hit].max())
         R *= 2
     return None
+
+
+# -- the risk filter: the search's risk at r against its risk at its start, summed coordinate by coordinate ----------
+
+#: Radius of the ball around ``project(z)`` whose terms :func:`risk_filter` sums exactly (its lower bound ``Lp``).
+RISK_BALL = 2
+#: The splits ``lam`` of :func:`risk_filter`'s sums: ``d(z, c) = (1 - lam) D0 + sum_i [(1 - lam) (c_i - y_i)^+ + lam
+#: (y_i - c_i)^+]`` for c in R(n), each a product bound; the least is kept (0 suits points far off R(n), 1/2 the rest).
+RISK_SPLITS = (0.0, 0.5)
+#: Points of one block of :func:`risk_filter`'s sums.
+RISK_BLOCK_POINTS = 2**14
+
+
+class _RangeSums:
+    """``ln sum_{lo <= x <= hi} e^(f(x))`` for any range of a sequence ``f`` (values ``x0 .. x0 + len - 1``): a sparse
+    table of log-sums over the blocks ``[x, x + 2^L)``; a range is the disjoint union of one block per binary digit of
+    its length, each starting where the last ends (exact up to rounding)."""
+
+    def __init__(self, f: NDArray[np.float64], x0: int):
+        self.x0 = int(x0)
+        self.levels = [np.asarray(f, dtype=np.float64)]
+        while 2 ** len(self.levels) <= len(f):
+            prev, h = self.levels[-1], 2 ** (len(self.levels) - 1)
+            self.levels.append(np.logaddexp(prev[:-h], prev[h:]))
+
+    def sum(self, lo: NDArray[np.int64], hi: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``ln sum_{lo <= x <= hi} e^(f(x))`` per pair (``-inf`` where ``lo > hi``)."""
+        size = np.maximum(hi - lo + 1, 0)
+        at = lo - self.x0
+        out = np.full(len(lo), -np.inf)
+        for level in range(len(self.levels) - 1, -1, -1):
+            take = (size >> level) & 1 == 1
+            if take.any():
+                out[take] = np.logaddexp(out[take], self.levels[level][at[take]])
+                at[take] += 2 ** level
+        return out
+
+
+def risk_bounds(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike, points: ArrayLike, Dc: int
+                ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """``(ln Lp, ln Ur, ln U, slack)`` at each point ``z`` (rows summing to n, any integers), in one unit of weight per
+    point: ``Lp <= sum_C w(c) BC(c, p)``, ``Ur >= sum_C w(c) BC(c, r)``, ``U >= sum_C w(c)`` over the local search's
+    data sets ``C = {c in R(n) : d(c, p) <= Dc}``, ``p = project(z)``, ``w(c) = pi(c) e^(-eps d(z, c))``, ``BC`` the
+    Bhattacharyya coefficient of the posteriors (:func:`risk_filter`, the proof); ``slack`` bounds the float error of
+    each logarithm."""
+    from .remap import _ball, project
+
+    a = np.asarray(prior, dtype=np.float64)
+    k, n, eps, Dc = a.size, int(n), float(epsilon), int(Dc)
+    r = np.asarray(released, dtype=np.int64).reshape(k)
+    Z = np.asarray(points, dtype=np.int64).reshape(-1, k)
+    V = _ball(k, min(RISK_BALL, Dc))
+    out = [np.empty(len(Z)) for _ in range(3)]
+    slack = np.empty(len(Z))
+    for lo in range(0, len(Z), RISK_BLOCK_POINTS):
+        z = Z[lo:lo + RISK_BLOCK_POINTS]
+        y = np.maximum(z, 0)
+        p = project(z, n)
+        D0 = (y.sum(axis=1) - n).astype(np.float64)
+        # per split lam (RISK_SPLITS): ln sum g_i over the box, and min_j (ln max g_j - ln sum g_j), for U and Ur
+        sums = np.zeros((2, len(RISK_SPLITS), len(z)))
+        gaps = np.full((2, len(RISK_SPLITS), len(z)), np.inf)
+        log_Lp = np.zeros((len(z), len(V)))
+        inside = np.ones((len(z), len(V)), dtype=bool)
+        err = np.full(len(z), 1e-9)
+        for i in range(k):
+            blo, bhi = np.maximum(p[:, i] - Dc, 0), np.minimum(p[:, i] + Dc, n)  # the box of C's i-th counts
+            x0, x1 = int(blo.min()), int(bhi.max())
+            x = np.arange(x0, x1 + 1, dtype=np.float64)
+            lpi = gammaln(a[i] + x) - gammaln(x + 1.0)
+            shift = float(lpi[0])
+            lpi -= shift
+            J = lgamma_jensen_gap(a[i] + x, a[i] + float(r[i]))
+            # the rounding of the logarithms: a few ulps of the largest magnitude entering them
+            err += 32 * 2.0**-53 * (abs(float(gammaln(a[i] + x1))) + abs(float(gammaln(x1 + 1.0))) + abs(shift)
+                                    + eps * (x1 - x0 + D0.max()) + 1.0)
+            yi = y[:, i]
+            cut, past = np.minimum(bhi, yi), np.maximum(blo, yi + 1)
+            from_x0 = eps * (x - x0)
+            at_y = eps * (yi - x0).astype(np.float64)
+            # the largest term: lnGamma(a + x) - lnGamma(x + 1) is monotone in x (an end point of the box), J at the
+            # box's point nearest r_i (J(., r_i) increases toward r_i), the kernel's factor at most 1
+            top = np.maximum(lpi[blo - x0], lpi[bhi - x0])
+            for which, (f, t) in enumerate(((lpi, top), (lpi + J, top + J[np.clip(r[i], blo, bhi) - x0]))):
+                for s_, lam in enumerate(RISK_SPLITS):
+                    # g(x) = e^(f(x) - eps lam (y - x)) below y, e^(f(x) - eps (1 - lam) (x - y)) above it
+                    below = _RangeSums(f + lam * from_x0, x0).sum(blo, cut) - lam * at_y
+                    above = _RangeSums(f - (1 - lam) * from_x0, x0).sum(past, bhi) + (1 - lam) * at_y
+                    total = np.logaddexp(below, above)
+                    sums[which, s_] += total
+                    np.minimum(gaps[which, s_], t - total, out=gaps[which, s_])
+            # Lp: the ball's terms w(c) BC(c, p) at c = p + v in R(n)
+            rho = int(np.abs(V[:, i]).max())
+            jp = lgamma_jensen_gap(a[i] + np.maximum(x[:, None] + np.arange(-rho, rho + 1)[None, :], 0),
+                                   a[i] + x[:, None])
+            c = p[:, i][:, None] + V[None, :, i]
+            inside &= c >= 0
+            cc = np.clip(c, x0, x1)
+            log_Lp += (lpi[cc - x0] - 0.5 * eps * np.abs(cc - yi[:, None])
+                       + jp[(p[:, i] - x0)[:, None], V[None, :, i] + rho])
+        log_Lp = np.where(inside, log_Lp, -np.inf)
+        # each split's bound in the one normalisation e^(sum_i lnpi_i(c_i) - eps d(z, c)): its factor e^(-eps (1 -
+        # lam) D0); Lp's terms carry e^(-eps D0 / 2) (2 d(z, c) = sum_i |y_i - c_i| + D0)
+        lift = np.array([-eps * (1 - lam) for lam in RISK_SPLITS])[:, None] * D0[None, :]
+        out[0][lo:lo + len(z)] = _row_lse(log_Lp) - 0.5 * eps * D0
+        out[1][lo:lo + len(z)] = (sums[1] + gaps[1] + lift).min(axis=0)
+        out[2][lo:lo + len(z)] = (sums[0] + gaps[0] + lift).min(axis=0)
+        slack[lo:lo + len(z)] = err
+    return out[0], out[1], out[2], slack
+
+
+def risk_filter(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike, points: ArrayLike, Dc: int,
+                share: float | None = None) -> NDArray[np.bool_]:
+    """False at the points ``z`` whose local search (:func:`.remap.local_bayes_search`, data-set radius ``Dc``, kept
+    share ``share``) cannot output ``r = released``; True at the rest (docs/lattice.md, "The noise-aware posterior").
+    A second test beside :func:`descent_filter` (each is a necessary condition; a point is searched where both keep
+    it): it compares risks where the descent lemma compares distances, so it drops the points whose data sets are
+    spread (off R(n), next to its faces), where the descent lemma's factor 2 keeps everything.
+
+    Lemma (proof, exact arithmetic).  With ``K`` the search's kept data sets, ``W = sum_K w``, risks ``S(q) = sum_K w(c)
+    H(c, q)`` and ``p = project(z)`` its start, its output r has ``S(r) <= S(p)`` (the descent, :func:`descent_filter`).
+    ``H = sqrt(1 - BC)`` in [0, 1], so ``H(c, r) >= 1 - BC(c, r)`` and ``H(c, p) <= 1 - BC(c, p) / 2`` (``sqrt(1 - x)
+    <= 1 - x / 2``); so ``W - sum_K w BC(c, r) <= S(r) <= S(p) <= W - sum_K w BC(c, p) / 2``, that is ``sum_K w BC(c,
+    p) <= 2 sum_K w BC(c, r)``.  ``K`` lies in ``C`` and leaves out at most ``share T`` of ``T = sum_C w`` (each BC in
+    [0, 1]), so ``sum_K w BC(c, p) >= Lp - share T`` and ``sum_K w BC(c, r) <= Ur``: an output r has ``Lp <= 2 Ur +
+    share U``.  Floats: as :func:`descent_filter`, ``S(r) <= S(p) + DESCENT_MARGIN W`` adds ``2 DESCENT_MARGIN U``; the
+    kept set's float sums are allowed a second ``share``.  So the points with ``Lp > 2 Ur + (2 share + 2
+    DESCENT_MARGIN) U`` (each logarithm moved by its ``slack`` against the test) are dropped.
+
+    The sums (:func:`risk_bounds`).  For c in R(n), with ``y = max(z, 0)`` and ``D0 = sum(y) - n``: ``sum_i (y_i -
+    c_i)^+ = D0 + sum_i (c_i - y_i)^+`` and ``d(z, c) = D0 + sum_i (c_i - y_i)^+`` (``|z_i - c_i| = c_i + |z_i|`` where
+    ``z_i < 0``), so for any ``lam`` in [0, 1], ``d(z, c) = (1 - lam) D0 + sum_i [(1 - lam) (c_i - y_i)^+ + lam (y_i -
+    c_i)^+]``; the prior predictive ``pi(c)`` and ``BC(c, q) = exp sum_i J(a_i + c_i, a_i + q_i)`` (equal totals) are
+    products over the coordinates; so ``w(c) = e^(-eps (1 - lam) D0) prod_i g_i(c_i)`` up to one constant shared by
+    the three sums, ``g_i(x) = e^(lnGamma(a_i + x) - lnGamma(x + 1) - eps [(1 - lam) (x - y_i)^+ + lam (y_i -
+    x)^+])``.  ``U``: C lies in the box ``|c_i - p_i| <= Dc`` (``d(c, p) >= |c_i - p_i|``), and over the box's points
+    of sum n one coordinate ``j`` is fixed by the others, so ``sum <= max g_j prod_{i != j} sum_box g_i``, the least
+    over j and over ``lam`` in :data:`RISK_SPLITS`; each box sum from the disjoint blocks of a sparse table of
+    log-sums, the largest term at the box's end points (``lnGamma(a + x) - lnGamma(x + 1)`` is monotone in x; the
+    kernel's factor at most 1).  ``Ur``: the same with ``g_i(x) e^(J(a_i + x, a_i + r_i))`` (``J <= 0``, largest at
+    the box's point nearest ``r_i``: it increases toward ``r_i``).  ``Lp``: the terms of the ball ``d(c, p) <=
+    min(RISK_BALL, Dc)`` in R(n) (in C), summed exactly."""
+    from .remap import SEARCH_SHARE
+
+    share = SEARCH_SHARE if share is None else float(share)
+    log_Lp, log_Ur, log_U, slack = risk_bounds(prior, n, epsilon, released, points, Dc)
+    rhs = np.logaddexp(math.log(2.0) + log_Ur + slack, math.log(2 * share + 2 * DESCENT_MARGIN) + log_U + slack)
+    return ~(log_Lp - slack > rhs)
+
+
+def search_filter(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike, points: ArrayLike, Dc: int
+                  ) -> NDArray[np.bool_]:
+    """True at the points whose local search may output ``released``: those both :func:`risk_filter` and
+    :func:`descent_filter` keep (each drops only points whose search cannot output it).  Where the centre's reach
+    region reaches off R(n) (``n // k <= (k - 1) Dc``, public) the risk filter runs first (it drops the points off
+    R(n), which the descent filter keeps, and its work does not grow with ``Dc``), else the descent filter (which
+    drops most points inside R(n)); the other at the points the first keeps.  The same set either way."""
+    a = np.asarray(prior, dtype=np.float64)
+    Z = np.asarray(points, dtype=np.int64).reshape(-1, a.size)
+    first, second = ((risk_filter, descent_filter) if int(n) // a.size <= (a.size - 1) * int(Dc)
+                     else (descent_filter, risk_filter))
+    keep = first(a, n, epsilon, released, Z, Dc)
+    if keep.any():
+        keep[keep] = second(a, n, epsilon, released, Z[keep], Dc)
+    return keep
+
+
+#: Points of the box around the centre :func:`filtered_sample` draws (a fixed seed: public, the same every call).
+SAMPLE_POINTS = 2**17
+
+
+def filtered_sample(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, float, float]:
+    """``(region, inside, off, risk)``: estimates, from public inputs, for a release at the centre ``c0`` of R(n) (for
+    a plan; not a bound) of the reach region's points (:func:`reach_region`), of those :func:`search_filter` keeps
+    with every count at least 2 and the rest it keeps (off R(n) or next to its faces), and of those
+    :func:`risk_filter` keeps.  :data:`SAMPLE_POINTS` points drawn uniformly (a fixed seed) from the box
+    :func:`reach_region` enumerates; each count is the box's size times the share of the sample in it, one point added
+    to each kept count (a share never estimated as 0)."""
+    from .remap import project
+
+    a = np.asarray(prior, dtype=np.float64)
+    k, n = a.size, int(n)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    L = (k - 1) * Dc
+    span = L + (k - 1) * W
+    lo, hi = np.maximum(-W, c0 - span), c0 + span
+    box = float(np.prod([float(h - l + 1) for h, l in zip(hi[:k - 1], lo[:k - 1])]))
+    rng = np.random.default_rng(0)
+    head = np.stack([rng.integers(lo[i], hi[i] + 1, size=SAMPLE_POINTS) for i in range(k - 1)], axis=1)
+    z = np.concatenate([head, n - head.sum(axis=1, keepdims=True)], axis=1)
+    z = z[z[:, -1] >= -W]
+    u = project(z, n) - c0[None, :]
+    z = z[np.all(u <= Dc, axis=1) | np.all(u >= -Dc, axis=1)]  # project(z) - c0 in U(Dc)
+    scale = box / SAMPLE_POINTS
+    risk = risk_filter(a, n, epsilon, c0, z, Dc)
+    keep = risk.copy()
+    if keep.any():
+        keep[keep] = descent_filter(a, n, epsilon, c0, z[keep], Dc)
+    inside = np.all(z >= 2, axis=1)
+    return (scale * len(z), scale * (np.count_nonzero(keep & inside) + 1),
+            scale * (np.count_nonzero(keep & ~inside) + 1), scale * (np.count_nonzero(risk) + 1))

@@ -189,6 +189,15 @@ LOCAL_COLUMN_POINT, LOCAL_COLUMN_SHARE = 2e-3, 0.25
 #: eps = 0.25, 100,621 points, 1.0 s (prior (0.5, 1, 3)); eps = 0.1, n = 1e6, 624,037 points, 25.8 s: the fit 1.2-2.5x
 #: above each).
 FILTER_SECONDS = (2e-6, 5e-8)
+#: The local column's risk filter (:func:`~dpposterior.lattice.column.risk_filter`), run first at every point of the
+#: region: seconds a point and coordinate (measured on the 2 shared cores at load ~8, 2026-11-29, the centre's region:
+#: k = 4, n = 100, eps = 1, 973,133 parts, 4.0 s; k = 3, n = 1000, eps = 0.1, 837,518, 1.9 s: the fit 1.5-2.5x above).
+RISK_SECONDS = 2.5e-6
+#: Below this eps the batched search leaves the local column's kept points of R(n) undecided (near ties), and a plan
+#: counts each as a one-point search (:data:`INSIDE_SHARE`) where the centre's region reaches off R(n): measured at
+#: k = 3, n = 1e3, eps = 0.1, 38 CPU ms a kept point (33,612 kept: ~21 minutes); at eps = 0.25 the batched search
+#: decides them (n = 60, 120, 300 at the centre: 5.7, 2.0, 2.2 CPU s in all, release included), 2026-11-29, load ~15.
+COLUMN_BATCH_MIN_EPSILON = 0.25
 #: A local search at a point of R(n) away from its faces, where the batched search's tables do not fit, over a draw's
 #: estimate (:func:`local_seconds`, which holds the vertex): measured at the centre of n = 1e6 (k = 3), 0.030 of it at
 #: eps = 0.25 (4.8 ms), 0.045 at eps = 0.1 (44 ms), 0.092 at eps = 1 (0.9 ms).
@@ -726,17 +735,17 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
     """``1.0`` at the points ``z`` of ``Z`` whose local search (what a draw computes) outputs ``m``, else ``0.0``.
     The search at ``z`` reads only its positive part ``y = max(z, 0)``: its data sets, start and weights are those of
     ``y`` (``2 d(z, c) = sum_i |y_i - c_i| + sum(y) - n`` for every c of R(n), the same integers;
-    :mod:`~dpposterior.lattice.batched`), so one ``z`` a positive part is filtered by the descent lemma
-    (:func:`~dpposterior.lattice.column.descent_filter`, itself a function of ``y``: of ``project(y)`` and
+    :mod:`~dpposterior.lattice.batched`), so one ``z`` a positive part is filtered by the risk and descent lemmas
+    (:func:`~dpposterior.lattice.column.search_filter`, each a function of ``y``: of ``y``, ``project(y)`` and
     ``sum(y) - n``), checked against the solve limit (:func:`_check_searches`) and searched, and its output read at
     every ``z`` of that ``y``."""
-    from ..lattice.column import descent_filter
+    from ..lattice.column import search_filter
 
     if not len(Z):
         return np.zeros(0)
     _, first, back = np.unique(np.maximum(Z, 0), axis=0, return_index=True, return_inverse=True)
     reps = Z[first]
-    may = descent_filter(a, n, eps, m, reps, Dc)  # the rest cannot map to m (the descent lemma)
+    may = search_filter(a, n, eps, m, reps, Dc)  # the rest cannot map to m (the risk and descent lemmas)
     _check_searches(reps[may], n, a.size, eps)
     hit = np.zeros(len(reps))
     hit[may] = np.all(_search_points(a, n, eps, reps[may]) == m[None, :], axis=1)
@@ -1328,10 +1337,18 @@ class LatticeMechanism(Mechanism):
         1,549,818 of 1,549,818 at k = 4, n = 100, eps = 1). Where the estimate finds no edge (the filter keeps nearly
         everything) every region point counts at the one-point search's cost (:data:`LOCAL_COLUMN_POINT`,
         :data:`LOCAL_COLUMN_SHARE`, fitted next to a vertex). A release whose filtered points are more than the plan's (next
-        to a face at small eps) is refused at its column in one line (:func:`_check_searches`). Refused in one line where
-        over the limits."""
+        to a face at small eps) is refused at its column in one line (:func:`_check_searches`). Where the centre's region
+        reaches off R(n), the points both filters keep (:func:`~dpposterior.lattice.column.search_filter`, the risk
+        filter first) are counted by a sample of the region
+        (:func:`~dpposterior.lattice.column.filtered_sample`): those in R(n) with every count above 1 by
+        :func:`_inside_seconds`, the rest by :func:`_parts_seconds` (at most the ``OFF_FACTOR`` count above), and the
+        filters' own work (:data:`RISK_SECONDS` a point and coordinate, :data:`FILTER_SECONDS` at the points the risk
+        filter keeps). The k >= 4 corner release filters the projections of its points off the table (points of R(n))
+        rather than the points themselves; the sample's count of the points stands for them (not checked apart:
+        measured k = 4, n = 100, eps = 1, worst, 25.7 CPU s in all, planned 41 s). Refused in one line where over the
+        limits."""
         from ..lattice.batched import batch_radius
-        from ..lattice.column import FILTER_BLOCK_ENTRIES, filtered_estimate, reach_offsets, reach_size
+        from ..lattice.column import FILTER_BLOCK_ENTRIES, filtered_estimate, filtered_sample, reach_offsets, reach_size
 
         eps = spec.epsilon
         W = self.column_radius(n, k, eps)
@@ -1342,21 +1359,31 @@ class LatticeMechanism(Mechanism):
         if estimate is None:
             points, M = region, (k - 1) * (Dc + W) + W
             search = points * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, eps))
+            search += region * (RISK_SECONDS * k + FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
         else:
             points, M = float(estimate[0]), estimate[1]
             search = _inside_seconds(points, n, k, eps)
-            if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): those points the filter mostly keeps
+            descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
+            # the descent filter at every point, the risk filter at those it keeps (search_filter's order here)
+            filters = region * descent + points * RISK_SECONDS * k
+            if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
+                sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
+                # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
+                filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
                 c0 = np.full(k, n // k, dtype=np.int64)
                 c0[: n - int(c0.sum())] += 1
                 off = float(np.count_nonzero((c0[None, :] + reach_offsets(k, Dc)).min(axis=1) < 0))
+                points = max(points, inside)
+                search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
+                          else points * INSIDE_SHARE * local_seconds(k, eps))
                 if self.uses_corners(n, k, spec):  # the corner release reads its table at the vertices instead
                     parts = off if k == 3 else min(off, float(n_candidates(n, k)))  # k >= 4: one search a projection
+                    parts = min(parts, kept_off)
                 else:  # one search a positive part max(z, 0): at most those of the window's points off R(n)
-                    off *= OFF_FACTOR
-                    parts = min(off, float(offwindow_parts(n, k, W)))
+                    parts = min(OFF_FACTOR * off, float(offwindow_parts(n, k, W)), kept_off)
                 points, M = points + parts, (k - 1) * (Dc + W) + W
                 search += _parts_seconds(parts, n, k, eps)
-        search += region * (FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
+            search += filters
         # the data sets within M + W of r, all in R(n) (at small n, R(n) itself)
         near = min(float(sum(sphere_count(k, t) for t in range(M + W + 1))), float(n_candidates(n, k)))
         # the region's points (enumerated, keyed, projected), the filter's blocks, the searches' tables (the batched
@@ -1440,9 +1467,10 @@ class LatticeMechanism(Mechanism):
         every ``H`` rounds to 1) and that it stops before its step cap (:data:`~dpposterior.lattice.remap.SEARCH_STEPS`);
         neither is proved here (docs/lattice.md).
 
-        Descent filter.  Of the region's points searched (the table's rows are enumerated whole), only those that
-        :func:`~dpposterior.lattice.column.descent_filter` keeps are searched: its lemma (proved there, assuming only a
-        float margin) shows the search at any other point cannot output ``m`` (``H(project(z), m) > 2 B(z)``), so the
+        Descent and risk filters.  Of the region's points searched (the table's rows are enumerated whole), only those
+        that :func:`~dpposterior.lattice.column.search_filter` keeps are searched: the lemmas of
+        :func:`~dpposterior.lattice.column.descent_filter` and :func:`~dpposterior.lattice.column.risk_filter` (proved
+        there, assuming only a float margin) show the search at any other point cannot output ``m``, so the
         points with ``T(z, m) > 0`` and the column are unchanged (tested: the same floats with and without it).  Their
         number, known once ``m`` is, is checked against the solve limit (:func:`_check_searches`, one line).
 
@@ -1491,7 +1519,7 @@ class LatticeMechanism(Mechanism):
         output at ``p`` (whose own projection is ``p``), so by the reach lemma (:meth:`_local_column`) ``m - p`` lies
         in ``U(Dc)``; ``U`` is symmetric, so ``project(z) - m`` does, and every such ``z`` of the window is in ``Z``
         (:func:`~dpposterior.lattice.column.reach_region`)."""
-        from ..lattice.column import descent_filter
+        from ..lattice.column import search_filter
 
         remap = _corner(tuple(a.tolist()), n, eps)
         Zt, t_tab = _table_rows_to(remap, n, m, W)
@@ -1499,8 +1527,9 @@ class LatticeMechanism(Mechanism):
         t_off = np.zeros(len(Zoff))
         if len(Zoff):
             uniq, back = np.unique(project(Zoff, n), axis=0, return_inverse=True)
-            # the descent lemma at each projection (a point of R(n), searched as itself): the rest cannot map to m
-            may = descent_filter(a, n, eps, m, uniq, Dc)
+            # the risk and descent lemmas at each projection (a point of R(n), searched as itself): the rest cannot
+            # map to m
+            may = search_filter(a, n, eps, m, uniq, Dc)
             _check_searches(uniq[may], n, len(m), eps)
             out = np.full(uniq.shape, -1, dtype=np.int64)
             out[may] = _search_points(a, n, eps, uniq[may])
