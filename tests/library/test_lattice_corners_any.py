@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dpposterior as dp
 from dpposterior.errors import SizeError
@@ -134,6 +136,36 @@ def test_corner_errors_in_blocks_are_the_one_offset_sums_bit_for_bit(a, n0, n, e
     got = corners_any.corner_errors_any(remap, We)
     want = _errors_one_offset_at_a_time(remap, We)
     assert got.low.tobytes() == want.tobytes()
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(2, 7), st.sampled_from([1.0, 1.5, 2.0, 3.0]), st.integers(1, 3))
+def test_the_rest_by_orbits_is_the_one_point_search_at_every_window_point(n, eps, We):
+    """The worst route's rest at a symmetric prior (one search per orbit of R(n)) against the definition a draw runs,
+    the one-point search at ``project(z)``, at every point of the window, and against the search without orbits."""
+    from dpposterior.lattice.remap import local_bayes_search, project
+
+    a = np.ones(4)
+    Zw, got = corners_any.rest_window_outputs(a, n, eps, We)
+    want = np.stack([local_bayes_search(a, n, eps, p) for p in project(Zw, n)])
+    assert np.array_equal(got, want)
+    assert np.array_equal(got, corners_any.rest_window_outputs(a, n, eps, We, orbits=False)[1])
+
+
+def test_the_corner_route_by_orbits_gives_the_table_and_the_errors_bit_for_bit(monkeypatch):
+    """The solve's fixed rows and the errors' rest searched by orbits (the default at a symmetric prior) give the same
+    table and the same floats as the search point by point (the pipeline's results are compared byte for byte)."""
+    from dpposterior.lattice import batched
+
+    a, n0, n, eps, We = np.ones(4), 7, 9, 2.0, 4
+    remap = corners_any._at(corners_any.solve_any(a, n0, eps, 2, 2), n)
+    got = corners_any.corner_errors_any(remap, We)
+    search = batched.local_search_batch
+    monkeypatch.setattr(batched, "local_search_batch", lambda *args, orbits=False, **kw: search(*args, **kw))
+    plain = corners_any._at(corners_any.solve_any(a, n0, eps, 2, 2), n)
+    assert plain.outputs.tobytes() == remap.outputs.tobytes() and plain.probs.tobytes() == remap.probs.tobytes()
+    want = corners_any.corner_errors_any(plain, We, orbits=False)
+    assert got.low.tobytes() == want.low.tobytes()
 
 
 def test_lp_is_the_minimax_of_its_cut_errors():
