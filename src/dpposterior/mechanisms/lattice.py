@@ -1011,7 +1011,8 @@ class LatticeMechanism(Mechanism):
     def _corner_plan_any(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
         """The plan of the corner release's errors at k >= 4 (:func:`~dpposterior.lattice.corners_any.corner_errors_any`):
         the batched local search over R(n) (its table, and the face points it leaves: :func:`face_seconds`; at a
-        ``symmetric`` prior one point per orbit, route ``"corner remap, by orbits"``: :func:`face_orbit_seconds`), the
+        ``symmetric`` prior one point per orbit, :func:`face_orbit_seconds`: the same route, whose search takes the
+        orbits wherever the prior is symmetric, so its name and its refusals read as before), the
         offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the recomputation of the data sets
         whose ball meets the table (:data:`RECOMPUTE_SECONDS`)."""
         from ..lattice.corners_any import default_depth, inner_radius
@@ -1042,8 +1043,7 @@ class LatticeMechanism(Mechanism):
         points = float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + k - 1, k - 1))
         memory = max(16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * 2**20,
                      corner_bytes(n, k, eps), 16.0 * k * points * offsets)
-        return Plan(task=Task.ERRORS, route="corner remap, by orbits" if symmetric else "corner remap", what=what,
-                    seconds=table + handed + total + recompute
+        return Plan(task=Task.ERRORS, route="corner remap", what=what, seconds=table + handed + total + recompute
                     + corner, memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
                     costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed + corner),
                            ("DPPOSTERIOR_MAX_PAIRS", (total + recompute) * PAIRS_PER_SECOND)), advice="use a smaller n")
@@ -1138,7 +1138,7 @@ class LatticeMechanism(Mechanism):
         a = np.asarray(prior, dtype=np.float64)
         if plan.route == "local search":
             return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
-        if plan.route in ("corner remap", "corner remap, by orbits") and a.size >= 4:
+        if plan.route == "corner remap" and a.size >= 4:
             return _corner_errors_any(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
                                                                                                        spec))
         if plan.route in ("corner remap", "corner remap, by orbits"):
