@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dpposterior as dp
 from dpposterior.errors import SizeError
@@ -136,6 +138,36 @@ def test_corner_errors_in_blocks_are_the_one_offset_sums_bit_for_bit(a, n0, n, e
     assert got.low.tobytes() == want.tobytes()
 
 
+@settings(max_examples=8, deadline=None)
+@given(st.integers(2, 7), st.sampled_from([1.0, 1.5, 2.0, 3.0]), st.integers(1, 3))
+def test_the_rest_by_orbits_is_the_one_point_search_at_every_window_point(n, eps, We):
+    """The worst route's rest at a symmetric prior (one search per orbit of R(n)) against the definition a draw runs,
+    the one-point search at ``project(z)``, at every point of the window, and against the search without orbits."""
+    from dpposterior.lattice.remap import local_bayes_search, project
+
+    a = np.ones(4)
+    Zw, got = corners_any.rest_window_outputs(a, n, eps, We)
+    want = np.stack([local_bayes_search(a, n, eps, p) for p in project(Zw, n)])
+    assert np.array_equal(got, want)
+    assert np.array_equal(got, corners_any.rest_window_outputs(a, n, eps, We, orbits=False)[1])
+
+
+def test_the_corner_route_by_orbits_gives_the_table_and_the_errors_bit_for_bit(monkeypatch):
+    """The solve's fixed rows and the errors' rest searched by orbits (the default at a symmetric prior) give the same
+    table and the same floats as the search point by point (the pipeline's results are compared byte for byte)."""
+    from dpposterior.lattice import batched
+
+    a, n0, n, eps, We = np.ones(4), 7, 9, 2.0, 4
+    remap = corners_any._at(corners_any.solve_any(a, n0, eps, 2, 2), n)
+    got = corners_any.corner_errors_any(remap, We)
+    search = batched.local_search_batch
+    monkeypatch.setattr(batched, "local_search_batch", lambda *args, orbits=False, **kw: search(*args, **kw))
+    plain = corners_any._at(corners_any.solve_any(a, n0, eps, 2, 2), n)
+    assert plain.outputs.tobytes() == remap.outputs.tobytes() and plain.probs.tobytes() == remap.probs.tobytes()
+    want = corners_any.corner_errors_any(plain, We, orbits=False)
+    assert got.low.tobytes() == want.low.tobytes()
+
+
 def test_lp_is_the_minimax_of_its_cut_errors():
     """The LP's t is the largest of its constrained data sets' errors with the kernel cut at W (the brute-force sum
     over every z within W, the table on F and the rest elsewhere), within the tie-break; every free row is a
@@ -191,6 +223,8 @@ def test_routes_of_lattice_and_optimal_worst_at_k4():
     pe = LATTICE.plan(Task.ERRORS, spec, a, 20)
     pd = LATTICE.plan_draw(a, 20, spec)
     assert pe.route == pd.route == "corner remap" and pe.fits and not pd.refusal
+    # the errors' search one point per orbit at a symmetric prior (the same route, a smaller estimate)
+    assert pe.seconds < LATTICE.plan(Task.ERRORS, spec, (1.0, 1.0, 1.0, 2.0), 20).seconds
     po = OPTIMAL.plan(Task.ERRORS, ReleaseSpec.of("optimal", 2.0, objective="worst"), a, 20)
     assert po.route == "corner remap"
     draws = dp.sample("lattice", a, (9000, 500, 300, 200), epsilon=2.0, objective="worst", size=3, rng=1)
@@ -547,9 +581,33 @@ def test_the_corner_plan_counts_every_point_its_search_leaves(monkeypatch, n, ep
 def test_the_k4_corner_errors_at_eps2_n100_are_planned_within_the_limits():
     """Dir(1,1,1,1), eps = 2, n = 100 (compare's row): the corner route's search leaves no face point there (the
     table's tail 3.1e-5), so its plan counts a share of them and fits (it counted every point with a count at most 1
-    as a one-point search: ~136 s); eps = 1, n = 50 stays over the solve limit (its corner LP and ~3,200 face points)."""
+    as a one-point search: ~136 s).  At eps = 1, n = 50 the search by orbits (one face point per orbit, ~1/20 of
+    them) and the data sets recomputed counted in closed form fit too (80.5 s of solve and 8.8e8 sums planned before);
+    n = 100 stays over the solve limit (~850 face point orbits in the grouped route), and without orbits (a prior that
+    is not symmetric) n = 50 does."""
     a = np.ones(4)
     plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", 2.0, objective="worst"), a, 100)
     assert plan.route == "corner remap" and plan.fits
-    plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", 1.0, objective="worst"), a, 50)
+    spec = ReleaseSpec.of("lattice", 1.0, objective="worst")
+    plan = LATTICE.plan(Task.ERRORS, spec, a, 50)
+    assert plan.route == "corner remap" and plan.fits
+    plan = LATTICE.plan(Task.ERRORS, spec, a, 100)
     assert plan.route == "corner remap" and not plan.fits
+    plan = LATTICE.plan(Task.ERRORS, spec, (1.0, 1.0, 1.0, 1.5), 50)
+    assert plan.route == "corner remap" and not plan.fits
+
+
+@pytest.mark.parametrize("n, eps", [(16, 1.0), (20, 1.0), (10, 0.5), (12, 2.0)])
+def test_the_orbit_plan_counts_the_points_the_search_by_orbits_searches_again(n, eps):
+    """The points the worst route's search by orbits searches again point by point (orbits whose representative is
+    not certified) are no more than its plan counts (:data:`FACE_LEFT`): ``FACE_LEFT[0] n`` at eps >= 1,
+    ``FACE_LEFT[1] n^1.5`` below; and at eps = 1 some are (the plan's term is not idle)."""
+    from dpposterior.lattice import batched
+    from dpposterior.mechanisms import lattice as lattice_module
+
+    stats = {}
+    batched.local_search_batch(np.ones(4), n, eps, _R(n), orbits=True, stats=stats)
+    c = lattice_module.FACE_LEFT
+    assert stats["left"] <= (c[0] * n if eps >= lattice_module.FACE_MIN_EPSILON else c[1] * n ** 1.5)
+    if eps == 1.0:
+        assert stats["left"] > 0

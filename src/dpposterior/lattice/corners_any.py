@@ -272,14 +272,15 @@ def _unrank(keys: NDArray[np.int64], total: int, k: int) -> NDArray[np.int64]:
 
 
 def _rest_outputs(a, n0, eps, Z) -> NDArray[np.int64]:
-    """``B(project(z))`` at every row of ``Z`` (the batched local search over the distinct projections)."""
+    """``B(project(z))`` at every row of ``Z`` (the batched local search over the distinct projections; at a
+    symmetric prior one search per orbit, :func:`.batched._orbit_search`: the same outputs)."""
     from .batched import local_search_batch
 
     if not len(Z):
         return np.zeros((0, a.size), dtype=np.int64)
     P = project(Z, n0)
     uniq, back = np.unique(P, axis=0, return_inverse=True)
-    return local_search_batch(a, n0, eps, uniq)[back.reshape(-1)]
+    return local_search_batch(a, n0, eps, uniq, orbits=True)[back.reshape(-1)]
 
 
 def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: int, top: int | None = None
@@ -501,14 +502,15 @@ def certify_any(remap: AnyCornerRemap, block_depth: int | None = None, reach: in
 
 
 def rest_window_outputs(a: NDArray[np.float64], n: int, eps: float, We: int, max_fallback: int | None = None,
-                        stats: dict | None = None) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+                        stats: dict | None = None, orbits: bool = True) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``(window(n, k, We), B(project(z)))`` at each of its points: the batched local search over R(n), read at
-    each point's projection."""
+    each point's projection; ``orbits`` (at a symmetric prior): one search per orbit of R(n) under the permutations
+    of the categories (:func:`.batched._orbit_search`, the same outputs: its proof there)."""
     from .batched import local_search_batch
 
     k = a.size
     R = candidates(n, k)
-    out = local_search_batch(a, n, eps, R, max_fallback=max_fallback, stats=stats)
+    out = local_search_batch(a, n, eps, R, max_fallback=max_fallback, stats=stats, orbits=orbits)
     Zw = window(n, k, We)
     return Zw, out[candidate_rank(project(Zw, n))]
 
@@ -526,15 +528,17 @@ def near_data_sets(points: NDArray[np.int64], offsets: NDArray[np.int64]) -> NDA
     return keys
 
 
-def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None = None):
+def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None = None, orbits: bool = True):
     """``E(c)`` of the corner release (k >= 4) for every c of R(n), as a :class:`.scale.Bracket` ``low <= E <= low +
     tail_bound(k, eps, We)`` (module docstring): the rest's window errors
-    (:func:`.batched.window_errors_any`), then every c whose ball meets the table's rows recomputed."""
+    (:func:`.batched.window_errors_any`), then every c whose ball meets the table's rows recomputed.  ``orbits``: the
+    rest's search one point per orbit at a symmetric prior (:func:`rest_window_outputs`; the same outputs, so the
+    same floats)."""
     from .batched import window_errors_any
     from .scale import Bracket, _LossTables
 
     a, n, eps, k = remap.a, remap.n, remap.epsilon, remap.a.size
-    Zw, rest = rest_window_outputs(a, n, eps, int(We), max_fallback)
+    Zw, rest = rest_window_outputs(a, n, eps, int(We), max_fallback, orbits=orbits)
     base = window_errors_any(a, n, eps, rest, int(We))
     offs = _ball(k, int(We))
     wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))

@@ -240,9 +240,10 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: Seconds of the k = 4 corner errors' recomputation near the table: per offset, a constant (the data sets near the
 #: table collected) and a share per data set recomputed (every (offset, data set) term in blocks, keys read off the
 #: window's grid; measured 2026-11-28 at load ~7, 24,739 offsets at eps = 1: n = 10, 286 data sets, 1.07 s; n = 20,
-#: 1,771 data sets, 3.2 s; 2,869 offsets at eps = 2: n = 20, 1,610, 0.46 s; n = 50, 1,820, 0.61 s: the fit ~2x above
-#: each).  Before the blocks (one offset at a time): (1.5e-6, 2e-4), ~69 s at eps = 1, n = 20.
-RECOMPUTE_SECONDS = (1.5e-7, 4e-5)
+#: 1,771 data sets, 3.2 s; 2,869 offsets at eps = 2: n = 20, 1,610, 0.46 s; n = 50, 1,820, 0.61 s; 2026-11-29 at load
+#: ~15: eps = 1, n = 50, 10,400 data sets, 13.4 s: the fit ~2x above the last).  Before the blocks (one offset at a
+#: time): (1.5e-6, 2e-4), ~69 s at eps = 1, n = 20.
+RECOMPUTE_SECONDS = (1e-7, 4e-5)
 #: The recomputation's cost per (data set, offset) with the edge table (its lookup at every offset) over without it
 #: (measured one offset at a time, before the blocks: eps = 1, n = 20, all 1,771 data sets, 117 s against 66.5 s, load
 #: 5-6; kept for the blocks: the whole plan at eps = 1, n = 10 states 21.1 s and took 20.2 CPU s with them).
@@ -421,6 +422,32 @@ def face_seconds(n: int, k: int, epsilon: float) -> float:
         return float(n_candidates(n, k)) * FACE_FACTOR * one_point_seconds(n, k, eps)
     share = min(1.0, (tail_bound(k, eps, batch_radius(k, eps) - 1) / FACE_TAIL) ** 2)
     return face_points(n, k) * share * FACE_FACTOR * one_point_seconds(n, k, eps)
+
+
+#: At a symmetric prior the worst route's search over R(n) (k >= 4) runs one point per orbit of the categories'
+#: permutations (:func:`~dpposterior.lattice.batched._orbit_search`, the same outputs): its table over
+#: ``ORBIT_SHARE[0] / k!`` of R(n), its grouped route over that share of the face points :func:`face_seconds` counts,
+#: and the points of the orbits whose representative is not certified (near or exact ties: two equal counts) searched
+#: again point by point, each a face point in the grouped route and a one-point search.  Those points grow like n (the
+#: points with two equal counts) at eps >= :data:`FACE_MIN_EPSILON`, faster below; a plan counts ``FACE_LEFT[0] n`` of
+#: them, below ``FACE_MIN_EPSILON`` ``FACE_LEFT[1] n^1.5`` (each at most |R(n)|).  Measured (Dir(1,1,1,1), 2026-11-29,
+#: ``local_search_batch`` over R(n) with ``orbits``; points left / face points / R(n), CPU s at load ~15): eps = 1,
+#: n = 16: 24 / 420 / 969; n = 20: 36 / 684 / 1,771, 0.35 s; n = 30: 52 / 1,624 / 5,456, 0.74 s; n = 50: 96 / 4,704 /
+#: 23,426, 2.3 s (30.4 s without orbits, 1,154 orbits); n = 100: 192 / 19,404 / 176,851, 13.1 s (8,037 orbits);
+#: eps = 0.5, n = 10: 98 / 144 / 286; n = 20: 272 / 684 / 1,771,
+#: 7.5 s; eps = 2, n = 20: none.
+FACE_LEFT = (2.5, 4.0)
+
+
+def face_orbit_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
+    """Estimated seconds of the worst route's search over R(n) by orbits (a symmetric prior, k >= 4), from public n,
+    k, eps: ``(its table, the face points' grouped route and the points searched again)`` (:data:`FACE_LEFT`)."""
+    share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
+    rows = float(n_candidates(n, k))
+    table, _ = batched_seconds(k, float(epsilon), share * rows, 0.0)
+    left = FACE_LEFT[0] * n if float(epsilon) >= FACE_MIN_EPSILON else FACE_LEFT[1] * float(n) ** 1.5
+    one = one_point_seconds(n, k, epsilon)
+    return table, share * face_seconds(n, k, epsilon) + min(rows, left) * (FACE_FACTOR + 1.0) * one
 
 
 def offwindow_parts(n: int, k: int, W: int) -> int:
@@ -983,6 +1010,8 @@ class LatticeMechanism(Mechanism):
         if spec.objective == Objective.AVERAGE and k == 3 and not self.uses_window(n, k, spec):
             return self._local_plan(n, k, spec, what)
         if self.uses_corners(n, k, spec):
+            if k >= 4:
+                return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
             return self._corner_plan(n, k, spec, what, symmetric_corners(prior))
         if spec.objective == Objective.AVERAGE and k >= 4 and not self.uses_window(n, k, spec):
             return self._batched_plan(n, k, spec, what, _symmetric(prior))
@@ -1013,9 +1042,11 @@ class LatticeMechanism(Mechanism):
                               ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
                                + edge * PAIRS_PER_SECOND)))
 
-    def _corner_plan_any(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+    def _corner_plan_any(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
         """The plan of the corner release's errors at k >= 4 (:func:`~dpposterior.lattice.corners_any.corner_errors_any`):
-        the batched local search over R(n) (its table, and the face points it leaves: :func:`face_seconds`), the
+        the batched local search over R(n) (its table, and the face points it leaves: :func:`face_seconds`; at a
+        ``symmetric`` prior one point per orbit, :func:`face_orbit_seconds`: the same route, whose search takes the
+        orbits wherever the prior is symmetric, so its name and its refusals read as before), the
         offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the recomputation of the data sets
         whose ball meets the table (:data:`RECOMPUTE_SECONDS`)."""
         from ..lattice.corners_any import default_depth, inner_radius
@@ -1023,11 +1054,17 @@ class LatticeMechanism(Mechanism):
         eps = spec.epsilon
         W = _radius(k, eps, LOCAL_ERROR_TOL)
         rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
-        table, _ = batched_seconds(k, eps, rows, 0.0)
-        handed = face_seconds(n, k, eps)
+        if symmetric:
+            table, handed = face_orbit_seconds(n, k, eps)
+        else:
+            table, _ = batched_seconds(k, eps, rows, 0.0)
+            handed = face_seconds(n, k, eps)
         offsets = ball_size(k, eps, LOCAL_ERROR_TOL)
         total = LOCAL_SUM_SECONDS * rows * offsets
-        near = min(rows, float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + W + k - 1, k - 1)))
+        # the data sets recomputed lie within W of a table point z (n - max z <= depth): d(c, z) is the sum of the
+        # negative parts of c - z, at least z_j - c_j at z's largest count j, so n - c_j <= depth + W; at most
+        # k C(depth + W + k - 1, k - 1) of them (Dir(1,1,1,1), eps = 1, n = 50: 10,400, every one recomputed)
+        near = min(rows, float(k * math.comb(default_depth(eps) + W + k - 1, k - 1)))
         top = corner_plan_sizes(n, k, eps)["edge_top"]
         if top:  # with the edge table: every data set whose k - 2 smaller counts lie within top + W of 0, and a lookup
             near = min(rows, near + edge_data_set_count(n, k, top + W))
