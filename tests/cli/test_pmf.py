@@ -81,3 +81,13 @@ def test_pmf_of_the_lattice_release_past_its_rows_is_its_pmf_at_one_data_set(cap
     code, _, err = run(capsys, "pmf", "--prior", "1,1,1,1", "--counts", "25,25,25,25", "--mechanism", "lattice",
                        "--epsilon", "1")
     assert code == 2 and "corner table's rows are randomised" in err and len(err.strip().splitlines()) == 1
+
+
+def test_pmf_of_optimal_past_its_linear_program_is_the_lattice_releases_pmf_at_one_data_set(capsys):
+    """``optimal`` past its LP (k = 4, n = 20: |R(n)| = 1,771 > 260) is the lattice release: ``pmf`` prints that
+    release's pmf at the data set asked, the same numbers and bracket as ``lattice``'s, not a refusal."""
+    argv = ["--prior", "1,1,1,1", "--counts", "5,5,5,5", "--objective", "average", "--epsilon", "2"]
+    ours = run_json(capsys, "pmf", "--mechanism", "optimal", *argv)
+    theirs = run_json(capsys, "pmf", "--mechanism", "lattice", *argv)
+    assert ours["route"] == theirs["route"] and ours["prob_slack"] == theirs["prob_slack"]
+    assert ours["outputs"] == theirs["outputs"] and ours["mechanism"] == "optimal"

@@ -457,6 +457,12 @@ class Mechanism(abc.ABC):
         the sum covers in all and the certified bound on the mass left out relative to the kept mass."""
         raise ValueError(f"{self.id} has no route {plan.route!r}")
 
+    def pmf_at_one_data_set(self, prior, n: int, spec: ReleaseSpec) -> bool:
+        """Whether ``pmf`` gives this entry's output distribution at one data set from its pmf at that data set
+        (``pmf_at``: lower ends within a stated bracket, its own plan) instead of its exact rows over R(n)
+        (:meth:`log_pmf`).  False here: every entry with rows uses them."""
+        return False
+
     def log_pmf(self, prior: NDArray[np.float64], counts: NDArray[np.int64], spec: ReleaseSpec) -> NDArray[np.float64]:
         """Exact ``ln P(r | c)`` over ``candidates(n, k)`` for one data set."""
         return self.rows(prior, int(counts.sum()), spec)(counts[None, :])[0]

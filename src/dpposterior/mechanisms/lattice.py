@@ -1580,6 +1580,11 @@ class LatticeMechanism(Mechanism):
 
     # -- the pmf at one data set ---------------------------------------------------------------
 
+    def pmf_at_one_data_set(self, prior, n: int, spec: ReleaseSpec) -> bool:
+        """Past :data:`ROWS_MAX_OUTPUTS` outputs the rows over R(n) are not computed: ``pmf`` takes
+        :meth:`pmf_at` (its plan, :meth:`plan_pmf_at`)."""
+        return n_candidates(n, len(prior)) > ROWS_MAX_OUTPUTS
+
     def pmf_at_seconds(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None,
                        prior=None) -> float:
         """Estimated seconds of :meth:`pmf_at` (its plan's, :meth:`plan_pmf_at`)."""

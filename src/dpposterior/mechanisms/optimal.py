@@ -117,6 +117,7 @@ from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits,
 
 if TYPE_CHECKING:
     from .spec import ReleaseSpec
+from ..lattice.remap import DEFAULT_TOL
 from .clamped import CLAMPED_MECHANISMS, clamped_log_pmf_rows, geometric_noise_tables
 from .lattice import LATTICE
 from .scan import worst_case_scan
@@ -724,6 +725,20 @@ class OptimalMechanism(Mechanism):
             what = plan.what.replace(LATTICE.label(spec), self.label(spec), 1)
             return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
         return super().plan_posterior(prior, n, spec)
+
+    def pmf_at_one_data_set(self, prior, n: int, spec: ReleaseSpec) -> bool:
+        """k >= 3 past the linear program: as the lattice release (the release it is), its pmf at one data set where
+        its rows over R(n) are not computed."""
+        return len(prior) >= 3 and self.uses_lattice(prior, n, spec) and LATTICE.pmf_at_one_data_set(prior, n, spec)
+
+    def check_pmf_at(self, n: int, k: int, spec: ReleaseSpec, tol: float = DEFAULT_TOL, counts=None,
+                     prior=None) -> Plan:
+        """The lattice release's plan of its pmf at one data set (:meth:`pmf_at_one_data_set`), admitted."""
+        return LATTICE.check_pmf_at(n, k, spec, tol, counts, prior)
+
+    def pmf_at(self, prior, counts, spec: ReleaseSpec, tol: float = DEFAULT_TOL):
+        """The lattice release's pmf at one data set, with its bracket (:meth:`pmf_at_one_data_set`)."""
+        return LATTICE.pmf_at(prior, counts, spec, tol)
 
     def local_posterior(self, plan: Plan, prior, n: int, spec: ReleaseSpec, released):
         """k >= 3 past the linear program: the lattice release's route (:meth:`plan_posterior`)."""

@@ -11,8 +11,7 @@ from ...distances import DEFAULT_DISTANCE
 from ...distances import distance as distance_value
 from ...errors import InputError, SizeError
 from ...limits import limit_setting
-from ...mechanisms import Family, log_pmf
-from ...mechanisms.lattice import ROWS_MAX_OUTPUTS
+from ...mechanisms import log_pmf
 from ...models import candidates, n_candidates, steps
 from ..options import add_mechanism_options, add_variant_options, calibration_json, counts_arg, prior_arg, variant_params
 from ..output import print_chunked, stream_json
@@ -49,12 +48,6 @@ def _pmf_rows(args, size: int) -> int:
     return rows
 
 
-def _at_one_data_set(spec, n: int, k: int) -> bool:
-    """Whether ``pmf`` takes the lattice release's pmf at one data set (``LatticeMechanism.pmf_at``, its own plan):
-    where its rows over R(n) are not computed (over ``ROWS_MAX_OUTPUTS`` outputs)."""
-    return spec.mechanism.family == Family.LATTICE and n_candidates(n, k) > ROWS_MAX_OUTPUTS
-
-
 def cmd_pmf(args) -> None:
     """``dpposterior pmf``: JSON keys mechanism, epsilon, delta, outputs [{counts, alpha, probability, hellinger,
     steps}] (a public contract), written row by row.  Under ``--distance NAME`` (not hellinger) the head also
@@ -67,7 +60,7 @@ def cmd_pmf(args) -> None:
     a = prior_arg(args.prior, c.size)
     rows = _pmf_rows(args, n_candidates(int(c.sum()), c.size))
     bracket = None
-    if _at_one_data_set(spec, int(c.sum()), c.size):
+    if spec.mechanism.pmf_at_one_data_set(a, int(c.sum()), spec):
         plan = spec.mechanism.check_pmf_at(int(c.sum()), c.size, spec, counts=c, prior=a)
         low, slack = spec.mechanism.pmf_at(a, c, spec)
         bracket = {"route": f"pmf at one data set, {plan.route}", "prob_slack": float(slack)}
