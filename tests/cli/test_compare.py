@@ -85,16 +85,31 @@ def test_compare_plans_each_row_on_its_own():
 
 
 def test_a_dear_row_never_leaves_out_a_cheaper_one(monkeypatch):
-    # the total limit takes the admitted rows cheapest first: every row it leaves out costs at least as much as every
-    # row it computes, and says which setting raises the total
-    monkeypatch.setenv("DPPOSTERIOR_MAX_COMPARE_SECONDS", "1")
-    plans = _plans(3, 12)
-    taken = [r.plan.seconds for r in plans.values() if not r.left_out]
-    by_total = [r for r in plans.values() if "DPPOSTERIOR_MAX_COMPARE_SECONDS" in r.left_out]
-    assert taken and by_total
-    assert max(taken) <= min(r.plan.seconds for r in by_total)
-    assert sum(taken) <= 1.0
-    assert all(r.plan.fits for r in by_total)  # each fits on its own: only the total leaves it out
+    # the total limit takes the rows of the releases built for an objective (optimal, lattice) first, then the others,
+    # each group cheapest first: every row it leaves out costs at least as much as every row of its group it computes,
+    # a release built for an objective is left out only where those taken before it leave it no room, the rows take at most
+    # ROWS_SHARE of the total at k >= 3 (the rest is the yardstick's), and each left-out row says which setting raises it
+    import importlib
+
+    ranking = importlib.import_module("dpposterior.ranking")
+    for k, n, total in ((3, 12, 1.0), (3, 100, 10.0)):
+        monkeypatch.setenv("DPPOSTERIOR_MAX_COMPARE_SECONDS", str(total))
+        plans = _plans(k, n)
+        taken = [r for r in plans.values() if not r.left_out and not r.same_as]
+        by_total = [r for r in plans.values() if "DPPOSTERIOR_MAX_COMPARE_SECONDS" in r.left_out and not r.same_as]
+        assert taken and by_total
+        for first in (True, False):
+            group = [r.plan.seconds for r in taken if bool(r.variant.entry.objectives) == first]
+            out = [r.plan.seconds for r in by_total if bool(r.variant.entry.objectives) == first]
+            assert not group or not out or max(group) <= min(out)
+        ahead = sum(r.plan.seconds for r in taken if r.variant.entry.objectives)  # what the baselines came after
+        assert all(ahead + r.plan.seconds > total * ranking.ROWS_SHARE for r in by_total if r.variant.entry.objectives)
+        assert sum(r.plan.seconds for r in taken) <= total * ranking.ROWS_SHARE
+        assert all(r.plan.fits for r in by_total)  # each fits on its own: only the total leaves it out
+    # Dir(1,1,1), n = 100, eps = 1 within 10 s: both optimal rows (0.9 and 5.4 s planned) before any baseline (~5.3 s
+    # each; cheapest first, one baseline would have left optimal (worst) out)
+    assert not plans["optimal (worst)"].left_out and not plans["optimal (average)"].left_out
+    assert plans["geometric"].left_out
 
 
 def test_compare_at_k4_n100_plans_geometric_by_factors_and_lists_the_rest(monkeypatch):
