@@ -127,6 +127,18 @@ def yardstick_job(item):
     print(frame_digest(df), f"{len(df)} rows, {int(df.bound.notna().sum())} block bounds, {lp} by the LP's optimum")
 """
 
+#: The lattice release's Monte Carlo runs of one n-series item (ITEM), with this checkout's n grid and max_n.
+LATTICE_RUNS = """
+import yaml
+from dpposterior.paper.experiments import accuracy_runs, data_points
+entry = yaml.safe_load(open(CONFIG))["accuracy"]["ITEM"]  # this checkout's n grid and max_n
+data = data_points({"kind": "n-series", "prior": entry["prior"], "n": entry["n"]})
+runs, exact = accuracy_runs("ITEM", "lattice~average", data, epsilon=1.0, delta=1e-8, seed=20240917,
+                            runs=1000, exact_max=3000000, log=lambda *a: None,
+                            max_n=entry.get("max_n", {}).get("lattice~average"))
+print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
+"""
+
 CASES = {
     "frontier ehd n=1e4": """
 from dpposterior.accuracy import expected_errors
@@ -149,26 +161,8 @@ runs, exact = accuracy_runs("balanced-k4", "mh", data, epsilon=1.0, delta=1e-8, 
                             exact_max=3000000, log=lambda *a: None)
 print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
 """,
-    "runs balanced-k4 lattice~average": """
-import yaml
-from dpposterior.paper.experiments import accuracy_runs, data_points
-entry = yaml.safe_load(open(CONFIG))["accuracy"]["balanced-k4"]  # this checkout's n grid and max_n
-data = data_points({"kind": "n-series", "prior": entry["prior"], "n": entry["n"]})
-runs, exact = accuracy_runs("balanced-k4", "lattice~average", data, epsilon=1.0, delta=1e-8, seed=20240917,
-                            runs=1000, exact_max=3000000, log=lambda *a: None,
-                            max_n=entry.get("max_n", {}).get("lattice~average"))
-print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
-""",
-    "runs balanced-k3 lattice~average": """
-import yaml
-from dpposterior.paper.experiments import accuracy_runs, data_points
-entry = yaml.safe_load(open(CONFIG))["accuracy"]["balanced-k3"]  # this checkout's n grid and max_n
-data = data_points({"kind": "n-series", "prior": entry["prior"], "n": entry["n"]})
-runs, exact = accuracy_runs("balanced-k3", "lattice~average", data, epsilon=1.0, delta=1e-8, seed=20240917,
-                            runs=1000, exact_max=3000000, log=lambda *a: None,
-                            max_n=entry.get("max_n", {}).get("lattice~average"))
-print(digest(runs.error, exact["mean"]), f"{len(runs)} draws")
-""",
+    "runs balanced-k4 lattice~average": LATTICE_RUNS.replace("ITEM", "balanced-k4"),
+    "runs balanced-k3 lattice~average": LATTICE_RUNS.replace("ITEM", "balanced-k3"),
     "pmf fig3c lattice~average": """
 import yaml
 from dpposterior.paper.experiments import exact_pmf
