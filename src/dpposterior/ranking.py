@@ -25,7 +25,7 @@ from .accuracy import errors_of
 from .distances import DEFAULT_DISTANCE, get_distance
 from .errors import InputError, SizeError
 from .limits import Plan, Task, duration_text, limit_setting
-from .mechanisms import DEFAULT_DELTA, MECHANISMS, PrivacyParameters, ReleaseSpec, Variant, releases
+from .mechanisms import DEFAULT_DELTA, MECHANISMS, Objective, PrivacyParameters, ReleaseSpec, Variant, releases
 from .mechanisms.scan import PAIRS_PER_SECOND
 from .models import candidate_rank
 from .validate import approx_count_text
@@ -160,9 +160,11 @@ def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans:
     return sorted(out, key=lambda r: (r.get("worst_expected_error", math.inf), r["release"]))
 
 
-#: The rows whose errors may start the yardstick's average (:func:`compare_yardstick`): releases built to be near
-#: the average's optimum (the LP, or the lattice release with its local Bayes remap).
-START_RELEASES = ("optimal (average)", "lattice (average)")
+def start_releases(k: int) -> set[str]:
+    """The rows whose errors may start the yardstick's average (:func:`compare_yardstick`): the releases built for
+    the average objective (an entry with ``objectives``: the LP, or the lattice release with its local Bayes remap),
+    near the average's optimum by design."""
+    return {v.label for v in compare_variants(k) if v.entry.objectives and v.objective == Objective.AVERAGE}
 
 
 def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str = DEFAULT_DISTANCE,
@@ -175,7 +177,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     share is ``BLOCK_SECONDS`` or half of what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the rows' estimates
     (``plans``: :func:`plan_compare`'s), whichever is smaller; a block plan that does not fit leaves that objective
     to the other bounds.  ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
-    :data:`START_RELEASES` of least average error starts the average's exact windows
+    :func:`start_releases` of least average error starts the average's exact windows
     (:func:`dpposterior.yardstick.block_bounds`; any errors give a certified bound, these only choose where the dual
     starts); where none was computed, the average's bound is planned as without ``errors``.
     """
@@ -195,7 +197,8 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
         left = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS") - used - marginal_seconds(a, n, epsilon)
         # the start of the average's exact windows: the computed lattice or optimal average release of least average
         # error (near the optimum by design; the scales tried assume a release within ~6 % of it)
-        best = min((item for item in (errors or {}).items() if item[0] in START_RELEASES),
+        starts = start_releases(k)
+        best = min((item for item in (errors or {}).items() if item[0] in starts),
                    key=lambda item: (item[1].average, item[0]), default=None)
         start = None
         if best is not None and len(best[1].counts) == math.comb(n + k - 1, k - 1):  # E over R(n), candidate order
