@@ -457,6 +457,146 @@ def _decide(S: NDArray[np.float64], real: NDArray[np.bool_], Tplus: NDArray[np.f
     return np.where(ok, best, -1)
 
 
+#: The tails of the stay certificate's balls (:func:`stays`), tried in turn: a point is certified at the first.
+STAY_TAILS = (5e-3, 1e-4)
+#: Entries (points x ball points x outputs) of one block of :func:`stays`' sums.
+STAY_BLOCK_ENTRIES = 2**21
+
+
+def stays(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, orbits: bool = True,
+          stats: dict | None = None) -> NDArray[np.bool_]:
+    """True at the points ``z`` of ``Z`` (rows of R(n)) where :func:`.remap.local_bayes_search` (its defaults)
+    certifiably returns ``z`` itself (its first step stays); False where not certified (the search may still stay).
+
+    Certificate (proof, the notation of the module docstring).  At ``z`` in R(n), ``p = z``; ``C = {c in R(n) : d(c, z)
+    <= Dc}``, weights ``w(c) = pi(c) / pimax(z) e^(-eps d(z, c))`` (``pimax(z)`` the largest ``pi`` over the box
+    ``|c_i - z_i| <= Dc``, so ``T = sum_C w <= Z(eps, k) =: T+``), the kept set ``K`` leaving out at most ``share T``,
+    and ``S_X(r) = sum_{c in X} w(c) H(c, r)``.  The search stays at ``z`` iff its computed risk of ``z`` is at most
+    that of every output ``r`` within 1 of ``z`` in R(n).  ``H`` is a metric, so ``|H(c, r) - H(c, z)| <= H(r, z)``
+    for every ``c``; hence, with ``B = {c in R(n) : d(c, z) <= rho}`` (``rho <= Dc``, so ``B`` lies in ``C``) and
+    ``T - sum_B w <= T+ tail_bound(k, eps, rho)``,
+
+        ``S_K(r) - S_K(z) >= S_B(r) - S_B(z) - H(r, z) (share T + T+ tail_bound(k, eps, rho))``:
+
+    the terms of ``C`` off ``B`` and of ``C`` off ``K`` each move the difference by at most ``H(r, z)`` times their
+    weight.  The one-point search's computed risks and our float sums ``S_B`` each lie within ``mu T+`` of the exact
+    sums (``mu`` as :func:`local_search_batch`'s, with ``Lambda`` the largest magnitude of ``ln pi`` over R(n) plus
+    ``eps Dc``, any order of the terms), so where for every such ``r != z``
+
+        ``S^_B(r) - S^_B(z) > 4 mu T+ + (H^(r, z) (1 + 1e-6) + 1e-9) T+ (share + tail_bound(k, eps, rho))``
+
+    (``H^`` the float Hellinger distance, within that allowance of the exact), the search's risk of ``z`` is strictly
+    the least of its ball and it returns ``z``.  A point is tried at the balls of :data:`STAY_TAILS` in turn.
+
+    ``orbits``: at a symmetric prior (every ``a_i`` equal) one point per orbit under the permutations of the
+    categories is certified (its sorted form): every exact quantity above (``pi``, ``pimax``, ``d``, ``H``, R(n), the
+    balls) is invariant under a permutation applied to ``z``, ``c`` and ``r`` together, and ``mu`` reads the prior's
+    values only, so the certificate at the sorted form is the certificate at each point of its orbit.
+    ``stats``: filled with ``{"points", "certified", "certified_points"}``."""
+    a = _validate.prior(prior)
+    k = a.size
+    n, eps = _validate.integer(n, "n", 1), _validate.epsilon(epsilon)
+    Z = np.asarray(Z, dtype=np.int64).reshape(-1, k)
+    if np.any(Z.sum(axis=1) != n) or np.any(Z < 0):
+        raise InputError("every point must be a data set of R(n)")
+    out = np.zeros(len(Z), dtype=bool)
+    if not len(Z):
+        return out
+    if orbits and np.all(a == a[0]):
+        U, back = np.unique(-np.sort(-Z, axis=1), axis=0, return_inverse=True)
+        back = back.reshape(-1)
+    else:
+        U, back = Z, np.arange(len(Z))
+    ok = np.zeros(len(U), dtype=bool)
+    Dc = radius_for(k, eps, 1e-12)
+    for tail in STAY_TAILS:
+        rho = min(radius_for(k, eps, tail), Dc)
+        left = np.flatnonzero(~ok)
+        if not left.size:
+            break
+        ok[left] = _stays_at(a, n, eps, U[left], rho, Dc)
+    out = ok[back]
+    if stats is not None:
+        stats.update(points=len(Z), certified=int(ok.sum()), orbits=len(U), certified_points=int(out.sum()))
+    return out
+
+
+def _stays_at(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], rho: int, Dc: int
+              ) -> NDArray[np.bool_]:
+    """:func:`stays`' certificate at the ball of radius ``rho`` for every row of ``Z`` (points of R(n))."""
+    k = a.size
+    ball1 = _ball(k, 1)
+    centre = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
+    Zk = math.exp(log_normaliser(k, eps))
+    tail = tail_bound(k, eps, rho)
+    # mu: the largest magnitude of ln pi over R(n) (each f_i monotone: its end points) plus eps Dc
+    ends = np.array([0.0, float(n)])
+    fmax = max(float(np.abs(gammaln(a[i] + ends) - gammaln(ends + 1.0)).max()) for i in range(k))
+    mu = FLOAT_MARGIN + 16.0 * (2 * k * fmax + eps * Dc) * 2.0**-53
+    # per coordinate: f_i over the values the balls reach (within rho + 2 of z), and J_i(x, x + s) for |s| <= rho + 1
+    lo = np.maximum(Z.min(axis=0) - rho - 2, 0)
+    hi = np.minimum(Z.max(axis=0) + rho + 2, n)
+    width = 2 * rho + 3
+    f, band = [], []
+    for i in range(k):
+        x = np.arange(lo[i], hi[i] + 1, dtype=np.float64)
+        f.append(gammaln(a[i] + x) - gammaln(x + 1.0))
+        y = x[:, None] + np.arange(-rho - 1, rho + 2)[None, :]
+        band.append(np.where((y >= 0) & (y <= n), lgamma_jensen_gap(a[i] + x[:, None], a[i] + np.clip(y, 0, n)),
+                             0.0).ravel())
+    # ln pimax(z) over the box |c_i - z_i| <= Dc: each f_i at an end point
+    lnmax = np.zeros(len(Z))
+    for i in range(k):
+        e0, e1 = np.clip(Z[:, i] - Dc, 0, n).astype(np.float64), np.clip(Z[:, i] + Dc, 0, n).astype(np.float64)
+        lnmax += np.maximum(gammaln(a[i] + e0) - gammaln(e0 + 1.0), gammaln(a[i] + e1) - gammaln(e1 + 1.0))
+    ref = float(lnmax.max())
+    # the outputs r = z + u (u within 1) in R(n), each once; S_B(z + u) = sum over v' of G[r, v'] Kc[v', u] with
+    # G[r, v'] = e^(ln pi(r + v') - ref) H(r + v', r) over d(v') <= rho + 1 and Kc[v', u] = e^(-eps d(v' + u)) where
+    # d(v' + u) <= rho (c = r + v' = z + (u + v') in B), else 0
+    outer = _ball(k, rho + 1)
+    rs = (Z[:, None, :] + ball1[None, :, :]).reshape(-1, k)
+    real = np.all(rs >= 0, axis=1)
+    keys = _keys(rs, n)
+    uniq, first, where = np.unique(keys[real], return_index=True, return_inverse=True)
+    outputs = rs[real][first]
+    du = pair_distance(outer[:, None, :] + ball1[None, :, :], np.zeros((1, 1, k), dtype=np.int64))
+    Kc = np.where(du <= rho, np.exp(-eps * du.astype(np.float64)), 0.0)  # (|outer|, |ball1|)
+    M = np.empty((len(outputs), len(ball1)))
+    step = max(1, STAY_BLOCK_ENTRIES // len(outer))
+    for s in range(0, len(outputs), step):
+        r = outputs[s:s + step]
+        lw = np.full((len(r), len(outer)), -ref)
+        log_bc = np.zeros((len(r), len(outer)))
+        inside = np.ones((len(r), len(outer)), dtype=bool)
+        for i in range(k):
+            c = r[:, i:i + 1] + outer[None, :, i]
+            inside &= c >= 0
+            ci = np.clip(c, lo[i], hi[i]) - lo[i]
+            lw += f[i][ci]
+            # J_i(c_i, r_i): the band's row c_i, column r_i - c_i + rho + 1 = rho + 1 - v'_i
+            log_bc += band[i][ci * width + (rho + 1 - outer[None, :, i])]
+        np.minimum(log_bc, 0.0, out=log_bc)
+        g = np.sqrt(-np.expm1(log_bc))
+        g *= np.where(inside, np.exp(lw), 0.0)
+        M[s:s + step] = np.einsum("rv,vu->ru", g, Kc, optimize=False)
+    S = np.full(len(rs), np.nan)
+    S[np.flatnonzero(real)] = M[where.reshape(-1), np.flatnonzero(real) % len(ball1)]
+    S = S.reshape(len(Z), len(ball1))
+    real = real.reshape(len(Z), len(ball1))
+    # H(z + u, z) from the bands: the row z_i + u_i, column z_i - (z_i + u_i) + rho + 1
+    log_h = np.zeros((len(Z), len(ball1)))
+    for i in range(k):
+        ci = np.clip(Z[:, i:i + 1] + ball1[None, :, i], lo[i], hi[i]) - lo[i]
+        log_h += band[i][ci * width + (rho + 1 - ball1[None, :, i])]
+    Hrz = np.sqrt(-np.expm1(np.minimum(log_h, 0.0)))
+    Tplus = np.exp(lnmax - ref)[:, None] * Zk  # pimax(z) Z(eps, k) in the units of G
+    need = 4 * mu * Tplus + (Hrz * (1 + 1e-6) + 1e-9) * Tplus * (SEARCH_SHARE + tail)
+    gap = S - S[:, centre:centre + 1]
+    good = (gap > need) | ~real
+    good[:, centre] = True
+    return np.all(good, axis=1)
+
+
 def window_errors_any(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray[np.int64], W: int):
     """``E(c) = sum_w K(w) L(c, T(c + w))`` for every c of R(n) (any k >= 3), as a :class:`.scale.Bracket`, given
     the deterministic remap ``T`` as ``outputs`` at every point of ``window(n, k, W)`` (lexicographic); the sum runs
@@ -518,4 +658,4 @@ def window_errors_any(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray
     return Bracket(R, acc, float(tail), len(offs))
 
 
-__all__ = ["BATCH_TAIL", "batch_radius", "local_search_batch", "window_errors_any"]
+__all__ = ["BATCH_TAIL", "batch_radius", "local_search_batch", "stays", "window_errors_any"]

@@ -721,6 +721,17 @@ def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     return points * INSIDE_SHARE * local_seconds(k, epsilon)
 
 
+def _certified_seconds(prior, points: float, n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the local column's points of R(n) below :data:`COLUMN_BATCH_MIN_EPSILON`: the stay
+    certificate at every point (one per orbit at a symmetric prior: counted as ``k! / 2`` points an orbit, measured
+    3.1 at k = 3, n = 1e3, eps = 0.1; the run counts its orbits, :func:`_check_stays`), then :data:`STAY_MISS_SHARE` of
+    them searched, each at :data:`INSIDE_SHARE` of a draw's one-point search (as without the certificate)."""
+    a = np.asarray(prior, dtype=np.float64)
+    orbit = math.factorial(k) / 2 if np.all(a == a[0]) else 1
+    return (_stay_seconds(points / orbit, k, epsilon)
+            + STAY_MISS_SHARE * points * INSIDE_SHARE * local_seconds(k, epsilon))
+
+
 #: The share of the local column's searched parts (points off R(n), far from it at small n) that the grouped route
 #: leaves undecided and hands to the one-point search: ``min(1, COLUMN_TIE_SHARE / (n eps))``, above the errors'
 #: :func:`tie_share` (measured 2026-11-29, Dir(1,...,1), the release at the centre: k = 4, n = 10, eps = 1, 11,556 of
@@ -773,10 +784,51 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
     _, first, back = np.unique(np.maximum(Z, 0), axis=0, return_index=True, return_inverse=True)
     reps = Z[first]
     may = search_filter(a, n, eps, m, reps, Dc)  # the rest cannot map to m (the risk and descent lemmas)
-    _check_searches(reps[may], n, a.size, eps)
+    idx = np.flatnonzero(may)
     hit = np.zeros(len(reps))
-    hit[may] = np.all(_search_points(a, n, eps, reps[may]) == m[None, :], axis=1)
+    if eps < COLUMN_BATCH_MIN_EPSILON and idx.size:
+        # the stay certificate first (each a point of R(n) whose search certifiably returns the point itself)
+        from ..lattice.batched import stays
+
+        cand = reps[idx]
+        inR = np.flatnonzero(np.all(cand >= 0, axis=1))
+        _check_stays(cand[inR], a, n, eps)
+        st = np.zeros(len(cand), dtype=bool)
+        st[inR] = stays(a, n, eps, cand[inR])
+        hit[idx[st]] = np.all(cand[st] == m[None, :], axis=1)
+        idx = idx[~st]
+    _check_searches(reps[idx], n, a.size, eps)
+    if idx.size:
+        hit[idx] = np.all(_search_points(a, n, eps, reps[idx]) == m[None, :], axis=1)
     return hit[back.reshape(-1)]
+
+
+#: The stay certificate (:func:`~dpposterior.lattice.batched.stays`), seconds per point certified and point of its
+#: first ball (``d <= radius_for(k, eps, STAY_TAILS[0]) + 1``): measured on the 2 shared cores at load ~8
+#: (2026-11-29, Dir(1,1,1), eps = 0.1, the 31,265 points the filters keep at the release (362, 308, 330), n = 1e3):
+#: 13.8 CPU s by orbits (10,090 certified: 6.0e-8 a point and ball point), 48.5 s without (31,265: 6.7e-8); the fit
+#: with 1.35-1.5x margin.
+STAY_SECONDS = 9e-8
+#: The share of the points the stay certificate leaves to the local search, in a plan (measured 0 of 31,265 at k = 3,
+#: n = 1e3, eps = 0.1; a release with more is refused at its searches in one line, :func:`_check_searches`).
+STAY_MISS_SHARE = 1e-3
+
+
+def _stay_seconds(points: float, k: int, epsilon: float) -> float:
+    """Estimated seconds of the stay certificate at ``points`` points (one per orbit at a symmetric prior)."""
+    from ..lattice.batched import STAY_TAILS
+
+    rho = _radius(k, float(epsilon), STAY_TAILS[0]) + 1
+    return points * STAY_SECONDS * float(sum(sphere_count(k, t) for t in range(rho + 1)))
+
+
+def _check_stays(Z: NDArray[np.int64], a: NDArray, n: int, epsilon: float) -> None:
+    """Refuse (one line) the stay certificate at the points ``Z`` where estimated over the solve limit (one point per
+    orbit at a symmetric prior, as it runs)."""
+    k = a.size
+    count = len(np.unique(np.sort(Z, axis=1), axis=0)) if np.all(a == a[0]) and len(Z) else len(Z)
+    _solve_limit(_stay_seconds(count, k, epsilon), f"the noise-aware posterior's stay certificate at this release for "
+                                                   f"k={k}, n={n}, eps={epsilon:g} ({count:,} points)")
 
 
 def _solve_limit(seconds: float, what: str) -> None:
@@ -1399,7 +1451,8 @@ class LatticeMechanism(Mechanism):
             search += region * (RISK_SECONDS * k + FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
         else:
             points, M = float(estimate[0]), estimate[1]
-            search = _inside_seconds(points, n, k, eps)
+            search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
+                      else _certified_seconds(prior, points, n, k, eps))
             descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
             # the descent filter at every point, the risk filter at those it keeps (search_filter's order here)
             filters = region * descent + points * RISK_SECONDS * k
@@ -1412,7 +1465,7 @@ class LatticeMechanism(Mechanism):
                 off = float(np.count_nonzero((c0[None, :] + reach_offsets(k, Dc)).min(axis=1) < 0))
                 points = max(points, inside)
                 search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
-                          else points * INSIDE_SHARE * local_seconds(k, eps))
+                          else _certified_seconds(prior, points, n, k, eps))
                 if self.uses_corners(n, k, spec):  # the corner release reads its table at the vertices instead
                     parts = off if k == 3 else min(off, float(n_candidates(n, k)))  # k >= 4: one search a projection
                     parts = min(parts, kept_off)
