@@ -310,6 +310,19 @@ def test_k4_errors_at_n10_are_planned_within_the_solve_limit():
     assert plan.route == "batched local search" and plan.fits and plan.seconds < 45
 
 
+@pytest.mark.parametrize(("n", "eps"), [(3, 0.5), (10, 1.0), (20, 2.0)])
+def test_the_plan_of_the_search_by_orbits_counts_at_least_its_near_ties(n, eps):
+    """Dir(1,1,1,1): the near ties the plan of the search by orbits counts (``tie_orbit_share`` of its positive parts:
+    the window's parts off R(n) and R(n)'s points with a count at most 1) are at least the rows the run takes an
+    exact step at (``stats["fallback"]``), over the window of the errors' radius.  Fails with the count before it
+    (``0.35 / sqrt(n)``: 11,623 planned at n = 3, eps = 0.5, where 17,998 are run)."""
+    W = lattice_module._radius(4, eps, lattice_module.LOCAL_ERROR_TOL)
+    stats = {}
+    local_search_batch(np.ones(4), n, eps, window(n, 4, W), orbits=True, stats=stats)
+    parts = lattice_module.offwindow_parts(n, 4, W) + lattice_module.low_count_points(n, 4)
+    assert 0 < stats["fallback"] <= lattice_module.tie_orbit_share(n, eps) * parts
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from([0.5, 1.0, 2.0]), st.integers(1, 8), st.sampled_from([1.0, 1.5, 2.0, 3.0]),
        st.integers(1, 3))

@@ -478,7 +478,7 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
 #: At a symmetric prior the batched errors search one point per orbit under the permutations of the categories
 #: (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``).  A plan counts ``ORBIT_SHARE[0] / k!``
 #: of the window's points as searched (measured at k = 4, Dir(1,1,1,1), eps = 1: 7,153 orbits of 156,849 points at
-#: n = 20, 15,609 of 349,504 at n = 50: ~1/22), the near ties as ``ORBIT_SHARE[1] / sqrt(n)`` of the positive parts
+#: n = 20, 15,609 of 349,504 at n = 50: ~1/22), the near ties as :func:`tie_orbit_share` of the positive parts
 #: (orbits not certified, each point a one-point search: 2,236 of 20,862 at n = 10, 2,496 of 41,302 at n = 20, 6,196
 #: of 147,022 at n = 50; eps = 2: 888 of 13,242 at n = 20, 2,332 of 58,062 at n = 50), and ``ORBIT_SHARE[2]`` points
 #: searched again (the grouped route) per near tie (8,696 for 2,496 at n = 20, 17,892 for 6,196 at n = 50).  Each
@@ -486,14 +486,44 @@ def grouped_seconds(n: int, k: int, epsilon: float, W: int, more: float = 0.0) -
 #: with the one-point searches' :data:`ONE_POINT_SECONDS` to CPU s on the 2 shared cores at load 12-15 (2026-11-29,
 #: the searches alone, the orbits / the points searched again / the near ties): n = 20, eps = 1: 0.58 / 0.70 / 3.1 s;
 #: n = 50, eps = 2: 1.27 / 1.24 / 2.7 s; n = 50, eps = 1: see docs/lattice.md.
-ORBIT_SHARE = (1.5, 0.35, 3.5)
+ORBIT_SHARE = (1.5, 0.75, 3.5)
 ORBIT_PART = (3e-5, 3e-8)
+#: The near ties' share of the positive parts (:func:`tie_orbit_share`) falls like ``n^-ORBIT_TIE_POWER``, and below
+#: eps = 1 it is larger by ``(1 / eps)^ORBIT_TIE_EPS_POWER`` (the certificate's tail is wider there).  An upper envelope
+#: of the counts of this route's runs (``local_search_batch(..., orbits=True)`` over the window, Dir(1,1,1,1),
+#: 2026-11-29, near ties / the plan's positive parts; benchmarks/average_k4_plan.json): eps = 1, n = 10, 20, 30, 50:
+#: 2,236 / 21,138, 2,496 / 42,318, 3,700 / 71,898, 6,196 / 156,258 (planned 2,819, 3,356, 4,207, 6,234); eps = 2,
+#: n = 20, 50, 100: 888 / 14,558, 2,332 / 67,298, 4,888 / 243,198 (planned 1,154, 2,684, 5,767); eps = 0.5, n = 3, 5,
+#: 10, 20: 17,998 / 57,518, 58,706 / 64,806, 29,660 / 85,746, 36,542 / 139,326 (planned every part at n = 3 and 5,
+#: 54,399, 52,558).  Not measured below eps = 0.5.  ``0.35 / sqrt(n)``, each near tie a one-point search, was 1.2-1.7x
+#: above the counts at eps >= 1 and below them at eps = 0.5, where the one-point searches' cost made the plan 2.6-21x
+#: the run all the same.
+ORBIT_TIE_POWER = 0.75
+ORBIT_TIE_EPS_POWER = 2.25
+#: Seconds of one near tie of the search by orbits beyond its point's search (``ORBIT_PART``): the grouped route's
+#: exact steps (:func:`~dpposterior.lattice.batched._grouped_search`: the one-point search's kept set, a sort of its
+#: data sets, and its product at each open step), a constant plus a share per data set (``min(|ball of Dc| / 2,
+#: |R(n)|)``, as ``ORBIT_PART``).  The share fitted to CPU s on the 2 shared cores at load 9-13 (2026-11-29,
+#: Dir(1,1,1,1), the points searched again and their near ties together against ``ORBIT_SHARE``'s counts): n = 50,
+#: eps = 1, 26.6 s (17,736 points, 6,196 near ties; the exact steps ~7.5 s of it, profiled); eps = 2, 2.7 s (4,580
+#: points, 2,332 near ties); before, each near tie a one-point search (:data:`ONE_POINT_SECONDS`): 41.3 s at n = 50,
+#: eps = 1.  The constant from the run with the most near ties per data set: n = 5, eps = 0.5, 58,706 near ties of
+#: 64,806 parts, the whole search 18.6 CPU s at load ~18 (planned 20.5 s).
+EXACT_TIE_SECONDS = (2e-4, 4e-8)
+
+
+def tie_orbit_share(n: int, epsilon: float) -> float:
+    """The share of the positive parts a plan of the search by orbits counts as near ties, from public n, eps
+    (:data:`ORBIT_TIE_POWER`): ``ORBIT_SHARE[1] n^-ORBIT_TIE_POWER max(1, 1 / eps)^ORBIT_TIE_EPS_POWER``, at most 1."""
+    grow = max(1.0, 1.0 / float(epsilon)) ** ORBIT_TIE_EPS_POWER
+    return min(1.0, ORBIT_SHARE[1] * grow / max(1, int(n)) ** ORBIT_TIE_POWER)
 
 
 def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]:
     """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
     public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
-    the near ties' one-point searches)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`)."""
+    the near ties' exact steps)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`,
+    :data:`EXACT_TIE_SECONDS`)."""
     share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
@@ -505,9 +535,8 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     part = ORBIT_PART[0] + ORBIT_PART[1] * near
     table, _ = batched_seconds(k, eps, share * rows, 0.0)
     searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
-    ties = min(1.0, ORBIT_SHARE[1] / math.sqrt(max(1, int(n)))) * parts
-    one = ONE_POINT_SECONDS[0] + ONE_POINT_SECONDS[1] * near + ONE_POINT_SECONDS[2] * ball
-    return searched, ties * (ORBIT_SHARE[2] * part + one)
+    ties = tie_orbit_share(n, eps) * parts
+    return searched, ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * near)
 
 
 def tie_share(n: int) -> float:
@@ -1268,8 +1297,8 @@ class LatticeMechanism(Mechanism):
             searched, _ = orbit_seconds(n, k, spec.epsilon, W)
             ball = float(ball_size(k, spec.epsilon, 1e-12))
             near = min(ball / 2.0, float(n_candidates(n, k)))  # as orbit_seconds counts a point on a face
-            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near) + ONE_POINT_SECONDS[0]
-                   + ONE_POINT_SECONDS[1] * near + ONE_POINT_SECONDS[2] * ball)
+            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near) + EXACT_TIE_SECONDS[0]
+                   + EXACT_TIE_SECONDS[1] * near)
             return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - searched) / one))
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)

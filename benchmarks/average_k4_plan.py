@@ -1,0 +1,81 @@
+"""The k = 4 average route's plan against its runs: ``lattice~average``'s exact errors at Dir(1,1,1,1) by the batched
+local search by orbits (``local_search_batch(..., orbits=True)`` over ``window(n, 4, W)``, then
+``window_errors_any``), each point in its own process.
+
+For each (n, eps): the window's size, the search's counts (orbits, points searched again, near ties: the rows that
+took an exact step), its CPU seconds and the offset sum's (``time.process_time`` of the child), and the plan of this
+tree (:func:`dpposterior.mechanisms.lattice.orbit_seconds`: the search, its near ties; the sum; the near ties'
+planned count :func:`~dpposterior.mechanisms.lattice.tie_orbit_share` x the plan's positive parts).  Writes
+``benchmarks/average_k4_plan.json`` (or ``--out``); the machine may be shared: the load is recorded per point.
+
+    python benchmarks/average_k4_plan.py [--points 10:1,20:1,30:1,50:1,20:2,50:2,3:0.5,10:0.5] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import json, os, sys, time
+from dpposterior.mechanisms import lattice as L
+from dpposterior.lattice.batched import local_search_batch, window_errors_any
+from dpposterior.lattice.noise import window
+n, eps = int(sys.argv[1]), float(sys.argv[2])
+a = (1.0,) * 4
+W = L._radius(4, eps, L.LOCAL_ERROR_TOL)
+Z = window(n, 4, W)
+load = os.getloadavg()[0]
+st = {}
+t0 = time.process_time()
+out = local_search_batch(a, n, eps, Z, orbits=True, stats=st)
+t1 = time.process_time()
+br = window_errors_any(a, n, eps, out, W)
+t2 = time.process_time()
+print(json.dumps(dict(n=n, epsilon=eps, W=W, window=len(Z), stats=st, search_cpu=round(t1 - t0, 2),
+                      sum_cpu=round(t2 - t1, 2), average_low=float(br.low.mean()), load_before=round(load, 2))))
+"""
+
+
+def planned(n: int, eps: float) -> dict:
+    """This tree's plan of the route at (n, eps): the search (its orbits, its near ties), the sum, the near ties."""
+    from dpposterior.mechanisms import lattice as L
+
+    W = L._radius(4, eps, L.LOCAL_ERROR_TOL)
+    searched, ties = L.orbit_seconds(n, 4, eps, W)
+    parts = L.offwindow_parts(n, 4, W) + L.low_count_points(n, 4)
+    total = L.LOCAL_SUM_SECONDS * L.n_candidates(n, 4) * L.ball_size(4, eps, L.LOCAL_ERROR_TOL)
+    return {"plan_search": round(searched, 2), "plan_ties": round(ties, 2), "plan_sum": round(total, 2),
+            "parts": int(parts), "plan_tie_count": round(L.tie_orbit_share(n, eps) * parts)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--points", default="10:1,20:1,30:1,50:1,20:2,50:2,3:0.5,10:0.5")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "average_k4_plan.json"))
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT / "src"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    rows = []
+    for point in args.points.split(","):
+        n, eps = int(point.split(":")[0]), float(point.split(":")[1])
+        got = json.loads(subprocess.run([sys.executable, "-c", CHILD, str(n), str(eps)], env=env, check=True,
+                                        capture_output=True, text=True).stdout)
+        got.update(planned(n, eps))
+        got["fallback"] = got["stats"].get("fallback")
+        got["plan_over_run"] = round((got["plan_search"] + got["plan_ties"]) / max(got["search_cpu"], 1e-9), 2)
+        print(json.dumps(got))
+        rows.append(got)
+    pathlib.Path(args.out).write_text(json.dumps({"date": datetime.date.today().isoformat(), "cores": os.cpu_count(),
+                                                  "points": rows}, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
