@@ -12,7 +12,9 @@ limits, and each call within 120 s and 2 GB on 2 cores.  The machine may be shar
 
 ``--grid target`` runs the issue's target calls only (Dir(1,1,1) at n = 1000, Dir(1,1,1,1) at n = 100; eps 0.5, 1, 2;
 the yardstick included), each recorded with every row it showed and every row it left out with its one-line reason,
-and whether it kept to 120 CPU s and 2 GB; ``--jobs`` runs that many calls side by side (CPU seconds and peak memory
+and whether it kept to 120 CPU s and 2 GB.  ``--grid average3``: Dir(1,1,1) at n = 10, 20, 30, 50, 100, 200, 300,
+1000, recording the bracket of each objective as ``compare`` prints it (best release / yardstick; the average's target
+is 1.10 at n <= 300).  ``--jobs`` runs that many calls side by side (CPU seconds and peak memory
 are each process's own, ``os.wait4``, as ``/usr/bin/time -v`` reports them).
 """
 
@@ -33,6 +35,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 GRID = [((1, 1, 1), n) for n in (5, 10, 20, 30, 50, 100, 300, 1000)] + \
        [((1, 1, 1, 1), n) for n in (3, 5, 10, 20, 50, 100)]
 TARGET = [((1, 1, 1), 1000), ((1, 1, 1, 1), 100)]
+#: ``--grid average3``: the k = 3 average's bracket (best average / certified yardstick) at every size of the target
+AVERAGE3 = [((1, 1, 1), n) for n in (10, 20, 30, 50, 100, 200, 300, 1000)]
+#: the target of the k = 3 average's bracket at n <= 300
+AVERAGE_TARGET = 1.10
 BEST = ("optimal (", "lattice (")
 #: the issue's target for one call of ``compare`` on 2 cores
 TARGET_CPU_SECONDS, TARGET_PEAK_MB = 120.0, 2048
@@ -66,6 +72,9 @@ def run(prior, n: int, eps: float, env: dict) -> dict:
     yard = got.get("yardstick")
     if yard is not None:
         out["yardstick"] = yard
+        if isinstance(yard, dict) and done:  # the bracket as compare prints it: best release over the bound
+            out["worst_ratio"] = round(min(r["worst_expected_error"] for r in done) / yard["worst"], 4)
+            out["average_ratio"] = round(min(r["average_expected_error"] for r in done) / yard["average"], 4)
     out["first_worst"] = done[0]["release"] if done else None
     out["first_average"] = min(done, key=lambda r: r["average_expected_error"])["release"] if done else None
     out["left_out"] = {r["release"]: r["error"] for r in rows if "error" in r}
@@ -76,19 +85,21 @@ def run(prior, n: int, eps: float, env: dict) -> dict:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--eps", default="0.5,1,2")
-    parser.add_argument("--grid", choices=("all", "target"), default="all")
+    parser.add_argument("--grid", choices=("all", "target", "average3"), default="all")
     parser.add_argument("--jobs", type=int, default=1, help="calls side by side")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "compare_grid.json"))
     args = parser.parse_args(argv)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     todo = [(prior, n, eps) for eps in (float(x) for x in args.eps.split(","))
-            for prior, n in (TARGET if args.grid == "target" else GRID)]
+            for prior, n in {"target": TARGET, "average3": AVERAGE3}.get(args.grid, GRID)]
     print(f"{'prior':<10} {'n':>5} {'eps':>4} {'CPU s':>6} {'MB':>5}  first (worst) / first (average)")
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:  # each call its own process; the threads only wait
         calls = list(pool.map(lambda c: run(*c, env), todo))
     for got in calls:
         got["within_target"] = got["cpu_seconds"] <= TARGET_CPU_SECONDS and got["peak_mb"] <= TARGET_PEAK_MB
         what = got.get("error") or f"{got['first_worst']} / {got['first_average']}"
+        if "average_ratio" in got:
+            what += f"  ratios {got['worst_ratio']:.4f} / {got['average_ratio']:.4f}"
         print(f"{'Dir' + str(len(got['prior'])):<10} {got['n']:>5} {got['epsilon']:>4g} {got['cpu_seconds']:>6.1f} "
               f"{got['peak_mb']:>5}  {what}")
         for label, why in got.get("left_out", {}).items():

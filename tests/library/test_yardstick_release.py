@@ -16,9 +16,9 @@ import reference as ref
 from dpposterior.accuracy import expected_errors
 from dpposterior.errors import InputError
 from dpposterior.lattice import yardstick as ys
-from dpposterior.models import candidates, log_prior_predictive
+from dpposterior.models import candidate_rank, candidates, log_prior_predictive
 from dpposterior.ranking import compare_rows, compare_yardstick, plan_compare
-from dpposterior.yardstick import block_bounds, plan_blocks
+from dpposterior.yardstick import START_KEY, block_bounds, plan_blocks
 
 PRIORS = [(1.0, 1.0, 1.0), (0.5, 2.0, 1.0), (2.0, 0.5, 2.0)]
 
@@ -95,10 +95,30 @@ def test_the_plan_fits_its_share_or_refuses_in_one_line(n, eps, seconds):
     plan, (radius, steps) = ys.plan_release([1.0, 1.0, 1.0], n, eps, seconds)
     if plan.fits:
         assert plan.seconds <= seconds and plan.memory_bytes <= ys.FLOW_BYTES
-        assert steps >= len(ys.RELEASE_SCALES) and radius <= min(n, ys.RELEASE_MAX_RADIUS)
-        assert f"radius {radius}" in plan.route and f"{steps} evaluations" in plan.route
+        assert steps >= 1 and radius <= min(n, ys.RELEASE_MAX_RADIUS)
+        # one evaluation only where two do not fit
+        assert steps >= len(ys.RELEASE_SCALES) or seconds < plan.seconds / steps * len(ys.RELEASE_SCALES)
+        assert f"radius {radius}" in plan.route and f"{steps} evaluation" in plan.route
     else:
         assert "\n" not in plan.refusal and "over its share" in plan.refusal
+
+
+def test_one_evaluation_where_two_do_not_fit():
+    """Dir(1,1,1), n = 1000, eps = 1 in compare's share (~23 s): two evaluations are planned at ~36 s, one fits
+    (0.06585, the best release 1.146 times it, where the flows certified 1.298)."""
+    two, _ = ys.plan_release([1.0, 1.0, 1.0], 1000, 1.0, 40.0)
+    plan, (radius, steps) = ys.plan_release([1.0, 1.0, 1.0], 1000, 1.0, 23.2)
+    assert two.fits and not two.seconds <= 23.2
+    assert plan.fits and steps == 1 and radius == ys.RELEASE_MIN_RADIUS and plan.seconds <= 23.2
+    assert "1 evaluation (" in plan.route
+
+
+def test_one_evaluation_is_the_first_scale_alone(monkeypatch):
+    calls = []
+    monkeypatch.setattr(ys, "release_bound", lambda *args, **kw: calls.append(kw) or ys.FlowBound(0.1, None, 1, 1))
+    plans = {"average": (ys.plan_release([1.0, 1.0, 1.0], 6, 1.0, 40.0)[0], (3, 1))}
+    block_bounds([1.0, 1.0, 1.0], 6, 1.0, plans, ("x", np.ones(28)))
+    assert calls and calls[0]["steps"] == 1 and calls[0]["scales"] == ys.RELEASE_ONE
 
 
 def test_the_plan_takes_a_wide_window_where_compares_share_allows():
@@ -121,11 +141,43 @@ def test_without_a_start_the_blocks_plan_is_unchanged():
                              ys.COLUMN_SECONDS if eps < ys.COLUMN_MAX_EPSILON else ys.BLOCK_SECONDS, share))}
         started = plan_blocks([1.0, 1.0, 1.0], n, eps, share, start=True)
         assert started["worst"] == plain["worst"]
-        # at eps >= 0.75 the flows stay (they were the better bound at n = 1000, eps = 2)
-        assert (started == plain) == (eps >= ys.COLUMN_MAX_EPSILON or not started["average"][0].fits
-                                      or len(started["average"][1]) == 4)
-    assert plan_blocks([1.0, 1.0, 1.0], 1000, 2.0, 40.0, start=True) == plan_blocks([1.0, 1.0, 1.0], 1000, 2.0, 40.0)
+        # where the release's plan does not fit its share, the flows' plan is the one of before
+        if not ys.plan_release([1.0, 1.0, 1.0], n, eps, min(ys.COLUMN_SECONDS, share))[0].fits:
+            assert started == plain
     assert len(plan_blocks([1.0, 1.0, 1.0], 300, 0.5, 40.0, start=True)["average"][1]) == 2
+
+
+@pytest.mark.parametrize("n,eps,share", [(1000, 2.0, 45.5), (300, 1.0, 64.4), (300, 2.0, 70.9), (100, 1.0, 49.4)])
+def test_at_large_eps_the_release_start_and_the_flows_share_the_share(n, eps, share):
+    """At eps >= COLUMN_MAX_EPSILON (k = 3) the release's start is planned beside the flows where both fit
+    (``compare``'s shares at Dir(1,1,1), eps 1 and 2): together within the share, the release first."""
+    plans = plan_blocks([1.0, 1.0, 1.0], n, eps, share, start=True)
+    release, flows = plans[START_KEY], plans["average"]
+    assert release[0].fits and flows[0].fits and len(release[1]) == 2 and len(flows[1]) == 4
+    assert release[0].seconds + flows[0].seconds <= share + 1e-9
+    assert release == ys.plan_release([1.0, 1.0, 1.0], n, eps, min(ys.COLUMN_SECONDS, share))
+    # where the flows do not fit what the release leaves, the release's alone
+    alone = plan_blocks([1.0, 1.0, 1.0], n, eps, release[0].seconds + 1e-6, start=True)
+    assert START_KEY not in alone and len(alone["average"][1]) == 2
+    # without a start nothing changes
+    assert START_KEY not in plan_blocks([1.0, 1.0, 1.0], n, eps, share)
+
+
+@pytest.mark.parametrize("a,n,eps", [((1.0, 1.0, 1.0), 6, 1.0), ((0.5, 2.0, 1.0), 5, 2.0), ((1.0, 1.0, 1.0), 7, 2.0)])
+def test_both_average_bounds_the_larger_kept_below_the_lp(a, n, eps):
+    """:func:`block_bounds` with the flows' and the release's plans: the larger of the two bounds, each computed on
+    its own, and at most the LP's optimum (``tests/reference.py``) and the release's own average error."""
+    plans = plan_blocks(list(a), n, eps, 60.0, start=True)
+    assert START_KEY in plans
+    E = expected_errors("lattice", np.array(a), n, epsilon=eps, objective="average")
+    start = ("lattice (average)", np.zeros(len(E.counts)))
+    start[1][candidate_rank(E.counts)] = E.expected
+    both = block_bounds(list(a), n, eps, plans, start)["average"][0]
+    flows = block_bounds(list(a), n, eps, {"average": plans["average"]}, start)["average"][0]
+    release = block_bounds(list(a), n, eps, {"average": plans[START_KEY]}, start)["average"][0]
+    assert both == max(flows, release)
+    assert both <= ref.optimal_lp_value(ref.brute(a, n), eps, "average") + 1e-9
+    assert both <= E.average * (1 + 1e-9)
 
 
 def test_a_release_plan_without_errors_leaves_the_average_out():

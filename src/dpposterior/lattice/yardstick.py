@@ -1079,6 +1079,10 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
 #: above the best of them (relative).
 RELEASE_SCALES = (0.94, 0.9)
 RELEASE_RATE = 0.01
+#: :func:`plan_release`'s last resort, one evaluation at ``RELEASE_SCALES[0]`` alone: Dir(1,1,1), n = 1000, eps = 1,
+#: radius 6 from the lattice release's errors (average 0.075473): 0.065852 at 0.94, 0.065592 at 0.90 (each one
+#: evaluation, ~23 CPU s at load ~18, planned 19.7 s), where two evaluations are planned at 36.2 s.
+RELEASE_ONE = RELEASE_SCALES[:1]
 #: :func:`plan_release`: the widest window radius it takes (at most), and the fewest evaluations (scales, then
 #: ascent steps) it accepts; the widest radius with RELEASE_GOOD_STEPS evaluations is taken, else the widest with
 #: the fewest, else none.
@@ -1134,8 +1138,9 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     :func:`orbit_count`; :data:`RELEASE_SECONDS_PER_NODE`, the set-up as :func:`plan_flow`'s for the solved outputs
     only), with
     as many evaluations as fit (at most :data:`RELEASE_MAX_STEPS`); else the widest with ``len(RELEASE_SCALES)``;
-    else refused.  Only at k in :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors
-    start it is one ``compare`` computed, itself planned from public inputs)."""
+    else the widest with one evaluation (the first scale alone, :data:`RELEASE_ONE`); else refused.  Only at k in
+    :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors start it is one ``compare``
+    computed, itself planned from public inputs)."""
     k = len(prior)
     what = f"the yardstick's exact windows from a release's errors for k={k}, n={n}, eps={epsilon:g}"
     orbits = orbit_count(prior, n)
@@ -1149,12 +1154,14 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
         options.append((radius, fit, setup, per, FLOW_BYTES_PER_ENTRY * orbits * offsets))
     choice = (next((o for o in options if o[1] >= RELEASE_GOOD_STEPS and o[4] <= FLOW_BYTES), None)
               or next((o for o in options if o[1] >= fewest and o[4] <= FLOW_BYTES), None)
+              or next((o for o in options if o[1] >= 1 and o[4] <= FLOW_BYTES), None)
               or (options[-1] if options else (0, 0, 0.0, 0.0, 0.0)))
     radius, fit, setup, per, memory = choice
-    steps = max(fit, fewest)
+    # one evaluation (the first scale alone) only where no more fit
+    steps = max(fit, 1 if fit == 1 else fewest)
     secs = setup + per * steps
     plan = Plan(task=Task.ERRORS, route=f"exact windows of radius {radius} from a release's errors, {steps} "
-                                        "evaluations (one per orbit of outputs)", what=what,
+                                        f"evaluation{'s' if steps != 1 else ''} (one per orbit of outputs)", what=what,
                 seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
                 advice="use a smaller n")
     if k not in RELEASE_K:
