@@ -176,6 +176,58 @@ def test_points_past_max_candidates_are_kept_up_to_local_max_candidates_for_a_lo
     assert list(beyond.expected_error_grid("lattice~average", {**local, "local_max_candidates": 1890}).n) == [5]
 
 
+def test_local_k_and_local_mechanisms_keep_points_past_max_candidates_only_at_those_k_and_for_those_mechanisms():
+    # k = 3, n = 20 and 60, k = 4, n = 20 (|R(n)| = 231, 1891, 1771) past max_candidates = 100: with local_k [3] only
+    # the k = 3 points are kept, with local_mechanisms only for the mechanisms named; the yardstick's points follow local_k
+    spec = {"priors": [[1, 1, 1], [1, 1, 1, 1]], "n": [5, 20, 60], "epsilon": [1.0], "delta": 1e-8,
+            "max_candidates": 100, "local_max_candidates": 1891}
+    assert beyond.kept_past_rows(spec, 4, "lattice~worst")  # absent: every k, every mechanism
+    only3 = {**spec, "local_k": [3]}
+    assert sorted({(len(p), n) for p, n, _ in beyond.yardstick_points(only3)}) == [(3, 5), (3, 20), (3, 60), (4, 5)]
+    assert sorted({(len(p), n) for p, n, _ in beyond.yardstick_points(spec)}) == \
+        [(3, 5), (3, 20), (3, 60), (4, 5), (4, 20)]
+    assert sorted({(len(p), n) for p, n, *_ in beyond.grid_points("lattice~average", only3)}) == \
+        [(3, 5), (3, 20), (3, 60), (4, 5)]
+    named = {**only3, "local_mechanisms": ["lattice~worst"]}
+    assert not beyond.kept_past_rows(named, 3, "lattice~average") and beyond.kept_past_rows(named, 3, "lattice~worst")
+    assert {(len(p), n) for p, n, *_ in beyond.grid_points("lattice~average", named)} == {(3, 5), (4, 5)}
+    assert not beyond.kept_past_rows(named, 4, "lattice~worst")
+    grid = beyond.expected_error_grid("lattice~average", {**named, "n": [5, 20]})
+    assert sorted(zip(grid.k, grid.n)) == [(3, 5), (4, 5)]
+    grid = beyond.expected_error_grid("lattice~average", {**only3, "n": [5, 20]})
+    assert sorted(zip(grid.k, grid.n)) == [(3, 5), (3, 20), (4, 5)]
+
+
+def test_the_laplace_entries_take_the_rows_of_the_same_scale_from_lszhang_and_they_are_their_own(monkeypatch):
+    # lshist's scale is lszhang's 2 / eps at k >= 3 (1 / eps at k = 2), lsdim's is at k = 2 (k / eps at k >= 3): each
+    # grid takes those rows from lszhang's grid, and the frame is, cell for cell, the one it computes on its own; the
+    # other rows are computed
+    spec = {"priors": [[1, 1], [1, 1, 1]], "n": [3, 4], "epsilon": [1.0, 2.0], "delta": 1e-8, "max_candidates": 100}
+    mechanisms = ["ehd", "lszhang", "lsdim", "lshist"]
+    assert beyond.same_release_source("lshist", mechanisms) == "lszhang"
+    assert beyond.same_release_source("lsdim", mechanisms) == "lszhang"
+    assert beyond.same_release_source("lshist", ["lsdim", "lshist"]) is None
+    other = beyond.expected_error_grid("lszhang", spec)
+    real, calls = beyond.expected_errors, []
+
+    def counted(*args, **kw):
+        calls.append((len(args[1]), args[2]))
+        return real(*args, **kw)
+
+    for name, computed in (("lshist", [(2, 3), (2, 3), (2, 4), (2, 4)]), ("lsdim", [(3, 3), (3, 3), (3, 4), (3, 4)])):
+        alone = beyond.expected_error_grid(name, spec)
+        monkeypatch.setattr(beyond, "expected_errors", counted)
+        calls.clear()
+        both = beyond.expected_error_grid(name, spec, other)
+        monkeypatch.setattr(beyond, "expected_errors", real)
+        assert calls == computed
+        for col in ("worst", "average", "kappa", "certified_epsilon", "status", "is_optimum", "mechanism"):
+            assert both[col].astype(str).tolist() == alone[col].astype(str).tolist(), (name, col)
+        assert both.worst_counts.map(list).tolist() == alone.worst_counts.map(list).tolist()
+        assert (both.worst.to_numpy() == alone.worst.to_numpy()).all()
+        assert (both.average.to_numpy() == alone.average.to_numpy()).all()
+
+
 @pytest.mark.parametrize("same,earlier", [("", "[]"), ("results/expected_error/a b/lattice~worst.parquet",
                                                       '["results/expected_error/x y/ehd.parquet", "r/e/f/ehd.parquet"]')])
 def test_the_expected_error_command_parses_with_and_without_the_same_release_grid(same, earlier):

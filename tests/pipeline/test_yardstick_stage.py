@@ -193,3 +193,29 @@ def test_the_which_to_use_bracket_rows_fail_past_their_configured_tolerance():
                                   "status": "ok"} for o, b in (("worst", 0.3), ("average", 0.2))])
             rows = C.judge("which_to_use", [cl], C.Errors(grid, yard))
             assert [r.verdict for r in rows] == [verdict] * 2, (k, ratio, [r.computed for r in rows])
+
+
+def test_the_frontier_k3_bracket_rows_fail_past_their_configured_tolerance():
+    """frontier-k3's own bracket claims (config.yaml: k = 3 per objective, k = 4 both): a row per point and objective
+    the claim covers, REPRODUCED at the tolerance's edge, NOT REPRODUCED just past it, so a wider bracket than
+    measured shows; and a k = 3 point past n = 100 (the lattice release's grid to n = 1000) is one of its rows."""
+    import yaml
+
+    from dpposterior.paper.paths import repo_root
+
+    cfg = yaml.safe_load((repo_root() / "config.yaml").read_text(encoding="utf-8"))
+    claims = [c for c in cfg["items"]["frontier-k3"]["claims"] if c["kind"] == "bracket"]
+    assert sorted((c["k"], c.get("objective", "both")) for c in claims) == [(3, "average"), (3, "worst"), (4, "both")]
+    for cl in claims:
+        k, tol = cl["k"], cl["tolerance"]
+        for ratio, verdict in ((1 + tol * 0.999, V.REPRODUCED), (1 + tol * 1.001, V.NOT_REPRODUCED)):
+            base = {"status": "ok", "k": k, "epsilon": 1.0, "prior": [1.0] * k, "prior_strength": 1.0,
+                    "n": 1000 if k == 3 else 20, "pure_dp": True}
+            grid = pd.DataFrame([dict(base, mechanism="lattice~worst", worst=0.3 * ratio, average=0.2 * ratio),
+                                 dict(base, mechanism="lattice~average", worst=0.4 * ratio, average=0.25 * ratio)])
+            yard = pd.DataFrame([{"prior": [1.0] * k, "prior_strength": 1.0, "k": k, "n": base["n"], "epsilon": 1.0,
+                                  "objective": o, "bound": b, "how": "corner blocks", "route": "corner blocks",
+                                  "status": "ok"} for o, b in (("worst", 0.3), ("average", 0.2))])
+            rows = C.judge("frontier", [cl], C.Errors(grid, yard))
+            assert [r.verdict for r in rows] == [verdict] * (1 if "objective" in cl else 2), (k, ratio, cl["text"])
+            assert all(f"n = {base['n']}" in r.claim for r in rows)

@@ -141,9 +141,11 @@ class ClampedNoiseMechanism(Mechanism):
     ``scale(k, eps)``: the noise scale ``s``; subclasses give the noise law (tables and sampler).
     """
 
-    def __init__(self, *, scale, **kw):
+    def __init__(self, *, scale, releases_of: str | None = None, **kw):
         super().__init__(**kw)
         self._scale = scale
+        if releases_of is not None:  # another entry of this law whose scale equals this one's at some k
+            self.releases_of = releases_of
 
     def scale(self, k: int, epsilon: float) -> float:
         """The noise scale ``s`` (docs/definitions.md §4 Laplace table; docs/definitions.md §9 for ``geometric``)
@@ -485,6 +487,7 @@ CLAMPED_MECHANISMS = [
         scale=lambda k, eps: 2.0 / eps),
     LaplaceMechanism(
         id="lsdim", name="Laplace", seed_name="003 LSDim, 004 Laplace mechanism", weight_or_scale="2/eps (k=2), k/eps",
+        releases_of="lszhang",  # k = 2: lszhang's scale 2 / eps, so its release (release_key)
         guarantee=Guarantee.theorem("eps-DP (003 Thm 3.1)", pure(),
                                     reference="Dwork et al. 2006 (Laplace mechanism); 003 Thm 3.1",
                                     proof=_NOISE_PROOF + " Scale k / eps >= 2 / eps for k >= 2."),
@@ -492,6 +495,7 @@ CLAMPED_MECHANISMS = [
     LaplaceMechanism(
         id="lshist", name="improved Laplace", seed_name="003 LSHist, 004 improved Laplace",
         weight_or_scale="1/eps (k=2), 2/eps",
+        releases_of="lszhang",  # k >= 3: lszhang's scale 2 / eps, so its release (release_key)
         guarantee=Guarantee.theorem("eps-DP: histogram sensitivity (003 Thm 3.1)", pure(),
                                     reference="Dwork et al. 2006 (Laplace mechanism); 003 Thm 3.1",
                                     proof=_NOISE_PROOF),

@@ -8,7 +8,8 @@ One job computes one mechanism (or variant, ``ehds~calibrated``, ``optimal~avera
 data set, and the average under the prior predictive.  Points beyond ``max_candidates`` are
 skipped, except, up to ``local_max_candidates``, for a mechanism whose planned route there does not walk R(n)
 (the lattice release's local search and corner remap, the translation releases: its plan, not the size of R(n),
-says whether it runs); a point the mechanism refuses for its size (e.g. the linear program of ``optimal``
+says whether it runs; ``local_k`` and ``local_mechanisms``, when given, keep such points only at those k and for those
+mechanisms: :func:`kept_past_rows`); a point the mechanism refuses for its size (e.g. the linear program of ``optimal``
 beyond 260 outputs) is kept as a row with its ``status`` and no values.  With ``lp_oracle: true`` a
 mechanism that has an independent oracle (:meth:`~dpposterior.mechanisms.Mechanism.oracle_value`: ``optimal``
 at k = 2, the full linear program, wherever it runs) also records the oracle's value of its objective
@@ -106,13 +107,24 @@ class SameRelease:
         return {"worst": float(r.worst), "worst_counts": [int(x) for x in r.worst_counts], "average": float(r.average)}
 
 
+def kept_past_rows(spec: dict, k: int, name: str | None = None) -> bool:
+    """Whether a point at ``k`` categories past ``max_candidates`` (and within ``local_max_candidates``) may be kept
+    for the mechanism ``name`` (None: for some mechanism, as the yardstick asks): ``k`` in ``spec["local_k"]`` and
+    ``name`` in ``spec["local_mechanisms"]``, each only where given (absent or None: every k, every mechanism).  The
+    point is then computed if the mechanism's planned route there does not walk R(n) (:func:`_local`)."""
+    ks, names = spec.get("local_k"), spec.get("local_mechanisms")
+    return (ks is None or k in {int(x) for x in ks}) and (name is None or names is None or name in names)
+
+
 def grid_points(name: str, spec: dict) -> set[tuple]:
     """The ``(prior, n, eps, distance, measure)`` points at which :func:`expected_error_grid` may give ``name`` a row
     (``|R(n)|`` within ``local_max_candidates`` or ``max_candidates``), priors as tuples of floats."""
     mech = parsed(name).entry
-    limit = max(int(spec["max_candidates"]), int(spec.get("local_max_candidates") or 0))
+    rows_limit = int(spec["max_candidates"])
+    limit = max(rows_limit, int(spec.get("local_max_candidates") or 0))
     return {(tuple(float(x) for x in prior), int(n), float(eps), dist, measure)
             for prior in spec["priors"] for n in spec["n"] if n_candidates(int(n), len(prior)) <= limit
+            and (n_candidates(int(n), len(prior)) <= rows_limit or kept_past_rows(spec, len(prior), name))
             for eps in spec["epsilon"] for dist, measure in tailorings(mech, spec)}
 
 
@@ -186,7 +198,8 @@ def expected_error_grid(name: str, spec: dict, same: pd.DataFrame | None = None,
             for eps in spec["epsilon"]:
                 claim = v.claimed(float(eps), float(spec["delta"]))
                 for dist, measure in tailorings(mech, spec):
-                    if size > rows_limit and not _local(v, spec, prior, int(n), float(eps), dist, measure):
+                    if size > rows_limit and not (kept_past_rows(spec, k, name)
+                                                  and _local(v, spec, prior, int(n), float(eps), dist, measure)):
                         continue
                     rows.append(_grid_row(name, v, claim, spec, prior, int(n), float(eps), dist, measure, borrow,
                                           points))
@@ -339,9 +352,12 @@ def ratios(df: pd.DataFrame) -> pd.DataFrame:
 def yardstick_points(spec: dict) -> list[tuple[list[float], int, float]]:
     """The ``(prior, n, eps)`` points of :func:`expected_error_grid`'s ``spec`` with k >= 3 that can have a row
     (``|R(n)|`` at most ``local_max_candidates`` or ``max_candidates``), in grid order."""
-    limit = max(int(spec["max_candidates"]), int(spec.get("local_max_candidates") or 0))
+    rows_limit = int(spec["max_candidates"])
+    limit = max(rows_limit, int(spec.get("local_max_candidates") or 0))
     return [([float(x) for x in prior], int(n), float(eps)) for prior in spec["priors"] if len(prior) >= 3
-            for n in spec["n"] if n_candidates(int(n), len(prior)) <= limit for eps in spec["epsilon"]]
+            for n in spec["n"] if n_candidates(int(n), len(prior)) <= limit
+            and (n_candidates(int(n), len(prior)) <= rows_limit or kept_past_rows(spec, len(prior)))
+            for eps in spec["epsilon"]]
 
 
 #: The yardstick table's ``route`` where the optimum's linear program is the planned route (``lp_optimum: true``): no

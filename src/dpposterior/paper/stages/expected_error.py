@@ -11,7 +11,8 @@ class ExpectedError(Stage):
     name = "expected_error"
     section = "expected_error"
     help = "exact worst-case and average expected error of one mechanism on a grid"
-    keys = ("priors", "n", "epsilon", "delta", "max_candidates", "local_max_candidates", "lp_oracle",
+    keys = ("priors", "n", "epsilon", "delta", "max_candidates", "local_max_candidates", "local_k",
+            "local_mechanisms", "lp_oracle",
             "calibrated_max_n", "batched_search_max_n", "distances", "measures")
     outputs = {"expected_error": paths.EXPECTED_ERROR}
     notebook_mechanisms = True

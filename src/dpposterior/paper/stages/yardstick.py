@@ -11,7 +11,7 @@ class Yardstick(Stage):
     name = "yardstick"
     section = "expected_error"
     help = "a certified lower bound on the best achievable error at every k >= 3 point of a grid"
-    keys = ("priors", "n", "epsilon", "max_candidates", "local_max_candidates", "yardstick")
+    keys = ("priors", "n", "epsilon", "max_candidates", "local_max_candidates", "local_k", "yardstick")
     outputs = {"yardstick": paths.YARDSTICK}
     per_mechanism = False
 
