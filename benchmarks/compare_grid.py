@@ -10,6 +10,9 @@ The grid is Dir(1,1,1) at n = 5, 10, 20, 30, 50, 100, 300, 1000 and Dir(1,1,1,1)
 aim: the first row of each ranking is the LP optimum or the lattice release wherever either runs within the default
 limits, and each call within 120 s and 2 GB on 2 cores.  The machine may be shared: the load averages are recorded.
 
+``--grid worst3`` runs Dir(1,1,1) at n = 10, 20, 30, 50, 100, 200, 300, 500, 1000 (``--ns`` a part of them) and
+records ``worst_ratio``: the best release's worst case over the yardstick's, as ``compare`` prints it.
+
 ``--grid target`` runs the issue's target calls only (Dir(1,1,1) at n = 1000, Dir(1,1,1,1) at n = 100; eps 0.5, 1, 2;
 the yardstick included), each recorded with every row it showed and every row it left out with its one-line reason,
 and whether it kept to 120 CPU s and 2 GB.  ``--grid average3``: Dir(1,1,1) at n = 10, 20, 30, 50, 100, 200, 300,
@@ -39,6 +42,9 @@ TARGET = [((1, 1, 1), 1000), ((1, 1, 1, 1), 100)]
 AVERAGE3 = [((1, 1, 1), n) for n in (10, 20, 30, 50, 100, 200, 300, 1000)]
 #: the target of the k = 3 average's bracket at n <= 300
 AVERAGE_TARGET = 1.10
+#: ``--grid worst3``: the k = 3 worst case's bracket (best release's worst case over the certified yardstick) at
+#: Dir(1,1,1) over n (``--ns`` picks a part of it)
+WORST3 = [((1, 1, 1), n) for n in (10, 20, 30, 50, 100, 200, 300, 500, 1000)]
 BEST = ("optimal (", "lattice (")
 #: the issue's target for one call of ``compare`` on 2 cores
 TARGET_CPU_SECONDS, TARGET_PEAK_MB = 120.0, 2048
@@ -85,13 +91,16 @@ def run(prior, n: int, eps: float, env: dict) -> dict:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--eps", default="0.5,1,2")
-    parser.add_argument("--grid", choices=("all", "target", "average3"), default="all")
+    parser.add_argument("--grid", choices=("all", "target", "average3", "worst3"), default="all")
+    parser.add_argument("--ns", default="", help="with --grid average3 or worst3: only these n (comma-separated)")
     parser.add_argument("--jobs", type=int, default=1, help="calls side by side")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "compare_grid.json"))
     args = parser.parse_args(argv)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    todo = [(prior, n, eps) for eps in (float(x) for x in args.eps.split(","))
-            for prior, n in {"target": TARGET, "average3": AVERAGE3}.get(args.grid, GRID)]
+    grid = {"all": GRID, "target": TARGET, "average3": AVERAGE3, "worst3": WORST3}[args.grid]
+    if args.ns:
+        grid = [(prior, n) for prior, n in grid if n in {int(x) for x in args.ns.split(",")}]
+    todo = [(prior, n, eps) for eps in (float(x) for x in args.eps.split(",")) for prior, n in grid]
     print(f"{'prior':<10} {'n':>5} {'eps':>4} {'CPU s':>6} {'MB':>5}  first (worst) / first (average)")
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:  # each call its own process; the threads only wait
         calls = list(pool.map(lambda c: run(*c, env), todo))

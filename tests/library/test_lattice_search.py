@@ -232,3 +232,45 @@ def test_window_errors_are_the_offset_sum_of_scale():
     ref = lattice_errors(prior, n, eps, lambda z: R[table[candidate_rank(z + W)]], 1e-5)
     got = window_errors(prior, n, eps, out, W)
     assert np.array_equal(got.low, ref.low) and got.tail == ref.tail and got.offsets == ref.offsets
+
+
+def _correlate_oracle(pi, kernel, p, Dc):
+    """``scipy.ndimage.correlate(pi, kernel, mode="constant", cval=0.0)`` at ``p``, written out: start at 0.0, add
+    ``pi(p + v) kernel(v)`` one tap at a time in row-major order, a tap kept where ``|kernel(v)| > DBL_EPSILON``, 0
+    off the grid."""
+    import sys
+
+    acc = 0.0
+    for i in range(kernel.shape[0]):
+        for j in range(kernel.shape[1]):
+            w = float(kernel[i, j])
+            if abs(w) <= sys.float_info.epsilon:
+                continue
+            x, y = p[0] + i - Dc, p[1] + j - Dc
+            acc += (float(pi[x, y]) if 0 <= x < pi.shape[0] and 0 <= y < pi.shape[1] else 0.0) * w
+    return acc
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 14), Dc=st.integers(0, 6), eps=st.sampled_from([0.05, 0.5, 2.0, 40.0]),
+       seed=st.integers(0, 2**16))
+def test_the_gathered_correlation_is_ndimages_sum_bit_for_bit(n, Dc, eps, seed):
+    """The totals' correlation at the points (``_correlate_at``: one tap at a time over the points, without ndimage's (taps)^2 border table)
+    gives the same floats as the sequential sum ``ndimage.correlate`` computes, and as ndimage itself."""
+    from scipy import ndimage
+
+    from dpposterior.lattice.search import _correlate_at
+
+    rng = np.random.default_rng(seed)
+    c1, c2 = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+    ok = n - c1 - c2 >= 0
+    pi = np.where(ok, rng.random(ok.shape) * np.exp(rng.normal(0.0, 20.0, ok.shape)), 0.0)
+    v = np.arange(-Dc, Dc + 1)
+    v1, v2 = np.meshgrid(v, v, indexing="ij")
+    d = (np.abs(v1) + np.abs(v2) + np.abs(v1 + v2)) // 2
+    kernel = np.where(d <= Dc, np.exp(-eps * d), 0.0)
+    pts = np.column_stack([c1[ok], c2[ok], (n - c1 - c2)[ok]])
+    pts = pts[rng.random(len(pts)) < 0.6]
+    got = _correlate_at(pi, kernel, pts, Dc, True)
+    assert [float(x) for x in got] == [_correlate_oracle(pi, kernel, p, Dc) for p in pts]
+    assert np.array_equal(got, ndimage.correlate(pi, kernel, mode="constant", cval=0.0)[pts[:, 0], pts[:, 1]])

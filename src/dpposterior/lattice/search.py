@@ -66,7 +66,6 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import ndimage
 from scipy.special import gammaln
 
 from .. import validate as _validate
@@ -464,16 +463,31 @@ def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
 
 
 def _correlate_at(pi: NDArray[np.float64], kernel: NDArray[np.float64], pts: NDArray[np.int64], Dc: int,
-                  crop: bool) -> NDArray[np.float64]:
+                  crop: bool = True) -> NDArray[np.float64]:
     """``sum_v pi(p + v) kernel(v)`` at the points ``p`` (k = 3, on the grid ``(c_1, c_2)``; ``kernel`` over
-    ``|v_1|, |v_2| <= Dc``, ``pi`` 0 off the grid): ``ndimage.correlate`` over the whole grid, or with ``crop`` over
-    the box of the points widened by ``Dc`` (every term of every point lies in it or off the grid: the same sums)."""
-    if not crop:
-        return ndimage.correlate(pi, kernel, mode="constant", cval=0.0).ravel()[_grid_rank(pts, pi.shape[0] - 1)]
-    lo = np.maximum(pts[:, :2].min(axis=0) - Dc, 0)
-    hi = np.minimum(pts[:, :2].max(axis=0) + Dc + 1, pi.shape[0])
-    sub = ndimage.correlate(pi[lo[0]:hi[0], lo[1]:hi[1]], kernel, mode="constant", cval=0.0)
-    return sub[pts[:, 0] - lo[0], pts[:, 1] - lo[1]]
+    ``|v_1|, |v_2| <= Dc``, ``pi`` 0 off the grid), the same floats as ``ndimage.correlate(pi, kernel,
+    mode="constant", cval=0.0)`` read at the points.  ndimage's sum at a point starts at 0 and adds
+    ``pi(p + v) * kernel(v)`` one tap at a time, the taps in row-major order, a tap kept where ``|kernel(v)| >
+    DBL_EPSILON`` (a term off the grid adds 0); here the same sum, one tap at a time over all the points at once
+    (a gather from ``pi`` padded by ``Dc`` with zeros).  ``ndimage.correlate`` itself builds a border table of
+    (taps)^2 indices: 1.7 GB at Dc = 64 (Dir(1,1,1), eps = 0.5), most of ``compare``'s peak at k = 3, n = 1000;
+    this route holds two arrays of the points (and is ~1.6x sooner there: 83,834 points, 12,481 taps).  ``crop``
+    is kept for the callers (the sums read nothing outside the points' boxes widened by ``Dc``)."""
+    width = pi.shape[1] + 2 * Dc
+    padded = np.zeros((pi.shape[0] + 2 * Dc, width))
+    padded[Dc:Dc + pi.shape[0], Dc:Dc + pi.shape[1]] = pi
+    flat = padded.ravel()
+    ii, jj = np.nonzero(np.abs(kernel) > np.finfo(np.float64).eps)  # the taps ndimage keeps, in row-major order
+    offs = (ii - Dc) * width + (jj - Dc)
+    low = int(offs.min(initial=0))
+    start = (pts[:, 0] + Dc) * width + (pts[:, 1] + Dc) + low
+    acc = np.zeros(len(pts))
+    term = np.empty(len(pts))
+    for shift, w in zip((offs - low).tolist(), kernel[ii, jj].tolist()):
+        np.take(flat[shift:], start, out=term)  # pi(p + v) at every point
+        term *= w
+        acc += term
+    return acc
 
 
 def _lookup(u: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int64]:
