@@ -37,8 +37,10 @@ public inputs, never reading ``c``) is post-processing, so any remap keeps eps-D
   (:func:`corners_apart`) the LP is solved at one vertex and the other two read its image under a permutation of the
   categories, the edge table likewise: an optimal solution of the three-corner LP (proof in :func:`_solve`), a third
   of its rows, constraints and fixed rows' searches.  Elsewhere the three-corner LP, as before.
-* **Small eps** (the decision).  At eps = 0.25 and 0.1 ``worst`` past the window's LP stays refused in one line by
-  its plan (:meth:`~dpposterior.mechanisms.lattice.LatticeMechanism.check_corners`), from public inputs: at
+* **Small eps** (the decision).  At eps = 0.25 and 0.1 the corner remap does not fit its plan
+  (:meth:`~dpposterior.mechanisms.lattice.LatticeMechanism.check_corners`), from public inputs, so ``worst`` past the
+  window's LP takes zero corner rows there: the local Bayes remap everywhere
+  (:func:`~dpposterior.mechanisms.lattice.corners_fit`).  The plan's terms: at
   eps = 0.25 the time up to n ~ 20 (n = 15: ~46 s planned, the three edge LPs ~39 s of it; the corners are not
   apart, so one corner does not apply), then the memory: the three-corner LP (~4 GiB) up to n = 286, then the fixed
   rows' batched local search at ``n_ref`` (its tables over the boundary rows of R(n_ref) times the near ball:

@@ -601,6 +601,32 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> f
     return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search + EDGE_SECONDS * size["edge_entries"]
 
 
+#: Peak bytes past which ``worst`` at k = 3 does not read the corner remap (:func:`corners_fit`): the default exact-table
+#: memory (``DPPOSTERIOR_MEMORY_GB``'s 4 GiB) as a constant, so that the release's law does not move with a setting.
+CORNER_WORST_BYTES = 4.0 * 2**30
+
+
+def corners_fit(n: int, k: int, epsilon: float) -> bool:
+    """Whether ``worst`` past the window's LP reads the corner remap (the corner depth: the default's rows, or none),
+    from public n, k, eps only.  At k = 3 the corner remap's plan for a padded release (its solve,
+    :func:`corner_seconds`, and :data:`PADDED_DRAWS` local searches) within :data:`WINDOW_WORST_SECONDS` and its peak
+    (:func:`corner_bytes`) within :data:`CORNER_WORST_BYTES`, both at a symmetric prior's plan (one corner for three
+    where it applies: the lower estimate; an asymmetric prior's release over its limits is refused in one line by
+    :meth:`LatticeMechanism.check_corners`, as before).  Constants, not the limits a user sets, so that the release's
+    law depends on public n, k, eps only.  Past them the corner table has no rows: every z reads the local Bayes remap,
+    so the release is ``lattice~average``'s (the same draws, pmf and errors, :meth:`LatticeMechanism.release_key`), a
+    remap of the same noise, so eps-DP as any remap.  A smaller depth would not fit sooner: the corner remap's cost at
+    small eps is its fixed rows' search at ``n_ref`` and its edge LPs, both set by the kernel's radius, not the depth
+    (docs/lattice.md, "Small eps").  Measured plans (Dir(1,1,1)): eps >= 0.5 fits at every n (the largest, eps = 0.5,
+    n = 100: 41.4 s, 1.3 GB), eps = 0.25 and 0.1 fit at no n (n = 15: 45.7 and 597 s; n = 1000: 28 and 550 GiB).
+    k >= 4: always (the corner remap's own plan refuses it, unchanged)."""
+    if int(k) != 3:
+        return True
+    eps = float(epsilon)
+    seconds = corner_seconds(int(n), 3, eps, True) + PADDED_DRAWS * local_seconds(3, eps)
+    return seconds <= WINDOW_WORST_SECONDS and corner_bytes(int(n), 3, eps, True) <= CORNER_WORST_BYTES
+
+
 def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
     """Estimated peak bytes of the corner remap's solve, from public n, k, eps and whether the prior is symmetric."""
     from ..lattice.search import NEAR_TAIL
@@ -780,8 +806,11 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
         rows = float(n_candidates(n, k))
         ties = min(1.0, max(tie_share(n), COLUMN_TIE_SHARE / (max(1, int(n)) * float(epsilon))))
+        # a near tie is taken by the grouped route's exact steps (the one-point search's floats on its kept set),
+        # not handed to the one-point search (:data:`EXACT_TIE_SECONDS`, its data sets as :func:`orbit_seconds`')
+        tie = EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * min(ball / 2.0, rows)
         return (parts * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows))
-                + ties * parts * one_point_seconds(n, k, epsilon) + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
+                + ties * parts * tie + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
     return parts * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, epsilon))
 
 
@@ -933,7 +962,13 @@ class LatticeMechanism(Mechanism):
                           "total variation <= |R(n)| 2^-127 from the row (randomness.float_weights)")
 
     def release_key(self, prior, n: int, spec: ReleaseSpec) -> tuple:
-        """The lattice release of one objective (``optimal`` past its linear program is this release)."""
+        """The lattice release of one objective (``optimal`` past its linear program is this release); ``worst`` where
+        its corner table has no rows (:func:`corners_fit`) is ``average``'s release where that one runs the local
+        search too (not where ``average`` reads the window's Bayes remap: another remap)."""
+        k, n = len(prior), int(n)
+        if (spec.objective == Objective.WORST and not self.uses_window(n, k, spec) and not corners_fit(
+                n, k, spec.epsilon) and not self.uses_window(n, k, spec.averaged())):
+            return ("lattice", str(Objective.AVERAGE))
         return ("lattice", str(spec.objective))
 
     def same_release(self, k: int) -> str | None:
@@ -972,8 +1007,10 @@ class LatticeMechanism(Mechanism):
 
     def uses_corners(self, n: int, k: int, spec: ReleaseSpec) -> bool:
         """Whether a draw reads the corner remap (``worst`` at k = 3, 4 past the window's LP, :data:`WINDOW_WORST_SECONDS`):
-        the corner table near the vertices, the local search elsewhere (docs/lattice.md)."""
-        return spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
+        the corner table near the vertices, the local search elsewhere (docs/lattice.md); where the corner remap does not
+        fit (:func:`corners_fit`) no row is the table's: a draw runs the local search, as ``average``'s."""
+        return (spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
+                and corners_fit(n, k, spec.epsilon))
 
     def check_corners(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0, symmetric: bool = False) -> None:
         """Refuse (one line, before any work) the corner remap's solve and ``setups`` local searches over the memory or
@@ -1079,8 +1116,9 @@ class LatticeMechanism(Mechanism):
 
     def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
         """The route of the exact errors (module docstring): the window's remap (``"window remap"``: its upper ends
-        under Hellinger, the remap's loss) where a draw reads it; ``average`` at k = 3 past it, the local remap at every
-        point of the window (``"local search"``, :meth:`local_errors`, a bracket of :data:`LOCAL_ERROR_TOL`), and at
+        under Hellinger, the remap's loss) where a draw reads it; at k = 3 past it (``average``, and ``worst`` where its
+        corner table has no rows: :func:`corners_fit`), the local remap at every point of the window (``"local
+        search"``, :meth:`local_errors`, a bracket of :data:`LOCAL_ERROR_TOL`), and at
         k >= 4 the same by the batched local search (``"batched local search"``, :meth:`_batched_plan`); another
         ``measure`` walks the rows (lower ends).  Else no route: the draws compute the remap at the drawn point only."""
         k = len(prior)
@@ -1088,7 +1126,7 @@ class LatticeMechanism(Mechanism):
         self.check_distance(spec, k)
         if measure is not None and measure != DEFAULT_DISTANCE:  # the rows' lower ends, under another distance
             return self._window_plan(prior, n, spec, what, rows=True)
-        if spec.objective == Objective.AVERAGE and k == 3 and not self.uses_window(n, k, spec):
+        if k == 3 and not self.uses_window(n, k, spec) and not self.uses_corners(n, k, spec):
             return self._local_plan(n, k, spec, what)
         if self.uses_corners(n, k, spec):
             if k >= 4:
