@@ -196,17 +196,25 @@ def test_a_randomised_row_is_drawn_with_its_probabilities():
 
 def test_the_corner_solve_over_its_limit_is_refused_in_one_line(monkeypatch):
     """eps = 0.25: the corner LP is estimated over the memory and the solve limits (from public n, k, eps; nothing is
-    built), each refused in one line naming its setting."""
+    built), each refused in one line naming its setting; so a draw takes no corner rows there (the local search's
+    route, admitted: ``corners_fit``), while at eps = 1 the corner remap is the route."""
+    from dpposterior.errors import SizeError
+
     spec = ReleaseSpec.of("lattice", 0.25, objective="worst")
-    plan = LATTICE.plan(Task.DRAW, spec, np.ones(3), 10**6)
-    assert plan.route == "corner remap"
-    line = plan.refused()
+    with pytest.raises(SizeError) as exc:
+        LATTICE.check_corners(10**6, 3, spec, symmetric=True)
+    line = str(exc.value)
     assert "corner remap" in line and "DPPOSTERIOR_MEMORY_GB" in line and "\n" not in line
     monkeypatch.setenv("DPPOSTERIOR_MEMORY_GB", "100")
-    line = LATTICE.plan(Task.DRAW, spec, np.ones(3), 10**6).refused()
+    with pytest.raises(SizeError) as exc:
+        LATTICE.check_corners(15, 3, spec, setups=8)
+    line = str(exc.value)
     assert "corner remap" in line and "DPPOSTERIOR_MAX_SOLVE_SECONDS" in line and "\n" not in line
     monkeypatch.delenv("DPPOSTERIOR_MEMORY_GB")
-    assert LATTICE.plan(Task.DRAW, ReleaseSpec.of("lattice", 1.0, objective="worst"), np.ones(3), 10**6).fits
+    plan = LATTICE.plan(Task.DRAW, spec, np.ones(3), 10**6)
+    assert plan.route == "local search" and plan.fits
+    plan = LATTICE.plan(Task.DRAW, ReleaseSpec.of("lattice", 1.0, objective="worst"), np.ones(3), 10**6)
+    assert plan.route == "corner remap" and plan.fits
 
 
 def _edge_lp_transcribed(a, n0, eps, i):

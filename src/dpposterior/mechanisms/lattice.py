@@ -604,12 +604,15 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> f
 #: Peak bytes past which ``worst`` at k = 3 does not read the corner remap (:func:`corners_fit`): the default exact-table
 #: memory (``DPPOSTERIOR_MEMORY_GB``'s 4 GiB) as a constant, so that the release's law does not move with a setting.
 CORNER_WORST_BYTES = 4.0 * 2**30
+#: Seconds past which the same (:func:`corners_fit`): the default solve limit as a constant, as
+#: :data:`WINDOW_WORST_SECONDS`.
+CORNER_WORST_SECONDS = 45.0
 
 
 def corners_fit(n: int, k: int, epsilon: float) -> bool:
     """Whether ``worst`` past the window's LP reads the corner remap (the corner depth: the default's rows, or none),
     from public n, k, eps only.  At k = 3 the corner remap's plan for a padded release (its solve,
-    :func:`corner_seconds`, and :data:`PADDED_DRAWS` local searches) within :data:`WINDOW_WORST_SECONDS` and its peak
+    :func:`corner_seconds`, and :data:`PADDED_DRAWS` local searches) within :data:`CORNER_WORST_SECONDS` and its peak
     (:func:`corner_bytes`) within :data:`CORNER_WORST_BYTES`, both at a symmetric prior's plan (one corner for three
     where it applies: the lower estimate; an asymmetric prior's release over its limits is refused in one line by
     :meth:`LatticeMechanism.check_corners`, as before).  Constants, not the limits a user sets, so that the release's
@@ -624,7 +627,7 @@ def corners_fit(n: int, k: int, epsilon: float) -> bool:
         return True
     eps = float(epsilon)
     seconds = corner_seconds(int(n), 3, eps, True) + PADDED_DRAWS * local_seconds(3, eps)
-    return seconds <= WINDOW_WORST_SECONDS and corner_bytes(int(n), 3, eps, True) <= CORNER_WORST_BYTES
+    return seconds <= CORNER_WORST_SECONDS and corner_bytes(int(n), 3, eps, True) <= CORNER_WORST_BYTES
 
 
 def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
