@@ -545,6 +545,18 @@ COLUMN_SECONDS = 40.0
 #: Dir(1,1,1), eps = 0.5 and 1, n = 100 and 300 on the shared 2-core machine: 0.71 ms at radius 12, 0.27-0.35 ms at 8.
 COLUMN_SECONDS_BASE = 1e-4
 COLUMN_SECONDS_PER_NODE = 1.5e-6
+#: The same per point at k >= 4, where each point has k (k - 1) neighbour constraints (12 against 6): Dir(1,1,1,1),
+#: eps = 1, n = 20 (radius 8, 2,057 points, 108 orbits) took 1.37-1.71 s per step of 40 (6.1-7.7 us per point, load
+#: 15-25), which the k = 3 constant under-planned 3.5x; an upper end of those.
+COLUMN_SECONDS_PER_NODE_K4 = 7.5e-6
+
+
+def column_step_seconds(k: int, orbits: int, offsets: int) -> float:
+    """Planned seconds of one step of :func:`column_bound`: one column LP per orbit of outputs, each
+    :data:`COLUMN_SECONDS_BASE` plus a cost per point of its window (:data:`COLUMN_SECONDS_PER_NODE`, at k >= 4
+    :data:`COLUMN_SECONDS_PER_NODE_K4`).  Public inputs only."""
+    per_node = COLUMN_SECONDS_PER_NODE if int(k) <= 3 else COLUMN_SECONDS_PER_NODE_K4
+    return orbits * (COLUMN_SECONDS_BASE + per_node * offsets)
 #: :func:`column_bound`'s first Polyak target lies this far above its first value (relative).
 COLUMN_RATE = 0.05
 #: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
@@ -1217,7 +1229,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
         for cr in range(min(COLUMN_RADIUS, n), min(COLUMN_MIN_RADIUS, n) - 1, -1):
             N, offsets = flow_shape(n, k, cr)
             setup = FLOW_SETUP_PER_ENTRY * N * offsets * k
-            per = orbits * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * offsets)
+            per = column_step_seconds(k, orbits, offsets)
             fit = int(min(COLUMN_STEPS, (left - setup) // per)) if left > setup else 0
             if fit >= COLUMN_GOOD_STEPS or (cr == min(COLUMN_MIN_RADIUS, n) and fit >= COLUMN_FEW_STEPS):
                 column = (cr, setup, per)
@@ -1244,7 +1256,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
     if column and secs <= seconds:
         N, offsets = flow_shape(n, k, polish[0])
         setup = FLOW_SETUP_PER_ENTRY * N * offsets * k
-        per = orbit_count(prior, n) * (COLUMN_SECONDS_BASE + COLUMN_SECONDS_PER_NODE * offsets)
+        per = column_step_seconds(k, orbit_count(prior, n), offsets)
         polish = (polish[0], int(max(0, min(COLUMN_STEPS, (seconds - secs - setup) // per))))
         if polish[1] >= 1:
             secs += setup + per * polish[1]
