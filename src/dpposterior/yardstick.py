@@ -139,7 +139,7 @@ START_KEY = "average (started)"
 
 
 def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None,
-                start: bool = False) -> dict[str, tuple]:
+                start: bool = False, floor: float | None = None) -> dict[str, tuple]:
     """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
     lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
     (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
@@ -156,7 +156,12 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     its radius and evaluations, within the same share as the exact windows) where it fits, else as above; at the
     other eps (k = 3) the release's plan where it fits, within the same share, and the flows' within what it leaves of
     ``seconds`` (at most ``BLOCK_SECONDS``) as well, under :data:`START_KEY`, where they fit too (:func:`block_bounds`
-    keeps the larger of the two certified bounds), else the release's alone; else as above."""
+    keeps the larger of the two certified bounds), else the release's alone; else as above.
+    ``floor``: a certified average bound already at hand (``compare``'s: :func:`marginal_bound`'s); then the two
+    objectives share ``2 seconds``: each average plan whose windows cannot certify more than ``floor``
+    (:func:`~dpposterior.lattice.yardstick.window_ceiling` at its radius, an upper end of any bound of that dual) is
+    left out, and the worst case's corner blocks are planned within what the average's plans left keep of the two
+    shares (at most ``BLOCK_SECONDS`` and the solve limit).  What is planned is what :func:`block_bounds` runs."""
     from .lattice import yardstick as blocks
 
     a = np.asarray(prior, dtype=np.float64)
@@ -183,6 +188,18 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
                 out["average"], out[START_KEY] = flows, release
             else:
                 out["average"] = release
+    if floor is not None:
+        # an average dual whose windows cannot beat the bound at hand is not run (Dir(1,1,1), n = 1000, eps = 0.5:
+        # flows of radius 2, ceiling 0.0494 against the k = 2 bound 0.0632); the worst case takes what the average's
+        # plans leave of both shares
+        for key in ("average", START_KEY):
+            plan, size = out.get(key, (None, ()))
+            if plan is not None and plan.fits and blocks.window_ceiling(a, n, size[0]) <= floor:
+                del out[key]
+        if START_KEY in out and "average" not in out:
+            out["average"] = out.pop(START_KEY)
+        kept = sum(plan.seconds for key, (plan, _) in out.items() if key != "worst" and plan.fits)
+        out["worst"] = blocks.plan_corner(a, n, epsilon, min(blocks.BLOCK_SECONDS, 2 * given - kept, solve))
     return out
 
 

@@ -593,6 +593,55 @@ def _beta_far(a: NDArray[np.float64], n: int, R: NDArray[np.int64], m: int) -> N
     return np.maximum(out * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
 
 
+#: :func:`window_ceiling` is raised by this relative amount: its far caps are evaluated per category value
+#: (:func:`hellinger` over n + 1 pairs, not over R(n)), which may round differently from :func:`_beta_far`'s by a few
+#: ulp (~1e-12 relative at most, ``hellinger``'s accuracy), and its sum over R(n) by ~N 2^-53.
+CEILING_MARGIN = 1e-9
+
+
+def window_ceiling(prior: ArrayLike, n: int, radius: int) -> float:
+    """An upper end of every bound :func:`flow_bound`, :func:`column_bound` and :func:`release_bound` can certify
+    with windows of ``radius`` substitutions, whatever their multipliers and steps: ``sum_c pi(c) cap(c)`` with
+    ``cap`` the far cap of :func:`_beta_far` at ``m_0 = ceil(2 (radius + 1) / k)`` (infinite when ``radius >= n``).
+
+    Proof.  Each of the three bounds is ``sum_c mu(c)`` plus terms ``min(0, .)`` (the windows' reduced costs, or
+    the column LPs' certified values ``sum_u min(0, rc(u))``), minus a rounding allowance ``>= 0``, and each holds
+    ``0 <= mu <= pi cap`` (:func:`flow_bound`: ``tau`` started and kept in ``[0, cap]``; :func:`column_bound`, and
+    so :func:`release_bound`: ``mu`` clipped to ``pi cap``, then to its orbit's least).  So each is at most
+    ``sum_c pi(c) cap(c)``.  The cap of ``c`` is ``min_j g_j(c_j)`` with ``g_j(v)`` the k = 2 loss of category j
+    between ``v`` and ``v +- m_0`` (the smaller of the two inside ``[0, n]``): it is computed here once per value
+    ``v = 0..n`` and category, then read at each data set, so it costs ``O(k n)`` losses instead of ``O(k |R(n)|)``.
+    Public inputs only (prior, n, radius): the plans use it to leave out a dual whose windows cannot beat a bound
+    already at hand (:func:`dpposterior.yardstick.plan_blocks`)."""
+    from ..distances.hellinger import hellinger
+
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    radius = min(int(radius), n)
+    if radius >= n:
+        return math.inf
+    m = -(-2 * (radius + 1) // k)
+    A = float(a.sum())
+    v = np.arange(n + 1, dtype=np.float64)
+    R = candidates(n, k)
+    cap = np.full(len(R), np.inf)
+    for j in range(k):
+        p = np.column_stack([a[j] + v, A - a[j] + n - v])
+        g = np.full(n + 1, np.inf)
+        for step in (m, -m):
+            t = v + step
+            ok = (t >= 0) & (t <= n)
+            if ok.any():
+                q = np.column_stack([a[j] + t[ok], A - a[j] + n - t[ok]])
+                g[ok] = np.minimum(g[ok], np.asarray(hellinger(p[ok], q)))
+        np.minimum(cap, g[R[:, j]], out=cap)
+    cap = np.maximum(cap * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+    log_pi = log_prior_predictive(a, R)
+    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    total = float(pi @ cap)
+    return total * (1.0 + CEILING_MARGIN) if math.isfinite(total) else math.inf
+
+
 @dataclass
 class FlowBound:
     """A certified lower bound on the optimal average error (:func:`flow_bound`) and the multipliers behind it."""
