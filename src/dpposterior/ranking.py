@@ -176,12 +176,14 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     the block relaxations (:func:`dpposterior.yardstick.plan_blocks`) run where their plans fit: each objective's
     share is ``BLOCK_SECONDS`` or half of what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the rows' estimates
     (``plans``: :func:`plan_compare`'s), whichever is smaller; a block plan that does not fit leaves that objective
-    to the other bounds.  ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
+    to the other bounds.  An average dual that cannot beat the k = 2 bound (its windows' ceiling, ``plan_blocks``'
+    ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave of both shares.
+    ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
     :func:`start_releases` of least average error starts the average's exact windows
     (:func:`dpposterior.yardstick.block_bounds`; any errors give a certified bound, these only choose where the dual
     starts); where none was computed, the average's bound is planned as without ``errors``.
     """
-    from .yardstick import block_bounds, lp_optima, marginal_seconds, plan_blocks, yardstick
+    from .yardstick import block_bounds, lp_optima, marginal_bound, marginal_seconds, plan_blocks, yardstick
 
     if distance != DEFAULT_DISTANCE:
         return None
@@ -204,8 +206,11 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
         if best is not None and len(best[1].counts) == math.comb(n + k - 1, k - 1):  # E over R(n), candidate order
             start = (best[0], np.zeros(len(best[1].counts)))
             start[1][candidate_rank(best[1].counts)] = best[1].expected
-        blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2, start=start is not None),
-                              start) if k >= 3 else {}
+        # the k = 2 bound (its solves are cached for yardstick() below): an average dual that cannot beat it is left
+        # out and its share goes to the worst case's corner blocks (plan_blocks' floor)
+        floor = marginal_bound(a, n, epsilon).average if k >= 3 else None
+        blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2, start=start is not None,
+                                                         floor=floor), start) if k >= 3 else {}
         return yardstick(a, n, epsilon, lp, blocks)
     except InputError as exc:
         return " ".join(str(exc).split())

@@ -139,7 +139,7 @@ START_KEY = "average (started)"
 
 
 def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None,
-                start: bool = False) -> dict[str, tuple]:
+                start: bool = False, floor: float | None = None) -> dict[str, tuple]:
     """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
     lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
     (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
@@ -156,7 +156,14 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     its radius and evaluations, within the same share as the exact windows) where it fits, else as above; at the
     other eps (k = 3) the release's plan where it fits, within the same share, and the flows' within what it leaves of
     ``seconds`` (at most ``BLOCK_SECONDS``) as well, under :data:`START_KEY`, where they fit too (:func:`block_bounds`
-    keeps the larger of the two certified bounds), else the release's alone; else as above."""
+    keeps the larger of the two certified bounds), else the release's alone; else as above.
+    ``floor``: a certified average bound already at hand (``compare``'s: :func:`marginal_bound`'s); then the two
+    objectives share ``2 seconds``: the worst case's corner blocks are planned first, within both shares (at most
+    ``BLOCK_SECONDS`` and the solve limit: their depths are coarse, one more doubles the seconds, and they converge
+    by depth 14 at k = 3), the average's plans as above within what they leave (at most ``seconds``); then each
+    average plan whose windows cannot certify more than ``floor`` (:func:`~dpposterior.lattice.yardstick.
+    window_ceiling` at its radius, an upper end of any bound of that dual) is left out.  What is planned is what
+    :func:`block_bounds` runs."""
     from .lattice import yardstick as blocks
 
     a = np.asarray(prior, dtype=np.float64)
@@ -164,11 +171,13 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
         return {}
     given = math.inf if seconds is None else seconds
     solve = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
-    share = min(blocks.BLOCK_SECONDS, given, solve)
+    # compare's mode (a floor at hand): the corner blocks first within both shares, the average in what they leave
+    worst = blocks.plan_corner(a, n, epsilon, min(blocks.BLOCK_SECONDS, given if floor is None else 2 * given, solve))
+    if floor is not None and worst[0].fits:
+        given = min(given, 2 * given - worst[0].seconds)
     # the exact windows of the average need more steps: a larger share, when given
     wide = blocks.COLUMN_SECONDS if blocks.exact_windows(a.size, epsilon) else blocks.BLOCK_SECONDS
-    out = {"worst": blocks.plan_corner(a, n, epsilon, share),
-           "average": blocks.plan_flow(a, n, epsilon, min(wide, given, solve))}
+    out = {"worst": worst, "average": blocks.plan_flow(a, n, epsilon, min(wide, given, solve))}
     if start:
         release = blocks.plan_release(a, n, epsilon, min(blocks.COLUMN_SECONDS, given, solve))
         if release[0].fits and blocks.exact_windows(a.size, epsilon):
@@ -183,6 +192,15 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
                 out["average"], out[START_KEY] = flows, release
             else:
                 out["average"] = release
+    if floor is not None:
+        # an average dual whose windows cannot beat the bound at hand is not run (Dir(1,1,1), n = 1000, eps = 0.5:
+        # flows of radius 2, ceiling 0.0494 against the k = 2 bound 0.0632)
+        for key in ("average", START_KEY):
+            plan, size = out.get(key, (None, ()))
+            if plan is not None and plan.fits and blocks.window_ceiling(a, n, size[0]) <= floor:
+                del out[key]
+        if START_KEY in out and "average" not in out:
+            out["average"] = out.pop(START_KEY)
     return out
 
 
