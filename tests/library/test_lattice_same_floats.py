@@ -160,10 +160,11 @@ def _window_errors_one_offset_at_a_time(a, n, eps, outputs, W):
 
 @settings(max_examples=12, deadline=None)
 @given(st.sampled_from([3, 4]), st.integers(1, 7), st.sampled_from([0.7, 1.0, 2.5]), st.integers(1, 4),
-       st.integers(0, 2**31 - 1), st.integers(1, 64))
-def test_window_errors_in_blocks_are_the_one_offset_sums(k, n, eps, W, seed, block):
-    """The window errors' offset sum in blocks of offsets (any block size) gives the floats of the sum one offset at a
-    time, whatever the outputs (random points of R(n))."""
+       st.integers(0, 2**31 - 1), st.integers(1, 64), st.integers(1, 40))
+def test_window_errors_in_blocks_are_the_one_offset_sums(k, n, eps, W, seed, block, tile):
+    """The window errors' offset sum in blocks of offsets (any block size) and in tiles of data sets (any
+    tile size, a last tile shorter) gives the floats of the sum one offset at a time, whatever the outputs (random
+    points of R(n))."""
     from dpposterior.lattice import batched, search
     from dpposterior.lattice.noise import window
 
@@ -178,7 +179,10 @@ def test_window_errors_in_blocks_are_the_one_offset_sums(k, n, eps, W, seed, blo
     want = _window_errors_one_offset_at_a_time(a, n, eps, outputs, W)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(search, "ERROR_BLOCK_ENTRIES", block)
+        mp.setattr(search, "ERROR_TILE_POINTS", tile)
         mp.setattr(batched, "BLOCK_ENTRIES", block)
+        mp.setattr(batched, "ERROR_BLOCK_ENTRIES", block)
+        mp.setattr(batched, "ERROR_TILE_POINTS", tile)
         got = (search.window_errors if k == 3 else batched.window_errors_any)(a, n, eps, outputs, W).low
     assert np.array_equal(got.view(np.int64), want.view(np.int64))
 

@@ -77,6 +77,10 @@ from .search import FLOAT_MARGIN, _Fallback
 BATCH_TAIL = 1e-3
 #: Entries (outputs x ball points) of one block of the table ``G``.
 BLOCK_ENTRIES = 2**20
+#: Entries (offsets x data sets) of one block of :func:`window_errors_any`'s sum, and data sets of one tile of it (its
+#: buffers, ~1.3 MiB in all, stay in cache; as :func:`.search.window_errors`).
+ERROR_BLOCK_ENTRIES = 2**15
+ERROR_TILE_POINTS = 2**13
 
 
 def batch_radius(k: int, epsilon: float) -> int:
@@ -645,16 +649,34 @@ def window_errors_any(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray
     for i in range(k - 1):
         shifts += offs[:, i] * strides[i]
     acc = np.zeros(len(R))
-    step = max(1, BLOCK_ENTRIES // max(1, len(R)))
-    for lo in range(0, len(offs), step):
-        zi = base_z[None, :] + shifts[lo:lo + step, None]
-        lb = np.take(tables[0], bases[0][None, :] + o[0][zi])
-        for i in range(1, k):
-            lb += np.take(tables[i], bases[i][None, :] + o[i][zi])
-        hellinger_from_log_bc(lb, out=lb)
-        lb *= wts[lo:lo + step, None]
-        for row in lb:
-            acc += row
+    # a tile of data sets at a time (ERROR_TILE_POINTS), in reused buffers (written through out=) that stay in cache:
+    # each E(c) is still the same sum in the same order (offset after offset)
+    tile = max(1, min(len(R), ERROR_TILE_POINTS))
+    step = max(1, ERROR_BLOCK_ENTRIES // tile)
+    zi, ix = (np.empty((step, tile), dtype=np.int64) for _ in range(2))
+    q = np.empty((step, tile), dtype=np.int32)  # an output's coordinate (the window's tables hold int32)
+    lb, term = np.empty((step, tile)), np.empty((step, tile))
+    for c0 in range(0, len(R), tile):
+        m = min(tile, len(R) - c0)
+        bz = base_z[None, c0:c0 + m]
+        bs = [b[None, c0:c0 + m] for b in bases]
+        acc_c = acc[c0:c0 + m]
+        for lo in range(0, len(offs), step):
+            s = min(step, len(offs) - lo)
+            z_, q_, i_, l_, t_ = zi[:s, :m], q[:s, :m], ix[:s, :m], lb[:s, :m], term[:s, :m]
+            np.add(bz, shifts[lo:lo + s, None], out=z_)
+            np.take(o[0], z_, out=q_)
+            np.add(bs[0], q_, out=i_)
+            np.take(tables[0], i_, out=l_)
+            for i in range(1, k):
+                np.take(o[i], z_, out=q_)
+                np.add(bs[i], q_, out=i_)
+                np.take(tables[i], i_, out=t_)
+                l_ += t_
+            hellinger_from_log_bc(l_, out=l_)
+            l_ *= wts[lo:lo + s, None]
+            for row in l_:
+                acc_c += row
     return Bracket(R, acc, float(tail), len(offs))
 
 
