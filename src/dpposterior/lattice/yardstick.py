@@ -1097,15 +1097,8 @@ RELEASE_MAX_STEPS = COLUMN_STEPS
 #: 0.0516), radius 6 0.0659.
 RELEASE_SECONDS_BASE = 7e-5
 RELEASE_SECONDS_PER_NODE = 1e-6
-#: The categories' counts where :func:`plan_release` runs.
-RELEASE_K = (3, 4)
-#: At k = 4 a window's LP has twice the constraints per point and costs more per point as it widens (Dir(1,1,1,1),
-#: n = 20, eps = 1, 108 LPs per evaluation on the shared 2-core machine at load ~20-28: 9 ms at radius 8, 2,057
-#: points, 39 ms at radius 10, 3,871 points; radius 16, 14,993 points, over 24 s an evaluation against 1.6 s at the
-#: k = 3 constant): seconds per point at k = 4 (the upper end of those two), the widest radius taken there, and only
-#: with RELEASE_GOOD_STEPS evaluations (else the flows' plan runs, :func:`dpposterior.yardstick.plan_blocks`).
-RELEASE_SECONDS_PER_NODE_K4 = 1.2e-5
-RELEASE_MAX_RADIUS_K4 = 10
+#: The categories' counts where :func:`plan_release` runs (measured at k = 3 only).
+RELEASE_K = (3,)
 
 
 def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
@@ -1146,27 +1139,22 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     only), with
     as many evaluations as fit (at most :data:`RELEASE_MAX_STEPS`); else the widest with ``len(RELEASE_SCALES)``;
     else the widest with one evaluation (the first scale alone, :data:`RELEASE_ONE`); else refused.  Only at k in
-    :data:`RELEASE_K`; at k = 4 (:data:`RELEASE_SECONDS_PER_NODE_K4`, :data:`RELEASE_MAX_RADIUS_K4`) only with
-    :data:`RELEASE_GOOD_STEPS` evaluations: fewer from the release's start lose to the flows there (Dir(1,1,1,1),
-    n = 20, eps = 1, radius 8: 0.4338 after one evaluation, 0.4447 after 7, 0.4479 after 24; the flows and 4 steps of
-    exact windows 0.4378).  Public inputs only (prior, n, eps; the release whose errors start it is one ``compare``
+    :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors start it is one ``compare``
     computed, itself planned from public inputs)."""
     k = len(prior)
     what = f"the yardstick's exact windows from a release's errors for k={k}, n={n}, eps={epsilon:g}"
     orbits = orbit_count(prior, n)
-    fewest = len(RELEASE_SCALES) if k < 4 else RELEASE_GOOD_STEPS
-    node = RELEASE_SECONDS_PER_NODE if k < 4 else RELEASE_SECONDS_PER_NODE_K4
+    fewest = len(RELEASE_SCALES)
     options = []
-    for radius in range(min(RELEASE_MAX_RADIUS if k < 4 else RELEASE_MAX_RADIUS_K4, n), min(RELEASE_MIN_RADIUS, n) - 1,
-                        -1):
+    for radius in range(min(RELEASE_MAX_RADIUS, n), min(RELEASE_MIN_RADIUS, n) - 1, -1):
         offsets = offset_count(k, radius)
         setup = FLOW_SETUP_PER_ENTRY * orbits * offsets * k
-        per = orbits * (RELEASE_SECONDS_BASE + node * offsets)
+        per = orbits * (RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets)
         fit = int(min(RELEASE_MAX_STEPS, (seconds - setup) // per)) if seconds > setup else 0
         options.append((radius, fit, setup, per, FLOW_BYTES_PER_ENTRY * orbits * offsets))
     choice = (next((o for o in options if o[1] >= RELEASE_GOOD_STEPS and o[4] <= FLOW_BYTES), None)
               or next((o for o in options if o[1] >= fewest and o[4] <= FLOW_BYTES), None)
-              or next((o for o in options if o[1] >= 1 and o[4] <= FLOW_BYTES and k < 4), None)
+              or next((o for o in options if o[1] >= 1 and o[4] <= FLOW_BYTES), None)
               or (options[-1] if options else (0, 0, 0.0, 0.0, 0.0)))
     radius, fit, setup, per, memory = choice
     # one evaluation (the first scale alone) only where no more fit
