@@ -550,6 +550,11 @@ COLUMN_SECONDS_PER_NODE = 1.5e-6
 #: 15-25), which the k = 3 constant under-planned 3.5x; an upper end of those.
 COLUMN_SECONDS_PER_NODE_K4 = 7.5e-6
 
+#: :func:`column_bound`'s first Polyak target lies this far above its first value (relative).
+COLUMN_RATE = 0.05
+#: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
+LOSS_MARGIN = 1e-10
+
 
 def column_step_seconds(k: int, orbits: int, offsets: int) -> float:
     """Planned seconds of one step of :func:`column_bound`: one column LP per orbit of outputs, each
@@ -557,10 +562,13 @@ def column_step_seconds(k: int, orbits: int, offsets: int) -> float:
     :data:`COLUMN_SECONDS_PER_NODE_K4`).  Public inputs only."""
     per_node = COLUMN_SECONDS_PER_NODE if int(k) <= 3 else COLUMN_SECONDS_PER_NODE_K4
     return orbits * (COLUMN_SECONDS_BASE + per_node * offsets)
-#: :func:`column_bound`'s first Polyak target lies this far above its first value (relative).
-COLUMN_RATE = 0.05
-#: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
-LOSS_MARGIN = 1e-10
+
+
+def _predictive(a: NDArray[np.float64], R: NDArray[np.int64]) -> NDArray[np.float64]:
+    """The prior predictive pi over the data sets ``R`` (all of R(n)), normalised over them: the weights every bound
+    of this module and :func:`window_ceiling` hold their multipliers under (the same floats in each)."""
+    log_pi = log_prior_predictive(a, R)
+    return np.exp(log_pi - np.logaddexp.reduce(log_pi))
 
 
 def _offsets(k: int, radius: int) -> tuple[NDArray[np.int64], NDArray[np.int64], list[list[int]]]:
@@ -632,8 +640,7 @@ def window_ceiling(prior: ArrayLike, n: int, radius: int) -> float:
         return math.inf
     R = candidates(n, k)
     cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k))
-    log_pi = log_prior_predictive(a, R)
-    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    pi = _predictive(a, R)
     return float(pi @ cap) * (1.0 + CEILING_MARGIN)
 
 
@@ -767,8 +774,7 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     eps = _validate.epsilon(epsilon)
     R = candidates(n, k)
     N = len(R)
-    log_pi = log_prior_predictive(a, R)
-    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    pi = _predictive(a, R)
     D, dist, inward = _offsets(k, min(radius, n))
     around = _neighbour_offsets(D) if sweeps else []
     outward = [int(o) for o in np.argsort(dist, kind="stable")]
@@ -1050,8 +1056,7 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     if mu.shape != (N,) or not np.all(np.isfinite(mu)):
         raise InputError(f"mu must hold one finite number per data set ({N})")
     radius = min(_validate.integer(radius, "radius", 0), n)
-    log_pi = log_prior_predictive(a, R)
-    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    pi = _predictive(a, R)
     D, _, _ = _offsets(k, radius)
     cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k)) if radius < n else np.full(N, np.inf)
     top = pi * cap
@@ -1169,8 +1174,7 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
     N = math.comb(n + a.size - 1, a.size - 1)
     if E.shape != (N,) or not np.all(np.isfinite(E)) or np.any(E < 0):
         raise InputError(f"errors must hold one finite non-negative number per data set ({N})")
-    log_pi = log_prior_predictive(a, candidates(n, a.size))
-    pi = np.exp(log_pi - np.logaddexp.reduce(log_pi))
+    pi = _predictive(a, candidates(n, a.size))
     return column_bound(a, n, epsilon, pi * E, radius=radius, steps=steps, rate=rate, scales=scales, primal=True)
 
 
