@@ -16,7 +16,8 @@ a clone's after ``benchmarks/main_job.sh``: the files the pipeline would hand th
   grids, plans and the checks before them);
 * whether the grid is the one in ``--results`` (every float by its bits; a run of another commit or config differs).
 
-Every LP is solved exactly as the job solves it (the wrapper only times the call), so the numbers are the job's own.
+Every LP is solved exactly as the job solves it (the wrapper only times the call), with the job's thread counts
+(``dpposterior.paper.jobserver.THREADS``, 1), so the numbers are the job's own.
 CPU seconds, not wall: the host's 2 cores are shared.
 """
 
@@ -30,6 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
 
 
 def _cell(x) -> str:
@@ -54,6 +56,13 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--json", help="also write the numbers to this file")
     args = ap.parse_args(argv)
+    # the thread counts a pipeline job runs with (the rule's ``threads: 1``, set by Snakemake's shell and by the job
+    # server before it imports numpy), set before numpy is imported here: a reduction that BLAS would split across
+    # threads then sums as the job's does (with 2 threads one `frontier` `ehd` average moved by an ulp)
+    from dpposterior.paper.jobserver import THREADS  # the standard library only
+
+    for name in THREADS:
+        os.environ[name] = "1"
 
     import numpy as np
     import pandas as pd
