@@ -565,7 +565,7 @@ def corner_plan_sizes(n: int, k: int, epsilon: float, symmetric: bool = False) -
     if int(k) >= 4:
         from ..lattice.corners_any import corner_sizes_any
 
-        return corner_sizes_any(int(n), int(k), float(epsilon))
+        return corner_sizes_any(int(n), int(k), float(epsilon), bool(symmetric))
     from ..lattice.corners import corner_sizes
 
     return corner_sizes(int(n), int(k), float(epsilon), symmetric=bool(symmetric))
@@ -573,8 +573,10 @@ def corner_plan_sizes(n: int, k: int, epsilon: float, symmetric: bool = False) -
 
 def symmetric_corners(prior) -> bool:
     """Whether the corner remap at this (public) prior may solve one corner for three (k = 3, a symmetric prior:
-    :func:`~dpposterior.lattice.corners.symmetric_solve`); False plans the three-corner solve, an upper estimate."""
-    return len(prior) == 3 and _symmetric(prior)
+    :func:`~dpposterior.lattice.corners.symmetric_solve`), or (k >= 4, a symmetric prior) solve its edge table's joint
+    LP by orbits where :func:`~dpposterior.lattice.corners_any.edge_orbits`; False plans the solve without, an upper
+    estimate at k = 3 (at k = 4 the plan of what runs at that prior)."""
+    return len(prior) >= 3 and _symmetric(prior)
 
 
 def _symmetric(prior) -> bool:
@@ -593,8 +595,9 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> f
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
     if int(k) >= 4:  # the LP and its fixed rows' batched local search at n_ref (every one counted as handed on)
         c0, c1, power = CORNER_SECONDS_ANY
-        return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + sum(
-            batched_seconds(k, epsilon, size["fixed"], 0.0)) + size["edge_seconds"]
+        # by orbits (a symmetric prior, the edge table's joint LP) the whole LP is its edge seconds
+        lp = 0.0 if size.get("edge_orbits") else c0 + c1 * float(size["pairs"] * size["outputs"]) ** power
+        return lp + sum(batched_seconds(k, epsilon, size["fixed"], 0.0)) + size["edge_seconds"]
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
     c0, c1, power = CORNER_SECONDS
@@ -1187,18 +1190,18 @@ class LatticeMechanism(Mechanism):
         # negative parts of c - z, at least z_j - c_j at z's largest count j, so n - c_j <= depth + W; at most
         # k C(depth + W + k - 1, k - 1) of them (Dir(1,1,1,1), eps = 1, n = 50: 10,400, every one recomputed)
         near = min(rows, float(k * math.comb(default_depth(eps) + W + k - 1, k - 1)))
-        top = corner_plan_sizes(n, k, eps)["edge_top"]
+        top = corner_plan_sizes(n, k, eps, symmetric)["edge_top"]
         if top:  # with the edge table: every data set whose k - 2 smaller counts lie within top + W of 0, and a lookup
             near = min(rows, near + edge_data_set_count(n, k, top + W))
         recompute = offsets * (RECOMPUTE_SECONDS[0] * near * (RECOMPUTE_EDGE_FACTOR if top else 1.0)
                                + RECOMPUTE_SECONDS[1])
-        corner = corner_seconds(n, k, eps)
+        corner = corner_seconds(n, k, eps, symmetric)
         side = float(n + k * W + 1)
         # the data sets whose ball meets the table: each table point plus every offset, as int64 k-vectors, and a copy
         # (k = 4, eps = 0.25: 560 points x 1,378,399 offsets, 23 GiB, took a pipeline job to the OOM killer)
         points = float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + k - 1, k - 1))
         memory = max(16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * 2**20,
-                     corner_bytes(n, k, eps), 16.0 * k * points * offsets)
+                     corner_bytes(n, k, eps, symmetric), 16.0 * k * points * offsets)
         return Plan(task=Task.ERRORS, route="corner remap", what=what, seconds=table + handed + total + recompute
                     + corner, memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
                     costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed + corner),
