@@ -1,10 +1,12 @@
 """Where the CPU seconds and the peak memory of one ``dpposterior compare`` call go, stage by stage.
 
 Runs the same steps as ``compare`` (:func:`dpposterior.ranking.plan_compare`, each row of
-:func:`~dpposterior.ranking.compare_rows`, then the yardstick: the LP optima, the worst case's corner blocks and the
-average's bound, :func:`dpposterior.yardstick.block_bounds`) in one process, and records per stage its CPU seconds
-(``resource.getrusage``) and its peak resident memory (``VmHWM`` of ``/proc/self/status``, reset before each stage by
-writing 5 to ``/proc/self/clear_refs``; Linux only), with each stage's planned seconds beside it.
+:func:`~dpposterior.ranking.compare_rows`, then the yardstick as :func:`dpposterior.ranking.compare_yardstick`: the LP
+optima, the k = 2 bound as the average's floor, the worst case's corner blocks and the average's bound,
+:func:`dpposterior.yardstick.block_bounds`; ``--tune-allocator``: the command's allocator settings first) in one
+process, and records per stage its CPU seconds (``resource.getrusage``) and its peak resident memory (``VmHWM`` of
+``/proc/self/status``, reset before each stage by writing 5 to ``/proc/self/clear_refs``; Linux only), with each
+stage's planned seconds beside it.
 
     python benchmarks/compare_stages.py --prior 1,1,1 --n 1000 --epsilon 0.5 [--out FILE.json]
 
@@ -80,7 +82,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=1000)
     parser.add_argument("--epsilon", type=float, default=0.5)
     parser.add_argument("--out")
+    parser.add_argument("--tune-allocator", action="store_true",
+                        help="the allocator settings of the dpposterior command (cli.main.tune_allocator) first")
     args = parser.parse_args(argv)
+    if args.tune_allocator:
+        from dpposterior.cli.main import tune_allocator
+
+        tune_allocator()
     a = np.array([float(x) for x in args.prior.split(",")])
     n, eps = args.n, args.epsilon
     st = Stages()
@@ -104,8 +112,11 @@ def main(argv: list[str] | None = None) -> None:
     if best is not None:
         start = (best[0], np.zeros(len(best[1].counts)))
         start[1][candidate_rank(best[1].counts)] = best[1].expected
+    # as compare_yardstick: the k = 2 bound (its solves cached for yardstick() below) is the average's floor
+    with st("marginal_bound (the k = 2 bound, the floor)", yardstick.marginal_seconds(a, n, eps)):
+        floor = yardstick.marginal_bound(a, n, eps).average
     with st("plan_blocks"):
-        blocks = yardstick.plan_blocks(a, n, eps, max(0.0, left) / 2, start=start is not None)
+        blocks = yardstick.plan_blocks(a, n, eps, max(0.0, left) / 2, start=start is not None, floor=floor)
     values = {}
     for objective, (plan, size) in blocks.items():
         with st(f"yardstick {objective} ({plan.route}; fits {plan.fits})", plan.seconds):
@@ -118,6 +129,7 @@ def main(argv: list[str] | None = None) -> None:
            "best_worst": worst, "yardstick_worst": yard.worst, "worst_ratio": worst / yard.worst,
            "best_average": average, "yardstick_average": yard.average, "average_ratio": average / yard.average,
            "total_cpu_seconds": round(_cpu(), 1)}
+    out["peak_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     print(f"worst {worst:.5f} / {yard.worst:.5f} = {worst / yard.worst:.4f}; share {out['yardstick_share_seconds']} s; "
           f"total CPU {out['total_cpu_seconds']} s")
     if args.out:

@@ -245,6 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     too.  A closed stdout is refused before any work (a release must not draw what it cannot print).
     """
     previous = _install_sigint()
+    tune_allocator()
     try:
         return _main(argv)
     finally:
@@ -253,6 +254,33 @@ def main(argv: Sequence[str] | None = None) -> int:
                 signal.signal(signal.SIGINT, previous)
             except ValueError:
                 pass
+
+
+#: ``mallopt`` settings of the C allocator for a command's process (:func:`tune_allocator`): ``(M_MMAP_THRESHOLD,
+#: M_TRIM_THRESHOLD, M_TOP_PAD)``, each ``(param, bytes)``.
+ALLOCATOR_SETTINGS = ((-3, 1 << 30), (-1, 4 << 30), (-2, 256 << 20))
+
+
+def tune_allocator() -> bool:
+    """Keep the memory numpy frees for the next array instead of handing it back to the kernel (glibc only; a no-op,
+    False, elsewhere or where ``mallopt`` refuses).
+
+    By default glibc serves an allocation above a (dynamic, at most 32 MiB) threshold by its own ``mmap`` and returns
+    it with ``munmap`` on ``free``, and trims the heap's top past 128 KiB: the exact-error routes allocate and free
+    arrays of tens of MB in every block of their loops, so each block pays the kernel's page faults (zeroing) again.
+    Measured (CPU s, ``geometric``'s row of ``compare --prior 1,1,1 --n 1000 --epsilon 0.5``, its factor route): user
+    26.1 + system 14.4 by default, 25.9 + 0.4 with these settings, the same floats (only where memory comes from
+    changes, not what is computed).  Arrays above 1 GiB are still mapped on their own; peak resident memory can grow
+    by the freed blocks kept (313 -> 377 MB there)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        return all(libc.mallopt(param, value) == 1 for param, value in ALLOCATOR_SETTINGS)
+    except (OSError, AttributeError):
+        return False
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -150,6 +150,18 @@ ROTATION_NEAR_ROWS = 2_000
 #: eps = 0.5, n = 50-100, 4,377 at n = 300), so there the plan's seconds are low; the run stays within the solve limit.
 #: 0.19 (7.4 ms at eps = 0.5) lets n = 300 run (5,380 allowed; at 0.25, 4,091: refused while the whole took 37 s).
 FALLBACK_SHARE = 0.19
+#: The near ties the batched local remap over the window hands to the one-point search (k = 3, the local errors of
+#: ``average``: :meth:`LatticeMechanism._local_plan`), planned from public n, eps as ``min(|window|, A(eps) + B(eps) n)``
+#: (:func:`local_ties`): ``A = TIES_A[0] (0.5 / eps)^TIES_A[1]`` up to eps = ``TIES_A[2]``, falling as
+#: ``(TIES_A[2] / eps)^TIES_A[3]`` past it; ``B = TIES_B[0]`` up to eps = ``TIES_B[1]``, falling as
+#: ``(TIES_B[1] / eps)^TIES_B[2]`` past it.  Counted at Dir(1,1,1) (the symmetric prior's exact ties, the most; CPU-free:
+#: the batched part run, the undecided points counted, 2026-11-29): eps = 0.3: n = 20, 9,738; eps = 0.4: n = 20, 5,466;
+#: n = 50, 4,872; eps = 0.5: n = 20, 3,336; n = 50, 3,120; n = 100, 3,147; n = 300, 4,377; n = 500, see
+#: benchmarks/compare_h58.json; eps = 0.6: n = 50, 2,229; n = 200, 2,895; eps = 0.75: n = 50, 33; n = 200, 957; eps = 1:
+#: n = 50, 0; n = 100, 24; n = 300, ~50.  The model is above each (by 1.0-1.4x where it matters: n = 300, eps = 0.5
+#: plans 5,350 of the 5,390 its solve limit allows).
+TIES_A = (3400.0, 2.5, 0.6, 15.0)
+TIES_B = (6.5, 0.75, 11.0)
 #: The same where the searches read their losses from a band table (:func:`~dpposterior.lattice.search.fallback_band`,
 #: n > 511) on the corner release's route by orbits: measured 2.08 ms each (0.053 of a draw's 38.9 ms; Dir(1,1,1),
 #: eps = 0.5, n = 1000, 6,714 of them in 14.0 CPU s, load ~12, 2026-11-29), 2.64 ms at n = 600 before the flat
@@ -537,6 +549,20 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
     ties = tie_orbit_share(n, eps) * parts
     return searched, ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * near)
+
+
+def local_ties(n: int, k: int, epsilon: float) -> float:
+    """The near ties a plan of the k = 3 local errors counts (:data:`TIES_A`, :data:`TIES_B`), from public n, eps: at most
+    the window's points (0 at k != 3, where this route does not run)."""
+    if int(k) != 3:
+        return 0.0
+    eps = float(epsilon)
+    a0, ap, a_eps, a_fall = TIES_A
+    b0, b_eps, b_fall = TIES_B
+    A = a0 * (0.5 / eps) ** ap * (min(1.0, a_eps / eps) ** a_fall)
+    B = b0 * min(1.0, b_eps / eps) ** b_fall
+    Z = float(_window_size(n, k, _radius(k, eps, LOCAL_ERROR_TOL)))
+    return min(Z, A + B * int(n))
 
 
 def tie_share(n: int) -> float:
@@ -1133,7 +1159,7 @@ class LatticeMechanism(Mechanism):
         if measure is not None and measure != DEFAULT_DISTANCE:  # the rows' lower ends, under another distance
             return self._window_plan(prior, n, spec, what, rows=True)
         if k == 3 and not self.uses_window(n, k, spec) and not self.uses_corners(n, k, spec):
-            return self._local_plan(n, k, spec, what)
+            return self._local_plan(n, k, spec, what, ties=True)
         if self.uses_corners(n, k, spec):
             if k >= 4:
                 return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
@@ -1241,10 +1267,14 @@ class LatticeMechanism(Mechanism):
     def _advice(spec: ReleaseSpec) -> str:
         return "use --objective average" if spec.objective == Objective.WORST else "use a smaller n"
 
-    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False) -> Plan:
+    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False,
+                    ties: bool = False) -> Plan:
         """The plan of :meth:`local_errors` (k = 3, ``average``): its memory, the batched remap (a solve) and the
         offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's);
-        ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`)."""
+        ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`); ``ties``: with
+        the near ties it hands to the one-point search (:func:`local_ties`, each at :data:`FALLBACK_SHARE` of a draw's
+        search, as :meth:`_max_fallback` allows them), so that a run whose near ties are over what the solve limit
+        leaves is refused by its plan, before the batched remap runs."""
         from ..lattice.search import EDGE, NEAR_TAIL
 
         near = ball_size(k, spec.epsilon, NEAR_TAIL)
@@ -1257,6 +1287,8 @@ class LatticeMechanism(Mechanism):
         memory = 8.0 * (20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
                         + 8 * (n + 1) * near)
         search, total = local_error_seconds(n, k, spec.epsilon, orbits)
+        if ties:
+            search += local_ties(n, k, spec.epsilon) * FALLBACK_SHARE * local_seconds(k, spec.epsilon)
         return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
                     bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
@@ -1383,7 +1415,8 @@ class LatticeMechanism(Mechanism):
                             "computed: its draws compute the remap at the drawn point only (the batched remap is "
                             "built for k = 3)")
         admit(self._local_plan(n, k, spec, f"the lattice release's exact errors (average) for k={k}, n={n}, "
-                                           f"eps={spec.epsilon:g} (the local remap at every point of its window)"))
+                                           f"eps={spec.epsilon:g} (the local remap at every point of its window)",
+                                ties=True))
 
     def local_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a
