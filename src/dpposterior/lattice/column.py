@@ -420,21 +420,14 @@ def descent_cut(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, Dc:
     ``ln Abar_t`` is raised by :data:`CUT_SLACK` (``1e-6`` plus ``1e-9`` of the magnitudes entering it), far above
     the rounding of the same sums in either computation, so the points the pre-filter drops are dropped by the
     per-point test as computed (tested: the same kept points with and without it)."""
-    from .remap import SEARCH_SHARE, project
+    from .remap import project
 
     a = np.asarray(prior, dtype=np.float64)
-    share = SEARCH_SHARE if share is None else float(share)
-    k, n, eps, Dc = a.size, int(n), float(epsilon), int(Dc)
+    k, n, Dc = a.size, int(n), int(Dc)
     Z = np.asarray(points, dtype=np.int64).reshape(-1, k)
     if not len(Z):
         return 1.0
-    t = np.arange(Dc + 1)
-    log_N = np.log(np.array([float(sphere_count(k, int(s))) for s in t]))
-    log_cone_t = np.log(np.array([float(math.comb(int(s) + k - 2, k - 2)) for s in t]))
-    g_sum, s_up, s_dn = np.zeros(Dc + 1), np.zeros(Dc + 1), np.zeros(Dc + 1)
-    q_hi, q_lo = np.zeros(Dc + 1), np.zeros(Dc + 1)
     D0, m, m2 = 0, Dc, Dc
-    rows = max(1, FILTER_BLOCK_ENTRIES // (Dc + 1))
     vlo, vhi = np.full(k, np.iinfo(np.int64).max), np.full(k, np.iinfo(np.int64).min)
     step = max(1, FILTER_BLOCK_ENTRIES // k)
     for lo in range(0, len(Z), step):
@@ -443,6 +436,24 @@ def descent_cut(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, Dc:
         vlo, vhi = np.minimum(vlo, p.min(axis=0)), np.maximum(vhi, p.max(axis=0))
         D0 = max(D0, int(np.maximum(-z, 0).sum(axis=1).max()))
         m, m2 = min(m, int(p.min(axis=1).min())), min(m2, int(p.max(axis=1).min()))
+    return _cut_of(a, n, epsilon, Dc, share, vlo, vhi, D0, m, m2)
+
+
+def _cut_of(a: NDArray[np.float64], n: int, epsilon: float, Dc: int, share: float | None, vlo: NDArray[np.int64],
+            vhi: NDArray[np.int64], D0: int, m: int, m2: int) -> float:
+    """:func:`descent_cut` from the points' summary: each coordinate of their projections within ``[vlo_i, vhi_i]``,
+    ``d(z, project(z)) <= D0``, ``min(Dc, min_i p_i) >= m`` and ``min(Dc, max_i p_i) >= m2`` (wider ranges and smaller
+    ``m``, ``m2`` give a cut at least as high: the bounds only grow)."""
+    from .remap import SEARCH_SHARE
+
+    share = SEARCH_SHARE if share is None else float(share)
+    k, eps, Dc = a.size, float(epsilon), int(Dc)
+    t = np.arange(Dc + 1)
+    log_N = np.log(np.array([float(sphere_count(k, int(s))) for s in t]))
+    log_cone_t = np.log(np.array([float(math.comb(int(s) + k - 2, k - 2)) for s in t]))
+    g_sum, s_up, s_dn = np.zeros(Dc + 1), np.zeros(Dc + 1), np.zeros(Dc + 1)
+    q_hi, q_lo = np.zeros(Dc + 1), np.zeros(Dc + 1)
+    rows = max(1, FILTER_BLOCK_ENTRIES // (Dc + 1))
     for i in range(k):
         g_i, q_hi_i, q_lo_i = np.zeros(Dc + 1), np.full(Dc + 1, -np.inf), np.full(Dc + 1, np.inf)
         for v0 in range(int(vlo[i]), int(vhi[i]) + 1, rows):
@@ -493,7 +504,7 @@ def filtered_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> tupl
     the balls ``d(v) <= R`` (R doubling from 4) in R(n) with ``H(c0 + v, c0) <= h*``, the largest ``h`` the filter
     keeps at the centre ``c0`` (:func:`descent_reach`), until the outer shell ``R/2 < d(v) <= R`` holds none; None
     where the ball reaches :data:`ESTIMATE_BALL_POINTS` points first."""
-    from .remap import SEARCH_SHARE, _ball
+    from .remap import SEARCH_SHARE
 
     a = np.asarray(prior, dtype=np.float64)
     k, n = a.size, int(n)
@@ -510,7 +521,35 @@ def filtered_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> tupl
             lo_h = mid
         else:
             hi_h = mid
-    threshold = hi_h
+    return _centre_ball(a, n, c0, hi_h)
+
+
+def cut_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> int | None:
+    """An estimate, from public inputs, of how many points of the reach region of a release at the centre ``c0`` of
+    R(n) lie at or below :func:`descent_cut` (the points :func:`descent_filter` tests one by one; for a plan, not a
+    bound): the cut from the region's summary (coordinates within ``(k - 1) Dc`` of ``c0``, all in R(n) where
+    ``min c0 > (k - 1) Dc``; else None), then the points ``c0 + v`` with ``H(c0 + v, c0)`` at or below it
+    (:func:`filtered_estimate`'s scan; None where its ball grows past :data:`ESTIMATE_BALL_POINTS`)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k, n, Dc = a.size, int(n), int(Dc)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    L = (k - 1) * Dc
+    if int(c0.min()) <= L:
+        return None
+    cut = _cut_of(a, n, epsilon, Dc, None, c0 - L, np.minimum(c0 + L, n), 0, min(Dc, int(c0.min()) - L),
+                  min(Dc, -(-n // k)))
+    got = _centre_ball(a, n, c0, cut)
+    return None if got is None else got[0]
+
+
+def _centre_ball(a: NDArray[np.float64], n: int, c0: NDArray[np.int64], threshold: float) -> tuple[int, int] | None:
+    """``(points, radius)`` of ``{c0 + v in R(n) : H(c0 + v, c0) <= threshold}``, scanned over the balls ``d(v) <= R``
+    (R doubling from 4) until the outer shell ``R/2 < d(v) <= R`` holds none; None where the ball reaches
+    :data:`ESTIMATE_BALL_POINTS` points first."""
+    from .remap import _ball
+
+    k = a.size
     R = 4
     while sum(sphere_count(k, t) for t in range(R + 1)) <= ESTIMATE_BALL_POINTS:
         v = _ball(k, R)
