@@ -150,6 +150,20 @@ ROTATION_NEAR_ROWS = 2_000
 #: eps = 0.5, n = 50-100, 4,377 at n = 300), so there the plan's seconds are low; the run stays within the solve limit.
 #: 0.19 (7.4 ms at eps = 0.5) lets n = 300 run (5,380 allowed; at 0.25, 4,091: refused while the whole took 37 s).
 FALLBACK_SHARE = 0.19
+#: Below this eps a plan of those errors counts their near ties (:func:`local_tie_seconds`): a share ``min(1,
+#: LOCAL_TIE_SHARE / sqrt(n eps))`` of the window's points, each a one-point search reading the band table
+#: (:func:`~dpposterior.lattice.search.fallback_band`) at ``LOCAL_TIE_SECONDS[0] + LOCAL_TIE_SECONDS[1] x min(|ball of
+#: Dc|, |R(n)|)`` (its data sets), where the band table fits (else :data:`FALLBACK_SHARE` of a draw's search).
+#: Measured, Dir(1,1,1), the window's points the batched search leaves undecided (2026-11-29, load ~5): eps = 0.25,
+#: n = 15, 20, 30, 50, 100, 300: 15,468 of 20,503 (0.75), 14,808 of 21,528 (0.69), 13,731 of 23,653 (0.58), 12,948 of
+#: 28,203 (0.46), 13,410 of 41,328 (0.32), 22,659 of 118,828 (0.19): ``share x sqrt(n eps)`` 1.45 to 1.65; eps = 0.5,
+#: n = 50, 100, 300: 0.30, 0.17, 0.056 (1.5, 1.2, 0.69); eps = 1: 0.002.  The whole errors (CPU s, ties searched):
+#: eps = 0.25, n = 15, 20, 30, 50: 16.6, 14.4, 17.3, 22.0 s (at most 1.07, 0.97, 1.26, 1.70 ms a tie).  Before, no tie
+#: was planned: 1.0-1.5 s planned, and the run refused after ~2-6 s at ~1,470 ties (``FALLBACK_SHARE`` of a draw's
+#: 0.157 s search each: 30 ms against ~1-2 ms).  From eps = 0.5 the plan counts none (as :data:`FALLBACK_SHARE` says).
+LOCAL_TIE_MAX_EPSILON = 0.5
+LOCAL_TIE_SHARE = 1.7
+LOCAL_TIE_SECONDS = (1.5e-3, 8e-7)
 #: The same where the searches read their losses from a band table (:func:`~dpposterior.lattice.search.fallback_band`,
 #: n > 511) on the corner release's route by orbits: measured 2.08 ms each (0.053 of a draw's 38.9 ms; Dir(1,1,1),
 #: eps = 0.5, n = 1000, 6,714 of them in 14.0 CPU s, load ~12, 2026-11-29), 2.64 ms at n = 600 before the flat
@@ -368,6 +382,25 @@ def local_error_seconds(n: int, k: int, epsilon: float, orbits: bool = False) ->
         summed = min(R, R / 3.0 + ROTATION_NEAR_ROWS)
         return c0 + c1 * rows * near + c2 * Z, LOCAL_SUM_SECONDS * summed * offsets
     return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
+
+
+def local_tie_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
+    """``(ties, seconds of one)``: the near ties a plan of :meth:`LatticeMechanism.local_errors` counts (k = 3, below
+    :data:`LOCAL_TIE_MAX_EPSILON`, else none) and the seconds of one, from public n, k, eps (:data:`LOCAL_TIE_SHARE`,
+    :data:`LOCAL_TIE_SECONDS`)."""
+    from ..lattice.search import fallback_band
+
+    eps = float(epsilon)
+    Dc = _radius(k, eps, 1e-12)
+    if fallback_band(n, eps) > 0:
+        ball = float(sum(sphere_count(k, t) for t in range(Dc + 1)))
+        one = LOCAL_TIE_SECONDS[0] + LOCAL_TIE_SECONDS[1] * min(ball, float(n_candidates(n, k)))
+    else:
+        one = FALLBACK_SHARE * local_seconds(k, eps)
+    if eps >= LOCAL_TIE_MAX_EPSILON:
+        return 0.0, one
+    Z = float(_window_size(n, k, _radius(k, eps, LOCAL_ERROR_TOL)))
+    return min(1.0, LOCAL_TIE_SHARE / math.sqrt(max(1, int(n)) * eps)) * Z, one
 
 
 def orbit_route(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
@@ -1265,6 +1298,9 @@ class LatticeMechanism(Mechanism):
         memory = 8.0 * (20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
                         + 8 * (n + 1) * near)
         search, total = local_error_seconds(n, k, spec.epsilon, orbits)
+        if not orbits:  # the near ties, each a one-point search (counted below LOCAL_TIE_MAX_EPSILON)
+            ties, one = local_tie_seconds(n, k, spec.epsilon)
+            search += ties * one
         return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
                     bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
@@ -1334,6 +1370,8 @@ class LatticeMechanism(Mechanism):
         from ..lattice.search import fallback_band
 
         left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon, orbits)[0]
+        if not orbits and spec.epsilon < LOCAL_TIE_MAX_EPSILON:  # the ties as the plan counts each: all it planned
+            return max(1, int(left / local_tie_seconds(n, k, spec.epsilon)[1]))
         band = orbits and k == 3 and (n + 1) ** 2 > JENSEN_TABLE_ENTRIES and fallback_band(n, spec.epsilon) > 0
         share = BAND_FALLBACK_SHARE if band else FALLBACK_SHARE
         return max(1, int(left / (share * local_seconds(k, spec.epsilon))))
