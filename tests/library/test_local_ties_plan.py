@@ -1,7 +1,7 @@
 """The near ties of the k = 3 local errors (``lattice~average`` past its window) are planned, so a run whose near ties
 are over what the solve limit leaves is refused by its plan, before the batched remap runs (not while it runs).
 
-* the plan's count (:func:`~dpposterior.mechanisms.lattice.local_ties`) is at or above the near ties the batched
+* the plan's count (:func:`~dpposterior.mechanisms.lattice.local_tie_seconds`) is at or above the near ties the batched
   remap leaves undecided, counted by running its batched part at Dir(1,1,1) (the symmetric prior's exact ties, the
   most) over small cells of n and eps;
 * the plan's refusal is the run's: a plan admitted allows every near tie it counts (``_max_fallback``), one refused
@@ -54,7 +54,7 @@ def _counted_ties(monkeypatch, n, eps):
 @pytest.mark.parametrize(("n", "eps"), [(20, 0.4), (20, 0.5), (50, 0.5), (50, 0.6), (50, 0.75), (100, 1.0),
                                         (60, 2.0)])
 def test_planned_near_ties_cover_the_counted_ones(monkeypatch, n, eps):
-    assert L.local_ties(n, 3, eps) >= _counted_ties(monkeypatch, n, eps)
+    assert L.local_tie_seconds(n, 3, eps)[0] >= _counted_ties(monkeypatch, n, eps)
 
 
 @pytest.mark.parametrize("eps", [0.4, 0.5, 0.6, 0.75, 1.0])
@@ -71,7 +71,7 @@ def test_the_plan_refuses_exactly_where_its_near_ties_are_over_what_the_run_allo
     if search_seconds > 45.0:  # refused on the batched remap alone
         assert plan.refused()
         return
-    over = L.local_ties(n, 3, eps) > lattice._max_fallback(n, 3, spec)
+    over = L.local_tie_seconds(n, 3, eps)[0] > lattice._max_fallback(n, 3, spec)
     assert bool(plan.refused()) == over
 
 

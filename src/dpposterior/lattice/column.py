@@ -227,6 +227,25 @@ FILTER_BLOCK_ENTRIES = 2**19
 DESCENT_MARGIN = 2 * 256 * 1e-7
 
 
+def _coordinate_terms(ai: float, n: int, values: NDArray[np.int64], t: NDArray[np.int64]):
+    """One coordinate's tables of :func:`_descent_terms` at the counts ``values`` (rows) and radii ``t`` (columns):
+    ``(g, s_up, s_dn, q_hi, q_lo)``: the largest ``|J|`` at ``|c_i - v| = t``, the largest ``|J| / delta`` over a rise
+    (and over a fall) ``1 <= delta <= t``, and ``ln pi_i(c_i) - ln pi_i(v)`` at most and at least over ``|c_i - v| =
+    t`` (an end point: monotone in ``c_i``).  Each entry a function of its ``(v, t)`` alone (element by element), so
+    a table over more values holds the same floats at the values they share."""
+    v = np.asarray(values, dtype=np.int64)[:, None]
+    up, dn = np.minimum(v + t[None, :], n), np.maximum(v - t[None, :], 0)
+    j_up, j_dn = -lgamma_jensen_gap(ai + up, ai + v + 0.0), -lgamma_jensen_gap(ai + dn, ai + v + 0.0)
+    gi = np.maximum(j_up, j_dn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r_up = np.maximum.accumulate(np.where(up > v, j_up / (up - v), 0.0), axis=1)
+        r_dn = np.maximum.accumulate(np.where(dn < v, j_dn / (v - dn), 0.0), axis=1)
+    f_up = gammaln(ai + up) - gammaln(up + 1.0)
+    f_dn = gammaln(ai + dn) - gammaln(dn + 1.0)
+    f_at = gammaln(ai + v) - gammaln(v + 1.0)
+    return gi, r_up, r_dn, np.maximum(f_up, f_dn) - f_at, np.minimum(f_up, f_dn) - f_at
+
+
 def _descent_terms(prior: ArrayLike, n: int, epsilon: float, Z: NDArray[np.int64], Dc: int, share: float):
     """Per block of the points ``Z``: ``(lo, hi, log_A, log_h)``, rows ``lo:hi``, columns the radii ``t = 0..Dc``:
     ``A_t`` bounds the weight of the data sets at ``d(c, p) = t`` over the search's kept weight and ``h_t`` bounds
@@ -251,22 +270,13 @@ def _descent_terms(prior: ArrayLike, n: int, epsilon: float, Z: NDArray[np.int64
         for i in range(k):
             x = p[:, i]
             vlo, vhi = int(x.min()), int(x.max())
-            v = np.arange(vlo, vhi + 1)[:, None]
-            up, dn = np.minimum(v + t[None, :], n), np.maximum(v - t[None, :], 0)
-            j_up, j_dn = -lgamma_jensen_gap(a[i] + up, a[i] + v + 0.0), -lgamma_jensen_gap(a[i] + dn, a[i] + v + 0.0)
-            gi = np.maximum(j_up, j_dn)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                r_up = np.maximum.accumulate(np.where(up > v, j_up / (up - v), 0.0), axis=1)
-                r_dn = np.maximum.accumulate(np.where(dn < v, j_dn / (v - dn), 0.0), axis=1)
-            f_up = gammaln(a[i] + up) - gammaln(up + 1.0)
-            f_dn = gammaln(a[i] + dn) - gammaln(dn + 1.0)
-            f_at = gammaln(a[i] + v) - gammaln(v + 1.0)
+            gi, r_up, r_dn, q_hi, q_lo = _coordinate_terms(a[i], n, np.arange(vlo, vhi + 1), t)
             row = x - vlo
             G += gi[row]
             np.maximum(s_up, r_up[row], out=s_up)
             np.maximum(s_dn, r_dn[row], out=s_dn)
-            qmax += (np.maximum(f_up, f_dn) - f_at)[row]
-            qmin += (np.minimum(f_up, f_dn) - f_at)[row]
+            qmax += q_hi[row]
+            qmin += q_lo[row]
         G = np.minimum(G, t[None, :] * (s_up + s_dn))
         # in log space (a prior far from 1 moves ln pi by hundreds across the ball)
         with np.errstate(divide="ignore"):
@@ -376,7 +386,112 @@ def descent_filter(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike
         p = project(Z[lo:lo + step], int(n))
         log_bc = sum(lgamma_jensen_gap(a[i] + p[:, i], a[i] + float(r[i])) for i in range(k))
         H[lo:lo + step] = hellinger_from_log_bc(log_bc)
-    return H <= descent_reach(a, n, epsilon, Z, H, Dc, share) * (1 + 1e-9) + DESCENT_MARGIN
+    # the exact pre-filter (descent_cut): every point past the cut fails the test below; the test at the rest
+    cand = np.flatnonzero(H <= descent_cut(a, n, epsilon, Z, Dc, share))
+    keep = np.zeros(len(Z), dtype=bool)
+    if len(cand):
+        keep[cand] = H[cand] <= descent_reach(a, n, epsilon, Z[cand], H[cand], Dc, share) * (1 + 1e-9) + DESCENT_MARGIN
+    return keep
+
+
+#: The pre-filter's allowance (:func:`descent_cut`) on ``ln A_t``: an absolute part and a share of the magnitudes
+#: entering it, far above the rounding of either computation of the same sums (a few ulps of those magnitudes).
+CUT_SLACK = (1e-6, 1e-9)
+
+
+def descent_cut(prior: ArrayLike, n: int, epsilon: float, points: ArrayLike, Dc: int,
+                share: float | None = None) -> float:
+    """``h*``: every point ``z`` of ``points`` with ``H(project(z), r) > h*`` fails :func:`descent_filter`'s test
+    ``h <= 2 sum_t A_t(z) min(h, h_t(z)) (1 + 1e-9) + DESCENT_MARGIN`` (any r), so only the points at or below it
+    need their own ``A_t(z)``, ``h_t(z)`` (``1.0`` where the test may hold at every h: nothing dropped).
+
+    Proof (exact arithmetic).  Over the points, ``A_t(z) <= Abar_t`` and ``h_t(z) <= hbar_t`` for every t: each of
+    :func:`_descent_terms`' per-point quantities is a sum or maximum over the coordinates of one table entry at
+    ``p_i = project(z)_i`` (:func:`_coordinate_terms`), so the entry's largest (smallest) value over the coordinate's
+    range ``[min p_i, max p_i]`` bounds it: ``G(z, t) <= min(sum_i max_v g_i, t (max_{i,v} s+_i + max_{i,v} s-_i))``
+    (``h_t`` increases in G), ``qmax(z, t) <= sum_i max_v q_hi``, ``qmin(z, t) >= sum_i min_v q_lo``, the kernel's
+    ``eps (t - D0)^+ >= eps (t - max D0)^+``, and the denominator's ball and cone over ``t <= m(z)`` (``t <= m2(z)``)
+    hold those over ``t <= min m`` (``min m2``), each term at least its bound (terms ``>= 0``), so ``ln A_t(z) <=
+    ln Abar_t``.  Hence ``f_z(h) = 2 sum_t A_t(z) min(h, h_t(z)) c + mu <= f(h) = 2 sum_t Abar_t min(h, hbar_t) c +
+    mu`` (``c = 1 + 1e-9``, ``mu = DESCENT_MARGIN``).  ``f(h) - mu`` over h does not increase (each ``min(h, x) / h``
+    does not) and ``mu / h`` falls, so where ``f(h0) < h0``, every ``h > h0`` has ``f(h) = h ((f(h) - mu) / h) + mu
+    <= h (f(h0) - mu) / h0 + mu < h (h0 - mu) / h0 + mu <= h``: the set where the test can hold is an interval
+    ``[0, h*]``, found by bisection (``f(0) >= mu > 0``), and every point with ``H > h*`` fails it.  Floats:
+    ``ln Abar_t`` is raised by :data:`CUT_SLACK` (``1e-6`` plus ``1e-9`` of the magnitudes entering it), far above
+    the rounding of the same sums in either computation, so the points the pre-filter drops are dropped by the
+    per-point test as computed (tested: the same kept points with and without it)."""
+    from .remap import project
+
+    a = np.asarray(prior, dtype=np.float64)
+    k, n, Dc = a.size, int(n), int(Dc)
+    Z = np.asarray(points, dtype=np.int64).reshape(-1, k)
+    if not len(Z):
+        return 1.0
+    D0, m, m2 = 0, Dc, Dc
+    vlo, vhi = np.full(k, np.iinfo(np.int64).max), np.full(k, np.iinfo(np.int64).min)
+    step = max(1, FILTER_BLOCK_ENTRIES // k)
+    for lo in range(0, len(Z), step):
+        z = Z[lo:lo + step]
+        p = project(z, n)
+        vlo, vhi = np.minimum(vlo, p.min(axis=0)), np.maximum(vhi, p.max(axis=0))
+        D0 = max(D0, int(np.maximum(-z, 0).sum(axis=1).max()))
+        m, m2 = min(m, int(p.min(axis=1).min())), min(m2, int(p.max(axis=1).min()))
+    return _cut_of(a, n, epsilon, Dc, share, vlo, vhi, D0, m, m2)
+
+
+def _cut_of(a: NDArray[np.float64], n: int, epsilon: float, Dc: int, share: float | None, vlo: NDArray[np.int64],
+            vhi: NDArray[np.int64], D0: int, m: int, m2: int) -> float:
+    """:func:`descent_cut` from the points' summary: each coordinate of their projections within ``[vlo_i, vhi_i]``,
+    ``d(z, project(z)) <= D0``, ``min(Dc, min_i p_i) >= m`` and ``min(Dc, max_i p_i) >= m2`` (wider ranges and smaller
+    ``m``, ``m2`` give a cut at least as high: the bounds only grow)."""
+    from .remap import SEARCH_SHARE
+
+    share = SEARCH_SHARE if share is None else float(share)
+    k, eps, Dc = a.size, float(epsilon), int(Dc)
+    t = np.arange(Dc + 1)
+    log_N = np.log(np.array([float(sphere_count(k, int(s))) for s in t]))
+    log_cone_t = np.log(np.array([float(math.comb(int(s) + k - 2, k - 2)) for s in t]))
+    g_sum, s_up, s_dn = np.zeros(Dc + 1), np.zeros(Dc + 1), np.zeros(Dc + 1)
+    q_hi, q_lo = np.zeros(Dc + 1), np.zeros(Dc + 1)
+    rows = max(1, FILTER_BLOCK_ENTRIES // (Dc + 1))
+    for i in range(k):
+        g_i, q_hi_i, q_lo_i = np.zeros(Dc + 1), np.full(Dc + 1, -np.inf), np.full(Dc + 1, np.inf)
+        for v0 in range(int(vlo[i]), int(vhi[i]) + 1, rows):
+            gi, r_up, r_dn, qh, ql = _coordinate_terms(a[i], n, np.arange(v0, min(v0 + rows, int(vhi[i]) + 1)), t)
+            np.maximum(g_i, gi.max(axis=0), out=g_i)
+            np.maximum(s_up, r_up.max(axis=0), out=s_up)
+            np.maximum(s_dn, r_dn.max(axis=0), out=s_dn)
+            np.maximum(q_hi_i, qh.max(axis=0), out=q_hi_i)
+            np.minimum(q_lo_i, ql.min(axis=0), out=q_lo_i)
+        g_sum += g_i
+        q_hi += q_hi_i
+        q_lo += q_lo_i
+    G = np.minimum(g_sum, t * (s_up + s_dn))
+    with np.errstate(divide="ignore"):
+        log_h = 0.5 * np.log(-np.expm1(-G))  # -inf at t = 0
+    base = q_lo - eps * t
+    log_ball = _row_lse(np.where(t <= m, base + log_N, -np.inf)[None, :])[0]
+    log_cone = _row_lse(np.where(t <= m2, base + log_cone_t, -np.inf)[None, :])[0]
+    den = max(log_ball, log_cone) + math.log1p(-2.0 * share)
+    log_A = q_hi + log_N - eps * np.maximum(t - D0, 0) - den
+    log_A += CUT_SLACK[0] + CUT_SLACK[1] * (np.abs(q_hi) + log_N + eps * t + float(np.abs(base).max()) + abs(den))
+
+    def holds(h: float) -> bool:
+        with np.errstate(divide="ignore"):
+            log_min = np.minimum(log_h, math.log(h) if h > 0 else -np.inf)
+        reach = 2.0 * math.exp(min(float(_row_lse((log_A + log_min)[None, :])[0]), 700.0))
+        return h <= reach * (1 + 1e-9) + DESCENT_MARGIN
+
+    if holds(1.0):
+        return 1.0
+    lo_h, hi_h = 0.0, 1.0
+    for _ in range(60):
+        mid = 0.5 * (lo_h + hi_h)
+        if holds(mid):
+            lo_h = mid
+        else:
+            hi_h = mid
+    return hi_h
 
 
 #: Most points of the ball :func:`filtered_estimate` scans (its largest radius).
@@ -389,7 +504,7 @@ def filtered_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> tupl
     the balls ``d(v) <= R`` (R doubling from 4) in R(n) with ``H(c0 + v, c0) <= h*``, the largest ``h`` the filter
     keeps at the centre ``c0`` (:func:`descent_reach`), until the outer shell ``R/2 < d(v) <= R`` holds none; None
     where the ball reaches :data:`ESTIMATE_BALL_POINTS` points first."""
-    from .remap import SEARCH_SHARE, _ball
+    from .remap import SEARCH_SHARE
 
     a = np.asarray(prior, dtype=np.float64)
     k, n = a.size, int(n)
@@ -406,7 +521,35 @@ def filtered_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> tupl
             lo_h = mid
         else:
             hi_h = mid
-    threshold = hi_h
+    return _centre_ball(a, n, c0, hi_h)
+
+
+def cut_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> int | None:
+    """An estimate, from public inputs, of how many points of the reach region of a release at the centre ``c0`` of
+    R(n) lie at or below :func:`descent_cut` (the points :func:`descent_filter` tests one by one; for a plan, not a
+    bound): the cut from the region's summary (coordinates within ``(k - 1) Dc`` of ``c0``, all in R(n) where
+    ``min c0 > (k - 1) Dc``; else None), then the points ``c0 + v`` with ``H(c0 + v, c0)`` at or below it
+    (:func:`filtered_estimate`'s scan; None where its ball grows past :data:`ESTIMATE_BALL_POINTS`)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k, n, Dc = a.size, int(n), int(Dc)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    L = (k - 1) * Dc
+    if int(c0.min()) <= L:
+        return None
+    cut = _cut_of(a, n, epsilon, Dc, None, c0 - L, np.minimum(c0 + L, n), 0, min(Dc, int(c0.min()) - L),
+                  min(Dc, -(-n // k)))
+    got = _centre_ball(a, n, c0, cut)
+    return None if got is None else got[0]
+
+
+def _centre_ball(a: NDArray[np.float64], n: int, c0: NDArray[np.int64], threshold: float) -> tuple[int, int] | None:
+    """``(points, radius)`` of ``{c0 + v in R(n) : H(c0 + v, c0) <= threshold}``, scanned over the balls ``d(v) <= R``
+    (R doubling from 4) until the outer shell ``R/2 < d(v) <= R`` holds none; None where the ball reaches
+    :data:`ESTIMATE_BALL_POINTS` points first."""
+    from .remap import _ball
+
+    k = a.size
     R = 4
     while sum(sphere_count(k, t) for t in range(R + 1)) <= ESTIMATE_BALL_POINTS:
         v = _ball(k, R)

@@ -150,6 +150,21 @@ ROTATION_NEAR_ROWS = 2_000
 #: eps = 0.5, n = 50-100, 4,377 at n = 300), so there the plan's seconds are low; the run stays within the solve limit.
 #: 0.19 (7.4 ms at eps = 0.5) lets n = 300 run (5,380 allowed; at 0.25, 4,091: refused while the whole took 37 s).
 FALLBACK_SHARE = 0.19
+#: Below this eps a plan of those errors counts their near ties (:func:`local_tie_seconds`; from it :func:`local_ties`,
+#: below): a share ``min(1,
+#: LOCAL_TIE_SHARE / sqrt(n eps))`` of the window's points, each a one-point search reading the band table
+#: (:func:`~dpposterior.lattice.search.fallback_band`) at ``LOCAL_TIE_SECONDS[0] + LOCAL_TIE_SECONDS[1] x min(|ball of
+#: Dc|, |R(n)|)`` (its data sets), where the band table fits (else :data:`FALLBACK_SHARE` of a draw's search).
+#: Measured, Dir(1,1,1), the window's points the batched search leaves undecided (2026-11-29, load ~5): eps = 0.25,
+#: n = 15, 20, 30, 50, 100, 300: 15,468 of 20,503 (0.75), 14,808 of 21,528 (0.69), 13,731 of 23,653 (0.58), 12,948 of
+#: 28,203 (0.46), 13,410 of 41,328 (0.32), 22,659 of 118,828 (0.19): ``share x sqrt(n eps)`` 1.45 to 1.65; eps = 0.5,
+#: n = 50, 100, 300: 0.30, 0.17, 0.056 (1.5, 1.2, 0.69); eps = 1: 0.002.  The whole errors (CPU s, ties searched):
+#: eps = 0.25, n = 15, 20, 30, 50: 16.6, 14.4, 17.3, 22.0 s (at most 1.07, 0.97, 1.26, 1.70 ms a tie).  Before, no tie
+#: was planned: 1.0-1.5 s planned, and the run refused after ~2-6 s at ~1,470 ties (``FALLBACK_SHARE`` of a draw's
+#: 0.157 s search each: 30 ms against ~1-2 ms).
+LOCAL_TIE_MAX_EPSILON = 0.5
+LOCAL_TIE_SHARE = 1.7
+LOCAL_TIE_SECONDS = (1.5e-3, 8e-7)
 #: The near ties the batched local remap over the window hands to the one-point search (k = 3, the local errors of
 #: ``average``: :meth:`LatticeMechanism._local_plan`), planned from public n, eps as ``min(|window|, A(eps) + B(eps) n)``
 #: (:func:`local_ties`): ``A = TIES_A[0] (0.5 / eps)^TIES_A[1]`` up to eps = ``TIES_A[2]``, falling as
@@ -201,6 +216,17 @@ LOCAL_COLUMN_POINT, LOCAL_COLUMN_SHARE = 2e-3, 0.25
 #: eps = 0.25, 100,621 points, 1.0 s (prior (0.5, 1, 3)); eps = 0.1, n = 1e6, 624,037 points, 25.8 s: the fit 1.2-2.5x
 #: above each).
 FILTER_SECONDS = (2e-6, 5e-8)
+#: The descent filter's exact pre-filter (:func:`~dpposterior.lattice.column.descent_cut`) over the reach region:
+#: seconds a point and coordinate (the projection, ``H(project(z), r)`` and the region's summary; its tables are
+#: counted in it), after which the per-point test (:data:`FILTER_SECONDS`) runs only at the points at or below the cut,
+#: ``CUT_FACTOR`` times :func:`~dpposterior.lattice.column.cut_estimate`'s count for a release at the centre.
+#: Measured on the 2 shared cores at load ~4 (2026-11-29, CPU s, Dir(1,...,1), the release at the centre, the filter
+#: less its per-point test): k = 3, n = 1e6, eps = 0.1, 624,037 points, 0.63 s (0.34 us a point and coordinate; 5,041
+#: at or below the cut, estimated 5,041; the per-point test at those 0.20 s, planned 0.50 s); eps = 0.25, 100,621
+#: points, 0.09 s (805 at the cut, estimated 805); k = 4, n = 1e4, eps = 1, 777,961 points, 0.35 s (0.11 us; 959, 959).
+#: The fit ~1.8x above the largest.  Before the pre-filter the per-point test ran at every point: 57.2 CPU s at k = 3,
+#: n = 1e6, eps = 0.1 (planned 31.3 s by :data:`FILTER_SECONDS`).
+CUT_SECONDS, CUT_FACTOR = 6e-7, 2.0
 #: The local column's risk filter (:func:`~dpposterior.lattice.column.risk_filter`), run first at every point of the
 #: region: seconds a point and coordinate (measured on the 2 shared cores at load ~8, 2026-11-29, the centre's region:
 #: k = 4, n = 100, eps = 1, 973,133 parts, 4.0 s; k = 3, n = 1000, eps = 0.1, 837,518, 1.9 s: the fit 1.5-2.5x above).
@@ -369,6 +395,27 @@ def local_error_seconds(n: int, k: int, epsilon: float, orbits: bool = False) ->
         summed = min(R, R / 3.0 + ROTATION_NEAR_ROWS)
         return c0 + c1 * rows * near + c2 * Z, LOCAL_SUM_SECONDS * summed * offsets
     return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
+
+
+def local_tie_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
+    """``(ties, seconds of one)``: the near ties a plan of :meth:`LatticeMechanism.local_errors` counts (k = 3, not by
+    orbits) and the seconds of one, from public n, k, eps, each at the cost :meth:`LatticeMechanism._max_fallback`
+    allows it: below :data:`LOCAL_TIE_MAX_EPSILON` a share of the window (:data:`LOCAL_TIE_SHARE`), each reading the
+    band table where it fits (:data:`LOCAL_TIE_SECONDS`); from it :func:`local_ties`, each at :data:`FALLBACK_SHARE` of
+    a draw's search."""
+    from ..lattice.search import fallback_band
+
+    eps = float(epsilon)
+    if eps >= LOCAL_TIE_MAX_EPSILON:
+        return local_ties(n, k, eps), FALLBACK_SHARE * local_seconds(k, eps)
+    Dc = _radius(k, eps, 1e-12)
+    if fallback_band(n, eps) > 0:
+        ball = float(sum(sphere_count(k, t) for t in range(Dc + 1)))
+        one = LOCAL_TIE_SECONDS[0] + LOCAL_TIE_SECONDS[1] * min(ball, float(n_candidates(n, k)))
+    else:
+        one = FALLBACK_SHARE * local_seconds(k, eps)
+    Z = float(_window_size(n, k, _radius(k, eps, LOCAL_ERROR_TOL)))
+    return min(1.0, LOCAL_TIE_SHARE / math.sqrt(max(1, int(n)) * eps)) * Z, one
 
 
 def orbit_route(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
@@ -1159,7 +1206,7 @@ class LatticeMechanism(Mechanism):
         if measure is not None and measure != DEFAULT_DISTANCE:  # the rows' lower ends, under another distance
             return self._window_plan(prior, n, spec, what, rows=True)
         if k == 3 and not self.uses_window(n, k, spec) and not self.uses_corners(n, k, spec):
-            return self._local_plan(n, k, spec, what, ties=True)
+            return self._local_plan(n, k, spec, what)
         if self.uses_corners(n, k, spec):
             if k >= 4:
                 return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
@@ -1267,14 +1314,13 @@ class LatticeMechanism(Mechanism):
     def _advice(spec: ReleaseSpec) -> str:
         return "use --objective average" if spec.objective == Objective.WORST else "use a smaller n"
 
-    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False,
-                    ties: bool = False) -> Plan:
+    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False) -> Plan:
         """The plan of :meth:`local_errors` (k = 3, ``average``): its memory, the batched remap (a solve) and the
         offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's);
-        ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`); ``ties``: with
-        the near ties it hands to the one-point search (:func:`local_ties`, each at :data:`FALLBACK_SHARE` of a draw's
-        search, as :meth:`_max_fallback` allows them), so that a run whose near ties are over what the solve limit
-        leaves is refused by its plan, before the batched remap runs."""
+        ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`); else with the
+        near ties it hands to the one-point search (:func:`local_tie_seconds`, each at the cost :meth:`_max_fallback`
+        allows it), so that a run whose near ties are over what the solve limit leaves is refused by its plan, before
+        the batched remap runs."""
         from ..lattice.search import EDGE, NEAR_TAIL
 
         near = ball_size(k, spec.epsilon, NEAR_TAIL)
@@ -1287,8 +1333,9 @@ class LatticeMechanism(Mechanism):
         memory = 8.0 * (20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
                         + 8 * (n + 1) * near)
         search, total = local_error_seconds(n, k, spec.epsilon, orbits)
-        if ties:
-            search += local_ties(n, k, spec.epsilon) * FALLBACK_SHARE * local_seconds(k, spec.epsilon)
+        if not orbits:  # the near ties, each a one-point search (local_tie_seconds)
+            ties, one = local_tie_seconds(n, k, spec.epsilon)
+            search += ties * one
         return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
                     bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
@@ -1358,6 +1405,8 @@ class LatticeMechanism(Mechanism):
         from ..lattice.search import fallback_band
 
         left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon, orbits)[0]
+        if not orbits and spec.epsilon < LOCAL_TIE_MAX_EPSILON:  # the ties as the plan counts each: all it planned
+            return max(1, int(left / local_tie_seconds(n, k, spec.epsilon)[1]))
         band = orbits and k == 3 and (n + 1) ** 2 > JENSEN_TABLE_ENTRIES and fallback_band(n, spec.epsilon) > 0
         share = BAND_FALLBACK_SHARE if band else FALLBACK_SHARE
         return max(1, int(left / (share * local_seconds(k, spec.epsilon))))
@@ -1415,8 +1464,7 @@ class LatticeMechanism(Mechanism):
                             "computed: its draws compute the remap at the drawn point only (the batched remap is "
                             "built for k = 3)")
         admit(self._local_plan(n, k, spec, f"the lattice release's exact errors (average) for k={k}, n={n}, "
-                                           f"eps={spec.epsilon:g} (the local remap at every point of its window)",
-                                ties=True))
+                                           f"eps={spec.epsilon:g} (the local remap at every point of its window)"))
 
     def local_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a
@@ -1543,7 +1591,14 @@ class LatticeMechanism(Mechanism):
         measured k = 4, n = 100, eps = 1, worst, 25.7 CPU s in all, planned 41 s). Refused in one line where over the
         limits."""
         from ..lattice.batched import batch_radius
-        from ..lattice.column import FILTER_BLOCK_ENTRIES, filtered_estimate, filtered_sample, reach_offsets, reach_size
+        from ..lattice.column import (
+            FILTER_BLOCK_ENTRIES,
+            cut_estimate,
+            filtered_estimate,
+            filtered_sample,
+            reach_offsets,
+            reach_size,
+        )
 
         eps = spec.epsilon
         W = self.column_radius(n, k, eps)
@@ -1560,8 +1615,11 @@ class LatticeMechanism(Mechanism):
             search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
                       else _certified_seconds(prior, points, n, k, eps))
             descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
-            # the descent filter at every point, the risk filter at those it keeps (search_filter's order here)
-            filters = region * descent + points * RISK_SECONDS * k
+            # the descent filter (its pre-filter at every point, its test at those at or below the cut; every point
+            # where the cut is not estimated), the risk filter at those it keeps (search_filter's order here)
+            cut = cut_estimate(prior, n, eps, Dc)
+            tested = region if cut is None else min(region, CUT_FACTOR * float(cut))
+            filters = region * CUT_SECONDS * k + tested * descent + points * RISK_SECONDS * k
             if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
