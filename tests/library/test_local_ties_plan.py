@@ -92,3 +92,16 @@ def test_n500_eps05_is_refused_by_its_plan_before_it_runs(monkeypatch):
     average = [label for label in rows if label.endswith("(average)") and rows[label].plan is not None
                and rows[label].plan.route == "local search"]
     assert average and all(rows[label].left_out for label in average)
+
+
+def test_the_corner_route_from_eps_half_is_admitted_as_its_run_allows(monkeypatch):
+    """Dir(1,1,1), n = 20, eps = 0.5, ``worst``: the corner route (not by orbits) runs its local errors within what
+    the solve limit leaves (``_max_fallback``); the near-tie count of the local errors alone is not added to its plan
+    (with it the plan was 45 s over and ``which-to-use`` lost its worst-case row at that cell)."""
+    from dpposterior.mechanisms import MECHANISMS
+
+    spec = ReleaseSpec.of("lattice", 0.5, objective="worst")
+    plan = MECHANISMS["lattice"].plan_errors(ONES, 20, spec)
+    assert plan.route == "corner remap" and not plan.refused()
+    ties, one = L.local_tie_seconds(20, 3, 0.5)
+    assert dict(plan.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + ties * one > 45.0  # counted, it would be refused

@@ -1206,7 +1206,7 @@ class LatticeMechanism(Mechanism):
         if measure is not None and measure != DEFAULT_DISTANCE:  # the rows' lower ends, under another distance
             return self._window_plan(prior, n, spec, what, rows=True)
         if k == 3 and not self.uses_window(n, k, spec) and not self.uses_corners(n, k, spec):
-            return self._local_plan(n, k, spec, what)
+            return self._local_plan(n, k, spec, what, ties=True)
         if self.uses_corners(n, k, spec):
             if k >= 4:
                 return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
@@ -1314,13 +1314,17 @@ class LatticeMechanism(Mechanism):
     def _advice(spec: ReleaseSpec) -> str:
         return "use --objective average" if spec.objective == Objective.WORST else "use a smaller n"
 
-    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False) -> Plan:
+    def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False,
+                    ties: bool = False) -> Plan:
         """The plan of :meth:`local_errors` (k = 3, ``average``): its memory, the batched remap (a solve) and the
         offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's);
         ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`); else with the
         near ties it hands to the one-point search (:func:`local_tie_seconds`, each at the cost :meth:`_max_fallback`
-        allows it), so that a run whose near ties are over what the solve limit leaves is refused by its plan, before
-        the batched remap runs."""
+        allows it) below :data:`LOCAL_TIE_MAX_EPSILON`, and from it where ``ties`` (the local errors alone, where
+        :func:`local_ties` was counted), so that a run whose near ties are over what the solve limit leaves is refused
+        by its plan, before the batched remap runs.  The corner route from that eps (small n, or an asymmetric prior)
+        does not count them: its near ties were not counted there, and its run still refuses in one line past what
+        the limit leaves."""
         from ..lattice.search import EDGE, NEAR_TAIL
 
         near = ball_size(k, spec.epsilon, NEAR_TAIL)
@@ -1333,9 +1337,9 @@ class LatticeMechanism(Mechanism):
         memory = 8.0 * (20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
                         + 8 * (n + 1) * near)
         search, total = local_error_seconds(n, k, spec.epsilon, orbits)
-        if not orbits:  # the near ties, each a one-point search (local_tie_seconds)
-            ties, one = local_tie_seconds(n, k, spec.epsilon)
-            search += ties * one
+        if not orbits and (ties or spec.epsilon < LOCAL_TIE_MAX_EPSILON):  # the near ties, each a one-point search
+            count, one = local_tie_seconds(n, k, spec.epsilon)
+            search += count * one
         return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
                     bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
@@ -1464,7 +1468,8 @@ class LatticeMechanism(Mechanism):
                             "computed: its draws compute the remap at the drawn point only (the batched remap is "
                             "built for k = 3)")
         admit(self._local_plan(n, k, spec, f"the lattice release's exact errors (average) for k={k}, n={n}, "
-                                           f"eps={spec.epsilon:g} (the local remap at every point of its window)"))
+                                           f"eps={spec.epsilon:g} (the local remap at every point of its window)",
+                                ties=True))
 
     def local_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a
