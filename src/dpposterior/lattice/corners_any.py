@@ -70,7 +70,7 @@ from ..errors import InputError
 from ..limits import Plan, Task, admit
 from ..models import candidate_rank, candidates
 from ..randomness import choose, float_weights
-from .corners import CERTIFY_CELLS, _union, _window_key, certified_lower, pair_loss
+from .corners import CERTIFY_CELLS, _union, _window_key, certified_lower, pair_loss, symmetric_prior
 from .noise import log_normaliser, radius_for, sphere_count, tail_bound, window
 from .remap import _ball, local_bayes_search, lp_method, project
 
@@ -371,7 +371,7 @@ def corner_remap_any(prior: ArrayLike, n: int, epsilon: float, depth: int | None
     eps = _validate.epsilon(epsilon)
     depth = default_depth(eps) if depth is None else _validate.integer(depth, "depth", 0)
     inner = inner_radius(eps) if inner is None else _validate.integer(inner, "inner", 0)
-    sym = bool(np.all(a == a[0]))
+    sym = symmetric_prior(a)
     if orbits and not sym:
         raise InputError("the corner remap's LP by orbits needs a symmetric prior")
     top = uses_edges(n, a.size, eps, sym) if edges is None else edge_top_any(eps) if edges else 0
@@ -393,7 +393,7 @@ def cached_corner_remap_any(a: tuple, n: int, epsilon: float) -> AnyCornerRemap:
     """:func:`corner_remap_any` at its defaults per public inputs (cached: the draws and the errors read one table)."""
     eps = float(epsilon)
     depth = default_depth(eps)
-    sym = len(set(a)) == 1
+    sym = symmetric_prior(a)
     return _at(solve_any(np.asarray(a, dtype=np.float64), min(int(n), reference_n(eps, len(a), depth)), eps, depth,
                          inner_radius(eps), uses_edges(int(n), len(a), eps, sym),
                          edge_orbits(int(n), len(a), eps, sym)), int(n))
