@@ -217,6 +217,41 @@ def reach_size(k: int, Dc: int) -> int:
     return 2 * a - both
 
 
+def _bounded_count(lo: list[int], hi: list[float], total: int = 0) -> int:
+    """``#{u in Z^k : lo_i <= u_i <= hi_i, sum u = total}`` (``hi_i`` may be ``math.inf``): with ``v = u - lo >= 0``
+    summing to ``T = total - sum lo``, inclusion-exclusion over the coordinates past their width ``b_i = hi_i - lo_i``
+    (``v_i >= b_i + 1`` for the i of a subset S: ``C(T - sum_S (b_i + 1) + k - 1, k - 1)`` points, 0 where negative)."""
+    from itertools import combinations
+
+    k = len(lo)
+    T = int(total) - sum(int(x) for x in lo)
+    if T < 0:
+        return 0
+    widths = [int(h) - int(x) for h, x in zip(hi, lo) if h != math.inf]
+    if any(b < 0 for b in widths):
+        return 0
+    out = 0
+    for j in range(len(widths) + 1):
+        for S in combinations(widths, j):
+            rest = T - sum(b + 1 for b in S)
+            if rest >= 0:
+                out += (-1) ** j * math.comb(rest + k - 1, k - 1)
+    return out
+
+
+def reach_inside_count(c0: ArrayLike, Dc: int) -> int:
+    """``#{u in U(Dc) : c0 + u >= 0}`` (:func:`reach_offsets`; the offsets of ``c0 + U(Dc)`` in R(n)) by counting,
+    never enumerating ``U(Dc)`` (at k = 4, Dc = 144: 1.3e8 points).  ``U = A | -A`` with ``A = {sum u = 0, u_i <=
+    Dc}``, ``-A = {sum u = 0, u_i >= -Dc}``, ``A & -A = {sum u = 0, |u_i| <= Dc}``, so by inclusion-exclusion the count
+    is that of ``A`` (``-c0_i <= u_i <= Dc``) plus ``-A`` (``u_i >= max(-Dc, -c0_i)``) less both (``max(-Dc, -c0_i) <=
+    u_i <= Dc``), each :func:`_bounded_count`."""
+    c0 = [int(x) for x in np.asarray(c0, dtype=np.int64).reshape(-1)]
+    Dc = int(Dc)
+    low = [max(-Dc, -x) for x in c0]
+    return (_bounded_count([-x for x in c0], [Dc] * len(c0)) + _bounded_count(low, [math.inf] * len(c0))
+            - _bounded_count(low, [Dc] * len(c0)))
+
+
 # -- the descent filter: the points of the reach region whose search can end at r ------------------------------------
 
 #: Entries (points x radii) of one block of :func:`descent_filter`'s sums.

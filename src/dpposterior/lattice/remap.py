@@ -363,13 +363,41 @@ def _ball(k: int, D: int) -> NDArray[np.int64]:
     """Every ``w`` in the sum-zero lattice with ``d(w) <= D``, lexicographic (cached, read-only).
 
     Enumerated over the box ``[-D, D]^(k-1)`` (the last coordinate is minus the sum of the others), then
-    filtered: ``(2D + 1)^(k-1)`` candidates instead of the ``C(2kD + k - 1, k - 1)`` of a window."""
+    filtered: ``(2D + 1)^(k-1)`` candidates instead of the ``C(2kD + k - 1, k - 1)`` of a window.  The box is
+    walked one value of the first coordinate at a time (a block of ``(2D + 1)^(k-2)`` candidates), each block
+    filtered and kept as int16 where ``D`` fits it: the blocks in order of the first coordinate, each
+    lexicographic in the rest, are the whole box's lexicographic order, so the filtered points are the same
+    rows in the same order as filtering the whole box at once (:func:`_ball_whole`; tested), and the peak is
+    the ball itself (k = 4, D = 144: 10,057,489 points, 0.32 GB) instead of ~8 box-sized arrays (2.7 GB)."""
+    k, D = int(k), int(D)
+    if k < 2:
+        return _ball_whole(k, D)
+    dtype = np.int16 if 2 * k * D < np.iinfo(np.int16).max else np.int64
+    axes = np.meshgrid(*([np.arange(-D, D + 1)] * (k - 2)), indexing="ij")
+    rest = (np.stack([x.ravel() for x in axes], axis=1) if k > 2 else np.zeros((1, 0))).astype(np.int64)
+    rest_sum, rest_abs = rest.sum(axis=1), np.abs(rest).sum(axis=1)
+    blocks = []
+    for x0 in range(-D, D + 1):
+        last = -(x0 + rest_sum)
+        keep = (abs(x0) + rest_abs + np.abs(last)) // 2 <= D
+        if keep.any():
+            block = np.empty((int(keep.sum()), k), dtype=dtype)
+            block[:, 0] = x0
+            block[:, 1:k - 1] = rest[keep]
+            block[:, k - 1] = last[keep]
+            blocks.append(block)
+    out = np.concatenate(blocks).astype(np.int64, copy=False)
+    del blocks
+    out.setflags(write=False)
+    return out
+
+
+def _ball_whole(k: int, D: int) -> NDArray[np.int64]:
+    """:func:`_ball` by filtering the whole box ``[-D, D]^(k-1)`` at once (the definition; small D only)."""
     axes = np.meshgrid(*([np.arange(-D, D + 1)] * (k - 1)), indexing="ij")
     head = np.stack([x.ravel() for x in axes], axis=1).astype(np.int64)
     w = np.concatenate([head, -head.sum(axis=1, keepdims=True)], axis=1)
-    out = w[np.abs(w).sum(axis=1) // 2 <= D]
-    out.setflags(write=False)
-    return out
+    return w[np.abs(w).sum(axis=1) // 2 <= D]
 
 
 def _offsets(k: int, D: int) -> NDArray[np.int64]:

@@ -630,6 +630,27 @@ def local_seconds(k: int, epsilon: float) -> float:
     return LOCAL_SECONDS[0] * ball + LOCAL_SECONDS[1] * k * float(2 * Dc + 1) ** (k - 1)
 
 
+#: A padded release's local-search draws (:func:`draw_seconds`): seconds per box entry of the data sets' ball, built
+#: once per process (:func:`~dpposterior.lattice.remap._ball`, cached), per ball point a draw filters to R(n), and per
+#: ball point in R(n) a draw weighs, sorts and searches.  Measured (CPU s, Dir(1,...,1), one process, 2026-11-29,
+#: load ~1-4): k = 4, eps = 0.25 (Dc = 144, 10,057,489 ball points, 96.6M box entries): the ball 0.87-1.3 s; a draw
+#: 2.8-3.3 s at n = 1e4 (the whole ball in R(n)), 0.21 s at n = 100, 0.13 s at n = 10; eps = 0.4: 0.48 s at n = 1e4
+#: (2.47M points); k = 3, n = 1e6, eps = 0.1: 0.04 s.  :func:`local_seconds` (the older fit, which the route rules
+#: keep) plans 33 s a draw at k = 4, eps = 0.25.
+LOCAL_DRAW_SECONDS = (1.5e-8, 2e-8, 3.5e-7)
+
+
+def draw_seconds(n: int, k: int, epsilon: float, setups: float = 1.0) -> float:
+    """Estimated seconds of ``setups`` local-search draws (:func:`~dpposterior.lattice.remap.local_bayes_search`) in
+    one process, from public n, k, eps (:data:`LOCAL_DRAW_SECONDS`): the ball built once, then per draw its points
+    filtered to R(n) and those in R(n) (at most ``min(|ball|, |R(n)|)``) weighed and searched."""
+    Dc = _radius(k, float(epsilon), 1e-12)
+    ball = float(sum(sphere_count(k, t) for t in range(Dc + 1)))
+    inside = min(ball, float(n_candidates(int(n), k)))
+    c_box, c_ball, c_in = LOCAL_DRAW_SECONDS
+    return c_box * k * float(2 * Dc + 1) ** (k - 1) + float(setups) * (c_ball * ball + c_in * inside)
+
+
 @lru_cache(maxsize=16)
 def corner_plan_sizes(n: int, k: int, epsilon: float, symmetric: bool = False) -> dict:
     """:func:`~dpposterior.lattice.corners.corner_sizes` (k = 3; ``symmetric``: the prior's
@@ -1155,7 +1176,7 @@ class LatticeMechanism(Mechanism):
         Dc = _radius(k, spec.epsilon, 1e-12)
         check_size(k * (2 * Dc + 1) ** (k - 1), 8 * 3, f"the lattice release's local search for k={k}, "
                    f"eps={spec.epsilon:g}")
-        _solve_limit(setups * local_seconds(k, spec.epsilon),
+        _solve_limit(draw_seconds(n, k, spec.epsilon, setups),
                      f"the lattice release's local search for k={k}, eps={spec.epsilon:g} ({setups:g} draws)")
 
     def solve_seconds(self, n: int, k: int, objective: str | None = None, epsilon: float | None = None) -> float:
@@ -1450,8 +1471,9 @@ class LatticeMechanism(Mechanism):
             self.check_draw(n, k, spec, PADDED_DRAWS, symmetric_corners(prior))
         except SizeError as exc:
             return Plan(task=Task.DRAW, route=route, what=what, refusal=str(exc))
-        sec = self.solve_seconds(n, k, spec.objective, spec.epsilon) if window else PADDED_DRAWS * local_seconds(
-            k, spec.epsilon)
+        sec = (self.solve_seconds(n, k, spec.objective, spec.epsilon) if window
+               else draw_seconds(n, k, spec.epsilon, PADDED_DRAWS) if not corners
+               else PADDED_DRAWS * local_seconds(k, spec.epsilon))
         if corners:
             sym = symmetric_corners(prior)
             return Plan(task=Task.DRAW, route=route, what=what, seconds=sec + corner_seconds(n, k, spec.epsilon, sym),
@@ -1601,7 +1623,7 @@ class LatticeMechanism(Mechanism):
             cut_estimate,
             filtered_estimate,
             filtered_sample,
-            reach_offsets,
+            reach_inside_count,
             reach_size,
         )
 
@@ -1631,7 +1653,9 @@ class LatticeMechanism(Mechanism):
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
                 c0 = np.full(k, n // k, dtype=np.int64)
                 c0[: n - int(c0.sum())] += 1
-                off = float(np.count_nonzero((c0[None, :] + reach_offsets(k, Dc)).min(axis=1) < 0))
+                # the region's offsets off R(n) at c0, counted (reach_inside_count: the same integer as enumerating
+                # reach_offsets(k, Dc), never held: 1.3e8 offsets at k = 4, eps = 0.25)
+                off = float(reach_size(k, Dc) - reach_inside_count(c0, Dc))
                 points = max(points, inside)
                 search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
                           else _certified_seconds(prior, points, n, k, eps))
