@@ -548,7 +548,8 @@ def filtered_estimate(prior: ArrayLike, n: int, epsilon: float, Dc: int) -> tupl
     # the filter keeps h = H(c0 + v, c0) where h <= 2 sum_t A_t min(h, h_t) (1 + 1e-9) + margin: as that over h does
     # not increase in h, an interval [0, h*], h* by bisection
     _, _, log_A, log_h = next(_descent_terms(a, n, epsilon, c0[None, :], Dc, SEARCH_SHARE))
-    A, h_t = np.exp(log_A[0]), np.exp(log_h[0])
+    with np.errstate(over="ignore"):  # an A_t past the float range keeps every h (hi_h = 1), as its inf compares
+        A, h_t = np.exp(log_A[0]), np.exp(log_h[0])
     lo_h, hi_h = 0.0, 1.0
     for _ in range(60):
         mid = 0.5 * (lo_h + hi_h)
