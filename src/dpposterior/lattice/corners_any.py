@@ -50,9 +50,9 @@ ascent from the uniform weights (:func:`certify_simplex_any`): within 1 % of the
 
 Errors (:func:`corner_errors_any`).  ``E(c) = sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` (bracket
 ``tail_bound(k, eps, We)``): :func:`.batched.window_errors_any` with the rest's outputs at every window point, then
-every ``c`` whose ball meets the translated ``F`` or an edge row (its two smaller counts within ``top + We`` of 0)
-recomputed term by term with the tables' rows.  The certificate bounds every remap of the release, so the edge table
-changes no step of its proof.
+at every table row ``z`` of the window (the translated ``F``, the edge rows) and every offset ``w`` with ``z - w`` in
+R(n) the difference of the row's term and the rest's added (:func:`_table_deltas`: the same sum in another order).
+The certificate bounds every remap of the release, so the edge table changes no step of its proof.
 """
 
 from __future__ import annotations
