@@ -749,12 +749,12 @@ def corner_sizes_any(n: int, k: int, epsilon: float, symmetric: bool = False) ->
 
 def edge_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
     """Peak bytes of the joint LP beyond the corner LP's (:data:`EDGE_LP_BYTES` per constrained data set x edge
-    variable); by orbits (:func:`edge_orbits`) its columns are the orbits, ``1 / k!`` of them, over the constraints it
-    keeps (``edge_sizes``' ``kept``).  Measured by orbits at Dir(1,1,1,1), eps = 1, n = 50: the whole process (the
-    solve and the errors) 470 MB resident, against ~1.0 GB the corner LP's term and this one plan."""
+    variable); by orbits (:func:`edge_orbits`) its columns are the orbits, ``1 / k!`` of them.  Measured by orbits at
+    Dir(1,1,1,1), eps = 1, n = 50: the whole process (the solve and the errors) 470 MB resident, against ~1.0 GB the
+    corner LP's term and this one plan."""
     size = edge_sizes(n, k, epsilon)
     if edge_orbits(n, k, epsilon, symmetric):
-        return EDGE_LP_BYTES * size["kept"] * size["variables"] / math.factorial(k)
+        return EDGE_LP_BYTES * size["constraints"] * size["variables"] / math.factorial(k)
     return EDGE_LP_BYTES * size["constraints"] * size["variables"]
 
 
@@ -788,12 +788,6 @@ EDGE_LP_BYTES = 130.0
 #: sets, 593 orbit variables), n = 20, 8.3 s (1,616; 607), n = 50, 15.6 s (2,834; 607), against 20.5 s and 57.9 s
 #: (n = 10, 20) without orbits; the fit (c1 = 7.6e-6 at n = 10, 6.0e-6 at n = 20) with a margin for load.
 EDGE_ORBIT_LP_SECONDS = (0.5, 1e-5)
-#: The joint LP by orbits is solved where its estimate (the whole LP, corner rows included: :func:`edge_seconds`) fits
-#: this many seconds: :data:`EDGE_WORST_SECONDS` plus what the corner LP alone is planned at where it is replaced (~27 s
-#: at eps = 1 from n = 20, ``CORNER_SECONDS_ANY``), so the release's plan stays within the default 45 s solve limit as
-#: before (a constant: the release's law depends on public n, k, eps only).  Dir(1,1,1,1), eps = 1: n = 50 planned
-#: 23.3 s (the constraints kept, ``edge_sizes``' ``kept``: 3,092 against 2,834 built).
-EDGE_ORBIT_WORST_SECONDS = 40.0
 
 
 def edge_sizes(n: int, k: int, epsilon: float) -> dict:
@@ -812,14 +806,8 @@ def edge_sizes(n: int, k: int, epsilon: float) -> dict:
     outputs = sum(sphere_count(k, t) for t in range(R_RADIUS + 1))
     corner = min(k * math.comb(depth + W + k - 1, k - 1), math.comb(n0 + k - 1, k - 1))
     edge = math.comb(k, 2) * (top + 1) ** (k - 2) * max(0, n0 - 2 * (top + 1))
-    # the edge data sets the LP keeps (edge_data_sets): per edge and small counts in [0, top], the second largest count
-    # from top + 1 to half the pair's sum, each within depth + 2 EDGE_LOW of top + 1 and every fourth past it
-    span = max(0, n0 // 2 - top)
-    near = depth + 2 * EDGE_LOW + 1
-    kept = math.comb(k, 2) * (top + 1) ** (k - 2) * (min(span, near) + max(0, span - near) // 4 + 1)
     return {"top": top, "variables": math.comb(k, 2) * side ** (k - 2) * outputs,
-            "constraints": min(corner + edge, math.comb(n0 + k - 1, k - 1)),
-            "kept": min(corner + kept, math.comb(n0 + k - 1, k - 1))}
+            "constraints": min(corner + edge, math.comb(n0 + k - 1, k - 1))}
 
 
 def edge_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
@@ -830,7 +818,7 @@ def edge_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> flo
     if edge_orbits(n, k, epsilon, symmetric):
         free = _free_rows(n, k, float(epsilon)) * sum(sphere_count(k, t) for t in range(R_RADIUS + 1))
         c0, c1 = EDGE_ORBIT_LP_SECONDS
-        return c0 + c1 * size["kept"] * (free + size["variables"]) / math.factorial(k)
+        return c0 + c1 * size["constraints"] * (free + size["variables"]) / math.factorial(k)
     return EDGE_LP_SECONDS * size["constraints"] * size["variables"]
 
 
@@ -850,8 +838,7 @@ def uses_edges(n: int, k: int, epsilon: float, symmetric: bool = False) -> int:
     # below n = depth + top + 2 every edge row lies in F (the corner rows come first): nothing to solve for
     if top == 0 or int(n) < default_depth(epsilon) + top + 2:
         return 0
-    share = EDGE_ORBIT_WORST_SECONDS if edge_orbits(n, k, epsilon, symmetric) else EDGE_WORST_SECONDS
-    return top if edge_seconds(n, k, epsilon, symmetric) <= share else 0
+    return top if edge_seconds(n, k, epsilon, symmetric) <= EDGE_WORST_SECONDS else 0
 
 
 def edge_top_any(epsilon: float) -> int:
