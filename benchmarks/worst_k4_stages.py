@@ -2,10 +2,11 @@
 
 The route ``lattice~worst`` past the window's LP (:func:`~dpposterior.lattice.corners_any.corner_errors_any` after
 :func:`~dpposterior.lattice.corners_any.cached_corner_remap_any`): the corner solve, the batched local search over
-R(n) by orbits (``search``), the offset sum over R(n) (``offset_sum``, :func:`.batched.window_errors_any`) and the
-data sets near the table recomputed (``recompute``: the rest of ``corner_errors_any``), each in CPU seconds of this
-process (``getrusage``), beside the parts :meth:`LatticeMechanism._corner_plan_any` plans for them (``corner``,
-``table + handed``, ``total``, ``recompute``).  ``--plan-only`` prints the plan's parts without running the route.
+R(n) by orbits (``search``), the offset sum over R(n) (``offset_sum``, :func:`.batched.window_errors_any`) and
+the terms at the tables' rows added as differences (``recompute``: the rest of ``corner_errors_any``), each in CPU
+seconds of this process (``getrusage``), beside the parts :meth:`LatticeMechanism._corner_plan_any` plans for them
+(``corner``, ``table + handed``, ``total``, ``recompute``).  ``--plan-only`` prints the plan's parts without running
+the route.
 
     python benchmarks/worst_k4_stages.py N EPS [--plan-only] [--out benchmarks/worst_k4_stages.json]
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import math
 import os
 import pathlib
 import resource
@@ -34,7 +34,7 @@ def cpu() -> float:
 
 def plan_parts(n: int, eps: float, k: int = 4) -> dict:
     """The parts of the corner route's plan at a symmetric prior, as ``_corner_plan_any`` adds them."""
-    from dpposterior.lattice.corners_any import default_depth
+    from dpposterior.lattice.corners_any import delta_terms
     from dpposterior.mechanisms import lattice as L
 
     W = L._radius(k, eps, L.LOCAL_ERROR_TOL)
@@ -42,13 +42,9 @@ def plan_parts(n: int, eps: float, k: int = 4) -> dict:
     table, handed = L.face_orbit_seconds(n, k, eps)
     offsets = L.ball_size(k, eps, L.LOCAL_ERROR_TOL)
     total = L.LOCAL_SUM_SECONDS * rows * offsets
-    near = min(rows, float(k * math.comb(default_depth(eps) + W + k - 1, k - 1)))
-    top = L.corner_plan_sizes(n, k, eps)["edge_top"]
-    if top:
-        near = min(rows, near + L.edge_data_set_count(n, k, top + W))
-    recompute = offsets * (L.RECOMPUTE_SECONDS[0] * near * (L.RECOMPUTE_EDGE_FACTOR if top else 1.0)
-                           + L.RECOMPUTE_SECONDS[1])
-    corner = L.corner_seconds(n, k, eps)
+    top = L.corner_plan_sizes(n, k, eps, True)["edge_top"]
+    recompute = L.DELTA_SECONDS * delta_terms(n, k, eps, W, top)  # the tables' rows' terms, as differences
+    corner = L.corner_seconds(n, k, eps, True)
     parts = {"corner": corner, "search (table + handed)": table + handed, "offset_sum": total,
              "recompute": recompute}
     parts["sum"] = sum(parts.values())

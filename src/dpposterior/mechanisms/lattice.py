@@ -275,17 +275,14 @@ CORNER_BYTES = 150.0
 #: 2026-11-28, load 25-28): eps = 2, n = 20: 1.1 s (1.4e6 entries estimated); eps = 1, n = 20: 10.9 s (6.6e6); the fit
 #: ``7e-10 x^1.5``; eps = 1 at n = 10,000 (n_ref = 88, 6.8e6 entries): 34.6 s with its fixed rows' searches, so 2x.
 CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
-#: Seconds of the k = 4 corner errors' recomputation near the table: per offset, a constant (the data sets near the
-#: table collected) and a share per data set recomputed (every (offset, data set) term in blocks, keys read off the
-#: window's grid; measured 2026-11-28 at load ~7, 24,739 offsets at eps = 1: n = 10, 286 data sets, 1.07 s; n = 20,
-#: 1,771 data sets, 3.2 s; 2,869 offsets at eps = 2: n = 20, 1,610, 0.46 s; n = 50, 1,820, 0.61 s; 2026-11-29 at load
-#: ~15: eps = 1, n = 50, 10,400 data sets, 13.4 s: the fit ~2x above the last).  Before the blocks (one offset at a
-#: time): (1.5e-6, 2e-4), ~69 s at eps = 1, n = 20.
-RECOMPUTE_SECONDS = (1e-7, 4e-5)
-#: The recomputation's cost per (data set, offset) with the edge table (its lookup at every offset) over without it
-#: (measured one offset at a time, before the blocks: eps = 1, n = 20, all 1,771 data sets, 117 s against 66.5 s, load
-#: 5-6; kept for the blocks: the whole plan at eps = 1, n = 10 states 21.1 s and took 20.2 CPU s with them).
-RECOMPUTE_EDGE_FACTOR = 1.8
+#: Seconds per (table row, offset) term of the k = 4 corner errors' differences at the tables' rows
+#: (:func:`~dpposterior.lattice.corners_any.corner_errors_any`, ``delta``: the rest's loss and the row's outputs of
+#: positive probability, a rank read off a grid, a weighted bincount), against
+#: :func:`~dpposterior.lattice.corners_any.delta_terms`' upper end.  Measured (CPU s, Dir(1,1,1,1), eps = 1, the edge
+#: table by orbits, 2026-11-29, load ~12): see docs/lattice.md, "The errors by the tables' differences".
+DELTA_SECONDS = 2e-7
+#: Bytes per term of a block of the differences (the offsets' mask, the data sets as int64 k-vectors, their losses).
+DELTA_BYTES = 128.0
 
 
 def edge_data_set_count(n: int, k: int, x: int) -> int:
@@ -1266,9 +1263,9 @@ class LatticeMechanism(Mechanism):
         the batched local search over R(n) (its table, and the face points it leaves: :func:`face_seconds`; at a
         ``symmetric`` prior one point per orbit, :func:`face_orbit_seconds`: the same route, whose search takes the
         orbits wherever the prior is symmetric, so its name and its refusals read as before), the
-        offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the recomputation of the data sets
-        whose ball meets the table (:data:`RECOMPUTE_SECONDS`)."""
-        from ..lattice.corners_any import default_depth, inner_radius
+        offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the terms at the tables' rows added as
+        differences (:func:`~dpposterior.lattice.corners_any.delta_terms`, :data:`DELTA_SECONDS`)."""
+        from ..lattice.corners_any import BLOCK_ENTRIES, delta_terms
 
         eps = spec.epsilon
         W = _radius(k, eps, LOCAL_ERROR_TOL)
@@ -1280,26 +1277,21 @@ class LatticeMechanism(Mechanism):
             handed = face_seconds(n, k, eps)
         offsets = ball_size(k, eps, LOCAL_ERROR_TOL)
         total = LOCAL_SUM_SECONDS * rows * offsets
-        # the data sets recomputed lie within W of a table point z (n - max z <= depth): d(c, z) is the sum of the
-        # negative parts of c - z, at least z_j - c_j at z's largest count j, so n - c_j <= depth + W; at most
-        # k C(depth + W + k - 1, k - 1) of them (Dir(1,1,1,1), eps = 1, n = 50: 10,400, every one recomputed)
-        near = min(rows, float(k * math.comb(default_depth(eps) + W + k - 1, k - 1)))
+        # the terms at the tables' rows, added as differences to the rest's sum (corner_errors_any's delta route):
+        # every table row in the window against its offsets inside R(n) (delta_terms, an upper end)
         top = corner_plan_sizes(n, k, eps, symmetric)["edge_top"]
-        if top:  # with the edge table: every data set whose k - 2 smaller counts lie within top + W of 0, and a lookup
-            near = min(rows, near + edge_data_set_count(n, k, top + W))
-        recompute = offsets * (RECOMPUTE_SECONDS[0] * near * (RECOMPUTE_EDGE_FACTOR if top else 1.0)
-                               + RECOMPUTE_SECONDS[1])
+        delta = DELTA_SECONDS * delta_terms(n, k, eps, W, top)
         corner = corner_seconds(n, k, eps, symmetric)
         side = float(n + k * W + 1)
-        # the data sets whose ball meets the table: each table point plus every offset, as int64 k-vectors, and a copy
-        # (k = 4, eps = 0.25: 560 points x 1,378,399 offsets, 23 GiB, took a pipeline job to the OOM killer)
-        points = float(k * math.comb(default_depth(eps) + (k - 1) * inner_radius(eps) + k - 1, k - 1))
-        memory = max(16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * 2**20,
-                     corner_bytes(n, k, eps, symmetric), 16.0 * k * points * offsets)
-        return Plan(task=Task.ERRORS, route="corner remap", what=what, seconds=table + handed + total + recompute
+        # the window, its grid and the rest's table; the solve; a block of the differences (BLOCK_ENTRIES terms: the
+        # mask, the data sets and the losses, DELTA_BYTES each) and the ranks' grid
+        memory = max(16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * 2**20
+                     + DELTA_BYTES * BLOCK_ENTRIES + 8.0 * (n + 1.0) ** (k - 1),
+                     corner_bytes(n, k, eps, symmetric))
+        return Plan(task=Task.ERRORS, route="corner remap", what=what, seconds=table + handed + total + delta
                     + corner, memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
                     costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed + corner),
-                           ("DPPOSTERIOR_MAX_PAIRS", (total + recompute) * PAIRS_PER_SECOND)), advice="use a smaller n")
+                           ("DPPOSTERIOR_MAX_PAIRS", (total + delta) * PAIRS_PER_SECOND)), advice="use a smaller n")
 
     def corner_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~worst`` where its draws read the corner remap (k = 3, 4), for every c of R(n), as a
