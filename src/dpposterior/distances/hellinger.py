@@ -252,10 +252,10 @@ class HellingerGrid:
         if near.any():
             acc = np.empty_like(h)
             step = max(1, SERIES_BLOCK // width)  # rows per pass: the series' arrays stay in the core's cache
+            tables = [np.lib.stride_tricks.sliding_window_view(psi[term], width) for term in range(SERIES_TERMS)]
             for r0 in range(0, B, step):
                 sl = slice(r0, r0 + step)
-                acc[sl] = _even_series(h[sl], (_windows(psi[term], width, start[sl])
-                                                for term in range(SERIES_TERMS)))
+                acc[sl] = _even_series(h[sl], (w[start[sl]] for w in tables))
             first = np.argmax(near, axis=1)
             count = near.sum(axis=1)
             if np.array_equal(near, (np.arange(width)[None, :] >= first[:, None])
