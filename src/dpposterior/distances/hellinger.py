@@ -56,9 +56,11 @@ def _even_series(h: NDArray[np.float64], coefs) -> NDArray[np.float64]:
     h2 = h * h
     power = np.ones_like(h)
     out = np.zeros_like(h)
-    for coef in coefs:
-        power = power * h2
-        out -= power * coef
+    term = np.empty_like(out)
+    for coef in coefs:  # the same operations as ``power = power * h2; out -= power * coef``, in place
+        np.multiply(power, h2, out=power)
+        np.multiply(power, coef, out=term)
+        out -= term
     return out
 
 
@@ -184,6 +186,22 @@ def _log_bc_rounding(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[
     return _gap_rounding(p, q).sum(axis=-1) + _gap_rounding(p.sum(axis=-1), q.sum(axis=-1))
 
 
+#: Entries of the midpoint series evaluated per pass in :meth:`HellingerGrid.rows` (its ~6 arrays of them fit
+#: a core's cache; the same operations per entry in any block).
+SERIES_BLOCK = 16_384
+
+
+def _windows(table: NDArray[np.float64], width: int, starts: NDArray[np.int64]) -> NDArray[np.float64]:
+    """``table[starts[b] + w]`` for w = 0..width-1, ``(B, width)``: a view when the starts step by one, else a copy."""
+    view = np.lib.stride_tricks.sliding_window_view(table, width)
+    if starts.size > 1 and starts[-1] - starts[0] == starts.size - 1 and np.all(np.diff(starts) == 1):
+        return view[int(starts[0]):int(starts[-1]) + 1]
+    if starts.size > 1 and starts[0] - starts[-1] == starts.size - 1 and np.all(np.diff(starts) == -1):
+        s0 = int(starts[-1])
+        return view[s0:s0 + starts.size][::-1]
+    return view[starts]
+
+
 class HellingerGrid:
     """Fast ``ln BC(BI(c), Dir(a + m))`` for many data sets ``c`` and candidates ``m`` of one size n.
 
@@ -191,7 +209,8 @@ class HellingerGrid:
     ``c_i + m_i`` and ``c_i - m_i`` only, so lnGamma and the polygammas of the series
     are tabulated once on the half-integer grid ``a_i + s/2, s = 0..2n`` and every
     evaluation becomes table look-ups.  Agrees with :func:`log_bhattacharyya` to
-    rounding (tested).  Memory: ``(2n+1) * k * (1 + SERIES_TERMS) * 8`` bytes.
+    rounding (tested).  Memory: ``(2n+1) * k * (1 + SERIES_TERMS) * 8`` bytes, and once :meth:`rows` has run
+    ``(3n+3) * k * (1 + SERIES_TERMS) * 8`` more (its padded copies).
     """
 
     def __init__(self, prior: ArrayLike, n: int):
@@ -202,36 +221,65 @@ class HellingerGrid:
         self.mid = grid
         # psi^(2j-1)(a_i + s/2) * coefficient, shape (terms, k, 2n+1)
         self.psi = np.stack(_series_coefs(grid))
+        self._pad: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None  # rows' window tables, when first asked
 
     def rows(self, i: int, ci: ArrayLike) -> NDArray[np.float64]:
         """``J(a_i + c_i, a_i + x)`` for every x = 0..n: ``(B,)`` counts of coordinate i -> ``(B, n+1)``.
 
-        ``lnGamma(a_i + (c_i + x)/2)`` over x is a contiguous window of the table, so only the
-        few entries that need the midpoint series are gathered.
+        ``lnGamma(a_i + (c_i + x)/2)`` over x is a contiguous window of the table, and so are the few entries
+        that need the midpoint series (an interval of x per row), so both are read as windows of the tables.
+        Every entry is the same float operations as gathering the entries one by one, bit for bit (tested).
         """
         ci = np.asarray(ci, dtype=np.int64).reshape(-1)
         lg = self.lgamma[i]
         n, a = self.n, float(self.prior[i])
-        j = np.lib.stride_tricks.sliding_window_view(lg, n + 1)[ci]  # lg[c + x], a copy
-        j -= 0.5 * (lg[2 * ci][:, None] + lg[0::2][None, :])
+        B = ci.size
+        # j = lg[c + x] - 0.5 (lg[2c] + lg[2x]), into one array
+        j = np.add(lg[2 * ci][:, None], lg[0::2][None, :])
+        j *= 0.5
+        np.subtract(_windows(lg, n + 1, ci), j, out=j)
         # |h| <= THRESHOLD * mid is an interval of x per row (linear inequalities): evaluate the
         # series on a window one wider than it, with the exact test deciding inside.
         t = SERIES_THRESHOLD
         lo = np.clip(np.floor(((1 - t) * ci - 2 * t * a) / (1 + t)).astype(np.int64) - 1, 0, n)
         hi = np.clip(np.ceil(((1 + t) * ci + 2 * t * a) / (1 - t)).astype(np.int64) + 1, 0, n)
         width = int((hi - lo).max()) + 1
-        xw = lo[:, None] + np.arange(width)[None, :]
-        inside = xw <= hi[:, None]
-        xw = np.minimum(xw, n)
-        sw = ci[:, None] + xw
+        xw = lo[:, None] + np.arange(width)[None, :]  # x = lo..lo + width - 1; past hi: outside (read, discarded)
+        start = ci + lo                                # s = c + x at the window's first x
         h = 0.5 * (xw - ci[:, None])
-        near = inside & (np.abs(h) <= t * self.mid[i][sw])
+        mid, psi = self._padded(i)
+        near = (xw <= hi[:, None]) & (np.abs(h) <= t * _windows(mid, width, start))
         if near.any():
-            sn = sw[near]
-            acc = _even_series(h[near], (self.psi[term, i][sn] for term in range(SERIES_TERMS)))
-            rows = np.broadcast_to(np.arange(ci.size)[:, None], near.shape)[near]
-            j[rows, xw[near]] = acc
+            acc = np.empty_like(h)
+            step = max(1, SERIES_BLOCK // width)  # rows per pass: the series' arrays stay in the core's cache
+            tables = [np.lib.stride_tricks.sliding_window_view(psi[term], width) for term in range(SERIES_TERMS)]
+            for r0 in range(0, B, step):
+                sl = slice(r0, r0 + step)
+                acc[sl] = _even_series(h[sl], (w[start[sl]] for w in tables))
+            first = np.argmax(near, axis=1)
+            count = near.sum(axis=1)
+            if np.array_equal(near, (np.arange(width)[None, :] >= first[:, None])
+                              & (np.arange(width)[None, :] < (first + count)[:, None])):
+                for b in np.flatnonzero(count):  # each row's near entries: one interval of x
+                    f, m = int(first[b]), int(count[b])
+                    x0 = int(lo[b]) + f
+                    j[b, x0:x0 + m] = acc[b, f:f + m]
+            else:  # pragma: no cover - the test is monotone in x; kept for rounding at the interval's ends
+                rows = np.broadcast_to(np.arange(B)[:, None], near.shape)[near]
+                j[rows, xw[near]] = acc[near]
         return np.minimum(j, 0.0, out=j)
+
+    def _padded(self, i: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Coordinate i's ``mid`` and series tables, extended past ``s = 2n`` by n + 2 finite entries, so that a
+        row's window of :meth:`rows` may run past the grid (entries there are outside the window's interval)."""
+        if self._pad is None:
+            extra = self.n + 2
+            mid = np.concatenate([self.mid, self.prior[:, None] + 0.5 * np.arange(2 * self.n + 1, 2 * self.n + 1 + extra)],
+                                 axis=1)
+            psi = np.concatenate([self.psi, np.repeat(self.psi[:, :, -1:], extra, axis=2)], axis=2)
+            self._pad = (mid, psi)
+        mid, psi = self._pad
+        return mid[i], psi[:, i]
 
     def log_bc(self, counts: ArrayLike, cands: ArrayLike) -> NDArray[np.float64]:
         """``ln BC`` for every pair: counts ``(B, k)`` x candidates ``(N, k)`` -> ``(B, N)``.

@@ -78,6 +78,14 @@ def clamped_log_pmf_rows(tables: tuple[NDArray, NDArray, NDArray], counts: Array
     m = np.asarray(cands, dtype=np.int64)
     n = int(m[0].sum())
     k = m.shape[1]
+    if k == 2 and n > 0 and m.shape[0] == n + 1 and m[0, 0] == 0 and np.all(np.diff(m[:, 0]) == 1):
+        # R(n) at k = 2 (m_1 = 0..n, R_1 = n): row c is point[m - c + n + 1], a window of the table, with its two
+        # clamped ends; ``+ 0.0`` as the sum below (0.0 + cell) does, so the same bits
+        out = np.lib.stride_tricks.sliding_window_view(point, n + 1)[n + 1 - c[:, 0]]
+        out[:, 0] = lower[c[:, 0] + n + 1]
+        out[:, n] = upper[2 * n + 1 - c[:, 0]]
+        out += 0.0
+        return out
     out = np.zeros((c.shape[0], m.shape[0]))
     remaining = np.full(m.shape[0], n, dtype=np.int64)
     for i in range(k - 1):
