@@ -6,7 +6,8 @@ optima, the k = 2 bound as the average's floor, the worst case's corner blocks a
 :func:`dpposterior.yardstick.block_bounds`; ``--tune-allocator``: the command's allocator settings first) in one
 process, and records per stage its CPU seconds (``resource.getrusage``) and its peak resident memory (``VmHWM`` of
 ``/proc/self/status``, reset before each stage by writing 5 to ``/proc/self/clear_refs``; Linux only), with each
-stage's planned seconds beside it.
+stage's planned seconds beside it.  Rows whose errors one pass computes (``RowPlan.pass_with``) are one stage,
+planned at that pass's plan.
 
     python benchmarks/compare_stages.py --prior 1,1,1 --n 1000 --epsilon 0.5 [--out FILE.json]
 
@@ -96,11 +97,18 @@ def main(argv: list[str] | None = None) -> None:
         plans = ranking.plan_compare(a, n, eps)
     errors: dict = {}
     rows = []
+    done = set()
     for rp in plans:
-        if rp.left_out or rp.same_as:  # a row that is an earlier row's release copies its numbers
+        if rp.left_out or rp.same_as or rp.variant.label in done:  # a copy of an earlier row, or run in its pass
             continue
-        with st(f"row {rp.variant.label} ({rp.plan.route})", rp.plan.seconds):
-            got = ranking.compare_rows(a, n, eps, DEFAULT_DELTA, [rp], errors=errors)
+        if getattr(rp, "pass_with", ()):  # rows whose errors one pass computes: one stage, the pass's plan
+            members = [p for p in plans if p.variant.label in rp.pass_with]
+            with st(f"pass {'+'.join(rp.pass_with)} ({rp.plan.route})", rp.pass_plan.seconds):
+                got = ranking.compare_rows(a, n, eps, DEFAULT_DELTA, members, errors=errors)
+            done.update(rp.pass_with)
+        else:
+            with st(f"row {rp.variant.label} ({rp.plan.route})", rp.plan.seconds):
+                got = ranking.compare_rows(a, n, eps, DEFAULT_DELTA, [rp], errors=errors)
         rows += got
     lp = yardstick.lp_optima(a, n, eps, {r["release"] for r in rows if "error" not in r}) if a.size >= 3 else {}
     used = sum(r.plan.seconds for r in plans if not r.left_out and not r.same_as)

@@ -220,24 +220,38 @@ def expected_errors(mechanism, prior: ArrayLike, n: int, *, measure: str | None 
     return errors_of(params, a, n, measure, admit(params.mechanism.plan(Task.ERRORS, params, a, n, measure=measure)))
 
 
+def _direct(params: ReleaseSpec, a: NDArray[np.float64], n: int, measure: str, out) -> ExpectedErrors:
+    """:class:`ExpectedErrors` of a direct route's result (errors over R(n), or a :class:`Bracket`)."""
+    mech = params.mechanism
+    cal = mech.calibration(a, n, params)
+    if isinstance(out, Bracket):
+        counts, expected, tail = out.counts, out.low, out.tail
+    else:
+        counts, expected, tail = candidates(n, a.size), out, 0.0
+    pred = np.exp(log_prior_predictive(a, counts))
+    w = int(np.argmax(expected))
+    return ExpectedErrors(
+        mechanism=mech.label(params), epsilon=params.epsilon, counts=counts, expected=expected,
+        predictive=pred, worst=float(expected[w]), worst_counts=counts[w].tolist(),
+        average=float(np.dot(pred, expected) / pred.sum()), calibration=cal, distance=params.distance,
+        measure=measure, tail=tail)
+
+
+def errors_of_pass(members: list, a: NDArray[np.float64], n: int, measure: str) -> list[ExpectedErrors]:
+    """Run one shared pass (:meth:`~dpposterior.mechanisms.Mechanism.shared_errors` of the first member's entry)
+    for ``members`` (``[(plan, spec), ...]``, one :meth:`~dpposterior.mechanisms.Mechanism.errors_pass` key):
+    each member's :func:`errors_of`, the same values."""
+    outs = members[0][1].mechanism.shared_errors(members, a, n)
+    return [_direct(spec, a, n, measure, out) for (_, spec), out in zip(members, outs)]
+
+
 def errors_of(params: ReleaseSpec, a: NDArray[np.float64], n: int, measure: str, plan: Plan) -> ExpectedErrors:
     """Run an admitted plan of the expected errors (:func:`expected_errors`, whose inputs are validated): nothing is
     checked or planned again here."""
     mech = params.mechanism
-    cal = mech.calibration(a, n, params)
     if plan.route not in ROWS_ROUTES:
-        out = mech.direct_errors(plan, a, n, params, measure)
-        if isinstance(out, Bracket):
-            counts, expected, tail = out.counts, out.low, out.tail
-        else:
-            counts, expected, tail = candidates(n, a.size), out, 0.0
-        pred = np.exp(log_prior_predictive(a, counts))
-        w = int(np.argmax(expected))
-        return ExpectedErrors(
-            mechanism=mech.label(params), epsilon=params.epsilon, counts=counts, expected=expected,
-            predictive=pred, worst=float(expected[w]), worst_counts=counts[w].tolist(),
-            average=float(np.dot(pred, expected) / pred.sum()), calibration=cal, distance=params.distance,
-            measure=measure, tail=tail)
+        return _direct(params, a, n, measure, mech.direct_errors(plan, a, n, params, measure))
+    cal = mech.calibration(a, n, params)
     rows = mech.rows(a, n, params)
     grid = DistanceGrid(a, n, measure)
     cands = rows.cands

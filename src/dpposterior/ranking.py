@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .accuracy import errors_of
+from .accuracy import errors_of, errors_of_pass
 from .distances import DEFAULT_DISTANCE, get_distance
 from .errors import InputError, SizeError
 from .limits import Plan, Task, duration_text, limit_setting
@@ -58,6 +58,14 @@ class RowPlan:
     #: the label of an earlier row that is the same release (:meth:`~dpposterior.mechanisms.Mechanism.release_key`):
     #: its numbers are copied, nothing is computed again
     same_as: str = ""
+    #: the labels of the rows whose errors one pass computes together with this row's (:meth:`~dpposterior.mechanisms.
+    #: Mechanism.errors_pass`: the same losses, each row its own weights), in row order, the first running it; () when
+    #: this row runs alone
+    pass_with: tuple[str, ...] = ()
+    #: that pass's plan (:meth:`~dpposterior.mechanisms.Mechanism.plan_shared_errors`): the cost of what runs.  The
+    #: total limit and the yardstick's share still reckon each row at its own ``plan`` (a shared pass changes no
+    #: row's admission and no bound, only the seconds spent)
+    pass_plan: Plan | None = None
 
 
 #: The share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` the rows may take at k >= 3 (:func:`plan_compare`); the rest is
@@ -106,6 +114,7 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
             "raise it)"))
     left = {r.variant.label: r.left_out for r in out if not r.same_as}
     out = [replace(r, left_out=r.left_out or left[r.same_as]) if r.same_as else r for r in out]
+    out = _shared_passes(a, n, out)
     if all(r.left_out for r in out):
         planned = [r for r in out if r.plan is not None and not r.plan.refusal]
         if not planned:
@@ -114,6 +123,31 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
         raise SizeError(f"compare for k={k}, n={n}: no release fits its limits; the cheapest, "
                         f"{cheapest.variant.label}: {cheapest.left_out}")
     return out
+
+
+def _shared_passes(a, n: int, rows: list[RowPlan]) -> list[RowPlan]:
+    """The admitted rows (not copies) whose entries give one :meth:`~dpposterior.mechanisms.Mechanism.errors_pass`
+    key, two or more, marked to run in one pass (``pass_with``, ``pass_plan``) where that pass's plan fits the
+    limits; else each runs alone, as planned."""
+    groups: dict = {}
+    for r in rows:
+        if r.left_out or r.same_as:
+            continue
+        key = r.spec.mechanism.errors_pass(r.plan, a, n, r.spec)
+        if key is not None:
+            groups.setdefault(key, []).append(r)
+    marked = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        plan = members[0].spec.mechanism.plan_shared_errors([(r.plan, r.spec) for r in members], a, n)
+        if plan.refused():
+            continue
+        labels = tuple(r.variant.label for r in members)
+        for r in members:
+            marked[r.variant.label] = (labels, plan)
+    return [replace(r, pass_with=marked[r.variant.label][0], pass_plan=marked[r.variant.label][1])
+            if r.variant.label in marked and not r.same_as else r for r in rows]
 
 
 def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans: list[RowPlan] | None = None,
@@ -128,7 +162,8 @@ def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans:
     label (for :func:`compare_yardstick`)."""
     plans = plan_compare(a, n, epsilon, delta, distance) if plans is None else plans
     measure = get_distance(distance).name
-    out, done = [], {}
+    out, done, passed = [], {}, {}
+    by_label = {rp.variant.label: rp for rp in plans}
     for rp in plans:
         v = rp.variant
         ce, cd = v.claimed(epsilon, delta)
@@ -139,7 +174,21 @@ def compare_rows(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA, plans:
             out.append(row)
             continue
         try:
-            e = done[rp.same_as] if rp.same_as else errors_of(rp.spec, a, n, measure, rp.plan)
+            if rp.same_as:
+                e = done[rp.same_as]
+            elif rp.pass_with:
+                if v.label not in passed:  # the first row of the pass runs it for every row of it
+                    members = [by_label[label] for label in rp.pass_with]
+                    try:
+                        got = errors_of_pass([(m.plan, m.spec) for m in members], a, n, measure)
+                    except InputError as exc:
+                        got = [exc] * len(members)
+                    passed.update(zip(rp.pass_with, got))
+                e = passed[v.label]
+                if isinstance(e, InputError):
+                    raise e
+            else:
+                e = errors_of(rp.spec, a, n, measure, rp.plan)
         except InputError as exc:
             row["error"] = " ".join(str(exc).split())
         except KeyError:  # the earlier row it shares refused while it ran

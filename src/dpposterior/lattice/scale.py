@@ -618,3 +618,250 @@ def lattice_work(n: int, k: int, epsilon: float, tol: float = DEFAULT_TOL) -> in
     """Loss evaluations of :func:`lattice_errors` (offsets times ``|R(n)|``), from public n, k and eps."""
     offs, _, _ = lattice_offsets(k, epsilon, tol)
     return len(offs) * n_candidates(n, k)
+
+
+# ---------------------------------------------------------------------------------------------
+# several sequential clamps in one pass (the same boundary rule, several noise laws)
+
+
+def _factor_layout(k: int, log_point: ArrayLike, tol: float) -> dict:
+    """The offsets of :func:`clamped_errors_by_factors` for one noise law, grouped and ordered as it orders them
+    (by the prefix's sum, then lexicographically), with its block sizes ``step`` and ``chunk``."""
+    offs, w, tail = clamp_offsets(log_point, k, tol, FACTOR_STEP)
+    if len(offs) > FACTOR_MAX_OFFSETS:
+        raise InputError(f"the factor route takes at most {FACTOR_MAX_OFFSETS:.0e} noise offsets (its rounding margin), "
+                         f"got {len(offs):.2e}: use a wider bracket")
+    offs, w, starts, stops = _prefix_group_arrays(offs, w, k)
+    order = np.argsort(-offs[starts, : k - 2].sum(axis=1), kind="stable")
+    starts, stops = starts[order], stops[order]
+    rd = int(np.abs(offs[:, k - 2]).max(initial=0))
+    rp = int(np.abs(offs[:, : k - 2]).sum(axis=1).max(initial=0))
+    width = int((stops - starts).max())
+    shifts = (2 * rp + 1) * (2 * rd + 1)
+    step = max(1, min(FACTOR_BLOCK_ENTRIES // width, FACTOR_SHIFT_ENTRIES // shifts))
+    return dict(offs=offs, w=w, tail=tail, starts=starts, stops=stops, rd=rd, rp=rp, step=step,
+                chunk=max(1, FACTOR_GROUP_ENTRIES // step), count=len(offs))
+
+
+def shared_factor_pass(k: int, log_points: list, tol: float) -> bool:
+    """Whether :func:`clamped_errors_by_factors_shared` computes these laws in one pass (else it runs
+    :func:`clamped_errors_by_factors` once per law): each law's blocks are the same (``step``) and each law's groups
+    fit one chunk, so every law's sums are taken in the order of its own run."""
+    lay = [_factor_layout(k, lp, tol) for lp in log_points]
+    return len({d["step"] for d in lay}) == 1 and all(len(d["starts"]) <= d["chunk"] for d in lay)
+
+
+def clamped_errors_by_factors_shared(prior: ArrayLike, n: int, log_points: list, tol: float = DEFAULT_TOL,
+                                     block_entries: int = FACTOR_BLOCK_ENTRIES) -> list[Bracket]:
+    """:func:`clamped_errors_by_factors` of several noise laws of the sequential clamp (one :class:`Bracket` per
+    ``log_points[j]``, each the same floats as that function's own call), their products shared.
+
+    The loss of an offset at a data set does not depend on the law (the boundary rule and the tables ``F_i`` are
+    the same): only the weights do.  So the groups of every law (the offsets sharing the first ``k - 2``
+    coordinates) are taken together, by prefix: the head clamps, the band products and, per group, the block
+    ``sqrt(1 - BC)`` over the hull of the laws' intervals of ``d`` are computed once, and each law adds its own
+    weights times the rows of that block over its own interval, in the order of its own run (its groups in its own
+    order, each correction summed over its own groups as one ``bincount``, the same shapes): the same operations on
+    the same floats as :func:`clamped_errors_by_factors` for that law alone.  Where the laws' blocks differ (their
+    ``step``) or a law's groups take more than one chunk (:func:`shared_factor_pass`), each law runs alone."""
+    a, n = _check(prior, n)
+    k = a.size
+    if not shared_factor_pass(k, log_points, tol):
+        return [clamped_errors_by_factors(a, n, lp, tol, block_entries) for lp in log_points]
+    lay = [_factor_layout(k, lp, tol) for lp in log_points]
+    if block_entries != FACTOR_BLOCK_ENTRIES:
+        return [clamped_errors_by_factors(a, n, lp, tol, block_entries) for lp in log_points]
+    R = candidates(n, k)
+    margin = factor_margin(k)
+    step = lay[0]["step"]
+    rd = max(d["rd"] for d in lay)
+    rp = max(d["rp"] for d in lay)
+    rb = rd + rp
+    n1 = n + 1
+    # the union's groups: one per prefix, in the order of the prefixes' sum then lexicographic (every law's own
+    # order is this order restricted to its prefixes); its interval the hull of the laws' intervals
+    prefixes = {}
+    for j, d in enumerate(lay):
+        for t, (s0, s1) in enumerate(zip(d["starts"].tolist(), d["stops"].tolist())):
+            key = tuple(d["offs"][s0, : k - 2].tolist())
+            prefixes.setdefault(key, []).append((j, t, int(d["offs"][s0, k - 2]), s1 - s0))
+    keys = sorted(prefixes, key=lambda p: (-sum(p), p))
+    G = len(keys)
+    P = np.array(keys, dtype=np.int32).reshape(G, k - 2)
+    S = -P.sum(axis=1)
+    U_LO = np.array([min(e[2] for e in prefixes[p]) for p in keys], dtype=np.int32)
+    U_HI = np.array([max(e[2] + e[3] - 1 for e in prefixes[p]) for p in keys], dtype=np.int32)
+    width = int((U_HI - U_LO + 1).max())
+    # per law: its groups' places in the union (in its own order), and its arrays as its own run builds them
+    laws = []
+    for j, d in enumerate(lay):
+        where = {}
+        for u, p in enumerate(keys):
+            for jj, t, _, _ in prefixes[p]:
+                if jj == j:
+                    where[t] = u
+        idx = np.array([where[t] for t in range(len(d["starts"]))], dtype=np.int64)
+        if np.any(np.diff(idx) <= 0):  # pragma: no cover - the union's order restricts to each law's own
+            raise AssertionError("a law's groups out of the union's order")
+        starts, stops, w = d["starts"], d["stops"], d["w"]
+        D_LO = d["offs"][starts, k - 2].astype(np.int32)
+        WID = (stops - starts).astype(np.int32)
+        cws = [np.r_[0.0, np.cumsum(w[s0:s1])] for s0, s1 in zip(starts.tolist(), stops.tolist())]
+        CB = np.r_[0, np.cumsum([c.size for c in cws])[:-1]].astype(np.int64)
+        CW = np.concatenate(cws)
+        laws.append(dict(idx=idx, D_LO=D_LO, WID=WID, D_HI=D_LO + WID - 1, CB=CB, CW=CW, TOT=CW[CB + WID],
+                         wgs=[w[s0:s1] for s0, s1 in zip(starts.tolist(), stops.tolist())], G=len(starts),
+                         S=S[idx], acc=np.zeros(len(R)), inv={int(u): t for t, u in enumerate(idx.tolist())}))
+    check_size(k * n1 * n1 + 4 * n1 * (2 * rb + 1) + (2 * rp + 1) * (2 * rd + 1) * step + 8 * block_entries
+               + 16 * G * step * (1 + len(lay)), 8, f"the Bhattacharyya factor tables for k={k}, n={n}")
+    grid = HellingerGrid(a, n)
+    all_c = np.arange(n1)
+    flat = []
+    for i in range(k):
+        f = grid.rows(i, all_c)
+        np.exp(f, out=f)
+        flat.append(f.ravel())
+    cols = np.arange(-rd, rd + 1)
+    m = all_c[:, None] + cols[None, :]
+    A = np.where((m >= 0) & (m <= n), flat[k - 2][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
+    cols = np.arange(-rb, rb + 1)
+    m = all_c[:, None] - cols[None, :]
+    Bt = np.where((m >= 0) & (m <= n), flat[k - 1][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
+    AT, BtT = np.ascontiguousarray(A.T), np.ascontiguousarray(Bt.T)
+    Fx, Fy = flat[k - 2], flat[k - 1]
+    buf = np.empty(width * step)
+    T = 2 * rp + 1
+    for lo in range(0, len(R), step):
+        cb = R[lo:lo + step].astype(np.int32)
+        B = len(cb)
+        x, y = cb[:, k - 2], cb[:, k - 1]
+        xb, yb = x * n1, y * n1
+        AxT, BtY = AT[:, x], BtT[:, y]
+        PT = np.empty((2 * rp + 1, 2 * rd + 1, B))
+        for t in range(2 * rp + 1):
+            np.multiply(AxT, BtY[rb - rd - (t - rp):rb + rd - (t - rp) + 1], out=PT[t])
+        win = np.lib.stride_tricks.sliding_window_view(BtT[:, y].T, 2 * rd + 1, axis=1)
+        PR = A[x][:, None, :] * win[:, ::-1, :]
+        PR2 = PR.reshape(B * T, 2 * rd + 1)
+        cols_b = [cb[:, i].copy() for i in range(k - 2)]
+        base_b = [c * n1 for c in cols_b]
+        neg_x, y1, x_y = -x, y + 1, x + y
+        Fx0, Fy0 = Fx[xb], Fy[yb]
+        # the head clamps of every prefix against every row, once for all laws
+        mi = cols_b[0][None, :] + P[:, 0, None]
+        np.maximum(mi, 0, out=mi)
+        np.minimum(mi, n, out=mi)
+        rem_u = n - mi
+        mi += base_b[0][None, :]
+        head_u = flat[0].take(mi)
+        for i in range(1, k - 2):
+            mi = cols_b[i][None, :] + P[:, i, None]
+            np.maximum(mi, 0, out=mi)
+            np.minimum(mi, rem_u, out=mi)
+            rem_u -= mi
+            mi += base_b[i][None, :]
+            head_u *= flat[i].take(mi)
+        delta_u = rem_u - x_y[None, :]
+        still_u = delta_u == S[:, None]
+        first_u = still_u.argmax(axis=1)
+        stop_u = B - still_u[:, ::-1].argmax(axis=1)
+        runs_u = []  # per law: its own corrections and bookkeeping, as its own run
+        for L in laws:
+            idx, D_LO, D_HI, WID, CB, CW, TOT = L["idx"], L["D_LO"], L["D_HI"], L["WID"], L["CB"], L["CW"], L["TOT"]
+            Gj = L["G"]
+            head, rem, delta = head_u[idx].ravel(), rem_u[idx].ravel(), delta_u[idx].ravel()
+            out = np.zeros(B)
+            gg, r = np.nonzero(neg_x[None, :] > D_LO[:, None])
+            if r.size:
+                low = gg * B + r
+                n_low = np.minimum(neg_x[r] - D_LO[gg], WID[gg])
+                v = head[low] * Fx0[r]
+                v *= Fy[yb[r] + rem[low]]
+                h = _hellinger_of_bc(v)
+                h -= 1.0
+                out += np.bincount(r, CW[CB[gg] + n_low] * h, minlength=B)
+            gg, r = np.nonzero(delta.reshape(Gj, B) + y[None, :] < D_HI[:, None])
+            if r.size:
+                high = gg * B + r
+                hi_from = np.maximum(delta[high] + y1[r] - D_LO[gg], 0)
+                v = head[high] * Fy0[r]
+                v *= Fx[xb[r] + rem[high]]
+                h = _hellinger_of_bc(v)
+                h -= 1.0
+                out += np.bincount(r, (TOT[gg] - CW[CB[gg] + hi_from]) * h, minlength=B)
+            still = delta.reshape(Gj, B) == L["S"][:, None]
+            gm, rm = np.nonzero(~still)
+            moved = gm * B + rm
+            n_moved = np.bincount(gm, minlength=Gj).tolist()
+            head_m, shift_m = head[moved], delta[moved] + rp
+            first = still.argmax(axis=1)
+            stop = B - still[:, ::-1].argmax(axis=1)
+            inner = (rm >= first[gm]) & (rm < stop[gm]) & (np.asarray(n_moved)[gm] < B)
+            out -= np.bincount(rm[inner], TOT[gm[inner]], minlength=B)
+            cut = np.flatnonzero(np.diff(gm) | (np.diff(rm) != 1) | np.diff(shift_m)) + 1
+            r_lo = np.r_[0, cut]
+            r_hi = np.r_[cut, moved.size]
+            long_run = np.flatnonzero(r_hi - r_lo >= FACTOR_RUN)
+            short = np.ones(moved.size, dtype=bool)
+            for u in long_run.tolist():
+                short[r_lo[u]:r_hi[u]] = False
+            runs_of = [[] for _ in range(Gj)]
+            for u in long_run.tolist():
+                a0 = int(r_lo[u])
+                runs_of[int(gm[a0])].append((int(rm[a0]), int(rm[a0]) + int(r_hi[u]) - a0, int(shift_m[a0]), a0))
+            n_short = np.bincount(gm[short], minlength=Gj).tolist()
+            runs_u.append(dict(out=out, head_m=head_m, runs_of=runs_of, n_short=n_short,
+                               s_ends=np.cumsum(n_short).tolist(), rm_s=rm[short], shift_s=shift_m[short],
+                               head_s=head_m[short], n_moved=n_moved))
+        head_u[~still_u] = 0.0  # a moved row inside the unmoved range: H = 1 throughout (its weight taken off)
+        first_l, stop_l = first_u.tolist(), stop_u.tolist()
+        for u in range(G):
+            s, lo_u, Wu = int(S[u]) + rp, int(U_LO[u]), int(U_HI[u] - U_LO[u] + 1)
+            j0u = lo_u + rd
+            blk_u = None
+            ab = (first_l[u], stop_l[u])
+            runs_done = {}
+            for L, st in zip(laws, runs_u):
+                t = L["inv"].get(u)
+                if t is None:
+                    continue
+                out, W, dlo, wg = st["out"], int(L["WID"][t]), int(L["D_LO"][t]), L["wgs"][t]
+                off = dlo - lo_u
+                if st["n_moved"][t] < B:
+                    a0, b0 = ab
+                    if blk_u is None:
+                        blk_u = buf[:Wu * (b0 - a0)].reshape(Wu, b0 - a0)
+                        np.multiply(PT[s, j0u:j0u + Wu, a0:b0], head_u[u, a0:b0][None, :], out=blk_u)
+                        np.subtract(1.0, blk_u, out=blk_u)
+                        np.sqrt(blk_u, out=blk_u)
+                    out[a0:b0] += wg @ blk_u[off:off + W]
+                for a0, b0, sh, at in st["runs_of"][t]:
+                    got = runs_done.get((a0, b0, sh))
+                    if got is None:
+                        got = PT[sh, j0u:j0u + Wu, a0:b0] * st["head_m"][at:at + b0 - a0][None, :]
+                        np.subtract(1.0, got, out=got)
+                        np.sqrt(got, out=got)
+                        runs_done[(a0, b0, sh)] = got
+                    out[a0:b0] += wg @ got[off:off + W]
+                nm = st["n_short"][t]
+                if nm:
+                    e = st["s_ends"][t]
+                    oi = st["rm_s"][e - nm:e]
+                    j0 = dlo + rd
+                    blk = PR2[oi * T + st["shift_s"][e - nm:e], j0:j0 + W]
+                    blk *= st["head_s"][e - nm:e][:, None]
+                    np.subtract(1.0, blk, out=blk)
+                    out[oi] += np.sqrt(blk, out=blk) @ wg
+        for L, st in zip(laws, runs_u):
+            L["acc"][lo:lo + step] = st["out"]
+    return [Bracket(R, np.maximum(L["acc"] - margin, 0.0), float(d["tail"]) + 2.0 * margin, d["count"])
+            for L, d in zip(laws, lay)]
+
+
+def shared_work(n: int, k: int, log_points: list, tol: float = DEFAULT_TOL, step: float = 1.0) -> int:
+    """Loss evaluations of one pass over the union of several laws' offsets (with ``step`` = :data:`FACTOR_STEP`,
+    :func:`clamped_errors_by_factors_shared`'s): ``|union| |R(n)|``."""
+    union = set()
+    for lp in log_points:
+        union.update(map(tuple, clamp_offsets(lp, k, tol, step)[0].tolist()))
+    return len(union) * n_candidates(n, k)

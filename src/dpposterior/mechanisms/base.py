@@ -274,6 +274,21 @@ class Mechanism(abc.ABC):
         once; None: not shared (here)."""
         return None
 
+    def errors_pass(self, plan: Plan, prior, n: int, spec: ReleaseSpec) -> tuple | None:
+        """A key equal for rows whose exact errors (``plan``, :meth:`plan_errors`'s) one pass computes together
+        (:meth:`plan_shared_errors`, :meth:`shared_errors`: the same losses, each row its own weights), or None:
+        this row runs alone (here)."""
+        return None
+
+    def plan_shared_errors(self, members: list, prior, n: int) -> Plan:  # pragma: no cover - with errors_pass
+        """The plan of one pass computing the errors of ``members`` (``[(plan, spec), ...]``, one :meth:`errors_pass`
+        key, this entry's first) together."""
+        raise NotImplementedError
+
+    def shared_errors(self, members: list, prior, n: int) -> list:  # pragma: no cover - with errors_pass
+        """Run :meth:`plan_shared_errors`'s pass: one result of :meth:`direct_errors` per member, the same values."""
+        raise NotImplementedError
+
     def same_release(self, k: int) -> str | None:
         """The id of another entry whose release this entry's is at ``k`` categories (``compare`` shows it once,
         under that entry), or None: here none."""

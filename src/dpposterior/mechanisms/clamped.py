@@ -11,6 +11,7 @@ two-sided geometric (discrete Laplace) noise ``P(D = d) = (1 - q)/(1 + q) q^|d|`
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -131,6 +132,9 @@ class ClampedRows(Rows):
 #: the errors and counts of R(n) (measured peaks: k = 3, n = 1000: 134 MB (loss), 266 MB (factors); k = 4, n = 100:
 #: 226 MB; benchmarks/plans.json).
 TRANSLATION_BYTES = 128 * 2**20
+#: The share of a shared translation pass's seconds (its union's losses) each member past the first adds: its own
+#: weights' products and corrections (:meth:`ClampedNoiseMechanism.plan_shared_errors`).
+SHARED_LAW_SHARE = 0.1
 #: The local sum of the noise-aware posterior keeps the c whose likelihood is within ``e^-(LOCAL_DROP_LOG + ln |R(n)|)``
 #: of its largest value (:meth:`ClampedNoiseMechanism.local_posterior`).
 LOCAL_DROP_LOG = 40.0
@@ -247,6 +251,42 @@ class ClampedNoiseMechanism(Mechanism):
             return scale_route.clamped_errors(prior, int(n), self._log_point(k, spec.epsilon, plan.bracket))
         inner = scale_route.factor_tol(k, plan.bracket)
         return scale_route.clamped_errors_by_factors(prior, int(n), self._log_point(k, spec.epsilon, inner), inner)
+
+    def errors_pass(self, plan: Plan, prior, n: int, spec) -> tuple | None:
+        """The factor route (k >= 3, Hellinger): every sequential clamp on it with the same bracket shares its losses
+        (the boundary rule is one; only the noise law's weights differ), so one pass computes them all
+        (:func:`~dpposterior.lattice.scale.clamped_errors_by_factors_shared`, the same floats as each law's own
+        run).  The loss route runs alone: a pass over it gave other floats at n = 500 (its blocks' rows differ) and
+        no saving (61.8 CPU s for two runs, 66.3 for one pass; its data sets near the boundary take one loss per
+        offset either way)."""
+        if plan.route != "translation (factors)":
+            return None
+        return ("sequential clamp", plan.route, float(plan.bracket), len(prior), int(n))
+
+    def _pass_points(self, members: list, k: int) -> tuple[list, float]:
+        """The point tables of ``members`` (``[(plan, spec), ...]``, one :meth:`errors_pass` key) as their own runs
+        read them, and the inner tolerance."""
+        inner = scale_route.factor_tol(k, members[0][0].bracket)
+        return [spec.mechanism._log_point(k, spec.epsilon, inner) for _, spec in members], inner
+
+    def plan_shared_errors(self, members: list, prior, n: int) -> Plan:
+        """One pass over the union of the members' offsets: ``|union| |R(n)|`` losses at the factor route's rate,
+        plus :data:`SHARED_LAW_SHARE` of that for each member past the first (its own weights' products and
+        corrections), counted against ``DPPOSTERIOR_MAX_PAIRS`` as each member's own plan is."""
+        k = len(prior)
+        points, inner = self._pass_points(members, k)
+        work = scale_route.shared_work(n, k, points, inner, scale_route.FACTOR_STEP)
+        seconds = work / scale_route.factor_rate(k) * (1.0 + SHARED_LAW_SHARE * (len(members) - 1))
+        return replace(members[0][0], what=f"the expected errors of {len(members)} sequential clamps in one pass for "
+                       f"k={k}, n={n}", seconds=seconds,
+                       memory_bytes=TRANSLATION_BYTES + 8.0 * (k + 4 + 2 * len(members)) * n_candidates(n, k),
+                       costs=(("DPPOSTERIOR_MAX_PAIRS", float(math.ceil(seconds * PAIRS_PER_SECOND))),))
+
+    def shared_errors(self, members: list, prior, n: int) -> list:
+        """Run :meth:`plan_shared_errors`'s pass: one :class:`~dpposterior.lattice.scale.Bracket` per member, the
+        same floats as its own :meth:`direct_errors` (tested against it)."""
+        points, inner = self._pass_points(members, int(np.asarray(prior).size))
+        return scale_route.clamped_errors_by_factors_shared(prior, int(n), points, inner)
 
     def log_likelihood(self, rows, released, counts):
         """``ln P(m | c)`` for every c from the noise tables alone (one cell product per c)."""
