@@ -27,7 +27,6 @@ def main(argv=None) -> int:
     ap.add_argument("--block", type=int, default=52)
     ap.add_argument("--json")
     args = ap.parse_args(argv)
-    import numpy as np
 
     import dpposterior
     from dpposterior.distances import HellingerGrid
