@@ -275,6 +275,12 @@ CORNER_BYTES = 150.0
 #: 2026-11-28, load 25-28): eps = 2, n = 20: 1.1 s (1.4e6 entries estimated); eps = 1, n = 20: 10.9 s (6.6e6); the fit
 #: ``7e-10 x^1.5``; eps = 1 at n = 10,000 (n_ref = 88, 6.8e6 entries): 34.6 s with its fixed rows' searches, so 2x.
 CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
+#: Factors on that plan's seconds and bytes below eps = 1 at k >= 4, where the fit above was not measured: the solve's
+#: regions (the union of the free points' balls) and its LP grow faster than the LP's entries as eps falls.  Measured
+#: (Dir(1,1,1,1), eps = 0.5, 2026-11-29, beside a test run): n = 10: 24.3 CPU s and 1.78 GB against 3.0 s and 0.21 GB
+#: planned (regions 15 s, the LP 18.6 s under cProfile); n = 20: ~87 CPU s and 2.6 GB against 31.3 s and 0.98 GB.  The
+#: factors are n = 10's, so an upper end at both (n = 20 is planned past the solve limit, as it was refused before).
+CORNER_ANY_SMALL_EPS = (8.0, 8.5)
 #: Seconds per (table row, offset) term of the k = 4 corner errors' differences at the tables' rows
 #: (:func:`~dpposterior.lattice.corners_any.corner_errors_any`, ``delta``: the rest's loss and the row's outputs of
 #: positive probability, a rank read off a grid, a weighted bincount), against
@@ -688,7 +694,8 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> f
         c0, c1, power = CORNER_SECONDS_ANY
         # by orbits (a symmetric prior, the edge table's joint LP) the whole LP is its edge seconds
         lp = 0.0 if size.get("edge_orbits") else c0 + c1 * float(size["pairs"] * size["outputs"]) ** power
-        return lp + sum(batched_seconds(k, epsilon, size["fixed"], 0.0)) + size["edge_seconds"]
+        sec = lp + sum(batched_seconds(k, epsilon, size["fixed"], 0.0)) + size["edge_seconds"]
+        return sec * (CORNER_ANY_SMALL_EPS[0] if float(epsilon) < 1.0 else 1.0)
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
     c0, c1, power = CORNER_SECONDS
@@ -730,8 +737,9 @@ def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> flo
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
     if int(k) >= 4:  # the LP, and the fixed rows' table of the batched search (as :meth:`_batched_plan` counts it)
-        return (CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + size["edge_bytes"]
+        peak = (CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + size["edge_bytes"]
                 + 64.0 * 2**20)
+        return peak * (CORNER_ANY_SMALL_EPS[1] if float(epsilon) < 1.0 else 1.0)
     # the LP, and the fixed rows' batched search at n_ref: its table of (output x near offset) products, ~1.5 of them
     # per pair with temporaries (measured: eps = 0.5, n_ref = 292, 43,071 outputs x 3,997 offsets: 2.0 GB peak)
     search = 12.0 * n_candidates(size["n_ref"], k) * ball_size(k, epsilon, NEAR_TAIL)
