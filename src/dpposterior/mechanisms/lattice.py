@@ -281,6 +281,10 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: planned (regions 15 s, the LP 18.6 s under cProfile); n = 20: ~87 CPU s and 2.6 GB against 31.3 s and 0.98 GB.  The
 #: factors are n = 10's, so an upper end at both (n = 20 is planned past the solve limit, as it was refused before).
 CORNER_ANY_SMALL_EPS = (8.0, 8.5)
+#: Below this eps the k >= 4 corner remap's errors are refused by their plan: at Dir(1,1,1,1), n = 5, eps = 0.25 (under
+#: the pipeline's limits) the route planned 64.5 s and 1.0 GB and its job peaked at 6.7 GB (2026-11-29); eps = 0.5 is
+#: measured (n = 5: 9.1 CPU s, 1.02 GB; n = 10: 31.3 CPU s, 2.1 GB, planned 39.5 s and 1.8 GB).
+CORNER_ERRORS_ANY_MIN_EPSILON = 0.5
 #: Seconds per (table row, offset) term of the k = 4 corner errors' differences at the tables' rows
 #: (:func:`~dpposterior.lattice.corners_any.corner_errors_any`, ``delta``: the rest's loss and the row's outputs of
 #: positive probability, a rank read off a grid, a weighted bincount), against
@@ -1276,6 +1280,10 @@ class LatticeMechanism(Mechanism):
         from ..lattice.corners_any import BLOCK_ENTRIES, delta_terms
 
         eps = spec.epsilon
+        if eps < CORNER_ERRORS_ANY_MIN_EPSILON:
+            return Plan(task=Task.ERRORS, route="corner remap", what=what, refusal=(
+                f"{what}: the corner remap's errors at k >= 4 below eps = {CORNER_ERRORS_ANY_MIN_EPSILON:g} are not "
+                "planned (their peak is not measured; use --objective average)"))
         W = _radius(k, eps, LOCAL_ERROR_TOL)
         rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
         if symmetric:
