@@ -348,6 +348,29 @@ def _hellinger_of_bc(v: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.sqrt(v, out=v)
 
 
+def _factor_tables(a, n: int, k: int, rd: int, rb: int):
+    """The factor route's tables: ``flat[i]``, the Bhattacharyya factors ``F_i(c, r)`` of coordinate i over
+    ``(c, r)`` in ``0..n`` (flattened), and the bands ``A[x, d + rd] = F_(k-1)(x, x + d)``,
+    ``B[y, j] = F_k(y, y - (j - rb))`` for ``j - rb = d - delta`` (with their transposes); 0 outside ``0..n`` (the entry
+    lies in a clamped range: its H is 1 there, and the weights of those ranges are taken off again; every product
+    stays in [0, 1], so 1 - BC needs no clamp)."""
+    n1 = n + 1
+    grid = HellingerGrid(a, n)
+    all_c = np.arange(n1)
+    flat = []
+    for i in range(k):
+        f = grid.rows(i, all_c)
+        np.exp(f, out=f)
+        flat.append(f.ravel())
+    cols = np.arange(-rd, rd + 1)
+    m = all_c[:, None] + cols[None, :]
+    A = np.where((m >= 0) & (m <= n), flat[k - 2][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
+    cols = np.arange(-rb, rb + 1)
+    m = all_c[:, None] - cols[None, :]
+    Bt = np.where((m >= 0) & (m <= n), flat[k - 1][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
+    return flat, A, Bt, np.ascontiguousarray(A.T), np.ascontiguousarray(Bt.T)
+
+
 def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL,
                               block_entries: int = FACTOR_BLOCK_ENTRIES) -> Bracket:
     """``E(c)`` of the sequential clamp (as :func:`clamped_errors`: the same law, the same tables ``J_i``; its level
@@ -404,23 +427,7 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
     chunk = max(1, FACTOR_GROUP_ENTRIES // step)  # groups whose per-row arithmetic runs as one array
     check_size(k * n1 * n1 + 4 * n1 * (2 * rb + 1) + shifts * step + 8 * block_entries + 16 * chunk * step, 8,
                f"the Bhattacharyya factor tables for k={k}, n={n}")
-    grid = HellingerGrid(a, n)
-    all_c = np.arange(n1)
-    flat = []
-    for i in range(k):
-        f = grid.rows(i, all_c)
-        np.exp(f, out=f)
-        flat.append(f.ravel())
-    # bands: A[x, d + rd] = F_(k-1)(x, x + d), B[y, j] = F_k(y, y - (j - rb)) for j - rb = d - delta;
-    # 0 outside 0..n (the entry lies in a clamped range: its H is 1 there, and the weights of those ranges are
-    # taken off again; every product stays in [0, 1], so 1 - BC needs no clamp)
-    cols = np.arange(-rd, rd + 1)
-    m = all_c[:, None] + cols[None, :]
-    A = np.where((m >= 0) & (m <= n), flat[k - 2][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
-    cols = np.arange(-rb, rb + 1)
-    m = all_c[:, None] - cols[None, :]
-    Bt = np.where((m >= 0) & (m <= n), flat[k - 1][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
-    AT, BtT = np.ascontiguousarray(A.T), np.ascontiguousarray(Bt.T)
+    flat, A, Bt, AT, BtT = _factor_tables(a, n, k, rd, rb)
     Fx, Fy = flat[k - 2], flat[k - 1]
     acc = np.zeros(len(R))
     buf = np.empty(width * step)
@@ -714,20 +721,7 @@ def clamped_errors_by_factors_shared(prior: ArrayLike, n: int, log_points: list,
                          S=S[idx], acc=np.zeros(len(R)), inv={int(u): t for t, u in enumerate(idx.tolist())}))
     check_size(k * n1 * n1 + 4 * n1 * (2 * rb + 1) + (2 * rp + 1) * (2 * rd + 1) * step + 8 * block_entries
                + 16 * G * step * (1 + len(lay)), 8, f"the Bhattacharyya factor tables for k={k}, n={n}")
-    grid = HellingerGrid(a, n)
-    all_c = np.arange(n1)
-    flat = []
-    for i in range(k):
-        f = grid.rows(i, all_c)
-        np.exp(f, out=f)
-        flat.append(f.ravel())
-    cols = np.arange(-rd, rd + 1)
-    m = all_c[:, None] + cols[None, :]
-    A = np.where((m >= 0) & (m <= n), flat[k - 2][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
-    cols = np.arange(-rb, rb + 1)
-    m = all_c[:, None] - cols[None, :]
-    Bt = np.where((m >= 0) & (m <= n), flat[k - 1][all_c[:, None] * n1 + np.clip(m, 0, n)], 0.0)
-    AT, BtT = np.ascontiguousarray(A.T), np.ascontiguousarray(Bt.T)
+    flat, A, Bt, AT, BtT = _factor_tables(a, n, k, rd, rb)
     Fx, Fy = flat[k - 2], flat[k - 1]
     buf = np.empty(width * step)
     T = 2 * rp + 1
