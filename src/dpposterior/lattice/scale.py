@@ -371,6 +371,21 @@ def _factor_tables(a, n: int, k: int, rd: int, rb: int):
     return flat, A, Bt, np.ascontiguousarray(A.T), np.ascontiguousarray(Bt.T)
 
 
+def _block_coefficients(A, AT, BtT, x, y, rp: int, rd: int, rb: int):
+    """A block's middle coefficients (rows ``(x, y)`` of :func:`_factor_tables`' bands): ``PT[delta + rp, j, r] =
+    A[x_r, j] B[y_r, j - rd - delta + rb]``, row r's coefficients at the shift delta, for every shift a head clamp can
+    give, stored by column of d (a group reads contiguous rows); and the same row by row, ``PR2[r T + delta + rp, j]``
+    with ``T = 2 rp + 1`` (a moved row reads one contiguous run of it)."""
+    B = len(x)
+    AxT, BtY = AT[:, x], BtT[:, y]
+    PT = np.empty((2 * rp + 1, 2 * rd + 1, B))
+    for t in range(2 * rp + 1):
+        np.multiply(AxT, BtY[rb - rd - (t - rp):rb + rd - (t - rp) + 1], out=PT[t])
+    win = np.lib.stride_tricks.sliding_window_view(BtT[:, y].T, 2 * rd + 1, axis=1)  # [r, u, j] = B[y_r, u + j]
+    PR = A[x][:, None, :] * win[:, ::-1, :]  # u = 2 rp - (delta + rp)
+    return PT, PR.reshape(B * (2 * rp + 1), 2 * rd + 1)
+
+
 def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL,
                               block_entries: int = FACTOR_BLOCK_ENTRIES) -> Bracket:
     """``E(c)`` of the sequential clamp (as :func:`clamped_errors`: the same law, the same tables ``J_i``; its level
@@ -436,17 +451,8 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
         B = len(cb)
         x, y = cb[:, k - 2], cb[:, k - 1]
         xb, yb = x * n1, y * n1
-        # PT[delta + rp, j, r] = A[x_r, j] B[y_r, j - rd - delta + rb]: the middle's coefficients of row r at the
-        # shift delta, for every shift a head clamp can give, stored by column of d (a group reads contiguous rows)
-        AxT, BtY = AT[:, x], BtT[:, y]
-        PT = np.empty((2 * rp + 1, 2 * rd + 1, B))
-        for t in range(2 * rp + 1):
-            np.multiply(AxT, BtY[rb - rd - (t - rp):rb + rd - (t - rp) + 1], out=PT[t])
-        # the same coefficients row by row, PR[r, delta + rp, j] (a moved row reads one contiguous run of it)
-        win = np.lib.stride_tricks.sliding_window_view(BtT[:, y].T, 2 * rd + 1, axis=1)  # [r, u, j] = B[y_r, u + j]
-        PR = A[x][:, None, :] * win[:, ::-1, :]  # u = 2 rp - (delta + rp)
         T = 2 * rp + 1
-        PR2 = PR.reshape(B * T, 2 * rd + 1)
+        PT, PR2 = _block_coefficients(A, AT, BtT, x, y, rp, rd, rb)
         out = np.zeros(B)
         cols_b = [cb[:, i].copy() for i in range(k - 2)]
         base_b = [c * n1 for c in cols_b]
@@ -730,13 +736,7 @@ def clamped_errors_by_factors_shared(prior: ArrayLike, n: int, log_points: list,
         B = len(cb)
         x, y = cb[:, k - 2], cb[:, k - 1]
         xb, yb = x * n1, y * n1
-        AxT, BtY = AT[:, x], BtT[:, y]
-        PT = np.empty((2 * rp + 1, 2 * rd + 1, B))
-        for t in range(2 * rp + 1):
-            np.multiply(AxT, BtY[rb - rd - (t - rp):rb + rd - (t - rp) + 1], out=PT[t])
-        win = np.lib.stride_tricks.sliding_window_view(BtT[:, y].T, 2 * rd + 1, axis=1)
-        PR = A[x][:, None, :] * win[:, ::-1, :]
-        PR2 = PR.reshape(B * T, 2 * rd + 1)
+        PT, PR2 = _block_coefficients(A, AT, BtT, x, y, rp, rd, rb)
         cols_b = [cb[:, i].copy() for i in range(k - 2)]
         base_b = [c * n1 for c in cols_b]
         neg_x, y1, x_y = -x, y + 1, x + y
