@@ -386,6 +386,24 @@ def _block_coefficients(A, AT, BtT, x, y, rp: int, rd: int, rb: int):
     return PT, PR.reshape(B * (2 * rp + 1), 2 * rd + 1)
 
 
+def _moved_runs(gm, rm, shift_m, groups: int):
+    """The runs of a block's moved rows (group ``gm``, row ``rm``, shift ``shift_m``, in that order): a run is one
+    group's consecutive rows at one shift.  Returns the mask of rows outside runs of :data:`FACTOR_RUN` or more, and
+    per group its long runs as ``(first row, stop row, shift, index of the run's first entry)``."""
+    cut = np.flatnonzero(np.diff(gm) | (np.diff(rm) != 1) | np.diff(shift_m)) + 1
+    r_lo = np.r_[0, cut]
+    r_hi = np.r_[cut, gm.size]
+    long_run = np.flatnonzero(r_hi - r_lo >= FACTOR_RUN)
+    short = np.ones(gm.size, dtype=bool)
+    for u in long_run.tolist():
+        short[r_lo[u]:r_hi[u]] = False
+    runs_of = [[] for _ in range(groups)]
+    for u in long_run.tolist():
+        a0 = int(r_lo[u])
+        runs_of[int(gm[a0])].append((int(rm[a0]), int(rm[a0]) + int(r_hi[u]) - a0, int(shift_m[a0]), a0))
+    return short, runs_of
+
+
 def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL,
                               block_entries: int = FACTOR_BLOCK_ENTRIES) -> Bracket:
     """``E(c)`` of the sequential clamp (as :func:`clamped_errors`: the same law, the same tables ``J_i``; its level
@@ -517,17 +535,7 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
             first, stop = first.tolist(), stop.tolist()
             # runs of a group's moved rows at one shift (a head clamp of the first count moves every row of a
             # first count by the same shift): a long run reads a slice of PT, the rest one run of PR each
-            cut = np.flatnonzero(np.diff(gm) | (np.diff(rm) != 1) | np.diff(shift_m)) + 1
-            r_lo = np.r_[0, cut]
-            r_hi = np.r_[cut, moved.size]
-            long_run = np.flatnonzero(r_hi - r_lo >= FACTOR_RUN)
-            short = np.ones(moved.size, dtype=bool)
-            for u in long_run.tolist():
-                short[r_lo[u]:r_hi[u]] = False
-            runs_of = [[] for _ in range(g1 - g0)]
-            for u in long_run.tolist():
-                a = int(r_lo[u])
-                runs_of[int(gm[a])].append((int(rm[a]), int(rm[a]) + int(r_hi[u]) - a, int(shift_m[a]), a))
+            short, runs_of = _moved_runs(gm, rm, shift_m, g1 - g0)
             n_short = np.bincount(gm[short], minlength=g1 - g0).tolist()
             s_ends = np.cumsum(n_short).tolist()
             rm_s, shift_s, head_s = rm[short], shift_m[short], head_m[short]
@@ -792,17 +800,7 @@ def clamped_errors_by_factors_shared(prior: ArrayLike, n: int, log_points: list,
             stop = B - still[:, ::-1].argmax(axis=1)
             inner = (rm >= first[gm]) & (rm < stop[gm]) & (np.asarray(n_moved)[gm] < B)
             out -= np.bincount(rm[inner], TOT[gm[inner]], minlength=B)
-            cut = np.flatnonzero(np.diff(gm) | (np.diff(rm) != 1) | np.diff(shift_m)) + 1
-            r_lo = np.r_[0, cut]
-            r_hi = np.r_[cut, moved.size]
-            long_run = np.flatnonzero(r_hi - r_lo >= FACTOR_RUN)
-            short = np.ones(moved.size, dtype=bool)
-            for u in long_run.tolist():
-                short[r_lo[u]:r_hi[u]] = False
-            runs_of = [[] for _ in range(Gj)]
-            for u in long_run.tolist():
-                a0 = int(r_lo[u])
-                runs_of[int(gm[a0])].append((int(rm[a0]), int(rm[a0]) + int(r_hi[u]) - a0, int(shift_m[a0]), a0))
+            short, runs_of = _moved_runs(gm, rm, shift_m, Gj)
             n_short = np.bincount(gm[short], minlength=Gj).tolist()
             runs_u.append(dict(out=out, head_m=head_m, runs_of=runs_of, n_short=n_short,
                                s_ends=np.cumsum(n_short).tolist(), rm_s=rm[short], shift_s=shift_m[short],
