@@ -1,0 +1,385 @@
+"""A face table for the lattice release at k = 4: the local Bayes remap at every z, and minimax rows near the faces.
+
+Definitions (docs/lattice.md, "A face table at k = 4"; docs/definitions.md §9 for the objectives).  The lattice
+release draws ``z = c + w`` (:mod:`.noise`).  Under ``lattice~average``'s remap (the local Bayes output ``B(z)`` of
+:func:`.remap.local_bayes_search` at z itself, :func:`.batched.local_search_batch`) the k = 4 worst case sits inside
+a face: Dir(1,1,1,1), eps = 1, n = 50, 0.48350 at (41, 5, 4, 0), every data set above 0.4768 with one count 0 and
+the two middle counts in 3..7.  This release keeps ``B(z)`` everywhere except on the **face rows**
+
+    ``F = {z : sum z = n, s_0 in [-FACE_LOW, FACE_ZERO], s_1 in [1, FACE_SECOND], s_2 <= FACE_THIRD, s_2 < s_3}``
+
+(``s`` the sorted coordinates of z, ascending), whose rows ``T(z, .)`` are chosen by an LP over the outputs
+``B(z*) + rho`` (``z*`` the sorted row, ``rho`` within :data:`R_RADIUS`, closed under the permutations that fix
+``z*``, moved back to z's order): one variable per orbit of ``(z, r)`` pairs under the categories' permutations (a
+symmetric prior: the LP over invariant tables), ``min t`` subject to ``E_model(c) <= t`` for the constrained data
+sets (one per orbit: sorted ``c`` near the rows), where ``E_model(c) = E_B(c) + sum_{z in F, d(z, c) <= W} K(z - c)
+(sum_r T(z, r) L(c, r) - L(c, B(z)))`` (``E_B`` the average release's own window sum; the rows of F beyond ``W`` of c
+counted at ``B(z)``).  A restriction of the full LP: every other row is fixed at ``B(z)`` and every constraint of the
+chosen data sets kept.  The LP only chooses the table; the release's errors are computed exactly afterwards
+(:func:`face_errors_any`), so nothing rests on its cut, its orbits or its solver's tolerance.
+
+Privacy.  ``F``, its table and ``B`` are functions of the prior, n, k and eps only, never of the data set, so
+``z -> T(z, .)`` is post-processing of the eps-DP lattice noise: the release is eps-DP whatever the LP returns.
+
+Errors (:func:`face_errors_any`): ``E(c) = E_B(c) + sum_{z in F, c = z - w in R(n)} K(w) (sum_r T(z, r) L(c, r) -
+L(c, B(z)))`` (:func:`.corners_any._table_deltas`), the same sum as ``sum_w K(w) sum_r T(c + w, r) L(c, r)`` over
+``d(w) <= We`` term by term, in another order; bracket ``tail_bound(k, eps, We)`` as ``lattice~average``'s.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .. import validate as _validate
+from ..distances.hellinger import hellinger_from_log_bc
+from ..errors import InputError
+from ..limits import Plan, Task
+from ..models import candidates
+from .corners import pair_loss, symmetric_prior
+from .noise import log_normaliser, radius_for
+from .remap import _ball, lp_method
+
+#: How far below 0 a face row's smallest count reaches, and how far above.
+FACE_LOW = 2
+FACE_ZERO = 2
+#: The face rows' second smallest count lies in ``[1, FACE_SECOND]``, the third at most ``FACE_THIRD``: at
+#: Dir(1,1,1,1), eps = 1, n = 50 every data set of ``lattice~average`` above 0.47 has its sorted counts
+#: ``(0, 2..8, 3..10, .)``.
+FACE_SECOND = 9
+FACE_THIRD = 12
+#: Outputs a face row may use: within this substitution distance of ``B(z)``.
+R_RADIUS = 1
+#: The LP keeps the kernel's mass within ``radius_for(k, eps, FACE_LP_TOL)`` of each constrained data set.
+FACE_LP_TOL = 0.3
+#: Weight of the tie-break: the average over the constrained data sets.
+REGULARISER = 1e-4
+#: A data set is constrained where its model error can move (some row of F within ``W``) and ``E_B(c)`` is at least
+#: this share of the largest ``E_B`` (the others are checked by the exact errors afterwards).
+CONSTRAIN_SHARE = 0.9
+
+
+def _sorted_key(s: NDArray[np.int64], base: int) -> NDArray[np.int64]:
+    """An integer key of sorted rows (coordinates ``>= -base``, below ``base`` after the shift)."""
+    key = np.zeros(len(s), dtype=np.int64)
+    span = 2 * base + 1
+    for i in range(s.shape[1]):
+        key = key * span + (s[:, i] + base)
+    return key
+
+
+def in_faces(z: NDArray[np.int64], low: int = FACE_LOW, zero: int = FACE_ZERO, second: int = FACE_SECOND,
+             third: int = FACE_THIRD) -> NDArray[np.bool_]:
+    """Whether each row ``z`` (k = 4) is a face row (module docstring), from its sorted coordinates."""
+    s = np.sort(np.asarray(z, dtype=np.int64), axis=-1)
+    return ((s[..., 0] >= -low) & (s[..., 0] <= zero) & (s[..., 1] >= 1) & (s[..., 1] <= second)
+            & (s[..., 2] <= third) & (s[..., 2] < s[..., 3]))
+
+
+def face_patterns(n: int, low: int = FACE_LOW, zero: int = FACE_ZERO, second: int = FACE_SECOND,
+                  third: int = FACE_THIRD) -> NDArray[np.int64]:
+    """The sorted face rows (ascending) at n: one per orbit of F."""
+    out = [(s0, s1, s2, n - s0 - s1 - s2) for s0 in range(-low, zero + 1) for s1 in range(max(s0, 1), second + 1)
+           for s2 in range(s1, third + 1) if n - s0 - s1 - s2 > s2]
+    return np.array(out, dtype=np.int64).reshape(-1, 4)
+
+
+def _orbit(p: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The distinct permutations of one row."""
+    return np.unique(np.array(list(itertools.permutations(p.tolist())), dtype=np.int64), axis=0)
+
+
+@dataclass
+class FaceRemap:
+    """The face table at (prior, n, eps): rows ``points`` (sorted by key), up to ``J`` outputs each ``outputs[m, j]``
+    with probabilities ``probs[m, j]`` (0 padded), ``rest[m]`` the local Bayes output ``B(z)`` there.  Off the table:
+    ``B(z)``."""
+
+    a: NDArray[np.float64]
+    n: int
+    epsilon: float
+    points: NDArray[np.int64]
+    outputs: NDArray[np.int64]
+    probs: NDArray[np.float64]
+    rest: NDArray[np.int64]
+    certificate: dict = field(default_factory=dict)
+    duals: tuple | None = None
+
+    def rows(self, z: ArrayLike) -> NDArray[np.int64]:
+        """The table's row holding each lattice point ``z`` (summing to n), or -1."""
+        from ..models import candidate_rank
+
+        z = np.array(z, dtype=np.int64, ndmin=2).reshape(-1, self.a.size)
+        out = np.full(len(z), -1, dtype=np.int64)
+        ok = np.all(z >= -FACE_LOW, axis=1) & (z.sum(axis=1) == self.n) & in_faces(z)
+        if ok.any():
+            keys = candidate_rank(self.points + FACE_LOW)
+            q = candidate_rank(z[ok] + FACE_LOW)
+            pos = np.clip(np.searchsorted(keys, q), 0, len(keys) - 1)
+            out[np.flatnonzero(ok)] = np.where(keys[pos] == q, pos, -1)
+        return out
+
+    def draw(self, z: ArrayLike, bits) -> NDArray[np.int64]:
+        """One output at ``z``: the face row drawn by integer weights (:func:`~dpposterior.randomness.float_weights`,
+        total variation at most ``J 2^-127`` from the row), else ``B(z)``."""
+        from ..randomness import choose, float_weights
+        from .remap import local_bayes_search
+
+        z = np.asarray(z, dtype=np.int64).reshape(self.a.size)
+        f = int(self.rows(z)[0])
+        if f < 0:
+            return local_bayes_search(self.a, self.n, self.epsilon, z)
+        p = self.probs[f]
+        nz = np.flatnonzero(p > 0)
+        pick = nz[int(choose(float_weights(p[nz]), 1, bits)[0])] if nz.size > 1 else nz[0]
+        return self.outputs[f, pick]
+
+
+def _row_outputs(a: NDArray[np.float64], n: int, reps: NDArray[np.int64], rest: NDArray[np.int64]
+                 ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """For each sorted row ``z*`` the offsets ``D`` (``(P, J, k)``, in the sorted frame) of its outputs: ``B(z*) - z* +
+    rho``, ``rho`` within :data:`R_RADIUS`, closed under the permutations that fix ``z*``, kept where ``z* + D >= 0``;
+    ``valid`` marks the real ones (padding repeats the first)."""
+    k = a.size
+    rb = _ball(k, R_RADIUS)
+    rows = []
+    for p, b in zip(reps, rest):
+        D = b - p + rb
+        groups = [np.flatnonzero(p == v) for v in np.unique(p)]
+        perms = [np.arange(k)]
+        for g in groups:
+            if len(g) > 1:
+                new = []
+                for q in perms:
+                    for s in itertools.permutations(g.tolist()):
+                        r = q.copy()
+                        r[g] = q[list(s)]
+                        new.append(r)
+                perms = new
+        D = np.unique(np.concatenate([D[:, q] for q in perms]), axis=0)
+        D = D[np.all(p + D >= 0, axis=1)]
+        rows.append(D)
+    J = max(len(D) for D in rows)
+    out = np.zeros((len(reps), J, k), dtype=np.int64)
+    valid = np.zeros((len(reps), J), dtype=bool)
+    for m, D in enumerate(rows):
+        out[m, :len(D)] = D
+        out[m, len(D):] = D[0]
+        valid[m, :len(D)] = True
+    return out, valid
+
+
+def face_remap_any(prior: ArrayLike, n: int, epsilon: float, low_errors: NDArray[np.float64],
+                   W: int | None = None, share: float = CONSTRAIN_SHARE) -> FaceRemap:
+    """The face table (module docstring) at (prior, n, eps), k = 4, a symmetric prior.  ``low_errors``: ``E_B(c)``
+    over R(n) (lexicographic, :func:`~dpposterior.models.candidates`), the average release's window sum, which the
+    LP's constant part reads.  ``W``: the LP's kernel cut (default ``radius_for(k, eps, FACE_LP_TOL)``)."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    from ..models import candidate_rank
+    from .batched import local_search_batch
+
+    a = _validate.prior(prior)
+    if a.size != 4 or not symmetric_prior(a):
+        raise InputError("the face table is built for k = 4 at a symmetric prior")
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    k = 4
+    W = radius_for(k, eps, FACE_LP_TOL) if W is None else int(W)
+    reps = face_patterns(n)
+    if not len(reps):
+        raise InputError(f"no face rows at n={n}")
+    # every face row (sorted by its window key) and B(z) at each, the outputs E_B read there (ties included)
+    pts = np.concatenate([_orbit(p) for p in reps])
+    pkeys = candidate_rank(pts + FACE_LOW)
+    order = np.argsort(pkeys)
+    pts, pkeys = pts[order], pkeys[order]
+    rest = local_search_batch(a, n, eps, pts, orbits=True)
+    rest_rep = rest[np.searchsorted(pkeys, candidate_rank(reps + FACE_LOW))]
+    D, valid = _row_outputs(a, n, reps, rest_rep)
+    P, J = valid.shape
+    base = n + FACE_LOW + 1
+    rep_keys = _sorted_key(reps, base)
+    # variables: orbits of (z, r) pairs, keyed by the sorted columns (z_i, r_i) of the representative's pairs
+    span = 2 * base + 1
+    pr, pj = np.nonzero(valid)
+    cols = (reps[pr] + base) * span + (reps[pr] + D[pr, pj] + base)
+    cols = np.sort(cols, axis=1)
+    _, var = np.unique(cols, axis=0, return_inverse=True)
+    var = var.reshape(-1)
+    nv = int(var.max()) + 1
+    vid = np.full((P, J), -1, dtype=np.int64)
+    vid[pr, pj] = var
+    # constrained data sets: sorted c of R(n) with E_B(c) >= share x max E_B, within W of a face row
+    R = candidates(n, k)
+    low = np.asarray(low_errors, dtype=np.float64)
+    cand = R[(low >= share * low.max()) & np.all(np.diff(R, axis=1) >= 0, axis=1)]
+    ball = _ball(k, W)
+    kw = np.exp(-eps * (np.abs(ball).sum(axis=1) // 2) - log_normaliser(k, eps))
+    # the rest's output B(z) at every face row near the constrained data sets: its sorted row's, moved back
+    rows_, vars_, coefs, b, keep = [], [], [], [], []
+    for ci, c in enumerate(cand):
+        Z = c[None, :] + ball
+        inF = in_faces(Z)
+        if not inF.any():
+            continue
+        Zf, wf = Z[inF], kw[inF]
+        perm = np.argsort(Zf, axis=1, kind="stable")
+        S = np.take_along_axis(Zf, perm, axis=1)
+        ri = np.searchsorted(rep_keys, _sorted_key(S, base))
+        # outputs r: r[perm[i]] = S[i] + D[i]
+        r = np.empty((len(Zf), J, k), dtype=np.int64)
+        np.put_along_axis(r, np.broadcast_to(perm[:, None, :], r.shape), S[:, None, :] + D[ri], axis=2)
+        rb_ = rest[np.searchsorted(pkeys, candidate_rank(Zf + FACE_LOW))]
+        ok = valid[ri]
+        L = pair_loss(a, np.broadcast_to(c, r.shape), r)
+        row = len(keep)
+        m, j = np.nonzero(ok)
+        rows_.append(np.full(len(m), row))
+        vars_.append(vid[ri[m], j])
+        coefs.append(wf[m] * L[m, j])
+        b.append(float(low[candidate_rank(c[None, :])[0]]) - float(np.sum(wf * pair_loss(
+            a, np.broadcast_to(c, rb_.shape), rb_))))
+        keep.append(ci)
+    C = cand[keep]
+    nC = len(C)
+    row, vv, coef = np.concatenate(rows_), np.concatenate(vars_), np.concatenate(coefs)
+    M = sparse.csr_array((coef, (row, vv)), shape=(nC, nv))
+    M.sum_duplicates()
+    A_ub = sparse.hstack([M, sparse.csr_array(-np.ones((nC, 1)))], format="csr")
+    A_eq = sparse.csr_array((np.ones(len(pr)), (pr, var)), shape=(P, nv + 1))
+    A_eq.sum_duplicates()
+    cost = np.zeros(nv + 1)
+    cost[-1] = 1.0
+    cost[:nv] = REGULARISER * np.asarray(M.sum(axis=0)).reshape(-1) / nC
+    res = linprog(cost, A_ub=A_ub, b_ub=-np.array(b), A_eq=A_eq, b_eq=np.ones(P), bounds=(0, None),
+                  method=lp_method(A_ub.nnz, A_ub.shape[1]))
+    if res.status != 0:
+        raise InputError(f"the face table's LP failed: {res.message}")
+    x = np.clip(res.x[:-1], 0.0, None)
+    x[x < 1e-12] = 0.0
+    # the table at every face row: its orbit's values, the representative's outputs moved to the row's order
+    perm = np.argsort(pts, axis=1, kind="stable")
+    S = np.take_along_axis(pts, perm, axis=1)
+    ri = np.searchsorted(rep_keys, _sorted_key(S, base))
+    outs = np.empty((len(pts), J, k), dtype=np.int64)
+    np.put_along_axis(outs, np.broadcast_to(perm[:, None, :], outs.shape), S[:, None, :] + D[ri], axis=2)
+    probs = np.where(valid[ri], x[np.maximum(vid[ri], 0)], 0.0)
+    probs /= probs.sum(axis=1, keepdims=True)
+    lam = np.clip(-res.ineqlin.marginals, 0.0, None)
+    cert = {"lp": float(res.x[-1]), "W": W, "rows": len(pts), "orbits": P, "variables": nv, "constraints": nC,
+            "entries": int(M.nnz)}
+    return FaceRemap(a=a, n=n, epsilon=eps, points=pts, outputs=outs, probs=probs, rest=rest, certificate=cert,
+                     duals=(C, lam))
+
+
+def face_errors_any(remap: FaceRemap, low_errors: NDArray[np.float64], We: int) -> NDArray[np.float64]:
+    """``E(c)``'s window sum for every c of R(n) (module docstring, "Errors"): ``low_errors`` (``E_B``'s window sum
+    over ``d(w) <= We``) plus the face rows' differences (:func:`.corners_any._table_deltas`); the upper end adds
+    ``tail_bound(k, eps, We)``."""
+    from .corners_any import _table_deltas
+    from .scale import _LossTables
+
+    a, n, k = remap.a, remap.n, remap.a.size
+    R = candidates(n, k)
+    tables = _LossTables(a, n, R).tables
+    n1 = n + 1
+
+    def loss(c, r):
+        lb = tables[0][c[..., 0] * n1 + r[..., 0]]
+        for i in range(1, k):
+            lb = lb + tables[i][c[..., i] * n1 + r[..., i]]
+        return hellinger_from_log_bc(lb, out=lb)
+
+    offs = _ball(k, int(We))
+    wts = np.exp(-remap.epsilon * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, remap.epsilon))
+    low = np.array(low_errors, dtype=np.float64, copy=True)
+    _table_deltas(low, remap.points, remap.outputs, remap.probs, remap.rest, offs, wts, loss)
+    return low
+
+
+# -- the plan and the route: the rest's errors, the face LP, the table's differences --------------------------------
+
+#: Seconds per face row of the solve (its rows' local searches, the LP's sums, HiGHS): measured at Dir(1,1,1,1),
+#: eps = 1 (CPU s, the 2 shared cores at load 2-4, 2026-11-30): n = 30, 6,764 rows, 7.0 s; n = 50, 7,556 rows, 7.9 s;
+#: twice the slowest, for the load.
+FACE_ROW_SECONDS = 2.1e-3
+#: Seconds per (row, offset) term of the table's differences (:func:`.corners_any._table_deltas`; as
+#: ``DELTA_SECONDS`` of the corner table's).
+FACE_TERM_SECONDS = 2e-7
+#: The share of a face row's offsets ``d(w) <= We`` with ``z - w`` in R(n) (an upper end: a face row has one count
+#: near 0, so at most about half its ball reaches R(n)).
+FACE_TERM_SHARE = 0.5
+#: Bytes per LP entry at the solve's peak (with its losses and the sparse copies), and a fixed part.
+FACE_ENTRY_BYTES = 400.0
+#: The LP's entries per face row (measured 149 at n = 50, eps = 1, W = 7; 105 at n = 30): an upper end, scaled by
+#: the kernel's ball.
+FACE_ENTRIES_PER_ROW = 200.0
+
+
+def face_rows_count(n: int) -> int:
+    """The face rows at n (every permutation of every pattern, :func:`face_patterns`): public n only."""
+    return int(sum(len(set(itertools.permutations(p.tolist()))) for p in face_patterns(int(n))))
+
+
+def plan_face_any(n: int, k: int, epsilon: float, We: int) -> Plan:
+    """The plan of the face table's solve and its differences at (n, k, eps) (:func:`face_release_errors` after the
+    rest's errors, whose plan is ``lattice~average``'s): ``FACE_ROW_SECONDS x rows`` for the solve, the differences'
+    terms (rows x ``|ball(We)|`` x :data:`FACE_TERM_SHARE`) at :data:`FACE_TERM_SECONDS`; memory the LP's entries.
+    Public inputs only; refused in one line at k != 4."""
+    from .noise import sphere_count
+
+    eps = float(epsilon)
+    what = f"the face table of the lattice release for k={k}, n={n}, eps={eps:g}"
+    if k != 4:
+        return Plan(task=Task.ERRORS, route="face table", what=what,
+                    refusal=f"{what}: the face table is built for k = 4 only")
+    rows = face_rows_count(n)
+    ball = sum(sphere_count(k, t) for t in range(int(We) + 1))
+    lp_ball = sum(sphere_count(k, t) for t in range(radius_for(k, eps, FACE_LP_TOL) + 1))
+    terms = FACE_TERM_SHARE * rows * ball
+    secs = FACE_ROW_SECONDS * rows + FACE_TERM_SECONDS * terms
+    entries = FACE_ENTRIES_PER_ROW * rows * lp_ball / 1000.0
+    memory = FACE_ENTRY_BYTES * entries + 8.0 * 4 * (n + 1) ** 2 + 64.0 * 2**20
+    return Plan(task=Task.ERRORS, route="face table", what=what, seconds=secs, memory_bytes=memory,
+                costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use lattice~average")
+
+
+def face_release_errors(prior: ArrayLike, n: int, epsilon: float, We: int, max_fallback: int | None = None,
+                        stats: dict | None = None):
+    """The face release's errors (module docstring) for every c of R(n), k = 4, a symmetric prior, as a
+    :class:`.scale.Bracket` ``low <= E <= low + tail_bound(k, eps, We)``, and its table: :func:`plan_face_any` admitted
+    first (one line past the limits), then the rest's window errors (``lattice~average``'s route:
+    :func:`.batched.local_search_batch` over ``window(n, 4, We)`` by orbits, :func:`.batched.window_errors_any`), the
+    LP (:func:`face_remap_any`) and the table's differences (:func:`face_errors_any`).  ``stats``: filled with each
+    part's CPU seconds."""
+    import time
+
+    from ..limits import admit
+    from .batched import local_search_batch, window_errors_any
+    from .noise import tail_bound, window
+    from .scale import Bracket
+
+    a = _validate.prior(prior)
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    admit(plan_face_any(n, a.size, eps, We))
+    if not symmetric_prior(a):
+        raise InputError("the face table is built for k = 4 at a symmetric prior")
+    stats = {} if stats is None else stats
+    t = time.process_time()
+    out = local_search_batch(a, n, eps, window(n, a.size, int(We)), max_fallback=max_fallback, orbits=True)
+    low = window_errors_any(a, n, eps, out, int(We)).low
+    stats["rest"] = time.process_time() - t
+    t = time.process_time()
+    remap = face_remap_any(a, n, eps, low, share=0.0)
+    stats["solve"] = time.process_time() - t
+    t = time.process_time()
+    E = face_errors_any(remap, low, int(We))
+    stats["differences"] = time.process_time() - t
+    stats["rest_worst"] = float(low.max() + tail_bound(a.size, eps, int(We)))
+    return remap, Bracket(candidates(n, a.size), E, float(tail_bound(a.size, eps, int(We))), len(_ball(a.size, int(We))))
