@@ -137,3 +137,20 @@ def test_face_worst_case_is_at_least_the_lp_optimum_and_the_yardstick(eps):
     assert E.max() >= lp - 1e-9
     y = yardstick(a, n, eps)
     assert E.max() >= y.worst - 1e-12
+
+
+def test_the_face_route_is_admitted_by_its_plan_before_it_runs(monkeypatch):
+    """:func:`face_release_errors` holds :func:`plan_face_any` to the limits first: past them one line, nothing run;
+    k != 4 is refused by the plan itself; within them it runs and returns a bracket over R(n)."""
+    from dpposterior.errors import SizeError
+
+    assert faces_any.plan_face_any(10, 3, 1.0, 5).refused()
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "0.01")
+    with pytest.raises(SizeError) as e:
+        faces_any.face_release_errors(np.ones(4), 10, 1.0, 5)
+    assert "face table" in str(e.value) and "\n" not in str(e.value)
+    monkeypatch.delenv("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+    stats = {}
+    remap, B = faces_any.face_release_errors(np.ones(4), 6, 1.0, 4, stats=stats)
+    assert len(B.low) == len(candidates(6, 4)) and {"rest", "solve", "differences"} <= set(stats)
+    assert np.all(B.high >= B.low) and B.high.max() <= 1.0
