@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import reference as ref
 from dpposterior.lattice import faces_any
@@ -154,3 +156,44 @@ def test_the_face_route_is_admitted_by_its_plan_before_it_runs(monkeypatch):
     remap, B = faces_any.face_release_errors(np.ones(4), 6, 1.0, 4, stats=stats)
     assert len(B.low) == len(candidates(6, 4)) and {"rest", "solve", "differences"} <= set(stats)
     assert np.all(B.high >= B.low) and B.high.max() <= 1.0
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(5, 9), st.sampled_from([(1.0, 1.0, 1.0, 1.0), (0.5, 2.0, 1.0, 3.0)]),
+       st.sampled_from([0.7, 1.0, 2.0]), st.integers(0, 2**31 - 1))
+def test_face_errors_of_any_table_are_the_definitions_sum(n, a, eps, seed):
+    """Any table on the face rows (random outputs near each row, random probabilities, some 0), any prior: the
+    errors by the table's differences equal ``sum_{d(w) <= We} K(w) sum_r T(c + w, r) L(c, r)`` written out."""
+    rng = np.random.default_rng(seed)
+    We = 2
+    pts = np.array([p for q in faces_any.face_patterns(n) for p in set(itertools.permutations(q.tolist()))])
+    an = np.asarray(a)
+    rest = local_search_batch(an, n, eps, pts)
+    J = 3
+    outs = np.clip(pts[:, None, :] + rng.integers(-1, 2, size=(len(pts), J, 4)), 0, None)
+    outs[..., 0] = n - outs[..., 1:].sum(axis=-1)
+    outs = np.where(outs[..., :1] >= 0, outs, rest[:, None, :])  # an output must lie in R(n)
+    probs = rng.random((len(pts), J)) * (rng.random((len(pts), J)) < 0.7)
+    probs[:, 0] += 1e-3
+    probs /= probs.sum(axis=1, keepdims=True)
+    remap = faces_any.FaceRemap(a=an, n=n, epsilon=eps, points=pts, outputs=outs, probs=probs, rest=rest)
+    out = local_search_batch(an, n, eps, window(n, 4, We))
+    low = window_errors_any(an, n, eps, out, We).low
+    K = _oracle_kernel(eps, 4, We)
+    R = [tuple(c) for c in candidates(n, 4).tolist()]
+    table = {tuple(z): (outs[m], probs[m]) for m, z in enumerate(pts.tolist())}
+    Z = sorted({tuple(c[i] + w[i] for i in range(4)) for c in R for w in K})
+    B = dict(zip(Z, map(tuple, local_search_batch(an, n, eps, np.array(Z)).tolist())))
+    want = []
+    for c in R:
+        e = 0.0
+        for w, kw in K.items():
+            z = tuple(c[i] + w[i] for i in range(4))
+            if z in table:
+                o, p = table[z]
+                e += kw * sum(pj * _oracle_loss(a, c, oj) for oj, pj in zip(o.tolist(), p) if pj > 0)
+            else:
+                e += kw * _oracle_loss(a, c, B[z])
+        want.append(e)
+    got = faces_any.face_errors_any(remap, low, We)
+    assert np.max(np.abs(got - np.array(want))) < 1e-9
