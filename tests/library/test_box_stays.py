@@ -200,3 +200,21 @@ def test_the_plan_admits_k4_eps_quarter_at_n_1e4():
     spec = ReleaseSpec.of("optimal", 0.25, objective="average")
     plan = spec.mechanism.plan_posterior((1, 1, 1, 1), 10_000, spec)
     assert plan.route == "local column" and not plan.refused() and plan.fits
+
+
+def test_the_k4_quarter_release_at_1e4_runs_with_its_posterior():
+    """What the plan admits runs: ``release --noise-aware`` at k = 4, eps = 0.25, n = 1e4 (average), the route the
+    plan chose, the certified bound within its limit (a heavy check: about 30 CPU s)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1,1", "--counts", "2500,2500,2500,2500",
+            "--mechanism", "optimal", "--objective", "average", "--epsilon", "0.25", "--seed", "7", "--noise-aware",
+            "--json"]
+    got = subprocess.run(argv, capture_output=True, text=True, env=os.environ | {"OMP_NUM_THREADS": "1"})
+    assert got.returncode == 0, got.stderr
+    post = json.loads(got.stdout)["noise_aware"]
+    assert post["route"] == "local column" and post["dropped_mass_bound"] <= 1e-3
+    assert abs(sum(post["mean"]) - 1.0) < 1e-9

@@ -1897,7 +1897,7 @@ class LatticeMechanism(Mechanism):
         del log_col
         if not len(logw):
             kept = -np.inf
-        elif cut:  # a block at a time (scipy's logsumexp holds copies of the whole: 1.8e7 data sets here)
+        elif cut and len(logw) > 2**20:  # a block at a time (scipy's logsumexp holds copies of the whole: 1.8e7 here)
             kept = float(logsumexp([logsumexp(logw[s:s + 2**20]) for s in range(0, len(logw), 2**20)]))
         else:
             kept = logsumexp(logw)
