@@ -1860,6 +1860,12 @@ class LatticeMechanism(Mechanism):
         points with ``T(z, m) > 0`` and the column are unchanged (tested: the same floats with and without it).  Their
         number, known once ``m`` is, is checked against the solve limit (:func:`_check_searches`, one line).
 
+        Cut route (k >= 4, every count of ``m`` past ``(k - 1) Dc``): only the region's points at the descent
+        filter's cut are enumerated (:func:`~dpposterior.lattice.column.cut_region`: the filters keep the same points
+        as over the whole region, proved there), and the kept points of a grid cell certified by
+        :func:`~dpposterior.lattice.staybox.box_stays` output themselves (proved there); the rest are searched as
+        above.  The same ``T`` at every point, so the same column (tested).
+
         Bound: :func:`~dpposterior.lattice.column.local_column`'s ``leftover`` over the kept mass
         ``sum_{c in C} pi(c) P_S(m | c)`` (times ``1 + 1e-6`` for rounding)."""
         from ..lattice.column import cut_region, local_column, log_prior_rows, reach_region
