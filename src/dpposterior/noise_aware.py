@@ -122,8 +122,14 @@ def marginals_of(prior: NDArray[np.float64], counts: NDArray[np.int64], weights:
     big_a = float(prior.sum())
     out = []
     for i in range(prior.size):
-        v, inv = np.unique(counts[:, i], return_inverse=True)
-        w = np.bincount(inv, weights=weights, minlength=v.size)
+        # the values present and their pooled weights: a bincount over value - min, each bin summed in the rows'
+        # order (the same floats as over np.unique's inverse, without its sort)
+        col = counts[:, i]
+        lo = int(col.min()) if len(col) else 0
+        col = col - lo
+        present = np.flatnonzero(np.bincount(col))
+        v = present + lo
+        w = np.bincount(col, weights=weights)[present]
         alpha = prior[i] + v
         out.append(Marginal(alpha, big_a + n - alpha, w))
     return out
@@ -326,13 +332,16 @@ def _local_posterior(s: Setup, released: NDArray[np.int64], categories: tuple | 
     mech, a = s.params.mechanism, s.prior
     counts, logw, size, bound = mech.local_posterior(s.plan, a, s.n, s.params, released)
     finite = np.isfinite(logw)
-    counts, logw = counts[finite], logw[finite]
+    if not finite.all():  # (no copy where every weight is kept: 1.8e7 data sets at k = 4, eps = 0.25)
+        counts, logw = counts[finite], logw[finite]
     if not logw.size or not bound <= MAX_LOCAL_BOUND:
         shown = f"{bound:.2g}" if bound < 1e300 else "more than 1e+300 times"
         raise SizeError(f"the noise-aware posterior of this release ({s.plan.route}) leaves out a mass of up to "
                         f"{shown} of the one it keeps, over {MAX_LOCAL_BOUND:g}: not computed here (the prior "
                         "puts its weight far from the release)")
-    w = np.exp(logw - logw.max())
+    w = logw - logw.max()  # in place from here (the same floats; 1.8e7 data sets at k = 4, eps = 0.25)
+    del logw
+    np.exp(w, out=w)
     w /= w.sum()
     return NoiseAwarePosterior(
         mechanism=mech.id, epsilon=s.params.epsilon, level=s.level, prior=a, released=released, counts=counts,

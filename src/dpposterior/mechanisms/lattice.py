@@ -936,7 +936,8 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float) -> Non
                           f"eps={epsilon:g} ({len(Z):,} points whose search can output it)")
 
 
-def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64], Dc: int) -> NDArray[np.float64]:
+def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64], Dc: int,
+               boxes: bool = False) -> NDArray[np.float64]:
     """``1.0`` at the points ``z`` of ``Z`` whose local search (what a draw computes) outputs ``m``, else ``0.0``.
     The search at ``z`` reads only its positive part ``y = max(z, 0)``: its data sets, start and weights are those of
     ``y`` (``2 d(z, c) = sum_i |y_i - c_i| + sum(y) - n`` for every c of R(n), the same integers;
@@ -964,10 +965,70 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
         st[inR] = stays(a, n, eps, cand[inR])
         hit[idx[st]] = np.all(cand[st] == m[None, :], axis=1)
         idx = idx[~st]
+    if boxes and idx.size:
+        # the box stay certificate (staybox.box_stays): a certified point's search returns the point itself
+        cand = reps[idx]
+        st = _box_certified(a, n, eps, cand)
+        hit[idx[st]] = np.all(cand[st] == m[None, :], axis=1)
+        idx = idx[~st]
     _check_searches(reps[idx], n, a.size, eps)
     if idx.size:
         hit[idx] = np.all(_search_points(a, n, eps, reps[idx]) == m[None, :], axis=1)
     return hit[back.reshape(-1)]
+
+
+#: The cut route of the local column (:meth:`LatticeMechanism._cut_column_plan`): seconds and bytes a data set within
+#: ``W`` of the release (enumerated, its prior and column, the posterior's weights and marginals over them).
+CUT_COLUMN_SECONDS, CUT_COLUMN_BYTES = 2e-6, 100.0
+#: The sides of the grid cells :func:`_box_certified` tries in turn (a cell that fails is tried again as the cells
+#: of the next side; the points of a cell that fails at the last are searched).  Dir(1,1,1,1), eps = 0.25, n = 1e4:
+#: a box of half-width 10 about the centre is certified, 12 is not (at n = 1e5, 1e6: 64 is).
+BOX_SIDES = (21, 11)
+#: Seconds of one :func:`~dpposterior.lattice.staybox.box_stays` per (ball point x move): measured 0.39 CPU s for
+#: 335,203 x 12 at k = 4, eps = 0.25 (2026-11-30, load ~4), the fit 2x above.
+BOX_SECONDS = 2e-7
+
+
+def box_seconds(k: int, epsilon: float) -> float:
+    """Estimated seconds of one box certificate (:data:`BOX_SECONDS` per ball point and move)."""
+    rho = min(radius_for(k, float(epsilon), 5e-3), radius_for(k, float(epsilon), 1e-12))
+    return BOX_SECONDS * float(sum(sphere_count(k, t) for t in range(rho + 1))) * k * (k - 1)
+
+
+def _cells(a: NDArray, Z: NDArray[np.int64], side: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``(keys, back)``: the grid cells ``Z // side`` of the points, one key per cell (its index sorted at a
+    symmetric prior: one cell per orbit under the permutations of the categories), ``back`` each point's key row."""
+    cells = Z // side
+    if np.all(a == a[0]):
+        cells = np.sort(cells, axis=1)
+    keys, back = np.unique(cells, axis=0, return_inverse=True)
+    return keys, back.reshape(-1)
+
+
+def _box_certified(a: NDArray, n: int, eps: float, Z: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """True at the points of ``Z`` (data sets of R(n)) whose grid cell (side :data:`BOX_SIDES`, the whole cell
+    ``[side x, side x + side - 1]``) :func:`~dpposterior.lattice.staybox.box_stays` certifies: their search returns
+    them (the proof there); False at the rest (nothing claimed).  At a symmetric prior one cell per orbit is certified
+    (its index sorted): every exact quantity of the certificate (``pi``, ``d``, ``H``, R(n), the balls, the bounds over
+    the box) is invariant under a permutation of the categories applied to the box, the points and the outputs
+    together, and its float allowance reads the prior's values only (as :func:`~dpposterior.lattice.batched.stays`'
+    orbits).  Each pass is checked against the solve limit before it runs (one line)."""
+    from ..lattice.staybox import box_stays
+
+    k = a.size
+    out = np.zeros(len(Z), dtype=bool)
+    left = np.arange(len(Z))
+    for side in BOX_SIDES:
+        if not left.size:
+            break
+        keys, back = _cells(a, Z[left], side)
+        _solve_limit(len(keys) * box_seconds(k, eps),
+                     f"the noise-aware posterior's box stay certificates at this release for k={k}, n={n}, "
+                     f"eps={eps:g} ({len(keys):,} boxes of side {side})")
+        ok = np.array([box_stays(a, n, eps, key * side, key * side + side - 1) for key in keys], dtype=bool)
+        out[left[ok[back]]] = True
+        left = left[~ok[back]]
+    return out
 
 
 #: The stay certificate (:func:`~dpposterior.lattice.batched.stays`), seconds per point certified and point of its
@@ -1638,6 +1699,8 @@ class LatticeMechanism(Mechanism):
         eps = spec.epsilon
         W = self.column_radius(n, k, eps)
         Dc = _radius(k, eps, 1e-12)
+        if k >= 4 and not self.uses_corners(n, k, spec) and n // k > (k - 1) * Dc:
+            return self._cut_column_plan(prior, n, k, spec, what, W, Dc)
         region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
         estimate = filtered_estimate(np.asarray(prior, dtype=np.float64), n, eps, Dc)
         tables = 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1)
@@ -1687,6 +1750,38 @@ class LatticeMechanism(Mechanism):
             sym = symmetric_corners(prior)
             search += corner_seconds(n, k, eps, sym)
             memory = max(memory, corner_bytes(n, k, eps, sym))
+        return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
+                    memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
+                    advice="use a larger eps")
+
+    def _cut_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int) -> Plan:
+        """The local column's plan at k >= 4 where a release at the centre ``c0`` of R(n) has every count past
+        ``(k - 1) Dc`` (route ``"local column"``; :meth:`_local_column`'s cut route): the points at the descent
+        filter's cut enumerated (:func:`~dpposterior.lattice.column.cut_region`, at ``c0``: its box's points at
+        :data:`CUT_SECONDS` a point and coordinate), both filters at each (:data:`FILTER_SECONDS`,
+        :data:`RISK_SECONDS`), one box certificate per grid cell of side ``BOX_SIDES[0]`` they occupy (one per orbit at
+        a symmetric prior; :func:`box_seconds`), and the column over the data sets within ``W`` of the release
+        (``M = 0``: at the centre every kept point is certified to stay, so only ``r`` maps to ``r``; measured at
+        Dir(1,1,1,1), eps = 0.25, n = 1e4), :data:`CUT_COLUMN_SECONDS` and :data:`CUT_COLUMN_BYTES` a data set.  A
+        release elsewhere is checked at its own counts when it runs: its certificates (:func:`_box_certified`), its
+        searches (:func:`_check_searches`) and its data sets (:func:`~dpposterior.lattice.column.near_data_sets`),
+        each refused in one line past its limit."""
+        from ..lattice.column import cut_region
+
+        a = np.asarray(prior, dtype=np.float64)
+        eps = spec.epsilon
+        c0 = np.full(k, n // k, dtype=np.int64)
+        c0[: n - int(c0.sum())] += 1
+        stats: dict = {}
+        Zc = cut_region(a, n, eps, c0, Dc, stats)
+        cells = len(_cells(a, Zc, BOX_SIDES[0])[0]) if len(Zc) else 0
+        points = float(len(Zc))
+        filters = (float(stats["box"]) * CUT_SECONDS * k
+                   + points * (FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1) + RISK_SECONDS * k))
+        search = filters + cells * box_seconds(k, eps)
+        near = min(float(sum(sphere_count(k, t) for t in range(W + 1))), float(n_candidates(n, k)))
+        column = CUT_COLUMN_SECONDS * near
+        memory = 8.0 * 8 * k * points + CUT_COLUMN_BYTES * near
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
@@ -1765,13 +1860,27 @@ class LatticeMechanism(Mechanism):
         points with ``T(z, m) > 0`` and the column are unchanged (tested: the same floats with and without it).  Their
         number, known once ``m`` is, is checked against the solve limit (:func:`_check_searches`, one line).
 
+        Cut route (k >= 4, every count of ``m`` past ``(k - 1) Dc``): only the region's points at the descent
+        filter's cut are enumerated (:func:`~dpposterior.lattice.column.cut_region`: the filters keep the same points
+        as over the whole region, proved there), and the kept points of a grid cell certified by
+        :func:`~dpposterior.lattice.staybox.box_stays` output themselves (proved there); the rest are searched as
+        above.  The same ``T`` at every point, so the same column (tested).
+
         Bound: :func:`~dpposterior.lattice.column.local_column`'s ``leftover`` over the kept mass
         ``sum_{c in C} pi(c) P_S(m | c)`` (times ``1 + 1e-6`` for rounding)."""
-        from ..lattice.column import local_column, reach_region
+        from ..lattice.column import cut_region, local_column, log_prior_rows, reach_region
 
         k, eps = a.size, spec.epsilon
         Dc = _radius(k, eps, 1e-12)
-        Z = reach_region(n, k, m, Dc, W)
+        # k >= 4, every count of the release past (k - 1) Dc: only the region's points at the descent filter's cut
+        # (cut_region: the same points kept), and the box stay certificate before the search
+        cut = k >= 4 and not self.uses_corners(n, k, spec) and int(m.min()) > (k - 1) * Dc
+        if k >= 4 and not cut:  # the whole region enumerated: refused in one line past the memory limit (as planned)
+            from ..lattice.column import reach_size
+
+            check_size(min(reach_size(k, Dc), _window_size(n, k, W)), 8.0 * 8 * k,
+                       f"the local column's reach region at this release (k={k}, n={n}, eps={eps:g})")
+        Z = cut_region(a, n, eps, m, Dc) if cut else reach_region(n, k, m, Dc, W)
         if self.uses_corners(n, k, spec) and k >= 4:
             Z, t = self._corner_column_any(a, n, eps, m, Z, W, Dc)
         elif self.uses_corners(n, k, spec):
@@ -1787,10 +1896,17 @@ class LatticeMechanism(Mechanism):
             Z = np.concatenate([Zoff, Zt, Ze])
             t = np.concatenate([t_off, t_tab, t_edge])
         else:
-            t = _outputs_m(a, n, eps, m, Z, Dc)
+            t = _outputs_m(a, n, eps, m, Z, Dc, boxes=k >= 4 and cut)
         C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
-        logw = log_prior_predictive(a, C) + log_col
-        kept = logsumexp(logw) if len(logw) else -np.inf
+        logw = log_prior_rows(a, C)  # log_prior_predictive's floats, by tables
+        logw += log_col  # in place (the same floats as the sum)
+        del log_col
+        if not len(logw):
+            kept = -np.inf
+        elif cut and len(logw) > 2**20:  # a block at a time (scipy's logsumexp holds copies of the whole: 1.8e7 here)
+            kept = float(logsumexp([logsumexp(logw[s:s + 2**20]) for s in range(0, len(logw), 2**20)]))
+        else:
+            kept = logsumexp(logw)
         bound = math.exp(min(700.0, math.log(leftover) - kept)) * (1 + 1e-6) if np.isfinite(kept) else math.inf
         return C, logw, n_candidates(n, k), bound
 
