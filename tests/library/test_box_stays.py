@@ -121,7 +121,7 @@ def test_the_cut_region_keeps_what_the_filter_keeps_over_the_whole_region(case, 
         return
     Z = reach_region(n, k, r, Dc, 3)
     Zc = cut_region(a, n, eps, r, Dc)
-    assert len(Zc) < len(Z)
+    assert len(Zc) <= len(Z)  # the cut may keep the whole region (e.g. Dir(3, 0.5, 3), eps = 2, n = 120)
     assert np.array_equal(Z[search_filter(a, n, eps, r, Z, Dc)], Zc[search_filter(a, n, eps, r, Zc, Dc)])
 
 
