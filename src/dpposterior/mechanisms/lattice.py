@@ -286,7 +286,12 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 CORNER_ANY_SMALL_EPS = (8.0, 3.5)
 #: Below this eps the k >= 4 corner remap's errors are refused by their plan: at Dir(1,1,1,1), n = 5, eps = 0.25 (under
 #: the pipeline's limits) the route planned 64.5 s and 1.0 GB and its job peaked at 6.7 GB (2026-11-29); eps = 0.5 is
-#: measured (n = 5: 9.1 CPU s, 1.02 GB; n = 10: 31.3 CPU s, 2.1 GB, planned 39.5 s and 1.8 GB).
+#: measured (n = 5: 9.1 CPU s, 1.02 GB; n = 10: 31.3 CPU s, 2.1 GB, planned 39.5 s and 1.8 GB).  That peak was the
+#: solve's regions (the union of the free rows' balls, 560 x 104,223 points at W = 31): the solve alone 48.2 CPU s and
+#: 6,322 MiB, by candidates (:func:`.corners_any.regions`) 17.0 s and 704 MiB, the same table
+#: (``benchmarks/corner_solve_k4.json``, 2026-11-30).  The route is still refused: with it the errors took 50.9 CPU s
+#: and peaked at 1,765 MiB in their offset sums, over the plan's 64.5 s / 1,023 MiB on bytes, and the solve ran 17.0 s
+#: and 704 MiB against its 13.6 s / 275 MiB below eps 0.5 (``CORNER_ANY_SMALL_EPS`` is measured at eps 0.5 only).
 CORNER_ERRORS_ANY_MIN_EPSILON = 0.5
 #: Seconds per (table row, offset) term of the k = 4 corner errors' differences at the tables' rows
 #: (:func:`~dpposterior.lattice.corners_any.corner_errors_any`, ``delta``: the rest's loss and the row's outputs of
