@@ -256,7 +256,7 @@ def test_the_k4_corner_releases_posterior_is_its_own_local_column(monkeypatch):
 def test_the_k4_corner_errors_plan_counts_the_terms_at_the_tables_rows():
     """The errors add the terms at the tables' rows in blocks (never a table of every table point x every offset,
     which at eps = 0.25 was 23 GiB and met the OOM killer in a pipeline job, and at eps = 0.5 refused n = 10 at
-    ~12 GiB): eps = 1 at n = 10 fits within 1 GiB and eps = 0.5 within 2 GiB (its solve's measured 1.78 GB:
+    ~12 GiB): eps = 1 at n = 10 fits within 1 GiB and eps = 0.5 within 2 GiB (its solve's measured 676 MiB:
     mechanisms.lattice.CORNER_ANY_SMALL_EPS); eps = 0.25 is refused in one line by its plan."""
     a = np.ones(4)
     for n in (5, 10):  # below eps = 0.5 not planned (n = 5's job peaked at 6.7 GB against 1.0 GB planned)
@@ -270,9 +270,10 @@ def test_the_k4_corner_errors_plan_counts_the_terms_at_the_tables_rows():
     for eps, gib in ((0.5, 2), (1.0, 1)):
         plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", eps, objective="worst"), a, 10)
         assert plan.route == "corner remap" and plan.memory_bytes < gib * 2**30 and plan.fits
-    # its solve ran 1.78 GB at eps = 0.5, n = 10: a plan below that is not the route's
+    # its solve ran 676 MiB at eps = 0.5, n = 10 (benchmarks/corner_solve_k4.json; `accuracy` with the errors 683
+    # MiB): a plan below that is not the route's
     plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", 0.5, objective="worst"), a, 10)
-    assert plan.memory_bytes >= 1.7e9
+    assert plan.memory_bytes >= 684 * 2**20
 
 
 def test_certificate_plan_counts_its_sets_and_takes_the_deepest_block_within_its_share():

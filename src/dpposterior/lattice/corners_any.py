@@ -240,9 +240,12 @@ class AnyCornerRemap:
         return outs[pick]
 
 
-def regions(k: int, n0: int, eps: float, depth: int, inner: int):
-    """The LP's sets at ``n0``: ``(W, shift, F, A, G)``: free rows (sorted by key), constrained data sets, and the
-    other rows within ``W`` of ``A`` (the LP's constant part)."""
+def regions(k: int, n0: int, eps: float, depth: int, inner: int, rest: bool = True):
+    """The LP's sets at ``n0``: ``(W, W1, shift, F, fkeys, A, G)``: free rows (sorted by key), constrained data sets
+    ``A = {c in R(n0) : d(c, F) <= W}`` (sorted by key) and the other rows within ``W`` of ``A`` (the LP's constant
+    part; sorted by key, None if not ``rest``).  ``A`` is found among the data sets with a count ``>= n0 - depth - W``
+    (:func:`_near_data_sets`), not as the union of ``F``'s balls: the same set, in the same order, without the
+    ``|F| x |ball(W)|`` points (Dir(1,1,1,1), n = 10, eps = 0.5: 16M points and ~1 GB)."""
     W = radius_for(k, eps, LP_TOL)
     W1 = min(int(inner), W)
     shift = W1 + 2 * W
@@ -254,9 +257,10 @@ def regions(k: int, n0: int, eps: float, depth: int, inner: int):
     Fz = np.concatenate(parts)
     Fz = Fz[np.all(Fz >= -W1, axis=1) & (n0 - Fz.max(axis=1) <= depth)]
     Fz, fkeys = _union(Fz, np.zeros((1, k), dtype=np.int64), shift)
+    A = _near_data_sets(Fz, k, n0, depth, W, shift)
+    if not rest:
+        return W, W1, shift, Fz, fkeys, A, None
     ball = _ball(k, W)
-    A, _ = _union(Fz, ball, shift)
-    A = A[np.all(A >= 0, axis=1)]
     gk = []
     step = max(1, BLOCK_ENTRIES // len(ball))
     for lo in range(0, len(A), step):  # in blocks: the (A x ball) points never whole
@@ -265,6 +269,25 @@ def regions(k: int, n0: int, eps: float, depth: int, inner: int):
     gkeys = gkeys[~np.isin(gkeys, fkeys)]
     G = _unrank(gkeys, n0 + k * shift, k) - shift
     return W, W1, shift, Fz, fkeys, A, G
+
+
+def _near_data_sets(Fz: NDArray[np.int64], k: int, n0: int, depth: int, W: int, shift: int) -> NDArray[np.int64]:
+    """``{c in R(n0) : min_z d(c, z) <= W}`` over the rows ``z`` of ``Fz`` (each with a count ``>= n0 - depth``),
+    sorted by :func:`.corners._window_key` (``shift``), i.e. lexicographically.
+
+    Why the candidates suffice: if ``d(c, z) <= W`` with ``z_j >= n0 - depth``, then ``c_j >= n0 - depth - W``, since
+    both sum to ``n0`` and so ``|c_j - z_j| <= |c - z|_1 / 2 = d(c, z)``.  So only the data sets with a count at
+    least ``n0 - depth - W`` are tried, each against every row of ``Fz`` in blocks."""
+    reach = min(int(depth) + int(W), n0)
+    parts = [np.insert(candidates(s, k - 1), j, n0 - s, axis=1) for j in range(k) for s in range(reach + 1)]
+    P = np.unique(np.concatenate(parts), axis=0)  # a data set with two large counts comes once
+    keep = np.zeros(len(P), dtype=bool)
+    step = max(1, BLOCK_ENTRIES // max(1, len(Fz)))
+    for lo in range(0, len(P), step):  # in blocks of candidates: the distance table never whole
+        d2 = np.abs(P[lo:lo + step, None, :] - Fz[None, :, :]).sum(axis=2)  # twice the distance
+        keep[lo:lo + step] = d2.min(axis=1) <= 2 * W
+    A = P[keep]
+    return A[np.argsort(_window_key(A, shift), kind="stable")]
 
 
 def _unrank(keys: NDArray[np.int64], total: int, k: int) -> NDArray[np.int64]:
@@ -1017,7 +1040,7 @@ def _solve_edges(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner:
     from scipy.optimize import linprog
 
     k = a.size
-    W, W1, shift, Fz, fkeys, A, _ = regions(k, n0, eps, depth, inner)
+    W, W1, shift, Fz, fkeys, A, _ = regions(k, n0, eps, depth, inner, rest=False)
     pairs = np.array([(i, j) for i in range(k) for j in range(i + 1, k)], dtype=np.int64)
     rb = _ball(k, R_RADIUS)
     J = len(rb)

@@ -276,14 +276,22 @@ CORNER_BYTES = 150.0
 #: ``7e-10 x^1.5``; eps = 1 at n = 10,000 (n_ref = 88, 6.8e6 entries): 34.6 s with its fixed rows' searches, so 2x.
 CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: Factors on that plan's seconds and bytes below eps = 1 at k >= 4, where the fit above was not measured: the solve's
-#: regions (the union of the free points' balls) and its LP grow faster than the LP's entries as eps falls.  Measured
-#: (Dir(1,1,1,1), eps = 0.5, 2026-11-29, beside a test run): n = 10: 24.3 CPU s and 1.78 GB against 3.0 s and 0.21 GB
-#: planned (regions 15 s, the LP 18.6 s under cProfile); n = 20: ~87 CPU s and 2.6 GB against 31.3 s and 0.98 GB.  The
-#: factors are n = 10's, so an upper end at both (n = 20 is planned past the solve limit, as it was refused before).
-CORNER_ANY_SMALL_EPS = (8.0, 8.5)
+#: regions and its LP grow faster than the LP's entries as eps falls.  Measured (Dir(1,1,1,1), eps = 0.5, CPU s and
+#: peak of the process, ``benchmarks/corner_solve_k4.py``, 2026-11-30 at load ~5): n = 5: 2.1 s, 249 MiB against 5.8 s
+#: and 274 MiB planned; n = 10: 18.3 s (24.6 in another run; the LP 14-20 s of it, HiGHS's simplex on a dense
+#: 286 x 8,476 matrix, unchanged) and 676 MiB against 24.2 s and 758 MiB; n = 20: 83.7 s, 2,215 MiB against 250 s and
+#: 3.5 GiB (refused by its seconds, as before).  The regions by candidates (:func:`.corners_any.regions`) took the
+#: union of the free rows' balls out (n = 10: 29.5 -> 18.3 s, 1,820 -> 676 MiB, the same table), so the bytes' factor
+#: fell from 8.5; the seconds' factor stays n = 10's (the LP sets it).
+CORNER_ANY_SMALL_EPS = (8.0, 3.5)
 #: Below this eps the k >= 4 corner remap's errors are refused by their plan: at Dir(1,1,1,1), n = 5, eps = 0.25 (under
 #: the pipeline's limits) the route planned 64.5 s and 1.0 GB and its job peaked at 6.7 GB (2026-11-29); eps = 0.5 is
-#: measured (n = 5: 9.1 CPU s, 1.02 GB; n = 10: 31.3 CPU s, 2.1 GB, planned 39.5 s and 1.8 GB).
+#: measured (n = 5: 9.1 CPU s, 1.02 GB; n = 10: 31.3 CPU s, 2.1 GB, planned 39.5 s and 1.8 GB).  That peak was the
+#: solve's regions (the union of the free rows' balls, 560 x 104,223 points at W = 31): the solve alone 48.2 CPU s and
+#: 6,322 MiB, by candidates (:func:`.corners_any.regions`) 17.0 s and 704 MiB, the same table
+#: (``benchmarks/corner_solve_k4.json``, 2026-11-30).  The route is still refused: with it the errors took 50.9 CPU s
+#: and peaked at 1,765 MiB in their offset sums, over the plan's 64.5 s / 1,023 MiB on bytes, and the solve ran 17.0 s
+#: and 704 MiB against its 13.6 s / 275 MiB below eps 0.5 (``CORNER_ANY_SMALL_EPS`` is measured at eps 0.5 only).
 CORNER_ERRORS_ANY_MIN_EPSILON = 0.5
 #: Seconds per (table row, offset) term of the k = 4 corner errors' differences at the tables' rows
 #: (:func:`~dpposterior.lattice.corners_any.corner_errors_any`, ``delta``: the rest's loss and the row's outputs of
