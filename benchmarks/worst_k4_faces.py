@@ -7,7 +7,7 @@ Each n runs in its own process (CPU seconds and peak memory of the child, ``os.w
 LP's ``t``, the release's worst case (upper end) and where, and with ``--old`` the bracket old (the best row over the
 bound) and new (the better of that row and the face release, over the same bound).
 
-    python benchmarks/worst_k4_faces.py --n 30,50,100 --eps 1 [--old benchmarks/worst_k4_grid_base60.json] [--out F]
+    python benchmarks/worst_k4_faces.py --n 30,50,100 --eps 1 [--old OLD_GRID.json] [--out F]
 """
 
 from __future__ import annotations
