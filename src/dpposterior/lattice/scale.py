@@ -371,19 +371,48 @@ def _factor_tables(a, n: int, k: int, rd: int, rb: int):
     return flat, A, Bt, np.ascontiguousarray(A.T), np.ascontiguousarray(Bt.T)
 
 
-def _block_coefficients(A, AT, BtT, x, y, rp: int, rd: int, rb: int):
-    """A block's middle coefficients (rows ``(x, y)`` of :func:`_factor_tables`' bands): ``PT[delta + rp, j, r] =
-    A[x_r, j] B[y_r, j - rd - delta + rb]``, row r's coefficients at the shift delta, for every shift a head clamp can
-    give, stored by column of d (a group reads contiguous rows); and the same row by row, ``PR2[r T + delta + rp, j]``
-    with ``T = 2 rp + 1`` (a moved row reads one contiguous run of it)."""
-    B = len(x)
-    AxT, BtY = AT[:, x], BtT[:, y]
-    PT = np.empty((2 * rp + 1, 2 * rd + 1, B))
-    for t in range(2 * rp + 1):
-        np.multiply(AxT, BtY[rb - rd - (t - rp):rb + rd - (t - rp) + 1], out=PT[t])
-    win = np.lib.stride_tricks.sliding_window_view(BtT[:, y].T, 2 * rd + 1, axis=1)  # [r, u, j] = B[y_r, u + j]
-    PR = A[x][:, None, :] * win[:, ::-1, :]  # u = 2 rp - (delta + rp)
-    return PT, PR.reshape(B * (2 * rp + 1), 2 * rd + 1)
+class _BlockCoefficients:
+    """A block's middle coefficients (rows ``(x, y)`` of :func:`_factor_tables`' bands), computed where they are read.
+
+    ``PT[delta + rp, j, r] = A[x_r, j] B[y_r, j - rd - delta + rb]``, row r's coefficients at the shift delta a head
+    clamp can give, stored by column of d (a group reads contiguous rows): :meth:`pt` returns the rows ``j0 .. j0 +
+    W - 1`` of one shift, computing only those of that shift not computed before (a group's interval of d is
+    narrower the farther its prefix is from 0, so most of the table is never read).  :meth:`rows`: the same
+    coefficients row by row for single moved rows, ``PT[shift_r, j0 + i, r]`` for ``i < W``, gathered from the bands
+    for those rows only.  Every entry is the same one product of two floats as a table computed in full, so the
+    sums read from it are the same floats."""
+
+    def __init__(self, A, AT, Bt, BtT, x, y, rp: int, rd: int, rb: int):
+        self.A, self.Bt, self.x, self.y, self.rp, self.rd = A, Bt, x, y, rp, rd
+        self.AxT, self.BtY = AT[:, x], BtT[:, y]
+        self.base = rb - rd + rp  # PT[t, j] reads BtY[base - t + j]
+        self.PT = np.empty((2 * rp + 1, 2 * rd + 1, len(x)))
+        self.lo = [0] * (2 * rp + 1)  # per shift, the rows computed: lo .. hi - 1 (none while lo == hi)
+        self.hi = [0] * (2 * rp + 1)
+
+    def _fill(self, t: int, a: int, b: int) -> None:
+        c = self.base - t
+        np.multiply(self.AxT[a:b], self.BtY[c + a:c + b], out=self.PT[t, a:b])
+
+    def pt(self, t: int, j0: int, W: int):
+        """``PT[t, j0:j0 + W]`` (a view of the whole table's layout), its rows computed."""
+        lo, hi, j1 = self.lo[t], self.hi[t], j0 + W
+        if lo == hi:
+            self._fill(t, j0, j1)
+            self.lo[t], self.hi[t] = j0, j1
+        elif j0 < lo or j1 > hi:
+            if j0 < lo:
+                self._fill(t, j0, lo)
+                self.lo[t] = j0
+            if j1 > hi:
+                self._fill(t, hi, j1)
+                self.hi[t] = j1
+        return self.PT[t, j0:j1]
+
+    def rows(self, r, shifts, j0: int, W: int):
+        """``PT[shifts[i], j0:j0 + W, r[i]]`` as rows ``(len(r), W)``, a new array."""
+        j = j0 + np.arange(W)
+        return self.A[self.x[r], j0:j0 + W] * self.Bt[self.y[r][:, None], (2 * self.rp - shifts)[:, None] + j[None, :]]
 
 
 def _moved_runs(gm, rm, shift_m, groups: int):
@@ -469,8 +498,7 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
         B = len(cb)
         x, y = cb[:, k - 2], cb[:, k - 1]
         xb, yb = x * n1, y * n1
-        T = 2 * rp + 1
-        PT, PR2 = _block_coefficients(A, AT, BtT, x, y, rp, rd, rb)
+        co = _BlockCoefficients(A, AT, Bt, BtT, x, y, rp, rd, rb)
         out = np.zeros(B)
         cols_b = [cb[:, i].copy() for i in range(k - 2)]
         base_b = [c * n1 for c in cols_b]
@@ -546,19 +574,19 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
                 if nm < B:
                     a, b = first[t], stop[t]
                     blk = buf[:W * (b - a)].reshape(W, b - a)
-                    np.multiply(PT[s, j0:j0 + W, a:b], head[t, a:b][None, :], out=blk)
+                    np.multiply(co.pt(s, j0, W)[:, a:b], head[t, a:b][None, :], out=blk)
                     np.subtract(1.0, blk, out=blk)
                     out[a:b] += wg @ np.sqrt(blk, out=blk)
                 for a, b, sh, at in runs_of[t]:
                     blk = buf[:W * (b - a)].reshape(W, b - a)
-                    np.multiply(PT[sh, j0:j0 + W, a:b], head_m[at:at + b - a][None, :], out=blk)
+                    np.multiply(co.pt(sh, j0, W)[:, a:b], head_m[at:at + b - a][None, :], out=blk)
                     np.subtract(1.0, blk, out=blk)
                     out[a:b] += wg @ np.sqrt(blk, out=blk)
                 nm = n_short[t]
                 if nm:
                     e = s_ends[t]
                     oi = rm_s[e - nm:e]
-                    blk = PR2[oi * T + shift_s[e - nm:e], j0:j0 + W]
+                    blk = co.rows(oi, shift_s[e - nm:e], j0, W)
                     blk *= head_s[e - nm:e][:, None]
                     np.subtract(1.0, blk, out=blk)
                     out[oi] += np.sqrt(blk, out=blk) @ wg
@@ -738,13 +766,12 @@ def clamped_errors_by_factors_shared(prior: ArrayLike, n: int, log_points: list,
     flat, A, Bt, AT, BtT = _factor_tables(a, n, k, rd, rb)
     Fx, Fy = flat[k - 2], flat[k - 1]
     buf = np.empty(width * step)
-    T = 2 * rp + 1
     for lo in range(0, len(R), step):
         cb = R[lo:lo + step].astype(np.int32)
         B = len(cb)
         x, y = cb[:, k - 2], cb[:, k - 1]
         xb, yb = x * n1, y * n1
-        PT, PR2 = _block_coefficients(A, AT, BtT, x, y, rp, rd, rb)
+        co = _BlockCoefficients(A, AT, Bt, BtT, x, y, rp, rd, rb)
         cols_b = [cb[:, i].copy() for i in range(k - 2)]
         base_b = [c * n1 for c in cols_b]
         neg_x, y1, x_y = -x, y + 1, x + y
@@ -823,14 +850,14 @@ def clamped_errors_by_factors_shared(prior: ArrayLike, n: int, log_points: list,
                     a0, b0 = ab
                     if blk_u is None:
                         blk_u = buf[:Wu * (b0 - a0)].reshape(Wu, b0 - a0)
-                        np.multiply(PT[s, j0u:j0u + Wu, a0:b0], head_u[u, a0:b0][None, :], out=blk_u)
+                        np.multiply(co.pt(s, j0u, Wu)[:, a0:b0], head_u[u, a0:b0][None, :], out=blk_u)
                         np.subtract(1.0, blk_u, out=blk_u)
                         np.sqrt(blk_u, out=blk_u)
                     out[a0:b0] += wg @ blk_u[off:off + W]
                 for a0, b0, sh, at in st["runs_of"][t]:
                     got = runs_done.get((a0, b0, sh))
                     if got is None:
-                        got = PT[sh, j0u:j0u + Wu, a0:b0] * st["head_m"][at:at + b0 - a0][None, :]
+                        got = co.pt(sh, j0u, Wu)[:, a0:b0] * st["head_m"][at:at + b0 - a0][None, :]
                         np.subtract(1.0, got, out=got)
                         np.sqrt(got, out=got)
                         runs_done[(a0, b0, sh)] = got
@@ -840,7 +867,7 @@ def clamped_errors_by_factors_shared(prior: ArrayLike, n: int, log_points: list,
                     e = st["s_ends"][t]
                     oi = st["rm_s"][e - nm:e]
                     j0 = dlo + rd
-                    blk = PR2[oi * T + st["shift_s"][e - nm:e], j0:j0 + W]
+                    blk = co.rows(oi, st["shift_s"][e - nm:e], j0, W)
                     blk *= st["head_s"][e - nm:e][:, None]
                     np.subtract(1.0, blk, out=blk)
                     out[oi] += np.sqrt(blk, out=blk) @ wg
