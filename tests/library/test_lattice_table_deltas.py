@@ -113,16 +113,15 @@ def test_the_plans_terms_are_an_upper_end_of_the_terms_counted(n):
 
 
 def test_the_worst_rows_plan_fits_compares_rows_at_n50_and_eps_half():
-    """Dir(1,1,1,1): the worst release's errors are planned by their differences, so at eps = 1, n = 50 ``compare``'s
-    worst-case row fits its own plan (before: 74 s planned; it is now left out only by the total, after the average's
-    row and two baselines: ranking._admission_order) and at eps = 0.5, n = 10 the row is no longer refused for the
-    memory of a (table point x offset) table (~12 GiB before); what the plan chose is what runs (its route)."""
+    """Dir(1,1,1,1): the worst release's errors are planned by their differences, so at eps = 1, n = 50 ``compare``
+    admits its worst-case row (before: 74 s planned, left out after the average's row) and at eps = 0.5, n = 10 the
+    row is no longer refused for the memory of a (table point x offset) table (~12 GiB before); what the plan chose
+    is what runs (its route)."""
     from dpposterior.ranking import plan_compare
 
     rows = {r.variant.label: r for r in plan_compare(np.ones(4), 50, 1.0)}
     worst = rows["optimal (worst)"]
-    assert worst.plan.fits and worst.plan.route == "corner remap"
-    assert not worst.left_out or "DPPOSTERIOR_MAX_COMPARE_SECONDS" in worst.left_out
+    assert not worst.left_out and worst.plan.route == "corner remap"
     for n, eps in ((50, 1.0), (10, 0.5)):
         plan = LATTICE.plan_errors(np.ones(4), n, ReleaseSpec.of("lattice", eps, objective="worst"))
         assert plan.fits and plan.route == "corner remap" and plan.memory_bytes < 2**31
