@@ -7,9 +7,8 @@ prior, n and eps only: the entry's plan of its exact errors (:meth:`~dpposterior
 (:func:`dpposterior.limits.admit`).  A total limit, ``DPPOSTERIOR_MAX_COMPARE_SECONDS``, then takes the admitted rows:
 first the releases built for an objective (an entry with ``objectives``: ``optimal`` and the lattice release, the
 ones to use), then the others cheapest first, so no release is left out because a dearer baseline came first and no
-baseline because another baseline is dear; an entry's row other than its average row goes after the others where
-that ranks more releases (:func:`_admission_order`); at k >= 3 the rows take at most :data:`ROWS_SHARE` of it, the
-rest is the yardstick's (:func:`compare_yardstick`), so that the bound every row is read against is not starved by the rows.
+baseline because another baseline is dear; at k >= 3 the rows take at most :data:`ROWS_SHARE` of it, the rest is the
+yardstick's (:func:`compare_yardstick`), so that the bound every row is read against is not starved by the rows.
 :func:`compare_rows` runs the rows' plans and ranks them by worst-case expected error (docs/definitions.md §6); a row
 left out says what it would take, and its error stays out of the ranking.  Used by ``dpposterior compare``,
 :func:`dpposterior.compare` and ``benchmarks/``.
@@ -17,7 +16,6 @@ left out says what it would take, and its error stays out of the ranking.  Used 
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, replace
 
@@ -81,9 +79,8 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
                  distance: str = DEFAULT_DISTANCE) -> list[RowPlan]:
     """Plan every row of ``compare`` on its own (module docstring), from public prior, n and eps only.
 
-    Each release's plan (``Task.ERRORS``) is held to its own limits; then the admitted rows, in
-    :func:`_admission_order` (those of an entry with ``objectives`` first and each group cheapest first, unless
-    another order ranks more releases), are taken while their estimated seconds add up within
+    Each release's plan (``Task.ERRORS``) is held to its own limits; then the admitted rows, those of an entry with
+    ``objectives`` first and each group cheapest first, are taken while their estimated seconds add up within
     ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` (at k >= 3 within :data:`ROWS_SHARE` of it).  Raises one-line
     :class:`SizeError` only when no row at all can be computed (with the cheapest row's own refusal)."""
     k = a.size
@@ -104,7 +101,8 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     total = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
     limit = total * (ROWS_SHARE if k >= 3 else 1.0)
     used = 0.0
-    for i in _admission_order(out, limit):
+    for i in sorted((i for i, r in enumerate(out) if not r.left_out and not r.same_as),
+                    key=lambda i: (not out[i].variant.entry.objectives, out[i].plan.seconds, out[i].variant.label)):
         row = out[i]
         if used + row.plan.seconds <= limit:
             used += row.plan.seconds
@@ -125,43 +123,6 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
         raise SizeError(f"compare for k={k}, n={n}: no release fits its limits; the cheapest, "
                         f"{cheapest.variant.label}: {cheapest.left_out}")
     return out
-
-
-def _admission_order(rows: list[RowPlan], limit: float) -> list[int]:
-    """The order in which :func:`plan_compare` takes the admitted rows (not copies) while their seconds add up within
-    ``limit``: the rows of an entry with ``objectives`` first, then the others, each group cheapest first (ties by
-    label); but a row of such an entry that is not its average row (:func:`start_releases`: the row each entry's
-    average is ranked by and the yardstick's average starts from; every row ranks its worst case too) is moved
-    after the others when that ranks more releases within ``limit``.  E.g. where a worst-case row would take the
-    place of two baselines, the two are ranked and that row only where it still fits; where it takes the place of
-    one, it stays first (a tie goes to the release built for an objective).  Every subset of those rows is tried
-    (at most one per entry and objective past the average's)."""
-    todo = [i for i, r in enumerate(rows) if not r.left_out and not r.same_as]
-    key = {i: (not rows[i].variant.entry.objectives, rows[i].plan.seconds, rows[i].variant.label) for i in todo}
-    starts = start_releases(None)
-    movable = [i for i in todo if rows[i].variant.entry.objectives and rows[i].variant.label not in starts
-               and any(rows[j].variant.entry.id == rows[i].variant.entry.id and rows[j].variant.label in starts
-                       for j in todo)]
-
-    def order(moved: frozenset) -> list[int]:
-        return sorted((i for i in todo if i not in moved), key=key.get) + sorted(moved, key=key.get)
-
-    def ranked(seq: list[int]) -> int:
-        used, count = 0.0, 0
-        for i in seq:
-            if used + rows[i].plan.seconds <= limit:
-                used += rows[i].plan.seconds
-                count += 1
-        return count
-
-    best, most = order(frozenset()), None
-    for size in range(len(movable) + 1):
-        for moved in itertools.combinations(movable, size):
-            seq = order(frozenset(moved))
-            count = ranked(seq)
-            if most is None or count > most:
-                best, most = seq, count
-    return best
 
 
 def _shared_passes(a, n: int, rows: list[RowPlan]) -> list[RowPlan]:
