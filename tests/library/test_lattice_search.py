@@ -175,6 +175,7 @@ def test_points_past_the_limit_are_refused_before_any_one_point_search(monkeypat
 
     calls = []
     monkeypatch.setattr(search, "local_bayes_search", lambda *args, **kw: calls.append(args) or args[3])
+    monkeypatch.setattr(search, "REST_BATCH_MAX_N", 0)  # the one-point route for the undecided points
     Z = window(9, 3, 5)
     stats = {}
     local_search_many((1, 1, 1), 9, 1.0, Z, stats=stats)
@@ -274,3 +275,22 @@ def test_the_gathered_correlation_is_ndimages_sum_bit_for_bit(n, Dc, eps, seed):
     got = _correlate_at(pi, kernel, pts, Dc)
     assert [float(x) for x in got] == [_correlate_oracle(pi, kernel, p, Dc) for p in pts]
     assert np.array_equal(got, ndimage.correlate(pi, kernel, mode="constant", cval=0.0)[pts[:, 0], pts[:, 1]])
+
+
+@pytest.mark.parametrize("prior, n, eps", [((1, 1, 1), 9, 1.0), ((0.5, 2.0, 1.0), 12, 0.5), ((1, 1, 1), 20, 0.25)])
+def test_the_undecided_points_go_to_the_batched_search_with_the_same_outputs(monkeypatch, prior, n, eps):
+    """Up to REST_BATCH_MAX_N the points the bounds leave undecided are searched by the batched local search, and
+    the outputs are the one-point route's at every point (it fails if the batched route is not taken, or if it
+    returns another output anywhere)."""
+    import dpposterior.lattice.batched as batched
+    import dpposterior.lattice.search as search
+
+    Z = window(n, 3, 5 if n < 20 else 4)
+    stats, seen = {}, []
+    real = batched.local_search_batch
+    monkeypatch.setattr(batched, "local_search_batch",
+                        lambda *args, **kw: seen.append(len(args[3])) or real(*args, **kw))
+    got = local_search_many(prior, n, eps, Z, orbits=False, stats=stats)
+    assert stats["fallback"] > 0 and seen == [stats["fallback"]]
+    monkeypatch.setattr(search, "REST_BATCH_MAX_N", 0)
+    assert np.array_equal(local_search_many(prior, n, eps, Z, orbits=False), got)

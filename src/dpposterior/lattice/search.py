@@ -197,14 +197,42 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     return _undecided_by_one_point(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Z))
 
 
+#: Bytes of :func:`.batched.local_search_batch`'s per-coordinate tables (``k (n + 1) (2 rho + 1)`` floats, a few
+#: copies) up to which the points the bounds leave undecided are searched by it rather than one at a time.
+SEARCH_TABLE_BYTES = 256 * 2**20
+
+
+#: Largest n at which the undecided points go to :func:`.batched.local_search_batch` (its tables over R(n) grow with
+#: n, a one-point search does not).  Dir(1,1,1), eps = 0.5, 20,000 window points near the faces, CPU s one point at a
+#: time / batched: n = 300 (2,510 undecided) 6.1 / 4.7, n = 1000 (2,759) 23.0 / 40.0; eps = 0.25, n = 20 (14,808)
+#: 12.6 / 2.5.
+REST_BATCH_MAX_N = 300
+
+
+def batch_tables_fit(k: int, n: int, eps: float) -> bool:
+    """Whether :func:`.batched.local_search_batch`'s tables at (k, n, eps) stay within :data:`SEARCH_TABLE_BYTES`
+    (public inputs only)."""
+    from .batched import batch_radius
+
+    return 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1) <= SEARCH_TABLE_BYTES
+
+
 def _undecided_by_one_point(a, n, eps, Z, out, done, max_fallback, stats, searched: int) -> NDArray[np.int64]:
-    """``out`` with every point the batched bounds left undecided searched by the one-point search (at most
-    ``max_fallback`` of them, else refused), and ``stats`` filled in."""
+    """``out`` with every point the batched bounds left undecided searched (at most ``max_fallback`` of them, else
+    refused), and ``stats`` filled in.  Up to :data:`REST_BATCH_MAX_N`, where its tables fit
+    (:func:`batch_tables_fit`), those points go to :func:`.batched.local_search_batch`, else to the one-point search
+    one at a time: both return ``local_bayes_search``'s output at every z (their docstrings; tested), so ``out`` is
+    the same either way, chosen from public n, k, eps."""
     rest = np.flatnonzero(~done)
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback), fallback_band(n, eps))
     fb.refuse_past(rest.size)
-    for j in rest:
-        out[j] = fb(a, n, eps, Z[j])
+    if rest.size and n <= REST_BATCH_MAX_N and batch_tables_fit(a.size, n, eps):
+        from .batched import local_search_batch
+
+        out[rest] = local_search_batch(a, n, eps, Z[rest])
+    else:
+        for j in rest:
+            out[j] = fb(a, n, eps, Z[j])
     if stats is not None:
         stats.update(points=len(Z), fallback=int(rest.size), decided=int(done.sum()), searched=searched)
     return out

@@ -62,6 +62,7 @@ from scipy.special import logsumexp
 
 from ..distances import DEFAULT_DISTANCE
 from ..errors import InputError, SizeError
+from ..lattice import search as _search
 from ..lattice.column import window_column
 from ..lattice.noise import radius_for, sample_noise, sphere_count, tail_bound, window
 from ..lattice.pointwise import ball_pmf
@@ -248,8 +249,9 @@ INSIDE_SHARE = 0.15
 #: is the route).  Not for the corner release (``worst`` past its window), whose table holds the points near the
 #: vertices: measured k = 3, eps = 1, n = 24 and 60, 3.3 and 3.6 CPU s in all.
 OFF_FACTOR = 8.0
-#: Bytes of the batched local search's tables past which the local column searches one point at a time.
-SEARCH_TABLE_BYTES = 256 * 2**20
+#: Bytes of the batched local search's tables past which the local column searches one point at a time (the same
+#: rule as the window's undecided points, :func:`~dpposterior.lattice.search.batch_tables_fit`).
+SEARCH_TABLE_BYTES = _search.SEARCH_TABLE_BYTES
 #: ``worst`` reads the window's minimax remap where its LP is estimated within this many seconds (a constant, the
 #: default solve limit, so the release's law depends on public n, k, eps only: where it ran before, it runs now); past
 #: it, at k = 3, the corner remap (:mod:`dpposterior.lattice.corners`), at k = 4 its k >= 4 form
@@ -870,12 +872,12 @@ def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np
     local search where its per-coordinate tables (``k (n + 1) (2 rho + 1)`` floats, a few copies) stay within
     :data:`SEARCH_TABLE_BYTES`, else one point at a time (at large n the batched search hands every point on
     anyway, measured; the same outputs either way, chosen from public n, k, eps)."""
-    from ..lattice.batched import batch_radius, local_search_batch
+    from ..lattice.batched import local_search_batch
 
     k = a.size
     if not len(Z):
         return np.zeros((0, k), dtype=np.int64)
-    if 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, epsilon) + 1) <= SEARCH_TABLE_BYTES:
+    if _search.batch_tables_fit(k, n, epsilon):
         return local_search_batch(a, n, epsilon, Z)
     distinct, back = np.unique(Z, axis=0, return_inverse=True)
     out = np.stack([local_bayes_search(a, n, epsilon, z) for z in distinct])
@@ -886,9 +888,8 @@ def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the local search at ``points`` points of R(n) away from its faces (the local column's
     points near a release inside R(n)): the batched search (:func:`batched_seconds`) where its tables fit
     (:data:`SEARCH_TABLE_BYTES`), else :data:`INSIDE_SHARE` of a draw's one-point search each."""
-    from ..lattice.batched import batch_radius
 
-    if 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, epsilon) + 1) <= SEARCH_TABLE_BYTES:
+    if _search.batch_tables_fit(k, n, epsilon):
         return sum(batched_seconds(k, epsilon, points, 0.0))
     return points * INSIDE_SHARE * local_seconds(k, epsilon)
 
@@ -917,9 +918,8 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     (:data:`SEARCH_TABLE_BYTES`; :data:`GROUP_SECONDS` a part, and :data:`COLUMN_TIE_SHARE` of them handed to the
     one-point search), else :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search
     each."""
-    from ..lattice.batched import batch_radius
 
-    if 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, epsilon) + 1) <= SEARCH_TABLE_BYTES:
+    if _search.batch_tables_fit(k, n, epsilon):
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
         rows = float(n_candidates(n, k))
         ties = min(1.0, max(tie_share(n), COLUMN_TIE_SHARE / (max(1, int(n)) * float(epsilon))))
