@@ -171,10 +171,11 @@ def test_points_handed_on_past_their_limit_are_refused_in_one_line():
 def test_points_past_the_limit_are_refused_before_any_one_point_search(monkeypatch):
     """The points to hand on are known after the batched pass: past the limit the refusal comes then, not after
     ``limit`` one-point searches that end in it."""
+    import dpposterior.lattice.remap as remap
     import dpposterior.lattice.search as search
 
     calls = []
-    monkeypatch.setattr(search, "local_bayes_search", lambda *args, **kw: calls.append(args) or args[3])
+    monkeypatch.setattr(remap, "local_bayes_search", lambda *args, **kw: calls.append(args) or args[3])
     monkeypatch.setattr(search, "REST_BATCH_MAX_N", 0)  # the one-point route for the undecided points
     Z = window(9, 3, 5)
     stats = {}

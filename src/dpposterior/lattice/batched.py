@@ -52,7 +52,7 @@ computes it (the stable order by ``-w``, the sequential cumulative sums along it
 ``w[keep] @ L[keep, rs]`` on arrays of the same shape, order and layout (a C-ordered ``(kept, |rs|)`` matrix, the
 outputs in the ball's order), so the argmin (ties: the first) and the step are its own.  Every row is then decided
 and the walk goes on by the certificate; the rows that need an exact step are counted, refused past a limit in one
-line (:func:`.search._Fallback`), so every output equals the one a draw computes (tested bit for bit against it,
+line (:func:`.remap._Fallback`), so every output equals the one a draw computes (tested bit for bit against it,
 symmetric priors included).
 """
 
@@ -69,8 +69,7 @@ from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError
 from ..models import candidates
 from .noise import log_normaliser, pair_distance, radius_for, tail_bound, window
-from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball, _local_hellinger, project
-from .search import FLOAT_MARGIN, _Fallback
+from .remap import FLOAT_MARGIN, SEARCH_SHARE, SEARCH_STEPS, _ball, _Fallback, _local_hellinger, project
 
 #: The balls ``B_r`` have radius ``rho = radius_for(k, eps, BATCH_TAIL) + 2``, so that the bound on ``T - N_r`` is at
 #: most ``BATCH_TAIL T+`` for outputs within 2 of z (module docstring).

@@ -44,7 +44,7 @@ from scipy.special import gammaln, logsumexp
 
 from .. import validate as _validate
 from ..distances.hellinger import HellingerGrid, hellinger, hellinger_from_log_bc, lgamma_jensen_gap
-from ..errors import InputError
+from ..errors import InputError, SizeError
 from ..models import candidate_rank, candidates, check_size, log_prior_predictive
 from ..randomness import bit_source, choose, float_weights
 from .noise import log_normaliser, pair_distance, radius_for, sample_noise, tail_bound_of, window
@@ -635,3 +635,27 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
             return rs[j]
         centre = rs[j]
     return centre
+
+
+#: The float margin's constant part of the batched searches' bounds (:mod:`.search`, :mod:`.batched`; their module
+#: docstrings).
+FLOAT_MARGIN = 1e-9
+
+
+class _Fallback:
+    """Counts the z handed to :func:`.remap.local_bayes_search`, refusing (one line) past ``limit`` of them."""
+
+    def __init__(self, limit: int, band: int = 0):
+        self.limit, self.count, self.band = limit, 0, band
+
+    def refuse_past(self, count: int) -> None:
+        """The one-line refusal once ``count`` points are handed on (known before the first search: refused then,
+        not after ``limit`` searches that end in the same refusal)."""
+        if count > self.limit:
+            raise SizeError(f"the lattice release's local remap on the window hands more than {self.limit} points to "
+                            "the one-point search (near ties): not computed within its limit")
+
+    def __call__(self, a, n, eps, z):
+        self.count += 1
+        self.refuse_past(self.count)
+        return local_bayes_search(a, n, eps, z, band=self.band)

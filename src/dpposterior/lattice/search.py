@@ -70,10 +70,10 @@ from scipy.special import gammaln
 
 from .. import validate as _validate
 from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
-from ..errors import InputError, SizeError
+from ..errors import InputError
 from ..models import candidates
 from .noise import pair_distance, radius_for, tail_bound, window
-from .remap import SEARCH_SHARE, SEARCH_STEPS, _ball, local_bayes_search, project
+from .remap import FLOAT_MARGIN, SEARCH_SHARE, SEARCH_STEPS, _ball, _Fallback, project
 
 #: The balls ``B_r`` of the sums ``S^`` (module docstring) have radius ``radius_for(k, eps, NEAR_TAIL)``: the
 #: kernel's mass beyond it, the usual size of the margin ``(T - N) / T``, is at most this.
@@ -82,8 +82,6 @@ NEAR_TAIL = 1e-6
 EDGE = 3
 #: Entries of one block of the direct sums (the totals of the z outside R(n)).
 BLOCK_ENTRIES = 2**22
-#: The float margin's constant part (module docstring).
-FLOAT_MARGIN = 1e-9
 #: Entries (offsets x data sets) of one block of :func:`window_errors`' sum.
 ERROR_BLOCK_ENTRIES = 2**15
 #: Data sets of one tile of :func:`window_errors`' sum (its blocks' buffers, ~1.5 MiB in all, stay in cache: at
@@ -109,25 +107,6 @@ def fallback_band(n: int, eps: float) -> int:
     1)`` entries are at most :data:`BAND_ENTRIES`, else 0 (evaluated per search, as a draw does)."""
     band = radius_for(3, eps, 1e-12) + BAND_STEPS
     return band if (n + 1) * (2 * band + 1) <= BAND_ENTRIES else 0
-
-
-class _Fallback:
-    """Counts the z handed to :func:`.remap.local_bayes_search`, refusing (one line) past ``limit`` of them."""
-
-    def __init__(self, limit: int, band: int = 0):
-        self.limit, self.count, self.band = limit, 0, band
-
-    def refuse_past(self, count: int) -> None:
-        """The one-line refusal once ``count`` points are handed on (known before the first search: refused then,
-        not after ``limit`` searches that end in the same refusal)."""
-        if count > self.limit:
-            raise SizeError(f"the lattice release's local remap on the window hands more than {self.limit} points to "
-                            "the one-point search (near ties): not computed within its limit")
-
-    def __call__(self, a, n, eps, z):
-        self.count += 1
-        self.refuse_past(self.count)
-        return local_bayes_search(a, n, eps, z, band=self.band)
 
 
 class KernelGrid:

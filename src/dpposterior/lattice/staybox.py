@@ -46,7 +46,7 @@ BOX_BLOCK_ENTRIES = 2**21
 
 def _float_margin(a: NDArray[np.float64], n: int, eps: float, Dc: int) -> float:
     """``mu`` of :func:`.batched.stays` (the largest magnitude of ``ln pi`` over R(n) plus ``eps Dc``)."""
-    from .search import FLOAT_MARGIN
+    from .remap import FLOAT_MARGIN
 
     ends = np.array([0.0, float(n)])
     fmax = max(float(np.abs(gammaln(a[i] + ends) - gammaln(ends + 1.0)).max()) for i in range(a.size))
