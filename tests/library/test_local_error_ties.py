@@ -22,7 +22,7 @@ def _ties(monkeypatch, n, eps):
         got["ties"] = int((~done).sum())
         return out
 
-    monkeypatch.setattr(search, "_undecided_by_one_point", count)
+    monkeypatch.setattr(search, "_search_undecided", count)
     search.local_search_many(np.ones(3), n, eps, window(n, 3, _radius(3, eps, LOCAL_ERROR_TOL)))
     return got["ties"]
 

@@ -37,15 +37,15 @@ def _spec(eps):
 
 
 def _counted_ties(monkeypatch, n, eps):
-    """The points the batched local remap over the errors' window leaves undecided (handed to the one-point search),
-    counted without running those searches."""
+    """The points the batched local remap over the errors' window leaves undecided (handed to
+    ``search._search_undecided``), counted without running those searches."""
     got = {}
 
     def count(a, n_, eps_, Z, out, done, max_fallback, stats, searched):
         got["ties"] = int((~done).sum())
         return out
 
-    monkeypatch.setattr(search, "_undecided_by_one_point", count)
+    monkeypatch.setattr(search, "_search_undecided", count)
     W = L._radius(3, eps, L.LOCAL_ERROR_TOL)
     search.local_search_many(ONES, n, eps, window(n, 3, W))
     return got["ties"]

@@ -260,7 +260,7 @@ def reach_inside_count(c0: ArrayLike, Dc: int) -> int:
 #: Entries (points x radii) of one block of :func:`descent_filter`'s sums.
 FILTER_BLOCK_ENTRIES = 2**19
 #: The float allowance of :func:`descent_filter`, in Hellinger units: the search's computed risks each lie within
-#: ``mu W`` of the exact ones (``mu <= 1e-7``, a hundred times :data:`~.search.FLOAT_MARGIN` and the rounding of a
+#: ``mu W`` of the exact ones (``mu <= 1e-7``, a hundred times :data:`~.remap.FLOAT_MARGIN` and the rounding of a
 #: weighted sum), and a descent of at most :data:`~.remap.SEARCH_STEPS` moves compares them that many times.
 DESCENT_MARGIN = 2 * 256 * 1e-7
 

@@ -173,7 +173,7 @@ def local_search_many(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, rh
     if (orbits is None or orbits) and bool(np.all(a == a[0])) and len(Z):
         return _orbit_search(a, n, eps, Z, rho, max_fallback, stats)
     out, done = _search_decided(a, n, eps, Z, rho)
-    return _undecided_by_one_point(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Z))
+    return _search_undecided(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Z))
 
 
 #: Bytes of :func:`.batched.local_search_batch`'s per-coordinate tables (``k (n + 1) (2 rho + 1)`` floats, a few
@@ -196,7 +196,7 @@ def batch_tables_fit(k: int, n: int, eps: float) -> bool:
     return 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1) <= SEARCH_TABLE_BYTES
 
 
-def _undecided_by_one_point(a, n, eps, Z, out, done, max_fallback, stats, searched: int) -> NDArray[np.int64]:
+def _search_undecided(a, n, eps, Z, out, done, max_fallback, stats, searched: int) -> NDArray[np.int64]:
     """``out`` with every point the batched bounds left undecided searched (at most ``max_fallback`` of them, else
     refused), and ``stats`` filled in.  Up to :data:`REST_BATCH_MAX_N`, where its tables fit
     (:func:`batch_tables_fit`), those points go to :func:`.batched.local_search_batch`, else to the one-point search
@@ -249,7 +249,7 @@ def _orbit_search(a, n, eps, Z, rho, max_fallback, stats) -> NDArray[np.int64]:
     done[inside] = doneq[:len(U)][inv]
     out[outside] = outq[len(U):]
     done[outside] = doneq[len(U):]
-    return _undecided_by_one_point(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Zq))
+    return _search_undecided(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Zq))
 
 
 def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], rho: int | None,
