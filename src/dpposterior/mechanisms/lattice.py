@@ -286,6 +286,14 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: union of the free rows' balls out (n = 10: 29.5 -> 18.3 s, 1,820 -> 676 MiB, the same table), so the bytes' factor
 #: fell from 8.5; the seconds' factor stays n = 10's (the LP sets it).
 CORNER_ANY_SMALL_EPS = (8.0, 3.5)
+#: The k >= 4 corner solve by orbits (:func:`~dpposterior.lattice.corners_any.corner_orbits`: a symmetric prior, no
+#: edge table, past ``CORNER_ORBIT_ENTRIES``): seconds ``c0 + c1 x (LP entries)`` for its regions, its matrices and
+#: HiGHS on the orbit columns, plus its fixed rows' search (:func:`face_orbit_seconds` at ``n_ref``), and bytes per
+#: entry at its peak (every entry's loss and index are held before the orbit sums).  Measured (Dir(1,1,1,1), eps = 0.5,
+#: n = 20, 6.6e6 entries, CPU s at load ~4, 2026-11-30): 17.7 s, of which the search 9.9-10.9 and the rest ~7; peak
+#: 1,064 MiB.
+CORNER_ORBIT_SECONDS = (0.5, 1.5e-6)
+CORNER_ORBIT_BYTES = 200.0
 #: Below this eps the k >= 4 corner remap's errors are refused by their plan: at Dir(1,1,1,1), n = 5, eps = 0.25 (under
 #: the pipeline's limits) the route planned 64.5 s and 1.0 GB and its job peaked at 6.7 GB (2026-11-29); eps = 0.5 is
 #: measured (n = 5: 9.1 CPU s, 1.02 GB; n = 10: 31.3 CPU s, 2.1 GB, planned 39.5 s and 1.8 GB).  That peak was the
@@ -704,6 +712,11 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> f
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
+    if int(k) >= 4 and size.get("corner_orbits"):
+        # by orbits (a symmetric prior, no edge table): the LP's matrices in its entries, HiGHS on the orbit columns,
+        # and the fixed rows' search at their projections (at most R(n_ref)) by orbits, as the errors' own search
+        c0, c1 = CORNER_ORBIT_SECONDS
+        return c0 + c1 * float(size["pairs"] * size["outputs"]) + sum(face_orbit_seconds(size["n_ref"], k, epsilon))
     if int(k) >= 4:  # the LP and its fixed rows' batched local search at n_ref (every one counted as handed on)
         c0, c1, power = CORNER_SECONDS_ANY
         # by orbits (a symmetric prior, the edge table's joint LP) the whole LP is its edge seconds
@@ -750,6 +763,8 @@ def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> flo
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
+    if int(k) >= 4 and size.get("corner_orbits"):
+        return CORNER_ORBIT_BYTES * size["pairs"] * size["outputs"] + 64.0 * 2**20
     if int(k) >= 4:  # the LP, and the fixed rows' table of the batched search (as :meth:`_batched_plan` counts it)
         peak = (CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + size["edge_bytes"]
                 + 64.0 * 2**20)
