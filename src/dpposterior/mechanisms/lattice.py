@@ -282,9 +282,11 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: peak of the process, ``benchmarks/corner_solve_k4.py``, 2026-11-30 at load ~5): n = 5: 2.1 s, 249 MiB against 5.8 s
 #: and 274 MiB planned; n = 10: 18.3 s (24.6 in another run; the LP 14-20 s of it, HiGHS's simplex on a dense
 #: 286 x 8,476 matrix, unchanged) and 676 MiB against 24.2 s and 758 MiB; n = 20: 83.7 s, 2,215 MiB against 250 s and
-#: 3.5 GiB (refused by its seconds, as before).  The regions by candidates (:func:`.corners_any.regions`) took the
-#: union of the free rows' balls out (n = 10: 29.5 -> 18.3 s, 1,820 -> 676 MiB, the same table), so the bytes' factor
-#: fell from 8.5; the seconds' factor stays n = 10's (the LP sets it).
+#: 3.5 GiB (refused by its seconds; n = 20 now solves by orbits, :data:`CORNER_ORBIT_SECONDS`).  The regions by
+#: candidates (:func:`.corners_any.regions`) took the union of the free rows' balls out (n = 10: 29.5 -> 18.3 s,
+#: 1,820 -> 676 MiB, the same table), so the bytes' factor fell from 8.5; the seconds' factor stays n = 10's (the LP
+#: sets it).  ``benchmarks/corner_plans_k4.json`` (2026-11-30, load ~5; growth over the interpreter): n = 5, 1.6 s,
+#: 109 MiB; n = 10, 16.0 s, 593 MiB; both factors needed (``tests/library/test_corner_plans_k4.py``).
 CORNER_ANY_SMALL_EPS = (8.0, 3.5)
 #: The k >= 4 corner solve by orbits (:func:`~dpposterior.lattice.corners_any.corner_orbits`: a symmetric prior, no
 #: edge table, past ``CORNER_ORBIT_ENTRIES``): seconds ``c0 + c1 x (LP entries)`` for its regions, its matrices and
