@@ -304,6 +304,9 @@ CORNER_ORBIT_BYTES = 200.0
 #: (``benchmarks/corner_solve_k4.json``, 2026-11-30).  The route is still refused: with it the errors took 50.9 CPU s
 #: and peaked at 1,765 MiB in their offset sums, over the plan's 64.5 s / 1,023 MiB on bytes, and the solve ran 17.0 s
 #: and 704 MiB against its 13.6 s / 275 MiB below eps 0.5 (``CORNER_ANY_SMALL_EPS`` is measured at eps 0.5 only).
+#: With the fixed rows read off the window and the constant part off one loss table (the same table): the solve 10.5
+#: CPU s and 568 MiB of growth, with the errors 38.0 s and 1,625 MiB (2026-11-30, load ~5): still over the errors'
+#: plan on bytes, and admitting it would add ~38 s to the main job's ``which-to-use`` (k = 4, n = 5, eps 0.25).
 CORNER_ERRORS_ANY_MIN_EPSILON = 0.5
 #: Seconds per (table row, offset) term of the k = 4 corner errors' differences at the tables' rows
 #: (:func:`~dpposterior.lattice.corners_any.corner_errors_any`, ``delta``: the rest's loss and the row's outputs of
