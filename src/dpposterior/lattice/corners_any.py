@@ -826,8 +826,9 @@ def corner_entries(n: int, k: int, epsilon: float) -> float:
 #: The corner LP without an edge table runs by orbits (:func:`solve_any`, :func:`corner_orbits`) at a symmetric prior
 #: where its entries (:func:`corner_entries`) pass this: Dir(1,1,1,1), eps = 0.5, n = 20 (6.6e6 entries, 1,771 data
 #: sets x 8,896 variables, HiGHS's simplex 44 CPU s, the whole solve 77 s) by orbits 0.6 s and 17.7 s, its t 0.73030
-#: against 0.72970.  Below it (every cell the default limits admitted before: at eps < 1 the plan without orbits passed
-#: 45 s from 3.0e6 entries, n = 15) the table is the one solved before, bit for bit.
+#: against 0.72970, the release's worst case 0.74064 against 0.74005.  Below it (every cell the default limits
+#: admitted before: at eps < 1 the plan without orbits passed 45 s from 3.0e6 entries, n = 15) the table is the one
+#: solved before, bit for bit.
 CORNER_ORBIT_ENTRIES = 2.5e6
 #: ... and below this eps only: from eps = 1 the LP without orbits is planned without the small-eps factor and runs
 #: where it fits (eps = 1, n = 30 to 100 past the edge table's share: `compare`'s k = 4 rows), so its table is kept.
