@@ -127,6 +127,9 @@ def test_the_release_solves_by_orbits_where_its_plan_says(n, eps):
         lp = corners_any.edge_seconds(n, 4, eps, True)
         assert size["edge_seconds"] == pytest.approx(lp) and lp <= corners_any.EDGE_WORST_SECONDS
         assert corner_seconds(n, 4, eps, True) == pytest.approx(lp + sum(batched_seconds(4, eps, size["fixed"], 0.0)))
+    elif size["corner_orbits"]:  # no edge table, the corner LP by orbits (eps < 1 past its entries)
+        assert eps < 1 and not corner_plan_sizes(n, 4, eps, False)["corner_orbits"]
+        assert corner_seconds(n, 4, eps, True) < corner_seconds(n, 4, eps, False)
     else:
         assert corner_seconds(n, 4, eps, True) == corner_seconds(n, 4, eps, False)
     assert (n, eps, sym, orbits) in {(9, 1.0, 3, False), (10, 1.0, 3, False), (20, 1.0, 3, True), (30, 1.0, 0, True),

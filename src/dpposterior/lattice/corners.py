@@ -121,10 +121,27 @@ def pair_loss(a: NDArray[np.float64], c: NDArray[np.int64], r: NDArray[np.int64]
     r = np.asarray(r, dtype=np.int64)
     log_bc = np.zeros(c.shape[:-1])
     for i in range(a.size):
-        vals = np.unique(np.concatenate([c[..., i].ravel(), r[..., i].ravel()]))
+        ci, ri = c[..., i], r[..., i]
+        if not ci.size:
+            break
+        lo = min(int(ci.min()), int(ri.min()))
+        span = max(int(ci.max()), int(ri.max())) - lo + 1
+        if span * span <= max(PAIR_LOSS_DENSE, ci.size):
+            # the values' whole range as the table's axis, read by offset: the same J at every pair of values (J is
+            # evaluated elementwise), without sorting the values (np.unique over millions of entries)
+            vals = np.arange(lo, lo + span, dtype=np.int64)
+            J = lgamma_jensen_gap(a[i] + vals[:, None].astype(np.float64), a[i] + vals[None, :].astype(np.float64))
+            log_bc += J[ci - lo, ri - lo]
+            continue
+        vals = np.unique(np.concatenate([ci.ravel(), ri.ravel()]))
         J = lgamma_jensen_gap(a[i] + vals[:, None].astype(np.float64), a[i] + vals[None, :].astype(np.float64))
-        log_bc += J[np.searchsorted(vals, c[..., i]), np.searchsorted(vals, r[..., i])]
+        log_bc += J[np.searchsorted(vals, ci), np.searchsorted(vals, ri)]
     return hellinger_from_log_bc(log_bc, out=log_bc)
+
+
+#: :func:`pair_loss` reads its table by offset over the values' whole range where the range squared is at most this or
+#: the number of pairs (else by the distinct values, sorted).
+PAIR_LOSS_DENSE = 2**16
 
 
 def corner_sets(n: int, k: int, depth: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:

@@ -32,7 +32,9 @@ same data sets, docs/lattice.md).
   ``min t`` subject to ``sum_{d(z, c) <= W} K(z | c) sum_r T(z, r) L(c, r) <= t`` for every ``c`` of ``A`` (the rows
   off ``F`` a constant), plus :data:`REGULARISER` times the average over ``A`` as a tie-break.  The LP chooses the
   remap only: the release's errors are computed exactly afterwards (:func:`corner_errors_any`), so nothing rests on
-  the LP's cut or its solver tolerance.
+  the LP's cut or its solver tolerance.  Below eps = 1 at a symmetric prior past :data:`CORNER_ORBIT_ENTRIES`
+  (:func:`corner_orbits`) it runs with one variable per orbit of the categories' permutations (:func:`_free_orbits`),
+  every constraint kept (Dir(1,1,1,1), eps = 0.5, n = 20: HiGHS 44 -> 0.6 CPU s, its t 0.72970 -> 0.73030).
 * **n.** Past ``N_REF = 4 (depth + 2 W + inner)`` (:func:`reference_n`) the table is solved at ``N_REF`` and translated as
   at k = 3: a point of vertex ``j`` (``argmax z``) reads the row of ``z - (n - N_REF) e_j``, its outputs moved by
   ``+ (n - N_REF) e_j``.  The edge table is read as it is at every n.  A fixed function of z and public inputs.
@@ -260,12 +262,18 @@ def regions(k: int, n0: int, eps: float, depth: int, inner: int, rest: bool = Tr
     A = _near_data_sets(Fz, k, n0, depth, W, shift)
     if not rest:
         return W, W1, shift, Fz, fkeys, A, None
-    ball = _ball(k, W)
-    gk = []
-    step = max(1, BLOCK_ENTRIES // len(ball))
-    for lo in range(0, len(A), step):  # in blocks: the (A x ball) points never whole
-        gk.append(np.unique(_window_key(A[lo:lo + step, None, :] + ball[None, :, :], shift)))
-    gkeys = np.unique(np.concatenate(gk))
+    if len(A) == math.comb(n0 + k - 1, k - 1):
+        # every data set constrained: the rows within W of R(n0) are those whose negative parts sum to at most W (the
+        # distance to R(n0), :func:`rows_within`), read off the window: the same set as the union of A's balls
+        Zw = window(n0, k, W)
+        gkeys = np.unique(_window_key(Zw[np.maximum(-Zw, 0).sum(axis=1) <= W], shift))
+    else:
+        ball = _ball(k, W)
+        gk = []
+        step = max(1, BLOCK_ENTRIES // len(ball))
+        for lo in range(0, len(A), step):  # in blocks: the (A x ball) points never whole
+            gk.append(np.unique(_window_key(A[lo:lo + step, None, :] + ball[None, :, :], shift)))
+        gkeys = np.unique(np.concatenate(gk))
     gkeys = gkeys[~np.isin(gkeys, fkeys)]
     G = _unrank(gkeys, n0 + k * shift, k) - shift
     return W, W1, shift, Fz, fkeys, A, G
@@ -290,6 +298,36 @@ def _near_data_sets(Fz: NDArray[np.int64], k: int, n0: int, depth: int, W: int, 
     return A[np.argsort(_window_key(A, shift), kind="stable")]
 
 
+def _free_orbits(z: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The orbit of each free-row variable ``(z, r)`` (rows of ``z`` and ``r``) under the permutations of the categories
+    applied to both: the pairs ``(z_i, r_i)`` of its columns, sorted (two variables are in one orbit iff one's columns
+    are a permutation of the other's).  Orbit ids are the ranks of those keys (:func:`numpy.unique`'s order)."""
+    base = int(max(np.abs(z).max(initial=0), np.abs(r).max(initial=0))) + 1
+    span = 2 * base + 1
+    keys = np.sort((z + base) * span + (r + base), axis=1)
+    _, vorb = np.unique(keys, axis=0, return_inverse=True)
+    return vorb.reshape(-1)
+
+
+def _unique_rows(M):
+    """``(M', keep)``: the distinct rows of the sparse matrix ``M`` (CSR, canonical), the first of each kept, in order."""
+    from scipy import sparse
+
+    M = sparse.csr_array(M)
+    M.sum_duplicates()
+    M.sort_indices()
+    seen: dict = {}
+    keep = []
+    for i in range(M.shape[0]):
+        lo, hi = M.indptr[i], M.indptr[i + 1]
+        key = (M.indices[lo:hi].tobytes(), M.data[lo:hi].tobytes())
+        if key not in seen:
+            seen[key] = i
+            keep.append(i)
+    keep = np.asarray(keep, dtype=np.int64)
+    return M[keep], keep
+
+
 def _unrank(keys: NDArray[np.int64], total: int, k: int) -> NDArray[np.int64]:
     """The points of ``candidates(total, k)`` at the ranks ``keys`` (the inverse of ``candidate_rank``)."""
     C = candidates(total, k)
@@ -311,7 +349,11 @@ def _rest_outputs(a, n0, eps, Z) -> NDArray[np.int64]:
 def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: int, top: int | None = None,
               orbits: bool = False) -> AnyCornerRemap:
     """The table at ``n0`` by its LP (module docstring); with the edge table (:func:`_solve_edges`, by orbits if
-    ``orbits``) where ``top`` (default :func:`edge_top_any`) is positive."""
+    ``orbits``) where ``top`` (default :func:`edge_top_any`) is positive.  Without it, ``orbits`` (a symmetric prior):
+    one variable per orbit of the free rows' (row, output) pairs (:func:`_free_orbits`), every constraint kept, so its
+    ``t`` is never below the LP's without orbits (the argument is :func:`_lp_orbits`'s: the LP is convex and a
+    permutation of the categories maps a feasible table to a feasible one of the same cost where the sets and the
+    rest are equivariant; where ties break that, the LP may choose a worse table, never an unsafe one)."""
     top = edge_top_any(eps) if top is None else int(top)
     if top > 0:
         return _solve_edges(a, n0, eps, depth, inner, top, orbits=orbits)
@@ -334,7 +376,16 @@ def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: in
     logZ = log_normaliser(k, eps)
     rows_, vars_, coefs = [], [], []
     b = np.zeros(nA)
-    step = max(1, BLOCK_ENTRIES // max(1, nF, len(Gz)))
+    # the rest's constant part reads each pair (data set, the rest's output) from one table: the fixed rows' outputs
+    # are few (the points of R(n0) they project to), so ``L(c, lb[g]) = Lb[c, out[g]]``, the same floats as one
+    # pair_loss call per (c, g) (pair_loss is elementwise) at |A| x |outputs| losses, not |A| x |G|
+    outs_b, out_g = (np.unique(lb, axis=0, return_inverse=True) if len(Gz)
+                     else (np.zeros((0, k), dtype=np.int64), np.zeros(0, dtype=np.int64)))
+    out_g = out_g.reshape(-1)
+    # the distances to the fixed rows in int16 (coordinates within n0 + shift), the kernel read off a table by distance
+    Ab16, Gz16 = A.astype(np.int16), Gz.astype(np.int16)
+    kw_b = np.exp(-eps * np.arange(W + 1) - logZ)
+    step = max(1, BLOCK_ENTRIES // max(1, nF, len(Gz), len(outs_b)))
     for lo in range(0, nA, step):  # in blocks of data sets: the distance tables never whole
         Ab = A[lo:lo + step]
         d = np.abs(Ab[:, None, :] - Fz[None, :, :]).sum(axis=-1) // 2
@@ -347,10 +398,11 @@ def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: in
         vars_.append(var)
         coefs.append(np.repeat(kv, reps) * pair_loss(a, Ab[row], vr[var]))
         if len(Gz):
-            dg = np.abs(Ab[:, None, :] - Gz[None, :, :]).sum(axis=-1) // 2
+            Lb = pair_loss(a, np.broadcast_to(Ab[:, None, :], (len(Ab), len(outs_b), k)),
+                           np.broadcast_to(outs_b[None, :, :], (len(Ab), len(outs_b), k)))
+            dg = np.abs(Ab16[lo:lo + step, None, :] - Gz16[None, :, :]).sum(axis=-1, dtype=np.int16) // 2
             gc, gz = np.nonzero(dg <= W)
-            b[lo:lo + step] += np.bincount(gc, weights=np.exp(-eps * dg[gc, gz] - logZ) * pair_loss(
-                a, Ab[gc], lb[gz]), minlength=len(Ab))
+            b[lo:lo + step] += np.bincount(gc, weights=kw_b[dg[gc, gz]] * Lb[gc, out_g[gz]], minlength=len(Ab))
     row, var, coef = np.concatenate(rows_), np.concatenate(vars_), np.concatenate(coefs)
     A_ub = sparse.csr_array((np.append(coef, -np.ones(nA)), (np.append(row, np.arange(nA)),
                                                             np.append(var, np.full(nA, nv)))), shape=(nA, nv + 1))
@@ -358,10 +410,20 @@ def solve_any(a: NDArray[np.float64], n0: int, eps: float, depth: int, inner: in
     cost = np.zeros(nv + 1)
     cost[-1] = 1.0
     cost[:nv] = REGULARISER * np.bincount(var, weights=coef, minlength=nv) / nA
-    res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None), method="highs")
+    b_eq = np.ones(nF)
+    if orbits:  # one variable per orbit of (row, output) pairs; every constraint kept (:func:`_free_orbits`)
+        vorb = _free_orbits(Fz[vf], vr)
+        nO = int(vorb.max()) + 1
+        P = sparse.csr_array((np.ones(nv + 1), (np.arange(nv + 1), np.append(vorb, nO))), shape=(nv + 1, nO + 1))
+        A_ub, A_eq = (A_ub @ P).tocsr(), (A_eq @ P).tocsr()
+        # one equality per orbit of rows: the rows of an orbit give the same equality over the orbit variables
+        A_eq, keep = _unique_rows(A_eq)
+        b_eq = b_eq[keep]
+        cost = np.append(np.bincount(vorb, weights=cost[:nv], minlength=nO), 1.0)
+    res = linprog(cost, A_ub=A_ub, b_ub=-b, A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
     if res.status != 0:
         raise InputError(f"the corner remap's LP failed: {res.message}")
-    x = np.clip(res.x[:-1], 0.0, None)
+    x = np.clip(res.x[:-1][vorb] if orbits else res.x[:-1], 0.0, None)
     x[x < 1e-12] = 0.0
     T = np.zeros((nF, J))
     T[vf, vj] = x
@@ -386,7 +448,8 @@ def corner_remap_any(prior: ArrayLike, n: int, epsilon: float, depth: int | None
     the best worst case over every remap of the release.  ``edges``: with the edge table where the release uses it
     (None, :func:`uses_edges`), wherever :func:`edge_top_any` allows it (True; not the release's law past
     :data:`EDGE_WORST_SECONDS`), or never (False).  ``orbits``: the joint LP by orbits (:func:`_lp_orbits`) as the
-    release solves it (None, :func:`edge_orbits`), always (True, a symmetric prior only) or never (False)."""
+    release solves it (None, :func:`edge_orbits`; without an edge table :func:`corner_orbits`), always (True, a
+    symmetric prior only) or never (False)."""
     a = _validate.prior(prior)
     if a.size < 4:
         raise InputError("the k >= 4 corner remap needs k >= 4 (k = 3: lattice.corners)")
@@ -398,7 +461,8 @@ def corner_remap_any(prior: ArrayLike, n: int, epsilon: float, depth: int | None
     if orbits and not sym:
         raise InputError("the corner remap's LP by orbits needs a symmetric prior")
     top = uses_edges(n, a.size, eps, sym) if edges is None else edge_top_any(eps) if edges else 0
-    orbits = edge_orbits(n, a.size, eps, sym) if orbits is None else bool(orbits)
+    if orbits is None:
+        orbits = edge_orbits(n, a.size, eps, sym) if top else corner_orbits(n, a.size, eps, sym)
     remap = _at(solve_any(a, min(n, reference_n(eps, a.size, depth)), eps, depth, inner, top, orbits), n)
     if certify:
         remap.certificate["lower"] = certify_any(remap)
@@ -417,9 +481,10 @@ def cached_corner_remap_any(a: tuple, n: int, epsilon: float) -> AnyCornerRemap:
     eps = float(epsilon)
     depth = default_depth(eps)
     sym = symmetric_prior(a)
+    top = uses_edges(int(n), len(a), eps, sym)
+    orbits = edge_orbits(int(n), len(a), eps, sym) if top else corner_orbits(int(n), len(a), eps, sym)
     return _at(solve_any(np.asarray(a, dtype=np.float64), min(int(n), reference_n(eps, len(a), depth)), eps, depth,
-                         inner_radius(eps), uses_edges(int(n), len(a), eps, sym),
-                         edge_orbits(int(n), len(a), eps, sym)), int(n))
+                         inner_radius(eps), top, orbits), int(n))
 
 
 def block_duals_any(a: NDArray[np.float64], n: int, eps: float, depth: int, W: int
@@ -743,6 +808,41 @@ def _free_rows(n: int, k: int, eps: float) -> int:
     return min(k * math.comb(depth + (k - 1) * W1 + k - 1, k - 1), math.comb(n0 + k * W1 + k - 1, k - 1))
 
 
+def _corner_constraints(n: int, k: int, eps: float) -> int:
+    """The corner LP's constrained data sets at (n, k, eps), an upper end in closed form (:func:`corner_sizes_any`)."""
+    depth = default_depth(eps)
+    n0 = min(int(n), reference_n(eps, k, depth))
+    return min(k * math.comb(depth + radius_for(k, eps, LP_TOL) + k - 1, k - 1), math.comb(n0 + k - 1, k - 1))
+
+
+def corner_entries(n: int, k: int, epsilon: float) -> float:
+    """The corner LP's entries without an edge table, an upper end from public inputs: (data set, free row) pairs
+    within ``W`` (``|A| |F| / k``) times the outputs per row (:func:`corner_sizes_any`'s ``pairs x outputs``)."""
+    eps = float(epsilon)
+    outputs = sum(sphere_count(k, t) for t in range(R_RADIUS + 1))
+    return float(_free_rows(n, k, eps) * _corner_constraints(n, k, eps) // k * outputs)
+
+
+#: The corner LP without an edge table runs by orbits (:func:`solve_any`, :func:`corner_orbits`) at a symmetric prior
+#: where its entries (:func:`corner_entries`) pass this: Dir(1,1,1,1), eps = 0.5, n = 20 (6.6e6 entries, 1,771 data
+#: sets x 8,896 variables, HiGHS's simplex 44 CPU s, the whole solve 77 s) by orbits 0.6 s and 17.7 s, its t 0.73030
+#: against 0.72970, the release's worst case 0.74064 against 0.74005.  Below it (every cell the default limits
+#: admitted before: at eps < 1 the plan without orbits passed 45 s from 3.0e6 entries, n = 15) the table is the one
+#: solved before, bit for bit.
+CORNER_ORBIT_ENTRIES = 2.5e6
+#: ... and below this eps only: from eps = 1 the LP without orbits is planned without the small-eps factor and runs
+#: where it fits (eps = 1, n = 30 to 100 past the edge table's share: `compare`'s k = 4 rows), so its table is kept.
+CORNER_ORBIT_MAX_EPSILON = 1.0
+
+
+def corner_orbits(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
+    """Whether the corner LP without an edge table runs by orbits (:func:`_free_orbits`): a symmetric prior (public),
+    eps below :data:`CORNER_ORBIT_MAX_EPSILON` and more than :data:`CORNER_ORBIT_ENTRIES` entries
+    (:func:`corner_entries`); public inputs only, so the release's law is too."""
+    return (bool(symmetric) and float(epsilon) < CORNER_ORBIT_MAX_EPSILON
+            and corner_entries(n, k, epsilon) > CORNER_ORBIT_ENTRIES)
+
+
 def corner_sizes_any(n: int, k: int, epsilon: float, symmetric: bool = False) -> dict:
     """The k >= 4 corner LP's sizes from public n, k, eps in closed form (no set built): ``n_ref``, ``free``,
     ``constraints``, ``fixed`` rows, ``pairs`` (data set x free row within ``W``) and ``outputs`` per free row, each
@@ -758,7 +858,7 @@ def corner_sizes_any(n: int, k: int, epsilon: float, symmetric: bool = False) ->
         return k * math.comb(m + k - 1, k - 1)
 
     free = _free_rows(n, k, eps)
-    constraints = min(near(depth + W), math.comb(n0 + k - 1, k - 1))
+    constraints = _corner_constraints(n, k, eps)
     # the fixed rows' local searches run at their distinct projections, the points of R(n_ref) within depth + 2 W
     fixed = min(near(depth + 2 * W), math.comb(n0 + k - 1, k - 1))
     edges = edge_sizes(n, k, eps) if uses_edges(n, k, eps, symmetric) else {"top": 0, "variables": 0,
@@ -767,6 +867,7 @@ def corner_sizes_any(n: int, k: int, epsilon: float, symmetric: bool = False) ->
             "pairs": free * constraints // k, "outputs": sum(sphere_count(k, t) for t in range(R_RADIUS + 1)),
             "edge_top": edges["top"], "edge_seconds": edge_seconds(n, k, eps, symmetric) if edges["top"] else 0.0,
             "edge_orbits": bool(edges["top"]) and edge_orbits(n, k, eps, symmetric),
+            "corner_orbits": not edges["top"] and corner_orbits(n, k, eps, symmetric),
             "edge_bytes": edge_bytes(n, k, eps, symmetric) if edges["top"] else 0.0}
 
 
@@ -802,8 +903,10 @@ EDGE_WORST_SECONDS = 15.0
 #: without the edge table; n = 20, 1,616 data sets: 58 s against 12.3 s; 2,592 edge variables).
 EDGE_LP_SECONDS = 1.5e-5
 #: Bytes of the joint LP per (constrained data set x edge variable), at its peak (measured: n = 20, eps = 1, 1.06 GB
-#: with the errors' recomputation, against 0.52 GB without the edge table).
-EDGE_LP_BYTES = 130.0
+#: with the errors' recomputation, against 0.52 GB without the edge table; n = 10, eps = 1, without orbits, the solve's
+#: growth over the interpreter 410 MB against 331 MB planned at 130, 2026-11-30, ``benchmarks/corner_plans_k4.json``:
+#: so 300).
+EDGE_LP_BYTES = 300.0
 #: The whole joint LP by orbits (a symmetric prior, :func:`_lp_orbits`; corner and edge rows, in place of the corner
 #: LP's estimate and the edge part's): ``c0 + c1 x constraints x (free rows x outputs + edge variables) / k!``, the
 #: constraints and variables as :func:`edge_sizes` and :func:`corner_sizes_any` count them (upper ends).  Measured CPU s,

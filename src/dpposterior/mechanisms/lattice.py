@@ -282,10 +282,20 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: peak of the process, ``benchmarks/corner_solve_k4.py``, 2026-11-30 at load ~5): n = 5: 2.1 s, 249 MiB against 5.8 s
 #: and 274 MiB planned; n = 10: 18.3 s (24.6 in another run; the LP 14-20 s of it, HiGHS's simplex on a dense
 #: 286 x 8,476 matrix, unchanged) and 676 MiB against 24.2 s and 758 MiB; n = 20: 83.7 s, 2,215 MiB against 250 s and
-#: 3.5 GiB (refused by its seconds, as before).  The regions by candidates (:func:`.corners_any.regions`) took the
-#: union of the free rows' balls out (n = 10: 29.5 -> 18.3 s, 1,820 -> 676 MiB, the same table), so the bytes' factor
-#: fell from 8.5; the seconds' factor stays n = 10's (the LP sets it).
+#: 3.5 GiB (refused by its seconds; n = 20 now solves by orbits, :data:`CORNER_ORBIT_SECONDS`).  The regions by
+#: candidates (:func:`.corners_any.regions`) took the union of the free rows' balls out (n = 10: 29.5 -> 18.3 s,
+#: 1,820 -> 676 MiB, the same table), so the bytes' factor fell from 8.5; the seconds' factor stays n = 10's (the LP
+#: sets it).  ``benchmarks/corner_plans_k4.json`` (2026-11-30, load ~5; growth over the interpreter): n = 5, 1.6 s,
+#: 109 MiB; n = 10, 16.0 s, 593 MiB; both factors needed (``tests/library/test_corner_plans_k4.py``).
 CORNER_ANY_SMALL_EPS = (8.0, 3.5)
+#: The k >= 4 corner solve by orbits (:func:`~dpposterior.lattice.corners_any.corner_orbits`: a symmetric prior, no
+#: edge table, past ``CORNER_ORBIT_ENTRIES``): seconds ``c0 + c1 x (LP entries)`` for its regions, its matrices and
+#: HiGHS on the orbit columns, plus its fixed rows' search (:func:`face_orbit_seconds` at ``n_ref``), and bytes per
+#: entry at its peak (every entry's loss and index are held before the orbit sums).  Measured (Dir(1,1,1,1), eps = 0.5,
+#: n = 20, 6.6e6 entries, CPU s at load ~4, 2026-11-30): 17.7 s, of which the search 9.9-10.9 and the rest ~7; peak
+#: 1,064 MiB.
+CORNER_ORBIT_SECONDS = (0.5, 1.5e-6)
+CORNER_ORBIT_BYTES = 200.0
 #: Below this eps the k >= 4 corner remap's errors are refused by their plan: at Dir(1,1,1,1), n = 5, eps = 0.25 (under
 #: the pipeline's limits) the route planned 64.5 s and 1.0 GB and its job peaked at 6.7 GB (2026-11-29); eps = 0.5 is
 #: measured (n = 5: 9.1 CPU s, 1.02 GB; n = 10: 31.3 CPU s, 2.1 GB, planned 39.5 s and 1.8 GB).  That peak was the
@@ -294,6 +304,9 @@ CORNER_ANY_SMALL_EPS = (8.0, 3.5)
 #: (``benchmarks/corner_solve_k4.json``, 2026-11-30).  The route is still refused: with it the errors took 50.9 CPU s
 #: and peaked at 1,765 MiB in their offset sums, over the plan's 64.5 s / 1,023 MiB on bytes, and the solve ran 17.0 s
 #: and 704 MiB against its 13.6 s / 275 MiB below eps 0.5 (``CORNER_ANY_SMALL_EPS`` is measured at eps 0.5 only).
+#: With the fixed rows read off the window and the constant part off one loss table (the same table): the solve 10.5
+#: CPU s and 568 MiB of growth, with the errors 38.0 s and 1,625 MiB (2026-11-30, load ~5): still over the errors'
+#: plan on bytes, and admitting it would add ~38 s to the main job's ``which-to-use`` (k = 4, n = 5, eps 0.25).
 CORNER_ERRORS_ANY_MIN_EPSILON = 0.5
 #: Seconds per (table row, offset) term of the k = 4 corner errors' differences at the tables' rows
 #: (:func:`~dpposterior.lattice.corners_any.corner_errors_any`, ``delta``: the rest's loss and the row's outputs of
@@ -704,6 +717,11 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> f
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
+    if int(k) >= 4 and size.get("corner_orbits"):
+        # by orbits (a symmetric prior, no edge table): the LP's matrices in its entries, HiGHS on the orbit columns,
+        # and the fixed rows' search at their projections (at most R(n_ref)) by orbits, as the errors' own search
+        c0, c1 = CORNER_ORBIT_SECONDS
+        return c0 + c1 * float(size["pairs"] * size["outputs"]) + sum(face_orbit_seconds(size["n_ref"], k, epsilon))
     if int(k) >= 4:  # the LP and its fixed rows' batched local search at n_ref (every one counted as handed on)
         c0, c1, power = CORNER_SECONDS_ANY
         # by orbits (a symmetric prior, the edge table's joint LP) the whole LP is its edge seconds
@@ -750,6 +768,8 @@ def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> flo
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
+    if int(k) >= 4 and size.get("corner_orbits"):
+        return CORNER_ORBIT_BYTES * size["pairs"] * size["outputs"] + 64.0 * 2**20
     if int(k) >= 4:  # the LP, and the fixed rows' table of the batched search (as :meth:`_batched_plan` counts it)
         peak = (CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + size["edge_bytes"]
                 + 64.0 * 2**20)
