@@ -164,3 +164,19 @@ def test_the_face_column_is_the_pmfs_column(small_faces):
         want = _pmf(tuple(a), tuple(int(x) for x in c), eps).get(tuple(m.tolist()), 0.0)
         assert abs(math.exp(lc) - want) <= 2e-4 + 1e-9 * want
     assert math.isfinite(bound)
+
+
+def test_compares_face_row_is_at_least_the_yardstick(small_faces):
+    """``compare`` at n = 8 (the face route admitted there): the row ``lattice (worst)`` runs the face table's route,
+    and its worst case (upper end) is at least the yardstick's certified bound, which bounds every eps-DP release."""
+    from dpposterior.ranking import compare_rows, compare_yardstick, plan_compare
+
+    a = np.ones(4)
+    plans = plan_compare(a, N_SMALL, 1.0)
+    assert {rp.variant.label: rp.plan.route for rp in plans if rp.plan is not None}["lattice (worst)"] == "face table"
+    errors: dict = {}
+    rows = compare_rows(a, N_SMALL, 1.0, plans=plans, errors=errors)
+    row = next(r for r in rows if r["release"] == "lattice (worst)")
+    y = compare_yardstick(a, N_SMALL, 1.0, rows, plans=plans, errors=errors)
+    assert not isinstance(y, str) and y.worst > 0
+    assert row["worst_expected_error"] + row.get("truncation_bound", 0.0) >= y.worst - 1e-12
