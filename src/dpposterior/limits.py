@@ -164,7 +164,9 @@ class Plan:
     ``seconds``, ``memory_bytes``: estimates; ``bracket``: the width of the answer's bracket (0: exact);
     ``costs``: ``((setting, amount), ...)``, each amount in the unit of that :data:`LIMITS` setting, held to it by
     :func:`admit`; ``refusal``: a one-line reason when no route runs at these inputs (then nothing else counts);
-    ``advice``: what else to do, put before the setting in a refusal.
+    ``advice``: what else to do, put before the setting in a refusal; ``shared``: ``((key, seconds), ...)``, parts of
+    ``seconds`` computed once per process (a cache) for every plan naming the same key, so that a caller running
+    several plans (``compare``'s rows) counts each key's seconds once.
     """
 
     task: Task
@@ -176,6 +178,7 @@ class Plan:
     costs: tuple[tuple[str, float], ...] = ()
     refusal: str = ""
     advice: str = ""
+    shared: tuple = ()
 
     def refused(self) -> str:
         """The one-line reason :func:`admit` would refuse this plan with, or ``""`` when it fits the limits now."""

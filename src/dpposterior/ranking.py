@@ -100,15 +100,17 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
             first.setdefault(key, v.label)
     total = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
     limit = total * (ROWS_SHARE if k >= 3 else 1.0)
-    used = 0.0
+    used, taken = 0.0, set()
     for i in sorted((i for i, r in enumerate(out) if not r.left_out and not r.same_as),
                     key=lambda i: (not out[i].variant.entry.objectives, out[i].plan.seconds, out[i].variant.label)):
         row = out[i]
-        if used + row.plan.seconds <= limit:
-            used += row.plan.seconds
+        cost = _row_seconds(row.plan, taken)
+        if used + cost <= limit:
+            used += cost
+            taken.update(key for key, _ in row.plan.shared)
             continue
         out[i] = replace(row, left_out=(
-            f"it would take {duration_text(row.plan.seconds)} ({row.plan.route}) after the rows taken before it, "
+            f"it would take {duration_text(cost)} ({row.plan.route}) after the rows taken before it, "
             f"{duration_text(used)}, over compare's limit of {limit:g} s for all its rows together (use accuracy "
             f"--mechanism {row.variant.entry.id} for this release alone, or set DPPOSTERIOR_MAX_COMPARE_SECONDS to "
             "raise it)"))
@@ -123,6 +125,23 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
         raise SizeError(f"compare for k={k}, n={n}: no release fits its limits; the cheapest, "
                         f"{cheapest.variant.label}: {cheapest.left_out}")
     return out
+
+
+def _row_seconds(plan: Plan, taken: set) -> float:
+    """A row's planned seconds less its :attr:`~dpposterior.limits.Plan.shared` parts already counted (``taken``): a
+    cached part runs once for every row naming it."""
+    return plan.seconds - sum(sec for key, sec in plan.shared if key in taken)
+
+
+def rows_seconds(plans: list[RowPlan]) -> float:
+    """The computed rows' planned seconds together, each shared part once."""
+    used, taken = 0.0, set()
+    for r in plans:
+        if r.left_out or r.same_as:
+            continue
+        used += _row_seconds(r.plan, taken)
+        taken.update(key for key, _ in r.plan.shared)
+    return used
 
 
 def _shared_passes(a, n: int, rows: list[RowPlan]) -> list[RowPlan]:
@@ -244,7 +263,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
             return (f"its k = 2 solves need {approx_count_text(int(work // PAIRS_PER_SECOND))} s here, over the limit of "
                     f"{limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
         lp = lp_optima(a, n, epsilon, {r["release"] for r in rows if "error" not in r}) if k >= 3 else {}
-        used = sum(r.plan.seconds for r in plans or [] if not r.left_out and not r.same_as)
+        used = rows_seconds(plans or [])
         left = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS") - used - marginal_seconds(a, n, epsilon)
         # the start of the average's exact windows: the computed lattice or optimal average release of least average
         # error (near the optimum by design; the scales tried assume a release within ~6 % of it)

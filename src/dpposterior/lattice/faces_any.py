@@ -173,8 +173,62 @@ def _row_outputs(a: NDArray[np.float64], n: int, reps: NDArray[np.int64], rest: 
     return out, valid
 
 
-def face_remap_any(prior: ArrayLike, n: int, epsilon: float, low_errors: NDArray[np.float64],
-                   W: int | None = None, share: float = CONSTRAIN_SHARE) -> FaceRemap:
+#: The radius of the LP's constant part when the release builds its own (:func:`lp_rest_errors`): ``E_B(c)`` summed over
+#: ``d(w) <= radius_for(k, eps, LP_REST_TOL)`` only (13 at k = 4, eps = 1, against the errors' 19).  The LP only
+#: chooses the table; its constant read lower by at most ``tail_bound(k, eps, W2)`` (< 1e-3) moves no guarantee (the
+#: release's errors are computed exactly afterwards), and it needs the local Bayes remap only within ``W + W2`` of the
+#: face rows, not over the whole window.
+LP_REST_TOL = 1e-3
+
+
+def face_data_sets(n: int, epsilon: float, W: int | None = None) -> NDArray[np.int64]:
+    """The data sets the face LP constrains: sorted c of R(n) (ascending) with a face row within ``W`` (default
+    ``radius_for(4, eps, FACE_LP_TOL)``); public n, eps only."""
+    eps = float(epsilon)
+    W = radius_for(4, eps, FACE_LP_TOL) if W is None else int(W)
+    R = candidates(int(n), 4)
+    cand = R[np.all(np.diff(R, axis=1) >= 0, axis=1)]
+    ball = _ball(4, W)
+    keep = np.array([bool(in_faces(c[None, :] + ball).any()) for c in cand], dtype=bool)
+    return cand[keep]
+
+
+def lp_rest_errors(prior: ArrayLike, n: int, epsilon: float, cand: NDArray[np.int64], W2: int | None = None,
+                   max_fallback: int | None = None) -> NDArray[np.float64]:
+    """``E_B``'s window sum over ``d(w) <= W2`` (default ``radius_for(k, eps, LP_REST_TOL)``) at each data set of
+    ``cand``: ``sum_w K(w) L(c, B(c + w))`` with ``B`` the local Bayes remap
+    (:func:`.batched.local_search_batch` by orbits, the outputs a draw computes), the same sum as
+    :func:`.batched.window_errors_any`'s at a smaller radius, so at most ``tail_bound(k, eps, W2)`` below ``E_B(c)``.
+    What the face LP reads as its constant part when the release builds the table itself."""
+    from .batched import local_search_batch
+
+    a = _validate.prior(prior)
+    k = a.size
+    eps = float(epsilon)
+    W2 = radius_for(k, eps, LP_REST_TOL) if W2 is None else int(W2)
+    ball = _ball(k, W2)
+    wts = np.exp(-eps * (np.abs(ball).sum(axis=1) // 2) - log_normaliser(k, eps))
+    Z = np.unique((cand[:, None, :] + ball[None, :, :]).reshape(-1, k), axis=0)
+    B = local_search_batch(a, int(n), eps, Z, max_fallback=max_fallback, orbits=True)
+    out = np.empty(len(cand))
+    # rows of Z in lexicographic order (np.unique's): a point's row by binary search over a scalar key
+    span = int(n) + 2 * W2 + 2
+    zkey = np.zeros(len(Z), dtype=np.int64)
+    for j in range(k):
+        zkey = zkey * span + (Z[:, j] + W2)
+    for i, c in enumerate(cand):
+        z = c[None, :] + ball
+        q = np.zeros(len(z), dtype=np.int64)
+        for j in range(k):
+            q = q * span + (z[:, j] + W2)
+        r = B[np.searchsorted(zkey, q)]
+        out[i] = float(np.dot(wts, pair_loss(a, np.broadcast_to(c, r.shape), r)))
+    return out
+
+
+def face_remap_any(prior: ArrayLike, n: int, epsilon: float, low_errors: NDArray[np.float64] | None = None,
+                   W: int | None = None, share: float = CONSTRAIN_SHARE,
+                   max_fallback: int | None = None) -> FaceRemap:
     """The face table (module docstring) at (prior, n, eps), k = 4, a symmetric prior.  ``low_errors``: ``E_B(c)``
     over R(n) (lexicographic, :func:`~dpposterior.models.candidates`), the average release's window sum, which the
     LP's constant part reads.  ``W``: the LP's kernel cut (default ``radius_for(k, eps, FACE_LP_TOL)``); ``share``:
@@ -217,14 +271,23 @@ def face_remap_any(prior: ArrayLike, n: int, epsilon: float, low_errors: NDArray
     vid = np.full((P, J), -1, dtype=np.int64)
     vid[pr, pj] = var
     # constrained data sets: sorted c of R(n) with E_B(c) >= share x max E_B, within W of a face row
-    R = candidates(n, k)
-    low = np.asarray(low_errors, dtype=np.float64)
-    cand = R[(low >= share * low.max()) & np.all(np.diff(R, axis=1) >= 0, axis=1)]
+    if low_errors is None:  # the release's own: E_B at the constrained data sets only, to a smaller radius
+        cand = face_data_sets(n, eps, W)
+        cand_low = lp_rest_errors(a, n, eps, cand, max_fallback=max_fallback)
+        cand_low = np.where(cand_low >= share * cand_low.max(), cand_low, -1.0)
+    else:
+        R = candidates(n, k)
+        low = np.asarray(low_errors, dtype=np.float64)
+        cand = R[np.all(np.diff(R, axis=1) >= 0, axis=1)]
+        cand_low = low[candidate_rank(cand)]
+        cand_low = np.where(cand_low >= share * low.max(), cand_low, -1.0)
     ball = _ball(k, W)
     kw = np.exp(-eps * (np.abs(ball).sum(axis=1) // 2) - log_normaliser(k, eps))
     # the rest's output B(z) at every face row near the constrained data sets: its sorted row's, moved back
     rows_, vars_, coefs, b, keep = [], [], [], [], []
     for ci, c in enumerate(cand):
+        if cand_low[ci] < 0:
+            continue
         Z = c[None, :] + ball
         inF = in_faces(Z)
         if not inF.any():
@@ -244,7 +307,7 @@ def face_remap_any(prior: ArrayLike, n: int, epsilon: float, low_errors: NDArray
         rows_.append(np.full(len(m), row))
         vars_.append(vid[ri[m], j])
         coefs.append(wf[m] * L[m, j])
-        b.append(float(low[candidate_rank(c[None, :])[0]]) - float(np.sum(wf * pair_loss(
+        b.append(float(cand_low[ci]) - float(np.sum(wf * pair_loss(
             a, np.broadcast_to(c, rb_.shape), rb_))))
         keep.append(ci)
     C = cand[keep]
@@ -326,6 +389,31 @@ FACE_ENTRIES_PER_ROW = 200.0
 def face_rows_count(n: int) -> int:
     """The face rows at n (every permutation of every pattern, :func:`face_patterns`): public n only."""
     return int(sum(len(set(itertools.permutations(p.tolist()))) for p in face_patterns(int(n))))
+
+
+#: CPU seconds per face row of the release's own build (:func:`face_remap_any` without ``low_errors``: the constrained
+#: data sets, :func:`lp_rest_errors`' searches and sums, the rows' searches and the LP), measured at Dir(1,1,1,1),
+#: eps = 1 (see :func:`plan_face_table`).
+FACE_TABLE_ROW_SECONDS = 5.0e-3
+#: Bytes of that build at its peak per face row (its largest arrays: the union of the constrained data sets' balls
+#: and the LP's entries), and a fixed part.
+FACE_TABLE_ROW_BYTES = 1.2e5
+
+
+def plan_face_table(n: int, k: int, epsilon: float) -> Plan:
+    """The plan of the release's face table (:func:`face_remap_any` without ``low_errors``, a solve): its seconds and
+    bytes per face row (:data:`FACE_TABLE_ROW_SECONDS`, :data:`FACE_TABLE_ROW_BYTES`), from public n, k, eps only;
+    refused in one line at k != 4."""
+    eps = float(epsilon)
+    what = f"the face table of the lattice release for k={k}, n={n}, eps={eps:g}"
+    if k != 4:
+        return Plan(task=Task.ERRORS, route="face table", what=what,
+                    refusal=f"{what}: the face table is built for k = 4 only")
+    rows = face_rows_count(n)
+    secs = FACE_TABLE_ROW_SECONDS * rows
+    return Plan(task=Task.ERRORS, route="face table", what=what, seconds=secs,
+                memory_bytes=FACE_TABLE_ROW_BYTES * rows + 8.0 * 4 * (n + 1) ** 2 + 64.0 * 2**20,
+                costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use --objective average")
 
 
 def plan_face_any(n: int, k: int, epsilon: float, We: int) -> Plan:

@@ -780,6 +780,44 @@ def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> flo
     return CORNER_BYTES * size["pairs"] * size["outputs"] + search
 
 
+#: ``worst`` at k = 4 reads the face table (:mod:`dpposterior.lattice.faces_any`: the local Bayes remap at every z, an
+#: LP's rows near the faces) instead of the corner table at these public inputs, a symmetric prior: the eps its constants
+#: were tuned at, and the n where its worst case was measured below the corner route's (docs/lattice.md, "A face table
+#: at k = 4"; ``benchmarks/worst_k4_face_route.json``).  Constants, so the release's law depends on public inputs only.
+FACE_EPSILONS = (1.0,)
+FACE_N = (30, 50)
+
+
+def faces_fit(prior, n: int, k: int, epsilon: float) -> bool:
+    """Whether ``worst`` past the window's LP reads the face table (:data:`FACE_EPSILONS`, :data:`FACE_N`, k = 4, a
+    symmetric prior), from public inputs only; else the corner table as before."""
+    return (int(k) == 4 and float(epsilon) in FACE_EPSILONS and FACE_N[0] <= int(n) <= FACE_N[1]
+            and prior is not None and len(prior) == 4 and _symmetric(prior))
+
+
+@lru_cache(maxsize=2)
+def _face(a: tuple, n: int, epsilon: float):
+    """The face table of the release (cached per public inputs: the draws, the column and the errors read the same
+    table), its LP's constant part by :func:`~dpposterior.lattice.faces_any.lp_rest_errors` (never the data)."""
+    from ..lattice.faces_any import face_remap_any
+
+    return face_remap_any(np.asarray(a, dtype=np.float64), int(n), float(epsilon))
+
+
+@lru_cache(maxsize=2)
+def _face_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
+    """The route ``"face table"`` after its plan: the rest's window errors (:func:`_batched_errors` by orbits, the same
+    call and cache as ``lattice~average``'s row), then the face rows' differences
+    (:func:`~dpposterior.lattice.faces_any.face_errors_any`); bracket ``tail_bound(k, eps, W) <= LOCAL_ERROR_TOL``."""
+    from ..lattice.faces_any import face_errors_any
+    from ..lattice.scale import Bracket
+
+    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    rest = _batched_errors(a, n, epsilon, max_fallback, True)
+    E = face_errors_any(_face(a, n, epsilon), rest.low, W)
+    return Bracket(rest.counts, E, rest.tail, rest.offsets)
+
+
 @lru_cache(maxsize=4)
 def _corner(a: tuple, n: int, epsilon: float):
     """The corner remap (cached per public inputs: the draws and the errors read the same table)."""
@@ -816,6 +854,14 @@ def _table_rows_to(remap, n: int, m: NDArray[np.int64], W: int) -> tuple[NDArray
     t_tab = (remap.probs * np.all(outs == m[None, None, :], axis=2)).sum(axis=1)
     keep = (t_tab > 0) & np.all(table >= -W, axis=1)
     return table[keep], t_tab[keep]
+
+
+def _face_rows_to(remap, m: NDArray[np.int64], W: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The face table's rows (:class:`~dpposterior.lattice.faces_any.FaceRemap`, enumerated whole) whose outputs hold
+    ``m``, with coordinates ``>= -W`` (the window), and ``T(z, m)`` at each: the local column's points on the table."""
+    t_tab = (remap.probs * np.all(remap.outputs == m[None, None, :], axis=2)).sum(axis=1)
+    keep = (t_tab > 0) & np.all(remap.points >= -W, axis=1)
+    return remap.points[keep], t_tab[keep]
 
 
 @lru_cache(maxsize=2)
@@ -1203,12 +1249,19 @@ class LatticeMechanism(Mechanism):
             return k not in (3, 4) or minimax_seconds(n, k, spec.epsilon) <= WINDOW_WORST_SECONDS
         return dense_seconds(n, k, spec.epsilon) <= DENSE_DRAW_SECONDS
 
-    def uses_corners(self, n: int, k: int, spec: ReleaseSpec) -> bool:
+    def uses_corners(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> bool:
         """Whether a draw reads the corner remap (``worst`` at k = 3, 4 past the window's LP, :data:`WINDOW_WORST_SECONDS`):
         the corner table near the vertices, the local search elsewhere (docs/lattice.md); where the corner remap does not
-        fit (:func:`corners_fit`) no row is the table's: a draw runs the local search, as ``average``'s."""
+        fit (:func:`corners_fit`) no row is the table's: a draw runs the local search, as ``average``'s.  Not where the
+        face table is read (:meth:`uses_faces`, which needs the ``prior``)."""
         return (spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
-                and corners_fit(n, k, spec.epsilon))
+                and corners_fit(n, k, spec.epsilon) and not self.uses_faces(n, k, spec, prior))
+
+    def uses_faces(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> bool:
+        """Whether a draw reads the face table (``worst`` at k = 4 past the window's LP where :func:`faces_fit`): its
+        LP's rows near the faces, the local Bayes remap at z elsewhere (:mod:`dpposterior.lattice.faces_any`)."""
+        return (spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
+                and faces_fit(prior, n, k, spec.epsilon))
 
     def check_corners(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0, symmetric: bool = False) -> None:
         """Refuse (one line, before any work) the corner remap's solve and ``setups`` local searches over the memory or
@@ -1250,8 +1303,11 @@ class LatticeMechanism(Mechanism):
             return False
         return True
 
-    def check_exact(self, n: int, k: int, spec: ReleaseSpec) -> None:
+    def check_exact(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> None:
         """The pmf and the errors exist where a draw reads the window's remap (the same release)."""
+        if self.uses_faces(n, k, spec, prior):
+            raise SizeError(f"the lattice release's exact pmf for k={k}, n={n}, eps={spec.epsilon:g} (worst) is not "
+                            "computed: its draws read the face table or compute the local remap at the drawn point")
         if self.uses_corners(n, k, spec):
             raise SizeError(f"the lattice release's exact pmf for k={k}, n={n}, eps={spec.epsilon:g} (worst) is not "
                             "computed: its draws read the corner table or compute the local remap at the drawn point")
@@ -1261,11 +1317,17 @@ class LatticeMechanism(Mechanism):
                             f"at {estimate_text(dense_seconds(n, k, spec.epsilon))} s, over {DENSE_DRAW_SECONDS:g} s)")
         self.check_window(n, k, spec)
 
-    def check_draw(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0, symmetric: bool = False) -> None:
+    def check_draw(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0, symmetric: bool = False,
+                   prior=None) -> None:
         """Refuse a draw over its budget: the window's remap, or ``setups`` local searches (``symmetric``:
-        :func:`symmetric_corners` of the prior, for the corner remap)."""
+        :func:`symmetric_corners` of the prior, for the corner remap; ``prior``: for the face table,
+        :meth:`uses_faces`)."""
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
+            return
+        if self.uses_faces(n, k, spec, prior):
+            self.check_distance(spec, k)
+            admit(self._face_table_plan(n, k, spec, setups))
             return
         if self.uses_corners(n, k, spec):
             self.check_corners(n, k, spec, setups, symmetric)
@@ -1308,7 +1370,7 @@ class LatticeMechanism(Mechanism):
 
     def rows(self, prior, n, spec):
         a = np.asarray(prior, dtype=np.float64)
-        self.check_exact(int(n), a.size, spec)
+        self.check_exact(int(n), a.size, spec, a)
         remap = self.remap(a, n, spec)
         return LatticeRows(a, int(n), _setup(tuple(a.tolist()), int(n), spec.epsilon), remap)
 
@@ -1326,6 +1388,8 @@ class LatticeMechanism(Mechanism):
             return self._window_plan(prior, n, spec, what, rows=True)
         if k == 3 and not self.uses_window(n, k, spec) and not self.uses_corners(n, k, spec):
             return self._local_plan(n, k, spec, what, ties=True)
+        if self.uses_faces(n, k, spec, prior):
+            return self._face_plan(n, k, spec, what)
         if self.uses_corners(n, k, spec):
             if k >= 4:
                 return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
@@ -1333,6 +1397,38 @@ class LatticeMechanism(Mechanism):
         if spec.objective == Objective.AVERAGE and k >= 4 and not self.uses_window(n, k, spec):
             return self._batched_plan(n, k, spec, what, _symmetric(prior))
         return self._window_plan(prior, n, spec, what)
+
+    def _face_table_plan(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0) -> Plan:
+        """The plan of the face table's build (:func:`_face`: :func:`~dpposterior.lattice.faces_any.plan_face_table`,
+        a solve) and ``setups`` draws' local searches off it."""
+        from ..lattice.faces_any import plan_face_table
+
+        plan = plan_face_table(n, k, spec.epsilon)
+        if plan.refusal:
+            return plan
+        sec = plan.seconds + setups * local_seconds(k, spec.epsilon)
+        return replace(plan, seconds=sec, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", sec),), advice=self._advice(spec))
+
+    def _face_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+        """The plan of the face release's errors (route ``"face table"``, :func:`_face_errors`): the rest's errors
+        (:meth:`_batched_plan` by orbits: the same call as ``lattice~average``'s row, so ``compare`` runs it once,
+        ``Plan.shared``), the table's build (a solve) and its differences
+        (:func:`~dpposterior.lattice.faces_any.plan_face_any`'s terms)."""
+        from ..lattice.faces_any import FACE_TERM_SECONDS, FACE_TERM_SHARE, face_rows_count, plan_face_table
+
+        rest = self._batched_plan(n, k, spec.averaged(), what, True)
+        table = plan_face_table(n, k, spec.epsilon)
+        if table.refusal:
+            return replace(table, what=what)
+        diff = FACE_TERM_SECONDS * FACE_TERM_SHARE * face_rows_count(n) * ball_size(k, spec.epsilon, LOCAL_ERROR_TOL)
+        # two solves, each cached on its own and each held to the solve limit: the rest's search (lattice~average's)
+        # and the table's build (what a draw runs)
+        return replace(rest, route="face table", seconds=rest.seconds + table.seconds + diff,
+                       memory_bytes=max(rest.memory_bytes, table.memory_bytes),
+                       costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", dict(rest.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]),
+                              ("DPPOSTERIOR_MAX_SOLVE_SECONDS", table.seconds),
+                              ("DPPOSTERIOR_MAX_PAIRS", dict(rest.costs)["DPPOSTERIOR_MAX_PAIRS"])),
+                       shared=rest.shared, advice=self._advice(spec))
 
     def _corner_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
         """The plan of :meth:`corner_errors` (``worst`` past the window's LP): the local remap's errors
@@ -1488,16 +1584,22 @@ class LatticeMechanism(Mechanism):
         # the window's points and outputs (2 k int64 each), its outputs on the grid (k int32 per grid point), the
         # table's outputs and sums (~ (8 k + 8) x 13 per point of R(n)), G's blocks (~ 8 arrays of BLOCK_ENTRIES)
         memory = 16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * BATCH_BLOCK
+        # by orbits (a symmetric prior) the face release's errors read the same cached call (_batched_errors)
+        shared = ((("lattice rest errors", n, k, float(eps)), table + handed + total),) if symmetric else ()
         return Plan(task=Task.ERRORS, route="batched local search", what=what, seconds=table + handed + total,
                     memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
                     costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed),
-                           ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)), advice="use a smaller n")
+                           ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)), advice="use a smaller n",
+                    shared=shared)
 
     def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
         """Run :meth:`plan_errors`' route: :meth:`local_errors` or the window's upper ends ``E_win(c) + tail``."""
         a = np.asarray(prior, dtype=np.float64)
         if plan.route == "local search":
             return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        if plan.route == "face table":
+            return _face_errors(tuple(a.tolist()), int(n), spec.epsilon,
+                                self._batched_fallback(int(n), a.size, spec, True, True))
         if plan.route == "corner remap" and a.size >= 4:
             return _corner_errors_any(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
                                                                                                        spec))
@@ -1561,6 +1663,9 @@ class LatticeMechanism(Mechanism):
         :data:`PADDED_DRAWS` local searches (:meth:`check_draw`'s budget as the plan's refusal)."""
         k = len(prior)
         what = f"a padded release of {self.label(spec)} for k={k}, n={n}"
+        if self.uses_faces(n, k, spec, prior):
+            self.check_distance(spec, k)
+            return replace(self._face_table_plan(n, k, spec, PADDED_DRAWS), task=Task.DRAW, what=what)
         window = self.uses_window(n, k, spec)
         corners = self.uses_corners(n, k, spec)
         route = "window remap" if window else "corner remap" if corners else "local search"
@@ -1607,6 +1712,10 @@ class LatticeMechanism(Mechanism):
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
         ``closed`` (docs/lattice.md); ``remap`` is ``"bayes"``, ``"minimax"`` or ``"local search"``."""
         k = len(prior)
+        if self.uses_faces(int(n), k, spec, prior):
+            self.check_draw(int(n), k, spec, prior=prior)
+            remap = _face(tuple(float(x) for x in prior), int(n), spec.epsilon)
+            return {"remap": "face table"} | {key: remap.certificate[key] for key in ("lp", "rows", "constraints")}
         if self.uses_corners(int(n), k, spec):
             self.check_corners(int(n), k, spec, symmetric=symmetric_corners(prior))
             remap = _corner(tuple(float(x) for x in prior), int(n), spec.epsilon)
@@ -1644,7 +1753,8 @@ class LatticeMechanism(Mechanism):
         if n < 1:
             return Plan(task=Task.POSTERIOR, route=NO_ROUTE, what=what, refusal="no local route")
         self.check_distance(spec, k)
-        if self.uses_corners(n, k, spec):  # the corner remap's table rows and the local search elsewhere
+        if self.uses_corners(n, k, spec) or self.uses_faces(n, k, spec, prior):
+            # the corner remap's (or the face table's) rows and the local search elsewhere
             return self._local_column_plan(prior, n, k, spec, what)
         window = self._window_column_plan(n, k, spec, what)
         if self.uses_window(n, k, spec):
@@ -1727,7 +1837,7 @@ class LatticeMechanism(Mechanism):
         eps = spec.epsilon
         W = self.column_radius(n, k, eps)
         Dc = _radius(k, eps, 1e-12)
-        if k >= 4 and not self.uses_corners(n, k, spec) and n // k > (k - 1) * Dc:
+        if k >= 4 and not self.uses_corners(n, k, spec, prior) and n // k > (k - 1) * Dc:
             return self._cut_column_plan(prior, n, k, spec, what, W, Dc)
         region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
         estimate = filtered_estimate(np.asarray(prior, dtype=np.float64), n, eps, Dc)
@@ -1758,7 +1868,7 @@ class LatticeMechanism(Mechanism):
                 points = max(points, inside)
                 search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
                           else _certified_seconds(prior, points, n, k, eps))
-                if self.uses_corners(n, k, spec):  # the corner release reads its table at the vertices instead
+                if self.uses_corners(n, k, spec, prior):  # the corner release reads its table at the vertices instead
                     parts = off if k == 3 else min(off, float(n_candidates(n, k)))  # k >= 4: one search a projection
                     parts = min(parts, kept_off)
                 else:  # one search a positive part max(z, 0): at most those of the window's points off R(n)
@@ -1774,7 +1884,13 @@ class LatticeMechanism(Mechanism):
                   + (3 * tables if tables <= SEARCH_TABLE_BYTES else 8.0 * 4 * k * ball_size(k, eps, 1e-12))
                   + 8.0 * (k + 4) * near)
         column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
-        if self.uses_corners(n, k, spec):
+        if self.uses_faces(n, k, spec, prior):  # the face table's build (what a draw reads)
+            from ..lattice.faces_any import plan_face_table
+
+            face = plan_face_table(n, k, eps)
+            search += face.seconds
+            memory = max(memory, face.memory_bytes)
+        elif self.uses_corners(n, k, spec):
             sym = symmetric_corners(prior)
             search += corner_seconds(n, k, eps, sym)
             memory = max(memory, corner_bytes(n, k, eps, sym))
@@ -1902,14 +2018,21 @@ class LatticeMechanism(Mechanism):
         Dc = _radius(k, eps, 1e-12)
         # k >= 4, every count of the release past (k - 1) Dc: only the region's points at the descent filter's cut
         # (cut_region: the same points kept), and the box stay certificate before the search
-        cut = k >= 4 and not self.uses_corners(n, k, spec) and int(m.min()) > (k - 1) * Dc
+        cut = k >= 4 and not self.uses_corners(n, k, spec, a) and int(m.min()) > (k - 1) * Dc
         if k >= 4 and not cut:  # the whole region enumerated: refused in one line past the memory limit (as planned)
             from ..lattice.column import reach_size
 
             check_size(min(reach_size(k, Dc), _window_size(n, k, W)), 8.0 * 8 * k,
                        f"the local column's reach region at this release (k={k}, n={n}, eps={eps:g})")
         Z = cut_region(a, n, eps, m, Dc) if cut else reach_region(n, k, m, Dc, W)
-        if self.uses_corners(n, k, spec) and k >= 4:
+        if self.uses_faces(n, k, spec, a):  # the face table's rows whose outputs hold m, the local search elsewhere
+            remap = _face(tuple(a.tolist()), n, eps)
+            Zt, t_tab = _face_rows_to(remap, m, W)
+            Zoff = Z[remap.rows(Z) < 0]
+            t_off = _outputs_m(a, n, eps, m, Zoff, Dc, boxes=cut)
+            Z = np.concatenate([Zoff[t_off > 0], Zt])
+            t = np.concatenate([t_off[t_off > 0], t_tab])
+        elif self.uses_corners(n, k, spec) and k >= 4:
             Z, t = self._corner_column_any(a, n, eps, m, Z, W, Dc)
         elif self.uses_corners(n, k, spec):
             from ..lattice.corners import cached_corner_remap, default_depth
@@ -2007,6 +2130,10 @@ class LatticeMechanism(Mechanism):
             return Plan(task=Task.PMF, route="window remap", what=what, bracket=bracket,
                         seconds=self.solve_seconds(n, k, spec.objective, eps) + BALL_SECONDS * ball,
                         memory_bytes=window_bytes(n, k, eps, spec.objective))
+        if self.uses_faces(n, k, spec, prior):
+            return Plan(task=Task.PMF, route="face table", what=what, refusal=(
+                f"the lattice release's pmf at one data set for k={k}, n={n}, eps={eps:g} (worst) is not built: its "
+                "face table's rows are randomised (lattice~average, --objective average, has it)"))
         if self.uses_corners(n, k, spec):
             return Plan(task=Task.PMF, route="corner remap", what=what, refusal=(
                 f"the lattice release's pmf at one data set for k={k}, n={n}, eps={eps:g} (worst) is not built: its "
@@ -2084,32 +2211,48 @@ class LatticeMechanism(Mechanism):
         """Solve (and cache) the window's remap from public inputs only, before a padded release times its
         reference draws; refuse (one line) a draw over its budget."""
         k = len(prior)
-        self.check_draw(int(n), k, spec, PADDED_DRAWS, symmetric_corners(prior))
+        self.check_draw(int(n), k, spec, PADDED_DRAWS, symmetric_corners(prior), prior)
         if self.uses_window(int(n), k, spec):
             self.remap(prior, n, spec)
+        elif self.uses_faces(int(n), k, spec, prior):
+            _face(tuple(float(x) for x in prior), int(n), spec.epsilon)
         elif self.uses_corners(int(n), k, spec):
             _corner(tuple(float(x) for x in prior), int(n), spec.epsilon)
 
+    @staticmethod
+    def _local_outputs(prior, n: int, spec: ReleaseSpec, z: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The local Bayes remap at each drawn z (:func:`~dpposterior.lattice.remap.local_bayes_search`)."""
+        # T(z) is a function of z alone: computed once per distinct z (many draws from one data set repeat z),
+        # many distinct z together (Monte Carlo: the batched search gives the one-point search's outputs; at a
+        # symmetric prior one search per orbit of the z under the permutations of the categories, the same outputs)
+        distinct, back = np.unique(z, axis=0, return_inverse=True)
+        if len(distinct) >= BATCH_DRAWS:
+            from ..lattice.batched import local_search_batch
+
+            out = local_search_batch(prior, n, spec.epsilon, distinct, orbits=True)
+        else:
+            out = np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in distinct])
+        return out[back.reshape(-1)]
+
     def sample(self, prior, counts, spec, size, rng):
         n, k = int(counts.sum()), counts.size
-        self.check_draw(n, k, spec, symmetric=symmetric_corners(prior))
+        self.check_draw(n, k, spec, symmetric=symmetric_corners(prior), prior=prior)
         bits = _bits(rng)
         z = counts[None, :] + sample_noise(k, spec.epsilon, size, bits)
+        if self.uses_faces(n, k, spec, prior):  # the face table's row where z has one (drawn by integer weights)
+            remap = _face(tuple(float(x) for x in prior), n, spec.epsilon)
+            on = remap.rows(z) >= 0
+            out = np.empty((size, k), dtype=np.int64)
+            if (~on).any():  # elsewhere the local Bayes remap at z, as lattice~average's draw
+                out[~on] = self._local_outputs(prior, n, spec, z[~on])
+            for j in np.flatnonzero(on):
+                out[j] = remap.draw(z[j], bits)
+            return out
         if self.uses_corners(n, k, spec):
             remap = _corner(tuple(float(x) for x in prior), n, spec.epsilon)
             return np.stack([remap.draw(zi, bits) for zi in z])
         if not self.uses_window(n, k, spec):
-            # T(z) is a function of z alone: computed once per distinct z (many draws from one data set repeat z),
-            # many distinct z together (Monte Carlo: the batched search gives the one-point search's outputs; at a
-            # symmetric prior one search per orbit of the z under the permutations of the categories, the same outputs)
-            distinct, back = np.unique(z, axis=0, return_inverse=True)
-            if len(distinct) >= BATCH_DRAWS:
-                from ..lattice.batched import local_search_batch
-
-                out = local_search_batch(prior, n, spec.epsilon, distinct, orbits=True)
-            else:
-                out = np.stack([local_bayes_search(prior, n, spec.epsilon, zi) for zi in distinct])
-            return out[back.reshape(-1)]
+            return self._local_outputs(prior, n, spec, z)
         setup = _setup(tuple(float(x) for x in prior), n, spec.epsilon)
         remap = self.remap(prior, n, spec)
         inside = setup.in_window(z)
