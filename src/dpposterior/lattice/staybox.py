@@ -17,8 +17,8 @@ holds every data set of every z's search, so ``T = sum_C w <= Z(eps, k) =: T+``)
 ``S^_B(r) - S^_B(z) > 4 mu T+ + (H^(r, z) (1 + 1e-6) + 1e-9) T+ (share + tail_bound(k, eps, rho))`` certifies the stay,
 ``B = z + ball(rho)``, ``S_B(q) = sum_{v in ball(rho)} w(z + v) H(z + v, q)``.  Here, for every z of the box at once,
 ``S_B(z + u) - S_B(z) = sum_v e^(-eps d(v)) p(v) D(v)`` with ``p(v) = pi(z + v) / pimax`` in ``[p_lo(v), p_hi(v)]``
-and ``D(v) = H(z + v, z + u) - H(z + v, z) >= Hmin(v, u) - Hmax(v, 0)`` (the lemma: ``Hmin`` at ``z = hi``, ``Hmax``
-at ``z = lo``); each term is at least ``e^(-eps d(v)) D_low(v) (p_lo if D_low >= 0 else p_hi)``, whose float sum
+and ``D(v) = H(z + v, z + u) - H(z + v, z) >= D_low(v)``, the pair split below; each term is at least
+``e^(-eps d(v)) D_low(v) (p_lo if D_low >= 0 else p_hi)``, whose float sum
 ``L^(u)`` lies within ``mu T+`` of its exact value (the same sums as ``stays``', ``mu`` the same), and each of the two
 H's per term within ``1e-9`` (so ``2e-9 T+`` more).  ``H(z + u, z) <= Hmax(u, 0)``.  So where for every ``u != 0``
 
@@ -26,6 +26,19 @@ H's per term within ``1e-9`` (so ``2e-9 T+`` more).  ``H(z + u, z) <= Hmax(u, 0)
 
 every z of the box stays.  The box must lie inside R(n) with room: ``lo_i >= rho + 2`` (every ``z + v`` and ``z + u``
 a data set), ``hi_i + rho + 1 <= n``.
+
+Pair split (proof of ``D >= D_low``).  Let ``u = e_p - e_q`` and ``f(x) = sqrt(1 - e^x)`` (``H = f(ln BC)``).  Then
+``ln BC(z + v, z + u) = C(z) + A(z)`` and ``ln BC(z + v, z) = C(z) + B(z)`` with the coordinates off the move's pair
+shared, ``C = sum_{i != p, q} J(a_i + z_i + v_i, a_i + z_i)``, and ``A, B`` the pair's terms (``+ u_i`` in A's second
+argument).  Each term is non-decreasing in its ``z_i`` (the lemma), so over the box ``C`` lies in ``[C_lo, C_hi]`` (at
+``z = lo, hi``), ``A <= A_hi`` (at ``hi``) and ``B >= B_lo`` (at ``lo``).  Every sum of J's is ``<= 0`` (``J <= 0``),
+and on ``x <= 0`` f is decreasing and concave (``f'' = -e^x / (2 f) - e^(2x) / (4 f^3) < 0``).  So ``D = f(C + A) -
+f(C + B) >= g(C) = f(C + A_hi) - f(C + B_lo)``, and ``g' = f'(C + A_hi) - f'(C + B_lo)`` keeps one sign (f' is
+decreasing), so ``g >= D_low = min(g(C_lo), g(C_hi))`` over the range.  ``D_low`` is at least ``f(C_hi + A_hi) -
+f(C_lo + B_lo)`` (f decreasing), the bound with each distance at the opposite corner of the box (``Hmin(v, u) -
+Hmax(v, 0)``), so the pair split certifies every box that bound does, and larger ones: the spread of the coordinates
+off the pair enters both distances at the same C.  The float sums: each computed H within ``1e-9`` as above, so the
+computed ``D_low`` within ``2e-9``.
 """
 
 from __future__ import annotations
@@ -67,6 +80,11 @@ def _ball_terms(k: int, rho: int, eps: float) -> tuple[NDArray[np.intp], NDArray
     return cols, kern
 
 
+def _hellinger(log_bc: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``f(x) = sqrt(1 - e^x)`` at ``x = ln BC`` (clipped at 0): the Hellinger distance, as the search computes it."""
+    return np.sqrt(-np.expm1(np.minimum(log_bc, 0.0)))
+
+
 def box_stays(prior: ArrayLike, n: int, epsilon: float, lo: ArrayLike, hi: ArrayLike, rho: int | None = None) -> bool:
     """True where every data set ``z`` with ``lo <= z <= hi`` (coordinatewise, sum n) is certified to be returned by
     the local search as itself (module docstring, the proof); False where not certified (nothing is claimed).
@@ -100,24 +118,27 @@ def box_stays(prior: ArrayLike, n: int, epsilon: float, lo: ArrayLike, hi: Array
         lp_lo += np.minimum(e0, e1)[cols[i]]
         lp_hi += np.maximum(e0, e1)[cols[i]]
     w_lo, w_hi = kern * np.exp(lp_lo), kern * np.exp(lp_hi)
-    # Hmax(v, 0): J at z = lo
-    log_bc = np.zeros(cols.shape[1])
+    # per coordinate, at every ball point: J(a_i + z_i + v_i, a_i + z_i + t) at z_i = lo_i (t = 0) and at z_i = hi_i
+    # (t = 0, 1, -1); each term is non-decreasing in z_i (the lemma), so these are its ends over the box
+    j_lo, j_hi, j_up, j_down = [], [], [], []
     for i in range(k):
-        base = a[i] + float(lo[i])
-        log_bc += lgamma_jensen_gap(base + span, base)[cols[i]]
-    h_max0 = np.sqrt(-np.expm1(np.minimum(log_bc, 0.0)))
+        base_lo, base_hi = a[i] + float(lo[i]), a[i] + float(hi[i])
+        j_lo.append(lgamma_jensen_gap(base_lo + span, base_lo)[cols[i]])
+        j_hi.append(lgamma_jensen_gap(base_hi + span, base_hi)[cols[i]])
+        j_up.append(lgamma_jensen_gap(base_hi + span, base_hi + 1.0)[cols[i]])
+        j_down.append(lgamma_jensen_gap(base_hi + span, base_hi - 1.0)[cols[i]])
+    h_max0 = _hellinger(sum(j_lo))  # Hmax(v, 0) = f(C_lo + B_lo), shared by the moves
     Zk = math.exp(log_normaliser(k, eps))
     tail = tail_bound(k, eps, rho)
     mu = _float_margin(a, n, eps, Dc)
     for u in moves:
-        # Hmin(v, u): J at z = hi
-        log_bc = np.zeros(cols.shape[1])
-        for i in range(k):
-            base = a[i] + float(hi[i])
-            log_bc += lgamma_jensen_gap(base + span, base + float(u[i]))[cols[i]]
-        np.minimum(log_bc, 0.0, out=log_bc)
-        d_low = np.sqrt(-np.expm1(log_bc, out=log_bc), out=log_bc)
-        d_low -= h_max0
+        p, q = int(np.flatnonzero(u > 0)[0]), int(np.flatnonzero(u < 0)[0])
+        rest = [i for i in range(k) if i != p and i != q]
+        c_lo, c_hi = sum(j_lo[i] for i in rest), sum(j_hi[i] for i in rest)
+        a_hi = j_up[p] + j_down[q]  # the most A(z) (the move's pair, at z = hi)
+        b_lo = j_lo[p] + j_lo[q]  # the least B(z) (the pair, at z = lo)
+        # D >= g(C) = f(C + A_hi) - f(C + B_lo), monotone in C (f concave): its least over [C_lo, C_hi] at an end
+        d_low = np.minimum(_hellinger(c_lo + a_hi) - h_max0, _hellinger(c_hi + a_hi) - _hellinger(c_hi + b_lo))
         L = float(np.dot(np.where(d_low >= 0, w_lo, w_hi), d_low))
         log_hu = sum(float(lgamma_jensen_gap(a[i] + float(lo[i] + u[i]), a[i] + float(lo[i]))) for i in range(k))
         h_u = math.sqrt(-math.expm1(min(log_hu, 0.0)))

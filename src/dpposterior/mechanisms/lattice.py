@@ -1054,13 +1054,16 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
 #: The cut route of the local column (:meth:`LatticeMechanism._cut_column_plan`): seconds and bytes a data set within
 #: ``W`` of the release (enumerated, its prior and column, the posterior's weights and marginals over them).
 CUT_COLUMN_SECONDS, CUT_COLUMN_BYTES = 2e-6, 100.0
-#: The sides of the grid cells :func:`_box_certified` tries in turn (a cell that fails is tried again as the cells
-#: of the next side; the points of a cell that fails at the last are searched).  Dir(1,1,1,1), eps = 0.25, n = 1e4:
-#: a box of half-width 10 about the centre is certified, 12 is not (at n = 1e5, 1e6: 64 is).
-BOX_SIDES = (21, 11)
-#: Seconds of one :func:`~dpposterior.lattice.staybox.box_stays` per (ball point x move): measured 0.39 CPU s for
-#: 335,203 x 12 at k = 4, eps = 0.25 (2026-11-30, load ~4), the fit 2x above.
-BOX_SECONDS = 2e-7
+#: The grids :func:`_box_certified` tries in turn (a cell that fails is tried again as the cells of the next grid;
+#: the points of a cell that fails at the last are searched): on every axis the same 1-D grid (:func:`box_grid`), the
+#: cell at ``x`` about ``x / q`` wide, so that a cell is fitted to the counts (the certificate's slack per coordinate
+#: grows with the count).  Dir(1,1,1,1), eps = 0.25, n = 1e4: at (1000, 2000, 3000, 4000) the cells ``(11, 21, 41,
+#: 61)`` about it are certified, ``(15, 31, 51, 81)`` a third of them.
+BOX_GRIDS = (40, 56, 80, 112)
+#: Seconds of one :func:`~dpposterior.lattice.staybox.box_stays` per (ball point x move): measured (the pair split)
+#: 0.21 CPU s a certified box alone, 0.43 s in a release at load ~7, for 335,203 x 12 at k = 4, eps = 0.25 (a box
+#: that fails stops at its first failing move: ~0.1 s), 2026-11-30; the fit 1.2x above the loaded figure.
+BOX_SECONDS = 1.3e-7
 
 
 def box_seconds(k: int, epsilon: float) -> float:
@@ -1069,10 +1072,23 @@ def box_seconds(k: int, epsilon: float) -> float:
     return BOX_SECONDS * float(sum(sphere_count(k, t) for t in range(rho + 1))) * k * (k - 1)
 
 
-def _cells(a: NDArray, Z: NDArray[np.int64], side: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """``(keys, back)``: the grid cells ``Z // side`` of the points, one key per cell (its index sorted at a
-    symmetric prior: one cell per orbit under the permutations of the categories), ``back`` each point's key row."""
-    cells = Z // side
+@lru_cache(maxsize=16)
+def box_grid(n: int, q: int) -> NDArray[np.int64]:
+    """The boundaries ``b_0 = 0 < b_1 < ...`` (past n) of the 1-D grid of :func:`_box_certified`: ``b_{j+1} = b_j +
+    max(1, b_j // q)``, cell j the integers ``[b_j, b_{j+1} - 1]``, about ``x / q`` wide at x."""
+    b = [0]
+    while b[-1] <= n:
+        b.append(b[-1] + max(1, b[-1] // q))
+    out = np.array(b, dtype=np.int64)
+    out.setflags(write=False)
+    return out
+
+
+def _cells(a: NDArray, Z: NDArray[np.int64], n: int, q: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``(keys, back)``: the cells of :func:`box_grid` (the same on every axis) holding the points, one key (its cell
+    index per coordinate) per cell (sorted at a symmetric prior: one cell per orbit under the permutations of the
+    categories, the grid being the same on every axis), ``back`` each point's key row."""
+    cells = np.searchsorted(box_grid(n, q), Z, side="right") - 1
     if np.all(a == a[0]):
         cells = np.sort(cells, axis=1)
     keys, back = np.unique(cells, axis=0, return_inverse=True)
@@ -1080,26 +1096,30 @@ def _cells(a: NDArray, Z: NDArray[np.int64], side: int) -> tuple[NDArray[np.int6
 
 
 def _box_certified(a: NDArray, n: int, eps: float, Z: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """True at the points of ``Z`` (data sets of R(n)) whose grid cell (side :data:`BOX_SIDES`, the whole cell
-    ``[side x, side x + side - 1]``) :func:`~dpposterior.lattice.staybox.box_stays` certifies: their search returns
-    them (the proof there); False at the rest (nothing claimed).  At a symmetric prior one cell per orbit is certified
-    (its index sorted): every exact quantity of the certificate (``pi``, ``d``, ``H``, R(n), the balls, the bounds over
-    the box) is invariant under a permutation of the categories applied to the box, the points and the outputs
-    together, and its float allowance reads the prior's values only (as :func:`~dpposterior.lattice.batched.stays`'
-    orbits).  Each pass is checked against the solve limit before it runs (one line)."""
+    """True at the points of ``Z`` (data sets of R(n)) whose grid cell (the grids :data:`BOX_GRIDS` in turn, the whole
+    cell, :func:`box_grid` on each axis) :func:`~dpposterior.lattice.staybox.box_stays` certifies: their search
+    returns them (the proof there); False at the rest (nothing claimed).  At a symmetric prior one cell per orbit is
+    certified (its index sorted; the grid is the same on every axis, so a permuted cell is a cell): every exact
+    quantity of the certificate (``pi``, ``d``, ``H``, R(n), the balls, the bounds over the box) is invariant under a
+    permutation of the categories applied to the box, the points and the outputs together, and its float allowance
+    reads the prior's values only (as :func:`~dpposterior.lattice.batched.stays`' orbits).  Each pass is checked
+    against the solve limit before it runs, with the passes before it (one line)."""
     from ..lattice.staybox import box_stays
 
     k = a.size
     out = np.zeros(len(Z), dtype=bool)
     left = np.arange(len(Z))
-    for side in BOX_SIDES:
+    boxes = 0
+    for q in BOX_GRIDS:
         if not left.size:
             break
-        keys, back = _cells(a, Z[left], side)
-        _solve_limit(len(keys) * box_seconds(k, eps),
+        keys, back = _cells(a, Z[left], n, q)
+        boxes += len(keys)
+        _solve_limit(boxes * box_seconds(k, eps),
                      f"the noise-aware posterior's box stay certificates at this release for k={k}, n={n}, "
-                     f"eps={eps:g} ({len(keys):,} boxes of side {side})")
-        ok = np.array([box_stays(a, n, eps, key * side, key * side + side - 1) for key in keys], dtype=bool)
+                     f"eps={eps:g} ({boxes:,} boxes, to the grid x/{q})")
+        grid = box_grid(n, q)
+        ok = np.array([box_stays(a, n, eps, grid[key], grid[key + 1] - 1) for key in keys], dtype=bool)
         out[left[ok[back]]] = True
         left = left[~ok[back]]
     return out
@@ -1903,12 +1923,13 @@ class LatticeMechanism(Mechanism):
         ``(k - 1) Dc`` (route ``"local column"``; :meth:`_local_column`'s cut route): the points at the descent
         filter's cut enumerated (:func:`~dpposterior.lattice.column.cut_region`, at ``c0``: its box's points at
         :data:`CUT_SECONDS` a point and coordinate), both filters at each (:data:`FILTER_SECONDS`,
-        :data:`RISK_SECONDS`), one box certificate per grid cell of side ``BOX_SIDES[0]`` they occupy (one per orbit at
-        a symmetric prior; :func:`box_seconds`), and the column over the data sets within ``W`` of the release
-        (``M = 0``: at the centre every kept point is certified to stay, so only ``r`` maps to ``r``; measured at
-        Dir(1,1,1,1), eps = 0.25, n = 1e4), :data:`CUT_COLUMN_SECONDS` and :data:`CUT_COLUMN_BYTES` a data set.  A
-        release elsewhere is checked at its own counts when it runs: its certificates (:func:`_box_certified`), its
-        searches (:func:`_check_searches`) and its data sets (:func:`~dpposterior.lattice.column.near_data_sets`),
+        :data:`RISK_SECONDS`), one box certificate per cell they occupy of each grid of :data:`BOX_GRIDS` (one per
+        orbit at a symmetric prior; :func:`box_seconds`; at most what the passes of :func:`_box_certified` run), and
+        the column over the data sets within ``W`` of the release (``M = 0``: at the centre every kept point is
+        certified to stay, so only ``r`` maps to ``r``; measured at Dir(1,1,1,1), eps = 0.25, n = 1e4),
+        :data:`CUT_COLUMN_SECONDS` and :data:`CUT_COLUMN_BYTES` a data set.  A release elsewhere is checked at its own
+        counts when it runs: its certificates (:func:`_box_certified`, its passes together), its searches
+        (:func:`_check_searches`) and its data sets (:func:`~dpposterior.lattice.column.near_data_sets`),
         each refused in one line past its limit."""
         from ..lattice.column import cut_region
 
@@ -1918,7 +1939,7 @@ class LatticeMechanism(Mechanism):
         c0[: n - int(c0.sum())] += 1
         stats: dict = {}
         Zc = cut_region(a, n, eps, c0, Dc, stats)
-        cells = len(_cells(a, Zc, BOX_SIDES[0])[0]) if len(Zc) else 0
+        cells = sum(len(_cells(a, Zc, n, q)[0]) for q in BOX_GRIDS) if len(Zc) else 0
         points = float(len(Zc))
         filters = (float(stats["box"]) * CUT_SECONDS * k
                    + points * (FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1) + RISK_SECONDS * k))
