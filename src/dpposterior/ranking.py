@@ -8,11 +8,11 @@ prior, n and eps only: the entry's plan of its exact errors (:meth:`~dpposterior
 first the releases built for an objective (an entry with ``objectives``: ``optimal`` and the lattice release, the
 ones to use; their average rows first, :func:`start_releases`, whose errors the yardstick's average starts from and
 whose worst case is ranked too), then the others cheapest first, so no release is left out because a dearer baseline
-came first and no baseline because another baseline is dear; at k >= 3 the rows take at most :data:`ROWS_SHARE` of it, the rest is the
-yardstick's (:func:`compare_yardstick`), so that the bound every row is read against is not starved by the rows.
-:func:`compare_rows` runs the rows' plans and ranks them by worst-case expected error (docs/definitions.md §6); a row
-left out says what it would take, and its error stays out of the ranking.  Used by ``dpposterior compare``,
-:func:`dpposterior.compare` and ``benchmarks/``.
+came first and no baseline because another baseline is dear; at k >= 3 the rows take at most :data:`ROWS_SHARE` of it,
+the rest is the yardstick's (:func:`compare_yardstick`), so that the bound every row is read against is not starved
+by the rows.  :func:`compare_rows` runs the rows' plans and ranks them by worst-case expected error
+(docs/definitions.md §6); a row left out says what it would take, and its error stays out of the ranking.  Used by
+``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
 """
 
 from __future__ import annotations
