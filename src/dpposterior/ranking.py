@@ -6,12 +6,13 @@ prior, n and eps only: the entry's plan of its exact errors (:meth:`~dpposterior
 ``Task.ERRORS``: the route the row will run, its estimated seconds and memory), admitted by its own limits
 (:func:`dpposterior.limits.admit`).  A total limit, ``DPPOSTERIOR_MAX_COMPARE_SECONDS``, then takes the admitted rows:
 first the releases built for an objective (an entry with ``objectives``: ``optimal`` and the lattice release, the
-ones to use), then the others cheapest first, so no release is left out because a dearer baseline came first and no
-baseline because another baseline is dear; at k >= 3 the rows take at most :data:`ROWS_SHARE` of it, the rest is the
-yardstick's (:func:`compare_yardstick`), so that the bound every row is read against is not starved by the rows.
-:func:`compare_rows` runs the rows' plans and ranks them by worst-case expected error (docs/definitions.md §6); a row
-left out says what it would take, and its error stays out of the ranking.  Used by ``dpposterior compare``,
-:func:`dpposterior.compare` and ``benchmarks/``.
+ones to use; their average rows first, :func:`start_releases`, whose errors the yardstick's average starts from and
+whose worst case is ranked too), then the others cheapest first, so no release is left out because a dearer baseline
+came first and no baseline because another baseline is dear; at k >= 3 the rows take at most :data:`ROWS_SHARE` of it,
+the rest is the yardstick's (:func:`compare_yardstick`), so that the bound every row is read against is not starved
+by the rows.  :func:`compare_rows` runs the rows' plans and ranks them by worst-case expected error
+(docs/definitions.md §6); a row left out says what it would take, and its error stays out of the ranking.  Used by
+``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
 """
 
 from __future__ import annotations
@@ -80,8 +81,9 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     """Plan every row of ``compare`` on its own (module docstring), from public prior, n and eps only.
 
     Each release's plan (``Task.ERRORS``) is held to its own limits; then the admitted rows, those of an entry with
-    ``objectives`` first and each group cheapest first, are taken while their estimated seconds add up within
-    ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` (at k >= 3 within :data:`ROWS_SHARE` of it).  Raises one-line
+    ``objectives`` first (their average rows before their others) and each group cheapest first, are taken while
+    their estimated seconds add up within ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` (at k >= 3 within :data:`ROWS_SHARE` of
+    it).  Raises one-line
     :class:`SizeError` only when no row at all can be computed (with the cheapest row's own refusal)."""
     k = a.size
     privacy = PrivacyParameters(epsilon, delta)  # validated where they entered (the command line, dp.compare)
@@ -101,8 +103,10 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     total = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
     limit = total * (ROWS_SHARE if k >= 3 else 1.0)
     used, taken = 0.0, set()
+    starts = start_releases(k)
     for i in sorted((i for i, r in enumerate(out) if not r.left_out and not r.same_as),
-                    key=lambda i: (not out[i].variant.entry.objectives, out[i].plan.seconds, out[i].variant.label)):
+                    key=lambda i: (not out[i].variant.entry.objectives, out[i].variant.label not in starts,
+                                   out[i].plan.seconds, out[i].variant.label)):
         row = out[i]
         cost = _row_seconds(row.plan, taken)
         if used + cost <= limit:

@@ -76,6 +76,12 @@ BLOCK_ENTRIES = 2**20
 #: at load 2-4 the routes ran 2.5-2.8x faster (benchmarks/plans.json, 2026-11-28): they are taken 1.5x the loaded
 #: rates, so a plan's seconds are within 2x of both.
 EVALUATIONS_PER_SECOND = 4.5e7
+#: The same from k = 4, and the seconds of the route's set-up there (the noise table and its offsets, whatever the
+#: work): Dir(1,1,1,1), n = 50 (2026-11-30, load ~3, benchmarks/plans_fit.json), CPU s run against the k = 3 rate's
+#: plan: eps = 1, geometric 32.7 / 28.5, lszhang 33.4 / 29.7 (~1.19x under at load ~15, 2026-11-29); eps = 2, 3.6 /
+#: 3.1, 5.2 / 3.4.  With these: 35.3, 36.6, 5.2, 5.5 s planned.
+EVALUATIONS_PER_SECOND_ANY = 3.8e7
+LOSS_SETUP_SECONDS_ANY = 1.5
 #: Measured loss evaluations per second of :func:`clamped_errors_by_factors` (k = 4, n = 100: 5.47e9 in 61-66 s of CPU
 #: before its per-group bookkeeping ran in batches, in ~54 s after, 1.0e8/s, at load 7-10 on the shared 2-core
 #: machine; k = 3, n = 1000: 8.1e8 in 10-15 s), so the estimate is about the measured CPU seconds at that load and
@@ -299,6 +305,15 @@ def factor_margin(k: int) -> float:
     ``u = 1 - BC``; ``|sqrt(u~) - sqrt(u)| <= sqrt(|u~ - u|)``; ``1e-9`` covers the rounding of the weighted sums
     (at most :data:`FACTOR_MAX_OFFSETS` terms of at most 1 each, ``2^-52`` each)."""
     return math.sqrt((k + 1) * FACTOR_ULPS) + 1e-9
+
+
+def loss_seconds(k: int, work: float) -> float:
+    """Estimated seconds of :func:`clamped_errors` for ``work`` loss evaluations (:func:`clamped_work`) at ``k``:
+    at :data:`EVALUATIONS_PER_SECOND` at k = 3, from k = 4 at :data:`EVALUATIONS_PER_SECOND_ANY` plus
+    :data:`LOSS_SETUP_SECONDS_ANY`."""
+    if int(k) <= 3:
+        return float(work) / EVALUATIONS_PER_SECOND
+    return float(work) / EVALUATIONS_PER_SECOND_ANY + LOSS_SETUP_SECONDS_ANY
 
 
 def factor_rate(k: int) -> float:

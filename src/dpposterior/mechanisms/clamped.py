@@ -217,7 +217,7 @@ class ClampedNoiseMechanism(Mechanism):
         if floor * PAIRS_PER_SECOND / scale_route.factor_rate(k) > limit:
             return "none", scale_route.DEFAULT_TOL, floor, floor / scale_route.factor_rate(k)
         work = scale_route.clamped_work(n, k, log_point, scale_route.DEFAULT_TOL)
-        seconds = work / scale_route.EVALUATIONS_PER_SECOND
+        seconds = scale_route.loss_seconds(k, work)
         if seconds * PAIRS_PER_SECOND <= limit:
             return "loss", scale_route.DEFAULT_TOL, work, seconds
         for tol in scale_route.FACTOR_TOLS:

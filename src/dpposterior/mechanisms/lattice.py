@@ -166,6 +166,18 @@ FALLBACK_SHARE = 0.19
 LOCAL_TIE_MAX_EPSILON = 0.5
 LOCAL_TIE_SHARE = 1.7
 LOCAL_TIE_SECONDS = (1.5e-3, 8e-7)
+#: Where the local search hands its undecided points to the batched search (n <= ``REST_BATCH_MAX_N`` and its tables
+#: fit: :func:`~dpposterior.lattice.search.batch_tables_fit`), a near tie below :data:`LOCAL_TIE_MAX_EPSILON` costs
+#: ``LOCAL_TIE_BATCH_SECONDS[0] n^LOCAL_TIE_BATCH_SECONDS[1]`` (the batched search's tables are over R(n)), not a
+#: one-point search.  Fitted to the whole errors' CPU s less the plan's search and sum, per planned tie, Dir(1,1,1),
+#: eps = 0.25 (2026-11-30, load ~3, benchmarks/plans_fit.json): n = 20, 50, 100, 300: 0.11, 0.29, 0.68, 3.5 ms
+#: (2.2e-6 n^1.3 s), taken 1.5x for a loaded machine: the plans 3.8, 9.1, 22.5, 154 s against 3.0, 5.8, 13.6, 107
+#: CPU s run (before: 28.7, 36.6, 83.1, 909 s, each tie a one-point search).
+LOCAL_TIE_BATCH_SECONDS = (3.3e-6, 1.3)
+#: Bytes a plan of those errors adds for that batched search of the near ties (its blocks and tables): measured peaks
+#: (the call's growth, the same runs) 190, 277, 438, 1,067 MB at n = 20, 50, 100, 300 against 103, 226, 434, 1,286 MB
+#: planned without it.
+LOCAL_TIE_BATCH_BYTES = 1.2e8
 #: The near ties the batched local remap over the window hands to the one-point search (k = 3, the local errors of
 #: ``average``: :meth:`LatticeMechanism._local_plan`), planned from public n, eps as ``min(|window|, A(eps) + B(eps) n)``
 #: (:func:`local_ties`): ``A = TIES_A[0] (0.5 / eps)^TIES_A[1]`` up to eps = ``TIES_A[2]``, falling as
@@ -427,19 +439,31 @@ def local_error_seconds(n: int, k: int, epsilon: float, orbits: bool = False) ->
     return c0 + c1 * R * near + c2 * Z, LOCAL_SUM_SECONDS * R * offsets
 
 
-def local_tie_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
+def _ties_batched(n: int, k: int, epsilon: float) -> bool:
+    """Whether the local search hands its undecided points to the batched search (public n, k, eps;
+    :func:`~dpposterior.lattice.search._undecided_by_one_point`)."""
+    from ..lattice.search import REST_BATCH_MAX_N, batch_tables_fit
+
+    return int(n) <= REST_BATCH_MAX_N and batch_tables_fit(int(k), int(n), float(epsilon))
+
+
+def local_tie_seconds(n: int, k: int, epsilon: float, batched: bool = True) -> tuple[float, float]:
     """``(ties, seconds of one)``: the near ties a plan of :meth:`LatticeMechanism.local_errors` counts (k = 3, not by
     orbits) and the seconds of one, from public n, k, eps, each at the cost :meth:`LatticeMechanism._max_fallback`
-    allows it: below :data:`LOCAL_TIE_MAX_EPSILON` a share of the window (:data:`LOCAL_TIE_SHARE`), each reading the
-    band table where it fits (:data:`LOCAL_TIE_SECONDS`); from it :func:`local_ties`, each at :data:`FALLBACK_SHARE` of
-    a draw's search."""
+    allows it: below :data:`LOCAL_TIE_MAX_EPSILON` a share of the window (:data:`LOCAL_TIE_SHARE`), each a point of the
+    batched search where the local search hands them to it (:data:`LOCAL_TIE_BATCH_SECONDS`), else reading the band
+    table where it fits (:data:`LOCAL_TIE_SECONDS`); from it :func:`local_ties`, each at :data:`FALLBACK_SHARE` of a
+    draw's search.  ``batched=False``: each at the one-point price even where they go to the batched search (an
+    upper end: the corner route's plan, whose admissions in the pipeline it keeps)."""
     from ..lattice.search import fallback_band
 
     eps = float(epsilon)
     if eps >= LOCAL_TIE_MAX_EPSILON:
         return local_ties(n, k, eps), FALLBACK_SHARE * local_seconds(k, eps)
     Dc = _radius(k, eps, 1e-12)
-    if fallback_band(n, eps) > 0:
+    if batched and _ties_batched(n, k, eps):  # handed to the batched search
+        one = LOCAL_TIE_BATCH_SECONDS[0] * float(n) ** LOCAL_TIE_BATCH_SECONDS[1]
+    elif fallback_band(n, eps) > 0:
         ball = float(sum(sphere_count(k, t) for t in range(Dc + 1)))
         one = LOCAL_TIE_SECONDS[0] + LOCAL_TIE_SECONDS[1] * min(ball, float(n_candidates(n, k)))
     else:
@@ -599,6 +623,27 @@ ORBIT_TIE_EPS_POWER = 2.25
 #: eps = 1.  The constant from the run with the most near ties per data set: n = 5, eps = 0.5, 58,706 near ties of
 #: 64,806 parts, the whole search 18.6 CPU s at load ~18 (planned 20.5 s).
 EXACT_TIE_SECONDS = (2e-4, 4e-8)
+#: Past ``ORBIT_NEAR_KNEE`` data sets a search (``near`` of :func:`orbit_seconds`), its per-data-set terms
+#: (``ORBIT_PART[1]``, ``EXACT_TIE_SECONDS[1]``, ``ONE_POINT_SECONDS[2]``) grow by ``(near / ORBIT_NEAR_KNEE) ^
+#: ORBIT_NEAR_POWER`` (the searches' arrays leave the caches): fitted to the search's CPU s (``local_search_batch``
+#: with ``orbits`` over the window, Dir(1,1,1,1), benchmarks/plans_fit.json and average_k4_plan.json) over the plan's
+#: per-data-set terms: 0.77-1.11 at 1,771 data sets (n = 20, eps 0.5, 1, 2), 1.02 at 5,456 (n = 30, eps = 1), 1.17
+#: at 10,564 (n = 50, eps = 2), 1.43 at 23,426 (n = 50, eps = 1: 55.3 s run at load ~5 against 39.6 planned before;
+#: ~83 s for the whole errors at load ~15); the fit gives 1.34 and 1.70 there, an upper end for a loaded machine.
+ORBIT_NEAR_KNEE = 4000.0
+ORBIT_NEAR_POWER = 0.3
+
+
+#: Copies of the window's points (k int64 each) a plan of the k >= 4 average errors counts (the search by orbits holds
+#: its points, their canonical forms, outputs and orbit indices at once): the calls' peak growth was 14-27 such copies
+#: (Dir(1,1,1,1), benchmarks/plans_fit.json: n = 10, 20 at eps 0.5, 1, 2, n = 50 at eps 1, 2; 303 MB at n = 50, eps = 1
+#: and 383 MB at n = 20, eps = 0.5 against 134 and 198 MB planned with 2 copies).
+BATCH_WINDOW_COPIES = 20.0
+
+
+def near_factor(near: float) -> float:
+    """The growth of a search's per-data-set cost with its ``near`` data sets (:data:`ORBIT_NEAR_KNEE`)."""
+    return max(1.0, float(near) / ORBIT_NEAR_KNEE) ** ORBIT_NEAR_POWER
 
 
 def tie_orbit_share(n: int, epsilon: float) -> float:
@@ -612,7 +657,7 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
     public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
     the near ties' exact steps)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`,
-    :data:`EXACT_TIE_SECONDS`)."""
+    :data:`EXACT_TIE_SECONDS`, the per-data-set terms grown by :func:`near_factor`)."""
     share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
@@ -621,11 +666,12 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     # the data sets of a search at a point on a face: the ball's points with that count >= 0, at most about half
     # of the ball (v and -v), and at most R(n)
     near = min(ball / 2.0, rows)
-    part = ORBIT_PART[0] + ORBIT_PART[1] * near
+    grow = near_factor(near)
+    part = ORBIT_PART[0] + ORBIT_PART[1] * near * grow
     table, _ = batched_seconds(k, eps, share * rows, 0.0)
-    searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball
+    searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball * grow
     ties = tie_orbit_share(n, eps) * parts
-    return searched, ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * near)
+    return searched, ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * near * grow)
 
 
 def local_ties(n: int, k: int, epsilon: float) -> float:
@@ -1459,7 +1505,7 @@ class LatticeMechanism(Mechanism):
         from ..lattice.corners import edge_error_terms
 
         orbits = orbit_route(n, k, spec.epsilon, symmetric)
-        local = self._local_plan(n, k, spec, what, orbits)
+        local = self._local_plan(n, k, spec, what, orbits, batched_ties=False)
         corner = corner_seconds(n, k, spec.epsilon, symmetric)
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum; by orbits one per
@@ -1549,7 +1595,7 @@ class LatticeMechanism(Mechanism):
         return "use --objective average" if spec.objective == Objective.WORST else "use a smaller n"
 
     def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False,
-                    ties: bool = False) -> Plan:
+                    ties: bool = False, batched_ties: bool = True) -> Plan:
         """The plan of :meth:`local_errors` (k = 3, ``average``): its memory, the batched remap (a solve) and the
         offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's);
         ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`); else with the
@@ -1558,7 +1604,8 @@ class LatticeMechanism(Mechanism):
         :func:`local_ties` was counted), so that a run whose near ties are over what the solve limit leaves is refused
         by its plan, before the batched remap runs.  The corner route from that eps (small n, or an asymmetric prior)
         does not count them: its near ties were not counted there, and its run still refuses in one line past what
-        the limit leaves."""
+        the limit leaves.  ``batched_ties``: the near ties at the batched search's price where the run hands them to
+        it (:func:`local_tie_seconds`); the corner route keeps the one-point price (an upper end)."""
         from ..lattice.search import EDGE, NEAR_TAIL
 
         near = ball_size(k, spec.epsilon, NEAR_TAIL)
@@ -1572,8 +1619,10 @@ class LatticeMechanism(Mechanism):
                         + 8 * (n + 1) * near)
         search, total = local_error_seconds(n, k, spec.epsilon, orbits)
         if not orbits and (ties or spec.epsilon < LOCAL_TIE_MAX_EPSILON):  # the near ties, each a one-point search
-            count, one = local_tie_seconds(n, k, spec.epsilon)
+            count, one = local_tie_seconds(n, k, spec.epsilon, batched_ties)
             search += count * one
+            if spec.epsilon < LOCAL_TIE_MAX_EPSILON and _ties_batched(n, k, spec.epsilon):
+                memory += LOCAL_TIE_BATCH_BYTES
         return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
                     bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
@@ -1601,9 +1650,11 @@ class LatticeMechanism(Mechanism):
             handed = grouped_seconds(n, k, eps, W, edge)
         total = LOCAL_SUM_SECONDS * rows * ball_size(k, eps, LOCAL_ERROR_TOL)
         side = float(n + k * W + 1)
-        # the window's points and outputs (2 k int64 each), its outputs on the grid (k int32 per grid point), the
-        # table's outputs and sums (~ (8 k + 8) x 13 per point of R(n)), G's blocks (~ 8 arrays of BLOCK_ENTRIES)
-        memory = 16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * BATCH_BLOCK
+        # the window's points, outputs and the search's copies of them (BATCH_WINDOW_COPIES k int64 each), its outputs
+        # on the grid (k int32 per grid point), the table's outputs and sums (~ (8 k + 8) x 13 per point of R(n)), G's
+        # blocks (~ 8 arrays of BLOCK_ENTRIES)
+        memory = (BATCH_WINDOW_COPIES * 8.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows
+                  + 64.0 * BATCH_BLOCK)
         # by orbits (a symmetric prior) the face release's errors read the same cached call (_batched_errors)
         shared = ((("lattice rest errors", n, k, float(eps)), table + handed + total),) if symmetric else ()
         return Plan(task=Task.ERRORS, route="batched local search", what=what, seconds=table + handed + total,
@@ -1666,8 +1717,9 @@ class LatticeMechanism(Mechanism):
             searched, _ = orbit_seconds(n, k, spec.epsilon, W)
             ball = float(ball_size(k, spec.epsilon, 1e-12))
             near = min(ball / 2.0, float(n_candidates(n, k)))  # as orbit_seconds counts a point on a face
-            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near) + EXACT_TIE_SECONDS[0]
-                   + EXACT_TIE_SECONDS[1] * near)
+            grow = near_factor(near)
+            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near * grow) + EXACT_TIE_SECONDS[0]
+                   + EXACT_TIE_SECONDS[1] * near * grow)
             return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - searched) / one))
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
