@@ -131,6 +131,17 @@ def test_properties_wide_range(pq):
     assert abs(got - want) <= 1e-9 * want + 1e-300, (p, q, got, want)
 
 
+@pytest.mark.parametrize("p, q", [
+    ([1e6, 10.0 ** 7.5], [1e-3, 1e-3]),
+    ([422324093.7212518, 413138806.3106066], [0.0013472035104145233, 0.003168454250880562]),
+])
+def test_rows_far_apart_keep_their_accuracy(p, q):
+    """Every p_i far above q_i (found by the wide-range test): q_i - p_i rounds there, and e_i formed by cancelling
+    the p_i p_j terms lost ~ulp p_j / Q (2.6e-9 and 3.1e-7 relative); 1 + e_i = (q_i / p_i)(P / Q) does not."""
+    want = float(kl_mp(p, q))
+    assert abs(float(kl(p, q)) - want) <= 1e-12 * want
+
+
 @pytest.mark.parametrize("n", [10**4, 10**6, 10**9])
 def test_different_totals_large_n(n):
     """Posteriors of different n (and scaled ones): the raw sum_i K_i - K(P, Q) loses ~1e-16 n of absolute accuracy."""
