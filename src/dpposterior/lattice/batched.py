@@ -336,6 +336,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         return out, decided
     Dc = radius_for(k, eps, 1e-12)
     ball, ball1 = _ball(k, Dc), _ball(k, 1)
+    ballT = np.ascontiguousarray(ball.T)  # a row per coordinate (each group's mask reads rows)
     centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
     P = project(Z, n)
     gkey = _keys(P, n)
@@ -345,9 +346,9 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         p = P[idx[0]]
         # the ball's points in R(n) (one coordinate at a time, as the one-point search), as columns of the
         # per-coordinate tables over p_i - Dc..p_i + Dc
-        ok = ball[:, 0] >= -p[0]
+        ok = ballT[0] >= -p[0]
         for i in range(1, k):
-            ok &= ball[:, i] >= -p[i]
+            ok &= ballT[i] >= -p[i]
         inner = ball[ok] if not ok.all() else ball
         cols = inner + Dc
         cs = p[None, :] + inner
