@@ -417,3 +417,44 @@ def test_many_draws_at_a_balanced_data_set_by_orbits_are_the_draws_one_at_a_time
     monkeypatch.setattr(lattice_module, "BATCH_DRAWS", 10**9)
     one = MECHANISMS["lattice"].sample(np.ones(4), counts, spec, size, np.random.default_rng(11))
     assert np.array_equal(batched, one) and len(np.unique(one, axis=0)) > 20
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.0, 4.0]), min_size=4, max_size=4), st.integers(1, 12),
+       st.integers(0, 2**31))
+def test_the_grouped_routes_loss_rows_are_the_hellinger_distances_in_place(a, n, seed):
+    """The loss rows of the grouped route (a row per output, a column per data set, written in place into part of a
+    larger array): each entry ``H(Dir(a + c), Dir(a + r))`` by its definition (lnGamma, within 1e-12), and the very
+    float of the one-point search's losses (:func:`.remap._local_hellinger`, transposed), the rows around untouched."""
+    from dpposterior.lattice.batched import _loss_rows
+    from dpposterior.lattice.remap import _local_hellinger
+
+    rng = np.random.default_rng(seed)
+    a = np.asarray(a, float)
+    R = np.array(list(_points(n, 4, 0)))
+    rs = R[rng.choice(len(R), min(len(R), 7), replace=False)]
+    # a few data sets (gathered coordinate by coordinate), and all of R(n) (more than the pairs of two counts' values:
+    # their partial sums tabled)
+    for cs in (R[rng.choice(len(R), min(len(R), 6), replace=False)], R[rng.permutation(len(R))]):
+        room = np.full((len(rs) + 3, len(cs)), 7.0)
+        _loss_rows(a, cs, rs, n, room[2:2 + len(rs)])
+        want = np.array([[_hellinger(a, c, r) for c in cs] for r in rs])
+        assert np.allclose(room[2:2 + len(rs)], want, rtol=0, atol=1e-12)
+        assert np.array_equal(room[2:2 + len(rs)], _local_hellinger(a, cs, rs, n).T)
+        assert np.all(room[:2] == 7.0) and np.all(room[2 + len(rs):] == 7.0)
+
+
+@pytest.mark.parametrize("rows", [1, 2])
+def test_the_grouped_route_grows_its_loss_rows_keeping_the_ones_reached(monkeypatch, rows):
+    """With room for only ``rows`` losses at first (grown as outputs are reached) the grouped route, exact steps
+    included, is still the one-point search at every point (rows lost or misplaced when the room grows fail here)."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.search import _Fallback
+
+    monkeypatch.setattr(batched, "GROUP_ROWS", rows)
+    a = np.array([1.0, 1.0, 2.0, 0.5])
+    Z = window(6, 4, 3)
+    Z = Z[np.random.default_rng(5).choice(len(Z), 80, replace=False)]
+    got, ok = batched._grouped_search(a, 6, 1.0, Z, 1e-9, _Fallback(len(Z)))
+    assert ok.all()
+    assert np.array_equal(got, np.stack([local_bayes_search(a, 6, 1.0, z) for z in Z]))

@@ -69,7 +69,17 @@ from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError
 from ..models import candidates
 from .noise import log_normaliser, pair_distance, radius_for, tail_bound, window
-from .remap import FLOAT_MARGIN, SEARCH_SHARE, SEARCH_STEPS, _ball, _Fallback, _local_hellinger, project
+from .remap import (
+    FLOAT_MARGIN,
+    JENSEN_TABLE_ENTRIES,
+    SEARCH_SHARE,
+    SEARCH_STEPS,
+    _ball,
+    _Fallback,
+    _jensen_table,
+    _local_hellinger,
+    project,
+)
 
 #: The balls ``B_r`` have radius ``rho = radius_for(k, eps, BATCH_TAIL) + 2``, so that the bound on ``T - N_r`` is at
 #: most ``BATCH_TAIL T+`` for outputs within 2 of z (module docstring).
@@ -300,6 +310,8 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
 
 #: Entries (points x data sets) of one block of the grouped search's weights (:func:`_grouped_search`).
 GROUP_ENTRIES = 2**21
+#: Rows of loss room a group of the grouped search starts with (a row per output reached; 13 at k = 4 per centre).
+GROUP_ROWS = 64
 
 
 def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], mu: float,
@@ -324,6 +336,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         return out, decided
     Dc = radius_for(k, eps, 1e-12)
     ball, ball1 = _ball(k, Dc), _ball(k, 1)
+    ballT = np.ascontiguousarray(ball.T)  # a row per coordinate (each group's mask reads rows)
     centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
     P = project(Z, n)
     gkey = _keys(P, n)
@@ -333,9 +346,9 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         p = P[idx[0]]
         # the ball's points in R(n) (one coordinate at a time, as the one-point search), as columns of the
         # per-coordinate tables over p_i - Dc..p_i + Dc
-        ok = ball[:, 0] >= -p[0]
+        ok = ballT[0] >= -p[0]
         for i in range(1, k):
-            ok &= ball[:, i] >= -p[i]
+            ok &= ballT[i] >= -p[i]
         inner = ball[ok] if not ok.all() else ball
         cols = inner + Dc
         cs = p[None, :] + inner
@@ -343,16 +356,20 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         for i in range(k):
             v = np.arange(p[i] - Dc, p[i] + Dc + 1)
             base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
-        cs32 = cs.astype(np.int32)
-        # the losses of the outputs reached, a row per output (in the order first reached; rows added as needed)
-        HT = np.empty((16, len(cs)))
+        csT = np.ascontiguousarray(cs.T, dtype=np.int32)  # a row per coordinate (the distances' passes read rows)
+        # the losses of the outputs reached, a row per output (in the order first reached; room doubled as needed:
+        # np.empty maps pages only where written)
+        HT = np.empty((GROUP_ROWS, len(cs)))
         have: dict[int, int] = {}
         step = max(1, GROUP_ENTRIES // len(cs))
         for lo in range(0, len(idx), step):
             zb = idx[lo:lo + step]
             dist = np.zeros((len(zb), len(cs)), dtype=np.int32)
+            part = np.empty_like(dist)
             for i in range(k):
-                dist += np.abs(cs32[None, :, i] - Z[zb, i:i + 1].astype(np.int32))
+                np.subtract(csT[i][None, :], Z[zb, i:i + 1].astype(np.int32), out=part)
+                dist += np.abs(part, out=part)
+            del part
             lw = base[None, :] - eps * (dist // 2)
             del dist
             lw -= lw.max(axis=1, keepdims=True)
@@ -374,9 +391,12 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                     if kk not in have and kk not in fresh:
                         fresh[kk] = j
                 if fresh:
-                    if len(have) + len(fresh) > len(HT):
-                        HT = np.concatenate([HT, np.empty((len(HT) + len(fresh), len(cs)))])
-                    HT[len(have):len(have) + len(fresh)] = _local_hellinger(a, cs, pts[list(fresh.values())], n).T
+                    used, need = len(have), len(have) + len(fresh)
+                    if need > len(HT):
+                        grown = np.empty((max(2 * len(HT), need), len(cs)))
+                        grown[:used] = HT[:used]
+                        HT = grown
+                    _loss_rows(a, cs, pts[list(fresh.values())], n, HT[used:need])
                     for kk in fresh:
                         have[kk] = len(have)
                 # the sums S(z, r) of each row's own outputs, the rows that share a centre at once (einsum, not BLAS:
@@ -388,7 +408,11 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                 for rows in np.split(corder, np.flatnonzero(np.diff(ckeys[corder])) + 1):
                     t = rows[0]
                     cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
-                    S[np.ix_(rows, np.flatnonzero(real[t]))] = np.einsum("zc,rc->zr", w[active[rows]], HT[cols],
+                    # the rows of HT in place where they follow each other (the sums' order is free: the
+                    # certificate's float margin holds for any order of the terms)
+                    L = (HT[cols[0]:cols[-1] + 1] if cols[-1] - cols[0] == len(cols) - 1
+                         and cols == list(range(cols[0], cols[-1] + 1)) else HT[cols])
+                    S[np.ix_(rows, np.flatnonzero(real[t]))] = np.einsum("zc,rc->zr", w[active[rows]], L,
                                                                          optimize=False)
                 best = _decide(S, real, T[active], 0.0, mu, centre_j)
                 if exact is not None:
@@ -403,6 +427,33 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                 out[zb[active]] = cen
                 decided[zb[active]] = True
     return out, decided
+
+
+def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int64], n: int,
+               out: NDArray[np.float64]) -> None:
+    """``out[j, c] = H(Dir(a + cs[c]), Dir(a + rs[j]))``: :func:`.remap._local_hellinger` ``(a, cs, rs, n).T``
+    written in place, each entry the same float (the same ``J`` entries of :func:`.remap._jensen_table` added in
+    coordinate order to 0, then the same elementwise :func:`~dpposterior.distances.hellinger.hellinger_from_log_bc`;
+    tested), without the transposed copy.  Where the data sets outnumber the pairs of values of two counts, the
+    partial sums ``(0 + J_0) + J_1`` are tabled per output over those pairs (the same additions in the same order) and
+    gathered once.  Past the table's size, :func:`.remap._local_hellinger` itself."""
+    if (int(n) + 1) ** 2 > JENSEN_TABLE_ENTRIES:
+        out[...] = _local_hellinger(a, cs, rs, n).T
+        return
+    n1 = int(n) + 1
+    # J_i(c_i, r_i) of each output, a row per output: the table's columns r_i (as the one-point search reads them)
+    rows = [np.ascontiguousarray(_jensen_table(float(a[i]), int(n))[:, rs[:, i]].T) for i in range(a.size)]
+    if n1 * n1 <= len(cs):
+        # the first two coordinates' partial sums (0 + J_0) + J_1 at every pair of their values, then one gather
+        pair = (0.0 + rows[0])[:, :, None] + rows[1][:, None, :]
+        np.take(pair.reshape(len(rs), n1 * n1), cs[:, 0] * n1 + cs[:, 1], axis=1, out=out)
+        start = 2
+    else:
+        out.fill(0.0)
+        start = 0
+    for i in range(start, a.size):
+        out += np.take(rows[i], cs[:, i], axis=1)
+    hellinger_from_log_bc(out, out=out)
 
 
 def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArray[np.bool_], keys: list[int],

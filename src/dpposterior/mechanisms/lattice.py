@@ -630,6 +630,9 @@ EXACT_TIE_SECONDS = (2e-4, 4e-8)
 #: per-data-set terms: 0.77-1.11 at 1,771 data sets (n = 20, eps 0.5, 1, 2), 1.02 at 5,456 (n = 30, eps = 1), 1.17
 #: at 10,564 (n = 50, eps = 2), 1.43 at 23,426 (n = 50, eps = 1: 55.3 s run at load ~5 against 39.6 planned before;
 #: ~83 s for the whole errors at load ~15); the fit gives 1.34 and 1.70 there, an upper end for a loaded machine.
+#: Since the grouped route writes its loss rows in place (:func:`~dpposterior.lattice.batched._loss_rows`), the n =
+#: 50, eps = 1 errors ran in 52.4 CPU s at load ~5 and 47.5 at load ~1 (63.6 before; plans_fit.json), 0.90-1.00 of
+#: the plan's terms without the growth (52.6 s): kept as the margin of a loaded machine.
 ORBIT_NEAR_KNEE = 4000.0
 ORBIT_NEAR_POWER = 0.3
 
