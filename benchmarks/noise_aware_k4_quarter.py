@@ -28,10 +28,13 @@ def counts(n: int) -> str:
     return ",".join(map(str, base))
 
 
-def timed(src: str, n: int, objective: str, eps: float = 0.25) -> dict:
-    """Run in a child with ``os.wait4``'s usage (the child's own CPU and peak)."""
-    argv = [sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1,1", "--counts", counts(n), "--mechanism",
-            "optimal", "--objective", objective, "--epsilon", f"{eps:g}", "--seed", "7", "--noise-aware", "--json"]
+def run_release(src: str, counts_csv: str, objective: str, eps: float) -> dict:
+    """``release --prior 1,1,1,1 --counts COUNTS_CSV --mechanism optimal --noise-aware`` with the tree at ``src``, in a
+    child process with ``os.wait4``'s usage (the child's own CPU and peak): its status, wall and CPU seconds, peak MB,
+    and the released counts, route, dropped-mass bound and mean of the posterior (or the refusal's line)."""
+    argv = [sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1,1", "--counts", counts_csv,
+            "--mechanism", "optimal", "--objective", objective, "--epsilon", f"{eps:g}", "--seed", "7", "--noise-aware",
+            "--json"]
     env = os.environ | {"PYTHONPATH": src, "OMP_NUM_THREADS": "1"}
     start = time.monotonic()
     r, w = os.pipe()
@@ -44,22 +47,27 @@ def timed(src: str, n: int, objective: str, eps: float = 0.25) -> dict:
         os.execve(sys.executable, argv, env)
     os.close(w)
     os.close(e_w)
-    out, err = b"", b""
     with os.fdopen(r, "rb") as fo, os.fdopen(e_r, "rb") as fe:
         out = fo.read()
         err = fe.read()
     _, status, usage = os.wait4(pid, 0)
     code = os.waitstatus_to_exitcode(status)
-    rec = {"n": n, "eps": eps, "objective": objective, "status": code, "wall_s": round(time.monotonic() - start, 1),
+    rec = {"status": code, "wall_s": round(time.monotonic() - start, 1),
            "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "peak_mb": round(usage.ru_maxrss / 1024, 1)}
     if code == 0:
-        post = json.loads(out.decode())["noise_aware"]
-        rec |= {"route": post.get("route"), "dropped_mass_bound": post["dropped_mass_bound"],
-                "mean": [round(x, 6) for x in post["mean"]]}
+        doc = json.loads(out.decode())
+        post = doc["noise_aware"]
+        rec |= {"released": doc.get("released_counts"), "route": post.get("route"),
+                "dropped_mass_bound": post["dropped_mass_bound"], "mean": [round(x, 6) for x in post["mean"]]}
     else:
         lines = [x for x in err.decode().strip().splitlines() if "warning" not in x]
         rec["refusal"] = lines[-1] if lines else ""
     return rec
+
+
+def timed(src: str, n: int, objective: str, eps: float = 0.25) -> dict:
+    """:func:`run_release` at the centre of R(n), its record led by the setting."""
+    return {"n": n, "eps": eps, "objective": objective} | run_release(src, counts(n), objective, eps)
 
 
 def planned(n: int, objective: str, eps: float = 0.25) -> dict:
