@@ -197,3 +197,14 @@ def test_face_errors_of_any_table_are_the_definitions_sum(n, a, eps, seed):
         want.append(e)
     got = faces_any.face_errors_any(remap, low, We)
     assert np.max(np.abs(got - np.array(want))) < 1e-9
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_the_face_plans_refuse_in_one_line_off_k4(k):
+    """Both face plans (the release's table and the errors' solve) refuse any k but 4, in one line naming k."""
+    from dpposterior.lattice.faces_any import plan_face_any, plan_face_table
+
+    for plan in (plan_face_table(20, k, 1.0), plan_face_any(20, k, 1.0, 3)):
+        assert plan.refused() and "\n" not in plan.refused()
+        assert f"k={k}," in plan.refused() and "k = 4 only" in plan.refused()
+    assert not plan_face_table(20, 4, 1.0).refusal and not plan_face_any(20, 4, 1.0, 3).refusal

@@ -400,15 +400,22 @@ FACE_TABLE_ROW_SECONDS = 5.0e-3
 FACE_TABLE_ROW_BYTES = 1.2e5
 
 
+def _face_what(n: int, k: int, epsilon: float) -> tuple[str, Plan | None]:
+    """What the face table's plans name, and their one-line refusal at k != 4 (None at k = 4)."""
+    what = f"the face table of the lattice release for k={k}, n={n}, eps={float(epsilon):g}"
+    if k != 4:
+        return what, Plan(task=Task.ERRORS, route="face table", what=what,
+                          refusal=f"{what}: the face table is built for k = 4 only")
+    return what, None
+
+
 def plan_face_table(n: int, k: int, epsilon: float) -> Plan:
     """The plan of the release's face table (:func:`face_remap_any` without ``low_errors``, a solve): its seconds and
     bytes per face row (:data:`FACE_TABLE_ROW_SECONDS`, :data:`FACE_TABLE_ROW_BYTES`), from public n, k, eps only;
     refused in one line at k != 4."""
-    eps = float(epsilon)
-    what = f"the face table of the lattice release for k={k}, n={n}, eps={eps:g}"
-    if k != 4:
-        return Plan(task=Task.ERRORS, route="face table", what=what,
-                    refusal=f"{what}: the face table is built for k = 4 only")
+    what, refused = _face_what(n, k, epsilon)
+    if refused is not None:
+        return refused
     rows = face_rows_count(n)
     secs = FACE_TABLE_ROW_SECONDS * rows
     return Plan(task=Task.ERRORS, route="face table", what=what, seconds=secs,
@@ -423,11 +430,10 @@ def plan_face_any(n: int, k: int, epsilon: float, We: int) -> Plan:
     Public inputs only; refused in one line at k != 4."""
     from .noise import sphere_count
 
+    what, refused = _face_what(n, k, epsilon)
+    if refused is not None:
+        return refused
     eps = float(epsilon)
-    what = f"the face table of the lattice release for k={k}, n={n}, eps={eps:g}"
-    if k != 4:
-        return Plan(task=Task.ERRORS, route="face table", what=what,
-                    refusal=f"{what}: the face table is built for k = 4 only")
     rows = face_rows_count(n)
     ball = sum(sphere_count(k, t) for t in range(int(We) + 1))
     lp_ball = sum(sphere_count(k, t) for t in range(radius_for(k, eps, FACE_LP_TOL) + 1))
