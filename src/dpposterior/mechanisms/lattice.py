@@ -791,6 +791,12 @@ CORNER_WORST_BYTES = 4.0 * 2**30
 CORNER_WORST_SECONDS = 45.0
 
 
+#: At k = 4, the eps below which ``worst`` falls back to the local Bayes remap where the corner remap does not fit
+#: (:func:`corners_fit`, as at k = 3); from it the corner route stays the route at every n past the window (its plan
+#: refuses it in one line where over), so that every release admitted from that eps is unchanged.
+CORNER_FALLBACK_EPSILON_K4 = 0.5
+
+
 def corners_fit(n: int, k: int, epsilon: float) -> bool:
     """Whether ``worst`` past the window's LP reads the corner remap (the corner depth: the default's rows, or none),
     from public n, k, eps only.  At k = 3 the corner remap's plan for a padded release (its solve,
@@ -804,12 +810,16 @@ def corners_fit(n: int, k: int, epsilon: float) -> bool:
     small eps is its fixed rows' search at ``n_ref`` and its edge LPs, both set by the kernel's radius, not the depth
     (docs/lattice.md, "Small eps").  Measured plans (Dir(1,1,1)): eps >= 0.5 fits at every n (the largest, eps = 0.5,
     n = 100: 41.4 s, 1.3 GB), eps = 0.25 and 0.1 fit at no n (n = 15: 45.7 and 597 s; n = 1000: 28 and 550 GiB).
-    k >= 4: always (the corner remap's own plan refuses it, unchanged)."""
-    if int(k) != 3:
+    k = 4 below :data:`CORNER_FALLBACK_EPSILON_K4`: the same rule (the corner plan at a symmetric prior, by its orbits
+    where they apply).  Measured plans (Dir(1,1,1,1)): no n fits below eps = 0.5 (eps = 0.45, n = 1: 49.9 s; eps =
+    0.25, n = 10: 329 s, n = 100: 23.4 GiB), so every ``worst`` release there past the window's LP is
+    ``lattice~average``'s.  k = 4 from that eps, and k >= 5: always (the corner remap's own plan refuses it,
+    unchanged)."""
+    k, eps = int(k), float(epsilon)
+    if k != 3 and not (k == 4 and eps < CORNER_FALLBACK_EPSILON_K4):
         return True
-    eps = float(epsilon)
-    seconds = corner_seconds(int(n), 3, eps, True) + PADDED_DRAWS * local_seconds(3, eps)
-    return seconds <= CORNER_WORST_SECONDS and corner_bytes(int(n), 3, eps, True) <= CORNER_WORST_BYTES
+    seconds = corner_seconds(int(n), k, eps, True) + PADDED_DRAWS * local_seconds(k, eps)
+    return seconds <= CORNER_WORST_SECONDS and corner_bytes(int(n), k, eps, True) <= CORNER_WORST_BYTES
 
 
 def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
@@ -1463,7 +1473,7 @@ class LatticeMechanism(Mechanism):
             if k >= 4:
                 return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
             return self._corner_plan(n, k, spec, what, symmetric_corners(prior))
-        if spec.objective == Objective.AVERAGE and k >= 4 and not self.uses_window(n, k, spec):
+        if k >= 4 and not self.uses_window(n, k, spec):  # average, or worst where the corner table has no rows
             return self._batched_plan(n, k, spec, what, _symmetric(prior))
         return self._window_plan(prior, n, spec, what)
 
