@@ -1035,6 +1035,16 @@ def _certified_seconds(prior, points: float, n: int, k: int, epsilon: float) -> 
 #: :func:`tie_share` (measured 2026-11-29, Dir(1,...,1), the release at the centre: k = 4, n = 10, eps = 1, 11,556 of
 #: 50,108 parts (0.23); k = 3, n = 15, eps = 0.1, 86,157 of 107,062 (0.80), 83 CPU s in all).
 COLUMN_TIE_SHARE = 2.5
+#: k = 4, eps = 1, where every data set of R(n) lies within a searched part's ball and |R(n)| is within
+#: :data:`COLUMN_PART_ROWS` (n = 30 to 50): the local column's searches (its parts and its points of R(n) together)
+#: cost this many CPU seconds per searched point and data set of R(n), all in (the grouped route, its exact steps at
+#: the near ties, the one-point searches), with :data:`GROUP_SECONDS`' constant a part.  Measured 2026-11-30,
+#: Dir(1,1,1,1), the release at the centre, ``time.process_time`` of the searches in one process (load 2-8): n = 30,
+#: 83,507 points, 25.6 s (5.6e-8); n = 40, 91,939, 65.8 s (5.8e-8); n = 50, 84,207, 123.3 s (6.25e-8); the fit 1.2x the
+#: largest.  The terms :func:`_parts_seconds` sums elsewhere planned these at 2.1x, 1.9x and 1.7x their runs.
+COLUMN_PART_ROW_SECONDS = 7.5e-8
+#: The range of |R(n)| where :data:`COLUMN_PART_ROW_SECONDS` was measured (k = 4: n = 30 to 50).
+COLUMN_PART_ROWS = (5456, 23426)
 
 
 def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
@@ -1042,7 +1052,8 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     a positive part ``max(z, 0)`` (the search reads only it): the batched search's grouped route where its tables fit
     (:data:`SEARCH_TABLE_BYTES`; :data:`GROUP_SECONDS` a part, and :data:`COLUMN_TIE_SHARE` of them handed to the
     one-point search), else :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search
-    each."""
+    each.  At k = 4, eps = 1, n = 30 to 50 (R(n) within a part's ball): :data:`COLUMN_PART_ROW_SECONDS` per part and
+    data set of R(n), the searches' measured cost all in."""
 
     if _search.batch_tables_fit(k, n, epsilon):
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
@@ -1050,6 +1061,9 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
         ties = min(1.0, max(tie_share(n), COLUMN_TIE_SHARE / (max(1, int(n)) * float(epsilon))))
         # a near tie is taken by the grouped route's exact steps (the one-point search's floats on its kept set),
         # not handed to the one-point search (:data:`EXACT_TIE_SECONDS`, its data sets as :func:`orbit_seconds`')
+        if (int(k) == 4 and float(epsilon) == 1.0 and rows <= ball
+                and COLUMN_PART_ROWS[0] <= rows <= COLUMN_PART_ROWS[1]):  # measured all in (COLUMN_PART_ROW_SECONDS)
+            return parts * (GROUP_SECONDS[0] + COLUMN_PART_ROW_SECONDS * rows)
         tie = EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * min(ball / 2.0, rows)
         return (parts * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows))
                 + ties * parts * tie + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
@@ -1973,8 +1987,13 @@ class LatticeMechanism(Mechanism):
             from ..lattice.faces_any import plan_face_table
 
             face = plan_face_table(n, k, eps)
-            search += face.seconds
             memory = max(memory, face.memory_bytes)
+            # two solves, each cached on its own and each held to the solve limit (as the face release's errors): the
+            # table's build (the same call a draw runs, built once in `release --noise-aware`) and the column's searches
+            return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=face.seconds + search + column,
+                        memory_bytes=memory, bracket=DEFAULT_TOL,
+                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", face.seconds),
+                               ("DPPOSTERIOR_MAX_SOLVE_SECONDS", search)), advice="use a larger eps")
         elif self.uses_corners(n, k, spec):
             sym = symmetric_corners(prior)
             search += corner_seconds(n, k, eps, sym)
