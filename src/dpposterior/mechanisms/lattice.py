@@ -791,6 +791,12 @@ CORNER_WORST_BYTES = 4.0 * 2**30
 CORNER_WORST_SECONDS = 45.0
 
 
+#: At k = 4, the eps below which ``worst`` falls back to the local Bayes remap where the corner remap does not fit
+#: (:func:`corners_fit`, as at k = 3); from it the corner route stays the route at every n past the window (its plan
+#: refuses it in one line where over), so that every release admitted from that eps is unchanged.
+CORNER_FALLBACK_EPSILON_K4 = 0.5
+
+
 def corners_fit(n: int, k: int, epsilon: float) -> bool:
     """Whether ``worst`` past the window's LP reads the corner remap (the corner depth: the default's rows, or none),
     from public n, k, eps only.  At k = 3 the corner remap's plan for a padded release (its solve,
@@ -804,12 +810,16 @@ def corners_fit(n: int, k: int, epsilon: float) -> bool:
     small eps is its fixed rows' search at ``n_ref`` and its edge LPs, both set by the kernel's radius, not the depth
     (docs/lattice.md, "Small eps").  Measured plans (Dir(1,1,1)): eps >= 0.5 fits at every n (the largest, eps = 0.5,
     n = 100: 41.4 s, 1.3 GB), eps = 0.25 and 0.1 fit at no n (n = 15: 45.7 and 597 s; n = 1000: 28 and 550 GiB).
-    k >= 4: always (the corner remap's own plan refuses it, unchanged)."""
-    if int(k) != 3:
+    k = 4 below :data:`CORNER_FALLBACK_EPSILON_K4`: the same rule (the corner plan at a symmetric prior, by its orbits
+    where they apply).  Measured plans (Dir(1,1,1,1)): no n fits below eps = 0.5 (eps = 0.45, n = 1: 49.9 s; eps =
+    0.25, n = 10: 329 s, n = 100: 23.4 GiB), so every ``worst`` release there past the window's LP is
+    ``lattice~average``'s.  k = 4 from that eps, and k >= 5: always (the corner remap's own plan refuses it,
+    unchanged)."""
+    k, eps = int(k), float(epsilon)
+    if k != 3 and not (k == 4 and eps < CORNER_FALLBACK_EPSILON_K4):
         return True
-    eps = float(epsilon)
-    seconds = corner_seconds(int(n), 3, eps, True) + PADDED_DRAWS * local_seconds(3, eps)
-    return seconds <= CORNER_WORST_SECONDS and corner_bytes(int(n), 3, eps, True) <= CORNER_WORST_BYTES
+    seconds = corner_seconds(int(n), k, eps, True) + PADDED_DRAWS * local_seconds(k, eps)
+    return seconds <= CORNER_WORST_SECONDS and corner_bytes(int(n), k, eps, True) <= CORNER_WORST_BYTES
 
 
 def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
@@ -1025,6 +1035,16 @@ def _certified_seconds(prior, points: float, n: int, k: int, epsilon: float) -> 
 #: :func:`tie_share` (measured 2026-11-29, Dir(1,...,1), the release at the centre: k = 4, n = 10, eps = 1, 11,556 of
 #: 50,108 parts (0.23); k = 3, n = 15, eps = 0.1, 86,157 of 107,062 (0.80), 83 CPU s in all).
 COLUMN_TIE_SHARE = 2.5
+#: k = 4, eps = 1, where every data set of R(n) lies within a searched part's ball and |R(n)| is within
+#: :data:`COLUMN_PART_ROWS` (n = 30 to 50): the local column's searches (its parts and its points of R(n) together)
+#: cost this many CPU seconds per searched point and data set of R(n), all in (the grouped route, its exact steps at
+#: the near ties, the one-point searches), with :data:`GROUP_SECONDS`' constant a part.  Measured 2026-11-30,
+#: Dir(1,1,1,1), the release at the centre, ``time.process_time`` of the searches in one process (load 2-8): n = 30,
+#: 83,507 points, 25.6 s (5.6e-8); n = 40, 91,939, 65.8 s (5.8e-8); n = 50, 84,207, 123.3 s (6.25e-8); the fit 1.2x the
+#: largest.  The terms :func:`_parts_seconds` sums elsewhere planned these at 2.1x, 1.9x and 1.7x their runs.
+COLUMN_PART_ROW_SECONDS = 7.5e-8
+#: The range of |R(n)| where :data:`COLUMN_PART_ROW_SECONDS` was measured (k = 4: n = 30 to 50).
+COLUMN_PART_ROWS = (5456, 23426)
 
 
 def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
@@ -1032,7 +1052,8 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     a positive part ``max(z, 0)`` (the search reads only it): the batched search's grouped route where its tables fit
     (:data:`SEARCH_TABLE_BYTES`; :data:`GROUP_SECONDS` a part, and :data:`COLUMN_TIE_SHARE` of them handed to the
     one-point search), else :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search
-    each."""
+    each.  At k = 4, eps = 1, n = 30 to 50 (R(n) within a part's ball): :data:`COLUMN_PART_ROW_SECONDS` per part and
+    data set of R(n), the searches' measured cost all in."""
 
     if _search.batch_tables_fit(k, n, epsilon):
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
@@ -1040,6 +1061,9 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
         ties = min(1.0, max(tie_share(n), COLUMN_TIE_SHARE / (max(1, int(n)) * float(epsilon))))
         # a near tie is taken by the grouped route's exact steps (the one-point search's floats on its kept set),
         # not handed to the one-point search (:data:`EXACT_TIE_SECONDS`, its data sets as :func:`orbit_seconds`')
+        if (int(k) == 4 and float(epsilon) == 1.0 and rows <= ball
+                and COLUMN_PART_ROWS[0] <= rows <= COLUMN_PART_ROWS[1]):  # measured all in (COLUMN_PART_ROW_SECONDS)
+            return parts * (GROUP_SECONDS[0] + COLUMN_PART_ROW_SECONDS * rows)
         tie = EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * min(ball / 2.0, rows)
         return (parts * (GROUP_SECONDS[0] + GROUP_SECONDS[1] * min(ball, rows))
                 + ties * parts * tie + min(rows, parts) * ONE_POINT_SECONDS[2] * ball)
@@ -1463,7 +1487,7 @@ class LatticeMechanism(Mechanism):
             if k >= 4:
                 return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
             return self._corner_plan(n, k, spec, what, symmetric_corners(prior))
-        if spec.objective == Objective.AVERAGE and k >= 4 and not self.uses_window(n, k, spec):
+        if k >= 4 and not self.uses_window(n, k, spec):  # average, or worst where the corner table has no rows
             return self._batched_plan(n, k, spec, what, _symmetric(prior))
         return self._window_plan(prior, n, spec, what)
 
@@ -1963,8 +1987,13 @@ class LatticeMechanism(Mechanism):
             from ..lattice.faces_any import plan_face_table
 
             face = plan_face_table(n, k, eps)
-            search += face.seconds
             memory = max(memory, face.memory_bytes)
+            # two solves, each cached on its own and each held to the solve limit (as the face release's errors): the
+            # table's build (the same call a draw runs, built once in `release --noise-aware`) and the column's searches
+            return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=face.seconds + search + column,
+                        memory_bytes=memory, bracket=DEFAULT_TOL,
+                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", face.seconds),
+                               ("DPPOSTERIOR_MAX_SOLVE_SECONDS", search)), advice="use a larger eps")
         elif self.uses_corners(n, k, spec):
             sym = symmetric_corners(prior)
             search += corner_seconds(n, k, eps, sym)
