@@ -627,7 +627,7 @@ def near_data_sets(points: NDArray[np.int64], offsets: NDArray[np.int64]) -> NDA
 
 
 def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None = None, orbits: bool = True,
-                      delta: bool = True):
+                      delta: bool = True, orbit_sums: bool | None = None, stats: dict | None = None):
     """``E(c)`` of the corner release (k >= 4) for every c of R(n), as a :class:`.scale.Bracket` ``low <= E <= low +
     tail_bound(k, eps, We)`` (module docstring): the rest's window errors (:func:`.batched.window_errors_any`), then
     the tables' rows.  ``orbits``: the rest's search one point per orbit at a symmetric prior
@@ -640,7 +640,11 @@ def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None =
     (so equal up to float rounding: at most a few ulps of a sum of at most ``|ball(We)|`` terms each in [0, 1]).
     Its terms: the table rows in the window times their offsets inside R(n) (Dir(1,1,1,1), eps = 1, n = 50: 4.4e7
     against 5.8e8 for every data set near the tables).  ``delta=False``: every c whose ball meets the tables' rows
-    recomputed term by term, its whole sum in offset order (the route before)."""
+    recomputed term by term, its whole sum in offset order (the route before).
+
+    ``orbit_sums`` (None: :func:`orbit_sum`, public inputs): with ``delta``, the rest's sum by orbits
+    (:func:`orbit_rest_errors`: the same sum, its additions in another order) instead of
+    :func:`.batched.window_errors_any`; ``stats`` receives its counts."""
     from .batched import window_errors_any
     from .scale import Bracket, _LossTables
 
@@ -672,8 +676,13 @@ def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None =
         win_edge[free[sel]] = np.arange(int(sel.sum()))
         edge_out = remap.edges.outputs(Zw[free[sel]], ee[sel], eu[sel], eo[sel])
         edge_p = remap.edges.probs[ee[sel], eu[sel]]
-    if delta:
+    if orbit_sums is None:
+        orbit_sums = orbit_sum(n, k, eps, We, symmetric_prior(a))
+    if delta and orbit_sums:
+        low = orbit_rest_errors(a, n, eps, Zw, rest, We, stats)
+    elif delta:
         low = window_errors_any(a, n, eps, rest, We).low.copy()
+    if delta:
         on = np.flatnonzero(win_rows >= 0)
         ro = remap.row_outputs(win_rows[on])
         _table_deltas(low, Zw[on], ro, remap.probs[win_rows[on]], rest[on], offs, wts, loss)
@@ -772,6 +781,179 @@ def _table_deltas(low: NDArray[np.float64], Z: NDArray[np.int64], outs: NDArray[
                 d[has] += pj[has] * loss(cc[has], outs[zi[has], j])
         low += np.bincount(rank[zkey[zi] - wkey[wi]], weights=wts[wi] * d, minlength=len(low))
     return count
+
+
+#: The rest's offset sum runs by orbits (:func:`orbit_rest_errors`) at a symmetric prior where the sum over R(n) has
+#: more (data set, offset) terms than this: the old sum's terms past the default pair budget (4e8 evaluations at
+#: ``PAIRS_PER_SECOND`` 1e7 and ``LOCAL_SUM_SECONDS`` 2.25e-8 per term: 1.78e9 terms), so that every cell the default
+#: limits admitted before keeps its route and its floats (Dir(1,1,1,1), eps = 1: from n = 73; eps = 2, n = 100:
+#: 5.1e8).
+ORBIT_SUM_TERMS = 1.78e9
+
+
+#: ... and from this eps only, where its plan's count of the terms at non-equivariant points was measured (below it
+#: the ties are more: Dir(1,1,1,1), eps = 0.75, n = 50, 10.4 n^1.5 |ball| terms against 4.4-4.9 at eps = 1).
+ORBIT_SUM_MIN_EPSILON = 1.0
+
+
+def orbit_sum(n: int, k: int, epsilon: float, We: int, symmetric: bool) -> bool:
+    """Whether :func:`corner_errors_any` sums the rest's errors by orbits (:func:`orbit_rest_errors`): a symmetric
+    prior, eps from :data:`ORBIT_SUM_MIN_EPSILON` and more than :data:`ORBIT_SUM_TERMS` terms ``|R(n)| x
+    |ball(We)|``; public inputs only."""
+    offsets = sum(sphere_count(k, t) for t in range(int(We) + 1))
+    return (bool(symmetric) and float(epsilon) >= ORBIT_SUM_MIN_EPSILON
+            and math.comb(int(n) + k - 1, k - 1) * offsets > ORBIT_SUM_TERMS)
+
+
+def sorted_data_sets(n: int, k: int) -> int:
+    """``|{c in R(n) : c_1 >= ... >= c_k}|``: the partitions of n into at most k parts (one per orbit of R(n)),
+    ``p(m, j) = p(m, j - 1) + p(m - j, j)``."""
+    p = np.zeros(int(n) + 1, dtype=np.int64)
+    p[0] = 1
+    for j in range(1, int(k) + 1):
+        for m in range(j, int(n) + 1):
+            p[m] += p[m - j]
+    return int(p[int(n)])
+
+
+def equivariant_points(Zw: NDArray[np.int64], outputs: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Over the points ``z`` of a permutation-closed set ``Zw`` with a deterministic map ``z -> outputs[z]``: True
+    where the whole orbit of ``z`` under the permutations ``s`` of the categories is mapped equivariantly
+    (``out(s z') = s out(z')`` for every ``s`` and every ``z'`` of the orbit).
+
+    Proof of the check.  Write each ``z`` as ``z = s_z(u)``, ``u`` its decreasing sort, ``s_z`` the stable sort's
+    permutation, and ``v_z = s_z^-1(out(z))``.  The orbit is called equivariant here iff ``v_z`` is the same ``v`` for
+    all its points and ``v_i = v_j`` wherever ``u_i = u_j``.  Then for any ``s`` and ``z``: ``s z = s_{sz}(u)`` and
+    ``s s_z(u) = s_{sz}(u)``, so ``g = s_{sz}^-1 s s_z`` fixes ``u``, so it permutes only equal coordinates of
+    ``u``, which ``v`` shares, so ``g v = v`` and ``out(s z) = s_{sz}(v) = s s_z(v) = s out(z)``.  (Conversely an
+    equivariant orbit passes: ``u`` is a point of it.)"""
+    k = Zw.shape[1]
+    perm = np.argsort(-Zw, axis=1, kind="stable")
+    U = np.take_along_axis(Zw, perm, axis=1)
+    V = np.take_along_axis(outputs, perm, axis=1)
+    _, first, uid = np.unique(U, axis=0, return_index=True, return_inverse=True)
+    uid = uid.reshape(-1)
+    broken = np.any(V != V[first[uid]], axis=1)
+    for i in range(k - 1):  # u sorted: equal coordinates are adjacent
+        broken |= (U[:, i] == U[:, i + 1]) & (V[:, i] != V[:, i + 1])
+    bad = np.zeros(len(first), dtype=bool)
+    np.logical_or.at(bad, uid, broken)
+    return ~bad[uid]
+
+
+def _point_sums(Z: NDArray[np.int64], outs: NDArray[np.int64], offs: NDArray[np.int64], wts: NDArray[np.float64],
+                loss, n: int, size: int) -> tuple[NDArray[np.float64], int]:
+    """``S(c) = sum K(w) L(c, outs[z])`` over the points ``z`` of ``Z`` (each summing to n) and the offsets ``w``
+    (``offs``, lexicographic, a permutation-closed ball; ``wts`` their kernel) with ``c = z - w`` in R(n), for every
+    c (indexed by :func:`~dpposterior.models.candidate_rank`); and the number of (point, offset) terms.
+
+    ``loss(c, r)`` must be symmetric (``loss(s c, s r) = loss(c, r)``: a symmetric prior).  ``z - w >= 0`` iff
+    ``y - v >= 0`` for ``y = s z`` (``z`` sorted increasing) and ``v = s w``, a bijection of the ball keeping ``K``,
+    so each point reads the offsets ``v <= y``: those with ``v_1 <= y_1 = min z`` are a prefix of the lexicographic
+    ball, and the points are taken in groups of equal ``(y_1, y_2)`` against the offsets with ``v_1 <= y_1``, ``v_2
+    <= y_2``; ``c = s^-1 (y - v)`` and its loss ``loss(y - v, s r)``.  Needs k >= 3."""
+    k = offs.shape[1]
+    S = np.zeros(size)
+    if not len(Z):
+        return S, 0
+    stride = (n + 1) ** np.arange(k - 2, -1, -1, dtype=np.int64)
+    R = candidates(n, k)
+    rank = np.zeros((n + 1) ** (k - 1), dtype=np.int64)
+    rank[R[:, :-1] @ stride] = np.arange(len(R))
+    order = np.argsort(Z, axis=1, kind="stable")
+    Y = np.take_along_axis(Z, order, axis=1)
+    by = np.lexsort((Y[:, 1], Y[:, 0]))
+    Z, outs, order, Y = Z[by], outs[by], order[by], Y[by]
+    # in the sorted frame: the outputs ``s r`` (``loss`` is symmetric: one table for every category) and each
+    # coordinate's stride, so that the rank's key of ``c = s^-1 (y - v)`` is ``key(z) - sum_j v_j stride_{s^-1 j}``
+    rr = np.take_along_axis(outs, order, axis=1)
+    sk = np.append(stride, 0)[order]
+    kz = Z[:, :-1] @ stride
+    # the points in groups of equal (y_1, y_2); each group reads the offsets with v_1 <= y_1 and v_2 <= y_2
+    starts = np.flatnonzero(np.r_[True, np.any(Y[1:, :2] != Y[:-1, :2], axis=1)])
+    ends = np.r_[starts[1:], len(Y)]
+    count = 0
+    for lo, hi in zip(starts.tolist(), ends.tolist()):
+        sel = np.flatnonzero((offs[:, 0] <= Y[lo, 0]) & (offs[:, 1] <= Y[lo, 1]))
+        if not len(sel):
+            continue
+        osel = offs[sel]
+        step = max(1, BLOCK_ENTRIES // len(sel))
+        for b0 in range(lo, hi, step):
+            y = Y[b0:min(hi, b0 + step)]
+            ok = osel[None, :, 2] <= y[:, None, 2]
+            for i in range(3, k):
+                ok &= osel[None, :, i] <= y[:, None, i]
+            zi, wj = np.nonzero(ok)
+            if not len(zi):
+                continue
+            zi = zi + b0
+            wi = sel[wj]
+            count += len(zi)
+            key = kz[zi]
+            for j in range(k):
+                key -= offs[wi, j] * sk[zi, j]
+            S += np.bincount(rank[key], weights=wts[wi] * loss(Y[zi] - offs[wi], rr[zi]), minlength=size)
+    return S, count
+
+
+def orbit_rest_errors(a: NDArray[np.float64], n: int, eps: float, Zw: NDArray[np.int64], rest: NDArray[np.int64],
+                      We: int, stats: dict | None = None) -> NDArray[np.float64]:
+    """``E(c) = sum_{d(w) <= We} K(w) L(c, rest(c + w))`` for every c of R(n) (the rest's sum of
+    :func:`.batched.window_errors_any`, ``rest`` given at every point of ``Zw = window(n, k, We)``) at a symmetric
+    prior, by orbits: the whole sum at one data set per orbit (its decreasing sort), the terms at the non-equivariant
+    points (:func:`equivariant_points`) added at every data set.
+
+    Proof.  Let ``B`` be the window's points whose orbit is not equivariant (a union of orbits) and split
+    ``E(c) = E_G(c) + E_B(c)`` by whether ``c + w`` lies in ``B``.  For a permutation ``s``: the kernel depends on
+    ``d(w) = d(s w)``, the ball and the window are permutation-closed, ``s(c + w)`` is in ``B`` iff ``c + w`` is,
+    ``rest(s z) = s rest(z)`` off ``B`` and ``L(s c, s r) = L(c, r)`` at a symmetric prior, so substituting ``w -> s
+    w`` gives ``E_G(s c) = E_G(c)``.  Hence ``E(c) = E(u) - E_B(u) + E_B(c)``, ``u`` the sort of c, every term
+    computed exactly: ``E(u)`` summed over every offset, ``E_B`` over the points of ``B`` and their offsets
+    (:func:`_point_sums`).  The floats differ from the direct sum only in the order of additions and in ``E_B(u)``
+    taken away (each a sum of at most ``|ball(We)|`` terms in [0, 1]: a few ulps of 1 times that count, far below the
+    bracket's tail).  ``stats``: the counts (sorted data sets, points of B, their terms)."""
+    from .scale import _LossTables
+
+    k = a.size
+    We = int(We)
+    R = candidates(n, k)
+    offs = _ball(k, We)
+    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
+    tables = _LossTables(a, n, R).tables
+    n1 = n + 1
+
+    def loss(c, r):
+        lb = tables[0][c[..., 0] * n1 + r[..., 0]]
+        for i in range(1, k):
+            lb = lb + tables[i][c[..., i] * n1 + r[..., i]]
+        return hellinger_from_log_bc(lb, out=lb)
+
+    bad = ~equivariant_points(Zw, rest)
+    EB, terms = _point_sums(Zw[bad], rest[bad], offs, wts, loss, n, len(R))
+    srt = np.all(R[:, :-1] >= R[:, 1:], axis=1)
+    U = R[srt]
+    # the whole sum at the sorted data sets, a block of them against every offset (offset-major, summed in offset
+    # order); every c + w lies in the window, its index read off a grid of its first k - 1 coordinates
+    side = n + k * We + 1
+    stride = side ** np.arange(k - 2, -1, -1, dtype=np.int64)
+    grid = np.zeros(side ** (k - 1), dtype=np.int64)
+    grid[(Zw[:, :-1] + We) @ stride] = np.arange(len(Zw))
+    off_lin = offs[:, :-1] @ stride
+    EU = np.empty(len(U))
+    step = max(1, BLOCK_ENTRIES // len(offs))
+    for lo in range(0, len(U), step):
+        c = U[lo:lo + step]
+        key = grid[off_lin[:, None] + ((c[:, :-1] + We) @ stride)[None, :]]
+        term = loss(np.broadcast_to(c[None, :, :], key.shape + (k,)), rest[key])
+        term *= wts[:, None]
+        EU[lo:lo + step] = np.add.reduce(term, axis=0)
+    urank = candidate_rank(U)
+    base = np.zeros(len(R))
+    base[urank] = EU - EB[urank]
+    if stats is not None:
+        stats.update(sorted=len(U), broken=int(bad.sum()), broken_terms=terms)
+    return base[candidate_rank(-np.sort(-R, axis=1))] + EB
 
 
 #: The share of a table row's offsets ``w`` (``d(w) <= We``) with ``z - w`` in R(n), the terms :func:`_table_deltas`

@@ -560,7 +560,46 @@ def face_orbit_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
     table, _ = batched_seconds(k, float(epsilon), share * rows, 0.0)
     left = FACE_LEFT[0] * n if float(epsilon) >= FACE_MIN_EPSILON else FACE_LEFT[1] * float(n) ** 1.5
     one = one_point_seconds(n, k, epsilon)
-    return table, share * face_seconds(n, k, epsilon) + min(rows, left) * (FACE_FACTOR + 1.0) * one
+    handed = share * face_seconds(n, k, epsilon) + min(rows, left) * (FACE_FACTOR + 1.0) * one
+    if float(epsilon) >= FACE_MIN_EPSILON and int(n) >= FACE_ORBIT_CUBE_MIN_N:  # at most FACE_ORBIT_CUBE n^3 in all
+        handed = min(handed, max(0.0, FACE_ORBIT_CUBE * float(n) ** 3 - table))
+    return table, handed
+
+
+#: From :data:`FACE_MIN_EPSILON` the search by orbits (:func:`face_orbit_seconds`) is planned at most at
+#: ``FACE_ORBIT_CUBE x n^3`` seconds in all (its table and the points it hands on; ``k = 4``, the count of R(n) over
+#: the orbits' ``k!``), where the sum of its parts' estimates is above that.  Measured (Dir(1,1,1,1), eps = 1, the
+#: search over R(n) by orbits alone, ``corners_any.rest_window_outputs``, CPU s at load ~3.5-4, 2026-11-30,
+#: ``benchmarks/corner_orbit_sums_k4.json``): n = 70, 9.1 and 11.0 s against 14.4 planned (15.4 by its parts); n =
+#: 100, 22.9 and 24.0 s against 42.0 (63.1 by its parts, whose face points' share grows like n^4).
+FACE_ORBIT_CUBE = 4.2e-5
+#: ... from this n (where it was measured; below it the parts' sum, as before).
+FACE_ORBIT_CUBE_MIN_N = 70
+#: Seconds of the corner errors' rest sum by orbits (:func:`~dpposterior.lattice.corners_any.orbit_rest_errors`, where
+#: :func:`~dpposterior.lattice.corners_any.orbit_sum`): per (sorted data set x offset) term, per term at the
+#: non-equivariant points, per window point (the orbit check); and those terms' count as ``ORBIT_BROKEN_TERMS x
+#: n^1.5 x |ball|`` (counted at Dir(1,1,1,1), eps = 1: 4.5, 4.9, 4.4 at n = 20, 70, 100).  Measured (CPU s at load
+#: ~3.5, 2026-11-30): n = 100, 1.99e8 + 1.09e8 terms, 23.8-24.6 s (the sum over R(n) it replaces: 72.9 s in the same
+#: run); n = 70, 7.2e7 + 7.0e7, 11.2 s.
+ORBIT_SUM_SECONDS = (7e-8, 1.5e-7, 2e-6)
+ORBIT_BROKEN_TERMS = 5.5
+
+
+#: Bytes per window point and category of the rest sum by orbits beyond the sum's own (its sorted copies, permutations
+#: and orbit ids: ~6 int64 arrays of the window's shape; measured: see :data:`ORBIT_SUM_SECONDS`).
+ORBIT_SUM_BYTES = 48.0
+
+
+def orbit_sum_seconds(n: int, k: int, epsilon: float, We: int) -> float:
+    """Estimated seconds of the corner errors' rest sum by orbits from public n, k, eps, ``We``
+    (:data:`ORBIT_SUM_SECONDS`)."""
+    from ..lattice.corners_any import sorted_data_sets
+
+    offsets = float(sum(sphere_count(k, t) for t in range(int(We) + 1)))
+    rows = float(n_candidates(n, k))
+    broken = min(rows, ORBIT_BROKEN_TERMS * float(n) ** 1.5) * offsets
+    c0, c1, c2 = ORBIT_SUM_SECONDS
+    return c0 * sorted_data_sets(n, k) * offsets + c1 * broken + c2 * float(_window_size(n, k, int(We)))
 
 
 def offwindow_parts(n: int, k: int, W: int) -> int:
@@ -943,13 +982,15 @@ def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: 
 
 
 @lru_cache(maxsize=2)
-def _corner_errors_any(a: tuple, n: int, epsilon: float, max_fallback: int):
+def _corner_errors_any(a: tuple, n: int, epsilon: float, max_fallback: int, orbit_sums: bool = False):
     """The route ``"corner remap"`` at k >= 4 after its plan (:func:`~dpposterior.lattice.corners_any.corner_errors_any`:
-    the rest's window errors, then the data sets whose ball meets the table recomputed; bracket
-    ``tail_bound(k, eps, W) <= LOCAL_ERROR_TOL``)."""
+    the rest's window errors, then the terms at the tables' rows added; bracket ``tail_bound(k, eps, W) <=
+    LOCAL_ERROR_TOL``); ``"corner remap, by orbits"`` (``orbit_sums``, where
+    :func:`~dpposterior.lattice.corners_any.orbit_sum`): the rest's sum by orbits, the same sum in another order."""
     from ..lattice.corners_any import corner_errors_any
 
-    return corner_errors_any(_corner(a, n, epsilon), _radius(len(a), epsilon, LOCAL_ERROR_TOL), max_fallback)
+    return corner_errors_any(_corner(a, n, epsilon), _radius(len(a), epsilon, LOCAL_ERROR_TOL), max_fallback,
+                             orbit_sums=orbit_sums)
 
 
 @lru_cache(maxsize=8)
@@ -1555,7 +1596,7 @@ class LatticeMechanism(Mechanism):
         orbits wherever the prior is symmetric, so its name and its refusals read as before), the
         offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the terms at the tables' rows added as
         differences (:func:`~dpposterior.lattice.corners_any.delta_terms`, :data:`DELTA_SECONDS`)."""
-        from ..lattice.corners_any import BLOCK_ENTRIES, delta_terms
+        from ..lattice.corners_any import BLOCK_ENTRIES, delta_terms, orbit_sum
 
         eps = spec.epsilon
         if eps < CORNER_ERRORS_ANY_MIN_EPSILON:
@@ -1570,7 +1611,8 @@ class LatticeMechanism(Mechanism):
             table, _ = batched_seconds(k, eps, rows, 0.0)
             handed = face_seconds(n, k, eps)
         offsets = ball_size(k, eps, LOCAL_ERROR_TOL)
-        total = LOCAL_SUM_SECONDS * rows * offsets
+        orbit = orbit_sum(n, k, eps, W, symmetric)
+        total = orbit_sum_seconds(n, k, eps, W) if orbit else LOCAL_SUM_SECONDS * rows * offsets
         # the terms at the tables' rows, added as differences to the rest's sum (corner_errors_any's delta route):
         # every table row in the window against its offsets inside R(n) (delta_terms, an upper end)
         top = corner_plan_sizes(n, k, eps, symmetric)["edge_top"]
@@ -1579,13 +1621,18 @@ class LatticeMechanism(Mechanism):
         side = float(n + k * W + 1)
         # the window, its grid and the rest's table; the solve; a block of the differences (BLOCK_ENTRIES terms: the
         # mask, the data sets and the losses, DELTA_BYTES each) and the ranks' grid
-        memory = max(16.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * 2**20
-                     + DELTA_BYTES * BLOCK_ENTRIES + 8.0 * (n + 1.0) ** (k - 1),
-                     corner_bytes(n, k, eps, symmetric))
-        return Plan(task=Task.ERRORS, route="corner remap", what=what, seconds=table + handed + total + delta
-                    + corner, memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
-                    costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed + corner),
-                           ("DPPOSTERIOR_MAX_PAIRS", (total + delta) * PAIRS_PER_SECOND)), advice="use a smaller n")
+        # (by orbits: the orbit check's sorted copies and the window's grid of indices, ORBIT_SUM_BYTES per point)
+        memory = max((16.0 + (ORBIT_SUM_BYTES if orbit else 0.0)) * k * Z + 4.0 * k * side ** (k - 1)
+                     + 13 * (8 * k + 8) * rows + 64.0 * 2**20 + DELTA_BYTES * BLOCK_ENTRIES
+                     + 8.0 * (n + 1.0) ** (k - 1), corner_bytes(n, k, eps, symmetric))
+        # by orbits, two solves, each cached on its own and each held to the solve limit (as the face route's): the
+        # rest's search over R(n) and the corner table's LP (what a draw runs); else one, as before
+        solves = ((("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed), ("DPPOSTERIOR_MAX_SOLVE_SECONDS", corner)) if orbit
+                  else (("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed + corner),))
+        return Plan(task=Task.ERRORS, route="corner remap, by orbits" if orbit else "corner remap", what=what,
+                    seconds=table + handed + total + delta + corner, memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
+                    costs=solves + (("DPPOSTERIOR_MAX_PAIRS", (total + delta) * PAIRS_PER_SECOND),),
+                    advice="use a smaller n")
 
     def corner_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~worst`` where its draws read the corner remap (k = 3, 4), for every c of R(n), as a
@@ -1698,9 +1745,10 @@ class LatticeMechanism(Mechanism):
         if plan.route == "face table":
             return _face_errors(tuple(a.tolist()), int(n), spec.epsilon,
                                 self._batched_fallback(int(n), a.size, spec, True, True))
-        if plan.route == "corner remap" and a.size >= 4:
-            return _corner_errors_any(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
-                                                                                                       spec))
+        if plan.route in ("corner remap", "corner remap, by orbits") and a.size >= 4:
+            return _corner_errors_any(tuple(a.tolist()), int(n), spec.epsilon,
+                                      self._corner_fallback(int(n), a.size, spec, _symmetric(a)),
+                                      plan.route == "corner remap, by orbits")
         if plan.route in ("corner remap", "corner remap, by orbits"):
             orbits = plan.route == "corner remap, by orbits"
             return _corner_errors(tuple(a.tolist()), int(n), spec.epsilon,
@@ -1756,6 +1804,18 @@ class LatticeMechanism(Mechanism):
             table += grouped_seconds(n, k, spec.epsilon, W) * (1.0 - tie_share(n))
             one = one_point_seconds(n, k, spec.epsilon)
         return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table) / one))
+
+    @classmethod
+    def _corner_fallback(cls, n: int, k: int, spec: ReleaseSpec, symmetric: bool) -> int:
+        """The one-point searches the corner errors' search over R(n) (k >= 4) may hand on: at a ``symmetric`` prior,
+        where it searches one point per orbit, what the solve limit leaves after its table by orbits
+        (:func:`face_orbit_seconds`, as :meth:`_corner_plan_any` plans it), at :func:`one_point_seconds` each; else
+        :meth:`_batched_fallback`'s."""
+        if not symmetric:
+            return cls._batched_fallback(n, k, spec)
+        table, _ = face_orbit_seconds(n, k, spec.epsilon)
+        return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table)
+                          / one_point_seconds(n, k, spec.epsilon)))
 
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
         """A padded release's draws: the window's remap (solved once) where a draw reads it, else
