@@ -458,3 +458,90 @@ def test_the_grouped_route_grows_its_loss_rows_keeping_the_ones_reached(monkeypa
     got, ok = batched._grouped_search(a, 6, 1.0, Z, 1e-9, _Fallback(len(Z)))
     assert ok.all()
     assert np.array_equal(got, np.stack([local_bayes_search(a, 6, 1.0, z) for z in Z]))
+
+
+def _kept_by_definition(w, share):
+    """The one-point search's kept set (docs/lattice.md): the heaviest weights in the stable order by ``-w``, the
+    first ``m + 1`` with ``m`` the ``searchsorted`` of ``(1 - share)`` times the sequential total, sorted."""
+    heavy = np.argsort(-w, kind="stable")
+    cum = np.cumsum(w[heavy])
+    return np.sort(heavy[: int(np.searchsorted(cum, cum[-1] * (1.0 - share))) + 1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 1e-300, 1e-7, 0.1, 0.25, 0.5, 1.0]), min_size=1, max_size=40),
+       st.sampled_from([1e-6, 0.05, 0.3]), st.integers(0, 2**31))
+def test_the_kept_set_without_the_stable_argsort_is_the_one_point_searchs(values, share, seed):
+    """:func:`_kept` (a sort of the values, then the weights above the last kept value and the first of its ties in
+    index order) is the definition's kept set, ties and zero weights included, at any share; and on weights like the
+    search's (exponentials of distances, many exact ties)."""
+    from dpposterior.lattice import batched
+
+    w = np.array(values)
+    old = batched.SEARCH_SHARE
+    try:
+        batched.SEARCH_SHARE = share
+        assert np.array_equal(batched._kept(w), _kept_by_definition(w, share))
+        rng = np.random.default_rng(seed)
+        w = np.exp(-1.0 * rng.integers(0, 30, 5000)) * rng.choice([1.0, 0.5], 5000)
+        assert np.array_equal(batched._kept(w), _kept_by_definition(w, share))
+    finally:
+        batched.SEARCH_SHARE = old
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_the_ball_shift_finds_each_output_in_the_ball_before_the_move(k):
+    """``shift[b, j]`` is the index of ``ball1[b] + ball1[j]`` in ``ball1`` where that offset is within 1, else -1
+    (brute force over the lattice's offsets within 1)."""
+    from dpposterior.lattice.batched import _ball_shift
+    from dpposterior.lattice.remap import _ball
+
+    ball1 = _ball(k, 1)
+    shift = _ball_shift(ball1)
+    for b, u in enumerate(ball1):
+        for j, v in enumerate(ball1):
+            x = u + v
+            hits = [q for q, y in enumerate(ball1) if np.array_equal(x, y)]
+            assert shift[b, j] == (hits[0] if hits else -1)
+            assert (np.abs(x).sum() // 2 <= 1) == bool(hits)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([(1.0, 1.0, 1.0, 1.0), (2.0, 2.0, 1.0, 1.0), (0.3, 1.0, 2.0, 4.0)]), st.integers(6, 12),
+       st.sampled_from([0.8, 1.0, 1.5]), st.integers(0, 2**31))
+def test_the_grouped_routes_sums_kept_across_steps_are_the_sums_of_the_step(a, n, eps, seed):
+    """The sums ``S(z, r)`` the grouped route keeps from one step to the next (an output within 1 of the last centre)
+    are those it would compute at the step: every einsum the route runs is checked against the full sums of its
+    rows over the same loss rows, and the outputs against the one-point search (the walks are long enough to
+    move: some sums are kept)."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.search import _Fallback
+
+    seen = {"steps": 0}
+    real_decide = batched._decide
+
+    def decide(S, real, Tplus, tail, mu, centre):
+        if tail == 0.0:  # the grouped route's: compare every sum against the definition's, from the caller's frame
+            import sys
+
+            f = sys._getframe(1).f_locals
+            if "HT" in f and "keys" in f and "have" in f:
+                w, HT, active, keys, have = f["w"], f["HT"], f["active"], f["keys"], f["have"]
+                rl = f["real"]
+                offsets = np.concatenate([[0], np.cumsum(rl.sum(axis=1))])
+                for t in range(len(active)):
+                    cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
+                    want = np.array([math.fsum(w[active[t]] * HT[c]) for c in cols])
+                    assert np.allclose(S[t, rl[t]], want, rtol=1e-12, atol=0.0)
+                seen["steps"] += int(f["last_S"] is not None)
+        return real_decide(S, real, Tplus, tail, mu, centre)
+
+    rng = np.random.default_rng(seed)
+    Z = window(n, 4, 3)
+    Z = Z[rng.choice(len(Z), min(len(Z), 30), replace=False)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batched, "_decide", decide)
+        got, ok = batched._grouped_search(np.asarray(a, float), n, eps, Z, 1e-9, _Fallback(len(Z)))
+    assert ok.all()
+    assert np.array_equal(got, np.stack([local_bayes_search(a, n, eps, z) for z in Z]))
+    assert seen["steps"] > 0

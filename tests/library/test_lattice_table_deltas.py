@@ -113,8 +113,8 @@ def test_the_plans_terms_are_an_upper_end_of_the_terms_counted(n):
 
 
 def test_the_worst_rows_plan_fits_compares_rows_at_n50_and_eps_half():
-    """Dir(1,1,1,1): the worst release's errors are planned by their differences, so at eps = 1, n = 40 ``compare``
-    admits its worst-case row (the face table's, on the average's errors) and at eps = 0.5, n = 10 the
+    """Dir(1,1,1,1): the worst release's errors are planned by their differences, so at eps = 1, n = 40 and 50
+    ``compare`` admits its worst-case row (the face table's, on the average's errors) and at eps = 0.5, n = 10 the
     row is no longer refused for the memory of a (table point x offset) table (~12 GiB before); what the plan chose
     is what runs (its route)."""
     from dpposterior.ranking import plan_compare
@@ -125,10 +125,11 @@ def test_the_worst_rows_plan_fits_compares_rows_at_n50_and_eps_half():
     # compare admits its row at n = 40 with the average's errors counted once (Plan.shared)
     assert not worst.left_out and worst.plan.route == "face table"
     assert not rows["optimal (average)"].left_out
-    # at n = 50 the average's search those errors rest on is planned over the solve limit (~65 s): both rows refused
+    # at n = 50 the average's search those errors rest on is planned within the solve limit (43 s of 45, the grouped
+    # route's sums kept across steps): both rows admitted at the default limits
     rows = {r.variant.label: r for r in plan_compare(np.ones(4), 50, 1.0)}
     for label in ("optimal (worst)", "optimal (average)"):
-        assert "DPPOSTERIOR_MAX_SOLVE_SECONDS" in rows[label].left_out, label
+        assert not rows[label].left_out, label
     assert rows["optimal (worst)"].plan.route == "face table"
     spec = ReleaseSpec.of("lattice", 1.0, objective="worst")
     plan = LATTICE._corner_plan_any(50, 4, spec, "the corner route", True)

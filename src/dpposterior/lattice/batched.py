@@ -47,8 +47,9 @@ Exact steps.  A step the certificate leaves open (a near tie: at a symmetric pri
 outputs are common, and only the one-point search's own floats decide them) is taken in the grouped route as the
 one-point search takes it, by the same floats: the weights are its floats (above); the kept set is computed as it
 computes it (the stable order by ``-w``, the sequential cumulative sums along it, the first ``m + 1`` with ``m`` the
-``searchsorted`` of ``(1 - share)`` times the total, sorted); the losses are :func:`.remap._local_hellinger`'s
-(elementwise: an entry's float does not depend on the other pairs computed); and the risks are the same product
+``searchsorted`` of ``(1 - share)`` times the total, sorted; :func:`_kept`, the same set); the losses are
+:func:`.remap._local_hellinger`'s (elementwise: an entry's float does not depend on the other pairs computed); and
+the risks are the same product
 ``w[keep] @ L[keep, rs]`` on arrays of the same shape, order and layout (a C-ordered ``(kept, |rs|)`` matrix, the
 outputs in the ball's order), so the argmin (ties: the first) and the step are its own.  Every row is then decided
 and the walk goes on by the certificate; the rows that need an exact step are counted, refused past a limit in one
@@ -325,6 +326,10 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     :func:`.remap._local_hellinger` (the one-point search's floats), and the full sums ``S(z, r) = sum_C w L``: the
     one-point search's risks leave out at most ``share`` of ``sum_C w``, so each lies within
     ``[S - (share + 2 mu) T, S + 2 mu T]``, ``T`` the computed ``sum_C w``; a step is decided by :func:`_decide`.
+    After a move by ``u`` (within 1) the outputs of the new ball that lie within 1 of the last centre (``u + v`` within
+    1, :func:`_ball_shift`) keep the sums of the last step: the same row of ``w``, the same loss row, so the same
+    exact sum (the float read again instead of recomputed; any order of terms is within the margin); only the other
+    outputs are summed (the rows that share a centre and a move at once).
 
     ``exact``: a step :func:`_decide` leaves open is taken by the one-point search's own floats (module docstring,
     "Exact steps"), so every row is decided; each row that needs one is counted by ``exact`` (refused past its
@@ -338,6 +343,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     ball, ball1 = _ball(k, Dc), _ball(k, 1)
     ballT = np.ascontiguousarray(ball.T)  # a row per coordinate (each group's mask reads rows)
     centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
+    shift = _ball_shift(ball1)
     P = project(Z, n)
     gkey = _keys(P, n)
     order = np.argsort(gkey, kind="stable")
@@ -378,6 +384,10 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
             keeps: dict[int, NDArray[np.int64]] = {}
             active = np.arange(len(zb))
             cen = np.repeat(p[None, :], len(zb), axis=0)
+            # the last step's sums of each active row and the ball's index of its move (the centre's at the start):
+            # an output within 1 of the last centre keeps its sum S(z, r) (the same row of w, the same loss row)
+            last_S: NDArray[np.float64] | None = None
+            moved = np.full(len(zb), centre_j)
             for _ in range(SEARCH_STEPS):
                 if not active.size:
                     break
@@ -402,17 +412,27 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                 # the sums S(z, r) of each row's own outputs, the rows that share a centre at once (einsum, not BLAS:
                 # a threaded BLAS spins on a shared machine)
                 S = np.full(real.shape, np.nan)
-                ckeys = _keys(cen, n)
+                # (m, |ball1|): the last ball's column of the same output, or -1 (none at the first step)
+                src = shift[moved] if last_S is not None else np.full(real.shape, -1)
+                if last_S is not None:
+                    kept_r, kept_j = np.nonzero(src >= 0)
+                    S[kept_r, kept_j] = last_S[kept_r, src[kept_r, kept_j]]
+                # the rows that share a centre and a move (so the same outputs to sum) at once
+                ckeys = _keys(cen, n) * len(ball1) + moved
                 corder = np.argsort(ckeys, kind="stable")
                 offsets = np.concatenate([[0], np.cumsum(real.sum(axis=1))])
                 for rows in np.split(corder, np.flatnonzero(np.diff(ckeys[corder])) + 1):
                     t = rows[0]
-                    cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
+                    fresh_j = real[t] & (src[t] < 0)
+                    if not fresh_j.any():
+                        continue
+                    row_keys = keys[offsets[t]:offsets[t + 1]]
+                    cols = [have[row_keys[q]] for q in np.flatnonzero(fresh_j[real[t]])]
                     # the rows of HT in place where they follow each other (the sums' order is free: the
                     # certificate's float margin holds for any order of the terms)
                     L = (HT[cols[0]:cols[-1] + 1] if cols[-1] - cols[0] == len(cols) - 1
                          and cols == list(range(cols[0], cols[-1] + 1)) else HT[cols])
-                    S[np.ix_(rows, np.flatnonzero(real[t]))] = np.einsum("zc,rc->zr", w[active[rows]], L,
+                    S[np.ix_(rows, np.flatnonzero(fresh_j))] = np.einsum("zc,rc->zr", w[active[rows]], L,
                                                                          optimize=False)
                 best = _decide(S, real, T[active], 0.0, mu, centre_j)
                 if exact is not None:
@@ -423,10 +443,19 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                 go = (best >= 0) & ~stay
                 m = np.flatnonzero(go)
                 active, cen = active[go], rs[m, best[go]]
+                last_S, moved = S[m], best[go]
             if exact is not None:  # the one-point search returns its centre after SEARCH_STEPS moves
                 out[zb[active]] = cen
                 decided[zb[active]] = True
     return out, decided
+
+
+def _ball_shift(ball1: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``shift[b, j]``: the index in ``ball1`` of ``ball1[b] + ball1[j]`` (the output ``centre + ball1[j]`` after a move
+    by ``ball1[b]``, seen from the centre before the move), or -1 where that is not within 1."""
+    index = {tuple(u): j for j, u in enumerate(ball1.tolist())}
+    return np.array([[index.get(tuple(x), -1) for x in (ball1 + u[None, :]).tolist()] for u in ball1],
+                    dtype=np.int64)
 
 
 def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int64], n: int,
@@ -475,16 +504,30 @@ def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
         if keep is None:
             count.count += 1
             count.refuse_past(count.count)
-            wr = w[row]
-            heavy = np.argsort(-wr, kind="stable")
-            cum = np.cumsum(wr[heavy])
-            keep = keeps[row] = np.sort(heavy[: int(np.searchsorted(cum, cum[-1] * (1.0 - SEARCH_SHARE))) + 1])
+            keep = keeps[row] = _kept(w[row])
         cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
-        risk = w[row, keep] @ np.ascontiguousarray(HT[np.ix_(cols, keep)].T)
+        risk = w[row, keep] @ np.ascontiguousarray(HT[cols][:, keep].T)
         j = int(np.argmin(risk))
         ball_j = np.flatnonzero(real[t])
         here = int(np.flatnonzero(ball_j == centre)[0])
         best[t] = centre if risk[j] >= risk[here] else ball_j[j]
+
+
+def _kept(wr: NDArray[np.float64]) -> NDArray[np.int64]:
+    """The one-point search's kept set of the weights ``wr`` (:func:`.remap.local_bayes_search`): with ``heavy =
+    argsort(-wr, kind="stable")`` and ``cum = cumsum(wr[heavy])``, ``sort(heavy[:m + 1])`` for ``m = searchsorted(cum,
+    cum[-1] (1 - share))``, computed without the stable argsort: any sort gives the same sequence of values
+    ``wr[heavy]`` (the weights are finite and >= +0.0), so the same ``cum`` and ``m``; and the first ``m + 1`` in the
+    stable order are every index of a weight above ``v = wr[heavy[m]]`` and then those equal to ``v`` in index order.
+    The same array (tested against the definition)."""
+    vals = np.sort(wr)[::-1]
+    cum = np.cumsum(vals)
+    m = int(np.searchsorted(cum, cum[-1] * (1.0 - SEARCH_SHARE)))
+    v = vals[m]
+    above = wr > v
+    ties = np.flatnonzero(wr == v)[: m + 1 - int(above.sum())]
+    above[ties] = True
+    return np.flatnonzero(above)
 
 
 def _pair_sums(sums: _Sums, z: NDArray[np.int64], r: NDArray[np.int64]) -> NDArray[np.float64]:

@@ -661,7 +661,10 @@ ORBIT_TIE_EPS_POWER = 2.25
 #: points, 2,332 near ties); before, each near tie a one-point search (:data:`ONE_POINT_SECONDS`): 41.3 s at n = 50,
 #: eps = 1.  The constant from the run with the most near ties per data set: n = 5, eps = 0.5, 58,706 near ties of
 #: 64,806 parts, the whole search 18.6 CPU s at load ~18 (planned 20.5 s).
-EXACT_TIE_SECONDS = (2e-4, 4e-8)
+#: Since the kept set is found by a sort of the values (:func:`~dpposterior.lattice.batched._kept`) and the grouped
+#: route keeps its sums across steps, the constant is 1.2e-4 (the n = 10, eps = 0.5 errors: 7.67 CPU s at load ~3.9
+#: against 9.35 before, planned 17.9; benchmarks/plans_fit.json).
+EXACT_TIE_SECONDS = (1.2e-4, 4e-8)
 #: Past ``ORBIT_NEAR_KNEE`` data sets a search (``near`` of :func:`orbit_seconds`), its per-data-set terms
 #: (``ORBIT_PART[1]``, ``EXACT_TIE_SECONDS[1]``, ``ONE_POINT_SECONDS[2]``) grow by ``(near / ORBIT_NEAR_KNEE) ^
 #: ORBIT_NEAR_POWER`` (the searches' arrays leave the caches): fitted to the search's CPU s (``local_search_batch``
@@ -671,9 +674,13 @@ EXACT_TIE_SECONDS = (2e-4, 4e-8)
 #: ~83 s for the whole errors at load ~15); the fit gives 1.34 and 1.70 there, an upper end for a loaded machine.
 #: Since the grouped route writes its loss rows in place (:func:`~dpposterior.lattice.batched._loss_rows`), the n =
 #: 50, eps = 1 errors ran in 52.4 CPU s at load ~5 and 47.5 at load ~1 (63.6 before; plans_fit.json), 0.90-1.00 of
-#: the plan's terms without the growth (52.6 s): kept as the margin of a loaded machine.
+#: the plan's terms without the growth (52.6 s): kept as the margin of a loaded machine.  Since the grouped route keeps
+#: its sums across steps and finds the kept set by a value sort (:func:`~dpposterior.lattice.batched._kept`), the same
+#: errors ran side by side with the code before (CPU s, load ~3.8, benchmarks/average_k4_search_side.json): n = 50,
+#: eps = 1, 54.2 -> 45.1; eps = 2, 5.9 -> 5.4; n = 100, eps = 2, 24.5 -> 22.6; n = 20, eps = 1, 3.3 -> 2.8.  The
+#: growth is now 0.05 (1.09 at 23,426 data sets): the n = 50, eps = 1 plan 56.0 s (43.0 s of search) against 45.1 run.
 ORBIT_NEAR_KNEE = 4000.0
-ORBIT_NEAR_POWER = 0.3
+ORBIT_NEAR_POWER = 0.05
 
 
 #: Copies of the window's points (k int64 each) a plan of the k >= 4 average errors counts (the search by orbits holds
