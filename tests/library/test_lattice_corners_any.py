@@ -257,16 +257,21 @@ def test_the_k4_corner_errors_plan_counts_the_terms_at_the_tables_rows():
     """The errors add the terms at the tables' rows in blocks (never a table of every table point x every offset,
     which at eps = 0.25 was 23 GiB and met the OOM killer in a pipeline job, and at eps = 0.5 refused n = 10 at
     ~12 GiB): eps = 1 at n = 10 fits within 1 GiB and eps = 0.5 within 2 GiB (its solve's measured 676 MiB:
-    mechanisms.lattice.CORNER_ANY_SMALL_EPS); eps = 0.25 is refused in one line by its plan."""
-    a = np.ones(4)
-    for n in (5, 10):  # below eps = 0.5 not planned (n = 5's job peaked at 6.7 GB against 1.0 GB planned)
-        plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", 0.25, objective="worst"), a, n)
-        assert plan.route == "corner remap" and not plan.fits
-    with pytest.raises(SizeError, match="not planned") as err:
-        from dpposterior.limits import admit
+    mechanisms.lattice.CORNER_ANY_SMALL_EPS); at eps = 0.25 the corner errors are not planned (n = 5's job peaked at
+    6.7 GB against 1.0 GB planned), so ``worst`` takes the local Bayes remap's route, refused in one line by its own
+    plan at these n."""
+    from dpposterior.limits import admit
 
-        admit(plan)
-    assert "\n" not in str(err.value)
+    a = np.ones(4)
+    for n in (5, 10):
+        spec = ReleaseSpec.of("lattice", 0.25, objective="worst")
+        corner = LATTICE._corner_plan_any(n, 4, spec, "the corner errors", symmetric=True)
+        assert corner.route == "corner remap" and not corner.fits and "not planned" in corner.refused()
+        plan = LATTICE.plan(Task.ERRORS, spec, a, n)
+        assert plan.route == "batched local search" and not plan.fits
+        with pytest.raises(SizeError, match="batched local search") as err:
+            admit(plan)
+        assert "\n" not in str(err.value)
     for eps, gib in ((0.5, 2), (1.0, 1)):
         plan = LATTICE.plan(Task.ERRORS, ReleaseSpec.of("lattice", eps, objective="worst"), a, 10)
         assert plan.route == "corner remap" and plan.memory_bytes < gib * 2**30 and plan.fits
