@@ -195,6 +195,21 @@ TIES_B = (6.5, 0.75, 11.0)
 #: eps = 0.5, n = 1000, 6,714 of them in 14.0 CPU s, load ~12, 2026-11-29), 2.64 ms at n = 600 before the flat
 #: gather; 1.5x the measured share, so 7,640 fit at n = 1000.
 BAND_FALLBACK_SHARE = 0.08
+#: The k = 3 local errors at a symmetric prior where the search hands its undecided points on one at a time (n past
+#: ``REST_BATCH_MAX_N``) and eps in ``[LOCAL_TIE_MAX_EPSILON, LOCAL_ORBIT_MAX_EPSILON)`` (:func:`orbit_average`): the
+#: search by orbits over the whole window, an undecided orbit searched once where its step margins certify it
+#: (:func:`~dpposterior.lattice.search.orbit_threshold`), planned as ``LOCAL_ORBIT_TABLE`` times the orbit route's
+#: table (:func:`local_error_seconds`, ``orbits``) and ``LOCAL_ORBIT_TIES`` times :func:`local_ties` one-point
+#: searches, each at ``LOCAL_ORBIT_SEARCH`` of a draw's (:func:`local_seconds`).  Measured (CPU s of the search,
+#: Dir(1,1,1), eps = 0.5, n = 1000, 2026-11-30, load ~3.8, the same outputs at all 598,965 window points): before,
+#: the batched part 29.9 s and 9,105 one-point searches 20.5 s (53.0 s in all; planned 118.8, refused); after, 24 s
+#: (its edge rows kept only near the points off R(n): the table's plan 21.2 s) and 1,542 representatives and 4,128
+#: points searched, 6.7 s (1.2 ms each; 5,670 = 0.57 of :func:`local_ties`): 30.5 s in all, peak 1,161 -> 514 MB
+#: (the whole errors: benchmarks/plans_fit.json).
+LOCAL_ORBIT_MAX_EPSILON = 0.75
+LOCAL_ORBIT_TABLE = 1.35
+LOCAL_ORBIT_TIES = 0.6
+LOCAL_ORBIT_SEARCH = 0.04
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
 #: The noise-aware posterior's window column (:meth:`LatticeMechanism.local_posterior`): seconds of the column per
@@ -470,6 +485,24 @@ def local_tie_seconds(n: int, k: int, epsilon: float, batched: bool = True) -> t
         one = FALLBACK_SHARE * local_seconds(k, eps)
     Z = float(_window_size(n, k, _radius(k, eps, LOCAL_ERROR_TOL)))
     return min(1.0, LOCAL_TIE_SHARE / math.sqrt(max(1, int(n)) * eps)) * Z, one
+
+
+def orbit_average(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
+    """Whether the plan of the k = 3 local errors (``average``) is the search by orbits with its undecided orbits
+    certified by one search (:data:`LOCAL_ORBIT_TABLE`, public inputs): k = 3, a ``symmetric`` prior, the undecided
+    points searched one at a time (not :func:`_ties_batched`) and ``LOCAL_TIE_MAX_EPSILON <= eps <
+    LOCAL_ORBIT_MAX_EPSILON``."""
+    eps = float(epsilon)
+    return (int(k) == 3 and bool(symmetric) and not _ties_batched(n, k, eps)
+            and LOCAL_TIE_MAX_EPSILON <= eps < LOCAL_ORBIT_MAX_EPSILON)
+
+
+def orbit_average_seconds(n: int, k: int, epsilon: float) -> tuple[float, float, float]:
+    """``(the batched search by orbits, its one-point searches, the seconds of one)`` of :func:`orbit_average`'s
+    route, from public n, k, eps (:data:`LOCAL_ORBIT_TABLE`, :data:`LOCAL_ORBIT_TIES`, :data:`LOCAL_ORBIT_SEARCH`)."""
+    eps = float(epsilon)
+    table = LOCAL_ORBIT_TABLE * local_error_seconds(n, k, eps, orbits=True)[0]
+    return table, LOCAL_ORBIT_TIES * local_ties(n, k, eps), LOCAL_ORBIT_SEARCH * local_seconds(k, eps)
 
 
 def orbit_route(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
@@ -1456,7 +1489,7 @@ class LatticeMechanism(Mechanism):
         if measure is not None and measure != DEFAULT_DISTANCE:  # the rows' lower ends, under another distance
             return self._window_plan(prior, n, spec, what, rows=True)
         if k == 3 and not self.uses_window(n, k, spec) and not self.uses_corners(n, k, spec):
-            return self._local_plan(n, k, spec, what, ties=True)
+            return self._local_plan(n, k, spec, what, ties=True, symmetric=_symmetric(prior))
         if self.uses_faces(n, k, spec, prior):
             return self._face_plan(n, k, spec, what)
         if self.uses_corners(n, k, spec):
@@ -1598,7 +1631,7 @@ class LatticeMechanism(Mechanism):
         return "use --objective average" if spec.objective == Objective.WORST else "use a smaller n"
 
     def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False,
-                    ties: bool = False, batched_ties: bool = True) -> Plan:
+                    ties: bool = False, batched_ties: bool = True, symmetric: bool = False) -> Plan:
         """The plan of :meth:`local_errors` (k = 3, ``average``): its memory, the batched remap (a solve) and the
         offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's);
         ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`); else with the
@@ -1608,7 +1641,9 @@ class LatticeMechanism(Mechanism):
         by its plan, before the batched remap runs.  The corner route from that eps (small n, or an asymmetric prior)
         does not count them: its near ties were not counted there, and its run still refuses in one line past what
         the limit leaves.  ``batched_ties``: the near ties at the batched search's price where the run hands them to
-        it (:func:`local_tie_seconds`); the corner route keeps the one-point price (an upper end)."""
+        it (:func:`local_tie_seconds`); the corner route keeps the one-point price (an upper end).  ``symmetric``
+        (the local errors alone, a symmetric prior): where :func:`orbit_average`, the search by orbits with its
+        undecided orbits certified by one search (:func:`orbit_average_seconds`)."""
         from ..lattice.search import EDGE, NEAR_TAIL
 
         near = ball_size(k, spec.epsilon, NEAR_TAIL)
@@ -1621,7 +1656,10 @@ class LatticeMechanism(Mechanism):
         memory = 8.0 * (20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
                         + 8 * (n + 1) * near)
         search, total = local_error_seconds(n, k, spec.epsilon, orbits)
-        if not orbits and (ties or spec.epsilon < LOCAL_TIE_MAX_EPSILON):  # the near ties, each a one-point search
+        if not orbits and ties and orbit_average(n, k, spec.epsilon, symmetric):
+            table, count, one = orbit_average_seconds(n, k, spec.epsilon)
+            search = table + count * one
+        elif not orbits and (ties or spec.epsilon < LOCAL_TIE_MAX_EPSILON):  # the near ties, each a one-point search
             count, one = local_tie_seconds(n, k, spec.epsilon, batched_ties)
             search += count * one
             if spec.epsilon < LOCAL_TIE_MAX_EPSILON and _ties_batched(n, k, spec.epsilon):
@@ -1670,7 +1708,8 @@ class LatticeMechanism(Mechanism):
         """Run :meth:`plan_errors`' route: :meth:`local_errors` or the window's upper ends ``E_win(c) + tail``."""
         a = np.asarray(prior, dtype=np.float64)
         if plan.route == "local search":
-            return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+            return _local_errors(tuple(a.tolist()), int(n), spec.epsilon,
+                                 self._max_fallback(int(n), a.size, spec, symmetric=_symmetric(a)))
         if plan.route == "face table":
             return _face_errors(tuple(a.tolist()), int(n), spec.epsilon,
                                 self._batched_fallback(int(n), a.size, spec, True, True))
@@ -1693,15 +1732,19 @@ class LatticeMechanism(Mechanism):
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
     @staticmethod
-    def _max_fallback(n: int, k: int, spec: ReleaseSpec, orbits: bool = False) -> int:
+    def _max_fallback(n: int, k: int, spec: ReleaseSpec, orbits: bool = False, symmetric: bool = False) -> int:
         """The one-point searches the batched local remap may hand its near ties to: what the solve limit leaves after
         the planned search (a plan's seconds count none; their number depends on public n, k, eps only, and the run
         stays within the limit, refusing in one line past it).  ``orbits``: the corner release's route by orbits
         (its search's estimate, and each search at :data:`BAND_FALLBACK_SHARE` where it reads a band table: past the
-        whole Jensen table, n > 511)."""
+        whole Jensen table, n > 511).  ``symmetric``: the local errors at a symmetric prior, where
+        :func:`orbit_average`: what the limit leaves after that route's table, at its price of one search."""
         from ..lattice.remap import JENSEN_TABLE_ENTRIES
         from ..lattice.search import fallback_band
 
+        if not orbits and orbit_average(n, k, spec.epsilon, symmetric):
+            table, _, one = orbit_average_seconds(n, k, spec.epsilon)
+            return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table) / one))
         left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon, orbits)[0]
         if not orbits and spec.epsilon < LOCAL_TIE_MAX_EPSILON:  # the ties as the plan counts each: all it planned
             return max(1, int(left / local_tie_seconds(n, k, spec.epsilon)[1]))
@@ -1757,7 +1800,7 @@ class LatticeMechanism(Mechanism):
                         memory_bytes=corner_bytes(n, k, spec.epsilon, sym))
         return Plan(task=Task.DRAW, route=route, what=what, seconds=sec)
 
-    def check_local_errors(self, n: int, k: int, spec: ReleaseSpec) -> None:
+    def check_local_errors(self, n: int, k: int, spec: ReleaseSpec, symmetric: bool = False) -> None:
         """Refuse (one line, before any work) :meth:`local_errors` over its budgets, from public n, k, eps: the memory
         (``DPPOSTERIOR_MEMORY_GB``), the batched remap (a solve, ``DPPOSTERIOR_MAX_SOLVE_SECONDS``) and the offset sum
         (a translation route's sum, ``DPPOSTERIOR_MAX_PAIRS`` at ``PAIRS_PER_SECOND``, as the sequential clamp's)."""
@@ -1768,7 +1811,7 @@ class LatticeMechanism(Mechanism):
                             "built for k = 3)")
         admit(self._local_plan(n, k, spec, f"the lattice release's exact errors (average) for k={k}, n={n}, "
                                            f"eps={spec.epsilon:g} (the local remap at every point of its window)",
-                                ties=True))
+                                ties=True, symmetric=symmetric))
 
     def local_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a
@@ -1780,8 +1823,9 @@ class LatticeMechanism(Mechanism):
         :func:`~dpposterior.lattice.scale.lattice_errors`; every ``c + w`` lies in the window),
         ``tail = tail_bound(3, eps, W) <= 1e-5``."""
         a = np.asarray(prior, dtype=np.float64)
-        self.check_local_errors(int(n), a.size, spec)
-        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        self.check_local_errors(int(n), a.size, spec, _symmetric(a))
+        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon,
+                             self._max_fallback(int(n), a.size, spec, symmetric=_symmetric(a)))
 
     def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict:
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
