@@ -344,3 +344,46 @@ def test_the_step_margin_is_recorded_without_changing_the_output():
         out = local_bayes_search(np.ones(3), 20, 0.5, np.array(z), gap=gap)
         assert np.array_equal(out, local_bayes_search(np.ones(3), 20, 0.5, np.array(z)))
         assert len(gap) == 1 and 0.0 <= gap[0] < np.inf
+
+
+def test_the_corner_release_and_the_average_search_each_point_once_with_the_same_errors(monkeypatch):
+    """Dir(1,1,1), n = 400, eps = 0.5 (the corner release's errors by orbits, and the average's by orbits with its
+    undecided orbits certified): whichever runs first, the window's points are searched once between them
+    (``_window_outputs``), and each release's errors are the floats it gives alone."""
+    import dpposterior.lattice.search as search
+
+    n, eps, a = 400, 0.5, (1.0, 1.0, 1.0)
+    assert lattice_entry.shared_search(n, 3, eps, True)
+    W = lattice_entry._radius(3, eps, lattice_entry.LOCAL_ERROR_TOL)
+    size = len(window(n, 3, W))
+    fallback = lattice_entry.LATTICE._max_fallback(n, 3, _spec_of("average", eps), symmetric=True)
+    corner_fallback = lattice_entry.LATTICE._max_fallback(n, 3, _spec_of("worst", eps), True)
+
+    def fresh():
+        lattice_entry._WINDOW_SEARCHES.clear()
+        lattice_entry._local_errors.cache_clear()
+        lattice_entry._corner_errors.cache_clear()
+
+    def average():
+        return lattice_entry._local_errors(a, n, eps, fallback)
+
+    def worst():
+        return lattice_entry._corner_errors(a, n, eps, corner_fallback, True)
+
+    fresh()
+    alone = {"average": average().low.copy()}
+    fresh()
+    alone["worst"] = worst().low.copy()
+    real, points = search.local_search_many, []
+    monkeypatch.setattr(search, "local_search_many", lambda *args, **kw: points.append(len(args[3])) or real(*args, **kw))
+    for first, second in ((average, worst), (worst, average)):
+        fresh()
+        points.clear()
+        got = {f.__name__: f().low.copy() for f in (first, second)}
+        assert sum(points) == size  # every window point once (the corner release reads most of them)
+        assert all(np.array_equal(got[k], alone[k]) for k in alone)
+    fresh()
+
+
+def _spec_of(objective, eps):
+    return ReleaseSpec.of("lattice", eps, objective=objective)

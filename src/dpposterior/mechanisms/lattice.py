@@ -207,6 +207,8 @@ BAND_FALLBACK_SHARE = 0.08
 #: points searched, 6.7 s (1.2 ms each; 5,670 = 0.57 of :func:`local_ties`): 30.5 s in all, peak 1,161 -> 514 MB
 #: (the whole errors: benchmarks/plans_fit.json).
 LOCAL_ORBIT_MAX_EPSILON = 0.75
+#: :attr:`~dpposterior.limits.Plan.shared`'s key of that search over the whole window (:func:`_window_search`)
+WINDOW_SEARCH_KEY = "lattice window search"
 LOCAL_ORBIT_TABLE = 1.35
 LOCAL_ORBIT_TIES = 0.6
 LOCAL_ORBIT_SEARCH = 0.04
@@ -958,7 +960,16 @@ def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
     # the local remap only where the release reads it (the table's rows hold most near ties at small eps), known from
     # the table's shape before its solve: a refusal past max_fallback comes before the LP and its fixed rows
-    out = corner_local_outputs(corner_shape(a, n, epsilon, default_depth(epsilon)), W, max_fallback=max_fallback)
+    shape = corner_shape(a, n, epsilon, default_depth(epsilon))
+    if orbits and shared_search(n, len(a), epsilon, True):
+        # the search kept with the average's errors (:func:`_window_outputs`): the same outputs where the release reads
+        # them, project(z) elsewhere, as corner_local_outputs builds them
+        from ..lattice.corners import local_points
+        from ..lattice.noise import window
+
+        out = _window_outputs(a, n, epsilon, local_points(shape, window(n, len(a), W)), max_fallback)
+    else:
+        out = corner_local_outputs(shape, W, max_fallback=max_fallback)
     remap = _corner(a, n, epsilon)
     if orbits:  # the offset sums one data set per rotation class (the same errors, to the sums' rounding)
         return corner_errors(remap, out, W, rotations=True)
@@ -989,16 +1000,54 @@ def _remap(a: tuple, n: int, epsilon: float, objective: str) -> Remap:
     return minimax_remap(setup, r_radius=MINIMAX_R_RADIUS)
 
 
+#: The local search's outputs over the window of the local errors, per public inputs (the last two): ``(searched, out)``
+#: over ``window(n, k, W)`` (:func:`_window_outputs`).
+_WINDOW_SEARCHES: dict = {}
+
+
+def _window_outputs(a: tuple, n: int, epsilon: float, need: NDArray[np.bool_] | None,
+                    max_fallback: int) -> NDArray[np.int64]:
+    """The local search (what a draw computes, :func:`~dpposterior.lattice.search.local_search_many`) at the points
+    ``need`` of ``window(n, k, W)`` (``W`` the radius of :data:`LOCAL_ERROR_TOL`; None: every point), ``project(z)``
+    at the others; the outputs of every point searched before at the same public inputs are kept and read, so the
+    local errors of ``average`` and the corner release's by orbits (:func:`shared_search`) search each point once
+    between them, whichever runs first.  The same outputs either way: the search's output at z does not depend on the
+    other points searched with it.  ``max_fallback``: the points searched now that the search may hand on."""
+    from ..lattice.noise import window
+    from ..lattice.remap import project
+    from ..lattice.search import local_search_many
+
+    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    key = (a, int(n), float(epsilon), W)
+    Z = window(n, len(a), W)
+    if key not in _WINDOW_SEARCHES:
+        while len(_WINDOW_SEARCHES) >= 2:
+            _WINDOW_SEARCHES.pop(next(iter(_WINDOW_SEARCHES)))
+        _WINDOW_SEARCHES[key] = (np.zeros(len(Z), dtype=bool), project(Z, n))
+    searched, out = _WINDOW_SEARCHES[key]
+    need = np.ones(len(Z), dtype=bool) if need is None else np.asarray(need, dtype=bool)
+    todo = np.flatnonzero(need & ~searched)
+    if todo.size:
+        out[todo] = local_search_many(a, n, epsilon, Z[todo], max_fallback=max_fallback)
+        searched[todo] = True
+    return np.where(need[:, None], out, project(Z, n))
+
+
+def shared_search(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
+    """Whether the corner release's errors by orbits (:func:`orbit_route`) and the local errors of ``average``
+    (:func:`orbit_average`) both read :func:`_window_outputs` at these public inputs, so that ``compare`` counts the
+    corner release's search once (:attr:`~dpposterior.limits.Plan.shared`)."""
+    return orbit_route(n, k, epsilon, symmetric) and orbit_average(n, k, epsilon, symmetric)
+
+
 @lru_cache(maxsize=2)
 def _local_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     """:meth:`LatticeMechanism.local_errors` after its checks (cached per public inputs: ``optimal~average`` past its LP
     is the same release)."""
-    from ..lattice.noise import window
-    from ..lattice.search import local_search_many, window_errors
+    from ..lattice.search import window_errors
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
-    out = local_search_many(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
-    return window_errors(a, n, epsilon, out, W)
+    return window_errors(a, n, epsilon, _window_outputs(a, n, epsilon, None, max_fallback), W)
 
 
 @lru_cache(maxsize=2)
@@ -1542,6 +1591,9 @@ class LatticeMechanism(Mechanism):
 
         orbits = orbit_route(n, k, spec.epsilon, symmetric)
         local = self._local_plan(n, k, spec, what, orbits, batched_ties=False)
+        # the search shared with the average's errors (_window_outputs): its part counted once in compare
+        shared = (((WINDOW_SEARCH_KEY, n, k, float(spec.epsilon)), dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]),
+                  ) if orbits and shared_search(n, k, spec.epsilon, symmetric) else ()
         corner = corner_seconds(n, k, spec.epsilon, symmetric)
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum; by orbits one per
@@ -1550,7 +1602,7 @@ class LatticeMechanism(Mechanism):
         if orbits and terms:
             terms = min(terms, terms / 3.0 + ROTATION_NEAR_ROWS * ball_size(k, spec.epsilon, LOCAL_ERROR_TOL))
         edge = EDGE_TERM_SECONDS * terms
-        return replace(local, route="corner remap, by orbits" if orbits else "corner remap",
+        return replace(local, route="corner remap, by orbits" if orbits else "corner remap", shared=shared,
                        seconds=local.seconds + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon, symmetric)),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
@@ -1664,10 +1716,15 @@ class LatticeMechanism(Mechanism):
             search += count * one
             if spec.epsilon < LOCAL_TIE_MAX_EPSILON and _ties_batched(n, k, spec.epsilon):
                 memory += LOCAL_TIE_BATCH_BYTES
+        shared = ()
+        if not orbits and ties and shared_search(n, k, spec.epsilon, symmetric):
+            # the part the corner release's errors by orbits search too (_window_outputs): what their plan counts
+            shared = (((WINDOW_SEARCH_KEY, n, k, float(spec.epsilon)),
+                       min(search, local_error_seconds(n, k, spec.epsilon, True)[0])),)
         return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
                     bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
-                    advice="use a smaller n")
+                    advice="use a smaller n", shared=shared)
 
     def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
         """The plan of the exact errors of ``average`` at k >= 4 where a draw runs the local search (route ``"batched
