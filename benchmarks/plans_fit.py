@@ -33,6 +33,7 @@ CALLS = [
     ("lattice", "worst", 3, 20, 0.25), ("lattice", "average", 3, 100, 1.0), ("lattice", "average", 3, 300, 1.0),
     ("lattice", "average", 3, 50, 0.25), ("lattice", "average", 3, 100, 0.25), ("lattice", "average", 4, 20, 0.5),
     ("geometric", None, 4, 50, 0.5), ("lattice", "average", 3, 300, 0.25),
+    ("lattice", "average", 3, 1000, 0.5), ("lattice", "average", 3, 400, 0.5), ("lattice", "average", 3, 700, 0.6),
 ]
 
 #: the plan of one call, as JSON (a tree's src first on the path)

@@ -295,3 +295,95 @@ def test_the_undecided_points_go_to_the_batched_search_with_the_same_outputs(mon
     assert stats["fallback"] > 0 and seen == [stats["fallback"]]
     monkeypatch.setattr(search, "REST_BATCH_MAX_N", 0)
     assert np.array_equal(local_search_many(prior, n, eps, Z, orbits=False), got)
+
+
+def _undecided_one_at_a_time(monkeypatch):
+    """The route past REST_BATCH_MAX_N (the undecided points searched one at a time), forced at a small n."""
+    import dpposterior.lattice.search as search
+
+    monkeypatch.setattr(search, "REST_BATCH_MAX_N", 0)
+    return search
+
+
+@pytest.mark.parametrize("n, eps, W", [(20, 0.5, 8), (12, 0.5, 10), (40, 0.5, 6)])
+def test_one_search_certifies_an_undecided_orbit(monkeypatch, n, eps, W):
+    """Dir(1,1,1), where the undecided points go one at a time: an undecided representative is searched once and
+    its output moved to its orbit where its step margins certify it (search module docstring, "Orbits, one
+    search"); the outputs are the one-point search's at every window point.  With the margin taken to 0 (a mutant
+    that moves every representative's output to its orbit) a tie of the flat strips next to a face is broken the
+    other way at some point: the margin is what makes it exact."""
+    search = _undecided_one_at_a_time(monkeypatch)
+    Z = window(n, 3, W)
+    stats = {}
+    got = local_search_many((1, 1, 1), n, eps, Z, stats=stats)
+    want = _one_by_one((1, 1, 1), n, eps, Z)
+    assert np.array_equal(got, want)
+    assert stats["orbit_searched"] > 0 and stats["decided"] + stats["fallback"] - stats["orbit_searched"] <= len(Z)
+    monkeypatch.setattr(search, "orbit_threshold", lambda a, n, eps, U: np.zeros(len(U)))
+    assert not np.array_equal(local_search_many((1, 1, 1), n, eps, Z), want)
+
+
+@settings(max_examples=12, deadline=None)
+@given(a=st.sampled_from([0.3, 0.5, 1.0, 2.0, 5.0]), n=st.integers(3, 30), eps=st.sampled_from([0.4, 0.5, 0.7, 1.0]),
+       seed=st.integers(0, 2**31))
+def test_one_search_per_undecided_orbit_is_the_one_point_search_hypothesis(a, n, eps, seed):
+    """The same at any symmetric prior, orbits whole (on R(n), off it, on the mirror lines)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _undecided_one_at_a_time(monkeypatch)
+        Z = window(n, 3, 6)
+        picks = np.random.default_rng(seed).choice(len(Z), min(len(Z), 10), replace=False)
+        Zo = _with_orbits(Z[picks])
+        assert np.array_equal(local_search_many((a, a, a), n, eps, Zo), _one_by_one((a, a, a), n, eps, Zo))
+
+
+def test_the_step_margin_is_recorded_without_changing_the_output():
+    """``local_bayes_search``'s ``gap``: the same output with or without it, and the smallest step margin over its
+    steps, relative to the total weight (0 < gap at a point with a strict minimiser; inf never at k = 3)."""
+    for z in ([5, 7, 8], [-3, 2, 21], [10, 10, 0]):
+        gap: list = []
+        out = local_bayes_search(np.ones(3), 20, 0.5, np.array(z), gap=gap)
+        assert np.array_equal(out, local_bayes_search(np.ones(3), 20, 0.5, np.array(z)))
+        assert len(gap) == 1 and 0.0 <= gap[0] < np.inf
+
+
+def test_the_corner_release_and_the_average_search_each_point_once_with_the_same_errors(monkeypatch):
+    """Dir(1,1,1), n = 400, eps = 0.5 (the corner release's errors by orbits, and the average's by orbits with its
+    undecided orbits certified): whichever runs first, the window's points are searched once between them
+    (``_window_outputs``), and each release's errors are the floats it gives alone."""
+    import dpposterior.lattice.search as search
+
+    n, eps, a = 400, 0.5, (1.0, 1.0, 1.0)
+    assert lattice_entry.shared_search(n, 3, eps, True)
+    W = lattice_entry._radius(3, eps, lattice_entry.LOCAL_ERROR_TOL)
+    size = len(window(n, 3, W))
+    fallback = lattice_entry.LATTICE._max_fallback(n, 3, _spec_of("average", eps), symmetric=True)
+    corner_fallback = lattice_entry.LATTICE._max_fallback(n, 3, _spec_of("worst", eps), True)
+
+    def fresh():
+        lattice_entry._WINDOW_SEARCHES.clear()
+        lattice_entry._local_errors.cache_clear()
+        lattice_entry._corner_errors.cache_clear()
+
+    def average():
+        return lattice_entry._local_errors(a, n, eps, fallback)
+
+    def worst():
+        return lattice_entry._corner_errors(a, n, eps, corner_fallback, True)
+
+    fresh()
+    alone = {"average": average().low.copy()}
+    fresh()
+    alone["worst"] = worst().low.copy()
+    real, points = search.local_search_many, []
+    monkeypatch.setattr(search, "local_search_many", lambda *args, **kw: points.append(len(args[3])) or real(*args, **kw))
+    for first, second in ((average, worst), (worst, average)):
+        fresh()
+        points.clear()
+        got = {f.__name__: f().low.copy() for f in (first, second)}
+        assert sum(points) == size  # every window point once (the corner release reads most of them)
+        assert all(np.array_equal(got[k], alone[k]) for k in alone)
+    fresh()
+
+
+def _spec_of(objective, eps):
+    return ReleaseSpec.of("lattice", eps, objective=objective)

@@ -67,6 +67,11 @@ def test_the_plan_refuses_exactly_where_its_near_ties_are_over_what_the_run_allo
     plan = lattice.plan_errors(ONES, n, spec)
     if plan.route != "local search":
         pytest.skip(f"{plan.route} at n = {n}, eps = {eps}")
+    if L.orbit_average(n, 3, eps, True):  # by orbits, an undecided orbit certified by one search
+        table, ties, _ = L.orbit_average_seconds(n, 3, eps)
+        over = table > 45.0 or ties > lattice._max_fallback(n, 3, spec, symmetric=True)
+        assert bool(plan.refused()) == over
+        return
     search_seconds, _ = L.local_error_seconds(n, 3, eps)
     if search_seconds > 45.0:  # refused on the batched remap alone
         assert plan.refused()
@@ -76,19 +81,22 @@ def test_the_plan_refuses_exactly_where_its_near_ties_are_over_what_the_run_allo
 
 
 def test_n500_eps05_is_refused_by_its_plan_before_it_runs(monkeypatch):
-    """Dir(1,1,1), n = 500, eps = 0.5: the plan (20.9 s without its near ties) was admitted and the run refused after
-    its batched remap; now the plan refuses, and ``compare`` leaves the row out with the plan's reason."""
+    """n = 500, eps = 0.5 at an asymmetric prior (at Dir(1,1,1) the search by orbits is admitted): the plan (20.9 s
+    without its near ties) was admitted and the run refused after its batched remap; now the plan refuses, and
+    ``compare`` leaves the row out with the plan's reason."""
     from dpposterior.mechanisms import MECHANISMS
 
     def never(*args, **kw):
         raise AssertionError("the local errors ran")
 
+    prior = np.array([1.0, 1.0, 1.5])  # asymmetric
     monkeypatch.setattr(search, "local_search_many", never)
-    plan = MECHANISMS["lattice"].plan_errors(ONES, 500, _spec(0.5))
+    assert not MECHANISMS["lattice"].plan_errors(np.ones(3), 500, _spec(0.5)).refused()
+    plan = MECHANISMS["lattice"].plan_errors(prior, 500, _spec(0.5))
     assert plan.route == "local search"
     with pytest.raises(SizeError, match="over the limit"):
         admit(plan)
-    rows = {rp.variant.label: rp for rp in ranking.plan_compare(ONES, 500, 0.5)}
+    rows = {rp.variant.label: rp for rp in ranking.plan_compare(prior, 500, 0.5)}
     average = [label for label in rows if label.endswith("(average)") and rows[label].plan is not None
                and rows[label].plan.route == "local search"]
     assert average and all(rows[label].left_out for label in average)

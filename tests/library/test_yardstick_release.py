@@ -216,3 +216,13 @@ def test_compare_names_the_release_that_started_its_average_bound():
     assert f"started from the errors of {best['release']}" in y.average_bound, y.average_bound
     # at or above what the flows and their exact windows gave here (docs/lattice.md: 0.49431; the LP 0.49749)
     assert 0.494 <= y.average <= 0.49749 + 1e-9 <= best["average_expected_error"]
+
+
+@pytest.mark.parametrize("n,eps,seconds,narrowest", [(300, 0.5, 13.0, 12), (300, 0.6, 13.0, 10), (1000, 1.0, 30.0, 6),
+                                                     (300, 2.0, 13.0, 6), (100, 0.25, 40.0, 16)])
+def test_the_windows_are_at_least_six_over_eps_wide(n, eps, seconds, narrowest):
+    """At small eps narrower windows certify nothing from a release's start (Dir(1,1,1), n = 1000, eps = 0.5: radius
+    6 certified 0.0 with one and two evaluations; n = 300: radius 12 0.2328 where radius 7 with six evaluations lost
+    to the k = 2 bound 0.1090), so the plan's radius is at least 6 / eps (at most RELEASE_MAX_RADIUS), or it refuses."""
+    plan, (radius, steps) = ys.plan_release([1.0, 1.0, 1.0], n, eps, seconds)
+    assert radius >= narrowest or not plan.fits

@@ -593,7 +593,8 @@ def _search_weights(a: NDArray[np.float64], eps: float, z: NDArray[np.int64], Dc
 
 
 def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_radius: int | None = None,
-                       r_radius: int = 1, share: float = SEARCH_SHARE, band: int = 0) -> NDArray[np.int64]:
+                       r_radius: int = 1, share: float = SEARCH_SHARE, band: int = 0,
+                       gap: list | None = None) -> NDArray[np.int64]:
     """The local Bayes remap at one point ``z`` by a search over outputs, for a draw at any n (docs/lattice.md).
 
     Weights ``w(c) = pi(c) e^(-eps d(z, c))`` over the c in R(n) within ``c_radius`` of ``p = project(z)``
@@ -610,6 +611,11 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
     ``|c ball| + (kept c) x |r ball| x steps`` Hellinger look-ups (no gammaln per pair).  ``band`` > 0 reads the
     losses from a table over ``|c_i - r_i| <= band`` built once per (a_i, n) (:func:`_local_hellinger`: the same
     floats, so the same output; for many searches at one n).
+
+    ``gap``: a list, which the search sets to ``[its smallest step margin relative to the total weight]``: over its
+    steps, ``min_{r != r*} (risk(r) - risk(r*)) / sum_C w`` (``r*`` the step's argmin; inf where the ball holds one
+    output).  Only recorded, never read: the output is the same floats with or without it (the orbit certificate of
+    :func:`.search.local_search_many` reads it).
     """
     a, k, n, eps, z, Dc, p = _local_inputs(prior, n, epsilon, z, c_radius)
     cs, lw = _search_weights(a, eps, z, Dc, p)
@@ -628,6 +634,10 @@ def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c
         b = band if band > 0 and Dc + 1 + int(np.abs(centre - p).max()) <= band else 0
         risk = w @ _local_hellinger(a, cs, rs, n, b)
         j = int(np.argmin(risk))
+        if gap is not None:
+            others = np.delete(risk, j)
+            step = float(others.min() - risk[j]) / float(cum[-1]) if others.size else math.inf
+            gap[:] = [min(gap[0], step) if gap else step]
         here = int(np.flatnonzero(np.all(rs == centre[None, :], axis=1))[0])
         if risk[j] >= risk[here]:  # the centre is a minimiser of the ball
             return centre

@@ -50,6 +50,19 @@ mirror line) has an output fixed by it.  :func:`local_search_many` therefore sea
 ``u = s^-1 z`` per orbit (:func:`canonical_order`) and returns ``s`` of u's output (the search at ``s z`` starts
 from ``s project(z)`` and weighs ``C``'s images alike); a representative not decided
 hands every z of its orbit to the one-point search at that z (ties there are broken by order, not by symmetry).
+Orbits, one search (where the undecided points go to the one-point search one at a time, :func:`_rest_batched`
+false).  A representative ``u`` the bounds leave undecided is searched once by :func:`.remap.local_bayes_search`
+itself, which records its smallest step margin ``g = min over steps, r != r* of (S_u(r) - S_u(r*)) / T_u`` (its own
+risks over its kept set, ``T_u`` its total).  Each computed ``S_u(r)`` lies in ``[S(r) - (share + mu) T, S(r) + mu
+T]`` (``S`` the exact sum over the whole of ``C``: the search leaves out weight at most ``share T``, each loss in
+[0, 1], and rounds within ``mu T``), and at ``s u`` the search's ``S_{su}(s r)`` lies in the same interval around
+``S(s u, s r) = S(r)``, whatever set it keeps.  So where ``g > 2 (share + mu)`` (:func:`orbit_threshold`) every step
+at ``s u`` has the image ``s r*`` as its strict minimiser over the image ball (the outputs of R(n) within 1 of the
+image centre), and the search at ``s u`` takes the image of every step of the search at ``u``: it returns ``s`` of
+u's output at every point of the orbit, with no tie to break.  Where ``g`` is smaller (the exact ties of a uniform
+prior's flat strips next to a face) the other points of the orbit are each searched.  The output at ``u`` is the
+search's own either way.
+
 Off R(n) the same holds wherever ``project(s z) = s project(z)`` (checked at each z: ``project`` breaks ties among
 equal counts by index), the others are searched each.  The table ``G Kmat`` and the correlations are
 computed only at the outputs and points the representatives read (within 2 of them; the box of their grid plus
@@ -72,6 +85,7 @@ from .. import validate as _validate
 from ..distances.hellinger import hellinger_from_log_bc, lgamma_jensen_gap
 from ..errors import InputError
 from ..models import candidates
+from . import remap as _remap
 from .noise import pair_distance, radius_for, tail_bound, window
 from .remap import FLOAT_MARGIN, SEARCH_SHARE, SEARCH_STEPS, _ball, _Fallback, project
 
@@ -205,7 +219,7 @@ def _search_undecided(a, n, eps, Z, out, done, max_fallback, stats, searched: in
     rest = np.flatnonzero(~done)
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback), fallback_band(n, eps))
     fb.refuse_past(rest.size)
-    if rest.size and n <= REST_BATCH_MAX_N and batch_tables_fit(a.size, n, eps):
+    if rest.size and _rest_batched(a, n, eps):
         from .batched import local_search_batch
 
         out[rest] = local_search_batch(a, n, eps, Z[rest])
@@ -249,7 +263,60 @@ def _orbit_search(a, n, eps, Z, rho, max_fallback, stats) -> NDArray[np.int64]:
     done[inside] = doneq[:len(U)][inv]
     out[outside] = outq[len(U):]
     done[outside] = doneq[len(U):]
-    return _search_undecided(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Zq))
+    certified = 0
+    if not _rest_batched(a, n, eps):  # an undecided representative: one search, certified for its orbit
+        reps = np.flatnonzero(~doneq[:len(U)])
+        limit = len(Z) if max_fallback is None else int(max_fallback)
+        _Fallback(limit).refuse_past(reps.size)
+        ok = np.zeros(len(U), dtype=bool)
+        outu = np.empty_like(U)
+        threshold = orbit_threshold(a, n, eps, U[reps])
+        band = fallback_band(n, eps)
+        for j, t in zip(reps.tolist(), threshold.tolist()):
+            gap: list = []
+            outu[j] = _remap.local_bayes_search(a, n, eps, U[j], band=band, gap=gap)
+            ok[j] = bool(gap) and gap[0] > t
+        certified = int(reps.size)
+        # a certified representative's whole orbit (moved by each point's permutation)
+        sel = ok[inv]
+        mapped = np.empty((int(sel.sum()), Z.shape[1]), dtype=np.int64)
+        np.put_along_axis(mapped, perm[sel], outu[inv[sel]], axis=1)
+        out[inside[sel]] = mapped
+        done[inside[sel]] = True
+        # and every representative not certified at the point itself (its search there is the one-point search's
+        # output, as it is: on a mirror line its permutation may be a swap that fixes the point, not its output)
+        searched = np.zeros(len(U), dtype=bool)
+        searched[reps] = True
+        own = ~ok[inv] & searched[inv] & np.all(Z[inside] == U[inv], axis=1)
+        out[inside[own]] = outu[inv[own]]
+        done[inside[own]] = True
+        if max_fallback is not None:
+            max_fallback = max(0, int(max_fallback) - certified)
+    out = _search_undecided(a, n, eps, Z, out, done, max_fallback, stats, searched=len(Zq))
+    if stats is not None:
+        stats.update(fallback=stats["fallback"] + certified, orbit_searched=certified)
+    return out
+
+
+def orbit_threshold(a: NDArray[np.float64], n: int, eps: float, U: NDArray[np.int64]) -> NDArray[np.float64]:
+    """The smallest relative step margin (:func:`.remap.local_bayes_search`'s ``gap``) at each representative ``u``
+    of ``U`` that certifies its output for its whole orbit (module docstring, "Orbits, one search"):
+    ``2 (SEARCH_SHARE + mu)``, ``mu = FLOAT_MARGIN + 16 Lambda 2^-53`` with ``Lambda = 2 k max_i max_v |ln Gamma(a_i
+    + v) - ln Gamma(v + 1)| + eps (Dc + d(u, project(u)))`` (``v`` in ``0..n``), an upper end of the magnitudes of the
+    terms of the search's log-weights."""
+    k = a.size
+    Dc = radius_for(k, eps, 1e-12)
+    x = np.arange(n + 1, dtype=np.float64)
+    f = max(float(np.abs(gammaln(a[i] + x) - gammaln(x + 1.0)).max()) for i in range(k))
+    depth = pair_distance(U, project(U, n)).astype(np.float64)
+    magnitude = 2.0 * k * f + eps * (Dc + depth)
+    return 2.0 * (SEARCH_SHARE + FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53)
+
+
+def _rest_batched(a: NDArray[np.float64], n: int, eps: float) -> bool:
+    """Whether :func:`_search_undecided` hands the undecided points to :func:`.batched.local_search_batch` (public
+    n, k, eps: n at most :data:`REST_BATCH_MAX_N` and its tables fit), else to the one-point search one at a time."""
+    return n <= REST_BATCH_MAX_N and batch_tables_fit(a.size, n, eps)
 
 
 def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], rho: int | None,
@@ -318,6 +385,9 @@ def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     J2R = np.ascontiguousarray(bands[2][::-1].T)  # [v_3 + rho, n - r_3]
     # the G rows of outputs near the boundary (a count at most EDGE), for the z outside R(n)
     edge_r = np.flatnonzero(R.min(axis=1) <= EDGE)
+    if restrict:  # only those within reach of a point off R(n): every output its search reads lies within Dc - rho + 1
+        # of its projection (farther ones are undecided, read or not), and a row not kept is NaN there (undecided)
+        edge_r = edge_r[_near_projections(R[edge_r], P[np.any(Z < 0, axis=1)], n, Dc - rho + 1)]
     edge_pos = np.full(n1 * n1, -1, dtype=np.int64)
     edge_pos[Rg[edge_r]] = np.arange(edge_r.size)
     G_edge = np.zeros((edge_r.size, len(near)))
@@ -470,6 +540,19 @@ def _search_decided(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         cen = rs[m[move], best[move]]
         active = active[move]
     return out, result > 0
+
+
+def _near_projections(rows: NDArray[np.int64], P: NDArray[np.int64], n: int, reach: int) -> NDArray[np.bool_]:
+    """Whether each of ``rows`` (points of R(n), k = 3) lies within ``reach`` of one of the points ``P`` of R(n)."""
+    if not len(P) or not len(rows):
+        return np.zeros(len(rows), dtype=bool)
+    P = np.unique(P, axis=0)
+    mark = np.zeros((n + 1) * (n + 1), dtype=bool)
+    for u in _ball(3, reach):
+        y = P + u[None, :]
+        y = y[np.all(y >= 0, axis=1)]
+        mark[_grid_rank(y, n)] = True
+    return mark[_grid_rank(rows, n)]
 
 
 def _correlate_at(pi: NDArray[np.float64], kernel: NDArray[np.float64], pts: NDArray[np.int64], Dc: int

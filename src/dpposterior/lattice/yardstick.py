@@ -1142,6 +1142,11 @@ RELEASE_ONE = RELEASE_SCALES[:1]
 #: the fewest, else none.
 RELEASE_MAX_RADIUS = 16
 RELEASE_MIN_RADIUS = 6
+#: ... and at small eps at least ``RELEASE_EPS_RADIUS / eps`` (at most RELEASE_MAX_RADIUS): narrower windows certify
+#: nothing there.  Dir(1,1,1), eps = 0.5, from the lattice release's errors: n = 300, radius 12, one evaluation at 0.94
+#: 0.2328 (the release 1.070 of it) where ``compare`` ran radius 7 with 6 evaluations and printed the k = 2 bound
+#: 0.1090 (2.285); n = 1000, radius 6, one and two evaluations 0.0, radius 8, two 0.0107 (the k = 2 bound 0.0632).
+RELEASE_EPS_RADIUS = 6.0
 RELEASE_GOOD_STEPS = 6
 RELEASE_MAX_STEPS = COLUMN_STEPS
 #: Seconds of one column LP of :func:`release_bound` (primal simplex): ``RELEASE_SECONDS_BASE +
@@ -1186,7 +1191,8 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
 def plan_release(prior: ArrayLike, n: int, epsilon: float,
                  seconds: float = COLUMN_SECONDS) -> tuple[Plan, tuple[int, int]]:
     """The plan of :func:`release_bound` (average) and its ``(radius, steps)``: the widest window radius (at most
-    :data:`RELEASE_MAX_RADIUS` and n, at least :data:`RELEASE_MIN_RADIUS`) whose set-up and
+    :data:`RELEASE_MAX_RADIUS` and n, at least :data:`RELEASE_MIN_RADIUS` and :data:`RELEASE_EPS_RADIUS` / eps) whose
+    set-up and
     :data:`RELEASE_GOOD_STEPS` evaluations fit ``seconds`` (one column LP per orbit of outputs per evaluation,
     :func:`orbit_count`; :data:`RELEASE_SECONDS_PER_NODE`, the set-up as :func:`plan_flow`'s for the solved outputs
     only), with
@@ -1199,7 +1205,8 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     orbits = orbit_count(prior, n)
     fewest = len(RELEASE_SCALES)
     options = []
-    for radius in range(min(RELEASE_MAX_RADIUS, n), min(RELEASE_MIN_RADIUS, n) - 1, -1):
+    narrowest = min(RELEASE_MAX_RADIUS, max(RELEASE_MIN_RADIUS, math.ceil(RELEASE_EPS_RADIUS / epsilon)))
+    for radius in range(min(RELEASE_MAX_RADIUS, n), min(narrowest, n) - 1, -1):
         offsets = offset_count(k, radius)
         setup = FLOW_SETUP_PER_ENTRY * orbits * offsets * k
         per = orbits * (RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets)

@@ -195,6 +195,23 @@ TIES_B = (6.5, 0.75, 11.0)
 #: eps = 0.5, n = 1000, 6,714 of them in 14.0 CPU s, load ~12, 2026-11-29), 2.64 ms at n = 600 before the flat
 #: gather; 1.5x the measured share, so 7,640 fit at n = 1000.
 BAND_FALLBACK_SHARE = 0.08
+#: The k = 3 local errors at a symmetric prior where the search hands its undecided points on one at a time (n past
+#: ``REST_BATCH_MAX_N``) and eps in ``[LOCAL_TIE_MAX_EPSILON, LOCAL_ORBIT_MAX_EPSILON)`` (:func:`orbit_average`): the
+#: search by orbits over the whole window, an undecided orbit searched once where its step margins certify it
+#: (:func:`~dpposterior.lattice.search.orbit_threshold`), planned as ``LOCAL_ORBIT_TABLE`` times the orbit route's
+#: table (:func:`local_error_seconds`, ``orbits``) and ``LOCAL_ORBIT_TIES`` times :func:`local_ties` one-point
+#: searches, each at ``LOCAL_ORBIT_SEARCH`` of a draw's (:func:`local_seconds`).  Measured (CPU s of the search,
+#: Dir(1,1,1), eps = 0.5, n = 1000, 2026-11-30, load ~3.8, the same outputs at all 598,965 window points): before,
+#: the batched part 29.9 s and 9,105 one-point searches 20.5 s (53.0 s in all; planned 118.8, refused); after, 24 s
+#: (its edge rows kept only near the points off R(n): the table's plan 21.2 s) and 1,542 representatives and 4,128
+#: points searched, 6.7 s (1.2 ms each; 5,670 = 0.57 of :func:`local_ties`): 30.5 s in all, peak 1,161 -> 514 MB
+#: (the whole errors: benchmarks/plans_fit.json).
+LOCAL_ORBIT_MAX_EPSILON = 0.75
+#: :attr:`~dpposterior.limits.Plan.shared`'s key of that search over the whole window (:func:`_window_search`)
+WINDOW_SEARCH_KEY = "lattice window search"
+LOCAL_ORBIT_TABLE = 1.35
+LOCAL_ORBIT_TIES = 0.6
+LOCAL_ORBIT_SEARCH = 0.04
 #: The bracket of those errors: the kernel's mass left out of the offset sum (as the other translation routes).
 LOCAL_ERROR_TOL = 1e-5
 #: The noise-aware posterior's window column (:meth:`LatticeMechanism.local_posterior`): seconds of the column per
@@ -470,6 +487,24 @@ def local_tie_seconds(n: int, k: int, epsilon: float, batched: bool = True) -> t
         one = FALLBACK_SHARE * local_seconds(k, eps)
     Z = float(_window_size(n, k, _radius(k, eps, LOCAL_ERROR_TOL)))
     return min(1.0, LOCAL_TIE_SHARE / math.sqrt(max(1, int(n)) * eps)) * Z, one
+
+
+def orbit_average(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
+    """Whether the plan of the k = 3 local errors (``average``) is the search by orbits with its undecided orbits
+    certified by one search (:data:`LOCAL_ORBIT_TABLE`, public inputs): k = 3, a ``symmetric`` prior, the undecided
+    points searched one at a time (not :func:`_ties_batched`) and ``LOCAL_TIE_MAX_EPSILON <= eps <
+    LOCAL_ORBIT_MAX_EPSILON``."""
+    eps = float(epsilon)
+    return (int(k) == 3 and bool(symmetric) and not _ties_batched(n, k, eps)
+            and LOCAL_TIE_MAX_EPSILON <= eps < LOCAL_ORBIT_MAX_EPSILON)
+
+
+def orbit_average_seconds(n: int, k: int, epsilon: float) -> tuple[float, float, float]:
+    """``(the batched search by orbits, its one-point searches, the seconds of one)`` of :func:`orbit_average`'s
+    route, from public n, k, eps (:data:`LOCAL_ORBIT_TABLE`, :data:`LOCAL_ORBIT_TIES`, :data:`LOCAL_ORBIT_SEARCH`)."""
+    eps = float(epsilon)
+    table = LOCAL_ORBIT_TABLE * local_error_seconds(n, k, eps, orbits=True)[0]
+    return table, LOCAL_ORBIT_TIES * local_ties(n, k, eps), LOCAL_ORBIT_SEARCH * local_seconds(k, eps)
 
 
 def orbit_route(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
@@ -981,7 +1016,16 @@ def _corner_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
     # the local remap only where the release reads it (the table's rows hold most near ties at small eps), known from
     # the table's shape before its solve: a refusal past max_fallback comes before the LP and its fixed rows
-    out = corner_local_outputs(corner_shape(a, n, epsilon, default_depth(epsilon)), W, max_fallback=max_fallback)
+    shape = corner_shape(a, n, epsilon, default_depth(epsilon))
+    if orbits and shared_search(n, len(a), epsilon, True):
+        # the search kept with the average's errors (:func:`_window_outputs`): the same outputs where the release reads
+        # them, project(z) elsewhere, as corner_local_outputs builds them
+        from ..lattice.corners import local_points
+        from ..lattice.noise import window
+
+        out = _window_outputs(a, n, epsilon, local_points(shape, window(n, len(a), W)), max_fallback)
+    else:
+        out = corner_local_outputs(shape, W, max_fallback=max_fallback)
     remap = _corner(a, n, epsilon)
     if orbits:  # the offset sums one data set per rotation class (the same errors, to the sums' rounding)
         return corner_errors(remap, out, W, rotations=True)
@@ -1014,16 +1058,54 @@ def _remap(a: tuple, n: int, epsilon: float, objective: str) -> Remap:
     return minimax_remap(setup, r_radius=MINIMAX_R_RADIUS)
 
 
+#: The local search's outputs over the window of the local errors, per public inputs (the last two): ``(searched, out)``
+#: over ``window(n, k, W)`` (:func:`_window_outputs`).
+_WINDOW_SEARCHES: dict = {}
+
+
+def _window_outputs(a: tuple, n: int, epsilon: float, need: NDArray[np.bool_] | None,
+                    max_fallback: int) -> NDArray[np.int64]:
+    """The local search (what a draw computes, :func:`~dpposterior.lattice.search.local_search_many`) at the points
+    ``need`` of ``window(n, k, W)`` (``W`` the radius of :data:`LOCAL_ERROR_TOL`; None: every point), ``project(z)``
+    at the others; the outputs of every point searched before at the same public inputs are kept and read, so the
+    local errors of ``average`` and the corner release's by orbits (:func:`shared_search`) search each point once
+    between them, whichever runs first.  The same outputs either way: the search's output at z does not depend on the
+    other points searched with it.  ``max_fallback``: the points searched now that the search may hand on."""
+    from ..lattice.noise import window
+    from ..lattice.remap import project
+    from ..lattice.search import local_search_many
+
+    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    key = (a, int(n), float(epsilon), W)
+    Z = window(n, len(a), W)
+    if key not in _WINDOW_SEARCHES:
+        while len(_WINDOW_SEARCHES) >= 2:
+            _WINDOW_SEARCHES.pop(next(iter(_WINDOW_SEARCHES)))
+        _WINDOW_SEARCHES[key] = (np.zeros(len(Z), dtype=bool), project(Z, n))
+    searched, out = _WINDOW_SEARCHES[key]
+    need = np.ones(len(Z), dtype=bool) if need is None else np.asarray(need, dtype=bool)
+    todo = np.flatnonzero(need & ~searched)
+    if todo.size:
+        out[todo] = local_search_many(a, n, epsilon, Z[todo], max_fallback=max_fallback)
+        searched[todo] = True
+    return np.where(need[:, None], out, project(Z, n))
+
+
+def shared_search(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
+    """Whether the corner release's errors by orbits (:func:`orbit_route`) and the local errors of ``average``
+    (:func:`orbit_average`) both read :func:`_window_outputs` at these public inputs, so that ``compare`` counts the
+    corner release's search once (:attr:`~dpposterior.limits.Plan.shared`)."""
+    return orbit_route(n, k, epsilon, symmetric) and orbit_average(n, k, epsilon, symmetric)
+
+
 @lru_cache(maxsize=2)
 def _local_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
     """:meth:`LatticeMechanism.local_errors` after its checks (cached per public inputs: ``optimal~average`` past its LP
     is the same release)."""
-    from ..lattice.noise import window
-    from ..lattice.search import local_search_many, window_errors
+    from ..lattice.search import window_errors
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
-    out = local_search_many(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback)
-    return window_errors(a, n, epsilon, out, W)
+    return window_errors(a, n, epsilon, _window_outputs(a, n, epsilon, None, max_fallback), W)
 
 
 @lru_cache(maxsize=2)
@@ -1528,7 +1610,7 @@ class LatticeMechanism(Mechanism):
         if measure is not None and measure != DEFAULT_DISTANCE:  # the rows' lower ends, under another distance
             return self._window_plan(prior, n, spec, what, rows=True)
         if k == 3 and not self.uses_window(n, k, spec) and not self.uses_corners(n, k, spec):
-            return self._local_plan(n, k, spec, what, ties=True)
+            return self._local_plan(n, k, spec, what, ties=True, symmetric=_symmetric(prior))
         if self.uses_faces(n, k, spec, prior):
             return self._face_plan(n, k, spec, what)
         if self.uses_corners(n, k, spec):
@@ -1581,6 +1663,9 @@ class LatticeMechanism(Mechanism):
 
         orbits = orbit_route(n, k, spec.epsilon, symmetric)
         local = self._local_plan(n, k, spec, what, orbits, batched_ties=False)
+        # the search shared with the average's errors (_window_outputs): its part counted once in compare
+        shared = (((WINDOW_SEARCH_KEY, n, k, float(spec.epsilon)), dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]),
+                  ) if orbits and shared_search(n, k, spec.epsilon, symmetric) else ()
         corner = corner_seconds(n, k, spec.epsilon, symmetric)
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum; by orbits one per
@@ -1589,7 +1674,7 @@ class LatticeMechanism(Mechanism):
         if orbits and terms:
             terms = min(terms, terms / 3.0 + ROTATION_NEAR_ROWS * ball_size(k, spec.epsilon, LOCAL_ERROR_TOL))
         edge = EDGE_TERM_SECONDS * terms
-        return replace(local, route="corner remap, by orbits" if orbits else "corner remap",
+        return replace(local, route="corner remap, by orbits" if orbits else "corner remap", shared=shared,
                        seconds=local.seconds + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon, symmetric)),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
@@ -1676,7 +1761,7 @@ class LatticeMechanism(Mechanism):
         return "use --objective average" if spec.objective == Objective.WORST else "use a smaller n"
 
     def _local_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, orbits: bool = False,
-                    ties: bool = False, batched_ties: bool = True) -> Plan:
+                    ties: bool = False, batched_ties: bool = True, symmetric: bool = False) -> Plan:
         """The plan of :meth:`local_errors` (k = 3, ``average``): its memory, the batched remap (a solve) and the
         offset sum (a translation route's sum, counted against ``DPPOSTERIOR_MAX_PAIRS`` as the sequential clamp's);
         ``orbits``: as the corner release's route by orbits computes them (:func:`local_error_seconds`); else with the
@@ -1686,7 +1771,9 @@ class LatticeMechanism(Mechanism):
         by its plan, before the batched remap runs.  The corner route from that eps (small n, or an asymmetric prior)
         does not count them: its near ties were not counted there, and its run still refuses in one line past what
         the limit leaves.  ``batched_ties``: the near ties at the batched search's price where the run hands them to
-        it (:func:`local_tie_seconds`); the corner route keeps the one-point price (an upper end)."""
+        it (:func:`local_tie_seconds`); the corner route keeps the one-point price (an upper end).  ``symmetric``
+        (the local errors alone, a symmetric prior): where :func:`orbit_average`, the search by orbits with its
+        undecided orbits certified by one search (:func:`orbit_average_seconds`)."""
         from ..lattice.search import EDGE, NEAR_TAIL
 
         near = ball_size(k, spec.epsilon, NEAR_TAIL)
@@ -1699,15 +1786,23 @@ class LatticeMechanism(Mechanism):
         memory = 8.0 * (20 * rows + 6 * (EDGE + 1) * (n + 1) * near + 60 * Z + 16 * (n + 1 + 2 * Dc) ** 2
                         + 8 * (n + 1) * near)
         search, total = local_error_seconds(n, k, spec.epsilon, orbits)
-        if not orbits and (ties or spec.epsilon < LOCAL_TIE_MAX_EPSILON):  # the near ties, each a one-point search
+        if not orbits and ties and orbit_average(n, k, spec.epsilon, symmetric):
+            table, count, one = orbit_average_seconds(n, k, spec.epsilon)
+            search = table + count * one
+        elif not orbits and (ties or spec.epsilon < LOCAL_TIE_MAX_EPSILON):  # the near ties, each a one-point search
             count, one = local_tie_seconds(n, k, spec.epsilon, batched_ties)
             search += count * one
             if spec.epsilon < LOCAL_TIE_MAX_EPSILON and _ties_batched(n, k, spec.epsilon):
                 memory += LOCAL_TIE_BATCH_BYTES
+        shared = ()
+        if not orbits and ties and shared_search(n, k, spec.epsilon, symmetric):
+            # the part the corner release's errors by orbits search too (_window_outputs): what their plan counts
+            shared = (((WINDOW_SEARCH_KEY, n, k, float(spec.epsilon)),
+                       min(search, local_error_seconds(n, k, spec.epsilon, True)[0])),)
         return Plan(task=Task.ERRORS, route="local search", what=what, seconds=search + total, memory_bytes=memory,
                     bracket=LOCAL_ERROR_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
-                    advice="use a smaller n")
+                    advice="use a smaller n", shared=shared)
 
     def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
         """The plan of the exact errors of ``average`` at k >= 4 where a draw runs the local search (route ``"batched
@@ -1748,7 +1843,8 @@ class LatticeMechanism(Mechanism):
         """Run :meth:`plan_errors`' route: :meth:`local_errors` or the window's upper ends ``E_win(c) + tail``."""
         a = np.asarray(prior, dtype=np.float64)
         if plan.route == "local search":
-            return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+            return _local_errors(tuple(a.tolist()), int(n), spec.epsilon,
+                                 self._max_fallback(int(n), a.size, spec, symmetric=_symmetric(a)))
         if plan.route == "face table":
             return _face_errors(tuple(a.tolist()), int(n), spec.epsilon,
                                 self._batched_fallback(int(n), a.size, spec, True, True))
@@ -1772,15 +1868,19 @@ class LatticeMechanism(Mechanism):
         return _setup(tuple(a.tolist()), int(n), spec.epsilon).errors(remap).high
 
     @staticmethod
-    def _max_fallback(n: int, k: int, spec: ReleaseSpec, orbits: bool = False) -> int:
+    def _max_fallback(n: int, k: int, spec: ReleaseSpec, orbits: bool = False, symmetric: bool = False) -> int:
         """The one-point searches the batched local remap may hand its near ties to: what the solve limit leaves after
         the planned search (a plan's seconds count none; their number depends on public n, k, eps only, and the run
         stays within the limit, refusing in one line past it).  ``orbits``: the corner release's route by orbits
         (its search's estimate, and each search at :data:`BAND_FALLBACK_SHARE` where it reads a band table: past the
-        whole Jensen table, n > 511)."""
+        whole Jensen table, n > 511).  ``symmetric``: the local errors at a symmetric prior, where
+        :func:`orbit_average`: what the limit leaves after that route's table, at its price of one search."""
         from ..lattice.remap import JENSEN_TABLE_ENTRIES
         from ..lattice.search import fallback_band
 
+        if not orbits and orbit_average(n, k, spec.epsilon, symmetric):
+            table, _, one = orbit_average_seconds(n, k, spec.epsilon)
+            return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - table) / one))
         left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon, orbits)[0]
         if not orbits and spec.epsilon < LOCAL_TIE_MAX_EPSILON:  # the ties as the plan counts each: all it planned
             return max(1, int(left / local_tie_seconds(n, k, spec.epsilon)[1]))
@@ -1848,7 +1948,7 @@ class LatticeMechanism(Mechanism):
                         memory_bytes=corner_bytes(n, k, spec.epsilon, sym))
         return Plan(task=Task.DRAW, route=route, what=what, seconds=sec)
 
-    def check_local_errors(self, n: int, k: int, spec: ReleaseSpec) -> None:
+    def check_local_errors(self, n: int, k: int, spec: ReleaseSpec, symmetric: bool = False) -> None:
         """Refuse (one line, before any work) :meth:`local_errors` over its budgets, from public n, k, eps: the memory
         (``DPPOSTERIOR_MEMORY_GB``), the batched remap (a solve, ``DPPOSTERIOR_MAX_SOLVE_SECONDS``) and the offset sum
         (a translation route's sum, ``DPPOSTERIOR_MAX_PAIRS`` at ``PAIRS_PER_SECOND``, as the sequential clamp's)."""
@@ -1859,7 +1959,7 @@ class LatticeMechanism(Mechanism):
                             "built for k = 3)")
         admit(self._local_plan(n, k, spec, f"the lattice release's exact errors (average) for k={k}, n={n}, "
                                            f"eps={spec.epsilon:g} (the local remap at every point of its window)",
-                                ties=True))
+                                ties=True, symmetric=symmetric))
 
     def local_errors(self, prior, n: int, spec: ReleaseSpec):
         """``E(c)`` of ``lattice~average`` where its draws run the local search (k = 3), for every c of R(n), as a
@@ -1871,8 +1971,9 @@ class LatticeMechanism(Mechanism):
         :func:`~dpposterior.lattice.scale.lattice_errors`; every ``c + w`` lies in the window),
         ``tail = tail_bound(3, eps, W) <= 1e-5``."""
         a = np.asarray(prior, dtype=np.float64)
-        self.check_local_errors(int(n), a.size, spec)
-        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon, self._max_fallback(int(n), a.size, spec))
+        self.check_local_errors(int(n), a.size, spec, _symmetric(a))
+        return _local_errors(tuple(a.tolist()), int(n), spec.epsilon,
+                             self._max_fallback(int(n), a.size, spec, symmetric=_symmetric(a)))
 
     def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict:
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
