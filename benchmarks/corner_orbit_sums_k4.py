@@ -15,11 +15,12 @@ import argparse
 import datetime
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from corner_plans_k4 import run as run_child  # noqa: E402  (one child runner for both scripts)
 
 CHILD = r"""
 import json, resource, sys, time
@@ -68,12 +69,7 @@ print(json.dumps(out))
 
 
 def run(what: str, n: int, eps: float, src: Path) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(src))
-    out = subprocess.run([sys.executable, "-c", CHILD, what, str(n), str(eps)], env=env, capture_output=True,
-                         text=True)
-    if out.returncode:
-        return {"error": (out.stderr.strip().splitlines() or ["?"])[-1]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_child(what, n, eps, src, CHILD)
 
 
 def main() -> None:

@@ -52,9 +52,11 @@ print(json.dumps(planned))
 """
 
 
-def run(what: str, n: int, eps: float) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    out = subprocess.run([sys.executable, "-c", CHILD, what, str(n), str(eps)], env=env, capture_output=True,
+def run(what: str, n: int, eps: float, src: Path = ROOT / "src", child: str = CHILD) -> dict:
+    """``child`` (this file's :data:`CHILD` unless given) in its own process with the tree at ``src``: its last line's
+    JSON, or the last line of its error."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    out = subprocess.run([sys.executable, "-c", child, what, str(n), str(eps)], env=env, capture_output=True,
                          text=True)
     if out.returncode:
         return {"error": (out.stderr.strip().splitlines() or ["?"])[-1]}

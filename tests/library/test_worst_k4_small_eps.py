@@ -19,24 +19,15 @@ import sys
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from dpposterior import mechanisms as M
 from dpposterior.errors import SizeError
 from dpposterior.mechanisms import lattice as L
 from dpposterior.mechanisms.spec import ReleaseSpec
 
+from .test_worst_past_the_corner_plan import _chisquare, _default_limits, _spec  # noqa: F401 (the autouse fixture: k = 3's)
+
 ONES = np.ones(4)
-
-
-@pytest.fixture(autouse=True)
-def _default_limits(monkeypatch):
-    for name in ("DPPOSTERIOR_MAX_SOLVE_SECONDS", "DPPOSTERIOR_MEMORY_GB"):
-        monkeypatch.delenv(name, raising=False)
-
-
-def _spec(eps, objective="worst"):
-    return ReleaseSpec.of("lattice", eps, objective=objective)
 
 
 @pytest.mark.parametrize("eps", [0.25, 0.3, 0.45, 0.5, 1.0])
@@ -97,19 +88,6 @@ def _lattice(W: int) -> tuple[np.ndarray, np.ndarray]:
     d = np.abs(w).sum(axis=1) // 2
     keep = d <= W
     return w[keep], d[keep]
-
-
-def _chisquare(seen: np.ndarray, p: np.ndarray) -> float:
-    """p-value of the counts ``seen`` against the masses ``p`` (bins expecting >= 5, the rest pooled); 0 where a draw
-    falls where ``p`` has no mass."""
-    expect = seen.sum() * p / p.sum()
-    if np.any((expect == 0) & (seen > 0)):
-        return 0.0
-    big = expect >= 5
-    obs, exp = seen[big], expect[big]
-    if expect[~big].sum() > 0:
-        obs, exp = np.append(obs, seen[~big].sum()), np.append(exp, expect[~big].sum())
-    return float(stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue)
 
 
 def _sphere_counts(T: int) -> np.ndarray:

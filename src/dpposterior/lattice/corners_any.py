@@ -626,6 +626,31 @@ def near_data_sets(points: NDArray[np.int64], offsets: NDArray[np.int64]) -> NDA
     return keys
 
 
+def table_loss(a: NDArray[np.float64], n: int, R: NDArray[np.int64]):
+    """``L(c, r) = H(Dir(a + c), Dir(a + r))`` (the Hellinger loss, docs/definitions.md §2) for arrays of data sets
+    ``c`` and outputs ``r`` of R(n) (last axis k), from :class:`.scale._LossTables`' per-coordinate log-BC tables
+    added in coordinate order: the closure the offset sums over R(n) share."""
+    from .scale import _LossTables
+
+    tables = _LossTables(a, n, R).tables
+    n1, k = n + 1, np.asarray(a).size
+
+    def loss(c, r):
+        lb = tables[0][c[..., 0] * n1 + r[..., 0]]
+        for i in range(1, k):
+            lb = lb + tables[i][c[..., i] * n1 + r[..., i]]
+        return hellinger_from_log_bc(lb, out=lb)
+
+    return loss
+
+
+def offset_weights(k: int, eps: float, We: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The offsets ``w`` with ``d(w) <= We`` and their lattice-noise probabilities ``K(w) = exp(-eps d(w)) / Z``
+    (:mod:`.noise`, docs/lattice.md), as the offset sums over R(n) read them."""
+    offs = _ball(k, int(We))
+    return offs, np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
+
+
 def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None = None, orbits: bool = True,
                       delta: bool = True, orbit_sums: bool | None = None, stats: dict | None = None):
     """``E(c)`` of the corner release (k >= 4) for every c of R(n), as a :class:`.scale.Bracket` ``low <= E <= low +
@@ -646,21 +671,13 @@ def corner_errors_any(remap: AnyCornerRemap, We: int, max_fallback: int | None =
     (:func:`orbit_rest_errors`: the same sum, its additions in another order) instead of
     :func:`.batched.window_errors_any`; ``stats`` receives its counts."""
     from .batched import window_errors_any
-    from .scale import Bracket, _LossTables
+    from .scale import Bracket
 
     a, n, eps, k = remap.a, remap.n, remap.epsilon, remap.a.size
     Zw, rest = rest_window_outputs(a, n, eps, int(We), max_fallback, orbits=orbits)
     R = candidates(n, k)
-    offs = _ball(k, int(We))
-    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
-    tables = _LossTables(a, n, R).tables
-    n1 = n + 1
-
-    def loss(c, r):
-        lb = tables[0][c[..., 0] * n1 + r[..., 0]]
-        for i in range(1, k):
-            lb = lb + tables[i][c[..., i] * n1 + r[..., i]]
-        return hellinger_from_log_bc(lb, out=lb)
+    offs, wts = offset_weights(k, eps, int(We))
+    loss = table_loss(a, n, R)
 
     We = int(We)
     win_rows = remap.rows(Zw)
@@ -913,21 +930,12 @@ def orbit_rest_errors(a: NDArray[np.float64], n: int, eps: float, Zw: NDArray[np
     (:func:`_point_sums`).  The floats differ from the direct sum only in the order of additions and in ``E_B(u)``
     taken away (each a sum of at most ``|ball(We)|`` terms in [0, 1]: a few ulps of 1 times that count, far below the
     bracket's tail).  ``stats``: the counts (sorted data sets, points of B, their terms)."""
-    from .scale import _LossTables
 
     k = a.size
     We = int(We)
     R = candidates(n, k)
-    offs = _ball(k, We)
-    wts = np.exp(-eps * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, eps))
-    tables = _LossTables(a, n, R).tables
-    n1 = n + 1
-
-    def loss(c, r):
-        lb = tables[0][c[..., 0] * n1 + r[..., 0]]
-        for i in range(1, k):
-            lb = lb + tables[i][c[..., i] * n1 + r[..., i]]
-        return hellinger_from_log_bc(lb, out=lb)
+    offs, wts = offset_weights(k, eps, We)
+    loss = table_loss(a, n, R)
 
     bad = ~equivariant_points(Zw, rest)
     EB, terms = _point_sums(Zw[bad], rest[bad], offs, wts, loss, n, len(R))

@@ -35,7 +35,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import validate as _validate
-from ..distances.hellinger import hellinger_from_log_bc
 from ..errors import InputError
 from ..limits import Plan, Task
 from ..models import candidates
@@ -346,22 +345,12 @@ def face_errors_any(remap: FaceRemap, low_errors: NDArray[np.float64], We: int) 
     """``E(c)``'s window sum for every c of R(n) (module docstring, "Errors"): ``low_errors`` (``E_B``'s window sum
     over ``d(w) <= We``) plus the face rows' differences (:func:`.corners_any._table_deltas`); the upper end adds
     ``tail_bound(k, eps, We)``."""
-    from .corners_any import _table_deltas
-    from .scale import _LossTables
+    from .corners_any import _table_deltas, offset_weights, table_loss
 
     a, n, k = remap.a, remap.n, remap.a.size
     R = candidates(n, k)
-    tables = _LossTables(a, n, R).tables
-    n1 = n + 1
-
-    def loss(c, r):
-        lb = tables[0][c[..., 0] * n1 + r[..., 0]]
-        for i in range(1, k):
-            lb = lb + tables[i][c[..., i] * n1 + r[..., i]]
-        return hellinger_from_log_bc(lb, out=lb)
-
-    offs = _ball(k, int(We))
-    wts = np.exp(-remap.epsilon * (np.abs(offs).sum(axis=1) // 2) - log_normaliser(k, remap.epsilon))
+    loss = table_loss(a, n, R)
+    offs, wts = offset_weights(k, remap.epsilon, int(We))
     low = np.array(low_errors, dtype=np.float64, copy=True)
     _table_deltas(low, remap.points, remap.outputs, remap.probs, remap.rest, offs, wts, loss)
     return low
