@@ -79,9 +79,9 @@ def test_optimal_past_its_linear_program_is_the_lattice_release_in_every_number(
         assert (po.route, po.seconds, po.costs, po.bracket) == (pl.route, pl.seconds, pl.costs, pl.bracket)
         eo, el = dp.expected_errors(opt, a, 20), dp.expected_errors(lat, a, 20)
         assert np.array_equal(eo.expected, el.expected) and eo.worst == el.worst and eo.average == el.average
-    # a refusal names the release asked for (k = 4, n = 100: the corner remap, over its limits)
-    po = MECHANISMS["optimal"].plan(Task.ERRORS, _spec("optimal"), np.ones(4), 100)
-    assert po.refused().startswith("the expected errors of optimal (worst) for k=4, n=100, eps=1 (past its linear "
+    # a refusal names the release asked for (k = 4, n = 100, eps = 0.5: the corner remap, over its limits)
+    po = MECHANISMS["optimal"].plan(Task.ERRORS, _spec("optimal", 0.5), np.ones(4), 100)
+    assert po.refused().startswith("the expected errors of optimal (worst) for k=4, n=100, eps=0.5 (past its linear "
                                    "program: the lattice release)")
     # k = 3, n = 30: the worst case is the corner remap's (docs/lattice.md), planned and within the limits
     po = MECHANISMS["optimal"].plan(Task.ERRORS, _spec("optimal"), a, 30)
