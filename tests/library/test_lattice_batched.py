@@ -349,21 +349,55 @@ def test_orbits_at_a_prior_that_is_not_symmetric_is_the_search_without_them():
     assert np.array_equal(got, np.stack([local_bayes_search(a, n, eps, z) for z in Z]))
 
 
-def test_the_projection_breaks_ties_by_index_so_orbits_check_it():
+def _project_by_units(z, n):
+    """``project`` by its definition (docs/lattice.md): negative counts to 0, then the excess taken one unit at a time
+    from a largest count (ties: the first by index)."""
+    y = [max(int(v), 0) for v in z]
+    for _ in range(sum(y) - n):
+        top = max(y)
+        y[y.index(top)] -= 1
+    return tuple(y)
+
+
+def test_the_projection_breaks_ties_by_index_so_orbits_pair_it():
     """``project`` takes the excess from the first of equal largest counts, so the projection of a permuted point is
-    not always the permuted projection (what the orbit route checks before it permutes an output back): the points
-    where it is not are counted as left and searched themselves."""
+    not always the permuted projection: the route by orbits keys each point by the pair (positive part, projection),
+    so such points share an orbit only with points whose pair is the permuted pair, and are the one-point search's."""
     z, s = np.array([3, 3, 1, -1]), np.array([1, 0, 2, 3])  # s swaps the two equal counts: z[s] is z
     assert np.array_equal(z[s], z) and not np.array_equal(project(z[s], 6)[0], project(z, 6)[0][s])
     stats = {}
     Z = window(6, 4, 2)
     got = local_search_batch(np.ones(4), 6, 1.5, Z, orbits=True, stats=stats)
     assert np.array_equal(got, np.stack([local_bayes_search(np.ones(4), 6, 1.5, z) for z in Z]))
-    perm = np.argsort(-Z, axis=1, kind="stable")
-    u = np.take_along_axis(Z, perm, axis=1)
-    image = np.empty_like(Z)
-    image[np.arange(len(Z))[:, None], perm] = project(u, 6)
-    assert stats["left"] >= np.count_nonzero(~np.all(image == project(Z, 6), axis=1)) > 0
+    # the orbits are those of the pairs, by the definitions written here: fewer than the points' own orbits once the
+    # points off R(n) sharing a positive part are one
+    pairs = {tuple(sorted(zip(np.maximum(z, 0).tolist(), _project_by_units(z, 6)), reverse=True)) for z in Z}
+    assert stats["orbits"] == len(pairs) < len({tuple(sorted(z.tolist())) for z in Z})
+    assert stats["mapped"] + stats["left"] == len(Z)
+
+
+@pytest.mark.parametrize("n, eps, W", [(6, 1.5, 2), (12, 1.0, 6)])
+def test_an_uncertified_orbit_mapped_by_symmetry_is_caught(monkeypatch, n, eps, W):
+    """The route maps an orbit's output only where its search is certified: taken as certified everywhere (the
+    near and exact ties of a symmetric prior mapped by the permutation), some point's output is not the one-point
+    search's, so the comparison with the definition above can fail."""
+    from dpposterior.lattice import batched
+
+    Z = window(n, 4, W)
+    want = np.stack([local_bayes_search(np.ones(4), n, eps, z) for z in Z])
+    real_search = batched._search
+
+    def every_row_certified(*args, **kwargs):
+        got = real_search(*args, **kwargs)
+        if kwargs.get("certified"):
+            out, ok = got
+            assert not ok.all()  # some orbit is not certified here
+            return out, np.ones_like(ok)
+        return got
+
+    monkeypatch.setattr(batched, "_search", every_row_certified)
+    wrong = local_search_batch(np.ones(4), n, eps, Z, orbits=True)
+    assert not np.array_equal(wrong, want)
 
 
 def _ball_by_definition(k, D):

@@ -167,8 +167,8 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
 
     ``max_fallback``: most z whose search needs an exact step (a near tie, module docstring) before a one-line
     refusal (None: no limit); ``stats``: filled with ``{"points", "fallback", "decided"}`` (``fallback``: those z);
-    ``orbits``: at a symmetric prior, one search per orbit of the points under permutations of the categories
-    (:func:`_orbit_search`; the same outputs)."""
+    ``orbits``: at a symmetric prior, one search per orbit of the points' pairs ``(max(z, 0), project(z))`` under
+    permutations of the categories (:func:`_orbit_search`; the same outputs)."""
     a = _validate.prior(prior)
     k = a.size
     if k < 3:
@@ -184,47 +184,60 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
 
 def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
                   stats: dict | None) -> NDArray[np.int64]:
-    """:func:`local_search_batch` at a symmetric prior (every ``a_i`` equal), one search per orbit of the points of
-    ``Z`` under the permutations of the categories.
+    """:func:`local_search_batch` at a symmetric prior (every ``a_i`` equal), one search per orbit of the pairs
+    ``(y, p) = (max(z, 0), project(z))`` under the permutations of the categories.
 
-    Each z is sorted (decreasing counts; ``z = s(u)`` for its sorted form ``u`` and a permutation ``s``) and the
-    distinct sorted points are searched, certified outputs only (no one-point search).  Proof that a z whose ``u`` is
-    certified with output ``r`` and whose projection is the image of ``u``'s (``project(z) = s(project(u))``: the
-    projection breaks ties by index, so this is checked, not assumed) has the one-point search's output ``s(r)``: at
-    a symmetric prior ``pi(s(c)) = pi(c)``, ``L(s(c), s(r)) = L(c, r)``, ``d(s(z), s(c)) = d(z, c)`` and R(n), the
-    data-set ball around ``project(z) = s(project(u))`` and the output balls are the images of ``u``'s, so every exact
-    sum of the search at z (the kept set's risk bounds, the totals ``T``, ``T+``, the tails) equals the one at ``u`` of
-    the permuted output.  The certificate (module docstring) bounds the one-point search's computed risks by intervals
-    around those exact sums (the float error ``mu`` holds for any order of the terms), so at z each step's certified
-    strict minimiser is the image of ``u``'s, and the step rule (stay, return inside the ball, or move) reads distances
-    only: the search at z walks the images of ``u``'s centres and returns ``s(r)``.  The other z (an uncertified
-    ``u``: near ties, exact ones common at a symmetric prior; or a projection that is not the image) are searched as
-    :func:`_search` does, the one-point search included."""
-    perm = np.argsort(-Z, axis=1, kind="stable")  # z[perm[j]] = u[j]
-    U, back = np.unique(np.take_along_axis(Z, perm, axis=1), axis=0, return_inverse=True)
+    The one-point search at z reads z through ``y`` and ``p`` only (module docstring, "Grouped route": ``2 d(z, c) =
+    sum_i |y_i - c_i| + e`` with ``e = sum(y) - n`` for every c of R(n); its data sets are the ball around ``p``, its
+    walk starts at ``p``).  The columns of each pair are sorted (decreasing ``y``, then decreasing ``p``; ``(y, p) =
+    s(v, q)`` for the sorted pair and a permutation ``s``) and each distinct sorted pair is searched once, as the
+    pair ``(z', q)``: ``z' = v`` less ``e`` on its last count (``v``'s smallest, 0 where ``e > 0``: some count of a z
+    off R(n) is negative), so ``max(z', 0) = v``, with its data sets and walk around the given ``q``
+    (:func:`_search` with ``P``; ``q`` need not be ``project(v)``: the projection breaks ties among equal counts by
+    index, which a permutation does not keep), certified outputs only (no one-point search).
+
+    Proof that a z whose sorted pair is certified with output ``r`` has the one-point search's output ``s(r)``: at
+    a symmetric prior ``pi(s(c)) = pi(c)``, ``L(s(c), s(r)) = L(c, r)`` and ``d(s(y), s(c)) = d(y, c)``; R(n), the
+    data-set ball around ``p = s(q)`` and the output balls are the images of the pair's, and ``e`` is the same, so
+    every exact sum of the search at z (its weights' total ``T``, the full risks ``S``) equals the one at the pair of
+    the permuted output.  The certificate (module docstring) bounds the one-point search's computed risks by
+    intervals around those exact sums (the float error ``mu`` holds for any order of the terms, the kept set is any
+    set leaving out at most ``share T``), so at z each step's certified strict minimiser is the image of the pair's,
+    and the step rule (stay, return inside the ball, or move) reads distances only: the search at z walks the images
+    of the pair's centres and returns ``s(r)``.  The other z (an uncertified pair: near ties, exact ones common at a
+    symmetric prior) are searched as :func:`_search` does, the one-point search included."""
+    Y = np.maximum(Z, 0)
+    P = project(Z, n)
+    # the columns by decreasing y, then decreasing p (p <= n): z's counts at perm[j] are the sorted pair's j-th
+    perm = np.argsort(-(Y * (n + 1) + P), axis=1, kind="stable")
+    pairs = np.concatenate([np.take_along_axis(Y, perm, axis=1), np.take_along_axis(P, perm, axis=1)], axis=1)
+    V, back = np.unique(pairs, axis=0, return_inverse=True)
     back = back.reshape(-1)
+    k = Z.shape[1]
+    Zq, Pq = V[:, :k].copy(), V[:, k:]
+    Zq[:, -1] -= Zq.sum(axis=1) - n  # e below 0 on the last count (0 there where e > 0)
     ustats: dict = {}
-    got, ok = _search(a, n, eps, U, None, ustats, certified=True)
+    got, ok = _search(a, n, eps, Zq, None, ustats, certified=True, P=Pq)
     out = np.empty_like(Z)
     rows = np.arange(len(Z))[:, None]
     out[rows, perm] = got[back]  # out[perm[j]] = r[j]
-    image = np.empty_like(Z)
-    image[rows, perm] = project(U, n)[back]
-    mapped = ok[back] & np.all(image == project(Z, n), axis=1)
+    mapped = ok[back]
     left = np.flatnonzero(~mapped)
     lstats: dict = {}
     if left.size:
         out[left] = _search(a, n, eps, Z[left], max_fallback, lstats)
     if stats is not None:
         stats.update(points=len(Z), fallback=lstats.get("fallback", 0), decided=len(Z) - lstats.get("fallback", 0),
-                     orbits=len(U), mapped=int(mapped.sum()), left=int(left.size))
+                     orbits=len(V), mapped=int(mapped.sum()), left=int(left.size))
     return out
 
 
 def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
-            stats: dict | None, certified: bool = False):
+            stats: dict | None, certified: bool = False, P: NDArray[np.int64] | None = None):
     """:func:`local_search_batch` after its checks; ``certified``: no one-point search, returning ``(outputs, whether
-    each is certified)`` (an uncertified row's output is undefined)."""
+    each is certified)`` (an uncertified row's output is undefined).  ``P`` (``certified`` only): the projections the
+    searches start from and centre their data sets on, one per row (default ``project(Z)``; a row of R(n) has its
+    own); the searches are then those of the pairs ``(z, P)`` (:func:`_orbit_search`)."""
     k = a.size
     Dc = radius_for(k, eps, 1e-12)
     rho = batch_radius(k, eps)
@@ -287,10 +300,13 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     rest = np.flatnonzero(~decided)
     # a z off R(n) has the search of y = max(z, 0): d(z, c) = d(y, c) + e/2 for every c of R(n), with e = sum(y) - n
     # (the counts below 0 add |z_i| to |z_i - c_i|), the same integers, and project(z) reads y only: the same floats
-    _, first, back = np.unique(np.maximum(Z[rest], 0), axis=0, return_index=True, return_inverse=True)
+    # (with given projections: of the pair (y, p))
+    ykey = np.maximum(Z[rest], 0) if P is None else np.concatenate([np.maximum(Z[rest], 0), P[rest]], axis=1)
+    _, first, back = np.unique(ykey, axis=0, return_index=True, return_inverse=True)
     reps = rest[first]
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
-    got, ok = _grouped_search(a, n, eps, Z[reps], mu, exact=None if certified else fb)
+    got, ok = _grouped_search(a, n, eps, Z[reps], mu, exact=None if certified else fb,
+                              P=None if P is None else P[reps])
     out[reps[ok]] = got[ok]
     handed = reps[~ok]
     if certified:
@@ -316,7 +332,8 @@ GROUP_ROWS = 64
 
 
 def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], mu: float,
-                    exact: _Fallback | None = None) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+                    exact: _Fallback | None = None, P: NDArray[np.int64] | None = None
+                    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """The one-point search's output at each row ``z`` of ``Z`` where it is certified (the second array), the points
     that share ``p = project(z)`` together (module docstring, "Grouped route").
 
@@ -333,8 +350,11 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
 
     ``exact``: a step :func:`_decide` leaves open is taken by the one-point search's own floats (module docstring,
     "Exact steps"), so every row is decided; each row that needs one is counted by ``exact`` (refused past its
-    limit in one line)."""
+    limit in one line).  ``P``: the projections of the rows (default ``project(Z)``; given only with ``exact`` None:
+    the searches of the pairs ``(z, P)``, :func:`_orbit_search`)."""
     k = a.size
+    if P is not None and exact is not None:
+        raise ValueError("given projections are for the certified route only")
     out = np.zeros_like(Z)
     decided = np.zeros(len(Z), dtype=bool)
     if not len(Z):
@@ -344,7 +364,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     ballT = np.ascontiguousarray(ball.T)  # a row per coordinate (each group's mask reads rows)
     centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
     shift = _ball_shift(ball1)
-    P = project(Z, n)
+    P = project(Z, n) if P is None else np.asarray(P, dtype=np.int64)
     gkey = _keys(P, n)
     order = np.argsort(gkey, kind="stable")
     cuts = np.flatnonzero(np.diff(gkey[order])) + 1

@@ -56,7 +56,9 @@ itself, which records its smallest step margin ``g = min over steps, r != r* of 
 risks over its kept set, ``T_u`` its total).  Each computed ``S_u(r)`` lies in ``[S(r) - (share + mu) T, S(r) + mu
 T]`` (``S`` the exact sum over the whole of ``C``: the search leaves out weight at most ``share T``, each loss in
 [0, 1], and rounds within ``mu T``), and at ``s u`` the search's ``S_{su}(s r)`` lies in the same interval around
-``S(s u, s r) = S(r)``, whatever set it keeps.  So where ``g > 2 (share + mu)`` (:func:`orbit_threshold`) every step
+``S(s u, s r) = S(r)``, whatever set it keeps.  Hence ``S(r) - S(r*) >= S_u(r) - S_u(r*) - (share + 2 mu) T`` and
+``S_{su}(s r) - S_{su}(s r*) >= S(r) - S(r*) - (share + 2 mu) T >= (g T_u / T - 2 share - 4 mu) T``, with
+``T_u >= (1 - mu) T``.  So where ``g > 2 (share + 2 mu) / (1 - mu)`` (:func:`orbit_threshold`) every step
 at ``s u`` has the image ``s r*`` as its strict minimiser over the image ball (the outputs of R(n) within 1 of the
 image centre), and the search at ``s u`` takes the image of every step of the search at ``u``: it returns ``s`` of
 u's output at every point of the orbit, with no tie to break.  Where ``g`` is smaller (the exact ties of a uniform
@@ -301,7 +303,7 @@ def _orbit_search(a, n, eps, Z, rho, max_fallback, stats) -> NDArray[np.int64]:
 def orbit_threshold(a: NDArray[np.float64], n: int, eps: float, U: NDArray[np.int64]) -> NDArray[np.float64]:
     """The smallest relative step margin (:func:`.remap.local_bayes_search`'s ``gap``) at each representative ``u``
     of ``U`` that certifies its output for its whole orbit (module docstring, "Orbits, one search"):
-    ``2 (SEARCH_SHARE + mu)``, ``mu = FLOAT_MARGIN + 16 Lambda 2^-53`` with ``Lambda = 2 k max_i max_v |ln Gamma(a_i
+    ``2 (SEARCH_SHARE + 2 mu) / (1 - mu)``, ``mu = FLOAT_MARGIN + 16 Lambda 2^-53`` with ``Lambda = 2 k max_i max_v |ln Gamma(a_i
     + v) - ln Gamma(v + 1)| + eps (Dc + d(u, project(u)))`` (``v`` in ``0..n``), an upper end of the magnitudes of the
     terms of the search's log-weights."""
     k = a.size
@@ -310,7 +312,8 @@ def orbit_threshold(a: NDArray[np.float64], n: int, eps: float, U: NDArray[np.in
     f = max(float(np.abs(gammaln(a[i] + x) - gammaln(x + 1.0)).max()) for i in range(k))
     depth = pair_distance(U, project(U, n)).astype(np.float64)
     magnitude = 2.0 * k * f + eps * (Dc + depth)
-    return 2.0 * (SEARCH_SHARE + FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53)
+    mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
+    return 2.0 * (SEARCH_SHARE + 2.0 * mu) / (1.0 - mu)
 
 
 def _rest_batched(a: NDArray[np.float64], n: int, eps: float) -> bool:
