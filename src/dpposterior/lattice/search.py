@@ -303,9 +303,9 @@ def _orbit_search(a, n, eps, Z, rho, max_fallback, stats) -> NDArray[np.int64]:
 def orbit_threshold(a: NDArray[np.float64], n: int, eps: float, U: NDArray[np.int64]) -> NDArray[np.float64]:
     """The smallest relative step margin (:func:`.remap.local_bayes_search`'s ``gap``) at each representative ``u``
     of ``U`` that certifies its output for its whole orbit (module docstring, "Orbits, one search"):
-    ``2 (SEARCH_SHARE + 2 mu) / (1 - mu)``, ``mu = FLOAT_MARGIN + 16 Lambda 2^-53`` with ``Lambda = 2 k max_i max_v |ln Gamma(a_i
-    + v) - ln Gamma(v + 1)| + eps (Dc + d(u, project(u)))`` (``v`` in ``0..n``), an upper end of the magnitudes of the
-    terms of the search's log-weights."""
+    ``2 (SEARCH_SHARE + 2 mu) / (1 - mu)``, ``mu = FLOAT_MARGIN + 16 Lambda 2^-53`` with ``Lambda = 2 k max_i max_v
+    |ln Gamma(a_i + v) - ln Gamma(v + 1)| + eps (Dc + d(u, project(u)))`` (``v`` in ``0..n``), an upper end of the
+    magnitudes of the terms of the search's log-weights."""
     k = a.size
     Dc = radius_for(k, eps, 1e-12)
     x = np.arange(n + 1, dtype=np.float64)
