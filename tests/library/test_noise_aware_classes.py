@@ -190,3 +190,22 @@ def test_the_class_route_is_the_region_routes_column(monkeypatch):
     C1, w1, N1, b1 = lat.LATTICE.local_posterior(plan, a, 10, spec, m)
     assert np.array_equal(C0, C1) and N0 == N1
     assert np.allclose(w1, w0, rtol=1e-12, atol=0.0) and math.isclose(b0, b1, rel_tol=1e-9)
+
+
+def test_the_class_routes_plan_holds_its_recorded_runs():
+    """The plan at k = 4, n = 10, eps = 0.25 against the runs in ``benchmarks/noise_aware_k4_classes.json`` (the
+    whole call, release included): at or above each run's CPU s and peak, within 2.5x."""
+    import json
+    import pathlib
+
+    from dpposterior.noise_aware import plan_posterior
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    record = json.loads((root / "benchmarks" / "noise_aware_k4_classes.json").read_text(encoding="utf-8"))
+    runs = [row for row in record["rows"] if row["n"] == 10 and row["status"] == 0]
+    assert len(runs) == 2
+    for row in runs:
+        plan = plan_posterior("optimal", np.ones(4), 10, epsilon=0.25, objective=row["objective"])
+        assert row["cpu_s"] <= plan.seconds <= 2.5 * row["cpu_s"]
+        peak = row["peak_mb_max_so_far"] * 2**20
+        assert peak <= plan.memory_bytes <= 2.5 * peak
