@@ -209,3 +209,22 @@ def test_the_class_routes_plan_holds_its_recorded_runs():
         assert row["cpu_s"] <= plan.seconds <= 2.5 * row["cpu_s"]
         peak = row["peak_mb_max_so_far"] * 2**20
         assert peak <= plan.memory_bytes <= 2.5 * peak
+
+
+@pytest.mark.parametrize("prior, eps, exact", [((1, 1, 1, 1), 0.25, True), ((1, 1, 1, 1), 0.3, False),
+                                               ((0.5, 1, 2, 3), 0.25, False)])
+def test_the_plan_counts_a_search_a_part_where_the_shifts_are_not_exact(prior, eps, exact):
+    """Where the groups' float check cannot pass for every part (public prior and eps), the plan counts a search a
+    part and refuses in one line before anything runs; where it can, every part joins a group (measured in
+    ``test_every_point_of_a_clamp_group_has_its_leads_search_output`` and the route's own run)."""
+    from dpposterior import SizeError
+    from dpposterior.mechanisms import lattice as lat
+    from dpposterior.noise_aware import plan_posterior
+
+    assert lat.exact_shifts(np.array(prior, dtype=float), eps) == exact
+    if exact:
+        assert plan_posterior("optimal", np.array(prior, dtype=float), 10, epsilon=eps, objective="average").fits
+    else:
+        with pytest.raises(SizeError) as exc:
+            plan_posterior("optimal", np.array(prior, dtype=float), 10, epsilon=eps, objective="average")
+        assert "\n" not in str(exc.value)
