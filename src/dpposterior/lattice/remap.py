@@ -569,15 +569,33 @@ def _search_weights(a: NDArray[np.float64], eps: float, z: NDArray[np.int64], Dc
     """The data sets ``c`` of R(n) with ``d(c, p) <= Dc`` (the ball's order) and ``ln pi(c) - eps d(z, c)`` up to a
     constant at each, as :func:`local_bayes_search` weighs them: the same floats as over the whole ball then kept
     where ``c >= 0`` (each entry the same sums in the same order; tested)."""
+    cs, lw, half = search_terms(a, z, Dc, p)
+    return cs, lw - eps * half
+
+
+def search_terms(a: NDArray[np.float64], z: NDArray[np.int64], Dc: int, p: NDArray[np.int64]
+                 ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
+    """``(cs, L, D)``: :func:`_search_weights`' data sets, its sums ``L(c) = sum_i [lnGamma(a_i + c_i) - lnGamma(c_i +
+    1)]`` (left to right) and the integers ``D = d(z, c)``, so that its log-weights are ``L - eps D`` (those floats).
+
+    Where ``n = sum p <= Dc`` every c of R(n) lies within ``Dc`` of ``p`` (``d(c, p) <= n``), so the ball's points in
+    R(n) are R(n) itself; the ball's order is lexicographic in the offset ``c - p``, that is in ``c``, the order of
+    :func:`~dpposterior.models.candidates`: the same rows in the same order, read from R(n) without building the ball
+    (k = 4, Dc = 144: 10 M points, 0.13 s a search at n = 10), the same table entries at each (tested)."""
     k = a.size
-    ball = _ball(k, Dc)
-    # the ball's points in R(n) (c = p + v >= 0, one coordinate at a time: the ball is mostly off R(n) at small n)
-    ok = ball[:, 0] >= -p[0]
-    for i in range(1, k):
-        ok &= ball[:, i] >= -p[i]
-    if not ok.all():
-        ball = ball[ok]
-    cs = p[None, :] + ball
+    n = int(p.sum())
+    if n <= Dc:
+        cs = candidates(n, k)
+        ball = cs - p[None, :]
+    else:
+        ball = _ball(k, Dc)
+        # the ball's points in R(n) (c = p + v >= 0, one coordinate at a time: the ball is mostly off R(n) at small n)
+        ok = ball[:, 0] >= -p[0]
+        for i in range(1, k):
+            ok &= ball[:, i] >= -p[i]
+        if not ok.all():
+            ball = ball[ok]
+        cs = p[None, :] + ball
     # ln pi(c) up to a constant, and -eps d(z, c), coordinate by coordinate from small tables (the ball's
     # coordinates span 2 Dc + 1 values): sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] - eps |z_i - c_i| / 2
     lw = np.zeros(len(cs))
@@ -588,8 +606,7 @@ def _search_weights(a: NDArray[np.float64], eps: float, z: NDArray[np.int64], Dc
         col = ball[:, i] + Dc
         lw += table[col]
         dist += np.abs(v - z[i])[col]
-    lw = lw - eps * (dist // 2)
-    return cs, lw
+    return cs, lw, dist // 2
 
 
 def local_bayes_search(prior: ArrayLike, n: int, epsilon: float, z: ArrayLike, c_radius: int | None = None,

@@ -1200,6 +1200,88 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     return parts * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, epsilon))
 
 
+#: Bytes of the local column's reach region (enumerated, keyed and projected: 8 k words a point) past which a k >= 4
+#: release searched by the local search enumerates the region's classes of positive part instead
+#: (:func:`~dpposterior.lattice.column.reach_classes`, one point and its count a class: the same column), so that every
+#: region admitted before keeps its route and its floats.  At k = 4, eps = 0.25: n = 10, 17.1 M points (4.1 GiB) in
+#: 1.41 M classes; n = 100, 30.9 M in 6.55 M.
+PART_CLASS_MIN_BYTES = 2.0 * 2**30
+
+
+def part_class_route(n: int, k: int, epsilon: float, W: int, Dc: int) -> bool:
+    """Whether the local column of a release searched by the local search (not the corner or face table's) enumerates
+    the reach region by positive-part classes: ``k >= 4``, the region enumerated whole (not the cut route: the centre's
+    counts within ``(k - 1) Dc``) and its points' bytes past :data:`PART_CLASS_MIN_BYTES`; public n, k, eps."""
+    from ..lattice.column import reach_size
+
+    if k < 4 or n // k > (k - 1) * Dc:
+        return False
+    return 8.0 * 8 * k * min(float(reach_size(k, Dc)), float(_window_size(n, k, W))) > PART_CLASS_MIN_BYTES
+
+
+#: The local column's class route (:func:`part_class_route`), CPU seconds: a positive-part class enumerated and kept
+#: (:func:`~dpposterior.lattice.column.reach_classes`), a class grouped (:func:`~dpposterior.lattice.column.clamp_groups`,
+#: a part plus a part and data set of R(n) for its float check), and one one-point search
+#: (:func:`~dpposterior.lattice.remap.local_bayes_search`: a constant plus a data set of R(n) within its radius, all of
+#: them at n <= Dc).  Measured 2026-11-30, Dir(1,1,1,1), eps = 0.25, CPU s on the 2 shared cores: n = 10, 1,410,618
+#: classes 2.4 s, grouped 5.4 s (4,136 groups), their searches 2.5 s (0.6 ms each); a search alone at n = 10, 20, 40,
+#: 60: 1.5, 1.6, 11.9, 103 ms (|R(n)| = 286 to 39,711).  The fit ~2x above each.
+CLASS_SECONDS = 3e-6
+GROUP_SECONDS_PART = (3e-6, 1e-8)
+ONE_SEARCH_SECONDS = (8e-4, 3e-6)
+#: :func:`~dpposterior.lattice.column.near_data_sets` over its box, seconds per box point (its first count's range
+#: times ``(2 R + 1)^(k - 2)``): measured 2.4 s for 11 x 2,005^2 at k = 4, n = 10, R = 1,002 (the same run).
+NEAR_BOX_SECONDS = 1.2e-7
+
+
+def exact_shifts(prior, epsilon: float) -> bool:
+    """Whether every clamp group's float check (:func:`~dpposterior.lattice.column.clamp_groups`) passes, known from
+    public inputs: every ``a_i = 1`` (each ``lnGamma(a_i + c_i) - lnGamma(c_i + 1)`` is the difference of one float
+    with itself, so ``L = 0``) and eps a float with a power-of-two denominator of at most ``2^20`` and a numerator below
+    ``2^20`` (so ``eps D``, ``L - eps D`` and their differences are exact for every integer ``D < 2^30``): then the
+    log-weights at every shift are exactly the lead's less a constant.  Elsewhere (measured at Dir(1,1,1,1), eps = 0.3:
+    865,780 of 869,916 parts alone; Dir(0.5,1,2,3), eps = 0.25: 1,392,674 of 1,410,618) the plan counts every part."""
+    a = np.asarray(prior, dtype=np.float64)
+    num, den = float(epsilon).as_integer_ratio()
+    return bool(np.all(a == 1.0)) and den <= 2**20 and num < 2**20
+
+
+def group_seconds(n: int, k: int, W: int, grouped: bool = True) -> tuple[float, float]:
+    """``(grouping, searches)``: estimated seconds of the class route's enumeration and grouping, and of its one-point
+    searches (one a group, :func:`~dpposterior.lattice.column.clamp_group_count`, where ``grouped``: see
+    :func:`exact_shifts`; else one a part), from public n, k and ``W``."""
+    from ..lattice.column import clamp_group_count, part_class_count
+
+    parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
+    grouping = parts * (CLASS_SECONDS + GROUP_SECONDS_PART[0] + GROUP_SECONDS_PART[1] * rows)
+    searched = float(clamp_group_count(n, k, W)) if grouped else parts
+    return grouping, searched * (ONE_SEARCH_SECONDS[0] + ONE_SEARCH_SECONDS[1] * rows)
+
+
+def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64], Dc: int
+                     ) -> NDArray[np.float64]:
+    """``1.0`` at the points of ``Z`` (one a positive part) whose one-point local search (what a draw computes)
+    outputs ``m``, else ``0.0``: one search a group of :func:`~dpposterior.lattice.column.clamp_groups` (the same
+    computation at every point of a group, proved there), each point outside a group searched itself; the searches
+    checked against the solve limit before the first runs (one line)."""
+    from ..lattice.column import clamp_groups
+
+    k = a.size
+    lead, group = clamp_groups(a, n, eps, Z, Dc)
+    alone = np.flatnonzero(group < 0)
+    searches = len(lead) + len(alone)
+    _solve_limit(searches * (ONE_SEARCH_SECONDS[0] + ONE_SEARCH_SECONDS[1] * float(n_candidates(n, k))),
+                 f"the noise-aware posterior's local column at this release for k={k}, n={n}, eps={eps:g} "
+                 f"({searches:,} one-point searches)")
+    hit_lead = np.array([bool(np.all(local_bayes_search(a, n, eps, z) == m)) for z in Z[lead]], dtype=bool)
+    hit = np.zeros(len(Z))
+    grouped = group >= 0
+    hit[grouped] = hit_lead[group[grouped]]
+    for j in alone:
+        hit[j] = float(np.all(local_bayes_search(a, n, eps, Z[j]) == m))
+    return hit
+
+
 def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float) -> None:
     """Refuse (one line) the local column's searches at one release where the points left by the descent filter
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
@@ -2106,6 +2188,9 @@ class LatticeMechanism(Mechanism):
         Dc = _radius(k, eps, 1e-12)
         if k >= 4 and not self.uses_corners(n, k, spec, prior) and n // k > (k - 1) * Dc:
             return self._cut_column_plan(prior, n, k, spec, what, W, Dc)
+        if (not self.uses_corners(n, k, spec, prior) and not self.uses_faces(n, k, spec, prior)
+                and part_class_route(n, k, eps, W, Dc)):
+            return self._class_column_plan(prior, n, k, spec, what, W)
         region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
         estimate = filtered_estimate(np.asarray(prior, dtype=np.float64), n, eps, Dc)
         tables = 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1)
@@ -2169,6 +2254,31 @@ class LatticeMechanism(Mechanism):
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
+
+    def _class_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int) -> Plan:
+        """The local column's plan on the class route (:func:`part_class_route`; :meth:`_local_column`): the region's
+        positive-part classes enumerated and grouped, one one-point search a group (:func:`group_seconds`, every
+        group counted: an upper end; one a part where :func:`exact_shifts` does not hold), the data sets near the
+        release (:data:`NEAR_BOX_SECONDS`) and the column over them, :data:`COLUMN_SECONDS` an entry.  Measured k = 4,
+        n = 10, eps = 0.25, Dir(1,1,1,1): 13.2 and 13.7 CPU s in all with the release (average, worst), peak 597 MB;
+        planned 24.7 s, 1.12 GiB (``benchmarks/noise_aware_k4_classes.json``)."""
+        from ..lattice.column import BLOCK_ENTRIES, clamp_group_count, part_class_count
+
+        parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
+        grouping, searches = group_seconds(n, k, W, exact_shifts(prior, spec.epsilon))
+        # the data sets within M + W of the release (M at most (k - 1) (Dc + W) + W), by the box of their first
+        # count's range and (2 R + 1)^(k - 2) of the others; the column over them against one part a group mapping to
+        # the release (the parts of a group share its output)
+        R = (k - 1) * (_radius(k, spec.epsilon, 1e-12) + W) + 2 * W
+        box = float(min(n, 2 * R) + 1) * float(2 * R + 1) ** (k - 2)
+        column = NEAR_BOX_SECONDS * box + COLUMN_SECONDS[0] * rows * float(clamp_group_count(n, k, W))
+        # the classes (points, counts, positive parts, clamps, projections, the grouping's sort: 14 k + 8 words
+        # each), the near box's slabs (3 k + 2 words a point of (2 R + 1)^(k - 2)) and the column's blocks
+        memory = (8.0 * (14 * k + 8) * parts + 8.0 * (3 * k + 2) * float(2 * R + 1) ** (k - 2)
+                  + 8.0 * 4 * BLOCK_ENTRIES + 8.0 * (k + 4) * rows)
+        return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=grouping + searches + column,
+                    memory_bytes=memory, bracket=DEFAULT_TOL,
+                    costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", grouping + searches),), advice="use a larger eps")
 
     def _cut_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int) -> Plan:
         """The local column's plan at k >= 4 where a release at the centre ``c0`` of R(n) has every count past
@@ -2285,13 +2395,22 @@ class LatticeMechanism(Mechanism):
 
         Bound: :func:`~dpposterior.lattice.column.local_column`'s ``leftover`` over the kept mass
         ``sum_{c in C} pi(c) P_S(m | c)`` (times ``1 + 1e-6`` for rounding)."""
-        from ..lattice.column import cut_region, local_column, log_prior_rows, reach_region
+        from ..lattice.column import cut_region, local_column, reach_region
 
         k, eps = a.size, spec.epsilon
         Dc = _radius(k, eps, 1e-12)
         # k >= 4, every count of the release past (k - 1) Dc: only the region's points at the descent filter's cut
         # (cut_region: the same points kept), and the box stay certificate before the search
         cut = k >= 4 and not self.uses_corners(n, k, spec, a) and int(m.min()) > (k - 1) * Dc
+        classes = (not cut and not self.uses_corners(n, k, spec) and not self.uses_faces(n, k, spec, a)
+                   and part_class_route(n, k, eps, W, Dc))
+        if classes:  # the region's positive-part classes, each with its count of window points (the same column)
+            from ..lattice.column import reach_classes
+
+            Z, counts = reach_classes(n, k, m, Dc, W)
+            t = _group_outputs_m(a, n, eps, m, Z, Dc) * counts
+            C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
+            return self._column_posterior(a, n, k, C, log_col, leftover, blocks=True)
         if k >= 4 and not cut:  # the whole region enumerated: refused in one line past the memory limit (as planned)
             from ..lattice.column import reach_size
 
@@ -2322,12 +2441,19 @@ class LatticeMechanism(Mechanism):
         else:
             t = _outputs_m(a, n, eps, m, Z, Dc, boxes=k >= 4 and cut)
         C, log_col, leftover = local_column(n, k, eps, m, Z, t, Dk=self.column_radius(n, k, eps), W=W)
+        return self._column_posterior(a, n, k, C, log_col, leftover, blocks=cut)
+
+    @staticmethod
+    def _column_posterior(a: NDArray, n: int, k: int, C: NDArray, log_col: NDArray, leftover: float, blocks: bool):
+        """``(C, ln pi(c) + ln P_S(m | c), |R(n)|, bound)`` from the local column (:meth:`_local_column`'s bound)."""
+        from ..lattice.column import log_prior_rows
+
         logw = log_prior_rows(a, C)  # log_prior_predictive's floats, by tables
         logw += log_col  # in place (the same floats as the sum)
         del log_col
         if not len(logw):
             kept = -np.inf
-        elif cut and len(logw) > 2**20:  # a block at a time (scipy's logsumexp holds copies of the whole: 1.8e7 here)
+        elif blocks and len(logw) > 2**20:  # a block at a time (scipy's logsumexp holds copies of the whole: 1.8e7 here)
             kept = float(logsumexp([logsumexp(logw[s:s + 2**20]) for s in range(0, len(logw), 2**20)]))
         else:
             kept = logsumexp(logw)
