@@ -1,5 +1,5 @@
-"""Plans that state what runs: the k = 4 average errors (the batched local search by orbits), the k = 4 loss route
-of the translation releases and the k = 3 local errors' near ties, each held to the runs recorded in
+"""Plans that state what runs: the k = 4 average errors (the batched local search by orbits), the k = 4 loss and
+orbit routes of the translation releases and the k = 3 local errors' near ties, each held to the runs recorded in
 ``benchmarks/plans_fit.json`` (CPU seconds and peak bytes of one call each, ``benchmarks/plans_fit.py``).
 
 Each plan is an upper end of what its call ran (seconds and bytes), and not far above it (at most
@@ -18,12 +18,14 @@ import pytest
 from dpposterior.lattice import scale
 from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
+from dpposterior.mechanisms import clamped as C
 from dpposterior.mechanisms import lattice as L
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CALLS = json.loads((ROOT / "benchmarks" / "plans_fit.json").read_text(encoding="utf-8"))["calls"]
 #: the routes this file holds (others are recorded beside them, as measured)
-FITTED = ("batched local search", "translation (loss)", "local search")
+FITTED = ("batched local search", "translation (loss)", "local search", "translation (orbits (loss))",
+          "translation (orbits (factors))")
 #: a plan at most this many times its call's CPU seconds (a call of a second or more)
 MOST_OVER = 2.5
 #: the limits raised while planning, so that a plan refused today still states its seconds (as the runs were)
@@ -92,6 +94,7 @@ def test_the_recorded_plans_are_this_trees(monkeypatch):
     ("LOCAL_TIE_BATCH_BYTES", L, 0.0),        # ... their batched search's memory: n = 20, 50 under
     ("BATCH_WINDOW_COPIES", L, 2.0),          # the k = 4 search's copies of its window: n = 50, eps = 1 under
     ("orbit_average", L, None),               # the k = 3 local errors by orbits at the old price: 3.1-4.5x over
+    ("ORBIT_CAP_PER_SECOND", C, 1e12),        # the translation rows by orbits without their cap sums
 ])
 def test_each_factor_taken_out_makes_a_recorded_call_miss(monkeypatch, factor):
     name, module, neutral = factor
