@@ -708,13 +708,15 @@ def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray
     return acc
 
 
-def orbit_cap_work(n: int, k: int, log_point: ArrayLike, tol: float, step: float) -> int:
-    """(prefix, data set) pairs :func:`clamp_cap_sums` visits over R(n) (a bound: the data sets with ``c_k`` below
-    each prefix's bound), from public n, k and the noise law."""
+def orbit_cap_work(n: int, k: int, log_point: ArrayLike, tol: float, step: float) -> tuple[int, int]:
+    """``(visits, prefixes)`` of :func:`clamp_cap_sums` over R(n): the (prefix, data set) pairs it visits (a bound: the
+    data sets with ``c_k`` below each prefix's bound) and its prefixes (one vectorised pass each), from public n, k
+    and the noise law."""
     offs, w, _ = clamp_offsets(log_point, k, tol, step)
     per = np.array([math.comb(n - t + k - 2, k - 2) for t in range(n + 1)], dtype=np.float64)
     below = np.r_[0.0, np.cumsum(per)]  # below[b]: data sets with c_k < b
-    return int(sum(below[min(max(b, 0), n + 1)] for _, _, _, _, b in _orbit_layout(n, k, offs, w)))
+    bounds = [b for *_, b in _orbit_layout(n, k, offs, w)]
+    return int(sum(below[min(max(b, 0), n + 1)] for b in bounds)), len(bounds)
 
 
 def orbit_rows(n: int, k: int) -> int:

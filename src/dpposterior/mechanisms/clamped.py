@@ -132,10 +132,18 @@ class ClampedRows(Rows):
 #: the errors and counts of R(n) (measured peaks: k = 3, n = 1000: 134 MB (loss), 266 MB (factors); k = 4, n = 100:
 #: 226 MB; benchmarks/plans.json).
 TRANSLATION_BYTES = 128 * 2**20
-#: Visits per second of the orbit route's cap sums (:func:`~dpposterior.lattice.scale.clamp_cap_sums`; Dir(1,1,1,1),
-#: n = 100: 2.7e7 visits in 2.1 CPU s at eps 2, 1.1e8 in 10.6 s at eps 1, 4.2e8 in 35.3 s at eps 0.5, load ~3.5 on the
-#: shared 2-core machine: 1.0-1.3e7/s; at eps 0.5 53.6 s at load ~6, 7.9e6/s), taken lower so the plan stays above its runs.
-ORBIT_CAP_PER_SECOND = 6e6
+#: The orbit route's plan (:meth:`ClampedNoiseMechanism.orbit_plan`), fitted to the calls of benchmarks/plans_fit.json
+#: (Dir(1,1,1,1), n = 50 and 100, eps 0.5 to 2, load 5-7 on the shared 2-core machine): the cap sums
+#: (:func:`~dpposterior.lattice.scale.clamp_cap_sums`) at ORBIT_CAP_PER_SECOND visits per second plus
+#: ORBIT_PREFIX_SECONDS per prefix (one vectorised pass each); the loss route at the representatives at
+#: EVALUATIONS_PER_SECOND_ANY plus ORBIT_SETUP_SECONDS (the whole route's 1.5 s set-up put n = 50, eps 2 at 2.6x its
+#: 1.26 s run); the factor route at the representatives at 1 / ORBIT_FACTOR_SLOWDOWN of its rate (they lie nearer the
+#: faces, where its head clamps act: n = 50, eps 0.5, 5.3e8 products in 7.0 CPU s).  Planned / run: 1.4-2.4x, except
+#: n = 50, eps 0.5 (27.2 s planned, 31.7 run, of which ~10 s are the call's two plans at that eps).
+ORBIT_CAP_PER_SECOND = 7e6
+ORBIT_PREFIX_SECONDS = 2e-3
+ORBIT_SETUP_SECONDS = 0.25
+ORBIT_FACTOR_SLOWDOWN = 2.0
 #: The share of a shared translation pass's seconds (its union's losses) each member past the first adds: its own
 #: weights' products and corrections (:meth:`ClampedNoiseMechanism.plan_shared_errors`).
 SHARED_LAW_SHARE = 0.1
@@ -243,8 +251,9 @@ class ClampedNoiseMechanism(Mechanism):
         (:func:`~dpposterior.lattice.scale.clamped_errors_by_orbits`, a prior with ``a_1 = ... = a_(k-1)``): the loss
         route at the representatives with a bracket of 1e-5, then the factor route at the representatives with
         :data:`~dpposterior.lattice.scale.FACTOR_TOLS`, each plus the cap sums (their visits at
-        :data:`ORBIT_CAP_PER_SECOND`); the first within the pair budget, else the last.  ``work``: the base route's
-        losses plus the cap sums' visits."""
+        :data:`ORBIT_CAP_PER_SECOND`, their prefixes at :data:`ORBIT_PREFIX_SECONDS`); the first within the pair budget,
+        else the last (a bracket whose base route alone is over the budget skips its cap sums' count).  ``work``: the
+        base route's losses plus the cap sums' visits."""
         size = n_candidates(n, k)
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
         if size > limit:
@@ -260,9 +269,12 @@ class ClampedNoiseMechanism(Mechanism):
             lp = self._log_point(k, epsilon, inner)
             step = scale_route.FACTOR_STEP if base == "factors" else 1.0
             losses = len(scale_route.clamp_offsets(lp, k, inner, step)[0]) * reps
-            cap = scale_route.orbit_cap_work(n, k, lp, inner, step)
-            seconds = (scale_route.loss_seconds(k, losses) if base == "loss" else losses / scale_route.factor_rate(k)) \
-                + cap / ORBIT_CAP_PER_SECOND
+            seconds = losses / scale_route.EVALUATIONS_PER_SECOND_ANY + ORBIT_SETUP_SECONDS if base == "loss" \
+                else ORBIT_FACTOR_SLOWDOWN * losses / scale_route.factor_rate(k)
+            if seconds * PAIRS_PER_SECOND > limit and (base, tol) != tries[-1]:
+                continue  # over the budget before its cap sums: the next bracket
+            cap, prefixes = scale_route.orbit_cap_work(n, k, lp, inner, step)
+            seconds += cap / ORBIT_CAP_PER_SECOND + prefixes * ORBIT_PREFIX_SECONDS
             if seconds * PAIRS_PER_SECOND <= limit:
                 break
         return f"orbits ({base})", tol, losses + cap, seconds
