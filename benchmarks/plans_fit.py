@@ -1,4 +1,4 @@
-"""Planned against run for the k = 4 average and loss routes and the k = 3 local errors: CPU seconds and peak bytes.
+"""Planned against run for the k = 4 average, loss and orbit routes and the k = 3 local errors: CPU seconds and peak bytes.
 
 Each call (one exact-errors call of ``benchmarks/plans.py``'s child: the plan, then ``expected_errors``) runs once in
 its own process on ``--run`` (a tree's ``src``; the routes run are the same on both trees, only their plans differ),
@@ -34,6 +34,8 @@ CALLS = [
     ("lattice", "average", 3, 50, 0.25), ("lattice", "average", 3, 100, 0.25), ("lattice", "average", 4, 20, 0.5),
     ("geometric", None, 4, 50, 0.5), ("lattice", "average", 3, 300, 0.25),
     ("lattice", "average", 3, 1000, 0.5), ("lattice", "average", 3, 400, 0.5), ("lattice", "average", 3, 700, 0.6),
+    ("lszhang", None, 4, 100, 2.0), ("geometric", None, 4, 100, 2.0), ("lszhang", None, 4, 100, 1.0),
+    ("geometric", None, 4, 100, 1.0),
 ]
 
 #: the plan of one call, as JSON (a tree's src first on the path)

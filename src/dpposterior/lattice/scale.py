@@ -105,6 +105,9 @@ FACTOR_STEP = 0.25
 FACTOR_MAX_OFFSETS = 4_000_000
 #: Relative error allowed for one ``exp`` of numpy (a few ulp, generously) in :func:`factor_margin`.
 FACTOR_ULPS = 2e-15
+#: A bound on the rounding of one cap sum of :func:`clamped_errors_by_orbits` (at most :data:`FACTOR_MAX_OFFSETS`
+#: terms and weight sums of at most 1, ``2^-52`` each: 1e-9 each) and of its two additions.
+ORBIT_MARGIN = 3e-9
 
 
 @dataclass(frozen=True)
@@ -254,13 +257,15 @@ def clamp_radius(log_point_at: Callable[[int], NDArray[np.float64]], k: int, tol
         D *= 2
 
 
-def clamped_errors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL) -> Bracket:
+def clamped_errors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL,
+                   counts: ArrayLike | None = None) -> Bracket:
     """``E(c)`` of the sequential clamp with iid integer noise ``ln P(D = d) = log_point[d + D]`` for every c of
-    R(n), as a :class:`Bracket` (module docstring; docs/definitions.md §4, §9), without an |R(n)|^2 table."""
+    R(n) (or of the rows ``counts`` of R(n) only: each row's sum is the same whatever the other rows), as a
+    :class:`Bracket` (module docstring; docs/definitions.md §4, §9), without an |R(n)|^2 table."""
     a, n = _check(prior, n)
     k = a.size
     offs, w, tail = clamp_offsets(log_point, k, tol)
-    R = candidates(n, k)
+    R = candidates(n, k) if counts is None else np.asarray(counts, dtype=np.int64).reshape(-1, k)
     tables = _LossTables(a, n, R)
     full = np.column_stack([offs, -offs.sum(axis=1)])  # the last count moves by minus the others' sum
     # interior: no clamp acts for any offset of S.  With no clamp before i, the room left is
@@ -449,7 +454,7 @@ def _moved_runs(gm, rm, shift_m, groups: int):
 
 
 def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL,
-                              block_entries: int = FACTOR_BLOCK_ENTRIES) -> Bracket:
+                              block_entries: int = FACTOR_BLOCK_ENTRIES, counts: ArrayLike | None = None) -> Bracket:
     """``E(c)`` of the sequential clamp (as :func:`clamped_errors`: the same law, the same tables ``J_i``; its level
     sets step by :data:`FACTOR_STEP`) for every c of R(n), as a :class:`Bracket`, by Bhattacharyya factors instead
     of one ``expm1`` per loss (docs/lattice.md, "Errors at scale"; docs/definitions.md §4, §9).
@@ -467,7 +472,9 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
     ranges' entries give ``H = 1``, whose weights are taken off again.  Every loss is within :func:`factor_margin`
     of the loss route's, so
     ``low = max(sum - margin, 0)`` and ``tail = (mass left out) + 2 margin``: still ``low <= E <= low + tail``.
-    Work ``|offsets| |R(n)|`` products (no ``expm1``), memory ``O(k (n + 1)^2 + block)``.
+    Work ``|offsets| |R(n)|`` products (no ``expm1``), memory ``O(k (n + 1)^2 + block)``.  ``counts``: the rows of
+    R(n) to compute (None: all; a row's sums do not depend on the other rows of its block, whose order only makes
+    the slices longer or shorter).
     """
     a, n = _check(prior, n)
     k = a.size
@@ -475,7 +482,7 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
     if len(offs) > FACTOR_MAX_OFFSETS:
         raise InputError(f"the factor route takes at most {FACTOR_MAX_OFFSETS:.0e} noise offsets (its rounding margin), "
                          f"got {len(offs):.2e}: use a wider bracket")
-    R = candidates(n, k)
+    R = candidates(n, k) if counts is None else np.asarray(counts, dtype=np.int64).reshape(-1, k)
     margin = factor_margin(k)
     offs, w, starts, stops = _prefix_group_arrays(offs, w, k)
     # the groups in order of the prefix's sum s (stable: within one s, the prefixes' lexicographic order)
@@ -608,6 +615,172 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
         acc[lo:lo + step] = out
     low = np.maximum(acc - margin, 0.0)
     return Bracket(R, low, float(tail) + 2.0 * margin, len(offs))
+
+
+# ---------------------------------------------------------------------------------------------
+# the sequential clamp by orbits of the first k - 1 counts (a prior symmetric in them)
+
+
+def orbit_symmetric(prior: ArrayLike) -> bool:
+    """Whether :func:`clamped_errors_by_orbits` applies: k >= 3 and ``a_1 = ... = a_(k-1)`` (the same floats; the
+    last pseudo-count may differ).  A public input only."""
+    a = np.asarray(prior, dtype=np.float64).reshape(-1)
+    return a.size >= 3 and bool(np.all(a[: a.size - 1] == a[0]))
+
+
+def orbit_tol(k: int, tol: float, route: str) -> float:
+    """The mass :func:`clamped_errors_by_orbits` may leave out so that its whole bracket (that mass, twice the base
+    route's :func:`factor_margin` for ``route = "factors"``, and four :data:`ORBIT_MARGIN`) is at most ``tol``."""
+    inner = (factor_tol(k, tol) if route == "factors" else tol) - 4.0 * ORBIT_MARGIN
+    if inner <= 0:
+        raise InputError(f"a bracket of {tol:g} is below the orbit route's rounding margin")
+    return inner
+
+
+def _orbit_layout(n: int, k: int, offs: NDArray[np.int64], w: NDArray[np.float64]) -> list[tuple]:
+    """Per cap position ``m`` (0-based, ``m < k - 1``) and per prefix ``p = (D_1..D_m)`` of the offsets: ``(m, p,
+    d values of D_(m+1) ascending, the weights' suffix sums W(D_(m+1) >= d) (one more entry, 0), bound)``, the
+    weights summed over the rest of each offset; ``bound = sum_j max(p_j, 0) + max d``: only data sets with
+    ``c_k < bound`` can have the cap act at ``m`` for this prefix (:func:`clamp_cap_sums`)."""
+    out = []
+    for m in range(k - 1):
+        keys, inv = np.unique(offs[:, : m + 1], axis=0, return_inverse=True)
+        wk = np.bincount(inv.reshape(-1), weights=w, minlength=len(keys))
+        new = np.r_[True, np.any(keys[1:, :m] != keys[:-1, :m], axis=1)] if m else np.r_[True, np.zeros(len(keys) - 1, bool)]
+        starts = np.flatnonzero(new)
+        stops = np.r_[starts[1:], len(keys)]
+        for s0, s1 in zip(starts.tolist(), stops.tolist()):
+            p = keys[s0, :m].astype(np.int64)
+            d = keys[s0:s1, m].astype(np.int64)
+            if np.any(np.diff(d) != 1):  # a level set of a product of unimodal laws: an interval per prefix
+                raise InputError("the offsets' next coordinate must run over an interval per prefix")
+            suf = np.r_[np.cumsum(wk[s0:s1][::-1])[::-1], 0.0]
+            out.append((m, p, d, suf, int(np.maximum(p, 0).sum()) + int(d[-1])))
+    return out
+
+
+def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray[np.float64],
+                   counts: NDArray[np.int64]) -> NDArray[np.float64]:
+    """``E_cap(c) = sum_{w in S, cap acts} K(w) L(c, B(c, w))`` for the rows ``counts`` of R(n): the part of the
+    sequential clamp's truncated sum where the upper clamp acts (:func:`clamped_errors_by_orbits`).
+
+    With ``x_j = max(c_j + D_j, 0)`` and ``S_m = x_1 + ... + x_m``, no clamp from above acts before coordinate
+    ``m + 1`` iff ``S_m <= n`` (the ``x_j`` are >= 0, so the partial sums only grow); it acts there iff
+    ``c_(m+1) + D_(m+1) > n - S_m``, and then the output is ``(x_1, .., x_m, n - S_m, 0, .., 0)``: it depends on the
+    prefix ``(D_1..D_m)`` alone, so the offsets sharing a prefix are one term, weighted by the mass of those with
+    ``D_(m+1) > n - S_m - c_(m+1)`` (a suffix sum of :func:`_orbit_layout`).  Each loss is the loss route's float
+    (:class:`_LossTables`, the coordinates summed in the same order)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    R = np.asarray(counts, dtype=np.int64).reshape(-1, k)
+    tables = _LossTables(a, n, R)
+    order = np.argsort(R[:, k - 1], kind="stable")
+    ck = R[order, k - 1]
+    acc = np.zeros(len(R))
+    n1 = n + 1
+    zero = [tables.tables[j][R[:, j] * n1] for j in range(k)]  # J_j(c_j, 0)
+    for m, p, d, suf, bound in _orbit_layout(n, k, offs, w):
+        rows = order[: int(np.searchsorted(ck, bound, side="left"))]
+        if rows.size == 0:
+            continue
+        c = R[rows]
+        x = [np.maximum(c[:, j] + int(p[j]), 0) for j in range(m)]
+        s_m = np.zeros(len(rows), dtype=np.int64)
+        for xj in x:
+            s_m += xj
+        t = n - s_m - c[:, m]
+        mass = suf[np.clip(t + 1 - int(d[0]), 0, d.size)]  # d runs over an interval: W(D > t)
+        keep = (s_m <= n) & (mass > 0)
+        if not keep.any():
+            continue
+        rows, c, t, s_m, mass = rows[keep], c[keep], t[keep], s_m[keep], mass[keep]
+        x = [xj[keep] for xj in x]
+        out = np.zeros(len(rows))
+        for j in range(k):
+            if j < m:
+                out += tables.tables[j][c[:, j] * n1 + x[j]]
+            elif j == m:
+                out += tables.tables[j][c[:, j] * n1 + n - s_m]
+            else:
+                out += zero[j][rows]
+        np.minimum(out, 0.0, out=out)
+        acc[rows] += mass * hellinger_from_log_bc(out, out=out)
+    return acc
+
+
+def orbit_cap_work(n: int, k: int, log_point: ArrayLike, tol: float, step: float) -> tuple[int, int]:
+    """``(visits, prefixes)`` of :func:`clamp_cap_sums` over R(n): the (prefix, data set) pairs it visits (a bound: the
+    data sets with ``c_k`` below each prefix's bound) and its prefixes (one vectorised pass each), from public n, k
+    and the noise law."""
+    offs, w, _ = clamp_offsets(log_point, k, tol, step)
+    per = np.array([math.comb(n - t + k - 2, k - 2) for t in range(n + 1)], dtype=np.float64)
+    below = np.r_[0.0, np.cumsum(per)]  # below[b]: data sets with c_k < b
+    bounds = [b for *_, b in _orbit_layout(n, k, offs, w)]
+    return int(sum(below[min(max(b, 0), n + 1)] for b in bounds)), len(bounds)
+
+
+def orbit_rows(n: int, k: int) -> int:
+    """Data sets of R(n) whose first ``k - 1`` counts are sorted (the orbits' representatives)."""
+    R = candidates(n, k)
+    return int(np.all(np.diff(R[:, : k - 1], axis=1) <= 0, axis=1).sum())
+
+
+def clamped_errors_by_orbits(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL,
+                             route: str = "factors") -> Bracket:
+    """``E(c)`` of the sequential clamp for every c of R(n) (as :func:`clamped_errors` for ``route = "loss"``, as
+    :func:`clamped_errors_by_factors` for ``"factors"``: the same offsets ``S``), computed at the data sets whose
+    first ``k - 1`` counts are sorted and at the data sets near the clamp from above, at a prior with
+    ``a_1 = ... = a_(k-1)`` (:func:`orbit_symmetric`; docs/lattice.md, "Errors at scale").
+
+    Proof.  Write ``E_S(c) = E_free(c) + E_cap(c)``, ``E_cap`` the terms of ``S`` where the clamp from above acts
+    (:func:`clamp_cap_sums`: iff ``sum_(j<k) max(c_j + D_j, 0) > n``).  Where it does not act the output is
+    ``B(c, w) = (x_1, .., x_(k-1), n - sum x)`` with ``x_j = max(c_j + D_j, 0)``: coordinate by coordinate.  Let
+    ``s`` permute the first ``k - 1`` coordinates.  Then (i) the condition ``sum_j max(c_j + D_j, 0) > n`` is the
+    same at ``(s c, s w)`` as at ``(c, w)`` (a sum over j); (ii) ``B(s c, s w) = s B(c, w)`` where it does not act;
+    (iii) ``K(s w) = K(w)`` (iid ``D_j``) and ``s S = S`` (a level set of ``sum_j ln P(D_j)``); (iv)
+    ``L(s c, s r) = L(c, r)`` (``ln BC = sum_i J_i(c_i, r_i)``, ``J_i`` depending on ``a_i`` only, and
+    ``a_(s i) = a_i``).  So ``E_free(s c) = sum_w K(s w) L(s c, B(s c, s w)) [no cap] = E_free(c)``.  The clamp from
+    above does not commute with ``s`` (the first coordinate to reach the room takes it: ``E_cap`` is not symmetric),
+    and no permutation moving coordinate k is a symmetry (``D_k = -(D_1 + ... + D_(k-1))`` has another law).  With
+    ``u`` = c with its first k - 1 counts sorted: ``E_S(c) = E_S(u) - E_cap(u) + E_cap(c)``, and ``E_cap = 0`` where
+    ``c_k >= max_p bound_p`` (:func:`_orbit_layout`).
+
+    Bracket.  The base route at the representatives gives ``low_u <= E_S(u) <= low_u + 2 f`` (``f`` its
+    :func:`factor_margin`, 0 for the loss route, whose losses are the reference floats); each cap sum is within
+    :data:`ORBIT_MARGIN` of its exact value (the reference losses, at most ``|S|`` terms and weight sums of at most 1,
+    2^-52 each, and the two additions).  So ``low = max(low_u - cap_u + cap_c - 2 ORBIT_MARGIN, 0)`` (``low_u`` where
+    both caps are 0) and ``tail = (base tail) + 4 ORBIT_MARGIN``: still ``low <= E(c) <= low + tail``.
+    Work: the base route over the representatives (about ``|R(n)| / (k - 1)!``) plus :func:`orbit_cap_work` losses.
+    """
+    a, n = _check(prior, n)
+    k = a.size
+    if not orbit_symmetric(a):
+        raise InputError("the orbit route needs k >= 3 and a prior with a_1 = ... = a_(k-1)")
+    if route not in ("factors", "loss"):
+        raise InputError(f"unknown base route {route!r}")
+    R = candidates(n, k)
+    head = R[:, : k - 1]
+    reps = np.all(np.diff(head, axis=1) <= 0, axis=1)  # decreasing: the head clamps of the factor route act rarely
+    if route == "factors":
+        base = clamped_errors_by_factors(a, n, log_point, tol, counts=R[reps])
+        offs, w, _ = clamp_offsets(log_point, k, tol, FACTOR_STEP)
+    else:
+        base = clamped_errors(a, n, log_point, tol, counts=R[reps])
+        offs, w, _ = clamp_offsets(log_point, k, tol)
+    u = R.copy()
+    u[:, : k - 1] = -np.sort(-head, axis=1)
+    at = (np.cumsum(reps) - 1)[candidate_rank(u)]  # each c's representative, as a row of base
+    low = base.low[at]
+    near = np.flatnonzero(R[:, k - 1] < max(b for *_, b in _orbit_layout(n, k, offs, w)))
+    if near.size:
+        cap = clamp_cap_sums(a, n, offs, w, R[near])
+        cap_of = np.zeros(len(R))
+        cap_of[near] = cap
+        cap_u = cap_of[np.flatnonzero(reps)][at[near]]
+        moved = (cap != 0) | (cap_u != 0)
+        sel = near[moved]
+        low[sel] = np.maximum(low[sel] - cap_u[moved] + cap[moved] - 2.0 * ORBIT_MARGIN, 0.0)
+    return Bracket(R, low, float(base.tail) + 4.0 * ORBIT_MARGIN, base.offsets)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -132,6 +132,18 @@ class ClampedRows(Rows):
 #: the errors and counts of R(n) (measured peaks: k = 3, n = 1000: 134 MB (loss), 266 MB (factors); k = 4, n = 100:
 #: 226 MB; benchmarks/plans.json).
 TRANSLATION_BYTES = 128 * 2**20
+#: The orbit route's plan (:meth:`ClampedNoiseMechanism.orbit_plan`), fitted to the calls of benchmarks/plans_fit.json
+#: (Dir(1,1,1,1), n = 50 and 100, eps 0.5 to 2, load 5-7 on the shared 2-core machine): the cap sums
+#: (:func:`~dpposterior.lattice.scale.clamp_cap_sums`) at ORBIT_CAP_PER_SECOND visits per second plus
+#: ORBIT_PREFIX_SECONDS per prefix (one vectorised pass each); the loss route at the representatives at
+#: EVALUATIONS_PER_SECOND_ANY plus ORBIT_SETUP_SECONDS (the whole route's 1.5 s set-up put n = 50, eps 2 at 2.6x its
+#: 1.26 s run); the factor route at the representatives at 1 / ORBIT_FACTOR_SLOWDOWN of its rate (they lie nearer the
+#: faces, where its head clamps act: n = 50, eps 0.5, 5.3e8 products in 7.0 CPU s).  Planned / run: 1.4-2.4x, except
+#: n = 50, eps 0.5 (27.2 s planned, 31.7 run, of which ~10 s are the call's two plans at that eps).
+ORBIT_CAP_PER_SECOND = 7e6
+ORBIT_PREFIX_SECONDS = 2e-3
+ORBIT_SETUP_SECONDS = 0.25
+ORBIT_FACTOR_SLOWDOWN = 2.0
 #: The share of a shared translation pass's seconds (its union's losses) each member past the first adds: its own
 #: weights' products and corrections (:meth:`ClampedNoiseMechanism.plan_shared_errors`).
 SHARED_LAW_SHARE = 0.1
@@ -192,7 +204,7 @@ class ClampedNoiseMechanism(Mechanism):
         D = scale_route.clamp_radius(lambda D: self.noise_tables(s, D - 1)[0], k, tol)
         return self.noise_tables(s, D - 1)[0]
 
-    def translation_plan(self, n: int, k: int, epsilon: float, limit: float | None = None
+    def translation_plan(self, n: int, k: int, epsilon: float, limit: float | None = None, prior=None
                          ) -> tuple[str, float, int, float]:
         """The translation route :meth:`direct_errors` takes past the pair budget (k >= 3, Hellinger), from
         public n, k and eps only: ``(route, tol, loss evaluations, estimated seconds)``.
@@ -205,7 +217,13 @@ class ClampedNoiseMechanism(Mechanism):
         (:data:`~dpposterior.lattice.scale.FACTOR_TOLS`); else that last one, which the caller refuses.  Past the
         pair budget on ``|R(n)|`` alone, or on a floor of the offsets' count (small eps: a huge level set), nothing is
         enumerated (``("none", ...)``): its cost is then a floor, not the route's.  ``limit``: the pair budget (None:
-        ``DPPOSTERIOR_MAX_PAIRS`` now)."""
+        ``DPPOSTERIOR_MAX_PAIRS`` now).  ``prior``: from k = 4 where it has ``a_1 = ... = a_(k-1)``
+        (:func:`~dpposterior.lattice.scale.orbit_symmetric`, a public input) the same chain runs by orbits
+        (:meth:`orbit_plan`: ``"orbits (loss)"``, ``"orbits (factors)"``; at k = 3 the representatives are half of
+        R(n) and the cap sums take back much of the saving: 39.0 s planned against the factor route's 30.2 at n = 1000,
+        eps 0.5, so k = 3 keeps the chain before)."""
+        if prior is not None and k >= 4 and scale_route.orbit_symmetric(prior):
+            return self.orbit_plan(n, k, epsilon, limit)
         size = n_candidates(n, k)
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
         if size > limit:  # past any budget whatever the offsets: not enumerated
@@ -228,6 +246,39 @@ class ClampedNoiseMechanism(Mechanism):
                 break
         return "factors", tol, work, seconds
 
+    def orbit_plan(self, n: int, k: int, epsilon: float, limit: float | None = None) -> tuple[str, float, int, float]:
+        """:meth:`translation_plan`'s chain by orbits of the first ``k - 1`` counts
+        (:func:`~dpposterior.lattice.scale.clamped_errors_by_orbits`, a prior with ``a_1 = ... = a_(k-1)``): the loss
+        route at the representatives with a bracket of 1e-5, then the factor route at the representatives with
+        :data:`~dpposterior.lattice.scale.FACTOR_TOLS`, each plus the cap sums (their visits at
+        :data:`ORBIT_CAP_PER_SECOND`, their prefixes at :data:`ORBIT_PREFIX_SECONDS`); the first within the pair budget,
+        else the last (a bracket whose base route alone is over the budget skips its cap sums' count).  ``work``: the
+        base route's losses plus the cap sums' visits."""
+        size = n_candidates(n, k)
+        limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
+        if size > limit:
+            return "none", scale_route.DEFAULT_TOL, size * size, size * size / scale_route.EVALUATIONS_PER_SECOND
+        probe = self._log_point(k, epsilon, scale_route.DEFAULT_TOL)
+        floor = (len(probe) // 8) ** (k - 1) * size
+        if floor * PAIRS_PER_SECOND / scale_route.factor_rate(k) > limit:
+            return "none", scale_route.DEFAULT_TOL, floor, floor / scale_route.factor_rate(k)
+        reps = scale_route.orbit_rows(n, k)
+        tries = [("loss", scale_route.DEFAULT_TOL)] + [("factors", t) for t in scale_route.FACTOR_TOLS]
+        for base, tol in tries:
+            inner = scale_route.orbit_tol(k, tol, base)
+            lp = self._log_point(k, epsilon, inner)
+            step = scale_route.FACTOR_STEP if base == "factors" else 1.0
+            losses = len(scale_route.clamp_offsets(lp, k, inner, step)[0]) * reps
+            seconds = losses / scale_route.EVALUATIONS_PER_SECOND_ANY + ORBIT_SETUP_SECONDS if base == "loss" \
+                else ORBIT_FACTOR_SLOWDOWN * losses / scale_route.factor_rate(k)
+            if seconds * PAIRS_PER_SECOND > limit and (base, tol) != tries[-1]:
+                continue  # over the budget before its cap sums: the next bracket
+            cap, prefixes = scale_route.orbit_cap_work(n, k, lp, inner, step)
+            seconds += cap / ORBIT_CAP_PER_SECOND + prefixes * ORBIT_PREFIX_SECONDS
+            if seconds * PAIRS_PER_SECOND <= limit:
+                break
+        return f"orbits ({base})", tol, losses + cap, seconds
+
     def plan_errors(self, prior, n: int, spec, measure: str | None = None) -> Plan:
         """k >= 3, Hellinger, past the pair budget of the dense walk: the translation route of :meth:`translation_plan`
         (``"translation (loss)"`` or ``"translation (factors)"``, its bracket the route's tolerance), its estimated
@@ -237,7 +288,7 @@ class ClampedNoiseMechanism(Mechanism):
         if k < 3 or (measure or spec.distance) != DEFAULT_DISTANCE or \
                 2 * n_candidates(n, k) ** 2 <= limit_setting("DPPOSTERIOR_MAX_PAIRS"):
             return super().plan_errors(prior, n, spec, measure)
-        route, tol, work, seconds = self.translation_plan(n, k, spec.epsilon)
+        route, tol, work, seconds = self.translation_plan(n, k, spec.epsilon, prior=prior)
         return Plan(task=Task.ERRORS, route=f"translation ({'not enumerated' if route == 'none' else route})",
                     what=self.errors_what(n, k, spec), seconds=seconds, bracket=tol,
                     memory_bytes=TRANSLATION_BYTES + 8.0 * (k + 4) * n_candidates(n, k),
@@ -247,6 +298,11 @@ class ClampedNoiseMechanism(Mechanism):
     def direct_errors(self, plan: Plan, prior, n: int, spec, measure: str | None = None):
         """Run the translation route of :meth:`plan_errors` (a :class:`~dpposterior.lattice.scale.Bracket`)."""
         k = int(np.asarray(prior).size)
+        if plan.route in ("translation (orbits (loss))", "translation (orbits (factors))"):
+            base = plan.route[len("translation (orbits ("):-2]
+            inner = scale_route.orbit_tol(k, plan.bracket, base)
+            return scale_route.clamped_errors_by_orbits(prior, int(n), self._log_point(k, spec.epsilon, inner), inner,
+                                                        base)
         if plan.route == "translation (loss)":
             return scale_route.clamped_errors(prior, int(n), self._log_point(k, spec.epsilon, plan.bracket))
         inner = scale_route.factor_tol(k, plan.bracket)
