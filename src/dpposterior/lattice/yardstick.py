@@ -555,6 +555,12 @@ COLUMN_SECONDS_PER_NODE = 1.5e-6
 #: 15-25), which the k = 3 constant under-planned 3.5x; an upper end of those.
 COLUMN_SECONDS_PER_NODE_K4 = 7.5e-6
 
+#: Outputs whose windows :func:`column_bound` evaluates together (memory: ~``(offsets + pairs) x batch`` doubles).
+COLUMN_BATCH = 1024
+#: :func:`column_bound` with ``flows``: an output's window takes the flows' certificate, no LP, when their value is
+#: at least ``-FLOW_SKIP`` times the window's multipliers (each such window loses at most that against its LP, whose
+#: value is <= 0; over all windows at most ``FLOW_SKIP`` times the offsets times ``sum mu``).
+FLOW_SKIP = 1e-9
 #: :func:`column_bound`'s first Polyak target lies this far above its first value (relative).
 COLUMN_RATE = 0.05
 #: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
@@ -659,6 +665,8 @@ class FlowBound:
     radius: int
     #: every evaluation's certified value in order (:func:`column_bound`; empty where not kept)
     values: tuple[float, ...] = ()
+    #: the column LPs solved at each evaluation (:func:`column_bound`; the others' windows taken from the flows)
+    lps: tuple[int, ...] = ()
 
 
 def _neighbour_offsets(D: NDArray[np.int64]) -> list[list[int]]:
@@ -681,6 +689,23 @@ def _neighbour_offsets(D: NDArray[np.int64]) -> list[list[int]]:
     return out
 
 
+#: :func:`rank_table` is built only up to this many entries (``(n + 1)^(k - 1)`` int64).
+RANK_TABLE_ENTRIES = 1 << 22
+
+
+def rank_table(n: int, k: int) -> NDArray[np.int64] | None:
+    """``T[c_0, ..., c_(k-2)]`` = :func:`~dpposterior.models.candidate_rank` of ``c`` for every ``c`` of R(n) (the
+    last count is ``n`` minus the others, so the first ``k - 1`` name it), other entries 0 and never read; None
+    above :data:`RANK_TABLE_ENTRIES`.  A look-up in place of the rank's arithmetic: the same integers
+    (:func:`~dpposterior.models.candidates` lists R(n) in rank order)."""
+    if k < 2 or (n + 1) ** (k - 1) > RANK_TABLE_ENTRIES:
+        return None
+    R = candidates(n, k)
+    T = np.zeros((n + 1,) * (k - 1), dtype=np.int64)
+    T[tuple(R[:, :-1].T)] = np.arange(len(R))
+    return T
+
+
 def _window_losses(a: NDArray[np.float64], R: NDArray[np.int64], pi: NDArray[np.float64], D: NDArray[np.int64]):
     """Per offset ``o`` and output ``r`` (rows of ``R``): the rank ``C[o, r]`` of the data set ``c = r + D[o]``, whether
     it lies in R(n) (``valid``; ``C`` is 0 where not) and ``pi(c) L(c, r)`` with the loss lowered by a relative
@@ -697,17 +722,28 @@ def _window_losses(a: NDArray[np.float64], R: NDArray[np.int64], pi: NDArray[np.
     bands, reach = _jensen_bands(a, n, int(np.abs(D).max()) if D.size else 0)
     C = np.full((len(D), N), -1, dtype=np.int32 if N < 2**31 else np.int64)
     PL = np.zeros((len(D), N))  # pi(c) L(c, r), c = r + D[o]
-    for o, delta in enumerate(D):
-        c = R + delta
-        ok = np.all(c >= 0, axis=1)
-        if ok.any():
-            C[o, ok] = candidate_rank(c[ok])
-            Rk = R[ok]
-            log_bc = np.zeros(len(Rk))
-            for j in range(a.size):
-                log_bc += bands[j][delta[j] + reach, Rk[:, j]]
-            loss = hellinger_from_log_bc(log_bc, out=log_bc)
-            PL[o, ok] = pi[C[o, ok]] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+    table = rank_table(n, a.size)
+    counts = [np.ascontiguousarray(R[:, j]) for j in range(a.size)]
+    for o, delta in enumerate(D.tolist()):
+        # the outputs whose c = r + delta lies in R(n) (only a negative coordinate of delta can leave it)
+        ok = None
+        for j, d in enumerate(delta):
+            if d < 0:
+                ok = counts[j] >= -d if ok is None else ok & (counts[j] >= -d)
+        at = slice(None) if ok is None else np.flatnonzero(ok)
+        parts = [v[at] for v in counts]
+        if len(parts[0]) == 0:
+            continue
+        if table is None:
+            rank = candidate_rank(np.column_stack([v + d for v, d in zip(parts, delta)]))
+        else:
+            rank = table[tuple(v + d for v, d in zip(parts[:-1], delta[:-1]))]
+        C[o, at] = rank
+        log_bc = np.zeros(len(rank))
+        for j in range(a.size):
+            log_bc += bands[j][delta[j] + reach][parts[j]]
+        loss = hellinger_from_log_bc(log_bc, out=log_bc)
+        PL[o, at] = pi[rank] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
     valid = C >= 0
     C[~valid] = 0  # read only where valid
     return C, valid, PL
@@ -995,9 +1031,64 @@ class _ColumnLP:
         return np.asarray(res.x), np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)
 
 
+
+@dataclass
+class _FlowWalk:
+    """The order in which :func:`_window_flows` visits a window's offsets (:func:`_offsets`): inwards from the rim with
+    each offset's inward neighbours, then outwards from the centre with all its neighbours; ``q = e^-eps``."""
+
+    order: list[int]
+    ins_at: list[NDArray[np.intp]]
+    outward: list[int]
+    around_at: list[NDArray[np.intp]]
+    q: float
+
+    @classmethod
+    def of(cls, dist, inward, around, q: float) -> "_FlowWalk":
+        return cls(order=[int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > 0],
+                   ins_at=[np.asarray(i, dtype=np.intp) for i in inward],
+                   outward=[int(o) for o in np.argsort(dist, kind="stable")],
+                   around_at=[np.asarray(j, dtype=np.intp) for j in around], q=q)
+
+
+def _window_flows(W: NDArray[np.float64], walk: _FlowWalk) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The flows of :func:`flow_bound` (its inward pass and one outward sweep, the same rules) in each column of ``W``
+    (rows: offsets; one column per output, its window's costs ``w``): per column the value ``sum_u min(0, A(u))``
+    of the running reduced costs ``A`` and the sum of the absolute values of every term added (the initial ``|w|``,
+    each surplus paid, each share sent), whose ``(radius + 8) 2^-50`` times bounds the distance of that value from
+    the exact ``sum_u min(0, rc(u))`` of the flows' ``y >= 0`` (:func:`flow_bound`'s rounding argument)."""
+    A = W.copy()
+    size = np.abs(A).sum(axis=0)
+    q = walk.q
+    for o in walk.order:
+        pos = np.maximum(A[o], 0.0)
+        ins = walk.ins_at[o]
+        need = np.maximum(-A[ins], 0.0)
+        total = need.sum(axis=0)
+        has = total > 0
+        send = (q * pos) * np.where(has, need / np.where(has, total, 1.0), 1.0 / len(ins))
+        size += pos + send.sum(axis=0)
+        A[ins] += send
+        np.minimum(A[o], 0.0, out=A[o])
+    for o in walk.outward:
+        pos = np.maximum(A[o], 0.0)
+        if not pos.any():
+            continue
+        nb = walk.around_at[o]
+        need = np.maximum(-A[nb], 0.0)
+        total = need.sum(axis=0)
+        y = np.minimum(1.0, q * pos / np.where(total > 0, total, 1.0)) * (total > 0) * need
+        paid = y.sum(axis=0)
+        A[nb] += y
+        A[o] -= paid / q
+        size += paid + pos
+    return np.minimum(A, 0.0).sum(axis=0), size
+
+
 def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,
                  steps: int = 1, rate: float = COLUMN_RATE, symmetric: bool = True,
-                 scales: tuple[float, ...] = (1.0,), primal: bool = False) -> FlowBound:
+                 scales: tuple[float, ...] = (1.0,), primal: bool = False, flows: bool = False,
+                 most: int | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): the dual of :func:`flow_bound` at
     multipliers ``mu`` (one per data set, in candidate order; e.g. :func:`flow_bound`'s), each window's ``y`` the
     *optimal* one, then ``steps - 1`` ascent steps on ``mu``.
@@ -1062,7 +1153,7 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
         raise InputError(f"mu must hold one finite number per data set ({N})")
     radius = min(_validate.integer(radius, "radius", 0), n)
     pi = _predictive(a, R)
-    D, _, _ = _offsets(k, radius)
+    D, dist, inward = _offsets(k, radius)
     cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k)) if radius < n else np.full(N, np.inf)
     top = pi * cap
     # the images of every data set under the symmetries (row 0: the identity), one output per orbit
@@ -1078,35 +1169,70 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     pairs = np.array([(o, j) for o in range(len(D)) for j in around[o]], dtype=np.int64).reshape(-1, 2)
     e = math.exp(eps)
     lp = _ColumnLP(len(D), pairs, e, primal)
+    # rc = w + out_of y - e^eps into y over a batch of outputs (one column of y per output)
+    from scipy import sparse
+
+    out_of = sparse.csr_array((np.ones(len(pairs)), (pairs[:, 0], np.arange(len(pairs)))), shape=(len(D), len(pairs)))
+    into = sparse.csr_array((np.ones(len(pairs)), (pairs[:, 1], np.arange(len(pairs)))), shape=(len(D), len(pairs)))
+    walk = _FlowWalk.of(dist, inward, around, math.exp(-eps)) if flows else None
     scales = tuple(float(f) for f in scales) or (1.0,)
     if not all(math.isfinite(f) and f >= 0 for f in scales):
         raise InputError("scales must be finite and at least 0")
-    base, values = mu, []
+    base, values, lps = mu, [], []
     best, best_mu, best_covered, delta, below = -math.inf, np.zeros(N), None, None, 0
     for step in range(max(1, steps, len(scales))):
         if step < len(scales):  # the first evaluations: the given multipliers scaled (docstring)
             mu = base * scales[step]
         mu = np.minimum(np.clip(mu, 0.0, top)[images].mean(axis=0), top)
-        value, size, margin = float(mu.sum()), float(np.abs(mu).sum()), 0.0
+        value, size, margin, solved = float(mu.sum()), float(np.abs(mu).sum()), 0.0, 0
         covered = np.zeros(N)
-        for i, r in enumerate(outputs):
-            ok = valid[:, i]
-            cols = C[:, i]
+        last = step == max(1, steps, len(scales)) - 1  # no supergradient needed after it
+        times = orbit[outputs].astype(np.float64)
+        solve = np.arange(len(outputs))
+        got = None
+        if flows:  # the flows' y in every window first (docstring: "Flows first")
+            got, moved, own, mass = (np.empty(len(outputs)) for _ in range(4))
+            for lo in range(0, len(outputs), COLUMN_BATCH):
+                hi = min(lo + COLUMN_BATCH, len(outputs))
+                ok, m_c = valid[:, lo:hi], np.where(valid[:, lo:hi], mu[C[:, lo:hi]], 0.0)
+                got[lo:hi], moved[lo:hi] = _window_flows(np.where(ok, PL[:, lo:hi] - m_c, 0.0), walk)
+                own[lo:hi] = np.abs(PL[:, lo:hi]).sum(axis=0) + np.abs(m_c).sum(axis=0)
+                mass[lo:hi] = m_c.sum(axis=0)
+            part = own + moved
+            value += float(times @ got)
+            size += float(times @ part)
+            margin += float(times @ ((4 * (radius + 8) + len(D) + 8) * part))
+            # an LP where the flows leave a deficit, the largest deficits first when ``most`` caps them
+            solve = np.flatnonzero(got < -FLOW_SKIP * mass)
+            if most is not None and len(solve) > most:
+                solve = np.sort(solve[np.argsort(times[solve] * got[solve], kind="stable")[:max(0, int(most))]])
+        for lo in range(0, len(solve), COLUMN_BATCH):
+            at = solve[lo:lo + COLUMN_BATCH]
+            ok, cols = valid[:, at], C[:, at]
+            m_c = np.where(ok, mu[cols], 0.0)
             # the whole window's column LP: data sets off R(n) cost 0 (docstring: a relaxation)
-            w = np.where(ok, PL[:, i] - mu[cols], 0.0)
-            x, y = lp.solve(w)
+            W = np.where(ok, PL[:, at] - m_c, 0.0)
+            X = np.zeros(W.shape)
+            Yb = np.empty((len(pairs), len(at)))
+            for j in range(len(at)):
+                X[:, j], Yb[:, j] = lp.solve(W[:, j])
             # rc(c) = w(c) + sum_c' y(c, c') - e^eps sum_c' y(c', c): y(c, c') the multiplier of x(c) - e x(c') <= 0
-            rc = w + np.bincount(pairs[:, 0], weights=y, minlength=len(D)) - e * np.bincount(
-                pairs[:, 1], weights=y, minlength=len(D))
-            times = int(orbit[r])
-            value += times * float(np.minimum(rc, 0.0).sum())
-            part = float(np.abs(PL[:, i]).sum() + np.abs(mu[cols[ok]]).sum() + (1.0 + e) * y.sum())
-            size += times * part
-            margin += times * (len(D) + 2 * k * (k - 1) + 8) * part
-            for image in images:
-                np.add.at(covered, image[cols[ok]], x[ok] * (times / len(images)))
+            rc = W + (out_of @ Yb - e * (into @ Yb))
+            part = np.abs(PL[:, at]).sum(axis=0) + np.abs(m_c).sum(axis=0) + (1.0 + e) * Yb.sum(axis=0)
+            cert = np.minimum(rc, 0.0).sum(axis=0)
+            if got is not None:  # the LP's certificate replaces the flows' where higher (each is one for V_r)
+                cert = np.maximum(cert, got[at]) - got[at]
+            value += float(times[at] @ cert)
+            size += float(times[at] @ part)
+            margin += float(times[at] @ ((len(D) + 2 * k * (k - 1) + 8) * part))
+            solved += len(at)
+            if not last:
+                weight = np.where(ok, X * (times[at] / len(images)), 0.0)
+                for image in images:
+                    covered += np.bincount(image[cols[ok]], weights=weight[ok], minlength=N)
         value -= 2.0**-52 * (margin + (len(outputs) + 16) * size)
         values.append(value)
+        lps.append(solved)
         if value > best:
             best, best_mu, best_covered, below = value, mu.copy(), covered, 0
         else:
@@ -1124,7 +1250,7 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
                 break
             mu = mu + (best + delta - value) / norm * pi * grad
     return FlowBound(average=max(best, 0.0), mu=best_mu, steps=max(1, steps, len(scales)), radius=radius,
-                     values=tuple(values))
+                     values=tuple(values), lps=tuple(lps))
 
 
 #: :func:`release_bound`: the scales of a release's errors tried first (the bound falls fast once the scale passes
