@@ -220,15 +220,14 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
         if not plan.fits:
             continue
         try:
-            if objective == "average" and len(size) == 2:  # plan_release's (radius, evaluations)
+            if objective == "average" and len(size) == 3:  # plan_release's (radius, evaluations, most LPs)
                 if errors is None:
                     continue
-                radius, steps = size
-                # one evaluation: the first scale alone (plan_release's last resort)
-                scales = blocks.RELEASE_SCALES if steps >= len(blocks.RELEASE_SCALES) else blocks.RELEASE_ONE
+                radius, steps, most = size
                 value = blocks.release_bound(prior, n, epsilon, errors[1], radius=radius, steps=steps,
-                                             scales=scales).average
-                how = (f"a dual solution of the whole LP (each window's LP solved within {radius} substitutions of "
+                                             scales=blocks.release_scales(steps, most is not None), most=most).average
+                solved = "each window's LP" if most is None else f"the flows in each window, {most:,} windows' LPs"
+                how = (f"a dual solution of the whole LP ({solved} solved within {radius} substitutions of "
                        f"its output, {steps} evaluation{'s' if steps != 1 else ''} started from the errors of {errors[0]}; "
                        "weak duality)")
             elif objective == "worst":

@@ -1282,13 +1282,36 @@ RELEASE_MAX_STEPS = COLUMN_STEPS
 #: 0.0516), radius 6 0.0659.
 RELEASE_SECONDS_BASE = 7e-5
 RELEASE_SECONDS_PER_NODE = 1e-6
-#: The categories' counts where :func:`plan_release` runs (measured at k = 3 only).
-RELEASE_K = (3,)
+#: The categories' counts where :func:`plan_release` runs (measured at k = 3 and 4).  Dir(1,1,1,1), n = 100, eps = 2,
+#: from the lattice release's errors (average 0.14639), one evaluation at 0.94 with the flows first: radius 3 0.12935
+#: (21 LPs, 0.9 CPU s), 4 0.13736 (436 LPs, 1.5 s), 6 0.13742 (363 LPs, 2.8 s, 0.29 GB), where the flows' 36 ascent steps
+#: of radius 2 certified 0.12052 in 26 s.
+RELEASE_K = (3, 4)
+#: :func:`release_bound` takes the flows' ``y`` in every window first and solves a window's LP only where they leave
+#: a deficit (:func:`column_bound`'s ``flows``): seconds per (orbit of outputs, offset) of the set-up (the windows'
+#: losses, :func:`_window_losses`) and of the flows at each evaluation.  Upper ends of Dir(1,1,1), n = 1000, eps = 0.5,
+#: radius 12 (39.3 M entries) on the shared 2-core machine at load ~4: the set-up with the predictive, the far cap and
+#: the orbits 3.1 CPU s (8e-8 per entry), the flows with their costs 2.5 s (6.4e-8).
+RELEASE_SETUP_PER_ENTRY = 1e-7
+RELEASE_FLOW_PER_ENTRY = 8e-8
+#: Bytes per (orbit of outputs, offset) of :func:`release_bound`: the windows' ranks (int32), membership and losses
+#: (13 bytes) and the batches' and HiGHS's working memory; measured peak below.
+RELEASE_BYTES_PER_ENTRY = 20.0
+#: :func:`plan_release`'s last resort where one evaluation with every window's LP does not fit: one evaluation that
+#: solves the LPs of the windows with the largest deficits after the flows, as many as fit, at least this share of
+#: the orbits, started at :data:`RELEASE_CAPPED_SCALES`.  Dir(1,1,1), n = 1000, eps = 0.5, radius 12, scale 0.75: the
+#: flows alone certify 0.0892, with the 4,000 largest deficits' LPs 0.1035, 8,000 0.1089, 12,000 0.1108, all 30,506
+#: with a deficit 0.1123 (83,834 orbits): a wider window with fewer LPs than this share loses more than it gains.
+RELEASE_MIN_LP_SHARE = 0.12
+#: ... where the flows certify most (the LPs then mend only the largest deficits): Dir(1,1,1), eps = 0.5, radius 12,
+#: one evaluation with 8,000 LPs at n = 1000: 0.1051, 0.1089, 0.0953, 0.0580 at scales 0.7, 0.75, 0.8, 0.85; the flows
+#: alone at n = 300: 0.1739, 0.1840, 0.1721, 0.1146 at the same scales, -0.0008 at 0.9.
+RELEASE_CAPPED_SCALES = (0.75,)
 
 
 def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
                   steps: int = RELEASE_GOOD_STEPS, scales: tuple[float, ...] = RELEASE_SCALES,
-                  rate: float = RELEASE_RATE) -> FlowBound:
+                  rate: float = RELEASE_RATE, most: int | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): :func:`column_bound` started
     from a release's own errors, ``mu = f pi E`` (``E(c)`` the release's expected error at each data set, in
     candidate order; ``f`` each of ``scales``, then Polyak steps from the best; ``steps`` evaluations in all).
@@ -1303,7 +1326,11 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
     Certificate: any ``mu`` gives a valid bound (Lagrangian weak duality, :func:`column_bound`'s docstring, which
     also clips ``mu`` to the far cap and makes it invariant under the prior's symmetries); ``E`` only chooses the
     point.  So the bound is at most the optimum whatever ``errors`` holds (any non-negative finite numbers), and
-    therefore at most every release's average error."""
+    therefore at most every release's average error.
+
+    Each evaluation takes the flows' ``y`` in every window first and solves a window's LP only where they leave a
+    deficit (:func:`column_bound`'s ``flows``: the same bound, fewer LPs), at most ``most`` of them (the largest
+    deficits; None: every one)."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 0)
     E = np.asarray(errors, dtype=np.float64)
@@ -1311,21 +1338,33 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
     if E.shape != (N,) or not np.all(np.isfinite(E)) or np.any(E < 0):
         raise InputError(f"errors must hold one finite non-negative number per data set ({N})")
     pi = _predictive(a, candidates(n, a.size))
-    return column_bound(a, n, epsilon, pi * E, radius=radius, steps=steps, rate=rate, scales=scales, primal=True)
+    return column_bound(a, n, epsilon, pi * E, radius=radius, steps=steps, rate=rate, scales=scales, primal=True,
+                        flows=True, most=most)
+
+
+def release_scales(steps: int, capped: bool) -> tuple[float, ...]:
+    """The scales :func:`release_bound` starts from under :func:`plan_release`'s ``(steps, capped)``: a capped
+    evaluation's :data:`RELEASE_CAPPED_SCALES`; else :data:`RELEASE_SCALES`, the first alone (:data:`RELEASE_ONE`)
+    where one evaluation is planned.  Public inputs only (the plan's)."""
+    if capped:
+        return RELEASE_CAPPED_SCALES
+    return RELEASE_SCALES if steps >= len(RELEASE_SCALES) else RELEASE_ONE
 
 
 def plan_release(prior: ArrayLike, n: int, epsilon: float,
-                 seconds: float = COLUMN_SECONDS) -> tuple[Plan, tuple[int, int]]:
-    """The plan of :func:`release_bound` (average) and its ``(radius, steps)``: the widest window radius (at most
-    :data:`RELEASE_MAX_RADIUS` and n, at least :data:`RELEASE_MIN_RADIUS` and :data:`RELEASE_EPS_RADIUS` / eps) whose
-    set-up and
-    :data:`RELEASE_GOOD_STEPS` evaluations fit ``seconds`` (one column LP per orbit of outputs per evaluation,
-    :func:`orbit_count`; :data:`RELEASE_SECONDS_PER_NODE`, the set-up as :func:`plan_flow`'s for the solved outputs
-    only), with
-    as many evaluations as fit (at most :data:`RELEASE_MAX_STEPS`); else the widest with ``len(RELEASE_SCALES)``;
-    else the widest with one evaluation (the first scale alone, :data:`RELEASE_ONE`); else refused.  Only at k in
-    :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors start it is one ``compare``
-    computed, itself planned from public inputs)."""
+                 seconds: float = COLUMN_SECONDS) -> tuple[Plan, tuple[int, int, int | None]]:
+    """The plan of :func:`release_bound` (average) and its ``(radius, steps, most)``: the widest window radius (at
+    most :data:`RELEASE_MAX_RADIUS` and n, at least :data:`RELEASE_MIN_RADIUS` and :data:`RELEASE_EPS_RADIUS` / eps)
+    whose set-up and :data:`RELEASE_GOOD_STEPS` evaluations fit ``seconds``, with as many evaluations as fit (at most
+    :data:`RELEASE_MAX_STEPS`); else the widest with ``len(RELEASE_SCALES)``; else the widest with one evaluation (the
+    first scale alone, :data:`RELEASE_ONE`); each evaluation planned at the flows in every window
+    (:data:`RELEASE_FLOW_PER_ENTRY` per orbit of outputs and offset) and one column LP per orbit of outputs
+    (:func:`orbit_count`; :data:`RELEASE_SECONDS_BASE` plus :data:`RELEASE_SECONDS_PER_NODE` per offset: an upper end,
+    as an LP runs only where the flows leave a deficit), the set-up :data:`RELEASE_SETUP_PER_ENTRY`; ``most`` None.
+    Else the widest radius where one evaluation with the LPs of at least :data:`RELEASE_MIN_LP_SHARE` of the orbits
+    fits, ``most`` the LPs that fit (the largest deficits'; started at :data:`RELEASE_CAPPED_SCALES`); else refused.
+    Only at k in :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors start it is one
+    ``compare`` computed, itself planned from public inputs)."""
     k = len(prior)
     what = f"the yardstick's exact windows from a release's errors for k={k}, n={n}, eps={epsilon:g}"
     orbits = orbit_count(prior, n)
@@ -1334,28 +1373,40 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     narrowest = min(RELEASE_MAX_RADIUS, max(RELEASE_MIN_RADIUS, math.ceil(RELEASE_EPS_RADIUS / epsilon)))
     for radius in range(min(RELEASE_MAX_RADIUS, n), min(narrowest, n) - 1, -1):
         offsets = offset_count(k, radius)
-        setup = FLOW_SETUP_PER_ENTRY * orbits * offsets * k
-        per = orbits * (RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets)
+        # per entry: the losses' k bands and the flows' (and an LP row's) k (k - 1) neighbours, measured at k = 3
+        setup = RELEASE_SETUP_PER_ENTRY * orbits * offsets * k / 3
+        flows = RELEASE_FLOW_PER_ENTRY * orbits * offsets * k * (k - 1) / 6
+        lp = RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets * k * (k - 1) / 6
+        per = flows + orbits * lp
         fit = int(min(RELEASE_MAX_STEPS, (seconds - setup) // per)) if seconds > setup else 0
-        options.append((radius, fit, setup, per, FLOW_BYTES_PER_ENTRY * orbits * offsets))
-    choice = (next((o for o in options if o[1] >= RELEASE_GOOD_STEPS and o[4] <= FLOW_BYTES), None)
-              or next((o for o in options if o[1] >= fewest and o[4] <= FLOW_BYTES), None)
-              or next((o for o in options if o[1] >= 1 and o[4] <= FLOW_BYTES), None)
-              or (options[-1] if options else (0, 0, 0.0, 0.0, 0.0)))
-    radius, fit, setup, per, memory = choice
-    # one evaluation (the first scale alone) only where no more fit
-    steps = max(fit, 1 if fit == 1 else fewest)
-    secs = setup + per * steps
+        most = int(min(orbits, (seconds - setup - flows) // lp)) if seconds > setup + flows else 0
+        options.append((radius, fit, most, setup, per, flows, lp, RELEASE_BYTES_PER_ENTRY * orbits * offsets))
+    room = [o for o in options if o[7] <= FLOW_BYTES]
+    full = (next((o for o in room if o[1] >= RELEASE_GOOD_STEPS), None)
+            or next((o for o in room if o[1] >= fewest), None)
+            or next((o for o in room if o[1] >= 1), None))
+    capped = None if full else next((o for o in room if o[2] >= max(1.0, RELEASE_MIN_LP_SHARE * orbits)), None)
+    radius, fit, most, setup, per, flows, lp, memory = full or capped or (
+        options[-1] if options else (0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    if capped:
+        steps, secs = 1, setup + flows + most * lp
+        how = f"the flows in every window, the LPs of the {most:,} largest deficits"
+    else:
+        # one evaluation (the first scale alone) only where no more fit
+        steps, most = max(fit, 1 if fit == 1 else fewest), None
+        secs = setup + per * steps
+        how = "the flows in every window, an LP where they leave a deficit"
+    size = (radius, steps, most)
     plan = Plan(task=Task.ERRORS, route=f"exact windows of radius {radius} from a release's errors, {steps} "
-                                        f"evaluation{'s' if steps != 1 else ''} (one per orbit of outputs)", what=what,
+                                        f"evaluation{'s' if steps != 1 else ''} ({how})", what=what,
                 seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
                 advice="use a smaller n")
     if k not in RELEASE_K:
-        return replace(plan, refusal=f"{what}: not measured at k={k}"), (radius, steps)
+        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
     if memory > FLOW_BYTES:
         return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), (radius, steps)
-    return _over(plan, seconds), (radius, steps)
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
+    return _over(plan, seconds), size
 
 
 def offset_count(k: int, radius: int) -> int:
