@@ -36,7 +36,9 @@ the worst case from the *corner blocks* ``{c : c_i >= n - depth}`` (:func:`corne
 the releases' worst case sits next to a vertex, and a corner block loses only its one artificial edge), and the
 average from a *dual solution of the whole LP* (:func:`flow_bound`, :func:`plan_flow`; proof in its docstring),
 which needs no partition and so loses nothing on block edges, then, where the share allows, the same dual with each
-window's ``y`` optimal (:func:`column_bound`: one small LP per output; proof in its docstring).
+window's ``y`` optimal (:func:`column_bound`: one small LP per output; proof in its docstring); where a release's
+errors are at hand (k = 3 and 4), that dual started from them (:func:`release_bound`, :func:`plan_release`: the flows
+in every window first, an LP where they leave a deficit, as many as fit).
 
 Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
 of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
@@ -1139,8 +1141,21 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     ascent goes on from the best of them; ``steps`` counts every evaluation.  For a start from a release's own
     errors (:func:`release_bound`): ``mu = f pi E`` with ``f`` a little below 1.  ``primal``: :class:`_ColumnLP`'s.
 
+    Flows first (``flows``).  Each window first takes the flows of :func:`flow_bound` (:func:`_window_flows`: its
+    inward pass and one outward sweep, on the whole window ``H_r``): a ``y >= 0`` on neighbouring pairs of ``H_r``,
+    so by the certificate above ``V_r`` is at least their ``sum_u min(0, rc_r(u))``, lowered by their rounding
+    allowance (:func:`flow_bound`'s ``(radius + 8) 2^-50`` times the sum of every term's absolute value, which
+    bounds the distance of the running reduced costs from the exact ``rc_r`` of that ``y``; added here with the
+    window's ``pi L`` and ``mu`` to the allowance above).  Where that value is below ``-FLOW_SKIP`` times the
+    window's multipliers (:data:`FLOW_SKIP`) the window's LP is solved too and the larger of the two certified
+    values is taken (each is at most ``V_r``); elsewhere the flows' value stands, within ``FLOW_SKIP sum mu`` of the
+    LP's (which is ``<= 0``).  ``most``: at most that many LPs per evaluation, those of the largest deficits
+    (weighted by the orbit's size); the others keep the flows' value, still a certified one.  A window without an LP
+    adds ``x = 0`` to the supergradient.
+
     Cost: one LP of ``|H_r|`` variables and ~``k (k - 1) |H_r|`` constraints per orbit of outputs and step
-    (:func:`orbit_count` of them), each started from the previous one's optimal basis.
+    (:func:`orbit_count` of them), each started from the previous one's optimal basis; with the flows first, the
+    flows in every window and an LP only where they leave a deficit.
     """
     a = _validate.prior(prior)
     k = a.size
