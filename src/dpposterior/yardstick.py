@@ -152,11 +152,11 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     :data:`~dpposterior.lattice.yardstick.COLUMN_SECONDS`) and ``DPPOSTERIOR_MAX_SOLVE_SECONDS``.
     ``start``: a release's errors will be at hand (``compare`` computed a row); then, where the exact windows run
     (:func:`~dpposterior.lattice.yardstick.exact_windows`), the average is
-    :func:`~dpposterior.lattice.yardstick.plan_release`'s (exact windows started from those errors, ``size``
-    its radius and evaluations, within the same share as the exact windows) where it fits, else as above; at the
-    other eps (k = 3) the release's plan where it fits, within the same share, and the flows' within what it leaves of
-    ``seconds`` (at most ``BLOCK_SECONDS``) as well, under :data:`START_KEY`, where they fit too (:func:`block_bounds`
-    keeps the larger of the two certified bounds), else the release's alone; else as above.
+    :func:`~dpposterior.lattice.yardstick.plan_release`'s (exact windows started from those errors, ``size`` its
+    radius, evaluations and cap on the LPs (None: none), within the same share as the exact windows) where it fits,
+    else as above; at the other eps (k = 3) the release's plan where it fits, within the same share, and the flows'
+    within what it leaves of ``seconds`` (at most ``BLOCK_SECONDS``) as well, under :data:`START_KEY`, where they fit
+    too (:func:`block_bounds` keeps the larger of the two certified bounds), else the release's alone; else as above.
     ``floor``: a certified average bound already at hand (``compare``'s: :func:`marginal_bound`'s); then the two
     objectives share ``2 seconds``: the worst case's corner blocks are planned first, within both shares (at most
     ``BLOCK_SECONDS`` and the solve limit: their depths are coarse, one more doubles the seconds, and they converge
@@ -220,15 +220,14 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
         if not plan.fits:
             continue
         try:
-            if objective == "average" and len(size) == 2:  # plan_release's (radius, evaluations)
+            if objective == "average" and len(size) == 3:  # plan_release's (radius, evaluations, most LPs)
                 if errors is None:
                     continue
-                radius, steps = size
-                # one evaluation: the first scale alone (plan_release's last resort)
-                scales = blocks.RELEASE_SCALES if steps >= len(blocks.RELEASE_SCALES) else blocks.RELEASE_ONE
+                radius, steps, most = size
                 value = blocks.release_bound(prior, n, epsilon, errors[1], radius=radius, steps=steps,
-                                             scales=scales).average
-                how = (f"a dual solution of the whole LP (each window's LP solved within {radius} substitutions of "
+                                             scales=blocks.release_scales(steps, most is not None), most=most).average
+                solved = "each window's LP" if most is None else f"the flows in each window, {most:,} windows' LPs"
+                how = (f"a dual solution of the whole LP ({solved} solved within {radius} substitutions of "
                        f"its output, {steps} evaluation{'s' if steps != 1 else ''} started from the errors of {errors[0]}; "
                        "weak duality)")
             elif objective == "worst":

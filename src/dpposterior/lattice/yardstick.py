@@ -36,7 +36,9 @@ the worst case from the *corner blocks* ``{c : c_i >= n - depth}`` (:func:`corne
 the releases' worst case sits next to a vertex, and a corner block loses only its one artificial edge), and the
 average from a *dual solution of the whole LP* (:func:`flow_bound`, :func:`plan_flow`; proof in its docstring),
 which needs no partition and so loses nothing on block edges, then, where the share allows, the same dual with each
-window's ``y`` optimal (:func:`column_bound`: one small LP per output; proof in its docstring).
+window's ``y`` optimal (:func:`column_bound`: one small LP per output; proof in its docstring); where a release's
+errors are at hand (k = 3 and 4), that dual started from them (:func:`release_bound`, :func:`plan_release`: the flows
+in every window first, an LP where they leave a deficit, as many as fit).
 
 Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
 of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
@@ -555,6 +557,12 @@ COLUMN_SECONDS_PER_NODE = 1.5e-6
 #: 15-25), which the k = 3 constant under-planned 3.5x; an upper end of those.
 COLUMN_SECONDS_PER_NODE_K4 = 7.5e-6
 
+#: Outputs whose windows :func:`column_bound` evaluates together (memory: ~``(offsets + pairs) x batch`` doubles).
+COLUMN_BATCH = 1024
+#: :func:`column_bound` with ``flows``: an output's window takes the flows' certificate, no LP, when their value is
+#: at least ``-FLOW_SKIP`` times the window's multipliers (each such window loses at most that against its LP, whose
+#: value is <= 0; over all windows at most ``FLOW_SKIP`` times the offsets times ``sum mu``).
+FLOW_SKIP = 1e-9
 #: :func:`column_bound`'s first Polyak target lies this far above its first value (relative).
 COLUMN_RATE = 0.05
 #: Relative lowering of every loss used by :func:`flow_bound` (covers ``hellinger``'s ~1e-12 relative accuracy).
@@ -659,6 +667,8 @@ class FlowBound:
     radius: int
     #: every evaluation's certified value in order (:func:`column_bound`; empty where not kept)
     values: tuple[float, ...] = ()
+    #: the column LPs solved at each evaluation (:func:`column_bound`; the others' windows taken from the flows)
+    lps: tuple[int, ...] = ()
 
 
 def _neighbour_offsets(D: NDArray[np.int64]) -> list[list[int]]:
@@ -681,6 +691,23 @@ def _neighbour_offsets(D: NDArray[np.int64]) -> list[list[int]]:
     return out
 
 
+#: :func:`rank_table` is built only up to this many entries (``(n + 1)^(k - 1)`` int64).
+RANK_TABLE_ENTRIES = 1 << 22
+
+
+def rank_table(n: int, k: int) -> NDArray[np.int64] | None:
+    """``T[c_0, ..., c_(k-2)]`` = :func:`~dpposterior.models.candidate_rank` of ``c`` for every ``c`` of R(n) (the
+    last count is ``n`` minus the others, so the first ``k - 1`` name it), other entries 0 and never read; None
+    above :data:`RANK_TABLE_ENTRIES`.  A look-up in place of the rank's arithmetic: the same integers
+    (:func:`~dpposterior.models.candidates` lists R(n) in rank order)."""
+    if k < 2 or (n + 1) ** (k - 1) > RANK_TABLE_ENTRIES:
+        return None
+    R = candidates(n, k)
+    T = np.zeros((n + 1,) * (k - 1), dtype=np.int64)
+    T[tuple(R[:, :-1].T)] = np.arange(len(R))
+    return T
+
+
 def _window_losses(a: NDArray[np.float64], R: NDArray[np.int64], pi: NDArray[np.float64], D: NDArray[np.int64]):
     """Per offset ``o`` and output ``r`` (rows of ``R``): the rank ``C[o, r]`` of the data set ``c = r + D[o]``, whether
     it lies in R(n) (``valid``; ``C`` is 0 where not) and ``pi(c) L(c, r)`` with the loss lowered by a relative
@@ -697,17 +724,28 @@ def _window_losses(a: NDArray[np.float64], R: NDArray[np.int64], pi: NDArray[np.
     bands, reach = _jensen_bands(a, n, int(np.abs(D).max()) if D.size else 0)
     C = np.full((len(D), N), -1, dtype=np.int32 if N < 2**31 else np.int64)
     PL = np.zeros((len(D), N))  # pi(c) L(c, r), c = r + D[o]
-    for o, delta in enumerate(D):
-        c = R + delta
-        ok = np.all(c >= 0, axis=1)
-        if ok.any():
-            C[o, ok] = candidate_rank(c[ok])
-            Rk = R[ok]
-            log_bc = np.zeros(len(Rk))
-            for j in range(a.size):
-                log_bc += bands[j][delta[j] + reach, Rk[:, j]]
-            loss = hellinger_from_log_bc(log_bc, out=log_bc)
-            PL[o, ok] = pi[C[o, ok]] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+    table = rank_table(n, a.size)
+    counts = [np.ascontiguousarray(R[:, j]) for j in range(a.size)]
+    for o, delta in enumerate(D.tolist()):
+        # the outputs whose c = r + delta lies in R(n) (only a negative coordinate of delta can leave it)
+        ok = None
+        for j, d in enumerate(delta):
+            if d < 0:
+                ok = counts[j] >= -d if ok is None else ok & (counts[j] >= -d)
+        at = slice(None) if ok is None else np.flatnonzero(ok)
+        parts = [v[at] for v in counts]
+        if len(parts[0]) == 0:
+            continue
+        if table is None:
+            rank = candidate_rank(np.column_stack([v + d for v, d in zip(parts, delta)]))
+        else:
+            rank = table[tuple(v + d for v, d in zip(parts[:-1], delta[:-1]))]
+        C[o, at] = rank
+        log_bc = np.zeros(len(rank))
+        for j in range(a.size):
+            log_bc += bands[j][delta[j] + reach][parts[j]]
+        loss = hellinger_from_log_bc(log_bc, out=log_bc)
+        PL[o, at] = pi[rank] * np.maximum(loss * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
     valid = C >= 0
     C[~valid] = 0  # read only where valid
     return C, valid, PL
@@ -995,9 +1033,64 @@ class _ColumnLP:
         return np.asarray(res.x), np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)
 
 
+
+@dataclass
+class _FlowWalk:
+    """The order in which :func:`_window_flows` visits a window's offsets (:func:`_offsets`): inwards from the rim with
+    each offset's inward neighbours, then outwards from the centre with all its neighbours; ``q = e^-eps``."""
+
+    order: list[int]
+    ins_at: list[NDArray[np.intp]]
+    outward: list[int]
+    around_at: list[NDArray[np.intp]]
+    q: float
+
+    @classmethod
+    def of(cls, dist, inward, around, q: float) -> "_FlowWalk":
+        return cls(order=[int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > 0],
+                   ins_at=[np.asarray(i, dtype=np.intp) for i in inward],
+                   outward=[int(o) for o in np.argsort(dist, kind="stable")],
+                   around_at=[np.asarray(j, dtype=np.intp) for j in around], q=q)
+
+
+def _window_flows(W: NDArray[np.float64], walk: _FlowWalk) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The flows of :func:`flow_bound` (its inward pass and one outward sweep, the same rules) in each column of ``W``
+    (rows: offsets; one column per output, its window's costs ``w``): per column the value ``sum_u min(0, A(u))``
+    of the running reduced costs ``A`` and the sum of the absolute values of every term added (the initial ``|w|``,
+    each surplus paid, each share sent), whose ``(radius + 8) 2^-50`` times bounds the distance of that value from
+    the exact ``sum_u min(0, rc(u))`` of the flows' ``y >= 0`` (:func:`flow_bound`'s rounding argument)."""
+    A = W.copy()
+    size = np.abs(A).sum(axis=0)
+    q = walk.q
+    for o in walk.order:
+        pos = np.maximum(A[o], 0.0)
+        ins = walk.ins_at[o]
+        need = np.maximum(-A[ins], 0.0)
+        total = need.sum(axis=0)
+        has = total > 0
+        send = (q * pos) * np.where(has, need / np.where(has, total, 1.0), 1.0 / len(ins))
+        size += pos + send.sum(axis=0)
+        A[ins] += send
+        np.minimum(A[o], 0.0, out=A[o])
+    for o in walk.outward:
+        pos = np.maximum(A[o], 0.0)
+        if not pos.any():
+            continue
+        nb = walk.around_at[o]
+        need = np.maximum(-A[nb], 0.0)
+        total = need.sum(axis=0)
+        y = np.minimum(1.0, q * pos / np.where(total > 0, total, 1.0)) * (total > 0) * need
+        paid = y.sum(axis=0)
+        A[nb] += y
+        A[o] -= paid / q
+        size += paid + pos
+    return np.minimum(A, 0.0).sum(axis=0), size
+
+
 def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,
                  steps: int = 1, rate: float = COLUMN_RATE, symmetric: bool = True,
-                 scales: tuple[float, ...] = (1.0,), primal: bool = False) -> FlowBound:
+                 scales: tuple[float, ...] = (1.0,), primal: bool = False, flows: bool = False,
+                 most: int | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): the dual of :func:`flow_bound` at
     multipliers ``mu`` (one per data set, in candidate order; e.g. :func:`flow_bound`'s), each window's ``y`` the
     *optimal* one, then ``steps - 1`` ascent steps on ``mu``.
@@ -1048,8 +1141,21 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     ascent goes on from the best of them; ``steps`` counts every evaluation.  For a start from a release's own
     errors (:func:`release_bound`): ``mu = f pi E`` with ``f`` a little below 1.  ``primal``: :class:`_ColumnLP`'s.
 
+    Flows first (``flows``).  Each window first takes the flows of :func:`flow_bound` (:func:`_window_flows`: its
+    inward pass and one outward sweep, on the whole window ``H_r``): a ``y >= 0`` on neighbouring pairs of ``H_r``,
+    so by the certificate above ``V_r`` is at least their ``sum_u min(0, rc_r(u))``, lowered by their rounding
+    allowance (:func:`flow_bound`'s ``(radius + 8) 2^-50`` times the sum of every term's absolute value, which
+    bounds the distance of the running reduced costs from the exact ``rc_r`` of that ``y``; added here with the
+    window's ``pi L`` and ``mu`` to the allowance above).  Where that value is below ``-FLOW_SKIP`` times the
+    window's multipliers (:data:`FLOW_SKIP`) the window's LP is solved too and the larger of the two certified
+    values is taken (each is at most ``V_r``); elsewhere the flows' value stands, within ``FLOW_SKIP sum mu`` of the
+    LP's (which is ``<= 0``).  ``most``: at most that many LPs per evaluation, those of the largest deficits
+    (weighted by the orbit's size); the others keep the flows' value, still a certified one.  A window without an LP
+    adds ``x = 0`` to the supergradient.
+
     Cost: one LP of ``|H_r|`` variables and ~``k (k - 1) |H_r|`` constraints per orbit of outputs and step
-    (:func:`orbit_count` of them), each started from the previous one's optimal basis.
+    (:func:`orbit_count` of them), each started from the previous one's optimal basis; with the flows first, the
+    flows in every window and an LP only where they leave a deficit.
     """
     a = _validate.prior(prior)
     k = a.size
@@ -1062,7 +1168,7 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
         raise InputError(f"mu must hold one finite number per data set ({N})")
     radius = min(_validate.integer(radius, "radius", 0), n)
     pi = _predictive(a, R)
-    D, _, _ = _offsets(k, radius)
+    D, dist, inward = _offsets(k, radius)
     cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k)) if radius < n else np.full(N, np.inf)
     top = pi * cap
     # the images of every data set under the symmetries (row 0: the identity), one output per orbit
@@ -1078,35 +1184,70 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     pairs = np.array([(o, j) for o in range(len(D)) for j in around[o]], dtype=np.int64).reshape(-1, 2)
     e = math.exp(eps)
     lp = _ColumnLP(len(D), pairs, e, primal)
+    # rc = w + out_of y - e^eps into y over a batch of outputs (one column of y per output)
+    from scipy import sparse
+
+    out_of = sparse.csr_array((np.ones(len(pairs)), (pairs[:, 0], np.arange(len(pairs)))), shape=(len(D), len(pairs)))
+    into = sparse.csr_array((np.ones(len(pairs)), (pairs[:, 1], np.arange(len(pairs)))), shape=(len(D), len(pairs)))
+    walk = _FlowWalk.of(dist, inward, around, math.exp(-eps)) if flows else None
     scales = tuple(float(f) for f in scales) or (1.0,)
     if not all(math.isfinite(f) and f >= 0 for f in scales):
         raise InputError("scales must be finite and at least 0")
-    base, values = mu, []
+    base, values, lps = mu, [], []
     best, best_mu, best_covered, delta, below = -math.inf, np.zeros(N), None, None, 0
     for step in range(max(1, steps, len(scales))):
         if step < len(scales):  # the first evaluations: the given multipliers scaled (docstring)
             mu = base * scales[step]
         mu = np.minimum(np.clip(mu, 0.0, top)[images].mean(axis=0), top)
-        value, size, margin = float(mu.sum()), float(np.abs(mu).sum()), 0.0
+        value, size, margin, solved = float(mu.sum()), float(np.abs(mu).sum()), 0.0, 0
         covered = np.zeros(N)
-        for i, r in enumerate(outputs):
-            ok = valid[:, i]
-            cols = C[:, i]
+        last = step == max(1, steps, len(scales)) - 1  # no supergradient needed after it
+        times = orbit[outputs].astype(np.float64)
+        solve = np.arange(len(outputs))
+        got = None
+        if flows:  # the flows' y in every window first (docstring: "Flows first")
+            got, moved, own, mass = (np.empty(len(outputs)) for _ in range(4))
+            for lo in range(0, len(outputs), COLUMN_BATCH):
+                hi = min(lo + COLUMN_BATCH, len(outputs))
+                ok, m_c = valid[:, lo:hi], np.where(valid[:, lo:hi], mu[C[:, lo:hi]], 0.0)
+                got[lo:hi], moved[lo:hi] = _window_flows(np.where(ok, PL[:, lo:hi] - m_c, 0.0), walk)
+                own[lo:hi] = np.abs(PL[:, lo:hi]).sum(axis=0) + np.abs(m_c).sum(axis=0)
+                mass[lo:hi] = m_c.sum(axis=0)
+            part = own + moved
+            value += float(times @ got)
+            size += float(times @ part)
+            margin += float(times @ ((4 * (radius + 8) + len(D) + 8) * part))
+            # an LP where the flows leave a deficit, the largest deficits first when ``most`` caps them
+            solve = np.flatnonzero(got < -FLOW_SKIP * mass)
+            if most is not None and len(solve) > most:
+                solve = np.sort(solve[np.argsort(times[solve] * got[solve], kind="stable")[:max(0, int(most))]])
+        for lo in range(0, len(solve), COLUMN_BATCH):
+            at = solve[lo:lo + COLUMN_BATCH]
+            ok, cols = valid[:, at], C[:, at]
+            m_c = np.where(ok, mu[cols], 0.0)
             # the whole window's column LP: data sets off R(n) cost 0 (docstring: a relaxation)
-            w = np.where(ok, PL[:, i] - mu[cols], 0.0)
-            x, y = lp.solve(w)
+            W = np.where(ok, PL[:, at] - m_c, 0.0)
+            X = np.zeros(W.shape)
+            Yb = np.empty((len(pairs), len(at)))
+            for j in range(len(at)):
+                X[:, j], Yb[:, j] = lp.solve(W[:, j])
             # rc(c) = w(c) + sum_c' y(c, c') - e^eps sum_c' y(c', c): y(c, c') the multiplier of x(c) - e x(c') <= 0
-            rc = w + np.bincount(pairs[:, 0], weights=y, minlength=len(D)) - e * np.bincount(
-                pairs[:, 1], weights=y, minlength=len(D))
-            times = int(orbit[r])
-            value += times * float(np.minimum(rc, 0.0).sum())
-            part = float(np.abs(PL[:, i]).sum() + np.abs(mu[cols[ok]]).sum() + (1.0 + e) * y.sum())
-            size += times * part
-            margin += times * (len(D) + 2 * k * (k - 1) + 8) * part
-            for image in images:
-                np.add.at(covered, image[cols[ok]], x[ok] * (times / len(images)))
+            rc = W + (out_of @ Yb - e * (into @ Yb))
+            part = np.abs(PL[:, at]).sum(axis=0) + np.abs(m_c).sum(axis=0) + (1.0 + e) * Yb.sum(axis=0)
+            cert = np.minimum(rc, 0.0).sum(axis=0)
+            if got is not None:  # the LP's certificate replaces the flows' where higher (each is one for V_r)
+                cert = np.maximum(cert, got[at]) - got[at]
+            value += float(times[at] @ cert)
+            size += float(times[at] @ part)
+            margin += float(times[at] @ ((len(D) + 2 * k * (k - 1) + 8) * part))
+            solved += len(at)
+            if not last:
+                weight = np.where(ok, X * (times[at] / len(images)), 0.0)
+                for image in images:
+                    covered += np.bincount(image[cols[ok]], weights=weight[ok], minlength=N)
         value -= 2.0**-52 * (margin + (len(outputs) + 16) * size)
         values.append(value)
+        lps.append(solved)
         if value > best:
             best, best_mu, best_covered, below = value, mu.copy(), covered, 0
         else:
@@ -1124,7 +1265,7 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
                 break
             mu = mu + (best + delta - value) / norm * pi * grad
     return FlowBound(average=max(best, 0.0), mu=best_mu, steps=max(1, steps, len(scales)), radius=radius,
-                     values=tuple(values))
+                     values=tuple(values), lps=tuple(lps))
 
 
 #: :func:`release_bound`: the scales of a release's errors tried first (the bound falls fast once the scale passes
@@ -1156,13 +1297,36 @@ RELEASE_MAX_STEPS = COLUMN_STEPS
 #: 0.0516), radius 6 0.0659.
 RELEASE_SECONDS_BASE = 7e-5
 RELEASE_SECONDS_PER_NODE = 1e-6
-#: The categories' counts where :func:`plan_release` runs (measured at k = 3 only).
-RELEASE_K = (3,)
+#: The categories' counts where :func:`plan_release` runs (measured at k = 3 and 4).  Dir(1,1,1,1), n = 100, eps = 2,
+#: from the lattice release's errors (average 0.14639), one evaluation at 0.94 with the flows first: radius 3 0.12935
+#: (21 LPs, 0.9 CPU s), 4 0.13736 (436 LPs, 1.5 s), 6 0.13742 (363 LPs, 2.8 s, 0.29 GB), where the flows' 36 ascent steps
+#: of radius 2 certified 0.12052 in 26 s.
+RELEASE_K = (3, 4)
+#: :func:`release_bound` takes the flows' ``y`` in every window first and solves a window's LP only where they leave
+#: a deficit (:func:`column_bound`'s ``flows``): seconds per (orbit of outputs, offset) of the set-up (the windows'
+#: losses, :func:`_window_losses`) and of the flows at each evaluation.  Upper ends of Dir(1,1,1), n = 1000, eps = 0.5,
+#: radius 12 (39.3 M entries) on the shared 2-core machine at load ~4: the set-up with the predictive, the far cap and
+#: the orbits 3.1 CPU s (8e-8 per entry), the flows with their costs 2.5 s (6.4e-8).
+RELEASE_SETUP_PER_ENTRY = 1e-7
+RELEASE_FLOW_PER_ENTRY = 8e-8
+#: Bytes per (orbit of outputs, offset) of :func:`release_bound`: the windows' ranks (int32), membership and losses
+#: (13 bytes) and the batches' and HiGHS's working memory; measured peak below.
+RELEASE_BYTES_PER_ENTRY = 20.0
+#: :func:`plan_release`'s last resort where one evaluation with every window's LP does not fit: one evaluation that
+#: solves the LPs of the windows with the largest deficits after the flows, as many as fit, at least this share of
+#: the orbits, started at :data:`RELEASE_CAPPED_SCALES`.  Dir(1,1,1), n = 1000, eps = 0.5, radius 12, scale 0.75: the
+#: flows alone certify 0.0892, with the 4,000 largest deficits' LPs 0.1035, 8,000 0.1089, 12,000 0.1108, all 30,506
+#: with a deficit 0.1123 (83,834 orbits): a wider window with fewer LPs than this share loses more than it gains.
+RELEASE_MIN_LP_SHARE = 0.12
+#: ... where the flows certify most (the LPs then mend only the largest deficits): Dir(1,1,1), eps = 0.5, radius 12,
+#: one evaluation with 8,000 LPs at n = 1000: 0.1051, 0.1089, 0.0953, 0.0580 at scales 0.7, 0.75, 0.8, 0.85; the flows
+#: alone at n = 300: 0.1739, 0.1840, 0.1721, 0.1146 at the same scales, -0.0008 at 0.9.
+RELEASE_CAPPED_SCALES = (0.75,)
 
 
 def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
                   steps: int = RELEASE_GOOD_STEPS, scales: tuple[float, ...] = RELEASE_SCALES,
-                  rate: float = RELEASE_RATE) -> FlowBound:
+                  rate: float = RELEASE_RATE, most: int | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): :func:`column_bound` started
     from a release's own errors, ``mu = f pi E`` (``E(c)`` the release's expected error at each data set, in
     candidate order; ``f`` each of ``scales``, then Polyak steps from the best; ``steps`` evaluations in all).
@@ -1177,7 +1341,11 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
     Certificate: any ``mu`` gives a valid bound (Lagrangian weak duality, :func:`column_bound`'s docstring, which
     also clips ``mu`` to the far cap and makes it invariant under the prior's symmetries); ``E`` only chooses the
     point.  So the bound is at most the optimum whatever ``errors`` holds (any non-negative finite numbers), and
-    therefore at most every release's average error."""
+    therefore at most every release's average error.
+
+    Each evaluation takes the flows' ``y`` in every window first and solves a window's LP only where they leave a
+    deficit (:func:`column_bound`'s ``flows``: the same bound, fewer LPs), at most ``most`` of them (the largest
+    deficits; None: every one)."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 0)
     E = np.asarray(errors, dtype=np.float64)
@@ -1185,21 +1353,33 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
     if E.shape != (N,) or not np.all(np.isfinite(E)) or np.any(E < 0):
         raise InputError(f"errors must hold one finite non-negative number per data set ({N})")
     pi = _predictive(a, candidates(n, a.size))
-    return column_bound(a, n, epsilon, pi * E, radius=radius, steps=steps, rate=rate, scales=scales, primal=True)
+    return column_bound(a, n, epsilon, pi * E, radius=radius, steps=steps, rate=rate, scales=scales, primal=True,
+                        flows=True, most=most)
+
+
+def release_scales(steps: int, capped: bool) -> tuple[float, ...]:
+    """The scales :func:`release_bound` starts from under :func:`plan_release`'s ``(steps, capped)``: a capped
+    evaluation's :data:`RELEASE_CAPPED_SCALES`; else :data:`RELEASE_SCALES`, the first alone (:data:`RELEASE_ONE`)
+    where one evaluation is planned.  Public inputs only (the plan's)."""
+    if capped:
+        return RELEASE_CAPPED_SCALES
+    return RELEASE_SCALES if steps >= len(RELEASE_SCALES) else RELEASE_ONE
 
 
 def plan_release(prior: ArrayLike, n: int, epsilon: float,
-                 seconds: float = COLUMN_SECONDS) -> tuple[Plan, tuple[int, int]]:
-    """The plan of :func:`release_bound` (average) and its ``(radius, steps)``: the widest window radius (at most
-    :data:`RELEASE_MAX_RADIUS` and n, at least :data:`RELEASE_MIN_RADIUS` and :data:`RELEASE_EPS_RADIUS` / eps) whose
-    set-up and
-    :data:`RELEASE_GOOD_STEPS` evaluations fit ``seconds`` (one column LP per orbit of outputs per evaluation,
-    :func:`orbit_count`; :data:`RELEASE_SECONDS_PER_NODE`, the set-up as :func:`plan_flow`'s for the solved outputs
-    only), with
-    as many evaluations as fit (at most :data:`RELEASE_MAX_STEPS`); else the widest with ``len(RELEASE_SCALES)``;
-    else the widest with one evaluation (the first scale alone, :data:`RELEASE_ONE`); else refused.  Only at k in
-    :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors start it is one ``compare``
-    computed, itself planned from public inputs)."""
+                 seconds: float = COLUMN_SECONDS) -> tuple[Plan, tuple[int, int, int | None]]:
+    """The plan of :func:`release_bound` (average) and its ``(radius, steps, most)``: the widest window radius (at
+    most :data:`RELEASE_MAX_RADIUS` and n, at least :data:`RELEASE_MIN_RADIUS` and :data:`RELEASE_EPS_RADIUS` / eps)
+    whose set-up and :data:`RELEASE_GOOD_STEPS` evaluations fit ``seconds``, with as many evaluations as fit (at most
+    :data:`RELEASE_MAX_STEPS`); else the widest with ``len(RELEASE_SCALES)``; else the widest with one evaluation (the
+    first scale alone, :data:`RELEASE_ONE`); each evaluation planned at the flows in every window
+    (:data:`RELEASE_FLOW_PER_ENTRY` per orbit of outputs and offset) and one column LP per orbit of outputs
+    (:func:`orbit_count`; :data:`RELEASE_SECONDS_BASE` plus :data:`RELEASE_SECONDS_PER_NODE` per offset: an upper end,
+    as an LP runs only where the flows leave a deficit), the set-up :data:`RELEASE_SETUP_PER_ENTRY`; ``most`` None.
+    Else the widest radius where one evaluation with the LPs of at least :data:`RELEASE_MIN_LP_SHARE` of the orbits
+    fits, ``most`` the LPs that fit (the largest deficits'; started at :data:`RELEASE_CAPPED_SCALES`); else refused.
+    Only at k in :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors start it is one
+    ``compare`` computed, itself planned from public inputs)."""
     k = len(prior)
     what = f"the yardstick's exact windows from a release's errors for k={k}, n={n}, eps={epsilon:g}"
     orbits = orbit_count(prior, n)
@@ -1208,28 +1388,40 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     narrowest = min(RELEASE_MAX_RADIUS, max(RELEASE_MIN_RADIUS, math.ceil(RELEASE_EPS_RADIUS / epsilon)))
     for radius in range(min(RELEASE_MAX_RADIUS, n), min(narrowest, n) - 1, -1):
         offsets = offset_count(k, radius)
-        setup = FLOW_SETUP_PER_ENTRY * orbits * offsets * k
-        per = orbits * (RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets)
+        # per entry: the losses' k bands and the flows' (and an LP row's) k (k - 1) neighbours, measured at k = 3
+        setup = RELEASE_SETUP_PER_ENTRY * orbits * offsets * k / 3
+        flows = RELEASE_FLOW_PER_ENTRY * orbits * offsets * k * (k - 1) / 6
+        lp = RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets * k * (k - 1) / 6
+        per = flows + orbits * lp
         fit = int(min(RELEASE_MAX_STEPS, (seconds - setup) // per)) if seconds > setup else 0
-        options.append((radius, fit, setup, per, FLOW_BYTES_PER_ENTRY * orbits * offsets))
-    choice = (next((o for o in options if o[1] >= RELEASE_GOOD_STEPS and o[4] <= FLOW_BYTES), None)
-              or next((o for o in options if o[1] >= fewest and o[4] <= FLOW_BYTES), None)
-              or next((o for o in options if o[1] >= 1 and o[4] <= FLOW_BYTES), None)
-              or (options[-1] if options else (0, 0, 0.0, 0.0, 0.0)))
-    radius, fit, setup, per, memory = choice
-    # one evaluation (the first scale alone) only where no more fit
-    steps = max(fit, 1 if fit == 1 else fewest)
-    secs = setup + per * steps
+        most = int(min(orbits, (seconds - setup - flows) // lp)) if seconds > setup + flows else 0
+        options.append((radius, fit, most, setup, per, flows, lp, RELEASE_BYTES_PER_ENTRY * orbits * offsets))
+    room = [o for o in options if o[7] <= FLOW_BYTES]
+    full = (next((o for o in room if o[1] >= RELEASE_GOOD_STEPS), None)
+            or next((o for o in room if o[1] >= fewest), None)
+            or next((o for o in room if o[1] >= 1), None))
+    capped = None if full else next((o for o in room if o[2] >= max(1.0, RELEASE_MIN_LP_SHARE * orbits)), None)
+    radius, fit, most, setup, per, flows, lp, memory = full or capped or (
+        options[-1] if options else (0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    if capped:
+        steps, secs = 1, setup + flows + most * lp
+        how = f"the flows in every window, the LPs of the {most:,} largest deficits"
+    else:
+        # one evaluation (the first scale alone) only where no more fit
+        steps, most = max(fit, 1 if fit == 1 else fewest), None
+        secs = setup + per * steps
+        how = "the flows in every window, an LP where they leave a deficit"
+    size = (radius, steps, most)
     plan = Plan(task=Task.ERRORS, route=f"exact windows of radius {radius} from a release's errors, {steps} "
-                                        f"evaluation{'s' if steps != 1 else ''} (one per orbit of outputs)", what=what,
+                                        f"evaluation{'s' if steps != 1 else ''} ({how})", what=what,
                 seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
                 advice="use a smaller n")
     if k not in RELEASE_K:
-        return replace(plan, refusal=f"{what}: not measured at k={k}"), (radius, steps)
+        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
     if memory > FLOW_BYTES:
         return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), (radius, steps)
-    return _over(plan, seconds), (radius, steps)
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
+    return _over(plan, seconds), size
 
 
 def offset_count(k: int, radius: int) -> int:
