@@ -54,6 +54,16 @@ def hellinger(p, q) -> float:
     return math.sqrt(max(0.0, 1.0 - math.exp(log_bc)))
 
 
+def hellinger_posteriors(a, c, r) -> float:
+    """H(Dir(a + c), Dir(a + r)) with ``1 - BC`` as ``-expm1(ln BC)`` (BC clipped at 1): the library's form of the
+    loss between two posteriors, written out from docs/definitions.md §2 for the offset-sum oracles."""
+    p = [ai + ci for ai, ci in zip(a, c)]
+    q = [ai + ri for ai, ri in zip(a, r)]
+    mid = [(x + y) / 2 for x, y in zip(p, q)]
+    log_bc = log_beta(mid) - (log_beta(p) + log_beta(q)) / 2
+    return math.sqrt(max(0.0, -math.expm1(min(log_bc, 0.0))))
+
+
 def kl(p, q) -> float:
     """KL(Dir(p) || Dir(q)) = lnB(q) - lnB(p) + sum_i (p_i - q_i) (psi(p_i) - psi(sum p)) (docs/definitions.md §2)."""
     P = sum(p)

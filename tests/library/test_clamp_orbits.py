@@ -15,21 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import reference as ref
 from dpposterior.errors import InputError
 from dpposterior.lattice import scale
 from dpposterior.mechanisms.clamped import CLAMPED_MECHANISMS
-
-
-def _oracle_log_beta(x) -> float:
-    return sum(math.lgamma(v) for v in x) - math.lgamma(sum(x))
-
-
-def _oracle_hellinger(a, c, r) -> float:
-    p = [ai + ci for ai, ci in zip(a, c)]
-    q = [ai + ri for ai, ri in zip(a, r)]
-    m = [(pi + qi) / 2 for pi, qi in zip(p, q)]
-    log_bc = _oracle_log_beta(m) - (_oracle_log_beta(p) + _oracle_log_beta(q)) / 2
-    return math.sqrt(max(0.0, -math.expm1(min(log_bc, 0.0))))
 
 
 def _oracle_clamp(c, d, n):
@@ -54,7 +43,7 @@ def _oracle_errors(a, n, masses):
         e = 0.0
         for d in itertools.product(range(-D, D + 1), repeat=k - 1):
             wt = math.prod(masses[di + D] for di in d)
-            e += wt * _oracle_hellinger(a, c, _oracle_clamp(c, d, n))
+            e += wt * ref.hellinger_posteriors(a, c, _oracle_clamp(c, d, n))
         out[c] = e
     return out
 

@@ -13,6 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import reference as ref
 from dpposterior.lattice import corners_any
 from dpposterior.lattice.noise import window
 
@@ -34,18 +35,6 @@ def _oracle_project(z: tuple[int, ...], n: int) -> tuple[int, ...]:
         i = y.index(max(y))
         y[i] -= 1
     return tuple(y)
-
-
-def _oracle_log_beta(x) -> float:
-    return sum(math.lgamma(v) for v in x) - math.lgamma(sum(x))
-
-
-def _oracle_hellinger(a, c, r) -> float:
-    p = [ai + ci for ai, ci in zip(a, c)]
-    q = [ai + ri for ai, ri in zip(a, r)]
-    m = [(pi + qi) / 2 for pi, qi in zip(p, q)]
-    log_bc = _oracle_log_beta(m) - (_oracle_log_beta(p) + _oracle_log_beta(q)) / 2
-    return math.sqrt(max(0.0, -math.expm1(min(log_bc, 0.0))))
 
 
 def _oracle_kernel(k: int, eps: float, W: int, reach: int = 400) -> dict[tuple[int, ...], float]:
@@ -72,7 +61,7 @@ def _oracle_errors(a, n, eps, W, rest: dict) -> dict:
     K = _oracle_kernel(k, eps, W)
     out = {}
     for c in _oracle_window(n, k, 0):
-        out[c] = sum(kw * _oracle_hellinger(a, c, rest[tuple(ci + wi for ci, wi in zip(c, w))])
+        out[c] = sum(kw * ref.hellinger_posteriors(a, c, rest[tuple(ci + wi for ci, wi in zip(c, w))])
                      for w, kw in K.items())
     return out
 
