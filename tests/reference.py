@@ -64,6 +64,25 @@ def hellinger_posteriors(a, c, r) -> float:
     return math.sqrt(max(0.0, -math.expm1(min(log_bc, 0.0))))
 
 
+def search_weights(a, eps: float, z, p, ball, Dc: int):
+    """The one-point search's weights at the data sets ``c = p + v`` for the offsets ``v`` of ``ball`` (each
+    ``|v_i| <= Dc``), written out coordinate by coordinate (docs/definitions.md §9's prior predictive up to a
+    constant, and the mechanism's ``-eps d(z, c)``): ``(c, sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] - eps
+    floor(|z - c|_1 / 2))``, each coordinate's term read from a table over ``p_i - Dc .. p_i + Dc`` (negative counts
+    read at 0), summed left to right."""
+    from scipy.special import gammaln
+
+    cs = p[None, :] + ball
+    lw = np.zeros(len(cs))
+    dist = np.zeros(len(cs), dtype=np.int64)
+    for i in range(len(a)):
+        v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+        table = gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0)
+        lw += table[ball[:, i] + Dc]
+        dist += np.abs(v - z[i])[ball[:, i] + Dc]
+    return cs, lw - eps * (dist // 2)
+
+
 def kl(p, q) -> float:
     """KL(Dir(p) || Dir(q)) = lnB(q) - lnB(p) + sum_i (p_i - q_i) (psi(p_i) - psi(sum p)) (docs/definitions.md §2)."""
     P = sum(p)
