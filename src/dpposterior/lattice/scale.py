@@ -660,7 +660,7 @@ def _orbit_layout(n: int, k: int, offs: NDArray[np.int64], w: NDArray[np.float64
 
 
 def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray[np.float64],
-                   counts: NDArray[np.int64]) -> NDArray[np.float64]:
+                   counts: NDArray[np.int64], layout: list[tuple] | None = None) -> NDArray[np.float64]:
     """``E_cap(c) = sum_{w in S, cap acts} K(w) L(c, B(c, w))`` for the rows ``counts`` of R(n): the part of the
     sequential clamp's truncated sum where the upper clamp acts (:func:`clamped_errors_by_orbits`).
 
@@ -669,7 +669,8 @@ def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray
     ``c_(m+1) + D_(m+1) > n - S_m``, and then the output is ``(x_1, .., x_m, n - S_m, 0, .., 0)``: it depends on the
     prefix ``(D_1..D_m)`` alone, so the offsets sharing a prefix are one term, weighted by the mass of those with
     ``D_(m+1) > n - S_m - c_(m+1)`` (a suffix sum of :func:`_orbit_layout`).  Each loss is the loss route's float
-    (:class:`_LossTables`, the coordinates summed in the same order)."""
+    (:class:`_LossTables`, the coordinates summed in the same order).  ``layout``: :func:`_orbit_layout` of
+    ``offs``, ``w`` if the caller has it."""
     a = np.asarray(prior, dtype=np.float64)
     k = a.size
     R = np.asarray(counts, dtype=np.int64).reshape(-1, k)
@@ -679,7 +680,7 @@ def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray
     acc = np.zeros(len(R))
     n1 = n + 1
     zero = [tables.tables[j][R[:, j] * n1] for j in range(k)]  # J_j(c_j, 0)
-    for m, p, d, suf, bound in _orbit_layout(n, k, offs, w):
+    for m, p, d, suf, bound in (_orbit_layout(n, k, offs, w) if layout is None else layout):
         rows = order[: int(np.searchsorted(ck, bound, side="left"))]
         if rows.size == 0:
             continue
@@ -771,9 +772,10 @@ def clamped_errors_by_orbits(prior: ArrayLike, n: int, log_point: ArrayLike, tol
     u[:, : k - 1] = -np.sort(-head, axis=1)
     at = (np.cumsum(reps) - 1)[candidate_rank(u)]  # each c's representative, as a row of base
     low = base.low[at]
-    near = np.flatnonzero(R[:, k - 1] < max(b for *_, b in _orbit_layout(n, k, offs, w)))
+    layout = _orbit_layout(n, k, offs, w)
+    near = np.flatnonzero(R[:, k - 1] < max(b for *_, b in layout))
     if near.size:
-        cap = clamp_cap_sums(a, n, offs, w, R[near])
+        cap = clamp_cap_sums(a, n, offs, w, R[near], layout)
         cap_of = np.zeros(len(R))
         cap_of[near] = cap
         cap_u = cap_of[np.flatnonzero(reps)][at[near]]

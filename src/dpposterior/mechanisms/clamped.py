@@ -222,8 +222,6 @@ class ClampedNoiseMechanism(Mechanism):
         (:meth:`orbit_plan`: ``"orbits (loss)"``, ``"orbits (factors)"``; at k = 3 the representatives are half of
         R(n) and the cap sums take back much of the saving: 39.0 s planned against the factor route's 30.2 at n = 1000,
         eps 0.5, so k = 3 keeps the chain before)."""
-        if prior is not None and k >= 4 and scale_route.orbit_symmetric(prior):
-            return self.orbit_plan(n, k, epsilon, limit)
         size = n_candidates(n, k)
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
         if size > limit:  # past any budget whatever the offsets: not enumerated
@@ -234,6 +232,8 @@ class ClampedNoiseMechanism(Mechanism):
         floor = (len(log_point) // 8) ** (k - 1) * size
         if floor * PAIRS_PER_SECOND / scale_route.factor_rate(k) > limit:
             return "none", scale_route.DEFAULT_TOL, floor, floor / scale_route.factor_rate(k)
+        if prior is not None and k >= 4 and scale_route.orbit_symmetric(prior):
+            return self.orbit_plan(n, k, epsilon, limit)
         work = scale_route.clamped_work(n, k, log_point, scale_route.DEFAULT_TOL)
         seconds = scale_route.loss_seconds(k, work)
         if seconds * PAIRS_PER_SECOND <= limit:
@@ -253,15 +253,9 @@ class ClampedNoiseMechanism(Mechanism):
         :data:`~dpposterior.lattice.scale.FACTOR_TOLS`, each plus the cap sums (their visits at
         :data:`ORBIT_CAP_PER_SECOND`, their prefixes at :data:`ORBIT_PREFIX_SECONDS`); the first within the pair budget,
         else the last (a bracket whose base route alone is over the budget skips its cap sums' count).  ``work``: the
-        base route's losses plus the cap sums' visits."""
-        size = n_candidates(n, k)
+        base route's losses plus the cap sums' visits.  Called by :meth:`translation_plan` past its checks of
+        ``|R(n)|`` and of the offsets' floor, which are the same for both chains."""
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
-        if size > limit:
-            return "none", scale_route.DEFAULT_TOL, size * size, size * size / scale_route.EVALUATIONS_PER_SECOND
-        probe = self._log_point(k, epsilon, scale_route.DEFAULT_TOL)
-        floor = (len(probe) // 8) ** (k - 1) * size
-        if floor * PAIRS_PER_SECOND / scale_route.factor_rate(k) > limit:
-            return "none", scale_route.DEFAULT_TOL, floor, floor / scale_route.factor_rate(k)
         reps = scale_route.orbit_rows(n, k)
         tries = [("loss", scale_route.DEFAULT_TOL)] + [("factors", t) for t in scale_route.FACTOR_TOLS]
         for base, tol in tries:
