@@ -56,6 +56,7 @@ def main(argv=None) -> None:
     p.add_argument("--old", required=True)
     p.add_argument("--new", required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--trees", default="new,old", help="which trees run, in this order")
     p.add_argument("cells", nargs="+", metavar="N:EPS")
     args = p.parse_args(argv)
     rows = []
@@ -65,7 +66,7 @@ def main(argv=None) -> None:
         route, tol, planned = json.loads(subprocess.run([sys.executable, "-c", PLAN, n, eps], env=env_new, check=True,
                                                         capture_output=True, text=True).stdout)
         base = route[len("orbits ("):-1] if route.startswith("orbits (") else "factors"
-        for tree in ("new", "old"):
+        for tree in args.trees.split(","):
             env = dict(os.environ, PYTHONPATH=os.path.abspath(getattr(args, tree)))
             load = os.getloadavg()[0]
             out = subprocess.run(["nice", sys.executable, "-c", CHILD, n, eps, base, str(tol)], env=env, check=True,

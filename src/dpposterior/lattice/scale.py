@@ -701,8 +701,8 @@ def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray
     n1 = n + 1
     layout = _orbit_layout(n, k, offs, w) if layout is None else layout
     acc = np.zeros(len(R))
-    buf = [np.empty(len(R), dtype=np.int64) for _ in range(3)]
-    fbuf = [np.empty(len(R)) for _ in range(3)]
+    it = np.int32 if n1 * n1 + n < 2**31 else np.int64  # indices into the (n + 1)^2 tables: half the memory traffic
+    buf = [np.empty(len(R), dtype=it) for _ in range(3)]
     for m in range(k - 1):
         mine = [entry for entry in layout if entry[0] == m]
         if not mine:
@@ -714,43 +714,53 @@ def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray
         if cut_all == 0:
             continue
         order = order[:cut_all]
-        cs = [np.ascontiguousarray(R[order, j]) for j in range(k)]
-        base = [cs[j] * n1 for j in range(m)]
-        cap_at = cs[m] * n1 + n  # J_(m+1)(c_(m+1), n - S_m) read at cap_at - S_m
-        room = n - cs[m]  # t = n - S_m - c_(m+1) = room - S_m
-        zero = [tables[j][cs[j] * n1] for j in range(m + 1, k)]  # J_j(c_j, 0)
+        cs = [R[order, j].astype(it) for j in range(k)]
+        base = [cs[j] * it(n1) for j in range(m)]
+        cap_at = cs[m] * it(n1) + it(n)  # J_(m+1)(c_(m+1), n - S_m) read at cap_at - S_m
+        room = it(n) - cs[m]  # t = n - S_m - c_(m+1) = room - S_m
+        zero = [tables[j][cs[j] * it(n1)] for j in range(m + 1, k)]  # J_j(c_j, 0)
         acc_s = acc[order]
         s_all, i_all, t_all = buf
-        out_all, val_all, mass_all = fbuf
         for _, p, d, suf, bound in mine:
             cut = int(np.searchsorted(tail, bound, side="left"))
             if cut == 0:
                 continue
+            # S_m <= sum_(j<=m) (c_j + max(p_j, 0)) = n - c_(m+1) - tail + sum_j max(p_j, 0): S_m > n (an index past
+            # the tables, the clamp from above acting before m + 1) only in the leading rows with tail < that sum
+            over = int(np.searchsorted(tail, int(np.maximum(p, 0).sum()), side="left")) if m else 0
             s, idx, t = s_all[:cut], i_all[:cut], t_all[:cut]
-            out, val, mass = out_all[:cut], val_all[:cut], mass_all[:cut]
-            s[:] = 0
+            out = None
             for j in range(m):
-                np.add(cs[j][:cut], int(p[j]), out=t)
+                np.add(cs[j][:cut], it(p[j]), out=t)
                 np.maximum(t, 0, out=t)  # x_j (past n only where S_m > n)
-                s += t
-                np.add(base[j][:cut], t, out=idx)
                 if j == 0:
-                    np.take(tables[j], idx, out=out, mode="clip")
+                    s[:] = t
                 else:
-                    out += np.take(tables[j], idx, out=val, mode="clip")
-            np.subtract(cap_at[:cut], s, out=idx)  # off the table only where S_m > n: clipped, weighted 0 below
-            if m == 0:
-                np.take(tables[m], idx, out=out, mode="clip")
+                    s += t
+                np.add(base[j][:cut], t, out=idx)
+                np.minimum(idx[:over], n1 * n1 - 1, out=idx[:over])
+                if out is None:
+                    out = tables[j][idx]
+                else:
+                    out += tables[j][idx]
+            if m:
+                np.subtract(cap_at[:cut], s, out=idx)
+                np.maximum(idx[:over], 0, out=idx[:over])  # S_m > n: a finite loss, weighted 0 below
             else:
-                out += np.take(tables[m], idx, out=val, mode="clip")
+                s[:] = 0
+                idx = cap_at[:cut]
+            if out is None:
+                out = tables[m][idx]
+            else:
+                out += tables[m][idx]
             for z in zero:
                 out += z[:cut]
             np.subtract(room[:cut], s, out=t)  # t
-            t += 1 - int(d[0])
+            t += it(1 - int(d[0]))
             np.clip(t, 0, d.size, out=t)
-            np.take(suf, t, out=mass)  # W(D_(m+1) > t): d runs over an interval
-            np.less_equal(s, n, out=val, casting="unsafe")
-            mass *= val  # 0 where the clamp from above acted before coordinate m + 1
+            mass = suf[t]  # W(D_(m+1) > t): d runs over an interval
+            if over:
+                mass[:over] *= s[:over] <= n  # 0 where the clamp from above acted before coordinate m + 1
             np.minimum(out, 0.0, out=out)
             np.expm1(out, out=out)
             np.negative(out, out=out)
