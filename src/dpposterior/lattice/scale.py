@@ -44,6 +44,7 @@ Interface (for the registry entries; ``tol`` bounds ``tail``):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -777,8 +778,28 @@ def orbit_cap_work(n: int, k: int, log_point: ArrayLike, tol: float, step: float
     data sets whose tail ``c_(m+2) + ... + c_k`` is below each prefix's bound, :func:`_orbit_layout`) and its prefixes
     (one vectorised pass each), from public n, k and the noise law.  The data sets of R(n) with tail ``T`` at cap
     position ``m``: ``C(n - T + m, m)`` heads (``m + 1`` counts summing to ``n - T``) times ``C(T + k - m - 2,
-    k - m - 2)`` tails."""
-    offs, w, _ = clamp_offsets(log_point, k, tol, step)
+    k - m - 2)`` tails.  Kept for the last few public inputs (a plan asks once per row of one release)."""
+    return _orbit_cap_work(int(n), int(k), _table_key(log_point), float(tol), float(step))
+
+
+def offsets_count(log_point: ArrayLike, k: int, tol: float, step: float) -> int:
+    """``len(clamp_offsets(log_point, k, tol, step)[0])``, kept for the last few public inputs (a plan asks for it
+    once per bracket tried and once per row of one release)."""
+    return _offsets_count(_table_key(log_point), int(k), float(tol), float(step))
+
+
+def _table_key(log_point: ArrayLike) -> bytes:
+    return np.ascontiguousarray(log_point, dtype=np.float64).reshape(-1).tobytes()
+
+
+@functools.lru_cache(maxsize=16)
+def _offsets_count(log_point: bytes, k: int, tol: float, step: float) -> int:
+    return len(clamp_offsets(np.frombuffer(log_point, dtype=np.float64), k, tol, step)[0])
+
+
+@functools.lru_cache(maxsize=8)
+def _orbit_cap_work(n: int, k: int, log_point: bytes, tol: float, step: float) -> tuple[int, int]:
+    offs, w, _ = clamp_offsets(np.frombuffer(log_point, dtype=np.float64), k, tol, step)
     below = []
     for m in range(k - 1):
         per = [math.comb(n - t + m, m) * math.comb(t + k - m - 2, k - m - 2) for t in range(n + 1)]

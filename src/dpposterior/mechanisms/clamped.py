@@ -133,15 +133,17 @@ class ClampedRows(Rows):
 #: 226 MB; benchmarks/plans.json).
 TRANSLATION_BYTES = 128 * 2**20
 #: The orbit route's plan (:meth:`ClampedNoiseMechanism.orbit_plan`), fitted to the calls of benchmarks/plans_fit.json
-#: (Dir(1,1,1,1), n = 50 and 100, eps 0.5 to 2, load 5-7 on the shared 2-core machine): the cap sums
-#: (:func:`~dpposterior.lattice.scale.clamp_cap_sums`) at ORBIT_CAP_PER_SECOND visits per second plus
-#: ORBIT_PREFIX_SECONDS per prefix (one vectorised pass each); the loss route at the representatives at
+#: (Dir(1,1,1,1), n = 50 and 100, eps 0.5 to 2, load 4-7 on the shared 2-core machine): the cap sums
+#: (:func:`~dpposterior.lattice.scale.clamp_cap_sums`, rows sorted by their tail, contiguous slices: 4.2e8 visits in
+#: 11.9 CPU s at n = 100, eps 0.5, load 3.6, benchmarks/cap_sums_h64.json) at ORBIT_CAP_PER_SECOND visits per second
+#: plus ORBIT_PREFIX_SECONDS per prefix (one vectorised pass each, and the call's set-up: its two plans, the offsets
+#: and the layout, which grow with the prefixes); the loss route at the representatives at
 #: EVALUATIONS_PER_SECOND_ANY plus ORBIT_SETUP_SECONDS (the whole route's 1.5 s set-up put n = 50, eps 2 at 2.6x its
 #: 1.26 s run); the factor route at the representatives at 1 / ORBIT_FACTOR_SLOWDOWN of its rate (they lie nearer the
-#: faces, where its head clamps act: n = 50, eps 0.5, 5.3e8 products in 7.0 CPU s).  Planned / run: 1.4-2.4x, except
-#: n = 50, eps 0.5 (27.2 s planned, 31.7 run, of which ~10 s are the call's two plans at that eps).
-ORBIT_CAP_PER_SECOND = 7e6
-ORBIT_PREFIX_SECONDS = 2e-3
+#: faces, where its head clamps act: n = 50, eps 0.5, 5.3e8 products in 7.0 CPU s; at n = 100, eps 0.5 3.7e9 in
+#: ~33 s, so the factor 2 is 1.5x over there).
+ORBIT_CAP_PER_SECOND = 2.5e7
+ORBIT_PREFIX_SECONDS = 2.5e-3
 ORBIT_SETUP_SECONDS = 0.25
 ORBIT_FACTOR_SLOWDOWN = 2.0
 #: The share of a shared translation pass's seconds (its union's losses) each member past the first adds: its own
@@ -157,6 +159,14 @@ LOCAL_BOX_SECONDS, LOCAL_KEPT_BYTES = 6e-7, 120.0
 LOCAL_CHUNK = 2**21
 #: The local sum widens once (within the plan's limits) where its bound is over this.
 LOCAL_TARGET = 1e-12
+
+
+def offset_floor(log_point, k: int) -> int:
+    """A floor of :func:`~dpposterior.lattice.scale.clamp_offsets`' count for a point table ``log_point`` of half-width
+    ``D`` (:meth:`ClampedNoiseMechanism._log_point`, about 3x the level set's reach): ``(D / 4)^(k - 1)``, as
+    ``(len // 8)^(k - 1)`` (checked against the count at k = 3 and 4 over eps and brackets in
+    tests/library/test_clamp_orbits.py)."""
+    return (len(log_point) // 8) ** (k - 1)
 
 
 class ClampedNoiseMechanism(Mechanism):
@@ -229,7 +239,7 @@ class ClampedNoiseMechanism(Mechanism):
         log_point = self._log_point(k, epsilon, scale_route.DEFAULT_TOL)
         # the level set holds at least (D/4)^(k-1) offsets (D: the table's half-width, ~3x the level set's reach):
         # past the budget on that count alone even by factors, it is not enumerated either
-        floor = (len(log_point) // 8) ** (k - 1) * size
+        floor = offset_floor(log_point, k) * size
         if floor * PAIRS_PER_SECOND / scale_route.factor_rate(k) > limit:
             return "none", scale_route.DEFAULT_TOL, floor, floor / scale_route.factor_rate(k)
         if prior is not None and k >= 4 and scale_route.orbit_symmetric(prior):
@@ -258,14 +268,22 @@ class ClampedNoiseMechanism(Mechanism):
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
         reps = scale_route.orbit_rows(n, k)
         tries = [("loss", scale_route.DEFAULT_TOL)] + [("factors", t) for t in scale_route.FACTOR_TOLS]
+
+        def base_seconds(base: str, losses: float) -> float:
+            return losses / scale_route.EVALUATIONS_PER_SECOND_ANY + ORBIT_SETUP_SECONDS if base == "loss" \
+                else ORBIT_FACTOR_SLOWDOWN * losses / scale_route.factor_rate(k)
+
         for base, tol in tries:
             inner = scale_route.orbit_tol(k, tol, base)
             lp = self._log_point(k, epsilon, inner)
             step = scale_route.FACTOR_STEP if base == "factors" else 1.0
-            losses = len(scale_route.clamp_offsets(lp, k, inner, step)[0]) * reps
-            seconds = losses / scale_route.EVALUATIONS_PER_SECOND_ANY + ORBIT_SETUP_SECONDS if base == "loss" \
-                else ORBIT_FACTOR_SLOWDOWN * losses / scale_route.factor_rate(k)
-            if seconds * PAIRS_PER_SECOND > limit and (base, tol) != tries[-1]:
+            last = (base, tol) == tries[-1]
+            # the offsets' floor (translation_plan's, at this table): over the budget on it, the count would be too
+            if not last and base_seconds(base, offset_floor(lp, k) * reps) * PAIRS_PER_SECOND > limit:
+                continue
+            losses = scale_route.offsets_count(lp, k, inner, step) * reps
+            seconds = base_seconds(base, losses)
+            if seconds * PAIRS_PER_SECOND > limit and not last:
                 continue  # over the budget before its cap sums: the next bracket
             cap, prefixes = scale_route.orbit_cap_work(n, k, lp, inner, step)
             seconds += cap / ORBIT_CAP_PER_SECOND + prefixes * ORBIT_PREFIX_SECONDS
