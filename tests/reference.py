@@ -64,6 +64,38 @@ def hellinger_posteriors(a, c, r) -> float:
     return math.sqrt(max(0.0, -math.expm1(min(log_bc, 0.0))))
 
 
+def sequential_clamp(c, d, n: int) -> tuple[int, ...]:
+    """The sequential clamp's output for data set ``c`` and noise ``d = (D_1..D_(k-1))`` (docs/definitions.md §4):
+    ``m_i = clamp(c_i + D_i, 0, n - m_1 - ... - m_(i-1))`` for i < k, ``m_k = n - sum``."""
+    out, room = [], n
+    for ci, di in zip(c[:-1], d):
+        m = min(max(ci + di, 0), room)
+        out.append(m)
+        room -= m
+    return (*out, room)
+
+
+def clamp_cap_position(c, d, n: int):
+    """The first coordinate (0-based) where the sequential clamp's clamp from above acts (``max(c_i + D_i, 0)`` over
+    the room ``n - m_1 - ... - m_(i-1)``), or None where it never does."""
+    room = n
+    for i, (ci, di) in enumerate(zip(c[:-1], d)):
+        if max(ci + di, 0) > room:
+            return i
+        room -= max(ci + di, 0)
+    return None
+
+
+def clamp_cap_sum(a, n: int, c, offsets, weights) -> float:
+    """``E_cap(c) = sum K(w) H(BI(c), Dir(a + B(c, w)))`` over the offsets ``w`` where the clamp from above acts,
+    term by term (the part of the sequential clamp's offset sum a symmetry in the first counts does not carry)."""
+    total = 0.0
+    for d, wt in zip(offsets, weights):
+        if clamp_cap_position(c, d, n) is not None:
+            total += wt * hellinger_posteriors(a, c, sequential_clamp(c, d, n))
+    return total
+
+
 def search_weights(a, eps: float, z, p, ball, Dc: int):
     """The one-point search's weights at the data sets ``c = p + v`` for the offsets ``v`` of ``ball`` (each
     ``|v_i| <= Dc``), written out coordinate by coordinate (docs/definitions.md §9's prior predictive up to a

@@ -21,15 +21,6 @@ from dpposterior.lattice import scale
 from dpposterior.mechanisms.clamped import CLAMPED_MECHANISMS
 
 
-def _oracle_clamp(c, d, n):
-    out, room = [], n
-    for ci, di in zip(c[:-1], d):
-        m = min(max(ci + di, 0), room)
-        out.append(m)
-        room -= m
-    return (*out, room)
-
-
 def _oracle_data_sets(n, k):
     return [(*h, n - sum(h)) for h in itertools.product(range(n + 1), repeat=k - 1) if sum(h) <= n]
 
@@ -43,7 +34,7 @@ def _oracle_errors(a, n, masses):
         e = 0.0
         for d in itertools.product(range(-D, D + 1), repeat=k - 1):
             wt = math.prod(masses[di + D] for di in d)
-            e += wt * ref.hellinger_posteriors(a, c, _oracle_clamp(c, d, n))
+            e += wt * ref.hellinger_posteriors(a, c, ref.sequential_clamp(c, d, n))
         out[c] = e
     return out
 
