@@ -125,10 +125,11 @@ def test_compare_at_k4_n100_plans_geometric_by_factors_and_lists_the_rest(monkey
     # with a 1e-5 bracket is estimated at ~59 s, over the default 4e8 (40 s); with a 1e-4 bracket at ~36 s: computed
     # there
     assert geometric.translation_plan(100, 4, 1.0)[:2] == ("factors", 1e-4)
-    # at Dir(1,1,1,1) (a_1 = a_2 = a_3) the same chain by orbits of the first three counts, ~28 s at 1e-4
-    assert geometric.translation_plan(100, 4, 1.0, prior=[1.0] * 4)[:2] == ("orbits (factors)", 1e-4)
+    # at Dir(1,1,1,1) (a_1 = a_2 = a_3) the same chain by orbits of the first three counts, ~34 s at 1e-5 (the cap
+    # sums' visits at their measured rate)
+    assert geometric.translation_plan(100, 4, 1.0, prior=[1.0] * 4)[:2] == ("orbits (factors)", 1e-5)
     plans = _plans(4, 100)
-    assert plans["geometric"].plan.route == "translation (orbits (factors))" and plans["geometric"].plan.bracket == 1e-4
+    assert plans["geometric"].plan.route == "translation (orbits (factors))" and plans["geometric"].plan.bracket == 1e-5
     # the worst release's errors by orbits (the rest's sum one data set per orbit, its two solves each within the
     # solve limit) fit, and are taken first (an entry with objectives); geometric and the Laplace release at scale
     # 2/eps (lszhang, and lshist, the same release at k >= 3) fit their own limits but not compare's total after it
@@ -160,7 +161,7 @@ def test_a_compare_no_row_of_which_fits_is_one_line_naming_the_cheapest_row(monk
     import numpy as np
 
     ranking = importlib.import_module("dpposterior.ranking")
-    for k, n in ((4, 160), (3, 4000)):
+    for k, n in ((4, 200), (3, 4000)):
         with pytest.raises(Exception) as info:
             ranking.plan_compare(np.ones(k), n, 1.0)
         text = str(info.value)
