@@ -643,3 +643,23 @@ def test_the_loss_rows_of_a_balls_outputs_share_their_gathers_and_are_the_one_po
         assert np.array_equal(out, _local_hellinger(a, cs, rs, n).T)
         want = np.array([[_hellinger(a, c, r) for c in cs[:5]] for r in rs])
         assert np.allclose(out[:, :5], want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("a, eps", [((1.0, 1.0, 1.0, 1.0), 3.0), ((0.5, 2.0, 1.0, 1.0), 2.0)])
+def test_the_rows_of_one_projection_with_different_kept_sets_read_their_own(a, eps):
+    """n = 30: the points of the window that share a projection (one group) have kept sets that differ (the weights
+    fall fast at this eps), so a block's columns are their union and each exact step must read its own row's kept
+    set through it: every output is the one-point search's (the union of one row's kept set only, or a kept set
+    read at the wrong columns, fails here)."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.search import _Fallback
+
+    a = np.asarray(a, float)
+    Z = window(30, 4, 4)
+    P = project(Z, 30)
+    keys, counts = np.unique(P, axis=0, return_counts=True)
+    groups = [np.flatnonzero(np.all(P == keys[j], axis=1)) for j in np.argsort(-counts)[:3]]
+    Z = Z[np.concatenate(groups)]
+    got, ok = batched._grouped_search(a, 30, eps, Z, 1e-9, _Fallback(len(Z)), kept_columns=True)
+    assert ok.all() and len(Z) >= 30
+    assert np.array_equal(got, np.stack([local_bayes_search(a, 30, eps, z) for z in Z]))
