@@ -555,7 +555,7 @@ def test_the_grouped_routes_sums_kept_across_steps_are_the_sums_of_the_step(a, n
     real_decide = batched._decide
 
     def decide(S, real, Tplus, tail, mu, centre):
-        if tail == 0.0:  # the grouped route's: compare every sum against the definition's, from the caller's frame
+        if np.ndim(tail) or tail == 0.0:  # the grouped route's (a tail per row): every sum against its definition's
             import sys
 
             f = sys._getframe(1).f_locals
@@ -663,3 +663,30 @@ def test_the_rows_of_one_projection_with_different_kept_sets_read_their_own(a, e
     got, ok = batched._grouped_search(a, 30, eps, Z, 1e-9, _Fallback(len(Z)), kept_columns=True)
     assert ok.all() and len(Z) >= 30
     assert np.array_equal(got, np.stack([local_bayes_search(a, 30, eps, z) for z in Z]))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.0, 4.0]), min_size=4, max_size=4), st.integers(3, 20),
+       st.sampled_from([0.8, 1.0, 1.5, 3.0]), st.sampled_from([1e-11, 1e-4, 1e-2, 0.2]), st.integers(0, 2**31),
+       st.sampled_from([1, 3, 10**6]))
+def test_the_grouped_route_over_its_heavy_columns_certifies_only_the_one_point_searchs_outputs(a, n, eps, drop, seed,
+                                                                                              block):
+    """With ``drop`` (the sums over the columns where some row weighs at least ``drop``, the weight off them a tail
+    of each decision) every output the grouped route certifies is the one-point search's, at points on and off R(n);
+    at the orbit route's ``drop`` it certifies as many as over the whole ball, less at most a few; blocks of a row or
+    a few (a block's columns its own, the next block back to the whole ball)."""
+    from dpposterior.lattice import batched
+
+    rng = np.random.default_rng(seed)
+    a = np.asarray(a, float)
+    Z = window(n, 4, 4)
+    Z = Z[rng.choice(len(Z), min(len(Z), 40), replace=False)]
+    with pytest.MonkeyPatch.context() as mp:  # blocks of ~block rows (a block's columns its own)
+        mp.setattr(batched, "GROUP_ENTRIES", block * 1771)
+        got, ok = batched._grouped_search(a, n, eps, Z, 1e-9, drop=drop)
+    want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
+    assert np.array_equal(got[ok], want[ok])
+    if drop == batched.ORBIT_DROP_WEIGHT:
+        _, whole = batched._grouped_search(a, n, eps, Z, 1e-9)
+        assert ok.sum() >= whole.sum() - 2
+

@@ -217,7 +217,7 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
     Zq, Pq = V[:, :k].copy(), V[:, k:]
     Zq[:, -1] -= Zq.sum(axis=1) - n  # e below 0 on the last count (0 there where e > 0)
     ustats: dict = {}
-    got, ok = _search(a, n, eps, Zq, None, ustats, certified=True, P=Pq)
+    got, ok = _search(a, n, eps, Zq, None, ustats, certified=True, P=Pq, drop=ORBIT_DROP_WEIGHT)
     out = np.empty_like(Z)
     rows = np.arange(len(Z))[:, None]
     out[rows, perm] = got[back]  # out[perm[j]] = r[j]
@@ -235,12 +235,13 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
 
 def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
             stats: dict | None, certified: bool = False, P: NDArray[np.int64] | None = None,
-            kept_columns: bool = False):
+            kept_columns: bool = False, drop: float = 0.0):
     """:func:`local_search_batch` after its checks; ``certified``: no one-point search, returning ``(outputs, whether
     each is certified)`` (an uncertified row's output is undefined).  ``P`` (``certified`` only): the projections the
     searches start from and centre their data sets on, one per row (default ``project(Z)``; a row of R(n) has its
     own); the searches are then those of the pairs ``(z, P)`` (:func:`_orbit_search`).  ``kept_columns``: the grouped
-    route's sums over its rows' kept sets (:func:`_grouped_search`; the same outputs)."""
+    route's sums over its rows' kept sets (:func:`_grouped_search`; the same outputs); ``drop`` (``certified``): its
+    sums over the columns where some row weighs at least ``drop``, the rest a tail (:func:`_grouped_search`)."""
     k = a.size
     Dc = radius_for(k, eps, 1e-12)
     rho = batch_radius(k, eps)
@@ -309,7 +310,8 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     reps = rest[first]
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
     got, ok = _grouped_search(a, n, eps, Z[reps], mu, exact=None if certified else fb,
-                              P=None if P is None else P[reps], kept_columns=kept_columns and not certified)
+                              P=None if P is None else P[reps], kept_columns=kept_columns and not certified,
+                              drop=drop if certified else 0.0)
     out[reps[ok]] = got[ok]
     handed = reps[~ok]
     if certified:
@@ -330,13 +332,18 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
 
 #: Entries (points x data sets) of one block of the grouped search's weights (:func:`_grouped_search`).
 GROUP_ENTRIES = 2**21
+#: The orbit route's certified searches (:func:`_orbit_search`) sum over the columns where some row of a block weighs
+#: at least this (each row's largest weight 1), the rest a tail of their decisions (:func:`_grouped_search`, ``drop``):
+#: at eps = 1, k = 4, the data sets past ~25 of the nearest (of ``Dc`` = 36), a tail ~1e-8 of the total, well inside
+#: the certificate's share of 1e-6.
+ORBIT_DROP_WEIGHT = 1e-11
 #: Rows of loss room a group of the grouped search starts with (a row per output reached; 13 at k = 4 per centre).
 GROUP_ROWS = 64
 
 
 def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], mu: float,
-                    exact: _Fallback | None = None, P: NDArray[np.int64] | None = None, kept_columns: bool = False
-                    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+                    exact: _Fallback | None = None, P: NDArray[np.int64] | None = None, kept_columns: bool = False,
+                    drop: float = 0.0) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """The one-point search's output at each row ``z`` of ``Z`` where it is certified (the second array), the points
     that share ``p = project(z)`` together (module docstring, "Grouped route").
 
@@ -364,7 +371,17 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     leaves out at most ``share T``), so ``R(r)`` lies in ``[S' - share T, S']``: inside the interval the certificate
     already uses for ``S`` (``T`` stays the sum over all of ``C``), so :func:`_decide` and its float margins are
     unchanged.  An exact step reads the same weights (``w[z, Kz]``) and the same losses (``L(Kz, r)``, elementwise
-    floats) in the same order and layout, so the same product and argmin."""
+    floats) in the same order and layout, so the same product and argmin.
+
+    ``drop`` > 0 (with ``exact`` None: certified outputs only): each block's losses and sums run over the columns
+    ``C'`` where some row's weight is at least ``drop`` (each row's largest weight is 1), and each row's step is
+    decided with the tail ``delta / T + 2 mu`` (``delta`` its computed weight off ``C'``).  Proof: ``S'(r) =
+    sum_{C'} w L = S(r) - sum_{C - C'} w L`` lies in ``[S(r) - delta, S(r)]`` (losses in [0, 1]), so the one-point
+    search's risk, within ``[S - (share + 2 mu) T, S + 2 mu T]`` (above), lies within ``[S' - (share + 2 mu) T, S' +
+    delta + 2 mu T]``; the computed ``delta`` (a float sum of nonnegative terms, relative error below ``|C| 2^-53 <=
+    mu``) is below the exact one by at most ``mu T``, so the tail ``delta / T + 2 mu`` covers it: :func:`_decide`'s
+    rule with that tail is sound.  A row the wider interval leaves open is only uncertified (searched point by point,
+    the same output)."""
     k = a.size
     if P is not None and exact is not None:
         raise ValueError("given projections are for the certified route only")
@@ -427,6 +444,16 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                 cs = cs_group[union]
                 HT = np.empty((GROUP_ROWS, len(cs)))
                 have = {}
+            tail = np.zeros((len(zb), 1))
+            if drop > 0 and exact is None:
+                # the block's columns: where some row's weight is at least drop; each row's weight off them its tail
+                # (every block narrows, with its own loss rows, so no block reads another's columns)
+                light = ~(w >= drop).any(axis=0)
+                tail = (w[:, light].sum(axis=1) / T + 2 * mu)[:, None]
+                w = np.ascontiguousarray(w[:, ~light])
+                cs = cs_group[~light]
+                HT = np.empty((GROUP_ROWS, len(cs)))
+                have = {}
             active = np.arange(len(zb))
             cen = np.repeat(p[None, :], len(zb), axis=0)
             # the last step's sums of each active row and the ball's index of its move (the centre's at the start):
@@ -479,7 +506,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                          and cols == list(range(cols[0], cols[-1] + 1)) else HT[cols])
                     S[np.ix_(rows, np.flatnonzero(fresh_j))] = np.einsum("zc,rc->zr", w[active[rows]], L,
                                                                          optimize=False)
-                best = _decide(S, real, T[active], 0.0, mu, centre_j)
+                best = _decide(S, real, T[active], tail[active], mu, centre_j)
                 if exact is not None:
                     _exact_steps(best, active, real, keys, have, HT, w, keeps, centre_j, exact, kept)
                 stay = best == centre_j
@@ -598,9 +625,10 @@ def _pair_sums(sums: _Sums, z: NDArray[np.int64], r: NDArray[np.int64]) -> NDArr
     return out
 
 
-def _decide(S: NDArray[np.float64], real: NDArray[np.bool_], Tplus: NDArray[np.float64], tail: float, mu: float,
-            centre: int) -> NDArray[np.int64]:
-    """The column of the certified strict minimiser of each row of ``S`` (module docstring), else -1."""
+def _decide(S: NDArray[np.float64], real: NDArray[np.bool_], Tplus: NDArray[np.float64],
+            tail: float | NDArray[np.float64], mu: float, centre: int) -> NDArray[np.int64]:
+    """The column of the certified strict minimiser of each row of ``S`` (module docstring), else -1 (``tail``: one
+    for all rows, or a column of one per row)."""
     T = Tplus[:, None]
     lo = np.where(real, S - (SEARCH_SHARE + 2 * mu) * T, np.inf)
     hi = np.where(real, S + tail * T + 2 * mu * T, np.inf)
