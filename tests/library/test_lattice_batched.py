@@ -555,7 +555,7 @@ def test_the_grouped_routes_sums_kept_across_steps_are_the_sums_of_the_step(a, n
     real_decide = batched._decide
 
     def decide(S, real, Tplus, tail, mu, centre):
-        if tail == 0.0:  # the grouped route's: compare every sum against the definition's, from the caller's frame
+        if np.ndim(tail) or tail == 0.0:  # the grouped route's (a tail per row): every sum against its definition's
             import sys
 
             f = sys._getframe(1).f_locals
@@ -579,3 +579,114 @@ def test_the_grouped_routes_sums_kept_across_steps_are_the_sums_of_the_step(a, n
     assert ok.all()
     assert np.array_equal(got, np.stack([local_bayes_search(a, n, eps, z) for z in Z]))
     assert seen["steps"] > 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from([(1.0, 1.0, 1.0, 1.0), (0.5, 0.5, 0.5, 0.5), (2.0, 2.0, 1.0, 1.0), (0.3, 1.0, 2.0, 4.0)]),
+       st.integers(1, 9), st.sampled_from([0.8, 1.0, 1.5, 3.0]), st.integers(0, 2**31), st.sampled_from([1, 7, 64]))
+def test_the_grouped_route_over_its_rows_kept_sets_is_the_one_point_search(a, n, eps, seed, block):
+    """With ``kept_columns`` (the losses and sums over the union of a block's kept sets, exact steps reading the kept
+    sets through it) the grouped route decides every point, on and off R(n), symmetric priors (exact ties) included,
+    as the one-point search does, bit for bit; blocks of 1 to 64 rows (``GROUP_ENTRIES`` small: a block's columns
+    and loss rows its own)."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.search import _Fallback
+
+    rng = np.random.default_rng(seed)
+    Z = window(n, 4, 4)
+    Z = Z[rng.choice(len(Z), min(len(Z), 60), replace=False)]
+    count = _Fallback(len(Z))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batched, "GROUP_ENTRIES", block * 200)
+        got, ok = batched._grouped_search(np.asarray(a, float), n, eps, Z, 1e-9, count, kept_columns=True)
+    assert ok.all()
+    assert np.array_equal(got, np.stack([local_bayes_search(a, n, eps, z) for z in Z]))
+
+
+def test_the_orbit_routes_left_points_over_their_kept_sets_decide_exact_ties_as_the_one_point_search():
+    """Dir(1,1,1,1), n = 9, eps = 1: the points the certificate leaves to exact steps (exact ties between permuted
+    outputs), searched over their kept sets' union, are the one-point search's outputs; the union is smaller than
+    the ball (what it saves), and every one of them takes an exact step."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.search import _Fallback
+
+    a = np.ones(4)
+    Z = window(9, 4, 3)
+    _, certified = batched._grouped_search(a, 9, 1.0, Z, 1e-9)
+    ties = Z[~certified]
+    count = _Fallback(len(ties))
+    got, ok = batched._grouped_search(a, 9, 1.0, ties, 1e-9, count, kept_columns=True)
+    assert ok.all() and count.count == len(ties) >= 20
+    assert np.array_equal(got, np.stack([local_bayes_search(a, 9, 1.0, z) for z in ties]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.0, 4.0]), min_size=4, max_size=4), st.integers(2, 14),
+       st.integers(0, 2**31))
+def test_the_loss_rows_of_a_balls_outputs_share_their_gathers_and_are_the_one_point_searchs(a, n, seed):
+    """The loss rows of the outputs of a ball of radius 1 (outputs sharing ``(r_0, r_1)`` and ``r_i``: the gathers
+    shared), in a shuffled order with repeats: each the very float of :func:`.remap._local_hellinger` (transposed),
+    and within 1e-12 of the definition."""
+    from dpposterior.lattice.batched import _loss_rows
+    from dpposterior.lattice.remap import _ball, _local_hellinger
+
+    rng = np.random.default_rng(seed)
+    a = np.asarray(a, float)
+    R = np.array(list(_points(n, 4, 0)))
+    centre = R[rng.integers(len(R))]
+    rs = centre[None, :] + _ball(4, 1)
+    rs = rs[np.all(rs >= 0, axis=1)]
+    rs = rs[rng.integers(0, len(rs), len(rs) + 3)]
+    for cs in (R[rng.choice(len(R), min(len(R), 6), replace=False)], R[rng.permutation(len(R))]):
+        out = np.empty((len(rs), len(cs)))
+        _loss_rows(a, cs, rs, n, out)
+        assert np.array_equal(out, _local_hellinger(a, cs, rs, n).T)
+        want = np.array([[_hellinger(a, c, r) for c in cs[:5]] for r in rs])
+        assert np.allclose(out[:, :5], want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("a, eps", [((1.0, 1.0, 1.0, 1.0), 3.0), ((0.5, 2.0, 1.0, 1.0), 2.0)])
+def test_the_rows_of_one_projection_with_different_kept_sets_read_their_own(a, eps):
+    """n = 30: the points of the window that share a projection (one group) have kept sets that differ (the weights
+    fall fast at this eps), so a block's columns are their union and each exact step must read its own row's kept
+    set through it: every output is the one-point search's (the union of one row's kept set only, or a kept set
+    read at the wrong columns, fails here)."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.search import _Fallback
+
+    a = np.asarray(a, float)
+    Z = window(30, 4, 4)
+    P = project(Z, 30)
+    keys, counts = np.unique(P, axis=0, return_counts=True)
+    groups = [np.flatnonzero(np.all(P == keys[j], axis=1)) for j in np.argsort(-counts)[:3]]
+    Z = Z[np.concatenate(groups)]
+    got, ok = batched._grouped_search(a, 30, eps, Z, 1e-9, _Fallback(len(Z)), kept_columns=True)
+    assert ok.all() and len(Z) >= 30
+    assert np.array_equal(got, np.stack([local_bayes_search(a, 30, eps, z) for z in Z]))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.0, 4.0]), min_size=4, max_size=4), st.integers(3, 20),
+       st.sampled_from([0.8, 1.0, 1.5, 3.0]), st.sampled_from([1e-11, 1e-4, 1e-2, 0.2]), st.integers(0, 2**31),
+       st.sampled_from([1, 3, 10**6]))
+def test_the_grouped_route_over_its_heavy_columns_certifies_only_the_one_point_searchs_outputs(a, n, eps, drop, seed,
+                                                                                              block):
+    """With ``drop`` (the sums over the columns where some row weighs at least ``drop``, the weight off them a tail
+    of each decision) every output the grouped route certifies is the one-point search's, at points on and off R(n);
+    at the orbit route's ``drop`` it certifies as many as over the whole ball, less at most a few; blocks of a row or
+    a few (a block's columns its own, the next block back to the whole ball)."""
+    from dpposterior.lattice import batched
+
+    rng = np.random.default_rng(seed)
+    a = np.asarray(a, float)
+    Z = window(n, 4, 4)
+    Z = Z[rng.choice(len(Z), min(len(Z), 40), replace=False)]
+    with pytest.MonkeyPatch.context() as mp:  # blocks of ~block rows (a block's columns its own)
+        mp.setattr(batched, "GROUP_ENTRIES", block * 1771)
+        got, ok = batched._grouped_search(a, n, eps, Z, 1e-9, drop=drop)
+    want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
+    assert np.array_equal(got[ok], want[ok])
+    if drop == batched.ORBIT_DROP_WEIGHT:
+        _, whole = batched._grouped_search(a, n, eps, Z, 1e-9)
+        assert ok.sum() >= whole.sum() - 2
+

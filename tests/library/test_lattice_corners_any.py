@@ -577,7 +577,7 @@ def test_the_corner_plan_counts_every_point_its_search_leaves(monkeypatch, n, ep
 
     left = []
 
-    def record(a, n_, eps_, Z, mu, exact=None, P=None):
+    def record(a, n_, eps_, Z, mu, exact=None, P=None, kept_columns=False, drop=0.0):
         left.append(np.array(Z))
         return np.zeros_like(Z), np.ones(len(Z), dtype=bool)
 

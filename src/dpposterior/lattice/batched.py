@@ -217,7 +217,7 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
     Zq, Pq = V[:, :k].copy(), V[:, k:]
     Zq[:, -1] -= Zq.sum(axis=1) - n  # e below 0 on the last count (0 there where e > 0)
     ustats: dict = {}
-    got, ok = _search(a, n, eps, Zq, None, ustats, certified=True, P=Pq)
+    got, ok = _search(a, n, eps, Zq, None, ustats, certified=True, P=Pq, drop=ORBIT_DROP_WEIGHT)
     out = np.empty_like(Z)
     rows = np.arange(len(Z))[:, None]
     out[rows, perm] = got[back]  # out[perm[j]] = r[j]
@@ -225,7 +225,8 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
     left = np.flatnonzero(~mapped)
     lstats: dict = {}
     if left.size:
-        out[left] = _search(a, n, eps, Z[left], max_fallback, lstats)
+        # the points of uncertified orbits: near ties, most taking an exact step (their kept sets' columns)
+        out[left] = _search(a, n, eps, Z[left], max_fallback, lstats, kept_columns=True)
     if stats is not None:
         stats.update(points=len(Z), fallback=lstats.get("fallback", 0), decided=len(Z) - lstats.get("fallback", 0),
                      orbits=len(V), mapped=int(mapped.sum()), left=int(left.size))
@@ -233,11 +234,14 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
 
 
 def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
-            stats: dict | None, certified: bool = False, P: NDArray[np.int64] | None = None):
+            stats: dict | None, certified: bool = False, P: NDArray[np.int64] | None = None,
+            kept_columns: bool = False, drop: float = 0.0):
     """:func:`local_search_batch` after its checks; ``certified``: no one-point search, returning ``(outputs, whether
     each is certified)`` (an uncertified row's output is undefined).  ``P`` (``certified`` only): the projections the
     searches start from and centre their data sets on, one per row (default ``project(Z)``; a row of R(n) has its
-    own); the searches are then those of the pairs ``(z, P)`` (:func:`_orbit_search`)."""
+    own); the searches are then those of the pairs ``(z, P)`` (:func:`_orbit_search`).  ``kept_columns``: the grouped
+    route's sums over its rows' kept sets (:func:`_grouped_search`; the same outputs); ``drop`` (``certified``): its
+    sums over the columns where some row weighs at least ``drop``, the rest a tail (:func:`_grouped_search`)."""
     k = a.size
     Dc = radius_for(k, eps, 1e-12)
     rho = batch_radius(k, eps)
@@ -306,7 +310,8 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     reps = rest[first]
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
     got, ok = _grouped_search(a, n, eps, Z[reps], mu, exact=None if certified else fb,
-                              P=None if P is None else P[reps])
+                              P=None if P is None else P[reps], kept_columns=kept_columns and not certified,
+                              drop=drop if certified else 0.0)
     out[reps[ok]] = got[ok]
     handed = reps[~ok]
     if certified:
@@ -327,13 +332,18 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
 
 #: Entries (points x data sets) of one block of the grouped search's weights (:func:`_grouped_search`).
 GROUP_ENTRIES = 2**21
+#: The orbit route's certified searches (:func:`_orbit_search`) sum over the columns where some row of a block weighs
+#: at least this (each row's largest weight 1), the rest a tail of their decisions (:func:`_grouped_search`, ``drop``):
+#: at eps = 1, k = 4, the data sets past ~25 of the nearest (of ``Dc`` = 36), a tail ~1e-8 of the total, well inside
+#: the certificate's share of 1e-6.
+ORBIT_DROP_WEIGHT = 1e-11
 #: Rows of loss room a group of the grouped search starts with (a row per output reached; 13 at k = 4 per centre).
 GROUP_ROWS = 64
 
 
 def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], mu: float,
-                    exact: _Fallback | None = None, P: NDArray[np.int64] | None = None
-                    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+                    exact: _Fallback | None = None, P: NDArray[np.int64] | None = None, kept_columns: bool = False,
+                    drop: float = 0.0) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """The one-point search's output at each row ``z`` of ``Z`` where it is certified (the second array), the points
     that share ``p = project(z)`` together (module docstring, "Grouped route").
 
@@ -351,7 +361,27 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     ``exact``: a step :func:`_decide` leaves open is taken by the one-point search's own floats (module docstring,
     "Exact steps"), so every row is decided; each row that needs one is counted by ``exact`` (refused past its
     limit in one line).  ``P``: the projections of the rows (default ``project(Z)``; given only with ``exact`` None:
-    the searches of the pairs ``(z, P)``, :func:`_orbit_search`)."""
+    the searches of the pairs ``(z, P)``, :func:`_orbit_search`).
+
+    ``kept_columns`` (with ``exact``; for rows expected to need exact steps, the points of the uncertified orbits):
+    each block's kept sets ``Kz`` are computed first (:func:`_kept`, once per row) and the losses and sums run over
+    their union ``C' = U_z Kz`` instead of ``C`` (the same outputs).  Proof: the one-point search's exact risk is
+    ``R(r) = sum_{Kz} w L``; since ``Kz`` lies in ``C'`` and each loss is in [0, 1], ``S'(r) = sum_{C'} w L = R(r) +
+    sum_{C' - Kz} w L`` lies in ``[R(r), R(r) + (T - sum_{Kz} w)]``, and ``T - sum_{Kz} w <= share T`` (the kept set
+    leaves out at most ``share T``), so ``R(r)`` lies in ``[S' - share T, S']``: inside the interval the certificate
+    already uses for ``S`` (``T`` stays the sum over all of ``C``), so :func:`_decide` and its float margins are
+    unchanged.  An exact step reads the same weights (``w[z, Kz]``) and the same losses (``L(Kz, r)``, elementwise
+    floats) in the same order and layout, so the same product and argmin.
+
+    ``drop`` > 0 (with ``exact`` None: certified outputs only): each block's losses and sums run over the columns
+    ``C'`` where some row's weight is at least ``drop`` (each row's largest weight is 1), and each row's step is
+    decided with the tail ``delta / T + 2 mu`` (``delta`` its computed weight off ``C'``).  Proof: ``S'(r) =
+    sum_{C'} w L = S(r) - sum_{C - C'} w L`` lies in ``[S(r) - delta, S(r)]`` (losses in [0, 1]), so the one-point
+    search's risk, within ``[S - (share + 2 mu) T, S + 2 mu T]`` (above), lies within ``[S' - (share + 2 mu) T, S' +
+    delta + 2 mu T]``; the computed ``delta`` (a float sum of nonnegative terms, relative error below ``|C| 2^-53 <=
+    mu``) is below the exact one by at most ``mu T``, so the tail ``delta / T + 2 mu`` covers it: :func:`_decide`'s
+    rule with that tail is sound.  A row the wider interval leaves open is only uncertified (searched point by point,
+    the same output)."""
     k = a.size
     if P is not None and exact is not None:
         raise ValueError("given projections are for the certified route only")
@@ -388,9 +418,10 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         HT = np.empty((GROUP_ROWS, len(cs)))
         have: dict[int, int] = {}
         step = max(1, GROUP_ENTRIES // len(cs))
+        cs_group = cs
         for lo in range(0, len(idx), step):
             zb = idx[lo:lo + step]
-            dist = np.zeros((len(zb), len(cs)), dtype=np.int32)
+            dist = np.zeros((len(zb), len(cs_group)), dtype=np.int32)
             part = np.empty_like(dist)
             for i in range(k):
                 np.subtract(csT[i][None, :], Z[zb, i:i + 1].astype(np.int32), out=part)
@@ -402,6 +433,27 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
             w = np.exp(lw, out=lw)
             T = w.sum(axis=1)
             keeps: dict[int, NDArray[np.int64]] = {}
+            kept: dict[int, NDArray[np.int64]] | None = None
+            if kept_columns and exact is not None:
+                # the block's columns: the union of its rows' kept sets (docstring), the kept sets as indices into it;
+                # its own loss rows (the columns are the block's)
+                full = [_kept(w[r]) for r in range(len(zb))]
+                union = np.unique(np.concatenate(full))
+                kept = {r: np.searchsorted(union, kr) for r, kr in enumerate(full)}
+                w = np.ascontiguousarray(w[:, union])
+                cs = cs_group[union]
+                HT = np.empty((GROUP_ROWS, len(cs)))
+                have = {}
+            tail = np.zeros((len(zb), 1))
+            if drop > 0 and exact is None:
+                # the block's columns: where some row's weight is at least drop; each row's weight off them its tail
+                # (every block narrows, with its own loss rows, so no block reads another's columns)
+                light = ~(w >= drop).any(axis=0)
+                tail = (w[:, light].sum(axis=1) / T + 2 * mu)[:, None]
+                w = np.ascontiguousarray(w[:, ~light])
+                cs = cs_group[~light]
+                HT = np.empty((GROUP_ROWS, len(cs)))
+                have = {}
             active = np.arange(len(zb))
             cen = np.repeat(p[None, :], len(zb), axis=0)
             # the last step's sums of each active row and the ball's index of its move (the centre's at the start):
@@ -454,9 +506,9 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                          and cols == list(range(cols[0], cols[-1] + 1)) else HT[cols])
                     S[np.ix_(rows, np.flatnonzero(fresh_j))] = np.einsum("zc,rc->zr", w[active[rows]], L,
                                                                          optimize=False)
-                best = _decide(S, real, T[active], 0.0, mu, centre_j)
+                best = _decide(S, real, T[active], tail[active], mu, centre_j)
                 if exact is not None:
-                    _exact_steps(best, active, real, keys, have, HT, w, keeps, centre_j, exact)
+                    _exact_steps(best, active, real, keys, have, HT, w, keeps, centre_j, exact, kept)
                 stay = best == centre_j
                 out[zb[active[stay]]] = cen[stay]
                 decided[zb[active[stay]]] = True
@@ -485,29 +537,42 @@ def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int
     coordinate order to 0, then the same elementwise :func:`~dpposterior.distances.hellinger.hellinger_from_log_bc`;
     tested), without the transposed copy.  Where the data sets outnumber the pairs of values of two counts, the
     partial sums ``(0 + J_0) + J_1`` are tabled per output over those pairs (the same additions in the same order) and
-    gathered once.  Past the table's size, :func:`.remap._local_hellinger` itself."""
+    gathered once.  Past the table's size, :func:`.remap._local_hellinger` itself.
+
+    Shared gathers: the term of coordinate ``i`` over the data sets depends on the output through ``r_i`` only (and
+    the first two coordinates' partial sum through ``(r_0, r_1)`` only), so it is gathered once per distinct value
+    among the rows and added to each row that has it (the 13 outputs of a ball of radius 1 at k = 4 have 7 distinct
+    ``(r_0, r_1)`` and 3 distinct ``r_i``).  Each entry is the same float: the same table entries, the same
+    additions in the same order (a gathered row is copied or added, never recombined)."""
     if (int(n) + 1) ** 2 > JENSEN_TABLE_ENTRIES:
         out[...] = _local_hellinger(a, cs, rs, n).T
         return
     n1 = int(n) + 1
-    # J_i(c_i, r_i) of each output, a row per output: the table's columns r_i (as the one-point search reads them)
-    rows = [np.ascontiguousarray(_jensen_table(float(a[i]), int(n))[:, rs[:, i]].T) for i in range(a.size)]
+    tables = [_jensen_table(float(a[i]), int(n)) for i in range(a.size)]
     if n1 * n1 <= len(cs):
-        # the first two coordinates' partial sums (0 + J_0) + J_1 at every pair of their values, then one gather
-        pair = (0.0 + rows[0])[:, :, None] + rows[1][:, None, :]
-        np.take(pair.reshape(len(rs), n1 * n1), cs[:, 0] * n1 + cs[:, 1], axis=1, out=out)
+        # the first two coordinates' partial sums (0 + J_0) + J_1 at every pair of their values, once per distinct
+        # (r_0, r_1), then one gather each, copied to the rows that have it
+        u, inv = np.unique(rs[:, 0] * n1 + rs[:, 1], return_inverse=True)
+        pair = (0.0 + tables[0][:, u // n1].T)[:, :, None] + tables[1][:, u % n1].T[:, None, :]
+        gathered = np.take(pair.reshape(len(u), n1 * n1), cs[:, 0] * n1 + cs[:, 1], axis=1)
+        np.take(gathered, inv.reshape(-1), axis=0, out=out)
+        del gathered, pair
         start = 2
     else:
         out.fill(0.0)
         start = 0
     for i in range(start, a.size):
-        out += np.take(rows[i], cs[:, i], axis=1)
+        u, inv = np.unique(rs[:, i], return_inverse=True)
+        gathered = np.take(np.ascontiguousarray(tables[i][:, u].T), cs[:, i], axis=1)
+        for j, g in enumerate(inv.reshape(-1).tolist()):
+            out[j] += gathered[g]
     hellinger_from_log_bc(out, out=out)
 
 
 def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArray[np.bool_], keys: list[int],
                  have: dict[int, int], HT: NDArray[np.float64], w: NDArray[np.float64],
-                 keeps: dict[int, NDArray[np.int64]], centre: int, count: _Fallback) -> None:
+                 keeps: dict[int, NDArray[np.int64]], centre: int, count: _Fallback,
+                 kept: dict[int, NDArray[np.int64]] | None = None) -> None:
     """The steps of :func:`_grouped_search` that :func:`_decide` left open (``best`` -1), taken as the one-point
     search takes them, by its floats (module docstring, "Exact steps"): ``best`` filled in place.
 
@@ -524,7 +589,7 @@ def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
         if keep is None:
             count.count += 1
             count.refuse_past(count.count)
-            keep = keeps[row] = _kept(w[row])
+            keep = keeps[row] = _kept(w[row]) if kept is None else kept[row]
         cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
         risk = w[row, keep] @ np.ascontiguousarray(HT[cols][:, keep].T)
         j = int(np.argmin(risk))
@@ -560,9 +625,10 @@ def _pair_sums(sums: _Sums, z: NDArray[np.int64], r: NDArray[np.int64]) -> NDArr
     return out
 
 
-def _decide(S: NDArray[np.float64], real: NDArray[np.bool_], Tplus: NDArray[np.float64], tail: float, mu: float,
-            centre: int) -> NDArray[np.int64]:
-    """The column of the certified strict minimiser of each row of ``S`` (module docstring), else -1."""
+def _decide(S: NDArray[np.float64], real: NDArray[np.bool_], Tplus: NDArray[np.float64],
+            tail: float | NDArray[np.float64], mu: float, centre: int) -> NDArray[np.int64]:
+    """The column of the certified strict minimiser of each row of ``S`` (module docstring), else -1 (``tail``: one
+    for all rows, or a column of one per row)."""
     T = Tplus[:, None]
     lo = np.where(real, S - (SEARCH_SHARE + 2 * mu) * T, np.inf)
     hi = np.where(real, S + tail * T + 2 * mu * T, np.inf)
