@@ -126,3 +126,26 @@ def test_the_k_4_cap_starts_at_one_scale_and_the_last_resort_at_the_capped_scale
     few = int(ys.RELEASE_MIN_LP_SHARE * ys.orbit_count(a, 100)) + 1
     block_bounds(a, 100, 1.0, {"average": (plan[0], (6, 1, few))}, ("x", np.ones(176851)))
     assert calls[-1]["scales"] == ys.RELEASE_CAPPED_SCALES
+
+
+def test_compare_starts_a_worst_case_release_at_its_own_scale():
+    """``compare_yardstick`` tells :func:`block_bounds` whether its start is a release built for the worst case (its
+    one evaluation at :data:`~dpposterior.lattice.yardstick.RELEASE_ONE_WORST`), and not when an average release
+    starts it."""
+    a, n, eps = np.ones(4), 2, 1.0
+    plans = plan_compare(a, n, eps)
+    errors: dict = {}
+    rows = compare_rows(a, n, eps, plans=plans, errors=errors)
+    worst_only = {label: e for label, e in errors.items() if label not in start_releases(4)}
+    seen = []
+
+    def spy(*args, **kw):
+        seen.append((args[4][0] if len(args) > 4 and args[4] else None, kw.get("worst")))
+        return {}
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(yard, "block_bounds", spy)
+        compare_yardstick(a, n, eps, rows, plans=plans, errors=worst_only)
+        compare_yardstick(a, n, eps, rows, plans=plans, errors=errors)
+    assert seen[0][0] in fallback_releases(4) and seen[0][1] is True
+    assert seen[1][0] in start_releases(4) and seen[1][1] is False
