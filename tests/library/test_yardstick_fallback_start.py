@@ -112,6 +112,7 @@ def test_at_k_4_one_evaluation_with_most_lps_where_every_lp_does_not_fit():
     assert ys.release_lp_seconds(3, 100) == pytest.approx(ys.RELEASE_SECONDS_BASE + ys.RELEASE_SECONDS_PER_NODE * 100)
     plan, (radius, steps, most) = ys.plan_release([1.0] * 3, 1000, 0.5, 12.9)
     assert plan.fits and ys.release_capped([1.0] * 3, 1000, most)
+    assert ys.release_capped([1.0] * 3, 1000, ys.orbit_count([1.0] * 3, 1000) - 1)  # any cap at k = 3
 
 
 def test_the_k_4_cap_starts_at_one_scale_and_the_last_resort_at_the_capped_scales(monkeypatch):

@@ -1387,10 +1387,10 @@ def release_scales(steps: int, capped: bool, worst: bool = False) -> tuple[float
 
 
 def release_capped(prior: ArrayLike, n: int, most: int | None) -> bool:
-    """Whether :func:`plan_release`'s cap ``most`` is its last resort (started at :data:`RELEASE_CAPPED_SCALES`): a
-    cap below :data:`RELEASE_ONE_LP_SHARE` of the orbits; a cap at or above it (k >= 4) is one evaluation at
-    :data:`RELEASE_ONE`.  Public inputs only."""
-    return most is not None and most < RELEASE_ONE_LP_SHARE * orbit_count(prior, n)
+    """Whether :func:`plan_release`'s cap ``most`` is its last resort (started at :data:`RELEASE_CAPPED_SCALES`): any
+    cap at k = 3; at k >= 4 a cap below :data:`RELEASE_ONE_LP_SHARE` of the orbits (one at or above it is one
+    evaluation at :func:`release_scales`' one scale).  Public inputs only."""
+    return most is not None and (len(prior) < 4 or most < RELEASE_ONE_LP_SHARE * orbit_count(prior, n))
 
 
 def release_lp_seconds(k: int, offsets: int) -> float:
