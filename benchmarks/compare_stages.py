@@ -113,9 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     lp = yardstick.lp_optima(a, n, eps, {r["release"] for r in rows if "error" not in r}) if a.size >= 3 else {}
     used = sum(r.plan.seconds for r in plans if not r.left_out and not r.same_as)
     left = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS") - used - yardstick.marginal_seconds(a, n, eps)
-    starts = ranking.start_releases(a.size)
-    best = min((item for item in errors.items() if item[0] in starts), key=lambda item: (item[1].average, item[0]),
-               default=None)
+    best = ranking.start_row(a.size, n, errors)
     start = None
     if best is not None:
         start = (best[0], np.zeros(len(best[1].counts)))
@@ -128,7 +126,8 @@ def main(argv: list[str] | None = None) -> None:
     values = {}
     for objective, (plan, size) in blocks.items():
         with st(f"yardstick {objective} ({plan.route}; fits {plan.fits})", plan.seconds):
-            values |= yardstick.block_bounds(a, n, eps, {objective: (plan, size)}, start)
+            values |= yardstick.block_bounds(a, n, eps, {objective: (plan, size)}, start, worst=start is not None
+                                             and start[0] not in ranking.start_releases(a.size))
     yard = yardstick.yardstick(a, n, eps, lp, values)
     worst = min(r["worst_expected_error"] for r in rows if "error" not in r)
     average = min(r["average_expected_error"] for r in rows if "error" not in r)

@@ -205,11 +205,13 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
 
 
 def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tuple],
-                 errors: tuple[str, ArrayLike] | None = None) -> dict[str, tuple[float, str]]:
+                 errors: tuple[str, ArrayLike] | None = None, worst: bool = False) -> dict[str, tuple[float, str]]:
     """``{objective: (bound, how)}`` of the admitted ``plans`` (:func:`plan_blocks`); a plan refused, or a block LP
     that fails (HiGHS's status), leaves its objective out (the other bounds stand).  ``errors``: ``(release,
     E)``, a release's expected errors over R(n) in candidate order, the start of the average's exact windows where
-    its plan is :func:`~dpposterior.lattice.yardstick.plan_release`'s (any errors give a certified bound).  Where
+    its plan is :func:`~dpposterior.lattice.yardstick.plan_release`'s (any errors give a certified bound); ``worst``:
+    that release is built for the worst case (its one evaluation at a lower scale,
+    :func:`~dpposterior.lattice.yardstick.release_scales`).  Where
     both the flows and the release's start were planned (:data:`START_KEY`), the larger certified bound is the
     average's (each is at most the optimum, so the larger is too)."""
     from .lattice import yardstick as blocks
@@ -224,8 +226,9 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 if errors is None:
                     continue
                 radius, steps, most = size
-                value = blocks.release_bound(prior, n, epsilon, errors[1], radius=radius, steps=steps,
-                                             scales=blocks.release_scales(steps, most is not None), most=most).average
+                scales = blocks.release_scales(steps, blocks.release_capped(prior, n, most), worst)
+                value = blocks.release_bound(prior, n, epsilon, errors[1], radius=radius, steps=steps, scales=scales,
+                                             most=most).average
                 solved = "each window's LP" if most is None else f"the flows in each window, {most:,} windows' LPs"
                 how = (f"a dual solution of the whole LP ({solved} solved within {radius} substitutions of "
                        f"its output, {steps} evaluation{'s' if steps != 1 else ''} started from the errors of {errors[0]}; "

@@ -137,11 +137,13 @@ def test_the_plan_runs_at_k_3_and_4_only():
 
 def test_at_k_4_the_release_start_replaces_the_flows_in_compares_share():
     """Dir(1,1,1,1), n = 100, eps = 2 in ``compare``'s share (~19.7 s): the release's start is planned (radius >= 4,
-    every window's LP where the flows leave a deficit) in place of the flows (measured: 0.1374 against the flows'
+    an LP where the flows leave a deficit, at least 363 of them) in place of the flows (measured: 0.1374 against the flows'
     0.1205 in 36 ascent steps)."""
     plans = plan_blocks([1.0] * 4, 100, 2.0, 19.7, start=True)
     plan, (radius, steps, most) = plans["average"]
-    assert plan.fits and radius >= 4 and steps >= 1 and most is None and START_KEY not in plans
+    assert plan.fits and radius >= 4 and steps >= 1 and START_KEY not in plans
+    # every window's LP, or at least RELEASE_ONE_LP_SHARE of the orbits' (363 windows had a deficit)
+    assert most is None or (most >= 363 and not ys.release_capped([1.0] * 4, 100, most))
 
 
 def test_without_a_start_the_blocks_plan_is_unchanged():

@@ -1297,6 +1297,11 @@ RELEASE_MAX_STEPS = COLUMN_STEPS
 #: 0.0516), radius 6 0.0659.
 RELEASE_SECONDS_BASE = 7e-5
 RELEASE_SECONDS_PER_NODE = 1e-6
+#: The same per point at k >= 4 (a point has k (k - 1) = 12 neighbour constraints): Dir(1,1,1,1), n = 100, eps = 1,
+#: radius 6 (923 points), one evaluation from ``lattice (worst)``'s errors at 0.94: 6,146 LPs in 20.8 CPU s beside the
+#: flows, 4,000 in 13.0 s (3.3-3.4 ms each, load ~3.3), 4,301 in 18.2 s (4.2 ms, load ~5.5); at 0.9, 3,800 in 8.9 s
+#: (2.3 ms, load ~4.2); where the k = 3 constant scaled by k (k - 1) / 6 planned 1.9 ms.  An upper end of those.
+RELEASE_SECONDS_PER_NODE_K4 = 4.5e-6
 #: The categories' counts where :func:`plan_release` runs (measured at k = 3 and 4).  Dir(1,1,1,1), n = 100, eps = 2,
 #: from the lattice release's errors (average 0.14639), one evaluation at 0.94 with the flows first: radius 3 0.12935
 #: (21 LPs, 0.9 CPU s), 4 0.13736 (436 LPs, 1.5 s), 6 0.13742 (363 LPs, 2.8 s, 0.29 GB), where the flows' 36 ascent steps
@@ -1322,6 +1327,18 @@ RELEASE_MIN_LP_SHARE = 0.12
 #: one evaluation with 8,000 LPs at n = 1000: 0.1051, 0.1089, 0.0953, 0.0580 at scales 0.7, 0.75, 0.8, 0.85; the flows
 #: alone at n = 300: 0.1739, 0.1840, 0.1721, 0.1146 at the same scales, -0.0008 at 0.9.
 RELEASE_CAPPED_SCALES = (0.75,)
+#: At k >= 4, where one evaluation with every window's LP does not fit, first one evaluation at :data:`RELEASE_ONE`
+#: (:data:`RELEASE_ONE_WORST` from a release built for the worst case) that solves the LPs of the largest deficits, as
+#: many as fit, at least this share of the orbits (it then mends most windows, and a start near the optimum is worth
+#: more than a lower scale): Dir(1,1,1,1), n = 100, eps = 1, radius 6, from ``lattice (worst)``'s errors (8,037
+#: orbits, 6,146 with a deficit at 0.94): 3,800 LPs 0.25272 at 0.94, 0.25820 at 0.92, 0.25888 at 0.9; 4,000 LPs
+#: 0.25587 at 0.94; every deficit's LP 0.26379 at 0.94; every LP at :data:`RELEASE_CAPPED_SCALES` 0.2300.  From
+#: ``lattice (average)``'s errors at eps = 2 only 363 windows have a deficit: a cap above that changes nothing.
+RELEASE_ONE_LP_SHARE = 0.4
+#: The scale of one evaluation from a release built for the worst case (``compare``'s start where no release built for
+#: the average was computed): its average is further above the optimum's than an average release's, and a lower
+#: scale also leaves fewer and cheaper LPs (the measurements above).
+RELEASE_ONE_WORST = RELEASE_SCALES[-1:]
 
 
 def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
@@ -1357,13 +1374,33 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
                         flows=True, most=most)
 
 
-def release_scales(steps: int, capped: bool) -> tuple[float, ...]:
+def release_scales(steps: int, capped: bool, worst: bool = False) -> tuple[float, ...]:
     """The scales :func:`release_bound` starts from under :func:`plan_release`'s ``(steps, capped)``: a capped
     evaluation's :data:`RELEASE_CAPPED_SCALES`; else :data:`RELEASE_SCALES`, the first alone (:data:`RELEASE_ONE`)
-    where one evaluation is planned.  Public inputs only (the plan's)."""
+    where one evaluation is planned, or the last (:data:`RELEASE_ONE_WORST`) where the start is a release built for
+    the worst case (``worst``).  Public inputs only (the plan's, and which release starts)."""
     if capped:
         return RELEASE_CAPPED_SCALES
-    return RELEASE_SCALES if steps >= len(RELEASE_SCALES) else RELEASE_ONE
+    if steps >= len(RELEASE_SCALES):
+        return RELEASE_SCALES
+    return RELEASE_ONE_WORST if worst else RELEASE_ONE
+
+
+def release_capped(prior: ArrayLike, n: int, most: int | None) -> bool:
+    """Whether :func:`plan_release`'s cap ``most`` is its last resort (started at :data:`RELEASE_CAPPED_SCALES`): any
+    cap at k = 3; at k >= 4 a cap below :data:`RELEASE_ONE_LP_SHARE` of the orbits (one at or above it is one
+    evaluation at :func:`release_scales`' one scale).  Public inputs only."""
+    return most is not None and (len(prior) < 4 or most < RELEASE_ONE_LP_SHARE * orbit_count(prior, n))
+
+
+def release_lp_seconds(k: int, offsets: int) -> float:
+    """Planned seconds of one column LP of :func:`release_bound` over a window of ``offsets`` points:
+    :data:`RELEASE_SECONDS_BASE` plus :data:`RELEASE_SECONDS_PER_NODE` per point scaled by ``k (k - 1) / 6`` (the
+    neighbour constraints per point, measured at k = 3), at k >= 4 :data:`RELEASE_SECONDS_PER_NODE_K4` per point.
+    Public inputs only."""
+    if k >= 4:
+        return RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE_K4 * offsets
+    return RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets * k * (k - 1) / 6
 
 
 def plan_release(prior: ArrayLike, n: int, epsilon: float,
@@ -1374,10 +1411,13 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     :data:`RELEASE_MAX_STEPS`); else the widest with ``len(RELEASE_SCALES)``; else the widest with one evaluation (the
     first scale alone, :data:`RELEASE_ONE`); each evaluation planned at the flows in every window
     (:data:`RELEASE_FLOW_PER_ENTRY` per orbit of outputs and offset) and one column LP per orbit of outputs
-    (:func:`orbit_count`; :data:`RELEASE_SECONDS_BASE` plus :data:`RELEASE_SECONDS_PER_NODE` per offset: an upper end,
-    as an LP runs only where the flows leave a deficit), the set-up :data:`RELEASE_SETUP_PER_ENTRY`; ``most`` None.
-    Else the widest radius where one evaluation with the LPs of at least :data:`RELEASE_MIN_LP_SHARE` of the orbits
-    fits, ``most`` the LPs that fit (the largest deficits'; started at :data:`RELEASE_CAPPED_SCALES`); else refused.
+    (:func:`orbit_count`; :func:`release_lp_seconds`: an upper end, as an LP runs only where the flows leave a
+    deficit), the set-up :data:`RELEASE_SETUP_PER_ENTRY`; ``most`` None.
+    Else, at k >= 4, the widest radius where one evaluation with the LPs of at least :data:`RELEASE_ONE_LP_SHARE` of
+    the orbits fits, ``most`` the LPs that fit (the largest deficits'; started at :func:`release_scales`' one
+    scale).  Else the widest radius where one evaluation with the LPs of at least :data:`RELEASE_MIN_LP_SHARE` of
+    the orbits fits, ``most`` the LPs that fit (the largest deficits'; started at :data:`RELEASE_CAPPED_SCALES`,
+    :func:`release_capped`); else refused.  A column LP is planned at :func:`release_lp_seconds`.
     Only at k in :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors start it is one
     ``compare`` computed, itself planned from public inputs)."""
     k = len(prior)
@@ -1391,7 +1431,7 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
         # per entry: the losses' k bands and the flows' (and an LP row's) k (k - 1) neighbours, measured at k = 3
         setup = RELEASE_SETUP_PER_ENTRY * orbits * offsets * k / 3
         flows = RELEASE_FLOW_PER_ENTRY * orbits * offsets * k * (k - 1) / 6
-        lp = RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets * k * (k - 1) / 6
+        lp = release_lp_seconds(k, offsets)
         per = flows + orbits * lp
         fit = int(min(RELEASE_MAX_STEPS, (seconds - setup) // per)) if seconds > setup else 0
         most = int(min(orbits, (seconds - setup - flows) // lp)) if seconds > setup + flows else 0
@@ -1400,10 +1440,16 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     full = (next((o for o in room if o[1] >= RELEASE_GOOD_STEPS), None)
             or next((o for o in room if o[1] >= fewest), None)
             or next((o for o in room if o[1] >= 1), None))
-    capped = None if full else next((o for o in room if o[2] >= max(1.0, RELEASE_MIN_LP_SHARE * orbits)), None)
-    radius, fit, most, setup, per, flows, lp, memory = full or capped or (
+    # at k >= 4 one evaluation at the first scale with most windows' LPs before the last resort
+    one = None if full or k < 4 else next((o for o in room if o[2] >= RELEASE_ONE_LP_SHARE * orbits), None)
+    capped = None if full or one else next((o for o in room if o[2] >= max(1.0, RELEASE_MIN_LP_SHARE * orbits)),
+                                           None)
+    radius, fit, most, setup, per, flows, lp, memory = full or one or capped or (
         options[-1] if options else (0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0))
-    if capped:
+    if one:
+        steps, secs = 1, setup + flows + most * lp
+        how = f"the flows in every window, the LPs of the {most:,} largest deficits, at one scale"
+    elif capped:
         steps, secs = 1, setup + flows + most * lp
         how = f"the flows in every window, the LPs of the {most:,} largest deficits"
     else:
