@@ -90,3 +90,21 @@ def test_the_whole_lp_at_n10_is_below_the_worst_release():
     bound = ys.corner_bound(a, n, eps, n).worst
     assert 0.5994 < bound < 0.6413
     assert bound <= expected_errors("lattice", a, n, epsilon=eps, objective="worst").worst
+
+
+def test_the_whole_lp_is_solved_once_at_any_prior(monkeypatch):
+    """At depth n every corner block is R(n): one solve, not one per class of equal prior weights."""
+    calls = []
+    solve = ys.block_bound
+
+    def counted(*args, **kw):
+        calls.append(args[3].shape)
+        return solve(*args, **kw)
+
+    monkeypatch.setattr(ys, "block_bound", counted)
+    a = [0.5, 1.0, 1.0, 2.0]
+    assert len(ys.corners(a)) == 3
+    whole = ys.corner_bound(a, 3, 1.0, 3)
+    assert len(calls) == 1 and whole.blocks == 1
+    ys.corner_bound(a, 3, 1.0, 2)
+    assert len(calls) == 4
