@@ -249,7 +249,9 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     share is ``BLOCK_SECONDS`` or half of what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the rows' estimates
     (``plans``: :func:`plan_compare`'s), whichever is smaller; a block plan that does not fit leaves that objective
     to the other bounds.  An average dual that cannot beat the k = 2 bound (its windows' ceiling, ``plan_blocks``'
-    ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave of both shares.
+    ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave of both shares
+    (where the deepest block that fits stops short of n, the whole LP over its orbits when it fits instead:
+    :func:`~dpposterior.lattice.yardstick.plan_corner`'s ``whole``).
     ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
     :func:`start_releases` of least average error starts the average's exact windows
     (:func:`dpposterior.yardstick.block_bounds`; any errors give a certified bound, these only choose where the dual
