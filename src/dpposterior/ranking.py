@@ -273,7 +273,9 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     share is ``BLOCK_SECONDS`` or half of what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the rows' estimates
     (``plans``: :func:`plan_compare`'s), whichever is smaller; a block plan that does not fit leaves that objective
     to the other bounds.  An average dual that cannot beat the k = 2 bound (its windows' ceiling, ``plan_blocks``'
-    ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave of both shares.
+    ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave of both shares
+    (where the deepest block that fits stops short of n, the whole LP over its orbits when it fits instead:
+    :func:`~dpposterior.lattice.yardstick.plan_corner`'s ``whole``).
     ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
     :func:`start_releases` of least average error, else of :func:`fallback_releases` (:func:`start_row`), starts the
     average's exact windows
@@ -305,7 +307,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
         # out and its share goes to the worst case's corner blocks (plan_blocks' floor)
         floor = marginal_bound(a, n, epsilon).average if k >= 3 else None
         blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2, start=start is not None,
-                                                         floor=floor), start,
+                                                         floor=floor, whole=True), start,
                               worst=start is not None and start[0] not in start_releases(k)) if k >= 3 else {}
         return yardstick(a, n, epsilon, lp, blocks)
     except InputError as exc:

@@ -139,7 +139,7 @@ START_KEY = "average (started)"
 
 
 def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None,
-                start: bool = False, floor: float | None = None) -> dict[str, tuple]:
+                start: bool = False, floor: float | None = None, whole: bool = False) -> dict[str, tuple]:
     """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
     lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
     (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
@@ -162,7 +162,9 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     ``BLOCK_SECONDS`` and the solve limit: their depths are coarse, one more doubles the seconds, and they converge
     by depth 14 at k = 3), the average's plans as above within what they leave (at most ``seconds``); then each
     average plan whose windows cannot certify more than ``floor`` (:func:`~dpposterior.lattice.yardstick.
-    window_ceiling` at its radius, an upper end of any bound of that dual) is left out.  What is planned is what
+    window_ceiling` at its radius, an upper end of any bound of that dual) is left out.  ``whole``: the worst case
+    may be the LP itself over all of R(n) by orbits (:func:`~dpposterior.lattice.yardstick.plan_corner`'s
+    ``whole``; ``compare`` asks for it), where it fits the corner blocks' share.  What is planned is what
     :func:`block_bounds` runs."""
     from .lattice import yardstick as blocks
 
@@ -172,7 +174,8 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     given = math.inf if seconds is None else seconds
     solve = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     # compare's mode (a floor at hand): the corner blocks first within both shares, the average in what they leave
-    worst = blocks.plan_corner(a, n, epsilon, min(blocks.BLOCK_SECONDS, given if floor is None else 2 * given, solve))
+    worst = blocks.plan_corner(a, n, epsilon, min(blocks.BLOCK_SECONDS, given if floor is None else 2 * given, solve),
+                               whole=whole)
     if floor is not None and worst[0].fits:
         given = min(given, 2 * given - worst[0].seconds)
     # the exact windows of the average need more steps: a larger share, when given
@@ -237,6 +240,9 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 value = blocks.corner_bound(prior, n, epsilon, size).worst
                 how = (f"corner blocks of depth {size} (the LP relaxed to the data sets next to a vertex, "
                        "certified from its duals)")
+                if size >= n and plan.route.startswith("the whole LP"):
+                    how = ("the LP itself over all of R(n), one variable per orbit of the categories' permutations "
+                           "that fix the prior (certified from its duals)")
             else:
                 radius, steps, column_radius, column_steps = size
                 flow = blocks.flow_bound(prior, n, epsilon, radius=radius, steps=steps)

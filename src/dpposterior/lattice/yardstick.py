@@ -318,7 +318,12 @@ def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: in
     to a vertex.  With ``depth = n`` the block is all of R(n) and ``reach >= n`` keeps every output: the LP itself.
     ``average`` is nan.  ``symmetric``: each block's LP over the solutions invariant under the permutations of the
     categories that fix its vertex and the prior (:func:`block_bound`: the same optimum, a half of the LP at k = 3 at a
-    symmetric prior, a sixth at k = 4); False solves the whole block LP.
+    symmetric prior, a sixth at k = 4); False solves the whole block LP.  At ``depth = n`` every corner block is all
+    of R(n) (one block, solved once), invariant under every permutation of the categories that leaves the prior
+    unchanged, so the LP is solved over one variable per orbit of that whole group (at Dir(1,1,1,1) a 24th of it):
+    with the default reach every output is its own group and every neighbouring pair is kept, so this is the LP of
+    docs/definitions.md §9 itself, its value certified from its duals (Dir(1,1,1,1), eps = 0.5: 0.64125 at n = 10,
+    6.1 CPU s, where the average's dual certified 0.5994).
     """
     a = _validate.prior(prior)
     k = a.size
@@ -327,11 +332,13 @@ def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: in
     depth = _validate.integer(depth, "depth", 0, n)
     grid = HellingerGrid(a, n)
     worst, where = -np.inf, ()
-    for i in corners(a):
+    # at depth n every corner block is all of R(n): one solve (over all the prior's symmetries, :func:`block_bound`)
+    for i in corners(a)[:1] if depth == n else corners(a):
         w, _ = block_bound(a, n, eps, corner_block(n, k, i, depth), reach, None, grid, symmetric=symmetric)
         if w > worst:
             worst, where = w, (i,)
-    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=len(corners(a)), worst_block=where)
+    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=1 if depth == n else len(corners(a)),
+                     worst_block=where)
 
 
 def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: int = 6,
@@ -425,12 +432,20 @@ def _over(plan: Plan, seconds: float) -> Plan:
                                  f"share of {seconds:g} s")
 
 
-def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, int]:
+def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS,
+                whole: bool = False) -> tuple[Plan, int]:
     """The plan of :func:`corner_bound` (worst case) and its depth: the deepest corner block (at most ``n`` and
     :data:`MAX_DEPTH`) whose estimated seconds over the distinct corners (:func:`corners`) fit ``seconds`` (depth 0
     refused when even it does not); held to
     ``DPPOSTERIOR_MAX_SOLVE_SECONDS`` and ``DPPOSTERIOR_MEMORY_GB`` by :func:`~dpposterior.limits.admit`.  Public
-    inputs only (prior, n, eps)."""
+    inputs only (prior, n, eps).
+
+    ``whole``: where the deepest block that fits is shallower than ``n``, the block of depth ``n`` (all of R(n): the LP
+    itself, :func:`corner_bound`) is planned too, solved once over the orbits of every permutation of the categories
+    that fixes the prior, and taken where it fits ``seconds`` (its cost does not grow with the depth before it: a
+    corner block of depth below ``n`` is invariant only under the permutations fixing its vertex, R(n) under all of
+    them, a 24th of the LP at Dir(1,1,1,1) against a 6th).  Its estimate (:func:`whole_seconds`) adds the reduction to
+    orbits to the LP's; its memory (:func:`whole_bytes`) the unreduced constraints to the reduced LP's."""
     a = np.asarray(prior, dtype=np.float64)
     k = a.size
     what = f"the yardstick's corner blocks for k={k}, n={n}, eps={epsilon:g}"
@@ -450,10 +465,44 @@ def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK
             break
         best = (depth, secs, LP_BYTES_PER_ROW * max(pairs * groups, rows * groups) + 8.0 * rows * min(
             CHUNK, math.comb(n + k - 1, k - 1)) * 4)
+    route = f"corner blocks, depth {best[0]}"
+    size = math.comb(n + k - 1, k - 1)
+    if whole and best[0] < n <= MAX_DEPTH and size * size * k * (k - 1) <= MAX_BLOCK_ENTRIES:
+        R = corner_block(n, k, 0, n)
+        rows, groups, pairs = block_shape(n, R, CORNER_REACH)
+        full = len(_symmetry_images(a, R))
+        secs = whole_seconds(rows, groups, pairs, full)
+        if secs <= seconds:
+            best = (n, secs, whole_bytes(rows, groups, pairs, full))
+            route = f"the whole LP over its orbits (corner block of depth {n})"
     depth, secs, memory = best
-    plan = Plan(task=Task.ERRORS, route=f"corner blocks, depth {depth}", what=what, seconds=secs,
+    plan = Plan(task=Task.ERRORS, route=route, what=what, seconds=secs,
                 memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a smaller n")
     return _over(plan, seconds), depth
+
+
+#: Seconds per entry ``images x pairs x groups`` of the reduction of the whole LP to its orbits
+#: (:func:`_orbit_lp`: each image maps every unreduced constraint), a constant (the loss grid, the block), and bytes
+#: per unreduced constraint (the constraint matrix before its reduction), fitted to the runs at Dir(1,1,1,1),
+#: n = 6 to 11, eps 0.5 to 2, and Dir(1,1,1), n = 20 (benchmarks/yardstick_whole.json, each in its own process;
+#: tests/library/test_yardstick_whole.py holds the plan above them).
+WHOLE_REDUCE_SECONDS = 2e-7
+WHOLE_BASE_SECONDS = 0.5
+WHOLE_BYTES_PER_ROW = 200.0
+
+
+def whole_seconds(rows: int, groups: int, pairs: int, order: int) -> float:
+    """Estimated seconds of :func:`corner_bound` at depth ``n`` (the whole LP over the orbits of a group of
+    ``order`` permutations): the reduced LP (:func:`lp_seconds` of a ``1 / order`` share of its neighbour
+    constraints), the reduction (:data:`WHOLE_REDUCE_SECONDS`) and a constant; ``rows``, ``groups``, ``pairs`` of
+    :func:`block_shape`."""
+    return WHOLE_BASE_SECONDS + lp_seconds(pairs / order, groups) + WHOLE_REDUCE_SECONDS * order * pairs * groups
+
+
+def whole_bytes(rows: int, groups: int, pairs: int, order: int) -> float:
+    """Estimated bytes of :func:`corner_bound` at depth ``n``: the reduced LP (:data:`LP_BYTES_PER_ROW` per reduced
+    constraint) and the unreduced constraint matrix (:data:`WHOLE_BYTES_PER_ROW` per constraint)."""
+    return LP_BYTES_PER_ROW * max(pairs, rows) * groups / order + WHOLE_BYTES_PER_ROW * pairs * groups
 
 
 def grid_cells(n: int, k: int, side: int) -> int:
