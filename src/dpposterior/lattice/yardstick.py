@@ -1351,6 +1351,11 @@ RELEASE_SECONDS_PER_NODE = 1e-6
 #: flows, 4,000 in 13.0 s (3.3-3.4 ms each, load ~3.3), 4,301 in 18.2 s (4.2 ms, load ~5.5); at 0.9, 3,800 in 8.9 s
 #: (2.3 ms, load ~4.2); where the k = 3 constant scaled by k (k - 1) / 6 planned 1.9 ms.  An upper end of those.
 RELEASE_SECONDS_PER_NODE_K4 = 4.5e-6
+#: A window wide against n costs more per point at k = 4: the column LPs of Dir(1,1,1,1) from a flat start
+#: (benchmarks/release_lp_k4.json, load ~5) took 26-37 ms at n = 10, radius 6 (923 points; 4.2 ms planned), 0.16 s at
+#: radius 8, 0.44-0.83 s at radius 10; 6.0 ms and 15-19 ms at n = 20, radius 6 and 8; 3.3-4.2 ms at n = 100, radius 6.
+#: ``(a, b)`` of ``max(1, a exp(b radius / n))`` (:func:`release_wide_factor`): above every one of those.
+RELEASE_WIDE = (0.35, 6.0)
 #: The categories' counts where :func:`plan_release` runs (measured at k = 3 and 4).  Dir(1,1,1,1), n = 100, eps = 2,
 #: from the lattice release's errors (average 0.14639), one evaluation at 0.94 with the flows first: radius 3 0.12935
 #: (21 LPs, 0.9 CPU s), 4 0.13736 (436 LPs, 1.5 s), 6 0.13742 (363 LPs, 2.8 s, 0.29 GB), where the flows' 36 ascent steps
@@ -1442,14 +1447,22 @@ def release_capped(prior: ArrayLike, n: int, most: int | None) -> bool:
     return most is not None and (len(prior) < 4 or most < RELEASE_ONE_LP_SHARE * orbit_count(prior, n))
 
 
-def release_lp_seconds(k: int, offsets: int) -> float:
+def release_lp_seconds(k: int, offsets: int, n: int | None = None, radius: int | None = None) -> float:
     """Planned seconds of one column LP of :func:`release_bound` over a window of ``offsets`` points:
     :data:`RELEASE_SECONDS_BASE` plus :data:`RELEASE_SECONDS_PER_NODE` per point scaled by ``k (k - 1) / 6`` (the
-    neighbour constraints per point, measured at k = 3), at k >= 4 :data:`RELEASE_SECONDS_PER_NODE_K4` per point.
-    Public inputs only."""
+    neighbour constraints per point, measured at k = 3), at k >= 4 :data:`RELEASE_SECONDS_PER_NODE_K4` per point;
+    at k >= 4, with ``n`` and ``radius``, times :func:`release_wide_factor` (a window wide against n).  Public inputs
+    only."""
     if k >= 4:
-        return RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE_K4 * offsets
+        wide = release_wide_factor(n, radius) if n is not None and radius is not None else 1.0
+        return (RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE_K4 * offsets) * wide
     return RELEASE_SECONDS_BASE + RELEASE_SECONDS_PER_NODE * offsets * k * (k - 1) / 6
+
+
+def release_wide_factor(n: int, radius: int) -> float:
+    """The factor on a k >= 4 column LP's planned seconds where its window is wide against the simplex:
+    ``max(1, RELEASE_WIDE[0] exp(RELEASE_WIDE[1] radius / n))``.  Public inputs only."""
+    return max(1.0, RELEASE_WIDE[0] * math.exp(RELEASE_WIDE[1] * radius / max(int(n), 1)))
 
 
 def plan_release(prior: ArrayLike, n: int, epsilon: float,
@@ -1480,7 +1493,7 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
         # per entry: the losses' k bands and the flows' (and an LP row's) k (k - 1) neighbours, measured at k = 3
         setup = RELEASE_SETUP_PER_ENTRY * orbits * offsets * k / 3
         flows = RELEASE_FLOW_PER_ENTRY * orbits * offsets * k * (k - 1) / 6
-        lp = release_lp_seconds(k, offsets)
+        lp = release_lp_seconds(k, offsets, n, radius)
         per = flows + orbits * lp
         fit = int(min(RELEASE_MAX_STEPS, (seconds - setup) // per)) if seconds > setup else 0
         most = int(min(orbits, (seconds - setup - flows) // lp)) if seconds > setup + flows else 0
