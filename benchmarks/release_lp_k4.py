@@ -1,4 +1,4 @@
-"""Seconds per column LP of ``lattice.yardstick.release_bound`` at Dir(1,...,1) (k = 4 unless ``--k``) against the window's size:
+"""Seconds per column LP of ``lattice.yardstick.release_bound`` at Dir(1,...,1) (k = 4 unless ``--k``) by window:
 the fit behind ``RELEASE_SECONDS_PER_NODE_K4`` / ``release_lp_seconds``.
 
     python benchmarks/release_lp_k4.py --out benchmarks/release_lp_k4.json 10:0.5:6,8,10 20:1:6,8
