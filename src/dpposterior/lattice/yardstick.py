@@ -333,12 +333,12 @@ def corner_bound(prior: ArrayLike, n: int, epsilon: float, depth: int, reach: in
     grid = HellingerGrid(a, n)
     worst, where = -np.inf, ()
     # at depth n every corner block is all of R(n): one solve (over all the prior's symmetries, :func:`block_bound`)
-    for i in corners(a)[:1] if depth == n else corners(a):
+    solved = corners(a)[:1] if depth == n else corners(a)
+    for i in solved:
         w, _ = block_bound(a, n, eps, corner_block(n, k, i, depth), reach, None, grid, symmetric=symmetric)
         if w > worst:
             worst, where = w, (i,)
-    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=1 if depth == n else len(corners(a)),
-                     worst_block=where)
+    return Yardstick(worst=max(worst, 0.0), average=float("nan"), blocks=len(solved), worst_block=where)
 
 
 def lower_bound(prior: ArrayLike, n: int, epsilon: float, side: int = 8, reach: int = 6,
@@ -1508,12 +1508,9 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
                                            None)
     radius, fit, most, setup, per, flows, lp, memory = full or one or capped or (
         options[-1] if options else (0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0))
-    if one:
+    if one or capped:
         steps, secs = 1, setup + flows + most * lp
-        how = f"the flows in every window, the LPs of the {most:,} largest deficits, at one scale"
-    elif capped:
-        steps, secs = 1, setup + flows + most * lp
-        how = f"the flows in every window, the LPs of the {most:,} largest deficits"
+        how = f"the flows in every window, the LPs of the {most:,} largest deficits" + (", at one scale" if one else "")
     else:
         # one evaluation (the first scale alone) only where no more fit
         steps, most = max(fit, 1 if fit == 1 else fewest), None
