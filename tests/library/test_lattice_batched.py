@@ -690,3 +690,39 @@ def test_the_grouped_route_over_its_heavy_columns_certifies_only_the_one_point_s
         _, whole = batched._grouped_search(a, n, eps, Z, 1e-9)
         assert ok.sum() >= whole.sum() - 2
 
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=4, max_size=4), st.integers(3, 16),
+       st.sampled_from([0.8, 1.0, 1.5, 3.0]), st.sampled_from([1e-7, 1e-3, 0.2]), st.integers(0, 2**31))
+def test_the_drops_tried_in_turn_certify_only_the_one_point_searchs_outputs(a, n, eps, first, seed):
+    """The certified route with drops tried in turn (a strong one, then the orbit route's on the rows it left open):
+    every output it certifies is the one-point search's, at points on and off R(n), and it certifies as many as the
+    orbit route's drop alone, less at most a few (the second try's blocks hold fewer rows, so fewer columns)."""
+    from dpposterior.lattice import batched
+
+    rng = np.random.default_rng(seed)
+    a = np.asarray(a, float)
+    Z = window(n, 4, 4)
+    Z = Z[rng.choice(len(Z), min(len(Z), 40), replace=False)]
+    stats: dict = {}
+    got, ok = batched._search(a, n, eps, Z, None, stats, certified=True, drop=(first, batched.ORBIT_DROP_WEIGHT))
+    want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
+    assert np.array_equal(got[ok], want[ok])
+    _, alone = batched._search(a, n, eps, Z, None, {}, certified=True, drop=batched.ORBIT_DROP_WEIGHT)
+    assert ok.sum() >= alone.sum() - 2
+    assert stats["decided"] == ok.sum()
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(2, 8), st.sampled_from([1.0, 1.5, 3.0]), st.integers(1, 3), st.sampled_from([1e-3, 0.2, 0.9]))
+def test_the_orbit_route_with_a_strong_first_drop_is_the_one_point_search_at_every_point(n, eps, W, first):
+    """Dir(1,1,1,1): the search by orbits whose first drop leaves many rows open (0.2, 0.9: most columns dropped, the
+    rows tried again at the second) against the one-point search at every point of a window."""
+    from dpposterior.lattice import batched
+
+    Z = window(n, 4, W)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batched, "ORBIT_DROP_WEIGHTS", (first, batched.ORBIT_DROP_WEIGHT))
+        got = local_search_batch(np.ones(4), n, eps, Z, orbits=True)
+    assert np.array_equal(got, np.stack([local_bayes_search(np.ones(4), n, eps, z) for z in Z]))
