@@ -613,7 +613,8 @@ def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
             count.refuse_past(count.count)
             keep = keeps[row] = _kept(w[row]) if kept is None else kept[row]
         cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
-        risk = w[row, keep] @ np.ascontiguousarray(HT[cols][:, keep].T)
+        # one gather of the (|rs|, kept) entries, then the C-ordered (kept, |rs|) matrix the one-point search multiplies
+        risk = w[row, keep] @ np.ascontiguousarray(HT[np.ix_(cols, keep)].T)
         j = int(np.argmin(risk))
         ball_j = np.flatnonzero(real[t])
         here = int(np.flatnonzero(ball_j == centre)[0])
