@@ -22,9 +22,9 @@ import tempfile
 import time
 
 
-def run(src: str, prior: str, n: int, eps: float) -> tuple[dict, bytes]:
-    """One ``compare --json`` with ``PYTHONPATH=src``: its record and its output."""
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+def run(src: str, prior: str, n: int, eps: float, extra: tuple[str, ...] = ()) -> tuple[dict, bytes]:
+    """One ``compare --json`` with ``PYTHONPATH=src`` (then ``extra``): its record and its output."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.abspath(src), *extra]))
     load = os.getloadavg()[0]
     with tempfile.TemporaryFile("w+b") as out_f, tempfile.TemporaryFile("w+b") as err_f:
         t0 = time.monotonic()
@@ -47,6 +47,8 @@ def main(argv=None) -> None:
     p.add_argument("--new", required=True, help="the new tree's src")
     p.add_argument("--out", required=True)
     p.add_argument("--keep", help="a folder for each call's JSON output")
+    p.add_argument("--path", action="append", default=[],
+                   help="a folder put after each tree's src on PYTHONPATH (a dependency the environment lacks)")
     p.add_argument("cells", nargs="+", metavar="PRIOR:N:EPS:ORDER")
     args = p.parse_args(argv)
     trees = {"old": args.old, "new": args.new}
@@ -54,7 +56,7 @@ def main(argv=None) -> None:
     for cell in args.cells:
         prior, n, eps, order = cell.split(":")
         for tree in order.split(","):
-            rec, out = run(trees[tree], prior, int(n), float(eps))
+            rec, out = run(trees[tree], prior, int(n), float(eps), tuple(args.path))
             rec = {"tree": tree} | rec
             if args.keep:
                 with open(os.path.join(args.keep, f"{tree}_{prior}_{n}_{eps}.json"), "wb") as f:

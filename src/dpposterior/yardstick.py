@@ -229,7 +229,8 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 if errors is None:
                     continue
                 radius, steps, most = size
-                scales = blocks.release_scales(steps, blocks.release_capped(prior, n, most), worst)
+                scales = blocks.release_scales(steps, blocks.release_capped(prior, n, most), worst,
+                                               blocks.release_many(prior, n, most))
                 value = blocks.release_bound(prior, n, epsilon, errors[1], radius=radius, steps=steps, scales=scales,
                                              most=most).average
                 solved = "each window's LP" if most is None else f"the flows in each window, {most:,} windows' LPs"

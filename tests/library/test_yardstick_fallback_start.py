@@ -115,6 +115,33 @@ def test_at_k_4_one_evaluation_with_most_lps_where_every_lp_does_not_fit():
     assert ys.release_capped([1.0] * 3, 1000, ys.orbit_count([1.0] * 3, 1000) - 1)  # any cap at k = 3
 
 
+def test_at_k_4_most_windows_lps_at_a_narrower_radius_before_fewer_at_a_wider_one(monkeypatch):
+    """Dir(1,1,1,1), n = 100, eps = 1 in the share ``compare`` leaves after the refitted worst row (~26.0 s): radius 6
+    with the LPs of at least RELEASE_MANY_LP_SHARE of the orbits (measured: 5,700 LPs at 0.92 certify 0.26681, 1.182
+    of the best average), not radius 7 with 0.44 of them (3,559 LPs at 0.9: 0.26066, 1.210); from a release built
+    for the worst case that evaluation starts at RELEASE_MANY_WORST.  In the old share (18.35 s) the tier below, as
+    before."""
+    a = [1.0] * 4
+    orbits = ys.orbit_count(a, 100)
+    plan, (radius, steps, most) = ys.plan_release(a, 100, 1.0, 26.0)
+    assert plan.fits and plan.seconds <= 26.0 and (radius, steps) == (6, 1)
+    assert ys.RELEASE_MANY_LP_SHARE * orbits <= most < orbits and ys.release_many(a, 100, most)
+    # without the tier, the widest radius with RELEASE_ONE_LP_SHARE of them (radius 7)
+    monkeypatch.setattr(ys, "RELEASE_MANY_LP_SHARE", 2.0)
+    assert ys.plan_release(a, 100, 1.0, 26.0)[1][0] == 7
+    monkeypatch.undo()
+    _, (radius, _, few) = ys.plan_release(a, 100, 1.0, 18.35)
+    assert radius == 6 and not ys.release_many(a, 100, few) and not ys.release_many([1.0] * 3, 1000, None)
+    calls = []
+    monkeypatch.setattr(ys, "release_bound", lambda *args, **kw: calls.append(kw) or ys.FlowBound(0.1, None, 1, 1))
+    block_bounds(a, 100, 1.0, {"average": (plan, (radius, 1, most))}, ("x", np.ones(176851)), worst=True)
+    assert calls[-1]["scales"] == ys.RELEASE_MANY_WORST == (0.92,) and calls[-1]["most"] == most
+    block_bounds(a, 100, 1.0, {"average": (plan, (radius, 1, few))}, ("x", np.ones(176851)), worst=True)
+    assert calls[-1]["scales"] == ys.RELEASE_ONE_WORST
+    block_bounds(a, 100, 1.0, {"average": (plan, (radius, 1, most))}, ("x", np.ones(176851)))
+    assert calls[-1]["scales"] == ys.RELEASE_ONE  # an average release's start as before
+
+
 def test_the_k_4_cap_starts_at_one_scale_and_the_last_resort_at_the_capped_scales(monkeypatch):
     calls = []
     monkeypatch.setattr(ys, "release_bound", lambda *args, **kw: calls.append(kw) or ys.FlowBound(0.1, None, 1, 1))

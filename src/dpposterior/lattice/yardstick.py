@@ -1393,6 +1393,18 @@ RELEASE_ONE_LP_SHARE = 0.4
 #: the average was computed): its average is further above the optimum's than an average release's, and a lower
 #: scale also leaves fewer and cheaper LPs (the measurements above).
 RELEASE_ONE_WORST = RELEASE_SCALES[-1:]
+#: Before that share, at k >= 4, the widest radius where the LPs of at least this share of the orbits fit: most
+#: windows with a deficit then get their LP, and a narrower window with them certifies more than a wider one with
+#: fewer.  From a release built for the worst case that evaluation is at :data:`RELEASE_MANY_WORST`.  Dir(1,1,1,1),
+#: n = 100, eps = 1, from ``lattice (worst)``'s errors (8,037 orbits; ``benchmarks/average_start_any.py``, CPU s at
+#: load 3.5-3.9, ``benchmarks/average_start_h65.json``): radius 6, 5,700 LPs (0.71 of the orbits) at 0.92: 0.26681
+#: (the best average 1.182 of it), 17.5 s; every deficit's LP (5,959) at 0.9: 0.26405 (1.194), 21.4 s; radius 7 with
+#: 3,559 LPs (0.44, what :data:`RELEASE_ONE_LP_SHARE` takes in a 26 s share) at 0.9: 0.26066 (1.210), 19.3 s; radius
+#: 6 with 3,800 at 0.9: 0.25888 (1.218).
+RELEASE_MANY_LP_SHARE = 0.7
+#: The scale of that evaluation (every deficit's LP at radius 6, from ``lattice (worst)``'s errors: 0.26379 at 0.94,
+#: 0.26690 at 0.92, 0.26405 at 0.9, 0.26069 at 0.88; with 3,800 LPs 0.9 was the best, 0.25888 against 0.25820).
+RELEASE_MANY_WORST = (0.92,)
 
 
 def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
@@ -1428,16 +1440,25 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
                         flows=True, most=most)
 
 
-def release_scales(steps: int, capped: bool, worst: bool = False) -> tuple[float, ...]:
+def release_scales(steps: int, capped: bool, worst: bool = False, many: bool = False) -> tuple[float, ...]:
     """The scales :func:`release_bound` starts from under :func:`plan_release`'s ``(steps, capped)``: a capped
     evaluation's :data:`RELEASE_CAPPED_SCALES`; else :data:`RELEASE_SCALES`, the first alone (:data:`RELEASE_ONE`)
-    where one evaluation is planned, or the last (:data:`RELEASE_ONE_WORST`) where the start is a release built for
-    the worst case (``worst``).  Public inputs only (the plan's, and which release starts)."""
+    where one evaluation is planned, or where the start is a release built for the worst case (``worst``)
+    :data:`RELEASE_MANY_WORST` where most windows' LPs are solved (``many``: :func:`release_many`), else the last
+    (:data:`RELEASE_ONE_WORST`).  Public inputs only (the plan's, and which release starts)."""
     if capped:
         return RELEASE_CAPPED_SCALES
     if steps >= len(RELEASE_SCALES):
         return RELEASE_SCALES
-    return RELEASE_ONE_WORST if worst else RELEASE_ONE
+    if worst:
+        return RELEASE_MANY_WORST if many else RELEASE_ONE_WORST
+    return RELEASE_ONE
+
+
+def release_many(prior: ArrayLike, n: int, most: int | None) -> bool:
+    """Whether :func:`plan_release`'s one evaluation solves most windows' LPs: every one (``most`` None) or at least
+    :data:`RELEASE_MANY_LP_SHARE` of the orbits, at k >= 4.  Public inputs only."""
+    return len(prior) >= 4 and (most is None or most >= RELEASE_MANY_LP_SHARE * orbit_count(prior, n))
 
 
 def release_capped(prior: ArrayLike, n: int, most: int | None) -> bool:
@@ -1475,13 +1496,13 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     (:data:`RELEASE_FLOW_PER_ENTRY` per orbit of outputs and offset) and one column LP per orbit of outputs
     (:func:`orbit_count`; :func:`release_lp_seconds`: an upper end, as an LP runs only where the flows leave a
     deficit), the set-up :data:`RELEASE_SETUP_PER_ENTRY`; ``most`` None.
-    Else, at k >= 4, the widest radius where one evaluation with the LPs of at least :data:`RELEASE_ONE_LP_SHARE` of
-    the orbits fits, ``most`` the LPs that fit (the largest deficits'; started at :func:`release_scales`' one
-    scale).  Else the widest radius where one evaluation with the LPs of at least :data:`RELEASE_MIN_LP_SHARE` of
-    the orbits fits, ``most`` the LPs that fit (the largest deficits'; started at :data:`RELEASE_CAPPED_SCALES`,
-    :func:`release_capped`); else refused.  A column LP is planned at :func:`release_lp_seconds`.
-    Only at k in :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose errors start it is one
-    ``compare`` computed, itself planned from public inputs)."""
+    Else, at k >= 4, the widest radius where one evaluation with the LPs of at least :data:`RELEASE_MANY_LP_SHARE` of
+    the orbits fits, else of at least :data:`RELEASE_ONE_LP_SHARE`, ``most`` the LPs that fit (the largest deficits';
+    started at :func:`release_scales`' one scale).  Else the widest radius where one evaluation with the LPs of at
+    least :data:`RELEASE_MIN_LP_SHARE` of the orbits fits, ``most`` the LPs that fit (the largest deficits'; started
+    at :data:`RELEASE_CAPPED_SCALES`, :func:`release_capped`); else refused.  A column LP is planned at
+    :func:`release_lp_seconds`.  Only at k in :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose
+    errors start it is one ``compare`` computed, itself planned from public inputs)."""
     k = len(prior)
     what = f"the yardstick's exact windows from a release's errors for k={k}, n={n}, eps={epsilon:g}"
     orbits = orbit_count(prior, n)
@@ -1503,7 +1524,8 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
             or next((o for o in room if o[1] >= fewest), None)
             or next((o for o in room if o[1] >= 1), None))
     # at k >= 4 one evaluation at the first scale with most windows' LPs before the last resort
-    one = None if full or k < 4 else next((o for o in room if o[2] >= RELEASE_ONE_LP_SHARE * orbits), None)
+    one = None if full or k < 4 else (next((o for o in room if o[2] >= RELEASE_MANY_LP_SHARE * orbits), None)
+                                      or next((o for o in room if o[2] >= RELEASE_ONE_LP_SHARE * orbits), None))
     capped = None if full or one else next((o for o in room if o[2] >= max(1.0, RELEASE_MIN_LP_SHARE * orbits)),
                                            None)
     radius, fit, most, setup, per, flows, lp, memory = full or one or capped or (

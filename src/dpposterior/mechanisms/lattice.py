@@ -306,6 +306,17 @@ CORNER_BYTES = 150.0
 #: 2026-11-28, load 25-28): eps = 2, n = 20: 1.1 s (1.4e6 entries estimated); eps = 1, n = 20: 10.9 s (6.6e6); the fit
 #: ``7e-10 x^1.5``; eps = 1 at n = 10,000 (n_ref = 88, 6.8e6 entries): 34.6 s with its fixed rows' searches, so 2x.
 CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
+#: The same LP's seconds from eps = 1 (``c0 + c1 x (LP entries)^power``; its fixed rows' search and an edge table's
+#: LPs planned beside it as above): measured with today's solve
+#: (``benchmarks/worst_k4_parts.json``: CPU s of ``corner_remap_any`` at its defaults, Dir(1,1,1,1), 2026-11-30, load
+#: ~4-5): eps = 1, n = 70 and 100 (n_ref 70 and 88, 6.8e6 entries planned): 9.9 and 11.7 s against 30.1 planned
+#: with the constant above (fitted to 34.6 s at load 25-28 before the solve's regions went by candidates); eps = 2,
+#: n = 100 (n_ref 52, 1.4e6): 1.0 s against 3.1; and (``benchmarks/corner_plans_k4.json``, load ~5) eps = 2, n = 10
+#: (8.2e5 entries): 1.39 s, n = 20 (1.4e6): 0.7 s.  ``c1`` is 1.5x the fit through the large ones (6.6e-10), ``c0``
+#: takes the small ones' overhead: 21.8 s planned at 6.8e6 entries (1.9x the run), 1.8 s at 8.2e5.  Below eps = 1 the
+#: constant above stays (:data:`CORNER_ANY_SMALL_EPS` is measured
+#: against it, and :func:`corners_fit` reads it below eps 0.5, where the release's law must not move).
+CORNER_SECONDS_ANY_FROM_ONE = (1.0, 1.0e-9, 1.5)
 #: Factors on that plan's seconds and bytes below eps = 1 at k >= 4, where the fit above was not measured: the solve's
 #: regions and its LP grow faster than the LP's entries as eps falls.  Measured (Dir(1,1,1,1), eps = 0.5, CPU s and
 #: peak of the process, ``benchmarks/corner_solve_k4.py``, 2026-11-30 at load ~5): n = 5: 2.1 s, 249 MiB against 5.8 s
@@ -337,6 +348,13 @@ CORNER_ORBIT_BYTES = 200.0
 #: CPU s and 568 MiB of growth, with the errors 38.0 s and 1,625 MiB (2026-11-30, load ~5): still over the errors'
 #: plan on bytes, and admitting it would add ~38 s to the main job's ``which-to-use`` (k = 4, n = 5, eps 0.25).
 CORNER_ERRORS_ANY_MIN_EPSILON = 0.5
+#: The k >= 4 corner errors' rest sum over R(n) (:func:`~dpposterior.lattice.batched.window_errors_any`, where not by
+#: orbits) against ``LOCAL_SUM_SECONDS`` per (data set x offset) term: measured (Dir(1,1,1,1), CPU s of the errors
+#: less their search and differences, ``benchmarks/worst_k4_parts.json``, 2026-11-30, load 4.3-4.8): eps = 1, n = 70,
+#: 47.2 s against 34.6; eps = 2, n = 100, 14.6 and 13.8 s against 11.4 (the whole route 18.0 and 17.4 s against 17.7
+#: planned before).  An upper end of those ratios (1.36, 1.28), from eps = 1 (below it not measured, and the route's
+#: plan is far above its runs there: eps = 0.5, n = 20, 37.3 s against 54.3, ``benchmarks/corner_plans_k4.json``).
+CORNER_SUM_FACTOR_ANY = 1.5
 #: Seconds per (table row, offset) term of the k = 4 corner errors' differences at the tables' rows
 #: (:func:`~dpposterior.lattice.corners_any.corner_errors_any`, ``delta``: the rest's loss and the row's outputs of
 #: positive probability, a rank read off a grid, a weighted bincount), against
@@ -596,20 +614,23 @@ def face_orbit_seconds(n: int, k: int, epsilon: float) -> tuple[float, float]:
     left = FACE_LEFT[0] * n if float(epsilon) >= FACE_MIN_EPSILON else FACE_LEFT[1] * float(n) ** 1.5
     one = one_point_seconds(n, k, epsilon)
     handed = share * face_seconds(n, k, epsilon) + min(rows, left) * (FACE_FACTOR + 1.0) * one
-    if float(epsilon) >= FACE_MIN_EPSILON and int(n) >= FACE_ORBIT_CUBE_MIN_N:  # at most FACE_ORBIT_CUBE n^3 in all
-        handed = min(handed, max(0.0, FACE_ORBIT_CUBE * float(n) ** 3 - table))
+    if float(epsilon) >= FACE_MIN_EPSILON and int(n) >= FACE_ORBIT_MOST_MIN_N:  # at most c n^p in all
+        c, p = FACE_ORBIT_MOST
+        handed = min(handed, max(0.0, c * float(n) ** p - table))
     return table, handed
 
 
 #: From :data:`FACE_MIN_EPSILON` the search by orbits (:func:`face_orbit_seconds`) is planned at most at
-#: ``FACE_ORBIT_CUBE x n^3`` seconds in all (its table and the points it hands on; ``k = 4``, the count of R(n) over
-#: the orbits' ``k!``), where the sum of its parts' estimates is above that.  Measured (Dir(1,1,1,1), eps = 1, the
-#: search over R(n) by orbits alone, ``corners_any.rest_window_outputs``, CPU s at load ~3.5-4, 2026-11-30,
-#: ``benchmarks/corner_orbit_sums_k4.json``): n = 70, 9.1 and 11.0 s against 14.4 planned (15.4 by its parts); n =
-#: 100, 22.9 and 24.0 s against 42.0 (63.1 by its parts, whose face points' share grows like n^4).
-FACE_ORBIT_CUBE = 4.2e-5
+#: ``FACE_ORBIT_MOST = (c, p)``: ``c x n^p`` seconds in all (its table and the points it hands on; ``k = 4``), where the
+#: sum of its parts' estimates is above that.  Measured (Dir(1,1,1,1), eps = 1, the search over R(n) by orbits alone,
+#: ``corners_any.rest_window_outputs``, CPU s, 2026-11-30): n = 70, 9.1 and 11.0 s (load ~3.5-4,
+#: ``benchmarks/corner_orbit_sums_k4.json``), 10.6 s (load ~4.3, ``benchmarks/worst_k4_parts.json``); n = 100, 22.9
+#: and 24.0 s, 25.9 s (load ~3.8).  Between them the runs grow like n^2.4, not n^3: ``c`` is 1.3x n = 70's largest
+#: run over 70^2.5, so 14.3 s planned at n = 70 and 35.0 at n = 100 (1.35x its largest run), where ``4.2e-5 n^3``
+#: planned 14.4 and 42.0 (63.1 by its parts, whose face points' share grows like n^4).
+FACE_ORBIT_MOST = (3.5e-4, 2.5)
 #: ... from this n (where it was measured; below it the parts' sum, as before).
-FACE_ORBIT_CUBE_MIN_N = 70
+FACE_ORBIT_MOST_MIN_N = 70
 #: Seconds of the corner errors' rest sum by orbits (:func:`~dpposterior.lattice.corners_any.orbit_rest_errors`, where
 #: :func:`~dpposterior.lattice.corners_any.orbit_sum`): per (sorted data set x offset) term, per term at the
 #: non-equivariant points, per window point (the orbit check); and those terms' count as ``ORBIT_BROKEN_TERMS x
@@ -853,7 +874,7 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> f
         c0, c1 = CORNER_ORBIT_SECONDS
         return c0 + c1 * float(size["pairs"] * size["outputs"]) + sum(face_orbit_seconds(size["n_ref"], k, epsilon))
     if int(k) >= 4:  # the LP and its fixed rows' batched local search at n_ref (every one counted as handed on)
-        c0, c1, power = CORNER_SECONDS_ANY
+        c0, c1, power = CORNER_SECONDS_ANY_FROM_ONE if float(epsilon) >= 1.0 else CORNER_SECONDS_ANY
         # by orbits (a symmetric prior, the edge table's joint LP) the whole LP is its edge seconds
         lp = 0.0 if size.get("edge_orbits") else c0 + c1 * float(size["pairs"] * size["outputs"]) ** power
         sec = lp + sum(batched_seconds(k, epsilon, size["fixed"], 0.0)) + size["edge_seconds"]
@@ -1787,6 +1808,9 @@ class LatticeMechanism(Mechanism):
         offsets = ball_size(k, eps, LOCAL_ERROR_TOL)
         orbit = orbit_sum(n, k, eps, W, symmetric)
         total = orbit_sum_seconds(n, k, eps, W) if orbit else LOCAL_SUM_SECONDS * rows * offsets
+        # the rest's sum over R(n) at k >= 4 from eps 1 (where measured) runs slower a term than the k = 3 constant
+        # (its seconds only: the pair budget counts its terms)
+        sum_seconds = total if orbit or eps < 1.0 else CORNER_SUM_FACTOR_ANY * total
         # the terms at the tables' rows, added as differences to the rest's sum (corner_errors_any's delta route):
         # every table row in the window against its offsets inside R(n) (delta_terms, an upper end)
         top = corner_plan_sizes(n, k, eps, symmetric)["edge_top"]
@@ -1804,7 +1828,8 @@ class LatticeMechanism(Mechanism):
         solves = ((("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed), ("DPPOSTERIOR_MAX_SOLVE_SECONDS", corner)) if orbit
                   else (("DPPOSTERIOR_MAX_SOLVE_SECONDS", table + handed + corner),))
         return Plan(task=Task.ERRORS, route="corner remap, by orbits" if orbit else "corner remap", what=what,
-                    seconds=table + handed + total + delta + corner, memory_bytes=memory, bracket=LOCAL_ERROR_TOL,
+                    seconds=table + handed + sum_seconds + delta + corner, memory_bytes=memory,
+                    bracket=LOCAL_ERROR_TOL,
                     costs=solves + (("DPPOSTERIOR_MAX_PAIRS", (total + delta) * PAIRS_PER_SECOND),),
                     advice="use a smaller n")
 
