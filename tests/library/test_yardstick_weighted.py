@@ -195,3 +195,18 @@ def test_plan_blocks_adds_the_weighted_worst_case_only_in_what_the_others_leave(
     assert not tight[ys.WEIGHTED_KEY][0].fits and tight[ys.WEIGHTED_KEY][0].seconds > 2 * 42.0 - taken
     assert ys.WEIGHTED_KEY not in plan_blocks(np.ones(3), 20, 1.0, 47.0, start=True, floor=floor, whole=True,
                                               weighted=True)
+
+
+def test_the_plan_is_above_the_recorded_runs():
+    """``weighted_costs`` (what ``plan_weighted`` plans) at or above every run recorded by
+    ``benchmarks/weighted_worst_k4.py`` (CPU seconds in one process, the shared host's load beside each)."""
+    import json
+    import pathlib
+
+    runs = json.loads((pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "weighted_worst_k4.json").read_text())
+    assert runs
+    for run in runs:
+        _, radius, fixed, per, _ = ys.weighted_costs(np.ones(4), run["n"], run["epsilon"])
+        assert radius == run["radius"]
+        assert fixed + per * run["evaluations"] >= run["cpu"]
+        assert fixed >= run["cpu_weights"] + run["cpu_flows"]
