@@ -479,6 +479,33 @@ def optimal_lp_value(b: Brute, eps: float, objective: str) -> float:
     return float(res.fun)
 
 
+def weighted_lp_value(b: Brute, eps: float, weights) -> float:
+    """``min_P sum_c w(c) E_P(c)`` over the eps-DP tables of docs/definitions.md §9 (``weights`` one per data set in
+    ``b.cands`` order), built densely by loops over R(n) as :func:`optimal_lp_value` is (an independent transcription)."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    N = len(b.cands)
+    A_ub, A_eq = [], []
+    for ci, c in enumerate(b.cands):
+        row = [0.0] * (N * N)
+        for r in range(N):
+            row[ci * N + r] = 1.0
+        A_eq.append(row)
+        for cp in neighbours(c):
+            di = b.index[cp]
+            for r in range(N):
+                row = [0.0] * (N * N)
+                row[ci * N + r] = 1.0
+                row[di * N + r] = -math.exp(eps)
+                A_ub.append(row)
+    cost = [float(weights[ci]) * b.H[ci][r] for ci in range(N) for r in range(N)]
+    res = linprog(np.array(cost), A_ub=np.array(A_ub), b_ub=np.zeros(len(A_ub)), A_eq=np.array(A_eq),
+                  b_eq=np.ones(N), bounds=[(0, None)] * (N * N), method="highs")
+    assert res.status == 0, res.message
+    return float(res.fun)
+
+
 # --- exact integer samplers (Canonne, Kamath and Steinke 2020, Algorithms 1 and 2), vectorised -----------------
 # A plain transcription of the first vectorised samplers of dpposterior.randomness (GeneratorBits path,
 # numerators and denominators below 2^62): the faster library code must draw the same numbers from the same

@@ -307,7 +307,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
         # out and its share goes to the worst case's corner blocks (plan_blocks' floor)
         floor = marginal_bound(a, n, epsilon).average if k >= 3 else None
         blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2, start=start is not None,
-                                                         floor=floor, whole=True), start,
+                                                         floor=floor, whole=True, weighted=True), start,
                               worst=start is not None and start[0] not in start_releases(k)) if k >= 3 else {}
         return yardstick(a, n, epsilon, lp, blocks)
     except InputError as exc:

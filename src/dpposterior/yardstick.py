@@ -139,7 +139,8 @@ START_KEY = "average (started)"
 
 
 def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None = None,
-                start: bool = False, floor: float | None = None, whole: bool = False) -> dict[str, tuple]:
+                start: bool = False, floor: float | None = None, whole: bool = False,
+                weighted: bool = False) -> dict[str, tuple]:
     """``{objective: (plan, size)}`` of the block relaxations (:mod:`dpposterior.lattice.yardstick`, certified
     lower bounds on the optimum of docs/definitions.md §9): the worst case from the corner blocks
     (:func:`~dpposterior.lattice.yardstick.plan_corner`, ``size`` its depth), the average from a dual solution of
@@ -164,14 +165,19 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     average plan whose windows cannot certify more than ``floor`` (:func:`~dpposterior.lattice.yardstick.
     window_ceiling` at its radius, an upper end of any bound of that dual) is left out.  ``whole``: the worst case
     may be the LP itself over all of R(n) by orbits (:func:`~dpposterior.lattice.yardstick.plan_corner`'s
-    ``whole``; ``compare`` asks for it), where it fits the corner blocks' share.  What is planned is what
-    :func:`block_bounds` runs."""
+    ``whole``; ``compare`` asks for it), where it fits the corner blocks' share.  ``weighted`` (with ``floor``;
+    ``compare`` asks for it): the worst case also from a dual under weights other than pi
+    (:func:`~dpposterior.lattice.yardstick.plan_weighted`, under
+    :data:`~dpposterior.lattice.yardstick.WEIGHTED_KEY`; :func:`block_bounds` keeps the larger worst-case bound),
+    within what the corner blocks and the average's plans leave of ``2 seconds``: the other plans are as without it.
+    What is planned is what :func:`block_bounds` runs."""
     from .lattice import yardstick as blocks
 
     a = np.asarray(prior, dtype=np.float64)
     if a.size < 3:
         return {}
     given = math.inf if seconds is None else seconds
+    both = 2 * given
     solve = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     # compare's mode (a floor at hand): the corner blocks first within both shares, the average in what they leave
     worst = blocks.plan_corner(a, n, epsilon, min(blocks.BLOCK_SECONDS, given if floor is None else 2 * given, solve),
@@ -204,6 +210,12 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
                 del out[key]
         if START_KEY in out and "average" not in out:
             out["average"] = out.pop(START_KEY)
+        if weighted and a.size in blocks.WEIGHTED_K:
+            # the weighted worst case in what the other plans leave of both shares (they are planned as without it)
+            taken = sum(plan.seconds for plan, _ in out.values() if plan.fits)
+            rest = min(both - taken, solve)
+            if rest > 0:
+                out[blocks.WEIGHTED_KEY] = blocks.plan_weighted(a, n, epsilon, rest)
     return out
 
 
@@ -221,11 +233,17 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
 
     out = {}
     for key, (plan, size) in plans.items():
-        objective = "average" if key == START_KEY else key
+        objective = {START_KEY: "average", blocks.WEIGHTED_KEY: "worst"}.get(key, key)
         if not plan.fits:
             continue
         try:
-            if objective == "average" and len(size) == 3:  # plan_release's (radius, evaluations, most LPs)
+            if key == blocks.WEIGHTED_KEY:
+                m, radius, flow_steps, steps = size
+                value = blocks.weighted_bound(prior, n, epsilon, m, radius, flow_steps, steps)
+                how = (f"a dual solution of the whole LP weighted by the minimax LP's multipliers at n = {m} carried to "
+                       f"n and mixed with pi ({flow_steps} flow steps, then {steps} evaluations of each window's LP "
+                       f"within {radius} substitutions; weak duality: a worst case is at least any weighted average)")
+            elif objective == "average" and len(size) == 3:  # plan_release's (radius, evaluations, most LPs)
                 if errors is None:
                     continue
                 radius, steps, most = size

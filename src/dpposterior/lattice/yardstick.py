@@ -38,7 +38,10 @@ average from a *dual solution of the whole LP* (:func:`flow_bound`, :func:`plan_
 which needs no partition and so loses nothing on block edges, then, where the share allows, the same dual with each
 window's ``y`` optimal (:func:`column_bound`: one small LP per output; proof in its docstring); where a release's
 errors are at hand (k = 3 and 4), that dual started from them (:func:`release_bound`, :func:`plan_release`: the flows
-in every window first, an LP where they leave a deficit, as many as fit).
+in every window first, an LP where they leave a deficit, as many as fit).  At k = 4, in what those plans leave, the
+worst case also from the same dual under other weights than pi (:func:`weighted_bound`, :func:`plan_weighted`: a
+worst case is at least any weighted average of the errors; the weights the minimax LP's own at a smaller n, carried
+over and mixed with pi).
 
 Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
 of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
@@ -192,7 +195,7 @@ def _orbit_lp(images_s, images_g, pairs_arr, nS, nG, A_ub, A_eq, cost):
 
 def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.int64], reach: int,
                 log_pi: NDArray[np.float64] | None = None, grid: HellingerGrid | None = None,
-                worst: bool = True, symmetric: bool = False) -> tuple[float, float]:
+                worst: bool = True, symmetric: bool = False, duals: dict | None = None) -> tuple[float, float]:
     """Certified ``(worst(S, G), average(S, G))`` of one block ``S`` (rows: data sets of R(n); module docstring).
 
     ``log_pi``: the log prior predictive of the rows of ``S`` normalised over the whole of R(n); without it the
@@ -212,6 +215,11 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
     images, each holding exactly when the others do).  Its certified value (module docstring: weak duality with the
     box, applied to the reduced LP) is at most its optimum, so at most ``OPT_worst``.  The far group's loss is
     scanned once per orbit of members (:func:`_groups`).
+
+    ``duals``: a dict that receives, under ``"worst"``, HiGHS's multipliers of the worst case's rows
+    ``sum_g Q(g | c) L'(c, g) <= t`` (clipped to ``>= 0``; an orbit's spread evenly over its members), one per row of
+    ``S``: where ``S`` is all of R(n) the weights ``lambda`` of the minimax LP's saddle point (``sum lambda = 1`` at
+    the optimum), which only choose the weights of :func:`weighted_worst` (any weights give a valid bound).
     """
     from scipy import sparse
     from scipy.optimize import linprog
@@ -262,6 +270,11 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
                 res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=A_eq_w, b_eq=b_eq[kept],
                               bounds=(0, 1), method="highs-ipm")
                 out.append(_certified(res, cost, A_ub, np.zeros(A_ub.shape[0]), A_eq_w, b_eq[kept]))
+                if duals is not None:  # the orbit's multiplier spread over its members
+                    least = np.stack(images_s).min(axis=0)
+                    lam = np.zeros(nS)
+                    lam[kept] = np.maximum(-np.asarray(res.ineqlin.marginals)[-len(kept):], 0.0)
+                    duals["worst"] = lam[least] / np.bincount(least, minlength=nS)[least]
                 continue
         else:
             if log_pi is None:
@@ -272,6 +285,8 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
         b_ub = np.zeros(A_ub.shape[0])
         res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(0, 1), method="highs-ipm")
         out.append(_certified(res, cost, A_ub, b_ub, A_eq, b_eq))
+        if objective == "worst" and duals is not None:
+            duals["worst"] = np.maximum(-np.asarray(res.ineqlin.marginals)[-nS:], 0.0)
     return out[0], out[1]
 
 
@@ -633,6 +648,26 @@ def _predictive(a: NDArray[np.float64], R: NDArray[np.int64]) -> NDArray[np.floa
     return np.exp(log_pi - np.logaddexp.reduce(log_pi))
 
 
+def objective_weights(prior: ArrayLike, n: int, weights: ArrayLike | None = None) -> NDArray[np.float64]:
+    """The weights ``w`` over R(n) (candidate order) that :func:`flow_bound`, :func:`column_bound` and
+    :func:`release_bound` bound ``sum_c w(c) E_P(c)`` under: the prior predictive pi (:func:`_predictive`, the
+    average's) where ``weights`` is None, else ``weights`` made invariant under :func:`symmetries` (the mean over
+    each orbit, written at every member from its least member's value, so equal floats across an orbit, as
+    :func:`column_bound`'s one output per orbit needs) and divided by their sum.  Any ``w >= 0`` summing to 1 gives
+    ``max_c E_P(c) >= sum_c w(c) E_P(c)``: the worst case's bound (:func:`weighted_worst`)."""
+    a = np.asarray(prior, dtype=np.float64)
+    R = candidates(n, a.size)
+    if weights is None:
+        return _predictive(a, R)
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (len(R),) or not np.all(np.isfinite(w)) or np.any(w < 0) or not w.sum() > 0:
+        raise InputError(f"weights must hold one finite non-negative number per data set ({len(R)}), not all 0")
+    images = np.array([candidate_rank(R[:, list(s)]) for s in symmetries(a)])
+    rep = images.min(axis=0)
+    w = w[images].mean(axis=0)[rep]
+    return w / w.sum()
+
+
 def _offsets(k: int, radius: int) -> tuple[NDArray[np.int64], NDArray[np.int64], list[list[int]]]:
     """The offsets ``delta`` (``sum delta = 0``, ``d(delta) = |delta|_1 / 2 <= radius``), their ``d``, and for each
     its *inward* neighbours ``delta - e_p + e_q`` (``delta_p > 0 > delta_q``: one step closer to 0)."""
@@ -704,6 +739,63 @@ def window_ceiling(prior: ArrayLike, n: int, radius: int) -> float:
     cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k))
     pi = _predictive(a, R)
     return float(pi @ cap) * (1.0 + CEILING_MARGIN)
+
+
+def whole_weights(prior: ArrayLike, n: int, epsilon: float) -> tuple[float, NDArray[np.float64]]:
+    """The minimax LP over all of R(n) (:func:`corner_bound` at depth ``n``: one variable per orbit of the prior's
+    symmetries, certified from its duals) and its saddle point's weights ``lambda`` over R(n) (candidate order; the
+    multipliers of its rows ``E(c) <= t``, :func:`block_bound`'s ``duals``): ``(certified optimum, lambda)``."""
+    a = _validate.prior(prior)
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    duals: dict = {}
+    value, _ = block_bound(a, n, eps, corner_block(n, a.size, 0, n), CORNER_REACH, None, None, symmetric=True,
+                           duals=duals)
+    return value, duals["worst"]
+
+
+def carry_weights(prior: ArrayLike, weights: ArrayLike, m: int, n: int) -> NDArray[np.float64]:
+    """Weights over R(m) carried to R(n) (candidate order): each data set ``c`` of R(n) takes the weight of the point
+    of R(m) nearest ``c m / n`` (each count rounded down, the rest given to the largest remainders, the first on
+    ties); then :func:`objective_weights` (invariant under the prior's symmetries, summing to 1).  Each point's
+    weight is taken whole, not shared among the data sets that take it: the points near the simplex's boundary,
+    which fewer data sets take, keep their weight per data set (Dir(1,1,1,1), eps = 0.5, n = 10 -> 20, mixed half
+    and half with pi, flows of radius 8 then exact windows: 0.6032 after 7 evaluations, 0.5956 shared).  Public
+    inputs only: ``weights`` come from the LP at ``m``."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    lam = np.asarray(weights, dtype=np.float64)
+    R = candidates(n, k)
+    x = R * (m / n)
+    base = np.floor(x).astype(np.int64)
+    left = m - base.sum(axis=1)
+    order = np.argsort(-(x - base), axis=1, kind="stable")
+    ranks = np.argsort(order, axis=1, kind="stable")
+    P = base + (ranks < left[:, None])
+    return objective_weights(a, n, lam[candidate_rank(P)])
+
+
+def mixed_weights(prior: ArrayLike, n: int, epsilon: float, m: int, share: float) -> NDArray[np.float64]:
+    """``share`` times the minimax LP's weights at ``m`` carried to ``n`` (:func:`whole_weights`,
+    :func:`carry_weights`) plus ``1 - share`` times the prior predictive pi, made invariant and summing to 1
+    (:func:`objective_weights`): the weights of :func:`weighted_worst`.  Public inputs only (prior, n, eps, m)."""
+    a = _validate.prior(prior)
+    _, lam = whole_weights(a, m, epsilon)
+    w = share * carry_weights(a, lam, m, n) + (1.0 - share) * _predictive(a, candidates(n, a.size))
+    return objective_weights(a, n, w)
+
+
+def weighted_worst(value: float, weights: ArrayLike) -> float:
+    """A certified lower bound on the optimal worst case from a certified lower bound ``value`` on
+    ``min_P sum_c w(c) E_P(c)`` (:func:`flow_bound`, :func:`column_bound`, :func:`release_bound` with ``weights``).
+
+    Proof.  For every eps-DP table ``P`` and ``w >= 0``, ``sum_c w(c) E_P(c) <= (sum_c w(c)) max_c E_P(c)``; take
+    ``P`` optimal for the worst case: ``value <= min_P sum_c w(c) E_P(c) <= (sum_c w(c)) OPT_worst``.  So
+    ``OPT_worst >= value / sum_c w(c)``; ``sum w`` is taken by ``math.fsum`` (correctly rounded) and raised by
+    ``2^-50`` relative, the quotient lowered by as much."""
+    w = np.asarray(weights, dtype=np.float64)
+    total = math.fsum(w.tolist()) * (1.0 + 2.0**-50)
+    return max(0.0, float(value) / total * (1.0 - 2.0**-50)) if total > 0 else 0.0
 
 
 @dataclass
@@ -819,7 +911,8 @@ def _jensen_bands(a: NDArray[np.float64], n: int, reach: int) -> tuple[list[NDAr
 
 
 def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADIUS, steps: int = FLOW_STEPS,
-               rate: float = FLOW_RATE, sweeps: int = FLOW_SWEEPS, start: ArrayLike | None = None) -> FlowBound:
+               rate: float = FLOW_RATE, sweeps: int = FLOW_SWEEPS, start: ArrayLike | None = None,
+               weights: ArrayLike | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9) from a dual solution of the whole
     LP, built from one window per output.
 
@@ -859,6 +952,13 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     that stay negative, through the flows, their fractions held fixed), multiplicative per data set, projected
     onto ``[0, far bound]``; the best value seen is kept.  Any ``mu`` is valid: the steps only tighten.  ``start``:
     the first ``mu`` instead (one per data set, in candidate order; projected the same way).
+
+    Weights (``weights``).  Every step above reads ``pi`` only as the objective's weights: with any ``w >= 0`` in its
+    place (``pi L`` -> ``w L``, ``mu = w tau``, the far cap ``mu <= w cap``) the same argument bounds
+    ``min_P sum_c w(c) E_P(c)``, and for ``w`` summing to 1 that is at most ``min_P max_c E_P(c)``, the optimal
+    worst case (``max_c E_P(c) >= sum_c w(c) E_P(c)`` for every ``P``; :func:`weighted_worst`).  ``weights`` is taken
+    through :func:`objective_weights` (invariant under the prior's symmetries, summing to 1); None: ``pi``, the
+    average's bound as before.
     """
     a = _validate.prior(prior)
     k = a.size
@@ -866,7 +966,7 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     eps = _validate.epsilon(epsilon)
     R = candidates(n, k)
     N = len(R)
-    pi = _predictive(a, R)
+    pi = objective_weights(a, n, weights)
     D, dist, inward = _offsets(k, min(radius, n))
     around = _neighbour_offsets(D) if sweeps else []
     outward = [int(o) for o in np.argsort(dist, kind="stable")]
@@ -1139,7 +1239,7 @@ def _window_flows(W: NDArray[np.float64], walk: _FlowWalk) -> tuple[NDArray[np.f
 def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,
                  steps: int = 1, rate: float = COLUMN_RATE, symmetric: bool = True,
                  scales: tuple[float, ...] = (1.0,), primal: bool = False, flows: bool = False,
-                 most: int | None = None) -> FlowBound:
+                 most: int | None = None, weights: ArrayLike | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): the dual of :func:`flow_bound` at
     multipliers ``mu`` (one per data set, in candidate order; e.g. :func:`flow_bound`'s), each window's ``y`` the
     *optimal* one, then ``steps - 1`` ascent steps on ``mu``.
@@ -1205,6 +1305,12 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     Cost: one LP of ``|H_r|`` variables and ~``k (k - 1) |H_r|`` constraints per orbit of outputs and step
     (:func:`orbit_count` of them), each started from the previous one's optimal basis; with the flows first, the
     flows in every window and an LP only where they leave a deficit.
+
+    Weights (``weights``, :func:`objective_weights`; None: ``pi``).  The Lagrangian above reads ``pi`` only as the
+    objective's weights: with ``w`` in its place (costs ``w(c) L(c, r) - mu(c)``, ``mu`` clipped to ``w`` times the
+    far cap) every step holds as written and bounds ``min_P sum_c w(c) E_P(c)``, at most the optimal worst case when
+    ``w`` sums to 1 (:func:`weighted_worst`).  The symmetry shortcut needs ``w(s c) = w(c)`` exactly, as it needs
+    ``pi``'s: :func:`objective_weights` writes one float per orbit.
     """
     a = _validate.prior(prior)
     k = a.size
@@ -1216,10 +1322,10 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     if mu.shape != (N,) or not np.all(np.isfinite(mu)):
         raise InputError(f"mu must hold one finite number per data set ({N})")
     radius = min(_validate.integer(radius, "radius", 0), n)
-    pi = _predictive(a, R)
+    pi = objective_weights(a, n, weights)
     D, dist, inward = _offsets(k, radius)
     cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k)) if radius < n else np.full(N, np.inf)
-    top = pi * cap
+    top = np.where(np.isinf(cap), np.inf, pi * cap)  # pi * cap; no cap where the window is all of R(n), w = 0 too
     # the images of every data set under the symmetries (row 0: the identity), one output per orbit
     images = np.array([candidate_rank(R[:, list(s)]) for s in (symmetries(a) if symmetric else [tuple(range(k))])])
     top = top[images].min(axis=0)
@@ -1409,7 +1515,7 @@ RELEASE_MANY_WORST = (0.92,)
 
 def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
                   steps: int = RELEASE_GOOD_STEPS, scales: tuple[float, ...] = RELEASE_SCALES,
-                  rate: float = RELEASE_RATE, most: int | None = None) -> FlowBound:
+                  rate: float = RELEASE_RATE, most: int | None = None, weights: ArrayLike | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): :func:`column_bound` started
     from a release's own errors, ``mu = f pi E`` (``E(c)`` the release's expected error at each data set, in
     candidate order; ``f`` each of ``scales``, then Polyak steps from the best; ``steps`` evaluations in all).
@@ -1428,16 +1534,17 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
 
     Each evaluation takes the flows' ``y`` in every window first and solves a window's LP only where they leave a
     deficit (:func:`column_bound`'s ``flows``: the same bound, fewer LPs), at most ``most`` of them (the largest
-    deficits; None: every one)."""
+    deficits; None: every one).  ``weights``: :func:`column_bound`'s (``mu = f w E``; None: ``pi``); with weights
+    summing to 1 the bound is at most the optimal worst case (:func:`weighted_worst`), whatever ``errors`` holds."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 0)
     E = np.asarray(errors, dtype=np.float64)
     N = math.comb(n + a.size - 1, a.size - 1)
     if E.shape != (N,) or not np.all(np.isfinite(E)) or np.any(E < 0):
         raise InputError(f"errors must hold one finite non-negative number per data set ({N})")
-    pi = _predictive(a, candidates(n, a.size))
+    pi = objective_weights(a, n, weights)
     return column_bound(a, n, epsilon, pi * E, radius=radius, steps=steps, rate=rate, scales=scales, primal=True,
-                        flows=True, most=most)
+                        flows=True, most=most, weights=weights)
 
 
 def release_scales(steps: int, capped: bool, worst: bool = False, many: bool = False) -> tuple[float, ...]:
@@ -1647,3 +1754,118 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
         return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
                                      f"{seconds:g} s"), size
     return _over(plan, seconds), size
+
+
+# --- the worst case from a weighted average: weak duality under weights other than pi -----------------------------
+
+#: The categories' counts where :func:`plan_weighted` runs (measured at k = 4 only), and the largest eps: at
+#: Dir(1,1,1,1), n = 20, eps = 2 ``compare`` printed the same JSON with it as without (the corner blocks' 0.25979 the
+#: larger; 32.3 CPU s against 20.0, benchmarks/compare_h65mix.json).
+WEIGHTED_K = (4,)
+WEIGHTED_MAX_EPSILON = 1.0
+#: The minimax LP whose saddle-point weights are carried (:func:`mixed_weights`): at this n (at most n - 1), and the
+#: share of its weights in the mix with pi.  Dir(1,1,1,1), eps = 0.5, n = 20 (flows of radius 8, 20 steps, then
+#: exact windows of radius 8): from n = 10 at a half 0.6032 after 7 evaluations (pi alone: 0.5875 after 40 flow steps
+#: and 6 evaluations); from n = 8 with the weight shared (:func:`carry_weights`) 0.5660 after 6, from 10 0.5883.
+WEIGHTED_FROM = 10
+WEIGHTED_SHARE = 0.5
+#: The windows' radius (at most n): at radius 6 the dual stalls at ~0.544 (15 evaluations, either weights), at 8 it
+#: passes 0.60 (above).
+WEIGHTED_RADIUS = 8
+WEIGHTED_FLOW_STEPS = 20
+#: Evaluations of exact windows: at least (fewer certify less than the corner blocks at n = 20, eps = 0.5: 0.5115,
+#: 0.5358, 0.5594, 0.5802 after 1 to 4), at most.
+WEIGHTED_MIN_STEPS = 4
+WEIGHTED_MAX_STEPS = 8
+#: Factors on the flows' (:func:`plan_flow`'s constants) and the exact windows' (:func:`release_lp_seconds` per
+#: orbit of outputs, the flows per entry) planned seconds at this k: Dir(1,1,1,1), n = 20, radius 8 at load ~4: 20
+#: flow steps 5.5-6.7 CPU s (3.9 planned by the flows' constants), 40 steps 14.0-17.7 s (6.3); an evaluation of
+#: exact windows 2.0-5.3 s (3.9 planned by the release's constants).  Upper ends.
+WEIGHTED_FLOW_FACTOR = 2.0
+WEIGHTED_COLUMN_FACTOR = 1.5
+#: :func:`dpposterior.yardstick.plan_blocks`' key of the weighted worst case (:func:`weighted_bound`).
+WEIGHTED_KEY = "worst (weighted)"
+
+
+def weighted_costs(prior: ArrayLike, n: int, epsilon: float) -> tuple[int, int, float, float, float]:
+    """``(m, radius, fixed seconds, seconds per evaluation, bytes)`` of :func:`weighted_bound` as
+    :func:`plan_weighted` plans it (its docstring).  Public inputs only."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    m = max(1, min(WEIGHTED_FROM, n - 1))
+    radius = min(WEIGHTED_RADIUS, n)
+    R0 = corner_block(m, k, 0, m)
+    rows, groups, pairs = block_shape(m, R0, CORNER_REACH)
+    order = len(_symmetry_images(a, R0))
+    fixed = whole_seconds(rows, groups, pairs, order)
+    memory = whole_bytes(rows, groups, pairs, order)
+    N, offsets = flow_shape(n, k, radius)
+    large = flow_scale(N)
+    fixed += WEIGHTED_FLOW_FACTOR * large * (FLOW_SETUP_PER_ENTRY * N * offsets * k + WEIGHTED_FLOW_STEPS * (
+        FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets))
+    orbits = orbit_count(a, n)
+    fixed += RELEASE_SETUP_PER_ENTRY * orbits * offsets * k / 3
+    per = WEIGHTED_COLUMN_FACTOR * orbits * (release_lp_seconds(k, offsets, n, radius)
+                                             + RELEASE_FLOW_PER_ENTRY * offsets * k * (k - 1) / 6)
+    memory = max(memory, FLOW_BYTES_PER_ENTRY * N * offsets, RELEASE_BYTES_PER_ENTRY * orbits * offsets)
+    return m, radius, fixed, per, memory
+
+
+def plan_weighted(prior: ArrayLike, n: int, epsilon: float,
+                  seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int, int, int]]:
+    """The plan of :func:`weighted_bound` (worst case) and its ``(m, radius, flow steps, evaluations)``: the minimax
+    LP at ``m = min(WEIGHTED_FROM, n - 1)`` (:func:`whole_seconds`, :func:`whole_bytes`, as :func:`plan_corner`'s
+    whole LP), the flows of radius ``min(WEIGHTED_RADIUS, n)`` (:data:`WEIGHTED_FLOW_STEPS` steps at
+    :func:`plan_flow`'s constants times :data:`WEIGHTED_FLOW_FACTOR`) and as many evaluations of exact windows as fit
+    ``seconds`` (at most :data:`WEIGHTED_MAX_STEPS`; each :func:`orbit_count` column LPs at :func:`release_lp_seconds`
+    and the flows in every window, times :data:`WEIGHTED_COLUMN_FACTOR`); refused where fewer than
+    :data:`WEIGHTED_MIN_STEPS` fit, at k not in :data:`WEIGHTED_K`, at eps above :data:`WEIGHTED_MAX_EPSILON`, or at
+    ``n <= WEIGHTED_FROM + 1`` (the whole LP itself runs there, :func:`plan_corner`).  Public inputs only (prior, n,
+    eps)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    what = f"the yardstick's weighted worst case for k={k}, n={n}, eps={epsilon:g}"
+    m, radius, fixed, per, memory = weighted_costs(a, n, epsilon)
+    steps = int(min(WEIGHTED_MAX_STEPS, (seconds - fixed) // per)) if seconds > fixed else 0
+    used = max(steps, WEIGHTED_MIN_STEPS)
+    secs = fixed + per * used
+    size = (m, radius, WEIGHTED_FLOW_STEPS, used)
+    plan = Plan(task=Task.ERRORS, route=f"the LP's dual weights at n={m} mixed with pi, windows of radius {radius}, "
+                                        f"{WEIGHTED_FLOW_STEPS} flow steps, {used} evaluations", what=what,
+                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
+                advice="use a smaller n")
+    if k not in WEIGHTED_K:
+        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
+    if epsilon > WEIGHTED_MAX_EPSILON:
+        return replace(plan, refusal=f"{what}: the corner blocks certify more at eps above {WEIGHTED_MAX_EPSILON:g}"), size
+    if n <= WEIGHTED_FROM + 1:
+        return replace(plan, refusal=f"{what}: the whole LP runs at n={n}"), size
+    if memory > FLOW_BYTES:
+        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
+    if steps < WEIGHTED_MIN_STEPS:
+        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
+                                     f"{seconds:g} s"), size
+    return _over(plan, seconds), size
+
+
+def weighted_bound(prior: ArrayLike, n: int, epsilon: float, m: int, radius: int, flow_steps: int,
+                   steps: int, share: float = WEIGHTED_SHARE) -> float:
+    """Certified lower bound on the optimal worst case (docs/definitions.md §9): the dual of :func:`flow_bound` then
+    :func:`column_bound` (``steps`` evaluations, flows first) under the weights :func:`mixed_weights` (the minimax
+    LP's at ``m`` carried to ``n``, ``share`` of them, mixed with pi), over their sum (:func:`weighted_worst`).
+
+    Proof.  For every ``w >= 0`` summing to 1 and every eps-DP table ``P``, ``max_c E_P(c) >= sum_c w(c) E_P(c)``;
+    so ``OPT_worst >= min_P sum_c w(c) E_P(c)``, and each dual certifies a lower bound on that minimum (weak duality
+    with ``w`` as the objective's weights: :func:`flow_bound`'s and :func:`column_bound`'s "Weights").  The weights
+    only choose which bound (at the saddle point of the minimax LP, its own weights give its optimum); they are
+    computed from public inputs only.  The value is the larger of the two duals' (each certified)."""
+    a = _validate.prior(prior)
+    n = _validate.integer(n, "n", 1)
+    w = objective_weights(a, n, mixed_weights(a, n, epsilon, m, share))
+    flow = flow_bound(a, n, epsilon, radius=radius, steps=flow_steps, weights=w)
+    value = flow.average
+    if steps:
+        value = max(value, column_bound(a, n, epsilon, flow.mu, radius=radius, steps=steps, primal=True, flows=True,
+                                        weights=w).average)
+    return weighted_worst(value, objective_weights(a, n, w))
