@@ -144,11 +144,14 @@ def test_compare_at_k4_n100_plans_geometric_by_factors_and_lists_the_rest(monkey
     monkeypatch.setenv("DPPOSTERIOR_MAX_COMPARE_SECONDS", "300")
     assert not _plans(4, 100)["geometric"].left_out
     monkeypatch.delenv("DPPOSTERIOR_MAX_COMPARE_SECONDS")
-    # with the pair limit raised to 6e8, the finer bracket; lowered to 2e8, the widest
+    # with the pair limit raised to 6e8, the finer bracket; lowered to 2e8 the next (by orbits, ~17 s planned),
+    # to 1.2e8 the widest
     monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "6e8")
     assert geometric.translation_plan(100, 4, 1.0)[:2] == ("factors", 1e-5)
     assert _plans(4, 100)["geometric"].plan.bracket == 1e-5
     monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "2e8")
+    assert _plans(4, 100)["geometric"].plan.bracket == 1e-4
+    monkeypatch.setenv("DPPOSTERIOR_MAX_PAIRS", "1.2e8")
     assert _plans(4, 100)["geometric"].plan.bracket == 1e-3
     # k = 3, n = 1000 keeps its loss route (its numbers, bit for bit)
     monkeypatch.delenv("DPPOSTERIOR_MAX_PAIRS")

@@ -431,9 +431,12 @@ class _BlockCoefficients:
         return self.PT[t, j0:j1]
 
     def rows(self, r, shifts, j0: int, W: int):
-        """``PT[shifts[i], j0:j0 + W, r[i]]`` as rows ``(len(r), W)``, a new array."""
-        j = j0 + np.arange(W)
-        return self.A[self.x[r], j0:j0 + W] * self.Bt[self.y[r][:, None], (2 * self.rp - shifts)[:, None] + j[None, :]]
+        """``PT[shifts[i], j0:j0 + W, r[i]]`` as rows ``(len(r), W)``, a new array: one contiguous run of ``W`` entries
+        of each band per row (a window view of ``Bt``, so the gather copies runs, not single entries)."""
+        win = np.lib.stride_tricks.sliding_window_view(self.Bt, W, axis=1)
+        out = self.A[self.x[r], j0:j0 + W]
+        out *= win[self.y[r], 2 * self.rp - shifts + j0]
+        return out
 
 
 def _moved_runs(gm, rm, shift_m, groups: int):
@@ -455,7 +458,8 @@ def _moved_runs(gm, rm, shift_m, groups: int):
 
 
 def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, tol: float = DEFAULT_TOL,
-                              block_entries: int = FACTOR_BLOCK_ENTRIES, counts: ArrayLike | None = None) -> Bracket:
+                              block_entries: int = FACTOR_BLOCK_ENTRIES, counts: ArrayLike | None = None,
+                              no_room: bool = False) -> Bracket:
     """``E(c)`` of the sequential clamp (as :func:`clamped_errors`: the same law, the same tables ``J_i``; its level
     sets step by :data:`FACTOR_STEP`) for every c of R(n), as a :class:`Bracket`, by Bhattacharyya factors instead
     of one ``expm1`` per loss (docs/lattice.md, "Errors at scale"; docs/definitions.md §4, §9).
@@ -476,6 +480,13 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
     Work ``|offsets| |R(n)|`` products (no ``expm1``), memory ``O(k (n + 1)^2 + block)``.  ``counts``: the rows of
     R(n) to compute (None: all; a row's sums do not depend on the other rows of its block, whose order only makes
     the slices longer or shorter).
+
+    ``no_room``: a (row, group) pair where a head clamp acted and left no room (``rem = 0``) has one output
+    ``(.., 0, 0)`` over the group's whole interval of ``d``, so its terms are one loss times the group's mass, taken
+    so instead of its band products and its clamped ranges: the same real sum, other floats (the same terms
+    regrouped; the weighted sums' rounding, of at most :data:`FACTOR_MAX_OFFSETS` terms of at most 1 each, is what
+    the ``1e-9`` of :func:`factor_margin` covers in any order), so the bracket holds as stated.  False (the
+    default): the floats of :func:`clamped_errors_by_factors_shared`, bit for bit.
     """
     a, n = _check(prior, n)
     k = a.size
@@ -494,7 +505,6 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
     S = -P.sum(axis=1)
     D_LO = offs[starts, k - 2].astype(np.int32)
     WID = (stops - starts).astype(np.int32)
-    D_HI = D_LO + WID - 1
     S_, WID_, D_LO_ = S.tolist(), WID.tolist(), D_LO.tolist()
     wgs = [w[a:b] for a, b in zip(starts.tolist(), stops.tolist())]
     # the weights' partial sums of every group, concatenated: group g's are CW[CB[g] : CB[g] + WID[g] + 1]
@@ -545,32 +555,47 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
                 head *= flat[i].take(mi)
             delta = rem - x_y[None, :]  # -(sum of the prefix) = S where no head clamp acts
             head, rem, delta = head.ravel(), rem.ravel(), delta.ravel()
-            # the clamped ranges of d (few pairs): constant outputs (0, rem) for the first n_low values of d (where
-            # x + d_lo < 0), (rem, 0) from hi_from on (where x + d_hi > rem); one loss per pair times the weights'
-            # partial sum.  Their entries in the band products below are 0 (H = 1), so each adds weight (H - 1).
-            gg, r = np.nonzero(neg_x[None, :] > D_LO[g0:g1, None])
-            if r.size:
-                low = gg * B + r
-                gg += g0
-                n_low = np.minimum(neg_x[r] - D_LO[gg], WID[gg])
-                v = head[low] * Fx0[r]
-                v *= Fy[yb[r] + rem[low]]
+            # the clamped ranges of d: constant outputs (0, rem) for the first n_low values of d (where x + d_lo < 0),
+            # (rem, 0) from hi_from on (where x + d_hi > rem); one loss per pair times the weights' partial sum.  Their
+            # entries in the band products below are 0 (H = 1), so each adds weight (H - 1).  Dense over (groups,
+            # rows): a pair outside a clamped range reads the partial sum 0 (n_low = 0) or TOT - TOT = 0 (hi_from =
+            # WID), so it adds +-0.0 to its row (its loss is finite: v in [0, 1]); the sums over the groups run in
+            # group order, as a scatter of the clamped pairs alone would add them.
+            g_lo, g_hi = D_LO[g0:g1, None], WID[g0:g1, None]
+            cb0 = CB[g0:g1, None]
+            rem2, delta2 = rem.reshape(g1 - g0, B), delta.reshape(g1 - g0, B)
+            head2 = head.reshape(g1 - g0, B)
+            still = delta2 == S[g0:g1, None]
+            # a moved pair with no room left (rem = 0) has the one output (.., 0, 0) over its whole interval: one
+            # loss times the group's mass, in place of its band products and its clamped ranges
+            full = (rem2 == 0) & ~still if no_room else np.zeros_like(still)
+            n_low = neg_x[None, :] - g_lo
+            np.clip(n_low, 0, g_hi, out=n_low)
+            np.copyto(n_low, 0, where=full)
+            if n_low.any():
+                v = head2 * Fx0[None, :]
+                v *= Fy.take(yb[None, :] + rem2)
                 h = _hellinger_of_bc(v)
                 h -= 1.0
-                out += np.bincount(r, CW[CB[gg] + n_low] * h, minlength=B)
-            gg, r = np.nonzero(delta.reshape(g1 - g0, B) + y[None, :] < D_HI[g0:g1, None])
-            if r.size:
-                high = gg * B + r
-                gg += g0
-                hi_from = np.maximum(delta[high] + y1[r] - D_LO[gg], 0)
-                v = head[high] * Fy0[r]
-                v *= Fx[xb[r] + rem[high]]
+                h *= CW.take(cb0 + n_low)
+                out += np.add.reduce(h, axis=0)
+            hi_from = delta2 + y1[None, :] - g_lo
+            np.clip(hi_from, 0, g_hi, out=hi_from)
+            np.copyto(hi_from, g_hi, where=full)
+            if (hi_from < g_hi).any():
+                v = head2 * Fy0[None, :]
+                v *= Fx.take(xb[None, :] + rem2)
                 h = _hellinger_of_bc(v)
                 h -= 1.0
-                out += np.bincount(r, (TOT[gg] - CW[CB[gg] + hi_from]) * h, minlength=B)
+                h *= TOT[g0:g1, None] - CW.take(cb0 + hi_from)
+                out += np.add.reduce(h, axis=0)
+            gf, rf = np.nonzero(full)
+            if rf.size:
+                v = head2[gf, rf] * Fx0[rf]
+                v *= Fy0[rf]
+                out += np.bincount(rf, TOT[g0 + gf] * _hellinger_of_bc(v), minlength=B)
             # between them: F_(k-1)(x, x + d) F_k(y, y + delta - d) over the whole interval, the clamped entries 0;
             # where no head clamp acts (delta = S) a slice of PT, else (a moved pair) a run of PR at its own shift
-            still = delta.reshape(g1 - g0, B) == S[g0:g1, None]
             gm, rm = np.nonzero(~still)
             moved = gm * B + rm
             n_moved = np.bincount(gm, minlength=g1 - g0).tolist()
@@ -584,6 +609,8 @@ def clamped_errors_by_factors(prior: ArrayLike, n: int, log_point: ArrayLike, to
             inner = (rm >= first[gm]) & (rm < stop[gm]) & (np.asarray(n_moved)[gm] < B)
             out -= np.bincount(rm[inner], TOT[g0 + gm[inner]], minlength=B)
             first, stop = first.tolist(), stop.tolist()
+            keep = ~full[gm, rm]  # the moved pairs with room left: their band products at their own shift
+            gm, rm, head_m, shift_m = gm[keep], rm[keep], head_m[keep], shift_m[keep]
             # runs of a group's moved rows at one shift (a head clamp of the first count moves every row of a
             # first count by the same shift): a long run reads a slice of PT, the rest one run of PR each
             short, runs_of = _moved_runs(gm, rm, shift_m, g1 - g0)
@@ -851,7 +878,15 @@ def clamped_errors_by_orbits(prior: ArrayLike, n: int, log_point: ArrayLike, tol
     head = R[:, : k - 1]
     reps = np.all(np.diff(head, axis=1) <= 0, axis=1)  # decreasing: the head clamps of the factor route act rarely
     if route == "factors":
-        base = clamped_errors_by_factors(a, n, log_point, tol, counts=R[reps])
+        # the representatives by their second count first: a lower clamp of that count moves every row with the
+        # same second count by the same shift, so those rows are read as one run (the rows' order changes only
+        # which slices the route reads, each row's sum being its own)
+        U = R[reps]
+        by = np.lexsort((U[:, 2], U[:, 0], U[:, 1])) if k >= 4 else np.arange(len(U))
+        base = clamped_errors_by_factors(a, n, log_point, tol, counts=U[by], no_room=True)
+        low_u = np.empty_like(base.low)
+        low_u[by] = base.low
+        base = Bracket(U, low_u, base.tail, base.offsets)
         offs, w, _ = clamp_offsets(log_point, k, tol, FACTOR_STEP)
     else:
         base = clamped_errors(a, n, log_point, tol, counts=R[reps])

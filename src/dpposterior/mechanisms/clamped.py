@@ -140,12 +140,13 @@ TRANSLATION_BYTES = 128 * 2**20
 #: and the layout, which grow with the prefixes); the loss route at the representatives at
 #: EVALUATIONS_PER_SECOND_ANY plus ORBIT_SETUP_SECONDS (the whole route's 1.5 s set-up put n = 50, eps 2 at 2.6x its
 #: 1.26 s run); the factor route at the representatives at 1 / ORBIT_FACTOR_SLOWDOWN of its rate (they lie nearer the
-#: faces, where its head clamps act: n = 50, eps 0.5, 5.3e8 products in 7.0 CPU s; at n = 100, eps 0.5 3.7e9 in
-#: ~33 s, so the factor 2 is 1.5x over there).
+#: faces, where its head clamps act; read by their second count and with the pairs left no room taken as one loss,
+#: ``clamped_errors_by_factors(no_room=True)``: at n = 100, eps 0.5 3.7e9 products in 25-26 CPU s at load 4.5, were
+#: 38.8, benchmarks/factor_reps_h65.json; fitted with the whole calls of benchmarks/plans_fit.json).
 ORBIT_CAP_PER_SECOND = 2.5e7
 ORBIT_PREFIX_SECONDS = 2.5e-3
 ORBIT_SETUP_SECONDS = 0.25
-ORBIT_FACTOR_SLOWDOWN = 2.0
+ORBIT_FACTOR_SLOWDOWN = 1.25
 #: The share of a shared translation pass's seconds (its union's losses) each member past the first adds: its own
 #: weights' products and corrections (:meth:`ClampedNoiseMechanism.plan_shared_errors`).
 SHARED_LAW_SHARE = 0.1
