@@ -311,7 +311,7 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     _, first, back = np.unique(ykey, axis=0, return_index=True, return_inverse=True)
     reps = rest[first]
     fb = _Fallback(len(Z) if max_fallback is None else int(max_fallback))
-    drops = (tuple(drop) if isinstance(drop, tuple) else (drop,)) if certified else (0.0,)
+    drops = (drop if isinstance(drop, tuple) else (drop,)) if certified else (0.0,)
     got, ok = _grouped_search(a, n, eps, Z[reps], mu, exact=None if certified else fb,
                               P=None if P is None else P[reps], kept_columns=kept_columns and not certified,
                               drop=drops[0])
