@@ -897,6 +897,14 @@ CORNER_WORST_SECONDS = 45.0
 #: (:func:`corners_fit`, as at k = 3); from it the corner route stays the route at every n past the window (its plan
 #: refuses it in one line where over), so that every release admitted from that eps is unchanged.
 CORNER_FALLBACK_EPSILON_K4 = 0.5
+#: From that eps up to this one (k = 4), ``worst`` reads the corner remap where its solve's plan alone (at a symmetric
+#: prior: :func:`corner_seconds`, :func:`corner_bytes`) fits :data:`CORNER_WORST_SECONDS` and
+#: :data:`CORNER_WORST_BYTES`, else the local Bayes remap (``lattice~average``'s release).  Past it the solve was refused
+#: by every default limit (its own plan, held to the default solve limit and memory by every route that reads it), so
+#: every release the defaults admitted before keeps its law; the cells it opens were refused in one line
+#: (Dir(1,1,1,1), eps = 0.5: n = 30 60 s, n = 100 1,041 s and 5.0 GiB planned; eps = 0.9, n = 100: 575 s).  From eps 1
+#: the corner solve fits at every n (its largest plan 21.8 s), and the rule is not read there.
+CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4 = 1.0
 
 
 def corners_fit(n: int, k: int, epsilon: float) -> bool:
@@ -915,13 +923,30 @@ def corners_fit(n: int, k: int, epsilon: float) -> bool:
     k = 4 below :data:`CORNER_FALLBACK_EPSILON_K4`: the same rule (the corner plan at a symmetric prior, by its orbits
     where they apply).  Measured plans (Dir(1,1,1,1)): no n fits below eps = 0.5 (eps = 0.45, n = 1: 49.9 s; eps =
     0.25, n = 10: 329 s, n = 100: 23.4 GiB), so every ``worst`` release there past the window's LP is
-    ``lattice~average``'s.  k = 4 from that eps, and k >= 5: always (the corner remap's own plan refuses it,
-    unchanged)."""
+    ``lattice~average``'s.  k = 4 from that eps below :data:`CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4`: the corner solve's
+    plan alone (at a symmetric prior) within the same constants, so that every release the default limits admitted
+    before is unchanged (a padded release admitted there had its solve within them: its plan is the solve's plus its
+    draws'), and the ones past it, refused before by every default limit, release the local Bayes remap.  k = 4 from
+    eps 1, and k >= 5: always (the corner remap's own plan refuses it, unchanged)."""
     k, eps = int(k), float(epsilon)
+    if k == 4 and CORNER_FALLBACK_EPSILON_K4 <= eps < CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4:
+        return (corner_seconds(int(n), k, eps, True) <= CORNER_WORST_SECONDS
+                and corner_bytes(int(n), k, eps, True) <= CORNER_WORST_BYTES)
     if k != 3 and not (k == 4 and eps < CORNER_FALLBACK_EPSILON_K4):
         return True
     seconds = corner_seconds(int(n), k, eps, True) + PADDED_DRAWS * local_seconds(k, eps)
     return seconds <= CORNER_WORST_SECONDS and corner_bytes(int(n), k, eps, True) <= CORNER_WORST_BYTES
+
+
+def corner_draw_seconds(n: int, k: int, epsilon: float, setups: float = 1.0) -> float:
+    """Estimated seconds of ``setups`` draws of the corner release off its tables (each the local search at
+    ``project(z)``, :func:`~dpposterior.lattice.remap.local_bayes_search`, as ``lattice~average``'s draw), from public
+    n, k, eps.  At k >= 4 from :data:`CORNER_FALLBACK_EPSILON_K4` by the draws' own fit (:func:`draw_seconds`); below
+    it, and at k = 3, the older per-search estimate (:func:`local_seconds`), which :func:`corners_fit` reads there as
+    the release's law (so it must not move)."""
+    if int(k) >= 4 and float(epsilon) >= CORNER_FALLBACK_EPSILON_K4:
+        return draw_seconds(int(n), int(k), float(epsilon), setups)
+    return setups * local_seconds(int(k), float(epsilon))
 
 
 def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
@@ -1240,6 +1265,11 @@ def part_class_route(n: int, k: int, epsilon: float, W: int, Dc: int) -> bool:
     return 8.0 * 8 * k * min(float(reach_size(k, Dc)), float(_window_size(n, k, W))) > PART_CLASS_MIN_BYTES
 
 
+#: The local column runs by classes also where the region route's solve is planned over this many seconds and the class
+#: route's within them (:meth:`LatticeMechanism._class_route`): the default solve limit as a constant, so that every
+#: column the defaults admitted on the region route keeps it (Dir(1,1,1,1), eps = 0.5, n = 10: the region route 88.6 s
+#: planned, refused before; the class route 9.0 s).
+CLASS_FALLBACK_SECONDS = 45.0
 #: The local column's class route (:func:`part_class_route`), CPU seconds: a positive-part class enumerated and kept
 #: (:func:`~dpposterior.lattice.column.reach_classes`), a class grouped (:func:`~dpposterior.lattice.column.clamp_groups`,
 #: a part plus a part and data set of R(n) for its float check), and one one-point search
@@ -1599,7 +1629,7 @@ class LatticeMechanism(Mechanism):
         check_size(math.ceil(corner_bytes(n, k, spec.epsilon, symmetric) / 8), 8,
                    f"the lattice release's corner remap for k={k}, eps={spec.epsilon:g} (its LP: {size['pairs']:,} "
                    f"pairs x {size['outputs']} outputs{one}{fixed})")
-        _solve_limit(corner_seconds(n, k, spec.epsilon, symmetric) + setups * local_seconds(k, spec.epsilon),
+        _solve_limit(corner_seconds(n, k, spec.epsilon, symmetric) + corner_draw_seconds(n, k, spec.epsilon, setups),
                      f"the lattice release's corner remap for k={k}, n={n}, eps={spec.epsilon:g} (its LP and "
                      f"{setups:g} local searches)")
 
@@ -2048,7 +2078,7 @@ class LatticeMechanism(Mechanism):
             return Plan(task=Task.DRAW, route=route, what=what, refusal=str(exc))
         sec = (self.solve_seconds(n, k, spec.objective, spec.epsilon) if window
                else draw_seconds(n, k, spec.epsilon, PADDED_DRAWS) if not corners
-               else PADDED_DRAWS * local_seconds(k, spec.epsilon))
+               else corner_draw_seconds(n, k, spec.epsilon, PADDED_DRAWS))
         if corners:
             sym = symmetric_corners(prior)
             return Plan(task=Task.DRAW, route=route, what=what, seconds=sec + corner_seconds(n, k, spec.epsilon, sym),
@@ -2198,6 +2228,37 @@ class LatticeMechanism(Mechanism):
         rather than the points themselves; the sample's count of the points stands for them (not checked apart:
         measured k = 4, n = 100, eps = 1, worst, 25.7 CPU s in all, planned 41 s). Refused in one line where over the
         limits."""
+        eps = spec.epsilon
+        W = self.column_radius(n, k, eps)
+        Dc = _radius(k, eps, 1e-12)
+        if k >= 4 and not self.uses_corners(n, k, spec, prior) and n // k > (k - 1) * Dc:
+            return self._cut_column_plan(prior, n, k, spec, what, W, Dc)
+        if self._class_route(prior, n, k, spec, W, Dc):
+            return self._class_column_plan(prior, n, k, spec, what, W)
+        return self._region_column_plan(prior, n, k, spec, what, W, Dc)
+
+    def _class_route(self, prior, n: int, k: int, spec: ReleaseSpec, W: int, Dc: int) -> bool:
+        """Whether the local column of a release searched by the local search (not the corner or face table's, not the
+        cut route's: the centre's counts within ``(k - 1) Dc``) runs by positive-part classes: where
+        :func:`part_class_route` (the region's points past :data:`PART_CLASS_MIN_BYTES`), or where the region route's
+        solve (:meth:`_region_column_plan`) is planned over :data:`CLASS_FALLBACK_SECONDS` and the class route's
+        (:meth:`_class_column_plan`) within it.  Both routes give the same ``T(z, m)`` at every point, so the same
+        column (tested); which one runs depends on the public prior, n, k, eps only, and the plan and the run read
+        this one rule."""
+        if (k < 4 or n // k > (k - 1) * Dc or self.uses_corners(n, k, spec, prior)
+                or self.uses_faces(n, k, spec, prior)):
+            return False
+        if part_class_route(n, k, spec.epsilon, W, Dc):
+            return True
+        region = self._region_column_plan(prior, n, k, spec, "", W, Dc)
+        if dict(region.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] <= CLASS_FALLBACK_SECONDS:
+            return False
+        return dict(self._class_column_plan(prior, n, k, spec, "", W).costs)[
+            "DPPOSTERIOR_MAX_SOLVE_SECONDS"] <= CLASS_FALLBACK_SECONDS
+
+    def _region_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int) -> Plan:
+        """The local column's plan on the region route (:meth:`_local_column_plan`'s docstring: the reach region, its
+        filters and searches, the column), from public inputs."""
         from ..lattice.batched import batch_radius
         from ..lattice.column import (
             FILTER_BLOCK_ENTRIES,
@@ -2209,13 +2270,6 @@ class LatticeMechanism(Mechanism):
         )
 
         eps = spec.epsilon
-        W = self.column_radius(n, k, eps)
-        Dc = _radius(k, eps, 1e-12)
-        if k >= 4 and not self.uses_corners(n, k, spec, prior) and n // k > (k - 1) * Dc:
-            return self._cut_column_plan(prior, n, k, spec, what, W, Dc)
-        if (not self.uses_corners(n, k, spec, prior) and not self.uses_faces(n, k, spec, prior)
-                and part_class_route(n, k, eps, W, Dc)):
-            return self._class_column_plan(prior, n, k, spec, what, W)
         region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
         estimate = filtered_estimate(np.asarray(prior, dtype=np.float64), n, eps, Dc)
         tables = 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1)
@@ -2427,8 +2481,7 @@ class LatticeMechanism(Mechanism):
         # k >= 4, every count of the release past (k - 1) Dc: only the region's points at the descent filter's cut
         # (cut_region: the same points kept), and the box stay certificate before the search
         cut = k >= 4 and not self.uses_corners(n, k, spec, a) and int(m.min()) > (k - 1) * Dc
-        classes = (not cut and not self.uses_corners(n, k, spec) and not self.uses_faces(n, k, spec, a)
-                   and part_class_route(n, k, eps, W, Dc))
+        classes = not cut and self._class_route(a, n, k, spec, W, Dc)
         if classes:  # the region's positive-part classes, each with its count of window points (the same column)
             from ..lattice.column import reach_classes
 
