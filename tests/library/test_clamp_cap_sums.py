@@ -130,3 +130,17 @@ def test_the_cap_sums_with_runs_of_shared_heads_match_the_oracle(k, n, a0, ak, D
     for c, g in zip(map(tuple, R.tolist()), got.tolist()):
         want = ref.clamp_cap_sum(a, n, c, offs.tolist(), w.tolist())
         assert abs(g - want) <= 1e-12, (c, g, want)
+
+
+@settings(max_examples=20, deadline=None)
+@given(k=st.sampled_from([4, 5]), n=st.integers(0, 12), masses=laws)
+def test_the_moved_pairs_counted_are_the_oracles(k, n, masses):
+    """``orbit_moved_pairs`` (the orbit plan's count of the factor route's pairs where a head clamp acts) against a
+    pair-by-pair count over the representatives and the offsets' prefixes."""
+    if k == 5:
+        n = min(n, 8)
+    offs, w = _offsets(masses, k)
+    logp = np.log(masses)
+    tol = min(w) / 4  # every vector, as clamp_offsets enumerates them at this bracket
+    assert len(scale.clamp_offsets(logp, k, tol)[0]) == len(offs)
+    assert scale.orbit_moved_pairs(n, k, logp, tol, 1.0) == ref.head_moved_pairs(n, k, offs.tolist())

@@ -848,6 +848,36 @@ def _orbit_cap_work(n: int, k: int, log_point: bytes, tol: float, step: float) -
     return int(sum(below[m][min(max(b, 0), n + 1)] for m, *_, b in layout)), len(layout)
 
 
+def orbit_moved_pairs(n: int, k: int, log_point: ArrayLike, tol: float, step: float) -> int:
+    """The (data set, group) pairs of :func:`clamped_errors_by_factors` over the orbits' representatives
+    (:func:`orbit_rows`) where a head clamp acts: the group's prefix ``(p_1..p_(k-2))`` (:func:`_prefix_groups` of the
+    offsets) leaves a room ``n - x_1 - ... - x_(k-2)``, ``x_i = clamp(c_i + p_i, 0, n - x_1 - ... - x_(i-1))``, other
+    than ``n - sum_i (c_i + p_i)`` (the route's moved pairs).  Those pairs take the route's per-row paths (a shift of
+    their own, a run or a row of the coefficients, the clamped ranges), dearer per product than a slice; the count
+    depends on the first ``k - 2`` counts only, so it is taken over their distinct values with multiplicity.  From
+    public n, k and the noise law; kept for the last few of them."""
+    return _orbit_moved_pairs(int(n), int(k), _table_key(log_point), float(tol), float(step))
+
+
+@functools.lru_cache(maxsize=8)
+def _orbit_moved_pairs(n: int, k: int, log_point: bytes, tol: float, step: float) -> int:
+    offs, _, _ = clamp_offsets(np.frombuffer(log_point, dtype=np.float64), k, tol, step)
+    prefixes = np.unique(offs[:, : k - 2], axis=0)
+    R = candidates(n, k)
+    heads, mult = np.unique(R[np.all(np.diff(R[:, : k - 1], axis=1) <= 0, axis=1), : k - 2], axis=0,
+                            return_counts=True)
+    moved = 0
+    chunk = max(1, 2**19 // max(1, len(heads)))  # (prefixes, heads) arrays of at most 4 MB each
+    for g0 in range(0, len(prefixes), chunk):
+        p = prefixes[g0:g0 + chunk, None, :]
+        rem = np.full((p.shape[0], len(heads)), n, dtype=np.int64)
+        for i in range(k - 2):
+            rem -= np.clip(heads[None, :, i] + p[:, :, i], 0, rem)
+        free = n - heads.sum(axis=1)[None, :] - p.sum(axis=2)  # the room left where no head clamp acts
+        moved += int(((rem != free) * mult[None, :]).sum())
+    return moved
+
+
 def orbit_rows(n: int, k: int) -> int:
     """Data sets of R(n) whose first ``k - 1`` counts are sorted (the orbits' representatives)."""
     R = candidates(n, k)
