@@ -36,6 +36,7 @@ CALLS = [
     ("lattice", "average", 3, 1000, 0.5), ("lattice", "average", 3, 400, 0.5), ("lattice", "average", 3, 700, 0.6),
     ("lszhang", None, 4, 100, 2.0), ("geometric", None, 4, 100, 2.0), ("lszhang", None, 4, 100, 1.0),
     ("geometric", None, 4, 100, 1.0), ("lszhang", None, 4, 160, 1.0),
+    ("lszhang", None, 4, 100, 0.5), ("geometric", None, 4, 100, 0.5),
 ]
 
 #: the plan of one call, as JSON (a tree's src first on the path)

@@ -86,6 +86,24 @@ def clamp_cap_position(c, d, n: int):
     return None
 
 
+def head_moved_pairs(n: int, k: int, offsets) -> int:
+    """The pairs (data set with ``c_1 >= ... >= c_(k-1)``, distinct prefix ``(D_1..D_(k-2))`` of ``offsets``) where the
+    sequential clamp of the first ``k - 2`` counts leaves a room ``n - m_1 - ... - m_(k-2)`` other than
+    ``n - sum_i (c_i + D_i)``, one pair at a time."""
+    prefixes = sorted({tuple(d[: k - 2]) for d in offsets})
+    count = 0
+    for c in compositions(n, k):
+        if any(c[i] < c[i + 1] for i in range(k - 2)):
+            continue
+        for p in prefixes:
+            room = n
+            for ci, pi in zip(c[: k - 2], p):
+                room -= min(max(ci + pi, 0), room)
+            if room != n - sum(c[: k - 2]) - sum(p):
+                count += 1
+    return count
+
+
 def clamp_cap_sum(a, n: int, c, offsets, weights) -> float:
     """``E_cap(c) = sum K(w) H(BI(c), Dir(a + B(c, w)))`` over the offsets ``w`` where the clamp from above acts,
     term by term (the part of the sequential clamp's offset sum a symmetry in the first counts does not carry)."""

@@ -111,3 +111,36 @@ def test_the_floor_of_the_offsets_is_below_their_count():
                     assert offset_floor(lp, k) <= scale.offsets_count(lp, k, inner, step), (mech.id, k, eps, base)
                     checked += 1
     assert checked >= 20
+
+
+@settings(max_examples=15, deadline=None)
+@given(k=st.sampled_from([4, 5]), n=st.integers(4, 11), a0=st.floats(0.3, 3.0), ak=st.floats(0.3, 3.0),
+       D=st.integers(2, 3), skew=st.floats(0.0, 0.5))
+def test_the_cap_sums_with_runs_of_shared_heads_match_the_oracle(k, n, a0, ak, D, skew):
+    """Many prefixes share their first ``m - 1`` coordinates (a law on ``-3..3``, k = 5: runs of up to 49 prefixes at
+    ``m = 3``), each with its own slice of the rows: the terms of the shared coordinates, computed once per run, are
+    read by every prefix of the run as its own."""
+    if k == 5:
+        n, D = min(n, 6), 2
+    masses = _law([1.0 + skew * i for i in range(2 * D + 1)])
+    a = [a0] * (k - 1) + [ak]
+    offs, w = _offsets(masses, k)
+    R = candidates(n, k)
+    got = scale.clamp_cap_sums(a, n, offs, w, R)
+    for c, g in zip(map(tuple, R.tolist()), got.tolist()):
+        want = ref.clamp_cap_sum(a, n, c, offs.tolist(), w.tolist())
+        assert abs(g - want) <= 1e-12, (c, g, want)
+
+
+@settings(max_examples=20, deadline=None)
+@given(k=st.sampled_from([4, 5]), n=st.integers(0, 12), masses=laws)
+def test_the_moved_pairs_counted_are_the_oracles(k, n, masses):
+    """``orbit_moved_pairs`` (the orbit plan's count of the factor route's pairs where a head clamp acts) against a
+    pair-by-pair count over the representatives and the offsets' prefixes."""
+    if k == 5:
+        n = min(n, 8)
+    offs, w = _offsets(masses, k)
+    logp = np.log(masses)
+    tol = min(w) / 4  # every vector, as clamp_offsets enumerates them at this bracket
+    assert len(scale.clamp_offsets(logp, k, tol)[0]) == len(offs)
+    assert scale.orbit_moved_pairs(n, k, logp, tol, 1.0) == ref.head_moved_pairs(n, k, offs.tolist())

@@ -23,7 +23,8 @@ from dpposterior.mechanisms import lattice as L
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CALLS = json.loads((ROOT / "benchmarks" / "plans_fit.json").read_text(encoding="utf-8"))["calls"]
 #: the routes this file holds (others are recorded beside them, as measured)
-FITTED = ("batched local search", "translation (loss)", "local search", "translation (orbits (loss))")
+FITTED = ("batched local search", "translation (loss)", "local search", "translation (orbits (loss))",
+          "translation (orbits (factors))")
 #: a plan at most this many times its call's CPU seconds (a call of a second or more)
 MOST_OVER = 2.5
 #: the limits raised while planning, so that a plan refused today still states its seconds (as the runs were)
@@ -95,6 +96,8 @@ def test_the_recorded_plans_are_this_trees(monkeypatch):
     ("BATCH_WINDOW_COPIES", L, 2.0),          # the k = 4 search's copies of its window: n = 50, eps = 1 under
     ("orbit_average", L, None),               # the k = 3 local errors by orbits at the old price: 3.1-4.5x over
     ("ORBIT_CAP_PER_SECOND", C, 1e12),        # the translation rows by orbits without their cap sums: n = 100, eps 2
+    ("ORBIT_LOSS_SLOWDOWN", C, 1.0),          # the loss route at the representatives at the whole route's rate: n = 50
+    ("ORBIT_MOVED_SECONDS", C, 0.0),          # the factor route's moved pairs free: n = 50, eps 0.5 (80 % of its pairs)
 ])
 def test_each_factor_taken_out_makes_a_recorded_call_miss(monkeypatch, factor):
     name, module, neutral = factor

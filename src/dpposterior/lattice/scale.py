@@ -729,8 +729,6 @@ def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray
     n1 = n + 1
     layout = _orbit_layout(n, k, offs, w) if layout is None else layout
     acc = np.zeros(len(R))
-    it = np.int32 if n1 * n1 + n < 2**31 else np.int64  # indices into the (n + 1)^2 tables: half the memory traffic
-    buf = [np.empty(len(R), dtype=it) for _ in range(3)]
     for m in range(k - 1):
         mine = [entry for entry in layout if entry[0] == m]
         if not mine:
@@ -742,51 +740,66 @@ def clamp_cap_sums(prior: ArrayLike, n: int, offs: NDArray[np.int64], w: NDArray
         if cut_all == 0:
             continue
         order = order[:cut_all]
-        cs = [R[order, j].astype(it) for j in range(k)]
-        base = [cs[j] * it(n1) for j in range(m)]
-        cap_at = cs[m] * it(n1) + it(n)  # J_(m+1)(c_(m+1), n - S_m) read at cap_at - S_m
-        room = it(n) - cs[m]  # t = n - S_m - c_(m+1) = room - S_m
-        zero = [tables[j][cs[j] * it(n1)] for j in range(m + 1, k)]  # J_j(c_j, 0)
+        cs = [R[order, j] for j in range(k)]
+        base = [cs[j] * n1 for j in range(m)]
+        cap_at = cs[m] * n1 + n  # J_(m+1)(c_(m+1), n - S_m) read at cap_at - S_m
+        room = n - cs[m]  # t = n - S_m - c_(m+1) = room - S_m
+        zero = [tables[j][cs[j] * n1] for j in range(m + 1, k)]  # J_j(c_j, 0)
         acc_s = acc[order]
-        s_all, i_all, t_all = buf
-        for _, p, d, suf, bound in mine:
-            cut = int(np.searchsorted(tail, bound, side="left"))
+        # the prefixes sharing their first m - 1 coordinates are consecutive (the layout is in lexicographic order):
+        # the terms of those coordinates (x_j and J_j(c_j, x_j), j < m - 1) are computed once per run of them, over
+        # the run's longest slice, and each prefix reads its leading part (the same floats, added in the same order)
+        cuts = np.searchsorted(tail, [e[4] for e in mine], side="left")
+        keys = [tuple(e[1][: max(m - 1, 0)].tolist()) for e in mine]
+        run_cut = {}
+        for key, cut in zip(keys, cuts.tolist()):
+            run_cut[key] = max(run_cut.get(key, 0), cut)
+        head_key, head_out, head_s = None, None, None
+        tmp_all, x_all = np.empty(cut_all), np.empty(cut_all, dtype=np.int64)
+        for (_, p, d, suf, _), cut, key in zip(mine, cuts.tolist(), keys):
             if cut == 0:
                 continue
             # S_m <= sum_(j<=m) (c_j + max(p_j, 0)) = n - c_(m+1) - tail + sum_j max(p_j, 0): S_m > n (an index past
-            # the tables, the clamp from above acting before m + 1) only in the leading rows with tail < that sum
+            # the tables, the clamp from above acting before m + 1) only in the leading rows with tail < that sum.
+            # Every table read clips its index into the table (take's mode "clip"): a no-op where S_m <= n (each
+            # index is then inside), and where S_m > n a finite loss, weighted 0 below
             over = int(np.searchsorted(tail, int(np.maximum(p, 0).sum()), side="left")) if m else 0
-            s, idx, t = s_all[:cut], i_all[:cut], t_all[:cut]
-            out = None
-            for j in range(m):
-                np.add(cs[j][:cut], it(p[j]), out=t)
-                np.maximum(t, 0, out=t)  # x_j (past n only where S_m > n)
-                if j == 0:
-                    s[:] = t
-                else:
-                    s += t
-                np.add(base[j][:cut], t, out=idx)
-                np.minimum(idx[:over], n1 * n1 - 1, out=idx[:over])
-                if out is None:
-                    out = tables[j][idx]
-                else:
-                    out += tables[j][idx]
-            if m:
-                np.subtract(cap_at[:cut], s, out=idx)
-                np.maximum(idx[:over], 0, out=idx[:over])  # S_m > n: a finite loss, weighted 0 below
+            if m >= 2 and key != head_key:
+                head_key, hc = key, run_cut[key]
+                head_out, head_s = np.zeros(hc), np.zeros(hc, dtype=np.int64)
+                for j in range(m - 1):
+                    x = np.add(cs[j][:hc], int(p[j]))
+                    np.maximum(x, 0, out=x)  # x_j (past n only where S_m > n)
+                    if j == 0:
+                        head_s[:] = x
+                    else:
+                        head_s += x
+                    x += base[j][:hc]
+                    if j == 0:
+                        np.take(tables[j], x, out=head_out, mode="clip")
+                    else:
+                        head_out += np.take(tables[j], x, mode="clip")
+            x, tmp = x_all[:cut], tmp_all[:cut]
+            if m == 0:
+                s = 0
+                out = np.take(tables[0], cap_at[:cut], mode="clip")
             else:
-                s[:] = 0
-                idx = cap_at[:cut]
-            if out is None:
-                out = tables[m][idx]
-            else:
-                out += tables[m][idx]
+                j = m - 1
+                np.add(cs[j][:cut], int(p[j]), out=x)
+                np.maximum(x, 0, out=x)  # x_j
+                s = x + head_s[:cut] if m >= 2 else x.copy()
+                x += base[j][:cut]
+                if m >= 2:
+                    out = head_out[:cut] + np.take(tables[j], x, out=tmp, mode="clip")
+                else:
+                    out = np.take(tables[j], x, mode="clip")
+                np.subtract(cap_at[:cut], s, out=x)
+                out += np.take(tables[m], x, out=tmp, mode="clip")
             for z in zero:
                 out += z[:cut]
-            np.subtract(room[:cut], s, out=t)  # t
-            t += it(1 - int(d[0]))
-            np.clip(t, 0, d.size, out=t)
-            mass = suf[t]  # W(D_(m+1) > t): d runs over an interval
+            np.subtract(room[:cut], s, out=x)  # t
+            x += 1 - int(d[0])
+            mass = np.take(suf, x, mode="clip")  # W(D_(m+1) > t): d runs over an interval; t clipped to 0 .. d.size
             if over:
                 mass[:over] *= s[:over] <= n  # 0 where the clamp from above acted before coordinate m + 1
             np.minimum(out, 0.0, out=out)
@@ -833,6 +846,36 @@ def _orbit_cap_work(n: int, k: int, log_point: bytes, tol: float, step: float) -
         below.append(np.r_[0.0, np.cumsum(np.array(per, dtype=np.float64))])  # below[m][b]: tail < b
     layout = _orbit_layout(n, k, offs, w)
     return int(sum(below[m][min(max(b, 0), n + 1)] for m, *_, b in layout)), len(layout)
+
+
+def orbit_moved_pairs(n: int, k: int, log_point: ArrayLike, tol: float, step: float) -> int:
+    """The (data set, group) pairs of :func:`clamped_errors_by_factors` over the orbits' representatives
+    (:func:`orbit_rows`) where a head clamp acts: the group's prefix ``(p_1..p_(k-2))`` (:func:`_prefix_groups` of the
+    offsets) leaves a room ``n - x_1 - ... - x_(k-2)``, ``x_i = clamp(c_i + p_i, 0, n - x_1 - ... - x_(i-1))``, other
+    than ``n - sum_i (c_i + p_i)`` (the route's moved pairs).  Those pairs take the route's per-row paths (a shift of
+    their own, a run or a row of the coefficients, the clamped ranges), dearer per product than a slice; the count
+    depends on the first ``k - 2`` counts only, so it is taken over their distinct values with multiplicity.  From
+    public n, k and the noise law; kept for the last few of them."""
+    return _orbit_moved_pairs(int(n), int(k), _table_key(log_point), float(tol), float(step))
+
+
+@functools.lru_cache(maxsize=8)
+def _orbit_moved_pairs(n: int, k: int, log_point: bytes, tol: float, step: float) -> int:
+    offs, _, _ = clamp_offsets(np.frombuffer(log_point, dtype=np.float64), k, tol, step)
+    prefixes = np.unique(offs[:, : k - 2], axis=0)
+    R = candidates(n, k)
+    heads, mult = np.unique(R[np.all(np.diff(R[:, : k - 1], axis=1) <= 0, axis=1), : k - 2], axis=0,
+                            return_counts=True)
+    moved = 0
+    chunk = max(1, 2**19 // max(1, len(heads)))  # (prefixes, heads) arrays of at most 4 MB each
+    for g0 in range(0, len(prefixes), chunk):
+        p = prefixes[g0:g0 + chunk, None, :]
+        rem = np.full((p.shape[0], len(heads)), n, dtype=np.int64)
+        for i in range(k - 2):
+            rem -= np.clip(heads[None, :, i] + p[:, :, i], 0, rem)
+        free = n - heads.sum(axis=1)[None, :] - p.sum(axis=2)  # the room left where no head clamp acts
+        moved += int(((rem != free) * mult[None, :]).sum())
+    return moved
 
 
 def orbit_rows(n: int, k: int) -> int:

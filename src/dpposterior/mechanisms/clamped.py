@@ -132,21 +132,24 @@ class ClampedRows(Rows):
 #: the errors and counts of R(n) (measured peaks: k = 3, n = 1000: 134 MB (loss), 266 MB (factors); k = 4, n = 100:
 #: 226 MB; benchmarks/plans.json).
 TRANSLATION_BYTES = 128 * 2**20
-#: The orbit route's plan (:meth:`ClampedNoiseMechanism.orbit_plan`), fitted to the calls of benchmarks/plans_fit.json
-#: (Dir(1,1,1,1), n = 50 and 100, eps 0.5 to 2, load 4-7 on the shared 2-core machine): the cap sums
-#: (:func:`~dpposterior.lattice.scale.clamp_cap_sums`, rows sorted by their tail, contiguous slices: 4.2e8 visits in
-#: 11.9 CPU s at n = 100, eps 0.5, load 3.6, benchmarks/cap_sums_h64.json) at ORBIT_CAP_PER_SECOND visits per second
-#: plus ORBIT_PREFIX_SECONDS per prefix (one vectorised pass each, and the call's set-up: its two plans, the offsets
-#: and the layout, which grow with the prefixes); the loss route at the representatives at
-#: EVALUATIONS_PER_SECOND_ANY plus ORBIT_SETUP_SECONDS (the whole route's 1.5 s set-up put n = 50, eps 2 at 2.6x its
-#: 1.26 s run); the factor route at the representatives at 1 / ORBIT_FACTOR_SLOWDOWN of its rate (they lie nearer the
-#: faces, where its head clamps act; read by their second count and with the pairs left no room taken as one loss,
-#: ``clamped_errors_by_factors(no_room=True)``: at n = 100, eps 0.5 3.7e9 products in 25-26 CPU s at load 4.5, were
-#: 38.8, benchmarks/factor_reps_h65.json; fitted with the whole calls of benchmarks/plans_fit.json).
-ORBIT_CAP_PER_SECOND = 2.5e7
-ORBIT_PREFIX_SECONDS = 2.5e-3
+#: The orbit route's plan (:meth:`ClampedNoiseMechanism.orbit_plan`), part by part, fitted to the calls of
+#: benchmarks/plans_fit.json (Dir(1,1,1,1), n = 50 to 160, eps 0.5 to 2, load 4-6 on the shared 2-core machine) and to
+#: the cap sums alone (benchmarks/cap_sums_h66.json): the cap sums (:func:`~dpposterior.lattice.scale.clamp_cap_sums`,
+#: rows sorted by their tail, contiguous slices, one gather per table: 6.0-7.0e7 visits per CPU s alone at load 5,
+#: 4.5e7 inside the whole call) at ORBIT_CAP_PER_SECOND visits per second plus ORBIT_PREFIX_SECONDS per prefix (one
+#: vectorised pass each); the loss route at the representatives at 1 / ORBIT_LOSS_SLOWDOWN of
+#: EVALUATIONS_PER_SECOND_ANY (they lie nearer the faces: more of them take the per-offset clamped pass; n = 50, eps 1:
+#: 9.6 CPU s against 6.4 at the whole route's rate) plus ORBIT_SETUP_SECONDS; the factor route at the representatives
+#: at its rate times ORBIT_FACTOR_SLOWDOWN (read by their second count and with the pairs left no room taken as one
+#: loss, ``clamped_errors_by_factors(no_room=True)``) plus ORBIT_MOVED_SECONDS per pair where a head clamp acts
+#: (:func:`~dpposterior.lattice.scale.orbit_moved_pairs`: each takes the per-row paths; n = 50, eps 0.5 has 80 % of its
+#: pairs moved and ran 12.2 CPU s against 6.8 at the rate alone; n = 160, eps 1 has 5 %: 14.2 against 13.1).
+ORBIT_CAP_PER_SECOND = 4.5e7
+ORBIT_PREFIX_SECONDS = 1e-4
 ORBIT_SETUP_SECONDS = 0.25
-ORBIT_FACTOR_SLOWDOWN = 1.25
+ORBIT_LOSS_SLOWDOWN = 1.7
+ORBIT_FACTOR_SLOWDOWN = 0.93
+ORBIT_MOVED_SECONDS = 1.6e-7
 #: The share of a shared translation pass's seconds (its union's losses) each member past the first adds: its own
 #: weights' products and corrections (:meth:`ClampedNoiseMechanism.plan_shared_errors`).
 SHARED_LAW_SHARE = 0.1
@@ -260,8 +263,10 @@ class ClampedNoiseMechanism(Mechanism):
     def orbit_plan(self, n: int, k: int, epsilon: float, limit: float | None = None) -> tuple[str, float, int, float]:
         """:meth:`translation_plan`'s chain by orbits of the first ``k - 1`` counts
         (:func:`~dpposterior.lattice.scale.clamped_errors_by_orbits`, a prior with ``a_1 = ... = a_(k-1)``): the loss
-        route at the representatives with a bracket of 1e-5, then the factor route at the representatives with
-        :data:`~dpposterior.lattice.scale.FACTOR_TOLS`, each plus the cap sums (their visits at
+        route at the representatives with a bracket of 1e-5 (:data:`ORBIT_LOSS_SLOWDOWN`), then the factor route at the
+        representatives with :data:`~dpposterior.lattice.scale.FACTOR_TOLS` (:data:`ORBIT_FACTOR_SLOWDOWN`, plus
+        :data:`ORBIT_MOVED_SECONDS` per pair where a head clamp acts,
+        :func:`~dpposterior.lattice.scale.orbit_moved_pairs`), each plus the cap sums (their visits at
         :data:`ORBIT_CAP_PER_SECOND`, their prefixes at :data:`ORBIT_PREFIX_SECONDS`); the first within the pair budget,
         else the last (a bracket whose base route alone is over the budget skips its cap sums' count).  ``work``: the
         base route's losses plus the cap sums' visits.  Called by :meth:`translation_plan` past its checks of
@@ -271,8 +276,8 @@ class ClampedNoiseMechanism(Mechanism):
         tries = [("loss", scale_route.DEFAULT_TOL)] + [("factors", t) for t in scale_route.FACTOR_TOLS]
 
         def base_seconds(base: str, losses: float) -> float:
-            return losses / scale_route.EVALUATIONS_PER_SECOND_ANY + ORBIT_SETUP_SECONDS if base == "loss" \
-                else ORBIT_FACTOR_SLOWDOWN * losses / scale_route.factor_rate(k)
+            return ORBIT_LOSS_SLOWDOWN * losses / scale_route.EVALUATIONS_PER_SECOND_ANY + ORBIT_SETUP_SECONDS \
+                if base == "loss" else ORBIT_FACTOR_SLOWDOWN * losses / scale_route.factor_rate(k)
 
         for base, tol in tries:
             inner = scale_route.orbit_tol(k, tol, base)
@@ -285,7 +290,9 @@ class ClampedNoiseMechanism(Mechanism):
             losses = scale_route.offsets_count(lp, k, inner, step) * reps
             seconds = base_seconds(base, losses)
             if seconds * PAIRS_PER_SECOND > limit and not last:
-                continue  # over the budget before its cap sums: the next bracket
+                continue  # over the budget before its moved pairs and cap sums: the next bracket
+            if base == "factors":
+                seconds += ORBIT_MOVED_SECONDS * scale_route.orbit_moved_pairs(n, k, lp, inner, step)
             cap, prefixes = scale_route.orbit_cap_work(n, k, lp, inner, step)
             seconds += cap / ORBIT_CAP_PER_SECOND + prefixes * ORBIT_PREFIX_SECONDS
             if seconds * PAIRS_PER_SECOND <= limit:
