@@ -170,6 +170,12 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     (:func:`~dpposterior.lattice.yardstick.plan_weighted`, under
     :data:`~dpposterior.lattice.yardstick.WEIGHTED_KEY`; :func:`block_bounds` keeps the larger worst-case bound),
     within what the corner blocks and the average's plans leave of ``2 seconds``: the other plans are as without it.
+    At k in :data:`~dpposterior.lattice.yardstick.WEIGHTED_K` and eps at most
+    :data:`~dpposterior.lattice.yardstick.WEIGHTED_MAX_EPSILON`, where the release's start is planned with a cap on
+    its LPs (``most`` not None: one evaluation, the LPs of the largest deficits only), the average is instead the flows
+    then exact windows under pi (:func:`~dpposterior.lattice.yardstick.plan_windows`, under
+    :data:`~dpposterior.lattice.yardstick.WINDOWS_KEY`) within what the corner blocks leave of ``2 seconds`` (with
+    ``floor``; else within ``seconds``), where that fits.
     What is planned is what :func:`block_bounds` runs."""
     from .lattice import yardstick as blocks
 
@@ -201,10 +207,21 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
                 out["average"], out[START_KEY] = flows, release
             else:
                 out["average"] = release
+        # at k = 4, eps <= 1, where the share leaves the release's start one evaluation with a cap on its LPs, the
+        # flows then exact windows under pi instead, in what the corner blocks leave of both shares where it fits
+        # (Dir(1,1,1,1), n = 20, eps = 0.5: the capped start 0.4583, the flows then 2 evaluations 0.5485)
+        plan, size = out["average"]
+        capped = len(size) == 3 and size[2] is not None
+        if capped and a.size in blocks.WEIGHTED_K and epsilon <= blocks.WEIGHTED_MAX_EPSILON:
+            share = both - worst[0].seconds if floor is not None and worst[0].fits else given
+            windows = blocks.plan_windows(a, n, epsilon, min(blocks.COLUMN_SECONDS, share, solve))
+            if windows[0].fits:
+                del out["average"]
+                out[blocks.WINDOWS_KEY] = windows
     if floor is not None:
         # an average dual whose windows cannot beat the bound at hand is not run (Dir(1,1,1), n = 1000, eps = 0.5:
         # flows of radius 2, ceiling 0.0494 against the k = 2 bound 0.0632)
-        for key in ("average", START_KEY):
+        for key in ("average", START_KEY, blocks.WINDOWS_KEY):
             plan, size = out.get(key, (None, ()))
             if plan is not None and plan.fits and blocks.window_ceiling(a, n, size[0]) <= floor:
                 del out[key]
@@ -233,7 +250,7 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
 
     out = {}
     for key, (plan, size) in plans.items():
-        objective = {START_KEY: "average", blocks.WEIGHTED_KEY: "worst"}.get(key, key)
+        objective = {START_KEY: "average", blocks.WEIGHTED_KEY: "worst", blocks.WINDOWS_KEY: "average"}.get(key, key)
         if not plan.fits:
             continue
         try:
@@ -243,6 +260,11 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 how = (f"a dual solution of the whole LP weighted by the minimax LP's multipliers at n = {m} carried to "
                        f"n and mixed with pi ({flow_steps} flow steps, then {steps} evaluations of each window's LP "
                        f"within {radius} substitutions; weak duality: a worst case is at least any weighted average)")
+            elif key == blocks.WINDOWS_KEY:
+                radius, flow_steps, steps = size
+                value = blocks.windows_bound(prior, n, epsilon, radius, flow_steps, steps)
+                how = (f"a dual solution of the whole LP ({flow_steps} flow steps, then {steps} evaluations of each "
+                       f"window's LP within {radius} substitutions of its output, the flows first; weak duality)")
             elif objective == "average" and len(size) == 3:  # plan_release's (radius, evaluations, most LPs)
                 if errors is None:
                     continue

@@ -1785,6 +1785,15 @@ WEIGHTED_FLOW_FACTOR = 2.0
 WEIGHTED_COLUMN_FACTOR = 1.5
 #: :func:`dpposterior.yardstick.plan_blocks`' key of the weighted worst case (:func:`weighted_bound`).
 WEIGHTED_KEY = "worst (weighted)"
+#: Seconds added to the flows' part of :func:`window_costs` (the losses' set-up at small n, where the windows reach
+#: past R(n)): Dir(1,1,1,1), eps = 0.5, n = 12, radius 8: the flows 3.1 CPU s against 2.9 planned by the constants
+#: alone (load 4.1; benchmarks/windows_first_k4.json).
+WINDOWS_BASE_SECONDS = 1.0
+#: The factor on an evaluation of exact windows under pi (:func:`plan_windows`; :data:`WEIGHTED_COLUMN_FACTOR` is the
+#: weighted dual's, whose LPs ran 2.0-5.3 s an evaluation at n = 20): Dir(1,1,1,1), eps = 0.5, radius 8 at load
+#: 4.0-5.6, CPU s an evaluation against this factor's plan: n = 12 3.5 / 4.6, n = 15 1.2 / 3.3, n = 20 1.4-1.9 /
+#: 2.9, n = 25 1.5 / 3.1 (benchmarks/windows_first_k4.json).  An upper end.
+WINDOWS_COLUMN_FACTOR = 0.75
 
 
 def weighted_costs(prior: ArrayLike, n: int, epsilon: float) -> tuple[int, int, float, float, float]:
@@ -1793,22 +1802,37 @@ def weighted_costs(prior: ArrayLike, n: int, epsilon: float) -> tuple[int, int, 
     a = np.asarray(prior, dtype=np.float64)
     k = a.size
     m = max(1, min(WEIGHTED_FROM, n - 1))
-    radius = min(WEIGHTED_RADIUS, n)
     R0 = corner_block(m, k, 0, m)
     rows, groups, pairs = block_shape(m, R0, CORNER_REACH)
     order = len(_symmetry_images(a, R0))
     fixed = whole_seconds(rows, groups, pairs, order)
     memory = whole_bytes(rows, groups, pairs, order)
+    radius, windows, per, window_memory = window_costs(a, n)
+    return m, radius, fixed + windows, per, max(memory, window_memory)
+
+
+def window_costs(prior: ArrayLike, n: int,
+                 column_factor: float = WEIGHTED_COLUMN_FACTOR) -> tuple[int, float, float, float]:
+    """``(radius, fixed seconds, seconds per evaluation, bytes)`` of the flows then exact windows that
+    :func:`weighted_bound` and :func:`windows_bound` run: windows of radius ``min(WEIGHTED_RADIUS, n)``,
+    :data:`WINDOWS_BASE_SECONDS` and :data:`WEIGHTED_FLOW_STEPS` flow steps at :func:`plan_flow`'s constants times
+    :data:`WEIGHTED_FLOW_FACTOR` and the windows' set-up (the fixed part), an evaluation at one column LP per orbit
+    of outputs (:func:`release_lp_seconds`) and the flows in every window, times ``column_factor`` (the weighted
+    dual's :data:`WEIGHTED_COLUMN_FACTOR`; pi's :data:`WINDOWS_COLUMN_FACTOR`).  Public inputs only (prior, n)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    radius = min(WEIGHTED_RADIUS, n)
     N, offsets = flow_shape(n, k, radius)
     large = flow_scale(N)
-    fixed += WEIGHTED_FLOW_FACTOR * large * (FLOW_SETUP_PER_ENTRY * N * offsets * k + WEIGHTED_FLOW_STEPS * (
-        FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets))
+    fixed = WINDOWS_BASE_SECONDS + WEIGHTED_FLOW_FACTOR * large * (
+        FLOW_SETUP_PER_ENTRY * N * offsets * k + WEIGHTED_FLOW_STEPS * (
+            FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets))
     orbits = orbit_count(a, n)
     fixed += RELEASE_SETUP_PER_ENTRY * orbits * offsets * k / 3
-    per = WEIGHTED_COLUMN_FACTOR * orbits * (release_lp_seconds(k, offsets, n, radius)
-                                             + RELEASE_FLOW_PER_ENTRY * offsets * k * (k - 1) / 6)
-    memory = max(memory, FLOW_BYTES_PER_ENTRY * N * offsets, RELEASE_BYTES_PER_ENTRY * orbits * offsets)
-    return m, radius, fixed, per, memory
+    per = column_factor * orbits * (release_lp_seconds(k, offsets, n, radius)
+                                    + RELEASE_FLOW_PER_ENTRY * offsets * k * (k - 1) / 6)
+    memory = max(FLOW_BYTES_PER_ENTRY * N * offsets, RELEASE_BYTES_PER_ENTRY * orbits * offsets)
+    return radius, fixed, per, memory
 
 
 def plan_weighted(prior: ArrayLike, n: int, epsilon: float,
@@ -1869,3 +1893,60 @@ def weighted_bound(prior: ArrayLike, n: int, epsilon: float, m: int, radius: int
         value = max(value, column_bound(a, n, epsilon, flow.mu, radius=radius, steps=steps, primal=True, flows=True,
                                         weights=w).average)
     return weighted_worst(value, objective_weights(a, n, w))
+
+
+# --- the average from the flows then exact windows, where a release's start is capped -----------------------------
+
+#: Evaluations of exact windows of :func:`windows_bound`: at least, at most.  Dir(1,1,1,1), eps = 0.5, n = 20 (radius
+#: 8, 20 flow steps; flows 0.5105): 0.5228, 0.5485, 0.5691, 0.5722, 0.5733, 0.5875 after 1 to 6, where the release's
+#: start capped to the 14 LPs that fit (radius 14, one evaluation) certified 0.4583.
+WINDOWS_MIN_STEPS = 2
+WINDOWS_MAX_STEPS = WEIGHTED_MAX_STEPS
+#: :func:`dpposterior.yardstick.plan_blocks`' key of the average from the flows then exact windows
+#: (:func:`windows_bound`).
+WINDOWS_KEY = "average (flows first)"
+
+
+def plan_windows(prior: ArrayLike, n: int, epsilon: float,
+                 seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int, int]]:
+    """The plan of :func:`windows_bound` (average) and its ``(radius, flow steps, evaluations)``: the flows and as
+    many evaluations of exact windows as fit ``seconds`` (at most :data:`WINDOWS_MAX_STEPS`), each part at
+    :func:`window_costs` (:func:`plan_weighted`'s constants for the same computation under other weights, an
+    evaluation at :data:`WINDOWS_COLUMN_FACTOR`); refused where fewer than :data:`WINDOWS_MIN_STEPS` fit, at k not
+    in :data:`WEIGHTED_K`, or over :data:`FLOW_BYTES`.  Public inputs only (prior, n, eps)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    what = f"the yardstick's flows then exact windows for k={k}, n={n}, eps={epsilon:g}"
+    radius, fixed, per, memory = window_costs(a, n, WINDOWS_COLUMN_FACTOR)
+    steps = int(min(WINDOWS_MAX_STEPS, (seconds - fixed) // per)) if seconds > fixed else 0
+    used = max(steps, WINDOWS_MIN_STEPS)
+    secs = fixed + per * used
+    size = (radius, WEIGHTED_FLOW_STEPS, used)
+    plan = Plan(task=Task.ERRORS, route=f"flows of radius {radius}, {WEIGHTED_FLOW_STEPS} steps, then {used} "
+                                        f"evaluations of exact windows (flows first)", what=what,
+                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
+                advice="use a smaller n")
+    if k not in WEIGHTED_K:
+        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
+    if memory > FLOW_BYTES:
+        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
+    if steps < WINDOWS_MIN_STEPS:
+        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
+                                     f"{seconds:g} s"), size
+    return _over(plan, seconds), size
+
+
+def windows_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, flow_steps: int, steps: int) -> float:
+    """Certified lower bound on the optimal average error (docs/definitions.md §9): :func:`flow_bound` (``flow_steps``
+    ascent steps, windows of ``radius``), then ``steps`` evaluations of :func:`column_bound` started from its
+    multipliers with the flows first in every window (``flows``, ``primal``): :func:`weighted_bound`'s computation
+    under pi.  Proof: each is a certified lower bound (weak duality: their docstrings), so the larger is too."""
+    a = _validate.prior(prior)
+    n = _validate.integer(n, "n", 1)
+    flow = flow_bound(a, n, epsilon, radius=radius, steps=flow_steps)
+    value = flow.average
+    if steps:
+        value = max(value, column_bound(a, n, epsilon, flow.mu, radius=radius, steps=steps, primal=True,
+                                        flows=True).average)
+    return value
