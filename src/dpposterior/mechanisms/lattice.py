@@ -956,21 +956,39 @@ def faces_fit(prior, n: int, k: int, epsilon: float) -> bool:
             and prior is not None and len(prior) == 4 and _symmetric(prior))
 
 
-@lru_cache(maxsize=2)
+#: The face tables built in this process, by public inputs ``(prior, n, eps)`` (at most :data:`FACE_TABLES_HELD`).
+_FACE_TABLES: dict = {}
+FACE_TABLES_HELD = 2
+
+
 def _face(a: tuple, n: int, epsilon: float, window_fallback: int | None = None):
     """The face table of the release (cached per public inputs: the draws, the column and the errors read the same
     table), its LP's constant part by :func:`~dpposterior.lattice.faces_any.lp_rest_errors` (never the data).
 
     ``window_fallback`` (the errors' route): the local Bayes remap at the face rows and the LP's data sets read from
     the rest's own search over the window (:func:`_batched_outputs` by orbits, with that limit of exact steps) instead
-    of searched again: the same table bit for bit (``face_remap_any``'s ``window_outputs``)."""
+    of searched again.  Both builds give the same table bit for bit (``face_remap_any``'s ``window_outputs``), so one
+    cache serves both: a table built by either is what the other returns (``compare``'s set-up and its errors build it
+    once)."""
     from ..lattice.faces_any import face_remap_any
 
+    key = (tuple(float(x) for x in a), int(n), float(epsilon))
+    hit = _FACE_TABLES.get(key)
+    if hit is not None:
+        return hit
     if window_fallback is None:
-        return face_remap_any(np.asarray(a, dtype=np.float64), int(n), float(epsilon))
-    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
-    out = _batched_outputs(a, n, epsilon, window_fallback, True)
-    return face_remap_any(np.asarray(a, dtype=np.float64), int(n), float(epsilon), window_outputs=(out, W))
+        remap = face_remap_any(np.asarray(a, dtype=np.float64), int(n), float(epsilon))
+    else:
+        W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+        out = _batched_outputs(a, n, epsilon, window_fallback, True)
+        remap = face_remap_any(np.asarray(a, dtype=np.float64), int(n), float(epsilon), window_outputs=(out, W))
+    while len(_FACE_TABLES) >= FACE_TABLES_HELD:
+        _FACE_TABLES.pop(next(iter(_FACE_TABLES)))
+    _FACE_TABLES[key] = remap
+    return remap
+
+
+_face.cache_clear = _FACE_TABLES.clear  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=2)
