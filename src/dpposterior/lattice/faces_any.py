@@ -29,6 +29,7 @@ L(c, B(z)))`` (:func:`.corners_any._table_deltas`), the same sum as ``sum_w K(w)
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -192,13 +193,32 @@ def face_data_sets(n: int, epsilon: float, W: int | None = None) -> NDArray[np.i
     return cand[keep]
 
 
+def window_outputs_at(outputs: NDArray[np.int64], n: int, We: int, Z: ArrayLike) -> NDArray[np.int64]:
+    """The rows of ``outputs`` (one per point of ``window(n, k, We)``, lexicographic) at the points ``Z`` (each summing
+    to n with every coordinate ``>= -We``): ``window(n, k, We)`` is ``R(n + k We) - We`` in :func:`~dpposterior.models.
+    candidates`' order, so a point's row is the rank of ``z + We``."""
+    from ..models import candidate_rank
+
+    outputs = np.asarray(outputs, dtype=np.int64)
+    Z = np.asarray(Z, dtype=np.int64).reshape(-1, outputs.shape[1])
+    if Z.size and (np.any(Z < -int(We)) or np.any(Z.sum(axis=1) != int(n))):
+        raise InputError(f"a point outside the window of n={n}, W={We}")
+    return outputs[candidate_rank(Z + int(We))]
+
+
 def lp_rest_errors(prior: ArrayLike, n: int, epsilon: float, cand: NDArray[np.int64], W2: int | None = None,
-                   max_fallback: int | None = None) -> NDArray[np.float64]:
+                   max_fallback: int | None = None, window_outputs: tuple[NDArray[np.int64], int] | None = None
+                   ) -> NDArray[np.float64]:
     """``E_B``'s window sum over ``d(w) <= W2`` (default ``radius_for(k, eps, LP_REST_TOL)``) at each data set of
     ``cand``: ``sum_w K(w) L(c, B(c + w))`` with ``B`` the local Bayes remap
     (:func:`.batched.local_search_batch` by orbits, the outputs a draw computes), the same sum as
     :func:`.batched.window_errors_any`'s at a smaller radius, so at most ``tail_bound(k, eps, W2)`` below ``E_B(c)``.
-    What the face LP reads as its constant part when the release builds the table itself."""
+    What the face LP reads as its constant part when the release builds the table itself.
+
+    ``window_outputs``: ``(outputs, We)``, ``B`` already computed at every point of ``window(n, k, We)`` (``We >=
+    W2``: every ``c + w`` lies in it), read there instead of searched (:func:`window_outputs_at`).  The same array:
+    :func:`.batched.local_search_batch` returns the one-point search's output at every z whichever points it is called
+    with (its docstring), so the same ``B`` at the same points, then the same sums in the same order."""
     from .batched import local_search_batch
 
     a = _validate.prior(prior)
@@ -207,9 +227,17 @@ def lp_rest_errors(prior: ArrayLike, n: int, epsilon: float, cand: NDArray[np.in
     W2 = radius_for(k, eps, LP_REST_TOL) if W2 is None else int(W2)
     ball = _ball(k, W2)
     wts = np.exp(-eps * (np.abs(ball).sum(axis=1) // 2) - log_normaliser(k, eps))
+    out = np.empty(len(cand))
+    if window_outputs is not None:
+        # B read off the window at each c + w (no union of the balls, no search)
+        if int(window_outputs[1]) < W2:
+            raise InputError(f"the window's outputs reach {window_outputs[1]}, the LP's sums {W2}")
+        for i, c in enumerate(cand):
+            r = window_outputs_at(window_outputs[0], int(n), int(window_outputs[1]), c[None, :] + ball)
+            out[i] = float(np.dot(wts, pair_loss(a, np.broadcast_to(c, r.shape), r)))
+        return out
     Z = np.unique((cand[:, None, :] + ball[None, :, :]).reshape(-1, k), axis=0)
     B = local_search_batch(a, int(n), eps, Z, max_fallback=max_fallback, orbits=True)
-    out = np.empty(len(cand))
     # rows of Z in lexicographic order (np.unique's): a point's row by binary search over a scalar key
     span = int(n) + 2 * W2 + 2
     zkey = np.zeros(len(Z), dtype=np.int64)
@@ -227,11 +255,17 @@ def lp_rest_errors(prior: ArrayLike, n: int, epsilon: float, cand: NDArray[np.in
 
 def face_remap_any(prior: ArrayLike, n: int, epsilon: float, low_errors: NDArray[np.float64] | None = None,
                    W: int | None = None, share: float = CONSTRAIN_SHARE,
-                   max_fallback: int | None = None) -> FaceRemap:
+                   max_fallback: int | None = None,
+                   window_outputs: tuple[NDArray[np.int64], int] | None = None) -> FaceRemap:
     """The face table (module docstring) at (prior, n, eps), k = 4, a symmetric prior.  ``low_errors``: ``E_B(c)``
     over R(n) (lexicographic, :func:`~dpposterior.models.candidates`), the average release's window sum, which the
     LP's constant part reads.  ``W``: the LP's kernel cut (default ``radius_for(k, eps, FACE_LP_TOL)``); ``share``:
-    which data sets near the rows are constrained (:data:`CONSTRAIN_SHARE`)."""
+    which data sets near the rows are constrained (:data:`CONSTRAIN_SHARE`).
+
+    ``window_outputs``: ``(outputs, We)``, the local Bayes remap ``B`` at every point of ``window(n, 4, We)``
+    (lexicographic; ``We >= max(FACE_LOW, radius_for(4, eps, LP_REST_TOL))``), e.g. the average release's errors'
+    own search: ``B`` at the face rows and at the LP's data sets is read there instead of searched again.  The same
+    table, bit for bit (the same ``B`` at the same points, :func:`lp_rest_errors`), so what a draw reads."""
     from scipy import sparse
     from scipy.optimize import linprog
 
@@ -253,7 +287,12 @@ def face_remap_any(prior: ArrayLike, n: int, epsilon: float, low_errors: NDArray
     pkeys = candidate_rank(pts + FACE_LOW)
     order = np.argsort(pkeys)
     pts, pkeys = pts[order], pkeys[order]
-    rest = local_search_batch(a, n, eps, pts, orbits=True)
+    if window_outputs is None:
+        rest = local_search_batch(a, n, eps, pts, orbits=True)
+    else:
+        if int(window_outputs[1]) < FACE_LOW:
+            raise InputError(f"the window's outputs reach {window_outputs[1]}, the face rows {FACE_LOW}")
+        rest = window_outputs_at(window_outputs[0], n, int(window_outputs[1]), pts)
     rest_rep = rest[np.searchsorted(pkeys, candidate_rank(reps + FACE_LOW))]
     D, valid = _row_outputs(a, n, reps, rest_rep)
     P, J = valid.shape
@@ -272,7 +311,7 @@ def face_remap_any(prior: ArrayLike, n: int, epsilon: float, low_errors: NDArray
     # constrained data sets: sorted c of R(n) with E_B(c) >= share x max E_B, within W of a face row
     if low_errors is None:  # the release's own: E_B at the constrained data sets only, to a smaller radius
         cand = face_data_sets(n, eps, W)
-        cand_low = lp_rest_errors(a, n, eps, cand, max_fallback=max_fallback)
+        cand_low = lp_rest_errors(a, n, eps, cand, max_fallback=max_fallback, window_outputs=window_outputs)
         cand_low = np.where(cand_low >= share * cand_low.max(), cand_low, -1.0)
     else:
         R = candidates(n, k)
@@ -391,6 +430,33 @@ FACE_TABLE_ROW_SECONDS = 2.0e-6
 #: Bytes of that build at its peak per face row (its largest arrays: the union of the constrained data sets' balls
 #: and the LP's entries), and a fixed part.
 FACE_TABLE_ROW_BYTES = 1.2e5
+
+
+#: CPU seconds of the table's build from the rest's window outputs (:func:`face_remap_any` with ``window_outputs``: no
+#: search; the constrained data sets, :func:`lp_rest_errors`' sums read off the window, the LP): per face row, and per
+#: sorted data set of R(n) (:func:`face_data_sets` scans them).  Measured at Dir(1,1,1,1), eps = 1 (CPU s, 2026-11-30,
+#: ``benchmarks/face_shared_build.json``, load 4-5.5): n = 30, 6,764 rows, 5.6 s; n = 40, 7,556 rows, 4.9 s; n = 50, 7.8 s;
+#: n = 100 (load ~3) 10.1 s.  Planned 7.3, 8.6, 9.2 and 15.5 (1.2x to 1.8x); the own build's plan there: 13.0, 25.4,
+#: 39.3 and 154.2.
+FACE_SHARED_ROW_SECONDS = 1.0e-3
+FACE_SHARED_SET_SECONDS = 4.5e-4
+
+
+def plan_face_shared(n: int, k: int, epsilon: float) -> Plan:
+    """The plan of the face table's build from the rest's window outputs (:func:`face_remap_any` with
+    ``window_outputs``: the errors' route, after ``lattice~average``'s search over the window): seconds
+    :data:`FACE_SHARED_ROW_SECONDS` per face row plus :data:`FACE_SHARED_SET_SECONDS` per sorted data set of R(n), bytes
+    as :func:`plan_face_table`'s (an upper end: no search's tables); public n, k, eps only; refused in one line at
+    k != 4."""
+    what, refused = _face_what(n, k, epsilon)
+    if refused is not None:
+        return refused
+    rows = face_rows_count(n)
+    sets = math.comb(int(n) + 3, 3) / 24.0 + float(n + 1) ** 2  # sorted 4-vectors of R(n): at most |R(n)| / 4! + n^2
+    secs = FACE_SHARED_ROW_SECONDS * rows + FACE_SHARED_SET_SECONDS * sets
+    return Plan(task=Task.ERRORS, route="face table", what=what, seconds=secs,
+                memory_bytes=FACE_TABLE_ROW_BYTES * rows + 8.0 * 4 * (n + 1) ** 2 + 64.0 * 2**20,
+                costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use --objective average")
 
 
 def _face_what(n: int, k: int, epsilon: float) -> tuple[str, Plan | None]:

@@ -981,13 +981,39 @@ def faces_fit(prior, n: int, k: int, epsilon: float) -> bool:
             and prior is not None and len(prior) == 4 and _symmetric(prior))
 
 
-@lru_cache(maxsize=2)
-def _face(a: tuple, n: int, epsilon: float):
+#: The face tables built in this process, by public inputs ``(prior, n, eps)`` (at most :data:`FACE_TABLES_HELD`).
+_FACE_TABLES: dict = {}
+FACE_TABLES_HELD = 2
+
+
+def _face(a: tuple, n: int, epsilon: float, window_fallback: int | None = None):
     """The face table of the release (cached per public inputs: the draws, the column and the errors read the same
-    table), its LP's constant part by :func:`~dpposterior.lattice.faces_any.lp_rest_errors` (never the data)."""
+    table), its LP's constant part by :func:`~dpposterior.lattice.faces_any.lp_rest_errors` (never the data).
+
+    ``window_fallback`` (the errors' route): the local Bayes remap at the face rows and the LP's data sets read from
+    the rest's own search over the window (:func:`_batched_outputs` by orbits, with that limit of exact steps) instead
+    of searched again.  Both builds give the same table bit for bit (``face_remap_any``'s ``window_outputs``), so one
+    cache serves both: a table built by either is what the other returns (``compare``'s set-up and its errors build it
+    once)."""
     from ..lattice.faces_any import face_remap_any
 
-    return face_remap_any(np.asarray(a, dtype=np.float64), int(n), float(epsilon))
+    key = (tuple(float(x) for x in a), int(n), float(epsilon))
+    hit = _FACE_TABLES.get(key)
+    if hit is not None:
+        return hit
+    if window_fallback is None:
+        remap = face_remap_any(np.asarray(a, dtype=np.float64), int(n), float(epsilon))
+    else:
+        W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+        out = _batched_outputs(a, n, epsilon, window_fallback, True)
+        remap = face_remap_any(np.asarray(a, dtype=np.float64), int(n), float(epsilon), window_outputs=(out, W))
+    while len(_FACE_TABLES) >= FACE_TABLES_HELD:
+        _FACE_TABLES.pop(next(iter(_FACE_TABLES)))
+    _FACE_TABLES[key] = remap
+    return remap
+
+
+_face.cache_clear = _FACE_TABLES.clear  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=2)
@@ -1000,7 +1026,7 @@ def _face_errors(a: tuple, n: int, epsilon: float, max_fallback: int):
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
     rest = _batched_errors(a, n, epsilon, max_fallback, True)
-    E = face_errors_any(_face(a, n, epsilon), rest.low, W)
+    E = face_errors_any(_face(a, n, epsilon, max_fallback), rest.low, W)
     return Bracket(rest.counts, E, rest.tail, rest.offsets)
 
 
@@ -1160,12 +1186,24 @@ def _batched_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits:
     (:func:`~dpposterior.lattice.batched.local_search_batch`; ``orbits``: one per orbit at a symmetric prior, the same
     outputs), then the offset sum over ``d(w) <= W`` (:func:`~dpposterior.lattice.batched.window_errors_any`),
     ``tail = tail_bound(k, eps, W) <= 1e-5``."""
-    from ..lattice.batched import local_search_batch, window_errors_any
+    from ..lattice.batched import window_errors_any
+
+    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
+    return window_errors_any(a, n, epsilon, _batched_outputs(a, n, epsilon, max_fallback, orbits), W)
+
+
+@lru_cache(maxsize=1)
+def _batched_outputs(a: tuple, n: int, epsilon: float, max_fallback: int, orbits: bool = False) -> NDArray[np.int64]:
+    """The local search at every point of the window ``window(n, k, W)``, ``W`` the errors' radius
+    (:func:`~dpposterior.lattice.batched.local_search_batch`): what :func:`_batched_errors` sums and the face table's
+    build reads (:func:`_face`), cached so that the errors of both rows run it once."""
+    from ..lattice.batched import local_search_batch
     from ..lattice.noise import window
 
     W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
     out = local_search_batch(a, n, epsilon, window(n, len(a), W), max_fallback=max_fallback, orbits=orbits)
-    return window_errors_any(a, n, epsilon, out, W)
+    out.flags.writeable = False
+    return out
 
 
 def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np.int64]:
@@ -1768,17 +1806,18 @@ class LatticeMechanism(Mechanism):
     def _face_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
         """The plan of the face release's errors (route ``"face table"``, :func:`_face_errors`): the rest's errors
         (:meth:`_batched_plan` by orbits: the same call as ``lattice~average``'s row, so ``compare`` runs it once,
-        ``Plan.shared``), the table's build (a solve) and its differences
-        (:func:`~dpposterior.lattice.faces_any.plan_face_any`'s terms)."""
-        from ..lattice.faces_any import FACE_TERM_SECONDS, FACE_TERM_SHARE, face_rows_count, plan_face_table
+        ``Plan.shared``), the table's build from that search's outputs (a solve,
+        :func:`~dpposterior.lattice.faces_any.plan_face_shared`: :func:`_face` with ``window_fallback``, no search of
+        its own) and its differences (:func:`~dpposterior.lattice.faces_any.plan_face_any`'s terms)."""
+        from ..lattice.faces_any import FACE_TERM_SECONDS, FACE_TERM_SHARE, face_rows_count, plan_face_shared
 
         rest = self._batched_plan(n, k, spec.averaged(), what, True)
-        table = plan_face_table(n, k, spec.epsilon)
+        table = plan_face_shared(n, k, spec.epsilon)
         if table.refusal:
             return replace(table, what=what)
         diff = FACE_TERM_SECONDS * FACE_TERM_SHARE * face_rows_count(n) * ball_size(k, spec.epsilon, LOCAL_ERROR_TOL)
         # two solves, each cached on its own and each held to the solve limit: the rest's search (lattice~average's)
-        # and the table's build (what a draw runs)
+        # and the table's build from its outputs (the table a draw reads, bit for bit)
         return replace(rest, route="face table", seconds=rest.seconds + table.seconds + diff,
                        memory_bytes=max(rest.memory_bytes, table.memory_bytes),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", dict(rest.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]),
