@@ -10,7 +10,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dpposterior.lattice import corners_any
@@ -70,7 +70,8 @@ def test_table_deltas_are_the_definitions_sum(n, W, seed):
     corners_any._table_deltas(low, Z, outs, probs, rest, offs, wts, loss)
     got = dict(zip(C, low))
     assert max(abs(got[c] - want[c]) for c in R) < 1e-12
-    assert any(abs(want[c]) > 1e-6 for c in R)  # the rows reached R(n): the test can tell a wrong sum
+    # only a draw whose rows reach R(n) can tell a wrong sum (n = 3, W = 1, seed 483 reaches none): count the rest out
+    assume(any(abs(want[c]) > 1e-6 for c in R))
 
 
 @pytest.mark.parametrize("n0, n, eps, top", [(6, 6, 1.0, 1), (7, 9, 2.0, 0)])

@@ -261,10 +261,14 @@ def _gap(t, p1, p2, q1, q2, c):
         def log_tail(al, be):
             return be * log_z + al * log1m_z - np.log(be) + np.log1p((al + be) * z / (be + 1.0))
 
-        # T_p - T_q = T_q expm1(ln T_p - ln T_q); lnB(p) - lnB(q) = -C
-        logp_minus_logq = (log_tail(A, B) - log_tail(C_, D_)) + c[far]
+        # |T_p - T_q| = T_q |expm1(d)|, d = ln T_p - ln T_q; lnB(p) - lnB(q) = -C.  Taken in logs, ln|expm1(d)| =
+        # d + ln(-expm1(-d)) for d > 0 and ln(-expm1(d)) for d < 0, so a T_q that underflows against a large d (0 * inf,
+        # a NaN: Beta(1, 1) against Beta(2609, 1e4)) gives T_p's own value instead
+        d = (log_tail(A, B) - log_tail(C_, D_)) + c[far]
         logq = log_tail(C_, D_) - _log_beta2(C_, D_)
-        out[far] = np.abs(np.exp(logq) * np.expm1(logp_minus_logq))
+        with np.errstate(divide="ignore"):  # d = 0: ln 0 = -inf, the difference 0
+            log_abs = np.where(d > 0, d + np.log(-np.expm1(-np.abs(d))), np.log(-np.expm1(-np.abs(d))))
+        out[far] = np.exp(logq + log_abs)
     return out
 
 
