@@ -116,15 +116,15 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
                                    out[i].plan.seconds, out[i].variant.label)):
         row = out[i]
         cost = _row_seconds(row.plan, taken)
-        if used + cost <= (limit if row.variant.entry.objectives else baselines):
+        cap, whose = ((limit, "all its rows") if row.variant.entry.objectives
+                      else (baselines, "a baseline and the rows before it"))
+        if used + cost <= cap:
             used += cost
             taken.update(key for key, _ in row.plan.shared)
             continue
-        whose = "all its rows" if row.variant.entry.objectives else "a baseline and the rows before it"
         out[i] = replace(row, left_out=(
             f"it would take {duration_text(cost)} ({row.plan.route}) after the rows taken before it, "
-            f"{duration_text(used)}, over compare's limit of {limit if row.variant.entry.objectives else baselines:g} "
-            f"s for {whose} together (use accuracy "
+            f"{duration_text(used)}, over compare's limit of {cap:g} s for {whose} together (use accuracy "
             f"--mechanism {row.variant.entry.id} for this release alone, or set DPPOSTERIOR_MAX_COMPARE_SECONDS to "
             "raise it)"))
     left = {r.variant.label: r.left_out for r in out if not r.same_as}
