@@ -439,12 +439,29 @@ def _scan_seconds(n: int, k: int, rows: int) -> float:
     return rows * math.comb(n + k - 1, k - 1) * k / SCAN_PER_SECOND
 
 
-def _over(plan: Plan, seconds: float) -> Plan:
-    """``plan`` refused when its estimate is over ``seconds`` (the relaxation's own share of a command)."""
+def _over(plan: Plan, seconds: float, share: float | None = None) -> Plan:
+    """``plan`` refused when its estimate is over ``seconds`` (the relaxation's own share of a command, which the
+    refusal names: ``share`` where given, else ``seconds``)."""
     if plan.seconds <= seconds:
         return plan
     return replace(plan, refusal=f"{plan.what}: would take {duration_text(plan.seconds)} ({plan.route}), over its "
-                                 f"share of {seconds:g} s")
+                                 f"share of {seconds if share is None else share:g} s")
+
+
+def _share_plan(what: str, route: str, seconds: float, memory: float, share: float,
+                refusals: tuple[tuple[bool, str], ...] = (), too_few: bool = False) -> Plan:
+    """A relaxation's plan of ``seconds`` and ``memory`` bytes within its ``share`` of a command: refused (one line)
+    at the first of ``refusals`` that holds (``(refused, why)``, from public inputs), then over :data:`FLOW_BYTES`,
+    then where ``too_few`` evaluations fit or it is over ``share`` (:func:`_over`)."""
+    plan = Plan(task=Task.ERRORS, route=route, what=what, seconds=seconds, memory_bytes=memory,
+                costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", seconds),), advice="use a smaller n")
+    for refused, why in refusals:
+        if refused:
+            return replace(plan, refusal=f"{what}: {why}")
+    if memory > FLOW_BYTES:
+        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({route}), over its share of "
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB")
+    return _over(plan, -math.inf if too_few else share, share)
 
 
 def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS,
@@ -1645,17 +1662,10 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
         steps, most = max(fit, 1 if fit == 1 else fewest), None
         secs = setup + per * steps
         how = "the flows in every window, an LP where they leave a deficit"
-    size = (radius, steps, most)
-    plan = Plan(task=Task.ERRORS, route=f"exact windows of radius {radius} from a release's errors, {steps} "
-                                        f"evaluation{'s' if steps != 1 else ''} ({how})", what=what,
-                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
-                advice="use a smaller n")
-    if k not in RELEASE_K:
-        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
-    if memory > FLOW_BYTES:
-        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
-    return _over(plan, seconds), size
+    route = (f"exact windows of radius {radius} from a release's errors, {steps} "
+             f"evaluation{'s' if steps != 1 else ''} ({how})")
+    return _share_plan(what, route, secs, memory, seconds, ((k not in RELEASE_K, f"not measured at k={k}"),)), (
+        radius, steps, most)
 
 
 def offset_count(k: int, radius: int) -> int:
@@ -1743,17 +1753,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
             secs += setup + per * polish[1]
             memory = max(memory, FLOW_BYTES_PER_ENTRY * N * offsets)
             route += f", then {polish[1]} steps of exact windows of radius {polish[0]} (one per orbit of outputs)"
-    size = (radius, steps, *polish)
-    plan = Plan(task=Task.ERRORS, route=route, what=what,
-                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
-                advice="use a smaller n")
-    if memory > FLOW_BYTES:
-        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
-    if choice[2] > seconds:
-        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
-                                     f"{seconds:g} s"), size
-    return _over(plan, seconds), size
+    return _share_plan(what, route, secs, memory, seconds, too_few=choice[2] > seconds), (radius, steps, *polish)
 
 
 # --- the worst case from a weighted average: weak duality under weights other than pi -----------------------------
@@ -1853,24 +1853,13 @@ def plan_weighted(prior: ArrayLike, n: int, epsilon: float,
     steps = int(min(WEIGHTED_MAX_STEPS, (seconds - fixed) // per)) if seconds > fixed else 0
     used = max(steps, WEIGHTED_MIN_STEPS)
     secs = fixed + per * used
-    size = (m, radius, WEIGHTED_FLOW_STEPS, used)
-    plan = Plan(task=Task.ERRORS, route=f"the LP's dual weights at n={m} mixed with pi, windows of radius {radius}, "
-                                        f"{WEIGHTED_FLOW_STEPS} flow steps, {used} evaluations", what=what,
-                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
-                advice="use a smaller n")
-    if k not in WEIGHTED_K:
-        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
-    if epsilon > WEIGHTED_MAX_EPSILON:
-        return replace(plan, refusal=f"{what}: the corner blocks certify more at eps above {WEIGHTED_MAX_EPSILON:g}"), size
-    if n <= WEIGHTED_FROM + 1:
-        return replace(plan, refusal=f"{what}: the whole LP runs at n={n}"), size
-    if memory > FLOW_BYTES:
-        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
-    if steps < WEIGHTED_MIN_STEPS:
-        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
-                                     f"{seconds:g} s"), size
-    return _over(plan, seconds), size
+    route = (f"the LP's dual weights at n={m} mixed with pi, windows of radius {radius}, {WEIGHTED_FLOW_STEPS} flow "
+             f"steps, {used} evaluations")
+    refusals = ((k not in WEIGHTED_K, f"not measured at k={k}"),
+                (epsilon > WEIGHTED_MAX_EPSILON, f"the corner blocks certify more at eps above {WEIGHTED_MAX_EPSILON:g}"),
+                (n <= WEIGHTED_FROM + 1, f"the whole LP runs at n={n}"))
+    return _share_plan(what, route, secs, memory, seconds, refusals, steps < WEIGHTED_MIN_STEPS), (
+        m, radius, WEIGHTED_FLOW_STEPS, used)
 
 
 def weighted_bound(prior: ArrayLike, n: int, epsilon: float, m: int, radius: int, flow_steps: int,
@@ -1921,20 +1910,9 @@ def plan_windows(prior: ArrayLike, n: int, epsilon: float,
     steps = int(min(WINDOWS_MAX_STEPS, (seconds - fixed) // per)) if seconds > fixed else 0
     used = max(steps, WINDOWS_MIN_STEPS)
     secs = fixed + per * used
-    size = (radius, WEIGHTED_FLOW_STEPS, used)
-    plan = Plan(task=Task.ERRORS, route=f"flows of radius {radius}, {WEIGHTED_FLOW_STEPS} steps, then {used} "
-                                        f"evaluations of exact windows (flows first)", what=what,
-                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
-                advice="use a smaller n")
-    if k not in WEIGHTED_K:
-        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
-    if memory > FLOW_BYTES:
-        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
-    if steps < WINDOWS_MIN_STEPS:
-        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
-                                     f"{seconds:g} s"), size
-    return _over(plan, seconds), size
+    route = f"flows of radius {radius}, {WEIGHTED_FLOW_STEPS} steps, then {used} evaluations of exact windows (flows first)"
+    return _share_plan(what, route, secs, memory, seconds, ((k not in WEIGHTED_K, f"not measured at k={k}"),),
+                       steps < WINDOWS_MIN_STEPS), (radius, WEIGHTED_FLOW_STEPS, used)
 
 
 def windows_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, flow_steps: int, steps: int) -> float:
