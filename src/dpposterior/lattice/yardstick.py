@@ -592,6 +592,15 @@ FLOW_SETUP_PER_ENTRY = 1e-7
 #: allocator settings) n = 500, radius 8, 17 steps: 26.8 s run against 19.8 planned without it (28.6 with it); n = 1000,
 #: radius 2, 24 steps: 14.4 s against 8.6 (16.3); the fit at n = 20 and 100 (N <= 5,151) is unchanged.
 FLOW_LARGE = (2e4, 0.2)
+#: At k >= 4 the flows' set-up and ascent steps (:func:`plan_flow`) at ``FLOW_K4[0]`` and ``FLOW_K4[1]`` times the
+#: k = 3 fit: a step moves each entry's flows to its k (k - 1) neighbours (2x k = 3's), the set-up's losses were
+#: planned per category as well.  Measured at Dir(1,1,1,1) (CPU s, ``benchmarks/flow_k4.json``, load 3-4): one step
+#: 0.41, 1.97, 1.82 s (n = 20 radius 8, n = 40 radius 8, n = 50 radius 6) against 1.58, 10.82, 9.50 planned at the k = 3
+#: fit; each further step 0.23, 1.36, 1.17 s against 0.12, 0.67, 0.57 (1.9-2.0x); 19, 14, 19 steps 4.55, 19.64, 22.82
+#: s against 3.77, 19.47, 19.80 (under); the flows of ``windows_first_k4.json`` (20 steps, n = 12 to 25, load 4-5.6)
+#: 3.1-9.0 s, and 7.5 s at n = 20 (19 steps, a loaded ``compare``).  With these factors: 7.8, 32.4, 37.0 s planned for
+#: the three (1.6-1.7x their runs here, above the 7.5 s), n = 12 and 20 steps 3.6 s.
+FLOW_K4 = (0.25, 3.2)
 #: Bytes per (data set, offset) of :func:`flow_bound` (the index, ``pi L``, the running reduced costs, their
 #: ascent fractions in float32, masks; 37 measured at n = 300) and the most it may hold.
 FLOW_BYTES_PER_ENTRY = 48.0
@@ -1696,6 +1705,18 @@ def flow_scale(N: float) -> float:
     return max(1.0, float(N) / FLOW_LARGE[0]) ** FLOW_LARGE[1]
 
 
+def flow_costs(n: int, k: int, radius: int) -> tuple[float, float]:
+    """Estimated seconds of :func:`flow_bound`'s set-up and of each ascent step at windows of ``radius`` (public n, k):
+    ``FLOW_SETUP_PER_ENTRY`` per (data set, offset) and category, ``FLOW_SECONDS_PER_ENTRY`` per (data set, offset)
+    plus ``FLOW_SECONDS_PER_OFFSET`` per offset, both times :func:`flow_scale` and at k >= 4 :data:`FLOW_K4`."""
+    N, offsets = flow_shape(n, k, radius)
+    large = flow_scale(N)
+    setup_k, step_k = FLOW_K4 if k >= 4 else (1.0, 1.0)
+    setup = FLOW_SETUP_PER_ENTRY * N * offsets * k * large * setup_k
+    per = (FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets) * large * step_k
+    return setup, per
+
+
 def plan_flow(prior: ArrayLike, n: int, epsilon: float,
               seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int, int, int]]:
     """The plan of :func:`flow_bound` (average) and its ``(radius, steps, column radius, column steps)``: the widest
@@ -1731,9 +1752,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
     for radius in range(min(column[0] if column else FLOW_MAX_RADIUS, n), min(FLOW_MIN_RADIUS, n) - 1, -1):
         N, offsets = flow_shape(n, k, radius)
         memory = FLOW_BYTES_PER_ENTRY * N * offsets
-        large = flow_scale(N)
-        setup = FLOW_SETUP_PER_ENTRY * N * offsets * k * large
-        per = (FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets) * large
+        setup, per = flow_costs(n, k, radius)
         steps = int(min(FLOW_STEPS, (flow_seconds - setup) // per)) if flow_seconds > setup else 0
         options.append((radius, max(steps, FLOW_MIN_STEPS), setup + per * max(steps, FLOW_MIN_STEPS), memory, steps))
     # past FLOW_RADIUS a window only with enough steps to converge; up to it, the widest with the fewest accepted
