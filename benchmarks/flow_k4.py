@@ -10,12 +10,9 @@ is shared).  Writes ``--out`` after every cell.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import time
 
-import numpy as np
+from dual_cells import run_cells
 
 from dpposterior.lattice import yardstick as ys
 
@@ -36,29 +33,16 @@ def planned_k(a, n: int, radius: int, steps: int) -> float:
     return setup * setup_k + per * step_k * steps
 
 
-def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True)
-    p.add_argument("cells", nargs="+", metavar="N:EPS:RADIUS:STEPS")
-    args = p.parse_args(argv)
-    a = np.ones(4)
-    out = []
-    for cell in args.cells:
-        n, eps, radius, steps = cell.split(":")
-        n, eps, radius, steps = int(n), float(eps), int(radius), int(steps)
-        setup, per = planned(a, n, radius, steps)
-        load = os.getloadavg()[0]
-        t = time.process_time()
-        flow = ys.flow_bound(a, n, eps, radius=radius, steps=steps)
-        cpu = time.process_time() - t
-        out.append(dict(n=n, epsilon=eps, radius=radius, steps=steps, bound=flow.average, cpu=round(cpu, 2),
-                        planned=round(setup + per * steps, 2), planned_now=round(planned_k(a, n, radius, steps), 2),
-                        planned_setup=round(setup, 2),
-                        planned_per_step=round(per, 4), load_before=round(load, 1)))
-        print(json.dumps(out[-1]), flush=True)
-        with open(args.out, "w") as f:
-            json.dump(out, f, indent=1)
+def measure(a, n: int, eps: float, radius: int, steps: int) -> dict:
+    """One cell: the flows alone, against their plan."""
+    setup, per = planned(a, n, radius, steps)
+    t = time.process_time()
+    flow = ys.flow_bound(a, n, eps, radius=radius, steps=steps)
+    cpu = time.process_time() - t
+    return dict(n=n, epsilon=eps, radius=radius, steps=steps, bound=flow.average, cpu=round(cpu, 2),
+                planned=round(setup + per * steps, 2), planned_now=round(planned_k(a, n, radius, steps), 2),
+                planned_setup=round(setup, 2), planned_per_step=round(per, 4))
 
 
 if __name__ == "__main__":
-    main()
+    run_cells(__doc__, measure, metavar="N:EPS:RADIUS:STEPS", types=(int, float, int, int))
