@@ -37,6 +37,7 @@ CALLS = [
     ("lszhang", None, 4, 100, 2.0), ("geometric", None, 4, 100, 2.0), ("lszhang", None, 4, 100, 1.0),
     ("geometric", None, 4, 100, 1.0), ("lszhang", None, 4, 160, 1.0),
     ("lszhang", None, 4, 100, 0.5), ("geometric", None, 4, 100, 0.5),
+    ("lszhang", None, 4, 200, 1.0), ("geometric", None, 4, 200, 1.0),
 ]
 
 #: the plan of one call, as JSON (a tree's src first on the path)

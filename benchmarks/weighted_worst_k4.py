@@ -11,46 +11,30 @@ many evaluations of exact windows (``column_bound``, flows first), as ``weighted
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import time
 
-import numpy as np
+from dual_cells import run_cells
 
 from dpposterior.lattice import yardstick as ys
 
 
-def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True)
-    p.add_argument("cells", nargs="+", metavar="N:EPS:EVALUATIONS")
-    args = p.parse_args(argv)
-    a = np.ones(4)
-    out = []
-    for cell in args.cells:
-        n, eps, steps = cell.split(":")
-        n, eps, steps = int(n), float(eps), int(steps)
-        radius = min(ys.WEIGHTED_RADIUS, n)
-        load = os.getloadavg()[0]
-        t = time.process_time()
-        w = ys.objective_weights(a, n, ys.mixed_weights(a, n, eps, ys.WEIGHTED_FROM, ys.WEIGHTED_SHARE))
-        tw = time.process_time() - t
-        flow = ys.flow_bound(a, n, eps, radius=radius, steps=ys.WEIGHTED_FLOW_STEPS, weights=w)
-        tf = time.process_time() - t - tw
-        column = ys.column_bound(a, n, eps, flow.mu, radius=radius, steps=steps, primal=True, flows=True, weights=w)
-        tc = time.process_time() - t - tw - tf
-        _, _, fixed, per, _ = ys.weighted_costs(a, n, eps)
-        out.append(dict(n=n, epsilon=eps, evaluations=steps, radius=radius,
-                        bound=ys.weighted_worst(max(flow.average, column.average), w), flows=flow.average,
-                        values=[round(v, 6) for v in column.values], lps=list(column.lps),
-                        cpu_weights=round(tw, 1), cpu_flows=round(tf, 1), cpu_windows=round(tc, 1),
-                        cpu=round(time.process_time() - t, 1), planned=round(fixed + per * steps, 1),
-                        load_before=round(load, 1)))
-        print(json.dumps(out[-1]), flush=True)
-        with open(args.out, "w") as f:
-            json.dump(out, f, indent=1)
+def measure(a, n: int, eps: float, steps: int) -> dict:
+    """One cell: the mixed weights, the flows under them, then ``steps`` evaluations of exact windows, and the plan."""
+    radius = min(ys.WEIGHTED_RADIUS, n)
+    t = time.process_time()
+    w = ys.objective_weights(a, n, ys.mixed_weights(a, n, eps, ys.WEIGHTED_FROM, ys.WEIGHTED_SHARE))
+    tw = time.process_time() - t
+    flow = ys.flow_bound(a, n, eps, radius=radius, steps=ys.WEIGHTED_FLOW_STEPS, weights=w)
+    tf = time.process_time() - t - tw
+    column = ys.column_bound(a, n, eps, flow.mu, radius=radius, steps=steps, primal=True, flows=True, weights=w)
+    tc = time.process_time() - t - tw - tf
+    _, _, fixed, per, _ = ys.weighted_costs(a, n, eps)
+    return dict(n=n, epsilon=eps, evaluations=steps, radius=radius,
+                bound=ys.weighted_worst(max(flow.average, column.average), w), flows=flow.average,
+                values=[round(v, 6) for v in column.values], lps=list(column.lps),
+                cpu_weights=round(tw, 1), cpu_flows=round(tf, 1), cpu_windows=round(tc, 1),
+                cpu=round(time.process_time() - t, 1), planned=round(fixed + per * steps, 1))
 
 
 if __name__ == "__main__":
-    main()
+    run_cells(__doc__, measure)

@@ -11,42 +11,26 @@ by ``time.process_time`` in this one process (run it alone: the host is shared),
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import time
 
-import numpy as np
+from dual_cells import run_cells
 
 from dpposterior.lattice import yardstick as ys
 
 
-def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True)
-    p.add_argument("cells", nargs="+", metavar="N:EPS:EVALUATIONS")
-    args = p.parse_args(argv)
-    a = np.ones(4)
-    out = []
-    for cell in args.cells:
-        n, eps, steps = cell.split(":")
-        n, eps, steps = int(n), float(eps), int(steps)
-        radius, fixed, per, _ = ys.window_costs(a, n, ys.WINDOWS_COLUMN_FACTOR)
-        load = os.getloadavg()[0]
-        t = time.process_time()
-        flow = ys.flow_bound(a, n, eps, radius=radius, steps=ys.WEIGHTED_FLOW_STEPS)
-        tf = time.process_time() - t
-        column = ys.column_bound(a, n, eps, flow.mu, radius=radius, steps=steps, primal=True, flows=True)
-        tc = time.process_time() - t - tf
-        out.append(dict(n=n, epsilon=eps, evaluations=steps, radius=radius, bound=max(flow.average, column.average),
-                        flows=flow.average, values=[round(v, 6) for v in column.values], lps=list(column.lps),
-                        cpu_flows=round(tf, 1), cpu_windows=round(tc, 1), cpu=round(time.process_time() - t, 1),
-                        planned_fixed=round(fixed, 1), planned=round(fixed + per * steps, 1),
-                        load_before=round(load, 1)))
-        print(json.dumps(out[-1]), flush=True)
-        with open(args.out, "w") as f:
-            json.dump(out, f, indent=1)
+def measure(a, n: int, eps: float, steps: int) -> dict:
+    """One cell: the flows, then ``steps`` evaluations of exact windows, and their plan."""
+    radius, fixed, per, _ = ys.window_costs(a, n, ys.WINDOWS_COLUMN_FACTOR)
+    t = time.process_time()
+    flow = ys.flow_bound(a, n, eps, radius=radius, steps=ys.WEIGHTED_FLOW_STEPS)
+    tf = time.process_time() - t
+    column = ys.column_bound(a, n, eps, flow.mu, radius=radius, steps=steps, primal=True, flows=True)
+    tc = time.process_time() - t - tf
+    return dict(n=n, epsilon=eps, evaluations=steps, radius=radius, bound=max(flow.average, column.average),
+                flows=flow.average, values=[round(v, 6) for v in column.values], lps=list(column.lps),
+                cpu_flows=round(tf, 1), cpu_windows=round(tc, 1), cpu=round(time.process_time() - t, 1),
+                planned_fixed=round(fixed, 1), planned=round(fixed + per * steps, 1))
 
 
 if __name__ == "__main__":
-    main()
+    run_cells(__doc__, measure)

@@ -1,6 +1,6 @@
 """The noise-aware column of the k = 4 face release (``worst``, eps = 1, n = 30 to 50) and of ``average`` there: plans
-held to the runs recorded in ``benchmarks/noise_aware_k4_small_eps.json`` (``n30_face_route``), and the admissions
-they change.
+held to the runs recorded in ``benchmarks/noise_aware_k4_small_eps.json`` (``n30_face_route``) and
+``benchmarks/face_shared_build.json`` (the own build's runs), and the admissions they change.
 
 * the face table's build (:func:`~dpposterior.lattice.faces_any.plan_face_table`) is planned at or above each
   recorded build and within 2.5x of it;
@@ -29,6 +29,8 @@ from dpposterior.mechanisms.spec import ReleaseSpec
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECORD = json.loads((ROOT / "benchmarks" / "noise_aware_k4_small_eps.json").read_text(encoding="utf-8"))[
     "n30_face_route"]
+#: the release's own build timed beside the shared build (``own_build_cpu_s``, one process per n)
+BUILDS = json.loads((ROOT / "benchmarks" / "face_shared_build.json").read_text(encoding="utf-8"))["builds"]
 ONES = np.ones(4)
 
 
@@ -42,6 +44,7 @@ def _default_limits(monkeypatch):
 def test_face_build_plan_holds_its_runs(n):
     runs = [v for key, v in RECORD["face_build_cpu_s"].items() if key.split("_")[0] == str(n)]
     runs += RECORD["pieces_cpu_s"]["face_build"] if n == 30 else []
+    runs += [b["own_build_cpu_s"] for b in BUILDS if b["n"] == n and b["epsilon"] == 1.0]
     planned = plan_face_table(n, 4, 1.0).seconds
     assert runs and all(planned >= run for run in runs)
     assert planned <= 2.5 * min(runs)

@@ -98,6 +98,8 @@ def test_the_recorded_plans_are_this_trees(monkeypatch):
     ("ORBIT_CAP_PER_SECOND", C, 1e12),        # the translation rows by orbits without their cap sums: n = 100, eps 2
     ("ORBIT_LOSS_SLOWDOWN", C, 1.0),          # the loss route at the representatives at the whole route's rate: n = 50
     ("ORBIT_MOVED_SECONDS", C, 0.0),          # the factor route's moved pairs free: n = 50, eps 0.5 (80 % of its pairs)
+    ("ORBIT_POINT_SECONDS", C, 0.0),          # R(n)'s own work by orbits free: n = 200, eps 1 (geometric 29.7 < 30.6)
+    ("TRANSLATION_POINT_WORDS", C, 4),        # 4 words a data set: n = 200, eps 1 (222 MB < 247 and 251 peaks)
 ])
 def test_each_factor_taken_out_makes_a_recorded_call_miss(monkeypatch, factor):
     name, module, neutral = factor

@@ -424,9 +424,14 @@ def face_rows_count(n: int) -> int:
 #: a row's work grows with the data sets its searches and sums reach, about ``(n + 1)^2``), measured at Dir(1,1,1,1),
 #: eps = 1 (CPU s, ``time.process_time`` of :func:`~dpposterior.mechanisms.lattice._face`, 2026-11-30, load 2-8):
 #: n = 30, 6,764 rows, 10.8 and 11.5 s (1.66e-6 and 1.77e-6 a row and (n + 1)^2); n = 40, 7,556 rows, 18.5 s
-#: (1.46e-6); n = 50, 7,556 rows, 26.7 s (1.36e-6) and, at load ~3, 32.6 s (1.66e-6).  The fit: 1.13x the largest.
-#: A constant per row (5e-3 s) planned n = 30 at 33.8 s, 3.1x its run.
-FACE_TABLE_ROW_SECONDS = 2.0e-6
+#: (1.46e-6); n = 50, 7,556 rows, 26.7 s (1.36e-6) and, at load ~3, 32.6 s (1.66e-6).  A constant per row (5e-3 s)
+#: planned n = 30 at 33.8 s, 3.1x its run.  Refitted with a constant per row besides (:data:`FACE_TABLE_ROW_FIXED`) to
+#: the later runs of benchmarks/face_shared_build.json (load 4-5.5): n = 30 14.87 s (2.20e-3 a row), n = 40 22.17 s
+#: (2.93e-3), n = 50 30.63 s (4.05e-3): a line through n = 30 and 50 (1.11e-3 + 1.13e-6 (n + 1)^2 a row, n = 40 within
+#: it), times ~1.15: planned 17.2, 26.3 and 35.4 s (the per-(n + 1)^2 fit alone planned n = 30 at 13.0 s, under its
+#: 14.87).  Only n in the face route's ``FACE_N`` (30 to 50) build this table.
+FACE_TABLE_ROW_SECONDS = 1.3e-6
+FACE_TABLE_ROW_FIXED = 1.3e-3
 #: Bytes of that build at its peak per face row (its largest arrays: the union of the constrained data sets' balls
 #: and the LP's entries), and a fixed part.
 FACE_TABLE_ROW_BYTES = 1.2e5
@@ -470,14 +475,13 @@ def _face_what(n: int, k: int, epsilon: float) -> tuple[str, Plan | None]:
 
 def plan_face_table(n: int, k: int, epsilon: float) -> Plan:
     """The plan of the release's face table (:func:`face_remap_any` without ``low_errors``, a solve): its seconds per face
-    row and ``(n + 1)^2`` (:data:`FACE_TABLE_ROW_SECONDS`) and bytes per face row (:data:`FACE_TABLE_ROW_BYTES`), from
-    public n, k, eps only;
-    refused in one line at k != 4."""
+    row (:data:`FACE_TABLE_ROW_FIXED`) and per face row and ``(n + 1)^2`` (:data:`FACE_TABLE_ROW_SECONDS`) and bytes
+    per face row (:data:`FACE_TABLE_ROW_BYTES`), from public n, k, eps only; refused in one line at k != 4."""
     what, refused = _face_what(n, k, epsilon)
     if refused is not None:
         return refused
     rows = face_rows_count(n)
-    secs = FACE_TABLE_ROW_SECONDS * rows * float(n + 1) ** 2
+    secs = rows * (FACE_TABLE_ROW_FIXED + FACE_TABLE_ROW_SECONDS * float(n + 1) ** 2)
     return Plan(task=Task.ERRORS, route="face table", what=what, seconds=secs,
                 memory_bytes=FACE_TABLE_ROW_BYTES * rows + 8.0 * 4 * (n + 1) ** 2 + 64.0 * 2**20,
                 costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use --objective average")

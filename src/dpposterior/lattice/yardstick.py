@@ -439,12 +439,29 @@ def _scan_seconds(n: int, k: int, rows: int) -> float:
     return rows * math.comb(n + k - 1, k - 1) * k / SCAN_PER_SECOND
 
 
-def _over(plan: Plan, seconds: float) -> Plan:
-    """``plan`` refused when its estimate is over ``seconds`` (the relaxation's own share of a command)."""
+def _over(plan: Plan, seconds: float, share: float | None = None) -> Plan:
+    """``plan`` refused when its estimate is over ``seconds`` (the relaxation's own share of a command, which the
+    refusal names: ``share`` where given, else ``seconds``)."""
     if plan.seconds <= seconds:
         return plan
     return replace(plan, refusal=f"{plan.what}: would take {duration_text(plan.seconds)} ({plan.route}), over its "
-                                 f"share of {seconds:g} s")
+                                 f"share of {seconds if share is None else share:g} s")
+
+
+def _share_plan(what: str, route: str, seconds: float, memory: float, share: float,
+                refusals: tuple[tuple[bool, str], ...] = (), too_few: bool = False) -> Plan:
+    """A relaxation's plan of ``seconds`` and ``memory`` bytes within its ``share`` of a command: refused (one line)
+    at the first of ``refusals`` that holds (``(refused, why)``, from public inputs), then over :data:`FLOW_BYTES`,
+    then where ``too_few`` evaluations fit or it is over ``share`` (:func:`_over`)."""
+    plan = Plan(task=Task.ERRORS, route=route, what=what, seconds=seconds, memory_bytes=memory,
+                costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", seconds),), advice="use a smaller n")
+    for refused, why in refusals:
+        if refused:
+            return replace(plan, refusal=f"{what}: {why}")
+    if memory > FLOW_BYTES:
+        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({route}), over its share of "
+                                     f"{FLOW_BYTES / 2**30:.3g} GiB")
+    return _over(plan, -math.inf if too_few else share, share)
 
 
 def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS,
@@ -575,6 +592,15 @@ FLOW_SETUP_PER_ENTRY = 1e-7
 #: allocator settings) n = 500, radius 8, 17 steps: 26.8 s run against 19.8 planned without it (28.6 with it); n = 1000,
 #: radius 2, 24 steps: 14.4 s against 8.6 (16.3); the fit at n = 20 and 100 (N <= 5,151) is unchanged.
 FLOW_LARGE = (2e4, 0.2)
+#: At k >= 4 the flows' set-up and ascent steps (:func:`plan_flow`) at ``FLOW_K4[0]`` and ``FLOW_K4[1]`` times the
+#: k = 3 fit: a step moves each entry's flows to its k (k - 1) neighbours (2x k = 3's), the set-up's losses were
+#: planned per category as well.  Measured at Dir(1,1,1,1) (CPU s, ``benchmarks/flow_k4.json``, load 3-4): one step
+#: 0.41, 1.97, 1.82 s (n = 20 radius 8, n = 40 radius 8, n = 50 radius 6) against 1.58, 10.82, 9.50 planned at the k = 3
+#: fit; each further step 0.23, 1.36, 1.17 s against 0.12, 0.67, 0.57 (1.9-2.0x); 19, 14, 19 steps 4.55, 19.64, 22.82
+#: s against 3.77, 19.47, 19.80 (under); the flows of ``windows_first_k4.json`` (20 steps, n = 12 to 25, load 4-5.6)
+#: 3.1-9.0 s, and 7.5 s at n = 20 (19 steps, a loaded ``compare``).  With these factors: 7.8, 32.4, 37.0 s planned for
+#: the three (1.6-1.7x their runs here, above the 7.5 s), n = 12 and 20 steps 3.6 s.
+FLOW_K4 = (0.25, 3.2)
 #: Bytes per (data set, offset) of :func:`flow_bound` (the index, ``pi L``, the running reduced costs, their
 #: ascent fractions in float32, masks; 37 measured at n = 300) and the most it may hold.
 FLOW_BYTES_PER_ENTRY = 48.0
@@ -1645,17 +1671,10 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
         steps, most = max(fit, 1 if fit == 1 else fewest), None
         secs = setup + per * steps
         how = "the flows in every window, an LP where they leave a deficit"
-    size = (radius, steps, most)
-    plan = Plan(task=Task.ERRORS, route=f"exact windows of radius {radius} from a release's errors, {steps} "
-                                        f"evaluation{'s' if steps != 1 else ''} ({how})", what=what,
-                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
-                advice="use a smaller n")
-    if k not in RELEASE_K:
-        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
-    if memory > FLOW_BYTES:
-        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
-    return _over(plan, seconds), size
+    route = (f"exact windows of radius {radius} from a release's errors, {steps} "
+             f"evaluation{'s' if steps != 1 else ''} ({how})")
+    return _share_plan(what, route, secs, memory, seconds, ((k not in RELEASE_K, f"not measured at k={k}"),)), (
+        radius, steps, most)
 
 
 def offset_count(k: int, radius: int) -> int:
@@ -1684,6 +1703,18 @@ def flow_scale(N: float) -> float:
     """The factor on the flows' planned seconds per entry at ``N`` data sets (:data:`FLOW_LARGE`): 1 up to
     ``FLOW_LARGE[0]``."""
     return max(1.0, float(N) / FLOW_LARGE[0]) ** FLOW_LARGE[1]
+
+
+def flow_costs(n: int, k: int, radius: int) -> tuple[float, float]:
+    """Estimated seconds of :func:`flow_bound`'s set-up and of each ascent step at windows of ``radius`` (public n, k):
+    ``FLOW_SETUP_PER_ENTRY`` per (data set, offset) and category, ``FLOW_SECONDS_PER_ENTRY`` per (data set, offset)
+    plus ``FLOW_SECONDS_PER_OFFSET`` per offset, both times :func:`flow_scale` and at k >= 4 :data:`FLOW_K4`."""
+    N, offsets = flow_shape(n, k, radius)
+    large = flow_scale(N)
+    setup_k, step_k = FLOW_K4 if k >= 4 else (1.0, 1.0)
+    setup = FLOW_SETUP_PER_ENTRY * N * offsets * k * large * setup_k
+    per = (FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets) * large * step_k
+    return setup, per
 
 
 def plan_flow(prior: ArrayLike, n: int, epsilon: float,
@@ -1721,9 +1752,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
     for radius in range(min(column[0] if column else FLOW_MAX_RADIUS, n), min(FLOW_MIN_RADIUS, n) - 1, -1):
         N, offsets = flow_shape(n, k, radius)
         memory = FLOW_BYTES_PER_ENTRY * N * offsets
-        large = flow_scale(N)
-        setup = FLOW_SETUP_PER_ENTRY * N * offsets * k * large
-        per = (FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets) * large
+        setup, per = flow_costs(n, k, radius)
         steps = int(min(FLOW_STEPS, (flow_seconds - setup) // per)) if flow_seconds > setup else 0
         options.append((radius, max(steps, FLOW_MIN_STEPS), setup + per * max(steps, FLOW_MIN_STEPS), memory, steps))
     # past FLOW_RADIUS a window only with enough steps to converge; up to it, the widest with the fewest accepted
@@ -1743,17 +1772,7 @@ def plan_flow(prior: ArrayLike, n: int, epsilon: float,
             secs += setup + per * polish[1]
             memory = max(memory, FLOW_BYTES_PER_ENTRY * N * offsets)
             route += f", then {polish[1]} steps of exact windows of radius {polish[0]} (one per orbit of outputs)"
-    size = (radius, steps, *polish)
-    plan = Plan(task=Task.ERRORS, route=route, what=what,
-                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
-                advice="use a smaller n")
-    if memory > FLOW_BYTES:
-        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
-    if choice[2] > seconds:
-        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
-                                     f"{seconds:g} s"), size
-    return _over(plan, seconds), size
+    return _share_plan(what, route, secs, memory, seconds, too_few=choice[2] > seconds), (radius, steps, *polish)
 
 
 # --- the worst case from a weighted average: weak duality under weights other than pi -----------------------------
@@ -1853,24 +1872,13 @@ def plan_weighted(prior: ArrayLike, n: int, epsilon: float,
     steps = int(min(WEIGHTED_MAX_STEPS, (seconds - fixed) // per)) if seconds > fixed else 0
     used = max(steps, WEIGHTED_MIN_STEPS)
     secs = fixed + per * used
-    size = (m, radius, WEIGHTED_FLOW_STEPS, used)
-    plan = Plan(task=Task.ERRORS, route=f"the LP's dual weights at n={m} mixed with pi, windows of radius {radius}, "
-                                        f"{WEIGHTED_FLOW_STEPS} flow steps, {used} evaluations", what=what,
-                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
-                advice="use a smaller n")
-    if k not in WEIGHTED_K:
-        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
-    if epsilon > WEIGHTED_MAX_EPSILON:
-        return replace(plan, refusal=f"{what}: the corner blocks certify more at eps above {WEIGHTED_MAX_EPSILON:g}"), size
-    if n <= WEIGHTED_FROM + 1:
-        return replace(plan, refusal=f"{what}: the whole LP runs at n={n}"), size
-    if memory > FLOW_BYTES:
-        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
-    if steps < WEIGHTED_MIN_STEPS:
-        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
-                                     f"{seconds:g} s"), size
-    return _over(plan, seconds), size
+    route = (f"the LP's dual weights at n={m} mixed with pi, windows of radius {radius}, {WEIGHTED_FLOW_STEPS} flow "
+             f"steps, {used} evaluations")
+    refusals = ((k not in WEIGHTED_K, f"not measured at k={k}"),
+                (epsilon > WEIGHTED_MAX_EPSILON, f"the corner blocks certify more at eps above {WEIGHTED_MAX_EPSILON:g}"),
+                (n <= WEIGHTED_FROM + 1, f"the whole LP runs at n={n}"))
+    return _share_plan(what, route, secs, memory, seconds, refusals, steps < WEIGHTED_MIN_STEPS), (
+        m, radius, WEIGHTED_FLOW_STEPS, used)
 
 
 def weighted_bound(prior: ArrayLike, n: int, epsilon: float, m: int, radius: int, flow_steps: int,
@@ -1921,20 +1929,9 @@ def plan_windows(prior: ArrayLike, n: int, epsilon: float,
     steps = int(min(WINDOWS_MAX_STEPS, (seconds - fixed) // per)) if seconds > fixed else 0
     used = max(steps, WINDOWS_MIN_STEPS)
     secs = fixed + per * used
-    size = (radius, WEIGHTED_FLOW_STEPS, used)
-    plan = Plan(task=Task.ERRORS, route=f"flows of radius {radius}, {WEIGHTED_FLOW_STEPS} steps, then {used} "
-                                        f"evaluations of exact windows (flows first)", what=what,
-                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
-                advice="use a smaller n")
-    if k not in WEIGHTED_K:
-        return replace(plan, refusal=f"{what}: not measured at k={k}"), size
-    if memory > FLOW_BYTES:
-        return replace(plan, refusal=f"{what}: needs ~{memory / 2**30:.3g} GiB ({plan.route}), over its share of "
-                                     f"{FLOW_BYTES / 2**30:.3g} GiB"), size
-    if steps < WINDOWS_MIN_STEPS:
-        return replace(plan, refusal=f"{what}: would take {duration_text(secs)} ({plan.route}), over its share of "
-                                     f"{seconds:g} s"), size
-    return _over(plan, seconds), size
+    route = f"flows of radius {radius}, {WEIGHTED_FLOW_STEPS} steps, then {used} evaluations of exact windows (flows first)"
+    return _share_plan(what, route, secs, memory, seconds, ((k not in WEIGHTED_K, f"not measured at k={k}"),),
+                       steps < WINDOWS_MIN_STEPS), (radius, WEIGHTED_FLOW_STEPS, used)
 
 
 def windows_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, flow_steps: int, steps: int) -> float:

@@ -274,6 +274,11 @@ class Mechanism(abc.ABC):
         once; None: not shared (here)."""
         return None
 
+    def remap_name(self, prior, n: int, spec: ReleaseSpec) -> str | None:
+        """Which remap a draw of this release reads, chosen from public prior, n, k, eps and objective only (so naming
+        it reveals nothing); None: the release has no remap chosen by route (here)."""
+        return None
+
     def errors_pass(self, plan: Plan, prior, n: int, spec: ReleaseSpec) -> tuple | None:
         """A key equal for rows whose exact errors (``plan``, :meth:`plan_errors`'s) one pass computes together
         (:meth:`plan_shared_errors`, :meth:`shared_errors`: the same losses, each row its own weights), or None:

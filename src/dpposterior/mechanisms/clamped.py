@@ -132,6 +132,10 @@ class ClampedRows(Rows):
 #: the errors and counts of R(n) (measured peaks: k = 3, n = 1000: 134 MB (loss), 266 MB (factors); k = 4, n = 100:
 #: 226 MB; benchmarks/plans.json).
 TRANSLATION_BYTES = 128 * 2**20
+#: Words per data set of R(n) besides the k of its counts: its errors, prior predictive, sort and orbit indices.
+#: Dir(1,1,1,1), n = 200 (|R(n)| = 1,373,701, by orbits) peaked 247 MB, 82 bytes a data set past TRANSLATION_BYTES
+#: (planned 222 MB at 4 words; 266 MB at 8).
+TRANSLATION_POINT_WORDS = 8
 #: The orbit route's plan (:meth:`ClampedNoiseMechanism.orbit_plan`), part by part, fitted to the calls of
 #: benchmarks/plans_fit.json (Dir(1,1,1,1), n = 50 to 160, eps 0.5 to 2, load 4-6 on the shared 2-core machine) and to
 #: the cap sums alone (benchmarks/cap_sums_h66.json): the cap sums (:func:`~dpposterior.lattice.scale.clamp_cap_sums`,
@@ -150,6 +154,11 @@ ORBIT_SETUP_SECONDS = 0.25
 ORBIT_LOSS_SLOWDOWN = 1.7
 ORBIT_FACTOR_SLOWDOWN = 0.93
 ORBIT_MOVED_SECONDS = 1.6e-7
+#: Seconds per data set of R(n) on the routes by orbits, besides their representatives' work: R(n) itself, its prior
+#: predictive, and the orbits' errors carried to every data set and averaged.  Profiled at Dir(1,1,1,1), n = 200, eps 1
+#: (|R(n)| = 1,373,701; the factor route and the cap sums 94 % of the call, the rest ~1.8 s at the call's 30.7 CPU s,
+#: ~1.3e-6 s each), fitted with a margin: the call was planned at 30.85 s without it (0.4 % over its run, load 5.4).
+ORBIT_POINT_SECONDS = 2e-6
 #: The share of a shared translation pass's seconds (its union's losses) each member past the first adds: its own
 #: weights' products and corrections (:meth:`ClampedNoiseMechanism.plan_shared_errors`).
 SHARED_LAW_SHARE = 0.1
@@ -267,12 +276,13 @@ class ClampedNoiseMechanism(Mechanism):
         representatives with :data:`~dpposterior.lattice.scale.FACTOR_TOLS` (:data:`ORBIT_FACTOR_SLOWDOWN`, plus
         :data:`ORBIT_MOVED_SECONDS` per pair where a head clamp acts,
         :func:`~dpposterior.lattice.scale.orbit_moved_pairs`), each plus the cap sums (their visits at
-        :data:`ORBIT_CAP_PER_SECOND`, their prefixes at :data:`ORBIT_PREFIX_SECONDS`); the first within the pair budget,
+        :data:`ORBIT_CAP_PER_SECOND`, their prefixes at :data:`ORBIT_PREFIX_SECONDS`) and :data:`ORBIT_POINT_SECONDS` per
+        data set of R(n); the first within the pair budget,
         else the last (a bracket whose base route alone is over the budget skips its cap sums' count).  ``work``: the
         base route's losses plus the cap sums' visits.  Called by :meth:`translation_plan` past its checks of
         ``|R(n)|`` and of the offsets' floor, which are the same for both chains."""
         limit = limit_setting("DPPOSTERIOR_MAX_PAIRS") if limit is None else limit
-        reps = scale_route.orbit_rows(n, k)
+        reps, points = scale_route.orbit_rows(n, k), float(n_candidates(n, k))
         tries = [("loss", scale_route.DEFAULT_TOL)] + [("factors", t) for t in scale_route.FACTOR_TOLS]
 
         def base_seconds(base: str, losses: float) -> float:
@@ -294,7 +304,7 @@ class ClampedNoiseMechanism(Mechanism):
             if base == "factors":
                 seconds += ORBIT_MOVED_SECONDS * scale_route.orbit_moved_pairs(n, k, lp, inner, step)
             cap, prefixes = scale_route.orbit_cap_work(n, k, lp, inner, step)
-            seconds += cap / ORBIT_CAP_PER_SECOND + prefixes * ORBIT_PREFIX_SECONDS
+            seconds += cap / ORBIT_CAP_PER_SECOND + prefixes * ORBIT_PREFIX_SECONDS + ORBIT_POINT_SECONDS * points
             if seconds * PAIRS_PER_SECOND <= limit:
                 break
         return f"orbits ({base})", tol, losses + cap, seconds
@@ -311,7 +321,7 @@ class ClampedNoiseMechanism(Mechanism):
         route, tol, work, seconds = self.translation_plan(n, k, spec.epsilon, prior=prior)
         return Plan(task=Task.ERRORS, route=f"translation ({'not enumerated' if route == 'none' else route})",
                     what=self.errors_what(n, k, spec), seconds=seconds, bracket=tol,
-                    memory_bytes=TRANSLATION_BYTES + 8.0 * (k + 4) * n_candidates(n, k),
+                    memory_bytes=TRANSLATION_BYTES + 8.0 * (k + TRANSLATION_POINT_WORDS) * n_candidates(n, k),
                     costs=(("DPPOSTERIOR_MAX_PAIRS", float(math.ceil(seconds * PAIRS_PER_SECOND))),),
                     advice="use a smaller n")
 
@@ -355,7 +365,8 @@ class ClampedNoiseMechanism(Mechanism):
         seconds = work / scale_route.factor_rate(k) * (1.0 + SHARED_LAW_SHARE * (len(members) - 1))
         return replace(members[0][0], what=f"the expected errors of {len(members)} sequential clamps in one pass for "
                        f"k={k}, n={n}", seconds=seconds,
-                       memory_bytes=TRANSLATION_BYTES + 8.0 * (k + 4 + 2 * len(members)) * n_candidates(n, k),
+                       memory_bytes=TRANSLATION_BYTES + 8.0 * (k + TRANSLATION_POINT_WORDS + 2 * len(members))
+                       * n_candidates(n, k),
                        costs=(("DPPOSTERIOR_MAX_PAIRS", float(math.ceil(seconds * PAIRS_PER_SECOND))),))
 
     def shared_errors(self, members: list, prior, n: int) -> list:

@@ -2151,6 +2151,21 @@ class LatticeMechanism(Mechanism):
         return _local_errors(tuple(a.tolist()), int(n), spec.epsilon,
                              self._max_fallback(int(n), a.size, spec, symmetric=_symmetric(a)))
 
+    def remap_name(self, prior, n: int, spec: ReleaseSpec) -> str:
+        """Which remap a draw reads (docs/lattice.md), the :meth:`certificate`'s ``"remap"`` without building it, from
+        public prior, n, k, eps and objective only (the same tests as the draw's route): ``"face table"`` (``worst``,
+        :meth:`uses_faces`), ``"corner minimax"`` (:meth:`uses_corners`), ``"bayes"`` or ``"minimax"`` (the window's
+        remap, :meth:`uses_window`), else ``"local search"``: the local Bayes remap at the drawn point (``average``
+        past the window, and ``worst`` where neither table fits: :func:`corners_fit`)."""
+        k, n = len(prior), int(n)
+        if self.uses_faces(n, k, spec, prior):
+            return "face table"
+        if self.uses_corners(n, k, spec):
+            return "corner minimax"
+        if not self.uses_window(n, k, spec):
+            return "local search"
+        return "bayes" if spec.objective == Objective.AVERAGE else "minimax"
+
     def certificate(self, prior, n: int, spec: ReleaseSpec) -> dict:
         """``{"remap", "tail"}`` and, for ``worst``, the minimax certificate ``lower``, ``upper``, ``gap``,
         ``closed`` (docs/lattice.md); ``remap`` is ``"bayes"``, ``"minimax"`` or ``"local search"``."""

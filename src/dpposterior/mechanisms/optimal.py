@@ -708,6 +708,13 @@ class OptimalMechanism(Mechanism):
             return ("geometric + Bayes remap", spec.distance) if spec.objective == Objective.AVERAGE else None
         return LATTICE.release_key(prior, n, spec) if self.uses_lattice(prior, n, spec) else None
 
+    def remap_name(self, prior, n: int, spec: ReleaseSpec) -> str | None:
+        """k >= 3 past the linear program: the lattice release's remap (:meth:`LatticeMechanism.remap_name`); else None
+        (the linear program's table: kernel and remap solved together)."""
+        if len(prior) >= 3 and self.uses_lattice(prior, n, spec):
+            return LATTICE.remap_name(prior, n, spec)
+        return None
+
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
         """k >= 3 past the linear program: the lattice release's draw plan (the release it is); else the entry's own
         set-up check (:meth:`Mechanism.plan_draw`)."""

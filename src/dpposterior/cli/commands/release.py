@@ -149,12 +149,15 @@ def cmd_release(args) -> None:
                 checks=noise_aware_checks if args.noise_aware else None)
     claimed = claim_of(spec)
     noise_aware = posterior.get("result")
+    # which remap the draw read (the lattice release: its route, from public prior, n, k, eps and objective only)
+    remap = spec.mechanism.remap_name(a, int(c.sum()), spec)
     if args.json:
         # the delta the release runs with: 0 for a mechanism that reads no delta (not the unused default)
         delta = spec.delta if Setting.DELTA in spec.mechanism.settings_used else 0.0
         out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": delta,
                "claimed": {"epsilon": claimed[0], "delta": claimed[1]}, "n": int(c.sum()), "prior": a.tolist(),
-               "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed} | _settings_json(spec)
+               "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed,
+               "remap": remap} | _settings_json(spec)
         if cats is not None:
             out["categories"] = cats
         if spec.distance != DEFAULT_DISTANCE:
@@ -171,6 +174,8 @@ def cmd_release(args) -> None:
         lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m, strict=True))})",
                  f"guarantee: {guarantee_text(spec, seed is not None)}",
                  f"released counts: {','.join(str(int(x)) for x in m)}"]
+        if remap is not None:
+            lines.append(f"remap: {remap} ({REMAP_WORDS[remap]})")
         if cats is not None:
             lines.append(f"categories, in order: {', '.join(map(shown_name, cats))}")
         if noise_aware is not None:
@@ -189,6 +194,16 @@ def cmd_release(args) -> None:
         raise SizeError(f"{posterior['refused'].args[0]}: the release above stands (drawn"
                         f"{' and charged to the ledger' if ledger is not None else ''}); its noise-aware posterior "
                         "was not computed")
+
+
+#: the text output's words for each remap a lattice release reads (``Mechanism.remap_name``; docs/lattice.md)
+REMAP_WORDS = {
+    "bayes": "the window's Bayes remap",
+    "minimax": "the window's minimax remap, an LP over the window",
+    "corner minimax": "an LP's minimax remap near the vertices, the local Bayes remap elsewhere",
+    "face table": "an LP's minimax remap near the faces, the local Bayes remap elsewhere",
+    "local search": "the local Bayes remap at the drawn point",
+}
 
 
 def _settings_json(spec: ReleaseSpec) -> dict:
