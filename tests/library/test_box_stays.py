@@ -187,7 +187,7 @@ def _column(a, n, eps, m, monkeypatch=None, whole=False, certify=True):
     mech = spec.mechanism
     if whole:
         monkeypatch.setattr(column, "cut_region",
-                            lambda a_, n_, e_, r_, Dc_, stats=None: column.reach_region(n_, len(a_), r_, Dc_, W))
+                            lambda a_, n_, e_, r_, Dc_, stats=None, check=None: column.reach_region(n_, len(a_), r_, Dc_, W))
     if not certify:
         monkeypatch.setattr(lat, "_box_certified", lambda a_, n_, e_, Z: np.zeros(len(Z), dtype=bool))
     W = mech.column_radius(n, a.size, eps)
