@@ -128,11 +128,12 @@ def test_the_baseline_plan_at_n_100_eps_05_in_compares_share():
     """Dir(1,1,1,1), n = 100, eps = 0.5 in ``compare``'s share (101.8 s for both objectives): one evaluation from the
     baseline's errors at radius 8 (the eps rule would ask 12) with at least RELEASE_ONE_LP_SHARE of the orbits' LPs,
     held to the solve limit; planned above its run (``benchmarks/baseline_start_k4.json``: radius 8, 3,857 LPs at
-    0.55, 33.5 CPU s at load 3.5, 0.3458).  Without ``baseline`` the release's plan does not fit its share (radius 12)."""
+    0.55, 33.5 and 36.4 CPU s at load 3.5 and 5.7, 0.3458).  Without ``baseline`` the release's plan does not fit its
+    share (radius 12)."""
     a = [1.0] * 4
     out = plan_blocks(a, 100, 0.5, 50.9, start=True, floor=0.1811, whole=True, weighted=True, baseline=True)
     plan, (radius, steps, most) = out["average"]
-    assert plan.fits and (radius, steps) == (8, 1) and plan.seconds >= 33.5
+    assert plan.fits and (radius, steps) == (8, 1) and plan.seconds >= 36.4
     assert most >= ys.RELEASE_ONE_LP_SHARE * ys.orbit_count(a, 100)
     assert "from a baseline's errors" in plan.route
     assert "average" not in plan_blocks(a, 100, 0.5, 50.9, start=True, floor=0.1811, whole=True, weighted=True)
