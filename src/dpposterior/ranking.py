@@ -258,13 +258,30 @@ def fallback_releases(k: int) -> set[str]:
     return {v.label for v in compare_variants(k) if v.entry.objectives and v.objective != Objective.AVERAGE}
 
 
+#: The k where a baseline's errors start the yardstick's average when no row of :func:`start_releases` or
+#: :func:`fallback_releases` was computed (:func:`baseline_releases`): measured at Dir(1,1,1,1), n = 100, eps = 0.5.
+BASELINE_START_K = (4,)
+
+
+def baseline_releases(k: int) -> set[str]:
+    """The rows whose errors start the yardstick's average where no row of :func:`start_releases` or
+    :func:`fallback_releases` was computed, at k in :data:`BASELINE_START_K`: the baselines (an entry without
+    ``objectives``), far from the optimum but the only errors at hand.  Dir(1,1,1,1), n = 100, eps = 0.5, where no
+    lattice or optimal row fits: from ``lszhang``'s errors one evaluation certified 0.34 and more, where the k = 2
+    bound was 0.1811 (docs/lattice.md).  Any errors give a certified bound (weak duality); these only choose where
+    the dual starts."""
+    if k not in BASELINE_START_K:
+        return set()
+    return {v.label for v in compare_variants(k) if not v.entry.objectives}
+
+
 def start_row(k: int, n: int, errors: dict | None) -> tuple[str, object] | None:
     """``(label, ExpectedErrors)`` of the computed row that starts the yardstick's average: of least average error
-    (then label) among :func:`start_releases`, else among :func:`fallback_releases`; only a row with an error at
-    every data set of R(n).  None where no such row was computed.  Which rows were computed follows from their
-    plans, public prior, n and eps only."""
+    (then label) among :func:`start_releases`, else among :func:`fallback_releases`, else among
+    :func:`baseline_releases`; only a row with an error at every data set of R(n).  None where no such row was
+    computed.  Which rows were computed follows from their plans, public prior, n and eps only."""
     full = {label: e for label, e in (errors or {}).items() if len(e.counts) == math.comb(n + k - 1, k - 1)}
-    for labels in (start_releases(k), fallback_releases(k)):
+    for labels in (start_releases(k), fallback_releases(k), baseline_releases(k)):
         best = min(((label, e) for label, e in full.items() if label in labels),
                    key=lambda item: (item[1].average, item[0]), default=None)
         if best is not None:
@@ -286,8 +303,8 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     (where the deepest block that fits stops short of n, the whole LP over its orbits when it fits instead:
     :func:`~dpposterior.lattice.yardstick.plan_corner`'s ``whole``).
     ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
-    :func:`start_releases` of least average error, else of :func:`fallback_releases` (:func:`start_row`), starts the
-    average's exact windows
+    :func:`start_releases` of least average error, else of :func:`fallback_releases`, else (k = 4) of
+    :func:`baseline_releases` (:func:`start_row`), starts the average's exact windows
     (:func:`dpposterior.yardstick.block_bounds`; any errors give a certified bound, these only choose where the dual
     starts); where none was computed, the average's bound is planned as without ``errors``.
     """
@@ -315,9 +332,12 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
         # the k = 2 bound (its solves are cached for yardstick() below): an average dual that cannot beat it is left
         # out and its share goes to the worst case's corner blocks (plan_blocks' floor)
         floor = marginal_bound(a, n, epsilon).average if k >= 3 else None
+        baseline = start is not None and start[0] in baseline_releases(k)
         blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2, start=start is not None,
-                                                         floor=floor, whole=True, weighted=True), start,
-                              worst=start is not None and start[0] not in start_releases(k)) if k >= 3 else {}
+                                                         floor=floor, whole=True, weighted=True, baseline=baseline,
+                                                         deeper=True),
+                              start, worst=start is not None and start[0] not in start_releases(k),
+                              baseline=baseline) if k >= 3 else {}
         return yardstick(a, n, epsilon, lp, blocks)
     except InputError as exc:
         return " ".join(str(exc).split())

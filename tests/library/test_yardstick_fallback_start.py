@@ -25,17 +25,19 @@ def _errors(average: float, rows: int, k: int = 4):
     return SimpleNamespace(average=average, counts=np.zeros((rows, k), dtype=np.int64))
 
 
-def test_the_start_is_an_average_release_else_a_worst_case_one_never_a_baseline():
+def test_the_start_is_an_average_release_else_a_worst_case_one_before_a_baseline():
     """k = 4, n = 2 (10 data sets): a release built for the average starts the dual even at a larger average error;
-    where none was computed, the release built for the worst case of least average error (ties by label), never a
-    baseline (``geometric`` is lower here but not near the optimum by design); only rows over all of R(n)."""
+    where none was computed, the release built for the worst case of least average error (ties by label), not a
+    baseline (``geometric`` is lower here but not near the optimum by design: a baseline starts only where no such
+    release was computed, ``tests/library/test_yardstick_baseline_start.py``); only rows over all of R(n)."""
     assert "lattice (worst)" in fallback_releases(4) and not fallback_releases(4) & start_releases(4)
     errors = {"geometric": _errors(0.1, 10), "optimal (worst)": _errors(0.3, 10), "lattice (worst)": _errors(0.3, 10)}
     assert start_row(4, 2, errors)[0] == "lattice (worst)"
     errors["lattice (average)"] = _errors(0.4, 10)
     assert start_row(4, 2, errors)[0] == "lattice (average)"
     assert start_row(4, 2, {"lattice (worst)": _errors(0.3, 9)}) is None
-    assert start_row(4, 2, {"geometric": _errors(0.1, 10)}) is None
+    assert start_row(4, 2, {"geometric": _errors(0.1, 10)})[0] == "geometric"
+    assert start_row(3, 2, {"geometric": _errors(0.1, 6, 3)}) is None
     assert start_row(4, 2, None) is None
 
 

@@ -1537,6 +1537,13 @@ RELEASE_MANY_LP_SHARE = 0.7
 #: The scale of that evaluation (every deficit's LP at radius 6, from ``lattice (worst)``'s errors: 0.26379 at 0.94,
 #: 0.26690 at 0.92, 0.26405 at 0.9, 0.26069 at 0.88; with 3,800 LPs 0.9 was the best, 0.25888 against 0.25820).
 RELEASE_MANY_WORST = (0.92,)
+#: The scale of the one evaluation from a baseline's errors (:func:`plan_release`'s ``baseline``: ``compare`` computed no
+#: lattice or optimal row).  A baseline is far above the optimum, and unevenly so (``lszhang``'s clamp costs most near
+#: the faces), so ``f pi E`` is a good multiplier only well below 1.  Dir(1,1,1,1), n = 100, eps = 0.5, from
+#: ``lszhang``'s errors (average 0.68930; ``benchmarks/baseline_start_k4.json``): radius 12, the flows alone, 0.2413,
+#: 0.2895, 0.2973, -0.1098 at 0.35, 0.42, 0.47, 0.55; radius 12 with the 1,500 largest deficits' LPs at 0.5 0.3277
+#: (49.6 CPU s, 1.8 GB); radius 10 with 3,000 at 0.5 0.3443 (53.6 s, 1.1 GB).
+BASELINE_SCALES = (0.55,)
 
 
 def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
@@ -1573,12 +1580,16 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
                         flows=True, most=most, weights=weights)
 
 
-def release_scales(steps: int, capped: bool, worst: bool = False, many: bool = False) -> tuple[float, ...]:
-    """The scales :func:`release_bound` starts from under :func:`plan_release`'s ``(steps, capped)``: a capped
-    evaluation's :data:`RELEASE_CAPPED_SCALES`; else :data:`RELEASE_SCALES`, the first alone (:data:`RELEASE_ONE`)
+def release_scales(steps: int, capped: bool, worst: bool = False, many: bool = False,
+                   baseline: bool = False) -> tuple[float, ...]:
+    """The scales :func:`release_bound` starts from under :func:`plan_release`'s ``(steps, capped)``: from a
+    baseline's errors (``baseline``: :func:`plan_release`'s ``baseline``) :data:`BASELINE_SCALES` whatever the plan; a
+    capped evaluation's :data:`RELEASE_CAPPED_SCALES`; else :data:`RELEASE_SCALES`, the first alone (:data:`RELEASE_ONE`)
     where one evaluation is planned, or where the start is a release built for the worst case (``worst``)
     :data:`RELEASE_MANY_WORST` where most windows' LPs are solved (``many``: :func:`release_many`), else the last
     (:data:`RELEASE_ONE_WORST`).  Public inputs only (the plan's, and which release starts)."""
+    if baseline:
+        return BASELINE_SCALES
     if capped:
         return RELEASE_CAPPED_SCALES
     if steps >= len(RELEASE_SCALES):
@@ -1619,8 +1630,8 @@ def release_wide_factor(n: int, radius: int) -> float:
     return max(1.0, RELEASE_WIDE[0] * math.exp(RELEASE_WIDE[1] * radius / max(int(n), 1)))
 
 
-def plan_release(prior: ArrayLike, n: int, epsilon: float,
-                 seconds: float = COLUMN_SECONDS) -> tuple[Plan, tuple[int, int, int | None]]:
+def plan_release(prior: ArrayLike, n: int, epsilon: float, seconds: float = COLUMN_SECONDS,
+                 baseline: bool = False) -> tuple[Plan, tuple[int, int, int | None]]:
     """The plan of :func:`release_bound` (average) and its ``(radius, steps, most)``: the widest window radius (at
     most :data:`RELEASE_MAX_RADIUS` and n, at least :data:`RELEASE_MIN_RADIUS` and :data:`RELEASE_EPS_RADIUS` / eps)
     whose set-up and :data:`RELEASE_GOOD_STEPS` evaluations fit ``seconds``, with as many evaluations as fit (at most
@@ -1633,7 +1644,13 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     the orbits fits, else of at least :data:`RELEASE_ONE_LP_SHARE`, ``most`` the LPs that fit (the largest deficits';
     started at :func:`release_scales`' one scale).  Else the widest radius where one evaluation with the LPs of at
     least :data:`RELEASE_MIN_LP_SHARE` of the orbits fits, ``most`` the LPs that fit (the largest deficits'; started
-    at :data:`RELEASE_CAPPED_SCALES`, :func:`release_capped`); else refused.  A column LP is planned at
+    at :data:`RELEASE_CAPPED_SCALES`, :func:`release_capped`); else refused.
+    ``baseline`` (the errors are a baseline's, far above the optimum: ``compare`` computed no lattice or optimal row):
+    one evaluation only, at :data:`BASELINE_SCALES`, at the widest radius down to :data:`RELEASE_MIN_RADIUS` (not
+    the eps rule: a narrower window with more LPs certifies more from such a start, the measurements at
+    :data:`BASELINE_SCALES`) where the LPs of at least :data:`RELEASE_ONE_LP_SHARE` of the orbits fit (at most every
+    orbit's), else of at least :data:`RELEASE_MIN_LP_SHARE`; else refused.  Any start gives a certified bound
+    (:func:`release_bound`): the baseline only chooses the point.  A column LP is planned at
     :func:`release_lp_seconds`.  Only at k in :data:`RELEASE_K`.  Public inputs only (prior, n, eps; the release whose
     errors start it is one ``compare`` computed, itself planned from public inputs)."""
     k = len(prior)
@@ -1641,7 +1658,8 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
     orbits = orbit_count(prior, n)
     fewest = len(RELEASE_SCALES)
     options = []
-    narrowest = min(RELEASE_MAX_RADIUS, max(RELEASE_MIN_RADIUS, math.ceil(RELEASE_EPS_RADIUS / epsilon)))
+    narrowest = (RELEASE_MIN_RADIUS if baseline else
+                 min(RELEASE_MAX_RADIUS, max(RELEASE_MIN_RADIUS, math.ceil(RELEASE_EPS_RADIUS / epsilon))))
     for radius in range(min(RELEASE_MAX_RADIUS, n), min(narrowest, n) - 1, -1):
         offsets = offset_count(k, radius)
         # per entry: the losses' k bands and the flows' (and an LP row's) k (k - 1) neighbours, measured at k = 3
@@ -1653,12 +1671,16 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
         most = int(min(orbits, (seconds - setup - flows) // lp)) if seconds > setup + flows else 0
         options.append((radius, fit, most, setup, per, flows, lp, RELEASE_BYTES_PER_ENTRY * orbits * offsets))
     room = [o for o in options if o[7] <= FLOW_BYTES]
-    full = (next((o for o in room if o[1] >= RELEASE_GOOD_STEPS), None)
-            or next((o for o in room if o[1] >= fewest), None)
-            or next((o for o in room if o[1] >= 1), None))
-    # at k >= 4 one evaluation at the first scale with most windows' LPs before the last resort
-    one = None if full or k < 4 else (next((o for o in room if o[2] >= RELEASE_MANY_LP_SHARE * orbits), None)
-                                      or next((o for o in room if o[2] >= RELEASE_ONE_LP_SHARE * orbits), None))
+    full = None if baseline else (next((o for o in room if o[1] >= RELEASE_GOOD_STEPS), None)
+                                  or next((o for o in room if o[1] >= fewest), None)
+                                  or next((o for o in room if o[1] >= 1), None))
+    # at k >= 4 one evaluation at the first scale with most windows' LPs before the last resort; from a baseline's
+    # errors the widest window with at least RELEASE_ONE_LP_SHARE of them, every one at most
+    if baseline:
+        one = next((o[:2] + (min(o[2], orbits),) + o[3:] for o in room if o[2] >= RELEASE_ONE_LP_SHARE * orbits), None)
+    else:
+        one = None if full or k < 4 else (next((o for o in room if o[2] >= RELEASE_MANY_LP_SHARE * orbits), None)
+                                          or next((o for o in room if o[2] >= RELEASE_ONE_LP_SHARE * orbits), None))
     capped = None if full or one else next((o for o in room if o[2] >= max(1.0, RELEASE_MIN_LP_SHARE * orbits)),
                                            None)
     radius, fit, most, setup, per, flows, lp, memory = full or one or capped or (
@@ -1671,7 +1693,8 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float,
         steps, most = max(fit, 1 if fit == 1 else fewest), None
         secs = setup + per * steps
         how = "the flows in every window, an LP where they leave a deficit"
-    route = (f"exact windows of radius {radius} from a release's errors, {steps} "
+    source = "a baseline's" if baseline else "a release's"
+    route = (f"exact windows of radius {radius} from {source} errors, {steps} "
              f"evaluation{'s' if steps != 1 else ''} ({how})")
     return _share_plan(what, route, secs, memory, seconds, ((k not in RELEASE_K, f"not measured at k={k}"),)), (
         radius, steps, most)
