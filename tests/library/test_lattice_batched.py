@@ -554,7 +554,7 @@ def test_the_grouped_routes_sums_kept_across_steps_are_the_sums_of_the_step(a, n
     seen = {"steps": 0}
     real_decide = batched._decide
 
-    def decide(S, real, Tplus, tail, mu, centre):
+    def decide(S, real, Tplus, tail, mu, centre, **kw):
         if np.ndim(tail) or tail == 0.0:  # the grouped route's (a tail per row): every sum against its definition's
             import sys
 
@@ -568,7 +568,7 @@ def test_the_grouped_routes_sums_kept_across_steps_are_the_sums_of_the_step(a, n
                     want = np.array([math.fsum(w[active[t]] * HT[c]) for c in cols])
                     assert np.allclose(S[t, rl[t]], want, rtol=1e-12, atol=0.0)
                 seen["steps"] += int(f["last_S"] is not None)
-        return real_decide(S, real, Tplus, tail, mu, centre)
+        return real_decide(S, real, Tplus, tail, mu, centre, **kw)
 
     rng = np.random.default_rng(seed)
     Z = window(n, 4, 3)
@@ -726,3 +726,77 @@ def test_the_orbit_route_with_a_strong_first_drop_is_the_one_point_search_at_eve
         mp.setattr(batched, "ORBIT_DROP_WEIGHTS", (first, batched.ORBIT_DROP_WEIGHT))
         got = local_search_batch(np.ones(4), n, eps, Z, orbits=True)
     assert np.array_equal(got, np.stack([local_bayes_search(np.ones(4), n, eps, z) for z in Z]))
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([(1.0, 1.0, 1.0, 1.0), (0.5, 0.5, 0.5, 0.5), (2.0, 2.0, 1.0, 1.0)]), st.integers(3, 12),
+       st.sampled_from([0.8, 1.0, 1.5]), st.integers(0, 2**31), st.booleans())
+def test_the_exact_steps_over_their_candidates_are_the_one_point_search(a, n, eps, seed, kept_columns):
+    """An exact step multiplies only its candidates' columns (the others 0) and takes the argmin over the candidates
+    (:func:`_exact_steps` with ``cand``): at priors with exact ties between permuted outputs, every point the grouped
+    route decides is the one-point search's output bit for bit, some exact steps had fewer candidates than outputs
+    (the shortcut ran), and each step's candidates are those of :func:`_decide`'s rule transcribed here: a real
+    output is left out only where its interval's low end is above the least high end."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.search import _Fallback
+
+    seen = {"steps": 0, "fewer": 0}
+    real_decide = batched._decide
+
+    def decide(S, real, Tplus, tail, mu, centre, candidates=False):
+        got = real_decide(S, real, Tplus, tail, mu, centre, candidates=candidates)
+        if candidates:
+            best, cand = got
+            T = np.asarray(Tplus, dtype=float)[:, None]
+            for t in range(len(S)):
+                lo = [S[t, j] - (batched.SEARCH_SHARE + 2 * mu) * T[t, 0] for j in range(S.shape[1])]
+                hi = [S[t, j] + np.ravel(tail * np.ones_like(T))[t] * T[t, 0] + 2 * mu * T[t, 0]
+                      for j in range(S.shape[1])]
+                least = min(hi[j] for j in range(S.shape[1]) if real[t, j])
+                want = [bool(real[t, j]) and lo[j] <= least for j in range(S.shape[1])]
+                assert cand[t].tolist() == want
+                if best[t] < 0:
+                    seen["steps"] += 1
+                    seen["fewer"] += int(sum(want) < int(real[t].sum()))
+        return got
+
+    rng = np.random.default_rng(seed)
+    Z = window(n, 4, 3)
+    Z = Z[rng.choice(len(Z), min(len(Z), 40), replace=False)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batched, "_decide", decide)
+        got, ok = batched._grouped_search(np.asarray(a, float), n, eps, Z, 1e-9, _Fallback(len(Z)),
+                                          kept_columns=kept_columns)
+    assert ok.all()
+    assert np.array_equal(got, np.stack([local_bayes_search(a, n, eps, z) for z in Z]))
+    assert seen["fewer"] <= seen["steps"]
+
+
+def test_the_exact_steps_over_their_candidates_ran_on_exact_ties():
+    """Dir(1,1,1,1), n = 9, eps = 1, the orbit route's left points (exact ties): the exact steps used fewer candidate
+    columns than outputs at most steps, and the outputs are the one-point search's."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.search import _Fallback
+
+    a = np.ones(4)
+    Z = window(9, 4, 3)
+    _, certified = batched._grouped_search(a, 9, 1.0, Z, 1e-9)
+    ties = Z[~certified]
+    seen = {"steps": 0, "fewer": 0}
+    real_decide = batched._decide
+
+    def decide(S, real, Tplus, tail, mu, centre, candidates=False):
+        got = real_decide(S, real, Tplus, tail, mu, centre, candidates=candidates)
+        if candidates:
+            best, cand = got
+            open_ = best < 0
+            seen["steps"] += int(open_.sum())
+            seen["fewer"] += int((cand[open_].sum(axis=1) < real[open_].sum(axis=1)).sum())
+        return got
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batched, "_decide", decide)
+        got, ok = batched._grouped_search(a, 9, 1.0, ties, 1e-9, _Fallback(len(ties)), kept_columns=True)
+    assert ok.all()
+    assert np.array_equal(got, np.stack([local_bayes_search(a, 9, 1.0, z) for z in ties]))
+    assert seen["steps"] >= 20 and seen["fewer"] >= seen["steps"] // 2

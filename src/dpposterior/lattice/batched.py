@@ -54,7 +54,9 @@ the risks are the same product
 outputs in the ball's order), so the argmin (ties: the first) and the step are its own.  Every row is then decided
 and the walk goes on by the certificate; the rows that need an exact step are counted, refused past a limit in one
 line (:func:`.remap._Fallback`), so every output equals the one a draw computes (tested bit for bit against it,
-symmetric priors included).
+symmetric priors included).  An exact step fills only its candidates' columns of that matrix (the outputs whose
+interval reaches the least high end; the others 0) and takes the argmin over them: a column's product reads that
+column only, and every other output's float risk is certified strictly above a candidate's (:func:`_exact_steps`).
 """
 
 from __future__ import annotations
@@ -528,9 +530,11 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                          and cols == list(range(cols[0], cols[-1] + 1)) else HT[cols])
                     S[np.ix_(rows, np.flatnonzero(fresh_j))] = np.einsum("zc,rc->zr", w[active[rows]], L,
                                                                          optimize=False)
-                best = _decide(S, real, T[active], tail[active], mu, centre_j)
                 if exact is not None:
-                    _exact_steps(best, active, real, keys, have, HT, w, keeps, centre_j, exact, kept)
+                    best, cand = _decide(S, real, T[active], tail[active], mu, centre_j, candidates=True)
+                    _exact_steps(best, active, real, keys, have, HT, w, keeps, centre_j, exact, kept, cand)
+                else:
+                    best = _decide(S, real, T[active], tail[active], mu, centre_j)
                 stay = best == centre_j
                 out[zb[active[stay]]] = cen[stay]
                 decided[zb[active[stay]]] = True
@@ -594,7 +598,8 @@ def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int
 def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArray[np.bool_], keys: list[int],
                  have: dict[int, int], HT: NDArray[np.float64], w: NDArray[np.float64],
                  keeps: dict[int, NDArray[np.int64]], centre: int, count: _Fallback,
-                 kept: dict[int, NDArray[np.int64]] | None = None) -> None:
+                 kept: dict[int, NDArray[np.int64]] | None = None,
+                 cand: NDArray[np.bool_] | None = None) -> None:
     """The steps of :func:`_grouped_search` that :func:`_decide` left open (``best`` -1), taken as the one-point
     search takes them, by its floats (module docstring, "Exact steps"): ``best`` filled in place.
 
@@ -603,7 +608,17 @@ def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
     ``searchsorted`` of ``(1 - share)`` times the last, sorted; once per row), then the risks of the outputs of its
     ball (``real``, in the ball's order, as the one-point search filters them) by the same product on the same
     arrays: ``w[keep] @ L[keep, rs]`` with a C-ordered ``(kept, |rs|)`` matrix of the same losses (rows of ``HT``).
-    The centre stays if it attains the minimum, else the first argmin is the move (within 1 of the centre)."""
+    The centre stays if it attains the minimum, else the first argmin is the move (within 1 of the centre).
+
+    ``cand`` (:func:`_decide`'s candidates, the shape of ``real``): only the candidates' columns of the matrix are
+    gathered, the others left 0, and the argmin is taken over the candidates.  The same step (proof): (i) a column of
+    a matrix-vector product is computed from that column and the vector only (whatever the summation order the
+    product uses for a column's place, it reads no other column's values), so a candidate's float risk is the one-point
+    search's, on a matrix of the same shape, order and layout; (ii) an output that is not a candidate has ``lo(r) >
+    hi(r*)`` for the output ``r*`` of least ``hi``, and the one-point search's float risks lie in ``[lo, hi]``
+    (module docstring), so its float risk is strictly above ``r*``'s: it is neither the first argmin nor equal to it,
+    so the first argmin over the candidates (in the ball's order) is the one-point search's, and where the centre is
+    not a candidate its risk is strictly above that argmin's, so the step moves, as the one-point search does."""
     offsets = np.concatenate([[0], np.cumsum(real.sum(axis=1))])
     for t in np.flatnonzero(best < 0):
         row = int(active[t])
@@ -613,10 +628,20 @@ def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
             count.refuse_past(count.count)
             keep = keeps[row] = _kept(w[row]) if kept is None else kept[row]
         cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
-        # one gather of the (|rs|, kept) entries, then the C-ordered (kept, |rs|) matrix the one-point search multiplies
-        risk = w[row, keep] @ np.ascontiguousarray(HT[np.ix_(cols, keep)].T)
-        j = int(np.argmin(risk))
         ball_j = np.flatnonzero(real[t])
+        if cand is None:
+            # one gather of the (|rs|, kept) entries, then the C-ordered (kept, |rs|) matrix the one-point search
+            # multiplies
+            risk = w[row, keep] @ np.ascontiguousarray(HT[np.ix_(cols, keep)].T)
+        else:
+            # the same matrix's candidate columns (the others 0: docstring), each gathered from its contiguous loss row;
+            # the others' risks set above every candidate's
+            use = cand[t, ball_j]
+            Lk = np.zeros((keep.size, len(cols)))
+            for q in np.flatnonzero(use).tolist():
+                Lk[:, q] = HT[cols[q], keep]
+            risk = np.where(use, w[row, keep] @ Lk, np.inf)
+        j = int(np.argmin(risk))
         here = int(np.flatnonzero(ball_j == centre)[0])
         best[t] = centre if risk[j] >= risk[here] else ball_j[j]
 
@@ -649,9 +674,13 @@ def _pair_sums(sums: _Sums, z: NDArray[np.int64], r: NDArray[np.int64]) -> NDArr
 
 
 def _decide(S: NDArray[np.float64], real: NDArray[np.bool_], Tplus: NDArray[np.float64],
-            tail: float | NDArray[np.float64], mu: float, centre: int) -> NDArray[np.int64]:
+            tail: float | NDArray[np.float64], mu: float, centre: int, candidates: bool = False):
     """The column of the certified strict minimiser of each row of ``S`` (module docstring), else -1 (``tail``: one
-    for all rows, or a column of one per row)."""
+    for all rows, or a column of one per row).
+
+    ``candidates``: also the outputs that may still be the one-point search's step, ``(best, cand)``: ``cand`` the
+    real outputs with ``lo(r) <= hi(r*)``, ``r*`` the output of least ``hi``, every real output of a row with a NaN
+    sum (an output outside ``cand`` has a float risk strictly above ``r*``'s: :func:`_exact_steps`)."""
     T = Tplus[:, None]
     lo = np.where(real, S - (SEARCH_SHARE + 2 * mu) * T, np.inf)
     hi = np.where(real, S + tail * T + 2 * mu * T, np.inf)
@@ -659,8 +688,12 @@ def _decide(S: NDArray[np.float64], real: NDArray[np.bool_], Tplus: NDArray[np.f
     m = np.arange(len(S))
     others = lo.copy()
     others[m, best] = np.inf
-    ok = (hi[m, best] < others.min(axis=1)) & np.isfinite(hi[m, best]) & ~np.any(real & np.isnan(S), axis=1)
-    return np.where(ok, best, -1)
+    nan = np.any(real & np.isnan(S), axis=1)
+    ok = (hi[m, best] < others.min(axis=1)) & np.isfinite(hi[m, best]) & ~nan
+    if not candidates:
+        return np.where(ok, best, -1)
+    cand = real & ((lo <= hi[m, best][:, None]) | nan[:, None] | ~np.isfinite(hi[m, best])[:, None])
+    return np.where(ok, best, -1), cand
 
 
 #: The tails of the stay certificate's balls (:func:`stays`), tried in turn: a point is certified at the first.
