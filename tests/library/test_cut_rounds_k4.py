@@ -41,6 +41,9 @@ def test_the_rounds_keep_what_the_filters_keep_over_the_whole_region(case, a, sh
     r[-1] = n - r[:-1].sum()
     Z = column.reach_region(n, k, r, Dc, 2)
     Zc = column.cut_region(a, n, eps, r, Dc)
+    if r.min() <= (k - 1) * Dc:  # the cut is defined only where every count is past L = (k - 1) Dc
+        assert Zc is None
+        return
     want = Z[column.search_filter(a, n, eps, r, Z, Dc)]  # the filters at every point of the region
     assert np.array_equal(want, Zc[column.search_filter(a, n, eps, r, Zc, Dc)])
 
