@@ -459,7 +459,8 @@ def beta_smooth_sensitivity_all_of(a: NDArray[np.float64], n: int, epsilon: floa
     if dist is not None:
         return np.exp(-_transform(-np.log(_all_ls(a, n, dist)), n, a.size, smoothing_beta(epsilon, delta, n)))
     ls = local_sensitivity_of(a, candidates(n, a.size))
-    return np.exp(-distance_transform(-np.log(ls), n, a.size, smoothing_beta(epsilon, delta, n)))
+    with np.errstate(divide="ignore"):  # LS = 0 only at n = 0 (no neighbour): -ln 0 = inf, S_b = 0
+        return np.exp(-distance_transform(-np.log(ls), n, a.size, smoothing_beta(epsilon, delta, n)))
 
 
 # ---------------------------------------------------------------------------------------------

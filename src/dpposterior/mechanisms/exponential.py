@@ -37,8 +37,23 @@ if TYPE_CHECKING:
 
 
 def exponential_log_pmf_rows(weights: ArrayLike, scores: ArrayLike) -> NDArray[np.float64]:
-    """``ln P(r) = -w H(r) - logsumexp(-w H)`` row by row: weights ``(B,)``, scores ``(B, N)``."""
-    x = np.multiply(-np.asarray(weights, dtype=np.float64)[:, None], np.asarray(scores, dtype=np.float64))
+    """``ln P(r) = -w H(r) - logsumexp(-w H)`` row by row: weights ``(B,)``, scores ``(B, N)``.
+
+    A weight of ``+inf`` (a sensitivity of 0: at n = 0, where R(n) is one point and no data set has a
+    neighbour) is the limit ``w -> inf`` of the same pmf: uniform on the scores' argmin, 0 elsewhere
+    (docs/definitions.md, the exponential mechanism). Without it ``inf * 0`` would give NaN.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if np.isposinf(w).any():
+        s = np.asarray(scores, dtype=np.float64)
+        out = np.empty(s.shape, dtype=np.float64)
+        inf = np.isposinf(w)
+        if (~inf).any():
+            out[~inf] = exponential_log_pmf_rows(w[~inf], s[~inf])
+        best = s[inf] == s[inf].min(axis=1, keepdims=True)
+        out[inf] = np.where(best, -np.log(best.sum(axis=1, keepdims=True)), -np.inf)
+        return out
+    x = np.multiply(-w[:, None], np.asarray(scores, dtype=np.float64))
     top = x.max(axis=1, keepdims=True)  # log-sum-exp, in place: this is the hot loop of privacy.py
     e = np.subtract(x, top)
     x -= top + np.log(np.exp(e, out=e).sum(axis=1, keepdims=True))
@@ -60,7 +75,8 @@ class ExponentialRows(Rows):
 
     def weights(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
         """``kappa w(c)`` for each row of counts (kappa = 1 unless calibrated)."""
-        return self.factor * np.asarray(self.weights_of(counts), dtype=np.float64)
+        with np.errstate(divide="ignore"):  # a sensitivity of 0 (n = 0) is the weight +inf: see above
+            return self.factor * np.asarray(self.weights_of(counts), dtype=np.float64)
 
     def hellinger(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
         """The score rows ``D(BI(c), r)`` over R(n), ``(B, N)`` (``H`` by default, hence the name)."""
@@ -224,7 +240,8 @@ def _const(fn):
 def _by_rank(all_fn):
     """A batch weight function from weights tabulated over R(n) (in ``candidates`` order)."""
     def weights_all(a, n, p):
-        table = all_fn(a, n, p)
+        with np.errstate(divide="ignore"):  # a sensitivity of 0 (n = 0) is the weight +inf
+            table = all_fn(a, n, p)
         return lambda counts: table[candidate_rank(counts)]
     return weights_all
 
