@@ -1229,6 +1229,11 @@ def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np
 #: in ~6.5 CPU s (the column's 6.9 s less its searches and sums), load ~5.
 SMALL_CORNER_POINT_SECONDS = 4.5e-6
 SMALL_CORNER_POINT_BYTES = 400.0
+#: One one-point local search at a point of R(n) where ``n <= Dc`` (it reads R(n) itself): CPU seconds, a constant and
+#: a data set of R(n).  Measured 2026-12-01, Dir(1,1,1,1), k = 4, 200 points of R(n) each (load ~5): 0.45 ms (n = 10,
+#: eps = 0.5), 0.84 (n = 20), 2.05 (n = 26), 0.86 (n = 20, eps = 1), 1.30 (n = 29, eps = 1), 0.49 (n = 18, eps = 2),
+#: 0.29 (n = 9, eps = 4); the fit 1.5-4.4x above each.
+SMALL_SEARCH_SECONDS = (8e-4, 1e-6)
 
 
 def _one_point_searches(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np.int64]:
@@ -1242,9 +1247,9 @@ def _one_point_searches(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArr
 
 
 def small_search_seconds(points: float, n: int, k: int) -> float:
-    """Estimated seconds of :func:`_one_point_searches` at ``points`` points where ``n <= Dc``:
-    :data:`ONE_SEARCH_SECONDS` each (a constant plus a data set of R(n), all of them in its ball)."""
-    return float(points) * (ONE_SEARCH_SECONDS[0] + ONE_SEARCH_SECONDS[1] * float(n_candidates(n, k)))
+    """Estimated seconds of :func:`_one_point_searches` at ``points`` points of R(n) where ``n <= Dc``:
+    :data:`SMALL_SEARCH_SECONDS` each (a constant plus a data set of R(n), all of them in its ball)."""
+    return float(points) * (SMALL_SEARCH_SECONDS[0] + SMALL_SEARCH_SECONDS[1] * float(n_candidates(n, k)))
 
 
 def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
