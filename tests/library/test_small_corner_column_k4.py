@@ -71,3 +71,20 @@ def test_worst_at_n_10_eps_half_is_admitted():
 
     plan = plan_posterior("optimal", np.ones(4), 10, epsilon=0.5, objective="worst")
     assert plan.route == "local column" and plan.fits and plan.seconds < 45
+
+
+def test_worst_at_n_20_eps_half_is_admitted():
+    from dpposterior.noise_aware import plan_posterior
+
+    plan = plan_posterior("optimal", np.ones(4), 20, epsilon=0.5, objective="worst")
+    assert plan.route == "local column" and plan.fits and plan.seconds < 45
+
+
+@pytest.mark.parametrize("n, eps, measured", [(10, 0.5, 4.5e-4), (26, 0.5, 2.05e-3), (29, 1.0, 1.3e-3),
+                                              (60, 0.25, 0.103)])
+def test_a_small_n_search_is_planned_above_its_measured_cost(n, eps, measured):
+    """The one-point search's measured CPU s (docstrings of ``SMALL_SEARCH_SECONDS`` and ``ONE_SEARCH_SECONDS``): the
+    plan above each, past the measured rows too."""
+    from dpposterior.mechanisms import lattice as lat
+
+    assert lat.small_search_seconds(1, n, 4) >= measured

@@ -1234,6 +1234,7 @@ SMALL_CORNER_POINT_BYTES = 400.0
 #: eps = 0.5), 0.84 (n = 20), 2.05 (n = 26), 0.86 (n = 20, eps = 1), 1.30 (n = 29, eps = 1), 0.49 (n = 18, eps = 2),
 #: 0.29 (n = 9, eps = 4); the fit 1.5-4.4x above each.
 SMALL_SEARCH_SECONDS = (8e-4, 1e-6)
+SMALL_SEARCH_ROWS = 5000
 
 
 def _one_point_searches(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np.int64]:
@@ -1248,8 +1249,12 @@ def _one_point_searches(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArr
 
 def small_search_seconds(points: float, n: int, k: int) -> float:
     """Estimated seconds of :func:`_one_point_searches` at ``points`` points of R(n) where ``n <= Dc``:
-    :data:`SMALL_SEARCH_SECONDS` each (a constant plus a data set of R(n), all of them in its ball)."""
-    return float(points) * (SMALL_SEARCH_SECONDS[0] + SMALL_SEARCH_SECONDS[1] * float(n_candidates(n, k)))
+    :data:`SMALL_SEARCH_SECONDS` each (a constant plus a data set of R(n), all of them in its ball) where |R(n)| is
+    within the measured :data:`SMALL_SEARCH_ROWS`, else :data:`ONE_SEARCH_SECONDS` (its cost a data set grows with
+    |R(n)|: 103 ms at n = 60, eps = 0.25, |R(n)| = 39,711)."""
+    rows = float(n_candidates(n, k))
+    c = SMALL_SEARCH_SECONDS if rows <= SMALL_SEARCH_ROWS else ONE_SEARCH_SECONDS
+    return float(points) * (c[0] + c[1] * rows)
 
 
 def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
