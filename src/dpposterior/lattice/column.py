@@ -102,25 +102,29 @@ def reach_region(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> NDArra
     count at a time).  Where every ``r_i > (k - 1) Dc``, no ``z`` off R(n) qualifies (its ``project`` has a 0 count, so
     ``u_i = -r_i``), and ``r + U`` is the region (all in R(n), where ``project(z) = z``).  Where the window itself has
     fewer points than that box (small n: ``C(n + k W + k - 1, k - 1)`` against the box's), the window is enumerated
-    and kept where ``u`` is in ``U`` (the same set; its order lexicographic, as the box's)."""
+    and kept where ``u`` is in ``U`` (the same set; its order lexicographic, as the box's); where moreover ``n <= Dc``
+    the window is the region: ``project(z)`` and ``r`` both lie in R(n), so every ``|u_i| <= n <= Dc`` and ``u`` is
+    in ``U`` (``U`` is not built: 6.1 M offsets at k = 4, eps = 0.5)."""
     from .remap import project
 
     r = np.asarray(released, dtype=np.int64).reshape(k)
-    U = reach_offsets(k, Dc)
     L = (k - 1) * Dc
     if int(r.min()) > L:
-        return r[None, :] + U
+        return r[None, :] + reach_offsets(k, Dc)
     # the box of the first k - 1 counts (module docstring above), slab by slab of the first
     span = L + (k - 1) * W
     lo = np.maximum(-W, r - span)
     hi = r + span
-    keys_u = _row_keys(U, L)
     if math.comb(n + k * W + k - 1, k - 1) < math.prod(int(h - l) + 1 for h, l in zip(hi[:k - 1], lo[:k - 1])):
         z = window(n, k, W)
+        if n <= Dc:  # project(z) and r both in R(n): every |u_i| <= n <= Dc, so u is in U(Dc) (docstring)
+            return z
+        keys_u = _row_keys(reach_offsets(k, Dc), L)
         u = project(z, n) - r[None, :]
         ok = np.all(np.abs(u) <= L, axis=1)
         z, u = z[ok], u[ok]
         return z[np.isin(_row_keys(u, L), keys_u)]
+    keys_u = _row_keys(reach_offsets(k, Dc), L)
     out = []
     rest = [np.arange(lo[i], hi[i] + 1) for i in range(1, k - 1)]
     for z0 in range(int(lo[0]), int(hi[0]) + 1):

@@ -1223,6 +1223,40 @@ def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np
     return out[back.reshape(-1)]
 
 
+#: The k >= 4 corner release's local column where ``n <= Dc`` (:meth:`LatticeMechanism._small_corner_column_plan`):
+#: CPU seconds and bytes a point of the window (enumerated, looked up in the corner and edge tables, projected, its
+#: projections made distinct).  Measured 2026-12-01, Dir(1,1,1,1), worst, k = 4, n = 10, eps = 0.5: 2,303,960 points
+#: in ~6.5 CPU s (the column's 6.9 s less its searches and sums), load ~5.
+SMALL_CORNER_POINT_SECONDS = 4.5e-6
+SMALL_CORNER_POINT_BYTES = 400.0
+#: One one-point local search at a point of R(n) where ``n <= Dc`` (it reads R(n) itself): CPU seconds, a constant and
+#: a data set of R(n).  Measured 2026-12-01, Dir(1,1,1,1), k = 4, 200 points of R(n) each (load ~5): 0.45 ms (n = 10,
+#: eps = 0.5), 0.84 (n = 20), 2.05 (n = 26), 0.86 (n = 20, eps = 1), 1.30 (n = 29, eps = 1), 0.49 (n = 18, eps = 2),
+#: 0.29 (n = 9, eps = 4); the fit 1.5-4.4x above each.
+SMALL_SEARCH_SECONDS = (8e-4, 1e-6)
+SMALL_SEARCH_ROWS = 5000
+
+
+def _one_point_searches(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np.int64]:
+    """:func:`~dpposterior.lattice.remap.local_bayes_search` at each point of ``Z``, one at a time: what a draw computes
+    there, by definition.  Where ``n <= Dc`` each search reads R(n) itself (``remap.search_terms``), 1.5 ms at k = 4,
+    n = 10, where the batched search's per-coordinate tables take ~46 ms a point (286 points of R(10), eps = 0.5:
+    0.14 against 13.2 CPU s, the same outputs)."""
+    if not len(Z):
+        return np.zeros((0, a.size), dtype=np.int64)
+    return np.stack([local_bayes_search(a, n, epsilon, z) for z in Z]).astype(np.int64)
+
+
+def small_search_seconds(points: float, n: int, k: int) -> float:
+    """Estimated seconds of :func:`_one_point_searches` at ``points`` points of R(n) where ``n <= Dc``:
+    :data:`SMALL_SEARCH_SECONDS` each (a constant plus a data set of R(n), all of them in its ball) where |R(n)| is
+    within the measured :data:`SMALL_SEARCH_ROWS`, else :data:`ONE_SEARCH_SECONDS` (its cost a data set grows with
+    |R(n)|: 103 ms at n = 60, eps = 0.25, |R(n)| = 39,711)."""
+    rows = float(n_candidates(n, k))
+    c = SMALL_SEARCH_SECONDS if rows <= SMALL_SEARCH_ROWS else ONE_SEARCH_SECONDS
+    return float(points) * (c[0] + c[1] * rows)
+
+
 def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the local search at ``points`` points of R(n) away from its faces (the local column's
     points near a release inside R(n)): the batched search (:func:`batched_seconds`) where its tables fit
@@ -2372,6 +2406,8 @@ class LatticeMechanism(Mechanism):
         )
 
         eps = spec.epsilon
+        if k >= 4 and n <= Dc and self.uses_corners(n, k, spec) and not self.uses_faces(n, k, spec, prior):
+            return self._small_corner_column_plan(prior, n, k, spec, what, W, Dc)
         region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
         estimate = filtered_estimate(np.asarray(prior, dtype=np.float64), n, eps, Dc)
         tables = 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1)
@@ -2432,6 +2468,29 @@ class LatticeMechanism(Mechanism):
             sym = symmetric_corners(prior)
             search += corner_seconds(n, k, eps, sym)
             memory = max(memory, corner_bytes(n, k, eps, sym))
+        return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
+                    memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
+                    advice="use a larger eps")
+
+    def _small_corner_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int
+                                  ) -> Plan:
+        """The local column's plan for the k >= 4 corner release where ``n <= Dc`` (:meth:`_corner_column_any`): the
+        reach region is the window (:func:`~dpposterior.lattice.column.reach_region`), enumerated and looked up in the
+        corner and edge tables and projected (:data:`SMALL_CORNER_POINT_SECONDS` a point); the filters and one one-point
+        search (:func:`small_search_seconds`) at each distinct projection, at most |R(n)| of them; the column over the
+        data sets near the release (at most R(n)); and the corner remap's solve.  Public n, k, eps and prior only."""
+        from ..lattice.column import reach_size
+
+        eps = spec.epsilon
+        region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
+        rows = float(n_candidates(n, k))
+        search = (region * SMALL_CORNER_POINT_SECONDS
+                  + rows * (RISK_SECONDS * k + FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
+                  + small_search_seconds(rows, n, k))
+        sym = symmetric_corners(prior)
+        search += corner_seconds(n, k, eps, sym)
+        column = COLUMN_SECONDS[0] * rows * COLUMN_POINTS
+        memory = max(SMALL_CORNER_POINT_BYTES * region + 8.0 * (k + 4) * rows, corner_bytes(n, k, eps, sym))
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
@@ -2667,9 +2726,15 @@ class LatticeMechanism(Mechanism):
             # the risk and descent lemmas at each projection (a point of R(n), searched as itself): the rest cannot
             # map to m
             may = search_filter(a, n, eps, m, uniq, Dc)
-            _check_searches(uniq[may], n, len(m), eps)
             out = np.full(uniq.shape, -1, dtype=np.int64)
-            out[may] = _search_points(a, n, eps, uniq[may])
+            if n <= Dc:  # every data set of R(n) in each search's ball: one-point searches (small_search_seconds)
+                _solve_limit(small_search_seconds(int(may.sum()), n, len(m)),
+                             f"the noise-aware posterior's local column at this release for k={len(m)}, n={n}, "
+                             f"eps={eps:g} ({int(may.sum()):,} points whose search can output it)")
+                out[may] = _one_point_searches(a, n, eps, uniq[may])
+            else:
+                _check_searches(uniq[may], n, len(m), eps)
+                out[may] = _search_points(a, n, eps, uniq[may])
             t_off = np.all(out[back.reshape(-1)] == m[None, :], axis=1).astype(np.float64)
         Ze, t_edge = np.zeros((0, len(m)), dtype=np.int64), np.zeros(0)
         if remap.edges is not None:  # every edge row whose outputs hold m, enumerated from the table's offsets
