@@ -1337,6 +1337,34 @@ def part_class_route(n: int, k: int, epsilon: float, W: int, Dc: int) -> bool:
     return 8.0 * 8 * k * min(float(reach_size(k, Dc)), float(_window_size(n, k, W))) > PART_CLASS_MIN_BYTES
 
 
+#: The sampled route's kept points of R(n) that the stay certificate leaves to the batched search, where the centre's
+#: kept points reach the faces (``n < SAMPLED_FACE_RATIO Dc``, public): their share and seconds each, in a plan.
+#: Measured (Dir(1,1,1), CPU s at load ~4, 2026-12-01, the releases drawn at the centre with seed 1): eps = 0.1, n = 300
+#: (n / Dc = 0.93), 1,889 of 16,291 kept points left (0.116), their search ~24.7 s (13 ms each); eps = 0.15, n = 200
+#: (0.93), 164 of 7,621 (0.022); none of 10,516, 23,388, 29,879 at eps = 0.15, n = 300 (1.40) and eps = 0.1, n = 500
+#: (1.55), 700 (2.17).  The fit: the largest share and cost measured, ~1.2x.
+SAMPLED_FACE_RATIO, SAMPLED_MISS_SHARE, SAMPLED_MISS_SECONDS = 1.2, 0.14, 0.015
+#: Bytes the sampled route's plan adds to the region route's (the risk filter's blocks and the stay certificate's
+#: tables beside the region): the runs' peak growth over the interpreter with the library loaded was 3 to 52 MB above
+#: the region route's bytes (Dir(1,1,1), eps = 0.15, n = 200, 300; eps = 0.1, n = 500, 700:
+#: ``benchmarks/release_k3_holes.json``, the new tree's peak less the old tree's refusal's).
+SAMPLED_BYTES = 80.0 * 2**20
+
+
+def sampled_column(n: int, k: int, epsilon: float) -> bool:
+    """Whether the local column's plan (:meth:`LatticeMechanism._region_column_plan`) counts the points both filters
+    keep by :func:`~dpposterior.lattice.column.filtered_sample` alone where
+    :func:`~dpposterior.lattice.column.filtered_estimate` finds no edge (the descent filter keeps every data set near
+    the centre: Dir(1,1,1), eps = 0.15, n = 200), rather than every region point at a one-point search's cost: k = 3
+    and the centre's region reaching off R(n) (``n // k <= (k - 1) Dc``), where the risk filter runs first and the
+    sample counts what it leaves; public n, k, eps.  The run counts its own kept points against the solve limit
+    (:func:`_check_stays`, :func:`_check_searches`), so a release the sample undercounts is refused in one line.
+    Measured (Dir(1,1,1), the release at the centre, ``benchmarks/release_k3_holes.json``): eps = 0.15, n = 200, the
+    filters keep 7,632 points, all in R(n) (the sample: 7,580), 4.8 CPU s in all against 2.7e4 s planned before."""
+    Dc = _radius(k, float(epsilon), 1e-12)
+    return int(k) == 3 and int(n) // int(k) <= (int(k) - 1) * Dc
+
+
 #: The local column runs by classes also where the region route's solve is planned over this many seconds and the class
 #: route's within them (:meth:`LatticeMechanism._class_route`): the default solve limit as a constant, so that every
 #: column the defaults admitted on the region route keeps it (Dir(1,1,1,1), eps = 0.5, n = 10: the region route 88.6 s
@@ -2353,7 +2381,10 @@ class LatticeMechanism(Mechanism):
         U(Dc)`` (not for the corner release), count at the one-point search's cost (the filter keeps most of them, measured:
         1,549,818 of 1,549,818 at k = 4, n = 100, eps = 1). Where the estimate finds no edge (the filter keeps nearly
         everything) every region point counts at the one-point search's cost (:data:`LOCAL_COLUMN_POINT`,
-        :data:`LOCAL_COLUMN_SHARE`, fitted next to a vertex). A release whose filtered points are more than the plan's (next
+        :data:`LOCAL_COLUMN_SHARE`, fitted next to a vertex), except at k = 3 where the centre's region reaches off R(n)
+        (:func:`sampled_column`): there the sample below counts what both filters keep, and where the kept points reach
+        the faces (``n < SAMPLED_FACE_RATIO Dc``) :data:`SAMPLED_MISS_SHARE` of them are searched after the stay
+        certificate. A release whose filtered points are more than the plan's (next
         to a face at small eps) is refused at its column in one line (:func:`_check_searches`). Where the centre's region
         reaches off R(n), the points both filters keep (:func:`~dpposterior.lattice.column.search_filter`, the risk
         filter first) are counted by a sample of the region
@@ -2411,6 +2442,11 @@ class LatticeMechanism(Mechanism):
         region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
         estimate = filtered_estimate(np.asarray(prior, dtype=np.float64), n, eps, Dc)
         tables = 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1)
+        by_sample = estimate is None and sampled_column(n, k, eps)
+        if by_sample:
+            # the descent filter alone keeps every data set at the centre, but the centre's region reaches off R(n), so
+            # both filters' kept points are counted by the sample (below), from 0 here
+            estimate = (0, (k - 1) * (Dc + W) + W)
         if estimate is None:
             points, M = region, (k - 1) * (Dc + W) + W
             search = points * (LOCAL_COLUMN_POINT + LOCAL_COLUMN_SHARE * local_seconds(k, eps))
@@ -2444,6 +2480,8 @@ class LatticeMechanism(Mechanism):
                     parts = min(OFF_FACTOR * off, float(offwindow_parts(n, k, W)), kept_off)
                 points, M = points + parts, (k - 1) * (Dc + W) + W
                 search += _parts_seconds(parts, n, k, eps)
+                if by_sample and n < SAMPLED_FACE_RATIO * Dc:  # the kept points the stay certificate leaves, searched
+                    search += SAMPLED_MISS_SHARE * (points - parts) * SAMPLED_MISS_SECONDS
             search += filters
         # the data sets within M + W of r, all in R(n) (at small n, R(n) itself)
         near = min(float(sum(sphere_count(k, t) for t in range(M + W + 1))), float(n_candidates(n, k)))
@@ -2453,6 +2491,8 @@ class LatticeMechanism(Mechanism):
                   + (3 * tables if tables <= SEARCH_TABLE_BYTES else 8.0 * 4 * k * ball_size(k, eps, 1e-12))
                   + 8.0 * (k + 4) * near)
         column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
+        if by_sample:
+            memory += SAMPLED_BYTES
         if self.uses_faces(n, k, spec, prior):  # the face table's build (what a draw reads)
             from ..lattice.faces_any import plan_face_table
 
