@@ -166,7 +166,9 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     ``floor``: a certified average bound already at hand (``compare``'s: :func:`marginal_bound`'s); then the two
     objectives share ``2 seconds``: the worst case's corner blocks are planned first, within both shares (at most
     ``BLOCK_SECONDS`` and the solve limit: their depths are coarse, one more doubles the seconds, and they converge
-    by depth 14 at k = 3), the average's plans as above within what they leave (at most ``seconds``); then each
+    by depth 14 at k = 3), the average's plans as above within what they leave (at most ``seconds``; at k in
+    :data:`~dpposterior.lattice.yardstick.CORNER_FIT_K` the corner blocks' first plan is within
+    :data:`~dpposterior.lattice.yardstick.CORNER_FIRST_SECONDS` instead, a deeper one only by ``deeper``); then each
     average plan whose windows cannot certify more than ``floor`` (:func:`~dpposterior.lattice.yardstick.
     window_ceiling` at its radius, an upper end of any bound of that dual) is left out.  ``whole``: the worst case
     may be the LP itself over all of R(n) by orbits (:func:`~dpposterior.lattice.yardstick.plan_corner`'s
@@ -186,7 +188,7 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     leaves of ``2 seconds`` (and the solve limit), taken where that block is deeper: the other plans are as without
     it.  Any depth's bound is certified on its own (:func:`~dpposterior.lattice.yardstick.corner_bound`), so which
     depth runs changes only how close it is (Dir(1,1,1,1), n = 40, eps = 1: depth 7 0.41615, depth 8 0.42116 in
-    11.3 CPU s, planned 26.1 s).
+    11.0 CPU s, planned 18.9 s).
     What is planned is what :func:`block_bounds` runs."""
     from .lattice import yardstick as blocks
 
@@ -197,8 +199,8 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     both = 2 * given
     solve = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     # compare's mode (a floor at hand): the corner blocks first within both shares, the average in what they leave
-    worst = blocks.plan_corner(a, n, epsilon, min(blocks.BLOCK_SECONDS, given if floor is None else 2 * given, solve),
-                               whole=whole)
+    first = blocks.CORNER_FIRST_SECONDS if a.size in blocks.CORNER_FIT_K else blocks.BLOCK_SECONDS
+    worst = blocks.plan_corner(a, n, epsilon, min(first, given if floor is None else 2 * given, solve), whole=whole)
     if floor is not None and worst[0].fits:
         given = min(given, 2 * given - worst[0].seconds)
     # the exact windows of the average need more steps: a larger share, when given

@@ -41,11 +41,13 @@ def test_the_whole_lp_by_orbits_is_the_lp(a, n, eps):
 
 
 def test_the_whole_lp_is_planned_where_the_blocks_stop_short():
-    """Dir(1,1,1,1), eps = 0.5, n = 10: the deepest corner block within 20 s is depth 7; the whole LP (a 24th of it by
-    orbits) fits and is taken, only with ``whole``; at n = 12 it does not fit and the blocks stay."""
+    """Dir(1,1,1,1), eps = 0.5, n = 10: the deepest corner block within 20 s is depth 8 (``corner_cost``'s k = 4 fit;
+    depth 7 within 10 s); the whole LP (a 24th of it by orbits) fits and is taken, only with ``whole``; at n = 12 it
+    does not fit and the blocks stay."""
     a = [1.0] * 4
     before, depth = ys.plan_corner(a, 10, 0.5, 20.0)
-    assert depth == 7 and before.route == "corner blocks, depth 7"
+    assert depth == 8 and before.route == "corner blocks, depth 8"
+    assert ys.plan_corner(a, 10, 0.5, 10.0)[1] == 7
     plan, depth = ys.plan_corner(a, 10, 0.5, 20.0, whole=True)
     assert depth == 10 and plan.fits and plan.route.startswith("the whole LP") and plan.seconds <= 20.0
     assert ys.plan_corner(a, 12, 0.5, 20.0, whole=True) == ys.plan_corner(a, 12, 0.5, 20.0)

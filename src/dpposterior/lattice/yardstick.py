@@ -464,6 +464,48 @@ def _share_plan(what: str, route: str, seconds: float, memory: float, share: flo
     return _over(plan, -math.inf if too_few else share, share)
 
 
+#: :func:`corner_cost` at k in :data:`CORNER_FIT_K`: seconds of one corner block's LP over its orbits,
+#: ``base + scale (m / 3e4)^power`` with ``m`` its neighbour constraints over the symmetry order, fitted at or above
+#: every measured :func:`corner_bound` at Dir(1,1,1,1), depths 6 to 9, n = 20 to 100, eps 0.5 to 2
+#: (``benchmarks/corner_plan_fit.json``, CPU s at load 3.5 to 5): depth 8 ran 11.0 to 16.1 s, planned 18.4 to 19.0 s
+#: (:func:`lp_seconds`' power 2.4, fitted at k = 3's smaller blocks, planned 26.0 to 26.7 s), and grew 0.13 to
+#: 0.14 GB, planned 0.21 to 0.26 GB (1.2 to 1.6 GB before); depth 9 at n = 100, eps 0.5 ran 45.2 s, planned 54.0 s;
+#: depth 6 ran 2.4 s where 1.7 s was planned before.  ``tests/library/test_corner_plan_fit.py`` holds the plan at or
+#: above those runs.
+CORNER_FIT_K = (4,)
+CORNER_FIT_SECONDS = (1.5, 3.2, 2.0)
+#: At k in :data:`CORNER_FIT_K`, ``yardstick.plan_blocks``' first corner plan (the one planned before the average's)
+#: is within this many seconds, not :data:`BLOCK_SECONDS`: depth 7 (6.4 s planned), as under the fit before, so a
+#: depth 8 (18.4 to 19.5 s) is taken only in what the average's and the weighted worst case's plans leave
+#: (``deeper``).  There those plans certify more per second: Dir(1,1,1,1), n = 20, eps = 0.5, the average's bound
+#: 0.5875 bounds the worst case above depth 8's 0.5609, and depth 8 first would cut its evaluations from 8 to 5.
+CORNER_FIRST_SECONDS = 10.0
+
+
+def corner_cost(prior: ArrayLike, n: int, depth: int) -> tuple[float, float]:
+    """Estimated ``(seconds, bytes)`` of :func:`corner_bound` at ``depth`` below ``n``: per distinct corner
+    (:func:`corners`) one block LP over its invariant solutions (:func:`lp_seconds` of its neighbour constraints over
+    the order of the permutations fixing the vertex and the prior) and the far group's scan over R(n), and the
+    LP's bytes (:data:`LP_BYTES_PER_ROW` per constraint) with the scan's chunk.  Public inputs only (prior, n,
+    depth)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    many = len(corners(a))
+    # corner_bound solves each block over its invariant solutions: the permutations fixing vertex 0 and the prior
+    # divide the LP's constraints and the far group's scan (a half at k = 3, a sixth at k = 4, symmetric prior)
+    order = len(_symmetry_images(a, corner_block(max(n, 1), k, 0, min(n, 1))))
+    rows, groups, pairs = block_shape(n, corner_block(n, k, 0, depth), CORNER_REACH)
+    scan = 8.0 * rows * min(CHUNK, math.comb(n + k - 1, k - 1)) * 4
+    if k in CORNER_FIT_K:
+        # the measured fit: the LP over orbits holds a 1 / order share of the constraints, and the far group's scan
+        # a 1 / order share of the rows (their bytes too)
+        base, scale, power = CORNER_FIT_SECONDS
+        secs = many * (base + scale * (pairs * groups / order / 3e4) ** power + _scan_seconds(n, k, rows / order))
+        return secs, (LP_BYTES_PER_ROW * max(pairs, rows) * groups + scan) / order
+    secs = many * (lp_seconds(pairs / order, groups) + _scan_seconds(n, k, rows / order))
+    return secs, LP_BYTES_PER_ROW * max(pairs * groups, rows * groups) + scan
+
+
 def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS,
                 whole: bool = False) -> tuple[Plan, int]:
     """The plan of :func:`corner_bound` (worst case) and its depth: the deepest corner block (at most ``n`` and
@@ -481,22 +523,16 @@ def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK
     a = np.asarray(prior, dtype=np.float64)
     k = a.size
     what = f"the yardstick's corner blocks for k={k}, n={n}, eps={epsilon:g}"
-    many = len(corners(a))
-    # corner_bound solves each block over its invariant solutions: the permutations fixing vertex 0 and the prior
-    # divide the LP's constraints and the far group's scan (a half at k = 3, a sixth at k = 4, symmetric prior)
-    order = len(_symmetry_images(a, corner_block(max(n, 1), k, 0, min(n, 1))))
     best = None
     for depth in range(0, min(n, MAX_DEPTH) + 1):
         # a cheap upper end first (members x near outputs x moves), so a large k never lists a huge block
         if best is not None and math.comb(depth + k - 1, k - 1) * math.comb(depth + CORNER_REACH + k - 1, k - 1) * k * (
                 k - 1) > MAX_BLOCK_ENTRIES:
             break
-        rows, groups, pairs = block_shape(n, corner_block(n, k, 0, depth), CORNER_REACH)
-        secs = many * (lp_seconds(pairs / order, groups) + _scan_seconds(n, k, rows / order))
+        secs, memory = corner_cost(a, n, depth)
         if best is not None and secs > seconds:
             break
-        best = (depth, secs, LP_BYTES_PER_ROW * max(pairs * groups, rows * groups) + 8.0 * rows * min(
-            CHUNK, math.comb(n + k - 1, k - 1)) * 4)
+        best = (depth, secs, memory)
     route = f"corner blocks, depth {best[0]}"
     size = math.comb(n + k - 1, k - 1)
     if whole and best[0] < n <= MAX_DEPTH and size * size * k * (k - 1) <= MAX_BLOCK_ENTRIES:
