@@ -2056,8 +2056,8 @@ class LatticeMechanism(Mechanism):
         local search"``): :func:`~dpposterior.lattice.batched.local_search_batch` at every point of the window (a
         solve: its table over R(n), the one-point searches of the window's points off R(n) and of the near ties; at a
         ``symmetric`` prior one search per orbit, :func:`orbit_seconds`), then the offset sum
-        (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's), with the
-        bracket :data:`LOCAL_ERROR_TOL`."""
+        (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's; by orbits
+        where :func:`_orbit_rest_sum`, :func:`orbit_sum_seconds`), with the bracket :data:`LOCAL_ERROR_TOL`."""
         from ..lattice.batched import BLOCK_ENTRIES as BATCH_BLOCK
 
         eps = spec.epsilon
