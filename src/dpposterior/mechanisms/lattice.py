@@ -1185,11 +1185,34 @@ def _batched_errors(a: tuple, n: int, epsilon: float, max_fallback: int, orbits:
     """The route ``"batched local search"`` (k >= 4) after its plan: the local search at every point of the window
     (:func:`~dpposterior.lattice.batched.local_search_batch`; ``orbits``: one per orbit at a symmetric prior, the same
     outputs), then the offset sum over ``d(w) <= W`` (:func:`~dpposterior.lattice.batched.window_errors_any`),
-    ``tail = tail_bound(k, eps, W) <= 1e-5``."""
+    ``tail = tail_bound(k, eps, W) <= 1e-5``.  By ``orbits`` where :func:`~dpposterior.lattice.corners_any.orbit_sum`
+    (public inputs: past the terms the default limits admitted on the sum over R(n), so every cell computed before
+    keeps its floats) the offset sum runs by orbits too (:func:`~dpposterior.lattice.corners_any.orbit_rest_errors`:
+    the whole sum at one sorted data set per orbit, the terms at the points where the search's outputs are not
+    equivariant added at every data set; the same sum, its additions in another order, proof there)."""
     from ..lattice.batched import window_errors_any
 
-    W = _radius(len(a), epsilon, LOCAL_ERROR_TOL)
-    return window_errors_any(a, n, epsilon, _batched_outputs(a, n, epsilon, max_fallback, orbits), W)
+    k = len(a)
+    W = _radius(k, epsilon, LOCAL_ERROR_TOL)
+    outputs = _batched_outputs(a, n, epsilon, max_fallback, orbits)
+    if orbits and _orbit_rest_sum(n, k, epsilon, a):
+        from ..lattice.corners_any import orbit_rest_errors
+        from ..lattice.remap import _ball
+        from ..lattice.scale import Bracket
+        from ..models import candidates
+
+        low = orbit_rest_errors(np.asarray(a, dtype=np.float64), int(n), float(epsilon), window(int(n), k, W), outputs,
+                                W)
+        return Bracket(candidates(int(n), k), low, float(tail_bound(k, epsilon, W)), len(_ball(k, W)))
+    return window_errors_any(a, n, epsilon, outputs, W)
+
+
+def _orbit_rest_sum(n: int, k: int, epsilon: float, prior) -> bool:
+    """Whether the batched errors by orbits sum by orbits too (:func:`_batched_errors`): a symmetric ``prior`` and
+    :func:`~dpposterior.lattice.corners_any.orbit_sum` at the errors' radius; public inputs only."""
+    from ..lattice.corners_any import orbit_sum
+
+    return bool(orbit_sum(n, k, epsilon, _radius(k, epsilon, LOCAL_ERROR_TOL), _symmetric(prior)))
 
 
 @lru_cache(maxsize=1)
@@ -2095,8 +2118,8 @@ class LatticeMechanism(Mechanism):
         local search"``): :func:`~dpposterior.lattice.batched.local_search_batch` at every point of the window (a
         solve: its table over R(n), the one-point searches of the window's points off R(n) and of the near ties; at a
         ``symmetric`` prior one search per orbit, :func:`orbit_seconds`), then the offset sum
-        (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's), with the
-        bracket :data:`LOCAL_ERROR_TOL`."""
+        (:func:`~dpposterior.lattice.batched.window_errors_any`, a translation route's sum, as k = 3's; by orbits
+        where :func:`_orbit_rest_sum`, :func:`orbit_sum_seconds`), with the bracket :data:`LOCAL_ERROR_TOL`."""
         from ..lattice.batched import BLOCK_ENTRIES as BATCH_BLOCK
 
         eps = spec.epsilon
@@ -2110,13 +2133,16 @@ class LatticeMechanism(Mechanism):
         else:
             table, _ = batched_seconds(k, eps, rows, 0.0)
             handed = grouped_seconds(n, k, eps, W, edge)
-        total = LOCAL_SUM_SECONDS * rows * ball_size(k, eps, LOCAL_ERROR_TOL)
+        # the offset sum: over R(n), or by orbits (:func:`_batched_errors`, :func:`orbit_sum_seconds`)
+        orbit = symmetric and _orbit_rest_sum(n, k, eps, np.ones(k))
+        total = (orbit_sum_seconds(n, k, eps, W) if orbit
+                 else LOCAL_SUM_SECONDS * rows * ball_size(k, eps, LOCAL_ERROR_TOL))
         side = float(n + k * W + 1)
         # the window's points, outputs and the search's copies of them (BATCH_WINDOW_COPIES k int64 each), its outputs
         # on the grid (k int32 per grid point), the table's outputs and sums (~ (8 k + 8) x 13 per point of R(n)), G's
-        # blocks (~ 8 arrays of BLOCK_ENTRIES)
-        memory = (BATCH_WINDOW_COPIES * 8.0 * k * Z + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows
-                  + 64.0 * BATCH_BLOCK)
+        # blocks (~ 8 arrays of BLOCK_ENTRIES); by orbits the orbit check's copies (ORBIT_SUM_BYTES per point)
+        memory = ((BATCH_WINDOW_COPIES * 8.0 + (ORBIT_SUM_BYTES if orbit else 0.0)) * k * Z
+                  + 4.0 * k * side ** (k - 1) + 13 * (8 * k + 8) * rows + 64.0 * BATCH_BLOCK)
         # by orbits (a symmetric prior) the face release's errors read the same cached call (_batched_errors)
         shared = ((("lattice rest errors", n, k, float(eps)), table + handed + total),) if symmetric else ()
         return Plan(task=Task.ERRORS, route="batched local search", what=what, seconds=table + handed + total,
