@@ -77,3 +77,21 @@ def test_the_plan_holds_every_recorded_run(row):
     assert L.sampled_column(row["n"], 3, row["eps"])
     # the peak's growth over the interpreter with the library loaded (the tree before: its refusal's peak)
     assert (row["new"]["peak_mb"] - row["old"]["peak_mb"]) * 2**20 <= plan.memory_bytes
+
+
+def test_a_cell_whose_stay_misses_are_over_the_limit_is_refused_in_one_line():
+    """eps = 0.1, n = 300 (its kept points reach the faces: the stay certificate's misses counted): refused before
+    anything is drawn, one line, exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DPPOSTERIOR_")}
+    env["PYTHONPATH"] = str(ROOT / "src")
+    proc = subprocess.run([sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1", "--counts",
+                           "100,100,100", "--mechanism", "optimal", "--epsilon", "0.1", "--noise-aware", "--seed", "1"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 2
+    errors = [x for x in proc.stderr.splitlines() if x.startswith("dpposterior: error")]
+    assert len(errors) == 1 and "local column" in errors[0]
+    assert "released" not in proc.stdout.lower()
