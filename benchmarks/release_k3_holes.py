@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import os
+import pathlib
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from release_k4_holes import timed_release  # noqa: E402
 
 GRID_EPS = (0.1, 0.15, 0.25, 0.5)
 GRID_N = (15, 50, 100, 200, 300, 500, 700, 1000, 10_000)
@@ -70,30 +72,7 @@ def _fits(plan: dict) -> bool:
 
 
 def run(src: str, objective: str, n: int, eps: float, seed: int = 1) -> dict:
-    cmd = [sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1", "--counts", _counts(n), "--mechanism",
-           "optimal", "--objective", objective, "--epsilon", str(eps), "--seed", str(seed), "--json",
-           "--noise-aware"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DPPOSTERIOR_")}
-    env.update(PYTHONPATH=src, OMP_NUM_THREADS="1")
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-        load = os.getloadavg()[0]
-        proc = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", tf.name, *cmd], capture_output=True,
-                              text=True, env=env, timeout=900)
-        user, system, peak = tf.read().split()[-3:]
-    row = {"cpu_s": round(float(user) + float(system), 2), "peak_mb": round(int(peak) / 1024, 1),
-           "rc": proc.returncode, "load": round(load, 2)}
-    if proc.returncode == 0:
-        out = json.loads(proc.stdout)
-        row["released_counts"] = out["released_counts"]
-        keep = {"released_counts": out["released_counts"], "noise_aware": out.get("noise_aware")}
-        row["sha256"] = hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()
-        if out.get("noise_aware"):
-            row["route"] = out["noise_aware"].get("route")
-            row["dropped_mass_bound"] = out["noise_aware"].get("dropped_mass_bound")
-    else:
-        lines = [x for x in proc.stderr.splitlines() if x.startswith("dpposterior: error")]
-        row["error"] = (lines[-1] if lines else proc.stderr[-300:])[:400]
-    return row
+    return timed_release(src, "1,1,1", _counts(n), objective, eps, seed)
 
 
 def main() -> None:

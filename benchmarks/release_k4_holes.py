@@ -44,12 +44,15 @@ def _plan(src: str, objective: str, n: int, eps: float) -> dict:
     return json.loads(proc.stdout) if proc.returncode == 0 else {"error": proc.stderr[-300:]}
 
 
-def run(src: str, objective: str, n: int, eps: float, what: str, raised: bool) -> dict:
-    q = n // 4
-    counts = f"{q},{q},{q},{n - 3 * q}"
-    cmd = [sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1,1", "--counts", counts, "--mechanism",
-           "optimal", "--objective", objective, "--epsilon", str(eps), "--seed", "1", "--json"]
-    if what == "aware":
+def timed_release(src: str, prior: str, counts: str, objective: str, eps: float, seed: int = 1, aware: bool = True,
+                  raised: bool = False) -> dict:
+    """One ``release --mechanism optimal --json`` in a process of its own with ``src`` on PYTHONPATH (no
+    ``DPPOSTERIOR_*`` limit inherited; ``raised``: ``DPPOSTERIOR_MAX_SOLVE_SECONDS=200``): its CPU s and peak RSS by
+    ``/usr/bin/time``, exit status, the load before it, and the SHA-256 of its released counts and posterior (or the
+    last line of its error).  ``benchmarks/release_k3_holes.py`` runs its cells with it too."""
+    cmd = [sys.executable, "-m", "dpposterior", "release", "--prior", prior, "--counts", counts, "--mechanism",
+           "optimal", "--objective", objective, "--epsilon", str(eps), "--seed", str(seed), "--json"]
+    if aware:
         cmd.append("--noise-aware")
     env = {k: v for k, v in os.environ.items() if not k.startswith("DPPOSTERIOR_")}
     env.update(PYTHONPATH=src, OMP_NUM_THREADS="1")
@@ -74,6 +77,12 @@ def run(src: str, objective: str, n: int, eps: float, what: str, raised: bool) -
         lines = [x for x in proc.stderr.splitlines() if x.startswith("dpposterior: error")]
         row["error"] = (lines[-1] if lines else proc.stderr[-300:])[:400]
     return row
+
+
+def run(src: str, objective: str, n: int, eps: float, what: str, raised: bool) -> dict:
+    q = n // 4
+    return timed_release(src, "1,1,1,1", f"{q},{q},{q},{n - 3 * q}", objective, eps, aware=what == "aware",
+                         raised=raised)
 
 
 def main() -> None:
