@@ -73,3 +73,13 @@ def test_the_first_corner_plan_at_k_4_is_within_its_own_cap():
     plan, depth = ys.plan_corner(a, 100, 1.0, ys.CORNER_FIRST_SECONDS)
     assert depth == 7 and plan.fits and plan.seconds <= ys.CORNER_FIRST_SECONDS
     assert ys.plan_corner(a, 100, 1.0, ys.BLOCK_SECONDS)[1] == 8
+
+
+@pytest.mark.parametrize("n", [5, 10, 20, 100])
+def test_a_small_share_still_gets_a_corner_block_at_k_4(n):
+    """Below the fit's measured depths the blocks are LPs of a few ms: the pipeline's 1.5 s share (``frontier-k3``,
+    ``which-to-use``) still plans a bound at k = 4 (the fit's base alone would plan 1.5 s at depth 0)."""
+    plan, depth = ys.plan_corner(np.ones(4), n, 1.0, 1.5)
+    assert plan.fits and depth >= min(n, 5), (plan, depth)
+    if n > ys.CORNER_FIT_MIN_DEPTH:  # the fit's range: depth 6 ran 2.4 s
+        assert ys.corner_cost(np.ones(4), n, ys.CORNER_FIT_MIN_DEPTH)[0] >= 2.4

@@ -473,6 +473,9 @@ def _share_plan(what: str, route: str, seconds: float, memory: float, share: flo
 #: depth 6 ran 2.4 s where 1.7 s was planned before.  ``tests/library/test_corner_plan_fit.py`` holds the plan at or
 #: above those runs.
 CORNER_FIT_K = (4,)
+#: The fit holds from this depth (its runs: depths 6 to 9); shallower blocks, LPs of a few ms (the fit's base alone
+#: would plan 1.5 s at depth 0 and leave a 1.5 s share no block), keep :func:`lp_seconds`.
+CORNER_FIT_MIN_DEPTH = 6
 CORNER_FIT_SECONDS = (1.5, 3.2, 2.0)
 #: At k in :data:`CORNER_FIT_K`, ``yardstick.plan_blocks``' first corner plan (the one planned before the average's)
 #: is within this many seconds, not :data:`BLOCK_SECONDS`: depth 7 (6.4 s planned), as under the fit before, so a
@@ -496,7 +499,7 @@ def corner_cost(prior: ArrayLike, n: int, depth: int) -> tuple[float, float]:
     order = len(_symmetry_images(a, corner_block(max(n, 1), k, 0, min(n, 1))))
     rows, groups, pairs = block_shape(n, corner_block(n, k, 0, depth), CORNER_REACH)
     scan = 8.0 * rows * min(CHUNK, math.comb(n + k - 1, k - 1)) * 4
-    if k in CORNER_FIT_K:
+    if k in CORNER_FIT_K and depth >= CORNER_FIT_MIN_DEPTH:
         # the measured fit: the LP over orbits holds a 1 / order share of the constraints, and the far group's scan
         # a 1 / order share of the rows (their bytes too)
         base, scale, power = CORNER_FIT_SECONDS
