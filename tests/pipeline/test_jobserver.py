@@ -322,3 +322,27 @@ def test_a_kernels_worker_ends_when_the_render_process_is_gone(probe, tmp_path):
     parent.kill()
     parent.wait()
     assert gone(worker)
+
+
+def test_a_kernel_worker_waits_for_the_control_thread_before_the_teardown(monkeypatch):
+    # ipykernel's control thread answers the shutdown request and still publishes on IOPub after the main loop has
+    # stopped; the exit's teardown closes that socket, and a send racing the close aborts the process in libzmq.
+    # Here a control thread that ends 0.5 s after the kernel's main loop: kernel_main returns only once it has ended.
+    kernelapp = pytest.importorskip("ipykernel.kernelapp")
+    import threading
+
+    ended = threading.Event()
+
+    class App:
+        control_thread = threading.Thread(target=lambda: (time.sleep(0.5), ended.set()))
+        shell_channel_thread = None
+
+    def launch(**_):
+        App.control_thread.start()
+
+    monkeypatch.setattr(kernelapp, "launch_new_instance", launch)
+    monkeypatch.setattr(kernelapp.IPKernelApp, "instance", classmethod(lambda cls: App))
+    monkeypatch.setattr(sys, "argv", list(sys.argv))  # kernel_main sets argv[0] and may take the cwd off the path
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert jobserver.kernel_main([]) == 0
+    assert ended.is_set()

@@ -383,9 +383,23 @@ KERNEL_PRELOAD = ("ipykernel.kernelapp", "matplotlib.pyplot", "numpy", "pandas",
 KERNEL_ENTRY = "dpposterior.paper.jobserver:kernel_main"
 
 
+#: how long a kernel worker waits for ipykernel's control thread to end after the kernel's main loop stopped
+CONTROL_JOIN_SECONDS = 10.0
+
+
 def kernel_main(argv: list[str]) -> int:
     """``python -m ipykernel_launcher ARGV`` in a kernel worker: the working directory off ``sys.path`` while
-    ipykernel starts (it puts it back), then the kernel until it is shut down."""
+    ipykernel starts (it puts it back), then the kernel until it is shut down, then its control and shell-channel
+    threads joined (up to :data:`CONTROL_JOIN_SECONDS` each) before the exit's teardown.
+
+    Why the join: ipykernel answers a shutdown request on its control thread, which stops the main loop and then
+    still publishes its last status on IOPub.  The main thread, its loop stopped, goes on to the exit handlers,
+    where ``IPKernelApp.close`` stops the IOPub thread and closes its socket; a control thread still sending on
+    that socket (directly, once the IOPub thread is stopped) races the close, and libzmq aborts the process
+    ("Assertion failed: pfd.revents & POLLIN (src/signaler.cpp)"), before the worker's CPU line is written.
+    Measured with the teardown's steps marked, 2026-12-01: the control thread was still alive when the main loop
+    returned in most shutdowns, and the abort came once in about 100 renders, at ``control_thread.join()``
+    inside ``close``.  Joining first lets the control thread finish while every socket is open."""
     import importlib.util
 
     sys.argv[0] = importlib.util.find_spec("ipykernel_launcher").origin  # ipykernel's, as `-m` sets it
@@ -397,6 +411,10 @@ def kernel_main(argv: list[str]) -> int:
     # them from the kernel's own, as a kernel started by ipykernel_launcher does
     kernelapp.launch_new_instance(argv=argv, parent_handle=int(os.environ.get("JPY_PARENT_PID") or 0),
                                   interrupt=int(os.environ.get("JPY_INTERRUPT_EVENT") or 0))
+    app = kernelapp.IPKernelApp.instance()
+    for thread in (getattr(app, "control_thread", None), getattr(app, "shell_channel_thread", None)):
+        if thread is not None and thread.is_alive():
+            thread.join(timeout=CONTROL_JOIN_SECONDS)
     return 0
 
 
