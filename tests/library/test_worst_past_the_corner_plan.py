@@ -37,8 +37,10 @@ def _spec(eps, objective="worst"):
 @pytest.mark.parametrize("n", [8, 10, 15, 20, 50, 100, 1000, 10**6])
 def test_corners_fit_is_the_corner_plan_at_the_default_limits(n, eps):
     """Where the window's LP does not run, ``worst`` reads the corner remap exactly where a padded release of it at a
-    symmetric prior is admitted by the default limits; eps >= 0.5 always (the releases built before are unchanged),
-    eps <= 0.25 at no n >= 15."""
+    symmetric prior fits the default limits by the plan the rule was set by (``law=True``: the corner LP at one
+    corner's fit); eps >= 0.5 always (the releases built before are unchanged), eps <= 0.25 at no n >= 15.  The plan
+    a release is admitted by is at or above that one (the three-corner LP refitted to its runs), so every release it
+    admits reads the corner remap, and past it (eps 0.5, n = 40 to 160) the release is refused in one line."""
     spec = _spec(eps)
     if L.LATTICE.uses_window(n, 3, spec):
         return
@@ -47,12 +49,19 @@ def test_corners_fit_is_the_corner_plan_at_the_default_limits(n, eps):
         admitted = True
     except SizeError:
         admitted = False
-    assert L.corners_fit(n, 3, eps) == admitted
-    assert L.LATTICE.uses_corners(n, 3, spec) == admitted
+    law = (L.corner_seconds(n, 3, eps, True, law=True) + L.PADDED_DRAWS * L.local_seconds(3, eps) <= 45.0
+           and L.corner_bytes(n, 3, eps, True, law=True) <= 4 * 2**30)
+    assert L.corners_fit(n, 3, eps) == law
+    assert L.LATTICE.uses_corners(n, 3, spec) == law
+    assert L.corner_seconds(n, 3, eps, True) >= L.corner_seconds(n, 3, eps, True, law=True)
+    assert L.corner_bytes(n, 3, eps, True) >= L.corner_bytes(n, 3, eps, True, law=True)
+    if admitted:
+        assert law
     if eps >= 0.5:
-        assert admitted
+        assert law
+    assert admitted == (law and not (eps == 0.5 and n in (50, 100)))
     if eps <= 0.25 and n >= 15:
-        assert not admitted
+        assert not law and not admitted
 
 
 @pytest.mark.parametrize("n, eps", [(15, 0.25), (15, 0.1), (1000, 0.25), (1000, 0.1), (10**6, 0.25)])

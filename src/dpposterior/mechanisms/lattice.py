@@ -291,6 +291,21 @@ WINDOW_WORST_SECONDS = 45.0
 #: (:data:`LOCAL_SEARCH_SECONDS`).  Measured on the 2 shared cores at load ~16 (CPU seconds, Dir(1,1,1), n = 1000,
 #: 2026-11-28): eps = 2, 1, 0.5: 0.43, 2.35, 39.5 s for 2.6e5, 1.3e6, 1.1e7 entries (the fit with 1.5x margin).
 CORNER_SECONDS = (0.3, 4e-8, 1.3)
+#: Seconds of the same LP at k = 3 where its corners are not apart (:func:`~dpposterior.lattice.corners.corners_apart`
+#: false, eps < 1: the three corners' blocks share constraints, one LP over all three): ``c1 x (LP entries) x
+#: min(constraints, cap)``, planned where it is above :data:`CORNER_SECONDS`' LP term (that fit, one corner's blocks at
+#: n = 1000, is under these runs).  Measured (CPU s of ``linprog`` alone, HiGHS's interior point, Dir(1,1,1),
+#: eps = 0.5, 2026-12-01, load 1.3 to 4.7, ``benchmarks/plans_h69.json``), 7.5e6 entries planned at each: n = 30, 40,
+#: 50 (496, 861, 1,326 constraints: every data set of R(n)) 30.2, 42.2, 68.1 and 79.2 s; n = 70, 100, 150 (1,995 to
+#: 1,998: the corners' regions almost apart) 41.4, 49.1, 50.0 s; against 34.5 s planned by :data:`CORNER_SECONDS`.
+#: The time grows with the constraints while they are all of R(n) and falls back past it, so the cap is the slowest
+#: run's count (n = 50): the fit 1.15x n = 50's slower run, 1.13x n = 30's, 1.8x to 2.2x from n = 70.  Not read by
+#: :func:`corners_fit` (the release's law keeps the plan it was set by).
+CORNER_JOINT_SECONDS = (9.2e-9, 1326)
+#: The same LP's peak bytes against :data:`CORNER_BYTES` a pair (its corners not apart, as above): the release's peak
+#: RSS at n = 50 1,261 MB (1,141 MiB over the interpreter's ~120), 1.02x the 1.18e9 bytes planned before; n = 30, 100,
+#: 150: 1,057 to 1,167 MB.  Not read by :func:`corners_fit`.
+CORNER_JOINT_BYTES = 1.25
 #: Seconds per loss entry of the corner remap's edge LPs (eps < 1; ``corner_sizes``' ``edge_entries``), and per term of
 #: the errors' recomputation near the edges (``corners.edge_error_terms``).  Measured on the 2 shared cores at load
 #: 10-22 (CPU s, Dir(1,1,1), eps = 0.5, 2026-11-28): the three edge LPs (1.5e7 entries) 3.5 s.  The recomputation
@@ -862,9 +877,12 @@ def _symmetric(prior) -> bool:
     return symmetric_prior(prior)
 
 
-def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
+def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law: bool = False) -> float:
     """Estimated seconds of the corner remap (its LP and its fixed rows, the batched local search at ``n_ref``), from
-    public n, k, eps and whether the prior is symmetric (docs/lattice.md, "A worst-case remap at any n")."""
+    public n, k, eps and whether the prior is symmetric (docs/lattice.md, "A worst-case remap at any n").  At k = 3
+    the LP's term is the larger of :data:`CORNER_SECONDS`' and, where the corners are not apart (eps < 1),
+    :data:`CORNER_JOINT_SECONDS`'; ``law``: :data:`CORNER_SECONDS`' alone, the plan :func:`corners_fit` (which remap
+    a release reads) was set by, so that no release's law moves with a refit of the plan."""
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
@@ -882,7 +900,21 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False) -> f
     c0, c1, c2 = LOCAL_SEARCH_SECONDS
     search = c0 + c1 * float(n_candidates(size["n_ref"], k)) * ball_size(k, epsilon, NEAR_TAIL) + c2 * size["fixed"]
     c0, c1, power = CORNER_SECONDS
-    return c0 + c1 * float(size["pairs"] * size["outputs"]) ** power + search + EDGE_SECONDS * size["edge_entries"]
+    entries = float(size["pairs"] * size["outputs"])
+    lp = c1 * entries ** power
+    if not law and float(epsilon) < 1.0 and _corners_joint(n, k, epsilon):
+        c1, cap = CORNER_JOINT_SECONDS
+        lp = max(lp, c1 * entries * min(float(size["constraints"]), float(cap)))
+    return c0 + lp + search + EDGE_SECONDS * size["edge_entries"]
+
+
+def _corners_joint(n: int, k: int, epsilon: float) -> bool:
+    """Whether the k = 3 corner LP at ``n_ref`` (its default depth) has its corners not apart
+    (:func:`~dpposterior.lattice.corners.corners_apart`), from public n, k, eps."""
+    from ..lattice.corners import corners_apart, default_depth, reference_n
+
+    depth = default_depth(epsilon)
+    return not corners_apart(min(int(n), reference_n(float(epsilon), depth, int(k))), int(k), float(epsilon), depth)
 
 
 #: Peak bytes past which ``worst`` at k = 3 does not read the corner remap (:func:`corners_fit`): the default exact-table
@@ -930,12 +962,12 @@ def corners_fit(n: int, k: int, epsilon: float) -> bool:
     eps 1, and k >= 5: always (the corner remap's own plan refuses it, unchanged)."""
     k, eps = int(k), float(epsilon)
     if k == 4 and CORNER_FALLBACK_EPSILON_K4 <= eps < CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4:
-        return (corner_seconds(int(n), k, eps, True) <= CORNER_WORST_SECONDS
-                and corner_bytes(int(n), k, eps, True) <= CORNER_WORST_BYTES)
+        return (corner_seconds(int(n), k, eps, True, law=True) <= CORNER_WORST_SECONDS
+                and corner_bytes(int(n), k, eps, True, law=True) <= CORNER_WORST_BYTES)
     if k != 3 and not (k == 4 and eps < CORNER_FALLBACK_EPSILON_K4):
         return True
-    seconds = corner_seconds(int(n), k, eps, True) + PADDED_DRAWS * local_seconds(k, eps)
-    return seconds <= CORNER_WORST_SECONDS and corner_bytes(int(n), k, eps, True) <= CORNER_WORST_BYTES
+    seconds = corner_seconds(int(n), k, eps, True, law=True) + PADDED_DRAWS * local_seconds(k, eps)
+    return seconds <= CORNER_WORST_SECONDS and corner_bytes(int(n), k, eps, True, law=True) <= CORNER_WORST_BYTES
 
 
 def corner_draw_seconds(n: int, k: int, epsilon: float, setups: float = 1.0) -> float:
@@ -949,8 +981,10 @@ def corner_draw_seconds(n: int, k: int, epsilon: float, setups: float = 1.0) -> 
     return setups * local_seconds(int(k), float(epsilon))
 
 
-def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> float:
-    """Estimated peak bytes of the corner remap's solve, from public n, k, eps and whether the prior is symmetric."""
+def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False, law: bool = False) -> float:
+    """Estimated peak bytes of the corner remap's solve, from public n, k, eps and whether the prior is symmetric (at
+    k = 3 where the corners are not apart, eps < 1, the LP's bytes times :data:`CORNER_JOINT_BYTES`; ``law``: without,
+    the plan :func:`corners_fit` was set by, as :func:`corner_seconds`)."""
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
@@ -963,7 +997,8 @@ def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False) -> flo
     # the LP, and the fixed rows' batched search at n_ref: its table of (output x near offset) products, ~1.5 of them
     # per pair with temporaries (measured: eps = 0.5, n_ref = 292, 43,071 outputs x 3,997 offsets: 2.0 GB peak)
     search = 12.0 * n_candidates(size["n_ref"], k) * ball_size(k, epsilon, NEAR_TAIL)
-    return CORNER_BYTES * size["pairs"] * size["outputs"] + search
+    joint = not law and float(epsilon) < 1.0 and _corners_joint(n, k, epsilon)
+    return CORNER_BYTES * size["pairs"] * size["outputs"] * (CORNER_JOINT_BYTES if joint else 1.0) + search
 
 
 #: ``worst`` at k = 4 reads the face table (:mod:`dpposterior.lattice.faces_any`: the local Bayes remap at every z, an
@@ -1395,13 +1430,19 @@ def sampled_column(n: int, k: int, epsilon: float) -> bool:
 CLASS_FALLBACK_SECONDS = 45.0
 #: The local column's class route (:func:`part_class_route`), CPU seconds: a positive-part class enumerated and kept
 #: (:func:`~dpposterior.lattice.column.reach_classes`), a class grouped (:func:`~dpposterior.lattice.column.clamp_groups`,
-#: a part plus a part and data set of R(n) for its float check), and one one-point search
-#: (:func:`~dpposterior.lattice.remap.local_bayes_search`: a constant plus a data set of R(n) within its radius, all of
-#: them at n <= Dc).  Measured 2026-11-30, Dir(1,1,1,1), eps = 0.25, CPU s on the 2 shared cores: n = 10, 1,410,618
-#: classes 2.4 s, grouped 5.4 s (4,136 groups), their searches 2.5 s (0.6 ms each); a search alone at n = 10, 20, 40,
-#: 60: 1.5, 1.6, 11.9, 103 ms (|R(n)| = 286 to 39,711).  The fit ~2x above each.
+#: a part plus a part and data set of R(n) for its float check); one one-point search a group is planned by
+#: :func:`small_search_seconds` (the same search, measured where it reads R(n) itself).  Measured 2026-11-30,
+#: Dir(1,1,1,1), eps = 0.25, CPU s on the 2 shared cores: n = 10, 1,410,618 classes 2.4 s, grouped 5.4 s (4,136
+#: groups), their searches 2.5 s (0.6 ms each).  2026-12-01, Dir(1,1,1,1), eps = 0.5, n = 15 (287,146 classes,
+#: |R(15)| = 816, 13,216 groups; ``benchmarks/plans_h69.json``): classes and grouping 5.1 s at load ~2.9 (6.9 s at load
+#: ~5 the day before), their searches 11.2 s (14.1), and n = 10, eps = 0.25 again: 5.7 and 2.6 s.  A class grouped
+#: costs ``c x |R(n)|^power`` (3.3 to 3.8 us at |R(10)| = 286, 16 to 23 at |R(15)|: faster than the data sets, the
+#: fit before planned 4.1 s at n = 15), the searches less than ``ONE_SEARCH_SECONDS`` planned (42.9 s).  The
+#: grouping's fit 1.15x n = 15's slower run, 2.0x n = 10's of this day; the searches' 1.9x and 1.7x.
 CLASS_SECONDS = 3e-6
-GROUP_SECONDS_PART = (3e-6, 1e-8)
+GROUP_SECONDS_PART = (1.05e-9, 1.5)
+#: One one-point search past :data:`SMALL_SEARCH_ROWS` (a search alone at n = 10, 20, 40, 60, eps = 0.25: 1.5, 1.6, 11.9,
+#: 103 ms, |R(n)| = 286 to 39,711; :func:`small_search_seconds`).
 ONE_SEARCH_SECONDS = (8e-4, 3e-6)
 #: :func:`~dpposterior.lattice.column.near_data_sets` over its box, seconds per box point (its first count's range
 #: times ``(2 R + 1)^(k - 2)``): measured 2.4 s for 11 x 2,005^2 at k = 4, n = 10, R = 1,002 (the same run).
@@ -1423,13 +1464,13 @@ def exact_shifts(prior, epsilon: float) -> bool:
 def group_seconds(n: int, k: int, W: int, grouped: bool = True) -> tuple[float, float]:
     """``(grouping, searches)``: estimated seconds of the class route's enumeration and grouping, and of its one-point
     searches (one a group, :func:`~dpposterior.lattice.column.clamp_group_count`, where ``grouped``: see
-    :func:`exact_shifts`; else one a part), from public n, k and ``W``."""
+    :func:`exact_shifts`; else one a part; each :func:`small_search_seconds`), from public n, k and ``W``."""
     from ..lattice.column import clamp_group_count, part_class_count
 
     parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
-    grouping = parts * (CLASS_SECONDS + GROUP_SECONDS_PART[0] + GROUP_SECONDS_PART[1] * rows)
+    grouping = parts * (CLASS_SECONDS + GROUP_SECONDS_PART[0] * rows ** GROUP_SECONDS_PART[1])
     searched = float(clamp_group_count(n, k, W)) if grouped else parts
-    return grouping, searched * (ONE_SEARCH_SECONDS[0] + ONE_SEARCH_SECONDS[1] * rows)
+    return grouping, small_search_seconds(searched, n, k)
 
 
 def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64], Dc: int
@@ -1444,7 +1485,7 @@ def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.i
     lead, group = clamp_groups(a, n, eps, Z, Dc)
     alone = np.flatnonzero(group < 0)
     searches = len(lead) + len(alone)
-    _solve_limit(searches * (ONE_SEARCH_SECONDS[0] + ONE_SEARCH_SECONDS[1] * float(n_candidates(n, k))),
+    _solve_limit(small_search_seconds(searches, n, k),
                  f"the noise-aware posterior's local column at this release for k={k}, n={n}, eps={eps:g} "
                  f"({searches:,} one-point searches)")
     hit_lead = np.array([bool(np.all(local_bayes_search(a, n, eps, z) == m)) for z in Z[lead]], dtype=bool)
