@@ -910,9 +910,13 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
 
 def _corners_joint(n: int, k: int, epsilon: float) -> bool:
     """Whether the k = 3 corner LP at ``n_ref`` (its default depth) has its corners not apart
-    (:func:`~dpposterior.lattice.corners.corners_apart`), from public n, k, eps."""
+    (:func:`~dpposterior.lattice.corners.corners_apart`), from public n, k, eps.  False at every k other than 3: the
+    joint LP's constants (:data:`CORNER_JOINT_SECONDS`, :data:`CORNER_JOINT_BYTES`) were fitted at k = 3 only (k >= 4
+    plans its corner solve by :data:`CORNER_SECONDS_ANY` and its own terms)."""
     from ..lattice.corners import corners_apart, default_depth, reference_n
 
+    if int(k) != 3:
+        return False
     depth = default_depth(epsilon)
     return not corners_apart(min(int(n), reference_n(float(epsilon), depth, int(k))), int(k), float(epsilon), depth)
 
