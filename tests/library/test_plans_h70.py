@@ -52,3 +52,89 @@ def test_the_recorded_grid_moved_no_k4_or_k5_plan():
         g = RECORD["grid"][k]
         assert g["cells"] == len(EPSILONS) * len(NS) * 4
         assert g["sha256_old"] == g["sha256_new"] and g["moved"] == [], k
+
+
+# The k = 3 corner remap's peak bytes as a refusal term of its own (CORNER_PEAK_BYTES, corner_peak_terms), eps < 1,
+# a symmetric prior: the runs recorded in benchmarks/plans_h70.json (release --objective worst --seed 1, each tree)
+ROWS = [r for r in RECORD["rows"] if r["k"] == 3]
+#: the refusal's plan at most this many times the run's peak over the RSS at the corner solve's entry
+MOST_OVER_BYTES = 2.0
+#: the interpreter with the library imported, as benchmarks/plans_h69.json's rows count it
+BASE_MB = 120.0
+
+
+def _entry_mb(run: dict) -> float:
+    """The RSS (MiB) at the corner solve's entry (what the interpreter and the release's start hold)."""
+    return next(v for s, w, v in run["stage_peak_mb"] if s == "_solve" and w == "in")
+
+
+def _traced(run: dict, stage: str) -> float:
+    return max(v for s, w, v in run["stage_traced_mb"] if s == stage and w == "traced")
+
+
+def _byte_misses() -> list[str]:
+    import numpy as np
+
+    from dpposterior.mechanisms import ReleaseSpec
+
+    out = []
+    for row in ROWS:
+        run, n, eps = row["new"], row["n"], row["eps"]
+        planned = L.LATTICE.plan_draw(np.ones(3), n, ReleaseSpec.of("lattice", eps, objective="worst")).memory_bytes
+        mib = planned / 2**20
+        grown = run["peak_mb"] - _entry_mb(run)
+        if mib < grown or mib < run["peak_mb"] - BASE_MB:
+            out.append(f"{row['cell']}: {mib:.0f} MiB planned < {run['peak_mb']} peak ({grown:.0f} in the solve)")
+        if mib > MOST_OVER_BYTES * grown:
+            out.append(f"{row['cell']}: {mib:.0f} MiB planned > {MOST_OVER_BYTES} x {grown:.0f} run")
+        regions, search, _ = (x / 2**20 for x in L.corner_peak_terms(n, 3, eps))
+        traced = row["new_traced"]
+        if regions < _traced(traced, "_regions"):
+            out.append(f"{row['cell']}: region sets {regions:.0f} MiB planned < {_traced(traced, '_regions')}")
+        if search < _traced(traced, "_fixed_rows"):
+            out.append(f"{row['cell']}: fixed rows' search {search:.0f} MiB planned < {_traced(traced, '_fixed_rows')}")
+    return out
+
+
+def test_the_corner_bytes_cells_are_the_ones_measured():
+    cells = {r["cell"] for r in ROWS}
+    assert {"0.5:300", "0.5:500", "0.5:1000", "0.75:300", "0.75:500", "0.75:1000"} <= cells
+    assert all(r["new"]["rc"] == 0 and r["old"]["rc"] == 0 for r in ROWS)
+
+
+def test_the_corner_peak_plan_is_above_every_recorded_run_and_at_most_twice_it():
+    """The refusal's bytes (k = 3, worst, eps 0.5 and 0.75, n = 100 to 1,000, a symmetric prior) at or above each
+    release's peak RSS and at most 2x its growth in the solve; its region sets' and fixed rows' search's terms at or
+    above their stages' own peaks (tracemalloc).  Before: 2.4 GiB planned at eps 0.5 against 0.46 GB run."""
+    assert _byte_misses() == []
+
+
+@pytest.mark.parametrize("value", [
+    (32.0 * 2**20, 150.0, 8192.0, 24.0),   # the LP's base lower: eps 0.75, n = 300 to 1,000 under their runs
+    (96.0 * 2**20, 100.0, 8192.0, 24.0),   # the region sets' bytes a pair lower: under their traced peak
+    (96.0 * 2**20, 150.0, 4096.0, 12.0),   # the fixed rows' search at half: under its traced peak
+])
+def test_each_corner_peak_term_set_lower_makes_a_recorded_run_miss(monkeypatch, value):
+    monkeypatch.setattr(L, "CORNER_PEAK_BYTES", value)
+    assert _byte_misses()
+
+
+def test_the_corner_peak_refit_moves_no_route_and_no_output():
+    """The route a release reads (:func:`corners_fit`, ``law=True``) and its output: the same SHA-256 of the release's
+    JSON in both trees at every recorded cell, and at 176 cells (eps 0.5 to 0.9, n 20 to 1,000, a symmetric prior
+    and Dir(1,2,3), the release and its errors) the same route, refusal and law; ``law=True``'s bytes are the tree
+    before's (the old fixed rows' table of every output of R(n_ref))."""
+    for row in ROWS:
+        assert row["same_output"], row["cell"]
+        assert row["plan_new"]["corners_fit"] == row["plan_old"]["corners_fit"] and row["plan_new"]["corners_fit"]
+        assert row["plan_new"]["route"] == row["plan_old"]["route"]
+    admit = RECORD["grid"]["admit3"]
+    assert admit["cells"] == 176 and admit["changed"] == []
+    from dpposterior.lattice.search import NEAR_TAIL
+
+    for eps, n in ((0.5, 300), (0.75, 1000), (0.5, 50)):
+        size = L.corner_plan_sizes(n, 3, eps, True)
+        old = (L.CORNER_BYTES * size["pairs"] * size["outputs"]
+               + 12.0 * L.n_candidates(size["n_ref"], 3) * L.ball_size(3, eps, NEAR_TAIL))
+        assert L.corner_bytes(n, 3, eps, True, law=True) == old
+
