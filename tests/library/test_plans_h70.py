@@ -138,3 +138,61 @@ def test_the_corner_peak_refit_moves_no_route_and_no_output():
                + 12.0 * L.n_candidates(size["n_ref"], 3) * L.ball_size(3, eps, NEAR_TAIL))
         assert L.corner_bytes(n, 3, eps, True, law=True) == old
 
+
+# The k = 4 face table's own build (faces_any.plan_face_table): its (n + 1)^2 term capped at (2 Dc + 1)^2
+# (face_reach) and the scan of R(n)'s sorted data sets, held to the builds recorded in benchmarks/plans_h70.json
+FACES = RECORD.get("faces", [])
+#: the build's plan at most this many times its CPU s
+MOST_OVER_FACE = 2.0
+
+
+def _face_misses() -> list[str]:
+    from dpposterior.lattice.faces_any import plan_face_table
+
+    out = []
+    for row in FACES:
+        run, n, eps = row["new"], row["n"], row["eps"]
+        plan = plan_face_table(n, 4, eps)
+        if plan.seconds < run["build_cpu_s"] or plan.seconds > MOST_OVER_FACE * run["build_cpu_s"]:
+            out.append(f"{row['cell']}: {plan.seconds:.1f} s planned against {run['build_cpu_s']} run")
+        if plan.memory_bytes < (run["peak_mb"] - run["entry_mb"]) * 2**20:
+            out.append(f"{row['cell']}: {plan.memory_bytes / 2**20:.0f} MiB planned < {run['peak_mb']} peak")
+    return out
+
+
+def test_the_face_builds_are_the_ones_measured():
+    assert {(r["n"], r["eps"]) for r in FACES} >= {(30, 1.0), (50, 1.0), (70, 1.0), (100, 1.0)}
+    for row in FACES:
+        if "old" in row:  # the build is the tree before's, bit for bit
+            assert row["same_table"], row["cell"]
+
+
+def test_the_face_build_plan_is_above_every_recorded_build_and_at_most_twice_it():
+    """Dir(1,1,1,1), eps 1, n = 30 to 100: the plan at or above each build's CPU s and peak, at most 2x (n = 100:
+    110 s planned before, 154 s with the rows counted before, against 41 s run)."""
+    assert _face_misses() == []
+
+
+@pytest.mark.parametrize("name, value", [
+    ("FACE_TABLE_ROW_SECONDS", 0.8e-6),  # the per-(reach)^2 rate lower: n = 50 under its build
+    ("face_reach", None),                # the reach capped at n = 50's: a larger n under its build
+])
+def test_each_face_build_term_set_lower_makes_a_recorded_build_miss(monkeypatch, name, value):
+    from dpposterior.lattice import faces_any as F
+
+    if name == "face_reach":
+        monkeypatch.setattr(F, name, lambda n, k, eps: float(min(int(n) + 1, 41)))
+    else:
+        monkeypatch.setattr(F, name, value)
+    assert _face_misses()
+
+
+def test_the_face_refit_moves_no_route():
+    """The k = 4 worst release's and errors' routes and refusals, eps 1, n = 20 to 150, are the tree before's (the
+    face route stays at FACE_N = 30 to 50: the refit opens no cell)."""
+    for row in FACES:
+        if "old" in row:
+            new, old = row["new"]["routes"], row["old"]["routes"]
+            assert new.keys() == old.keys()
+            for m in new:
+                assert new[m][:2] == old[m][:2] and new[m][3:5] == old[m][3:5], (row["cell"], m)
