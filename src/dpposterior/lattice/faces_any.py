@@ -429,9 +429,19 @@ def face_rows_count(n: int) -> int:
 #: the later runs of benchmarks/face_shared_build.json (load 4-5.5): n = 30 14.87 s (2.20e-3 a row), n = 40 22.17 s
 #: (2.93e-3), n = 50 30.63 s (4.05e-3): a line through n = 30 and 50 (1.11e-3 + 1.13e-6 (n + 1)^2 a row, n = 40 within
 #: it), times ~1.15: planned 17.2, 26.3 and 35.4 s (the per-(n + 1)^2 fit alone planned n = 30 at 13.0 s, under its
-#: 14.87).  Only n in the face route's ``FACE_N`` (30 to 50) build this table.
+#: 14.87).  Only n in the face route's ``FACE_N`` (30 to 50) build this table.  Past ``n + 1 = 2 Dc + 1`` (``Dc`` the
+#: kernel's radius ``radius_for(k, eps, 1e-12)``, 36 at eps = 1) the ``(n + 1)^2`` term stops growing
+#: (:func:`face_reach`): a row's searches and sums read the data sets within ``Dc`` of it, whose count no longer grows
+#: with n once the ball fits in R(n); the square alone planned n = 100 at 110 s (154 s with the rows counted before)
+#: against 41.2 run.  Measured with the cap (``benchmarks/plans_h70.json``, ``faces``, eps = 1, both trees).
 FACE_TABLE_ROW_SECONDS = 1.3e-6
 FACE_TABLE_ROW_FIXED = 1.3e-3
+
+
+def face_reach(n: int, k: int, epsilon: float) -> float:
+    """The side ``min(n + 1, 2 Dc + 1)`` of the data sets a face row's build reaches (:data:`FACE_TABLE_ROW_SECONDS`),
+    ``Dc = radius_for(k, eps, 1e-12)``; public n, k, eps only."""
+    return float(min(int(n) + 1, 2 * radius_for(int(k), float(epsilon), 1e-12) + 1))
 #: Bytes of that build at its peak per face row (its largest arrays: the union of the constrained data sets' balls
 #: and the LP's entries), and a fixed part.
 FACE_TABLE_ROW_BYTES = 1.2e5
@@ -475,15 +485,22 @@ def _face_what(n: int, k: int, epsilon: float) -> tuple[str, Plan | None]:
 
 def plan_face_table(n: int, k: int, epsilon: float) -> Plan:
     """The plan of the release's face table (:func:`face_remap_any` without ``low_errors``, a solve): its seconds per face
-    row (:data:`FACE_TABLE_ROW_FIXED`) and per face row and ``(n + 1)^2`` (:data:`FACE_TABLE_ROW_SECONDS`) and bytes
-    per face row (:data:`FACE_TABLE_ROW_BYTES`), from public n, k, eps only; refused in one line at k != 4."""
+    row (:data:`FACE_TABLE_ROW_FIXED`) and per face row and ``min(n + 1, 2 Dc + 1)^2`` (:data:`FACE_TABLE_ROW_SECONDS`,
+    :func:`face_reach`), the scan of R(n)'s sorted data sets (:data:`FACE_SHARED_SET_SECONDS`, as
+    :func:`plan_face_shared`), bytes per face row (:data:`FACE_TABLE_ROW_BYTES`) and R(n)'s, from public n, k, eps only;
+    refused in one line at k != 4."""
     what, refused = _face_what(n, k, epsilon)
     if refused is not None:
         return refused
     rows = face_rows_count(n)
-    secs = rows * (FACE_TABLE_ROW_FIXED + FACE_TABLE_ROW_SECONDS * float(n + 1) ** 2)
+    # the rows' searches and sums, and the scan of R(n)'s sorted data sets for the LP's (face_data_sets, as the shared
+    # build's: R(n) itself held while it runs)
+    sets = math.comb(int(n) + 3, 3) / 24.0 + float(n + 1) ** 2
+    secs = (rows * (FACE_TABLE_ROW_FIXED + FACE_TABLE_ROW_SECONDS * face_reach(n, k, epsilon) ** 2)
+            + FACE_SHARED_SET_SECONDS * sets)
     return Plan(task=Task.ERRORS, route="face table", what=what, seconds=secs,
-                memory_bytes=FACE_TABLE_ROW_BYTES * rows + 8.0 * 4 * (n + 1) ** 2 + 64.0 * 2**20,
+                memory_bytes=(FACE_TABLE_ROW_BYTES * rows + 8.0 * 4 * (n + 1) ** 2 + 8.0 * 4 * math.comb(int(n) + 3, 3)
+                              + 64.0 * 2**20),
                 costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use --objective average")
 
 

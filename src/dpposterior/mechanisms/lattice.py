@@ -316,6 +316,26 @@ EDGE_TERM_SECONDS = 1e-7
 #: Bytes of the corner remap's solve per entry of its LP, at its peak (measured: eps = 0.5, 1.1e7 entries, 2.0 GB
 #: before its sums ran in blocks; eps = 1: 1.3e6 entries, 316 MB, with the interpreter's ~100 MB).
 CORNER_BYTES = 150.0
+#: The corner remap's peak bytes at k = 3, eps 0.5 to 1, a symmetric prior, as a refusal term of its own
+#: (:func:`corner_bytes` without ``law``; :func:`corners_fit`, which decides the route, keeps :data:`CORNER_BYTES` and
+#: its fixed rows' table of every output of R(n_ref)): ``(base, region, search, search_n)``, the solve's stages one
+#: after another (each one's temporaries freed before the next), so its peak is the largest of its region sets
+#: (``region`` bytes per data set of the LP's constraints x point of the LP's ball, ``A + ball(W)`` before its union),
+#: its fixed rows' batched search (``search + search_n x n_ref`` bytes per point of its near ball) and its LP (``base``
+#: plus the LP's entries at :data:`CORNER_BYTES`, :data:`CORNER_JOINT_BYTES` where its corners are not apart: what
+#: the earlier stages keep, HiGHS's own tables).  Measured (``benchmarks/plans_h70.json``, Dir(1,1,1), seed 1,
+#: 2026-12-01, load ~3; tracemalloc for a stage's own peak, ``ru_maxrss`` for the run's): the region sets 120 bytes
+#: a pair at eps 0.5 (n_ref 50, 170, 300) and 0.75 (n_ref 100 to 224), 211 to 318 MiB; the fixed rows' search 10 to
+#: 41 MiB (5.9 to 10.7 KB a near point, n_ref 100 to 300); the whole release's peak RSS over the ~90 MiB at the
+#: solve's entry: eps 0.5, n = 300 to 1,000, 374 MiB; eps 0.75, 219 MiB (the LP's entries 1.1e6: 204 bytes each, over
+#: :data:`CORNER_BYTES`, HiGHS's tables and what the earlier stages keep); against 2.4 and 0.67 GiB planned with the
+#: fixed rows' table of every output (12 bytes a pair of R(n_ref) x near ball).  The fit: ``base`` 96 MiB,
+#: ``region`` 1.25x the region sets'.
+CORNER_PEAK_BYTES = (96.0 * 2**20, 150.0, 8192.0, 24.0)
+#: The eps from which :func:`corner_bytes` reads :data:`CORNER_PEAK_BYTES` (the measured range; below it the fixed rows'
+#: table of every output is kept, not measured there).  From it ``worst`` reads the corner remap at every n
+#: (:func:`corners_fit`), so a lower refusal admits no other route.
+CORNER_PEAK_MIN_EPSILON = 0.5
 #: The same at k = 4 (:mod:`dpposterior.lattice.corners_any`): seconds ``c0 + c1 x (LP entries)^power`` plus its fixed
 #: rows' batched local search at ``n_ref`` (:func:`batched_seconds`); measured on the 2 shared cores (CPU s, Dir(1,1,1,1),
 #: 2026-11-28, load 25-28): eps = 2, n = 20: 1.1 s (1.4e6 entries estimated); eps = 1, n = 20: 10.9 s (6.6e6); the fit
@@ -910,9 +930,13 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
 
 def _corners_joint(n: int, k: int, epsilon: float) -> bool:
     """Whether the k = 3 corner LP at ``n_ref`` (its default depth) has its corners not apart
-    (:func:`~dpposterior.lattice.corners.corners_apart`), from public n, k, eps."""
+    (:func:`~dpposterior.lattice.corners.corners_apart`), from public n, k, eps.  False at every k other than 3: the
+    joint LP's constants (:data:`CORNER_JOINT_SECONDS`, :data:`CORNER_JOINT_BYTES`) were fitted at k = 3 only (k >= 4
+    plans its corner solve by :data:`CORNER_SECONDS_ANY` and its own terms)."""
     from ..lattice.corners import corners_apart, default_depth, reference_n
 
+    if int(k) != 3:
+        return False
     depth = default_depth(epsilon)
     return not corners_apart(min(int(n), reference_n(float(epsilon), depth, int(k))), int(k), float(epsilon), depth)
 
@@ -983,8 +1007,11 @@ def corner_draw_seconds(n: int, k: int, epsilon: float, setups: float = 1.0) -> 
 
 def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False, law: bool = False) -> float:
     """Estimated peak bytes of the corner remap's solve, from public n, k, eps and whether the prior is symmetric (at
-    k = 3 where the corners are not apart, eps < 1, the LP's bytes times :data:`CORNER_JOINT_BYTES`; ``law``: without,
-    the plan :func:`corners_fit` was set by, as :func:`corner_seconds`)."""
+    k = 3 where the corners are not apart, eps < 1, the LP's bytes times :data:`CORNER_JOINT_BYTES`; at k = 3, a
+    symmetric prior, eps from :data:`CORNER_PEAK_MIN_EPSILON` below 1, the largest of the solve's stages,
+    :data:`CORNER_PEAK_BYTES`; ``law``: neither, the plan
+    :func:`corners_fit` was set by, as :func:`corner_seconds`, so that no release's route moves with the refusal's
+    refit)."""
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
@@ -994,11 +1021,31 @@ def corner_bytes(n: int, k: int, epsilon: float, symmetric: bool = False, law: b
         peak = (CORNER_BYTES * size["pairs"] * size["outputs"] + 13 * (8 * k + 8) * size["fixed"] + size["edge_bytes"]
                 + 64.0 * 2**20)
         return peak * (CORNER_ANY_SMALL_EPS[1] if float(epsilon) < 1.0 else 1.0)
+    joint = not law and float(epsilon) < 1.0 and _corners_joint(n, k, epsilon)
+    lp = CORNER_BYTES * size["pairs"] * size["outputs"] * (CORNER_JOINT_BYTES if joint else 1.0)
+    if not law and bool(symmetric) and CORNER_PEAK_MIN_EPSILON <= float(epsilon) < 1.0:
+        return max(corner_peak_terms(n, k, epsilon))
     # the LP, and the fixed rows' batched search at n_ref: its table of (output x near offset) products, ~1.5 of them
     # per pair with temporaries (measured: eps = 0.5, n_ref = 292, 43,071 outputs x 3,997 offsets: 2.0 GB peak)
     search = 12.0 * n_candidates(size["n_ref"], k) * ball_size(k, epsilon, NEAR_TAIL)
-    joint = not law and float(epsilon) < 1.0 and _corners_joint(n, k, epsilon)
-    return CORNER_BYTES * size["pairs"] * size["outputs"] * (CORNER_JOINT_BYTES if joint else 1.0) + search
+    return lp + search
+
+
+def corner_peak_terms(n: int, k: int, epsilon: float) -> tuple[float, float, float]:
+    """The k = 3 corner solve's peak bytes by stage at a symmetric prior, eps < 1 (:data:`CORNER_PEAK_BYTES`), from
+    public n, k, eps: its region sets (``A + ball(W)`` over every corner's constraints, before their union), its fixed
+    rows' batched search at ``n_ref``, its LP with what the stages before it keep.  The stages run one after another
+    and each frees its temporaries, so the solve's peak is the largest (:func:`corner_bytes`)."""
+    from ..lattice.corners import LP_TOL
+    from ..lattice.search import NEAR_TAIL
+
+    size = corner_plan_sizes(n, k, epsilon, True)
+    joint = float(epsilon) < 1.0 and _corners_joint(n, k, epsilon)
+    base, region, near, near_n = CORNER_PEAK_BYTES
+    constraints = size["constraints"] * int(k) // size["corners_solved"]
+    lp = CORNER_BYTES * size["pairs"] * size["outputs"] * (CORNER_JOINT_BYTES if joint else 1.0)
+    return (region * constraints * ball_size(k, epsilon, LP_TOL),
+            (near + near_n * size["n_ref"]) * ball_size(k, epsilon, NEAR_TAIL), base + lp)
 
 
 #: ``worst`` at k = 4 reads the face table (:mod:`dpposterior.lattice.faces_any`: the local Bayes remap at every z, an
