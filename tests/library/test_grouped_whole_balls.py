@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import reference as ref
 from dpposterior.lattice import batched
 from dpposterior.lattice.noise import radius_for, window
 from dpposterior.lattice.remap import local_bayes_search
