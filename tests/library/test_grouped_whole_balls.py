@@ -75,3 +75,15 @@ def test_the_kept_sets_of_search_like_weights(seed):
     W = np.exp(-0.1 * rng.integers(0, 200, (200, 3000))) * rng.choice([1.0, 0.5], (200, 3000))
     for g, w in zip(batched._kept_rows(W), W, strict=True):
         assert np.array_equal(g, ref.kept_set(w, batched.SEARCH_SHARE))
+
+
+@pytest.mark.parametrize("n, eps", [(16, 3.0), (24, 2.0)])
+def test_the_search_where_balls_are_not_whole_is_the_one_point_search(n, eps):
+    """k = 3 where ``Dc < n`` (each group its own data sets, no rows kept across groups, the table route run): the
+    window of radius 2, on and off R(n), is the one-point search's at every point."""
+    assert radius_for(3, eps, 1e-12) < n
+    a = np.array([1.0, 0.5, 2.0])
+    Z = window(n, 3, 2)
+    got = batched.local_search_batch(a, n, eps, Z)
+    want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
+    assert np.array_equal(got, want)
