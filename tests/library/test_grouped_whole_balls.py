@@ -87,3 +87,31 @@ def test_the_search_where_balls_are_not_whole_is_the_one_point_search(n, eps):
     got = batched.local_search_batch(a, n, eps, Z)
     want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
     assert np.array_equal(got, want)
+
+
+def _recorded_runs():
+    """The new tree's runs recorded by ``benchmarks/noise_aware_k3_small_eps.py`` that ran within the default limits."""
+    import json
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "noise_aware_k3_small_eps.json"
+    runs = json.loads(path.read_text(encoding="utf-8"))["runs"]
+    return [r for r in runs if r["tree"] == "new" and not r["raised"] and r["rc"] == 0]
+
+
+def test_the_noise_aware_plans_at_small_eps_hold_their_runs():
+    """``release --noise-aware`` (optimal, Dir(1,1,1), k = 3, eps 0.1 to 0.15) where the new tree ran it within the
+    default limits: the local column's plan (seconds, from public inputs) is above the whole process's CPU seconds and
+    at most 2.5x them, and it is not refused (the cell runs by default).  (Bytes: the whole process's peak growth is
+    above the column's planned bytes in both trees at n = 50, eps = 0.15, the release's own arrays beside it.)"""
+    from dpposterior.limits import Task
+    from dpposterior.mechanisms import ReleaseSpec
+
+    runs = _recorded_runs()
+    assert any(r["epsilon"] == 0.1 and sum(int(x) for x in r["counts"].split(",")) == 300 for r in runs)
+    for r in runs:
+        n = sum(int(x) for x in r["counts"].split(","))
+        spec = ReleaseSpec.of("optimal", r["epsilon"], objective=r["objective"])
+        plan = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(3), n)
+        assert plan.refused() == "", r
+        assert r["cpu_seconds"] <= plan.seconds <= 2.5 * max(1.0, r["cpu_seconds"]), (plan.seconds, r)
