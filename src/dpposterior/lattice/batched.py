@@ -405,7 +405,18 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     delta + 2 mu T]``; the computed ``delta`` (a float sum of nonnegative terms, relative error below ``|C| 2^-53 <=
     mu``) is below the exact one by at most ``mu T``, so the tail ``delta / T + 2 mu`` covers it: :func:`_decide`'s
     rule with that tail is sound.  A row the wider interval leaves open is only uncertified (searched point by point,
-    the same output)."""
+    the same output).
+
+    Whole balls (``Dc >= n``).  Every projection ``p`` lies in R(n), and for ``c`` in R(n) ``d(c, p) <= n <= Dc``, so
+    the group's data sets ``C = R(n) ∩ (p + ball)`` are all of R(n); the ball is lexicographic and a translation keeps
+    that order, so ``C`` is R(n) in lexicographic order, the same array for every group, and so is ``base`` (each entry
+    ``sum_i lnGamma(a_i + c_i) - lnGamma(c_i + 1)`` at the same ``c``, the same floats added in the same order).  They
+    are computed at the first group and read by the others.  A loss row ``L(c, r)`` over ``C`` is then a function of
+    the output ``r`` alone (each entry elementwise, :func:`_loss_rows`), so the rows written by one group are the rows
+    another would write: they are kept from group to group, keyed by the output, and a new table is started at a
+    group where the kept one has passed :data:`LOSS_CACHE_BYTES` (not with ``kept_columns`` or ``drop``, whose blocks
+    narrow ``C``).  Every float read is the one computed before, so every sum, step and output is the same (tested,
+    with the table started anew at every group and kept throughout)."""
     k = a.size
     if P is not None and exact is not None:
         raise ValueError("given projections are for the certified route only")
