@@ -622,3 +622,13 @@ def choose_draws(weights, size: int, bits):
                 U = bits.randbelow(total)
             out[r] = sum(1 for c in cum if c <= U)
     return out
+
+
+def kept_set(w, share: float):
+    """The one-point search's kept set of the weights ``w`` (docs/lattice.md, the local remap): the stable order by
+    ``-w``, the sequential running totals along it, the first ``m + 1`` with ``m`` the left ``searchsorted`` of
+    ``(1 - share)`` times the last total, as sorted indices."""
+    w = np.asarray(w, dtype=np.float64)
+    heavy = np.argsort(-w, kind="stable")
+    cum = np.cumsum(w[heavy])
+    return np.sort(heavy[: int(np.searchsorted(cum, cum[-1] * (1.0 - share))) + 1])

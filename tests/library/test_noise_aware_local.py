@@ -215,9 +215,9 @@ def test_the_route_run_is_the_route_planned(monkeypatch):
 
 @pytest.mark.parametrize("mech, settings, n, needle", [
     ("geometric", {"epsilon": 0.01}, 10**6, "GiB (local sum)"),
-    ("lattice", {"epsilon": 0.1, "objective": "average"}, 300, "(local column"),
+    ("lattice", {"epsilon": 0.1, "objective": "average"}, 350, "(local column"),
     ("lattice", {"epsilon": 0.1, "objective": "average"}, 120, "(local column"),
-    ("optimal", {"epsilon": 0.1, "objective": "worst"}, 300, "(local column"),
+    ("optimal", {"epsilon": 0.1, "objective": "worst"}, 350, "(local column"),
     ("mh", {"epsilon": 1.0}, 10**6, "|R(n)| = 5e+11"),
 ])
 def test_refusals_are_one_line(mech, settings, n, needle):

@@ -80,8 +80,8 @@ def test_the_plan_holds_every_recorded_run(row):
 
 
 def test_a_cell_whose_stay_misses_are_over_the_limit_is_refused_in_one_line():
-    """eps = 0.1, n = 300 (its kept points reach the faces: the stay certificate's misses counted): refused before
-    anything is drawn, one line, exit 2."""
+    """eps = 0.1, n = 350 (its kept points reach the faces, ``Dc < n``: the stay certificate's misses counted at the
+    slower search's cost): refused before anything is drawn, one line, exit 2."""
     import os
     import subprocess
     import sys
@@ -89,7 +89,7 @@ def test_a_cell_whose_stay_misses_are_over_the_limit_is_refused_in_one_line():
     env = {k: v for k, v in os.environ.items() if not k.startswith("DPPOSTERIOR_")}
     env["PYTHONPATH"] = str(ROOT / "src")
     proc = subprocess.run([sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1", "--counts",
-                           "100,100,100", "--mechanism", "optimal", "--epsilon", "0.1", "--noise-aware", "--seed", "1"],
+                           "117,117,116", "--mechanism", "optimal", "--epsilon", "0.1", "--noise-aware", "--seed", "1"],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 2
     errors = [x for x in proc.stderr.splitlines() if x.startswith("dpposterior: error")]

@@ -258,7 +258,10 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     inside = np.flatnonzero(np.all(Z >= 0, axis=1))
     ball1 = _ball(k, 1)
     centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
-    if inside.size and rho + 1 <= Dc:
+    # the table's certificate bounds T by pimax over the box z +- Dc, which holds all of R(n) where Dc >= n: there it
+    # decides almost no step (measured: none of 1,889 points at k = 3, n = 300, eps = 0.1), so every point goes to the
+    # grouped route (the same outputs: both give the one-point search's)
+    if inside.size and rho + 1 <= Dc < n:
         zin = Z[inside]
         # T+ = pimax(z) Z(eps, k): the largest ln pi over the box [z - Dc, z + Dc] at its corners (monotone per count)
         lnmax = np.zeros(len(zin))
@@ -357,6 +360,9 @@ ORBIT_DROP_WEIGHT = 1e-11
 ORBIT_DROP_WEIGHTS = (1e-7, ORBIT_DROP_WEIGHT)
 #: Rows of loss room a group of the grouped search starts with (a row per output reached; 13 at k = 4 per centre).
 GROUP_ROWS = 64
+#: Bytes of loss rows the grouped search keeps from one group to the next where every group's data sets are all of
+#: R(n) (:func:`_grouped_search`, "Whole balls"); past them it starts a new table at the next group.
+LOSS_CACHE_BYTES = 2**27
 
 
 def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], mu: float,
@@ -399,7 +405,18 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     delta + 2 mu T]``; the computed ``delta`` (a float sum of nonnegative terms, relative error below ``|C| 2^-53 <=
     mu``) is below the exact one by at most ``mu T``, so the tail ``delta / T + 2 mu`` covers it: :func:`_decide`'s
     rule with that tail is sound.  A row the wider interval leaves open is only uncertified (searched point by point,
-    the same output)."""
+    the same output).
+
+    Whole balls (``Dc >= n``).  Every projection ``p`` lies in R(n), and for ``c`` in R(n) ``d(c, p) <= n <= Dc``, so
+    the group's data sets ``C = R(n) ∩ (p + ball)`` are all of R(n); the ball is lexicographic and a translation keeps
+    that order, so ``C`` is R(n) in lexicographic order, the same array for every group, and so is ``base`` (each entry
+    ``sum_i lnGamma(a_i + c_i) - lnGamma(c_i + 1)`` at the same ``c``, the same floats added in the same order).  They
+    are computed at the first group and read by the others.  A loss row ``L(c, r)`` over ``C`` is then a function of
+    the output ``r`` alone (each entry elementwise, :func:`_loss_rows`), so the rows written by one group are the rows
+    another would write: they are kept from group to group, keyed by the output, and a new table is started at a
+    group where the kept one has passed :data:`LOSS_CACHE_BYTES` (not with ``kept_columns`` or ``drop``, whose blocks
+    narrow ``C``).  Every float read is the one computed before, so every sum, step and output is the same (tested,
+    with the table started anew at every group and kept throughout)."""
     k = a.size
     if P is not None and exact is not None:
         raise ValueError("given projections are for the certified route only")
@@ -416,25 +433,42 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     gkey = _keys(P, n)
     order = np.argsort(gkey, kind="stable")
     cuts = np.flatnonzero(np.diff(gkey[order])) + 1
+    # every group's data sets are all of R(n), in one order, where Dc >= n (docstring, "Whole balls"): computed
+    # once, and the loss rows of the outputs reached kept from group to group (up to LOSS_CACHE_BYTES)
+    whole = Dc >= n
+    share_losses = whole and not ((kept_columns and exact is not None) or (drop > 0 and exact is None))
+    shared: tuple | None = None
+    HT_shared: NDArray[np.float64] | None = None
+    have_shared: dict[int, int] = {}
     for idx in np.split(order, cuts):
         p = P[idx[0]]
-        # the ball's points in R(n) (one coordinate at a time, as the one-point search), as columns of the
-        # per-coordinate tables over p_i - Dc..p_i + Dc
-        ok = ballT[0] >= -p[0]
-        for i in range(1, k):
-            ok &= ballT[i] >= -p[i]
-        inner = ball[ok] if not ok.all() else ball
-        cols = inner + Dc
-        cs = p[None, :] + inner
-        base = np.zeros(len(cs))
-        for i in range(k):
-            v = np.arange(p[i] - Dc, p[i] + Dc + 1)
-            base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
-        csT = np.ascontiguousarray(cs.T, dtype=np.int32)  # a row per coordinate (the distances' passes read rows)
+        if shared is None:
+            # the ball's points in R(n) (one coordinate at a time, as the one-point search), as columns of the
+            # per-coordinate tables over p_i - Dc..p_i + Dc
+            ok = ballT[0] >= -p[0]
+            for i in range(1, k):
+                ok &= ballT[i] >= -p[i]
+            inner = ball[ok] if not ok.all() else ball
+            cols = inner + Dc
+            cs = p[None, :] + inner
+            base = np.zeros(len(cs))
+            for i in range(k):
+                v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+                base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
+            csT = np.ascontiguousarray(cs.T, dtype=np.int32)  # a row per coordinate (the distances' passes read rows)
+            if whole:
+                shared = (cs, base, csT)
+        else:
+            cs, base, csT = shared
         # the losses of the outputs reached, a row per output (in the order first reached; room doubled as needed:
         # np.empty maps pages only where written)
-        HT = np.empty((GROUP_ROWS, len(cs)))
-        have: dict[int, int] = {}
+        if share_losses:
+            if HT_shared is None or HT_shared.nbytes > LOSS_CACHE_BYTES:
+                HT_shared, have_shared = np.empty((GROUP_ROWS, len(cs))), {}
+            HT, have = HT_shared, have_shared
+        else:
+            HT = np.empty((GROUP_ROWS, len(cs)))
+            have = {}
         step = max(1, GROUP_ENTRIES // len(cs))
         cs_group = cs
         for lo in range(0, len(idx), step):
@@ -545,6 +579,8 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
             if exact is not None:  # the one-point search returns its centre after SEARCH_STEPS moves
                 out[zb[active]] = cen
                 decided[zb[active]] = True
+        if share_losses:  # the table as grown by this group (its rows and keys) for the next
+            HT_shared = HT
     return out, decided
 
 
@@ -619,31 +655,61 @@ def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
     (module docstring), so its float risk is strictly above ``r*``'s: it is neither the first argmin nor equal to it,
     so the first argmin over the candidates (in the ball's order) is the one-point search's, and where the centre is
     not a candidate its risk is strictly above that argmin's, so the step moves, as the one-point search does."""
+    open_t = np.flatnonzero(best < 0)
+    if not open_t.size:
+        return
     offsets = np.concatenate([[0], np.cumsum(real.sum(axis=1))])
-    for t in np.flatnonzero(best < 0):
+    # the kept sets of the rows met for the first time, all at once (:func:`_kept_rows`, the same arrays)
+    fresh = [int(active[t]) for t in open_t if int(active[t]) not in keeps]
+    if fresh:
+        count.count += len(fresh)
+        count.refuse_past(count.count)
+        if kept is None:
+            for row, keep in zip(fresh, _kept_rows(w[fresh]), strict=True):
+                keeps[row] = keep
+        else:
+            for row in fresh:
+                keeps[row] = kept[row]
+    for t in open_t.tolist():
         row = int(active[t])
-        keep = keeps.get(row)
-        if keep is None:
-            count.count += 1
-            count.refuse_past(count.count)
-            keep = keeps[row] = _kept(w[row]) if kept is None else kept[row]
-        cols = [have[kk] for kk in keys[offsets[t]:offsets[t + 1]]]
+        keep = keeps[row]
         ball_j = np.flatnonzero(real[t])
+        cols = np.array([have[kk] for kk in keys[offsets[t]:offsets[t + 1]]], dtype=np.int64)
         if cand is None:
             # one gather of the (|rs|, kept) entries, then the C-ordered (kept, |rs|) matrix the one-point search
             # multiplies
             risk = w[row, keep] @ np.ascontiguousarray(HT[np.ix_(cols, keep)].T)
         else:
-            # the same matrix's candidate columns (the others 0: docstring), each gathered from its contiguous loss row;
-            # the others' risks set above every candidate's
+            # the same matrix's candidate columns (the others 0: docstring), gathered at once (each entry the loss
+            # row's float, copied); the others' risks set above every candidate's
             use = cand[t, ball_j]
+            q = np.flatnonzero(use)
             Lk = np.zeros((keep.size, len(cols)))
-            for q in np.flatnonzero(use).tolist():
-                Lk[:, q] = HT[cols[q], keep]
+            Lk[:, q] = HT[np.ix_(cols[q], keep)].T
             risk = np.where(use, w[row, keep] @ Lk, np.inf)
         j = int(np.argmin(risk))
-        here = int(np.flatnonzero(ball_j == centre)[0])
+        here = int(np.searchsorted(ball_j, centre))
         best[t] = centre if risk[j] >= risk[here] else ball_j[j]
+
+
+def _kept_rows(W: NDArray[np.float64]) -> list[NDArray[np.int64]]:
+    """:func:`_kept` of each row of ``W``, computed together: the same arrays.  Proof: ``np.sort`` along the rows
+    gives each row's sorted values; ``np.cumsum`` along a row is the sequential sum of its entries in order (an
+    accumulation, as on the row alone), so the same ``cum``; for weights ``>= +0.0`` the running sums do not decrease
+    (rounding to nearest is monotone), so ``searchsorted(cum, x)`` (left) is the count of ``cum < x``; the first
+    ``m + 1`` in the stable order are the indices above ``v`` and then the first ``m + 1 - #above`` equal to ``v``
+    (index order), taken here by the running count of the equal ones."""
+    if not len(W):
+        return []
+    vals = np.sort(W, axis=1)[:, ::-1]
+    cum = np.cumsum(vals, axis=1)
+    m = np.count_nonzero(cum < (cum[:, -1] * (1.0 - SEARCH_SHARE))[:, None], axis=1)
+    v = vals[np.arange(len(W)), m]
+    above = W > v[:, None]
+    eq = W == v[:, None]
+    need = m + 1 - np.count_nonzero(above, axis=1)
+    above |= eq & (np.cumsum(eq, axis=1) <= need[:, None])
+    return [np.flatnonzero(r) for r in above]
 
 
 def _kept(wr: NDArray[np.float64]) -> NDArray[np.int64]:

@@ -1449,6 +1449,12 @@ def part_class_route(n: int, k: int, epsilon: float, W: int, Dc: int) -> bool:
 #: (0.93), 164 of 7,621 (0.022); none of 10,516, 23,388, 29,879 at eps = 0.15, n = 300 (1.40) and eps = 0.1, n = 500
 #: (1.55), 700 (2.17).  The fit: the largest share and cost measured, ~1.2x.
 SAMPLED_FACE_RATIO, SAMPLED_MISS_SHARE, SAMPLED_MISS_SECONDS = 1.2, 0.14, 0.015
+#: :data:`SAMPLED_MISS_SECONDS` where ``Dc >= n`` (every group of the grouped search reads all of R(n): its data sets
+#: computed once, its loss rows kept across groups, no table step; :func:`~dpposterior.lattice.batched._grouped_search`).
+#: Measured (Dir(1,1,1), the release of seed 1 at (100, 100, 100), eps = 0.1, n = 300, the 1,889 points left, CPU s of
+#: ``local_search_batch`` alone at load ~2 to 4, 2026-12-01): 9.4 s (5.0 ms each) against 28.7 s (15.2 ms) before.
+#: The fit ~1.5x.
+SAMPLED_MISS_WHOLE_SECONDS = 0.0075
 #: Bytes the sampled route's plan adds to the region route's (the risk filter's blocks and the stay certificate's
 #: tables beside the region): the runs' peak growth over the interpreter with the library loaded was 3 to 52 MB above
 #: the region route's bytes (Dir(1,1,1), eps = 0.15, n = 200, 300; eps = 0.1, n = 500, 700:
@@ -2595,7 +2601,8 @@ class LatticeMechanism(Mechanism):
                 points, M = points + parts, (k - 1) * (Dc + W) + W
                 search += _parts_seconds(parts, n, k, eps)
                 if by_sample and n < SAMPLED_FACE_RATIO * Dc:  # the kept points the stay certificate leaves, searched
-                    search += SAMPLED_MISS_SHARE * (points - parts) * SAMPLED_MISS_SECONDS
+                    each = SAMPLED_MISS_WHOLE_SECONDS if Dc >= n else SAMPLED_MISS_SECONDS
+                    search += SAMPLED_MISS_SHARE * (points - parts) * each
             search += filters
         # the data sets within M + W of r, all in R(n) (at small n, R(n) itself)
         near = min(float(sum(sphere_count(k, t) for t in range(M + W + 1))), float(n_candidates(n, k)))
@@ -2607,6 +2614,11 @@ class LatticeMechanism(Mechanism):
         column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
         if by_sample:
             memory += SAMPLED_BYTES
+        if Dc >= n:  # the grouped search's loss rows kept across groups: at most twice its cap, or |R(n)|^2 floats twice
+            from ..lattice.batched import LOSS_CACHE_BYTES
+
+            rows = float(n_candidates(n, k))
+            memory += min(2.0 * LOSS_CACHE_BYTES, 16.0 * rows * rows)
         if self.uses_faces(n, k, spec, prior):  # the face table's build (what a draw reads)
             from ..lattice.faces_any import plan_face_table
 

@@ -1,0 +1,82 @@
+"""``release --noise-aware --json`` (optimal, k = 3, small eps) in two trees side by side: CPU s, peak memory, exit
+code, the plan's refusal line and the output's hash.
+
+    python benchmarks/noise_aware_k3_small_eps.py --old /work/base70/src --new src \\
+        --out benchmarks/noise_aware_k3_small_eps.json 17,17,16:0.1:average:new,old 100,100,100:0.1:average:new,old
+
+Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER`` at Dir(1,1,1), seed 1.  Each call in its own process under ``nice``
+(``PYTHONPATH`` that tree's ``src``), timed with ``os.wait4`` (user + system CPU s, ``ru_maxrss``), first with the
+default limits (planned: run or refused), then, where refused, again with ``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000`` (the
+same code, its limit raised) so that outputs can be compared; ``sha256``: the first 16 hex digits of the JSON printed.
+The load average before each call is recorded.  Writes ``--out`` after every call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(src: str, counts: str, eps: str, objective: str, raised: bool) -> dict:
+    """One ``release --noise-aware --json`` with ``PYTHONPATH=src``: its record."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    if raised:
+        env["DPPOSTERIOR_MAX_SOLVE_SECONDS"] = "1000"
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryFile("w+b") as out_f, tempfile.TemporaryFile("w+b") as err_f:
+        t0 = time.monotonic()
+        proc = subprocess.Popen(["nice", sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1", "--counts",
+                                 counts, "--mechanism", "optimal", "--objective", objective, "--epsilon", eps,
+                                 "--noise-aware", "--seed", "1", "--json"], env=env, stdout=out_f, stderr=err_f)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - t0
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read(), err_f.read().decode()
+    rec = dict(counts=counts, epsilon=float(eps), objective=objective, raised=raised,
+               cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1), peak_mb=round(usage.ru_maxrss / 1024),
+               wall=round(wall, 1), load_before=round(load, 1), rc=os.waitstatus_to_exitcode(status),
+               sha256=hashlib.sha256(out).hexdigest()[:16] if out else None)
+    if rec["rc"] != 0:
+        rec["error"] = err.strip().splitlines()[-1] if err.strip() else ""
+    else:
+        doc = json.loads(out)
+        rec["released"] = doc.get("released_counts")
+    return rec
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", required=True)
+    ap.add_argument("--new", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("cells", nargs="+")
+    args = ap.parse_args()
+    doc = dict(command=" ".join([os.path.basename(sys.argv[0]), *sys.argv[1:]]),
+               date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), runs=[])
+    for cell in args.cells:
+        counts, eps, objective, order = cell.split(":")
+        for tree in order.split(","):
+            src = args.new if tree == "new" else args.old
+            rec = run(src, counts, eps, objective, False)
+            rec["tree"] = tree
+            doc["runs"].append(rec)
+            print(json.dumps(rec), flush=True)
+            if rec["rc"] != 0:
+                again = run(src, counts, eps, objective, True)
+                again["tree"] = tree
+                doc["runs"].append(again)
+                print(json.dumps(again), flush=True)
+            with open(args.out, "w") as f:
+                json.dump(doc, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
