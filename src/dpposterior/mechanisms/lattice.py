@@ -306,9 +306,12 @@ CORNER_JOINT_SECONDS = (9.2e-9, 1326)
 #: (:func:`~dpposterior.lattice.corners.joint_simplex`: more constraints than free rows), ``c0 + c1 x (LP
 #: entries)^power``, planned where it is above :data:`CORNER_SECONDS`' LP term; :data:`CORNER_JOINT_SECONDS` stays
 #: the plan of the interior point where it still runs (fewer constraints than free rows: eps = 0.5, n <= 45).
-#: Measured: docs/lattice.md, "The three-corner LP's method"; ``benchmarks/corner_lp_k3.json``.  Not read by
-#: :func:`corners_fit`.
-CORNER_SIMPLEX_SECONDS = (18.0, 1.8e-6, 1.0)
+#: Measured (CPU s of ``linprog`` inside the release, Dir(1,1,1), 2026-12-01, load 3.8 to 5,
+#: ``benchmarks/corner_lp_k3.json``; docs/lattice.md, "The three-corner LP's method"): eps = 0.5 (7.5e6 entries),
+#: n = 50, 100, 150: 33.2, 26.4, 20.6 s; eps = 0.6, 0.75, n = 50 (5.0e6, 3.4e6): 19.7, 16.3 s.  The time is nearly
+#: flat in the entries (~9,000 to 11,500 iterations each), hence the constant: the fit 1.11x n = 50's run at eps
+#: 0.5, 1.6x and 1.8x at eps 0.6 and 0.75.  Not read by :func:`corners_fit`.
+CORNER_SIMPLEX_SECONDS = (22.0, 2.0e-6, 1.0)
 #: The same LP's peak bytes against :data:`CORNER_BYTES` a pair (its corners not apart, as above): the release's peak
 #: RSS at n = 50 1,261 MB (1,141 MiB over the interpreter's ~120), 1.02x the 1.18e9 bytes planned before; n = 30, 100,
 #: 150: 1,057 to 1,167 MB.  Not read by :func:`corners_fit`.
