@@ -420,7 +420,7 @@ def corner_lp_method(k: int, n0: int, epsilon: float, depth: int, nonzeros: int,
     (presolve removes 84 rows and costs more than it saves); n = 100: 25.5 s against ~47 s.  The same optimum both
     ways: ``t`` 0.4827012829 (n = 50) and 0.4752591994 (n = 100), the objective equal to 1e-10.  Where the
     constraints are fewer than the free rows (eps = 0.5, n = 30 and 40: 496 and 861 against 1,134) the dual simplex
-    stalls (over 135 s at n = 30, over 150 s at n = 40, against ~28 s and ~42 s by the interior point), so there the
+    stalls (over 135 s at n = 30, over 120 s at n = 40, against ~28 s and ~42 s by the interior point), so there the
     interior point stays.  Which optimal solution the LP returns changes the remap's last digits, never what is
     certified: the table is a remap whatever the LP returns (eps-DP), its errors are computed exactly from it, and
     every lower bound is recomputed from the LP's duals (any weights on data sets give a valid bound)."""
