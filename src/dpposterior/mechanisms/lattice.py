@@ -302,6 +302,16 @@ CORNER_SECONDS = (0.3, 4e-8, 1.3)
 #: run's count (n = 50): the fit 1.15x n = 50's slower run, 1.13x n = 30's, 1.8x to 2.2x from n = 70.  Not read by
 #: :func:`corners_fit` (the release's law keeps the plan it was set by).
 CORNER_JOINT_SECONDS = (9.2e-9, 1326)
+#: Seconds of the same LP where it is solved by the dual simplex
+#: (:func:`~dpposterior.lattice.corners.joint_simplex`: more constraints than free rows), ``c0 + c1 x (LP
+#: entries)^power``, planned where it is above :data:`CORNER_SECONDS`' LP term; :data:`CORNER_JOINT_SECONDS` stays
+#: the plan of the interior point where it still runs (fewer constraints than free rows: eps = 0.5, n <= 45).
+#: Measured (CPU s of ``linprog`` inside the release, Dir(1,1,1), 2026-12-01, load 3.8 to 5,
+#: ``benchmarks/corner_lp_k3.json``; docs/lattice.md, "The three-corner LP's method"): eps = 0.5 (7.5e6 entries),
+#: n = 50, 100, 150: 33.2, 26.4, 20.6 s; eps = 0.6, 0.75, n = 50 (5.0e6, 3.4e6): 19.7, 16.3 s.  The time is nearly
+#: flat in the entries (~9,000 to 11,500 iterations each), hence the constant: the fit 1.11x n = 50's run at eps
+#: 0.5, 1.6x and 1.8x at eps 0.6 and 0.75.  Not read by :func:`corners_fit`.
+CORNER_SIMPLEX_SECONDS = (22.0, 2.0e-6, 1.0)
 #: The same LP's peak bytes against :data:`CORNER_BYTES` a pair (its corners not apart, as above): the release's peak
 #: RSS at n = 50 1,261 MB (1,141 MiB over the interpreter's ~120), 1.02x the 1.18e9 bytes planned before; n = 30, 100,
 #: 150: 1,057 to 1,167 MB.  Not read by :func:`corners_fit`.
@@ -923,9 +933,22 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
     entries = float(size["pairs"] * size["outputs"])
     lp = c1 * entries ** power
     if not law and float(epsilon) < 1.0 and _corners_joint(n, k, epsilon):
-        c1, cap = CORNER_JOINT_SECONDS
-        lp = max(lp, c1 * entries * min(float(size["constraints"]), float(cap)))
+        if _corners_simplex(n, k, epsilon):
+            s0, s1, power = CORNER_SIMPLEX_SECONDS
+            lp = max(lp, s0 + s1 * entries ** power)
+        else:
+            c1, cap = CORNER_JOINT_SECONDS
+            lp = max(lp, c1 * entries * min(float(size["constraints"]), float(cap)))
     return c0 + lp + search + EDGE_SECONDS * size["edge_entries"]
+
+
+def _corners_simplex(n: int, k: int, epsilon: float) -> bool:
+    """Whether the k = 3 corner LP at ``n_ref`` (its default depth) is solved by the dual simplex
+    (:func:`~dpposterior.lattice.corners.joint_simplex`, the rule the solve reads), from public n, k, eps."""
+    from ..lattice.corners import default_depth, joint_simplex, reference_n
+
+    depth = default_depth(epsilon)
+    return joint_simplex(int(k), min(int(n), reference_n(float(epsilon), depth, int(k))), float(epsilon), depth)
 
 
 def _corners_joint(n: int, k: int, epsilon: float) -> bool:
