@@ -259,9 +259,10 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     ball1 = _ball(k, 1)
     centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
     # the table's certificate bounds T by pimax over the box z +- Dc, which holds all of R(n) where Dc >= n: there it
-    # decides almost no step (measured: none of 1,889 points at k = 3, n = 300, eps = 0.1), so every point goes to the
-    # grouped route (the same outputs: both give the one-point search's)
-    if inside.size and rho + 1 <= Dc < n:
+    # decides almost no step at k = 3 (measured: none of 1,889 points at n = 300, eps = 0.1), so every point goes to
+    # the grouped route (the same outputs: both give the one-point search's).  At k >= 4 it still decides most inside
+    # points (the corner route's plan counts only face points left, at eps >= FACE_MIN_EPSILON), so it stays there.
+    if inside.size and rho + 1 <= Dc and not (k == 3 and Dc >= n):
         zin = Z[inside]
         # T+ = pimax(z) Z(eps, k): the largest ln pi over the box [z - Dc, z + Dc] at its corners (monotone per count)
         lnmax = np.zeros(len(zin))
@@ -416,7 +417,8 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     another would write: they are kept from group to group, keyed by the output, and a new table is started at a
     group where the kept one has passed :data:`LOSS_CACHE_BYTES` (not with ``kept_columns`` or ``drop``, whose blocks
     narrow ``C``).  Every float read is the one computed before, so every sum, step and output is the same (tested,
-    with the table started anew at every group and kept throughout)."""
+    with the table started anew at every group and kept throughout).  The rows are kept at k = 3 only, where their bytes
+    are planned (the noise-aware column's region plan); at k >= 4 each group starts its own table, as before."""
     k = a.size
     if P is not None and exact is not None:
         raise ValueError("given projections are for the certified route only")
@@ -436,7 +438,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
     # every group's data sets are all of R(n), in one order, where Dc >= n (docstring, "Whole balls"): computed
     # once, and the loss rows of the outputs reached kept from group to group (up to LOSS_CACHE_BYTES)
     whole = Dc >= n
-    share_losses = whole and not ((kept_columns and exact is not None) or (drop > 0 and exact is None))
+    share_losses = whole and k == 3 and not ((kept_columns and exact is not None) or (drop > 0 and exact is None))
     shared: tuple | None = None
     HT_shared: NDArray[np.float64] | None = None
     have_shared: dict[int, int] = {}
