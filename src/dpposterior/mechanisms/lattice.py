@@ -2637,7 +2637,8 @@ class LatticeMechanism(Mechanism):
         column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
         if by_sample:
             memory += SAMPLED_BYTES
-        if Dc >= n:  # the grouped search's loss rows kept across groups: at most twice its cap, or |R(n)|^2 floats twice
+        if k == 3 and Dc >= n:  # the grouped search's loss rows kept across groups (k = 3 only): at most twice its cap,
+            # or |R(n)|^2 floats twice
             from ..lattice.batched import LOSS_CACHE_BYTES
 
             rows = float(n_candidates(n, k))
