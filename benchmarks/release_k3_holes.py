@@ -3,9 +3,9 @@ before and this tree, one process per cell, one after the other (never two at on
 RSS of each by ``/usr/bin/time``, its exit status and the last line of its error, the load before each, and each
 tree's plans of the draw and the posterior (route, seconds, bytes or the refusal).
 
-    python benchmarks/release_k3_holes.py --old /work/base68/src --new src --out benchmarks/release_k3_holes.json \\
+    python benchmarks/release_k3_holes.py --old OLD/src --new src --out benchmarks/release_k3_holes.json \\
         average:50:0.1 worst:200:0.15 ...
-    python benchmarks/release_k3_holes.py --old /work/base68/src --new src --out F --plans-only --grid
+    python benchmarks/release_k3_holes.py --old OLD/src --new src --out F --plans-only --grid
 
 A cell is ``objective:n:eps``; ``--grid`` adds eps 0.1, 0.15, 0.25, 0.5 x n = 15, 50, 100, 200, 300, 500, 700,
 1000, 1e4 x both objectives.  ``--plans-only`` records the plans and runs nothing; otherwise a cell runs in a tree
