@@ -5,7 +5,7 @@ of one thread (``--pinned``, where ``threadpoolctl`` is importable); and the bit
 C-ordered, as the search's risks) at several row counts.  Records the SHA-256 of each run's outputs and the points
 whose outputs differ.
 
-    python benchmarks/blas_ties.py --src /work/base65/src --n 100 --eps 1 --points 200 [--out FILE.json]
+    python benchmarks/blas_ties.py --src OLD/src --n 100 --eps 1 --points 200 [--out FILE.json]
 """
 
 from __future__ import annotations

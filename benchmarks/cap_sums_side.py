@@ -1,6 +1,6 @@
 """``lattice.scale.clamp_cap_sums`` of two trees side by side: CPU seconds and the SHA-256 of its floats.
 
-    python benchmarks/cap_sums_side.py --old /work/base64/src --new src --out benchmarks/cap_sums_h64.json \\
+    python benchmarks/cap_sums_side.py --old OLD/src --new src --out benchmarks/cap_sums_h64.json \\
         30:0.5 50:0.5 100:2 100:0.5
 
 Each cell ``N:EPS`` runs, at Dir(1,1,1,1) with ``lszhang``'s noise law and the offsets and bracket of its orbit plan
@@ -12,12 +12,14 @@ the layout built before; ``sha256``: of the float64 bytes (the same digest: the 
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 CHILD = r"""
 import hashlib, json, sys, time
@@ -52,10 +54,7 @@ print(json.dumps([route, tol, seconds]))
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--old", required=True)
-    p.add_argument("--new", required=True)
-    p.add_argument("--out", required=True)
+    p = _side.parser(__doc__)
     p.add_argument("--trees", default="new,old", help="which trees run, in this order")
     p.add_argument("cells", nargs="+", metavar="N:EPS")
     args = p.parse_args(argv)

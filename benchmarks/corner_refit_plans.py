@@ -3,17 +3,19 @@ or size, seconds and bytes, as ``ranking.compare_yardstick`` plans them (a start
 is marked ``b``: no lattice or optimal row fits, ``lszhang`` starts the average).  Shows which cells a refitted plan
 moves.
 
-    python benchmarks/corner_refit_plans.py --old /work/base68/src --new src --out benchmarks/corner_refit_plans.json \\
+    python benchmarks/corner_refit_plans.py --old OLD/src --new src --out benchmarks/corner_refit_plans.json \\
         4:100:0.5:b 4:20:0.5 ...
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 CHILD = r"""
 import json, sys
@@ -38,10 +40,7 @@ print(json.dumps(out))
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--old", required=True)
-    p.add_argument("--new", required=True)
-    p.add_argument("--out", required=True)
+    p = _side.parser(__doc__)
     p.add_argument("cells", nargs="+")
     args = p.parse_args(argv)
     trees = {}

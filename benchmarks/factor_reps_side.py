@@ -1,6 +1,6 @@
 """The factor route at the orbit route's representatives (k = 4), two trees side by side: CPU seconds and the floats.
 
-    python benchmarks/factor_reps_side.py --old /work/base65/src --new src --out benchmarks/factor_reps_h65.json \\
+    python benchmarks/factor_reps_side.py --old OLD/src --new src --out benchmarks/factor_reps_h65.json \\
         lszhang:100:0.5 geometric:100:0.5 lszhang:100:1
 
 Each cell ``MECH:N:EPS`` runs, at Dir(1,1,1,1) with that mechanism's noise law and the offsets and bracket of its
@@ -14,13 +14,15 @@ tree, each in its own process under ``nice`` (``PYTHONPATH`` that tree's ``src``
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 CHILD = r"""
 import hashlib, inspect, json, sys, time
@@ -51,10 +53,7 @@ print(json.dumps(dict(route=route, bracket=tol, planned_route_seconds=round(seco
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--old", required=True)
-    p.add_argument("--new", required=True)
-    p.add_argument("--out", required=True)
+    p = _side.parser(__doc__)
     p.add_argument("--trees", default="new,old", help="which trees run, in this order")
     p.add_argument("cells", nargs="+", metavar="MECH:N:EPS")
     args = p.parse_args(argv)

@@ -13,13 +13,15 @@ the outputs' bytes (the same digits: byte-identical outputs).  ``stats``: the ro
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 CHILD = r"""
 import hashlib, json, sys, time
@@ -57,10 +59,7 @@ def run(src: str, n: int, eps: float) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--old", required=True)
-    parser.add_argument("--new", required=True)
-    parser.add_argument("--out", required=True)
+    parser = _side.parser(__doc__)
     parser.add_argument("cells", nargs="+")
     args = parser.parse_args(argv)
     rows = []

@@ -12,13 +12,12 @@ corner LP and the edge LPs) and of the corner solve's other stages, or of the cl
 by its default limits that the other runs, it runs again with ``DPPOSTERIOR_MAX_SOLVE_SECONDS=200`` (``*_raised``), so
 that the two outputs are compared.
 
-    python benchmarks/plans_h69.py --old /work/base69/src --new src --out benchmarks/plans_h69.json 0.5:20 k4:0.5:15 ...
-    python benchmarks/plans_h69.py --old /work/base69/src --new src --out benchmarks/plans_h69.json --plans-only
+    python benchmarks/plans_h69.py --old OLD/src --new src --out benchmarks/plans_h69.json 0.5:20 k4:0.5:15 ...
+    python benchmarks/plans_h69.py --old OLD/src --new src --out benchmarks/plans_h69.json --plans-only
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import hashlib
 import json
@@ -26,6 +25,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 #: the release in-process with its LPs and the corner solve's stages timed (CPU s), the stages on stderr's last line
 CHILD = r"""
@@ -133,10 +135,7 @@ def _max_diff(x, y) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
+    ap = _side.parser(__doc__)
     ap.add_argument("--plans-only", action="store_true", help="recompute both trees' plans of the rows in --out only")
     ap.add_argument("cells", nargs="*", help="EPS:N (k = 3, worst) or k4:EPS:N (k = 4, average, noise-aware)")
     args = ap.parse_args()
@@ -168,17 +167,12 @@ def main() -> None:
                 row[name + "_raised"] = run(src, k, n, eps, raised=True)
                 print(cell, name, "raised", row[name + "_raised"], flush=True)
         a, b = row.get("old_raised", row["old"]), row.get("new_raised", row["new"])
-        row["same_output"] = a.get("sha256") is not None and a.get("sha256") == b.get("sha256")
+        row["same_output"] = _side.same_output(a, b)
         if a.get("posterior") and b.get("posterior"):  # the largest difference of the two posteriors' floats
             row["same_released_counts"] = a["released_counts"] == b["released_counts"]
             row["posterior_max_abs_diff"] = _max_diff(a["posterior"], b["posterior"])
         rows.append(row)
-        record = {"host": os.uname().nodename, "cpus": os.cpu_count(),
-                  "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                  "command": "python benchmarks/plans_h69.py " + " ".join(sys.argv[1:]), "rows": rows}
-        with open(args.out, "w", encoding="utf-8") as fh:
-            json.dump(record, fh, indent=1)
-            fh.write("\n")
+        _side.write(args.out, _side.record("benchmarks/plans_h69.py", rows))
 
 
 if __name__ == "__main__":

@@ -11,9 +11,9 @@ output, each tree's plan), run by its functions; besides, in the same process, t
 entry and exit of the corner solve's stages (its edge tables, its fixed rows' search, the whole solve), so that the
 fixed rows' search's own peak shows.
 
-    python benchmarks/plans_h70.py --old /work/base70/src --new src --out benchmarks/plans_h70.json --grid
-    python benchmarks/plans_h70.py --old /work/base70/src --new src --out benchmarks/plans_h70.json 0.5:300 ...
-    python benchmarks/plans_h70.py --old /work/base70/src --new src --out benchmarks/plans_h70.json face:1:100:old ...
+    python benchmarks/plans_h70.py --old OLD/src --new src --out benchmarks/plans_h70.json --grid
+    python benchmarks/plans_h70.py --old OLD/src --new src --out benchmarks/plans_h70.json 0.5:300 ...
+    python benchmarks/plans_h70.py --old OLD/src --new src --out benchmarks/plans_h70.json face:1:100:old ...
 
 A cell ``face:EPS:N`` is the k = 4 release's own face table build (``faces_any.face_remap_any``, Dir(1,1,1,1)) in a
 process of its own: its CPU s, peak RSS, the SHA-256 of its table and the tree's ``plan_face_table``; ``:old`` runs
@@ -22,7 +22,6 @@ it in the tree before too.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import hashlib
 import json
@@ -33,6 +32,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _side  # noqa: E402
 import plans_h69 as H69  # noqa: E402
 
 #: the peak RSS (KiB) at the entry and exit of the corner solve's stages, to the file named by PLANS_H70_RSS
@@ -158,10 +158,7 @@ def run(src: str, k: int, n: int, eps: float, raised: bool = False, trace: bool 
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
+    ap = _side.parser(__doc__)
     ap.add_argument("--grid", action="store_true", help="both trees' corner plans over the grid, and their SHA-256")
     ap.add_argument("--trace", action="store_true", help="and each stage's own peak, in a traced run of this tree")
     ap.add_argument("cells", nargs="*", help="EPS:N (k = 3, worst), face:EPS:N[:old] (k = 4, the face table's build)")
@@ -214,7 +211,7 @@ def main() -> None:
             row["new_traced"] = run(new, 3, n, eps, trace=True)
             row["new_traced"].update(run(new, 3, n, eps, trace="solve"))
         a, b = row.get("old_raised", row["old"]), row.get("new_raised", row["new"])
-        row["same_output"] = a.get("sha256") is not None and a.get("sha256") == b.get("sha256")
+        row["same_output"] = _side.same_output(a, b)
         row["command"] = "python benchmarks/plans_h70.py " + " ".join(sys.argv[1:])
         rows.append(row)
         record["rows"] = rows

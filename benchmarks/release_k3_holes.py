@@ -16,8 +16,6 @@ change the two trees' outputs are compared bit for bit.
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import json
 import os
 import pathlib
@@ -25,6 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _side  # noqa: E402
 from release_k4_holes import timed_release  # noqa: E402
 
 GRID_EPS = (0.1, 0.15, 0.25, 0.5)
@@ -76,10 +75,7 @@ def run(src: str, objective: str, n: int, eps: float, seed: int = 1) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
+    ap = _side.parser(__doc__)
     ap.add_argument("--grid", action="store_true")
     ap.add_argument("--plans-only", action="store_true")
     ap.add_argument("--run-refused", action="store_true")
@@ -105,16 +101,10 @@ def main() -> None:
             if _fits(row["plan_" + name]) or args.run_refused:
                 row[name] = run(src, objective, n, eps, args.seed)
         if "old" in row and "new" in row:
-            row["same_output"] = (row["old"].get("sha256") is not None
-                                  and row["old"].get("sha256") == row["new"].get("sha256"))
+            row["same_output"] = _side.same_output(row["old"], row["new"])
         print(json.dumps(row), flush=True)
         rows.append(row)
-    record = {"host": os.uname().nodename, "cpus": os.cpu_count(),
-              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-              "command": "python benchmarks/release_k3_holes.py " + " ".join(sys.argv[1:]), "rows": rows}
-    with open(args.out, "w", encoding="utf-8") as fh:
-        json.dump(record, fh, indent=1)
-        fh.write("\n")
+    _side.write(args.out, _side.record("benchmarks/release_k3_holes.py", rows))
 
 
 if __name__ == "__main__":

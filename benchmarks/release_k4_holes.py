@@ -2,7 +2,7 @@
 tree, one process per cell, one after the other (never two at once), CPU s (user + sys) and peak RSS of each by
 ``/usr/bin/time``, its exit status and the last line of its error, the load before each, and this tree's plans.
 
-    python benchmarks/release_k4_holes.py --old /work/base66/src --new src --out benchmarks/release_k4_holes.json \\
+    python benchmarks/release_k4_holes.py --old OLD/src --new src --out benchmarks/release_k4_holes.json \\
         worst:10:0.5:aware average:10:0.5:aware worst:100:0.5:release ...
 
 A cell is ``objective:n:eps:what``, ``what`` one of ``aware`` (``--noise-aware``) or ``release`` (the release alone);
@@ -13,14 +13,15 @@ a release's law should not change the two trees' outputs are compared bit for bi
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import hashlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 
 def _plan(src: str, objective: str, n: int, eps: float) -> dict:
@@ -86,10 +87,7 @@ def run(src: str, objective: str, n: int, eps: float, what: str, raised: bool) -
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
+    ap = _side.parser(__doc__)
     ap.add_argument("cells", nargs="+")
     args = ap.parse_args()
     new = os.path.abspath(args.new)
@@ -103,15 +101,9 @@ def main() -> None:
         for name, src in (("old", args.old), ("new", new)):
             row[name] = run(src, objective, n, eps, what, raised)
             print(cell, name, row[name], flush=True)
-        row["same_output"] = (row["old"].get("sha256") is not None
-                              and row["old"].get("sha256") == row["new"].get("sha256"))
+        row["same_output"] = _side.same_output(row["old"], row["new"])
         rows.append(row)
-    record = {"host": os.uname().nodename, "cpus": os.cpu_count(),
-              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-              "command": "python benchmarks/release_k4_holes.py " + " ".join(sys.argv[1:]), "rows": rows}
-    with open(args.out, "w", encoding="utf-8") as fh:
-        json.dump(record, fh, indent=1)
-        fh.write("\n")
+    _side.write(args.out, _side.record("benchmarks/release_k4_holes.py", rows))
 
 
 if __name__ == "__main__":

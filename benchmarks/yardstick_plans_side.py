@@ -1,6 +1,6 @@
 """``compare``'s planned rows (hashed) and yardstick plans at seven Dir(1,1,1,1) cells, as JSON: run once per tree.
 
-    PYTHONPATH=/work/base67/src python benchmarks/yardstick_plans_side.py > old.json
+    PYTHONPATH=OLD/src python benchmarks/yardstick_plans_side.py > old.json
     PYTHONPATH=src python benchmarks/yardstick_plans_side.py > new.json
 
 Public inputs only (prior, n, eps): every computed row is given errors over R(n) of average 1.0, so the start is

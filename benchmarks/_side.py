@@ -1,0 +1,53 @@
+"""Shared pieces of the side-by-side benchmarks: an old tree's ``src`` (``--old OLD/src``, a clone of the tree before
+a change) against this tree's (``--new src``), one process at a time, recorded in one JSON file (``--out``).
+
+    import _side                      # the benchmarks/ folder is on sys.path when a script in it runs
+    ap = _side.parser(__doc__)        # --old, --new, --out; add the script's own options and cells
+    _side.write(args.out, _side.record("benchmarks/x.py", rows))
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import sys
+
+
+def parser(doc: str | None) -> argparse.ArgumentParser:
+    """An argument parser described by the first line of ``doc``, with the three options every side-by-side run
+    takes: the two trees' ``src`` folders and the JSON file it writes."""
+    ap = argparse.ArgumentParser(description=(doc or "").splitlines()[0] if doc else None)
+    ap.add_argument("--old", required=True, help="the old tree's src (OLD/src)")
+    ap.add_argument("--new", required=True, help="this tree's src")
+    ap.add_argument("--out", required=True, help="the JSON file written")
+    return ap
+
+
+def now() -> str:
+    """The UTC time to the second, as every record states it."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def command(script: str) -> str:
+    """The command line that reproduces this run (``python <script> <its arguments>``)."""
+    return f"python {script} " + " ".join(sys.argv[1:])
+
+
+def record(script: str, rows: list) -> dict:
+    """A run's record: the host, its CPU count, the date, the command and the rows."""
+    return {"host": os.uname().nodename, "cpus": os.cpu_count(), "date": now(), "command": command(script),
+            "rows": rows}
+
+
+def same_output(a: dict, b: dict) -> bool:
+    """Whether two runs' outputs are the same bit for bit (both have a SHA-256 and it is equal)."""
+    return a.get("sha256") is not None and a.get("sha256") == b.get("sha256")
+
+
+def write(path: str, rec: dict) -> None:
+    """``rec`` as indented JSON with a final newline."""
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(rec, fh, indent=1)
+        fh.write("\n")
