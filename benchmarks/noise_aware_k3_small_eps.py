@@ -1,14 +1,16 @@
 """``release --noise-aware --json`` (optimal, k = 3, small eps) in two trees side by side: CPU s, peak memory, exit
 code, the plan's refusal line and the output's hash.
 
-    python benchmarks/noise_aware_k3_small_eps.py --old /work/base70/src --new src \\
+    python benchmarks/noise_aware_k3_small_eps.py --old OLD/src --new src \\
         --out benchmarks/noise_aware_k3_small_eps.json 17,17,16:0.1:average:new,old 100,100,100:0.1:average:new,old
 
 Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER`` at Dir(1,1,1), seed 1.  Each call in its own process under ``nice``
 (``PYTHONPATH`` that tree's ``src``), timed with ``os.wait4`` (user + system CPU s, ``ru_maxrss``), first with the
 default limits (planned: run or refused), then, where refused, again with ``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000`` (the
 same code, its limit raised) so that outputs can be compared; ``sha256``: the first 16 hex digits of the JSON printed.
-The load average before each call is recorded.  Writes ``--out`` after every call.
+The load average before each call is recorded, and each tree's plan of the call (``plan``: its route, CPU seconds, the
+seconds held to the solve limit and bytes, from public prior, n, eps and objective, computed in a process of its own
+with the limit raised).  Writes ``--out`` after every call.
 """
 
 from __future__ import annotations
@@ -52,6 +54,30 @@ def run(src: str, counts: str, eps: str, objective: str, raised: bool) -> dict:
     return rec
 
 
+#: the plan of one call, as JSON (a tree's src first on the path; the limit raised so that a refused plan states its
+#: seconds)
+PLAN = r"""
+import json, sys
+import numpy as np
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+n, eps, objective = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+spec = ReleaseSpec.of("optimal", eps, objective=objective)
+p = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(3), n)
+print(json.dumps({"route": p.route, "seconds": round(float(p.seconds), 2),
+                  "limited": round(float(dict(p.costs).get("DPPOSTERIOR_MAX_SOLVE_SECONDS", 0.0)), 2),
+                  "bytes": float(p.memory_bytes)}))
+"""
+
+
+def plan(src: str, counts: str, eps: str, objective: str) -> dict:
+    """The plan of one call in the tree ``src`` (:data:`PLAN`)."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src), DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
+    n = sum(int(c) for c in counts.split(","))
+    return json.loads(subprocess.run([sys.executable, "-c", PLAN, str(n), eps, objective], env=env, check=True,
+                                     capture_output=True, text=True).stdout)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True)
@@ -67,11 +93,13 @@ def main() -> None:
             src = args.new if tree == "new" else args.old
             rec = run(src, counts, eps, objective, False)
             rec["tree"] = tree
+            rec["plan"] = plan(src, counts, eps, objective)
             doc["runs"].append(rec)
             print(json.dumps(rec), flush=True)
             if rec["rc"] != 0:
                 again = run(src, counts, eps, objective, True)
                 again["tree"] = tree
+                again["plan"] = rec["plan"]
                 doc["runs"].append(again)
                 print(json.dumps(again), flush=True)
             with open(args.out, "w") as f:

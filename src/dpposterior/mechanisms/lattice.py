@@ -1423,14 +1423,53 @@ COLUMN_PART_ROW_SECONDS = 7.5e-8
 COLUMN_PART_ROWS = (5456, 23426)
 
 
+#: k = 3 where ``Dc >= n`` (every data set of R(n) in each search's ball: the grouped search's whole-ball route,
+#: :func:`~dpposterior.lattice.batched._grouped_search`), eps and |R(n)| within the measured range
+#: (:data:`WHOLE_COLUMN_EPSILON`, :data:`WHOLE_COLUMN_ROWS`): the local column's searches cost ``c0 + c1 |R(n)| / eps``
+#: CPU seconds a searched point, all in (the grouped route and its exact steps at the near ties).  Measured
+#: 2026-12-01, Dir(1,1,1), the releases of seed 1, ``time.process_time`` of the searches in the release's own process
+#: (load 2.2 to 2.3): eps = 0.1, n = 50, 134,550 points, 18.3 s (136 us a point); eps = 0.15, n = 50, 68,790, 9.9 s
+#: (144 us); eps = 0.1, n = 100, 162,230, 80.6 s (497 us); eps = 0.15, n = 100, 70,207, 23.7 s (338 us).  The fit
+#: 1.4x to 1.9x above each (the terms :func:`_parts_seconds` sums elsewhere planned them at 1.8x, 0.9x, 1.3x, 1.8x: the
+#: second below its run), the most at eps 0.15, n = 100, whose whole process ran up to 39.7 CPU s at load ~5 (planned
+#: 44.4 s; ``benchmarks/noise_aware_k3_h71.json``).
+WHOLE_PART_SECONDS = (7e-5, 1.45e-8)
+#: The same cells' filters (:func:`~dpposterior.lattice.column.search_filter`: the risk filter at every point of the
+#: region, the descent filter at those it keeps), CPU seconds a region point all in: measured 4.49 s (323,610 points),
+#: 2.24 s (152,628), 5.94 s (365,085) and 2.39 s (181,503), 1.4e-5, 1.5e-5, 1.6e-5 and 1.3e-5 a point; the fit ~1.5x
+#: the largest (the terms :data:`RISK_SECONDS` and :data:`FILTER_SECONDS` planned these at 4.2x, 2.8x, 1.8x, 1.6x).
+WHOLE_FILTER_SECONDS = 2.4e-5
+#: The same cells' peak bytes over the interpreter with the library loaded (peak RSS less a refused call's), a region
+#: point: 176 MB (323,610 points, 544 bytes each), 106 MB (152,628, 695), 307 MB (365,085, 841), 231 MB (181,503,
+#: 1,273; the last two below the region plan's other terms, 377 and 342 MiB).  The fit: at least this many bytes a
+#: region point in all (the region plan's bytes were 144 MB at the first, 110 MB at the second).
+WHOLE_POINT_BYTES = 1000.0
+#: The range of eps and of |R(n)| where :data:`WHOLE_PART_SECONDS`, :data:`WHOLE_FILTER_SECONDS` and
+#: :data:`WHOLE_POINT_BYTES` were measured (k = 3, n = 50 to 100).
+WHOLE_COLUMN_EPSILON, WHOLE_COLUMN_ROWS = (0.1, 0.15), (1326, 5151)
+
+
+def whole_column_fit(n: int, k: int, epsilon: float) -> bool:
+    """Whether the local column's searches, filters and bytes are planned by the whole-ball fit
+    (:data:`WHOLE_PART_SECONDS`, :data:`WHOLE_FILTER_SECONDS`, :data:`WHOLE_POINT_BYTES`): k = 3, ``Dc >= n`` and eps,
+    |R(n)| within the measured range; public n, k, eps."""
+    eps = float(epsilon)
+    return (int(k) == 3 and WHOLE_COLUMN_EPSILON[0] <= eps <= WHOLE_COLUMN_EPSILON[1]
+            and _radius(int(k), eps, 1e-12) >= int(n)
+            and WHOLE_COLUMN_ROWS[0] <= n_candidates(int(n), int(k)) <= WHOLE_COLUMN_ROWS[1])
+
+
 def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the local search at ``parts`` distinct points off R(n) (or of R(n) next to its faces), one
     a positive part ``max(z, 0)`` (the search reads only it): the batched search's grouped route where its tables fit
     (:data:`SEARCH_TABLE_BYTES`; :data:`GROUP_SECONDS` a part, and :data:`COLUMN_TIE_SHARE` of them handed to the
     one-point search), else :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search
     each.  At k = 4, eps = 1, n = 30 to 50 (R(n) within a part's ball): :data:`COLUMN_PART_ROW_SECONDS` per part and
-    data set of R(n), the searches' measured cost all in."""
+    data set of R(n), the searches' measured cost all in; at k = 3 where ``Dc >= n`` (:func:`whole_column_fit`),
+    :data:`WHOLE_PART_SECONDS` likewise."""
 
+    if whole_column_fit(n, k, epsilon):  # measured all in (WHOLE_PART_SECONDS)
+        return parts * (WHOLE_PART_SECONDS[0] + WHOLE_PART_SECONDS[1] * float(n_candidates(n, k)) / float(epsilon))
     if _search.batch_tables_fit(k, n, epsilon):
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
         rows = float(n_candidates(n, k))
@@ -2608,6 +2647,8 @@ class LatticeMechanism(Mechanism):
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
+                if whole_column_fit(n, k, eps):  # measured all in (WHOLE_FILTER_SECONDS)
+                    filters = region * WHOLE_FILTER_SECONDS
                 c0 = np.full(k, n // k, dtype=np.int64)
                 c0[: n - int(c0.sum())] += 1
                 # the region's offsets off R(n) at c0, counted (reach_inside_count: the same integer as enumerating
@@ -2643,6 +2684,8 @@ class LatticeMechanism(Mechanism):
 
             rows = float(n_candidates(n, k))
             memory += min(2.0 * LOSS_CACHE_BYTES, 16.0 * rows * rows)
+        if whole_column_fit(n, k, eps):  # measured all in (WHOLE_POINT_BYTES)
+            memory = max(memory, WHOLE_POINT_BYTES * region)
         if self.uses_faces(n, k, spec, prior):  # the face table's build (what a draw reads)
             from ..lattice.faces_any import plan_face_table
 
