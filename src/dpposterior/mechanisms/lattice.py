@@ -310,8 +310,9 @@ CORNER_JOINT_SECONDS = (9.2e-9, 1326)
 #: Measured (CPU s of ``linprog`` alone, Dir(1,1,1), 2026-12-01, load 2 to 5, ``benchmarks/corner_lp_h71.json``):
 #: eps = 0.5, n = 40 (861 constraints, 249 implied) 28.8 to 36.2 s, 45.9 before; n = 45 (1,081, 420 implied) 26.3 s,
 #: 54.3 before; eps = 0.6, n = 40 and 45 (252 and 454 implied) 24.1 and 23.3 s.  The term: eps 0.5 (7.5e6 entries)
-#: 38.3 s, eps 0.6 (5.0e6) 30.8 s.  The releases (the same file, load 4.3 to 4.9): eps 0.5, n = 40 and 45 42.2 and
-#: 31.0 s against 44.8 planned (1.06x and 1.44x), eps 0.6, n = 45 30.6 s against 35.1 (1.15x).
+#: 38.3 s, eps 0.6 (5.0e6) 30.8 s.  The releases (the same file, load 3.6 to 4.9): eps 0.5, n = 40 37.5 and 42.2 s,
+#: n = 45 30.3 and 31.0 s, against 44.8 planned (1.06x over the slowest), eps 0.6, n = 45 27.4 and 30.6 s against
+#: 35.1 (1.15x).
 CORNER_IMPLIED_SECONDS = (16.0, 2.98e-6)
 #: Seconds of the same LP where it is solved by the dual simplex
 #: (:func:`~dpposterior.lattice.corners.joint_simplex`: more constraints than free rows), ``c0 + c1 x (LP
