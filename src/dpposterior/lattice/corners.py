@@ -422,7 +422,7 @@ def corner_lp_method(k: int, n0: int, epsilon: float, depth: int, nonzeros: int,
     constraints are fewer than the free rows (eps = 0.5, n = 30 and 40: 496 and 861 against 1,134) the dual simplex
     stalls (over 135 s at n = 30, over 120 s at n = 40, against ~28 s and ~42 s by the interior point), so there the
     interior point stays, after the constraints :func:`implied_constraints` proves implied are dropped where
-    :func:`drops_implied` holds (eps 0.5 to 0.6, n = 40 and 45).  Which optimal solution the LP returns changes the
+    :func:`drops_implied` holds (eps 0.5 to 0.6, n = 40 to 46).  Which optimal solution the LP returns changes the
     remap's last digits, never what is certified: the table is a remap whatever the LP returns (eps-DP), its errors are
     computed exactly from it, and every lower bound is recomputed from the LP's duals (any weights on data sets give a
     valid bound)."""
