@@ -11,7 +11,7 @@ and of the corner solve (``corners._solve``), the LP's ``t`` (``certificate["lp"
 ``--certify`` the certified lower bound (``certify_remap``), and the SHA-256 of the release's JSON.  Each tree's plan
 (the padded release's ``plan_draw``, ``corner_seconds``, ``corners_fit``) beside it.
 
-    python benchmarks/corner_lp_k3.py --old /work/base70/src --new src --out benchmarks/corner_lp_k3.json 0.5:50 ...
+    python benchmarks/corner_lp_k3.py --old OLD/src --new src --out benchmarks/corner_lp_h71.json 0.5:40 0.5:45 ...
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ if rc == 0:
     remap = L._corner((1.0, 1.0, 1.0), n, eps)
     stats["lp_t"] = remap.certificate["lp"]
     stats["width"] = int(remap.probs.shape[1])
+    stats["implied"] = remap.certificate.get("implied")
     stats["worst"] = float(dp.expected_errors(ReleaseSpec.of("lattice", eps, objective="worst"), np.ones(3), n).worst)
     if certify:
         stats["lower"] = float(C.certify_remap(remap))
@@ -108,7 +109,7 @@ def run(src: str, n: int, eps: float, raised: bool, certify: bool) -> dict:
                  if r[0] == "linprog" and r[2] > 1_000_000]
     row["edge_lp_s"] = round(sum(r[1] for r in st["stages"] if r[0] == "linprog" and r[2] <= 1_000_000), 2)
     row["solve_s"] = round(sum(r[1] for r in st["stages"] if r[0] == "solve"), 2)
-    for key in ("lp_t", "worst", "lower", "width"):
+    for key in ("lp_t", "worst", "lower", "width", "implied"):
         if key in st:
             row[key] = st[key]
     if st["rc"] == 0:

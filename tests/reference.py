@@ -632,3 +632,20 @@ def kept_set(w, share: float):
     heavy = np.argsort(-w, kind="stable")
     cum = np.cumsum(w[heavy])
     return np.sort(heavy[: int(np.searchsorted(cum, cum[-1] * (1.0 - share))) + 1])
+
+
+def implied_rows(b, coefs, valid, margin: float = 1e-9):
+    """The constraints ``b(c) + sum_z sum_r coefs[c, z, r] T(z, r) <= t`` (``T(z, .)`` any distribution over the r with
+    ``valid[z, r]``) that the others imply by their ranges: ``hi(c) < max_c' lo(c') - margin``, ``lo`` and ``hi`` the
+    least and largest value over every ``T`` (each row at its least or largest entry).  Plain loops."""
+    lo, hi = [], []
+    for c in range(len(b)):
+        low, high = float(b[c]), float(b[c])
+        for z in range(len(valid)):
+            vals = [float(coefs[c][z][r]) for r in range(len(valid[z])) if valid[z][r]]
+            low += min(vals)
+            high += max(vals)
+        lo.append(low)
+        hi.append(high)
+    top = max(lo)
+    return [h < top - margin for h in hi]

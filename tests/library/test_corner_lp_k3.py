@@ -1,14 +1,18 @@
 """The k = 3 three-corner LP by the dual simplex (:func:`dpposterior.lattice.corners.corner_lp_method`,
 :func:`~dpposterior.lattice.corners.joint_simplex`) and its plan (:data:`~dpposterior.mechanisms.lattice.
-CORNER_SIMPLEX_SECONDS`), held to the runs of ``benchmarks/corner_lp_k3.json`` (``benchmarks/corner_lp_k3.py``: the
-tree before and this tree side by side).
+CORNER_SIMPLEX_SECONDS`), the implied constraints dropped before the interior point
+(:func:`~dpposterior.lattice.corners.implied_constraints`, :func:`~dpposterior.lattice.corners.drops_implied`,
+:data:`~dpposterior.mechanisms.lattice.CORNER_IMPLIED_SECONDS`), held to the runs of ``benchmarks/corner_lp_k3.json``
+and ``benchmarks/corner_lp_h71.json`` (``benchmarks/corner_lp_k3.py``: the tree before and this tree side by side).
 
 * The rule is the definition: the three-corner LP (k = 3, eps < 1, corners not apart) with more constraints than free
   rows, counted on the sets the solve builds.
 * Recorded runs (the tree before by the interior point, this tree by the dual simplex where the rule holds): the
   LP's ``t`` and the release's exact worst case equal to the tree before's within the LP's tolerance at every cell,
   every recorded lower bound below them, and this tree's plan above each run (CPU s and peak bytes) and at most
-  :data:`MOST_OVER` x it."""
+  :data:`MOST_OVER` x it.
+* The implied constraints: the mask against its definition (``reference.implied_rows``) and the proof's claim at
+  random remaps; a small LP with and without them (the same ``t``, worst case and valid bounds)."""
 
 from __future__ import annotations
 
@@ -17,14 +21,29 @@ import pathlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import reference as ref
 from dpposterior.lattice import corners
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as L
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-_RECORD = ROOT / "benchmarks" / "corner_lp_k3.json"
-ROWS = json.loads(_RECORD.read_text(encoding="utf-8"))["rows"] if _RECORD.exists() else []
+_RECORDS = [ROOT / "benchmarks" / "corner_lp_k3.json", ROOT / "benchmarks" / "corner_lp_h71.json"]
+
+
+def _rows() -> list[dict]:
+    """The recorded cells, a later record's row replacing an earlier one's (``corner_lp_h71.json``: the implied
+    constraints dropped where the interior point runs)."""
+    rows: dict[str, dict] = {}
+    for path in _RECORDS:
+        if path.exists():
+            rows |= {r["cell"]: r for r in json.loads(path.read_text(encoding="utf-8"))["rows"]}
+    return list(rows.values())
+
+
+ROWS = _rows()
 #: a plan at most this many times its run's CPU s
 MOST_OVER = 2.0
 #: the interpreter with numpy, scipy and the library imported
@@ -47,7 +66,8 @@ def test_the_rule_is_more_constraints_than_free_rows_of_the_three_corner_lp(n, e
 
 def test_the_recorded_cells_are_the_ones_measured():
     cells = {r["cell"] for r in ROWS}
-    assert {"0.5:30", "0.5:40", "0.5:50", "0.5:70", "0.5:100", "0.5:150", "0.6:50", "0.75:50"} <= cells
+    assert {"0.5:30", "0.5:40", "0.5:50", "0.5:70", "0.5:100", "0.5:150", "0.6:50", "0.75:50", "0.5:45", "0.6:45",
+            "0.75:45", "0.5:35"} <= cells
 
 
 def test_the_worst_case_is_the_tree_befores_and_above_its_lower_bound():
@@ -88,7 +108,9 @@ def test_every_recorded_run_is_within_its_plan_and_not_far_below_it(monkeypatch)
 @pytest.mark.parametrize("factor", [
     ("CORNER_SIMPLEX_SECONDS", (0.0, 2.0e-6, 1.0)),  # the dual simplex's constant left out
     ("CORNER_SIMPLEX_SECONDS", (11.0, 1.0e-6, 1.0)),  # at half the price
-    ("CORNER_JOINT_SECONDS", (4e-9, 1326)),          # the interior point's rate lower: n = 40 under its run
+    ("CORNER_JOINT_SECONDS", (4e-9, 1326)),          # the interior point's rate lower: n = 30 under its run
+    ("CORNER_IMPLIED_SECONDS", (0.0, 2.98e-6)),      # the dropped LP's constant left out: n = 40 under its run
+    ("CORNER_IMPLIED_SECONDS", (8.0, 1.49e-6)),      # at half the price
 ])
 def test_each_term_set_lower_makes_a_recorded_run_miss(monkeypatch, factor):
     name, value = factor
@@ -119,3 +141,123 @@ def test_the_cells_the_dual_simplex_opens_fit_the_default_limits(monkeypatch, n)
         monkeypatch.delenv(name, raising=False)
     plan = L.LATTICE.plan_draw(np.ones(3), n, ReleaseSpec.of("lattice", 0.5, objective="worst"))
     assert not plan.refused() and plan.seconds <= 45.0
+
+
+# --- the implied constraints (corners.implied_constraints, corners.joint_interior) ---------------------------------
+
+
+@st.composite
+def _small_lps(draw):
+    """A corner LP's constraint data in small: ``b``, dense ``coefs[c, z, r]`` (0 where ``z`` is not near ``c``) and
+    ``valid[z, r]`` (at least one output per row)."""
+    nc, nz, nr = draw(st.integers(1, 6)), draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    valid = rng.random((nz, nr)) < 0.7
+    valid[np.arange(nz), rng.integers(0, nr, nz)] = True
+    near = rng.random((nc, nz)) < draw(st.sampled_from([0.3, 0.7, 1.0]))
+    coefs = rng.random((nc, nz, nr)) * draw(st.sampled_from([0.1, 1.0])) * near[:, :, None] * valid[None]
+    b = rng.random(nc) * draw(st.sampled_from([0.0, 0.5, 2.0]))
+    return b, coefs, valid, near
+
+
+def _pairs(coefs, valid, near):
+    """The library's layout: pairs ``(c, z)`` near each other, each with its valid outputs' entries in order."""
+    ci, zi = np.nonzero(near)
+    coef = np.concatenate([coefs[c, z, valid[z]] for c, z in zip(ci, zi)]) if len(ci) else np.zeros(0)
+    return coef, ci, valid.sum(axis=1)[zi]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_small_lps())
+def test_implied_constraints_are_the_definitions(lp):
+    b, coefs, valid, near = lp
+    coef, ci, reps = _pairs(coefs, valid, near)
+    if not len(reps):
+        return
+    got = corners.implied_constraints(b, coef, ci, reps)
+    assert got.tolist() == ref.implied_rows(b, coefs.tolist(), valid.tolist())
+
+
+@settings(max_examples=200, deadline=None)
+@given(_small_lps(), st.integers(0, 2**32 - 1))
+def test_an_implied_constraint_holds_wherever_the_kept_ones_do(lp, seed):
+    """The proof's claim at random remaps: an implied constraint's value is below some kept constraint's, so any ``t``
+    the kept ones allow holds it too."""
+    b, coefs, valid, near = lp
+    coef, ci, reps = _pairs(coefs, valid, near)
+    if not len(reps):
+        return
+    implied = corners.implied_constraints(b, coef, ci, reps)
+    assert not implied.all()
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        T = rng.random(valid.shape) ** 4 * valid
+        T[np.arange(len(T)), np.argmax(valid, axis=1)] += 1e-3 * (rng.random() < 0.5)
+        T /= T.sum(axis=1, keepdims=True)
+        E = b + np.einsum("czr,zr->c", coefs, T)
+        if implied.any():
+            assert E[implied].max() < E[~implied].max()
+
+
+@pytest.mark.parametrize("n,eps,depth", [(30, 0.5, 14), (35, 0.5, 14), (40, 0.5, 14), (45, 0.5, 14), (50, 0.5, 14),
+                                         (40, 0.6, 14), (45, 0.6, 14), (45, 0.75, 14), (100, 0.9, 14), (28, 0.75, 1),
+                                         (100, 0.5, 14), (40, 0.4, 14), (45, 0.55, 14)])
+def test_the_drop_rule_is_the_interior_point_on_the_three_corner_lp_in_its_measured_range(n, eps, depth):
+    """The rule against its definition on the sets the solve builds: the three-corner LP by the interior point, eps
+    0.5 to 0.6, at least 0.75 constraints per free row."""
+    n0 = min(n, corners.reference_n(eps, depth))
+    _, _, _, Fz, A, _, _, _ = corners._regions(3, n0, eps, depth)
+    interior = corners.joint_lp(3, n0, eps, depth) and corners.corner_lp_method(
+        3, n0, eps, depth, 10**7, 10**4)[0] == "highs-ipm"
+    assert corners.joint_interior(3, n0, eps, depth) == interior
+    assert corners.drops_implied(3, n0, eps, depth) == (interior and 0.5 <= eps <= 0.6 and len(A) >= 0.75 * len(Fz))
+    assert L._corners_implied(n, 3, eps) == corners.drops_implied(3, n0, eps, depth)
+
+
+def test_the_drop_rule_holds_at_eps_half_n_40_and_45_only():
+    assert [n for n in range(10, 200, 5) if L._corners_implied(n, 3, 0.5)] == [40, 45]
+
+
+@pytest.mark.parametrize("eps,n,depth", [(0.75, 14, 1)])
+def test_dropping_the_implied_constraints_keeps_the_lps_optimum(monkeypatch, eps, n, depth):
+    """A small three-corner LP by the interior point, with and without the implied constraints: the same ``t`` and
+    exact worst case within the LP's tolerance, the duals 0 on the dropped ones and every certified bound below the
+    worst case."""
+    a = np.ones(3)
+    assert corners.joint_interior(3, n, eps, depth)
+    monkeypatch.setattr(corners, "drops_implied", lambda *args: True)
+    dropped = corners._solve(a, n, eps, depth)
+    assert dropped.certificate["implied"] > 0
+    monkeypatch.setattr(corners, "drops_implied", lambda *args: False)
+    full = corners._solve(a, n, eps, depth)
+    assert full.certificate["implied"] == 0
+    assert abs(dropped.certificate["lp"] - full.certificate["lp"]) <= 1e-8
+    A, lam = dropped.duals
+    assert len(lam) == len(A) == dropped.certificate["constraints"]
+    assert (lam == 0).sum() >= dropped.certificate["implied"]
+    brackets = [_errors(r) for r in (dropped, full)]
+    assert abs(brackets[0].low.max() - brackets[1].low.max()) <= WORST_TOL
+    for r in (dropped, full):
+        assert corners.certify_remap(r) <= min(b.high.max() for b in brackets)
+
+
+@pytest.mark.parametrize("n", [40, 45])
+def test_the_cells_the_drop_opens_fit_the_default_limits(monkeypatch, n):
+    """k = 3, worst, eps 0.5, n = 40 and 45: the padded release's plan within the default solve limit (refused before,
+    65.4 and 80.5 s planned; 42.2 and 31.0 s run now, 51.7 and 62.2 s before)."""
+    for name in ("DPPOSTERIOR_MAX_SOLVE_SECONDS", "DPPOSTERIOR_MAX_MEMORY_GB"):
+        monkeypatch.delenv(name, raising=False)
+    plan = L.LATTICE.plan_draw(np.ones(3), n, ReleaseSpec.of("lattice", 0.5, objective="worst"))
+    assert not plan.refused() and plan.seconds <= 45.0
+
+
+def test_the_drop_plan_is_read_where_the_solve_drops(monkeypatch):
+    """Planned without the drop (:data:`~dpposterior.mechanisms.lattice.CORNER_JOINT_SECONDS`' term), the recorded
+    cells that drop are far over their runs."""
+    monkeypatch.setattr(L, "_corners_implied", lambda n, k, eps: False)
+    assert any("planned against" in m for m in _misses(monkeypatch))
+
+
+def _errors(remap):
+    """The remap's errors over R(n_ref), bracketed (:func:`corners.corner_errors`)."""
+    return corners.corner_errors(remap, corners.corner_local_outputs(remap, remap.W), remap.W)
