@@ -945,10 +945,10 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
 def _corners_simplex(n: int, k: int, epsilon: float) -> bool:
     """Whether the k = 3 corner LP at ``n_ref`` (its default depth) is solved by the dual simplex
     (:func:`~dpposterior.lattice.corners.joint_simplex`, the rule the solve reads), from public n, k, eps."""
-    from ..lattice.corners import default_depth, joint_simplex, reference_n
+    from ..lattice.corners import joint_simplex
 
-    depth = default_depth(epsilon)
-    return joint_simplex(int(k), min(int(n), reference_n(float(epsilon), depth, int(k))), float(epsilon), depth)
+    n_ref, depth = _corner_reference(n, k, epsilon)
+    return joint_simplex(int(k), n_ref, float(epsilon), depth)
 
 
 def _corners_joint(n: int, k: int, epsilon: float) -> bool:
@@ -956,12 +956,21 @@ def _corners_joint(n: int, k: int, epsilon: float) -> bool:
     (:func:`~dpposterior.lattice.corners.corners_apart`), from public n, k, eps.  False at every k other than 3: the
     joint LP's constants (:data:`CORNER_JOINT_SECONDS`, :data:`CORNER_JOINT_BYTES`) were fitted at k = 3 only (k >= 4
     plans its corner solve by :data:`CORNER_SECONDS_ANY` and its own terms)."""
-    from ..lattice.corners import corners_apart, default_depth, reference_n
+    from ..lattice.corners import corners_apart
 
     if int(k) != 3:
         return False
+    n_ref, depth = _corner_reference(n, k, epsilon)
+    return not corners_apart(n_ref, int(k), float(epsilon), depth)
+
+
+def _corner_reference(n: int, k: int, epsilon: float) -> tuple[int, int]:
+    """The corner LP's ``(n_ref, depth)`` at its default depth (:func:`~dpposterior.lattice.corners.default_depth`):
+    the size it is solved at, ``min(n, reference_n(eps, depth, k))``, from public n, k, eps."""
+    from ..lattice.corners import default_depth, reference_n
+
     depth = default_depth(epsilon)
-    return not corners_apart(min(int(n), reference_n(float(epsilon), depth, int(k))), int(k), float(epsilon), depth)
+    return min(int(n), reference_n(float(epsilon), depth, int(k))), depth
 
 
 #: Peak bytes past which ``worst`` at k = 3 does not read the corner remap (:func:`corners_fit`): the default exact-table
