@@ -312,10 +312,37 @@ CORNER_JOINT_SECONDS = (9.2e-9, 1326)
 #: flat in the entries (~9,000 to 11,500 iterations each), hence the constant: the fit 1.11x n = 50's run at eps
 #: 0.5, 1.6x and 1.8x at eps 0.6 and 0.75.  Not read by :func:`corners_fit`.
 CORNER_SIMPLEX_SECONDS = (22.0, 2.0e-6, 1.0)
+#: Seconds of the same LP at k = 3 where its corners are apart (:func:`_corners_joint` false) and eps < 1: a floor under
+#: :data:`CORNER_SECONDS`' LP term, which is under these runs from eps ~0.6 (that fit's entries grow with the kernel's
+#: radius, the LP's time here does not: every cell below solves 4,760 free-row columns against 378 to 528 data sets).
+#: Measured (``benchmarks/plans_h71.json``, ``release --prior 1,1,1 --mechanism optimal --objective worst --seed 1``,
+#: Dir(1,1,1), 2026-12-01, load 2.3 to 3.2, both trees; CPU s of the whole process / of ``linprog`` alone), n = 300
+#: and 1,000: eps 0.6, 5.6 to 6.7 / 3.1 to 3.6 (the term 4.9 s); eps 0.75, 5.7 to 6.4 / 3.4 to 4.2 (3.0 s; 6.1 to 8.0
+#: whole-process at load ~4 the round before); eps 0.9, 3.6 to 4.1 / 2.1 to 2.5 (2.0 s).  The padded release's plan
+#: with this floor: 9.6, 8.3 and 7.7 s, 1.0x to 1.9x the whole-process runs.  Not read by :func:`corners_fit` (the
+#: release's law keeps the plan it was set by), nor from eps 1 (not measured there).
+CORNER_APART_SECONDS = 6.0
 #: The same LP's peak bytes against :data:`CORNER_BYTES` a pair (its corners not apart, as above): the release's peak
 #: RSS at n = 50 1,261 MB (1,141 MiB over the interpreter's ~120), 1.02x the 1.18e9 bytes planned before; n = 30, 100,
 #: 150: 1,057 to 1,167 MB.  Not read by :func:`corners_fit`.
 CORNER_JOINT_BYTES = 1.25
+#: The corner release's errors at k = 3 (:meth:`LatticeMechanism._corner_plan`): its local search over the window
+#: (:func:`~dpposterior.lattice.corners.corner_local_outputs`' batched search, where the release reads the local Bayes remap)
+#: over :func:`local_error_seconds`' search, where it is not by orbits and its corners are apart below eps 1 (the
+#: window's points its bounds leave undecided are searched again in batches, which that plan, fitted at eps 1, does not
+#: count).  Measured (``accuracy --prior 1,1,1 --mechanism lattice --objective worst``, CPU s of
+#: ``corner_local_outputs`` in the process, Dir(1,1,1), 2026-12-01, load 2.3 to 2.9): eps 0.5, n = 300: 8.2 and 8.4 s
+#: against 5.17 planned (1.6x; the whole call 25.3 to 33.1 s against 33.1 planned, 36.7 at load ~4 the round before);
+#: eps 0.75, n = 300: 4.8 against 3.39 (1.4x).  Where the corners are not apart (n <= 160 at eps 0.5) the search is
+#: not measured here and the plan stays (its solve at eps 0.5, n = 100 is planned at 44.9 s of the 45 s limit).
+CORNER_LOCAL_SEARCH_FACTOR = 2.0
+#: The same where the dual simplex solves it (:func:`_corners_simplex`), in :func:`corner_peak_terms` (a symmetric
+#: prior, eps 0.5 to 1) only: the whole release's peak RSS (``benchmarks/corner_lp_k3.json``, 2026-12-01, and
+#: ``benchmarks/plans_h71.json``, load 2 to 5) eps 0.5, n = 50, 70, 100, 150: 957, 964, 958, 926 MiB; eps 0.6, n = 50
+#: and 100: 693, 689; eps 0.75, n = 50 and 100: 565, 547, 20 to 25 % under the interior point's at the same cells.  The
+#: plan with this factor (the LP's stage, :data:`CORNER_PEAK_BYTES`' ``base`` plus its entries): 1,277, 880 and 636 MB,
+#: 1.21x, 1.16x and 1.03x the largest whole-process peak at each eps (interpreter included), where 1.25 gave 1.5x.
+CORNER_SIMPLEX_BYTES = 1.05
 #: Seconds per loss entry of the corner remap's edge LPs (eps < 1; ``corner_sizes``' ``edge_entries``), and per term of
 #: the errors' recomputation near the edges (``corners.edge_error_terms``).  Measured on the 2 shared cores at load
 #: 10-22 (CPU s, Dir(1,1,1), eps = 0.5, 2026-11-28): the three edge LPs (1.5e7 entries) 3.5 s.  The recomputation
@@ -911,8 +938,10 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
     """Estimated seconds of the corner remap (its LP and its fixed rows, the batched local search at ``n_ref``), from
     public n, k, eps and whether the prior is symmetric (docs/lattice.md, "A worst-case remap at any n").  At k = 3
     the LP's term is the larger of :data:`CORNER_SECONDS`' and, where the corners are not apart (eps < 1),
-    :data:`CORNER_JOINT_SECONDS`'; ``law``: :data:`CORNER_SECONDS`' alone, the plan :func:`corners_fit` (which remap
-    a release reads) was set by, so that no release's law moves with a refit of the plan."""
+    :data:`CORNER_JOINT_SECONDS`' (:data:`CORNER_SIMPLEX_SECONDS`' where the dual simplex solves it), where they are
+    apart (eps < 1) :data:`CORNER_APART_SECONDS`; ``law``: :data:`CORNER_SECONDS`' alone, the plan
+    :func:`corners_fit` (which remap a release reads) was set by, so that no release's law moves with a refit of the
+    plan."""
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
@@ -939,6 +968,8 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
         else:
             c1, cap = CORNER_JOINT_SECONDS
             lp = max(lp, c1 * entries * min(float(size["constraints"]), float(cap)))
+    elif not law and int(k) == 3 and float(epsilon) < 1.0:
+        lp = max(lp, CORNER_APART_SECONDS)
     return c0 + lp + search + EDGE_SECONDS * size["edge_entries"]
 
 
@@ -1075,7 +1106,8 @@ def corner_peak_terms(n: int, k: int, epsilon: float) -> tuple[float, float, flo
     joint = float(epsilon) < 1.0 and _corners_joint(n, k, epsilon)
     base, region, near, near_n = CORNER_PEAK_BYTES
     constraints = size["constraints"] * int(k) // size["corners_solved"]
-    lp = CORNER_BYTES * size["pairs"] * size["outputs"] * (CORNER_JOINT_BYTES if joint else 1.0)
+    factor = (CORNER_SIMPLEX_BYTES if _corners_simplex(n, k, epsilon) else CORNER_JOINT_BYTES) if joint else 1.0
+    lp = CORNER_BYTES * size["pairs"] * size["outputs"] * factor
     return (region * constraints * ball_size(k, epsilon, LP_TOL),
             (near + near_n * size["n_ref"]) * ball_size(k, epsilon, NEAR_TAIL), base + lp)
 
@@ -2098,7 +2130,11 @@ class LatticeMechanism(Mechanism):
         shared = (((WINDOW_SEARCH_KEY, n, k, float(spec.epsilon)), dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]),
                   ) if orbits and shared_search(n, k, spec.epsilon, symmetric) else ()
         corner = corner_seconds(n, k, spec.epsilon, symmetric)
-        search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
+        # the local search where the release reads it, not by orbits, its corners apart below eps 1: the window's
+        # search with the points it cannot decide at once (CORNER_LOCAL_SEARCH_FACTOR)
+        extra = ((CORNER_LOCAL_SEARCH_FACTOR - 1.0) * dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
+                 if not orbits and float(spec.epsilon) < 1.0 and not _corners_joint(n, k, spec.epsilon) else 0.0)
+        search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + extra + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum; by orbits one per
         # rotation class and those near a point that breaks the rotation (as the sums: local_error_seconds)
         terms = edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
@@ -2106,7 +2142,7 @@ class LatticeMechanism(Mechanism):
             terms = min(terms, terms / 3.0 + ROTATION_NEAR_ROWS * ball_size(k, spec.epsilon, LOCAL_ERROR_TOL))
         edge = EDGE_TERM_SECONDS * terms
         return replace(local, route="corner remap, by orbits" if orbits else "corner remap", shared=shared,
-                       seconds=local.seconds + corner + edge,
+                       seconds=local.seconds + extra + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon, symmetric)),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                               ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
