@@ -22,8 +22,9 @@ from dpposterior.mechanisms import lattice as L
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECORD = json.loads((ROOT / "benchmarks" / "plans_h71.json").read_text(encoding="utf-8"))
 RELEASES = [r for r in RECORD["rows"] if r["kind"] == "release"]
-#: a plan at most this many times a run's CPU seconds (the runs of a cell differ by up to 1.2x between two runs)
-MOST_OVER = 2.25
+#: a plan at most this many times a run's CPU seconds (as tests/library/test_plans_fit.py; a cell's runs differ by up to 1.4x
+#: with the load)
+MOST_OVER = 2.5
 
 
 def _runs(row: dict) -> list[float]:

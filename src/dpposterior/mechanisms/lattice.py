@@ -318,10 +318,11 @@ CORNER_SIMPLEX_SECONDS = (22.0, 2.0e-6, 1.0)
 #: Measured (``benchmarks/plans_h71.json``, ``release --prior 1,1,1 --mechanism optimal --objective worst --seed 1``,
 #: Dir(1,1,1), 2026-12-01, load 2.3 to 3.2, both trees; CPU s of the whole process / of ``linprog`` alone), n = 300
 #: and 1,000: eps 0.6, 5.6 to 6.7 / 3.1 to 3.6 (the term 4.9 s); eps 0.75, 5.7 to 6.4 / 3.4 to 4.2 (3.0 s; 6.1 to 8.0
-#: whole-process at load ~4 the round before); eps 0.9, 3.6 to 4.1 / 2.1 to 2.5 (2.0 s).  The padded release's plan
-#: with this floor: 9.6, 8.3 and 7.7 s, 1.0x to 1.9x the whole-process runs.  Not read by :func:`corners_fit` (the
-#: release's law keeps the plan it was set by), nor from eps 1 (not measured there).
-CORNER_APART_SECONDS = 6.0
+#: whole-process at load ~4 the round before); eps 0.9, 3.6 to 4.1 / 2.1 to 2.5 (2.0 s); and in one process, the plan
+#: and the release alone (``benchmarks/plans_fit.json``, load ~4 to 5): 6.5, 6.4 and 5.1 to 5.6 s, and 8.2 at eps 0.75,
+#: n = 1,000.  The padded release's plan with this floor: 10.1, 8.8 and 8.2 s, 1.1x to 2.3x the runs.  Not read by
+#: :func:`corners_fit` (the release's law keeps the plan it was set by), nor from eps 1 (not measured there).
+CORNER_APART_SECONDS = 6.5
 #: The same LP's peak bytes against :data:`CORNER_BYTES` a pair (its corners not apart, as above): the release's peak
 #: RSS at n = 50 1,261 MB (1,141 MiB over the interpreter's ~120), 1.02x the 1.18e9 bytes planned before; n = 30, 100,
 #: 150: 1,057 to 1,167 MB.  Not read by :func:`corners_fit`.
