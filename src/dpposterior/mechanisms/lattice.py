@@ -1523,7 +1523,12 @@ SAMPLED_MISS_WHOLE_SECONDS = 0.0075
 #: Bytes the sampled route's plan adds to the region route's (the risk filter's blocks and the stay certificate's
 #: tables beside the region): the runs' peak growth over the interpreter with the library loaded was 3 to 52 MB above
 #: the region route's bytes (Dir(1,1,1), eps = 0.15, n = 200, 300; eps = 0.1, n = 500, 700:
-#: ``benchmarks/release_k3_holes.json``, the new tree's peak less the old tree's refusal's).
+#: ``benchmarks/release_k3_holes.json``, the new tree's peak less the old tree's refusal's).  Added wherever
+#: :func:`sampled_column` holds (k = 3, the centre's region off R(n): the risk filter runs first over the region), also
+#: where :func:`~dpposterior.lattice.column.filtered_estimate` finds an edge: measured there (Dir(1,1,1), eps = 0.15,
+#: n = 50, the release at (17, 17, 16), 2026-12-01, ``benchmarks/plans_h71.json``): 134 MiB traced peak (tracemalloc,
+#: the release and its column), 158 to 165 MiB RSS growth over the same command at n = 5 before it, against 105 MiB
+#: planned without these bytes (185 MiB with them).
 SAMPLED_BYTES = 80.0 * 2**20
 
 
@@ -2681,7 +2686,7 @@ class LatticeMechanism(Mechanism):
                   + (3 * tables if tables <= SEARCH_TABLE_BYTES else 8.0 * 4 * k * ball_size(k, eps, 1e-12))
                   + 8.0 * (k + 4) * near)
         column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
-        if by_sample:
+        if sampled_column(n, k, eps):  # the risk filter first over the region (search_filter), however counted
             memory += SAMPLED_BYTES
         if k == 3 and Dc >= n:  # the grouped search's loss rows kept across groups (k = 3 only): at most twice its cap,
             # or |R(n)|^2 floats twice
