@@ -1,6 +1,8 @@
-"""Planned against run for the k = 4 average, loss and orbit routes and the k = 3 local errors: CPU seconds and peak bytes.
+"""Planned against run for the k = 4 average, loss and orbit routes, the k = 3 local errors and the k = 3 corner remap's
+release: CPU seconds and peak bytes.
 
-Each call (one exact-errors call of ``benchmarks/plans.py``'s child: the plan, then ``expected_errors``) runs once in
+Each call (one exact-errors call of ``benchmarks/plans.py``'s child: the plan, then ``expected_errors``; a call ending
+in ``"draw"``, :data:`DRAW_CHILD`: the plan of a padded release, then one release seeded 1 at counts near n/3) runs once in
 its own process on ``--run`` (a tree's ``src``; the routes run are the same on both trees, only their plans differ),
 under limits raised so that a call refused today runs too; the plans of ``--old`` and of this tree are computed from
 public (k, n, eps) beside it.  Writes ``benchmarks/plans_fit.json`` (or ``--out``), one row per call:
@@ -38,7 +40,37 @@ CALLS = [
     ("geometric", None, 4, 100, 1.0), ("lszhang", None, 4, 160, 1.0),
     ("lszhang", None, 4, 100, 0.5), ("geometric", None, 4, 100, 0.5),
     ("lszhang", None, 4, 200, 1.0), ("geometric", None, 4, 200, 1.0),
+    # the k = 3 corner remap's release (``worst`` past the window's LP), eps 0.6 to 0.9: the corners apart (n >= 300)
+    # and not (n = 100)
+    ("optimal", "worst", 3, 300, 0.6, "draw"), ("optimal", "worst", 3, 1000, 0.6, "draw"),
+    ("optimal", "worst", 3, 300, 0.75, "draw"), ("optimal", "worst", 3, 1000, 0.75, "draw"),
+    ("optimal", "worst", 3, 300, 0.9, "draw"), ("optimal", "worst", 3, 1000, 0.9, "draw"),
+    ("optimal", "worst", 3, 100, 0.75, "draw"),
 ]
+
+#: one release call in its own process (``mech, objective, k, n, eps, "draw"``): the padded release's plan, then the
+#: release, seeded 1, at counts near n/3 (its route and cost depend on public inputs only), CPU s and peak growth
+DRAW_CHILD = r"""
+import json, resource, sys, time, warnings
+import numpy as np
+import dpposterior as dp
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+mech, objective, k, n, eps, _ = json.loads(sys.argv[1])
+spec = ReleaseSpec.of(mech, eps, objective=objective)
+a = np.ones(k)
+counts = [n // k] * (k - 1) + [n - (k - 1) * (n // k)]
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+t0 = time.process_time()
+plan = spec.mechanism.plan(Task.DRAW, spec, a, n)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    r = dp.release(mech, a, counts, epsilon=eps, objective=objective, rng=1)
+cpu = time.process_time() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"route": plan.route, "planned_seconds": plan.seconds, "planned_bytes": plan.memory_bytes,
+                  "cpu_seconds": cpu, "peak_growth_bytes": peak - base, "released": [int(x) for x in r.released_counts]}))
+"""
 
 #: the plan of one call, as JSON (a tree's src first on the path)
 PLAN = r"""
@@ -47,9 +79,9 @@ import numpy as np
 from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
 out = []
-for mech, objective, k, n, eps in json.loads(sys.argv[1]):
+for mech, objective, k, n, eps, *draw in json.loads(sys.argv[1]):
     spec = ReleaseSpec.of(mech, eps, **({"objective": objective} if objective else {}))
-    p = spec.mechanism.plan(Task.ERRORS, spec, np.ones(k), n)
+    p = spec.mechanism.plan(Task.DRAW if draw else Task.ERRORS, spec, np.ones(k), n)
     out.append({"route": p.route, "seconds": p.seconds, "bytes": p.memory_bytes, "refused": bool(p.refused())})
 print(json.dumps(out))
 """
@@ -59,8 +91,8 @@ RAISED = {"DPPOSTERIOR_MAX_SOLVE_SECONDS": "1e5", "DPPOSTERIOR_MAX_MEMORY_GB": "
 
 
 def label(call) -> str:
-    mech, objective, k, n, eps = call
-    return f"{mech}{'~' + objective if objective else ''} k={k} n={n} eps={eps:g}"
+    mech, objective, k, n, eps, *draw = call
+    return f"{mech}{'~' + objective if objective else ''} k={k} n={n} eps={eps:g}{' draw' if draw else ''}"
 
 
 def plans(src: str, calls, env_extra=None) -> list[dict]:
@@ -93,7 +125,8 @@ def main(argv: list[str] | None = None) -> None:
         rows = [c for c in kept if c["call"] not in {label(w) for w in wanted}]
         for call in wanted:
             load = os.getloadavg()[0]
-            proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(list(call))], env=env, capture_output=True,
+            child = DRAW_CHILD if len(call) > 5 else CHILD
+            proc = subprocess.run([sys.executable, "-c", child, json.dumps(list(call))], env=env, capture_output=True,
                                   text=True)
             row = {"call": label(call), "args": list(call), "load_before": round(load, 2)}
             if proc.returncode:

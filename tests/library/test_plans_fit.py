@@ -1,6 +1,7 @@
 """Plans that state what runs: the k = 4 average errors (the batched local search by orbits), the k = 4 loss and
-orbit routes of the translation releases and the k = 3 local errors' near ties, each held to the runs recorded in
-``benchmarks/plans_fit.json`` (CPU seconds and peak bytes of one call each, ``benchmarks/plans_fit.py``).
+orbit routes of the translation releases, the k = 3 local errors' near ties and the k = 3 corner remap's release (a
+padded release's plan, ``Task.DRAW``), each held to the runs recorded in ``benchmarks/plans_fit.json`` (CPU seconds
+and peak bytes of one call each, ``benchmarks/plans_fit.py``).
 
 Each plan is an upper end of what its call ran (seconds and bytes), and not far above it (at most
 :data:`MOST_OVER` x its CPU seconds where the call took a second or more); the file's plans are this tree's (a
@@ -24,18 +25,18 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CALLS = json.loads((ROOT / "benchmarks" / "plans_fit.json").read_text(encoding="utf-8"))["calls"]
 #: the routes this file holds (others are recorded beside them, as measured)
 FITTED = ("batched local search", "translation (loss)", "local search", "translation (orbits (loss))",
-          "translation (orbits (factors))")
+          "translation (orbits (factors))", "corner remap")
 #: a plan at most this many times its call's CPU seconds (a call of a second or more)
 MOST_OVER = 2.5
 #: the limits raised while planning, so that a plan refused today still states its seconds (as the runs were)
 RAISED = {"DPPOSTERIOR_MAX_SOLVE_SECONDS": "1e5", "DPPOSTERIOR_MAX_MEMORY_GB": "8"}
 
 
-def _plan(monkeypatch, mech, objective, k, n, eps):
+def _plan(monkeypatch, mech, objective, k, n, eps, *draw):
     for name, value in RAISED.items():
         monkeypatch.setenv(name, value)
     spec = ReleaseSpec.of(mech, eps, **({"objective": objective} if objective else {}))
-    return spec.mechanism.plan(Task.ERRORS, spec, np.ones(k), n)
+    return spec.mechanism.plan(Task.DRAW if draw else Task.ERRORS, spec, np.ones(k), n)
 
 
 #: which calls are fitted does not move with a factor taken out
@@ -48,7 +49,7 @@ def _fitted():
     orbits with the undecided orbits certified by one search (:func:`~dpposterior.mechanisms.lattice.orbit_average`:
     a symmetric prior past n = 300, eps 0.5 to 0.75)."""
     return [c for c in CALLS if "cpu_seconds" in c and c["route"] in FITTED
-            and (c["args"][2] >= 4 or c["args"][4] < L.LOCAL_TIE_MAX_EPSILON
+            and (c["args"][2] >= 4 or c["args"][4] < L.LOCAL_TIE_MAX_EPSILON or len(c["args"]) > 5
                  or _ORBIT_AVERAGE(c["args"][3], c["args"][2], c["args"][4], True))]
 
 
@@ -72,6 +73,7 @@ def _misses(monkeypatch) -> list[str]:
 def test_every_recorded_call_is_within_its_plan_and_not_far_below_it(monkeypatch):
     assert len(_fitted()) >= 12
     assert {c["args"][2] for c in _fitted()} == {3, 4}
+    assert sum(len(c["args"]) > 5 and c["route"] == "corner remap" for c in _fitted()) >= 6
     assert _misses(monkeypatch) == []
 
 
@@ -100,6 +102,7 @@ def test_the_recorded_plans_are_this_trees(monkeypatch):
     ("ORBIT_MOVED_SECONDS", C, 0.0),          # the factor route's moved pairs free: n = 50, eps 0.5 (80 % of its pairs)
     ("ORBIT_POINT_SECONDS", C, 0.0),          # R(n)'s own work by orbits free: n = 200, eps 1 (geometric 29.7 < 30.6)
     ("TRANSLATION_POINT_WORDS", C, 4),        # 4 words a data set: n = 200, eps 1 (222 MB < 247 and 251 peaks)
+    ("CORNER_APART_SECONDS", L, 0.0),         # the k = 3 corner release, its corners apart: eps 0.75 and 0.9 under
 ])
 def test_each_factor_taken_out_makes_a_recorded_call_miss(monkeypatch, factor):
     name, module, neutral = factor

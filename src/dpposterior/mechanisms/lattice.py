@@ -324,10 +324,38 @@ CORNER_IMPLIED_SECONDS = (16.0, 2.98e-6)
 #: flat in the entries (~9,000 to 11,500 iterations each), hence the constant: the fit 1.11x n = 50's run at eps
 #: 0.5, 1.6x and 1.8x at eps 0.6 and 0.75.  Not read by :func:`corners_fit`.
 CORNER_SIMPLEX_SECONDS = (22.0, 2.0e-6, 1.0)
+#: Seconds of the same LP at k = 3 where its corners are apart (:func:`_corners_joint` false) and eps < 1: a floor under
+#: :data:`CORNER_SECONDS`' LP term, which is under these runs from eps ~0.6 (that fit's entries grow with the kernel's
+#: radius, the LP's time here does not: every cell below solves 4,760 free-row columns against 378 to 528 data sets).
+#: Measured (``benchmarks/plans_h71.json``, ``release --prior 1,1,1 --mechanism optimal --objective worst --seed 1``,
+#: Dir(1,1,1), 2026-12-01, load 2.3 to 3.2, both trees; CPU s of the whole process / of ``linprog`` alone), n = 300
+#: and 1,000: eps 0.6, 5.6 to 6.7 / 3.1 to 3.6 (the term 4.9 s); eps 0.75, 5.7 to 6.4 / 3.4 to 4.2 (3.0 s; 6.1 to 8.0
+#: whole-process at load ~4 the round before); eps 0.9, 3.6 to 4.1 / 2.1 to 2.5 (2.0 s); and in one process, the plan
+#: and the release alone (``benchmarks/plans_fit.json``, load ~4 to 5): 6.5, 6.4 and 5.1 to 5.6 s, and 8.2 at eps 0.75,
+#: n = 1,000.  The padded release's plan with this floor: 10.1, 8.8 and 8.2 s, 1.1x to 2.3x the runs.  Not read by
+#: :func:`corners_fit` (the release's law keeps the plan it was set by), nor from eps 1 (not measured there).
+CORNER_APART_SECONDS = 6.5
 #: The same LP's peak bytes against :data:`CORNER_BYTES` a pair (its corners not apart, as above): the release's peak
 #: RSS at n = 50 1,261 MB (1,141 MiB over the interpreter's ~120), 1.02x the 1.18e9 bytes planned before; n = 30, 100,
 #: 150: 1,057 to 1,167 MB.  Not read by :func:`corners_fit`.
 CORNER_JOINT_BYTES = 1.25
+#: The corner release's errors at k = 3 (:meth:`LatticeMechanism._corner_plan`): its local search over the window
+#: (:func:`~dpposterior.lattice.corners.corner_local_outputs`' batched search, where the release reads the local Bayes remap)
+#: over :func:`local_error_seconds`' search, where it is not by orbits and its corners are apart below eps 1 (the
+#: window's points its bounds leave undecided are searched again in batches, which that plan, fitted at eps 1, does not
+#: count).  Measured (``accuracy --prior 1,1,1 --mechanism lattice --objective worst``, CPU s of
+#: ``corner_local_outputs`` in the process, Dir(1,1,1), 2026-12-01, load 2.3 to 2.9): eps 0.5, n = 300: 8.2 and 8.4 s
+#: against 5.17 planned (1.6x; the whole call 25.3 to 33.1 s against 33.1 planned, 36.7 at load ~4 the round before);
+#: eps 0.75, n = 300: 4.8 against 3.39 (1.4x).  Where the corners are not apart (n <= 160 at eps 0.5) the search is
+#: not measured here and the plan stays (its solve at eps 0.5, n = 100 is planned at 44.9 s of the 45 s limit).
+CORNER_LOCAL_SEARCH_FACTOR = 2.0
+#: The same where the dual simplex solves it (:func:`_corners_simplex`), in :func:`corner_peak_terms` (a symmetric
+#: prior, eps 0.5 to 1) only: the whole release's peak RSS (``benchmarks/corner_lp_k3.json``, 2026-12-01, and
+#: ``benchmarks/plans_h71.json``, load 2 to 5) eps 0.5, n = 50, 70, 100, 150: 957, 964, 958, 926 MiB; eps 0.6, n = 50
+#: and 100: 693, 689; eps 0.75, n = 50 and 100: 565, 547, 20 to 25 % under the interior point's at the same cells.  The
+#: plan with this factor (the LP's stage, :data:`CORNER_PEAK_BYTES`' ``base`` plus its entries): 1,277, 880 and 636 MB,
+#: 1.21x, 1.16x and 1.03x the largest whole-process peak at each eps (interpreter included), where 1.25 gave 1.5x.
+CORNER_SIMPLEX_BYTES = 1.05
 #: Seconds per loss entry of the corner remap's edge LPs (eps < 1; ``corner_sizes``' ``edge_entries``), and per term of
 #: the errors' recomputation near the edges (``corners.edge_error_terms``).  Measured on the 2 shared cores at load
 #: 10-22 (CPU s, Dir(1,1,1), eps = 0.5, 2026-11-28): the three edge LPs (1.5e7 entries) 3.5 s.  The recomputation
@@ -923,8 +951,11 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
     """Estimated seconds of the corner remap (its LP and its fixed rows, the batched local search at ``n_ref``), from
     public n, k, eps and whether the prior is symmetric (docs/lattice.md, "A worst-case remap at any n").  At k = 3
     the LP's term is the larger of :data:`CORNER_SECONDS`' and, where the corners are not apart (eps < 1),
-    :data:`CORNER_JOINT_SECONDS`'; ``law``: :data:`CORNER_SECONDS`' alone, the plan :func:`corners_fit` (which remap
-    a release reads) was set by, so that no release's law moves with a refit of the plan."""
+    :data:`CORNER_JOINT_SECONDS`' (:data:`CORNER_SIMPLEX_SECONDS`' where the dual simplex solves it,
+    :data:`CORNER_IMPLIED_SECONDS`' where its implied constraints are dropped first), where they are
+    apart (eps < 1) :data:`CORNER_APART_SECONDS`; ``law``: :data:`CORNER_SECONDS`' alone, the plan
+    :func:`corners_fit` (which remap a release reads) was set by, so that no release's law moves with a refit of the
+    plan."""
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
@@ -955,25 +986,27 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
                 lp = max(lp, s0 + s1 * entries)
             else:
                 lp = max(lp, c1 * entries * min(float(size["constraints"]), float(cap)))
+    elif not law and int(k) == 3 and float(epsilon) < 1.0:
+        lp = max(lp, CORNER_APART_SECONDS)
     return c0 + lp + search + EDGE_SECONDS * size["edge_entries"]
 
 
 def _corners_simplex(n: int, k: int, epsilon: float) -> bool:
     """Whether the k = 3 corner LP at ``n_ref`` (its default depth) is solved by the dual simplex
     (:func:`~dpposterior.lattice.corners.joint_simplex`, the rule the solve reads), from public n, k, eps."""
-    from ..lattice.corners import default_depth, joint_simplex, reference_n
+    from ..lattice.corners import joint_simplex
 
-    depth = default_depth(epsilon)
-    return joint_simplex(int(k), min(int(n), reference_n(float(epsilon), depth, int(k))), float(epsilon), depth)
+    n_ref, depth = _corner_reference(n, k, epsilon)
+    return joint_simplex(int(k), n_ref, float(epsilon), depth)
 
 
 def _corners_implied(n: int, k: int, epsilon: float) -> bool:
     """Whether the k = 3 corner LP at ``n_ref`` (its default depth) drops its implied constraints before the interior
     point (:func:`~dpposterior.lattice.corners.drops_implied`, the rule the solve reads), from public n, k, eps."""
-    from ..lattice.corners import default_depth, drops_implied, reference_n
+    from ..lattice.corners import drops_implied
 
-    depth = default_depth(epsilon)
-    return drops_implied(int(k), min(int(n), reference_n(float(epsilon), depth, int(k))), float(epsilon), depth)
+    n_ref, depth = _corner_reference(n, k, epsilon)
+    return drops_implied(int(k), n_ref, float(epsilon), depth)
 
 
 def _corners_joint(n: int, k: int, epsilon: float) -> bool:
@@ -981,12 +1014,21 @@ def _corners_joint(n: int, k: int, epsilon: float) -> bool:
     (:func:`~dpposterior.lattice.corners.corners_apart`), from public n, k, eps.  False at every k other than 3: the
     joint LP's constants (:data:`CORNER_JOINT_SECONDS`, :data:`CORNER_JOINT_BYTES`) were fitted at k = 3 only (k >= 4
     plans its corner solve by :data:`CORNER_SECONDS_ANY` and its own terms)."""
-    from ..lattice.corners import corners_apart, default_depth, reference_n
+    from ..lattice.corners import corners_apart
 
     if int(k) != 3:
         return False
+    n_ref, depth = _corner_reference(n, k, epsilon)
+    return not corners_apart(n_ref, int(k), float(epsilon), depth)
+
+
+def _corner_reference(n: int, k: int, epsilon: float) -> tuple[int, int]:
+    """The corner LP's ``(n_ref, depth)`` at its default depth (:func:`~dpposterior.lattice.corners.default_depth`):
+    the size it is solved at, ``min(n, reference_n(eps, depth, k))``, from public n, k, eps."""
+    from ..lattice.corners import default_depth, reference_n
+
     depth = default_depth(epsilon)
-    return not corners_apart(min(int(n), reference_n(float(epsilon), depth, int(k))), int(k), float(epsilon), depth)
+    return min(int(n), reference_n(float(epsilon), depth, int(k))), depth
 
 
 #: Peak bytes past which ``worst`` at k = 3 does not read the corner remap (:func:`corners_fit`): the default exact-table
@@ -1091,7 +1133,8 @@ def corner_peak_terms(n: int, k: int, epsilon: float) -> tuple[float, float, flo
     joint = float(epsilon) < 1.0 and _corners_joint(n, k, epsilon)
     base, region, near, near_n = CORNER_PEAK_BYTES
     constraints = size["constraints"] * int(k) // size["corners_solved"]
-    lp = CORNER_BYTES * size["pairs"] * size["outputs"] * (CORNER_JOINT_BYTES if joint else 1.0)
+    factor = (CORNER_SIMPLEX_BYTES if _corners_simplex(n, k, epsilon) else CORNER_JOINT_BYTES) if joint else 1.0
+    lp = CORNER_BYTES * size["pairs"] * size["outputs"] * factor
     return (region * constraints * ball_size(k, epsilon, LP_TOL),
             (near + near_n * size["n_ref"]) * ball_size(k, epsilon, NEAR_TAIL), base + lp)
 
@@ -1545,7 +1588,12 @@ SAMPLED_MISS_WHOLE_SECONDS = 0.0075
 #: Bytes the sampled route's plan adds to the region route's (the risk filter's blocks and the stay certificate's
 #: tables beside the region): the runs' peak growth over the interpreter with the library loaded was 3 to 52 MB above
 #: the region route's bytes (Dir(1,1,1), eps = 0.15, n = 200, 300; eps = 0.1, n = 500, 700:
-#: ``benchmarks/release_k3_holes.json``, the new tree's peak less the old tree's refusal's).
+#: ``benchmarks/release_k3_holes.json``, the new tree's peak less the old tree's refusal's).  Added wherever
+#: :func:`sampled_column` holds (k = 3, the centre's region off R(n): the risk filter runs first over the region), also
+#: where :func:`~dpposterior.lattice.column.filtered_estimate` finds an edge: measured there (Dir(1,1,1), eps = 0.15,
+#: n = 50, the release at (17, 17, 16), 2026-12-01, ``benchmarks/plans_h71.json``): 134 MiB traced peak (tracemalloc,
+#: the release and its column), 158 to 165 MiB RSS growth over the same command at n = 5 before it, against 105 MiB
+#: planned without these bytes (185 MiB with them).
 SAMPLED_BYTES = 80.0 * 2**20
 
 
@@ -2153,7 +2201,11 @@ class LatticeMechanism(Mechanism):
         shared = (((WINDOW_SEARCH_KEY, n, k, float(spec.epsilon)), dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]),
                   ) if orbits and shared_search(n, k, spec.epsilon, symmetric) else ()
         corner = corner_seconds(n, k, spec.epsilon, symmetric)
-        search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + corner
+        # the local search where the release reads it, not by orbits, its corners apart below eps 1: the window's
+        # search with the points it cannot decide at once (CORNER_LOCAL_SEARCH_FACTOR)
+        extra = ((CORNER_LOCAL_SEARCH_FACTOR - 1.0) * dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
+                 if not orbits and float(spec.epsilon) < 1.0 and not _corners_joint(n, k, spec.epsilon) else 0.0)
+        search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + extra + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum; by orbits one per
         # rotation class and those near a point that breaks the rotation (as the sums: local_error_seconds)
         terms = edge_error_terms(n, k, spec.epsilon, _radius(k, spec.epsilon, LOCAL_ERROR_TOL))
@@ -2161,7 +2213,7 @@ class LatticeMechanism(Mechanism):
             terms = min(terms, terms / 3.0 + ROTATION_NEAR_ROWS * ball_size(k, spec.epsilon, LOCAL_ERROR_TOL))
         edge = EDGE_TERM_SECONDS * terms
         return replace(local, route="corner remap, by orbits" if orbits else "corner remap", shared=shared,
-                       seconds=local.seconds + corner + edge,
+                       seconds=local.seconds + extra + corner + edge,
                        memory_bytes=max(local.memory_bytes, corner_bytes(n, k, spec.epsilon, symmetric)),
                        costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),
                               ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
@@ -2701,7 +2753,7 @@ class LatticeMechanism(Mechanism):
                   + (3 * tables if tables <= SEARCH_TABLE_BYTES else 8.0 * 4 * k * ball_size(k, eps, 1e-12))
                   + 8.0 * (k + 4) * near)
         column = COLUMN_SECONDS[0] * near * COLUMN_POINTS
-        if by_sample:
+        if sampled_column(n, k, eps):  # the risk filter first over the region (search_filter), however counted
             memory += SAMPLED_BYTES
         if k == 3 and Dc >= n:  # the grouped search's loss rows kept across groups (k = 3 only): at most twice its cap,
             # or |R(n)|^2 floats twice
