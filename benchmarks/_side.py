@@ -12,7 +12,9 @@ import argparse
 import datetime
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 
 def parser(doc: str | None) -> argparse.ArgumentParser:
@@ -51,3 +53,15 @@ def write(path: str, rec: dict) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(rec, fh, indent=1)
         fh.write("\n")
+
+
+def timed(argv: list[str], env: dict, timeout: float = 900) -> tuple[subprocess.CompletedProcess, dict]:
+    """Run ``argv`` under ``/usr/bin/time``: the finished process (its text output captured) and a row of its CPU s
+    (user + system), peak resident MiB, exit status and the 1-minute load before it started."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
+        load = os.getloadavg()[0]
+        proc = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", tf.name, *argv], capture_output=True,
+                              text=True, env=env, timeout=timeout)
+        user, system, peak = tf.read().split()[-3:]
+    return proc, {"cpu_s": round(float(user) + float(system), 2), "peak_mb": round(int(peak) / 1024, 1),
+                  "rc": proc.returncode, "load": round(load, 2)}

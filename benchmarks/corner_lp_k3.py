@@ -16,13 +16,15 @@ and of the corner solve (``corners._solve``), the LP's ``t`` (``certificate["lp"
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import hashlib
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 #: the release in-process, its LPs and corner solve timed, then its worst case (and lower bound) on stderr's last line
 CHILD = r"""
@@ -122,10 +124,7 @@ def run(src: str, n: int, eps: float, raised: bool, certify: bool) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
+    ap = _side.parser(__doc__)
     ap.add_argument("--certify", action="store_true", help="also the certified lower bound (certify_remap)")
     ap.add_argument("--new-only", action="store_true", help="run this tree only (the tree before's row kept)")
     ap.add_argument("cells", nargs="+", help="EPS:N")

@@ -15,7 +15,6 @@ with the limit raised).  Writes ``--out`` after every call.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import hashlib
 import json
@@ -24,6 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 
 def run(src: str, counts: str, eps: str, objective: str, raised: bool) -> dict:
@@ -79,10 +81,7 @@ def plan(src: str, counts: str, eps: str, objective: str) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
+    ap = _side.parser(__doc__)
     ap.add_argument("cells", nargs="+")
     args = ap.parse_args()
     doc = dict(command=" ".join([os.path.basename(sys.argv[0]), *sys.argv[1:]]),

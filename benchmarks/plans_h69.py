@@ -24,7 +24,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _side  # noqa: E402
@@ -92,13 +91,7 @@ def run(src: str, k: int, n: int, eps: float, raised: bool = False) -> dict:
     env.update(PYTHONPATH=src, OMP_NUM_THREADS="1")
     if raised:
         env["DPPOSTERIOR_MAX_SOLVE_SECONDS"] = "200"
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-        load = os.getloadavg()[0]
-        proc = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", tf.name, sys.executable, "-c", CHILD, *args],
-                              capture_output=True, text=True, env=env, timeout=900)
-        user, system, peak = tf.read().split()[-3:]
-    row = {"cpu_s": round(float(user) + float(system), 2), "peak_mb": round(int(peak) / 1024, 1),
-           "rc": proc.returncode, "load": round(load, 2)}
+    proc, row = _side.timed([sys.executable, "-c", CHILD, *args], env)
     stages = [x for x in proc.stderr.splitlines() if x.startswith("STAGES ")]
     if stages:
         rec = json.loads(stages[-1][7:])

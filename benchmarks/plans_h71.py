@@ -19,7 +19,6 @@ each run beside it.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import hashlib
 import json
@@ -27,9 +26,9 @@ import os
 import pathlib
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _side  # noqa: E402
 import plans_h69 as H69  # noqa: E402
 
 #: one tree's plans of a cell, as JSON: argv ``kind objective k n eps``
@@ -115,13 +114,7 @@ def run(src: str, c: dict, warm: bool = False) -> dict:
     env.update(PYTHONPATH=src, OMP_NUM_THREADS="1", DPPOSTERIOR_MAX_SOLVE_SECONDS="200")
     if warm and c["kind"] == "aware":  # the same command at counts 2,2,1 first (its peak: the base of the growth)
         env["PLANS_H71_WARM"] = json.dumps(args[:4] + ["2,2,1"] + args[5:])
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-        load = os.getloadavg()[0]
-        proc = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", tf.name, sys.executable, "-c", CHILD, *args],
-                              capture_output=True, text=True, env=env, timeout=900)
-        user, system, peak = tf.read().split()[-3:]
-    row = {"cpu_s": round(float(user) + float(system), 2), "peak_mb": round(int(peak) / 1024, 1),
-           "rc": proc.returncode, "load": round(load, 2)}
+    proc, row = _side.timed([sys.executable, "-c", CHILD, *args], env)
     stages = [x for x in proc.stderr.splitlines() if x.startswith("STAGES ")]
     if stages:
         got = json.loads(stages[-1][7:])
@@ -140,10 +133,7 @@ BASE = "import resource, dpposterior.cli.main; print(resource.getrusage(resource
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
+    ap = _side.parser(__doc__)
     ap.add_argument("--new-only", action="store_true", help="run the cells in this tree only (both trees' plans)")
     ap.add_argument("--plans-only", action="store_true", help="recompute both trees' plans of the rows in --out only")
     ap.add_argument("cells", nargs="*")
