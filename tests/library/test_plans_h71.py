@@ -43,15 +43,22 @@ def _draw_plan(n: int, eps: float):
     return spec.mechanism.plan(Task.DRAW, spec, np.ones(3), n)
 
 
+def _outside(cell: str, planned: float, runs: list[float]) -> list[str]:
+    """Why ``planned`` is not within [the slowest run, MOST_OVER x the fastest] (empty where it is)."""
+    out = []
+    if planned < max(runs):
+        out.append(f"{cell}: {planned:.2f} s planned < {max(runs):.2f} run")
+    if planned > MOST_OVER * min(runs):
+        out.append(f"{cell}: {planned:.2f} s planned > {MOST_OVER} x {min(runs):.2f} run")
+    return out
+
+
 def _release_misses() -> list[str]:
     out = []
     for r in RELEASES:
         plan = _draw_plan(r["n"], r["eps"])
         runs = _runs(r)
-        if plan.seconds < max(runs):
-            out.append(f"{r['cell']}: {plan.seconds:.2f} s planned < {max(runs):.2f} run")
-        if plan.seconds > MOST_OVER * min(runs):
-            out.append(f"{r['cell']}: {plan.seconds:.2f} s planned > {MOST_OVER} x {min(runs):.2f} run")
+        out += _outside(r["cell"], plan.seconds, runs)
     return out
 
 
@@ -137,10 +144,7 @@ def _accuracy_misses() -> list[str]:
     for r in ACCURACY:
         plan = _errors_plan(r["n"], r["eps"])
         runs = _runs(r)
-        if plan.seconds < max(runs):
-            out.append(f"{r['cell']}: {plan.seconds:.2f} s planned < {max(runs):.2f} run")
-        if plan.seconds > MOST_OVER * min(runs):
-            out.append(f"{r['cell']}: {plan.seconds:.2f} s planned > {MOST_OVER} x {min(runs):.2f} run")
+        out += _outside(r["cell"], plan.seconds, runs)
         searched = max(s for t in ("old", "new") for name, s in r[t]["stages"] if name == "corner_local_outputs")
         if _search_planned(r["n"], r["eps"]) < searched:
             out.append(f"{r['cell']}: search {_search_planned(r['n'], r['eps']):.2f} s planned < {searched:.2f} run")
