@@ -649,3 +649,61 @@ def implied_rows(b, coefs, valid, margin: float = 1e-9):
         hi.append(high)
     top = max(lo)
     return [h < top - margin for h in hi]
+
+
+def dual_value(b, coefs, valid, lam) -> float:
+    """``f(lam) = sum_c lam[c] b[c] + sum_z min_{r valid} sum_c lam[c] coefs[c][z][r]``: by weak duality a lower bound
+    on ``t`` wherever ``b(c) + sum_z sum_r coefs[c][z][r] T(z, r) <= t`` holds for every ``c`` that ``lam`` (weights
+    >= 0 summing to 1) weighs.  Plain loops."""
+    total = sum(float(lam[c]) * float(b[c]) for c in range(len(b)))
+    for z in range(len(valid)):
+        total += min(sum(float(lam[c]) * float(coefs[c][z][r]) for c in range(len(b)))
+                     for r in range(len(valid[z])) if valid[z][r])
+    return total
+
+
+def implied_rows_dual(b, coefs, valid, near, rounds: int, step: float):
+    """The constraints dropped by the lower bound ``tau`` on ``t``: ``hi(c) < tau - margin``, ``tau`` the larger of
+    ``max_c lo(c)`` and ``min(tau0, tau1)``: ``rounds`` of multiplicative weights from uniform weights (each row's
+    best response its first valid output at the least weighted sum, the weights ``exp(step x the running sum of the
+    constraints' values at the best responses)``), ``tau0`` the largest ``f`` over the iterates (the first on ties),
+    ``tau1`` ``f`` of that iterate's weights kept only where ``hi(c) >= tau0 - margin``, renormalised.  The margin
+    ``1e-9 + (#c + #z + most z near one c + 4) 2^-52 max(|hi|, |lo|, 1)``.  Plain loops."""
+    nc, nz = len(b), len(valid)
+    lo, hi = [], []
+    for c in range(nc):
+        low, high = float(b[c]), float(b[c])
+        for z in range(nz):
+            vals = [float(coefs[c][z][r]) for r in range(len(valid[z])) if valid[z][r]]
+            low += min(vals)
+            high += max(vals)
+        lo.append(low)
+        hi.append(high)
+    scale = max(max(abs(x) for x in hi), max(abs(x) for x in lo), 1.0)
+    most = max(sum(1 for z in range(nz) if near[c][z]) for c in range(nc))
+    margin = 1e-9 + (nc + nz + most + 4) * 2.0**-52 * scale
+    lam = [1.0 / nc] * nc
+    w = [0.0] * nc
+    tau0, lam0 = -math.inf, lam
+    for _ in range(rounds):
+        val = dual_value(b, coefs, valid, lam)
+        if val > tau0:
+            tau0, lam0 = val, lam
+        choice = []
+        for z in range(nz):
+            sums = [(sum(lam[c] * float(coefs[c][z][r]) for c in range(nc)), r)
+                    for r in range(len(valid[z])) if valid[z][r]]
+            least = min(s for s, _ in sums)
+            choice.append(next(r for s, r in sums if s == least))
+        for c in range(nc):
+            w[c] += step * (float(b[c]) + sum(float(coefs[c][z][choice[z]]) for z in range(nz)))
+        top = max(w)
+        e = [math.exp(x - top) for x in w]
+        lam = [x / sum(e) for x in e]
+    tau = max(lo)
+    if rounds > 0:
+        kept = [lam0[c] if hi[c] >= tau0 - margin else 0.0 for c in range(nc)]
+        if sum(kept) > 0:
+            tau1 = dual_value(b, coefs, valid, [x / sum(kept) for x in kept])
+            tau = max(tau, min(tau0, tau1))
+    return [h < tau - margin for h in hi]

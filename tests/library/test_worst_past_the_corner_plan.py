@@ -40,9 +40,8 @@ def test_corners_fit_is_the_corner_plan_at_the_default_limits(n, eps):
     symmetric prior fits the default limits by the plan the rule was set by (``law=True``: the corner LP at one
     corner's fit); eps >= 0.5 always (the releases built before are unchanged), eps <= 0.25 at no n >= 15.  The plan
     a release is admitted by is at or above that one (the three-corner LP refitted to its runs), so every release it
-    admits reads the corner remap, and past it (eps 0.5, n = 35: the three-corner LP by the interior point with few
-    implied constraints) the release is refused in one line; at n = 40 and 45 the LP without its implied constraints
-    and from n = 50 the dual simplex's plan admit it."""
+    admits reads the corner remap; at eps 0.5 every n admits it (n = 32 to 46 the LP without the constraints the dual
+    bound proves implied, from n = 47 the dual simplex's plan)."""
     spec = _spec(eps)
     if L.LATTICE.uses_window(n, 3, spec):
         return
@@ -64,7 +63,7 @@ def test_corners_fit_is_the_corner_plan_at_the_default_limits(n, eps):
         assert law
     if eps >= 0.5:
         assert law
-    assert admitted == (law and not (eps == 0.5 and n == 35))
+    assert admitted == law
     if eps <= 0.25 and n >= 15:
         assert not law and not admitted
 

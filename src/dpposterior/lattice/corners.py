@@ -422,7 +422,7 @@ def corner_lp_method(k: int, n0: int, epsilon: float, depth: int, nonzeros: int,
     constraints are fewer than the free rows (eps = 0.5, n = 30 and 40: 496 and 861 against 1,134) the dual simplex
     stalls (over 135 s at n = 30, over 120 s at n = 40, against ~28 s and ~42 s by the interior point), so there the
     interior point stays, after the constraints :func:`implied_constraints` proves implied are dropped where
-    :func:`drops_implied` holds (eps 0.5 to 0.6, n = 40 to 46).  Which optimal solution the LP returns changes the
+    :func:`drops_implied` holds (eps 0.5 to 0.6, n = 32 to 46).  Which optimal solution the LP returns changes the
     remap's last digits, never what is certified: the table is a remap whatever the LP returns (eps-DP), its errors are
     computed exactly from it, and every lower bound is recomputed from the LP's duals (any weights on data sets give a
     valid bound)."""
@@ -450,8 +450,9 @@ def joint_simplex(k: int, n0: int, epsilon: float, depth: int) -> bool:
 #: Where :func:`drops_implied` holds: eps in this range (measured, Dir(1,1,1): eps = 0.5 and 0.6 the LP 1.6x to 2.1x
 #: faster; eps = 0.75, n = 45 slower, 38 to 44 CPU s against 27 to 29 with every constraint) ...
 IMPLIED_EPSILON = (0.5, 0.6)
-#: ... and at least this many constraints per free row (n = 35 at eps 0.5: 666 against 1,134, 21 implied, no faster)
-IMPLIED_RATIO = 0.75
+#: ... and at least this many constraints per free row (eps 0.5 and 0.6: n = 32, 561 against 1,134, to n = 46; with
+#: the ranges' bound alone n = 35 dropped 21 of 666 and ran no faster, with the dual bound 144, 23.9 s against 43.4)
+IMPLIED_RATIO = 0.49
 
 
 def joint_interior(k: int, n0: int, epsilon: float, depth: int) -> bool:
@@ -465,9 +466,10 @@ def drops_implied(k: int, n0: int, epsilon: float, depth: int) -> bool:
     interior point: :func:`joint_interior`, eps within :data:`IMPLIED_EPSILON` and the constraints at least
     :data:`IMPLIED_RATIO` times the free rows (:func:`corner_sizes`' closed forms), from public inputs only, so that
     the plan and the solve read one rule.  Measured (CPU s of the LP, Dir(1,1,1), eps = 0.5; docs/lattice.md, "The
-    three-corner LP's method"): n = 40, 612 of 861 constraints kept, 45.9 -> 28.8 s; n = 45, 661 of 1,081 kept,
-    54.3 -> 26.3 s; the same ``t`` to 1e-15 and the release's output byte-identical.  Sound at any input (the proof in
-    :func:`implied_constraints`); the rule only says where it pays."""
+    three-corner LP's method"), by the ranges' bound alone: n = 40, 612 of 861 constraints kept, 45.9 -> 28.8 s;
+    n = 45, 661 of 1,081 kept, 54.3 -> 26.3 s; with the dual bound (:func:`implied_constraints` with the LP's rows, ~2 s
+    of its own), at load ~4: n = 32, 519 of 561 kept, 19.0 s; n = 35, 522 of 666, 23.9 s; n = 38, 513 of 780, 23.9 s.
+    Sound at any input (the proof in :func:`implied_constraints`); the rule only says where it pays."""
     lo, hi = IMPLIED_EPSILON
     if not (joint_interior(k, n0, epsilon, depth) and lo <= float(epsilon) <= hi):
         return False
@@ -475,26 +477,103 @@ def drops_implied(k: int, n0: int, epsilon: float, depth: int) -> bool:
     return size["constraints"] >= IMPLIED_RATIO * size["free"]
 
 
+#: Rounds of the dual ascent behind :func:`implied_constraints`' lower bound on the LP's ``t`` (measured, Dir(1,1,1),
+#: eps = 0.5: n = 35, 100 and 200 rounds give 0.48935 and 0.48989 against the optimum 0.49039, so 134 and 144 of the
+#: 147 constraints the optimum would drop; n = 40, 200 rounds, 358 of 360; ~10 ms a round) ...
+IMPLIED_ROUNDS = 200
+#: ... and its step: the weights ``exp(step x sum of the constraints' values at the best responses so far)``
+#: (multiplicative weights; n = 35, 300 rounds: step 0.3, 1, 3, 10 give 129, 144, 144, 129 drops).
+IMPLIED_STEP = 2.0
+
+
+def _dual_value(b: NDArray[np.float64], matrix, first: NDArray[np.int64], lam: NDArray[np.float64]
+                ) -> tuple[float, NDArray[np.float64]]:
+    """``f(lam) = sum_c lam(c) b(c) + sum_z min_r sum_c lam(c) K(z | c) L(c, r)`` (``matrix`` the LP's inequality
+    rows, its last column ``t``'s, ``first`` each free row's first variable), and the per-variable sums."""
+    g = (matrix.T @ lam)[:-1]
+    return float(lam @ b + np.minimum.reduceat(g, first).sum()), g
+
+
 def implied_constraints(b: NDArray[np.float64], coef: NDArray[np.float64], ci: NDArray[np.int64],
-                        reps: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Which constraints of the corner LP (:func:`_solve`) hold at every feasible point of the others: a mask over the
-    data sets ``A``, True where implied.
+                        reps: NDArray[np.int64], matrix=None, first: NDArray[np.int64] | None = None,
+                        rounds: int = IMPLIED_ROUNDS, step: float | None = None) -> NDArray[np.bool_]:
+    """:func:`implied_bound`'s mask: ``hi(c) < tau - margin``, True where the constraint is implied."""
+    hi, tau, margin, _ = implied_bound(b, coef, ci, reps, matrix, first, rounds, step)
+    return hi < tau - margin
+
+
+def implied_bound(b: NDArray[np.float64], coef: NDArray[np.float64], ci: NDArray[np.int64],
+                  reps: NDArray[np.int64], matrix=None, first: NDArray[np.int64] | None = None,
+                  rounds: int = IMPLIED_ROUNDS, step: float | None = None
+                  ) -> tuple[NDArray[np.float64], float, float, NDArray[np.float64]]:
+    """Which constraints of the corner LP (:func:`_solve`) hold at every feasible point of the others: ``(hi, tau,
+    margin, weights)``, the constraint at ``c`` implied where ``hi(c) < tau - margin`` (:func:`implied_constraints`),
+    ``weights`` the certificate of ``tau`` (weights >= 0 summing to 1, on kept constraints only, with ``f(weights) >=
+    tau``, ``f`` below).
 
     The LP's constraint at ``c`` reads ``E(c; T) = b(c) + sum_{z in F, d(z, c) <= W} sum_r K(z | c) L(c, r) T(z, r)
     <= t`` with each free row ``T(z, .)`` a distribution over its outputs.  ``coef`` holds ``K(z | c) L(c, r)`` pair by
     pair (``ci`` the data set of each pair ``(c, z)``, ``reps`` its number of outputs, entries in that order), so per
     data set ``lo(c) = b(c) + sum_z min_r K(z | c) L(c, r)`` and ``hi(c) = b(c) + sum_z max_r K(z | c) L(c, r)`` bound
-    ``E(c; T)`` for every remap ``T``: ``lo(c) <= E(c; T) <= hi(c)``.  Proof that a constraint with ``hi(c) < lo*``,
-    ``lo* = max_c' lo(c')``, is implied: let ``c*`` attain ``lo*`` (kept, as ``hi(c*) >= lo(c*)``); for any ``(T, t)``
-    satisfying the kept constraints, ``E(c; T) <= hi(c) < lo(c*) <= E(c*; T) <= t``.  So the LP without them has the
-    same feasible set and cost (the tie-break's average still runs over all of ``A``), hence the same optimal
-    solutions; their duals are 0 (strictly slack at every feasible point), so the kept constraints' duals with zeros
-    are the LP's duals and every bound from them holds.  A margin of 1e-9 on ``lo*`` (far above the sums' rounding,
-    ~1e-15) keeps the float test on the proof's side."""
+    ``E(c; T)`` for every remap ``T``: ``lo(c) <= E(c; T) <= hi(c)``.
+
+    A lower bound ``tau`` on ``t`` over the LP's feasible points, and the constraints with ``hi(c) < tau - margin``
+    dropped.  Two bounds, the larger read:
+
+    * ``lo* = max_c lo(c)``: let ``c*`` attain it (kept, as ``hi(c*) >= lo(c*)``); for any ``(T, t)`` satisfying the
+      kept constraints, ``E(c; T) <= hi(c) < lo(c*) <= E(c*; T) <= t``.
+    * Weak duality (with ``matrix``, the LP's inequality rows with ``t``'s column last, and ``first``, each free row's
+      first variable, the variables grouped by row): for weights ``lam >= 0`` summing to 1 on a set ``K`` of
+      constraints, every ``(T, t)`` satisfying those in ``K`` has ``t >= sum_c lam(c) E(c; T) = sum_c lam(c) b(c) +
+      sum_z sum_r (sum_c lam(c) K(z | c) L(c, r)) T(z, r) >= f(lam)``, ``f(lam) = sum_c lam(c) b(c) + sum_z min_r
+      sum_c lam(c) K(z | c) L(c, r)`` (each ``T(z, .)`` a distribution).  The weights: ``rounds`` of multiplicative
+      weights (the constraints' player against each row's best response, ``step``, default :data:`IMPLIED_STEP`;
+      deterministic, from the LP's data only), ``lam0`` the iterate with the largest ``tau0 = f(lam0)``; then ``K0 =
+      {c : hi(c) >= tau0 - margin}``, ``lam1`` = ``lam0`` on ``K0`` renormalised and ``tau1 = f(lam1)``; the
+      constraints with ``hi(c) < min(tau0, tau1) - margin`` are dropped.  They lie outside ``K0``, so the reduced LP
+      keeps every constraint ``lam1`` weighs, and each of its feasible points has ``t >= tau1 >= min(tau0, tau1) >
+      hi(c) + margin >= E(c; T)``: every dropped constraint holds.  (In exact arithmetic ``tau1 >= tau0``: with
+      ``lam0 = (1 - a) lam1 + a mu``, ``mu`` on constraints with ``hi < tau0``, and ``T1`` a row choice at which
+      ``f(lam1)`` is attained, ``tau0 = f(lam0) <= (1 - a) f(lam1) + a sum_c mu(c) E(c; T1) <= (1 - a) tau1 + a tau0``;
+      the ``min`` only keeps the float test on the proof's side.)
+
+    So the LP without them has the same feasible set and cost (the tie-break's average still runs over all of ``A``),
+    hence the same optimal solutions; their duals are 0 (strictly slack at every feasible point), so the kept
+    constraints' duals with zeros are the LP's duals and every bound from them holds.  The margin: 1e-9 plus the
+    sums' rounding, ``(|A| + |F| + pairs of one c + 4) x 2^-52`` times the largest magnitude summed (~1e-12 here), so
+    the float test stays on the proof's side."""
     starts = np.cumsum(reps) - reps  # every pair has at least one output (project(z) itself)
     lo = b + np.bincount(ci, weights=np.minimum.reduceat(coef, starts), minlength=len(b))
     hi = b + np.bincount(ci, weights=np.maximum.reduceat(coef, starts), minlength=len(b))
-    return hi < lo.max() - 1e-9
+    tau = float(lo.max())
+    weights = (np.arange(len(b)) == np.argmax(lo)).astype(np.float64)
+    scale = max(float(np.abs(hi).max()), float(np.abs(lo).max()), 1.0)
+    nF = 0 if first is None else len(first)
+    margin = 1e-9 + (len(b) + nF + int(np.bincount(ci, minlength=1).max()) + 4) * 2.0**-52 * scale
+    if matrix is not None and int(rounds) > 0 and len(b):
+        nv = matrix.shape[1] - 1
+        counts = np.diff(np.append(first, nv))
+        row_of = np.repeat(np.arange(len(first)), counts)
+        lam = np.full(len(b), 1.0 / len(b))
+        w = np.zeros(len(b))
+        tau0, lam0 = -np.inf, lam
+        for _ in range(int(rounds)):
+            val, g = _dual_value(b, matrix, first, lam)
+            if val > tau0:
+                tau0, lam0 = val, lam
+            # each row's best response: its first output at the least weighted loss
+            at = np.flatnonzero(g == np.repeat(np.minimum.reduceat(g, first), counts))
+            x = np.zeros(nv + 1)
+            x[at[np.r_[True, row_of[at[1:]] != row_of[at[:-1]]]]] = 1.0
+            w += (IMPLIED_STEP if step is None else float(step)) * (b + matrix @ x)
+            lam = np.exp(w - w.max())
+            lam /= lam.sum()
+        lam1 = np.where(hi >= tau0 - margin, lam0, 0.0)
+        if lam1.sum() > 0:
+            tau1, _ = _dual_value(b, matrix, first, lam1 / lam1.sum())
+            if min(tau0, tau1) > tau:
+                tau, weights = min(tau0, tau1), lam1 / lam1.sum()
+    return hi, tau, margin, weights
 
 
 def _solve(a, n0, eps, depth, r_radius: int | None = None, symmetric: bool | None = None) -> CornerRemap:
@@ -580,7 +659,7 @@ def _solve(a, n0, eps, depth, r_radius: int | None = None, symmetric: bool | Non
     cost[:nv] = REGULARISER * np.bincount(var, weights=coef, minlength=nv) / nA  # the average over A, as a tie-break
     keep = np.ones(nA, dtype=bool)
     if len(reps) and drops_implied(k, n0, eps, depth):  # the implied constraints dropped (same optimal solutions)
-        keep = ~implied_constraints(b, coef, ci, reps)
+        keep = ~implied_constraints(b, coef, ci, reps, A_ub, start)
         A_ub = A_ub[keep]
     method, options = corner_lp_method(k, n0, eps, depth, A_ub.nnz, A_ub.shape[1])
     res = linprog(cost, A_ub=A_ub, b_ub=-b[keep], A_eq=A_eq, b_eq=np.ones(nF), bounds=(0, None), method=method,

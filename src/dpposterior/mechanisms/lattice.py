@@ -304,16 +304,19 @@ CORNER_SECONDS = (0.3, 4e-8, 1.3)
 CORNER_JOINT_SECONDS = (9.2e-9, 1326)
 #: The same LP where the solve first drops the constraints it proves implied
 #: (:func:`~dpposterior.lattice.corners.drops_implied`, the rule the solve reads: the interior point, eps 0.5 to 0.6,
-#: the constraints at least 0.75 times the free rows; :func:`~dpposterior.lattice.corners.implied_constraints`): the
-#: LP keeps about 600 to 700 of them whatever n, and its time no longer grows with the constraints: ``c0 + c1 x (LP
-#: entries)`` in place of :data:`CORNER_JOINT_SECONDS`' term.
-#: Measured (CPU s of ``linprog`` alone, Dir(1,1,1), 2026-12-01, load 2 to 5, ``benchmarks/corner_lp_h71.json``):
-#: eps = 0.5, n = 40 (861 constraints, 249 implied) 28.8 to 36.2 s, 45.9 before; n = 45 (1,081, 420 implied) 26.3 s,
-#: 54.3 before; eps = 0.6, n = 40 and 45 (252 and 454 implied) 24.1 and 23.3 s.  The term: eps 0.5 (7.5e6 entries)
-#: 38.3 s, eps 0.6 (5.0e6) 30.8 s.  The releases (the same file, load 3.6 to 4.9): eps 0.5, n = 40 37.5 and 42.2 s,
-#: n = 45 30.3 and 31.0 s, against 44.8 planned (1.06x over the slowest), eps 0.6, n = 45 27.4 and 30.6 s against
-#: 35.1 (1.15x).
-CORNER_IMPLIED_SECONDS = (16.0, 2.98e-6)
+#: the constraints at least 0.49 times the free rows, n = 32 to 46; :func:`~dpposterior.lattice.corners.implied_bound`:
+#: the ranges' bound and the dual bound, ~2 s of its own): the LP keeps about 500 to 520 of them whatever n, and its
+#: time no longer grows with the constraints: ``c0 + c1 x (LP entries)`` in place of :data:`CORNER_JOINT_SECONDS`'
+#: term, above :data:`CORNER_SECONDS`' (``corners_fit``'s, 34.3 s at eps 0.5, which stays the floor).
+#: Measured (``benchmarks/corner_lp_h72.json``, Dir(1,1,1), 2026-12-01, load 5.9 to 7.3; CPU s of the corner solve
+#: with the bound / of ``linprog`` alone): eps 0.5, n = 32, 35, 38, 40, 45 (42, 144, 267, 358, 591 implied): 20.7 /
+#: 17.3, 27.2 / 23.0, 25.2 / 21.5, 19.8 / 15.6, 18.2 / 14.0 s; eps 0.6, n = 35 (165): 14.6 / 12.1 s.  The session ran
+#: 1.6x to 1.8x faster than the one before on the same code (n = 40 with the ranges' bound alone: 23.8 s against 37.5
+#: and 42.2 s, ``corner_lp_h71.json``, whose LP kept 612 constraints against 503 now), so the term is held above those
+#: slower runs scaled by the constraints kept (36.2 s x 503 / 612 + 2 s for the bound = 31.8 s): eps 0.5 (7.5e6
+#: entries) 34.0 s (the floor 34.3 read), eps 0.6 (5.0e6) 26.0 s.  The releases: eps 0.5 18.9 to 27.8 s against 41.0
+#: planned, eps 0.6, n = 35 15.2 s against 30.1.
+CORNER_IMPLIED_SECONDS = (10.0, 3.2e-6)
 #: Seconds of the same LP where it is solved by the dual simplex
 #: (:func:`~dpposterior.lattice.corners.joint_simplex`: more constraints than free rows), ``c0 + c1 x (LP
 #: entries)^power``, planned where it is above :data:`CORNER_SECONDS`' LP term; :data:`CORNER_JOINT_SECONDS` stays
