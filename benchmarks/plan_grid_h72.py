@@ -8,7 +8,7 @@ seconds, bytes) at Dir(1,1,1) and Dir(1,2,3).  Recorded: the SHA-256 of each tre
 plan moved (with the rule :func:`~dpposterior.lattice.corners.drops_implied` at each, in this tree), and the cells
 whose route, refusal or ``corners_fit`` moved.
 
-    python benchmarks/plans_h72.py --old OLD/src --new src --out benchmarks/plans_h72.json
+    python benchmarks/plan_grid_h72.py --old OLD/src --new src --out benchmarks/plan_grid_h72.json
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def main() -> None:
         print(k, sha, len(moved), "moved", flush=True)
     record = {"host": os.uname().nodename, "cpus": os.cpu_count(),
               "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-              "command": "python benchmarks/plans_h72.py --old OLD/src --new src --out " + args.out, "grid": out}
+              "command": "python benchmarks/plan_grid_h72.py --old OLD/src --new src --out " + args.out, "grid": out}
     with open(args.out, "w", encoding="utf-8") as fh:
         json.dump(record, fh, indent=1)
         fh.write("\n")
