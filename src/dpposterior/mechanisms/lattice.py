@@ -207,6 +207,18 @@ BAND_FALLBACK_SHARE = 0.08
 #: points searched, 6.7 s (1.2 ms each; 5,670 = 0.57 of :func:`local_ties`): 30.5 s in all, peak 1,161 -> 514 MB
 #: (the whole errors: benchmarks/plans_fit.json).
 LOCAL_ORBIT_MAX_EPSILON = 0.75
+#: ``(below, from)``: the corner release's errors by orbits (:func:`orbit_route`) plan their local search by orbits
+#: (:func:`_window_outputs` below eps 0.75, else :func:`~dpposterior.lattice.corners.corner_local_outputs`) at this
+#: factor times :func:`local_error_seconds`' (``orbits``) search term, ``below`` under :data:`LOCAL_ORBIT_MAX_EPSILON`
+#: and ``from`` it (:func:`orbit_search_factor`, :func:`orbit_solve_terms`): that term counts the batched search's
+#: table only, not the one-point searches of the representatives it leaves undecided and of their near ties (3,354
+#: of them at Dir(1,1,1), eps = 0.5, n = 1,000: 5.7 of the search's 20.3 CPU s), many below eps 0.75 and few from it,
+#: where the term is 2x to 4x over its run and left as it was (``compare``'s budgets read it).  Measured (CPU s of the
+#: search in the process, Dir(1,1,1), 2026-12-01, load 0.8 to 8.7, both trees, ``benchmarks/plans_h72.json``) against
+#: the term: eps = 0.5, n = 500, 700, 1,000: 7.2 to 7.7, 12.4 to 12.5, 20.0 to 20.6 s against 6.5, 11.4, 21.2 s (8.5,
+#: 14.8, 27.6 now); eps = 0.6, n = 500, 700, 1,000: 6.0 to 6.1, 9.9, 16.9 to 17.4 against 5.8, 10.2, 19.1 (7.6, 13.2,
+#: 24.8 now); eps = 0.75, n = 1,000: 8.0 to 8.1 against 17.3; eps = 0.9, n = 1,000: 4.2 to 4.3 against 16.2.
+ORBIT_SEARCH_FACTOR = (1.3, 1.0)
 #: :attr:`~dpposterior.limits.Plan.shared`'s key of that search over the whole window (:func:`_window_search`)
 WINDOW_SEARCH_KEY = "lattice window search"
 LOCAL_ORBIT_TABLE = 1.35
@@ -338,6 +350,15 @@ CORNER_SIMPLEX_SECONDS = (22.0, 2.0e-6, 1.0)
 #: n = 1,000.  The padded release's plan with this floor: 10.1, 8.8 and 8.2 s, 1.1x to 2.3x the runs.  Not read by
 #: :func:`corners_fit` (the release's law keeps the plan it was set by), nor from eps 1 (not measured there).
 CORNER_APART_SECONDS = 6.5
+#: ``(eps_from, seconds)``: from ``eps_from`` up to eps 1 the floor above is ``seconds`` (:func:`corner_apart_floor`):
+#: there the LP is smaller (its kernel's radius shorter) and the release ran in 3.0 to 3.5 s (CPU s of the whole
+#: process, ``benchmarks/plans_h72.json``, eps 0.9, 0.95 and 0.99, n = 300 and 1,000, both trees, load 2.9 to 4.4),
+#: and 5.1 to 5.5 s in one process with its plan (``benchmarks/plans_fit.json``, eps 0.9, load 3.6 to 3.8), against
+#: 8.0 to 8.2 s planned with the floor of 6.5 s (2.3x to 2.7x over); with this floor the padded release's plan is
+#: 5.7 to 5.9 s.  The exact errors' plans keep the floor of 6.5 s there (``corner_seconds(high=False)``): ``compare``
+#: sizes its yardstick's blocks by what its rows' plans leave of its limit, to the second, so a lower row plan would
+#: move its bounds at eps 0.9 to 1, n = 400 to 1,000 (not measured here).
+CORNER_APART_HIGH = (0.9, 4.2)
 #: The same LP's peak bytes against :data:`CORNER_BYTES` a pair (its corners not apart, as above): the release's peak
 #: RSS at n = 50 1,261 MB (1,141 MiB over the interpreter's ~120), 1.02x the 1.18e9 bytes planned before; n = 30, 100,
 #: 150: 1,057 to 1,167 MB.  Not read by :func:`corners_fit`.
@@ -611,6 +632,27 @@ def orbit_average_seconds(n: int, k: int, epsilon: float) -> tuple[float, float,
     eps = float(epsilon)
     table = LOCAL_ORBIT_TABLE * local_error_seconds(n, k, eps, orbits=True)[0]
     return table, LOCAL_ORBIT_TIES * local_ties(n, k, eps), LOCAL_ORBIT_SEARCH * local_seconds(k, eps)
+
+
+def orbit_search_factor(epsilon: float) -> float:
+    """The factor on the planned search of the corner release's errors by orbits (:data:`ORBIT_SEARCH_FACTOR`, public
+    eps)."""
+    below, above = ORBIT_SEARCH_FACTOR
+    return below if float(epsilon) < LOCAL_ORBIT_MAX_EPSILON else above
+
+
+def orbit_solve_terms(n: int, k: int, epsilon: float, symmetric: bool) -> tuple[float, float]:
+    """``(its local search, the corner remap)``: the two terms of the solve of the corner release's errors by orbits
+    (:func:`orbit_route`), from public n, k, eps.  The search is :func:`orbit_search_factor` times
+    :func:`local_error_seconds`' (``orbits``) search term; where that adds to the term (below eps 0.75), the corner
+    remap's term (:func:`corner_seconds`, 2.4x to 2.6x its run there: 5.1 to 5.7 CPU s against 13.8 at eps 0.5,
+    3.8 against 9.9 at eps 0.6, n = 500 to 1,000, ``benchmarks/plans_h72.json``) gives up as much, so that the
+    solve's plan (their sum, which the solve limit and ``compare``'s total read) is as before and each term is above
+    its stage's runs."""
+    table = local_error_seconds(n, k, epsilon, True)[0]
+    corner = corner_seconds(n, k, epsilon, symmetric, high=False)
+    search = orbit_search_factor(epsilon) * table
+    return search, corner - max(0.0, search - table)
 
 
 def orbit_route(n: int, k: int, epsilon: float, symmetric: bool) -> bool:
@@ -950,7 +992,7 @@ def _symmetric(prior) -> bool:
     return symmetric_prior(prior)
 
 
-def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law: bool = False) -> float:
+def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law: bool = False, high: bool = True) -> float:
     """Estimated seconds of the corner remap (its LP and its fixed rows, the batched local search at ``n_ref``), from
     public n, k, eps and whether the prior is symmetric (docs/lattice.md, "A worst-case remap at any n").  At k = 3
     the LP's term is the larger of :data:`CORNER_SECONDS`' and, where the corners are not apart (eps < 1),
@@ -958,7 +1000,8 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
     :data:`CORNER_IMPLIED_SECONDS`' where its implied constraints are dropped first), where they are
     apart (eps < 1) :data:`CORNER_APART_SECONDS`; ``law``: :data:`CORNER_SECONDS`' alone, the plan
     :func:`corners_fit` (which remap a release reads) was set by, so that no release's law moves with a refit of the
-    plan."""
+    plan; ``high=False`` (the exact errors' plans): :data:`CORNER_APART_SECONDS` at every eps below 1, not
+    :data:`CORNER_APART_HIGH`'s lower floor (:func:`corner_apart_floor`)."""
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
@@ -990,8 +1033,15 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
             else:
                 lp = max(lp, c1 * entries * min(float(size["constraints"]), float(cap)))
     elif not law and int(k) == 3 and float(epsilon) < 1.0:
-        lp = max(lp, CORNER_APART_SECONDS)
+        lp = max(lp, corner_apart_floor(epsilon) if high else CORNER_APART_SECONDS)
     return c0 + lp + search + EDGE_SECONDS * size["edge_entries"]
+
+
+def corner_apart_floor(epsilon: float) -> float:
+    """The floor under the k = 3 corner LP's seconds where its corners are apart, eps < 1, from public eps:
+    :data:`CORNER_APART_SECONDS`, and from ``CORNER_APART_HIGH[0]`` the lower ``CORNER_APART_HIGH[1]``."""
+    start, floor = CORNER_APART_HIGH
+    return floor if float(epsilon) >= start else CORNER_APART_SECONDS
 
 
 def _corners_simplex(n: int, k: int, epsilon: float) -> bool:
@@ -2203,11 +2253,14 @@ class LatticeMechanism(Mechanism):
         # the search shared with the average's errors (_window_outputs): its part counted once in compare
         shared = (((WINDOW_SEARCH_KEY, n, k, float(spec.epsilon)), dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]),
                   ) if orbits and shared_search(n, k, spec.epsilon, symmetric) else ()
-        corner = corner_seconds(n, k, spec.epsilon, symmetric)
+        corner = corner_seconds(n, k, spec.epsilon, symmetric, high=False)
         # the local search where the release reads it, not by orbits, its corners apart below eps 1: the window's
         # search with the points it cannot decide at once (CORNER_LOCAL_SEARCH_FACTOR)
         extra = ((CORNER_LOCAL_SEARCH_FACTOR - 1.0) * dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
                  if not orbits and float(spec.epsilon) < 1.0 and not _corners_joint(n, k, spec.epsilon) else 0.0)
+        if orbits:  # by orbits: its one-point searches as well as its table (orbit_solve_terms)
+            searched, corner = orbit_solve_terms(n, k, spec.epsilon, symmetric)
+            extra = searched - dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
         search = dict(local.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] + extra + corner
         # the data sets near an edge recomputed with the edge table's rows (eps < 1), an offset sum; by orbits one per
         # rotation class and those near a point that breaks the rotation (as the sums: local_error_seconds)
