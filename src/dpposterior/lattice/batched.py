@@ -711,12 +711,12 @@ def _exact_class(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
     it for each row (tested likewise).  The argmin along a row (ties: the first) and the centre's comparison are the
     row's own."""
     rows = active[ts]
-    Keep = np.stack([keeps[int(r)] for r in rows.tolist()])  # (m, K)
+    full = keeps[int(rows[0])].size == HT.shape[1]  # the class's size: every row keeps every data set, or none does
     ball_j = np.nonzero(real[ts])[1].reshape(len(ts), width)  # each row's real outputs, in the ball's order
     cols = np.array([[have[keys[j]] for j in range(int(offsets[t]), int(offsets[t]) + width)] for t in ts.tolist()],
                     dtype=np.int64).reshape(len(ts), width)
     use = np.ones((len(ts), width), dtype=bool) if cand is None else np.take_along_axis(cand[ts], ball_j, axis=1)
-    if Keep.shape[1] == HT.shape[1]:
+    if full:
         # every row keeps every data set (keep = 0..|C| - 1): the rows with the same outputs and candidates share
         # one matrix, multiplied with each of their vectors (broadcast: the same (K, width) matrix each time)
         X = w[rows]
@@ -730,6 +730,7 @@ def _exact_class(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
             M[:, ~use[same[0]]] = 0.0
             risk[same] = np.matmul(X[same][:, None, :], M)[:, 0, :]
     else:
+        Keep = np.stack([keeps[int(r)] for r in rows.tolist()])  # (m, K)
         X = w[rows[:, None], Keep]  # (m, K), C-ordered
         A = HT[cols[:, None, :], Keep[:, :, None]]  # (m, K, width), C-ordered
         if cand is not None:
