@@ -726,15 +726,17 @@ def _exact_class(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
         inv = inv.reshape(-1)
         order = np.argsort(inv, kind="stable")
         for same in np.split(order, np.flatnonzero(np.diff(inv[order])) + 1):
-            M = np.ascontiguousarray(HT[cols[same[0]]].T)  # (K, width), C-ordered
-            M[:, ~use[same[0]]] = 0.0
+            q = np.flatnonzero(use[same[0]])
+            M = np.zeros((HT.shape[1], width))  # (K, width), C-ordered: the candidates' columns, the others 0
+            M[:, q] = HT[cols[same[0], q]].T
             risk[same] = np.matmul(X[same][:, None, :], M)[:, 0, :]
     else:
         Keep = np.stack([keeps[int(r)] for r in rows.tolist()])  # (m, K)
         X = w[rows[:, None], Keep]  # (m, K), C-ordered
-        A = HT[cols[:, None, :], Keep[:, :, None]]  # (m, K, width), C-ordered
-        if cand is not None:
-            A = np.where(use[:, None, :], A, 0.0)
+        # (m, K, width), C-ordered: each row's candidates' columns gathered (the others 0)
+        A = np.zeros((len(ts), Keep.shape[1], width))
+        at, aj = np.nonzero(use)
+        A[at, :, aj] = HT[cols[at, aj][:, None], Keep[at]]
         risk = np.matmul(X[:, None, :], A)[:, 0, :]
     if cand is not None:
         risk = np.where(use, risk, np.inf)
