@@ -656,7 +656,10 @@ def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
     hi(r*)`` for the output ``r*`` of least ``hi``, and the one-point search's float risks lie in ``[lo, hi]``
     (module docstring), so its float risk is strictly above ``r*``'s: it is neither the first argmin nor equal to it,
     so the first argmin over the candidates (in the ball's order) is the one-point search's, and where the centre is
-    not a candidate its risk is strictly above that argmin's, so the step moves, as the one-point search does."""
+    not a candidate its risk is strictly above that argmin's, so the step moves, as the one-point search does.
+
+    The open rows are taken by class (the same kept-set size and the same number of real outputs, so the same shapes),
+    one stacked product a class (:func:`_exact_class`, the same floats as a row at a time: proof there)."""
     open_t = np.flatnonzero(best < 0)
     if not open_t.size:
         return
@@ -672,26 +675,75 @@ def _exact_steps(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArr
         else:
             for row in fresh:
                 keeps[row] = kept[row]
-    for t in open_t.tolist():
-        row = int(active[t])
-        keep = keeps[row]
-        ball_j = np.flatnonzero(real[t])
-        cols = np.array([have[kk] for kk in keys[offsets[t]:offsets[t + 1]]], dtype=np.int64)
-        if cand is None:
-            # one gather of the (|rs|, kept) entries, then the C-ordered (kept, |rs|) matrix the one-point search
-            # multiplies
-            risk = w[row, keep] @ np.ascontiguousarray(HT[np.ix_(cols, keep)].T)
-        else:
-            # the same matrix's candidate columns (the others 0: docstring), gathered at once (each entry the loss
-            # row's float, copied); the others' risks set above every candidate's
-            use = cand[t, ball_j]
-            q = np.flatnonzero(use)
-            Lk = np.zeros((keep.size, len(cols)))
-            Lk[:, q] = HT[np.ix_(cols[q], keep)].T
-            risk = np.where(use, w[row, keep] @ Lk, np.inf)
-        j = int(np.argmin(risk))
-        here = int(np.searchsorted(ball_j, centre))
-        best[t] = centre if risk[j] >= risk[here] else ball_j[j]
+    # the open rows by class: the same kept-set size and the same number of real outputs (so the same shapes)
+    real_n = real[open_t].sum(axis=1)
+    sizes = np.array([keeps[int(active[t])].size for t in open_t.tolist()], dtype=np.int64)
+    cls = sizes * (real.shape[1] + 1) + real_n
+    order = np.argsort(cls, kind="stable")
+    for group in np.split(order, np.flatnonzero(np.diff(cls[order])) + 1):
+        size, width = int(sizes[group[0]]), int(real_n[group[0]])
+        step = max(1, EXACT_BATCH_ENTRIES // max(1, size * width))
+        for lo in range(0, len(group), step):
+            _exact_class(best, active, real, keys, offsets, have, HT, w, keeps, centre, cand,
+                         open_t[group[lo:lo + step]], width)
+
+
+#: Entries (rows x kept data sets x outputs) of one batch of :func:`_exact_class`'s stacked loss matrices.
+EXACT_BATCH_ENTRIES = 2**21
+
+
+def _exact_class(best: NDArray[np.int64], active: NDArray[np.int64], real: NDArray[np.bool_], keys: list[int],
+                 offsets: NDArray[np.int64], have: dict[int, int], HT: NDArray[np.float64], w: NDArray[np.float64],
+                 keeps: dict[int, NDArray[np.int64]], centre: int, cand: NDArray[np.bool_] | None,
+                 ts: NDArray[np.int64], width: int) -> None:
+    """:func:`_exact_steps` at the open rows ``ts`` of one class (every row with the same kept-set size ``K`` and
+    ``width`` real outputs), all at once: ``best`` filled in place, each row's step the one :func:`_exact_steps`
+    describes for that row alone.
+
+    The same floats (proof): a row's weights ``w[row, keep]`` are gathered into a C-ordered ``(m, K)`` array and its
+    matrix (the loss rows of its outputs at its kept set, the non-candidates' columns +0.0) into a C-ordered ``(m, K,
+    width)`` array, every entry a copy of the same float; ``np.matmul`` of the ``(m, 1, K)`` view with it runs its
+    inner loop once per row on that row's ``(1, K)`` vector and C-ordered ``(K, width)`` matrix, the vector-matrix
+    case of the 1-D product (one ``gemv`` on the same shape, strides and values), so each row's risks are the floats
+    of ``w[row, keep] @ L`` (tested bit for bit against the row at a time, random shapes and values).  Where every
+    row keeps every data set, the rows with the same outputs and candidates share their matrix: ``np.matmul`` of
+    their ``(m', 1, K)`` vectors with the one C-ordered ``(K, width)`` matrix (broadcast) runs the same ``gemv`` on
+    it for each row (tested likewise).  The argmin along a row (ties: the first) and the centre's comparison are the
+    row's own."""
+    rows = active[ts]
+    full = keeps[int(rows[0])].size == HT.shape[1]  # the class's size: every row keeps every data set, or none does
+    ball_j = np.nonzero(real[ts])[1].reshape(len(ts), width)  # each row's real outputs, in the ball's order
+    cols = np.array([[have[keys[j]] for j in range(int(offsets[t]), int(offsets[t]) + width)] for t in ts.tolist()],
+                    dtype=np.int64).reshape(len(ts), width)
+    use = np.ones((len(ts), width), dtype=bool) if cand is None else np.take_along_axis(cand[ts], ball_j, axis=1)
+    if full:
+        # every row keeps every data set (keep = 0..|C| - 1): the rows with the same outputs and candidates share
+        # one matrix, multiplied with each of their vectors (broadcast: the same (K, width) matrix each time)
+        X = w[rows]
+        risk = np.empty((len(ts), width))
+        key = np.concatenate([cols, use], axis=1)
+        uniq, inv = np.unique(key, axis=0, return_inverse=True)
+        inv = inv.reshape(-1)
+        order = np.argsort(inv, kind="stable")
+        for same in np.split(order, np.flatnonzero(np.diff(inv[order])) + 1):
+            q = np.flatnonzero(use[same[0]])
+            M = np.zeros((HT.shape[1], width))  # (K, width), C-ordered: the candidates' columns, the others 0
+            M[:, q] = HT[cols[same[0], q]].T
+            risk[same] = np.matmul(X[same][:, None, :], M)[:, 0, :]
+    else:
+        Keep = np.stack([keeps[int(r)] for r in rows.tolist()])  # (m, K)
+        X = w[rows[:, None], Keep]  # (m, K), C-ordered
+        # (m, K, width), C-ordered: each row's candidates' columns gathered (the others 0)
+        A = np.zeros((len(ts), Keep.shape[1], width))
+        at, aj = np.nonzero(use)
+        A[at, :, aj] = HT[cols[at, aj][:, None], Keep[at]]
+        risk = np.matmul(X[:, None, :], A)[:, 0, :]
+    if cand is not None:
+        risk = np.where(use, risk, np.inf)
+    j = np.argmin(risk, axis=1)
+    here = real[ts, :centre].sum(axis=1)  # the centre's place among the real outputs (it is real)
+    m = np.arange(len(ts))
+    best[ts] = np.where(risk[m, j] >= risk[m, here], centre, ball_j[m, j])
 
 
 def _kept_rows(W: NDArray[np.float64]) -> list[NDArray[np.int64]]:
