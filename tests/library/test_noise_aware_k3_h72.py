@@ -56,10 +56,21 @@ def test_the_other_cells_keep_their_plans(n, eps, before, objective):
 
 
 @pytest.mark.parametrize("n,k,eps", [(50, 3, 0.1), (100, 3, 0.15), (120, 3, 0.15), (60, 4, 0.1), (60, 3, 0.2),
-                                     (400, 3, 0.1), (60, 3, 0.105), (51, 3, 0.12)])
-def test_the_rule_holds_only_at_k3_up_to_eps_01_past_n_50_within_dc(n, k, eps):
-    """The rule's edges, public n, k, eps: n = 50 (|R(n)| = 1,326), eps above 0.1, k = 4, n past Dc = 322."""
+                                     (400, 3, 0.1), (51, 3, 0.12), (60, 3, 0.12), (50, 3, 0.115)])
+def test_the_rule_holds_only_at_k3_below_eps_012_past_n_50_within_dc(n, k, eps):
+    """The rule's edges, public n, k, eps: n = 50 (|R(n)| = 1,326), eps 0.12 and above, k = 4, n past Dc = 322."""
     assert L.whole_column_unplanned(n, k, eps) == ""
+
+
+@pytest.mark.parametrize("eps", [0.101, 0.105, 0.11, 0.115, 0.119])
+def test_the_rule_holds_just_above_eps_01(eps):
+    """eps 0.101 to 0.115 at n = 51 ran 1.2x to 2.4x over the fit's plan (WHOLE_UNPLANNED_EPSILON's record): refused
+    by the rule up to eps 0.12, at n = 51 and 60, both objectives, whatever the limit."""
+    assert L.whole_column_unplanned(51, 3, eps) and L.whole_column_unplanned(60, 3, eps)
+    for objective in ("worst", "average"):
+        spec = ReleaseSpec.of("optimal", eps, objective=objective)
+        assert spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(3), 51).refused() == L.whole_column_unplanned(
+            51, 3, eps)
 
 
 def test_the_rule_starts_past_the_fits_first_end():
