@@ -43,13 +43,13 @@ def _draw_plan(n: int, eps: float):
     return spec.mechanism.plan(Task.DRAW, spec, np.ones(3), n)
 
 
-def _outside(cell: str, planned: float, runs: list[float]) -> list[str]:
-    """Why ``planned`` is not within [the slowest run, MOST_OVER x the fastest] (empty where it is)."""
+def _outside(cell: str, planned: float, runs: list[float], most: float = MOST_OVER) -> list[str]:
+    """Why ``planned`` is not within [the slowest run, ``most`` x the fastest] (empty where it is)."""
     out = []
     if planned < max(runs):
         out.append(f"{cell}: {planned:.2f} s planned < {max(runs):.2f} run")
-    if planned > MOST_OVER * min(runs):
-        out.append(f"{cell}: {planned:.2f} s planned > {MOST_OVER} x {min(runs):.2f} run")
+    if planned > most * min(runs):
+        out.append(f"{cell}: {planned:.2f} s planned > {most} x {min(runs):.2f} run")
     return out
 
 
