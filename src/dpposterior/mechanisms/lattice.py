@@ -1607,8 +1607,8 @@ def whole_column_unplanned(n: int, k: int, epsilon: float) -> str:
     if (int(k) == 3 and eps < WHOLE_UNPLANNED_EPSILON and _radius(int(k), eps, 1e-12) >= int(n)
             and n_candidates(int(n), int(k)) > WHOLE_COLUMN_ROWS[0]):
         return (f"the noise-aware posterior's local column for k={int(k)}, n={int(n)}, eps={eps:g} is not computed "
-                "(local column): its searches' exact steps at ties are not bounded by a measured plan there (over 6x "
-                "the fit at eps 0.1, n = 60; 1.2x to 2.4x at eps 0.101 to 0.115, n = 51)")
+                f"(local column): below eps {WHOLE_UNPLANNED_EPSILON:g} from n = 51 its searches' exact steps at ties have "
+                "no plan that their measured runs stay under")
     return ""
 
 
