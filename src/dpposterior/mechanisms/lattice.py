@@ -1770,15 +1770,54 @@ def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.i
     return hit
 
 
-def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float) -> None:
+#: The local column's searches by orbits (:func:`column_orbits`): CPU seconds a searched point (a distinct positive
+#: part the filters keep), a constant plus a share per data set of its ball in R(n) (``min(|ball of Dc|, |R(n)|)``),
+#: all in (the certified search of one pair per orbit, the points of the orbits it leaves searched with their exact
+#: steps).  Measured 2026-12-01, Dir(1,1,1,1), eps = 1, the release at the centre, ``local_search_batch(...,
+#: orbits=True)`` over the points the filters keep (CPU s on the 2 shared cores at load ~4): n = 30, 83,489 points
+#: (4,985 orbits, 5,196 left), 4.77 s (1.05e-8 a point and data set); n = 40, 91,261, 9.6 s (8.5e-9); n = 50, 84,667,
+#: 16.1 s (8.1e-9); n = 60, 55,701, 16.6 s (7.5e-9); n = 80, 3,493, 0.18 s.  Without orbits the same searches ran
+#: 25.6, 65.8 and 123.3 s at n = 30, 40, 50 (:data:`COLUMN_PART_ROW_SECONDS`).  The fit ~2x the largest share.
+COLUMN_ORBIT_SECONDS = (3e-5, 1.2e-8)
+
+
+def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
+    """Whether the local column's searches (:func:`_outputs_m`, the region route and the face table's points off it)
+    run by orbits (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``: one certified search per
+    orbit of the pairs ``(max(z, 0), project(z))`` under the permutations of the categories, the rest searched as
+    before; the same output at every point, proved and tested there): ``k >= 4``, a symmetric prior (every ``a_i``
+    equal), eps at least :data:`COLUMN_BATCH_MIN_EPSILON` and the batched search's tables within
+    :data:`SEARCH_TABLE_BYTES`; public prior, n, k, eps.  The plan (:meth:`LatticeMechanism._region_column_plan`) and
+    the run (:func:`_outputs_m`, :func:`_check_searches`) read this one rule."""
+    a = np.asarray(prior, dtype=np.float64)
+    eps = float(epsilon)
+    return (int(k) >= 4 and a.size == int(k) and bool(np.all(a == a[0])) and eps >= COLUMN_BATCH_MIN_EPSILON
+            and _search.batch_tables_fit(int(k), int(n), eps))
+
+
+def column_orbit_seconds(points: float, n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the local column's searches by orbits (:func:`column_orbits`) at ``points`` distinct
+    positive parts: :data:`COLUMN_ORBIT_SECONDS` each, from the count and public n, k, eps."""
+    eps = float(epsilon)
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
+    rows = float(n_candidates(n, k))
+    grow = max(1.0, 1.0 / eps) ** ORBIT_TIE_EPS_POWER  # the orbits left (near ties) grow below eps 1
+    return float(points) * (COLUMN_ORBIT_SECONDS[0] * grow + COLUMN_ORBIT_SECONDS[1] * min(ball, rows))
+
+
+def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits: bool = False) -> None:
     """Refuse (one line) the local column's searches at one release where the points left by the descent filter
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
     count above 1 by :func:`_inside_seconds`, the rest (off R(n) or next to its faces: the grouped route or the
     one-point search) by :func:`_parts_seconds`.  ``Z`` holds one point a positive part ``max(z, 0)`` (the search
     reads only it).  The plan counts the points of a release at the centre of R(n); next to a face, at small eps, the
-    filter keeps more (the release is public: this depends on it, never on the data)."""
-    inside = int(np.count_nonzero(np.all(Z >= 2, axis=1)))
-    seconds = _inside_seconds(inside, n, k, epsilon) + _parts_seconds(len(Z) - inside, n, k, epsilon)
+    filter keeps more (the release is public: this depends on it, never on the data).  ``orbits``: the searches by
+    orbits (:func:`column_orbits`), every point by :func:`column_orbit_seconds`, as the plan counts them."""
+    if orbits:  # the search by orbits (column_orbits), every point at its cost
+        seconds = column_orbit_seconds(len(Z), n, k, epsilon)
+    else:
+        inside = int(np.count_nonzero(np.all(Z >= 2, axis=1)))
+        seconds = _inside_seconds(inside, n, k, epsilon) + _parts_seconds(len(Z) - inside, n, k, epsilon)
     _solve_limit(seconds, f"the noise-aware posterior's local column at this release for k={k}, n={n}, "
                           f"eps={epsilon:g} ({len(Z):,} points whose search can output it)")
 
@@ -1818,8 +1857,15 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
         st = _box_certified(a, n, eps, cand)
         hit[idx[st]] = np.all(cand[st] == m[None, :], axis=1)
         idx = idx[~st]
-    _check_searches(reps[idx], n, a.size, eps)
-    if idx.size:
+    # at a symmetric prior, one certified search per orbit (column_orbits: the same outputs); not on the cut route,
+    # whose plan counts its box certificates
+    orbits = not boxes and column_orbits(a, n, a.size, eps)
+    _check_searches(reps[idx], n, a.size, eps, orbits=orbits)
+    if idx.size and orbits:
+        from ..lattice.batched import local_search_batch
+
+        hit[idx] = np.all(local_search_batch(a, n, eps, reps[idx], orbits=True) == m[None, :], axis=1)
+    elif idx.size:
         hit[idx] = np.all(_search_points(a, n, eps, reps[idx]) == m[None, :], axis=1)
     return hit[back.reshape(-1)]
 
@@ -2764,15 +2810,21 @@ class LatticeMechanism(Mechanism):
             return False
         if part_class_route(n, k, spec.epsilon, W, Dc):
             return True
-        region = self._region_column_plan(prior, n, k, spec, "", W, Dc)
+        region = self._region_column_plan(prior, n, k, spec, "", W, Dc, orbits_allowed=False)
         if dict(region.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] <= CLASS_FALLBACK_SECONDS:
             return False
         return dict(self._class_column_plan(prior, n, k, spec, "", W).costs)[
             "DPPOSTERIOR_MAX_SOLVE_SECONDS"] <= CLASS_FALLBACK_SECONDS
 
-    def _region_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int) -> Plan:
+    def _region_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int,
+                            orbits_allowed: bool = True) -> Plan:
         """The local column's plan on the region route (:meth:`_local_column_plan`'s docstring: the reach region, its
-        filters and searches, the column), from public inputs."""
+        filters and searches, the column), from public inputs.  Where the searches run by orbits (:func:`column_orbits`,
+        not the corner release) the points both filters keep are counted by the sample
+        (:func:`~dpposterior.lattice.column.filtered_sample`; also where
+        :func:`~dpposterior.lattice.column.filtered_estimate` finds no edge) and searched at
+        :func:`column_orbit_seconds`.  ``orbits_allowed=False``: the plan as without orbits (what
+        :meth:`_class_route` compares, so that its choice, and the floats of every column it chose, stay as before)."""
         from ..lattice.batched import batch_radius
         from ..lattice.column import (
             FILTER_BLOCK_ENTRIES,
@@ -2794,6 +2846,11 @@ class LatticeMechanism(Mechanism):
         if unplanned:  # the region's searches counted at every point the filters keep, not bounded there
             return Plan(task=Task.POSTERIOR, route="local column", what=what, refusal=unplanned,
                         advice="use a larger eps")
+        # the searches by orbits (k >= 4, a symmetric prior; not the corner release's projections): the points both
+        # filters keep counted by the sample where the centre's region reaches off R(n), with or without an edge
+        orbits = orbits_allowed and column_orbits(prior, n, k, eps) and not self.uses_corners(n, k, spec, prior)
+        if orbits and estimate is None and n // k <= (k - 1) * Dc:
+            estimate = (0, (k - 1) * (Dc + W) + W)
         if by_sample:
             # the descent filter alone keeps every data set at the centre, but the centre's region reaches off R(n), so
             # both filters' kept points are counted by the sample (below), from 0 here
@@ -2833,6 +2890,8 @@ class LatticeMechanism(Mechanism):
                     parts = min(OFF_FACTOR * off, float(offwindow_parts(n, k, W)), kept_off)
                 points, M = points + parts, (k - 1) * (Dc + W) + W
                 search += _parts_seconds(parts, n, k, eps)
+                if orbits:  # every kept point (of R(n) and off it) searched by orbits (column_orbits)
+                    search = column_orbit_seconds(points, n, k, eps)
                 if by_sample and n < SAMPLED_FACE_RATIO * Dc:  # the kept points the stay certificate leaves, searched
                     each = SAMPLED_MISS_WHOLE_SECONDS if Dc >= n else SAMPLED_MISS_SECONDS
                     search += SAMPLED_MISS_SHARE * (points - parts) * each
