@@ -1771,14 +1771,17 @@ def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.i
 
 
 #: The local column's searches by orbits (:func:`column_orbits`): CPU seconds a searched point (a distinct positive
-#: part the filters keep), a constant plus a share per data set of its ball in R(n) (``min(|ball of Dc|, |R(n)|)``),
-#: all in (the certified search of one pair per orbit, the points of the orbits it leaves searched with their exact
-#: steps).  Measured 2026-12-01, Dir(1,1,1,1), eps = 1, the release at the centre, ``local_search_batch(...,
-#: orbits=True)`` over the points the filters keep (CPU s on the 2 shared cores at load ~4): n = 30, 83,489 points
-#: (4,985 orbits, 5,196 left), 4.77 s (1.05e-8 a point and data set); n = 40, 91,261, 9.6 s (8.5e-9); n = 50, 84,667,
-#: 16.1 s (8.1e-9); n = 60, 55,701, 16.6 s (7.5e-9); n = 80, 3,493, 0.18 s.  Without orbits the same searches ran
-#: 25.6, 65.8 and 123.3 s at n = 30, 40, 50 (:data:`COLUMN_PART_ROW_SECONDS`).  The fit ~2x the largest share.
-COLUMN_ORBIT_SECONDS = (3e-5, 1.2e-8)
+#: part the filters keep), a constant (times ``(1 / eps)^ORBIT_TIE_EPS_POWER`` below eps 1: the orbits the certificate
+#: leaves, searched with their exact steps, grow there) plus a share per data set of its ball in R(n) (``min(|ball of
+#: Dc|, |R(n)|)``), all in.  Measured 2026-12-01, Dir(1,1,1,1), the release at the centre, ``local_search_batch(...,
+#: orbits=True)`` over the points the filters keep (CPU s on the 2 shared cores at load 3.5 to 7; points, orbits,
+#: points left, seconds): eps = 1, n = 10: 50,108, 4,688, 11,556, 1.55 s; n = 20: 79,317, 6,220, 5,480, 2.64 s;
+#: n = 30: 83,489, 4,985, 5,196, 4.77 s; n = 40: 91,261, 7,092, 5,341, 9.6 s; n = 50: 84,667, 6,718, 5,112, 16.1 s;
+#: n = 60: 55,701, 2,964, 3,708, 16.6 s; n = 80: 3,493, 187, 0, 0.18 s; eps = 2, n = 20, 30, 40: 15,461, 17,259,
+#: 15,171 points, 0.59, 1.12, 1.5 s; eps = 0.5, n = 20: 342,821, 30,619, 124,142, 34.9 s; n = 25: 396,998, 36,419,
+#: 103,437, 47.8 s.  Without orbits the same searches ran 25.6, 65.8 and 123.3 s at eps = 1, n = 30, 40, 50
+#: (:data:`COLUMN_PART_ROW_SECONDS`).  The fit 1.3x to 2.1x above each (tests/library/test_noise_aware_k4_orbits_h73k4.py).
+COLUMN_ORBIT_SECONDS = (4e-5, 1.2e-8)
 
 
 def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:

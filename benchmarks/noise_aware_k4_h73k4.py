@@ -1,0 +1,126 @@
+"""``release --noise-aware --json`` (optimal, k = 4, Dir(1,1,1,1), mid n) in two trees side by side: CPU s, peak
+memory, exit code, the plan's refusal line and the output's hash.
+
+    python benchmarks/noise_aware_k4_h73k4.py --old OLD/src --new src --out benchmarks/noise_aware_k4_h73k4.json \
+        --raised 10,10,10,10:1:average 10,10,10,10:1:average:new,old ...
+
+Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER`` at Dir(1,...,1) (k = the number of counts), seed 1.  Each call in its own
+process under ``nice`` (``PYTHONPATH`` that tree's ``src``), timed with ``os.wait4`` (user + system CPU s,
+``ru_maxrss``), with the default limits (planned: run or refused); a refused call is run again with
+``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000`` (the same code, its limit raised) only where the cell is named in ``--raised``
+(``COUNTS:EPS:OBJECTIVE``), so that outputs can be compared, and stopped after ``--timeout`` seconds (recorded as
+``timed_out``: the old tree could not finish there); ``sha256``: the first 16 hex digits of the JSON printed.  The
+load average before each call is recorded, and each tree's plan of the call (``plan``: its route, CPU seconds, the
+seconds held to the solve limit and bytes, from public prior, n, eps and objective, computed in a process of its own
+with the limit raised).  Writes ``--out`` after every call.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
+
+
+def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: float) -> dict:
+    """One ``release --noise-aware --json`` with ``PYTHONPATH=src``: its record."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    if raised:
+        env["DPPOSTERIOR_MAX_SOLVE_SECONDS"] = "1000"
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryFile("w+b") as out_f, tempfile.TemporaryFile("w+b") as err_f:
+        t0 = time.monotonic()
+        prior = ",".join("1" for _ in counts.split(","))
+        proc = subprocess.Popen(["nice", sys.executable, "-m", "dpposterior", "release", "--prior", prior, "--counts",
+                                 counts, "--mechanism", "optimal", "--objective", objective, "--epsilon", eps,
+                                 "--noise-aware", "--seed", "1", "--json"], env=env, stdout=out_f, stderr=err_f)
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - t0 > timeout:  # this process only (started here), then reaped
+                proc.kill()
+                _, status, usage = os.wait4(proc.pid, 0)
+                timed_out = True
+                break
+            time.sleep(0.2)
+        wall = time.monotonic() - t0
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read(), err_f.read().decode()
+    rec = dict(counts=counts, epsilon=float(eps), objective=objective, raised=raised,
+               cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1), peak_mb=round(usage.ru_maxrss / 1024),
+               wall=round(wall, 1), load_before=round(load, 1), rc=os.waitstatus_to_exitcode(status),
+               sha256=hashlib.sha256(out).hexdigest()[:16] if out and not timed_out else None)
+    if timed_out:
+        rec["timed_out"] = True
+    elif rec["rc"] != 0:
+        rec["error"] = err.strip().splitlines()[-1] if err.strip() else ""
+    else:
+        doc = json.loads(out)
+        rec["released"] = doc.get("released_counts")
+    return rec
+
+
+#: the plan of one call, as JSON (a tree's src first on the path; the limit raised so that a refused plan states its
+#: seconds)
+PLAN = r"""
+import json, sys
+import numpy as np
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+n, eps, objective = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+spec = ReleaseSpec.of("optimal", eps, objective=objective)
+p = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(int(sys.argv[4])), n)
+print(json.dumps({"route": p.route, "seconds": round(float(p.seconds), 2),
+                  "limited": round(float(dict(p.costs).get("DPPOSTERIOR_MAX_SOLVE_SECONDS", 0.0)), 2),
+                  "bytes": float(p.memory_bytes)}))
+"""
+
+
+def plan(src: str, counts: str, eps: str, objective: str) -> dict:
+    """The plan of one call in the tree ``src`` (:data:`PLAN`)."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src), DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
+    n, k = sum(int(c) for c in counts.split(",")), len(counts.split(","))
+    return json.loads(subprocess.run([sys.executable, "-c", PLAN, str(n), eps, objective, str(k)], env=env, check=True,
+                                     capture_output=True, text=True).stdout)
+
+
+def main() -> None:
+    ap = _side.parser(__doc__)
+    ap.add_argument("cells", nargs="+")
+    ap.add_argument("--raised", nargs="*", default=[], help="cells COUNTS:EPS:OBJECTIVE run again with the limit raised")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds a call may run (wall)")
+    args = ap.parse_args()
+    doc = dict(command=" ".join([os.path.basename(sys.argv[0]), *sys.argv[1:]]),
+               date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), runs=[])
+    for cell in args.cells:
+        counts, eps, objective, order = cell.split(":")
+        for tree in order.split(","):
+            src = args.new if tree == "new" else args.old
+            rec = run(src, counts, eps, objective, False, args.timeout)
+            rec["tree"] = tree
+            rec["plan"] = plan(src, counts, eps, objective)
+            doc["runs"].append(rec)
+            print(json.dumps(rec), flush=True)
+            if rec["rc"] != 0 and f"{counts}:{eps}:{objective}" in args.raised:
+                again = run(src, counts, eps, objective, True, args.timeout)
+                again["tree"] = tree
+                again["plan"] = rec["plan"]
+                doc["runs"].append(again)
+                print(json.dumps(again), flush=True)
+            with open(args.out, "w") as f:
+                json.dump(doc, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
