@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dpposterior import SizeError
 from dpposterior.lattice.column import reach_region, search_filter
 from dpposterior.lattice.remap import local_bayes_search
 from dpposterior.limits import Task
@@ -130,3 +131,19 @@ def test_the_class_routes_choice_does_not_move():
     a = np.ones(4)
     W, Dc = LATTICE.column_radius(10, 4, 0.5), lattice_module._radius(4, 0.5, 1e-12)
     assert LATTICE._class_route(a, 10, 4, spec, W, Dc)
+
+
+def test_the_run_checks_its_searches_at_the_orbit_cost(monkeypatch):
+    """Eps 1, n = 40, the release at the centre: the run's own check (``_check_searches``) counts its 91,261 kept
+    parts at the cost by orbits (~18 s) and runs under the default limit; counted as without orbits (~87 s) it is
+    refused in one line."""
+    monkeypatch.delenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", raising=False)
+    Z = np.zeros((91261, 4), dtype=np.int64)  # the check reads the count and which points lie inside R(n)
+    lattice_module._check_searches(Z, 40, 4, 1.0, orbits=True)
+    with pytest.raises(SizeError) as refused:
+        lattice_module._check_searches(Z, 40, 4, 1.0, orbits=False)
+    assert "\n" not in str(refused.value)
+    spec = ReleaseSpec.of("lattice", 1.0, objective="average")
+    m = np.array([10, 10, 10, 10])
+    C, logw, rows, bound = LATTICE._local_column(np.ones(4), 40, spec, m, LATTICE.column_radius(40, 4, 1.0))
+    assert rows == 12341 and bound < 1e-3 and np.isfinite(logw).any()
