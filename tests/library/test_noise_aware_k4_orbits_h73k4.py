@@ -147,3 +147,11 @@ def test_the_run_checks_its_searches_at_the_orbit_cost(monkeypatch):
     m = np.array([10, 10, 10, 10])
     C, logw, rows, bound = LATTICE._local_column(np.ones(4), 40, spec, m, LATTICE.column_radius(40, 4, 1.0))
     assert rows == 12341 and bound < 1e-3 and np.isfinite(logw).any()
+
+
+@pytest.mark.parametrize("n, growth", [(30, 170e6), (40, 315e6), (60, 330e6)])
+def test_the_plans_bytes_are_above_the_measured_growth(n, growth):
+    """``release --noise-aware``, average, eps 1 (benchmarks/noise_aware_k4_h73k4.json): peak RSS less the
+    interpreter's, in bytes, below the plan's (COLUMN_ORBIT_POINT_BYTES)."""
+    spec = ReleaseSpec.of("optimal", 1.0, objective="average")
+    assert spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).memory_bytes > growth

@@ -1782,6 +1782,11 @@ def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.i
 #: 103,437, 47.8 s.  Without orbits the same searches ran 25.6, 65.8 and 123.3 s at eps = 1, n = 30, 40, 50
 #: (:data:`COLUMN_PART_ROW_SECONDS`).  The fit 1.3x to 2.1x above each (tests/library/test_noise_aware_k4_orbits_h73k4.py).
 COLUMN_ORBIT_SECONDS = (4e-5, 1.2e-8)
+#: Bytes a reach-region point of the local column by orbits (:func:`column_orbits`), at least, in a plan: the peak RSS
+#: growth over the interpreter of ``release --noise-aware`` (average, eps = 1, the release at the centre; the same
+#: peaks as OLD/src's runs, whose plan was below them too; ``benchmarks/noise_aware_k4_h73k4.json``) was ~170 MB at
+#: n = 30 (540,274 points), ~315 MB at n = 40 (657,359), ~330 MB at n = 60 (939,929): 350 to 480 bytes a point.
+COLUMN_ORBIT_POINT_BYTES = 600.0
 
 
 def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
@@ -2917,6 +2922,8 @@ class LatticeMechanism(Mechanism):
             memory += min(2.0 * LOSS_CACHE_BYTES, 16.0 * rows * rows)
         if whole_column_fit(n, k, eps):  # measured all in (WHOLE_POINT_BYTES)
             memory = max(memory, WHOLE_POINT_BYTES * region)
+        if orbits:  # measured all in (COLUMN_ORBIT_POINT_BYTES)
+            memory = max(memory, COLUMN_ORBIT_POINT_BYTES * region)
         if self.uses_faces(n, k, spec, prior):  # the face table's build (what a draw reads)
             from ..lattice.faces_any import plan_face_table
 
