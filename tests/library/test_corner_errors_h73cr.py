@@ -29,8 +29,8 @@ from dpposterior.mechanisms import lattice as L
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECORD = ROOT / "benchmarks" / "corner_errors_h73cr.json"
-#: a plan at most this many times its run's CPU s (test_corner_lp_k3's: the floor ``corners_fit``'s term sets)
-MOST_OVER = 2.5
+#: a plan at most this many times its run's CPU s (the term is fitted within ~2x; with CORNER_SECONDS' floor 2.2x)
+MOST_OVER = 2.0
 #: the LP's tolerance on a worst case (test_corner_lp_k3's)
 WORST_TOL = 1e-6
 #: the cells the rule opens at eps 0.5 (refused before by the full LP's plan)
@@ -162,10 +162,10 @@ def _recorded() -> list[dict]:
 
 @pytest.mark.parametrize("row", _recorded(), ids=lambda r: r["cell"])
 def test_the_plan_is_above_its_recorded_runs(row):
-    """Each recorded ``accuracy`` run of this tree admitted at the default limits, its CPU s under this tree's plan
-    of the cell (as planned now) and at least 1 / MOST_OVER of it; the tree before refused the cell."""
-    assert row["old"]["rc"] == 0 and row["plan_old"]["refusal"]
-    assert row["new"]["rc"] == 0 and not row["plan_new"]["refusal"]
+    """Each recorded ``accuracy`` run of this tree admitted at the default limits (the tree before's with its limit
+    raised), its CPU s under this tree's plan of the cell (as planned now) and at least 1 / MOST_OVER of it."""
+    assert row["old"]["rc"] == 0 and row["old"]["raised"]
+    assert row["new"]["rc"] == 0 and not row["new"]["raised"] and not row["plan_new"]["refusal"]
     seconds = _plan(row["n"], row["eps"]).seconds
     assert abs(seconds - row["plan_new"]["seconds"]) < 1e-6
     assert row["new"]["cpu_s"] <= seconds <= MOST_OVER * row["new"]["cpu_s"]

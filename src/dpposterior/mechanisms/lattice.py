@@ -346,8 +346,9 @@ CORNER_SIMPLEX_SECONDS = (22.0, 2.0e-6, 1.0)
 #: put the whole plan at 2.2x its runs).  Measured (Dir(1,1,1), eps 0.5, 7.5e6 entries, 1,521 of 1,998 constraints
 #: dropped at every n, CPU s, 2026-12-01): the solve (``corners._solve`` alone, load 2 to 3.5) at n = 107, 120, 140, 160
 #: 18.4, 20.1, 18.2, 18.3 s, of which ``linprog`` 10.6, 13.2, 10.0, 10.8 s (26.6 s whole at n = 120); ``accuracy
-#: --objective worst`` (``benchmarks/corner_errors_h73cr.json``, load 4 to 6.6) 21.5 to 22.7 s.  This term 22.0 s
-#: (1.5x to 1.8x the LP and its bound), the corner remap's 28.8 to 29.1 s (1.4x to 1.6x the solve).
+#: --objective worst`` (``benchmarks/corner_errors_h73cr.json``, load 6.2 to 7.0) 21.5 to 24.5 s against 34.5 to
+#: 38.1 s planned (1.4x to 1.6x).  This term 22.0 s (1.5x to 1.8x the LP and its bound), the corner remap's 28.8 to
+#: 29.1 s (1.4x to 1.6x the solve).
 CORNER_SIMPLEX_IMPLIED_SECONDS = (10.0, 1.6e-6)
 #: Seconds of the same LP at k = 3 where its corners are apart (:func:`_corners_joint` false) and eps < 1: a floor under
 #: :data:`CORNER_SECONDS`' LP term, which is under these runs from eps ~0.6 (that fit's entries grow with the kernel's
