@@ -204,7 +204,8 @@ def test_an_implied_constraint_holds_wherever_the_kept_ones_do(lp, seed):
 
 @pytest.mark.parametrize("n,eps,depth", [(30, 0.5, 14), (35, 0.5, 14), (40, 0.5, 14), (45, 0.5, 14), (50, 0.5, 14),
                                          (40, 0.6, 14), (45, 0.6, 14), (45, 0.75, 14), (100, 0.9, 14), (28, 0.75, 1),
-                                         (100, 0.5, 14), (40, 0.4, 14), (45, 0.55, 14)])
+                                         (100, 0.5, 14), (40, 0.4, 14), (45, 0.55, 14), (107, 0.5, 14),
+                                         (160, 0.5, 14), (120, 0.51, 14), (120, 0.52, 14), (106, 0.5, 14)])
 def test_the_drop_rule_is_the_interior_point_on_the_three_corner_lp_in_its_measured_range(n, eps, depth):
     """The rule against its definition on the sets the solve builds: the three-corner LP by the interior point, eps
     0.5 to 0.6, at least 0.49 constraints per free row."""
@@ -213,12 +214,14 @@ def test_the_drop_rule_is_the_interior_point_on_the_three_corner_lp_in_its_measu
     interior = corners.joint_lp(3, n0, eps, depth) and corners.corner_lp_method(
         3, n0, eps, depth, 10**7, 10**4)[0] == "highs-ipm"
     assert corners.joint_interior(3, n0, eps, depth) == interior
-    assert corners.drops_implied(3, n0, eps, depth) == (interior and 0.5 <= eps <= 0.6 and len(A) >= 0.49 * len(Fz))
+    simplex = corners.joint_lp(3, n0, eps, depth) and len(A) > len(Fz)
+    assert corners.drops_implied(3, n0, eps, depth) == ((interior and 0.5 <= eps <= 0.6 and len(A) >= 0.49 * len(Fz))
+                                                        or (simplex and 0.5 <= eps <= 0.51 and n0 >= 107))
     assert L._corners_implied(n, 3, eps) == corners.drops_implied(3, n0, eps, depth)
 
 
-def test_the_drop_rule_holds_at_eps_half_n_32_to_46_only():
-    assert [n for n in range(10, 200) if L._corners_implied(n, 3, 0.5)] == list(range(32, 47))
+def test_the_drop_rule_holds_at_eps_half_n_32_to_46_and_107_to_160_only():
+    assert [n for n in range(10, 200) if L._corners_implied(n, 3, 0.5)] == list(range(32, 47)) + list(range(107, 161))
 
 
 @pytest.mark.parametrize("eps,n,depth", [(0.75, 14, 1)])
@@ -258,11 +261,15 @@ def test_the_cells_the_drop_opens_fit_the_default_limits(monkeypatch, n):
     assert not errors.refused() and errors.seconds <= 45.0
 
 
-def test_the_errors_stay_refused_past_the_rule(monkeypatch):
-    """n = 160 (the corners apart, no drop) keeps its errors' refusal: the drop's plan is read only where it runs."""
+def test_the_errors_stay_refused_without_the_rule(monkeypatch):
+    """n = 160 (the corners not apart, the dual simplex) keeps its errors' refusal without the drop before the dual
+    simplex (:func:`corners.implied_simplex`): the drop's plan is read only where it runs."""
     for name in ("DPPOSTERIOR_MAX_SOLVE_SECONDS", "DPPOSTERIOR_MAX_MEMORY_GB"):
         monkeypatch.delenv(name, raising=False)
-    assert L.LATTICE.plan_errors(np.ones(3), 160, ReleaseSpec.of("lattice", 0.5, objective="worst")).refused()
+    spec = ReleaseSpec.of("lattice", 0.5, objective="worst")
+    assert not L.LATTICE.plan_errors(np.ones(3), 160, spec).refused()
+    monkeypatch.setattr(corners, "implied_simplex", lambda *args: False)
+    assert L.LATTICE.plan_errors(np.ones(3), 160, spec).refused()
 
 
 def test_the_drop_plan_is_read_where_the_solve_drops(monkeypatch):

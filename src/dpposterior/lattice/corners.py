@@ -422,7 +422,8 @@ def corner_lp_method(k: int, n0: int, epsilon: float, depth: int, nonzeros: int,
     constraints are fewer than the free rows (eps = 0.5, n = 30 and 40: 496 and 861 against 1,134) the dual simplex
     stalls (over 135 s at n = 30, over 120 s at n = 40, against ~28 s and ~42 s by the interior point), so there the
     interior point stays, after the constraints :func:`implied_constraints` proves implied are dropped where
-    :func:`drops_implied` holds (eps 0.5 to 0.6, n = 32 to 46).  Which optimal solution the LP returns changes the
+    :func:`drops_implied` holds (eps 0.5 to 0.6, n = 32 to 46; before the dual simplex at eps 0.5 to 0.51, n_ref from
+    107: :func:`implied_simplex`).  Which optimal solution the LP returns changes the
     remap's last digits, never what is certified: the table is a remap whatever the LP returns (eps-DP), its errors are
     computed exactly from it, and every lower bound is recomputed from the LP's duals (any weights on data sets give a
     valid bound)."""
@@ -461,15 +462,37 @@ def joint_interior(k: int, n0: int, epsilon: float, depth: int) -> bool:
     return joint_lp(k, n0, epsilon, depth) and not joint_simplex(k, n0, epsilon, depth)
 
 
+#: ``(eps_lo, eps_hi, n_from)``: where :func:`drops_implied` also holds before the dual simplex
+#: (:func:`joint_simplex`): eps within ``[eps_lo, eps_hi]`` and ``n0 >= n_from`` (up to where the corners are apart,
+#: n0 = 160 at eps 0.5; :func:`implied_simplex`).  These are the cells whose exact errors the full LP's plan refused
+#: (eps 0.5 to 0.51, n = 107 to 160).  Measured (Dir(1,1,1), eps 0.5, n = 120, CPU s at load ~2): the LP keeps 477
+#: of 1,998 constraints, ``linprog`` 26.6 -> 13.2 s, the solve 32.0 -> 20.1 s, ``t`` the same to 2e-15.  The LP's
+#: optimum is not unique there, so the reduced LP returns another optimal table (rows up to 0.45 apart in total
+#: variation; the exact worst case 0.4743875212559552 -> ...632): a remap of the same ``t``, still eps-DP, its errors
+#: computed exactly from it.  The release at these n (admitted before) reads the same table, so its law moves with it
+#: (to another optimum of the same LP); elsewhere the LP is solved whole, as before.
+IMPLIED_SIMPLEX = (0.5, 0.51, 107)
+
+
+def implied_simplex(k: int, n0: int, epsilon: float, depth: int) -> bool:
+    """Whether :func:`drops_implied` holds before the dual simplex (:data:`IMPLIED_SIMPLEX`, :func:`joint_simplex`),
+    from public inputs only."""
+    lo, hi, start = IMPLIED_SIMPLEX
+    return lo <= float(epsilon) <= hi and int(n0) >= start and joint_simplex(k, n0, epsilon, depth)
+
+
 def drops_implied(k: int, n0: int, epsilon: float, depth: int) -> bool:
-    """Whether :func:`_solve` at ``n0`` drops the constraints :func:`implied_constraints` proves implied before the
-    interior point: :func:`joint_interior`, eps within :data:`IMPLIED_EPSILON` and the constraints at least
-    :data:`IMPLIED_RATIO` times the free rows (:func:`corner_sizes`' closed forms), from public inputs only, so that
-    the plan and the solve read one rule.  Measured (CPU s of the LP, Dir(1,1,1), eps = 0.5; docs/lattice.md, "The
-    three-corner LP's method"), by the ranges' bound alone: n = 40, 612 of 861 constraints kept, 45.9 -> 28.8 s;
-    n = 45, 661 of 1,081 kept, 54.3 -> 26.3 s; with the dual bound (:func:`implied_constraints` with the LP's rows, ~2 s
-    of its own), at load ~4: n = 32, 519 of 561 kept, 19.0 s; n = 35, 522 of 666, 23.9 s; n = 38, 513 of 780, 23.9 s.
+    """Whether :func:`_solve` at ``n0`` drops the constraints :func:`implied_constraints` proves implied before its LP:
+    :func:`joint_interior`, eps within :data:`IMPLIED_EPSILON` and the constraints at least :data:`IMPLIED_RATIO`
+    times the free rows (:func:`corner_sizes`' closed forms), or before the dual simplex where :func:`implied_simplex`,
+    from public inputs only, so that the plan and the solve read one rule.  Measured (CPU s of the LP, Dir(1,1,1),
+    eps = 0.5; docs/lattice.md, "The three-corner LP's method"), by the ranges' bound alone: n = 40, 612 of 861
+    constraints kept, 45.9 -> 28.8 s; n = 45, 661 of 1,081 kept, 54.3 -> 26.3 s; with the dual bound
+    (:func:`implied_constraints` with the LP's rows, ~2 s of its own), at load ~4: n = 32, 519 of 561 kept, 19.0 s;
+    n = 35, 522 of 666, 23.9 s; n = 38, 513 of 780, 23.9 s.
     Sound at any input (the proof in :func:`implied_constraints`); the rule only says where it pays."""
+    if implied_simplex(k, n0, epsilon, depth):
+        return True
     lo, hi = IMPLIED_EPSILON
     if not (joint_interior(k, n0, epsilon, depth) and lo <= float(epsilon) <= hi):
         return False

@@ -339,6 +339,17 @@ CORNER_IMPLIED_SECONDS = (10.0, 3.2e-6)
 #: flat in the entries (~9,000 to 11,500 iterations each), hence the constant: the fit 1.11x n = 50's run at eps
 #: 0.5, 1.6x and 1.8x at eps 0.6 and 0.75.  Not read by :func:`corners_fit`.
 CORNER_SIMPLEX_SECONDS = (22.0, 2.0e-6, 1.0)
+#: Seconds of the same LP by the dual simplex where the solve first drops the constraints it proves implied
+#: (:func:`~dpposterior.lattice.corners.implied_simplex`, the rule the solve reads: eps 0.5 to 0.51, n_ref 107 to
+#: where the corners are apart, n = 160 at eps 0.5; the cells the term above refused): ``c0 + c1 x (LP entries)``, the
+#: dual bound's ~2 s included, in place of the term above and of :data:`CORNER_SECONDS`' (whose 34.4 s at eps 0.5 would
+#: put the whole plan at 2.2x its runs).  Measured (Dir(1,1,1), eps 0.5, 7.5e6 entries, 1,521 of 1,998 constraints
+#: dropped at every n, CPU s, 2026-12-01): the solve (``corners._solve`` alone, load 2 to 3.5) at n = 107, 120, 140, 160
+#: 18.4, 20.1, 18.2, 18.3 s, of which ``linprog`` 10.6, 13.2, 10.0, 10.8 s (26.6 s whole at n = 120); ``accuracy
+#: --objective worst`` (``benchmarks/corner_errors_h73cr.json``, load 6.2 to 7.0) 21.5 to 24.5 s against 34.5 to
+#: 38.1 s planned (1.4x to 1.6x).  This term 22.0 s (1.5x to 1.8x the LP and its bound), the corner remap's 28.8 to
+#: 29.1 s (1.4x to 1.6x the solve).
+CORNER_SIMPLEX_IMPLIED_SECONDS = (10.0, 1.6e-6)
 #: Seconds of the same LP at k = 3 where its corners are apart (:func:`_corners_joint` false) and eps < 1: a floor under
 #: :data:`CORNER_SECONDS`' LP term, which is under these runs from eps ~0.6 (that fit's entries grow with the kernel's
 #: radius, the LP's time here does not: every cell below solves 4,760 free-row columns against 378 to 528 data sets).
@@ -1022,7 +1033,11 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
     entries = float(size["pairs"] * size["outputs"])
     lp = c1 * entries ** power
     if not law and float(epsilon) < 1.0 and _corners_joint(n, k, epsilon):
-        if _corners_simplex(n, k, epsilon):
+        if _corners_simplex(n, k, epsilon) and _corners_implied(n, k, epsilon):
+            # the implied constraints dropped before the dual simplex: its own term, in place of CORNER_SECONDS' too
+            s0, s1 = CORNER_SIMPLEX_IMPLIED_SECONDS
+            lp = s0 + s1 * entries
+        elif _corners_simplex(n, k, epsilon):
             s0, s1, power = CORNER_SIMPLEX_SECONDS
             lp = max(lp, s0 + s1 * entries ** power)
         else:
