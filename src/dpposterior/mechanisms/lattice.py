@@ -1571,10 +1571,11 @@ WHOLE_POINT_BYTES = 1000.0
 #: outputs) the whole process of ``release --noise-aware`` (Dir(1,1,1), seed 1, CPU s at load 5 to 7, 2026-12-01)
 #: ran: eps = 0.1, n = 41, 45, 49, 51, 60, 100: 11.8, 12.3, 14.4, 15.8, 21.1, 62.1 s against 33.8, 38.0, 42.6, 45.1,
 #: 58.0, 140 planned (2.3x to 3.0x); eps = 0.105, 0.11, 0.115, 0.117 at n = 51: 14.0, 12.5, 11.0, 10.1 s against 40.3,
-#: 36.1, 32.6, 31.3; eps = 0.12, n = 100: 32.1 s against 84; eps = 0.12 and 0.15 at n = 41 to 49: see
-#: ``benchmarks/noise_aware_k3_h73na3.json``.  Before the cycles were cut, eps 0.1 to 0.115 at n = 51 to 60 ran 1.2x to
-#: 6.7x over these plans (a walk between two tied outputs ran to SEARCH_STEPS moves, each an exact step), so the
-#: column was refused there by a rule; that rule is gone, and the plans are the fit's.
+#: 36.1, 32.6, 31.3; eps = 0.12, n = 100: 32.1 to 35.9 s against 84; eps = 0.12, n = 45: 9.2 s against 25.1; eps = 0.15,
+#: n = 45 and 49: 5.4 to 5.9 and 6.1 s against 15.4 and 17.1 (``benchmarks/noise_aware_k3_h73na3.json``).  Before the
+#: cycles were cut, eps 0.1 to 0.115 at n = 51 to 60 ran 1.2x to 6.7x over these plans (a walk between two tied
+#: outputs ran to SEARCH_STEPS moves, each an exact step), so the column was refused there by a rule; that rule is
+#: gone, and the plans are the fit's.
 WHOLE_COLUMN_EPSILON, WHOLE_COLUMN_ROWS = (0.1, 0.15), (903, 5151)
 
 
