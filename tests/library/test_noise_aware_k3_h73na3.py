@@ -134,3 +134,11 @@ def test_the_benchmark_outputs_match_the_old_tree():
     both = [v for v in done.values() if len(v) == 2]
     assert both
     assert all(v["new"] == v["old"] for v in both)
+
+
+@pytest.mark.parametrize("n", [51, 60, 100, 192])
+def test_below_eps_01_the_cells_stay_refused_whatever_the_limit(n, monkeypatch):
+    """eps 0.08 (below the fit's range, never measured) from n = 51: refused in one line as before, limit raised."""
+    line = _plan(n, 0.08, limit=1e5, monkeypatch=monkeypatch).refused()
+    assert line == L.whole_column_unplanned(n, 3, 0.08) and line and "\n" not in line
+    assert not L.whole_column_unplanned(50, 3, 0.08) and not L.whole_column_unplanned(n, 3, 0.1)

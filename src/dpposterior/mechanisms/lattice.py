@@ -1574,8 +1574,8 @@ WHOLE_POINT_BYTES = 1000.0
 #: 36.1, 32.6, 31.3; eps = 0.12, n = 100: 32.1 to 35.9 s against 84; eps = 0.12, n = 45: 9.2 s against 25.1; eps = 0.15,
 #: n = 45 and 49: 5.4 to 5.9 and 6.1 s against 15.4 and 17.1 (``benchmarks/noise_aware_k3_h73na3.json``).  Before the
 #: cycles were cut, eps 0.1 to 0.115 at n = 51 to 60 ran 1.2x to 6.7x over these plans (a walk between two tied
-#: outputs ran to SEARCH_STEPS moves, each an exact step), so the column was refused there by a rule; that rule is
-#: gone, and the plans are the fit's.
+#: outputs ran to SEARCH_STEPS moves, each an exact step), so the column was refused there by a rule below eps 0.12;
+#: from eps 0.1 the plans are now the fit's, and the rule holds below eps 0.1 only (:func:`whole_column_unplanned`).
 WHOLE_COLUMN_EPSILON, WHOLE_COLUMN_ROWS = (0.1, 0.15), (903, 5151)
 
 
@@ -1587,6 +1587,20 @@ def whole_column_fit(n: int, k: int, epsilon: float) -> bool:
     return (int(k) == 3 and WHOLE_COLUMN_EPSILON[0] <= eps <= WHOLE_COLUMN_EPSILON[1]
             and _radius(int(k), eps, 1e-12) >= int(n)
             and WHOLE_COLUMN_ROWS[0] <= n_candidates(int(n), int(k)) <= WHOLE_COLUMN_ROWS[1])
+
+
+def whole_column_unplanned(n: int, k: int, epsilon: float) -> str:
+    """The one-line reason the local column is not planned, or ``""``: k = 3, eps below the whole-ball fit's range
+    (``WHOLE_COLUMN_EPSILON[0]`` = 0.1), ``Dc >= n`` and |R(n)| past 1,326 (from n = 51), where the region route's plan
+    does not count its points by the sample alone (read by :meth:`LatticeMechanism._region_column_plan`); public n, k,
+    eps.  These cells were refused so before (there, below eps 0.12), and no run below eps 0.1 has been measured
+    against the terms that would plan them; from eps 0.1 the fit plans them."""
+    eps = float(epsilon)
+    if (int(k) == 3 and eps < WHOLE_COLUMN_EPSILON[0] and _radius(int(k), eps, 1e-12) >= int(n)
+            and n_candidates(int(n), int(k)) > 1326):
+        return (f"the noise-aware posterior's local column for k={int(k)}, n={int(n)}, eps={eps:g} is not computed "
+                f"(local column): below eps {WHOLE_COLUMN_EPSILON[0]:g} from n = 51 its searches have no measured plan")
+    return ""
 
 
 def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
@@ -2767,6 +2781,10 @@ class LatticeMechanism(Mechanism):
         estimate = filtered_estimate(np.asarray(prior, dtype=np.float64), n, eps, Dc)
         tables = 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1)
         by_sample = estimate is None and sampled_column(n, k, eps)
+        unplanned = "" if by_sample else whole_column_unplanned(n, k, eps)
+        if unplanned:  # below the fit's eps the region's searches are not measured with the cycles cut
+            return Plan(task=Task.POSTERIOR, route="local column", what=what, refusal=unplanned,
+                        advice="use a larger eps")
         if by_sample:
             # the descent filter alone keeps every data set at the centre, but the centre's region reaches off R(n), so
             # both filters' kept points are counted by the sample (below), from 0 here
