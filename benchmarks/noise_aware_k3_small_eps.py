@@ -5,9 +5,11 @@ code, the plan's refusal line and the output's hash.
         --out benchmarks/noise_aware_k3_small_eps.json 17,17,16:0.1:average:new,old 100,100,100:0.1:average:new,old
 
 Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER`` at Dir(1,1,1), seed 1.  Each call in its own process under ``nice``
-(``PYTHONPATH`` that tree's ``src``), timed with ``os.wait4`` (user + system CPU s, ``ru_maxrss``), first with the
-default limits (planned: run or refused), then, where refused, again with ``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000`` (the
-same code, its limit raised) so that outputs can be compared; ``sha256``: the first 16 hex digits of the JSON printed.
+(``--nice``, 10 unless given; ``PYTHONPATH`` that tree's ``src``), timed with ``os.wait4`` (user + system CPU s,
+``ru_maxrss``), first with the default limits (planned: run or refused), then, where refused, again with
+``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000`` (the same code, its limit raised) so that outputs can be compared, and with
+``--lift-old-rule`` where the old tree still refuses, once more through :data:`LIFT` (``lifted``: its rule below eps
+0.12 lifted); ``sha256``: the first 16 hex digits of the JSON printed.
 The load average before each call is recorded, and each tree's plan of the call (``plan``: its route, CPU seconds, the
 seconds held to the solve limit and bytes, from public prior, n, eps and objective, computed in a process of its own
 with the limit raised).  Writes ``--out`` after every call.
@@ -27,16 +29,29 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _side  # noqa: E402
 
+#: ``python -m dpposterior`` with the old tree's rule that refused the local column below eps 0.12 from n = 51
+#: (``whole_column_unplanned``, gone in the new tree) lifted, so that the old tree's output there can be compared
+#: (``--lift-old-rule``): the same code otherwise.
+LIFT = r"""
+import sys
+import dpposterior.mechanisms.lattice as L
+if hasattr(L, "whole_column_unplanned"):
+    L.whole_column_unplanned = lambda *a, **k: ""
+from dpposterior.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
 
-def run(src: str, counts: str, eps: str, objective: str, raised: bool) -> dict:
-    """One ``release --noise-aware --json`` with ``PYTHONPATH=src``: its record."""
+
+def run(src: str, counts: str, eps: str, objective: str, raised: bool, lifted: bool = False, nice: int = 10) -> dict:
+    """One ``release --noise-aware --json`` with ``PYTHONPATH=src``: its record (``lifted``: through :data:`LIFT`)."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     if raised:
         env["DPPOSTERIOR_MAX_SOLVE_SECONDS"] = "1000"
     load = os.getloadavg()[0]
+    head = ["-c", LIFT] if lifted else ["-m", "dpposterior"]
     with tempfile.TemporaryFile("w+b") as out_f, tempfile.TemporaryFile("w+b") as err_f:
         t0 = time.monotonic()
-        proc = subprocess.Popen(["nice", sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1", "--counts",
+        proc = subprocess.Popen(["nice", "-n", str(nice), sys.executable, *head, "release", "--prior", "1,1,1", "--counts",
                                  counts, "--mechanism", "optimal", "--objective", objective, "--epsilon", eps,
                                  "--noise-aware", "--seed", "1", "--json"], env=env, stdout=out_f, stderr=err_f)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -44,7 +59,7 @@ def run(src: str, counts: str, eps: str, objective: str, raised: bool) -> dict:
         out_f.seek(0)
         err_f.seek(0)
         out, err = out_f.read(), err_f.read().decode()
-    rec = dict(counts=counts, epsilon=float(eps), objective=objective, raised=raised,
+    rec = dict(counts=counts, epsilon=float(eps), objective=objective, raised=raised, lifted=lifted,
                cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1), peak_mb=round(usage.ru_maxrss / 1024),
                wall=round(wall, 1), load_before=round(load, 1), rc=os.waitstatus_to_exitcode(status),
                sha256=hashlib.sha256(out).hexdigest()[:16] if out else None)
@@ -82,6 +97,9 @@ def plan(src: str, counts: str, eps: str, objective: str) -> dict:
 
 def main() -> None:
     ap = _side.parser(__doc__)
+    ap.add_argument("--nice", type=int, default=10, help="the calls' niceness (CPU s are counted either way)")
+    ap.add_argument("--lift-old-rule", action="store_true",
+                    help="where the old tree refuses with its limit raised, run it again with LIFT")
     ap.add_argument("cells", nargs="+")
     args = ap.parse_args()
     doc = dict(command=" ".join([os.path.basename(sys.argv[0]), *sys.argv[1:]]),
@@ -90,17 +108,23 @@ def main() -> None:
         counts, eps, objective, order = cell.split(":")
         for tree in order.split(","):
             src = args.new if tree == "new" else args.old
-            rec = run(src, counts, eps, objective, False)
+            rec = run(src, counts, eps, objective, False, nice=args.nice)
             rec["tree"] = tree
             rec["plan"] = plan(src, counts, eps, objective)
             doc["runs"].append(rec)
             print(json.dumps(rec), flush=True)
             if rec["rc"] != 0:
-                again = run(src, counts, eps, objective, True)
+                again = run(src, counts, eps, objective, True, nice=args.nice)
                 again["tree"] = tree
                 again["plan"] = rec["plan"]
                 doc["runs"].append(again)
                 print(json.dumps(again), flush=True)
+                if again["rc"] != 0 and tree == "old" and args.lift_old_rule:
+                    lift = run(src, counts, eps, objective, True, lifted=True, nice=args.nice)
+                    lift["tree"] = tree
+                    lift["plan"] = rec["plan"]
+                    doc["runs"].append(lift)
+                    print(json.dumps(lift), flush=True)
             with open(args.out, "w") as f:
                 json.dump(doc, f, indent=1)
 

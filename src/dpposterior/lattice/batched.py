@@ -520,6 +520,9 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
             # an output within 1 of the last centre keeps its sum S(z, r) (the same row of w, the same loss row)
             last_S: NDArray[np.float64] | None = None
             moved = np.full(len(zb), centre_j)
+            # the walks' cycles (docstring, "Cycles"; with exact steps): each active row's moves made and moves left,
+            # its checkpoint centre and the moves made when it was taken, and whether its cycle is found
+            walk = _Walks(cen) if exact is not None else None
             for _ in range(SEARCH_STEPS):
                 if not active.size:
                     break
@@ -578,12 +581,69 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                 m = np.flatnonzero(go)
                 active, cen = active[go], rs[m, best[go]]
                 last_S, moved = S[m], best[go]
+                if walk is not None:
+                    # the rows whose walk has reached its SEARCH_STEPS-th centre (directly, or by its cycle) end there
+                    done = walk.moved(go, cen)
+                    if done.any():
+                        out[zb[active[done]]] = cen[done]
+                        decided[zb[active[done]]] = True
+                        on = ~done
+                        active, cen, last_S, moved = active[on], cen[on], last_S[on], moved[on]
+                        walk.keep(on)
             if exact is not None:  # the one-point search returns its centre after SEARCH_STEPS moves
                 out[zb[active]] = cen
                 decided[zb[active]] = True
         if share_losses:  # the table as grown by this group (its rows and keys) for the next
             HT_shared = HT
     return out, decided
+
+
+class _Walks:
+    """The moves of the grouped search's active rows with exact steps (:func:`_grouped_search`), to end a walk that
+    has entered a cycle at the centre the one-point search returns after :data:`~.remap.SEARCH_STEPS` moves.
+
+    Definition.  The one-point search (:func:`.remap.local_bayes_search`) at ``z`` fixes its weights and kept set
+    once; each step then reads the centre ``c`` only (the risks of the outputs of ``c``'s ball, their argmin and the
+    centre's): a function ``f`` with ``c_(t+1) = f(c_t)`` from ``c_0 = p``, stopping where ``f(c) = c`` and
+    otherwise returning ``c_N`` (``N = SEARCH_STEPS``).  Every step of the grouped search with exact steps is that
+    step (the certified ones by the certificate, the open ones by the same floats: module docstring), so its rows
+    walk the same ``c_t``.
+
+    Cycles (proof).  In exact arithmetic the risk at the centre decreases strictly, but the float risks of two tied
+    outputs (permuted counts at a symmetric prior) are computed in different balls, so a walk can return to a centre:
+    ``c_t = c_s`` with ``s < t``, every step from ``c_s`` a move.  Then ``c_(u + L) = c_u`` for every ``u >= s``
+    (``L = t - s``; by induction, ``c_(u + 1) = f(c_u)``), no later step stays, and the search returns ``c_N``.
+    Since ``N - (t + ((N - t) mod L))`` is a multiple of ``L`` that is ``>= 0`` and ``t >= s``, ``c_N = c_(t + ((N -
+    t) mod L))``: the row walks ``(N - t) mod L`` more moves and ends there, the same centre.  The checkpoint ``c_s``
+    is the centre at ``s = 0`` and then at every power of two (Brent's cycle detection: a cycle of length ``L``
+    entered by move ``mu`` is found by move ``2 max(mu, L) + L`` or so), so a row holds one centre, not its walk.
+    A row whose walk stays is ended by the stay, as before; one that makes ``N`` moves without a cycle found ends at
+    ``c_N``, as before."""
+
+    def __init__(self, cen: NDArray[np.int64]):
+        m = len(cen)
+        self.made = np.zeros(m, dtype=np.int64)
+        self.left = np.full(m, SEARCH_STEPS, dtype=np.int64)
+        self.mark = cen.copy()
+        self.mark_at = np.zeros(m, dtype=np.int64)
+        self.found = np.zeros(m, dtype=bool)
+
+    def moved(self, go: NDArray[np.bool_], cen: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """The rows ``go`` have moved to ``cen`` (the others stayed and are dropped): whether each ends now."""
+        self.made, self.left = self.made[go] + 1, self.left[go] - 1
+        self.mark, self.mark_at, self.found = self.mark[go], self.mark_at[go], self.found[go]
+        back = ~self.found & np.all(cen == self.mark, axis=1)
+        if back.any():  # a cycle of L = made - mark_at moves: (N - made) mod L more
+            self.left[back] = (SEARCH_STEPS - self.made[back]) % (self.made[back] - self.mark_at[back])
+            self.found[back] = True
+        power = ~self.found & ((self.made & (self.made - 1)) == 0)
+        self.mark[power], self.mark_at[power] = cen[power], self.made[power]
+        return self.left == 0
+
+    def keep(self, on: NDArray[np.bool_]) -> None:
+        """Only the rows ``on`` go on."""
+        self.made, self.left = self.made[on], self.left[on]
+        self.mark, self.mark_at, self.found = self.mark[on], self.mark_at[on], self.found[on]
 
 
 def _ball_shift(ball1: NDArray[np.int64]) -> NDArray[np.int64]:

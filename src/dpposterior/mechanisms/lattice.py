@@ -1581,8 +1581,17 @@ WHOLE_FILTER_SECONDS = 2.4e-5
 #: region point in all (the region plan's bytes were 144 MB at the first, 110 MB at the second).
 WHOLE_POINT_BYTES = 1000.0
 #: The range of eps and of |R(n)| where :data:`WHOLE_PART_SECONDS`, :data:`WHOLE_FILTER_SECONDS` and
-#: :data:`WHOLE_POINT_BYTES` were measured (k = 3, n = 50 to 100).
-WHOLE_COLUMN_EPSILON, WHOLE_COLUMN_ROWS = (0.1, 0.15), (1326, 5151)
+#: :data:`WHOLE_POINT_BYTES` hold (k = 3, n = 41 to 100).  Fitted at n = 50 to 100 (above) with the searches' walks in
+#: full; with a walk that enters a cycle ended by its period (:class:`~dpposterior.lattice.batched._Walks`, the same
+#: outputs) the whole process of ``release --noise-aware`` (Dir(1,1,1), seed 1, CPU s at load 5 to 7, 2026-12-01)
+#: ran: eps = 0.1, n = 41, 45, 49, 51, 60, 100: 11.8, 12.3, 14.4, 15.8, 21.1, 62.1 s against 33.8, 38.0, 42.6, 45.1,
+#: 58.0, 140 planned (2.3x to 3.0x); eps = 0.105, 0.11, 0.115, 0.117 at n = 51: 14.0, 12.5, 11.0, 10.1 s against 40.3,
+#: 36.1, 32.6, 31.3; eps = 0.12, n = 100: 32.1 to 35.9 s against 84; eps = 0.12, n = 45: 9.2 s against 25.1; eps = 0.15,
+#: n = 45 and 49: 5.4 to 5.9 and 6.1 s against 15.4 and 17.1 (``benchmarks/noise_aware_k3_h73na3.json``).  Before the
+#: cycles were cut, eps 0.1 to 0.115 at n = 51 to 60 ran 1.2x to 6.7x over these plans (a walk between two tied
+#: outputs ran to SEARCH_STEPS moves, each an exact step), so the column was refused there by a rule below eps 0.12;
+#: from eps 0.1 the plans are now the fit's, and the rule holds below eps 0.1 only (:func:`whole_column_unplanned`).
+WHOLE_COLUMN_EPSILON, WHOLE_COLUMN_ROWS = (0.1, 0.15), (903, 5151)
 
 
 def whole_column_fit(n: int, k: int, epsilon: float) -> bool:
@@ -1595,35 +1604,17 @@ def whole_column_fit(n: int, k: int, epsilon: float) -> bool:
             and WHOLE_COLUMN_ROWS[0] <= n_candidates(int(n), int(k)) <= WHOLE_COLUMN_ROWS[1])
 
 
-#: Below this eps, k = 3 where ``Dc >= n`` and |R(n)| is past :data:`WHOLE_COLUMN_ROWS`' first end (from n = 51; at
-#: eps 0.1 to n = 192, where the filters' kept points are counted from the region), the local column is not planned
-#: (refused in one line, :func:`whole_column_unplanned`): there most of its searches' steps are exact steps at ties (the
-#: walk from a point's projection to its output, a step at a time), and their count is not a function of |R(n)| that a
-#: measured fit bounds.  Measured (Dir(1,1,1), the release of seed 1 at the centre, ``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000``,
-#: 2026-12-01): eps = 0.1, n = 60, 388 CPU s on OLD/src (8.2 M exact steps, profiled) and 177 s with the exact steps by
-#: class, against 58 s planned (load ~7); n = 150, over 469 CPU s against 233 s planned; n = 50 and 100 ran below their
-#: plans (31 to 34 s against 43.9; 98 s against 139.9).  Just above eps 0.1 the fit admitted cells its runs exceed
-#: (n = 51, worst, load 0.4 to 1.2; benchmarks/noise_aware_k3_unplanned.json): eps 0.101, 0.105, 0.11, 0.115 ran
-#: 61.5, 96.2, 45.2, 66.5 CPU s against 43.9, 40.3, 36.1 and 32.6 s planned; from eps 0.117 the same cell (the same
-#: released counts) runs in 10.6 to 10.9 s (eps 0.117, 0.119, 0.12; at 0.12 also two other seeds by hand, ~10.6 s)
-#: and eps 0.12, n = 60 in 12.5 s, against 29.6 to 37.9 s planned.  So the rule holds below 0.12, the first round eps
-#: measured under its plan; from it (eps 0.12 to 0.15: eps 0.15 at n = 50 to 100 measured under its plan too) the
-#: plans are the fit's, unchanged.
-WHOLE_UNPLANNED_EPSILON = 0.12
-
-
 def whole_column_unplanned(n: int, k: int, epsilon: float) -> str:
-    """The one-line reason the local column is not planned (:data:`WHOLE_UNPLANNED_EPSILON`), or ``""``: k = 3, eps
-    below that, ``Dc >= n`` and |R(n)| above ``WHOLE_COLUMN_ROWS[0]``; public n, k, eps.  Read by the region route's
-    plan (:meth:`LatticeMechanism._region_column_plan`) where the filters' kept points are counted from the region,
-    not by the sample alone (``by_sample``: eps 0.1 from n = 193, whose plans are unchanged); the plan refuses before
-    the run starts, so the run never reaches these searches."""
+    """The one-line reason the local column is not planned, or ``""``: k = 3, eps below the whole-ball fit's range
+    (``WHOLE_COLUMN_EPSILON[0]`` = 0.1), ``Dc >= n`` and |R(n)| past 1,326 (from n = 51), where the region route's plan
+    does not count its points by the sample alone (read by :meth:`LatticeMechanism._region_column_plan`); public n, k,
+    eps.  These cells were refused so before (there, below eps 0.12), and no run below eps 0.1 has been measured
+    against the terms that would plan them; from eps 0.1 the fit plans them."""
     eps = float(epsilon)
-    if (int(k) == 3 and eps < WHOLE_UNPLANNED_EPSILON and _radius(int(k), eps, 1e-12) >= int(n)
-            and n_candidates(int(n), int(k)) > WHOLE_COLUMN_ROWS[0]):
+    if (int(k) == 3 and eps < WHOLE_COLUMN_EPSILON[0] and _radius(int(k), eps, 1e-12) >= int(n)
+            and n_candidates(int(n), int(k)) > 1326):
         return (f"the noise-aware posterior's local column for k={int(k)}, n={int(n)}, eps={eps:g} is not computed "
-                f"(local column): below eps {WHOLE_UNPLANNED_EPSILON:g} from n = 51 its searches' exact steps at ties have "
-                "no plan that their measured runs stay under")
+                f"(local column): below eps {WHOLE_COLUMN_EPSILON[0]:g} from n = 51 its searches have no measured plan")
     return ""
 
 
@@ -2866,7 +2857,7 @@ class LatticeMechanism(Mechanism):
         tables = 8.0 * 4 * k * (n + 1) * (2 * batch_radius(k, eps) + 1)
         by_sample = estimate is None and sampled_column(n, k, eps)
         unplanned = "" if by_sample else whole_column_unplanned(n, k, eps)
-        if unplanned:  # the region's searches counted at every point the filters keep, not bounded there
+        if unplanned:  # below the fit's eps the region's searches are not measured with the cycles cut
             return Plan(task=Task.POSTERIOR, route="local column", what=what, refusal=unplanned,
                         advice="use a larger eps")
         # the searches by orbits (k >= 4, a symmetric prior; not the corner release's projections): the points both

@@ -1,0 +1,69 @@
+"""The noise-aware posterior's plans (``optimal``, both objectives) in two trees over a grid of public n, k, eps:
+every cell whose seconds, solve-limited seconds, bytes or refusal differ.
+
+    python benchmarks/plan_scan_h73na3.py --old OLD/src --new src --out benchmarks/plan_scan_h73na3.json
+
+Grid: Dir(1,1,1), eps in ``EPS3``, n in ``N3``; Dir(1,1,1,1), eps in ``EPS4``, n in ``N4``.
+Each tree's plans are computed in a process of its own (``PYTHONPATH`` that tree's ``src``) at the default limits;
+``refused`` is the plan's one-line refusal or "".  The record keeps the counts and every differing cell."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
+
+EPS3 = (0.08, 0.1, 0.105, 0.11, 0.115, 0.117, 0.119, 0.12, 0.13, 0.15, 0.16, 0.2, 0.5, 1.0)
+N3 = (1, 2, 5, 10, 20, 30, 36, 40, 41, 45, 49, 50, 51, 55, 60, 61, 65, 70, 80, 100, 101, 110, 120, 132, 133, 150, 180,
+      192, 193, 200, 203, 250, 300, 500, 1000)
+EPS4 = (0.25, 0.5, 1.0)
+N4 = (5, 10, 20, 30, 40, 50, 60, 80, 100)
+
+#: the plans of one tree, as JSON lines (its src first on the path)
+SCAN = r"""
+import json, sys
+import numpy as np
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+cells = json.loads(sys.stdin.read())
+for k, eps, n, objective in cells:
+    spec = ReleaseSpec.of("optimal", eps, objective=objective)
+    try:
+        p = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(k), n)
+        row = [p.route, round(float(p.seconds), 4), round(float(dict(p.costs).get("DPPOSTERIOR_MAX_SOLVE_SECONDS", 0)), 4),
+               float(p.memory_bytes), p.refused() or ""]
+    except Exception as exc:  # a plan that raises is recorded as such
+        row = ["raised", 0, 0, 0, f"{type(exc).__name__}: {exc}"]
+    print(json.dumps([k, eps, n, objective, row]))
+"""
+
+
+def scan(src: str, cells: list) -> dict:
+    """Each cell's plan in the tree ``src``: ``{(k, eps, n, objective): [route, seconds, limited, bytes, refused]}``."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    env.pop("DPPOSTERIOR_MAX_SOLVE_SECONDS", None)
+    out = subprocess.run([sys.executable, "-c", SCAN], input=json.dumps(cells), env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return {tuple(r[:4]): r[4] for r in map(json.loads, out.splitlines())}
+
+
+def main() -> None:
+    """Scan both trees and write the differing cells."""
+    args = _side.parser(__doc__).parse_args()
+    cells = [[3, e, n, o] for e in EPS3 for n in N3 for o in ("average", "worst")]
+    cells += [[4, e, n, o] for e in EPS4 for n in N4 for o in ("average", "worst")]
+    old, new = scan(args.old, cells), scan(args.new, cells)
+    diff = [dict(k=c[0], eps=c[1], n=c[2], objective=c[3], old=old[c], new=new[c]) for c in old if old[c] != new[c]]
+    rec = _side.record("benchmarks/plan_scan_h73na3.py", diff)
+    rec["cells"] = len(cells)
+    rec["differ"] = len(diff)
+    _side.write(args.out, rec)
+    print(len(cells), "cells,", len(diff), "differ")
+
+
+if __name__ == "__main__":
+    main()
