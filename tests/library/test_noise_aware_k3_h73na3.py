@@ -52,6 +52,9 @@ def test_each_plan_is_above_its_run_and_not_far(run, monkeypatch):
     counts, eps, objective, seconds = run
     n = sum(int(c) for c in counts.split(","))
     plan = _plan(n, eps, objective, limit=1e5, monkeypatch=monkeypatch)
+    if L.whole_column_unplanned(n, 3, eps):  # past the fit's rows below eps 0.12: refused by the rule, not planned
+        assert plan.refused() == L.whole_column_unplanned(n, 3, eps)
+        return
     assert not plan.refused() and plan.route == "local column"
     assert seconds <= plan.seconds <= MOST_OVER * seconds, (plan.seconds, seconds)
 
@@ -68,7 +71,7 @@ def test_the_cells_opened_are_admitted(n, eps, objective):
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
-@pytest.mark.parametrize("n,eps", [(51, 0.1), (60, 0.1), (100, 0.1), (150, 0.1), (192, 0.1), (200, 0.1), (203, 0.1),
+@pytest.mark.parametrize("n,eps", [(51, 0.1), (60, 0.1), (100, 0.1), (200, 0.1), (203, 0.1),
                                    (60, 0.11), (80, 0.12), (100, 0.12), (150, 0.12), (101, 0.15), (110, 0.15),
                                    (132, 0.15)])
 def test_the_cells_still_out_are_refused_in_one_line(n, eps, objective, monkeypatch):
@@ -118,6 +121,9 @@ def test_the_side_by_side_runs_are_under_this_trees_plan(rec, monkeypatch):
     """Each release this tree ran in the benchmark (CPU s of the whole process): under this tree's plan of it."""
     n = sum(int(c) for c in rec["counts"].split(","))
     plan = _plan(n, rec["epsilon"], rec["objective"], limit=1e5, monkeypatch=monkeypatch)
+    if L.whole_column_unplanned(n, 3, rec["epsilon"]):  # refused by the rule past the fit's rows, whatever the limit
+        assert plan.refused()
+        return
     assert rec["cpu_seconds"] <= plan.seconds, (rec["cpu_seconds"], plan.seconds)
 
 
@@ -140,5 +146,21 @@ def test_the_benchmark_outputs_match_the_old_tree():
 def test_below_eps_01_the_cells_stay_refused_whatever_the_limit(n, monkeypatch):
     """eps 0.08 (below the fit's range, never measured) from n = 51: refused in one line as before, limit raised."""
     line = _plan(n, 0.08, limit=1e5, monkeypatch=monkeypatch).refused()
-    assert line == L.whole_column_unplanned(n, 3, 0.08) and line and "\n" not in line
-    assert not L.whole_column_unplanned(50, 3, 0.08) and not L.whole_column_unplanned(n, 3, 0.1)
+    assert line == L.whole_column_unplanned(n, 3, 0.08) and line and "\n" not in line and "below eps 0.1 " in line
+    assert not L.whole_column_unplanned(50, 3, 0.08)
+    assert not L.whole_column_unplanned(min(n, 100), 3, 0.1)
+
+
+@pytest.mark.parametrize("objective", ["average", "worst"])
+@pytest.mark.parametrize("n,eps", [(101, 0.1), (150, 0.1), (192, 0.1), (192, 0.105), (150, 0.115)])
+def test_past_the_fits_rows_below_eps_012_refused_whatever_the_limit(n, eps, objective, monkeypatch):
+    """eps 0.1 to 0.119 from n = 101 (|R(n)| past the fit's rows) where the region route does not count by the sample
+    alone: refused in one line whatever the limit (eps 0.105, n = 192 ran 112 CPU s against 28.2 s planned)."""
+    line = _plan(n, eps, objective, limit=1e5, monkeypatch=monkeypatch).refused()
+    assert line == L.whole_column_unplanned(n, 3, eps) and line and "\n" not in line and "below eps 0.12 " in line
+
+
+@pytest.mark.parametrize("n,eps", [(100, 0.119), (100, 0.1), (101, 0.12), (192, 0.12), (193, 0.105), (204, 0.1)])
+def test_the_rule_past_the_fits_rows_stops_at_its_edges(n, eps):
+    """Not at n = 100 (the fit's last row), not from eps 0.12, not where the plan counts by the sample alone."""
+    assert not _plan(n, eps, limit=None).refusal or "below eps" not in _plan(n, eps).refusal

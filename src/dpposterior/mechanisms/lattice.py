@@ -1604,17 +1604,33 @@ def whole_column_fit(n: int, k: int, epsilon: float) -> bool:
             and WHOLE_COLUMN_ROWS[0] <= n_candidates(int(n), int(k)) <= WHOLE_COLUMN_ROWS[1])
 
 
+#: Below this eps and past the whole-ball fit's rows (|R(n)| above ``WHOLE_COLUMN_ROWS[1]``, from n = 101), where the
+#: region route's plan does not count its points by the sample alone, the local column is not planned
+#: (:func:`whole_column_unplanned`).  Measured (Dir(1,1,1), ``release --noise-aware``, seed 1, counts (64, 64, 64),
+#: ``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000``, 2026-12-01): eps = 0.105, n = 192 ran 112 CPU s against 28.2 s planned,
+#: and its run's own check estimated 183 s; between n = 101 and 191 every such cell is planned over 45 s (eps 0.1,
+#: n = 150: 233 s planned, 140 s run), so the rule refuses no cell the plan admitted but that one.
+WHOLE_UNPLANNED_EPSILON = 0.12
+
+
 def whole_column_unplanned(n: int, k: int, epsilon: float) -> str:
-    """The one-line reason the local column is not planned, or ``""``: k = 3, eps below the whole-ball fit's range
-    (``WHOLE_COLUMN_EPSILON[0]`` = 0.1), ``Dc >= n`` and |R(n)| past 1,326 (from n = 51), where the region route's plan
-    does not count its points by the sample alone (read by :meth:`LatticeMechanism._region_column_plan`); public n, k,
-    eps.  These cells were refused so before (there, below eps 0.12), and no run below eps 0.1 has been measured
-    against the terms that would plan them; from eps 0.1 the fit plans them."""
-    eps = float(epsilon)
-    if (int(k) == 3 and eps < WHOLE_COLUMN_EPSILON[0] and _radius(int(k), eps, 1e-12) >= int(n)
-            and n_candidates(int(n), int(k)) > 1326):
-        return (f"the noise-aware posterior's local column for k={int(k)}, n={int(n)}, eps={eps:g} is not computed "
+    """The one-line reason the local column is not planned, or ``""``; k = 3, ``Dc >= n``, where the region route's
+    plan does not count its points by the sample alone (read by :meth:`LatticeMechanism._region_column_plan`), and
+    either eps below the whole-ball fit's range (``WHOLE_COLUMN_EPSILON[0]`` = 0.1) with |R(n)| past 1,326 (from
+    n = 51: no run there measured against the terms that would plan them), or eps below
+    :data:`WHOLE_UNPLANNED_EPSILON` with |R(n)| past the fit's rows (from n = 101: a plan measured under its run);
+    public n, k, eps."""
+    eps, n, k = float(epsilon), int(n), int(k)
+    if k != 3 or _radius(k, eps, 1e-12) < n:
+        return ""
+    rows = n_candidates(n, k)
+    if eps < WHOLE_COLUMN_EPSILON[0] and rows > n_candidates(50, 3):
+        return (f"the noise-aware posterior's local column for k={k}, n={n}, eps={eps:g} is not computed "
                 f"(local column): below eps {WHOLE_COLUMN_EPSILON[0]:g} from n = 51 its searches have no measured plan")
+    if eps < WHOLE_UNPLANNED_EPSILON and rows > WHOLE_COLUMN_ROWS[1]:
+        return (f"the noise-aware posterior's local column for k={k}, n={n}, eps={eps:g} is not computed "
+                f"(local column): below eps {WHOLE_UNPLANNED_EPSILON:g} from n = 101 its searches have no plan "
+                "that their measured runs stay under")
     return ""
 
 
