@@ -59,15 +59,25 @@ def run(src: str, counts: str, eps: str, objective: str, raised: bool, lifted: b
         out_f.seek(0)
         err_f.seek(0)
         out, err = out_f.read(), err_f.read().decode()
-    rec = dict(counts=counts, epsilon=float(eps), objective=objective, raised=raised, lifted=lifted,
+    rec = record(counts, eps, objective, raised, usage, status, wall, load, out, err)
+    rec["lifted"] = lifted
+    return rec
+
+
+def record(counts: str, eps: str, objective: str, raised: bool, usage, status: int, wall: float, load: float,
+           out: bytes, err: str, timed_out: bool = False) -> dict:
+    """One call's record: CPU s and peak of the child (``os.wait4``'s ``usage``), exit code, the output's hash, the
+    last error line or the released counts; ``timed_out``: stopped before it ended (no hash)."""
+    rec = dict(counts=counts, epsilon=float(eps), objective=objective, raised=raised,
                cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1), peak_mb=round(usage.ru_maxrss / 1024),
                wall=round(wall, 1), load_before=round(load, 1), rc=os.waitstatus_to_exitcode(status),
-               sha256=hashlib.sha256(out).hexdigest()[:16] if out else None)
-    if rec["rc"] != 0:
+               sha256=hashlib.sha256(out).hexdigest()[:16] if out and not timed_out else None)
+    if timed_out:
+        rec["timed_out"] = True
+    elif rec["rc"] != 0:
         rec["error"] = err.strip().splitlines()[-1] if err.strip() else ""
     else:
-        doc = json.loads(out)
-        rec["released"] = doc.get("released_counts")
+        rec["released"] = json.loads(out).get("released_counts")
     return rec
 
 
@@ -80,7 +90,7 @@ from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
 n, eps, objective = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 spec = ReleaseSpec.of("optimal", eps, objective=objective)
-p = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(3), n)
+p = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(int(sys.argv[4])), n)
 print(json.dumps({"route": p.route, "seconds": round(float(p.seconds), 2),
                   "limited": round(float(dict(p.costs).get("DPPOSTERIOR_MAX_SOLVE_SECONDS", 0.0)), 2),
                   "bytes": float(p.memory_bytes)}))
@@ -90,8 +100,8 @@ print(json.dumps({"route": p.route, "seconds": round(float(p.seconds), 2),
 def plan(src: str, counts: str, eps: str, objective: str) -> dict:
     """The plan of one call in the tree ``src`` (:data:`PLAN`)."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src), DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
-    n = sum(int(c) for c in counts.split(","))
-    return json.loads(subprocess.run([sys.executable, "-c", PLAN, str(n), eps, objective], env=env, check=True,
+    n, k = sum(int(c) for c in counts.split(",")), len(counts.split(","))
+    return json.loads(subprocess.run([sys.executable, "-c", PLAN, str(n), eps, objective, str(k)], env=env, check=True,
                                      capture_output=True, text=True).stdout)
 
 

@@ -18,7 +18,6 @@ with the limit raised).  Writes ``--out`` after every call.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
 import os
 import subprocess
@@ -28,6 +27,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _side  # noqa: E402
+from noise_aware_k3_small_eps import plan, record  # noqa: E402
 
 
 def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: float) -> dict:
@@ -57,42 +57,7 @@ def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: 
         out_f.seek(0)
         err_f.seek(0)
         out, err = out_f.read(), err_f.read().decode()
-    rec = dict(counts=counts, epsilon=float(eps), objective=objective, raised=raised,
-               cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1), peak_mb=round(usage.ru_maxrss / 1024),
-               wall=round(wall, 1), load_before=round(load, 1), rc=os.waitstatus_to_exitcode(status),
-               sha256=hashlib.sha256(out).hexdigest()[:16] if out and not timed_out else None)
-    if timed_out:
-        rec["timed_out"] = True
-    elif rec["rc"] != 0:
-        rec["error"] = err.strip().splitlines()[-1] if err.strip() else ""
-    else:
-        doc = json.loads(out)
-        rec["released"] = doc.get("released_counts")
-    return rec
-
-
-#: the plan of one call, as JSON (a tree's src first on the path; the limit raised so that a refused plan states its
-#: seconds)
-PLAN = r"""
-import json, sys
-import numpy as np
-from dpposterior.limits import Task
-from dpposterior.mechanisms import ReleaseSpec
-n, eps, objective = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-spec = ReleaseSpec.of("optimal", eps, objective=objective)
-p = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(int(sys.argv[4])), n)
-print(json.dumps({"route": p.route, "seconds": round(float(p.seconds), 2),
-                  "limited": round(float(dict(p.costs).get("DPPOSTERIOR_MAX_SOLVE_SECONDS", 0.0)), 2),
-                  "bytes": float(p.memory_bytes)}))
-"""
-
-
-def plan(src: str, counts: str, eps: str, objective: str) -> dict:
-    """The plan of one call in the tree ``src`` (:data:`PLAN`)."""
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(src), DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
-    n, k = sum(int(c) for c in counts.split(",")), len(counts.split(","))
-    return json.loads(subprocess.run([sys.executable, "-c", PLAN, str(n), eps, objective, str(k)], env=env, check=True,
-                                     capture_output=True, text=True).stdout)
+    return record(counts, eps, objective, raised, usage, status, wall, load, out, err, timed_out)
 
 
 def main() -> None:
