@@ -41,13 +41,18 @@ def test_the_other_cells_keep_their_plans(n, eps, before, objective):
     assert plan.seconds == pytest.approx(before, abs=0.06)
 
 
+def _cli_refusal(counts: str, eps: str) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """``release --noise-aware --json`` at Dir(1,1,1), seed 1: the process and its stderr lines but the warnings."""
+    proc = subprocess.run([sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1", "--counts", counts,
+                           "--mechanism", "optimal", "--epsilon", eps, "--noise-aware", "--seed", "1", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    return proc, [ln for ln in proc.stderr.strip().splitlines() if not ln.startswith("dpposterior: warning")]
+
+
 def test_the_cli_refuses_in_one_line_with_exit_2():
     """``release --noise-aware`` at eps 0.1, n = 60 (the default limit): exit 2, one line, no traceback."""
-    proc = subprocess.run([sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1", "--counts", "20,20,20",
-                           "--mechanism", "optimal", "--epsilon", "0.1", "--noise-aware", "--seed", "1", "--json"],
-                          capture_output=True, text=True, timeout=300)
+    proc, lines = _cli_refusal("20,20,20", "0.1")
     assert proc.returncode == 2
-    lines = [ln for ln in proc.stderr.strip().splitlines() if not ln.startswith("dpposterior: warning")]
     assert len(lines) == 1 and "over the limit" in lines[0] and "Traceback" not in proc.stderr
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -20,6 +18,8 @@ import pytest
 from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as L
+
+from .test_noise_aware_k3_h72 import _cli_refusal
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECORD = ROOT / "benchmarks" / "noise_aware_k3_h73na3.json"
@@ -101,11 +101,8 @@ def test_the_plans_outside_the_change_are_the_old_trees(n, eps, before):
 
 def test_the_cli_refuses_in_one_line_with_exit_2():
     """``release --noise-aware`` at eps 0.15, n = 110 (planned 55 s): exit 2, one line, no traceback."""
-    proc = subprocess.run([sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1", "--counts", "37,37,36",
-                           "--mechanism", "optimal", "--epsilon", "0.15", "--noise-aware", "--seed", "1", "--json"],
-                          capture_output=True, text=True, timeout=300)
+    proc, lines = _cli_refusal("37,37,36", "0.15")
     assert proc.returncode == 2
-    lines = [ln for ln in proc.stderr.strip().splitlines() if not ln.startswith("dpposterior: warning")]
     assert len(lines) == 1 and "over the limit" in lines[0] and "Traceback" not in proc.stderr
 
 
