@@ -943,6 +943,23 @@ def filtered_sample(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int) -
     :func:`risk_filter` keeps.  :data:`SAMPLE_POINTS` points drawn uniformly (a fixed seed) from the box
     :func:`reach_region` enumerates; each count is the box's size times the share of the sample in it, one point added
     to each kept count (a share never estimated as 0)."""
+    scale, z, keep, risk = _filtered_sample_points(prior, n, epsilon, Dc, W)
+    inside = np.all(z >= 2, axis=1)
+    return (scale * len(z), scale * (np.count_nonzero(keep & inside) + 1),
+            scale * (np.count_nonzero(keep & ~inside) + 1), scale * (np.count_nonzero(risk) + 1))
+
+
+def filtered_sample_rows(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int) -> float:
+    """An estimate, from public inputs, for a release at the centre ``c0`` of R(n) (for a plan; not a bound), of the
+    reach region's points in R(n) (every count at least 0) that :func:`search_filter` keeps: the same sample as
+    :func:`filtered_sample` (the box's size times the share, one point added)."""
+    scale, z, keep, _ = _filtered_sample_points(prior, n, epsilon, Dc, W)
+    return scale * (np.count_nonzero(keep & np.all(z >= 0, axis=1)) + 1)
+
+
+def _filtered_sample_points(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int):
+    """``(scale, z, keep, risk)``: :func:`filtered_sample`'s sample of the reach region at the centre ``c0`` (its
+    points, those :func:`search_filter` keeps and those :func:`risk_filter` keeps) and the box's size a point."""
     from .remap import project
 
     a = np.asarray(prior, dtype=np.float64)
@@ -964,9 +981,7 @@ def filtered_sample(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int) -
     keep = risk.copy()
     if keep.any():
         keep[keep] = descent_filter(a, n, epsilon, c0, z[keep], Dc)
-    inside = np.all(z >= 2, axis=1)
-    return (scale * len(z), scale * (np.count_nonzero(keep & inside) + 1),
-            scale * (np.count_nonzero(keep & ~inside) + 1), scale * (np.count_nonzero(risk) + 1))
+    return scale, z, keep, risk
 
 
 #: Rounds of :func:`cut_region`'s cut taken again from the summary of the points at or below the cut before (each

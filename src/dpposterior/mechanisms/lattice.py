@@ -1835,15 +1835,39 @@ def column_orbit_seconds(points: float, n: int, k: int, epsilon: float) -> float
     return float(points) * (COLUMN_ORBIT_SECONDS[0] * grow + COLUMN_ORBIT_SECONDS[1] * min(ball, rows))
 
 
-def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits: bool = False) -> None:
+#: The k >= 4 corner release's projections searched by orbits (:meth:`LatticeMechanism._corner_column_any`, where
+#: :func:`column_orbits` holds and ``n > Dc``): CPU seconds, a constant and a searched projection (a point of R(n) that
+#: the filters keep), times ``(1 / eps)^ORBIT_TIE_EPS_POWER`` below eps 1 (as :data:`COLUMN_ORBIT_SECONDS`).  Measured
+#: 2026-12-01, Dir(1,1,1,1), worst, eps = 1, ``local_search_batch(..., orbits=True)`` over the kept projections
+#: (CPU s on the 2 shared cores at load 3.5 to 6; release, projections, seconds): n = 51: (13,13,13,12) 8,720, 0.62 s;
+#: (48,1,1,1) 822, 0.38; (30,21,0,0) 985, 0.88; (17,17,17,0) 3,045, 1.10; (40,5,3,3) 2,545, 1.06; n = 55:
+#: (14,14,14,13) 9,263, 0.38; (55,0,0,0) 255, 0.13; (28,27,0,0) 1,048, 0.75; (19,18,18,0) 3,261, 1.22; (34,7,7,7)
+#: 5,546, 1.62; n = 60: (15,15,15,15) 9,349, 0.36; (57,1,1,1) 861, 0.47; (30,30,0,0) 1,126, 0.70.  Without orbits the
+#: same searches ran 4.7, 1.7, 2.8, 5.7, 4.8 s at n = 51 and 5.3 s at the centre of n = 60, the same outputs.  The fit
+#: 1.9x to 15x above each (tests/library/test_noise_aware_k4_corner_orbits_h74k4.py).
+CORNER_PROJECTION_ORBIT_SECONDS = (1.5, 4e-4)
+
+
+def corner_projection_orbit_seconds(points: float, epsilon: float) -> float:
+    """Estimated seconds of the k >= 4 corner release's projections searched by orbits (:func:`column_orbits`) at
+    ``points`` kept projections: :data:`CORNER_PROJECTION_ORBIT_SECONDS`, from the count and public eps."""
+    grow = max(1.0, 1.0 / float(epsilon)) ** ORBIT_TIE_EPS_POWER  # the orbits left (near ties) grow below eps 1
+    return CORNER_PROJECTION_ORBIT_SECONDS[0] + float(points) * CORNER_PROJECTION_ORBIT_SECONDS[1] * grow
+
+
+def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits: bool = False,
+                    projections: bool = False) -> None:
     """Refuse (one line) the local column's searches at one release where the points left by the descent filter
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
     count above 1 by :func:`_inside_seconds`, the rest (off R(n) or next to its faces: the grouped route or the
     one-point search) by :func:`_parts_seconds`.  ``Z`` holds one point a positive part ``max(z, 0)`` (the search
     reads only it).  The plan counts the points of a release at the centre of R(n); next to a face, at small eps, the
     filter keeps more (the release is public: this depends on it, never on the data).  ``orbits``: the searches by
-    orbits (:func:`column_orbits`), every point by :func:`column_orbit_seconds`, as the plan counts them."""
-    if orbits:  # the search by orbits (column_orbits), every point at its cost
+    orbits (:func:`column_orbits`), every point by :func:`column_orbit_seconds`, as the plan counts them; with
+    ``projections``, the corner release's projections by orbits, by :func:`corner_projection_orbit_seconds`."""
+    if orbits and projections:  # the corner release's projections by orbits
+        seconds = corner_projection_orbit_seconds(len(Z), epsilon)
+    elif orbits:  # the search by orbits (column_orbits), every point at its cost
         seconds = column_orbit_seconds(len(Z), n, k, epsilon)
     else:
         inside = int(np.count_nonzero(np.all(Z >= 2, axis=1)))
@@ -2861,6 +2885,7 @@ class LatticeMechanism(Mechanism):
             cut_estimate,
             filtered_estimate,
             filtered_sample,
+            filtered_sample_rows,
             reach_inside_count,
             reach_size,
         )
@@ -2876,9 +2901,13 @@ class LatticeMechanism(Mechanism):
         if unplanned:  # below the fit's eps the region's searches are not measured with the cycles cut
             return Plan(task=Task.POSTERIOR, route="local column", what=what, refusal=unplanned,
                         advice="use a larger eps")
-        # the searches by orbits (k >= 4, a symmetric prior; not the corner release's projections): the points both
-        # filters keep counted by the sample where the centre's region reaches off R(n), with or without an edge
+        # the searches by orbits (k >= 4, a symmetric prior): the points both filters keep counted by the sample where
+        # the centre's region reaches off R(n), with or without an edge; the corner release's projections
+        # (_corner_column_any) by the same rule, counted where the sample counts them (filtered_sample_rows: the
+        # points of R(n) kept at the centre, at most |R(n)|)
+        rows_all = float(n_candidates(n, k))
         orbits = orbits_allowed and column_orbits(prior, n, k, eps) and not self.uses_corners(n, k, spec, prior)
+        corner_orbits = orbits_allowed and column_orbits(prior, n, k, eps) and self.uses_corners(n, k, spec, prior)
         if orbits and estimate is None and n // k <= (k - 1) * Dc:
             estimate = (0, (k - 1) * (Dc + W) + W)
         if by_sample:
@@ -2922,6 +2951,8 @@ class LatticeMechanism(Mechanism):
                 search += _parts_seconds(parts, n, k, eps)
                 if orbits:  # every kept point (of R(n) and off it) searched by orbits (column_orbits)
                     search = column_orbit_seconds(points, n, k, eps)
+                if corner_orbits:  # the corner release's kept projections (points of R(n)) by orbits
+                    search = corner_projection_orbit_seconds(min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
                 if by_sample and n < SAMPLED_FACE_RATIO * Dc:  # the kept points the stay certificate leaves, searched
                     each = SAMPLED_MISS_WHOLE_SECONDS if Dc >= n else SAMPLED_MISS_SECONDS
                     search += SAMPLED_MISS_SHARE * (points - parts) * each
@@ -3225,6 +3256,11 @@ class LatticeMechanism(Mechanism):
                              f"the noise-aware posterior's local column at this release for k={len(m)}, n={n}, "
                              f"eps={eps:g} ({int(may.sum()):,} points whose search can output it)")
                 out[may] = _one_point_searches(a, n, eps, uniq[may])
+            elif column_orbits(a, n, len(m), eps):  # one certified search per orbit (the same outputs)
+                from ..lattice.batched import local_search_batch
+
+                _check_searches(uniq[may], n, len(m), eps, orbits=True, projections=True)
+                out[may] = local_search_batch(a, n, eps, uniq[may], orbits=True)
             else:
                 _check_searches(uniq[may], n, len(m), eps)
                 out[may] = _search_points(a, n, eps, uniq[may])
