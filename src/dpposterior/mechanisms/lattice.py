@@ -1521,6 +1521,28 @@ def small_search_seconds(points: float, n: int, k: int) -> float:
     return float(points) * (c[0] + c[1] * rows)
 
 
+#: One one-point local search at a kept projection of the k >= 4 corner release where ``n <= Dc``
+#: (:meth:`LatticeMechanism._corner_column_any`, :meth:`LatticeMechanism._small_corner_column_plan`): CPU seconds, a
+#: constant and a data set of R(n) times ``max(1, 1 / eps)``, where |R(n)| is within :data:`SMALL_SEARCH_ROWS` (past
+#: it :func:`small_search_seconds`' cost).  Measured Dir(1,1,1,1), worst, on the 2 shared cores (CPU ms a search;
+#: |R(n)|): 2026-12-01 at load ~5, the release at the centre: eps = 1, n = 28: 3,409 searches, 1.11 ms (4,495); n = 29:
+#: 3,655, 1.36 ms (4,960); and :data:`SMALL_SEARCH_SECONDS`' 200-point runs: 0.45 (eps 0.5, n = 10, 286), 0.84
+#: (n = 20, 1,771), 2.05 (n = 26, 3,654), 0.86 (eps 1, n = 20), 0.49 (eps 2, n = 18, 1,330), 0.29 (eps 4, n = 9, 220).
+#: The fit 1.75x to 3x above each (tests/library/test_noise_aware_k4_corner_orbits_h74k4.py).
+SMALL_CORNER_SEARCH_SECONDS = (8e-4, 4e-7)
+
+
+def small_corner_search_seconds(points: float, n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of :func:`_one_point_searches` at ``points`` kept projections of the k >= 4 corner release
+    where ``n <= Dc``: :data:`SMALL_CORNER_SEARCH_SECONDS` each where |R(n)| is within :data:`SMALL_SEARCH_ROWS`, else
+    :func:`small_search_seconds`; from the count and public n, k, eps.  The plan and the run's check read it."""
+    rows = float(n_candidates(n, k))
+    if rows > SMALL_SEARCH_ROWS:
+        return small_search_seconds(points, n, k)
+    c0, c1 = SMALL_CORNER_SEARCH_SECONDS
+    return float(points) * (c0 + c1 * rows * max(1.0, 1.0 / float(epsilon)))
+
+
 def _inside_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the local search at ``points`` points of R(n) away from its faces (the local column's
     points near a release inside R(n)): the batched search (:func:`batched_seconds`) where its tables fit
@@ -3001,8 +3023,9 @@ class LatticeMechanism(Mechanism):
         """The local column's plan for the k >= 4 corner release where ``n <= Dc`` (:meth:`_corner_column_any`): the
         reach region is the window (:func:`~dpposterior.lattice.column.reach_region`), enumerated and looked up in the
         corner and edge tables and projected (:data:`SMALL_CORNER_POINT_SECONDS` a point); the filters and one one-point
-        search (:func:`small_search_seconds`) at each distinct projection, at most |R(n)| of them; the column over the
-        data sets near the release (at most R(n)); and the corner remap's solve.  Public n, k, eps and prior only."""
+        search (:func:`small_corner_search_seconds`) at each distinct projection, at most |R(n)| of them; the column
+        over the data sets near the release (at most R(n)); and the corner remap's solve.  Public n, k, eps and prior
+        only."""
         from ..lattice.column import reach_size
 
         eps = spec.epsilon
@@ -3010,7 +3033,7 @@ class LatticeMechanism(Mechanism):
         rows = float(n_candidates(n, k))
         search = (region * SMALL_CORNER_POINT_SECONDS
                   + rows * (RISK_SECONDS * k + FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
-                  + small_search_seconds(rows, n, k))
+                  + small_corner_search_seconds(rows, n, k, eps))
         sym = symmetric_corners(prior)
         search += corner_seconds(n, k, eps, sym)
         column = COLUMN_SECONDS[0] * rows * COLUMN_POINTS
@@ -3251,8 +3274,8 @@ class LatticeMechanism(Mechanism):
             # map to m
             may = search_filter(a, n, eps, m, uniq, Dc)
             out = np.full(uniq.shape, -1, dtype=np.int64)
-            if n <= Dc:  # every data set of R(n) in each search's ball: one-point searches (small_search_seconds)
-                _solve_limit(small_search_seconds(int(may.sum()), n, len(m)),
+            if n <= Dc:  # every data set of R(n) in each search's ball: one-point searches (small_corner_search_seconds)
+                _solve_limit(small_corner_search_seconds(int(may.sum()), n, len(m), eps),
                              f"the noise-aware posterior's local column at this release for k={len(m)}, n={n}, "
                              f"eps={eps:g} ({int(may.sum()):,} points whose search can output it)")
                 out[may] = _one_point_searches(a, n, eps, uniq[may])
