@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpposterior import SizeError
+from dpposterior.lattice.batched import local_search_batch
 from dpposterior.lattice.column import reach_region, search_filter
 from dpposterior.lattice.remap import local_bayes_search, project
 from dpposterior.limits import Task
@@ -82,6 +83,25 @@ def test_the_corner_columns_projections_by_orbits_are_the_one_point_searchs(cell
     hits = {tuple(p) for p in uniq[may].tolist() if np.array_equal(local_bayes_search(a, n, eps, np.array(p)), m)}
     got = {tuple(p) for p, t in zip(P.tolist(), tg[: len(Zoff)]) if t > 0}
     assert got == hits
+
+
+def test_at_n_51_where_searches_move_the_projections_by_orbits_are_the_batched_searchs():
+    """eps 1, n = 51 (the smallest n of the route at eps 1; at the small cells above no point of R(n) moves, so there
+    the column's off-table part is the identity): the release (1, 1, 8, 41) is the output of kept projections that
+    are not itself; by orbits the same outputs, points and ``T`` as the batched search without orbits."""
+    a, n, eps, m = np.ones(4), 51, 1.0, np.array([1, 1, 8, 41])
+    (Zg, tg), Z, Dc = _column(a, n, eps, m)
+    remap = lattice_module._corner(tuple(a.tolist()), n, eps)
+    Zoff = Z[(remap.rows(Z) < 0) & (remap.edge_rows(Z)[0] < 0)]
+    uniq = np.unique(project(Zoff, n), axis=0)
+    kept = uniq[search_filter(a, n, eps, m, uniq, Dc)]
+    by_orbits = local_search_batch(a, n, eps, kept, orbits=True)
+    plain = lattice_module._search_points(a, n, eps, kept)
+    assert np.array_equal(by_orbits, plain)
+    moved = np.all(plain == m[None, :], axis=1) & np.any(kept != m[None, :], axis=1)
+    assert moved.sum() >= 2  # projections other than m whose search outputs m
+    hits = {tuple(p) for p in kept[np.all(plain == m[None, :], axis=1)].tolist()}
+    assert {tuple(p) for p, t in zip(project(Zoff, n).tolist(), tg[: len(Zoff)]) if t > 0} == hits
 
 
 @pytest.mark.parametrize("eps, n, counts", [(4.0, 12, (3, 3, 3, 3)), (3.0, 15, (9, 2, 3, 1)), (4.0, 13, (13, 0, 0, 0))])
