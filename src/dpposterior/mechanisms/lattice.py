@@ -1840,7 +1840,8 @@ def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
     before; the same output at every point, proved and tested there): ``k >= 4``, a symmetric prior (every ``a_i``
     equal), eps at least :data:`COLUMN_BATCH_MIN_EPSILON` and the batched search's tables within
     :data:`SEARCH_TABLE_BYTES`; public prior, n, k, eps.  The plan (:meth:`LatticeMechanism._region_column_plan`) and
-    the run (:func:`_outputs_m`, :func:`_check_searches`) read this one rule."""
+    the runs (:func:`_outputs_m`, :func:`_check_searches`; the k >= 4 corner release's projections where ``n > Dc``,
+    :meth:`LatticeMechanism._corner_column_any`) read this one rule."""
     a = np.asarray(prior, dtype=np.float64)
     eps = float(epsilon)
     return (int(k) >= 4 and a.size == int(k) and bool(np.all(a == a[0])) and eps >= COLUMN_BATCH_MIN_EPSILON
@@ -2895,8 +2896,9 @@ class LatticeMechanism(Mechanism):
     def _region_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int,
                             orbits_allowed: bool = True) -> Plan:
         """The local column's plan on the region route (:meth:`_local_column_plan`'s docstring: the reach region, its
-        filters and searches, the column), from public inputs.  Where the searches run by orbits (:func:`column_orbits`,
-        not the corner release) the points both filters keep are counted by the sample
+        filters and searches, the column), from public inputs.  Where the searches run by orbits (:func:`column_orbits`;
+        the corner release's projections: :func:`corner_projection_orbit_seconds` at the sample's kept points of R(n),
+        :func:`~dpposterior.lattice.column.filtered_sample_rows`) the points both filters keep are counted by the sample
         (:func:`~dpposterior.lattice.column.filtered_sample`; also where
         :func:`~dpposterior.lattice.column.filtered_estimate` finds no edge) and searched at
         :func:`column_orbit_seconds`.  ``orbits_allowed=False``: the plan as without orbits (what
@@ -3253,7 +3255,9 @@ class LatticeMechanism(Mechanism):
         AnyCornerRemap`, what a draw reads) for the local column: every row of its table whose outputs hold ``m`` (the
         table enumerated whole, translated to n, coordinates ``>= -W``), with its probability; and off the table the
         points ``z`` of the reach region ``Z`` with ``B(project(z)) = m``, ``B`` the local search at the projection
-        (a point of R(n): :func:`_search_points`, the batched search's outputs equal the one-point search's); where
+        (a point of R(n): :func:`_search_points`, the batched search's outputs equal the one-point search's; where
+        :func:`column_orbits` holds, by orbits, one certified search per orbit: the same outputs, proved in
+        :func:`~dpposterior.lattice.batched._orbit_search`, so the same ``T`` and floats); where
         it has an edge table (:class:`~dpposterior.lattice.corners_any.EdgeTableAny`), every edge row whose outputs hold
         ``m`` (enumerated from the table's offsets, :meth:`~dpposterior.lattice.corners_any.EdgeTableAny.rows_to`, so
         none is missed whatever its distance from ``m``) and the region's points off both tables.
