@@ -41,6 +41,12 @@ DEFAULT_GAMMA = 1.0
 #: the rate behind every plan whose cost is counted against ``DPPOSTERIOR_MAX_PAIRS`` (~1e7 per second measured on
 #: 2 shared cores, so the default 4e8 is ~40 s).
 PAIRS_PER_SECOND = 1e7
+#: Log-pmf evaluations per second of the expected error's dense walk over whole rows at k >= 3 (:meth:`Mechanism.
+#: plan_errors`, the exponential and clamped entries): their rows are vectorised over R(n) and run ~1e8 per CPU
+#: second on 2 shared cores at load 6 (ehd, n = 120, eps = 0.5: 1.09e8 in ~0.7 s; ehdl at k = 4, n = 40: 3.05e8 in
+#: ~2.6 s; lsdim, n = 120: 1.09e8 in ~1.4 s), so at this rate the plan stays ~2x (clamped) to ~4x (exponential)
+#: above the run.  The count held to ``DPPOSTERIOR_MAX_PAIRS`` is the same; k = 2 keeps :data:`PAIRS_PER_SECOND`.
+DENSE_ROWS_PER_SECOND = 4e7
 #: The routes of the expected errors that walk whole rows over R(n) (:meth:`Mechanism.plan_errors`); every other
 #: route is run by :meth:`Mechanism.direct_errors`.
 ROWS_ROUTES = frozenset({"dense rows", "rows of the linear program", "rows of the dense remap"})
@@ -424,10 +430,11 @@ class Mechanism(abc.ABC):
         return f"the expected errors of {label} for k={k}, n={n}, eps={spec.epsilon:g}"
 
     def rows_plan(self, prior, n: int, spec: ReleaseSpec, *, route: str = "dense rows", passes: int = ERROR_PASSES,
-                  solve_seconds: float = 0.0, what: str | None = None) -> Plan:
+                  solve_seconds: float = 0.0, what: str | None = None, rate: float = PAIRS_PER_SECOND) -> Plan:
         """The plan of a walk over whole rows of R(n): ``passes x |R(n)|^2`` log-pmf evaluations (held to
-        ``DPPOSTERIOR_MAX_PAIRS``) after a solve of ``solve_seconds`` (held to ``DPPOSTERIOR_MAX_SOLVE_SECONDS``),
-        the entry's own size refusal (:meth:`check_size`) as the plan's refusal."""
+        ``DPPOSTERIOR_MAX_PAIRS``) at ``rate`` per second after a solve of ``solve_seconds`` (held to
+        ``DPPOSTERIOR_MAX_SOLVE_SECONDS``), the entry's own size refusal (:meth:`check_size`) as the plan's
+        refusal."""
         k = len(prior)
         what = what or self.errors_what(n, k, spec)
         size = n_candidates(n, k)
@@ -438,15 +445,17 @@ class Mechanism(abc.ABC):
         pairs = passes * size * size
         costs = (("DPPOSTERIOR_MAX_PAIRS", float(pairs)),) + (
             (("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve_seconds),) if solve_seconds > 0 else ())
-        return Plan(task=Task.ERRORS, route=route, what=what, seconds=pairs / PAIRS_PER_SECOND + solve_seconds,
+        return Plan(task=Task.ERRORS, route=route, what=what, seconds=pairs / rate + solve_seconds,
                     memory_bytes=8.0 * (k + 12) * size + min(WALK_CHUNK_BYTES, 32.0 * size * size), costs=costs,
                     advice="use a smaller n")
 
     def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
         """The route of the exact expected errors over R(n) (docs/definitions.md §9, expected error).  Here the
-        dense walk over whole rows (:meth:`rows_plan`), with a calibration's scans where the entry calibrates."""
+        dense walk over whole rows (:meth:`rows_plan`), with a calibration's scans where the entry calibrates, at
+        :data:`DENSE_ROWS_PER_SECOND` at k >= 3."""
         passes = ERROR_PASSES + (CALIBRATION_PASSES if spec.calibrate else 0)
-        return self.rows_plan(prior, n, spec, passes=passes)
+        return self.rows_plan(prior, n, spec, passes=passes,
+                              rate=DENSE_ROWS_PER_SECOND if len(prior) >= 3 else PAIRS_PER_SECOND)
 
     def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
         """Run a route of :meth:`plan_errors` that is not a walk over rows: ``E(c)`` for every c of R(n), an array
