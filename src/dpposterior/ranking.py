@@ -7,12 +7,14 @@ prior, n and eps only: the entry's plan of its exact errors (:meth:`~dpposterior
 (:func:`dpposterior.limits.admit`).  A total limit, ``DPPOSTERIOR_MAX_COMPARE_SECONDS``, then takes the admitted rows:
 first the releases built for an objective (an entry with ``objectives``: ``optimal`` and the lattice release, the
 ones to use; their average rows first, :func:`start_releases`, whose errors the yardstick's average starts from and
-whose worst case is ranked too), then the others cheapest first, so no release is left out because a dearer baseline
-came first and no baseline because another baseline is dear; at k >= 3 the rows take at most :data:`ROWS_SHARE` of it,
-the rest is the yardstick's (:func:`compare_yardstick`), so that the bound every row is read against is not starved
-by the rows.  :func:`compare_rows` runs the rows' plans and ranks them by worst-case expected error
-(docs/definitions.md §6); a row left out says what it would take, and its error stays out of the ranking.  Used by
-``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
+whose worst case is ranked too), then the others (``geometric`` first, :data:`FIRST_BASELINES`, then cheapest
+first), so no release is left out because a dearer baseline came first and no baseline because another baseline is
+dear.  At k >= 3 the releases built for an objective take at most :data:`ROWS_SHARE` of it; the yardstick is planned
+next, within what they leave (at most :data:`YARDSTICK_SHARE` of the limit: :func:`yardstick_budget`), and the
+baselines take what its plan leaves (:func:`yardstick_reserve`), so the bound every row is read against is not
+starved by the rows and does not move with a baseline's plan.  :func:`compare_rows` runs the rows' plans and ranks
+them by worst-case expected error (docs/definitions.md §6); a row left out says what it would take, and its error
+stays out of the ranking.  Used by ``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
 """
 
 from __future__ import annotations
@@ -64,8 +66,8 @@ class RowPlan:
     #: this row runs alone
     pass_with: tuple[str, ...] = ()
     #: that pass's plan (:meth:`~dpposterior.mechanisms.Mechanism.plan_shared_errors`): the cost of what runs.  The
-    #: total limit and the yardstick's share still reckon each row at its own ``plan`` (a shared pass changes no
-    #: row's admission and no bound, only the seconds spent)
+    #: total limit still reckons each row at its own ``plan`` (a shared pass changes no row's admission, only the
+    #: seconds spent; the yardstick's budget reads no baseline's plan at all)
     pass_plan: Plan | None = None
 
 
@@ -99,7 +101,8 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     Each release's plan (``Task.ERRORS``) is held to its own limits; then the admitted rows, those of an entry with
     ``objectives`` first (their average rows before their others) and each group cheapest first, are taken while
     their estimated seconds add up within ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` (at k >= 3 within :data:`ROWS_SHARE` of
-    it, and a baseline row within :data:`BASELINES_SHARE`).  Raises one-line
+    it, and a baseline row within :data:`BASELINES_SHARE` and what the yardstick's plan leaves,
+    :func:`yardstick_reserve`).  Raises one-line
     :class:`SizeError` only when no row at all can be computed (with the cheapest row's own refusal)."""
     k = a.size
     privacy = PrivacyParameters(epsilon, delta)  # validated where they entered (the command line, dp.compare)
@@ -317,11 +320,14 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     computed (over the budget, a setting past the k = 2 optimum's limits); None under another distance than
     Hellinger (the bound is Hellinger's).  At k >= 3 the LP's own optima are used where ``rows`` computed them, and
     the block relaxations (:func:`dpposterior.yardstick.plan_blocks`) run where their plans fit: each objective's
-    share is ``BLOCK_SECONDS`` or half of what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the rows' estimates
-    (``plans``: :func:`plan_compare`'s), whichever is smaller; a block plan that does not fit leaves that objective
-    to the other bounds.  An average dual that cannot beat the k = 2 bound (its windows' ceiling, ``plan_blocks``'
-    ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave of both shares
-    (where the deepest block that fits stops short of n, the whole LP over its orbits when it fits instead:
+    share is ``BLOCK_SECONDS`` or half of :func:`yardstick_budget` (what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves
+    after the k = 2 solves and the rows of an entry with ``objectives``, ``plans``: :func:`plan_compare`'s, at most
+    :data:`YARDSTICK_SHARE` of it), whichever is smaller: :func:`yardstick_plan`, the blocks :func:`plan_compare`
+    reserved (where a row that should start the average refused while it ran, the blocks are planned within what
+    every row's plan leaves instead, as that reserve assumed another start); a block plan that does not fit leaves
+    that objective to the other bounds.  An average dual that cannot beat the k = 2 bound (its windows' ceiling,
+    ``plan_blocks``' ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave
+    of both shares (where the deepest block that fits stops short of n, the whole LP over its orbits when it fits instead:
     :func:`~dpposterior.lattice.yardstick.plan_corner`'s ``whole``).
     ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
     :func:`start_releases` of least average error, else of :func:`fallback_releases`, else (k = 4) of
