@@ -398,9 +398,10 @@ def yardstick_plan(a, n: int, epsilon: float, budget: float, start: bool, baseli
     plan_blocks` with each objective's share half of it, the k = 2 bound as the average's floor, and the whole LP,
     weighted dual and deeper corner blocks where they fit); ``start``, ``baseline``: as there.  Read by
     :func:`yardstick_reserve` (the plan) and :func:`compare_yardstick` (the run)."""
-    from .yardstick import marginal_bound, plan_blocks
+    from .yardstick import marginal_bound_trusted, plan_blocks
 
-    return plan_blocks(a, n, epsilon, max(0.0, budget) / 2, start=start, floor=marginal_bound(a, n, epsilon).average,
+    return plan_blocks(a, n, epsilon, max(0.0, budget) / 2, start=start,
+                       floor=marginal_bound_trusted(a, n, epsilon).average,
                        whole=True, weighted=True, baseline=baseline, deeper=True)
 
 
