@@ -144,7 +144,7 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
             continue
         out[i] = replace(row, left_out=(
             f"it would take {duration_text(cost)} ({row.plan.route}) after the rows taken before it, "
-            f"{duration_text(used)}, over compare's limit of {cap:g} s for {whose} together (use accuracy "
+            f"{duration_text(used)}, over compare's limit of {cap:.3g} s for {whose} together (use accuracy "
             f"--mechanism {row.variant.entry.id} for this release alone, or set DPPOSTERIOR_MAX_COMPARE_SECONDS to "
             "raise it)"))
     out = _shared_passes(a, n, _copies_left_out(out))
