@@ -77,10 +77,12 @@ def test_admission_follows_its_rule_under_a_lower_limit(monkeypatch, total):
 
 
 def test_geometric_is_the_first_baseline(monkeypatch):
-    # Dir(1,1,1), n = 100, eps = 1: every baseline is a dense walk of the same plan (ehd, ehdl, ehds before geometric
-    # by label); with the limit lowered to 18 s one baseline fits, and it is geometric; at 20 s the next by label
+    # Dir(1,1,1), n = 100, eps = 1: every baseline is a dense walk (the exponential ones 1.3 s, the clamped ones
+    # 2.1 s planned; ehd, ehdl, ehds before geometric by label and by cost); with the limit lowered to 19 s one
+    # baseline fits, and it is geometric; at 21 s the cheapest after it; at 18 s geometric does not fit and the
+    # cheapest that does is still taken
     a = np.ones(3)
-    for total, expect in ((18.0, ["geometric"]), (20.0, ["ehd", "geometric"]), (16.0, [])):
+    for total, expect in ((19.0, ["geometric"]), (21.0, ["ehd", "geometric"]), (18.0, ["ehd"]), (16.0, [])):
         monkeypatch.setenv(TOTAL, str(total))
         plans = _check_admission(a, 100, 1.0)
         shown = [r.variant.label for r in plans if not r.left_out and not r.same_as and not r.variant.entry.objectives]
@@ -149,7 +151,8 @@ def test_the_yardstick_that_runs_is_the_one_planned(monkeypatch):
 @pytest.mark.parametrize("k, n", [(2, 300), (3, 60), (3, 120), (4, 30)])
 def test_dense_rows_plan_counts_the_pairs_at_their_rate(k, n):
     # the count held to DPPOSTERIOR_MAX_PAIRS is every pair of R(n) twice, at any k; the seconds are that count at
-    # DENSE_ROWS_PER_SECOND from k = 3 (measured ~1e8 per CPU s there) and at PAIRS_PER_SECOND at k = 2
+    # DENSE_ROWS_PER_SECOND from k = 3 (CLAMPED_DENSE_ROWS_PER_SECOND for the clamped entries; measured ~1.5e8 and
+    # ~8e7 per CPU s there) and at PAIRS_PER_SECOND at k = 2
     a = np.ones(k)
     size = math.comb(n + k - 1, k - 1)
     for mech in ("ehd", "mh"):
@@ -159,4 +162,8 @@ def test_dense_rows_plan_counts_the_pairs_at_their_rate(k, n):
         assert dict(plan.costs)["DPPOSTERIOR_MAX_PAIRS"] == 2 * size * size
         rate = mech_base.DENSE_ROWS_PER_SECOND if k >= 3 else mech_base.PAIRS_PER_SECOND
         assert math.isclose(plan.seconds, 2 * size * size / rate, rel_tol=1e-12)
-    assert mech_base.DENSE_ROWS_PER_SECOND >= mech_base.PAIRS_PER_SECOND  # the plan of k >= 3 is refit down, not up
+    if k >= 3:  # the clamped entries' dense walk (below their translation route) at their own rate
+        spec = ReleaseSpec.of("geometric", 1.0)
+        plan = MECHANISMS["geometric"].plan(Task.ERRORS, spec, a, n)
+        assert plan.route == "dense rows" and dict(plan.costs)["DPPOSTERIOR_MAX_PAIRS"] == 2 * size * size
+        assert math.isclose(plan.seconds, 2 * size * size / mech_base.CLAMPED_DENSE_ROWS_PER_SECOND, rel_tol=1e-12)

@@ -42,11 +42,16 @@ DEFAULT_GAMMA = 1.0
 #: 2 shared cores, so the default 4e8 is ~40 s).
 PAIRS_PER_SECOND = 1e7
 #: Log-pmf evaluations per second of the expected error's dense walk over whole rows at k >= 3 (:meth:`Mechanism.
-#: plan_errors`, the exponential and clamped entries): their rows are vectorised over R(n) and run ~1e8 per CPU
-#: second on 2 shared cores at load 6 (ehd, n = 120, eps = 0.5: 1.09e8 in ~0.7 s; ehdl at k = 4, n = 40: 3.05e8 in
-#: ~2.6 s; lsdim, n = 120: 1.09e8 in ~1.4 s), so at this rate the plan stays ~2x (clamped) to ~4x (exponential)
-#: above the run.  The count held to ``DPPOSTERIOR_MAX_PAIRS`` is the same; k = 2 keeps :data:`PAIRS_PER_SECOND`.
+#: plan_errors` of an entry whose ``dense_rows_per_second`` is None): the exponential entries' rows are vectorised
+#: over R(n) and run ~1.5e8 per CPU second on 2 shared cores at load 8 (ehd, n = 120, eps = 0.5: 1.09e8 pairs in
+#: 1.38 CPU s for the whole process, ~0.7 s past its imports; n = 160: 3.3e8 in 3.1 s), so the plan stays 1.4 to 3x
+#: above the whole process's CPU (benchmarks/compare_h74cmp.json).  The count held to ``DPPOSTERIOR_MAX_PAIRS`` is
+#: the same; k = 2 keeps :data:`PAIRS_PER_SECOND`.
 DENSE_ROWS_PER_SECOND = 4e7
+#: ... and of the clamped entries' dense walk (``geometric``, ``lszhang``, ``lsdim`` below their translation route),
+#: whose rows cost more per pair: geometric at k = 4, n = 30 (5.95e7 pairs) 1.54 CPU s for the whole process at load
+#: 11, lszhang at n = 100 (4.1e7) 1.36 s; at this rate 2.4 s and 1.6 s planned.
+CLAMPED_DENSE_ROWS_PER_SECOND = 2.5e7
 #: The routes of the expected errors that walk whole rows over R(n) (:meth:`Mechanism.plan_errors`); every other
 #: route is run by :meth:`Mechanism.direct_errors`.
 ROWS_ROUTES = frozenset({"dense rows", "rows of the linear program", "rows of the dense remap"})
@@ -261,6 +266,8 @@ class Mechanism(abc.ABC):
     #: that entry's grid instead of computing them twice (:func:`dpposterior.paper.beyond.expected_error_grid`).
     #: None: none.
     releases_of: str | None = None
+    #: the rate of :meth:`plan_errors`' dense walk at k >= 3 (None: :data:`DENSE_ROWS_PER_SECOND`)
+    dense_rows_per_second: float | None = None
 
     def __init__(self, *, id: str, name: str, seed_name: str, weight_or_scale: str, guarantee: Guarantee,
                  uses: frozenset[Setting] | set[Setting] = frozenset(), distances: tuple[str, ...] | None = None):
@@ -455,7 +462,8 @@ class Mechanism(abc.ABC):
         :data:`DENSE_ROWS_PER_SECOND` at k >= 3."""
         passes = ERROR_PASSES + (CALIBRATION_PASSES if spec.calibrate else 0)
         return self.rows_plan(prior, n, spec, passes=passes,
-                              rate=DENSE_ROWS_PER_SECOND if len(prior) >= 3 else PAIRS_PER_SECOND)
+                              rate=(self.dense_rows_per_second or DENSE_ROWS_PER_SECOND) if len(prior) >= 3
+                              else PAIRS_PER_SECOND)
 
     def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
         """Run a route of :meth:`plan_errors` that is not a walk over rows: ``E(c)`` for every c of R(n), an array
