@@ -7,12 +7,14 @@ prior, n and eps only: the entry's plan of its exact errors (:meth:`~dpposterior
 (:func:`dpposterior.limits.admit`).  A total limit, ``DPPOSTERIOR_MAX_COMPARE_SECONDS``, then takes the admitted rows:
 first the releases built for an objective (an entry with ``objectives``: ``optimal`` and the lattice release, the
 ones to use; their average rows first, :func:`start_releases`, whose errors the yardstick's average starts from and
-whose worst case is ranked too), then the others cheapest first, so no release is left out because a dearer baseline
-came first and no baseline because another baseline is dear; at k >= 3 the rows take at most :data:`ROWS_SHARE` of it,
-the rest is the yardstick's (:func:`compare_yardstick`), so that the bound every row is read against is not starved
-by the rows.  :func:`compare_rows` runs the rows' plans and ranks them by worst-case expected error
-(docs/definitions.md §6); a row left out says what it would take, and its error stays out of the ranking.  Used by
-``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
+whose worst case is ranked too), then the others (``geometric`` first, :data:`FIRST_BASELINES`, then cheapest
+first), so no release is left out because a dearer baseline came first and no baseline because another baseline is
+dear.  At k >= 3 the releases built for an objective take at most :data:`ROWS_SHARE` of it; the yardstick is planned
+next, within what they leave (at most :data:`YARDSTICK_SHARE` of the limit: :func:`yardstick_budget`), and the
+baselines take what its plan leaves (:func:`yardstick_reserve`), so the bound every row is read against is not
+starved by the rows and does not move with a baseline's plan.  :func:`compare_rows` runs the rows' plans and ranks
+them by worst-case expected error (docs/definitions.md §6); a row left out says what it would take, and its error
+stays out of the ranking.  Used by ``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
 """
 
 from __future__ import annotations
@@ -64,22 +66,36 @@ class RowPlan:
     #: this row runs alone
     pass_with: tuple[str, ...] = ()
     #: that pass's plan (:meth:`~dpposterior.mechanisms.Mechanism.plan_shared_errors`): the cost of what runs.  The
-    #: total limit and the yardstick's share still reckon each row at its own ``plan`` (a shared pass changes no
-    #: row's admission and no bound, only the seconds spent)
+    #: total limit still reckons each row at its own ``plan`` (a shared pass changes no row's admission, only the
+    #: seconds spent; the yardstick's budget reads no baseline's plan at all)
     pass_plan: Plan | None = None
 
 
-#: The share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` the rows may take at k >= 3 (:func:`plan_compare`); the rest is
-#: the yardstick's block relaxations' (:func:`compare_yardstick`: half of what the rows leave to each objective).
+#: The share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` the releases built for an objective (an entry with
+#: ``objectives``) may take at k >= 3 (:func:`plan_compare`); the rest is the yardstick's (:func:`yardstick_budget`).
 #: With the rows allowed the whole limit, Dir(1,1,1,1), n = 100, eps = 2 admitted both lattice remaps (141.8 of
 #: 150 s planned) and left the average's bound 3.6 s: 0.0293, the best release 5.0 times it (1.21 with a 23 s share).
 ROWS_SHARE = 0.8
 #: The share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` past which no baseline row (an entry without ``objectives``) is
-#: taken at k >= 3 (:func:`plan_compare`): the releases built for an objective may fill :data:`ROWS_SHARE`, but a
-#: baseline, which at k >= 3 is far from the best release (1.5x and more), does not take the last of the yardstick's
-#: time.  With the baselines allowed ROWS_SHARE, Dir(1,1,1,1), n = 100, eps = 1 took ``geometric`` (16.7 s planned)
-#: after ``lattice (worst)`` (94.4 s) and the average's bound fell from 1.182 to 1.221 of the best release.
+#: taken at k >= 3 (:func:`plan_compare`), with the rows taken before it.  A baseline is also taken only within
+#: what the yardstick's own plan leaves (:func:`yardstick_reserve`): the yardstick is planned before any baseline,
+#: from what the releases built for an objective leave (:func:`yardstick_budget`), so no baseline's plan moves a
+#: bound, and a baseline that fits that rest is shown (``geometric`` first: :data:`FIRST_BASELINES`).
 BASELINES_SHARE = 0.7
+#: The yardstick's budget at k >= 3 (both objectives' block relaxations together, :func:`yardstick_budget`) is at
+#: most this share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS``.  Its plans take what they are given (deeper corner blocks,
+#: the weighted dual, more evaluations of the release's start), so without a cap no baseline is shown where the
+#: releases built for an objective are cheap: at 0.5 and 0.6 Dir(1,1,1), n = 1,000, eps = 1 planned 74.5 s of
+#: blocks and left geometric out; at 0.4 it shows geometric (at 0.3 the budgets at n = 50 to 300, eps = 1 and 2 fall
+#: below 45 s, under what the rows used to leave there).  Against the budget of what every row's plan left
+#: (benchmarks/compare_h74cmp.json): the same printed bounds at Dir(1,1,1), n = 100, 120, 300, eps = 1 and
+#: n = 1,000, eps = 0.5, and Dir(1,1,1,1), n = 100, eps = 1; tighter averages at n = 120, eps = 0.5 (0.3374 -> 0.3380)
+#: and n = 1,000, eps = 1 (0.0674 -> 0.0683); looser where the rows had left far more than this cap: n = 100,
+#: eps = 2 (average 0.0817 -> 0.0816, 104 s before) and Dir(1,1,1,1), n = 20, eps = 1 (0.4450 -> 0.4447, 72 s).
+YARDSTICK_SHARE = 0.4
+#: The baselines taken first (:func:`plan_compare`), before the others cheapest first: ``geometric``, the
+#: Laplace-style release a reader looks for beside the best one.
+FIRST_BASELINES = ("geometric",)
 
 
 def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
@@ -89,7 +105,8 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     Each release's plan (``Task.ERRORS``) is held to its own limits; then the admitted rows, those of an entry with
     ``objectives`` first (their average rows before their others) and each group cheapest first, are taken while
     their estimated seconds add up within ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` (at k >= 3 within :data:`ROWS_SHARE` of
-    it, and a baseline row within :data:`BASELINES_SHARE`).  Raises one-line
+    it, and a baseline row within :data:`BASELINES_SHARE` and what the yardstick's plan leaves,
+    :func:`yardstick_reserve`).  Raises one-line
     :class:`SizeError` only when no row at all can be computed (with the cheapest row's own refusal)."""
     k = a.size
     privacy = PrivacyParameters(epsilon, delta)  # validated where they entered (the command line, dp.compare)
@@ -109,27 +126,32 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     total = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
     limit = total * (ROWS_SHARE if k >= 3 else 1.0)
     baselines = total * (BASELINES_SHARE if k >= 3 else 1.0)
-    used, taken = 0.0, set()
+    used, taken, reserve = 0.0, set(), None
     starts = start_releases(k)
     for i in sorted((i for i, r in enumerate(out) if not r.left_out and not r.same_as),
                     key=lambda i: (not out[i].variant.entry.objectives, out[i].variant.label not in starts,
-                                   out[i].plan.seconds, out[i].variant.label)):
+                                   out[i].variant.label not in FIRST_BASELINES, out[i].plan.seconds,
+                                   out[i].variant.label)):
         row = out[i]
         cost = _row_seconds(row.plan, taken)
-        cap, whose = ((limit, "all its rows") if row.variant.entry.objectives
-                      else (baselines, "a baseline and the rows before it"))
+        if row.variant.entry.objectives:
+            cap, whose = limit, "all its rows"
+        else:
+            if reserve is None:  # the releases built for an objective are all admitted: the yardstick's plan next
+                reserve = yardstick_reserve(a, n, epsilon, _copies_left_out(out), distance) if k >= 3 else 0.0
+            cap = min(baselines, total - reserve)
+            whose = ("a baseline and the rows before it" if not reserve else
+                     f"a baseline and the rows before it (the limit less the yardstick's {duration_text(reserve)})")
         if used + cost <= cap:
             used += cost
             taken.update(key for key, _ in row.plan.shared)
             continue
         out[i] = replace(row, left_out=(
             f"it would take {duration_text(cost)} ({row.plan.route}) after the rows taken before it, "
-            f"{duration_text(used)}, over compare's limit of {cap:g} s for {whose} together (use accuracy "
+            f"{duration_text(used)}, over compare's limit of {cap:.3g} s for {whose} together (use accuracy "
             f"--mechanism {row.variant.entry.id} for this release alone, or set DPPOSTERIOR_MAX_COMPARE_SECONDS to "
             "raise it)"))
-    left = {r.variant.label: r.left_out for r in out if not r.same_as}
-    out = [replace(r, left_out=r.left_out or left[r.same_as]) if r.same_as else r for r in out]
-    out = _shared_passes(a, n, out)
+    out = _shared_passes(a, n, _copies_left_out(out))
     if all(r.left_out for r in out):
         planned = [r for r in out if r.plan is not None and not r.plan.refusal]
         if not planned:
@@ -138,6 +160,12 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
         raise SizeError(f"compare for k={k}, n={n}: no release fits its limits; the cheapest, "
                         f"{cheapest.variant.label}: {cheapest.left_out}")
     return out
+
+
+def _copies_left_out(rows: list[RowPlan]) -> list[RowPlan]:
+    """``rows`` with each copy (``same_as``) left out where the row it copies is."""
+    left = {r.variant.label: r.left_out for r in rows if not r.same_as}
+    return [replace(r, left_out=r.left_out or left[r.same_as]) if r.same_as else r for r in rows]
 
 
 def _row_seconds(plan: Plan, taken: set) -> float:
@@ -296,11 +324,14 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     computed (over the budget, a setting past the k = 2 optimum's limits); None under another distance than
     Hellinger (the bound is Hellinger's).  At k >= 3 the LP's own optima are used where ``rows`` computed them, and
     the block relaxations (:func:`dpposterior.yardstick.plan_blocks`) run where their plans fit: each objective's
-    share is ``BLOCK_SECONDS`` or half of what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the rows' estimates
-    (``plans``: :func:`plan_compare`'s), whichever is smaller; a block plan that does not fit leaves that objective
-    to the other bounds.  An average dual that cannot beat the k = 2 bound (its windows' ceiling, ``plan_blocks``'
-    ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave of both shares
-    (where the deepest block that fits stops short of n, the whole LP over its orbits when it fits instead:
+    share is ``BLOCK_SECONDS`` or half of :func:`yardstick_budget` (what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves
+    after the k = 2 solves and the rows of an entry with ``objectives``, ``plans``: :func:`plan_compare`'s, at most
+    :data:`YARDSTICK_SHARE` of it), whichever is smaller: :func:`yardstick_plan`, the blocks :func:`plan_compare`
+    reserved (where a row that should start the average refused while it ran, the blocks are planned within what
+    every row's plan leaves instead, as that reserve assumed another start); a block plan that does not fit leaves
+    that objective to the other bounds.  An average dual that cannot beat the k = 2 bound (its windows' ceiling,
+    ``plan_blocks``' ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave
+    of both shares (where the deepest block that fits stops short of n, the whole LP over its orbits when it fits instead:
     :func:`~dpposterior.lattice.yardstick.plan_corner`'s ``whole``).
     ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
     :func:`start_releases` of least average error, else of :func:`fallback_releases`, else (k = 4) of
@@ -308,7 +339,7 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     (:func:`dpposterior.yardstick.block_bounds`; any errors give a certified bound, these only choose where the dual
     starts); where none was computed, the average's bound is planned as without ``errors``.
     """
-    from .yardstick import block_bounds, lp_optima, marginal_bound, marginal_seconds, plan_blocks, yardstick
+    from .yardstick import block_bounds, lp_optima, marginal_bound, marginal_seconds, yardstick
 
     if distance != DEFAULT_DISTANCE:
         return None
@@ -320,8 +351,10 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
             return (f"its k = 2 solves need {approx_count_text(int(work // PAIRS_PER_SECOND))} s here, over the limit of "
                     f"{limit:.0e} (set DPPOSTERIOR_MAX_PAIRS to raise it)")
         lp = lp_optima(a, n, epsilon, {r["release"] for r in rows if "error" not in r}) if k >= 3 else {}
-        used = rows_seconds(plans or [])
-        left = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS") - used - marginal_seconds(a, n, epsilon)
+        # what every row's plan and the k = 2 bound's solves leave: the yardstick's budget is within it when its
+        # start is the one plan_compare reserved for (the usual case); else it is planned within this rest
+        left = (limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS") - rows_seconds(plans or [])
+                - marginal_seconds(a, n, epsilon))
         # the start of the average's exact windows: the computed lattice or optimal release of least average error,
         # built for the average if one was computed, else for the worst case (start_row)
         best = start_row(k, n, errors)
@@ -331,16 +364,80 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
             start[1][candidate_rank(best[1].counts)] = best[1].expected
         # the k = 2 bound (its solves are cached for yardstick() below): an average dual that cannot beat it is left
         # out and its share goes to the worst case's corner blocks (plan_blocks' floor)
-        floor = marginal_bound(a, n, epsilon).average if k >= 3 else None
+        marginal_bound(a, n, epsilon)
         baseline = start is not None and start[0] in baseline_releases(k)
-        blocks = block_bounds(a, n, epsilon, plan_blocks(a, n, epsilon, max(0.0, left) / 2, start=start is not None,
-                                                         floor=floor, whole=True, weighted=True, baseline=baseline,
-                                                         deeper=True),
-                              start, worst=start is not None and start[0] not in start_releases(k),
-                              baseline=baseline) if k >= 3 else {}
+        blocks = {}
+        if k >= 3:
+            planned = yardstick_plan(a, n, epsilon, yardstick_budget(a, n, epsilon, plans or []), start is not None,
+                                     baseline)
+            if planned_seconds(planned) > left:
+                planned = yardstick_plan(a, n, epsilon, left, start is not None, baseline)
+            blocks = block_bounds(a, n, epsilon, planned, start,
+                                  worst=start is not None and start[0] not in start_releases(k), baseline=baseline)
         return yardstick(a, n, epsilon, lp, blocks)
     except InputError as exc:
         return " ".join(str(exc).split())
+
+
+def objective_seconds(plans: list[RowPlan]) -> float:
+    """The planned seconds of the computed rows of an entry with ``objectives`` (:func:`rows_seconds` of those rows:
+    each shared part once); the baselines' plans are not read."""
+    return rows_seconds([r for r in plans if r.variant.entry.objectives])
+
+
+def yardstick_budget(a, n: int, epsilon: float, plans: list[RowPlan]) -> float:
+    """The seconds of the yardstick's block relaxations at k >= 3, both objectives together (:func:`yardstick_plan`):
+    what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the k = 2 bound's solves and the rows of an entry with
+    ``objectives`` (:func:`objective_seconds`), at most :data:`YARDSTICK_SHARE` of it.  From public prior, n, eps,
+    the limit and those rows' plans; no baseline's plan enters, so admitting, refitting or leaving out a baseline
+    moves no bound."""
+    from .yardstick import marginal_seconds
+
+    total = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
+    return max(0.0, min(YARDSTICK_SHARE * total, total - marginal_seconds(a, n, epsilon) - objective_seconds(plans)))
+
+
+def yardstick_plan(a, n: int, epsilon: float, budget: float, start: bool, baseline: bool) -> dict:
+    """The block relaxations ``compare``'s yardstick runs within ``budget`` seconds (:func:`dpposterior.yardstick.
+    plan_blocks` with each objective's share half of it, the k = 2 bound as the average's floor, and the whole LP,
+    weighted dual and deeper corner blocks where they fit); ``start``, ``baseline``: as there.  Read by
+    :func:`yardstick_reserve` (the plan) and :func:`compare_yardstick` (the run)."""
+    from .yardstick import marginal_bound_trusted, plan_blocks
+
+    return plan_blocks(a, n, epsilon, max(0.0, budget) / 2, start=start,
+                       floor=marginal_bound_trusted(a, n, epsilon).average,
+                       whole=True, weighted=True, baseline=baseline, deeper=True)
+
+
+def planned_seconds(blocks: dict) -> float:
+    """The seconds of the plans of :func:`yardstick_plan` that fit (those :func:`dpposterior.yardstick.block_bounds`
+    runs)."""
+    return sum(plan.seconds for plan, _ in blocks.values() if plan.fits)
+
+
+def yardstick_reserve(a, n: int, epsilon: float, plans: list[RowPlan], distance: str = DEFAULT_DISTANCE) -> float:
+    """The seconds :func:`plan_compare` keeps from the baselines at k >= 3: the k = 2 bound's solves and the
+    yardstick's plan (:func:`yardstick_plan` within :func:`yardstick_budget`), its start as ``plans`` give it (a
+    computed row built for an objective, else at k in :data:`BASELINE_START_K` a baseline's); 0 where the yardstick
+    is not computed (another distance, the k = 2 solves past ``DPPOSTERIOR_MAX_PAIRS``, a setting past their
+    limits).  :func:`compare_yardstick` plans the same blocks when that start is the one it has, so the rows and the
+    yardstick together stay within ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` as planned."""
+    from .yardstick import marginal_seconds
+
+    if distance != DEFAULT_DISTANCE:
+        return 0.0
+    k = a.size
+    try:
+        marginal = marginal_seconds(a, n, epsilon)
+        if marginal * PAIRS_PER_SECOND > limit_setting("DPPOSTERIOR_MAX_PAIRS"):
+            return 0.0
+        computed = {r.variant.label for r in plans if not r.left_out}
+        start = bool(computed & (start_releases(k) | fallback_releases(k)))
+        baseline = not start and k in BASELINE_START_K
+        blocks = yardstick_plan(a, n, epsilon, yardstick_budget(a, n, epsilon, plans), start or baseline, baseline)
+        return marginal + planned_seconds(blocks)
+    except InputError:
+        return 0.0
 
 
 def average_ranks(rows: list[dict]) -> dict[str, int]:

@@ -50,7 +50,7 @@ from numpy.typing import ArrayLike
 from . import validate
 from .errors import InputError
 from .limits import limit_setting
-from .mechanisms import MECHANISMS, ReleaseSpec
+from .mechanisms import DEFAULT_DELTA, MECHANISMS, PrivacyParameters, ReleaseSpec, releases
 
 #: Lowered from each k = 2 value: covers the float rounding of its sums (relative ~1e-15 per product, times the
 #: kernel's 1 / (1 - q) at the smallest eps the optimum solves).
@@ -98,13 +98,24 @@ def marginal_seconds(prior: ArrayLike, n: int, epsilon: float) -> float:
 def marginal_bound(prior: ArrayLike, n: int, epsilon: float) -> Yardstick:
     """The reduction to one count (module docstring): ``max over S`` of the certified k = 2 optima, a lower bound on
     the k-category optimum's worst-case and average errors (docs/definitions.md §9, §10)."""
-    a = validate.prior(prior)
-    n = validate.size(n)
+    return _marginal_bound(validate.prior(prior), validate.size(n),
+                           lambda objective: ReleaseSpec.of("optimal", epsilon, objective=objective))
+
+
+def marginal_bound_trusted(a: np.ndarray, n: int, epsilon: float) -> Yardstick:
+    """:func:`marginal_bound` of values validated where they entered (``compare``'s plan): not validated again."""
+    variants = {str(v.objective): v for v in releases(MECHANISMS["optimal"])}
+    privacy = PrivacyParameters(epsilon, DEFAULT_DELTA)
+    return _marginal_bound(a, int(n), lambda objective: ReleaseSpec.trusted(variants[objective], privacy))
+
+
+def _marginal_bound(a: np.ndarray, n: int, spec_of) -> Yardstick:
+    """:func:`marginal_bound` with ``spec_of(objective)`` giving ``optimal``'s spec at that objective."""
     entry = MECHANISMS["optimal"]
     worst = average = 0.0
     for pair in marginal_priors(a):
         for objective in ("worst", "average"):
-            spec = ReleaseSpec.of("optimal", epsilon, objective=objective)
+            spec = spec_of(objective)
             cert = entry.certificate(np.array(pair), n, spec)
             value = cert["lower"] if objective == "worst" else cert["lp_optimum"]
             value = max(0.0, float(value) * (1.0 - RELATIVE_MARGIN))

@@ -41,6 +41,17 @@ DEFAULT_GAMMA = 1.0
 #: the rate behind every plan whose cost is counted against ``DPPOSTERIOR_MAX_PAIRS`` (~1e7 per second measured on
 #: 2 shared cores, so the default 4e8 is ~40 s).
 PAIRS_PER_SECOND = 1e7
+#: Log-pmf evaluations per second of the expected error's dense walk over whole rows at k >= 3 (:meth:`Mechanism.
+#: plan_errors` of an entry whose ``dense_rows_per_second`` is None): the exponential entries' rows are vectorised
+#: over R(n) and run ~1.5e8 per CPU second on 2 shared cores at load 8 (ehd, n = 120, eps = 0.5: 1.09e8 pairs in
+#: 1.38 CPU s for the whole process, ~0.7 s past its imports; n = 160: 3.3e8 in 3.1 s), so the plan stays 1.4 to 3x
+#: above the whole process's CPU (benchmarks/compare_h74cmp.json).  The count held to ``DPPOSTERIOR_MAX_PAIRS`` is
+#: the same; k = 2 keeps :data:`PAIRS_PER_SECOND`.
+DENSE_ROWS_PER_SECOND = 4e7
+#: ... and of the clamped entries' dense walk (``geometric``, ``lszhang``, ``lsdim`` below their translation route),
+#: whose rows cost more per pair: geometric at k = 4, n = 30 (5.95e7 pairs) 1.54 CPU s for the whole process at load
+#: 11, lszhang at n = 100 (4.1e7) 1.36 s; at this rate 2.4 s and 1.6 s planned.
+CLAMPED_DENSE_ROWS_PER_SECOND = 2.5e7
 #: The routes of the expected errors that walk whole rows over R(n) (:meth:`Mechanism.plan_errors`); every other
 #: route is run by :meth:`Mechanism.direct_errors`.
 ROWS_ROUTES = frozenset({"dense rows", "rows of the linear program", "rows of the dense remap"})
@@ -255,6 +266,8 @@ class Mechanism(abc.ABC):
     #: that entry's grid instead of computing them twice (:func:`dpposterior.paper.beyond.expected_error_grid`).
     #: None: none.
     releases_of: str | None = None
+    #: the rate of :meth:`plan_errors`' dense walk at k >= 3 (None: :data:`DENSE_ROWS_PER_SECOND`)
+    dense_rows_per_second: float | None = None
 
     def __init__(self, *, id: str, name: str, seed_name: str, weight_or_scale: str, guarantee: Guarantee,
                  uses: frozenset[Setting] | set[Setting] = frozenset(), distances: tuple[str, ...] | None = None):
@@ -424,10 +437,11 @@ class Mechanism(abc.ABC):
         return f"the expected errors of {label} for k={k}, n={n}, eps={spec.epsilon:g}"
 
     def rows_plan(self, prior, n: int, spec: ReleaseSpec, *, route: str = "dense rows", passes: int = ERROR_PASSES,
-                  solve_seconds: float = 0.0, what: str | None = None) -> Plan:
+                  solve_seconds: float = 0.0, what: str | None = None, rate: float = PAIRS_PER_SECOND) -> Plan:
         """The plan of a walk over whole rows of R(n): ``passes x |R(n)|^2`` log-pmf evaluations (held to
-        ``DPPOSTERIOR_MAX_PAIRS``) after a solve of ``solve_seconds`` (held to ``DPPOSTERIOR_MAX_SOLVE_SECONDS``),
-        the entry's own size refusal (:meth:`check_size`) as the plan's refusal."""
+        ``DPPOSTERIOR_MAX_PAIRS``) at ``rate`` per second after a solve of ``solve_seconds`` (held to
+        ``DPPOSTERIOR_MAX_SOLVE_SECONDS``), the entry's own size refusal (:meth:`check_size`) as the plan's
+        refusal."""
         k = len(prior)
         what = what or self.errors_what(n, k, spec)
         size = n_candidates(n, k)
@@ -438,15 +452,18 @@ class Mechanism(abc.ABC):
         pairs = passes * size * size
         costs = (("DPPOSTERIOR_MAX_PAIRS", float(pairs)),) + (
             (("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve_seconds),) if solve_seconds > 0 else ())
-        return Plan(task=Task.ERRORS, route=route, what=what, seconds=pairs / PAIRS_PER_SECOND + solve_seconds,
+        return Plan(task=Task.ERRORS, route=route, what=what, seconds=pairs / rate + solve_seconds,
                     memory_bytes=8.0 * (k + 12) * size + min(WALK_CHUNK_BYTES, 32.0 * size * size), costs=costs,
                     advice="use a smaller n")
 
     def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
         """The route of the exact expected errors over R(n) (docs/definitions.md §9, expected error).  Here the
-        dense walk over whole rows (:meth:`rows_plan`), with a calibration's scans where the entry calibrates."""
+        dense walk over whole rows (:meth:`rows_plan`), with a calibration's scans where the entry calibrates, at
+        :data:`DENSE_ROWS_PER_SECOND` at k >= 3."""
         passes = ERROR_PASSES + (CALIBRATION_PASSES if spec.calibrate else 0)
-        return self.rows_plan(prior, n, spec, passes=passes)
+        return self.rows_plan(prior, n, spec, passes=passes,
+                              rate=(self.dense_rows_per_second or DENSE_ROWS_PER_SECOND) if len(prior) >= 3
+                              else PAIRS_PER_SECOND)
 
     def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
         """Run a route of :meth:`plan_errors` that is not a walk over rows: ``E(c)`` for every c of R(n), an array

@@ -24,7 +24,19 @@ from ..lattice import scale as scale_route
 from ..limits import Plan, Task, limit_setting
 from ..models import candidates, n_candidates
 from ..randomness import discrete_laplace, floor_laplace
-from .base import CACHE_CHUNK_BYTES, NO_ROUTE, PAIRS_PER_SECOND, Family, Guarantee, Mechanism, Rows, _bits, pure, risk_plan
+from .base import (
+    CACHE_CHUNK_BYTES,
+    CLAMPED_DENSE_ROWS_PER_SECOND,
+    NO_ROUTE,
+    PAIRS_PER_SECOND,
+    Family,
+    Guarantee,
+    Mechanism,
+    Rows,
+    _bits,
+    pure,
+    risk_plan,
+)
 
 
 def _laplace_log_mass(lo: NDArray[np.float64], hi: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
@@ -187,6 +199,9 @@ class ClampedNoiseMechanism(Mechanism):
 
     ``scale(k, eps)``: the noise scale ``s``; subclasses give the noise law (tables and sampler).
     """
+
+    #: their dense walk's rows cost more per pair than the exponential entries' (base.CLAMPED_DENSE_ROWS_PER_SECOND)
+    dense_rows_per_second = CLAMPED_DENSE_ROWS_PER_SECOND
 
     def __init__(self, *, scale, releases_of: str | None = None, **kw):
         super().__init__(**kw)
