@@ -52,6 +52,8 @@ def test_the_whole_ball_fit_holds_where_it_was_measured(run):
 def test_the_searches_term_is_above_its_runs_and_not_far(run):
     """:func:`_parts_seconds` at the points searched: above the searches' CPU s, at most 2x."""
     n, eps, points, seconds = run[:4]
+    if eps <= L.WHOLE_CUT_EPSILON:
+        pytest.skip("measured with the walks in full; refitted up to eps 0.12 (test_noise_aware_k3_sampled_h74na3)")
     planned = L._parts_seconds(points, n, 3, eps)
     assert seconds <= planned <= MOST_OVER * seconds, (planned, seconds)
 
@@ -69,6 +71,8 @@ def test_the_plan_is_above_the_whole_process(run, monkeypatch):
     """The column's plan (seconds and bytes) above the whole process of its release (CPU s, peak growth), its seconds
     at most 2x."""
     n, eps = run[0], run[1]
+    if eps <= L.WHOLE_CUT_EPSILON:
+        pytest.skip("measured with the walks in full; refitted up to eps 0.12 (test_noise_aware_k3_sampled_h74na3)")
     plan = _plan(n, eps, limit=1e5, monkeypatch=monkeypatch)
     assert plan.route == "local column"
     assert run[6] <= plan.seconds <= MOST_OVER * run[6], (plan.seconds, run[6])
@@ -118,5 +122,8 @@ def test_the_side_by_side_runs_are_under_this_trees_plan(rec, monkeypatch):
     """Each release the side-by-side benchmark ran on this tree in the fit's range (CPU s of the whole process, load 3
     to 5): under this tree's plan of it (seconds), the plan recomputed here."""
     n = sum(int(c) for c in rec["counts"].split(","))
+    if rec["epsilon"] <= L.WHOLE_CUT_EPSILON and L.whole_column_fit(n, 3, rec["epsilon"]):
+        pytest.skip("run with the search's walks in full (before their cycles were cut); the fit up to eps 0.12 is "
+                    "refitted on runs since (test_noise_aware_k3_sampled_h74na3)")
     plan = _plan(n, rec["epsilon"], rec["objective"], limit=1e5, monkeypatch=monkeypatch)
     assert rec["cpu_seconds"] <= plan.seconds, (rec["cpu_seconds"], plan.seconds)

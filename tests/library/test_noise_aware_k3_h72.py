@@ -17,12 +17,15 @@ import pytest
 
 from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
+from dpposterior.mechanisms import lattice as L
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: (n, eps, plan seconds before this rule) of cells whose plan it leaves as it was (admitted or refused by seconds)
-KEPT = [(50, 0.1, 43.85), (100, 0.15, 44.38), (50, 0.15, 17.58), (203, 0.1, 145.5), (204, 0.1, 27.4), (110, 0.15, 55.47),
-        (30, 0.1, 39.9), (51, 0.12, 29.637), (60, 0.12, 37.875), (192, 0.12, 14.03), (100, 0.12, 83.917)]
+#: (eps 0.1 and 0.12 at n = 50 to 100 are refitted since, eps 0.1 at n = 204 counts the sampled plan's probe:
+#: test_noise_aware_k3_sampled_h74na3)
+KEPT = [(100, 0.15, 44.38), (50, 0.15, 17.58), (203, 0.1, 145.5), (110, 0.15, 55.47), (30, 0.1, 39.9),
+        (192, 0.12, 14.03)]
 
 
 def _plan(n, eps, objective="average", limit=None, monkeypatch=None):
@@ -50,8 +53,8 @@ def _cli_refusal(counts: str, eps: str) -> tuple[subprocess.CompletedProcess, li
 
 
 def test_the_cli_refuses_in_one_line_with_exit_2():
-    """``release --noise-aware`` at eps 0.1, n = 60 (the default limit): exit 2, one line, no traceback."""
-    proc, lines = _cli_refusal("20,20,20", "0.1")
+    """``release --noise-aware`` at eps 0.1, n = 100 (the default limit): exit 2, one line, no traceback."""
+    proc, lines = _cli_refusal("34,33,33", "0.1")
     assert proc.returncode == 2
     assert len(lines) == 1 and "over the limit" in lines[0] and "Traceback" not in proc.stderr
 
@@ -68,6 +71,9 @@ def _bench_runs():
 def test_the_side_by_side_runs_are_under_this_trees_plan(rec, monkeypatch):
     """Each release this tree ran in the benchmark (CPU s of the whole process): under this tree's plan of it."""
     n = sum(int(c) for c in rec["counts"].split(","))
+    if rec["epsilon"] <= L.WHOLE_CUT_EPSILON and L.whole_column_fit(n, 3, rec["epsilon"]):
+        pytest.skip("run with the search's walks in full (before their cycles were cut); the fit up to eps 0.12 is "
+                    "refitted on runs since (test_noise_aware_k3_sampled_h74na3)")
     plan = _plan(n, rec["epsilon"], rec["objective"], limit=1e5, monkeypatch=monkeypatch)
     assert not plan.refused()
     assert rec["cpu_seconds"] <= plan.seconds, (rec["cpu_seconds"], plan.seconds)

@@ -71,9 +71,8 @@ def test_the_cells_opened_are_admitted(n, eps, objective):
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
-@pytest.mark.parametrize("n,eps", [(51, 0.1), (60, 0.1), (100, 0.1), (200, 0.1), (203, 0.1),
-                                   (60, 0.11), (80, 0.12), (100, 0.12), (150, 0.12), (101, 0.15), (110, 0.15),
-                                   (132, 0.15)])
+@pytest.mark.parametrize("n,eps", [(100, 0.1), (200, 0.1), (203, 0.1), (100, 0.12), (150, 0.12), (101, 0.15),
+                                   (110, 0.15), (132, 0.15)])
 def test_the_cells_still_out_are_refused_in_one_line(n, eps, objective, monkeypatch):
     """Over the default limit: refused in one line that states the seconds; with the limit raised, planned."""
     line = _plan(n, eps, objective).refused()
@@ -88,7 +87,7 @@ def test_the_fits_range_starts_at_n_41():
     assert not L.whole_column_fit(41, 3, 0.099) and not L.whole_column_fit(41, 3, 0.151)
 
 
-@pytest.mark.parametrize("n,eps,before", [(40, 0.1, 44.7), (30, 0.1, 39.9), (50, 0.1, 43.85), (100, 0.15, 44.38),
+@pytest.mark.parametrize("n,eps,before", [(40, 0.1, 44.7), (30, 0.1, 39.9), (100, 0.15, 44.38),
                                           (133, 0.15, 42.46), (203, 0.1, 145.5), (41, 0.16, 15.25)])
 def test_the_plans_outside_the_change_are_the_old_trees(n, eps, before):
     """Cells the change does not reach keep the old tree's plan (``benchmarks/plan_scan_h73na3.json`` scans every

@@ -936,14 +936,15 @@ def search_filter(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike,
 SAMPLE_POINTS = 2**17
 
 
-def filtered_sample(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, float, float]:
-    """``(region, inside, off, risk)``: estimates, from public inputs, for a release at the centre ``c0`` of R(n) (for
-    a plan; not a bound) of the reach region's points (:func:`reach_region`), of those :func:`search_filter` keeps
-    with every count at least 2 and the rest it keeps (off R(n) or next to its faces), and of those
-    :func:`risk_filter` keeps.  :data:`SAMPLE_POINTS` points drawn uniformly (a fixed seed) from the box
-    :func:`reach_region` enumerates; each count is the box's size times the share of the sample in it, one point added
-    to each kept count (a share never estimated as 0)."""
-    scale, z, keep, risk = _filtered_sample_points(prior, n, epsilon, Dc, W)
+def filtered_sample(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int, released: ArrayLike | None = None
+                    ) -> tuple[float, float, float, float]:
+    """``(region, inside, off, risk)``: estimates, from public inputs, for a release at the centre ``c0`` of R(n) (or at
+    ``released``, a public point of R(n) a plan names) (for a plan; not a bound) of the reach region's points
+    (:func:`reach_region`), of those :func:`search_filter` keeps with every count at least 2 and the rest it keeps (off
+    R(n) or next to its faces), and of those :func:`risk_filter` keeps.  :data:`SAMPLE_POINTS` points drawn uniformly
+    (a fixed seed) from the box :func:`reach_region` enumerates; each count is the box's size times the share of the
+    sample in it, one point added to each kept count (a share never estimated as 0)."""
+    scale, z, keep, risk = _filtered_sample_points(prior, n, epsilon, Dc, W, released)
     inside = np.all(z >= 2, axis=1)
     return (scale * len(z), scale * (np.count_nonzero(keep & inside) + 1),
             scale * (np.count_nonzero(keep & ~inside) + 1), scale * (np.count_nonzero(risk) + 1))
@@ -957,15 +958,19 @@ def filtered_sample_rows(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: i
     return scale * (np.count_nonzero(keep & np.all(z >= 0, axis=1)) + 1)
 
 
-def _filtered_sample_points(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int):
-    """``(scale, z, keep, risk)``: :func:`filtered_sample`'s sample of the reach region at the centre ``c0`` (its
-    points, those :func:`search_filter` keeps and those :func:`risk_filter` keeps) and the box's size a point."""
+def _filtered_sample_points(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int,
+                            released: ArrayLike | None = None):
+    """``(scale, z, keep, risk)``: :func:`filtered_sample`'s sample of the reach region at the centre ``c0`` (or at
+    ``released``) (its points, those :func:`search_filter` keeps and those :func:`risk_filter` keeps) and the box's
+    size a point."""
     from .remap import project
 
     a = np.asarray(prior, dtype=np.float64)
     k, n = a.size, int(n)
     c0 = np.full(k, n // k, dtype=np.int64)
     c0[: n - int(c0.sum())] += 1
+    if released is not None:
+        c0 = np.asarray(released, dtype=np.int64).reshape(k)
     L = (k - 1) * Dc
     span = L + (k - 1) * W
     lo, hi = np.maximum(-W, c0 - span), c0 + span

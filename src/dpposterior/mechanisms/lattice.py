@@ -1592,6 +1592,17 @@ COLUMN_PART_ROWS = (5456, 23426)
 #: second below its run), the most at eps 0.15, n = 100, whose whole process ran up to 39.7 CPU s at load ~5 (planned
 #: 44.4 s; ``benchmarks/noise_aware_k3_h71.json``).
 WHOLE_PART_SECONDS = (7e-5, 1.45e-8)
+#: :data:`WHOLE_PART_SECONDS` at eps up to ``WHOLE_CUT_EPSILON`` (a walk that enters a cycle ended by its period,
+#: :class:`~dpposterior.lattice.batched._Walks`): refitted on the whole ``release --noise-aware`` process (Dir(1,1,1),
+#: seed 1, CPU s at load 3 to 9, 2026-12-01, ``benchmarks/noise_aware_k3_h74na3.json`` and
+#: ``benchmarks/noise_aware_k3_h73na3.json``): eps = 0.1, n = 41, 45, 49, 51, 55, 56 (next to a face), 58 (next to a
+#: face), 60, 100: 11.8, 12.3, 14.4, 15.8, 18.5, 19.2, 23.6, 24.7, 62.1 s; eps = 0.105 to 0.117, n = 51: 10.1 to 14.0 s;
+#: eps = 0.12, n = 45, 80 (centre and next to a face), 100: 9.2, 26.5 and 23.9, 38.3 s; the edges it opens, eps = 0.1,
+#: n = 71 (centre, next to a face): 27.5, 26.6 s; eps = 0.12, n = 97: 39.4 s (load 10.4).  The fit with the plan's
+#: other terms 1.2x to 1.97x above each (the constants before: 2.25x to 3.1x), 1.18x above eps = 0.1, n = 100 at load
+#: 8.6 (69.4 s; planned 82 s, refused by the default limit); it admits eps 0.1 to n = 69 and eps 0.12 to n = 93.
+#: Above eps 0.12 (eps = 0.15, n = 100 ran 39.7 s against 44.4 planned) the constants before.
+WHOLE_CUT_SECONDS, WHOLE_CUT_EPSILON = (3.5e-5, 7.9e-9), 0.12
 #: The same cells' filters (:func:`~dpposterior.lattice.column.search_filter`: the risk filter at every point of the
 #: region, the descent filter at those it keeps), CPU seconds a region point all in: measured 4.49 s (323,610 points),
 #: 2.24 s (152,628), 5.94 s (365,085) and 2.39 s (181,503), 1.4e-5, 1.5e-5, 1.6e-5 and 1.3e-5 a point; the fit ~1.5x
@@ -1665,8 +1676,9 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     data set of R(n), the searches' measured cost all in; at k = 3 where ``Dc >= n`` (:func:`whole_column_fit`),
     :data:`WHOLE_PART_SECONDS` likewise."""
 
-    if whole_column_fit(n, k, epsilon):  # measured all in (WHOLE_PART_SECONDS)
-        return parts * (WHOLE_PART_SECONDS[0] + WHOLE_PART_SECONDS[1] * float(n_candidates(n, k)) / float(epsilon))
+    if whole_column_fit(n, k, epsilon):  # measured all in (WHOLE_PART_SECONDS; WHOLE_CUT_SECONDS up to eps 0.12)
+        c = WHOLE_CUT_SECONDS if float(epsilon) <= WHOLE_CUT_EPSILON else WHOLE_PART_SECONDS
+        return parts * (c[0] + c[1] * float(n_candidates(n, k)) / float(epsilon))
     if _search.batch_tables_fit(k, n, epsilon):
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
         rows = float(n_candidates(n, k))
@@ -1738,6 +1750,72 @@ def sampled_column(n: int, k: int, epsilon: float) -> bool:
     filters keep 7,632 points, all in R(n) (the sample: 7,580), 4.8 CPU s in all against 2.7e4 s planned before."""
     Dc = _radius(k, float(epsilon), 1e-12)
     return int(k) == 3 and int(n) // int(k) <= (int(k) - 1) * Dc
+
+
+#: The sampled plan's second release (:func:`sampled_probe`): the centre's least count lowered by
+#: ``SAMPLED_PROBE_SHARE`` of the noise's median distance ``radius_for(k, eps, SAMPLED_PROBE_TAIL)`` (17 at eps 0.1, 12
+#: at eps 0.15).  Why: the points off R(n) that both filters keep jump with the release's least count.  Dir(1,1,1),
+#: counted exactly (2026-12-01): eps = 0.1, n = 204, at the centre (68, 68, 68) none of 12,247 kept points is off R(n),
+#: at (67, 69, 68) 36,428 of 48,674 are, at (65, 66, 73) 84,175 (the release of seed 1 at the data (68, 68, 68) was
+#: (67, 66, 71): 76,150, its search checked at ~215 s, 139 CPU s run), so a plan that counted the centre alone was
+#: 27 s; n = 300: none at (80, 110, 110) and (75, 113, 112), 36,414 at (70, 115, 115), 63,753 at (30, 176, 94);
+#: eps = 0.15, n = 204: none at (50, 92, 62), 23,659 at (39, 80, 85).  How far releases fall (the remap pulls them in):
+#: seeds 1 to 16 at the data (100, 100, 100), eps = 0.1, lowered the least count by 1 to 70 (median 12, 7 of 16 by 17
+#: or more, 3 past the jump); seeds 1 to 12 at (68, 68, 68), eps = 0.15, by 1 to 29 (median 7, 4 of 12 by 12 or more,
+#: 1 past the jump).  A release past the probe may still keep more: its run refuses it in one line
+#: (:func:`_check_searches`).  Below :data:`COLUMN_BATCH_MIN_EPSILON` only (the stay certificate's route, where the
+#: runs above were measured).
+SAMPLED_PROBE_TAIL, SAMPLED_PROBE_SHARE = 0.5, 0.5
+#: The probe's count replaces the centre's where it is more than this many times it: where neither keeps a point off
+#: R(n) each count is the one point :func:`~dpposterior.lattice.column.filtered_sample` adds (8 to 24 region points'
+#: worth at eps 0.1 to 0.15), where the probe keeps some, thousands; so a plan whose probe keeps none is the centre's.
+SAMPLED_PROBE_MORE = 4.0
+
+
+def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
+    """The second release the sampled plan counts (:meth:`LatticeMechanism._region_column_plan`), or ``None``: where
+    :func:`sampled_column` holds below :data:`COLUMN_BATCH_MIN_EPSILON`, the centre ``c0`` of R(n) with its least count
+    ``c`` (the first of them) lowered by ``min(c, floor(SAMPLED_PROBE_SHARE radius_for(k, eps, SAMPLED_PROBE_TAIL)))``
+    and that amount added to the other counts as evenly as it goes (the first of them first), so that it stays in
+    R(n); public n, k, eps.  The plan
+    takes the larger of the two releases' counts of kept points off R(n) (those :func:`_parts_seconds` plans); the run
+    counts its own release's (:func:`_check_searches`)."""
+    eps, n, k = float(epsilon), int(n), int(k)
+    if eps >= COLUMN_BATCH_MIN_EPSILON or not sampled_column(n, k, eps):
+        return None
+    c = np.full(k, n // k, dtype=np.int64)
+    c[: n - int(c.sum())] += 1
+    i = int(np.argmin(c))
+    low = min(int(c[i]), int(SAMPLED_PROBE_SHARE * _radius(k, eps, SAMPLED_PROBE_TAIL)))
+    c[i] -= low
+    rest = [j for j in range(k) if j != i]
+    for t, j in enumerate(rest):
+        c[j] += low // (k - 1) + (1 if t < low % (k - 1) else 0)
+    return c
+
+
+def sampled_face_reach(n: int, k: int, epsilon: float) -> bool:
+    """Whether the sampled plan counts the kept points the stay certificate leaves (:data:`SAMPLED_MISS_SHARE` of
+    them, :func:`stay_left_seconds` each): ``k`` times the least count of the centre, or of :func:`sampled_probe` where
+    it is given, below ``SAMPLED_FACE_RATIO Dc`` (the kept points reach the faces; for the centre, ``n`` itself up to
+    its rounding).  Measured (Dir(1,1,1), eps = 0.1, n = 400, ``Dc`` = 322): at the centre (134, 133, 133) the
+    certificate left few (7.9 CPU s in all), at the probe (152, 98, 150) 1,476 of 19,467, searched in 18.6 CPU s
+    (30.3 s in all; the plan without this term 23.1 s); public n, k, eps."""
+    Dc = _radius(int(k), float(epsilon), 1e-12)
+    probe = sampled_probe(n, k, epsilon)
+    least = int(n) // int(k) if probe is None else int(probe.min())
+    return int(k) * least < SAMPLED_FACE_RATIO * Dc
+
+
+def stay_left_seconds(points: float, n: int, k: int, epsilon: float) -> float:
+    """Estimated seconds of the search at ``points`` points of R(n) the stay certificate leaves (k = 3, the sampled
+    route): :data:`SAMPLED_MISS_WHOLE_SECONDS` each where ``Dc >= n``, else :data:`SAMPLED_MISS_SECONDS`.  Read by the
+    plan (:func:`sampled_face_reach`) and by the run's check (:func:`_check_searches`, ``stays_left``).  Measured
+    (Dir(1,1,1), eps = 0.1, CPU s of the search alone, 2026-12-01): n = 204, the centre, 6,648 points 11.8 s (1.8 ms
+    each); n = 300, 1,889 points 9.4 s (5.0 ms); n = 400 (``Dc < n``), 1,476 points 18.6 s (12.6 ms); the batched
+    search's terms (:func:`_inside_seconds`) had checked these at 8.3, 2.4 and 1.8 s."""
+    each = SAMPLED_MISS_WHOLE_SECONDS if _radius(int(k), float(epsilon), 1e-12) >= int(n) else SAMPLED_MISS_SECONDS
+    return float(points) * each
 
 
 #: The local column runs by classes also where the region route's solve is planned over this many seconds and the class
@@ -1879,7 +1957,7 @@ def corner_projection_orbit_seconds(points: float, epsilon: float) -> float:
 
 
 def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits: bool = False,
-                    projections: bool = False) -> None:
+                    projections: bool = False, stays_left: bool = False) -> None:
     """Refuse (one line) the local column's searches at one release where the points left by the descent filter
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
     count above 1 by :func:`_inside_seconds`, the rest (off R(n) or next to its faces: the grouped route or the
@@ -1887,14 +1965,20 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
     reads only it).  The plan counts the points of a release at the centre of R(n); next to a face, at small eps, the
     filter keeps more (the release is public: this depends on it, never on the data).  ``orbits``: the searches by
     orbits (:func:`column_orbits`), every point by :func:`column_orbit_seconds`, as the plan counts them; with
-    ``projections``, the corner release's projections by orbits, by :func:`corner_projection_orbit_seconds`."""
+    ``projections``, the corner release's projections by orbits, by :func:`corner_projection_orbit_seconds`.
+    ``stays_left``: ``Z`` is what the stay certificate left (k = 3): those with every count above 1 at the larger of
+    :func:`_inside_seconds` and :func:`stay_left_seconds` (what the plan counts them at), but where the whole-ball fit
+    plans them (:func:`whole_column_fit`, measured all in with the parts)."""
     if orbits and projections:  # the corner release's projections by orbits
         seconds = corner_projection_orbit_seconds(len(Z), epsilon)
     elif orbits:  # the search by orbits (column_orbits), every point at its cost
         seconds = column_orbit_seconds(len(Z), n, k, epsilon)
     else:
         inside = int(np.count_nonzero(np.all(Z >= 2, axis=1)))
-        seconds = _inside_seconds(inside, n, k, epsilon) + _parts_seconds(len(Z) - inside, n, k, epsilon)
+        first = _inside_seconds(inside, n, k, epsilon)
+        if stays_left and k == 3 and not whole_column_fit(n, k, epsilon):  # the fit measured them all in
+            first = max(first, stay_left_seconds(inside, n, k, epsilon))
+        seconds = first + _parts_seconds(len(Z) - inside, n, k, epsilon)
     _solve_limit(seconds, f"the noise-aware posterior's local column at this release for k={k}, n={n}, "
                           f"eps={epsilon:g} ({len(Z):,} points whose search can output it)")
 
@@ -1937,7 +2021,7 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
     # at a symmetric prior, one certified search per orbit (column_orbits: the same outputs); not on the cut route,
     # whose plan counts its box certificates
     orbits = not boxes and column_orbits(a, n, a.size, eps)
-    _check_searches(reps[idx], n, a.size, eps, orbits=orbits)
+    _check_searches(reps[idx], n, a.size, eps, orbits=orbits, stays_left=eps < COLUMN_BATCH_MIN_EPSILON)
     if idx.size and orbits:
         from ..lattice.batched import local_search_batch
 
@@ -2954,6 +3038,11 @@ class LatticeMechanism(Mechanism):
             filters = region * CUT_SECONDS * k + tested * descent + points * RISK_SECONDS * k
             if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
+                probe = sampled_probe(n, k, eps) if by_sample else None
+                if probe is not None:  # a release off the centre keeps points off R(n) the centre does not
+                    probe_off = filtered_sample(prior, n, eps, Dc, W, released=probe)[2]
+                    if probe_off > SAMPLED_PROBE_MORE * kept_off:  # not the one point each count adds
+                        kept_off = probe_off
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
                 if whole_column_fit(n, k, eps):  # measured all in (WHOLE_FILTER_SECONDS)
@@ -2977,9 +3066,8 @@ class LatticeMechanism(Mechanism):
                     search = column_orbit_seconds(points, n, k, eps)
                 if corner_orbits:  # the corner release's kept projections (points of R(n)) by orbits
                     search = corner_projection_orbit_seconds(min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
-                if by_sample and n < SAMPLED_FACE_RATIO * Dc:  # the kept points the stay certificate leaves, searched
-                    each = SAMPLED_MISS_WHOLE_SECONDS if Dc >= n else SAMPLED_MISS_SECONDS
-                    search += SAMPLED_MISS_SHARE * (points - parts) * each
+                if by_sample and sampled_face_reach(n, k, eps):  # the kept points the stay certificate leaves
+                    search += stay_left_seconds(SAMPLED_MISS_SHARE * (points - parts), n, k, eps)
             search += filters
         # the data sets within M + W of r, all in R(n) (at small n, R(n) itself)
         near = min(float(sum(sphere_count(k, t) for t in range(M + W + 1))), float(n_candidates(n, k)))
