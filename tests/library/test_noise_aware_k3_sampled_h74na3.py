@@ -43,10 +43,15 @@ RELEASE_RUNS = [
     ("17,17,17", 0.117, "worst", 10.1), ("34,33,33", 0.1, "average", 62.1), ("15,15,15", 0.12, "average", 9.2),
     ("68,68,68", 0.1, "average", 143.6), ("24,24,23", 0.1, "worst", 27.5), ("2,35,34", 0.1, "average", 26.6),
     ("33,32,32", 0.12, "average", 39.4), ("34,33,33", 0.1, "average", 66.7), ("34,33,33", 0.1, "worst", 69.4),
+    # the edges measured again after the merge (seed 2, next to a face, load ~2): eps 0.12, n = 93 ran 40.1 s against
+    # 44.3 planned by the fit before (1.10x), so c1 was raised 9 % (the edges now n = 67 and 90)
+    ("2,45,46", 0.12, "worst", 40.1), ("3,33,33", 0.1, "worst", 28.2),
 ]
 #: the whole-ball fit's plans at most, and at least, this many times their runs (up to eps 0.12; the least measured
-#: 1.18x, eps 0.1, n = 100 at load 8.6, planned over the default limit; the cells it admits 1.2x or more)
-MOST_OVER, LEAST_OVER = 2.0, 1.15
+#: 1.18x, eps 0.1, n = 100 at load 8.6, planned over the default limit; the cells it admits 1.2x or more).  The most is
+#: 2.2x, not 2x: one c1 covers the small n (eps 0.1, n = 41 to 51: 10 to 15 s runs, 1.9x to 2.15x) and the edges it
+#: admits (eps 0.12, n = 90: ~1.2x), and the edge's margin comes first
+MOST_OVER, LEAST_OVER = 2.2, 1.15
 
 
 def _plan(n, eps, objective="average", limit=None, monkeypatch=None):
@@ -156,16 +161,16 @@ def test_each_plan_is_above_its_run(run, monkeypatch):
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
-@pytest.mark.parametrize("n,eps", [(55, 0.1), (60, 0.1), (69, 0.1), (80, 0.12), (93, 0.12), (275, 0.1),
+@pytest.mark.parametrize("n,eps", [(55, 0.1), (60, 0.1), (67, 0.1), (80, 0.12), (90, 0.12), (275, 0.1),
                                    (300, 0.12), (400, 0.15)])
 def test_the_cells_opened_or_kept_are_admitted(n, eps, objective):
-    """eps 0.1 to n = 69, eps 0.12 to n = 93 (the refit), and the sampled cells whose probe keeps nothing off R(n)."""
+    """eps 0.1 to n = 67, eps 0.12 to n = 90 (the refit), and the sampled cells whose probe keeps nothing off R(n)."""
     plan = _plan(n, eps, objective)
     assert plan.fits and not plan.refused(), plan.refusal
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
-@pytest.mark.parametrize("n,eps", [(70, 0.1), (100, 0.1), (94, 0.12), (100, 0.12), (110, 0.15), (400, 0.1)])
+@pytest.mark.parametrize("n,eps", [(68, 0.1), (100, 0.1), (91, 0.12), (100, 0.12), (110, 0.15), (400, 0.1)])
 def test_the_cells_still_out_are_refused_in_one_line(n, eps, objective, monkeypatch):
     """Over the default limit: one line that states the seconds; planned with the limit raised."""
     line = _plan(n, eps, objective).refused()
@@ -177,7 +182,7 @@ def test_the_fit_above_eps_012_is_the_one_before():
     """eps 0.121 to 0.15: the constants before (eps 0.15, n = 100 ran 39.7 s against 44.4 planned)."""
     rows = L.n_candidates(100, 3)
     assert L._parts_seconds(1000, 100, 3, 0.15) == pytest.approx(1000 * (7e-5 + 1.45e-8 * rows / 0.15))
-    assert L._parts_seconds(1000, 100, 3, 0.12) == pytest.approx(1000 * (3.5e-5 + 7.9e-9 * rows / 0.12))
+    assert L._parts_seconds(1000, 100, 3, 0.12) == pytest.approx(1000 * (3.5e-5 + 8.6e-9 * rows / 0.12))
 
 
 def test_the_cli_refuses_the_old_plans_cell_up_front_with_exit_2():
