@@ -7,7 +7,7 @@ prior, n and eps only: the entry's plan of its exact errors (:meth:`~dpposterior
 (:func:`dpposterior.limits.admit`).  A total limit, ``DPPOSTERIOR_MAX_COMPARE_SECONDS``, then takes the admitted rows:
 first the releases built for an objective (an entry with ``objectives``: ``optimal`` and the lattice release, the
 ones to use; their average rows first, :func:`start_releases`, whose errors the yardstick's average starts from and
-whose worst case is ranked too), then the others (``geometric`` first, :data:`FIRST_BASELINES`, then cheapest
+whose worst case is ranked too), then the others (``geometric`` first, its entry's ``compare_first``, then cheapest
 first), so no release is left out because a dearer baseline came first and no baseline because another baseline is
 dear.  At k >= 3 the releases built for an objective take at most :data:`ROWS_SHARE` of it; the yardstick is planned
 next, within what they leave (at most :data:`YARDSTICK_SHARE` of the limit: :func:`yardstick_budget`), and the
@@ -80,7 +80,7 @@ ROWS_SHARE = 0.8
 #: taken at k >= 3 (:func:`plan_compare`), with the rows taken before it.  A baseline is also taken only within
 #: what the yardstick's own plan leaves (:func:`yardstick_reserve`): the yardstick is planned before any baseline,
 #: from what the releases built for an objective leave (:func:`yardstick_budget`), so no baseline's plan moves a
-#: bound, and a baseline that fits that rest is shown (``geometric`` first: :data:`FIRST_BASELINES`).
+#: bound, and a baseline that fits that rest is shown (``geometric`` first: its entry's ``compare_first``).
 BASELINES_SHARE = 0.7
 #: The yardstick's budget at k >= 3 (both objectives' block relaxations together, :func:`yardstick_budget`) is at
 #: most this share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS``.  Its plans take what they are given (deeper corner blocks,
@@ -93,9 +93,6 @@ BASELINES_SHARE = 0.7
 #: and n = 1,000, eps = 1 (0.0674 -> 0.0683); looser where the rows had left far more than this cap: n = 100,
 #: eps = 2 (average 0.0817 -> 0.0816, 104 s before) and Dir(1,1,1,1), n = 20, eps = 1 (0.4450 -> 0.4447, 72 s).
 YARDSTICK_SHARE = 0.4
-#: The baselines taken first (:func:`plan_compare`), before the others cheapest first: ``geometric``, the
-#: Laplace-style release a reader looks for beside the best one.
-FIRST_BASELINES = ("geometric",)
 
 
 def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
@@ -130,7 +127,7 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     starts = start_releases(k)
     for i in sorted((i for i, r in enumerate(out) if not r.left_out and not r.same_as),
                     key=lambda i: (not out[i].variant.entry.objectives, out[i].variant.label not in starts,
-                                   out[i].variant.label not in FIRST_BASELINES, out[i].plan.seconds,
+                                   not out[i].variant.entry.compare_first, out[i].plan.seconds,
                                    out[i].variant.label)):
         row = out[i]
         cost = _row_seconds(row.plan, taken)

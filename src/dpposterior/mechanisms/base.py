@@ -268,6 +268,9 @@ class Mechanism(abc.ABC):
     releases_of: str | None = None
     #: the rate of :meth:`plan_errors`' dense walk at k >= 3 (None: :data:`DENSE_ROWS_PER_SECOND`)
     dense_rows_per_second: float | None = None
+    #: Whether ``compare`` takes this baseline before the others (:func:`dpposterior.ranking.plan_compare`): the
+    #: Laplace-style release a reader looks for beside the best one (``geometric``)
+    compare_first = False
 
     def __init__(self, *, id: str, name: str, seed_name: str, weight_or_scale: str, guarantee: Guarantee,
                  uses: frozenset[Setting] | set[Setting] = frozenset(), distances: tuple[str, ...] | None = None):

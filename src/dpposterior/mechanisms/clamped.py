@@ -590,6 +590,7 @@ class GeometricMechanism(ClampedNoiseMechanism):
     """
 
     family = Family.GEOMETRIC
+    compare_first = True  # compare shows it first among the baselines
     sampling_guarantee = ("exact integer sampling (CKS 2020) at the exact rational value of the double 1/s "
                           "the pmf uses: total variation 0, no delta added")
 
