@@ -104,19 +104,6 @@ def test_at_n_51_where_searches_move_the_projections_by_orbits_are_the_batched_s
     assert {tuple(p) for p, t in zip(project(Zoff, n).tolist(), tg[: len(Zoff)]) if t > 0} == hits
 
 
-@pytest.mark.parametrize("eps, n, counts", [(4.0, 12, (3, 3, 3, 3)), (3.0, 15, (9, 2, 3, 1)), (4.0, 13, (13, 0, 0, 0))])
-def test_the_corner_posterior_by_orbits_is_the_same_floats(monkeypatch, eps, n, counts):
-    """The corner release's local column posterior (its data sets, log-weights, count and bound) with and without."""
-    spec = ReleaseSpec.of("lattice", eps, objective="worst")
-    a, m = np.ones(4), np.array(counts)
-    W = LATTICE.column_radius(n, 4, eps)
-    got = LATTICE._local_column(a, n, spec, m, W)
-    monkeypatch.setattr(lattice_module, "column_orbits", lambda *args: False)
-    want = LATTICE._local_column(a, n, spec, m, W)
-    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
-    assert got[2:] == want[2:]
-
-
 #: Measured runs of the corner release's projections by orbits (the constant's docstring; eps 1): (n, release,
 #: kept projections, CPU s at load 3.5 to 6).
 MEASURED = [(51, (13, 13, 13, 12), 8720, 0.62), (51, (48, 1, 1, 1), 822, 0.38), (51, (30, 21, 0, 0), 985, 0.88),

@@ -58,10 +58,14 @@ def test_the_columns_points_by_orbits_are_the_one_point_searchs(n, eps, ai, data
     assert got[np.flatnonzero(np.all(Z == m[None, :], axis=1))].tolist() == [1.0] * int(np.all(m >= 0))
 
 
-@pytest.mark.parametrize("n, eps, counts", [(6, 1.0, (2, 1, 2, 1)), (9, 1.5, (0, 3, 5, 1)), (16, 1.5, (3, 5, 4, 4))])
-def test_the_posterior_by_orbits_is_the_same_floats(monkeypatch, n, eps, counts):
-    """The local column's posterior (its data sets, log-weights, count and bound) with and without orbits."""
-    spec = ReleaseSpec.of("lattice", eps, objective="average")
+@pytest.mark.parametrize("n, eps, counts, objective", [
+    (6, 1.0, (2, 1, 2, 1), "average"), (9, 1.5, (0, 3, 5, 1), "average"), (16, 1.5, (3, 5, 4, 4), "average"),
+    # the corner release (worst), its projections by orbits
+    (12, 4.0, (3, 3, 3, 3), "worst"), (15, 3.0, (9, 2, 3, 1), "worst"), (13, 4.0, (13, 0, 0, 0), "worst")])
+def test_the_posterior_by_orbits_is_the_same_floats(monkeypatch, n, eps, counts, objective):
+    """The local column's posterior (its data sets, log-weights, count and bound) with and without orbits: the local
+    search's kept points and the corner release's projections."""
+    spec = ReleaseSpec.of("lattice", eps, objective=objective)
     a, m = np.ones(4), np.array(counts)
     W = LATTICE.column_radius(n, 4, eps)
     got = LATTICE._local_column(a, n, spec, m, W)
