@@ -35,17 +35,10 @@ from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as lattice_module
 from dpposterior.mechanisms.optimal import LATTICE
 
+from .test_noise_aware_k4_orbits_h73k4 import _release  # a release of R(n), k = 4, drawn by hypothesis
+
 #: (eps, n) on the corner route past ``Dc`` where the rule holds (symmetric prior): small enough for a test.
 CELLS = [(4.0, 10), (4.0, 13), (3.0, 14), (3.0, 16)]
-
-
-def _release(n, data):
-    """A release of R(n), k = 4, drawn by hypothesis."""
-    c = [data.draw(st.integers(0, n))]
-    for _ in range(2):
-        c.append(data.draw(st.integers(0, n - sum(c))))
-    c.append(n - sum(c))
-    return np.array(c, dtype=np.int64)
 
 
 def _column(a, n, eps, m):
