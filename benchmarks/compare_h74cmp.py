@@ -6,6 +6,14 @@ the printed yardstick bounds, each ranked row's values and whether the rows both
     python benchmarks/compare_h74cmp.py --old OLD/src --new src --out benchmarks/compare_h74cmp.json \\
         1-1-1:0.5:120 1-1-1:1:120 1-1-1:0.5:1000 1-1-1:1:1000 1-1-1-1:1:100
 
+Each compare cell also records the seconds its tree plans for the whole call (``planned_s``: the admitted rows'
+plans, each shared part once, and the yardstick's reserve, its k = 2 solves included; ``ranking.rows_seconds`` +
+``ranking.yardstick_reserve``) and that tree's yardstick budget (``yardstick_budget_s``), so ``plan_over_run`` (at least
+1 where the plan is above the run) reads each tree against its own plan.
+
+    python benchmarks/compare_h74cmp.py --old OLD/src --new src --out benchmarks/compare_h75cap.json \
+        1-1-1-1:0.5:100 1-1-1-1:0.5:20 1-1-1-1:1:100 1-1-1:1:1000 1-1-1:0.5:120
+
 A cell ``acc:MECH:PRIOR:EPS:N`` times ``accuracy --mechanism MECH`` instead (one baseline row alone), with the plan
 each tree states for it (its route and seconds): a plan above its run reads at least 1 in ``plan_over_run``.
 """
@@ -32,7 +40,18 @@ def run(src: str, prior: str, n: int, eps: float) -> dict:
     row["stdout"] = lines
     row["stderr_tail"] = proc.stderr.splitlines()[-5:]
     row.update(summarise(lines))
+    plan = subprocess.run([sys.executable, "-c", COMPARE_PLAN, prior, str(n), str(eps)], capture_output=True,
+                          text=True, env=env, timeout=600).stdout.split()
+    if len(plan) == 2:
+        row["planned_s"], row["yardstick_budget_s"] = round(float(plan[0]), 1), round(float(plan[1]), 1)
+        if row["rc"] == 0 and row["cpu_s"]:
+            row["plan_over_run"] = round(row["planned_s"] / row["cpu_s"], 2)
     return row
+
+
+COMPARE_PLAN = ("import sys, numpy as np; from dpposterior import ranking as r; a, n, e = np.array([float(x) for x in "
+                "sys.argv[1].split(',')]), int(sys.argv[2]), float(sys.argv[3]); p = r.plan_compare(a, n, e); "
+                "print(r.rows_seconds(p) + r.yardstick_reserve(a, n, e, p), r.yardstick_budget(a, n, e, p))")
 
 
 PLAN = ("import sys, numpy as np; from dpposterior.limits import Task; from dpposterior.mechanisms import MECHANISMS, "

@@ -124,11 +124,7 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
     limit = total * (ROWS_SHARE if k >= 3 else 1.0)
     baselines = total * (BASELINES_SHARE if k >= 3 else 1.0)
     used, taken, reserve = 0.0, set(), None
-    starts = start_releases(k)
-    for i in sorted((i for i, r in enumerate(out) if not r.left_out and not r.same_as),
-                    key=lambda i: (not out[i].variant.entry.objectives, out[i].variant.label not in starts,
-                                   not out[i].variant.entry.compare_first, out[i].plan.seconds,
-                                   out[i].variant.label)):
+    for i in _admission_order(out, k):
         row = out[i]
         cost = _row_seconds(row.plan, taken)
         if row.variant.entry.objectives:
@@ -157,6 +153,48 @@ def plan_compare(a, n: int, epsilon: float, delta: float = DEFAULT_DELTA,
         raise SizeError(f"compare for k={k}, n={n}: no release fits its limits; the cheapest, "
                         f"{cheapest.variant.label}: {cheapest.left_out}")
     return out
+
+
+def _admission_order(rows: list[RowPlan], k: int) -> list[int]:
+    """The indices of the rows :func:`plan_compare` walks (admitted by their own limits, not copies), in its order:
+    the releases built for an objective first (their average rows first), then the baselines (an entry's
+    ``compare_first`` first), each group cheapest first, then by label."""
+    starts = start_releases(k)
+    return sorted((i for i, r in enumerate(rows) if not r.left_out and not r.same_as),
+                  key=lambda i: (not rows[i].variant.entry.objectives, rows[i].variant.label not in starts,
+                                 not rows[i].variant.entry.compare_first, rows[i].plan.seconds,
+                                 rows[i].variant.label))
+
+
+def baselines_within(plans: list[RowPlan], k: int, reserve: float) -> set[str]:
+    """The baselines :func:`plan_compare` takes when the yardstick keeps ``reserve`` seconds: walked in its order
+    (:func:`_admission_order`) after the computed rows of an entry with ``objectives`` (:func:`objective_seconds`,
+    their shared parts counted once), each taken while the rows so far fit :data:`BASELINES_SHARE` of
+    ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` (at k >= 3) and the limit less ``reserve``.  Reads the baselines' own plans
+    (a baseline left out by its own limits, ``plan.refused()``, is not walked), never which baselines ``plans``
+    already took, so :func:`plan_compare` (before it takes any) and :func:`compare_yardstick` (after) read the same
+    set."""
+    total = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
+    cap = min(total * (BASELINES_SHARE if k >= 3 else 1.0), total - reserve)
+    used, taken = 0.0, set()
+    for r in plans:
+        if r.variant.entry.objectives and not r.left_out and not r.same_as:
+            used += _row_seconds(r.plan, taken)
+            taken.update(key for key, _ in r.plan.shared)
+    # each baseline as its own limits left it: the total limit's decision is the one being made here
+    own = [replace(r, left_out=r.plan.refused() if r.plan is not None else (r.left_out or "no plan"))
+           if not r.variant.entry.objectives else r for r in plans]
+    shown = set()
+    for i in _admission_order(own, k):
+        r = own[i]
+        if r.variant.entry.objectives:
+            continue
+        cost = _row_seconds(r.plan, taken)
+        if used + cost <= cap:
+            used += cost
+            taken.update(key for key, _ in r.plan.shared)
+            shown.add(r.variant.label)
+    return shown
 
 
 def _copies_left_out(rows: list[RowPlan]) -> list[RowPlan]:
@@ -385,13 +423,43 @@ def objective_seconds(plans: list[RowPlan]) -> float:
 def yardstick_budget(a, n: int, epsilon: float, plans: list[RowPlan]) -> float:
     """The seconds of the yardstick's block relaxations at k >= 3, both objectives together (:func:`yardstick_plan`):
     what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves after the k = 2 bound's solves and the rows of an entry with
-    ``objectives`` (:func:`objective_seconds`), at most :data:`YARDSTICK_SHARE` of it.  From public prior, n, eps,
-    the limit and those rows' plans; no baseline's plan enters, so admitting, refitting or leaving out a baseline
-    moves no bound."""
+    ``objectives`` (:func:`objective_seconds`), capped at :data:`YARDSTICK_SHARE` of it only where the cap shows a
+    baseline: where the baselines taken within what the capped plan leaves (:func:`baselines_within`) include one
+    that those taken within what the uncapped plan leaves do not.  Else no baseline is gained by the cap and the
+    blocks take the whole rest: at Dir(1,1,1,1), n = 100, eps = 0.5 (no release built for an objective fits;
+    ``lszhang`` fits either way, ``geometric`` neither way) the corner blocks get depth 8 (bound 0.4230 against
+    depth 7's 0.4142); at Dir(1,1,1), n = 1,000, eps = 1 the cap shows ``geometric`` and is kept.
+
+    From public prior, n, eps, the limit, the plans of the rows built for an objective and the baselines' own plans
+    (their seconds and their own limits' refusals), never from the data; the rule reads which baselines could be
+    taken, not which ``plans`` took, so :func:`plan_compare` (before taking any) and :func:`compare_yardstick`
+    (after) decide the same budget.  A baseline's plan can move the budget only by moving that set; a dearer or
+    cheaper baseline that is taken (or left out) either way moves no bound.  Both budgets keep the rows and the
+    yardstick within the limit as planned: the baselines are taken within the limit less the reserve of the budget
+    chosen (:func:`yardstick_reserve`)."""
     from .yardstick import marginal_seconds
 
     total = limit_setting("DPPOSTERIOR_MAX_COMPARE_SECONDS")
-    return max(0.0, min(YARDSTICK_SHARE * total, total - marginal_seconds(a, n, epsilon) - objective_seconds(plans)))
+    whole = max(0.0, total - marginal_seconds(a, n, epsilon) - objective_seconds(plans))
+    capped = min(YARDSTICK_SHARE * total, whole)
+    if capped >= whole:
+        return whole
+    k = a.size
+    shown = baselines_within(plans, k, _reserve_within(a, n, epsilon, plans, capped))
+    return capped if shown - baselines_within(plans, k, _reserve_within(a, n, epsilon, plans, whole)) else whole
+
+
+def _reserve_within(a, n: int, epsilon: float, plans: list[RowPlan], budget: float) -> float:
+    """The k = 2 bound's solves and the seconds of :func:`yardstick_plan` within ``budget``, its start as ``plans``
+    give it (a computed row built for an objective, else at k in :data:`BASELINE_START_K` a baseline's)."""
+    from .yardstick import marginal_seconds
+
+    k = a.size
+    computed = {r.variant.label for r in plans if not r.left_out}
+    start = bool(computed & (start_releases(k) | fallback_releases(k)))
+    baseline = not start and k in BASELINE_START_K
+    return marginal_seconds(a, n, epsilon) + planned_seconds(
+        yardstick_plan(a, n, epsilon, budget, start or baseline, baseline))
 
 
 def yardstick_plan(a, n: int, epsilon: float, budget: float, start: bool, baseline: bool) -> dict:
@@ -423,16 +491,10 @@ def yardstick_reserve(a, n: int, epsilon: float, plans: list[RowPlan], distance:
 
     if distance != DEFAULT_DISTANCE:
         return 0.0
-    k = a.size
     try:
-        marginal = marginal_seconds(a, n, epsilon)
-        if marginal * PAIRS_PER_SECOND > limit_setting("DPPOSTERIOR_MAX_PAIRS"):
+        if marginal_seconds(a, n, epsilon) * PAIRS_PER_SECOND > limit_setting("DPPOSTERIOR_MAX_PAIRS"):
             return 0.0
-        computed = {r.variant.label for r in plans if not r.left_out}
-        start = bool(computed & (start_releases(k) | fallback_releases(k)))
-        baseline = not start and k in BASELINE_START_K
-        blocks = yardstick_plan(a, n, epsilon, yardstick_budget(a, n, epsilon, plans), start or baseline, baseline)
-        return marginal + planned_seconds(blocks)
+        return _reserve_within(a, n, epsilon, plans, yardstick_budget(a, n, epsilon, plans))
     except InputError:
         return 0.0
 
