@@ -10,11 +10,12 @@ ones to use; their average rows first, :func:`start_releases`, whose errors the 
 whose worst case is ranked too), then the others (``geometric`` first, its entry's ``compare_first``, then cheapest
 first), so no release is left out because a dearer baseline came first and no baseline because another baseline is
 dear.  At k >= 3 the releases built for an objective take at most :data:`ROWS_SHARE` of it; the yardstick is planned
-next, within what they leave (at most :data:`YARDSTICK_SHARE` of the limit: :func:`yardstick_budget`), and the
-baselines take what its plan leaves (:func:`yardstick_reserve`), so the bound every row is read against is not
-starved by the rows and does not move with a baseline's plan.  :func:`compare_rows` runs the rows' plans and ranks
-them by worst-case expected error (docs/definitions.md §6); a row left out says what it would take, and its error
-stays out of the ranking.  Used by ``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
+next, within what they leave (at most :data:`YARDSTICK_SHARE` of the limit where that cap shows a baseline the whole
+rest would leave out: :func:`yardstick_budget`), and the baselines take what its plan leaves
+(:func:`yardstick_reserve`), so the bound every row is read against is not starved by the rows and moves with a
+baseline's plan only where that plan moves which baselines the cap shows.  :func:`compare_rows` runs the rows'
+plans and ranks them by worst-case expected error (docs/definitions.md §6); a row left out says what it would take,
+and its error stays out of the ranking.  Used by ``dpposterior compare``, :func:`dpposterior.compare` and ``benchmarks/``.
 """
 
 from __future__ import annotations
@@ -83,11 +84,16 @@ ROWS_SHARE = 0.8
 #: bound, and a baseline that fits that rest is shown (``geometric`` first: its entry's ``compare_first``).
 BASELINES_SHARE = 0.7
 #: The yardstick's budget at k >= 3 (both objectives' block relaxations together, :func:`yardstick_budget`) is at
-#: most this share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS``.  Its plans take what they are given (deeper corner blocks,
+#: most this share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` where that cap shows a baseline (one the baselines' walk
+#: takes within what the capped plan leaves and not within what the uncapped one leaves); elsewhere the cap would
+#: show nothing and the yardstick takes the whole rest.  Its plans take what they are given (deeper corner blocks,
 #: the weighted dual, more evaluations of the release's start), so without a cap no baseline is shown where the
 #: releases built for an objective are cheap: at 0.5 and 0.6 Dir(1,1,1), n = 1,000, eps = 1 planned 74.5 s of
 #: blocks and left geometric out; at 0.4 it shows geometric (at 0.3 the budgets at n = 50 to 300, eps = 1 and 2 fall
-#: below 45 s, under what the rows used to leave there).  Against the budget of what every row's plan left
+#: below 45 s, under what the rows used to leave there).  Capped everywhere, it left Dir(1,1,1,1), n = 100, eps =
+#: 0.5 (no release built for an objective fits; lszhang is shown either way, geometric neither) the corner blocks
+#: at depth 7; with the cap only where it shows a baseline they get depth 8 there.  The measurements below are
+#: of the cap applied everywhere.  Against the budget of what every row's plan left
 #: (benchmarks/compare_h74cmp.json): the same printed bounds at Dir(1,1,1), n = 100, 120, 300, eps = 1 and
 #: n = 1,000, eps = 0.5, and Dir(1,1,1,1), n = 100, eps = 1; tighter averages at n = 120, eps = 0.5 (0.3374 -> 0.3380)
 #: and n = 1,000, eps = 1 (0.0674 -> 0.0683); looser where the rows had left far more than this cap: n = 100,
@@ -361,13 +367,13 @@ def compare_yardstick(a, n: int, epsilon: float, rows: list[dict], distance: str
     the block relaxations (:func:`dpposterior.yardstick.plan_blocks`) run where their plans fit: each objective's
     share is ``BLOCK_SECONDS`` or half of :func:`yardstick_budget` (what ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` leaves
     after the k = 2 solves and the rows of an entry with ``objectives``, ``plans``: :func:`plan_compare`'s, at most
-    :data:`YARDSTICK_SHARE` of it), whichever is smaller: :func:`yardstick_plan`, the blocks :func:`plan_compare`
-    reserved (where a row that should start the average refused while it ran, the blocks are planned within what
-    every row's plan leaves instead, as that reserve assumed another start); a block plan that does not fit leaves
-    that objective to the other bounds.  An average dual that cannot beat the k = 2 bound (its windows' ceiling,
-    ``plan_blocks``' ``floor``) is not run, and the worst case's corner blocks take what the average's plans leave
-    of both shares (where the deepest block that fits stops short of n, the whole LP over its orbits when it fits instead:
-    :func:`~dpposterior.lattice.yardstick.plan_corner`'s ``whole``).
+    :data:`YARDSTICK_SHARE` of it where that cap shows a baseline), whichever is smaller: :func:`yardstick_plan`, the
+    blocks :func:`plan_compare` reserved (where a row that should start the average refused while it ran, the blocks
+    are planned within what every row's plan leaves instead, as that reserve assumed another start); a block plan
+    that does not fit leaves that objective to the other bounds.  An average dual that cannot beat the k = 2 bound
+    (its windows' ceiling, ``plan_blocks``' ``floor``) is not run, and the worst case's corner blocks take what the
+    average's plans leave of both shares (where the deepest block that fits stops short of n, the whole LP over its
+    orbits when it fits instead: :func:`~dpposterior.lattice.yardstick.plan_corner`'s ``whole``).
     ``errors``: :func:`compare_rows`'s per-row expected errors; the computed row of
     :func:`start_releases` of least average error, else of :func:`fallback_releases`, else (k = 4) of
     :func:`baseline_releases` (:func:`start_row`), starts the average's exact windows
@@ -427,8 +433,8 @@ def yardstick_budget(a, n: int, epsilon: float, plans: list[RowPlan]) -> float:
     baseline: where the baselines taken within what the capped plan leaves (:func:`baselines_within`) include one
     that those taken within what the uncapped plan leaves do not.  Else no baseline is gained by the cap and the
     blocks take the whole rest: at Dir(1,1,1,1), n = 100, eps = 0.5 (no release built for an objective fits;
-    ``lszhang`` fits either way, ``geometric`` neither way) the corner blocks get depth 8 (bound 0.4230 against
-    depth 7's 0.4142); at Dir(1,1,1), n = 1,000, eps = 1 the cap shows ``geometric`` and is kept.
+    ``lszhang`` fits either way, ``geometric`` neither way) the corner blocks get depth 8 (worst bound 0.5362 against
+    depth 7's 0.5249); at Dir(1,1,1), n = 1,000, eps = 1 the cap shows ``geometric`` and is kept.
 
     From public prior, n, eps, the limit, the plans of the rows built for an objective and the baselines' own plans
     (their seconds and their own limits' refusals), never from the data; the rule reads which baselines could be
