@@ -78,26 +78,29 @@ class RowPlan:
 #: 150 s planned) and left the average's bound 3.6 s: 0.0293, the best release 5.0 times it (1.21 with a 23 s share).
 ROWS_SHARE = 0.8
 #: The share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` past which no baseline row (an entry without ``objectives``) is
-#: taken at k >= 3 (:func:`plan_compare`), with the rows taken before it.  A baseline is also taken only within
-#: what the yardstick's own plan leaves (:func:`yardstick_reserve`): the yardstick is planned before any baseline,
-#: from what the releases built for an objective leave (:func:`yardstick_budget`), so no baseline's plan moves a
-#: bound, and a baseline that fits that rest is shown (``geometric`` first: its entry's ``compare_first``).
+#: taken at k >= 3 (:func:`plan_compare`), with the rows taken before it.  A baseline is also taken only within what
+#: the yardstick's own plan leaves (:func:`yardstick_reserve`): the yardstick is planned before any baseline, from
+#: what the releases built for an objective leave (:func:`yardstick_budget`), so a baseline's plan moves a bound only
+#: through which baselines the yardstick's cap shows, and a baseline that fits that rest is shown (``geometric``
+#: first: its entry's ``compare_first``).
 BASELINES_SHARE = 0.7
 #: The yardstick's budget at k >= 3 (both objectives' block relaxations together, :func:`yardstick_budget`) is at
 #: most this share of ``DPPOSTERIOR_MAX_COMPARE_SECONDS`` where that cap shows a baseline (one the baselines' walk
 #: takes within what the capped plan leaves and not within what the uncapped one leaves); elsewhere the cap would
 #: show nothing and the yardstick takes the whole rest.  Its plans take what they are given (deeper corner blocks,
 #: the weighted dual, more evaluations of the release's start), so without a cap no baseline is shown where the
-#: releases built for an objective are cheap: at 0.5 and 0.6 Dir(1,1,1), n = 1,000, eps = 1 planned 74.5 s of
-#: blocks and left geometric out; at 0.4 it shows geometric (at 0.3 the budgets at n = 50 to 300, eps = 1 and 2 fall
-#: below 45 s, under what the rows used to leave there).  Capped everywhere, it left Dir(1,1,1,1), n = 100, eps =
-#: 0.5 (no release built for an objective fits; lszhang is shown either way, geometric neither) the corner blocks
-#: at depth 7; with the cap only where it shows a baseline they get depth 8 there.  The measurements below are
-#: of the cap applied everywhere.  Against the budget of what every row's plan left
-#: (benchmarks/compare_h74cmp.json): the same printed bounds at Dir(1,1,1), n = 100, 120, 300, eps = 1 and
-#: n = 1,000, eps = 0.5, and Dir(1,1,1,1), n = 100, eps = 1; tighter averages at n = 120, eps = 0.5 (0.3374 -> 0.3380)
-#: and n = 1,000, eps = 1 (0.0674 -> 0.0683); looser where the rows had left far more than this cap: n = 100,
-#: eps = 2 (average 0.0817 -> 0.0816, 104 s before) and Dir(1,1,1,1), n = 20, eps = 1 (0.4450 -> 0.4447, 72 s).
+#: releases built for an objective are cheap: at 0.5 and 0.6 Dir(1,1,1), n = 1,000, eps = 1 planned 74.5 s of blocks
+#: and left geometric out; at 0.4 it shows geometric (at 0.3 the budgets at n = 50 to 300, eps = 1 and 2 fall below
+#: 45 s, under what the rows used to leave there).  Capped everywhere, it left Dir(1,1,1,1), n = 100, eps = 0.5 (no
+#: release built for an objective fits; lszhang is shown either way, geometric neither) the corner blocks at depth 7;
+#: with the cap only where it shows a baseline they get depth 8 there (worst 1.543 -> 1.511 of the bound, 66 CPU s
+#: against 112 s planned), Dir(1,1,1,1), n = 15, eps = 0.5 the weighted dual (1.238 -> 1.188), and Dir(1,1,1), n =
+#: 1,000, eps = 1 keeps the cap and geometric (benchmarks/compare_h75cap.json, compare_h75cap_moved.json).  The
+#: measurements below are of the cap applied everywhere.  Against the budget of what every row's plan left
+#: (benchmarks/compare_h74cmp.json): the same printed bounds at Dir(1,1,1), n = 100, 120, 300, eps = 1 and n = 1,000,
+#: eps = 0.5, and Dir(1,1,1,1), n = 100, eps = 1; tighter averages at n = 120, eps = 0.5 (0.3374 -> 0.3380) and n =
+#: 1,000, eps = 1 (0.0674 -> 0.0683); looser where the rows had left far more than this cap: n = 100, eps = 2
+#: (average 0.0817 -> 0.0816, 104 s before) and Dir(1,1,1,1), n = 20, eps = 1 (0.4450 -> 0.4447, 72 s).
 YARDSTICK_SHARE = 0.4
 
 
