@@ -1840,8 +1840,17 @@ CLASS_FALLBACK_SECONDS = 45.0
 #: costs ``c x |R(n)|^power`` (3.3 to 3.8 us at |R(10)| = 286, 16 to 23 at |R(15)|: faster than the data sets, the
 #: fit before planned 4.1 s at n = 15), the searches less than ``ONE_SEARCH_SECONDS`` planned (42.9 s).  The
 #: grouping's fit 1.15x n = 15's slower run, 2.0x n = 10's of this day; the searches' 1.9x and 1.7x.
-CLASS_SECONDS = 3e-6
-GROUP_SECONDS_PART = (1.05e-9, 1.5)
+#: Refitted by what the grouping does (:func:`~dpposterior.lattice.column.clamp_groups`): a sort of the classes, then
+#: per group of one clamp ``v`` the lead's data sets and sums (``search_terms``, over its ball in R(n)) and the shifts'
+#: float check: ``CLASS_SECONDS`` a class plus :data:`GROUP_LEAD_SECONDS` a group (a constant and a data set of R(n)),
+#: the groups counted by :func:`~dpposterior.lattice.column.clamp_group_count` (an upper end).  Measured (classes and
+#: grouping, CPU s; classes, groups, |R(n)|, load): eps = 0.25, n = 10: 5.7 s (1.41 M, 4,136, 286, ~3); n = 14: 9.65 s
+#: (1.54 M, 10,830, 680, 9.6; 2026-12-02); eps = 0.5, n = 15: 5.13 s (287,146, 13,216, 816, 2.9; 6.9 s at load ~5);
+#: n = 16: 5.86 s (15,929 groups, 969, 3.0).  The per-class fit before (``1.05e-9 |R(n)|^1.5`` a class) planned the
+#: eps 0.25 cells 1.5 to 3.5x over them (33.3 s at n = 14) while it held eps 0.5's at 1.15x: there a class costs more
+#: because the groups are more per class.  The fit 1.05 to 1.45x above the eps 0.25 runs, 1.5 to 2.4x above eps 0.5's.
+CLASS_SECONDS = 4.5e-6
+GROUP_LEAD_SECONDS = (3e-4, 5e-7)
 #: One one-point search past :data:`SMALL_SEARCH_ROWS` (a search alone at n = 10, 20, 40, 60, eps = 0.25: 1.5, 1.6, 11.9,
 #: 103 ms, |R(n)| = 286 to 39,711; :func:`small_search_seconds`).
 ONE_SEARCH_SECONDS = (8e-4, 3e-6)
@@ -1869,8 +1878,9 @@ def group_seconds(n: int, k: int, W: int, grouped: bool = True) -> tuple[float, 
     from ..lattice.column import clamp_group_count, part_class_count
 
     parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
-    grouping = parts * (CLASS_SECONDS + GROUP_SECONDS_PART[0] * rows ** GROUP_SECONDS_PART[1])
-    searched = float(clamp_group_count(n, k, W)) if grouped else parts
+    groups = float(clamp_group_count(n, k, W))
+    grouping = parts * CLASS_SECONDS + groups * (GROUP_LEAD_SECONDS[0] + GROUP_LEAD_SECONDS[1] * rows)
+    searched = groups if grouped else parts
     return grouping, small_search_seconds(searched, n, k)
 
 
