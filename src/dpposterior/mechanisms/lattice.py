@@ -1845,10 +1845,11 @@ CLASS_FALLBACK_SECONDS = 45.0
 #: float check: ``CLASS_SECONDS`` a class plus :data:`GROUP_LEAD_SECONDS` a group (a constant and a data set of R(n)),
 #: the groups counted by :func:`~dpposterior.lattice.column.clamp_group_count` (an upper end).  Measured (classes and
 #: grouping, CPU s; classes, groups, |R(n)|, load): eps = 0.25, n = 10: 5.7 s (1.41 M, 4,136, 286, ~3); n = 14: 9.65 s
-#: (1.54 M, 10,830, 680, 9.6; 2026-12-02); eps = 0.5, n = 15: 5.13 s (287,146, 13,216, 816, 2.9; 6.9 s at load ~5);
-#: n = 16: 5.86 s (15,929 groups, 969, 3.0).  The per-class fit before (``1.05e-9 |R(n)|^1.5`` a class) planned the
-#: eps 0.25 cells 1.5 to 3.5x over them (33.3 s at n = 14) while it held eps 0.5's at 1.15x: there a class costs more
-#: because the groups are more per class.  The fit 1.05 to 1.45x above the eps 0.25 runs, 1.5 to 2.4x above eps 0.5's.
+#: (1.54 M, 10,830, 680, 9.6; 2026-12-02); n = 16: 13.25 s (load 14.2); n = 18: 17.1 s (load 9.4); eps = 0.5, n = 15:
+#: 5.13 s (287,146, 13,216, 816, 2.9; 6.9 s at load ~5); n = 16: 5.86 s (15,929 groups, 969, 3.0).  The per-class fit
+#: before (``1.05e-9 |R(n)|^1.5`` a class) planned the eps 0.25 cells 1.5 to 3.5x over them (33.3 s at n = 14) while it
+#: held eps 0.5's at 1.15x: there a class costs more because the groups are more per class.  The fit 1.4 to 1.7x above
+#: the eps 0.25 runs, 2.1 to 2.4x above eps 0.5's (tests/library/test_noise_aware_k4_unique_rows_h75na4.py).
 CLASS_SECONDS = 4.5e-6
 GROUP_LEAD_SECONDS = (3e-4, 5e-7)
 #: One one-point search past :data:`SMALL_SEARCH_ROWS` (a search alone at n = 10, 20, 40, 60, eps = 0.25: 1.5, 1.6, 11.9,
