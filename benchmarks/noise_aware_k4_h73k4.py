@@ -5,7 +5,8 @@ memory, exit code, the plan's refusal line and the output's hash.
         --raised 10,10,10,10:1:average 10,10,10,10:1:average:new,old ...
 
 Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER`` at Dir(1,...,1) (k = the number of counts), seed 1.  Each call in its own
-process under ``nice`` (``PYTHONPATH`` that tree's ``src``), timed with ``os.wait4`` (user + system CPU s,
+process under ``nice -n NICE`` (``--nice``, 10 unless given; ``PYTHONPATH`` that tree's ``src``), timed with
+``os.wait4`` (user + system CPU s,
 ``ru_maxrss``), with the default limits (planned: run or refused); a refused call is run again with
 ``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000`` (the same code, its limit raised) only where the cell is named in ``--raised``
 (``COUNTS:EPS:OBJECTIVE``), so that outputs can be compared, and stopped after ``--timeout`` seconds (recorded as
@@ -30,7 +31,7 @@ import _side  # noqa: E402
 from noise_aware_k3_small_eps import plan, record  # noqa: E402
 
 
-def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: float) -> dict:
+def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: float, nice: int = 10) -> dict:
     """One ``release --noise-aware --json`` with ``PYTHONPATH=src``: its record."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     if raised:
@@ -39,7 +40,8 @@ def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: 
     with tempfile.TemporaryFile("w+b") as out_f, tempfile.TemporaryFile("w+b") as err_f:
         t0 = time.monotonic()
         prior = ",".join("1" for _ in counts.split(","))
-        proc = subprocess.Popen(["nice", sys.executable, "-m", "dpposterior", "release", "--prior", prior, "--counts",
+        proc = subprocess.Popen(["nice", "-n", str(nice), sys.executable, "-m", "dpposterior", "release", "--prior",
+                                 prior, "--counts",
                                  counts, "--mechanism", "optimal", "--objective", objective, "--epsilon", eps,
                                  "--noise-aware", "--seed", "1", "--json"], env=env, stdout=out_f, stderr=err_f)
         timed_out = False
@@ -65,6 +67,7 @@ def main() -> None:
     ap.add_argument("cells", nargs="+")
     ap.add_argument("--raised", nargs="*", default=[], help="cells COUNTS:EPS:OBJECTIVE run again with the limit raised")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds a call may run (wall)")
+    ap.add_argument("--nice", type=int, default=10, help="the calls' niceness (0 on a machine loaded by others)")
     args = ap.parse_args()
     doc = dict(command=" ".join([os.path.basename(sys.argv[0]), *sys.argv[1:]]),
                date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), runs=[])
@@ -72,13 +75,13 @@ def main() -> None:
         counts, eps, objective, order = cell.split(":")
         for tree in order.split(","):
             src = args.new if tree == "new" else args.old
-            rec = run(src, counts, eps, objective, False, args.timeout)
+            rec = run(src, counts, eps, objective, False, args.timeout, args.nice)
             rec["tree"] = tree
             rec["plan"] = plan(src, counts, eps, objective)
             doc["runs"].append(rec)
             print(json.dumps(rec), flush=True)
             if rec["rc"] != 0 and f"{counts}:{eps}:{objective}" in args.raised:
-                again = run(src, counts, eps, objective, True, args.timeout)
+                again = run(src, counts, eps, objective, True, args.timeout, args.nice)
                 again["tree"] = tree
                 again["plan"] = rec["plan"]
                 doc["runs"].append(again)

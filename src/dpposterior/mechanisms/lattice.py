@@ -1489,8 +1489,12 @@ def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np
 
 #: The k >= 4 corner release's local column where ``n <= Dc`` (:meth:`LatticeMechanism._small_corner_column_plan`):
 #: CPU seconds and bytes a point of the window (enumerated, looked up in the corner and edge tables, projected, its
-#: projections made distinct).  Measured 2026-12-01, Dir(1,1,1,1), worst, k = 4, n = 10, eps = 0.5: 2,303,960 points
-#: in ~6.5 CPU s (the column's 6.9 s less its searches and sums), load ~5.
+#: projections made distinct, :func:`_unique_rows`).  Measured 2026-12-01, Dir(1,1,1,1), worst, k = 4, n = 10, eps = 0.5:
+#: 2,303,960 points in ~6.5 CPU s (the column's 6.9 s less its searches and sums), load ~5.  Since the projections are
+#: made distinct by integer keys the same work is 0.8e-6 to 1.3e-6 s a point (n = 12 and 22, eps 0.5, load 10 to 12),
+#: but the column's sum over the points that map to the release, which this term stands for, is not: next to a face
+#: (counts of 1) ~200,000 points map to it and the sum takes 12.5 to 14 CPU s (n = 20, (17, 1, 1, 1) and (1, 1, 9, 9),
+#: 1,771 data sets, load ~11; the column 17.5 to 21.9 s at n = 20 and 22), so the term is kept as it was.
 SMALL_CORNER_POINT_SECONDS = 4.5e-6
 SMALL_CORNER_POINT_BYTES = 400.0
 #: One one-point local search at a point of R(n) where ``n <= Dc`` (it reads R(n) itself): CPU seconds, a constant and
@@ -1836,8 +1840,18 @@ CLASS_FALLBACK_SECONDS = 45.0
 #: costs ``c x |R(n)|^power`` (3.3 to 3.8 us at |R(10)| = 286, 16 to 23 at |R(15)|: faster than the data sets, the
 #: fit before planned 4.1 s at n = 15), the searches less than ``ONE_SEARCH_SECONDS`` planned (42.9 s).  The
 #: grouping's fit 1.15x n = 15's slower run, 2.0x n = 10's of this day; the searches' 1.9x and 1.7x.
-CLASS_SECONDS = 3e-6
-GROUP_SECONDS_PART = (1.05e-9, 1.5)
+#: Refitted by what the grouping does (:func:`~dpposterior.lattice.column.clamp_groups`): a sort of the classes, then
+#: per group of one clamp ``v`` the lead's data sets and sums (``search_terms``, over its ball in R(n)) and the shifts'
+#: float check: ``CLASS_SECONDS`` a class plus :data:`GROUP_LEAD_SECONDS` a group (a constant and a data set of R(n)),
+#: the groups counted by :func:`~dpposterior.lattice.column.clamp_group_count` (an upper end).  Measured (classes and
+#: grouping, CPU s; classes, groups, |R(n)|, load): eps = 0.25, n = 10: 5.7 s (1.41 M, 4,136, 286, ~3); n = 14: 9.65 s
+#: (1.54 M, 10,830, 680, 9.6; 2026-12-02); n = 16: 13.25 s (load 14.2); n = 18: 17.1 s (load 9.4); eps = 0.5, n = 15:
+#: 5.13 s (287,146, 13,216, 816, 2.9; 6.9 s at load ~5); n = 16: 5.86 s (15,929 groups, 969, 3.0).  The per-class fit
+#: before (``1.05e-9 |R(n)|^1.5`` a class) planned the eps 0.25 cells 1.5 to 3.5x over them (33.3 s at n = 14) while it
+#: held eps 0.5's at 1.15x: there a class costs more because the groups are more per class.  The fit 1.4 to 1.7x above
+#: the eps 0.25 runs, 2.1 to 2.4x above eps 0.5's (tests/library/test_noise_aware_k4_unique_rows_h75na4.py).
+CLASS_SECONDS = 4.5e-6
+GROUP_LEAD_SECONDS = (3e-4, 5e-7)
 #: One one-point search past :data:`SMALL_SEARCH_ROWS` (a search alone at n = 10, 20, 40, 60, eps = 0.25: 1.5, 1.6, 11.9,
 #: 103 ms, |R(n)| = 286 to 39,711; :func:`small_search_seconds`).
 ONE_SEARCH_SECONDS = (8e-4, 3e-6)
@@ -1865,8 +1879,9 @@ def group_seconds(n: int, k: int, W: int, grouped: bool = True) -> tuple[float, 
     from ..lattice.column import clamp_group_count, part_class_count
 
     parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
-    grouping = parts * (CLASS_SECONDS + GROUP_SECONDS_PART[0] * rows ** GROUP_SECONDS_PART[1])
-    searched = float(clamp_group_count(n, k, W)) if grouped else parts
+    groups = float(clamp_group_count(n, k, W))
+    grouping = parts * CLASS_SECONDS + groups * (GROUP_LEAD_SECONDS[0] + GROUP_LEAD_SECONDS[1] * rows)
+    searched = groups if grouped else parts
     return grouping, small_search_seconds(searched, n, k)
 
 
@@ -1958,6 +1973,30 @@ def corner_projection_orbit_seconds(points: float, epsilon: float) -> float:
     return CORNER_PROJECTION_ORBIT_SECONDS[0] + float(points) * CORNER_PROJECTION_ORBIT_SECONDS[1] * grow
 
 
+def _unique_rows(P: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """``np.unique(P, axis=0, return_index=True, return_inverse=True)`` for rows ``P`` of counts ``>= 0``: the same
+    three arrays (the inverse flat), by one integer key a row.  Proof: with ``b = max(P) + 1`` the key ``sum_i P_i
+    b^(k - 1 - i)`` writes a row in base ``b`` (each digit in ``[0, b - 1]``), so two rows have the same key iff they
+    are equal, and the keys' order is the rows' lexicographic order (the order ``np.unique(..., axis=0)`` sorts them
+    in); so the distinct keys, sorted, are the distinct rows in that order, each row's inverse index is its key's, and
+    the first index of a key (``np.unique`` of a 1-D array with ``return_index`` sorts stably) is its row's first.
+    The key fits an int64 while ``b^k < 2^63`` (else the rows' own unique).  Row-wise unique sorts a structured view
+    of the rows (6.0 of 9.1 CPU s of the k = 4 corner column at eps = 0.5, n = 22: 2.4 M rows); one int64 sort is
+    several times faster.  Tested against ``np.unique(..., axis=0)``."""
+    P = np.asarray(P, dtype=np.int64)
+    k = P.shape[1]
+    b = int(P.max()) + 1 if len(P) else 1
+    if not len(P) or int(P.min()) < 0 or b ** k >= 2**63:
+        uniq, first, back = np.unique(P, axis=0, return_index=True, return_inverse=True)
+        return uniq, first, back.reshape(-1)
+    key = np.zeros(len(P), dtype=np.int64)
+    for i in range(k):
+        key *= b
+        key += P[:, i]
+    _, first, back = np.unique(key, return_index=True, return_inverse=True)
+    return P[first], first, back.reshape(-1)
+
+
 def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits: bool = False,
                     projections: bool = False, stays_left: bool = False) -> None:
     """Refuse (one line) the local column's searches at one release where the points left by the descent filter
@@ -1998,7 +2037,7 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
 
     if not len(Z):
         return np.zeros(0)
-    _, first, back = np.unique(np.maximum(Z, 0), axis=0, return_index=True, return_inverse=True)
+    _, first, back = _unique_rows(np.maximum(Z, 0))  # np.unique(..., axis=0)'s arrays, by int64 keys
     reps = Z[first]
     may = search_filter(a, n, eps, m, reps, Dc)  # the rest cannot map to m (the risk and descent lemmas)
     idx = np.flatnonzero(may)
@@ -3363,7 +3402,7 @@ class LatticeMechanism(Mechanism):
         Zoff = Z[(remap.rows(Z) < 0) & (remap.edge_rows(Z)[0] < 0)]  # off the table and off the edge table
         t_off = np.zeros(len(Zoff))
         if len(Zoff):
-            uniq, back = np.unique(project(Zoff, n), axis=0, return_inverse=True)
+            uniq, _, back = _unique_rows(project(Zoff, n))
             # the risk and descent lemmas at each projection (a point of R(n), searched as itself): the rest cannot
             # map to m
             may = search_filter(a, n, eps, m, uniq, Dc)
