@@ -135,16 +135,21 @@ def test_the_run_checks_its_projections_at_the_same_cost(monkeypatch):
     assert lattice_module.corner_projection_orbit_seconds(120000, 1.0) > 45.0
 
 
-def test_the_corner_run_checks_its_projections_by_the_same_function(monkeypatch):
-    """eps 4, n = 12 (``n > Dc``, by orbits): the run's check reads ``corner_projection_orbit_seconds`` (made huge
-    here: refused in one line)."""
+@pytest.mark.parametrize("plan_term, n, released", [("corner_projection_orbit_seconds", 12, (3, 3, 3, 3)),
+                                                     ("small_corner_search_seconds", 9, (3, 2, 2, 2))])
+def test_the_corner_run_checks_its_searches_by_the_same_function(monkeypatch, plan_term, n, released):
+    """eps 4: at n = 12 (``n > Dc``, by orbits) the run's check reads ``corner_projection_orbit_seconds``, at n = 9
+    (``n <= Dc``) ``small_corner_search_seconds``; with the term as it is the column runs, made huge it is refused in
+    one line."""
     spec = ReleaseSpec.of("lattice", 4.0, objective="worst")
-    a, m = np.ones(4), np.array([3, 3, 3, 3])
-    W = LATTICE.column_radius(12, 4, 4.0)
-    LATTICE._local_column(a, 12, spec, m, W)
-    monkeypatch.setattr(lattice_module, "corner_projection_orbit_seconds", lambda *args: 1e9)
+    a, m = np.ones(4), np.array(released)
+    assert LATTICE.uses_corners(n, 4, spec, a)
+    assert (n <= lattice_module._radius(4, 4.0, 1e-12)) == (plan_term == "small_corner_search_seconds")
+    W = LATTICE.column_radius(n, 4, 4.0)
+    LATTICE._local_column(a, n, spec, m, W)
+    monkeypatch.setattr(lattice_module, plan_term, lambda *args: 1e9)
     with pytest.raises(SizeError) as refused:
-        LATTICE._local_column(a, 12, spec, m, W)
+        LATTICE._local_column(a, n, spec, m, W)
     assert "\n" not in str(refused.value)
 
 
@@ -198,20 +203,6 @@ def test_the_small_corner_term_is_the_old_one_past_its_rows():
     n = 32  # |R(32)| = 6,545
     assert lattice_module.n_candidates(n, 4) > lattice_module.SMALL_SEARCH_ROWS
     assert lattice_module.small_corner_search_seconds(100, n, 4, 0.75) == lattice_module.small_search_seconds(100, n, 4)
-
-
-def test_the_small_corner_run_checks_its_searches_by_the_same_function(monkeypatch):
-    """eps 4, n = 9 (``n <= Dc``): the run's check reads ``small_corner_search_seconds`` (made huge here: refused in one
-    line), and with it as it is the column runs."""
-    spec = ReleaseSpec.of("lattice", 4.0, objective="worst")
-    a, m = np.ones(4), np.array([3, 2, 2, 2])
-    assert LATTICE.uses_corners(9, 4, spec, a) and 9 <= lattice_module._radius(4, 4.0, 1e-12)
-    W = LATTICE.column_radius(9, 4, 4.0)
-    LATTICE._local_column(a, 9, spec, m, W)
-    monkeypatch.setattr(lattice_module, "small_corner_search_seconds", lambda *args: 1e9)
-    with pytest.raises(SizeError) as refused:
-        LATTICE._local_column(a, 9, spec, m, W)
-    assert "\n" not in str(refused.value)
 
 
 @pytest.mark.parametrize("n", [28, 29])
