@@ -37,10 +37,13 @@ def command(script: str) -> str:
     return f"python {script} " + " ".join(sys.argv[1:])
 
 
-def record(script: str, rows: list) -> dict:
-    """A run's record: the host, its CPU count, the date, the command and the rows."""
-    return {"host": os.uname().nodename, "cpus": os.cpu_count(), "date": now(), "command": command(script),
-            "rows": rows}
+def record(script: str, rows: list, old: str | None = None) -> dict:
+    """A run's record: the host, its CPU count, the date, the command and the rows. ``old``, the old tree's path as
+    given, is written ``OLD/src`` in the command (a machine path means nothing to a reader)."""
+    cmd = command(script)
+    if old:
+        cmd = cmd.replace(os.path.abspath(old), "OLD/src").replace(old, "OLD/src")
+    return {"host": os.uname().nodename, "cpus": os.cpu_count(), "date": now(), "command": cmd, "rows": rows}
 
 
 def same_output(a: dict, b: dict) -> bool:

@@ -54,8 +54,7 @@ def main() -> None:
         row["others_same"] = row["old"]["others_sha256"] == row["new"]["others_sha256"]
         print(cell, {k: {x: v for x, v in row[k].items() if x not in ("stdout",)} for k in ("old", "new")}, flush=True)
         rows.append(row)
-    rec = _side.record("benchmarks/compare_h72.py", rows)
-    rec["command"] = rec["command"].replace(args.old, "OLD/src")
+    rec = _side.record("benchmarks/compare_h72.py", rows, old=args.old)
     _side.write(args.out, rec)
 
 

@@ -120,8 +120,7 @@ def main() -> None:
         print(cell, {k: {x: v for x, v in row[k].items() if x not in ("stdout", "values")} for k in ("old", "new")},
               row["shown_by_both_same"], flush=True)
         rows.append(row)
-    rec = _side.record("benchmarks/compare_h74cmp.py", rows)
-    rec["command"] = rec["command"].replace(args.old, "OLD/src")
+    rec = _side.record("benchmarks/compare_h74cmp.py", rows, old=args.old)
     _side.write(args.out, rec)
 
 

@@ -84,8 +84,7 @@ def main() -> None:
               {k: {x: v for x, v in row[k].items() if x not in ("stdout", "stages", "values")} for k in ("old", "new")},
               flush=True)
         rows.append(row)
-        rec = _side.record("benchmarks/corner_errors_h73cr.py", rows)
-        rec["command"] = rec["command"].replace(args.old, "OLD/src")
+        rec = _side.record("benchmarks/corner_errors_h73cr.py", rows, old=args.old)
         _side.write(args.out, rec)
 
 

@@ -94,8 +94,7 @@ def main() -> None:
 
 
 def _write(args, rows) -> None:
-    record = _side.record("benchmarks/plans_h72.py", rows)
-    record["command"] = record["command"].replace(os.path.abspath(args.old), "OLD/src").replace(args.old, "OLD/src")
+    record = _side.record("benchmarks/plans_h72.py", rows, old=args.old)
     pathlib.Path(args.out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
