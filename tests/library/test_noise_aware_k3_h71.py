@@ -10,17 +10,13 @@ are in ``benchmarks/noise_aware_k3_h71.json`` (``benchmarks/noise_aware_k3_small
 
 from __future__ import annotations
 
-import json
-import pathlib
-
 import numpy as np
 import pytest
 
+import benchmark_records
 from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as L
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: (n, eps, searched points, searches' CPU s, region points, filters' CPU s, whole process CPU s, peak growth bytes)
 RUNS = [
@@ -109,12 +105,8 @@ def test_the_fits_range_is_n_41_to_100():
 
 
 def _bench_runs():
-    path = ROOT / "benchmarks" / "noise_aware_k3_h71.json"
-    if not path.exists():
-        return []
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return [r for r in doc["runs"] if r["tree"] == "new" and r["rc"] == 0
-            and L.whole_column_fit(sum(int(c) for c in r["counts"].split(",")), 3, r["epsilon"])]
+    return [r for r in benchmark_records.new_runs("noise_aware_k3_h71.json")
+            if L.whole_column_fit(sum(int(c) for c in r["counts"].split(",")), 3, r["epsilon"])]
 
 
 @pytest.mark.parametrize("rec", _bench_runs(), ids=lambda r: f"{r['counts']}-{r['epsilon']}-{r['objective']}")

@@ -7,19 +7,16 @@ The side-by-side runs are in ``benchmarks/noise_aware_k3_h72.json`` (``benchmark
 
 from __future__ import annotations
 
-import json
-import pathlib
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+import benchmark_records
 from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as L
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: (n, eps, plan seconds before this rule) of cells whose plan it leaves as it was (admitted or refused by seconds)
 #: (eps 0.1 and 0.12 at n = 50 to 100 are refitted since, eps 0.1 at n = 204 counts the sampled plan's probe:
@@ -59,15 +56,8 @@ def test_the_cli_refuses_in_one_line_with_exit_2():
     assert len(lines) == 1 and "over the limit" in lines[0] and "Traceback" not in proc.stderr
 
 
-def _bench_runs():
-    path = ROOT / "benchmarks" / "noise_aware_k3_h72.json"
-    if not path.exists():
-        return []
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return [r for r in doc["runs"] if r["tree"] == "new" and r["rc"] == 0]
-
-
-@pytest.mark.parametrize("rec", _bench_runs(), ids=lambda r: f"{r['counts']}-{r['epsilon']}-{r['objective']}")
+@pytest.mark.parametrize("rec", benchmark_records.new_runs("noise_aware_k3_h72.json"),
+                         ids=lambda r: f"{r['counts']}-{r['epsilon']}-{r['objective']}")
 def test_the_side_by_side_runs_are_under_this_trees_plan(rec, monkeypatch):
     """Each release this tree ran in the benchmark (CPU s of the whole process): under this tree's plan of it."""
     n = sum(int(c) for c in rec["counts"].split(","))
@@ -81,10 +71,9 @@ def test_the_side_by_side_runs_are_under_this_trees_plan(rec, monkeypatch):
 
 def test_the_benchmark_outputs_match_the_old_tree():
     """Where both trees released a cell (limits raised where refused), the JSON printed has the same hash."""
-    path = ROOT / "benchmarks" / "noise_aware_k3_h72.json"
-    if not path.exists():
+    runs = benchmark_records.runs("noise_aware_k3_h72.json")
+    if not runs:
         pytest.skip("no benchmark record")
-    runs = json.loads(path.read_text(encoding="utf-8"))["runs"]
     done: dict = {}
     for r in runs:
         if r["rc"] == 0:

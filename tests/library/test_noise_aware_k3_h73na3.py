@@ -9,12 +9,12 @@ The side-by-side runs are in ``benchmarks/noise_aware_k3_h73na3.json`` (``benchm
 
 from __future__ import annotations
 
-import json
 import pathlib
 
 import numpy as np
 import pytest
 
+import benchmark_records
 from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as L
@@ -105,13 +105,7 @@ def test_the_cli_refuses_in_one_line_with_exit_2():
     assert len(lines) == 1 and "over the limit" in lines[0] and "Traceback" not in proc.stderr
 
 
-def _bench():
-    if not RECORD.exists():
-        return []
-    return json.loads(RECORD.read_text(encoding="utf-8"))["runs"]
-
-
-@pytest.mark.parametrize("rec", [r for r in _bench() if r["tree"] == "new" and r["rc"] == 0],
+@pytest.mark.parametrize("rec", benchmark_records.new_runs(RECORD.name),
                          ids=lambda r: f"{r['counts']}-{r['epsilon']}-{r['objective']}-{r['raised']}")
 def test_the_side_by_side_runs_are_under_this_trees_plan(rec, monkeypatch):
     """Each release this tree ran in the benchmark (CPU s of the whole process): under this tree's plan of it."""
@@ -126,7 +120,7 @@ def test_the_side_by_side_runs_are_under_this_trees_plan(rec, monkeypatch):
 def test_the_benchmark_outputs_match_the_old_tree():
     """Where both trees released a cell (the old tree's limit raised, its rule lifted where it refused), the JSON
     printed has the same hash."""
-    runs = _bench()
+    runs = benchmark_records.runs(RECORD.name)
     if not runs:
         pytest.skip("no benchmark record")
     done: dict = {}

@@ -9,12 +9,12 @@ Side-by-side runs: ``benchmarks/noise_aware_k3_h74na3.json`` (``benchmarks/noise
 
 from __future__ import annotations
 
-import json
 import pathlib
 
 import numpy as np
 import pytest
 
+import benchmark_records
 from dpposterior.limits import SizeError, Task
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as L
@@ -193,13 +193,9 @@ def test_the_cli_refuses_the_old_plans_cell_up_front_with_exit_2():
     assert len(lines) == 1 and "over the limit" in lines[0] and "Traceback" not in proc.stderr
 
 
-def _bench():
-    return json.loads(RECORD.read_text(encoding="utf-8"))["runs"] if RECORD.exists() else []
-
-
 def test_the_benchmark_outputs_match_the_old_tree():
     """Where both trees released a cell (limits raised where refused), the JSON printed has the same hash."""
-    runs = _bench()
+    runs = benchmark_records.runs(RECORD.name)
     if not runs:
         pytest.skip("no benchmark record")
     done: dict = {}

@@ -16,16 +16,15 @@ the plan's corner branch in ``_region_column_plan``, counted by ``column.filtere
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import benchmark_records
 from dpposterior import SizeError
 from dpposterior.lattice.batched import local_search_batch
 from dpposterior.lattice.column import reach_region, search_filter
@@ -222,18 +221,9 @@ def test_small_corner_cells_at_eps_half_are_still_refused_in_one_line(n):
     assert refusal and "\n" not in refusal
 
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _bench_runs():
-    path = ROOT / "benchmarks" / "noise_aware_k4_h74k4.json"
-    if not path.exists():
-        return []
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return [r for r in doc["runs"] if r["tree"] == "new" and r["rc"] == 0]
-
-
-@pytest.mark.parametrize("rec", _bench_runs(), ids=lambda r: f"{r['counts']}-{r['epsilon']}-{r['objective']}")
+@pytest.mark.parametrize("rec", benchmark_records.new_runs("noise_aware_k4_h74k4.json"),
+                         ids=lambda r: f"{r['counts']}-{r['epsilon']}-{r['objective']}")
 def test_the_benchmarks_runs_are_under_this_trees_plan(rec):
     """Each release this tree ran in the benchmark (CPU s of the whole process, the release with it): under this
     tree's plan of it, and within its bytes."""
