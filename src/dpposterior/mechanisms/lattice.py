@@ -1989,10 +1989,7 @@ def _unique_rows(P: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.in
     if not len(P) or int(P.min()) < 0 or b ** k >= 2**63:
         uniq, first, back = np.unique(P, axis=0, return_index=True, return_inverse=True)
         return uniq, first, back.reshape(-1)
-    key = np.zeros(len(P), dtype=np.int64)
-    for i in range(k):
-        key *= b
-        key += P[:, i]
+    key = np.ravel_multi_index(tuple(P.T), (b,) * k)  # sum_i P_i b^(k - 1 - i)
     _, first, back = np.unique(key, return_index=True, return_inverse=True)
     return P[first], first, back.reshape(-1)
 
