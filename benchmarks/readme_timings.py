@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> None:
                        "commit": commit, "cores": os.cpu_count(),
                        "measured_by": "python benchmarks/readme_timings.py"})
         for name in [args.only] if args.only else list(COMMANDS):
-            record[name] = measure(name, copy, env)
+            # each command keeps the commit and date it was measured at: --only leaves the others as they were
+            record[name] = {"commit": commit, "date": record["date"], **measure(name, copy, env)}
             print(name, record[name], flush=True)
     out.write_text(json.dumps(record, indent=2) + "\n")
 

@@ -87,7 +87,8 @@ def test_python_block_runs(path, index, monkeypatch, tmp_path):
 
 def test_the_readme_is_short_and_links_the_pages():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert len(text.splitlines()) <= 150
+    # short by what a reader reads, not by line breaks: a table or a list takes lines, a wall of prose takes characters
+    assert len(text) <= 15_000 and len(text.splitlines()) <= 180
     for page in LINKED:
         assert f"(docs/{page})" in text and (ROOT / "docs" / page).exists(), page
     # the researcher's two commands, exactly
