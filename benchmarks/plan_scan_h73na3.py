@@ -3,12 +3,14 @@ every cell whose seconds, solve-limited seconds, bytes or refusal differ.
 
     python benchmarks/plan_scan_h73na3.py --old OLD/src --new src --out benchmarks/plan_scan_h73na3.json
     python benchmarks/plan_scan_h73na3.py --old OLD/src --new src --out benchmarks/plan_scan_h74k4.json --wide
-    python benchmarks/plan_scan_h73na3.py --old OLD/src --new src --out benchmarks/plan_scan_h76na4.json --wide --fine4
+    python benchmarks/plan_scan_h73na3.py --old OLD/src --new src --out benchmarks/plan_scan_h76na4.json --fine4 \
+        --k3-every 4
 
 Grid: Dir(1,1,1), eps in ``EPS3``, n in ``N3``; Dir(1,1,1,1), eps in ``EPS4``, n in ``N4``.  ``--wide``: also
 ``Task.ERRORS``' plans, Dir(1,1,1,2) beside Dir(1,1,1,1), k = 4 at eps in ``EPS4_WIDE`` and n in ``N4_WIDE``.
 ``--fine4``: also Dir(1,1,1,1) and Dir(1,1,1,2) at every n in ``N4_FINE`` and eps in ``EPS4_FINE`` (the k = 4
-class route's cells).  Each tree's plans are computed in a process of its own (``PYTHONPATH`` that tree's ``src``) at the default limits;
+class route's cells).  ``--k3-every J``: every J-th k = 3 cell only (the k = 3 grid thinned).  The two trees' plans
+run side by side, each in a process of its own (``PYTHONPATH`` that tree's ``src``) at the default limits;
 ``refused`` is the plan's one-line refusal or "".  The record keeps the counts and every differing cell."""
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _side  # noqa: E402
@@ -67,17 +70,20 @@ def main() -> None:
     ap = _side.parser(__doc__)
     ap.add_argument("--wide", action="store_true", help="also Task.ERRORS, Dir(1,1,1,2) and the wider k = 4 grid")
     ap.add_argument("--fine4", action="store_true", help="also every n in N4_FINE at eps in EPS4_FINE, k = 4")
+    ap.add_argument("--k3-every", type=int, default=1, help="keep every J-th k = 3 cell")
     args = ap.parse_args()
     tasks = ("POSTERIOR", "ERRORS") if args.wide else ("POSTERIOR",)
     priors4 = ((1, 1, 1, 1), (1, 1, 1, 2)) if args.wide else ((1, 1, 1, 1),)
     eps4, n4 = (EPS4_WIDE, N4_WIDE) if args.wide else (EPS4, N4)
     cells = [[[1, 1, 1], e, n, o, t] for e in EPS3 for n in N3 for o in ("average", "worst") for t in tasks]
+    cells = cells[::args.k3_every]
     cells += [[list(a), e, n, o, t] for a in priors4 for e in eps4 for n in n4 for o in ("average", "worst")
               for t in tasks]
     if args.fine4:
         cells += [[list(a), e, n, o, t] for a in priors4 for e in EPS4_FINE for n in N4_FINE for o in ("average", "worst")
                   for t in tasks if [list(a), e, n, o, t] not in cells]
-    old, new = scan(args.old, cells), scan(args.new, cells)
+    with ThreadPoolExecutor(2) as pool:  # each tree in a process of its own, side by side
+        old, new = pool.map(lambda src: scan(src, cells), (args.old, args.new))
     diff = [dict(prior=list(c[0]), eps=c[1], n=c[2], objective=c[3], task=c[4], old=old[c], new=new[c])
             for c in old if old[c] != new[c]]
     rec = _side.record("benchmarks/plan_scan_h73na3.py", diff)
