@@ -7,10 +7,10 @@ the run's check):
 * ``small_search_seconds`` (the other routes' term) is unchanged, and past ``SMALL_SEARCH_ROWS`` the class term is it;
 * the run's check reads the same function: a column whose searches the term puts over the limit is refused in one line
   before any search runs;
-* the plan opens eps 0.25 at n = 16 (both objectives) and eps 0.5 and 0.625 ``average`` at n = 17, by classes, each planned
-  above every release measured there (centre, next to a face, next to a vertex; seeds 1 to 3 at eps 0.5, 1 and 2 at
-  eps 0.25: ``benchmarks/noise_aware_k4_h76na4.json``, ``benchmarks/noise_aware_k4_h76na4_quarter.json``); the cells next to them stay refused in one line, and the CLI exits 2
-  with one line there.
+* the plan opens eps 0.25 at n = 16 (both objectives) and eps 0.5 and 0.625 ``average`` at n = 17, by classes,
+  each planned above every release measured there (centre, next to a face, next to a vertex; seeds 1 to 3 at eps 0.5,
+  1 and 2 at eps 0.25, 1 at eps 0.625: ``benchmarks/noise_aware_k4_h76na4*.json``); the cells next to them stay
+  refused in one line, and the CLI exits 2 with one line there.
 """
 
 from __future__ import annotations
