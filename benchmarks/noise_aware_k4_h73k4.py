@@ -3,8 +3,11 @@ memory, exit code, the plan's refusal line and the output's hash.
 
     python benchmarks/noise_aware_k4_h73k4.py --old OLD/src --new src --out benchmarks/noise_aware_k4_h73k4.json \
         --raised 10,10,10,10:1:average 10,10,10,10:1:average:new,old ...
+    python benchmarks/noise_aware_k4_h73k4.py --old OLD/src --new src --out benchmarks/noise_aware_k4_h76na4.json \
+        --raised 4,4,4,4:0.25:average 4,4,4,4:0.25:average:new,old:1,2,3 ...
 
-Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER`` at Dir(1,...,1) (k = the number of counts), seed 1.  Each call in its own
+Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER[:SEEDS]`` at Dir(1,...,1) (k = the number of counts), seed 1 unless
+``SEEDS`` (e.g. ``1,2,3``: the call once a seed, each tree in ``ORDER``).  Each call in its own
 process under ``nice -n NICE`` (``--nice``, 10 unless given; ``PYTHONPATH`` that tree's ``src``), timed with
 ``os.wait4`` (user + system CPU s,
 ``ru_maxrss``), with the default limits (planned: run or refused); a refused call is run again with
@@ -31,7 +34,8 @@ import _side  # noqa: E402
 from noise_aware_k3_small_eps import plan, record  # noqa: E402
 
 
-def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: float, nice: int = 10) -> dict:
+def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: float, nice: int = 10,
+        seed: int = 1) -> dict:
     """One ``release --noise-aware --json`` with ``PYTHONPATH=src``: its record."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     if raised:
@@ -43,7 +47,7 @@ def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: 
         proc = subprocess.Popen(["nice", "-n", str(nice), sys.executable, "-m", "dpposterior", "release", "--prior",
                                  prior, "--counts",
                                  counts, "--mechanism", "optimal", "--objective", objective, "--epsilon", eps,
-                                 "--noise-aware", "--seed", "1", "--json"], env=env, stdout=out_f, stderr=err_f)
+                                 "--noise-aware", "--seed", str(seed), "--json"], env=env, stdout=out_f, stderr=err_f)
         timed_out = False
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -59,7 +63,9 @@ def run(src: str, counts: str, eps: str, objective: str, raised: bool, timeout: 
         out_f.seek(0)
         err_f.seek(0)
         out, err = out_f.read(), err_f.read().decode()
-    return record(counts, eps, objective, raised, usage, status, wall, load, out, err, timed_out)
+    rec = record(counts, eps, objective, raised, usage, status, wall, load, out, err, timed_out)
+    rec["seed"] = seed
+    return rec
 
 
 def main() -> None:
@@ -72,16 +78,16 @@ def main() -> None:
     doc = dict(command=" ".join([os.path.basename(sys.argv[0]), *sys.argv[1:]]),
                date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), runs=[])
     for cell in args.cells:
-        counts, eps, objective, order = cell.split(":")
-        for tree in order.split(","):
+        counts, eps, objective, order, *seeds = cell.split(":")
+        for seed, tree in [(int(s), t) for s in (seeds[0].split(",") if seeds else ["1"]) for t in order.split(",")]:
             src = args.new if tree == "new" else args.old
-            rec = run(src, counts, eps, objective, False, args.timeout, args.nice)
+            rec = run(src, counts, eps, objective, False, args.timeout, args.nice, seed)
             rec["tree"] = tree
             rec["plan"] = plan(src, counts, eps, objective)
             doc["runs"].append(rec)
             print(json.dumps(rec), flush=True)
             if rec["rc"] != 0 and f"{counts}:{eps}:{objective}" in args.raised:
-                again = run(src, counts, eps, objective, True, args.timeout, args.nice)
+                again = run(src, counts, eps, objective, True, args.timeout, args.nice, seed)
                 again["tree"] = tree
                 again["plan"] = rec["plan"]
                 doc["runs"].append(again)

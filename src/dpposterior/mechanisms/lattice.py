@@ -1872,17 +1872,44 @@ def exact_shifts(prior, epsilon: float) -> bool:
     return bool(np.all(a == 1.0)) and den <= 2**20 and num < 2**20
 
 
+#: One one-point search of the class route (:func:`class_search_seconds`; a group's lead, a positive part in
+#: ``[0, n]^k`` whose search reads R(n) itself, ``n <= Dc``): CPU seconds, a constant and a data set of R(n), where
+#: |R(n)| is within :data:`SMALL_SEARCH_ROWS`.  Measured 2026-12-02, Dir(1,1,1,1), 400 group leads each (of
+#: :func:`~dpposterior.lattice.column.clamp_groups` at the release; CPU ms a search, |R(n)|, load): eps = 0.25:
+#: (3,3,2,2) 0.445 (286, 3.1); (0,0,1,14) 0.714 (816, 3.4); (5,5,4,4) 1.106 (1,330, 4.5); (17,1,1,1) 1.057 and
+#: (5,5,5,5) 1.094 (1,771, 4.8 to 5.6); all 15,929 leads of (4,4,4,4) 0.781 (969, 2.6); eps = 0.5: (4,4,4,4) 0.654
+#: (969, 6.0); (5,4,4,4) 1.002 and (17,0,0,0) 0.903 (1,140, 6.5); (5,5,5,5) 0.972 (1,771, 7.1); (6,6,5,5) 1.284
+#: (2,300, 7.5).  At higher load the same searches ran slower: all leads, :data:`CLASS_SECONDS`' runs (load 9 to 14):
+#: eps = 0.25, n = 10, 2.72 s (4,136 leads, 0.66 ms); n = 14, 8.27 s (10,830, 0.76 ms); n = 16, 16.87 s (15,929,
+#: 1.06 ms); n = 18, 27.04 s (22,420, 1.21 ms); eps = 0.5, n = 15, 10.72 s (13,216, 0.81 ms); n = 16, 13.27 s (15,929,
+#: 0.83 ms).  :data:`SMALL_SEARCH_SECONDS` (fitted on R(n)'s own points) planned these 1.5 to 2.7x over them; this fit
+#: is 1.2 to 1.6x over the loaded runs and 1.4 to 1.9x over the others
+#: (tests/library/test_noise_aware_k4_class_search_h76na4.py).
+CLASS_SEARCH_SECONDS = (6.5e-4, 6.5e-7)
+
+
+def class_search_seconds(points: float, n: int, k: int) -> float:
+    """Estimated seconds of the class route's one-point searches (:func:`_group_outputs_m`) at ``points`` group leads
+    and lone parts: :data:`CLASS_SEARCH_SECONDS` each where |R(n)| is within :data:`SMALL_SEARCH_ROWS`, else
+    :func:`small_search_seconds`; from the count and public n, k.  The plan (:func:`group_seconds`) and the run's check
+    (:func:`_group_outputs_m`) read it."""
+    rows = float(n_candidates(n, k))
+    if rows > SMALL_SEARCH_ROWS:
+        return small_search_seconds(points, n, k)
+    return float(points) * (CLASS_SEARCH_SECONDS[0] + CLASS_SEARCH_SECONDS[1] * rows)
+
+
 def group_seconds(n: int, k: int, W: int, grouped: bool = True) -> tuple[float, float]:
     """``(grouping, searches)``: estimated seconds of the class route's enumeration and grouping, and of its one-point
     searches (one a group, :func:`~dpposterior.lattice.column.clamp_group_count`, where ``grouped``: see
-    :func:`exact_shifts`; else one a part; each :func:`small_search_seconds`), from public n, k and ``W``."""
+    :func:`exact_shifts`; else one a part; each :func:`class_search_seconds`), from public n, k and ``W``."""
     from ..lattice.column import clamp_group_count, part_class_count
 
     parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
     groups = float(clamp_group_count(n, k, W))
     grouping = parts * CLASS_SECONDS + groups * (GROUP_LEAD_SECONDS[0] + GROUP_LEAD_SECONDS[1] * rows)
     searched = groups if grouped else parts
-    return grouping, small_search_seconds(searched, n, k)
+    return grouping, class_search_seconds(searched, n, k)
 
 
 def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64], Dc: int
@@ -1897,7 +1924,7 @@ def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.i
     lead, group = clamp_groups(a, n, eps, Z, Dc)
     alone = np.flatnonzero(group < 0)
     searches = len(lead) + len(alone)
-    _solve_limit(small_search_seconds(searches, n, k),
+    _solve_limit(class_search_seconds(searches, n, k),
                  f"the noise-aware posterior's local column at this release for k={k}, n={n}, eps={eps:g} "
                  f"({searches:,} one-point searches)")
     hit_lead = np.array([bool(np.all(local_bayes_search(a, n, eps, z) == m)) for z in Z[lead]], dtype=bool)
