@@ -1768,14 +1768,10 @@ def sampled_column(n: int, k: int, epsilon: float) -> bool:
 #: eps = 0.15, n = 204: none at (50, 92, 62), 23,659 at (39, 80, 85).  How far releases fall (the remap pulls them in):
 #: seeds 1 to 16 at the data (100, 100, 100), eps = 0.1, lowered the least count by 1 to 70 (median 12, 7 of 16 by 17
 #: or more, 3 past the jump); seeds 1 to 12 at (68, 68, 68), eps = 0.15, by 1 to 29 (median 7, 4 of 12 by 12 or more,
-#: 1 past the jump).  A release past the probe may still keep more: its run refuses it in one line
-#: (:func:`_check_searches`).  Below :data:`COLUMN_BATCH_MIN_EPSILON` only (the stay certificate's route, where the
-#: runs above were measured).
+#: 1 past the jump).  A release past the probe keeps more (next to a face or a vertex), so the plan counts the most
+#: over :func:`sampled_release_probes`, the probe among them.  Below :data:`COLUMN_BATCH_MIN_EPSILON` only (the stay
+#: certificate's route, where the runs above were measured).
 SAMPLED_PROBE_TAIL, SAMPLED_PROBE_SHARE = 0.5, 0.5
-#: The probe's count replaces the centre's where it is more than this many times it: where neither keeps a point off
-#: R(n) each count is the one point :func:`~dpposterior.lattice.column.filtered_sample` adds (8 to 24 region points'
-#: worth at eps 0.1 to 0.15), where the probe keeps some, thousands; so a plan whose probe keeps none is the centre's.
-SAMPLED_PROBE_MORE = 4.0
 
 
 def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
@@ -1783,9 +1779,8 @@ def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
     :func:`sampled_column` holds below :data:`COLUMN_BATCH_MIN_EPSILON`, the centre ``c0`` of R(n) with its least count
     ``c`` (the first of them) lowered by ``min(c, floor(SAMPLED_PROBE_SHARE radius_for(k, eps, SAMPLED_PROBE_TAIL)))``
     and that amount added to the other counts as evenly as it goes (the first of them first), so that it stays in
-    R(n); public n, k, eps.  The plan
-    takes the larger of the two releases' counts of kept points off R(n) (those :func:`_parts_seconds` plans); the run
-    counts its own release's (:func:`_check_searches`)."""
+    R(n); public n, k, eps.  One of :func:`sampled_release_probes`, over which the plan takes the most kept points off
+    R(n) (those :func:`_parts_seconds` plans); the run counts its own release's (:func:`_check_searches`)."""
     eps, n, k = float(epsilon), int(n), int(k)
     if eps >= COLUMN_BATCH_MIN_EPSILON or not sampled_column(n, k, eps):
         return None
@@ -1800,17 +1795,77 @@ def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
     return c
 
 
+#: Where :func:`sampled_probe` is given, the releases :func:`sampled_release_probes` names besides it, as shares of
+#: ``Dc = radius_for(k, eps, 1e-12)``: next to a face (the least count ``t Dc``, the others even) and next to a vertex
+#: (the two least counts ``t Dc``, the third the rest).  Why: the points off R(n) that both filters keep are a function
+#: of the release's distance to the faces, in three regimes.  Dir(1,1,1), counted by the sample (2026-12-02; the
+#: least counts ``l1 <= l2``): eps = 0.15, n = 204 (``Dc`` = 215): none while ``l1 >= 48`` (0.22 ``Dc``), 22,000 to
+#: 31,000 along a face (``l1`` below 0.21 ``Dc``, ``l2`` above 0.15 ``Dc``), 64,000 to 79,000 next to a vertex (``l1,
+#: l2`` up to 0.11 ``Dc``; the most at (16, 24, 164)); eps = 0.1, n = 204, 300, 400 (``Dc`` = 322): none from 0.21 to
+#: 0.24 ``Dc``, 43,000 to 71,000 along a face, 143,000 to 169,000 at (0, 0, n) to (10, 10, n - 20); eps = 0.12, n =
+#: 300: 46,000 to 49,000 and 99,000 to 118,000; eps = 0.15, n = 100: 25,000 to 67,000 (the centre itself within
+#: reach) and 64,000 to 75,000.  The regimes' widths scale with ``Dc`` (the noise's reach), so the shares hold across
+#: eps; the vertex's plateau is reached by ``(0.075 Dc, 0.075 Dc)`` and held to ``0.11 Dc``, the grid's steps within it.
+SAMPLED_FACE_SHARES, SAMPLED_VERTEX_SHARES = (0.0, 0.1, 0.2), (0.0, 0.025, 0.05, 0.075, 0.1, 0.125)
+
+
+def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArray[np.int64]]:
+    """The public releases over which the local column's plan takes the most kept points off R(n)
+    (:meth:`LatticeMechanism._region_column_plan`), k = 3 where the centre's region reaches off R(n)
+    (:func:`sampled_column`; else empty): the centre of R(n), :func:`sampled_probe` (where given), and the releases
+    of :data:`SAMPLED_FACE_SHARES` and :data:`SAMPLED_VERTEX_SHARES` (counts ``floor(t Dc)`` clipped to ``n // k``:
+    next to each face and each vertex), each in every distinct order of its counts unless the prior is symmetric (every
+    ``a_i`` equal: the filters' counts are then the same at every permutation of a release, the sample's box and draws
+    permuted with it, up to the sample's noise); public prior, n, k, eps.  Every release of R(n) lies in one of the
+    three regimes these points sample (next to a vertex, along a face, in the middle, where the centre and the probe
+    stand), so the most over them is what a plan over every release counts: a stated, measured family, not a proof
+    (the sample counts the region's points, which next to a vertex is 1.5x to 1.6x the distinct positive parts the run
+    searches: eps 0.15, n = 204 at (10, 10, 184), 75,601 against 47,744; the run still checks its own)."""
+    eps, n, k = float(epsilon), int(n), int(k)
+    if k != 3 or not sampled_column(n, k, eps):
+        return []
+    probe = sampled_probe(n, k, eps)
+    Dc = _radius(k, eps, 1e-12)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    out = [c0] + ([] if probe is None else [probe])
+    for t in SAMPLED_FACE_SHARES:
+        low = min(int(t * Dc), n // k)
+        rest = n - low
+        out.append(np.array([low] + [rest // (k - 1) + (1 if j < rest % (k - 1) else 0) for j in range(k - 1)]))
+    for t in SAMPLED_VERTEX_SHARES:
+        low = min(int(t * Dc), n // k)
+        out.append(np.array([low] * (k - 1) + [n - (k - 1) * low]))
+    a = np.asarray(prior, dtype=np.float64)
+    if not np.all(a == a[0]):
+        from itertools import permutations
+
+        out = [np.array(q, dtype=np.int64) for r in out for q in sorted(set(permutations(r.tolist())))]
+    return [np.asarray(r, dtype=np.int64) for r in out]
+
+
+@lru_cache(maxsize=32)
+def _sampled_release_off(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> float:
+    """The most kept points off R(n) (:func:`~dpposterior.lattice.column.filtered_sample`'s third count) over
+    :func:`sampled_release_probes`; cached (each sample ~0.5 s)."""
+    from ..lattice.column import filtered_sample
+
+    return max(filtered_sample(np.asarray(prior), n, epsilon, Dc, W, released=r)[2]
+               for r in sampled_release_probes(prior, n, len(prior), epsilon))
+
+
 def sampled_face_reach(n: int, k: int, epsilon: float) -> bool:
     """Whether the sampled plan counts the kept points the stay certificate leaves (:data:`SAMPLED_MISS_SHARE` of
-    them, :func:`stay_left_seconds` each): ``k`` times the least count of the centre, or of :func:`sampled_probe` where
-    it is given, below ``SAMPLED_FACE_RATIO Dc`` (the kept points reach the faces; for the centre, ``n`` itself up to
-    its rounding).  Measured (Dir(1,1,1), eps = 0.1, n = 400, ``Dc`` = 322): at the centre (134, 133, 133) the
-    certificate left few (7.9 CPU s in all), at the probe (152, 98, 150) 1,476 of 19,467, searched in 18.6 CPU s
-    (30.3 s in all; the plan without this term 23.1 s); public n, k, eps."""
+    them, :func:`stay_left_seconds` each): ``k`` times the least count of the centre below ``SAMPLED_FACE_RATIO Dc``
+    (the kept points reach the faces; ``n`` itself up to its rounding), and wherever :func:`sampled_probe` is given:
+    there the plan counts every release (:func:`sampled_release_probes`), those on a face (least count 0) among them.
+    Measured (Dir(1,1,1), eps = 0.1, n = 400, ``Dc`` = 322): at the centre (134, 133, 133) the certificate left few
+    (7.9 CPU s in all), at the probe (152, 98, 150) 1,476 of 19,467, searched in 18.6 CPU s (30.3 s in all; the plan
+    without this term 23.1 s); public n, k, eps."""
+    if sampled_probe(n, k, epsilon) is not None:  # every release, those on a face among them
+        return True
     Dc = _radius(int(k), float(epsilon), 1e-12)
-    probe = sampled_probe(n, k, epsilon)
-    least = int(n) // int(k) if probe is None else int(probe.min())
-    return int(k) * least < SAMPLED_FACE_RATIO * Dc
+    return int(k) * (int(n) // int(k)) < SAMPLED_FACE_RATIO * Dc
 
 
 def stay_left_seconds(points: float, n: int, k: int, epsilon: float) -> float:
@@ -2000,7 +2055,8 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
     count above 1 by :func:`_inside_seconds`, the rest (off R(n) or next to its faces: the grouped route or the
     one-point search) by :func:`_parts_seconds`.  ``Z`` holds one point a positive part ``max(z, 0)`` (the search
-    reads only it).  The plan counts the points of a release at the centre of R(n); next to a face, at small eps, the
+    reads only it).  The plan counts the points of a release at the centre of R(n) (k = 3 below eps 0.25 on the sampled
+    route: the most over :func:`sampled_release_probes`, every release's regime); next to a face, at small eps, the
     filter keeps more (the release is public: this depends on it, never on the data).  ``orbits``: the searches by
     orbits (:func:`column_orbits`), every point by :func:`column_orbit_seconds`, as the plan counts them; with
     ``projections``, the corner release's projections by orbits, by :func:`corner_projection_orbit_seconds`.
@@ -3076,11 +3132,13 @@ class LatticeMechanism(Mechanism):
             filters = region * CUT_SECONDS * k + tested * descent + points * RISK_SECONDS * k
             if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
-                probe = sampled_probe(n, k, eps) if by_sample else None
-                if probe is not None:  # a release off the centre keeps points off R(n) the centre does not
-                    probe_off = filtered_sample(prior, n, eps, Dc, W, released=probe)[2]
-                    if probe_off > SAMPLED_PROBE_MORE * kept_off:  # not the one point each count adds
-                        kept_off = probe_off
+                if k == 3 and not whole_column_fit(n, k, eps) and not self.uses_corners(n, k, spec, prior):
+                    # the most over every release (next to a vertex, along a face, in the middle): the plan holds
+                    # wherever the release falls.  Not on the whole-ball fit (measured all in, next to a face too),
+                    # where the centre keeps the most: eps 0.12, n = 90, 109,497 positive parts at (30, 30, 30),
+                    # 64,980 at (4, 4, 82); eps 0.15, n = 100, 68,268 at (34, 33, 33), 43,598 at (5, 5, 90)
+                    kept_off = max(kept_off, _sampled_release_off(tuple(float(x) for x in np.asarray(prior).ravel()),
+                                                                  n, eps, Dc, W))
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
                 if whole_column_fit(n, k, eps):  # measured all in (WHOLE_FILTER_SECONDS)
