@@ -1673,6 +1673,44 @@ def whole_column_unplanned(n: int, k: int, epsilon: float) -> str:
     return ""
 
 
+#: k = 3 where the plan counts every release (:func:`sampled_parts_route`): the local column's search at its distinct
+#: positive parts off R(n) or next to its faces costs ``c0 + c1 Dc min(|ball|, |R(n)|)`` CPU seconds a part (``Dc``
+#: the data-set radius, ``|ball|`` the data sets within ``Dc`` of a point, ``|R(n)|`` the data sets: a part's group
+#: reads at most ``min(|ball|, |R(n)|)`` of them, its walk about ``Dc`` steps), all in (the grouped route, its exact
+#: steps at the near ties, the one-point searches).  Measured (Dir(1,1,1), :func:`_search_points` on the parts and the
+#: points of R(n) the stay certificate leaves, ``time.process_time`` in one process, the limit raised, 2026-12-02),
+#: CPU s of the search (parts; ms a part; load): eps 0.15, n = 204, (44, 80, 80) 26.0 s (19,934; 1.31; 4.8) and (10,
+#: 10, 184) 55.0 s (47,744; 1.15; 8.3); eps 0.3, n = 204, (8, 8, 188) 8.3 s (12,982; 0.64; 8.3); eps 0.25, n = 300,
+#: (12, 12, 276) 22.9 s (18,455; 1.24; 8.7); eps 0.15, n = 300, (16, 16, 268) 141.9 s (50,526; 2.81; 11.5); and
+#: past the sampled route, eps 0.2, n = 1,000, (10, 10, 980) 114.8 s (30,816; 3.72; 13.3).  The line through them
+#: times ``SAMPLED_PART_MARGIN``: the term 1.22x (the last) to 1.77x (eps 0.25) each search.  The terms before
+#: (:data:`GROUP_SECONDS`, ties, one-point) were 1.9x to 3.9x these runs.
+SAMPLED_PART_SECONDS = (1.5e-4, 2.75e-10)
+SAMPLED_PART_MARGIN = 1.25
+#: CPU seconds of one release's sample in :func:`_sampled_release_off` (the plan's own work, counted in the plan: the
+#: whole command runs it).  Measured 2026-12-02 (Dir(1,1,1), load ~8): 0.37 to 0.78 s a release at eps 0.1 to 0.3,
+#: n = 204 to 1,000 (the most at n = 1,000, eps 0.1).
+SAMPLED_RELEASE_SECONDS = 0.8
+
+
+def sampled_parts_route(n: int, k: int, epsilon: float) -> bool:
+    """Whether :func:`_parts_seconds` reads :data:`SAMPLED_PART_SECONDS`: k = 3, eps within
+    :data:`SAMPLED_PART_EPSILON` and from :data:`SAMPLED_PART_MIN_ROWS` data sets (where it was measured), the centre's
+    region reaching off R(n)
+    (:func:`sampled_column`: the plan counts every release, :func:`sampled_release_probes`), not the whole-ball fit
+    (:func:`whole_column_fit`, measured all in) and the batched search's tables fitting; public n, k, eps.  The plan
+    and the run's check (:func:`_check_searches`) read it through :func:`_parts_seconds`."""
+    eps, n, k = float(epsilon), int(n), int(k)
+    return (k == 3 and SAMPLED_PART_EPSILON[0] <= eps <= SAMPLED_PART_EPSILON[1] and sampled_column(n, k, eps)
+            and n_candidates(n, k) >= SAMPLED_PART_MIN_ROWS and not whole_column_fit(n, k, eps)
+            and _search.batch_tables_fit(k, n, eps))
+
+
+#: The eps where :data:`SAMPLED_PART_SECONDS` was measured, and the fewest data sets (|R(204)|): below them (n up to
+#: 203, where a part's group reads all of R(n) and its constant terms weigh more) the terms before are kept.
+SAMPLED_PART_EPSILON, SAMPLED_PART_MIN_ROWS = (0.1, 0.3), 21115
+
+
 def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the local search at ``parts`` distinct points off R(n) (or of R(n) next to its faces), one
     a positive part ``max(z, 0)`` (the search reads only it): the batched search's grouped route where its tables fit
@@ -1680,11 +1718,17 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     one-point search), else :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search
     each.  At k = 4, eps = 1, n = 30 to 50 (R(n) within a part's ball): :data:`COLUMN_PART_ROW_SECONDS` per part and
     data set of R(n), the searches' measured cost all in; at k = 3 where ``Dc >= n`` (:func:`whole_column_fit`),
-    :data:`WHOLE_PART_SECONDS` likewise."""
+    :data:`WHOLE_PART_SECONDS` likewise; at k = 3 where the plan counts every release (:func:`sampled_parts_route`),
+    :data:`SAMPLED_PART_SECONDS`."""
 
     if whole_column_fit(n, k, epsilon):  # measured all in (WHOLE_PART_SECONDS; WHOLE_CUT_SECONDS up to eps 0.12)
         c = WHOLE_CUT_SECONDS if float(epsilon) <= WHOLE_CUT_EPSILON else WHOLE_PART_SECONDS
         return parts * (c[0] + c[1] * float(n_candidates(n, k)) / float(epsilon))
+    if sampled_parts_route(n, k, epsilon):  # measured at face and vertex releases (SAMPLED_PART_SECONDS)
+        ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
+        c0, c1 = SAMPLED_PART_SECONDS
+        Dc = _radius(k, float(epsilon), 1e-12)
+        return parts * SAMPLED_PART_MARGIN * (c0 + c1 * Dc * min(ball, float(n_candidates(n, k))))
     if _search.batch_tables_fit(k, n, epsilon):
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
         rows = float(n_candidates(n, k))
@@ -1795,18 +1839,21 @@ def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
     return c
 
 
-#: Where :func:`sampled_probe` is given, the releases :func:`sampled_release_probes` names besides it, as shares of
-#: ``Dc = radius_for(k, eps, 1e-12)``: next to a face (the least count ``t Dc``, the others even) and next to a vertex
-#: (the two least counts ``t Dc``, the third the rest).  Why: the points off R(n) that both filters keep are a function
-#: of the release's distance to the faces, in three regimes.  Dir(1,1,1), counted by the sample (2026-12-02; the
-#: least counts ``l1 <= l2``): eps = 0.15, n = 204 (``Dc`` = 215): none while ``l1 >= 48`` (0.22 ``Dc``), 22,000 to
-#: 31,000 along a face (``l1`` below 0.21 ``Dc``, ``l2`` above 0.15 ``Dc``), 64,000 to 79,000 next to a vertex (``l1,
-#: l2`` up to 0.11 ``Dc``; the most at (16, 24, 164)); eps = 0.1, n = 204, 300, 400 (``Dc`` = 322): none from 0.21 to
-#: 0.24 ``Dc``, 43,000 to 71,000 along a face, 143,000 to 169,000 at (0, 0, n) to (10, 10, n - 20); eps = 0.12, n =
-#: 300: 46,000 to 49,000 and 99,000 to 118,000; eps = 0.15, n = 100: 25,000 to 67,000 (the centre itself within
-#: reach) and 64,000 to 75,000.  The regimes' widths scale with ``Dc`` (the noise's reach), so the shares hold across
-#: eps; the vertex's plateau is reached by ``(0.075 Dc, 0.075 Dc)`` and held to ``0.11 Dc``, the grid's steps within it.
-SAMPLED_FACE_SHARES, SAMPLED_VERTEX_SHARES = (0.0, 0.1, 0.2), (0.0, 0.025, 0.05, 0.075, 0.1, 0.125)
+#: Where :func:`sampled_column` holds, the releases :func:`sampled_release_probes` names besides the centre and the
+#: probe, as shares of ``Dc = radius_for(k, eps, 1e-12)``: next to a face (the least count ``t Dc``, the others even)
+#: and next to a vertex (the two least counts ``t Dc``, the third the rest).  Why: the distinct positive parts off R(n)
+#: (or next to its faces) that both filters keep are a function of the release's distance to the faces, in three
+#: regimes, and the most sits on a plateau next to a vertex.  Dir(1,1,1), counted by the sample
+#: (:func:`sampled_release_parts`, 2026-12-02; ``t`` of the face's least count, then of the vertex's two): eps = 0.15, n
+#: = 204 (``Dc`` = 215): none at the centre and the probe, 28,976 / 29,126 / 20,948 along a face at t = 0, 0.1, 0.2,
+#: and 34,706 / 43,365 / 46,666 / 49,374 / 49,633 / 48,580 next to a vertex at t = 0 to 0.125 by 0.025; eps = 0.1, n =
+#: 300: 62,048 / 64,199 / 49,681 and 77,656 to 113,391 (the most at t = 0.1); n = 1,000: 95,579 / 94,944 / 71,320 and
+#: 87,174 to 125,455 (t = 0.1); eps = 0.25, n = 300: 14,844 / 14,648 / 10,664 and 12,709 to 17,972 (t = 0.1); eps =
+#: 0.3, n = 204: 9,922 / 9,795 / 7,166 and 9,188 to 12,700 (t = 0.1, 12,660 at 0.125).  So the vertex at t = 0.075
+#: and 0.1 (the plateau's top, within 1 % of the most measured at every cell) and the face at t = 0.1 (under the
+#: vertex at every cell measured: a guard) stand for every release; 5 samples in place of 11 (~2.5 s of a plan, not
+#: ~5 s).  The regimes' widths scale with ``Dc`` (the noise's reach), so the shares hold across eps.
+SAMPLED_FACE_SHARES, SAMPLED_VERTEX_SHARES = (0.1,), (0.075, 0.1)
 
 
 def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArray[np.int64]]:
@@ -1819,8 +1866,7 @@ def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArra
     permuted with it, up to the sample's noise); public prior, n, k, eps.  Every release of R(n) lies in one of the
     three regimes these points sample (next to a vertex, along a face, in the middle, where the centre and the probe
     stand), so the most over them is what a plan over every release counts: a stated, measured family, not a proof
-    (the sample counts the region's points, which next to a vertex is 1.5x to 1.6x the distinct positive parts the run
-    searches: eps 0.15, n = 204 at (10, 10, 184), 75,601 against 47,744; the run still checks its own)."""
+    (the run still checks its own release, :func:`_check_searches`)."""
     eps, n, k = float(epsilon), int(n), int(k)
     if k != 3 or not sampled_column(n, k, eps):
         return []
@@ -1844,14 +1890,40 @@ def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArra
     return [np.asarray(r, dtype=np.int64) for r in out]
 
 
-@lru_cache(maxsize=32)
-def _sampled_release_off(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> float:
-    """The most kept points off R(n) (:func:`~dpposterior.lattice.column.filtered_sample`'s third count) over
-    :func:`sampled_release_probes`; cached (each sample ~0.5 s)."""
-    from ..lattice.column import filtered_sample
+def sampled_release_parts(prior, n: int, epsilon: float, Dc: int, W: int, released) -> float:
+    """An estimate, from public inputs (for a plan; not a bound), of the distinct positive parts ``max(z, 0)`` of the
+    reach region at ``released`` (k = 3) that both filters keep with a count below 2: what the run's check counts
+    (:func:`_check_searches`: one point a positive part, :func:`_outputs_m`), not the region's points
+    (:func:`~dpposterior.lattice.column.filtered_sample`'s third count, up to 1.6x more next to a vertex).
 
-    return max(filtered_sample(np.asarray(prior), n, epsilon, Dc, W, released=r)[2]
-               for r in sampled_release_probes(prior, n, len(prior), epsilon))
+    Count (proof).  The region's points have ``sum z = n`` and ``z_i >= -W``.  A positive part ``y`` with at most one
+    zero count is the part of one point only: none, ``z = y``; one at ``i``, ``z_i = n - sum_{j != i} y_j`` (the other
+    counts equal y's).  A part with two zeros (k = 3) is ``y = m e_l`` with ``m = n - z_i - z_j`` in ``[n, n + 2 W]``:
+    at most ``3 (2 W + 1)`` of them.  So the parts are the kept points whose part has at most one zero, plus at most
+    ``min(3 (2 W + 1), kept points whose part has two)``; both counts taken from the sample of
+    :func:`~dpposterior.lattice.column.filtered_sample` (the box's size times the share, one point added to the
+    first).  Measured (Dir(1,1,1), eps 0.15, n = 204): at (10, 10, 184) the sample gives 46,666 + 1,005, the run
+    counts 47,744 (335 of two zeros); at (44, 80, 80) 20,015 against 19,934."""
+    from ..lattice.column import _filtered_sample_points
+
+    scale, z, keep, _ = _filtered_sample_points(np.asarray(prior, dtype=np.float64), n, epsilon, Dc, W, released)
+    rest = keep & ~np.all(z >= 2, axis=1)
+    zeros = np.count_nonzero(z <= 0, axis=1)  # the zero counts of max(z, 0)
+    one = scale * (np.count_nonzero(rest & (zeros <= 1)) + 1)
+    return float(one + min(3.0 * (2 * W + 1), scale * np.count_nonzero(rest & (zeros >= 2))))
+
+
+@lru_cache(maxsize=32)
+def _sampled_release_off(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, int]:
+    """``(parts, samples)``: the most distinct kept positive parts off R(n) or next to its faces
+    (:func:`sampled_release_parts`) over :func:`sampled_release_probes` but the centre (whose sample the plan has
+    already drawn: :func:`~dpposterior.lattice.column.filtered_sample`, the same draws, at least its parts), and the
+    releases sampled; cached by its public inputs (each sample up to :data:`SAMPLED_RELEASE_SECONDS`)."""
+    k = len(prior)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    rest = [r for r in sampled_release_probes(prior, n, k, epsilon) if not np.array_equal(r, c0)]
+    return max([0.0] + [sampled_release_parts(prior, n, epsilon, Dc, W, r) for r in rest]), len(rest)
 
 
 def sampled_face_reach(n: int, k: int, epsilon: float) -> bool:
@@ -3130,15 +3202,20 @@ class LatticeMechanism(Mechanism):
             cut = cut_estimate(prior, n, eps, Dc)
             tested = region if cut is None else min(region, CUT_FACTOR * float(cut))
             filters = region * CUT_SECONDS * k + tested * descent + points * RISK_SECONDS * k
+            sampling = 0.0
             if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
-                if k == 3 and not whole_column_fit(n, k, eps) and not self.uses_corners(n, k, spec, prior):
+                if (k == 3 and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1]
+                        and not self.uses_corners(n, k, spec, prior)):
                     # the most over every release (next to a vertex, along a face, in the middle): the plan holds
-                    # wherever the release falls.  Not on the whole-ball fit (measured all in, next to a face too),
-                    # where the centre keeps the most: eps 0.12, n = 90, 109,497 positive parts at (30, 30, 30),
-                    # 64,980 at (4, 4, 82); eps 0.15, n = 100, 68,268 at (34, 33, 33), 43,598 at (5, 5, 90)
-                    kept_off = max(kept_off, _sampled_release_off(tuple(float(x) for x in np.asarray(prior).ravel()),
-                                                                  n, eps, Dc, W))
+                    # wherever the release falls.  Not up to n = 100 (the whole-ball fit's rows, measured all in, next
+                    # to a face too), where the centre keeps the most: eps 0.12, n = 90, 109,497 positive parts at
+                    # (30, 30, 30), 64,980 at (4, 4, 82); eps 0.15, n = 100, 68,268 at (34, 33, 33), 43,598 at (5, 5,
+                    # 90); below n = 41 the family's counts are clipped to n // 3, about the centre
+                    family, samples = _sampled_release_off(tuple(float(x) for x in np.asarray(prior).ravel()), n,
+                                                           eps, Dc, W)
+                    kept_off = max(kept_off, family)
+                    sampling = samples * SAMPLED_RELEASE_SECONDS  # the plan's own samples, run by the command
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
                 if whole_column_fit(n, k, eps):  # measured all in (WHOLE_FILTER_SECONDS)
@@ -3164,7 +3241,7 @@ class LatticeMechanism(Mechanism):
                     search = corner_projection_orbit_seconds(min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
                 if by_sample and sampled_face_reach(n, k, eps):  # the kept points the stay certificate leaves
                     search += stay_left_seconds(SAMPLED_MISS_SHARE * (points - parts), n, k, eps)
-            search += filters
+            search += filters + sampling
         # the data sets within M + W of r, all in R(n) (at small n, R(n) itself)
         near = min(float(sum(sphere_count(k, t) for t in range(M + W + 1))), float(n_candidates(n, k)))
         # the region's points (enumerated, keyed, projected), the filter's blocks, the searches' tables (the batched
