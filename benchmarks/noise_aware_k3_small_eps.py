@@ -4,7 +4,9 @@ code, the plan's refusal line and the output's hash.
     python benchmarks/noise_aware_k3_small_eps.py --old OLD/src --new src \\
         --out benchmarks/noise_aware_k3_small_eps.json 17,17,16:0.1:average:new,old 100,100,100:0.1:average:new,old
 
-Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER`` at Dir(1,1,1), seed 1.  Each call in its own process under ``nice``
+Each cell is ``COUNTS:EPS:OBJECTIVE:ORDER`` at Dir(1,1,1), seed 1; ``rCOUNTS:...`` runs ``posterior --released
+COUNTS --n sum(COUNTS) --json`` instead (the posterior of that fixed release: at the centre, next to a face or to a
+vertex).  Each call in its own process under ``nice``
 (``--nice``, 10 unless given; ``PYTHONPATH`` that tree's ``src``), timed with ``os.wait4`` (user + system CPU s,
 ``ru_maxrss``), first with the default limits (planned: run or refused), then, where refused, again with
 ``DPPOSTERIOR_MAX_SOLVE_SECONDS=1000`` (the same code, its limit raised) so that outputs can be compared, and with
@@ -49,11 +51,17 @@ def run(src: str, counts: str, eps: str, objective: str, raised: bool, lifted: b
         env["DPPOSTERIOR_MAX_SOLVE_SECONDS"] = "1000"
     load = os.getloadavg()[0]
     head = ["-c", LIFT] if lifted else ["-m", "dpposterior"]
+    if counts.startswith("r"):  # the posterior of a fixed release
+        tail = ["posterior", "--prior", "1,1,1", "--released", counts[1:], "--n",
+                str(sum(int(c) for c in counts[1:].split(","))), "--mechanism", "optimal", "--objective", objective,
+                "--epsilon", eps, "--json"]
+    else:
+        tail = ["release", "--prior", "1,1,1", "--counts", counts, "--mechanism", "optimal", "--objective", objective,
+                "--epsilon", eps, "--noise-aware", "--seed", "1", "--json"]
     with tempfile.TemporaryFile("w+b") as out_f, tempfile.TemporaryFile("w+b") as err_f:
         t0 = time.monotonic()
-        proc = subprocess.Popen(["nice", "-n", str(nice), sys.executable, *head, "release", "--prior", "1,1,1", "--counts",
-                                 counts, "--mechanism", "optimal", "--objective", objective, "--epsilon", eps,
-                                 "--noise-aware", "--seed", "1", "--json"], env=env, stdout=out_f, stderr=err_f)
+        proc = subprocess.Popen(["nice", "-n", str(nice), sys.executable, *head, *tail], env=env, stdout=out_f,
+                                stderr=err_f)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.monotonic() - t0
         out_f.seek(0)
@@ -77,7 +85,7 @@ def record(counts: str, eps: str, objective: str, raised: bool, usage, status: i
     elif rec["rc"] != 0:
         rec["error"] = err.strip().splitlines()[-1] if err.strip() else ""
     else:
-        rec["released"] = json.loads(out).get("released_counts")
+        rec["released"] = json.loads(out).get("released_counts", counts[1:] if counts.startswith("r") else None)
     return rec
 
 
@@ -100,6 +108,7 @@ print(json.dumps({"route": p.route, "seconds": round(float(p.seconds), 2),
 def plan(src: str, counts: str, eps: str, objective: str) -> dict:
     """The plan of one call in the tree ``src`` (:data:`PLAN`)."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src), DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
+    counts = counts.lstrip("r")
     n, k = sum(int(c) for c in counts.split(",")), len(counts.split(","))
     return json.loads(subprocess.run([sys.executable, "-c", PLAN, str(n), eps, objective, str(k)], env=env, check=True,
                                      capture_output=True, text=True).stdout)

@@ -102,7 +102,8 @@ def _recorded_runs():
 def test_the_noise_aware_plans_at_small_eps_hold_their_runs():
     """``release --noise-aware`` (optimal, Dir(1,1,1), k = 3, eps 0.1 to 0.15) where the new tree ran it within the
     default limits: the local column's plan (seconds, from public inputs) is above the whole process's CPU seconds and
-    at most 2.5x them, and it is not refused (the cell runs by default).  (Bytes: the whole process's peak growth is
+    at most 2.5x them where it admits the cell (a cell whose release next to a vertex is over the limit is refused up
+    front in one line).  (Bytes: the whole process's peak growth is
     above the column's planned bytes in both trees at n = 50, eps = 0.15, the release's own arrays beside it.)"""
     from dpposterior.limits import Task
     from dpposterior.mechanisms import ReleaseSpec
@@ -113,5 +114,9 @@ def test_the_noise_aware_plans_at_small_eps_hold_their_runs():
         n = sum(int(x) for x in r["counts"].split(","))
         spec = ReleaseSpec.of("optimal", r["epsilon"], objective=r["objective"])
         plan = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(3), n)
-        assert plan.refused() == "", r
-        assert r["cpu_seconds"] <= plan.seconds <= 2.5 * max(1.0, r["cpu_seconds"]), (plan.seconds, r)
+        assert r["cpu_seconds"] <= plan.seconds, (plan.seconds, r)
+        if plan.refused():  # the plan counts every release since (test_noise_aware_k3_all_releases_h75na3): a release
+            # next to a vertex keeps tens of thousands of points off R(n), so the cell is refused up front, one line
+            assert "\n" not in plan.refused() and "over the limit" in plan.refused(), r
+        else:
+            assert plan.seconds <= 2.5 * max(1.0, r["cpu_seconds"]), (plan.seconds, r)

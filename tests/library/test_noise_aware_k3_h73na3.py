@@ -56,7 +56,11 @@ def test_each_plan_is_above_its_run_and_not_far(run, monkeypatch):
         assert plan.refused() == L.whole_column_unplanned(n, 3, eps)
         return
     assert not plan.refused() and plan.route == "local column"
-    assert seconds <= plan.seconds <= MOST_OVER * seconds, (plan.seconds, seconds)
+    assert seconds <= plan.seconds, (plan.seconds, seconds)
+    if not (L.sampled_release_probes((1, 1, 1), n, 3, eps) and L.n_candidates(n, 3) > L.WHOLE_COLUMN_ROWS[1]):
+        # (past n = 100 the plan counts every release, test_noise_aware_k3_plan_parts_h76na3: a run at the centre
+        # is not its worst release)
+        assert plan.seconds <= MOST_OVER * seconds, (plan.seconds, seconds)
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
@@ -88,10 +92,12 @@ def test_the_fits_range_starts_at_n_41():
 
 
 @pytest.mark.parametrize("n,eps,before", [(40, 0.1, 44.7), (30, 0.1, 39.9), (100, 0.15, 44.38),
-                                          (133, 0.15, 42.46), (203, 0.1, 145.5), (41, 0.16, 15.25)])
+                                          (133, 0.15, 65.95), (203, 0.1, 324.06), (41, 0.16, 15.25)])
 def test_the_plans_outside_the_change_are_the_old_trees(n, eps, before):
     """Cells the change does not reach keep the old tree's plan (``benchmarks/plan_scan_h73na3.json`` scans every
-    cell)."""
+    cell); n = 133, eps 0.15 and n = 203, eps 0.1 (42.46 and 145.5 s then) count every release since
+    (test_noise_aware_k3_all_releases_h75na3), by distinct positive parts over five releases
+    (test_noise_aware_k3_plan_parts_h76na3: 90.05 and 462.38 s before)."""
     plan = _plan(n, eps)
     if before is not None:
         assert plan.seconds == pytest.approx(before, abs=0.1)

@@ -161,10 +161,11 @@ def test_each_plan_is_above_its_run(run, monkeypatch):
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
-@pytest.mark.parametrize("n,eps", [(55, 0.1), (60, 0.1), (67, 0.1), (80, 0.12), (90, 0.12), (275, 0.1),
-                                   (300, 0.12), (400, 0.15)])
+@pytest.mark.parametrize("n,eps", [(55, 0.1), (60, 0.1), (67, 0.1), (80, 0.12), (90, 0.12)])
 def test_the_cells_opened_or_kept_are_admitted(n, eps, objective):
-    """eps 0.1 to n = 67, eps 0.12 to n = 90 (the refit), and the sampled cells whose probe keeps nothing off R(n)."""
+    """eps 0.1 to n = 67, eps 0.12 to n = 90 (the refit).  The sampled cells whose probe kept nothing off R(n)
+    (eps 0.1, n = 275; 0.12, 300; 0.15, 400) are refused now: the plan counts every release, and one next to a vertex
+    keeps tens of thousands (tests/library/test_noise_aware_k3_all_releases_h75na3.py)."""
     plan = _plan(n, eps, objective)
     assert plan.fits and not plan.refused(), plan.refusal
 

@@ -6,8 +6,9 @@ one-point search's cost.
 - the rule reads public n, k, eps only, and holds exactly at k = 3 where the centre's region reaches off R(n);
 - the sample's count of the kept points is within a small factor of the points both filters keep at the centre
   (the definition: the filters at every point of the reach region);
-- the plan (this tree's) is at or above, and not far above, every run recorded in
-  ``benchmarks/release_k3_holes.json`` on this route (the whole command's CPU s, release and interpreter included)."""
+- the plan (this tree's) is at or above every run recorded in ``benchmarks/release_k3_holes.json`` on this route (the
+  whole command's CPU s, release and interpreter included; runs at the centre), not far above where it admits the
+  cell (it counts every release, :func:`~dpposterior.mechanisms.lattice.sampled_release_probes`)."""
 
 from __future__ import annotations
 
@@ -70,10 +71,16 @@ def test_the_plan_holds_every_recorded_run(row):
     spec = ReleaseSpec.of("optimal", row["eps"], objective=row["objective"])
     plan = OPTIMAL.plan_posterior(np.ones(3), row["n"], spec)
     assert plan.route == "local column"
-    assert plan.fits
-    assert plan.seconds == pytest.approx(row["plan_new"]["posterior"]["seconds"], rel=1e-9)
+    # the plan counts every release (the most over sampled_release_probes: next to a vertex, along a face, in the
+    # middle), not the centre's alone: at least the centre's plan recorded, and where that is over the limit the
+    # cell is refused up front in one line (tests/library/test_noise_aware_k3_all_releases_h75na3.py)
+    assert plan.seconds >= row["plan_new"]["posterior"]["seconds"] * (1 - 1e-9)
     run = row["new"]["cpu_s"]
-    assert run <= plan.seconds <= MOST_OVER * run
+    assert run <= plan.seconds
+    if plan.fits:
+        assert plan.seconds <= MOST_OVER * run
+    else:
+        assert "\n" not in plan.refused() and "over the limit" in plan.refused()
     assert L.sampled_column(row["n"], 3, row["eps"])
     # the peak's growth over the interpreter with the library loaded (the tree before: its refusal's peak)
     assert (row["new"]["peak_mb"] - row["old"]["peak_mb"]) * 2**20 <= plan.memory_bytes

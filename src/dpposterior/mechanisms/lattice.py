@@ -1673,6 +1673,44 @@ def whole_column_unplanned(n: int, k: int, epsilon: float) -> str:
     return ""
 
 
+#: k = 3 where the plan counts every release (:func:`sampled_parts_route`): the local column's search at its distinct
+#: positive parts off R(n) or next to its faces costs ``c0 + c1 Dc min(|ball|, |R(n)|)`` CPU seconds a part (``Dc``
+#: the data-set radius, ``|ball|`` the data sets within ``Dc`` of a point, ``|R(n)|`` the data sets: a part's group
+#: reads at most ``min(|ball|, |R(n)|)`` of them, its walk about ``Dc`` steps), all in (the grouped route, its exact
+#: steps at the near ties, the one-point searches).  Measured (Dir(1,1,1), :func:`_search_points` on the parts and the
+#: points of R(n) the stay certificate leaves, ``time.process_time`` in one process, the limit raised, 2026-12-02),
+#: CPU s of the search (parts; ms a part; load): eps 0.15, n = 204, (44, 80, 80) 26.0 s (19,934; 1.31; 4.8) and (10,
+#: 10, 184) 55.0 s (47,744; 1.15; 8.3); eps 0.3, n = 204, (8, 8, 188) 8.3 s (12,982; 0.64; 8.3); eps 0.25, n = 300,
+#: (12, 12, 276) 22.9 s (18,455; 1.24; 8.7); eps 0.15, n = 300, (16, 16, 268) 141.9 s (50,526; 2.81; 11.5); and
+#: past the sampled route, eps 0.2, n = 1,000, (10, 10, 980) 114.8 s (30,816; 3.72; 13.3).  The line through them
+#: times ``SAMPLED_PART_MARGIN``: the term 1.22x (the last) to 1.77x (eps 0.25) each search.  The terms before
+#: (:data:`GROUP_SECONDS`, ties, one-point) were 1.9x to 3.9x these runs.
+SAMPLED_PART_SECONDS = (1.5e-4, 2.75e-10)
+SAMPLED_PART_MARGIN = 1.25
+#: CPU seconds of one release's sample in :func:`_sampled_release_off` (the plan's own work, counted in the plan: the
+#: whole command runs it).  Measured 2026-12-02 (Dir(1,1,1), load ~8): 0.37 to 0.78 s a release at eps 0.1 to 0.3,
+#: n = 204 to 1,000 (the most at n = 1,000, eps 0.1).
+SAMPLED_RELEASE_SECONDS = 0.8
+
+
+def sampled_parts_route(n: int, k: int, epsilon: float) -> bool:
+    """Whether :func:`_parts_seconds` reads :data:`SAMPLED_PART_SECONDS`: k = 3, eps within
+    :data:`SAMPLED_PART_EPSILON` and from :data:`SAMPLED_PART_MIN_ROWS` data sets (where it was measured), the centre's
+    region reaching off R(n)
+    (:func:`sampled_column`: the plan counts every release, :func:`sampled_release_probes`), not the whole-ball fit
+    (:func:`whole_column_fit`, measured all in) and the batched search's tables fitting; public n, k, eps.  The plan
+    and the run's check (:func:`_check_searches`) read it through :func:`_parts_seconds`."""
+    eps, n, k = float(epsilon), int(n), int(k)
+    return (k == 3 and SAMPLED_PART_EPSILON[0] <= eps <= SAMPLED_PART_EPSILON[1] and sampled_column(n, k, eps)
+            and n_candidates(n, k) >= SAMPLED_PART_MIN_ROWS and not whole_column_fit(n, k, eps)
+            and _search.batch_tables_fit(k, n, eps))
+
+
+#: The eps where :data:`SAMPLED_PART_SECONDS` was measured, and the fewest data sets (|R(204)|): below them (n up to
+#: 203, where a part's group reads all of R(n) and its constant terms weigh more) the terms before are kept.
+SAMPLED_PART_EPSILON, SAMPLED_PART_MIN_ROWS = (0.1, 0.3), 21115
+
+
 def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of the local search at ``parts`` distinct points off R(n) (or of R(n) next to its faces), one
     a positive part ``max(z, 0)`` (the search reads only it): the batched search's grouped route where its tables fit
@@ -1680,11 +1718,17 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
     one-point search), else :data:`LOCAL_COLUMN_POINT` plus :data:`LOCAL_COLUMN_SHARE` of a draw's one-point search
     each.  At k = 4, eps = 1, n = 30 to 50 (R(n) within a part's ball): :data:`COLUMN_PART_ROW_SECONDS` per part and
     data set of R(n), the searches' measured cost all in; at k = 3 where ``Dc >= n`` (:func:`whole_column_fit`),
-    :data:`WHOLE_PART_SECONDS` likewise."""
+    :data:`WHOLE_PART_SECONDS` likewise; at k = 3 where the plan counts every release (:func:`sampled_parts_route`),
+    :data:`SAMPLED_PART_SECONDS`."""
 
     if whole_column_fit(n, k, epsilon):  # measured all in (WHOLE_PART_SECONDS; WHOLE_CUT_SECONDS up to eps 0.12)
         c = WHOLE_CUT_SECONDS if float(epsilon) <= WHOLE_CUT_EPSILON else WHOLE_PART_SECONDS
         return parts * (c[0] + c[1] * float(n_candidates(n, k)) / float(epsilon))
+    if sampled_parts_route(n, k, epsilon):  # measured at face and vertex releases (SAMPLED_PART_SECONDS)
+        ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
+        c0, c1 = SAMPLED_PART_SECONDS
+        Dc = _radius(k, float(epsilon), 1e-12)
+        return parts * SAMPLED_PART_MARGIN * (c0 + c1 * Dc * min(ball, float(n_candidates(n, k))))
     if _search.batch_tables_fit(k, n, epsilon):
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
         rows = float(n_candidates(n, k))
@@ -1768,14 +1812,10 @@ def sampled_column(n: int, k: int, epsilon: float) -> bool:
 #: eps = 0.15, n = 204: none at (50, 92, 62), 23,659 at (39, 80, 85).  How far releases fall (the remap pulls them in):
 #: seeds 1 to 16 at the data (100, 100, 100), eps = 0.1, lowered the least count by 1 to 70 (median 12, 7 of 16 by 17
 #: or more, 3 past the jump); seeds 1 to 12 at (68, 68, 68), eps = 0.15, by 1 to 29 (median 7, 4 of 12 by 12 or more,
-#: 1 past the jump).  A release past the probe may still keep more: its run refuses it in one line
-#: (:func:`_check_searches`).  Below :data:`COLUMN_BATCH_MIN_EPSILON` only (the stay certificate's route, where the
-#: runs above were measured).
+#: 1 past the jump).  A release past the probe keeps more (next to a face or a vertex), so the plan counts the most
+#: over :func:`sampled_release_probes`, the probe among them.  Below :data:`COLUMN_BATCH_MIN_EPSILON` only (the stay
+#: certificate's route, where the runs above were measured).
 SAMPLED_PROBE_TAIL, SAMPLED_PROBE_SHARE = 0.5, 0.5
-#: The probe's count replaces the centre's where it is more than this many times it: where neither keeps a point off
-#: R(n) each count is the one point :func:`~dpposterior.lattice.column.filtered_sample` adds (8 to 24 region points'
-#: worth at eps 0.1 to 0.15), where the probe keeps some, thousands; so a plan whose probe keeps none is the centre's.
-SAMPLED_PROBE_MORE = 4.0
 
 
 def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
@@ -1783,9 +1823,8 @@ def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
     :func:`sampled_column` holds below :data:`COLUMN_BATCH_MIN_EPSILON`, the centre ``c0`` of R(n) with its least count
     ``c`` (the first of them) lowered by ``min(c, floor(SAMPLED_PROBE_SHARE radius_for(k, eps, SAMPLED_PROBE_TAIL)))``
     and that amount added to the other counts as evenly as it goes (the first of them first), so that it stays in
-    R(n); public n, k, eps.  The plan
-    takes the larger of the two releases' counts of kept points off R(n) (those :func:`_parts_seconds` plans); the run
-    counts its own release's (:func:`_check_searches`)."""
+    R(n); public n, k, eps.  One of :func:`sampled_release_probes`, over which the plan takes the most kept points off
+    R(n) (those :func:`_parts_seconds` plans); the run counts its own release's (:func:`_check_searches`)."""
     eps, n, k = float(epsilon), int(n), int(k)
     if eps >= COLUMN_BATCH_MIN_EPSILON or not sampled_column(n, k, eps):
         return None
@@ -1800,17 +1839,105 @@ def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
     return c
 
 
+#: Where :func:`sampled_column` holds, the releases :func:`sampled_release_probes` names besides the centre and the
+#: probe, as shares of ``Dc = radius_for(k, eps, 1e-12)``: next to a face (the least count ``t Dc``, the others even)
+#: and next to a vertex (the two least counts ``t Dc``, the third the rest).  Why: the distinct positive parts off R(n)
+#: (or next to its faces) that both filters keep are a function of the release's distance to the faces, in three
+#: regimes, and the most sits on a plateau next to a vertex.  Dir(1,1,1), counted by the sample
+#: (:func:`sampled_release_parts`, 2026-12-02; ``t`` of the face's least count, then of the vertex's two): eps = 0.15, n
+#: = 204 (``Dc`` = 215): none at the centre and the probe, 28,976 / 29,126 / 20,948 along a face at t = 0, 0.1, 0.2,
+#: and 34,706 / 43,365 / 46,666 / 49,374 / 49,633 / 48,580 next to a vertex at t = 0 to 0.125 by 0.025; eps = 0.1, n =
+#: 300: 62,048 / 64,199 / 49,681 and 77,656 to 113,391 (the most at t = 0.1); n = 1,000: 95,579 / 94,944 / 71,320 and
+#: 87,174 to 125,455 (t = 0.1); eps = 0.25, n = 300: 14,844 / 14,648 / 10,664 and 12,709 to 17,972 (t = 0.1); eps =
+#: 0.3, n = 204: 9,922 / 9,795 / 7,166 and 9,188 to 12,700 (t = 0.1, 12,660 at 0.125).  So the vertex at t = 0.075
+#: and 0.1 (the plateau's top, within 1 % of the most measured at every cell) and the face at t = 0.1 (under the
+#: vertex at every cell measured: a guard) stand for every release; 5 samples in place of 11 (~2.5 s of a plan, not
+#: ~5 s).  The regimes' widths scale with ``Dc`` (the noise's reach), so the shares hold across eps.
+SAMPLED_FACE_SHARES, SAMPLED_VERTEX_SHARES = (0.1,), (0.075, 0.1)
+
+
+def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArray[np.int64]]:
+    """The public releases over which the local column's plan takes the most kept points off R(n)
+    (:meth:`LatticeMechanism._region_column_plan`), k = 3 where the centre's region reaches off R(n)
+    (:func:`sampled_column`; else empty): the centre of R(n), :func:`sampled_probe` (where given), and the releases
+    of :data:`SAMPLED_FACE_SHARES` and :data:`SAMPLED_VERTEX_SHARES` (counts ``floor(t Dc)`` clipped to ``n // k``:
+    next to each face and each vertex), each in every distinct order of its counts unless the prior is symmetric (every
+    ``a_i`` equal: the filters' counts are then the same at every permutation of a release, the sample's box and draws
+    permuted with it, up to the sample's noise); public prior, n, k, eps.  Every release of R(n) lies in one of the
+    three regimes these points sample (next to a vertex, along a face, in the middle, where the centre and the probe
+    stand), so the most over them is what a plan over every release counts: a stated, measured family, not a proof
+    (the run still checks its own release, :func:`_check_searches`)."""
+    eps, n, k = float(epsilon), int(n), int(k)
+    if k != 3 or not sampled_column(n, k, eps):
+        return []
+    probe = sampled_probe(n, k, eps)
+    Dc = _radius(k, eps, 1e-12)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    out = [c0] + ([] if probe is None else [probe])
+    for t in SAMPLED_FACE_SHARES:
+        low = min(int(t * Dc), n // k)
+        rest = n - low
+        out.append(np.array([low] + [rest // (k - 1) + (1 if j < rest % (k - 1) else 0) for j in range(k - 1)]))
+    for t in SAMPLED_VERTEX_SHARES:
+        low = min(int(t * Dc), n // k)
+        out.append(np.array([low] * (k - 1) + [n - (k - 1) * low]))
+    a = np.asarray(prior, dtype=np.float64)
+    if not np.all(a == a[0]):
+        from itertools import permutations
+
+        out = [np.array(q, dtype=np.int64) for r in out for q in sorted(set(permutations(r.tolist())))]
+    return [np.asarray(r, dtype=np.int64) for r in out]
+
+
+def sampled_release_parts(prior, n: int, epsilon: float, Dc: int, W: int, released) -> float:
+    """An estimate, from public inputs (for a plan; not a bound), of the distinct positive parts ``max(z, 0)`` of the
+    reach region at ``released`` (k = 3) that both filters keep with a count below 2: what the run's check counts
+    (:func:`_check_searches`: one point a positive part, :func:`_outputs_m`), not the region's points
+    (:func:`~dpposterior.lattice.column.filtered_sample`'s third count, up to 1.6x more next to a vertex).
+
+    Count (proof).  The region's points have ``sum z = n`` and ``z_i >= -W``.  A positive part ``y`` with at most one
+    zero count is the part of one point only: none, ``z = y``; one at ``i``, ``z_i = n - sum_{j != i} y_j`` (the other
+    counts equal y's).  A part with two zeros (k = 3) is ``y = m e_l`` with ``m = n - z_i - z_j`` in ``[n, n + 2 W]``:
+    at most ``3 (2 W + 1)`` of them.  So the parts are the kept points whose part has at most one zero, plus at most
+    ``min(3 (2 W + 1), kept points whose part has two)``; both counts taken from the sample of
+    :func:`~dpposterior.lattice.column.filtered_sample` (the box's size times the share, one point added to the
+    first).  Measured (Dir(1,1,1), eps 0.15, n = 204): at (10, 10, 184) the sample gives 46,666 + 1,005, the run
+    counts 47,744 (335 of two zeros); at (44, 80, 80) 20,015 against 19,934."""
+    from ..lattice.column import _filtered_sample_points
+
+    scale, z, keep, _ = _filtered_sample_points(np.asarray(prior, dtype=np.float64), n, epsilon, Dc, W, released)
+    rest = keep & ~np.all(z >= 2, axis=1)
+    zeros = np.count_nonzero(z <= 0, axis=1)  # the zero counts of max(z, 0)
+    one = scale * (np.count_nonzero(rest & (zeros <= 1)) + 1)
+    return float(one + min(3.0 * (2 * W + 1), scale * np.count_nonzero(rest & (zeros >= 2))))
+
+
+@lru_cache(maxsize=32)
+def _sampled_release_off(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, int]:
+    """``(parts, samples)``: the most distinct kept positive parts off R(n) or next to its faces
+    (:func:`sampled_release_parts`) over :func:`sampled_release_probes` but the centre (whose sample the plan has
+    already drawn: :func:`~dpposterior.lattice.column.filtered_sample`, the same draws, at least its parts), and the
+    releases sampled; cached by its public inputs (each sample up to :data:`SAMPLED_RELEASE_SECONDS`)."""
+    k = len(prior)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    rest = [r for r in sampled_release_probes(prior, n, k, epsilon) if not np.array_equal(r, c0)]
+    return max([0.0] + [sampled_release_parts(prior, n, epsilon, Dc, W, r) for r in rest]), len(rest)
+
+
 def sampled_face_reach(n: int, k: int, epsilon: float) -> bool:
     """Whether the sampled plan counts the kept points the stay certificate leaves (:data:`SAMPLED_MISS_SHARE` of
-    them, :func:`stay_left_seconds` each): ``k`` times the least count of the centre, or of :func:`sampled_probe` where
-    it is given, below ``SAMPLED_FACE_RATIO Dc`` (the kept points reach the faces; for the centre, ``n`` itself up to
-    its rounding).  Measured (Dir(1,1,1), eps = 0.1, n = 400, ``Dc`` = 322): at the centre (134, 133, 133) the
-    certificate left few (7.9 CPU s in all), at the probe (152, 98, 150) 1,476 of 19,467, searched in 18.6 CPU s
-    (30.3 s in all; the plan without this term 23.1 s); public n, k, eps."""
+    them, :func:`stay_left_seconds` each): ``k`` times the least count of the centre below ``SAMPLED_FACE_RATIO Dc``
+    (the kept points reach the faces; ``n`` itself up to its rounding), and wherever :func:`sampled_probe` is given:
+    there the plan counts every release (:func:`sampled_release_probes`), those on a face (least count 0) among them.
+    Measured (Dir(1,1,1), eps = 0.1, n = 400, ``Dc`` = 322): at the centre (134, 133, 133) the certificate left few
+    (7.9 CPU s in all), at the probe (152, 98, 150) 1,476 of 19,467, searched in 18.6 CPU s (30.3 s in all; the plan
+    without this term 23.1 s); public n, k, eps."""
+    if sampled_probe(n, k, epsilon) is not None:  # every release, those on a face among them
+        return True
     Dc = _radius(int(k), float(epsilon), 1e-12)
-    probe = sampled_probe(n, k, epsilon)
-    least = int(n) // int(k) if probe is None else int(probe.min())
-    return int(k) * least < SAMPLED_FACE_RATIO * Dc
+    return int(k) * (int(n) // int(k)) < SAMPLED_FACE_RATIO * Dc
 
 
 def stay_left_seconds(points: float, n: int, k: int, epsilon: float) -> float:
@@ -2027,7 +2154,8 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
     count above 1 by :func:`_inside_seconds`, the rest (off R(n) or next to its faces: the grouped route or the
     one-point search) by :func:`_parts_seconds`.  ``Z`` holds one point a positive part ``max(z, 0)`` (the search
-    reads only it).  The plan counts the points of a release at the centre of R(n); next to a face, at small eps, the
+    reads only it).  The plan counts the points of a release at the centre of R(n) (k = 3 below eps 0.25 on the sampled
+    route: the most over :func:`sampled_release_probes`, every release's regime); next to a face, at small eps, the
     filter keeps more (the release is public: this depends on it, never on the data).  ``orbits``: the searches by
     orbits (:func:`column_orbits`), every point by :func:`column_orbit_seconds`, as the plan counts them; with
     ``projections``, the corner release's projections by orbits, by :func:`corner_projection_orbit_seconds`.
@@ -3101,13 +3229,20 @@ class LatticeMechanism(Mechanism):
             cut = cut_estimate(prior, n, eps, Dc)
             tested = region if cut is None else min(region, CUT_FACTOR * float(cut))
             filters = region * CUT_SECONDS * k + tested * descent + points * RISK_SECONDS * k
+            sampling = 0.0
             if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
-                probe = sampled_probe(n, k, eps) if by_sample else None
-                if probe is not None:  # a release off the centre keeps points off R(n) the centre does not
-                    probe_off = filtered_sample(prior, n, eps, Dc, W, released=probe)[2]
-                    if probe_off > SAMPLED_PROBE_MORE * kept_off:  # not the one point each count adds
-                        kept_off = probe_off
+                if (k == 3 and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1]
+                        and not self.uses_corners(n, k, spec, prior)):
+                    # the most over every release (next to a vertex, along a face, in the middle): the plan holds
+                    # wherever the release falls.  Not up to n = 100 (the whole-ball fit's rows, measured all in, next
+                    # to a face too), where the centre keeps the most: eps 0.12, n = 90, 109,497 positive parts at
+                    # (30, 30, 30), 64,980 at (4, 4, 82); eps 0.15, n = 100, 68,268 at (34, 33, 33), 43,598 at (5, 5,
+                    # 90); below n = 41 the family's counts are clipped to n // 3, about the centre
+                    family, samples = _sampled_release_off(tuple(float(x) for x in np.asarray(prior).ravel()), n,
+                                                           eps, Dc, W)
+                    kept_off = max(kept_off, family)
+                    sampling = samples * SAMPLED_RELEASE_SECONDS  # the plan's own samples, run by the command
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
                 if whole_column_fit(n, k, eps):  # measured all in (WHOLE_FILTER_SECONDS)
@@ -3133,7 +3268,7 @@ class LatticeMechanism(Mechanism):
                     search = corner_projection_orbit_seconds(min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
                 if by_sample and sampled_face_reach(n, k, eps):  # the kept points the stay certificate leaves
                     search += stay_left_seconds(SAMPLED_MISS_SHARE * (points - parts), n, k, eps)
-            search += filters
+            search += filters + sampling
         # the data sets within M + W of r, all in R(n) (at small n, R(n) itself)
         near = min(float(sum(sphere_count(k, t) for t in range(M + W + 1))), float(n_candidates(n, k)))
         # the region's points (enumerated, keyed, projected), the filter's blocks, the searches' tables (the batched
