@@ -299,7 +299,8 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 m, radius, flow_steps, steps = size
                 value = blocks.weighted_bound(prior, n, epsilon, m, radius, flow_steps, steps)
                 how = (f"a dual solution of the whole LP weighted by the minimax LP's multipliers at n = {m} carried to "
-                       f"n and mixed with pi ({flow_steps} flow steps, then {steps} evaluations of each window's LP "
+                       f"n and mixed with pi (started from its row multipliers carried the same way and {flow_steps} flow "
+                       f"steps under pi, then {steps} evaluations of each window's LP "
                        f"within {radius} substitutions; weak duality: a worst case is at least any weighted average)")
             elif key == blocks.WINDOWS_KEY:
                 radius, flow_steps, steps = size

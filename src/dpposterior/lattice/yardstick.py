@@ -219,7 +219,9 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
     ``duals``: a dict that receives, under ``"worst"``, HiGHS's multipliers of the worst case's rows
     ``sum_g Q(g | c) L'(c, g) <= t`` (clipped to ``>= 0``; an orbit's spread evenly over its members), one per row of
     ``S``: where ``S`` is all of R(n) the weights ``lambda`` of the minimax LP's saddle point (``sum lambda = 1`` at
-    the optimum), which only choose the weights of :func:`weighted_worst` (any weights give a valid bound).
+    the optimum), which only choose the weights of :func:`weighted_worst` (any weights give a valid bound); under
+    ``"rows"`` the multipliers of the rows ``sum_g Q(g | c) = 1`` (an orbit's spread evenly the same way), which only
+    choose where :func:`weighted_bound`'s dual starts.
     """
     from scipy import sparse
     from scipy.optimize import linprog
@@ -275,6 +277,9 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
                     lam = np.zeros(nS)
                     lam[kept] = np.maximum(-np.asarray(res.ineqlin.marginals)[-len(kept):], 0.0)
                     duals["worst"] = lam[least] / np.bincount(least, minlength=nS)[least]
+                    nu = np.zeros(nS)
+                    nu[kept] = np.asarray(res.eqlin.marginals)
+                    duals["rows"] = nu[least] / np.bincount(least, minlength=nS)[least]
                 continue
         else:
             if log_pi is None:
@@ -287,6 +292,7 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
         out.append(_certified(res, cost, A_ub, b_ub, A_eq, b_eq))
         if objective == "worst" and duals is not None:
             duals["worst"] = np.maximum(-np.asarray(res.ineqlin.marginals)[-nS:], 0.0)
+            duals["rows"] = np.asarray(res.eqlin.marginals, dtype=np.float64)
     return out[0], out[1]
 
 
@@ -779,6 +785,72 @@ def _beta_far(a: NDArray[np.float64], n: int, R: NDArray[np.int64], m: int) -> N
     return np.maximum(out * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
 
 
+#: The categories' counts at which the far cap of the windows' duals is :func:`_aggregate_far` (the loss of every
+#: split of the categories into two parts, at the window's whole radius) rather than :func:`_beta_far` (one category
+#: at a share of it): none.  Measured at k = 4 and not taken: the pooled cap raises the ceiling ``sum pi cap``
+#: (Dir(1,1,1,1), n = 20, radius 8: 0.6545 -> 0.9157, the exact least far loss 0.9247; n = 100, radius 6: 0.2818 ->
+#: 0.4687) but, as the multipliers' projection, lowers what ``compare``'s short duals certify (n = 100, eps 1, a
+#: release's start, one evaluation: the average 0.2668 -> 0.2320; n = 15, eps 0.5: the weighted worst case 0.6107 ->
+#: 0.6077; n = 100, eps 0.5: 0.3458 -> 0.3479; benchmarks/compare_h76yd.json).  Any cap at or below the far losses
+#: is valid (so both are), and the lower one clips a start from a release's errors where they are large.
+AGGREGATE_FAR_K: tuple[int, ...] = ()
+
+
+def _aggregate_far(a: NDArray[np.float64], n: int, R: NDArray[np.int64], radius: int) -> NDArray[np.float64]:
+    """Per data set ``c``: a lower bound on ``L(c, r)`` over every ``r`` of R(n) with ``d(c, r) > radius``: the least,
+    over the nonempty proper subsets ``J`` of the categories, of the k = 2 loss of the pooled counts
+    ``c_J = sum_(j in J) c_j`` against ``c_J +- (radius + 1)``, lowered as :func:`_beta_far`'s.
+
+    Proof.  Let ``d = d(c, r) >= radius + 1`` and ``J = {j : r_j > c_j}`` (nonempty and proper: both sum to n and
+    ``r != c``).  Then ``r_J - c_J = sum_(j in J) (r_j - c_j) = d`` (the positive parts sum to half of
+    ``|r - c|_1``).  Pooling the categories of ``J`` maps ``Dir(a + c)`` to ``Beta(a_J + c_J, A - a_J + n - c_J)``
+    (the aggregation property of the Dirichlet), so by the data-processing inequality of the Hellinger distance
+    (an f-divergence) ``L(c, r)`` is at least the k = 2 loss between the pooled posteriors, which is nondecreasing in
+    ``|r_J - c_J|`` (docs/definitions.md §10; :func:`_beta_far` reads the same fact), hence at least its value at
+    ``c_J + (radius + 1)`` (at ``-(radius + 1)`` for the complement).  Each pooled loss depends on ``c_J`` alone: one
+    evaluation per value ``0..n`` and subset, read at each data set.  At most ``n + 1`` values for each of the
+    ``2^k - 2`` subsets (14 at k = 4)."""
+    from itertools import combinations
+
+    from ..distances.hellinger import hellinger
+
+    A = float(a.sum())
+    k = a.size
+    m = int(radius) + 1
+    v = np.arange(n + 1, dtype=np.float64)
+    out = np.full(len(R), np.inf)
+    for size in range(1, k):
+        for J in combinations(range(k), size):
+            aJ = float(a[list(J)].sum())
+            p = np.column_stack([aJ + v, A - aJ + n - v])
+            g = np.full(n + 1, np.inf)
+            for step in (m, -m):
+                t = v + step
+                ok = (t >= 0) & (t <= n)
+                if ok.any():
+                    q = np.column_stack([aJ + t[ok], A - aJ + n - t[ok]])
+                    g[ok] = np.minimum(g[ok], np.asarray(hellinger(p[ok], q)))
+            np.minimum(out, g[R[:, list(J)].sum(axis=1)], out=out)
+    return np.maximum(out * (1 - LOSS_MARGIN) - LOSS_MARGIN, 0.0)
+
+
+def far_cap(a: NDArray[np.float64], n: int, R: NDArray[np.int64], radius: int,
+            pooled: bool = False) -> NDArray[np.float64]:
+    """The far cap every windows' dual holds ``mu / pi`` under (:func:`flow_bound`, :func:`column_bound`, so
+    :func:`release_bound`, and :func:`window_ceiling`): a lower bound on ``L(c, r)`` over the outputs ``r`` whose
+    window (``d(c, r) <= radius``) leaves ``c`` out; infinite where ``radius >= n`` (no output leaves it out).
+    :func:`_aggregate_far` at k in :data:`AGGREGATE_FAR_K` or where ``pooled`` (:func:`weighted_bound`'s dual), else
+    :func:`_beta_far` at ``m_0 = ceil(2 (radius + 1) / k)`` (some ``|r_j - c_j| >= m_0`` as
+    ``|r - c|_1 >= 2 (radius + 1)``).  Either is at or below every far loss, so either certifies."""
+    k = a.size
+    radius = min(int(radius), n)
+    if radius >= n:
+        return np.full(len(R), np.inf)
+    if pooled or k in AGGREGATE_FAR_K:
+        return _aggregate_far(a, n, R, radius)
+    return _beta_far(a, n, R, -(-2 * (radius + 1) // k))
+
+
 #: :func:`window_ceiling` is raised by this relative amount: it sums the same products ``pi cap`` as the bounds hold
 #: their multipliers under, in another order (~|R(n)| 2^-53 relative at most).
 CEILING_MARGIN = 1e-9
@@ -787,7 +859,7 @@ CEILING_MARGIN = 1e-9
 def window_ceiling(prior: ArrayLike, n: int, radius: int) -> float:
     """An upper end of every bound :func:`flow_bound`, :func:`column_bound` and :func:`release_bound` can certify
     with windows of ``radius`` substitutions, whatever their multipliers and steps: ``sum_c pi(c) cap(c)`` with
-    ``cap`` the far cap of :func:`_beta_far` at ``m_0 = ceil(2 (radius + 1) / k)`` (infinite when ``radius >= n``).
+    ``cap`` the far cap of :func:`far_cap` (infinite when ``radius >= n``).
 
     Proof.  Each of the three bounds is ``sum_c mu(c)`` plus terms ``min(0, .)`` (the windows' reduced costs, or
     the column LPs' certified values ``sum_u min(0, rc(u))``), minus a rounding allowance ``>= 0``, and each holds
@@ -801,21 +873,26 @@ def window_ceiling(prior: ArrayLike, n: int, radius: int) -> float:
     if radius >= n:
         return math.inf
     R = candidates(n, k)
-    cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k))
+    cap = far_cap(a, n, R, radius)
     pi = _predictive(a, R)
     return float(pi @ cap) * (1.0 + CEILING_MARGIN)
 
 
-def whole_weights(prior: ArrayLike, n: int, epsilon: float) -> tuple[float, NDArray[np.float64]]:
+def whole_weights(prior: ArrayLike, n: int, epsilon: float,
+                  rows: dict | None = None) -> tuple[float, NDArray[np.float64]]:
     """The minimax LP over all of R(n) (:func:`corner_bound` at depth ``n``: one variable per orbit of the prior's
     symmetries, certified from its duals) and its saddle point's weights ``lambda`` over R(n) (candidate order; the
-    multipliers of its rows ``E(c) <= t``, :func:`block_bound`'s ``duals``): ``(certified optimum, lambda)``."""
+    multipliers of its rows ``E(c) <= t``, :func:`block_bound`'s ``duals``): ``(certified optimum, lambda)``.
+    ``rows``: a dict that receives, under ``"rows"``, the multipliers ``nu`` of its rows ``sum_r P(r | c) = 1`` (at
+    the saddle point the optimal ``mu`` of ``min_P sum_c lambda(c) E_P(c)``'s Lagrangian dual)."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 1)
     eps = _validate.epsilon(epsilon)
     duals: dict = {}
     value, _ = block_bound(a, n, eps, corner_block(n, a.size, 0, n), CORNER_REACH, None, None, symmetric=True,
                            duals=duals)
+    if rows is not None:
+        rows["rows"] = duals["rows"]
     return value, duals["worst"]
 
 
@@ -828,24 +905,36 @@ def carry_weights(prior: ArrayLike, weights: ArrayLike, m: int, n: int) -> NDArr
     and half with pi, flows of radius 8 then exact windows: 0.6032 after 7 evaluations, 0.5956 shared).  Public
     inputs only: ``weights`` come from the LP at ``m``."""
     a = np.asarray(prior, dtype=np.float64)
-    k = a.size
     lam = np.asarray(weights, dtype=np.float64)
+    return objective_weights(a, n, lam[_carried_points(a.size, m, n)])
+
+
+def _carried_points(k: int, m: int, n: int) -> NDArray[np.int64]:
+    """Per data set ``c`` of R(n) (candidate order): the rank in R(m) of the point nearest ``c m / n``
+    (:func:`carry_weights`' rule)."""
     R = candidates(n, k)
     x = R * (m / n)
     base = np.floor(x).astype(np.int64)
     left = m - base.sum(axis=1)
     order = np.argsort(-(x - base), axis=1, kind="stable")
     ranks = np.argsort(order, axis=1, kind="stable")
-    P = base + (ranks < left[:, None])
-    return objective_weights(a, n, lam[candidate_rank(P)])
+    return candidate_rank(base + (ranks < left[:, None]))
 
 
-def mixed_weights(prior: ArrayLike, n: int, epsilon: float, m: int, share: float) -> NDArray[np.float64]:
+def mixed_weights(prior: ArrayLike, n: int, epsilon: float, m: int, share: float,
+                  start: dict | None = None) -> NDArray[np.float64]:
     """``share`` times the minimax LP's weights at ``m`` carried to ``n`` (:func:`whole_weights`,
     :func:`carry_weights`) plus ``1 - share`` times the prior predictive pi, made invariant and summing to 1
-    (:func:`objective_weights`): the weights of :func:`weighted_worst`.  Public inputs only (prior, n, eps, m)."""
+    (:func:`objective_weights`): the weights of :func:`weighted_worst`.  Public inputs only (prior, n, eps, m).
+    ``start``: a dict that receives, under ``"rows"``, ``share`` times the LP's row multipliers ``nu`` carried the
+    same way (each data set takes its point's, over the carried weights' sum), the LP's part of
+    :func:`weighted_bound`'s start."""
     a = _validate.prior(prior)
-    _, lam = whole_weights(a, m, epsilon)
+    rows: dict = {}
+    _, lam = whole_weights(a, m, epsilon, rows)
+    if start is not None:
+        at = _carried_points(a.size, m, n)
+        start["rows"] = share * rows["rows"][at] / math.fsum(lam[at].tolist())
     w = share * carry_weights(a, lam, m, n) + (1.0 - share) * _predictive(a, candidates(n, a.size))
     return objective_weights(a, n, w)
 
@@ -1004,7 +1093,9 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     ``L(c, r)`` over those ``r``: such an ``r`` has some ``|r_j - c_j| >= m_0 = ceil(2 (radius + 1) / k)``,
     and by the data-processing inequality (:mod:`dpposterior.yardstick`, step 1) ``L(c, r)`` is at least the
     k = 2 loss of category j, nondecreasing in ``|r_j - c_j|`` (docs/definitions.md §10), hence at least its
-    value at ``c_j +- m_0``.  So the bound is ``sum mu + sum over windows of min(0, A)``, exact for these ``mu``
+    value at ``c_j +- m_0`` (:func:`_beta_far`; at k in :data:`AGGREGATE_FAR_K` the tighter :func:`_aggregate_far`,
+    the same argument on the pooled counts of the categories where ``r`` exceeds ``c``: :func:`far_cap`).  So the
+    bound is ``sum mu + sum over windows of min(0, A)``, exact for these ``mu``
     and ``y`` up to rounding.
 
     Rounding and losses.  Losses are lowered by a relative :data:`LOSS_MARGIN` (a smaller loss only lowers the
@@ -1039,7 +1130,7 @@ def flow_bound(prior: ArrayLike, n: int, epsilon: float, radius: int = FLOW_RADI
     C, valid, PL = _window_losses(a, R, pi, D)
     total_pl = float(PL.sum())  # every pi L >= 0
     # mu / pi held below the loss to every output outside the window (docstring)
-    cap = _beta_far(a, n, R, -(-2 * (min(radius, n) + 1) // k)) if min(radius, n) < n else np.full(N, np.inf)
+    cap = far_cap(a, n, R, radius)
     order = [int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > 0]
     ones = np.flatnonzero(dist == 1)
     h = np.bincount(C[ones][valid[ones]], weights=PL[ones][valid[ones]], minlength=N)
@@ -1304,7 +1395,7 @@ def _window_flows(W: NDArray[np.float64], walk: _FlowWalk) -> tuple[NDArray[np.f
 def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,
                  steps: int = 1, rate: float = COLUMN_RATE, symmetric: bool = True,
                  scales: tuple[float, ...] = (1.0,), primal: bool = False, flows: bool = False,
-                 most: int | None = None, weights: ArrayLike | None = None) -> FlowBound:
+                 most: int | None = None, weights: ArrayLike | None = None, pooled: bool = False) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): the dual of :func:`flow_bound` at
     multipliers ``mu`` (one per data set, in candidate order; e.g. :func:`flow_bound`'s), each window's ``y`` the
     *optimal* one, then ``steps - 1`` ascent steps on ``mu``.
@@ -1376,6 +1467,11 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     far cap) every step holds as written and bounds ``min_P sum_c w(c) E_P(c)``, at most the optimal worst case when
     ``w`` sums to 1 (:func:`weighted_worst`).  The symmetry shortcut needs ``w(s c) = w(c)`` exactly, as it needs
     ``pi``'s: :func:`objective_weights` writes one float per orbit.
+
+    ``pooled``: the far cap is :func:`_aggregate_far`'s (:func:`far_cap`), at or below every far loss as the
+    one-category cap is, so the relaxation above holds as written; it lets ``mu`` rise higher, which a long ascent or
+    a start from a solved LP's multipliers (:func:`weighted_bound`) can use, and which can lower a one-evaluation start
+    from a release's errors (docs/lattice.md, "The far cap by pooled counts").
     """
     a = _validate.prior(prior)
     k = a.size
@@ -1389,7 +1485,7 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     radius = min(_validate.integer(radius, "radius", 0), n)
     pi = objective_weights(a, n, weights)
     D, dist, inward = _offsets(k, radius)
-    cap = _beta_far(a, n, R, -(-2 * (radius + 1) // k)) if radius < n else np.full(N, np.inf)
+    cap = far_cap(a, n, R, radius, pooled)
     top = np.where(np.isinf(cap), np.inf, pi * cap)  # pi * cap; no cap where the window is all of R(n), w = 0 too
     # the images of every data set under the symmetries (row 0: the identity), one output per orbit
     images = np.array([candidate_rank(R[:, list(s)]) for s in (symmetries(a) if symmetric else [tuple(range(k))])])
@@ -1850,6 +1946,11 @@ WEIGHTED_MAX_EPSILON = 1.0
 #: and 6 evaluations); from n = 8 with the weight shared (:func:`carry_weights`) 0.5660 after 6, from 10 0.5883.
 WEIGHTED_FROM = 10
 WEIGHTED_SHARE = 0.5
+#: The start of :func:`weighted_bound`'s dual, a factor on the mix of the LP's carried row multipliers and pi's flows'
+#: (Dir(1,1,1,1), eps = 0.5, n = 15, from n = 10, under the pooled far cap: 0.5433, 0.5705, 0.5977, 0.6180 after 1 to
+#: 4 evaluations, where the flows under the mixed weights and the one-category cap started 0.5373, 0.5633, 0.5890,
+#: 0.6107; the same start under the one-category cap 0.5295, 0.5547 after 1 and 2, 0.6044 after 4).
+WEIGHTED_START_SCALE = 0.9
 #: The windows' radius (at most n): at radius 6 the dual stalls at ~0.544 (15 evaluations, either weights), at 8 it
 #: passes 0.60 (above).
 WEIGHTED_RADIUS = 8
@@ -1945,23 +2046,29 @@ def plan_weighted(prior: ArrayLike, n: int, epsilon: float,
 
 def weighted_bound(prior: ArrayLike, n: int, epsilon: float, m: int, radius: int, flow_steps: int,
                    steps: int, share: float = WEIGHTED_SHARE) -> float:
-    """Certified lower bound on the optimal worst case (docs/definitions.md §9): the dual of :func:`flow_bound` then
-    :func:`column_bound` (``steps`` evaluations, flows first) under the weights :func:`mixed_weights` (the minimax
-    LP's at ``m`` carried to ``n``, ``share`` of them, mixed with pi), over their sum (:func:`weighted_worst`).
+    """Certified lower bound on the optimal worst case (docs/definitions.md §9): :func:`column_bound`'s dual
+    (``steps`` evaluations, flows first) under the weights :func:`mixed_weights` (the minimax LP's at ``m`` carried to
+    ``n``, ``share`` of them, mixed with pi; the pooled far cap, :func:`_aggregate_far`), over their sum
+    (:func:`weighted_worst`), started from
+    :data:`WEIGHTED_START_SCALE` times the mix of the two parts' own multipliers: ``share`` times the LP's row
+    multipliers carried as its weights are (:func:`mixed_weights`' ``start``) plus ``1 - share`` times those of
+    :func:`flow_bound` under pi (``flow_steps`` ascent steps).
 
     Proof.  For every ``w >= 0`` summing to 1 and every eps-DP table ``P``, ``max_c E_P(c) >= sum_c w(c) E_P(c)``;
-    so ``OPT_worst >= min_P sum_c w(c) E_P(c)``, and each dual certifies a lower bound on that minimum (weak duality
-    with ``w`` as the objective's weights: :func:`flow_bound`'s and :func:`column_bound`'s "Weights").  The weights
-    only choose which bound (at the saddle point of the minimax LP, its own weights give its optimum); they are
-    computed from public inputs only.  The value is the larger of the two duals' (each certified)."""
+    so ``OPT_worst >= min_P sum_c w(c) E_P(c)``, and the dual certifies a lower bound on that minimum (weak duality
+    with ``w`` as the objective's weights: :func:`column_bound`'s "Weights") at any multipliers ``mu``.  The weights
+    and the start only choose which bound (at the saddle point of the minimax LP at ``n``, its own weights and row
+    multipliers give its optimum); they are computed from public inputs only."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 1)
-    w = objective_weights(a, n, mixed_weights(a, n, epsilon, m, share))
-    flow = flow_bound(a, n, epsilon, radius=radius, steps=flow_steps, weights=w)
-    value = flow.average
+    start: dict = {}
+    w = objective_weights(a, n, mixed_weights(a, n, epsilon, m, share, start))
+    flow = flow_bound(a, n, epsilon, radius=radius, steps=flow_steps)
+    value = 0.0
     if steps:
-        value = max(value, column_bound(a, n, epsilon, flow.mu, radius=radius, steps=steps, primal=True, flows=True,
-                                        weights=w).average)
+        mu = WEIGHTED_START_SCALE * (start["rows"] + (1.0 - share) * flow.mu)
+        value = column_bound(a, n, epsilon, mu, radius=radius, steps=steps, primal=True, flows=True, weights=w,
+                             pooled=True).average
     return weighted_worst(value, objective_weights(a, n, w))
 
 
