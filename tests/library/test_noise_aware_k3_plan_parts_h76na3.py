@@ -26,6 +26,8 @@ from dpposterior.limits import SizeError, Task
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as L
 
+from .test_noise_aware_k3_all_releases_h75na3 import _kept_off
+
 #: The local column at one release, Dir(1,1,1), ``average`` (its law is the same at ``worst`` on this route), the
 #: limit raised: (eps, n, release, distinct parts the run's check counted, CPU s of the column in its process, load),
 #: 2026-12-02.  The search is nearly all of it (26.0 of 28.4 s at (44, 80, 80)).
@@ -81,15 +83,7 @@ def test_a_part_with_at_most_one_zero_has_one_point_and_those_with_two_are_few(n
 def _run_parts(n: int, eps: float, m) -> int:
     """The distinct positive parts both filters keep with a count below 2 at the release ``m`` (what the run's check
     counts before the stay certificate, :func:`L._check_searches`)."""
-    from dpposterior.lattice.column import reach_region, search_filter
-
-    a, m = np.ones(3), np.asarray(m, dtype=np.int64)
-    Dc, W = L._radius(3, eps, 1e-12), L.LATTICE.column_radius(n, 3, eps)
-    Z = reach_region(n, 3, m, Dc, W)
-    _, first = np.unique(np.maximum(Z, 0), axis=0, return_index=True)
-    reps = Z[first]
-    kept = reps[search_filter(a, n, eps, m, reps, Dc)]
-    return int(np.count_nonzero(~np.all(kept >= 2, axis=1)))
+    return len(_kept_off(n, eps, m))
 
 
 @pytest.mark.parametrize("n,eps,m", [(204, 0.15, (44, 80, 80)), (204, 0.15, (10, 10, 184)),
