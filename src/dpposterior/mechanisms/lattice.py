@@ -1725,9 +1725,9 @@ def _parts_seconds(parts: float, n: int, k: int, epsilon: float) -> float:
         c = WHOLE_CUT_SECONDS if float(epsilon) <= WHOLE_CUT_EPSILON else WHOLE_PART_SECONDS
         return parts * (c[0] + c[1] * float(n_candidates(n, k)) / float(epsilon))
     if sampled_parts_route(n, k, epsilon):  # measured at face and vertex releases (SAMPLED_PART_SECONDS)
-        ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
-        c0, c1 = SAMPLED_PART_SECONDS
         Dc = _radius(k, float(epsilon), 1e-12)
+        ball = float(sum(sphere_count(k, t) for t in range(Dc + 1)))
+        c0, c1 = SAMPLED_PART_SECONDS
         return parts * SAMPLED_PART_MARGIN * (c0 + c1 * Dc * min(ball, float(n_candidates(n, k))))
     if _search.batch_tables_fit(k, n, epsilon):
         ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
@@ -1870,11 +1870,11 @@ def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArra
     eps, n, k = float(epsilon), int(n), int(k)
     if k != 3 or not sampled_column(n, k, eps):
         return []
+    from ..lattice.column import _centre
+
     probe = sampled_probe(n, k, eps)
     Dc = _radius(k, eps, 1e-12)
-    c0 = np.full(k, n // k, dtype=np.int64)
-    c0[: n - int(c0.sum())] += 1
-    out = [c0] + ([] if probe is None else [probe])
+    out = [_centre(k, n)] + ([] if probe is None else [probe])
     for t in SAMPLED_FACE_SHARES:
         low = min(int(t * Dc), n // k)
         rest = n - low
@@ -1919,9 +1919,10 @@ def _sampled_release_off(prior: tuple, n: int, epsilon: float, Dc: int, W: int) 
     (:func:`sampled_release_parts`) over :func:`sampled_release_probes` but the centre (whose sample the plan has
     already drawn: :func:`~dpposterior.lattice.column.filtered_sample`, the same draws, at least its parts), and the
     releases sampled; cached by its public inputs (each sample up to :data:`SAMPLED_RELEASE_SECONDS`)."""
+    from ..lattice.column import _centre
+
     k = len(prior)
-    c0 = np.full(k, n // k, dtype=np.int64)
-    c0[: n - int(c0.sum())] += 1
+    c0 = _centre(k, n)
     rest = [r for r in sampled_release_probes(prior, n, k, epsilon) if not np.array_equal(r, c0)]
     return max([0.0] + [sampled_release_parts(prior, n, epsilon, Dc, W, r) for r in rest]), len(rest)
 
