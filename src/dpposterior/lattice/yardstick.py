@@ -1392,10 +1392,33 @@ def _window_flows(W: NDArray[np.float64], walk: _FlowWalk) -> tuple[NDArray[np.f
     return np.minimum(A, 0.0).sum(axis=0), size
 
 
+def _fold_ring(W: NDArray[np.float64], order: list[int], ins_at: list[NDArray[np.intp]], q: float,
+               inner: NDArray[np.intp]) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The ring of :func:`column_bound`'s ``inner``: in each column of ``W`` (rows: a window's offsets; one column per
+    output, its costs ``w``) the offsets of ``order`` (those past the inner radius, from the rim inwards) each send
+    ``q max(0, A)`` in equal parts to their inward neighbours (:func:`_offsets`: one step closer to the output), i.e.
+    ``y(u', u) = q max(0, A(u)) / |inward(u)|`` for each inward neighbour ``u'`` of ``u``, which leaves
+    ``min(0, A(u))`` at ``u``.  Returns the running costs at the ``inner`` offsets (the inner LP's costs), per column
+    the sum of what stays negative on the ring (``sum min(0, A(u))``) and the sum of the absolute values of every
+    term added (each surplus sent and each share received), for the rounding allowance of :func:`_window_flows`."""
+    A = W.copy()
+    deficit = np.zeros(W.shape[1])
+    size = np.zeros(W.shape[1])
+    for o in order:
+        pos = np.maximum(A[o], 0.0)
+        ins = ins_at[o]
+        send = (q * pos) / len(ins)
+        A[ins] += send
+        size += pos + len(ins) * send
+        deficit += np.minimum(A[o], 0.0)
+    return A[inner], deficit, size
+
+
 def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius: int = FLOW_RADIUS,
                  steps: int = 1, rate: float = COLUMN_RATE, symmetric: bool = True,
                  scales: tuple[float, ...] = (1.0,), primal: bool = False, flows: bool = False,
-                 most: int | None = None, weights: ArrayLike | None = None, pooled: bool = False) -> FlowBound:
+                 most: int | None = None, weights: ArrayLike | None = None, pooled: bool = False,
+                 inner: int | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): the dual of :func:`flow_bound` at
     multipliers ``mu`` (one per data set, in candidate order; e.g. :func:`flow_bound`'s), each window's ``y`` the
     *optimal* one, then ``steps - 1`` ascent steps on ``mu``.
@@ -1472,6 +1495,21 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     one-category cap is, so the relaxation above holds as written; it lets ``mu`` rise higher, which a long ascent or
     a start from a solved LP's multipliers (:func:`weighted_bound`) can use, and which can lower a one-evaluation start
     from a release's errors (docs/lattice.md, "The far cap by pooled counts").
+
+    A ring folded inwards (``inner`` below ``radius``).  The LP is solved over the offsets within ``inner`` only; the
+    *ring* (the offsets of the window past ``inner``) is handled first by a fixed ``y >= 0``: from the rim inwards,
+    each ring point ``u`` whose running cost ``A(u)`` is positive sends ``q A(u)`` in equal parts to its inward
+    neighbours (``y(u', u) = q A(u) / |inward(u)|``, the multipliers of ``x(u') <= e^eps x(u)``), so ``u``'s reduced
+    cost becomes ``min(0, A(u))`` and the inner rim's costs rise by what they receive (:func:`_fold_ring`).  Off
+    R(n) the costs are 0, so nothing is sent from there.  The window LP over the inner offsets with those raised
+    costs gives its duals, and the two together are one ``y >= 0`` on the neighbouring pairs of the whole window
+    ``H_r`` (radius ``radius``): the certificate above holds as written, ``V_r >= sum_u min(0, rc_r(u))`` over
+    ``H_r``, i.e. the inner LP's ``sum min(0, rc)`` plus what stays negative on the ring.  So a window of ``radius``
+    substitutions (its far cap, its ``mu`` clipped to ``pi`` times that cap) costs an LP of ``inner`` only: the
+    ring stands in for the mass an eps-DP column must keep past the inner window (``x(u) >= e^-eps x(u')``), which
+    a narrower window alone would drop.  Rounding: the ring's sends are added to the flows' allowance (``(radius +
+    8) 2^-50`` times their absolute sum), beside the LP's.  The supergradient reads the inner LP's ``x`` only (the
+    ascent's direction, not the certificate).  ``inner`` None (or at least ``radius``): no ring, as before.
     """
     a = _validate.prior(prior)
     k = a.size
@@ -1497,14 +1535,21 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
     C, valid, PL = _window_losses(a, R[outputs], pi, D)
     # ordered neighbouring offsets (o, o2): the pair (r + D[o], r + D[o2]) of a window
     around = _neighbour_offsets(D)
-    pairs = np.array([(o, j) for o in range(len(D)) for j in around[o]], dtype=np.int64).reshape(-1, 2)
+    # the LP's offsets: the whole window, or within ``inner`` with the ring folded inwards first (docstring)
+    ring = inner is not None and int(inner) < radius
+    lp_at = np.flatnonzero(dist <= int(inner)) if ring else np.arange(len(D))
+    where = {int(o): i for i, o in enumerate(lp_at.tolist())}
+    pairs = np.array([(where[o], where[j]) for o in lp_at.tolist() for j in around[o] if j in where],
+                     dtype=np.int64).reshape(-1, 2)
+    fold = ([int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > int(inner)],
+            [np.asarray(i, dtype=np.intp) for i in inward], math.exp(-eps), lp_at) if ring else None
     e = math.exp(eps)
-    lp = _ColumnLP(len(D), pairs, e, primal)
+    lp = _ColumnLP(len(lp_at), pairs, e, primal)
     # rc = w + out_of y - e^eps into y over a batch of outputs (one column of y per output)
     from scipy import sparse
 
-    out_of = sparse.csr_array((np.ones(len(pairs)), (pairs[:, 0], np.arange(len(pairs)))), shape=(len(D), len(pairs)))
-    into = sparse.csr_array((np.ones(len(pairs)), (pairs[:, 1], np.arange(len(pairs)))), shape=(len(D), len(pairs)))
+    out_of = sparse.csr_array((np.ones(len(pairs)), (pairs[:, 0], np.arange(len(pairs)))), shape=(len(lp_at), len(pairs)))
+    into = sparse.csr_array((np.ones(len(pairs)), (pairs[:, 1], np.arange(len(pairs)))), shape=(len(lp_at), len(pairs)))
     walk = _FlowWalk.of(dist, inward, around, math.exp(-eps)) if flows else None
     scales = tuple(float(f) for f in scales) or (1.0,)
     if not all(math.isfinite(f) and f >= 0 for f in scales):
@@ -1543,19 +1588,26 @@ def column_bound(prior: ArrayLike, n: int, epsilon: float, mu: ArrayLike, radius
             m_c = np.where(ok, mu[cols], 0.0)
             # the whole window's column LP: data sets off R(n) cost 0 (docstring: a relaxation)
             W = np.where(ok, PL[:, at] - m_c, 0.0)
+            ringed, moved = np.zeros(len(at)), np.zeros(len(at))
+            if fold is not None:  # the ring's y first, the LP over the inner offsets (docstring)
+                W, ringed, moved = _fold_ring(W, *fold)
+                ok, cols = ok[lp_at], cols[lp_at]
             X = np.zeros(W.shape)
             Yb = np.empty((len(pairs), len(at)))
             for j in range(len(at)):
                 X[:, j], Yb[:, j] = lp.solve(W[:, j])
             # rc(c) = w(c) + sum_c' y(c, c') - e^eps sum_c' y(c', c): y(c, c') the multiplier of x(c) - e x(c') <= 0
             rc = W + (out_of @ Yb - e * (into @ Yb))
-            part = np.abs(PL[:, at]).sum(axis=0) + np.abs(m_c).sum(axis=0) + (1.0 + e) * Yb.sum(axis=0)
-            cert = np.minimum(rc, 0.0).sum(axis=0)
+            part = (np.abs(PL[:, at]).sum(axis=0) + np.abs(m_c).sum(axis=0) + (1.0 + e) * Yb.sum(axis=0)
+                    + moved)
+            cert = np.minimum(rc, 0.0).sum(axis=0) + ringed
             if got is not None:  # the LP's certificate replaces the flows' where higher (each is one for V_r)
                 cert = np.maximum(cert, got[at]) - got[at]
             value += float(times[at] @ cert)
             size += float(times[at] @ part)
             margin += float(times[at] @ ((len(D) + 2 * k * (k - 1) + 8) * part))
+            if fold is not None:
+                margin += float(times[at] @ (4 * (radius + 8) * part))
             solved += len(at)
             if not last:
                 weight = np.where(ok, X * (times[at] / len(images)), 0.0)

@@ -1,0 +1,133 @@
+"""The average yardstick's windows with a ring folded inwards (``lattice.yardstick.column_bound(inner=...)``, the LP
+over the inner offsets only, the ring past them paid by a fixed ``y >= 0``): one window's certified value against that
+window's whole LP written here from its definition (no library code in the oracle), every bound below the LP of
+``tests/reference.py`` (average and weighted), below each release's average error, and the plan from public inputs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linprog
+
+import reference as ref
+from dpposterior.lattice import yardstick as ys
+from dpposterior.models import candidates
+
+
+def _offsets(k: int, radius: int) -> list[tuple[int, ...]]:
+    """The points ``delta`` with ``sum delta = 0`` and ``|delta|_1 <= 2 radius``, from the definition."""
+    import itertools
+
+    out = []
+    for v in itertools.product(range(-radius, radius + 1), repeat=k - 1):
+        d = v + (-sum(v),)
+        if sum(abs(x) for x in d) <= 2 * radius:
+            out.append(d)
+    return out
+
+
+def _window_lp(D: list[tuple[int, ...]], w: np.ndarray, eps: float) -> float:
+    """``min w^T x`` over ``0 <= x <= 1`` with ``x(u) <= e^eps x(v)`` for every two points one substitution apart: a
+    window's column LP, from its definition."""
+    rows = []
+    for i, u in enumerate(D):
+        for j, v in enumerate(D):
+            if i != j and sum(abs(p - q) for p, q in zip(u, v)) == 2:
+                row = np.zeros(len(D))
+                row[i], row[j] = 1.0, -math.exp(eps)
+                rows.append(row)
+    if not rows:  # one point: no pair
+        return float(np.minimum(w, 0.0).sum())
+    res = linprog(w, A_ub=np.array(rows), b_ub=np.zeros(len(rows)), bounds=(0.0, 1.0), method="highs")
+    assert res.status == 0
+    return float(res.fun)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(3, 4), st.integers(1, 3), st.data(), st.sampled_from([0.1, 0.5, 1.0, 2.0]),
+       st.integers(0, 2**31), st.floats(-0.5, 0.0))
+def test_the_ring_and_the_inner_lp_certify_at_most_the_whole_windows_lp(k, radius, data, eps, seed, low):
+    """The ring's sends are a ``y >= 0`` of the whole window's LP, so the inner LP's optimum over the folded costs
+    plus what stays negative on the ring is at most the whole window's LP (weak duality; the oracle solves both from
+    their definitions).  Fails when the ring sends ``pos`` in place of ``e^-eps pos`` (the inner rim gains too much),
+    or when the ring's negative costs are dropped (``low`` below 0 puts some there)."""
+    if k == 4 and radius == 3:
+        radius = 2
+    inner = data.draw(st.integers(0, radius - 1))
+    D, dist, inward = ys._offsets(k, radius)
+    rng = np.random.default_rng(seed)
+    W = rng.uniform(low, 1.0, (len(D), 3))
+    W[0] = -rng.uniform(0.0, 1.0, 3)  # the centre: -mu(r)
+    W[dist <= inner] -= rng.uniform(0.0, 0.6, (int((dist <= inner).sum()), 3))
+    lp_at = np.flatnonzero(dist <= inner)
+    order = [int(o) for o in np.argsort(-dist, kind="stable") if dist[o] > inner]
+    ins_at = [np.asarray(i, dtype=np.intp) for i in inward]
+    A_in, ringed, size = ys._fold_ring(W, order, ins_at, math.exp(-eps), lp_at)
+    assert np.all(ringed <= 0.0) and np.all(size >= 0.0)
+    D_list = [tuple(int(x) for x in d) for d in D]
+    inner_list = [D_list[i] for i in lp_at]
+    assert sorted(D_list) == sorted(_offsets(k, radius))  # the library's window is the defined one
+    for j in range(W.shape[1]):
+        folded = _window_lp(inner_list, A_in[:, j], eps) + ringed[j]
+        whole = _window_lp(D_list, W[:, j], eps)
+        slack = (radius + 8) * 2.0**-50 * (size[j] + np.abs(W[:, j]).sum()) + 1e-9
+        assert folded <= whole + slack, (j, folded, whole)
+
+
+PRIORS = [(1.0, 1.0, 1.0), (0.5, 2.0, 1.0)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(PRIORS), st.integers(2, 6), st.sampled_from([0.5, 1.0, 2.0]), st.integers(1, 4),
+       st.integers(0, 3), st.integers(1, 3), st.floats(0.3, 1.2), st.integers(0, 2**31), st.booleans())
+def test_a_ring_keeps_every_bound_below_the_lp(a, n, eps, radius, inner, steps, f, seed, flows):
+    """``column_bound`` with a ring (any inner radius, the flows first or not, one or more steps) is at most the LP
+    optimum of the average (``tests/reference.py``); with ``inner`` at or past ``radius`` it is the bound without a
+    ring, bit for bit."""
+    N = math.comb(n + len(a) - 1, len(a) - 1)
+    E = np.random.default_rng(seed).uniform(0.0, 1.0, N)
+    lp = ref.optimal_lp_value(ref.brute(a, n), eps, "average")
+    pi = ys._predictive(np.array(a), candidates(n, len(a)))
+    got = ys.column_bound(a, n, eps, f * pi * E, radius=radius, steps=steps, flows=flows, primal=True,
+                          inner=min(inner, radius))
+    assert got.average <= lp + 1e-9
+    same = ys.column_bound(a, n, eps, f * pi * E, radius=radius, steps=steps, flows=flows, primal=True,
+                           inner=radius)
+    plain = ys.column_bound(a, n, eps, f * pi * E, radius=radius, steps=steps, flows=flows, primal=True)
+    assert same.values == plain.values
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(3, 5), st.sampled_from([0.5, 1.0]), st.integers(0, 2**31))
+def test_a_ring_keeps_the_weighted_bound_below_the_weighted_lp(n, eps, seed):
+    """Under weights other than pi (the worst case's route) the ring's bound is at most the weighted LP's optimum
+    (``tests/reference.py``), hence at most the optimal worst case."""
+    a = (1.0, 1.0, 1.0)
+    N = math.comb(n + 2, 2)
+    w = np.random.default_rng(seed).uniform(0.1, 1.0, N)
+    w = ys.objective_weights(a, n, w)
+    lp = ref.weighted_lp_value(ref.brute(a, n), eps, w)
+    got = ys.column_bound(a, n, eps, 0.9 * w * 0.3, radius=3, steps=2, flows=True, primal=True, inner=1, weights=w)
+    assert got.average <= lp + 1e-9
+
+
+def test_the_ring_certifies_more_than_its_inner_window_alone():
+    """At Dir(1,1,1), n = 40, eps = 0.5, from a flat start: the inner LP with the ring folded in certifies at least
+    what the inner window alone does (the ring only adds the mass an eps-DP column keeps past it), and the ring's
+    bound is below the whole window's by the LP's optimum."""
+    a, n, eps = (1.0, 1.0, 1.0), 40, 0.5
+    pi = ys._predictive(np.array(a), candidates(n, 3))
+    got = {}
+    for m in (0.3, 0.4):
+        alone = ys.column_bound(a, n, eps, m * pi, radius=3, steps=1, primal=True).average
+        ring = ys.column_bound(a, n, eps, m * pi, radius=7, steps=1, primal=True, inner=3).average
+        whole = ys.column_bound(a, n, eps, m * pi, radius=7, steps=1, primal=True).average
+        assert alone < ring <= whole + 1e-12
+        got[m] = (alone, ring, whole)
+    # 0.3 pi is feasible for the ring (its bound is sum mu) where the inner window alone certifies nothing
+    assert got[0.3][0] == 0.0 and got[0.3][1] == pytest.approx(0.3, rel=1e-9)
+    assert got[0.4][1] == pytest.approx(0.29115, abs=1e-4) and got[0.4][2] == pytest.approx(0.31746, abs=1e-4)
