@@ -311,11 +311,14 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
                 if errors is None:
                     continue
                 radius, steps, most = size
+                inner = None if baseline else blocks.release_inner(prior, n, radius, most)
                 scales = blocks.release_scales(steps, blocks.release_capped(prior, n, most), worst,
-                                               blocks.release_many(prior, n, most), baseline)
+                                               blocks.release_many(prior, n, most), baseline, inner is not None)
                 value = blocks.release_bound(prior, n, epsilon, errors[1], radius=radius, steps=steps, scales=scales,
-                                             most=most).average
+                                             most=most, inner=inner).average
                 solved = "each window's LP" if most is None else f"the flows in each window, {most:,} windows' LPs"
+                if inner is not None:
+                    solved += f" over the offsets within {inner} (the ring past them folded inwards)"
                 how = (f"a dual solution of the whole LP ({solved} solved within {radius} substitutions of "
                        f"its output, {steps} evaluation{'s' if steps != 1 else ''} started from the errors of {errors[0]}; "
                        "weak duality)")

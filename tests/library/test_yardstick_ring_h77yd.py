@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import reference as ref
+from dpposterior.accuracy import expected_errors
 from dpposterior.lattice import yardstick as ys
-from dpposterior.models import candidates
+from dpposterior.models import candidate_rank, candidates
+from dpposterior.yardstick import block_bounds
 
 
 def _offsets(k: int, radius: int) -> list[tuple[int, ...]]:
@@ -131,3 +133,60 @@ def test_the_ring_certifies_more_than_its_inner_window_alone():
     # 0.3 pi is feasible for the ring (its bound is sum mu) where the inner window alone certifies nothing
     assert got[0.3][0] == 0.0 and got[0.3][1] == pytest.approx(0.3, rel=1e-9)
     assert got[0.4][1] == pytest.approx(0.29115, abs=1e-4) and got[0.4][2] == pytest.approx(0.31746, abs=1e-4)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(4, 7), st.sampled_from([0.5, 1.0, 2.0]))
+def test_the_ring_route_from_a_release_stays_below_it_and_the_lp(n, eps):
+    """``block_bounds`` reads the ring from the plan's ``(radius, steps, most)`` (``release_inner``) as
+    ``release_bound`` computes it, started from the lattice release's errors at ``RELEASE_RING_SCALES``: below the
+    LP optimum of the average (``tests/reference.py``) and below that release's own average error."""
+    a = (1.0, 1.0, 1.0)
+    got = expected_errors("lattice", np.array(a), n, epsilon=eps, objective="average")
+    E = np.zeros(len(got.counts))
+    E[candidate_rank(got.counts)] = got.expected
+    orbits = ys.orbit_count(a, n)
+    size = (12, 1, orbits)
+    assert ys.release_inner(a, n, 12, orbits) == 12 - ys.RELEASE_RING
+    plan, _ = ys.plan_release(a, n, eps, 40.0)
+    bounds = block_bounds(a, n, eps, {"average": (plan, size)}, ("lattice (average)", E))
+    value, how = bounds["average"]
+    assert "ring" in how
+    direct = ys.release_bound(a, n, eps, E, radius=12, steps=1, scales=ys.RELEASE_RING_SCALES, most=orbits,
+                              inner=12 - ys.RELEASE_RING).average
+    assert value == direct
+    assert value <= ref.optimal_lp_value(ref.brute(a, n), eps, "average") + 1e-9
+    assert value <= got.average + 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(1.0, 1.0, 1.0), (0.5, 2.0, 1.0), (1.0, 1.0, 1.0, 1.0)]),
+       st.sampled_from([50, 120, 300, 500, 1000, 2000]), st.sampled_from([0.25, 0.5, 1.0, 2.0]),
+       st.floats(3.0, 60.0))
+def test_the_plan_names_a_ring_where_and_only_where_the_run_reads_one(a, n, eps, seconds):
+    """What ``plan_release`` plans and what its run reads agree (public inputs only): where ``release_inner`` gives a
+    ring, the route says so, the cap covers at least ``RELEASE_RING_LP_SHARE`` of the orbits and the seconds are the
+    set-up, the flows and that many LPs over the inner offsets; elsewhere no ring is named.  Fails if the last resort
+    could leave a cap at or above the ring's share (the run would then fold a ring the plan did not cost)."""
+    plan, (radius, steps, most) = ys.plan_release(a, n, eps, seconds)
+    inner = ys.release_inner(a, n, radius, most)
+    k = len(a)
+    if inner is None:
+        assert "ring" not in plan.route
+        return
+    orbits = ys.orbit_count(a, n)
+    assert k in ys.RELEASE_RING_K and steps == 1 and most >= ys.RELEASE_RING_LP_SHARE * orbits
+    assert f"within {inner}, the ring" in plan.route
+    offsets = ys.offset_count(k, radius)
+    setup = ys.RELEASE_SETUP_PER_ENTRY * orbits * offsets * k / 3
+    flows = ys.RELEASE_FLOW_PER_ENTRY * orbits * offsets * k * (k - 1) / 6
+    assert plan.seconds == pytest.approx(setup + flows + most * ys.release_lp_seconds(k, ys.offset_count(k, inner)))
+    assert ys.release_scales(steps, ys.release_capped(a, n, most), ring=True) == ys.RELEASE_RING_SCALES
+
+
+def test_the_ring_is_planned_at_k3_n1000_eps05_in_compares_share():
+    """Dir(1,1,1), n = 1000, eps = 0.5 in the 12.9 s ``compare`` leaves the average: window 12, LPs over radius 4
+    (before: 10,802 whole-window LPs at 0.75)."""
+    plan, size = ys.plan_release((1.0, 1.0, 1.0), 1000, 0.5, 12.9)
+    assert plan.fits and size[0] == 12 and size[1] == 1 and size[2] > 40_000
+    assert ys.release_inner((1.0, 1.0, 1.0), 1000, 12, size[2]) == 4

@@ -1700,6 +1700,20 @@ RELEASE_MIN_LP_SHARE = 0.12
 #: one evaluation with 8,000 LPs at n = 1000: 0.1051, 0.1089, 0.0953, 0.0580 at scales 0.7, 0.75, 0.8, 0.85; the flows
 #: alone at n = 300: 0.1739, 0.1840, 0.1721, 0.1146 at the same scales, -0.0008 at 0.9.
 RELEASE_CAPPED_SCALES = (0.75,)
+#: At k in :data:`RELEASE_RING_K`, before that last resort: one evaluation whose LPs cover only the offsets within
+#: ``radius - RELEASE_RING`` of their output, the ring past them folded inwards (:func:`column_bound`'s ``inner``), so
+#: an LP costs what a narrower window's does and more of them fit, for the windows with the largest deficits, at
+#: least :data:`RELEASE_RING_LP_SHARE` of the orbits, at :data:`RELEASE_RING_SCALES`.  Dir(1,1,1), n = 1000, eps = 0.5,
+#: window 12, from ``lattice (average)``'s errors (average 0.15147; 83,834 orbits; CPU s of the LPs at load ~5): every
+#: window's LP at 0.9 certified 0.13254 over the whole window (~34 s), 0.13254 with the LPs over radius 8 and a ring
+#: of 4 (21.6 s), 0.12668 over radius 6 (15.6 s); in the share the last resort fills (12.9 s planned; there: 10,713
+#: whole-window LPs at 0.75, 0.1103): inner radius 6 with 30,000 LPs 0.11495 at 0.8 (12.5 s), 0.10258 at 0.85; inner
+#: 5 with 36,000 LPs 0.11706 at 0.8 (9.1 s); inner 4 (a ring of 8) with 44,000 LPs 0.11856 at 0.8 (9.3 s).
+RELEASE_RING = 8
+RELEASE_RING_K = (3,)
+RELEASE_RING_MIN_INNER = 4
+RELEASE_RING_LP_SHARE = 0.35
+RELEASE_RING_SCALES = (0.8,)
 #: At k >= 4, where one evaluation with every window's LP does not fit, first one evaluation at :data:`RELEASE_ONE`
 #: (:data:`RELEASE_ONE_WORST` from a release built for the worst case) that solves the LPs of the largest deficits, as
 #: many as fit, at least this share of the orbits (it then mends most windows, and a start near the optimum is worth
@@ -1735,7 +1749,8 @@ BASELINE_SCALES = (0.55,)
 
 def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, radius: int = COLUMN_RADIUS,
                   steps: int = RELEASE_GOOD_STEPS, scales: tuple[float, ...] = RELEASE_SCALES,
-                  rate: float = RELEASE_RATE, most: int | None = None, weights: ArrayLike | None = None) -> FlowBound:
+                  rate: float = RELEASE_RATE, most: int | None = None, weights: ArrayLike | None = None,
+                  inner: int | None = None) -> FlowBound:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): :func:`column_bound` started
     from a release's own errors, ``mu = f pi E`` (``E(c)`` the release's expected error at each data set, in
     candidate order; ``f`` each of ``scales``, then Polyak steps from the best; ``steps`` evaluations in all).
@@ -1754,7 +1769,8 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
 
     Each evaluation takes the flows' ``y`` in every window first and solves a window's LP only where they leave a
     deficit (:func:`column_bound`'s ``flows``: the same bound, fewer LPs), at most ``most`` of them (the largest
-    deficits; None: every one).  ``weights``: :func:`column_bound`'s (``mu = f w E``; None: ``pi``); with weights
+    deficits; None: every one), each over the offsets within ``inner`` with the ring past them folded inwards where
+    given (:func:`column_bound`'s ``inner``).  ``weights``: :func:`column_bound`'s (``mu = f w E``; None: ``pi``); with weights
     summing to 1 the bound is at most the optimal worst case (:func:`weighted_worst`), whatever ``errors`` holds."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 0)
@@ -1764,19 +1780,22 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
         raise InputError(f"errors must hold one finite non-negative number per data set ({N})")
     pi = objective_weights(a, n, weights)
     return column_bound(a, n, epsilon, pi * E, radius=radius, steps=steps, rate=rate, scales=scales, primal=True,
-                        flows=True, most=most, weights=weights)
+                        flows=True, most=most, weights=weights, inner=inner)
 
 
 def release_scales(steps: int, capped: bool, worst: bool = False, many: bool = False,
-                   baseline: bool = False) -> tuple[float, ...]:
+                   baseline: bool = False, ring: bool = False) -> tuple[float, ...]:
     """The scales :func:`release_bound` starts from under :func:`plan_release`'s ``(steps, capped)``: from a
     baseline's errors (``baseline``: :func:`plan_release`'s ``baseline``) :data:`BASELINE_SCALES` whatever the plan; a
+    capped evaluation with a ring (``ring``: :func:`release_inner` not None) :data:`RELEASE_RING_SCALES`; another
     capped evaluation's :data:`RELEASE_CAPPED_SCALES`; else :data:`RELEASE_SCALES`, the first alone (:data:`RELEASE_ONE`)
     where one evaluation is planned, or where the start is a release built for the worst case (``worst``)
     :data:`RELEASE_MANY_WORST` where most windows' LPs are solved (``many``: :func:`release_many`), else the last
     (:data:`RELEASE_ONE_WORST`).  Public inputs only (the plan's, and which release starts)."""
     if baseline:
         return BASELINE_SCALES
+    if capped and ring:
+        return RELEASE_RING_SCALES
     if capped:
         return RELEASE_CAPPED_SCALES
     if steps >= len(RELEASE_SCALES):
@@ -1797,6 +1816,22 @@ def release_capped(prior: ArrayLike, n: int, most: int | None) -> bool:
     cap at k = 3; at k >= 4 a cap below :data:`RELEASE_ONE_LP_SHARE` of the orbits (one at or above it is one
     evaluation at :func:`release_scales`' one scale).  Public inputs only."""
     return most is not None and (len(prior) < 4 or most < RELEASE_ONE_LP_SHARE * orbit_count(prior, n))
+
+
+def release_inner(prior: ArrayLike, n: int, radius: int, most: int | None) -> int | None:
+    """The inner radius of :func:`plan_release`'s ``(radius, steps, most)`` (:func:`column_bound`'s ``inner``: the
+    LPs over the offsets within it, the ring past it folded inwards), or None (the LPs over the whole window): at k in
+    :data:`RELEASE_RING_K`, ``radius - RELEASE_RING`` where that is at least :data:`RELEASE_RING_MIN_INNER` and the
+    plan is capped with at least :data:`RELEASE_RING_LP_SHARE` of the orbits.  :func:`plan_release` plans a ring there
+    and only there: it tries the ring first, and where no ring fits, the capped last resort's cap is below that share
+    (its LPs over the whole window cost more than the ring's over the inner offsets).  Read by the plan and the run
+    (:func:`dpposterior.yardstick.block_bounds`).  Public inputs only."""
+    k = len(prior)
+    inner = int(radius) - RELEASE_RING
+    if (k not in RELEASE_RING_K or most is None or inner < RELEASE_RING_MIN_INNER
+            or most < RELEASE_RING_LP_SHARE * orbit_count(prior, n)):
+        return None
+    return inner
 
 
 def release_lp_seconds(k: int, offsets: int, n: int | None = None, radius: int | None = None) -> float:
@@ -1831,7 +1866,11 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float, seconds: float = COLU
     the orbits fits, else of at least :data:`RELEASE_ONE_LP_SHARE`, ``most`` the LPs that fit (the largest deficits';
     started at :func:`release_scales`' one scale).  Else the widest radius where one evaluation with the LPs of at
     least :data:`RELEASE_MIN_LP_SHARE` of the orbits fits, ``most`` the LPs that fit (the largest deficits'; started
-    at :data:`RELEASE_CAPPED_SCALES`, :func:`release_capped`); else refused.
+    at :data:`RELEASE_CAPPED_SCALES`, :func:`release_capped`); else refused.  Before that last resort, at k in
+    :data:`RELEASE_RING_K`, the widest radius where one evaluation with the LPs of at least
+    :data:`RELEASE_RING_LP_SHARE` of the orbits fits with each LP over the offsets within ``radius - RELEASE_RING``
+    (:func:`release_inner`; :func:`column_bound`'s ``inner``, its LP planned at :func:`release_lp_seconds` of those
+    offsets, the set-up and flows at the whole window's), started at :data:`RELEASE_RING_SCALES`.
     ``baseline`` (the errors are a baseline's, far above the optimum: ``compare`` computed no lattice or optimal row):
     one evaluation only, at :data:`BASELINE_SCALES`, at the widest radius down to :data:`RELEASE_MIN_RADIUS` (not
     the eps rule: a narrower window with more LPs certifies more from such a start, the measurements at
@@ -1868,13 +1907,28 @@ def plan_release(prior: ArrayLike, n: int, epsilon: float, seconds: float = COLU
     else:
         one = None if full or k < 4 else (next((o for o in room if o[2] >= RELEASE_MANY_LP_SHARE * orbits), None)
                                           or next((o for o in room if o[2] >= RELEASE_ONE_LP_SHARE * orbits), None))
-    capped = None if full or one else next((o for o in room if o[2] >= max(1.0, RELEASE_MIN_LP_SHARE * orbits)),
-                                           None)
+    # at k in RELEASE_RING_K, before the last resort: the LPs over the inner offsets, the ring folded inwards
+    # (release_inner), as many as fit, at least RELEASE_RING_LP_SHARE of the orbits
+    ring = None
+    if not (full or one or baseline) and k in RELEASE_RING_K:
+        for radius, _, _, setup, _, flows, _, memory in room:
+            if radius - RELEASE_RING < RELEASE_RING_MIN_INNER:
+                continue
+            lp = release_lp_seconds(k, offset_count(k, radius - RELEASE_RING))
+            most = int(min(orbits, (seconds - setup - flows) // lp)) if seconds > setup + flows else 0
+            if most >= RELEASE_RING_LP_SHARE * orbits:
+                ring = (radius, 1, most, setup, 0.0, flows, lp, memory)
+                break
+    capped = None if full or one or ring else next(
+        (o for o in room if o[2] >= max(1.0, RELEASE_MIN_LP_SHARE * orbits)), None)
+    capped = ring or capped
     radius, fit, most, setup, per, flows, lp, memory = full or one or capped or (
         options[-1] if options else (0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0))
     if one or capped:
         steps, secs = 1, setup + flows + most * lp
         how = f"the flows in every window, the LPs of the {most:,} largest deficits" + (", at one scale" if one else "")
+        if ring:
+            how += f" over the offsets within {radius - RELEASE_RING}, the ring past them folded inwards"
     else:
         # one evaluation (the first scale alone) only where no more fit
         steps, most = max(fit, 1 if fit == 1 else fewest), None
