@@ -1770,8 +1770,9 @@ def release_bound(prior: ArrayLike, n: int, epsilon: float, errors: ArrayLike, r
     Each evaluation takes the flows' ``y`` in every window first and solves a window's LP only where they leave a
     deficit (:func:`column_bound`'s ``flows``: the same bound, fewer LPs), at most ``most`` of them (the largest
     deficits; None: every one), each over the offsets within ``inner`` with the ring past them folded inwards where
-    given (:func:`column_bound`'s ``inner``).  ``weights``: :func:`column_bound`'s (``mu = f w E``; None: ``pi``); with weights
-    summing to 1 the bound is at most the optimal worst case (:func:`weighted_worst`), whatever ``errors`` holds."""
+    given (:func:`column_bound`'s ``inner``).  ``weights``: :func:`column_bound`'s (``mu = f w E``; None: ``pi``);
+    with weights summing to 1 the bound is at most the optimal worst case (:func:`weighted_worst`), whatever
+    ``errors`` holds."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 0)
     E = np.asarray(errors, dtype=np.float64)
