@@ -190,3 +190,16 @@ def test_the_ring_is_planned_at_k3_n1000_eps05_in_compares_share():
     plan, size = ys.plan_release((1.0, 1.0, 1.0), 1000, 0.5, 12.9)
     assert plan.fits and size[0] == 12 and size[1] == 1 and size[2] > 40_000
     assert ys.release_inner((1.0, 1.0, 1.0), 1000, 12, size[2]) == 4
+
+
+def test_release_inner_reads_the_ring_rule_alone():
+    """A ring only at k = 3, only for a capped plan whose cap reaches ``RELEASE_RING_LP_SHARE`` of the orbits and
+    whose window leaves an inner radius of at least ``RELEASE_RING_MIN_INNER``."""
+    a3, a4 = (1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)
+    orbits = ys.orbit_count(a3, 1000)
+    share = math.ceil(ys.RELEASE_RING_LP_SHARE * orbits)
+    assert ys.release_inner(a3, 1000, 12, share) == 12 - ys.RELEASE_RING
+    assert ys.release_inner(a3, 1000, 12, share - 1) is None
+    assert ys.release_inner(a3, 1000, 12, None) is None
+    assert ys.release_inner(a3, 1000, ys.RELEASE_RING + ys.RELEASE_RING_MIN_INNER - 1, orbits) is None
+    assert ys.release_inner(a4, 100, 12, ys.orbit_count(a4, 100)) is None
