@@ -145,6 +145,23 @@ def reach_region(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> NDArra
     return np.concatenate(out) if out else np.zeros((0, k), dtype=np.int64)
 
 
+def reach_box_points(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> int:
+    """The number of points :func:`reach_region` builds at the release ``r`` (before it keeps those in the region), by
+    the same branches: ``|U(Dc)|`` where every count of ``r`` is past ``L = (k - 1) Dc``; else the window's
+    ``C(n + k W + k - 1, k - 1)`` points where they are fewer than the box's; else the box of the first ``k - 1``
+    counts, ``prod_i (hi_i - lo_i + 1)`` with ``lo = max(-W, r - L - (k - 1) W)``, ``hi = r + L + (k - 1) W``.  Each
+    side is at most ``2 (L + (k - 1) W) + 1``.  From the release (public) and n, k, Dc, W only."""
+    r = np.asarray(released, dtype=np.int64).reshape(k)
+    L = (k - 1) * Dc
+    if int(r.min()) > L:
+        return reach_size(k, Dc)
+    span = L + (k - 1) * W
+    lo = np.maximum(-W, r - span)
+    hi = r + span
+    box = math.prod(int(h - l) + 1 for h, l in zip(hi[:k - 1], lo[:k - 1]))
+    return min(math.comb(n + k * W + k - 1, k - 1), box)
+
+
 def part_classes(n: int, k: int, W: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``(reps, counts)``: the points of ``window(n, k, W)`` grouped by their positive part ``y = max(z, 0)``, one
     point of the window per class (``reps``) and the number of window points in it (``counts``), never enumerating
