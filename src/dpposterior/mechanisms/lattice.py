@@ -2375,6 +2375,70 @@ def _check_stays(Z: NDArray[np.int64], a: NDArray, n: int, epsilon: float) -> No
                                                    f"k={k}, n={n}, eps={epsilon:g} ({count:,} points)")
 
 
+#: Seconds a point :func:`~dpposterior.lattice.column.reach_region` builds (its box's or window's point: made,
+#: projected, keyed and looked up), :func:`~dpposterior.lattice.column.reach_box_points` of them: measured 3.2e-7 and
+#: 3.6e-7 CPU s a point at k = 4, n = 1,000, next to a vertex (10, 10, 10, 970), eps 2 and 1 (2.6 M and 18.2 M points,
+#: 0.82 and 6.49 CPU s), load ~5.7, 2026-12-02; 1.4x above.
+REACH_BOX_SECONDS = 5e-7
+
+
+def reach_box_seconds(points: float) -> float:
+    """Seconds of :func:`~dpposterior.lattice.column.reach_region` building ``points`` points
+    (:data:`REACH_BOX_SECONDS` each): read by the run's check (:meth:`LatticeMechanism._local_column`, at its release)
+    and by the plan (:func:`offcentre_reach_points`, the most over releases)."""
+    return float(points) * REACH_BOX_SECONDS
+
+
+def offcentre_reach_points(n: int, k: int, W: int, Dc: int) -> float:
+    """The most points :func:`~dpposterior.lattice.column.reach_region` builds at any release with a count at most
+    ``L = (k - 1) Dc`` (next to a face or a vertex), from public n, k, W, Dc: each side of its box is ``hi_i - lo_i +
+    1 <= 2 (L + (k - 1) W) + 1`` (:func:`~dpposterior.lattice.column.reach_box_points`), and where the window is
+    fewer it is built instead; so at most ``min((2 (L + (k - 1) W) + 1)^(k - 1), |window|)``."""
+    span = (k - 1) * (Dc + W)
+    return min(float(2 * span + 1) ** (k - 1), float(_window_size(n, k, W)))
+
+
+class _Counted(Exception):
+    """Stops :func:`~dpposterior.lattice.column.cut_region` once it has counted its box (the plan's count only)."""
+
+
+def cut_box_count(a: NDArray, n: int, eps: float, m: NDArray, Dc: int) -> int:
+    """The points of the box :func:`~dpposterior.lattice.column.cut_region` enumerates at the release ``m`` (every
+    count past ``(k - 1) Dc``), counted as the run's check (:func:`_cut_points`) counts them, never enumerated: the
+    count is what ``cut_region`` hands its ``check`` before it builds any point."""
+    from ..lattice.column import cut_region
+
+    box = [0]
+
+    def count(points: int) -> None:
+        box[0] = points
+        raise _Counted
+
+    try:
+        cut_region(a, n, eps, m, Dc, check=count)
+    except _Counted:
+        pass
+    return box[0]
+
+
+def cut_family(n: int, k: int, Dc: int) -> list[NDArray[np.int64]]:
+    """Releases whose every count is past ``L = (k - 1) Dc`` with one, two or ``k - 1`` counts at ``L + 1`` and the
+    rest as even as they go (the cut's box grows as counts fall to ``L``): the public family the plan of the cut
+    route reads besides the centre (:meth:`LatticeMechanism._cut_column_plan`).  Empty where no such release
+    exists."""
+    L = (k - 1) * Dc
+    out = []
+    for low in sorted({1, 2, k - 1}):
+        rest = n - low * (L + 1)
+        if rest <= (k - low) * L:
+            continue
+        c = np.full(k, L + 1, dtype=np.int64)
+        c[low:] = rest // (k - low)
+        c[low: low + rest - int(c[low:].sum())] += 1
+        out.append(c)
+    return out
+
+
 def _solve_limit(seconds: float, what: str) -> None:
     limit = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     if seconds > limit:
@@ -3305,6 +3369,12 @@ class LatticeMechanism(Mechanism):
             sym = symmetric_corners(prior)
             search += corner_seconds(n, k, eps, sym)
             memory = max(memory, corner_bytes(n, k, eps, sym))
+            if k >= 4 and n // k > (k - 1) * Dc:
+                # the centre's region is c0 + U(Dc); a release next to a face or a vertex (a count at most (k - 1) Dc)
+                # builds its region's box first (offcentre_reach_points: the most over them; the run's check reads
+                # reach_box_seconds at its release): measured eps 1, n = 1,000, (2, 332, 333, 333): 46.5 CPU s in all,
+                # the box 47 M points, against 25 s planned at the centre
+                search += reach_box_seconds(offcentre_reach_points(n, k, W, Dc))
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
@@ -3367,10 +3437,17 @@ class LatticeMechanism(Mechanism):
         orbit at a symmetric prior; :func:`box_seconds`; at most what the passes of :func:`_box_certified` run), and
         the column over the data sets within ``W`` of the release (``M = 0``: at the centre every kept point is
         certified to stay, so only ``r`` maps to ``r``; measured at Dir(1,1,1,1), eps = 0.25, n = 1e4),
-        :data:`CUT_COLUMN_SECONDS` and :data:`CUT_COLUMN_BYTES` a data set.  A release elsewhere is checked at its own
-        counts when it runs: its certificates (:func:`_box_certified`, its passes together), its searches
-        (:func:`_check_searches`) and its data sets (:func:`~dpposterior.lattice.column.near_data_sets`),
-        each refused in one line past its limit."""
+        :data:`CUT_COLUMN_SECONDS` and :data:`CUT_COLUMN_BYTES` a data set.  The seconds held to the limit are the most of
+        that and what a release elsewhere builds before its searches, so that a cell is refused before anything is
+        drawn where such a release is over the limit: next to a face or a vertex (a count at most ``(k - 1) Dc``, the
+        region route) its reach region's box, :func:`offcentre_reach_points` (the most over those releases) at
+        :func:`reach_box_seconds`; with every count past ``(k - 1) Dc``, the cut's box at each release of
+        :func:`cut_family` (:func:`cut_box_count`, :data:`CUT_SECONDS` a point and coordinate).  The run reads the same
+        terms at its own release (:meth:`_local_column`, :func:`_cut_points`).  Measured before: at eps 0.5, n = 1,000
+        the release (10, 10, 10, 970) ran over 200 CPU s (2.5 GB) against 9.3 s planned, refused by nothing.  Not
+        planned here: the searches and certificates at such a release, checked at its own counts when it runs
+        (:func:`_box_certified`, its passes together; :func:`_check_searches`; the data sets,
+        :func:`~dpposterior.lattice.column.near_data_sets`), each refused in one line past its limit."""
         from ..lattice.column import cut_region
 
         a = np.asarray(prior, dtype=np.float64)
@@ -3384,6 +3461,11 @@ class LatticeMechanism(Mechanism):
         filters = (float(stats["box"]) * CUT_SECONDS * k
                    + points * (FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1) + RISK_SECONDS * k))
         search = filters + cells * box_seconds(k, eps)
+        # a release elsewhere: next to a face or a vertex (a count at most (k - 1) Dc) its reach region's box built
+        # (offcentre_reach_points, the most over such releases), with every count past it the cut's box at the family
+        # of releases with counts at (k - 1) Dc + 1 (cut_family): the same terms the run's checks read at its release
+        search = max(search, reach_box_seconds(offcentre_reach_points(n, k, W, Dc)),
+                     *(cut_box_count(a, n, eps, c, Dc) * CUT_SECONDS * k for c in cut_family(n, k, Dc)))
         near = min(float(sum(sphere_count(k, t) for t in range(W + 1))), float(n_candidates(n, k)))
         column = CUT_COLUMN_SECONDS * near
         memory = 8.0 * 8 * k * points + CUT_COLUMN_BYTES * near
@@ -3493,6 +3575,12 @@ class LatticeMechanism(Mechanism):
 
             check_size(min(reach_size(k, Dc), _window_size(n, k, W)), 8.0 * 8 * k,
                        f"the local column's reach region at this release (k={k}, n={n}, eps={eps:g})")
+        if k >= 4 and not cut:  # the region's box (or window) built: refused in one line past the limit (planned)
+            from ..lattice.column import reach_box_points
+
+            points = reach_box_points(n, k, m, Dc, W)
+            _solve_limit(reach_box_seconds(points), f"the noise-aware posterior's reach region at this release "
+                                                    f"(k={k}, n={n}, eps={eps:g}; {points:,} points built)")
         Z = _cut_points(a, n, eps, m, Dc) if cut else reach_region(n, k, m, Dc, W)
         if self.uses_faces(n, k, spec, a):  # the face table's rows whose outputs hold m, the local search elsewhere
             remap = _face(tuple(a.tolist()), n, eps)
