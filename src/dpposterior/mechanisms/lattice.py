@@ -1701,7 +1701,8 @@ def sampled_parts_route(n: int, k: int, epsilon: float) -> bool:
     (:func:`whole_column_fit`, measured all in) and the batched search's tables fitting; public n, k, eps.  The plan
     and the run's check (:func:`_check_searches`) read it through :func:`_parts_seconds`."""
     eps, n, k = float(epsilon), int(n), int(k)
-    return (k == 3 and SAMPLED_PART_EPSILON[0] <= eps <= SAMPLED_PART_EPSILON[1] and sampled_column(n, k, eps)
+    return (k == 3 and SAMPLED_PART_EPSILON[0] <= eps <= SAMPLED_PART_EPSILON[1]
+            and (sampled_column(n, k, eps) or family_past_reach(n, k, eps))
             and n_candidates(n, k) >= SAMPLED_PART_MIN_ROWS and not whole_column_fit(n, k, eps)
             and _search.batch_tables_fit(k, n, eps))
 
@@ -1854,6 +1855,14 @@ def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
 #: vertex at every cell measured: a guard) stand for every release; 5 samples in place of 11 (~2.5 s of a plan, not
 #: ~5 s).  The regimes' widths scale with ``Dc`` (the noise's reach), so the shares hold across eps.
 SAMPLED_FACE_SHARES, SAMPLED_VERTEX_SHARES = (0.1,), (0.075, 0.1)
+#: Past the centre's reach (:func:`family_past_reach`) the family also holds a release on the face's plateau: least
+#: count ``floor(0.03 Dc)``.  There the most sits along a face, at least counts 2 to 8, not next to a vertex.
+#: Dir(1,1,1), n = 1,000, the distinct parts and points of R(n) the stay certificate leaves, as the run's check
+#: counts them (2026-12-02): eps 0.25, least count 0, 1, 4, 8, 12 (0.1 Dc): 26,784 + 2,633, 27,496 + 3,325, 27,790 +
+#: 4,149, 26,990 + 4,562, 27,790 + 3,737 at (2, 499, 499); the vertex (10, 10, 980) 20,434 + 1,353; eps 0.2, least
+#: count 0, 2, 4, 16 (0.1 Dc): 35,834 + 2,359, 37,138 + 2,579, 37,388 + 2,595, 34,204 + 2,595; its vertices (10, 10,
+#: 980) and (2, 2, 996) 30,816 + 768 and 26,242 + 330.
+FAMILY_FACE_SHARES = (0.03,)
 
 
 def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArray[np.int64]]:
@@ -1868,14 +1877,15 @@ def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArra
     stand), so the most over them is what a plan over every release counts: a stated, measured family, not a proof
     (the run still checks its own release, :func:`_check_searches`)."""
     eps, n, k = float(epsilon), int(n), int(k)
-    if k != 3 or not sampled_column(n, k, eps):
+    if k != 3 or not (sampled_column(n, k, eps) or family_past_reach(n, k, eps)):
         return []
     from ..lattice.column import _centre
 
     probe = sampled_probe(n, k, eps)
     Dc = _radius(k, eps, 1e-12)
     out = [_centre(k, n)] + ([] if probe is None else [probe])
-    for t in SAMPLED_FACE_SHARES:
+    faces = SAMPLED_FACE_SHARES + (FAMILY_FACE_SHARES if family_past_reach(n, k, eps) else ())
+    for t in faces:
         low = min(int(t * Dc), n // k)
         rest = n - low
         out.append(np.array([low] + [rest // (k - 1) + (1 if j < rest % (k - 1) else 0) for j in range(k - 1)]))
@@ -1950,6 +1960,122 @@ def stay_left_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     search's terms (:func:`_inside_seconds`) had checked these at 8.3, 2.4 and 1.8 s."""
     each = SAMPLED_MISS_WHOLE_SECONDS if _radius(int(k), float(epsilon), 1e-12) >= int(n) else SAMPLED_MISS_SECONDS
     return float(points) * each
+
+
+#: Past the centre's reach (:func:`family_past_reach`), a release with a count at most ``FACE_PART_SHARE Dc``
+#: (on a face or next to it, a vertex among them) has its parts' searches planned at ``FACE_PART_FACTOR`` times
+#: :func:`_parts_seconds`.  Measured (Dir(1,1,1), ``posterior --released``, the whole process, CPU s, the limit raised,
+#: 2026-12-02, load 5 to 8), against :func:`release_search_seconds` without it: eps 0.3, n = 1,000, (3, 499, 498)
+#: 79.9 s (32 s; 2.5x), n = 1e4, (3, 4999, 4998) 139.5 s (43 s; 3.2x); eps 0.25, n = 1,000, (4, 498, 498) over 148
+#: CPU s (stopped; 68 s); the vertices (10, 10, n - 20) at 0.8x to 1.5x of theirs (eps 0.3, n = 1,000: 31.5 s, 21 s).
+#: Next to a face the searches of the parts with a zero count run longer than the fit's (measured next to vertices
+#: and at faces' least counts 0.1 Dc to 0.2 Dc).  The factor: 1.2x the largest ratio measured.
+#: From ``FACE_PART_MIN_N`` only: at eps 0.3, n = 204 the face (2, 101, 101) ran 13.2 s (planned 15.95 without it),
+#: at n = 600 (2, 299, 299) 53.4 s (2.1x its check without it); eps 1, n = 1e6, (2, 499999, 499999) 30.7 s.
+FACE_PART_SHARE, FACE_PART_FACTOR, FACE_PART_MIN_N = 0.1, 4.0, 205
+
+
+def face_release(released, n: int, k: int, epsilon: float) -> bool:
+    """Whether a public release's parts are planned at :data:`FACE_PART_FACTOR` (:func:`release_search_seconds`):
+    :func:`family_past_reach`, n from :data:`FACE_PART_MIN_N`, and a count of ``released`` at most
+    ``FACE_PART_SHARE Dc``."""
+    if released is None or int(n) < FACE_PART_MIN_N or not family_past_reach(n, k, epsilon):
+        return False
+    return int(np.min(np.asarray(released))) <= FACE_PART_SHARE * _radius(int(k), float(epsilon), 1e-12)
+
+
+def release_search_seconds(inside: float, parts: float, n: int, k: int, epsilon: float,
+                           stays_left: bool = False, released=None) -> float:
+    """Estimated seconds of the local column's searches at one release: ``inside`` points of R(n) with every count
+    at least 2 by :func:`_inside_seconds` (``stays_left``, k = 3: what the stay certificate left, at the larger of that
+    and :func:`stay_left_seconds`, but where the whole-ball fit plans them, :func:`whole_column_fit`, measured all in
+    with the parts) and ``parts`` distinct positive parts off R(n) or next to its faces by :func:`_parts_seconds`.
+    ``released`` (public): on a face or next to it (:func:`face_release`) the parts at :data:`FACE_PART_FACTOR` times.
+    The run's check (:func:`_check_searches`) reads it at its own release, the plan at each release of its family
+    (:func:`sampled_release_cost`): one rule."""
+    first = _inside_seconds(inside, n, k, epsilon)
+    if stays_left and k == 3 and not whole_column_fit(n, k, epsilon):  # the fit measured them all in
+        first = max(first, stay_left_seconds(inside, n, k, epsilon))
+    face = FACE_PART_FACTOR if face_release(released, n, k, epsilon) else 1.0
+    return first + face * _parts_seconds(parts, n, k, epsilon)
+
+
+#: The eps where the k = 3 plan reads its family of releases also past the centre's reach
+#: (:func:`family_past_reach`): ``[low, high]``.
+FAMILY_PAST_REACH_EPSILON = (0.1, 1.0)
+#: The most of a family release's sampled kept points of R(n) at which :func:`sampled_release_cost` runs the stay
+#: certificate (a fixed subsample; ~11 ms a point at eps 0.1): its share of them left, taken at its upper end.
+FAMILY_STAY_POINTS = 64
+
+
+def family_past_reach(n: int, k: int, epsilon: float) -> bool:
+    """Whether the k = 3 local column's plan takes the most over its family of releases
+    (:func:`sampled_release_probes`: the centre, next to a face, next to a vertex) where the centre's region lies
+    within R(n) (not :func:`sampled_column`): eps within :data:`FAMILY_PAST_REACH_EPSILON`, from n = 101 (past the
+    whole-ball fit's rows).  Why: a release next to a face or a vertex has its region off R(n) at every n (its least
+    count below ``(k - 1) Dc``), so the distinct parts its search reads do not fall with n; a plan that reads the
+    centre alone there is under its run (eps 0.2, n = 1,000: planned 4.9 s, the vertex (10, 10, 980) runs 118 CPU s).
+    Public n, k, eps."""
+    eps, n, k = float(epsilon), int(n), int(k)
+    return (k == 3 and FAMILY_PAST_REACH_EPSILON[0] <= eps <= FAMILY_PAST_REACH_EPSILON[1]
+            and not sampled_column(n, k, eps) and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1])
+
+
+def sampled_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -> tuple[float, float, float]:
+    """``(parts, left, seconds)``: estimates, from public inputs (for a plan; not a bound), at the public release
+    ``released`` (k = 3) of the distinct positive parts both filters keep with a count below 2
+    (:func:`sampled_release_parts`, the same sample), of the kept points of R(n) with every count at least 2 that the
+    stay certificate leaves (below :data:`COLUMN_BATCH_MIN_EPSILON`: the certificate, :func:`~dpposterior.lattice.
+    batched.stays`, run at the sample's kept points; else every kept one) and of the local column's work at that
+    release: the filters (the risk filter at every region point, :data:`RISK_SECONDS`; the descent filter at those it
+    keeps, :data:`FILTER_SECONDS`), the stay certificate at the kept points of R(n) (:func:`_stay_seconds`) and the
+    searches (:func:`release_search_seconds`, the rule the run's check reads at its own release)."""
+    from ..lattice.column import _filtered_sample_points
+
+    k = 3
+    a = np.asarray(prior, dtype=np.float64)
+    eps = float(epsilon)
+    scale, z, keep, risk = _filtered_sample_points(a, n, eps, Dc, W, released)
+    inside = keep & np.all(z >= 2, axis=1)
+    rest = keep & ~np.all(z >= 2, axis=1)
+    zeros = np.count_nonzero(z <= 0, axis=1)
+    parts = float(scale * (np.count_nonzero(rest & (zeros <= 1)) + 1)
+                  + min(3.0 * (2 * W + 1), scale * np.count_nonzero(rest & (zeros >= 2))))
+    certified = eps < COLUMN_BATCH_MIN_EPSILON
+    stay = 0.0
+    if certified:
+        from ..lattice.batched import stays
+
+        inR = keep & np.all(z >= 0, axis=1)
+        stay = _stay_seconds(scale * (np.count_nonzero(inR) + 1), k, eps)
+        pts = z[inside]
+        if len(pts) > FAMILY_STAY_POINTS:  # the certificate's share at a fixed subsample (its upper end, 2 sigma)
+            pts = pts[np.random.default_rng(0).choice(len(pts), FAMILY_STAY_POINTS, replace=False)]
+        share = float(np.count_nonzero(~stays(a, n, eps, pts))) / len(pts) if len(pts) else 0.0
+        share = min(1.0, share + 2.0 * math.sqrt(max(share * (1.0 - share), 1.0 / max(1, len(pts))) / max(1, len(pts))))
+        left = scale * (share * np.count_nonzero(inside) + 1)
+    else:
+        left = scale * (np.count_nonzero(inside) + 1)
+    descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
+    filters = scale * len(z) * RISK_SECONDS * k + scale * (np.count_nonzero(risk) + 1) * descent
+    seconds = filters + stay + release_search_seconds(left, parts, n, k, eps, stays_left=certified,
+                                                      released=released)
+    return parts, float(left), float(seconds)
+
+
+@lru_cache(maxsize=32)
+def _sampled_release_family(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, int]:
+    """``(seconds, parts, samples)``: the most local-column seconds and the most distinct kept parts
+    (:func:`sampled_release_cost`) over :func:`sampled_release_probes` but the centre (planned by the centre's own
+    estimate), and the releases sampled; cached by its public inputs (each sample up to
+    :data:`SAMPLED_RELEASE_SECONDS`)."""
+    from ..lattice.column import _centre
+
+    k = len(prior)
+    c0 = _centre(k, n)
+    rest = [r for r in sampled_release_probes(prior, n, k, epsilon) if not np.array_equal(r, c0)]
+    costs = [sampled_release_cost(prior, n, epsilon, Dc, W, r) for r in rest]
+    return max([0.0] + [c[2] for c in costs]), max([0.0] + [c[0] for c in costs]), len(rest)
 
 
 #: The local column runs by classes also where the region route's solve is planned over this many seconds and the class
@@ -2150,7 +2276,7 @@ def _unique_rows(P: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.in
 
 
 def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits: bool = False,
-                    projections: bool = False, stays_left: bool = False) -> None:
+                    projections: bool = False, stays_left: bool = False, released=None) -> None:
     """Refuse (one line) the local column's searches at one release where the points left by the descent filter
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
     count above 1 by :func:`_inside_seconds`, the rest (off R(n) or next to its faces: the grouped route or the
@@ -2169,10 +2295,7 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
         seconds = column_orbit_seconds(len(Z), n, k, epsilon)
     else:
         inside = int(np.count_nonzero(np.all(Z >= 2, axis=1)))
-        first = _inside_seconds(inside, n, k, epsilon)
-        if stays_left and k == 3 and not whole_column_fit(n, k, epsilon):  # the fit measured them all in
-            first = max(first, stay_left_seconds(inside, n, k, epsilon))
-        seconds = first + _parts_seconds(len(Z) - inside, n, k, epsilon)
+        seconds = release_search_seconds(inside, len(Z) - inside, n, k, epsilon, stays_left, released)
     _solve_limit(seconds, f"the noise-aware posterior's local column at this release for k={k}, n={n}, "
                           f"eps={epsilon:g} ({len(Z):,} points whose search can output it)")
 
@@ -2215,7 +2338,7 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
     # at a symmetric prior, one certified search per orbit (column_orbits: the same outputs); not on the cut route,
     # whose plan counts its box certificates
     orbits = not boxes and column_orbits(a, n, a.size, eps)
-    _check_searches(reps[idx], n, a.size, eps, orbits=orbits, stays_left=eps < COLUMN_BATCH_MIN_EPSILON)
+    _check_searches(reps[idx], n, a.size, eps, orbits=orbits, stays_left=eps < COLUMN_BATCH_MIN_EPSILON, released=m)
     if idx.size and orbits:
         from ..lattice.batched import local_search_batch
 
@@ -3294,7 +3417,7 @@ class LatticeMechanism(Mechanism):
             cut = cut_estimate(prior, n, eps, Dc)
             tested = region if cut is None else min(region, CUT_FACTOR * float(cut))
             filters = region * CUT_SECONDS * k + tested * descent + points * RISK_SECONDS * k
-            sampling = 0.0
+            sampling = family_seconds = 0.0
             if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
                 if (k == 3 and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1]
@@ -3333,7 +3456,14 @@ class LatticeMechanism(Mechanism):
                     search = corner_projection_orbit_seconds(min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
                 if by_sample and sampled_face_reach(n, k, eps):  # the kept points the stay certificate leaves
                     search += stay_left_seconds(SAMPLED_MISS_SHARE * (points - parts), n, k, eps)
-            search += filters + sampling
+            if family_past_reach(n, k, eps):  # the corner release's table only takes points off the searches
+                # past the centre's reach the releases next to a face or a vertex still reach off R(n)
+                family_seconds, _, samples = _sampled_release_family(
+                    tuple(float(x) for x in np.asarray(prior).ravel()), n, eps, Dc, W)
+                sampling = samples * SAMPLED_RELEASE_SECONDS
+            # the most over the family (sampled_release_cost: each release's filters, certificate and searches as its
+            # run's check counts them), and the plan's own samples
+            search = max(search + filters, family_seconds) + sampling
         # the data sets within M + W of r, all in R(n) (at small n, R(n) itself)
         near = min(float(sum(sphere_count(k, t) for t in range(M + W + 1))), float(n_candidates(n, k)))
         # the region's points (enumerated, keyed, projected), the filter's blocks, the searches' tables (the batched
