@@ -66,17 +66,38 @@ def test_optimal_at_n120_releases_with_its_posterior_both_objectives():
     assert post["route"] == "local column" and 0 < post["dropped_mass_bound"] < 1e-3
 
 
-def test_a_posterior_refused_at_the_released_output_still_prints_the_release(tmp_path):
-    """k = 3, n = 1000, eps = 0.25, average: the plan (a release at the centre of R(n)) admits the noise-aware
-    posterior, but this release lands next to a face, where its local column is over the solve limit.  The release
-    was drawn and charged: it is printed, the ledger holds it, and the refusal is the one error line (exit 2)."""
+def test_a_cell_whose_face_release_is_over_the_limit_is_refused_before_the_draw(tmp_path):
+    """k = 3, n = 1000, eps = 0.25, average: a release next to a face or a vertex keeps ~48,000 points off R(n) to
+    search, so the plan (the most over releases next to a face and a vertex) refuses the cell before anything is
+    drawn or charged: one line, nothing on stdout, no entry in the ledger."""
     ledger = tmp_path / "L.json"
     code, out, err, _ = run_case(["release", "--prior", "1,1,1", "--counts", "996,2,2", "--mechanism", "optimal",
                                   "--objective", "average", "--epsilon", "0.25", "--seed", "1", "--noise-aware",
                                   "--json", "--ledger", str(ledger), "--budget", "1"])
+    assert_clean_refusal(code, out, err, "over the limit")
+    assert not ledger.exists() or json.loads(ledger.read_text())["entries"] == []
+
+
+def test_a_posterior_refused_at_the_released_output_still_prints_the_release(tmp_path, monkeypatch, capsys):
+    """Where the posterior's cost at the released output is over its limits (which the plan, from public inputs, did
+    not foresee), the release was drawn and charged: it is printed, the ledger holds it, and the refusal is the one
+    error line (exit 2).  The refusal at the output is forced here (the plans now take the most over releases next
+    to a face and a vertex, so no cheap cell reaches this path)."""
+    from dpposterior.cli.commands import release as release_command
+    from dpposterior.cli.main import main
+    from dpposterior.errors import SizeError
+
+    def over(*_args, **_kwargs):
+        raise SizeError("the column at this output: over the limit")
+
+    monkeypatch.setattr(release_command, "posterior_of", over)
+    ledger = tmp_path / "L.json"
+    code = main(["release", "--prior", "1,1,1", "--counts", "5,5,5", "--mechanism", "geometric", "--epsilon", "1",
+                 "--seed", "1", "--noise-aware", "--json", "--ledger", str(ledger), "--budget", "1"])
+    out, err = capsys.readouterr()
     assert code == 2
     rel = json.loads(out)
-    assert rel["released_counts"] == [986, 11, 3] and "noise_aware" not in rel
+    assert sum(rel["released_counts"]) == 15 and "noise_aware" not in rel
     errors = [line for line in err.splitlines() if line.startswith("dpposterior: error:")]
     assert len(errors) == 1 and "the release above stands (drawn and charged to the ledger)" in errors[0]
     assert "Traceback" not in err
