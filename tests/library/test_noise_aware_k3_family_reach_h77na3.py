@@ -21,9 +21,9 @@ import sys
 import numpy as np
 import pytest
 
-from dpposterior.limits import Task
-from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import lattice as L
+
+from .test_noise_aware_k3_h73na3 import _plan  # the plan at Dir(1,1,1), its limit raised where asked
 
 #: ``posterior --prior 1,1,1 --released R --n N --mechanism optimal --objective average --epsilon EPS`` with
 #: ``DPPOSTERIOR_MAX_SOLVE_SECONDS=100000``, the whole process, CPU s (``None``: stopped at the CPU cap given last),
@@ -44,13 +44,6 @@ RUNS = [
     (0.3, 204, (2, 101, 101), 13.2, None, 9.6),
     (0.5, 1_000_000, (2, 499999, 499999), None, 150, 9.7),
 ]
-
-
-def _plan(n, eps, objective="average", limit=None, monkeypatch=None):
-    if limit is not None:
-        monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", str(limit))
-    spec = ReleaseSpec.of("optimal", eps, objective=objective)
-    return spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(3), n)
 
 
 @pytest.mark.parametrize("run", RUNS, ids=lambda r: f"{r[0]}-{r[1]}-{r[2]}")
