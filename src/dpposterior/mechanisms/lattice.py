@@ -1900,6 +1900,14 @@ def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArra
     return [np.asarray(r, dtype=np.int64) for r in out]
 
 
+def _offcentre_probes(prior: tuple, n: int, epsilon: float) -> list[NDArray[np.int64]]:
+    """:func:`sampled_release_probes` but the centre of R(n) (which the plan estimates on its own)."""
+    from ..lattice.column import _centre
+
+    c0 = _centre(len(prior), n)
+    return [r for r in sampled_release_probes(prior, n, len(prior), epsilon) if not np.array_equal(r, c0)]
+
+
 def sampled_release_parts(prior, n: int, epsilon: float, Dc: int, W: int, released) -> float:
     """An estimate, from public inputs (for a plan; not a bound), of the distinct positive parts ``max(z, 0)`` of the
     reach region at ``released`` (k = 3) that both filters keep with a count below 2: what the run's check counts
@@ -1929,11 +1937,7 @@ def _sampled_release_off(prior: tuple, n: int, epsilon: float, Dc: int, W: int) 
     (:func:`sampled_release_parts`) over :func:`sampled_release_probes` but the centre (whose sample the plan has
     already drawn: :func:`~dpposterior.lattice.column.filtered_sample`, the same draws, at least its parts), and the
     releases sampled; cached by its public inputs (each sample up to :data:`SAMPLED_RELEASE_SECONDS`)."""
-    from ..lattice.column import _centre
-
-    k = len(prior)
-    c0 = _centre(k, n)
-    rest = [r for r in sampled_release_probes(prior, n, k, epsilon) if not np.array_equal(r, c0)]
+    rest = _offcentre_probes(prior, n, epsilon)
     return max([0.0] + [sampled_release_parts(prior, n, epsilon, Dc, W, r) for r in rest]), len(rest)
 
 
@@ -2069,11 +2073,7 @@ def _sampled_release_family(prior: tuple, n: int, epsilon: float, Dc: int, W: in
     (:func:`sampled_release_cost`) over :func:`sampled_release_probes` but the centre (planned by the centre's own
     estimate), and the releases sampled; cached by its public inputs (each sample up to
     :data:`SAMPLED_RELEASE_SECONDS`)."""
-    from ..lattice.column import _centre
-
-    k = len(prior)
-    c0 = _centre(k, n)
-    rest = [r for r in sampled_release_probes(prior, n, k, epsilon) if not np.array_equal(r, c0)]
+    rest = _offcentre_probes(prior, n, epsilon)
     costs = [sampled_release_cost(prior, n, epsilon, Dc, W, r) for r in rest]
     return max([0.0] + [c[2] for c in costs]), max([0.0] + [c[0] for c in costs]), len(rest)
 
