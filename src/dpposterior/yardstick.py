@@ -263,7 +263,12 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
             taken = sum(plan.seconds for plan, _ in out.values() if plan.fits)
             rest = min(both - taken, solve)
             if rest > 0:
-                out[blocks.WEIGHTED_KEY] = blocks.plan_weighted(a, n, epsilon, rest)
+                # the flows under pi are the average's too where its flows then exact windows run (the same radius
+                # and steps): computed once (block_bounds hands them over), planned once
+                windows = out.get(blocks.WINDOWS_KEY, (None, ()))
+                at_hand = windows[0] is not None and windows[0].fits and windows[1][:2] == (
+                    min(blocks.WEIGHTED_RADIUS, n), blocks.WEIGHTED_FLOW_STEPS)
+                out[blocks.WEIGHTED_KEY] = blocks.plan_weighted(a, n, epsilon, rest, flows_at_hand=at_hand)
         if deeper and worst[0].fits:
             # deeper corner blocks in what every other plan leaves of both shares (they are planned as without it)
             taken = sum(plan.seconds for key, (plan, _) in out.items() if plan.fits and key != "worst")
@@ -290,6 +295,7 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
     from .lattice import yardstick as blocks
 
     out = {}
+    kept: dict = {}  # the flows under pi of the average's flows then exact windows, for the weighted worst case
     for key, (plan, size) in plans.items():
         objective = {START_KEY: "average", blocks.WEIGHTED_KEY: "worst", blocks.WINDOWS_KEY: "average"}.get(key, key)
         if not plan.fits:
@@ -297,14 +303,14 @@ def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tupl
         try:
             if key == blocks.WEIGHTED_KEY:
                 m, radius, flow_steps, steps = size
-                value = blocks.weighted_bound(prior, n, epsilon, m, radius, flow_steps, steps)
+                value = blocks.weighted_bound(prior, n, epsilon, m, radius, flow_steps, steps, flow=kept.get("flow"))
                 how = (f"a dual solution of the whole LP weighted by the minimax LP's multipliers at n = {m} carried to "
                        f"n and mixed with pi (started from its row multipliers carried the same way and {flow_steps} flow "
                        f"steps under pi, then {steps} evaluations of each window's LP "
                        f"within {radius} substitutions; weak duality: a worst case is at least any weighted average)")
             elif key == blocks.WINDOWS_KEY:
                 radius, flow_steps, steps = size
-                value = blocks.windows_bound(prior, n, epsilon, radius, flow_steps, steps)
+                value = blocks.windows_bound(prior, n, epsilon, radius, flow_steps, steps, keep=kept)
                 how = (f"a dual solution of the whole LP ({flow_steps} flow steps, then {steps} evaluations of each "
                        f"window's LP within {radius} substitutions of its output, the flows first; weak duality)")
             elif objective == "average" and len(size) == 3:  # plan_release's (radius, evaluations, most LPs)

@@ -2085,9 +2085,12 @@ WINDOWS_BASE_SECONDS = 1.0
 WINDOWS_COLUMN_FACTOR = 0.75
 
 
-def weighted_costs(prior: ArrayLike, n: int, epsilon: float) -> tuple[int, int, float, float, float]:
+def weighted_costs(prior: ArrayLike, n: int, epsilon: float,
+                   flows_at_hand: bool = False) -> tuple[int, int, float, float, float]:
     """``(m, radius, fixed seconds, seconds per evaluation, bytes)`` of :func:`weighted_bound` as
-    :func:`plan_weighted` plans it (its docstring).  Public inputs only."""
+    :func:`plan_weighted` plans it (its docstring).  ``flows_at_hand``: the flows under pi are given to it (computed
+    by :func:`windows_bound` in the same call, :func:`window_flow_seconds` of its plan), so its fixed part is the
+    minimax LP and the windows' set-up only.  Public inputs only."""
     a = np.asarray(prior, dtype=np.float64)
     k = a.size
     m = max(1, min(WEIGHTED_FROM, n - 1))
@@ -2097,7 +2100,21 @@ def weighted_costs(prior: ArrayLike, n: int, epsilon: float) -> tuple[int, int, 
     fixed = whole_seconds(rows, groups, pairs, order)
     memory = whole_bytes(rows, groups, pairs, order)
     radius, windows, per, window_memory = window_costs(a, n)
+    if flows_at_hand:
+        windows -= window_flow_seconds(a, n)
     return m, radius, fixed + windows, per, max(memory, window_memory)
+
+
+def window_flow_seconds(prior: ArrayLike, n: int) -> float:
+    """The flows' part of :func:`window_costs`' fixed seconds (:data:`WINDOWS_BASE_SECONDS` and
+    :data:`WEIGHTED_FLOW_STEPS` flow steps of radius ``min(WEIGHTED_RADIUS, n)`` at :func:`plan_flow`'s constants
+    times :data:`WEIGHTED_FLOW_FACTOR`); the rest of it is the exact windows' set-up.  Public inputs only."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    N, offsets = flow_shape(n, k, min(WEIGHTED_RADIUS, n))
+    return WINDOWS_BASE_SECONDS + WEIGHTED_FLOW_FACTOR * flow_scale(N) * (
+        FLOW_SETUP_PER_ENTRY * N * offsets * k + WEIGHTED_FLOW_STEPS * (
+            FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets))
 
 
 def window_costs(prior: ArrayLike, n: int,
@@ -2112,10 +2129,7 @@ def window_costs(prior: ArrayLike, n: int,
     k = a.size
     radius = min(WEIGHTED_RADIUS, n)
     N, offsets = flow_shape(n, k, radius)
-    large = flow_scale(N)
-    fixed = WINDOWS_BASE_SECONDS + WEIGHTED_FLOW_FACTOR * large * (
-        FLOW_SETUP_PER_ENTRY * N * offsets * k + WEIGHTED_FLOW_STEPS * (
-            FLOW_SECONDS_PER_ENTRY * N * offsets + FLOW_SECONDS_PER_OFFSET * offsets))
+    fixed = window_flow_seconds(a, n)
     orbits = orbit_count(a, n)
     fixed += RELEASE_SETUP_PER_ENTRY * orbits * offsets * k / 3
     per = column_factor * orbits * (release_lp_seconds(k, offsets, n, radius)
@@ -2124,8 +2138,8 @@ def window_costs(prior: ArrayLike, n: int,
     return radius, fixed, per, memory
 
 
-def plan_weighted(prior: ArrayLike, n: int, epsilon: float,
-                  seconds: float = BLOCK_SECONDS) -> tuple[Plan, tuple[int, int, int, int]]:
+def plan_weighted(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS,
+                  flows_at_hand: bool = False) -> tuple[Plan, tuple[int, int, int, int]]:
     """The plan of :func:`weighted_bound` (worst case) and its ``(m, radius, flow steps, evaluations)``: the minimax
     LP at ``m = min(WEIGHTED_FROM, n - 1)`` (:func:`whole_seconds`, :func:`whole_bytes`, as :func:`plan_corner`'s
     whole LP), the flows of radius ``min(WEIGHTED_RADIUS, n)`` (:data:`WEIGHTED_FLOW_STEPS` steps at
@@ -2133,12 +2147,13 @@ def plan_weighted(prior: ArrayLike, n: int, epsilon: float,
     ``seconds`` (at most :data:`WEIGHTED_MAX_STEPS`; each :func:`orbit_count` column LPs at :func:`release_lp_seconds`
     and the flows in every window, times :data:`WEIGHTED_COLUMN_FACTOR`); refused where fewer than
     :data:`WEIGHTED_MIN_STEPS` fit, at k not in :data:`WEIGHTED_K`, at eps above :data:`WEIGHTED_MAX_EPSILON`, or at
-    ``n <= WEIGHTED_FROM + 1`` (the whole LP itself runs there, :func:`plan_corner`).  Public inputs only (prior, n,
-    eps)."""
+    ``n <= WEIGHTED_FROM + 1`` (the whole LP itself runs there, :func:`plan_corner`).  ``flows_at_hand``: the same
+    flows are computed in the same call by :func:`windows_bound` and given to :func:`weighted_bound` (its ``flow``),
+    so they are not planned twice (:func:`weighted_costs`).  Public inputs only (prior, n, eps)."""
     a = np.asarray(prior, dtype=np.float64)
     k = a.size
     what = f"the yardstick's weighted worst case for k={k}, n={n}, eps={epsilon:g}"
-    m, radius, fixed, per, memory = weighted_costs(a, n, epsilon)
+    m, radius, fixed, per, memory = weighted_costs(a, n, epsilon, flows_at_hand)
     steps = int(min(WEIGHTED_MAX_STEPS, (seconds - fixed) // per)) if seconds > fixed else 0
     used = max(steps, WEIGHTED_MIN_STEPS)
     secs = fixed + per * used
@@ -2152,7 +2167,7 @@ def plan_weighted(prior: ArrayLike, n: int, epsilon: float,
 
 
 def weighted_bound(prior: ArrayLike, n: int, epsilon: float, m: int, radius: int, flow_steps: int,
-                   steps: int, share: float = WEIGHTED_SHARE) -> float:
+                   steps: int, share: float = WEIGHTED_SHARE, flow: FlowBound | None = None) -> float:
     """Certified lower bound on the optimal worst case (docs/definitions.md §9): :func:`column_bound`'s dual
     (``steps`` evaluations, flows first) under the weights :func:`mixed_weights` (the minimax LP's at ``m`` carried to
     ``n``, ``share`` of them, mixed with pi; the pooled far cap, :func:`_aggregate_far`), over their sum
@@ -2165,12 +2180,17 @@ def weighted_bound(prior: ArrayLike, n: int, epsilon: float, m: int, radius: int
     so ``OPT_worst >= min_P sum_c w(c) E_P(c)``, and the dual certifies a lower bound on that minimum (weak duality
     with ``w`` as the objective's weights: :func:`column_bound`'s "Weights") at any multipliers ``mu``.  The weights
     and the start only choose which bound (at the saddle point of the minimax LP at ``n``, its own weights and row
-    multipliers give its optimum); they are computed from public inputs only."""
+    multipliers give its optimum); they are computed from public inputs only.
+
+    ``flow``: :func:`flow_bound`'s result under pi at this ``radius`` and ``flow_steps`` when the caller has it
+    (:func:`windows_bound`'s ``keep``: the same deterministic computation, so the same multipliers and the same
+    bound); only its ``mu`` is read, as a start, so whichever flows are given the bound holds (weak duality above)."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 1)
     start: dict = {}
     w = objective_weights(a, n, mixed_weights(a, n, epsilon, m, share, start))
-    flow = flow_bound(a, n, epsilon, radius=radius, steps=flow_steps)
+    if flow is None or (flow.radius, flow.steps) != (min(radius, n), flow_steps):
+        flow = flow_bound(a, n, epsilon, radius=radius, steps=flow_steps)
     value = 0.0
     if steps:
         mu = WEIGHTED_START_SCALE * (start["rows"] + (1.0 - share) * flow.mu)
@@ -2210,14 +2230,19 @@ def plan_windows(prior: ArrayLike, n: int, epsilon: float,
                        steps < WINDOWS_MIN_STEPS), (radius, WEIGHTED_FLOW_STEPS, used)
 
 
-def windows_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, flow_steps: int, steps: int) -> float:
+def windows_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, flow_steps: int, steps: int,
+                  keep: dict | None = None) -> float:
     """Certified lower bound on the optimal average error (docs/definitions.md §9): :func:`flow_bound` (``flow_steps``
     ascent steps, windows of ``radius``), then ``steps`` evaluations of :func:`column_bound` started from its
     multipliers with the flows first in every window (``flows``, ``primal``): :func:`weighted_bound`'s computation
-    under pi.  Proof: each is a certified lower bound (weak duality: their docstrings), so the larger is too."""
+    under pi.  Proof: each is a certified lower bound (weak duality: their docstrings), so the larger is too.
+    ``keep``: a dict that receives, under ``"flow"``, the flows' :class:`FlowBound` (before the exact windows run),
+    for :func:`weighted_bound`'s ``flow``."""
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 1)
     flow = flow_bound(a, n, epsilon, radius=radius, steps=flow_steps)
+    if keep is not None:
+        keep["flow"] = flow
     value = flow.average
     if steps:
         value = max(value, column_bound(a, n, epsilon, flow.mu, radius=radius, steps=steps, primal=True,
