@@ -86,11 +86,11 @@ def test_the_family_reaches_past_the_centre():
 
 
 def test_the_face_factor_is_read_by_the_runs_check_at_its_release():
-    """The run's check reads the release: the same parts cost FACE_PART_FACTOR times more on a face."""
+    """The run's check reads the release: the same parts cost face_part_factor times more on a face."""
     Z = np.tile(np.array([[0, 0, 1050]]), (1000, 1))
     face = L.release_search_seconds(0, len(Z), 1000, 3, 0.3, released=np.array([2, 499, 499]))
     centre = L.release_search_seconds(0, len(Z), 1000, 3, 0.3, released=np.array([334, 333, 333]))
-    assert face == pytest.approx(L.FACE_PART_FACTOR * centre)
+    assert face == pytest.approx(L.face_part_factor(1000, 0.3) * centre)
     assert L.release_search_seconds(0, 1000, 204, 3, 0.3, released=np.array([2, 101, 101])) == pytest.approx(
         L.release_search_seconds(0, 1000, 204, 3, 0.3))
 
