@@ -9,8 +9,8 @@ through :func:`L.release_search_seconds`, the rule the run's check reads), and a
   line, the CLI exit 2;
 - the sample's counts near the run's at a face and a vertex past the centre's reach.
 
-Not mended (within the centre's reach, the plan before): eps 0.3, n = 600 is planned 7.5 s and its face (2, 299, 299)
-runs 53.4 CPU s (load 10.3).
+Within the centre's reach from n = 205 the family is costed the same way (test_noise_aware_k3_face_plateau_h78na3:
+eps 0.3, n = 600, planned 7.5 s before while its face (2, 299, 299) runs 53.4 CPU s, is refused in one line).
 """
 
 from __future__ import annotations
