@@ -48,11 +48,12 @@ def _kept_off(n: int, eps: float, m) -> np.ndarray:
 
 
 def _family_oracle(n: int, eps: float, Dc: int) -> set[tuple[int, ...]]:
-    """The centre, the probe, ``(t Dc, rest even)`` for t = 0.1 and ``(t Dc, t Dc, rest)`` for t = 0.075 and 0.1 (the
-    vertex's plateau), each count clipped to ``n // 3``, at a symmetric prior."""
+    """The centre, the probe, ``(t Dc, rest even)`` for t = 0.1 (and 0.03, the face's plateau, from n = 205) and
+    ``(t Dc, t Dc, rest)`` for t = 0.075 and 0.1 (the vertex's plateau), each count clipped to ``n // 3``, at a
+    symmetric prior."""
     c = [n // 3 + (1 if i < n % 3 else 0) for i in range(3)]
     out = {tuple(c), tuple(int(x) for x in L.sampled_probe(n, 3, eps))}
-    for t in (0.1,):
+    for t in (0.1,) + ((0.03,) if n >= 205 else ()):
         low = min(int(t * Dc), n // 3)
         rest = n - low
         out.add((low, rest - rest // 2, rest // 2))

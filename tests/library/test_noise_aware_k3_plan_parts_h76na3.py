@@ -100,13 +100,16 @@ def test_the_sample_counts_the_parts_the_run_searches(n, eps, m):
 @pytest.mark.parametrize("run", COLUMN_RUNS, ids=lambda r: f"{r[0]}-{r[1]}-{r[2]}")
 def test_the_plan_is_above_every_measured_release(run, monkeypatch):
     """The plan (the limit raised) above each measured column, whichever the release, and within 2.5x the cell's
-    worst measured release."""
+    worst measured release up to n = 204 (from n = 205 the plan costs each release of the family with the face's
+    plateau among them, L.family_costed, and a face release below eps 0.3 at 4x its parts: eps 0.25, n = 300, the face
+    (3, 148, 149) runs 47.5 s against the vertex's 23.8 s, test_noise_aware_k3_face_plateau_h78na3)."""
     eps, n, _, _, seconds, _ = run
     plan = _plan(n, eps, limit=1e5, monkeypatch=monkeypatch)
     assert not plan.refused() and plan.route == "local column"
     assert seconds <= plan.seconds, (plan.seconds, seconds)
     worst = max(r[4] for r in COLUMN_RUNS if (r[0], r[1]) == (eps, n))
-    assert plan.seconds <= 2.5 * worst, (plan.seconds, worst)
+    if not L.family_costed(n, 3, eps):
+        assert plan.seconds <= 2.5 * worst, (plan.seconds, worst)
 
 
 @pytest.mark.parametrize("run", [r for r in COLUMN_RUNS if r[3]], ids=lambda r: f"{r[0]}-{r[1]}-{r[2]}")
@@ -133,11 +136,12 @@ def test_the_part_cost_is_above_each_measured_search_and_not_far():
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
-@pytest.mark.parametrize("n,eps", [(204, 0.3), (300, 0.25), (300, 0.3)])
+@pytest.mark.parametrize("n,eps", [(204, 0.3), (300, 0.3)])
 def test_cells_whose_every_release_fits_are_admitted(n, eps, objective):
     """Admitted on the tree before (by the centre) and refused by the first plan over every release (its per-part
     cost 3x to 4x over the vertex's run): admitted again, every release within the limit (eps 0.3, n = 204 at (8,
-    8, 188): 8.8 s; eps 0.25, n = 300 at (12, 12, 276): 23.8 s)."""
+    8, 188): 8.8 s).  eps 0.25, n = 300 is refused again: its face on the plateau (3, 148, 149) runs 47.5 CPU s
+    (test_noise_aware_k3_face_plateau_h78na3)."""
     plan = _plan(n, eps, objective)
     assert plan.fits and not plan.refused(), plan.refusal
 

@@ -1855,8 +1855,9 @@ def sampled_probe(n: int, k: int, epsilon: float) -> NDArray[np.int64] | None:
 #: vertex at every cell measured: a guard) stand for every release; 5 samples in place of 11 (~2.5 s of a plan, not
 #: ~5 s).  The regimes' widths scale with ``Dc`` (the noise's reach), so the shares hold across eps.
 SAMPLED_FACE_SHARES, SAMPLED_VERTEX_SHARES = (0.1,), (0.075, 0.1)
-#: Past the centre's reach (:func:`family_past_reach`) the family also holds a release on the face's plateau: least
-#: count ``floor(0.03 Dc)``.  There the most sits along a face, at least counts 2 to 8, not next to a vertex.
+#: Where the family is costed release by release (:func:`family_costed`: past the centre's reach, and within it from
+#: n = 205) it also holds a release on the face's plateau: least count ``floor(0.03 Dc)``.  There the most sits along
+#: a face, at least counts 2 to 8, not next to a vertex.
 #: Dir(1,1,1), n = 1,000, the distinct parts and points of R(n) the stay certificate leaves, as the run's check
 #: counts them (2026-12-02): eps 0.25, least count 0, 1, 4, 8, 12 (0.1 Dc): 26,784 + 2,633, 27,496 + 3,325, 27,790 +
 #: 4,149, 26,990 + 4,562, 27,790 + 3,737 at (2, 499, 499); the vertex (10, 10, 980) 20,434 + 1,353; eps 0.2, least
@@ -1884,7 +1885,7 @@ def sampled_release_probes(prior, n: int, k: int, epsilon: float) -> list[NDArra
     probe = sampled_probe(n, k, eps)
     Dc = _radius(k, eps, 1e-12)
     out = [_centre(k, n)] + ([] if probe is None else [probe])
-    faces = SAMPLED_FACE_SHARES + (FAMILY_FACE_SHARES if family_past_reach(n, k, eps) else ())
+    faces = SAMPLED_FACE_SHARES + (FAMILY_FACE_SHARES if family_costed(n, k, eps) else ())
     for t in faces:
         low = min(int(t * Dc), n // k)
         rest = n - low
@@ -1966,24 +1967,54 @@ def stay_left_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     return float(points) * each
 
 
-#: Past the centre's reach (:func:`family_past_reach`), a release with a count at most ``FACE_PART_SHARE Dc``
-#: (on a face or next to it, a vertex among them) has its parts' searches planned at ``FACE_PART_FACTOR`` times
-#: :func:`_parts_seconds`.  Measured (Dir(1,1,1), ``posterior --released``, the whole process, CPU s, the limit raised,
-#: 2026-12-02, load 5 to 8), against :func:`release_search_seconds` without it: eps 0.3, n = 1,000, (3, 499, 498)
-#: 79.9 s (32 s; 2.5x), n = 1e4, (3, 4999, 4998) 139.5 s (43 s; 3.2x); eps 0.25, n = 1,000, (4, 498, 498) over 148
-#: CPU s (stopped; 68 s); the vertices (10, 10, n - 20) at 0.8x to 1.5x of theirs (eps 0.3, n = 1,000: 31.5 s, 21 s).
+#: Where the family is costed release by release (:func:`family_costed`), a release with a count at most
+#: ``FACE_PART_SHARE Dc`` (on a face or next to it, a vertex among them) has its parts' searches planned at
+#: :func:`face_part_factor` times :func:`_parts_seconds` (``FACE_PART_FACTOR`` where no row of
+#: :data:`FACE_PART_FACTORS` holds).  Measured (Dir(1,1,1), ``posterior --released``, the whole process, CPU s, the
+#: limit raised, 2026-12-02, load 5 to 8), against :func:`release_search_seconds` without it: eps 0.3, n = 1,000,
+#: (3, 499, 498) 79.9 s (32 s; 2.5x), n = 1e4, (3, 4999, 4998) 139.5 s (43 s; 3.2x); eps 0.25, n = 1,000, (4, 498,
+#: 498) over 148 CPU s (stopped; 68 s); the vertices (10, 10, n - 20) at 0.8x to 1.5x of theirs (eps 0.3, n = 1,000:
+#: 31.5 s, 21 s).
 #: Next to a face the searches of the parts with a zero count run longer than the fit's (measured next to vertices
 #: and at faces' least counts 0.1 Dc to 0.2 Dc).  The factor: 1.2x the largest ratio measured.
 #: From ``FACE_PART_MIN_N`` only: at eps 0.3, n = 204 the face (2, 101, 101) ran 13.2 s (planned 15.95 without it),
 #: at n = 600 (2, 299, 299) 53.4 s (2.1x its check without it); eps 1, n = 1e6, (2, 499999, 499999) 30.7 s.
 FACE_PART_SHARE, FACE_PART_FACTOR, FACE_PART_MIN_N = 0.1, 4.0, 205
+#: :func:`face_part_factor` by eps and n: rows ``(eps_low, eps_high, n_high, factor)``, the first row with
+#: ``eps_low <= eps <= eps_high`` and ``n <= n_high`` read, else :data:`FACE_PART_FACTOR`.  Fitted on the measured
+#: face releases (the family's plateau release and its neighbours, ``posterior --released``, the whole process, the
+#: limit raised; ``benchmarks/face_runs_h78na3.json``): each row's factor puts the cell's plan at least 1.2 times every
+#: run measured at its eps and at an n up to ``n_high``, with the run's CPU s growing with n at a fixed eps (so a row
+#: holds below the n measured) and, from eps 0.3 to 0.75, falling with eps at a fixed n (so a row fitted at
+#: ``eps_low`` holds up to ``eps_high``).  Not a proof: a measured fit, checked by the run at its own release.
+#: Measured (Dir(1,1,1), CPU s; the plan at factor 4 and what the run needs, ``1.2 x run`` over the plan's other terms,
+#: as a factor): eps 0.5: n = 1,000, (1, 499, 500) 20.7 s (1.74); n = 1e4, (1, 4999, 5000) 33.1 s (2.48) and (2,
+#: 4999, 4999) 29.5 s (2.17); eps 0.75: n = 1,000 7.0 s (1.96), n = 1e4 8.9 s (2.39); eps 0.3: n = 437, (3, 217, 217)
+#: 30.8 s (1.58), n = 600, (2, 299, 299) 53.4 s (2.44), n = 1,000 (3, 499, 498) 79.9 s (about 2.9), n = 1e4 139.5 s
+#: (about 3.8); eps 1, n = 1e6, (0, 500000, 500000) 46.7 s (3.07); eps 0.25, n = 300, (3, 148, 149) 47.5 s.  Past n =
+#: 1e4 at eps 0.5 and 0.75 the parts are planned by the one-point search's terms (the batched search's tables do not
+#: fit) and no row is fitted.  Below eps 0.3 the ratios are not measured but over the limit (kept at 4).
+#: At eps 1 no row: there the plan's other terms weigh more and the runs sit closer to it (n = 1e4, (0, 5000, 5000)
+#: 5.2 s against 7.0 planned at factor 4).
+FACE_PART_FACTORS: tuple[tuple[float, float, int, float], ...] = ((0.5, 0.75, 10_000, 2.75), (0.3, 0.5, 437, 1.9))
+
+
+def face_part_factor(n: int, epsilon: float) -> float:
+    """The factor :func:`release_search_seconds` puts on a face release's parts (:func:`face_release`): the first row
+    of :data:`FACE_PART_FACTORS` that holds at (eps, n), else :data:`FACE_PART_FACTOR`; public n and eps.  Read by the
+    plan (:func:`sampled_release_cost`, each release of the family) and by the run's check at its own release."""
+    eps, n = float(epsilon), int(n)
+    for low, high, most, factor in FACE_PART_FACTORS:
+        if low <= eps <= high and n <= most:
+            return factor
+    return FACE_PART_FACTOR
 
 
 def face_release(released, n: int, k: int, epsilon: float) -> bool:
-    """Whether a public release's parts are planned at :data:`FACE_PART_FACTOR` (:func:`release_search_seconds`):
-    :func:`family_past_reach`, n from :data:`FACE_PART_MIN_N`, and a count of ``released`` at most
+    """Whether a public release's parts are planned at :func:`face_part_factor` (:func:`release_search_seconds`):
+    :func:`family_costed`, n from :data:`FACE_PART_MIN_N`, and a count of ``released`` at most
     ``FACE_PART_SHARE Dc``."""
-    if released is None or int(n) < FACE_PART_MIN_N or not family_past_reach(n, k, epsilon):
+    if released is None or int(n) < FACE_PART_MIN_N or not family_costed(n, k, epsilon):
         return False
     return int(np.min(np.asarray(released))) <= FACE_PART_SHARE * _radius(int(k), float(epsilon), 1e-12)
 
@@ -1994,13 +2025,13 @@ def release_search_seconds(inside: float, parts: float, n: int, k: int, epsilon:
     at least 2 by :func:`_inside_seconds` (``stays_left``, k = 3: what the stay certificate left, at the larger of that
     and :func:`stay_left_seconds`, but where the whole-ball fit plans them, :func:`whole_column_fit`, measured all in
     with the parts) and ``parts`` distinct positive parts off R(n) or next to its faces by :func:`_parts_seconds`.
-    ``released`` (public): on a face or next to it (:func:`face_release`) the parts at :data:`FACE_PART_FACTOR` times.
+    ``released`` (public): on a face or next to it (:func:`face_release`) the parts at :func:`face_part_factor` times.
     The run's check (:func:`_check_searches`) reads it at its own release, the plan at each release of its family
     (:func:`sampled_release_cost`): one rule."""
     first = _inside_seconds(inside, n, k, epsilon)
     if stays_left and k == 3 and not whole_column_fit(n, k, epsilon):  # the fit measured them all in
         first = max(first, stay_left_seconds(inside, n, k, epsilon))
-    face = FACE_PART_FACTOR if face_release(released, n, k, epsilon) else 1.0
+    face = face_part_factor(n, epsilon) if face_release(released, n, k, epsilon) else 1.0
     return first + face * _parts_seconds(parts, n, k, epsilon)
 
 
@@ -2023,6 +2054,23 @@ def family_past_reach(n: int, k: int, epsilon: float) -> bool:
     eps, n, k = float(epsilon), int(n), int(k)
     return (k == 3 and FAMILY_PAST_REACH_EPSILON[0] <= eps <= FAMILY_PAST_REACH_EPSILON[1]
             and not sampled_column(n, k, eps) and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1])
+
+
+def family_costed(n: int, k: int, epsilon: float) -> bool:
+    """Whether the k = 3 local column's plan takes the most seconds over its family of releases, each costed as its
+    run's check counts it (:func:`sampled_release_cost`, :func:`_sampled_release_family`), with the release on the
+    face's plateau (:data:`FAMILY_FACE_SHARES`) among them and the face releases' parts at :func:`face_part_factor`:
+    past the centre's reach (:func:`family_past_reach`), and within it (:func:`sampled_column`) from
+    :data:`FACE_PART_MIN_N`, at eps within :data:`FAMILY_PAST_REACH_EPSILON`.  Why within the reach too: there the
+    plan counted the family's parts at the centre's cost alone, and a release on the face's plateau ran over it
+    (eps 0.3, n = 600: planned 7.5 s, (2, 299, 299) ran 53.4 CPU s; the plan also dipped at the reach's edge between
+    refused neighbours, eps 0.25, n = 700 and eps 0.12, n = 1,600).  Up to n = 204 the plans within the reach stay
+    as measured (eps 0.3, n = 204, (2, 101, 101): 13.2 s run, 15.95 s planned).  Public n, k, eps."""
+    eps, n, k = float(epsilon), int(n), int(k)
+    if family_past_reach(n, k, eps):
+        return True
+    return (k == 3 and FAMILY_PAST_REACH_EPSILON[0] <= eps <= FAMILY_PAST_REACH_EPSILON[1] and n >= FACE_PART_MIN_N
+            and sampled_column(n, k, eps) and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1])
 
 
 def sampled_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -> tuple[float, float, float]:
@@ -3456,8 +3504,9 @@ class LatticeMechanism(Mechanism):
                     search = corner_projection_orbit_seconds(min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
                 if by_sample and sampled_face_reach(n, k, eps):  # the kept points the stay certificate leaves
                     search += stay_left_seconds(SAMPLED_MISS_SHARE * (points - parts), n, k, eps)
-            if family_past_reach(n, k, eps):  # the corner release's table only takes points off the searches
-                # past the centre's reach the releases next to a face or a vertex still reach off R(n)
+            if family_costed(n, k, eps):  # the corner release's table only takes points off the searches
+                # past the centre's reach the releases next to a face or a vertex still reach off R(n); within it, a
+                # release on the face's plateau keeps more than the centre's costs say
                 family_seconds, _, samples = _sampled_release_family(
                     tuple(float(x) for x in np.asarray(prior).ravel()), n, eps, Dc, W)
                 sampling = samples * SAMPLED_RELEASE_SECONDS
