@@ -1472,19 +1472,17 @@ def _batched_outputs(a: tuple, n: int, epsilon: float, max_fallback: int, orbits
 
 def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np.int64]:
     """What a draw computes at each z of ``Z`` (:func:`~dpposterior.lattice.remap.local_bayes_search`): by the batched
-    local search where its per-coordinate tables (``k (n + 1) (2 rho + 1)`` floats, a few copies) stay within
-    :data:`SEARCH_TABLE_BYTES`, else one point at a time (at large n the batched search hands every point on
-    anyway, measured; the same outputs either way, chosen from public n, k, eps)."""
+    local search (:func:`~dpposterior.lattice.batched.local_search_batch`), with its per-coordinate tables (``k (n +
+    1) (2 rho + 1)`` floats, a few copies) where they stay within :data:`SEARCH_TABLE_BYTES`, else without them (every
+    point to its grouped route: the searches that share a projection together, each step certified or taken by the
+    one-point search's own floats; at large n the table decides few points anyway).  The same outputs either way
+    (each route returns the one-point search's), chosen from public n, k, eps."""
     from ..lattice.batched import local_search_batch
 
     k = a.size
     if not len(Z):
         return np.zeros((0, k), dtype=np.int64)
-    if _search.batch_tables_fit(k, n, epsilon):
-        return local_search_batch(a, n, epsilon, Z)
-    distinct, back = np.unique(Z, axis=0, return_inverse=True)
-    out = np.stack([local_bayes_search(a, n, epsilon, z) for z in distinct])
-    return out[back.reshape(-1)]
+    return local_search_batch(a, n, epsilon, Z, tables=_search.batch_tables_fit(k, n, epsilon))
 
 
 #: The k >= 4 corner release's local column where ``n <= Dc`` (:meth:`LatticeMechanism._small_corner_column_plan`):
@@ -2339,6 +2337,12 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
     # whose plan counts its box certificates
     orbits = not boxes and column_orbits(a, n, a.size, eps)
     _check_searches(reps[idx], n, a.size, eps, orbits=orbits, stays_left=eps < COLUMN_BATCH_MIN_EPSILON, released=m)
+    if idx.size:
+        # the descent lemma with each point's own two risks (batched.descent_filter_exact): the rest cannot map to m.
+        # Its work is one step of two outputs per point, inside what the check above counts for the searches
+        from ..lattice.batched import descent_filter_exact
+
+        idx = idx[descent_filter_exact(a, n, eps, m, reps[idx])]
     if idx.size and orbits:
         from ..lattice.batched import local_search_batch
 
