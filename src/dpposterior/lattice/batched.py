@@ -1105,6 +1105,11 @@ def window_errors_any(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray
 __all__ = ["BATCH_TAIL", "batch_radius", "local_search_batch", "stays", "window_errors_any"]
 
 
+#: Entries of :func:`descent_filter_exact`'s tables of ``J`` (per coordinate, counts x values), past which each loss
+#: row is evaluated per search (:func:`_loss_rows`; the same floats).
+EXACT_DESCENT_TABLE_ENTRIES = 2**23
+
+
 def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike, points: ArrayLike
                          ) -> NDArray[np.bool_]:
     """False at the points ``z`` whose local search (:func:`.remap.local_bayes_search`, its defaults) cannot output
@@ -1141,6 +1146,16 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
     ball = _ball(k, Dc)
     ballT = np.ascontiguousarray(ball.T)
     P = project(Z, n)
+    # per coordinate, J(a_i + x, a_i + v) over the counts x of every search's data sets and the values v of r and of
+    # the projections (elementwise: each entry the float lgamma_jensen_gap returns at that one pair, as
+    # _loss_rows' tables), so that each loss row is gathered, not evaluated per search
+    lo_x = np.maximum(P.min(axis=0) - Dc, 0)
+    hi_x = np.minimum(P.max(axis=0) + Dc, n)
+    vals = [np.unique(np.append(P[:, i], r[i])) for i in range(k)]
+    jtab = None
+    if sum((int(hi_x[i] - lo_x[i]) + 1) * len(vals[i]) for i in range(k)) <= EXACT_DESCENT_TABLE_ENTRIES:
+        jtab = [lgamma_jensen_gap(a[i] + np.arange(lo_x[i], hi_x[i] + 1, dtype=np.float64)[:, None],
+                                  a[i] + vals[i][None, :].astype(np.float64)) for i in range(k)]
     gkey = _keys(P, n)
     order = np.argsort(gkey, kind="stable")
     cuts = np.flatnonzero(np.diff(gkey[order])) + 1
@@ -1161,7 +1176,14 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
             base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
         csT = np.ascontiguousarray(cs.T, dtype=np.int32)
         L = np.empty((2, len(cs)))
-        _loss_rows(a, cs, np.stack([r, p]), n, L)
+        if jtab is None:
+            _loss_rows(a, cs, np.stack([r, p]), n, L)
+        else:  # the same J entries added in coordinate order to 0, then hellinger_from_log_bc: the same floats
+            for j, q in enumerate((r, p)):
+                L[j] = 0.0
+                for i in range(k):
+                    L[j] += jtab[i][cs[:, i] - lo_x[i], int(np.searchsorted(vals[i], q[i]))]
+            hellinger_from_log_bc(L, out=L)
         step = max(1, GROUP_ENTRIES // len(cs))
         for lo in range(0, len(idx), step):
             zb = idx[lo:lo + step]
