@@ -94,8 +94,7 @@ def _force_local_column(monkeypatch):
                                                      (3, 60, 0.5, (2, 29, 29), "average"),
                                                      (3, 30, 3.0, (28, 1, 1), "worst"),
                                                      (3, 40, 1.0, (3, 19, 18), "worst"),
-                                                     (4, 20, 2.0, (0, 2, 9, 9), "average"),
-                                                     (4, 20, 2.0, (1, 1, 9, 9), "average")])
+                                                     (3, 30, 0.5, (0, 0, 30), "worst")])
 def test_the_column_is_the_same_with_and_without_the_filter(monkeypatch, k, n, eps, m, objective):
     """The local column at releases next to a face or a vertex with the exact descent filter and with it keeping
     every point: the same data sets, the same floats, the same bound (the filter drops only points whose search does
@@ -122,6 +121,21 @@ def test_the_column_is_the_same_with_and_without_the_filter(monkeypatch, k, n, e
     want = lat.LATTICE.local_posterior(plan, a, n, spec, np.array(m))
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]) and got[2:] == want[2:]
     assert calls and sum(calls) > 0  # the filter ran and dropped points
+
+
+def test_the_column_at_k4_does_not_run_the_filter(monkeypatch):
+    """At k = 4 the column keeps every point without running the filter (its ball outweighs the searches it would
+    save); the route is otherwise the same."""
+    import dpposterior.lattice.batched as batched
+
+    lat = _force_local_column(monkeypatch)
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e5")
+    monkeypatch.setattr(batched, "descent_filter_exact", lambda *args: pytest.fail("run at k = 4"))
+    a = np.array([1.0, 2.0, 1.0, 1.0])
+    spec = ReleaseSpec.given("lattice", epsilon=2.0, objective="average")
+    plan = lat.LATTICE.plan_posterior(a, 20, spec)
+    assert plan.route == "local column"
+    assert len(lat.LATTICE.local_posterior(plan, a, 20, spec, np.array((1, 1, 9, 9)))[0])
 
 
 @pytest.mark.parametrize("n, eps, m", [(1000, 0.5, (3, 499, 498)), (10**6, 1.0, (2, 499999, 499999)),
