@@ -1124,12 +1124,15 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
     lies within ``mu T`` of ``R`` (``mu`` as :func:`_search`'s, any order of the terms).  The search moves from a
     centre to an output of strictly smaller computed risk, so each move lowers ``R`` by more than ``-2 mu T``, and it
     makes at most ``SEARCH_STEPS`` moves (returning its centre at the cap, or a centre of least computed risk in its
-    ball, or ``p`` itself): its output ``o`` has ``R(o) < R(p) + 2 SEARCH_STEPS mu T`` or ``o = p``.  With ``S(q) =
-    sum_C w L~(c, q)``, ``R(q)`` lies in ``[S(q) - share T, S(q)]``, so ``o = r != p`` needs ``S(r) < S(p) + (share +
-    2 SEARCH_STEPS mu) T``.  The computed ``S^`` and ``T^`` (float sums of nonnegative terms over ``|C|`` entries) are
-    within ``mu T`` of their exact values, ``T^ >= T (1 - mu)``; so a point with ``p != r`` and ``S^(r) - S^(p) >
-    (share + (2 SEARCH_STEPS + 2) mu) T^ (1 + 1e-6)`` cannot output r.  Unlike the reach lemma, neither the step cap
-    nor the float order of the comparisons is assumed (as :func:`.column.descent_filter`)."""
+    ball).  Its first step, at ``p``, returns ``p`` or moves to ``c1``, an output of the ball ``B1 = {q in R(n) : d(q,
+    p) <= 1}`` of least computed risk there, so ``R(c1) <= R(q) + 2 mu T`` for every q of ``B1``; then at most
+    ``SEARCH_STEPS - 1`` moves: its output ``o`` is ``p`` or has ``R(o) < min_{B1} R + 2 SEARCH_STEPS mu T``.  With
+    ``S(q) = sum_C w L~(c, q)``, ``R(q)`` lies in ``[S(q) - share T, S(q)]``, so ``o = r != p`` needs ``S(r) <
+    min_{B1} S + (share + 2 SEARCH_STEPS mu) T``.  The computed ``S^`` and ``T^`` (float sums of nonnegative terms
+    over ``|C|`` entries) are within ``mu T`` of their exact values, ``T^ >= T (1 - mu)``; so a point with ``p != r``
+    and ``S^(r) - min_{B1} S^ > (share + (2 SEARCH_STEPS + 2) mu) T^ (1 + 1e-6)`` cannot output r (``p`` is in
+    ``B1``: the test with ``S^(p)`` alone is weaker).  Unlike the reach lemma, neither the step cap nor the float
+    order of the comparisons is assumed (as :func:`.column.descent_filter`)."""
     a = _validate.prior(prior)
     k = a.size
     n, eps = _validate.integer(n, "n", 1), _validate.epsilon(epsilon)
@@ -1143,7 +1146,7 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
     magnitude = max(float(np.abs(fi).max()) for fi in sums.f) * k + abs(sums.top) + eps * Dc
     mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
     margin = (SEARCH_SHARE + (2 * SEARCH_STEPS + 2) * mu) * (1 + 1e-6)
-    ball = _ball(k, Dc)
+    ball, ball1 = _ball(k, Dc), _ball(k, 1)
     ballT = np.ascontiguousarray(ball.T)
     P = project(Z, n)
     # per coordinate, J(a_i + x, a_i + v) over the counts x of every search's data sets and the values v of r and of
@@ -1151,7 +1154,8 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
     # _loss_rows' tables), so that each loss row is gathered, not evaluated per search
     lo_x = np.maximum(P.min(axis=0) - Dc, 0)
     hi_x = np.minimum(P.max(axis=0) + Dc, n)
-    vals = [np.unique(np.append(P[:, i], r[i])) for i in range(k)]
+    vals = [np.unique(np.clip(np.concatenate([P[:, i] - 1, P[:, i], P[:, i] + 1, r[i:i + 1]]), 0, n))
+            for i in range(k)]
     jtab = None
     if sum((int(hi_x[i] - lo_x[i]) + 1) * len(vals[i]) for i in range(k)) <= EXACT_DESCENT_TABLE_ENTRIES:
         jtab = [lgamma_jensen_gap(a[i] + np.arange(lo_x[i], hi_x[i] + 1, dtype=np.float64)[:, None],
@@ -1175,11 +1179,14 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
             v = np.arange(p[i] - Dc, p[i] + Dc + 1)
             base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
         csT = np.ascontiguousarray(cs.T, dtype=np.int32)
-        L = np.empty((2, len(cs)))
+        # r, then the outputs of the search's first ball (p within 1, in R(n))
+        qs = np.concatenate([r[None, :], p[None, :] + ball1])
+        qs = qs[np.all(qs >= 0, axis=1)]
+        L = np.empty((len(qs), len(cs)))
         if jtab is None:
-            _loss_rows(a, cs, np.stack([r, p]), n, L)
+            _loss_rows(a, cs, qs, n, L)
         else:  # the same J entries added in coordinate order to 0, then hellinger_from_log_bc: the same floats
-            for j, q in enumerate((r, p)):
+            for j, q in enumerate(qs):
                 L[j] = 0.0
                 for i in range(k):
                     L[j] += jtab[i][cs[:, i] - lo_x[i], int(np.searchsorted(vals[i], q[i]))]
@@ -1199,5 +1206,5 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
             w = np.exp(lw, out=lw)
             T = w.sum(axis=1)
             S = np.einsum("zc,qc->zq", w, L, optimize=False)
-            keep[zb] = ~(S[:, 0] - S[:, 1] > margin * T)
+            keep[zb] = ~(S[:, 0] - S[:, 1:].min(axis=1) > margin * T)
     return keep
