@@ -2299,11 +2299,11 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
 
 
 def _descent_exact(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """False at the points of ``Z`` whose search cannot output ``m`` by the descent lemma with their own two risks
+    """False at the points of ``Z`` whose search cannot output ``m`` by the descent lemma with their own risks
     (:func:`~dpposterior.lattice.batched.descent_filter_exact`, proved there), True at the rest: run on the points
     left to search after their check (:func:`_check_searches`), so the checks and refusals are those of the points
-    the filters before it keep; its work is about one step of two outputs per point over the search's whole ball,
-    within what the check counts for their searches at k = 3.  At k >= 4 every point is kept (nothing run): the ball
+    the filters before it keep; its work is about one step of the search per point (the release and the first
+    ball's outputs over the search's whole ball), within what the check counts for their searches at k = 3.  At k >= 4 every point is kept (nothing run): the ball
     of ``Dc`` holds ~10^5 data sets and the searches there are certified over a few of them (measured at k = 4, eps =
     1, n = 1,000, (10, 10, 10, 970): the filter ~50x the searches it would save), so it is run at k = 3 only (public
     k; the same column either way)."""
@@ -3810,11 +3810,9 @@ class LatticeMechanism(Mechanism):
                 from ..lattice.batched import local_search_batch
 
                 _check_searches(uniq[may], n, len(m), eps, orbits=True, projections=True)
-                may[may] = _descent_exact(a, n, eps, m, uniq[may])
                 out[may] = local_search_batch(a, n, eps, uniq[may], orbits=True)
             else:
                 _check_searches(uniq[may], n, len(m), eps)
-                may[may] = _descent_exact(a, n, eps, m, uniq[may])
                 out[may] = _search_points(a, n, eps, uniq[may])
             t_off = np.all(out[back.reshape(-1)] == m[None, :], axis=1).astype(np.float64)
         Ze, t_edge = np.zeros((0, len(m)), dtype=np.int64), np.zeros(0)
