@@ -2303,10 +2303,10 @@ def _descent_exact(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int
     (:func:`~dpposterior.lattice.batched.descent_filter_exact`, proved there), True at the rest: run on the points
     left to search after their check (:func:`_check_searches`), so the checks and refusals are those of the points
     the filters before it keep; its work is about one step of the search per point (the release and the first
-    ball's outputs over the search's whole ball), within what the check counts for their searches at k = 3.  At k >= 4 every point is kept (nothing run): the ball
-    of ``Dc`` holds ~10^5 data sets and the searches there are certified over a few of them (measured at k = 4, eps =
-    1, n = 1,000, (10, 10, 10, 970): the filter ~50x the searches it would save), so it is run at k = 3 only (public
-    k; the same column either way)."""
+    ball's outputs over the search's whole ball), within what the check counts for their searches at k = 3.  At k >= 4
+    every point is kept (nothing run): the ball of ``Dc`` holds ~10^5 data sets and the searches there are certified
+    over a few of them (measured at k = 4, eps = 1, n = 1,000, (10, 10, 10, 970): the filter ~50x the searches it
+    would save), so it is run at k = 3 only (public k; the same column either way)."""
     from ..lattice.batched import descent_filter_exact
 
     if a.size != 3:
