@@ -104,12 +104,14 @@ class _Sums:
     """The per-coordinate tables of the sums ``S^(z, r)`` (module docstring): ``ln pi`` up to ``top``, the Jensen-gap
     bands ``J_i(r_i + v_i, r_i)`` for ``|v_i| <= rho``, the ball ``d(v) <= rho`` and its kernel."""
 
-    def __init__(self, a: NDArray[np.float64], n: int, eps: float, rho: int):
+    def __init__(self, a: NDArray[np.float64], n: int, eps: float, rho: int, bands: bool = True):
         k = a.size
         self.a, self.n, self.eps, self.rho, self.k = a, n, eps, rho, k
         x = np.arange(n + 1, dtype=np.float64)
         self.f = [gammaln(a[i] + x) - gammaln(x + 1.0) for i in range(k)]
         self.top = float(sum(fi.max() for fi in self.f))  # ln pi(c) - top <= 0 on R(n)
+        if not bands:  # ln pi only (the float margin's magnitude): the grouped route reads no table
+            return
         cols = np.arange(-rho, rho + 1)
         vals = np.arange(n + 1)[:, None] + cols[None, :]
         self.bands = [np.where((vals >= 0) & (vals <= n),
@@ -163,14 +165,17 @@ def _keys(r: NDArray[np.int64], n: int) -> NDArray[np.int64]:
 
 
 def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, max_fallback: int | None = None,
-                       stats: dict | None = None, orbits: bool = False) -> NDArray[np.int64]:
+                       stats: dict | None = None, orbits: bool = False, tables: bool = True) -> NDArray[np.int64]:
     """``local_bayes_search(prior, n, epsilon, z)`` (its defaults) for every row ``z`` of ``Z`` (any k >= 3, each row
     summing to n), the z in R(n) computed together (module docstring; docs/lattice.md).  Equal output at every z.
 
     ``max_fallback``: most z whose search needs an exact step (a near tie, module docstring) before a one-line
     refusal (None: no limit); ``stats``: filled with ``{"points", "fallback", "decided"}`` (``fallback``: those z);
     ``orbits``: at a symmetric prior, one search per orbit of the points' pairs ``(max(z, 0), project(z))`` under
-    permutations of the categories (:func:`_orbit_search`; the same outputs)."""
+    permutations of the categories (:func:`_orbit_search`; the same outputs); ``tables`` False: every z to the grouped
+    route, the table of the sums ``S^`` (``k (n + 1) (2 rho + 1)`` floats) not built (the same outputs: each route
+    returns the one-point search's; for large n, where the table does not fit and the one-point search would run
+    point by point)."""
     a = _validate.prior(prior)
     k = a.size
     if k < 3:
@@ -181,7 +186,7 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
         raise InputError("every z must sum to n")
     if orbits and np.all(a == a[0]):
         return _orbit_search(a, n, eps, Z, max_fallback, stats)
-    return _search(a, n, eps, Z, max_fallback, stats)
+    return _search(a, n, eps, Z, max_fallback, stats, tables=tables)
 
 
 def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
@@ -237,7 +242,7 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
 
 def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
             stats: dict | None, certified: bool = False, P: NDArray[np.int64] | None = None,
-            kept_columns: bool = False, drop: float = 0.0):
+            kept_columns: bool = False, drop: float = 0.0, tables: bool = True):
     """:func:`local_search_batch` after its checks; ``certified``: no one-point search, returning ``(outputs, whether
     each is certified)`` (an uncertified row's output is undefined).  ``P`` (``certified`` only): the projections the
     searches start from and centre their data sets on, one per row (default ``project(Z)``; a row of R(n) has its
@@ -245,11 +250,13 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     route's sums over its rows' kept sets (:func:`_grouped_search`; the same outputs); ``drop`` (``certified``): its
     sums over the columns where some row weighs at least ``drop``, the rest a tail (:func:`_grouped_search`); a tuple:
     the drops tried in turn, each on the rows the ones before left uncertified (every certified output is the one-point
-    search's, whichever drop certified it, so the outputs do not depend on the drops; only the rows left over do)."""
+    search's, whichever drop certified it, so the outputs do not depend on the drops; only the rows left over do).
+    ``tables`` False: no row takes the table's first steps (every row to the grouped route, the same outputs) and the
+    table is not built (``mu`` reads ``ln pi`` only, the same floats)."""
     k = a.size
     Dc = radius_for(k, eps, 1e-12)
     rho = batch_radius(k, eps)
-    sums = _Sums(a, n, eps, rho)
+    sums = _Sums(a, n, eps, rho, bands=tables)
     Zk = math.exp(log_normaliser(k, eps))
     magnitude = max(float(np.abs(fi).max()) for fi in sums.f) * k + abs(sums.top) + eps * Dc
     mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
@@ -262,7 +269,7 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     # decides almost no step at k = 3 (measured: none of 1,889 points at n = 300, eps = 0.1), so every point goes to
     # the grouped route (the same outputs: both give the one-point search's).  At k >= 4 it still decides most inside
     # points (the corner route's plan counts only face points left, at eps >= FACE_MIN_EPSILON), so it stays there.
-    if inside.size and rho + 1 <= Dc and not (k == 3 and Dc >= n):
+    if tables and inside.size and rho + 1 <= Dc and not (k == 3 and Dc >= n):
         zin = Z[inside]
         # T+ = pimax(z) Z(eps, k): the largest ln pi over the box [z - Dc, z + Dc] at its corners (monotone per count)
         lnmax = np.zeros(len(zin))
@@ -1096,3 +1103,108 @@ def window_errors_any(prior: ArrayLike, n: int, epsilon: float, outputs: NDArray
 
 
 __all__ = ["BATCH_TAIL", "batch_radius", "local_search_batch", "stays", "window_errors_any"]
+
+
+#: Entries of :func:`descent_filter_exact`'s tables of ``J`` (per coordinate, counts x values), past which each loss
+#: row is evaluated per search (:func:`_loss_rows`; the same floats).
+EXACT_DESCENT_TABLE_ENTRIES = 2**23
+
+
+def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: ArrayLike, points: ArrayLike
+                         ) -> NDArray[np.bool_]:
+    """False at the points ``z`` whose local search (:func:`.remap.local_bayes_search`, its defaults) cannot output
+    ``r = released``, by their own risks; True at the rest (nothing claimed).  The descent lemma of
+    :func:`.column.descent_filter` with the two risks it bounds computed instead: a test per point that also drops
+    the points off R(n) and next to its faces, where the bound keeps nearly all.
+
+    Lemma (proof).  Let ``p = project(z)``, ``C = {c in R(n) : d(c, p) <= Dc}`` the search's data sets, ``w`` its float
+    weights (the grouped route's, the same floats: module docstring), ``T = sum_C w``, ``Kz`` its kept set (leaving
+    out at most ``share T``), ``L~(c, q)`` the float losses (:func:`_loss_rows`, the same floats as the search's,
+    each in [0, 1]) and ``R(q) = sum_{Kz} w L~(c, q)`` (exact sums of those floats).  Each risk the search computes
+    lies within ``mu T`` of ``R`` (``mu`` as :func:`_search`'s, any order of the terms).  The search moves from a
+    centre to an output of strictly smaller computed risk, so each move lowers ``R`` by more than ``-2 mu T``, and it
+    makes at most ``SEARCH_STEPS`` moves (returning its centre at the cap, or a centre of least computed risk in its
+    ball).  Its first step, at ``p``, returns ``p`` or moves to ``c1``, an output of the ball ``B1 = {q in R(n) : d(q,
+    p) <= 1}`` of least computed risk there, so ``R(c1) <= R(q) + 2 mu T`` for every q of ``B1``; then at most
+    ``SEARCH_STEPS - 1`` moves: its output ``o`` is ``p`` or has ``R(o) < min_{B1} R + 2 SEARCH_STEPS mu T``.  With
+    ``S(q) = sum_C w L~(c, q)``, ``R(q)`` lies in ``[S(q) - share T, S(q)]``, so ``o = r != p`` needs ``S(r) <
+    min_{B1} S + (share + 2 SEARCH_STEPS mu) T``.  The computed ``S^`` and ``T^`` (float sums of nonnegative terms
+    over ``|C|`` entries) are within ``mu T`` of their exact values, ``T^ >= T (1 - mu)``; so a point with ``p != r``
+    and ``S^(r) - min_{B1} S^ > (share + (2 SEARCH_STEPS + 2) mu) T^ (1 + 1e-6)`` cannot output r (``p`` is in
+    ``B1``: the test with ``S^(p)`` alone is weaker).  Unlike the reach lemma, neither the step cap nor the float
+    order of the comparisons is assumed (as :func:`.column.descent_filter`)."""
+    a = _validate.prior(prior)
+    k = a.size
+    n, eps = _validate.integer(n, "n", 1), _validate.epsilon(epsilon)
+    r = np.asarray(released, dtype=np.int64).reshape(k)
+    Z = np.asarray(points, dtype=np.int64).reshape(-1, k)
+    keep = np.ones(len(Z), dtype=bool)
+    if not len(Z):
+        return keep
+    Dc = radius_for(k, eps, 1e-12)
+    sums = _Sums(a, n, eps, batch_radius(k, eps), bands=False)
+    magnitude = max(float(np.abs(fi).max()) for fi in sums.f) * k + abs(sums.top) + eps * Dc
+    mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
+    margin = (SEARCH_SHARE + (2 * SEARCH_STEPS + 2) * mu) * (1 + 1e-6)
+    ball, ball1 = _ball(k, Dc), _ball(k, 1)
+    ballT = np.ascontiguousarray(ball.T)
+    P = project(Z, n)
+    # per coordinate, J(a_i + x, a_i + v) over the counts x of every search's data sets and the values v of r and of
+    # the projections (elementwise: each entry the float lgamma_jensen_gap returns at that one pair, as
+    # _loss_rows' tables), so that each loss row is gathered, not evaluated per search
+    lo_x = np.maximum(P.min(axis=0) - Dc, 0)
+    hi_x = np.minimum(P.max(axis=0) + Dc, n)
+    vals = [np.unique(np.clip(np.concatenate([P[:, i] - 1, P[:, i], P[:, i] + 1, r[i:i + 1]]), 0, n))
+            for i in range(k)]
+    jtab = None
+    if sum((int(hi_x[i] - lo_x[i]) + 1) * len(vals[i]) for i in range(k)) <= EXACT_DESCENT_TABLE_ENTRIES:
+        jtab = [lgamma_jensen_gap(a[i] + np.arange(lo_x[i], hi_x[i] + 1, dtype=np.float64)[:, None],
+                                  a[i] + vals[i][None, :].astype(np.float64)) for i in range(k)]
+    gkey = _keys(P, n)
+    order = np.argsort(gkey, kind="stable")
+    cuts = np.flatnonzero(np.diff(gkey[order])) + 1
+    for idx in np.split(order, cuts):
+        p = P[idx[0]]
+        if np.array_equal(p, r):
+            continue  # the search may stay at p = r
+        # the search's data sets (the ball's points in R(n), its order) and ln pi at each (the grouped route's floats)
+        ok = ballT[0] >= -p[0]
+        for i in range(1, k):
+            ok &= ballT[i] >= -p[i]
+        inner = ball[ok] if not ok.all() else ball
+        cols = inner + Dc
+        cs = p[None, :] + inner
+        base = np.zeros(len(cs))
+        for i in range(k):
+            v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+            base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
+        csT = np.ascontiguousarray(cs.T, dtype=np.int32)
+        # r, then the outputs of the search's first ball (p within 1, in R(n))
+        qs = np.concatenate([r[None, :], p[None, :] + ball1])
+        qs = qs[np.all(qs >= 0, axis=1)]
+        L = np.empty((len(qs), len(cs)))
+        if jtab is None:
+            _loss_rows(a, cs, qs, n, L)
+        else:  # the same J entries added in coordinate order to 0, then hellinger_from_log_bc: the same floats
+            for j, q in enumerate(qs):
+                L[j] = 0.0
+                for i in range(k):
+                    L[j] += jtab[i][cs[:, i] - lo_x[i], int(np.searchsorted(vals[i], q[i]))]
+            hellinger_from_log_bc(L, out=L)
+        step = max(1, GROUP_ENTRIES // len(cs))
+        for lo in range(0, len(idx), step):
+            zb = idx[lo:lo + step]
+            dist = np.zeros((len(zb), len(cs)), dtype=np.int32)
+            part = np.empty_like(dist)
+            for i in range(k):
+                np.subtract(csT[i][None, :], Z[zb, i:i + 1].astype(np.int32), out=part)
+                dist += np.abs(part, out=part)
+            del part
+            lw = base[None, :] - eps * (dist // 2)
+            del dist
+            lw -= lw.max(axis=1, keepdims=True)
+            w = np.exp(lw, out=lw)
+            T = w.sum(axis=1)
+            S = np.einsum("zc,qc->zq", w, L, optimize=False)
+            keep[zb] = ~(S[:, 0] - S[:, 1:].min(axis=1) > margin * T)
+    return keep
