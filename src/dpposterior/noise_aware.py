@@ -328,13 +328,18 @@ def posterior_of(s: Setup, released: NDArray[np.int64], categories: tuple | None
 def _local_posterior(s: Setup, released: NDArray[np.int64], categories: tuple | None) -> NoiseAwarePosterior:
     """Run the set-up's local route (:attr:`Setup.plan`) for ``released``: the mechanism's kept data sets and log
     weights, normalised, with its certified bound; refused (one line) where that bound is over
-    :data:`MAX_LOCAL_BOUND` (the release lies where the sum near it does not hold the posterior)."""
+    :data:`MAX_LOCAL_BOUND` (the release lies where the sum near it does not hold the posterior), and where the
+    release's likelihood is 0 at every kept data set (a release these settings do not output near any of them)."""
     mech, a = s.params.mechanism, s.prior
     counts, logw, size, bound = mech.local_posterior(s.plan, a, s.n, s.params, released)
     finite = np.isfinite(logw)
     if not finite.all():  # (no copy where every weight is kept: 1.8e7 data sets at k = 4, eps = 0.25)
         counts, logw = counts[finite], logw[finite]
-    if not logw.size or not bound <= MAX_LOCAL_BOUND:
+    if not logw.size:  # every kept data set gives the release likelihood 0: no mass to normalise, whatever the prior
+        raise SizeError(f"the noise-aware posterior of this release ({s.plan.route}) is not computed here: its "
+                        "likelihood is 0 at every data set near it (no data set the local sum keeps outputs it at "
+                        "these settings)")
+    if not bound <= MAX_LOCAL_BOUND:
         shown = f"{bound:.2g}" if bound < 1e300 else "more than 1e+300 times"
         raise SizeError(f"the noise-aware posterior of this release ({s.plan.route}) leaves out a mass of up to "
                         f"{shown} of the one it keeps, over {MAX_LOCAL_BOUND:g}: not computed here (the prior "

@@ -232,3 +232,21 @@ def test_a_release_the_prior_puts_far_away_is_refused_in_one_line():
     with pytest.raises(SizeError, match="leaves out a mass of up to") as exc:
         noise_aware_posterior("geometric", np.full(3, 1e9), [400_000, 300_000, 300_000], epsilon=1.0)
     assert "\n" not in str(exc.value)
+
+
+def test_a_release_of_likelihood_zero_at_every_kept_data_set_names_that_cause(monkeypatch):
+    """Where the local sum keeps no data set of positive likelihood (the lattice release at eps 0.5, n = 1e4, r = (2,
+    4999, 4999) is one, after about 10 CPU s of searches), the line says so, not that the prior lies far away."""
+    from dpposterior.mechanisms.registry import get_mechanism
+
+    mech = type(get_mechanism("geometric"))
+    real = mech.local_posterior
+
+    def zero(self, plan, a, n, params, released):
+        counts, logw, size, bound = real(self, plan, a, n, params, released)
+        return counts, np.full(logw.shape, -np.inf), size, bound
+
+    monkeypatch.setattr(mech, "local_posterior", zero)
+    with pytest.raises(SizeError, match="likelihood is 0 at every data set near it") as exc:
+        noise_aware_posterior("geometric", np.ones(3), [400_000, 300_000, 300_000], epsilon=1.0)
+    assert "\n" not in str(exc.value) and "far from" not in str(exc.value)
