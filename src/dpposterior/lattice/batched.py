@@ -482,17 +482,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         cs_group = cs
         for lo in range(0, len(idx), step):
             zb = idx[lo:lo + step]
-            dist = np.zeros((len(zb), len(cs_group)), dtype=np.int32)
-            part = np.empty_like(dist)
-            for i in range(k):
-                np.subtract(csT[i][None, :], Z[zb, i:i + 1].astype(np.int32), out=part)
-                dist += np.abs(part, out=part)
-            del part
-            lw = base[None, :] - eps * (dist // 2)
-            del dist
-            lw -= lw.max(axis=1, keepdims=True)
-            w = np.exp(lw, out=lw)
-            T = w.sum(axis=1)
+            w, T = _block_weights(csT, Z[zb], base, eps)
             keeps: dict[int, NDArray[np.int64]] = {}
             kept: dict[int, NDArray[np.int64]] | None = None
             if kept_columns and exact is not None:
@@ -651,6 +641,23 @@ class _Walks:
         """Only the rows ``on`` go on."""
         self.made, self.left = self.made[on], self.left[on]
         self.mark, self.mark_at, self.found = self.mark[on], self.mark_at[on], self.found[on]
+
+
+def _block_weights(csT: NDArray[np.int32], zb: NDArray[np.int64], base: NDArray[np.float64], eps: float
+                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The search's weights of a block of points ``zb`` (rows) over the data sets ``cs`` (columns, ``csT`` their
+    coordinates as int32 rows): ``e^(base(c) - eps d(z, c))`` scaled by each row's largest, and each row's sum ``T``."""
+    dist = np.zeros((len(zb), len(csT[0])), dtype=np.int32)
+    part = np.empty_like(dist)
+    for i in range(len(csT)):
+        np.subtract(csT[i][None, :], zb[:, i:i + 1].astype(np.int32), out=part)
+        dist += np.abs(part, out=part)
+    del part
+    lw = base[None, :] - eps * (dist // 2)
+    del dist
+    lw -= lw.max(axis=1, keepdims=True)
+    w = np.exp(lw, out=lw)
+    return w, w.sum(axis=1)
 
 
 def _ball_shift(ball1: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -1194,17 +1201,7 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
         step = max(1, GROUP_ENTRIES // len(cs))
         for lo in range(0, len(idx), step):
             zb = idx[lo:lo + step]
-            dist = np.zeros((len(zb), len(cs)), dtype=np.int32)
-            part = np.empty_like(dist)
-            for i in range(k):
-                np.subtract(csT[i][None, :], Z[zb, i:i + 1].astype(np.int32), out=part)
-                dist += np.abs(part, out=part)
-            del part
-            lw = base[None, :] - eps * (dist // 2)
-            del dist
-            lw -= lw.max(axis=1, keepdims=True)
-            w = np.exp(lw, out=lw)
-            T = w.sum(axis=1)
+            w, T = _block_weights(csT, Z[zb], base, eps)
             S = np.einsum("zc,qc->zq", w, L, optimize=False)
             keep[zb] = ~(S[:, 0] - S[:, 1:].min(axis=1) > margin * T)
     return keep
