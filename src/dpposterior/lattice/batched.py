@@ -454,17 +454,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         if shared is None:
             # the ball's points in R(n) (one coordinate at a time, as the one-point search), as columns of the
             # per-coordinate tables over p_i - Dc..p_i + Dc
-            ok = ballT[0] >= -p[0]
-            for i in range(1, k):
-                ok &= ballT[i] >= -p[i]
-            inner = ball[ok] if not ok.all() else ball
-            cols = inner + Dc
-            cs = p[None, :] + inner
-            base = np.zeros(len(cs))
-            for i in range(k):
-                v = np.arange(p[i] - Dc, p[i] + Dc + 1)
-                base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
-            csT = np.ascontiguousarray(cs.T, dtype=np.int32)  # a row per coordinate (the distances' passes read rows)
+            cs, base, csT = _ball_data_sets(a, p, ball, ballT, Dc)
             if whole:
                 shared = (cs, base, csT)
         else:
@@ -641,6 +631,26 @@ class _Walks:
         """Only the rows ``on`` go on."""
         self.made, self.left = self.made[on], self.left[on]
         self.mark, self.mark_at, self.found = self.mark[on], self.mark_at[on], self.found[on]
+
+
+def _ball_data_sets(a: NDArray[np.float64], p: NDArray[np.int64], ball: NDArray[np.int64], ballT: NDArray[np.int64],
+                    Dc: int) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int32]]:
+    """The search's data sets around ``p``: the points ``p + v`` of the ball ``ball`` (radius ``Dc``, ``ballT`` its
+    coordinates as rows) in R(n) (one coordinate at a time, as the one-point search), ``ln pi`` at each but its
+    constant (from per-coordinate tables over ``p_i - Dc .. p_i + Dc``), and their coordinates as int32 rows (the
+    distances' passes read rows)."""
+    k = a.size
+    ok = ballT[0] >= -p[0]
+    for i in range(1, k):
+        ok &= ballT[i] >= -p[i]
+    inner = ball[ok] if not ok.all() else ball
+    cols = inner + Dc
+    cs = p[None, :] + inner
+    base = np.zeros(len(cs))
+    for i in range(k):
+        v = np.arange(p[i] - Dc, p[i] + Dc + 1)
+        base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
+    return cs, base, np.ascontiguousarray(cs.T, dtype=np.int32)
 
 
 def _block_weights(csT: NDArray[np.int32], zb: NDArray[np.int64], base: NDArray[np.float64], eps: float
@@ -1175,17 +1185,7 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
         if np.array_equal(p, r):
             continue  # the search may stay at p = r
         # the search's data sets (the ball's points in R(n), its order) and ln pi at each (the grouped route's floats)
-        ok = ballT[0] >= -p[0]
-        for i in range(1, k):
-            ok &= ballT[i] >= -p[i]
-        inner = ball[ok] if not ok.all() else ball
-        cols = inner + Dc
-        cs = p[None, :] + inner
-        base = np.zeros(len(cs))
-        for i in range(k):
-            v = np.arange(p[i] - Dc, p[i] + Dc + 1)
-            base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
-        csT = np.ascontiguousarray(cs.T, dtype=np.int32)
+        cs, base, csT = _ball_data_sets(a, p, ball, ballT, Dc)
         # r, then the outputs of the search's first ball (p within 1, in R(n))
         qs = np.concatenate([r[None, :], p[None, :] + ball1])
         qs = qs[np.all(qs >= 0, axis=1)]
