@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from dpposterior.lattice.batched import descent_filter_exact, local_search_batch
 from dpposterior.lattice.remap import local_bayes_search, project
-from dpposterior.limits import Plan, Task
 from dpposterior.mechanisms import ReleaseSpec
+
+from .test_noise_aware_column import _force_local_column  # draws and columns by the local search at every n
 
 
 def _box(n, k, lo, hi):
@@ -76,17 +77,6 @@ def test_the_search_without_its_table_is_the_one_point_search():
         got = local_search_batch(a, n, eps, Z, tables=False)
         want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
         assert np.array_equal(got, want)
-
-
-def _force_local_column(monkeypatch):
-    """Draws run the local search at every n, and the window column is not planned: the local column runs."""
-    import dpposterior.mechanisms.lattice as lat
-
-    monkeypatch.setattr(lat, "DENSE_DRAW_SECONDS", 0.0)
-    monkeypatch.setattr(lat, "WINDOW_WORST_SECONDS", 0.0)
-    monkeypatch.setattr(lat.LatticeMechanism, "_window_column_plan", lambda self, n, k, spec, what: Plan(
-        task=Task.POSTERIOR, route="window column", what=what, refusal="not here"))
-    return lat
 
 
 @pytest.mark.parametrize("k, n, eps, m, objective", [(3, 40, 1.0, (1, 1, 38), "average"),
