@@ -277,6 +277,9 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
                 more = blocks.plan_corner(a, n, epsilon, rest, whole=whole)
                 if more[0].fits and more[1] > worst[1]:
                     out["worst"] = more
+        if blocks.WEIGHTED_KEY in out and out["worst"][0].fits and out["worst"][1] >= n:
+            # the whole LP itself runs: no weighted average of its errors can certify more than its optimum
+            del out[blocks.WEIGHTED_KEY]
     return out
 
 

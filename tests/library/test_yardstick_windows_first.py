@@ -104,5 +104,5 @@ def test_window_costs_are_the_weighted_costs_less_the_minimax_lp(n):
     r, f, p, _ = ys.window_costs(a, n)
     R0 = ys.corner_block(m, 4, 0, m)
     rows, groups, pairs = ys.block_shape(m, R0, ys.CORNER_REACH)
-    lp = ys.whole_seconds(rows, groups, pairs, len(ys._symmetry_images(a, R0)))
+    lp = ys.whole_seconds(rows, groups, pairs, len(ys._symmetry_images(a, R0)), 4)
     assert (radius, per) == (r, p) and fixed == pytest.approx(lp + f, rel=1e-12)

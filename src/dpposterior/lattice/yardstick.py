@@ -548,7 +548,7 @@ def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK
         R = corner_block(n, k, 0, n)
         rows, groups, pairs = block_shape(n, R, CORNER_REACH)
         full = len(_symmetry_images(a, R))
-        secs = whole_seconds(rows, groups, pairs, full)
+        secs = whole_seconds(rows, groups, pairs, full, k)
         if secs <= seconds:
             best = (n, secs, whole_bytes(rows, groups, pairs, full))
             route = f"the whole LP over its orbits (corner block of depth {n})"
@@ -566,13 +566,24 @@ def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK
 WHOLE_REDUCE_SECONDS = 2e-7
 WHOLE_BASE_SECONDS = 0.5
 WHOLE_BYTES_PER_ROW = 200.0
+#: :func:`whole_seconds` at k in :data:`CORNER_FIT_K`: the whole call (LP over orbits, reduction, far scan),
+#: ``base + scale (m / 3e4)^power`` with ``m`` its neighbour constraints over the symmetry order, fitted at or above
+#: every recorded run at Dir(1,1,1,1), n = 6 to 13, eps 0.5 to 2 (benchmarks/yardstick_whole.json and
+#: benchmarks/yardstick_whole_h79yd.json, CPU s on the shared 2-core host, 2026-11-30 and 2026-12-02, load 2.9 to
+#: 5.0): n = 10 ran 4.6 to 6.2 s, planned 6.6 (8.3 by the k = 3 constants); n = 12 ran 14.3 to 18.2 s, planned 28.1
+#: (50.4); n = 13 ran 40.6 s, planned 58.7 (128.0).  The k = 3 constants' power 2.4 came from smaller LPs.
+WHOLE_FIT_SECONDS = (2.0, 4.2, 1.8)
 
 
-def whole_seconds(rows: int, groups: int, pairs: int, order: int) -> float:
+def whole_seconds(rows: int, groups: int, pairs: int, order: int, k: int | None = None) -> float:
     """Estimated seconds of :func:`corner_bound` at depth ``n`` (the whole LP over the orbits of a group of
     ``order`` permutations): the reduced LP (:func:`lp_seconds` of a ``1 / order`` share of its neighbour
     constraints), the reduction (:data:`WHOLE_REDUCE_SECONDS`) and a constant; ``rows``, ``groups``, ``pairs`` of
-    :func:`block_shape`."""
+    :func:`block_shape`.  At ``k`` in :data:`CORNER_FIT_K` the measured fit :data:`WHOLE_FIT_SECONDS` of the whole
+    call instead."""
+    if k in CORNER_FIT_K:
+        base, scale, power = WHOLE_FIT_SECONDS
+        return base + scale * (pairs * groups / order / 3e4) ** power
     return WHOLE_BASE_SECONDS + lp_seconds(pairs / order, groups) + WHOLE_REDUCE_SECONDS * order * pairs * groups
 
 
@@ -2097,7 +2108,7 @@ def weighted_costs(prior: ArrayLike, n: int, epsilon: float,
     R0 = corner_block(m, k, 0, m)
     rows, groups, pairs = block_shape(m, R0, CORNER_REACH)
     order = len(_symmetry_images(a, R0))
-    fixed = whole_seconds(rows, groups, pairs, order)
+    fixed = whole_seconds(rows, groups, pairs, order, k)
     memory = whole_bytes(rows, groups, pairs, order)
     radius, windows, per, window_memory = window_costs(a, n)
     if flows_at_hand:
