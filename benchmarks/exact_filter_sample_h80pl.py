@@ -33,7 +33,7 @@ def main() -> None:
         eps, n = float(cell.split(":")[0]), int(cell.split(":")[1])
         a = np.ones(3)
         Dc = L._radius(3, eps, 1e-12)
-        W = L._radius(3, eps, min(L.DEFAULT_TOL, L.COLUMN_TOL / float(L.n_candidates(n, 3))))  # column_radius
+        W = L.LATTICE.column_radius(n, 3, eps)
         for r in L.sampled_release_probes(a, n, 3, eps):
             row = {"eps": eps, "n": n, "released": [int(x) for x in r], "Dc": int(Dc), "W": int(W),
                    "family_costed": bool(L.family_costed(n, 3, eps)), "load": os.getloadavg()[0]}
