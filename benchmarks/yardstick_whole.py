@@ -40,7 +40,7 @@ R = Y.corner_block(n, k, 0, n)
 rows, groups, pairs = Y.block_shape(n, R, Y.CORNER_REACH)
 order = len(Y._symmetry_images(np.ones(k), R))
 print(json.dumps({"rows": rows, "groups": groups, "pairs": pairs, "order": order,
-                  "planned_seconds": Y.whole_seconds(rows, groups, pairs, order),
+                  "planned_seconds": Y.whole_seconds(rows, groups, pairs, order, k),
                   "planned_bytes": Y.whole_bytes(rows, groups, pairs, order)}))
 """
 
