@@ -2263,6 +2263,21 @@ def windows_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, flow_st
 
 # --- the worst case from every data set's own ball of outputs (k = 4, where the whole LP does not fit) -------------
 
+#: :func:`plan_ball` at these k and eps (measured at Dir(1,1,1,1), eps = 0.5 only), from this radius (smaller balls
+#: certify less than the weighted dual: n = 12, radius 5 0.6179), and the key of its plan in
+#: :func:`dpposterior.yardstick.plan_blocks`.
+BALL_K = (4,)
+BALL_MAX_EPSILON = 0.5
+BALL_MIN_RADIUS = 6
+#: ... to this radius (the largest measured: the fit below is not extrapolated to wider balls).
+BALL_MAX_RADIUS = 7
+BALL_KEY = "worst (balls)"
+#: :func:`ball_cost`: ``base + scale (x / 1e5)^power`` CPU s with ``x`` the LP's variables over the symmetry order
+#: times 24 (:func:`ball_shape`), at or above every recorded run (benchmarks/yardstick_k4_restricted_h81yd.json,
+#: Dir(1,1,1,1), eps = 0.5, load 4 to 7: n = 12 radius 7 10.9 s, planned 15.2; n = 14 radius 6 21.0 s, planned 28.9;
+#: n = 15 radius 6 and 7 in the JSON), and bytes ``BALL_BYTES`` per variable plus the interpreter's.
+BALL_FIT_SECONDS = (1.0, 6.7, 1.8)
+BALL_BYTES = (3e3, 2e8)
 #: :func:`ball_bound`'s HiGHS options: the interior point without crossover (the certificate reads any duals, weak
 #: duality with the box; Dir(1,1,1,1), n = 12, eps = 0.5, radius 7: 9.5 CPU s against 11.7 with crossover, the same
 #: certified value to 1e-8).
@@ -2428,3 +2443,47 @@ def ball_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, inner: int
         res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(0, 1), method="highs-ipm",
                       options=dict(BALL_HIGHS))
     return max(_certified(res, cost, A_ub, b_ub, A_eq, b_eq), 0.0)
+
+
+def ball_shape(prior: ArrayLike, n: int, radius: int) -> tuple[int, int]:
+    """``(variables, order)`` of :func:`ball_bound`'s LP before its reduction to orbits: the pairs ``(c, r)`` with
+    ``d(c, r) <= radius`` (per offset ``r - c``, the data sets ``c`` with ``c >= -(r - c)``: ``C(n - s + k - 1,
+    k - 1)`` of them, ``s`` the offset's distance), and the order of the permutations fixing the prior.  Public
+    inputs only (prior, n, radius)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    s = np.abs(_ball_offsets(k, min(radius, n))).sum(axis=1) // 2
+    count = sum(math.comb(n - int(x) + k - 1, k - 1) for x in s)
+    return count, len(symmetries(a))
+
+
+def ball_cost(prior: ArrayLike, n: int, radius: int) -> tuple[float, float]:
+    """Estimated ``(seconds, bytes)`` of :func:`ball_bound` at ``radius`` (:data:`BALL_FIT_SECONDS`,
+    :data:`BALL_BYTES`).  Public inputs only (prior, n, radius)."""
+    count, order = ball_shape(prior, n, radius)
+    base, scale, power = BALL_FIT_SECONDS
+    x = count * 24 / order
+    return base + scale * (x / 1e5) ** power, BALL_BYTES[0] * x + BALL_BYTES[1]
+
+
+def plan_ball(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, int]:
+    """The plan of :func:`ball_bound` (worst case) and its radius: the largest radius from :data:`BALL_MIN_RADIUS`
+    to ``n - 1`` and :data:`BALL_MAX_RADIUS` (radius n is the whole LP, :func:`plan_corner`'s ``whole``) whose
+    :func:`ball_cost` fits ``seconds``; refused (one line) at k not in :data:`BALL_K`, eps above
+    :data:`BALL_MAX_EPSILON`, n at most :data:`BALL_MIN_RADIUS`, over :data:`FLOW_BYTES`, or where even
+    :data:`BALL_MIN_RADIUS` does not fit.  Public inputs only (prior, n, eps)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    what = f"the yardstick's worst case from every data set's ball of outputs for k={k}, n={n}, eps={epsilon:g}"
+    radius = BALL_MIN_RADIUS
+    secs, memory = ball_cost(a, n, radius) if k in BALL_K and n > BALL_MIN_RADIUS else (math.inf, 0.0)
+    while radius + 1 < min(n, BALL_MAX_RADIUS + 1):
+        more = ball_cost(a, n, radius + 1)
+        if more[0] > seconds:
+            break
+        radius, (secs, memory) = radius + 1, more
+    route = f"balls of {radius} substitutions around every data set, the LP over their orbits"
+    refusals = ((k not in BALL_K, f"not measured at k={k}"),
+                (epsilon > BALL_MAX_EPSILON, f"not measured at eps above {BALL_MAX_EPSILON:g}"),
+                (n <= BALL_MIN_RADIUS, f"the whole LP runs at n={n}"))
+    return _share_plan(what, route, secs, memory, seconds, refusals), radius
