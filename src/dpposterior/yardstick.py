@@ -187,7 +187,10 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     ``compare`` asks for it): the worst case also from a dual under weights other than pi
     (:func:`~dpposterior.lattice.yardstick.plan_weighted`, under
     :data:`~dpposterior.lattice.yardstick.WEIGHTED_KEY`; :func:`block_bounds` keeps the larger worst-case bound),
-    within what the corner blocks and the average's plans leave of ``2 seconds``: the other plans are as without it.
+    within what the corner blocks and the average's plans leave of ``2 seconds``: the other plans are as without it;
+    in its place, where it fits the same rest, the LP with every data set's ball of outputs
+    (:func:`~dpposterior.lattice.yardstick.plan_ball`, under :data:`~dpposterior.lattice.yardstick.BALL_KEY`; k = 4,
+    eps <= 0.5).
     At k in :data:`~dpposterior.lattice.yardstick.WEIGHTED_K` and eps at most
     :data:`~dpposterior.lattice.yardstick.WEIGHTED_MAX_EPSILON`, where the release's start is planned with a cap on
     its LPs (``most`` not None: one evaluation, the LPs of the largest deficits only), the average is instead the flows

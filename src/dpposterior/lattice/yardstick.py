@@ -41,7 +41,8 @@ errors are at hand (k = 3 and 4), that dual started from them (:func:`release_bo
 in every window first, an LP where they leave a deficit, as many as fit).  At k = 4, in what those plans leave, the
 worst case also from the same dual under other weights than pi (:func:`weighted_bound`, :func:`plan_weighted`: a
 worst case is at least any weighted average of the errors; the weights the minimax LP's own at a smaller n, carried
-over and mixed with pi).
+over and mixed with pi), or, where it fits there (k = 4, eps <= 0.5), the LP with every data set's outputs beyond a
+ball of a few substitutions lumped into one (:func:`ball_bound`, :func:`plan_ball`; proof in its docstring).
 
 Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
 of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
