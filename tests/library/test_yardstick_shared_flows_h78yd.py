@@ -88,13 +88,14 @@ def test_the_shared_plan_drops_exactly_the_flows(n):
 
 
 def test_plan_blocks_shares_the_flows_only_where_the_windows_run():
-    """Dir(1,1,1,1), eps = 0.5: at n = 14 (the release's start capped, so the flows then exact windows run) the
-    weighted plan is the shared one; at eps = 1, n = 20 (the release's start runs, no flows) it is the whole one."""
+    """Dir(1,1,1,1), eps = 0.5: at n = 20 (the release's start capped, so the flows then exact windows run; the
+    balls' LP over its bytes) the weighted plan is the shared one; at eps = 1, n = 20 (the release's start runs, no
+    flows) it is the whole one."""
     a = np.ones(4)
-    out = plan_blocks(a, 14, 0.5, 46.8, start=True, floor=0.1, whole=True, weighted=True, deeper=True)
+    out = plan_blocks(a, 20, 0.5, 46.8, start=True, floor=0.1, whole=True, weighted=True, deeper=True)
     assert out[ys.WINDOWS_KEY][0].fits
     plan, size = out[ys.WEIGHTED_KEY]
-    m, radius, fixed, per, _ = ys.weighted_costs(a, 14, 0.5, flows_at_hand=True)
+    m, radius, fixed, per, _ = ys.weighted_costs(a, 20, 0.5, flows_at_hand=True)
     assert plan.seconds == pytest.approx(fixed + per * size[3], rel=1e-12)
     out = plan_blocks(a, 20, 1.0, 61.5, start=True, floor=0.1, whole=True, weighted=True, deeper=True)
     assert ys.WINDOWS_KEY not in out

@@ -38,7 +38,7 @@ def test_the_fit_is_above_every_recorded_k4_run_and_below_the_k3_constants():
 def test_compare_takes_the_whole_lp_at_n12_and_drops_the_weighted_dual():
     """Dir(1,1,1,1), n = 12, ``compare``'s share at eps 0.5 (64.6 s), 1 and 2: the worst case is the whole LP (depth
     12, within the solve limit), and no weighted worst case is planned beside it; at n = 13 (planned 58.7 s, over
-    the 45 s solve limit) the corner blocks and the weighted dual stay.  Breaks if the fit is dropped (the LP planned
+    the 45 s solve limit) the corner blocks and a relaxation of the LP (every data set's ball) stay.  Breaks if the fit is dropped (the LP planned
     at 50 s, refused) or the weighted dual is kept beside the LP."""
     for eps, share in ((0.5, 64.6), (1.0, 69.95), (2.0, 73.4)):
         out = _plans(12, eps, share)
@@ -46,7 +46,7 @@ def test_compare_takes_the_whole_lp_at_n12_and_drops_the_weighted_dual():
         assert plan.fits and depth == 12 and plan.route.startswith("the whole LP")
         assert ys.WEIGHTED_KEY not in out
     out = _plans(13, 0.5, 63.65)
-    assert out["worst"][1] < 13 and out[ys.WEIGHTED_KEY][0].fits
+    assert out["worst"][1] < 13 and out[ys.BALL_KEY][0].fits  # the balls' LP in the weighted dual's place
 
 
 @pytest.mark.heavy

@@ -41,7 +41,8 @@ errors are at hand (k = 3 and 4), that dual started from them (:func:`release_bo
 in every window first, an LP where they leave a deficit, as many as fit).  At k = 4, in what those plans leave, the
 worst case also from the same dual under other weights than pi (:func:`weighted_bound`, :func:`plan_weighted`: a
 worst case is at least any weighted average of the errors; the weights the minimax LP's own at a smaller n, carried
-over and mixed with pi).
+over and mixed with pi), or, where it fits there (k = 4, eps <= 0.5), the LP with every data set's outputs beyond a
+ball of a few substitutions lumped into one (:func:`ball_bound`, :func:`plan_ball`; proof in its docstring).
 
 Choice of blocks and groups for :func:`lower_bound` (k = 3 here; any k works by the theorem).  Blocks: the cells
 of a grid of side ``side`` in the first ``k - 1`` counts (a partition of R(n)); groups: every output within
@@ -2259,3 +2260,231 @@ def windows_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, flow_st
         value = max(value, column_bound(a, n, epsilon, flow.mu, radius=radius, steps=steps, primal=True,
                                         flows=True).average)
     return value
+
+
+# --- the worst case from every data set's own ball of outputs (k = 4, where the whole LP does not fit) -------------
+
+#: :func:`plan_ball` at these k and eps (measured at Dir(1,1,1,1), eps = 0.5 only), from this radius (smaller balls
+#: certify less than the weighted dual: n = 12, radius 5 0.6179), and the key of its plan in
+#: :func:`dpposterior.yardstick.plan_blocks`.
+BALL_K = (4,)
+BALL_MAX_EPSILON = 0.5
+BALL_MIN_RADIUS = 6
+#: ... to this radius (the largest measured: the fit below is not extrapolated to wider balls).
+BALL_MAX_RADIUS = 7
+BALL_KEY = "worst (balls)"
+#: :func:`ball_cost`: ``base + scale (x / 1e5)^power`` CPU s with ``x`` the LP's variables over the symmetry order
+#: times 24 (:func:`ball_shape`), at or above every recorded run (benchmarks/yardstick_k4_restricted_h81yd.json,
+#: Dir(1,1,1,1), eps = 0.5, load 4 to 7: n = 12 radius 7 10.9 s, planned 15.2; n = 14 radius 6 21.0 s, planned 28.9;
+#: n = 15 radius 6 and 7 in the JSON), and bytes ``BALL_BYTES`` per variable plus the interpreter's.
+BALL_FIT_SECONDS = (1.0, 6.7, 1.8)
+BALL_BYTES = (3e3, 2e8)
+#: :func:`ball_bound`'s HiGHS options: the interior point without crossover (the certificate reads any duals, weak
+#: duality with the box; Dir(1,1,1,1), n = 12, eps = 0.5, radius 7: 9.5 CPU s against 11.7 with crossover, the same
+#: certified value to 1e-8).
+BALL_HIGHS = {"run_crossover": "off"}
+
+
+def _ball_offsets(k: int, radius: int) -> NDArray[np.int64]:
+    """The moves ``r - c`` (integer, summing to 0) of substitution distance ``sum |r - c| / 2`` at most ``radius``."""
+    axes = np.stack(np.meshgrid(*[np.arange(-radius, radius + 1)] * (k - 1), indexing="ij"), -1).reshape(-1, k - 1)
+    D = np.column_stack([axes, -axes.sum(axis=1)])
+    return D[np.abs(D).sum(axis=1) <= 2 * radius]
+
+
+def _ball_lp(a: NDArray[np.float64], n: int, epsilon: float, radius: int, inner: int, symmetric: bool):
+    """The LP of :func:`ball_bound` (its docstring), over one variable per orbit where ``symmetric``: ``(cost, A_ub,
+    A_eq, b_eq)`` (``b_ub = 0``)."""
+    from itertools import permutations
+
+    from scipy import sparse
+
+    k = a.size
+    R = candidates(n, k)
+    N = len(R)
+    perms = [list(p) for p in permutations(range(k)) if np.array_equal(a[list(p)], a)] if symmetric else [
+        list(range(k))]
+    rowperm = np.stack([candidate_rank(R[:, p]) for p in perms])
+    L = HellingerGrid(a, n).hellinger(R, R)
+    L = np.min(np.stack([L[np.ix_(rp, rp)] for rp in rowperm]), axis=0)  # L'' = min over the orbit: exactly invariant
+    D = _ball_offsets(k, min(radius, n))
+    nd = len(D)
+    dist = np.abs(D).sum(axis=1) // 2
+    d_index = {d: i for i, d in enumerate(map(tuple, D.tolist()))}
+    d_perm = np.stack([np.array([d_index[d] for d in map(tuple, D[:, p].tolist())]) for p in perms])
+    out = R[:, None, :] + D[None, :, :]
+    inside = np.all(out >= 0, axis=2)
+    ridx = np.full((N, nd), -1, np.int64)
+    ridx[inside] = candidate_rank(out[inside])
+    var = np.full((N, nd), -1, np.int64)
+    nx = int(inside.sum())
+    var[inside] = np.arange(nx)
+    far = inside.sum(axis=1) < N
+    fid = np.full(N, -1, np.int64)
+    fid[far] = nx + np.arange(int(far.sum()))
+    nv = nx + int(far.sum()) + 1
+    near = np.zeros((N, N), dtype=bool)
+    near[np.nonzero(inside)[0], ridx[inside]] = True
+    far_loss = np.where(near, np.inf, L).min(axis=1)
+    e = math.exp(epsilon)
+    moves = [(p, q) for p in range(k) for q in range(k) if p != q]
+    move_index = {m: i for i, m in enumerate(moves)}
+    m_perm = [np.array([move_index[(p.index(i), p.index(j))] for i, j in moves]) for p in perms]
+    rows, cols, vals, keys = [], [], [], []
+    count = 0
+    for mi, (p, q) in enumerate(moves):
+        step = np.zeros(k, np.int64)
+        step[p], step[q] = -1, 1
+        ok = R[:, p] >= 1
+        cs = np.flatnonzero(ok)
+        c2 = candidate_rank(R[ok] + step)
+        shifted = np.array([d_index.get(d, -1) for d in map(tuple, (D - step).tolist())])
+        # x(c, r) <= e^eps x(c', r): r in both balls and within ``inner`` of one end
+        dd = np.flatnonzero(shifted >= 0)
+        dd = dd[np.minimum(dist[dd], dist[shifted[dd]]) <= inner]
+        v1, v2 = var[cs][:, dd], var[c2][:, shifted[dd]]
+        ci, di = np.nonzero((v1 >= 0) & (v2 >= 0))
+        ids = count + np.arange(len(ci))
+        rows += [ids, ids]
+        cols += [v1[ci, di], v2[ci, di]]
+        vals += [np.ones(len(ci)), np.full(len(ci), -e)]
+        keys.append(np.column_stack([np.zeros(len(ci), np.int64), cs[ci], np.full(len(ci), mi), dd[di]]))
+        count += len(ci)
+        # sum of x(c, r) over r in c's ball and out of c''s <= e^eps F(c')
+        vs = var[cs][:, np.flatnonzero(shifted < 0)]
+        member = (vs >= 0) & far[c2][:, None]
+        has = np.flatnonzero(member.any(axis=1))
+        ids = count + np.arange(len(has))
+        ri, vi = np.nonzero(member[has])
+        rows += [ids[ri], ids]
+        cols += [vs[has][ri, vi], fid[c2[has]]]
+        vals += [np.ones(len(ri)), np.full(len(has), -e)]
+        keys.append(np.column_stack([np.ones(len(has), np.int64), cs[has], np.full(len(has), mi),
+                                     np.zeros(len(has), np.int64)]))
+        count += len(has)
+    # sum_r x(c, r) L''(c, r) + F(c) L_far(c) - t <= 0
+    ci, di = np.nonzero(inside)
+    rows += [count + ci, count + np.flatnonzero(far), count + np.arange(N)]
+    cols += [var[ci, di], fid[far], np.full(N, nv - 1)]
+    vals += [L[ci, ridx[ci, di]], far_loss[far], -np.ones(N)]
+    keys.append(np.column_stack([np.full(N, 2), np.arange(N), np.zeros(N, np.int64), np.zeros(N, np.int64)]))
+    count += N
+    A_ub = sparse.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(count, nv))
+    keys = np.concatenate(keys)
+    A_eq = sparse.csr_array((np.ones(nx + int(far.sum())), (np.concatenate([ci, np.flatnonzero(far)]),
+                                                             np.concatenate([var[ci, di], fid[far]]))), shape=(N, nv))
+    cost = np.zeros(nv)
+    cost[-1] = 1.0
+    if len(perms) == 1:
+        return cost, A_ub, A_eq, np.ones(N)
+    # one variable per orbit of (c, r) / F(c), one constraint per orbit of (kind, c, move, offset)
+    rep = np.arange(nv)
+    fc = np.flatnonzero(far)
+    for rp, dp in zip(rowperm, d_perm):
+        rep[:nx] = np.minimum(rep[:nx], var[rp[ci], dp[di]])
+        rep[nx:nv - 1] = np.minimum(rep[nx:nv - 1], fid[rp[fc]])
+    _, col = np.unique(rep, return_inverse=True)
+    P = sparse.csr_array((np.ones(nv), (np.arange(nv), col.ravel())), shape=(nv, int(col.max()) + 1))
+
+    def code(kk):
+        return ((kk[:, 0] * N + kk[:, 1]) * len(moves) + kk[:, 2]) * nd + kk[:, 3]
+
+    own = code(keys)
+    least = own.copy()
+    for rp, dp, mp in zip(rowperm, d_perm, m_perm):
+        image = np.column_stack([keys[:, 0], rp[keys[:, 1]], np.where(keys[:, 0] == 2, 0, mp[keys[:, 2]]),
+                                 np.where(keys[:, 0] == 0, dp[keys[:, 3]], 0)])
+        least = np.minimum(least, code(image))
+    keep = np.flatnonzero(least == own)
+    kept_rows = np.flatnonzero(rowperm.min(axis=0) == np.arange(N))
+    return P.T @ cost, (A_ub[keep] @ P).tocsr(), (A_eq[kept_rows] @ P).tocsr(), np.ones(len(kept_rows))
+
+
+def ball_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, inner: int | None = None,
+               symmetric: bool = True) -> float:
+    """Certified lower bound on the optimal worst-case error (docs/definitions.md §9) from every data set of R(n)
+    with its own ball of outputs: the LP with the constraints far from both ends of a pair dropped.
+
+    Relaxation ``B(radius, inner)``.  ``d`` the substitution distance, ``N(c) = {r in R(n) : d(c, r) <= radius}``.
+    Variables ``x(c, r) >= 0`` for ``r`` in ``N(c)``, ``F(c) >= 0`` where ``N(c)`` is not all of R(n), ``t``.
+    ``sum_r x(c, r) + F(c) = 1``; for every neighbouring ``(c, c')``: ``x(c, r) <= e^eps x(c', r)`` for ``r`` in
+    ``N(c) & N(c')`` with ``min(d(c, r), d(c', r)) <= inner`` (default ``radius - 1``), and
+    ``sum_{r in N(c) - N(c')} x(c, r) <= e^eps F(c')``; ``sum_r x(c, r) L''(c, r) + F(c) L_far(c) <= t`` with
+    ``L'' = min_s L(s c, s r)`` over the permutations ``s`` of the categories fixing the prior (at most ``L``) and
+    ``L_far(c) = min_{r not in N(c)} L''(c, r)``.  Minimise ``t``.
+
+    Theorem: ``B <= OPT_worst``.  Proof.  Let ``P`` be any eps-DP table and set ``x(c, r) = P(r | c)``,
+    ``F(c) = P(R(n) - N(c) | c)``.  Rows sum to 1; the kept pointwise constraints are ``P``'s own; ``N(c) - N(c')``
+    lies outside ``N(c')``, so summing ``P(r | c) <= e^eps P(r | c')`` over it gives at most ``e^eps F(c')``; and
+    ``sum_{r not in N(c)} P(r | c) L(c, r) >= F(c) L_far(c)``, so each row's loss is at most ``E_P(c)``, and
+    ``t = max_c E_P(c)`` is feasible.  Take ``P`` optimal.  QED.  Dropping rows (data sets) instead loses more: at
+    n = 12, eps = 0.5 the LP over the 389 of 455 data sets within 4 of a vertex or the centre (every output kept)
+    certified 0.6370 in 13.2 CPU s, against this relaxation's 0.6443 at radius 7 in 12.3 s (the LP 0.6504, 18 s).
+    At ``radius >= n`` and ``inner >= n`` every output is in every ball and every constraint is kept: the LP itself.
+
+    ``symmetric``: over one variable per orbit of ``(c, r)`` (and ``F(c)``) and one constraint per orbit under those
+    permutations (a 24th of the LP at Dir(1,1,1,1)): every part above is invariant under them (``d``, the balls,
+    ``L''`` exactly, the pairs), so the average of a solution's images is an invariant solution with the same ``t``
+    (convexity) and the LP over invariant solutions has the same optimum (:func:`block_bound`'s argument).  The
+    value is certified from HiGHS's duals (:func:`_certified`: weak duality with the box), at most the optimum of
+    the LP it solved, so at most ``OPT_worst``."""
+    import warnings
+
+    from scipy.optimize import OptimizeWarning, linprog
+
+    a = _validate.prior(prior)
+    n = _validate.integer(n, "n", 1)
+    eps = _validate.epsilon(epsilon)
+    radius = _validate.integer(radius, "radius", 1)
+    inner = radius - 1 if inner is None else _validate.integer(inner, "inner", 0)
+    cost, A_ub, A_eq, b_eq = _ball_lp(a, n, eps, radius, inner, symmetric)
+    b_ub = np.zeros(A_ub.shape[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OptimizeWarning)  # HiGHS's own option names, passed through by scipy
+        res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(0, 1), method="highs-ipm",
+                      options=dict(BALL_HIGHS))
+    return max(_certified(res, cost, A_ub, b_ub, A_eq, b_eq), 0.0)
+
+
+def ball_shape(prior: ArrayLike, n: int, radius: int) -> tuple[int, int]:
+    """``(variables, order)`` of :func:`ball_bound`'s LP before its reduction to orbits: the pairs ``(c, r)`` with
+    ``d(c, r) <= radius`` (per offset ``r - c``, the data sets ``c`` with ``c >= -(r - c)``: ``C(n - s + k - 1,
+    k - 1)`` of them, ``s`` the offset's distance), and the order of the permutations fixing the prior.  Public
+    inputs only (prior, n, radius)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    s = np.abs(_ball_offsets(k, min(radius, n))).sum(axis=1) // 2
+    count = sum(math.comb(n - int(x) + k - 1, k - 1) for x in s)
+    return count, len(symmetries(a))
+
+
+def ball_cost(prior: ArrayLike, n: int, radius: int) -> tuple[float, float]:
+    """Estimated ``(seconds, bytes)`` of :func:`ball_bound` at ``radius`` (:data:`BALL_FIT_SECONDS`,
+    :data:`BALL_BYTES`).  Public inputs only (prior, n, radius)."""
+    count, order = ball_shape(prior, n, radius)
+    base, scale, power = BALL_FIT_SECONDS
+    x = count * 24 / order
+    return base + scale * (x / 1e5) ** power, BALL_BYTES[0] * x + BALL_BYTES[1]
+
+
+def plan_ball(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK_SECONDS) -> tuple[Plan, int]:
+    """The plan of :func:`ball_bound` (worst case) and its radius: the largest radius from :data:`BALL_MIN_RADIUS`
+    to ``n - 1`` and :data:`BALL_MAX_RADIUS` (radius n is the whole LP, :func:`plan_corner`'s ``whole``) whose
+    :func:`ball_cost` fits ``seconds``; refused (one line) at k not in :data:`BALL_K`, eps above
+    :data:`BALL_MAX_EPSILON`, n at most :data:`BALL_MIN_RADIUS`, over :data:`FLOW_BYTES`, or where even
+    :data:`BALL_MIN_RADIUS` does not fit.  Public inputs only (prior, n, eps)."""
+    a = np.asarray(prior, dtype=np.float64)
+    k = a.size
+    what = f"the yardstick's worst case from every data set's ball of outputs for k={k}, n={n}, eps={epsilon:g}"
+    radius = BALL_MIN_RADIUS
+    secs, memory = ball_cost(a, n, radius) if k in BALL_K and n > BALL_MIN_RADIUS else (math.inf, 0.0)
+    while radius + 1 < min(n, BALL_MAX_RADIUS + 1):
+        more = ball_cost(a, n, radius + 1)
+        if more[0] > seconds:
+            break
+        radius, (secs, memory) = radius + 1, more
+    route = f"balls of {radius} substitutions around every data set, the LP over their orbits"
+    refusals = ((k not in BALL_K, f"not measured at k={k}"),
+                (epsilon > BALL_MAX_EPSILON, f"not measured at eps above {BALL_MAX_EPSILON:g}"),
+                (n <= BALL_MIN_RADIUS, f"the whole LP runs at n={n}"))
+    return _share_plan(what, route, secs, memory, seconds, refusals), radius
