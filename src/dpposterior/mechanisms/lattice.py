@@ -2293,8 +2293,15 @@ def column_orbit_seconds(points: float, n: int, k: int, epsilon: float, faces: f
 #: the grouped search, whose groups (one a projection) next to a face hold few points each, and the orbits collapse
 #: little at a release whose counts differ (none of 42,253 at (107, 499, 393, 1)); the centre's fit
 #: (:data:`COLUMN_ORBIT_SECONDS`, measured at symmetric releases of small n, up to 24 points an orbit) is 2.8x to 3.5x
-#: under them.  Measured: see :func:`face_part_orbit_seconds`.
-COLUMN_FACE_SECONDS = (2.0e-8, 5.5e-8)
+#: under them.  Measured (Dir(1,1,1,1), average, eps 2, the searches' CPU s at the release with the limit raised,
+#: ``benchmarks/average_face_searches_h81av*.json``; parts, those with a count at most 1, seconds, load): n = 300,
+#: (30, 120, 149, 1) 38,684, 38,238, 21.4 s (4.4; 15.7 s at load 1); (145, 5, 5, 145) 47,738, 46,927, 10.6 s;
+#: (3, 6, 141, 150) 46,632, 45,941, 13.2 s (7.5); n = 1,000, (107, 499, 393, 1) 42,253, 41,027, 57.5 s (6.2; 46.1 s at
+#: load 1); (498, 1, 1, 500) 46,135, 45,938, 38.9 s (7.7); (997, 1, 1, 1) 19,101, 19,085, 4.1 s (4.8); n = 3,000,
+#: (999, 999, 1001, 1) 70,955, 68,798, 59.9 s (load 1, a run before the JSON's).  Each term 1.27x to 1.29x the loaded face runs with the rest of the
+#: price; the edges and the vertex run 2.1x to 8x under it (their orbits collapse 2.6x to 5x, which a part's price
+#: does not see).
+COLUMN_FACE_SECONDS = (2.0e-8, 7.0e-8)
 
 
 def face_part_orbit_cell(n: int, k: int, epsilon: float) -> bool:
