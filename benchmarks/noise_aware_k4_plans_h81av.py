@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-CELLS = ([(eps, n, obj) for obj in ("average", "worst") for eps in (2.0,) for n in (100, 200, 217, 300, 400, 511, 512,
+CELLS = ([(eps, n, obj) for obj in ("average", "worst") for eps in (2.0, 3.0) for n in (100, 200, 217, 300, 400, 511, 512,
                                                                                    600, 1000, 3000, 10_000)]
          + [(eps, n, obj) for obj in ("average", "worst") for eps in (1.25, 1.5) for n in (300, 500, 1000, 3000)]
          + [(1.0, n, obj) for obj in ("average", "worst") for n in (51, 60, 100, 300, 436, 1000)])

@@ -2286,22 +2286,24 @@ def column_orbit_seconds(points: float, n: int, k: int, epsilon: float, faces: f
 
 
 #: The local column's searches by orbits at a release next to a face where the centre takes the cut route
-#: (:func:`face_part_orbit_cell`): CPU seconds a kept part with a count at most 1 (off R(n) or next to a face) and a data set
-#: of its ball (``min(|ball of Dc|, |R(n)|)``), besides :data:`COLUMN_ORBIT_SECONDS`: where the Jensen table of the
-#: loss rows fits (``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``) and where it does not (each loss row's gaps by
-#: ``lgamma_jensen_gap``).  Why: the table route decides few of these points (they are off R(n)), so nearly all go to
-#: the grouped search, whose groups (one a projection) next to a face hold few points each, and the orbits collapse
-#: little at a release whose counts differ (none of 42,253 at (107, 499, 393, 1)); the centre's fit
-#: (:data:`COLUMN_ORBIT_SECONDS`, measured at symmetric releases of small n, up to 24 points an orbit) is 2.8x to 3.5x
-#: under them.  Measured (Dir(1,1,1,1), average, eps 2, the searches' CPU s at the release with the limit raised,
-#: ``benchmarks/average_face_searches_h81av*.json``; parts, those with a count at most 1, seconds, load): n = 300,
-#: (30, 120, 149, 1) 38,684, 38,238, 21.4 s (4.4; 15.7 s at load 1); (145, 5, 5, 145) 47,738, 46,927, 10.6 s;
-#: (3, 6, 141, 150) 46,632, 45,941, 13.2 s (7.5); n = 1,000, (107, 499, 393, 1) 42,253, 41,027, 57.5 s (6.2; 46.1 s at
-#: load 1); (498, 1, 1, 500) 46,135, 45,938, 38.9 s (7.7); (997, 1, 1, 1) 19,101, 19,085, 4.1 s (4.8); n = 3,000,
-#: (999, 999, 1001, 1) 70,955, 68,798, 59.9 s (load 1, a run before the JSON's).  Each term 1.27x to 1.29x the loaded face runs with the rest of the
-#: price; the edges and the vertex run 2.1x to 8x under it (their orbits collapse 2.6x to 5x, which a part's price
-#: does not see).
-COLUMN_FACE_SECONDS = (2.0e-8, 7.0e-8)
+#: (:func:`face_part_orbit_cell`): CPU seconds a kept part with a count at most 1 (off R(n) or next to a face), a
+#: constant and a data set of its ball (``min(|ball of Dc|, |R(n)|)``), besides :data:`COLUMN_ORBIT_SECONDS`: the
+#: first pair where the Jensen table of the loss rows fits (``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``), the second where
+#: it does not (each loss row's gaps by ``lgamma_jensen_gap``, a fixed cost a group however small the ball).  Why:
+#: the table route decides few of these points (they are off R(n)), so nearly all go to the grouped search, whose
+#: groups (one a projection) next to a face hold ~18 points each, and the orbits collapse little at a release whose
+#: counts differ (none of 42,253 at (107, 499, 393, 1)); the centre's fit (:data:`COLUMN_ORBIT_SECONDS`, measured at
+#: symmetric releases of small n, up to 24 points an orbit) is 2.8x to 4.6x under them.  Measured (Dir(1,1,1,1),
+#: average, the searches' CPU s at the release with the limit raised, ``benchmarks/average_face_searches_h81av*.json``;
+#: parts, those with a count at most 1, seconds, load): eps 2, n = 300, (30, 120, 149, 1) 38,684, 38,238, 21.4 s (4.4;
+#: 15.7 s at load 1); (145, 5, 5, 145) 47,738, 46,927, 10.6 s (4.5); (3, 6, 141, 150) 46,632, 45,941, 13.2 s (7.5);
+#: n = 1,000, (107, 499, 393, 1) 42,253, 41,027, 57.5 s (6.2; 46.1 s at load 1); (498, 1, 1, 500) 46,135, 45,938,
+#: 38.9 s (7.7); (997, 1, 1, 1) 19,101, 19,085, 4.1 s (4.8); n = 3,000, (999, 999, 1001, 1) 70,955, 68,798, 59.9 s
+#: (load 1, a run before the JSON's); eps 3, n = 1,000, (107, 499, 393, 1) 11,589, 11,589, 11.4 s (6.6).  The second
+#: pair through the loaded face runs at eps 2 and 3 (1.24x each with the rest of the price); the first 1.33x the face
+#: run at n = 300, eps 2, with the second's shape (not measured at another eps).  The edges and the vertex run 2x to 8x
+#: under it (their orbits collapse 2.6x to 5x, which a part's price does not see).
+COLUMN_FACE_SECONDS = ((3.0e-4, 7.0e-9), (9.5e-4, 2.3e-8))
 
 
 def face_part_orbit_cell(n: int, k: int, epsilon: float) -> bool:
@@ -2316,13 +2318,14 @@ def face_part_orbit_cell(n: int, k: int, epsilon: float) -> bool:
 
 def face_part_orbit_seconds(n: int, k: int, epsilon: float) -> float:
     """Seconds :func:`column_orbit_seconds` adds a kept part with a count at most 1 where :func:`face_part_orbit_cell`
-    holds: :data:`COLUMN_FACE_SECONDS` (the Jensen table's or not, by public n) times ``min(|ball of Dc|, |R(n)|)``."""
+    holds: :data:`COLUMN_FACE_SECONDS` (the Jensen table's pair or the other, by public n), its constant plus its
+    share of ``min(|ball of Dc|, |R(n)|)``."""
     from ..lattice.remap import JENSEN_TABLE_ENTRIES
 
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
-    each = COLUMN_FACE_SECONDS[0] if (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES else COLUMN_FACE_SECONDS[1]
-    return each * min(ball, float(n_candidates(n, k)))
+    c0, c1 = COLUMN_FACE_SECONDS[0] if (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES else COLUMN_FACE_SECONDS[1]
+    return c0 + c1 * min(ball, float(n_candidates(n, k)))
 
 
 #: The k >= 4 corner release's projections searched by orbits (:meth:`LatticeMechanism._corner_column_any`, where
