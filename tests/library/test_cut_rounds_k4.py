@@ -94,9 +94,11 @@ def test_the_plan_holds_every_recorded_run(row):
     plan = spec.mechanism.plan_posterior(a, n, spec)
     assert plan.route == "local column" and plan.seconds >= row["column_cpu_s"]
     # and not far above it, but for what the plan adds for a release elsewhere (next to a face or a vertex, or with a
-    # count at (k - 1) Dc + 1: the most over them, which a release at the centre does not run)
+    # count at (k - 1) Dc + 1, and the searches of the releases next to a face, an edge, a vertex: the most over them,
+    # which a release at the centre does not run)
     W = spec.mechanism.column_radius(n, 4, eps)
-    elsewhere = max(L.reach_box_seconds(L.offcentre_reach_points(n, 4, W, Dc)),
+    family = L._cut_release_most(tuple(a), n, eps, Dc, W)[0] if L.column_orbits(a, n, 4, eps) else 0.0
+    elsewhere = max(L.reach_box_seconds(L.offcentre_reach_points(n, 4, W, Dc)), family,
                     *(L.cut_box_count(a, n, eps, c, Dc) * L.CUT_SECONDS * 4 for c in L.cut_family(n, 4, Dc)))
     assert plan.seconds <= 10 * max(row["column_cpu_s"], 1.0, elsewhere)
 
@@ -123,7 +125,9 @@ def _release(counts, eps, seed, objective="average", limit=None):
 
 
 def test_the_release_at_1000_eps_half_runs_with_its_posterior_with_the_limit_raised():
-    got = _release("250,250,250,250", 0.5, 1, limit=1000)
+    # the limit past the plan's most over releases next to a face, an edge, a vertex (cut_release_family: ~1.4e5 s
+    # here, their parts off R(n) searched one group a projection); the release drawn here is at the centre
+    got = _release("250,250,250,250", 0.5, 1, limit=10**6)
     assert got.returncode == 0, got.stderr
     post = json.loads(got.stdout)["noise_aware"]
     assert post["route"] == "local column" and post["dropped_mass_bound"] <= 1e-3

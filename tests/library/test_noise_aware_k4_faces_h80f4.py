@@ -1,7 +1,8 @@
 """The k = 4 noise-aware plan (``release --noise-aware``, optimal, Dir(1,1,1,1)) against the runs measured at releases
 next to a face, an edge or a vertex (benchmarks/noise_aware_k4_faces_h80f4.json, CPU s of the whole process): where
-the plan admits, its seconds must be at least the measured run.  The cells where it is not are strict xfails (a
-finding: the plan under-prices a face release there).  No timing here: the runs' seconds are read from the JSON."""
+the plan admits, its seconds must be at least the measured run.  At average, eps 2 the plan was 8x to 10x under the
+face releases' runs (the centre's cost only); it now takes the most over releases next to a face, an edge and a vertex
+(``cut_release_family``), so it is at least them too.  No timing here: the runs' seconds are read from the JSON."""
 from __future__ import annotations
 
 import json
@@ -37,8 +38,9 @@ COVERED = [("30,40,30,0", 1.0, "worst"), ("30,40,30,0", 2.0, "worst"), ("25,25,2
            ("80,120,100,0", 1.0, "worst"), ("108,500,392,0", 2.0, "worst"), ("108,5000,4892,0", 2.0, "worst"),
            ("1500,1500,0,0", 2.0, "worst"), ("2997,1,1,1", 2.0, "worst")]
 
-# where the plan is under the measured run: the average objective's face release at eps 2, n = 3,000 (plan 6.1 s, the
-# run 57.6 CPU s, admitted and past the 45 s limit) and n = 1,000 (plan 5.1 s, the run 43.5 CPU s)
+# where the plan was under the measured run (the centre's cost only): the average objective's face release at eps 2,
+# n = 3,000 (plan 6.1 s, the run 57.6 CPU s, admitted and past the 45 s limit) and n = 1,000 (plan 5.1 s, the run
+# 43.5 CPU s); the family's face release now holds the plan above them (both cells refused up front)
 UNDER = [("1000,1000,1000,0", 2.0, "average"), ("108,500,392,0", 2.0, "average")]
 
 
@@ -56,10 +58,8 @@ def test_plan_at_least_the_measured_run(counts, eps, objective):
     assert _plan_seconds(n, eps, objective) >= run["cpu_seconds"]
 
 
-@pytest.mark.xfail(strict=True, reason="finding: the k = 4 average plan prices the centre; a face release's searches "
-                                       "cost 8x to 10x more (benchmarks/noise_aware_k4_faces_h80f4.json)")
 @pytest.mark.parametrize("counts, eps, objective", UNDER)
-def test_plan_under_the_face_run(counts, eps, objective):
+def test_plan_at_least_the_average_face_run(counts, eps, objective):
     run = _measured(counts, eps, objective)
     n = sum(int(c) for c in counts.split(","))
     assert _plan_seconds(n, eps, objective) >= run["cpu_seconds"]

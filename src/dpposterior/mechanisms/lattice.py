@@ -2270,14 +2270,62 @@ def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
             and _search.batch_tables_fit(int(k), int(n), eps))
 
 
-def column_orbit_seconds(points: float, n: int, k: int, epsilon: float) -> float:
+def column_orbit_seconds(points: float, n: int, k: int, epsilon: float, faces: float = 0.0) -> float:
     """Estimated seconds of the local column's searches by orbits (:func:`column_orbits`) at ``points`` distinct
-    positive parts: :data:`COLUMN_ORBIT_SECONDS` each, from the count and public n, k, eps."""
+    positive parts: :data:`COLUMN_ORBIT_SECONDS` each, and where :func:`face_part_orbit_cell` holds, ``faces`` of them (the
+    parts with a count at most 1: off R(n) or next to a face) at :func:`face_part_orbit_seconds` each besides; from the
+    counts and public n, k, eps.  The run's check (:func:`_check_searches`) reads it at its own release, the plan
+    (:meth:`LatticeMechanism._region_column_plan`; :func:`cut_release_cost` at each release of
+    :func:`cut_release_family`) at the releases it counts: one rule."""
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
     rows = float(n_candidates(n, k))
     grow = max(1.0, 1.0 / eps) ** ORBIT_TIE_EPS_POWER  # the orbits left (near ties) grow below eps 1
-    return float(points) * (COLUMN_ORBIT_SECONDS[0] * grow + COLUMN_ORBIT_SECONDS[1] * min(ball, rows))
+    face = float(faces) * face_part_orbit_seconds(n, k, eps) if face_part_orbit_cell(n, k, eps) else 0.0
+    return float(points) * (COLUMN_ORBIT_SECONDS[0] * grow + COLUMN_ORBIT_SECONDS[1] * min(ball, rows)) + face
+
+
+#: The local column's searches by orbits at a release next to a face where the centre takes the cut route
+#: (:func:`face_part_orbit_cell`): CPU seconds a kept part with a count at most 1 (off R(n) or next to a face), a
+#: constant and a data set of its ball (``min(|ball of Dc|, |R(n)|)``), besides :data:`COLUMN_ORBIT_SECONDS`: the
+#: first pair where the Jensen table of the loss rows fits (``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``), the second where
+#: it does not (each loss row's gaps by ``lgamma_jensen_gap``, a fixed cost a group however small the ball).  Why:
+#: the table route decides few of these points (they are off R(n)), so nearly all go to the grouped search, whose
+#: groups (one a projection) next to a face hold ~18 points each, and the orbits collapse little at a release whose
+#: counts differ (none of 42,253 at (107, 499, 393, 1)); the centre's fit (:data:`COLUMN_ORBIT_SECONDS`, measured at
+#: symmetric releases of small n, up to 24 points an orbit) is 2.8x to 4.6x under them.  Measured (Dir(1,1,1,1),
+#: average, the searches' CPU s at the release with the limit raised, ``benchmarks/average_face_searches_h81av*.json``;
+#: parts, those with a count at most 1, seconds, load): eps 2, n = 300, (30, 120, 149, 1) 38,684, 38,238, 21.4 s (4.4;
+#: 15.7 s at load 1); (145, 5, 5, 145) 47,738, 46,927, 10.6 s (4.5); (3, 6, 141, 150) 46,632, 45,941, 13.2 s (7.5);
+#: n = 1,000, (107, 499, 393, 1) 42,253, 41,027, 57.5 s (6.2; 46.1 s at load 1); (498, 1, 1, 500) 46,135, 45,938,
+#: 38.9 s (7.7); (997, 1, 1, 1) 19,101, 19,085, 4.1 s (4.8); n = 3,000, (999, 999, 1001, 1) 70,955, 68,798, 59.9 s
+#: (load 1, a run before the JSON's); eps 3, n = 1,000, (107, 499, 393, 1) 11,589, 11,589, 11.4 s (6.6).  The second
+#: pair through the loaded face runs at eps 2 and 3 (1.24x each with the rest of the price); the first 1.33x the face
+#: run at n = 300, eps 2, with the second's shape (not measured at another eps).  The edges and the vertex run 2x to 8x
+#: under it (their orbits collapse 2.6x to 5x, which a part's price does not see).
+COLUMN_FACE_SECONDS = ((3.0e-4, 7.0e-9), (9.5e-4, 2.3e-8))
+
+
+def face_part_orbit_cell(n: int, k: int, epsilon: float) -> bool:
+    """Whether :func:`column_orbit_seconds` prices the parts with a count at most 1 at :func:`face_part_orbit_seconds`:
+    ``k >= 4`` and a release at the centre of R(n) with every count past ``(k - 1) Dc`` (the centre takes the cut
+    route, :meth:`LatticeMechanism._cut_column_plan`; only a release next to a face, an edge or a vertex takes the
+    region route searched by orbits, where the term was measured).  Public n, k, eps.  Elsewhere (the centre's own
+    region reaching off R(n)) the centre's fit holds its measured runs, all in, and is kept."""
+    k, n = int(k), int(n)
+    return k >= 4 and n // k > (k - 1) * _radius(k, float(epsilon), 1e-12)
+
+
+def face_part_orbit_seconds(n: int, k: int, epsilon: float) -> float:
+    """Seconds :func:`column_orbit_seconds` adds a kept part with a count at most 1 where :func:`face_part_orbit_cell`
+    holds: :data:`COLUMN_FACE_SECONDS` (the Jensen table's pair or the other, by public n), its constant plus its
+    share of ``min(|ball of Dc|, |R(n)|)``."""
+    from ..lattice.remap import JENSEN_TABLE_ENTRIES
+
+    eps = float(epsilon)
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
+    c0, c1 = COLUMN_FACE_SECONDS[0] if (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES else COLUMN_FACE_SECONDS[1]
+    return c0 + c1 * min(ball, float(n_candidates(n, k)))
 
 
 #: The k >= 4 corner release's projections searched by orbits (:meth:`LatticeMechanism._corner_column_any`, where
@@ -2337,8 +2385,9 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
     plans them (:func:`whole_column_fit`, measured all in with the parts)."""
     if orbits and projections:  # the corner release's projections by orbits
         seconds = corner_projection_orbit_seconds(len(Z), epsilon)
-    elif orbits:  # the search by orbits (column_orbits), every point at its cost
-        seconds = column_orbit_seconds(len(Z), n, k, epsilon)
+    elif orbits:  # the search by orbits (column_orbits), every point at its cost, those with a count <= 1 besides
+        faces = int(np.count_nonzero(Z.min(axis=1) <= 1)) if len(Z) else 0
+        seconds = column_orbit_seconds(len(Z), n, k, epsilon, faces)
     else:
         inside = int(np.count_nonzero(np.all(Z >= 2, axis=1)))
         seconds = release_search_seconds(inside, len(Z) - inside, n, k, epsilon, stays_left, released)
@@ -2624,6 +2673,73 @@ def cut_family(n: int, k: int, Dc: int) -> list[NDArray[np.int64]]:
         c[low: low + rest - int(c[low:].sum())] += 1
         out.append(c)
     return out
+
+
+#: The releases :func:`cut_release_family` names, as ``(counts at the low value, share of Dc)``: next to a face (one
+#: count ``floor(t Dc)``, the rest as even as they go), an edge (two) and a vertex (three).  Why: the parts both filters
+#: keep with a count at most 1 at a release next to a face are a function of its low counts, and the most sits along a
+#: face (flat in the low count from 0 to ~0.3 Dc), next to an edge at ~0.25 Dc, next to a vertex at ~0.1 Dc; past
+#: ``Dc`` none.  Dir(1,1,1,1), counted by the sample (:func:`~dpposterior.lattice.column.filtered_sample`'s points at
+#: the release, 2026-12-03; low count: kept points / those with a count at most 1): eps 2, n = 1,000 (Dc = 18): face
+#: 0: 59,725 / 59,496, 1: 60,655 / 59,505, 5: 59,705 / 57,381, 12: 52,933 / 52,334, 18: 260 / 0; edge 1: 65,453 /
+#: 65,208, 5: 79,559 / 78,492, 8: 54,492 / 54,010; vertex 1: 44,816 / 44,816, 5: 27,427 / 27,128; n = 3,000 and 1e4
+#: the same shape (face 69,866 and 80,017 at 1, edge 93,246 and 108,500 at 5); eps 1.5, n = 1,000 (Dc = 24): face
+#: 142,883 at 1, edge 171,094 at 5, vertex 109,677 at 2.
+CUT_RELEASE_SHARES = ((1, 0.05), (2, 0.25), (3, 0.1))
+#: CPU seconds of one release's sample in :func:`cut_release_cost` (the plan's own work, counted in the plan): 0.04 to
+#: 0.09 s measured (k = 4, eps 2, n = 1,000, load ~1), 2026-12-03; held at ~2x.
+CUT_RELEASE_SAMPLE_SECONDS = 0.2
+
+
+def cut_release_family(n: int, k: int, epsilon: float) -> list[NDArray[np.int64]]:
+    """The public releases next to a face, an edge and a vertex (:data:`CUT_RELEASE_SHARES`: ``j`` counts at
+    ``floor(t Dc)``, the others as even as they go) over which the k >= 4 plan takes the most where the centre takes
+    the cut route (:meth:`LatticeMechanism._cut_column_plan`; the centre itself is planned there): such releases
+    take the region route searched by orbits, whose work the centre's costs do not bound (Dir(1,1,1,1), average,
+    eps 2, n = 1,000: the centre 0.05 CPU s, (107, 499, 393, 1) 46 s).  A stated, measured family, not a proof (the run
+    still checks its own release, :func:`_check_searches`).  Public n, k, eps."""
+    n, k = int(n), int(k)
+    Dc = _radius(k, float(epsilon), 1e-12)
+    out = []
+    for low, t in CUT_RELEASE_SHARES:
+        v = min(int(t * Dc), n // k)
+        rest = n - low * v
+        out.append(np.array([v] * low + [rest // (k - low) + (1 if j < rest % (k - low) else 0)
+                                         for j in range(k - low)], dtype=np.int64))
+    return out
+
+
+def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -> tuple[float, float, float, float]:
+    """``(parts, faces, region, seconds)``: estimates, from public inputs (for a plan; not a bound), at the public
+    release ``released`` (k >= 4, a symmetric prior: :func:`column_orbits`; a count at most ``(k - 1) Dc``, the region
+    route) of the kept parts (the points both filters keep in the sample of
+    :func:`~dpposterior.lattice.column.filtered_sample` at the release: at least the distinct positive parts the
+    run's check counts), those with a count at most 1, the region's points, and the local column's work there: its
+    reach box built (:func:`reach_box_seconds` at :func:`~dpposterior.lattice.column.reach_box_points`, what the run's
+    check reads), the filters (the risk filter at every region point, :data:`RISK_SECONDS`; the descent filter at
+    those it keeps, :data:`FILTER_SECONDS`) and the searches by orbits (:func:`column_orbit_seconds`, the rule the
+    run's check reads at its own release)."""
+    from ..lattice.column import _filtered_sample_points, reach_box_points
+
+    a = np.asarray(prior, dtype=np.float64)
+    k, eps = a.size, float(epsilon)
+    scale, z, keep, risk = _filtered_sample_points(a, n, eps, Dc, W, released)
+    parts = scale * (np.count_nonzero(keep) + 1)
+    faces = scale * (np.count_nonzero(keep & (z.min(axis=1) <= 1)) + 1)
+    region = scale * (len(z) + 1)
+    descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
+    filters = region * RISK_SECONDS * k + scale * (np.count_nonzero(risk) + 1) * descent
+    seconds = (reach_box_seconds(reach_box_points(n, k, released, Dc, W)) + filters
+               + column_orbit_seconds(parts, n, k, eps, faces))
+    return float(parts), float(faces), float(region), float(seconds)
+
+
+@lru_cache(maxsize=32)
+def _cut_release_most(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, int]:
+    """``(seconds, region, samples)``: the most of :func:`cut_release_cost`'s seconds and region points over
+    :func:`cut_release_family`, and the releases sampled; cached by its public inputs."""
+    costs = [cut_release_cost(prior, n, epsilon, Dc, W, r) for r in cut_release_family(n, len(prior), epsilon)]
+    return max(c[3] for c in costs), max(c[2] for c in costs), len(costs)
 
 
 def _solve_limit(seconds: float, what: str) -> None:
@@ -3639,9 +3755,15 @@ class LatticeMechanism(Mechanism):
         :func:`reach_box_seconds`; with every count past ``(k - 1) Dc``, the cut's box at each release of
         :func:`cut_family` (:func:`cut_box_count`, :data:`CUT_SECONDS` a point and coordinate).  The run reads the same
         terms at its own release (:meth:`_local_column`, :func:`_cut_points`).  Measured before: at eps 0.5, n = 1,000
-        the release (10, 10, 10, 970) ran over 200 CPU s (2.5 GB) against 9.3 s planned, refused by nothing.  Not
-        planned here: the searches and certificates at such a release, checked at its own counts when it runs
-        (:func:`_box_certified`, its passes together; :func:`_check_searches`; the data sets,
+        the release (10, 10, 10, 970) ran over 200 CPU s (2.5 GB) against 9.3 s planned, refused by nothing.  Where
+        the searches run by orbits (:func:`column_orbits`, a symmetric prior) it also takes the most over the releases
+        next to a face, an edge and a vertex (:func:`cut_release_family`), each costed as its run's checks count it
+        (:func:`cut_release_cost`: its box, filters and searches by :func:`column_orbit_seconds`; not their bytes):
+        measured at Dir(1,1,1,1), average, eps 2, such a release ran 8x to 10x the centre's plan (n = 1,000,
+        (107, 499, 393, 1): 43.5 CPU s against 5.1 planned; n = 3,000, (999, 999, 1001, 1): 57.6 against 6.1).  Not
+        planned here: the certificates at a release with every count past ``(k - 1) Dc`` off the centre, and the
+        searches at a release the family does not stand for (an asymmetric prior among them), checked at its own
+        counts when it runs (:func:`_box_certified`, its passes together; :func:`_check_searches`; the data sets,
         :func:`~dpposterior.lattice.column.near_data_sets`), each refused in one line past its limit."""
         from ..lattice.column import cut_region
 
@@ -3664,6 +3786,13 @@ class LatticeMechanism(Mechanism):
         near = min(float(sum(sphere_count(k, t) for t in range(W + 1))), float(n_candidates(n, k)))
         column = CUT_COLUMN_SECONDS * near
         memory = 8.0 * 8 * k * points + CUT_COLUMN_BYTES * near
+        if column_orbits(a, n, k, eps):
+            # the releases next to a face, an edge, a vertex (cut_release_family) take the region route searched by
+            # orbits: each costed as its run's checks count it (cut_release_cost), the most held to the limit, and the
+            # plan's own samples (their bytes are not planned here: measured 157 to 173 MB peak at eps 2, n = 300 and
+            # 511, benchmarks/noise_aware_k4_average_faces_h81av.json)
+            most, _, samples = _cut_release_most(tuple(float(x) for x in a), n, eps, Dc, W)
+            search = max(search, most) + samples * CUT_RELEASE_SAMPLE_SECONDS
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
