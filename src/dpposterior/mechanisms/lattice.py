@@ -1994,7 +1994,19 @@ FACE_PART_SHARE, FACE_PART_FACTOR, FACE_PART_MIN_N = 0.1, 4.0, 205
 #: fit) and no row is fitted.  Below eps 0.3 the ratios are not measured but over the limit (kept at 4).
 #: At eps 1 no row: there the plan's other terms weigh more and the runs sit closer to it (n = 1e4, (0, 5000, 5000)
 #: 5.2 s against 7.0 planned at factor 4).
-FACE_PART_FACTORS: tuple[tuple[float, float, int, float], ...] = ((0.5, 0.75, 10_000, 2.75), (0.3, 0.5, 437, 1.9))
+#: Refitted where the searches are priced after the exact descent filter (:func:`exact_filter_priced`: the factor on
+#: the parts it keeps, its own cost beside them), on runs with the filter (``benchmarks/face_runs_filter_plan_h81fx.json``,
+#: the whole process, CPU s, load 1.4 to 7.3, 2026-12-03; the plan at factor 1 / 4 over the run): eps 1: n = 1e5,
+#: (0, 50000, 50000) 4.49 s (1.16x / 1.37x), n = 1e6, 3.19 s (2.95x / 7.1x), `worst` 6.09 s (2.3x / 4.5x); eps 0.75:
+#: n = 1e5, (1, 50000, 49999) 3.29 s (2.2x / 2.8x), n = 1e6 4.08 s (1.8x / 2.4x); eps 0.5: n = 1,000, (1, 500, 499)
+#: 5.04 s (2.2x), n = 1e4 5.85 s (2.2x), `worst` 12.45 s (2.2x), n = 1e5 6.35 s (6.0x / 18x); eps 0.3: n = 437, (3,
+#: 217, 217) 16.5 s (2.0x), n = 600, (2, 299, 299) 23.7 s (1.53x), n = 1,000, (10, 495, 495) 21.2 s (2.1x), n = 1e4,
+#: (3, 4999, 4998) 25.8 s (2.4x).  The filter's cost weighs most of these plans (the factor moves eps 0.3 to 0.5 up
+#: to n = 1e4 by under 15 %); eps 1 to n = 1e5 needs 1.5 (kept at 2.75), eps 0.3 to 0.75 to n = 1e5 is held by 1.25
+#: (the one-point search's terms past the batched tables, n = 1e5, price a part several times its run).  Past the rows
+#: (eps 0.5 at n = 1e6, eps 1 at n = 1e6: measured at 4 only) and below eps 0.3 (eps 0.2, n = 1,000, (4, 498, 498) past
+#: 60 s) the factor stays 4.
+FACE_PART_FACTORS: tuple[tuple[float, float, int, float], ...] = ((0.75, 1.0, 100_000, 2.75), (0.3, 0.75, 100_000, 1.25))
 
 
 def face_part_factor(n: int, epsilon: float) -> float:
@@ -2031,6 +2043,76 @@ def release_search_seconds(inside: float, parts: float, n: int, k: int, epsilon:
         first = max(first, stay_left_seconds(inside, n, k, epsilon))
     face = face_part_factor(n, epsilon) if face_release(released, n, k, epsilon) else 1.0
     return first + face * _parts_seconds(parts, n, k, epsilon)
+
+
+#: The exact descent filter's own CPU s (:func:`exact_filter_seconds`, k = 3): ``(fixed, a point of R(n) with every
+#: count at least 2, a positive part with a count below 2)``, the last two per data set of the search's ball of ``Dc``
+#: (the filter's work a projection: the ball's data sets and their loss rows).  Measured
+#: (:func:`~dpposterior.lattice.batched.descent_filter_exact` alone, Dir(1,1,1), n = 1,000, CPU s, load 1.1 to 1.4,
+#: 2026-12-03; ``benchmarks/exact_filter_cost_h81fx.json``): at the face's plateau releases eps 1, 0.5, 0.3, 0.2 (ball
+#: 3,169 to 78,247 data sets) a part 0.034, 0.099, 0.22, 0.60 ms (1.1e-8 to 0.6e-8 a part and data set: the parts
+#: share projections) and a point of R(n) 0.44, 1.1, 2.9, 7.0 ms (1.4e-7 to 0.9e-7); the centre at eps 0.2, 155 points
+#: 1.9 s (1.6e-7 a point and data set, the tables' setup in it).  On the plan's own sample at load 1.2 to 3.3
+#: (``benchmarks/exact_filter_sample_h80pl.json``, the same points) a part cost up to 2.6e-8 per data set (eps 0.2,
+#: (16, 492, 492)), 2.5x the light-load figure.  The fit: the most of these (the loaded ones).
+EXACT_FILTER_SECONDS = (0.05, 1.6e-7, 2.6e-8)
+#: The fixed subsample at which :func:`sampled_release_cost` runs the exact descent filter at each release of the
+#: family (:func:`exact_filter_priced`): ``(points of R(n) with every count at least 2, positive parts with a count below
+#: 2)``, drawn with the public seed 0 from the release's sample; the kept share taken at its one-sided
+#: ``FAMILY_FILTER_CONFIDENCE`` Clopper-Pearson upper end (exact for draws with replacement, so conservative for these
+#: draws without: the plan's estimate of the share is below it in at most 1 % of the samples).  The plan's own cost of it:
+#: :func:`exact_filter_seconds` at these counts a release (eps 0.2: 0.98 s; eps 1: 0.08 s).
+FAMILY_FILTER_POINTS, FAMILY_FILTER_CONFIDENCE = (32, 256), 0.99
+
+
+def exact_filter_priced(n: int, k: int, epsilon: float) -> bool:
+    """Whether the local column's searches at a release are priced after the exact descent filter
+    (:func:`~dpposterior.lattice.batched.descent_filter_exact`): what it keeps searched, plus its own cost at every
+    point it reads (:func:`filtered_release_seconds`), in the plan (:func:`sampled_release_cost`, each release of the
+    family) and in the run's two-stage check (:func:`_check_filtered`): k = 3 where the plan is costed release by
+    release (:func:`family_costed`); public n, k, eps.  Elsewhere the searches are priced before it (every point the
+    filters before it keep: :func:`_check_searches`).  Why: next to a face or a vertex the filter keeps 0 or 1 of the
+    plan's sampled parts (8 to 24 % at the face's plateau release), and the runs took 1.4 to 19 CPU s where the plan
+    priced every part at 43 to 178 s (``benchmarks/face_runs_exact_h80pl.json``)."""
+    return int(k) == 3 and family_costed(n, k, epsilon)
+
+
+def exact_filter_seconds(inside: float, parts: float, k: int, epsilon: float) -> float:
+    """Estimated seconds of the exact descent filter at ``inside`` points of R(n) with every count at least 2 and
+    ``parts`` distinct positive parts with a count below 2: :data:`EXACT_FILTER_SECONDS`, per data set of the search's
+    ball of ``Dc``; public counts, k, eps.  Read by the plan and by the run's check (:func:`filtered_release_seconds`)."""
+    if inside <= 0 and parts <= 0:
+        return 0.0
+    ball = float(sum(sphere_count(int(k), t) for t in range(_radius(int(k), float(epsilon), 1e-12) + 1)))
+    c0, c_in, c_part = EXACT_FILTER_SECONDS
+    return c0 + ball * (c_in * float(inside) + c_part * float(parts))
+
+
+def filtered_release_seconds(inside: float, parts: float, kept_inside: float, kept_parts: float, n: int, k: int,
+                             epsilon: float, stays_left: bool = False, released=None) -> float:
+    """Estimated seconds of the local column's exact descent filter and searches at one release
+    (:func:`exact_filter_priced`): the filter at the ``inside`` points and ``parts`` it reads
+    (:func:`exact_filter_seconds`) plus the searches of what it keeps (:func:`release_search_seconds` at
+    ``kept_inside``, ``kept_parts``).  One rule: the plan at each release of its family (:func:`sampled_release_cost`,
+    the kept counts by a subsample's upper end) and the run's check (:func:`_check_filtered`, the counts themselves)."""
+    return (exact_filter_seconds(inside, parts, k, epsilon)
+            + release_search_seconds(kept_inside, kept_parts, n, k, epsilon, stays_left, released))
+
+
+def _kept_share(prior, n: int, epsilon: float, released, Y: NDArray[np.int64], most: int) -> float:
+    """The exact descent filter's kept share of the points ``Y`` (distinct positive parts of a release's sample), at
+    its one-sided :data:`FAMILY_FILTER_CONFIDENCE` Clopper-Pearson upper end, from at most ``most`` of them drawn with
+    the public seed 0 (the same draws at every call with the same public inputs); 0 where ``Y`` is empty."""
+    from scipy.stats import beta
+
+    from ..lattice.batched import descent_filter_exact
+
+    if not len(Y):
+        return 0.0
+    if len(Y) > most:
+        Y = Y[np.sort(np.random.default_rng(0).choice(len(Y), most, replace=False))]
+    x, N = int(np.count_nonzero(descent_filter_exact(prior, n, epsilon, released, Y))), len(Y)
+    return 1.0 if x >= N else float(beta.ppf(FAMILY_FILTER_CONFIDENCE, x + 1, N - x))
 
 
 #: The eps where the k = 3 plan reads its family of releases also past the centre's reach
@@ -2108,8 +2190,16 @@ def sampled_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, release
         left = scale * (np.count_nonzero(inside) + 1)
     descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
     filters = scale * len(z) * RISK_SECONDS * k + scale * (np.count_nonzero(risk) + 1) * descent
-    seconds = filters + stay + release_search_seconds(left, parts, n, k, eps, stays_left=certified,
-                                                      released=released)
+    if exact_filter_priced(n, k, eps):  # what the exact descent filter keeps, and its own cost (one rule with the check)
+        r = np.asarray(released, dtype=np.int64)
+        low = np.unique(np.maximum(z[rest], 0), axis=0)
+        share_in = _kept_share(a, n, eps, r, np.unique(z[inside], axis=0), FAMILY_FILTER_POINTS[0])
+        share_low = _kept_share(a, n, eps, r, low, FAMILY_FILTER_POINTS[1])
+        seconds = filters + stay + filtered_release_seconds(left, parts, share_in * left, share_low * parts, n, k,
+                                                            eps, stays_left=certified, released=released)
+    else:
+        seconds = filters + stay + release_search_seconds(left, parts, n, k, eps, stays_left=certified,
+                                                          released=released)
     return parts, float(left), float(seconds)
 
 
@@ -2117,9 +2207,12 @@ def sampled_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, release
 def _sampled_release_family(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, int]:
     """``(seconds, parts, samples)``: the most local-column seconds and the most distinct kept parts
     (:func:`sampled_release_cost`) over :func:`sampled_release_probes` but the centre (planned by the centre's own
-    estimate), and the releases sampled; cached by its public inputs (each sample up to
-    :data:`SAMPLED_RELEASE_SECONDS`)."""
-    rest = _offcentre_probes(prior, n, epsilon)
+    estimate; the centre too where :func:`exact_filter_priced`), and the releases sampled; cached by its public
+    inputs (each sample up to :data:`SAMPLED_RELEASE_SECONDS`)."""
+    # where the searches are priced after the exact descent filter, the centre too (its own estimate prices every
+    # point the filters before it keep, not the filter's cost)
+    rest = (sampled_release_probes(prior, n, len(prior), epsilon) if exact_filter_priced(n, len(prior), epsilon)
+            else _offcentre_probes(prior, n, epsilon))
     costs = [sampled_release_cost(prior, n, epsilon, Dc, W, r) for r in rest]
     return max([0.0] + [c[2] for c in costs]), max([0.0] + [c[0] for c in costs]), len(rest)
 
@@ -2395,6 +2488,28 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
                           f"eps={epsilon:g} ({len(Z):,} points whose search can output it)")
 
 
+def _check_filtered(Z: NDArray[np.int64], kept: NDArray[np.bool_] | None, n: int, k: int, epsilon: float,
+                    stays_left: bool = False, released=None) -> None:
+    """Refuse (one line) the local column's exact descent filter and searches at one release where
+    :func:`exact_filter_priced`, by :func:`filtered_release_seconds` (the plan's rule): ``kept`` None, before the
+    filter runs, at the filter's own cost at ``Z`` (one point a positive part; those with every count above 1 apart), so
+    that a filter over the limit is refused before it runs; else, after it and before any search, at that cost plus
+    the searches of the points ``kept`` (what the filter left).  Counts of points only: the release is public, and
+    the points are the reach region's, a function of it (never of the data)."""
+    inside = np.all(Z >= 2, axis=1)
+    n_in = int(np.count_nonzero(inside))
+    if kept is None:
+        seconds = exact_filter_seconds(n_in, len(Z) - n_in, k, epsilon)
+        what = "its exact descent filter"
+    else:
+        k_in = int(np.count_nonzero(kept & inside))
+        seconds = filtered_release_seconds(n_in, len(Z) - n_in, k_in, int(np.count_nonzero(kept)) - k_in, n, k,
+                                           epsilon, stays_left, released)
+        what = "the searches the exact descent filter keeps"
+    _solve_limit(seconds, f"the noise-aware posterior's local column at this release for k={k}, n={n}, "
+                          f"eps={epsilon:g} ({what}; {len(Z):,} points whose search can output it)")
+
+
 def _descent_exact(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64]) -> NDArray[np.bool_]:
     """False at the points of ``Z`` whose search cannot output ``m`` by the descent lemma with their own risks
     (:func:`~dpposterior.lattice.batched.descent_filter_exact`, proved there), True at the rest: run on the points
@@ -2449,9 +2564,18 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
     # at a symmetric prior, one certified search per orbit (column_orbits: the same outputs); not on the cut route,
     # whose plan counts its box certificates
     orbits = not boxes and column_orbits(a, n, a.size, eps)
-    _check_searches(reps[idx], n, a.size, eps, orbits=orbits, stays_left=eps < COLUMN_BATCH_MIN_EPSILON, released=m)
-    if idx.size:
-        idx = idx[_descent_exact(a, n, eps, m, reps[idx])]
+    left = eps < COLUMN_BATCH_MIN_EPSILON
+    if exact_filter_priced(n, a.size, eps):
+        # two stages (:func:`_check_filtered`): the filter's own cost first (from the count before it), then its cost
+        # and the searches of what it keeps, before any search runs
+        _check_filtered(reps[idx], None, n, a.size, eps, stays_left=left, released=m)
+        kept = _descent_exact(a, n, eps, m, reps[idx]) if idx.size else np.zeros(0, dtype=bool)
+        _check_filtered(reps[idx], kept, n, a.size, eps, stays_left=left, released=m)
+        idx = idx[kept]
+    else:
+        _check_searches(reps[idx], n, a.size, eps, orbits=orbits, stays_left=left, released=m)
+        if idx.size:
+            idx = idx[_descent_exact(a, n, eps, m, reps[idx])]
     if idx.size and orbits:
         from ..lattice.batched import local_search_batch
 
@@ -3642,6 +3766,8 @@ class LatticeMechanism(Mechanism):
                 family_seconds, _, samples = _sampled_release_family(
                     tuple(float(x) for x in np.asarray(prior).ravel()), n, eps, Dc, W)
                 sampling = samples * SAMPLED_RELEASE_SECONDS
+                if exact_filter_priced(n, k, eps):  # the exact descent filter at each release's fixed subsample
+                    sampling += samples * exact_filter_seconds(*FAMILY_FILTER_POINTS, k, eps)
             # the most over the family (sampled_release_cost: each release's filters, certificate and searches as its
             # run's check counts them), and the plan's own samples
             search = max(search + filters, family_seconds) + sampling
