@@ -2083,7 +2083,7 @@ def exact_filter_seconds(inside: float, parts: float, k: int, epsilon: float) ->
     ball of ``Dc``; public counts, k, eps.  Read by the plan and by the run's check (:func:`filtered_release_seconds`)."""
     if inside <= 0 and parts <= 0:
         return 0.0
-    ball = float(sum(sphere_count(int(k), t) for t in range(_radius(int(k), float(epsilon), 1e-12) + 1)))
+    ball = float(ball_size(int(k), float(epsilon), 1e-12))
     c0, c_in, c_part = EXACT_FILTER_SECONDS
     return c0 + ball * (c_in * float(inside) + c_part * float(parts))
 
@@ -2416,7 +2416,7 @@ def face_part_orbit_seconds(n: int, k: int, epsilon: float) -> float:
     from ..lattice.remap import JENSEN_TABLE_ENTRIES
 
     eps = float(epsilon)
-    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
+    ball = float(ball_size(k, eps, 1e-12))
     c0, c1 = COLUMN_FACE_SECONDS[0] if (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES else COLUMN_FACE_SECONDS[1]
     return c0 + c1 * min(ball, float(n_candidates(n, k)))
 
