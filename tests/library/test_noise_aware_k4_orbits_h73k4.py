@@ -125,8 +125,9 @@ def test_cells_still_out_are_refused_in_one_line_and_their_plans_are_not_days(n,
         plan = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n)
         refusal = plan.refused()
         assert refusal and "\n" not in refusal
-        if eps >= 0.5:  # the searches by orbits counted by the sample (they were every region point's: days)
-            assert plan.seconds < 1000
+        if eps >= 0.5:  # the searches by orbits counted by the sample (they were every region point's: days); at
+            # n = 100 the most over the releases next to a face, an edge, a vertex (region_family_priced): ~52 minutes
+            assert plan.seconds < 2 * 3600
 
 
 def test_the_class_routes_choice_does_not_move():

@@ -2858,6 +2858,36 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     return float(parts), float(faces), float(region), float(seconds)
 
 
+#: The share of the centre's reach region (its sample, :func:`~dpposterior.lattice.column.filtered_sample`) that its
+#: filters keep off R(n) below which the k >= 4 plan by orbits takes the most over :func:`cut_release_family` where the
+#: centre does not take the cut route (:func:`region_family_priced`).  Why a share: it falls from ~10 % to ~0.01 %
+#: over 10 to 20 steps of n as the centre leaves the faces (Dir(1,1,1,1), eps 0.75 to 6; eps 1: 9.3 % at n = 50,
+#: 4.9 % at 60, 1.4 % at 64, 1.1 % at 66, 0.01 % at 68; eps 1.25: 7.2 % at 50, 2.4 % at 58, 0.58 % at 60, 0.39 % at
+#: 62, 0.009 % at 64), and 1 % is a point chosen in that fall: below it sits every measured cell where the centre's
+#: plan was under a run (the largest share among them 0.58 %, eps 1.25, n = 60), above it eps 1, n = 51 (9.2 %), where
+#: the family would be 2x over the runs.  Between about 1 % and 5 % nothing is measured.
+CENTRE_OFF_SHARE = 0.01
+
+
+def region_family_priced(centre_off: float) -> bool:
+    """Whether the k >= 4 local column's plan by orbits on the region route (the centre's counts within ``(k - 1)
+    Dc``) takes the most over :func:`cut_release_family` (each release by :func:`cut_release_cost`, the rule its run's
+    check reads): where the share of the centre's region kept off R(n), ``centre_off`` (from the plan's public
+    sample), is below :data:`CENTRE_OFF_SHARE`.  Why: there the centre is away from the faces and keeps few points,
+    and a release next to a face keeps many more; the centre's plan was under such runs by up to 20x (Dir(1,1,1,1),
+    average, whole-process CPU s against the centre's limited part: eps 1, n = 80, (9, 9, 31, 31) 116.4 against 12.0;
+    n = 100, (10, 40, 49, 1) 98.6 against 10.6; n = 300, (30, 120, 149, 1) 289 against 11.5; eps 1.25, n = 60, (7, 7,
+    23, 23) 29.0 against 7.0; eps 1.5, n = 80, (6, 6, 34, 34) 25.7 against 2.6; n = 291, (29, 116, 145, 1) 61.2
+    against 3.1; eps 2, n = 219, (4, 4, 106, 105) 22.5 against 1.3; ``benchmarks/noise_aware_k4_region_family_s82.json``,
+    ``benchmarks/noise_aware_k4_below_cut_s81.json``); the family's most is 1.04x to 3x over each (280.2, 77.7, 47.8,
+    21.7 s there).  Where the centre is itself next to a face (the share above it) every release is, and the centre's
+    plan is about the runs there (eps 1, n = 30: (1, 6, 10, 13) 10.7 s against 14.8; n = 51: 35.3 to 42.8 s at six
+    releases against 36.3, whole process, ~2 s of it the interpreter and the column), while the family, each part at
+    the centre's price, would be 2x over them (n = 51: 79.0 s).  A measured rule, not a proof: the run still checks
+    its own release (:func:`_check_searches`)."""
+    return float(centre_off) < CENTRE_OFF_SHARE
+
+
 @lru_cache(maxsize=32)
 def _cut_release_most(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, int]:
     """``(seconds, region, samples)``: the most of :func:`cut_release_cost`'s seconds and region points over
@@ -3722,8 +3752,10 @@ class LatticeMechanism(Mechanism):
             tested = region if cut is None else min(region, CUT_FACTOR * float(cut))
             filters = region * CUT_SECONDS * k + tested * descent + points * RISK_SECONDS * k
             sampling = family_seconds = 0.0
+            centre_off = None  # the share of the centre's region its filters keep off R(n), where sampled
             if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
+                centre_off = kept_off / max(sampled, 1.0)
                 if (k == 3 and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1]
                         and not self.uses_corners(n, k, spec, prior)):
                     # the most over every release (next to a vertex, along a face, in the middle): the plan holds
@@ -3768,6 +3800,15 @@ class LatticeMechanism(Mechanism):
                 sampling = samples * SAMPLED_RELEASE_SECONDS
                 if exact_filter_priced(n, k, eps):  # the exact descent filter at each release's fixed subsample
                     sampling += samples * exact_filter_seconds(*FAMILY_FILTER_POINTS, k, eps)
+            if orbits and centre_off is not None and region_family_priced(centre_off):
+                # k >= 4 by orbits, the centre's region reaching off R(n) but the centre itself away from the faces: a
+                # release next to a face, an edge or a vertex keeps more than the centre (its run's check reads
+                # column_orbit_seconds at its own parts), so the most over cut_release_family, each costed as that
+                # check counts it (cut_release_cost), as on the cut route (_cut_column_plan)
+                most, _, samples = _cut_release_most(tuple(float(x) for x in np.asarray(prior).ravel()), n, eps, Dc,
+                                                     W)
+                family_seconds = max(family_seconds, most)
+                sampling += samples * CUT_RELEASE_SAMPLE_SECONDS
             # the most over the family (sampled_release_cost: each release's filters, certificate and searches as its
             # run's check counts them), and the plan's own samples
             search = max(search + filters, family_seconds) + sampling
