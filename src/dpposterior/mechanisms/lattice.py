@@ -2818,7 +2818,8 @@ CUT_RELEASE_SAMPLE_SECONDS = 0.2
 def cut_release_family(n: int, k: int, epsilon: float) -> list[NDArray[np.int64]]:
     """The public releases next to a face, an edge and a vertex (:data:`CUT_RELEASE_SHARES`: ``j`` counts at
     ``floor(t Dc)``, the others as even as they go) over which the k >= 4 plan takes the most where the centre takes
-    the cut route (:meth:`LatticeMechanism._cut_column_plan`; the centre itself is planned there): such releases
+    the cut route (:meth:`LatticeMechanism._cut_column_plan`; the centre itself is planned there), and below it where
+    :func:`region_family_priced` holds (:meth:`LatticeMechanism._region_column_plan`): such releases
     take the region route searched by orbits, whose work the centre's costs do not bound (Dir(1,1,1,1), average,
     eps 2, n = 1,000: the centre 0.05 CPU s, (107, 499, 393, 1) 46 s).  A stated, measured family, not a proof (the run
     still checks its own release, :func:`_check_searches`).  Public n, k, eps."""
@@ -2870,21 +2871,21 @@ CENTRE_OFF_SHARE = 0.01
 
 
 def region_family_priced(centre_off: float) -> bool:
-    """Whether the k >= 4 local column's plan by orbits on the region route (the centre's counts within ``(k - 1)
-    Dc``) takes the most over :func:`cut_release_family` (each release by :func:`cut_release_cost`, the rule its run's
-    check reads): where the share of the centre's region kept off R(n), ``centre_off`` (from the plan's public
-    sample), is below :data:`CENTRE_OFF_SHARE`.  Why: there the centre is away from the faces and keeps few points,
-    and a release next to a face keeps many more; the centre's plan was under such runs by up to 20x (Dir(1,1,1,1),
-    average, whole-process CPU s against the centre's limited part: eps 1, n = 80, (9, 9, 31, 31) 116.4 against 12.0;
-    n = 100, (10, 40, 49, 1) 98.6 against 10.6; n = 300, (30, 120, 149, 1) 289 against 11.5; eps 1.25, n = 60, (7, 7,
-    23, 23) 29.0 against 7.0; eps 1.5, n = 80, (6, 6, 34, 34) 25.7 against 2.6; n = 291, (29, 116, 145, 1) 61.2
-    against 3.1; eps 2, n = 219, (4, 4, 106, 105) 22.5 against 1.3; ``benchmarks/noise_aware_k4_region_family_s82.json``,
-    ``benchmarks/noise_aware_k4_below_cut_s81.json``); the family's most is 1.04x to 3x over each (280.2, 77.7, 47.8,
-    21.7 s there).  Where the centre is itself next to a face (the share above it) every release is, and the centre's
-    plan is about the runs there (eps 1, n = 30: (1, 6, 10, 13) 10.7 s against 14.8; n = 51: 35.3 to 42.8 s at six
-    releases against 36.3, whole process, ~2 s of it the interpreter and the column), while the family, each part at
-    the centre's price, would be 2x over them (n = 51: 79.0 s).  A measured rule, not a proof: the run still checks
-    its own release (:func:`_check_searches`)."""
+    """Whether the k >= 4 local column's plan by orbits on the region route (the centre's counts within ``(k - 1) Dc``) takes
+    the most over :func:`cut_release_family` (each release by :func:`cut_release_cost`, the rule its run's check reads):
+    where the share of the centre's region kept off R(n), ``centre_off`` (from the plan's public sample), is below
+    :data:`CENTRE_OFF_SHARE`. Why: there the centre is away from the faces and keeps few points, and a release next to a
+    face keeps many more; the centre's plan was under such runs by up to 20x (Dir(1,1,1,1), average, whole-process CPU s
+    against the centre's limited part: eps 1, n = 80, (9, 9, 31, 31) 116.4 against 12.0; n = 100, (10, 40, 49, 1) 98.6
+    against 10.6; n = 300, (30, 120, 149, 1) 289 against 11.5; eps 1.25, n = 60, (7, 7, 23, 23) 29.0 against 7.0; eps
+    1.5, n = 80, (6, 6, 34, 34) 25.7 against 2.6; n = 291, (29, 116, 145, 1) 61.2 against 3.1; eps 2, n = 219, (4, 4,
+    106, 105) 22.5 against 1.3; ``benchmarks/noise_aware_k4_region_family_s82.json``,
+    ``benchmarks/noise_aware_k4_below_cut_s81.json``); the plan now holds each, 1.2x to 2.7x in all (the part held to the
+    limit 280.2, 77.7, 47.8 and 21.7 s there). Where the centre is itself next to a face (the share above it) every
+    release is, and the centre's plan is about the runs there (eps 1, n = 30: (1, 6, 10, 13) 10.7 s against 14.8; n = 51:
+    35.3 to 42.8 s at six releases against 36.3, whole process, ~2 s of it the interpreter and the column), while the
+    family, each part at the centre's price, would be 2x over them (n = 51: 79.0 s). A measured rule, not a proof: the
+    run still checks its own release (:func:`_check_searches`)."""
     return float(centre_off) < CENTRE_OFF_SHARE
 
 
