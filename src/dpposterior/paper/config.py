@@ -15,7 +15,6 @@ from pathlib import Path
 import yaml
 
 from ..errors import shown_name
-from . import claims
 from .catalogue import ITEM_KEYS, TEMPLATE_SPECS, TEMPLATES
 from .errors import ConfigError, config_error
 from .stages import SECTIONS, STAGES
@@ -51,6 +50,8 @@ def _check_claim_mechanisms(cfg: dict, item: str, spec: dict, section: str) -> N
         value = spec.get(key)
         for i, m in enumerate(value if isinstance(value, list) else [value] if key in spec else []):
             named.append((f"items.{item}.{key}" + (f"[{i}]" if isinstance(value, list) else ""), m))
+    from . import claims  # here, not at the top: it imports the library's stack, which a cluster job's Snakemake skips
+
     for i, claim in enumerate(spec.get("claims") or []):
         kind = claims.KINDS.get(claim.get("kind")) if isinstance(claim, dict) else None
         if kind is not None:
@@ -76,6 +77,8 @@ def check_items(cfg: dict) -> None:
     source an entry of the template's section, its template's keys present and no other key (every key is a
     parameter of the item's notebook: :data:`.catalogue.ITEM_KEYS` and its template's ``needs`` only), and its claims
     fit their kinds (:func:`.claims.check`). One line naming the item and the key."""
+    from . import claims  # the library's stack, imported where it is needed (see _check_claim_mechanisms)
+
     for item, spec in cfg["items"].items():
         template = spec["template"]
         if template not in TEMPLATES:
@@ -115,8 +118,13 @@ def check_config(cfg: dict) -> None:
 # the dry-run checks: files, schema, values (each error one line naming the key)
 
 
+# libyaml's parser where PyYAML was built with it: the same safe constructors, a tenth of the time (every
+# Snakemake process, each job on a cluster included, loads config.yaml through here)
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _strict_loader(path):
-    class Strict(yaml.SafeLoader):
+    class Strict(_SAFE_LOADER):
         """A YAML loader that refuses duplicate keys (PyYAML keeps the last one silently)."""
 
     def mapping(loader, node, deep=False):
@@ -143,7 +151,7 @@ def check_files(paths) -> None:
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"config error: cannot read {path}: {exc}") from None
         try:
-            yaml.load(text, Loader=loader)  # noqa: S506 (a SafeLoader subclass)
+            yaml.load(text, Loader=loader)  # noqa: S506 (a (C)SafeLoader subclass)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
