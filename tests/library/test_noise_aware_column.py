@@ -320,16 +320,6 @@ def test_the_plan_is_the_local_column_past_the_window_column():
     assert plan.route == "window column"
 
 
-@pytest.mark.parametrize("k, n, eps", [(3, 350, 0.1), (3, 120, 0.1)])
-def test_the_local_column_refuses_in_one_line(k, n, eps):
-    from dpposterior import SizeError
-    from dpposterior.noise_aware import plan_posterior
-
-    with pytest.raises(SizeError) as exc:
-        plan_posterior("optimal", np.ones(k), n, epsilon=eps, objective="average")
-    assert "\n" not in str(exc.value) and "noise-aware posterior" in str(exc.value)
-
-
 def test_release_noise_aware_refuses_before_the_release_set_up(monkeypatch, capsys):
     """``release --noise-aware`` holds the posterior's plan before the release's public set-up: the one line comes at
     once, and no set-up runs (nothing drawn or charged).  (k = 3, n = 350, eps = 0.1: the stay certificate's misses

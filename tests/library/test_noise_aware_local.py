@@ -225,7 +225,7 @@ def test_refusals_are_one_line(mech, settings, n, needle):
     with pytest.raises(SizeError) as exc:
         plan_posterior(mech, np.ones(k), n, **settings)
     text = str(exc.value)
-    assert needle in text and "\n" not in text
+    assert needle in text and "\n" not in text and "noise-aware posterior" in text
 
 
 def test_a_release_the_prior_puts_far_away_is_refused_in_one_line():

@@ -53,10 +53,13 @@ def _fitted():
                  or _ORBIT_AVERAGE(c["args"][3], c["args"][2], c["args"][4], True))]
 
 
-def _misses(monkeypatch) -> list[str]:
-    """The recorded calls whose plan (this tree's, now) is below the run, or far above it."""
+def _misses(monkeypatch, first: bool = False) -> list[str]:
+    """The recorded calls whose plan (this tree's, now) is below the run, or far above it; with ``first``, up to the
+    first such call (a factor taken out needs one miss, and each plan costs seconds)."""
     out = []
     for c in _fitted():
+        if first and out:
+            break
         plan = _plan(monkeypatch, *c["args"])
         if plan.route != c["route"]:
             out.append(f"{c['call']}: route {plan.route}")
@@ -112,4 +115,4 @@ def test_each_factor_taken_out_makes_a_recorded_call_miss(monkeypatch, factor):
         monkeypatch.setattr(L, "orbit_average", lambda n, k, eps, symmetric: False)
     else:
         monkeypatch.setattr(module, name, neutral)
-    assert _misses(monkeypatch), name
+    assert _misses(monkeypatch, first=True), name
