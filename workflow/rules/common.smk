@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from dpposterior.paper import paths
-from dpposterior.paper.report import caption_rst, landing_rst, parameters_rst
 from dpposterior.paper.stages import STAGES, as_json, item_inputs
 from dpposterior.paper.stages import item_parameters as stage_item_parameters
 
@@ -106,11 +105,17 @@ def all_outputs():
 
 
 # the report (snakemake --report) reads each item's caption and the verdict counts when they exist; its first
-# page is short (counts, one line per item): the full table is its own entry ("0. Verdicts")
-config["_report"] = {"captions": {i: caption_rst(Path(item_outputs(i)["caption"])) for i in ITEMS},
-                     "parameters": {i: parameters_rst(item_parameter_dict(i)) for i in ITEMS},
-                     "landing": landing_rst(Path(paths.fill(paths.VERDICTS_CSV, figures=F)),
-                                            {i: config["items"][i].get("title", i) for i in ITEMS})}
+# page is short (counts, one line per item): the full table is its own entry ("0. Verdicts"). A job on a cluster
+# node (remote mode) writes no report: it skips these reads and their imports (pandas).
+if workflow.remote_exec:
+    config["_report"] = {"captions": {}, "parameters": {}, "landing": ""}
+else:
+    from dpposterior.paper.report import caption_rst, landing_rst, parameters_rst
+
+    config["_report"] = {"captions": {i: caption_rst(Path(item_outputs(i)["caption"])) for i in ITEMS},
+                         "parameters": {i: parameters_rst(item_parameter_dict(i)) for i in ITEMS},
+                         "landing": landing_rst(Path(paths.fill(paths.VERDICTS_CSV, figures=F)),
+                                                {i: config["items"][i].get("title", i) for i in ITEMS})}
 
 
 # `snakemake --report` reports one config's finished run: with that run missing, say so in one line and name the

@@ -19,10 +19,9 @@ from .catalogue import ITEM_KEYS, TEMPLATE_SPECS, TEMPLATES
 from .errors import ConfigError, config_error
 from .stages import SECTIONS, STAGES
 from .startup import skip_iri_format_checkers
-from .variants import variant
 
 __all__ = ["ConfigError", "TEMPLATES", "check_all", "check_claims", "check_config", "check_files", "check_items",
-           "check_schema", "check_values", "exit_with", "variant"]
+           "check_schema", "check_values", "exit_with"]
 
 
 #: A name that becomes part of a file path (an experiment, an item): the wildcard constraint of
@@ -101,6 +100,8 @@ def check_items(cfg: dict) -> None:
 
 def check_config(cfg: dict) -> None:
     """Cross-references the schema cannot express; every message names the key."""
+    from .variants import variant  # here, not at the top: it imports the mechanisms, which a cluster job skips
+
     _check_names(cfg)
     for section in SECTIONS:
         for exp, spec in cfg.get(section, {}).items():
