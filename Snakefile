@@ -37,7 +37,7 @@ configfile: "config.yaml"
 
 
 # A job on a cluster node (Snakemake's remote mode: one process per job) skips the value checks: the run
-# that submitted it made them on the same files (each job's Snakemake: 3.2 s of CPU instead of 3.75). The
+# that submitted it made them on the same files (with the report's reads, common.smk: 2.2 s of CPU a job, not 3.7). The
 # schema's defaults are still set below (`validate`), jsonschema's iri checkers skipped first as in check_all.
 if workflow.remote_exec:
     skip_iri_format_checkers()
