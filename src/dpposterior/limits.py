@@ -42,6 +42,11 @@ time makes the plan (:meth:`dpposterior.mechanisms.Mechanism.plan`), so the rout
 :func:`admit` is the one place that holds a plan to the limits: a refusal is the plan's own line (what, about how long
 or how much, which setting raises it).
 
+A plan may stop counting once it is over a limit (``at_least``: its seconds and costs are then lower ends, and its
+refusal says "at least"): what is left could only add to an amount already refused.  Such a plan is made against the
+limits in force; if they are raised before it is admitted it is refused still (plan again), so a plan that was cut
+short is never admitted.
+
 The pipeline's batch jobs run with larger values (:mod:`dpposterior.paper.limits`).
 
 The defaults keep every command within about a minute and 4 GiB on a 2-core machine
@@ -166,7 +171,8 @@ class Plan:
     :func:`admit`; ``refusal``: a one-line reason when no route runs at these inputs (then nothing else counts);
     ``advice``: what else to do, put before the setting in a refusal; ``shared``: ``((key, seconds), ...)``, parts of
     ``seconds`` computed once per process (a cache) for every plan naming the same key, so that a caller running
-    several plans (``compare``'s rows) counts each key's seconds once.
+    several plans (``compare``'s rows) counts each key's seconds once; ``at_least``: the plan stopped counting over a
+    limit, so ``seconds`` and ``costs`` are lower ends (module docstring, "Plans"), and it is never admitted.
     """
 
     task: Task
@@ -179,6 +185,7 @@ class Plan:
     refusal: str = ""
     advice: str = ""
     shared: tuple = ()
+    at_least: bool = False
 
     def refused(self) -> str:
         """The one-line reason :func:`admit` would refuse this plan with, or ``""`` when it fits the limits now."""
@@ -193,8 +200,14 @@ class Plan:
             if amount > value:
                 entry = limit(name)
                 amount_text = f"{amount:.3g} {entry.unit}"
-                return (f"{self.what}: would take {duration_text(self.seconds)} here ({self.route}: {amount_text}), "
+                took = duration_text(self.seconds)
+                if self.at_least:
+                    took, amount_text = took.replace("about ", "at least ", 1), f"at least {amount_text}"
+                return (f"{self.what}: would take {took} here ({self.route}: {amount_text}), "
                         f"over the limit of {value:g} {entry.unit} ({self._remedy(name)})")
+        if self.at_least:  # cut short over a limit since raised: its amounts are lower ends, not an estimate
+            return (f"{self.what}: was planned against a lower limit and stopped counting over it ({self.route}); "
+                    "plan it again")
         return ""
 
     def _remedy(self, name: str) -> str:

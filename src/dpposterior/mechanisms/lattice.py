@@ -2203,18 +2203,42 @@ def sampled_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, release
     return parts, float(left), float(seconds)
 
 
-@lru_cache(maxsize=32)
-def _sampled_release_family(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, int]:
-    """``(seconds, parts, samples)``: the most local-column seconds and the most distinct kept parts
-    (:func:`sampled_release_cost`) over :func:`sampled_release_probes` but the centre (planned by the centre's own
-    estimate; the centre too where :func:`exact_filter_priced`), and the releases sampled; cached by its public
-    inputs (each sample up to :data:`SAMPLED_RELEASE_SECONDS`)."""
-    # where the searches are priced after the exact descent filter, the centre too (its own estimate prices every
-    # point the filters before it keep, not the filter's cost)
-    rest = (sampled_release_probes(prior, n, len(prior), epsilon) if exact_filter_priced(n, len(prior), epsilon)
+def _family_probes(prior: tuple, n: int, epsilon: float) -> list[NDArray[np.int64]]:
+    """The releases :func:`_sampled_release_family` costs: :func:`sampled_release_probes` but the centre (planned by
+    the centre's own estimate), the centre too where :func:`exact_filter_priced` (its own estimate prices every point
+    the filters before it keep, not the filter's cost)."""
+    return (sampled_release_probes(prior, n, len(prior), epsilon) if exact_filter_priced(n, len(prior), epsilon)
             else _offcentre_probes(prior, n, epsilon))
-    costs = [sampled_release_cost(prior, n, epsilon, Dc, W, r) for r in rest]
-    return max([0.0] + [c[2] for c in costs]), max([0.0] + [c[0] for c in costs]), len(rest)
+
+
+@lru_cache(maxsize=32)
+def _sampled_release_family(prior: tuple, n: int, epsilon: float, Dc: int, W: int, stop: float = math.inf
+                            ) -> tuple[float, float, int, bool]:
+    """``(seconds, parts, samples, stopped)``: the most local-column seconds and the most distinct kept parts
+    (:func:`sampled_release_cost`) over :func:`_family_probes`, and the releases sampled; cached by its public
+    inputs (each sample up to :data:`SAMPLED_RELEASE_SECONDS`).  ``stop``: the releases are costed in order until
+    one is over ``stop`` seconds (``stopped`` then true, and ``seconds`` and ``parts`` the most over those costed: a
+    lower end), since a plan over its limit is refused whatever the rest cost (:func:`family_stop`)."""
+    rest = _family_probes(prior, n, epsilon)
+    costs = []
+    for r in rest:
+        costs.append(sampled_release_cost(prior, n, epsilon, Dc, W, r))
+        if costs[-1][2] > stop:
+            break
+    stopped = len(costs) < len(rest)
+    return max([0.0] + [c[2] for c in costs]), max([0.0] + [c[0] for c in costs]), len(rest), stopped
+
+
+def family_stop(cost: float) -> float:
+    """The seconds past which the k = 3 local column's plan stops costing its family of releases
+    (:func:`_sampled_release_family`), given ``cost``, what the plan has counted on top of the family's most
+    (its own samples): the solve limit in force less ``cost``.  Why it may: the plan's solve cost is at least the
+    most over the releases costed plus ``cost``, so once one release is over this, the plan is over the limit and
+    refused (:meth:`~dpposterior.limits.Plan.refused`), whatever the others cost; its seconds are then a lower end
+    (``Plan.at_least``), and a refusal says "at least".  Measured (Dir(1,1,1), k = 3, eps 0.1, n = 500, the
+    default limit): the refusal took 46 CPU s costing every release, 8 s now.  The limit is public (a setting), so
+    where the plan stops depends on public inputs only, and a plan that fits costs every release, as before."""
+    return limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - float(cost)
 
 
 #: The local column runs by classes also where the region route's solve is planned over this many seconds and the class
@@ -3730,6 +3754,7 @@ class LatticeMechanism(Mechanism):
         # (_corner_column_any) by the same rule, counted where the sample counts them (filtered_sample_rows: the
         # points of R(n) kept at the centre, at most |R(n)|)
         rows_all = float(n_candidates(n, k))
+        at_least = False  # the seconds a lower end: the family's costing stopped over the limit (family_stop)
         orbits = orbits_allowed and column_orbits(prior, n, k, eps) and not self.uses_corners(n, k, spec, prior)
         corner_orbits = orbits_allowed and column_orbits(prior, n, k, eps) and self.uses_corners(n, k, spec, prior)
         if orbits and estimate is None and n // k <= (k - 1) * Dc:
@@ -3843,7 +3868,7 @@ class LatticeMechanism(Mechanism):
             return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=face.seconds + search + column,
                         memory_bytes=memory, bracket=DEFAULT_TOL,
                         costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", face.seconds),
-                               ("DPPOSTERIOR_MAX_SOLVE_SECONDS", search)), advice="use a larger eps")
+                               ("DPPOSTERIOR_MAX_SOLVE_SECONDS", search)), advice="use a larger eps", at_least=at_least)
         elif self.uses_corners(n, k, spec):
             sym = symmetric_corners(prior)
             search += corner_seconds(n, k, eps, sym)
@@ -3856,7 +3881,7 @@ class LatticeMechanism(Mechanism):
                 search += reach_box_seconds(offcentre_reach_points(n, k, W, Dc))
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
-                    advice="use a larger eps")
+                    advice="use a larger eps", at_least=at_least)
 
     def _small_corner_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int
                                   ) -> Plan:
