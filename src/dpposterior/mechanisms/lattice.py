@@ -2837,6 +2837,21 @@ CUT_RELEASE_SHARES = ((1, 0.05), (2, 0.25), (3, 0.1))
 #: CPU seconds of one release's sample in :func:`cut_release_cost` (the plan's own work, counted in the plan): 0.04 to
 #: 0.09 s measured (k = 4, eps 2, n = 1,000, load ~1), 2026-12-03; held at ~2x.
 CUT_RELEASE_SAMPLE_SECONDS = 0.2
+#: The peak growth of the local column at a release of :func:`cut_release_family` (the region route searched by
+#: orbits), bytes: a constant and a kept part (:func:`cut_release_cost`'s first count, from the plan's sample).  Measured
+#: 2026-12-04, Dir(1,1,1,1), average, ``local_posterior`` alone at the release, each in its own process
+#: (``benchmarks/noise_aware_k4_face_bytes.json``; kept parts, peak growth): eps 3, n = 300, (30, 120, 150, 0) 10,325,
+#: 21 MB; n = 1,000, (108, 499, 393, 0) 11,932, 22 MB; eps 2, n = 300, (29, 119, 151, 1) 39,623, 64 MB and (148, 0, 1,
+#: 151) 49,113, 70 MB; n = 511, (99, 199, 212, 1) 46,944, 63 MB and (254, 0, 1, 256) 55,023, 91 MB: 1.35 to 2.0 kB a
+#: part.  The cut route's plan counted the centre's points only (0.5 to 1.8 MB planned at these cells); this rule is
+#: 1.3x to 1.6x over each run.
+CUT_RELEASE_BYTES = (8e6, 2e3)
+
+
+def cut_release_bytes(parts: float) -> float:
+    """Estimated peak bytes of the local column at a release of :func:`cut_release_family` with ``parts`` kept parts
+    (:data:`CUT_RELEASE_BYTES`); from the plan's public sample."""
+    return CUT_RELEASE_BYTES[0] + CUT_RELEASE_BYTES[1] * float(parts)
 
 
 def cut_release_family(n: int, k: int, epsilon: float) -> list[NDArray[np.int64]]:
@@ -2914,11 +2929,11 @@ def region_family_priced(centre_off: float) -> bool:
 
 
 @lru_cache(maxsize=32)
-def _cut_release_most(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, int]:
-    """``(seconds, region, samples)``: the most of :func:`cut_release_cost`'s seconds and region points over
-    :func:`cut_release_family`, and the releases sampled; cached by its public inputs."""
+def _cut_release_most(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, float, int, float]:
+    """``(seconds, region, samples, parts)``: the most of :func:`cut_release_cost`'s seconds and region points over
+    :func:`cut_release_family`, the releases sampled, and the most kept parts; cached by its public inputs."""
     costs = [cut_release_cost(prior, n, epsilon, Dc, W, r) for r in cut_release_family(n, len(prior), epsilon)]
-    return max(c[3] for c in costs), max(c[2] for c in costs), len(costs)
+    return max(c[3] for c in costs), max(c[2] for c in costs), len(costs), max(c[0] for c in costs)
 
 
 def _solve_limit(seconds: float, what: str) -> None:
@@ -3821,18 +3836,23 @@ class LatticeMechanism(Mechanism):
             if family_costed(n, k, eps):  # the corner release's table only takes points off the searches
                 # past the centre's reach the releases next to a face or a vertex still reach off R(n); within it, a
                 # release on the face's plateau keeps more than the centre's costs say
-                family_seconds, _, samples = _sampled_release_family(
-                    tuple(float(x) for x in np.asarray(prior).ravel()), n, eps, Dc, W)
+                prior_t = tuple(float(x) for x in np.asarray(prior).ravel())
+                samples = len(_family_probes(prior_t, n, eps))
                 sampling = samples * SAMPLED_RELEASE_SECONDS
                 if exact_filter_priced(n, k, eps):  # the exact descent filter at each release's fixed subsample
                     sampling += samples * exact_filter_seconds(*FAMILY_FILTER_POINTS, k, eps)
+                if search + filters + sampling > family_stop(0.0):  # over the limit before the family: a lower end
+                    at_least = True
+                else:  # costed release by release until one is over the limit (family_stop)
+                    family_seconds, _, _, at_least = _sampled_release_family(prior_t, n, eps, Dc, W,
+                                                                             family_stop(sampling))
             if orbits and centre_off is not None and region_family_priced(centre_off):
                 # k >= 4 by orbits, the centre's region reaching off R(n) but the centre itself away from the faces: a
                 # release next to a face, an edge or a vertex keeps more than the centre (its run's check reads
                 # column_orbit_seconds at its own parts), so the most over cut_release_family, each costed as that
                 # check counts it (cut_release_cost), as on the cut route (_cut_column_plan)
-                most, _, samples = _cut_release_most(tuple(float(x) for x in np.asarray(prior).ravel()), n, eps, Dc,
-                                                     W)
+                most, _, samples, _ = _cut_release_most(tuple(float(x) for x in np.asarray(prior).ravel()), n, eps,
+                                                        Dc, W)
                 family_seconds = max(family_seconds, most)
                 sampling += samples * CUT_RELEASE_SAMPLE_SECONDS
             # the most over the family (sampled_release_cost: each release's filters, certificate and searches as its
@@ -3951,7 +3971,8 @@ class LatticeMechanism(Mechanism):
         the release (10, 10, 10, 970) ran over 200 CPU s (2.5 GB) against 9.3 s planned, refused by nothing.  Where
         the searches run by orbits (:func:`column_orbits`, a symmetric prior) it also takes the most over the releases
         next to a face, an edge and a vertex (:func:`cut_release_family`), each costed as its run's checks count it
-        (:func:`cut_release_cost`: its box, filters and searches by :func:`column_orbit_seconds`; not their bytes):
+        (:func:`cut_release_cost`: its box, filters and searches by :func:`column_orbit_seconds`; its bytes by its
+        kept parts, :func:`cut_release_bytes`):
         measured at Dir(1,1,1,1), average, eps 2, such a release ran 8x to 10x the centre's plan (n = 1,000,
         (107, 499, 393, 1): 43.5 CPU s against 5.1 planned; n = 3,000, (999, 999, 1001, 1): 57.6 against 6.1).  Not
         planned here: the certificates at a release with every count past ``(k - 1) Dc`` off the centre, and the
@@ -3982,10 +4003,10 @@ class LatticeMechanism(Mechanism):
         if column_orbits(a, n, k, eps):
             # the releases next to a face, an edge, a vertex (cut_release_family) take the region route searched by
             # orbits: each costed as its run's checks count it (cut_release_cost), the most held to the limit, and the
-            # plan's own samples (their bytes are not planned here: measured 157 to 173 MB peak at eps 2, n = 300 and
-            # 511, benchmarks/noise_aware_k4_average_faces_h81av.json)
-            most, _, samples = _cut_release_most(tuple(float(x) for x in a), n, eps, Dc, W)
+            # plan's own samples; their bytes by the most kept parts (cut_release_bytes)
+            most, _, samples, parts = _cut_release_most(tuple(float(x) for x in a), n, eps, Dc, W)
             search = max(search, most) + samples * CUT_RELEASE_SAMPLE_SECONDS
+            memory = max(memory, cut_release_bytes(parts))
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")

@@ -1,0 +1,66 @@
+"""The k = 4 ``average`` local column next to a face, an edge or a vertex: its plan's bytes against the column's peak
+growth, each release in its own process (``resource.getrusage``'s ``ru_maxrss`` before and after
+``local_posterior`` at a given release; the plan made first, with the limit raised so that a refused cell still states
+its bytes).
+
+    python benchmarks/noise_aware_k4_face_bytes.py --out benchmarks/noise_aware_k4_face_bytes.json \
+        2:29,119,151,1 2:148,0,1,151 3:30,120,150,0 ...
+
+Each cell is ``EPS:RELEASED`` at Dir(1,...,1) (k = the number of counts, n their sum), ``optimal``, average.
+Records the plan's route, seconds and bytes, the column's CPU seconds and peak growth, and the load before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+CHILD = r"""
+import json, resource, sys, time
+import numpy as np
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+eps, released = json.loads(sys.argv[1])
+m = np.array(released, dtype=np.int64)
+a, n = np.ones(m.size), int(m.sum())
+spec = ReleaseSpec.of("optimal", eps, objective="average")
+plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+t0 = time.process_time()
+spec.mechanism.local_posterior(plan, a, n, spec, m)
+cpu = time.process_time() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"route": plan.route, "planned_seconds": plan.seconds, "planned_bytes": plan.memory_bytes,
+                  "cpu_seconds": cpu, "peak_growth_bytes": peak - base}))
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("cells", nargs="+")
+    args = ap.parse_args()
+    env = dict(os.environ, DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
+    runs = []
+    for cell in args.cells:
+        eps, counts = cell.split(":")
+        released = [int(x) for x in counts.split(",")]
+        load = os.getloadavg()[0]
+        out = subprocess.run([sys.executable, "-c", CHILD, json.dumps([float(eps), released])], env=env,
+                             capture_output=True, text=True, check=True)
+        row = {"epsilon": float(eps), "released": released, "load_before": round(load, 1),
+               **json.loads(out.stdout.strip().splitlines()[-1])}
+        runs.append(row)
+        print(json.dumps(row), flush=True)
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump({"command": " ".join(sys.argv), "date": datetime.date.today().isoformat(), "runs": runs}, f,
+                      indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
