@@ -119,14 +119,16 @@ def _release(counts, eps, seed, objective="average", limit=None):
     argv = [sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1,1", "--counts", counts, "--mechanism",
             "optimal", "--objective", objective, "--epsilon", str(eps), "--seed", str(seed), "--noise-aware", "--json"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("DPPOSTERIOR_")} | {"OMP_NUM_THREADS": "1"}
-    if limit is not None:
+    if limit is not None:  # the family's bytes with it (cut_release_bytes: ~5.9 GiB at eps 0.5, n = 1,000)
         env["DPPOSTERIOR_MAX_SOLVE_SECONDS"] = str(limit)
+        env["DPPOSTERIOR_MEMORY_GB"] = "16"
     return subprocess.run(argv, capture_output=True, text=True, env=env)
 
 
 def test_the_release_at_1000_eps_half_runs_with_its_posterior_with_the_limit_raised():
-    # the limit past the plan's most over releases next to a face, an edge, a vertex (cut_release_family: ~1.4e5 s
-    # here, their parts off R(n) searched one group a projection); the release drawn here is at the centre
+    # the limits past the plan's most over releases next to a face, an edge, a vertex (cut_release_family: ~1.4e5 s
+    # and ~5.9 GiB here, their parts off R(n) searched one group a projection); the release drawn here is at the
+    # centre
     got = _release("250,250,250,250", 0.5, 1, limit=10**6)
     assert got.returncode == 0, got.stderr
     post = json.loads(got.stdout)["noise_aware"]
