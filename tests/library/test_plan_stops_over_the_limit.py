@@ -65,3 +65,20 @@ def test_a_plan_cut_short_is_refused_after_the_limit_is_raised(monkeypatch):
     assert line and "\n" not in line and "plan it again" in line
     with pytest.raises(SizeError, match="plan it again"):
         admit(cut)
+
+
+def test_a_plan_over_the_limit_on_the_centre_alone_skips_the_releases_off_the_centre(monkeypatch):
+    """k = 3, eps 0.1, n = 500 (worst): the centre's own kept points are over the limit, so neither the releases off
+    the centre (``_sampled_release_off``) nor the family are sampled; with the limit raised they are."""
+
+    def boom(*args, **kwargs):
+        raise AssertionError("sampled")
+
+    monkeypatch.setattr(L, "_sampled_release_off", boom)
+    monkeypatch.setattr(L, "_sampled_release_family", boom)
+    spec = ReleaseSpec.of("optimal", 0.1, objective="worst")
+    plan = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(3), 500)
+    assert plan.at_least and "would take at least" in plan.refused()
+    monkeypatch.setenv("DPPOSTERIOR_MAX_SOLVE_SECONDS", "1e5")
+    with pytest.raises(AssertionError, match="sampled"):
+        spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(3), 500)

@@ -2235,8 +2235,10 @@ def family_stop(cost: float) -> float:
     (its own samples): the solve limit in force less ``cost``.  Why it may: the plan's solve cost is at least the
     most over the releases costed plus ``cost``, so once one release is over this, the plan is over the limit and
     refused (:meth:`~dpposterior.limits.Plan.refused`), whatever the others cost; its seconds are then a lower end
-    (``Plan.at_least``), and a refusal says "at least".  Measured (Dir(1,1,1), k = 3, eps 0.1, n = 500, the
-    default limit): the refusal took 46 CPU s costing every release, 8 s now.  The limit is public (a setting), so
+    (``Plan.at_least``), and a refusal says "at least".  The plan also stops before the releases off the centre
+    (:func:`_sampled_release_off`) where the centre's own kept points are already over the limit.  Measured
+    (Dir(1,1,1), k = 3, eps 0.1, n = 500, the default limit): the refusal took 46 CPU s costing every release, 1.3 s
+    now.  The limit is public (a setting), so
     where the plan stops depends on public inputs only, and a plan that fits costs every release, as before."""
     return limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - float(cost)
 
@@ -3797,17 +3799,6 @@ class LatticeMechanism(Mechanism):
             if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
                 centre_off = kept_off / max(sampled, 1.0)
-                if (k == 3 and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1]
-                        and not self.uses_corners(n, k, spec, prior)):
-                    # the most over every release (next to a vertex, along a face, in the middle): the plan holds
-                    # wherever the release falls.  Not up to n = 100 (the whole-ball fit's rows, measured all in, next
-                    # to a face too), where the centre keeps the most: eps 0.12, n = 90, 109,497 positive parts at
-                    # (30, 30, 30), 64,980 at (4, 4, 82); eps 0.15, n = 100, 68,268 at (34, 33, 33), 43,598 at (5, 5,
-                    # 90); below n = 41 the family's counts are clipped to n // 3, about the centre
-                    family, samples = _sampled_release_off(tuple(float(x) for x in np.asarray(prior).ravel()), n,
-                                                           eps, Dc, W)
-                    kept_off = max(kept_off, family)
-                    sampling = samples * SAMPLED_RELEASE_SECONDS  # the plan's own samples, run by the command
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
                 if whole_column_fit(n, k, eps):  # measured all in (WHOLE_FILTER_SECONDS)
@@ -3817,22 +3808,47 @@ class LatticeMechanism(Mechanism):
                 # the region's offsets off R(n) at c0, counted (reach_inside_count: the same integer as enumerating
                 # reach_offsets(k, Dc), never held: 1.3e8 offsets at k = 4, eps = 0.25)
                 off = float(reach_size(k, Dc) - reach_inside_count(c0, Dc))
-                points = max(points, inside)
-                search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
-                          else _certified_seconds(prior, points, n, k, eps))
-                if self.uses_corners(n, k, spec, prior):  # the corner release reads its table at the vertices instead
-                    parts = off if k == 3 else min(off, float(n_candidates(n, k)))  # k >= 4: one search a projection
-                    parts = min(parts, kept_off)
-                else:  # one search a positive part max(z, 0): at most those of the window's points off R(n)
-                    parts = min(OFF_FACTOR * off, float(offwindow_parts(n, k, W)), kept_off)
-                points, M = points + parts, (k - 1) * (Dc + W) + W
-                search += _parts_seconds(parts, n, k, eps)
-                if orbits:  # every kept point (of R(n) and off it) searched by orbits (column_orbits)
-                    search = column_orbit_seconds(points, n, k, eps)
-                if corner_orbits:  # the corner release's kept projections (points of R(n)) by orbits
-                    search = corner_projection_orbit_seconds(min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
-                if by_sample and sampled_face_reach(n, k, eps):  # the kept points the stay certificate leaves
-                    search += stay_left_seconds(SAMPLED_MISS_SHARE * (points - parts), n, k, eps)
+                centre_points = max(points, inside)
+
+                def searched(kept: float) -> tuple[float, float, float]:
+                    """``(search, points, parts)`` with ``kept`` points kept off R(n): the seconds rise with it."""
+                    pts = centre_points
+                    secs = (_inside_seconds(pts, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
+                            else _certified_seconds(prior, pts, n, k, eps))
+                    if self.uses_corners(n, k, spec, prior):  # the corner release reads its table at the vertices
+                        prt = off if k == 3 else min(off, float(n_candidates(n, k)))  # k >= 4: one a projection
+                        prt = min(prt, kept)
+                    else:  # one search a positive part max(z, 0): at most those of the window's points off R(n)
+                        prt = min(OFF_FACTOR * off, float(offwindow_parts(n, k, W)), kept)
+                    pts = pts + prt
+                    secs += _parts_seconds(prt, n, k, eps)
+                    if orbits:  # every kept point (of R(n) and off it) searched by orbits (column_orbits)
+                        secs = column_orbit_seconds(pts, n, k, eps)
+                    if corner_orbits:  # the corner release's kept projections (points of R(n)) by orbits
+                        secs = corner_projection_orbit_seconds(
+                            min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
+                    if by_sample and sampled_face_reach(n, k, eps):  # the kept points the stay certificate leaves
+                        secs += stay_left_seconds(SAMPLED_MISS_SHARE * (pts - prt), n, k, eps)
+                    return secs, pts, prt
+
+                if (k == 3 and n_candidates(n, k) > WHOLE_COLUMN_ROWS[1]
+                        and not self.uses_corners(n, k, spec, prior)):
+                    # the most over every release (next to a vertex, along a face, in the middle): the plan holds
+                    # wherever the release falls.  Not up to n = 100 (the whole-ball fit's rows, measured all in, next
+                    # to a face too), where the centre keeps the most: eps 0.12, n = 90, 109,497 positive parts at
+                    # (30, 30, 30), 64,980 at (4, 4, 82); eps 0.15, n = 100, 68,268 at (34, 33, 33), 43,598 at (5, 5,
+                    # 90); below n = 41 the family's counts are clipped to n // 3, about the centre
+                    prior_t = tuple(float(x) for x in np.asarray(prior).ravel())
+                    sampling = len(_offcentre_probes(prior_t, n, eps)) * SAMPLED_RELEASE_SECONDS
+                    if searched(kept_off)[0] + filters + sampling > family_stop(0.0):
+                        # over the limit on the centre's kept points alone (the family's can only add): a lower end
+                        at_least = True
+                    else:
+                        family, samples = _sampled_release_off(prior_t, n, eps, Dc, W)
+                        kept_off = max(kept_off, family)
+                        sampling = samples * SAMPLED_RELEASE_SECONDS  # the plan's own samples, run by the command
+                search, points, _ = searched(kept_off)
+                M = (k - 1) * (Dc + W) + W
             if family_costed(n, k, eps):  # the corner release's table only takes points off the searches
                 # past the centre's reach the releases next to a face or a vertex still reach off R(n); within it, a
                 # release on the face's plateau keeps more than the centre's costs say
@@ -3841,7 +3857,7 @@ class LatticeMechanism(Mechanism):
                 sampling = samples * SAMPLED_RELEASE_SECONDS
                 if exact_filter_priced(n, k, eps):  # the exact descent filter at each release's fixed subsample
                     sampling += samples * exact_filter_seconds(*FAMILY_FILTER_POINTS, k, eps)
-                if search + filters + sampling > family_stop(0.0):  # over the limit before the family: a lower end
+                if at_least or search + filters + sampling > family_stop(0.0):  # over the limit before the family
                     at_least = True
                 else:  # costed release by release until one is over the limit (family_stop)
                     family_seconds, _, _, at_least = _sampled_release_family(prior_t, n, eps, Dc, W,
