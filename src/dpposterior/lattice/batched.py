@@ -189,6 +189,34 @@ def local_search_batch(prior: ArrayLike, n: int, epsilon: float, Z: ArrayLike, m
     return _search(a, n, eps, Z, max_fallback, stats, tables=tables)
 
 
+def orbit_pairs(Z: ArrayLike, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``(perm, pairs)``: for each row z of ``Z`` (summing to n) its pair ``(max(z, 0), project(z))`` with the
+    columns sorted (decreasing ``y``, then decreasing ``p``; ``p <= n``), and the permutation: z's counts at
+    ``perm[j]`` are the sorted pair's ``j``-th.  Two rows are in one orbit of the pairs under the permutations of the
+    categories iff their sorted pairs are equal (:func:`_orbit_search` runs one search a distinct sorted pair)."""
+    Z = np.asarray(Z, dtype=np.int64)
+    Y = np.maximum(Z, 0)
+    P = project(Z, n)
+    perm = np.argsort(-(Y * (n + 1) + P), axis=1, kind="stable")
+    pairs = np.concatenate([np.take_along_axis(Y, perm, axis=1), np.take_along_axis(P, perm, axis=1)], axis=1)
+    return perm, pairs
+
+
+def orbit_count(Z: ArrayLike, n: int) -> int:
+    """The number of searches :func:`_orbit_search` runs over the rows of ``Z`` (before the rows of uncertified
+    orbits are searched one by one): the distinct sorted pairs of :func:`orbit_pairs`, by one int64 key a pair where
+    it fits (entries in ``[0, b - 1]``, ``b`` one past the largest: base ``b`` while ``b^(2k) < 2^63``), else the
+    pairs' own unique."""
+    Z = np.asarray(Z, dtype=np.int64)
+    if not len(Z):
+        return 0
+    _, pairs = orbit_pairs(Z, n)
+    b = int(pairs.max()) + 1
+    if b ** pairs.shape[1] < 2**63:
+        return int(np.unique(np.ravel_multi_index(tuple(pairs.T), (b,) * pairs.shape[1])).size)
+    return int(len(np.unique(pairs, axis=0)))
+
+
 def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
                   stats: dict | None) -> NDArray[np.int64]:
     """:func:`local_search_batch` at a symmetric prior (every ``a_i`` equal), one search per orbit of the pairs
@@ -213,11 +241,7 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
     and the step rule (stay, return inside the ball, or move) reads distances only: the search at z walks the images
     of the pair's centres and returns ``s(r)``.  The other z (an uncertified pair: near ties, exact ones common at a
     symmetric prior) are searched as :func:`_search` does, the one-point search included."""
-    Y = np.maximum(Z, 0)
-    P = project(Z, n)
-    # the columns by decreasing y, then decreasing p (p <= n): z's counts at perm[j] are the sorted pair's j-th
-    perm = np.argsort(-(Y * (n + 1) + P), axis=1, kind="stable")
-    pairs = np.concatenate([np.take_along_axis(Y, perm, axis=1), np.take_along_axis(P, perm, axis=1)], axis=1)
+    perm, pairs = orbit_pairs(Z, n)
     V, back = np.unique(pairs, axis=0, return_inverse=True)
     back = back.reshape(-1)
     k = Z.shape[1]

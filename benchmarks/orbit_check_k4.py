@@ -1,0 +1,86 @@
+"""The k >= 4 local column's searches by orbits at one release: what the run's check counts against what the search
+runs, each release in its own process (``local_posterior`` with the solve limit raised, the plan made first).
+
+    python benchmarks/orbit_check_k4.py --out benchmarks/orbit_check_k4.json 1:3,3,3,41 1:12,12,13,13 ...
+
+Each cell is ``EPS:RELEASED`` at Dir(1,...,1) (k = the number of counts, n their sum), ``optimal``, average.  Records
+at each call of the check (:func:`~dpposterior.mechanisms.lattice._check_searches` with ``orbits``): the points it
+counts, their orbits (distinct sorted pairs ``(max(z, 0), project(z))``, what the search runs once each) and its
+seconds; at each search by orbits (``local_search_batch(..., orbits=True)``): its points, orbits, points left
+(uncertified orbits, searched one by one) and CPU seconds; the whole column's CPU seconds; the load before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+CHILD = r"""
+import json, sys, time
+import numpy as np
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+import dpposterior.mechanisms.lattice as L
+import dpposterior.lattice.batched as B
+eps, released = json.loads(sys.argv[1])
+m = np.array(released, dtype=np.int64)
+a, n = np.ones(m.size), int(m.sum())
+checks, searches = [], []
+check0, search0 = L._check_searches, B.local_search_batch
+
+def check(Z, n_, k, epsilon, orbits=False, projections=False, **kw):
+    if orbits and not projections:
+        faces = int(np.count_nonzero(Z.min(axis=1) <= 1)) if len(Z) else 0
+        checks.append({"points": int(len(Z)), "orbits": int(B.orbit_count(Z, n_)) if len(Z) else 0,
+                       "faces": faces, "seconds": L.column_orbit_seconds(len(Z), n_, k, epsilon, faces)})
+    return check0(Z, n_, k, epsilon, orbits=orbits, projections=projections, **kw)
+
+def search(prior, n_, epsilon, Z, *args, **kw):
+    st = {}
+    t0 = time.process_time()
+    out = search0(prior, n_, epsilon, Z, *args, stats=st, **kw)
+    searches.append({"cpu_seconds": round(time.process_time() - t0, 3), **st})
+    return out
+
+L._check_searches, B.local_search_batch = check, search
+spec = ReleaseSpec.of("optimal", eps, objective="average")
+plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
+t0 = time.process_time()
+spec.mechanism.local_posterior(plan, a, n, spec, m)
+cpu = time.process_time() - t0
+print(json.dumps({"route": plan.route, "planned_seconds": round(plan.seconds, 2),
+                  "planned_limited_seconds": round(max(s for name, s in plan.costs
+                                                       if name == "DPPOSTERIOR_MAX_SOLVE_SECONDS"), 2),
+                  "checks": checks, "searches": searches, "cpu_seconds": round(cpu, 2)}))
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("cells", nargs="+")
+    args = ap.parse_args()
+    env = dict(os.environ, DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
+    runs = []
+    for cell in args.cells:
+        eps, counts = cell.split(":")
+        released = [int(x) for x in counts.split(",")]
+        load = os.getloadavg()[0]
+        out = subprocess.run([sys.executable, "-c", CHILD, json.dumps([float(eps), released])], env=env,
+                             capture_output=True, text=True, check=True)
+        row = {"epsilon": float(eps), "released": released, "load_before": round(load, 1),
+               **json.loads(out.stdout.strip().splitlines()[-1])}
+        runs.append(row)
+        print(json.dumps(row), flush=True)
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump({"command": " ".join(sys.argv), "date": datetime.date.today().isoformat(), "runs": runs}, f,
+                      indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
