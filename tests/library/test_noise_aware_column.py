@@ -286,7 +286,7 @@ def test_the_plan_is_the_local_column_past_the_window_column():
                                        # at small n the region's points off R(n), one search a positive part
                                        ("optimal", 4, 10, 1.0, "average"), ("optimal", 4, 10, 1.0, "worst"),
                                        # the risk filter drops the region's points off R(n) (average at eps 1 is
-                                       # refused there now: its face releases, region_family_priced, ran ~100 s)
+                                       # refused there now: its face releases, priced one by one, ran ~100 s)
                                        ("optimal", 4, 100, 2.0, "average"), ("optimal", 4, 100, 1.0, "worst"),
                                        # both columns follow the local search; the local one is planned faster
                                        ("optimal", 3, 1000, 30.0, "average"),

@@ -109,11 +109,14 @@ def test_cells_opened_at_eps_1_are_admitted(objective, n):
     assert not plan.refused() and plan.route == "local column"
 
 
-def test_average_at_n_60_is_admitted_and_worst_too_by_its_corner_projections():
+def test_average_at_n_60_is_refused_up_front_and_worst_admitted_by_its_corner_projections():
     """Worst at n = 60 reads the corner release, whose projections are searched by orbits too
-    (tests/library/test_noise_aware_k4_corner_orbits_h74k4.py)."""
+    (tests/library/test_noise_aware_k4_corner_orbits_h74k4.py).  Average at n = 60 is refused before the draw: the
+    plan takes the releases next to a face, an edge and a vertex, and the vertex release's own check is over the limit
+    (66.3 s at n = 66, ``benchmarks/orbit_check_k4.json``); it was admitted at the centre's cost."""
     avg = ReleaseSpec.of("optimal", 1.0, objective="average")
-    assert not avg.mechanism.plan(Task.POSTERIOR, avg, np.ones(4), 60).refused()
+    refusal = avg.mechanism.plan(Task.POSTERIOR, avg, np.ones(4), 60).refused()
+    assert refusal and "\n" not in refusal
     worst = ReleaseSpec.of("optimal", 1.0, objective="worst")
     assert not worst.mechanism.plan(Task.POSTERIOR, worst, np.ones(4), 60).refused()
 
@@ -126,7 +129,7 @@ def test_cells_still_out_are_refused_in_one_line_and_their_plans_are_not_days(n,
         refusal = plan.refused()
         assert refusal and "\n" not in refusal
         if eps >= 0.5:  # the searches by orbits counted by the sample (they were every region point's: days); at
-            # n = 100 the most over the releases next to a face, an edge, a vertex (region_family_priced): ~52 minutes
+            # n = 100 the most over the releases next to a face, an edge, a vertex: ~52 minutes
             assert plan.seconds < 2 * 3600
 
 

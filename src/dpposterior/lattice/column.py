@@ -1064,6 +1064,37 @@ def _filtered_sample_points(prior: ArrayLike, n: int, epsilon: float, Dc: int, W
     return scale, z, keep, risk
 
 
+def part_shares(n: int, Dc: int, W: int, released: ArrayLike, z: ArrayLike) -> NDArray[np.float64]:
+    """For each point ``z`` of :func:`_filtered_sample_points`'s box at ``released`` (a row: k counts summing to n),
+    one over the number of the box's points with its positive part ``y = max(z, 0)``: so that ``scale * sum(shares)``
+    over the sample's kept points estimates the kept distinct positive parts (a Horvitz-Thompson estimate: each part
+    counted once in expectation; the filters read ``y`` only, so a part's points are kept together).
+
+    The points with part ``y`` are ``z_i = y_i`` where ``y_i > 0`` and ``z_i = -x_i`` at the ``j`` counts where
+    ``y_i = 0``, with ``sum(x) = e = sum(y) - n`` and ``x_i`` in ``[0, u_i]``: ``u_i = -lo_i`` on the box's first
+    ``k - 1`` axes (``lo = max(-W, released - span)``), ``W`` on the last (the sample keeps ``z_k >= -W``); the
+    projection's condition reads ``y`` only.  Their number is the coefficient of ``t^e`` in ``prod_i (1 + t + ... +
+    t^u_i)``, computed once per distinct ``(u, e)``.  Tested against counting the box's points by enumeration."""
+    z = np.asarray(z, dtype=np.int64)
+    r = np.asarray(released, dtype=np.int64).reshape(-1)
+    k = r.size
+    span = (k - 1) * Dc + (k - 1) * W
+    lo = np.maximum(-W, r - span)
+    cap = np.concatenate([np.maximum(-lo[: k - 1], 0), [W]]).astype(np.int64)
+    zero = z <= 0
+    e = np.maximum(z, 0).sum(axis=1) - int(n)
+    key = np.concatenate([np.where(zero, cap[None, :], -1), e[:, None]], axis=1)
+    uniq, back = np.unique(key, axis=0, return_inverse=True)
+    count = np.empty(len(uniq))
+    for g, row in enumerate(uniq):
+        poly = np.ones(1)
+        for u in row[:k]:
+            if u >= 0:
+                poly = np.convolve(poly, np.ones(int(u) + 1))
+        count[g] = poly[int(row[k])] if 0 <= int(row[k]) < poly.size else 1.0
+    return 1.0 / np.maximum(count[back.reshape(-1)], 1.0)
+
+
 #: Rounds of :func:`cut_region`'s cut taken again from the summary of the points at or below the cut before (each
 #: one at most the last; it stops where one does not fall).
 CUT_ROUNDS = 4

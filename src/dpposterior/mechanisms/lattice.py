@@ -2859,9 +2859,9 @@ def cut_release_bytes(parts: float) -> float:
 def cut_release_family(n: int, k: int, epsilon: float) -> list[NDArray[np.int64]]:
     """The public releases next to a face, an edge and a vertex (:data:`CUT_RELEASE_SHARES`: ``j`` counts at
     ``floor(t Dc)``, the others as even as they go) over which the k >= 4 plan takes the most where the centre takes
-    the cut route (:meth:`LatticeMechanism._cut_column_plan`; the centre itself is planned there), and below it where
-    :func:`region_family_priced` holds (:meth:`LatticeMechanism._region_column_plan`): such releases
-    take the region route searched by orbits, whose work the centre's costs do not bound (Dir(1,1,1,1), average,
+    the cut route (:meth:`LatticeMechanism._cut_column_plan`; the centre itself is planned there), and below it on the
+    region route searched by orbits (:meth:`LatticeMechanism._region_column_plan`): such releases take the region
+    route searched by orbits, whose work the centre's costs do not bound (Dir(1,1,1,1), average,
     eps 2, n = 1,000: the centre 0.05 CPU s, (107, 499, 393, 1) 46 s).  A stated, measured family, not a proof (the run
     still checks its own release, :func:`_check_searches`).  Public n, k, eps."""
     n, k = int(n), int(k)
@@ -2884,8 +2884,11 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     reach box built (:func:`reach_box_seconds` at :func:`~dpposterior.lattice.column.reach_box_points`, what the run's
     check reads), the filters (the risk filter at every region point, :data:`RISK_SECONDS`; the descent filter at
     those it keeps, :data:`FILTER_SECONDS`) and the searches by orbits (:func:`column_orbit_seconds`, the rule the
-    run's check reads at its own release)."""
-    from ..lattice.column import _filtered_sample_points, reach_box_points
+    run's check reads at its own release) at the kept distinct positive parts, what that check counts: the sample's
+    kept points each weighed by :func:`~dpposterior.lattice.column.part_shares` (within 4 % of the check's count at
+    eight measured releases, ``benchmarks/orbit_check_k4.json``; the kept points themselves are 2.2x to 2.5x it next
+    to a vertex).  ``parts`` and ``faces`` stay the kept points (what :func:`cut_release_bytes` was fitted on)."""
+    from ..lattice.column import _filtered_sample_points, part_shares, reach_box_points
 
     a = np.asarray(prior, dtype=np.float64)
     k, eps = a.size, float(epsilon)
@@ -2893,41 +2896,17 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     parts = scale * (np.count_nonzero(keep) + 1)
     faces = scale * (np.count_nonzero(keep & (z.min(axis=1) <= 1)) + 1)
     region = scale * (len(z) + 1)
+    # the searches run one a distinct positive part (the run's check counts those): each kept point weighed by one
+    # over its part's points in the box (part_shares), so a part counts once in expectation, not once a point (next to
+    # an edge or a vertex a part has up to (W + 1)^2 or more points off R(n))
+    share = part_shares(n, Dc, W, released, z[keep])
+    searched = scale * (float(share.sum()) + 1)
+    searched_faces = scale * (float(share[z[keep].min(axis=1) <= 1].sum()) + 1)
     descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
     filters = region * RISK_SECONDS * k + scale * (np.count_nonzero(risk) + 1) * descent
     seconds = (reach_box_seconds(reach_box_points(n, k, released, Dc, W)) + filters
-               + column_orbit_seconds(parts, n, k, eps, faces))
+               + column_orbit_seconds(searched, n, k, eps, searched_faces))
     return float(parts), float(faces), float(region), float(seconds)
-
-
-#: The share of the centre's reach region (its sample, :func:`~dpposterior.lattice.column.filtered_sample`) that its
-#: filters keep off R(n) below which the k >= 4 plan by orbits takes the most over :func:`cut_release_family` where the
-#: centre does not take the cut route (:func:`region_family_priced`).  Why a share: it falls from ~10 % to ~0.01 %
-#: over 10 to 20 steps of n as the centre leaves the faces (Dir(1,1,1,1), eps 0.75 to 6; eps 1: 9.3 % at n = 50,
-#: 4.9 % at 60, 1.4 % at 64, 1.1 % at 66, 0.01 % at 68; eps 1.25: 7.2 % at 50, 2.4 % at 58, 0.58 % at 60, 0.39 % at
-#: 62, 0.009 % at 64), and 1 % is a point chosen in that fall: below it sits every measured cell where the centre's
-#: plan was under a run (the largest share among them 0.58 %, eps 1.25, n = 60), above it eps 1, n = 51 (9.2 %), where
-#: the family would be 2x over the runs.  Between about 1 % and 5 % nothing is measured.
-CENTRE_OFF_SHARE = 0.01
-
-
-def region_family_priced(centre_off: float) -> bool:
-    """Whether the k >= 4 local column's plan by orbits on the region route (the centre's counts within ``(k - 1) Dc``) takes
-    the most over :func:`cut_release_family` (each release by :func:`cut_release_cost`, the rule its run's check reads):
-    where the share of the centre's region kept off R(n), ``centre_off`` (from the plan's public sample), is below
-    :data:`CENTRE_OFF_SHARE`. Why: there the centre is away from the faces and keeps few points, and a release next to a
-    face keeps many more; the centre's plan was under such runs by up to 20x (Dir(1,1,1,1), average, whole-process CPU s
-    against the centre's limited part: eps 1, n = 80, (9, 9, 31, 31) 116.4 against 12.0; n = 100, (10, 40, 49, 1) 98.6
-    against 10.6; n = 300, (30, 120, 149, 1) 289 against 11.5; eps 1.25, n = 60, (7, 7, 23, 23) 29.0 against 7.0; eps
-    1.5, n = 80, (6, 6, 34, 34) 25.7 against 2.6; n = 291, (29, 116, 145, 1) 61.2 against 3.1; eps 2, n = 219, (4, 4,
-    106, 105) 22.5 against 1.3; ``benchmarks/noise_aware_k4_region_family_s82.json``,
-    ``benchmarks/noise_aware_k4_below_cut_s81.json``); the plan now holds each, 1.2x to 2.7x in all (the part held to the
-    limit 280.2, 77.7, 47.8 and 21.7 s there). Where the centre is itself next to a face (the share above it) every
-    release is, and the centre's plan is about the runs there (eps 1, n = 30: (1, 6, 10, 13) 10.7 s against 14.8; n = 51:
-    35.3 to 42.8 s at six releases against 36.3, whole process, ~2 s of it the interpreter and the column), while the
-    family, each part at the centre's price, would be 2x over them (n = 51: 79.0 s). A measured rule, not a proof: the
-    run still checks its own release (:func:`_check_searches`)."""
-    return float(centre_off) < CENTRE_OFF_SHARE
 
 
 @lru_cache(maxsize=32)
@@ -3862,11 +3841,11 @@ class LatticeMechanism(Mechanism):
                 else:  # costed release by release until one is over the limit (family_stop)
                     family_seconds, _, _, at_least = _sampled_release_family(prior_t, n, eps, Dc, W,
                                                                              family_stop(sampling))
-            if orbits and centre_off is not None and region_family_priced(centre_off):
-                # k >= 4 by orbits, the centre's region reaching off R(n) but the centre itself away from the faces: a
-                # release next to a face, an edge or a vertex keeps more than the centre (its run's check reads
-                # column_orbit_seconds at its own parts), so the most over cut_release_family, each costed as that
-                # check counts it (cut_release_cost), as on the cut route (_cut_column_plan)
+            if orbits and centre_off is not None:
+                # k >= 4 by orbits, the centre's region reaching off R(n): a release next to a face, an edge or a
+                # vertex may keep more than the centre (its run's check reads column_orbit_seconds at its own parts),
+                # so the most over cut_release_family, each costed as that check counts it (cut_release_cost: its
+                # distinct parts), as on the cut route (_cut_column_plan)
                 most, _, samples, _ = _cut_release_most(tuple(float(x) for x in np.asarray(prior).ravel()), n, eps,
                                                         Dc, W)
                 family_seconds = max(family_seconds, most)
