@@ -1,0 +1,63 @@
+"""Where the k = 4 noise-aware posterior (``optimal``, ``average``, Dir(1,1,1,1)) is admitted at the default limits:
+each eps's n scanned and the admitted n written as ranges (the README's table of where it runs).
+
+    python benchmarks/k4_average_edges.py --out benchmarks/k4_average_edges.json
+
+Public inputs only; no column is run.  ``SCANS``: eps, first n, last n, step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+
+SCANS = [(0.5, 10, 30, 1), (0.75, 10, 60, 1), (1.0, 10, 100, 1), (1.25, 10, 120, 1), (1.5, 10, 200, 1),
+         (1.75, 150, 700, 1), (2.0, 150, 700, 1), (2.25, 300, 900, 2), (2.5, 300, 900, 2), (2.75, 2500, 5000, 25),
+         (2.5, 1000, 10000, 100), (2.75, 5100, 10000, 100)]
+
+
+def ranges(ns: list[int], step: int = 1) -> str:
+    """The n of a scan as runs of consecutive scanned n: ``"10 to 54, 60"`` (every ``step``-th n where ``step > 1``)."""
+    out, start = [], None
+    for i, n in enumerate(ns):
+        if start is None:
+            start = n
+        if i + 1 == len(ns) or ns[i + 1] != n + step:
+            out.append(f"{start}" if start == n else f"{start} to {n}" + (f" (every {step})" if step > 1 else ""))
+            start = None
+    return ", ".join(out) or "none"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    os.environ.pop("DPPOSTERIOR_MAX_SOLVE_SECONDS", None)
+    rows = []
+    for eps, lo, hi, step in SCANS:
+        spec = ReleaseSpec.of("optimal", eps, objective="average")
+        admitted, refused, t = [], [], time.process_time()
+        for n in range(lo, hi + 1, step):
+            plan = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n)
+            (refused if plan.refused() else admitted).append(n)
+        row = {"epsilon": eps, "scanned": [lo, hi, step], "admitted": ranges(admitted, step),
+               "refused": ranges(refused, step), "cpu_seconds": round(time.process_time() - t, 1)}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump({"command": "python " + " ".join(sys.argv), "date": datetime.date.today().isoformat(),
+                       "rows": rows}, f, indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
