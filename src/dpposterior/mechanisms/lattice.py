@@ -3774,10 +3774,9 @@ class LatticeMechanism(Mechanism):
             tested = region if cut is None else min(region, CUT_FACTOR * float(cut))
             filters = region * CUT_SECONDS * k + tested * descent + points * RISK_SECONDS * k
             sampling = family_seconds = 0.0
-            centre_off = None  # the share of the centre's region its filters keep off R(n), where sampled
-            if n // k <= (k - 1) * Dc:  # the centre's region reaches off R(n): the filters' counts by a sample
+            reaches_off = n // k <= (k - 1) * Dc  # the centre's region reaches off R(n)
+            if reaches_off:  # the filters' counts by a sample
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
-                centre_off = kept_off / max(sampled, 1.0)
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
                 if whole_column_fit(n, k, eps):  # measured all in (WHOLE_FILTER_SECONDS)
@@ -3841,7 +3840,7 @@ class LatticeMechanism(Mechanism):
                 else:  # costed release by release until one is over the limit (family_stop)
                     family_seconds, _, _, at_least = _sampled_release_family(prior_t, n, eps, Dc, W,
                                                                              family_stop(sampling))
-            if orbits and centre_off is not None:
+            if orbits and reaches_off:
                 # k >= 4 by orbits, the centre's region reaching off R(n): a release next to a face, an edge or a
                 # vertex may keep more than the centre (its run's check reads column_orbit_seconds at its own parts),
                 # so the most over cut_release_family, each costed as that check counts it (cut_release_cost: its
