@@ -4,6 +4,8 @@ a change) against this tree's (``--new src``), one process at a time, recorded i
     import _side                      # the benchmarks/ folder is on sys.path when a script in it runs
     ap = _side.parser(__doc__)        # --old, --new, --out; add the script's own options and cells
     _side.write(args.out, _side.record("benchmarks/x.py", rows))
+
+And of the benchmarks that run one release a process (:func:`released_cells`).
 """
 
 from __future__ import annotations
@@ -68,3 +70,27 @@ def timed(argv: list[str], env: dict, timeout: float = 900) -> tuple[subprocess.
         user, system, peak = tf.read().split()[-3:]
     return proc, {"cpu_s": round(float(user) + float(system), 2), "peak_mb": round(int(peak) / 1024, 1),
                   "rc": proc.returncode, "load": round(load, 2)}
+
+
+def released_cells(doc: str | None, child: str) -> None:
+    """The main of a benchmark that runs ``child`` (``python -c``) once per cell ``EPS:RELEASED`` (``--out`` and the
+    cells from the command line), each in its own process with the solve limit raised to 1e5, passing
+    ``[eps, released]`` as JSON in ``argv[1]``; each row is the cell, the load before and the child's last output line
+    (a JSON object), printed and written with the rows before it after every cell (``{"command", "date", "runs"}``)."""
+    ap = argparse.ArgumentParser(description=(doc or "").splitlines()[0] if doc else None)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("cells", nargs="+")
+    args = ap.parse_args()
+    env = dict(os.environ, DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
+    runs = []
+    for cell in args.cells:
+        eps, counts = cell.split(":")
+        released = [int(x) for x in counts.split(",")]
+        load = os.getloadavg()[0]
+        out = subprocess.run([sys.executable, "-c", child, json.dumps([float(eps), released])], env=env,
+                             capture_output=True, text=True, check=True)
+        row = {"epsilon": float(eps), "released": released, "load_before": round(load, 1),
+               **json.loads(out.stdout.strip().splitlines()[-1])}
+        runs.append(row)
+        print(json.dumps(row), flush=True)
+        write(args.out, {"command": " ".join(sys.argv), "date": datetime.date.today().isoformat(), "runs": runs})

@@ -10,12 +10,13 @@ Public inputs only; no column is run.  Prints the cells whose admission differs.
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 CELLS = ([("average", 0.75, n) for n in (20, 30, 36, 50, 80)]
          + [("average", 1.0, n) for n in (20, 30, 38, 42, 46, 50, 54, 58, 62, 66, 70, 80, 100)]
@@ -48,11 +49,7 @@ def plans(src: str) -> subprocess.Popen:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
+    args = _side.parser(__doc__).parse_args()
     procs = {name: plans(src) for name, src in (("old", args.old), ("new", args.new))}
     got = {}
     for name, p in procs.items():
@@ -70,9 +67,7 @@ def main() -> None:
             print(f"{o['cell']}: old {'refused' if o['refused'] else 'admitted'} ({o['limited_s']} s), "
                   f"new {'refused' if w['refused'] else 'admitted'} ({w['limited_s']} s)")
     print(f"{len(differ)} of {len(rows)} cells change admission")
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump({"command": " ".join(sys.argv), "date": datetime.date.today().isoformat(), "rows": rows}, f, indent=1)
-        f.write("\n")
+    _side.write(args.out, _side.record("benchmarks/k4_family_parts_side_by_side.py", rows, old=args.old))
 
 
 if __name__ == "__main__":

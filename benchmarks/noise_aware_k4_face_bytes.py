@@ -12,12 +12,11 @@ Records the plan's route, seconds and bytes, the column's CPU seconds and peak g
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import json
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -40,26 +39,7 @@ print(json.dumps({"route": plan.route, "planned_seconds": plan.seconds, "planned
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True)
-    ap.add_argument("cells", nargs="+")
-    args = ap.parse_args()
-    env = dict(os.environ, DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
-    runs = []
-    for cell in args.cells:
-        eps, counts = cell.split(":")
-        released = [int(x) for x in counts.split(",")]
-        load = os.getloadavg()[0]
-        out = subprocess.run([sys.executable, "-c", CHILD, json.dumps([float(eps), released])], env=env,
-                             capture_output=True, text=True, check=True)
-        row = {"epsilon": float(eps), "released": released, "load_before": round(load, 1),
-               **json.loads(out.stdout.strip().splitlines()[-1])}
-        runs.append(row)
-        print(json.dumps(row), flush=True)
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump({"command": " ".join(sys.argv), "date": datetime.date.today().isoformat(), "runs": runs}, f,
-                      indent=1)
-            f.write("\n")
+    _side.released_cells(__doc__, CHILD)
 
 
 if __name__ == "__main__":
