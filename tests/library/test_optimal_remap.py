@@ -127,9 +127,9 @@ def test_large_n_release_draws_one_row(monkeypatch):
     monkeypatch.setattr(rm, "bayes_scores", boom)
     monkeypatch.setattr(rm, "minimax_remap", boom)
     opt._remap_solved.cache_clear()
-    t = time.perf_counter()
+    t = time.process_time()  # CPU, not wall: a loaded host does not fail it
     m = sample("optimal", [1, 1], [500000, 500000], epsilon=1.0, objective="average", size=3, rng=1)
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
     assert m.shape == (3, 2) and np.all(m.sum(axis=1) == 1_000_000) and np.all(np.abs(m[:, 0] - 500000) < 100)
     m = sample("remapped-geometric", [1, 1], [10, 999990], epsilon=1.0, size=2, rng=1)
     assert np.all(m.sum(axis=1) == 1_000_000)
@@ -147,12 +147,12 @@ def test_accuracy_at_n_1e4_is_within_the_default_budgets():
 
 
 def test_lp_time_budget_refuses_fast():
-    t = time.perf_counter()
+    t = time.process_time()  # CPU, not wall: a loaded host does not fail it
     # the LP is too slow, and past it the lattice release's worst case is the corner remap, whose exact pmf over
     # R(n) is not computed: refused from public n, k, eps before any solve
     with pytest.raises(SizeError, match="is not computed: its draws read the corner table") as e:
         log_pmf("optimal", [1, 1, 1], [10, 10, 10], epsilon=1.0)
-    assert time.perf_counter() - t < 1.0 and "\n" not in str(e.value)
+    assert time.process_time() - t < 1.0 and "\n" not in str(e.value)
     assert MECHANISMS["optimal"].solve_seconds(21, 3) > 60
 
 
