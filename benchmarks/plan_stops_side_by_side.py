@@ -19,7 +19,8 @@ import sys
 
 CELLS = [(3, "average", 0.1, 300), (3, "worst", 0.15, 250), (3, "average", 0.3, 600), (3, "average", 1.0, 300),
          (3, "worst", 0.5, 1000), (3, "average", 0.12, 90), (3, "average", 0.2, 1000), (3, "worst", 0.1, 500),
-         (4, "average", 1.0, 51), (4, "average", 2.0, 100), (4, "worst", 1.0, 30), (3, "average", 0.25, 10000)]
+         (4, "average", 1.0, 51), (4, "average", 2.0, 100), (4, "worst", 1.0, 30), (3, "average", 0.25, 10000),
+         (3, "average", 0.12, 1600)]
 
 CHILD = r"""
 import json, sys, time
