@@ -2185,13 +2185,14 @@ def sampled_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, release
     parts = float(scale * (np.count_nonzero(rest & (zeros <= 1)) + 1)
                   + min(3.0 * (2 * W + 1), scale * np.count_nonzero(rest & (zeros >= 2))))
     certified = eps < COLUMN_BATCH_MIN_EPSILON
+    priced = exact_filter_priced(n, k, eps)
     stay = 0.0
     descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
     filters = scale * len(z) * RISK_SECONDS * k + scale * (np.count_nonzero(risk) + 1) * descent
     if certified:
         inR = keep & np.all(z >= 0, axis=1)
         stay = _stay_seconds(scale * (np.count_nonzero(inR) + 1), k, eps)
-    if exact_filter_priced(n, k, eps):  # a lower end before the plan's own runs (docstring, ``stop``)
+    if priced:  # a lower end before the plan's own runs (docstring, ``stop``)
         lower = filters + stay + exact_filter_seconds(scale, parts, k, eps)
         if lower > stop:
             return parts, float(scale), float(lower)
@@ -2206,7 +2207,7 @@ def sampled_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, release
         left = scale * (share * np.count_nonzero(inside) + 1)
     else:
         left = scale * (np.count_nonzero(inside) + 1)
-    if exact_filter_priced(n, k, eps):  # what the exact descent filter keeps, and its own cost (one rule with the check)
+    if priced:  # what the exact descent filter keeps, and its own cost (one rule with the check)
         r = np.asarray(released, dtype=np.int64)
         low = np.unique(np.maximum(z[rest], 0), axis=0)
         share_in = _kept_share(a, n, eps, r, np.unique(z[inside], axis=0), FAMILY_FILTER_POINTS[0])
