@@ -7,13 +7,13 @@ The searches by orbits run one search per distinct sorted pair ``(y, p) = (max(z
 kept points (``lattice.batched.orbit_pairs``); every ``z`` of one ``y`` has the same pair (``project`` reads ``y``).
 The plan's sample (``lattice.column._filtered_sample_points`` at the release) already estimates the kept distinct
 parts ``y`` by weighing each kept sample point with ``part_shares`` (one over the box's points with its ``y``: a
-Horvitz-Thompson estimate, each part counted once in expectation).  Weigh it also by one over ``m(y)``, the number of
+Horvitz-Thompson estimate, each part counted once in expectation). Weigh it also by one over ``m(y)``, the number of
 distinct images ``(s y, s p)`` under the permutations ``s`` of the categories that are themselves kept pairs: ``s y``
-is the part of some point of the release's box (``box_points`` below, ``part_shares``' count with the box's bounds
-checked), its projection is ``s p`` (ties among equal counts are broken by index, so it need not be), it lies in the
-reach (``project(s y) - r`` in ``U(Dc)``) and both filters keep it (``search_filter`` reads ``y``).  The kept pairs of
-one orbit all have the same ``m``, equal to how many they are, so each orbit adds 1 in expectation: the sum times the
-box's size a point estimates the orbits.  Public inputs only (n, k, eps, the release).  Not yet read by any plan.
+is the part of some point of the release's box (``in_box`` below), its projection is ``s p`` (ties among equal
+counts are broken by index, so it need not be), it lies in the reach (``project(s y) - r`` in ``U(Dc)``) and both
+filters keep it (``search_filter`` reads ``y``). The kept pairs of one orbit all have the same ``m``, equal to how
+many they are, so each orbit adds 1 in expectation: the sum times the box's size a point estimates the orbits.
+Public inputs only (n, k, eps, the release). Not yet read by any plan.
 """
 
 from __future__ import annotations
@@ -36,28 +36,27 @@ from dpposterior.mechanisms.lattice import _radius
 RUNS = pathlib.Path(__file__).resolve().parent / "orbit_check_k4_clean.json"
 
 
-def box_points(n: int, Dc: int, W: int, released: np.ndarray, y: np.ndarray) -> float:
-    """How many points of the release's box (``_filtered_sample_points``' box, ``z_k >= -W``) have the part ``y``: 0
-    where a positive count is off its side of the box, else ``part_shares``' count (its zero counts ``z_j`` in
-    ``[lo_j, 0]``, ``[-W, 0]`` for the last, summing to ``n - sum(y)``)."""
+def in_box(n: int, Dc: int, W: int, released: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """Whether some point of the release's box (``_filtered_sample_points``' box, ``z_k >= -W``) has the part ``y``
+    (each row of ``Y``): every positive count within its side of the box (the first ``k - 1``), every zero count's
+    side reaching 0, and the excess ``e = sum(y) - n`` at most what the zero counts can take below 0 (``-lo_j``, ``W``
+    for the last): ``part_shares``' count is then positive (a product of ``1 + t + ... + t^u`` has every coefficient
+    up to its degree)."""
     k = released.size
     span = (k - 1) * (Dc + W)
     lo, hi = np.maximum(-W, released - span), released + span
-    poly = np.ones(1)
-    for j in range(k):
-        if y[j] > 0:
-            if j < k - 1 and not lo[j] <= y[j] <= hi[j]:
-                return 0.0
-        else:
-            if j < k - 1 and lo[j] > 0:
-                return 0.0
-            poly = np.convolve(poly, np.ones(int(-lo[j] if j < k - 1 else W) + 1))
-    e = int(y.sum()) - n
-    return float(poly[e]) if 0 <= e < poly.size else 0.0
+    zero = Y <= 0
+    head = Y[:, : k - 1]
+    ok = np.all(zero[:, : k - 1] | ((head >= lo[: k - 1]) & (head <= hi[: k - 1])), axis=1)
+    ok &= ~np.any(zero[:, : k - 1] & (lo[: k - 1] > 0), axis=1)
+    room = np.where(zero, np.concatenate([np.maximum(-lo[: k - 1], 0), [W]])[None, :], 0).sum(axis=1)
+    e = Y.sum(axis=1) - n
+    return ok & (e >= 0) & (e <= room)
 
 
 def estimate(eps: float, released: list[int]) -> dict:
-    """``parts`` (the plan's estimate today) and ``orbits`` (the weighing above) at one release, Dir(1,...,1)."""
+    """``parts`` (the plan's estimate today) and ``orbits`` (the weighing above) at one release, Dir(1,...,1); all
+    the kept sample points' images at once."""
     r = np.asarray(released, dtype=np.int64)
     k, n = r.size, int(r.sum())
     a = np.ones(k)
@@ -69,18 +68,18 @@ def estimate(eps: float, released: list[int]) -> dict:
     Y = np.maximum(zk, 0)
     P = project(Y, n)
     perms = np.array(list(itertools.permutations(range(k))))
-    m = np.ones(len(Y))
-    for i in range(len(Y)):
-        pairs = np.unique(np.concatenate([Y[i][perms], P[i][perms]], axis=1), axis=0)
-        images = pairs[:, :k]
-        ok = np.all(project(images, n) == pairs[:, k:], axis=1)
-        ok &= np.array([box_points(n, Dc, W, r, y) > 0 for y in images])
-        u = project(images, n) - r[None, :]
-        ok &= np.all(u <= Dc, axis=1) | np.all(u >= -Dc, axis=1)
-        if ok.any():
-            kept = np.zeros(len(images), dtype=bool)
-            kept[ok] = search_filter(a, n, eps, r, images[ok], Dc)
-            m[i] = max(1, int(kept.sum()))
+    rows = np.repeat(np.arange(len(Y)), len(perms))
+    pairs = np.concatenate([Y[:, perms].reshape(-1, k), P[:, perms].reshape(-1, k)], axis=1)
+    pairs = np.unique(np.column_stack([rows, pairs]), axis=0)  # each row's distinct images
+    rows, images, projected = pairs[:, 0], pairs[:, 1: k + 1], pairs[:, k + 1:]
+    own = project(images, n)
+    ok = np.all(own == projected, axis=1) & in_box(n, Dc, W, r, images)
+    u = own - r[None, :]
+    ok &= np.all(u <= Dc, axis=1) | np.all(u >= -Dc, axis=1)
+    kept = np.zeros(len(images), dtype=bool)
+    if ok.any():
+        kept[ok] = search_filter(a, n, eps, r, images[ok], Dc)
+    m = np.maximum(np.bincount(rows[kept], minlength=len(Y)), 1)
     return {"parts": float(scale * (share.sum() + 1)), "orbits": float(scale * ((share / m).sum() + 1)),
             "sample_kept": int(len(Y))}
 
