@@ -1115,6 +1115,50 @@ def part_shares(n: int, Dc: int, W: int, released: ArrayLike, z: ArrayLike) -> N
     return 1.0 / np.maximum(count[back.reshape(-1)], 1.0)
 
 
+def orbit_weights(prior: ArrayLike, n: int, epsilon: float, Dc: int, released: ArrayLike, z: ArrayLike
+                  ) -> NDArray[np.float64]:
+    """For each point ``z`` of :func:`_filtered_sample_points`' box at ``released`` that :func:`search_filter` keeps
+    (rows), one over ``m``: how many distinct images ``(s y, s p)`` of its pair ``(y, p) = (max(z, 0), project(z))``
+    under the permutations ``s`` of the categories are kept pairs.  With :func:`part_shares`, ``scale * sum(shares *
+    weights)`` over the sample's kept points estimates the orbits of kept pairs, one search each in
+    :func:`~dpposterior.lattice.batched.local_search_batch` by orbits (a symmetric prior;
+    :func:`~dpposterior.lattice.batched.orbit_pairs`); public inputs only (for a plan; not a bound).
+
+    Count (proof).  ``p = project(y)`` (``project`` reads ``y``).  An image ``(s y, s p)`` is a kept pair iff
+    ``project(s y) = s p`` (ties among equal counts are broken by index, so it need not be), ``project(s y) -
+    released`` is in ``U(Dc)`` and :func:`search_filter` keeps ``s y`` (a function of it), and ``s y`` is the part of
+    a point of the region (:func:`reach_region`).  The last holds for every image of a kept point's ``y``: a point
+    ``z'`` with part ``s y`` and the same ``e = sum(y) - n`` is ``s z`` (its counts ``>= -W``, summing to n), and
+    with the reach condition it is in the region, hence in the box (:func:`reach_region`'s proof).  The kept pairs
+    of one orbit are its images that are kept, so each has the same ``m``, their number, and the orbit's kept pairs
+    weigh 1 in all: summed over every kept point with :func:`part_shares` (each part's points weigh 1 in all) the
+    weights give the orbits exactly, and over a uniform sample that sum in expectation.  Measured: 0.953x to 1.031x
+    the orbits the runs counted at 22 releases (``benchmarks/orbit_estimate_k4.json``)."""
+    from itertools import permutations
+
+    from .remap import project
+
+    a = np.asarray(prior, dtype=np.float64)
+    r = np.asarray(released, dtype=np.int64).reshape(-1)
+    k, n = r.size, int(n)
+    Y = np.maximum(np.asarray(z, dtype=np.int64).reshape(-1, k), 0)
+    if not len(Y):
+        return np.zeros(0)
+    perms = np.array(list(permutations(range(k))))
+    rows = np.repeat(np.arange(len(Y)), len(perms))
+    images = np.concatenate([Y[:, perms].reshape(-1, k), project(Y, n)[:, perms].reshape(-1, k)], axis=1)
+    images = np.unique(np.column_stack([rows, images]), axis=0)  # each point's distinct images
+    rows, y, p = images[:, 0], images[:, 1: k + 1], images[:, k + 1:]
+    own = project(y, n)
+    ok = np.all(own == p, axis=1)
+    u = own - r[None, :]
+    ok &= np.all(u <= Dc, axis=1) | np.all(u >= -Dc, axis=1)
+    kept = np.zeros(len(y), dtype=bool)
+    if ok.any():
+        kept[ok] = search_filter(a, n, epsilon, r, y[ok], Dc)
+    return 1.0 / np.maximum(np.bincount(rows[kept], minlength=len(Y)), 1)
+
+
 #: Rounds of :func:`cut_region`'s cut taken again from the summary of the points at or below the cut before (each
 #: one at most the last; it stops where one does not fall).
 CUT_ROUNDS = 4
