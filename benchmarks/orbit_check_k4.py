@@ -5,9 +5,10 @@ runs, each release in its own process (``local_posterior`` with the solve limit 
 
 Each cell is ``EPS:RELEASED`` at Dir(1,...,1) (k = the number of counts, n their sum), ``optimal``, average.  Records
 at each call of the check (:func:`~dpposterior.mechanisms.lattice._check_searches` with ``orbits``): the points it
-counts, their orbits (distinct sorted pairs ``(max(z, 0), project(z))``, what the search runs once each) and its
-seconds; at each search by orbits (``local_search_batch(..., orbits=True)``): its points, orbits, points left
-(uncertified orbits, searched one by one) and CPU seconds; the whole column's CPU seconds; the load before.
+counts, their orbits (distinct sorted pairs ``(max(z, 0), project(z))``, what the search runs once each), those with
+a count at most 1 and their orbits, and its seconds; at each search by orbits (``local_search_batch(...,
+orbits=True)``): its points, orbits, points left (uncertified orbits, searched one by one) and CPU seconds; the whole
+column's CPU seconds; the load before.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ check0, search0 = L._check_searches, B.local_search_batch
 def check(Z, n_, k, epsilon, orbits=False, projections=False, **kw):
     if orbits and not projections:
         faces = int(np.count_nonzero(Z.min(axis=1) <= 1)) if len(Z) else 0
-        checks.append({"points": int(len(Z)), "orbits": int(B.orbit_count(Z, n_)) if len(Z) else 0,
-                       "faces": faces, "seconds": L.column_orbit_seconds(len(Z), n_, k, epsilon, faces)})
+        face = Z.min(axis=1) <= 1 if len(Z) else np.zeros(0, dtype=bool)
+        orbits_, face_orbits = B.orbit_count(Z, n_), B.orbit_count(Z[face], n_)
+        checks.append({"points": int(len(Z)), "orbits": int(orbits_), "faces": faces, "face_orbits": int(face_orbits),
+                       "seconds": L.column_orbit_seconds(len(Z), orbits_, n_, k, epsilon, faces)})
     return check0(Z, n_, k, epsilon, orbits=orbits, projections=projections, **kw)
 
 def search(prior, n_, epsilon, Z, *args, **kw):
