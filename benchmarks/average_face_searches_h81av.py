@@ -37,7 +37,7 @@ def check(Z, n_, k, e, orbits=False, projections=False, stays_left=False, releas
     Zs = np.asarray(Z)
     faces = int((Zs.min(axis=1) <= 1).sum()) if len(Zs) else 0
     est = (L.corner_projection_orbit_seconds(len(Zs), e) if orbits and projections else
-           L.column_orbit_seconds(len(Zs), n_, k, e, faces) if orbits else None)
+           L.column_orbit_seconds(len(Zs), B.orbit_count(Zs, n_), n_, k, e, faces) if orbits else None)
     rec["checks"].append({"points": len(Zs), "orbits": orbits, "projections": projections, "estimate": est,
                           "in_R": int(np.all(Zs >= 0, axis=1).sum()) if len(Zs) else 0, "count_at_most_1": faces,
                           "cpu_before": time.process_time()})

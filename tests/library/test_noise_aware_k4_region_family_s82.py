@@ -23,6 +23,15 @@ def _plan(n: int, eps: float, objective: str = "average"):
     return spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n)
 
 
+def _check(r: dict) -> float:
+    """The run's check at a recorded release, by the rule now (``column_orbit_seconds`` at the parts, orbits and parts
+    with a count at most 1 it counted; the seconds recorded in the JSON are of the tree that ran them)."""
+    from dpposterior.mechanisms.lattice import column_orbit_seconds
+
+    c = r["checks"][0]
+    return column_orbit_seconds(c["points"], c["orbits"], sum(r["released"]), 4, r["epsilon"], c["faces"])
+
+
 def _runs() -> list[dict]:
     """The finished runs (no wall-clock timeout) of both benchmarks: epsilon, n, released, whole-process CPU s."""
     out = [dict(epsilon=r["epsilon"], n=r["n"], released=r["released"], cpu=r["cpu_s"])
@@ -89,29 +98,37 @@ def test_the_plan_holds_the_runs_checks_next_to_a_face_an_edge_and_a_vertex():
     for r in runs:
         plan = _plan(sum(r["released"]), r["epsilon"])
         limited = max(float(v) for _, v in plan.costs)
-        assert limited >= r["checks"][0]["seconds"], (r["released"], limited)
+        assert limited >= _check(r), (r["released"], limited)
     assert _plan(66, 1.0).refused()
 
 
 #: A release's column (CPU s) against its plan at the last admitted cells, on a slow host: this host ran the centre's
 #: searches at eps 1, n = 50 in 30.5 CPU s, where ``COLUMN_ORBIT_SECONDS`` was fitted at 16.1.  Next to a face or an
-#: edge the searches there run 1.5x to 1.7x the check's price a part, so the column passes the plan by up to 1.27x
-#: (eps 1, n = 54, (5, 5, 22, 22): 55.3 against 43.6; eps 2, n = 379, (37, 151, 190, 1): 52.5 against 42.4).
-SLOW_HOST_OVER_PLAN = 1.3
+#: edge the searches there ran 1.5x to 1.7x the check's price a part, so the column passed the plan by up to 1.27x
+#: (eps 1, n = 54, (5, 5, 22, 22): 55.3 against 43.6; eps 2, n = 379, (37, 151, 190, 1): 52.5 against 42.4).  Priced
+#: by orbits and parts (fitted on a host 2.5x to 3.3x faster than this one) by up to 1.30x: eps 2.5, n = 1,400,
+#: (140, 560, 699, 1), 50.0 against 38.4 (44.7 before; its searches are 0.58x the price on the fit's host).
+SLOW_HOST_OVER_PLAN = 1.35
 
 
 def test_the_last_admitted_cells_hold_their_releases_checks():
-    """At the last admitted n (eps 1, n = 54; 1.25, 65; 1.5, 118; 2, 379), near it at eps 2.5 (n = 1,400), and at eps
-    2, n = 300 and eps 2.75, n = 5,000 (admitted now), releases next to an edge, a vertex and a face
-    (``benchmarks/orbit_check_k4_edges.json``): each cell admitted and its plan at least the run's check, so none is
-    refused after the draw; the column's CPU s within :data:`SLOW_HOST_OVER_PLAN` of the plan; the next n refused."""
+    """At the last n admitted when they were recorded (eps 1, n = 54; 1.25, 65; 1.5, 118; 2, 379), at eps 2.5, n = 1,400,
+    and at eps 2, n = 300 and eps 2.75, n = 5,000, releases next to an edge, a vertex and a face
+    (``benchmarks/orbit_check_k4_edges.json``): each plan's part held to the limit at least the run's check, so where
+    the cell is admitted none is refused after the draw, and there the column's CPU s within
+    :data:`SLOW_HOST_OVER_PLAN` of the plan.  Priced by orbits and parts (``column_orbit_seconds``) the last admitted n
+    are eps 1, n = 52; 1.25, 67; 1.5, 127 (and 129); the next n refused."""
+    admitted = 0
     for r in json.loads((BENCH / "orbit_check_k4_edges.json").read_text())["runs"]:
         plan = _plan(sum(r["released"]), r["epsilon"])
-        assert not plan.refused()
-        assert max(float(v) for _, v in plan.costs) >= r["checks"][0]["seconds"], r["released"]
-        assert r["cpu_seconds"] <= SLOW_HOST_OVER_PLAN * plan.seconds, (r["released"], plan.seconds)
-    assert _plan(55, 1.0).refused() and _plan(380, 2.0).refused()
-    assert _plan(66, 1.25).refused() and _plan(119, 1.5).refused()
+        assert max(float(v) for _, v in plan.costs) >= _check(r), r["released"]
+        if not plan.refused():
+            assert r["cpu_seconds"] <= SLOW_HOST_OVER_PLAN * plan.seconds, (r["released"], plan.seconds)
+            admitted += 1
+    assert admitted >= 5
+    assert not _plan(52, 1.0).refused() and _plan(53, 1.0).refused()
+    assert not _plan(67, 1.25).refused() and _plan(68, 1.25).refused()
+    assert not _plan(127, 1.5).refused() and _plan(128, 1.5).refused()
 
 
 def test_releases_with_four_different_counts_are_held_as_the_familys_are():
@@ -119,16 +136,16 @@ def test_releases_with_four_different_counts_are_held_as_the_familys_are():
     two files above again, and releases with four different counts at eps 1, n = 50 ((4, 9, 14, 23), (2, 7, 17, 24),
     (1, 5, 14, 30), (8, 11, 14, 17)) and n = 54 ((5, 9, 17, 23)), which no release of the family is.  Their kept
     parts still fall into orbits 4.3x to 7x, so their searches ran 33.8 to 42.1 CPU s, as the family's next to an
-    edge (37.6 s) and at the centre (34.7 s) did.  At each admitted cell the plan's part held to the limit is at least
-    the run's check, and the column within :data:`SLOW_HOST_OVER_PLAN` of the plan (at most 1.27x here:
-    (3, 3, 22, 22), 46.2 against 36.5)."""
+    edge (37.6 s) and at the centre (34.7 s) did.  At each cell the plan's part held to the limit is at least the run's
+    check, and at each admitted cell the column within :data:`SLOW_HOST_OVER_PLAN` of the plan."""
     runs = json.loads((BENCH / "orbit_check_k4_clean.json").read_text())["runs"]
     held = 0
     for r in runs:
-        plan = _plan(sum(r["released"]), r["epsilon"])
-        if plan.refused() or not r["checks"]:  # refused up front, or past the cut (no region searched)
+        if not r["checks"]:  # past the cut (no region searched)
             continue
-        assert max(float(v) for _, v in plan.costs) >= r["checks"][0]["seconds"], r["released"]
-        assert r["cpu_seconds"] <= SLOW_HOST_OVER_PLAN * plan.seconds, (r["released"], plan.seconds)
-        held += 1
-    assert held >= 20
+        plan = _plan(sum(r["released"]), r["epsilon"])
+        assert max(float(v) for _, v in plan.costs) >= _check(r), r["released"]
+        if not plan.refused():
+            assert r["cpu_seconds"] <= SLOW_HOST_OVER_PLAN * plan.seconds, (r["released"], plan.seconds)
+            held += 1
+    assert held >= 17
