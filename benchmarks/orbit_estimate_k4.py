@@ -9,7 +9,8 @@ release) already estimates the kept distinct parts ``y`` by weighing each kept s
 over the box's points with its ``y``: a Horvitz-Thompson estimate, each part counted once in expectation). Weighed
 also by ``lattice.column.orbit_weights`` (one over how many of its pair's images under the permutations of the
 categories are kept pairs; proof in its docstring), each orbit counts once in expectation: the sum times the box's
-size a point estimates the orbits. Public inputs only (n, k, eps, the release). Not yet read by any plan.
+size a point estimates the orbits. Public inputs only (n, k, eps, the release). The plan reads it
+(``mechanisms.lattice.release_orbit_counts``).
 """
 
 from __future__ import annotations
