@@ -111,6 +111,21 @@ def test_the_plan_holds_the_runs_checks_next_to_a_face_an_edge_and_a_vertex():
 SLOW_HOST_OVER_PLAN = 1.35
 
 
+def _held(name: str) -> int:
+    """At each run of ``name`` with a region searched: the plan's part held to the limit at least its check, and where
+    the cell is admitted the column's CPU s within :data:`SLOW_HOST_OVER_PLAN` of the plan; the cells admitted."""
+    admitted = 0
+    for r in json.loads((BENCH / name).read_text())["runs"]:
+        if not r["checks"]:  # past the cut (no region searched)
+            continue
+        plan = _plan(sum(r["released"]), r["epsilon"])
+        assert max(float(v) for _, v in plan.costs) >= _check(r), r["released"]
+        if not plan.refused():
+            assert r["cpu_seconds"] <= SLOW_HOST_OVER_PLAN * plan.seconds, (r["released"], plan.seconds)
+            admitted += 1
+    return admitted
+
+
 def test_the_last_admitted_cells_hold_their_releases_checks():
     """At the last n admitted when they were recorded (eps 1, n = 54; 1.25, 65; 1.5, 118; 2, 379), at eps 2.5, n = 1,400,
     and at eps 2, n = 300 and eps 2.75, n = 5,000, releases next to an edge, a vertex and a face
@@ -118,14 +133,7 @@ def test_the_last_admitted_cells_hold_their_releases_checks():
     the cell is admitted none is refused after the draw, and there the column's CPU s within
     :data:`SLOW_HOST_OVER_PLAN` of the plan.  Priced by orbits and parts (``column_orbit_seconds``) the last admitted n
     are eps 1, n = 52; 1.25, 67; 1.5, 127 (and 129); the next n refused."""
-    admitted = 0
-    for r in json.loads((BENCH / "orbit_check_k4_edges.json").read_text())["runs"]:
-        plan = _plan(sum(r["released"]), r["epsilon"])
-        assert max(float(v) for _, v in plan.costs) >= _check(r), r["released"]
-        if not plan.refused():
-            assert r["cpu_seconds"] <= SLOW_HOST_OVER_PLAN * plan.seconds, (r["released"], plan.seconds)
-            admitted += 1
-    assert admitted >= 5
+    assert _held("orbit_check_k4_edges.json") >= 5
     assert not _plan(52, 1.0).refused() and _plan(53, 1.0).refused()
     assert not _plan(67, 1.25).refused() and _plan(68, 1.25).refused()
     assert not _plan(127, 1.5).refused() and _plan(128, 1.5).refused()
@@ -138,14 +146,4 @@ def test_releases_with_four_different_counts_are_held_as_the_familys_are():
     parts still fall into orbits 4.3x to 7x, so their searches ran 33.8 to 42.1 CPU s, as the family's next to an
     edge (37.6 s) and at the centre (34.7 s) did.  At each cell the plan's part held to the limit is at least the run's
     check, and at each admitted cell the column within :data:`SLOW_HOST_OVER_PLAN` of the plan."""
-    runs = json.loads((BENCH / "orbit_check_k4_clean.json").read_text())["runs"]
-    held = 0
-    for r in runs:
-        if not r["checks"]:  # past the cut (no region searched)
-            continue
-        plan = _plan(sum(r["released"]), r["epsilon"])
-        assert max(float(v) for _, v in plan.costs) >= _check(r), r["released"]
-        if not plan.refused():
-            assert r["cpu_seconds"] <= SLOW_HOST_OVER_PLAN * plan.seconds, (r["released"], plan.seconds)
-            held += 1
-    assert held >= 17
+    assert _held("orbit_check_k4_clean.json") >= 17
