@@ -1145,18 +1145,21 @@ def orbit_weights(prior: ArrayLike, n: int, epsilon: float, Dc: int, released: A
     if not len(Y):
         return np.zeros(0)
     perms = np.array(list(permutations(range(k))))
-    rows = np.repeat(np.arange(len(Y)), len(perms))
-    images = np.concatenate([Y[:, perms].reshape(-1, k), project(Y, n)[:, perms].reshape(-1, k)], axis=1)
-    images = np.unique(np.column_stack([rows, images]), axis=0)  # each point's distinct images
-    rows, y, p = images[:, 0], images[:, 1: k + 1], images[:, k + 1:]
+    # the distinct pairs over every point's images, each filtered once (points of one orbit share their images),
+    # then each point's distinct images as the distinct (point, pair) keys
+    pairs, pid = np.unique(np.concatenate([Y[:, perms].reshape(-1, k), project(Y, n)[:, perms].reshape(-1, k)],
+                                          axis=1), axis=0, return_inverse=True)
+    keys = np.unique(np.repeat(np.arange(len(Y), dtype=np.int64), len(perms)) * len(pairs) + pid.reshape(-1))
+    rows, pid = keys // len(pairs), keys % len(pairs)
+    y, p = pairs[:, :k], pairs[:, k:]
     own = project(y, n)
     ok = np.all(own == p, axis=1)
     u = own - r[None, :]
     ok &= np.all(u <= Dc, axis=1) | np.all(u >= -Dc, axis=1)
-    kept = np.zeros(len(y), dtype=bool)
+    kept = np.zeros(len(pairs), dtype=bool)
     if ok.any():
         kept[ok] = search_filter(a, n, epsilon, r, y[ok], Dc)
-    return 1.0 / np.maximum(np.bincount(rows[kept], minlength=len(Y)), 1)
+    return 1.0 / np.maximum(np.bincount(rows[kept[pid]], minlength=len(Y)), 1)
 
 
 #: Rounds of :func:`cut_region`'s cut taken again from the summary of the points at or below the cut before (each
