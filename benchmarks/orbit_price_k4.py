@@ -2,16 +2,16 @@
 
     python benchmarks/orbit_price_k4.py --out benchmarks/orbit_price_k4.json
 
-Reads the runs of ``benchmarks/orbit_check_k4_s89.json`` (``orbit_check_k4.py``: one release at a time on an idle
-host, the check's parts, their orbits and the parts with a count at most 1, and the searches' CPU s). The price is
+Reads the runs of ``RUNS`` (``orbit_check_k4.py``: one release at a time on an idle host, the check's parts, their
+orbits and the parts with a count at most 1, and the searches' CPU s). The price is
 
     orbits * A * grow + parts * B * min(|ball of Dc|, |R(n)|) / eps + faces * F(n, eps)
 
-(``grow = (1 / eps)^ORBIT_TIE_EPS_POWER`` below eps 1; ``F`` the face term, ``COLUMN_FACE_SECONDS``'s shape,
-only where ``face_part_orbit_cell`` holds, with one scale ``C``). The coefficients ``(A, B, C)`` are those with the
-least spread of run over price (largest over smallest, by bisection on a linear programme: ``y / rho <= F c <= y``),
+(``grow = (1 / eps)^p`` below eps 1, ``COLUMN_ORBIT_EPS_POWER``; ``F`` the face term, ``COLUMN_FACE_SECONDS``'s
+shape, only where ``face_part_orbit_cell`` holds, with one scale ``C``). At each ``p`` of ``POWERS`` the coefficients
+``(A, B, C)`` are those with the least spread of run over price (largest over smallest, by bisection on a linear programme: ``y / rho <= F c <= y``),
 scaled so that the largest run over price equals the old rule's (a price a part: ``(4e-5, 1.2e-8)`` a part and data
-set of its ball, the face term at 1), so that no run is priced further under than it was. Prints and writes, for the
+set of its ball, the face term at 1), so that no run is priced further under than it was; the ``p`` whose fit spreads least is kept. Prints and writes, for the
 old rule and the fit: the coefficients, each run over its price and the range.
 """
 
@@ -29,24 +29,30 @@ from dpposterior.lattice.remap import JENSEN_TABLE_ENTRIES
 from dpposterior.mechanisms import lattice as L
 from dpposterior.models import n_candidates
 
-RUNS = pathlib.Path(__file__).resolve().parent / "orbit_check_k4_s89.json"
+HERE = pathlib.Path(__file__).resolve().parent
+#: the runs fitted on: eps 0.5 to 2.75 (s89), and below eps 0.75 (s90, s91), each one release at a time on an idle host
+RUNS = [HERE / name for name in ("orbit_check_k4_s89.json", "orbit_check_k4_loweps_s90.json",
+                                 "orbit_check_k4_loweps_s91.json")]
+#: the column's growth below eps 1 tried (``COLUMN_ORBIT_EPS_POWER``): the one with the least spread is kept
+POWERS = np.round(np.arange(0.0, 2.26, 0.05), 2)
 OLD = (4e-5, 1.2e-8)  # the old rule's price a part: a constant (times grow) and a data set of its ball
 #: the old rule's face term (``COLUMN_FACE_SECONDS`` before): a constant and a data set of its ball, the first pair where
 #: the Jensen table of the loss rows fits, the second where it does not; the fit scales it by ``C``
 OLD_FACE = ((3.0e-4, 7.0e-9), (9.5e-4, 2.3e-8))
 
 
-def features(r: dict) -> tuple[list[float], float]:
-    """The fit's three terms at one run, and the old rule's price there."""
+def features(r: dict, power: float) -> tuple[list[float], float]:
+    """The fit's three terms at one run, the orbit term grown by ``(1 / eps)^power`` below eps 1, and the old rule's
+    price there."""
     eps, n, k = float(r["epsilon"]), int(sum(r["released"])), len(r["released"])
     c = r["checks"][0]
     b = min(float(L.ball_size(k, eps, 1e-12)), float(n_candidates(n, k)))
-    grow = max(1.0, 1.0 / eps) ** L.ORBIT_TIE_EPS_POWER
+    grow = max(1.0, 1.0 / eps) ** L.ORBIT_TIE_EPS_POWER  # the old rule's growth
     cell = L.face_part_orbit_cell(n, k, eps)
     c0, c1 = OLD_FACE[0] if (n + 1) ** 2 <= JENSEN_TABLE_ENTRIES else OLD_FACE[1]
     face = c0 + c1 * min(float(L.ball_size(k, eps, 1e-12)), float(n_candidates(n, k))) if cell else 0.0
     old = c["points"] * (OLD[0] * grow + OLD[1] * b) + c["faces"] * face
-    return [c["orbits"] * grow, c["points"] * b / eps, c["faces"] * face], old
+    return [c["orbits"] * max(1.0, 1.0 / eps) ** power, c["points"] * b / eps, c["faces"] * face], old
 
 
 def least_spread(F: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
@@ -71,11 +77,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    runs = [r for r in json.loads(RUNS.read_text())["runs"] if r["checks"] and r["checks"][0]["points"] >= 1000]
-    F, old = zip(*(features(r) for r in runs))
-    F, old = np.array(F), np.array(old)
+    runs = [r for path in RUNS for r in json.loads(path.read_text())["runs"]
+            if r["checks"] and r["checks"][0]["points"] >= 1000]
     y = np.array([r["searches"][0]["cpu_seconds"] for r in runs])
-    coef, spread = least_spread(F, y)
+    by_power = []
+    for power in POWERS:
+        F = np.array([features(r, power)[0] for r in runs])
+        coef, spread = least_spread(F, y)
+        by_power.append((spread, float(power), F, coef))
+        print(f"power {power:4.2f}: least spread {spread:.3f}")
+    spread, power, F, coef = min(by_power, key=lambda t: t[0])
+    old = np.array([features(r, power)[1] for r in runs])
     old_ratio = y / old
     coef = coef * (y / (F @ coef)).max() / old_ratio.max()  # the largest run over price: the old rule's
     new_ratio = y / (F @ coef)
@@ -90,7 +102,9 @@ def main() -> None:
               f"{row['orbits']:>6,} run {row['cpu_seconds']:6.2f} s  old {row['old_price']:7.2f} "
               f"({row['run_over_old']:.2f})  new {row['new_price']:7.2f} ({row['run_over_new']:.2f})")
     out = {"what": __doc__.splitlines()[0], "date": datetime.date.today().isoformat(),
-           "command": "python benchmarks/orbit_price_k4.py --out " + args.out, "runs_file": RUNS.name,
+           "command": "python benchmarks/orbit_price_k4.py --out " + args.out,
+           "runs_files": [path.name for path in RUNS], "eps_power": power,
+           "spread_by_power": {f"{p:.2f}": round(float(s_), 3) for s_, p, _, _ in by_power},
            "coefficients": {"orbit": float(coef[0]), "part_ball_over_eps": float(coef[1]), "face_scale": float(coef[2])},
            "least_spread": round(float(spread), 3),
            "old_range": [round(float(old_ratio.min()), 3), round(float(old_ratio.max()), 3)],
