@@ -66,10 +66,16 @@ def main() -> None:
                "date": datetime.date.today().isoformat()}
         rows.append(row)
         print(json.dumps(row), flush=True)
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump({"command": "python " + " ".join(sys.argv), "date": datetime.date.today().isoformat(),
-                       **note, "rows": rows}, f, indent=1)
-            f.write("\n")
+        write(args.out, rows, note)
+    write(args.out, rows, note)
+
+
+def write(path: str, rows: list[dict], note: dict) -> None:
+    """The rows so far (after every scan, so a stopped run keeps what it scanned), with the command and date."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"command": "python " + " ".join(sys.argv), "date": datetime.date.today().isoformat(),
+                   **note, "rows": rows}, f, indent=1)
+        f.write("\n")
 
 
 if __name__ == "__main__":

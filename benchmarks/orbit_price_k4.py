@@ -7,12 +7,13 @@ orbits and the parts with a count at most 1, and the searches' CPU s). The price
 
     orbits * A * grow + parts * B * min(|ball of Dc|, |R(n)|) / eps + faces * F(n, eps)
 
-(``grow = (1 / eps)^p`` below eps 1, ``COLUMN_ORBIT_EPS_POWER``; ``F`` the face term, ``COLUMN_FACE_SECONDS``'s
-shape, only where ``face_part_orbit_cell`` holds, with one scale ``C``). At each ``p`` of ``POWERS`` the coefficients
-``(A, B, C)`` are those with the least spread of run over price (largest over smallest, by bisection on a linear programme: ``y / rho <= F c <= y``),
-scaled so that the largest run over price equals the old rule's (a price a part: ``(4e-5, 1.2e-8)`` a part and data
-set of its ball, the face term at 1), so that no run is priced further under than it was; the ``p`` whose fit spreads least is kept. Prints and writes, for the
-old rule and the fit: the coefficients, each run over its price and the range.
+(``grow = (1 / eps)^p`` below eps 1, ``COLUMN_ORBIT_EPS_POWER``; ``F`` the face term, ``COLUMN_FACE_SECONDS``'s shape,
+only where ``face_part_orbit_cell`` holds, with one scale ``C``). At each ``p`` of ``POWERS`` the coefficients ``(A,
+B, C)`` are those with the least spread of run over price (largest over smallest, by bisection on a linear programme:
+``y / rho <= F c <= y``), scaled so that the largest run over price equals the old rule's (a price a part: ``(4e-5,
+1.2e-8)`` a part and data set of its ball, the face term at 1), so that no run is priced further under than it was;
+the ``p`` whose fit spreads least is kept. Prints and writes, for the old rule and the fit: the coefficients, each run
+over its price and the range.
 """
 
 from __future__ import annotations

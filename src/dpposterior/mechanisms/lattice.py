@@ -2933,6 +2933,36 @@ def cut_release_family(n: int, k: int, epsilon: float) -> list[NDArray[np.int64]
     return out
 
 
+#: The k >= 4 local column by orbits (:func:`column_orbits`) besides its searches and its reach box, where eps is within
+#: :data:`ORBIT_REST_EPSILON` and the centre's region reaches off R(n) (``n // k <= (k - 1) Dc``): CPU seconds a point
+#: of its reach region (the risk and descent filters, the enumeration, the column over the data sets near the release,
+#: all in).  Measured on one idle host (the column's CPU s less its searches', 16 releases at eps 0.35 to 0.75, n = 12
+#: to 40; ``benchmarks/orbit_check_k4_loweps_s90.json``, ``..._s91.json``, ``benchmarks/orbit_check_k4_s89.json``;
+#: ``python benchmarks/orbit_filters_k4.py --out benchmarks/orbit_filters_k4.json`` prints each): 1.7 to 2.7 us a region
+#: point, so with the box the runs sit at 0.43 to 0.68 of this price; the filters' rule (:data:`RISK_SECONDS` a point
+#: and coordinate, :data:`FILTER_SECONDS` at the points the risk filter keeps, its term growing with Dc) priced them at
+#: 12 to 33 us (0.06 to 0.22).  Not used outside the measured eps: at eps 1 and above the same rest ran 2.2 to 27 us a
+#: point (n = 40 to 183, where the column over R(n) weighs), so the filters' rule is kept there, on the cut route
+#: (larger n) and at k >= 5 (not measured).
+ORBIT_REST_SECONDS = 3.5e-6
+ORBIT_REST_EPSILON = (0.35, 0.75)
+
+
+def orbit_rest_seconds(region: float, kept: float, n: int, k: int, epsilon: float, Dc: int) -> float:
+    """Estimated seconds of the k >= 4 local column by orbits besides its searches and reach box, at ``region`` points
+    of its reach region of which the risk filter keeps ``kept``: :data:`ORBIT_REST_SECONDS` a region point where k = 4,
+    eps is within :data:`ORBIT_REST_EPSILON` and ``n // k <= (k - 1) Dc`` (measured there), else the filters' rule
+    (:data:`RISK_SECONDS` a point and coordinate, the descent filter's :data:`FILTER_SECONDS` at the kept points); from
+    public counts, n, k, eps, Dc.  The plan reads it at the centre (:meth:`LatticeMechanism._region_column_plan`) and at
+    each release of the family (:func:`cut_release_cost`)."""
+    eps = float(epsilon)
+    if (int(k) == 4 and ORBIT_REST_EPSILON[0] <= eps <= ORBIT_REST_EPSILON[1]
+            and int(n) // 4 <= 3 * int(Dc)):  # where it was measured
+        return float(region) * ORBIT_REST_SECONDS
+    descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
+    return float(region) * RISK_SECONDS * k + float(kept) * descent
+
+
 def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -> tuple[float, float, float, float]:
     """``(parts, faces, region, seconds)``: estimates, from public inputs (for a plan; not a bound), at the public
     release ``released`` (k >= 4, a symmetric prior: :func:`column_orbits`; a count at most ``(k - 1) Dc``, the region
@@ -2954,8 +2984,7 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     faces = scale * (np.count_nonzero(keep & (z.min(axis=1) <= 1)) + 1)
     region = scale * (len(z) + 1)
     searched, orbits, searched_faces = release_orbit_counts(a, n, eps, Dc, W, released)
-    descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
-    filters = region * RISK_SECONDS * k + scale * (np.count_nonzero(risk) + 1) * descent
+    filters = orbit_rest_seconds(region, scale * (np.count_nonzero(risk) + 1), n, k, eps, Dc)
     seconds = (reach_box_seconds(reach_box_points(n, k, released, Dc, W)) + filters
                + column_orbit_seconds(searched, orbits, n, k, eps, searched_faces))
     return float(parts), float(faces), float(region), float(seconds)
@@ -3854,6 +3883,8 @@ class LatticeMechanism(Mechanism):
                 sampled, inside, kept_off, risk_kept = filtered_sample(prior, n, eps, Dc, W)
                 # the risk filter at every point, the descent filter at those it keeps (search_filter's order here)
                 filters = min(region, sampled) * RISK_SECONDS * k + risk_kept * descent
+                if orbits:  # by orbits, measured all in where it was (orbit_rest_seconds)
+                    filters = orbit_rest_seconds(min(region, sampled), risk_kept, n, k, eps, Dc)
                 if whole_column_fit(n, k, eps):  # measured all in (WHOLE_FILTER_SECONDS)
                     filters = region * WHOLE_FILTER_SECONDS
                 c0 = np.full(k, n // k, dtype=np.int64)
