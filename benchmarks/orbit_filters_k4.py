@@ -3,10 +3,10 @@ column) against the plan's price of it.
 
     python benchmarks/orbit_filters_k4.py --out benchmarks/orbit_filters_k4.json
 
-Reads the runs of ``RUNS`` (``orbit_check_k4.py``: one release at a time on an idle host; the whole column's CPU s and
-its searches'). At each run's release, from its public sample (``_filtered_sample_points``, what ``cut_release_cost``
-reads): the region's points, those the risk filter keeps, and the reach box's seconds (``reach_box_seconds``). The
-rest of the column (its CPU s less the searches') is priced as
+Reads the runs ``orbit_price_k4.py`` fits on (``RUNS``; ``orbit_check_k4.py``: one release at a time on an idle host;
+the whole column's CPU s and its searches'). At each run's release, from its public sample
+(``_filtered_sample_points``, what ``cut_release_cost`` reads): the region's points, those the risk filter keeps, and
+the reach box's seconds (``reach_box_seconds``). The rest of the column (its CPU s less the searches') is priced as
 
     region * k * X + kept * k * (Dc + 1) * Y + box * Z
 
@@ -27,14 +27,10 @@ import json
 import pathlib
 
 import numpy as np
-from orbit_price_k4 import least_spread
+from orbit_price_k4 import RUNS, least_spread
 
 from dpposterior.lattice.column import _filtered_sample_points, reach_box_points
 from dpposterior.mechanisms import lattice as L
-
-HERE = pathlib.Path(__file__).resolve().parent
-RUNS = [HERE / name for name in ("orbit_check_k4_s89.json", "orbit_check_k4_loweps_s90.json",
-                                 "orbit_check_k4_loweps_s91.json")]
 
 
 def features(r: dict) -> tuple[list[float], float]:

@@ -2967,14 +2967,14 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     """``(parts, faces, region, seconds)``: estimates, from public inputs (for a plan; not a bound), at the public
     release ``released`` (k >= 4, a symmetric prior: :func:`column_orbits`; a count at most ``(k - 1) Dc``, the region
     route) of the kept parts (the points both filters keep in the sample of
-    :func:`~dpposterior.lattice.column.filtered_sample` at the release: at least the distinct positive parts the
-    run's check counts), those with a count at most 1, the region's points, and the local column's work there: its
-    reach box built (:func:`reach_box_seconds` at :func:`~dpposterior.lattice.column.reach_box_points`, what the run's
-    check reads), the filters (the risk filter at every region point, :data:`RISK_SECONDS`; the descent filter at
-    those it keeps, :data:`FILTER_SECONDS`) and the searches by orbits (:func:`column_orbit_seconds`, the rule the
-    run's check reads at its own release) at the kept distinct positive parts and their orbits, what that check
-    counts (:func:`release_orbit_counts`).  ``parts`` and ``faces`` stay the kept points (what
-    :func:`cut_release_bytes` was fitted on)."""
+    :func:`~dpposterior.lattice.column.filtered_sample` at the release: at least the distinct positive parts the run's
+    check counts), those with a count at most 1, the region's points, and the local column's work there: its reach box
+    built (:func:`reach_box_seconds` at :func:`~dpposterior.lattice.column.reach_box_points`, what the run's check
+    reads), the rest besides the searches (:func:`orbit_rest_seconds`: a rate a region point where measured, else the
+    risk filter at every region point and the descent filter at those it keeps) and the searches by orbits
+    (:func:`column_orbit_seconds`, the rule the run's check reads at its own release) at the kept distinct positive parts
+    and their orbits, what that check counts (:func:`release_orbit_counts`). ``parts`` and ``faces`` stay the kept points
+    (what :func:`cut_release_bytes` was fitted on)."""
     from ..lattice.column import _filtered_sample_points, reach_box_points
 
     a = np.asarray(prior, dtype=np.float64)
