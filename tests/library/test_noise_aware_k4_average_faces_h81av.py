@@ -119,7 +119,7 @@ def test_the_plan_is_at_least_the_checks_estimate_at_a_face_release(monkeypatch,
     plan = _plan(n, eps)
     seen = []
 
-    def spy(Z, n_, k, e, orbits=False, projections=False, stays_left=False, released=None):
+    def spy(Z, n_, k, e, orbits=False, projections=False, stays_left=False, released=None, prior=None):
         from dpposterior.lattice.batched import orbit_count
 
         Z = np.asarray(Z)

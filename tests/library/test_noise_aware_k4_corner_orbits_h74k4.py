@@ -160,7 +160,7 @@ def test_cells_opened_are_admitted(n):
     assert plan.seconds > 30.0  # the release's own runs: 12 to 14 CPU s (benchmarks/noise_aware_k4_h74k4.json)
 
 
-@pytest.mark.parametrize("eps, n, objective", [(0.25, 17, "worst"), (0.5, 30, "average"), (0.25, 20, "average")])
+@pytest.mark.parametrize("eps, n, objective", [(0.25, 17, "worst"), (0.5, 31, "average"), (0.25, 20, "average")])
 def test_cells_still_out_are_refused_in_one_line(eps, n, objective):
     spec = ReleaseSpec.of("optimal", eps, objective=objective)
     refusal = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).refused()
@@ -174,9 +174,9 @@ def test_a_prior_that_is_not_symmetric_plans_as_before():
     assert spec.mechanism.plan(Task.POSTERIOR, spec, np.array([1.0, 1, 1, 2]), 60).refused()
 
 
-@pytest.mark.parametrize("counts", ["8,8,7,7", "6,6,6,5"])
+@pytest.mark.parametrize("counts", ["8,8,8,7", "6,6,6,5"])
 def test_the_cli_refuses_a_cell_still_out_in_one_line_with_exit_2(counts):
-    """``release --noise-aware`` at eps 0.5, worst, n = 30 and 23 (the default limit): exit 2, one line, no
+    """``release --noise-aware`` at eps 0.5, worst, n = 31 and 23 (the default limit): exit 2, one line, no
     traceback."""
     proc = subprocess.run([sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1,1", "--counts",
                            counts, "--mechanism", "optimal", "--epsilon", "0.5", "--noise-aware", "--seed", "1"],

@@ -141,7 +141,7 @@ def test_the_region_term_is_unchanged():
 
 
 @pytest.mark.parametrize("eps, n, objective", [(0.5, 12, "worst"), (0.5, 22, "worst"), (0.5, 26, "worst"),
-                                               (0.5, 19, "average"), (0.5, 30, "average"), (0.25, 17, "worst"),
+                                               (0.5, 31, "average"), (0.5, 40, "average"), (0.25, 17, "worst"),
                                                (0.25, 17, "average"), (0.25, 30, "worst")])
 def test_cells_still_out_are_refused_in_one_line(eps, n, objective):
     spec = ReleaseSpec.of("optimal", eps, objective=objective)

@@ -145,10 +145,23 @@ def test_the_spread_release_is_where_the_family_was_short():
     assert max(float(v) for _, v in plan.costs) >= check
 
 
+def _check_price(r: dict) -> float:
+    """What the run's check reads at this release now: where every shift is exact and the region has parts with a
+    count at least n, by their clamp groups (the counts in ``benchmarks/clamp_price_k4.json``), else :func:`_price`."""
+    split = {(c["epsilon"], tuple(c["released"])): c
+             for c in json.loads((BENCH / "clamp_price_k4.json").read_text())["checks"]}
+    c = split.get((r["epsilon"], tuple(r["released"])))
+    if c is None:  # no clamped part in its region, or not every shift exact: the same price
+        return _price(r)
+    assert c["parts"] == r["checks"][0]["points"] and c["orbits"] == r["checks"][0]["orbits"]
+    return L.column_orbit_seconds(c["rest_parts"], c["rest_orbits"], sum(r["released"]), 4, r["epsilon"],
+                                  c["rest_faces"], clamp=(c["clamped"], c["keys"], c["clamp_orbits"]))
+
+
 def test_every_plan_holds_its_releases_check():
     """At each of the 58 releases of the fit's host (eps 0.35 to 2.75, n = 12 to 5,000; admitted or not) the plan's part
-    held to the limit is at least the release's check by this rule, so an admitted cell is not refused after the draw
-    there."""
+    held to the limit is at least the release's check by the rule it reads now (:func:`_check_price`), so an admitted
+    cell is not refused after the draw there."""
     from dpposterior.limits import Task
     from dpposterior.mechanisms import ReleaseSpec
 
@@ -158,4 +171,4 @@ def test_every_plan_holds_its_releases_check():
         if (eps, n) not in plans:
             spec = ReleaseSpec.of("optimal", eps, objective="average")
             plans[eps, n] = max(float(v) for _, v in spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).costs)
-        assert plans[eps, n] >= _price(r), (eps, r["released"], plans[eps, n], _price(r))
+        assert plans[eps, n] >= _check_price(r), (eps, r["released"], plans[eps, n], _check_price(r))

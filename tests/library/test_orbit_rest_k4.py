@@ -72,15 +72,23 @@ def test_outside_the_measured_cells_the_filters_rule_holds():
 
 def test_every_plan_below_eps_1_holds_its_whole_run(runs):
     """At each of the 16 releases the plan's part held to the limit is over the whole column's CPU s there (the run at
-    0.31 to 0.71 of it): a cell admitted below eps 1 runs within its plan on a host
-    up to 1.4x slower than the one measured."""
+    0.29 to 0.59 of it): a cell admitted below eps 1 runs within its plan on a host
+    up to 1.4x slower than the one measured.  Where every shift is exact (eps 0.5, 0.75) the searches now run by clamp
+    groups and the plan prices them so: those releases' runs are the new tree's (``orbit_check_k4_clamp_s92.json``,
+    the same host), at 0.29 to 0.53 of their plans."""
     from dpposterior.limits import Task
     from dpposterior.mechanisms import ReleaseSpec
 
+    now = {(r["epsilon"], tuple(r["released"])): r["cpu_seconds"]
+           for r in json.loads((BENCH / "orbit_check_k4_clamp_s92.json").read_text())["runs"]}
     plans = {}
     for r in runs:
         eps, n = r["epsilon"], sum(r["released"])
         if (eps, n) not in plans:
             spec = ReleaseSpec.of("optimal", eps, objective="average")
             plans[eps, n] = max(float(v) for _, v in spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).costs)
-        assert r["cpu_seconds"] <= 0.75 * plans[eps, n], (eps, r["released"], r["cpu_seconds"], plans[eps, n])
+        if L.exact_shifts(np.ones(4), eps):
+            cpu = now[eps, tuple(r["released"])]
+        else:
+            cpu = r["cpu_seconds"]
+        assert cpu <= 0.75 * plans[eps, n], (eps, r["released"], cpu, plans[eps, n])

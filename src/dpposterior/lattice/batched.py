@@ -240,7 +240,21 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
     set leaving out at most ``share T``), so at z each step's certified strict minimiser is the image of the pair's,
     and the step rule (stay, return inside the ball, or move) reads distances only: the search at z walks the images
     of the pair's centres and returns ``s(r)``.  The other z (an uncertified pair: near ties, exact ones common at a
-    symmetric prior) are searched as :func:`_search` does, the one-point search included."""
+    symmetric prior) are searched as :func:`_search` does, the one-point search included.
+
+    Clamp groups (:func:`clamp_leads`): the sorted pairs that share ``(min(y, n), p)`` are searched once, at the one of
+    least excess ``s = sum(y - min(y, n))``; where that search is certified, every pair of the group takes its output,
+    and the points of an uncertified group are searched as those of an uncertified pair (above; their exact sums are the
+    lead's, so their own certificates would leave the same step open: measured, none of 24,333 such pairs certified at
+    eps 0.4, (5, 5, 5, 5)). Proof: for every c of R(n) (``c_i <= n``), ``|y_i - c_i| = |v_i - c_i| + (y_i - v_i)`` with
+    ``v = min(y, n)``, so ``d(z', c) = d(z, c) + (s' - s)`` for two pairs of one group: the same data sets (the ball
+    around the same ``p``), ``ln pi``, losses and start, and weights ``e^(-eps (s' - s))`` times the other's, so every
+    exact sum the certificate reads (module docstring: each step's risks and ``T``, after the search's scaling by its
+    largest weight, or as bounded by ``T+`` on the first step's table, both sides scaled alike) is the same at both. The
+    certificate bounds the one-point search's computed risks at any z by intervals around those exact sums, the float
+    error ``mu`` covering its weights' logarithms up to ``Lambda``; searched with ``Lambda`` raised by ``eps`` times the
+    group's largest ``s' - s`` (``shift``), it covers every pair of the group, so each step's certified strict minimiser
+    is the one-point search's at each of them, and the walk and output are the same."""
     perm, pairs = orbit_pairs(Z, n)
     V, back = np.unique(pairs, axis=0, return_inverse=True)
     back = back.reshape(-1)
@@ -248,25 +262,73 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
     Zq, Pq = V[:, :k].copy(), V[:, k:]
     Zq[:, -1] -= Zq.sum(axis=1) - n  # e below 0 on the last count (0 there where e > 0)
     ustats: dict = {}
-    got, ok = _search(a, n, eps, Zq, None, ustats, certified=True, P=Pq, drop=ORBIT_DROP_WEIGHTS)
+    lead, group, shift = clamp_leads(V, n)
+    got_l, ok_l = _search(a, n, eps, Zq[lead], None, ustats, certified=True, P=Pq[lead], drop=ORBIT_DROP_WEIGHTS,
+                          shift=shift)
+    got, ok = got_l[group], ok_l[group]
     out = np.empty_like(Z)
     rows = np.arange(len(Z))[:, None]
     out[rows, perm] = got[back]  # out[perm[j]] = r[j]
     mapped = ok[back]
     left = np.flatnonzero(~mapped)
     lstats: dict = {}
+    searched = left
     if left.size:
-        # the points of uncertified orbits: near ties, most taking an exact step (their kept sets' columns)
-        out[left] = _search(a, n, eps, Z[left], max_fallback, lstats, kept_columns=True)
+        # the points of uncertified orbits: near ties, most taking an exact step (their kept sets' columns); where
+        # every shift is exact, one a clamp group (the same floats at each of its points: exact_shift_weights)
+        if exact_shift_weights(a, eps):
+            y = np.maximum(Z[left], 0)
+            v = np.minimum(y, n)
+            _, first, inv = np.unique(np.concatenate([v, project(Z[left], n)], axis=1), axis=0, return_index=True,
+                                      return_inverse=True)
+            searched = left[first]
+            out[left] = _search(a, n, eps, Z[searched], max_fallback, lstats, kept_columns=True)[inv.reshape(-1)]
+        else:
+            out[left] = _search(a, n, eps, Z[left], max_fallback, lstats, kept_columns=True)
     if stats is not None:
         stats.update(points=len(Z), fallback=lstats.get("fallback", 0), decided=len(Z) - lstats.get("fallback", 0),
-                     orbits=len(V), mapped=int(mapped.sum()), left=int(left.size))
+                     orbits=len(V), leads=len(lead), mapped=int(mapped.sum()),
+                     left=int(left.size), left_searched=int(searched.size))
     return out
+
+
+def exact_shift_weights(prior: ArrayLike, epsilon: float) -> bool:
+    """Whether the one-point search's weights are the same floats at every point of a clamp group (the points that
+    share ``v = min(max(z, 0), n)`` and ``p = project(z)``; :func:`.column.clamp_groups`), known from public inputs:
+    every ``a_i = 1`` (each ``lnGamma(a_i + c_i) - lnGamma(c_i + 1)`` is the difference of one float with itself, so
+    ``ln pi = 0`` exactly) and eps a float with a power-of-two denominator of at most ``2^20`` and a numerator below
+    ``2^20`` (so ``eps D`` and the differences of such products are exact for every integer ``D < 2^30``).  Proof
+    that the search is then the same at two points ``z, z'`` of a group: ``d(z', c) = d(z, c) + (s' - s)`` at every c
+    of R(n) (:func:`_orbit_search`), so the log-weights ``-eps d(z', c)`` less their largest are ``-eps (d(z, c) -
+    min d)``, exact at both: the same weights, the same data sets around the same ``p``, so every float of the
+    search (kept set, risks, steps, exact steps included) and its output are the same."""
+    a = np.asarray(prior, dtype=np.float64)
+    num, den = float(epsilon).as_integer_ratio()
+    return bool(np.all(a == 1.0)) and den <= 2**20 and num < 2**20
+
+
+def clamp_leads(V: NDArray[np.int64], n: int) -> tuple[NDArray[np.int64], NDArray[np.int64], int]:
+    """``(lead, group, shift)`` of the sorted pairs ``V`` (rows ``(y, p)``, :func:`orbit_pairs`): the pairs grouped
+    by ``(min(y, n), p)``, ``lead`` the row of least excess ``s = sum(y - min(y, n))`` in each group (the first among
+    equals), ``group[j]`` the group of row j, and ``shift`` the largest ``s - s(lead)`` (:func:`_orbit_search`)."""
+    V = np.asarray(V, dtype=np.int64)
+    if not len(V):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0
+    k = V.shape[1] // 2
+    y = V[:, :k]
+    v = np.minimum(y, n)
+    s = (y - v).sum(axis=1)
+    _, group = np.unique(np.concatenate([v, V[:, k:]], axis=1), axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    order = np.lexsort((s, group))
+    first = np.r_[True, group[order][1:] != group[order][:-1]]
+    lead = order[first]
+    return lead, group, int((s - s[lead][group]).max())
 
 
 def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], max_fallback: int | None,
             stats: dict | None, certified: bool = False, P: NDArray[np.int64] | None = None,
-            kept_columns: bool = False, drop: float = 0.0, tables: bool = True):
+            kept_columns: bool = False, drop: float = 0.0, tables: bool = True, shift: int = 0):
     """:func:`local_search_batch` after its checks; ``certified``: no one-point search, returning ``(outputs, whether
     each is certified)`` (an uncertified row's output is undefined).  ``P`` (``certified`` only): the projections the
     searches start from and centre their data sets on, one per row (default ``project(Z)``; a row of R(n) has its
@@ -276,13 +338,15 @@ def _search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int64], ma
     the drops tried in turn, each on the rows the ones before left uncertified (every certified output is the one-point
     search's, whichever drop certified it, so the outputs do not depend on the drops; only the rows left over do).
     ``tables`` False: no row takes the table's first steps (every row to the grouped route, the same outputs) and the
-    table is not built (``mu`` reads ``ln pi`` only, the same floats)."""
+    table is not built (``mu`` reads ``ln pi`` only, the same floats).  ``shift`` (``certified`` only): ``mu``'s
+    ``Lambda`` raised by ``eps shift``, so that each certified output is also the one-point search's at the pairs of
+    its clamp group (:func:`_orbit_search`)."""
     k = a.size
     Dc = radius_for(k, eps, 1e-12)
     rho = batch_radius(k, eps)
     sums = _Sums(a, n, eps, rho, bands=tables)
     Zk = math.exp(log_normaliser(k, eps))
-    magnitude = max(float(np.abs(fi).max()) for fi in sums.f) * k + abs(sums.top) + eps * Dc
+    magnitude = max(float(np.abs(fi).max()) for fi in sums.f) * k + abs(sums.top) + eps * Dc + eps * shift
     mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
     out = np.empty_like(Z)
     decided = np.zeros(len(Z), dtype=bool)

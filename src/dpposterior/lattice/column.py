@@ -1162,6 +1162,56 @@ def orbit_weights(prior: ArrayLike, n: int, epsilon: float, Dc: int, released: A
     return 1.0 / np.maximum(np.bincount(rows[kept[pid]], minlength=len(Y)), 1)
 
 
+#: Most vectors :func:`clamp_key_bound` enumerates (its clamps' other counts); past them it returns None and a plan
+#: prices the clamped parts as the others.
+CLAMP_KEY_VECTORS = 2_000_000
+
+
+def clamp_key_bound(n: int, Dc: int, W: int, released: ArrayLike) -> int | None:
+    """An upper end of the distinct clamps ``v = min(y, n)`` of the reach region's parts with a count at least n
+    (``y = max(z, 0)``) at ``released`` (k >= 4): the clamp groups that one search each runs where every shift is exact
+    (:func:`~dpposterior.lattice.batched.exact_shift_weights`; :func:`~dpposterior.lattice.batched._orbit_search`).
+    Public inputs only; None past :data:`CLAMP_KEY_VECTORS` vectors.
+
+    Count (proof).  Such a ``y`` is ``v + x``, ``x >= 0`` on the counts where ``v_i = n``, and ``project(y) =
+    project(v)``: with ``f(m) = sum_i max(y_i - m, 0)`` and excess ``e``, every level ``m <= n`` has ``f_y(m) =
+    f_v(m) + sum(x)`` and ``e_y = e_v + sum(x)``, and both levels are at most n (``f(n) <= e``), so :func:`project`'s
+    level, its remainder and the counts it lowers are ``v``'s.  So ``v`` is counted here: it has a count n; it is the
+    part of a point of :func:`_filtered_sample_points`' box (its excess, the sum of its other counts, at most ``y``'s,
+    taken by the same zero counts within their caps, :func:`part_shares`: at most ``(k - 2) W``, as some other count
+    is not 0 where the excess is positive; each count at most ``y``'s, within the box); and ``project(v) - released``
+    is in ``U(Dc)`` (the reach condition, read at ``project(y)``).  The filters are not applied (they only drop), so
+    this is at least the count the run's check reads (:func:`~dpposterior.mechanisms.lattice._check_searches`)."""
+    from itertools import product
+
+    from .remap import project
+
+    r = np.asarray(released, dtype=np.int64).reshape(-1)
+    k, n = r.size, int(n)
+    span = (k - 1) * Dc + (k - 1) * W
+    lo, hi = np.maximum(-W, r - span), r + span
+    cap = np.concatenate([np.maximum(-lo[: k - 1], 0), [W]]).astype(np.int64)
+    S = min(n * (k - 1), (k - 2) * int(W))  # the other counts' sum (the excess) at most
+    top = min(n, S)
+    if float(top + 1) ** (k - 2) * k > CLAMP_KEY_VECTORS:
+        return None
+    # the other counts: all but the last enumerated (their sum at most S), the last from 0 to what is left
+    head = np.array(list(product(range(top + 1), repeat=k - 2)), dtype=np.int64).reshape(-1, k - 2)
+    head = head[head.sum(axis=1) <= S]
+    reps = np.minimum(top, S - head.sum(axis=1)) + 1
+    rest = np.concatenate([np.repeat(head, reps, axis=0),
+                           np.concatenate([np.arange(c) for c in reps])[:, None]], axis=1)
+    seen = 0
+    for i in range(k):  # the first count at n (a vector with several counts at n is found at its first)
+        v = np.insert(rest, i, n, axis=1)
+        v = v[np.all(v[:, :i] < n, axis=1)] if i else v
+        room = ((v == 0) * cap[None, :]).sum(axis=1)
+        v = v[(v.sum(axis=1) - n <= room) & np.all(v[:, : k - 1] <= hi[None, : k - 1], axis=1)]
+        u = project(v, n) - r[None, :]
+        seen += int(np.count_nonzero(np.all(u <= Dc, axis=1) | np.all(u >= -Dc, axis=1)))
+    return seen
+
+
 #: Rounds of :func:`cut_region`'s cut taken again from the summary of the points at or below the cut before (each
 #: one at most the last; it stops where one does not fall).
 CUT_ROUNDS = 4

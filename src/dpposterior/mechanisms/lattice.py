@@ -2302,10 +2302,11 @@ def exact_shifts(prior, epsilon: float) -> bool:
     with itself, so ``L = 0``) and eps a float with a power-of-two denominator of at most ``2^20`` and a numerator below
     ``2^20`` (so ``eps D``, ``L - eps D`` and their differences are exact for every integer ``D < 2^30``): then the
     log-weights at every shift are exactly the lead's less a constant.  Elsewhere (measured at Dir(1,1,1,1), eps = 0.3:
-    865,780 of 869,916 parts alone; Dir(0.5,1,2,3), eps = 0.25: 1,392,674 of 1,410,618) the plan counts every part."""
-    a = np.asarray(prior, dtype=np.float64)
-    num, den = float(epsilon).as_integer_ratio()
-    return bool(np.all(a == 1.0)) and den <= 2**20 and num < 2**20
+    865,780 of 869,916 parts alone; Dir(0.5,1,2,3), eps = 0.25: 1,392,674 of 1,410,618) the plan counts every part.
+    The rule is :func:`~dpposterior.lattice.batched.exact_shift_weights` (the searches by orbits read it too)."""
+    from ..lattice.batched import exact_shift_weights
+
+    return exact_shift_weights(prior, epsilon)
 
 
 #: One one-point search of the class route (:func:`class_search_seconds`; a group's lead, a positive part in
@@ -2401,6 +2402,13 @@ COLUMN_ORBIT_EPS_POWER = 0.9
 #: peaks as OLD/src's runs, whose plan was below them too; ``benchmarks/noise_aware_k4_h73k4.json``) was ~170 MB at
 #: n = 30 (540,274 points), ~315 MB at n = 40 (657,359), ~330 MB at n = 60 (939,929): 350 to 480 bytes a point.
 COLUMN_ORBIT_POINT_BYTES = 600.0
+#: A kept part with a count at least n in the searches by orbits where every shift is exact (:func:`exact_shifts`;
+#: :func:`column_orbit_seconds`' ``clamp``): CPU seconds each, its mapping to its clamp group's output, besides the
+#: group's one search.  Measured (``benchmarks/clamp_leads_k4.json``, ``benchmarks/clamp_price_k4.json``): with this
+#: term and the groups priced as parts in orbits, the searches at the 11 releases where every shift is exact (eps 0.5
+#: to 1.75) run at 0.49 to 0.68 of their price (0.80 without it at eps 0.5, (3, 3, 3, 11): 311,299 such parts in 4,727
+#: groups).
+CLAMP_PART_SECONDS = 5e-6
 
 
 def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
@@ -2418,7 +2426,8 @@ def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
             and _search.batch_tables_fit(int(k), int(n), eps))
 
 
-def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: float, faces: float = 0.0) -> float:
+def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: float, faces: float = 0.0,
+                         clamp: tuple[float, float, float] | None = None) -> float:
     """Estimated seconds of the local column's searches by orbits (:func:`column_orbits`) at ``parts`` distinct
     positive parts falling into ``orbits`` orbits: :data:`COLUMN_ORBIT_SECONDS`, and where :func:`face_part_orbit_cell`
     holds, ``faces`` of the parts (those with a count at most 1: off R(n) or next to a face) at
@@ -2426,7 +2435,18 @@ def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: f
     (:func:`_check_searches`) reads it at its own release, counting its orbits
     (:func:`~dpposterior.lattice.batched.orbit_count`); the plan (:meth:`LatticeMechanism._region_column_plan`;
     :func:`cut_release_cost` at each release of :func:`cut_release_family`) at the releases it samples, estimating
-    them (:func:`release_orbit_counts`): one rule."""
+    them (:func:`release_search_counts`): one rule.  ``clamp = (clamped, keys, clamp_orbits)`` where every shift is
+    exact (:func:`exact_shifts`; :func:`release_search_counts`): ``parts`` and ``orbits`` are then those of the parts
+    with every count below n, and the ``clamped`` others, in ``keys`` clamp groups and ``clamp_orbits`` orbits (one
+    search a group at most, the certified and the exact-step search alike, each group within one orbit's clamp:
+    :func:`~dpposterior.lattice.batched._orbit_search`), count as ``min(keys, clamped)`` parts in ``min(keys,
+    clamp_orbits)`` orbits and :data:`CLAMP_PART_SECONDS` each besides (so never over the price without the groups
+    by more than that term)."""
+    if clamp is not None:
+        clamped, keys, clamp_orbits = (float(x) for x in clamp)
+        return (column_orbit_seconds(float(parts) + min(keys, clamped), float(orbits) + min(keys, clamp_orbits), n, k,
+                                     epsilon, faces)
+                + clamped * CLAMP_PART_SECONDS)
     eps = float(epsilon)
     ball = float(ball_size(k, eps, 1e-12))
     rows = float(n_candidates(n, k))
@@ -2525,7 +2545,7 @@ def _unique_rows(P: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.in
 
 
 def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits: bool = False,
-                    projections: bool = False, stays_left: bool = False, released=None) -> None:
+                    projections: bool = False, stays_left: bool = False, released=None, prior=None) -> None:
     """Refuse (one line) the local column's searches at one release where the points left by the descent filter
     (:func:`~dpposterior.lattice.column.descent_filter`) are estimated over the solve limit: those of R(n) with every
     count above 1 by :func:`_inside_seconds`, the rest (off R(n) or next to its faces: the grouped route or the
@@ -2534,13 +2554,23 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
     route: the most over :func:`sampled_release_probes`, every release's regime); next to a face, at small eps, the
     filter keeps more (the release is public: this depends on it, never on the data).  ``orbits``: the searches by
     orbits (:func:`column_orbits`), its points and their orbits (one sort) by :func:`column_orbit_seconds`, as the
-    plan counts them; with ``projections``, the corner release's projections by orbits, by
-    :func:`corner_projection_orbit_seconds`.
+    plan counts them (where every shift is exact at ``prior``, :func:`exact_shifts`, the parts with a count at least n
+    by their clamp groups: :func:`column_orbit_seconds`' ``clamp``); with ``projections``, the corner release's
+    projections by orbits, by :func:`corner_projection_orbit_seconds`.
     ``stays_left``: ``Z`` is what the stay certificate left (k = 3): those with every count above 1 at the larger of
     :func:`_inside_seconds` and :func:`stay_left_seconds` (what the plan counts them at), but where the whole-ball fit
     plans them (:func:`whole_column_fit`, measured all in with the parts)."""
     if orbits and projections:  # the corner release's projections by orbits
         seconds = corner_projection_orbit_seconds(len(Z), epsilon)
+    elif orbits and prior is not None and exact_shifts(prior, epsilon):  # the clamped parts by their clamp groups
+        from ..lattice.batched import orbit_count
+
+        clamped = np.any(Z >= n, axis=1)
+        keys = len(np.unique(np.minimum(np.maximum(Z[clamped], 0), n), axis=0)) if clamped.any() else 0
+        rest = Z[~clamped]
+        faces = int(np.count_nonzero(rest.min(axis=1) <= 1)) if len(rest) else 0
+        seconds = column_orbit_seconds(len(rest), orbit_count(rest, n), n, k, epsilon, faces,
+                                       clamp=(int(clamped.sum()), keys, orbit_count(Z[clamped], n)))
     elif orbits:  # the search by orbits (column_orbits): its parts and their orbits, those with a count <= 1 besides
         from ..lattice.batched import orbit_count
 
@@ -2638,7 +2668,7 @@ def _outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64],
         _check_filtered(reps[idx], kept, n, a.size, eps, stays_left=left, released=m)
         idx = idx[kept]
     else:
-        _check_searches(reps[idx], n, a.size, eps, orbits=orbits, stays_left=left, released=m)
+        _check_searches(reps[idx], n, a.size, eps, orbits=orbits, stays_left=left, released=m, prior=a)
         if idx.size:
             idx = idx[_descent_exact(a, n, eps, m, reps[idx])]
     if idx.size and orbits:
@@ -2973,8 +3003,8 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     reads), the rest besides the searches (:func:`orbit_rest_seconds`: a rate a region point where measured, else the
     risk filter at every region point and the descent filter at those it keeps) and the searches by orbits
     (:func:`column_orbit_seconds`, the rule the run's check reads at its own release) at the kept distinct positive parts
-    and their orbits, what that check counts (:func:`release_orbit_counts`). ``parts`` and ``faces`` stay the kept points
-    (what :func:`cut_release_bytes` was fitted on)."""
+    and their orbits, what that check counts (:func:`release_search_counts`). ``parts`` and ``faces`` stay the kept
+    points (what :func:`cut_release_bytes` was fitted on)."""
     from ..lattice.column import _filtered_sample_points, reach_box_points
 
     a = np.asarray(prior, dtype=np.float64)
@@ -2983,10 +3013,10 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     parts = scale * (np.count_nonzero(keep) + 1)
     faces = scale * (np.count_nonzero(keep & (z.min(axis=1) <= 1)) + 1)
     region = scale * (len(z) + 1)
-    searched, orbits, searched_faces = release_orbit_counts(a, n, eps, Dc, W, released)
+    searched, orbits, searched_faces, clamp = release_search_counts(a, n, eps, Dc, W, released)
     filters = orbit_rest_seconds(region, scale * (np.count_nonzero(risk) + 1), n, k, eps, Dc)
     seconds = (reach_box_seconds(reach_box_points(n, k, released, Dc, W)) + filters
-               + column_orbit_seconds(searched, orbits, n, k, eps, searched_faces))
+               + column_orbit_seconds(searched, orbits, n, k, eps, searched_faces, clamp=clamp))
     return float(parts), float(faces), float(region), float(seconds)
 
 
@@ -3011,6 +3041,33 @@ def release_orbit_counts(prior, n: int, epsilon: float, Dc: int, W: int, release
     orbits = float((share * orbit_weights(a, n, eps, Dc, released, kept)).sum()) if len(kept) else 0.0
     faces = float(share[kept.min(axis=1) <= 1].sum()) if len(kept) else 0.0
     return float(scale * (share.sum() + 1)), float(scale * (orbits + 1)), float(scale * (faces + 1))
+
+
+def release_search_counts(prior, n: int, epsilon: float, Dc: int, W: int, released
+                          ) -> tuple[float, float, float, tuple[float, float, float] | None]:
+    """``(parts, orbits, faces, clamp)``: what :func:`column_orbit_seconds` reads at the public release ``released``
+    (a plan's estimate, as :func:`release_orbit_counts`).  Where every shift is exact (:func:`exact_shifts`) and
+    :func:`~dpposterior.lattice.column.clamp_key_bound` counts the clamps: the first three over the kept sample points
+    with every count below n, and ``clamp = (clamped, keys, clamp_orbits)``: the kept parts with a count at least n
+    and their orbits (the sample's estimates, as the others') and the bound on their clamp groups (at least what the
+    run's check counts); else :func:`release_orbit_counts` and None."""
+    from ..lattice.column import _filtered_sample_points, clamp_key_bound, orbit_weights, part_shares
+
+    a = np.asarray(prior, dtype=np.float64)
+    eps = float(epsilon)
+    keys = clamp_key_bound(n, Dc, W, released) if exact_shifts(a, eps) else None
+    if keys is None:
+        return (*release_orbit_counts(a, n, eps, Dc, W, released), None)
+    scale, z, keep, _ = _filtered_sample_points(a, n, eps, Dc, W, released)
+    kept = z[keep]
+    clamped = np.any(kept >= n, axis=1)
+    rest = kept[~clamped]
+    share = part_shares(n, Dc, W, released, kept)
+    weights = orbit_weights(a, n, eps, Dc, released, kept) if len(kept) else np.zeros(0)
+    orbits = float((share * weights)[~clamped].sum())
+    faces = float(share[~clamped][rest.min(axis=1) <= 1].sum()) if len(rest) else 0.0
+    return (float(scale * (share[~clamped].sum() + 1)), float(scale * (orbits + 1)), float(scale * (faces + 1)),
+            (float(scale * (share[clamped].sum() + 1)), float(keys), float(scale * ((share * weights)[clamped].sum() + 1))))
 
 
 @lru_cache(maxsize=32)
@@ -3895,9 +3952,15 @@ class LatticeMechanism(Mechanism):
                 centre_points = max(points, inside)
                 # by orbits: the centre's kept points fall into orbits as its sample's do (release_orbit_counts)
                 orbit_share = 1.0
+                centre_clamp = None  # where every shift is exact: the centre's split (release_search_counts)
                 if orbits:
-                    centre_parts, centre_orbits, _ = release_orbit_counts(prior, n, eps, Dc, W, c0)
-                    orbit_share = min(1.0, centre_orbits / centre_parts)
+                    centre_parts, centre_orbits, _, centre_clamp = release_search_counts(prior, n, eps, Dc, W, c0)
+                    if centre_clamp is not None:  # the shares of every kept part, clamped or not
+                        centre_all = centre_parts + centre_clamp[0]
+                        centre_clamp = (centre_parts / centre_all, centre_orbits / centre_all,
+                                        centre_clamp[0] / centre_all, centre_clamp[1], centre_clamp[2] / centre_all)
+                    else:
+                        orbit_share = min(1.0, centre_orbits / centre_parts)
 
                 def searched(kept: float) -> tuple[float, float, float]:
                     """``(search, points, parts)`` with ``kept`` points kept off R(n): the seconds rise with it."""
@@ -3911,7 +3974,11 @@ class LatticeMechanism(Mechanism):
                         prt = min(OFF_FACTOR * off, float(offwindow_parts(n, k, W)), kept)
                     pts = pts + prt
                     secs += _parts_seconds(prt, n, k, eps)
-                    if orbits:  # every kept point (of R(n) and off it) searched by orbits (column_orbits)
+                    if orbits and centre_clamp is not None:  # the clamped parts by their clamp groups
+                        rest_share, orbit_rest, clamp_share, keys, clamp_orbit = centre_clamp
+                        secs = column_orbit_seconds(pts * rest_share, pts * orbit_rest, n, k, eps,
+                                                    clamp=(pts * clamp_share, keys, pts * clamp_orbit))
+                    elif orbits:  # every kept point (of R(n) and off it) searched by orbits (column_orbits)
                         secs = column_orbit_seconds(pts, pts * orbit_share, n, k, eps)
                     if corner_orbits:  # the corner release's kept projections (points of R(n)) by orbits
                         secs = corner_projection_orbit_seconds(
