@@ -3031,6 +3031,14 @@ def release_orbit_counts(prior, n: int, epsilon: float, Dc: int, W: int, release
     orbits, by :func:`~dpposterior.lattice.column.orbit_weights` besides (one over its pair's kept images, so an orbit
     counts once).  Measured at 22 releases (``benchmarks/orbit_estimate_k4.json``): the parts 0.938x to 1.016x the
     check's, the orbits 0.953x to 1.031x."""
+    scale, kept, share, weights = _kept_sample(prior, n, epsilon, Dc, W, released)
+    return _sample_counts(scale, kept, share, weights, np.ones(len(kept), dtype=bool))
+
+
+def _kept_sample(prior, n: int, epsilon: float, Dc: int, W: int, released):
+    """``(scale, kept, share, weights)``: the kept points of :func:`~dpposterior.lattice.column.filtered_sample` at the
+    release, each one's :func:`~dpposterior.lattice.column.part_shares` and
+    :func:`~dpposterior.lattice.column.orbit_weights`, and the sample's scale."""
     from ..lattice.column import _filtered_sample_points, orbit_weights, part_shares
 
     a = np.asarray(prior, dtype=np.float64)
@@ -3038,9 +3046,19 @@ def release_orbit_counts(prior, n: int, epsilon: float, Dc: int, W: int, release
     scale, z, keep, _ = _filtered_sample_points(a, n, eps, Dc, W, released)
     kept = z[keep]
     share = part_shares(n, Dc, W, released, kept)
-    orbits = float((share * orbit_weights(a, n, eps, Dc, released, kept)).sum()) if len(kept) else 0.0
+    weights = orbit_weights(a, n, eps, Dc, released, kept) if len(kept) else np.zeros(0)
+    return scale, kept, share, weights
+
+
+def _sample_counts(scale: float, kept: NDArray, share: NDArray, weights: NDArray, mask: NDArray
+                   ) -> tuple[float, float, float]:
+    """``(parts, orbits, faces)`` estimated over the kept sample points in ``mask`` (:func:`release_orbit_counts`'s
+    rule): the shares' sum, their sum weighed by the orbit weights, and the shares of the parts with a count at most
+    1, each scaled (one is added first, so an empty sample never estimates zero)."""
+    share, weights, kept = share[mask], weights[mask], kept[mask]
     faces = float(share[kept.min(axis=1) <= 1].sum()) if len(kept) else 0.0
-    return float(scale * (share.sum() + 1)), float(scale * (orbits + 1)), float(scale * (faces + 1))
+    return (float(scale * (share.sum() + 1)), float(scale * ((share * weights).sum() + 1)),
+            float(scale * (faces + 1)))
 
 
 def release_search_counts(prior, n: int, epsilon: float, Dc: int, W: int, released
@@ -3051,23 +3069,17 @@ def release_search_counts(prior, n: int, epsilon: float, Dc: int, W: int, releas
     with every count below n, and ``clamp = (clamped, keys, clamp_orbits)``: the kept parts with a count at least n
     and their orbits (the sample's estimates, as the others') and the bound on their clamp groups (at least what the
     run's check counts); else :func:`release_orbit_counts` and None."""
-    from ..lattice.column import _filtered_sample_points, clamp_key_bound, orbit_weights, part_shares
+    from ..lattice.column import clamp_key_bound
 
     a = np.asarray(prior, dtype=np.float64)
     eps = float(epsilon)
     keys = clamp_key_bound(n, Dc, W, released) if exact_shifts(a, eps) else None
     if keys is None:
         return (*release_orbit_counts(a, n, eps, Dc, W, released), None)
-    scale, z, keep, _ = _filtered_sample_points(a, n, eps, Dc, W, released)
-    kept = z[keep]
+    scale, kept, share, weights = _kept_sample(a, n, eps, Dc, W, released)
     clamped = np.any(kept >= n, axis=1)
-    rest = kept[~clamped]
-    share = part_shares(n, Dc, W, released, kept)
-    weights = orbit_weights(a, n, eps, Dc, released, kept) if len(kept) else np.zeros(0)
-    orbits = float((share * weights)[~clamped].sum())
-    faces = float(share[~clamped][rest.min(axis=1) <= 1].sum()) if len(rest) else 0.0
-    return (float(scale * (share[~clamped].sum() + 1)), float(scale * (orbits + 1)), float(scale * (faces + 1)),
-            (float(scale * (share[clamped].sum() + 1)), float(keys), float(scale * ((share * weights)[clamped].sum() + 1))))
+    parts, orbits, _ = _sample_counts(scale, kept, share, weights, clamped)
+    return (*_sample_counts(scale, kept, share, weights, ~clamped), (parts, float(keys), orbits))
 
 
 @lru_cache(maxsize=32)
