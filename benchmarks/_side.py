@@ -72,6 +72,21 @@ def timed(argv: list[str], env: dict, timeout: float = 900) -> tuple[subprocess.
                   "rc": proc.returncode, "load": round(load, 2)}
 
 
+def old_and_new(cell: str, child: str, old: str, new: str, timeout: float = 1800) -> dict:
+    """One side-by-side row at a cell ``EPS:RELEASED``: ``child`` (``python -c``) under the old tree's ``src`` then the
+    new one's, each in its own process with the solve limit raised to 1e5 and ``[eps, released]`` as JSON in
+    ``argv[1]``; each side its :func:`timed` row and the child's last output line (a JSON object), or its error."""
+    eps, counts = cell.split(":")
+    arg = json.dumps([float(eps), [int(x) for x in counts.split(",")]])
+    row: dict = {"cell": cell}
+    for name, src in (("old", old), ("new", new)):
+        env = dict(os.environ, PYTHONPATH=os.path.abspath(src), DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
+        proc, t = timed([sys.executable, "-c", child, arg], env, timeout=timeout)
+        row[name] = {**t, **(json.loads(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0
+                             else {"error": proc.stderr.strip().splitlines()[-1:]})}
+    return row
+
+
 def released_cells(doc: str | None, child: str) -> None:
     """The main of a benchmark that runs ``child`` (``python -c``) once per cell ``EPS:RELEASED`` (``--out`` and the
     cells from the command line), each in its own process with the solve limit raised to 1e5, passing

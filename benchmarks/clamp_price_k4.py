@@ -8,7 +8,12 @@ parts: those with every count below n, their orbits and faces; the others and th
 And the same counts (``checks``) at every release of the orbit price's fit (``--fit-runs``, by default the three
 files ``tests/library/test_orbit_price_k4.py`` reads) where every shift is exact and the region has clamped parts:
 what the check reads there now (the fit's own runs were timed before the groups).  Public inputs only (the releases,
-the region and its filters); nothing is timed here.
+the region and its filters); nothing is timed here.  Each check is counted at the eps the release runs at
+(``working_epsilon``: at k >= 4 every eps of Dir(1,...,1) has exact shifts there); ``--append`` keeps the rows and
+checks the file ``--out`` holds and counts only the releases it lacks:
+
+    python benchmarks/clamp_price_k4.py --runs benchmarks/clamp_leads_k4.json --out benchmarks/clamp_price_k4.json \
+        --append
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import sys
 
 import numpy as np
@@ -51,11 +57,16 @@ def main() -> None:
     ap.add_argument("--fit-runs", nargs="*", default=["benchmarks/orbit_check_k4_s89.json",
                                                       "benchmarks/orbit_check_k4_loweps_s90.json",
                                                       "benchmarks/orbit_check_k4_loweps_s91.json"])
+    ap.add_argument("--append", action="store_true", help="keep --out's rows and checks, count the releases it lacks")
     args = ap.parse_args()
     with open(args.runs, encoding="utf-8") as f:
         runs = json.load(f)
-    rows = []
-    for r in runs["rows"]:
+    before = {"rows": [], "checks": []}
+    if args.append and os.path.exists(args.out):
+        with open(args.out, encoding="utf-8") as f:
+            before = json.load(f)
+    rows = list(before["rows"])
+    for r in [] if args.append else runs["rows"]:
         if "searches" not in r["new"]:
             continue
         eps, cs = r["cell"].split(":")
@@ -72,16 +83,21 @@ def main() -> None:
                "run_over_price_before": round(ran / old, 3)}
         rows.append(row)
         print(json.dumps(row), flush=True)
-    checks = []
+    checks = list(before["checks"])
+    have = {(c["epsilon"], tuple(c["released"])) for c in checks}
     for name in args.fit_runs:
         with open(name, encoding="utf-8") as f:
             for r in json.load(f)["runs"]:
                 eps, released = float(r["epsilon"]), [int(x) for x in r["released"]]
                 n, k = sum(released), len(released)
-                Dc, W = L._radius(k, eps, 1e-12), L.LATTICE.column_radius(n, k, eps)
-                if not L.exact_shifts(np.ones(k), eps) or not clamp_key_bound(n, Dc, W, released):
+                w = L.working_epsilon(eps, k)  # the eps the release runs at, and its check
+                Dc, W = L._radius(k, w, 1e-12), L.LATTICE.column_radius(n, k, w)
+                if ((eps, tuple(released)) in have or not L.exact_shifts(np.ones(k), w)
+                        or not clamp_key_bound(n, Dc, W, released)):
                     continue
-                checks.append({"epsilon": eps, "released": released, **counts(eps, released)})
+                checks.append({"epsilon": eps, **({"working_epsilon": w} if w != eps else {}), "released": released,
+                               **counts(w, released)})
+                have.add((eps, tuple(released)))
                 print(json.dumps(checks[-1]), flush=True)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump({"command": "python " + " ".join(sys.argv), "date": datetime.date.today().isoformat(),

@@ -146,29 +146,43 @@ def test_the_spread_release_is_where_the_family_was_short():
 
 
 def _check_price(r: dict) -> float:
-    """What the run's check reads at this release now: where every shift is exact and the region has parts with a
-    count at least n, by their clamp groups (the counts in ``benchmarks/clamp_price_k4.json``), else :func:`_price`."""
+    """What the run's check reads at this release now: where every shift is exact at the eps the release runs at
+    (``working_epsilon``) and the region has parts with a count at least n, by their clamp groups (the counts in
+    ``benchmarks/clamp_price_k4.json``, counted at that eps), else :func:`_price`."""
     split = {(c["epsilon"], tuple(c["released"])): c
              for c in json.loads((BENCH / "clamp_price_k4.json").read_text())["checks"]}
     c = split.get((r["epsilon"], tuple(r["released"])))
     if c is None:  # no clamped part in its region, or not every shift exact: the same price
         return _price(r)
-    assert c["parts"] == r["checks"][0]["points"] and c["orbits"] == r["checks"][0]["orbits"]
-    return L.column_orbit_seconds(c["rest_parts"], c["rest_orbits"], sum(r["released"]), 4, r["epsilon"],
-                                  c["rest_faces"], clamp=(c["clamped"], c["keys"], c["clamp_orbits"]))
+    if "working_epsilon" not in c:  # counted at the eps the fit's run ran at: the same parts
+        assert c["parts"] == r["checks"][0]["points"] and c["orbits"] == r["checks"][0]["orbits"]
+    return L.column_orbit_seconds(c["rest_parts"], c["rest_orbits"], sum(r["released"]), 4,
+                                  c.get("working_epsilon", r["epsilon"]), c["rest_faces"],
+                                  clamp=(c["clamped"], c["keys"], c["clamp_orbits"]))
 
 
 def test_every_plan_holds_its_releases_check():
     """At each of the 58 releases of the fit's host (eps 0.35 to 2.75, n = 12 to 5,000; admitted or not) the plan's part
     held to the limit is at least the release's check by the rule it reads now (:func:`_check_price`), so an admitted
-    cell is not refused after the draw there."""
+    cell is not refused after the draw there; but at the three releases whose column now runs by classes at its
+    working eps (eps 0.35 and 0.45, n = 12 and 16: no search by orbits, no such check)."""
     from dpposterior.limits import Task
     from dpposterior.mechanisms import ReleaseSpec
 
-    plans = {}
+    plans, classes = {}, set()
     for r in _runs(*FIT_RUNS):
         eps, n = r["epsilon"], sum(r["released"])
+        spec = ReleaseSpec.of("optimal", eps, objective="average")
+        w = L.working_epsilon(eps, 4)
+        if L.LATTICE._class_route(np.ones(4), n, 4, spec, L.LATTICE.column_radius(n, 4, w), L._radius(4, w, 1e-12)):
+            # at its working eps the column runs by classes (its own check; no search by orbits)
+            classes.add((eps, tuple(r["released"])))
+            continue
         if (eps, n) not in plans:
-            spec = ReleaseSpec.of("optimal", eps, objective="average")
             plans[eps, n] = max(float(v) for _, v in spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).costs)
         assert plans[eps, n] >= _check_price(r), (eps, r["released"], plans[eps, n], _check_price(r))
+    # the releases that moved to the class route: those the new tree's runs searched by no orbit check
+    ran = {(r["epsilon"], tuple(r["released"])): r
+           for r in json.loads((BENCH / "orbit_check_k4_working_s93.json").read_text())["runs"]}
+    assert classes == {(0.35, (3, 3, 3, 3)), (0.35, (4, 4, 4, 4)), (0.45, (3, 3, 3, 3))}
+    assert all(not ran[c]["checks"] and not ran[c]["searches"] for c in classes)

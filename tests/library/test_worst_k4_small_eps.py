@@ -126,8 +126,11 @@ def test_the_fallback_pmf_is_a_pmf_and_its_draws_follow_it():
     """At k = 4, n = 3, eps = 0.45 (past the corner plan): ``P(r | c) = sum_z K(z - c) [T(z) = r]`` over the z within
     ``W`` of c, the kernel ``e^(-eps d(w)) / Z`` written out here (``Z`` summed to ``d <= 4 W`` by the sphere counts;
     the mass beyond ``W`` below 2e-4): a pmf over R(n); 3,000 ``worst`` draws follow it (chi-square), and not the pmf
-    at the neighbouring data set (2, 1, 0, 0)."""
-    n, eps, W = 3, 0.45, 30
+    at the neighbouring data set (2, 1, 0, 0).  The release at eps runs at its working eps (``working_epsilon``: eps
+    0.45 floored to a multiple of ``2^-20``), so the kernel and ``T`` are written at that eps."""
+    n, claimed, W = 3, 0.45, 30
+    eps = L.working_epsilon(claimed, 4)
+    assert claimed - 2.0**-20 < eps < claimed
     c = np.array([1, 1, 1, 0])
     w, d = _lattice(W)
     sph = _sphere_counts(4 * W)
@@ -138,7 +141,7 @@ def test_the_fallback_pmf_is_a_pmf_and_its_draws_follow_it():
     p = _pmf(c, n, eps, w, K)
     assert 1.0 - 2e-4 <= sum(p.values()) <= 1.0 + 1e-12
     keys = list(p)
-    draws = M.sample("lattice", ONES, c, epsilon=eps, objective="worst", size=3000, rng=5)
+    draws = M.sample("lattice", ONES, c, epsilon=claimed, objective="worst", size=3000, rng=5)
     dkey = {r: i for i, r in enumerate(keys)}
     idx = np.array([dkey.get(tuple(r), -1) for r in draws.tolist()])
     assert np.all(idx >= 0)  # every draw is an output the pmf gives mass

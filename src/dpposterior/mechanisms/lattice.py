@@ -527,6 +527,89 @@ ONE_POINT_SECONDS = (3e-4, 7e-8, 5.5e-9)
 BATCH_DRAWS = 32
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
+#: The working eps's grid (:func:`working_epsilon`): numerators below ``2^WORKING_BITS`` over a power of two at most
+#: ``2^WORKING_BITS`` (the exact-shift rule's, :func:`~dpposterior.lattice.batched.exact_shift_weights`).
+WORKING_BITS = 20
+
+
+def working_epsilon(epsilon: float, k: int) -> float:
+    """The eps the lattice release runs at for the claimed ``epsilon`` (docs/lattice.md, "The working eps"): at
+    ``k >= 4``, the largest ``num / 2^j <= epsilon`` with ``j <= 20`` and ``num < 2^20`` (``epsilon`` itself where it
+    is of that form already: 0.25, 0.5, 0.75, 1, 1.25, 2, 30, ...), unless that falls below :data:`MIN_EPSILON`; at
+    ``k <= 3``, ``epsilon``.  A function of the public eps and k alone.
+
+    Privacy: the release at ``w = working_epsilon(eps, k) <= eps`` is ``w``-DP (the module docstring's proof at
+    ``w``), so eps-DP: ``e^w <= e^eps``.  The claim stays eps.  Accuracy: ``eps - w < 2^-20`` (about 1e-6) below eps
+    0.5 (eps 0.4: ``w = 0.39999961853``; eps 0.1: ``w = 0.09999942779``) and ``w > eps (1 - 2^-19)`` from it, so the
+    release is that of an eps smaller by at most that.  Why:
+    at such a ``w`` every shift of a clamp group is exact at Dir(1, ..., 1)
+    (:func:`~dpposterior.lattice.batched.exact_shift_weights`), so the searches share one search a group
+    (:func:`~dpposterior.lattice.batched._orbit_search`): measured at Dir(1,1,1,1), average, the noise-aware column at
+    eps 0.4 ran 0.18x to 0.43x of its CPU time at eps itself, and eps 0.6 0.40x (``benchmarks/working_eps_k4.json``).
+    Not at k <= 3, where no route reads the clamp groups (the same outputs as before there)."""
+    eps = float(epsilon)
+    if int(k) < 4:
+        return eps
+    num, den = eps.as_integer_ratio()
+    if den <= 2**WORKING_BITS and num < 2**WORKING_BITS:
+        return eps
+    j = WORKING_BITS
+    while j > 0 and math.floor(eps * 2.0**j) >= 2**WORKING_BITS:
+        j -= 1
+    w = math.floor(eps * 2.0**j) / 2.0**j  # exact: a power of two's multiple, floored, over a power of two
+    return w if w >= MIN_EPSILON else eps
+
+
+def working_spec(spec: ReleaseSpec, k: int) -> ReleaseSpec:
+    """``spec`` at :func:`working_epsilon` (the same object where that is its eps)."""
+    w = working_epsilon(spec.epsilon, k)
+    return spec if w == spec.epsilon else replace(spec, privacy=replace(spec.privacy, epsilon=w))
+
+
+def _at_working_epsilon(cls):
+    """Every method of ``cls`` that takes a ``spec`` and a ``k``, ``prior``, ``a`` or ``counts`` runs with
+    :func:`working_spec` (idempotent: a working eps is its own), so every plan, draw, pmf, error and posterior of the
+    release reads one eps, whichever method a caller enters by."""
+    import functools
+    import inspect
+
+    def wrap(method):
+        names = list(inspect.signature(method).parameters)
+        where = {name: names.index(name) for name in ("spec", "k", "prior", "a", "counts") if name in names}
+
+        def arg(name, args, kwargs):
+            if name in kwargs:
+                return kwargs[name]
+            i = where.get(name)
+            return args[i] if i is not None and i < len(args) else None
+
+        @functools.wraps(method)
+        def run(*args, **kwargs):
+            spec = arg("spec", args, kwargs)
+            k = arg("k", args, kwargs)
+            if k is None:
+                for name in ("prior", "a", "counts"):
+                    value = arg(name, args, kwargs)
+                    if value is not None:
+                        k = np.shape(value)[-1]
+                        break
+            if spec is not None and k is not None:
+                w = working_spec(spec, int(k))
+                if w is not spec:
+                    if "spec" in kwargs:
+                        kwargs["spec"] = w
+                    else:
+                        args = args[:where["spec"]] + (w,) + args[where["spec"] + 1:]
+            return method(*args, **kwargs)
+
+        return run
+
+    for name, value in list(vars(cls).items()):
+        if inspect.isfunction(value):
+            names = inspect.signature(value).parameters
+            if "spec" in names and any(x in names for x in ("k", "prior", "a", "counts")):
+                setattr(cls, name, wrap(value))
+    return cls
 
 
 def _radius(k: int, epsilon: float, tol: float) -> int:
@@ -2409,6 +2492,15 @@ COLUMN_ORBIT_POINT_BYTES = 600.0
 #: to 1.75) run at 0.49 to 0.68 of their price (0.80 without it at eps 0.5, (3, 3, 3, 11): 311,299 such parts in 4,727
 #: groups).
 CLAMP_PART_SECONDS = 5e-6
+#: Below eps ``CLAMP_LOW_EPS[0]`` the searches by clamp groups (:func:`column_orbit_seconds`' ``clamp``) are priced
+#: ``(CLAMP_LOW_EPS[0] / eps)^CLAMP_LOW_EPS[1]`` times more: each group's search reads more of its data sets (the kept
+#: set, 1 - 1e-6 of the weights, and the certified search's columns grow as the weights flatten) while the groups and
+#: their leads stay as many.  Measured (Dir(1,1,1,1), average, the release at its working eps, CPU s of the searches,
+#: ``benchmarks/orbit_check_k4_working_s93.json``, the counts in ``benchmarks/clamp_price_k4.json``): (5, 5, 5, 5) 6.6 s
+#: at eps 0.5 (0.65 of the price) and 18.5 s at eps 0.4 (1.39 of the price without this factor: 3,866 and 3,744 groups
+#: searched, 2,648 leads at both), (2, 2, 2, 12) 13.7 s at eps 0.4 (1.39); at eps 0.6 the runs sit at 0.46 to 0.51.
+#: With the factor (2.18 at eps 0.4) both eps 0.4 runs sit at 0.64; below eps 0.4 it is extrapolated (6.0 at eps 0.3).
+CLAMP_LOW_EPS = (0.5, 3.5)
 
 
 def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
@@ -2441,12 +2533,13 @@ def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: f
     search a group at most, the certified and the exact-step search alike, each group within one orbit's clamp:
     :func:`~dpposterior.lattice.batched._orbit_search`), count as ``min(keys, clamped)`` parts in ``min(keys,
     clamp_orbits)`` orbits and :data:`CLAMP_PART_SECONDS` each besides (so never over the price without the groups
-    by more than that term)."""
+    by more than that term), all times :data:`CLAMP_LOW_EPS`' factor below eps 0.5."""
     if clamp is not None:
         clamped, keys, clamp_orbits = (float(x) for x in clamp)
-        return (column_orbit_seconds(float(parts) + min(keys, clamped), float(orbits) + min(keys, clamp_orbits), n, k,
-                                     epsilon, faces)
-                + clamped * CLAMP_PART_SECONDS)
+        low = max(1.0, CLAMP_LOW_EPS[0] / float(epsilon)) ** CLAMP_LOW_EPS[1]  # the groups' searches below eps 0.5
+        return low * (column_orbit_seconds(float(parts) + min(keys, clamped), float(orbits) + min(keys, clamp_orbits),
+                                           n, k, epsilon, faces)
+                      + clamped * CLAMP_PART_SECONDS)
     eps = float(epsilon)
     ball = float(ball_size(k, eps, 1e-12))
     rows = float(n_candidates(n, k))
@@ -3153,6 +3246,7 @@ class LatticeRows(Rows):
         return out
 
 
+@_at_working_epsilon
 class LatticeMechanism(Mechanism):
     """K-norm noise on the sum-zero lattice, then the objective's remap (module docstring; docs/lattice.md)."""
 
