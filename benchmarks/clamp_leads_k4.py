@@ -62,14 +62,7 @@ def main() -> None:
     args = ap.parse_args()
     rows = []
     for cell in args.cells:
-        eps, counts = cell.split(":")
-        arg = json.dumps([float(eps), [int(x) for x in counts.split(",")]])
-        row = {"cell": cell}
-        for name, src in (("old", args.old), ("new", args.new)):
-            env = dict(os.environ, PYTHONPATH=os.path.abspath(src), DPPOSTERIOR_MAX_SOLVE_SECONDS="1e5")
-            proc, t = _side.timed([sys.executable, "-c", CHILD, arg], env, timeout=1800)
-            row[name] = {**t, **(json.loads(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0
-                                 else {"error": proc.stderr.strip().splitlines()[-1:]})}
+        row = _side.old_and_new(cell, CHILD, args.old, args.new)
         row["same_output"] = _side.same_output(row["old"], row["new"])
         if "column_cpu_s" in row["old"] and "column_cpu_s" in row["new"]:
             row["new_over_old"] = round(row["new"]["column_cpu_s"] / max(row["old"]["column_cpu_s"], 1e-9), 3)
