@@ -292,6 +292,11 @@ def _orbit_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.int6
     return out
 
 
+#: The exact-shift rule's eps (:func:`exact_shift_weights`): a numerator below ``2^EXACT_SHIFT_BITS`` over a power of
+#: two at most ``2^EXACT_SHIFT_BITS``; the lattice release's working eps is on this grid.
+EXACT_SHIFT_BITS = 20
+
+
 def exact_shift_weights(prior: ArrayLike, epsilon: float) -> bool:
     """Whether the one-point search's weights are the same floats at every point of a clamp group (the points that
     share ``v = min(max(z, 0), n)`` and ``p = project(z)``; :func:`.column.clamp_groups`), known from public inputs:
@@ -304,7 +309,7 @@ def exact_shift_weights(prior: ArrayLike, epsilon: float) -> bool:
     search (kept set, risks, steps, exact steps included) and its output are the same."""
     a = np.asarray(prior, dtype=np.float64)
     num, den = float(epsilon).as_integer_ratio()
-    return bool(np.all(a == 1.0)) and den <= 2**20 and num < 2**20
+    return bool(np.all(a == 1.0)) and den <= 2**EXACT_SHIFT_BITS and num < 2**EXACT_SHIFT_BITS
 
 
 def clamp_leads(V: NDArray[np.int64], n: int) -> tuple[NDArray[np.int64], NDArray[np.int64], int]:

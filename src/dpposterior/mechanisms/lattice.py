@@ -63,6 +63,7 @@ from scipy.special import logsumexp
 from ..distances import DEFAULT_DISTANCE
 from ..errors import InputError, SizeError
 from ..lattice import search as _search
+from ..lattice.batched import EXACT_SHIFT_BITS
 from ..lattice.column import window_column
 from ..lattice.noise import radius_for, sample_noise, sphere_count, tail_bound, window
 from ..lattice.pointwise import ball_pmf
@@ -527,9 +528,6 @@ ONE_POINT_SECONDS = (3e-4, 7e-8, 5.5e-9)
 BATCH_DRAWS = 32
 #: Smallest eps the lattice release is built for: its window's radius grows like 1/eps (eps = 0.01: W ~ 3000).
 MIN_EPSILON = 0.01
-#: The working eps's grid (:func:`working_epsilon`): numerators below ``2^WORKING_BITS`` over a power of two at most
-#: ``2^WORKING_BITS`` (the exact-shift rule's, :func:`~dpposterior.lattice.batched.exact_shift_weights`).
-WORKING_BITS = 20
 
 
 def working_epsilon(epsilon: float, k: int) -> float:
@@ -541,22 +539,22 @@ def working_epsilon(epsilon: float, k: int) -> float:
     Privacy: the release at ``w = working_epsilon(eps, k) <= eps`` is ``w``-DP (the module docstring's proof at
     ``w``), so eps-DP: ``e^w <= e^eps``.  The claim stays eps.  Accuracy: ``eps - w < 2^-20`` (about 1e-6) below eps
     0.5 (eps 0.4: ``w = 0.39999961853``; eps 0.1: ``w = 0.09999942779``) and ``w > eps (1 - 2^-19)`` from it, so the
-    release is that of an eps smaller by at most that.  Why:
-    at such a ``w`` every shift of a clamp group is exact at Dir(1, ..., 1)
-    (:func:`~dpposterior.lattice.batched.exact_shift_weights`), so the searches share one search a group
-    (:func:`~dpposterior.lattice.batched._orbit_search`): measured at Dir(1,1,1,1), average, the noise-aware column at
-    eps 0.4 ran 0.18x to 0.43x of its CPU time at eps itself, and eps 0.6 0.40x (``benchmarks/working_eps_k4.json``).
-    Not at k <= 3, where no route reads the clamp groups (the same outputs as before there)."""
+    release is that of an eps smaller by at most that.  Why: at such a ``w`` every shift of a clamp group is exact at
+    Dir(1, ..., 1) (:func:`~dpposterior.lattice.batched.exact_shift_weights`, the same grid), so the searches share one
+    search a group (:func:`~dpposterior.lattice.batched._orbit_search`): measured at Dir(1,1,1,1), average, the
+    noise-aware column at eps 0.35, 0.4 and 0.6 ran 0.17x to 0.48x of its CPU time at eps itself
+    (``benchmarks/working_eps_k4.json``).  Not at k <= 3, where no route reads the clamp groups (the same outputs as
+    before there).
+
+    Computed as ``floor(eps 2^j) / 2^j`` with ``j = 20 - max(0, e)``, ``eps = m 2^e`` (``0.5 <= m < 1``,
+    ``math.frexp``): ``eps 2^j = m 2^(e + j) < 2^20`` exactly when ``e + j <= 20``, so this ``j`` is the largest
+    allowed, and every product and quotient by a power of two is exact.  Where eps already has that form its
+    denominator divides ``2^j``, so the floor returns eps itself."""
     eps = float(epsilon)
     if int(k) < 4:
         return eps
-    num, den = eps.as_integer_ratio()
-    if den <= 2**WORKING_BITS and num < 2**WORKING_BITS:
-        return eps
-    j = WORKING_BITS
-    while j > 0 and math.floor(eps * 2.0**j) >= 2**WORKING_BITS:
-        j -= 1
-    w = math.floor(eps * 2.0**j) / 2.0**j  # exact: a power of two's multiple, floored, over a power of two
+    j = EXACT_SHIFT_BITS - max(0, math.frexp(eps)[1])
+    w = math.floor(eps * 2.0**j) / 2.0**j
     return w if w >= MIN_EPSILON else eps
 
 
