@@ -39,7 +39,9 @@ class Release:
     ``guarantee``: the claimed guarantee in words (``"1-DP"``, ``"(1, 1e-08)-DP"``, ``"none"``);
     ``seeded``: whether a seed or Generator was given (then the release is not private);
     ``categories``: the category names, in the order of the counts (a pandas Series' index or ``categories=``),
-    or None (docs/definitions.md §1).
+    or None (docs/definitions.md §1); ``working_epsilon``: the eps the draw ran at, from public inputs (``epsilon``
+    itself but for the lattice release at k >= 4, eps floored to a multiple of 2^-20: docs/lattice.md, "The working
+    eps"; the guarantee is ``epsilon``'s), or None where not recorded.
     """
 
     mechanism: str
@@ -50,6 +52,7 @@ class Release:
     guarantee: str
     seeded: bool
     categories: tuple | None = None
+    working_epsilon: float | None = None
 
     @property
     def alpha(self) -> NDArray[np.float64]:
@@ -166,7 +169,8 @@ def release(mechanism: str, prior: ArrayLike, counts: ArrayLike, *, epsilon: flo
     counts, prior, cats = _labels.aligned(counts, prior, categories)
     a, m = draw(prep, prior, counts, rng, ledger)
     return Release(str(prep.variant), prep.spec.epsilon, prep.spec.delta, a, np.asarray(m, dtype=np.int64),
-                   guarantee_text(prep.spec, prep.seeded), prep.seeded, cats)
+                   guarantee_text(prep.spec, prep.seeded), prep.seeded, cats,
+                   prep.mech.working_epsilon(a, int(np.sum(counts)), prep.spec))
 
 
 def compare(prior: ArrayLike, n: int, *, epsilon: float, delta: float = DEFAULT_DELTA,

@@ -290,6 +290,11 @@ class Mechanism(abc.ABC):
         once; None: not shared (here)."""
         return None
 
+    def working_epsilon(self, prior, n: int, spec: ReleaseSpec) -> float:
+        """The eps a draw of this release runs at, from public prior, n, k and eps only (so naming it reveals nothing):
+        the claimed eps here; at most it wherever an entry says otherwise (then the release is eps-DP all the same)."""
+        return spec.epsilon
+
     def remap_name(self, prior, n: int, spec: ReleaseSpec) -> str | None:
         """Which remap a draw of this release reads, chosen from public prior, n, k, eps and objective only (so naming
         it reveals nothing); None: the release has no remap chosen by route (here)."""

@@ -564,10 +564,25 @@ def working_spec(spec: ReleaseSpec, k: int) -> ReleaseSpec:
     return spec if w == spec.epsilon else replace(spec, privacy=replace(spec.privacy, epsilon=w))
 
 
+def claimed_text(text: str, epsilon: float, working: float) -> str:
+    """``text`` (a plan's words or a refusal) naming the claimed ``epsilon`` where it named the working eps
+    (``eps=<working:g>``, as every message of this module writes the release's eps): ``eps=0.3 (working eps
+    0.29999924)``, so a user reads the eps they asked for and the one the release runs at.  Unchanged where the two are
+    equal."""
+    if working == epsilon:
+        return text
+    import re
+
+    said = f"eps={epsilon:g} (working eps {working:.8g})"
+    return re.sub(rf"eps={re.escape(f'{working:g}')}(?![0-9.e])", lambda _: said, text)
+
+
 def _at_working_epsilon(cls):
     """Every method of ``cls`` that takes a ``spec`` and a ``k``, ``prior``, ``a`` or ``counts`` runs with
     :func:`working_spec` (idempotent: a working eps is its own), so every plan, draw, pmf, error and posterior of the
-    release reads one eps, whichever method a caller enters by."""
+    release reads one eps, whichever method a caller enters by.  What such a call returns or raises in words (a
+    :class:`~dpposterior.limits.Plan`'s ``what`` and ``refusal``, an :class:`~dpposterior.errors.InputError`'s line)
+    names the claimed eps beside the working one (:func:`claimed_text`)."""
     import functools
     import inspect
 
@@ -591,6 +606,7 @@ def _at_working_epsilon(cls):
                     if value is not None:
                         k = np.shape(value)[-1]
                         break
+            w = spec
             if spec is not None and k is not None:
                 w = working_spec(spec, int(k))
                 if w is not spec:
@@ -598,7 +614,18 @@ def _at_working_epsilon(cls):
                         kwargs["spec"] = w
                     else:
                         args = args[:where["spec"]] + (w,) + args[where["spec"] + 1:]
-            return method(*args, **kwargs)
+            if w is spec:
+                return method(*args, **kwargs)
+            try:
+                out = method(*args, **kwargs)
+            except InputError as exc:  # its line, in place (the same exception, its type and fields kept)
+                if exc.args and isinstance(exc.args[0], str):
+                    exc.args = (claimed_text(exc.args[0], spec.epsilon, w.epsilon), *exc.args[1:])
+                raise
+            if isinstance(out, Plan):
+                out = replace(out, what=claimed_text(out.what, spec.epsilon, w.epsilon),
+                              refusal=claimed_text(out.refusal, spec.epsilon, w.epsilon))
+            return out
 
         return run
 
@@ -3815,6 +3842,11 @@ class LatticeMechanism(Mechanism):
         self.check_local_errors(int(n), a.size, spec, _symmetric(a))
         return _local_errors(tuple(a.tolist()), int(n), spec.epsilon,
                              self._max_fallback(int(n), a.size, spec, symmetric=_symmetric(a)))
+
+    def working_epsilon(self, prior, n: int, spec: ReleaseSpec) -> float:
+        """:func:`working_epsilon` at ``k = len(prior)`` (the spec this method is called with is already the working
+        one: the class decorator)."""
+        return spec.epsilon
 
     def remap_name(self, prior, n: int, spec: ReleaseSpec) -> str:
         """Which remap a draw reads (docs/lattice.md), the :meth:`certificate`'s ``"remap"`` without building it, from

@@ -708,6 +708,13 @@ class OptimalMechanism(Mechanism):
             return ("geometric + Bayes remap", spec.distance) if spec.objective == Objective.AVERAGE else None
         return LATTICE.release_key(prior, n, spec) if self.uses_lattice(prior, n, spec) else None
 
+    def working_epsilon(self, prior, n: int, spec: ReleaseSpec) -> float:
+        """k >= 3 past the linear program: the lattice release's (:func:`~dpposterior.mechanisms.lattice.working_epsilon`);
+        else the claimed eps (the linear program's table is solved at it)."""
+        if len(prior) >= 3 and self.uses_lattice(prior, n, spec):
+            return LATTICE.working_epsilon(prior, n, spec)
+        return spec.epsilon
+
     def remap_name(self, prior, n: int, spec: ReleaseSpec) -> str | None:
         """k >= 3 past the linear program: the lattice release's remap (:meth:`LatticeMechanism.remap_name`); else None
         (the linear program's table: kernel and remap solved together)."""

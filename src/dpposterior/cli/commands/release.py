@@ -151,13 +151,15 @@ def cmd_release(args) -> None:
     noise_aware = posterior.get("result")
     # which remap the draw read (the lattice release: its route, from public prior, n, k, eps and objective only)
     remap = spec.mechanism.remap_name(a, int(c.sum()), spec)
+    # the eps the draw ran at (the lattice release at k >= 4: eps floored to a multiple of 2^-20), public as the remap
+    working = spec.mechanism.working_epsilon(a, int(c.sum()), spec)
     if args.json:
         # the delta the release runs with: 0 for a mechanism that reads no delta (not the unused default)
         delta = spec.delta if Setting.DELTA in spec.mechanism.settings_used else 0.0
         out = {"mechanism": spec.variant.mechanism, "epsilon": spec.epsilon, "delta": delta,
                "claimed": {"epsilon": claimed[0], "delta": claimed[1]}, "n": int(c.sum()), "prior": a.tolist(),
                "released_counts": m.tolist(), "alpha": (a + m).tolist(), "seed": seed,
-               "remap": remap} | _settings_json(spec)
+               "remap": remap, "working_epsilon": working} | _settings_json(spec)
         if cats is not None:
             out["categories"] = cats
         if spec.distance != DEFAULT_DISTANCE:
@@ -174,6 +176,9 @@ def cmd_release(args) -> None:
         lines = [f"{label}({', '.join(exact_sum(x, y) for x, y in zip(a, m, strict=True))})",
                  f"guarantee: {guarantee_text(spec, seed is not None)}",
                  f"released counts: {','.join(str(int(x)) for x in m)}"]
+        if working != spec.epsilon:
+            lines.append(f"working eps: {working:.8g} (eps floored to a multiple of 2^-20 so that the searches share "
+                         f"work; still {spec.epsilon:g}-DP)")
         if remap is not None:
             lines.append(f"remap: {remap} ({REMAP_WORDS[remap]})")
         if cats is not None:
