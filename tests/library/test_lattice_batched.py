@@ -800,3 +800,33 @@ def test_the_exact_steps_over_their_candidates_ran_on_exact_ties():
     assert ok.all()
     assert np.array_equal(got, np.stack([local_bayes_search(a, 9, 1.0, z) for z in ties]))
     assert seen["steps"] >= 20 and seen["fewer"] >= seen["steps"] // 2
+
+
+@pytest.mark.parametrize("k, eps, n", [(4, 0.39999961853027344, 6), (4, 1.0, 3), (3, 0.5, 4), (5, 2.0, 2)])
+def test_the_tables_ball_leaves_out_only_offsets_off_r_n(k, eps, n):
+    """Where the batch radius ``rho`` exceeds n the tables' ball keeps the offsets with every ``|v_i| <= n``: at each
+    offset left out, ``r + v`` is off R(n) for every r of R(n) (so its ``G`` is 0), and every offset kept is in the
+    full ball."""
+    from dpposterior.lattice.batched import _ball, _Sums, batch_radius
+    from dpposterior.models import candidates
+
+    rho = batch_radius(k, eps)
+    assert rho > n
+    full = _ball(k, rho)
+    kept = _Sums(np.ones(k), n, eps, rho).ball
+    key = {tuple(v) for v in kept}
+    assert key <= {tuple(v) for v in full} and len(key) == len(kept) < len(full)
+    out = np.array([v for v in full if tuple(v) not in key])
+    R = candidates(n, k)
+    at = R[:, None, :] + out[None, :, :]
+    assert not np.any(np.all((at >= 0) & (at <= n), axis=2))
+
+
+def test_the_batched_search_at_a_small_working_eps_is_the_one_point_search():
+    """k = 4 at eps 0.4's working eps, n = 6 (the tables' ball cut to |v_i| <= n): with and without orbits, the
+    one-point search at every point of a window."""
+    a, n, eps = np.ones(4), 6, 0.39999961853027344
+    Z = window(n, 4, 2)
+    want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
+    assert np.array_equal(local_search_batch(a, n, eps, Z), want)
+    assert np.array_equal(local_search_batch(a, n, eps, Z, orbits=True), want)

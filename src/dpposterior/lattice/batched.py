@@ -117,7 +117,11 @@ class _Sums:
         self.bands = [np.where((vals >= 0) & (vals <= n),
                                lgamma_jensen_gap(a[i] + np.clip(vals, 0, n).astype(np.float64), a[i] + x[:, None]),
                                0.0).ravel() for i in range(k)]  # [r_i (2 rho + 1) + v_i + rho]
-        self.ball = _ball(k, rho)
+        # the ball's offsets with every |v_i| <= n: at the others r + v is off R(n) for every r of R(n), so their G is
+        # 0 (e^(-inf) times a finite root) and each sum over the ball is the same exact sum without them (rho > n
+        # below eps ~0.6 at k = 4: at eps 0.4, n = 20, 45,631 of 149,171 offsets)
+        ball = _ball(k, rho)
+        self.ball = ball if rho <= n else ball[np.all(np.abs(ball) <= n, axis=1)]
         self.width = 2 * rho + 1
         # f_i padded by rho on both sides with -inf (a count off 0..n): ln pi(r + v) is -inf off R(n), so its weight
         # e^(ln pi - top) is 0 there as with the mask it replaces; the ball's columns shifted to index the pads/bands

@@ -1,0 +1,60 @@
+"""The batched local search's tables over the offsets ``|v_i| <= n`` of their ball (``lattice.batched._Sums``: where the
+batch radius exceeds n, the others are off R(n) at every output) against the tree before, which read the whole ball:
+each cell's noise-aware column under each tree, one process each, in turn.
+
+    python benchmarks/batched_ball_k4.py --old OLD/src --new src --out benchmarks/batched_ball_k4.json \\
+        0.4:5,5,5,5 0.4:2,2,2,14 0.3:3,3,3,3 ...
+
+Each cell is ``EPS:RELEASED`` at Dir(1,...,1) (k = the number of counts, n their sum), ``optimal``, average, the
+solve limit raised (the plan is made first, as a command does).  Each row: the plan's solve seconds, the column's
+CPU s (``local_posterior`` alone), the process's CPU s and peak MiB, and the SHA-256 of the column (its data sets and
+log-weights): the same bytes on both sides (``same``), since every output of the search is the one-point search's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
+
+CHILD = r"""
+import hashlib, json, sys, time
+import numpy as np
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+eps, released = json.loads(sys.argv[1])
+m = np.array(released, dtype=np.int64)
+a, n = np.ones(m.size), int(m.sum())
+spec = ReleaseSpec.of("optimal", eps, objective="average")
+plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
+t0 = time.process_time()
+C, logw, count, bound = spec.mechanism.local_posterior(plan, a, n, spec, m)
+cpu = time.process_time() - t0
+sha = hashlib.sha256(np.ascontiguousarray(C, dtype=np.int64).tobytes()
+                     + np.ascontiguousarray(logw, dtype=np.float64).tobytes()).hexdigest()
+print(json.dumps({"column_cpu_s": round(cpu, 2), "plan_solve_s": round(dict(plan.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"], 1),
+                  "route": plan.route, "sha256": sha, "data_sets": int(len(C))}))
+"""
+
+
+def main() -> None:
+    ap = _side.parser(__doc__)
+    ap.add_argument("cells", nargs="+", help="EPS:RELEASED, e.g. 0.4:5,5,5,5")
+    args = ap.parse_args()
+    rows = []
+    for cell in args.cells:
+        row = _side.old_and_new(cell, CHILD, args.old, args.new)
+        if "column_cpu_s" in row["old"] and "column_cpu_s" in row["new"]:
+            row["new_over_old"] = round(row["new"]["column_cpu_s"] / max(row["old"]["column_cpu_s"], 1e-9), 3)
+            row["same"] = _side.same_output(row["old"], row["new"])
+        rows.append(row)
+        print(json.dumps({k: row[k] for k in ("cell", "new_over_old", "same") if k in row}),
+              row["old"].get("column_cpu_s"), row["new"].get("column_cpu_s"), flush=True)
+        _side.write(args.out, _side.record("benchmarks/batched_ball_k4.py", rows, old=args.old))
+
+
+if __name__ == "__main__":
+    main()
