@@ -76,13 +76,18 @@ def test_every_plan_below_eps_1_holds_its_whole_run(runs):
     up to 1.4x slower than the one measured.  The release runs at its working eps, where every shift is exact at
     Dir(1,1,1,1), so the searches run by clamp groups and the plan prices them so: the runs are the new trees'
     (``orbit_check_k4_clamp_s92.json`` at eps 0.5 and 0.75, ``orbit_check_k4_working_s93.json`` at eps 0.35, 0.4,
-    0.45 and 0.6, the same host; three of these now by classes), at 0.29 to 0.55 of their plans."""
+    0.45 and 0.6, the same host; three of these now by classes), at 0.29 to 0.55 of their plans.  At eps 0.4, where
+    the plan now prices the clamp groups without the factor below eps 0.5 (the tables' ball cut to ``|v_i| <= n``:
+    :func:`~dpposterior.mechanisms.lattice.clamp_low_factor`), the runs are those of the tree with that cut and the
+    column's grouped sum (``column_runs_k4_s94.json``, the column alone, nothing instrumented)."""
     from dpposterior.limits import Task
     from dpposterior.mechanisms import ReleaseSpec
 
     now = {(r["epsilon"], tuple(r["released"])): r["cpu_seconds"]
            for name in ("orbit_check_k4_clamp_s92.json", "orbit_check_k4_working_s93.json")
            for r in json.loads((BENCH / name).read_text())["runs"]}
+    now |= {(r["epsilon"], tuple(r["released"])): r["cpu_seconds"]
+            for r in json.loads((BENCH / "column_runs_k4_s94.json").read_text())["runs"]}
     plans = {}
     for r in runs:
         eps, n = r["epsilon"], sum(r["released"])

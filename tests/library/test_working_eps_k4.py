@@ -128,29 +128,63 @@ def test_the_claim_stays_the_claimed_eps():
         assert claim(working_spec(spec, 4))[0] == working_epsilon(0.4, 4) < 0.4
 
 
-def test_the_searches_by_clamp_groups_below_eps_half_are_priced_over_their_runs(monkeypatch):
-    """The runs at the working eps (``benchmarks/orbit_check_k4_working_s93.json``; the check's counts in
-    ``benchmarks/clamp_price_k4.json``, counted at the working eps): every search by orbits runs within 0.7 of its
-    check's price; without :data:`CLAMP_LOW_EPS`' factor the two at eps 0.4 run over it (1.39x)."""
+def _split():
     import json
     import pathlib
 
     bench = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
     split = {(c["epsilon"], tuple(c["released"])): c for c in json.loads((bench / "clamp_price_k4.json").read_text())["checks"]}
+    return bench, split
+
+
+def _search_ratios(runs, split) -> dict:
+    """Each run's searches' CPU s over its check's price by the rule now (the check's counts counted at the working
+    eps in ``benchmarks/clamp_price_k4.json``)."""
+    out = {}
+    for r in runs:
+        c = split[r["epsilon"], tuple(r["released"])]
+        price = lattice_module.column_orbit_seconds(
+            c["rest_parts"], c["rest_orbits"], sum(r["released"]), 4, c["working_epsilon"], c["rest_faces"],
+            clamp=(c["clamped"], c["keys"], c["clamp_orbits"]))
+        out[r["epsilon"], tuple(r["released"])] = sum(s["cpu_seconds"] for s in r["searches"]) / price
+    return out
+
+
+def test_the_searches_by_clamp_groups_below_eps_half_are_priced_over_their_runs(monkeypatch):
+    """The runs at the working eps over the whole tables' ball (``benchmarks/orbit_check_k4_working_s93.json``, before
+    the ball was cut to ``|v_i| <= n``): every search by orbits within 0.7 of its check's price by the whole ball's rule
+    (the factor at every n: ``CLAMP_LOW_EPS_CUT`` past 1); without :data:`CLAMP_LOW_EPS`' factor the two at eps 0.4
+    run over it (1.39x)."""
+    import json
+
+    bench, split = _split()
     runs = [r for r in json.loads((bench / "orbit_check_k4_working_s93.json").read_text())["runs"] if r["searches"]]
     assert len(runs) == 5
-
-    def ratios():
-        out = {}
-        for r in runs:
-            c = split[r["epsilon"], tuple(r["released"])]
-            price = lattice_module.column_orbit_seconds(
-                c["rest_parts"], c["rest_orbits"], sum(r["released"]), 4, c["working_epsilon"], c["rest_faces"],
-                clamp=(c["clamped"], c["keys"], c["clamp_orbits"]))
-            out[r["epsilon"], tuple(r["released"])] = sum(s["cpu_seconds"] for s in r["searches"]) / price
-        return out
-
-    assert max(ratios().values()) < 0.7
+    monkeypatch.setattr(lattice_module, "CLAMP_LOW_EPS_CUT", 2.0)  # the whole ball's rule
+    assert max(_search_ratios(runs, split).values()) < 0.7
     monkeypatch.setattr(lattice_module, "CLAMP_LOW_EPS", (0.5, 0.0))
-    over = {key for key, ratio in ratios().items() if ratio > 1.0}
+    over = {key for key, ratio in _search_ratios(runs, split).items() if ratio > 1.0}
     assert over == {(0.4, (5, 5, 5, 5)), (0.4, (2, 2, 2, 12))}
+
+
+def test_where_the_ball_is_cut_the_searches_need_no_factor():
+    """The runs over the ball cut to ``|v_i| <= n`` (``benchmarks/orbit_check_k4_ball_s94.json``: eps 0.4, n = 17 to
+    23, the centre, an edge, a vertex, the two releases above among them): each at most 0.7 of its check's price
+    without the factor (0.47 to 0.59), which is what the rule reads there (:func:`clamp_low_factor` is 1); the rule
+    still reads the factor where the ball is whole (n past the batch radius) and below ``CLAMP_LOW_EPS_CUT``.  The
+    runs of the tree before the cut, priced by the rule now, are over it: the cut is what makes it hold."""
+    import json
+
+    bench, split = _split()
+    runs = [r for r in json.loads((bench / "orbit_check_k4_ball_s94.json").read_text())["runs"] if r["searches"]]
+    assert {r["epsilon"] for r in runs} == {0.4} and len(runs) == 6
+    w = working_epsilon(0.4, 4)
+    for r in runs:
+        assert lattice_module.clamp_low_factor(sum(r["released"]), 4, w) == 1.0
+    ratios = _search_ratios(runs, split)
+    assert max(ratios.values()) <= 0.7 and min(ratios.values()) >= 0.3, ratios
+    assert lattice_module.clamp_low_factor(40, 4, w) == pytest.approx((0.5 / w) ** 3.5)
+    assert lattice_module.clamp_low_factor(20, 4, working_epsilon(0.3, 4)) > 5.0
+    old = [r for r in json.loads((bench / "orbit_check_k4_working_s93.json").read_text())["runs"]
+           if r["searches"] and r["epsilon"] == 0.4]
+    assert min(_search_ratios(old, split).values()) > 1.0

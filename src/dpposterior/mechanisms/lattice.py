@@ -2525,7 +2525,27 @@ CLAMP_PART_SECONDS = 5e-6
 #: at eps 0.5 (0.65 of the price) and 18.5 s at eps 0.4 (1.39 of the price without this factor: 3,866 and 3,744 groups
 #: searched, 2,648 leads at both), (2, 2, 2, 12) 13.7 s at eps 0.4 (1.39); at eps 0.6 the runs sit at 0.46 to 0.51.
 #: With the factor (2.18 at eps 0.4) both eps 0.4 runs sit at 0.64; below eps 0.4 it is extrapolated (6.0 at eps 0.3).
+#: Not where the batched search's tables read a ball cut to ``|v_i| <= n`` (the batch radius past n,
+#: :class:`~dpposterior.lattice.batched._Sums`) and eps is at least ``CLAMP_LOW_EPS_CUT`` (:func:`clamp_low_factor`):
+#: there the same two releases' searches ran 7.1 and 4.7 CPU s (0.38x and 0.34x of the whole ball's), 0.53 and 0.47 of
+#: the price without the factor, and four more at n = 17 and 23 (centre, edge, vertex) 0.51 to 0.59
+#: (``benchmarks/orbit_check_k4_ball_s94.json``); the whole columns (with the grouped sum of
+#: :func:`~dpposterior.lattice.column.column_from_points`) at 0.39 to 0.58 of the plans so priced at eps 0.4, n = 17 to
+#: 23 (eleven releases: centre, faces, edges, vertices) and 0.38 to 0.53 at eps 0.45, n = 26 (four;
+#: ``benchmarks/column_runs_k4_s94.json``).  Below eps 0.4 no run measured it: the factor stays.
 CLAMP_LOW_EPS = (0.5, 3.5)
+CLAMP_LOW_EPS_CUT = 0.39
+
+
+def clamp_low_factor(n: int, k: int, epsilon: float) -> float:
+    """The clamp groups' price factor below eps 0.5 (:data:`CLAMP_LOW_EPS`), 1 where the batched search's ball is cut
+    to ``|v_i| <= n`` (its radius past n) at eps from :data:`CLAMP_LOW_EPS_CUT`; public n, k, eps."""
+    from ..lattice.batched import batch_radius
+
+    eps = float(epsilon)
+    if eps >= CLAMP_LOW_EPS_CUT and batch_radius(int(k), eps) > int(n):
+        return 1.0
+    return max(1.0, CLAMP_LOW_EPS[0] / eps) ** CLAMP_LOW_EPS[1]
 
 
 def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
@@ -2558,10 +2578,10 @@ def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: f
     search a group at most, the certified and the exact-step search alike, each group within one orbit's clamp:
     :func:`~dpposterior.lattice.batched._orbit_search`), count as ``min(keys, clamped)`` parts in ``min(keys,
     clamp_orbits)`` orbits and :data:`CLAMP_PART_SECONDS` each besides (so never over the price without the groups
-    by more than that term), all times :data:`CLAMP_LOW_EPS`' factor below eps 0.5."""
+    by more than that term), all times :func:`clamp_low_factor` below eps 0.5."""
     if clamp is not None:
         clamped, keys, clamp_orbits = (float(x) for x in clamp)
-        low = max(1.0, CLAMP_LOW_EPS[0] / float(epsilon)) ** CLAMP_LOW_EPS[1]  # the groups' searches below eps 0.5
+        low = clamp_low_factor(n, k, epsilon)  # the groups' searches below eps 0.5
         return low * (column_orbit_seconds(float(parts) + min(keys, clamped), float(orbits) + min(keys, clamp_orbits),
                                            n, k, epsilon, faces)
                       + clamped * CLAMP_PART_SECONDS)

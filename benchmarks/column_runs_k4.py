@@ -1,0 +1,38 @@
+"""The k = 4 noise-aware column at each release against its plan: each cell in its own process, the solve limit raised
+(the plan made first, as a command does), nothing else instrumented.
+
+    python benchmarks/column_runs_k4.py --out benchmarks/column_runs_k4_s94.json 0.4:6,6,6,5 0.4:1,1,1,20 ...
+
+Each cell is ``EPS:RELEASED`` at Dir(1,...,1) (k = the number of counts, n their sum), ``optimal``, average.  Each row:
+the plan's route and the seconds it holds to the solve limit, the column's CPU s (``local_posterior`` alone) and their
+ratio, the load before.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
+
+CHILD = r"""
+import json, sys, time
+import numpy as np
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+eps, released = json.loads(sys.argv[1])
+m = np.array(released, dtype=np.int64)
+a, n = np.ones(m.size), int(m.sum())
+spec = ReleaseSpec.of("optimal", eps, objective="average")
+plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
+held = max(s for name, s in plan.costs if name == "DPPOSTERIOR_MAX_SOLVE_SECONDS")
+t0 = time.process_time()
+spec.mechanism.local_posterior(plan, a, n, spec, m)
+cpu = time.process_time() - t0
+print(json.dumps({"route": plan.route, "planned_limited_seconds": round(held, 2), "cpu_seconds": round(cpu, 2),
+                  "run_over_plan": round(cpu / held, 3)}))
+"""
+
+if __name__ == "__main__":
+    _side.released_cells(__doc__, CHILD)
