@@ -18,6 +18,20 @@ import subprocess
 import sys
 import tempfile
 
+#: The start of a child (``python -c``) at one cell ``[eps, released]`` (``argv[1]``, as JSON): ``m`` the release,
+#: ``a`` Dir(1,...,1), ``n``, ``spec`` (``optimal``, average) and its noise-aware ``plan``, made first as a command does.
+CELL_PRELUDE = r"""
+import hashlib, json, sys, time
+import numpy as np
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+eps, released = json.loads(sys.argv[1])
+m = np.array(released, dtype=np.int64)
+a, n = np.ones(m.size), int(m.sum())
+spec = ReleaseSpec.of("optimal", eps, objective="average")
+plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
+"""
+
 
 def parser(doc: str | None) -> argparse.ArgumentParser:
     """An argument parser described by the first line of ``doc``, with the three options every side-by-side run
