@@ -123,3 +123,24 @@ def released_cells(doc: str | None, child: str) -> None:
         runs.append(row)
         print(json.dumps(row), flush=True)
         write(args.out, {"command": " ".join(sys.argv), "date": datetime.date.today().isoformat(), "runs": runs})
+
+
+def column_cells(doc: str | None, child: str, script: str, compare) -> None:
+    """The main of a side-by-side benchmark of the noise-aware column: :func:`old_and_new` at every cell of the
+    command line (``--old``, ``--new``, ``--out``, cells ``EPS:RELEASED``), each row with ``new_over_old`` (the
+    columns' CPU s) and what ``compare(old, new)`` returns (a dict: how the two outputs differ), printed and written
+    with the rows before it after every cell."""
+    ap = parser(doc)
+    ap.add_argument("cells", nargs="+", help="EPS:RELEASED, e.g. 0.4:5,5,5,5")
+    args = ap.parse_args()
+    rows = []
+    for cell in args.cells:
+        row = old_and_new(cell, child, args.old, args.new)
+        shown = {"cell": cell}
+        if "column_cpu_s" in row["old"] and "column_cpu_s" in row["new"]:
+            row["new_over_old"] = round(row["new"]["column_cpu_s"] / max(row["old"]["column_cpu_s"], 1e-9), 3)
+            row.update(compare(row["old"], row["new"]))
+            shown |= {k: v for k, v in row.items() if k not in ("cell", "old", "new")}
+        rows.append(row)
+        print(json.dumps(shown), row["old"].get("column_cpu_s"), row["new"].get("column_cpu_s"), flush=True)
+        write(args.out, record(script, rows, old=args.old))

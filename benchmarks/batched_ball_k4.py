@@ -13,7 +13,6 @@ log-weights): the same bytes on both sides (``same``), since every output of the
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -31,21 +30,6 @@ print(json.dumps({"column_cpu_s": round(cpu, 2), "plan_solve_s": round(dict(plan
 """
 
 
-def main() -> None:
-    ap = _side.parser(__doc__)
-    ap.add_argument("cells", nargs="+", help="EPS:RELEASED, e.g. 0.4:5,5,5,5")
-    args = ap.parse_args()
-    rows = []
-    for cell in args.cells:
-        row = _side.old_and_new(cell, CHILD, args.old, args.new)
-        if "column_cpu_s" in row["old"] and "column_cpu_s" in row["new"]:
-            row["new_over_old"] = round(row["new"]["column_cpu_s"] / max(row["old"]["column_cpu_s"], 1e-9), 3)
-            row["same"] = _side.same_output(row["old"], row["new"])
-        rows.append(row)
-        print(json.dumps({k: row[k] for k in ("cell", "new_over_old", "same") if k in row}),
-              row["old"].get("column_cpu_s"), row["new"].get("column_cpu_s"), flush=True)
-        _side.write(args.out, _side.record("benchmarks/batched_ball_k4.py", rows, old=args.old))
-
-
 if __name__ == "__main__":
-    main()
+    _side.column_cells(__doc__, CHILD, "benchmarks/batched_ball_k4.py",
+                       lambda old, new: {"same": _side.same_output(old, new)})

@@ -15,7 +15,6 @@ largest difference of the two posteriors' means, in counts.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -52,22 +51,10 @@ print(json.dumps({"column_cpu_s": round(cpu, 2), "plan_solve_s": round(dict(plan
 """
 
 
-def main() -> None:
-    ap = _side.parser(__doc__)
-    ap.add_argument("cells", nargs="+", help="EPS:RELEASED, e.g. 0.4:5,5,5,5")
-    args = ap.parse_args()
-    rows = []
-    for cell in args.cells:
-        row = _side.old_and_new(cell, CHILD, args.old, args.new)
-        if "column_cpu_s" in row["old"] and "column_cpu_s" in row["new"]:
-            row["new_over_old"] = round(row["new"]["column_cpu_s"] / max(row["old"]["column_cpu_s"], 1e-9), 3)
-            row["mean_gap"] = max(abs(x - y) for x, y in zip(row["old"]["posterior_mean"],
-                                                            row["new"]["posterior_mean"], strict=True))
-        rows.append(row)
-        print(json.dumps({k: row[k] for k in ("cell", "new_over_old", "mean_gap") if k in row}),
-              row["old"].get("column_cpu_s"), row["new"].get("column_cpu_s"), flush=True)
-        _side.write(args.out, _side.record("benchmarks/working_eps_k4.py", rows, old=args.old))
+def _mean_gap(old: dict, new: dict) -> dict:
+    """The largest difference of the two posteriors' means, in counts."""
+    return {"mean_gap": max(abs(x - y) for x, y in zip(old["posterior_mean"], new["posterior_mean"], strict=True))}
 
 
 if __name__ == "__main__":
-    main()
+    _side.column_cells(__doc__, CHILD, "benchmarks/working_eps_k4.py", _mean_gap)
