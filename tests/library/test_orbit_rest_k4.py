@@ -99,3 +99,18 @@ def test_every_plan_below_eps_1_holds_its_whole_run(runs):
         else:
             cpu = r["cpu_seconds"]
         assert cpu <= 0.75 * plans[eps, n], (eps, r["released"], cpu, plans[eps, n])
+
+
+def test_a_claimed_eps_at_the_measured_ends_reads_the_rate():
+    """The plan reads the eps a release runs at (its working eps, below the claimed one by up to 2^-20), so the
+    measured range's low end is eps 0.35's working eps: a claimed eps 0.35 (measured, ``..._loweps_s90.json``) reads
+    the rate, one below it (0.34) the filters' rule.  With the range's end at 0.35 itself the claimed 0.35 fell outside
+    and its plan at n = 17 was 3.4x over (283 s; 83 s now, still refused)."""
+    n, k = 20, 4
+    Dc = L._radius(k, 0.35, 1e-12)
+    w = L.working_epsilon(0.35, k)
+    assert w < 0.35 and L.orbit_rest_seconds(1e6, 5e5, n, k, w, Dc) == pytest.approx(1e6 * L.ORBIT_REST_SECONDS)
+    assert L.working_epsilon(0.75, k) == 0.75  # the high end needs no floor
+    low = L.working_epsilon(0.34, k)
+    rule = 1e6 * L.RISK_SECONDS * k + 5e5 * (L.FILTER_SECONDS[0] + L.FILTER_SECONDS[1] * k * (Dc + 1))
+    assert L.orbit_rest_seconds(1e6, 5e5, n, k, low, Dc) == pytest.approx(rule, rel=1e-12)
