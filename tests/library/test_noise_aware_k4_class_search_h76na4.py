@@ -8,13 +8,15 @@ the run's check):
 * the run's check reads the same function: a column whose searches the term puts over the limit is refused in one line
   before any search runs;
 * the plan opens eps 0.25 at n = 16 (both objectives) and eps 0.5 and 0.625 ``average`` at n = 17, by classes,
-  each planned above every release measured there (centre, next to a face, next to a vertex; seeds 1 to 3 at eps 0.5,
-  1 and 2 at eps 0.25, 1 at eps 0.625: ``benchmarks/noise_aware_k4_h76na4*.json``); the cells next to them stay
-  refused in one line, and the CLI exits 2 with one line there.
+  each planned above every release measured there (``benchmarks/noise_aware_k4_h76na4*.json`` then; now, the leads
+  searched by orbits, ``benchmarks/noise_aware_k4_class_orbits.json``, eps 0.25 and 0.3 to n = 18); the cells next to
+  them stay refused in one line, and the CLI exits 2 with one line there.
 """
 
 from __future__ import annotations
 
+import json
+import pathlib
 import subprocess
 import sys
 
@@ -78,29 +80,38 @@ def test_the_runs_check_reads_the_same_term(monkeypatch):
     assert "\n" not in str(refused.value) and "one-point searches" in str(refused.value) and not ran
 
 
-#: ``release --noise-aware`` measured in this tree (``benchmarks/noise_aware_k4_h76na4.json`` and
-#: ``benchmarks/noise_aware_k4_h76na4_quarter.json``; CPU s of the whole process, the release and its posterior, on
-#: the 2 shared cores at load 8 to 15): (eps, objective, n, the slowest run of the releases measured, its load).  eps
-#: 0.5, n = 17: (5,4,4,4), (1,5,5,6), (0,0,1,16), seeds 1 to 3, 23.7 to 32.2 s, 200 MB; eps 0.25, n = 16: (4,4,4,4),
-#: (1,5,5,5), (0,0,1,15), seeds 1 and 2, 30.1 to 36.5 s, 670 MB; eps 0.625, n = 17 (also opened by the term,
-#: ``benchmarks/noise_aware_k4_h76na4_eps0625.json``): the same three releases, seed 1, 21.8 to 30.9 s, 160 MB.
-MEASURED_RUNS = [(0.25, "average", 16, 36.5, 13.2), (0.25, "worst", 16, 32.3, 14.1), (0.5, "average", 17, 32.2, 11.2),
-                 (0.625, "average", 17, 30.9, 9.0)]
+#: ``release --noise-aware`` measured (CPU s of the whole process, the release and its posterior).  First in the tree
+#: that searched the class route's leads one at a time (``benchmarks/noise_aware_k4_h76na4.json`` and ``..._quarter``,
+#: ``..._eps0625``, on the 2 shared cores at load 8 to 15): eps 0.5, n = 17, 23.7 to 32.2 s, 200 MB; eps 0.25, n = 16,
+#: 30.1 to 36.5 s, 670 MB; eps 0.625, n = 17, 21.8 to 30.9 s, 160 MB.  Now, with the leads searched by orbits
+#: (``class_orbits``), side by side with that tree on an idle host (``benchmarks/noise_aware_k4_class_orbits.json``,
+#: the same outputs by SHA-256): each row of this tree run within its limits, read here.
+CLASS_ORBIT_RUNS = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "noise_aware_k4_class_orbits.json"
+MEASURED_RUNS = [(r["epsilon"], r["objective"], sum(int(x) for x in r["counts"].split(",")), r["cpu_seconds"],
+                  r["peak_mb"]) for r in json.loads(CLASS_ORBIT_RUNS.read_text())["runs"]
+                 if r["tree"] == "new" and not r["raised"] and r["rc"] == 0]
 
 
-@pytest.mark.parametrize("eps, objective, n, cpu, load", MEASURED_RUNS)
-def test_the_opened_cells_are_admitted_by_classes_above_their_runs(eps, objective, n, cpu, load):
+def test_the_runs_read_are_the_cells_opened():
+    assert {(eps, n) for eps, _, n, _, _ in MEASURED_RUNS} >= {(0.25, 16), (0.25, 18), (0.3, 17), (0.3, 18), (0.5, 17)}
+
+
+@pytest.mark.parametrize("eps, objective, n, cpu, peak_mb", MEASURED_RUNS)
+def test_the_opened_cells_are_admitted_by_classes_above_their_runs(eps, objective, n, cpu, peak_mb):
+    """Each run within its plan by 1.2x or more (the seconds and the bytes) and within 5x (the grouping's term, fitted
+    at load 9 to 14, is 2.4x to 3.3x over the idle runs)."""
     a = np.ones(4)
     spec = ReleaseSpec.of("optimal", eps, objective=objective)
     plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
     assert not plan.refused() and plan.route == "local column"
     W = LATTICE.column_radius(n, 4, eps)
     assert LATTICE._class_route(a, n, 4, spec, W, lattice_module._radius(4, eps, 1e-12))
-    assert 1.2 * cpu < plan.seconds < 2.5 * cpu
+    assert 1.2 * cpu < plan.seconds < 5.0 * cpu
+    assert 1.2 * peak_mb * 2**20 < plan.memory_bytes
     assert plan.memory_bytes < 2 * 2**30
 
 
-@pytest.mark.parametrize("eps, n, objective", [(0.25, 17, "worst"), (0.25, 17, "average"), (0.5, 31, "average"),
+@pytest.mark.parametrize("eps, n, objective", [(0.25, 19, "worst"), (0.25, 19, "average"), (0.5, 31, "average"),
                                                (0.625, 35, "average"),
                                                (0.5, 12, "worst"), (0.5, 22, "worst"), (0.25, 30, "average")])
 def test_the_cells_next_to_them_stay_refused_in_one_line(eps, n, objective):
@@ -109,9 +120,9 @@ def test_the_cells_next_to_them_stay_refused_in_one_line(eps, n, objective):
     assert refusal and "\n" not in refusal
 
 
-def test_the_cli_refuses_eps_quarter_at_n_17_in_one_line_with_exit_2():
+def test_the_cli_refuses_eps_quarter_at_n_19_in_one_line_with_exit_2():
     proc = subprocess.run([sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1,1", "--counts",
-                           "5,4,4,4", "--mechanism", "optimal", "--epsilon", "0.25", "--noise-aware", "--seed", "1"],
+                           "5,5,5,4", "--mechanism", "optimal", "--epsilon", "0.25", "--noise-aware", "--seed", "1"],
                           capture_output=True, text=True, timeout=600)
     lines = [ln for ln in proc.stderr.strip().splitlines() if not ln.startswith("dpposterior: warning")]
     assert proc.returncode == 2

@@ -2431,30 +2431,59 @@ def exact_shifts(prior, epsilon: float) -> bool:
 #: is 1.2 to 1.6x over the loaded runs and 1.4 to 1.9x over the others
 #: (tests/library/test_noise_aware_k4_class_search_h76na4.py).
 CLASS_SEARCH_SECONDS = (6.5e-4, 6.5e-7)
+#: The class route's searches at a symmetric prior (:func:`class_orbits`) run by orbits
+#: (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``: one certified search a distinct sorted
+#: pair, the near ties by their exact steps; the one-point search's output at every lead, proved and tested there),
+#: priced at this share of :data:`CLASS_SEARCH_SECONDS`' one-point price where |R(n)| is within
+#: :data:`SMALL_SEARCH_ROWS`.  Measured side by side on one idle host (the same leads, both searches in one process,
+#: equal outputs at every lead; ``python benchmarks/class_orbits_k4.py --out benchmarks/class_orbits_k4.json ...``):
+#: CPU s (leads, one at a time, by orbits) eps 0.25, n = 14: 10,830, 5.39, 3.54; n = 16: 15,929, 9.69, 4.38; n = 18:
+#: 22,420, 17.71 and 18.64, 6.42 and 6.50; eps 0.3, n = 17: 18,990, 11.50 and 11.73, 4.17 and 3.92; n = 18: 22,420,
+#: 15.24, 4.78; n = 20: 30,471, 25.26, 6.76; eps 0.35 to 0.5, n = 14 to 17: 0.17x to 0.35x.  So 0.17x to 0.66x the
+#: one-point CPU s, at 0.19 to 0.52 of this price (4.0 s and 0.25 of the one-point price: the one-point runs sit at
+#: 0.40 to 0.55 of theirs); at eps 0.25, n = 10 (4,136 leads) 2.63 s against 1.37 (:data:`CLASS_ORBIT_MIN_SECONDS`).
+CLASS_ORBIT_SECONDS = (4.0, 0.25)
+#: The one-point price (:data:`CLASS_SEARCH_SECONDS`) from which the searches run by orbits: below it the batched
+#: search's fixed cost is more than it saves (eps 0.25, n = 10: 2.19 CPU s by orbits, 1.39 s one at a time).
+CLASS_ORBIT_MIN_SECONDS = 10.0
 
 
-def class_search_seconds(points: float, n: int, k: int) -> float:
-    """Estimated seconds of the class route's one-point searches (:func:`_group_outputs_m`) at ``points`` group leads
-    and lone parts: :data:`CLASS_SEARCH_SECONDS` each where |R(n)| is within :data:`SMALL_SEARCH_ROWS`, else
-    :func:`small_search_seconds`; from the count and public n, k.  The plan (:func:`group_seconds`) and the run's check
-    (:func:`_group_outputs_m`) read it."""
+def class_orbits(prior, points: float, n: int, k: int) -> bool:
+    """Whether the class route's searches at ``points`` group leads and lone parts run by orbits
+    (:func:`_group_outputs_m`): a symmetric prior (every ``a_i`` equal: the permutations of the categories map the
+    search at a point to the search at its image), |R(n)| within :data:`SMALL_SEARCH_ROWS` (where measured) and their
+    one-point price at least :data:`CLASS_ORBIT_MIN_SECONDS`; public prior, count, n, k."""
+    a = np.asarray(prior, dtype=np.float64).ravel()
+    return bool(a.size >= 3 and np.all(a == a[0]) and float(n_candidates(n, k)) <= SMALL_SEARCH_ROWS
+                and class_search_seconds(points, n, k) >= CLASS_ORBIT_MIN_SECONDS)
+
+
+def class_search_seconds(points: float, n: int, k: int, orbits: bool = False) -> float:
+    """Estimated seconds of the class route's searches (:func:`_group_outputs_m`) at ``points`` group leads and lone
+    parts: :data:`CLASS_SEARCH_SECONDS` each where |R(n)| is within :data:`SMALL_SEARCH_ROWS`, else
+    :func:`small_search_seconds`; where they run by ``orbits`` (:func:`class_orbits`) :data:`CLASS_ORBIT_SECONDS`, a
+    constant and a share of that.  From the count and public n, k.  The plan (:func:`group_seconds`) and the run's
+    check (:func:`_group_outputs_m`) read it."""
     rows = float(n_candidates(n, k))
     if rows > SMALL_SEARCH_ROWS:
         return small_search_seconds(points, n, k)
-    return float(points) * (CLASS_SEARCH_SECONDS[0] + CLASS_SEARCH_SECONDS[1] * rows)
+    one = float(points) * (CLASS_SEARCH_SECONDS[0] + CLASS_SEARCH_SECONDS[1] * rows)
+    return CLASS_ORBIT_SECONDS[0] + CLASS_ORBIT_SECONDS[1] * one if orbits else one
 
 
-def group_seconds(n: int, k: int, W: int, grouped: bool = True) -> tuple[float, float]:
-    """``(grouping, searches)``: estimated seconds of the class route's enumeration and grouping, and of its one-point
-    searches (one a group, :func:`~dpposterior.lattice.column.clamp_group_count`, where ``grouped``: see
-    :func:`exact_shifts`; else one a part; each :func:`class_search_seconds`), from public n, k and ``W``."""
+def group_seconds(n: int, k: int, W: int, grouped: bool = True, prior=None) -> tuple[float, float]:
+    """``(grouping, searches)``: estimated seconds of the class route's enumeration and grouping, and of its searches
+    (one a group, :func:`~dpposterior.lattice.column.clamp_group_count`, where ``grouped``: see :func:`exact_shifts`;
+    else one a part; :func:`class_search_seconds`, by orbits where :func:`class_orbits` holds at ``prior``; None:
+    one at a time), from public n, k, ``W`` and prior."""
     from ..lattice.column import clamp_group_count, part_class_count
 
     parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
     groups = float(clamp_group_count(n, k, W))
     grouping = parts * CLASS_SECONDS + groups * (GROUP_LEAD_SECONDS[0] + GROUP_LEAD_SECONDS[1] * rows)
     searched = groups if grouped else parts
-    return grouping, class_search_seconds(searched, n, k)
+    orbits = prior is not None and class_orbits(prior, searched, n, k)
+    return grouping, class_search_seconds(searched, n, k, orbits)
 
 
 def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.int64], Dc: int
@@ -2462,22 +2491,32 @@ def _group_outputs_m(a: NDArray, n: int, eps: float, m: NDArray, Z: NDArray[np.i
     """``1.0`` at the points of ``Z`` (one a positive part) whose one-point local search (what a draw computes)
     outputs ``m``, else ``0.0``: one search a group of :func:`~dpposterior.lattice.column.clamp_groups` (the same
     computation at every point of a group, proved there), each point outside a group searched itself; the searches
-    checked against the solve limit before the first runs (one line)."""
+    checked against the solve limit before the first runs (one line).  At a symmetric prior (:func:`class_orbits`)
+    the leads and lone points are searched together by orbits
+    (:func:`~dpposterior.lattice.batched.local_search_batch`, equal to the one-point search at every point), else one
+    at a time."""
+    from ..lattice.batched import local_search_batch
     from ..lattice.column import clamp_groups
 
     k = a.size
     lead, group = clamp_groups(a, n, eps, Z, Dc)
     alone = np.flatnonzero(group < 0)
     searches = len(lead) + len(alone)
-    _solve_limit(class_search_seconds(searches, n, k),
+    orbits = class_orbits(a, searches, n, k)
+    _solve_limit(class_search_seconds(searches, n, k, orbits),
                  f"the noise-aware posterior's local column at this release for k={k}, n={n}, eps={eps:g} "
                  f"({searches:,} one-point searches)")
-    hit_lead = np.array([bool(np.all(local_bayes_search(a, n, eps, z) == m)) for z in Z[lead]], dtype=bool)
+    if orbits and searches:
+        out = local_search_batch(a, n, eps, np.concatenate([Z[lead], Z[alone]]), orbits=True)
+        found = np.all(out == m, axis=1)
+        hit_lead, hit_alone = found[: len(lead)], found[len(lead):].astype(np.float64)
+    else:
+        hit_lead = np.array([bool(np.all(local_bayes_search(a, n, eps, z) == m)) for z in Z[lead]], dtype=bool)
+        hit_alone = np.array([float(np.all(local_bayes_search(a, n, eps, Z[j]) == m)) for j in alone])
     hit = np.zeros(len(Z))
     grouped = group >= 0
     hit[grouped] = hit_lead[group[grouped]]
-    for j in alone:
-        hit[j] = float(np.all(local_bayes_search(a, n, eps, Z[j]) == m))
+    hit[alone] = hit_alone
     return hit
 
 
@@ -4032,7 +4071,7 @@ class LatticeMechanism(Mechanism):
         region = self._region_column_plan(prior, n, k, spec, "", W, Dc, orbits_allowed=False)
         if dict(region.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] <= CLASS_FALLBACK_SECONDS:
             return False
-        return dict(self._class_column_plan(prior, n, k, spec, "", W).costs)[
+        return dict(self._class_column_plan(prior, n, k, spec, "", W, orbits_allowed=False).costs)[
             "DPPOSTERIOR_MAX_SOLVE_SECONDS"] <= CLASS_FALLBACK_SECONDS
 
     def _region_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int, Dc: int,
@@ -4260,17 +4299,21 @@ class LatticeMechanism(Mechanism):
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps")
 
-    def _class_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int) -> Plan:
+    def _class_column_plan(self, prior, n: int, k: int, spec: ReleaseSpec, what: str, W: int,
+                           orbits_allowed: bool = True) -> Plan:
         """The local column's plan on the class route (:func:`part_class_route`; :meth:`_local_column`): the region's
         positive-part classes enumerated and grouped, one one-point search a group (:func:`group_seconds`, every
         group counted: an upper end; one a part where :func:`exact_shifts` does not hold), the data sets near the
         release (:data:`NEAR_BOX_SECONDS`) and the column over them, :data:`COLUMN_SECONDS` an entry.  Measured k = 4,
         n = 10, eps = 0.25, Dir(1,1,1,1): 13.2 and 13.7 CPU s in all with the release (average, worst), peak 597 MB;
-        planned 24.7 s, 1.12 GiB (``benchmarks/noise_aware_k4_classes.json``)."""
+        planned 24.7 s, 1.12 GiB (``benchmarks/noise_aware_k4_classes.json``).  At a symmetric prior the searches run
+        by orbits (:func:`class_orbits`, :data:`CLASS_ORBIT_SECONDS`); ``orbits_allowed=False``: priced one search a
+        lead as before (what :meth:`_class_route` compares, so that its choice of route stays as it was)."""
         from ..lattice.column import BLOCK_ENTRIES, clamp_group_count, part_class_count
 
         parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
-        grouping, searches = group_seconds(n, k, W, exact_shifts(prior, spec.epsilon))
+        grouping, searches = group_seconds(n, k, W, exact_shifts(prior, spec.epsilon),
+                                           prior if orbits_allowed else None)
         # the data sets within M + W of the release (M at most (k - 1) (Dc + W) + W), by the box of their first
         # count's range and (2 R + 1)^(k - 2) of the others; the column over them against one part a group mapping to
         # the release (the parts of a group share its output)

@@ -1,0 +1,93 @@
+"""The k = 4 class route's searches by orbits (mechanisms/lattice.py: ``class_orbits``, ``CLASS_ORBIT_SECONDS``,
+``_group_outputs_m``):
+
+* at a symmetric prior the leads are searched together by orbits (``local_search_batch(..., orbits=True)``) and the
+  column's ``T(z, m)`` is the one of the one-point searches at every class (the same floats), where that route is
+  forced on and off;
+* the price by orbits is over every run measured (``benchmarks/class_orbits_k4.json``: the same leads searched both
+  ways in one process on an idle host, equal outputs at every lead), at most 0.7 of it, and the route runs by orbits
+  only where they are faster there (a one-point price of ``CLASS_ORBIT_MIN_SECONDS`` or more);
+* the run's check reads the same price (a column whose searches it puts over the limit is refused before any runs);
+* the plan admits eps 0.25 and 0.3 at n = 17 and 18 (both objectives; n = 16 before) and refuses n = 19 in one line;
+  an asymmetric prior keeps the one-point price.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from dpposterior.lattice.column import reach_classes
+from dpposterior.limits import Task
+from dpposterior.mechanisms import ReleaseSpec
+from dpposterior.mechanisms import lattice as L
+from dpposterior.mechanisms.optimal import LATTICE
+from dpposterior.models import SizeError
+
+BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "class_orbits_k4.json"
+
+
+@pytest.mark.parametrize("eps, m", [(0.5, (2, 2, 1, 1)), (0.5, (1, 1, 1, 5)), (0.25, (2, 1, 1, 1)),
+                                    (0.3, (3, 1, 2, 2))])
+def test_by_orbits_the_same_column_as_one_at_a_time(eps, m, monkeypatch):
+    a, m = np.ones(4), np.array(m, dtype=np.int64)
+    n = int(m.sum())
+    w = L.working_epsilon(eps, 4)
+    Dc = L._radius(4, w, 1e-12)
+    Z, _ = reach_classes(n, 4, m, Dc, LATTICE.column_radius(n, 4, w))
+    monkeypatch.setattr(L, "CLASS_ORBIT_MIN_SECONDS", 0.0)
+    assert L.class_orbits(a, 10, n, 4)
+    by_orbits = L._group_outputs_m(a, n, w, m, Z, Dc)
+    monkeypatch.setattr(L, "CLASS_ORBIT_MIN_SECONDS", np.inf)
+    assert not L.class_orbits(a, 10, n, 4)
+    one = L._group_outputs_m(a, n, w, m, Z, Dc)
+    assert np.array_equal(by_orbits, one) and one.sum() > 0
+
+
+def test_the_price_by_orbits_is_over_every_run():
+    rows = json.loads(BENCH.read_text())["runs"]
+    assert len(rows) >= 12 and all(r["equal"] for r in rows)
+    for r in rows:
+        n = sum(r["released"])
+        points = r["leads"] + r["alone"]
+        price = L.class_search_seconds(points, n, 4, orbits=True)
+        one = L.class_search_seconds(points, n, 4)
+        assert r["orbits_cpu_s"] <= 0.7 * price, r
+        # by orbits exactly where they ran faster than one at a time
+        assert L.class_orbits(np.ones(4), points, n, 4) == (one >= L.CLASS_ORBIT_MIN_SECONDS)
+        if one >= L.CLASS_ORBIT_MIN_SECONDS:
+            assert r["orbits_cpu_s"] < r["one_point_cpu_s"] and price < one, r
+    assert any(r["orbits_cpu_s"] > r["one_point_cpu_s"] for r in rows)  # below the threshold: slower
+
+
+def test_an_asymmetric_prior_keeps_the_one_point_price():
+    assert not L.class_orbits(np.array([1.0, 1.0, 1.0, 2.0]), 30000, 18, 4)
+    W = LATTICE.column_radius(18, 4, 0.25)
+    assert L.group_seconds(18, 4, W, True, np.array([1.0, 1, 1, 2])) == L.group_seconds(18, 4, W, True)
+    assert L.group_seconds(18, 4, W, True, np.ones(4))[1] < 0.4 * L.group_seconds(18, 4, W, True)[1]
+
+
+def test_the_runs_check_reads_the_price_by_orbits(monkeypatch):
+    a, n, eps = np.ones(4), 6, 0.5
+    m = np.array([2, 2, 1, 1])
+    Dc = L._radius(4, eps, 1e-12)
+    Z, _ = reach_classes(n, 4, m, Dc, LATTICE.column_radius(n, 4, eps))
+    ran = []
+    monkeypatch.setattr(L, "CLASS_ORBIT_MIN_SECONDS", 0.0)
+    monkeypatch.setattr(L, "CLASS_ORBIT_SECONDS", (1e5, 0.0))
+    monkeypatch.setattr("dpposterior.lattice.batched.local_search_batch", lambda *args, **kw: ran.append(1))
+    with pytest.raises(SizeError) as refused:
+        L._group_outputs_m(a, n, eps, m, Z, Dc)
+    assert "\n" not in str(refused.value) and not ran
+
+
+@pytest.mark.parametrize("objective", ["average", "worst"])
+@pytest.mark.parametrize("eps", [0.25, 0.3])
+def test_the_plan_admits_n_17_and_18_and_refuses_19(eps, objective):
+    spec = ReleaseSpec.of("optimal", eps, objective=objective)
+    plans = {n: spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n) for n in (17, 18, 19)}
+    assert not plans[17].refused() and not plans[18].refused()
+    refusal = plans[19].refused()
+    assert refusal and "\n" not in refusal
