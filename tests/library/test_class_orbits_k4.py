@@ -9,7 +9,10 @@
   only where they are faster there (a one-point price of ``CLASS_ORBIT_MIN_SECONDS`` or more);
 * the run's check reads the same price (a column whose searches it puts over the limit is refused before any runs);
 * the plan admits eps 0.25 and 0.3 at n = 17 and 18 (both objectives; n = 16 before) and refuses n = 19 in one line;
-  an asymmetric prior keeps the one-point price.
+  an asymmetric prior keeps the one-point price;
+* where the region route's plan is over the limit and the class route's by orbits within it (eps 0.33 to 0.35 at
+  n = 17 and 18) the column runs by classes; a cell the region route admits keeps it; every eps from 0.25 to 0.4 is
+  admitted at n = 18.
 """
 from __future__ import annotations
 
@@ -91,3 +94,33 @@ def test_the_plan_admits_n_17_and_18_and_refuses_19(eps, objective):
     assert not plans[17].refused() and not plans[18].refused()
     refusal = plans[19].refused()
     assert refusal and "\n" not in refusal
+
+
+def _class_route(eps: float, n: int) -> bool:
+    spec = ReleaseSpec.of("optimal", eps, objective="average")
+    W = LATTICE.column_radius(n, 4, eps)
+    return LATTICE._class_route(np.ones(4), n, 4, spec, W, L._radius(4, eps, 1e-12))
+
+
+@pytest.mark.parametrize("eps", [0.33, 0.35])
+def test_refused_on_the_region_route_the_class_route_by_orbits_runs(eps):
+    """eps 0.33 to 0.35 at n = 17 and 18: the region route's plan is over the limit (by orbits at eps 0.35, by the
+    filters' rule below it), the class route's by orbits within it, so they run by classes; n = 19 stays refused."""
+    spec = ReleaseSpec.of("optimal", eps, objective="average")
+    for n in (17, 18):
+        assert _class_route(eps, n)
+        assert not spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).refused()
+    refusal = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), 19).refused()
+    assert refusal and "\n" not in refusal
+
+
+def test_a_cell_the_region_route_admits_keeps_it():
+    assert not _class_route(0.36, 17) and not _class_route(0.4, 20)
+
+
+def test_every_eps_from_a_quarter_to_0_4_is_admitted_at_n_18():
+    """The admitted n no longer dip between eps 0.3 and 0.4 (eps 0.33 to 0.35 ended at 16, eps 0.39 at 16 before the
+    cut's rule started at a working eps)."""
+    for eps in (0.25, 0.3, 0.33, 0.35, 0.36, 0.38, 0.39, 0.4):
+        spec = ReleaseSpec.of("optimal", eps, objective="average")
+        assert not spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), 18).refused(), eps
