@@ -2434,7 +2434,7 @@ CLASS_SEARCH_SECONDS = (6.5e-4, 6.5e-7)
 #: The class route's searches at a symmetric prior (:func:`class_orbits`) run by orbits
 #: (:func:`~dpposterior.lattice.batched.local_search_batch` with ``orbits``: one certified search a distinct sorted
 #: pair, the near ties by their exact steps; the one-point search's output at every lead, proved and tested there),
-#: priced at this share of :data:`CLASS_SEARCH_SECONDS`' one-point price where |R(n)| is within
+#: priced at a constant (CPU s) plus a share of :data:`CLASS_SEARCH_SECONDS`' one-point price, where |R(n)| is within
 #: :data:`SMALL_SEARCH_ROWS`.  Measured side by side on one idle host (the same leads, both searches in one process,
 #: equal outputs at every lead; ``python benchmarks/class_orbits_k4.py --out benchmarks/class_orbits_k4.json ...``):
 #: CPU s (leads, one at a time, by orbits) eps 0.25, n = 14: 10,830, 5.39, 3.54; n = 16: 15,929, 9.69, 4.38; n = 18:
@@ -2444,7 +2444,7 @@ CLASS_SEARCH_SECONDS = (6.5e-4, 6.5e-7)
 #: 0.40 to 0.55 of theirs); at eps 0.25, n = 10 (4,136 leads) 2.63 s against 1.37 (:data:`CLASS_ORBIT_MIN_SECONDS`).
 CLASS_ORBIT_SECONDS = (4.0, 0.25)
 #: The one-point price (:data:`CLASS_SEARCH_SECONDS`) from which the searches run by orbits: below it the batched
-#: search's fixed cost is more than it saves (eps 0.25, n = 10: 2.19 CPU s by orbits, 1.39 s one at a time).
+#: search's fixed cost is more than it saves (eps 0.25, n = 10: 2.63 CPU s by orbits, 1.37 s one at a time).
 CLASS_ORBIT_MIN_SECONDS = 10.0
 
 
@@ -4317,7 +4317,7 @@ class LatticeMechanism(Mechanism):
         n = 10, eps = 0.25, Dir(1,1,1,1): 13.2 and 13.7 CPU s in all with the release (average, worst), peak 597 MB;
         planned 24.7 s, 1.12 GiB (``benchmarks/noise_aware_k4_classes.json``).  At a symmetric prior the searches run
         by orbits (:func:`class_orbits`, :data:`CLASS_ORBIT_SECONDS`); ``orbits_allowed=False``: priced one search a
-        lead as before (what :meth:`_class_route` compares, so that its choice of route stays as it was)."""
+        lead as before (what :meth:`_class_route` compares first, so that no cell it sent one way moves)."""
         from ..lattice.column import BLOCK_ENTRIES, clamp_group_count, part_class_count
 
         parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
