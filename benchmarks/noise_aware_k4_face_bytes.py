@@ -18,16 +18,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _side  # noqa: E402
 
-CHILD = r"""
-import json, resource, sys, time
-import numpy as np
-from dpposterior.limits import Task
-from dpposterior.mechanisms import ReleaseSpec
-eps, released = json.loads(sys.argv[1])
-m = np.array(released, dtype=np.int64)
-a, n = np.ones(m.size), int(m.sum())
-spec = ReleaseSpec.of("optimal", eps, objective="average")
-plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
+CHILD = _side.CELL_PRELUDE + r"""
+import resource
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 t0 = time.process_time()
 spec.mechanism.local_posterior(plan, a, n, spec, m)
