@@ -113,12 +113,15 @@ def test_search_terms_read_from_R_n_are_the_balls_rows_and_floats(k, eps):
         a = rng.uniform(0.2, 5.0, k)
         z = rng.integers(-15, n + 15, k)
         z[-1] = n - z[:-1].sum()
-        p = project(z, n)[0]
-        ball = _ball(k, Dc)
-        ball = ball[np.all(ball >= -p[None, :], axis=1)]
-        cs, lw = ref.search_weights(a, eps, z, p, ball, Dc)
-        got_cs, got_lw = _search_weights(a, eps, z, Dc, p)
-        assert np.array_equal(got_cs, cs) and np.array_equal(got_lw, lw)
+        # then a second point at the same (a, n): R(n) and its sums read from the cache, its distances its own
+        for shift in (0, 3):
+            zs = z + shift * np.eye(k, dtype=np.int64)[0] - shift * np.eye(k, dtype=np.int64)[1]
+            p = project(zs, n)[0]
+            ball = _ball(k, Dc)
+            ball = ball[np.all(ball >= -p[None, :], axis=1)]
+            cs, lw = ref.search_weights(a, eps, zs, p, ball, Dc)
+            got_cs, got_lw = _search_weights(a, eps, zs, Dc, p)
+            assert np.array_equal(got_cs, cs) and np.array_equal(got_lw, lw)
 
 
 def test_the_class_route_is_chosen_at_the_small_eps_cells_only():

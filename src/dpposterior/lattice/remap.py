@@ -573,6 +573,28 @@ def _search_weights(a: NDArray[np.float64], eps: float, z: NDArray[np.int64], Dc
     return cs, lw - eps * half
 
 
+def rn_sums(a: NDArray[np.float64], n: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """``(cs, L)``: R(n) in the order of :func:`~dpposterior.models.candidates` and the sums ``L(c) = sum_i
+    [lnGamma(a_i + c_i) - lnGamma(c_i + 1)]`` at each, added left to right from 0 as :func:`search_terms` adds them over
+    a ball (each term the same float: a table entry at the value ``c_i``, whatever the table's range), so the same
+    floats.  Kept for the last two ``(a, n)`` (read-only arrays): every one-point search at ``n <= Dc`` reads them."""
+    return _rn_sums(np.asarray(a, dtype=np.float64).tobytes(), int(n))
+
+
+@lru_cache(maxsize=2)
+def _rn_sums(a_bytes: bytes, n: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    a = np.frombuffer(a_bytes, dtype=np.float64)
+    cs = candidates(n, a.size)
+    lw = np.zeros(len(cs))
+    v = np.arange(n + 1)
+    for i in range(a.size):
+        table = gammaln(a[i] + v) - gammaln(v + 1.0)
+        lw += table[cs[:, i]]
+    cs.setflags(write=False)
+    lw.setflags(write=False)
+    return cs, lw
+
+
 def search_terms(a: NDArray[np.float64], z: NDArray[np.int64], Dc: int, p: NDArray[np.int64]
                  ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
     """``(cs, L, D)``: :func:`_search_weights`' data sets, its sums ``L(c) = sum_i [lnGamma(a_i + c_i) - lnGamma(c_i +
@@ -585,17 +607,17 @@ def search_terms(a: NDArray[np.float64], z: NDArray[np.int64], Dc: int, p: NDArr
     k = a.size
     n = int(p.sum())
     if n <= Dc:
-        cs = candidates(n, k)
-        ball = cs - p[None, :]
-    else:
-        ball = _ball(k, Dc)
-        # the ball's points in R(n) (c = p + v >= 0, one coordinate at a time: the ball is mostly off R(n) at small n)
-        ok = ball[:, 0] >= -p[0]
-        for i in range(1, k):
-            ok &= ball[:, i] >= -p[i]
-        if not ok.all():
-            ball = ball[ok]
-        cs = p[None, :] + ball
+        # R(n) and its sums do not depend on p or z (read once per (a, n): the same floats, below), only d(z, c)
+        cs, lw = rn_sums(a, n)
+        return cs, lw, np.abs(cs - z[None, :]).sum(axis=1) // 2
+    ball = _ball(k, Dc)
+    # the ball's points in R(n) (c = p + v >= 0, one coordinate at a time: the ball is mostly off R(n) at small n)
+    ok = ball[:, 0] >= -p[0]
+    for i in range(1, k):
+        ok &= ball[:, i] >= -p[i]
+    if not ok.all():
+        ball = ball[ok]
+    cs = p[None, :] + ball
     # ln pi(c) up to a constant, and -eps d(z, c), coordinate by coordinate from small tables (the ball's
     # coordinates span 2 Dc + 1 values): sum_i [lnGamma(a_i + c_i) - lnGamma(c_i + 1)] - eps |z_i - c_i| / 2
     lw = np.zeros(len(cs))
