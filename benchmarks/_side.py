@@ -32,6 +32,22 @@ spec = ReleaseSpec.of("optimal", eps, objective="average")
 plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
 """
 
+#: :data:`CELL_PRELUDE`, then the k = 4 class route's first stages at the cell, timed (CPU s ``t0`` to ``t1`` to
+#: ``t2``): ``w`` the working eps, ``W`` and ``Dc`` the column's radii, ``Z`` the reach region's positive-part classes
+#: (``reach_classes``) and their ``lead`` and ``group`` (``clamp_groups``); ``L`` the lattice mechanisms' module.
+CLASSES_PRELUDE = CELL_PRELUDE + r"""
+from dpposterior.mechanisms import lattice as L
+from dpposterior.lattice.column import clamp_groups, reach_classes
+k = m.size
+w = L.working_epsilon(eps, k)
+W, Dc = L.LATTICE.column_radius(n, k, w), L._radius(k, w, 1e-12)
+t0 = time.process_time()
+Z, counts = reach_classes(n, k, m, Dc, W)
+t1 = time.process_time()
+lead, group = clamp_groups(a, n, w, Z, Dc)
+t2 = time.process_time()
+"""
+
 
 def parser(doc: str | None) -> argparse.ArgumentParser:
     """An argument parser described by the first line of ``doc``, with the three options every side-by-side run

@@ -17,23 +17,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _side  # noqa: E402
 
-CHILD = r"""
-import json, sys, time
-import numpy as np
-from dpposterior.mechanisms import lattice as L
-from dpposterior.lattice.column import clamp_groups, reach_classes
+CHILD = _side.CLASSES_PRELUDE + r"""
 from dpposterior.lattice.remap import local_bayes_search
 from dpposterior.lattice.batched import local_search_batch
-eps, released = json.loads(sys.argv[1])
-m = np.array(released, dtype=np.int64)
-a, n, k = np.ones(m.size), int(m.sum()), m.size
-w = L.working_epsilon(eps, k)
-W, Dc = L.LATTICE.column_radius(n, k, w), L._radius(k, w, 1e-12)
-t0 = time.process_time()
-Z, counts = reach_classes(n, k, m, Dc, W)
-t1 = time.process_time()
-lead, group = clamp_groups(a, n, w, Z, Dc)
-t2 = time.process_time()
 pts = np.concatenate([Z[lead], Z[group < 0]])
 t3 = time.process_time()
 one = np.array([local_bayes_search(a, n, w, z) for z in pts])
