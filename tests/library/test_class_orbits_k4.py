@@ -8,10 +8,10 @@
   ways in one process on an idle host, equal outputs at every lead), at most 0.7 of it, and the route runs by orbits
   only where they are faster there (a one-point price of ``CLASS_ORBIT_MIN_SECONDS`` or more);
 * the run's check reads the same price (a column whose searches it puts over the limit is refused before any runs);
-* the plan admits eps 0.25 and 0.3 at n = 17 and 18 (both objectives; n = 16 before) and refuses n = 19 in one line;
-  an asymmetric prior keeps the one-point price;
+* the plan admits eps 0.25 and 0.3 at n = 17 and 18 (both objectives; n = 16 before), now to n = 22 and 23, and
+  refuses the next n in one line; an asymmetric prior keeps the one-point price;
 * where the region route's plan is over the limit and the class route's by orbits within it (eps 0.33 to 0.35 at
-  n = 17 and 18) the column runs by classes; a cell the region route admits keeps it; every eps from 0.25 to 0.4 is
+  n = 17 to 19) the column runs by classes; a cell the region route admits keeps it; every eps from 0.25 to 0.4 is
   admitted at n = 18.
 """
 from __future__ import annotations
@@ -87,12 +87,14 @@ def test_the_runs_check_reads_the_price_by_orbits(monkeypatch):
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
-@pytest.mark.parametrize("eps", [0.25, 0.3])
-def test_the_plan_admits_n_17_and_18_and_refuses_19(eps, objective):
+@pytest.mark.parametrize("eps, last", [(0.25, 22), (0.3, 23)])
+def test_the_plan_admits_n_17_to_its_edge_and_refuses_the_next(eps, last, objective):
+    """n = 17 and 18 by the searches run by orbits; to ``last`` with the grouping's check skipped where it is known
+    to pass (test_clamp_groups_k4.py)."""
     spec = ReleaseSpec.of("optimal", eps, objective=objective)
-    plans = {n: spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n) for n in (17, 18, 19)}
-    assert not plans[17].refused() and not plans[18].refused()
-    refusal = plans[19].refused()
+    plans = {n: spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n) for n in (17, 18, last, last + 1)}
+    assert not plans[17].refused() and not plans[18].refused() and not plans[last].refused()
+    refusal = plans[last + 1].refused()
     assert refusal and "\n" not in refusal
 
 
@@ -104,13 +106,13 @@ def _class_route(eps: float, n: int) -> bool:
 
 @pytest.mark.parametrize("eps", [0.33, 0.35])
 def test_refused_on_the_region_route_the_class_route_by_orbits_runs(eps):
-    """eps 0.33 to 0.35 at n = 17 and 18: the region route's plan is over the limit (by orbits at eps 0.35, by the
-    filters' rule below it), the class route's by orbits within it, so they run by classes; n = 19 stays refused."""
+    """eps 0.33 to 0.35 at n = 17 to 19: the region route's plan is over the limit (by orbits at eps 0.35, by the
+    filters' rule below it), the class route's by orbits within it, so they run by classes; n = 25 stays refused."""
     spec = ReleaseSpec.of("optimal", eps, objective="average")
-    for n in (17, 18):
+    for n in (17, 18, 19):
         assert _class_route(eps, n)
         assert not spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).refused()
-    refusal = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), 19).refused()
+    refusal = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), 25).refused()
     assert refusal and "\n" not in refusal
 
 

@@ -48,11 +48,12 @@ def _by_classes(eps: float, n: int) -> bool:
 
 
 def test_every_run_sits_well_under_the_plan_now(runs):
-    """Each run on the region route against its plan now; at eps 0.35, n = 17 the column now runs by classes
-    (test_class_orbits_k4.py), so its two runs here, on the region route, are left out."""
+    """Each run on the region route against its plan now; at eps 0.35 (n = 17, 19, 20, 23 here) the column now runs by
+    classes (test_class_orbits_k4.py, test_clamp_groups_k4.py: the region route's plan is over the limit there), so
+    its runs here, on the region route, are left out."""
     plans: dict[tuple[float, int], float] = {}
     left_out = {(r["epsilon"], sum(r["released"])) for r in runs if _by_classes(r["epsilon"], sum(r["released"]))}
-    assert left_out == {(0.35, 17)}
+    assert left_out == {(0.35, 17), (0.35, 19), (0.35, 20), (0.35, 23)}
     for r in runs:
         key = (r["epsilon"], sum(r["released"]))
         if key in left_out:
@@ -69,13 +70,19 @@ def test_the_admitted_eps_rise_with_eps(monkeypatch):
         spec = ReleaseSpec.of("optimal", eps, objective="average")
         return spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).fits
 
+    def fits_region(eps: float, n: int) -> bool:  # the region route alone (the class route now takes these too)
+        spec = ReleaseSpec.of("optimal", eps, objective="average")
+        W = LATTICE.column_radius(n, 4, eps)
+        plan = LATTICE._region_column_plan(np.ones(4), n, 4, spec, "", W, L._radius(4, eps, 1e-12))
+        return dict(plan.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"] <= L.CLASS_FALLBACK_SECONDS
+
     assert all(fits(e, 17) for e in (0.33, 0.35, 0.36, 0.39, 0.4))
-    assert all(fits(e, 20) for e in (0.38, 0.39, 0.4))
+    assert all(fits(e, 20) and fits_region(e, 20) for e in (0.38, 0.39, 0.4))
     # the cut before: eps 0.39 runs at 0.38999939, below it (the family's costs are cached: computed anew, then
     # dropped so that no other test reads them)
     monkeypatch.setattr(L, "CLAMP_LOW_EPS_CUT", 0.39)
     L._cut_release_most.cache_clear()
     try:
-        assert [fits(e, 20) for e in (0.38, 0.39, 0.4)] == [False, False, True]
+        assert [fits_region(e, 20) for e in (0.38, 0.39, 0.4)] == [False, False, True]
     finally:
         L._cut_release_most.cache_clear()

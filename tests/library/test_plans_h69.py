@@ -50,14 +50,20 @@ def _misses(monkeypatch) -> list[str]:
             plan = L.LATTICE.plan_draw(np.ones(3), n, ReleaseSpec.of("lattice", eps, objective="worst"))
             parts = [("solve", L.corner_seconds(n, 3, eps, True), run["solve_s"])]
         else:
+            # recorded while the grouping ran its float check at every shift: held to the term that prices that
+            # check (``as_before``; the check is now skipped where it is known to pass, test_clamp_groups_k4.py), the
+            # whole plan with that term in the new one's place
             spec = ReleaseSpec.of("lattice", eps, objective="average")
             plan = L.LATTICE.plan_posterior(np.ones(4), n, spec)
-            grouping, searches = L.group_seconds(n, 4, L.LATTICE.column_radius(n, 4, eps),
-                                                 L.exact_shifts(np.ones(4), eps))
+            W, exact = L.LATTICE.column_radius(n, 4, eps), L.exact_shifts(np.ones(4), eps)
+            grouping, searches = L.group_seconds(n, 4, W, exact, as_before=True)
+            seconds = plan.seconds - L.group_seconds(n, 4, W, exact)[0] + grouping
             parts = [("grouping", grouping, run["reach_classes_s"] + run["clamp_groups_s"]),
                      ("searches", searches, run["local_bayes_search_s"])]
-        if plan.seconds < run["cpu_s"] or plan.seconds > MOST_OVER * run["cpu_s"]:
-            out.append(f"{row['cell']}: {plan.seconds:.1f} s planned against {run['cpu_s']} run")
+        if k == 3:
+            seconds = plan.seconds
+        if seconds < run["cpu_s"] or seconds > MOST_OVER * run["cpu_s"]:
+            out.append(f"{row['cell']}: {seconds:.1f} s planned against {run['cpu_s']} run")
         if plan.memory_bytes < (run["peak_mb"] - BASE_MB) * 2**20:
             out.append(f"{row['cell']}: {plan.memory_bytes / 2**20:.0f} MiB planned < {run['peak_mb']} peak")
         for what, planned, ran in parts:

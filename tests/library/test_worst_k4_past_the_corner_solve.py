@@ -128,8 +128,8 @@ def _class_chosen(n, eps, objective="average"):
 
 
 def test_the_class_route_takes_the_columns_the_region_route_refuses():
-    """The class route where the region route's solve (planned as without orbits, what the rule compares) is over the
-    limit and the class route's within it: n = 10, eps = 0.5 (average; the worst release reads its corner table there, so not by classes); not where the
+    """The class route where the region route's solve (planned as without orbits, what the rule compares first) is over
+    the limit and the class route's (likewise, its grouping priced with its float check) within it: n = 10, eps = 0.5 (average; the worst release reads its corner table there, so not by classes); not where the
     region route fits (eps 0.7 and 1 at n = 10), nor where both are over (n = 20, eps 0.5)."""
     from dpposterior.lattice.noise import radius_for
 
@@ -141,7 +141,7 @@ def test_the_class_route_takes_the_columns_the_region_route_refuses():
         spec = _spec(eps, "average")
         W, Dc = L.LATTICE.column_radius(n, 4, eps), radius_for(4, eps, 1e-12)
         region = dict(L.LATTICE._region_column_plan(ONES, n, 4, spec, "", W, Dc, orbits_allowed=False).costs)
-        classes = dict(L.LATTICE._class_column_plan(ONES, n, 4, spec, "", W).costs)
+        classes = dict(L.LATTICE._class_column_plan(ONES, n, 4, spec, "", W, orbits_allowed=False).costs)
         want = (region["DPPOSTERIOR_MAX_SOLVE_SECONDS"] > L.CLASS_FALLBACK_SECONDS
                 >= classes["DPPOSTERIOR_MAX_SOLVE_SECONDS"])
         assert _class_chosen(n, eps) == want, (n, eps)

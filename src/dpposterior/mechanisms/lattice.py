@@ -2396,6 +2396,14 @@ CLASS_FALLBACK_SECONDS = 45.0
 #: the eps 0.25 runs, 2.1 to 2.4x above eps 0.5's (tests/library/test_noise_aware_k4_unique_rows_h75na4.py).
 CLASS_SECONDS = 4.5e-6
 GROUP_LEAD_SECONDS = (3e-4, 5e-7)
+#: The class route's enumeration and grouping where :func:`exact_shifts` holds, CPU seconds a class: there
+#: :func:`~dpposterior.lattice.column.clamp_groups` runs no float check (it is known to pass at every shift), so a
+#: group costs nothing past its classes' sort.  Measured side by side on one idle host (load ~1; the same groups by
+#: SHA-256 on both trees; ``python benchmarks/clamp_groups_k4.py --old OLD/src --new src --out
+#: benchmarks/clamp_groups_k4.json ...``): 3.2 to 4.0 us a class over 12 releases at eps 0.25 to 0.5, n = 10 to 22
+#: (298 k to 1.82 M classes, 4,136 to 40,250 groups: 1.0 to 6.8 CPU s, against 5.1 to 25.1 with the check).  This
+#: fit is 1.99 to 2.49x over them (tests/library/test_clamp_groups_k4.py).
+CLASS_EXACT_SECONDS = 8e-6
 #: One one-point search past :data:`SMALL_SEARCH_ROWS` (a search alone at n = 10, 20, 40, 60, eps = 0.25: 1.5, 1.6, 11.9,
 #: 103 ms, |R(n)| = 286 to 39,711; :func:`small_search_seconds`).
 ONE_SEARCH_SECONDS = (8e-4, 3e-6)
@@ -2471,16 +2479,23 @@ def class_search_seconds(points: float, n: int, k: int, orbits: bool = False) ->
     return CLASS_ORBIT_SECONDS[0] + CLASS_ORBIT_SECONDS[1] * one if orbits else one
 
 
-def group_seconds(n: int, k: int, W: int, grouped: bool = True, prior=None) -> tuple[float, float]:
-    """``(grouping, searches)``: estimated seconds of the class route's enumeration and grouping, and of its searches
-    (one a group, :func:`~dpposterior.lattice.column.clamp_group_count`, where ``grouped``: see :func:`exact_shifts`;
-    else one a part; :func:`class_search_seconds`, by orbits where :func:`class_orbits` holds at ``prior``; None:
-    one at a time), from public n, k, ``W`` and prior."""
+def group_seconds(n: int, k: int, W: int, grouped: bool = True, prior=None, as_before: bool = False
+                  ) -> tuple[float, float]:
+    """``(grouping, searches)``: estimated seconds of the class route's enumeration and grouping, and of its searches,
+    from public n, k, ``W`` and prior.  The grouping: where ``grouped`` (:func:`exact_shifts`) :data:`CLASS_EXACT_SECONDS`
+    a class, else (or ``as_before``: priced as before its float check was known to pass, what
+    :meth:`LatticeMechanism._class_route` compares first) :data:`CLASS_SECONDS` a class and :data:`GROUP_LEAD_SECONDS` a
+    group.  The searches: one a group (:func:`~dpposterior.lattice.column.clamp_group_count`) where ``grouped``, else
+    one a part; :func:`class_search_seconds`, by orbits where :func:`class_orbits` holds at ``prior`` (None: one at a
+    time)."""
     from ..lattice.column import clamp_group_count, part_class_count
 
     parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
     groups = float(clamp_group_count(n, k, W))
-    grouping = parts * CLASS_SECONDS + groups * (GROUP_LEAD_SECONDS[0] + GROUP_LEAD_SECONDS[1] * rows)
+    if grouped and not as_before:  # no float check (clamp_groups): the classes' enumeration and sort
+        grouping = parts * CLASS_EXACT_SECONDS
+    else:
+        grouping = parts * CLASS_SECONDS + groups * (GROUP_LEAD_SECONDS[0] + GROUP_LEAD_SECONDS[1] * rows)
     searched = groups if grouped else parts
     orbits = prior is not None and class_orbits(prior, searched, n, k)
     return grouping, class_search_seconds(searched, n, k, orbits)
@@ -4060,10 +4075,11 @@ class LatticeMechanism(Mechanism):
         cut route's: the centre's counts within ``(k - 1) Dc``) runs by positive-part classes: where
         :func:`part_class_route` (the region's points past :data:`PART_CLASS_MIN_BYTES`), or where the region route's
         solve (:meth:`_region_column_plan`) is planned over :data:`CLASS_FALLBACK_SECONDS` and the class route's
-        (:meth:`_class_column_plan`) within it, each priced as before the searches ran by orbits; or else, both
-        priced by orbits where they run so (:func:`column_orbits`, :func:`class_orbits`), where the region route's is
-        still over it and the class route's within it (so a cell the region route admitted keeps its route: eps 0.33
-        to 0.35 at n = 17 and 18, refused on the region route, run by classes).  Both routes give the same ``T(z, m)``
+        (:meth:`_class_column_plan`) within it, each priced as before the searches ran by orbits (and the class
+        route's grouping as before its float check was skipped where known to pass); or else, both priced as they run
+        (:func:`column_orbits`, :func:`class_orbits`, :data:`CLASS_EXACT_SECONDS`), where the region route's is still
+        over it and the class route's within it (so a cell the region route admitted keeps its route: eps 0.33 to 0.4
+        at n = 17 to 24 where the region route is refused, run by classes).  Both routes give the same ``T(z, m)``
         at every point, so the same column (tested); which one runs depends on the public prior, n, k, eps only, and
         the plan and the run read this one rule."""
         if (k < 4 or n // k > (k - 1) * Dc or self.uses_corners(n, k, spec, prior)
@@ -4317,12 +4333,13 @@ class LatticeMechanism(Mechanism):
         n = 10, eps = 0.25, Dir(1,1,1,1): 13.2 and 13.7 CPU s in all with the release (average, worst), peak 597 MB;
         planned 24.7 s, 1.12 GiB (``benchmarks/noise_aware_k4_classes.json``).  At a symmetric prior the searches run
         by orbits (:func:`class_orbits`, :data:`CLASS_ORBIT_SECONDS`); ``orbits_allowed=False``: priced one search a
-        lead as before (what :meth:`_class_route` compares first, so that no cell it sent one way moves)."""
+        lead, and the grouping with its float check (:data:`GROUP_LEAD_SECONDS`), as before (what :meth:`_class_route`
+        compares first, so that no cell it sent one way moves)."""
         from ..lattice.column import BLOCK_ENTRIES, clamp_group_count, part_class_count
 
         parts, rows = float(part_class_count(n, k, W)), float(n_candidates(n, k))
         grouping, searches = group_seconds(n, k, W, exact_shifts(prior, spec.epsilon),
-                                           prior if orbits_allowed else None)
+                                           prior if orbits_allowed else None, as_before=not orbits_allowed)
         # the data sets within M + W of the release (M at most (k - 1) (Dc + W) + W), by the box of their first
         # count's range and (2 R + 1)^(k - 2) of the others; the column over them against one part a group mapping to
         # the release (the parts of a group share its output)
