@@ -19,7 +19,8 @@ import sys
 import tempfile
 
 #: The start of a child (``python -c``) at one cell ``[eps, released]`` (``argv[1]``, as JSON): ``m`` the release,
-#: ``a`` Dir(1,...,1), ``n``, ``spec`` (``optimal``, average) and its noise-aware ``plan``, made first as a command does.
+#: ``a`` Dir(1,...,1), ``n``, ``spec`` (``optimal``, average) and its noise-aware ``plan``, made first as a command does;
+#: :data:`WORST_CELL_PRELUDE` the same with ``spec`` at the worst case.
 CELL_PRELUDE = r"""
 import hashlib, json, sys, time
 import numpy as np
@@ -30,6 +31,18 @@ m = np.array(released, dtype=np.int64)
 a, n = np.ones(m.size), int(m.sum())
 spec = ReleaseSpec.of("optimal", eps, objective="average")
 plan = spec.mechanism.plan(Task.POSTERIOR, spec, a, n)
+"""
+WORST_CELL_PRELUDE = CELL_PRELUDE.replace('objective="average"', 'objective="worst"')
+#: The rest of such a child that runs the noise-aware column at the release (``local_posterior`` alone, the solve limit
+#: raised by :func:`released_cells`) and prints the plan's route, the seconds it holds to the solve limit, the column's
+#: CPU s and their ratio.
+COLUMN_RUN = r"""
+held = max(s for name, s in plan.costs if name == "DPPOSTERIOR_MAX_SOLVE_SECONDS")
+t0 = time.process_time()
+spec.mechanism.local_posterior(plan, a, n, spec, m)
+cpu = time.process_time() - t0
+print(json.dumps({"route": plan.route, "planned_limited_seconds": round(held, 2), "cpu_seconds": round(cpu, 2),
+                  "run_over_plan": round(cpu / held, 3)}))
 """
 
 #: :data:`CELL_PRELUDE`, then the k = 4 class route's first stages at the cell, timed (CPU s ``t0`` to ``t1`` to

@@ -16,14 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _side  # noqa: E402
 
-CHILD = _side.CELL_PRELUDE + r"""
-held = max(s for name, s in plan.costs if name == "DPPOSTERIOR_MAX_SOLVE_SECONDS")
-t0 = time.process_time()
-spec.mechanism.local_posterior(plan, a, n, spec, m)
-cpu = time.process_time() - t0
-print(json.dumps({"route": plan.route, "planned_limited_seconds": round(held, 2), "cpu_seconds": round(cpu, 2),
-                  "run_over_plan": round(cpu / held, 3)}))
-"""
+CHILD = _side.CELL_PRELUDE + _side.COLUMN_RUN
 
 if __name__ == "__main__":
     _side.released_cells(__doc__, CHILD)
