@@ -320,19 +320,17 @@ def clamp_groups(a: ArrayLike, n: int, epsilon: float, Z: ArrayLike, Dc: int
     g = g.reshape(-1)
     order = np.lexsort((s, g))
     first = np.r_[True, g[order][1:] != g[order][:-1]]
-    lead = order[first]  # a point of least s in each group
-    starts = np.flatnonzero(first)
-    ends = np.r_[starts[1:], len(order)]
+    lead = order[first]  # a point of least s in each group; group j is v's j-th distinct row (sorted by g first)
     P = project(Z, n)
     group = np.full(len(Z), -1, dtype=np.int64)
     if exact_shift_weights(a, eps) and int(np.abs(Z).sum(axis=1).max(initial=0)) + n < 2**30:
         # every d(z, c) < 2^30: the float check passes at every shift (exact_shift_weights' proof), so every point
         # whose p is its lead's joins its group unchecked
-        gid = np.empty(len(Z), dtype=np.int64)
-        gid[order] = np.cumsum(first) - 1
-        member = np.flatnonzero(np.all(P == P[lead[gid]], axis=1))
-        group[member] = gid[member]
+        member = np.flatnonzero(np.all(P == P[lead[g]], axis=1))
+        group[member] = g[member]
         return lead, group
+    starts = np.flatnonzero(first)
+    ends = np.r_[starts[1:], len(order)]
     for j, (lo, hi) in enumerate(zip(starts, ends)):
         members = order[lo:hi]
         z0 = Z[lead[j]]
