@@ -6,9 +6,9 @@ parts):
   oracle is numpy's row-wise unique, nothing of the library);
 * the corner column (both ``n <= Dc`` and the orbits past it) and the local search's column give the same points and
   ``T(z, m)`` with the row-wise unique put back, so the same floats;
-* the k = 4 small corner column's plan is unchanged and above the runs measured (a table below, next to a face
-  included: there the column's sum over the points that map to the release is most of the run); eps 0.5, worst,
-  n = 12 and 22 to 26, and ``average`` at n = 18 and 30, stay refused in one line; the CLI exits 2 with one line;
+* the k = 4 small corner column's plan is above the runs measured then (a table below, at load 9 to 13, next to a
+  face included; its terms refitted since at today's idle runs, ``test_small_corner_search_k4.py``); eps 0.5, worst,
+  n = 12 and 23 to 26, and ``average`` at n = 18 and 30, stay refused in one line; the CLI exits 2 with one line;
 * the class route's grouping with its float check planned by its groups (``group_seconds(..., as_before=True)``:
   ``CLASS_SECONDS`` a class and ``GROUP_LEAD_SECONDS`` a group), above the stages measured then (a table) and within
   2.5x; it opened eps 0.25 at n = 14 and 15 (both objectives; n = 16 by the searches' own term,
@@ -133,15 +133,7 @@ def test_the_small_corner_plan_is_above_its_measured_runs(n, m, corner, column):
     assert corner + column < plan.seconds < 4.0 * (corner + column)
 
 
-def test_the_region_term_is_unchanged():
-    """The distinct projections by keys leave the plans as they were (the column's sum next to a face needs the
-    term): eps 0.5, worst, n = 22 is planned at 47.4 s, as before."""
-    assert lattice_module.SMALL_CORNER_POINT_SECONDS == 4.5e-6
-    spec = ReleaseSpec.of("optimal", 0.5, objective="worst")
-    assert spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), 22).seconds == pytest.approx(47.4213, abs=1e-3)
-
-
-@pytest.mark.parametrize("eps, n, objective", [(0.5, 12, "worst"), (0.5, 22, "worst"), (0.5, 26, "worst"),
+@pytest.mark.parametrize("eps, n, objective", [(0.5, 12, "worst"), (0.5, 23, "worst"), (0.5, 26, "worst"),
                                                (0.5, 31, "average"), (0.5, 40, "average"), (0.25, 23, "worst"),
                                                (0.25, 23, "average"), (0.25, 30, "worst")])
 def test_cells_still_out_are_refused_in_one_line(eps, n, objective):

@@ -1595,14 +1595,24 @@ def _search_points(a: NDArray, n: int, epsilon: float, Z: NDArray) -> NDArray[np
 
 #: The k >= 4 corner release's local column where ``n <= Dc`` (:meth:`LatticeMechanism._small_corner_column_plan`):
 #: CPU seconds and bytes a point of the window (enumerated, looked up in the corner and edge tables, projected, its
-#: projections made distinct, :func:`_unique_rows`).  Measured 2026-12-01, Dir(1,1,1,1), worst, k = 4, n = 10, eps = 0.5:
-#: 2,303,960 points in ~6.5 CPU s (the column's 6.9 s less its searches and sums), load ~5.  Since the projections are
-#: made distinct by integer keys the same work is 0.8e-6 to 1.3e-6 s a point (n = 12 and 22, eps 0.5, load 10 to 12),
-#: but the column's sum over the points that map to the release, which this term stands for, is not: next to a face
-#: (counts of 1) ~200,000 points map to it and the sum takes 12.5 to 14 CPU s (n = 20, (17, 1, 1, 1) and (1, 1, 9, 9),
-#: 1,771 data sets, load ~11; the column 17.5 to 21.9 s at n = 20 and 22), so the term is kept as it was.
-SMALL_CORNER_POINT_SECONDS = 4.5e-6
+#: projections made distinct, :func:`_unique_rows`, and the column's sum over the points that map to the release).
+#: Measured 2026-12-06 on one idle host (load ~1; ``python benchmarks/small_corner_parts_k4.py --out
+#: benchmarks/small_corner_parts_k4.json ...``: the column less its corner solve, searches and filter, 22 releases):
+#: 0.71 to 1.61 us a point over 0.78 M to 2.8 M points (eps 0.5 to 0.75, n = 12 to 30; next to a face, where ~200,000
+#: points map to the release, as at the centre).  Set at 4.5 us on 2026-12-01 from runs on a loaded host (load 5 to
+#: 13), where the same columns took 2.5x to 4x their idle CPU s.  The fit is 2.2x over the most.  Below eps 1 only
+#: (:func:`small_corner_point_seconds`), where it was measured.
+SMALL_CORNER_POINT_SECONDS = 3.5e-6
+#: The same from eps 1, as set on 2026-12-01 (not measured idle there: at eps 2, n = 10 the column and its corner solve
+#: took 2.14 CPU s at load ~5, ``benchmarks/small_corner_column_k4.json``, within 1.05x of the plan with this term).
+SMALL_CORNER_POINT_SECONDS_FROM_ONE = 4.5e-6
 SMALL_CORNER_POINT_BYTES = 400.0
+
+
+def small_corner_point_seconds(epsilon: float) -> float:
+    """CPU seconds a window point of the k >= 4 corner release's column where ``n <= Dc``, from public eps:
+    :data:`SMALL_CORNER_POINT_SECONDS` below eps 1, else :data:`SMALL_CORNER_POINT_SECONDS_FROM_ONE`."""
+    return SMALL_CORNER_POINT_SECONDS if float(epsilon) < 1.0 else SMALL_CORNER_POINT_SECONDS_FROM_ONE
 #: One one-point local search at a point of R(n) where ``n <= Dc`` (it reads R(n) itself): CPU seconds, a constant and
 #: a data set of R(n).  Measured 2026-12-01, Dir(1,1,1,1), k = 4, 200 points of R(n) each (load ~5): 0.45 ms (n = 10,
 #: eps = 0.5), 0.84 (n = 20), 2.05 (n = 26), 0.86 (n = 20, eps = 1), 1.30 (n = 29, eps = 1), 0.49 (n = 18, eps = 2),
@@ -1634,19 +1644,41 @@ def small_search_seconds(points: float, n: int, k: int) -> float:
 #: One one-point local search at a kept projection of the k >= 4 corner release where ``n <= Dc``
 #: (:meth:`LatticeMechanism._corner_column_any`, :meth:`LatticeMechanism._small_corner_column_plan`): CPU seconds, a
 #: constant and a data set of R(n) times ``max(1, 1 / eps)``, where |R(n)| is within :data:`SMALL_SEARCH_ROWS` (past
-#: it :func:`small_search_seconds`' cost).  Measured Dir(1,1,1,1), worst, on the 2 shared cores (CPU ms a search;
-#: |R(n)|): 2026-12-01 at load ~5, the release at the centre: eps = 1, n = 28: 3,409 searches, 1.11 ms (4,495); n = 29:
-#: 3,655, 1.36 ms (4,960); and :data:`SMALL_SEARCH_SECONDS`' 200-point runs: 0.45 (eps 0.5, n = 10, 286), 0.84
+#: it :func:`small_search_seconds`' cost); k >= 5, and eps below :data:`SMALL_CORNER_SEARCH_MIN_EPSILON`, where
+#: :data:`SMALL_CORNER_SEARCH_K4` was not measured.  Measured Dir(1,1,1,1), worst, on the 2 shared cores (CPU ms a
+#: search; |R(n)|): 2026-12-01 at load ~5, the release at the centre: eps = 1, n = 28: 3,409 searches, 1.11 ms (4,495);
+#: n = 29: 3,655, 1.36 ms (4,960); and :data:`SMALL_SEARCH_SECONDS`' 200-point runs: 0.45 (eps 0.5, n = 10, 286), 0.84
 #: (n = 20, 1,771), 2.05 (n = 26, 3,654), 0.86 (eps 1, n = 20), 0.49 (eps 2, n = 18, 1,330), 0.29 (eps 4, n = 9, 220).
 #: The fit 1.75x to 3x above each (tests/library/test_noise_aware_k4_corner_orbits_h74k4.py).
 SMALL_CORNER_SEARCH_SECONDS = (8e-4, 4e-7)
+#: The same search at k = 4 from :data:`SMALL_CORNER_SEARCH_MIN_EPSILON`, since R(n) and its sums are read once
+#: (``remap.rn_sums``): CPU seconds ``c0 + c1 x |R(n)|`` a search, ``c1`` doubled where |R(n)| is past ``past``, up to
+#: :data:`SMALL_CORNER_SEARCH_ROWS`.  Measured 2026-12-06 on one idle host (load ~1; ``python
+#: benchmarks/small_corner_search_k4.py --out benchmarks/small_corner_search_k4.json ...``, 300 points of R(n) a cell):
+#: eps 0.5, n = 10 to 56: 0.15 to 7.0 ms (0.22 us a data set at n = 56), n = 60 to 72: 13.0 to 25.7 ms (0.33 to 0.42
+#: us); eps 0.6 to 4 at or below eps 0.5's; the column's own searches alike (eps 0.6, n = 30, (8, 8, 7, 7): 5,022 in
+#: 4.8 CPU s, 0.96 ms).  The fit is 1.7x to 6.9x over each (1.7x to 2.6x at eps 0.5 from n = 12;
+#: tests/library/test_small_corner_search_k4.py).  No
+#: ``1 / eps`` factor: where ``n <= Dc`` every search reads all of R(n), so eps sets only how far it moves (eps 0.5 and
+#: 0.6 at n = 30: 1.15 and 1.11 ms); below eps 0.5, where it moves further (eps 0.25, n = 60: 234 ms), the term above
+#: stays (the k = 4 corner release starts at eps 0.5, :func:`corners_fit`).
+SMALL_CORNER_SEARCH_K4 = (5e-4, 3.5e-7, 35_000.0)  # c0, c1, past
+#: The measured range of :data:`SMALL_CORNER_SEARCH_K4`: |R(72)|, the largest ``n <= Dc`` from eps 0.5 at k = 4.
+SMALL_CORNER_SEARCH_ROWS = 67_525
+#: The smallest eps :data:`SMALL_CORNER_SEARCH_K4` holds at.
+SMALL_CORNER_SEARCH_MIN_EPSILON = 0.5
 
 
 def small_corner_search_seconds(points: float, n: int, k: int, epsilon: float) -> float:
     """Estimated seconds of :func:`_one_point_searches` at ``points`` kept projections of the k >= 4 corner release
-    where ``n <= Dc``: :data:`SMALL_CORNER_SEARCH_SECONDS` each where |R(n)| is within :data:`SMALL_SEARCH_ROWS`, else
-    :func:`small_search_seconds`; from the count and public n, k, eps.  The plan and the run's check read it."""
+    where ``n <= Dc``, from the count and public n, k, eps: at k = 4 from :data:`SMALL_CORNER_SEARCH_MIN_EPSILON` with
+    |R(n)| within :data:`SMALL_CORNER_SEARCH_ROWS`, :data:`SMALL_CORNER_SEARCH_K4` each; elsewhere
+    :data:`SMALL_CORNER_SEARCH_SECONDS` each where |R(n)| is within :data:`SMALL_SEARCH_ROWS`, else
+    :func:`small_search_seconds`.  The plan and the run's check read it."""
     rows = float(n_candidates(n, k))
+    if int(k) == 4 and float(epsilon) >= SMALL_CORNER_SEARCH_MIN_EPSILON and rows <= SMALL_CORNER_SEARCH_ROWS:
+        c0, c1, past = SMALL_CORNER_SEARCH_K4
+        return float(points) * (c0 + c1 * rows * (2.0 if rows > past else 1.0))
     if rows > SMALL_SEARCH_ROWS:
         return small_search_seconds(points, n, k)
     c0, c1 = SMALL_CORNER_SEARCH_SECONDS
@@ -4304,7 +4336,7 @@ class LatticeMechanism(Mechanism):
                                   ) -> Plan:
         """The local column's plan for the k >= 4 corner release where ``n <= Dc`` (:meth:`_corner_column_any`): the
         reach region is the window (:func:`~dpposterior.lattice.column.reach_region`), enumerated and looked up in the
-        corner and edge tables and projected (:data:`SMALL_CORNER_POINT_SECONDS` a point); the filters and one one-point
+        corner and edge tables and projected (:func:`small_corner_point_seconds` a point); the filters and one one-point
         search (:func:`small_corner_search_seconds`) at each distinct projection, at most |R(n)| of them; the column
         over the data sets near the release (at most R(n)); and the corner remap's solve.  Public n, k, eps and prior
         only."""
@@ -4313,7 +4345,7 @@ class LatticeMechanism(Mechanism):
         eps = spec.epsilon
         region = min(float(reach_size(k, Dc)), float(_window_size(n, k, W)))
         rows = float(n_candidates(n, k))
-        search = (region * SMALL_CORNER_POINT_SECONDS
+        search = (region * small_corner_point_seconds(eps)
                   + rows * (RISK_SECONDS * k + FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
                   + small_corner_search_seconds(rows, n, k, eps))
         sym = symmetric_corners(prior)
