@@ -67,9 +67,9 @@ def test_the_working_eps_reads_no_count(capsys):
 
 
 def test_a_refusal_names_the_claimed_eps(capsys):
-    """The noise-aware posterior at k = 4, n = 24, eps 0.3 is refused before the draw; its line names eps 0.3 and
+    """The noise-aware posterior at k = 4, n = 25, eps 0.3 is refused before the draw; its line names eps 0.3 and
     the working eps, not the working eps alone (which ``:g`` prints as 0.299999)."""
-    code, out, err = run(capsys, "release", "--prior", "1,1,1,1", "--counts", "6,6,6,6", "--mechanism", "optimal",
+    code, out, err = run(capsys, "release", "--prior", "1,1,1,1", "--counts", "7,6,6,6", "--mechanism", "optimal",
                          "--epsilon", "0.3", "--noise-aware", "--seed", "1")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "eps=0.3 (working eps 0.29999924)" in err and "0.299999 " not in err and "eps=0.299999" not in err

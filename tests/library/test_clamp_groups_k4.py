@@ -9,8 +9,8 @@ mechanisms/lattice.py: ``CLASS_EXACT_SECONDS``, ``group_seconds``), and R(n)'s s
 * the grouping's term is over every run measured side by side (``benchmarks/clamp_groups_k4.json``: the same groups by
   SHA-256 on both trees, 0.16x to 0.76x the CPU s) by 1.9x to 2.6x (1.99 to 2.49 now), and set at half of it a run goes over it;
 * the releases measured end to end (``benchmarks/noise_aware_k4_grouping.json``, ``..._more.json``) run within their
-  plans (at most 0.6 of the seconds), with the old tree's output where it ran (its limit raised where it refused); the plan admits eps 0.25 to n = 22, 0.3 to 23 and 0.35 to 0.4 to
-  24 (both objectives) and refuses the next n in one line, and the route choice is the one before wherever the region
+  plans (at most 0.6 of the seconds), with the old tree's output where it ran (its limit raised where it refused); the plan admits eps 0.25 to n = 23, 0.3 and 0.35 to 24 and 0.4 to
+  25 (both objectives, with the price by orbits refitted since) and refuses the next n in one line, and the route choice is the one before wherever the region
   route's plan fits.
 """
 
@@ -128,10 +128,11 @@ def _plan(eps: float, n: int, objective: str = "average"):
 def test_each_release_measured_runs_within_its_plan_with_the_old_trees_output():
     new = [r for r in RELEASES if r["tree"] == "new" and r["rc"] == 0]
     assert len(new) >= 13
-    for r in RELEASES:  # the one cell past the edge (eps 0.3, n = 24): refused in one line before any work
+    # the one cell past the edge then (eps 0.3, n = 24): refused in one line before any work (admitted since the
+    # price by orbits was refitted; its run: test_class_orbits_k4.py)
+    for r in RELEASES:
         if r["rc"] != 0 and r["tree"] == "new":
             assert r["rc"] == 2 and "over the limit" in r["error"] and r["cpu_seconds"] < 2, r["counts"]
-            assert _plan(r["epsilon"], sum(int(x) for x in r["counts"].split(",")), r["objective"]).refused()
     for r in new:
         assert r["cpu_seconds"] < 0.6 * r["plan"]["seconds"], r["counts"]
         assert r["peak_mb"] * 2**20 < r["plan"]["bytes"] < 2 * 2**30, r["counts"]
@@ -142,7 +143,7 @@ def test_each_release_measured_runs_within_its_plan_with_the_old_trees_output():
 
 
 @pytest.mark.parametrize("objective", ["average", "worst"])
-@pytest.mark.parametrize("eps, last", [(0.25, 22), (0.3, 23), (0.35, 24), (0.4, 24)])
+@pytest.mark.parametrize("eps, last", [(0.25, 23), (0.3, 24), (0.35, 24), (0.4, 25)])
 def test_the_plan_admits_to_the_new_edge_and_refuses_the_next_n(eps, last, objective):
     assert not _plan(eps, last, objective).refused()
     refusal = _plan(eps, last + 1, objective).refused()

@@ -112,7 +112,7 @@ def test_the_opened_cells_are_admitted_by_classes_above_their_runs(eps, objectiv
     assert plan.memory_bytes < 2 * 2**30
 
 
-@pytest.mark.parametrize("eps, n, objective", [(0.25, 23, "worst"), (0.25, 23, "average"), (0.5, 31, "average"),
+@pytest.mark.parametrize("eps, n, objective", [(0.25, 24, "worst"), (0.25, 24, "average"), (0.5, 31, "average"),
                                                (0.625, 35, "average"),
                                                (0.5, 12, "worst"), (0.5, 23, "worst"), (0.25, 30, "average")])
 def test_the_cells_next_to_them_stay_refused_in_one_line(eps, n, objective):
@@ -121,9 +121,9 @@ def test_the_cells_next_to_them_stay_refused_in_one_line(eps, n, objective):
     assert refusal and "\n" not in refusal
 
 
-def test_the_cli_refuses_eps_quarter_at_n_23_in_one_line_with_exit_2():
+def test_the_cli_refuses_eps_quarter_at_n_24_in_one_line_with_exit_2():
     proc = subprocess.run([sys.executable, "-m", "dpposterior", "release", "--prior", "1,1,1,1", "--counts",
-                           "6,6,6,5", "--mechanism", "optimal", "--epsilon", "0.25", "--noise-aware", "--seed", "1"],
+                           "6,6,6,6", "--mechanism", "optimal", "--epsilon", "0.25", "--noise-aware", "--seed", "1"],
                           capture_output=True, text=True, timeout=600)
     lines = [ln for ln in proc.stderr.strip().splitlines() if not ln.startswith("dpposterior: warning")]
     assert proc.returncode == 2

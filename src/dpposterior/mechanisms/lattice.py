@@ -2480,9 +2480,13 @@ CLASS_SEARCH_SECONDS = (6.5e-4, 6.5e-7)
 #: CPU s (leads, one at a time, by orbits) eps 0.25, n = 14: 10,830, 5.39, 3.54; n = 16: 15,929, 9.69, 4.38; n = 18:
 #: 22,420, 17.71 and 18.64, 6.42 and 6.50; eps 0.3, n = 17: 18,990, 11.50 and 11.73, 4.17 and 3.92; n = 18: 22,420,
 #: 15.24, 4.78; n = 20: 30,471, 25.26, 6.76; eps 0.35 to 0.5, n = 14 to 17: 0.17x to 0.35x.  So 0.17x to 0.66x the
-#: one-point CPU s, at 0.19 to 0.52 of this price (4.0 s and 0.25 of the one-point price: the one-point runs sit at
-#: 0.40 to 0.55 of theirs); at eps 0.25, n = 10 (4,136 leads) 2.63 s against 1.37 (:data:`CLASS_ORBIT_MIN_SECONDS`).
-CLASS_ORBIT_SECONDS = (4.0, 0.25)
+#: one-point CPU s; at eps 0.25, n = 10 (4,136 leads) 2.63 s against 1.37 (:data:`CLASS_ORBIT_MIN_SECONDS`).  And at
+#: the edges (2026-12-06, idle, ``benchmarks/class_orbits_k4_s97.json``): eps 0.25, n = 23: 45,840 leads, 44.5 and
+#: 13.8 s; eps 0.3, n = 24: 51,925, 55.7 and 15.3 s; eps 0.35 and 0.4, n = 25: 58,526, 63.3 and 14.6 s, 62.3 and
+#: 13.3 s.  The runs by orbits grow by about 0.1 of the one-point price (eps 0.25: 6.5 s at a price of 34.0, 13.8 at
+#: 107.3), so the price is 6.0 s plus 0.2 of it: 1.97x to 2.9x over each run at eps 0.25 and 0.3 and at the edges
+#: (4.4x to 6x at eps 0.35 to 0.5, n <= 17); it was 4.0 s plus 0.25 (2.2x to 3.4x at the edges).
+CLASS_ORBIT_SECONDS = (6.0, 0.2)
 #: The one-point price (:data:`CLASS_SEARCH_SECONDS`) from which the searches run by orbits: below it the batched
 #: search's fixed cost is more than it saves (eps 0.25, n = 10: 2.63 CPU s by orbits, 1.37 s one at a time).
 CLASS_ORBIT_MIN_SECONDS = 10.0
