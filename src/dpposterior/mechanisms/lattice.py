@@ -1613,6 +1613,8 @@ def small_corner_point_seconds(epsilon: float) -> float:
     """CPU seconds a window point of the k >= 4 corner release's column where ``n <= Dc``, from public eps:
     :data:`SMALL_CORNER_POINT_SECONDS` below eps 1, else :data:`SMALL_CORNER_POINT_SECONDS_FROM_ONE`."""
     return SMALL_CORNER_POINT_SECONDS if float(epsilon) < 1.0 else SMALL_CORNER_POINT_SECONDS_FROM_ONE
+
+
 #: One one-point local search at a point of R(n) where ``n <= Dc`` (it reads R(n) itself): CPU seconds, a constant and
 #: a data set of R(n).  Measured 2026-12-01, Dir(1,1,1,1), k = 4, 200 points of R(n) each (load ~5): 0.45 ms (n = 10,
 #: eps = 0.5), 0.84 (n = 20), 2.05 (n = 26), 0.86 (n = 20, eps = 1), 1.30 (n = 29, eps = 1), 0.49 (n = 18, eps = 2),
@@ -1644,7 +1646,7 @@ def small_search_seconds(points: float, n: int, k: int) -> float:
 #: One one-point local search at a kept projection of the k >= 4 corner release where ``n <= Dc``
 #: (:meth:`LatticeMechanism._corner_column_any`, :meth:`LatticeMechanism._small_corner_column_plan`): CPU seconds, a
 #: constant and a data set of R(n) times ``max(1, 1 / eps)``, where |R(n)| is within :data:`SMALL_SEARCH_ROWS` (past
-#: it :func:`small_search_seconds`' cost); k >= 5, and eps below :data:`SMALL_CORNER_SEARCH_MIN_EPSILON`, where
+#: it :func:`small_search_seconds`' cost); read at k >= 5 and below :data:`SMALL_CORNER_SEARCH_MIN_EPSILON`, where
 #: :data:`SMALL_CORNER_SEARCH_K4` was not measured.  Measured Dir(1,1,1,1), worst, on the 2 shared cores (CPU ms a
 #: search; |R(n)|): 2026-12-01 at load ~5, the release at the centre: eps = 1, n = 28: 3,409 searches, 1.11 ms (4,495);
 #: n = 29: 3,655, 1.36 ms (4,960); and :data:`SMALL_SEARCH_SECONDS`' 200-point runs: 0.45 (eps 0.5, n = 10, 286), 0.84
@@ -1658,10 +1660,10 @@ SMALL_CORNER_SEARCH_SECONDS = (8e-4, 4e-7)
 #: eps 0.5, n = 10 to 56: 0.15 to 7.0 ms (0.22 us a data set at n = 56), n = 60 to 72: 13.0 to 25.7 ms (0.33 to 0.42
 #: us); eps 0.6 to 4 at or below eps 0.5's; the column's own searches alike (eps 0.6, n = 30, (8, 8, 7, 7): 5,022 in
 #: 4.8 CPU s, 0.96 ms).  The fit is 1.7x to 6.9x over each (1.7x to 2.6x at eps 0.5 from n = 12;
-#: tests/library/test_small_corner_search_k4.py).  No
-#: ``1 / eps`` factor: where ``n <= Dc`` every search reads all of R(n), so eps sets only how far it moves (eps 0.5 and
-#: 0.6 at n = 30: 1.15 and 1.11 ms); below eps 0.5, where it moves further (eps 0.25, n = 60: 234 ms), the term above
-#: stays (the k = 4 corner release starts at eps 0.5, :func:`corners_fit`).
+#: tests/library/test_small_corner_search_k4.py).  No ``1 / eps`` factor: where ``n <= Dc`` every search reads all of
+#: R(n), so eps sets only how far it moves (eps 0.5 and 0.6 at n = 30: 1.15 and 1.11 ms); below eps 0.5, where it
+#: moves further (eps 0.25, n = 60: 234 ms), the term above stays (the k = 4 corner release starts at eps 0.5,
+#: :func:`corners_fit`).
 SMALL_CORNER_SEARCH_K4 = (5e-4, 3.5e-7, 35_000.0)  # c0, c1, past
 #: The measured range of :data:`SMALL_CORNER_SEARCH_K4`: |R(72)|, the largest ``n <= Dc`` from eps 0.5 at k = 4.
 SMALL_CORNER_SEARCH_ROWS = 67_525
