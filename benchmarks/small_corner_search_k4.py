@@ -16,6 +16,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
+
 CHILD = r"""
 import json, sys, time
 import numpy as np
@@ -54,11 +57,9 @@ def main() -> None:
                    else {"error": (out.stderr.strip().splitlines() or ["?"])[-1]})
         print(json.dumps(row), flush=True)
         rows.append(row)
-        with open(args.out, "w") as fh:
-            json.dump({"command": "python benchmarks/small_corner_search_k4.py --out " + os.path.basename(args.out)
-                       + " " + " ".join(args.cells), "date": datetime.date.today().isoformat(), "runs": rows}, fh,
-                      indent=1)
-            fh.write("\n")
+        _side.write(args.out, {"command": "python benchmarks/small_corner_search_k4.py --out "
+                               + os.path.basename(args.out) + " " + " ".join(args.cells),
+                               "date": datetime.date.today().isoformat(), "runs": rows})
 
 
 if __name__ == "__main__":
