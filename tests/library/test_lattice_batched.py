@@ -830,3 +830,72 @@ def test_the_batched_search_at_a_small_working_eps_is_the_one_point_search():
     want = np.stack([local_bayes_search(a, n, eps, z) for z in Z])
     assert np.array_equal(local_search_batch(a, n, eps, Z), want)
     assert np.array_equal(local_search_batch(a, n, eps, Z, orbits=True), want)
+
+
+def _near(rng, n, size, spread, face):
+    """A point of R(n) (on a face where ``face``) and ``size`` data sets of R(n) around it, each count within
+    ``spread`` of the point's."""
+    cut = np.sort(rng.integers(0, n + 1, 3))
+    centre = np.diff(np.concatenate([[0], cut, [n]]))
+    if face:
+        centre = np.array([0, centre[1] + centre[0], centre[2], centre[3]])
+    d = rng.integers(-spread, spread + 1, size=(8 * size, 4))
+    d[:, 3] = -d[:, :3].sum(axis=1)
+    cs = centre + d
+    cs = cs[np.all((cs >= 0) & (cs <= n), axis=1)][:size]
+    return centre, cs
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from([0.3, 0.5, 1.0, 2.0, 4.0]), min_size=4, max_size=4), st.integers(512, 4000),
+       st.integers(1, 40), st.booleans(), st.integers(0, 2**31))
+def test_the_loss_rows_past_the_jensen_table_are_read_from_band_tables(a, n, spread, face, seed):
+    """Past the square table (``(n + 1)^2 > JENSEN_TABLE_ENTRIES``) the loss rows of a ball's outputs at data sets
+    around it are read from band tables (one per ``(a_i, n)``, widened when a call needs more): each entry the very
+    float of :func:`.remap._local_hellinger` evaluated per pair (transposed), and within 1e-9 of the definition;
+    the same after a call that widened the tables and where the band is past ``JENSEN_BAND_ENTRIES`` (evaluated)."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.remap import _ball, _local_hellinger
+
+    rng = np.random.default_rng(seed)
+    a = np.asarray(a, float)
+    centre, cs = _near(rng, n, 60, spread, face)
+    rs = centre[None, :] + _ball(4, 1)
+    rs = rs[np.all(rs >= 0, axis=1)]
+    rs = rs[rng.integers(0, len(rs), len(rs) + 2)]
+    _, wide = _near(rng, n, 20, 3 * spread + 20, face)
+    for data in (cs, wide, cs):
+        out = np.full((len(rs), len(data)), 7.0)
+        batched._loss_rows(a, data, rs, n, out)
+        assert np.array_equal(out, _local_hellinger(a, data, rs, n).T)
+        # the definition by lnGamma differences loses ~1e-16 x ln x in ln BC (x up to 4,000), ~1e-10 in H
+        want = np.array([[_hellinger(a, c, r) for c in data[:4]] for r in rs[:3]])
+        assert np.allclose(out[:3, :4], want, rtol=0, atol=1e-9)
+    tables = {key: t.shape for key, t in batched._BAND_TABLES.items()}
+    assert all(key[1] != n or (shape[0] == n + 1 and shape[0] * shape[1] <= batched.JENSEN_BAND_ENTRIES)
+               for key, shape in tables.items())
+
+
+def test_the_band_tables_stop_at_their_size(monkeypatch):
+    """Where ``(n + 1)(2 band + 1)`` is past ``JENSEN_BAND_ENTRIES`` the loss rows are evaluated per pair, no table is
+    built, and the entries are the same floats; below it one table a prior value and n, kept at most
+    ``BAND_TABLES_KEPT``."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.remap import _ball, _local_hellinger
+
+    rng = np.random.default_rng(5)
+    a = np.array([1.0, 0.5, 2.0, 1.0])
+    centre, cs = _near(rng, 3000, 50, 30, False)
+    rs = centre[None, :] + _ball(4, 1)
+    monkeypatch.setattr(batched, "_BAND_TABLES", {})
+    monkeypatch.setattr(batched, "JENSEN_BAND_ENTRIES", 3001 * 11)
+    out = np.empty((len(rs), len(cs)))
+    batched._loss_rows(a, cs, rs, 3000, out)
+    assert batched._BAND_TABLES == {} and np.array_equal(out, _local_hellinger(a, cs, rs, 3000).T)
+    monkeypatch.setattr(batched, "JENSEN_BAND_ENTRIES", 2**20)
+    batched._loss_rows(a, cs, rs, 3000, out)
+    assert sorted(batched._BAND_TABLES) == [(0.5, 3000), (1.0, 3000), (2.0, 3000)]
+    assert np.array_equal(out, _local_hellinger(a, cs, rs, 3000).T)
+    for m in range(3001, 3001 + batched.BAND_TABLES_KEPT):
+        batched._loss_rows(np.ones(4), cs, rs, m, out)
+    assert len(batched._BAND_TABLES) <= batched.BAND_TABLES_KEPT

@@ -79,6 +79,7 @@ from .remap import (
     SEARCH_STEPS,
     _ball,
     _Fallback,
+    _jensen_band,
     _jensen_table,
     _local_hellinger,
     project,
@@ -775,6 +776,51 @@ def _ball_shift(ball1: NDArray[np.int64]) -> NDArray[np.int64]:
                     dtype=np.int64)
 
 
+#: Largest ``(n + 1)(2 band + 1)`` at which :func:`_loss_rows` past :data:`~.remap.JENSEN_TABLE_ENTRIES` reads each
+#: coordinate's ``J`` from a band table (:func:`_band_table`, 16 MiB at most) instead of evaluating it per call: at
+#: k = 4, n = 1,000, eps = 2 the searches' ~28,000 calls each took ~1.1 ms in ``lgamma_jensen_gap`` and its
+#: ``np.unique`` (every pair at most 21 apart there; ``Dc = 18``).  ``2^21`` holds ``Dc +`` :data:`BAND_STEPS` at
+#: n = 1e4 from eps 0.5 (:func:`loss_tables`).
+JENSEN_BAND_ENTRIES = 2**21
+#: The band :func:`loss_tables` counts on past the search's ball radius ``Dc``: the outputs a search reads lie within
+#: its steps of the point's projection (as :data:`~.search.BAND_STEPS`; a pair farther apart widens the table, or past
+#: :data:`JENSEN_BAND_ENTRIES` is evaluated, the same floats).
+BAND_STEPS = 32
+#: :func:`_band_table`'s tables, one per ``(a_i, n)``, at most this many kept (128 MiB at most).
+_BAND_TABLES: dict[tuple[float, int], NDArray[np.float64]] = {}
+BAND_TABLES_KEPT = 8
+
+
+def loss_tables(n: int, k: int, epsilon: float) -> bool:
+    """Whether the grouped search's loss rows (:func:`_loss_rows`) at public n, k, eps read tables: the square table
+    over every pair of values (``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``) or a band table over ``|c_i - r_i| <= Dc +``
+    :data:`BAND_STEPS` within :data:`JENSEN_BAND_ENTRIES` (``Dc`` the ball radius at tail 1e-12).  Elsewhere each row's
+    gaps are evaluated (``lgamma_jensen_gap``), ~3x the time a row at k = 4 (the plan's
+    :func:`~dpposterior.mechanisms.lattice.face_part_orbit_seconds` reads this)."""
+    n1 = int(n) + 1
+    band = radius_for(int(k), float(epsilon), 1e-12) + BAND_STEPS
+    return n1 * n1 <= JENSEN_TABLE_ENTRIES or n1 * (2 * band + 1) <= JENSEN_BAND_ENTRIES
+
+
+def _band_table(ai: float, n: int, band: int) -> tuple[NDArray[np.float64], int]:
+    """``(table, B)``: ``J(a_i + c, a_i + c + d)`` for ``c`` in ``0..n``, ``d`` in ``-B..B`` with ``B >= band`` (the
+    flat table of :func:`~.remap._jensen_band`, each entry the float ``lgamma_jensen_gap`` returns at that one pair,
+    whatever ``B``), kept per ``(a_i, n)`` and widened (to at least twice its half-width, within
+    :data:`JENSEN_BAND_ENTRIES`) when a call needs more."""
+    key = (float(ai), int(n))
+    table = _BAND_TABLES.get(key)
+    held = -1 if table is None else (table.shape[1] - 1) // 2
+    if held < band:
+        if len(_BAND_TABLES) >= BAND_TABLES_KEPT:
+            _BAND_TABLES.clear()
+        widest = (JENSEN_BAND_ENTRIES // (int(n) + 1) - 1) // 2
+        B = max(int(band), min(max(16, 2 * held), widest))
+        table = _jensen_band.__wrapped__(float(ai), int(n), B)
+        _BAND_TABLES[key] = table
+        held = B
+    return table.reshape(-1), held
+
+
 def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int64], n: int,
                out: NDArray[np.float64]) -> None:
     """``out[j, c] = H(Dir(a + cs[c]), Dir(a + rs[j]))``: :func:`.remap._local_hellinger` ``(a, cs, rs, n).T``
@@ -790,7 +836,18 @@ def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int
     ``(r_0, r_1)`` and 3 distinct ``r_i``).  Each entry is the same float: the same table entries, the same
     additions in the same order (a gathered row is copied or added, never recombined)."""
     if (int(n) + 1) ** 2 > JENSEN_TABLE_ENTRIES:
-        out[...] = _local_hellinger(a, cs, rs, n).T
+        # the largest |c_i - r_i| over every pair
+        band = max(max(int(cs[:, i].max()) - int(rs[:, i].min()), int(rs[:, i].max()) - int(cs[:, i].min()))
+                   for i in range(a.size)) if len(cs) and len(rs) else 0
+        if (int(n) + 1) * (2 * band + 1) > JENSEN_BAND_ENTRIES:
+            out[...] = _local_hellinger(a, cs, rs, n).T
+            return
+        # entry (c, r) of a band table of half-width B sits at c (2 B + 1) + r - c + B = c 2B + r + B
+        out.fill(0.0)
+        for i in range(a.size):
+            table, B = _band_table(float(a[i]), int(n), band)
+            out += np.take(table, (rs[:, i] + B)[:, None] + cs[:, i][None, :] * (2 * B))
+        hellinger_from_log_bc(out, out=out)
         return
     n1 = int(n) + 1
     tables = [_jensen_table(float(a[i]), int(n)) for i in range(a.size)]
