@@ -19,6 +19,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 
@@ -81,3 +82,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid in HEAVY:
             item.add_marker(pytest.mark.heavy)
+
+
+@pytest.fixture
+def evaluated_loss_rows(monkeypatch):
+    """The k = 4 plans and checks priced as the route before the band tables (past n = 511 the grouped search's loss
+    rows were evaluated: ``loss_tables`` the square Jensen table alone), for the recorded runs of that route; the
+    family's cached costs (``_cut_release_most``) cleared before and after."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.remap import JENSEN_TABLE_ENTRIES
+    from dpposterior.mechanisms import lattice as lattice_module
+
+    lattice_module._cut_release_most.cache_clear()
+    monkeypatch.setattr(batched, "loss_tables", lambda n, k, eps: (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES)
+    yield
+    lattice_module._cut_release_most.cache_clear()

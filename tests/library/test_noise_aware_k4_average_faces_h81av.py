@@ -15,6 +15,7 @@ import pytest
 from dpposterior.errors import SizeError
 from dpposterior.limits import Task
 from dpposterior.mechanisms import ReleaseSpec
+from dpposterior.mechanisms.lattice import ball_size
 
 BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -86,12 +87,15 @@ def test_dropping_the_family_puts_the_plan_under_the_face_run(monkeypatch, n):
     assert _plan(n, 2.0).seconds < run["cpu_seconds"] / 5
 
 
-def test_the_checks_price_is_at_least_the_searches():
+def test_the_checks_price_is_at_least_the_searches(evaluated_loss_rows):
     """At each recorded release (``average_face_searches_h81av*.json``: face, edge, vertex, eps 2, n = 300 and 1,000,
     and a face at eps 3, n = 1,000; load 4 to 8) the run's check, reading what it counted there (its parts, those with
     a count at most 1, and their orbits, which the searches' stats record), is at least the searches' CPU s even on
-    that loaded host (1.08x to 4.8x; the idle runs are held in tests/library/test_orbit_price_k4.py)."""
+    that loaded host (1.08x to 4.8x; the idle runs are held in tests/library/test_orbit_price_k4.py).  These runs
+    evaluated their loss rows past n = 511 (before the band tables), so they are priced as that route is: the band
+    tables' runs are held in tests/library/test_band_tables_k4.py."""
     from dpposterior.mechanisms.lattice import column_orbit_seconds
+
 
     rows = [r for name in ("average_face_searches_h81av.json", "average_face_searches_h81av_edge.json",
                            "average_face_searches_h81av_eps3.json")
@@ -139,14 +143,21 @@ def test_the_plan_is_at_least_the_checks_estimate_at_a_face_release(monkeypatch,
 
 def test_the_face_term_is_only_where_the_centre_takes_the_cut_route():
     """Where the centre's own region reaches off R(n) (eps 2, n <= 216; eps 1, n <= 435) the centre's fit is kept (the
-    parts with a count at most 1 add nothing); past it they do, more where the Jensen table does not fit (n >= 512)."""
+    parts with a count at most 1 add nothing); past it they do: the same from n = 511 to 1,000 (the square Jensen
+    table, then a band table), growing past n = 1,000 (``face_band_growth``), and more where no table holds the loss
+    rows (eps 2, n = 1e5: ``loss_tables``)."""
+    from dpposterior.lattice.batched import loss_tables
     from dpposterior.mechanisms.lattice import column_orbit_seconds
 
     for n, eps in ((100, 2.0), (216, 2.0), (60, 1.0), (435, 1.0)):
         assert column_orbit_seconds(1000, 500, n, 4, eps, 500) == column_orbit_seconds(1000, 500, n, 4, eps)
-    small = column_orbit_seconds(1000, 500, 511, 4, 2.0, 500) - column_orbit_seconds(1000, 500, 511, 4, 2.0)
-    large = column_orbit_seconds(1000, 500, 512, 4, 2.0, 500) - column_orbit_seconds(1000, 500, 512, 4, 2.0)
-    assert 0 < small < large
+
+    def face(n):
+        return column_orbit_seconds(1000, 500, n, 4, 2.0, 500) - column_orbit_seconds(1000, 500, n, 4, 2.0)
+
+    assert 0 < face(511) == face(512) == face(1000) < face(4000) == pytest.approx(2 * face(1000))
+    assert loss_tables(10**4, 4, 2.0) and not loss_tables(10**5, 4, 2.0)
+    assert face(10**5) / 500 == pytest.approx(5.3e-4 + 1.3e-8 * float(ball_size(4, 2.0, 1e-12)))
 
 
 @pytest.mark.parametrize("eps, n", [(1.0, 51), (1.0, 60), (1.0, 100), (2.0, 100), (2.0, 300), (2.0, 1000),

@@ -126,25 +126,28 @@ def _held(name: str) -> int:
     return admitted
 
 
-def test_the_last_admitted_cells_hold_their_releases_checks():
+def test_the_last_admitted_cells_hold_their_releases_checks(evaluated_loss_rows):
     """At the last n admitted when they were recorded (eps 1, n = 54; 1.25, 65; 1.5, 118; 2, 379), at eps 2.5, n = 1,400,
     and at eps 2, n = 300 and eps 2.75, n = 5,000, releases next to an edge, a vertex and a face
     (``benchmarks/orbit_check_k4_edges.json``): each plan's part held to the limit at least the run's check, so where
     the cell is admitted none is refused after the draw, and there the column's CPU s within
     :data:`SLOW_HOST_OVER_PLAN` of the plan.  Priced by orbits and parts (``column_orbit_seconds``) the last admitted n
     are eps 1, n = 52; 1.25, 67; 1.5, 127 (and 129); the next n refused.  At eps 1 the searches by clamp groups
-    (priced so where every shift is exact) admit n = 53 and 54."""
+    (priced so where every shift is exact) admit n = 53 and 54.  These runs evaluated their loss rows past n = 511
+    (before the band tables), so they are held against the plans of that route (the band tables' runs:
+    tests/library/test_band_tables_k4.py)."""
     assert _held("orbit_check_k4_edges.json") >= 5
     assert not _plan(54, 1.0).refused() and _plan(55, 1.0).refused()
     assert not _plan(67, 1.25).refused() and _plan(68, 1.25).refused()
     assert not _plan(127, 1.5).refused() and _plan(128, 1.5).refused()
 
 
-def test_releases_with_four_different_counts_are_held_as_the_familys_are():
+def test_releases_with_four_different_counts_are_held_as_the_familys_are(evaluated_loss_rows):
     """One release at a time on an idle host (``benchmarks/orbit_check_k4_clean.json``): the seventeen releases of the
     two files above again, and releases with four different counts at eps 1, n = 50 ((4, 9, 14, 23), (2, 7, 17, 24),
     (1, 5, 14, 30), (8, 11, 14, 17)) and n = 54 ((5, 9, 17, 23)), which no release of the family is.  Their kept
     parts still fall into orbits 4.3x to 7x, so their searches ran 33.8 to 42.1 CPU s, as the family's next to an
     edge (37.6 s) and at the centre (34.7 s) did.  At each cell the plan's part held to the limit is at least the run's
-    check, and at each admitted cell the column within :data:`SLOW_HOST_OVER_PLAN` of the plan."""
+    check, and at each admitted cell the column within :data:`SLOW_HOST_OVER_PLAN` of the plan (as the route they ran:
+    past n = 511 their loss rows were evaluated)."""
     assert _held("orbit_check_k4_clean.json") >= 17

@@ -2692,8 +2692,9 @@ def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: f
 #: The local column's searches by orbits at a release next to a face where the centre takes the cut route
 #: (:func:`face_part_orbit_cell`): CPU seconds a kept part with a count at most 1 (off R(n) or next to a face), a
 #: constant and a data set of its ball (``min(|ball of Dc|, |R(n)|)``), besides :data:`COLUMN_ORBIT_SECONDS`: the
-#: first pair where the Jensen table of the loss rows fits (``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``), the second where
-#: it does not (each loss row's gaps by ``lgamma_jensen_gap``, a fixed cost a group however small the ball).  Why:
+#: first pair where the loss rows read a table (:func:`~dpposterior.lattice.batched.loss_tables`: the square Jensen
+#: table, ``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``, or past it a band table), the second where they do not (each loss
+#: row's gaps by ``lgamma_jensen_gap``, a fixed cost a group however small the ball).  Why:
 #: the table route decides few of these points (they are off R(n)), so nearly all go to the grouped search, whose
 #: groups (one a projection) next to a face hold ~18 points each, and the orbits collapse little at a release whose
 #: counts differ (none of 42,253 at (107, 499, 393, 1)); the centre's fit (:data:`COLUMN_ORBIT_SECONDS`, measured at
@@ -2709,8 +2710,20 @@ def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: f
 #: under it (their orbits collapse 2.6x to 5x, which a part's price did not see).  Those pairs were
 #: ``((3.0e-4, 7.0e-9), (9.5e-4, 2.3e-8))`` with the price a part; with the price by orbits
 #: (:data:`COLUMN_ORBIT_SECONDS`, whose orbit term now carries part of what they priced) they are scaled by the same
-#: fit, 0.552 (``benchmarks/orbit_price_k4.json``), rounded up.
+#: fit, 0.552 (``benchmarks/orbit_price_k4.json``), rounded up.  Past n = 511 the loss rows were evaluated (the second
+#: pair) until they read band tables: side by side on one idle host, the same columns bit for bit, the searches at
+#: eps 2, n = 1,000 next to a face or an edge ran 12.3 to 16.2 CPU s against 26.0 to 35.5 before
+#: (``python benchmarks/band_tables_k4.py --old OLD/src --new src --out benchmarks/band_tables_k4.json ...``), as the
+#: table's runs at n = 300 (15.7 s at 38,684 parts): the first pair holds them as it holds those.
 COLUMN_FACE_SECONDS = ((1.7e-4, 3.9e-9), (5.3e-4, 1.3e-8))
+#: Past n = 1,000 a face part's search with its loss rows tabled costs more as n grows (the losses between neighbours
+#: flatten, so the ties between equal counts take more exact steps): measured (the same record) at eps 2 the runs
+#: over :data:`COLUMN_FACE_SECONDS`' tables pair are 0.40 to 0.51 at n = 1,000, 0.74 and 0.75 at n = 3,000
+#: ((999, 999, 1001, 1), (0, 1000, 1000, 1000)), 0.45 and 1.14 at n = 1e4 ((0, 1666, 3333, 5001), (0, 3334, 3333,
+#: 3333)).  With ``(n / 1,000)^0.5`` on that pair every run is at 0.17 to 0.55 of its check's price (1.8x over the
+#: closest; the face term is part of the price, so ``^0.3`` left n = 1e4 at 0.75, ``^0.4`` at 0.64).  At n = 1e4 this
+#: is the evaluated pair's price again (3.16x the tables pair, against 3.19x).
+FACE_BAND_GROWTH = (1000.0, 0.5)
 
 
 def face_part_orbit_cell(n: int, k: int, epsilon: float) -> bool:
@@ -2725,14 +2738,23 @@ def face_part_orbit_cell(n: int, k: int, epsilon: float) -> bool:
 
 def face_part_orbit_seconds(n: int, k: int, epsilon: float) -> float:
     """Seconds :func:`column_orbit_seconds` adds a kept part with a count at most 1 where :func:`face_part_orbit_cell`
-    holds: :data:`COLUMN_FACE_SECONDS` (the Jensen table's pair or the other, by public n), its constant plus its
-    share of ``min(|ball of Dc|, |R(n)|)``."""
-    from ..lattice.remap import JENSEN_TABLE_ENTRIES
+    holds: :data:`COLUMN_FACE_SECONDS` (the tables' pair where the loss rows read a table,
+    :func:`~dpposterior.lattice.batched.loss_tables`, times :func:`face_band_growth`, else the other; public n, k,
+    eps), its constant plus its share of ``min(|ball of Dc|, |R(n)|)``."""
+    from ..lattice.batched import loss_tables
 
     eps = float(epsilon)
     ball = float(ball_size(k, eps, 1e-12))
-    c0, c1 = COLUMN_FACE_SECONDS[0] if (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES else COLUMN_FACE_SECONDS[1]
-    return c0 + c1 * min(ball, float(n_candidates(n, k)))
+    tabled = loss_tables(n, k, eps)
+    c0, c1 = COLUMN_FACE_SECONDS[0] if tabled else COLUMN_FACE_SECONDS[1]
+    grow = face_band_growth(n) if tabled else 1.0
+    return grow * (c0 + c1 * min(ball, float(n_candidates(n, k))))
+
+
+def face_band_growth(n: int) -> float:
+    """The factor on :data:`COLUMN_FACE_SECONDS`' tables pair past ``FACE_BAND_GROWTH[0]``:
+    ``(n / FACE_BAND_GROWTH[0])^FACE_BAND_GROWTH[1]``, else 1; public n."""
+    return max(1.0, float(n) / FACE_BAND_GROWTH[0]) ** FACE_BAND_GROWTH[1]
 
 
 #: The k >= 4 corner release's projections searched by orbits (:meth:`LatticeMechanism._corner_column_any`, where
