@@ -90,10 +90,10 @@ def evaluated_loss_rows(monkeypatch):
     rows were evaluated: ``loss_tables`` the square Jensen table alone), for the recorded runs of that route; the
     family's cached costs (``_cut_release_most``) cleared before and after."""
     from dpposterior.lattice import batched
-    from dpposterior.lattice.remap import JENSEN_TABLE_ENTRIES
+    from dpposterior.lattice.remap import square_table
     from dpposterior.mechanisms import lattice as lattice_module
 
     lattice_module._cut_release_most.cache_clear()
-    monkeypatch.setattr(batched, "loss_tables", lambda n, k, eps: (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES)
+    monkeypatch.setattr(batched, "loss_tables", lambda n, k, eps: square_table(n))
     yield
     lattice_module._cut_release_most.cache_clear()

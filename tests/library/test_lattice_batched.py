@@ -899,3 +899,35 @@ def test_the_band_tables_stop_at_their_size(monkeypatch):
     for m in range(3001, 3001 + batched.BAND_TABLES_KEPT):
         batched._loss_rows(np.ones(4), cs, rs, m, out)
     assert len(batched._BAND_TABLES) <= batched.BAND_TABLES_KEPT
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.floats(0.3, 4.0), min_size=3, max_size=4), st.integers(0, 300), st.sampled_from([1.5, 2.0, 3.0]),
+       st.integers(0, 2**32 - 1))
+def test_the_search_balls_data_sets_are_their_definition(a, n, eps, seed):
+    """``_ball_data_sets`` at ``p`` of R(n) (next to a face, at a vertex or inside): the points ``p + v`` of the ball
+    in R(n) in the ball's order, ``ln pi`` at each but its constant (``sum_i lnGamma(a_i + c_i) - lnGamma(c_i + 1)``, the
+    same floats: the same table entries added in coordinate order from 0), and their coordinates as int32 rows,
+    transcribed from the definition over the ball's points one at a time."""
+    from dpposterior.lattice import batched
+    from dpposterior.lattice.remap import _ball
+
+    a = np.asarray(a)
+    k = a.size
+    rng = np.random.default_rng(seed)
+    # next to a face or a vertex (Dirichlet 0.3 shares), or inside with the whole ball in R(n) (shares near 1 / k)
+    p = rng.multinomial(n, rng.dirichlet(np.full(k, 0.3 if seed % 2 else 300.0)))
+    Dc = radius_for(k, eps, 1e-12)
+    ball = _ball(k, Dc)
+    cs, base, csT = batched._ball_data_sets(a, p.astype(np.int64), batched._BallRows(ball, Dc))
+    want = [p + v for v in ball if np.all(p + v >= 0)]
+    assert np.array_equal(cs, np.array(want).reshape(-1, k)) and cs.dtype == np.int64
+    assert np.array_equal(csT, cs.T) and csT.dtype == np.int32 and csT.flags.c_contiguous
+    assert np.all(cs.sum(axis=1) == n) and np.all(cs <= n)
+    expect = []
+    for c in want:
+        s = 0.0
+        for i in range(k):
+            s += float(gammaln(a[i] + c[i]) - gammaln(c[i] + 1.0))
+        expect.append(s)
+    assert np.array_equal(base, np.array(expect))

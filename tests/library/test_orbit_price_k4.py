@@ -36,9 +36,9 @@ def _runs(*names: str) -> list[dict]:
 
 
 def _square_table_only(n, k, eps):
-    from dpposterior.lattice.remap import JENSEN_TABLE_ENTRIES
+    from dpposterior.lattice.remap import square_table
 
-    return (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES
+    return square_table(n)
 
 
 def _price(r: dict, as_run: bool = True) -> float:
@@ -54,12 +54,12 @@ def _price(r: dict, as_run: bool = True) -> float:
 
 
 def _old_price(r: dict) -> float:
-    from dpposterior.lattice.remap import JENSEN_TABLE_ENTRIES
+    from dpposterior.lattice.remap import square_table
 
     eps, n, c = r["epsilon"], sum(r["released"]), r["checks"][0]
     b = min(float(L.ball_size(4, eps, 1e-12)), float(n_candidates(n, 4)))
     grow = max(1.0, 1.0 / eps) ** L.ORBIT_TIE_EPS_POWER
-    c0, c1 = OLD_FACE[0] if (n + 1) ** 2 <= JENSEN_TABLE_ENTRIES else OLD_FACE[1]
+    c0, c1 = OLD_FACE[0] if square_table(n) else OLD_FACE[1]
     face = c0 + c1 * b if L.face_part_orbit_cell(n, 4, eps) else 0.0
     return c["points"] * (OLD[0] * grow + OLD[1] * b) + c["faces"] * face
 

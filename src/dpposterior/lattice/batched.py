@@ -74,7 +74,6 @@ from ..models import candidates
 from .noise import log_normaliser, pair_distance, radius_for, tail_bound, window
 from .remap import (
     FLOAT_MARGIN,
-    JENSEN_TABLE_ENTRIES,
     SEARCH_SHARE,
     SEARCH_STEPS,
     _ball,
@@ -83,6 +82,7 @@ from .remap import (
     _jensen_table,
     _local_hellinger,
     project,
+    square_table,
 )
 
 #: The balls ``B_r`` have radius ``rho = radius_for(k, eps, BATCH_TAIL) + 2``, so that the bound on ``T - N_r`` is at
@@ -135,14 +135,17 @@ class _Sums:
         """``G[r, v] = pi(r + v) / top L(r + v, r)`` for the rows ``r`` (outputs) and the ball's offsets (0 off R(n)).
 
         Each entry the same floats as the sums over the masked, clipped counts it was first written with (the same
-        terms added in coordinate order; off R(n) a weight ``e^(-inf) = 0``; tested)."""
+        terms added in coordinate order; off R(n) a weight ``e^(-inf) = 0``; tested).  Row by row each coordinate's
+        terms are gathered from the table's view that starts at the row's count (``f[r_i + c] = f[r_i:][c]``), so no
+        index array the size of the block is built: the same entries."""
         k, ball = self.k, self.ball
         lnpi = np.zeros((len(r), len(ball)))
         log_bc = np.zeros((len(r), len(ball)))
         for i in range(k):
-            ri = r[:, i:i + 1]
-            lnpi += self.f_pad[i][ri + self.cols[i]]
-            log_bc += self.bands[i][ri * self.width + self.cols[i]]
+            f, band, cols = self.f_pad[i], self.bands[i], self.cols[i][0]
+            for j, rj in enumerate(r[:, i].tolist()):
+                lnpi[j] += np.take(f[rj:], cols)
+                log_bc[j] += np.take(band[rj * self.width:], cols)
         np.minimum(log_bc, 0.0, out=log_bc)
         g = np.expm1(log_bc, out=log_bc)
         np.negative(g, out=g)
@@ -533,7 +536,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         return out, decided
     Dc = radius_for(k, eps, 1e-12)
     ball, ball1 = _ball(k, Dc), _ball(k, 1)
-    ballT = np.ascontiguousarray(ball.T)  # a row per coordinate (each group's mask reads rows)
+    ball_rows = _BallRows(ball, Dc)  # the ball as rows per coordinate (each group's data sets read rows)
     centre_j = int(np.flatnonzero(np.all(ball1 == 0, axis=1))[0])
     shift = _ball_shift(ball1)
     P = project(Z, n) if P is None else np.asarray(P, dtype=np.int64)
@@ -552,7 +555,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
         if shared is None:
             # the ball's points in R(n) (one coordinate at a time, as the one-point search), as columns of the
             # per-coordinate tables over p_i - Dc..p_i + Dc
-            cs, base, csT = _ball_data_sets(a, p, ball, ballT, Dc)
+            cs, base, csT = _ball_data_sets(a, p, ball_rows)
             if whole:
                 shared = (cs, base, csT)
         else:
@@ -731,24 +734,48 @@ class _Walks:
         self.mark, self.mark_at, self.found = self.mark[on], self.mark_at[on], self.found[on]
 
 
-def _ball_data_sets(a: NDArray[np.float64], p: NDArray[np.int64], ball: NDArray[np.int64], ballT: NDArray[np.int64],
-                    Dc: int) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int32]]:
-    """The search's data sets around ``p``: the points ``p + v`` of the ball ``ball`` (radius ``Dc``, ``ballT`` its
-    coordinates as rows) in R(n) (one coordinate at a time, as the one-point search), ``ln pi`` at each but its
-    constant (from per-coordinate tables over ``p_i - Dc .. p_i + Dc``), and their coordinates as int32 rows (the
-    distances' passes read rows)."""
+class _BallRows:
+    """A search ball's offsets (radius ``Dc``) laid out once for :func:`_ball_data_sets`: the rows ``ball``, its
+    coordinates as contiguous int32 rows and as columns of the per-coordinate tables over ``p_i - Dc .. p_i + Dc``
+    (``v_i + Dc``, int32 rows): as many bytes as the ball's int64 rows."""
+
+    def __init__(self, ball: NDArray[np.int64], Dc: int):
+        self.ball, self.Dc = ball, int(Dc)
+        self.T = np.ascontiguousarray(ball.T, dtype=np.int32)
+        self.cols = self.T + np.int32(self.Dc)
+
+
+def _ball_data_sets(a: NDArray[np.float64], p: NDArray[np.int64], rows: _BallRows
+                    ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int32]]:
+    """The search's data sets around ``p``: the points ``p + v`` of the ball ``rows.ball`` (radius ``Dc``) in R(n)
+    (one coordinate at a time, as the one-point search), ``ln pi`` at each but its constant (from per-coordinate tables
+    over ``p_i - Dc .. p_i + Dc``), and their coordinates as int32 rows (the distances' passes read rows).
+
+    The data sets come as a column-major view of their coordinate rows (the same integers as ``p + ball[kept]``; every
+    reader takes them a coordinate at a time).  Where every ``p_i >= Dc`` the whole ball lies in R(n) (each ``|v_i| <=
+    d(v) <= Dc``, and the counts of ``p + v`` sum to n, so none is past n), so no mask is built; ``ln pi`` sums the same
+    table entries in the same coordinate order, so every value is the one the masked form gives (tested)."""
     k = a.size
-    ok = ballT[0] >= -p[0]
-    for i in range(1, k):
-        ok &= ballT[i] >= -p[i]
-    inner = ball[ok] if not ok.all() else ball
-    cols = inner + Dc
-    cs = p[None, :] + inner
-    base = np.zeros(len(cs))
+    Dc = rows.Dc
+    sel = None
+    if int(p.min()) < Dc:
+        ok = rows.T[0] >= np.int32(-p[0])
+        for i in range(1, k):
+            ok &= rows.T[i] >= np.int32(-p[i])
+        sel = np.flatnonzero(ok)
+    m = len(rows.ball) if sel is None else len(sel)
+    base = np.zeros(m)
+    csT = np.empty((k, m), dtype=np.int32)
     for i in range(k):
         v = np.arange(p[i] - Dc, p[i] + Dc + 1)
-        base += (gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0))[cols[:, i]]
-    return cs, base, np.ascontiguousarray(cs.T, dtype=np.int32)
+        table = gammaln(a[i] + np.maximum(v, 0)) - gammaln(np.maximum(v, 0) + 1.0)
+        if sel is None:
+            base += np.take(table, rows.cols[i])
+            np.add(rows.T[i], np.int32(p[i]), out=csT[i])
+        else:
+            base += np.take(table, np.take(rows.cols[i], sel))
+            np.add(np.take(rows.T[i], sel), np.int32(p[i]), out=csT[i])
+    return csT.astype(np.int64).T, base, csT
 
 
 def _block_weights(csT: NDArray[np.int32], zb: NDArray[np.int64], base: NDArray[np.float64], eps: float
@@ -776,9 +803,9 @@ def _ball_shift(ball1: NDArray[np.int64]) -> NDArray[np.int64]:
                     dtype=np.int64)
 
 
-#: Largest ``(n + 1)(2 band + 1)`` at which :func:`_loss_rows` past :data:`~.remap.JENSEN_TABLE_ENTRIES` reads each
-#: coordinate's ``J`` from a band table (:func:`_band_table`, 16 MiB at most) instead of evaluating it per call: at
-#: k = 4, n = 1,000, eps = 2 the searches' ~28,000 calls each took ~1.1 ms in ``lgamma_jensen_gap`` and its
+#: Largest ``(n + 1)(2 band + 1)`` at which :func:`_loss_rows` past the square table (:func:`~.remap.square_table`)
+#: reads each coordinate's ``J`` from a band table (:func:`_band_table`, 16 MiB at most) instead of evaluating it per
+#: call: at k = 4, n = 1,000, eps = 2 the searches' ~28,000 calls each took ~1.1 ms in ``lgamma_jensen_gap`` and its
 #: ``np.unique`` (every pair at most 21 apart there; ``Dc = 18``).  ``2^21`` holds ``Dc +`` :data:`BAND_STEPS` at
 #: n = 1e4 from eps 0.5 (:func:`loss_tables`).
 JENSEN_BAND_ENTRIES = 2**21
@@ -793,13 +820,13 @@ BAND_TABLES_KEPT = 8
 
 def loss_tables(n: int, k: int, epsilon: float) -> bool:
     """Whether the grouped search's loss rows (:func:`_loss_rows`) at public n, k, eps read tables: the square table
-    over every pair of values (``(n + 1)^2 <= JENSEN_TABLE_ENTRIES``) or a band table over ``|c_i - r_i| <= Dc +``
+    over every pair of values (:func:`~.remap.square_table`) or a band table over ``|c_i - r_i| <= Dc +``
     :data:`BAND_STEPS` within :data:`JENSEN_BAND_ENTRIES` (``Dc`` the ball radius at tail 1e-12).  Elsewhere each row's
     gaps are evaluated (``lgamma_jensen_gap``), ~3x the time a row at k = 4 (the plan's
     :func:`~dpposterior.mechanisms.lattice.face_part_orbit_seconds` reads this)."""
     n1 = int(n) + 1
     band = radius_for(int(k), float(epsilon), 1e-12) + BAND_STEPS
-    return n1 * n1 <= JENSEN_TABLE_ENTRIES or n1 * (2 * band + 1) <= JENSEN_BAND_ENTRIES
+    return square_table(n) or n1 * (2 * band + 1) <= JENSEN_BAND_ENTRIES
 
 
 def _band_table(ai: float, n: int, band: int) -> tuple[NDArray[np.float64], int]:
@@ -835,7 +862,7 @@ def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int
     among the rows and added to each row that has it (the 13 outputs of a ball of radius 1 at k = 4 have 7 distinct
     ``(r_0, r_1)`` and 3 distinct ``r_i``).  Each entry is the same float: the same table entries, the same
     additions in the same order (a gathered row is copied or added, never recombined)."""
-    if (int(n) + 1) ** 2 > JENSEN_TABLE_ENTRIES:
+    if not square_table(n):
         # the largest |c_i - r_i| over every pair
         band = max(max(int(cs[:, i].max()) - int(rs[:, i].min()), int(rs[:, i].max()) - int(cs[:, i].min()))
                    for i in range(a.size)) if len(cs) and len(rs) else 0
@@ -1318,7 +1345,7 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
     mu = FLOAT_MARGIN + 16.0 * magnitude * 2.0**-53
     margin = (SEARCH_SHARE + (2 * SEARCH_STEPS + 2) * mu) * (1 + 1e-6)
     ball, ball1 = _ball(k, Dc), _ball(k, 1)
-    ballT = np.ascontiguousarray(ball.T)
+    ball_rows = _BallRows(ball, Dc)
     P = project(Z, n)
     # per coordinate, J(a_i + x, a_i + v) over the counts x of every search's data sets and the values v of r and of
     # the projections (elementwise: each entry the float lgamma_jensen_gap returns at that one pair, as
@@ -1339,7 +1366,7 @@ def descent_filter_exact(prior: ArrayLike, n: int, epsilon: float, released: Arr
         if np.array_equal(p, r):
             continue  # the search may stay at p = r
         # the search's data sets (the ball's points in R(n), its order) and ln pi at each (the grouped route's floats)
-        cs, base, csT = _ball_data_sets(a, p, ball, ballT, Dc)
+        cs, base, csT = _ball_data_sets(a, p, ball_rows)
         # r, then the outputs of the search's first ball (p within 1, in R(n))
         qs = np.concatenate([r[None, :], p[None, :] + ball1])
         qs = qs[np.all(qs >= 0, axis=1)]

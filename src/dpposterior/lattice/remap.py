@@ -510,6 +510,13 @@ SEARCH_STEPS = 256
 JENSEN_TABLE_ENTRIES = 2**18
 
 
+def square_table(n: int) -> bool:
+    """Whether the losses at total ``n`` read the square table over every pair of values (:func:`_jensen_table`):
+    ``(n + 1)^2 <= JENSEN_TABLE_ENTRIES`` (public n; the one rule every reader of that table and every plan that prices
+    it reads)."""
+    return (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES
+
+
 @lru_cache(maxsize=8)
 def _jensen_table(ai: float, n: int) -> NDArray[np.float64]:
     """``J(a_i + c, a_i + r)`` for every ``c, r`` in ``0..n`` (:func:`~dpposterior.distances.hellinger.lgamma_jensen_gap`,
@@ -546,7 +553,7 @@ def _local_hellinger(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[
     log_bc = np.zeros((len(cs), len(rs)))
     # each gather as the columns of the outputs, then their rows at the data sets (np.take of whole rows: the same
     # entries as indexing both at once, ~10x faster over many data sets)
-    if n is not None and (int(n) + 1) ** 2 <= JENSEN_TABLE_ENTRIES:
+    if n is not None and square_table(n):
         for i in range(a.size):
             log_bc += np.take(_jensen_table(float(a[i]), int(n))[:, rs[:, i]], cs[:, i], axis=0)
         return hellinger_from_log_bc(log_bc, out=log_bc)

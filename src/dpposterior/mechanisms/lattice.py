@@ -3882,7 +3882,7 @@ class LatticeMechanism(Mechanism):
         (its search's estimate, and each search at :data:`BAND_FALLBACK_SHARE` where it reads a band table: past the
         whole Jensen table, n > 511).  ``symmetric``: the local errors at a symmetric prior, where
         :func:`orbit_average`: what the limit leaves after that route's table, at its price of one search."""
-        from ..lattice.remap import JENSEN_TABLE_ENTRIES
+        from ..lattice.remap import square_table
         from ..lattice.search import fallback_band
 
         if not orbits and orbit_average(n, k, spec.epsilon, symmetric):
@@ -3891,7 +3891,7 @@ class LatticeMechanism(Mechanism):
         left = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - local_error_seconds(n, k, spec.epsilon, orbits)[0]
         if not orbits and spec.epsilon < LOCAL_TIE_MAX_EPSILON:  # the ties as the plan counts each: all it planned
             return max(1, int(left / local_tie_seconds(n, k, spec.epsilon)[1]))
-        band = orbits and k == 3 and (n + 1) ** 2 > JENSEN_TABLE_ENTRIES and fallback_band(n, spec.epsilon) > 0
+        band = orbits and k == 3 and not square_table(n) and fallback_band(n, spec.epsilon) > 0
         share = BAND_FALLBACK_SHARE if band else FALLBACK_SHARE
         return max(1, int(left / (share * local_seconds(k, spec.epsilon))))
 
