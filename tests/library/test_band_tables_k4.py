@@ -82,17 +82,18 @@ def test_the_plan_is_at_least_every_recorded_column(n, eps):
         assert plan.seconds >= r["new"]["column_cpu_s"], r["cell"]
 
 
-@pytest.mark.parametrize("eps, n", [(2.0, 600), (2.0, 714), (2.25, 1000), (2.25, 5000)])
+@pytest.mark.parametrize("eps, n", [(2.0, 600), (2.0, 1348), (2.25, 2000), (2.25, 6120)])
 def test_the_cells_the_band_tables_open_are_admitted(request, eps, n):
-    """``average`` at eps 2 to n = 714 (511 before) and eps 2.25 to 5,681 (714 before): admitted, and refused up front
-    where the face parts are priced as evaluated (the rule before)."""
+    """``average`` at eps 2 to n = 1,348 and eps 2.25 to 6,120 (511 and 714 before the band tables; 714 and 5,681
+    before the reach region was priced as built, ``reach_build_seconds``): admitted, and refused up front where the
+    face parts are priced as evaluated (the rule before the band tables)."""
     spec = ReleaseSpec.of("optimal", eps, objective="average")
     assert not spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).refused()
     request.getfixturevalue("evaluated_loss_rows")
     assert spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).refused()
 
 
-@pytest.mark.parametrize("eps, n", [(2.0, 715), (2.0, 1000), (2.25, 5682), (2.25, 10**4)])
+@pytest.mark.parametrize("eps, n", [(2.0, 1349), (2.0, 3000), (2.25, 6121), (2.25, 10**4)])
 def test_past_the_new_edges_average_is_refused_in_one_line(eps, n):
     from dpposterior.errors import SizeError
     from dpposterior.noise_aware import plan_posterior

@@ -40,8 +40,18 @@ COVERED = [("30,40,30,0", 1.0, "worst"), ("30,40,30,0", 2.0, "worst"), ("25,25,2
 
 # where the plan was under the measured run (the centre's cost only): the average objective's face release at eps 2,
 # n = 3,000 (plan 6.1 s, the run 57.6 CPU s, admitted and past the 45 s limit) and n = 1,000 (plan 5.1 s, the run
-# 43.5 CPU s); the family's face release now holds the plan above them (both cells refused up front)
+# 43.5 CPU s); the family's face release now holds the plan above them.  Those runs are of that tree; this tree runs
+# the same cells in 30.2 s (limit raised; refused up front) and 20.1 s (admitted):
+# benchmarks/corner_family_k4_runs.json, which the plan is held against here
 UNDER = [("1000,1000,1000,0", 2.0, "average"), ("108,500,392,0", 2.0, "average")]
+FAMILY_RUNS = BENCH.parent / "corner_family_k4_runs.json"
+
+
+def _this_trees_run(counts: str, eps: float, objective: str) -> dict:
+    runs = [r for r in json.loads(FAMILY_RUNS.read_text())["runs"] if r["tree"] == "new" and r["rc"] == 0
+            and r["counts"] == counts and r["epsilon"] == eps and r["objective"] == objective]
+    assert len(runs) == 1
+    return runs[0]
 
 
 def test_measured_releases_are_next_to_a_face_or_at_the_centre():
@@ -60,6 +70,6 @@ def test_plan_at_least_the_measured_run(counts, eps, objective):
 
 @pytest.mark.parametrize("counts, eps, objective", UNDER)
 def test_plan_at_least_the_average_face_run(counts, eps, objective):
-    run = _measured(counts, eps, objective)
+    run = _this_trees_run(counts, eps, objective)
     n = sum(int(c) for c in counts.split(","))
     assert _plan_seconds(n, eps, objective) >= run["cpu_seconds"]

@@ -62,7 +62,9 @@ def _reach_ref(n, k, r, Dc, W):
 
 
 @pytest.mark.parametrize("n,k,r,Dc,W", [(6, 3, (0, 0, 6), 2, 1), (6, 3, (1, 2, 3), 2, 2), (9, 3, (0, 4, 5), 3, 1),
-                                        (5, 4, (0, 0, 1, 4), 1, 1), (7, 4, (0, 2, 2, 3), 2, 1)])
+                                        (5, 4, (0, 0, 1, 4), 1, 1), (7, 4, (0, 2, 2, 3), 2, 1),
+                                        (15, 4, (0, 0, 6, 9), 2, 5),  # the window route past Dc
+                                        (4, 4, (0, 0, 1, 3), 5, 2)])  # n <= Dc: the whole window
 @pytest.mark.parametrize("table", [True, False])
 def test_reach_region_is_its_definition(n, k, r, Dc, W, table):
     from dpposterior.lattice.remap import project
@@ -82,21 +84,22 @@ def test_reach_region_is_its_definition(n, k, r, Dc, W, table):
     assert len(set(got)) == len(got)
 
 
-# k = 4, Dir(1,1,1,1), n = 1,000: measured CPU s (whole `release --noise-aware` process, and reach_region alone), load
-# about 6 to 7 on 2 cores, 2026-12-02, this tree.  (eps, objective, counts released, process CPU s, reach_region CPU s,
+# k = 4, Dir(1,1,1,1), n = 1,000: measured CPU s of the whole `release --noise-aware` process (load about 6 to 7 on 2
+# cores, 2026-12-02, the tree then) and of reach_region alone (2026-12-06, load ~1 to 2, this tree: the tighter box
+# built; benchmarks/corner_projections_k4.json).  (eps, objective, counts released, process CPU s, reach_region CPU s,
 # its points built)
 MEASURED = [
-    (1.0, "worst", (10, 10, 10, 970), 17.3, 6.49, 18_191_447),
+    (1.0, "worst", (10, 10, 10, 970), 17.3, 2.88, 3_723_875),
     (1.0, "worst", (2, 331, 334, 333), 46.5, None, None),
-    (2.0, "worst", (10, 10, 10, 970), None, 0.82, 2_571_353),
-    (2.0, "worst", (2, 332, 333, 333), None, 5.84 * 0.14, 6_074_481),  # 5.84 s with np.isin, about 1/7 after
+    (1.0, "worst", (1, 1, 1, 997), None, 2.20, 3_112_136),
+    (2.0, "worst", (50, 50, 50, 850), None, 0.57, 1_860_867),
 ]
 
 
 @pytest.mark.parametrize("row", MEASURED, ids=lambda r: f"{r[0]}:{r[2]}")
 def test_the_plan_is_above_the_measured_runs(row):
-    """The box term (read by the run's check at its release) above reach_region's measured CPU s, and the cell's plan
-    above the whole process's, or the cell refused up front."""
+    """The reach region's term (read by the run's check at its release) above reach_region's measured CPU s, and the
+    cell's plan above the whole process's, or the cell refused up front."""
     from dpposterior.lattice.column import reach_box_points
     from dpposterior.limits import Task
     from dpposterior.mechanisms import ReleaseSpec
@@ -108,7 +111,7 @@ def test_the_plan_is_above_the_measured_runs(row):
     Dc, W = L._radius(k, eps, 1e-12), L.LATTICE.column_radius(n, k, eps)
     if built is not None:
         assert reach_box_points(n, k, np.asarray(counts), Dc, W) == built
-        assert L.reach_box_seconds(built) >= 1.2 * region
+        assert L.reach_build_seconds(n, k, np.asarray(counts), Dc, W) >= 1.2 * region
     plan = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(k), n)
     if process is not None:
         assert plan.refused() or plan.seconds >= 1.2 * process
@@ -179,7 +182,7 @@ def test_the_cut_plan_is_the_most_over_its_family(eps, n):
     Dc, W = L._radius(k, eps, 1e-12), spec.mechanism.column_radius(n, k, eps)
     plan = spec.mechanism.plan_posterior(a, n, spec)
     limited = dict(plan.costs)["DPPOSTERIOR_MAX_SOLVE_SECONDS"]
-    assert limited >= L.reach_box_seconds(L.offcentre_reach_points(n, k, W, Dc))
+    assert limited >= L.offcentre_reach_seconds(n, k, W, Dc)
     family = L.cut_family(n, k, Dc)
     assert family and all(int(c.sum()) == n and int(c.min()) == (k - 1) * Dc + 1 for c in family)
     for c in family:

@@ -10,7 +10,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from dpposterior.lattice.column import _filtered_sample_points, reach_box_points
+from dpposterior.lattice.column import _filtered_sample_points
 from dpposterior.mechanisms import lattice as L
 
 BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
@@ -29,7 +29,7 @@ def _rest_over_price(r: dict) -> float:
     n, eps = int(m.sum()), float(r["epsilon"])
     Dc, W = L._radius(4, eps, 1e-12), L.LATTICE.column_radius(n, 4, eps)
     scale, z, _, risk = _filtered_sample_points(np.ones(4), n, eps, Dc, W, m)
-    price = (L.reach_box_seconds(reach_box_points(n, 4, m, Dc, W))
+    price = (L.reach_build_seconds(n, 4, m, Dc, W)
              + L.orbit_rest_seconds(scale * (len(z) + 1), scale * (np.count_nonzero(risk) + 1), n, 4, eps, Dc))
     return (r["cpu_seconds"] - sum(s["cpu_seconds"] for s in r["searches"])) / price
 

@@ -135,6 +135,15 @@ def reach_box_bounds(k: int, released: ArrayLike, Dc: int, W: int) -> tuple[NDAr
     return lo.astype(np.int64), hi.astype(np.int64)
 
 
+#: What :func:`reach_region` builds a point of the window at, in points of its box (a slab of the first count at a
+#: time): the window is made, projected, keyed and looked up all at once, about 1.1 to 1.7 us a point against 0.2 to
+#: 0.8 us a point of the box (k = 4, eps 0.9 to 3, n = 45 to 1e4, besides the offsets of U(Dc) both look their points
+#: up in; :data:`~dpposterior.mechanisms.lattice.REACH_BOX_SECONDS`' rates, 1.25 and 0.45 us).  So the window is built
+#: only where it costs less: at n = 300, eps 1, next to a face, the box's 24 M points took about 7 CPU s where the
+#: window's 13.6 M took 15.9 s.  Both give the same points in the same (lexicographic) order.
+WINDOW_POINT_COST = 2.8
+
+
 def reach_region(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> NDArray[np.int64]:
     """Every ``z`` with ``sum z = n``, ``z_i >= -W`` and ``project(z) - r`` in :func:`reach_offsets` ``(k, Dc)``: the
     points of ``window(n, k, W)`` whose local-search output can be ``r`` (:func:`local_column`).
@@ -145,22 +154,23 @@ def reach_region(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> NDArra
     ``[r_i - (k - 1) Dc - W, r_i + (k - 1) (Dc + W)]`` (and ``>= -W``); the box enumerated (a slab of the first count
     at a time) is the tighter :func:`reach_box_bounds`.  Where every ``r_i > (k - 1) Dc``, no ``z`` off R(n)
     qualifies (its ``project`` has a 0 count, so
-    ``u_i = -r_i``), and ``r + U`` is the region (all in R(n), where ``project(z) = z``).  Where the window itself has
-    fewer points than that box (small n: ``C(n + k W + k - 1, k - 1)`` against the box's), the window is enumerated
-    and kept where ``u`` is in ``U`` (the same set; its order lexicographic, as the box's); where moreover ``n <= Dc``
-    the window is the region: ``project(z)`` and ``r`` both lie in R(n), so every ``|u_i| <= n <= Dc`` and ``u`` is
-    in ``U`` (``U`` is not built: 6.1 M offsets at k = 4, eps = 0.5)."""
+    ``u_i = -r_i``), and ``r + U`` is the region (all in R(n), where ``project(z) = z``).  Where the window itself costs
+    less than that box (small n: ``C(n + k W + k - 1, k - 1)`` points at :data:`WINDOW_POINT_COST` against the box's),
+    the window is enumerated and kept where ``u`` is in ``U`` (the same set; its order lexicographic, as the box's);
+    where moreover ``n <= Dc`` the window is the region: ``project(z)`` and ``r`` both lie in R(n), so every ``|u_i|
+    <= n <= Dc`` and ``u`` is in ``U`` (``U`` is not built: 6.1 M offsets at k = 4, eps = 0.5)."""
     from .remap import project
 
     r = np.asarray(released, dtype=np.int64).reshape(k)
     L = (k - 1) * Dc
-    if int(r.min()) > L:
+    route = reach_build(n, k, r, Dc, W)[1]  # the rule the run's check and the plan price
+    if route == "offsets":
         return r[None, :] + reach_offsets(k, Dc)
     # the box of the first k - 1 counts (module docstring above), slab by slab of the first
     lo, hi = reach_box_bounds(k, r, Dc, W)
-    if math.comb(n + k * W + k - 1, k - 1) < math.prod(int(h - l) + 1 for h, l in zip(hi[:k - 1], lo[:k - 1])):
+    if route in ("window", "whole"):
         z = window(n, k, W)
-        if n <= Dc:  # project(z) and r both in R(n): every |u_i| <= n <= Dc, so u is in U(Dc) (docstring)
+        if route == "whole":  # n <= Dc: project(z) and r both in R(n), every |u_i| <= n <= Dc, so u is in U(Dc)
             return z
         member = _key_member(_row_keys(reach_offsets(k, Dc), L), (2 * L + 1) ** (k - 1))
         u = project(z, n) - r[None, :]
@@ -188,26 +198,32 @@ def reach_region(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> NDArra
     return np.concatenate(out) if out else np.zeros((0, k), dtype=np.int64)
 
 
-def reach_box_points(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> int:
-    """At least the number of points :func:`reach_region` builds at the release ``r`` (before it keeps those in the
-    region): ``|U(Dc)|`` where every count of ``r`` is past ``L = (k - 1) Dc``; else the fewer of the window's ``C(n +
-    k W + k - 1, k - 1)`` points and the box of the first ``k - 1`` counts with ``lo = max(-W, r - L - (k - 1) W)``,
-    ``hi = r + L + (k - 1) W``, which holds the box :func:`reach_box_bounds` that ``reach_region`` enumerates (so
-    whichever it builds, it builds at most this many).  Each side is at most ``2 (L + (k - 1) W) + 1``.  The cost the
-    run's check and the plan read (:func:`~dpposterior.mechanisms.lattice.reach_box_seconds`), an upper end: measured
-    2026-12-02 (CPU s on the shared 2-core host, load ~2.3), k = 4, eps 1, ``reach_region`` at (10, 10, 10, 970),
-    (300, 300, 300, 100) and (3300, 3300, 3300, 100) ran 2.97, 3.52 and 4.35 CPU s (3.7 M, 16.2 M and 17.8 M points
-    of the tighter box built) against 9.1, 40.6 and 55.6 s counted here (6.4, 10.7 and 15.2 CPU s with the old box).
-    From the release (public) and n, k, Dc, W only."""
+def reach_build(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> tuple[int, str, int]:
+    """``(points, route, offsets)``: what :func:`reach_region` builds at the release ``r`` (from the release, public,
+    and n, k, Dc, W only): ``"offsets"`` where every count of ``r`` is past ``L = (k - 1) Dc`` (``|U(Dc)|`` offsets,
+    :func:`reach_size`); else ``"window"`` where the window's ``C(n + k W + k - 1, k - 1)``
+    points, :data:`WINDOW_POINT_COST` each, cost less than the box :func:`reach_box_bounds` gives (the product of its
+    first ``k - 1`` sides), that many (``"whole"`` where moreover ``n <= Dc``: the window is the region, enumerated
+    alone); else ``"box"``, the box's points; and the offsets ``U(Dc)`` it builds besides (to look the points up:
+    every route but ``"whole"``).  ``reach_region`` takes the route named here, and the run's check and the plan
+    price it by that route (:func:`~dpposterior.mechanisms.lattice.reach_box_seconds`), so the three cannot
+    disagree."""
     r = np.asarray(released, dtype=np.int64).reshape(k)
-    L = (k - 1) * Dc
-    if int(r.min()) > L:
-        return reach_size(k, Dc)
-    span = L + (k - 1) * W
-    lo = np.maximum(-W, r - span)
-    hi = r + span
+    offsets = reach_size(k, Dc)
+    if int(r.min()) > (k - 1) * Dc:
+        return offsets, "offsets", offsets
+    lo, hi = reach_box_bounds(k, r, Dc, W)
     box = math.prod(int(h - l) + 1 for h, l in zip(hi[:k - 1], lo[:k - 1]))
-    return min(math.comb(n + k * W + k - 1, k - 1), box)
+    window = math.comb(n + k * W + k - 1, k - 1)
+    if WINDOW_POINT_COST * window < box:
+        return (window, "whole", 0) if n <= Dc else (window, "window", offsets)
+    return box, "box", offsets
+
+
+def reach_box_points(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> int:
+    """The number of points :func:`reach_region` builds at the release ``r`` (:func:`reach_build`'s count): its
+    offsets, its window or its box."""
+    return reach_build(n, k, released, Dc, W)[0]
 
 
 def part_classes(n: int, k: int, W: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -1052,14 +1068,6 @@ def filtered_sample(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int, r
     inside = np.all(z >= 2, axis=1)
     return (scale * len(z), scale * (np.count_nonzero(keep & inside) + 1),
             scale * (np.count_nonzero(keep & ~inside) + 1), scale * (np.count_nonzero(risk) + 1))
-
-
-def filtered_sample_rows(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int) -> float:
-    """An estimate, from public inputs, for a release at the centre ``c0`` of R(n) (for a plan; not a bound), of the
-    reach region's points in R(n) (every count at least 0) that :func:`search_filter` keeps: the same sample as
-    :func:`filtered_sample` (the box's size times the share, one point added)."""
-    scale, z, keep, _ = _filtered_sample_points(prior, n, epsilon, Dc, W)
-    return scale * (np.count_nonzero(keep & np.all(z >= 0, axis=1)) + 1)
 
 
 def _filtered_sample_points(prior: ArrayLike, n: int, epsilon: float, Dc: int, W: int,

@@ -2758,24 +2758,34 @@ def face_band_growth(n: int) -> float:
 
 
 #: The k >= 4 corner release's projections searched by orbits (:meth:`LatticeMechanism._corner_column_any`, where
-#: :func:`column_orbits` holds and ``n > Dc``): CPU seconds, a constant and a searched projection (a point of R(n) that
-#: the filters keep), times ``(1 / eps)^ORBIT_TIE_EPS_POWER`` below eps 1 (the near ties' growth; not refitted on
-#: these projections).  Measured 2026-12-01, Dir(1,1,1,1), worst, eps = 1, ``local_search_batch(..., orbits=True)``
-#: over the kept projections
-#: (CPU s on the 2 shared cores at load 3.5 to 6; release, projections, seconds): n = 51: (13,13,13,12) 8,720, 0.62 s;
-#: (48,1,1,1) 822, 0.38; (30,21,0,0) 985, 0.88; (17,17,17,0) 3,045, 1.10; (40,5,3,3) 2,545, 1.06; n = 55:
-#: (14,14,14,13) 9,263, 0.38; (55,0,0,0) 255, 0.13; (28,27,0,0) 1,048, 0.75; (19,18,18,0) 3,261, 1.22; (34,7,7,7)
-#: 5,546, 1.62; n = 60: (15,15,15,15) 9,349, 0.36; (57,1,1,1) 861, 0.47; (30,30,0,0) 1,126, 0.70.  Without orbits the
-#: same searches ran 4.7, 1.7, 2.8, 5.7, 4.8 s at n = 51 and 5.3 s at the centre of n = 60, the same outputs.  The fit
-#: 1.9x to 15x above each (tests/library/test_noise_aware_k4_corner_orbits_h74k4.py).
-CORNER_PROJECTION_ORBIT_SECONDS = (1.5, 4e-4)
+#: :func:`column_orbits` holds and ``n > Dc``): CPU seconds, a constant, and a kept projection and an orbit of them (one
+#: certified search each: :func:`~dpposterior.lattice.batched.orbit_count`) at the rates of
+#: :data:`CORNER_PROJECTION_ORBIT_RATES`.
+CORNER_PROJECTION_ORBIT_SECONDS = 1.5
+#: ``((eps, seconds a projection, seconds an orbit), ...)``: the rates of :data:`CORNER_PROJECTION_ORBIT_SECONDS` from
+#: each eps up to the next (the first also below it, times ``(1 / eps)^ORBIT_TIE_EPS_POWER`` below eps 1: the near ties'
+#: growth, not refitted here).  Measured 2026-12-06 (Dir(1,1,1,1), worst, ``local_search_batch(..., orbits=True)`` over
+#: the kept projections at the centre and the releases of :func:`cut_release_family`; CPU s on one core of the shared
+#: host, load ~1 to 2; ``benchmarks/corner_projections_k4.json``): eps 0.9 to 1, n = 45 to 1,000, 0.24 to 52.0 s (the
+#: most at the spread release of n = 1,000: 45,450 projections in as many orbits); eps 1.1 to 3, n = 300 to 1e4, 0.02
+#: to 8.9 s.  At eps 1 the tables' certificate leaves most projections next to a face to the grouped route (near
+#: ties: 2,465 of 16,744 orbits at n = 300, 10.4 of 18.0 CPU s; a first step that moves off the face is not decided at
+#: the second either); from eps 1.1 it decides them, so the rate falls 4x: a step at eps 1.1's working eps
+#: (:func:`working_epsilon`, 1.0999985: the eps a release runs at).  The rates price every run above 1s 1.2x to 1.7x
+#: above it.
+CORNER_PROJECTION_ORBIT_RATES = ((0.0, 1e-4, 1.25e-3), (working_epsilon(1.1, 4), 0.0, 3e-4))
 
 
-def corner_projection_orbit_seconds(points: float, epsilon: float) -> float:
+def corner_projection_orbit_seconds(points: float, orbits: float, epsilon: float) -> float:
     """Estimated seconds of the k >= 4 corner release's projections searched by orbits (:func:`column_orbits`) at
-    ``points`` kept projections: :data:`CORNER_PROJECTION_ORBIT_SECONDS`, from the count and public eps."""
-    grow = max(1.0, 1.0 / float(epsilon)) ** ORBIT_TIE_EPS_POWER  # the orbits left (near ties) grow below eps 1
-    return CORNER_PROJECTION_ORBIT_SECONDS[0] + float(points) * CORNER_PROJECTION_ORBIT_SECONDS[1] * grow
+    ``points`` kept projections in ``orbits`` orbits (:func:`~dpposterior.lattice.batched.orbit_count`, one search
+    each): :data:`CORNER_PROJECTION_ORBIT_SECONDS` and the rates of :data:`CORNER_PROJECTION_ORBIT_RATES` at public eps.
+    Read by the run's check at its own projections (:func:`_check_searches`) and by the plan at each release of its
+    family (:func:`_corner_release_most`)."""
+    eps = float(epsilon)
+    _, per_point, per_orbit = [rates for rates in CORNER_PROJECTION_ORBIT_RATES if eps >= rates[0]][-1]
+    grow = max(1.0, 1.0 / eps) ** ORBIT_TIE_EPS_POWER  # the orbits left (near ties) grow below eps 1
+    return CORNER_PROJECTION_ORBIT_SECONDS + (float(points) * per_point + float(orbits) * per_orbit) * grow
 
 
 def _unique_rows(P: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
@@ -2811,12 +2821,14 @@ def _check_searches(Z: NDArray[np.int64], n: int, k: int, epsilon: float, orbits
     orbits (:func:`column_orbits`), its points and their orbits (one sort) by :func:`column_orbit_seconds`, as the
     plan counts them (where every shift is exact at ``prior``, :func:`exact_shifts`, the parts with a count at least n
     by their clamp groups: :func:`column_orbit_seconds`' ``clamp``); with ``projections``, the corner release's
-    projections by orbits, by :func:`corner_projection_orbit_seconds`.
+    projections by orbits, their orbits (one sort) by :func:`corner_projection_orbit_seconds`.
     ``stays_left``: ``Z`` is what the stay certificate left (k = 3): those with every count above 1 at the larger of
     :func:`_inside_seconds` and :func:`stay_left_seconds` (what the plan counts them at), but where the whole-ball fit
     plans them (:func:`whole_column_fit`, measured all in with the parts)."""
-    if orbits and projections:  # the corner release's projections by orbits
-        seconds = corner_projection_orbit_seconds(len(Z), epsilon)
+    if orbits and projections:  # the corner release's projections by orbits: one search an orbit
+        from ..lattice.batched import orbit_count
+
+        seconds = corner_projection_orbit_seconds(len(Z), orbit_count(Z, n), epsilon)
     elif orbits and prior is not None and exact_shifts(prior, epsilon):  # the clamped parts by their clamp groups
         from ..lattice.batched import orbit_count
 
@@ -3085,27 +3097,67 @@ def _check_stays(Z: NDArray[np.int64], a: NDArray, n: int, epsilon: float) -> No
                                                    f"k={k}, n={n}, eps={epsilon:g} ({count:,} points)")
 
 
-#: Seconds a point :func:`~dpposterior.lattice.column.reach_region` builds (its box's or window's point: made,
-#: projected, keyed and looked up), :func:`~dpposterior.lattice.column.reach_box_points` of them: measured 3.2e-7 and
-#: 3.6e-7 CPU s a point at k = 4, n = 1,000, next to a vertex (10, 10, 10, 970), eps 2 and 1 (2.6 M and 18.2 M points,
-#: 0.82 and 6.49 CPU s), load ~5.7, 2026-12-02; 1.4x above.
-REACH_BOX_SECONDS = 5e-7
+#: CPU seconds of :func:`~dpposterior.lattice.column.reach_region`: an offset of ``U(Dc)`` it builds to look its points
+#: up (``"offset"``), and a point it builds by its route (:func:`~dpposterior.lattice.column.reach_build`): the region
+#: from the offsets (every count past ``(k - 1) Dc``: the offsets alone), the window (all of it made, projected, keyed
+#: and looked up at once), the whole window where ``n <= Dc`` (the region itself, made alone: 0.04 to 0.17 us a point
+#: at eps 0.25 to 0.75, n = 20 to 42; its price kept as before, 0.5 us, which the plans below eps 1 were measured all
+#: in with, :data:`ORBIT_REST_SECONDS`) or the box (a slab of the first count at a time).  Measured 2026-12-06 (k = 4,
+#: Dir(1,1,1,1), ``reach_region`` alone, CPU s on the shared 2-core host at load ~1 to 2, 44 releases at eps 0.9 to
+#: 3, n = 45 to 1e4; ``benchmarks/corner_projections_k4.json``): the offsets alone 1.52 s at (250, 250, 250, 250),
+#: eps 1 (777,961 offsets); the window 2.5 to 15.9 s (n = 45 to 300, 0.86 M to 13.6 M points); the box 0.08 to 9.7 s
+#: (0.13 M to 41 M points; the most a point next to a vertex, (10, 10, 10, 970) at eps 1, n = 1,000: 2.88 s for 3.7 M).
+#: These rates price every run 1.13x to 2.64x above it.
+REACH_BOX_SECONDS = {"offset": 2.4e-6, "offsets": 0.0, "window": 1.25e-6, "whole": 5e-7, "box": 4.5e-7}
 
 
-def reach_box_seconds(points: float) -> float:
-    """Seconds of :func:`~dpposterior.lattice.column.reach_region` building ``points`` points
-    (:data:`REACH_BOX_SECONDS` each): read by the run's check (:meth:`LatticeMechanism._local_column`, at its release)
-    and by the plan (:func:`offcentre_reach_points`, the most over releases)."""
-    return float(points) * REACH_BOX_SECONDS
+def reach_box_seconds(points: float, route: str = "box", offsets: float = 0.0) -> float:
+    """Seconds of :func:`~dpposterior.lattice.column.reach_region` building ``points`` points on its ``route`` and
+    ``offsets`` offsets of ``U(Dc)`` (:data:`REACH_BOX_SECONDS`)."""
+    return float(points) * REACH_BOX_SECONDS[route] + float(offsets) * REACH_BOX_SECONDS["offset"]
+
+
+def reach_build_seconds(n: int, k: int, released, Dc: int, W: int) -> float:
+    """Seconds of :func:`~dpposterior.lattice.column.reach_region` at the public release ``released``: what it builds
+    there (:func:`~dpposterior.lattice.column.reach_build`) at its route's rates.  Read by the run's check
+    (:meth:`LatticeMechanism._local_column`, at its release) and by the plans at their families' releases
+    (:func:`cut_release_cost`, :func:`_corner_release_most`)."""
+    from ..lattice.column import reach_build
+
+    return reach_box_seconds(*reach_build(n, k, released, Dc, W))
 
 
 def offcentre_reach_points(n: int, k: int, W: int, Dc: int) -> float:
     """The most points :func:`~dpposterior.lattice.column.reach_region` builds at any release with a count at most
     ``L = (k - 1) Dc`` (next to a face or a vertex), from public n, k, W, Dc: each side of its box is ``hi_i - lo_i +
-    1 <= 2 (L + (k - 1) W) + 1`` (:func:`~dpposterior.lattice.column.reach_box_points`), and where the window is
-    fewer it is built instead; so at most ``min((2 (L + (k - 1) W) + 1)^(k - 1), |window|)``."""
+    1 <= 2 (L + (k - 1) W) + 1`` (:func:`~dpposterior.lattice.column.reach_box_bounds`: ``lo_i >= -W``, ``hi_i <= r_i
+    + L + s W`` with ``s <= k - 1`` small counts, and ``lo_i = r_i - L`` where ``r_i > L``), and a box is built only
+    where it costs no more than the window (at most :data:`~dpposterior.lattice.column.WINDOW_POINT_COST` windows),
+    else the window is; so at most the larger of that box bound (capped at that many windows) and the window where
+    some release may build it."""
+    from ..lattice.column import WINDOW_POINT_COST
+
     span = (k - 1) * (Dc + W)
-    return min(float(2 * span + 1) ** (k - 1), float(_window_size(n, k, W)))
+    box, window = float(2 * span + 1) ** (k - 1), float(_window_size(n, k, W))
+    return max(min(box, WINDOW_POINT_COST * window), window if WINDOW_POINT_COST * window < box else 0.0)
+
+
+def offcentre_reach_seconds(n: int, k: int, W: int, Dc: int) -> float:
+    """The most seconds of :func:`~dpposterior.lattice.column.reach_region` at any release with a count at most ``(k -
+    1) Dc``, public n, k, W, Dc: a release builds its box (at most :func:`offcentre_reach_points`' bound, and at most
+    :data:`~dpposterior.lattice.column.WINDOW_POINT_COST` windows, else it would build the window) with the offsets,
+    or, where the window costs less than the bound, possibly the window (the whole window where ``n <= Dc``); the most
+    of those at their rates (:func:`reach_box_seconds`)."""
+    from ..lattice.column import WINDOW_POINT_COST, reach_size
+
+    span = (k - 1) * (Dc + W)
+    box, window = float(2 * span + 1) ** (k - 1), float(_window_size(n, k, W))
+    offsets = reach_size(k, Dc)
+    boxed = reach_box_seconds(min(box, WINDOW_POINT_COST * window), "box", offsets)
+    if WINDOW_POINT_COST * window >= box:  # no release builds the window
+        return boxed
+    windowed = reach_box_seconds(window, "whole") if n <= Dc else reach_box_seconds(window, "window", offsets)
+    return max(boxed, windowed)
 
 
 class _Counted(Exception):
@@ -3256,13 +3308,13 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     route) of the kept parts (the points both filters keep in the sample of
     :func:`~dpposterior.lattice.column.filtered_sample` at the release: at least the distinct positive parts the run's
     check counts), those with a count at most 1, the region's points, and the local column's work there: its reach box
-    built (:func:`reach_box_seconds` at :func:`~dpposterior.lattice.column.reach_box_points`, what the run's check
+    built (:func:`reach_build_seconds`, what the run's check
     reads), the rest besides the searches (:func:`orbit_rest_seconds`: a rate a region point where measured, else the
     risk filter at every region point and the descent filter at those it keeps) and the searches by orbits
     (:func:`column_orbit_seconds`, the rule the run's check reads at its own release) at the kept distinct positive parts
     and their orbits, what that check counts (:func:`release_search_counts`). ``parts`` and ``faces`` stay the kept
     points (what :func:`cut_release_bytes` was fitted on)."""
-    from ..lattice.column import _filtered_sample_points, reach_box_points
+    from ..lattice.column import _filtered_sample_points
 
     a = np.asarray(prior, dtype=np.float64)
     k, eps = a.size, float(epsilon)
@@ -3272,7 +3324,7 @@ def cut_release_cost(prior, n: int, epsilon: float, Dc: int, W: int, released) -
     region = scale * (len(z) + 1)
     searched, orbits, searched_faces, clamp = release_search_counts(a, n, eps, Dc, W, released)
     filters = orbit_rest_seconds(region, scale * (np.count_nonzero(risk) + 1), n, k, eps, Dc)
-    seconds = (reach_box_seconds(reach_box_points(n, k, released, Dc, W)) + filters
+    seconds = (reach_build_seconds(n, k, released, Dc, W) + filters
                + column_orbit_seconds(searched, orbits, n, k, eps, searched_faces, clamp=clamp))
     return float(parts), float(faces), float(region), float(seconds)
 
@@ -3345,6 +3397,61 @@ def _cut_release_most(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> 
     :func:`cut_release_family`, the releases sampled, and the most kept parts; cached by its public inputs."""
     costs = [cut_release_cost(prior, n, epsilon, Dc, W, r) for r in cut_release_family(n, len(prior), epsilon)]
     return max(c[3] for c in costs), max(c[2] for c in costs), len(costs), max(c[0] for c in costs)
+
+
+#: CPU seconds of one release's sample in :func:`_corner_release_most` (:func:`corner_release_counts`: the sample of
+#: :func:`~dpposterior.lattice.column.filtered_sample` and the orbit weights of its kept points of R(n); the plan's own
+#: work, counted in the plan): 0.07 to 0.16 s measured 2026-12-06 (Dir(1,1,1,1), the centre and the family's releases
+#: at eps 1 to 2, n = 85 to 1e4, load ~2); held at about 2x.
+CORNER_RELEASE_SAMPLE_SECONDS = 0.35
+
+
+def corner_release_counts(prior, n: int, epsilon: float, Dc: int, W: int, released) -> tuple[float, float]:
+    """``(projections, orbits)``: estimates, from public inputs (for a plan; not a bound), at the public release
+    ``released`` of the k >= 4 corner release's kept projections (:meth:`LatticeMechanism._corner_column_any`: the
+    distinct projections of its reach region that :func:`~dpposterior.lattice.column.search_filter` keeps) and their
+    orbits (:func:`~dpposterior.lattice.batched.orbit_count`, one search each), at a symmetric prior.
+
+    Count.  A point ``p`` of R(n) in the reach region is its own projection; and the projection ``p = project(z)`` of
+    a region point is such a point (``p >= 0 >= -W``, ``sum p = n``, ``project(p) = p``, so ``project(p) - r`` is
+    ``project(z) - r``, in ``U(Dc)``).  So the kept projections are the kept points of R(n) in the region (those the
+    run reads from the corner and edge tables less: an upper end).  The sample of
+    :func:`~dpposterior.lattice.column.filtered_sample` at the release, its kept points with every count at least 0,
+    each weighed by :func:`~dpposterior.lattice.column.orbit_weights` for the orbits (a point of R(n) is its own pair
+    ``(z, z)``); one point added to each (an empty sample never estimates zero).  Measured against the runs at 34
+    releases (``benchmarks/corner_projections_k4.json``)."""
+    from ..lattice.column import _filtered_sample_points, orbit_weights
+
+    a = np.asarray(prior, dtype=np.float64)
+    scale, z, keep, _ = _filtered_sample_points(a, n, epsilon, Dc, W, released)
+    kept = z[keep & np.all(z >= 0, axis=1)]
+    weights = orbit_weights(a, n, epsilon, Dc, released, kept) if len(kept) else np.zeros(0)
+    return float(scale * (len(kept) + 1)), float(scale * (weights.sum() + 1))
+
+
+@lru_cache(maxsize=32)
+def _corner_release_most(prior: tuple, n: int, epsilon: float, Dc: int, W: int) -> tuple[float, int, float]:
+    """``(seconds, samples, orbits)``: the most, over the centre of R(n) and :func:`cut_release_family` (next to a face,
+    an edge and a vertex, and next to a face with the others spread apart, where no permutation maps a kept projection
+    to another: the most orbits measured), of the k >= 4 corner release's work at a release that the run's checks
+    price (:meth:`LatticeMechanism._local_column`): its reach region's box (:func:`reach_build_seconds`, the most
+    over the release's permutations: the box reads
+    the first ``k - 1`` counts, so a release with its small count last builds a larger one) and its projections by
+    orbits (:func:`corner_projection_orbit_seconds` at the orbits :func:`corner_release_counts` estimates; a symmetric
+    prior: the same at every permutation); the releases sampled; the most orbits.  Cached by its public inputs."""
+    from itertools import permutations
+
+    k = len(prior)
+    c0 = np.full(k, n // k, dtype=np.int64)
+    c0[: n - int(c0.sum())] += 1
+    releases = [c0, *cut_release_family(n, k, epsilon)]
+    most = seconds = 0.0
+    for r in releases:
+        points, orbits = corner_release_counts(prior, n, epsilon, Dc, W, r)
+        box = max(reach_build_seconds(n, k, r[list(s)], Dc, W) for s in permutations(range(k)))
+        most = max(most, orbits)
+        seconds = max(seconds, box + corner_projection_orbit_seconds(points, orbits, epsilon))
+    return seconds, len(releases), most
 
 
 def _solve_limit(seconds: float, what: str) -> None:
@@ -4163,8 +4270,8 @@ class LatticeMechanism(Mechanism):
                             orbits_allowed: bool = True) -> Plan:
         """The local column's plan on the region route (:meth:`_local_column_plan`'s docstring: the reach region, its
         filters and searches, the column), from public inputs.  Where the searches run by orbits (:func:`column_orbits`;
-        the corner release's projections: :func:`corner_projection_orbit_seconds` at the sample's kept points of R(n),
-        :func:`~dpposterior.lattice.column.filtered_sample_rows`) the points both filters keep are counted by the sample
+        the corner release's projections: :func:`corner_projection_orbit_seconds` at the most orbits over the centre and
+        :func:`cut_release_family`, :func:`_corner_release_most`) the points both filters keep are counted by the sample
         (:func:`~dpposterior.lattice.column.filtered_sample`; also where
         :func:`~dpposterior.lattice.column.filtered_estimate` finds no edge) and searched at
         :func:`column_orbit_seconds`.  ``orbits_allowed=False``: the plan as without orbits (what
@@ -4175,7 +4282,6 @@ class LatticeMechanism(Mechanism):
             cut_estimate,
             filtered_estimate,
             filtered_sample,
-            filtered_sample_rows,
             reach_inside_count,
             reach_size,
         )
@@ -4193,12 +4299,11 @@ class LatticeMechanism(Mechanism):
                         advice="use a larger eps")
         # the searches by orbits (k >= 4, a symmetric prior): the points both filters keep counted by the sample where
         # the centre's region reaches off R(n), with or without an edge; the corner release's projections
-        # (_corner_column_any) by the same rule, counted where the sample counts them (filtered_sample_rows: the
-        # points of R(n) kept at the centre, at most |R(n)|)
-        rows_all = float(n_candidates(n, k))
+        # (_corner_column_any) by their orbits at the family's releases (_corner_release_most)
         at_least = False  # the seconds a lower end: the family's costing stopped over the limit (family_stop)
         orbits = orbits_allowed and column_orbits(prior, n, k, eps) and not self.uses_corners(n, k, spec, prior)
         corner_orbits = orbits_allowed and column_orbits(prior, n, k, eps) and self.uses_corners(n, k, spec, prior)
+        corner_family = False  # the corner release's boxes and projections priced at its family (_corner_release_most)
         if orbits and estimate is None and n // k <= (k - 1) * Dc:
             estimate = (0, (k - 1) * (Dc + W) + W)
         if by_sample:
@@ -4213,6 +4318,10 @@ class LatticeMechanism(Mechanism):
             points, M = float(estimate[0]), estimate[1]
             search = (_inside_seconds(points, n, k, eps) if eps >= COLUMN_BATCH_MIN_EPSILON
                       else _certified_seconds(prior, points, n, k, eps))
+            if corner_orbits:  # the corner release's kept projections by orbits: the most over its family's releases
+                corner_most, corner_samples, _ = _corner_release_most(
+                    tuple(float(x) for x in np.asarray(prior).ravel()), n, eps, Dc, W)
+                search, corner_family = corner_most, True
             descent = FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1)
             # the descent filter (its pre-filter at every point, its test at those at or below the cut; every point
             # where the cut is not estimated), the risk filter at those it keeps (search_filter's order here)
@@ -4266,8 +4375,7 @@ class LatticeMechanism(Mechanism):
                     elif orbits:  # every kept point (of R(n) and off it) searched by orbits (column_orbits)
                         secs = column_orbit_seconds(pts, pts * orbit_share, n, k, eps)
                     if corner_orbits:  # the corner release's kept projections (points of R(n)) by orbits
-                        secs = corner_projection_orbit_seconds(
-                            min(filtered_sample_rows(prior, n, eps, Dc, W), rows_all), eps)
+                        secs = corner_most
                     if by_sample and sampled_face_reach(n, k, eps):  # the kept points the stay certificate leaves
                         secs += stay_left_seconds(SAMPLED_MISS_SHARE * (pts - prt), n, k, eps)
                     return secs, pts, prt
@@ -4312,6 +4420,8 @@ class LatticeMechanism(Mechanism):
                                                         Dc, W)
                 family_seconds = max(family_seconds, most)
                 sampling += (samples + 1) * CUT_RELEASE_SAMPLE_SECONDS  # the family's and the centre's samples
+            if corner_orbits:  # the samples of _corner_release_most, the plan's own work
+                sampling += corner_samples * CORNER_RELEASE_SAMPLE_SECONDS
             # the most over the family (sampled_release_cost: each release's filters, certificate and searches as its
             # run's check counts them), and the plan's own samples
             search = max(search + filters, family_seconds) + sampling
@@ -4350,12 +4460,12 @@ class LatticeMechanism(Mechanism):
             sym = symmetric_corners(prior)
             search += corner_seconds(n, k, eps, sym)
             memory = max(memory, corner_bytes(n, k, eps, sym))
-            if k >= 4 and n // k > (k - 1) * Dc:
+            if k >= 4 and n // k > (k - 1) * Dc and not corner_family:  # (else the family's boxes, above)
                 # the centre's region is c0 + U(Dc); a release next to a face or a vertex (a count at most (k - 1) Dc)
-                # builds its region's box first (offcentre_reach_points: the most over them; the run's check reads
-                # reach_box_seconds at its release): measured eps 1, n = 1,000, (2, 332, 333, 333): 46.5 CPU s in all,
+                # builds its region's box first (offcentre_reach_seconds: the most over them; the run's check reads
+                # reach_build_seconds at its release): measured eps 1, n = 1,000, (2, 332, 333, 333): 46.5 CPU s in all,
                 # the box 47 M points, against 25 s planned at the centre
-                search += reach_box_seconds(offcentre_reach_points(n, k, W, Dc))
+                search += offcentre_reach_seconds(n, k, W, Dc)
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
                     memory_bytes=memory, bracket=DEFAULT_TOL, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", search),),
                     advice="use a larger eps", at_least=at_least)
@@ -4426,20 +4536,19 @@ class LatticeMechanism(Mechanism):
         :data:`CUT_COLUMN_SECONDS` and :data:`CUT_COLUMN_BYTES` a data set.  The seconds held to the limit are the most of
         that and what a release elsewhere builds before its searches, so that a cell is refused before anything is
         drawn where such a release is over the limit: next to a face or a vertex (a count at most ``(k - 1) Dc``, the
-        region route) its reach region's box, :func:`offcentre_reach_points` (the most over those releases) at
-        :func:`reach_box_seconds`; with every count past ``(k - 1) Dc``, the cut's box at each release of
-        :func:`cut_family` (:func:`cut_box_count`, :data:`CUT_SECONDS` a point and coordinate).  The run reads the same
-        terms at its own release (:meth:`_local_column`, :func:`_cut_points`).  Measured before: at eps 0.5, n = 1,000
-        the release (10, 10, 10, 970) ran over 200 CPU s (2.5 GB) against 9.3 s planned, refused by nothing.  Where
-        the searches run by orbits (:func:`column_orbits`, a symmetric prior) it also takes the most over the releases
-        next to a face, an edge and a vertex (:func:`cut_release_family`), each costed as its run's checks count it
-        (:func:`cut_release_cost`: its box, filters and searches by :func:`column_orbit_seconds`; its bytes by its
-        kept parts, :func:`cut_release_bytes`):
-        measured at Dir(1,1,1,1), average, eps 2, such a release ran 8x to 10x the centre's plan (n = 1,000,
-        (107, 499, 393, 1): 43.5 CPU s against 5.1 planned; n = 3,000, (999, 999, 1001, 1): 57.6 against 6.1).  Not
-        planned here: the certificates at a release with every count past ``(k - 1) Dc`` off the centre, and the
-        searches at a release the family does not stand for (an asymmetric prior among them), checked at its own
-        counts when it runs (:func:`_box_certified`, its passes together; :func:`_check_searches`; the data sets,
+        region route) its reach region's box, :func:`offcentre_reach_seconds` (the most over those releases); with
+        every count past ``(k - 1) Dc``, the cut's box at each release of :func:`cut_family` (:func:`cut_box_count`,
+        :data:`CUT_SECONDS` a point and coordinate).  The run reads the same terms at its own release
+        (:meth:`_local_column`, :func:`_cut_points`).  Measured before: at eps 0.5, n = 1,000 the release (10, 10, 10,
+        970) ran over 200 CPU s (2.5 GB) against 9.3 s planned, refused by nothing.  Where the searches run by orbits
+        (:func:`column_orbits`, a symmetric prior) it also takes the most over the releases next to a face, an edge and
+        a vertex (:func:`cut_release_family`), each costed as its run's checks count it (:func:`cut_release_cost`: its
+        box, filters and searches by :func:`column_orbit_seconds`; its bytes by its kept parts,
+        :func:`cut_release_bytes`): measured at Dir(1,1,1,1), average, eps 2, such a release ran 8x to 10x the centre's
+        plan (n = 1,000, (107, 499, 393, 1): 43.5 CPU s against 5.1 planned; n = 3,000, (999, 999, 1001, 1): 57.6
+        against 6.1).  Not planned here: the certificates at a release with every count past ``(k - 1) Dc`` off the
+        centre, and the searches at a release the family does not stand for (an asymmetric prior among them), checked
+        at its own counts when it runs (:func:`_box_certified`, its passes together; :func:`_check_searches`; the data sets,
         :func:`~dpposterior.lattice.column.near_data_sets`), each refused in one line past its limit."""
         from ..lattice.column import cut_region
 
@@ -4455,9 +4564,9 @@ class LatticeMechanism(Mechanism):
                    + points * (FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1) + RISK_SECONDS * k))
         search = filters + cells * box_seconds(k, eps)
         # a release elsewhere: next to a face or a vertex (a count at most (k - 1) Dc) its reach region's box built
-        # (offcentre_reach_points, the most over such releases), with every count past it the cut's box at the family
+        # (offcentre_reach_seconds, the most over such releases), with every count past it the cut's box at the family
         # of releases with counts at (k - 1) Dc + 1 (cut_family): the same terms the run's checks read at its release
-        search = max(search, reach_box_seconds(offcentre_reach_points(n, k, W, Dc)),
+        search = max(search, offcentre_reach_seconds(n, k, W, Dc),
                      *(cut_box_count(a, n, eps, c, Dc) * CUT_SECONDS * k for c in cut_family(n, k, Dc)))
         near = min(float(sum(sphere_count(k, t) for t in range(W + 1))), float(n_candidates(n, k)))
         column = CUT_COLUMN_SECONDS * near
@@ -4576,11 +4685,12 @@ class LatticeMechanism(Mechanism):
             check_size(min(reach_size(k, Dc), _window_size(n, k, W)), 8.0 * 8 * k,
                        f"the local column's reach region at this release (k={k}, n={n}, eps={eps:g})")
         if k >= 4 and not cut:  # the region's box (or window) built: refused in one line past the limit (planned)
-            from ..lattice.column import reach_box_points
+            from ..lattice.column import reach_build
 
-            points = reach_box_points(n, k, m, Dc, W)
-            _solve_limit(reach_box_seconds(points), f"the noise-aware posterior's reach region at this release "
-                                                    f"(k={k}, n={n}, eps={eps:g}; {points:,} points built)")
+            points, route, offsets = reach_build(n, k, m, Dc, W)
+            _solve_limit(reach_box_seconds(points, route, offsets),
+                         f"the noise-aware posterior's reach region at this release (k={k}, n={n}, eps={eps:g}; "
+                         f"{points:,} points built)")
         Z = _cut_points(a, n, eps, m, Dc) if cut else reach_region(n, k, m, Dc, W)
         if self.uses_faces(n, k, spec, a):  # the face table's rows whose outputs hold m, the local search elsewhere
             remap = _face(tuple(a.tolist()), n, eps)
