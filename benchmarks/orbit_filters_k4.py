@@ -6,7 +6,7 @@ column) against the plan's price of it.
 Reads the runs ``orbit_price_k4.py`` fits on (``RUNS``; ``orbit_check_k4.py``: one release at a time on an idle host;
 the whole column's CPU s and its searches'). At each run's release, from its public sample
 (``_filtered_sample_points``, what ``cut_release_cost`` reads): the region's points, those the risk filter keeps, and
-the reach box's seconds (``reach_box_seconds``). The rest of the column (its CPU s less the searches') is priced as
+the reach box's seconds (``reach_build_seconds``). The rest of the column (its CPU s less the searches') is priced as
 
     region * k * X + kept * k * (Dc + 1) * Y + box * Z
 
@@ -29,7 +29,7 @@ import pathlib
 import numpy as np
 from orbit_price_k4 import RUNS, least_spread
 
-from dpposterior.lattice.column import _filtered_sample_points, reach_box_points
+from dpposterior.lattice.column import _filtered_sample_points
 from dpposterior.mechanisms import lattice as L
 
 
@@ -41,7 +41,7 @@ def features(r: dict) -> tuple[list[float], float]:
     Dc, W = L._radius(k, eps, 1e-12), L.LATTICE.column_radius(n, k, eps)
     scale, z, _, risk = _filtered_sample_points(a, n, eps, Dc, W, m)
     region, kept = scale * (len(z) + 1), scale * (np.count_nonzero(risk) + 1)
-    box = L.reach_box_seconds(reach_box_points(n, k, m, Dc, W))
+    box = L.reach_build_seconds(n, k, m, Dc, W)
     old = (region * L.RISK_SECONDS * k + kept * (L.FILTER_SECONDS[0] + L.FILTER_SECONDS[1] * k * (Dc + 1)) + box)
     return [region * k, kept * k * (Dc + 1), box], float(old)
 
