@@ -3418,8 +3418,8 @@ def corner_release_counts(prior, n: int, epsilon: float, Dc: int, W: int, releas
     run reads from the corner and edge tables less: an upper end).  The sample of
     :func:`~dpposterior.lattice.column.filtered_sample` at the release, its kept points with every count at least 0,
     each weighed by :func:`~dpposterior.lattice.column.orbit_weights` for the orbits (a point of R(n) is its own pair
-    ``(z, z)``); one point added to each (an empty sample never estimates zero).  Measured against the runs at 34
-    releases (``benchmarks/corner_projections_k4.json``)."""
+    ``(z, z)``); one point added to each (an empty sample never estimates zero).  Measured against the runs at the
+    31 releases with n <= 300 and 400 orbits or more (``benchmarks/corner_projections_k4.json``): 0.66x to 1.23x."""
     from ..lattice.column import _filtered_sample_points, orbit_weights
 
     a = np.asarray(prior, dtype=np.float64)
@@ -3435,10 +3435,10 @@ def _corner_release_most(prior: tuple, n: int, epsilon: float, Dc: int, W: int) 
     an edge and a vertex, and next to a face with the others spread apart, where no permutation maps a kept projection
     to another: the most orbits measured), of the k >= 4 corner release's work at a release that the run's checks
     price (:meth:`LatticeMechanism._local_column`): its reach region's box (:func:`reach_build_seconds`, the most
-    over the release's permutations: the box reads
-    the first ``k - 1`` counts, so a release with its small count last builds a larger one) and its projections by
-    orbits (:func:`corner_projection_orbit_seconds` at the orbits :func:`corner_release_counts` estimates; a symmetric
-    prior: the same at every permutation); the releases sampled; the most orbits.  Cached by its public inputs."""
+    over the release's permutations: the box reads the first ``k - 1`` counts, so a release with its small count
+    last builds a larger one) and its projections by orbits (:func:`corner_projection_orbit_seconds` at the counts
+    :func:`corner_release_counts` estimates; a symmetric prior: the same at every permutation); the releases sampled;
+    the most orbits.  Cached by its public inputs."""
     from itertools import permutations
 
     k = len(prior)
