@@ -59,8 +59,9 @@ def test_the_plan_is_above_its_recorded_run_and_not_far_below(row):
     spec = ReleaseSpec.of("lattice", row["eps"], objective="worst")
     plan = lat.LATTICE.plan_posterior(np.ones(4), row["n"], spec)
     assert plan.route == "local column"
-    # the recorded plan or below it (its searches refitted since: small_corner_search_seconds), still above the run
-    assert plan.seconds <= row["plan_seconds"] * (1 + 1e-9)
+    # the recorded plan or below it (its searches refitted since: small_corner_search_seconds; the corner solve from eps
+    # 1 since, a larger constant and a smaller slope: at most 1 % above it), still above the run
+    assert plan.seconds <= row["plan_seconds"] * 1.01
     slowest = row["corner_cpu_s"] + max(c["cpu_s"] for c in row["columns"])
     assert slowest <= plan.seconds <= 4 * slowest
     grown = max(c["peak_bytes"] for c in row["columns"]) - row["base_bytes"]

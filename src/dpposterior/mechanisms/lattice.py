@@ -434,10 +434,16 @@ CORNER_SECONDS_ANY = (0.5, 1.5e-9, 1.5)
 #: with the constant above (fitted to 34.6 s at load 25-28 before the solve's regions went by candidates); eps = 2,
 #: n = 100 (n_ref 52, 1.4e6): 1.0 s against 3.1; and (``benchmarks/corner_plans_k4.json``, load ~5) eps = 2, n = 10
 #: (8.2e5 entries): 1.39 s, n = 20 (1.4e6): 0.7 s.  ``c1`` is 1.5x the fit through the large ones (6.6e-10), ``c0``
-#: takes the small ones' overhead: 21.8 s planned at 6.8e6 entries (1.9x the run), 1.8 s at 8.2e5.  Below eps = 1 the
-#: constant above stays (:data:`CORNER_ANY_SMALL_EPS` is measured
-#: against it, and :func:`corners_fit` reads it below eps 0.5, where the release's law must not move).
-CORNER_SECONDS_ANY_FROM_ONE = (1.0, 1.0e-9, 1.5)
+#: takes the small ones' overhead.  Refitted (``benchmarks/corner_solve_k4_from_one.json``: the same solve per eps at
+#: n = 1,000, where ``n_ref`` stops growing, 2026-12-06, load 0.3): eps 1, 1.1, 1.25, 1.5, 2, 2.5, 3, 5: 7.4, 4.0, 2.3,
+#: 2.0, 0.58, 0.36, 0.23, 0.15 s against 21.8, 15.5, 10.9, 7.4, 2.8, 2.0, 1.5, 1.0 planned with ``c1`` = 1e-9 (2.9x to
+#: 6.7x over).  ``c1`` is now the fit through the large ones at load ~4-5 (6.6e-10, above): 16.0 s planned at eps 1
+#: (2.2x the idle run, 1.4x the 11.7 s at load ~4-5), 11.5 at eps 1.1 (2.9x), 2.6 at eps 2 (4.5x, 2.6x the 1.0 s at
+#: load ~4-5); ``c0`` above the small ones' overhead (eps 2, n = 10: 1.91 s planned against 1.39 s at load ~5 and
+#: 1.87 s at load 4.4, ``benchmarks/small_corner_column_k4.json``).  Below eps = 1 the
+#: constant above stays (:data:`CORNER_ANY_SMALL_EPS` is measured against it, and :func:`corners_fit` reads it below
+#: eps 1, where the release's law must not move; from eps 1 :func:`corners_fit` does not read a plan at k = 4).
+CORNER_SECONDS_ANY_FROM_ONE = (1.4, 6.5e-10, 1.5)
 #: Factors on that plan's seconds and bytes below eps = 1 at k >= 4, where the fit above was not measured: the solve's
 #: regions and its LP grow faster than the LP's entries as eps falls.  Measured (Dir(1,1,1,1), eps = 0.5, CPU s and
 #: peak of the process, ``benchmarks/corner_solve_k4.py``, 2026-11-30 at load ~5): n = 5: 2.1 s, 249 MiB against 5.8 s
@@ -1225,7 +1231,7 @@ CORNER_FALLBACK_EPSILON_K4 = 0.5
 #: by every default limit (its own plan, held to the default solve limit and memory by every route that reads it), so
 #: every release the defaults admitted before keeps its law; the cells it opens were refused in one line
 #: (Dir(1,1,1,1), eps = 0.5: n = 30 60 s, n = 100 1,041 s and 5.0 GiB planned; eps = 0.9, n = 100: 575 s).  From eps 1
-#: the corner solve fits at every n (its largest plan 21.8 s), and the rule is not read there.
+#: the corner solve fits at every n (its largest plan 15.6 s), and the rule is not read there.
 CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4 = 1.0
 
 
