@@ -5,6 +5,8 @@ table (its points, keys, outputs, probabilities, vertices, the LP's duals and t)
 byte-identical (the regions by candidates are the same sets in the same order, so the same LP goes to HiGHS).
 
     python benchmarks/corner_solve_k4.py --old OLD/src [--n 5,10] [--eps 0.5] [--out benchmarks/corner_solve_k4.json]
+
+Without ``--old`` it runs this tree alone (a fit of the plan against the solve, not a comparison).
 """
 
 import argparse
@@ -39,7 +41,7 @@ def run(src: str, n: int, eps: float) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--old", required=True, help="the other tree's src directory")
+    parser.add_argument("--old", default=None, help="the other tree's src directory (none: this tree alone)")
     parser.add_argument("--n", default="5,10")
     parser.add_argument("--eps", default="0.5")
     parser.add_argument("--out", default=None)
@@ -51,14 +53,18 @@ def main() -> None:
     rows = []
     for eps in (float(e) for e in args.eps.split(",")):
         for n in (int(x) for x in args.n.split(",")):
-            old, new = run(args.old, n, eps), run(new_src, n, eps)
-            row = {"n": n, "eps": eps, "old": old, "new": new, "identical": old["digest"] == new["digest"],
-                   "planned_s": round(corner_seconds(n, 4, eps, True), 1),
-                   "planned_mb": round(corner_bytes(n, 4, eps, True) / 2**20), "load": round(os.getloadavg()[0], 1)}
+            new = run(new_src, n, eps)
+            row = {"n": n, "eps": eps, "new": new}
+            if args.old:
+                old = run(args.old, n, eps)
+                row.update(old=old, identical=old["digest"] == new["digest"])
+            row.update({"planned_s": round(corner_seconds(n, 4, eps, True), 1),
+                   "planned_mb": round(corner_bytes(n, 4, eps, True) / 2**20), "load": round(os.getloadavg()[0], 1)})
             print(json.dumps(row), flush=True)
             rows.append(row)
     if args.out:
-        Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
+        Path(args.out).write_text(json.dumps(rows if args.old else {"command": "python " + " ".join(sys.argv), "rows": rows},
+                                             indent=1) + "\n")
 
 
 if __name__ == "__main__":
