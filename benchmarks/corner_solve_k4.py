@@ -58,13 +58,14 @@ def main() -> None:
             if args.old:
                 old = run(args.old, n, eps)
                 row.update(old=old, identical=old["digest"] == new["digest"])
-            row.update({"planned_s": round(corner_seconds(n, 4, eps, True), 1),
-                   "planned_mb": round(corner_bytes(n, 4, eps, True) / 2**20), "load": round(os.getloadavg()[0], 1)})
+            row.update(planned_s=round(corner_seconds(n, 4, eps, True), 1),
+                       planned_mb=round(corner_bytes(n, 4, eps, True) / 2**20), load=round(os.getloadavg()[0], 1))
             print(json.dumps(row), flush=True)
             rows.append(row)
     if args.out:
-        Path(args.out).write_text(json.dumps(rows if args.old else {"command": "python " + " ".join(sys.argv), "rows": rows},
-                                             indent=1) + "\n")
+        # one tree alone: a fit, recorded with the command that made it
+        record = rows if args.old else {"command": "python " + " ".join(sys.argv), "rows": rows}
+        Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -1231,7 +1231,7 @@ CORNER_FALLBACK_EPSILON_K4 = 0.5
 #: by every default limit (its own plan, held to the default solve limit and memory by every route that reads it), so
 #: every release the defaults admitted before keeps its law; the cells it opens were refused in one line
 #: (Dir(1,1,1,1), eps = 0.5: n = 30 60 s, n = 100 1,041 s and 5.0 GiB planned; eps = 0.9, n = 100: 575 s).  From eps 1
-#: the corner solve fits at every n (its largest plan 15.6 s), and the rule is not read there.
+#: the corner solve fits at every n (its largest plan 16.0 s), and the rule is not read there.
 CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4 = 1.0
 
 
