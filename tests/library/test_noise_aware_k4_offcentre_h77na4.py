@@ -100,7 +100,7 @@ MEASURED = [
 def test_the_plan_is_above_the_measured_runs(row):
     """The reach region's term (read by the run's check at its release) above reach_region's measured CPU s, and the
     cell's plan above the whole process's, or the cell refused up front."""
-    from dpposterior.lattice.column import reach_box_points
+    from dpposterior.lattice.column import reach_build
     from dpposterior.limits import Task
     from dpposterior.mechanisms import ReleaseSpec
     from dpposterior.mechanisms import lattice as L
@@ -110,7 +110,7 @@ def test_the_plan_is_above_the_measured_runs(row):
     spec = ReleaseSpec.of("optimal", eps, objective=objective)
     Dc, W = L._radius(k, eps, 1e-12), L.LATTICE.column_radius(n, k, eps)
     if built is not None:
-        assert reach_box_points(n, k, np.asarray(counts), Dc, W) == built
+        assert reach_build(n, k, np.asarray(counts), Dc, W)[0] == built
         assert L.reach_build_seconds(n, k, np.asarray(counts), Dc, W) >= 1.2 * region
     plan = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(k), n)
     if process is not None:
@@ -122,7 +122,7 @@ def test_the_plan_is_above_the_measured_runs(row):
        split=st.lists(st.floats(0, 1), min_size=3, max_size=3), low=st.integers(0, 3), at=st.integers(0, 3))
 def test_offcentre_reach_points_is_the_most_over_releases(eps, n, split, low, at):
     """Every release with a count at most (k - 1) Dc builds at most offcentre_reach_points (the plan's term)."""
-    from dpposterior.lattice.column import reach_box_points
+    from dpposterior.lattice.column import reach_build
     from dpposterior.mechanisms import lattice as L
 
     k = 4
@@ -132,7 +132,7 @@ def test_offcentre_reach_points_is_the_most_over_releases(eps, n, split, low, at
     c[at] = min(int(c[at]), low * Dc)  # one count at most (k - 1) Dc, the rest moved to another
     c[(at + 1) % k] += n - int(c.sum())
     assert int(c.sum()) == n and int(c.min()) >= 0 and int(c.min()) <= (k - 1) * Dc
-    assert reach_box_points(n, k, c, Dc, W) <= L.offcentre_reach_points(n, k, W, Dc)
+    assert reach_build(n, k, c, Dc, W)[0] <= L.offcentre_reach_points(n, k, W, Dc)
 
 
 def test_the_run_checks_its_reach_region_before_building_it(monkeypatch):

@@ -1,5 +1,5 @@
 """The box ``reach_region`` enumerates next to a face or a vertex (lattice/column.py: ``reach_box_bounds``, read by
-``reach_region``; ``reach_box_points``, the count the run's check and the plan read):
+``reach_region``; ``reach_build``, the route and count the run's check and the plan read):
 
 * where the box is built (fewer points than the window), ``reach_region`` equals its definition, the window's points
   ``z`` with ``project(z) - r`` in ``U(Dc)``, written out here from scratch (an oracle importing nothing from the

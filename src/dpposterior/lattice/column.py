@@ -220,12 +220,6 @@ def reach_build(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> tuple[i
     return box, "box", offsets
 
 
-def reach_box_points(n: int, k: int, released: ArrayLike, Dc: int, W: int) -> int:
-    """The number of points :func:`reach_region` builds at the release ``r`` (:func:`reach_build`'s count): its
-    offsets, its window or its box."""
-    return reach_build(n, k, released, Dc, W)[0]
-
-
 def part_classes(n: int, k: int, W: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``(reps, counts)``: the points of ``window(n, k, W)`` grouped by their positive part ``y = max(z, 0)``, one
     point of the window per class (``reps``) and the number of window points in it (``counts``), never enumerating

@@ -3143,9 +3143,14 @@ def offcentre_reach_points(n: int, k: int, W: int, Dc: int) -> float:
     some release may build it."""
     from ..lattice.column import WINDOW_POINT_COST
 
-    span = (k - 1) * (Dc + W)
-    box, window = float(2 * span + 1) ** (k - 1), float(_window_size(n, k, W))
+    box, window = _offcentre_sizes(n, k, W, Dc)
     return max(min(box, WINDOW_POINT_COST * window), window if WINDOW_POINT_COST * window < box else 0.0)
+
+
+def _offcentre_sizes(n: int, k: int, W: int, Dc: int) -> tuple[float, float]:
+    """``(box, window)``: the bound on the box of a release with a count at most ``(k - 1) Dc``
+    (:func:`offcentre_reach_points`: ``(2 (k - 1) (Dc + W) + 1)^(k - 1)``) and the window's points, public n, k, W, Dc."""
+    return float(2 * (k - 1) * (Dc + W) + 1) ** (k - 1), float(_window_size(n, k, W))
 
 
 def offcentre_reach_seconds(n: int, k: int, W: int, Dc: int) -> float:
@@ -3156,8 +3161,7 @@ def offcentre_reach_seconds(n: int, k: int, W: int, Dc: int) -> float:
     of those at their rates (:func:`reach_box_seconds`)."""
     from ..lattice.column import WINDOW_POINT_COST, reach_size
 
-    span = (k - 1) * (Dc + W)
-    box, window = float(2 * span + 1) ** (k - 1), float(_window_size(n, k, W))
+    box, window = _offcentre_sizes(n, k, W, Dc)
     offsets = reach_size(k, Dc)
     boxed = reach_box_seconds(min(box, WINDOW_POINT_COST * window), "box", offsets)
     if WINDOW_POINT_COST * window >= box:  # no release builds the window
