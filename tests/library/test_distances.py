@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dpposterior
 from dpposterior import distance, hellinger
@@ -21,6 +23,7 @@ from dpposterior.distances import (
     kl,
     tv,
 )
+from dpposterior.distances.hellinger import hellinger_from_log_bc
 from dpposterior.errors import InputError
 from dpposterior.models import candidates
 
@@ -132,3 +135,17 @@ def test_remembered_distance_values_are_copies_and_exact():
     first[:] = -1.0
     again = DISTANCES["tv"].value(p, q)
     assert np.array_equal(again, tv_unchecked(np.broadcast_to(p, q.shape), q)) and again.min() >= 0.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from([0.0, -0.0, 1e-300, -1e-300, -5e-324, 3.0, -800.0, -1e-17]),
+                          st.floats(-50.0, 1.0, allow_nan=False)), min_size=1, max_size=30))
+def test_the_in_place_hellinger_is_the_allocating_ones_floats(xs):
+    """``hellinger_from_log_bc(x, out=x)`` gives the very floats (bytes: +0.0, never -0.0) of ``sqrt(-expm1(min(x,
+    0))) + 0.0``, the allocating form's expression written here, zeros of both signs and positive ``ln BC`` included."""
+    x = np.array(xs, dtype=np.float64)
+    want = np.sqrt(-np.expm1(np.minimum(x, 0.0))) + 0.0
+    got = hellinger_from_log_bc(x.copy(), out=x)
+    assert got is x
+    assert got.tobytes() == want.tobytes()
+    assert hellinger_from_log_bc(np.array(xs, dtype=np.float64)).tobytes() == want.tobytes()

@@ -931,3 +931,24 @@ def test_the_search_balls_data_sets_are_their_definition(a, n, eps, seed):
             s += float(gammaln(a[i] + c[i]) - gammaln(c[i] + 1.0))
         expect.append(s)
     assert np.array_equal(base, np.array(expect))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 40), st.integers(2, 4), st.sampled_from([0.1, 0.37, 1.0, 1.5, 2.75, 30.0]),
+       st.integers(0, 2**31))
+def test_the_grouped_routes_weights_are_their_expression_s_floats(rows, cols, k, eps, seed):
+    """The grouped route's weights of a block (:func:`.batched._block_weights`): the very floats of ``e^(lw - max
+    lw)`` with ``lw = ln pi(c) - eps (|z - c|_1 // 2)`` (the one-point search's expression, written here), and each
+    row's float sum."""
+    from dpposterior.lattice.batched import _block_weights
+
+    rng = np.random.default_rng(seed)
+    cs = rng.integers(0, 60, (cols, k))
+    zb = rng.integers(-30, 90, (rows, k))
+    base = rng.normal(0.0, 20.0, cols)
+    dist = np.array([[sum(abs(int(z[i]) - int(c[i])) for i in range(k)) for c in cs] for z in zb])
+    lw = base[None, :] - eps * (dist // 2)
+    want = np.exp(lw - lw.max(axis=1, keepdims=True))
+    w, T = _block_weights(np.ascontiguousarray(cs.T, dtype=np.int32), zb, base, eps)
+    assert w.tobytes() == want.tobytes()
+    assert T.tobytes() == want.sum(axis=1).tobytes()

@@ -111,9 +111,9 @@ def hellinger_from_log_bc(log_bc: ArrayLike, out: NDArray[np.float64] | None = N
         return np.sqrt(-np.expm1(np.minimum(np.asarray(log_bc, dtype=np.float64), 0.0))) + 0.0  # + 0.0: no -0.0
     np.minimum(log_bc, 0.0, out=out)
     np.expm1(out, out=out)
-    np.negative(out, out=out)
+    # 0 - x: -x exactly, and +0.0 where x is a zero of either sign (so no -0.0 out of the sqrt)
+    np.subtract(0.0, out, out=out)
     np.sqrt(out, out=out)
-    out += 0.0
     return out
 
 

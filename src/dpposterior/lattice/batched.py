@@ -62,6 +62,7 @@ column only, and every other output's float risk is certified strictly above a c
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -610,7 +611,7 @@ def _grouped_search(a: NDArray[np.float64], n: int, eps: float, Z: NDArray[np.in
                 # the block's columns: where some row's weight is at least drop; each row's weight off them its tail
                 # (every block narrows, with its own loss rows, so no block reads another's columns)
                 light = ~(w >= drop).any(axis=0)
-                tail = (w[:, light].sum(axis=1) / T + 2 * mu)[:, None]
+                tail = (np.einsum("zc,c->z", w, light.astype(np.float64), optimize=False) / T + 2 * mu)[:, None]
                 w = np.ascontiguousarray(w[:, ~light])
                 cs = cs_group[~light]
                 HT = np.empty((GROUP_ROWS, len(cs)))
@@ -801,8 +802,11 @@ def _block_weights(csT: NDArray[np.int32], zb: NDArray[np.int64], base: NDArray[
         np.subtract(csT[i][None, :], zb[:, i:i + 1].astype(np.int32), out=part)
         dist += np.abs(part, out=part)
     del part
-    lw = base[None, :] - eps * (dist // 2)
+    # half the L1 distance by a shift (the same integers as ``// 2`` for these nonnegative ones, at a third of its
+    # time), then ``base - eps h`` as ``(-eps) h + base`` in place (the same floats: negation is exact)
+    lw = np.multiply(np.right_shift(dist, 1, out=dist), -eps, dtype=np.float64)
     del dist
+    lw += base[None, :]
     lw -= lw.max(axis=1, keepdims=True)
     w = np.exp(lw, out=lw)
     return w, w.sum(axis=1)
@@ -861,6 +865,15 @@ def _band_table(ai: float, n: int, band: int) -> tuple[NDArray[np.float64], int]
     return table.reshape(-1), held
 
 
+@lru_cache(maxsize=8)
+def _jensen_rows(ai: float, n: int) -> NDArray[np.float64]:
+    """:func:`.remap._jensen_table` transposed, C-ordered: row ``r`` holds ``J(a_i + c, a_i + r)`` over ``c`` (the
+    same floats), so an output's row is one contiguous read."""
+    rows = np.ascontiguousarray(_jensen_table(ai, n).T)
+    rows.setflags(write=False)
+    return rows
+
+
 def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int64], n: int,
                out: NDArray[np.float64]) -> None:
     """``out[j, c] = H(Dir(a + cs[c]), Dir(a + rs[j]))``: :func:`.remap._local_hellinger` ``(a, cs, rs, n).T``
@@ -890,8 +903,8 @@ def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int
         hellinger_from_log_bc(out, out=out)
         return
     n1 = int(n) + 1
-    tables = [_jensen_table(float(a[i]), int(n)) for i in range(a.size)]
     if n1 * n1 <= len(cs):
+        tables = [_jensen_table(float(a[i]), int(n)) for i in range(2)]
         # the first two coordinates' partial sums (0 + J_0) + J_1 at every pair of their values, once per distinct
         # (r_0, r_1), then one gather each, copied to the rows that have it
         u, inv = np.unique(rs[:, 0] * n1 + rs[:, 1], return_inverse=True)
@@ -904,9 +917,11 @@ def _loss_rows(a: NDArray[np.float64], cs: NDArray[np.int64], rs: NDArray[np.int
         out.fill(0.0)
         start = 0
     for i in range(start, a.size):
-        u, inv = np.unique(rs[:, i], return_inverse=True)
-        gathered = np.take(np.ascontiguousarray(tables[i][:, u].T), cs[:, i], axis=1)
-        for j, g in enumerate(inv.reshape(-1).tolist()):
+        # the distinct values of r_i in first-seen order (a dict: a few values, where np.unique's overhead dominates)
+        first: dict[int, int] = {}
+        inv = [first.setdefault(v, len(first)) for v in rs[:, i].tolist()]
+        gathered = np.take(_jensen_rows(float(a[i]), int(n))[list(first)], cs[:, i], axis=1)
+        for j, g in enumerate(inv):
             out[j] += gathered[g]
     hellinger_from_log_bc(out, out=out)
 
