@@ -802,7 +802,7 @@ def _block_weights(csT: NDArray[np.int32], zb: NDArray[np.int64], base: NDArray[
         np.subtract(csT[i][None, :], zb[:, i:i + 1].astype(np.int32), out=part)
         dist += np.abs(part, out=part)
     del part
-    # half the L1 distance by a shift (the same integers as ``// 2`` for these nonnegative ones, at a third of its
+    # half the L1 distance by a shift (the same integers as ``// 2`` for these nonnegative ones, in a third of the
     # time), then ``base - eps h`` as ``(-eps) h + base`` in place (the same floats: negation is exact)
     lw = np.multiply(np.right_shift(dist, 1, out=dist), -eps, dtype=np.float64)
     del dist
