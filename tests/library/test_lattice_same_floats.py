@@ -48,6 +48,42 @@ def test_project_is_the_one_unit_at_a_time_map(data, k, n, reach):
     assert np.array_equal(project(z, n), project_by_units(z, n))
 
 
+def project_by_bisection(z, n):
+    """``project`` as the module computed it before its closed form: ``m`` the least level with ``f(m) <= e`` by
+    bisection, then ``min(y, m)`` less one unit on the first ``e - f(m)`` coordinates with ``y_i >= m``."""
+    y = np.maximum(np.asarray(z, dtype=np.int64), 0)
+    out = y.copy()
+    for i, row in enumerate(y):
+        e = int(row.sum()) - n
+        if e <= 0:
+            continue
+        lo, hi = 0, int(row.max())
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if int(np.maximum(row - mid, 0).sum()) <= e:
+                hi = mid
+            else:
+                lo = mid + 1
+        left = e - int(np.maximum(row - lo, 0).sum())
+        for j in range(len(row)):
+            out[i, j] = min(int(row[j]), lo)
+            if row[j] >= lo and left > 0:
+                out[i, j] -= 1
+                left -= 1
+    return out
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 6])
+def test_project_is_the_bisections_map_on_many_rows(k):
+    """Thousands of rows far off R(n) (counts down to -3n, n = 0 included): the closed form's ``m`` from the sorted
+    counts gives the bisection's map."""
+    rng = np.random.default_rng(k)
+    for n in (0, 1, 7, 160, 1000):
+        z = rng.integers(-3 * n - 3, n + 3 * n + 4, (3000, k))
+        z[:, -1] = n - z[:, :-1].sum(axis=1)
+        assert np.array_equal(project(z, n), project_by_bisection(z, n))
+
+
 def test_project_takes_ties_in_index_order():
     # (5, 5, 0) less 3 units: 4, 5 -> 4, 4 -> 3, 4 (the first of equals each time)
     assert project(np.array([[5, 5, -3]]), 7).tolist() == [[3, 4, 0]]

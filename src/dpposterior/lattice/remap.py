@@ -98,7 +98,15 @@ def project(z: ArrayLike, n: int) -> NDArray[np.int64]:
     0)`` (nonincreasing in m), the units taken lower every coordinate above a level to it, a round of one unit per
     coordinate at a time, in index order among equals.  So the result is ``min(y, m)`` with ``m`` the least level with
     ``f(m) <= e``, less one unit on the first ``e - f(m)`` coordinates (by index) with ``y_i >= m``: fewer than all
-    of them, since ``f(m - 1) - f(m)`` counts them and ``f(m - 1) > e``.  ``m`` is found by bisection."""
+    of them, since ``f(m - 1) - f(m)`` counts them and ``f(m - 1) > e``.
+
+    ``m`` from the counts sorted: with ``s_1 >= ... >= s_k`` the sorted ``y``, ``P_j = s_1 + ... + s_j`` and ``s_(k+1)
+    = 0``, ``f(m) = P_j - j m`` on ``[s_(j+1), s_j]``.  ``g_j = f(s_j) = P_j - j s_j`` is nondecreasing in j
+    (``g_(j+1) - g_j = j (s_j - s_(j+1))``) with ``g_1 = 0 <= e``, so the largest j with ``g_j <= e`` is the number of
+    them.  At that j, ``f(s_j) <= e`` and ``f(s_(j+1)) > e`` (or ``j = k`` and ``s_(k+1) = 0``), so ``m`` lies in
+    ``[s_(j+1), s_j]`` and is the least integer ``m >= 0`` with ``P_j - j m <= e``:
+    ``max(0, ceil((P_j - e) / j))``.  (A bisection on ``f`` gives the same m; the one-unit map is tested against
+    this.)"""
     z = np.array(z, dtype=np.int64, ndmin=2)
     y = np.maximum(z, 0)
     excess = y.sum(axis=1) - n
@@ -106,11 +114,12 @@ def project(z: ArrayLike, n: int) -> NDArray[np.int64]:
     if not todo.size:
         return y
     yt, e = y[todo], excess[todo]
-    lo, hi = np.zeros(len(todo), dtype=np.int64), yt.max(axis=1)  # f(max y) = 0 <= e
-    while np.any(lo < hi):
-        mid = (lo + hi) // 2
-        ok = np.maximum(yt - mid[:, None], 0).sum(axis=1) <= e
-        lo, hi = np.where(ok, lo, mid + 1), np.where(ok, mid, hi)
+    k = yt.shape[1]
+    s = -np.sort(-yt, axis=1)  # each row's counts, largest first
+    P = np.cumsum(s, axis=1)
+    j = np.count_nonzero(P - np.arange(1, k + 1) * s <= e[:, None], axis=1)  # >= 1: g_1 = 0
+    Pj = np.take_along_axis(P, (j - 1)[:, None], axis=1)[:, 0]
+    lo = np.maximum(-((e - Pj) // j), 0)  # ceil((P_j - e) / j), at least 0
     r = e - np.maximum(yt - lo[:, None], 0).sum(axis=1)
     top = yt >= lo[:, None]
     y[todo] = np.where(top, lo[:, None], yt) - (top & (np.cumsum(top, axis=1) <= r[:, None]))
