@@ -74,9 +74,11 @@ def project_by_bisection(z, n):
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 6])
-def test_project_is_the_bisections_map_on_many_rows(k):
+@pytest.mark.parametrize("block", [7, rm.PROJECT_ROWS])
+def test_project_is_the_bisections_map_on_many_rows(k, block, monkeypatch):
     """Thousands of rows far off R(n) (counts down to -3n, n = 0 included): the closed form's ``m`` from the sorted
-    counts gives the bisection's map."""
+    counts gives the bisection's map, in blocks of 7 rows as in one."""
+    monkeypatch.setattr(rm, "PROJECT_ROWS", block)
     rng = np.random.default_rng(k)
     for n in (0, 1, 7, 160, 1000):
         z = rng.integers(-3 * n - 3, n + 3 * n + 4, (3000, k))

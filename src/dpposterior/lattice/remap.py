@@ -90,6 +90,10 @@ def lp_method(nonzeros: int, variables: int) -> str:
     return "highs-ipm" if nonzeros >= IPM_NONZEROS and nonzeros >= IPM_DENSITY * variables else "highs"
 
 
+#: Rows :func:`project` maps at a time (its temporaries, a few int64 arrays of that many rows, stay within ~20 MiB).
+PROJECT_ROWS = 2**16
+
+
 def project(z: ArrayLike, n: int) -> NDArray[np.int64]:
     """A fixed map from lattice points with sum n to R(n): negative coordinates to 0, the excess taken
     from the largest coordinates (ties: the first), one unit at a time (docs/lattice.md).
@@ -113,16 +117,19 @@ def project(z: ArrayLike, n: int) -> NDArray[np.int64]:
     todo = np.flatnonzero(excess > 0)
     if not todo.size:
         return y
-    yt, e = y[todo], excess[todo]
-    k = yt.shape[1]
-    s = -np.sort(-yt, axis=1)  # each row's counts, largest first
-    P = np.cumsum(s, axis=1)
-    j = np.count_nonzero(P - np.arange(1, k + 1) * s <= e[:, None], axis=1)  # >= 1: g_1 = 0
-    Pj = np.take_along_axis(P, (j - 1)[:, None], axis=1)[:, 0]
-    lo = np.maximum(-((e - Pj) // j), 0)  # ceil((P_j - e) / j), at least 0
-    r = e - np.maximum(yt - lo[:, None], 0).sum(axis=1)
-    top = yt >= lo[:, None]
-    y[todo] = np.where(top, lo[:, None], yt) - (top & (np.cumsum(top, axis=1) <= r[:, None]))
+    k = y.shape[1]
+    steps = np.arange(1, k + 1)
+    for at in range(0, len(todo), PROJECT_ROWS):  # a block of rows at a time: its temporaries stay small
+        rows = todo[at:at + PROJECT_ROWS]
+        yt, e = y[rows], excess[rows]
+        s = -np.sort(-yt, axis=1)  # each row's counts, largest first
+        P = np.cumsum(s, axis=1)
+        j = np.count_nonzero(P - steps * s <= e[:, None], axis=1)  # >= 1: g_1 = 0
+        Pj = np.take_along_axis(P, (j - 1)[:, None], axis=1)[:, 0]
+        lo = np.maximum(-((e - Pj) // j), 0)  # ceil((P_j - e) / j), at least 0
+        r = e - np.maximum(yt - lo[:, None], 0).sum(axis=1)
+        top = yt >= lo[:, None]
+        y[rows] = np.where(top, lo[:, None], yt) - (top & (np.cumsum(top, axis=1) <= r[:, None]))
     return y
 
 
