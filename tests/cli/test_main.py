@@ -95,11 +95,11 @@ def _interrupted(argv, delay: float, tmp_path):
     ["accuracy", "--prior", "1,1,1,1", "--n", "30", "--mechanism", "optimal", "--epsilon", "0.5"],
     ["posterior", "--prior", "1,1,1", "--released", "117,117,116", "--mechanism", "optimal", "--epsilon",
      "0.1", "--objective", "average"],
-    ["privacy", "--prior", "1,1,1,1", "--n", "9", "--mechanism", "optimal", "--epsilon", "1"],
-    ["pmf", "--prior", "1,1,1,1", "--counts", "3,2,2,2", "--mechanism", "optimal", "--epsilon", "1"],
+    ["privacy", "--prior", "1,1,1,1", "--n", "9", "--mechanism", "lattice", "--epsilon", "1"],
+    ["pmf", "--prior", "1,1,1,1", "--counts", "3,2,2,2", "--mechanism", "lattice", "--epsilon", "1"],
 ])
 def test_a_long_solve_is_refused_before_it_starts(argv):
-    """k = 4 past the LP (n = 9: |R| = 220 is inside its size limit, but its solve would take hours): the lattice
+    """k = 4 past the LP (n = 9: ``optimal`` there is the LP by orbits, so these two ask ``lattice``): the lattice
     release's corner remap, whose noise-aware release at eps = 0.5, n = 26 (its column: the release itself runs; n = 20
     runs since its column at n <= Dc searches R(n)'s points one at a time) and errors at
     n = 30 are over the solve limit, and whose pmf at one

@@ -27,8 +27,9 @@ def oracle(eps: float) -> float:
     return float(best)
 
 
-#: n = 8: past the linear program of ``optimal`` (its table is solved at eps itself, n = 4 here), so both read it
-K4 = ["release", "--prior", "1,1,1,1", "--counts", "2,2,2,2", "--seed", "1"]
+#: n = 13: past the linear program of ``optimal`` (its table is solved at eps itself: n = 4 here, and by orbits to
+#: n = 12), so both read it
+K4 = ["release", "--prior", "1,1,1,1", "--counts", "4,3,3,3", "--seed", "1"]
 
 
 @pytest.mark.parametrize("mechanism", ["lattice", "optimal"])

@@ -141,7 +141,7 @@ def test_the_class_route_fits_at_n_10_and_refuses_n_100_in_one_line():
     from dpposterior.noise_aware import plan_posterior
 
     for objective in ("average", "worst"):
-        plan = plan_posterior("optimal", np.ones(4), 10, epsilon=0.25, objective=objective)
+        plan = plan_posterior("lattice", np.ones(4), 10, epsilon=0.25, objective=objective)
         assert plan.route == "local column" and plan.fits and plan.memory_bytes < 2 * 2**30
         with pytest.raises(SizeError) as exc:
             plan_posterior("optimal", np.ones(4), 100, epsilon=0.25, objective=objective)
@@ -201,7 +201,7 @@ def test_the_class_routes_plan_holds_its_recorded_runs():
     runs = [row for row in record["rows"] if row["n"] == 10 and row["status"] == 0]
     assert len(runs) == 2
     for row in runs:
-        plan = plan_posterior("optimal", np.ones(4), 10, epsilon=0.25, objective=row["objective"])
+        plan = plan_posterior("lattice", np.ones(4), 10, epsilon=0.25, objective=row["objective"])
         assert row["cpu_s"] <= plan.seconds <= 2.5 * row["cpu_s"]
         peak = row["peak_mb_max_so_far"] * 2**20
         assert peak <= plan.memory_bytes <= 2.5 * peak
@@ -222,7 +222,7 @@ def test_the_plan_counts_a_search_a_part_where_the_shifts_are_not_exact(prior, e
     assert not lat.exact_shifts(np.ones(4), 0.3)
     assert lat.exact_shifts(np.array(prior, dtype=float), lat.working_epsilon(eps, 4)) == exact
     if exact:
-        assert plan_posterior("optimal", np.array(prior, dtype=float), 10, epsilon=eps, objective="average").fits
+        assert plan_posterior("lattice", np.array(prior, dtype=float), 10, epsilon=eps, objective="average").fits
     else:
         with pytest.raises(SizeError) as exc:
             plan_posterior("optimal", np.array(prior, dtype=float), 10, epsilon=eps, objective="average")

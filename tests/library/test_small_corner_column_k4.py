@@ -71,7 +71,7 @@ def test_the_plan_is_above_its_recorded_run_and_not_far_below(row):
 def test_worst_at_n_10_eps_half_is_admitted():
     from dpposterior.noise_aware import plan_posterior
 
-    plan = plan_posterior("optimal", np.ones(4), 10, epsilon=0.5, objective="worst")
+    plan = plan_posterior("lattice", np.ones(4), 10, epsilon=0.5, objective="worst")  # optimal: the LP by orbits
     assert plan.route == "local column" and plan.fits and plan.seconds < 45
 
 

@@ -67,9 +67,9 @@ def test_worst_below_half_runs_the_local_search(n, eps):
     # test_worst_k4_past_the_corner_solve.py)
     assert lat.release_key(ONES, 10, _spec(0.5)) == ("lattice", "worst")
     assert lat.certificate(ONES, n, spec) == {"remap": "local search"}
-    # optimal past its LP is this release
+    # optimal past its LP is this release (at n <= 12 its LP by orbits runs: tests/library/test_optimal_orbits.py)
     ospec = ReleaseSpec.of("optimal", eps, objective="worst")
-    assert ospec.mechanism.release_key(ONES, n, ospec) == ("lattice", "average")
+    assert ospec.mechanism.release_key(ONES, n, ospec) == (("lattice", "average") if n > 12 else None)
 
 
 @pytest.mark.parametrize("size", [1, 5, 64])

@@ -270,9 +270,9 @@ def test_a_row_taken_at_k3_brings_its_is_optimum_and_no_lp_is_solved_again(monke
     optimal._solved.cache_clear()
     real, solved = optimal.solve_table, []
 
-    def counted(a, n, epsilon, objective, *rest):
+    def counted(a, n, epsilon, objective, *rest, **kw):
         solved.append((n, epsilon))
-        return real(a, n, epsilon, objective, *rest)
+        return real(a, n, epsilon, objective, *rest, **kw)
 
     monkeypatch.setattr(optimal, "solve_table", counted)
     both = beyond.expected_error_grid("optimal~worst", spec, earlier=[other])

@@ -114,8 +114,17 @@ def test_the_lp_reach_in_docs_is_the_codes(monkeypatch):
                                                 reach[5]]
     assert all(n_candidates(reach[k] + 1, k) <= MAX_OUTPUTS for k in (3, 4, 5))  # "the time binds first"
     assert {k: v["n"] for k, v in NUMBERS["lp_reach"]["by_k"].items()} == {str(k): v for k, v in reach.items()}
+    # the LP by orbits' reach at Dir(1,1,1,1) (any eps: its plan reads n and the prior's symmetries)
+    import numpy as np
+
+    from dpposterior.mechanisms import ReleaseSpec
+
+    spec = ReleaseSpec.of("optimal", 1.0)
+    orbit = max(n for n in range(1, 40) if spec.mechanism.lp_route(n, 4, spec, np.ones(4)) == "orbits")
+    assert f"With the default budgets it runs to n = {orbit} at k = 4" in text
     # the same reach where docs/definitions.md and config.yaml's comment say it
-    assert f"(by default up to n = {reach[3]} at k = 3: docs/mechanisms.md)" in prose("docs/definitions.md")
+    assert (f"(by default up to n = {reach[3]} at k = 3; at k = 4 and a symmetric prior, over the LP's orbits, to "
+            f"n = {orbit}: docs/mechanisms.md)") in prose("docs/definitions.md")
     assert f"to n = {reach[3]} at k = 3 by default" in (ROOT / "config.yaml").read_text(encoding="utf-8")
 
 

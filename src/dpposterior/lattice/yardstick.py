@@ -166,11 +166,14 @@ def _symmetry_images(a: NDArray[np.float64], S: NDArray[np.int64]) -> list[tuple
     return out
 
 
-def _orbit_lp(images_s, images_g, pairs_arr, nS, nG, A_ub, A_eq, cost):
+def _orbit_lp(images_s, images_g, pairs_arr, nS, nG, A_ub, A_eq, cost, worst_rows: bool = True):
     """The block's worst-case LP restricted to the solutions invariant under the block's symmetries (proof in
     :func:`block_bound`): one variable per orbit of ``(c, g)`` (its columns summed), one constraint per orbit of
     constraints (the rows of an orbit coincide on invariant solutions).  Returns ``(A_ub, A_eq, cost, rows_ub,
-    rows_eq)``, the rows kept (their right sides are the original's at those rows)."""
+    rows_eq, P)``, the rows kept (their right sides are the original's at those rows) and the 0/1 matrix ``P`` that
+    maps an orbit solution to the invariant solution (``x = P y``).  ``A_ub``'s rows: the DP rows (pair-major,
+    group-minor), then, where ``worst_rows``, one worst-case row per member; the last variable is ``t``, its own
+    orbit."""
     from scipy import sparse
 
     nv = nS * nG + 1
@@ -190,8 +193,8 @@ def _orbit_lp(images_s, images_g, pairs_arr, nS, nG, A_ub, A_eq, cost):
     _, col = np.unique(np.append(rep, nv - 1), return_inverse=True)
     P = sparse.csr_array((np.ones(nv), (np.arange(nv), col.ravel())), shape=(nv, int(col.max()) + 1))
     keep_c = np.flatnonzero(rep_c == np.arange(nS))
-    rows_ub = np.concatenate([np.flatnonzero(rep_dp == row_dp), m + keep_c])
-    return (A_ub @ P)[rows_ub].tocsr(), (A_eq @ P)[keep_c].tocsr(), P.T @ cost, rows_ub, keep_c
+    rows_ub = np.concatenate([np.flatnonzero(rep_dp == row_dp)] + ([m + keep_c] if worst_rows else []))
+    return (A_ub @ P)[rows_ub].tocsr(), (A_eq @ P)[keep_c].tocsr(), P.T @ cost, rows_ub, keep_c, P
 
 
 def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.int64], reach: int,
@@ -269,7 +272,7 @@ def block_bound(a: NDArray[np.float64], n: int, epsilon: float, S: NDArray[np.in
             cost = np.zeros(nv)
             cost[-1] = 1.0
             if source is not None:  # one variable per orbit, one constraint per orbit (docstring)
-                A_ub, A_eq_w, cost, _, kept = _orbit_lp(images_s, images_g, pairs_arr, nS, nG, A_ub, A_eq, cost)
+                A_ub, A_eq_w, cost, _, kept, _ = _orbit_lp(images_s, images_g, pairs_arr, nS, nG, A_ub, A_eq, cost)
                 res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=A_eq_w, b_eq=b_eq[kept],
                               bounds=(0, 1), method="highs-ipm")
                 out.append(_certified(res, cost, A_ub, np.zeros(A_ub.shape[0]), A_eq_w, b_eq[kept]))

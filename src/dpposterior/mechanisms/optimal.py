@@ -87,6 +87,24 @@ is compared with the geometric release's (same objective): worse by more than a 
 the optimum (it happens at large eps, whose ``e^eps`` coefficients defeat HiGHS' tolerances) and the
 call is refused in one line; a table worse than the geometric release is never returned.
 
+The LP by orbits (k = 4, a symmetric prior)
+--------------------------------------------
+Where the whole LP is past :data:`MAX_OUTPUTS` or its solve budget, a prior left unchanged by the permutations
+``s`` of the categories (Dir(1,1,1,1): all 24) gives the same LP over far fewer variables
+(:meth:`OptimalMechanism.lp_route` ``"orbits"``; :func:`solve_table` with ``orbits``).  Proof that it loses nothing
+and stays private.  Each ``s`` maps R(n) onto itself and adjacent pairs onto adjacent pairs, and leaves the prior
+predictive and the Hellinger loss unchanged (``L(s c, s r) = L(c, r)``), so ``T -> T o s`` (``T(s c, s r)``) maps
+feasible tables to feasible tables with the same worst case and the same average.  The LP is convex, so the
+average of ``T o s`` over the group is feasible and no worse: an invariant table attains the optimum.  Over invariant
+tables a variable is one orbit of ``(c, r)`` and the constraints of an orbit are images of one another, so one
+per orbit is kept (:func:`~dpposterior.lattice.yardstick._orbit_lp`, the yardstick's reduction of the same LP).
+The table returned is the invariant one, each entry its orbit's value; it then takes the repair, the exact scan
+and the check against the geometric release as any solved table does, so its guarantee is the scan's, whatever
+the solver's tolerance or the losses' last bits (whose floats need not be exactly invariant: that moves only how
+near the optimum the table is, never its privacy).  At k in :data:`ORBIT_K` (4), within
+:data:`MAX_ORBIT_OUTPUTS` and its plan (:func:`orbit_lp_seconds`, :func:`orbit_lp_bytes`): at Dir(1,1,1,1) n = 6
+to 12 by default.
+
 Remapped geometric (any k)
 --------------------------
 ``remapped-geometric``: the library's ``geometric`` release (the sequential clamp,
@@ -111,7 +129,15 @@ from .. import remap as rm
 from ..distances import DEFAULT_DISTANCE, DistanceGrid, HellingerGrid
 from ..errors import InputError, SizeError
 from ..limits import Plan, Task, limit_setting
-from ..models import candidate_rank, candidates, check_size, log_prior_predictive, n_candidates, neighbour_moves
+from ..models import (
+    candidate_rank,
+    candidates,
+    check_size,
+    log_prior_predictive,
+    memory_limit,
+    n_candidates,
+    neighbour_moves,
+)
 from ..validate import _exact, estimate_text  # _exact: a bound printed exactly: "<= 30, got 30.000001", never "got 30"
 from .base import Family, Guarantee, Mechanism, Objective, Rows, _as_rng, _bits, _inverse_cdf, risk_plan
 
@@ -124,6 +150,14 @@ from .scan import worst_case_scan
 
 #: Largest |R(n)| the LP is attempted for, k >= 3 (|R(n)|^2 variables).
 MAX_OUTPUTS = 260
+#: The k at which the LP by orbits (module docstring, "The LP by orbits") runs, where the whole LP is past its limits
+#: at a symmetric prior: k = 4, where its plan is measured.  At k = 3 the lattice release past the whole LP is already
+#: within 1.05 of the yardstick (README), and the pipeline's k = 3 grids stay the releases they were; at k = 5 the
+#: reduction over 120 permutations costs more than the k = 4 fit says (Dir(1,1,1,1,1), eps 1, n = 8: 10.0 CPU s
+#: against 5.5 planned; n = 6: 1.8 against 2.1), so k = 5 keeps the lattice release until its own fit is measured.
+ORBIT_K = (4,)
+#: Largest |R(n)| of the LP by orbits (k = 4: n = 14); its plan (:func:`orbit_lp_seconds`) is the limit before it.
+MAX_ORBIT_OUTPUTS = 680
 #: Largest eps the LP is solved for (k >= 3): its constraints carry e^eps, and HiGHS reports a model error
 #: once that passes ~1e20 (eps ~ 46).  Below it, a table worse than the geometric release is refused.
 MAX_EPSILON = 30.0
@@ -251,16 +285,55 @@ def _adjacent_pairs(cands: NDArray[np.int64]) -> NDArray[np.int64]:
     return np.concatenate(out) if out else np.empty((0, 2), dtype=np.int64)
 
 
+def symmetry_order(prior) -> int:
+    """The number of permutations of the categories that leave the prior unchanged (exactly): the product of the
+    factorials of the multiplicities of its values.  Public prior."""
+    _, counts = np.unique(np.asarray(prior, dtype=np.float64), return_counts=True)
+    return math.prod(math.factorial(int(m)) for m in counts)
+
+
+#: The LP by orbits' seconds, ``base + scale (m / order / 3e4)^power`` with ``m = |pairs| |R(n)|`` its unreduced DP
+#: constraints (``|pairs| = k (k - 1) |R(n - 1)|``) and ``order`` :func:`symmetry_order`: the solve, the reduction, the
+#: repair's scan and the check against the geometric release (:func:`_solved`).  The yardstick's fit of the same LP
+#: (:data:`~dpposterior.lattice.yardstick.WHOLE_FIT_SECONDS`, its certificate included), held above every run of
+#: ``benchmarks/optimal_orbits_k4.json`` (Dir(1,1,1,1), both objectives, n = 6 to 12 at eps 0.5, 1 and 2 and n = 10
+#: at eps 0.25 and 4; n = 12: 9.9 to 18.4 CPU s against 28.1 planned).  At n = 13 it plans 58.7 s, over the default
+#: limit.
+ORBIT_LP_SECONDS = (2.0, 4.2, 1.8)
+#: Peak bytes of the LP by orbits: a constant and bytes per unreduced DP constraint (the matrix before its
+#: reduction), above the same record's peaks (Dir(1,1,1,1): n = 10, 213 to 217 MB, planned 339; n = 12, 417 to 428 MB,
+#: planned 647).
+ORBIT_LP_BYTES = (1.5e8, 250.0)
+
+
+def orbit_lp_seconds(n: int, k: int, order: int) -> float:
+    """Estimated seconds of the LP by orbits and its certificate (:data:`ORBIT_LP_SECONDS`); public n, k, order."""
+    base, scale, power = ORBIT_LP_SECONDS
+    m = k * (k - 1) * n_candidates(n - 1, k) * n_candidates(n, k) if n > 0 else 0
+    return base + scale * (m / max(1, order) / 3e4) ** power
+
+
+def orbit_lp_bytes(n: int, k: int) -> float:
+    """Estimated peak bytes of the LP by orbits (:data:`ORBIT_LP_BYTES`); public n, k."""
+    base, per_row = ORBIT_LP_BYTES
+    return base + per_row * k * (k - 1) * n_candidates(n - 1, k) * n_candidates(n, k) if n > 0 else base
+
+
 def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
-                distance: str = DEFAULT_DISTANCE) -> tuple[NDArray, float, float]:
+                distance: str = DEFAULT_DISTANCE, orbits: bool = False) -> tuple[NDArray, float, float]:
     """Solve the LP (module docstring) with the ``distance`` loss (Hellinger by default; another distance is the
-    oracle of the k = 2 remap under it): ``(table (N, N), lam, LP optimum)`` before the repair's mixing."""
+    oracle of the k = 2 remap under it): ``(table (N, N), lam, LP optimum)`` before the repair's mixing.
+
+    ``orbits`` (the module docstring, "The LP by orbits"): the same LP over the tables invariant under the
+    permutations of the categories that leave the prior unchanged, one variable per orbit of ``(c, r)`` and one
+    constraint per orbit of constraints (:func:`~dpposterior.lattice.yardstick._orbit_lp`); the table returned is the
+    invariant one, ``T(c, r)`` its orbit's value."""
     cands = candidates(n, a.size)
     N = len(cands)
     H = DistanceGrid(a, n, distance).values(cands, cands)
     scale = float(H.max()) or 1.0  # the LP sees H / max H (same minimiser; HiGHS needs it at tiny H, e.g. a = 1e9)
     H = H / scale
-    nv = N * N + (objective == "worst")
+    nv = N * N + (objective == "worst" or orbits)  # by orbits the last variable is t (cost 0 for the average)
     pairs = _adjacent_pairs(cands)
     P = len(pairs)
     r = np.arange(N)
@@ -283,19 +356,29 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
     else:
         A_ub = dp.tocsr()
         pi = np.exp(log_prior_predictive(a, cands))
-        cost = (pi[:, None] * H).ravel()
+        cost = np.zeros(nv)
+        cost[:N * N] = (pi[:, None] * H).ravel()
     from scipy.optimize import linprog  # heavy: loaded where an LP is solved, not at start-up
 
+    A_eq, b_eq, expand = eq.tocsr(), np.ones(N), None
+    if orbits:
+        from ..lattice.yardstick import _orbit_lp, _symmetry_images
+
+        images = [img for _, img in _symmetry_images(a, cands)]
+        A_ub, A_eq, cost, _, kept, expand = _orbit_lp(images, images, pairs, N, N, A_ub, A_eq, cost,
+                                                      worst_rows=objective == "worst")
+        b_eq = b_eq[kept]
     solvers = SOLVERS_K2 if a.size == 2 else SOLVERS
     for method in solvers:
-        res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=eq.tocsr(), b_eq=np.ones(N),
+        res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=A_eq, b_eq=b_eq,
                       bounds=(0, None), method=method)
         if res.status == 0:
             break
     else:
         raise SolverError(f"the optimal mechanism's linear program for k={a.size}, n={n}, epsilon={epsilon:g} "
                           f"was not solved by HiGHS ({', '.join(solvers)}): {' '.join(str(res.message).split())[:120]}")
-    T = np.clip(res.x[:N * N].reshape(N, N), 0.0, None)
+    x = res.x if expand is None else expand @ res.x  # by orbits: the invariant table, each entry its orbit's value
+    T = np.clip(x[:N * N].reshape(N, N), 0.0, None)
     T /= T.sum(axis=1, keepdims=True)
     # repair: smallest uniform mixing weight that makes every DP constraint hold exactly
     u = 1.0 / N
@@ -306,9 +389,10 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
 
 
 @lru_cache(maxsize=16)
-def _solved(a: tuple, n: int, epsilon: float, objective: str) -> tuple[NDArray, float, float, float]:
+def _solved(a: tuple, n: int, epsilon: float, objective: str, orbits: bool = False
+            ) -> tuple[NDArray, float, float, float]:
     arr = np.asarray(a, dtype=np.float64)
-    T, lam, opt = solve_table(arr, n, epsilon, objective)
+    T, lam, opt = solve_table(arr, n, epsilon, objective, orbits=orbits)
     N = T.shape[0]
     while True:
         log_table = np.log((1.0 - lam) * T + lam / N)
@@ -548,10 +632,17 @@ class OptimalMechanism(Mechanism):
         _solve_limit(PER_Z_DRAWS * (PER_Z_SECONDS_PER_ENTRY * float(width) ** 2 + 3e-8 * n),
                      f"the optimal mechanism's per-z average remap for k=2, n={n} (a {width}-wide window per draw)")
 
-    def check_solve(self, n: int, k: int, spec: ReleaseSpec, what: str = "the optimal table", draw: bool = False) -> None:
+    def check_solve(self, n: int, k: int, spec: ReleaseSpec, what: str = "the optimal table", draw: bool = False,
+                    prior=None) -> None:
         """Refuse, before solving and from public inputs only, a table over the size, eps or time budget, or
-        under a distance it is not built for (:meth:`check_distance`)."""
+        under a distance it is not built for (:meth:`check_distance`); ``prior`` (k >= 3): the LP by orbits where
+        it is the route (:meth:`lp_route`)."""
         self.check_distance(spec, k)
+        if k >= 3 and self.lp_route(n, k, spec, prior) == "orbits":
+            super().check_size(n, k, what)  # its memory is part of the route (:meth:`lp_route`)
+            _solve_limit(self.lp_seconds(n, k, spec, prior),
+                         f"the optimal mechanism's linear program by orbits for k={k}, n={n}")
+            return
         if k >= 3:
             self._check_lp_size(n, k, what)
         sec = (self.draw_solve_seconds(n, k, spec.objective, spec.epsilon) if draw
@@ -598,12 +689,37 @@ class OptimalMechanism(Mechanism):
 
     # -- k >= 3: the LP where it runs, the lattice release beyond ------------------------------
 
-    def lp_planned(self, n: int, k: int, spec: ReleaseSpec) -> bool:
-        """k >= 3: whether the linear program is the planned route, from public n, k, eps and objective alone: within
-        :data:`MAX_OUTPUTS` and the solve budget (no solve; its solver may still fail, which :meth:`uses_lattice`
-        finds by solving)."""
-        return n_candidates(n, k) <= MAX_OUTPUTS and self.solve_seconds(n, k, spec.objective, spec.epsilon) <= \
-            limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
+    def lp_route(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> str | None:
+        """k >= 3: the linear program's route from public n, k, eps, objective and prior: ``"whole"`` within
+        :data:`MAX_OUTPUTS` and the solve budget (every table); else ``"orbits"`` (the tables invariant under the
+        prior's symmetries, module docstring "The LP by orbits") at k in :data:`ORBIT_K` and a symmetric prior
+        (every ``a_i`` equal: the priors its plan was measured at; a prior with fewer symmetries would solve the same
+        way, more slowly, and is left to the lattice release), within :data:`MAX_ORBIT_OUTPUTS`, the solve budget
+        (:meth:`lp_seconds`) and memory; else None (the lattice release).  Without ``prior``: the whole LP only."""
+        size = n_candidates(n, k)  # the sizes first: past both, no setting is read
+        if size <= MAX_OUTPUTS and self.solve_seconds(n, k, spec.objective, spec.epsilon) <= \
+                limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS"):
+            return "whole"
+        if (prior is None or k not in ORBIT_K or len(prior) != k or size > MAX_ORBIT_OUTPUTS
+                or len(set(float(x) for x in prior)) != 1):
+            return None
+        if orbit_lp_seconds(n, k, symmetry_order(prior)) > limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") or \
+                orbit_lp_bytes(n, k) > memory_limit():
+            return None
+        return "orbits"
+
+    def lp_seconds(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> float:
+        """k >= 3: estimated seconds of the linear program on its route (:meth:`lp_route`; by orbits
+        :func:`orbit_lp_seconds`, else :meth:`solve_seconds`)."""
+        if self.lp_route(n, k, spec, prior) == "orbits":
+            return orbit_lp_seconds(n, k, symmetry_order(prior))
+        return self.solve_seconds(n, k, spec.objective, spec.epsilon)
+
+    def lp_planned(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> bool:
+        """k >= 3: whether the linear program is the planned route (:meth:`lp_route`), from public n, k, eps,
+        objective and prior alone (no solve; its solver may still fail, which :meth:`uses_lattice` finds by
+        solving)."""
+        return self.lp_route(n, k, spec, prior) is not None
 
     def uses_lattice(self, prior, n: int, spec: ReleaseSpec) -> bool:
         """k >= 3: whether the release is the lattice release with the objective's remap (docs/lattice.md) rather
@@ -612,11 +728,12 @@ class OptimalMechanism(Mechanism):
         k = len(prior)
         if k < 3:
             return False
-        if not self.lp_planned(n, k, spec):
+        route = self.lp_route(n, k, spec, prior)
+        if route is None:
             return True
         self.check_distance(spec, k)
         try:
-            _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)
+            _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective, route == "orbits")
         except SolverError:
             return True
         return False
@@ -656,8 +773,10 @@ class OptimalMechanism(Mechanism):
             return out
         if self.uses_lattice(prior, int(n), spec):
             return {"release": "lattice"} | LATTICE.certificate(prior, n, spec)
-        self.check_solve(n, k, spec)
-        _, lam, loss, opt = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)
+        self.check_solve(n, k, spec, prior=prior)
+        route = self.lp_route(n, k, spec, prior)
+        _, lam, loss, opt = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective,
+                                    route == "orbits")
         return {"concrete_epsilon": loss, "mix": lam, "lp_optimum": opt}
 
     def rows(self, prior, n, spec):
@@ -666,8 +785,9 @@ class OptimalMechanism(Mechanism):
             return RemapRows(a, int(n), self._solution(prior, n, spec))
         if self.uses_lattice(a, int(n), spec):
             return LATTICE.rows(a, n, spec)
-        self.check_solve(n, a.size, spec)
-        table = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective)[0]
+        self.check_solve(n, a.size, spec, prior=a)
+        table = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective,
+                        self.lp_route(n, a.size, spec, a) == "orbits")[0]
         return OptimalRows(a, n, table)
 
     def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
@@ -688,8 +808,11 @@ class OptimalMechanism(Mechanism):
             plan = LATTICE.plan_errors(prior, n, spec, measure)
             what = f"{what} (past its linear program: the lattice release)"
             return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
-        return self.rows_plan(prior, n, spec, route="rows of the linear program", passes=3,
-                              solve_seconds=self.solve_seconds(n, k, spec.objective, spec.epsilon))
+        plan = self.rows_plan(prior, n, spec, route="rows of the linear program", passes=3,
+                              solve_seconds=self.lp_seconds(n, k, spec, prior))
+        if self.lp_route(n, k, spec, prior) == "orbits":  # the LP's matrix before its reduction, besides the walk
+            plan = replace(plan, memory_bytes=max(plan.memory_bytes, orbit_lp_bytes(n, k)))
+        return plan
 
     def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
         """k = 2: ``E(c)`` of geometric + the solved remap, :func:`~dpposterior.remap.risk` with the loss of
@@ -724,12 +847,19 @@ class OptimalMechanism(Mechanism):
 
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
         """k >= 3 past the linear program: the lattice release's draw plan (the release it is); else the entry's own
-        set-up check (:meth:`Mechanism.plan_draw`)."""
+        set-up check (:meth:`Mechanism.plan_draw`), at k >= 3 with the table's solve (:meth:`lp_seconds`, held to
+        the solve limit, which :meth:`lp_route` already keeps it within)."""
         if len(prior) >= 3 and self.uses_lattice(prior, n, spec):
             plan = LATTICE.plan_draw(prior, n, spec)
             what = f"{plan.what} (optimal past its linear program)"
             return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
-        return super().plan_draw(prior, n, spec)
+        plan = super().plan_draw(prior, n, spec)
+        if len(prior) >= 3 and not plan.refusal:  # the table's solve (set-up, before the draws), as the route runs it
+            k, solve = len(prior), self.lp_seconds(n, len(prior), spec, prior)
+            memory = orbit_lp_bytes(n, k) if self.lp_route(n, k, spec, prior) == "orbits" else plan.memory_bytes
+            plan = replace(plan, seconds=plan.seconds + solve, memory_bytes=max(plan.memory_bytes, memory),
+                           costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve),))
+        return plan
 
     def plan_posterior(self, prior, n: int, spec: ReleaseSpec) -> Plan:
         """k >= 3 past the linear program: the lattice release's noise-aware posterior (the release it is); else the

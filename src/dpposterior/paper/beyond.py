@@ -367,13 +367,14 @@ LP_ROUTE = "the LP's optimum (from the grid)"
 
 def lp_planned(prior: list[float], n: int, eps: float, objective: str) -> bool:
     """Whether the optimum's entry (:data:`OPTIMUM`) plans its linear program at this k >= 3 point for ``objective``,
-    from public inputs alone (:meth:`~dpposterior.mechanisms.optimal.Optimal.lp_planned`: no solve)."""
+    from public inputs alone (:meth:`~dpposterior.mechanisms.optimal.OptimalMechanism.lp_planned`: no solve; by
+    orbits at k = 4 and a symmetric prior)."""
     v = parsed(OPTIMUM[objective])
     try:
         release = ReleaseSpec.of(v, eps)
     except InputError:  # a setting the entry refuses (eps past its limit): no LP, the block relaxation's turn
         return False
-    return len(prior) >= 3 and v.entry.lp_planned(n, len(prior), release)
+    return len(prior) >= 3 and v.entry.lp_planned(n, len(prior), release, prior)
 
 
 def yardstick_grid(spec: dict) -> pd.DataFrame:
