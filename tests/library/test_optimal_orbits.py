@@ -97,7 +97,7 @@ def test_the_release_by_orbits_is_the_lp_s_optimum_end_to_end():
 
 def test_the_plan_holds_every_recorded_run():
     """Each run of ``benchmarks/optimal_orbits_k4.json`` (the solve, repair, scan and check in a process of its own):
-    route ``orbits``, its CPU s below the plan (:data:`~dpposterior.mechanisms.optimal.ORBIT_LP_SECONDS`), its
+    route ``orbits``, its CPU s below the plan (:func:`~dpposterior.mechanisms.optimal.orbit_lp_seconds`), its
     scanned eps at most eps and its table's error its objective's optimum (within 1e-6)."""
     runs = json.loads((BENCH / "optimal_orbits_k4.json").read_text())["runs"]
     assert len(runs) >= 20

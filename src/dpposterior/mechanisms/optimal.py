@@ -292,14 +292,6 @@ def symmetry_order(prior) -> int:
     return math.prod(math.factorial(int(m)) for m in counts)
 
 
-#: The LP by orbits' seconds, ``base + scale (m / order / 3e4)^power`` with ``m = |pairs| |R(n)|`` its unreduced DP
-#: constraints (``|pairs| = k (k - 1) |R(n - 1)|``) and ``order`` :func:`symmetry_order`: the solve, the reduction, the
-#: repair's scan and the check against the geometric release (:func:`_solved`).  The yardstick's fit of the same LP
-#: (:data:`~dpposterior.lattice.yardstick.WHOLE_FIT_SECONDS`, its certificate included), held above every run of
-#: ``benchmarks/optimal_orbits_k4.json`` (Dir(1,1,1,1), both objectives, n = 6 to 12 at eps 0.5, 1 and 2 and n = 10
-#: at eps 0.25 and 4; n = 12: 9.9 to 18.4 CPU s against 28.1 planned).  At n = 13 it plans 58.7 s, over the default
-#: limit.
-ORBIT_LP_SECONDS = (2.0, 4.2, 1.8)
 #: Peak bytes of the LP by orbits: a constant and bytes per unreduced DP constraint (the matrix before its
 #: reduction), above the same record's peaks (Dir(1,1,1,1): n = 10, 213 to 217 MB, planned 339; n = 12, 417 to 428 MB,
 #: planned 647).
@@ -307,10 +299,19 @@ ORBIT_LP_BYTES = (1.5e8, 250.0)
 
 
 def orbit_lp_seconds(n: int, k: int, order: int) -> float:
-    """Estimated seconds of the LP by orbits and its certificate (:data:`ORBIT_LP_SECONDS`); public n, k, order."""
-    base, scale, power = ORBIT_LP_SECONDS
-    m = k * (k - 1) * n_candidates(n - 1, k) * n_candidates(n, k) if n > 0 else 0
-    return base + scale * (m / max(1, order) / 3e4) ** power
+    """Estimated seconds of the LP by orbits and its certificate (:func:`_solved`: the solve, the reduction, the
+    repair's scan and the check against the geometric release); public n, k, order (:func:`symmetry_order`).
+
+    The yardstick's measured fit of the same LP (:func:`~dpposterior.lattice.yardstick.whole_seconds` at its
+    ``|pairs| = k (k - 1) |R(n - 1)|`` neighbour pairs and ``|R(n)|`` outputs, its certificate included), held above
+    every run of ``benchmarks/optimal_orbits_k4.json`` (Dir(1,1,1,1), both objectives, n = 6 to 12 at eps 0.5, 1
+    and 2 and n = 10 at eps 0.25 and 4; n = 12: 9.9 to 18.4 CPU s against 28.1 planned).  At n = 13 it plans 58.7 s,
+    over the default limit."""
+    from ..lattice.yardstick import whole_seconds
+
+    if n <= 0:
+        return whole_seconds(1, 1, 0, max(1, order), k)
+    return whole_seconds(n_candidates(n, k), n_candidates(n, k), k * (k - 1) * n_candidates(n - 1, k), max(1, order), k)
 
 
 def orbit_lp_bytes(n: int, k: int) -> float:
@@ -696,12 +697,14 @@ class OptimalMechanism(Mechanism):
         (every ``a_i`` equal: the priors its plan was measured at; a prior with fewer symmetries would solve the same
         way, more slowly, and is left to the lattice release), within :data:`MAX_ORBIT_OUTPUTS`, the solve budget
         (:meth:`lp_seconds`) and memory; else None (the lattice release).  Without ``prior``: the whole LP only."""
+        from ..lattice.corners import symmetric_prior
+
         size = n_candidates(n, k)  # the sizes first: past both, no setting is read
         if size <= MAX_OUTPUTS and self.solve_seconds(n, k, spec.objective, spec.epsilon) <= \
                 limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS"):
             return "whole"
         if (prior is None or k not in ORBIT_K or len(prior) != k or size > MAX_ORBIT_OUTPUTS
-                or len(set(float(x) for x in prior)) != 1):
+                or not symmetric_prior(prior)):
             return None
         if orbit_lp_seconds(n, k, symmetry_order(prior)) > limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") or \
                 orbit_lp_bytes(n, k) > memory_limit():
