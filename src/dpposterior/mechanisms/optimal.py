@@ -105,6 +105,26 @@ near the optimum the table is, never its privacy).  At k in :data:`ORBIT_K` (4),
 :data:`MAX_ORBIT_OUTPUTS` and its plan (:func:`orbit_lp_seconds`, :func:`orbit_lp_bytes`): at Dir(1,1,1,1) n = 6
 to 12 by default.
 
+The LP over a coarser lattice (k = 4, a symmetric prior, ``worst``, small eps)
+-----------------------------------------------------------------------------------
+Past the LP by orbits, ``worst`` at eps <= :data:`COARSE_MAX_EPSILON` and every ``a_i >= COARSE_MIN_PRIOR`` solves
+the same LP with the outputs restricted to a coarser lattice (:meth:`OptimalMechanism.lp_route` ``"coarse"``,
+:func:`coarse_outputs`: the members of R(n) with at least ``k - 1`` counts a multiple of the step, ``step R(n /
+step)`` where the step divides n), by orbits as above, the first step of :data:`COARSE_STEPS` that applies at eps
+and whose plan fits (:meth:`OptimalMechanism.coarse_step`).  Every other output gets probability 0.  Why: at small
+eps the optimum's error is large (Dir(1,1,1,1), eps 0.5: about 0.65), its outputs need little resolution, and the LP
+over a seventeenth to three fifths of the outputs fits where the whole one does not (eps 0.5: n = 13 to 18 and 21 at the
+default limit; eps 0.75: n = 13, 14 and 16).
+
+What holds.  The restricted set is unchanged by every permutation of the categories, so the orbit argument above
+applies to the restricted LP unchanged: the table returned attains the restricted LP's optimum.  A table with zero
+columns is a table of the whole LP, so the release is private by the same repair and exact scan (its guarantee is
+the scan's), but it is **not** the optimum: the restricted optimum is at least the whole one (Dir(1,1,1,1), eps 0.5,
+n = 12, step 2: 0.6643 against 0.6504).  So its value is no yardstick (the certificate names it ``coarse_lp_value``,
+never ``lp_optimum``), :meth:`OptimalMechanism.is_optimum` is False there, and the route is taken only where its
+worst case was measured below the lattice release's (the constants' docstrings;
+``benchmarks/optimal_coarse_k4.json``).  ``average`` keeps the lattice release.
+
 Remapped geometric (any k)
 --------------------------
 ``remapped-geometric``: the library's ``geometric`` release (the sequential clamp,
@@ -158,6 +178,24 @@ MAX_OUTPUTS = 260
 ORBIT_K = (4,)
 #: Largest |R(n)| of the LP by orbits (k = 4: n = 14); its plan (:func:`orbit_lp_seconds`) is the limit before it.
 MAX_ORBIT_OUTPUTS = 680
+#: The steps of the LP over a coarser lattice (module docstring, "The LP over a coarser lattice"), each with the
+#: largest eps it is used at (``worst`` only), tried in turn past the LP by orbits: the first whose plan fits is the
+#: route.  Measured at Dir(1,1,1,1) against the lattice release's worst case (benchmarks/optimal_coarse_k4.json):
+#: at eps 0.5, n = 13 to 18 and 21, 4 % to 16 % below it; step 2 at eps 0.6 and 0.75 below too (n = 14: 0.6289 against
+#: 0.6660, 0.5806 against 0.6194; n = 16 at 0.75: 0.5759 against 0.6316), at eps 1 above (n = 14: 0.5220 against
+#: 0.4919; n = 16: 0.5153 against 0.4973); step 3 at eps 0.6 and 0.75 level or above (n = 15: 0.6707 against 0.6737,
+#: 0.6405 against 0.6300).  Step 4 is left out: at eps 0.5, n = 20 (56 outputs) 0.7426 against 0.7406.  ``average``
+#: keeps the lattice release: by step 2 at n = 12, eps 0.5, its average was 5 % above the whole LP's (0.6472
+#: against 0.6141), where the lattice release's is closer.
+COARSE_STEPS = ((2, 0.75), (3, 0.5))
+#: Largest eps of that route.
+COARSE_MAX_EPSILON = max(eps for _, eps in COARSE_STEPS)
+#: Least ``a_i`` of that route.  At n = 15, eps 0.5 (step 3) its worst case was below the lattice release's at
+#: Dir(5,5,5,5) (0.5144 against 0.6490) and Dir(20,20,20,20) (0.3296 against 0.5023), level at Dir(0.5,0.5,0.5,0.5)
+#: (0.7645 against 0.7632): weaker priors keep the lattice release.
+COARSE_MIN_PRIOR = 1.0
+#: Largest |R(n)| the coarser route is considered at (k = 4: n = 21); its plan is the limit before it.
+MAX_COARSE_SIZE = 2024
 #: Largest eps the LP is solved for (k >= 3): its constraints carry e^eps, and HiGHS reports a model error
 #: once that passes ~1e20 (eps ~ 46).  Below it, a table worse than the geometric release is refused.
 MAX_EPSILON = 30.0
@@ -292,13 +330,15 @@ def symmetry_order(prior) -> int:
     return math.prod(math.factorial(int(m)) for m in counts)
 
 
-#: Peak bytes of the LP by orbits: a constant and bytes per unreduced DP constraint (the matrix before its
-#: reduction), above the same record's peaks (Dir(1,1,1,1): n = 10, 213 to 217 MB, planned 339; n = 12, 417 to 428 MB,
-#: planned 647).
-ORBIT_LP_BYTES = (1.5e8, 250.0)
+#: Peak bytes of the LP by orbits: a constant, bytes per unreduced DP constraint (the matrix before its reduction)
+#: and bytes per entry of the dense |R(n)| x |R(n)| table and its checks (the repair, the scan, the exact errors
+#: against the geometric release), above the same record's peaks (Dir(1,1,1,1): n = 10, 213 to 217 MB, planned 353;
+#: n = 12, 417 to 428 MB, planned 684) and the coarser lattice's (benchmarks/optimal_coarse_k4.json: n = 21, step 3,
+#: 1,319 MiB, planned 1,525 MB; n = 18, 631 MiB, planned 756 MB).
+ORBIT_LP_BYTES = (1.5e8, 250.0, 180.0)
 
 
-def orbit_lp_seconds(n: int, k: int, order: int) -> float:
+def orbit_lp_seconds(n: int, k: int, order: int, outputs: int | None = None) -> float:
     """Estimated seconds of the LP by orbits and its certificate (:func:`_solved`: the solve, the reduction, the
     repair's scan and the check against the geometric release); public n, k, order (:func:`symmetry_order`).
 
@@ -306,50 +346,78 @@ def orbit_lp_seconds(n: int, k: int, order: int) -> float:
     ``|pairs| = k (k - 1) |R(n - 1)|`` neighbour pairs and ``|R(n)|`` outputs, its certificate included), held above
     every run of ``benchmarks/optimal_orbits_k4.json`` (Dir(1,1,1,1), both objectives, n = 6 to 12 at eps 0.5, 1
     and 2 and n = 10 at eps 0.25 and 4; n = 12: 9.9 to 18.4 CPU s against 28.1 planned).  At n = 13 it plans 58.7 s,
-    over the default limit."""
+    over the default limit.  ``outputs``: the LP over that many outputs (:func:`coarse_outputs`; the fit's groups),
+    held above every run of ``benchmarks/optimal_coarse_k4.json``; default all of R(n)."""
     from ..lattice.yardstick import whole_seconds
 
     if n <= 0:
         return whole_seconds(1, 1, 0, max(1, order), k)
-    return whole_seconds(n_candidates(n, k), n_candidates(n, k), k * (k - 1) * n_candidates(n - 1, k), max(1, order), k)
+    size = n_candidates(n, k)
+    return whole_seconds(size, size if outputs is None else outputs, k * (k - 1) * n_candidates(n - 1, k),
+                         max(1, order), k)
 
 
-def orbit_lp_bytes(n: int, k: int) -> float:
-    """Estimated peak bytes of the LP by orbits (:data:`ORBIT_LP_BYTES`); public n, k."""
-    base, per_row = ORBIT_LP_BYTES
-    return base + per_row * k * (k - 1) * n_candidates(n - 1, k) * n_candidates(n, k) if n > 0 else base
+def orbit_lp_bytes(n: int, k: int, outputs: int | None = None) -> float:
+    """Estimated peak bytes of the LP by orbits (:data:`ORBIT_LP_BYTES`) over ``outputs`` outputs (default all of
+    R(n)); public n, k."""
+    base, per_row, per_entry = ORBIT_LP_BYTES
+    if n <= 0:
+        return base
+    size = n_candidates(n, k)
+    return (base + per_row * k * (k - 1) * n_candidates(n - 1, k) * (size if outputs is None else outputs)
+            + per_entry * float(size) ** 2)
+
+
+@lru_cache(maxsize=64)
+def coarse_size(n: int, k: int, step: int) -> int:
+    """``|coarse_outputs(R(n), step)|``; public n, k, step (|R(n)| at most :data:`MAX_COARSE_SIZE`)."""
+    return int(coarse_outputs(candidates(n, k), step).sum())
+
+
+def coarse_outputs(cands: NDArray[np.int64], step: int) -> NDArray[np.bool_]:
+    """Which members of R(n) (``cands``, rows) are outputs of the LP over the step-``step`` lattice (module docstring,
+    "The LP over a coarser lattice"): those with at least ``k - 1`` counts a multiple of ``step`` (``step * R(n /
+    step)`` where ``step`` divides n).  The set is unchanged by every permutation of the categories.  Public."""
+    cands = np.asarray(cands, dtype=np.int64)
+    if step <= 1:
+        return np.ones(len(cands), dtype=bool)
+    return (cands % step == 0).sum(axis=1) >= cands.shape[1] - 1
 
 
 def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
-                distance: str = DEFAULT_DISTANCE, orbits: bool = False) -> tuple[NDArray, float, float]:
+                distance: str = DEFAULT_DISTANCE, orbits: bool = False, step: int = 1) -> tuple[NDArray, float, float]:
     """Solve the LP (module docstring) with the ``distance`` loss (Hellinger by default; another distance is the
     oracle of the k = 2 remap under it): ``(table (N, N), lam, LP optimum)`` before the repair's mixing.
 
     ``orbits`` (the module docstring, "The LP by orbits"): the same LP over the tables invariant under the
     permutations of the categories that leave the prior unchanged, one variable per orbit of ``(c, r)`` and one
     constraint per orbit of constraints (:func:`~dpposterior.lattice.yardstick._orbit_lp`); the table returned is the
-    invariant one, ``T(c, r)`` its orbit's value."""
+    invariant one, ``T(c, r)`` its orbit's value.  ``step`` >= 2 (with ``orbits``; module docstring, "The LP over a
+    coarser lattice"): the same LP with ``T(c, r) = 0`` outside :func:`coarse_outputs`, its optimum that LP's (at
+    least the whole LP's)."""
     cands = candidates(n, a.size)
     N = len(cands)
-    H = DistanceGrid(a, n, distance).values(cands, cands)
+    out = np.flatnonzero(coarse_outputs(cands, step)) if orbits else np.arange(N)
+    M = len(out)
+    H = DistanceGrid(a, n, distance).values(cands, cands[out])
     scale = float(H.max()) or 1.0  # the LP sees H / max H (same minimiser; HiGHS needs it at tiny H, e.g. a = 1e9)
     H = H / scale
-    nv = N * N + (objective == "worst" or orbits)  # by orbits the last variable is t (cost 0 for the average)
+    nv = N * M + (objective == "worst" or orbits)  # by orbits the last variable is t (cost 0 for the average)
     pairs = _adjacent_pairs(cands)
     P = len(pairs)
-    r = np.arange(N)
-    rows = (np.arange(P)[:, None] * N + r[None, :]).ravel()
+    r = np.arange(M)
+    rows = (np.arange(P)[:, None] * M + r[None, :]).ravel()
     dp = sparse.coo_matrix(
-        (np.concatenate([np.ones(P * N), np.full(P * N, -np.exp(epsilon))]),
+        (np.concatenate([np.ones(P * M), np.full(P * M, -np.exp(epsilon))]),
          (np.concatenate([rows, rows]),
-          np.concatenate([(pairs[:, 0:1] * N + r).ravel(), (pairs[:, 1:2] * N + r).ravel()]))),
-        shape=(P * N, nv))
-    eq = sparse.coo_matrix((np.ones(N * N), (np.repeat(np.arange(N), N), np.arange(N * N))), shape=(N, nv))
+          np.concatenate([(pairs[:, 0:1] * M + r).ravel(), (pairs[:, 1:2] * M + r).ravel()]))),
+        shape=(P * M, nv))
+    eq = sparse.coo_matrix((np.ones(N * M), (np.repeat(np.arange(N), M), np.arange(N * M))), shape=(N, nv))
     if objective == "worst":
         err = sparse.coo_matrix(
             (np.concatenate([H.ravel(), -np.ones(N)]),
-             (np.concatenate([np.repeat(np.arange(N), N), np.arange(N)]),
-              np.concatenate([np.arange(N * N), np.full(N, N * N)]))),
+             (np.concatenate([np.repeat(np.arange(N), M), np.arange(N)]),
+              np.concatenate([np.arange(N * M), np.full(N, N * M)]))),
             shape=(N, nv))
         A_ub = sparse.vstack([dp, err]).tocsr()
         cost = np.zeros(nv)
@@ -358,7 +426,7 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
         A_ub = dp.tocsr()
         pi = np.exp(log_prior_predictive(a, cands))
         cost = np.zeros(nv)
-        cost[:N * N] = (pi[:, None] * H).ravel()
+        cost[:N * M] = (pi[:, None] * H).ravel()
     from scipy.optimize import linprog  # heavy: loaded where an LP is solved, not at start-up
 
     A_eq, b_eq, expand = eq.tocsr(), np.ones(N), None
@@ -366,7 +434,8 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
         from ..lattice.yardstick import _orbit_lp, _symmetry_images
 
         images = [img for _, img in _symmetry_images(a, cands)]
-        A_ub, A_eq, cost, _, kept, expand = _orbit_lp(images, images, pairs, N, N, A_ub, A_eq, cost,
+        images_out = images if M == N else [img for _, img in _symmetry_images(a, cands[out])]
+        A_ub, A_eq, cost, _, kept, expand = _orbit_lp(images, images_out, pairs, N, M, A_ub, A_eq, cost,
                                                       worst_rows=objective == "worst")
         b_eq = b_eq[kept]
     solvers = SOLVERS_K2 if a.size == 2 else SOLVERS
@@ -379,7 +448,8 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
         raise SolverError(f"the optimal mechanism's linear program for k={a.size}, n={n}, epsilon={epsilon:g} "
                           f"was not solved by HiGHS ({', '.join(solvers)}): {' '.join(str(res.message).split())[:120]}")
     x = res.x if expand is None else expand @ res.x  # by orbits: the invariant table, each entry its orbit's value
-    T = np.clip(x[:N * N].reshape(N, N), 0.0, None)
+    T = np.zeros((N, N))
+    T[:, out] = np.clip(x[:N * M].reshape(N, M), 0.0, None)  # outside the coarse outputs: never released
     T /= T.sum(axis=1, keepdims=True)
     # repair: smallest uniform mixing weight that makes every DP constraint hold exactly
     u = 1.0 / N
@@ -390,10 +460,10 @@ def solve_table(a: NDArray[np.float64], n: int, epsilon: float, objective: str,
 
 
 @lru_cache(maxsize=16)
-def _solved(a: tuple, n: int, epsilon: float, objective: str, orbits: bool = False
+def _solved(a: tuple, n: int, epsilon: float, objective: str, orbits: bool = False, step: int = 1
             ) -> tuple[NDArray, float, float, float]:
     arr = np.asarray(a, dtype=np.float64)
-    T, lam, opt = solve_table(arr, n, epsilon, objective, orbits=orbits)
+    T, lam, opt = solve_table(arr, n, epsilon, objective, orbits=orbits, step=step)
     N = T.shape[0]
     while True:
         log_table = np.log((1.0 - lam) * T + lam / N)
@@ -639,10 +709,12 @@ class OptimalMechanism(Mechanism):
         under a distance it is not built for (:meth:`check_distance`); ``prior`` (k >= 3): the LP by orbits where
         it is the route (:meth:`lp_route`)."""
         self.check_distance(spec, k)
-        if k >= 3 and self.lp_route(n, k, spec, prior) == "orbits":
+        route = self.lp_route(n, k, spec, prior) if k >= 3 else None
+        if route in ("orbits", "coarse"):
             super().check_size(n, k, what)  # its memory is part of the route (:meth:`lp_route`)
+            kind = "by orbits" if route == "orbits" else f"over the step-{self.coarse_step(n, k, spec, prior)} lattice"
             _solve_limit(self.lp_seconds(n, k, spec, prior),
-                         f"the optimal mechanism's linear program by orbits for k={k}, n={n}")
+                         f"the optimal mechanism's linear program {kind} for k={k}, n={n}")
             return
         if k >= 3:
             self._check_lp_size(n, k, what)
@@ -696,33 +768,76 @@ class OptimalMechanism(Mechanism):
         prior's symmetries, module docstring "The LP by orbits") at k in :data:`ORBIT_K` and a symmetric prior
         (every ``a_i`` equal: the priors its plan was measured at; a prior with fewer symmetries would solve the same
         way, more slowly, and is left to the lattice release), within :data:`MAX_ORBIT_OUTPUTS`, the solve budget
-        (:meth:`lp_seconds`) and memory; else None (the lattice release).  Without ``prior``: the whole LP only."""
+        (:meth:`lp_seconds`) and memory; else ``"coarse"`` (the same over a coarser lattice of outputs, module
+        docstring "The LP over a coarser lattice": ``worst`` at eps <= :data:`COARSE_MAX_EPSILON`, the first of
+        :data:`COARSE_STEPS` that applies and fits, :meth:`coarse_step`); else None (the lattice release).  Without
+        ``prior``: the whole LP only."""
         from ..lattice.corners import symmetric_prior
 
         size = n_candidates(n, k)  # the sizes first: past both, no setting is read
         if size <= MAX_OUTPUTS and self.solve_seconds(n, k, spec.objective, spec.epsilon) <= \
                 limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS"):
             return "whole"
-        if (prior is None or k not in ORBIT_K or len(prior) != k or size > MAX_ORBIT_OUTPUTS
+        if (prior is None or k not in ORBIT_K or len(prior) != k or size > max(MAX_ORBIT_OUTPUTS, MAX_COARSE_SIZE)
                 or not symmetric_prior(prior)):
             return None
-        if orbit_lp_seconds(n, k, symmetry_order(prior)) > limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") or \
-                orbit_lp_bytes(n, k) > memory_limit():
+        if size <= MAX_ORBIT_OUTPUTS and self._orbits_fit(n, k, prior, None):
+            return "orbits"
+        return "coarse" if self.coarse_step(n, k, spec, prior) else None
+
+    def _orbits_fit(self, n: int, k: int, prior, outputs: int | None) -> bool:
+        """Whether the LP by orbits over ``outputs`` outputs (default all of R(n)) fits the solve budget and memory."""
+        return orbit_lp_seconds(n, k, symmetry_order(prior), outputs) <= limit_setting(
+            "DPPOSTERIOR_MAX_SOLVE_SECONDS") and orbit_lp_bytes(n, k, outputs) <= memory_limit()
+
+    def coarse_step(self, n: int, k: int, spec: ReleaseSpec, prior) -> int | None:
+        """The step of the LP over a coarser lattice (module docstring), past the LP by orbits at k in
+        :data:`ORBIT_K`, a symmetric prior with every ``a_i >= COARSE_MIN_PRIOR``, ``worst`` and eps <=
+        :data:`COARSE_MAX_EPSILON`: the first of
+        :data:`COARSE_STEPS` at or above eps whose plan fits; None where none does or the route does not apply.
+        Public inputs."""
+        from ..lattice.corners import symmetric_prior
+
+        if (spec.objective != "worst" or spec.epsilon > COARSE_MAX_EPSILON or k not in ORBIT_K or len(prior) != k
+                or n_candidates(n, k) > MAX_COARSE_SIZE or not symmetric_prior(prior)
+                or float(prior[0]) < COARSE_MIN_PRIOR):
             return None
-        return "orbits"
+        for step, most in COARSE_STEPS:
+            if spec.epsilon <= most and self._orbits_fit(n, k, prior, coarse_size(int(n), k, step)):
+                return step
+        return None
+
+    def _lp_args(self, n: int, k: int, spec: ReleaseSpec, prior) -> tuple[bool, int]:
+        """``(orbits, step)`` of :func:`_solved` on the LP's route (:meth:`lp_route`)."""
+        route = self.lp_route(n, k, spec, prior)
+        if route == "coarse":
+            return True, int(self.coarse_step(n, k, spec, prior))
+        return route == "orbits", 1
+
+    def _lp_outputs(self, n: int, k: int, spec: ReleaseSpec, prior) -> int | None:
+        """The LP's outputs on its route: None (all of R(n)) but on ``"coarse"``."""
+        orbits, step = self._lp_args(n, k, spec, prior)
+        return coarse_size(int(n), k, step) if step > 1 else None
 
     def lp_seconds(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> float:
-        """k >= 3: estimated seconds of the linear program on its route (:meth:`lp_route`; by orbits
-        :func:`orbit_lp_seconds`, else :meth:`solve_seconds`)."""
-        if self.lp_route(n, k, spec, prior) == "orbits":
-            return orbit_lp_seconds(n, k, symmetry_order(prior))
+        """k >= 3: estimated seconds of the linear program on its route (:meth:`lp_route`; by orbits, over all of
+        R(n) or a coarser lattice, :func:`orbit_lp_seconds`, else :meth:`solve_seconds`)."""
+        if self.lp_route(n, k, spec, prior) in ("orbits", "coarse"):
+            return orbit_lp_seconds(n, k, symmetry_order(prior), self._lp_outputs(n, k, spec, prior))
         return self.solve_seconds(n, k, spec.objective, spec.epsilon)
 
     def lp_planned(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> bool:
-        """k >= 3: whether the linear program is the planned route (:meth:`lp_route`), from public n, k, eps,
-        objective and prior alone (no solve; its solver may still fail, which :meth:`uses_lattice` finds by
-        solving)."""
-        return self.lp_route(n, k, spec, prior) is not None
+        """k >= 3: whether the linear program over all of R(n), whose table is the optimum, is the planned route
+        (:meth:`lp_route` ``"whole"`` or ``"orbits"``), from public n, k, eps, objective and prior alone (no solve;
+        its solver may still fail, which :meth:`uses_lattice` finds by solving).  The coarser lattice's LP is not the
+        optimum: False there."""
+        return self.lp_route(n, k, spec, prior) in ("whole", "orbits")
+
+    def is_optimum(self, prior, n: int, spec: ReleaseSpec) -> bool:
+        """k >= 3: whether the release is the LP's optimum (:meth:`lp_planned` and solved), not the lattice release
+        nor the coarser lattice's LP; k = 2: True (geometric + remap, the optimum).  Public inputs only."""
+        k = len(prior)
+        return k < 3 or (self.lp_planned(n, k, spec, prior) and not self.uses_lattice(prior, n, spec))
 
     def uses_lattice(self, prior, n: int, spec: ReleaseSpec) -> bool:
         """k >= 3: whether the release is the lattice release with the objective's remap (docs/lattice.md) rather
@@ -736,7 +851,8 @@ class OptimalMechanism(Mechanism):
             return True
         self.check_distance(spec, k)
         try:
-            _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective, route == "orbits")
+            _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective,
+                    *self._lp_args(n, k, spec, prior))
         except SolverError:
             return True
         return False
@@ -777,9 +893,10 @@ class OptimalMechanism(Mechanism):
         if self.uses_lattice(prior, int(n), spec):
             return {"release": "lattice"} | LATTICE.certificate(prior, n, spec)
         self.check_solve(n, k, spec, prior=prior)
-        route = self.lp_route(n, k, spec, prior)
-        _, lam, loss, opt = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective,
-                                    route == "orbits")
+        orbits, step = self._lp_args(n, k, spec, prior)
+        _, lam, loss, opt = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective, orbits, step)
+        if step > 1:  # the coarser lattice's LP: its optimum is no bound on the whole LP's (no ``lp_optimum``)
+            return {"concrete_epsilon": loss, "mix": lam, "coarse_lp_value": opt, "output_step": step}
         return {"concrete_epsilon": loss, "mix": lam, "lp_optimum": opt}
 
     def rows(self, prior, n, spec):
@@ -790,7 +907,7 @@ class OptimalMechanism(Mechanism):
             return LATTICE.rows(a, n, spec)
         self.check_solve(n, a.size, spec, prior=a)
         table = _solved(tuple(float(x) for x in prior), int(n), spec.epsilon, spec.objective,
-                        self.lp_route(n, a.size, spec, a) == "orbits")[0]
+                        *self._lp_args(n, a.size, spec, a))[0]
         return OptimalRows(a, n, table)
 
     def plan_errors(self, prior, n: int, spec: ReleaseSpec, measure: str | None = None) -> Plan:
@@ -813,8 +930,9 @@ class OptimalMechanism(Mechanism):
             return replace(plan, what=what, refusal=plan.refusal.replace(plan.what, what, 1))
         plan = self.rows_plan(prior, n, spec, route="rows of the linear program", passes=3,
                               solve_seconds=self.lp_seconds(n, k, spec, prior))
-        if self.lp_route(n, k, spec, prior) == "orbits":  # the LP's matrix before its reduction, besides the walk
-            plan = replace(plan, memory_bytes=max(plan.memory_bytes, orbit_lp_bytes(n, k)))
+        if self.lp_route(n, k, spec, prior) in ("orbits", "coarse"):  # the LP's matrix before its reduction
+            plan = replace(plan, memory_bytes=max(plan.memory_bytes,
+                                                  orbit_lp_bytes(n, k, self._lp_outputs(n, k, spec, prior))))
         return plan
 
     def direct_errors(self, plan: Plan, prior, n: int, spec: ReleaseSpec, measure: str | None = None):
@@ -842,10 +960,13 @@ class OptimalMechanism(Mechanism):
         return spec.epsilon
 
     def remap_name(self, prior, n: int, spec: ReleaseSpec) -> str | None:
-        """k >= 3 past the linear program: the lattice release's remap (:meth:`LatticeMechanism.remap_name`); else None
-        (the linear program's table: kernel and remap solved together)."""
+        """k >= 3 past the linear program: the lattice release's remap (:meth:`LatticeMechanism.remap_name`); on the LP
+        over a coarser lattice ``"coarse LP"``; else None (the linear program's table: kernel and remap solved
+        together)."""
         if len(prior) >= 3 and self.uses_lattice(prior, n, spec):
             return LATTICE.remap_name(prior, n, spec)
+        if len(prior) >= 3 and self.lp_route(n, len(prior), spec, prior) == "coarse":
+            return "coarse LP"
         return None
 
     def plan_draw(self, prior, n: int, spec: ReleaseSpec) -> Plan:
@@ -859,7 +980,8 @@ class OptimalMechanism(Mechanism):
         plan = super().plan_draw(prior, n, spec)
         if len(prior) >= 3 and not plan.refusal:  # the table's solve (set-up, before the draws), as the route runs it
             k, solve = len(prior), self.lp_seconds(n, len(prior), spec, prior)
-            memory = orbit_lp_bytes(n, k) if self.lp_route(n, k, spec, prior) == "orbits" else plan.memory_bytes
+            memory = (orbit_lp_bytes(n, k, self._lp_outputs(n, k, spec, prior))
+                      if self.lp_route(n, k, spec, prior) in ("orbits", "coarse") else plan.memory_bytes)
             plan = replace(plan, seconds=plan.seconds + solve, memory_bytes=max(plan.memory_bytes, memory),
                            costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", solve),))
         return plan

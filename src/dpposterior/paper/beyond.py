@@ -274,12 +274,13 @@ def _grid_row(name, v, claim, spec, prior, n, eps, dist, measure, borrow=None, p
 
 def _is_optimum(name: str, release, prior, n: int) -> bool:
     """Whether the row's values are the optimum of the objective: the optimum's entry (:data:`OPTIMUM`), except at
-    k >= 3 where it runs the lattice release instead of its linear program (past the LP's budgets; the entry says
-    which, ``uses_lattice``): those values are the best release there is, not a certified optimum."""
+    k >= 3 where it runs the lattice release or the LP over a coarser lattice instead of its linear program (past the
+    LP's budgets; the entry says which, ``is_optimum``): those values are the best release there is, not a certified
+    optimum."""
     if name not in OPTIMUM.values():
         return False
-    uses_lattice = getattr(release.mechanism, "uses_lattice", None)
-    return not (len(prior) >= 3 and uses_lattice is not None and uses_lattice(prior, n, release))
+    is_optimum = getattr(release.mechanism, "is_optimum", None)
+    return is_optimum is None or bool(is_optimum(prior, n, release))
 
 
 def _optimum_rows(df: pd.DataFrame, objective: str) -> pd.DataFrame:

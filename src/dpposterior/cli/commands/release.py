@@ -208,6 +208,7 @@ REMAP_WORDS = {
     "corner minimax": "an LP's minimax remap near the vertices, the local Bayes remap elsewhere",
     "face table": "an LP's minimax remap near the faces, the local Bayes remap elsewhere",
     "local search": "the local Bayes remap at the drawn point",
+    "coarse LP": "the LP's table over a coarser lattice of outputs, kernel and remap solved together",
 }
 
 
