@@ -134,14 +134,15 @@ def test_the_coarse_table_is_zero_off_its_outputs_invariant_and_private():
 
 def test_each_setting_takes_its_route():
     """Dir(1,1,1,1), ``worst``, eps 0.5: by orbits to n = 12, then the coarser lattice (n = 13: step 2, planned 24.6
-    s; n = 15: step 3, 3.9 s; n = 17: step 3, 44.5 s), none at n = 19 and 20 (step 2 and 3 past the limit); at eps
+    s; n = 15: step 3, 3.9 s; n = 17: step 3, 44.5 s), none at n = 19 and 20 (step 2 and 3 past the limit) nor past
+    ``MAX_COARSE_SIZE`` (n = 21, within its plan but without a margin); at eps
     0.75 step 2 only (n = 13, 14, 16); never at eps 1, for ``average``, at Dir(0.5,...) or a prior with fewer
     symmetries, or at k = 3."""
     spec = ReleaseSpec.of("optimal", 0.5)
     m = spec.mechanism
     sym = np.ones(4)
-    assert [m.lp_route(n, 4, spec, sym) for n in (12, 13, 15, 17, 18, 19, 20)] == \
-        ["orbits", "coarse", "coarse", "coarse", "coarse", None, None]
+    assert [m.lp_route(n, 4, spec, sym) for n in (12, 13, 15, 17, 18, 19, 20, 21)] == \
+        ["orbits", "coarse", "coarse", "coarse", "coarse", None, None, None]
     assert [m.coarse_step(n, 4, spec, sym) for n in (13, 14, 15, 16, 17, 18)] == [2, 2, 3, 2, 3, 3]
     assert m.lp_seconds(13, 4, spec, sym) == pytest.approx(24.6, abs=0.05)
     assert m.lp_seconds(15, 4, spec, sym) == pytest.approx(3.9, abs=0.05)
@@ -181,10 +182,9 @@ def test_the_coarse_release_is_no_optimum_and_gives_no_yardstick():
 
 
 def test_the_plan_holds_every_recorded_run_and_the_route_beats_the_lattice_release():
-    """Each run of ``benchmarks/optimal_coarse_k4.json`` on the route (``coarse``): its CPU s and peak memory below the
-    plan, its
-    scanned eps at most eps, its table's worst case its LP's value; and below the lattice release's exact worst case
-    wherever that was computed.  The runs off the route (``forced``, a step the route does not take there) record
+    """Each run of ``benchmarks/optimal_coarse_k4.json`` on the route (``coarse``; n = 21 when it was): its CPU s and
+    peak memory below the plan, its scanned eps at most eps, its table's worst case its LP's value (within the
+    repair's mixing); and below the lattice release's exact worst case wherever that was computed.  The runs off the route (``forced``, a step the route does not take there) record
     why the constants stop where they do: at least one above the lattice release."""
     runs = json.loads((BENCH / "optimal_coarse_k4.json").read_text())["runs"]
     on = [r for r in runs if r.get("route") == "coarse"]
@@ -195,7 +195,8 @@ def test_the_plan_holds_every_recorded_run_and_the_route_beats_the_lattice_relea
         n = int(r["cell"].split(":")[1])
         assert r["peak_mb"] * 2**20 <= O.orbit_lp_bytes(n, 4, O.coarse_size(n, 4, r["step"])), r["cell"]
         assert r["certificate"]["concrete_epsilon"] <= eps
-        assert r["worst"] == pytest.approx(r["certificate"]["coarse_lp_value"], abs=1e-6), r["cell"]
+        # within the repair's mixing (at eps 0.01, n = 13 the solver's table needed 8.8e-4 of it)
+        assert r["worst"] == pytest.approx(r["certificate"]["coarse_lp_value"], abs=r["certificate"]["mix"] + 1e-9)
         if "worst" in r["lattice"]:
             assert r["worst"] < r["lattice"]["worst"], r["cell"]
     forced = [r for r in runs if r.get("route") == "forced" and "worst" in r["lattice"]]

@@ -113,8 +113,8 @@ the same LP with the outputs restricted to a coarser lattice (:meth:`OptimalMech
 step)`` where the step divides n), by orbits as above, the first step of :data:`COARSE_STEPS` that applies at eps
 and whose plan fits (:meth:`OptimalMechanism.coarse_step`).  Every other output gets probability 0.  Why: at small
 eps the optimum's error is large (Dir(1,1,1,1), eps 0.5: about 0.65), its outputs need little resolution, and the LP
-over a seventeenth to three fifths of the outputs fits where the whole one does not (eps 0.5: n = 13 to 18 and 21 at the
-default limit; eps 0.75: n = 13, 14 and 16).
+over a seventeenth to three fifths of the outputs fits where the whole one does not (eps 0.5: n = 13 to 18 at the default
+limit; eps 0.75: n = 13, 14 and 16).
 
 What holds.  The restricted set is unchanged by every permutation of the categories, so the orbit argument above
 applies to the restricted LP unchanged: the table returned attains the restricted LP's optimum.  A table with zero
@@ -181,7 +181,7 @@ MAX_ORBIT_OUTPUTS = 680
 #: The steps of the LP over a coarser lattice (module docstring, "The LP over a coarser lattice"), each with the
 #: largest eps it is used at (``worst`` only), tried in turn past the LP by orbits: the first whose plan fits is the
 #: route.  Measured at Dir(1,1,1,1) against the lattice release's worst case (benchmarks/optimal_coarse_k4.json):
-#: at eps 0.5, n = 13 to 18 and 21, 4 % to 16 % below it; step 2 at eps 0.6 and 0.75 below too (n = 14: 0.6289 against
+#: at eps 0.5, n = 13 to 18 (and 21), 4 % to 16 % below it; step 2 at eps 0.6 and 0.75 below too (n = 14: 0.6289 against
 #: 0.6660, 0.5806 against 0.6194; n = 16 at 0.75: 0.5759 against 0.6316), at eps 1 above (n = 14: 0.5220 against
 #: 0.4919; n = 16: 0.5153 against 0.4973); step 3 at eps 0.6 and 0.75 level or above (n = 15: 0.6707 against 0.6737,
 #: 0.6405 against 0.6300).  Step 4 is left out: at eps 0.5, n = 20 (56 outputs) 0.7426 against 0.7406.  ``average``
@@ -194,8 +194,11 @@ COARSE_MAX_EPSILON = max(eps for _, eps in COARSE_STEPS)
 #: Dir(5,5,5,5) (0.5144 against 0.6490) and Dir(20,20,20,20) (0.3296 against 0.5023), level at Dir(0.5,0.5,0.5,0.5)
 #: (0.7645 against 0.7632): weaker priors keep the lattice release.
 COARSE_MIN_PRIOR = 1.0
-#: Largest |R(n)| the coarser route is considered at (k = 4: n = 21); its plan is the limit before it.
-MAX_COARSE_SIZE = 2024
+#: Largest |R(n)| the coarser route is considered at (k = 4: n = 18).  n = 19 and 20 are past the limit by their
+#: plans; n = 21 (step 3) fits its plan (42.9 s) but ran at 0.92 of it at eps 0.01 (39.3 CPU s; 27.7 to 31.9 s at eps
+#: 0.1 to 0.5, benchmarks/optimal_coarse_k4.json), where every run admitted here is at most 0.69 of its plan: too
+#: close for a slower host, so it stays with the lattice release (its worst case there was 0.6893 against 0.7444).
+MAX_COARSE_SIZE = 1330
 #: Largest eps the LP is solved for (k >= 3): its constraints carry e^eps, and HiGHS reports a model error
 #: once that passes ~1e20 (eps ~ 46).  Below it, a table worse than the geometric release is refused.
 MAX_EPSILON = 30.0
