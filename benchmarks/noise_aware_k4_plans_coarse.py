@@ -12,11 +12,13 @@ and either its posterior's local route is or the release is an LP table (route `
 rows)."""
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _side  # noqa: E402
 
 CHILD = r"""
 import json, sys
@@ -48,17 +50,12 @@ def plans(src: str) -> list[dict]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", required=True)
-    ap.add_argument("--new", required=True)
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
+    args = _side.parser(__doc__).parse_args()
     rows = [{"epsilon": o["epsilon"], "n": o["n"], "old": o, "new": w, "changed": o["admitted"] != w["admitted"]}
             for o, w in zip(plans(args.old), plans(args.new))]
-    with open(args.out, "w") as f:
-        json.dump({"command": "python benchmarks/noise_aware_k4_plans_coarse.py --old OLD/src --new src --out "
-                   + args.out, "rows": rows}, f, indent=1)
-        f.write("\n")
+    rec = _side.record("benchmarks/noise_aware_k4_plans_coarse.py", rows, args.old)
+    rec["command"] = rec["command"].replace(args.new, "src").replace(args.out, "OUT")
+    _side.write(args.out, rec)
     for r in rows:
         o, w = r["old"], r["new"]
         print(f"eps {r['epsilon']:g} n {r['n']:>3}  old {o['release']:8} {'ok' if o['admitted'] else 'REFUSED':7}  "

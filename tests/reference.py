@@ -451,37 +451,40 @@ def dirichlet_multinomial(a, c) -> float:
     return float(v)
 
 
-def optimal_lp_value(b: Brute, eps: float, objective: str) -> float:
+def optimal_lp_value(b: Brute, eps: float, objective: str, outputs=None) -> float:
     """Optimum of the LP of docs/definitions.md §9 (optimal mechanism), built densely by loops over R(n) (an independent transcription).
 
-    Variables x[c][r] (row-major) and, for the worst case, t last.
+    Variables x[c][r] (row-major) and, for the worst case, t last.  ``outputs``: the ranks of the only outputs
+    allowed (every other ``x[c][r]`` is 0: the LP restricted to them); default all of R(n).
     """
     import numpy as np
     from scipy.optimize import linprog
 
     N = len(b.cands)
-    nv = N * N + (1 if objective == "worst" else 0)
+    R = list(range(N)) if outputs is None else list(outputs)
+    M = len(R)
+    nv = N * M + (1 if objective == "worst" else 0)
     A_ub, b_ub, A_eq, b_eq = [], [], [], []
     for ci, c in enumerate(b.cands):
         row = [0.0] * nv
-        for r in range(N):
-            row[ci * N + r] = 1.0
+        for g in range(M):
+            row[ci * M + g] = 1.0
         A_eq.append(row)
         b_eq.append(1.0)
         for cp in neighbours(c):
             di = b.index[cp]
-            for r in range(N):
+            for g in range(M):
                 row = [0.0] * nv
-                row[ci * N + r] = 1.0
-                row[di * N + r] = -math.exp(eps)
+                row[ci * M + g] = 1.0
+                row[di * M + g] = -math.exp(eps)
                 A_ub.append(row)
                 b_ub.append(0.0)
     cost = [0.0] * nv
     if objective == "worst":
         for ci in range(N):
             row = [0.0] * nv
-            for r in range(N):
-                row[ci * N + r] = b.H[ci][r]
+            for g, r in enumerate(R):
+                row[ci * M + g] = b.H[ci][r]
             row[-1] = -1.0
             A_ub.append(row)
             b_ub.append(0.0)
@@ -489,12 +492,27 @@ def optimal_lp_value(b: Brute, eps: float, objective: str) -> float:
     else:
         for ci, c in enumerate(b.cands):
             pi = dirichlet_multinomial(b.a, c)
-            for r in range(N):
-                cost[ci * N + r] = pi * b.H[ci][r]
+            for g, r in enumerate(R):
+                cost[ci * M + g] = pi * b.H[ci][r]
     res = linprog(np.array(cost), A_ub=np.array(A_ub), b_ub=np.array(b_ub), A_eq=np.array(A_eq),
                   b_eq=np.array(b_eq), bounds=[(0, None)] * nv, method="highs")
     assert res.status == 0, res.message
     return float(res.fun)
+
+
+def table_epsilon(cands, P) -> float:
+    """The concrete epsilon of a table ``P[i][r] = P(r | cands[i])`` (docs/definitions.md §5): the largest
+    ``ln P(r | c) - ln P(r | c')`` over adjacent ``(c, c')`` (both orders, as :func:`neighbours` lists them) and r."""
+    index = {tuple(c): i for i, c in enumerate(cands)}
+    return max(math.log(P[index[tuple(c)]][r]) - math.log(P[index[cp]][r])
+               for c in cands for cp in neighbours(tuple(c)) for r in range(len(cands)))
+
+
+def permutation_images(cands) -> list[list[int]]:
+    """For every permutation s of the categories, the rank of ``s c`` (``c[s]``) for each member c of ``cands``."""
+    index = {tuple(c): i for i, c in enumerate(cands)}
+    k = len(cands[0])
+    return [[index[tuple(c[p] for p in perm)] for c in cands] for perm in itertools.permutations(range(k))]
 
 
 def weighted_lp_value(b: Brute, eps: float, weights) -> float:

@@ -1,32 +1,24 @@
 """The optimal mechanism's LP over a coarser lattice of outputs (k = 4, a symmetric prior, ``worst``, small eps): its
-output set against a brute-force transcription, its optimum that of the restricted LP written out here (by an oracle
-that imports nothing from the library) and never below the whole LP's, a table zero off the set, invariant and
-private by the oracle, the route each setting takes, no yardstick from its value, and its plan above its recorded
+output set against a brute-force transcription, its optimum that of the restricted LP written out by
+tests/reference.py (which imports nothing from the library) and never below the whole LP's, a table zero off the set,
+invariant and private by the reference, the route each setting takes, no yardstick from its value, and its plan above its recorded
 runs."""
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.optimize import linprog
-from scipy.special import gammaln
 
+import reference as ref
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import optimal as O
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _data_sets(n: int, k: int) -> list[tuple[int, ...]]:
-    """Every count vector of k categories summing to n, in lexicographic order (the oracle's own enumeration)."""
-    return sorted(c for c in itertools.product(range(n + 1), repeat=k) if sum(c) == n)
 
 
 def _coarse(R: list[tuple[int, ...]], step: int) -> list[tuple[int, ...]]:
@@ -34,102 +26,47 @@ def _coarse(R: list[tuple[int, ...]], step: int) -> list[tuple[int, ...]]:
     return [c for c in R if sum(x % step == 0 for x in c) >= len(c) - 1]
 
 
-def _hellinger(a: np.ndarray, c, r) -> float:
-    """Hellinger distance between Dir(a + c) and Dir(a + r), from the Dirichlet's normaliser."""
-    def log_b(x):
-        return float(np.sum(gammaln(x)) - gammaln(np.sum(x)))
-    x, y = a + np.array(c, dtype=float), a + np.array(r, dtype=float)
-    return math.sqrt(max(0.0, 1.0 - math.exp(log_b((x + y) / 2) - (log_b(x) + log_b(y)) / 2)))
-
-
-def _restricted_lp(a: np.ndarray, n: int, eps: float, step: int) -> float:
-    """min_T max_c sum_r T(c, r) H(c, r) over eps-DP tables with T(c, r) = 0 for r off the coarse set, written out
-    over every (c, r) (no orbits)."""
-    k = a.size
-    R = _data_sets(n, k)
-    G = _coarse(R, step)
-    N, M = len(R), len(G)
-    idx = {c: i for i, c in enumerate(R)}
-    nv = N * M + 1
-    rows, b = [], []
-    for c in R:  # DP: T(c, r) <= e^eps T(c', r) for every adjacent ordered pair and output
-        for i, j in itertools.permutations(range(k), 2):
-            if c[i] == 0:
-                continue
-            d = list(c)
-            d[i] -= 1
-            d[j] += 1
-            for g in range(M):
-                row = np.zeros(nv)
-                row[idx[c] * M + g] = 1.0
-                row[idx[tuple(d)] * M + g] = -math.exp(eps)
-                rows.append(row)
-                b.append(0.0)
-    for c in R:  # the error of row c at most t
-        row = np.zeros(nv)
-        row[idx[c] * M:(idx[c] + 1) * M] = [_hellinger(a, c, r) for r in G]
-        row[-1] = -1.0
-        rows.append(row)
-        b.append(0.0)
-    A_eq = np.zeros((N, nv))
-    for i in range(N):
-        A_eq[i, i * M:(i + 1) * M] = 1.0
-    cost = np.zeros(nv)
-    cost[-1] = 1.0
-    res = linprog(cost, A_ub=np.array(rows), b_ub=np.array(b), A_eq=A_eq, b_eq=np.ones(N), bounds=(0, None),
-                  method="highs")
-    assert res.status == 0
-    return float(res.fun)
-
-
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(0, 9), k=st.integers(2, 5), step=st.integers(1, 5))
 def test_the_coarse_outputs_are_their_definition(n, k, step):
     """:func:`coarse_outputs` against the definition over R(n), and ``step R(n / step)`` where the step divides n."""
-    R = _data_sets(n, k)
+    R = ref.compositions(n, k)
     got = O.coarse_outputs(O.candidates(n, k), step)
     assert [tuple(c) for c in O.candidates(n, k)[got].tolist()] == _coarse(R, step)
     if n % step == 0:
-        assert sorted(_coarse(R, step)) == sorted(tuple(step * x for x in c) for c in _data_sets(n // step, k))
+        assert sorted(_coarse(R, step)) == sorted(tuple(step * x for x in c) for c in ref.compositions(n // step, k))
 
 
-@pytest.mark.parametrize("n, step", [(4, 2), (5, 2), (6, 3)])
+@pytest.mark.parametrize("n, step", [(3, 2), (4, 2), (5, 3), (6, 3)])
 @pytest.mark.parametrize("eps", [0.5, 1.0])
 def test_the_coarse_lp_reaches_the_restricted_optimum_and_never_the_whole_one(n, step, eps):
-    """By orbits over the coarse outputs the LP's optimum is the restricted LP's written out here (the orbit proof
-    holds on the restricted set), and at least the whole LP's (a restriction cannot do better)."""
+    """By orbits over the coarse outputs the LP's optimum is the restricted LP's (the reference's transcription over
+    every ``(c, r)``, no orbits: the orbit proof holds on the restricted set), and at least the whole LP's (a
+    restriction cannot do better)."""
     a = np.ones(4)
+    b = ref.brute(tuple(a), n)
+    outputs = [b.index[c] for c in _coarse(b.cands, step)]
     got = O.solve_table(a, n, eps, "worst", orbits=True, step=step)[2]
-    assert got == pytest.approx(_restricted_lp(a, n, eps, step), rel=1e-7, abs=1e-10)
+    assert got == pytest.approx(ref.optimal_lp_value(b, eps, "worst", outputs=outputs), rel=1e-7, abs=1e-10)
     assert got >= O.solve_table(a, n, eps, "worst")[2] - 1e-9
 
 
 def test_the_coarse_table_is_zero_off_its_outputs_invariant_and_private():
     """Dir(1,1,1,1), n = 7, step 2, eps 0.5: the solved table puts no mass off the coarse outputs; after its repair each
     row is a pmf, ``T(s c, s r) = T(c, r)`` for every permutation ``s``, and every adjacent pair's ratio is at most
-    e^eps (the oracle's own adjacency)."""
+    e^eps (the reference's concrete epsilon of a table)."""
     k, n, eps = 4, 7, 0.5
     a = np.ones(k)
     T, lam, _ = O.solve_table(a, n, eps, "worst", orbits=True, step=2)
-    R = _data_sets(n, k)
-    index = {c: i for i, c in enumerate(R)}
-    off = [index[c] for c in R if c not in set(_coarse(R, 2))]
+    R = ref.compositions(n, k)
+    assert [tuple(c) for c in O.candidates(n, k).tolist()] == R  # the library's order is the reference's
+    off = [i for i, c in enumerate(R) if c not in set(_coarse(R, 2))]
     assert off and np.all(T[:, off] == 0.0)
     P = (1.0 - lam) * T + lam / T.shape[0]
     assert np.allclose(P.sum(axis=1), 1.0, atol=1e-12)
-    for perm in itertools.permutations(range(k)):
-        img = np.array([index[tuple(c[p] for p in perm)] for c in R])
+    for img in ref.permutation_images(R):
         assert np.allclose(P[np.ix_(img, img)], P, rtol=1e-9, atol=1e-12)
-    worst = 0.0
-    for c in R:
-        for i, j in itertools.permutations(range(k), 2):
-            if c[i] == 0:
-                continue
-            d = list(c)
-            d[i] -= 1
-            d[j] += 1
-            worst = max(worst, float(np.max(np.log(P[index[c]]) - np.log(P[index[tuple(d)]]))))
-    assert worst <= eps * (1.0 + 1e-12)
+    assert ref.table_epsilon(R, P.tolist()) <= eps * (1.0 + 1e-12)
 
 
 def test_each_setting_takes_its_route():

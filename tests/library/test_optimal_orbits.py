@@ -4,22 +4,17 @@ run, an invariant table, a table private by an oracle that imports nothing from 
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import reference as ref
 from dpposterior.mechanisms import ReleaseSpec
 from dpposterior.mechanisms import optimal as O
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _data_sets(n: int, k: int) -> list[tuple[int, ...]]:
-    """Every count vector of k categories summing to n (the oracle's own enumeration)."""
-    return [c for c in itertools.product(range(n + 1), repeat=k) if sum(c) == n]
 
 
 @pytest.mark.parametrize("k, n, prior", [(4, 3, (1.0, 1.0, 1.0, 1.0)), (4, 4, (1.0, 1.0, 1.0, 1.0)),
@@ -37,30 +32,18 @@ def test_the_lp_by_orbits_has_the_whole_lp_s_optimum(k, n, prior, eps, objective
 
 def test_the_table_by_orbits_is_invariant_and_private():
     """The table by orbits at Dir(1,1,1,1), n = 6, eps = 1 after its repair: each row a pmf, ``T(s c, s r) = T(c,
-    r)`` for every permutation ``s``, and every adjacent pair's ratio at most e^eps (an oracle over the count vectors,
-    its adjacency listed here)."""
+    r)`` for every permutation ``s``, and every adjacent pair's ratio at most e^eps (tests/reference.py, which
+    imports nothing from the library)."""
     k, n, eps = 4, 6, 1.0
     a = np.ones(k)
     T, lam, _ = O.solve_table(a, n, eps, "worst", orbits=True)
     P = (1.0 - lam) * T + lam / T.shape[0]
-    R = _data_sets(n, k)
-    R.sort()  # lexicographic: the library's candidate order (checked next)
-    index = {c: i for i, c in enumerate(R)}
+    R = ref.compositions(n, k)  # lexicographic: the library's candidate order (checked next)
     assert [tuple(c) for c in O.candidates(n, k).tolist()] == R
     assert np.allclose(P.sum(axis=1), 1.0, atol=1e-12)
-    for perm in itertools.permutations(range(k)):
-        img = np.array([index[tuple(c[p] for p in perm)] for c in R])
+    for img in ref.permutation_images(R):
         assert np.allclose(P[np.ix_(img, img)], P, rtol=1e-9, atol=1e-12)
-    worst = 0.0
-    for c in R:
-        for i, j in itertools.permutations(range(k), 2):
-            if c[i] == 0:
-                continue
-            d = list(c)
-            d[i] -= 1
-            d[j] += 1
-            worst = max(worst, float(np.max(np.log(P[index[c]]) - np.log(P[index[tuple(d)]]))))
-    assert worst <= eps * (1.0 + 1e-12)
+    assert ref.table_epsilon(R, P.tolist()) <= eps * (1.0 + 1e-12)
 
 
 def test_each_prior_and_n_takes_its_route():
