@@ -796,9 +796,8 @@ class OptimalMechanism(Mechanism):
     def coarse_step(self, n: int, k: int, spec: ReleaseSpec, prior) -> int | None:
         """The step of the LP over a coarser lattice (module docstring), past the LP by orbits at k in
         :data:`ORBIT_K`, a symmetric prior with every ``a_i >= COARSE_MIN_PRIOR``, ``worst`` and eps <=
-        :data:`COARSE_MAX_EPSILON`: the first of
-        :data:`COARSE_STEPS` at or above eps whose plan fits; None where none does or the route does not apply.
-        Public inputs."""
+        :data:`COARSE_MAX_EPSILON`: the first of :data:`COARSE_STEPS` used at eps whose plan fits; None where none
+        does or the route does not apply.  Public inputs."""
         from ..lattice.corners import symmetric_prior
 
         if (spec.objective != "worst" or spec.epsilon > COARSE_MAX_EPSILON or k not in ORBIT_K or len(prior) != k
@@ -819,7 +818,7 @@ class OptimalMechanism(Mechanism):
 
     def _lp_outputs(self, n: int, k: int, spec: ReleaseSpec, prior) -> int | None:
         """The LP's outputs on its route: None (all of R(n)) but on ``"coarse"``."""
-        orbits, step = self._lp_args(n, k, spec, prior)
+        step = self._lp_args(n, k, spec, prior)[1]
         return coarse_size(int(n), k, step) if step > 1 else None
 
     def lp_seconds(self, n: int, k: int, spec: ReleaseSpec, prior=None) -> float:
