@@ -500,6 +500,45 @@ def optimal_lp_value(b: Brute, eps: float, objective: str, outputs=None) -> floa
     return float(res.fun)
 
 
+def sparse_lp_value(b: Brute, eps: float, rows, step: int) -> float:
+    """The worst-case LP of docs/definitions.md §9 relaxed to the data sets ``rows`` (members of ``b.cands``), every
+    output of R(n) kept, and for every ordered pair of them at distance ``1 <= d <= step`` (:func:`dist`) the
+    constraint ``x[c][r] <= e^(d eps) x[c'][r]``; built densely by loops, as :func:`optimal_lp_value` is."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    rows = [tuple(c) for c in rows]
+    S, N = len(rows), len(b.cands)
+    nv = S * N + 1
+    A_ub, b_ub, A_eq = [], [], []
+    for si, c in enumerate(rows):
+        row = [0.0] * nv
+        for r in range(N):
+            row[si * N + r] = 1.0
+        A_eq.append(row)
+        for sj, cp in enumerate(rows):
+            d = dist(c, cp)
+            if 1 <= d <= step:
+                for r in range(N):
+                    row = [0.0] * nv
+                    row[si * N + r] = 1.0
+                    row[sj * N + r] = -math.exp(d * eps)
+                    A_ub.append(row)
+                    b_ub.append(0.0)
+        row = [0.0] * nv
+        for r in range(N):
+            row[si * N + r] = b.H[b.index[c]][r]
+        row[-1] = -1.0
+        A_ub.append(row)
+        b_ub.append(0.0)
+    cost = [0.0] * nv
+    cost[-1] = 1.0
+    res = linprog(np.array(cost), A_ub=np.array(A_ub), b_ub=np.array(b_ub), A_eq=np.array(A_eq),
+                  b_eq=np.ones(S), bounds=[(0, None)] * nv, method="highs")
+    assert res.status == 0, res.message
+    return float(res.fun)
+
+
 def table_epsilon(cands, P) -> float:
     """The concrete epsilon of a table ``P[i][r] = P(r | cands[i])`` (docs/definitions.md §5): the largest
     ``ln P(r | c) - ln P(r | c')`` over adjacent ``(c, c')`` (both orders, as :func:`neighbours` lists them) and r."""

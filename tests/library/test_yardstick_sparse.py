@@ -1,0 +1,121 @@
+"""The yardstick's sparse block (module docstring of :mod:`dpposterior.lattice.yardstick`, "Sparse blocks"): its
+data sets and pairs against brute-force transcriptions, its certified value that of the relaxed LP written out by
+tests/reference.py (which imports nothing from the library) and at most the LP's optimum, where ``compare`` plans
+it, and its plan above its recorded runs."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import reference as ref
+from dpposterior.lattice import yardstick as ys
+from dpposterior.yardstick import block_bounds, plan_blocks
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _sparse(R: list[tuple[int, ...]], step: int) -> list[tuple[int, ...]]:
+    """The definition: every count a multiple of ``step``, or all but one, that one larger than every other."""
+    out = []
+    for c in R:
+        off = [i for i, x in enumerate(c) if x % step]
+        if not off or (len(off) == 1 and all(c[off[0]] > x for i, x in enumerate(c) if i != off[0])):
+            out.append(c)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 10), k=st.integers(2, 4), step=st.integers(1, 4))
+def test_the_sparse_block_is_its_definition(n, k, step):
+    got = [tuple(c) for c in ys.sparse_block(n, k, step).tolist()]
+    assert got == _sparse(ref.compositions(n, k), step)
+    for perm in itertools.permutations(range(k)):  # unchanged by every permutation of the categories
+        assert sorted(tuple(c[p] for p in perm) for c in got) == got
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 8), k=st.integers(2, 4), step=st.integers(1, 3))
+def test_the_pairs_are_every_pair_within_the_step(n, k, step):
+    S = ys.sparse_block(n, k, 2)
+    members = [tuple(c) for c in S.tolist()]
+    got = {(members[i], members[j]) for i, j in ys._pairs(S, step).tolist()}
+    want = {(c, d) for c in members for d in members if 1 <= ref.dist(c, d) <= step}
+    assert got == want
+    pairs = ys._pairs(S, step)
+    assert [ref.dist(members[i], members[j]) for i, j in pairs.tolist()] == ys._pair_distances(S, pairs).tolist()
+    if step == 1:  # the neighbouring pairs, in the order of the unit moves
+        assert {(members[i], members[j]) for i, j in pairs.tolist()} == {
+            (c, d) for c in members for d in ref.neighbours(c) if d in set(members)}
+
+
+@pytest.mark.parametrize("prior, n, eps", [((1.0, 1.0, 1.0), 6, 0.5), ((1.0, 1.0, 1.0), 7, 1.0),
+                                           ((1.0, 1.0, 1.0, 1.0), 4, 0.5), ((2.0, 1.0, 1.0), 6, 0.75)])
+def test_the_certified_value_is_the_relaxed_lp_and_below_the_optimum(prior, n, eps):
+    """The certified value is the reference's relaxed LP (its pairs at distance d with e^(d eps)) from below, within
+    the certificate's rounding, and at most the whole LP's optimum; a factor e^eps at every distance would be a
+    tighter LP, the reference's value at step 1 over the same rows (no pair kept) a looser one."""
+    b = ref.brute(prior, n)
+    rows = _sparse(ref.compositions(n, len(prior)), 2)
+    want = ref.sparse_lp_value(b, eps, rows, 2)
+    got = ys.sparse_bound(prior, n, eps).worst
+    assert want - 1e-7 <= got <= want + 1e-9
+    assert got <= ref.optimal_lp_value(b, eps, "worst") + 1e-9
+    assert ref.sparse_lp_value(b, eps, rows, 1) < got - 1e-3  # the pairs at distance 2 carry the bound
+
+
+def test_the_bound_at_n12_is_close_to_the_lp():
+    """Dir(1,1,1,1), eps = 0.5, n = 12: 0.63937, where the LP by orbits is 0.65040 (tests of that LP hold it)."""
+    assert ys.sparse_bound(np.ones(4), 12, 0.5).worst == pytest.approx(0.63937, abs=1e-4)
+
+
+def test_compare_plans_the_sparse_block_where_it_was_measured_better():
+    """``compare``'s mode at Dir(1,1,1,1): the sparse block at eps 0.5 and 0.75 past the whole LP (n = 14), not
+    beside the whole LP (n = 12), not at eps 1 (the corner blocks certify more there), not where it does not fit the
+    rest of the shares; where it is planned, no deeper corner block beside it."""
+    a = np.ones(4)
+
+    def plans(n, eps, share):
+        return plan_blocks(a, n, eps, share / 2, start=True, floor=0.1, whole=True, weighted=True, deeper=True)
+
+    for eps in (0.5, 0.75):
+        out = plans(14, eps, 120.0)
+        assert out[ys.SPARSE_KEY][0].fits and out[ys.SPARSE_KEY][1] == 2
+        assert out["worst"][1] == plans(14, eps, 1.0)["worst"][1] or out["worst"][1] < 8  # the first plan only
+        assert sum(p.seconds for p, _ in out.values() if p.fits) <= 120.0
+    assert ys.SPARSE_KEY not in plans(14, 1.0, 120.0)
+    assert ys.SPARSE_KEY not in plans(12, 0.5, 129.2)
+    assert ys.SPARSE_KEY not in plans(20, 0.5, 49.6)  # planned 136 s
+    assert not ys.plan_sparse(a, 3, 0.5, 45.0)[0].fits
+    assert not ys.plan_sparse(a, 16, 0.5, 10.0)[0].fits and ys.plan_sparse(a, 16, 0.5, 20.0)[0].fits
+
+
+def test_block_bounds_runs_the_planned_sparse_block():
+    a = np.ones(4)
+    plan, step = ys.plan_sparse(a, 8, 0.5, 45.0)
+    got = block_bounds(a, 8, 0.5, {ys.SPARSE_KEY: (plan, step)})
+    assert got["worst"][0] == pytest.approx(ys.sparse_bound(a, 8, 0.5).worst, abs=0)
+    assert "sparse block" in got["worst"][1]
+
+
+def test_the_plan_holds_above_every_recorded_run():
+    """benchmarks/yardstick_sparse_k4.json: each run's CPU seconds below its plan, and each bound at most the best
+    release's worst case recorded beside it."""
+    runs = json.loads((BENCH / "yardstick_sparse_k4.json").read_text())["runs"]
+    assert len(runs) >= 8 and sum("best_release" in run for run in runs) >= 8
+    for run in runs:
+        assert run["cpu_seconds"] < ys.plan_sparse(np.ones(4), run["n"], run["epsilon"], math.inf)[0].seconds
+        assert run["sparse"] <= run.get("best_release", math.inf)
+
+
+def test_the_plan_s_bytes_hold_above_every_recorded_peak():
+    runs = json.loads((BENCH / "yardstick_sparse_k4.json").read_text())["runs"]
+    for run in runs:
+        assert run["peak_mb"] * 2**20 < ys.plan_sparse(np.ones(4), run["n"], run["epsilon"], math.inf)[0].memory_bytes
