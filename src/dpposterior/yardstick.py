@@ -190,10 +190,10 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     within what the corner blocks and the average's plans leave of ``2 seconds``: the other plans are as without it;
     in its place, where it fits the same rest, the LP with every data set's ball of outputs
     (:func:`~dpposterior.lattice.yardstick.plan_ball`, under :data:`~dpposterior.lattice.yardstick.BALL_KEY`; k = 4,
-    eps <= 0.5); before them, at k in :data:`~dpposterior.lattice.yardstick.SPARSE_K` and eps at most
-    :data:`~dpposterior.lattice.yardstick.SPARSE_MAX_EPSILON`, where the whole LP does not run, the sparse block
-    (:func:`~dpposterior.lattice.yardstick.plan_sparse`, under :data:`~dpposterior.lattice.yardstick.SPARSE_KEY`)
-    where it fits the same rest.
+    eps <= 0.5).  With ``weighted``, before all of these, the sparse block (:func:`_plan_sparse_first`, under
+    :data:`~dpposterior.lattice.yardstick.SPARSE_KEY`) where it fits: then the corner blocks take their cheapest
+    plan, no deeper one follows, the average is the flows then each window's LP (as without ``start``) and every
+    other plan shares what the sparse block leaves of ``2 seconds``.
     At k in :data:`~dpposterior.lattice.yardstick.WEIGHTED_K` and eps at most
     :data:`~dpposterior.lattice.yardstick.WEIGHTED_MAX_EPSILON`, where the release's start is planned with a cap on
     its LPs (``most`` not None: one evaluation, the LPs of the largest deficits only), the average is instead the flows
@@ -217,13 +217,25 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
     solve = limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS")
     # compare's mode (a floor at hand): the corner blocks first within both shares, the average in what they leave
     first = blocks.CORNER_FIRST_SECONDS if a.size in blocks.CORNER_FIT_K else blocks.BLOCK_SECONDS
-    worst = blocks.plan_corner(a, n, epsilon, min(first, given if floor is None else 2 * given, solve), whole=whole)
-    if floor is not None and worst[0].fits:
+    sparse = _plan_sparse_first(a, n, epsilon, both, solve, whole and deeper) if floor is not None and weighted else None
+    if sparse is not None:
+        # the sparse block first, beside the corner blocks' cheapest plan; the other plans share what they leave
+        worst = blocks.plan_corner(a, n, epsilon, min(blocks.SPARSE_CORNER_SECONDS, solve))
+        both -= sparse[0].seconds
+        given = min(given, both - worst[0].seconds)
+    else:
+        worst = blocks.plan_corner(a, n, epsilon, min(first, given if floor is None else 2 * given, solve),
+                                   whole=whole)
+    if floor is not None and worst[0].fits and sparse is None:
         given = min(given, 2 * given - worst[0].seconds)
     # the exact windows of the average need more steps: a larger share, when given
     wide = blocks.COLUMN_SECONDS if blocks.exact_windows(a.size, epsilon) else blocks.BLOCK_SECONDS
     out = {"worst": worst, "average": blocks.plan_flow(a, n, epsilon, min(wide, given, solve))}
-    if start and baseline:
+    if sparse is not None:
+        # beside the sparse block the average's share is small, and there the flows then each window's LP certify
+        # more than a release's start (Dir(1,1,1,1), eps = 0.5, n = 17, about 10 s: 0.5755 against 0.4697)
+        pass
+    elif start and baseline:
         # one evaluation from a baseline's errors in what the corner blocks leave of both shares (Dir(1,1,1,1),
         # n = 100, eps = 0.5, from lszhang's errors: the k = 2 bound 0.1811, this route 0.34 and more)
         share = both - worst[0].seconds if floor is not None and worst[0].fits else given
@@ -264,16 +276,6 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
                 del out[key]
         if START_KEY in out and "average" not in out:
             out["average"] = out.pop(START_KEY)
-        if weighted and a.size in blocks.SPARSE_K and epsilon <= blocks.SPARSE_MAX_EPSILON and worst[1] < n:
-            # the sparse block first in what the other plans leave of both shares (Dir(1,1,1,1), eps = 0.5, n = 16:
-            # 0.6474 in 5.3 CPU s, where the corner blocks of depth 8 certify about 0.56)
-            # (not where the whole LP fits that rest: the deeper corner blocks below take it)
-            taken = sum(plan.seconds for plan, _ in out.values() if plan.fits)
-            rest = min(both - taken, solve)
-            sparse = blocks.plan_sparse(a, n, epsilon, rest)
-            if rest > 0 and sparse[0].fits and not (
-                    deeper and whole and blocks.plan_corner(a, n, epsilon, rest, whole=True)[1] >= n):
-                out[blocks.SPARSE_KEY] = sparse
         if weighted and a.size in blocks.WEIGHTED_K:
             # the weighted worst case in what the other plans leave of both shares (they are planned as without it)
             taken = sum(plan.seconds for plan, _ in out.values() if plan.fits)
@@ -291,7 +293,7 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
                     out[blocks.BALL_KEY] = balls
                 else:
                     out[blocks.WEIGHTED_KEY] = blocks.plan_weighted(a, n, epsilon, rest, flows_at_hand=at_hand)
-        if deeper and worst[0].fits and blocks.SPARSE_KEY not in out:
+        if deeper and worst[0].fits and sparse is None:
             # (not beside the sparse block, which certifies more where it is planned: Dir(1,1,1,1), n = 14,
             # eps = 0.75, 0.5306 against depth 8's 0.5009)
             # deeper corner blocks in what every other plan leaves of both shares (they are planned as without it)
@@ -301,11 +303,32 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
                 more = blocks.plan_corner(a, n, epsilon, rest, whole=whole)
                 if more[0].fits and more[1] > worst[1]:
                     out["worst"] = more
-        for key in (blocks.WEIGHTED_KEY, blocks.BALL_KEY, blocks.SPARSE_KEY):
+        if sparse is not None:
+            out[blocks.SPARSE_KEY] = sparse
+        for key in (blocks.WEIGHTED_KEY, blocks.BALL_KEY):
             if key in out and out["worst"][0].fits and out["worst"][1] >= n:
                 # the whole LP itself runs: no weighted average of its errors, no relaxation of it, certifies more
                 del out[key]
     return out
+
+
+def _plan_sparse_first(a, n: int, epsilon: float, both: float, solve: float, whole: bool) -> tuple | None:
+    """The sparse block's plan (:func:`~dpposterior.lattice.yardstick.plan_sparse`) where ``compare`` runs it first:
+    k in :data:`~dpposterior.lattice.yardstick.SPARSE_K`, eps at most
+    :data:`~dpposterior.lattice.yardstick.SPARSE_MAX_EPSILON`, the whole LP not fitting ``both`` (and the solve limit;
+    ``whole``: ``compare`` asks for it), and the block fitting what leaves the corner blocks' cheapest plan
+    (:data:`~dpposterior.lattice.yardstick.SPARSE_CORNER_SECONDS`) and the average
+    :data:`~dpposterior.lattice.yardstick.SPARSE_AVERAGE_SECONDS`; else None.  Public inputs only."""
+    from .lattice import yardstick as blocks
+
+    if a.size not in blocks.SPARSE_K or epsilon > blocks.SPARSE_MAX_EPSILON:
+        return None
+    room = min(both, solve)
+    if whole and blocks.plan_corner(a, n, epsilon, room, whole=True)[1] >= n:
+        return None
+    corner = blocks.plan_corner(a, n, epsilon, min(blocks.SPARSE_CORNER_SECONDS, solve))[0].seconds
+    plan = blocks.plan_sparse(a, n, epsilon, min(both - corner - blocks.SPARSE_AVERAGE_SECONDS, solve))
+    return plan if plan[0].fits else None
 
 
 def block_bounds(prior: ArrayLike, n: int, epsilon: float, plans: dict[str, tuple],

@@ -596,6 +596,13 @@ def plan_corner(prior: ArrayLike, n: int, epsilon: float, seconds: float = BLOCK
 SPARSE_STEP = 2
 #: ``dpposterior.yardstick.plan_blocks``' key of the sparse block's plan (its worst case; the larger bound is kept).
 SPARSE_KEY = "worst (sparse)"
+#: Where ``compare`` plans the sparse block (first), the corner blocks get this share (depth 5 at k = 4, 0.5 s
+#: planned: next to the sparse block they certify nothing more) ...
+SPARSE_CORNER_SECONDS = 1.0
+#: ... and the average at least this many seconds of what is left: Dir(1,1,1,1), eps = 0.5, n = 17, the flows then
+#: each window's LP certify 0.5755 planned at 10.3 s (0.5769 in the 21.4 s ``compare`` gave them before), 0.5233 at
+#: 8.0 s.
+SPARSE_AVERAGE_SECONDS = 10.0
 #: The k at which ``compare`` plans :func:`sparse_bound` (:func:`plan_sparse`), and the largest eps: measured at
 #: Dir(1,1,1,1) against the corner block of depth 8 (benchmarks/yardstick_sparse_k4.json): eps 0.75, n = 14 and 16,
 #: 0.5306 and 0.5278 against 0.5009 and 0.4966; eps 1, 0.4195 and 0.4139 against 0.4385 and 0.4346.
