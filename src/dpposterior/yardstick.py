@@ -223,19 +223,18 @@ def plan_blocks(prior: ArrayLike, n: int, epsilon: float, seconds: float | None 
         worst = blocks.plan_corner(a, n, epsilon, min(blocks.SPARSE_CORNER_SECONDS, solve))
         both -= sparse[0].seconds
         given = min(given, both - worst[0].seconds)
+        # the average's share is small then, and there the flows then each window's LP certify more than a
+        # release's start (Dir(1,1,1,1), eps = 0.5, n = 17, about 10 s: 0.5755 against 0.4697)
+        start = False
     else:
         worst = blocks.plan_corner(a, n, epsilon, min(first, given if floor is None else 2 * given, solve),
                                    whole=whole)
-    if floor is not None and worst[0].fits and sparse is None:
-        given = min(given, 2 * given - worst[0].seconds)
+        if floor is not None and worst[0].fits:
+            given = min(given, 2 * given - worst[0].seconds)
     # the exact windows of the average need more steps: a larger share, when given
     wide = blocks.COLUMN_SECONDS if blocks.exact_windows(a.size, epsilon) else blocks.BLOCK_SECONDS
     out = {"worst": worst, "average": blocks.plan_flow(a, n, epsilon, min(wide, given, solve))}
-    if sparse is not None:
-        # beside the sparse block the average's share is small, and there the flows then each window's LP certify
-        # more than a release's start (Dir(1,1,1,1), eps = 0.5, n = 17, about 10 s: 0.5755 against 0.4697)
-        pass
-    elif start and baseline:
+    if start and baseline:
         # one evaluation from a baseline's errors in what the corner blocks leave of both shares (Dir(1,1,1,1),
         # n = 100, eps = 0.5, from lszhang's errors: the k = 2 bound 0.1811, this route 0.34 and more)
         share = both - worst[0].seconds if floor is not None and worst[0].fits else given
