@@ -1,10 +1,11 @@
 """The yardstick's sparse block at Dir(1,1,1,1) (``lattice.yardstick.sparse_bound``): each cell's certified worst-case
-bound in a process of its own, with the plan it states (``plan_sparse``), and beside it the best recorded release's
-worst case there, so the bracket (release / bound) reads off one row.
+bound in a process of its own, with the plan it states (``sparse_cost``, or ``sparse_ball_cost`` at a radius), and
+beside it the best recorded release's worst case there, so the bracket (release / bound) reads off one row.
 
     python benchmarks/yardstick_sparse_k4.py --corner --out benchmarks/yardstick_sparse_k4.json 16:0.5 14:1 ...
 
-A cell is ``N:EPS``.  Recorded: CPU s (user + system of the child) and peak RSS (``os.wait4``), the load before, the
+A cell is ``N:EPS`` (the whole block) or ``N:EPS:RADIUS`` (each member's outputs within ``RADIUS`` substitutions).
+Recorded: CPU s (user + system of the child) and peak RSS (``os.wait4``), the load before, the
 planned seconds and the bound.  ``--corner``: also the corner blocks of depth 8 (``corner_bound``) in a process of
 their own, the bound the sparse block is planned against.  ``best_release``: the smallest worst case recorded at the
 cell by ``benchmarks/optimal_coarse_k4.json`` (the route's table where it ran, and the lattice release) and
@@ -25,12 +26,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 CHILD = r"""
-import json, sys, math
+import json, sys
 from dpposterior.lattice import yardstick as ys
 what, n, eps = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+radius = int(sys.argv[4]) if len(sys.argv) > 4 else None
 if what == "sparse":
-    plan, step = ys.plan_sparse([1, 1, 1, 1], n, eps, math.inf)
-    print(json.dumps(dict(planned_s=plan.seconds, step=step, sparse=ys.sparse_bound([1, 1, 1, 1], n, eps).worst)))
+    secs, memory = ys.sparse_cost([1, 1, 1, 1], n) if radius is None else ys.sparse_ball_cost([1, 1, 1, 1], n, radius)
+    value = ys.sparse_bound([1, 1, 1, 1], n, eps, ys.SPARSE_STEP, radius).worst
+    print(json.dumps(dict(planned_s=secs, planned_mb=round(memory / 2**20), step=ys.SPARSE_STEP, sparse=value)))
 else:
     print(json.dumps(dict(corner8=ys.corner_bound([1, 1, 1, 1], n, eps, 8).worst)))
 """
@@ -68,10 +71,11 @@ def recorded_releases() -> dict[tuple[int, float], float]:
 
 
 def run(cell: str, corner: bool, releases: dict) -> dict:
-    n, eps = cell.split(":")
+    n, eps, *radius = cell.split(":")
     load = os.getloadavg()[0]
-    usage, text = _child(["-c", CHILD, "sparse", n, eps])
-    rec = dict(n=int(n), epsilon=float(eps), **usage, load_before=round(load, 2))
+    usage, text = _child(["-c", CHILD, "sparse", n, eps, *radius])
+    rec = dict(n=int(n), epsilon=float(eps), **({"radius": int(radius[0])} if radius else {}), **usage,
+               load_before=round(load, 2))
     if rec["rc"] == 0:
         rec.update(json.loads(text.strip().splitlines()[-1]))
     if corner:

@@ -539,6 +539,68 @@ def sparse_lp_value(b: Brute, eps: float, rows, step: int) -> float:
     return float(res.fun)
 
 
+def sparse_ball_lp_value(b: Brute, eps: float, rows, step: int, radius: int, inner: int) -> float:
+    """:func:`sparse_lp_value`'s LP with each member's outputs beyond ``radius`` (:func:`dist`) lumped into one variable
+    ``F(c)`` (where any output is beyond), written out densely by loops: ``sum_r x[c][r] + F(c) = 1``; for every
+    ordered pair at distance ``1 <= d <= step``, ``x[c][r] <= e^(d eps) x[c'][r]`` for ``r`` within ``radius`` of both
+    and within ``inner`` of one, and ``sum of x[c][r]`` over ``r`` within ``radius`` of ``c`` but not of ``c'`` at most
+    ``e^(d eps) F(c')``; the loss ``sum_r x[c][r] H(c, r) + F(c) min_{r beyond} H(c, r) <= t``."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    rows = [tuple(c) for c in rows]
+    N = len(b.cands)
+    ball = [[r for r in range(N) if dist(c, b.cands[r]) <= radius] for c in rows]
+    var, nv = {}, 0
+    for si, _ in enumerate(rows):
+        for r in ball[si]:
+            var[si, r] = nv
+            nv += 1
+        if len(ball[si]) < N:
+            var[si, "F"] = nv
+            nv += 1
+    t = nv
+    nv += 1
+    A_ub, A_eq = [], []
+    for si, c in enumerate(rows):
+        row = [0.0] * nv
+        for r in ball[si]:
+            row[var[si, r]] = 1.0
+        if (si, "F") in var:
+            row[var[si, "F"]] = 1.0
+        A_eq.append(row)
+        for sj, cp in enumerate(rows):
+            d = dist(c, cp)
+            if not 1 <= d <= step:
+                continue
+            for r in ball[si]:
+                if r in ball[sj] and min(dist(c, b.cands[r]), dist(cp, b.cands[r])) <= inner:
+                    row = [0.0] * nv
+                    row[var[si, r]] = 1.0
+                    row[var[sj, r]] = -math.exp(d * eps)
+                    A_ub.append(row)
+            out = [r for r in ball[si] if r not in ball[sj]]
+            if out:
+                row = [0.0] * nv
+                for r in out:
+                    row[var[si, r]] = 1.0
+                row[var[sj, "F"]] = -math.exp(d * eps)
+                A_ub.append(row)
+        row = [0.0] * nv
+        for r in ball[si]:
+            row[var[si, r]] = b.H[b.index[c]][r]
+        if (si, "F") in var:
+            row[var[si, "F"]] = min(b.H[b.index[c]][r] for r in range(N) if r not in ball[si])
+        row[t] = -1.0
+        A_ub.append(row)
+    cost = [0.0] * nv
+    cost[t] = 1.0
+    res = linprog(np.array(cost), A_ub=np.array(A_ub), b_ub=np.zeros(len(A_ub)), A_eq=np.array(A_eq),
+                  b_eq=np.ones(len(rows)), bounds=[(0, None)] * nv, method="highs")
+    assert res.status == 0, res.message
+    return float(res.fun)
+
+
 def table_epsilon(cands, P) -> float:
     """The concrete epsilon of a table ``P[i][r] = P(r | cands[i])`` (docs/definitions.md §5): the largest
     ``ln P(r | c) - ln P(r | c')`` over adjacent ``(c, c')`` (both orders, as :func:`neighbours` lists them) and r."""

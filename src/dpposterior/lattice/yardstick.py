@@ -39,7 +39,9 @@ Q(g | c')``: the proof of the theorem holds word for word (the constraints kept 
 ``worst(S, G) <= OPT_worst`` still.  The sparse block (:func:`sparse_block`, :func:`sparse_bound`) takes the data sets
 whose counts are multiples of ``step``, all but the largest: a ``step^(k-1)``-th of R(n) under every permutation of
 the categories, where the worst case sits at small eps (the vertices are in it), with every output its own group.
-At Dir(1,1,1,1), eps = 0.5, n = 12 it certifies 0.63937 against the LP's 0.65040 in a 25th of its time.
+At Dir(1,1,1,1), eps = 0.5, n = 12 it certifies 0.63937 against the LP's 0.65040 in a 25th of its time.  Larger,
+its members' outputs beyond a ball are lumped as :func:`ball_bound` does (``sparse_bound``'s ``radius``; proof in its
+docstring): n = 20, radius 10, 0.64472 in 19 CPU s against the whole block's 0.64671 in 45.
 
 What ``compare`` runs (planned from public prior, n and eps, each within its share of the command):
 the worst case from the *corner blocks* ``{c : c_i >= n - depth}`` (:func:`corner_bound`, :func:`plan_corner`:
@@ -626,19 +628,42 @@ def sparse_block(n: int, k: int, step: int = SPARSE_STEP) -> NDArray[np.int64]:
     return R[keep]
 
 
-def sparse_bound(prior: ArrayLike, n: int, epsilon: float, step: int = SPARSE_STEP) -> Yardstick:
+def sparse_bound(prior: ArrayLike, n: int, epsilon: float, step: int = SPARSE_STEP,
+                 radius: int | None = None) -> Yardstick:
     """Certified lower bound on the optimal worst-case error from the sparse block (:func:`sparse_block`; module
     docstring, "Sparse blocks"): the LP over its data sets, every pair at most ``step`` substitutions apart kept with
     ``e^(d eps)``, each output near it its own group, solved over the orbits of the permutations that fix the prior
     and the block (:func:`block_bound`).  ``average`` is nan.  Dir(1,1,1,1), eps = 0.5, n = 12: 0.63937 in 0.6 CPU s,
-    where the whole LP is 0.65040 (15 CPU s)."""
+    where the whole LP is 0.65040 (15 CPU s).
+
+    ``radius`` (below ``n``): the same block with each member's outputs beyond ``radius`` substitutions lumped into
+    one, :func:`ball_bound`'s relaxation ``B(radius, radius - 1)`` with its rows the block's members and its pairs the
+    block's (at distance ``d <= step``, each with ``e^(d eps)``).  Proof that it is at most ``OPT_worst``:
+    :func:`ball_bound`'s word for word, with ``e^(d eps)`` for ``e^eps`` (every eps-DP table satisfies
+    ``P(r | c) <= e^(d eps) P(r | c')`` at distance ``d``, module docstring), over the members only (a row dropped
+    only drops constraints and a row of the maximum); the block is unchanged by the prior's permutations, so the
+    reduction to orbits holds as there.  Dir(1,1,1,1), eps = 0.5, n = 20: radius 10 0.64472 in 19 CPU s, the whole
+    block 0.64671 in 45 s (benchmarks/yardstick_sparse_k4.json)."""
+    import warnings
+
+    from scipy.optimize import OptimizeWarning, linprog
+
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 1)
     eps = _validate.epsilon(epsilon)
     step = _validate.integer(step, "step", 1, n)
     S = sparse_block(n, a.size, step)
-    w, _ = block_bound(a, n, eps, S, CORNER_REACH, None, None, symmetric=True, step=step)
-    return Yardstick(worst=max(w, 0.0), average=float("nan"), blocks=1, worst_block=())
+    if radius is None or _validate.integer(radius, "radius", 1) >= n:
+        w, _ = block_bound(a, n, eps, S, CORNER_REACH, None, None, symmetric=True, step=step)
+        return Yardstick(worst=max(w, 0.0), average=float("nan"), blocks=1, worst_block=())
+    cost, A_ub, A_eq, b_eq = _ball_lp(a, n, eps, radius, radius - 1, True, S, step)
+    b_ub = np.zeros(A_ub.shape[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OptimizeWarning)  # HiGHS's own option names, passed through by scipy
+        res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(0, 1), method="highs-ipm",
+                      options=dict(BALL_HIGHS))
+    return Yardstick(worst=max(_certified(res, cost, A_ub, b_ub, A_eq, b_eq), 0.0), average=float("nan"), blocks=1,
+                     worst_block=())
 
 
 def sparse_cost(prior: ArrayLike, n: int, step: int = SPARSE_STEP) -> tuple[float, float]:
@@ -656,10 +681,52 @@ def sparse_cost(prior: ArrayLike, n: int, step: int = SPARSE_STEP) -> tuple[floa
             SPARSE_BASE_BYTES + whole_bytes(rows, groups, pairs, order))
 
 
-def plan_sparse(prior: ArrayLike, n: int, epsilon: float, seconds: float) -> tuple[Plan, int]:
-    """The plan of :func:`sparse_bound` (worst case) and its step, within ``seconds`` (refused over it, as
-    :func:`plan_corner`'s).  Refused where the block is not sparser than R(n) (``n`` below ``2 step``) or R(n) x
-    R(n) is over :data:`MAX_BLOCK_ENTRIES`.  Public inputs only."""
+#: Where the whole sparse block does not fit, its balls (:func:`sparse_bound`'s ``radius``) from this radius (5
+#: certifies less than the corner blocks of depth 8: Dir(1,1,1,1), eps = 0.5, n = 20, 0.5567 against 0.5609; 6
+#: 0.6051) to this one (the largest measured: :func:`sparse_ball_cost` is not extrapolated to wider balls).
+SPARSE_MIN_RADIUS = 6
+SPARSE_MAX_RADIUS = 12
+#: ... at eps at most this (at 0.75 they certify less than the plans they displace in ``compare``: Dir(1,1,1,1),
+#: n = 24, radius 6 0.4931 against 0.5053; benchmarks/compare_sparse_balls_k4.json).
+SPARSE_BALL_MAX_EPSILON = 0.5
+#: :func:`sparse_ball_cost`: ``base + scale (x / 1e5)^power`` CPU s with ``x`` the LP's variables over the symmetry
+#: order times 24 (:func:`sparse_ball_shape`), and ``SPARSE_BALL_BYTES[0]`` bytes per such variable above
+#: ``SPARSE_BALL_BYTES[1]``, at or above every recorded run (benchmarks/yardstick_sparse_k4.json, Dir(1,1,1,1),
+#: eps 0.5 to 1, n = 14 to 28).
+SPARSE_BALL_FIT_SECONDS = (1.0, 4.7, 1.9)
+SPARSE_BALL_BYTES = (3e3, 2e8)
+
+
+def sparse_ball_shape(prior: ArrayLike, n: int, radius: int, step: int = SPARSE_STEP) -> tuple[int, int]:
+    """``(variables, order)`` of :func:`sparse_bound`'s LP at ``radius`` before its reduction to orbits: the pairs
+    ``(c, r)`` of a member ``c`` of the sparse block and an output within ``radius`` substitutions (``r - c`` an
+    offset with ``c >= -(r - c)``), and the order of the permutations fixing the prior.  Public inputs only."""
+    a = np.asarray(prior, dtype=np.float64)
+    S = sparse_block(n, a.size, step)
+    D = _ball_offsets(a.size, min(radius, n))
+    count = 0
+    for start in range(0, len(D), 256):
+        count += int(np.all(S[:, None, :] >= -D[None, start:start + 256, :], axis=2).sum())
+    return count, len(symmetries(a))
+
+
+def sparse_ball_cost(prior: ArrayLike, n: int, radius: int, step: int = SPARSE_STEP) -> tuple[float, float]:
+    """Estimated ``(seconds, bytes)`` of :func:`sparse_bound` at ``radius`` (:data:`SPARSE_BALL_FIT_SECONDS`,
+    :data:`SPARSE_BALL_BYTES`).  Public inputs only."""
+    count, order = sparse_ball_shape(prior, n, radius, step)
+    base, scale, power = SPARSE_BALL_FIT_SECONDS
+    x = count * 24 / order
+    return base + scale * (x / 1e5) ** power, SPARSE_BALL_BYTES[0] * x + SPARSE_BALL_BYTES[1]
+
+
+def plan_sparse(prior: ArrayLike, n: int, epsilon: float, seconds: float) -> tuple[Plan, tuple[int, int | None]]:
+    """The plan of :func:`sparse_bound` (worst case) and its ``(step, radius)``, within ``seconds`` (refused over
+    it, as :func:`plan_corner`'s): the whole block (radius None) at ``n <= SPARSE_MAX_RADIUS`` or where it fits and is
+    planned at most as long as the widest ball or at eps above :data:`SPARSE_BALL_MAX_EPSILON`, else the largest
+    radius from :data:`SPARSE_MAX_RADIUS` down to :data:`SPARSE_MIN_RADIUS` that fits (at Dir(1,1,1,1), eps = 0.5,
+    n = 18 radius 10 certified 0.64652 in 8.7 CPU s, the whole block 0.6477 in 16 s, planned at 44 s).  Refused
+    where the block is not sparser than R(n) (``n`` below ``2 step``) or R(n) x R(n) is over
+    :data:`MAX_BLOCK_ENTRIES`.  Public inputs only."""
     a = np.asarray(prior, dtype=np.float64)
     k = a.size
     what = f"the yardstick's sparse block for k={k}, n={n}, eps={epsilon:g}"
@@ -668,11 +735,22 @@ def plan_sparse(prior: ArrayLike, n: int, epsilon: float, seconds: float) -> tup
     if n < 2 * SPARSE_STEP or size * size > MAX_BLOCK_ENTRIES:
         plan = Plan(task=Task.ERRORS, route=route, what=what, seconds=0.0, memory_bytes=0.0,
                     refusal=f"{what}: not planned at n < {2 * SPARSE_STEP} or |R(n)|^2 over {MAX_BLOCK_ENTRIES:g}")
-        return plan, SPARSE_STEP
+        return plan, (SPARSE_STEP, None)
     secs, memory = sparse_cost(a, n)
-    plan = Plan(task=Task.ERRORS, route=route, what=what, seconds=secs, memory_bytes=memory,
-                costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a smaller n")
-    return _over(plan, seconds), SPARSE_STEP
+    radius = min(SPARSE_MAX_RADIUS, n - 1)
+    if n <= SPARSE_MAX_RADIUS or epsilon > SPARSE_BALL_MAX_EPSILON or (
+            secs <= seconds and secs <= sparse_ball_cost(a, n, radius)[0]):
+        plan = Plan(task=Task.ERRORS, route=route, what=what, seconds=secs, memory_bytes=memory,
+                    costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),), advice="use a smaller n")
+        return _over(plan, seconds), (SPARSE_STEP, None)
+    secs, memory = sparse_ball_cost(a, n, radius)
+    while secs > seconds and radius > SPARSE_MIN_RADIUS:
+        radius -= 1
+        secs, memory = sparse_ball_cost(a, n, radius)
+    plan = Plan(task=Task.ERRORS, route=f"{route}, outputs within {radius} substitutions of each member", what=what,
+                seconds=secs, memory_bytes=memory, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", secs),),
+                advice="use a smaller n")
+    return _over(plan, seconds), (SPARSE_STEP, radius)
 
 
 #: Seconds per entry ``images x pairs x groups`` of the reduction of the whole LP to its orbits
@@ -2408,21 +2486,31 @@ def _ball_offsets(k: int, radius: int) -> NDArray[np.int64]:
     return D[np.abs(D).sum(axis=1) <= 2 * radius]
 
 
-def _ball_lp(a: NDArray[np.float64], n: int, epsilon: float, radius: int, inner: int, symmetric: bool):
+def _ball_lp(a: NDArray[np.float64], n: int, epsilon: float, radius: int, inner: int, symmetric: bool,
+             S: NDArray[np.int64] | None = None, step: int = 1):
     """The LP of :func:`ball_bound` (its docstring), over one variable per orbit where ``symmetric``: ``(cost, A_ub,
-    A_eq, b_eq)`` (``b_ub = 0``)."""
+    A_eq, b_eq)`` (``b_ub = 0``).  ``S``: its rows, a block of R(n) unchanged by the permutations that fix the prior
+    (all of R(n) by default), with every pair of members at most ``step`` substitutions apart (distance ``d``) kept
+    with the factor ``e^(d eps)`` (:func:`sparse_bound`)."""
     from itertools import permutations
 
     from scipy import sparse
 
     k = a.size
-    R = candidates(n, k)
-    N = len(R)
+    Rall = candidates(n, k)
+    R = Rall if S is None else S
+    N, Nout = len(R), len(Rall)
     perms = [list(p) for p in permutations(range(k)) if np.array_equal(a[list(p)], a)] if symmetric else [
         list(range(k))]
-    rowperm = np.stack([candidate_rank(R[:, p]) for p in perms])
-    L = HellingerGrid(a, n).hellinger(R, R)
-    L = np.min(np.stack([L[np.ix_(rp, rp)] for rp in rowperm]), axis=0)  # L'' = min over the orbit: exactly invariant
+    rank = np.full(Nout, -1, np.int64)  # member index of each data set of R(n), -1 off the block
+    rank[candidate_rank(R)] = np.arange(N)
+    colperm = np.stack([candidate_rank(Rall[:, p]) for p in perms])
+    rowperm = np.stack([rank[candidate_rank(R[:, p])] for p in perms])
+    if np.any(rowperm < 0):
+        raise InputError("the ball LP's block is not unchanged by the prior's symmetries")
+    L = HellingerGrid(a, n).hellinger(R, Rall)
+    # L'' = min over the orbit: exactly invariant
+    L = np.min(np.stack([L[np.ix_(rp, cp)] for rp, cp in zip(rowperm, colperm)]), axis=0)
     D = _ball_offsets(k, min(radius, n))
     nd = len(D)
     dist = np.abs(D).sum(axis=1) // 2
@@ -2435,27 +2523,27 @@ def _ball_lp(a: NDArray[np.float64], n: int, epsilon: float, radius: int, inner:
     var = np.full((N, nd), -1, np.int64)
     nx = int(inside.sum())
     var[inside] = np.arange(nx)
-    far = inside.sum(axis=1) < N
+    far = inside.sum(axis=1) < Nout
     fid = np.full(N, -1, np.int64)
     fid[far] = nx + np.arange(int(far.sum()))
     nv = nx + int(far.sum()) + 1
-    near = np.zeros((N, N), dtype=bool)
+    near = np.zeros((N, Nout), dtype=bool)
     near[np.nonzero(inside)[0], ridx[inside]] = True
     far_loss = np.where(near, np.inf, L).min(axis=1)
-    e = math.exp(epsilon)
-    moves = [(p, q) for p in range(k) for q in range(k) if p != q]
-    move_index = {m: i for i, m in enumerate(moves)}
-    m_perm = [np.array([move_index[(p.index(i), p.index(j))] for i, j in moves]) for p in perms]
+    moves = [np.array(m, np.int64) for m in _moves(k, step)]
+    move_index = {tuple(m.tolist()): i for i, m in enumerate(moves)}
+    m_perm = [np.array([move_index[tuple(m[p].tolist())] for m in moves]) for p in perms]
     rows, cols, vals, keys = [], [], [], []
     count = 0
-    for mi, (p, q) in enumerate(moves):
-        step = np.zeros(k, np.int64)
-        step[p], step[q] = -1, 1
-        ok = R[:, p] >= 1
+    for mi, move in enumerate(moves):
+        e = math.exp(epsilon * (int(np.abs(move).sum()) // 2))
+        to = R + move
+        ok = np.all(to >= 0, axis=1)
+        ok[ok] = rank[candidate_rank(to[ok])] >= 0
         cs = np.flatnonzero(ok)
-        c2 = candidate_rank(R[ok] + step)
-        shifted = np.array([d_index.get(d, -1) for d in map(tuple, (D - step).tolist())])
-        # x(c, r) <= e^eps x(c', r): r in both balls and within ``inner`` of one end
+        c2 = rank[candidate_rank(to[ok])]
+        shifted = np.array([d_index.get(d, -1) for d in map(tuple, (D - move).tolist())])
+        # x(c, r) <= e^(d eps) x(c', r): r in both balls and within ``inner`` of one end
         dd = np.flatnonzero(shifted >= 0)
         dd = dd[np.minimum(dist[dd], dist[shifted[dd]]) <= inner]
         v1, v2 = var[cs][:, dd], var[c2][:, shifted[dd]]
@@ -2466,7 +2554,7 @@ def _ball_lp(a: NDArray[np.float64], n: int, epsilon: float, radius: int, inner:
         vals += [np.ones(len(ci)), np.full(len(ci), -e)]
         keys.append(np.column_stack([np.zeros(len(ci), np.int64), cs[ci], np.full(len(ci), mi), dd[di]]))
         count += len(ci)
-        # sum of x(c, r) over r in c's ball and out of c''s <= e^eps F(c')
+        # sum of x(c, r) over r in c's ball and out of c''s <= e^(d eps) F(c')
         vs = var[cs][:, np.flatnonzero(shifted < 0)]
         member = (vs >= 0) & far[c2][:, None]
         has = np.flatnonzero(member.any(axis=1))
