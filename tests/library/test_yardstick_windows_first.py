@@ -109,3 +109,20 @@ def test_window_costs_are_the_weighted_costs_less_the_minimax_lp(n):
     rows, groups, pairs = ys.block_shape(m, R0, ys.CORNER_REACH)
     lp = ys.whole_seconds(rows, groups, pairs, len(ys._symmetry_images(a, R0)), 4)
     assert (radius, per) == (r, p) and fixed == pytest.approx(lp + f, rel=1e-12)
+
+
+def test_the_windows_replace_a_baseline_s_start_where_they_fit():
+    """``compare`` with no release built for an objective computed (the average's start a baseline's errors), in its
+    shares at Dir(1,1,1,1) (about 74.6 s an objective): at eps 0.5, n = 30 and 34 the flows then exact windows in the
+    start's share; at n = 40 and 100 (they do not fit) the baseline's start; at eps 1 (over
+    ``WINDOWS_OVER_BASELINE_MAX_EPSILON``) the start; at k = 3 never."""
+    kw = dict(start=True, floor=0.1, whole=True, weighted=True, baseline=True)
+    a = np.ones(4)
+    for n in (30, 34):
+        out = plan_blocks(a, n, 0.5, 74.6, **kw)
+        assert out[ys.WINDOWS_KEY][0].fits and "average" not in out
+        assert sum(p.seconds for p, _ in out.values() if p.fits) <= 2 * 74.6
+    for n, eps in ((40, 0.5), (100, 0.5), (30, 1.0)):
+        out = plan_blocks(a, n, eps, 74.6, **kw)
+        assert ys.WINDOWS_KEY not in out and len(out["average"][1]) == 3, (n, eps)
+    assert ys.WINDOWS_KEY not in plan_blocks(np.ones(3), 300, 0.5, 74.6, **kw)

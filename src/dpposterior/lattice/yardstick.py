@@ -642,8 +642,8 @@ def sparse_bound(prior: ArrayLike, n: int, epsilon: float, step: int = SPARSE_ST
     :func:`ball_bound`'s word for word, with ``e^(d eps)`` for ``e^eps`` (every eps-DP table satisfies
     ``P(r | c) <= e^(d eps) P(r | c')`` at distance ``d``, module docstring), over the members only (a row dropped
     only drops constraints and a row of the maximum); the block is unchanged by the prior's permutations, so the
-    reduction to orbits holds as there.  Dir(1,1,1,1), eps = 0.5, n = 20: radius 10 0.64472 in 19 CPU s, the whole
-    block 0.64671 in 45 s (benchmarks/yardstick_sparse_k4.json)."""
+    reduction to orbits holds as there.  Dir(1,1,1,1), eps = 0.5, n = 20: radius 10 0.64472 in 19 to 21 CPU s, the
+    whole block 0.64671 in 45 s (benchmarks/yardstick_sparse_balls_k4.json, benchmarks/yardstick_sparse_k4.json)."""
     import warnings
 
     from scipy.optimize import OptimizeWarning, linprog
@@ -691,8 +691,8 @@ SPARSE_MAX_RADIUS = 12
 SPARSE_BALL_MAX_EPSILON = 0.5
 #: :func:`sparse_ball_cost`: ``base + scale (x / 1e5)^power`` CPU s with ``x`` the LP's variables over the symmetry
 #: order times 24 (:func:`sparse_ball_shape`), and ``SPARSE_BALL_BYTES[0]`` bytes per such variable above
-#: ``SPARSE_BALL_BYTES[1]``, at or above every recorded run (benchmarks/yardstick_sparse_k4.json, Dir(1,1,1,1),
-#: eps 0.5 to 1, n = 14 to 28).
+#: ``SPARSE_BALL_BYTES[1]``, at or above every recorded run (benchmarks/yardstick_sparse_balls_k4.json, Dir(1,1,1,1),
+#: eps 0.5, n = 14 to 28, radius 6 to 12: 1.4x to 2.0x its CPU s, 1.2x to 2.0x its peak).
 SPARSE_BALL_FIT_SECONDS = (1.0, 4.7, 1.9)
 SPARSE_BALL_BYTES = (3e3, 2e8)
 
@@ -2415,6 +2415,11 @@ WINDOWS_MAX_STEPS = WEIGHTED_MAX_STEPS
 #: :func:`dpposterior.yardstick.plan_blocks`' key of the average from the flows then exact windows
 #: (:func:`windows_bound`).
 WINDOWS_KEY = "average (flows first)"
+#: At k in :data:`WEIGHTED_K` and eps at most this, where ``compare`` would start the average's exact windows from a
+#: baseline's errors (no release built for an objective was computed), it plans the flows then exact windows
+#: (:func:`plan_windows`) in the same share instead, where they fit: Dir(1,1,1,1), eps = 0.5, n = 30 and 34, 0.5392
+#: and 0.4896 against the start from geometric's errors' 0.4269 and 0.4245 (benchmarks/compare_windows_k4.json).
+WINDOWS_OVER_BASELINE_MAX_EPSILON = 0.5
 
 
 def plan_windows(prior: ArrayLike, n: int, epsilon: float,
