@@ -644,10 +644,6 @@ def sparse_bound(prior: ArrayLike, n: int, epsilon: float, step: int = SPARSE_ST
     only drops constraints and a row of the maximum); the block is unchanged by the prior's permutations, so the
     reduction to orbits holds as there.  Dir(1,1,1,1), eps = 0.5, n = 20: radius 10 0.64472 in 19 to 21 CPU s, the
     whole block 0.64671 in 45 s (benchmarks/yardstick_sparse_balls_k4.json, benchmarks/yardstick_sparse_k4.json)."""
-    import warnings
-
-    from scipy.optimize import OptimizeWarning, linprog
-
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 1)
     eps = _validate.epsilon(epsilon)
@@ -656,14 +652,8 @@ def sparse_bound(prior: ArrayLike, n: int, epsilon: float, step: int = SPARSE_ST
     if radius is None or _validate.integer(radius, "radius", 1) >= n:
         w, _ = block_bound(a, n, eps, S, CORNER_REACH, None, None, symmetric=True, step=step)
         return Yardstick(worst=max(w, 0.0), average=float("nan"), blocks=1, worst_block=())
-    cost, A_ub, A_eq, b_eq = _ball_lp(a, n, eps, radius, radius - 1, True, S, step)
-    b_ub = np.zeros(A_ub.shape[0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", OptimizeWarning)  # HiGHS's own option names, passed through by scipy
-        res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(0, 1), method="highs-ipm",
-                      options=dict(BALL_HIGHS))
-    return Yardstick(worst=max(_certified(res, cost, A_ub, b_ub, A_eq, b_eq), 0.0), average=float("nan"), blocks=1,
-                     worst_block=())
+    worst = _solve_ball_lp(*_ball_lp(a, n, eps, radius, radius - 1, True, S, step))
+    return Yardstick(worst=worst, average=float("nan"), blocks=1, worst_block=())
 
 
 def sparse_cost(prior: ArrayLike, n: int, step: int = SPARSE_STEP) -> tuple[float, float]:
@@ -2637,16 +2627,21 @@ def ball_bound(prior: ArrayLike, n: int, epsilon: float, radius: int, inner: int
     (convexity) and the LP over invariant solutions has the same optimum (:func:`block_bound`'s argument).  The
     value is certified from HiGHS's duals (:func:`_certified`: weak duality with the box), at most the optimum of
     the LP it solved, so at most ``OPT_worst``."""
-    import warnings
-
-    from scipy.optimize import OptimizeWarning, linprog
-
     a = _validate.prior(prior)
     n = _validate.integer(n, "n", 1)
     eps = _validate.epsilon(epsilon)
     radius = _validate.integer(radius, "radius", 1)
     inner = radius - 1 if inner is None else _validate.integer(inner, "inner", 0)
-    cost, A_ub, A_eq, b_eq = _ball_lp(a, n, eps, radius, inner, symmetric)
+    return _solve_ball_lp(*_ball_lp(a, n, eps, radius, inner, symmetric))
+
+
+def _solve_ball_lp(cost, A_ub, A_eq, b_eq) -> float:
+    """The certified value (:func:`_certified`, at least 0) of a :func:`_ball_lp` LP (``b_ub = 0``), by HiGHS's
+    interior point with :data:`BALL_HIGHS`."""
+    import warnings
+
+    from scipy.optimize import OptimizeWarning, linprog
+
     b_ub = np.zeros(A_ub.shape[0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OptimizeWarning)  # HiGHS's own option names, passed through by scipy
