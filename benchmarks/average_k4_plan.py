@@ -4,8 +4,10 @@ local search by orbits (``local_search_batch(..., orbits=True)`` over ``window(n
 
 For each (n, eps): the window's size, the search's counts (orbits, points searched again, near ties: the rows that
 took an exact step), its CPU seconds and the offset sum's (``time.process_time`` of the child), and the plan of this
-tree (:func:`dpposterior.mechanisms.lattice.orbit_seconds`: the search, its near ties; the sum; the near ties'
-planned count :func:`~dpposterior.mechanisms.lattice.tie_orbit_share` x the plan's positive parts).  Writes
+tree (:func:`dpposterior.mechanisms.lattice.orbit_seconds`: the search, its near ties, both times
+:func:`~dpposterior.mechanisms.lattice.exact_shift_factor` at Dir(1,1,1,1) and a working eps; the sum; the near ties'
+planned count :func:`~dpposterior.mechanisms.lattice.tie_orbit_share` x the plan's positive parts).  eps is taken as
+given: pass a working eps (0.25, 0.5, 0.75, 1, 1.5, 2, ...).  Writes
 ``benchmarks/average_k4_plan.json`` (or ``--out``); the machine may be shared: the load is recorded per point.
 
     python benchmarks/average_k4_plan.py [--points 10:1,20:1,30:1,50:1,20:2,50:2,3:0.5,10:0.5] [--out FILE]
@@ -49,11 +51,13 @@ def planned(n: int, eps: float) -> dict:
     from dpposterior.mechanisms import lattice as L
 
     W = L._radius(4, eps, L.LOCAL_ERROR_TOL)
-    searched, ties = L.orbit_seconds(n, 4, eps, W)
+    exact = L.exact_shifts((1.0,) * 4, eps)
+    searched, ties = L.orbit_seconds(n, 4, eps, W, exact)
     parts = L.offwindow_parts(n, 4, W) + L.low_count_points(n, 4)
     total = L.LOCAL_SUM_SECONDS * L.n_candidates(n, 4) * L.ball_size(4, eps, L.LOCAL_ERROR_TOL)
     return {"plan_search": round(searched, 2), "plan_ties": round(ties, 2), "plan_sum": round(total, 2),
-            "parts": int(parts), "plan_tie_count": round(L.tie_orbit_share(n, eps) * parts)}
+            "parts": int(parts), "plan_tie_count": round(L.tie_orbit_share(n, eps) * parts), "exact_shifts": exact,
+            "plan_factor": L.exact_shift_factor(eps, exact)}
 
 
 def main(argv: list[str] | None = None) -> None:

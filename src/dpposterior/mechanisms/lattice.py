@@ -1013,11 +1013,39 @@ def tie_orbit_share(n: int, epsilon: float) -> float:
     return min(1.0, ORBIT_SHARE[1] * grow / max(1, int(n)) ** ORBIT_TIE_POWER)
 
 
-def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]:
+#: Where every shift of a clamp group is exact (:func:`~dpposterior.lattice.batched.exact_shift_weights`: Dir(1, ...,
+#: 1) at a working eps), the search by orbits searches one point per uncertified clamp group, not every point of an
+#: uncertified orbit (:func:`~dpposterior.lattice.batched._orbit_search`), so it runs well under the terms of
+#: :func:`orbit_seconds`, which were fitted before that: those terms times ``factor`` at eps below ``upto`` (the
+#: first pair whose ``upto`` exceeds eps).  Fitted to the search's CPU s on the 2 shared cores at load 1.3 to 1.8
+#: (2026-12-07, Dir(1,1,1,1), ``local_search_batch(..., orbits=True)`` over the window, each point in its own process;
+#: benchmarks/average_k4_plan_exact.json), the terms over the run: 7.0 to 7.6 at eps 0.5 (n = 10 to 40), 7.6 to 17 at
+#: eps 0.25 (n = 10 to 20), 3.4 to 4.2 at eps 0.75 to 2 (n = 20 to 60; 2.0 at n = 20, eps 2, a 0.38 s search).  With
+#: the factors the plan is 1.75x to 1.91x the run at eps 0.5 and 2.0x to 2.5x from eps 0.75 (1.2x at n = 20, eps 2):
+#: within 2x of a host about twice as loaded too (at load 16 to 20 the same search ran 3.7x the CPU s:
+#: docs/lattice.md).  The whole calls are held to it in benchmarks/plans_fit.json.  Below eps 0.5 the terms are kept
+#: (factor 1): there the search needs 2.7 GB (n = 10 and 12, eps 0.25, against 3.5 GB planned), over the 2 GB a
+#: ``compare`` call is held to, and where it would newly fit (n <= 12) the LP by orbits, the optimum, runs; with 0.25
+#: ``compare`` at n = 12, eps 0.25 showed 4 rows against 17, at 2.8 GB (benchmarks/compare_orbit_exact_k4.json).
+#: Other symmetric priors keep the terms (Dir(2,2,2,2), n = 20, eps 0.5: 9.7 s against 38.7 planned).
+ORBIT_EXACT_SHIFT_FACTOR = ((0.5, 1.0), (0.75, 0.25), (math.inf, 0.6))
+
+
+def exact_shift_factor(epsilon: float, exact: bool) -> float:
+    """The factor :func:`orbit_seconds` puts on its terms (:data:`ORBIT_EXACT_SHIFT_FACTOR`; 1 where ``exact`` is
+    False, the shifts of a clamp group not exact)."""
+    if not exact:
+        return 1.0
+    return next(factor for upto, factor in ORBIT_EXACT_SHIFT_FACTOR if float(epsilon) < upto)
+
+
+def orbit_seconds(n: int, k: int, epsilon: float, W: int, exact: bool = False) -> tuple[float, float]:
     """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
     public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
     the near ties' exact steps)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`,
-    :data:`EXACT_TIE_SECONDS`, the per-data-set terms grown by :func:`near_factor`)."""
+    :data:`EXACT_TIE_SECONDS`, the per-data-set terms grown by :func:`near_factor`), both times
+    :func:`exact_shift_factor` where ``exact`` (:func:`~dpposterior.lattice.batched.exact_shift_weights` of the public
+    prior and eps)."""
     share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
@@ -1031,7 +1059,9 @@ def orbit_seconds(n: int, k: int, epsilon: float, W: int) -> tuple[float, float]
     table, _ = batched_seconds(k, eps, share * rows, 0.0)
     searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball * grow
     ties = tie_orbit_share(n, eps) * parts
-    return searched, ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * near * grow)
+    factor = exact_shift_factor(eps, exact)
+    return factor * searched, factor * ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0]
+                                               + EXACT_TIE_SECONDS[1] * near * grow)
 
 
 def local_ties(n: int, k: int, epsilon: float) -> float:
@@ -3721,13 +3751,13 @@ class LatticeMechanism(Mechanism):
         if k == 3 and not self.uses_window(n, k, spec) and not self.uses_corners(n, k, spec):
             return self._local_plan(n, k, spec, what, ties=True, symmetric=_symmetric(prior))
         if self.uses_faces(n, k, spec, prior):
-            return self._face_plan(n, k, spec, what)
+            return self._face_plan(n, k, spec, what, exact_shifts(prior, spec.epsilon))
         if self.uses_corners(n, k, spec):
             if k >= 4:
                 return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
             return self._corner_plan(n, k, spec, what, symmetric_corners(prior))
         if k >= 4 and not self.uses_window(n, k, spec):  # average, or worst where the corner table has no rows
-            return self._batched_plan(n, k, spec, what, _symmetric(prior))
+            return self._batched_plan(n, k, spec, what, _symmetric(prior), exact_shifts(prior, spec.epsilon))
         return self._window_plan(prior, n, spec, what)
 
     def _face_table_plan(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0) -> Plan:
@@ -3741,7 +3771,7 @@ class LatticeMechanism(Mechanism):
         sec = plan.seconds + setups * local_seconds(k, spec.epsilon)
         return replace(plan, seconds=sec, costs=(("DPPOSTERIOR_MAX_SOLVE_SECONDS", sec),), advice=self._advice(spec))
 
-    def _face_plan(self, n: int, k: int, spec: ReleaseSpec, what: str) -> Plan:
+    def _face_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, exact: bool = False) -> Plan:
         """The plan of the face release's errors (route ``"face table"``, :func:`_face_errors`): the rest's errors
         (:meth:`_batched_plan` by orbits: the same call as ``lattice~average``'s row, so ``compare`` runs it once,
         ``Plan.shared``), the table's build from that search's outputs (a solve,
@@ -3749,7 +3779,7 @@ class LatticeMechanism(Mechanism):
         its own) and its differences (:func:`~dpposterior.lattice.faces_any.plan_face_any`'s terms)."""
         from ..lattice.faces_any import FACE_TERM_SECONDS, FACE_TERM_SHARE, face_rows_count, plan_face_shared
 
-        rest = self._batched_plan(n, k, spec.averaged(), what, True)
+        rest = self._batched_plan(n, k, spec.averaged(), what, True, exact)
         table = plan_face_shared(n, k, spec.epsilon)
         if table.refusal:
             return replace(table, what=what)
@@ -3925,7 +3955,8 @@ class LatticeMechanism(Mechanism):
                                                     ("DPPOSTERIOR_MAX_PAIRS", total * PAIRS_PER_SECOND)),
                     advice="use a smaller n", shared=shared)
 
-    def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
+    def _batched_plan(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False,
+                      exact: bool = False) -> Plan:
         """The plan of the exact errors of ``average`` at k >= 4 where a draw runs the local search (route ``"batched
         local search"``): :func:`~dpposterior.lattice.batched.local_search_batch` at every point of the window (a
         solve: its table over R(n), the one-point searches of the window's points off R(n) and of the near ties; at a
@@ -3941,7 +3972,7 @@ class LatticeMechanism(Mechanism):
         # the points off R(n) and those of R(n) with a count at most 1 (near ties): the grouped route, one search per
         # positive part
         if symmetric:
-            table, handed = orbit_seconds(n, k, eps, W)
+            table, handed = orbit_seconds(n, k, eps, W, exact)
         else:
             table, _ = batched_seconds(k, eps, rows, 0.0)
             handed = grouped_seconds(n, k, eps, W, edge)
@@ -3971,7 +4002,7 @@ class LatticeMechanism(Mechanism):
                                  self._max_fallback(int(n), a.size, spec, symmetric=_symmetric(a)))
         if plan.route == "face table":
             return _face_errors(tuple(a.tolist()), int(n), spec.epsilon,
-                                self._batched_fallback(int(n), a.size, spec, True, True))
+                                self._batched_fallback(int(n), a.size, spec, True, True, exact_shifts(a, spec.epsilon)))
         if plan.route in ("corner remap", "corner remap, by orbits") and a.size >= 4:
             return _corner_errors_any(tuple(a.tolist()), int(n), spec.epsilon,
                                       self._corner_fallback(int(n), a.size, spec, _symmetric(a)),
@@ -3982,9 +4013,8 @@ class LatticeMechanism(Mechanism):
                                   self._max_fallback(int(n), a.size, spec, orbits), orbits)
         if plan.route == "batched local search":
             sym = _symmetric(a)
-            return _batched_errors(tuple(a.tolist()), int(n), spec.epsilon, self._batched_fallback(int(n), a.size,
-                                                                                                   spec, True, sym),
-                                   sym)
+            fallback = self._batched_fallback(int(n), a.size, spec, True, sym, exact_shifts(a, spec.epsilon))
+            return _batched_errors(tuple(a.tolist()), int(n), spec.epsilon, fallback, sym)
         remap = _remap(tuple(a.tolist()), int(n), spec.epsilon, spec.objective)
         # the minimax remap's solve computed them on this setup (its certificate's upper end)
         if remap.errors is not None:
@@ -4013,14 +4043,15 @@ class LatticeMechanism(Mechanism):
         return max(1, int(left / (share * local_seconds(k, spec.epsilon))))
 
     @staticmethod
-    def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False, orbits: bool = False) -> int:
+    def _batched_fallback(n: int, k: int, spec: ReleaseSpec, window: bool = False, orbits: bool = False,
+                          exact: bool = False) -> int:
         """The one-point searches the batched local search (k >= 4) may hand on: what the solve limit leaves after its
         table (and, over the ``window``, its grouped route: :func:`grouped_seconds`, or by ``orbits``
-        :func:`orbit_seconds`), at the estimated seconds of one (:data:`BATCH_SECONDS`); past it the run refuses in
-        one line."""
+        :func:`orbit_seconds`, its terms times :func:`exact_shift_factor` where ``exact``, the seconds of one not), at
+        the estimated seconds of one (:data:`BATCH_SECONDS`); past it the run refuses in one line."""
         if window and orbits:
             W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
-            searched, _ = orbit_seconds(n, k, spec.epsilon, W)
+            searched, _ = orbit_seconds(n, k, spec.epsilon, W, exact)
             ball = float(ball_size(k, spec.epsilon, 1e-12))
             near = min(ball / 2.0, float(n_candidates(n, k)))  # as orbit_seconds counts a point on a face
             grow = near_factor(near)
