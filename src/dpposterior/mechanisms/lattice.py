@@ -1029,6 +1029,10 @@ def tie_orbit_share(n: int, epsilon: float) -> float:
 #: ``compare`` at n = 12, eps 0.25 showed 4 rows against 17, at 2.8 GB (benchmarks/compare_orbit_exact_k4.json).
 #: Other symmetric priors keep the terms (Dir(2,2,2,2), n = 20, eps 0.5: 9.7 s against 38.7 planned).
 ORBIT_EXACT_SHIFT_FACTOR = ((0.5, 1.0), (0.75, 0.25), (math.inf, 0.6))
+#: The corner release's errors at k = 4 (:meth:`LatticeMechanism._corner_plan_any`) price their search by orbits over
+#: R(n) (:func:`face_orbit_seconds`: the rest's, and the corner solve's fixed rows') at :func:`exact_shift_factor` at eps
+#: up to this, where it was measured: Dir(1,1,1,1), eps 0.5 (docs/lattice.md, the section on ``exact_shift_factor``).
+CORNER_EXACT_SHIFT_MAX_EPSILON = 0.5
 
 
 def exact_shift_factor(epsilon: float, exact: bool) -> float:
@@ -1147,7 +1151,8 @@ def _symmetric(prior) -> bool:
     return symmetric_prior(prior)
 
 
-def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law: bool = False, high: bool = True) -> float:
+def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law: bool = False, high: bool = True,
+                   search_factor: float = 1.0) -> float:
     """Estimated seconds of the corner remap (its LP and its fixed rows, the batched local search at ``n_ref``), from
     public n, k, eps and whether the prior is symmetric (docs/lattice.md, "A worst-case remap at any n").  At k = 3
     the LP's term is the larger of :data:`CORNER_SECONDS`' and, where the corners are not apart (eps < 1),
@@ -1156,7 +1161,8 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
     apart (eps < 1) :data:`CORNER_APART_SECONDS`; ``law``: :data:`CORNER_SECONDS`' alone, the plan
     :func:`corners_fit` (which remap a release reads) was set by, so that no release's law moves with a refit of the
     plan; ``high=False`` (the exact errors' plans): :data:`CORNER_APART_SECONDS` at every eps below 1, not
-    :data:`CORNER_APART_HIGH`'s lower floor (:func:`corner_apart_floor`)."""
+    :data:`CORNER_APART_HIGH`'s lower floor (:func:`corner_apart_floor`); ``search_factor``: on the fixed rows' search
+    by orbits at k >= 4 (the errors' plan at :func:`exact_shift_factor`; never with ``law``)."""
     from ..lattice.search import NEAR_TAIL
 
     size = corner_plan_sizes(n, k, epsilon, bool(symmetric))
@@ -1164,7 +1170,8 @@ def corner_seconds(n: int, k: int, epsilon: float, symmetric: bool = False, law:
         # by orbits (a symmetric prior, no edge table): the LP's matrices in its entries, HiGHS on the orbit columns,
         # and the fixed rows' search at their projections (at most R(n_ref)) by orbits, as the errors' own search
         c0, c1 = CORNER_ORBIT_SECONDS
-        return c0 + c1 * float(size["pairs"] * size["outputs"]) + sum(face_orbit_seconds(size["n_ref"], k, epsilon))
+        search = sum(face_orbit_seconds(size["n_ref"], k, epsilon))
+        return c0 + c1 * float(size["pairs"] * size["outputs"]) + (1.0 if law else search_factor) * search
     if int(k) >= 4:  # the LP and its fixed rows' batched local search at n_ref (every one counted as handed on)
         c0, c1, power = CORNER_SECONDS_ANY_FROM_ONE if float(epsilon) >= 1.0 else CORNER_SECONDS_ANY
         # by orbits (a symmetric prior, the edge table's joint LP) the whole LP is its edge seconds
@@ -3754,7 +3761,7 @@ class LatticeMechanism(Mechanism):
             return self._face_plan(n, k, spec, what, exact_shifts(prior, spec.epsilon))
         if self.uses_corners(n, k, spec):
             if k >= 4:
-                return self._corner_plan_any(n, k, spec, what, _symmetric(prior))
+                return self._corner_plan_any(n, k, spec, what, _symmetric(prior), exact_shifts(prior, spec.epsilon))
             return self._corner_plan(n, k, spec, what, symmetric_corners(prior))
         if k >= 4 and not self.uses_window(n, k, spec):  # average, or worst where the corner table has no rows
             return self._batched_plan(n, k, spec, what, _symmetric(prior), exact_shifts(prior, spec.epsilon))
@@ -3828,13 +3835,16 @@ class LatticeMechanism(Mechanism):
                               ("DPPOSTERIOR_MAX_PAIRS", dict(local.costs)["DPPOSTERIOR_MAX_PAIRS"]
                                + edge * PAIRS_PER_SECOND)))
 
-    def _corner_plan_any(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False) -> Plan:
+    def _corner_plan_any(self, n: int, k: int, spec: ReleaseSpec, what: str, symmetric: bool = False,
+                         exact: bool = False) -> Plan:
         """The plan of the corner release's errors at k >= 4 (:func:`~dpposterior.lattice.corners_any.corner_errors_any`):
         the batched local search over R(n) (its table, and the face points it leaves: :func:`face_seconds`; at a
         ``symmetric`` prior one point per orbit, :func:`face_orbit_seconds`: the same route, whose search takes the
         orbits wherever the prior is symmetric, so its name and its refusals read as before), the
         offset sum over R(n) (as :meth:`_batched_plan`'s), the corner solve, and the terms at the tables' rows added as
-        differences (:func:`~dpposterior.lattice.corners_any.delta_terms`, :data:`DELTA_SECONDS`)."""
+        differences (:func:`~dpposterior.lattice.corners_any.delta_terms`, :data:`DELTA_SECONDS`).  ``exact``
+        (:func:`exact_shifts` of the prior and eps): the search by orbits over R(n), in the rest and in the corner
+        solve's fixed rows, at :func:`exact_shift_factor` up to :data:`CORNER_EXACT_SHIFT_MAX_EPSILON`."""
         from ..lattice.corners_any import BLOCK_ENTRIES, delta_terms, orbit_sum
 
         eps = spec.epsilon
@@ -3844,8 +3854,9 @@ class LatticeMechanism(Mechanism):
                 "planned (their peak is not measured; use --objective average)"))
         W = _radius(k, eps, LOCAL_ERROR_TOL)
         rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
+        factor = exact_shift_factor(eps, exact and symmetric and eps <= CORNER_EXACT_SHIFT_MAX_EPSILON)
         if symmetric:
-            table, handed = face_orbit_seconds(n, k, eps)
+            table, handed = (factor * part for part in face_orbit_seconds(n, k, eps))
         else:
             table, _ = batched_seconds(k, eps, rows, 0.0)
             handed = face_seconds(n, k, eps)
@@ -3859,7 +3870,7 @@ class LatticeMechanism(Mechanism):
         # every table row in the window against its offsets inside R(n) (delta_terms, an upper end)
         top = corner_plan_sizes(n, k, eps, symmetric)["edge_top"]
         delta = DELTA_SECONDS * delta_terms(n, k, eps, W, top)
-        corner = corner_seconds(n, k, eps, symmetric)
+        corner = corner_seconds(n, k, eps, symmetric, search_factor=factor)
         side = float(n + k * W + 1)
         # the window, its grid and the rest's table; the solve; a block of the differences (BLOCK_ENTRIES terms: the
         # mask, the data sets and the losses, DELTA_BYTES each) and the ranks' grid
