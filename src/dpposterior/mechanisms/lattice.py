@@ -1029,10 +1029,14 @@ def tie_orbit_share(n: int, epsilon: float) -> float:
 #: ``compare`` at n = 12, eps 0.25 showed 4 rows against 17, at 2.8 GB (benchmarks/compare_orbit_exact_k4.json).
 #: Other symmetric priors keep the terms (Dir(2,2,2,2), n = 20, eps 0.5: 9.7 s against 38.7 planned).
 ORBIT_EXACT_SHIFT_FACTOR = ((0.5, 1.0), (0.75, 0.25), (math.inf, 0.6))
-#: The corner release's errors at k = 4 (:meth:`LatticeMechanism._corner_plan_any`) price their search by orbits over
-#: R(n) (:func:`face_orbit_seconds`: the rest's, and the corner solve's fixed rows') at :func:`exact_shift_factor` at eps
-#: up to this, where it was measured: Dir(1,1,1,1), eps 0.5 (docs/lattice.md, the section on ``exact_shift_factor``).
-CORNER_EXACT_SHIFT_MAX_EPSILON = 0.5
+#: The corner release at k = 4 prices its search by orbits over R(n) at :func:`exact_shift_factor` at eps up to this,
+#: where it was measured (Dir(1,1,1,1); docs/lattice.md, the sections on ``exact_shift_factor`` and
+#: ``corner_search_factor``): in its errors (:meth:`LatticeMechanism._corner_plan_any`: the rest's search,
+#: :func:`face_orbit_seconds`, and the corner solve's fixed rows; the whole errors at 1.4x to 1.65x under the plan at eps
+#: 0.5, n = 20 to 26, 1.5x to 1.64x at eps 0.6, n = 26 to 30, 2.0x to 2.4x at eps 0.75, n = 34 to 42), and wherever a
+#: draw's plan or the noise-aware column's counts the solve (:func:`corner_solve_seconds`; the solve alone at 1.67x to
+#: 3.1x under it, eps 0.5 to 0.75).
+CORNER_EXACT_SHIFT_MAX_EPSILON = 0.75
 
 
 def exact_shift_factor(epsilon: float, exact: bool) -> float:
@@ -1041,6 +1045,25 @@ def exact_shift_factor(epsilon: float, exact: bool) -> float:
     if not exact:
         return 1.0
     return next(factor for upto, factor in ORBIT_EXACT_SHIFT_FACTOR if float(epsilon) < upto)
+
+
+def corner_search_factor(prior, epsilon: float) -> float:
+    """The factor on the corner solve's fixed rows' search by orbits over R(n) (:func:`corner_seconds`'
+    ``search_factor``) where a draw's plan or the noise-aware column's counts the solve: :func:`exact_shift_factor`
+    where the prior is symmetric, every clamp group's shifts are exact (:func:`exact_shifts`) and eps is at most
+    :data:`CORNER_EXACT_SHIFT_MAX_EPSILON` (the errors' plan reads the same rule); else 1.  Public prior and eps.
+    Never read by the law (:func:`corners_fit` prices the solve with ``law=True``), so no release moves."""
+    eps = float(epsilon)
+    exact = (prior is not None and symmetric_corners(prior) and exact_shifts(prior, eps)
+             and eps <= CORNER_EXACT_SHIFT_MAX_EPSILON)
+    return exact_shift_factor(eps, exact)
+
+
+def corner_solve_seconds(n: int, k: int, epsilon: float, prior) -> float:
+    """Estimated seconds of the corner remap's solve at this public prior: :func:`corner_seconds` at
+    :func:`symmetric_corners` with its fixed rows' search at :func:`corner_search_factor` (what a draw's plan and the
+    noise-aware column's count for it)."""
+    return corner_seconds(n, k, epsilon, symmetric_corners(prior), search_factor=corner_search_factor(prior, epsilon))
 
 
 def orbit_seconds(n: int, k: int, epsilon: float, W: int, exact: bool = False) -> tuple[float, float]:
@@ -3632,9 +3655,11 @@ class LatticeMechanism(Mechanism):
         return (spec.objective == Objective.WORST and not self.uses_window(n, k, spec)
                 and faces_fit(prior, n, k, spec.epsilon))
 
-    def check_corners(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0, symmetric: bool = False) -> None:
+    def check_corners(self, n: int, k: int, spec: ReleaseSpec, setups: float = 1.0, symmetric: bool = False,
+                      prior=None) -> None:
         """Refuse (one line, before any work) the corner remap's solve and ``setups`` local searches over the memory or
-        the solve limit (``symmetric``: :func:`symmetric_corners` of the prior)."""
+        the solve limit (``symmetric``: :func:`symmetric_corners` of the prior; ``prior``: the solve's fixed rows'
+        search at :func:`corner_search_factor`, else as counted without it)."""
         self.check_distance(spec, k)
         size = corner_plan_sizes(n, k, spec.epsilon, symmetric)
         one = ", one corner for three" if size.get("corners_solved") == 1 else ""
@@ -3642,7 +3667,9 @@ class LatticeMechanism(Mechanism):
         check_size(math.ceil(corner_bytes(n, k, spec.epsilon, symmetric) / 8), 8,
                    f"the lattice release's corner remap for k={k}, eps={spec.epsilon:g} (its LP: {size['pairs']:,} "
                    f"pairs x {size['outputs']} outputs{one}{fixed})")
-        _solve_limit(corner_seconds(n, k, spec.epsilon, symmetric) + corner_draw_seconds(n, k, spec.epsilon, setups),
+        factor = corner_search_factor(prior, spec.epsilon) if prior is not None else 1.0
+        _solve_limit(corner_seconds(n, k, spec.epsilon, symmetric, search_factor=factor)
+                     + corner_draw_seconds(n, k, spec.epsilon, setups),
                      f"the lattice release's corner remap for k={k}, n={n}, eps={spec.epsilon:g} (its LP and "
                      f"{setups:g} local searches)")
 
@@ -3690,7 +3717,7 @@ class LatticeMechanism(Mechanism):
                    prior=None) -> None:
         """Refuse a draw over its budget: the window's remap, or ``setups`` local searches (``symmetric``:
         :func:`symmetric_corners` of the prior, for the corner remap; ``prior``: for the face table,
-        :meth:`uses_faces`)."""
+        :meth:`uses_faces`, and the corner solve's :func:`corner_search_factor`)."""
         if self.uses_window(n, k, spec):
             self.check_window(n, k, spec)
             return
@@ -3699,7 +3726,7 @@ class LatticeMechanism(Mechanism):
             admit(self._face_table_plan(n, k, spec, setups))
             return
         if self.uses_corners(n, k, spec):
-            self.check_corners(n, k, spec, setups, symmetric)
+            self.check_corners(n, k, spec, setups, symmetric, prior)
             return
         self.check_distance(spec, k)
         Dc = _radius(k, spec.epsilon, 1e-12)
@@ -4102,7 +4129,7 @@ class LatticeMechanism(Mechanism):
         corners = self.uses_corners(n, k, spec)
         route = "window remap" if window else "corner remap" if corners else "local search"
         try:
-            self.check_draw(n, k, spec, PADDED_DRAWS, symmetric_corners(prior))
+            self.check_draw(n, k, spec, PADDED_DRAWS, symmetric_corners(prior), prior)
         except SizeError as exc:
             return Plan(task=Task.DRAW, route=route, what=what, refusal=str(exc))
         sec = (self.solve_seconds(n, k, spec.objective, spec.epsilon) if window
@@ -4110,7 +4137,8 @@ class LatticeMechanism(Mechanism):
                else corner_draw_seconds(n, k, spec.epsilon, PADDED_DRAWS))
         if corners:
             sym = symmetric_corners(prior)
-            return Plan(task=Task.DRAW, route=route, what=what, seconds=sec + corner_seconds(n, k, spec.epsilon, sym),
+            return Plan(task=Task.DRAW, route=route, what=what,
+                        seconds=sec + corner_solve_seconds(n, k, spec.epsilon, prior),
                         memory_bytes=corner_bytes(n, k, spec.epsilon, sym))
         return Plan(task=Task.DRAW, route=route, what=what, seconds=sec)
 
@@ -4170,7 +4198,7 @@ class LatticeMechanism(Mechanism):
             remap = _face(tuple(float(x) for x in prior), int(n), spec.epsilon)
             return {"remap": "face table"} | {key: remap.certificate[key] for key in ("lp", "rows", "constraints")}
         if self.uses_corners(int(n), k, spec):
-            self.check_corners(int(n), k, spec, symmetric=symmetric_corners(prior))
+            self.check_corners(int(n), k, spec, symmetric=symmetric_corners(prior), prior=prior)
             remap = _corner(tuple(float(x) for x in prior), int(n), spec.epsilon)
             return {"remap": "corner minimax"} | {key: remap.certificate[key] for key in ("lp", "depth", "n_ref")}
         if not self.uses_window(int(n), k, spec):
@@ -4510,7 +4538,7 @@ class LatticeMechanism(Mechanism):
                                ("DPPOSTERIOR_MAX_SOLVE_SECONDS", search)), advice="use a larger eps", at_least=at_least)
         elif self.uses_corners(n, k, spec):
             sym = symmetric_corners(prior)
-            search += corner_seconds(n, k, eps, sym)
+            search += corner_solve_seconds(n, k, eps, prior)
             memory = max(memory, corner_bytes(n, k, eps, sym))
             if k >= 4 and n // k > (k - 1) * Dc and not corner_family:  # (else the family's boxes, above)
                 # the centre's region is c0 + U(Dc); a release next to a face or a vertex (a count at most (k - 1) Dc)
@@ -4539,7 +4567,7 @@ class LatticeMechanism(Mechanism):
                   + rows * (RISK_SECONDS * k + FILTER_SECONDS[0] + FILTER_SECONDS[1] * k * (Dc + 1))
                   + small_corner_search_seconds(rows, n, k, eps))
         sym = symmetric_corners(prior)
-        search += corner_seconds(n, k, eps, sym)
+        search += corner_solve_seconds(n, k, eps, prior)
         column = COLUMN_SECONDS[0] * rows * COLUMN_POINTS
         memory = max(SMALL_CORNER_POINT_BYTES * region + 8.0 * (k + 4) * rows, corner_bytes(n, k, eps, sym))
         return Plan(task=Task.POSTERIOR, route="local column", what=what, seconds=search + column,
