@@ -90,7 +90,7 @@ def _interrupted(argv, delay: float, tmp_path):
 
 
 @pytest.mark.parametrize("argv", [
-    ["release", "--prior", "1,1,1,1", "--counts", "7,7,6,6", "--mechanism", "optimal", "--epsilon", "0.5",
+    ["release", "--prior", "1,1,1,1", "--counts", "8,8,8,7", "--mechanism", "optimal", "--epsilon", "0.5",
      "--noise-aware"],
     ["accuracy", "--prior", "1,1,1,1", "--n", "40", "--mechanism", "optimal", "--epsilon", "0.5"],
     ["posterior", "--prior", "1,1,1", "--released", "117,117,116", "--mechanism", "optimal", "--epsilon",
@@ -100,9 +100,10 @@ def _interrupted(argv, delay: float, tmp_path):
 ])
 def test_a_long_solve_is_refused_before_it_starts(argv):
     """k = 4 past the LP (n = 9: ``optimal`` there is the LP by orbits, so these two ask ``lattice``): the lattice
-    release's corner remap, whose noise-aware release at eps = 0.5, n = 26 (its column: the release itself runs; n = 20
-    runs since its column at n <= Dc searches R(n)'s points one at a time) and errors at
-    n = 40 (the batched local search by orbits, 60 s of it a solve) are over the solve limit, and whose pmf at one
+    release, whose noise-aware release at eps = 0.5, n = 31 (past the corner remap: the local Bayes remap's column; the
+    release itself runs; to n = 26 the corner release's column runs since its solve is priced by its clamp groups)
+    and errors at n = 40 (the batched local search by orbits, 60 s of it a solve) are over the solve limit, and whose
+    corner remap's pmf at one
     data set is not built (its corner rows are randomised; the refusal names the average remap, which has it); and the likelihood column of the k = 3 release at n = 350, eps = 0.1 (its points off R(n) each a search):
     refused in one line from public n, k, eps, before any work.  (At eps = 1, n = 9 the release and its errors run:
     tests/library/test_lattice_corners_any.py.)"""

@@ -94,10 +94,13 @@ def test_the_cells_the_refit_opens_are_admitted(eps, n):
     spec = ReleaseSpec.of("optimal", eps, objective="worst")
     plan = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n)
     assert not plan.refused() and plan.route == "local column"
-    assert plan.seconds > 30.0  # these columns ran 14.1 to 16.9 CPU s (benchmarks/small_corner_parts_k4.json)
+    # these columns ran 14.1 to 16.9 CPU s (benchmarks/small_corner_parts_k4.json): the plan at least 1.75x the slowest
+    assert plan.seconds > 1.75 * 16.9
 
 
-@pytest.mark.parametrize("eps, n", [(0.5, 12), (0.5, 23), (0.5, 26), (0.6, 26), (0.6, 30), (0.75, 13), (0.75, 30)])
+#: still out (eps 0.5, n = 23 to 26, eps 0.6, n = 26 and eps 0.75, n = 30, out here before, are admitted since the corner
+#: solve is priced by its clamp groups: test_corner_solve_exact_k4.py)
+@pytest.mark.parametrize("eps, n", [(0.5, 12), (0.5, 31), (0.6, 28), (0.6, 30), (0.75, 13), (0.75, 32)])
 def test_the_cells_still_out_are_refused_in_one_line(eps, n):
     spec = ReleaseSpec.of("optimal", eps, objective="worst")
     refusal = spec.mechanism.plan(Task.POSTERIOR, spec, np.ones(4), n).refused()
