@@ -1047,16 +1047,23 @@ def exact_shift_factor(epsilon: float, exact: bool) -> float:
     return next(factor for upto, factor in ORBIT_EXACT_SHIFT_FACTOR if float(epsilon) < upto)
 
 
+def corner_exact_factor(epsilon: float, symmetric: bool, exact: bool) -> float:
+    """The factor on the corner release's search by orbits over R(n): :func:`exact_shift_factor` where the prior is
+    ``symmetric``, every clamp group's shifts are ``exact`` (:func:`exact_shifts`) and eps is at most
+    :data:`CORNER_EXACT_SHIFT_MAX_EPSILON`; else 1.  The one rule the errors' plan
+    (:meth:`LatticeMechanism._corner_plan_any`) and :func:`corner_search_factor` read."""
+    eps = float(epsilon)
+    return exact_shift_factor(eps, symmetric and exact and eps <= CORNER_EXACT_SHIFT_MAX_EPSILON)
+
+
 def corner_search_factor(prior, epsilon: float) -> float:
     """The factor on the corner solve's fixed rows' search by orbits over R(n) (:func:`corner_seconds`'
-    ``search_factor``) where a draw's plan or the noise-aware column's counts the solve: :func:`exact_shift_factor`
-    where the prior is symmetric, every clamp group's shifts are exact (:func:`exact_shifts`) and eps is at most
-    :data:`CORNER_EXACT_SHIFT_MAX_EPSILON` (the errors' plan reads the same rule); else 1.  Public prior and eps.
-    Never read by the law (:func:`corners_fit` prices the solve with ``law=True``), so no release moves."""
-    eps = float(epsilon)
-    exact = (prior is not None and symmetric_corners(prior) and exact_shifts(prior, eps)
-             and eps <= CORNER_EXACT_SHIFT_MAX_EPSILON)
-    return exact_shift_factor(eps, exact)
+    ``search_factor``) where a draw's plan or the noise-aware column's counts the solve: :func:`corner_exact_factor`
+    at this public prior (1 where it is None).  Never read by the law (:func:`corners_fit` prices the solve with
+    ``law=True``), so no release moves."""
+    if prior is None:
+        return 1.0
+    return corner_exact_factor(epsilon, symmetric_corners(prior), exact_shifts(prior, float(epsilon)))
 
 
 def corner_solve_seconds(n: int, k: int, epsilon: float, prior) -> float:
@@ -3667,8 +3674,7 @@ class LatticeMechanism(Mechanism):
         check_size(math.ceil(corner_bytes(n, k, spec.epsilon, symmetric) / 8), 8,
                    f"the lattice release's corner remap for k={k}, eps={spec.epsilon:g} (its LP: {size['pairs']:,} "
                    f"pairs x {size['outputs']} outputs{one}{fixed})")
-        factor = corner_search_factor(prior, spec.epsilon) if prior is not None else 1.0
-        _solve_limit(corner_seconds(n, k, spec.epsilon, symmetric, search_factor=factor)
+        _solve_limit(corner_seconds(n, k, spec.epsilon, symmetric, search_factor=corner_search_factor(prior, spec.epsilon))
                      + corner_draw_seconds(n, k, spec.epsilon, setups),
                      f"the lattice release's corner remap for k={k}, n={n}, eps={spec.epsilon:g} (its LP and "
                      f"{setups:g} local searches)")
@@ -3881,7 +3887,7 @@ class LatticeMechanism(Mechanism):
                 "planned (their peak is not measured; use --objective average)"))
         W = _radius(k, eps, LOCAL_ERROR_TOL)
         rows, Z = float(n_candidates(n, k)), float(_window_size(n, k, W))
-        factor = exact_shift_factor(eps, exact and symmetric and eps <= CORNER_EXACT_SHIFT_MAX_EPSILON)
+        factor = corner_exact_factor(eps, symmetric, exact)
         if symmetric:
             table, handed = (factor * part for part in face_orbit_seconds(n, k, eps))
         else:
