@@ -78,3 +78,68 @@ def test_the_errors_at_eps_half_now_fit_the_solve_limit(n):
     # below eps 0.5 the terms are kept: refused at n = 10, eps 0.25 as before (its search's 2.7 GB)
     low = ReleaseSpec.of("lattice", 0.25, objective="average")
     assert not low.mechanism.plan(Task.ERRORS, low, np.ones(4), 10).fits
+
+
+LARGE = json.loads((pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "average_k4_plan_large.json")
+                   .read_text(encoding="utf-8"))["points"]
+#: The fit's plan over its runs at most (eps 1.5, n = 50: 3.1) and at least (eps 1, n = 50: 1.44)
+LARGE_MOST_OVER, LARGE_LEAST_OVER = 3.2, 1.4
+
+
+@pytest.mark.parametrize("run", LARGE, ids=[f"n{r['n']}-eps{r['epsilon']:g}" for r in LARGE])
+def test_the_fit_from_eps_three_quarters_holds_each_run_and_each_phase(run):
+    """Where every clamp group's shifts are exact, from eps 0.75, the search by orbits is priced by its own fit
+    (``ORBIT_EXACT_SECONDS``): each recorded run (two processes at once) between 1.4x and 3.2x under its plan, the
+    certified searches under the plan's first term and the points of the uncertified orbits under its second."""
+    n, eps = run["n"], run["epsilon"]
+    assert L.orbit_exact_fit(4, eps, True) and run["exact_fit"]
+    W = L._radius(4, eps, L.LOCAL_ERROR_TOL)
+    searched, ties = L.orbit_seconds(n, 4, eps, W, True)
+    assert LARGE_LEAST_OVER * run["search_cpu"] <= searched + ties <= LARGE_MOST_OVER * run["search_cpu"]
+    assert run["certified_cpu"] < searched and run["left_cpu"] < ties
+
+
+@pytest.mark.parametrize("run", LARGE, ids=[f"n{r['n']}-eps{r['epsilon']:g}" for r in LARGE])
+def test_a_large_run_the_plan_admits_is_not_refused_by_its_cap(run):
+    """The run's cap on exact-step points reads the fit's price of one (``orbit_tie_seconds``): where the plan admits
+    the errors, every recorded run took fewer."""
+    n, eps = run["n"], run["epsilon"]
+    spec = ReleaseSpec.of("lattice", eps, objective="average")
+    plan = spec.mechanism.plan(Task.ERRORS, spec, np.ones(4), n)
+    if plan.fits:
+        cap = L.LatticeMechanism._batched_fallback(n, 4, L.working_spec(spec, 4), True, True, True)
+        assert run["stats"]["fallback"] < cap
+
+
+def test_the_terms_before_the_fit_were_far_over_its_runs():
+    """What the fit replaced: the terms times ``exact_shift_factor`` (0.6 from eps 0.75) were 3.2x to 4.9x the runs
+    past n = 50 at eps 1 and at eps 1.25 and 1.5 (the JSON's ``plan_before_over_run``)."""
+    before = {(r["n"], r["epsilon"]): r["plan_before_over_run"] for r in LARGE}
+    assert min(before[(n, 1.0)] for n in (60, 70, 80, 90, 100)) > 3.2
+    assert min(before[(n, eps)] for n, eps in ((60, 1.25), (100, 1.25), (50, 1.5), (70, 1.5))) > 3.2
+    for n, eps in ((60, 1.0), (100, 1.0), (50, 1.5)):
+        W = L._radius(4, eps, L.LOCAL_ERROR_TOL)
+        terms = L.exact_shift_factor(eps, True) * sum(L.orbit_seconds(n, 4, eps, W, False))
+        assert terms > LARGE_MOST_OVER * next(r["search_cpu"] for r in LARGE if (r["n"], r["epsilon"]) == (n, eps))
+
+
+def test_the_fit_is_read_at_k_four_from_eps_three_quarters_where_the_shifts_are_exact():
+    assert L.orbit_exact_fit(4, 0.75, True) and L.orbit_exact_fit(4, 30.0, True)
+    assert not L.orbit_exact_fit(4, 0.7, True) and not L.orbit_exact_fit(4, 1.0, False)
+    assert not L.orbit_exact_fit(5, 1.0, True)
+    W = L._radius(4, 1.0, L.LOCAL_ERROR_TOL)
+    # elsewhere the terms, as before: times the factor where exact, alone where not
+    assert sum(L.orbit_seconds(60, 4, 0.6, W, True)) == pytest.approx(0.25 * sum(L.orbit_seconds(60, 4, 0.6, W)))
+    # the near tie's price is one rule for the plan and the run's cap
+    searched, ties = L.orbit_seconds(60, 4, 1.0, W, True)
+    share = L.tie_orbit_share(60, 1.0) * (L.offwindow_parts(60, 4, W) + L.low_count_points(60, 4))
+    assert ties == pytest.approx(share * L.orbit_tie_seconds(60, 4, 1.0, True), rel=1e-12)
+
+
+@pytest.mark.parametrize(("n", "eps", "fits"), [(60, 1.0, True), (70, 1.0, True), (80, 1.0, False),
+                                                 (100, 1.25, True), (40, 0.75, True), (60, 0.75, False)])
+def test_the_errors_admitted_by_the_fit(n, eps, fits):
+    """Dir(1,1,1,1): ``lattice~average``'s errors were refused at eps 1 from n = 59 and at eps 1.25, n = 100 (the
+    search planned 49 to 180 s against the solve limit of 45); they ran in 14.9 to 23.1 s (n = 60, 70) and 19.1 s."""
+    spec = ReleaseSpec.of("lattice", eps, objective="average")
+    assert spec.mechanism.plan(Task.ERRORS, spec, np.ones(4), n).fits is fits

@@ -1073,29 +1073,83 @@ def corner_solve_seconds(n: int, k: int, epsilon: float, prior) -> float:
     return corner_seconds(n, k, epsilon, symmetric_corners(prior), search_factor=corner_search_factor(prior, epsilon))
 
 
+#: At k = 4 where every clamp group's shifts are exact (Dir(1,1,1,1) at a working eps) from eps
+#: :data:`ORBIT_EXACT_MIN_EPSILON`, the search by orbits is priced by its own fit (:func:`orbit_exact_fit`), not by the
+#: terms fitted before the clamp groups times :func:`exact_shift_factor`: those were 2.4x to 4.9x its runs past n = 50
+#: at eps 1 and from eps 1.25 at every n measured (their per-data-set cost grows with the data sets, the runs' less: a
+#: certified search sums over the data sets its drop keeps, an exact step over its kept set), so ``lattice~average``'s
+#: errors were refused at eps 1 from n = 59 while they ran in 15 to 30 CPU s to n = 80.  Per search, ``near`` its data
+#: sets (``min(|ball of Dc| / 2, |R(n)|)``, as the terms count a point on a face), ``g = max(1, 1 / eps)``: a certified
+#: search (one a clamp group's lead, counted ``ORBIT_SHARE[0] / k!`` of the positive parts, as the terms) ``A near^a
+#: g^b`` CPU s (the first triple), a point of an uncertified orbit (its exact steps; counted :func:`tie_orbit_share` of
+#: the positive parts) ``B near^c g^d`` (the second), the batched table as before, and
+#: :data:`ORBIT_EXACT_POINT_SECONDS` a window point (its orbit pairs and clamp groups).  Fitted (2026-12-07, two
+#: processes at once on the 2 cores, load ~2; the search alone, its two phases timed apart: ``python
+#: benchmarks/average_k4_plan.py --search-only --points ...``, ``benchmarks/average_k4_plan_large.json``): eps 0.75,
+#: n = 30 to 70, 4.8 to 78.6 s; eps 1, n = 30 to 100, 2.2 to 47.7 s; eps 1.25, n = 60, 100; eps 1.5, n = 50 to 100; eps
+#: 2, n = 50, 100.  The plan 1.44x to 3.1x the run (1.44x to 1.88x at eps 1, to 2.73x at eps 0.75, n = 30; most at eps 1.5),
+#: each phase above its own run.
+ORBIT_EXACT_SECONDS = ((6.5e-6, 0.43, 2.3), (1.75e-6, 0.66, 0.9))
+ORBIT_EXACT_POINT_SECONDS = 3e-6
+ORBIT_EXACT_MIN_EPSILON = 0.75
+
+
+def orbit_exact_fit(k: int, epsilon: float, exact: bool) -> bool:
+    """Whether :func:`orbit_seconds` prices the search by :data:`ORBIT_EXACT_SECONDS` (k = 4, ``exact``: every clamp
+    group's shifts exact, eps at least :data:`ORBIT_EXACT_MIN_EPSILON`), from public inputs; else the terms times
+    :func:`exact_shift_factor`."""
+    return int(k) == 4 and bool(exact) and float(epsilon) >= ORBIT_EXACT_MIN_EPSILON
+
+
+def orbit_near(n: int, k: int, epsilon: float) -> float:
+    """The data sets of a search at a point on a face that the search by orbits is priced at: the ball's points with
+    that count >= 0, at most about half of the ball (v and -v), and at most R(n)."""
+    ball = float(sum(sphere_count(k, t) for t in range(_radius(k, float(epsilon), 1e-12) + 1)))
+    return min(ball / 2.0, float(n_candidates(n, k)))
+
+
+def orbit_tie_seconds(n: int, k: int, epsilon: float, exact: bool = False) -> float:
+    """Estimated seconds of one near tie of the search by orbits (a point of an uncertified orbit searched with its
+    exact steps), from public n, k, eps: :data:`ORBIT_EXACT_SECONDS`' second triple where :func:`orbit_exact_fit`,
+    else the terms (``ORBIT_SHARE[2]`` points searched again, :data:`EXACT_TIE_SECONDS`), without
+    :func:`exact_shift_factor`.  :func:`orbit_seconds` prices its near ties at it (with the factor on the terms) and
+    the run's cap on them (:meth:`LatticeMechanism._batched_fallback`) divides what the limit leaves by it: one rule."""
+    near = orbit_near(n, k, epsilon)
+    if orbit_exact_fit(k, epsilon, exact):
+        B, c, d = ORBIT_EXACT_SECONDS[1]
+        return B * near ** c * max(1.0, 1.0 / float(epsilon)) ** d
+    grow = near_factor(near)
+    part = ORBIT_PART[0] + ORBIT_PART[1] * near * grow
+    return ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0] + EXACT_TIE_SECONDS[1] * near * grow
+
+
 def orbit_seconds(n: int, k: int, epsilon: float, W: int, exact: bool = False) -> tuple[float, float]:
     """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
     public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
-    the near ties' exact steps)`` (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`, :data:`ONE_POINT_SECONDS`,
-    :data:`EXACT_TIE_SECONDS`, the per-data-set terms grown by :func:`near_factor`), both times
-    :func:`exact_shift_factor` where ``exact`` (:func:`~dpposterior.lattice.batched.exact_shift_weights` of the public
-    prior and eps)."""
+    the near ties' exact steps)``.  Where :func:`orbit_exact_fit` (k = 4, ``exact``, eps >= 0.75) by
+    :data:`ORBIT_EXACT_SECONDS`; else by the terms (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`,
+    :data:`ONE_POINT_SECONDS`, :data:`EXACT_TIE_SECONDS`, the per-data-set terms grown by :func:`near_factor`), both
+    times :func:`exact_shift_factor` where ``exact`` (:func:`~dpposterior.lattice.batched.exact_shift_weights` of the
+    public prior and eps).  The near ties either way at :func:`orbit_tie_seconds` each."""
     share = min(1.0, ORBIT_SHARE[0] / math.factorial(int(k)))
     eps = float(epsilon)
     ball = float(sum(sphere_count(k, t) for t in range(_radius(k, eps, 1e-12) + 1)))
     rows = float(n_candidates(n, k))
     parts = offwindow_parts(n, k, W) + low_count_points(n, k)
-    # the data sets of a search at a point on a face: the ball's points with that count >= 0, at most about half
-    # of the ball (v and -v), and at most R(n)
-    near = min(ball / 2.0, rows)
+    near = orbit_near(n, k, eps)
+    table, _ = batched_seconds(k, eps, share * rows, 0.0)
+    ties = tie_orbit_share(n, eps) * parts
+    tie = orbit_tie_seconds(n, k, eps, exact)
+    if orbit_exact_fit(k, eps, exact):
+        A, a, b = ORBIT_EXACT_SECONDS[0]
+        lead = A * near ** a * max(1.0, 1.0 / eps) ** b
+        points = float(_window_size(n, k, W))
+        return table + ORBIT_EXACT_POINT_SECONDS * points + share * parts * lead, ties * tie
     grow = near_factor(near)
     part = ORBIT_PART[0] + ORBIT_PART[1] * near * grow
-    table, _ = batched_seconds(k, eps, share * rows, 0.0)
     searched = table + share * parts * part + min(rows, share * parts) * ONE_POINT_SECONDS[2] * ball * grow
-    ties = tie_orbit_share(n, eps) * parts
     factor = exact_shift_factor(eps, exact)
-    return factor * searched, factor * ties * (ORBIT_SHARE[2] * part + EXACT_TIE_SECONDS[0]
-                                               + EXACT_TIE_SECONDS[1] * near * grow)
+    return factor * searched, factor * ties * tie
 
 
 def local_ties(n: int, k: int, epsilon: float) -> float:
@@ -4096,11 +4150,7 @@ class LatticeMechanism(Mechanism):
         if window and orbits:
             W = _radius(k, spec.epsilon, LOCAL_ERROR_TOL)
             searched, _ = orbit_seconds(n, k, spec.epsilon, W, exact)
-            ball = float(ball_size(k, spec.epsilon, 1e-12))
-            near = min(ball / 2.0, float(n_candidates(n, k)))  # as orbit_seconds counts a point on a face
-            grow = near_factor(near)
-            one = (ORBIT_SHARE[2] * (ORBIT_PART[0] + ORBIT_PART[1] * near * grow) + EXACT_TIE_SECONDS[0]
-                   + EXACT_TIE_SECONDS[1] * near * grow)
+            one = orbit_tie_seconds(n, k, spec.epsilon, exact)  # as orbit_seconds prices a near tie
             return max(1, int((limit_setting("DPPOSTERIOR_MAX_SOLVE_SECONDS") - searched) / one))
         rows = float(n_candidates(n, k))
         table, _ = batched_seconds(k, spec.epsilon, rows, 0.0)
