@@ -124,7 +124,7 @@ def test_the_terms_before_the_fit_were_far_over_its_runs():
 
 
 def test_the_fit_is_read_at_k_four_from_eps_three_quarters_where_the_shifts_are_exact():
-    assert L.orbit_exact_fit(4, 0.75, True) and L.orbit_exact_fit(4, 30.0, True)
+    assert L.orbit_exact_fit(4, 0.75, True) and L.orbit_exact_fit(4, 2.0, True) and not L.orbit_exact_fit(4, 2.5, True)
     assert not L.orbit_exact_fit(4, 0.7, True) and not L.orbit_exact_fit(4, 1.0, False)
     assert not L.orbit_exact_fit(5, 1.0, True)
     W = L._radius(4, 1.0, L.LOCAL_ERROR_TOL)

@@ -1073,32 +1073,34 @@ def corner_solve_seconds(n: int, k: int, epsilon: float, prior) -> float:
     return corner_seconds(n, k, epsilon, symmetric_corners(prior), search_factor=corner_search_factor(prior, epsilon))
 
 
-#: At k = 4 where every clamp group's shifts are exact (Dir(1,1,1,1) at a working eps) from eps
-#: :data:`ORBIT_EXACT_MIN_EPSILON`, the search by orbits is priced by its own fit (:func:`orbit_exact_fit`), not by the
-#: terms fitted before the clamp groups times :func:`exact_shift_factor`: those were 2.4x to 4.9x its runs past n = 50
-#: at eps 1 and from eps 1.25 at every n measured (their per-data-set cost grows with the data sets, the runs' less: a
-#: certified search sums over the data sets its drop keeps, an exact step over its kept set), so ``lattice~average``'s
-#: errors were refused at eps 1 from n = 59 while they ran in 15 to 30 CPU s to n = 80.  Per search, ``near`` its data
-#: sets (``min(|ball of Dc| / 2, |R(n)|)``, as the terms count a point on a face), ``g = max(1, 1 / eps)``: a certified
-#: search (one a clamp group's lead, counted ``ORBIT_SHARE[0] / k!`` of the positive parts, as the terms) ``A near^a
-#: g^b`` CPU s (the first triple), a point of an uncertified orbit (its exact steps; counted :func:`tie_orbit_share` of
-#: the positive parts) ``B near^c g^d`` (the second), the batched table as before, and
-#: :data:`ORBIT_EXACT_POINT_SECONDS` a window point (its orbit pairs and clamp groups).  Fitted (2026-12-07, two
+#: At k = 4 where every clamp group's shifts are exact (Dir(1,1,1,1) at a working eps) at eps
+#: :data:`ORBIT_EXACT_MIN_EPSILON` to :data:`ORBIT_EXACT_MAX_EPSILON`, the search by orbits is priced by its own fit
+#: (:func:`orbit_exact_fit`), not by the terms fitted before the clamp groups times :func:`exact_shift_factor`: those
+#: were 2.4x to 4.9x its runs past n = 50 at eps 1 and from eps 1.25 at every n measured (their per-data-set cost grows
+#: with the data sets, the runs' less: a certified search sums over the data sets its drop keeps, an exact step over its
+#: kept set), so ``lattice~average``'s errors were refused at eps 1 from n = 59 while they ran in 15 to 30 CPU s to n =
+#: 80. Per search, ``near`` its data sets (``min(|ball of Dc| / 2, |R(n)|)``, as the terms count a point on a face), ``g
+#: = max(1, 1 / eps)``: a certified search (one a clamp group's lead, counted ``ORBIT_SHARE[0] / k!`` of the positive
+#: parts, as the terms) ``A near^a g^b`` CPU s (the first triple), a point of an uncertified orbit (its exact steps;
+#: counted :func:`tie_orbit_share` of the positive parts) ``B near^c g^d`` (the second), the batched table as before,
+#: and :data:`ORBIT_EXACT_POINT_SECONDS` a window point (its orbit pairs and clamp groups). Fitted (2026-12-07, two
 #: processes at once on the 2 cores, load ~2; the search alone, its two phases timed apart: ``python
-#: benchmarks/average_k4_plan.py --search-only --points ...``, ``benchmarks/average_k4_plan_large.json``): eps 0.75,
-#: n = 30 to 70, 4.8 to 78.6 s; eps 1, n = 30 to 100, 2.2 to 47.7 s; eps 1.25, n = 60, 100; eps 1.5, n = 50 to 100; eps
-#: 2, n = 50, 100.  The plan 1.44x to 3.1x the run (1.44x to 1.88x at eps 1, to 2.73x at eps 0.75, n = 30; most at eps 1.5),
+#: benchmarks/average_k4_plan.py --search-only --points ...``, ``benchmarks/average_k4_plan_large.json``): eps 0.75, n =
+#: 30 to 70, 4.8 to 78.6 s; eps 1, n = 30 to 100, 2.2 to 47.7 s; eps 1.25, n = 60, 100; eps 1.5, n = 50 to 100; eps 2, n
+#: = 50, 100. The plan 1.44x to 3.1x the run (1.44x to 1.88x at eps 1, to 2.73x at eps 0.75, n = 30; most at eps 1.5),
 #: each phase above its own run.
 ORBIT_EXACT_SECONDS = ((6.5e-6, 0.43, 2.3), (1.75e-6, 0.66, 0.9))
 ORBIT_EXACT_POINT_SECONDS = 3e-6
 ORBIT_EXACT_MIN_EPSILON = 0.75
+#: The largest eps the fit was measured at; past it the terms times :func:`exact_shift_factor`, as before.
+ORBIT_EXACT_MAX_EPSILON = 2.0
 
 
 def orbit_exact_fit(k: int, epsilon: float, exact: bool) -> bool:
     """Whether :func:`orbit_seconds` prices the search by :data:`ORBIT_EXACT_SECONDS` (k = 4, ``exact``: every clamp
-    group's shifts exact, eps at least :data:`ORBIT_EXACT_MIN_EPSILON`), from public inputs; else the terms times
-    :func:`exact_shift_factor`."""
-    return int(k) == 4 and bool(exact) and float(epsilon) >= ORBIT_EXACT_MIN_EPSILON
+    group's shifts exact, eps within :data:`ORBIT_EXACT_MIN_EPSILON` to :data:`ORBIT_EXACT_MAX_EPSILON`, where it was
+    measured), from public inputs; else the terms times :func:`exact_shift_factor`."""
+    return int(k) == 4 and bool(exact) and ORBIT_EXACT_MIN_EPSILON <= float(epsilon) <= ORBIT_EXACT_MAX_EPSILON
 
 
 def orbit_near(n: int, k: int, epsilon: float) -> float:
@@ -2785,8 +2787,51 @@ def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
             and _search.batch_tables_fit(int(k), int(n), eps))
 
 
+#: Where every clamp group's shifts are exact (Dir(1,1,1,1) at a working eps) at eps
+#: :data:`COLUMN_PART_SETS_MIN_EPSILON` to 1.5, :func:`column_orbit_seconds` prices an orbit and a part's data sets at
+#: :data:`COLUMN_EXACT_SECONDS` (not :data:`COLUMN_ORBIT_SECONDS`), and a part's data sets ``m = min(|ball of Dc|,
+#: |R(n)|) / eps`` as they are up to :data:`COLUMN_PART_SETS_KNEE` (``|R(50)|``, k = 4) and as ``KNEE (m /
+#: KNEE)^COLUMN_PART_SETS_POWER`` past it: the searches a part leads to read the data sets their drop keeps (a
+#: certified search) and their kept sets (an exact step), which grow more slowly than R(n) (as the errors' search:
+#: :data:`ORBIT_EXACT_SECONDS`), and since the clamp groups the searches run at 0.3 to 0.45 of the price fitted before
+#: them.  Priced as before, the run's check was 2.2x to 8.0x the searches at 42 releases (Dir(1,1,1,1), the centre and
+#: :func:`cut_release_family` at eps 0.75, n = 50, 60; eps 1, n = 40, 60, 80, 100; eps 1.25, n = 80, 100; eps 1.5,
+#: n = 100, 127; the searches' CPU s at the release, two processes at once, load ~2, 2026-12-07, ``python
+#: benchmarks/column_parts_k4.py``, ``benchmarks/column_parts_k4.json``), so ``release --noise-aware`` with
+#: ``average`` was refused at eps 1 from n = 53 while its column ran in 12 to 16 CPU s at n = 60.  Now the check is
+#: 1.32x to 3.98x the searches (the coefficients and power of this form with the least largest ratio and every ratio at
+#: least 1.3; the most at the vertex releases of eps 1.25 and 1.5, whose checks are a third of the others').  Below
+#: eps 0.75, past eps 1.5 (:data:`COLUMN_PART_SETS_MAX_EPSILON`) and where the shifts are not exact the price is as
+#: before.
+COLUMN_EXACT_SECONDS = (4e-4, 8e-9)
+COLUMN_PART_SETS_KNEE = 23426.0
+COLUMN_PART_SETS_POWER = 0.6
+COLUMN_PART_SETS_MIN_EPSILON = 0.75
+#: The largest eps the fit was measured at (eps 1.5, n = 100 to 174); past it the price is as before (the face term's
+#: cells past the cut and the band tables' runs, eps 2 to 2.75, were fitted on it).
+COLUMN_PART_SETS_MAX_EPSILON = 1.5
+
+
+def column_exact_fit(epsilon: float, exact: bool) -> bool:
+    """Whether :func:`column_orbit_seconds` reads :data:`COLUMN_EXACT_SECONDS` and the knee: ``exact`` (every clamp
+    group's shifts exact) and eps within :data:`COLUMN_PART_SETS_MIN_EPSILON` to :data:`COLUMN_PART_SETS_MAX_EPSILON`,
+    where it was measured; public eps."""
+    return bool(exact) and COLUMN_PART_SETS_MIN_EPSILON <= float(epsilon) <= COLUMN_PART_SETS_MAX_EPSILON
+
+
+def column_part_sets(n: int, k: int, epsilon: float, exact: bool = False) -> float:
+    """The data sets a kept part is priced at by :func:`column_orbit_seconds`: ``m = min(|ball of Dc|, |R(n)|) / eps``,
+    and where :func:`column_exact_fit` past :data:`COLUMN_PART_SETS_KNEE`, ``KNEE (m /
+    KNEE)^COLUMN_PART_SETS_POWER``; public n, k, eps."""
+    eps = float(epsilon)
+    m = min(float(ball_size(k, eps, 1e-12)), float(n_candidates(n, k))) / eps
+    if column_exact_fit(eps, exact) and m > COLUMN_PART_SETS_KNEE:
+        return COLUMN_PART_SETS_KNEE * (m / COLUMN_PART_SETS_KNEE) ** COLUMN_PART_SETS_POWER
+    return m
+
+
 def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: float, faces: float = 0.0,
-                         clamp: tuple[float, float, float] | None = None) -> float:
+                         clamp: tuple[float, float, float] | None = None, exact: bool = False) -> float:
     """Estimated seconds of the local column's searches by orbits (:func:`column_orbits`) at ``parts`` distinct
     positive parts falling into ``orbits`` orbits: :data:`COLUMN_ORBIT_SECONDS`, and where :func:`face_part_orbit_cell`
     holds, ``faces`` of the parts (those with a count at most 1: off R(n) or next to a face) at
@@ -2800,20 +2845,21 @@ def column_orbit_seconds(parts: float, orbits: float, n: int, k: int, epsilon: f
     search a group at most, the certified and the exact-step search alike, each group within one orbit's clamp:
     :func:`~dpposterior.lattice.batched._orbit_search`), count as ``min(keys, clamped)`` parts in ``min(keys,
     clamp_orbits)`` orbits and :data:`CLAMP_PART_SECONDS` each besides (so never over the price without the groups
-    by more than that term), all times :func:`clamp_low_factor` below eps 0.5."""
+    by more than that term), all times :func:`clamp_low_factor` below eps 0.5; a part's data sets then priced by
+    :func:`column_part_sets` with ``exact``, and at eps 0.75 to 1.5 an orbit and a part's data sets at
+    :data:`COLUMN_EXACT_SECONDS`.  ``exact`` alone: that pricing (the call for the parts apart from the clamped
+    ones)."""
     if clamp is not None:
         clamped, keys, clamp_orbits = (float(x) for x in clamp)
         low = clamp_low_factor(n, k, epsilon)  # the groups' searches below eps 0.5
         return low * (column_orbit_seconds(float(parts) + min(keys, clamped), float(orbits) + min(keys, clamp_orbits),
-                                           n, k, epsilon, faces)
+                                           n, k, epsilon, faces, exact=True)
                       + clamped * CLAMP_PART_SECONDS)
     eps = float(epsilon)
-    ball = float(ball_size(k, eps, 1e-12))
-    rows = float(n_candidates(n, k))
     grow = max(1.0, 1.0 / eps) ** COLUMN_ORBIT_EPS_POWER  # an orbit's search grows below eps 1
     face = float(faces) * face_part_orbit_seconds(n, k, eps) if face_part_orbit_cell(n, k, eps) else 0.0
-    return (float(orbits) * COLUMN_ORBIT_SECONDS[0] * grow
-            + float(parts) * COLUMN_ORBIT_SECONDS[1] * min(ball, rows) / eps + face)
+    per_orbit, per_set = COLUMN_EXACT_SECONDS if column_exact_fit(eps, exact) else COLUMN_ORBIT_SECONDS
+    return float(orbits) * per_orbit * grow + float(parts) * per_set * column_part_sets(n, k, eps, exact) + face
 
 
 #: The local column's searches by orbits at a release next to a face where the centre takes the cut route
