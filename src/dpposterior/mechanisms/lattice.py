@@ -1128,7 +1128,7 @@ def orbit_tie_seconds(n: int, k: int, epsilon: float, exact: bool = False) -> fl
 def orbit_seconds(n: int, k: int, epsilon: float, W: int, exact: bool = False) -> tuple[float, float]:
     """Estimated seconds of the batched local search by orbits over ``window(n, k, W)`` (a symmetric prior), from
     public n, k, eps, W: ``(the table and the grouped route over one point per orbit, the points searched again and
-    the near ties' exact steps)``.  Where :func:`orbit_exact_fit` (k = 4, ``exact``, eps >= 0.75) by
+    the near ties' exact steps)``.  Where :func:`orbit_exact_fit` (k = 4, ``exact``, eps 0.75 to 2) by
     :data:`ORBIT_EXACT_SECONDS`; else by the terms (:data:`ORBIT_SHARE`, :data:`ORBIT_PART`,
     :data:`ONE_POINT_SECONDS`, :data:`EXACT_TIE_SECONDS`, the per-data-set terms grown by :func:`near_factor`), both
     times :func:`exact_shift_factor` where ``exact`` (:func:`~dpposterior.lattice.batched.exact_shift_weights` of the
@@ -2793,7 +2793,7 @@ def column_orbits(prior, n: int, k: int, epsilon: float) -> bool:
 #: |R(n)|) / eps`` as they are up to :data:`COLUMN_PART_SETS_KNEE` (``|R(50)|``, k = 4) and as ``KNEE (m /
 #: KNEE)^COLUMN_PART_SETS_POWER`` past it: the searches a part leads to read the data sets their drop keeps (a
 #: certified search) and their kept sets (an exact step), which grow more slowly than R(n) (as the errors' search:
-#: :data:`ORBIT_EXACT_SECONDS`), and since the clamp groups the searches run at 0.3 to 0.45 of the price fitted before
+#: :data:`ORBIT_EXACT_SECONDS`), and since the clamp groups the searches run at 0.13 to 0.45 of the price fitted before
 #: them.  Priced as before, the run's check was 2.2x to 8.0x the searches at 42 releases (Dir(1,1,1,1), the centre and
 #: :func:`cut_release_family` at eps 0.75, n = 50, 60; eps 1, n = 40, 60, 80, 100; eps 1.25, n = 80, 100; eps 1.5,
 #: n = 100, 127; the searches' CPU s at the release, two processes at once, load ~2, 2026-12-07, ``python
