@@ -84,12 +84,13 @@ def test_the_face_route_is_chosen_where_its_plan_says():
     search as before)."""
     a = np.ones(4)
     worst = ReleaseSpec.of("lattice", 1.0, objective="worst")
-    for n in (30, 50):
+    for n in (30, 50, 60):
         assert LATTICE.uses_faces(n, 4, worst, a) and not LATTICE.uses_corners(n, 4, worst, a)
         assert LATTICE.plan_errors(a, n, worst).route == "face table"
         assert LATTICE.plan_posterior(a, n, worst).route == "local column"
     assert LATTICE.plan_errors(np.array([1.0, 1.0, 1.0, 2.0]), 50, worst).route == "corner remap"
-    assert LATTICE.plan_errors(a, 60, worst).route == "corner remap"
+    assert LATTICE.plan_errors(a, 29, worst).route == "corner remap"
+    assert LATTICE.plan_errors(a, 61, worst).route == "corner remap"
     assert LATTICE.plan_errors(a, 50, ReleaseSpec.of("lattice", 0.5, objective="worst")).route != "face table"
     assert LATTICE.plan_errors(a, 50, worst.averaged()).route == "batched local search"
     # the face row's rest is lattice~average's own call: compare counts it once
@@ -97,6 +98,29 @@ def test_the_face_route_is_chosen_where_its_plan_says():
     assert face.shared and face.shared[0][0] == avg.shared[0][0]
     # the pmf at one data set (randomised rows) is refused in one line
     assert "face table" in LATTICE.plan_pmf_at(a, 50, 4, worst).refused()
+
+
+def test_the_face_route_to_n_60_is_admitted_at_the_default_limits(monkeypatch):
+    """n = 51 to 60 (eps 1, Dir(1,1,1,1)): the face route's draws, errors and noise-aware column are each admitted at
+    the default limits, so reading the face table there refuses no cell the corner table's plans admitted; with the
+    own build's fit before (the reach to 2 Dc + 1, 1.3e-6 and 1.3e-3 a row) the draws at n = 60 were refused."""
+    from dpposterior.lattice import faces_any as F
+    from dpposterior.lattice.noise import radius_for
+    from dpposterior.limits import LIMITS
+
+    for name in LIMITS:
+        monkeypatch.delenv(name, raising=False)
+    a = np.ones(4)
+    worst = ReleaseSpec.of("lattice", 1.0, objective="worst")
+    for n in (51, 55, 60):
+        assert LATTICE.uses_faces(n, 4, worst, a)
+        for plan in (LATTICE.plan_draw(a, n, worst), LATTICE.plan_errors(a, n, worst),
+                     LATTICE.plan_posterior(a, n, worst)):
+            assert not plan.refused(), (n, plan.route, plan.refused())
+    monkeypatch.setattr(F, "FACE_TABLE_ROW_SECONDS", 1.3e-6)
+    monkeypatch.setattr(F, "FACE_TABLE_ROW_FIXED", 1.3e-3)
+    monkeypatch.setattr(F, "face_reach", lambda n, k, eps: float(min(int(n) + 1, 2 * radius_for(k, eps, 1e-12) + 1)))
+    assert LATTICE.plan_draw(a, 60, worst).refused()
 
 
 def test_face_draws_follow_the_tables_pmf(small_faces):

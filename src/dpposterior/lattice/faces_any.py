@@ -419,29 +419,35 @@ def face_rows_count(n: int) -> int:
     return int(sum(len(set(itertools.permutations(p.tolist()))) for p in face_patterns(int(n))))
 
 
-#: CPU seconds per face row and per ``(n + 1)^2`` of the release's own build (:func:`face_remap_any` without
+#: CPU seconds per face row and per ``face_reach^2`` of the release's own build (:func:`face_remap_any` without
 #: ``low_errors``: the constrained data sets, :func:`lp_rest_errors`' searches and sums, the rows' searches and the LP;
-#: a row's work grows with the data sets its searches and sums reach, about ``(n + 1)^2``), measured at Dir(1,1,1,1),
-#: eps = 1 (CPU s, ``time.process_time`` of :func:`~dpposterior.mechanisms.lattice._face`, 2026-11-30, load 2-8):
-#: n = 30, 6,764 rows, 10.8 and 11.5 s (1.66e-6 and 1.77e-6 a row and (n + 1)^2); n = 40, 7,556 rows, 18.5 s
-#: (1.46e-6); n = 50, 7,556 rows, 26.7 s (1.36e-6) and, at load ~3, 32.6 s (1.66e-6).  A constant per row (5e-3 s)
-#: planned n = 30 at 33.8 s, 3.1x its run.  Refitted with a constant per row besides (:data:`FACE_TABLE_ROW_FIXED`) to
-#: the later runs of benchmarks/face_shared_build.json (load 4-5.5): n = 30 14.87 s (2.20e-3 a row), n = 40 22.17 s
-#: (2.93e-3), n = 50 30.63 s (4.05e-3): a line through n = 30 and 50 (1.11e-3 + 1.13e-6 (n + 1)^2 a row, n = 40 within
-#: it), times ~1.15: planned 17.2, 26.3 and 35.4 s (the per-(n + 1)^2 fit alone planned n = 30 at 13.0 s, under its
-#: 14.87).  Only n in the face route's ``FACE_N`` (30 to 50) build this table.  Past ``n + 1 = 2 Dc + 1`` (``Dc`` the
-#: kernel's radius ``radius_for(k, eps, 1e-12)``, 36 at eps = 1) the ``(n + 1)^2`` term stops growing
-#: (:func:`face_reach`): a row's searches and sums read the data sets within ``Dc`` of it, whose count no longer grows
-#: with n once the ball fits in R(n); the square alone planned n = 100 at 110 s (154 s with the rows counted before)
-#: against 41.2 run.  Measured with the cap (``benchmarks/plans_h70.json``, ``faces``, eps = 1, both trees).
-FACE_TABLE_ROW_SECONDS = 1.3e-6
-FACE_TABLE_ROW_FIXED = 1.3e-3
+#: a row's work grows with the data sets its searches and sums reach, about ``(n + 1)^2`` until :func:`face_reach`
+#: stops growing), and a constant per row (:data:`FACE_TABLE_ROW_FIXED`).  Fitted to this code's builds at
+#: Dir(1,1,1,1), eps = 1 (CPU s, ``time.process_time``, load ~1, each in a process of its own): n = 30, 40, 50, 60, 70,
+#: 80, 100: 9.8, 15.5, 20.3, 21.7, 23.6, 24.7, 24.8 s, and again (``benchmarks/face_build_k4.json``) 9.0, 14.9, 19.5,
+#: 21.2, 22.2, 22.5, 20.8 s; the rows' terms times ~1.35 (the constant a row raised to 8.5e-4 so that the builds
+#: recorded at load 4 to 5.5 before the clamp groups, 14.87 s at n = 30 in ``benchmarks/face_shared_build.json``, stay
+#: under it) and the scan of R(n)'s sorted data sets as before plan them at 15.1, 24.6, 33.5, 34.3, 35.4, 36.6 and
+#: 39.8 s (1.59x to 1.92x the second runs).
+#: The fit before (1.3e-6 and 1.3e-3, a reach to ``2 Dc + 1``) was set on the runs before the clamp groups (15.8, 29.6,
+#: 38.9, 36.0 s at n = 30, 50, 70, 100, ``benchmarks/plans_h70.json``) and planned this code's
+#: (48.8 s at n = 60, 70.1 at n = 100; 1.8x to 3.4x): the release's own build was refused from n = 55.
+FACE_TABLE_ROW_SECONDS = 1.35e-6
+FACE_TABLE_ROW_FIXED = 8.5e-4
 
 
 def face_reach(n: int, k: int, epsilon: float) -> float:
-    """The side ``min(n + 1, 2 Dc + 1)`` of the data sets a face row's build reaches (:data:`FACE_TABLE_ROW_SECONDS`),
-    ``Dc = radius_for(k, eps, 1e-12)``; public n, k, eps only."""
-    return float(min(int(n) + 1, 2 * radius_for(int(k), float(epsilon), 1e-12) + 1))
+    """The side ``min(n + 1, FACE_ZERO + FACE_SECOND + 2 (FACE_THIRD + W) + 1)`` of the data sets a face row's build
+    reaches (:data:`FACE_TABLE_ROW_SECONDS`), ``W = radius_for(k, eps, FACE_LP_TOL)`` the LP's kernel cut (50 at eps =
+    1); public n, k, eps only.  Sorting moves each coordinate by at most the largest move, so a data set within ``W``
+    of a face row has its three smallest counts at most ``FACE_ZERO + W``, ``FACE_SECOND + W``, ``FACE_THIRD + W``,
+    and once n reaches their sum plus the third's bound again every such sorted data set lies in R(n).  Measured (eps =
+    1): the constrained data sets (:func:`face_data_sets`) number 297, 629, 798, 826 at n = 30, 40, 45, 48 and 827 at
+    every n from 49 to 70, and the build's work stops growing with them (19.5 to 24.8 CPU s from n = 50 to 100)."""
+    W = radius_for(int(k), float(epsilon), FACE_LP_TOL)
+    return float(min(int(n) + 1, FACE_ZERO + FACE_SECOND + 2 * (FACE_THIRD + W) + 1))
+
+
 #: Bytes of that build at its peak per face row (its largest arrays: the union of the constrained data sets' balls
 #: and the LP's entries), and a fixed part.
 FACE_TABLE_ROW_BYTES = 1.2e5
