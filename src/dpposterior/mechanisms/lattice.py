@@ -1356,6 +1356,16 @@ CORNER_FALLBACK_EPSILON_K4 = 0.5
 #: (Dir(1,1,1,1), eps = 0.5: n = 30 60 s, n = 100 1,041 s and 5.0 GiB planned; eps = 0.9, n = 100: 575 s).  From eps 1
 #: the corner solve fits at every n (its largest plan 16.0 s), and the rule is not read there.
 CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4 = 1.0
+#: At k = 4, ``(eps, n0)``: at that eps (exactly, where it was measured) ``worst`` reads the local Bayes remap
+#: (``lattice~average``'s release) from n = n0 on, although the corner solve fits there.  At Dir(1,1,1,1), eps 0.75 the
+#: corner release has the lower worst case to n = 20 (0.64653 against 0.64829) and the higher from n = 21 (0.64946
+#: against 0.64702) to 42 (0.63674 against 0.63341), and the higher average at every n from 16 to 42; at Dir(2,2,2,2),
+#: n = 36 its worst case is 0.69587 against 0.64244 (``benchmarks/worst_k4_routes_eps075.json``).  Past n = 42 the
+#: corner solve does not fit, and the local Bayes remap was the release already.  The release's errors and
+#: noise-aware column are then ``average``'s, which the default limits admit to n = 49 and 45 (the corner route's
+#: column was refused from n = 32).  Constants, so the release's law depends on public n, k, eps only; a remap of the
+#: same noise, so eps-DP as any remap.
+CORNER_BEHIND_K4 = ((0.75, 21),)
 
 
 def corners_fit(n: int, k: int, epsilon: float) -> bool:
@@ -1378,8 +1388,11 @@ def corners_fit(n: int, k: int, epsilon: float) -> bool:
     plan alone (at a symmetric prior) within the same constants, so that every release the default limits admitted
     before is unchanged (a padded release admitted there had its solve within them: its plan is the solve's plus its
     draws'), and the ones past it, refused before by every default limit, release the local Bayes remap.  k = 4 from
-    eps 1, and k >= 5: always (the corner remap's own plan refuses it, unchanged)."""
+    eps 1, and k >= 5: always (the corner remap's own plan refuses it, unchanged).  k = 4 at an eps of
+    :data:`CORNER_BEHIND_K4` from its n: never (the corner release was measured behind the local Bayes remap)."""
     k, eps = int(k), float(epsilon)
+    if k == 4 and any(eps == e and int(n) >= n0 for e, n0 in CORNER_BEHIND_K4):
+        return False
     if k == 4 and CORNER_FALLBACK_EPSILON_K4 <= eps < CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4:
         return (corner_seconds(int(n), k, eps, True, law=True) <= CORNER_WORST_SECONDS
                 and corner_bytes(int(n), k, eps, True, law=True) <= CORNER_WORST_BYTES)
