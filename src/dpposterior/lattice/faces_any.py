@@ -440,10 +440,10 @@ def face_reach(n: int, k: int, epsilon: float) -> float:
     """The side ``min(n + 1, FACE_ZERO + FACE_SECOND + 2 (FACE_THIRD + W) + 1)`` of the data sets a face row's build
     reaches (:data:`FACE_TABLE_ROW_SECONDS`), ``W = radius_for(k, eps, FACE_LP_TOL)`` the LP's kernel cut (50 at eps =
     1); public n, k, eps only.  Sorting moves each coordinate by at most the largest move, so a data set within ``W``
-    of a face row has its three smallest counts at most ``FACE_ZERO + W``, ``FACE_SECOND + W``, ``FACE_THIRD + W``,
-    and once n reaches their sum plus the third's bound again every such sorted data set lies in R(n).  Measured (eps =
-    1): the constrained data sets (:func:`face_data_sets`) number 297, 629, 798, 826 at n = 30, 40, 45, 48 and 827 at
-    every n from 49 to 70, and the build's work stops growing with them (19.5 to 24.8 CPU s from n = 50 to 100)."""
+    of a face row has its three smallest counts at most ``FACE_ZERO + W``, ``FACE_SECOND + W``, ``FACE_THIRD + W``:
+    the constrained data sets (:func:`face_data_sets`) are bounded in number whatever n.  The cap's form is set where
+    they were measured to stop growing (eps = 1: 297, 629, 798, 826 at n = 30, 40, 45, 48, and 827 at every n from 49
+    to 70), and the build's work stops growing with them (19.5 to 24.8 CPU s from n = 50 to 100)."""
     W = radius_for(int(k), float(epsilon), FACE_LP_TOL)
     return float(min(int(n) + 1, FACE_ZERO + FACE_SECOND + 2 * (FACE_THIRD + W) + 1))
 
