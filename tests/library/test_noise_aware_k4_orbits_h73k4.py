@@ -111,18 +111,18 @@ def test_cells_opened_at_eps_1_are_admitted(objective, n):
     assert not plan.refused() and plan.route == "local column"
 
 
-def test_average_at_n_61_is_refused_up_front_and_worst_admitted_by_its_corner_projections():
-    """Worst at n = 61 reads the corner release, whose projections are searched by orbits too
-    (tests/library/test_noise_aware_k4_corner_orbits_h74k4.py).  Average at n = 61 is refused before the draw: the
+def test_average_at_n_69_is_refused_up_front_and_worst_admitted_by_its_corner_projections():
+    """Worst at n = 69 reads the corner release, whose projections are searched by orbits too
+    (tests/library/test_noise_aware_k4_corner_orbits_h74k4.py).  Average at n = 69 is refused before the draw: the
     plan takes the releases next to a face, an edge and a vertex (refused from n = 53 before the searches were priced
-    by their fit from eps 0.75, ``COLUMN_EXACT_SECONDS``; at n = 60 admitted now, its family's columns 12.2 to 15.6
-    CPU s, ``benchmarks/column_parts_k4.json``)."""
+    by their fit from eps 0.75, ``COLUMN_EXACT_SECONDS``, and from n = 61 before the column's rest was priced at its
+    rate at eps 1, ``orbit_rest_seconds``; at n = 68 admitted now, 44.9 s planned)."""
     avg = ReleaseSpec.of("optimal", 1.0, objective="average")
-    refusal = avg.mechanism.plan(Task.POSTERIOR, avg, np.ones(4), 61).refused()
+    refusal = avg.mechanism.plan(Task.POSTERIOR, avg, np.ones(4), 69).refused()
     assert refusal and "\n" not in refusal
-    assert not avg.mechanism.plan(Task.POSTERIOR, avg, np.ones(4), 60).refused()
+    assert not avg.mechanism.plan(Task.POSTERIOR, avg, np.ones(4), 68).refused()
     worst = ReleaseSpec.of("optimal", 1.0, objective="worst")
-    assert not worst.mechanism.plan(Task.POSTERIOR, worst, np.ones(4), 61).refused()
+    assert not worst.mechanism.plan(Task.POSTERIOR, worst, np.ones(4), 69).refused()
 
 
 @pytest.mark.parametrize("n, eps", [(31, 0.5), (100, 0.5), (24, 0.25)])

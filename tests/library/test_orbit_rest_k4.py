@@ -1,4 +1,4 @@
-"""The k = 4 local column by orbits besides its searches (``orbit_rest_seconds``): below eps 1, where it was measured, a
+"""The k = 4 local column by orbits besides its searches (``orbit_rest_seconds``): to eps 1, where it was measured, a
 rate a region point; elsewhere the filters' rule.  The runs are read from committed benchmarks (no timing here): the
 16 releases at eps 0.35 to 0.75 of ``orbit_check_k4_s89.json``, ``orbit_check_k4_loweps_s90.json`` and ``..._s91.json``
 (one at a time on an idle host; the column's CPU s and its searches')."""
@@ -55,10 +55,51 @@ def test_the_filters_rule_priced_the_same_runs_far_over(runs, monkeypatch):
     assert max(ratios) <= 0.25, max(ratios)
 
 
+def _at_eps_1() -> list[dict]:
+    """The 37 releases at eps 1 with the rest measured: the column's CPU s less its searches', at the release's
+    public counts (``column_parts_k4.json``: this tree's column; ``orbit_filters_k4.json``: an earlier tree's)."""
+    parts = [{"released": r["released"], "epsilon": r["epsilon"], "rest": r["column_cpu"] - r["search_cpu"]}
+             for r in json.loads((BENCH / "column_parts_k4.json").read_text())["rows"]]
+    filters = [{"released": r["released"], "epsilon": r["epsilon"], "rest": r["rest_cpu_seconds"]}
+               for r in json.loads((BENCH / "orbit_filters_k4.json").read_text())["rows"]]
+    return [r for r in parts + filters if r["epsilon"] == 1.0]
+
+
+def _eps_1_rest_over_price(r: dict) -> float:
+    m = np.array(r["released"], dtype=np.int64)
+    n = int(m.sum())
+    Dc, W = L._radius(4, 1.0, 1e-12), L.LATTICE.column_radius(n, 4, 1.0)
+    scale, z, _, risk = _filtered_sample_points(np.ones(4), n, 1.0, Dc, W, m)
+    price = (L.reach_build_seconds(n, 4, m, Dc, W)
+             + L.orbit_rest_seconds(scale * (len(z) + 1), scale * (np.count_nonzero(risk) + 1), n, 4, 1.0, Dc))
+    return r["rest"] / price
+
+
+def test_the_rest_at_eps_1_runs_within_its_price():
+    """At eps 1 the rate (with the box) is over the rest at each of the 37 releases, n = 20 to 100 (0.45 to 0.87
+    measured), and the price is what admits ``average``'s column past n = 60."""
+    rows = _at_eps_1()
+    assert len(rows) == 37 and {sum(r["released"]) for r in rows} >= {20, 40, 60, 80, 100}
+    ratios = [_eps_1_rest_over_price(r) for r in rows]
+    assert 0.40 <= min(ratios) and max(ratios) <= 0.90, (min(ratios), max(ratios))
+
+
+def test_the_filters_rule_at_eps_1_priced_the_rest_far_over(monkeypatch):
+    """With the filters' rule at eps 1, as before, the same 37 releases sat at 0.15 to 0.40 of their price: 1.8x to
+    4.0x what the rate prices (the box included), so the rate is what moved."""
+    rows = _at_eps_1()
+    rate = [_eps_1_rest_over_price(r) for r in rows]
+    monkeypatch.setattr(L, "ORBIT_REST_EPSILON", (L.ORBIT_REST_EPSILON[0], 0.75))
+    rule = [_eps_1_rest_over_price(r) for r in rows]
+    assert max(rule) <= 0.41, max(rule)
+    assert min(a / b for a, b in zip(rate, rule)) >= 1.8
+
+
 def test_outside_the_measured_cells_the_filters_rule_holds():
-    """At eps 0.3 and 1 (not measured), on the cut route (eps 0.5, n = 1,000: every count past 3 Dc) and at k = 5 the
-    price is the filters' rule, transcribed here: the risk filter at every point, the descent filter at the kept ones."""
-    for n, eps in ((20, 0.3), (20, 1.0), (1000, 0.5)):
+    """At eps 0.3 and 1.25 (not measured within the rate), on the cut route (eps 0.5, n = 1,000: every count past
+    3 Dc) and at k = 5 the price is the filters' rule, transcribed here: the risk filter at every point, the descent
+    filter at the kept ones."""
+    for n, eps in ((20, 0.3), (20, 1.25), (1000, 0.5)):
         Dc = L._radius(4, eps, 1e-12)
         rule = 1e6 * L.RISK_SECONDS * 4 + 5e5 * (L.FILTER_SECONDS[0] + L.FILTER_SECONDS[1] * 4 * (Dc + 1))
         assert L.orbit_rest_seconds(1e6, 5e5, n, 4, eps, Dc) == pytest.approx(rule, rel=1e-12)
