@@ -78,10 +78,10 @@ def test_each_factor_of_the_plans_is_needed(monkeypatch, name, value):
 
 def test_the_route_is_taken_only_past_the_old_sums_budget():
     """Public inputs only: a symmetric prior, eps from 1 and the old sum's terms past the default pair budget; every
-    cell whose old plan fitted the default limits keeps the old route (Dir(1,1,1,1), eps = 1, n = 68 and eps = 2,
-    n = 100 and 148: admitted before)."""
+    cell whose old plan fitted the default limits keeps the old route (Dir(1,1,1,1), eps = 1, n = 69 and eps = 2,
+    n = 100 and 148: admitted before; to n = 68 at eps 1 ``worst`` reads the face table)."""
     assert _plan(100, 1.0).route == "corner remap, by orbits"
-    for n, eps in ((68, 1.0), (100, 2.0), (148, 2.0), (20, 1.0)):
+    for n, eps in ((69, 1.0), (100, 2.0), (148, 2.0), (20, 1.0)):
         assert _plan(n, eps).route == "corner remap"
     assert not corners_any.orbit_sum(100, 4, 0.75, 25, True)
     assert not corners_any.orbit_sum(100, 4, 1.0, 19, False)

@@ -84,13 +84,13 @@ def test_the_face_route_is_chosen_where_its_plan_says():
     search as before)."""
     a = np.ones(4)
     worst = ReleaseSpec.of("lattice", 1.0, objective="worst")
-    for n in (30, 50, 60):
+    for n in (30, 50, 68):
         assert LATTICE.uses_faces(n, 4, worst, a) and not LATTICE.uses_corners(n, 4, worst, a)
         assert LATTICE.plan_errors(a, n, worst).route == "face table"
         assert LATTICE.plan_posterior(a, n, worst).route == "local column"
     assert LATTICE.plan_errors(np.array([1.0, 1.0, 1.0, 2.0]), 50, worst).route == "corner remap"
     assert LATTICE.plan_errors(a, 29, worst).route == "corner remap"
-    assert LATTICE.plan_errors(a, 61, worst).route == "corner remap"
+    assert LATTICE.plan_errors(a, 69, worst).route == "corner remap"
     assert LATTICE.plan_errors(a, 50, ReleaseSpec.of("lattice", 0.5, objective="worst")).route != "face table"
     assert LATTICE.plan_errors(a, 50, worst.averaged()).route == "batched local search"
     # the face row's rest is lattice~average's own call: compare counts it once
@@ -100,10 +100,12 @@ def test_the_face_route_is_chosen_where_its_plan_says():
     assert "face table" in LATTICE.plan_pmf_at(a, 50, 4, worst).refused()
 
 
-def test_the_face_route_to_n_60_is_admitted_at_the_default_limits(monkeypatch):
-    """n = 51 to 60 (eps 1, Dir(1,1,1,1)): the face route's draws, errors and noise-aware column are each admitted at
+def test_the_face_route_to_n_68_is_admitted_at_the_default_limits(monkeypatch):
+    """n = 51 to 68 (eps 1, Dir(1,1,1,1)): the face route's draws, errors and noise-aware column are each admitted at
     the default limits, so reading the face table there refuses no cell the corner table's plans admitted; with the
-    own build's fit before (the reach to 2 Dc + 1, 1.3e-6 and 1.3e-3 a row) the draws at n = 60 were refused."""
+    own build's fit before (the reach to 2 Dc + 1, 1.3e-6 and 1.3e-3 a row) the draws at n = 60 were refused, and with
+    the column's rest priced by the filters' rule at eps 1 (the rate's range ending at eps 0.75, as before) the column
+    at n = 61 and 68 (``average``'s, which the face route reads)."""
     from dpposterior.lattice import faces_any as F
     from dpposterior.lattice.noise import radius_for
     from dpposterior.limits import LIMITS
@@ -112,7 +114,7 @@ def test_the_face_route_to_n_60_is_admitted_at_the_default_limits(monkeypatch):
         monkeypatch.delenv(name, raising=False)
     a = np.ones(4)
     worst = ReleaseSpec.of("lattice", 1.0, objective="worst")
-    for n in (51, 55, 60):
+    for n in (51, 55, 60, 61, 64, 68):
         assert LATTICE.uses_faces(n, 4, worst, a)
         for plan in (LATTICE.plan_draw(a, n, worst), LATTICE.plan_errors(a, n, worst),
                      LATTICE.plan_posterior(a, n, worst)):
@@ -121,6 +123,17 @@ def test_the_face_route_to_n_60_is_admitted_at_the_default_limits(monkeypatch):
     monkeypatch.setattr(F, "FACE_TABLE_ROW_FIXED", 1.3e-3)
     monkeypatch.setattr(F, "face_reach", lambda n, k, eps: float(min(int(n) + 1, 2 * radius_for(k, eps, 1e-12) + 1)))
     assert LATTICE.plan_draw(a, 60, worst).refused()
+    monkeypatch.undo()
+    for name in LIMITS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(mlat, "ORBIT_REST_EPSILON", (mlat.ORBIT_REST_EPSILON[0], 0.75))
+    mlat._cut_release_most.cache_clear()  # the family's costs are cached by public inputs, not by the rate
+    try:
+        for n in (61, 68):
+            assert LATTICE.plan_posterior(a, n, worst).refused()
+            assert LATTICE.plan_posterior(a, n, worst.averaged()).refused()
+    finally:
+        mlat._cut_release_most.cache_clear()
 
 
 def test_face_draws_follow_the_tables_pmf(small_faces):
