@@ -104,8 +104,8 @@ def test_the_face_route_to_n_68_is_admitted_at_the_default_limits(monkeypatch):
     """n = 51 to 68 (eps 1, Dir(1,1,1,1)): the face route's draws, errors and noise-aware column are each admitted at
     the default limits, so reading the face table there refuses no cell the corner table's plans admitted; with the
     own build's fit before (the reach to 2 Dc + 1, 1.3e-6 and 1.3e-3 a row) the draws at n = 60 were refused, and with
-    the column's rest priced by the filters' rule at eps 1 (the rate's range ending at eps 0.75, as before) the column
-    at n = 61 and 68 (``average``'s, which the face route reads)."""
+    the column's rest priced by the filters' rule at eps 1 (the rate's range ending at eps 0.75, as before) the
+    columns at n = 61 and 68 were refused (``average``'s, and the face route's, which reads it)."""
     from dpposterior.lattice import faces_any as F
     from dpposterior.lattice.noise import radius_for
     from dpposterior.limits import LIMITS

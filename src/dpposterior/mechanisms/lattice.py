@@ -1460,11 +1460,11 @@ def corner_peak_terms(n: int, k: int, epsilon: float) -> tuple[float, float, flo
 #: ``worst`` at k = 4 reads the face table (:mod:`dpposterior.lattice.faces_any`: the local Bayes remap at every z, an
 #: LP's rows near the faces) instead of the corner table at these public inputs, a symmetric prior: the eps its constants
 #: were tuned at, and the n where its worst case was measured below the corner route's (docs/lattice.md, "A face table
-#: at k = 4"; ``benchmarks/worst_k4_face_route.json``, and from n = 51 "The face table to n = 68").  To n = 68: the
-#: table's own build (:func:`~dpposterior.lattice.faces_any.plan_face_table`) fits the default solve limit at every n,
-#: but the noise-aware posterior of the face route reads ``lattice~average``'s column, which is planned over it past
-#: n = 68, where the corner route's is admitted to n = 160; so past 68 ``worst`` keeps the corner table, and no cell the
-#: defaults admitted is refused.  Constants, so the release's law depends on public inputs only.
+#: at k = 4"; ``benchmarks/worst_k4_face_route.json``; from n = 51 "The face table to n = 60" and "... to n = 68").
+#: To n = 68: the table's own build (:func:`~dpposterior.lattice.faces_any.plan_face_table`) fits the default solve
+#: limit at every n, but the noise-aware posterior of the face route reads ``lattice~average``'s column, which is
+#: planned over it past n = 68, where the corner route's is admitted to n = 160; so past 68 ``worst`` keeps the corner
+#: table, and no cell the defaults admitted is refused.  Constants, so the release's law depends on public inputs only.
 FACE_EPSILONS = (1.0,)
 FACE_N = (30, 68)
 
