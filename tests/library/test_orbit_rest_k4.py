@@ -22,16 +22,21 @@ def _below_eps_1() -> list[dict]:
             if r["checks"] and r["checks"][0]["points"] >= 1000 and r["epsilon"] < 1]
 
 
-def _rest_over_price(r: dict) -> float:
-    """The column's CPU s less its searches', over the plan's price of it at the release (its reach box and
-    ``orbit_rest_seconds`` at the sample's region and risk-kept points, as ``cut_release_cost`` reads them)."""
-    m = np.array(r["released"], dtype=np.int64)
-    n, eps = int(m.sum()), float(r["epsilon"])
+def _rest_price(released, eps: float) -> float:
+    """The plan's price of the column besides its searches at a release: its reach box and ``orbit_rest_seconds`` at
+    the sample's region and risk-kept points, as ``cut_release_cost`` reads them."""
+    m = np.array(released, dtype=np.int64)
+    n = int(m.sum())
     Dc, W = L._radius(4, eps, 1e-12), L.LATTICE.column_radius(n, 4, eps)
     scale, z, _, risk = _filtered_sample_points(np.ones(4), n, eps, Dc, W, m)
-    price = (L.reach_build_seconds(n, 4, m, Dc, W)
-             + L.orbit_rest_seconds(scale * (len(z) + 1), scale * (np.count_nonzero(risk) + 1), n, 4, eps, Dc))
-    return (r["cpu_seconds"] - sum(s["cpu_seconds"] for s in r["searches"])) / price
+    return (L.reach_build_seconds(n, 4, m, Dc, W)
+            + L.orbit_rest_seconds(scale * (len(z) + 1), scale * (np.count_nonzero(risk) + 1), n, 4, eps, Dc))
+
+
+def _rest_over_price(r: dict) -> float:
+    """The column's CPU s less its searches', over the plan's price of it at the release."""
+    rest = r["cpu_seconds"] - sum(s["cpu_seconds"] for s in r["searches"])
+    return rest / _rest_price(r["released"], float(r["epsilon"]))
 
 
 @pytest.fixture(scope="module")
@@ -66,13 +71,7 @@ def _at_eps_1() -> list[dict]:
 
 
 def _eps_1_rest_over_price(r: dict) -> float:
-    m = np.array(r["released"], dtype=np.int64)
-    n = int(m.sum())
-    Dc, W = L._radius(4, 1.0, 1e-12), L.LATTICE.column_radius(n, 4, 1.0)
-    scale, z, _, risk = _filtered_sample_points(np.ones(4), n, 1.0, Dc, W, m)
-    price = (L.reach_build_seconds(n, 4, m, Dc, W)
-             + L.orbit_rest_seconds(scale * (len(z) + 1), scale * (np.count_nonzero(risk) + 1), n, 4, 1.0, Dc))
-    return r["rest"] / price
+    return r["rest"] / _rest_price(r["released"], 1.0)
 
 
 def test_the_rest_at_eps_1_runs_within_its_price():
