@@ -7,7 +7,9 @@ the recorded builds (``benchmarks/face_shared_build.json``)."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import math
 import pathlib
 
 import numpy as np
@@ -123,3 +125,58 @@ def test_the_face_rows_plan_is_two_solves_with_the_shared_build():
     assert len(solves) == 2 and solves[1] == pytest.approx(faces_any.plan_face_shared(50, 4, 1.0).seconds)
     assert faces_any.plan_face_shared(50, 4, 1.0).seconds < faces_any.plan_face_table(50, 4, 1.0).seconds
     assert "k = 4 only" in faces_any.plan_face_shared(50, 3, 1.0).refusal
+
+
+def _stub_output(z, cands):
+    """A search's stand-in: a data set of R(n) that is a function of the point z alone (so a point looked up at the
+    wrong row reads another's)."""
+    return cands[sum((i + 3) * (v + 11) ** 2 for i, v in enumerate(z)) % len(cands)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 7), W2=st.integers(0, 3), eps=st.sampled_from([0.5, 1.0, 2.0]), data=st.data())
+def test_the_lp_rest_sums_search_the_balls_points_once_and_read_each(n, W2, eps, data):
+    """``lp_rest_errors`` (its own search) hands the search the distinct points ``c + w`` of the constrained data
+    sets' balls (``d(w) <= W2``) in lexicographic order, numpy's row-wise unique of them, and reads each point's
+    output at ``c + w``: with a stand-in search (an output a function of the point), each sum is ``sum_w K(w)
+    H(Dir(a + c), Dir(a + B(c + w)))`` written out here (the ball enumerated, ``K`` normalised over a ball of radius 200,
+    the loss from docs/definitions.md §2)."""
+    from dpposterior.lattice import batched
+
+    k, a = 4, np.ones(4)
+    cands = sorted(ref.compositions(n, k))
+    cand = np.array(data.draw(st.lists(st.sampled_from(cands), min_size=1, max_size=6, unique=True)), dtype=np.int64)
+    seen = []
+
+    def stub(prior, n_, eps_, Z, **kw):
+        seen.append(np.array(Z))
+        return np.array([_stub_output(tuple(z), cands) for z in Z.tolist()], dtype=np.int64)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batched, "local_search_batch", stub)
+        got = faces_any.lp_rest_errors(a, n, eps, cand, W2=W2)
+    ball = [w for w in itertools.product(range(-W2, W2 + 1), repeat=k) if sum(w) == 0 and sum(map(abs, w)) // 2 <= W2]
+    want_Z = np.unique(np.array([np.add(c, w) for c in cand for w in ball]), axis=0)
+    assert len(seen) == 1 and np.array_equal(seen[0], want_Z)
+    log_z = math.log(_kernel_total(k, eps))
+    want = [sum(math.exp(-eps * (sum(map(abs, w)) // 2) - log_z)
+                * ref.hellinger_posteriors(a, c, _stub_output(tuple(np.add(c, w)), cands)) for w in ball)
+            for c in cand.tolist()]
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+def _kernel_total(k, eps, R=200):
+    """``sum_w e^(-eps d(w))`` over the w of Z^k summing to 0 with ``d(w) <= R``: at distance d >= 1, each choice of
+    the coordinates above 0 (P of them) and below 0 (N) gives ``C(d - 1, P - 1) C(d - 1, N - 1)`` such w (the positive
+    part a composition of d into P parts, the negative part one into N)."""
+    total = 1.0
+    for d in range(1, R + 1):
+        count = sum(math.comb(d - 1, s.count(1) - 1) * math.comb(d - 1, s.count(-1) - 1)
+                    for s in itertools.product((-1, 0, 1), repeat=k) if 1 in s and -1 in s)
+        total += count * math.exp(-eps * d)
+    return total
+
+
+def test_a_constrained_data_set_off_r_n_is_refused():
+    with pytest.raises(InputError, match="outside R"):
+        faces_any.lp_rest_errors(np.ones(4), 5, 1.0, np.array([[6, -1, 0, 0]]), W2=1)

@@ -206,6 +206,10 @@ def window_outputs_at(outputs: NDArray[np.int64], n: int, We: int, Z: ArrayLike)
     return outputs[candidate_rank(Z + int(We))]
 
 
+#: Entries (data sets x ball points) of one block of :func:`lp_rest_errors`' losses.
+LP_REST_BLOCK = 2**18
+
+
 def lp_rest_errors(prior: ArrayLike, n: int, epsilon: float, cand: NDArray[np.int64], W2: int | None = None,
                    max_fallback: int | None = None, window_outputs: tuple[NDArray[np.int64], int] | None = None
                    ) -> NDArray[np.float64]:
@@ -236,20 +240,31 @@ def lp_rest_errors(prior: ArrayLike, n: int, epsilon: float, cand: NDArray[np.in
             r = window_outputs_at(window_outputs[0], int(n), int(window_outputs[1]), c[None, :] + ball)
             out[i] = float(np.dot(wts, pair_loss(a, np.broadcast_to(c, r.shape), r)))
         return out
-    Z = np.unique((cand[:, None, :] + ball[None, :, :]).reshape(-1, k), axis=0)
-    B = local_search_batch(a, int(n), eps, Z, max_fallback=max_fallback, orbits=True)
-    # rows of Z in lexicographic order (np.unique's): a point's row by binary search over a scalar key
+    # the points c + w of every ball by one int64 key a point, sum_j (z_j + W2) span^(k - 1 - j): each digit z_j + W2
+    # lies in [0, n + 2 W2] (c in R(n), |w_j| <= W2), so the key is z's digits in base span, one key per point, in
+    # z's lexicographic order; and it is linear, the key of c plus that of w + W2, so the balls' keys are sums of two
+    # small tables (no row of the balls is formed).  The distinct keys, sorted, decoded, are np.unique(..., axis=0)'s
+    # rows of the balls' points (the same Z, so the same B); a point's row is its key's place among them.
+    cand = np.asarray(cand, dtype=np.int64).reshape(-1, k)
+    if cand.size and (int(cand.min()) < 0 or int(cand.max()) > int(n) or np.any(cand.sum(axis=1) != int(n))):
+        raise InputError(f"a constrained data set outside R(n) for n={n}")
     span = int(n) + 2 * W2 + 2
-    zkey = np.zeros(len(Z), dtype=np.int64)
-    for j in range(k):
-        zkey = zkey * span + (Z[:, j] + W2)
-    for i, c in enumerate(cand):
-        z = c[None, :] + ball
-        q = np.zeros(len(z), dtype=np.int64)
-        for j in range(k):
-            q = q * span + (z[:, j] + W2)
-        r = B[np.searchsorted(zkey, q)]
-        out[i] = float(np.dot(wts, pair_loss(a, np.broadcast_to(c, r.shape), r)))
+    if span ** k >= 2**63:
+        raise InputError(f"the face LP's window sums at n={n}, k={k} are past this build's integer keys")
+    place = span ** np.arange(k - 1, -1, -1, dtype=np.int64)
+    kc = cand @ place
+    kw = (ball + W2) @ place
+    zkey = np.unique((kc[:, None] + kw[None, :]).reshape(-1))
+    Z = np.stack(np.unravel_index(zkey, (span,) * k), axis=1).astype(np.int64) - W2
+    B = local_search_batch(a, int(n), eps, Z, max_fallback=max_fallback, orbits=True)
+    # the losses of a block of data sets at once (pair_loss is elementwise: each entry the float a data set alone
+    # gets, one table of J per block instead of one per data set), each sum as before (one dot per data set)
+    step = max(1, LP_REST_BLOCK // len(ball))
+    for lo in range(0, len(cand), step):
+        r = B[np.searchsorted(zkey, kc[lo:lo + step, None] + kw[None, :])]
+        losses = pair_loss(a, np.broadcast_to(cand[lo:lo + step, None, :], r.shape), r)
+        for j, row in enumerate(losses):
+            out[lo + j] = float(np.dot(wts, row))
     return out
 
 
