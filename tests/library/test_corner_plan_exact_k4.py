@@ -51,9 +51,10 @@ def test_the_factor_is_read_only_at_unit_priors_and_up_to_its_eps():
     assert unit.route == other.route == "corner remap"
     assert unit.seconds < other.seconds
     assert other.seconds == pytest.approx(WORST.mechanism._corner_plan_any(22, 4, WORST, "x", True, False).seconds)
-    # past CORNER_EXACT_SHIFT_MAX_EPSILON (0.75) the plan is the one without the factor
+    # past CORNER_EXACT_SHIFT_MAX_EPSILON (0.75) the plan is the one without the factor (at eps 0.8 below n = 20, where
+    # the law reads the corner table: CORNER_BEHIND_K4)
     wide = ReleaseSpec.of("lattice", 0.8, objective="worst")
-    for n in (20, 30):
+    for n in (16, 19):
         plan = wide.mechanism.plan(Task.ERRORS, wide, np.ones(4), n)
         assert plan.route == "corner remap"
         assert plan.seconds == pytest.approx(wide.mechanism._corner_plan_any(n, 4, wide, "x", True, False).seconds)

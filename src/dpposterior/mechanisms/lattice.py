@@ -1356,16 +1356,20 @@ CORNER_FALLBACK_EPSILON_K4 = 0.5
 #: (Dir(1,1,1,1), eps = 0.5: n = 30 60 s, n = 100 1,041 s and 5.0 GiB planned; eps = 0.9, n = 100: 575 s).  From eps 1
 #: the corner solve fits at every n (its largest plan 16.0 s), and the rule is not read there.
 CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4 = 1.0
-#: At k = 4, ``(eps, n0)``: at that eps (exactly, where it was measured) ``worst`` reads the local Bayes remap
+#: At k = 4, ``(eps, n0)``: at that working eps (exactly, where it was measured) ``worst`` reads the local Bayes remap
 #: (``lattice~average``'s release) from n = n0 on, although the corner solve fits there.  At Dir(1,1,1,1), eps 0.75 the
 #: corner release has the lower worst case to n = 20 (0.64653 against 0.64829) and the higher from n = 21 (0.64946
 #: against 0.64702) to 42 (0.63674 against 0.63341), and the higher average at every n from 16 to 42; at Dir(2,2,2,2),
 #: n = 36 its worst case is 0.69587 against 0.64244 (``benchmarks/worst_k4_routes_eps075.json``).  Past n = 42 the
 #: corner solve does not fit, and the local Bayes remap was the release already.  The release's errors and
 #: noise-aware column are then ``average``'s, which the default limits admit to n = 49 and 45 (the corner route's
-#: column was refused from n = 32).  Constants, so the release's law depends on public n, k, eps only; a remap of the
-#: same noise, so eps-DP as any remap.
-CORNER_BEHIND_K4 = ((0.75, 21),)
+#: column was refused from n = 32).  At the working eps of 0.8, 0.85, 0.9 and 0.95 the same holds from n = 20, 13, 12
+#: and 13 (the corner release ahead at n = 19, 12, 11 and 12; behind at every n measured from the edge to 44 or 46,
+#: past which its solve does not fit; the higher average at every n measured;
+#: ``benchmarks/worst_k4_routes_eps08_095.json``).  Constants, so the release's law depends on public n, k, eps only;
+#: a remap of the same noise, so eps-DP as any remap.
+CORNER_BEHIND_K4 = ((0.75, 21), (working_epsilon(0.8, 4), 20), (working_epsilon(0.85, 4), 13),
+                    (working_epsilon(0.9, 4), 12), (working_epsilon(0.95, 4), 13))
 
 
 def corners_fit(n: int, k: int, epsilon: float) -> bool:
