@@ -250,7 +250,7 @@ def lp_rest_errors(prior: ArrayLike, n: int, epsilon: float, cand: NDArray[np.in
         raise InputError(f"a constrained data set outside R(n) for n={n}")
     span = int(n) + 2 * W2 + 2
     if span ** k >= 2**63:
-        raise InputError(f"the face LP's window sums at n={n}, k={k} are past this build's integer keys")
+        raise InputError(f"the face LP's window sums at n={n}, k={k} are too large for one int64 key a point")
     place = span ** np.arange(k - 1, -1, -1, dtype=np.int64)
     kc = cand @ place
     kw = (ball + W2) @ place

@@ -1364,8 +1364,8 @@ CORNER_SOLVE_FALLBACK_MAX_EPSILON_K4 = 1.0
 #: corner solve does not fit, and the local Bayes remap was the release already.  The release's errors and
 #: noise-aware column are then ``average``'s, which the default limits admit to n = 49 and 45 (the corner route's
 #: column was refused from n = 32).  At the working eps of 0.8, 0.85, 0.9 and 0.95 the same holds from n = 20, 13, 12
-#: and 13 (the corner release ahead at n = 19, 12, 11 and 12; behind at every n measured from the edge to 44 or 46,
-#: past which its solve does not fit; the higher average at every n measured;
+#: and 13 (the corner release ahead at n = 19, 12, 11 and 12; behind at every n measured from the edge to the last n
+#: where its solve fits, 46, 48, 49 and 51, by up to 15 %; the higher average at every n measured;
 #: ``benchmarks/worst_k4_routes_eps08_095.json``).  Constants, so the release's law depends on public n, k, eps only;
 #: a remap of the same noise, so eps-DP as any remap.
 CORNER_BEHIND_K4 = ((0.75, 21), (working_epsilon(0.8, 4), 20), (working_epsilon(0.85, 4), 13),
