@@ -27,7 +27,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECORD = json.loads((ROOT / "benchmarks" / "worst_k4_routes_eps075.json").read_text(encoding="utf-8"))
 LATER = json.loads((ROOT / "benchmarks" / "worst_k4_routes_eps08_095.json").read_text(encoding="utf-8"))
 POINTS = RECORD["points"] + LATER["points"]
-#: The measured edges: the claimed eps, the last n with the corner release ahead and the first with it behind.
+#: The measured edges: at each claimed eps, the first n with the corner release behind (at the n before it, ahead).
 EDGES = {0.75: 21, 0.8: 20, 0.85: 13, 0.9: 12, 0.95: 13}
 ONES = np.ones(4)
 WORST = ReleaseSpec.of("lattice", 0.75, objective="worst")
